@@ -1,0 +1,158 @@
+import { InvalidValueError } from './invalidValueError.js';
+
+/**
+ * Exact decimal arithmetic on strings and fixed-point bigints. Money never passes through a
+ * float: wire values stay decimal strings, and inside they are bigints with an explicit scale.
+ * Rounding happens only when the caller names a mode; otherwise an inexact result is an error.
+ */
+
+/** `down` = toward -infinity, `up` = toward +infinity, `nearest` = half away from zero. */
+export type Rounding = 'down' | 'up' | 'nearest';
+
+/** value = units / 10^scale */
+export interface FixedPoint {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+const DECIMAL_PATTERN = /^(-)?(\d+)(?:\.(\d+))?$/;
+
+export function isDecimalString(text: unknown): text is string {
+  return typeof text === 'string' && DECIMAL_PATTERN.test(text);
+}
+
+/** Parses "12.340" into { units: 12340n, scale: 3 }. Refuses exponents, spaces, "", "1.", ".5". */
+export function parseDecimal(text: unknown, field: string): FixedPoint {
+  if (typeof text !== 'string') throw new InvalidValueError(field, text, 'a decimal string such as "12.5"');
+  const match = DECIMAL_PATTERN.exec(text);
+  if (match === null) throw new InvalidValueError(field, text, 'a decimal string such as "12.5" (no exponent, no spaces)');
+  const [, sign, whole, fraction = ''] = match;
+  const units = BigInt(`${whole}${fraction}`);
+  return { units: sign === '-' ? -units : units, scale: fraction.length };
+}
+
+export function pow10(exponent: number): bigint {
+  return 10n ** BigInt(exponent);
+}
+
+/** Integer division with an explicit rounding mode; `undefined` mode means it must be exact. */
+export function divideRounded(numerator: bigint, denominator: bigint, rounding: Rounding): bigint {
+  if (denominator === 0n) throw new RangeError('division by zero');
+  let n = numerator;
+  let d = denominator;
+  if (d < 0n) {
+    n = -n;
+    d = -d;
+  }
+  const q = n / d;
+  const r = n % d;
+  if (r === 0n) return q;
+  switch (rounding) {
+    case 'down':
+      return n < 0n ? q - 1n : q;
+    case 'up':
+      return n > 0n ? q + 1n : q;
+    case 'nearest': {
+      const twice = (r < 0n ? -r : r) * 2n;
+      if (twice >= d) return n < 0n ? q - 1n : q + 1n;
+      return q;
+    }
+  }
+}
+
+/** Brings a parsed decimal to `scale` places. Losing digits needs a rounding mode. */
+export function rescale(value: FixedPoint, scale: number, field: string, rounding?: Rounding): bigint {
+  if (value.scale <= scale) return value.units * pow10(scale - value.scale);
+  const divisor = pow10(value.scale - scale);
+  if (value.units % divisor !== 0n && rounding === undefined) {
+    throw new InvalidValueError(
+      field,
+      fixedToDecimal(value.units, value.scale),
+      `at most ${scale} decimal places`,
+      'round the value yourself or name a rounding mode (down, up, nearest)',
+    );
+  }
+  return divideRounded(value.units, divisor, rounding ?? 'down');
+}
+
+/** "1.5" at scale 18 -> 1500000000000000000n. */
+export function decimalToFixed(text: unknown, scale: number, field: string, rounding?: Rounding): bigint {
+  return rescale(parseDecimal(text, field), scale, field, rounding);
+}
+
+/** 1500000000000000000n at scale 18 -> "1.5". Canonical: no trailing zeros, no trailing point. */
+export function fixedToDecimal(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  const body = fraction.length > 0 ? `${whole}.${fraction}` : whole;
+  return negative && body !== '0' ? `-${body}` : body;
+}
+
+/** Canonical form of a decimal string: "01.50" -> "1.5", "-0" -> "0". */
+export function normalizeDecimal(text: unknown, field: string): string {
+  const v = parseDecimal(text, field);
+  return fixedToDecimal(v.units, v.scale);
+}
+
+/**
+ * How many whole `unit`s make `value`: "0.003" / "0.001" -> 3n. Not a whole number of units is
+ * an error unless a rounding mode is named.
+ */
+export function countUnits(value: unknown, unit: unknown, field: string, rounding?: Rounding): bigint {
+  const v = parseDecimal(value, field);
+  const u = parseDecimal(unit, `${field} unit`);
+  if (u.units <= 0n) throw new InvalidValueError(`${field} unit`, unit, 'a positive decimal');
+  const scale = Math.max(v.scale, u.scale);
+  const n = v.units * pow10(scale - v.scale);
+  const d = u.units * pow10(scale - u.scale);
+  if (n % d !== 0n && rounding === undefined) {
+    throw new InvalidValueError(
+      field,
+      value,
+      `a whole multiple of ${fixedToDecimal(u.units, u.scale)}`,
+      'name a rounding mode (down, up, nearest) to snap it to the grid',
+    );
+  }
+  return divideRounded(n, d, rounding ?? 'down');
+}
+
+/** count × unit as an exact decimal string: 3n × "0.001" -> "0.003". */
+export function multiplyUnits(count: bigint, unit: unknown, field = 'unit'): string {
+  const u = parseDecimal(unit, field);
+  return fixedToDecimal(count * u.units, u.scale);
+}
+
+/** Exact product of two decimal strings. */
+export function multiplyDecimals(a: unknown, b: unknown, field = 'value'): string {
+  const x = parseDecimal(a, field);
+  const y = parseDecimal(b, field);
+  return fixedToDecimal(x.units * y.units, x.scale + y.scale);
+}
+
+export function compareDecimals(a: unknown, b: unknown, field = 'value'): -1 | 0 | 1 {
+  const x = parseDecimal(a, field);
+  const y = parseDecimal(b, field);
+  const scale = Math.max(x.scale, y.scale);
+  const l = x.units * pow10(scale - x.scale);
+  const r = y.units * pow10(scale - y.scale);
+  return l < r ? -1 : l > r ? 1 : 0;
+}
+
+export const WEI_DECIMALS = 18;
+
+/** An integer wei string (18 decimals) to an exact decimal: "65000500000000000000000" -> "65000.5". */
+export function weiToDecimal(wei: string | bigint, field = 'wei'): string {
+  const units = typeof wei === 'bigint' ? wei : parseWeiInteger(wei, field);
+  return fixedToDecimal(units, WEI_DECIMALS);
+}
+
+export function decimalToWei(text: unknown, field: string, rounding?: Rounding): bigint {
+  return decimalToFixed(text, WEI_DECIMALS, field, rounding);
+}
+
+function parseWeiInteger(text: string, field: string): bigint {
+  if (!/^-?\d+$/.test(text)) throw new InvalidValueError(field, text, 'an integer string in wei (18 decimals)');
+  return BigInt(text);
+}

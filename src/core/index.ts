@@ -1,0 +1,23 @@
+export { PerpbotError, isPerpbotError, type PerpbotErrorOptions } from './perpbotError.js';
+export { InvalidValueError } from './invalidValueError.js';
+export { checkInt, checkRange, checkUint, toBigInt, uintMax } from './integerRange.js';
+export { parseAddress, sameAddress, type Address } from './address.js';
+export {
+  compareDecimals,
+  countUnits,
+  decimalToFixed,
+  decimalToWei,
+  divideRounded,
+  fixedToDecimal,
+  isDecimalString,
+  multiplyDecimals,
+  multiplyUnits,
+  normalizeDecimal,
+  parseDecimal,
+  pow10,
+  rescale,
+  weiToDecimal,
+  WEI_DECIMALS,
+  type FixedPoint,
+  type Rounding,
+} from './decimal.js';

@@ -1,0 +1,34 @@
+import { PerpbotError } from './perpbotError.js';
+
+/**
+ * A value that is out of range, malformed or off-grid. Names the field, shows the value as text
+ * (bigints included) and states what is allowed, so the caller can fix the input.
+ */
+export class InvalidValueError extends PerpbotError {
+  readonly field: string;
+  readonly value: string;
+  readonly allowed: string;
+
+  constructor(field: string, value: unknown, allowed: string, hint?: string) {
+    const shown = showValue(value);
+    super(`${field}: invalid value ${shown}; allowed: ${allowed}`, {
+      code: 'INVALID_VALUE',
+      details: { field, value: shown, allowed },
+      hints: hint === undefined ? [] : [hint],
+    });
+    this.field = field;
+    this.value = shown;
+    this.allowed = allowed;
+  }
+}
+
+function showValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 140 ? `${value.slice(0, 140)}…` : value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareDecimals,
+  countUnits,
+  decimalToFixed,
+  divideRounded,
+  fixedToDecimal,
+  multiplyUnits,
+  normalizeDecimal,
+  weiToDecimal,
+} from '../../src/core/decimal.js';
+import { InvalidValueError } from '../../src/core/invalidValueError.js';
+
+describe('decimal', () => {
+  it('converts between decimal strings and fixed-point bigints exactly', () => {
+    expect(decimalToFixed('1.5', 18, 'x')).toBe(1_500_000_000_000_000_000n);
+    expect(decimalToFixed('-0.000000000000000001', 18, 'x')).toBe(-1n);
+    expect(fixedToDecimal(1_500_000_000_000_000_000n, 18)).toBe('1.5');
+    expect(fixedToDecimal(-1n, 18)).toBe('-0.000000000000000001');
+    expect(fixedToDecimal(0n, 6)).toBe('0');
+    expect(fixedToDecimal(1200n, 0)).toBe('1200');
+  });
+
+  it('refuses to drop digits unless a rounding mode is named', () => {
+    expect(() => decimalToFixed('1.2345', 2, 'price')).toThrow(InvalidValueError);
+    expect(() => decimalToFixed('1.2345', 2, 'price')).toThrow(/price: invalid value "1.2345"; allowed: at most 2 decimal places/);
+    expect(decimalToFixed('1.2345', 2, 'price', 'down')).toBe(123n);
+    expect(decimalToFixed('1.2345', 2, 'price', 'up')).toBe(124n);
+    expect(decimalToFixed('1.235', 2, 'price', 'nearest')).toBe(124n);
+    expect(decimalToFixed('1.2349', 2, 'price', 'nearest')).toBe(123n);
+  });
+
+  it('rounds negative values toward the named direction', () => {
+    expect(divideRounded(-7n, 2n, 'down')).toBe(-4n);
+    expect(divideRounded(-7n, 2n, 'up')).toBe(-3n);
+    expect(divideRounded(-7n, 2n, 'nearest')).toBe(-4n);
+    expect(divideRounded(-5n, 4n, 'nearest')).toBe(-1n);
+    expect(divideRounded(7n, -2n, 'down')).toBe(-4n);
+  });
+
+  it('rejects malformed decimals with the field name', () => {
+    for (const bad of ['', '1.', '.5', '1e3', ' 1', '1,5', 'NaN', '0x10']) {
+      expect(() => decimalToFixed(bad, 2, 'size'), bad).toThrow(/^size: invalid value/);
+    }
+    expect(() => decimalToFixed(1.5 as unknown as string, 2, 'size')).toThrow(InvalidValueError);
+  });
+
+  it('counts whole units on a grid and refuses off-grid values', () => {
+    expect(countUnits('0.003', '0.001', 'size')).toBe(3n);
+    expect(countUnits('65000.5', '0.1', 'price')).toBe(650005n);
+    expect(() => countUnits('0.0035', '0.001', 'size')).toThrow(/a whole multiple of 0.001/);
+    expect(countUnits('0.0035', '0.001', 'size', 'down')).toBe(3n);
+    expect(countUnits('0.0035', '0.001', 'size', 'up')).toBe(4n);
+    expect(countUnits('0.0035', '0.001', 'size', 'nearest')).toBe(4n);
+    expect(countUnits('0.00349', '0.001', 'size', 'nearest')).toBe(3n);
+    expect(() => countUnits('1', '0', 'size')).toThrow(/size unit/);
+  });
+
+  it('multiplies, compares and normalises exactly', () => {
+    expect(multiplyUnits(3n, '0.001')).toBe('0.003');
+    expect(multiplyUnits(650005n, '0.1')).toBe('65000.5');
+    expect(compareDecimals('1.10', '1.1')).toBe(0);
+    expect(compareDecimals('-2', '1')).toBe(-1);
+    expect(compareDecimals('0.3', '0.29999999999999999999')).toBe(1);
+    expect(normalizeDecimal('0010.500', 'x')).toBe('10.5');
+    expect(normalizeDecimal('-0.0', 'x')).toBe('0');
+  });
+
+  it('converts wei integers to exact decimals', () => {
+    expect(weiToDecimal('65000500000000000000000')).toBe('65000.5');
+    expect(weiToDecimal('1')).toBe('0.000000000000000001');
+    expect(() => weiToDecimal('1.5')).toThrow(/wei/);
+  });
+});
