@@ -21,3 +21,5 @@ export {
   type FixedPoint,
   type Rounding,
 } from './decimal.js';
+export { ManualClock, systemClock, unixSeconds, type Clock } from './clock.js';
+export { exponentialBackoff, withRetry, type RetryOptions } from './withRetry.js';

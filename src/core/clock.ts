@@ -1,0 +1,84 @@
+/**
+ * Time is injected, never read from globals inside logic: tests pass a manual clock and run in
+ * virtual time; production passes `systemClock`.
+ */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** Whole Unix seconds, as permits and logins use them. */
+export function unixSeconds(clock: Clock): number {
+  return Math.floor(clock.now() / 1000);
+}
+
+/** A clock for tests: time moves only when `advance` is called. */
+export class ManualClock implements Clock {
+  private current: number;
+  private waiters: { at: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(startMs = 1_700_000_000_000) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter = { at: this.current + ms, resolve, reject };
+      this.waiters.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Moves time forward and wakes every sleeper whose time has come, in order. */
+  async advance(ms: number): Promise<void> {
+    const target = this.current + ms;
+    for (;;) {
+      const due = this.waiters.filter((w) => w.at <= target).sort((a, b) => a.at - b.at)[0];
+      if (due === undefined) break;
+      this.waiters = this.waiters.filter((w) => w !== due);
+      this.current = Math.max(this.current, due.at);
+      due.resolve();
+      // Let the woken task run (and possibly sleep again) before looking for the next sleeper.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    this.current = target;
+  }
+
+  get pendingSleeps(): number {
+    return this.waiters.length;
+  }
+}
