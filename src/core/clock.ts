@@ -67,13 +67,13 @@ export class ManualClock implements Clock {
   async advance(ms: number): Promise<void> {
     const target = this.current + ms;
     for (;;) {
+      // Let pending tasks run (and possibly go to sleep) before looking for the next sleeper.
+      await new Promise<void>((r) => setImmediate(r));
       const due = this.waiters.filter((w) => w.at <= target).sort((a, b) => a.at - b.at)[0];
       if (due === undefined) break;
       this.waiters = this.waiters.filter((w) => w !== due);
       this.current = Math.max(this.current, due.at);
       due.resolve();
-      // Let the woken task run (and possibly sleep again) before looking for the next sleeper.
-      await new Promise<void>((r) => setImmediate(r));
     }
     this.current = target;
   }
