@@ -1,0 +1,61 @@
+import { keccak_256 } from '@noble/hashes/sha3';
+import { checkInt, checkUint } from '../core/integerRange.js';
+import { InvalidValueError } from '../core/invalidValueError.js';
+import { parseAddress } from '../core/address.js';
+
+/**
+ * Writing ABI words (32 bytes each) straight into a preallocated buffer: the hashing fast path
+ * never builds hex strings. Every value is range-checked for its declared width first.
+ */
+export const WORD = 32;
+
+export function writeUintWord(buf: Uint8Array, offset: number, value: bigint): void {
+  let v = value;
+  for (let i = offset + WORD - 1; i >= offset && v > 0n; i--) {
+    buf[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+}
+
+/** Signed values are sign-extended to 256 bits, as ABI encoding does. */
+export function writeIntWord(buf: Uint8Array, offset: number, value: bigint): void {
+  writeUintWord(buf, offset, value < 0n ? (1n << 256n) + value : value);
+}
+
+export function writeCheckedUint(buf: Uint8Array, offset: number, value: bigint | number, bits: number, field: string): void {
+  writeUintWord(buf, offset, checkUint(value, bits, field));
+}
+
+export function writeCheckedInt(buf: Uint8Array, offset: number, value: bigint | number, bits: number, field: string): void {
+  writeIntWord(buf, offset, checkInt(value, bits, field));
+}
+
+export function writeAddressWord(buf: Uint8Array, offset: number, address: string, field: string): void {
+  const bytes = hexBytes(parseAddress(address, field), 20, field);
+  buf.set(bytes, offset + 12);
+}
+
+export function writeBytes32Word(buf: Uint8Array, offset: number, value: string | Uint8Array, field: string): void {
+  buf.set(typeof value === 'string' ? hexBytes(value, 32, field) : checkLength(value, 32, field), offset);
+}
+
+/** Decodes 0x-prefixed hex of exactly `length` bytes. */
+export function hexBytes(hex: string, length: number, field: string): Uint8Array {
+  if (typeof hex !== 'string' || hex.length !== 2 + length * 2 || !/^0x[0-9a-fA-F]*$/.test(hex)) {
+    throw new InvalidValueError(field, hex, `0x-prefixed hex of ${length} bytes`);
+  }
+  return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
+}
+
+function checkLength(bytes: Uint8Array, length: number, field: string): Uint8Array {
+  if (bytes.length !== length) throw new InvalidValueError(field, `${bytes.length} bytes`, `exactly ${length} bytes`);
+  return bytes;
+}
+
+export function toHex(bytes: Uint8Array): `0x${string}` {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+}
+
+export function keccakWords(buf: Uint8Array): Uint8Array {
+  return keccak_256(buf);
+}

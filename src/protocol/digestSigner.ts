@@ -1,0 +1,53 @@
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { privateKeyToAddress } from 'viem/accounts';
+import type { Address } from '../core/address.js';
+import { InvalidValueError } from '../core/invalidValueError.js';
+import { hexBytes, toHex } from './abiWords.js';
+import { parseHexSignature, type Signature } from './signature.js';
+
+/**
+ * The small signer interface the protocol needs: an address and "sign this 32-byte digest".
+ * A faster secp256k1 implementation plugs in here. Keys stay inside the signer's closure: the
+ * object has no property that holds them, so it cannot leak through logging or JSON.
+ */
+export interface DigestSigner {
+  readonly address: Address;
+  signDigest(digest: Uint8Array): Signature | Promise<Signature>;
+}
+
+/** What a viem local account offers: `sign({ hash })` returning 65-byte hex. */
+export interface ViemStyleAccount {
+  readonly address: Address;
+  sign(args: { hash: `0x${string}` }): Promise<`0x${string}`>;
+}
+
+export type SignerLike = DigestSigner | ViemStyleAccount;
+
+/** Accepts our signer or a viem local account. */
+export function toDigestSigner(signer: SignerLike): DigestSigner {
+  if ('signDigest' in signer) return signer;
+  return {
+    address: signer.address,
+    signDigest: async (digest) => parseHexSignature(await signer.sign({ hash: toHex(digest) }), 'signature'),
+  };
+}
+
+/**
+ * A signer over a raw private key using @noble/curves directly (RFC 6979 deterministic nonces,
+ * low-s), the same primitive viem uses, without viem's per-call encoding overhead.
+ */
+export function privateKeySigner(privateKey: `0x${string}`): DigestSigner {
+  const key = hexBytes(privateKey, 32, 'private key');
+  if (!secp256k1.utils.isValidPrivateKey(key)) {
+    throw new InvalidValueError('private key', '(hidden)', 'a 32-byte secp256k1 private key in 1 .. n-1');
+  }
+  const address = privateKeyToAddress(privateKey);
+  return Object.freeze({
+    address,
+    signDigest(digest: Uint8Array): Signature {
+      const sig = secp256k1.sign(digest, key, { lowS: true });
+      return { r: sig.r, s: sig.s, yParity: sig.recovery === 1 ? 1 : 0 };
+    },
+    toJSON: () => ({ address }),
+  });
+}

@@ -1,0 +1,26 @@
+import { InvalidValueError } from '../core/invalidValueError.js';
+
+/** The venue's order enumerations (spec "Order enumerations"); the numbers are what is signed. */
+export const Side = { Buy: 0, Sell: 1 } as const;
+export type Side = (typeof Side)[keyof typeof Side];
+
+export const OrderType = { Market: 0, Limit: 1 } as const;
+export type OrderType = (typeof OrderType)[keyof typeof OrderType];
+
+export const TimeInForce = { GTC: 0, GTT: 1, FOK: 2, IOC: 3 } as const;
+export type TimeInForce = (typeof TimeInForce)[keyof typeof TimeInForce];
+
+export const StpMode = { ExpireMaker: 0, ExpireTaker: 1, ExpireBoth: 2 } as const;
+export type StpMode = (typeof StpMode)[keyof typeof StpMode];
+
+export const MarginMode = { Cross: 0, Isolated: 1 } as const;
+export type MarginMode = (typeof MarginMode)[keyof typeof MarginMode];
+
+/** Checks that `value` is one of the enumeration's numbers; names the members in the error. */
+export function checkEnum<E extends Record<string, number>>(value: unknown, enumeration: E, field: string): E[keyof E] {
+  const members = Object.entries(enumeration);
+  for (const [, n] of members) {
+    if (value === n) return n as E[keyof E];
+  }
+  throw new InvalidValueError(field, value, members.map(([name, n]) => `${n} (${name})`).join(', '));
+}

@@ -1,0 +1,79 @@
+import type { Address } from '../core/address.js';
+import { checkRange, checkUint } from '../core/integerRange.js';
+import { toDigestSigner, type SignerLike } from './digestSigner.js';
+import { toBase64Compact, toBase64Full, type Signature } from './signature.js';
+import { typedDigest, type SigningContext } from './signingContext.js';
+import type { Hex32 } from './actionHashes.js';
+
+/**
+ * The permit path (spec "Permit path"): the signer key signs VerifyWitness over an action hash,
+ * with `target` = addresses.router and `account` = the main account (not the signer).
+ */
+export interface PermitRequest {
+  readonly account: Address;
+  readonly actionHash: Hex32;
+  readonly nonceAnchor: bigint;
+  readonly nonceBitmap: number;
+  /** uint32 unix seconds. */
+  readonly deadline: number;
+}
+
+/** The permit object as sent in `permit` / `permit_params` (spec "Permit object"). */
+export interface PermitWire {
+  readonly account: Address;
+  readonly signer: Address;
+  readonly nonce_anchor: string;
+  readonly nonce_bitmap_index: number;
+  readonly deadline: number;
+  readonly signature: string;
+}
+
+export type PermitSignatureEncoding = 'compact64' | 'full65';
+
+export const MAX_NONCE_ANCHOR = (1n << 48n) - 1n;
+export const MAX_NONCE_BITMAP_INDEX = 207;
+
+export function permitDigest(context: SigningContext, request: PermitRequest): Uint8Array {
+  return typedDigest(context, 'VerifyWitness', {
+    account: request.account,
+    target: context.router,
+    hash: request.actionHash,
+    nonceAnchor: request.nonceAnchor,
+    nonceBitmap: request.nonceBitmap,
+    deadline: request.deadline,
+  });
+}
+
+/** Signs a permit and returns the wire object; the signature is base64 (64-byte compact by default). */
+export async function signPermit(
+  context: SigningContext,
+  signer: SignerLike,
+  request: PermitRequest,
+  encoding: PermitSignatureEncoding = 'compact64',
+): Promise<PermitWire> {
+  const anchor = checkUint(request.nonceAnchor, 48, 'nonce_anchor');
+  const bit = Number(checkRange(request.nonceBitmap, 0n, BigInt(MAX_NONCE_BITMAP_INDEX), 'nonce_bitmap_index'));
+  const deadline = Number(checkUint(request.deadline, 32, 'deadline'));
+  const digestSigner = toDigestSigner(signer);
+  const signature = await digestSigner.signDigest(permitDigest(context, request));
+  return permitWire(request.account, digestSigner.address, anchor, bit, deadline, signature, encoding);
+}
+
+export function permitWire(
+  account: Address,
+  signer: Address,
+  nonceAnchor: bigint,
+  nonceBitmap: number,
+  deadline: number,
+  signature: Signature,
+  encoding: PermitSignatureEncoding,
+): PermitWire {
+  return {
+    account,
+    signer,
+    nonce_anchor: nonceAnchor.toString(),
+    nonce_bitmap_index: nonceBitmap,
+    deadline,
+    signature: encoding === 'compact64' ? toBase64Compact(signature) : toBase64Full(signature),
+  };
+}

@@ -1,0 +1,106 @@
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { getAddress, type Address } from 'viem';
+import { InvalidValueError } from '../core/invalidValueError.js';
+import { toHex } from './abiWords.js';
+
+/**
+ * A secp256k1 signature as the venue's encodings need it, and the three wire encodings (spec
+ * "Signature encodings"): 65-byte 0x hex (setup, login, WebSocket auth), base64 of the 64-byte
+ * EIP-2098 compact form, and base64 of the 65-byte form (permits).
+ */
+export interface Signature {
+  readonly r: bigint;
+  readonly s: bigint;
+  readonly yParity: 0 | 1;
+}
+
+const N = secp256k1.CURVE.n;
+const TOP_BIT = 1n << 255n;
+
+function checkScalar(value: bigint, field: string): void {
+  if (value <= 0n || value >= N) throw new InvalidValueError(field, `0x${value.toString(16)}`, 'a scalar in 1 .. n-1 of secp256k1');
+}
+
+function bigintTo32(value: bigint): Uint8Array {
+  return Uint8Array.from(Buffer.from(value.toString(16).padStart(64, '0'), 'hex'));
+}
+
+function bytesToBigint(bytes: Uint8Array): bigint {
+  return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') || '0'}`);
+}
+
+/** r ‖ s ‖ v, v = 27 + yParity. */
+export function signatureBytes65(sig: Signature): Uint8Array {
+  const out = new Uint8Array(65);
+  out.set(bigintTo32(sig.r), 0);
+  out.set(bigintTo32(sig.s), 32);
+  out[64] = 27 + sig.yParity;
+  return out;
+}
+
+/** EIP-2098: r ‖ yParityAndS, the top bit of s set when v is 28. */
+export function signatureBytes64(sig: Signature): Uint8Array {
+  const out = new Uint8Array(64);
+  out.set(bigintTo32(sig.r), 0);
+  out.set(bigintTo32(sig.yParity === 1 ? sig.s | TOP_BIT : sig.s), 32);
+  return out;
+}
+
+export function toHex65(sig: Signature): `0x${string}` {
+  return toHex(signatureBytes65(sig));
+}
+
+export function toBase64Compact(sig: Signature): string {
+  return Buffer.from(signatureBytes64(sig)).toString('base64');
+}
+
+export function toBase64Full(sig: Signature): string {
+  return Buffer.from(signatureBytes65(sig)).toString('base64');
+}
+
+/** Decodes 64 or 65 raw signature bytes; v may be 27/28 or 0/1. */
+export function signatureFromBytes(bytes: Uint8Array, field: string): Signature {
+  let sig: Signature;
+  if (bytes.length === 65) {
+    const v = bytes[64] ?? -1;
+    const yParity = v === 27 || v === 0 ? 0 : v === 28 || v === 1 ? 1 : -1;
+    if (yParity === -1) throw new InvalidValueError(field, `v=${v}`, 'v of 27, 28, 0 or 1');
+    sig = { r: bytesToBigint(bytes.subarray(0, 32)), s: bytesToBigint(bytes.subarray(32, 64)), yParity };
+  } else if (bytes.length === 64) {
+    const ys = bytesToBigint(bytes.subarray(32, 64));
+    sig = { r: bytesToBigint(bytes.subarray(0, 32)), s: ys & (TOP_BIT - 1n), yParity: ys & TOP_BIT ? 1 : 0 };
+  } else {
+    throw new InvalidValueError(field, `${bytes.length} bytes`, '64 bytes (EIP-2098 compact) or 65 bytes (r, s, v)');
+  }
+  checkScalar(sig.r, `${field}.r`);
+  checkScalar(sig.s, `${field}.s`);
+  return sig;
+}
+
+const HEX_SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Parses a 0x-hex 65-byte signature (setup, login, WebSocket auth). */
+export function parseHexSignature(text: unknown, field: string): Signature {
+  if (typeof text !== 'string' || !HEX_SIGNATURE.test(text)) {
+    throw new InvalidValueError(field, typeof text === 'string' ? `${text.length} chars` : text, '0x-prefixed hex of 65 bytes (r, s, v)');
+  }
+  return signatureFromBytes(Uint8Array.from(Buffer.from(text.slice(2), 'hex')), field);
+}
+
+/** Parses a base64 permit signature of 64 (compact) or 65 bytes. */
+export function parseBase64Signature(text: unknown, field: string): Signature {
+  if (typeof text !== 'string' || !BASE64.test(text) || text.length % 4 !== 0) {
+    throw new InvalidValueError(field, typeof text === 'string' ? `${text.length} chars` : text, 'base64 of a 64- or 65-byte signature');
+  }
+  return signatureFromBytes(Uint8Array.from(Buffer.from(text, 'base64')), field);
+}
+
+/** The address whose key produced `sig` over `digest`. */
+export function recoverAddress(digest: Uint8Array, sig: Signature): Address {
+  const point = new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.yParity).recoverPublicKey(digest);
+  const uncompressed = point.toRawBytes(false);
+  const hash = keccak_256(uncompressed.subarray(1));
+  return getAddress(toHex(hash.subarray(12)));
+}

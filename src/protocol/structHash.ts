@@ -1,0 +1,58 @@
+import { keccak_256 } from '@noble/hashes/sha3';
+import { utf8ToBytes } from '@noble/hashes/utils';
+import { checkRange } from '../core/integerRange.js';
+import { InvalidValueError } from '../core/invalidValueError.js';
+import {
+  WORD,
+  writeAddressWord,
+  writeBytes32Word,
+  writeCheckedUint,
+  writeUintWord,
+} from './abiWords.js';
+import { FIELD_LIMITS, TYPED_STRUCTS, typeHash, type StructMessages, type StructName } from './typedStructs.js';
+
+/**
+ * hashStruct for the venue's structs: the typehash word followed by one word per field, hashed
+ * once. Only the field types the venue uses are supported (address, uintN, bytes32, string).
+ * Every integer is range-checked against its declared width (and the bitmap's 0..207) before it
+ * is written, so nothing out of range is ever signed.
+ */
+export function structHash<N extends StructName>(name: N, message: StructMessages[N]): Uint8Array {
+  const fields = TYPED_STRUCTS[name];
+  const buf = new Uint8Array((fields.length + 1) * WORD);
+  buf.set(typeHash(name), 0);
+  const values = message as unknown as Record<string, unknown>;
+  let offset = WORD;
+  for (const field of fields) {
+    const value = values[field.name];
+    const label = `${name}.${field.name}`;
+    if (field.type === 'address') {
+      writeAddressWord(buf, offset, value as string, label);
+    } else if (field.type === 'string') {
+      if (typeof value !== 'string') throw new InvalidValueError(label, value, 'a string');
+      buf.set(keccak_256(utf8ToBytes(value)), offset);
+    } else if (field.type === 'bytes32') {
+      writeBytes32Word(buf, offset, value as string, label);
+    } else {
+      const bits = Number(field.type.slice(4));
+      const limit = FIELD_LIMITS[field.name];
+      if (limit !== undefined) {
+        writeUintWord(buf, offset, checkRange(value as bigint | number, limit.min, limit.max, label));
+      } else {
+        writeCheckedUint(buf, offset, value as bigint | number, bits, label);
+      }
+    }
+    offset += WORD;
+  }
+  return keccak_256(buf);
+}
+
+/** The EIP-712 digest: keccak(0x1901 ‖ domainSeparator ‖ structHash). */
+export function eip712Digest(separator: Uint8Array, hashOfStruct: Uint8Array): Uint8Array {
+  const buf = new Uint8Array(2 + 2 * WORD);
+  buf[0] = 0x19;
+  buf[1] = 0x01;
+  buf.set(separator, 2);
+  buf.set(hashOfStruct, 2 + WORD);
+  return keccak_256(buf);
+}
