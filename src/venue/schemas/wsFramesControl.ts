@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Control replies from the server: subscribe/unsubscribe acknowledgements, auth replies and
+ * errors. Channel data frames live in `wsFramesPublic.ts` / `wsFramesPrivate.ts`.
+ */
+
+const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+/** `data.market_ids` echoes the filter actually applied; empty means all markets. */
+export const subscribedAckSchema = z.object({
+  type: z.literal('subscribed'),
+  method: z.literal('subscribe'),
+  status: z.literal('success'),
+  message: z.string(),
+  channel: z.string(),
+  data: z.object({ market_ids: z.array(z.number().int().min(0)).nullable().optional() }),
+});
+export type SubscribedAck = z.infer<typeof subscribedAckSchema>;
+
+/** Not shown in the spec; chosen to mirror the subscribe acknowledgement. */
+export const unsubscribedAckSchema = z.object({
+  type: z.literal('unsubscribed'),
+  method: z.literal('unsubscribe'),
+  status: z.literal('success'),
+  message: z.string().optional(),
+  channel: z.string(),
+});
+export type UnsubscribedAck = z.infer<typeof unsubscribedAckSchema>;
+
+export const authReplySchema = z.object({
+  method: z.enum(['auth_v2', 'auth']),
+  status: z.enum(['success', 'error']),
+  message: z.string().optional(),
+  data: z.object({ account: addressSchema, signer: addressSchema }).partial().optional(),
+});
+export type AuthReply = z.infer<typeof authReplySchema>;
+
+/**
+ * Error envelope (not shown in the spec; chosen): `{type: "error", status: "error", message,
+ * method?, channel?}`. The messages seen on the venue are `invalid channel: <name>` and
+ * `authentication required for <name> channel`; `channel` is filled when the server knows it,
+ * otherwise the client reads the name out of those two messages.
+ */
+export const errorFrameSchema = z.object({
+  type: z.literal('error'),
+  status: z.literal('error').optional(),
+  message: z.string(),
+  method: z.string().optional(),
+  channel: z.string().optional(),
+});
+export type ErrorFrame = z.infer<typeof errorFrameSchema>;
+
+export function invalidChannelMessage(name: string): string {
+  return `invalid channel: ${name}`;
+}
+
+export function authRequiredMessage(name: string): string {
+  return `authentication required for ${name} channel`;
+}
+
+/** The channel an error frame is about: its `channel` field, or the name inside a known message. */
+export function errorFrameChannel(frame: ErrorFrame): string | undefined {
+  if (frame.channel !== undefined) return frame.channel;
+  const invalid = /^invalid channel: (\S+)/.exec(frame.message);
+  if (invalid?.[1] !== undefined) return invalid[1];
+  const auth = /^authentication required for (\S+) channel/.exec(frame.message);
+  return auth?.[1];
+}

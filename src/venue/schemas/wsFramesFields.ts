@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { normalizeDecimal, weiToDecimal } from '../../core/decimal.js';
+
+/**
+ * Field schemas shared by every WebSocket frame. Each rule here is mirrored by the hand-written
+ * fast decoders in `src/venue/ws/fastDecode*.ts`; a property test holds the two equal, so a change
+ * here must be made there too.
+ */
+
+/** uint256 fits in 78 decimal digits; longer is not a wei amount. */
+export const WEI_PATTERN = /^\d{1,78}$/;
+export const NANOS_PATTERN = /^\d{1,30}$/;
+/** Canonical: no leading zeros, so "01" and "1" cannot both name market 1. */
+export const MARKET_ID_PATTERN = /^(?:0|[1-9]\d{0,4})$/;
+/** Market ids fit in 16 bits (the packed order word gives them 16). */
+export const MARKET_ID_MAX = 65_535;
+export const UINT32_MAX = 4_294_967_295;
+
+export const PUBLIC_CHANNELS = ['orderbook', 'oracle', 'trades'] as const;
+export const PRIVATE_CHANNELS = ['orders', 'positions', 'fills', 'account'] as const;
+export const CHANNELS = [...PUBLIC_CHANNELS, ...PRIVATE_CHANNELS] as const;
+export type PublicChannel = (typeof PUBLIC_CHANNELS)[number];
+export type PrivateChannel = (typeof PRIVATE_CHANNELS)[number];
+export type ChannelName = (typeof CHANNELS)[number];
+
+export function isPrivateChannel(name: string): name is PrivateChannel {
+  return (PRIVATE_CHANNELS as readonly string[]).includes(name);
+}
+
+export const channelNameSchema = z.enum(CHANNELS);
+
+/** Integer wei string (18 decimals), non-negative, as sent on the wire. */
+export const weiStringSchema = z.string().regex(WEI_PATTERN, 'an integer wei string');
+
+/** Wire wei -> exact decimal string ("65000500000000000000000" -> "65000.5"). */
+export const weiDecimalSchema = weiStringSchema.transform((wei) => weiToDecimal(wei));
+
+/** Already-decimal wire values (trades, fills, positions) in canonical form. */
+export const decimalSchema = z
+  .string()
+  .regex(/^-?\d+(?:\.\d+)?$/, 'a decimal string')
+  .transform((text) => normalizeDecimal(text, 'decimal'));
+
+/** The WS sends market ids as numbers; REST sends them as strings. Both decode to a number. */
+export const marketIdSchema = z.union([
+  z.number().int().min(0).max(MARKET_ID_MAX),
+  z
+    .string()
+    .regex(MARKET_ID_PATTERN, 'a numeric market id')
+    .transform(Number)
+    .pipe(z.number().max(MARKET_ID_MAX)),
+]);
+
+export const nonNegativeIntSchema = z.number().int().min(0);
+
+/** Nanosecond timestamps exceed 2^53, so they stay exact as bigint. */
+export const nanosSchema = z.string().regex(NANOS_PATTERN, 'an integer nanosecond string').transform(BigInt);
+
+export const sideSchema = z
+  .union([z.literal(0), z.literal(1), z.enum(['BUY', 'SELL', 'buy', 'sell'])])
+  .transform((side): 'buy' | 'sell' => (side === 0 || side === 'BUY' || side === 'buy' ? 'buy' : 'sell'));

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { envelopeMeta, envelopeTailShape, frameTypeSchema, type EnvelopeMeta, type FrameType } from './wsFramesEnvelope.js';
+import { decimalSchema, marketIdSchema, nonNegativeIntSchema, sideSchema } from './wsFramesFields.js';
+
+/**
+ * Account-scoped channels (orders, positions, fills, account), after auth_v2. Payloads are not in
+ * the spec; shapes follow venue-facts. Fields beyond those named are kept (loose objects) so the
+ * engine can read what the venue adds without a schema change; the named ones are validated and
+ * decoded. Amounts on these channels are decimal strings already.
+ */
+const idSchema = z.union([z.string().min(1), z.number().int().min(0)]).transform(String);
+const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+export const ORDER_STATUSES = [
+  'ORDER_STATUS_NONE',
+  'ORDER_STATUS_OPEN',
+  'ORDER_STATUS_FILLED',
+  'ORDER_STATUS_CANCELLED',
+] as const;
+
+export const orderRecordWireSchema = z.looseObject({
+  order_id: z.string().min(1),
+  market_id: marketIdSchema,
+  status: z.enum(ORDER_STATUSES),
+  side: sideSchema.optional(),
+  account: addressSchema.optional(),
+  size_steps: z.union([nonNegativeIntSchema, z.string().regex(/^\d+$/)]).transform(String).optional(),
+  price_ticks: z.union([nonNegativeIntSchema, z.string().regex(/^\d+$/)]).transform(String).optional(),
+  filled_size: decimalSchema.optional(),
+  client_order_id: z.union([z.string(), z.number().int().min(0)]).transform(String).optional(),
+  wide_order_id: z.string().regex(/^\d+$/).optional(),
+  resting_order_id: z.string().regex(/^\d+$/).optional(),
+});
+export type OrderRecord = z.output<typeof orderRecordWireSchema>;
+
+export const ordersFrameSchema = z
+  .object({ channel: z.literal('orders'), type: frameTypeSchema, data: z.array(orderRecordWireSchema), ...envelopeTailShape })
+  .transform((frame): OrdersMessage => ({ ...envelopeMeta(frame), channel: 'orders', type: frame.type, orders: frame.data }));
+export type OrdersWireFrame = z.input<typeof ordersFrameSchema>;
+export interface OrdersMessage extends EnvelopeMeta {
+  readonly channel: 'orders';
+  readonly type: FrameType;
+  readonly orders: readonly OrderRecord[];
+}
+
+/** size "0" means flat. */
+export const positionRecordWireSchema = z.looseObject({
+  market_id: marketIdSchema,
+  size: decimalSchema,
+  side: sideSchema.optional(),
+  account: addressSchema.optional(),
+  margin_mode: z.union([z.literal(0), z.literal(1), z.string()]).optional(),
+  isolated_usdc_balance: decimalSchema.optional(),
+  leverage: z.union([z.string(), z.number()]).transform(String).optional(),
+  avg_entry_price: decimalSchema.optional(),
+});
+export type PositionRecord = z.output<typeof positionRecordWireSchema>;
+
+export const positionsFrameSchema = z
+  .object({ channel: z.literal('positions'), type: frameTypeSchema, data: z.array(positionRecordWireSchema), ...envelopeTailShape })
+  .transform(
+    (frame): PositionsMessage => ({ ...envelopeMeta(frame), channel: 'positions', type: frame.type, positions: frame.data }),
+  );
+export type PositionsWireFrame = z.input<typeof positionsFrameSchema>;
+export interface PositionsMessage extends EnvelopeMeta {
+  readonly channel: 'positions';
+  readonly type: FrameType;
+  readonly positions: readonly PositionRecord[];
+}
+
+/** One fill per message, no snapshot. `time` is nanoseconds. */
+export const fillRecordWireSchema = z.looseObject({
+  id: idSchema,
+  market_id: marketIdSchema,
+  order_id: z.string().min(1),
+  side: sideSchema,
+  price: decimalSchema,
+  size: decimalSchema,
+  fee: decimalSchema,
+  time: z.union([z.string().regex(/^\d{1,30}$/), nonNegativeIntSchema]).transform((t) => BigInt(t)),
+  liquidity_indicator: z.enum(['MAKER', 'TAKER']),
+  client_order_id: z.union([z.string(), z.number().int().min(0)]).transform(String).optional(),
+  realized_pnl: decimalSchema.optional(),
+});
+export type FillRecord = z.output<typeof fillRecordWireSchema>;
+
+export const fillsFrameSchema = z
+  .object({ channel: z.literal('fills'), type: frameTypeSchema, data: fillRecordWireSchema, ...envelopeTailShape })
+  .transform((frame): FillsMessage => ({ ...envelopeMeta(frame), channel: 'fills', type: frame.type, fill: frame.data }));
+export type FillsWireFrame = z.input<typeof fillsFrameSchema>;
+export interface FillsMessage extends EnvelopeMeta {
+  readonly channel: 'fills';
+  readonly type: FrameType;
+  readonly fill: FillRecord;
+}
+
+/** Payload unknown on the venue; chosen: `{balance, ...}` with balance a decimal (may be negative). */
+export const accountRecordWireSchema = z.looseObject({
+  balance: decimalSchema,
+  account: addressSchema.optional(),
+});
+export type AccountRecord = z.output<typeof accountRecordWireSchema>;
+
+export const accountFrameSchema = z
+  .object({ channel: z.literal('account'), type: frameTypeSchema, data: accountRecordWireSchema, ...envelopeTailShape })
+  .transform((frame): AccountMessage => ({ ...envelopeMeta(frame), channel: 'account', type: frame.type, account: frame.data }));
+export type AccountWireFrame = z.input<typeof accountFrameSchema>;
+export interface AccountMessage extends EnvelopeMeta {
+  readonly channel: 'account';
+  readonly type: FrameType;
+  readonly account: AccountRecord;
+}

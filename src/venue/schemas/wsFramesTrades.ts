@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { envelopeMeta, envelopeTailShape, frameTypeSchema, type EnvelopeMeta, type FrameType } from './wsFramesEnvelope.js';
+import { decimalSchema, marketIdSchema, sideSchema } from './wsFramesFields.js';
+
+/**
+ * trades channel (venue-facts): `data: {id, maker_order_id, taker_order_id, maker, taker,
+ * maker_side, price, size, fee_maker, fee_taker}` with prices already decimal (unlike oracle and
+ * orderbook). We also accept an array of such objects, and `market_id` in the envelope or in data.
+ */
+const idSchema = z.union([z.string().min(1), z.number().int().min(0)]).transform(String);
+
+export const tradeWireSchema = z.object({
+  id: idSchema,
+  market_id: marketIdSchema.optional(),
+  maker_order_id: z.string(),
+  taker_order_id: z.string(),
+  maker: z.string(),
+  taker: z.string(),
+  maker_side: sideSchema,
+  price: decimalSchema,
+  size: decimalSchema,
+  fee_maker: decimalSchema.optional(),
+  fee_taker: decimalSchema.optional(),
+});
+export type TradeWire = z.input<typeof tradeWireSchema>;
+
+export const tradesWireFrameSchema = z.object({
+  channel: z.literal('trades'),
+  type: frameTypeSchema,
+  market_id: marketIdSchema.optional(),
+  data: z.union([tradeWireSchema, z.array(tradeWireSchema)]),
+  ...envelopeTailShape,
+});
+export type TradesWireFrame = z.input<typeof tradesWireFrameSchema>;
+
+export interface Trade {
+  readonly id: string;
+  readonly marketId?: number;
+  readonly makerOrderId: string;
+  readonly takerOrderId: string;
+  readonly maker: string;
+  readonly taker: string;
+  readonly makerSide: 'buy' | 'sell';
+  readonly price: string;
+  readonly size: string;
+  readonly feeMaker?: string;
+  readonly feeTaker?: string;
+}
+
+export interface TradesMessage extends EnvelopeMeta {
+  readonly channel: 'trades';
+  readonly type: FrameType;
+  readonly marketId?: number;
+  readonly trades: readonly Trade[];
+}
+
+export const tradesFrameSchema = tradesWireFrameSchema.transform((frame): TradesMessage => {
+  const list = Array.isArray(frame.data) ? frame.data : [frame.data];
+  const trades = list.map((t): Trade => {
+    const marketId = t.market_id ?? frame.market_id;
+    return {
+      id: t.id,
+      ...(marketId === undefined ? {} : { marketId }),
+      makerOrderId: t.maker_order_id,
+      takerOrderId: t.taker_order_id,
+      maker: t.maker,
+      taker: t.taker,
+      makerSide: t.maker_side,
+      price: t.price,
+      size: t.size,
+      ...(t.fee_maker === undefined ? {} : { feeMaker: t.fee_maker }),
+      ...(t.fee_taker === undefined ? {} : { feeTaker: t.fee_taker }),
+    };
+  });
+  const marketId = frame.market_id ?? trades[0]?.marketId;
+  return {
+    ...envelopeMeta(frame),
+    channel: 'trades',
+    type: frame.type,
+    ...(marketId === undefined ? {} : { marketId }),
+    trades,
+  };
+});
