@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { successEnvelope } from './restEnvelope.js';
+import { permitSchema } from './restPermit.js';
+import {
+  addressSchema,
+  decimalStringSchema,
+  idLooseSchema,
+  intStringSchema,
+  marketIdStringSchema,
+  nonNegativeDecimalStringSchema,
+  txHashSchema,
+  uintNumberSchema,
+} from './restPrimitives.js';
+
+/** POST /v1/account/deposit (testnet faucet). */
+export const depositRequestSchema = z.object({
+  account: addressSchema,
+  amount: nonNegativeDecimalStringSchema,
+});
+export type DepositRequestWire = z.input<typeof depositRequestSchema>;
+export type DepositRequest = z.output<typeof depositRequestSchema>;
+
+/** Not shown in the spec: every field optional, so any object answer is accepted. */
+export const depositDataSchema = z.object({
+  success: z.boolean().optional(),
+  tx_hash: txHashSchema.optional(),
+  amount: decimalStringSchema.optional(),
+});
+export const depositResponseSchema = successEnvelope(depositDataSchema);
+export type DepositResultWire = z.input<typeof depositDataSchema>;
+export type DepositResult = z.output<typeof depositDataSchema>;
+
+/** POST /v1/account/leverage: `leverage` is a base-10 string parsed as uint8, 1 to 255. */
+export const leverageRequestSchema = z.object({
+  market_id: marketIdStringSchema,
+  leverage: z
+    .string()
+    .regex(/^\d+$/, { error: 'expected a base-10 integer string' })
+    .transform((value) => BigInt(value))
+    .refine((value) => value >= 1n && value <= 255n, { error: 'leverage must be 1 to 255 (uint8)' }),
+  permit_params: permitSchema.optional(),
+});
+export type LeverageRequestWire = z.input<typeof leverageRequestSchema>;
+export type LeverageRequest = z.output<typeof leverageRequestSchema>;
+
+/** POST /v1/account/margin-mode: 0 = Cross, 1 = Isolated. */
+export const marginModeRequestSchema = z.object({
+  market_id: marketIdStringSchema,
+  margin_mode: z.union([z.literal(0), z.literal(1)], { error: 'expected 0 (Cross) or 1 (Isolated)' }),
+  permit_params: permitSchema.optional(),
+});
+export type MarginModeRequestWire = z.input<typeof marginModeRequestSchema>;
+export type MarginModeRequest = z.output<typeof marginModeRequestSchema>;
+
+/**
+ * POST /v1/account/isolated-margin. The spec leaves the JSON types open: market_id is a string like
+ * the other account actions, and amount a signed decimal-integer string because int128 does not
+ * fit a JSON number.
+ */
+export const isolatedMarginRequestSchema = z.object({
+  market_id: marketIdStringSchema,
+  amount: intStringSchema(128),
+  permit_params: permitSchema.optional(),
+});
+export type IsolatedMarginRequestWire = z.input<typeof isolatedMarginRequestSchema>;
+export type IsolatedMarginRequest = z.output<typeof isolatedMarginRequestSchema>;
+
+/** A decimal string, or "" (a flat position) which becomes null. */
+const decimalOrEmptySchema = z.union([
+  z.literal('').transform(() => null),
+  decimalStringSchema,
+]);
+
+/**
+ * `data.position` of GET /v1/account/position. A flat position comes back with market_id "0" and
+ * empty strings (venue-facts); empties become null so nobody mistakes "" for zero.
+ */
+export const positionSchema = z.object({
+  market_id: idLooseSchema,
+  size: decimalOrEmptySchema,
+  side: z.union([z.literal('BUY'), z.literal('SELL'), z.literal('').transform(() => null)]),
+  margin_mode: z.union([uintNumberSchema(8), z.literal('').transform(() => null)]),
+  isolated_usdc_balance: decimalOrEmptySchema,
+  avg_entry_price: decimalOrEmptySchema,
+  mark_price: decimalOrEmptySchema,
+  leverage: decimalOrEmptySchema,
+  unrealized_pnl: decimalOrEmptySchema,
+  liquidation_price: decimalOrEmptySchema,
+});
+export const positionDataSchema = z.object({ position: positionSchema });
+export const positionResponseSchema = successEnvelope(positionDataSchema);
+export type PositionWire = z.input<typeof positionSchema>;
+export type Position = z.output<typeof positionSchema>;
+export type PositionDataWire = z.input<typeof positionDataSchema>;
+export type PositionData = z.output<typeof positionDataSchema>;
+
+/** True for the venue's "no position" record. */
+export function isFlatPosition(position: Position): boolean {
+  return position.market_id === '0' || position.size === null || /^-?0+(\.0+)?$/.test(position.size);
+}
+
+/** GET /v1/account/cross-margin-balance; the balance may be negative. */
+export const crossMarginBalanceDataSchema = z.object({ balance: decimalStringSchema });
+export const crossMarginBalanceResponseSchema = successEnvelope(crossMarginBalanceDataSchema);
+export type CrossMarginBalanceWire = z.input<typeof crossMarginBalanceDataSchema>;
+export type CrossMarginBalance = z.output<typeof crossMarginBalanceDataSchema>;

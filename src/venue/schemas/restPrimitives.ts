@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { parseAddress, type Address } from '../../core/address.js';
+import { isDecimalString } from '../../core/decimal.js';
+import { uintMax } from '../../core/integerRange.js';
+
+/**
+ * Wire primitives shared by every REST body schema. Wire strings become exact types here, once:
+ * addresses are checksummed, integer strings become range-checked bigints, money stays an exact
+ * decimal string. JSON numbers are only accepted for small integers the spec sends as numbers.
+ */
+
+/** Any 0x address (lower, upper or valid EIP-55 case); the output is checksummed. */
+export const addressSchema = z.string().transform((value, ctx): Address => {
+  try {
+    return parseAddress(value, 'address');
+  } catch {
+    ctx.issues.push({ code: 'custom', message: 'expected a 0x-prefixed 20-byte hex address', input: value });
+    return z.NEVER;
+  }
+});
+
+/** An exact decimal string such as "-12.5"; kept as a string so no digit is lost. */
+export const decimalStringSchema = z.string().refine(isDecimalString, { error: 'expected a decimal string such as "12.5"' });
+
+export const nonNegativeDecimalStringSchema = decimalStringSchema.refine((value) => !value.startsWith('-'), {
+  error: 'expected a non-negative decimal string',
+});
+
+const UNSIGNED_INTEGER_TEXT = /^\d+$/;
+const SIGNED_INTEGER_TEXT = /^-?\d+$/;
+
+/** A base-10 unsigned integer carried as a string, range-checked to `bits`, output as bigint. */
+export function uintStringSchema(bits: number) {
+  return z
+    .string()
+    .regex(UNSIGNED_INTEGER_TEXT, { error: `expected a base-10 unsigned integer string (uint${bits})` })
+    .transform((value) => BigInt(value))
+    .refine((value) => value <= uintMax(bits), { error: `out of range for uint${bits}` });
+}
+
+/** A base-10 signed integer string in two's-complement range of `bits`, output as bigint. */
+export function intStringSchema(bits: number) {
+  const max = (1n << BigInt(bits - 1)) - 1n;
+  const min = -(1n << BigInt(bits - 1));
+  return z
+    .string()
+    .regex(SIGNED_INTEGER_TEXT, { error: `expected a base-10 signed integer string (int${bits})` })
+    .transform((value) => BigInt(value))
+    .refine((value) => value >= min && value <= max, { error: `out of range for int${bits}` });
+}
+
+/** A JSON number that is an unsigned integer of at most `bits` bits (bits <= 48 to stay safe). */
+export function uintNumberSchema(bits: number) {
+  return z
+    .number()
+    .int({ error: `expected an integer (uint${bits})` })
+    .min(0, { error: `out of range for uint${bits}` })
+    .max(Number(uintMax(bits)), { error: `out of range for uint${bits}` });
+}
+
+/** An integer that some venues send as a number and others as a string; output as number. */
+export const safeUintLooseSchema = z.union([
+  z.number().int().min(0),
+  z
+    .string()
+    .regex(UNSIGNED_INTEGER_TEXT, { error: 'expected a base-10 unsigned integer' })
+    .transform((value) => Number(value))
+    .refine(Number.isSafeInteger, { error: 'expected a safe integer' }),
+]);
+
+/** Block numbers arrive as numbers or integer strings; both fit a safe integer. */
+export const blockNumberSchema = safeUintLooseSchema;
+
+/** A numeric identifier carried as a string ("1"); stays a string, canonical (no leading zeros). */
+export const idStringSchema = z
+  .string()
+  .regex(/^(0|[1-9]\d*)$/, { error: 'expected a numeric id string without leading zeros' });
+
+/** A numeric id that may arrive as a number or a string; output is the canonical string. */
+export const idLooseSchema = z.union([z.number().int().min(0).transform((value) => String(value)), idStringSchema]);
+
+/** A market id string as used by the account endpoints; market ids fit in 16 bits. */
+export const marketIdStringSchema = idStringSchema.refine((value) => BigInt(value) <= uintMax(16), {
+  error: 'out of range for a market id (uint16)',
+});
+
+export const marketIdNumberSchema = uintNumberSchema(16);
+
+/** 0x-prefixed hex of exactly 65 bytes (r, s, v): account, signer and login signatures. */
+export const hexSignatureSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{130}$/, { error: 'expected a 0x-prefixed hex signature of 65 bytes' });
+
+const BASE64_TEXT = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Decoded length of standard padded base64, or undefined when the text is not base64. */
+export function base64ByteLength(text: string): number | undefined {
+  if (text.length % 4 !== 0 || !BASE64_TEXT.test(text)) return undefined;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
+
+/** Standard base64 of a 64-byte EIP-2098 compact signature or a 65-byte r+s+v signature. */
+export const base64SignatureSchema = z.string().refine(
+  (value) => {
+    const length = base64ByteLength(value);
+    return length === 64 || length === 65;
+  },
+  { error: 'expected standard base64 of a 64-byte (EIP-2098) or 65-byte signature' },
+);
+
+/** Transaction hash; empty when the venue had nothing to send (e.g. signer already active). */
+export const txHashSchema = z.string().regex(/^(0x[0-9a-fA-F]{64})?$/, { error: 'expected a 0x-prefixed 32-byte hash or ""' });
+
+/** Hex identifier with or without 0x (order ids). */
+export const hexIdSchema = z.string().regex(/^(0x)?[0-9a-fA-F]+$/, { error: 'expected a hex string' });
