@@ -15,6 +15,11 @@ export interface DigestSigner {
   signDigest(digest: Uint8Array): Signature | Promise<Signature>;
 }
 
+/** A signer that answers synchronously (the in-process key signers). */
+export interface SyncDigestSigner extends DigestSigner {
+  signDigest(digest: Uint8Array): Signature;
+}
+
 /** What a viem local account offers: `sign({ hash })` returning 65-byte hex. */
 export interface ViemStyleAccount {
   readonly address: Address;
@@ -36,7 +41,7 @@ export function toDigestSigner(signer: SignerLike): DigestSigner {
  * A signer over a raw private key using @noble/curves directly (RFC 6979 deterministic nonces,
  * low-s), the same primitive viem uses, without viem's per-call encoding overhead.
  */
-export function privateKeySigner(privateKey: `0x${string}`): DigestSigner {
+export function privateKeySigner(privateKey: `0x${string}`): SyncDigestSigner {
   const key = hexBytes(privateKey, 32, 'private key');
   if (!secp256k1.utils.isValidPrivateKey(key)) {
     throw new InvalidValueError('private key', '(hidden)', 'a 32-byte secp256k1 private key in 1 .. n-1');

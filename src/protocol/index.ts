@@ -40,7 +40,7 @@ export {
   toHex65,
   type Signature,
 } from './signature.js';
-export { privateKeySigner, toDigestSigner, type DigestSigner, type SignerLike, type ViemStyleAccount } from './digestSigner.js';
+export { privateKeySigner, toDigestSigner, type DigestSigner, type SyncDigestSigner, type SignerLike, type ViemStyleAccount } from './digestSigner.js';
 export {
   signPermit,
   permitDigest,
