@@ -1,0 +1,53 @@
+import { fixedToDecimal, WEI_DECIMALS } from '../../core/decimal.js';
+import type { EnvelopeMeta } from '../schemas/wsFramesEnvelope.js';
+import { MARKET_ID_MAX, MARKET_ID_PATTERN, NANOS_PATTERN, WEI_PATTERN } from '../schemas/wsFramesFields.js';
+
+/**
+ * Checks shared by the hot-path decoders. Each mirrors one zod rule in `src/venue/schemas/`
+ * (same regexes, same bounds); `test/venue/ws/fastDecode.test.ts` holds them equal.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+/** z.object accepts non-null, non-array objects. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** z.number().int().min(0): a safe integer >= 0. */
+export function isNonNegativeInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+export function isWeiString(value: unknown): value is string {
+  return typeof value === 'string' && WEI_PATTERN.test(value);
+}
+
+export function weiStringToDecimal(wei: string): string {
+  return fixedToDecimal(BigInt(wei), WEI_DECIMALS);
+}
+
+/** marketIdSchema: an integer 0..65535, or its canonical decimal string. Undefined if invalid. */
+export function decodeMarketId(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 && value <= MARKET_ID_MAX ? value : undefined;
+  if (typeof value === 'string' && MARKET_ID_PATTERN.test(value)) {
+    const id = Number(value);
+    return id <= MARKET_ID_MAX ? id : undefined;
+  }
+  return undefined;
+}
+
+/** envelopeTailShape; undefined when any field is malformed. */
+export function decodeEnvelopeMeta(frame: JsonObject): EnvelopeMeta | undefined {
+  const { worker_timestamp: ts, block_number: block, log_index: log, tx_hash: tx } = frame;
+  if (typeof ts !== 'string' || !NANOS_PATTERN.test(ts)) return undefined;
+  if (block !== undefined && !isNonNegativeInt(block)) return undefined;
+  if (log !== undefined && !isNonNegativeInt(log)) return undefined;
+  if (tx !== undefined && typeof tx !== 'string') return undefined;
+  return {
+    workerTimestamp: BigInt(ts),
+    ...(block === undefined ? {} : { blockNumber: block }),
+    ...(log === undefined ? {} : { logIndex: log }),
+    ...(tx === undefined ? {} : { txHash: tx }),
+  };
+}

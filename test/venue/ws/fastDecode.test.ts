@@ -1,0 +1,144 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { oracleFrameSchema } from '../../../src/venue/schemas/wsFramesOracle.js';
+import { orderbookFrameSchema } from '../../../src/venue/schemas/wsFramesOrderbook.js';
+import { fastDecodeOracle } from '../../../src/venue/ws/fastDecodeOracle.js';
+import { fastDecodeOrderbook } from '../../../src/venue/ws/fastDecodeOrderbook.js';
+
+/**
+ * The fast decoders must agree with the zod schemas on every frame: same decoded value when the
+ * schema accepts, refusal when it refuses. Frames are generated valid, then each field is
+ * sometimes replaced by arbitrary JSON or dropped, so both sides of every rule are exercised.
+ */
+
+/** Mostly the valid value; sometimes any JSON value, sometimes absent. */
+function field<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { arbitrary: valid, weight: 150 },
+    { arbitrary: fc.jsonValue(), weight: 1 },
+    { arbitrary: fc.constant(undefined), weight: 1 },
+  );
+}
+
+const wei = fc.oneof(
+  { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 24n }).map(String), weight: 60 },
+  { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 78n - 1n }).map(String), weight: 20 },
+  { arbitrary: fc.constantFrom('0', '1', '-1', '1.5', '1e18', ' 1', '0x10', '9'.repeat(79)), weight: 1 },
+);
+const marketId = fc.oneof(
+  { arbitrary: fc.integer({ min: 0, max: 65_535 }), weight: 30 },
+  { arbitrary: fc.integer({ min: 0, max: 65_535 }).map(String), weight: 10 },
+  { arbitrary: fc.constantFrom(-1, 65_536, 1.5, '01', '65536', ''), weight: 1 },
+);
+const marketKey = fc.oneof(
+  { arbitrary: fc.integer({ min: 0, max: 70_000 }).map(String), weight: 40 },
+  { arbitrary: fc.constantFrom('01', 'btc', '-1', '__proto__', '1.0'), weight: 1 },
+);
+const nanos = fc.oneof(
+  { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 30n - 1n }).map(String), weight: 30 },
+  { arbitrary: fc.constantFrom('', '1.5', '-1'), weight: 1 },
+);
+const nonNegInt = fc.oneof(
+  { arbitrary: fc.nat(), weight: 30 },
+  { arbitrary: fc.constantFrom(-1, 1.5, Number.MAX_SAFE_INTEGER + 2), weight: 1 },
+);
+
+const oraclePrice = fc.record({ index_price: field(wei), mark_price: field(wei) }, { requiredKeys: [] });
+
+const oracleFrame = fc.record({
+  channel: field(fc.constant('oracle')),
+  type: field(fc.constant('update')),
+  market_id: field(fc.constant(null)),
+  data: field(
+    fc.record({
+      prices: field(fc.dictionary(marketKey, field(oraclePrice), { maxKeys: 4 })),
+      timestamp: field(fc.oneof(fc.nat(), fc.double({ min: 0, max: 2e9, noNaN: true }), fc.constant(-1))),
+    }),
+  ),
+  tx_hash: field(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 64 }).map((h) => `0x${h}`)),
+  block_number: field(nonNegInt),
+  log_index: field(nonNegInt),
+  worker_timestamp: field(nanos),
+});
+
+const level = fc.record({ price: field(wei), quantity: field(wei), order_count: field(nonNegInt) });
+
+const orderbookFrame = fc
+  .tuple(marketId, fc.nat(9))
+  .chain(([id, sameEnvelopeId]) =>
+    fc.record({
+      channel: field(fc.constant('orderbook')),
+      type: field(fc.constantFrom('snapshot', 'update')),
+      market_id: field(sameEnvelopeId > 0 ? fc.constant(id) : marketId),
+      data: field(
+        fc.record(
+          {
+            market_id: field(fc.constant(id)),
+            bids: field(fc.array(field(level), { maxLength: 4 })),
+            asks: field(fc.array(field(level), { maxLength: 4 })),
+            checksum: field(
+              fc.oneof(
+                { arbitrary: fc.nat({ max: 4_294_967_295 }), weight: 30 },
+                { arbitrary: fc.constantFrom(4_294_967_296, -1, 2.5), weight: 1 },
+              ),
+            ),
+          },
+          { requiredKeys: ['market_id', 'bids', 'asks'] },
+        ),
+      ),
+      worker_timestamp: field(nanos),
+      block_number: field(nonNegInt),
+      log_index: field(nonNegInt),
+      tx_hash: field(fc.string()),
+    }),
+  );
+
+/** What arrives off the wire: JSON text parsed back (drops undefined keys, like a real frame). */
+function overTheWire(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value) ?? 'null');
+}
+
+function holdEqual(
+  arbitrary: fc.Arbitrary<unknown>,
+  schema: { safeParse(v: unknown): { success: true; data: unknown } | { success: false } },
+  fast: (v: unknown) => unknown,
+): { accepted: number; refused: number } {
+  const seen = { accepted: 0, refused: 0 };
+  fc.assert(
+    fc.property(arbitrary, (generated) => {
+      const frame = overTheWire(generated);
+      const expected = schema.safeParse(frame);
+      const actual = fast(frame);
+      if (expected.success) {
+        seen.accepted++;
+        expect(actual).toStrictEqual(expected.data);
+      } else {
+        seen.refused++;
+        expect(actual).toBeUndefined();
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  return seen;
+}
+
+describe('fast decoders equal the schemas', () => {
+  it('oracle', () => {
+    const seen = holdEqual(oracleFrame, oracleFrameSchema, fastDecodeOracle);
+    expect(seen.accepted).toBeGreaterThan(100);
+    expect(seen.refused).toBeGreaterThan(100);
+  });
+
+  it('orderbook', () => {
+    const seen = holdEqual(orderbookFrame, orderbookFrameSchema, fastDecodeOrderbook);
+    expect(seen.accepted).toBeGreaterThan(100);
+    expect(seen.refused).toBeGreaterThan(100);
+  });
+
+  it('refuse non-objects and other channels', () => {
+    for (const frame of [null, [], 'oracle', 1, { channel: 'trades', type: 'update' }]) {
+      expect(fastDecodeOracle(frame)).toBeUndefined();
+      expect(fastDecodeOrderbook(frame)).toBeUndefined();
+    }
+  });
+});
