@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
+
+/**
+ * The shape of a perpbot YAML config. Every object is strict: an unknown key is an error, because
+ * a misspelt limit that silently falls back to its default is how a bot overtrades a live account.
+ */
+
+export const VENUE_PROFILES = ['sim', 'testnet', 'mainnet'] as const;
+export type VenueProfile = (typeof VENUE_PROFILES)[number];
+
+const venueSchema = z
+  .strictObject({
+    profile: z.enum(VENUE_PROFILES),
+    rest_url: urlWithScheme(['http', 'https']).optional(),
+    ws_url: urlWithScheme(['ws', 'wss']).optional(),
+    // Action selector strings: the spec's SVC_PERPS_*_V1, or the real venue's RISE_PERPS_*_V1.
+    selectors: z.enum(['spec', 'rise']).default('spec'),
+    request_timeout_ms: millis(300_000).default(10_000),
+  })
+  .superRefine((venue, ctx) => {
+    const remote = venue.profile !== 'sim';
+    for (const [field, envName] of [['rest_url', 'PERPBOT_REST_URL'], ['ws_url', 'PERPBOT_WS_URL']] as const) {
+      const other = field === 'rest_url' ? venue.ws_url : venue.rest_url;
+      if (venue[field] !== undefined) continue;
+      if (remote) {
+        ctx.addIssue({ code: 'custom', path: [field], input: undefined, message: `required for profile ${venue.profile}; set it in the file or export ${envName}` });
+      } else if (other !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [field], input: undefined, message: `required when the other venue URL is set (profile sim connects to an external simulator only with both); set it or export ${envName}` });
+      }
+    }
+    if (venue.profile === 'mainnet') {
+      // Signatures and JWTs travel in these connections.
+      if (venue.rest_url?.startsWith('http://') === true) ctx.addIssue({ code: 'custom', path: ['rest_url'], input: venue.rest_url, message: 'expected an https:// URL on mainnet' });
+      if (venue.ws_url?.startsWith('ws://') === true) ctx.addIssue({ code: 'custom', path: ['ws_url'], input: venue.ws_url, message: 'expected a wss:// URL on mainnet' });
+    }
+  });
+
+const keysSchema = z.strictObject({
+  account_key_file: filePath().optional(),
+  signer_key_file: filePath().optional(),
+});
+
+const authSchema = z.strictObject({
+  mode: z.enum(['permit', 'jwt']).default('permit'),
+  // uint32 unix-seconds deadlines; a permit lives from signing until it is mined.
+  permit_deadline_seconds: integer(1, 86_400).default(60),
+});
+
+const engineSchema = z
+  .strictObject({
+    max_slippage_bps: integer(0, 10_000).default(50),
+    // This process uses bit indexes i with i % n == k, so n processes can share one account's nonces.
+    nonce_slot: z.strictObject({ k: integer(0, 207).default(0), n: integer(1, 208).default(1) }).prefault({}),
+    registration_retry: z.strictObject({ attempts: integer(1, 100).default(10), base_ms: millis(60_000).default(500) }).prefault({}),
+    dry_run: flag().default(false),
+  })
+  .superRefine((engine, ctx) => {
+    if (engine.nonce_slot.k >= engine.nonce_slot.n) {
+      ctx.addIssue({ code: 'custom', path: ['nonce_slot', 'k'], input: engine.nonce_slot.k, message: `expected k below n (${engine.nonce_slot.n})` });
+    }
+  });
+
+const riskFields = {
+  max_order_notional: decimal({ positive: true }),
+  max_position_per_market: decimal({ positive: true }),
+  max_open_orders: integer(1, 10_000),
+  max_actions_per_second: integer(1, 1_000),
+  kill_switch: z.strictObject({ max_loss: decimal({ positive: true }) }),
+};
+
+export const riskSchema = z.strictObject(riskFields);
+export const strategyRiskSchema = z.strictObject(riskFields).partial();
+
+// A module is a path under strategies/ (resolved from the working directory) or a package name.
+const MODULE_PATH = /^(?:\.\/)?strategies\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.(?:ts|js|mts|mjs)$/;
+const PACKAGE_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
+
+const strategySchema = z.strictObject({
+  name: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected a name of letters, digits, _ . - (at most 64)'),
+  module: z
+    .string()
+    .trim()
+    .refine((m) => (MODULE_PATH.test(m) && !m.split('/').includes('..')) || PACKAGE_NAME.test(m), 'expected a path under strategies/ such as "strategies/marketMaker.ts", or a package name'),
+  // Market ids fit in 16 bits (the packed order word gives them 16).
+  markets: z.array(integer(1, 65_535)).min(1).refine((ids) => new Set(ids).size === ids.length, 'expected each market at most once'),
+  // Opaque here: the strategy validates its own params with its own schema when it is loaded.
+  params: z.record(z.string(), z.unknown()).default({}),
+  risk: strategyRiskSchema.optional(),
+  on_error: z.enum(['cancel', 'keep']).default('cancel'),
+});
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const loggingSchema = z.strictObject({
+  level: z.enum(LOG_LEVELS).default('info'),
+  pretty: z.union([z.literal('auto'), flag()]).default('auto'),
+});
+
+const shutdownSchema = z.strictObject({
+  open_orders: z.enum(['cancel', 'keep']).default('cancel'),
+  timeout_ms: millis(600_000).default(10_000),
+});
+
+const journalSchema = z.strictObject({
+  path: filePath().default('data/journal.sqlite'),
+});
+
+const simSchema = z.strictObject({
+  seed: integer(0).default(1),
+  block_ms: millis(60_000).default(250),
+  registration_lag_ms: integer(0, 600_000).default(2_000),
+  port: integer(0, 65_535).default(0),
+});
+
+export const configSchema = z
+  .strictObject({
+    venue: venueSchema,
+    keys: keysSchema.prefault({}),
+    auth: authSchema.prefault({}),
+    engine: engineSchema.prefault({}),
+    risk: riskSchema,
+    strategies: z.array(strategySchema).min(1),
+    logging: loggingSchema.prefault({}),
+    shutdown: shutdownSchema.prefault({}),
+    journal: journalSchema.prefault({}),
+    sim: simSchema.prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Map<string, number>();
+    config.strategies.forEach((strategy, i) => {
+      const first = seen.get(strategy.name);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['strategies', i, 'name'], input: strategy.name, message: `expected a unique name (strategies[${first}] has it too)` });
+      }
+      seen.set(strategy.name, i);
+    });
+  });
+
+type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/** A validated config; deeply frozen at runtime, deeply readonly in types. */
+export type Config = DeepReadonly<z.output<typeof configSchema>>;
+export type VenueConfig = Config['venue'];
+export type RiskLimits = Config['risk'];
+export type StrategyConfig = Config['strategies'][number];
+export type LoggingConfig = Config['logging'];

@@ -1,0 +1,8 @@
+/** Freezes a plain data tree in place, all the way down, so no layer can change config under another. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
