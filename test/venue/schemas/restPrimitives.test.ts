@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addressSchema,
+  base64ByteLength,
+  base64SignatureSchema,
+  decimalStringSchema,
+  hexSignatureSchema,
+  intStringSchema,
+  marketIdStringSchema,
+  uintNumberSchema,
+  uintStringSchema,
+} from '../../../src/venue/schemas/restPrimitives.js';
+
+describe('REST wire primitives', () => {
+  it('checksums addresses and refuses malformed or wrongly checksummed ones', () => {
+    expect(addressSchema.parse('0xd8da6bf26964af9d7eed9e03e53415d37aa96045')).toBe('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
+    expect(addressSchema.safeParse('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046').success).toBe(false);
+    expect(addressSchema.safeParse('0x1234').success).toBe(false);
+    expect(addressSchema.safeParse(42).success).toBe(false);
+  });
+
+  it('keeps decimal strings exact and refuses numbers and exponents', () => {
+    expect(decimalStringSchema.parse('65000.123456789012345678')).toBe('65000.123456789012345678');
+    expect(decimalStringSchema.safeParse(1.5).success).toBe(false);
+    expect(decimalStringSchema.safeParse('1e5').success).toBe(false);
+    expect(decimalStringSchema.safeParse('').success).toBe(false);
+  });
+
+  it('turns integer strings into range-checked bigints', () => {
+    expect(uintStringSchema(48).parse('281474976710655')).toBe(281474976710655n);
+    expect(uintStringSchema(48).safeParse('281474976710656').success).toBe(false);
+    expect(uintStringSchema(48).safeParse('-1').success).toBe(false);
+    expect(uintStringSchema(48).safeParse('1.0').success).toBe(false);
+    expect(intStringSchema(128).parse('-170141183460469231731687303715884105728')).toBe(-(1n << 127n));
+    expect(intStringSchema(128).safeParse('170141183460469231731687303715884105728').success).toBe(false);
+  });
+
+  it('range-checks integers sent as JSON numbers', () => {
+    expect(uintNumberSchema(24).parse(16_777_215)).toBe(16_777_215);
+    expect(uintNumberSchema(24).safeParse(16_777_216).success).toBe(false);
+    expect(uintNumberSchema(24).safeParse(1.5).success).toBe(false);
+    expect(uintNumberSchema(24).safeParse('1').success).toBe(false);
+  });
+
+  it('accepts market id strings within uint16 without leading zeros', () => {
+    expect(marketIdStringSchema.parse('65535')).toBe('65535');
+    expect(marketIdStringSchema.safeParse('65536').success).toBe(false);
+    expect(marketIdStringSchema.safeParse('01').success).toBe(false);
+  });
+
+  it('checks signature encodings by decoded length', () => {
+    expect(hexSignatureSchema.safeParse(`0x${'ab'.repeat(65)}`).success).toBe(true);
+    expect(hexSignatureSchema.safeParse(`0x${'ab'.repeat(64)}`).success).toBe(false);
+    const compact = Buffer.alloc(64, 7).toString('base64');
+    const full = Buffer.alloc(65, 7).toString('base64');
+    expect(base64ByteLength(compact)).toBe(64);
+    expect(base64ByteLength(full)).toBe(65);
+    expect(base64SignatureSchema.safeParse(compact).success).toBe(true);
+    expect(base64SignatureSchema.safeParse(full).success).toBe(true);
+    expect(base64SignatureSchema.safeParse(Buffer.alloc(63, 7).toString('base64')).success).toBe(false);
+    expect(base64SignatureSchema.safeParse(`0x${'ab'.repeat(65)}`).success).toBe(false);
+  });
+});
