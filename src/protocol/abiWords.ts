@@ -1,4 +1,3 @@
-import { keccak_256 } from '@noble/hashes/sha3';
 import { checkInt, checkUint } from '../core/integerRange.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { parseAddress } from '../core/address.js';
@@ -54,8 +53,4 @@ function checkLength(bytes: Uint8Array, length: number, field: string): Uint8Arr
 
 export function toHex(bytes: Uint8Array): `0x${string}` {
   return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
-}
-
-export function keccakWords(buf: Uint8Array): Uint8Array {
-  return keccak_256(buf);
 }

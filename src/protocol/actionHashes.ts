@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256 } from './keccak.js';
 import { checkRange, checkUint } from '../core/integerRange.js';
 import { checkEnum, MarginMode } from './enums.js';
 import { toHex, WORD, writeCheckedInt, writeCheckedUint, writeUintWord } from './abiWords.js';
@@ -14,7 +14,7 @@ function hashWords(selector: string, write: (buf: Uint8Array) => void, operandCo
   const buf = new Uint8Array((operandCount + 1) * WORD);
   buf.set(selectorWord(selector), 0);
   write(buf);
-  return toHex(keccak_256(buf));
+  return toHex(keccak256(buf));
 }
 
 export interface PlaceOrderHashInput {

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import { parseAddress, type Address } from '../core/address.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
@@ -39,7 +39,7 @@ function parseChainId(value: unknown): bigint {
   throw new InvalidValueError('domain.chain_id', value, 'a positive decimal integer (string or number)');
 }
 
-const DOMAIN_TYPEHASH = keccak_256(
+const DOMAIN_TYPEHASH = keccak256(
   utf8ToBytes('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
 );
 
@@ -47,9 +47,9 @@ const DOMAIN_TYPEHASH = keccak_256(
 export function domainSeparator(domain: Eip712Domain): Uint8Array {
   const buf = new Uint8Array(5 * WORD);
   buf.set(DOMAIN_TYPEHASH, 0);
-  buf.set(keccak_256(utf8ToBytes(domain.name)), WORD);
-  buf.set(keccak_256(utf8ToBytes(domain.version)), 2 * WORD);
+  buf.set(keccak256(utf8ToBytes(domain.name)), WORD);
+  buf.set(keccak256(utf8ToBytes(domain.version)), 2 * WORD);
   writeUintWord(buf, 3 * WORD, domain.chainId);
   writeAddressWord(buf, 4 * WORD, domain.verifyingContract, 'domain.verifying_contract');
-  return keccak_256(buf);
+  return keccak256(buf);
 }

@@ -53,3 +53,5 @@ export {
 } from './permit.js';
 export { signTypedStruct, recoverTypedStructSigner } from './typedSignatures.js';
 export { viemTypedData } from './viemTypedData.js';
+export { fastPrivateKeySigner, nativeSignerAvailable } from './nativeSigner.js';
+export { keccak256, keccakImplementation } from './keccak.js';

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils';
 
 /**
@@ -39,7 +39,7 @@ const selectorWords = new Map<string, Uint8Array>();
 export function selectorWord(selector: string): Uint8Array {
   let word = selectorWords.get(selector);
   if (word === undefined) {
-    word = keccak_256(utf8ToBytes(selector));
+    word = keccak256(utf8ToBytes(selector));
     selectorWords.set(selector, word);
   }
   return word;

@@ -1,5 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256 } from './keccak.js';
 import { getAddress, type Address } from 'viem';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { toHex } from './abiWords.js';
@@ -101,6 +101,6 @@ export function parseBase64Signature(text: unknown, field: string): Signature {
 export function recoverAddress(digest: Uint8Array, sig: Signature): Address {
   const point = new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.yParity).recoverPublicKey(digest);
   const uncompressed = point.toRawBytes(false);
-  const hash = keccak_256(uncompressed.subarray(1));
+  const hash = keccak256(uncompressed.subarray(1));
   return getAddress(toHex(hash.subarray(12)));
 }

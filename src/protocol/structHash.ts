@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import { checkRange } from '../core/integerRange.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
@@ -30,7 +30,7 @@ export function structHash<N extends StructName>(name: N, message: StructMessage
       writeAddressWord(buf, offset, value as string, label);
     } else if (field.type === 'string') {
       if (typeof value !== 'string') throw new InvalidValueError(label, value, 'a string');
-      buf.set(keccak_256(utf8ToBytes(value)), offset);
+      buf.set(keccak256(utf8ToBytes(value)), offset);
     } else if (field.type === 'bytes32') {
       writeBytes32Word(buf, offset, value as string, label);
     } else {
@@ -44,7 +44,7 @@ export function structHash<N extends StructName>(name: N, message: StructMessage
     }
     offset += WORD;
   }
-  return keccak_256(buf);
+  return keccak256(buf);
 }
 
 /** The EIP-712 digest: keccak(0x1901 ‖ domainSeparator ‖ structHash). */
@@ -54,5 +54,5 @@ export function eip712Digest(separator: Uint8Array, hashOfStruct: Uint8Array): U
   buf[1] = 0x01;
   buf.set(separator, 2);
   buf.set(hashOfStruct, 2 + WORD);
-  return keccak_256(buf);
+  return keccak256(buf);
 }

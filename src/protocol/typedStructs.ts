@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils';
 
 /**
@@ -121,7 +121,7 @@ export function typeString(name: StructName): string {
 }
 
 const typeHashes = Object.fromEntries(
-  (Object.keys(TYPED_STRUCTS) as StructName[]).map((name) => [name, keccak_256(utf8ToBytes(typeString(name)))]),
+  (Object.keys(TYPED_STRUCTS) as StructName[]).map((name) => [name, keccak256(utf8ToBytes(typeString(name)))]),
 ) as Record<StructName, Uint8Array>;
 
 /** keccak-256 of the type string, computed once at load. */

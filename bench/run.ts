@@ -1,0 +1,45 @@
+/**
+ * npm run bench: every figure beside its baseline, measured in one run on this machine; prints a
+ * table and writes bench/results.json. Pass figure names to run a subset.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { Figure, FigureBench } from './lib/figure.js';
+import { permitSign } from './figures/permitSign.js';
+
+const ALL: readonly FigureBench[] = [permitSign];
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const selected = wanted.length === 0 ? ALL : ALL.filter((b) => wanted.includes(b.name));
+  const figures: Figure[] = [];
+  for (const bench of selected) {
+    process.stderr.write(`measuring ${bench.name}...\n`);
+    const out = await bench.run();
+    figures.push(...(Array.isArray(out) ? out : [out]));
+  }
+  const machine = `${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+  printTable(figures);
+  const path = new URL('./results.json', import.meta.url);
+  writeFileSync(path, `${JSON.stringify({ machine, figures }, null, 2)}\n`);
+  console.log(`\nmachine: ${machine}\nwrote bench/results.json`);
+}
+
+function printTable(figures: readonly Figure[]): void {
+  const rows = figures.map((f) => ({
+    figure: f.name,
+    value: `${f.value} ${f.unit}`,
+    baseline: `${f.baseline_value} (${f.baseline_name})`,
+    'x baseline': (f.value / f.baseline_value).toFixed(2),
+    limit: f.limit_value === undefined ? '' : `${f.limit_value} (${f.limit_name ?? ''})`,
+    target: f.target,
+    met: f.target_met ? 'yes' : 'NO',
+  }));
+  console.table(rows);
+  for (const f of figures) {
+    if (f.notes === undefined) continue;
+    console.log(`${f.name}: ${Object.entries(f.notes).map(([k, v]) => `${k} = ${v}`).join(', ')}`);
+  }
+}
+
+await main();
