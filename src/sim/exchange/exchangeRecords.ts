@@ -1,0 +1,165 @@
+import type { Address } from '../../core/address.js';
+
+/**
+ * What the exchange core hands the server: records already in the venue's wire vocabulary
+ * (snake_case, decimal strings for amounts, integer strings for wide ids), so the server only
+ * wraps them in envelopes. Shapes follow venue-facts; see docs/spec-gaps.d/sim-exchange.md.
+ */
+
+/** Place params as decoded from the wire (POST /v1/orders/place), before any venue rule. */
+export interface PlaceOrderParams {
+  readonly market_id: number;
+  readonly size_steps: number;
+  readonly price_ticks: number;
+  /** 0 buy, 1 sell. */
+  readonly side: number;
+  readonly post_only: boolean;
+  readonly reduce_only: boolean;
+  /** 0 ExpireMaker, 1 ExpireTaker, 2 ExpireBoth. */
+  readonly stp_mode: number;
+  /** 0 market, 1 limit. */
+  readonly order_type: number;
+  /** 0 GTC, 1 GTT, 2 FOK, 3 IOC. */
+  readonly time_in_force: number;
+  /** uint64; absent or 0 means none. */
+  readonly client_order_id?: bigint;
+  /** GTT lifetime in seconds (uint16, at least 1); only with GTT. */
+  readonly ttl_units?: number;
+}
+
+export type OrderStatus = 'ORDER_STATUS_OPEN' | 'ORDER_STATUS_FILLED' | 'ORDER_STATUS_CANCELLED';
+
+/** The venue-facts open-order record plus status and fill progress. */
+export interface OrderRecord {
+  readonly order_id: string;
+  readonly market_id: number;
+  readonly account: Address;
+  readonly wide_order_id: string;
+  readonly resting_order_id: string;
+  readonly side: 0 | 1;
+  readonly size_steps: number;
+  readonly price_ticks: number;
+  readonly order_type: 0 | 1;
+  readonly time_in_force: 0 | 1 | 2 | 3;
+  readonly post_only: boolean;
+  readonly reduce_only: boolean;
+  readonly stp_mode: 0 | 1 | 2;
+  readonly client_order_id?: string;
+  readonly status: OrderStatus;
+  /** Filled size as a decimal (size units, not steps). */
+  readonly filled_size: string;
+  readonly filled_steps: number;
+  /** GTT expiry in unix milliseconds. */
+  readonly expires_at_ms?: number;
+}
+
+/** One fill as the fills channel carries it (one per account per trade). */
+export interface FillRecord {
+  readonly id: string;
+  readonly market_id: number;
+  readonly account: Address;
+  readonly order_id: string;
+  readonly side: 0 | 1;
+  readonly price: string;
+  readonly size: string;
+  /** Fee paid, decimal USDC (negative would be a rebate). */
+  readonly fee: string;
+  /** Nanoseconds since the epoch, as an integer string. */
+  readonly time: string;
+  readonly liquidity_indicator: 'MAKER' | 'TAKER';
+  readonly client_order_id?: string;
+  /** PnL realised by this fill, before fees. */
+  readonly realized_pnl: string;
+}
+
+/** A public trade (trades channel); prices and sizes are decimal strings. */
+export interface TradeRecord {
+  readonly id: string;
+  readonly market_id: number;
+  readonly maker_order_id: string;
+  readonly taker_order_id: string;
+  readonly maker: Address;
+  readonly taker: Address;
+  readonly maker_side: 0 | 1;
+  readonly price: string;
+  readonly size: string;
+  readonly fee_maker: string;
+  readonly fee_taker: string;
+  readonly time: string;
+}
+
+/**
+ * A position (venue-facts GET /v1/account/position and the positions channel). `size` is the
+ * absolute size, decimal; `side` is absent when flat (size "0").
+ */
+export interface PositionRecord {
+  readonly account: Address;
+  readonly market_id: number;
+  readonly size: string;
+  readonly side?: 'BUY' | 'SELL';
+  /** Signed size in steps; negative is short. */
+  readonly size_steps: string;
+  readonly margin_mode: 0 | 1;
+  readonly isolated_usdc_balance: string;
+  readonly leverage: string;
+  readonly avg_entry_price: string;
+  readonly mark_price: string;
+  readonly unrealized_pnl: string;
+  readonly realized_pnl: string;
+  /** Liquidation is not simulated, so this is always "". */
+  readonly liquidation_price: string;
+}
+
+/** An aggregated book level; `price`/`quantity` are decimal strings. */
+export interface BookLevel {
+  readonly price: string;
+  readonly quantity: string;
+  readonly order_count: number;
+}
+
+export interface BookSnapshot {
+  readonly market_id: number;
+  /** Best (highest) first. */
+  readonly bids: readonly BookLevel[];
+  /** Best (lowest) first. */
+  readonly asks: readonly BookLevel[];
+}
+
+/** Mark and index as integer wei strings, exactly what the oracle channel carries. */
+export interface OraclePriceRecord {
+  readonly mark_price: string;
+  readonly index_price: string;
+}
+
+/** The account's money (the account channel and GET /v1/account/cross-margin-balance). */
+export interface BalanceRecord {
+  readonly account: Address;
+  /** Cross-margin collateral, decimal USDC; may be negative after losses. */
+  readonly balance: string;
+  /** balance plus unrealised PnL of cross positions. */
+  readonly equity: string;
+  /** What new cross orders or isolated top-ups can still use. */
+  readonly free_collateral: string;
+}
+
+/** A market as GET /v1/markets shows it (venue-facts extras included); prices are decimals. */
+export interface MarketRecord {
+  readonly market_id: string;
+  readonly display_name: string;
+  readonly mark_price: string;
+  readonly index_price: string;
+  /** Price of the last trade, or the mark before any trade. */
+  readonly last_price: string;
+  readonly active: boolean;
+  readonly post_only: boolean;
+  readonly reduce_only: boolean;
+  readonly config: {
+    readonly name: string;
+    readonly step_size: string;
+    readonly step_price: string;
+    readonly min_order_size: string;
+    readonly max_leverage: string;
+    readonly maintenance_margin_factor: string;
+    readonly unlocked: boolean;
+  };
+}
