@@ -1,0 +1,55 @@
+import type { Rejection } from './rejection.js';
+import type { IntentKind } from './intents.js';
+
+/**
+ * What became of an intent, reported on the engine's outcome stream and routed back to the
+ * strategy that emitted it. Exactly one terminal outcome per intent: `accepted`, `refused`,
+ * `failed` or `dry_run`; `unknown` is not terminal — the engine keeps resolving it (resend,
+ * open-orders query) and follows with one of the others.
+ */
+interface OutcomeBase {
+  readonly intentId: string;
+  readonly strategy: string;
+  readonly kind: IntentKind;
+  readonly marketId: number;
+  /** Engine clock, milliseconds. */
+  readonly atMs: number;
+}
+
+/** The venue took the action (an order placed, a cancel done, leverage set...). */
+export interface AcceptedOutcome extends OutcomeBase {
+  readonly type: 'accepted';
+  /** For placements: the venue's order id (hex string). */
+  readonly orderId?: string;
+  readonly txHash?: string;
+}
+
+/** Refused locally by a pre-trade check or a guard: nothing was signed or sent. */
+export interface RefusedOutcome extends OutcomeBase {
+  readonly type: 'refused';
+  readonly rejection: Rejection;
+}
+
+/** Sent and rejected by the venue, or given up after the retry policy ran out. */
+export interface FailedOutcome extends OutcomeBase {
+  readonly type: 'failed';
+  readonly error: { readonly code: string; readonly kind?: string; readonly message: string; readonly hints: readonly string[] };
+}
+
+/** No definite answer yet (timeout, 5xx, dropped connection); resolution follows. */
+export interface UnknownOutcome extends OutcomeBase {
+  readonly type: 'unknown';
+  readonly reason: string;
+}
+
+/** Dry run: signed (or built) and logged instead of sent. */
+export interface DryRunOutcome extends OutcomeBase {
+  readonly type: 'dry_run';
+  readonly request: { readonly path: string; readonly body: unknown };
+}
+
+export type IntentOutcome = AcceptedOutcome | RefusedOutcome | FailedOutcome | UnknownOutcome | DryRunOutcome;
+
+export function isTerminalOutcome(outcome: IntentOutcome): boolean {
+  return outcome.type !== 'unknown';
+}
