@@ -1,0 +1,78 @@
+import type { Clock } from '../../core/clock.js';
+import { withRetry } from '../../core/withRetry.js';
+import type { AuthV2Frame } from '../schemas/wsFramesClient.js';
+import type { AuthReply } from '../schemas/wsFramesControl.js';
+import { SIGNER_STATUS_ACTIVE, SignerNotActiveError, VenueWsError } from './venueWsError.js';
+
+export type Hex = `0x${string}`;
+
+/**
+ * What the WS client needs to authenticate, injected so that it neither signs nor does HTTP:
+ * the runtime wires it to the REST client (nonce, signer status) and the protocol signer
+ * (RegisterV2 with the session key).
+ */
+export interface WsAuthenticator {
+  readonly account: string;
+  readonly signer: string;
+  /** A fresh server nonce (GET /v1/auth/nonce), 0x-prefixed. */
+  fetchNonce(): Promise<Hex>;
+  /** RegisterV2(signer, message, nonce) signed by the session key. */
+  sign(nonce: Hex): Promise<{ message: string; signature: Hex; expiration?: string }>;
+  /** GET /v1/auth/session-key-status: 1 = Active. */
+  signerStatus(): Promise<number>;
+}
+
+/** The spec: after an error reply, retry with a fresh nonce up to 3 times, 1 s apart. */
+export const AUTH_RETRIES = 3;
+export const AUTH_RETRY_DELAY_MS = 1000;
+
+class AuthRejected extends VenueWsError {}
+
+/**
+ * Runs auth_v2 until the server says success. On an error reply the signer's on-chain status is
+ * checked first: a signer that is not Active will never authenticate, so that stops at once with
+ * a `SignerNotActiveError`; otherwise the attempt is repeated with a new nonce.
+ */
+export async function authenticateWs(deps: {
+  readonly authenticator: WsAuthenticator;
+  /** Sends the frame and resolves with the server's auth reply (rejects if the connection drops). */
+  readonly exchange: (frame: AuthV2Frame) => Promise<AuthReply>;
+  readonly clock: Clock;
+  readonly signal?: AbortSignal;
+  readonly onRejected?: (info: { attempt: number; message: string | undefined }) => void;
+}): Promise<AuthReply> {
+  const { authenticator: auth } = deps;
+  return withRetry(
+    async (attempt) => {
+      const nonce = await auth.fetchNonce();
+      const signed = await auth.sign(nonce);
+      const reply = await deps.exchange({
+        method: 'auth_v2',
+        params: {
+          account: auth.account,
+          signer: auth.signer,
+          message: signed.message,
+          nonce,
+          ...(signed.expiration === undefined ? {} : { expiration: signed.expiration }),
+          signature: signed.signature,
+        },
+      });
+      if (reply.status === 'success') return reply;
+      deps.onRejected?.({ attempt, message: reply.message });
+      const status = await auth.signerStatus();
+      if (status !== SIGNER_STATUS_ACTIVE) throw new SignerNotActiveError(auth.signer, auth.account, status, reply.message);
+      throw new AuthRejected(`WebSocket auth_v2 refused ${attempt} time(s) although signer ${auth.signer} is Active`, {
+        code: 'WS_AUTH_REJECTED',
+        details: { account: auth.account, signer: auth.signer, attempts: attempt, ...(reply.message === undefined ? {} : { serverMessage: reply.message }) },
+        hints: ['check that the RegisterV2 signature uses the session key and the venue EIP-712 domain, and that the nonce is fresh'],
+      });
+    },
+    {
+      attempts: 1 + AUTH_RETRIES,
+      delayMs: () => AUTH_RETRY_DELAY_MS,
+      shouldRetry: (error) => error instanceof AuthRejected,
+      clock: deps.clock,
+      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import type { ChannelMessage } from '../schemas/wsFrames.js';
+import type { ChannelName } from '../schemas/wsFramesFields.js';
+import { selectMarkets } from './selectMarkets.js';
+
+/** One local consumer of a channel: a shared Observable's inner subscription, or an internal one. */
+export interface ChannelSink {
+  readonly channel: ChannelName;
+  /** undefined = all markets. */
+  readonly marketIds: ReadonlySet<number> | undefined;
+  next(message: ChannelMessage): void;
+  error(error: unknown): void;
+  complete(): void;
+}
+
+/**
+ * Which local consumers each channel has. The wire holds one subscription per channel carrying
+ * the union of their market filters (unsubscribe takes only the channel name), and each message
+ * is narrowed per consumer on delivery.
+ */
+export class ChannelRegistry {
+  private readonly byChannel = new Map<ChannelName, Set<ChannelSink>>();
+
+  add(sink: ChannelSink): void {
+    let sinks = this.byChannel.get(sink.channel);
+    if (sinks === undefined) {
+      sinks = new Set();
+      this.byChannel.set(sink.channel, sinks);
+    }
+    sinks.add(sink);
+  }
+
+  remove(sink: ChannelSink): void {
+    const sinks = this.byChannel.get(sink.channel);
+    if (sinks === undefined) return;
+    sinks.delete(sink);
+    if (sinks.size === 0) this.byChannel.delete(sink.channel);
+  }
+
+  has(channel: ChannelName): boolean {
+    return this.byChannel.has(channel);
+  }
+
+  channels(): ChannelName[] {
+    return [...this.byChannel.keys()];
+  }
+
+  /** Sorted union of the consumers' markets; undefined when any consumer wants all markets. */
+  requestedMarkets(channel: ChannelName): number[] | undefined {
+    const sinks = this.byChannel.get(channel);
+    if (sinks === undefined) return undefined;
+    const union = new Set<number>();
+    for (const sink of sinks) {
+      if (sink.marketIds === undefined) return undefined;
+      for (const id of sink.marketIds) union.add(id);
+    }
+    return [...union].sort((a, b) => a - b);
+  }
+
+  deliver(message: ChannelMessage): void {
+    const sinks = this.byChannel.get(message.channel);
+    if (sinks === undefined) return;
+    for (const sink of [...sinks]) {
+      const selected = sink.marketIds === undefined ? message : selectMarkets(message, sink.marketIds);
+      if (selected !== undefined) sink.next(selected);
+    }
+  }
+
+  /** Errors (and drops) every consumer of `channel`. */
+  fail(channel: ChannelName, error: unknown): void {
+    const sinks = this.byChannel.get(channel);
+    if (sinks === undefined) return;
+    this.byChannel.delete(channel);
+    for (const sink of sinks) sink.error(error);
+  }
+
+  completeAll(): void {
+    const all = [...this.byChannel.values()].flatMap((s) => [...s]);
+    this.byChannel.clear();
+    for (const sink of all) sink.complete();
+  }
+}

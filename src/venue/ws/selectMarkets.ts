@@ -1,0 +1,39 @@
+import type { ChannelMessage } from '../schemas/wsFrames.js';
+import type { OraclePrice } from '../schemas/wsFramesOracle.js';
+
+/**
+ * The part of a channel message a subscriber filtered to `marketIds` should see, or undefined
+ * when nothing in it concerns those markets. The wire subscription carries the union of every
+ * subscriber's markets, so each subscriber is narrowed here. Snapshots of list channels are kept
+ * even when empty: "no orders in these markets" is information.
+ */
+export function selectMarkets(message: ChannelMessage, marketIds: ReadonlySet<number>): ChannelMessage | undefined {
+  switch (message.channel) {
+    case 'oracle': {
+      const prices = new Map<number, OraclePrice>();
+      for (const [id, price] of message.prices) if (marketIds.has(id)) prices.set(id, price);
+      return prices.size === 0 ? undefined : { ...message, prices };
+    }
+    case 'orderbook':
+      return marketIds.has(message.marketId) ? message : undefined;
+    case 'trades': {
+      const trades = message.trades.filter((t) => {
+        const id = t.marketId ?? message.marketId;
+        return id === undefined || marketIds.has(id);
+      });
+      return trades.length === 0 ? undefined : { ...message, trades };
+    }
+    case 'orders': {
+      const orders = message.orders.filter((o) => marketIds.has(o.market_id));
+      return orders.length === 0 && message.type === 'update' ? undefined : { ...message, orders };
+    }
+    case 'positions': {
+      const positions = message.positions.filter((p) => marketIds.has(p.market_id));
+      return positions.length === 0 && message.type === 'update' ? undefined : { ...message, positions };
+    }
+    case 'fills':
+      return marketIds.has(message.fill.market_id) ? message : undefined;
+    case 'account':
+      return message;
+  }
+}

@@ -1,0 +1,459 @@
+import { BehaviorSubject, Observable, share, type Observable as Obs } from 'rxjs';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { checkRange } from '../../core/integerRange.js';
+import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
+import type { ChannelMessage, ChannelMessages, ControlFrame } from '../schemas/wsFrames.js';
+import type { AuthV2Frame, SubscribeFrame } from '../schemas/wsFramesClient.js';
+import { errorFrameChannel, type AuthReply } from '../schemas/wsFramesControl.js';
+import { CHANNELS, isPrivateChannel, MARKET_ID_MAX, type ChannelName } from '../schemas/wsFramesFields.js';
+import { authenticateWs, type WsAuthenticator } from './authenticateWs.js';
+import { ChannelRegistry, type ChannelSink } from './channelRegistry.js';
+import { checkSubscribeAck } from './checkSubscribeAck.js';
+import { decodeServerFrame } from './decodeServerFrame.js';
+import { VenueWsError } from './venueWsError.js';
+import { silentWsLogger, type WsLogger } from './wsLogger.js';
+import { WsSession } from './wsSession.js';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'authenticated' | 'reconnecting' | 'closed';
+
+export interface ConnectionState {
+  readonly status: ConnectionStatus;
+  readonly reason?: string;
+  /** How many connections have been opened so far; a change after `open` means a reconnect. */
+  readonly connections: number;
+}
+
+export interface WsClientMetrics {
+  malformedFrames: number;
+  reconnects: number;
+  framesReceived: number;
+  /** Frames handed to the rate-limited queue. */
+  framesQueued: number;
+}
+
+export interface VenueWsClientOptions {
+  readonly url: string;
+  /** Market ids of the venue (GET /v1/markets); requested ids are checked against it. */
+  readonly knownMarketIds: () => Promise<readonly number[]>;
+  readonly authenticator?: WsAuthenticator;
+  readonly logger?: WsLogger;
+  readonly clock?: Clock;
+  /** Block time; the oracle channel broadcasts once per block. */
+  readonly blockMs?: number;
+  /** Reconnect when no oracle message came for this many block times; 0 disables the watchdog. */
+  readonly staleAfterBlocks?: number;
+  readonly reconnect?: { readonly baseMs?: number; readonly maxMs?: number; readonly jitter?: number; readonly random?: () => number };
+  readonly maxFramesPerSecond?: number;
+}
+
+export interface ChannelOptions {
+  /** Absent or empty = all markets. */
+  readonly marketIds?: readonly number[];
+}
+
+interface PendingAuth {
+  resolve(reply: AuthReply): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * One multiplexed WebSocket connection to the venue, exposed as RxJS streams. `channel()` returns a
+ * shared Observable: the first subscriber causes a `subscribe` frame, the last unsubscribe an
+ * `unsubscribe`. Reconnects (server close, socket error, oracle silence) are hidden from
+ * subscribers: the client re-authenticates and resubscribes every live channel and reports the
+ * change on `connectionState$` only. Subscribers see an error only for their own channel's
+ * failures (refused filter, unknown market, auth that cannot succeed), and completion only on
+ * `close()`.
+ */
+export class VenueWsClient {
+  readonly connectionState$: Obs<ConnectionState>;
+  private readonly state = new BehaviorSubject<ConnectionState>({ status: 'connecting', connections: 0 });
+  private readonly registry = new ChannelRegistry();
+  private readonly shared = new Map<string, Observable<ChannelMessage>>();
+  private readonly clock: Clock;
+  private readonly logger: WsLogger;
+  private readonly lifetime = new AbortController();
+  private readonly counters: WsClientMetrics = { malformedFrames: 0, reconnects: 0, framesReceived: 0, framesQueued: 0 };
+  private readonly backoff: (attempt: number) => number;
+  private readonly staleAfterMs: number;
+
+  // Per-connection state, reset whenever a connection ends.
+  private session: WsSession | undefined;
+  private authenticated = false;
+  private authRunning = false;
+  private pendingAuth: PendingAuth | undefined;
+  private readonly wireFilters = new Map<ChannelName, string>();
+  private readonly pendingAcks = new Map<ChannelName, { readonly requested: number[] | undefined }[]>();
+  private channelFramesThisSession = 0;
+  private lastOracleAt = 0;
+  private connections = 0;
+  private closed = false;
+
+  constructor(private readonly options: VenueWsClientOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentWsLogger;
+    this.backoff = exponentialBackoff({
+      baseMs: options.reconnect?.baseMs ?? 500,
+      maxMs: options.reconnect?.maxMs ?? 30_000,
+      ...(options.reconnect?.jitter === undefined ? {} : { jitter: options.reconnect.jitter }),
+      ...(options.reconnect?.random === undefined ? {} : { random: options.reconnect.random }),
+    });
+    this.staleAfterMs = (options.blockMs ?? 1000) * (options.staleAfterBlocks ?? 5);
+    this.connectionState$ = this.state.asObservable();
+    if (this.staleAfterMs > 0) this.registry.add(this.heartbeatSink());
+    void this.run();
+  }
+
+  get metrics(): Readonly<WsClientMetrics> {
+    return { ...this.counters };
+  }
+
+  channel<C extends ChannelName>(name: C, options: ChannelOptions = {}): Observable<ChannelMessages[C]> {
+    if (!(CHANNELS as readonly string[]).includes(name)) {
+      throw new VenueWsError(`unknown channel ${String(name)}`, { code: 'WS_CHANNEL_REFUSED', details: { channel: name }, hints: [`use one of ${CHANNELS.join(', ')}`] });
+    }
+    const ids = normaliseIds(options.marketIds);
+    const key = `${name}:${ids?.join(',') ?? '*'}`;
+    const cached = this.shared.get(key);
+    // Only messages of channel `name` are ever delivered to this key's sinks.
+    if (cached !== undefined) return cached as Observable<ChannelMessages[C]>;
+    const source = new Observable<ChannelMessage>((subscriber) => {
+      if (this.closed) {
+        subscriber.error(closedError());
+        return undefined;
+      }
+      let sink: ChannelSink | undefined;
+      let cancelled = false;
+      const attach = (): void => {
+        if (cancelled) return;
+        sink = {
+          channel: name,
+          marketIds: ids === undefined ? undefined : new Set(ids),
+          next: (m) => subscriber.next(m),
+          error: (e) => subscriber.error(e),
+          complete: () => subscriber.complete(),
+        };
+        this.registry.add(sink);
+        this.syncChannel(name);
+      };
+      if (ids === undefined) attach();
+      else {
+        this.checkKnownMarkets(name, ids).then(attach, (error: unknown) => {
+          if (!cancelled) subscriber.error(error);
+        });
+      }
+      return () => {
+        cancelled = true;
+        if (sink === undefined) return;
+        this.registry.remove(sink);
+        this.syncChannel(name);
+      };
+    }).pipe(share());
+    this.shared.set(key, source);
+    return source as Observable<ChannelMessages[C]>;
+  }
+
+  /** Drops and renews the channel's subscription, so the venue sends fresh snapshots. */
+  resubscribe(name: ChannelName): void {
+    const session = this.session;
+    if (session === undefined || !this.wireFilters.has(name)) return;
+    this.send(session, { method: 'unsubscribe', params: { channel: name } });
+    this.wireFilters.delete(name);
+    this.syncChannel(name);
+  }
+
+  /** Ends the connection for good and completes every stream. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.lifetime.abort(closedError());
+    this.session?.end('closed by client');
+    this.registry.completeAll();
+    this.state.next({ status: 'closed', reason: 'closed by client', connections: this.connections });
+    this.state.complete();
+  }
+
+  private async run(): Promise<void> {
+    let drops = 0;
+    while (!this.closed) {
+      let session: WsSession;
+      try {
+        session = await withRetry(() => this.openSession(), {
+          attempts: Number.POSITIVE_INFINITY,
+          delayMs: (attempt) => this.backoff(drops + attempt),
+          shouldRetry: () => !this.closed,
+          clock: this.clock,
+          signal: this.lifetime.signal,
+          onRetry: ({ error, delayMs }) => {
+            this.logger.warn({ err: describe(error), delayMs }, 'venue WebSocket connection failed; retrying');
+            this.setState('reconnecting', `connection failed: ${describe(error)}`);
+          },
+        });
+      } catch {
+        return; // closed while connecting
+      }
+      const { reason, deliveredData } = await this.runSession(session);
+      this.resetConnectionState(reason);
+      if (this.closed) return;
+      // A connection that never delivered data counts as a failed attempt, so a venue that
+      // accepts and drops at once is retried with growing delays rather than in a tight loop.
+      drops = deliveredData ? 1 : drops + 1;
+      this.counters.reconnects++;
+      this.setState('reconnecting', reason);
+      this.logger.warn({ reason }, 'venue WebSocket connection lost; reconnecting');
+      try {
+        await this.clock.sleep(this.backoff(drops), this.lifetime.signal);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  private async openSession(): Promise<WsSession> {
+    let session: WsSession | undefined;
+    const opened = await WsSession.open({
+      url: this.options.url,
+      clock: this.clock,
+      maxFramesPerSecond: this.options.maxFramesPerSecond ?? 10,
+      onText: (text) => {
+        if (session !== undefined && session === this.session) this.onText(session, text);
+      },
+    });
+    session = opened;
+    if (this.closed) {
+      opened.end('closed by client');
+      throw closedError();
+    }
+    return opened;
+  }
+
+  private async runSession(session: WsSession): Promise<{ reason: string; deliveredData: boolean }> {
+    this.session = session;
+    this.connections++;
+    this.channelFramesThisSession = 0;
+    this.lastOracleAt = this.clock.now();
+    this.setState('open');
+    if (this.staleAfterMs > 0) void this.watchStaleness(session);
+    if (this.registry.channels().some(isPrivateChannel)) this.startAuth(session);
+    for (const channel of this.registry.channels()) this.syncChannel(channel);
+    const reason = await session.ended;
+    return { reason, deliveredData: this.channelFramesThisSession > 0 };
+  }
+
+  private async watchStaleness(session: WsSession): Promise<void> {
+    const stop = new AbortController();
+    void session.ended.then(() => stop.abort());
+    try {
+      while (session.open) {
+        const silentFor = this.clock.now() - this.lastOracleAt;
+        if (silentFor >= this.staleAfterMs) {
+          session.end(`stale: no oracle message for ${silentFor} ms (limit ${this.staleAfterMs} ms)`);
+          return;
+        }
+        await this.clock.sleep(this.staleAfterMs - silentFor, stop.signal);
+      }
+    } catch {
+      // The session ended while waiting.
+    }
+  }
+
+  private resetConnectionState(reason: string): void {
+    this.session = undefined;
+    this.authenticated = false;
+    this.authRunning = false;
+    this.wireFilters.clear();
+    this.pendingAcks.clear();
+    const pending = this.pendingAuth;
+    this.pendingAuth = undefined;
+    pending?.reject(new VenueWsError(`connection lost: ${reason}`, { code: 'WS_CONNECTION_LOST', details: { reason } }));
+  }
+
+  private setState(status: ConnectionStatus, reason?: string): void {
+    if (this.closed) return;
+    this.state.next({ status, ...(reason === undefined ? {} : { reason }), connections: this.connections });
+  }
+
+  private send(session: WsSession, frame: object): void {
+    this.counters.framesQueued++;
+    session.send(frame);
+  }
+
+  /** Brings the wire subscription of `channel` in line with its local consumers. */
+  private syncChannel(channel: ChannelName): void {
+    const session = this.session;
+    if (session === undefined || !session.open) return;
+    if (!this.registry.has(channel)) {
+      if (this.wireFilters.delete(channel)) this.send(session, { method: 'unsubscribe', params: { channel } });
+      return;
+    }
+    if (isPrivateChannel(channel) && !this.authenticated) {
+      this.startAuth(session);
+      return;
+    }
+    const requested = this.registry.requestedMarkets(channel);
+    const filterKey = requested?.join(',') ?? '*';
+    if (this.wireFilters.get(channel) === filterKey) return;
+    this.wireFilters.set(channel, filterKey);
+    const acks = this.pendingAcks.get(channel) ?? [];
+    acks.push({ requested });
+    this.pendingAcks.set(channel, acks);
+    const params: SubscribeFrame['params'] = {
+      channel,
+      ...(requested === undefined ? {} : { market_ids: requested }),
+      ...(channel === 'account' && this.options.authenticator !== undefined ? { makers: [this.options.authenticator.account] } : {}),
+    };
+    this.send(session, { method: 'subscribe', params });
+  }
+
+  private startAuth(session: WsSession): void {
+    if (this.authenticated || this.authRunning) return;
+    const authenticator = this.options.authenticator;
+    if (authenticator === undefined) {
+      const error = new VenueWsError('a private channel needs an authenticator', {
+        code: 'WS_NO_AUTHENTICATOR',
+        hints: ['build the WebSocket client with an authenticator (account, signer, nonce, signing, signer status)'],
+      });
+      this.failPrivateChannels(error);
+      return;
+    }
+    this.authRunning = true;
+    authenticateWs({
+      authenticator,
+      clock: this.clock,
+      signal: this.lifetime.signal,
+      exchange: (frame) => this.exchangeAuth(session, frame),
+      onRejected: ({ attempt, message }) => this.logger.warn({ attempt, serverMessage: message }, 'venue WebSocket auth_v2 refused'),
+    }).then(
+      () => {
+        if (session !== this.session) return;
+        this.authRunning = false;
+        this.authenticated = true;
+        this.setState('authenticated');
+        for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.syncChannel(channel);
+      },
+      (error: unknown) => {
+        if (session !== this.session || this.closed) return; // the reconnect re-authenticates
+        this.authRunning = false;
+        this.logger.warn({ err: describe(error) }, 'venue WebSocket authentication failed; private channels stopped');
+        this.failPrivateChannels(error);
+      },
+    );
+  }
+
+  private exchangeAuth(session: WsSession, frame: AuthV2Frame): Promise<AuthReply> {
+    return new Promise<AuthReply>((resolve, reject) => {
+      if (session !== this.session) {
+        reject(new VenueWsError('connection lost before auth', { code: 'WS_CONNECTION_LOST' }));
+        return;
+      }
+      this.pendingAuth = { resolve, reject };
+      this.send(session, frame);
+    });
+  }
+
+  private failPrivateChannels(error: unknown): void {
+    for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.registry.fail(channel, error);
+  }
+
+  private onText(session: WsSession, text: string): void {
+    this.counters.framesReceived++;
+    const decoded = decodeServerFrame(text);
+    switch (decoded.kind) {
+      case 'malformed':
+        this.counters.malformedFrames++;
+        this.logger.warn({ reason: decoded.reason, frame: text.slice(0, 200) }, 'malformed venue WebSocket frame dropped');
+        return;
+      case 'channel':
+        this.channelFramesThisSession++;
+        if (decoded.message.channel === 'oracle') this.lastOracleAt = this.clock.now();
+        this.registry.deliver(decoded.message);
+        return;
+      case 'control':
+        this.onControl(session, decoded.frame);
+        return;
+    }
+  }
+
+  private onControl(session: WsSession, frame: ControlFrame): void {
+    if ('type' in frame && frame.type === 'subscribed') {
+      const channel = asChannel(frame.channel);
+      const expected = channel === undefined ? undefined : this.pendingAcks.get(channel)?.shift();
+      if (channel === undefined || expected === undefined) {
+        this.logger.debug({ channel: frame.channel }, 'subscribe ack without a pending subscribe');
+        return;
+      }
+      if (!this.registry.has(channel)) return; // every consumer left while the ack was in flight
+      const error = checkSubscribeAck(channel, expected.requested, frame.data.market_ids);
+      if (error !== undefined) {
+        this.logger.warn({ err: error.message }, 'subscribe ack does not match the request');
+        this.registry.fail(channel, error);
+        this.syncChannel(channel);
+      }
+      return;
+    }
+    if ('type' in frame && frame.type === 'unsubscribed') return;
+    if ('type' in frame && frame.type === 'error') {
+      const channel = asChannel(errorFrameChannel(frame));
+      this.logger.warn({ serverMessage: frame.message, channel }, 'venue WebSocket error frame');
+      if (channel === undefined) return;
+      this.pendingAcks.get(channel)?.shift();
+      this.wireFilters.delete(channel);
+      this.registry.fail(
+        channel,
+        new VenueWsError(`${channel}: subscription refused by the venue: ${frame.message}`, {
+          code: 'WS_CHANNEL_REFUSED',
+          details: { channel, serverMessage: frame.message },
+          hints: isPrivateChannel(channel) ? ['private channels need a successful auth_v2 first'] : ['check the channel name'],
+        }),
+      );
+      return;
+    }
+    if ('method' in frame && (frame.method === 'auth_v2' || frame.method === 'auth')) {
+      const pending = this.pendingAuth;
+      this.pendingAuth = undefined;
+      if (pending === undefined || session !== this.session) this.logger.debug({ status: frame.status }, 'unexpected auth reply');
+      else pending.resolve(frame as AuthReply);
+    }
+  }
+
+  private async checkKnownMarkets(channel: ChannelName, ids: readonly number[]): Promise<void> {
+    const known = new Set(await this.options.knownMarketIds());
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new VenueWsError(`${channel}: market id(s) ${unknown.join(', ')} are not markets of this venue`, {
+        code: 'WS_UNKNOWN_MARKET',
+        details: { channel, unknown, known: [...known].sort((a, b) => a - b) },
+        hints: ['the venue acknowledges unknown ids and then never sends anything; use an id from GET /v1/markets'],
+      });
+    }
+  }
+
+  /** Oracle frames arrive once per block; the watchdog needs them even when no one else asks. */
+  private heartbeatSink(): ChannelSink {
+    return {
+      channel: 'oracle',
+      marketIds: undefined,
+      next: () => undefined,
+      error: (error) => this.logger.warn({ err: describe(error) }, 'oracle heartbeat subscription failed; staleness cannot be watched'),
+      complete: () => undefined,
+    };
+  }
+}
+
+function normaliseIds(ids: readonly number[] | undefined): number[] | undefined {
+  if (ids === undefined || ids.length === 0) return undefined;
+  for (const id of ids) checkRange(id, 0n, BigInt(MARKET_ID_MAX), 'marketIds[]');
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+function asChannel(name: string | undefined): ChannelName | undefined {
+  return name !== undefined && (CHANNELS as readonly string[]).includes(name) ? (name as ChannelName) : undefined;
+}
+
+function closedError(): VenueWsError {
+  return new VenueWsError('the venue WebSocket client is closed', { code: 'WS_CLOSED', hints: ['create a new client'] });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,78 @@
+import WebSocket from 'ws';
+import type { Clock } from '../../core/clock.js';
+import { OutboundFrameQueue } from './outboundFrameQueue.js';
+
+export interface WsSessionOptions {
+  readonly url: string;
+  readonly clock: Clock;
+  readonly maxFramesPerSecond: number;
+  readonly onText: (text: string) => void;
+  /** Opening handshake budget; a venue that accepts TCP but never upgrades must not hang us. */
+  readonly openTimeoutMs?: number;
+}
+
+/**
+ * One WebSocket connection: opens, hands text frames to `onText`, sends through the rate-limited
+ * queue, and resolves `ended` with a reason once, however it ends (server close, socket error,
+ * or `end()` from the client for staleness or shutdown).
+ */
+export class WsSession {
+  readonly ended: Promise<string>;
+  private resolveEnded!: (reason: string) => void;
+  private isOpen = true;
+  private readonly queue: OutboundFrameQueue;
+
+  private constructor(
+    private readonly socket: WebSocket,
+    options: WsSessionOptions,
+  ) {
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
+    this.queue = new OutboundFrameQueue((text) => this.socket.send(text), {
+      clock: options.clock,
+      maxFrames: options.maxFramesPerSecond,
+    });
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) options.onText(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'));
+    });
+    socket.on('close', (code, reason) => this.end(`closed by server (code ${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`));
+    socket.on('error', (error) => this.end(`socket error: ${error.message}`));
+  }
+
+  static open(options: WsSessionOptions): Promise<WsSession> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(options.url, { handshakeTimeout: options.openTimeoutMs ?? 10_000 });
+      const fail = (error: Error): void => {
+        socket.removeAllListeners();
+        socket.on('error', () => undefined);
+        socket.terminate();
+        reject(error);
+      };
+      socket.once('open', () => {
+        socket.removeAllListeners();
+        resolve(new WsSession(socket, options));
+      });
+      socket.once('error', fail);
+      socket.once('close', (code) => fail(new Error(`closed during the opening handshake (code ${code})`)));
+    });
+  }
+
+  get open(): boolean {
+    return this.isOpen;
+  }
+
+  send(frame: object): void {
+    if (this.isOpen) this.queue.push(JSON.stringify(frame));
+  }
+
+  end(reason: string): void {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    this.queue.close();
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
+      this.socket.close(1000);
+      // A peer that never answers the close handshake must not keep the socket alive.
+      setTimeout(() => this.socket.terminate(), 2000).unref();
+    }
+    this.resolveEnded(reason);
+  }
+}

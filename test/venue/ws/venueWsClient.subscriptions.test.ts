@@ -1,0 +1,151 @@
+import { firstValueFrom, take, toArray, type Subscription } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import type { TradesMessage } from '../../../src/venue/schemas/wsFramesTrades.js';
+import { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
+import { ScriptedVenue, tradeFrame } from './scriptedVenue.js';
+
+let venue: ScriptedVenue;
+let client: VenueWsClient;
+const subscriptions: Subscription[] = [];
+
+function makeClient(extra: { logger?: { debug(o: object, m?: string): void; warn(o: object, m?: string): void } } = {}): VenueWsClient {
+  return new VenueWsClient({
+    url: venue.url,
+    knownMarketIds: async () => [1, 2, 3],
+    clock: new ManualClock(0),
+    staleAfterBlocks: 0,
+    ...extra,
+  });
+}
+
+beforeEach(async () => {
+  venue = await ScriptedVenue.start();
+});
+
+afterEach(async () => {
+  for (const s of subscriptions.splice(0)) s.unsubscribe();
+  await client.close();
+  await venue.close();
+});
+
+function errorOf(source: { subscribe: (o: { error: (e: unknown) => void }) => Subscription }): Promise<unknown> {
+  return new Promise((resolve) => {
+    subscriptions.push(source.subscribe({ error: resolve }));
+  });
+}
+
+describe('VenueWsClient subscriptions', () => {
+  it('shares identical subscriptions: one subscribe frame, both subscribers fed, unsubscribe after the last leaves', async () => {
+    client = makeClient();
+    const trades = client.channel('trades', { marketIds: [1] });
+    const first = firstValueFrom(trades.pipe(take(2), toArray()));
+    const second = firstValueFrom(trades.pipe(take(2), toArray()));
+    const keep = trades.subscribe();
+    await venue.frameWith('subscribe', 'trades');
+    venue.push(tradeFrame(1, 'a'));
+    venue.push(tradeFrame(1, 'b'));
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.map((m) => m.trades[0]?.id)).toEqual(['a', 'b']);
+    expect(b).toEqual(a);
+    expect(venue.sent('subscribe', 'trades')).toHaveLength(1);
+    expect(venue.sent('subscribe', 'trades')[0]?.frame.params).toEqual({ channel: 'trades', market_ids: [1] });
+    expect(venue.sent('unsubscribe')).toHaveLength(0);
+    keep.unsubscribe();
+    const unsubscribe = await venue.frameWith('unsubscribe', 'trades');
+    expect(unsubscribe.frame.params).toEqual({ channel: 'trades' });
+  });
+
+  it('puts the union of filters on the wire and narrows each subscriber to its own markets', async () => {
+    client = makeClient();
+    const one: TradesMessage[] = [];
+    subscriptions.push(client.channel('trades', { marketIds: [1] }).subscribe((m) => one.push(m)));
+    await venue.frameWith('subscribe', 'trades');
+    const twoDone = firstValueFrom(client.channel('trades', { marketIds: [2, 1] }).pipe(take(2), toArray()));
+    const second = await venue.nextFrame((f) => f.frame.method === 'subscribe' && f.frame.params.market_ids !== undefined && (f.frame.params.market_ids as number[]).length === 2);
+    expect(second.frame.params.market_ids).toEqual([1, 2]);
+    const allDone = firstValueFrom(client.channel('trades').pipe(take(3), toArray()));
+    const third = await venue.nextFrame((f) => f.frame.method === 'subscribe' && f.frame.params.market_ids === undefined);
+    expect(third.frame.params).toEqual({ channel: 'trades' });
+    venue.push(tradeFrame(2, 'x'));
+    venue.push(tradeFrame(1, 'y'));
+    venue.push(tradeFrame(3, 'z'));
+    const two = await twoDone;
+    expect(two.map((m) => m.trades[0]?.id)).toEqual(['x', 'y']);
+    const all = await allDone;
+    expect(all.map((m) => m.trades[0]?.id)).toEqual(['x', 'y', 'z']);
+    expect(one.map((m) => m.trades[0]?.id)).toEqual(['y']);
+  });
+
+  it('refuses market ids the venue does not have, without subscribing', async () => {
+    client = makeClient();
+    const error = await errorOf(client.channel('orderbook', { marketIds: [1, 9] }));
+    expect(error).toMatchObject({ code: 'WS_UNKNOWN_MARKET', details: expect.objectContaining({ unknown: [9] }) });
+    expect(venue.sent('subscribe', 'orderbook')).toHaveLength(0);
+  });
+
+  it('errors the channel when the ack applied all markets although a filter was asked', async () => {
+    client = makeClient();
+    venue.ackMarketIds = () => [];
+    const error = await errorOf(client.channel('trades', { marketIds: [2] }));
+    expect(error).toMatchObject({ code: 'WS_FILTER_IGNORED', details: expect.objectContaining({ requested: [2], applied: 'all' }) });
+    // Nobody is left on the channel, so the ignored subscription is dropped on the venue too.
+    await venue.frameWith('unsubscribe', 'trades');
+  });
+
+  it('errors the channel when the ack applied other markets than requested', async () => {
+    client = makeClient();
+    venue.ackMarketIds = () => [3];
+    const error = await errorOf(client.channel('trades', { marketIds: [2] }));
+    expect(error).toMatchObject({ code: 'WS_FILTER_MISMATCH' });
+  });
+
+  it('accepts an all-markets ack for an unfiltered subscription', async () => {
+    client = makeClient();
+    const got = firstValueFrom(client.channel('trades'));
+    await venue.frameWith('subscribe', 'trades');
+    venue.push(tradeFrame(3, 'q'));
+    expect((await got).trades[0]?.id).toBe('q');
+  });
+
+  it('delivers a venue error frame to that channel only', async () => {
+    client = makeClient();
+    venue.respond = (seen, socket) => {
+      if (seen.frame.method !== 'subscribe' || seen.frame.params.channel !== 'trades') return false;
+      socket.send(JSON.stringify({ type: 'error', status: 'error', message: 'invalid channel: trades' }));
+      return true;
+    };
+    const oracle: unknown[] = [];
+    subscriptions.push(client.channel('oracle').subscribe({ next: (m) => oracle.push(m), error: (e) => oracle.push(e) }));
+    const error = await errorOf(client.channel('trades'));
+    expect(error).toMatchObject({ code: 'WS_CHANNEL_REFUSED', details: { channel: 'trades', serverMessage: 'invalid channel: trades' } });
+    expect(oracle).toEqual([]);
+  });
+
+  it('counts and logs malformed frames without disturbing subscribers', async () => {
+    const warnings: object[] = [];
+    client = makeClient({ logger: { debug: () => undefined, warn: (o) => warnings.push(o) } });
+    const received = firstValueFrom(client.channel('trades').pipe(take(1)));
+    await venue.frameWith('subscribe', 'trades');
+    venue.push('not json');
+    venue.push({ channel: 'trades', type: 'update', data: { id: 'bad', price: 1.5 }, worker_timestamp: '1' });
+    venue.push({ channel: 'oracle', type: 'update', data: {} });
+    venue.push({ hello: 'world' });
+    venue.push(tradeFrame(1, 'good'));
+    expect((await received).trades[0]?.id).toBe('good');
+    expect(client.metrics.malformedFrames).toBe(4);
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toMatchObject({ reason: 'not JSON' });
+  });
+
+  it('completes every stream and the connection state on close()', async () => {
+    client = makeClient();
+    const done = firstValueFrom(client.channel('trades').pipe(toArray()));
+    const states = firstValueFrom(client.connectionState$.pipe(toArray()));
+    await venue.frameWith('subscribe', 'trades');
+    await client.close();
+    expect(await done).toEqual([]);
+    expect((await states).at(-1)).toMatchObject({ status: 'closed' });
+    await expect(firstValueFrom(client.channel('oracle'))).rejects.toMatchObject({ code: 'WS_CLOSED' });
+  });
+});
