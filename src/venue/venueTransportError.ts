@@ -11,25 +11,37 @@ export type VenueTransportErrorKind = 'Timeout' | 'Aborted' | 'ConnectionFailed'
 export class VenueTransportError extends PerpbotError {
   readonly kind: VenueTransportErrorKind;
   readonly endpoint: string;
+  /** False only when the request provably never left (aborted while queued for the rate limit). */
+  readonly requestSent: boolean;
 
-  constructor(init: { kind: VenueTransportErrorKind; endpoint: string; timeoutMs?: number; cause?: unknown }) {
+  constructor(init: {
+    kind: VenueTransportErrorKind;
+    endpoint: string;
+    timeoutMs?: number;
+    cause?: unknown;
+    requestSent?: boolean;
+  }) {
+    const requestSent = init.requestSent ?? true;
     const what =
       init.kind === 'Timeout'
         ? `timed out after ${init.timeoutMs ?? '?'} ms`
         : init.kind === 'Aborted'
           ? 'was aborted by the caller'
           : `could not reach the venue${describeCause(init.cause)}`;
-    super(`${init.endpoint} ${what}; no definite answer`, {
+    super(`${init.endpoint} ${what}${requestSent ? '; no definite answer' : ' before it was sent'}`, {
       code: `VENUE_${init.kind === 'ConnectionFailed' ? 'CONNECTION_FAILED' : init.kind.toUpperCase()}`,
-      details: { endpoint: init.endpoint, kind: init.kind, timeoutMs: init.timeoutMs },
-      hints: [
-        'the request may have executed: check the nonce state or open orders before resending',
-        'a resend signed with the same (anchor, bit) nonce cannot execute twice',
-      ],
+      details: { endpoint: init.endpoint, kind: init.kind, timeoutMs: init.timeoutMs, requestSent },
+      hints: requestSent
+        ? [
+            'the request may have executed: check the nonce state or open orders before resending',
+            'a resend signed with the same (anchor, bit) nonce cannot execute twice',
+          ]
+        : ['the request never reached the venue; it is safe to send it again'],
       cause: init.cause,
     });
     this.kind = init.kind;
     this.endpoint = init.endpoint;
+    this.requestSent = requestSent;
   }
 }
 
@@ -48,6 +60,6 @@ function describeCause(cause: unknown): string {
  * instead of treating the action as rejected.
  */
 export function hasNoDefiniteAnswer(error: unknown): boolean {
-  if (error instanceof VenueTransportError) return true;
+  if (error instanceof VenueTransportError) return error.requestSent;
   return error instanceof VenueError && error.mayHaveExecuted;
 }

@@ -1,0 +1,97 @@
+import type { ActionReceipt } from '../schemas/restActionReceipt.js';
+import type {
+  CrossMarginBalance,
+  DepositRequestWire,
+  DepositResult,
+  IsolatedMarginRequestWire,
+  LeverageRequestWire,
+  MarginModeRequestWire,
+  Position,
+} from '../schemas/restAccount.js';
+import type {
+  ApproveSingleRequestWire,
+  Eip712Domain,
+  LoginNonce,
+  LoginRequestWire,
+  RefreshRequestWire,
+  RegisterSignerRequestWire,
+  RegisterSignerResult,
+  RevokeSignerRequestWire,
+  RevokeSignerResult,
+  SessionKeyStatus,
+  TokenPair,
+} from '../schemas/restAuth.js';
+import type { Markets } from '../schemas/restMarkets.js';
+import type { CancelAllRequestWire, CancelOrderRequestWire, OpenOrders, PlaceOrderRequestWire, PlaceOrderResult } from '../schemas/restOrders.js';
+import type { OpenOrdersQueryWire, PositionQueryWire, SessionKeyStatusQueryWire } from '../schemas/restQueries.js';
+import type { NonceState, SystemConfig } from '../schemas/restSystem.js';
+import {
+  depositFaucet,
+  getCrossMarginBalance,
+  getPosition,
+  updateIsolatedMargin,
+  updateLeverage,
+  updateMarginMode,
+} from './accountEndpoints.js';
+import { approveSingle, getLoginNonce, getSessionKeyStatus, login, refreshTokens, registerSigner, revokeSigner } from './authEndpoints.js';
+import { cancelAllOrders, cancelOrder, getOpenOrders, placeOrder } from './orderEndpoints.js';
+import { createRestTransport, type RestCallOptions, type RestClientOptions } from './restTransport.js';
+import { getEip712Domain, getMarkets, getNonceState, getSystemConfig } from './systemEndpoints.js';
+
+/**
+ * One method per venue REST endpoint. Each returns the parsed `data` payload and throws
+ * `VenueError` (non-2xx), `VenueTransportError` (no answer) or `VenueSchemaError` (unreadable
+ * body, or a request refused before sending).
+ */
+export interface RestClient {
+  eip712Domain(options?: RestCallOptions): Promise<Eip712Domain>;
+  systemConfig(options?: RestCallOptions): Promise<SystemConfig>;
+  nonceState(account: string, options?: RestCallOptions): Promise<NonceState>;
+  markets(options?: RestCallOptions): Promise<Markets>;
+  openOrders(query: OpenOrdersQueryWire, options?: RestCallOptions): Promise<OpenOrders>;
+  sessionKeyStatus(query: SessionKeyStatusQueryWire, options?: RestCallOptions): Promise<SessionKeyStatus>;
+  loginNonce(account: string, options?: RestCallOptions): Promise<LoginNonce>;
+  deposit(body: DepositRequestWire, options?: RestCallOptions): Promise<DepositResult>;
+  registerSigner(body: RegisterSignerRequestWire, options?: RestCallOptions): Promise<RegisterSignerResult>;
+  revokeSigner(body: RevokeSignerRequestWire, options?: RestCallOptions): Promise<RevokeSignerResult>;
+  placeOrder(body: PlaceOrderRequestWire, options?: RestCallOptions): Promise<PlaceOrderResult>;
+  cancelOrder(body: CancelOrderRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
+  cancelAll(body: CancelAllRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
+  updateLeverage(body: LeverageRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
+  updateMarginMode(body: MarginModeRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
+  updateIsolatedMargin(body: IsolatedMarginRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
+  login(body: LoginRequestWire, options?: RestCallOptions): Promise<TokenPair>;
+  refresh(body: RefreshRequestWire, options?: RestCallOptions): Promise<TokenPair>;
+  approveSingle(body: ApproveSingleRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
+  position(query: PositionQueryWire, options?: RestCallOptions): Promise<Position>;
+  crossMarginBalance(account: string, options?: RestCallOptions): Promise<CrossMarginBalance>;
+}
+
+export function createRestClient(options: RestClientOptions): RestClient {
+  const t = createRestTransport(options);
+  return {
+    eip712Domain: (o) => getEip712Domain(t, o),
+    systemConfig: (o) => getSystemConfig(t, o),
+    nonceState: (account, o) => getNonceState(t, account, o),
+    markets: (o) => getMarkets(t, o),
+    openOrders: (query, o) => getOpenOrders(t, query, o),
+    sessionKeyStatus: (query, o) => getSessionKeyStatus(t, query, o),
+    loginNonce: (account, o) => getLoginNonce(t, account, o),
+    deposit: (body, o) => depositFaucet(t, body, o),
+    registerSigner: (body, o) => registerSigner(t, body, o),
+    revokeSigner: (body, o) => revokeSigner(t, body, o),
+    placeOrder: (body, o) => placeOrder(t, body, o),
+    cancelOrder: (body, o) => cancelOrder(t, body, o),
+    cancelAll: (body, o) => cancelAllOrders(t, body, o),
+    updateLeverage: (body, o) => updateLeverage(t, body, o),
+    updateMarginMode: (body, o) => updateMarginMode(t, body, o),
+    updateIsolatedMargin: (body, o) => updateIsolatedMargin(t, body, o),
+    login: (body, o) => login(t, body, o),
+    refresh: (body, o) => refreshTokens(t, body, o),
+    approveSingle: (body, o) => approveSingle(t, body, o),
+    position: (query, o) => getPosition(t, query, o),
+    crossMarginBalance: (account, o) => getCrossMarginBalance(t, account, o),
+  };
+}
+
+export type { RestCallOptions, RestClientOptions } from './restTransport.js';
