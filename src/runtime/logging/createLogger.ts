@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { redactSecrets, redactSecretsInText, REDACTED } from './redactSecrets.js';
+import { secretRedactionPaths } from './secretLogKeys.js';
+
+export type { Logger };
+
+export interface LoggerOptions {
+  readonly level: Level | 'silent';
+  /** 'auto': human-readable on a TTY, JSON lines otherwise (what log collectors want). */
+  readonly pretty: 'auto' | boolean;
+  /** Where lines go; stdout when absent. 'auto' looks at this stream's `isTTY`. */
+  readonly destination?: DestinationStream | NodeJS.WritableStream;
+}
+
+/**
+ * The project's logger. Three layers keep secrets out: redaction paths for the field names we
+ * know (keys, signatures, JWTs, credentials, at every depth we log), a formatter that scrubs
+ * every logged object and error by name and by shape, and a final pass over each serialised line
+ * that catches what reached the message text. Pass it in; never import a global one.
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.destination ?? process.stdout;
+  const usePretty = options.pretty === 'auto' ? isTty(destination) : options.pretty;
+  const stream: DestinationStream = usePretty ? pretty({ destination: asWritable(destination), colorize: isTty(destination), sync: true }) : destination;
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: secretRedactionPaths(), censor: REDACTED },
+      formatters: { log: (object) => asRecord(redactSecrets(object)) },
+      // The formatter already made errors plain objects; pino's own serializer would rename their type.
+      serializers: { err: redactSecrets },
+      hooks: { streamWrite: redactSecretsInText },
+    },
+    stream,
+  );
+}
+
+/** A logger that writes nothing, for tests and library defaults. */
+export function createSilentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
+
+function isTty(stream: DestinationStream | NodeJS.WritableStream): boolean {
+  return 'isTTY' in stream && stream.isTTY === true;
+}
+
+function asWritable(stream: DestinationStream | NodeJS.WritableStream): NodeJS.WritableStream {
+  if (stream instanceof Writable || 'end' in stream) return stream;
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      stream.write(chunk.toString());
+      callback();
+    },
+  });
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : { value };
+}
