@@ -1,0 +1,122 @@
+import { firstValueFrom, take, toArray, type Subscription } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { SignerNotActiveError } from '../../../src/venue/ws/venueWsError.js';
+import { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
+import { ScriptedVenue, tradeFrame } from './scriptedVenue.js';
+import { advanceWhenSleeping, TestAuthenticator } from './testAuthenticator.js';
+
+let venue: ScriptedVenue;
+let client: VenueWsClient;
+let clock: ManualClock;
+let auth: TestAuthenticator;
+const subscriptions: Subscription[] = [];
+
+beforeEach(async () => {
+  venue = await ScriptedVenue.start();
+  clock = new ManualClock(0);
+  auth = new TestAuthenticator(clock);
+  client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, staleAfterBlocks: 0, authenticator: auth });
+});
+
+afterEach(async () => {
+  for (const s of subscriptions.splice(0)) s.unsubscribe();
+  await client.close();
+  await venue.close();
+});
+
+const fill = {
+  channel: 'fills',
+  type: 'update',
+  data: {
+    id: 'f1',
+    market_id: 1,
+    order_id: '0xab',
+    side: 'BUY',
+    price: '100',
+    size: '1',
+    fee: '0.01',
+    time: '1700000000000000000',
+    liquidity_indicator: 'TAKER',
+  },
+  worker_timestamp: '1700000000000000000',
+};
+
+function errorOf(source: { subscribe: (o: { error: (e: unknown) => void }) => Subscription }): Promise<unknown> {
+  return new Promise((resolve) => subscriptions.push(source.subscribe({ error: resolve })));
+}
+
+describe('VenueWsClient private channels', () => {
+  it('sends auth_v2 before subscribing, then delivers, and reports authenticated', async () => {
+    const got = firstValueFrom(client.channel('fills'));
+    const authFrame = await venue.frameWith('auth_v2');
+    expect(authFrame.frame.params).toEqual({
+      account: auth.account,
+      signer: auth.signer,
+      message: 'WebSocket Authentication',
+      nonce: `0x${'1'.padStart(64, '0')}`,
+      signature: expect.stringMatching(/^0x[0-9a-f]+$/),
+    });
+    const subscribe = await venue.frameWith('subscribe', 'fills');
+    expect(venue.frames.indexOf(subscribe)).toBeGreaterThan(venue.frames.indexOf(authFrame));
+    venue.push(fill);
+    expect((await got).fill).toMatchObject({ id: 'f1', market_id: 1, side: 'buy', time: 1_700_000_000_000_000_000n });
+    expect(await firstValueFrom(client.connectionState$)).toMatchObject({ status: 'authenticated' });
+  });
+
+  it('authenticates once for several private channels and sends makers on the account channel', async () => {
+    subscriptions.push(client.channel('orders').subscribe(), client.channel('account').subscribe(), client.channel('positions').subscribe());
+    const account = await venue.frameWith('subscribe', 'account');
+    await venue.frameWith('subscribe', 'orders');
+    await venue.frameWith('subscribe', 'positions');
+    expect(account.frame.params).toEqual({ channel: 'account', makers: [auth.account] });
+    expect(venue.sent('auth_v2')).toHaveLength(1);
+  });
+
+  it('retries a refused auth with a fresh nonce, 1 s apart, while the signer is Active', async () => {
+    venue.authStatus = (i) => (i < 2 ? 'error' : 'success');
+    subscriptions.push(client.channel('orders').subscribe());
+    await venue.frameWith('auth_v2');
+    await advanceWhenSleeping(clock, 1000);
+    await venue.nextFrame((f) => f.frame.method === 'auth_v2', venue.frames.indexOf(venue.sent('auth_v2')[0]!) + 1);
+    await advanceWhenSleeping(clock, 1000);
+    await venue.frameWith('subscribe', 'orders');
+    const nonces = venue.sent('auth_v2').map((f) => f.frame.params.nonce);
+    expect(nonces).toHaveLength(3);
+    expect(new Set(nonces).size).toBe(3);
+    expect(auth.nonceFetchedAt).toEqual([0, 1000, 2000]);
+    expect(auth.statusChecks).toBe(2);
+  });
+
+  it('stops with a typed error naming the signer when it is not Active, and leaves public channels alone', async () => {
+    venue.authStatus = () => 'error';
+    auth.status = 3;
+    const trades = firstValueFrom(client.channel('trades'));
+    const error = await errorOf(client.channel('positions'));
+    expect(error).toBeInstanceOf(SignerNotActiveError);
+    expect(error).toMatchObject({ code: 'WS_SIGNER_NOT_ACTIVE', signer: auth.signer, status: 3 });
+    expect((error as Error).message).toContain(auth.signer);
+    expect(venue.sent('auth_v2')).toHaveLength(1);
+    expect(venue.sent('subscribe', 'positions')).toHaveLength(0);
+    await venue.frameWith('subscribe', 'trades');
+    venue.push(tradeFrame(1, 't'));
+    expect((await trades).trades[0]?.id).toBe('t');
+  });
+
+  it('gives up after 3 retries with WS_AUTH_REJECTED', async () => {
+    venue.authStatus = () => 'error';
+    const error = errorOf(client.channel('orders'));
+    for (let i = 0; i < 3; i++) await advanceWhenSleeping(clock, 1000);
+    expect(await error).toMatchObject({ code: 'WS_AUTH_REJECTED', details: expect.objectContaining({ attempts: 4 }) });
+    expect(venue.sent('auth_v2')).toHaveLength(4);
+  });
+
+  it('needs an authenticator for private channels', async () => {
+    const bare = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1], clock, staleAfterBlocks: 0 });
+    try {
+      await expect(firstValueFrom(bare.channel('orders').pipe(take(1), toArray()))).rejects.toMatchObject({ code: 'WS_NO_AUTHENTICATOR' });
+    } finally {
+      await bare.close();
+    }
+  });
+});
