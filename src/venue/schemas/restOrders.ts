@@ -55,7 +55,7 @@ export const placeOrderDataSchema = z.object({
   /** Not what the cancel hash uses; kept only for logs. */
   sc_order_id: idLooseSchema.optional(),
   filled_quantity: decimalStringSchema.optional(),
-  filled_percent: z.union([decimalStringSchema, z.number().transform((value) => String(value))]).optional(),
+  filled_percent: z.union([decimalStringSchema, z.number().transform(String).pipe(decimalStringSchema)]).optional(),
   message: z.string().optional(),
 });
 export const placeOrderResponseSchema = successEnvelope(placeOrderDataSchema);

@@ -106,6 +106,8 @@ describe('place order schemas', () => {
     expect(full.data.filled_percent).toBe('50');
     expect(full.data.block_number).toBe(42);
     expect(issuePaths(placeOrderResponseSchema.safeParse({ data: { order_id: 'zz' } }))).toEqual(['data.order_id']);
+    // A float percent that does not print as a plain decimal is refused rather than kept as "1e-7".
+    expect(issuePaths(placeOrderResponseSchema.safeParse({ data: { order_id: '0x1', filled_percent: 1e-7 } }))).toEqual(['data.filled_percent']);
   });
 });
 
