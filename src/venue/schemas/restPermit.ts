@@ -5,7 +5,7 @@ import { addressSchema, base64SignatureSchema, uintNumberSchema, uintStringSchem
  * The permit object (`permit` on place/cancel/cancel-all, `permit_params` on the account
  * actions). The bitmap index is checked as uint8, not 0..207: the venue itself answers 208..255
  * with `InvalidNonceIndex(uint8)`, and the simulator must be able to reproduce that answer. The
- * nonce allocator keeps indexes within 0..207 before anything is signed.
+ * nonce allocator and `signPermit` keep indexes within 0..207 (protocol MAX_NONCE_BITMAP_INDEX).
  */
 export const permitSchema = z.object({
   account: addressSchema,
@@ -15,9 +15,6 @@ export const permitSchema = z.object({
   deadline: uintNumberSchema(32),
   signature: base64SignatureSchema,
 });
-
-/** Highest bitmap index the contract accepts; 208 and above revert. */
-export const MAX_NONCE_BITMAP_INDEX = 207;
 
 export type PermitWire = z.input<typeof permitSchema>;
 export type Permit = z.output<typeof permitSchema>;
