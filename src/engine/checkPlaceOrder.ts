@@ -14,7 +14,7 @@ import type { MarketView } from './marketView.js';
 import { priceToTicks, sizeToSteps } from './orderGrid.js';
 import { refuse } from './refusal.js';
 import { slippageBound } from './slippageBound.js';
-import { SIDE_CODE, STP_MODE_CODE, TIME_IN_FORCE_CODE, type WireAction, type WireOrder } from './wireAction.js';
+import { ORDER_TYPE_CODE, SIDE_CODE, STP_MODE_CODE, TIME_IN_FORCE_CODE, type WireAction, type WireOrder } from './wireAction.js';
 
 /** Order intents to wire orders. Market-level flags are checked by the caller first. */
 
@@ -44,7 +44,7 @@ export function checkPlaceLimit(intent: PlaceLimitIntent, market: MarketView, ac
     post_only: intent.postOnly,
     reduce_only: intent.reduceOnly,
     stp_mode: stpCode(intent.stpMode ?? config.defaultStpMode),
-    order_type: 1,
+    order_type: ORDER_TYPE_CODE.limit,
     time_in_force: TIME_IN_FORCE_CODE[tif],
     ...clientOrderId(intent.clientOrderId),
     ...ttlUnits(tif, intent.ttlUnits),
@@ -97,7 +97,7 @@ function marketOrder(
     post_only: false,
     reduce_only: reduceOnly,
     stp_mode: stpCode(intent.stpMode ?? config.defaultStpMode),
-    order_type: 0,
+    order_type: ORDER_TYPE_CODE.market,
     time_in_force: TIME_IN_FORCE_CODE[tif],
     ...clientOrderId(intent.clientOrderId),
   };

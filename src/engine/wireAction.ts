@@ -1,3 +1,10 @@
+import {
+  MarginMode as MarginModeCode,
+  OrderType,
+  Side as SideCode,
+  StpMode as StpModeCode,
+  TimeInForce as TimeInForceCode,
+} from '../protocol/enums.js';
 import type { MarginMode, Side, StpMode, TimeInForce } from './intents.js';
 
 /**
@@ -6,11 +13,21 @@ import type { MarginMode, Side, StpMode, TimeInForce } from './intents.js';
  * layer packs and signs them without further judgement.
  */
 
-export const SIDE_CODE = { buy: 0, sell: 1 } as const satisfies Record<Side, number>;
-export const ORDER_TYPE_CODE = { market: 0, limit: 1 } as const;
-export const TIME_IN_FORCE_CODE = { GTC: 0, GTT: 1, FOK: 2, IOC: 3 } as const satisfies Record<TimeInForce, number>;
-export const STP_MODE_CODE = { expire_maker: 0, expire_taker: 1, expire_both: 2 } as const satisfies Record<StpMode, number>;
-export const MARGIN_MODE_CODE = { cross: 0, isolated: 1 } as const satisfies Record<MarginMode, number>;
+/** Intent vocabulary to the protocol's enumerations (spec "Order enumerations"). */
+export const SIDE_CODE = { buy: SideCode.Buy, sell: SideCode.Sell } as const satisfies Record<Side, number>;
+export const ORDER_TYPE_CODE = { market: OrderType.Market, limit: OrderType.Limit } as const;
+export const TIME_IN_FORCE_CODE = {
+  GTC: TimeInForceCode.GTC,
+  GTT: TimeInForceCode.GTT,
+  FOK: TimeInForceCode.FOK,
+  IOC: TimeInForceCode.IOC,
+} as const satisfies Record<TimeInForce, number>;
+export const STP_MODE_CODE = {
+  expire_maker: StpModeCode.ExpireMaker,
+  expire_taker: StpModeCode.ExpireTaker,
+  expire_both: StpModeCode.ExpireBoth,
+} as const satisfies Record<StpMode, number>;
+export const MARGIN_MODE_CODE = { cross: MarginModeCode.Cross, isolated: MarginModeCode.Isolated } as const satisfies Record<MarginMode, number>;
 
 export interface WireOrder {
   /** uint16 */
@@ -19,12 +36,12 @@ export interface WireOrder {
   readonly size_steps: number;
   /** uint24, at least 1; for market orders the slippage bound */
   readonly price_ticks: number;
-  readonly side: 0 | 1;
+  readonly side: SideCode;
   readonly post_only: boolean;
   readonly reduce_only: boolean;
-  readonly stp_mode: 0 | 1 | 2;
-  readonly order_type: 0 | 1;
-  readonly time_in_force: 0 | 1 | 2 | 3;
+  readonly stp_mode: StpModeCode;
+  readonly order_type: OrderType;
+  readonly time_in_force: TimeInForceCode;
   /** uint64, present only when set (1 or more). */
   readonly client_order_id?: bigint;
   /** uint16, present only for GTT orders. */
@@ -48,6 +65,6 @@ export type WireAction =
   | { readonly action: 'cancelAllOrders'; readonly market_id: number }
   /** uint8, 1 to min(255, the market's max_leverage) */
   | { readonly action: 'updateLeverage'; readonly market_id: number; readonly leverage: number }
-  | { readonly action: 'updateMarginMode'; readonly market_id: number; readonly margin_mode: 0 | 1 }
+  | { readonly action: 'updateMarginMode'; readonly market_id: number; readonly margin_mode: MarginModeCode }
   /** int128 fixed-point at `isolatedMarginDecimals` */
   | { readonly action: 'updateIsolatedMargin'; readonly market_id: number; readonly amount: bigint };

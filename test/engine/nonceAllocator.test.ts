@@ -1,0 +1,280 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NonceAllocator, type NonceFate } from '../../src/engine/nonceAllocator.js';
+import { MAX_NONCE_BIT, noncePairKey, type NoncePair, type NonceState } from '../../src/engine/noncePair.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000a1';
+
+/** The venue's nonce rules, as the spec states them and the simulator implements them. */
+class VenueNonces {
+  current: bigint;
+  private readonly used = new Set<string>();
+
+  constructor(anchor: bigint) {
+    this.current = anchor;
+  }
+
+  submit(pair: NoncePair): 'landed' | 'InvalidNonceIndex' | 'InvalidNonceAnchor' | 'NonceUsed' {
+    if (pair.bit > MAX_NONCE_BIT) return 'InvalidNonceIndex';
+    if (pair.anchor !== this.current && pair.anchor !== this.current + 1n) return 'InvalidNonceAnchor';
+    if (this.used.has(noncePairKey(pair))) return 'NonceUsed';
+    this.used.add(noncePairKey(pair));
+    this.current = pair.anchor;
+    return 'landed';
+  }
+
+  read(): NonceState {
+    let bitmap = 0n;
+    for (let bit = 0; bit <= MAX_NONCE_BIT; bit++) {
+      if (this.used.has(noncePairKey({ anchor: this.current, bit }))) bitmap |= 1n << BigInt(bit);
+    }
+    return { anchor: this.current, bitmap };
+  }
+}
+
+function drain(allocator: NonceAllocator, count: number): NoncePair[] {
+  const pairs: NoncePair[] = [];
+  for (let i = 0; i < count; i++) {
+    const pair = allocator.tryAllocate();
+    if (pair === undefined) break;
+    pairs.push(pair);
+  }
+  return pairs;
+}
+
+describe('NonceAllocator', () => {
+  it('starts at current + 1 from bit 0 and hands out bits in order without round trips', () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 41n, bitmap: 0b111n });
+    expect(drain(allocator, 3)).toEqual([
+      { anchor: 42n, bit: 0 },
+      { anchor: 42n, bit: 1 },
+      { anchor: 42n, bit: 2 },
+    ]);
+  });
+
+  it('does not roll past bit 207 until a permit of the anchor landed and none is in flight', () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 9n, bitmap: 0n });
+    const first = drain(allocator, 300);
+    expect(first).toHaveLength(208);
+    expect(first.at(-1)).toEqual({ anchor: 10n, bit: 207 });
+    expect(allocator.status().blockedBy).toMatch(/beyond the venue's current anchor 9/);
+
+    allocator.report(first[0] as NoncePair, 'landed');
+    expect(allocator.tryAllocate()).toBeUndefined();
+    expect(allocator.status().blockedBy).toMatch(/anchor 10 is still in flight/);
+
+    for (const pair of first.slice(1, -1)) allocator.report(pair, 'rejected');
+    expect(allocator.tryAllocate()).toBeUndefined();
+    allocator.report(first.at(-1) as NoncePair, 'unknown');
+    expect(allocator.tryAllocate()).toEqual({ anchor: 11n, bit: 0 });
+  });
+
+  it('makes allocate() wait for the roll and resolves waiters in order', async () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 0n, bitmap: 0n });
+    const pairs = drain(allocator, 208);
+    const a = allocator.allocate();
+    const b = allocator.allocate();
+    expect(allocator.status().waiting).toBe(2);
+    expect(allocator.tryAllocate()).toBeUndefined(); // no queue jumping
+    for (const pair of pairs) allocator.report(pair, 'landed');
+    await expect(a).resolves.toEqual({ anchor: 2n, bit: 0 });
+    await expect(b).resolves.toEqual({ anchor: 2n, bit: 1 });
+  });
+
+  it('lets a waiting allocate() be cancelled with an AbortSignal', async () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 0n, bitmap: 0n });
+    const pairs = drain(allocator, 208);
+    const controller = new AbortController();
+    const waiting = allocator.allocate(controller.signal);
+    controller.abort(new Error('shutting down'));
+    await expect(waiting).rejects.toThrow('shutting down');
+    expect(allocator.status().waiting).toBe(0);
+    for (const pair of pairs) allocator.report(pair, 'landed');
+    expect(allocator.tryAllocate()).toEqual({ anchor: 2n, bit: 0 }); // the cancelled waiter took nothing
+    await expect(allocator.allocate(AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
+  });
+
+  it.each([
+    [{ slot: 0, slots: 2 }, [0, 2, 4]],
+    [{ slot: 1, slots: 2 }, [1, 3, 5]],
+    [{ slot: 2, slots: 3 }, [2, 5, 8]],
+  ])('with slot %o uses only its bits', (slots, bits) => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 5n, bitmap: 0n }, { slots });
+    expect(drain(allocator, 3).map((p) => p.bit)).toEqual(bits);
+  });
+
+  it('never reissues a pair after a resync, even if the venue did not move', () => {
+    const venue = new VenueNonces(100n);
+    const allocator = new NonceAllocator(ACCOUNT, venue.read());
+    const before = drain(allocator, 5);
+    expect(venue.submit(before[0] as NoncePair)).toBe('landed');
+    allocator.report(before[0] as NoncePair, 'landed');
+    allocator.resync(venue.read());
+    expect(allocator.tryAllocate()).toEqual({ anchor: 101n, bit: 5 });
+  });
+
+  it('after another process moved the anchor, continues in the current anchor at a bit its bitmap shows free', () => {
+    const venue = new VenueNonces(7n);
+    const allocator = new NonceAllocator(ACCOUNT, venue.read());
+    const mine = drain(allocator, 2); // anchor 8
+    // Someone else signs 8 and then 9 (bits 0 and 1 of 9).
+    venue.submit({ anchor: 8n, bit: 100 });
+    venue.submit({ anchor: 9n, bit: 0 });
+    venue.submit({ anchor: 9n, bit: 1 });
+    expect(venue.submit(mine[0] as NoncePair)).toBe('InvalidNonceAnchor');
+    allocator.report(mine[0] as NoncePair, 'rejected');
+    allocator.resync(venue.read());
+    const next = allocator.tryAllocate();
+    expect(next).toEqual({ anchor: 9n, bit: 2 });
+    expect(venue.submit(next as NoncePair)).toBe('landed');
+  });
+
+  it('continues after a restored high-water pair so a restart never reuses one', () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 20n, bitmap: 0n }, { restoredHighWater: { anchor: 21n, bit: 17 } });
+    expect(allocator.tryAllocate()).toEqual({ anchor: 21n, bit: 18 });
+    expect(allocator.highWater()).toEqual({ anchor: 21n, bit: 18 });
+    const stale = new NonceAllocator(ACCOUNT, { anchor: 30n, bitmap: 0n }, { restoredHighWater: { anchor: 21n, bit: 17 } });
+    expect(stale.tryAllocate()).toEqual({ anchor: 31n, bit: 0 });
+  });
+
+  it('refuses reports of pairs it never handed out and bad slot configs', () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n });
+    expect(() => allocator.report({ anchor: 2n, bit: 0 }, 'landed')).toThrow(/never handed out/);
+    expect(() => new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n }, { slots: { slot: 2, slots: 2 } })).toThrow(/nonces.slot/);
+    expect(() => new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n }, { slots: { slot: 0, slots: 0 } })).toThrow(/nonces.slots/);
+  });
+
+  it('keeps going across many anchors when permits land', () => {
+    const venue = new VenueNonces(0n);
+    const allocator = new NonceAllocator(ACCOUNT, venue.read());
+    for (let i = 0; i < 208 * 5; i++) {
+      const pair = allocator.tryAllocate();
+      if (pair === undefined) throw new Error(`stalled after ${i} pairs: ${allocator.status().blockedBy}`);
+      expect(venue.submit(pair)).toBe('landed');
+      allocator.report(pair, 'landed');
+    }
+    expect(venue.current).toBe(5n);
+  });
+});
+
+type Step =
+  | { readonly kind: 'allocate'; readonly process: number }
+  | { readonly kind: 'settle'; readonly index: number; readonly how: 'submit' | 'drop' | 'unknown'; readonly venueTookIt: boolean }
+  | { readonly kind: 'resync'; readonly process: number };
+
+const step = (processes: number): fc.Arbitrary<Step> =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.record({ kind: fc.constant('allocate' as const), process: fc.nat(processes - 1) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('settle' as const),
+        index: fc.nat(1000),
+        how: fc.constantFrom('submit' as const, 'drop' as const, 'unknown' as const),
+        venueTookIt: fc.boolean(),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('resync' as const), process: fc.nat(processes - 1) }) },
+  );
+
+/**
+ * Runs random interleavings against the venue model. Checks at every allocation: never a pair
+ * twice (across processes too), never a bit above 207 or outside the slot, never an anchor beyond
+ * the venue's current + 1. With one process, every submitted pair also lands.
+ */
+function runScenario(processes: number, start: bigint, steps: readonly Step[]): void {
+  const venue = new VenueNonces(start);
+  const allocators = Array.from(
+    { length: processes },
+    (_, slot) => new NonceAllocator(ACCOUNT, venue.read(), { slots: { slot, slots: processes } }),
+  );
+  const seen = new Set<string>();
+  const pending: { process: number; pair: NoncePair }[] = [];
+  const settle = (process: number, pair: NoncePair, fate: NonceFate): void => allocators[process]?.report(pair, fate);
+
+  for (const s of steps) {
+    if (s.kind === 'allocate') {
+      const pair = allocators[s.process]?.tryAllocate();
+      if (pair === undefined) continue;
+      expect(seen.has(noncePairKey(pair))).toBe(false);
+      seen.add(noncePairKey(pair));
+      expect(pair.bit).toBeGreaterThanOrEqual(0);
+      expect(pair.bit).toBeLessThanOrEqual(MAX_NONCE_BIT);
+      expect(pair.bit % processes).toBe(s.process);
+      expect(pair.anchor <= venue.current + 1n).toBe(true);
+      pending.push({ process: s.process, pair });
+    } else if (s.kind === 'settle') {
+      if (pending.length === 0) continue;
+      const [{ process, pair }] = pending.splice(s.index % pending.length, 1) as [{ process: number; pair: NoncePair }];
+      if (s.how === 'drop') {
+        settle(process, pair, 'rejected');
+      } else if (s.how === 'unknown') {
+        if (s.venueTookIt) venue.submit(pair);
+        settle(process, pair, 'unknown');
+      } else {
+        const result = venue.submit(pair);
+        expect(result).not.toBe('NonceUsed');
+        expect(result).not.toBe('InvalidNonceIndex');
+        if (processes === 1) expect(result).toBe('landed');
+        if (result === 'landed') settle(process, pair, 'landed');
+        else {
+          settle(process, pair, 'rejected');
+          allocators[process]?.resync(venue.read());
+        }
+      }
+    } else {
+      allocators[s.process]?.resync(venue.read());
+    }
+  }
+}
+
+describe('NonceAllocator properties', () => {
+  it('one process: no duplicate, bit <= 207, anchor <= current + 1, every submitted pair lands', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: (1n << 48n) - 10n }), fc.array(step(1), { minLength: 500, maxLength: 1000 }), (start, steps) => {
+        runScenario(1, start, steps);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('processes sharing an account by slots never collide', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 4 }), fc.array(step(4), { minLength: 300, maxLength: 1000 }), (processes, steps) => {
+        runScenario(
+          processes,
+          1000n,
+          steps.map((s) => (s.kind === 'settle' ? s : { ...s, process: s.process % processes })),
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('rolls through anchors in bursts of in-flight pairs, at landing rates down to none', () => {
+    const burst = fc.record({
+      size: fc.integer({ min: 1, max: 40 }),
+      dice: fc.array(fc.nat(99), { minLength: 40, maxLength: 40 }),
+      order: fc.array(fc.nat(100), { minLength: 40, maxLength: 40 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom(0, 2, 20, 80),
+        fc.array(burst, { minLength: 20, maxLength: 50 }),
+        (processes, landingPercent, bursts) => {
+          const steps: Step[] = bursts.flatMap(({ size, dice, order }): Step[] => [
+            ...Array.from({ length: size * processes }, (_, i): Step => ({ kind: 'allocate', process: i % processes })),
+            ...Array.from({ length: size * processes }, (_, i): Step => {
+              const roll = dice[i % 40] ?? 0;
+              const how = roll < landingPercent ? 'submit' : roll % 4 === 0 ? 'unknown' : 'drop';
+              return { kind: 'settle', index: order[i % 40] ?? 0, how, venueTookIt: false };
+            }),
+          ]);
+          runScenario(processes, 5n, steps);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
