@@ -1,0 +1,143 @@
+/**
+ * Market maker: keeps one bid and one ask around the mark price of each of its markets.
+ *
+ * - The quotes sit `spread_bps` apart, centred on the mark shifted against inventory: at
+ *   `max_inventory` long the centre moves down by `skew_bps` (cheaper asks sell the inventory
+ *   off, lower bids buy less), and symmetrically when short. The side that would grow the
+ *   inventory beyond `max_inventory` stops quoting.
+ * - It requotes (cancel both, place both) when the mark moves more than `requote_bps` from the
+ *   centre it last quoted around, and after every fill of its own orders.
+ * - Quotes are post-only by default, bids rounded down and asks rounded up to the tick, so a
+ *   quote never crosses the mark by rounding.
+ *
+ * Params: size (decimal, per quote), spread_bps, requote_bps, max_inventory (decimal), skew_bps,
+ * post_only.
+ */
+import { EMPTY, filter, from, merge, mergeMap, type Observable } from 'rxjs';
+import { z } from 'zod';
+import {
+  absDecimal,
+  changeBps,
+  compareDecimals,
+  defineStrategy,
+  offsetByBps,
+  type Intent,
+  type PositionSnapshot,
+  type StrategyContext,
+} from '../src/strategy/index.js';
+import { fixedToDecimal, parseDecimal, pow10 } from '../src/core/decimal.js';
+
+const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string such as "0.001"');
+
+export const marketMakerParams = z.object({
+  size: decimal,
+  spread_bps: z.number().positive().max(5000),
+  requote_bps: z.number().positive().default(5),
+  max_inventory: decimal,
+  skew_bps: z.number().min(0).max(5000).default(10),
+  post_only: z.boolean().default(true),
+});
+export type MarketMakerParams = z.infer<typeof marketMakerParams>;
+
+export interface Quotes {
+  readonly center: string;
+  readonly bid?: string;
+  readonly ask?: string;
+}
+
+/** Signed inventory: positive long, negative short, "0" flat. */
+export function signedInventory(position: PositionSnapshot | undefined): string {
+  if (position === undefined || compareDecimals(position.size, '0') === 0) return '0';
+  return position.side === 'sell' ? `-${position.size}` : position.size;
+}
+
+/** The skew in bps (4 decimals, truncated toward zero) for an inventory. */
+export function skewBps(inventory: string, params: Pick<MarketMakerParams, 'max_inventory' | 'skew_bps'>): string {
+  const inv = parseDecimal(inventory, 'inventory');
+  const max = parseDecimal(params.max_inventory, 'max_inventory');
+  const scale = Math.max(inv.scale, max.scale);
+  let i = inv.units * pow10(scale - inv.scale);
+  const m = max.units * pow10(scale - max.scale);
+  if (m === 0n) return '0';
+  if (i > m) i = m;
+  if (i < -m) i = -m;
+  const skew = parseDecimal(String(params.skew_bps), 'skew_bps');
+  // -(skew × i / m) with four decimals
+  const value = (-skew.units * i * 10_000n) / (m * pow10(skew.scale));
+  return fixedToDecimal(value, 4);
+}
+
+export function computeQuotes(mark: string, inventory: string, params: MarketMakerParams): Quotes {
+  const center = offsetByBps(mark, skewBps(inventory, params));
+  const half = params.spread_bps / 2;
+  const atLongLimit = compareDecimals(inventory, params.max_inventory) >= 0;
+  const atShortLimit = compareDecimals(inventory, `-${params.max_inventory}`) <= 0;
+  return {
+    center,
+    ...(atLongLimit ? {} : { bid: offsetByBps(center, -half) }),
+    ...(atShortLimit ? {} : { ask: offsetByBps(center, half) }),
+  };
+}
+
+/** Whether the centre moved enough from the last quoted one to requote. */
+export function shouldRequote(lastCenter: string | undefined, center: string, requoteBps: number): boolean {
+  if (lastCenter === undefined) return true;
+  return compareDecimals(absDecimal(changeBps(lastCenter, center)), String(requoteBps)) >= 0;
+}
+
+function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number): Observable<Intent> {
+  const p = ctx.params;
+  let live: { bid?: string; ask?: string; center?: string } = {};
+  let lastMark: string | undefined;
+
+  const requote = (force: boolean): Observable<Intent> => {
+    if (lastMark === undefined) return EMPTY;
+    const quotes = computeQuotes(lastMark, signedInventory(ctx.state.position(marketId)), p);
+    if (!force && !shouldRequote(live.center, quotes.center, p.requote_bps)) return EMPTY;
+    const intents: Intent[] = [];
+    for (const id of [live.bid, live.ask]) if (id !== undefined) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
+    const next: { bid?: string; ask?: string; center?: string } = { center: quotes.center };
+    if (quotes.bid !== undefined) {
+      const bid = ctx.intents.placeLimit({ marketId, side: 'buy', size: p.size, price: quotes.bid, priceRounding: 'down', postOnly: p.post_only });
+      next.bid = bid.intentId;
+      intents.push(bid);
+    }
+    if (quotes.ask !== undefined) {
+      const ask = ctx.intents.placeLimit({ marketId, side: 'sell', size: p.size, price: quotes.ask, priceRounding: 'up', postOnly: p.post_only });
+      next.ask = ask.intentId;
+      intents.push(ask);
+    }
+    live = next;
+    ctx.log.debug({ marketId, mark: lastMark, ...quotes }, 'requote');
+    return from(intents);
+  };
+
+  const onMark = ctx.streams.mark(marketId).pipe(
+    mergeMap((m) => {
+      lastMark = m.markPrice;
+      return requote(false);
+    }),
+  );
+  const onOwnFill = ctx.streams.fills().pipe(
+    filter((f) => f.marketId === marketId && f.intentId !== undefined && (f.intentId === live.bid || f.intentId === live.ask)),
+    mergeMap(() => requote(true)),
+  );
+  // A quote the engine refused or the venue rejected is not resting: forget it.
+  const onDeadQuote = ctx.outcomes.pipe(
+    filter((o) => (o.type === 'refused' || o.type === 'failed') && (o.intentId === live.bid || o.intentId === live.ask)),
+    mergeMap((o) => {
+      if (o.intentId === live.bid) delete live.bid;
+      if (o.intentId === live.ask) delete live.ask;
+      ctx.log.warn({ intentId: o.intentId, outcome: o.type }, 'quote not placed');
+      return EMPTY;
+    }),
+  );
+  return merge(onMark, onOwnFill, onDeadQuote);
+}
+
+export default defineStrategy({
+  name: 'market-maker',
+  description: 'Quotes both sides around the mark with inventory skew; requotes on moves and fills.',
+  params: marketMakerParams,
+  run: (ctx) => merge(...ctx.markets.map((m) => quoteMarket(ctx, m))),
+});

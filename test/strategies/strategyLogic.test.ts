@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { computeQuotes, shouldRequote, signedInventory, skewBps, marketMakerParams } from '../../strategies/marketMaker.js';
+import { GridTracker, gridLevels, initialGridOrders, replacementOrder } from '../../strategies/grid.js';
+import { decide, momentumParams } from '../../strategies/momentumTaker.js';
+
+describe('market maker quotes', () => {
+  const p = marketMakerParams.parse({ size: '0.001', spread_bps: 20, requote_bps: 5, max_inventory: '0.01', skew_bps: 10 });
+
+  it('centres on the mark when flat, spread_bps apart', () => {
+    expect(computeQuotes('65000', '0', p)).toEqual({ center: '65000', bid: '64935', ask: '65065' });
+  });
+
+  it('skews the centre against inventory and stops the side at the limit', () => {
+    expect(skewBps('0.005', p)).toBe('-5');
+    expect(skewBps('-0.005', p)).toBe('5');
+    expect(skewBps('0.02', p)).toBe('-10');
+    const half = computeQuotes('65000', '0.005', p);
+    expect(half.center).toBe('64967.5');
+    expect(half.bid).toBeDefined();
+    const full = computeQuotes('65000', '0.01', p);
+    expect(full.bid).toBeUndefined();
+    expect(full.ask).toBe('64999.935'); // 65000 × (1 − 0.001) × (1 + 0.001)
+    const short = computeQuotes('65000', '-0.01', p);
+    expect(short.ask).toBeUndefined();
+    expect(short.bid).toBe('64999.935');
+  });
+
+  it('requotes only when the centre moves by requote_bps or more', () => {
+    expect(shouldRequote(undefined, '65000', 5)).toBe(true);
+    expect(shouldRequote('65000', '65032', 5)).toBe(false);
+    expect(shouldRequote('65000', '65032.5', 5)).toBe(true);
+    expect(shouldRequote('65000', '64967.5', 5)).toBe(true);
+  });
+
+  it('signs inventory from the position side', () => {
+    expect(signedInventory(undefined)).toBe('0');
+    expect(signedInventory({ marketId: 1, side: 'sell', size: '0.2' })).toBe('-0.2');
+    expect(signedInventory({ marketId: 1, side: 'buy', size: '0' })).toBe('0');
+  });
+});
+
+describe('grid', () => {
+  it('spaces levels evenly and exactly', () => {
+    expect(gridLevels('100', '110', 3)).toEqual(['100', '105', '110']);
+    expect(gridLevels('1', '2', 4)).toEqual(['1', '1.333333333333333333', '1.666666666666666666', '2']);
+  });
+
+  it('buys below the mark and sells above, nothing at the mark', () => {
+    const levels = gridLevels('100', '110', 3);
+    expect(initialGridOrders(levels, '105')).toEqual([
+      { level: 0, side: 'buy', price: '100' },
+      { level: 2, side: 'sell', price: '110' },
+    ]);
+  });
+
+  it('replaces a filled order with the opposite one a level away, not past the edges', () => {
+    const levels = gridLevels('100', '110', 3);
+    expect(replacementOrder(levels, { level: 0, side: 'buy', price: '100' })).toEqual({ level: 1, side: 'sell', price: '105' });
+    expect(replacementOrder(levels, { level: 1, side: 'sell', price: '105' })).toEqual({ level: 0, side: 'buy', price: '100' });
+    expect(replacementOrder(levels, { level: 2, side: 'buy', price: '110' })).toBeUndefined();
+  });
+
+  it('reports an order complete only when its fills add up to the size', () => {
+    const tracker = new GridTracker('0.003');
+    tracker.track('g-1', { level: 0, side: 'buy', price: '100' });
+    expect(tracker.onFill('g-1', '0.001')).toBeUndefined();
+    expect(tracker.onFill('g-1', '0.002')).toEqual({ level: 0, side: 'buy', price: '100' });
+    expect(tracker.onFill('g-1', '0.001')).toBeUndefined();
+    expect(tracker.openCount).toBe(0);
+  });
+});
+
+describe('momentum decisions', () => {
+  const p = momentumParams.parse({ size: '0.001', lookback_blocks: 3, entry_bps: 10, stop_loss_bps: 20, take_profit_bps: 40 });
+
+  it('waits for a full window, then enters with the move', () => {
+    expect(decide(['100', '100.05'], '100.2', undefined, undefined, p)).toEqual({ action: 'none' });
+    expect(decide(['100', '100.05', '100.08'], '100.1', undefined, undefined, p)).toEqual({ action: 'enter', side: 'buy', moveBps: '10' });
+    expect(decide(['100', '99.95', '99.92'], '99.9', undefined, undefined, p)).toEqual({ action: 'enter', side: 'sell', moveBps: '-10' });
+    expect(decide(['100', '100', '100'], '100.09', undefined, undefined, p)).toEqual({ action: 'none' });
+  });
+
+  it('closes a long on the stop loss and a short on the take profit', () => {
+    const long = { marketId: 1, side: 'buy' as const, size: '0.001', avgEntryPrice: '100' };
+    expect(decide([], '99.8', long, undefined, p)).toEqual({ action: 'close', reason: 'stop_loss', pnlBps: '-20' });
+    expect(decide([], '99.9', long, undefined, p)).toEqual({ action: 'none' });
+    const short = { marketId: 1, side: 'sell' as const, size: '0.001', avgEntryPrice: '100' };
+    expect(decide([], '99.6', short, undefined, p)).toEqual({ action: 'close', reason: 'take_profit', pnlBps: '40' });
+    expect(decide([], '100.2', short, undefined, p)).toEqual({ action: 'close', reason: 'stop_loss', pnlBps: '-20' });
+  });
+});

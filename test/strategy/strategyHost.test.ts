@@ -1,0 +1,150 @@
+import { Subject, map, mergeMap, EMPTY, of, type Observable } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ManualClock } from '../../src/core/clock.js';
+import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import type { Intent } from '../../src/engine/intents.js';
+import { defineStrategy } from '../../src/strategy/strategyDefinition.js';
+import { StrategyHost, type ExecutionPort, type HostLogger, type HostedStrategy } from '../../src/strategy/strategyHost.js';
+import type { StrategyStreams } from '../../src/strategy/strategyContext.js';
+import type { MarkPrice, StateSnapshot } from '../../src/strategy/strategyViews.js';
+import { StrategyParamsError } from '../../src/strategy/strategyParamsError.js';
+
+function recordingLogger(lines: { level: string; bindings: Record<string, unknown>; obj: object; msg?: string }[], bindings: Record<string, unknown> = {}): HostLogger {
+  const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, bindings, obj, ...(msg === undefined ? {} : { msg }) });
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (b) => recordingLogger(lines, { ...bindings, ...b }) };
+}
+
+function harness() {
+  const marks = new Subject<MarkPrice>();
+  const outcomes = new Subject<IntentOutcome>();
+  const submitted: Intent[] = [];
+  const cancelledFor: string[] = [];
+  const execution: ExecutionPort = {
+    submit: (intent) => submitted.push(intent),
+    outcomes,
+    cancelOrdersOf: async (strategy) => {
+      cancelledFor.push(strategy);
+    },
+  };
+  const never = <T>() => EMPTY as Observable<T>;
+  const streams: StrategyStreams = {
+    book: never,
+    mark: (marketId) => marks.pipe(mergeMap((m) => (m.marketId === marketId ? of(m) : EMPTY))),
+    trades: never,
+    fills: never,
+    positions: never,
+    orders: never,
+    balance: never,
+  };
+  const state: StateSnapshot = { markets: () => [], market: () => undefined, position: () => undefined, openOrders: () => [], balance: () => '1000' };
+  const lines: Parameters<typeof recordingLogger>[0] = [];
+  return { marks, outcomes, submitted, cancelledFor, execution, streams, state, lines, logger: recordingLogger(lines) };
+}
+
+const echo = defineStrategy({
+  name: 'echo',
+  description: 'buys at every mark',
+  params: z.object({ size: z.string() }),
+  run: (ctx) => ctx.streams.mark(1).pipe(map((m) => ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: ctx.params.size, price: m.markPrice }))),
+});
+
+const exploding = defineStrategy({
+  name: 'exploding',
+  description: 'throws on the second mark',
+  params: z.object({}),
+  run: (ctx) =>
+    ctx.streams.mark(1).pipe(
+      map((m, i) => {
+        if (i === 1) throw new Error('strategy bug');
+        return ctx.intents.placeLimit({ marketId: 1, side: 'sell', size: '1', price: m.markPrice });
+      }),
+    ),
+});
+
+function hosted(definition: HostedStrategy['definition'], name: string, params: unknown, extra: Partial<HostedStrategy> = {}): HostedStrategy {
+  return { name, definition, params, markets: [1], onError: 'cancel', configPath: `strategies[${name}].params`, ...extra };
+}
+
+describe('StrategyHost', () => {
+  it('routes intents stamped with the strategy name and fresh ids to the engine', async () => {
+    const h = harness();
+    const host = new StrategyHost({ strategies: [hosted(echo as never, 'a', { size: '0.1' })], streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r1' });
+    await host.start();
+    h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
+    h.marks.next({ marketId: 2, markPrice: '5', blockNumber: 1 });
+    h.marks.next({ marketId: 1, markPrice: '101', blockNumber: 2 });
+    expect(h.submitted.map((i) => [i.strategy, i.intentId, i.kind === 'placeLimit' ? i.price : ''])).toEqual([
+      ['a', 'a-r1-1', '100'],
+      ['a', 'a-r1-2', '101'],
+    ]);
+    await host.stop();
+    h.marks.next({ marketId: 1, markPrice: '102', blockNumber: 3 });
+    expect(h.submitted).toHaveLength(2);
+  });
+
+  it('refuses to start anything when one strategy has bad params, naming the config path', async () => {
+    const h = harness();
+    const host = new StrategyHost({
+      strategies: [hosted(echo as never, 'good', { size: '1' }), hosted(echo as never, 'bad', { size: 5 }, { configPath: 'strategies[1].params' })],
+      streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r',
+    });
+    await expect(host.start()).rejects.toThrow(StrategyParamsError);
+    await expect(host.start()).rejects.toThrow(/^config error at strategies\[1\]\.params\.size: .*\(strategy bad\)/);
+    h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
+    expect(h.submitted).toHaveLength(0);
+  });
+
+  it('stops a strategy that throws, cancels its orders per on_error, and keeps the others running', async () => {
+    const h = harness();
+    const host = new StrategyHost({
+      strategies: [hosted(exploding as never, 'boom', {}), hosted(echo as never, 'steady', { size: '1' }, { onError: 'keep' })],
+      streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r',
+    });
+    await host.start();
+    h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
+    h.marks.next({ marketId: 1, markPrice: '101', blockNumber: 2 });
+    await new Promise((r) => setImmediate(r));
+    h.marks.next({ marketId: 1, markPrice: '102', blockNumber: 3 });
+    expect(host.statuses().get('boom')).toBe('failed');
+    expect(host.statuses().get('steady')).toBe('running');
+    expect(h.cancelledFor).toEqual(['boom']);
+    expect(h.submitted.filter((i) => i.strategy === 'boom')).toHaveLength(1);
+    expect(h.submitted.filter((i) => i.strategy === 'steady')).toHaveLength(3);
+    const failure = h.lines.find((l) => l.level === 'error' && l.bindings['strategy'] === 'boom');
+    expect(failure?.msg).toBe('strategy failed and was stopped');
+  });
+
+  it('stops a strategy that trades outside its markets', async () => {
+    const h = harness();
+    const rogue = defineStrategy({
+      name: 'rogue',
+      description: 'trades market 2',
+      params: z.object({}),
+      run: (ctx) => ctx.streams.mark(1).pipe(map(() => ctx.intents.cancelAll({ marketId: 2 }))),
+    });
+    const host = new StrategyHost({ strategies: [hosted(rogue as never, 'rogue', {}, { onError: 'keep' })], streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r' });
+    await host.start();
+    h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
+    await new Promise((r) => setImmediate(r));
+    expect(h.submitted).toHaveLength(0);
+    expect(host.statuses().get('rogue')).toBe('failed');
+    expect(h.cancelledFor).toEqual([]);
+  });
+
+  it('gives each strategy only the outcomes of its own intents', async () => {
+    const h = harness();
+    const seen: string[] = [];
+    const listener = defineStrategy({
+      name: 'listener',
+      description: 'records outcomes',
+      params: z.object({}),
+      run: (ctx) => ctx.outcomes.pipe(mergeMap((o) => { seen.push(`${ctx.name}:${o.intentId}`); return EMPTY; })),
+    });
+    const host = new StrategyHost({ strategies: [hosted(listener as never, 'x', {}), hosted(listener as never, 'y', {})], streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r' });
+    await host.start();
+    h.outcomes.next({ type: 'accepted', intentId: 'x-r-1', strategy: 'x', kind: 'placeLimit', marketId: 1, atMs: 0 });
+    h.outcomes.next({ type: 'refused', intentId: 'y-r-1', strategy: 'y', kind: 'placeLimit', marketId: 1, atMs: 0, rejection: { rule: 'size', value: '0', reason: 'zero', hints: [] } });
+    expect(seen).toEqual(['x:x-r-1', 'y:y-r-1']);
+  });
+});
