@@ -1,0 +1,102 @@
+import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
+
+/** CRC32 of the book as the venue computes it; see `src/protocol/orderbookChecksum.ts`. */
+export type OrderbookChecksumFn = (
+  bids: readonly { readonly price: string; readonly quantity: string }[],
+  asks: readonly { readonly price: string; readonly quantity: string }[],
+) => number;
+
+export type ApplyResult =
+  | { readonly kind: 'applied' }
+  /** An update before any snapshot (or after a mismatch): meaningless without its base. */
+  | { readonly kind: 'ignored'; readonly reason: string }
+  | { readonly kind: 'checksum-mismatch'; readonly expected: number; readonly actual: number };
+
+/**
+ * The local copy of one market's book: a snapshot, then updates carrying absolute levels
+ * (quantity 0 deletes). Levels are keyed by the exact wei price, so no two decimal spellings of a
+ * price can make two levels. After a checksum mismatch the book is unsynced and ignores updates
+ * until the next snapshot.
+ */
+export class LocalOrderBook {
+  private readonly bidLevels = new Map<bigint, OrderbookLevel>();
+  private readonly askLevels = new Map<bigint, OrderbookLevel>();
+  private sortedBids: OrderbookLevel[] | undefined;
+  private sortedAsks: OrderbookLevel[] | undefined;
+  private isSynced = false;
+  private last: { blockNumber?: number; workerTimestamp: bigint } | undefined;
+
+  constructor(
+    readonly marketId: number,
+    private readonly checksum?: OrderbookChecksumFn,
+  ) {}
+
+  get synced(): boolean {
+    return this.isSynced;
+  }
+
+  /** Block number of the last applied message, when the venue sent one. */
+  get blockNumber(): number | undefined {
+    return this.last?.blockNumber;
+  }
+
+  apply(message: OrderbookMessage): ApplyResult {
+    if (message.marketId !== this.marketId) return { kind: 'ignored', reason: `message for market ${message.marketId}` };
+    if (message.type === 'snapshot') {
+      this.bidLevels.clear();
+      this.askLevels.clear();
+      this.isSynced = true;
+    } else if (!this.isSynced) {
+      return { kind: 'ignored', reason: 'update before a snapshot' };
+    }
+    setLevels(this.bidLevels, message.bids);
+    setLevels(this.askLevels, message.asks);
+    this.sortedBids = undefined;
+    this.sortedAsks = undefined;
+    this.last = { workerTimestamp: message.workerTimestamp, ...(message.blockNumber === undefined ? {} : { blockNumber: message.blockNumber }) };
+    if (message.checksum !== undefined && this.checksum !== undefined) {
+      const actual = this.checksum(this.bids(), this.asks());
+      if (actual !== message.checksum) {
+        this.isSynced = false;
+        return { kind: 'checksum-mismatch', expected: message.checksum, actual };
+      }
+    }
+    return { kind: 'applied' };
+  }
+
+  /** Forget the book until the next snapshot (e.g. the connection dropped). */
+  invalidate(): void {
+    this.isSynced = false;
+  }
+
+  /** Best first: highest price first. */
+  bids(depth?: number): readonly OrderbookLevel[] {
+    this.sortedBids ??= [...this.bidLevels.values()].sort((a, b) => compareBigint(b.priceWei, a.priceWei));
+    return depth === undefined ? this.sortedBids : this.sortedBids.slice(0, depth);
+  }
+
+  /** Best first: lowest price first. */
+  asks(depth?: number): readonly OrderbookLevel[] {
+    this.sortedAsks ??= [...this.askLevels.values()].sort((a, b) => compareBigint(a.priceWei, b.priceWei));
+    return depth === undefined ? this.sortedAsks : this.sortedAsks.slice(0, depth);
+  }
+
+  bestBid(): OrderbookLevel | undefined {
+    return this.bids()[0];
+  }
+
+  bestAsk(): OrderbookLevel | undefined {
+    return this.asks()[0];
+  }
+}
+
+function setLevels(side: Map<bigint, OrderbookLevel>, levels: readonly OrderbookLevel[]): void {
+  for (const level of levels) {
+    if (level.quantityWei === 0n) side.delete(level.priceWei);
+    else side.set(level.priceWei, level);
+  }
+}
+
+function compareBigint(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,105 @@
+import { Observable, share, Subscription } from 'rxjs';
+import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
+import type { ConnectionState } from '../ws/venueWsClient.js';
+import { silentWsLogger, type WsLogger } from '../ws/wsLogger.js';
+import { LocalOrderBook, type OrderbookChecksumFn } from './localOrderBook.js';
+
+/** What the feed needs from the WebSocket client (`VenueWsClient` satisfies it). */
+export interface OrderbookSource {
+  channel(name: 'orderbook', options?: { readonly marketIds?: readonly number[] }): Observable<OrderbookMessage>;
+  resubscribe(name: 'orderbook'): void;
+  readonly connectionState$?: Observable<ConnectionState>;
+}
+
+/** An immutable picture of one market's book after a message was applied. */
+export interface OrderBookView {
+  readonly marketId: number;
+  /** Highest first, at most `depth` levels. */
+  readonly bids: readonly OrderbookLevel[];
+  /** Lowest first, at most `depth` levels. */
+  readonly asks: readonly OrderbookLevel[];
+  readonly bestBid?: OrderbookLevel;
+  readonly bestAsk?: OrderbookLevel;
+  readonly blockNumber?: number;
+}
+
+export interface OrderBookFeedOptions {
+  /** The venue's checksum (`orderbookChecksum` from `src/protocol/`); without it nothing is verified. */
+  readonly checksum?: OrderbookChecksumFn;
+  readonly logger?: WsLogger;
+}
+
+/**
+ * Local order books kept from the orderbook channel: one shared stream per market, emitting a
+ * view after every applied message. A checksum mismatch is counted, the book is marked unsynced
+ * and the channel is resubscribed so the venue sends a fresh snapshot; a reconnect also unsyncs
+ * the book (updates were missed) until the resubscription's snapshot arrives.
+ */
+export class OrderBookFeed {
+  private readonly shared = new Map<string, Observable<OrderBookView>>();
+  private readonly counters = { checksumMismatches: 0, resyncs: 0 };
+  private readonly logger: WsLogger;
+
+  constructor(
+    private readonly source: OrderbookSource,
+    private readonly options: OrderBookFeedOptions = {},
+  ) {
+    this.logger = options.logger ?? silentWsLogger;
+  }
+
+  get metrics(): Readonly<{ checksumMismatches: number; resyncs: number }> {
+    return { ...this.counters };
+  }
+
+  book$(marketId: number, depth?: number): Observable<OrderBookView> {
+    const key = `${marketId}:${depth ?? '*'}`;
+    const cached = this.shared.get(key);
+    if (cached !== undefined) return cached;
+    const stream = new Observable<OrderBookView>((subscriber) => {
+      const book = new LocalOrderBook(marketId, this.options.checksum);
+      const subscriptions = new Subscription();
+      subscriptions.add(
+        this.source.channel('orderbook', { marketIds: [marketId] }).subscribe({
+          next: (message) => {
+            const result = book.apply(message);
+            if (result.kind === 'applied') subscriber.next(viewOf(book, depth));
+            else if (result.kind === 'checksum-mismatch') {
+              this.counters.checksumMismatches++;
+              this.counters.resyncs++;
+              this.logger.warn({ marketId, expected: result.expected, actual: result.actual }, 'orderbook checksum mismatch; resubscribing');
+              this.source.resubscribe('orderbook');
+            }
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        }),
+      );
+      if (this.source.connectionState$ !== undefined) {
+        subscriptions.add(
+          this.source.connectionState$.subscribe((state) => {
+            if (state.status === 'reconnecting') book.invalidate();
+          }),
+        );
+      }
+      return subscriptions;
+    }).pipe(share());
+    this.shared.set(key, stream);
+    return stream;
+  }
+}
+
+function viewOf(book: LocalOrderBook, depth: number | undefined): OrderBookView {
+  const bids = book.bids(depth);
+  const asks = book.asks(depth);
+  const bestBid = bids[0];
+  const bestAsk = asks[0];
+  const blockNumber = book.blockNumber;
+  return {
+    marketId: book.marketId,
+    bids,
+    asks,
+    ...(bestBid === undefined ? {} : { bestBid }),
+    ...(bestAsk === undefined ? {} : { bestAsk }),
+    ...(blockNumber === undefined ? {} : { blockNumber }),
+  };
+}
