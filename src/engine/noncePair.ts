@@ -1,5 +1,6 @@
 import { InvalidValueError } from '../core/invalidValueError.js';
-import { checkRange, checkUint, uintMax } from '../core/integerRange.js';
+import { checkRange, checkUint } from '../core/integerRange.js';
+import { MAX_NONCE_ANCHOR, MAX_NONCE_BITMAP_INDEX } from '../protocol/permit.js';
 
 /**
  * One (anchor, bit) nonce: a uint48 anchor and a bit index 0..207, consumable once on the venue.
@@ -11,9 +12,10 @@ export interface NoncePair {
   readonly bit: number;
 }
 
-export const MAX_NONCE_BIT = 207;
+/** The protocol's limits (spec "Nonces"), under the names the engine uses. */
+export const MAX_NONCE_BIT = MAX_NONCE_BITMAP_INDEX;
 export const NONCE_BITS_PER_ANCHOR = MAX_NONCE_BIT + 1;
-export const MAX_NONCE_ANCHOR = uintMax(48);
+export { MAX_NONCE_ANCHOR };
 
 /** The venue's nonce-state read (GET /v1/nonce-state/{account}), parsed. */
 export interface NonceState {
