@@ -1,49 +1,71 @@
 import type { z } from 'zod';
+import { closestName } from './closestName.js';
 import { ConfigError, formatConfigPath, showConfigValue, type ConfigProblem } from './configError.js';
 import { VALUE_NOT_SHOWN } from './configFields.js';
+import { allowedKeys, describeNumber, schemaAt } from './schemaAt.js';
+
+export interface ConfigErrorContext {
+  /** The schema that was parsed; lets lines say "an integer from 1 to 65535" and suggest keys. */
+  readonly schema?: z.core.$ZodType;
+  /** Where the parsed value sits in the whole config, e.g. `['strategies', 0, 'params']`. */
+  readonly basePath?: readonly PropertyKey[];
+  /** The file, shown after the lines. */
+  readonly source?: string;
+}
+
+const HINT = 'every key is listed, with comments, in config/default.yaml';
 
 /**
  * Turns zod issues into one line each: where, what was expected, and what was there. The value is
  * looked up in the input by path rather than taken from zod, so it is the text the user wrote.
  * Exported for the strategy host, which validates `strategies[i].params` with each strategy's own
- * schema and passes that prefix as `basePath`.
+ * schema (see `parseStrategyParams`).
  */
-export function configErrorFromZod(error: z.ZodError, input: unknown, basePath: readonly PropertyKey[] = [], source?: string): ConfigError {
-  const problems = error.issues.flatMap((issue) => describeIssue(issue, input, basePath));
+export function configErrorFromZod(error: z.ZodError, input: unknown, context: ConfigErrorContext = {}): ConfigError {
+  const basePath = context.basePath ?? [];
+  const problems = error.issues.flatMap((issue) => describeIssue(issue, input, basePath, context.schema));
+  const options = { hints: [HINT], ...(context.source === undefined ? {} : { source: context.source }) };
   const [first, ...rest] = problems;
-  if (first === undefined) return new ConfigError([{ path: formatConfigPath(basePath), problem: 'invalid config' }], source === undefined ? {} : { source });
-  return new ConfigError([first, ...rest], source === undefined ? {} : { source });
+  if (first === undefined) return new ConfigError([{ path: formatConfigPath(basePath), problem: 'invalid value' }], options);
+  return new ConfigError([first, ...rest], options);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, input: unknown, basePath: readonly PropertyKey[]): ConfigProblem[] {
+function describeIssue(issue: z.core.$ZodIssue, input: unknown, basePath: readonly PropertyKey[], schema: z.core.$ZodType | undefined): ConfigProblem[] {
   const at = [...basePath, ...issue.path];
-  const value = valueAt(input, issue.path);
+  const node = schema === undefined ? undefined : schemaAt(schema, issue.path);
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({
-      path: formatConfigPath([...at, key]),
-      problem: `unknown key ${JSON.stringify(key)} (check the spelling; allowed keys are listed in config/default.yaml)`,
-    }));
+    const allowed = allowedKeys(node) ?? [];
+    return issue.keys.map((key) => {
+      const guess = closestName(key, allowed);
+      const help = guess !== undefined ? `did you mean "${guess}"?` : allowed.length > 0 ? `allowed here: ${allowed.join(', ')}` : 'check the spelling';
+      return { path: formatConfigPath([...at, key]), problem: `unknown key ${JSON.stringify(key)} (${help})` };
+    });
   }
-  const expected = expectation(issue);
+  const value = valueAt(input, issue.path);
+  const expected = expectation(issue, node);
   if (value === undefined) return [{ path: formatConfigPath(at), problem: `required value is missing (${expected})` }];
   if (expected.endsWith(VALUE_NOT_SHOWN)) return [{ path: formatConfigPath(at), problem: expected }];
   return [{ path: formatConfigPath(at), problem: `${expected}, got ${showConfigValue(value)}` }];
 }
 
-function expectation(issue: z.core.$ZodIssue): string {
+function expectation(issue: z.core.$ZodIssue, node: z.core.$ZodType | undefined): string {
+  const number = describeNumber(node);
   switch (issue.code) {
     case 'invalid_type':
+      if (number !== undefined) return `expected ${number}`;
       return `expected ${article(issue.expected)}`;
     case 'invalid_value':
       return issue.values.length === 1 ? `expected ${JSON.stringify(issue.values[0])}` : `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}`;
     case 'too_small':
+      if (number !== undefined) return `expected ${number}`;
       return bound(issue.origin, issue.minimum, issue.inclusive ?? true, 'small');
     case 'too_big':
+      if (number !== undefined) return `expected ${number}`;
       return bound(issue.origin, issue.maximum, issue.inclusive ?? true, 'big');
     case 'invalid_format':
       return `expected ${article(issue.format)}`;
     case 'invalid_union': {
-      const options = issue.errors.map((branch) => (branch[0] === undefined ? 'something else' : expectation(branch[0]).replace(/^expected /, '')));
+      const options = issue.errors.map((branch) => (branch[0] === undefined ? 'something else' : expectation(branch[0], undefined).replace(/^expected /, '')));
       return `expected ${[...new Set(options)].join(' or ')}`;
     }
     default:
@@ -63,7 +85,7 @@ function bound(origin: string, limit: number | bigint, inclusive: boolean, side:
 }
 
 function article(noun: string): string {
-  const word = noun === 'array' ? 'list' : noun;
+  const word = noun === 'array' ? 'list' : noun === 'record' ? 'mapping' : noun === 'int' ? 'integer' : noun;
   return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
 }
 

@@ -1,5 +1,5 @@
 export { ConfigError, formatConfigPath, type ConfigProblem } from './configError.js';
-export { configErrorFromZod } from './configErrorFromZod.js';
+export { configErrorFromZod, type ConfigErrorContext } from './configErrorFromZod.js';
 export {
   configSchema,
   VENUE_PROFILES,
@@ -12,5 +12,6 @@ export {
 } from './configSchema.js';
 export { effectiveRisk } from './effectiveRisk.js';
 export { loadConfig, MAINNET_ACK_ENV, REST_URL_ENV, WS_URL_ENV, type LoadConfigOptions } from './loadConfig.js';
+export { parseStrategyParams } from './parseStrategyParams.js';
 export { isSecretFieldName, refuseSecrets, secretShape } from './refuseSecrets.js';
 export { substituteEnv, type Env } from './substituteEnv.js';

@@ -58,7 +58,7 @@ function parseConfigText(text: string, options: LoadConfigOptions): Config {
   refuseSecrets(substituted);
   const input = applyUrlOverrides(substituted, options.env);
   const result = configSchema.safeParse(input);
-  if (!result.success) throw configErrorFromZod(result.error, input);
+  if (!result.success) throw configErrorFromZod(result.error, input, { schema: configSchema });
   const config: Config = result.data;
   requireMainnetAcknowledgement(config, options);
   return deepFreeze(config);

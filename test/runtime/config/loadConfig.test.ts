@@ -75,27 +75,27 @@ describe('loadConfig', () => {
     ['risk.max_order_notional', 'abc', 'config error at risk.max_order_notional: expected a positive decimal string such as "1000.5", got "abc"'],
     ['risk.max_order_notional', 0.1, 'config error at risk.max_order_notional: expected a positive decimal in quotes such as "0.5" (unquoted YAML decimals are floats and lose digits), got 0.1'],
     ['risk.kill_switch.max_loss', '0', 'config error at risk.kill_switch.max_loss: expected a positive decimal, got "0"'],
-    ['risk.max_open_orders', 'ten', 'config error at risk.max_open_orders: expected a number, got "ten"'],
-    ['risk.max_open_orders', 2.5, 'config error at risk.max_open_orders: expected an int, got 2.5'],
-    ['risk.max_actions_per_second', 0, 'config error at risk.max_actions_per_second: expected a number >= 1, got 0'],
+    ['risk.max_open_orders', 'ten', 'config error at risk.max_open_orders: expected an integer from 1 to 10000, got "ten"'],
+    ['risk.max_open_orders', 2.5, 'config error at risk.max_open_orders: expected an integer from 1 to 10000, got 2.5'],
+    ['risk.max_actions_per_second', 0, 'config error at risk.max_actions_per_second: expected an integer from 1 to 1000, got 0'],
     ['venue.profile', 'prod', 'config error at venue.profile: expected one of "sim" | "testnet" | "mainnet", got "prod"'],
     ['venue.selectors', 'RISE', 'config error at venue.selectors: expected one of "spec" | "rise", got "RISE"'],
     ['venue.rest_url', 'ftp://x', 'config error at venue.rest_url: expected a http:// or https:// URL, got "ftp://x"'],
     ['auth.mode', 'apikey', 'config error at auth.mode: expected one of "permit" | "jwt", got "apikey"'],
-    ['engine.max_slippage_bps', 20_000, 'config error at engine.max_slippage_bps: expected a number <= 10000, got 20000'],
+    ['engine.max_slippage_bps', 20_000, 'config error at engine.max_slippage_bps: expected an integer from 0 to 10000, got 20000'],
     ['engine.dry_run', 'yes', 'config error at engine.dry_run: expected a boolean, got "yes"'],
-    ['engine.nonce_slot.n', 0, 'config error at engine.nonce_slot.n: expected a number >= 1, got 0'],
+    ['engine.nonce_slot.n', 0, 'config error at engine.nonce_slot.n: expected an integer from 1 to 208, got 0'],
     ['logging.level', 'verbose', 'config error at logging.level: expected one of "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent", got "verbose"'],
     ['logging.pretty', 'maybe', 'config error at logging.pretty: expected "auto" or a boolean, got "maybe"'],
     ['shutdown.open_orders', 'close', 'config error at shutdown.open_orders: expected one of "cancel" | "keep", got "close"'],
-    ['sim.port', 70_000, 'config error at sim.port: expected a number <= 65535, got 70000'],
+    ['sim.port', 70_000, 'config error at sim.port: expected an integer from 0 to 65535, got 70000'],
     ['strategies.0.markets', [], 'config error at strategies[0].markets: expected at least 1 entry, got []'],
     ['strategies.0.markets', [1, 1], 'config error at strategies[0].markets: expected each market at most once, got [1,1]'],
-    ['strategies.0.markets', ['btc'], 'config error at strategies[0].markets[0]: expected a number, got "btc"'],
+    ['strategies.0.markets', ['btc'], 'config error at strategies[0].markets[0]: expected an integer from 1 to 65535, got "btc"'],
     ['strategies.0.on_error', 'ignore', 'config error at strategies[0].on_error: expected one of "cancel" | "keep", got "ignore"'],
-    ['strategies.0.params', 'fast', 'config error at strategies[0].params: expected a record, got "fast"'],
-    ['strategies.0.risk', { max_open_orders: -1 }, 'config error at strategies[0].risk.max_open_orders: expected a number >= 1, got -1'],
-    ['risk.max_open_orders', undefined, 'config error at risk.max_open_orders: required value is missing (expected a number)'],
+    ['strategies.0.params', 'fast', 'config error at strategies[0].params: expected a mapping, got "fast"'],
+    ['strategies.0.risk', { max_open_orders: -1 }, 'config error at strategies[0].risk.max_open_orders: expected an integer from 1 to 10000, got -1'],
+    ['risk.max_open_orders', undefined, 'config error at risk.max_open_orders: required value is missing (expected an integer from 1 to 10000)'],
   ])('%s = %j fails with its path and value', async (path, value, line) => {
     const error = await failure(stringify(withValue(base(), path, value)));
     expect(error.message.split('\n')).toContain(line);
@@ -119,10 +119,16 @@ describe('loadConfig', () => {
     tree = withValue(tree, 'strategies.0.marketz', [2]);
     const error = await failure(stringify(tree));
     const lines = error.message.split('\n');
-    expect(lines).toContain('config error at sim.seed: expected a number, got "x"');
-    expect(lines).toContain('config error at risk.max_opne_orders: unknown key "max_opne_orders" (check the spelling; allowed keys are listed in config/default.yaml)');
-    expect(lines.some((l) => l.startsWith('config error at strategies[0].marketz: unknown key'))).toBe(true);
+    expect(lines).toContain('config error at sim.seed: expected a non-negative integer, got "x"');
+    expect(lines).toContain('config error at risk.max_opne_orders: unknown key "max_opne_orders" (did you mean "max_open_orders"?)');
+    expect(lines).toContain('config error at strategies[0].marketz: unknown key "marketz" (did you mean "markets"?)');
+    expect(error.hints.join(' ')).toContain('config/default.yaml');
     expect(error.problems).toHaveLength(lines.length);
+  });
+
+  it('lists the allowed keys when an unknown key is not close to any of them', async () => {
+    const error = await failure(stringify(withValue(base(), 'shutdown.whatever', 1)));
+    expect(error.message).toBe('config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, timeout_ms)');
   });
 
   it('refuses duplicate strategy names and a nonce slot outside its count', async () => {
@@ -229,7 +235,7 @@ describe('loadConfig', () => {
     expect((await loadConfig({ path: good, env: {} })).strategies[0]?.name).toBe('mm');
     const error = await loadConfig({ path: bad, env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toBe(`config error at sim.port: expected a number >= 0, got -1 (in ${bad})`);
+    expect((error as ConfigError).message).toBe(`config error at sim.port: expected an integer from 0 to 65535, got -1 (in ${bad})`);
     const missing = await loadConfig({ path: join(dir, 'nope.yaml'), env: {} }).catch((e: unknown) => e);
     expect((missing as ConfigError).message).toContain('ENOENT');
   });

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/**
+ * Reads a zod schema to word error lines the way a user thinks of a field ("an integer from 1
+ * to 65535") and to list the keys an object allows. Only the schema kinds the config uses are
+ * understood; anything else yields undefined and the caller falls back to zod's own wording.
+ */
+
+/** The schema that validates the value at `path`, looking through optional/default/preprocess wrappers. */
+export function schemaAt(root: z.core.$ZodType, path: readonly PropertyKey[]): z.core.$ZodType | undefined {
+  let node: z.core.$ZodType | undefined = unwrap(root);
+  for (const segment of path) {
+    if (node instanceof z.ZodObject && typeof segment === 'string') node = node.shape[segment];
+    else if (node instanceof z.ZodArray && typeof segment === 'number') node = node.element;
+    else if (node instanceof z.ZodRecord) node = node.valueType;
+    else return undefined;
+    if (node === undefined) return undefined;
+    node = unwrap(node);
+  }
+  return node;
+}
+
+export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
+  let node = schema;
+  for (let i = 0; i < 16; i++) {
+    if (node instanceof z.ZodOptional || node instanceof z.ZodDefault || node instanceof z.ZodPrefault || node instanceof z.ZodNullable) {
+      node = node.unwrap();
+    } else if (node instanceof z.ZodPipe) {
+      // preprocess = pipe(transform, schema): the schema is the out side; .transform() = pipe(schema, transform).
+      node = node.in instanceof z.ZodTransform ? node.out : node.in;
+    } else {
+      return node;
+    }
+  }
+  return node;
+}
+
+/** "a positive number", "an integer from 1 to 65535", "a non-negative integer"; undefined for non-numbers. */
+export function describeNumber(schema: z.core.$ZodType | undefined): string | undefined {
+  if (!(schema instanceof z.ZodNumber)) return undefined;
+  let integer = false;
+  let min: { value: number; inclusive: boolean } | undefined;
+  let max: { value: number; inclusive: boolean } | undefined;
+  for (const check of schema._zod.def.checks ?? []) {
+    const def = check._zod.def;
+    if (def.check === 'number_format') integer = true;
+    const bound = 'value' in def && 'inclusive' in def ? { value: Number(def.value), inclusive: def.inclusive === true } : undefined;
+    if (bound === undefined) continue;
+    if (def.check === 'greater_than') min = bound;
+    else if (def.check === 'less_than' && bound.value < Number.MAX_SAFE_INTEGER) max = bound;
+  }
+  const noun = integer ? 'integer' : 'number';
+  if (min !== undefined && max !== undefined && min.inclusive && max.inclusive) return `an ${noun} from ${min.value} to ${max.value}`.replace(/^an number/, 'a number');
+  const parts: string[] = [];
+  let adjective = '';
+  if (min !== undefined) {
+    if (min.value === 0 && !min.inclusive) adjective = 'positive ';
+    else if (min.value === 0 && min.inclusive) adjective = 'non-negative ';
+    else if (integer && min.value === 1 && min.inclusive) adjective = 'positive ';
+    else parts.push(`${min.inclusive ? '>=' : '>'} ${min.value}`);
+  }
+  if (max !== undefined) parts.push(`${max.inclusive ? '<=' : '<'} ${max.value}`);
+  const phrase = `${adjective}${noun}${parts.length === 0 ? '' : ` ${parts.join(' and ')}`}`;
+  return /^[aeiou]/.test(phrase) ? `an ${phrase}` : `a ${phrase}`;
+}
+
+/** The keys an object schema allows, or undefined when `schema` is not an object. */
+export function allowedKeys(schema: z.core.$ZodType | undefined): string[] | undefined {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : undefined;
+}
