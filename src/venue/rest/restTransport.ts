@@ -74,6 +74,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
         }
       }
       const callerSignal = request.options?.signal;
+      const callerAborted = (): boolean => callerSignal?.aborted === true;
       const timeoutMs = request.options?.timeoutMs ?? options.timeoutMs;
       if (bucket !== false) {
         try {
@@ -88,21 +89,35 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
       if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent;
       if (request.options?.bearer !== undefined) headers['authorization'] = `Bearer ${request.options.bearer}`;
 
-      const timeoutSignal = AbortSignal.timeout(timeoutMs);
-      const signal = callerSignal === undefined ? timeoutSignal : AbortSignal.any([callerSignal, timeoutSignal]);
+      if (callerAborted()) {
+        throw new VenueTransportError({ kind: 'Aborted', endpoint: request.endpoint, cause: callerSignal?.reason, requestSent: false });
+      }
+      // A per-request controller rather than AbortSignal.any: on Node 20 every any() call leaves a
+      // dependant entry on a long-lived caller signal (e.g. a shutdown signal) that is never freed.
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      }, timeoutMs);
+      const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
+      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
 
       let status: number;
       let text: string;
       try {
-        const init: RequestInit = { method: request.method, headers, signal };
+        const init: RequestInit = { method: request.method, headers, signal: controller.signal };
         if (request.body !== undefined) init.body = JSON.stringify(request.body);
         const response = await doFetch(buildUrl(options.baseUrl, request.path, request.query), init);
         status = response.status;
         text = await response.text();
       } catch (error) {
         // The caller's abort wins over a timeout that fired at the same moment.
-        const kind = callerSignal?.aborted === true ? 'Aborted' : timeoutSignal.aborted ? 'Timeout' : 'ConnectionFailed';
+        const kind = callerAborted() ? 'Aborted' : timedOut ? 'Timeout' : 'ConnectionFailed';
         throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs, cause: error });
+      } finally {
+        clearTimeout(timer);
+        callerSignal?.removeEventListener('abort', onCallerAbort);
       }
 
       if (status < 200 || status > 299) {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { InvalidValueError } from '../../../src/core/invalidValueError.js';
@@ -202,6 +203,19 @@ describe('REST client over real HTTP', () => {
     expect(error).toBeInstanceOf(VenueTransportError);
     expect((error as VenueTransportError).kind).toBe('Aborted');
     expect(hasNoDefiniteAnswer(error)).toBe(true);
+  });
+
+  it('leaves no listener on a long-lived caller signal, and never sends when it is already aborted', async () => {
+    const venue = await peer((_req, res) => sendJson(res, 200, { data: MARKETS }));
+    const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
+    const shutdown = new AbortController();
+    for (let i = 0; i < 3; i++) await client.markets({ signal: shutdown.signal });
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    shutdown.abort();
+    const error = await client.markets({ signal: shutdown.signal }).catch((e: unknown) => e);
+    expect((error as VenueTransportError).kind).toBe('Aborted');
+    expect((error as VenueTransportError).requestSent).toBe(false);
+    expect(venue.seen).toHaveLength(3);
   });
 
   it('reports a refused connection as ConnectionFailed', async () => {
