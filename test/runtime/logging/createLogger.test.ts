@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
+import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
 import { createLogger, createSilentLogger } from '../../../src/runtime/logging/createLogger.js';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -99,6 +100,16 @@ describe('createLogger', () => {
     logger.info('hidden');
     logger.warn('shown');
     expect(out.lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['shown']);
+  });
+
+  it('takes the logging section of a config as it is', async () => {
+    const config = await loadConfig({
+      text: 'venue: {profile: sim}\nlogging: {level: debug, pretty: false}\nrisk: {max_order_notional: "1", max_position_per_market: "1", max_open_orders: 1, max_actions_per_second: 1, kill_switch: {max_loss: "1"}}\nstrategies: [{name: s, module: strategies/s.ts, markets: [1]}]',
+      env: {},
+    });
+    const out = memory();
+    createLogger({ ...config.logging, destination: out }).debug({ market: 1 }, 'tick');
+    expect(JSON.parse(out.lines[0] ?? '{}')).toMatchObject({ level: 20, market: 1, msg: 'tick' });
   });
 
   it('has a silent logger for tests', () => {
