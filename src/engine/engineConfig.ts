@@ -48,6 +48,7 @@ export interface RetryConfig {
   readonly accountNotRegisteredBaseDelayMs: number;
   readonly accountNotRegisteredMaxDelayMs: number;
   readonly rateLimitedDelayMs: number;
+  readonly rateLimitedMaxAttempts: number;
   /** Identical resends after a timeout, 5xx or dropped connection, before giving up as unknown. */
   readonly maxResends: number;
   readonly resendDelayMs: number;
@@ -85,6 +86,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
     accountNotRegisteredBaseDelayMs: 500,
     accountNotRegisteredMaxDelayMs: 5000,
     rateLimitedDelayMs: 1000,
+    rateLimitedMaxAttempts: 5,
     maxResends: 3,
     resendDelayMs: 250,
   }),
@@ -119,7 +121,11 @@ function validate(config: EngineConfig): void {
   wholeNumber('guards.actionBurst', guards.actionBurst, 1, 1_000_000);
   wholeNumber('guards.leverageUpdateIntervalMs', guards.leverageUpdateIntervalMs, 0, 3_600_000);
   wholeNumber('retry.accountNotRegisteredMaxAttempts', retry.accountNotRegisteredMaxAttempts, 1, 1000);
+  wholeNumber('retry.rateLimitedMaxAttempts', retry.rateLimitedMaxAttempts, 1, 1000);
   wholeNumber('retry.maxResends', retry.maxResends, 0, 100);
+  for (const key of ['accountNotRegisteredBaseDelayMs', 'accountNotRegisteredMaxDelayMs', 'rateLimitedDelayMs', 'resendDelayMs'] as const) {
+    wholeNumber(`retry.${key}`, retry[key], 0, 3_600_000);
+  }
 }
 
 function wholeNumber(field: string, value: number, min: number, max: number): void {

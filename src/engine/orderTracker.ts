@@ -1,0 +1,290 @@
+import { Subject, type Observable } from 'rxjs';
+import { compareDecimals, decimalToFixed, fixedToDecimal } from '../core/decimal.js';
+import type { FillRecord, OrderRecord, PositionRecord } from '../venue/schemas/wsFramesPrivate.js';
+import type { AccountState, PositionView } from './accountState.js';
+import type { MarginMode, Side } from './intents.js';
+
+/**
+ * The engine's memory of orders, fills, positions and balance. Links each intent to its
+ * client_order_id, order_id and resting_order_id, and moves orders through their states from the
+ * engine's own sends and the venue's orders, fills and positions feeds (WebSocket or REST), in
+ * whatever order those arrive. Fills are deduplicated by id.
+ */
+export type OrderState = 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed' | 'unknown';
+
+export interface TrackedOrder {
+  readonly intentId: string;
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly side: Side;
+  readonly size: string;
+  readonly price: string;
+  readonly clientOrderId?: bigint;
+  readonly orderId?: string;
+  readonly restingOrderId?: bigint;
+  readonly state: OrderState;
+  readonly filledSize: string;
+}
+
+export interface TrackedFill {
+  readonly id: string;
+  readonly marketId: number;
+  readonly orderId: string;
+  readonly intentId?: string;
+  readonly strategy?: string;
+  readonly side: Side;
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly liquidity: 'MAKER' | 'TAKER';
+}
+
+export interface TrackedPosition extends PositionView {
+  readonly marketId: number;
+  readonly avgEntryPrice?: string;
+  readonly marginMode?: MarginMode;
+}
+
+const TERMINAL: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'failed']);
+const SCALE = 18;
+const MAX_REMEMBERED_FILL_IDS = 100_000;
+
+/** venue-facts: the first 8 bytes of order_id carry the wide id, and resting = wide >> 1. */
+export function restingIdFromOrderId(orderId: string): bigint | undefined {
+  if (!/^0x[0-9a-fA-F]{16,}$/.test(orderId)) return undefined;
+  return BigInt(`0x${orderId.slice(2, 18)}`) >> 1n;
+}
+
+export class OrderTracker {
+  private readonly byIntent = new Map<string, TrackedOrder>();
+  private readonly intentByOrderId = new Map<string, string>();
+  /** Orders seen on the venue that no intent of this process placed. */
+  private readonly foreign = new Map<string, { marketId: number; restingOrderId?: bigint }>();
+  private readonly positions = new Map<number, TrackedPosition>();
+  private readonly marginModes = new Map<number, MarginMode>();
+  private readonly inFlight = new Map<number, number>();
+  private readonly seenFills = new Set<string>();
+  private balance: string | undefined;
+  private readonly orderChanges = new Subject<TrackedOrder>();
+  private readonly fillEvents = new Subject<TrackedFill>();
+
+  readonly orders$: Observable<TrackedOrder> = this.orderChanges.asObservable();
+  readonly fills$: Observable<TrackedFill> = this.fillEvents.asObservable();
+
+  /** A placement is about to be signed and sent. */
+  pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
+    this.set({ ...order, state: 'pending', filledSize: '0' });
+  }
+
+  /** Counts a signed action in flight in a market (guards wait on it). */
+  beginAction(marketId: number): () => void {
+    this.inFlight.set(marketId, (this.inFlight.get(marketId) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (this.inFlight.get(marketId) ?? 1) - 1;
+      if (n <= 0) this.inFlight.delete(marketId);
+      else this.inFlight.set(marketId, n);
+    };
+  }
+
+  /** The venue accepted the placement and named the order. */
+  placed(intentId: string, orderId: string): void {
+    const order = this.byIntent.get(intentId);
+    if (order === undefined) return;
+    this.intentByOrderId.set(orderId.toLowerCase(), intentId);
+    const resting = order.restingOrderId ?? restingIdFromOrderId(orderId);
+    // A feed may already have reported it filled or cancelled: never move back from terminal.
+    const state = order.state === 'pending' || order.state === 'unknown' ? 'open' : order.state;
+    this.set({ ...order, orderId, ...(resting === undefined ? {} : { restingOrderId: resting }), state });
+    this.foreign.delete(orderId.toLowerCase());
+  }
+
+  /** The placement did not happen (refused, rejected, failed) or its fate is not known yet. */
+  settle(intentId: string, state: 'rejected' | 'failed' | 'unknown'): void {
+    const order = this.byIntent.get(intentId);
+    if (order === undefined || TERMINAL.has(order.state)) return;
+    this.set({ ...order, state });
+  }
+
+  /** A cancel the engine sent was accepted. */
+  cancelled(orderId: string): void {
+    const intentId = this.intentByOrderId.get(orderId.toLowerCase());
+    if (intentId === undefined) {
+      this.foreign.delete(orderId.toLowerCase());
+      return;
+    }
+    const order = this.byIntent.get(intentId);
+    if (order !== undefined && !TERMINAL.has(order.state)) this.set({ ...order, state: 'cancelled' });
+  }
+
+  /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
+  onOrderRecords(records: readonly OrderRecord[], snapshot: boolean): void {
+    const seen = new Set<string>();
+    for (const record of records) {
+      const key = record.order_id.toLowerCase();
+      seen.add(key);
+      const intentId = this.intentByOrderId.get(key);
+      const resting = record.resting_order_id === undefined ? restingIdFromOrderId(record.order_id) : BigInt(record.resting_order_id);
+      if (intentId === undefined) {
+        if (record.status === 'ORDER_STATUS_OPEN') this.foreign.set(key, { marketId: record.market_id, ...(resting === undefined ? {} : { restingOrderId: resting }) });
+        else this.foreign.delete(key);
+        continue;
+      }
+      const order = this.byIntent.get(intentId);
+      if (order === undefined) continue;
+      const filled = record.filled_size ?? order.filledSize;
+      const state = stateOfRecord(record.status, filled);
+      this.set({ ...order, ...(resting === undefined ? {} : { restingOrderId: resting }), filledSize: maxDecimal(order.filledSize, filled), state: TERMINAL.has(order.state) ? order.state : state });
+    }
+    if (snapshot) {
+      // An order of ours that a snapshot no longer lists is not open any more.
+      for (const order of this.byIntent.values()) {
+        if ((order.state === 'open' || order.state === 'partially_filled') && order.orderId !== undefined && !seen.has(order.orderId.toLowerCase())) {
+          this.set({ ...order, state: compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled' });
+        }
+      }
+      for (const key of [...this.foreign.keys()]) if (!seen.has(key)) this.foreign.delete(key);
+    }
+  }
+
+  /** A fill of this account. Returns it with its intent, or undefined when it was seen before. */
+  onFill(fill: FillRecord): TrackedFill | undefined {
+    if (this.seenFills.has(fill.id)) return undefined;
+    this.rememberFill(fill.id);
+    const intentId = this.intentByOrderId.get(fill.order_id.toLowerCase());
+    const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
+    const tracked: TrackedFill = {
+      id: fill.id,
+      marketId: fill.market_id,
+      orderId: fill.order_id,
+      ...(order === undefined ? {} : { intentId: order.intentId, strategy: order.strategy }),
+      side: fill.side,
+      price: fill.price,
+      size: fill.size,
+      fee: fill.fee,
+      liquidity: fill.liquidity_indicator,
+    };
+    if (order !== undefined && !TERMINAL.has(order.state)) {
+      const filledSize = addDecimals(order.filledSize, fill.size);
+      this.set({ ...order, filledSize, state: compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled' });
+    }
+    this.fillEvents.next(tracked);
+    return tracked;
+  }
+
+  onPositions(records: readonly PositionRecord[]): void {
+    for (const record of records) {
+      const mode = record.margin_mode === 1 || record.margin_mode === '1' ? 'isolated' : record.margin_mode === 0 || record.margin_mode === '0' ? 'cross' : undefined;
+      if (mode !== undefined) this.marginModes.set(record.market_id, mode);
+      const size = record.size.startsWith('-') ? record.size.slice(1) : record.size;
+      const side: Side = record.side ?? (record.size.startsWith('-') ? 'sell' : 'buy');
+      if (compareDecimals(size, '0') === 0) {
+        this.positions.delete(record.market_id);
+        continue;
+      }
+      this.positions.set(record.market_id, {
+        marketId: record.market_id,
+        side,
+        size,
+        ...(record.avg_entry_price === undefined ? {} : { avgEntryPrice: record.avg_entry_price }),
+        ...(mode === undefined ? {} : { marginMode: mode }),
+      });
+    }
+  }
+
+  setMarginMode(marketId: number, mode: MarginMode): void {
+    this.marginModes.set(marketId, mode);
+  }
+
+  onBalance(balance: string): void {
+    this.balance = balance;
+  }
+
+  order(intentId: string): TrackedOrder | undefined {
+    return this.byIntent.get(intentId);
+  }
+
+  orderByOrderId(orderId: string): TrackedOrder | undefined {
+    const intentId = this.intentByOrderId.get(orderId.toLowerCase());
+    return intentId === undefined ? undefined : this.byIntent.get(intentId);
+  }
+
+  /** The resting id the cancel hash needs, from our records or the venue's. */
+  restingIdOf(orderId: string): bigint | undefined {
+    return this.orderByOrderId(orderId)?.restingOrderId ?? this.foreign.get(orderId.toLowerCase())?.restingOrderId;
+  }
+
+  openOrders(filter: { strategy?: string; marketId?: number } = {}): TrackedOrder[] {
+    return [...this.byIntent.values()].filter(
+      (o) =>
+        (o.state === 'open' || o.state === 'partially_filled' || o.state === 'pending' || o.state === 'unknown') &&
+        (filter.strategy === undefined || o.strategy === filter.strategy) &&
+        (filter.marketId === undefined || o.marketId === filter.marketId),
+    );
+  }
+
+  /** Open orders on the venue that this process did not place. */
+  foreignOrders(): { orderId: string; marketId: number }[] {
+    return [...this.foreign.entries()].map(([orderId, o]) => ({ orderId, marketId: o.marketId }));
+  }
+
+  position(marketId: number): TrackedPosition | undefined {
+    return this.positions.get(marketId);
+  }
+
+  allPositions(): TrackedPosition[] {
+    return [...this.positions.values()];
+  }
+
+  currentBalance(): string | undefined {
+    return this.balance;
+  }
+
+  /** The plain state the pre-trade checks and guards judge. */
+  accountState(): AccountState {
+    const openOrders = new Map<number, number>();
+    for (const o of this.byIntent.values()) {
+      if (o.state === 'open' || o.state === 'partially_filled') openOrders.set(o.marketId, (openOrders.get(o.marketId) ?? 0) + 1);
+    }
+    for (const f of this.foreign.values()) openOrders.set(f.marketId, (openOrders.get(f.marketId) ?? 0) + 1);
+    return { positions: new Map(this.positions), marginModes: new Map(this.marginModes), openOrders, inFlight: new Map(this.inFlight) };
+  }
+
+  private set(order: TrackedOrder): void {
+    const before = this.byIntent.get(order.intentId);
+    this.byIntent.set(order.intentId, order);
+    if (order.orderId !== undefined) this.intentByOrderId.set(order.orderId.toLowerCase(), order.intentId);
+    if (before === undefined || before.state !== order.state || before.filledSize !== order.filledSize) this.orderChanges.next(order);
+  }
+
+  private rememberFill(id: string): void {
+    this.seenFills.add(id);
+    if (this.seenFills.size > MAX_REMEMBERED_FILL_IDS) {
+      const oldest = this.seenFills.values().next().value;
+      if (oldest !== undefined) this.seenFills.delete(oldest);
+    }
+  }
+}
+
+function stateOfRecord(status: OrderRecord['status'], filled: string): OrderState {
+  switch (status) {
+    case 'ORDER_STATUS_OPEN':
+      return compareDecimals(filled, '0') > 0 ? 'partially_filled' : 'open';
+    case 'ORDER_STATUS_FILLED':
+      return 'filled';
+    case 'ORDER_STATUS_CANCELLED':
+      return 'cancelled';
+    case 'ORDER_STATUS_NONE':
+      return 'unknown';
+  }
+}
+
+function addDecimals(a: string, b: string): string {
+  return fixedToDecimal(decimalToFixed(a, SCALE, 'size') + decimalToFixed(b, SCALE, 'size'), SCALE);
+}
+
+function maxDecimal(a: string, b: string): string {
+  return compareDecimals(a, b) >= 0 ? a : b;
+}

@@ -1,0 +1,132 @@
+import { VenueError } from '../venue/venueError.js';
+import { VenueTransportError } from '../venue/venueTransportError.js';
+import type { RetryConfig } from './engineConfig.js';
+import type { NonceFate } from './nonceAllocator.js';
+
+/**
+ * The one place that decides what to do after a signed request failed. Every decision also says
+ * what to report to the nonce allocator for the pair the request used: `in_flight` while the
+ * same signed bytes will be sent again, otherwise its fate.
+ *
+ * Idempotency comes from the (anchor, bit) nonce, not from client_order_id: an identical resend
+ * cannot execute twice, so timeouts, 5xx and dropped connections are resent as they are. A new
+ * signature with a new pair is only made once the old pair is known not to have executed.
+ */
+export type RetryAction =
+  | 'retry_same_after_delay'
+  | 'resend_identical'
+  | 'confirm_landed'
+  | 'resign_new_nonce'
+  | 'resync_nonces_then_resign'
+  | 'stop_signer_not_authorized'
+  | 'fail';
+
+export interface RetryDecision {
+  readonly action: RetryAction;
+  /** Wait this long before acting (0 when the action is immediate). */
+  readonly delayMs: number;
+  readonly nonceFate: NonceFate | 'in_flight';
+  readonly reason: string;
+  readonly hints: readonly string[];
+  /** The failure as parsed by the venue layer, kept for the outcome and the log. */
+  readonly error: unknown;
+}
+
+export interface FailureContext {
+  /** How many times these exact signed bytes have been sent, this failed send included (1-based). */
+  readonly attempt: number;
+  /** The permit's deadline is already behind the local clock. */
+  readonly deadlinePassed: boolean;
+}
+
+const SIGNER_HINTS = [
+  'check that permit target is addresses.router (not the account, not the domain verifying contract)',
+  'refresh the system config (GET /v1/system/config): contract addresses change on redeploys',
+];
+
+export function classifyFailure(error: unknown, context: FailureContext, config: RetryConfig): RetryDecision {
+  const resend = context.attempt > 1;
+  const decide = (
+    action: RetryAction,
+    nonceFate: RetryDecision['nonceFate'],
+    reason: string,
+    extra: { delayMs?: number; hints?: readonly string[] } = {},
+  ): RetryDecision => ({
+    action,
+    delayMs: extra.delayMs ?? 0,
+    nonceFate,
+    reason,
+    hints: [...(extra.hints ?? []), ...venueHints(error)],
+    error,
+  });
+  const noAnswer = (what: string): RetryDecision => {
+    if (context.deadlinePassed) {
+      return decide('confirm_landed', 'unknown', `${what} and the permit deadline has passed: a resend would only expire, but the first send may have executed`);
+    }
+    if (context.attempt <= config.maxResends) {
+      return decide('resend_identical', 'in_flight', `${what}: resending the same signed request is idempotent thanks to its nonce`, {
+        delayMs: config.resendDelayMs,
+      });
+    }
+    return decide('fail', 'unknown', `${what} after ${context.attempt} sends; the outcome is unknown`, {
+      hints: ['confirm via the open orders or the orders channel before acting again'],
+    });
+  };
+
+  if (error instanceof VenueTransportError) {
+    if (error.kind === 'Aborted') return decide('fail', 'unknown', 'the request was aborted by the caller; it may have executed');
+    return noAnswer(error.kind === 'Timeout' ? 'the request timed out' : 'the connection failed');
+  }
+  if (!(error instanceof VenueError)) {
+    return decide('fail', 'unknown', 'an unexpected error, not a venue answer; the request may have executed');
+  }
+
+  switch (error.kind) {
+    case 'SignerNotAuthorized':
+      return decide('stop_signer_not_authorized', 'rejected', 'the venue recovered a signer that is not authorised for this account', {
+        hints: SIGNER_HINTS,
+      });
+    case 'NonceUsed':
+      return resend
+        ? decide('confirm_landed', 'landed', 'NonceUsed on a resend: the first send most likely executed')
+        : decide('resync_nonces_then_resign', 'landed', 'NonceUsed on a fresh pair: something else consumed it; resync the nonce state');
+    case 'InvalidNonceAnchor':
+      return resend
+        ? decide('confirm_landed', 'unknown', 'InvalidNonceAnchor on a resend: the anchor moved on, perhaps because the first send executed')
+        : decide('resync_nonces_then_resign', 'rejected', 'the anchor is no longer accepted; resync the nonce state');
+    case 'InvalidNonceIndex':
+      return decide('resync_nonces_then_resign', 'rejected', 'the bit index was refused; resync the nonce state');
+    case 'PermitExpired':
+      return resend
+        ? decide('confirm_landed', 'unknown', 'the permit expired on a resend; the first send may have executed')
+        : decide('resign_new_nonce', 'rejected', 'the permit deadline passed before the venue saw it');
+    case 'AccountNotRegistered':
+      if (context.attempt < config.accountNotRegisteredMaxAttempts) {
+        const delayMs = Math.min(config.accountNotRegisteredMaxDelayMs, config.accountNotRegisteredBaseDelayMs * 2 ** (context.attempt - 1));
+        return decide('retry_same_after_delay', 'in_flight', 'the account is not registered yet (registration lag after the first deposit)', { delayMs });
+      }
+      return decide('fail', 'rejected', `the account is still not registered after ${context.attempt} attempts`, {
+        hints: ['deposit collateral first (testnet: POST /v1/account/deposit)'],
+      });
+    case 'RateLimited':
+      if (context.attempt < config.rateLimitedMaxAttempts) {
+        return decide('retry_same_after_delay', 'in_flight', 'rate limited', { delayMs: config.rateLimitedDelayMs });
+      }
+      return decide('fail', 'rejected', `still rate limited after ${context.attempt} attempts`);
+    case 'AllowanceExpired':
+    case 'OpenPositionExists':
+    case 'MarketOrderTimeInForce':
+    case 'InvalidArgument':
+    case 'Unauthenticated':
+      // A named refusal or revert is definite even when it comes with a 5xx: resending repeats it.
+      return decide('fail', 'rejected', `the venue refused the request (${error.kind})`);
+    case 'Internal':
+    case 'Unknown':
+      if (error.httpStatus >= 500) return noAnswer(`the venue answered HTTP ${error.httpStatus}`);
+      return decide('fail', 'rejected', `the venue refused the request (${error.kind}, HTTP ${error.httpStatus})`);
+  }
+}
+
+function venueHints(error: unknown): readonly string[] {
+  return error instanceof VenueError || error instanceof VenueTransportError ? error.hints : [];
+}

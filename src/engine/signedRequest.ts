@@ -1,0 +1,144 @@
+import type { Address } from '../core/address.js';
+import {
+  cancelAllOrdersHash,
+  cancelOrderHash,
+  placeOrderHash,
+  updateIsolatedMarginHash,
+  updateLeverageHash,
+  updateMarginModeHash,
+  type Hex32,
+} from '../protocol/actionHashes.js';
+import type { SignerLike } from '../protocol/digestSigner.js';
+import { packOrderWord } from '../protocol/orderWord.js';
+import { signPermit, type PermitSignatureEncoding, type PermitWire } from '../protocol/permit.js';
+import type { SelectorTable } from '../protocol/selectors.js';
+import type { SigningContext } from '../protocol/signingContext.js';
+import type { NoncePair } from './noncePair.js';
+import type { WireAction, WireOrder } from './wireAction.js';
+
+/**
+ * A checked wire action whose cancel target has been resolved to the venue's ids: the cancel hash
+ * commits to `resting_order_id`, while the body carries the `order_id` string.
+ */
+export type ResolvedAction =
+  | Exclude<WireAction, { action: 'cancelOrder' }>
+  | { readonly action: 'cancelOrder'; readonly market_id: number; readonly order_id: string; readonly resting_order_id: bigint };
+
+export type Endpoint = ResolvedAction['action'];
+
+/** Permit authorisation: one (anchor, bit) and a deadline, signed by the session key. */
+export interface PermitAuthorization {
+  readonly mode: 'permit';
+  readonly context: SigningContext;
+  readonly signer: SignerLike;
+  readonly account: Address;
+  readonly nonce: NoncePair;
+  /** uint32 unix seconds. */
+  readonly deadline: number;
+  readonly encoding?: PermitSignatureEncoding;
+}
+
+/** JWT authorisation: the body carries no permit; the transport adds the Bearer header. */
+export interface JwtAuthorization {
+  readonly mode: 'jwt';
+}
+
+export type Authorization = PermitAuthorization | JwtAuthorization;
+
+/** The exact body for one endpoint, and what was used to authorise it (to report its fate). */
+export interface SignedRequest {
+  readonly endpoint: Endpoint;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly nonce?: NoncePair;
+  readonly deadline?: number;
+  readonly actionHash: Hex32;
+}
+
+export function orderWordOf(order: WireOrder): bigint {
+  return packOrderWord({
+    marketId: order.market_id,
+    sizeSteps: BigInt(order.size_steps),
+    priceTicks: BigInt(order.price_ticks),
+    side: order.side,
+    postOnly: order.post_only,
+    reduceOnly: order.reduce_only,
+    stpMode: order.stp_mode,
+    orderType: order.order_type,
+    timeInForce: order.time_in_force,
+  });
+}
+
+/** The action hash the venue recomputes from the body (spec "Action hashes"). */
+export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): Hex32 {
+  switch (action.action) {
+    case 'placeOrder':
+      return placeOrderHash(
+        {
+          orderWord: orderWordOf(action.order),
+          ...(action.order.client_order_id === undefined ? {} : { clientOrderId: action.order.client_order_id }),
+          ...(action.order.ttl_units === undefined ? {} : { ttlUnits: action.order.ttl_units }),
+        },
+        selectors,
+      );
+    case 'cancelOrder':
+      return cancelOrderHash(action.market_id, action.resting_order_id, selectors);
+    case 'cancelAllOrders':
+      return cancelAllOrdersHash(action.market_id, selectors);
+    case 'updateLeverage':
+      return updateLeverageHash(action.market_id, action.leverage, selectors);
+    case 'updateMarginMode':
+      return updateMarginModeHash(action.market_id, action.margin_mode, selectors);
+    case 'updateIsolatedMargin':
+      return updateIsolatedMarginHash(action.market_id, action.amount, selectors);
+  }
+}
+
+/** The body fields of the action, in the spec's order, without authorisation. */
+export function bodyOf(action: ResolvedAction): Record<string, unknown> {
+  switch (action.action) {
+    case 'placeOrder': {
+      const o = action.order;
+      return {
+        market_id: o.market_id,
+        size_steps: o.size_steps,
+        price_ticks: o.price_ticks,
+        side: o.side,
+        post_only: o.post_only,
+        reduce_only: o.reduce_only,
+        stp_mode: o.stp_mode,
+        order_type: o.order_type,
+        time_in_force: o.time_in_force,
+        ...(o.client_order_id === undefined ? {} : { client_order_id: o.client_order_id.toString() }),
+        ...(o.ttl_units === undefined ? {} : { ttl_units: o.ttl_units }),
+      };
+    }
+    case 'cancelOrder':
+      return { market_id: action.market_id, order_id: action.order_id };
+    case 'cancelAllOrders':
+      return { market_id: action.market_id };
+    case 'updateLeverage':
+      return { market_id: String(action.market_id), leverage: String(action.leverage) };
+    case 'updateMarginMode':
+      return { market_id: String(action.market_id), margin_mode: action.margin_mode };
+    case 'updateIsolatedMargin':
+      return { market_id: String(action.market_id), amount: action.amount.toString() };
+  }
+}
+
+/** Account actions carry the permit as `permit_params`; order actions as `permit`. */
+function permitField(endpoint: Endpoint): 'permit' | 'permit_params' {
+  return endpoint === 'placeOrder' || endpoint === 'cancelOrder' || endpoint === 'cancelAllOrders' ? 'permit' : 'permit_params';
+}
+
+export async function buildSignedRequest(action: ResolvedAction, auth: Authorization, selectors: SelectorTable): Promise<SignedRequest> {
+  const actionHash = actionHashOf(action, selectors);
+  const body = bodyOf(action);
+  if (auth.mode === 'jwt') return { endpoint: action.action, body, actionHash };
+  const permit: PermitWire = await signPermit(
+    auth.context,
+    auth.signer,
+    { account: auth.account, actionHash, nonceAnchor: auth.nonce.anchor, nonceBitmap: auth.nonce.bit, deadline: auth.deadline },
+    auth.encoding ?? 'compact64',
+  );
+  return { endpoint: action.action, body: { ...body, [permitField(action.action)]: permit }, nonce: auth.nonce, deadline: auth.deadline, actionHash };
+}
