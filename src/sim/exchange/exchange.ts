@@ -1,7 +1,14 @@
-import type { Address } from '../../core/address.js';
+import { parseAddress, type Address } from '../../core/address.js';
+import { decimalToWei, multiplyUnits, weiToDecimal } from '../../core/decimal.js';
+import { InvalidValueError } from '../../core/invalidValueError.js';
+import { AccountLedger } from './accountLedger.js';
+import { updateIsolatedMargin, updateLeverage, updateMarginMode } from './accountActions.js';
+import { EventCollector } from './eventCollector.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
+import { ExchangeRejection, invalidArgument, reverted } from './exchangeRejection.js';
 import type {
   BalanceRecord,
+  BookLevel,
   BookSnapshot,
   MarketRecord,
   OraclePriceRecord,
@@ -9,7 +16,13 @@ import type {
   PlaceOrderParams,
   PositionRecord,
 } from './exchangeRecords.js';
-import { DEFAULT_MARKETS, type MarketDefinition } from './markets.js';
+import { compileMarkets, DEFAULT_MARKETS, type MarketDefinition, type MarketSpec } from './markets.js';
+import { OraclePrices } from './oraclePrices.js';
+import { OrderEntry } from './orderEntry.js';
+import { OrderStore } from './orderStore.js';
+import { checkPlaceOrder } from './placeOrderChecks.js';
+import { remainingSteps, toOrderRecord, type SimOrder } from './simOrder.js';
+import { SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
 
 /**
  * The simulator's exchange core: pure, deterministic and synchronous. No I/O, no timers, no
@@ -25,22 +38,15 @@ export interface ExchangeOptions {
   readonly takerFeeBps?: bigint;
   /** Leverage of a market the account never set; default 10 (capped by max_leverage). */
   readonly defaultLeverage?: number;
-  /** Per-block mark move bound in parts per million; default 300 (3 bps). */
+  /** Per-block index move bound in parts per million; default 300 (3 bps). */
   readonly oracleVolatilityPpm?: number;
-  /** Synthetic liquidity; `false` turns it off (unit tests of matching). */
+  /** Synthetic liquidity; `false` turns it off (unit tests of matching). Default on. */
   readonly makers?: SyntheticMakersConfig | false;
   /** Terminal (filled/cancelled) orders kept for lookup; older ones are forgotten. Default 10,000. */
   readonly terminalOrderRetention?: number;
 }
 
-export interface SyntheticMakersConfig {
-  /** Price levels quoted per side per market; default 5. */
-  readonly levels?: number;
-  /** Ticks between quote levels; default: about 1 bp of the mark. */
-  readonly levelSpacingTicks?: number;
-  /** Chance per block per market that a taker bot crosses the spread, in percent; default 20. */
-  readonly takeChancePercent?: number;
-}
+export type { SyntheticMakersConfig };
 
 export interface PlaceOrderResult {
   readonly order: OrderRecord;
@@ -62,133 +68,284 @@ export interface CancelAllResult extends ActionResult {
 export { DEFAULT_MARKETS };
 
 export class Exchange {
+  private readonly specs: ReadonlyMap<number, MarketSpec>;
+  private readonly oracle: OraclePrices;
+  private readonly store: OrderStore;
+  private readonly ledger: AccountLedger;
+  private readonly entry: OrderEntry;
+  private readonly lastTradeTicks = new Map<number, number>();
+  private readonly makers: SyntheticMakers | undefined;
+  private currentBlock = 0;
+
   constructor(options: ExchangeOptions) {
-    void options;
-    throw new Error('Exchange: not implemented yet');
+    if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 0xffff_ffff) {
+      throw new InvalidValueError('seed', options.seed, 'a uint32');
+    }
+    const defaultLeverage = options.defaultLeverage ?? 10;
+    if (!Number.isInteger(defaultLeverage) || defaultLeverage < 1 || defaultLeverage > 255) {
+      throw new InvalidValueError('defaultLeverage', defaultLeverage, 'an integer 1 to 255');
+    }
+    const retention = options.terminalOrderRetention ?? 10_000;
+    if (!Number.isInteger(retention) || retention < 0) throw new InvalidValueError('terminalOrderRetention', retention, 'an integer >= 0');
+    this.specs = compileMarkets(options.markets ?? DEFAULT_MARKETS);
+    this.oracle = new OraclePrices(this.specs.values(), options.seed, options.oracleVolatilityPpm);
+    this.store = new OrderStore(this.specs.keys(), retention);
+    this.ledger = new AccountLedger(
+      {
+        market: (id) => this.spec(id),
+        markWei: (id) => this.oracle.markWei(id),
+        marginOrders: (account, marketId) =>
+          this.store.openOrders(account, marketId).map((o) => ({
+            side: o.side,
+            remainingSteps: BigInt(remainingSteps(o)),
+            priceTicks: o.priceTicks,
+            reduceOnly: o.reduceOnly,
+          })),
+      },
+      defaultLeverage,
+    );
+    this.entry = new OrderEntry({
+      store: this.store,
+      ledger: this.ledger,
+      market: (id) => this.spec(id),
+      makerFeeBps: options.makerFeeBps ?? 2n,
+      takerFeeBps: options.takerFeeBps ?? 5n,
+      onTrade: (marketId, ticks) => this.lastTradeTicks.set(marketId, ticks),
+    });
+    this.makers = options.makers === false ? undefined : new SyntheticMakers(this, options.seed, options.makers ?? {});
   }
 
-  /** Registers the account on first deposit; amount is a positive decimal USDC string. */
+  /** Registers the account on its first deposit; amount is a positive decimal USDC string. */
   deposit(account: Address, amountUsdc: string): ActionResult {
-    void account;
-    void amountUsdc;
-    throw new Error('not implemented');
+    const address = this.address(account);
+    let amountWei: bigint;
+    try {
+      amountWei = decimalToWei(amountUsdc, 'amount');
+    } catch {
+      throw invalidArgument(`amount must be a decimal USDC string with at most 18 decimals, got ${JSON.stringify(amountUsdc)}`);
+    }
+    if (amountWei <= 0n) throw invalidArgument(`amount must be positive, got ${amountUsdc}`);
+    this.ledger.deposit(address, amountWei);
+    const events = new EventCollector();
+    events.touchBalance(address);
+    return { events: this.flush(events) };
   }
 
   /** True once the account has deposited (the venue's "registered"). */
   isRegistered(account: Address): boolean {
-    void account;
-    throw new Error('not implemented');
+    return this.ledger.isRegistered(this.address(account));
   }
 
-  /** `nowMs` is the unix time in milliseconds the action is mined at (fills carry it). */
+  /** `nowMs` is the unix time in milliseconds the action is mined at (fills and GTT use it). */
   placeOrder(account: Address, params: PlaceOrderParams, nowMs: number): PlaceOrderResult {
-    void account;
-    void params;
-    void nowMs;
-    throw new Error('not implemented');
+    const address = this.registered(account);
+    const checked = checkPlaceOrder(this.specs.get(params.market_id), params);
+    const events = new EventCollector();
+    const order = this.entry.place(address, checked, nowMs, events);
+    const market = this.spec(order.marketId);
+    return {
+      order: toOrderRecord(order, market),
+      filled_quantity: multiplyUnits(BigInt(order.filledSteps), market.definition.config.step_size),
+      filled_percent: Math.floor((order.filledSteps * 100) / order.sizeSteps),
+      events: this.flush(events),
+    };
   }
 
+  /** Cancels one open order of the account by its resting_order_id (what the cancel hash commits to). */
   cancelOrder(account: Address, marketId: number, restingOrderId: bigint): ActionResult {
-    void account;
-    void marketId;
-    void restingOrderId;
-    throw new Error('not implemented');
+    const address = this.registered(account);
+    this.spec(marketId);
+    const order = this.store.bySequenceId(restingOrderId);
+    if (order === undefined || order.marketId !== marketId || order.status !== 'ORDER_STATUS_OPEN') {
+      throw reverted('CancelOrder', 'OrderNotFound', [restingOrderId], 'the order may have filled, expired or been cancelled already; read GET /v1/orders/open');
+    }
+    if (order.account !== address) throw reverted('CancelOrder', 'NotOrderOwner', [restingOrderId]);
+    const events = new EventCollector();
+    this.entry.cancel(order, events);
+    return { events: this.flush(events) };
   }
 
+  /** Cancels every open order of the account in one market (market id required, venue-facts). */
   cancelAll(account: Address, marketId: number): CancelAllResult {
-    void account;
-    void marketId;
-    throw new Error('not implemented');
+    const address = this.registered(account);
+    const market = this.spec(marketId);
+    const events = new EventCollector();
+    const cancelled: OrderRecord[] = [];
+    for (const order of this.store.openOrders(address, marketId)) {
+      this.entry.cancel(order, events);
+      cancelled.push(toOrderRecord(order, market));
+    }
+    return { cancelled, events: this.flush(events) };
   }
 
   /** leverage 1..255 and at most the market's max_leverage. */
   setLeverage(account: Address, marketId: number, leverage: number): ActionResult {
-    void account;
-    void marketId;
-    void leverage;
-    throw new Error('not implemented');
+    return this.accountAction(account, marketId, (address, market) => updateLeverage(this.ledger, address, market, leverage));
   }
 
   /** 0 cross, 1 isolated; fails with OpenPositionExists(<signed size_steps>) while a position is open. */
   setMarginMode(account: Address, marketId: number, marginMode: number): ActionResult {
-    void account;
-    void marketId;
-    void marginMode;
-    throw new Error('not implemented');
+    return this.accountAction(account, marketId, (address, market) =>
+      updateMarginMode(this.ledger, address, market, marginMode, this.store.openOrders(address, marketId).length),
+    );
   }
 
-  /** amount: signed int128 in USD wei (18 decimals); positive adds, negative removes. */
+  /** amountWei: signed int128 in USD wei (18 decimals); positive adds, negative removes. */
   adjustIsolatedMargin(account: Address, marketId: number, amountWei: bigint): ActionResult {
-    void account;
-    void marketId;
-    void amountWei;
-    throw new Error('not implemented');
+    return this.accountAction(account, marketId, (address, market) => updateIsolatedMargin(this.ledger, address, market, amountWei));
   }
 
-  /** Moves the oracle, expires GTT orders, runs the synthetic makers. */
+  /** One block: the oracle moves, GTT orders past their time expire, the synthetic makers run. */
   advanceBlock(blockNumber: number, timestampMs: number): ActionResult {
-    void blockNumber;
-    void timestampMs;
-    throw new Error('not implemented');
+    if (!Number.isSafeInteger(blockNumber) || blockNumber <= this.currentBlock) {
+      throw new InvalidValueError('blockNumber', blockNumber, `an integer above the current block ${this.currentBlock}`);
+    }
+    if (!Number.isSafeInteger(timestampMs) || timestampMs < 0) throw new InvalidValueError('timestampMs', timestampMs, 'unix milliseconds');
+    this.currentBlock = blockNumber;
+    this.oracle.step();
+    const collector = new EventCollector();
+    collector.push({ type: 'oracle', block_number: blockNumber, timestamp_ms: timestampMs, prices: this.oracle.prices() });
+    const expired: SimOrder[] = [];
+    for (const order of this.store.allOpen()) {
+      if (order.expiresAtMs !== undefined && order.expiresAtMs <= timestampMs) expired.push(order);
+    }
+    expired.sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
+    for (const order of expired) this.entry.cancel(order, collector);
+    const events = this.flush(collector);
+    if (this.makers !== undefined) events.push(...this.makers.run(timestampMs));
+    return { events };
   }
 
-  /** Test control: sets mark (and index) of a market; `price` is a decimal string. */
-  setMark(marketId: number, price: string): ActionResult {
-    void marketId;
-    void price;
-    throw new Error('not implemented');
+  /** Test control: mark and index of a market jump to `price` (decimal); the next block moves on from there. */
+  setMark(marketId: number, price: string): void {
+    this.spec(marketId);
+    let wei: bigint;
+    try {
+      wei = decimalToWei(price, 'price');
+    } catch {
+      throw invalidArgument(`price must be a decimal string with at most 18 decimals, got ${JSON.stringify(price)}`);
+    }
+    if (wei <= 0n) throw invalidArgument(`price must be positive, got ${price}`);
+    this.oracle.setMark(marketId, wei);
   }
 
   openOrders(account: Address, marketId?: number): OrderRecord[] {
-    void account;
-    void marketId;
-    throw new Error('not implemented');
+    return this.store.openOrders(this.address(account), marketId).map((o) => toOrderRecord(o, this.spec(o.marketId)));
   }
 
-  /** By hex order_id; undefined when unknown or forgotten. */
+  /** By hex order_id; undefined when unknown or forgotten (see terminalOrderRetention). */
   order(orderId: string): OrderRecord | undefined {
-    void orderId;
-    throw new Error('not implemented');
+    const order = this.store.byOrderId(orderId);
+    return order === undefined ? undefined : toOrderRecord(order, this.spec(order.marketId));
   }
 
   orderByRestingId(restingOrderId: bigint): OrderRecord | undefined {
-    void restingOrderId;
-    throw new Error('not implemented');
+    const order = this.store.bySequenceId(restingOrderId);
+    return order === undefined ? undefined : toOrderRecord(order, this.spec(order.marketId));
   }
 
   position(account: Address, marketId: number): PositionRecord {
-    void account;
-    void marketId;
-    throw new Error('not implemented');
+    this.spec(marketId);
+    return this.ledger.positionRecord(this.address(account), marketId);
   }
 
-  /** Open (non-flat) positions only. */
+  /** Open (non-flat) positions only, by market id. */
   positions(account: Address): PositionRecord[] {
-    void account;
-    throw new Error('not implemented');
+    const address = this.address(account);
+    return this.ledger.openPositionMarkets(address).map((marketId) => this.ledger.positionRecord(address, marketId));
   }
 
   balance(account: Address): BalanceRecord {
-    void account;
-    throw new Error('not implemented');
+    return this.ledger.balanceRecord(this.address(account));
   }
 
+  /** Aggregated levels, bids descending and asks ascending, decimal strings. */
   book(marketId: number, depth?: number): BookSnapshot {
-    void marketId;
-    void depth;
-    throw new Error('not implemented');
+    const market = this.spec(marketId);
+    const book = this.store.book(marketId);
+    const level = (l: { priceTicks: number; steps: bigint; orderCount: number }): BookLevel => ({
+      price: multiplyUnits(BigInt(l.priceTicks), market.definition.config.step_price),
+      quantity: multiplyUnits(l.steps, market.definition.config.step_size),
+      order_count: l.orderCount,
+    });
+    return { market_id: marketId, bids: book.levels(0, depth).map(level), asks: book.levels(1, depth).map(level) };
   }
 
-  /** Market records as GET /v1/markets shows them (mark, index, last price filled in). */
+  /** Market records as GET /v1/markets shows them. */
   markets(): MarketRecord[] {
-    throw new Error('not implemented');
+    return [...this.specs.values()].map((market) => {
+      const d = market.definition;
+      const mark = weiToDecimal(this.oracle.markWei(market.marketId));
+      const last = this.lastTradeTicks.get(market.marketId);
+      return {
+        market_id: String(market.marketId),
+        display_name: d.display_name,
+        mark_price: mark,
+        index_price: weiToDecimal(this.oracle.indexWei(market.marketId)),
+        last_price: last === undefined ? mark : multiplyUnits(BigInt(last), d.config.step_price),
+        active: d.active,
+        post_only: d.post_only,
+        reduce_only: d.reduce_only,
+        config: { ...d.config },
+      };
+    });
   }
 
+  /** Integer wei strings keyed by market id string: the oracle channel's `data.prices`. */
   oraclePrices(): Record<string, OraclePriceRecord> {
-    throw new Error('not implemented');
+    return this.oracle.prices();
   }
 
   get blockNumber(): number {
-    throw new Error('not implemented');
+    return this.currentBlock;
+  }
+
+  /** Orders held in memory (open plus retained terminal) and resting in books; for soak checks. */
+  get orderCounts(): { known: number; open: number } {
+    return this.store.size;
+  }
+
+  private accountAction(account: Address, marketId: number, action: (address: Address, market: MarketSpec) => void): ActionResult {
+    const address = this.registered(account);
+    const market = this.spec(marketId);
+    action(address, market);
+    const events = new EventCollector();
+    events.touchPosition(address, marketId);
+    events.touchBalance(address);
+    return { events: this.flush(events) };
+  }
+
+  private flush(collector: EventCollector): ExchangeEvent[] {
+    const events = [...collector.events];
+    for (const { account, marketId } of collector.positions.values()) {
+      events.push({ type: 'position', account, market_id: marketId, position: this.ledger.positionRecord(account, marketId) });
+    }
+    for (const account of collector.balances) events.push({ type: 'balance', account, balance: this.ledger.balanceRecord(account) });
+    for (const marketId of [...collector.books].sort((a, b) => a - b)) events.push({ type: 'book', market_id: marketId });
+    return events;
+  }
+
+  private spec(marketId: number): MarketSpec {
+    const market = this.specs.get(marketId);
+    if (market === undefined) throw new ExchangeRejection('NotFound', `market ${marketId} does not exist`, ['list markets with GET /v1/markets']);
+    return market;
+  }
+
+  private address(account: string): Address {
+    try {
+      return parseAddress(account, 'account');
+    } catch {
+      throw invalidArgument(`account must be a 0x-prefixed 20-byte address, got ${JSON.stringify(account)}`);
+    }
+  }
+
+  private registered(account: string): Address {
+    const address = this.address(account);
+    if (!this.ledger.isRegistered(address)) {
+      throw new ExchangeRejection('FailedPrecondition', `account ${address} is not registered (userId 0)`, [
+        'an account is registered by its first collateral deposit',
+      ]);
+    }
+    return address;
   }
 }

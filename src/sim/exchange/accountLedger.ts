@@ -1,0 +1,183 @@
+import type { Address } from '../../core/address.js';
+import { fixedToDecimal, weiToDecimal } from '../../core/decimal.js';
+import type { BalanceRecord, PositionRecord } from './exchangeRecords.js';
+import { marketInitialMarginWei, type MarginOrder } from './initialMargin.js';
+import type { MarketSpec } from './markets.js';
+import { abs, applyFillToPosition, unrealizedPnlWei } from './positionMath.js';
+
+/** Per (account, market): the position and the account's settings for that market. */
+export interface PositionState {
+  sizeSteps: bigint;
+  avgEntryWei: bigint;
+  realizedPnlWei: bigint;
+  leverage: number;
+  marginMode: 0 | 1;
+  /** Collateral set aside for this market in isolated mode, USD wei. */
+  isolatedWei: bigint;
+}
+
+export interface AccountState {
+  readonly address: Address;
+  /** Cross-margin collateral, USD wei (18 decimals); negative after losses beyond it. */
+  crossWei: bigint;
+  readonly positions: Map<number, PositionState>;
+}
+
+/** What the ledger needs from the rest of the exchange to value positions and orders. */
+export interface LedgerContext {
+  market(marketId: number): MarketSpec;
+  markWei(marketId: number): bigint;
+  marginOrders(account: Address, marketId: number): MarginOrder[];
+}
+
+/**
+ * Collateral, positions and margin of every account. Money is USD wei (18 decimals), the same
+ * scale the venue uses for budgets, so deposits, fees and PnL are exact integers.
+ */
+export class AccountLedger {
+  private readonly accounts = new Map<Address, AccountState>();
+
+  constructor(
+    private readonly context: LedgerContext,
+    private readonly defaultLeverage: number,
+  ) {}
+
+  isRegistered(account: Address): boolean {
+    return this.accounts.has(account);
+  }
+
+  /** The first deposit registers the account (spec "Account registration"). */
+  deposit(address: Address, amountWei: bigint): void {
+    let state = this.accounts.get(address);
+    if (state === undefined) {
+      state = { address, crossWei: 0n, positions: new Map() };
+      this.accounts.set(address, state);
+    }
+    state.crossWei += amountWei;
+  }
+
+  /**
+   * The account's state. An unregistered account reads as an empty, unstored one, so reads never
+   * register anybody; the exchange refuses every change before registration.
+   */
+  account(address: Address): AccountState {
+    return this.accounts.get(address) ?? { address, crossWei: 0n, positions: new Map() };
+  }
+
+  position(address: Address, marketId: number): PositionState {
+    const account = this.account(address);
+    let position = account.positions.get(marketId);
+    if (position === undefined) {
+      const market = this.context.market(marketId);
+      position = {
+        sizeSteps: 0n,
+        avgEntryWei: 0n,
+        realizedPnlWei: 0n,
+        leverage: Math.min(this.defaultLeverage, market.maxLeverage),
+        marginMode: 0,
+        isolatedWei: 0n,
+      };
+      account.positions.set(marketId, position);
+    }
+    return position;
+  }
+
+  /** Applies one fill: position, realised PnL and fee land in the market's margin pool. */
+  settleFill(address: Address, marketId: number, side: 0 | 1, steps: bigint, priceWei: bigint, feeWei: bigint): bigint {
+    const market = this.context.market(marketId);
+    const position = this.position(address, marketId);
+    const outcome = applyFillToPosition(market, position, side, steps, priceWei);
+    position.sizeSteps = outcome.sizeSteps;
+    position.avgEntryWei = outcome.avgEntryWei;
+    position.realizedPnlWei += outcome.realizedWei;
+    const delta = outcome.realizedWei - feeWei;
+    if (position.marginMode === 1) position.isolatedWei += delta;
+    else this.account(address).crossWei += delta;
+    return outcome.realizedWei;
+  }
+
+  unrealizedWei(address: Address, marketId: number): bigint {
+    const position = this.position(address, marketId);
+    return unrealizedPnlWei(this.context.market(marketId), position, this.context.markWei(marketId));
+  }
+
+  /** Initial margin of one market with an optional extra (not yet placed) order. */
+  marketMarginWei(address: Address, marketId: number, extra?: MarginOrder): bigint {
+    const position = this.position(address, marketId);
+    const orders = this.context.marginOrders(address, marketId);
+    if (extra !== undefined) orders.push(extra);
+    return marketInitialMarginWei(this.context.market(marketId), position.sizeSteps, this.context.markWei(marketId), orders, position.leverage);
+  }
+
+  /** Equity and initial margin of the pool that backs `marketId` (cross, or that isolated market). */
+  pool(address: Address, marketId: number, extra?: MarginOrder): { equityWei: bigint; marginWei: bigint } {
+    const position = this.position(address, marketId);
+    if (position.marginMode === 1) {
+      return {
+        equityWei: position.isolatedWei + this.unrealizedWei(address, marketId),
+        marginWei: this.marketMarginWei(address, marketId, extra),
+      };
+    }
+    return this.crossPool(address, { marketId, extra });
+  }
+
+  crossPool(address: Address, with_?: { marketId: number; extra: MarginOrder | undefined }): { equityWei: bigint; marginWei: bigint } {
+    const account = this.account(address);
+    let equityWei = account.crossWei;
+    let marginWei = 0n;
+    for (const [marketId, position] of account.positions) {
+      if (position.marginMode !== 0) continue;
+      equityWei += this.unrealizedWei(address, marketId);
+      marginWei += this.marketMarginWei(address, marketId, with_?.marketId === marketId ? with_.extra : undefined);
+    }
+    return { equityWei, marginWei };
+  }
+
+  positionRecord(address: Address, marketId: number): PositionRecord {
+    const market = this.context.market(marketId);
+    const position = this.position(address, marketId);
+    const size = abs(position.sizeSteps);
+    const flat = position.sizeSteps === 0n;
+    return {
+      account: address,
+      market_id: marketId,
+      size: fixedToDecimal(size * market.stepSize.units, market.stepSize.scale),
+      ...(flat ? {} : { side: position.sizeSteps > 0n ? ('BUY' as const) : ('SELL' as const) }),
+      size_steps: position.sizeSteps.toString(),
+      margin_mode: position.marginMode,
+      isolated_usdc_balance: weiToDecimal(position.isolatedWei),
+      leverage: String(position.leverage),
+      avg_entry_price: weiToDecimal(position.avgEntryWei),
+      mark_price: weiToDecimal(this.context.markWei(marketId)),
+      unrealized_pnl: weiToDecimal(this.unrealizedWei(address, marketId)),
+      realized_pnl: weiToDecimal(position.realizedPnlWei),
+      liquidation_price: '',
+    };
+  }
+
+  /** Markets where the account holds a position, ascending by id. */
+  openPositionMarkets(address: Address): number[] {
+    const account = this.accounts.get(address);
+    if (account === undefined) return [];
+    return [...account.positions]
+      .filter(([, position]) => position.sizeSteps !== 0n)
+      .map(([marketId]) => marketId)
+      .sort((a, b) => a - b);
+  }
+
+  balanceRecord(address: Address): BalanceRecord {
+    const account = this.account(address);
+    const pool = this.crossPool(address);
+    return {
+      account: address,
+      balance: weiToDecimal(account.crossWei),
+      equity: weiToDecimal(pool.equityWei),
+      free_collateral: weiToDecimal(pool.equityWei - pool.marginWei),
+    };
+  }
+
+  /** Every account the ledger knows, for the synthetic makers' and tests' bookkeeping. */
+  get accountCount(): number {
+    return this.accounts.size;
+  }
+}

@@ -1,0 +1,117 @@
+import { remainingSteps, type SimOrder } from './simOrder.js';
+
+/** One side of a book: price levels kept sorted best-first, each a FIFO queue (time priority). */
+class BookSide {
+  private readonly queues = new Map<number, SimOrder[]>();
+  /** Best first: descending for bids, ascending for asks. */
+  private readonly prices: number[] = [];
+
+  constructor(private readonly descending: boolean) {}
+
+  add(order: SimOrder): void {
+    const queue = this.queues.get(order.priceTicks);
+    if (queue !== undefined) {
+      queue.push(order);
+      return;
+    }
+    this.queues.set(order.priceTicks, [order]);
+    this.prices.splice(this.insertionIndex(order.priceTicks), 0, order.priceTicks);
+  }
+
+  remove(order: SimOrder): boolean {
+    const queue = this.queues.get(order.priceTicks);
+    if (queue === undefined) return false;
+    const at = queue.indexOf(order);
+    if (at < 0) return false;
+    queue.splice(at, 1);
+    if (queue.length === 0) {
+      this.queues.delete(order.priceTicks);
+      const index = this.insertionIndex(order.priceTicks);
+      if (this.prices[index] === order.priceTicks) this.prices.splice(index, 1);
+    }
+    return true;
+  }
+
+  best(): SimOrder | undefined {
+    const price = this.prices[0];
+    return price === undefined ? undefined : this.queues.get(price)?.[0];
+  }
+
+  /** Orders in priority order (price, then time). Do not mutate the side while iterating. */
+  *orders(): Generator<SimOrder> {
+    for (const price of this.prices) {
+      const queue = this.queues.get(price);
+      if (queue !== undefined) yield* queue;
+    }
+  }
+
+  levels(depth: number): { priceTicks: number; steps: bigint; orderCount: number }[] {
+    const out: { priceTicks: number; steps: bigint; orderCount: number }[] = [];
+    for (const price of this.prices) {
+      if (out.length >= depth) break;
+      const queue = this.queues.get(price) ?? [];
+      let steps = 0n;
+      for (const order of queue) steps += BigInt(remainingSteps(order));
+      out.push({ priceTicks: price, steps, orderCount: queue.length });
+    }
+    return out;
+  }
+
+  get orderCount(): number {
+    let n = 0;
+    for (const queue of this.queues.values()) n += queue.length;
+    return n;
+  }
+
+  /** Index of `price` in the sorted list, or where it would be inserted. */
+  private insertionIndex(price: number): number {
+    let lo = 0;
+    let hi = this.prices.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const p = this.prices[mid] as number;
+      const before = this.descending ? p > price : p < price;
+      if (before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/**
+ * A market's resting orders, price-time priority over integer ticks. Only resting (open) orders
+ * live here; the matching walk reads the best opposite order and removes what it consumes.
+ */
+export class OrderBook {
+  private readonly bids = new BookSide(true);
+  private readonly asks = new BookSide(false);
+
+  add(order: SimOrder): void {
+    this.side(order.side).add(order);
+  }
+
+  remove(order: SimOrder): boolean {
+    return this.side(order.side).remove(order);
+  }
+
+  /** Best resting order on `side` (0 bids, 1 asks). */
+  best(side: 0 | 1): SimOrder | undefined {
+    return this.side(side).best();
+  }
+
+  orders(side: 0 | 1): Generator<SimOrder> {
+    return this.side(side).orders();
+  }
+
+  levels(side: 0 | 1, depth = Number.POSITIVE_INFINITY): { priceTicks: number; steps: bigint; orderCount: number }[] {
+    return this.side(side).levels(depth);
+  }
+
+  get orderCount(): number {
+    return this.bids.orderCount + this.asks.orderCount;
+  }
+
+  private side(side: 0 | 1): BookSide {
+    return side === 0 ? this.bids : this.asks;
+  }
+}
