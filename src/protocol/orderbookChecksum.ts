@@ -1,0 +1,35 @@
+import { crc32 } from 'node:zlib';
+import { decimalToWei } from '../core/decimal.js';
+
+/** A book level as exact decimal strings (what REST and the decoded WebSocket levels carry). */
+export interface ChecksumLevel {
+  readonly price: string;
+  readonly quantity: string;
+}
+
+/**
+ * The text the orderbook checksum covers (venue-facts "WebSocket"): bids best-first (descending)
+ * and asks best-first (ascending) interleaved bid0, ask0, bid1, ask1, …, the longer side
+ * continuing alone; each level as its price and quantity in integer wei strings; everything joined
+ * by ":". Levels must already be in book order; the function does not sort.
+ */
+export function orderbookChecksumText(bids: readonly ChecksumLevel[], asks: readonly ChecksumLevel[]): string {
+  const parts: string[] = [];
+  const depth = Math.max(bids.length, asks.length);
+  for (let i = 0; i < depth; i++) {
+    const bid = bids[i];
+    const ask = asks[i];
+    if (bid !== undefined) parts.push(...levelParts(bid, `bids[${i}]`));
+    if (ask !== undefined) parts.push(...levelParts(ask, `asks[${i}]`));
+  }
+  return parts.join(':');
+}
+
+/** CRC32 (IEEE, as zlib computes it) of `orderbookChecksumText`, an unsigned 32-bit number. */
+export function orderbookChecksum(bids: readonly ChecksumLevel[], asks: readonly ChecksumLevel[]): number {
+  return crc32(orderbookChecksumText(bids, asks)) >>> 0;
+}
+
+function levelParts(level: ChecksumLevel, field: string): [string, string] {
+  return [decimalToWei(level.price, `${field}.price`).toString(), decimalToWei(level.quantity, `${field}.quantity`).toString()];
+}
