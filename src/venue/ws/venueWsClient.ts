@@ -1,27 +1,24 @@
-import { BehaviorSubject, Observable, share, type Observable as Obs } from 'rxjs';
+import { BehaviorSubject, Observable, share } from 'rxjs';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { checkRange } from '../../core/integerRange.js';
-import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
+import { exponentialBackoff } from '../../core/withRetry.js';
 import type { ChannelMessage, ChannelMessages, ControlFrame } from '../schemas/wsFrames.js';
-import type { AuthV2Frame, SubscribeFrame } from '../schemas/wsFramesClient.js';
 import { errorFrameChannel, type AuthReply } from '../schemas/wsFramesControl.js';
 import { CHANNELS, isPrivateChannel, MARKET_ID_MAX, type ChannelName } from '../schemas/wsFramesFields.js';
-import { authenticateWs, type WsAuthenticator } from './authenticateWs.js';
+import type { WsAuthenticator } from './authenticateWs.js';
 import { ChannelRegistry, type ChannelSink } from './channelRegistry.js';
+import { checkKnownMarkets } from './checkKnownMarkets.js';
 import { checkSubscribeAck } from './checkSubscribeAck.js';
+import type { ConnectionState, ConnectionStatus } from './connectionState.js';
 import { decodeServerFrame } from './decodeServerFrame.js';
+import { runReconnectLoop } from './reconnectLoop.js';
+import { SessionAuth } from './sessionAuth.js';
 import { VenueWsError } from './venueWsError.js';
+import { WireSubscriptions } from './wireSubscriptions.js';
 import { silentWsLogger, type WsLogger } from './wsLogger.js';
 import { WsSession } from './wsSession.js';
 
-export type ConnectionStatus = 'connecting' | 'open' | 'authenticated' | 'reconnecting' | 'closed';
-
-export interface ConnectionState {
-  readonly status: ConnectionStatus;
-  readonly reason?: string;
-  /** How many connections have been opened so far; a change after `open` means a reconnect. */
-  readonly connections: number;
-}
+export type { ConnectionState, ConnectionStatus } from './connectionState.js';
 
 export interface WsClientMetrics {
   malformedFrames: number;
@@ -51,11 +48,6 @@ export interface ChannelOptions {
   readonly marketIds?: readonly number[];
 }
 
-interface PendingAuth {
-  resolve(reply: AuthReply): void;
-  reject(error: unknown): void;
-}
-
 /**
  * One multiplexed WebSocket connection to the venue, exposed as RxJS streams. `channel()` returns a
  * shared Observable: the first subscriber causes a `subscribe` frame, the last unsubscribe an
@@ -66,7 +58,7 @@ interface PendingAuth {
  * `close()`.
  */
 export class VenueWsClient {
-  readonly connectionState$: Obs<ConnectionState>;
+  readonly connectionState$: Observable<ConnectionState>;
   private readonly state = new BehaviorSubject<ConnectionState>({ status: 'connecting', connections: 0 });
   private readonly registry = new ChannelRegistry();
   private readonly shared = new Map<string, Observable<ChannelMessage>>();
@@ -79,11 +71,8 @@ export class VenueWsClient {
 
   // Per-connection state, reset whenever a connection ends.
   private session: WsSession | undefined;
-  private authenticated = false;
-  private authRunning = false;
-  private pendingAuth: PendingAuth | undefined;
-  private readonly wireFilters = new Map<ChannelName, string>();
-  private readonly pendingAcks = new Map<ChannelName, { readonly requested: number[] | undefined }[]>();
+  private readonly auth: SessionAuth;
+  private readonly wire = new WireSubscriptions();
   private channelFramesThisSession = 0;
   private lastOracleAt = 0;
   private connections = 0;
@@ -100,6 +89,22 @@ export class VenueWsClient {
     });
     this.staleAfterMs = (options.blockMs ?? 1000) * (options.staleAfterBlocks ?? 5);
     this.connectionState$ = this.state.asObservable();
+    this.auth = new SessionAuth({
+      authenticator: options.authenticator,
+      clock: this.clock,
+      signal: this.lifetime.signal,
+      logger: this.logger,
+      send: (frame) => {
+        if (this.session !== undefined) this.send(this.session, frame);
+      },
+      onAuthenticated: () => {
+        this.setState('authenticated');
+        for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.syncChannel(channel);
+      },
+      onFailed: (error) => {
+        for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.registry.fail(channel, error);
+      },
+    });
     if (this.staleAfterMs > 0) this.registry.add(this.heartbeatSink());
     void this.run();
   }
@@ -138,7 +143,7 @@ export class VenueWsClient {
       };
       if (ids === undefined) attach();
       else {
-        this.checkKnownMarkets(name, ids).then(attach, (error: unknown) => {
+        checkKnownMarkets(name, ids, this.options.knownMarketIds).then(attach, (error: unknown) => {
           if (!cancelled) subscriber.error(error);
         });
       }
@@ -156,9 +161,9 @@ export class VenueWsClient {
   /** Drops and renews the channel's subscription, so the venue sends fresh snapshots. */
   resubscribe(name: ChannelName): void {
     const session = this.session;
-    if (session === undefined || !this.wireFilters.has(name)) return;
+    if (session === undefined || !this.wire.has(name)) return;
     this.send(session, { method: 'unsubscribe', params: { channel: name } });
-    this.wireFilters.delete(name);
+    this.wire.renew(name);
     this.syncChannel(name);
   }
 
@@ -173,40 +178,23 @@ export class VenueWsClient {
     this.state.complete();
   }
 
-  private async run(): Promise<void> {
-    let drops = 0;
-    while (!this.closed) {
-      let session: WsSession;
-      try {
-        session = await withRetry(() => this.openSession(), {
-          attempts: Number.POSITIVE_INFINITY,
-          delayMs: (attempt) => this.backoff(drops + attempt),
-          shouldRetry: () => !this.closed,
-          clock: this.clock,
-          signal: this.lifetime.signal,
-          onRetry: ({ error, delayMs }) => {
-            this.logger.warn({ err: describe(error), delayMs }, 'venue WebSocket connection failed; retrying');
-            this.setState('reconnecting', `connection failed: ${describe(error)}`);
-          },
-        });
-      } catch {
-        return; // closed while connecting
-      }
-      const { reason, deliveredData } = await this.runSession(session);
-      this.resetConnectionState(reason);
-      if (this.closed) return;
-      // A connection that never delivered data counts as a failed attempt, so a venue that
-      // accepts and drops at once is retried with growing delays rather than in a tight loop.
-      drops = deliveredData ? 1 : drops + 1;
-      this.counters.reconnects++;
-      this.setState('reconnecting', reason);
-      this.logger.warn({ reason }, 'venue WebSocket connection lost; reconnecting');
-      try {
-        await this.clock.sleep(this.backoff(drops), this.lifetime.signal);
-      } catch {
-        return;
-      }
-    }
+  private run(): Promise<void> {
+    return runReconnectLoop({
+      open: () => this.openSession(),
+      live: (session) => this.runSession(session),
+      backoff: this.backoff,
+      clock: this.clock,
+      signal: this.lifetime.signal,
+      onConnectFailed: (error, delayMs) => {
+        this.logger.warn({ err: describe(error), delayMs }, 'venue WebSocket connection failed; retrying');
+        this.setState('reconnecting', `connection failed: ${describe(error)}`);
+      },
+      onDropped: (reason, delayMs) => {
+        this.counters.reconnects++;
+        this.logger.warn({ reason, delayMs }, 'venue WebSocket connection lost; reconnecting');
+        this.setState('reconnecting', reason);
+      },
+    });
   }
 
   private async openSession(): Promise<WsSession> {
@@ -234,9 +222,10 @@ export class VenueWsClient {
     this.lastOracleAt = this.clock.now();
     this.setState('open');
     if (this.staleAfterMs > 0) void this.watchStaleness(session);
-    if (this.registry.channels().some(isPrivateChannel)) this.startAuth(session);
+    if (this.registry.channels().some(isPrivateChannel)) this.auth.start();
     for (const channel of this.registry.channels()) this.syncChannel(channel);
     const reason = await session.ended;
+    this.resetConnectionState(reason);
     return { reason, deliveredData: this.channelFramesThisSession > 0 };
   }
 
@@ -259,13 +248,8 @@ export class VenueWsClient {
 
   private resetConnectionState(reason: string): void {
     this.session = undefined;
-    this.authenticated = false;
-    this.authRunning = false;
-    this.wireFilters.clear();
-    this.pendingAcks.clear();
-    const pending = this.pendingAuth;
-    this.pendingAuth = undefined;
-    pending?.reject(new VenueWsError(`connection lost: ${reason}`, { code: 'WS_CONNECTION_LOST', details: { reason } }));
+    this.wire.reset();
+    this.auth.reset(reason);
   }
 
   private setState(status: ConnectionStatus, reason?: string): void {
@@ -282,77 +266,14 @@ export class VenueWsClient {
   private syncChannel(channel: ChannelName): void {
     const session = this.session;
     if (session === undefined || !session.open) return;
-    if (!this.registry.has(channel)) {
-      if (this.wireFilters.delete(channel)) this.send(session, { method: 'unsubscribe', params: { channel } });
+    const wanted = this.registry.has(channel) ? this.registry.requestedMarkets(channel) : null;
+    if (wanted !== null && isPrivateChannel(channel) && !this.auth.isAuthenticated) {
+      this.auth.start();
       return;
     }
-    if (isPrivateChannel(channel) && !this.authenticated) {
-      this.startAuth(session);
-      return;
-    }
-    const requested = this.registry.requestedMarkets(channel);
-    const filterKey = requested?.join(',') ?? '*';
-    if (this.wireFilters.get(channel) === filterKey) return;
-    this.wireFilters.set(channel, filterKey);
-    const acks = this.pendingAcks.get(channel) ?? [];
-    acks.push({ requested });
-    this.pendingAcks.set(channel, acks);
-    const params: SubscribeFrame['params'] = {
-      channel,
-      ...(requested === undefined ? {} : { market_ids: requested }),
-      ...(channel === 'account' && this.options.authenticator !== undefined ? { makers: [this.options.authenticator.account] } : {}),
-    };
-    this.send(session, { method: 'subscribe', params });
-  }
-
-  private startAuth(session: WsSession): void {
-    if (this.authenticated || this.authRunning) return;
-    const authenticator = this.options.authenticator;
-    if (authenticator === undefined) {
-      const error = new VenueWsError('a private channel needs an authenticator', {
-        code: 'WS_NO_AUTHENTICATOR',
-        hints: ['build the WebSocket client with an authenticator (account, signer, nonce, signing, signer status)'],
-      });
-      this.failPrivateChannels(error);
-      return;
-    }
-    this.authRunning = true;
-    authenticateWs({
-      authenticator,
-      clock: this.clock,
-      signal: this.lifetime.signal,
-      exchange: (frame) => this.exchangeAuth(session, frame),
-      onRejected: ({ attempt, message }) => this.logger.warn({ attempt, serverMessage: message }, 'venue WebSocket auth_v2 refused'),
-    }).then(
-      () => {
-        if (session !== this.session) return;
-        this.authRunning = false;
-        this.authenticated = true;
-        this.setState('authenticated');
-        for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.syncChannel(channel);
-      },
-      (error: unknown) => {
-        if (session !== this.session || this.closed) return; // the reconnect re-authenticates
-        this.authRunning = false;
-        this.logger.warn({ err: describe(error) }, 'venue WebSocket authentication failed; private channels stopped');
-        this.failPrivateChannels(error);
-      },
-    );
-  }
-
-  private exchangeAuth(session: WsSession, frame: AuthV2Frame): Promise<AuthReply> {
-    return new Promise<AuthReply>((resolve, reject) => {
-      if (session !== this.session) {
-        reject(new VenueWsError('connection lost before auth', { code: 'WS_CONNECTION_LOST' }));
-        return;
-      }
-      this.pendingAuth = { resolve, reject };
-      this.send(session, frame);
-    });
-  }
-
-  private failPrivateChannels(error: unknown): void {
-    for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.registry.fail(channel, error);
+    const account = this.options.authenticator?.account;
+    const frame = this.wire.frameFor(channel, wanted, channel === 'account' && account !== undefined ? [account] : undefined);
+    if (frame !== undefined) this.send(session, frame);
   }
 
   private onText(session: WsSession, text: string): void {
@@ -377,7 +298,7 @@ export class VenueWsClient {
   private onControl(session: WsSession, frame: ControlFrame): void {
     if ('type' in frame && frame.type === 'subscribed') {
       const channel = asChannel(frame.channel);
-      const expected = channel === undefined ? undefined : this.pendingAcks.get(channel)?.shift();
+      const expected = channel === undefined ? undefined : this.wire.takeAck(channel);
       if (channel === undefined || expected === undefined) {
         this.logger.debug({ channel: frame.channel }, 'subscribe ack without a pending subscribe');
         return;
@@ -396,8 +317,7 @@ export class VenueWsClient {
       const channel = asChannel(errorFrameChannel(frame));
       this.logger.warn({ serverMessage: frame.message, channel }, 'venue WebSocket error frame');
       if (channel === undefined) return;
-      this.pendingAcks.get(channel)?.shift();
-      this.wireFilters.delete(channel);
+      this.wire.forget(channel);
       this.registry.fail(
         channel,
         new VenueWsError(`${channel}: subscription refused by the venue: ${frame.message}`, {
@@ -409,22 +329,9 @@ export class VenueWsClient {
       return;
     }
     if ('method' in frame && (frame.method === 'auth_v2' || frame.method === 'auth')) {
-      const pending = this.pendingAuth;
-      this.pendingAuth = undefined;
-      if (pending === undefined || session !== this.session) this.logger.debug({ status: frame.status }, 'unexpected auth reply');
-      else pending.resolve(frame as AuthReply);
-    }
-  }
-
-  private async checkKnownMarkets(channel: ChannelName, ids: readonly number[]): Promise<void> {
-    const known = new Set(await this.options.knownMarketIds());
-    const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) {
-      throw new VenueWsError(`${channel}: market id(s) ${unknown.join(', ')} are not markets of this venue`, {
-        code: 'WS_UNKNOWN_MARKET',
-        details: { channel, unknown, known: [...known].sort((a, b) => a - b) },
-        hints: ['the venue acknowledges unknown ids and then never sends anything; use an id from GET /v1/markets'],
-      });
+      if (session !== this.session || !this.auth.onReply(frame as AuthReply)) {
+        this.logger.debug({ status: frame.status }, 'auth reply with no auth_v2 in flight');
+      }
     }
   }
 

@@ -1,0 +1,101 @@
+import type { Clock } from '../../core/clock.js';
+import type { AuthV2Frame } from '../schemas/wsFramesClient.js';
+import type { AuthReply } from '../schemas/wsFramesControl.js';
+import { authenticateWs, type WsAuthenticator } from './authenticateWs.js';
+import { VenueWsError } from './venueWsError.js';
+import type { WsLogger } from './wsLogger.js';
+
+export interface SessionAuthDeps {
+  readonly authenticator: WsAuthenticator | undefined;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly logger: WsLogger;
+  /** Sends on the current connection. */
+  readonly send: (frame: AuthV2Frame) => void;
+  readonly onAuthenticated: () => void;
+  /** Auth cannot succeed on this connection (signer not Active, retries spent, no authenticator). */
+  readonly onFailed: (error: unknown) => void;
+}
+
+/**
+ * The auth state of one connection at a time: runs `authenticateWs` at most once per connection,
+ * matches auth replies to the frame in flight, and ignores results that arrive after the
+ * connection they belong to has ended (the reconnect authenticates again).
+ */
+export class SessionAuth {
+  private authenticated = false;
+  private running = false;
+  private pending: { resolve(reply: AuthReply): void; reject(error: unknown): void } | undefined;
+  private generation = 0;
+
+  constructor(private readonly deps: SessionAuthDeps) {}
+
+  get isAuthenticated(): boolean {
+    return this.authenticated;
+  }
+
+  start(): void {
+    if (this.authenticated || this.running) return;
+    const { authenticator } = this.deps;
+    if (authenticator === undefined) {
+      this.deps.onFailed(
+        new VenueWsError('a private channel needs an authenticator', {
+          code: 'WS_NO_AUTHENTICATOR',
+          hints: ['build the WebSocket client with an authenticator (account, signer, nonce, signing, signer status)'],
+        }),
+      );
+      return;
+    }
+    this.running = true;
+    const generation = this.generation;
+    authenticateWs({
+      authenticator,
+      clock: this.deps.clock,
+      signal: this.deps.signal,
+      exchange: (frame) => this.exchange(generation, frame),
+      onRejected: ({ attempt, message }) => this.deps.logger.warn({ attempt, serverMessage: message }, 'venue WebSocket auth_v2 refused'),
+    }).then(
+      () => {
+        if (generation !== this.generation) return;
+        this.running = false;
+        this.authenticated = true;
+        this.deps.onAuthenticated();
+      },
+      (error: unknown) => {
+        if (generation !== this.generation || this.deps.signal.aborted) return;
+        this.running = false;
+        this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'venue WebSocket authentication failed');
+        this.deps.onFailed(error);
+      },
+    );
+  }
+
+  /** Routes an auth reply; false when no auth frame was waiting for one. */
+  onReply(reply: AuthReply): boolean {
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.resolve(reply);
+    return pending !== undefined;
+  }
+
+  /** The connection ended: forget everything and fail the frame in flight. */
+  reset(reason: string): void {
+    this.generation++;
+    this.authenticated = false;
+    this.running = false;
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(new VenueWsError(`connection lost: ${reason}`, { code: 'WS_CONNECTION_LOST', details: { reason } }));
+  }
+
+  private exchange(generation: number, frame: AuthV2Frame): Promise<AuthReply> {
+    return new Promise<AuthReply>((resolve, reject) => {
+      if (generation !== this.generation) {
+        reject(new VenueWsError('connection lost before auth', { code: 'WS_CONNECTION_LOST' }));
+        return;
+      }
+      this.pending = { resolve, reject };
+      this.deps.send(frame);
+    });
+  }
+}
