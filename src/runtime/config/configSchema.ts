@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SelectorProfile } from '../../protocol/selectors.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
 
 /**
@@ -9,13 +10,15 @@ import { decimal, filePath, flag, integer, millis, urlWithScheme } from './confi
 export const VENUE_PROFILES = ['sim', 'testnet', 'mainnet'] as const;
 export type VenueProfile = (typeof VENUE_PROFILES)[number];
 
+/** The protocol's selector tables by name (spec: SVC_PERPS_*_V1, rise: RISE_PERPS_*_V1). */
+export const SELECTOR_NAMES = ['spec', 'rise'] as const satisfies readonly SelectorProfile[];
+
 const venueSchema = z
   .strictObject({
     profile: z.enum(VENUE_PROFILES),
     rest_url: urlWithScheme(['http', 'https']).optional(),
     ws_url: urlWithScheme(['ws', 'wss']).optional(),
-    // Action selector strings: the spec's SVC_PERPS_*_V1, or the real venue's RISE_PERPS_*_V1.
-    selectors: z.enum(['spec', 'rise']).default('spec'),
+    selectors: z.enum(SELECTOR_NAMES).default('spec'),
     request_timeout_ms: millis(300_000).default(10_000),
   })
   .superRefine((venue, ctx) => {
@@ -49,7 +52,8 @@ const authSchema = z.strictObject({
 
 const engineSchema = z
   .strictObject({
-    max_slippage_bps: integer(0, 10_000).default(50),
+    // The engine refuses bounds above 500 bps (a typo must not become a 90% bound).
+    max_slippage_bps: integer(1, 500).default(50),
     // This process uses bit indexes i with i % n == k, so n processes can share one account's nonces.
     nonce_slot: z.strictObject({ k: integer(0, 207).default(0), n: integer(1, 208).default(1) }).prefault({}),
     registration_retry: z.strictObject({ attempts: integer(1, 100).default(10), base_ms: millis(60_000).default(500) }).prefault({}),
@@ -61,6 +65,7 @@ const engineSchema = z
     }
   });
 
+// Notionals are USDC: an order's size × price, a position's |size| × mark (per market).
 const riskFields = {
   max_order_notional: decimal({ positive: true }),
   max_position_per_market: decimal({ positive: true }),
@@ -107,7 +112,7 @@ const journalSchema = z.strictObject({
 });
 
 const simSchema = z.strictObject({
-  seed: integer(0).default(1),
+  seed: integer(0, 0xffff_ffff).default(1),
   block_ms: millis(60_000).default(250),
   registration_lag_ms: integer(0, 600_000).default(2_000),
   port: integer(0, 65_535).default(0),

@@ -2,6 +2,7 @@ export { ConfigError, formatConfigPath, type ConfigProblem } from './configError
 export { configErrorFromZod, type ConfigErrorContext } from './configErrorFromZod.js';
 export {
   configSchema,
+  SELECTOR_NAMES,
   VENUE_PROFILES,
   type Config,
   type LoggingConfig,

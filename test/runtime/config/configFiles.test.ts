@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/runtime/config/configError.js';
 import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
+import { parseStrategyParams } from '../../../src/runtime/config/parseStrategyParams.js';
+import { isStrategyDefinition } from '../../../src/strategy/strategyDefinition.js';
 
 const file = (name: string): string => fileURLToPath(new URL(`../../../config/${name}`, import.meta.url));
 const urls = { PERPBOT_REST_URL: 'https://api.venue.example', PERPBOT_WS_URL: 'wss://ws.venue.example/ws' };
@@ -36,5 +38,20 @@ describe('bundled config files', () => {
     expect(viaEnv.engine.dry_run).toBe(false);
     const refused = await loadConfig({ path: file('mainnet.yaml'), env: urls }).catch((e: unknown) => e);
     expect((refused as ConfigError).path).toBe('venue.profile');
+  });
+
+  it.each([
+    ['default.yaml', {}],
+    ['testnet.yaml', urls],
+    ['mainnet.yaml', { ...urls, PERPBOT_I_UNDERSTAND_MAINNET: 'yes' }],
+  ])('%s names strategy modules that exist and params their own schemas accept', async (name, env) => {
+    const config = await loadConfig({ path: file(name), env });
+    for (const [i, strategy] of config.strategies.entries()) {
+      const loaded: unknown = await import(new URL(`../../../${strategy.module}`, import.meta.url).href);
+      const definition = loaded !== null && typeof loaded === 'object' && 'default' in loaded ? loaded.default : undefined;
+      if (!isStrategyDefinition(definition)) throw new Error(`${strategy.module} has no strategy definition as its default export`);
+      expect(definition.name).toBe(strategy.name);
+      expect(() => parseStrategyParams(definition.params, strategy.params, i)).not.toThrow();
+    }
   });
 });

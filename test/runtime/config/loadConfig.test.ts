@@ -1,9 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ConfigError } from '../../../src/runtime/config/configError.js';
+import { SELECTOR_PROFILES } from '../../../src/protocol/selectors.js';
+import { SELECTOR_NAMES } from '../../../src/runtime/config/configSchema.js';
 import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
 
 const KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
@@ -64,6 +66,10 @@ describe('loadConfig', () => {
     }).toThrow(TypeError);
   });
 
+  it('offers exactly the selector tables the protocol has', () => {
+    expect([...SELECTOR_NAMES].sort()).toEqual(Object.keys(SELECTOR_PROFILES).sort());
+  });
+
   it('keeps money as canonical decimal strings', async () => {
     const config = await loadConfig({ text: stringify(withValue(base(), 'risk.max_order_notional', '01000.500')), env: {} });
     expect(config.risk.max_order_notional).toBe('1000.5');
@@ -82,7 +88,7 @@ describe('loadConfig', () => {
     ['venue.selectors', 'RISE', 'config error at venue.selectors: expected one of "spec" | "rise", got "RISE"'],
     ['venue.rest_url', 'ftp://x', 'config error at venue.rest_url: expected a http:// or https:// URL, got "ftp://x"'],
     ['auth.mode', 'apikey', 'config error at auth.mode: expected one of "permit" | "jwt", got "apikey"'],
-    ['engine.max_slippage_bps', 20_000, 'config error at engine.max_slippage_bps: expected an integer from 0 to 10000, got 20000'],
+    ['engine.max_slippage_bps', 600, 'config error at engine.max_slippage_bps: expected an integer from 1 to 500, got 600'],
     ['engine.dry_run', 'yes', 'config error at engine.dry_run: expected a boolean, got "yes"'],
     ['engine.nonce_slot.n', 0, 'config error at engine.nonce_slot.n: expected an integer from 1 to 208, got 0'],
     ['logging.level', 'verbose', 'config error at logging.level: expected one of "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent", got "verbose"'],
@@ -119,7 +125,7 @@ describe('loadConfig', () => {
     tree = withValue(tree, 'strategies.0.marketz', [2]);
     const error = await failure(stringify(tree));
     const lines = error.message.split('\n');
-    expect(lines).toContain('config error at sim.seed: expected a non-negative integer, got "x"');
+    expect(lines).toContain('config error at sim.seed: expected an integer from 0 to 4294967295, got "x"');
     expect(lines).toContain('config error at risk.max_opne_orders: unknown key "max_opne_orders" (did you mean "max_open_orders"?)');
     expect(lines).toContain('config error at strategies[0].marketz: unknown key "marketz" (did you mean "markets"?)');
     expect(error.hints.join(' ')).toContain('config/default.yaml');
@@ -238,6 +244,7 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).toBe(`config error at sim.port: expected an integer from 0 to 65535, got -1 (in ${bad})`);
     const missing = await loadConfig({ path: join(dir, 'nope.yaml'), env: {} }).catch((e: unknown) => e);
     expect((missing as ConfigError).message).toContain('ENOENT');
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('needs exactly one of path and text', async () => {

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKeyFiles } from '../../../src/runtime/keys/createKeyFiles.js';
 import { KeyError } from '../../../src/runtime/keys/keyError.js';
 import { loadKey } from '../../../src/runtime/keys/loadKey.js';
@@ -10,6 +10,10 @@ let dir: string;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'perpbot-keygen-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
 });
 
 describe('createKeyFiles', () => {

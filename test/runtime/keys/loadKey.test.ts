@@ -1,8 +1,8 @@
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeyError } from '../../../src/runtime/keys/keyError.js';
 import { loadKey } from '../../../src/runtime/keys/loadKey.js';
 import { loadVenueKeys } from '../../../src/runtime/keys/loadVenueKeys.js';
@@ -17,6 +17,10 @@ let dir: string;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'perpbot-keys-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
 });
 
 async function keyFile(name: string, content: string, mode: number): Promise<string> {
