@@ -25,14 +25,14 @@ export function isSecretFieldName(name: string): boolean {
   return /(?:_keys?|privkey|secrets?|mnemonic|seed_phrase|passphrase|password|jwt|(?:access|refresh|auth|api|bearer|session)_token)$/.test(snake);
 }
 
-const HEX_32_BYTES = /(?:^|[^0-9a-fA-F])(?:0x)?[0-9a-fA-F]{64}(?![0-9a-fA-F])/;
+const HEX_32_BYTES = /(?:^|[^0-9a-fA-F])(?:0x)?[0-9a-fA-F]{64,}(?![0-9a-fA-F])/;
 const JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/;
 const MNEMONIC = /^[a-z]+(?: [a-z]+)+$/;
 const MNEMONIC_LENGTHS = new Set([12, 15, 18, 21, 24]);
 
 /** Why a value looks like a secret, or undefined. */
 export function secretShape(value: string): string | undefined {
-  if (HEX_32_BYTES.test(value)) return 'value looks like a private key (32-byte hex)';
+  if (HEX_32_BYTES.test(value)) return 'value looks like a private key or signature (32+ bytes of hex)';
   if (JWT.test(value)) return 'value looks like a JWT';
   const trimmed = value.trim();
   if (MNEMONIC.test(trimmed) && MNEMONIC_LENGTHS.has(trimmed.split(' ').length)) return 'value looks like a mnemonic';

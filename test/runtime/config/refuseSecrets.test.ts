@@ -43,6 +43,7 @@ describe('refuseSecrets', () => {
     [KEY, 'private key'],
     [KEY.slice(2), 'private key'],
     [`https://host/?k=${KEY}`, 'private key'],
+    [`${KEY}${KEY.slice(2)}1b`, 'signature'],
     [JWT, 'JWT'],
     [MNEMONIC, 'mnemonic'],
   ])('value %s is shaped like a %s', (value, kind) => {
