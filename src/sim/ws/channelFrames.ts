@@ -1,0 +1,65 @@
+import { keccak256 } from '../../protocol/keccak.js';
+import type { AccountWireFrame, FillsWireFrame, OrdersWireFrame, PositionsWireFrame } from '../../venue/schemas/wsFramesPrivate.js';
+import type { OracleWireFrame } from '../../venue/schemas/wsFramesOracle.js';
+import type { TradesWireFrame } from '../../venue/schemas/wsFramesTrades.js';
+import type { BalanceRecord, FillRecord, OraclePriceRecord, OrderRecord, PositionRecord, TradeRecord } from '../exchange/exchangeRecords.js';
+import type { FrameMeta } from './frameMeta.js';
+
+/**
+ * Channel frames built from the exchange's records, which are already in the venue's wire
+ * vocabulary; these functions only add the envelope. The wire types come from the client's
+ * schemas, and a test parses every frame the server sends with them.
+ */
+
+/**
+ * oracle, exactly per the spec: `market_id` null, one frame per block for every subscribed
+ * market, prices as integer wei strings, `data.timestamp` in seconds.
+ */
+export function oracleFrame(
+  prices: Readonly<Record<string, OraclePriceRecord>>,
+  block: { readonly blockNumber: number; readonly timestampMs: number; readonly txHash?: string },
+  workerTimestamp: string,
+): OracleWireFrame {
+  return {
+    channel: 'oracle',
+    type: 'update',
+    market_id: null,
+    data: { prices: { ...prices }, timestamp: Math.floor(block.timestampMs / 1000) },
+    tx_hash: block.txHash ?? syntheticTxHash('oracle', block.blockNumber),
+    block_number: block.blockNumber,
+    log_index: 0,
+    worker_timestamp: workerTimestamp,
+  };
+}
+
+/** When the chain gives no hash, a stable one derived from the block keeps frames deterministic. */
+export function syntheticTxHash(kind: string, blockNumber: number): string {
+  return `0x${Buffer.from(keccak256(new TextEncoder().encode(`${kind}:${blockNumber}`))).toString('hex')}`;
+}
+
+export function tradesFrame(trade: TradeRecord, meta: FrameMeta): TradesWireFrame {
+  const { time: _time, ...wire } = trade;
+  return { channel: 'trades', type: 'update', market_id: trade.market_id, data: wire, ...meta };
+}
+
+export function ordersFrame(type: 'snapshot' | 'update', orders: readonly OrderRecord[], meta: FrameMeta): OrdersWireFrame {
+  return { channel: 'orders', type, data: orders.map((order) => ({ ...order })), ...meta };
+}
+
+export function positionsFrame(type: 'snapshot' | 'update', positions: readonly PositionRecord[], meta: FrameMeta): PositionsWireFrame {
+  return { channel: 'positions', type, data: positions.map(positionWire), ...meta };
+}
+
+/** A flat position carries empty strings for its prices (venue-facts); on the wire they are left out. */
+function positionWire(position: PositionRecord): PositionsWireFrame['data'][number] {
+  return Object.fromEntries(Object.entries(position).filter(([, value]) => value !== '')) as PositionsWireFrame['data'][number];
+}
+
+export function fillsFrame(fill: FillRecord, meta: FrameMeta): FillsWireFrame {
+  return { channel: 'fills', type: 'update', data: { ...fill }, ...meta };
+}
+
+/** The account channel's payload is unknown on the venue; chosen: the balance record. */
+export function accountFrame(type: 'snapshot' | 'update', balance: BalanceRecord, meta: FrameMeta): AccountWireFrame {
+  return { channel: 'account', type, data: { ...balance }, ...meta };
+}

@@ -1,0 +1,17 @@
+import type { Clock } from '../../core/clock.js';
+
+/** The envelope tail every channel frame carries (venue-facts: no sequence numbers). */
+export interface FrameMeta {
+  readonly worker_timestamp: string;
+  readonly block_number?: number;
+  readonly tx_hash?: string;
+}
+
+/** `worker_timestamp` is nanoseconds; the simulated clock has millisecond resolution. */
+export function frameMeta(clock: Clock, where: { readonly blockNumber?: number; readonly txHash?: string } = {}): FrameMeta {
+  return {
+    worker_timestamp: (BigInt(clock.now()) * 1_000_000n).toString(),
+    ...(where.blockNumber === undefined ? {} : { block_number: where.blockNumber }),
+    ...(where.txHash === undefined ? {} : { tx_hash: where.txHash }),
+  };
+}

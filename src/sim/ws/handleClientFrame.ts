@@ -1,0 +1,104 @@
+import { sameAddress } from '../../core/address.js';
+import { clientFrameSchema, type AuthV2Frame, type SubscribeFrame } from '../../venue/schemas/wsFramesClient.js';
+import { authRequiredMessage, invalidChannelMessage } from '../../venue/schemas/wsFramesControl.js';
+import { channelNameSchema, isPrivateChannel } from '../../venue/schemas/wsFramesFields.js';
+import { authReply, errorFrame, subscribedAck, unsubscribedAck } from './controlFrames.js';
+import type { SimWsConnection } from './simWsConnection.js';
+import type { SimWsContext } from './simWsContext.js';
+import type { SimWsHub } from './simWsHub.js';
+import { verifyAuthV2, verifyJwtAuth, type WsAuthOutcome } from './verifyWsAuth.js';
+
+
+/**
+ * One client frame: parsed with the client's own schemas, then acted on. Every failure becomes an
+ * error frame on this connection; nothing here throws into the socket handler.
+ */
+export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: SimWsConnection, text: string): void {
+  if (!connection.admitInbound()) {
+    connection.send(errorFrame('rate limited: at most 10 frames per second per connection'));
+    return;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    connection.send(errorFrame('malformed frame: not JSON'));
+    return;
+  }
+  const method = typeof json === 'object' && json !== null && 'method' in json ? (json as { method: unknown }).method : undefined;
+  const parsed = clientFrameSchema.safeParse(json);
+  if (!parsed.success) {
+    const known = method === 'subscribe' || method === 'unsubscribe' || method === 'auth_v2' || method === 'auth';
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}: ${issue.message}`;
+    connection.send(
+      known
+        ? errorFrame(`malformed ${method} frame${where}`.slice(0, 200), { method })
+        : errorFrame(`unknown method: ${typeof method === 'string' ? method.slice(0, 40) : String(method)}`),
+    );
+    return;
+  }
+  const frame = parsed.data;
+  switch (frame.method) {
+    case 'subscribe':
+      subscribe(hub, connection, frame.params);
+      return;
+    case 'unsubscribe': {
+      const channel = channelNameSchema.safeParse(frame.params.channel);
+      if (!channel.success) {
+        connection.send(errorFrame(invalidChannelMessage(frame.params.channel), { method: 'unsubscribe', channel: frame.params.channel }));
+        return;
+      }
+      connection.subscriptions.delete(channel.data);
+      connection.send(unsubscribedAck(channel.data));
+      return;
+    }
+    case 'auth_v2':
+      authenticate(hub, connection, 'auth_v2', verifyAuthV2(ctx, frame.params), frame.params);
+      return;
+    case 'auth':
+      authenticate(hub, connection, 'auth', verifyJwtAuth(ctx, frame.params.token), {});
+      return;
+  }
+}
+
+function subscribe(hub: SimWsHub, connection: SimWsConnection, params: SubscribeFrame['params']): void {
+  const channel = channelNameSchema.safeParse(params.channel);
+  if (!channel.success) {
+    connection.send(errorFrame(invalidChannelMessage(params.channel), { method: 'subscribe', channel: params.channel }));
+    return;
+  }
+  const name = channel.data;
+  if (isPrivateChannel(name)) {
+    const account = connection.account;
+    if (account === undefined) {
+      connection.send(errorFrame(authRequiredMessage(name), { method: 'subscribe', channel: name }));
+      return;
+    }
+    if (params.makers !== undefined && !params.makers.every((maker) => sameAddress(maker, account))) {
+      connection.send(errorFrame(`makers must be the authenticated account for ${name} channel`, { method: 'subscribe', channel: name }));
+      return;
+    }
+  }
+  // The account channel is not per market: its filter is "all", and the ack says so.
+  const marketIds = name === 'account' ? [] : [...new Set(params.market_ids ?? [])].sort((a, b) => a - b);
+  connection.subscriptions.set(name, marketIds);
+  connection.send(subscribedAck(name, marketIds));
+  hub.sendSnapshot(connection, name);
+}
+
+function authenticate(
+  hub: SimWsHub,
+  connection: SimWsConnection,
+  method: 'auth_v2' | 'auth',
+  outcome: WsAuthOutcome,
+  claimed: Partial<Pick<AuthV2Frame['params'], 'account' | 'signer'>>,
+): void {
+  // A rejected frame leaves an earlier successful authentication in place: the client's retry
+  // flow sends several frames in a row and a stale one must not log it out.
+  if (outcome.ok) {
+    hub.pin(connection, outcome.account);
+    connection.signer = outcome.signer;
+  }
+  connection.send(authReply(method, outcome, claimed));
+}

@@ -1,0 +1,238 @@
+import { sameAddress, type Address } from '../../core/address.js';
+import type { ChannelName } from '../../venue/schemas/wsFramesFields.js';
+import type { ExchangeEvent } from '../exchange/exchangeEvents.js';
+import type { BalanceRecord, OraclePriceRecord, OrderRecord, PositionRecord } from '../exchange/exchangeRecords.js';
+import { accountFrame, fillsFrame, oracleFrame, ordersFrame, positionsFrame, tradesFrame } from './channelFrames.js';
+import { frameMeta, type FrameMeta } from './frameMeta.js';
+import { OrderbookPublisher } from './orderbookPublisher.js';
+import type { BlockStamp, SimEvent } from '../simContext.js';
+import type { SimWsContext } from './simWsContext.js';
+import { CLOSE_SIGNER_REVOKED, type SimWsConnection } from './simWsConnection.js';
+
+/**
+ * Routes the simulator's events to connections. Public frames are serialised once per distinct
+ * payload; private frames go only to connections authenticated as the event's account.
+ */
+export class SimWsHub {
+  private readonly connections = new Set<SimWsConnection>();
+  private readonly byAccount = new Map<string, Set<SimWsConnection>>();
+  private readonly books = new OrderbookPublisher();
+
+  constructor(private readonly ctx: Pick<SimWsContext, 'clock' | 'exchange'>) {}
+
+  add(connection: SimWsConnection): void {
+    this.connections.add(connection);
+  }
+
+  remove(connection: SimWsConnection): void {
+    this.connections.delete(connection);
+    this.unpin(connection);
+  }
+
+  /** Pins a connection to an account; private channels of another account are cleared. */
+  pin(connection: SimWsConnection, account: Address): void {
+    if (connection.account !== undefined && connection.account.toLowerCase() !== account.toLowerCase()) {
+      for (const channel of ['orders', 'positions', 'fills', 'account'] as const) connection.subscriptions.delete(channel);
+    }
+    this.unpin(connection);
+    connection.account = account;
+    const key = account.toLowerCase();
+    let set = this.byAccount.get(key);
+    if (set === undefined) {
+      set = new Set();
+      this.byAccount.set(key, set);
+    }
+    set.add(connection);
+  }
+
+  all(): readonly SimWsConnection[] {
+    return [...this.connections];
+  }
+
+  ofAccount(account: string): readonly SimWsConnection[] {
+    return [...(this.byAccount.get(account.toLowerCase()) ?? [])];
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Known market ids, as GET /v1/markets lists them. */
+  knownMarkets(): number[] {
+    return this.ctx.exchange.markets().map((market) => Number(market.market_id));
+  }
+
+  /** The snapshot a fresh subscription starts with; oracle, trades and fills have none. */
+  sendSnapshot(connection: SimWsConnection, channel: ChannelName): void {
+    const meta = frameMeta(this.ctx.clock);
+    const wants = (marketId: number): boolean => connection.subscriptions.wants(channel, marketId);
+    const account = connection.account;
+    switch (channel) {
+      case 'orderbook':
+        for (const marketId of this.knownMarkets().filter(wants)) {
+          this.publishBook(marketId, meta);
+          connection.send(this.books.snapshot(marketId, meta));
+        }
+        return;
+      case 'orders':
+        if (account !== undefined) connection.send(ordersFrame('snapshot', this.ctx.exchange.openOrders(account).filter((o) => wants(o.market_id)), meta));
+        return;
+      case 'positions':
+        if (account !== undefined) connection.send(positionsFrame('snapshot', this.ctx.exchange.positions(account).filter((p) => wants(p.market_id)), meta));
+        return;
+      case 'account':
+        if (account !== undefined) connection.send(accountFrame('snapshot', this.ctx.exchange.balance(account), meta));
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Events in the order the simulator emitted them. Consecutive exchange events of one
+   * transaction are published together, so a trade that moves five levels is one book update.
+   */
+  publish(events: readonly SimEvent[]): void {
+    let batch: ExchangeBatch | undefined;
+    for (const event of events) {
+      if (event.type === 'exchange') {
+        if (batch !== undefined && batch.stamp.txHash === event.txHash) {
+          batch.events.push(event.event);
+          continue;
+        }
+        if (batch !== undefined) this.publishBatch(batch);
+        batch = { stamp: event, events: [event.event] };
+        continue;
+      }
+      if (batch !== undefined) this.publishBatch(batch);
+      batch = undefined;
+      if (event.type === 'block') this.publishOracle(event);
+      else if (event.status !== 1) this.dropSigner(event.account, event.signer);
+    }
+    if (batch !== undefined) this.publishBatch(batch);
+  }
+
+  private publishBatch(batch: ExchangeBatch): void {
+    const meta = frameMeta(this.ctx.clock, batch.stamp);
+    const dirtyBooks = new Set<number>();
+    const orders = new Map<string, OrderRecord[]>();
+    const positions = new Map<string, PositionRecord[]>();
+    const balances = new Map<string, BalanceRecord>();
+    for (const event of batch.events) {
+      switch (event.type) {
+        case 'book':
+          dirtyBooks.add(event.market_id);
+          break;
+        case 'trade':
+          this.fanOut('trades', event.market_id, JSON.stringify(tradesFrame(event.trade, meta)));
+          break;
+        case 'fill':
+          this.toAccount(event.account, 'fills', (c) => c.subscriptions.wants('fills', event.market_id), fillsFrame(event.fill, meta));
+          break;
+        case 'order':
+          append(orders, event.account, event.order);
+          break;
+        case 'position':
+          append(positions, event.account, event.position);
+          break;
+        case 'balance':
+          balances.set(event.account, event.balance);
+          break;
+        case 'oracle':
+          // Oracle frames follow blocks (one per block, spec), not the exchange's price moves.
+          break;
+      }
+    }
+    for (const marketId of dirtyBooks) this.publishBook(marketId, meta);
+    for (const [account, list] of orders) this.sendFiltered(account, 'orders', list, (kept) => ordersFrame('update', kept, meta));
+    for (const [account, list] of positions) this.sendFiltered(account, 'positions', list, (kept) => positionsFrame('update', kept, meta));
+    for (const [account, balance] of balances) this.toAccount(account, 'account', (c) => c.subscriptions.has('account'), accountFrame('update', balance, meta));
+  }
+
+  /** A revoked session key's connections are closed: their authentication no longer holds. */
+  private dropSigner(account: Address, signer: Address): void {
+    for (const connection of this.ofAccount(account)) {
+      if (connection.signer !== undefined && sameAddress(connection.signer, signer)) {
+        connection.drop(CLOSE_SIGNER_REVOKED, 'session key revoked');
+      }
+    }
+  }
+
+  /** Sends the book's changes to its subscribers; a book nobody watches is not tracked. */
+  private publishBook(marketId: number, meta: FrameMeta): void {
+    const watchers = [...this.connections].filter((c) => c.subscriptions.wants('orderbook', marketId));
+    if (watchers.length === 0) {
+      this.books.forget(marketId);
+      return;
+    }
+    const update = this.books.update(this.ctx.exchange.book(marketId), meta);
+    if (update === undefined) return;
+    const text = JSON.stringify(update);
+    for (const connection of watchers) connection.send(text);
+  }
+
+  private publishOracle(block: BlockStamp): void {
+    const byFilter = new Map<string, string | undefined>();
+    let all: Readonly<Record<string, OraclePriceRecord>> | undefined;
+    const workerTimestamp = frameMeta(this.ctx.clock).worker_timestamp;
+    for (const connection of this.connections) {
+      if (!connection.subscriptions.has('oracle')) continue;
+      const filter = connection.subscriptions.filter('oracle');
+      const key = filter === undefined ? '*' : [...filter].sort((a, b) => a - b).join(',');
+      if (!byFilter.has(key)) {
+        all ??= this.ctx.exchange.oraclePrices();
+        const prices: Record<string, OraclePriceRecord> = {};
+        for (const [marketId, price] of Object.entries(all)) {
+          if (filter === undefined || filter.has(Number(marketId))) prices[marketId] = price;
+        }
+        // A filter naming no live market never delivers (spec: unknown ids are acknowledged, then silent).
+        byFilter.set(key, Object.keys(prices).length === 0 ? undefined : JSON.stringify(oracleFrame(prices, block, workerTimestamp)));
+      }
+      const text = byFilter.get(key);
+      if (text !== undefined) connection.send(text);
+    }
+  }
+
+  private fanOut(channel: ChannelName, marketId: number, text: string): void {
+    for (const connection of this.connections) if (connection.subscriptions.wants(channel, marketId)) connection.send(text);
+  }
+
+  private toAccount(account: string, channel: ChannelName, wants: (c: SimWsConnection) => boolean, frame: object): void {
+    const targets = this.ofAccount(account).filter((c) => c.subscriptions.has(channel) && wants(c));
+    if (targets.length === 0) return;
+    const text = JSON.stringify(frame);
+    for (const connection of targets) connection.send(text);
+  }
+
+  private sendFiltered<T extends { readonly market_id: number }>(
+    account: string,
+    channel: 'orders' | 'positions',
+    records: readonly T[],
+    build: (kept: readonly T[]) => object,
+  ): void {
+    for (const connection of this.ofAccount(account)) {
+      if (!connection.subscriptions.has(channel)) continue;
+      const kept = records.filter((r) => connection.subscriptions.wants(channel, r.market_id));
+      if (kept.length > 0) connection.send(build(kept));
+    }
+  }
+
+  private unpin(connection: SimWsConnection): void {
+    if (connection.account === undefined) return;
+    const key = connection.account.toLowerCase();
+    const set = this.byAccount.get(key);
+    set?.delete(connection);
+    if (set?.size === 0) this.byAccount.delete(key);
+  }
+}
+
+interface ExchangeBatch {
+  readonly stamp: BlockStamp;
+  readonly events: ExchangeEvent[];
+}
+
+function append<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { authReply, errorFrame, subscribedAck, unsubscribedAck } from '../../../src/sim/ws/controlFrames.js';
+import { controlFrameSchema } from '../../../src/venue/schemas/wsFrames.js';
+import { authReplySchema, errorFrameChannel, errorFrameSchema, subscribedAckSchema, unsubscribedAckSchema } from '../../../src/venue/schemas/wsFramesControl.js';
+
+const ACCOUNT = '0x1111111111111111111111111111111111111111';
+const SIGNER = '0x2222222222222222222222222222222222222222';
+
+describe('control frames', () => {
+  it('subscribed ack echoes the applied filter and states the count', () => {
+    const ack = subscribedAckSchema.parse(subscribedAck('orderbook', [1, 7]));
+    expect(ack.data.market_ids).toEqual([1, 7]);
+    expect(ack.message).toBe('subscribed to orderbook for 2 market(s)');
+    expect(ack.channel).toBe('orderbook');
+  });
+
+  it('an ack without a filter says all markets and carries an empty list', () => {
+    const ack = subscribedAckSchema.parse(subscribedAck('oracle', []));
+    expect(ack.data.market_ids).toEqual([]);
+    expect(ack.message).toBe('subscribed to oracle for all markets');
+  });
+
+  it('unsubscribe ack, error and auth replies parse with the client schemas', () => {
+    expect(unsubscribedAckSchema.parse(unsubscribedAck('trades')).channel).toBe('trades');
+    const error = errorFrameSchema.parse(errorFrame('invalid channel: nope', { method: 'subscribe', channel: 'nope' }));
+    expect(errorFrameChannel(error)).toBe('nope');
+    const ok = authReplySchema.parse(authReply('auth_v2', { ok: true, account: ACCOUNT, signer: SIGNER }));
+    expect(ok).toEqual({ method: 'auth_v2', status: 'success', data: { account: ACCOUNT, signer: SIGNER } });
+    const failed = authReplySchema.parse(authReply('auth_v2', { ok: false, message: 'nope' }, { account: ACCOUNT, signer: SIGNER }));
+    expect(failed.status).toBe('error');
+    expect(failed.message).toBe('nope');
+    expect(failed.data).toEqual({ account: ACCOUNT, signer: SIGNER });
+    const jwt = authReplySchema.parse(authReply('auth', { ok: true, account: ACCOUNT }));
+    expect(jwt.data).toEqual({ account: ACCOUNT });
+  });
+
+  it('every control frame is recognised by the client union', () => {
+    for (const frame of [subscribedAck('orders', [1]), unsubscribedAck('orders'), errorFrame('x'), authReply('auth', { ok: false, message: 'y' })]) {
+      expect(controlFrameSchema.safeParse(frame).success).toBe(true);
+    }
+  });
+});
