@@ -1,0 +1,36 @@
+import type { AccountState } from '../accountState.js';
+import type { GuardConfig } from '../engineConfig.js';
+import type { Intent } from '../intents.js';
+import type { Rejection } from '../rejection.js';
+import type { KillSwitchState } from './killSwitch.js';
+import type { TokenBucketState } from './actionRateLimit.js';
+
+/**
+ * Everything the risk guards read, as one immutable snapshot the wiring builds before each
+ * decision (`nowMs` from the injected clock). Guards never mutate it; the transition functions
+ * next to each guard (recordAction, recordLeverageUpdate, tripKillSwitch, ...) return new state.
+ */
+export interface GuardState extends AccountState {
+  readonly nowMs: number;
+  /** Mark price per market, decimal string. */
+  readonly marks: ReadonlyMap<number, string>;
+  readonly actionBucket: TokenBucketState;
+  readonly lastLeverageUpdateMs: number | undefined;
+  readonly killSwitch: KillSwitchState;
+}
+
+export type GuardVerdict =
+  | { readonly kind: 'allow' }
+  | { readonly kind: 'refuse'; readonly rejection: Rejection }
+  /** Not now: ask again after `retryAfterMs`, or when the named condition clears. */
+  | { readonly kind: 'wait'; readonly reason: string; readonly retryAfterMs?: number }
+  /** A margin-mode switch with policy close_first: close the position, then try again. */
+  | { readonly kind: 'close_first'; readonly marketId: number; readonly reason: string };
+
+export type Guard = (state: GuardState, intent: Intent, config: GuardConfig) => GuardVerdict;
+
+export const ALLOW: GuardVerdict = Object.freeze({ kind: 'allow' });
+
+export function refused(rejection: Rejection): GuardVerdict {
+  return { kind: 'refuse', rejection };
+}

@@ -1,0 +1,60 @@
+import { compareDecimals, fixedToDecimal, parseDecimal, pow10 } from '../../core/decimal.js';
+import type { GuardConfig } from '../engineConfig.js';
+import { isRiskReducing, type Intent } from '../intents.js';
+import { rejection } from '../rejection.js';
+import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
+
+/**
+ * The kill switch: tripped by hand or when the loss reaches the configured limit; while tripped it
+ * refuses everything except cancels and position closes, until reset by hand. Cancelling every
+ * order on the trip is the wiring's job: the transitions report `justTripped` so it happens once.
+ */
+export interface KillSwitchState {
+  readonly tripped: boolean;
+  readonly reason?: string;
+  readonly trippedAtMs?: number;
+}
+
+export interface KillSwitchTransition {
+  readonly state: KillSwitchState;
+  /** True only on the transition from armed to tripped. */
+  readonly justTripped: boolean;
+}
+
+export const ARMED_KILL_SWITCH: KillSwitchState = Object.freeze({ tripped: false });
+
+export function tripKillSwitch(state: KillSwitchState, reason: string, nowMs: number): KillSwitchTransition {
+  if (state.tripped) return { state, justTripped: false };
+  return { state: { tripped: true, reason, trippedAtMs: nowMs }, justTripped: true };
+}
+
+export function resetKillSwitch(): KillSwitchState {
+  return ARMED_KILL_SWITCH;
+}
+
+export interface PnlSnapshot {
+  /** USDC decimal strings; losses are negative. */
+  readonly realized: string;
+  readonly unrealized: string;
+}
+
+/** Trips when realized + unrealized PnL is at or below -maxLoss. */
+export function watchLoss(state: KillSwitchState, pnl: PnlSnapshot, config: GuardConfig, nowMs: number): KillSwitchTransition {
+  const total = addDecimals(pnl.realized, pnl.unrealized);
+  if (compareDecimals(total, `-${config.killSwitchMaxLoss}`) > 0) return { state, justTripped: false };
+  return tripKillSwitch(state, `loss limit reached: PnL ${total} <= -${config.killSwitchMaxLoss}`, nowMs);
+}
+
+export function checkKillSwitch(state: GuardState, intent: Intent): GuardVerdict {
+  if (!state.killSwitch.tripped || isRiskReducing(intent)) return ALLOW;
+  return refused(
+    rejection('kill_switch', intent.kind, `the kill switch is tripped (${state.killSwitch.reason ?? 'manual'}); only cancels and position closes pass`, 'reset the kill switch by hand once the cause is understood'),
+  );
+}
+
+function addDecimals(a: string, b: string): string {
+  const x = parseDecimal(a, 'realized PnL');
+  const y = parseDecimal(b, 'unrealized PnL');
+  const scale = Math.max(x.scale, y.scale);
+  return fixedToDecimal(x.units * pow10(scale - x.scale) + y.units * pow10(scale - y.scale), scale);
+}

@@ -1,0 +1,20 @@
+import { compareDecimals } from '../../core/decimal.js';
+import type { GuardConfig } from '../engineConfig.js';
+import { isPlaceIntent, type Intent } from '../intents.js';
+import { rejection } from '../rejection.js';
+import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
+import { notional, valuationPrice } from './orderExposure.js';
+
+/** Caps size × price of one order (the mark for market orders), reduce-only orders included. */
+export function checkMaxOrderNotional(state: GuardState, intent: Intent, config: GuardConfig): GuardVerdict {
+  if (!isPlaceIntent(intent)) return ALLOW;
+  const price = valuationPrice(state, intent);
+  if (price === undefined) {
+    return refused(rejection('max_order_notional', intent.marketId, 'no mark price for this market, so the order notional is unknown', 'wait for the oracle'));
+  }
+  const value = notional(intent.size, price);
+  if (compareDecimals(value, config.maxOrderNotional) <= 0) return ALLOW;
+  return refused(
+    rejection('max_order_notional', value, `order notional ${value} exceeds the limit of ${config.maxOrderNotional}`, 'reduce the size or raise guards.maxOrderNotional'),
+  );
+}

@@ -1,0 +1,27 @@
+import { compareDecimals } from '../../core/decimal.js';
+import type { GuardConfig } from '../engineConfig.js';
+import { isPlaceIntent, type Intent } from '../intents.js';
+import { rejection } from '../rejection.js';
+import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
+import { absDecimal, notional, positionAfter } from './orderExposure.js';
+
+/**
+ * Caps |position after this order fills| × mark, per market. Reduce-only orders cannot grow a
+ * position, so they pass; an order that shrinks an oversized position also passes.
+ */
+export function checkMaxPosition(state: GuardState, intent: Intent, config: GuardConfig): GuardVerdict {
+  if (!isPlaceIntent(intent) || intent.reduceOnly) return ALLOW;
+  const limit = config.maxPositionNotionalByMarket[String(intent.marketId)] ?? config.maxPositionNotional;
+  const price = state.marks.get(intent.marketId) ?? (intent.kind === 'placeLimit' ? intent.price : undefined);
+  if (price === undefined) {
+    return refused(rejection('max_position', intent.marketId, 'no mark price for this market, so the position value is unknown', 'wait for the oracle'));
+  }
+  const after = absDecimal(positionAfter(state, intent));
+  const value = notional(after, price);
+  if (compareDecimals(value, limit) <= 0) return ALLOW;
+  const current = state.positions.get(intent.marketId);
+  if (current !== undefined && compareDecimals(after, current.size) < 0) return ALLOW;
+  return refused(
+    rejection('max_position', value, `position value after this order, ${value}, exceeds the limit of ${limit} for market ${intent.marketId}`, 'reduce the size or raise guards.maxPositionNotional'),
+  );
+}
