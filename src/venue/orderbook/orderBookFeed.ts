@@ -1,4 +1,5 @@
 import { Observable, share, Subscription } from 'rxjs';
+import { orderbookChecksum } from '../../protocol/orderbookChecksum.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import type { ConnectionState } from '../ws/venueWsClient.js';
 import { silentWsLogger, type WsLogger } from '../ws/wsLogger.js';
@@ -24,7 +25,7 @@ export interface OrderBookView {
 }
 
 export interface OrderBookFeedOptions {
-  /** The venue's checksum (`orderbookChecksum` from `src/protocol/`); without it nothing is verified. */
+  /** Defaults to the venue's `orderbookChecksum` from `src/protocol/`. */
   readonly checksum?: OrderbookChecksumFn;
   readonly logger?: WsLogger;
 }
@@ -56,7 +57,7 @@ export class OrderBookFeed {
     const cached = this.shared.get(key);
     if (cached !== undefined) return cached;
     const stream = new Observable<OrderBookView>((subscriber) => {
-      const book = new LocalOrderBook(marketId, this.options.checksum);
+      const book = new LocalOrderBook(marketId, this.options.checksum ?? orderbookChecksum);
       const subscriptions = new Subscription();
       subscriptions.add(
         this.source.channel('orderbook', { marketIds: [marketId] }).subscribe({

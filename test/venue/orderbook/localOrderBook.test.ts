@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orderbookChecksum } from '../../../src/protocol/orderbookChecksum.js';
 import { LocalOrderBook } from '../../../src/venue/orderbook/localOrderBook.js';
 import { bookMessage, prices } from './bookFrames.js';
 
@@ -59,5 +60,32 @@ describe('LocalOrderBook', () => {
     book.apply(bookMessage('snapshot', 1, [['100.50', '1']], []));
     book.apply(bookMessage('update', 1, [['100.5', '2']], []));
     expect(prices(book.bids())).toEqual([['100.5', '2']]);
+  });
+});
+
+describe('LocalOrderBook checksum', () => {
+  it('verifies the venue checksum after each message', () => {
+    const book = new LocalOrderBook(1, orderbookChecksum);
+    const snapshotSum = orderbookChecksum(
+      [{ price: '100', quantity: '1' }, { price: '99', quantity: '2' }],
+      [{ price: '101', quantity: '3' }],
+    );
+    expect(book.apply(bookMessage('snapshot', 1, [['99', '2'], ['100', '1']], [['101', '3']], snapshotSum))).toEqual({ kind: 'applied' });
+    const updateSum = orderbookChecksum([{ price: '100', quantity: '1' }], [{ price: '101', quantity: '3' }, { price: '102', quantity: '1' }]);
+    expect(book.apply(bookMessage('update', 1, [['99', '0']], [['102', '1']], updateSum))).toEqual({ kind: 'applied' });
+    expect(book.synced).toBe(true);
+  });
+
+  it('on a mismatch reports both sums, unsyncs, and ignores updates until a snapshot', () => {
+    const book = new LocalOrderBook(1, orderbookChecksum);
+    book.apply(bookMessage('snapshot', 1, [['100', '1']], []));
+    const actual = orderbookChecksum([{ price: '100', quantity: '2' }], []);
+    const wrong = (actual + 1) >>> 0;
+    expect(book.apply(bookMessage('update', 1, [['100', '2']], [], wrong))).toEqual({ kind: 'checksum-mismatch', expected: wrong, actual });
+    expect(book.synced).toBe(false);
+    expect(book.apply(bookMessage('update', 1, [['100', '3']], []))).toMatchObject({ kind: 'ignored' });
+    const fresh = orderbookChecksum([{ price: '100', quantity: '4' }], []);
+    expect(book.apply(bookMessage('snapshot', 1, [['100', '4']], [], fresh))).toEqual({ kind: 'applied' });
+    expect(book.synced).toBe(true);
   });
 });
