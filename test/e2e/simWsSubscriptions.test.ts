@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { FrameRecorder, isAck, isError, settle, startWsSim, type WsSim } from './simWsHarness.js';
+
+const MAKER = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d').address;
+
+let sim: WsSim;
+let client: FrameRecorder;
+
+beforeEach(async () => {
+  sim = await startWsSim({ inboundFramesPerSecond: 1_000 });
+  client = await FrameRecorder.connect(sim.url);
+});
+
+afterEach(async () => {
+  expect(client.schemaFailures).toEqual([]);
+  client.close();
+  await sim.close();
+});
+
+describe('subscribe acknowledgements', () => {
+  it('echo the applied market filter and state the count', async () => {
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [2, 1, 2] } }, isAck('orderbook'));
+    expect(ack).toEqual({
+      type: 'subscribed',
+      method: 'subscribe',
+      status: 'success',
+      message: 'subscribed to orderbook for 2 market(s)',
+      channel: 'orderbook',
+      data: { market_ids: [1, 2] },
+    });
+  });
+
+  it('say all markets when no filter or an empty one was sent', async () => {
+    const none = await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
+    expect(none['message']).toBe('subscribed to oracle for all markets');
+    expect(none['data']).toEqual({ market_ids: [] });
+    const empty = await client.request({ method: 'subscribe', params: { channel: 'trades', market_ids: [] } }, isAck('trades'));
+    expect(empty['message']).toBe('subscribed to trades for all markets');
+  });
+
+  it('acknowledge an id that names no market, which then never delivers', async () => {
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'oracle', market_ids: [999] } }, isAck('oracle'));
+    expect(ack['status']).toBe('success');
+    expect(ack['data']).toEqual({ market_ids: [999] });
+    await client.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [999] } }, isAck('orderbook'));
+    // The same events do reach a subscriber of a real market, so the silence above is the filter's.
+    const control = await FrameRecorder.connect(sim.url);
+    await control.request({ method: 'subscribe', params: { channel: 'oracle', market_ids: [1] } }, isAck('oracle'));
+    await control.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } }, isAck('orderbook'));
+    sim.mineBlock();
+    sim.deposit(MAKER);
+    sim.place(MAKER, { side: 0, price_ticks: 649_000 });
+    sim.mineBlock();
+    await settle(client);
+    await settle(control);
+    expect(client.ofChannel('oracle')).toEqual([]);
+    expect(client.ofChannel('orderbook')).toEqual([]);
+    expect(control.ofChannel('oracle')).toHaveLength(2);
+    expect(control.ofChannel('orderbook').map((f) => f['type'])).toEqual(['snapshot', 'update']);
+    control.close();
+  });
+
+  it('answer an unknown channel with `invalid channel: <name>`', async () => {
+    const error = await client.request({ method: 'subscribe', params: { channel: 'candles' } }, isError);
+    expect(error).toMatchObject({ type: 'error', message: 'invalid channel: candles', channel: 'candles', method: 'subscribe' });
+  });
+
+  it('refuse a private channel before authentication', async () => {
+    for (const channel of ['orders', 'positions', 'fills', 'account']) {
+      const error = await client.request({ method: 'subscribe', params: { channel } }, isError);
+      expect(error['message']).toBe(`authentication required for ${channel} channel`);
+    }
+  });
+
+  it('unsubscribe stops delivery and is acknowledged', async () => {
+    await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
+    sim.mineBlock();
+    await client.next((f) => f['channel'] === 'oracle' && f['type'] === 'update');
+    const ack = await client.request({ method: 'unsubscribe', params: { channel: 'oracle' } }, (f) => f['type'] === 'unsubscribed');
+    expect(ack).toMatchObject({ method: 'unsubscribe', status: 'success', channel: 'oracle' });
+    const before = client.ofChannel('oracle').length;
+    sim.mineBlock();
+    await settle(client);
+    expect(client.ofChannel('oracle').length).toBe(before);
+  });
+});
+
+describe('malformed frames', () => {
+  it('get an error frame and the connection keeps working', async () => {
+    expect((await client.request('{not json', isError))['message']).toBe('malformed frame: not JSON');
+    expect((await client.request({ method: 'dance' }, isError))['message']).toBe('unknown method: dance');
+    const bad = await client.request({ method: 'subscribe', params: { market_ids: 'all' } }, isError);
+    expect(bad['message']).toMatch(/^malformed subscribe frame at params\./);
+    expect((await client.request([1, 2, 3], isError))['message']).toMatch(/^unknown method/);
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'trades' } }, isAck('trades'));
+    expect(ack['status']).toBe('success');
+  });
+});
+
+describe('inbound rate limit (venue-facts: 10 client frames per second)', () => {
+  it('answers frames beyond 10 per second with an error and does not act on them', async () => {
+    const limited = await startWsSim();
+    const flooder = await FrameRecorder.connect(limited.url);
+    try {
+      for (let i = 0; i < 12; i++) flooder.send({ method: 'subscribe', params: { channel: 'oracle', market_ids: [i + 1] } });
+      await flooder.next((f) => f['type'] === 'error', 0);
+      await new Promise((r) => setTimeout(r, 100));
+      const acks = flooder.frames.filter(isAck('oracle'));
+      const errors = flooder.frames.filter(isError);
+      expect(acks).toHaveLength(10);
+      expect(errors).toHaveLength(2);
+      expect(errors[0]?.['message']).toBe('rate limited: at most 10 frames per second per connection');
+      expect(acks.at(-1)?.['data']).toEqual({ market_ids: [10] });
+      expect(flooder.schemaFailures).toEqual([]);
+    } finally {
+      flooder.close();
+      await limited.close();
+    }
+  });
+});
