@@ -131,6 +131,20 @@ export function multiplyDecimals(a: unknown, b: unknown, field = 'value'): strin
   return fixedToDecimal(x.units * y.units, x.scale + y.scale);
 }
 
+/** Exact sum of two decimal strings. */
+export function addDecimals(a: unknown, b: unknown, field = 'value'): string {
+  const x = parseDecimal(a, field);
+  const y = parseDecimal(b, field);
+  const scale = Math.max(x.scale, y.scale);
+  return fixedToDecimal(x.units * pow10(scale - x.scale) + y.units * pow10(scale - y.scale), scale);
+}
+
+/** -a, canonical ("0" stays "0"). */
+export function negateDecimal(a: unknown, field = 'value'): string {
+  const x = parseDecimal(a, field);
+  return fixedToDecimal(-x.units, x.scale);
+}
+
 export function compareDecimals(a: unknown, b: unknown, field = 'value'): -1 | 0 | 1 {
   const x = parseDecimal(a, field);
   const y = parseDecimal(b, field);

@@ -3,7 +3,9 @@ export { InvalidValueError } from './invalidValueError.js';
 export { checkInt, checkRange, checkUint, toBigInt, uintMax } from './integerRange.js';
 export { parseAddress, sameAddress, type Address } from './address.js';
 export {
+  addDecimals,
   compareDecimals,
+  negateDecimal,
   countUnits,
   decimalToFixed,
   decimalToWei,

@@ -6,16 +6,16 @@
 export interface MarketView {
   readonly market_id: string;
   readonly mark_price: string;
-  readonly active?: boolean;
-  readonly post_only?: boolean;
-  readonly reduce_only?: boolean;
+  readonly active?: boolean | undefined;
+  readonly post_only?: boolean | undefined;
+  readonly reduce_only?: boolean | undefined;
   readonly config: {
     readonly step_size: string;
     readonly step_price: string;
     readonly min_order_size: string;
     /** Decimal string such as "50". Absent: only the uint8 bound (255) applies. */
-    readonly max_leverage?: string;
-    readonly unlocked?: boolean;
+    readonly max_leverage?: string | undefined;
+    readonly unlocked?: boolean | undefined;
   };
 }
 

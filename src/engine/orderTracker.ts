@@ -1,5 +1,5 @@
 import { Subject, type Observable } from 'rxjs';
-import { compareDecimals, decimalToFixed, fixedToDecimal } from '../core/decimal.js';
+import { addDecimals, compareDecimals } from '../core/decimal.js';
 import type { FillRecord, OrderRecord, PositionRecord } from '../venue/schemas/wsFramesPrivate.js';
 import type { AccountState, PositionView } from './accountState.js';
 import type { MarginMode, Side } from './intents.js';
@@ -46,7 +46,6 @@ export interface TrackedPosition extends PositionView {
 }
 
 const TERMINAL: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'failed']);
-const SCALE = 18;
 const MAX_REMEMBERED_FILL_IDS = 100_000;
 
 /** venue-facts: the first 8 bytes of order_id carry the wide id, and resting = wide >> 1. */
@@ -64,6 +63,8 @@ export class OrderTracker {
   private readonly marginModes = new Map<number, MarginMode>();
   private readonly inFlight = new Map<number, number>();
   private readonly seenFills = new Set<string>();
+  /** Sum of the fills seen per intent; the venue's filled_size may run ahead or behind it. */
+  private readonly fillSums = new Map<string, string>();
   private balance: string | undefined;
   private readonly orderChanges = new Subject<TrackedOrder>();
   private readonly fillEvents = new Subject<TrackedFill>();
@@ -167,7 +168,9 @@ export class OrderTracker {
       liquidity: fill.liquidity_indicator,
     };
     if (order !== undefined && !TERMINAL.has(order.state)) {
-      const filledSize = addDecimals(order.filledSize, fill.size);
+      const fillSum = addDecimals(this.fillSums.get(order.intentId) ?? '0', fill.size);
+      this.fillSums.set(order.intentId, fillSum);
+      const filledSize = maxDecimal(order.filledSize, fillSum);
       this.set({ ...order, filledSize, state: compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled' });
     }
     this.fillEvents.next(tracked);
@@ -279,10 +282,6 @@ function stateOfRecord(status: OrderRecord['status'], filled: string): OrderStat
     case 'ORDER_STATUS_NONE':
       return 'unknown';
   }
-}
-
-function addDecimals(a: string, b: string): string {
-  return fixedToDecimal(decimalToFixed(a, SCALE, 'size') + decimalToFixed(b, SCALE, 'size'), SCALE);
 }
 
 function maxDecimal(a: string, b: string): string {

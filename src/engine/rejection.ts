@@ -38,7 +38,10 @@ export type RejectionRule =
   | 'max_position'
   | 'max_open_orders'
   | 'margin_mode_open_position'
-  | 'isolated_margin_mode';
+  | 'isolated_margin_mode'
+  // engine wiring
+  | 'guard_wait_timeout'
+  | 'engine_stopped';
 
 export interface Rejection {
   readonly rule: RejectionRule;

@@ -1,4 +1,4 @@
-import { compareDecimals, fixedToDecimal, parseDecimal, pow10 } from '../core/decimal.js';
+import { compareDecimals, fixedToDecimal, negateDecimal, parseDecimal, pow10 } from '../core/decimal.js';
 
 /**
  * Exact price arithmetic for strategies, on decimal strings: no float ever touches a price.
@@ -47,10 +47,7 @@ export function absDecimal(a: string): string {
   return a.startsWith('-') ? a.slice(1) : a;
 }
 
-export function negateDecimal(a: string): string {
-  if (compareDecimals(a, '0') === 0) return '0';
-  return a.startsWith('-') ? a.slice(1) : `-${a}`;
-}
+export { negateDecimal };
 
 /** Integers only, so a config number such as 12 or -3 becomes an exact decimal. */
 function numberToDecimal(n: number): string {

@@ -72,3 +72,15 @@ describe('decimal', () => {
     expect(() => weiToDecimal('1.5')).toThrow(/wei/);
   });
 });
+
+describe('addDecimals and negateDecimal', () => {
+  it('add and negate exactly, canonically', async () => {
+    const { addDecimals, negateDecimal } = await import('../../src/core/decimal.js');
+    expect(addDecimals('0.1', '0.2')).toBe('0.3');
+    expect(addDecimals('-1.25', '1')).toBe('-0.25');
+    expect(addDecimals('1000', '-1000.000')).toBe('0');
+    expect(negateDecimal('0.00')).toBe('0');
+    expect(negateDecimal('-3.5')).toBe('3.5');
+    expect(negateDecimal('2')).toBe('-2');
+  });
+});

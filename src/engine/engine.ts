@@ -1,0 +1,339 @@
+import { Subject, Subscription, type Observable } from 'rxjs';
+import type { Address } from '../core/address.js';
+import type { Clock } from '../core/clock.js';
+import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js';
+import { PerpbotError } from '../core/perpbotError.js';
+import type { SignerLike } from '../protocol/digestSigner.js';
+import { parseDomain } from '../protocol/domain.js';
+import type { SelectorTable } from '../protocol/selectors.js';
+import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
+import type { RestClient } from '../venue/rest/restClient.js';
+import type { Market } from '../venue/schemas/restMarkets.js';
+import type { AccountMessage, FillsMessage, OrderRecord, OrdersMessage, PositionsMessage } from '../venue/schemas/wsFramesPrivate.js';
+import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
+import type { ActionSender } from './actionSender.js';
+import type { EngineConfig } from './engineConfig.js';
+import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './executor.js';
+import { GuardGate } from './guardGate.js';
+import type { IntentOutcome } from './intentOutcome.js';
+import { closePosition as closePositionIntent, cancel as cancelIntent, cancelAll as cancelAllIntent } from './intentBuilders.js';
+import { isPlaceIntent, type Intent } from './intents.js';
+import type { MarketView } from './marketView.js';
+import { NonceAllocator } from './nonceAllocator.js';
+import { parseNonceState, type NoncePair } from './noncePair.js';
+import { OrderTracker, type TrackedFill, type TrackedOrder } from './orderTracker.js';
+import { rejection } from './rejection.js';
+import type { SignedRequest } from './signedRequest.js';
+
+/**
+ * The execution engine: intents in, outcomes out. Owns the order tracker, the nonce allocator,
+ * the guard gate and the executor; reads the venue's private feeds to keep its state; reconciles
+ * from REST at start and after every reconnect; never lets two intents share a nonce.
+ */
+export interface EngineFeeds {
+  readonly orders: Observable<OrdersMessage>;
+  readonly positions: Observable<PositionsMessage>;
+  readonly fills: Observable<FillsMessage>;
+  readonly account: Observable<AccountMessage>;
+  readonly oracle: Observable<OracleMessage>;
+  /** Emits after each reconnect (once re-authenticated): the engine reconciles through REST. */
+  readonly reconnected: Observable<unknown>;
+}
+
+export interface EngineOptions {
+  readonly account: Address;
+  readonly signer: SignerLike;
+  readonly rest: RestClient;
+  readonly sender: ActionSender;
+  readonly config: EngineConfig;
+  readonly selectors: SelectorTable;
+  readonly clock: Clock;
+  readonly log: ExecutorLogger;
+  /** Markets to reconcile (open orders, positions); all markets when absent. */
+  readonly markets?: readonly number[];
+  readonly permitDeadlineSeconds?: number;
+  /** Longest an intent waits on a guard (rate limits, in-flight orders) before it is refused. */
+  readonly maxGuardWaitMs?: number;
+  /** The highest nonce pair a previous run handed out (from the journal). */
+  readonly restoredNonceHighWater?: NoncePair;
+}
+
+export class Engine {
+  readonly tracker = new OrderTracker();
+  private readonly outcomeSubject = new Subject<IntentOutcome>();
+  readonly outcomes$: Observable<IntentOutcome> = this.outcomeSubject.asObservable();
+  readonly orders$: Observable<TrackedOrder> = this.tracker.orders$;
+  readonly fills$: Observable<TrackedFill> = this.tracker.fills$;
+
+  private context: SigningContext | undefined;
+  private allocator: NonceAllocator | undefined;
+  private marketsById = new Map<number, Market>();
+  private readonly gate: GuardGate;
+  private readonly pending = new Map<string, Promise<IntentOutcome>>();
+  private readonly abort = new AbortController();
+  private readonly subscriptions = new Subscription();
+  private startBalance: string | undefined;
+  private readonly unrealized = new Map<number, string>();
+  private clientOrderSeq = 0n;
+  private readonly clientOrderBase: bigint;
+  private stopped = false;
+  private signerRefused: unknown;
+
+  constructor(private readonly options: EngineOptions) {
+    // Unique per run and within uint64: start time in ms (< 2^42) shifted left by 20 bits.
+    this.clientOrderBase = BigInt(options.clock.now()) << 20n;
+    this.gate = new GuardGate({
+      config: options.config.guards,
+      clock: options.clock,
+      maxWaitMs: options.maxGuardWaitMs ?? 30_000,
+      accountState: () => this.tracker.accountState(),
+      closePosition: (intent) => this.closeBeforeSwitch(intent),
+      onKillSwitchTripped: (reason) => void this.onKillSwitch(reason),
+    });
+  }
+
+  get signingContext(): SigningContext | undefined {
+    return this.context;
+  }
+
+  get killSwitch(): { tripped: boolean; reason?: string } {
+    return this.gate.killSwitch;
+  }
+
+  market(marketId: number): MarketView | undefined {
+    return this.marketsById.get(marketId);
+  }
+
+  markets(): readonly Market[] {
+    return [...this.marketsById.values()];
+  }
+
+  /** Reads domain, system config, markets and nonce state, then reconciles orders and positions. */
+  async start(): Promise<void> {
+    const { rest } = this.options;
+    const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
+    this.context = createSigningContext(
+      parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
+      system.addresses.router,
+    );
+    await this.refreshMarkets();
+    const nonceState = parseNonceState(await rest.nonceState(this.options.account));
+    this.allocator = new NonceAllocator(this.options.account, nonceState, {
+      slots: this.options.config.nonces,
+      ...(this.options.restoredNonceHighWater === undefined ? {} : { restoredHighWater: this.options.restoredNonceHighWater }),
+    });
+    await this.reconcile();
+    this.startBalance = this.tracker.currentBalance();
+  }
+
+  async refreshMarkets(): Promise<void> {
+    const markets = await this.options.rest.markets();
+    this.marketsById = new Map(markets.markets.map((m) => [Number(m.market_id), m]));
+    for (const m of markets.markets) this.gate.setMark(Number(m.market_id), m.mark_price);
+  }
+
+  /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
+  async reconcile(): Promise<void> {
+    const { rest, account } = this.options;
+    const ids = this.options.markets ?? [...this.marketsById.keys()];
+    const records: OrderRecord[] = [];
+    for (const marketId of ids) {
+      const open = await rest.openOrders({ account, market_id: String(marketId) });
+      for (const o of open.orders) {
+        records.push({
+          order_id: o.order_id,
+          market_id: Number(o.market_id),
+          status: 'ORDER_STATUS_OPEN',
+          side: o.side === 0 ? 'buy' : 'sell',
+          resting_order_id: o.resting_order_id.toString(),
+          wide_order_id: o.wide_order_id.toString(),
+          ...(o.client_order_id === undefined ? {} : { client_order_id: o.client_order_id.toString() }),
+        });
+      }
+      const { position } = { position: await rest.position({ account, market_id: String(marketId) }) };
+      const size = position.size ?? '0';
+      this.tracker.onPositions([
+        {
+          market_id: marketId,
+          size,
+          ...(position.side === null ? {} : { side: position.side === 'BUY' ? 'buy' : 'sell' }),
+          ...(position.margin_mode === null ? {} : { margin_mode: position.margin_mode as 0 | 1 }),
+          ...(position.avg_entry_price === null ? {} : { avg_entry_price: position.avg_entry_price }),
+        },
+      ]);
+      if (position.unrealized_pnl !== null) this.unrealized.set(marketId, position.unrealized_pnl);
+    }
+    this.tracker.onOrderRecords(records, true);
+    const balance = await rest.crossMarginBalance(account);
+    this.tracker.onBalance(balance.balance);
+  }
+
+  /** Follows the venue's private feeds and the oracle; reconciles after every reconnect. */
+  attach(feeds: EngineFeeds): void {
+    this.subscriptions.add(feeds.orders.subscribe((m) => this.tracker.onOrderRecords(m.orders, m.type === 'snapshot')));
+    this.subscriptions.add(
+      feeds.positions.subscribe((m) => {
+        this.tracker.onPositions(m.positions);
+        for (const p of m.positions) {
+          const u = (p as Record<string, unknown>)['unrealized_pnl'];
+          if (typeof u === 'string' && u !== '') this.unrealized.set(p.market_id, u);
+        }
+        this.checkLoss();
+      }),
+    );
+    this.subscriptions.add(feeds.fills.subscribe((m) => this.tracker.onFill(m.fill)));
+    this.subscriptions.add(
+      feeds.account.subscribe((m) => {
+        this.tracker.onBalance(m.account.balance);
+        this.checkLoss();
+      }),
+    );
+    this.subscriptions.add(
+      feeds.oracle.subscribe((m) => {
+        for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.gate.setMark(marketId, price.markPrice);
+      }),
+    );
+    this.subscriptions.add(
+      feeds.reconnected.subscribe(() => {
+        this.reconcile().catch((error: unknown) => this.options.log.error({ err: error }, 'reconciliation after reconnect failed'));
+      }),
+    );
+  }
+
+  /** Queues an intent; its outcome arrives on `outcomes$`. */
+  submit(intent: Intent): void {
+    void this.execute(intent);
+  }
+
+  /** Runs an intent to its terminal outcome (also published on `outcomes$`). */
+  execute(intent: Intent): Promise<IntentOutcome> {
+    const run = this.run(intent).then((outcome) => {
+      this.pending.delete(intent.intentId);
+      this.outcomeSubject.next(outcome);
+      return outcome;
+    });
+    this.pending.set(intent.intentId, run);
+    return run;
+  }
+
+  /** Cancels every open order a strategy placed. */
+  async cancelOrdersOf(strategy: string): Promise<void> {
+    const open = this.tracker.openOrders({ strategy });
+    await Promise.all(
+      open.map((o) => this.execute(cancelIntent({ intentId: `${o.intentId}-cancel`, strategy, marketId: o.marketId, target: { intentId: o.intentId } }))),
+    );
+  }
+
+  tripKillSwitch(reason: string): void {
+    this.gate.trip(reason);
+  }
+
+  resetKillSwitch(): void {
+    this.gate.reset();
+  }
+
+  /** Stops taking intents, aborts waits, and lets in-flight sends finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort(new PerpbotError('engine stopped', { code: 'ENGINE_STOPPED' }));
+    await Promise.allSettled([...this.pending.values()]);
+    this.subscriptions.unsubscribe();
+    this.outcomeSubject.complete();
+  }
+
+  private async run(intent: Intent): Promise<IntentOutcome> {
+    const base = { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, atMs: this.options.clock.now() };
+    if (this.stopped) return { ...base, type: 'refused', rejection: rejection('engine_stopped', intent.kind, 'the engine is stopping; no new intents') };
+    if (this.signerRefused !== undefined) {
+      return { ...base, type: 'refused', rejection: rejection('engine_stopped', intent.kind, 'trading stopped: the venue refused the signer (SignerNotAuthorized)', 'check that permit target is addresses.router, then restart') };
+    }
+    if (intent.kind === 'cancel' && 'intentId' in intent.target) {
+      // Cancelling an order whose placement is still in flight: wait for the placement first.
+      await this.pending.get(intent.target.intentId);
+    }
+    const prepared = isPlaceIntent(intent) && intent.clientOrderId === undefined ? { ...intent, clientOrderId: this.nextClientOrderId() } : intent;
+    try {
+      return await executeIntent(prepared, this.executorDeps(), this.abort.signal);
+    } catch (error) {
+      this.options.log.error({ err: error, intentId: intent.intentId }, 'intent failed unexpectedly');
+      return {
+        ...base,
+        type: 'failed',
+        error: { code: error instanceof PerpbotError ? error.code : 'UNEXPECTED', message: error instanceof Error ? error.message : String(error), hints: [] },
+      };
+    }
+  }
+
+  private executorDeps(): ExecutorDeps {
+    const context = this.context;
+    const allocator = this.allocator;
+    if (context === undefined || allocator === undefined) throw new PerpbotError('engine used before start()', { code: 'ENGINE_NOT_STARTED', hints: ['await engine.start() first'] });
+    const o = this.options;
+    return {
+      account: o.account,
+      config: o.config,
+      selectors: o.selectors,
+      auth: { mode: 'permit', context: () => context, signer: o.signer, allocator },
+      sender: o.sender,
+      tracker: this.tracker,
+      clock: o.clock,
+      log: o.log,
+      permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
+      market: (id) => this.marketsById.get(id),
+      guard: (intent) => this.gate.admit(intent, this.abort.signal),
+      readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),
+      lookupRestingId: async (marketId, orderId) => {
+        const open = await o.rest.openOrders({ account: o.account, market_id: String(marketId) });
+        const found = open.orders.find((x) => x.order_id.toLowerCase() === orderId.toLowerCase());
+        return found === undefined ? undefined : BigInt(found.resting_order_id);
+      },
+      confirmPlacement: (intent, request) => this.confirmPlacement(intent, request),
+      onSignerNotAuthorized: (error) => {
+        this.signerRefused = error;
+        o.log.error({ err: error }, 'the venue refused our signer: trading stopped; check permit target = addresses.router');
+      },
+    };
+  }
+
+  /** After an ambiguous answer: find the order by its client_order_id among the open orders. */
+  private async confirmPlacement(intent: Intent, request: SignedRequest): Promise<string | undefined> {
+    const coid = request.body['client_order_id'];
+    if (typeof coid !== 'string') return undefined;
+    const open = await this.options.rest.openOrders({ account: this.options.account, market_id: String(intent.marketId) });
+    const found = open.orders.find((x) => x.client_order_id?.toString() === coid);
+    return found?.order_id;
+  }
+
+  private async closeBeforeSwitch(intent: Intent): Promise<boolean> {
+    const outcome = await this.execute(closePositionIntent({ intentId: `${intent.intentId}-close`, strategy: intent.strategy, marketId: intent.marketId }));
+    if (outcome.type !== 'accepted') return false;
+    // Wait (bounded) until the venue reports the market flat.
+    for (let i = 0; i < 100; i++) {
+      const position = this.tracker.position(intent.marketId);
+      if (position === undefined || compareDecimals(position.size, '0') === 0) return true;
+      await this.options.clock.sleep(100, this.abort.signal);
+      if (i % 10 === 9) await this.reconcile();
+    }
+    return false;
+  }
+
+  private async onKillSwitch(reason: string): Promise<void> {
+    this.options.log.error({ reason }, 'kill switch tripped: cancelling all orders');
+    const markets = new Set(this.tracker.openOrders().map((o) => o.marketId));
+    for (const f of this.tracker.foreignOrders()) markets.add(f.marketId);
+    await Promise.all([...markets].map((marketId) => this.execute(cancelAllIntent({ intentId: `kill-switch-${marketId}-${this.options.clock.now()}`, strategy: 'engine', marketId }))));
+  }
+
+  private checkLoss(): void {
+    const balance = this.tracker.currentBalance();
+    if (balance === undefined || this.startBalance === undefined) return;
+    let unrealized = '0';
+    for (const u of this.unrealized.values()) unrealized = addDecimals(unrealized, u);
+    this.gate.watchPnl({ realized: addDecimals(balance, negateDecimal(this.startBalance)), unrealized });
+  }
+
+  private nextClientOrderId(): bigint {
+    this.clientOrderSeq += 1n;
+    return this.clientOrderBase + this.clientOrderSeq;
+  }
+}

@@ -1,0 +1,103 @@
+import type { Clock } from '../core/clock.js';
+import type { AccountState } from './accountState.js';
+import type { GuardConfig } from './engineConfig.js';
+import { fullBucket, recordAction, type TokenBucketState } from './guards/actionRateLimit.js';
+import { evaluateGuards } from './guards/evaluateGuards.js';
+import type { GuardState } from './guards/guardState.js';
+import { ARMED_KILL_SWITCH, resetKillSwitch, tripKillSwitch, watchLoss, type KillSwitchState, type PnlSnapshot } from './guards/killSwitch.js';
+import type { Intent } from './intents.js';
+import { rejection, type Rejection } from './rejection.js';
+
+/**
+ * The stateful side of the pure guards: owns the action bucket, the last leverage update, the
+ * kill switch and the marks, builds a fresh `GuardState` for every decision, and turns "wait" into
+ * waiting (bounded) and "close_first" into a close followed by waiting until flat.
+ */
+export interface GuardGateDeps {
+  readonly config: GuardConfig;
+  readonly clock: Clock;
+  /** Longest an intent may wait on a guard before it is refused. */
+  readonly maxWaitMs: number;
+  /** Closes the position of a market (a reduce-only market order) and resolves when it was sent. */
+  closePosition(intent: Intent): Promise<boolean>;
+  /** Current account state (positions, open orders, in-flight), fresh on every call. */
+  accountState(): AccountState;
+  /** Called once when the kill switch trips, to cancel everything. */
+  onKillSwitchTripped(reason: string): void;
+}
+
+export class GuardGate {
+  private bucket: TokenBucketState;
+  private lastLeverageUpdateMs: number | undefined;
+  private kill: KillSwitchState = ARMED_KILL_SWITCH;
+  private readonly marks = new Map<number, string>();
+
+  constructor(private readonly deps: GuardGateDeps) {
+    this.bucket = fullBucket(deps.config, deps.clock.now());
+  }
+
+  setMark(marketId: number, price: string): void {
+    this.marks.set(marketId, price);
+  }
+
+  get killSwitch(): KillSwitchState {
+    return this.kill;
+  }
+
+  trip(reason: string): void {
+    const t = tripKillSwitch(this.kill, reason, this.deps.clock.now());
+    this.kill = t.state;
+    if (t.justTripped) this.deps.onKillSwitchTripped(reason);
+  }
+
+  reset(): void {
+    this.kill = resetKillSwitch();
+  }
+
+  watchPnl(pnl: PnlSnapshot): void {
+    const t = watchLoss(this.kill, pnl, this.deps.config, this.deps.clock.now());
+    this.kill = t.state;
+    if (t.justTripped) this.deps.onKillSwitchTripped(t.state.reason ?? 'loss limit');
+  }
+
+  /** undefined = proceed (and the action is recorded against the rate limits). */
+  async admit(intent: Intent, signal?: AbortSignal): Promise<Rejection | undefined> {
+    const started = this.deps.clock.now();
+    let closed = false;
+    for (;;) {
+      const now = this.deps.clock.now();
+      const state: GuardState = {
+        ...this.deps.accountState(),
+        nowMs: now,
+        marks: this.marks,
+        actionBucket: this.bucket,
+        lastLeverageUpdateMs: this.lastLeverageUpdateMs,
+        killSwitch: this.kill,
+      };
+      const verdict = evaluateGuards(state, intent, this.deps.config);
+      switch (verdict.kind) {
+        case 'allow':
+          this.bucket = recordAction(this.bucket, now, this.deps.config);
+          if (intent.kind === 'setLeverage') this.lastLeverageUpdateMs = now;
+          return undefined;
+        case 'refuse':
+          return verdict.rejection;
+        case 'close_first':
+          if (!closed) {
+            closed = true;
+            if (!(await this.deps.closePosition(intent))) {
+              return rejection('margin_mode_open_position', verdict.marketId, 'the position could not be closed before switching margin mode');
+            }
+          }
+          break;
+        case 'wait':
+          break;
+      }
+      if (now - started >= this.deps.maxWaitMs) {
+        return rejection('guard_wait_timeout', intent.kind, `waited ${now - started} ms: ${verdict.kind === 'wait' ? verdict.reason : verdict.reason}`, 'raise the limit or slow the strategy down');
+      }
+      const retryAfter = verdict.kind === 'wait' ? (verdict.retryAfterMs ?? 50) : 50;
+      await this.deps.clock.sleep(Math.max(1, Math.min(retryAfter, this.deps.maxWaitMs)), signal);
+    }
+  }
+}
