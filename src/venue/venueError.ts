@@ -28,6 +28,8 @@ export interface ParsedVenueErrorText {
   kind: VenueErrorKind;
   action?: string;
   args: string[];
+  /** The contract error's name when the text carries one (`PostOnlyWouldCross`), known or not. */
+  errorName?: string;
 }
 
 const GRPC_STATUS_NAMES = new Set([
@@ -119,10 +121,14 @@ function kindFromStatus(statusName: string | undefined, httpStatus: number | und
 function classify(text: string, fallbackStatus?: string, httpStatus?: number): ParsedVenueErrorText {
   const prefix = statusPrefix(text);
   const statusName = prefix.statusName ?? fallbackStatus;
-  const action = /(\w+) reverted:/.exec(prefix.rest)?.[1];
+  // `<Action> reverted: <Error>(<args>)`, or a bare contract error such as `NonceUsed`.
+  const revert = /(\w+) reverted:\s*(\w+)(?:\(([^)]*)\))?/.exec(prefix.rest);
+  const bare = revert === null ? /^([A-Z]\w+)(?:\(([^)]*)\))?\s*$/.exec(prefix.rest.trim()) : null;
   const parsed: ParsedVenueErrorText = { kind: 'Unknown', args: [] };
   if (statusName !== undefined) parsed.statusName = statusName;
-  if (action !== undefined) parsed.action = action;
+  if (revert?.[1] !== undefined) parsed.action = revert[1];
+  const errorName = revert?.[2] ?? bare?.[1];
+  if (errorName !== undefined) parsed.errorName = errorName;
   for (const cause of CAUSES) {
     const match = cause.pattern.exec(prefix.rest);
     if (match !== null) {
@@ -132,6 +138,7 @@ function classify(text: string, fallbackStatus?: string, httpStatus?: number): P
     }
   }
   parsed.kind = kindFromStatus(statusName, httpStatus);
+  parsed.args = splitArgs(revert?.[3] ?? bare?.[2]);
   return parsed;
 }
 
@@ -221,6 +228,8 @@ export class VenueError extends PerpbotError {
   readonly statusName: string | undefined;
   readonly action: string | undefined;
   readonly args: readonly string[];
+  /** Contract error name (`PostOnlyWouldCross`, `NonceUsed`, ...) when the text names one. */
+  readonly errorName: string | undefined;
   readonly rawBody: string;
   readonly endpoint: string | undefined;
   readonly requestId: string | undefined;
@@ -233,6 +242,9 @@ export class VenueError extends PerpbotError {
     const shown = redactSecrets(body.text.length > 300 ? `${body.text.slice(0, 300)}…` : body.text);
     const where = init.endpoint ?? 'venue request';
     const hints = [...HINTS[parsed.kind]];
+    if (parsed.kind === 'Unknown' && parsed.errorName !== undefined) {
+      hints.push(`the contract refused the action with ${parsed.errorName}(${parsed.args.join(', ')}); see the venue's text for its meaning`);
+    }
     if (init.httpStatus >= 500 && parsed.kind !== 'Internal') {
       hints.push('a 5xx answer is not a definite rejection: the action may have executed; check state before resending');
     }
@@ -244,6 +256,7 @@ export class VenueError extends PerpbotError {
         statusName: parsed.statusName,
         kind: parsed.kind,
         action: parsed.action,
+        errorName: parsed.errorName,
         args: parsed.args,
         requestId: body.requestId,
       },
@@ -254,6 +267,7 @@ export class VenueError extends PerpbotError {
     this.statusName = parsed.statusName;
     this.action = parsed.action;
     this.args = Object.freeze([...parsed.args]);
+    this.errorName = parsed.errorName;
     this.rawBody = init.rawBody;
     this.endpoint = init.endpoint;
     this.requestId = body.requestId;

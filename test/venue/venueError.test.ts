@@ -69,6 +69,7 @@ describe('parseVenueErrorText', () => {
       kind: 'OpenPositionExists',
       action: 'UpdateMarginMode',
       args: ['42'],
+      errorName: 'OpenPositionExists',
     });
     expect(parseVenueErrorText('FailedPrecondition: CancelOrder reverted: NonceUsed()')).toMatchObject({
       kind: 'NonceUsed',
@@ -79,6 +80,18 @@ describe('parseVenueErrorText', () => {
       kind: 'InvalidNonceAnchor',
       args: ['7', '9'],
     });
+  });
+
+  it('names any contract error and its arguments, known or not', () => {
+    expect(parseVenueErrorText('FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(650000,649990)')).toEqual({
+      statusName: 'FailedPrecondition',
+      kind: 'Unknown',
+      action: 'PlaceOrder',
+      errorName: 'PostOnlyWouldCross',
+      args: ['650000', '649990'],
+    });
+    expect(parseVenueErrorText('NonceUsed').errorName).toBe('NonceUsed');
+    expect(parseVenueErrorText(`FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)`).errorName).toBeUndefined();
   });
 
   it('reads the Go gRPC form of the status', () => {
@@ -133,6 +146,14 @@ describe('VenueError', () => {
     expect(error.message).toContain('POST /v1/orders/place failed with HTTP 400');
     expect(error.hints[0]).toMatch(/permit target is addresses.router first; the address in the message is meaningless/);
     expect(error.mayHaveExecuted).toBe(false);
+  });
+
+  it('hints at an unknown contract error by name', () => {
+    const error = new VenueError({ httpStatus: 400, rawBody: 'FailedPrecondition: CancelOrder reverted: OrderNotFound(17)' });
+    expect(error.kind).toBe('Unknown');
+    expect(error.errorName).toBe('OrderNotFound');
+    expect(error.args).toEqual(['17']);
+    expect(error.hints).toContain("the contract refused the action with OrderNotFound(17); see the venue's text for its meaning");
   });
 
   it('uses the envelope code when the message carries no status name', () => {
