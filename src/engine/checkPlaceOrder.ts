@@ -11,7 +11,7 @@ import {
   type StpMode,
 } from './intents.js';
 import type { MarketView } from './marketView.js';
-import { priceToTicks, sizeToSteps } from './orderGrid.js';
+import { snapPrice, snapSize } from './orderGrid.js';
 import { refuse } from './refusal.js';
 import { slippageBound } from './slippageBound.js';
 import { ORDER_TYPE_CODE, SIDE_CODE, STP_MODE_CODE, TIME_IN_FORCE_CODE, type WireAction, type WireOrder } from './wireAction.js';
@@ -33,8 +33,8 @@ export function checkPlaceLimit(intent: PlaceLimitIntent, market: MarketView, ac
   if (market.post_only === true && !intent.postOnly) {
     refuse('market_post_only', intent.marketId, 'this market accepts only post-only orders', 'set postOnly');
   }
-  const size = sizeToSteps(intent.size, market, intent.sizeRounding);
-  const price = priceToTicks(intent.price, market, intent.priceRounding);
+  const size = snapSize(intent.size, market, intent.sizeRounding);
+  const price = snapPrice(intent.price, market, intent.priceRounding);
   if (intent.reduceOnly) checkReduces(intent.side, size.snapped, intent.marketId, account);
   const order: WireOrder = {
     market_id: intent.marketId,
@@ -54,7 +54,7 @@ export function checkPlaceLimit(intent: PlaceLimitIntent, market: MarketView, ac
 
 export function checkPlaceMarket(intent: PlaceMarketIntent, market: MarketView, account: AccountState, config: PreTradeConfig): PlaceOrderAction {
   checkSide(intent.side);
-  const size = sizeToSteps(intent.size, market, intent.sizeRounding);
+  const size = snapSize(intent.size, market, intent.sizeRounding);
   if (intent.reduceOnly) checkReduces(intent.side, size.snapped, intent.marketId, account);
   return marketOrder(intent, intent.side, size.units, size.snapped, intent.reduceOnly, market, config);
 }
@@ -64,7 +64,7 @@ export function checkClosePosition(intent: ClosePositionIntent, market: MarketVi
   const position = openPosition(account, intent.marketId);
   if (position === undefined) refuse('reduce_only', intent.marketId, 'there is no open position to close in this market');
   const side = oppositeSide(position.side);
-  const size = sizeToSteps(position.size, market);
+  const size = snapSize(position.size, market);
   return marketOrder({ ...intent, timeInForce: 'IOC' }, side, size.units, size.snapped, true, market, config);
 }
 

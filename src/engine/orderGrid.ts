@@ -5,18 +5,19 @@ import {
   multiplyUnits,
   type Rounding,
 } from '../core/decimal.js';
-import { uintMax } from '../core/integerRange.js';
+import { MAX_PRICE_TICKS, MAX_SIZE_STEPS } from '../protocol/orderQuantities.js';
 import type { MarketView } from './marketView.js';
 import { refuse } from './refusal.js';
 
 /**
- * Decimal size and price to whole steps and ticks of a market, exactly. A value off the grid is
- * refused unless the intent named a rounding mode; the snapped decimal is returned alongside so
- * guards and logs see the value that will really be sent.
+ * Decimal size and price to whole steps and ticks of a market, exactly, as refusals that name the
+ * rule (the protocol's `sizeToSteps`/`priceToTicks` throw instead and know no minimum size). A
+ * value off the grid is refused unless the intent named a rounding mode; the snapped decimal is
+ * returned alongside so guards and logs see the value that will really be sent.
  */
 
-const UINT32_MAX = uintMax(32);
-const UINT24_MAX = uintMax(24);
+const UINT32_MAX = MAX_SIZE_STEPS;
+const UINT24_MAX = MAX_PRICE_TICKS;
 
 export interface GridValue {
   readonly units: number;
@@ -24,7 +25,7 @@ export interface GridValue {
   readonly snapped: string;
 }
 
-export function sizeToSteps(size: unknown, market: MarketView, rounding?: Rounding): GridValue {
+export function snapSize(size: unknown, market: MarketView, rounding?: Rounding): GridValue {
   const step = market.config.step_size;
   if (!isDecimalString(size)) refuse('size', size, 'size must be a decimal string such as "0.01"');
   if (compareDecimals(size, '0') <= 0) refuse('size', size, 'size must be greater than 0');
@@ -38,7 +39,7 @@ export function sizeToSteps(size: unknown, market: MarketView, rounding?: Roundi
   return { units: Number(steps), snapped };
 }
 
-export function priceToTicks(price: unknown, market: MarketView, rounding?: Rounding): GridValue {
+export function snapPrice(price: unknown, market: MarketView, rounding?: Rounding): GridValue {
   const tick = market.config.step_price;
   if (!isDecimalString(price)) refuse('price', price, 'price must be a decimal string such as "65000.5"');
   if (compareDecimals(price, '0') <= 0) refuse('price', price, 'price must be greater than 0');

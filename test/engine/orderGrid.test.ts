@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MarketView } from '../../src/engine/marketView.js';
-import { priceToTicks, sizeToSteps } from '../../src/engine/orderGrid.js';
+import { snapPrice, snapSize } from '../../src/engine/orderGrid.js';
 import { Refusal } from '../../src/engine/refusal.js';
 
 const market: MarketView = { market_id: '1', mark_price: '100', config: { step_size: '0.001', step_price: '0.5', min_order_size: '0.002' } };
@@ -15,7 +15,7 @@ function rule(run: () => unknown): string {
   return 'none';
 }
 
-describe('order grid', () => {
+describe('order grid (snapSize, snapPrice)', () => {
   it.each([
     ['0.002', undefined, 2, '0.002'],
     ['0.0020', undefined, 2, '0.002'],
@@ -24,7 +24,7 @@ describe('order grid', () => {
     ['0.0025', 'nearest', 3, '0.003'],
     ['4294967.295', undefined, 4_294_967_295, '4294967.295'],
   ] as const)('size %s (rounding %s) -> %i steps', (size, rounding, units, snapped) => {
-    expect(sizeToSteps(size, market, rounding)).toEqual({ units, snapped });
+    expect(snapSize(size, market, rounding)).toEqual({ units, snapped });
   });
 
   it.each([
@@ -33,18 +33,18 @@ describe('order grid', () => {
     ['100.25', 'up', 201, '100.5'],
     ['8388607.5', undefined, 16_777_215, '8388607.5'],
   ] as const)('price %s (rounding %s) -> %i ticks', (price, rounding, units, snapped) => {
-    expect(priceToTicks(price, market, rounding)).toEqual({ units, snapped });
+    expect(snapPrice(price, market, rounding)).toEqual({ units, snapped });
   });
 
   it.each([
-    ['off-grid size', () => sizeToSteps('0.0025', market), 'size_step'],
-    ['size rounded below the minimum', () => sizeToSteps('0.0025', { ...market, config: { ...market.config, min_order_size: '0.003' } }, 'down'), 'min_order_size'],
-    ['size one step past uint32', () => sizeToSteps('4294967.296', market), 'size_steps_range'],
-    ['a number instead of a string', () => sizeToSteps(0.002, market), 'size'],
-    ['off-grid price', () => priceToTicks('100.25', market), 'price_tick'],
-    ['price one tick past uint24', () => priceToTicks('8388608', market), 'price_ticks_range'],
-    ['negative price', () => priceToTicks('-1', market), 'price'],
-    ['price rounding down to 0 ticks', () => priceToTicks('0.25', market, 'down'), 'price'],
+    ['off-grid size', () => snapSize('0.0025', market), 'size_step'],
+    ['size rounded below the minimum', () => snapSize('0.0025', { ...market, config: { ...market.config, min_order_size: '0.003' } }, 'down'), 'min_order_size'],
+    ['size one step past uint32', () => snapSize('4294967.296', market), 'size_steps_range'],
+    ['a number instead of a string', () => snapSize(0.002, market), 'size'],
+    ['off-grid price', () => snapPrice('100.25', market), 'price_tick'],
+    ['price one tick past uint24', () => snapPrice('8388608', market), 'price_ticks_range'],
+    ['negative price', () => snapPrice('-1', market), 'price'],
+    ['price rounding down to 0 ticks', () => snapPrice('0.25', market, 'down'), 'price'],
   ])('refuses %s', (_name, run, expected) => {
     expect(rule(run)).toBe(expected);
   });
