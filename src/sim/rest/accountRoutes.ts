@@ -1,0 +1,125 @@
+import { updateIsolatedMarginHash, updateLeverageHash, updateMarginModeHash } from '../../protocol/actionHashes.js';
+import {
+  crossMarginBalanceQuerySchema,
+  positionQuerySchema,
+} from '../../venue/schemas/restQueries.js';
+import {
+  depositRequestSchema,
+  isolatedMarginRequestSchema,
+  leverageRequestSchema,
+  marginModeRequestSchema,
+} from '../../venue/schemas/restAccount.js';
+import type { Address } from '../../core/address.js';
+import { SimRejection, invalidArgument } from '../simRejection.js';
+import type { SimRuntime } from '../simRuntime.js';
+import { runAuthorizedAction } from './authorizeAction.js';
+import { parseInput } from './parseInput.js';
+import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
+
+/** The faucet pays exactly this, once per wallet (spec "Limits"). */
+export const FAUCET_USDC = '1000';
+
+function deposit(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(depositRequestSchema, request.body, 'body');
+  const accounts = runtime.chainState.accounts;
+  if (accounts.hasUsedFaucet(body.account)) {
+    throw new SimRejection(400, 'FailedPrecondition', `faucet already used by ${body.account}: it pays ${FAUCET_USDC} USDC once per wallet`);
+  }
+  const result = runtime.exchange.deposit(body.account, FAUCET_USDC);
+  accounts.recordDeposit(body.account, runtime.clock.now());
+  const stamp = runtime.recordAction(result.events);
+  return ok({ success: true, tx_hash: stamp.txHash, amount: FAUCET_USDC });
+}
+
+function receipt(stamp: { txHash: string; blockNumber: number }): SimResponse {
+  return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber });
+}
+
+function leverage(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(leverageRequestSchema, request.body, 'body');
+  const marketId = Number(body.market_id);
+  const value = Number(body.leverage);
+  const hash = () => updateLeverageHash(marketId, value, runtime.options.selectors);
+  const { stamp } = runAuthorizedAction(runtime, request, 'UpdateLeverage', body.permit_params, hash, (who) => {
+    if (!runtime.leverageLimiter.take(who.account.toLowerCase(), runtime.clock.now())) {
+      throw new SimRejection(429, 'ResourceExhausted', 'rate limited: 1 request per second for update_leverage');
+    }
+    return runtime.exchange.setLeverage(who.account, marketId, value);
+  });
+  return receipt(stamp);
+}
+
+function marginMode(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(marginModeRequestSchema, request.body, 'body');
+  const marketId = Number(body.market_id);
+  const hash = () => updateMarginModeHash(marketId, body.margin_mode, runtime.options.selectors);
+  const { stamp } = runAuthorizedAction(runtime, request, 'UpdateMarginMode', body.permit_params, hash, (who) =>
+    runtime.exchange.setMarginMode(who.account, marketId, body.margin_mode),
+  );
+  return receipt(stamp);
+}
+
+function isolatedMargin(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(isolatedMarginRequestSchema, request.body, 'body');
+  const marketId = Number(body.market_id);
+  if (body.amount === 0n) throw invalidArgument('amount must not be 0');
+  const hash = () => updateIsolatedMarginHash(marketId, body.amount, runtime.options.selectors);
+  const { stamp } = runAuthorizedAction(runtime, request, 'UpdateIsolatedMargin', body.permit_params, hash, (who) =>
+    runtime.exchange.adjustIsolatedMargin(who.account, marketId, body.amount),
+  );
+  return receipt(stamp);
+}
+
+export function checkKnownMarket(runtime: SimRuntime, marketId: string): number {
+  const id = Number(marketId);
+  if (!runtime.options.markets.some((market) => market.market_id === id)) throw invalidArgument(`unknown market_id ${marketId}`);
+  return id;
+}
+
+/** venue-facts: an account with no on-chain state answers 500 Internal on account reads. */
+function checkOnChain(runtime: SimRuntime, account: Address): void {
+  if (!runtime.chainState.accounts.isKnown(account)) {
+    throw new SimRejection(500, 'Internal', `account ${account} has no on-chain state`);
+  }
+}
+
+function position(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const query = parseInput(positionQuerySchema, request.query, 'query');
+  const marketId = checkKnownMarket(runtime, query.market_id);
+  checkOnChain(runtime, query.account);
+  const record = runtime.exchange.position(query.account, marketId);
+  if (record.side === undefined || /^0*(\.0*)?$/.test(record.size)) {
+    const empty = { size: '', side: '', margin_mode: '', isolated_usdc_balance: '', avg_entry_price: '', mark_price: '', leverage: '', unrealized_pnl: '', liquidation_price: '' };
+    return ok({ position: { market_id: '0', ...empty } });
+  }
+  return ok({
+    position: {
+      market_id: String(record.market_id),
+      size: record.size,
+      side: record.side,
+      margin_mode: record.margin_mode,
+      isolated_usdc_balance: record.isolated_usdc_balance,
+      avg_entry_price: record.avg_entry_price,
+      mark_price: record.mark_price,
+      leverage: record.leverage,
+      unrealized_pnl: record.unrealized_pnl,
+      realized_pnl: record.realized_pnl,
+      liquidation_price: record.liquidation_price,
+    },
+  });
+}
+
+function crossMarginBalance(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const query = parseInput(crossMarginBalanceQuerySchema, request.query, 'query');
+  checkOnChain(runtime, query.account);
+  return ok({ balance: runtime.exchange.balance(query.account).balance });
+}
+
+export const ACCOUNT_ROUTES: readonly SimRoute[] = [
+  { method: 'POST', pattern: '/v1/account/deposit', mutates: true, handle: deposit },
+  { method: 'POST', pattern: '/v1/account/leverage', mutates: true, handle: leverage },
+  { method: 'POST', pattern: '/v1/account/margin-mode', mutates: true, handle: marginMode },
+  { method: 'POST', pattern: '/v1/account/isolated-margin', mutates: true, handle: isolatedMargin },
+  { method: 'GET', pattern: '/v1/account/position', mutates: false, handle: position },
+  { method: 'GET', pattern: '/v1/account/cross-margin-balance', mutates: false, handle: crossMarginBalance },
+];

@@ -1,0 +1,95 @@
+import { cancelAllOrdersHash, cancelOrderHash, placeOrderHash } from '../../protocol/actionHashes.js';
+import { packOrderWord } from '../../protocol/orderWord.js';
+import { cancelAllRequestSchema, cancelOrderRequestSchema, placeOrderRequestSchema } from '../../venue/schemas/restOrders.js';
+import type { OrderRecord, PlaceOrderParams } from '../exchange/exchangeRecords.js';
+import { SimRejection } from '../simRejection.js';
+import type { SimRuntime } from '../simRuntime.js';
+import { runAuthorizedAction } from './authorizeAction.js';
+import { parseInput } from './parseInput.js';
+import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
+
+function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(placeOrderRequestSchema, request.body, 'body');
+  // Packing range-checks every field the signature commits to before any key work is done.
+  const orderWord = packOrderWord({
+    marketId: body.market_id,
+    sizeSteps: BigInt(body.size_steps),
+    priceTicks: BigInt(body.price_ticks),
+    side: body.side,
+    postOnly: body.post_only,
+    reduceOnly: body.reduce_only,
+    stpMode: body.stp_mode,
+    orderType: body.order_type,
+    timeInForce: body.time_in_force,
+  });
+  const params: PlaceOrderParams = {
+    market_id: body.market_id,
+    size_steps: body.size_steps,
+    price_ticks: body.price_ticks,
+    side: body.side,
+    post_only: body.post_only,
+    reduce_only: body.reduce_only,
+    stp_mode: body.stp_mode,
+    order_type: body.order_type,
+    time_in_force: body.time_in_force,
+    ...(body.client_order_id === undefined ? {} : { client_order_id: body.client_order_id }),
+    ...(body.ttl_units === undefined ? {} : { ttl_units: body.ttl_units }),
+  };
+  const hash = () =>
+    placeOrderHash(
+      {
+        orderWord,
+        ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
+        ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
+        ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
+        ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
+      },
+      runtime.options.selectors,
+    );
+  const { result, stamp } = runAuthorizedAction(runtime, request, 'PlaceOrder', body.permit, hash, (who) =>
+    runtime.exchange.placeOrder(who.account, params, runtime.clock.now()),
+  );
+  return ok({
+    order_id: result.order.order_id,
+    tx_hash: stamp.txHash,
+    block_number: stamp.blockNumber,
+    sc_order_id: result.order.wide_order_id,
+    filled_quantity: result.filled_quantity,
+    filled_percent: result.filled_percent,
+    message: result.order.status === 'ORDER_STATUS_OPEN' ? 'order placed' : `order ${result.order.status.slice(13).toLowerCase()}`,
+  });
+}
+
+/** Looks an order up by its hex id as sent: with or without 0x, any case. */
+export function findOrder(runtime: SimRuntime, orderId: string): OrderRecord | undefined {
+  const digits = orderId.replace(/^0x/i, '').toLowerCase();
+  return runtime.exchange.order(orderId) ?? runtime.exchange.order(`0x${digits}`) ?? runtime.exchange.order(digits);
+}
+
+function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(cancelOrderRequestSchema, request.body, 'body');
+  const order = findOrder(runtime, body.order_id);
+  if (order === undefined) throw new SimRejection(400, 'NotFound', `order ${body.order_id} not found`);
+  // The hash commits to the resting id the venue looks up, not to the order_id string.
+  const restingOrderId = BigInt(order.resting_order_id);
+  const hash = () => cancelOrderHash(body.market_id, restingOrderId, runtime.options.selectors);
+  const { stamp } = runAuthorizedAction(runtime, request, 'CancelOrder', body.permit, hash, (who) =>
+    runtime.exchange.cancelOrder(who.account, body.market_id, restingOrderId),
+  );
+  return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber });
+}
+
+function cancelAll(runtime: SimRuntime, request: SimRequest): SimResponse {
+  const body = parseInput(cancelAllRequestSchema, request.body, 'body');
+  const hash = () => cancelAllOrdersHash(body.market_id, runtime.options.selectors);
+  const { result, stamp } = runAuthorizedAction(runtime, request, 'CancelAllOrders', body.permit, hash, (who) =>
+    runtime.exchange.cancelAll(who.account, body.market_id),
+  );
+  return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber, cancelled_count: result.cancelled.length });
+}
+
+export const ORDER_ROUTES: readonly SimRoute[] = [
+  { method: 'POST', pattern: '/v1/orders/place', mutates: true, handle: placeOrder },
+  { method: 'POST', pattern: '/v1/orders/cancel', mutates: true, handle: cancelOrder },
+  { method: 'POST', pattern: '/v1/orders/cancel-all', mutates: true, handle: cancelAll },
+];

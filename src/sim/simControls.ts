@@ -1,0 +1,54 @@
+import type { Address } from '../core/address.js';
+import { parseAddress } from '../core/address.js';
+import { InvalidValueError } from '../core/invalidValueError.js';
+import type { SimControls, SimFaults, SimStateView, SimWebSocketHandle } from './simContext.js';
+import type { SimRuntime } from './simRuntime.js';
+
+/**
+ * The simulator's test controls as plain functions over the runtime. The WebSocket handle is
+ * looked up on each call because it is attached after the controls exist.
+ */
+export function createSimControls(runtime: SimRuntime, webSocket: () => SimWebSocketHandle | undefined): SimControls {
+  const chain = runtime.chainState;
+  return {
+    advanceBlocks(count = 1) {
+      if (!Number.isSafeInteger(count) || count < 1) throw new InvalidValueError('count', count, 'a positive integer');
+      for (let i = 0; i < count; i++) runtime.mineBlock();
+      return chain.blockNumber;
+    },
+    setMark(marketId: number, price: string) {
+      // The oracle channel is block-driven: the new mark goes out with the next block.
+      runtime.exchange.setMark(marketId, price);
+    },
+    setRegistrationLag(ms: number) {
+      if (!Number.isSafeInteger(ms) || ms < 0) throw new InvalidValueError('registrationLagMs', ms, 'a non-negative integer');
+      runtime.setRegistrationLag(ms);
+    },
+    setFaults(faults: Partial<SimFaults>) {
+      runtime.setFaults(faults);
+    },
+    dropWebSockets() {
+      return webSocket()?.dropConnections() ?? 0;
+    },
+    stallStreams(stalled: boolean) {
+      webSocket()?.setStalled(stalled);
+    },
+    registerNow(account: Address) {
+      chain.accounts.registerNow(parseAddress(account, 'account'), runtime.clock.now());
+    },
+    state(): SimStateView {
+      return {
+        blockNumber: chain.blockNumber,
+        nonce: (account) => chain.nonces.state(account),
+        signerStatus: (account, signer) => chain.signerStatus(account, signer),
+        isRegistered: (account) => chain.isRegistered(account),
+        allowance: (account) => {
+          const allowance = chain.allowances.get(account);
+          return allowance === undefined ? undefined : { budgetWei: allowance.budgetWei, expiry: allowance.expiry };
+        },
+        faults: runtime.options.faults,
+        registrationLagMs: runtime.options.registrationLagMs,
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { InvalidValueError } from '../core/invalidValueError.js';
+import { SPEC_SELECTORS, type SelectorTable } from '../protocol/selectors.js';
+import { DEFAULT_MARKETS, type MarketDefinition } from './exchange/markets.js';
+import { NO_FAULTS, type SimFaults, type SimOptions } from './simContext.js';
+
+/** What `startSim` accepts; every field has a default. */
+export interface StartSimOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  readonly seed?: number;
+  /** Default 200; 0 disables automatic blocks. */
+  readonly blockMs?: number;
+  /** Default 2000. */
+  readonly registrationLagMs?: number;
+  readonly faults?: Partial<SimFaults>;
+  readonly markets?: readonly MarketDefinition[];
+  readonly selectors?: SelectorTable;
+  readonly chainId?: number;
+  readonly bodyLimitBytes?: number;
+}
+
+export const DEFAULT_SIM_OPTIONS = Object.freeze({
+  host: '127.0.0.1',
+  port: 0,
+  seed: 1,
+  blockMs: 200,
+  registrationLagMs: 2000,
+  chainId: 31337,
+  bodyLimitBytes: 64 * 1024,
+});
+
+export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
+  const port = checkWhole(input.port ?? DEFAULT_SIM_OPTIONS.port, 'port', 65_535);
+  return Object.freeze({
+    host: input.host ?? DEFAULT_SIM_OPTIONS.host,
+    port,
+    seed: checkWhole(input.seed ?? DEFAULT_SIM_OPTIONS.seed, 'seed', 0xffff_ffff),
+    blockMs: checkWhole(input.blockMs ?? DEFAULT_SIM_OPTIONS.blockMs, 'blockMs', 3_600_000),
+    registrationLagMs: checkWhole(input.registrationLagMs ?? DEFAULT_SIM_OPTIONS.registrationLagMs, 'registrationLagMs', 3_600_000),
+    faults: resolveFaults(NO_FAULTS, input.faults ?? {}),
+    markets: input.markets ?? DEFAULT_MARKETS,
+    selectors: input.selectors ?? SPEC_SELECTORS,
+    chainId: checkWhole(input.chainId ?? DEFAULT_SIM_OPTIONS.chainId, 'chainId', Number.MAX_SAFE_INTEGER, 1),
+    bodyLimitBytes: checkWhole(input.bodyLimitBytes ?? DEFAULT_SIM_OPTIONS.bodyLimitBytes, 'bodyLimitBytes', 16 * 1024 * 1024, 1),
+  });
+}
+
+/** Merges and checks fault settings: delays are whole milliseconds, rates are shares 0..1. */
+export function resolveFaults(base: SimFaults, change: Partial<SimFaults>): SimFaults {
+  return Object.freeze({
+    latencyMs: checkWhole(change.latencyMs ?? base.latencyMs, 'faults.latencyMs', 60_000),
+    jitterMs: checkWhole(change.jitterMs ?? base.jitterMs, 'faults.jitterMs', 60_000),
+    errorRate: checkShare(change.errorRate ?? base.errorRate, 'faults.errorRate'),
+    errorAfterActionShare: checkShare(change.errorAfterActionShare ?? base.errorAfterActionShare, 'faults.errorAfterActionShare'),
+  });
+}
+
+function checkWhole(value: number, field: string, max: number, min = 0): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new InvalidValueError(field, value, `an integer ${min} to ${max}`);
+  return value;
+}
+
+function checkShare(value: number, field: string): number {
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new InvalidValueError(field, value, 'a share from 0 to 1');
+  return value;
+}

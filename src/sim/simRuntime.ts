@@ -1,0 +1,131 @@
+import { Subject, type Observable } from 'rxjs';
+import { parseAddress, type Address } from '../core/address.js';
+import { unixSeconds, type Clock } from '../core/clock.js';
+import { parseDomain } from '../protocol/domain.js';
+import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
+import type { Eip712DomainWire } from '../venue/schemas/restAuth.js';
+import type { SystemConfigWire } from '../venue/schemas/restSystem.js';
+import { SimChainState } from './chain/simChainState.js';
+import { seededAddress } from './chain/txHashes.js';
+import { Exchange } from './exchange/exchange.js';
+import type { ExchangeEvent } from './exchange/exchangeEvents.js';
+import type { BlockStamp, SimContext, SimControls, SimEvent, SimFaults, SimOptions } from './simContext.js';
+import { resolveFaults } from './simOptions.js';
+import { FixedWindowLimiter } from './rest/fixedWindowLimiter.js';
+
+export const SIM_DOMAIN_NAME = 'PerpsAuthorization';
+export const SIM_DOMAIN_VERSION = '1';
+
+/**
+ * One running simulator's state: the chain, the exchange core, the event stream and the fixed
+ * wire answers. The HTTP and WebSocket sides both act through it; time comes from the clock.
+ */
+export class SimRuntime implements SimContext {
+  readonly clock: Clock;
+  readonly chainState: SimChainState;
+  readonly exchange: Exchange;
+  readonly signingContext: SigningContext;
+  readonly domainWire: Eip712DomainWire;
+  readonly systemConfigWire: SystemConfigWire;
+  readonly operatorHub: Address;
+  /** venue-facts: "rate limited: 1 request per second for update_leverage", per account. */
+  readonly leverageLimiter = new FixedWindowLimiter(1, 1000);
+  /** venue-facts: REST 500 requests per 10 s per IP. */
+  readonly ipLimiter = new FixedWindowLimiter(500, 10_000);
+  private readonly subject = new Subject<SimEvent>();
+  private currentOptions: SimOptions;
+  private controlsValue: SimControls | undefined;
+
+  constructor(options: SimOptions, clock: Clock) {
+    this.currentOptions = options;
+    this.clock = clock;
+    this.chainState = new SimChainState({ clock, seed: options.seed, registrationLagMs: options.registrationLagMs });
+    this.exchange = new Exchange({ seed: options.seed, markets: options.markets });
+    const auth = seededAddress(options.seed, 'authorization');
+    const router = seededAddress(options.seed, 'router');
+    this.operatorHub = parseDomainAddress(seededAddress(options.seed, 'operator-hub'));
+    this.domainWire = Object.freeze({
+      name: SIM_DOMAIN_NAME,
+      version: SIM_DOMAIN_VERSION,
+      chain_id: String(options.chainId),
+      verifying_contract: parseDomainAddress(auth),
+    });
+    this.signingContext = createSigningContext(parseDomain(this.domainWire), router);
+    this.systemConfigWire = Object.freeze({
+      addresses: {
+        auth: this.signingContext.domain.verifyingContract,
+        router: this.signingContext.router,
+        operator_hub: this.operatorHub,
+        usdc: parseDomainAddress(seededAddress(options.seed, 'usdc')),
+      },
+      chain: { chain_id: String(options.chainId), name: 'perpbot-sim' },
+      is_maintenance_mode: false,
+    });
+  }
+
+  get options(): SimOptions {
+    return this.currentOptions;
+  }
+
+  get chain(): SimChainState {
+    return this.chainState;
+  }
+
+  get events(): Observable<SimEvent> {
+    return this.subject.asObservable();
+  }
+
+  get controls(): SimControls {
+    if (this.controlsValue === undefined) throw new Error('SimRuntime: controls are not attached yet');
+    return this.controlsValue;
+  }
+
+  attachControls(controls: SimControls): void {
+    this.controlsValue = controls;
+  }
+
+  setFaults(change: Partial<SimFaults>): void {
+    this.currentOptions = Object.freeze({ ...this.currentOptions, faults: resolveFaults(this.currentOptions.faults, change) });
+  }
+
+  setRegistrationLag(ms: number): void {
+    this.currentOptions = Object.freeze({ ...this.currentOptions, registrationLagMs: ms });
+    this.chainState.accounts.setRegistrationLag(ms);
+  }
+
+  nowSeconds(): number {
+    return unixSeconds(this.clock);
+  }
+
+  /** Stamps a mined action and publishes what it produced. */
+  recordAction(events: readonly ExchangeEvent[]): BlockStamp {
+    const stamp = this.chainState.blocks.stampAction(this.clock.now());
+    this.publishExchange(events, stamp);
+    return stamp;
+  }
+
+  publish(event: SimEvent): void {
+    this.subject.next(event);
+  }
+
+  /** Seals a block: the oracle moves, makers act, GTT orders expire; the block event comes first. */
+  mineBlock(): BlockStamp {
+    const stamp = this.chainState.blocks.mine(this.clock.now());
+    const result = this.exchange.advanceBlock(stamp.blockNumber, stamp.timestampMs);
+    this.subject.next({ type: 'block', ...stamp });
+    this.publishExchange(result.events, stamp);
+    return stamp;
+  }
+
+  complete(): void {
+    this.subject.complete();
+  }
+
+  private publishExchange(events: readonly ExchangeEvent[], stamp: BlockStamp): void {
+    for (const event of events) this.subject.next({ type: 'exchange', event, ...stamp });
+  }
+}
+
+function parseDomainAddress(hex: `0x${string}`): Address {
+  return parseAddress(hex, 'seeded address');
+}
