@@ -67,7 +67,8 @@ export class VenueWsClient {
   private readonly lifetime = new AbortController();
   private readonly counters: WsClientMetrics = { malformedFrames: 0, reconnects: 0, framesReceived: 0, framesQueued: 0 };
   private readonly backoff: (attempt: number) => number;
-  private readonly staleAfterMs: number;
+  /** 0 = no watchdog (disabled by option, or the oracle heartbeat subscription failed). */
+  private staleAfterMs: number;
 
   // Per-connection state, reset whenever a connection ends.
   private session: WsSession | undefined;
@@ -131,6 +132,10 @@ export class VenueWsClient {
       let cancelled = false;
       const attach = (): void => {
         if (cancelled) return;
+        if (this.closed) {
+          subscriber.complete();
+          return;
+        }
         sink = {
           channel: name,
           marketIds: ids === undefined ? undefined : new Set(ids),
@@ -233,7 +238,7 @@ export class VenueWsClient {
     const stop = new AbortController();
     void session.ended.then(() => stop.abort());
     try {
-      while (session.open) {
+      while (session.open && this.staleAfterMs > 0) {
         const silentFor = this.clock.now() - this.lastOracleAt;
         if (silentFor >= this.staleAfterMs) {
           session.end(`stale: no oracle message for ${silentFor} ms (limit ${this.staleAfterMs} ms)`);
@@ -341,7 +346,12 @@ export class VenueWsClient {
       channel: 'oracle',
       marketIds: undefined,
       next: () => undefined,
-      error: (error) => this.logger.warn({ err: describe(error) }, 'oracle heartbeat subscription failed; staleness cannot be watched'),
+      error: (error) => {
+        // Without oracle frames every connection would look stale: stop watching rather than
+        // reconnect forever.
+        this.staleAfterMs = 0;
+        this.logger.warn({ err: describe(error) }, 'oracle heartbeat subscription failed; staleness is no longer watched');
+      },
       complete: () => undefined,
     };
   }

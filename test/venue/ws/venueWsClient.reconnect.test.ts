@@ -113,6 +113,28 @@ describe('VenueWsClient reconnects', () => {
     expect(oracle.events).toHaveLength(1);
   });
 
+  it('stops watching staleness, instead of reconnecting forever, when the oracle heartbeat is refused', async () => {
+    venue.respond = (seen, socket) => {
+      if (seen.frame.method !== 'subscribe' || seen.frame.params.channel !== 'oracle') return false;
+      socket.send(JSON.stringify({ type: 'error', message: 'invalid channel: oracle' }));
+      return true;
+    };
+    const warnings: string[] = [];
+    client = new VenueWsClient({
+      url: venue.url,
+      knownMarketIds: async () => [1],
+      clock,
+      blockMs: 100,
+      staleAfterBlocks: 5,
+      logger: { debug: () => undefined, warn: (_o, m) => warnings.push(m ?? '') },
+    });
+    await venue.frameWith('subscribe', 'oracle');
+    while (!warnings.some((w) => w.includes('heartbeat'))) await new Promise((r) => setTimeout(r, 1));
+    await clock.advance(5000);
+    expect(venue.sockets).toHaveLength(1);
+    expect(client.metrics.reconnects).toBe(0);
+  });
+
   it('never sends more than 10 frames per second', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => i + 1);
     client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => ids, clock, staleAfterBlocks: 0 });
