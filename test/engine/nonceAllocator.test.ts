@@ -81,6 +81,20 @@ describe('NonceAllocator', () => {
     await expect(b).resolves.toEqual({ anchor: 2n, bit: 1 });
   });
 
+  it('serves a waiting allocate() once a resync shows the venue reached the anchor', async () => {
+    const venue = new VenueNonces(3n);
+    const allocator = new NonceAllocator(ACCOUNT, venue.read());
+    const pairs = drain(allocator, 208);
+    for (const pair of pairs) {
+      expect(venue.submit(pair)).toBe('landed');
+      allocator.report(pair, 'unknown'); // answers lost: no evidence that the venue moved
+    }
+    const waiting = allocator.allocate();
+    expect(allocator.status().waiting).toBe(1);
+    allocator.resync(venue.read());
+    await expect(waiting).resolves.toEqual({ anchor: 5n, bit: 0 });
+  });
+
   it('lets a waiting allocate() be cancelled with an AbortSignal', async () => {
     const allocator = new NonceAllocator(ACCOUNT, { anchor: 0n, bitmap: 0n });
     const pairs = drain(allocator, 208);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MarketView } from '../../src/engine/marketView.js';
 import { snapPrice, snapSize } from '../../src/engine/orderGrid.js';
@@ -47,5 +48,31 @@ describe('order grid (snapSize, snapPrice)', () => {
     ['price rounding down to 0 ticks', () => snapPrice('0.25', market, 'down'), 'price'],
   ])('refuses %s', (_name, run, expected) => {
     expect(rule(run)).toBe(expected);
+  });
+});
+
+describe('order grid properties', () => {
+  it('snaps exactly: on-grid sizes round-trip, rounded sizes move less than one step in the named direction', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 2_000n, max: 4_294_967_295_000n }), fc.constantFrom('down' as const, 'up' as const, 'nearest' as const), (micro, rounding) => {
+        // micro = size in 10^-6, the market step is 10^-3
+        const size = `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, '0')}`;
+        let snapped: { units: number; snapped: string };
+        try {
+          snapped = snapSize(size, market, rounding);
+        } catch (error) {
+          if (!(error instanceof Refusal)) throw error;
+          expect(['size_steps_range', 'min_order_size']).toContain(error.rejection.rule);
+          return;
+        }
+        const back = BigInt(snapped.units) * 1_000n; // in 10^-6
+        const diff = back - micro;
+        expect(diff < 1_000n && diff > -1_000n).toBe(true);
+        if (rounding === 'down') expect(diff <= 0n).toBe(true);
+        if (rounding === 'up') expect(diff >= 0n).toBe(true);
+        if (micro % 1_000n === 0n) expect(snapSize(size, market).units).toBe(snapped.units);
+        else expect(rule(() => snapSize(size, market))).toBe('size_step');
+      }),
+    );
   });
 });

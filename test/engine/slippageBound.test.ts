@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../src/engine/refusal.js';
 import { slippageBound } from '../../src/engine/slippageBound.js';
@@ -45,5 +46,51 @@ describe('slippageBound', () => {
     ['fractional bps', () => slippageBound('buy', '100', '0.1', 1.5), 'slippage'],
   ])('refuses %s', (_name, run, rule) => {
     expect(ruleOf(run)).toBe(rule);
+  });
+});
+
+describe('slippageBound properties', () => {
+  const decimal = (units: bigint, scale: number): string => {
+    const digits = units.toString().padStart(scale + 1, '0');
+    return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  };
+
+  it('either bounds within the slippage on the right side of the mark, or refuses', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('buy' as const, 'sell' as const),
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.bigInt({ min: 1n, max: 1000n }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 1, max: 9999 }),
+        (side, markUnits, markScale, tickUnits, tickScale, bps) => {
+          const mark = decimal(markUnits, markScale);
+          const tick = decimal(tickUnits, tickScale);
+          let bound: { ticks: number; price: string };
+          try {
+            bound = slippageBound(side, mark, tick, bps);
+          } catch (error) {
+            if (!(error instanceof Refusal)) throw error;
+            expect(['slippage', 'price_ticks_range']).toContain(error.rejection.rule);
+            return;
+          }
+          // Compare bound = ticks × tick with mark × (1 ± bps) in integers at a common scale.
+          const scale = Math.max(markScale, tickScale);
+          const b = BigInt(bound.ticks) * tickUnits * 10n ** BigInt(scale - tickScale) * 10_000n;
+          const m = markUnits * 10n ** BigInt(scale - markScale);
+          const limit = m * BigInt(side === 'buy' ? 10_000 + bps : 10_000 - bps);
+          expect(bound.ticks).toBeGreaterThan(0);
+          expect(bound.ticks).toBeLessThanOrEqual(16_777_215);
+          if (side === 'buy') {
+            expect(b <= limit).toBe(true);
+            expect(b >= m * 10_000n).toBe(true);
+          } else {
+            expect(b >= limit).toBe(true);
+            expect(b <= m * 10_000n).toBe(true);
+          }
+        },
+      ),
+    );
   });
 });
