@@ -70,7 +70,8 @@ export class SimWsHub {
     switch (channel) {
       case 'orderbook':
         for (const marketId of this.knownMarkets().filter(wants)) {
-          this.publishBook(marketId, meta);
+          // Others first catch up to the current book; this connection starts from the snapshot.
+          this.publishBook(marketId, meta, connection);
           connection.send(this.books.snapshot(marketId, meta));
         }
         return;
@@ -159,9 +160,9 @@ export class SimWsHub {
   }
 
   /** Sends the book's changes to its subscribers; a book nobody watches is not tracked. */
-  private publishBook(marketId: number, meta: FrameMeta): void {
-    const watchers = [...this.connections].filter((c) => c.subscriptions.wants('orderbook', marketId));
-    if (watchers.length === 0) {
+  private publishBook(marketId: number, meta: FrameMeta, except?: SimWsConnection): void {
+    const watchers = [...this.connections].filter((c) => c !== except && c.subscriptions.wants('orderbook', marketId));
+    if (watchers.length === 0 && except === undefined) {
       this.books.forget(marketId);
       return;
     }

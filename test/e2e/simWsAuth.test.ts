@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
+import { FrameRecorder, isAck, isAuthReply, isError, startWsSim, type WsSim } from './simWsHarness.js';
+
+const wallet = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const sessionKey = privateKeySigner('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
+
+let sim: WsSim;
+let client: FrameRecorder;
+
+beforeEach(async () => {
+  sim = await startWsSim({ inboundFramesPerSecond: 1_000 });
+  sim.chain.signers.activate(wallet.address, sessionKey.address);
+  client = await FrameRecorder.connect(sim.url);
+});
+
+afterEach(async () => {
+  expect(client.schemaFailures).toEqual([]);
+  client.close();
+  await sim.close();
+});
+
+/** The frame a working client sends: RegisterV2 by the session key over a server nonce, no expiration. */
+async function authFrame(options: { nonce?: string; key?: typeof sessionKey } = {}) {
+  const nonce = options.nonce ?? sim.chain.issueLoginNonce(wallet.address);
+  const message = 'WebSocket Authentication';
+  const signature = await signTypedStruct(sim.ctx.signingContext, options.key ?? sessionKey, 'RegisterV2', {
+    signer: sessionKey.address,
+    message,
+    nonce: BigInt(nonce),
+  });
+  return { method: 'auth_v2', params: { account: wallet.address, signer: sessionKey.address, message, nonce, signature } };
+}
+
+describe('auth_v2', () => {
+  it('succeeds with the session key over a server nonce and unlocks private channels', async () => {
+    const reply = await client.request(await authFrame(), isAuthReply);
+    expect(reply).toEqual({ method: 'auth_v2', status: 'success', data: { account: wallet.address, signer: sessionKey.address } });
+    for (const channel of ['orders', 'positions', 'fills', 'account']) {
+      const ack = await client.request({ method: 'subscribe', params: { channel } }, (f) => isAck(channel)(f) || isError(f));
+      expect(ack['type']).toBe('subscribed');
+    }
+  });
+
+  it('fails for a signature by another key, and private channels stay closed', async () => {
+    const reply = await client.request(await authFrame({ key: wallet }), isAuthReply);
+    expect(reply['status']).toBe('error');
+    expect(reply['message']).toMatch(/does not recover to signer/);
+    const error = await client.request({ method: 'subscribe', params: { channel: 'orders' } }, isError);
+    expect(error['message']).toBe('authentication required for orders channel');
+  });
+
+  it('fails when a nonce is reused', async () => {
+    const frame = await authFrame();
+    expect((await client.request(frame, isAuthReply))['status']).toBe('success');
+    const other = await FrameRecorder.connect(sim.url);
+    try {
+      const reply = await other.request(frame, isAuthReply);
+      expect(reply['status']).toBe('error');
+      expect(reply['message']).toMatch(/^invalid nonce/);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('fails for a revoked signer', async () => {
+    sim.chain.signers.revoke(wallet.address, sessionKey.address);
+    const reply = await client.request(await authFrame(), isAuthReply);
+    expect(reply).toMatchObject({ method: 'auth_v2', status: 'error', message: 'signer not active for account (status 3)' });
+  });
+
+  it('refuses makers other than the authenticated account', async () => {
+    await client.request(await authFrame(), isAuthReply);
+    const error = await client.request(
+      { method: 'subscribe', params: { channel: 'account', makers: ['0x000000000000000000000000000000000000dEaD'] } },
+      isError,
+    );
+    expect(error['message']).toBe('makers must be the authenticated account for account channel');
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'account', makers: [wallet.address] } }, isAck('account'));
+    expect(ack['data']).toEqual({ market_ids: [] });
+  });
+
+  it('a failed re-auth keeps the earlier authentication', async () => {
+    await client.request(await authFrame(), isAuthReply);
+    const failed = await client.request(await authFrame({ key: wallet }), isAuthReply);
+    expect(failed['status']).toBe('error');
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'fills' } }, (f) => isAck('fills')(f) || isError(f));
+    expect(ack['type']).toBe('subscribed');
+  });
+});
+
+describe('auth (JWT)', () => {
+  it('succeeds with an access token the chain issued and fails with a forged one', async () => {
+    const { access_token } = sim.chain.jwt.issue(wallet.address, sim.clock.now());
+    const bad = await client.request({ method: 'auth', params: { token: `${access_token.slice(0, -2)}xx` } }, isAuthReply);
+    expect(bad).toMatchObject({ method: 'auth', status: 'error' });
+    const good = await client.request({ method: 'auth', params: { token: access_token } }, isAuthReply);
+    expect(good).toEqual({ method: 'auth', status: 'success', data: { account: wallet.address } });
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'positions' } }, isAck('positions'));
+    expect(ack['status']).toBe('success');
+  });
+});
