@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { Engine } from '../../src/engine/engine.js';
+import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { adjustIsolatedMargin, placeLimit, setMarginMode, placeMarket, cancel, setLeverage } from '../../src/engine/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: ActionSender; maxOpenOrders?: number } = {}): Engine {
+  return new Engine({
+    account: who.account,
+    signer: who.signer,
+    rest: who.rest,
+    sender: overrides.sender ?? venueSender(who.rest),
+    config: withEngineDefaults({
+      guards: { maxOpenOrders: overrides.maxOpenOrders ?? 1000, actionsPerSecond: 10_000, actionBurst: 10_000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
+      retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxDelayMs: 400, accountNotRegisteredMaxAttempts: 40, resendDelayMs: 50, rateLimitedDelayMs: 200 },
+    }),
+    selectors: SPEC_SELECTORS,
+    clock: systemClock,
+    log: quiet,
+    markets: [1, 2],
+  });
+}
+
+const buy = (i: number, extra: Partial<Parameters<typeof placeLimit>[0]> = {}) =>
+  placeLimit({ intentId: `t-${i}`, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true, ...extra });
+
+describe('engine against the simulator', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('lands 500 intents fired at once with zero nonce errors and no duplicate, across two anchor rollovers', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(sim, who);
+    await engine.start();
+    const before = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
+    const outcomes = await Promise.all(Array.from({ length: 500 }, (_, i) => engine.execute(buy(i, { price: (30000 + (i % 50)).toString() }))));
+    const failed = outcomes.filter((o) => o.type !== 'accepted');
+    expect(failed).toEqual([]);
+    const orderIds = outcomes.map((o) => (o.type === 'accepted' ? o.orderId : undefined));
+    expect(new Set(orderIds).size).toBe(500);
+    const after = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
+    expect(after - before).toBeGreaterThanOrEqual(3n); // anchors +1, +2, +3 used: two rollovers
+    let open = 0;
+    for (const m of [1]) open += (await who.rest.openOrders({ account: who.account, market_id: String(m) })).orders.length;
+    expect(open).toBe(500);
+    await engine.stop();
+  }, 60_000);
+
+  it('rides out the registration lag after the first deposit', async () => {
+    sim.controls.setRegistrationLag(1200);
+    const who = await fundedAccount(sim, { skipLag: false });
+    const engine = engineFor(sim, who);
+    await engine.start();
+    const started = Date.now();
+    const outcome = await engine.execute(buy(1));
+    expect(outcome.type).toBe('accepted');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+    await engine.stop();
+  });
+
+  it('a place answered with a 5xx after it executed leaves exactly one order', async () => {
+    const who = await fundedAccount(sim);
+    const real = venueSender(who.rest);
+    let sends = 0;
+    const firstFails: ActionSender = {
+      async send(request, options) {
+        sends++;
+        try {
+          return await real.send(request, options);
+        } finally {
+          sim.controls.setFaults({ errorRate: 0 });
+        }
+      },
+    };
+    const engine = engineFor(sim, who, { sender: firstFails });
+    await engine.start();
+    sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
+    const outcome = await engine.execute(buy(7));
+    expect(outcome.type).toBe('accepted');
+    expect(sends).toBe(2);
+    const open = await who.rest.openOrders({ account: who.account, market_id: '1' });
+    expect(open.orders).toHaveLength(1);
+    expect(outcome.type === 'accepted' ? outcome.orderId : '').toBe(open.orders[0]?.order_id);
+    await engine.stop();
+  });
+
+  it('refuses a margin-mode switch with an open position, and with close_first closes then switches', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(sim, who);
+    await engine.start();
+    const taken = await engine.execute(placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
+    expect(taken.type).toBe('accepted');
+    await engine.reconcile();
+    expect(engine.tracker.position(1)?.size).toBe('0.001');
+
+    const refused = await engine.execute(setMarginMode({ intentId: 'mm-1', strategy: 't', marketId: 1, marginMode: 'isolated' }));
+    expect(refused.type).toBe('refused');
+    expect(refused.type === 'refused' ? refused.rejection.rule : '').toBe('margin_mode_open_position');
+
+    const switched = await engine.execute(setMarginMode({ intentId: 'mm-2', strategy: 't', marketId: 1, marginMode: 'isolated', policy: 'close_first' }));
+    expect(switched.type).toBe('accepted');
+    const flat = await who.rest.position({ account: who.account, market_id: '1' });
+    expect(flat.size === null || flat.size === '0').toBe(true);
+    // A flat position reports empty fields (venue-facts): fund the isolated margin, open a new
+    // position and read the mode from it.
+    const funded = await engine.execute(adjustIsolatedMargin({ intentId: 'iso', strategy: 't', marketId: 1, amount: '100' }));
+    expect(funded.type).toBe('accepted');
+    const reopened = await engine.execute(placeMarket({ intentId: 'reopen', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
+    expect(reopened.type).toBe('accepted');
+    expect((await who.rest.position({ account: who.account, market_id: '1' })).margin_mode).toBe(1);
+    await engine.stop();
+  }, 30_000);
+
+  it('the kill switch cancels every order and refuses new intents until reset', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(sim, who);
+    await engine.start();
+    for (let i = 0; i < 3; i++) expect((await engine.execute(buy(i))).type).toBe('accepted');
+    const seen: IntentOutcome[] = [];
+    engine.outcomes$.subscribe((o) => seen.push(o));
+    engine.tripKillSwitch('test');
+    for (let i = 0; i < 50 && (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+    const blocked = await engine.execute(buy(10));
+    expect(blocked.type === 'refused' ? blocked.rejection.rule : blocked.type).toBe('kill_switch');
+    expect(seen.some((o) => o.kind === 'cancelAll' && o.type === 'accepted')).toBe(true);
+    engine.resetKillSwitch();
+    expect((await engine.execute(buy(11))).type).toBe('accepted');
+    await engine.stop();
+  });
+
+  it('cancels by intent id, resolving the resting order id itself', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(sim, who);
+    await engine.start();
+    const placing = engine.execute(buy(1));
+    const cancelled = await engine.execute(cancel({ intentId: 'c-1', strategy: 't', marketId: 1, target: { intentId: 't-1' } }));
+    expect((await placing).type).toBe('accepted');
+    expect(cancelled.type).toBe('accepted');
+    expect(engine.tracker.order('t-1')?.state).toBe('cancelled');
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+    await engine.stop();
+  });
+
+  it('refuses invalid intents before signing, naming the rule and value', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(sim, who);
+    await engine.start();
+    const anchorBefore = (await who.rest.nonceState(who.account)).nonce_anchor;
+    const offGrid = await engine.execute(buy(1, { size: '0.000155' }));
+    expect(offGrid.type === 'refused' ? [offGrid.rejection.rule, offGrid.rejection.value] : offGrid.type).toEqual(['size_step', '0.000155']);
+    const lev = await engine.execute(setLeverage({ intentId: 'l', strategy: 't', marketId: 1, leverage: 51 }));
+    expect(lev.type === 'refused' ? lev.rejection.rule : lev.type).toBe('leverage');
+    expect((await who.rest.nonceState(who.account)).nonce_anchor).toBe(anchorBefore);
+    await engine.stop();
+  });
+});

@@ -1,0 +1,62 @@
+import { generatePrivateKey } from 'viem/accounts';
+import type { Address } from 'viem';
+import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';
+import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
+import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
+import { parseDomain } from '../../../src/protocol/domain.js';
+import { createSigningContext, type SigningContext } from '../../../src/protocol/signingContext.js';
+import { signTypedStruct } from '../../../src/protocol/typedSignatures.js';
+import type { RunningSim } from '../../../src/sim/startSim.js';
+
+/** A fresh account on a running simulator: funded by the faucet, indexed, with an Active signer. */
+export interface SimAccount {
+  readonly account: Address;
+  readonly accountSigner: SyncDigestSigner;
+  readonly signer: SyncDigestSigner;
+  readonly rest: RestClient;
+  readonly context: SigningContext;
+}
+
+export async function signingContextOf(rest: RestClient): Promise<SigningContext> {
+  const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
+  return createSigningContext(
+    parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
+    system.addresses.router,
+  );
+}
+
+export async function fundedAccount(sim: RunningSim, options: { register?: boolean; skipLag?: boolean } = {}): Promise<SimAccount> {
+  const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000 });
+  const accountSigner = fastPrivateKeySigner(generatePrivateKey());
+  const signer = fastPrivateKeySigner(generatePrivateKey());
+  const account = accountSigner.address;
+  const context = await signingContextOf(rest);
+  await rest.deposit({ account, amount: '1000' });
+  if (options.skipLag !== false) sim.controls.registerNow(account);
+  if (options.register !== false) {
+    const state = await rest.nonceState(account);
+    const nonceAnchor = BigInt(state.nonce_anchor) + 1n;
+    const expiration = Math.floor(Date.now() / 1000) + 365 * 24 * 3600;
+    const message = 'perpbot test session key';
+    const accountSignature = await signTypedStruct(context, accountSigner, 'RegisterSigner', {
+      account,
+      signer: signer.address,
+      message,
+      expiration,
+      nonceAnchor,
+      nonceBitmap: 0,
+    });
+    const signerSignature = await signTypedStruct(context, signer, 'VerifySigner', { account, nonceAnchor, nonceBitmap: 0 });
+    await rest.registerSigner({
+      account,
+      signer: signer.address,
+      message,
+      expiration: String(expiration),
+      nonce_anchor: nonceAnchor.toString(),
+      nonce_bitmap_index: 0,
+      account_signature: accountSignature,
+      signer_signature: signerSignature,
+    });
+  }
+  return { account, accountSigner, signer, rest, context };
+}
