@@ -109,26 +109,30 @@ export class AccountLedger {
     return marketInitialMarginWei(this.context.market(marketId), position.sizeSteps, this.context.markWei(marketId), orders, position.leverage);
   }
 
-  /** Equity and initial margin of the pool that backs `marketId` (cross, or that isolated market). */
-  pool(address: Address, marketId: number, extra?: MarginOrder): { equityWei: bigint; marginWei: bigint } {
+  /**
+   * Equity and initial margin of the pool that backs `marketId` (cross, or that isolated market),
+   * before and after adding `extra`. Only that market's margin is computed twice.
+   */
+  pool(address: Address, marketId: number, extra?: MarginOrder): { equityWei: bigint; marginWei: bigint; marginAfterWei: bigint } {
     const position = this.position(address, marketId);
+    const before = this.marketMarginWei(address, marketId);
+    const after = extra === undefined ? before : this.marketMarginWei(address, marketId, extra);
     if (position.marginMode === 1) {
-      return {
-        equityWei: position.isolatedWei + this.unrealizedWei(address, marketId),
-        marginWei: this.marketMarginWei(address, marketId, extra),
-      };
+      const equityWei = position.isolatedWei + this.unrealizedWei(address, marketId);
+      return { equityWei, marginWei: before, marginAfterWei: after };
     }
-    return this.crossPool(address, { marketId, extra });
+    const cross = this.crossPool(address);
+    return { equityWei: cross.equityWei, marginWei: cross.marginWei, marginAfterWei: cross.marginWei - before + after };
   }
 
-  crossPool(address: Address, with_?: { marketId: number; extra: MarginOrder | undefined }): { equityWei: bigint; marginWei: bigint } {
+  crossPool(address: Address): { equityWei: bigint; marginWei: bigint } {
     const account = this.account(address);
     let equityWei = account.crossWei;
     let marginWei = 0n;
     for (const [marketId, position] of account.positions) {
       if (position.marginMode !== 0) continue;
       equityWei += this.unrealizedWei(address, marketId);
-      marginWei += this.marketMarginWei(address, marketId, with_?.marketId === marketId ? with_.extra : undefined);
+      marginWei += this.marketMarginWei(address, marketId);
     }
     return { equityWei, marginWei };
   }

@@ -107,6 +107,10 @@ export interface MarketSpec {
   readonly tickWei: bigint;
   /** One size step in wei (18 decimals). */
   readonly stepWei: bigint;
+  /** 10^(size decimals): divides price wei × step units into USD wei. */
+  readonly sizeDivisor: bigint;
+  /** ticks × steps × this = notional in USD wei, exactly. */
+  readonly notionalPerTickStep: bigint;
   /** Smallest accepted order, in steps (min_order_size rounded up to the grid). */
   readonly minOrderSteps: bigint;
   /** max_leverage rounded down, at most 255 (uint8). */
@@ -147,6 +151,8 @@ export function compileMarket(definition: MarketDefinition): MarketSpec {
     stepPrice,
     tickWei: stepPrice.units * pow10(18 - stepPrice.scale),
     stepWei: stepSize.units * pow10(18 - stepSize.scale),
+    sizeDivisor: pow10(stepSize.scale),
+    notionalPerTickStep: stepPrice.units * stepSize.units * pow10(18 - stepPrice.scale - stepSize.scale),
     minOrderSteps: minOrderSteps < 1n ? 1n : minOrderSteps,
     maxLeverage: Number(maxLeverageUnits > 255n ? 255n : maxLeverageUnits),
     tradable: definition.active && definition.config.unlocked,
@@ -155,14 +161,13 @@ export function compileMarket(definition: MarketDefinition): MarketSpec {
 
 /** Exact notional of `steps` at `ticks`, in USD wei. */
 export function notionalWei(market: MarketSpec, ticks: bigint, steps: bigint): bigint {
-  const scale = 18 - market.stepPrice.scale - market.stepSize.scale;
-  return ticks * steps * market.stepPrice.units * market.stepSize.units * pow10(scale);
+  return ticks * steps * market.notionalPerTickStep;
 }
 
 /** Notional of `steps` at a wei price, rounded toward −infinity to whole USD wei. */
 export function notionalAtPriceWei(market: MarketSpec, priceWei: bigint, steps: bigint): bigint {
   const numerator = priceWei * steps * market.stepSize.units;
-  const denominator = pow10(market.stepSize.scale);
+  const denominator = market.sizeDivisor;
   const q = numerator / denominator;
   return numerator % denominator !== 0n && numerator < 0n ? q - 1n : q;
 }

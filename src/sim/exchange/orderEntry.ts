@@ -103,13 +103,12 @@ export class OrderEntry {
 
   private checkMargin(account: Address, checked: CheckedOrder, sizeSteps: number): void {
     const extra = { side: checked.side, remainingSteps: BigInt(sizeSteps), priceTicks: checked.priceTicks, reduceOnly: false };
-    const before = this.deps.ledger.pool(account, checked.marketId);
-    const after = this.deps.ledger.pool(account, checked.marketId, extra);
-    if (after.marginWei > before.marginWei && after.marginWei > after.equityWei) {
+    const pool = this.deps.ledger.pool(account, checked.marketId, extra);
+    if (pool.marginAfterWei > pool.marginWei && pool.marginAfterWei > pool.equityWei) {
       throw reverted(
         'PlaceOrder',
         'InsufficientMargin',
-        [after.marginWei, after.equityWei],
+        [pool.marginAfterWei, pool.equityWei],
         'amounts are USD wei (18 decimals): required initial margin, then equity; deposit, raise leverage or shrink the order',
       );
     }

@@ -1,5 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 
 /**
@@ -8,8 +6,8 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
  *   number, unique across markets, and the low bit tells buy (0) from sell (1);
  * - resting_order_id = wide >> 1, what the cancel action hash commits to;
  * - order_id: 0x + 32 bytes hex, whose first 8 bytes are the wide id (so clients can derive the
- *   resting id from it) and whose last 24 bytes are a hash of the wide id (deterministic, and
- *   distinct from any other order's).
+ *   resting id from it) and whose last 24 bytes are three splitmix64 outputs seeded by the wide
+ *   id (deterministic, cheap, and looking as opaque as the venue's).
  */
 const WIDE_MAX = (1n << 64n) - 1n;
 
@@ -25,8 +23,22 @@ export function restingOrderIdOf(wide: bigint): bigint {
 
 export function orderIdHex(wide: bigint): string {
   const head = wide.toString(16).padStart(16, '0');
-  const tail = bytesToHex(sha256(utf8ToBytes(`perpbot-sim order ${wide.toString()}`))).slice(0, 48);
+  let state = wide;
+  let tail = '';
+  for (let i = 0; i < 3; i++) {
+    state = (state + 0x9e3779b97f4a7c15n) & MASK64;
+    tail += splitmix64Finish(state).toString(16).padStart(16, '0');
+  }
   return `0x${head}${tail}`;
+}
+
+const MASK64 = (1n << 64n) - 1n;
+
+function splitmix64Finish(x: bigint): bigint {
+  let z = x;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+  return z ^ (z >> 31n);
 }
 
 /** The wide id carried by the first 8 bytes of an order_id, or undefined if it is not one. */

@@ -83,8 +83,9 @@ export class SyntheticMakers {
     // One tick either side of the mark at least, so two bots' fresh quotes never cross.
     const bidTop = markTicks - 1;
     const askTop = markTicks + 1;
+    // Withdraw every bot's stale quotes first, so fresh quotes never trade against them.
+    for (const bot of SYNTHETIC_MAKER_ACCOUNTS) events.push(...this.venue.cancelAll(bot, marketId).events);
     for (const bot of SYNTHETIC_MAKER_ACCOUNTS) {
-      events.push(...this.venue.cancelAll(bot, marketId).events);
       for (let level = 0; level < this.levels; level++) {
         const offset = level * spacing + this.random.below(spacing);
         this.submit(bot, marketId, 0, bidTop - offset, this.quoteSize(minSteps), 1, 0, nowMs, events);
