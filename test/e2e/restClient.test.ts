@@ -1,0 +1,317 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sameAddress, type Address } from '../../src/core/address.js';
+import { countUnits } from '../../src/core/decimal.js';
+import { systemClock, unixSeconds } from '../../src/core/clock.js';
+import {
+  cancelAllOrdersHash,
+  cancelOrderHash,
+  createSigningContext,
+  packOrderWord,
+  parseDomain,
+  placeOrderHash,
+  privateKeySigner,
+  signPermit,
+  signTypedStruct,
+  updateLeverageHash,
+  updateMarginModeHash,
+  type Hex32,
+  type SigningContext,
+} from '../../src/protocol/index.js';
+import { startSim } from '../../src/sim/index.js';
+import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
+import { VenueInfoCache } from '../../src/venue/rest/venueInfoCache.js';
+import type { PermitWire } from '../../src/venue/schemas/restPermit.js';
+import type { PlaceOrderRequestWire } from '../../src/venue/schemas/restOrders.js';
+import { VenueError } from '../../src/venue/venueError.js';
+import { hasNoDefiniteAnswer, VenueTransportError } from '../../src/venue/venueTransportError.js';
+
+const account = privateKeySigner(`0x${'11'.repeat(32)}`);
+const signer = privateKeySigner(`0x${'22'.repeat(32)}`);
+
+let sim: Awaited<ReturnType<typeof startSim>>;
+let client: RestClient;
+let context: SigningContext;
+/** A resting buy on market 1: minimum size, 10% below the mark so a post-only never crosses. */
+let restingBuy: PlaceOrderRequestWire;
+/** Next (anchor, bit) to sign with: the allocator's job in the engine, kept trivial here. */
+let anchor = 0n;
+let bit = 0;
+
+async function resyncNonce(): Promise<void> {
+  const state = await client.nonceState(account.address);
+  anchor = state.nonce_anchor + 1n;
+  bit = 0;
+}
+
+function nextNonce(): { anchor: bigint; bit: number } {
+  const pair = { anchor, bit };
+  bit += 1;
+  if (bit > 207) {
+    anchor += 1n;
+    bit = 0;
+  }
+  return pair;
+}
+
+async function permitFor(hash: Hex32, ctx: SigningContext = context): Promise<PermitWire> {
+  const nonce = nextNonce();
+  return signPermit(ctx, signer, {
+    account: account.address,
+    actionHash: hash,
+    nonceAnchor: nonce.anchor,
+    nonceBitmap: nonce.bit,
+    deadline: unixSeconds(systemClock) + 60,
+  });
+}
+
+function orderHash(order: PlaceOrderRequestWire): Hex32 {
+  return placeOrderHash({
+    orderWord: packOrderWord({
+      marketId: order.market_id,
+      sizeSteps: BigInt(order.size_steps),
+      priceTicks: BigInt(order.price_ticks),
+      side: order.side,
+      postOnly: order.post_only,
+      reduceOnly: order.reduce_only,
+      stpMode: order.stp_mode,
+      orderType: order.order_type,
+      timeInForce: order.time_in_force,
+    }),
+  });
+}
+
+async function registerSigner(): Promise<{ success: boolean; transaction_hash: string }> {
+  const state = await client.nonceState(account.address);
+  const nonceAnchor = state.nonce_anchor;
+  const nonceBitmap = state.current_bitmap_index;
+  const expiration = unixSeconds(systemClock) + 3600;
+  const message = 'perpbot e2e signer';
+  const accountSignature = await signTypedStruct(context, account, 'RegisterSigner', {
+    account: account.address,
+    signer: signer.address,
+    message,
+    expiration,
+    nonceAnchor,
+    nonceBitmap,
+  });
+  const signerSignature = await signTypedStruct(context, signer, 'VerifySigner', { account: account.address, nonceAnchor, nonceBitmap });
+  return client.registerSigner({
+    account: account.address,
+    signer: signer.address,
+    message,
+    expiration: String(expiration),
+    nonce_anchor: nonceAnchor.toString(),
+    nonce_bitmap_index: nonceBitmap,
+    account_signature: accountSignature,
+    signer_signature: signerSignature,
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<VenueError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(VenueError);
+  return error as VenueError;
+}
+
+beforeAll(async () => {
+  sim = await startSim({ port: 0, host: '127.0.0.1', seed: 7, blockMs: 0, registrationLagMs: 60_000 });
+  client = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5000, rateLimit: false });
+  const cache = new VenueInfoCache(client);
+  const { domain, systemConfig } = await cache.refresh();
+  context = createSigningContext(parseDomain({ ...domain, chain_id: domain.chain_id.toString() }), systemConfig.addresses.router);
+  const market = await cache.market('1');
+  const markTicks = countUnits(market.mark_price, market.config.step_price, 'mark', 'down');
+  restingBuy = {
+    market_id: 1,
+    size_steps: Number(countUnits(market.config.min_order_size, market.config.step_size, 'size', 'up')),
+    price_ticks: Number((markTicks * 9n) / 10n),
+    side: 0,
+    post_only: true,
+    reduce_only: false,
+    stp_mode: 0,
+    order_type: 1,
+    time_in_force: 0,
+  };
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+// One account's life on a fresh simulator; the steps run in order and build on each other.
+describe('REST client against the simulator', () => {
+  it('reads the domain, config and markets through the schemas', async () => {
+    const domain = await client.eip712Domain();
+    const config = await client.systemConfig();
+    expect(domain.verifying_contract).toBe(config.addresses.auth);
+    expect(config.addresses.router).not.toBe(config.addresses.auth);
+    const { markets } = await client.markets();
+    expect(markets.find((m) => m.market_id === '1')?.config.step_size).toMatch(/^\d+(\.\d+)?$/);
+  });
+
+  it('registers the account by faucet, and refuses orders until the deposit is indexed', async () => {
+    await client.deposit({ account: account.address, amount: '1000' });
+    expect((await registerSigner()).success).toBe(true);
+    await resyncNonce();
+    const order = restingBuy;
+    const error = await rejection(client.placeOrder({ ...order, permit: await permitFor(orderHash(order)) }));
+    expect(error.kind).toBe('AccountNotRegistered');
+    expect(sameAddress(error.args[0] ?? '', account.address)).toBe(true);
+    sim.controls.registerNow(account.address);
+  });
+
+  it('answers a repeated registration idempotently and reports the signer Active', async () => {
+    const again = await registerSigner();
+    expect(again).toMatchObject({ success: true, transaction_hash: '' });
+    const status = await client.sessionKeyStatus({ account: account.address, signer: signer.address });
+    expect(status.status).toBe(1);
+  });
+
+  it('places, lists and cancels an order with permits', async () => {
+    await resyncNonce();
+    const order = restingBuy;
+    const placed = await client.placeOrder({ ...order, permit: await permitFor(orderHash(order)) });
+    const open = await client.openOrders({ account: account.address, market_id: '1' });
+    const record = open.orders.find((o) => o.order_id === placed.order_id);
+    expect(record).toBeDefined();
+    expect(record?.resting_order_id).toBe((record?.wide_order_id ?? 0n) >> 1n);
+    const cancelled = await client.cancelOrder({
+      market_id: 1,
+      order_id: placed.order_id,
+      permit: await permitFor(cancelOrderHash(1, record?.resting_order_id ?? 0n)),
+    });
+    expect(cancelled.success).toBe(true);
+    const after = await client.openOrders({ account: account.address, market_id: '1' });
+    expect(after.orders.some((o) => o.order_id === placed.order_id)).toBe(false);
+  });
+
+  it('maps the venue refusals to their kinds', async () => {
+    await resyncNonce();
+    const market = { ...restingBuy, order_type: 0 as const, time_in_force: 0 as const };
+    expect((await rejection(client.placeOrder({ ...market, permit: await permitFor(orderHash(market)) }))).kind).toBe('MarketOrderTimeInForce');
+
+    const order = restingBuy;
+    const wrongTarget = createSigningContext(context.domain, context.domain.verifyingContract);
+    const notAuthorised = await rejection(client.placeOrder({ ...order, permit: await permitFor(orderHash(order), wrongTarget) }));
+    expect(notAuthorised.kind).toBe('SignerNotAuthorized');
+    expect(notAuthorised.hints[0]).toMatch(/addresses.router/);
+
+    const permit = await permitFor(orderHash(order));
+    await client.placeOrder({ ...order, permit });
+    expect((await rejection(client.placeOrder({ ...order, permit }))).kind).toBe('NonceUsed');
+  });
+
+  it('updates leverage and margin mode, and cancels all orders in a market', async () => {
+    await resyncNonce();
+    const leverage = await client.updateLeverage({ market_id: '1', leverage: '5', permit_params: await permitFor(updateLeverageHash(1, 5)) });
+    expect(leverage.success).toBe(true);
+    const tooSoon = await rejection(client.updateLeverage({ market_id: '1', leverage: '6', permit_params: await permitFor(updateLeverageHash(1, 6)) }));
+    expect(tooSoon.kind).toBe('RateLimited');
+    expect(tooSoon.httpStatus).toBe(429);
+    const mode = await client.updateMarginMode({ market_id: '1', margin_mode: 0, permit_params: await permitFor(updateMarginModeHash(1, 0)) });
+    expect(mode.success).toBe(true);
+    const all = await client.cancelAll({ market_id: 1, permit: await permitFor(cancelAllOrdersHash(1)) });
+    expect(all.success).toBe(true);
+    expect((await client.openOrders({ account: account.address, market_id: '1' })).orders).toEqual([]);
+  });
+
+  it('logs in, refreshes, and trades with a JWT once an allowance exists', async () => {
+    const { nonce } = await client.loginNonce(account.address);
+    expect(nonce).toMatch(/^0x[0-9a-f]+$/);
+    const deadline = unixSeconds(systemClock) + 60;
+    const signature = await signTypedStruct(context, account, 'Login', { account: account.address, nonce: BigInt(nonce), deadline });
+    const tokens = await client.login({ account: account.address, nonce, deadline, signature });
+    expect(tokens.expires_in).toBeGreaterThan(0);
+    const rotated = await client.refresh({ refresh_token: tokens.refresh_token });
+    const order = restingBuy;
+    const noAllowance = await rejection(client.placeOrder(order, { bearer: rotated.access_token }));
+    expect(noAllowance.kind).toBe('AllowanceExpired');
+
+    const config = await client.systemConfig();
+    const operator = config.addresses.operator_hub as Address;
+    const state = await client.nonceState(account.address);
+    const approval = {
+      account: account.address,
+      operator,
+      budget: 10n ** 24n,
+      allowanceExpiry: unixSeconds(systemClock) + 3600,
+      nonceAnchor: state.nonce_anchor + 1n,
+      nonceBitmap: 200,
+    };
+    const approveSignature = await signTypedStruct(context, account, 'PermitSingle', approval);
+    const approved = await client.approveSingle({
+      account: account.address,
+      operator,
+      budget: approval.budget.toString(),
+      allowance_expiry: approval.allowanceExpiry,
+      nonce_anchor: approval.nonceAnchor.toString(),
+      nonce_bitmap_index: approval.nonceBitmap,
+      signature: approveSignature,
+    });
+    expect(approved.success).toBe(true);
+    const placed = await client.placeOrder(order, { bearer: rotated.access_token });
+    expect(placed.order_id).toMatch(/^(0x)?[0-9a-fA-F]+$/);
+  });
+
+  it('times out on a slow venue: no definite answer', async () => {
+    sim.controls.setFaults({ latencyMs: 400 });
+    try {
+      const error = await client.markets({ timeoutMs: 100 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(VenueTransportError);
+      expect((error as VenueTransportError).kind).toBe('Timeout');
+      expect(hasNoDefiniteAnswer(error)).toBe(true);
+    } finally {
+      sim.controls.setFaults({ latencyMs: 0 });
+    }
+  });
+
+  it('treats a 5xx after the action as no definite answer; the nonce makes the resend safe', async () => {
+    await resyncNonce();
+    const order = restingBuy;
+    const permit = await permitFor(orderHash(order));
+    const before = (await client.openOrders({ account: account.address, market_id: '1' })).orders.length;
+    sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
+    let lost: unknown;
+    try {
+      lost = await client.placeOrder({ ...order, permit }).catch((e: unknown) => e);
+    } finally {
+      sim.controls.setFaults({ errorRate: 0 });
+    }
+    expect(lost).toBeInstanceOf(VenueError);
+    expect((lost as VenueError).httpStatus).toBeGreaterThanOrEqual(500);
+    expect(hasNoDefiniteAnswer(lost)).toBe(true);
+    // It executed anyway, and resending the same signed permit cannot place it twice.
+    expect((await client.openOrders({ account: account.address, market_id: '1' })).orders.length).toBe(before + 1);
+    expect((await rejection(client.placeOrder({ ...order, permit }))).kind).toBe('NonceUsed');
+  });
+
+  it('reads the position and the cross-margin balance', async () => {
+    const position = await client.position({ account: account.address, market_id: '1' });
+    expect(['0', '1']).toContain(position.market_id);
+    const { balance } = await client.crossMarginBalance(account.address);
+    expect(balance).toMatch(/^-?\d+(\.\d+)?$/);
+  });
+
+  it('revokes the signer', async () => {
+    const state = await client.nonceState(account.address);
+    const nonceAnchor = state.nonce_anchor + 1n;
+    const signature = await signTypedStruct(context, account, 'RevokeSigner', {
+      account: account.address,
+      signer: signer.address,
+      nonceAnchor,
+      nonceBitmap: 201,
+    });
+    const revoked = await client.revokeSigner({
+      account: account.address,
+      signer: signer.address,
+      nonce_anchor: nonceAnchor.toString(),
+      nonce_bitmap_index: 201,
+      account_signature: signature,
+    });
+    expect(revoked.success).toBe(true);
+    expect((await client.sessionKeyStatus({ account: account.address, signer: signer.address })).status).toBe(3);
+  });
+});
