@@ -1,0 +1,79 @@
+import { parseArgs } from 'node:util';
+import { InvalidValueError } from '../core/invalidValueError.js';
+import { SELECTOR_PROFILES, type SelectorProfile } from '../protocol/selectors.js';
+import type { SimFaults } from './simContext.js';
+import { DEFAULT_SIM_OPTIONS, type StartSimOptions } from './simOptions.js';
+
+export const SIM_CLI_HELP = `Usage: npm run sim -- [options]
+
+Runs the local venue simulator: REST and WebSocket on one port. The first line printed holds
+both URLs. Stops cleanly on SIGINT or SIGTERM.
+
+Options:
+  --host <addr>                 listen address (default ${DEFAULT_SIM_OPTIONS.host})
+  --port <n>                    port, 0 for a free one (default ${DEFAULT_SIM_OPTIONS.port})
+  --seed <n>                    seed of addresses, hashes, oracle and makers (default ${DEFAULT_SIM_OPTIONS.seed})
+  --block-ms <n>                block interval in ms, 0 for no automatic blocks (default ${DEFAULT_SIM_OPTIONS.blockMs})
+  --registration-lag-ms <n>     deposit-to-registered lag in ms (default ${DEFAULT_SIM_OPTIONS.registrationLagMs})
+  --chain-id <n>                EIP-712 chain id (default ${DEFAULT_SIM_OPTIONS.chainId})
+  --selectors <spec|rise>       action selector strings (default spec)
+  --latency-ms <n>              added latency per REST request (default 0)
+  --jitter-ms <n>               extra random latency 0..n per request (default 0)
+  --error-rate <0..1>           share of REST requests answered with a 5xx (default 0)
+  --error-after-share <0..1>    share of those 5xx given after the action ran (default 0.5)
+  -h, --help                    this text
+`;
+
+export type SimCliCommand = { readonly help: true } | { readonly help: false; readonly options: StartSimOptions };
+
+/** Parses the CLI flags into startSim options; unknown flags and bad numbers throw. */
+export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      'block-ms': { type: 'string' },
+      'registration-lag-ms': { type: 'string' },
+      'chain-id': { type: 'string' },
+      selectors: { type: 'string' },
+      'latency-ms': { type: 'string' },
+      'jitter-ms': { type: 'string' },
+      'error-rate': { type: 'string' },
+      'error-after-share': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) return { help: true };
+  const faults: { -readonly [K in keyof SimFaults]?: SimFaults[K] } = {};
+  if (values['latency-ms'] !== undefined) faults.latencyMs = integer(values['latency-ms'], '--latency-ms');
+  if (values['jitter-ms'] !== undefined) faults.jitterMs = integer(values['jitter-ms'], '--jitter-ms');
+  if (values['error-rate'] !== undefined) faults.errorRate = share(values['error-rate'], '--error-rate');
+  if (values['error-after-share'] !== undefined) faults.errorAfterActionShare = share(values['error-after-share'], '--error-after-share');
+  const options: { -readonly [K in keyof StartSimOptions]: StartSimOptions[K] } = { faults };
+  if (values.host !== undefined) options.host = values.host;
+  if (values.port !== undefined) options.port = integer(values.port, '--port');
+  if (values.seed !== undefined) options.seed = integer(values.seed, '--seed');
+  if (values['block-ms'] !== undefined) options.blockMs = integer(values['block-ms'], '--block-ms');
+  if (values['registration-lag-ms'] !== undefined) options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');
+  if (values['chain-id'] !== undefined) options.chainId = integer(values['chain-id'], '--chain-id');
+  if (values.selectors !== undefined) {
+    if (!(values.selectors in SELECTOR_PROFILES)) throw new InvalidValueError('--selectors', values.selectors, 'spec or rise');
+    options.selectors = SELECTOR_PROFILES[values.selectors as SelectorProfile];
+  }
+  return { help: false, options };
+}
+
+function integer(text: string, flag: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new InvalidValueError(flag, text, 'a non-negative integer');
+  return Number(text);
+}
+
+function share(text: string, flag: string): number {
+  const value = Number(text);
+  if (!/^\d*\.?\d+$/.test(text) || value > 1) throw new InvalidValueError(flag, text, 'a number from 0 to 1');
+  return value;
+}

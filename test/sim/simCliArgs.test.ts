@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { RISE_SELECTORS } from '../../src/protocol/selectors.js';
+import { parseSimCliArgs } from '../../src/sim/simCliArgs.js';
+import { resolveSimOptions } from '../../src/sim/simOptions.js';
+
+describe('parseSimCliArgs', () => {
+  it('maps every flag onto startSim options', () => {
+    const command = parseSimCliArgs([
+      '--port', '8600', '--seed', '7', '--block-ms', '50', '--registration-lag-ms', '10',
+      '--latency-ms', '5', '--jitter-ms', '3', '--error-rate', '0.25', '--error-after-share', '1',
+      '--selectors', 'rise', '--chain-id', '42', '--host', '0.0.0.0',
+    ]);
+    expect(command.help).toBe(false);
+    if (command.help) return;
+    const options = resolveSimOptions(command.options);
+    expect(options).toMatchObject({ port: 8600, seed: 7, blockMs: 50, registrationLagMs: 10, chainId: 42, host: '0.0.0.0' });
+    expect(options.faults).toEqual({ latencyMs: 5, jitterMs: 3, errorRate: 0.25, errorAfterActionShare: 1 });
+    expect(options.selectors).toBe(RISE_SELECTORS);
+  });
+
+  it('gives defaults with no flags and help with -h', () => {
+    const command = parseSimCliArgs([]);
+    if (command.help) throw new Error('expected options');
+    expect(resolveSimOptions(command.options)).toMatchObject({ port: 0, seed: 1, blockMs: 200, registrationLagMs: 2000 });
+    expect(parseSimCliArgs(['-h'])).toEqual({ help: true });
+  });
+
+  it('refuses unknown flags, bad numbers and rates above 1', () => {
+    expect(() => parseSimCliArgs(['--bogus'])).toThrow(/bogus/);
+    expect(() => parseSimCliArgs(['--port', 'abc'])).toThrow(/--port/);
+    expect(() => parseSimCliArgs(['--error-rate', '1.5'])).toThrow(/--error-rate/);
+    expect(() => parseSimCliArgs(['--selectors', 'other'])).toThrow(/spec or rise/);
+    expect(() => resolveSimOptions({ port: 70_000 })).toThrow(/port/);
+  });
+});
