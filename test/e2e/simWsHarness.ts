@@ -33,6 +33,8 @@ export interface WsSim {
   deposit(account: Address, amountUsdc?: string): void;
   place(account: Address, params: Partial<PlaceOrderParams> & Pick<PlaceOrderParams, 'side' | 'price_ticks'>): void;
   mineBlock(): number;
+  /** Publishes one simulator event as the chain side would (e.g. a signer revocation). */
+  emit(event: SimEvent): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startWsSim(options: Partial<SimWebSocketOptions> = {}): Pr
       for (const event of result.events) events.next({ type: 'exchange', event, ...stamp });
       return stamp.blockNumber;
     },
+    emit: (event) => events.next(event),
     close: async () => {
       await ws.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

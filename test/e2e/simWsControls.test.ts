@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClientOptions } from 'ws';
+import { ManualClock } from '../../src/core/clock.js';
+import { privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
+import { FrameRecorder, isAck, isAuthReply, settle, startWsSim, type WsSim } from './simWsHarness.js';
+
+const wallet = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const sessionKey = privateKeySigner('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sim(options: Parameters<typeof startWsSim>[0] = {}): Promise<WsSim> {
+  const started = await startWsSim({ inboundFramesPerSecond: 1_000, ...options });
+  cleanups.push(() => started.close());
+  return started;
+}
+
+async function client(url: string, options: ClientOptions = {}): Promise<FrameRecorder> {
+  const connected = await FrameRecorder.connect(url, options);
+  cleanups.push(() => {
+    expect(connected.schemaFailures).toEqual([]);
+    connected.close();
+  });
+  return connected;
+}
+
+async function authenticate(s: WsSim, c: FrameRecorder): Promise<void> {
+  s.chain.signers.activate(wallet.address, sessionKey.address);
+  const nonce = s.chain.issueLoginNonce(wallet.address);
+  const message = 'WebSocket Authentication';
+  const signature = await signTypedStruct(s.ctx.signingContext, sessionKey, 'RegisterV2', { signer: sessionKey.address, message, nonce: BigInt(nonce) });
+  const reply = await c.request({ method: 'auth_v2', params: { account: wallet.address, signer: sessionKey.address, message, nonce, signature } }, isAuthReply);
+  expect(reply['status']).toBe('success');
+}
+
+describe('drop controls', () => {
+  it('dropAll ends every connection abruptly and the server keeps accepting new ones', async () => {
+    const s = await sim();
+    const a = await client(s.url);
+    const b = await client(s.url);
+    await settle(a);
+    await settle(b);
+    expect(s.ws.connectionCount()).toBe(2);
+    expect(s.ws.dropConnections()).toBe(2);
+    const [closedA, closedB] = await Promise.all([a.closed, b.closed]);
+    expect(closedA.code).toBe(1006); // no close frame: as on a network drop
+    expect(closedB.code).toBe(1006);
+    expect(s.ws.connectionCount()).toBe(0);
+    const again = await client(s.url);
+    expect((await again.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status']).toBe('success');
+  });
+
+  it('dropAccount ends only the connections authenticated as that account', async () => {
+    const s = await sim();
+    const authed = await client(s.url);
+    const anonymous = await client(s.url);
+    await authenticate(s, authed);
+    await settle(anonymous);
+    expect(s.ws.dropAccount(wallet.address.toLowerCase())).toBe(1);
+    await authed.closed;
+    await settle(anonymous);
+    expect(s.ws.connectionCount()).toBe(1);
+  });
+
+  it('a revoked session key closes its authenticated connections with 4001', async () => {
+    const s = await sim();
+    const authed = await client(s.url);
+    await authenticate(s, authed);
+    s.chain.signers.revoke(wallet.address, sessionKey.address);
+    s.emit({ type: 'signer', account: wallet.address, signer: sessionKey.address, status: 3, ...s.chain.blocks.stampAction(s.clock.now()) });
+    const closed = await authed.closed;
+    expect(closed).toEqual({ code: 4001, reason: 'session key revoked' });
+  });
+});
+
+describe('stall control', () => {
+  it('sends nothing for the stall, closes nothing, then streams again', async () => {
+    const timers = new ManualClock();
+    const s = await sim({ timers });
+    const c = await client(s.url);
+    await c.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
+    s.mineBlock();
+    await c.next((f) => f['channel'] === 'oracle' && f['type'] === 'update');
+    s.ws.stall(5_000);
+    const before = c.frames.length;
+    s.mineBlock();
+    s.mineBlock();
+    c.send({ method: 'subscribe', params: { channel: 'trades' } }); // not even replies go out
+    await new Promise((r) => setTimeout(r, 100));
+    expect(c.frames.length).toBe(before);
+    expect(s.ws.connectionCount()).toBe(1);
+    expect(s.ws.discardedFrameCount()).toBe(3);
+    await timers.advance(5_000);
+    const block = s.mineBlock();
+    const after = await c.next((f) => f['channel'] === 'oracle' && f['block_number'] === block, before);
+    expect(after['type']).toBe('update');
+    expect(c.frames.slice(before).filter((f) => f['channel'] === 'oracle')).toHaveLength(1);
+  });
+
+  it('setStalled holds until released', async () => {
+    const s = await sim();
+    const c = await client(s.url);
+    await c.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
+    s.ws.setStalled(true);
+    s.mineBlock();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(c.ofChannel('oracle')).toEqual([]);
+    s.ws.setStalled(false);
+    const block = s.mineBlock();
+    await c.next((f) => f['channel'] === 'oracle' && f['type'] === 'update');
+    expect(c.ofChannel('oracle').map((f) => f['block_number'])).toEqual([block]);
+  });
+});
+
+describe('protocol pings', () => {
+  it('are sent at the interval; a client that never answers is dropped, one that does is kept', async () => {
+    const timers = new ManualClock();
+    const s = await sim({ timers, pingIntervalMs: 1_000 });
+    const live = await client(s.url);
+    const dead = await client(s.url, { autoPong: false });
+    let pings = 0;
+    dead.socket.on('ping', () => pings++);
+    await settle(live);
+    await settle(dead);
+    await timers.advance(1_000);
+    await settle(live); // the pong travels back before the next round
+    await settle(dead);
+    expect(pings).toBe(1);
+    await timers.advance(1_000);
+    const closed = await dead.closed;
+    expect(closed.code).toBe(1006);
+    await settle(live);
+    expect(s.ws.connectionCount()).toBe(1);
+  });
+});
+
+describe('slow clients', () => {
+  it('a client that stops reading is dropped once its unsent bytes pass the bound', async () => {
+    const s = await sim({ maxBufferedBytes: 64 * 1024 });
+    const slow = await client(s.url);
+    await slow.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
+    const raw = (slow.socket as unknown as { _socket: import('node:net').Socket })._socket;
+    raw.pause();
+    let blocks = 0;
+    while (s.ws.connectionCount() > 0 && blocks < 200_000) {
+      s.mineBlock();
+      blocks++;
+      if (blocks % 500 === 0) await new Promise((r) => setImmediate(r));
+    }
+    expect(s.ws.connectionCount()).toBe(0);
+    raw.resume();
+    const closed = await slow.closed;
+    expect([4008, 1006]).toContain(closed.code);
+  });
+});
