@@ -1,0 +1,14 @@
+export { approveOperator, type OperatorApproval } from './approveOperator.js';
+export { FAUCET_AMOUNT, faucetDeposit, isFaucetAlreadyUsed, type FaucetOutcome } from './faucetDeposit.js';
+export { freshSetupNonce } from './freshSetupNonce.js';
+export { LOGIN_DEADLINE_SECONDS, loginAccount } from './loginAccount.js';
+export { ONE_YEAR_SECONDS, REGISTER_SIGNER_MESSAGE, registerSigner, type SignerRegistration } from './registerSigner.js';
+export { revokeSigner, type RevokeResult } from './revokeSigner.js';
+export { DEFAULT_REGISTRATION_POLLING, setupAccount, type JwtSetupOptions, type SetupAccountOptions, type SetupResult } from './setupAccount.js';
+export { SetupError } from './setupError.js';
+export type { SetupLogger } from './setupLogger.js';
+export { readSigningInfo, type SetupRest, type VenueSigningInfo } from './setupVenue.js';
+export { confirmSignerStatus, readSignerStatus, SESSION_KEY_ACTIVE, SESSION_KEY_REVOKED } from './signerStatus.js';
+export { isNotRegisteredYet, waitForRegistration, type RegistrationPolling, type RegistrationWait } from './waitForRegistration.js';
+export { confirmTradable, type TradingProbe } from './confirmTradable.js';
+export { sendCancelAll, type CancelAllSent } from './signedCancelAll.js';

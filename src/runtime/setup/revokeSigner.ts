@@ -1,0 +1,60 @@
+import type { Address } from '../../core/address.js';
+import type { Clock } from '../../core/clock.js';
+import type { SignerLike } from '../../protocol/digestSigner.js';
+import { signTypedStruct } from '../../protocol/typedSignatures.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
+import { freshSetupNonce } from './freshSetupNonce.js';
+import { SetupError } from './setupError.js';
+import { confirmSignerStatus, readSignerStatus, SESSION_KEY_REVOKED } from './signerStatus.js';
+import { readSigningInfo } from './setupVenue.js';
+import type { SetupLogger } from './setupLogger.js';
+
+export interface RevokeResult {
+  readonly signer: Address;
+  /** undefined when the signer was already revoked and nothing was sent. */
+  readonly transactionHash: string | undefined;
+  readonly status: number;
+}
+
+/**
+ * RevokeSigner signed by the account key (spec "Revoke a signer"), then GET
+ * /v1/auth/session-key-status until it shows 3. A signer already at 3 is left alone; one that was
+ * never registered is an error, since nothing could be revoked.
+ */
+export async function revokeSigner(options: {
+  readonly rest: Pick<RestClient, 'eip712Domain' | 'systemConfig' | 'nonceState' | 'revokeSigner' | 'sessionKeyStatus'>;
+  readonly account: SignerLike & { readonly address: Address };
+  readonly signer: Address;
+  readonly clock: Clock;
+  readonly log: SetupLogger;
+  readonly signal?: AbortSignal;
+}): Promise<RevokeResult> {
+  const { rest, account, signer, clock, log, signal } = options;
+  const before = await readSignerStatus(rest, account.address, signer, signal);
+  if (before.status === SESSION_KEY_REVOKED) {
+    log.info({ account: account.address, signer, status: before.status }, 'signer already revoked; nothing sent');
+    return { signer, transactionHash: undefined, status: before.status };
+  }
+  if (before.status !== 1) {
+    throw new SetupError('revokeSigner', `signer ${signer} is not registered for account ${account.address} (status ${before.status}, ${before.status_description})`, {
+      details: { account: account.address, signer, status: before.status },
+      hints: ['check that the signer key is the one registered with setup for this account'],
+    });
+  }
+  const { context } = await readSigningInfo(rest, signal);
+  const nonce = await freshSetupNonce(rest, account.address, signal);
+  const signature = await signTypedStruct(context, account, 'RevokeSigner', {
+    account: account.address,
+    signer,
+    nonceAnchor: nonce.anchor,
+    nonceBitmap: nonce.bit,
+  });
+  const answer = await rest.revokeSigner(
+    { account: account.address, signer, nonce_anchor: nonce.anchor.toString(), nonce_bitmap_index: nonce.bit, account_signature: signature },
+    signal === undefined ? undefined : { signal },
+  );
+  log.info({ account: account.address, signer, tx_hash: answer.transaction_hash, nonce_anchor: nonce.anchor.toString(), nonce_bitmap_index: nonce.bit }, 'revoke-signer sent');
+  const after = await confirmSignerStatus({ rest, account: account.address, signer, expected: SESSION_KEY_REVOKED, clock, ...(signal === undefined ? {} : { signal }) });
+  log.info({ account: account.address, signer, status: after.status }, 'signer revoked');
+  return { signer, transactionHash: answer.transaction_hash, status: after.status };
+}

@@ -1,0 +1,57 @@
+import type { Address } from '../../core/address.js';
+import { unixSeconds, type Clock } from '../../core/clock.js';
+import { checkUint } from '../../core/integerRange.js';
+import type { NonceAllocator } from '../../engine/nonceAllocator.js';
+import { buildSignedRequest } from '../../engine/signedRequest.js';
+import type { SignerLike } from '../../protocol/digestSigner.js';
+import type { SelectorTable } from '../../protocol/selectors.js';
+import type { SigningContext } from '../../protocol/signingContext.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
+import type { CancelAllRequestWire } from '../../venue/schemas/restOrders.js';
+import { hasNoDefiniteAnswer } from '../../venue/venueTransportError.js';
+
+export interface CancelAllSent {
+  readonly marketId: number;
+  readonly txHash: string | undefined;
+  readonly nonce: { readonly anchor: bigint; readonly bit: number };
+}
+
+/**
+ * One permit-signed cancel-all for one market: a pair from the allocator, the permit signed by
+ * the session key, sent to POST /v1/orders/cancel-all, and the pair's fate reported back
+ * (landed, rejected, or unknown when no definite answer came).
+ */
+export async function sendCancelAll(options: {
+  readonly rest: Pick<RestClient, 'cancelAll'>;
+  readonly context: SigningContext;
+  readonly allocator: NonceAllocator;
+  readonly account: Address;
+  readonly signer: SignerLike;
+  readonly marketId: number;
+  readonly selectors: SelectorTable;
+  readonly clock: Clock;
+  readonly deadlineSeconds: number;
+  readonly signal?: AbortSignal;
+}): Promise<CancelAllSent> {
+  const { allocator, signal } = options;
+  const marketId = Number(checkUint(options.marketId, 16, 'market_id'));
+  const nonce = await allocator.allocate(signal);
+  let landed = false;
+  try {
+    const deadline = Number(checkUint(unixSeconds(options.clock) + options.deadlineSeconds, 32, 'permit deadline'));
+    const request = await buildSignedRequest(
+      { action: 'cancelAllOrders', market_id: marketId },
+      { mode: 'permit', context: options.context, signer: options.signer, account: options.account, nonce, deadline },
+      options.selectors,
+    );
+    // buildSignedRequest returns the body of the endpoint it names; the transport checks it
+    // against the cancel-all schema before anything is sent.
+    const receipt = await options.rest.cancelAll(request.body as CancelAllRequestWire, signal === undefined ? undefined : { signal });
+    landed = true;
+    allocator.report(nonce, 'landed');
+    return { marketId, txHash: receipt.tx_hash === '' ? undefined : receipt.tx_hash, nonce };
+  } catch (error) {
+    if (!landed) allocator.report(nonce, hasNoDefiniteAnswer(error) ? 'unknown' : 'rejected');
+    throw error;
+  }
+}
