@@ -41,18 +41,27 @@ export class WsSession {
   static open(options: WsSessionOptions): Promise<WsSession> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(options.url, { handshakeTimeout: options.openTimeoutMs ?? 10_000 });
+      const detach = (): void => {
+        socket.off('open', onOpen);
+        socket.off('error', onError);
+        socket.off('close', onClose);
+      };
       const fail = (error: Error): void => {
-        socket.removeAllListeners();
+        detach();
+        // A late error from the dying socket must not become an unhandled 'error' event.
         socket.on('error', () => undefined);
         socket.terminate();
         reject(error);
       };
-      socket.once('open', () => {
-        socket.removeAllListeners();
+      const onOpen = (): void => {
+        detach();
         resolve(new WsSession(socket, options));
-      });
-      socket.once('error', fail);
-      socket.once('close', (code) => fail(new Error(`closed during the opening handshake (code ${code})`)));
+      };
+      const onError = (error: Error): void => fail(error);
+      const onClose = (code: number): void => fail(new Error(`closed during the opening handshake (code ${code})`));
+      socket.on('open', onOpen);
+      socket.on('error', onError);
+      socket.on('close', onClose);
     });
   }
 
