@@ -98,6 +98,16 @@ describe('malformed frames', () => {
   });
 });
 
+describe('oversized frames', () => {
+  it('close the connection with 1009 instead of being buffered', async () => {
+    const big = await FrameRecorder.connect(sim.url);
+    big.send({ method: 'subscribe', params: { channel: 'x'.repeat(70 * 1024) } });
+    expect((await big.closed).code).toBe(1009);
+    // Other connections are unaffected.
+    expect((await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status']).toBe('success');
+  });
+});
+
 describe('inbound rate limit (venue-facts: 10 client frames per second)', () => {
   it('answers frames beyond 10 per second with an error and does not act on them', async () => {
     const limited = await startWsSim();
