@@ -12,6 +12,7 @@ import {
   privateKeySigner,
   signPermit,
   signTypedStruct,
+  updateIsolatedMarginHash,
   updateLeverageHash,
   updateMarginModeHash,
   type Hex32,
@@ -20,6 +21,7 @@ import {
 import { startSim } from '../../src/sim/index.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { VenueInfoCache } from '../../src/venue/rest/venueInfoCache.js';
+import { isFlatPosition } from '../../src/venue/schemas/restAccount.js';
 import type { PermitWire } from '../../src/venue/schemas/restPermit.js';
 import type { PlaceOrderRequestWire } from '../../src/venue/schemas/restOrders.js';
 import { VenueError } from '../../src/venue/venueError.js';
@@ -288,9 +290,38 @@ describe('REST client against the simulator', () => {
     expect((await rejection(client.placeOrder({ ...order, permit }))).kind).toBe('NonceUsed');
   });
 
+  it('trades into an isolated position, adds margin, and cannot switch mode while it is open', async () => {
+    await resyncNonce();
+    await client.cancelAll({ market_id: 1, permit: await permitFor(cancelAllOrdersHash(1)) });
+    const isolated = await client.updateMarginMode({ market_id: '1', margin_mode: 1, permit_params: await permitFor(updateMarginModeHash(1, 1)) });
+    expect(isolated.success).toBe(true);
+    // Amounts are USD × 10^18 (int128); 100 USD of margin for a minimum-size position.
+    const hundredUsd = 100n * 10n ** 18n;
+    const added = await client.updateIsolatedMargin({
+      market_id: '1',
+      amount: hundredUsd.toString(),
+      permit_params: await permitFor(updateIsolatedMarginHash(1, hundredUsd)),
+    });
+    expect(added.success).toBe(true);
+    sim.controls.advanceBlocks(3);
+    // A market IOC buy bounded 10% above the mark takes liquidity from the simulator's makers.
+    const buy = { ...restingBuy, price_ticks: Math.round((restingBuy.price_ticks * 11) / 9), post_only: false, order_type: 0 as const, time_in_force: 3 as const };
+    const placed = await client.placeOrder({ ...buy, permit: await permitFor(orderHash(buy)) });
+    expect(placed.order_id).toMatch(/^(0x)?[0-9a-fA-F]+$/);
+    const position = await client.position({ account: account.address, market_id: '1' });
+    expect(position.side).toBe('BUY');
+    expect(position.size).not.toBeNull();
+    const blocked = await rejection(
+      client.updateMarginMode({ market_id: '1', margin_mode: 0, permit_params: await permitFor(updateMarginModeHash(1, 0)) }),
+    );
+    expect(blocked.kind).toBe('OpenPositionExists');
+    expect(blocked.action).toBe('UpdateMarginMode');
+  });
+
   it('reads the position and the cross-margin balance', async () => {
     const position = await client.position({ account: account.address, market_id: '1' });
-    expect(['0', '1']).toContain(position.market_id);
+    expect(position.market_id).toBe('1');
+    expect(isFlatPosition(position)).toBe(false);
     const { balance } = await client.crossMarginBalance(account.address);
     expect(balance).toMatch(/^-?\d+(\.\d+)?$/);
   });
