@@ -1,14 +1,14 @@
 import { parseAddress, type Address } from '../../core/address.js';
-import { decimalToWei, multiplyUnits, weiToDecimal } from '../../core/decimal.js';
+import { decimalToWei, multiplyUnits } from '../../core/decimal.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { AccountLedger } from './accountLedger.js';
 import { updateIsolatedMargin, updateLeverage, updateMarginMode } from './accountActions.js';
 import { EventCollector } from './eventCollector.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
+import type { ActionResult, CancelAllResult, PlaceOrderResult } from './exchangeResults.js';
 import { ExchangeRejection, invalidArgument, reverted } from './exchangeRejection.js';
 import type {
   BalanceRecord,
-  BookLevel,
   BookSnapshot,
   MarketRecord,
   OraclePriceRecord,
@@ -16,6 +16,7 @@ import type {
   PlaceOrderParams,
   PositionRecord,
 } from './exchangeRecords.js';
+import { bookSnapshot, marketRecord } from './marketRecords.js';
 import { compileMarkets, DEFAULT_MARKETS, type MarketDefinition, type MarketSpec } from './markets.js';
 import { OraclePrices } from './oraclePrices.js';
 import { OrderEntry } from './orderEntry.js';
@@ -48,22 +49,7 @@ export interface ExchangeOptions {
 
 export type { SyntheticMakersConfig };
 
-export interface PlaceOrderResult {
-  readonly order: OrderRecord;
-  /** Decimal size filled by this placement (the place response's `filled_quantity`). */
-  readonly filled_quantity: string;
-  /** 0..100, integer percent of size_steps filled now (`filled_percent`). */
-  readonly filled_percent: number;
-  readonly events: readonly ExchangeEvent[];
-}
-
-export interface ActionResult {
-  readonly events: readonly ExchangeEvent[];
-}
-
-export interface CancelAllResult extends ActionResult {
-  readonly cancelled: readonly OrderRecord[];
-}
+export type { ActionResult, CancelAllResult, PlaceOrderResult };
 
 export { DEFAULT_MARKETS };
 
@@ -139,6 +125,7 @@ export class Exchange {
   /** `nowMs` is the unix time in milliseconds the action is mined at (fills and GTT use it). */
   placeOrder(account: Address, params: PlaceOrderParams, nowMs: number): PlaceOrderResult {
     const address = this.registered(account);
+    if (!Number.isSafeInteger(nowMs) || nowMs < 0) throw new InvalidValueError('nowMs', nowMs, 'unix milliseconds');
     const checked = checkPlaceOrder(this.specs.get(params.market_id), params);
     const events = new EventCollector();
     const order = this.entry.place(address, checked, nowMs, events);
@@ -261,34 +248,14 @@ export class Exchange {
 
   /** Aggregated levels, bids descending and asks ascending, decimal strings. */
   book(marketId: number, depth?: number): BookSnapshot {
-    const market = this.spec(marketId);
-    const book = this.store.book(marketId);
-    const level = (l: { priceTicks: number; steps: bigint; orderCount: number }): BookLevel => ({
-      price: multiplyUnits(BigInt(l.priceTicks), market.definition.config.step_price),
-      quantity: multiplyUnits(l.steps, market.definition.config.step_size),
-      order_count: l.orderCount,
-    });
-    return { market_id: marketId, bids: book.levels(0, depth).map(level), asks: book.levels(1, depth).map(level) };
+    return bookSnapshot(this.spec(marketId), this.store.book(marketId), depth);
   }
 
   /** Market records as GET /v1/markets shows them. */
   markets(): MarketRecord[] {
-    return [...this.specs.values()].map((market) => {
-      const d = market.definition;
-      const mark = weiToDecimal(this.oracle.markWei(market.marketId));
-      const last = this.lastTradeTicks.get(market.marketId);
-      return {
-        market_id: String(market.marketId),
-        display_name: d.display_name,
-        mark_price: mark,
-        index_price: weiToDecimal(this.oracle.indexWei(market.marketId)),
-        last_price: last === undefined ? mark : multiplyUnits(BigInt(last), d.config.step_price),
-        active: d.active,
-        post_only: d.post_only,
-        reduce_only: d.reduce_only,
-        config: { ...d.config },
-      };
-    });
+    return [...this.specs.values()].map((market) =>
+      marketRecord(market, this.oracle.markWei(market.marketId), this.oracle.indexWei(market.marketId), this.lastTradeTicks.get(market.marketId)),
+    );
   }
 
   /** Integer wei strings keyed by market id string: the oracle channel's `data.prices`. */
