@@ -15,7 +15,7 @@ import { verifyAuthV2, verifyJwtAuth, type WsAuthOutcome } from './verifyWsAuth.
  */
 export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: SimWsConnection, text: string): void {
   if (!connection.admitInbound()) {
-    connection.send(errorFrame('rate limited: at most 10 frames per second per connection'));
+    connection.send(errorFrame(`rate limited: at most ${connection.inboundFramesPerSecond} frames per second per connection`));
     return;
   }
   let json: unknown;

@@ -58,6 +58,10 @@ export class SimWsConnection {
     return this.discarded;
   }
 
+  get inboundFramesPerSecond(): number {
+    return Math.round((this.limits.inboundFrames * 1_000) / this.limits.inboundWindowMs);
+  }
+
   /** Counts an inbound frame against the rate limit. */
   admitInbound(): boolean {
     return this.limiter.allow();
