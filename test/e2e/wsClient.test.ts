@@ -1,18 +1,16 @@
 import { filter, firstValueFrom, take, timeout, toArray, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { startSim, type RunningSim } from '../../src/sim/index.js';
 import { OrderBookFeed } from '../../src/venue/orderbook/orderBookFeed.js';
-import type { WsAuthenticator } from '../../src/venue/ws/authenticateWs.js';
 import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';
 import { VenueWsClient, type ConnectionState } from '../../src/venue/ws/venueWsClient.js';
+import { knownMarketIdsFromRest, wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /**
  * The WebSocket client against the real simulator over real sockets: public channels, private
  * channels after auth_v2, and a forced drop after which everything delivers again.
  */
-const WS_AUTH_MESSAGE = 'WebSocket Authentication';
 const WAIT_MS = 10_000;
 
 let sim: RunningSim;
@@ -34,25 +32,11 @@ afterAll(async () => {
   await sim.close();
 });
 
-/** Wires the client's injected authenticator to the REST client and the protocol signer. */
-function authenticatorFor(who: SimAccount): WsAuthenticator {
-  return {
-    account: who.account,
-    signer: who.signer.address,
-    fetchNonce: async () => (await who.rest.loginNonce(who.account)).nonce,
-    sign: async (nonce) => ({
-      message: WS_AUTH_MESSAGE,
-      signature: await signTypedStruct(who.context, who.signer, 'RegisterV2', { signer: who.signer.address, message: WS_AUTH_MESSAGE, nonce: BigInt(nonce) }),
-    }),
-    signerStatus: async () => (await who.rest.sessionKeyStatus({ account: who.account, signer: who.signer.address })).status,
-  };
-}
-
 function clientFor(who: SimAccount): VenueWsClient {
   return new VenueWsClient({
     url: sim.wsUrl,
-    knownMarketIds: async () => (await who.rest.markets()).markets.map((m) => Number(m.market_id)),
-    authenticator: authenticatorFor(who),
+    knownMarketIds: knownMarketIdsFromRest(who.rest),
+    authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
     blockMs: 50,
     staleAfterBlocks: 40,
     reconnect: { baseMs: 50, maxMs: 500 },

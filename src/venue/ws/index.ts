@@ -6,3 +6,4 @@ export { silentWsLogger, type WsLogger } from './wsLogger.js';
 export { decodeServerFrame, type DecodedServerFrame } from './decodeServerFrame.js';
 export { fastDecodeOracle } from './fastDecodeOracle.js';
 export { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
+export { knownMarketIdsFromRest, WS_AUTH_MESSAGE, wsAuthenticatorFromRest } from './wsAuthenticatorFromRest.js';
