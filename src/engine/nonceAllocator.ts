@@ -81,14 +81,19 @@ export class NonceAllocator {
     this.slot = slots.slot;
     this.slots = slots.slots;
     this.venueAnchor = nonceState.anchor;
-    this.cursorAnchor = nonceState.anchor + 1n;
+    if (nonceState.anchor < MAX_NONCE_ANCHOR) {
+      this.cursorAnchor = nonceState.anchor + 1n;
+    } else {
+      // The last uint48 anchor has no successor: use what its bitmap leaves free.
+      this.cursorAnchor = nonceState.anchor;
+      this.usedBits = nonceState.bitmap;
+    }
     this.cursorBit = this.firstSlotBit(0);
     const restored = options.restoredHighWater;
     if (restored !== undefined && compareNoncePairs(restored, { anchor: this.cursorAnchor, bit: this.cursorBit }) >= 0) {
       this.high = restored;
       this.continueAfterHighWater(nonceState);
     }
-    this.checkAnchorFits();
   }
 
   /** A pair now, or undefined when the venue would not accept the next one yet (or others wait). */
@@ -146,7 +151,6 @@ export class NonceAllocator {
       this.usedBits |= nonceState.bitmap;
       this.cursorBit = this.firstSlotBit(this.cursorBit);
     }
-    this.checkAnchorFits();
     this.pump();
   }
 
@@ -221,11 +225,5 @@ export class NonceAllocator {
     this.cursorAnchor = high.anchor;
     this.usedBits = high.anchor === nonceState.anchor ? nonceState.bitmap : 0n;
     this.cursorBit = this.firstSlotBit(high.bit + 1);
-  }
-
-  private checkAnchorFits(): void {
-    if (this.cursorAnchor > MAX_NONCE_ANCHOR) {
-      throw new InvalidValueError('nonce_anchor', this.cursorAnchor, `uint48: 0 to ${MAX_NONCE_ANCHOR}`);
-    }
   }
 }

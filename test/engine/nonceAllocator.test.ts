@@ -150,6 +150,16 @@ describe('NonceAllocator', () => {
     expect(stale.tryAllocate()).toEqual({ anchor: 31n, bit: 0 });
   });
 
+  it('at the last uint48 anchor, uses its free bits and never hands out anchor 2^48', () => {
+    const last = (1n << 48n) - 1n;
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: last, bitmap: 0b101n });
+    const pairs = drain(allocator, 300);
+    expect(pairs[0]).toEqual({ anchor: last, bit: 1 });
+    expect(pairs).toHaveLength(206);
+    for (const pair of pairs) allocator.report(pair, 'landed');
+    expect(allocator.tryAllocate()).toBeUndefined();
+  });
+
   it('refuses reports of pairs it never handed out and bad slot configs', () => {
     const allocator = new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n });
     expect(() => allocator.report({ anchor: 2n, bit: 0 }, 'landed')).toThrow(/never handed out/);
@@ -173,7 +183,9 @@ describe('NonceAllocator', () => {
 type Step =
   | { readonly kind: 'allocate'; readonly process: number }
   | { readonly kind: 'settle'; readonly index: number; readonly how: 'submit' | 'drop' | 'unknown'; readonly venueTookIt: boolean }
-  | { readonly kind: 'resync'; readonly process: number };
+  | { readonly kind: 'resync'; readonly process: number }
+  /** The process restarts from its persisted high-water pair; its in-flight pairs are lost. */
+  | { readonly kind: 'restart'; readonly process: number; readonly venueTookThem: boolean };
 
 const step = (processes: number): fc.Arbitrary<Step> =>
   fc.oneof(
@@ -188,11 +200,15 @@ const step = (processes: number): fc.Arbitrary<Step> =>
       }),
     },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('resync' as const), process: fc.nat(processes - 1) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('restart' as const), process: fc.nat(processes - 1), venueTookThem: fc.boolean() }),
+    },
   );
 
 /**
  * Runs random interleavings against the venue model. Checks at every allocation: never a pair
- * twice (across processes too), never a bit above 207 or outside the slot, never an anchor beyond
+ * twice (across processes and restarts too), never a bit above 207 or outside the slot, never an anchor beyond
  * the venue's current + 1. With one process, every submitted pair also lands.
  */
 function runScenario(processes: number, start: bigint, steps: readonly Step[]): void {
@@ -201,6 +217,20 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
     { length: processes },
     (_, slot) => new NonceAllocator(ACCOUNT, venue.read(), { slots: { slot, slots: processes } }),
   );
+  const restart = (process: number, venueTookThem: boolean): void => {
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const entry = pending[i];
+      if (entry?.process !== process) continue;
+      if (venueTookThem) venue.submit(entry.pair);
+      pending.splice(i, 1);
+    }
+    const old = allocators[process];
+    const restoredHighWater = old?.highWater();
+    allocators[process] = new NonceAllocator(ACCOUNT, venue.read(), {
+      slots: { slot: process, slots: processes },
+      ...(restoredHighWater === undefined ? {} : { restoredHighWater }),
+    });
+  };
   const seen = new Set<string>();
   const pending: { process: number; pair: NoncePair }[] = [];
   const settle = (process: number, pair: NoncePair, fate: NonceFate): void => allocators[process]?.report(pair, fate);
@@ -235,6 +265,8 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
           allocators[process]?.resync(venue.read());
         }
       }
+    } else if (s.kind === 'restart') {
+      restart(s.process, s.venueTookThem);
     } else {
       allocators[s.process]?.resync(venue.read());
     }
@@ -244,7 +276,7 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
 describe('NonceAllocator properties', () => {
   it('one process: no duplicate, bit <= 207, anchor <= current + 1, every submitted pair lands', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: (1n << 48n) - 10n }), fc.array(step(1), { minLength: 500, maxLength: 1000 }), (start, steps) => {
+      fc.property(fc.oneof(fc.bigInt({ min: 0n, max: 1n << 40n }), fc.bigInt({ min: (1n << 48n) - 8n, max: (1n << 48n) - 1n })), fc.array(step(1), { minLength: 500, maxLength: 1000 }), (start, steps) => {
         runScenario(1, start, steps);
       }),
       { numRuns: 40 },
