@@ -54,6 +54,10 @@ export function checkPlaceLimit(intent: PlaceLimitIntent, market: MarketView, ac
 
 export function checkPlaceMarket(intent: PlaceMarketIntent, market: MarketView, account: AccountState, config: PreTradeConfig): PlaceOrderAction {
   checkSide(intent.side);
+  // The type has no postOnly, but plugins are plain JS at runtime: say no rather than drop it.
+  if ((intent as { postOnly?: unknown }).postOnly === true) {
+    refuse('post_only', true, 'post-only applies only to limit orders; a market order takes liquidity');
+  }
   const size = snapSize(intent.size, market, intent.sizeRounding);
   if (intent.reduceOnly) checkReduces(intent.side, size.snapped, intent.marketId, account);
   return marketOrder(intent, intent.side, size.units, size.snapped, intent.reduceOnly, market, config);

@@ -125,6 +125,7 @@ describe('preTradeChecks: refusals name the rule', () => {
     ['reduce-only on the same side as the position', limit({ reduceOnly: true }), 'reduce_only', btc, longPosition],
     ['reduce-only larger than the position', limit({ side: 'sell', size: '0.003', reduceOnly: true }), 'reduce_only', btc, longPosition],
     ['market order with GTC', { ...placeMarket({ ...base, side: 'buy', size: '0.001' }), timeInForce: 'GTC' } as unknown as Intent, 'time_in_force'],
+    ['a post-only market order', { ...placeMarket({ ...base, side: 'buy', size: '0.001' }), postOnly: true } as unknown as Intent, 'post_only'],
     ['market order in a post-only market', placeMarket({ ...base, side: 'buy', size: '0.001' }), 'market_post_only', { ...btc, post_only: true }],
     ['market order slippage above the limit', placeMarket({ ...base, side: 'buy', size: '0.001', maxSlippageBps: 501 }), 'slippage'],
     ['market order without a mark', placeMarket({ ...base, side: 'buy', size: '0.001' }), 'mark_price', { ...btc, mark_price: '0' }],
