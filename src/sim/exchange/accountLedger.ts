@@ -27,7 +27,7 @@ export interface AccountState {
 export interface LedgerContext {
   market(marketId: number): MarketSpec;
   markWei(marketId: number): bigint;
-  marginOrders(account: Address, marketId: number): MarginOrder[];
+  marginOrders(account: Address, marketId: number): Iterable<MarginOrder>;
 }
 
 /**
@@ -105,8 +105,7 @@ export class AccountLedger {
   marketMarginWei(address: Address, marketId: number, extra?: MarginOrder): bigint {
     const position = this.position(address, marketId);
     const orders = this.context.marginOrders(address, marketId);
-    if (extra !== undefined) orders.push(extra);
-    return marketInitialMarginWei(this.context.market(marketId), position.sizeSteps, this.context.markWei(marketId), orders, position.leverage);
+    return marketInitialMarginWei(this.context.market(marketId), position.sizeSteps, this.context.markWei(marketId), orders, position.leverage, extra);
   }
 
   /**

@@ -22,7 +22,7 @@ import { OraclePrices } from './oraclePrices.js';
 import { OrderEntry } from './orderEntry.js';
 import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
-import { remainingSteps, toOrderRecord, type SimOrder } from './simOrder.js';
+import { toOrderRecord, type SimOrder } from './simOrder.js';
 import { SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
 
 /**
@@ -62,6 +62,7 @@ export class Exchange {
   private readonly lastTradeTicks = new Map<number, number>();
   private readonly makers: SyntheticMakers | undefined;
   private currentBlock = 0;
+  private readonly addresses = new Map<string, Address>();
 
   constructor(options: ExchangeOptions) {
     if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 0xffff_ffff) {
@@ -80,13 +81,7 @@ export class Exchange {
       {
         market: (id) => this.spec(id),
         markWei: (id) => this.oracle.markWei(id),
-        marginOrders: (account, marketId) =>
-          this.store.openOrders(account, marketId).map((o) => ({
-            side: o.side,
-            remainingSteps: BigInt(remainingSteps(o)),
-            priceTicks: o.priceTicks,
-            reduceOnly: o.reduceOnly,
-          })),
+        marginOrders: (account, marketId) => this.store.openOrdersIn(account, marketId),
       },
       defaultLeverage,
     );
@@ -299,11 +294,18 @@ export class Exchange {
   }
 
   private address(account: string): Address {
+    const known = this.addresses.get(account);
+    if (known !== undefined) return known;
+    let address: Address;
     try {
-      return parseAddress(account, 'account');
+      address = parseAddress(account, 'account');
     } catch {
       throw invalidArgument(`account must be a 0x-prefixed 20-byte address, got ${JSON.stringify(account)}`);
     }
+    // Checksumming hashes the address; remember the answer, within a bound.
+    if (this.addresses.size >= 10_000) this.addresses.clear();
+    this.addresses.set(account, address);
+    return address;
   }
 
   private registered(account: string): Address {

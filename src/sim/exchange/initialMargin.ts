@@ -4,7 +4,8 @@ import { notionalAtPriceWei, type MarketSpec } from './markets.js';
 /** An order's claim on margin: only what is still open, and never a reduce-only order. */
 export interface MarginOrder {
   readonly side: 0 | 1;
-  readonly remainingSteps: bigint;
+  readonly sizeSteps: number;
+  readonly filledSteps: number;
   readonly priceTicks: number;
   readonly reduceOnly: boolean;
 }
@@ -21,16 +22,20 @@ export function marketInitialMarginWei(
   markWei: bigint,
   orders: Iterable<MarginOrder>,
   leverage: number,
+  extra?: MarginOrder,
 ): bigint {
   let buys = 0n;
   let sells = 0n;
-  for (const order of orders) {
-    if (order.reduceOnly || order.remainingSteps <= 0n) continue;
+  const add = (order: MarginOrder): void => {
+    const remaining = order.sizeSteps - order.filledSteps;
+    if (order.reduceOnly || remaining <= 0) return;
     const limitWei = BigInt(order.priceTicks) * market.tickWei;
-    const notional = notionalAtPriceWei(market, limitWei > markWei ? limitWei : markWei, order.remainingSteps);
+    const notional = notionalAtPriceWei(market, limitWei > markWei ? limitWei : markWei, BigInt(remaining));
     if (order.side === 0) buys += notional;
     else sells += notional;
-  }
+  };
+  for (const order of orders) add(order);
+  if (extra !== undefined) add(extra);
   const position = notionalAtPriceWei(market, markWei, sizeSteps);
   const long = position + buys > 0n ? position + buys : 0n;
   const short = sells - position > 0n ? sells - position : 0n;

@@ -102,7 +102,7 @@ export class OrderEntry {
   }
 
   private checkMargin(account: Address, checked: CheckedOrder, sizeSteps: number): void {
-    const extra = { side: checked.side, remainingSteps: BigInt(sizeSteps), priceTicks: checked.priceTicks, reduceOnly: false };
+    const extra = { side: checked.side, sizeSteps, filledSteps: 0, priceTicks: checked.priceTicks, reduceOnly: false };
     const pool = this.deps.ledger.pool(account, checked.marketId, extra);
     if (pool.marginAfterWei > pool.marginWei && pool.marginAfterWei > pool.equityWei) {
       throw reverted(

@@ -11,7 +11,8 @@ import type { SimOrder } from './simOrder.js';
 export class OrderStore {
   private readonly books = new Map<number, OrderBook>();
   private readonly bySequence = new Map<bigint, SimOrder>();
-  private readonly openByAccount = new Map<Address, Set<SimOrder>>();
+  /** account → market → open orders (insertion = placement order). */
+  private readonly openByAccount = new Map<Address, Map<number, Set<SimOrder>>>();
   private readonly terminal: bigint[] = [];
   private terminalHead = 0;
 
@@ -35,10 +36,15 @@ export class OrderStore {
 
   rest(order: SimOrder): void {
     this.book(order.marketId).add(order);
-    let set = this.openByAccount.get(order.account);
+    let markets = this.openByAccount.get(order.account);
+    if (markets === undefined) {
+      markets = new Map();
+      this.openByAccount.set(order.account, markets);
+    }
+    let set = markets.get(order.marketId);
     if (set === undefined) {
       set = new Set();
-      this.openByAccount.set(order.account, set);
+      markets.set(order.marketId, set);
     }
     set.add(order);
   }
@@ -46,10 +52,12 @@ export class OrderStore {
   /** Takes a filled or cancelled order out of the book and the open index. */
   retire(order: SimOrder): void {
     this.book(order.marketId).remove(order);
-    const set = this.openByAccount.get(order.account);
-    if (set !== undefined) {
+    const markets = this.openByAccount.get(order.account);
+    const set = markets?.get(order.marketId);
+    if (markets !== undefined && set !== undefined) {
       set.delete(order);
-      if (set.size === 0) this.openByAccount.delete(order.account);
+      if (set.size === 0) markets.delete(order.marketId);
+      if (markets.size === 0) this.openByAccount.delete(order.account);
     }
     this.terminal.push(order.sequence);
     while (this.terminal.length - this.terminalHead > this.terminalRetention) {
@@ -76,15 +84,20 @@ export class OrderStore {
 
   /** Open orders of an account, oldest first. */
   openOrders(account: Address, marketId?: number): SimOrder[] {
-    const set = this.openByAccount.get(account);
-    if (set === undefined) return [];
-    const list = [...set].filter((order) => marketId === undefined || order.marketId === marketId);
+    const markets = this.openByAccount.get(account);
+    if (markets === undefined) return [];
+    const list = marketId === undefined ? [...markets.values()].flatMap((set) => [...set]) : [...(markets.get(marketId) ?? [])];
     return list.sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
+  }
+
+  /** Open orders of an account in one market, unsorted and without copying (hot margin path). */
+  openOrdersIn(account: Address, marketId: number): ReadonlySet<SimOrder> {
+    return this.openByAccount.get(account)?.get(marketId) ?? EMPTY;
   }
 
   /** Every open order, in no particular order (for expiry sweeps). */
   *allOpen(): Generator<SimOrder> {
-    for (const set of this.openByAccount.values()) yield* set;
+    for (const markets of this.openByAccount.values()) for (const set of markets.values()) yield* set;
   }
 
   /** Sizes for memory checks: orders held in total and open in books. */
@@ -94,6 +107,8 @@ export class OrderStore {
     return { known: this.bySequence.size, open };
   }
 }
+
+const EMPTY: ReadonlySet<SimOrder> = new Set();
 
 function normalizeOrderId(orderId: string): string {
   const lower = orderId.toLowerCase();
