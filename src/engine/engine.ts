@@ -132,6 +132,16 @@ export class Engine {
     for (const m of markets.markets) this.gate.setMark(Number(m.market_id), m.mark_price);
   }
 
+  /**
+   * The live mark (oracle feed): market orders take their slippage bound from it and the guards
+   * value positions with it, so a stale mark from the start-up read must never be used.
+   */
+  setMark(marketId: number, markPrice: string): void {
+    const market = this.marketsById.get(marketId);
+    if (market !== undefined) this.marketsById.set(marketId, { ...market, mark_price: markPrice });
+    this.gate.setMark(marketId, markPrice);
+  }
+
   /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
   async reconcile(): Promise<void> {
     const { rest, account } = this.options;
@@ -190,7 +200,7 @@ export class Engine {
     );
     this.subscriptions.add(
       feeds.oracle.subscribe((m) => {
-        for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.gate.setMark(marketId, price.markPrice);
+        for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
       }),
     );
     this.subscriptions.add(

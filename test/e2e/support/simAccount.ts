@@ -13,6 +13,8 @@ export interface SimAccount {
   readonly account: Address;
   readonly accountSigner: SyncDigestSigner;
   readonly signer: SyncDigestSigner;
+  /** The session key itself, for code under test that takes raw keys (the runtime). */
+  readonly signerKey: `0x${string}`;
   readonly rest: RestClient;
   readonly context: SigningContext;
 }
@@ -28,7 +30,8 @@ export async function signingContextOf(rest: RestClient): Promise<SigningContext
 export async function fundedAccount(sim: RunningSim, options: { register?: boolean; skipLag?: boolean } = {}): Promise<SimAccount> {
   const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000 });
   const accountSigner = fastPrivateKeySigner(generatePrivateKey());
-  const signer = fastPrivateKeySigner(generatePrivateKey());
+  const signerKey = generatePrivateKey();
+  const signer = fastPrivateKeySigner(signerKey);
   const account = accountSigner.address;
   const context = await signingContextOf(rest);
   await rest.deposit({ account, amount: '1000' });
@@ -58,5 +61,5 @@ export async function fundedAccount(sim: RunningSim, options: { register?: boole
       signer_signature: signerSignature,
     });
   }
-  return { account, accountSigner, signer, rest, context };
+  return { account, accountSigner, signer, signerKey, rest, context };
 }

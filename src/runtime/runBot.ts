@@ -1,0 +1,158 @@
+import { filter, pairwise, Subscription } from 'rxjs';
+import { systemClock, type Clock } from '../core/clock.js';
+import { PerpbotError } from '../core/perpbotError.js';
+import { dryRunSender, venueSender } from '../engine/actionSender.js';
+import { Engine } from '../engine/engine.js';
+import { cancelAll } from '../engine/intentBuilders.js';
+import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
+import { SELECTOR_PROFILES } from '../protocol/selectors.js';
+import { StrategyHost, type HostLogger } from '../strategy/strategyHost.js';
+import { OrderBookFeed } from '../venue/orderbook/orderBookFeed.js';
+import { createRestClient } from '../venue/rest/restClient.js';
+import { VenueWsClient } from '../venue/ws/venueWsClient.js';
+import type { Config } from './config/configSchema.js';
+import { effectiveRisk } from './config/effectiveRisk.js';
+import type { Logger } from './logging/createLogger.js';
+import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';
+import { loadStrategies } from './wiring/loadStrategies.js';
+import { stateSnapshot } from './wiring/stateSnapshot.js';
+import { budgetedExecution } from './wiring/strategyBudget.js';
+import { strategyStreams } from './wiring/strategyStreams.js';
+import { wsAuthenticator } from './wiring/wsAuthenticator.js';
+
+export interface BotKeys {
+  readonly account: { readonly address: `0x${string}` };
+  readonly signer: { readonly address: `0x${string}`; readonly privateKey: `0x${string}` };
+}
+
+export interface RunBotOptions {
+  readonly config: Config;
+  readonly keys: BotKeys;
+  readonly restUrl: string;
+  readonly wsUrl: string;
+  readonly logger: Logger;
+  /** Aborting it stops the bot gracefully. */
+  readonly signal: AbortSignal;
+  /** Where strategy module paths are resolved from (the repository or the user's directory). */
+  readonly root?: string;
+  readonly clock?: Clock;
+  /** Called once the strategies are running (tests and the CLI's readiness line). */
+  readonly onReady?: (bot: { engine: Engine; host: StrategyHost }) => void;
+}
+
+/**
+ * Wires a venue (REST + WebSocket), the engine and the configured strategies, runs until the
+ * signal aborts, then shuts down in order: strategies stop, open orders are cancelled or kept per
+ * `shutdown.open_orders`, the engine drains, the connection closes.
+ */
+export async function runBot(options: RunBotOptions): Promise<void> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  if (config.auth.mode === 'jwt') {
+    throw new PerpbotError('auth mode jwt is not supported by the trading loop yet', {
+      code: 'CONFIG_UNSUPPORTED',
+      hints: ['set auth.mode: permit (the signer key signs every action)'],
+    });
+  }
+  const rest = createRestClient({ baseUrl: options.restUrl, timeoutMs: config.venue.request_timeout_ms });
+  const signer = fastPrivateKeySigner(options.keys.signer.privateKey);
+  const engineLog = logger.child({ component: 'engine' });
+  const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
+  const engine = new Engine({
+    account: options.keys.account.address,
+    signer,
+    rest,
+    sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest),
+    config: engineConfigFromConfig(config),
+    selectors: SELECTOR_PROFILES[config.venue.selectors],
+    clock,
+    log: engineLog,
+    markets,
+    permitDeadlineSeconds: config.auth.permit_deadline_seconds,
+  });
+  const hosted = await loadStrategies(config, options.root ?? process.cwd());
+  await engine.start();
+  for (const id of markets) {
+    if (engine.market(id) === undefined) {
+      throw new PerpbotError(`market ${id} is not listed by the venue`, { code: 'CONFIG_MARKET', hints: ['check the strategies\' markets against GET /v1/markets'] });
+    }
+  }
+
+  const ws = new VenueWsClient({
+    url: options.wsUrl,
+    knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
+    authenticator: wsAuthenticator({
+      rest,
+      account: options.keys.account.address,
+      signer,
+      context: () => {
+        const context = engine.signingContext;
+        if (context === undefined) throw new PerpbotError('no signing context', { code: 'ENGINE_NOT_STARTED' });
+        return context;
+      },
+    }),
+    logger: logger.child({ component: 'ws' }),
+    ...(config.venue.profile === 'sim' ? { blockMs: config.sim.block_ms } : {}),
+  });
+  const subscriptions = new Subscription();
+  subscriptions.add(
+    ws.connectionState$.subscribe((state) => logger.info({ status: state.status, reason: state.reason }, 'venue connection')),
+  );
+  engine.attach({
+    orders: ws.channel('orders'),
+    positions: ws.channel('positions'),
+    fills: ws.channel('fills'),
+    account: ws.channel('account'),
+    oracle: ws.channel('oracle', { marketIds: markets }),
+    reconnected: ws.connectionState$.pipe(
+      pairwise(),
+      filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
+    ),
+  });
+  subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
+  subscriptions.add(
+    ws.channel('positions').subscribe((m) => {
+      for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
+    }),
+  );
+  subscriptions.add(engine.outcomes$.subscribe((o) => logger.debug({ outcome: o }, 'intent outcome')));
+
+  const budgets = new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)]));
+  const host = new StrategyHost({
+    strategies: hosted,
+    streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
+    state: stateSnapshot(engine),
+    execution: budgetedExecution(engine, budgets, clock),
+    logger: logger as unknown as HostLogger,
+    clock,
+    runId: clock.now().toString(36),
+  });
+  try {
+    await host.start();
+    logger.info({ account: options.keys.account.address, signer: signer.address, strategies: hosted.map((h) => h.name), dryRun: config.engine.dry_run }, 'bot running');
+    options.onReady?.({ engine, host });
+    await waitForAbort(options.signal);
+    logger.info({}, 'stopping');
+  } finally {
+    await host.stop();
+    if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
+    await engine.stop();
+    subscriptions.unsubscribe();
+    ws.close();
+  }
+}
+
+async function cancelEverything(engine: Engine, markets: readonly number[], timeoutMs: number, clock: Clock, logger: Logger): Promise<void> {
+  const withOrders = markets.filter((m) => engine.tracker.openOrders({ marketId: m }).length > 0 || engine.tracker.foreignOrders().some((f) => f.marketId === m));
+  if (withOrders.length === 0) return;
+  const all = Promise.all(withOrders.map((marketId) => engine.execute(cancelAll({ intentId: `shutdown-${marketId}-${clock.now()}`, strategy: 'shutdown', marketId }))));
+  const timeout = clock.sleep(timeoutMs).then(() => 'timeout' as const);
+  const result = await Promise.race([all, timeout]);
+  if (result === 'timeout') logger.warn({ markets: withOrders, timeoutMs }, 'open orders not confirmed cancelled before the shutdown timeout');
+  else logger.info({ outcomes: result.map((o) => ({ marketId: o.marketId, type: o.type })) }, 'open orders cancelled on shutdown');
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

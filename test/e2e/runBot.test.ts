@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/runtime/config/loadConfig.js';
+import { createLogger } from '../../src/runtime/logging/createLogger.js';
+import { runBot } from '../../src/runtime/runBot.js';
+import type { Engine } from '../../src/engine/engine.js';
+import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { fundedAccount } from './support/simAccount.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+function configText(strategy: string): string {
+  return `
+venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
+risk:
+  max_order_notional: "100000"
+  max_position_per_market: "1000000"
+  max_open_orders: 50
+  max_actions_per_second: 200
+  kill_switch: { max_loss: "1000" }
+strategies:
+${strategy}
+logging: { level: info, pretty: false }
+sim: { block_ms: 50 }
+`;
+}
+
+function memoryLogger(lines: string[]) {
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
+      done();
+    },
+  });
+  return createLogger({ level: 'info', pretty: false, destination });
+}
+
+async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine, outcomes: IntentOutcome[]) => Promise<void>) {
+  const who = await fundedAccount(sim);
+  const config = await loadConfig({ text: configText(strategy), env: {} });
+  const lines: string[] = [];
+  const controller = new AbortController();
+  const outcomes: IntentOutcome[] = [];
+  let ready!: (engine: Engine) => void;
+  const started = new Promise<Engine>((r) => (ready = r));
+  const running = runBot({
+    config,
+    keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    restUrl: sim.restUrl,
+    wsUrl: sim.wsUrl,
+    logger: memoryLogger(lines),
+    signal: controller.signal,
+    root: ROOT,
+    onReady: ({ engine }) => {
+      engine.outcomes$.subscribe((o) => outcomes.push(o));
+      ready(engine);
+    },
+  });
+  const engine = await Promise.race([started, running.then(() => { throw new Error('runBot ended early'); })]);
+  await drive(engine, outcomes);
+  controller.abort();
+  await running;
+  return { who, lines, outcomes };
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`condition not met in time: ${check.toString().slice(0, 120)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('runBot on the simulator', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('market maker quotes both sides, requotes on a move, and cancels its orders on shutdown', async () => {
+    const { who, outcomes } = await runFor(
+      sim,
+      `  - name: mm
+    module: strategies/marketMaker.ts
+    markets: [1]
+    params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }`,
+      async (engine, seen) => {
+        await until(() => engine.tracker.openOrders({ strategy: 'mm' }).filter((o) => o.state === 'open').length === 2);
+        const sides = engine.tracker.openOrders({ strategy: 'mm' }).map((o) => o.side).sort();
+        expect(sides).toEqual(['buy', 'sell']);
+        const mark = engine.market(1)!.mark_price;
+        sim.controls.setMark(1, (Number(mark) * 1.01).toFixed(1));
+        await until(() => seen.some((o) => o.kind === 'cancel' && o.type === 'accepted'));
+      },
+    );
+    expect(outcomes.filter((o) => o.kind === 'placeLimit' && o.type === 'accepted').length).toBeGreaterThanOrEqual(4);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+  }, 30_000);
+
+  it('grid places buys below and sells above the mark', async () => {
+    const mark = Number((await (await fundedAccount(sim, { register: false })).rest.markets()).markets.find((m) => m.market_id === '1')!.mark_price);
+    const lower = (mark * 0.9).toFixed(1);
+    const upper = (mark * 1.1).toFixed(1);
+    await runFor(
+      sim,
+      `  - name: grid
+    module: strategies/grid.ts
+    markets: [1]
+    params: { lower: "${lower}", upper: "${upper}", levels: 6, size: "0.0002" }`,
+      async (engine) => {
+        await until(() => engine.tracker.openOrders({ strategy: 'grid' }).filter((o) => o.state === 'open').length === 6);
+        const orders = engine.tracker.openOrders({ strategy: 'grid' });
+        for (const o of orders) expect(o.side === 'buy' ? Number(o.price) < mark : Number(o.price) > mark).toBe(true);
+      },
+    );
+  }, 30_000);
+
+  it('momentum taker enters on a move and closes on the stop loss', async () => {
+    await runFor(
+      sim,
+      `  - name: mo
+    module: strategies/momentumTaker.ts
+    markets: [1]
+    params: { size: "0.001", lookback_blocks: 2, entry_bps: 20, stop_loss_bps: 30, take_profit_bps: 500, cooldown_blocks: 2 }`,
+      async (engine, seen) => {
+        const mark = Number(engine.market(1)!.mark_price);
+        // Let the strategy fill its lookback window before the move.
+        await new Promise((r) => setTimeout(r, 400));
+        sim.controls.setMark(1, (mark * 1.01).toFixed(1));
+        await until(() => seen.some((o) => o.kind === 'placeMarket' && o.type === 'accepted'));
+        await until(() => (engine.tracker.position(1)?.size ?? '0') !== '0');
+        sim.controls.setMark(1, (mark * 0.99).toFixed(1));
+        await until(() => seen.some((o) => o.kind === 'closePosition' && o.type === 'accepted'));
+      },
+    );
+  }, 30_000);
+});
