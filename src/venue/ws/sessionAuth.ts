@@ -15,6 +15,8 @@ export interface SessionAuthDeps {
   readonly onAuthenticated: () => void;
   /** Auth cannot succeed on this connection (signer not Active, retries spent, no authenticator). */
   readonly onFailed: (error: unknown) => void;
+  /** A reply that never comes counts as a refusal after this long (then the usual retry rules). */
+  readonly replyTimeoutMs: number;
 }
 
 /**
@@ -94,7 +96,27 @@ export class SessionAuth {
         reject(new VenueWsError('connection lost before auth', { code: 'WS_CONNECTION_LOST' }));
         return;
       }
-      this.pending = { resolve, reject };
+      const timer = new AbortController();
+      const settle = (): void => timer.abort();
+      this.pending = {
+        resolve: (reply) => {
+          settle();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      };
+      const pending = this.pending;
+      this.deps.clock.sleep(this.deps.replyTimeoutMs, timer.signal).then(
+        () => {
+          if (this.pending !== pending) return;
+          this.pending = undefined;
+          resolve({ method: 'auth_v2', status: 'error', message: `no auth reply within ${this.deps.replyTimeoutMs} ms` });
+        },
+        () => undefined,
+      );
       this.deps.send(frame);
     });
   }

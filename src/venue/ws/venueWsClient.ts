@@ -41,6 +41,8 @@ export interface VenueWsClientOptions {
   readonly staleAfterBlocks?: number;
   readonly reconnect?: { readonly baseMs?: number; readonly maxMs?: number; readonly jitter?: number; readonly random?: () => number };
   readonly maxFramesPerSecond?: number;
+  /** How long to wait for an auth_v2 reply before treating it as a refusal; default 10 s. */
+  readonly authReplyTimeoutMs?: number;
 }
 
 export interface ChannelOptions {
@@ -95,6 +97,7 @@ export class VenueWsClient {
       clock: this.clock,
       signal: this.lifetime.signal,
       logger: this.logger,
+      replyTimeoutMs: options.authReplyTimeoutMs ?? 10_000,
       send: (frame) => {
         if (this.session !== undefined) this.send(this.session, frame);
       },

@@ -42,6 +42,11 @@ const fill = {
   worker_timestamp: '1700000000000000000',
 };
 
+/** Waits (on real I/O) until the client has asked for the signer status `n` times. */
+async function afterStatusCheck(n: number): Promise<void> {
+  while (auth.statusChecks < n) await new Promise((r) => setTimeout(r, 1));
+}
+
 function errorOf(source: { subscribe: (o: { error: (e: unknown) => void }) => Subscription }): Promise<unknown> {
   return new Promise((resolve) => subscriptions.push(source.subscribe({ error: resolve })));
 }
@@ -76,9 +81,9 @@ describe('VenueWsClient private channels', () => {
   it('retries a refused auth with a fresh nonce, 1 s apart, while the signer is Active', async () => {
     venue.authStatus = (i) => (i < 2 ? 'error' : 'success');
     subscriptions.push(client.channel('orders').subscribe());
-    await venue.frameWith('auth_v2');
+    await afterStatusCheck(1);
     await advanceWhenSleeping(clock, 1000);
-    await venue.nextFrame((f) => f.frame.method === 'auth_v2', venue.frames.indexOf(venue.sent('auth_v2')[0]!) + 1);
+    await afterStatusCheck(2);
     await advanceWhenSleeping(clock, 1000);
     await venue.frameWith('subscribe', 'orders');
     const nonces = venue.sent('auth_v2').map((f) => f.frame.params.nonce);
@@ -106,9 +111,24 @@ describe('VenueWsClient private channels', () => {
   it('gives up after 3 retries with WS_AUTH_REJECTED', async () => {
     venue.authStatus = () => 'error';
     const error = errorOf(client.channel('orders'));
-    for (let i = 0; i < 3; i++) await advanceWhenSleeping(clock, 1000);
+    for (let i = 1; i <= 3; i++) {
+      await afterStatusCheck(i);
+      await advanceWhenSleeping(clock, 1000);
+    }
     expect(await error).toMatchObject({ code: 'WS_AUTH_REJECTED', details: expect.objectContaining({ attempts: 4 }) });
     expect(venue.sent('auth_v2')).toHaveLength(4);
+  });
+
+  it('treats a missing auth reply as a refusal after the timeout, then retries', async () => {
+    venue.respond = (seen) => seen.frame.method === 'auth_v2' && venue.sent('auth_v2').length === 1;
+    subscriptions.push(client.channel('orders').subscribe());
+    await venue.frameWith('auth_v2');
+    await advanceWhenSleeping(clock, 10_000);
+    await afterStatusCheck(1);
+    await advanceWhenSleeping(clock, 1000);
+    await venue.frameWith('subscribe', 'orders');
+    expect(venue.sent('auth_v2')).toHaveLength(2);
+    expect(auth.nonceFetchedAt).toEqual([0, 11_000]);
   });
 
   it('needs an authenticator for private channels', async () => {
