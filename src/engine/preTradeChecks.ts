@@ -37,6 +37,9 @@ export function preTradeChecks(
 }
 
 function check(intent: Intent, market: MarketView | undefined, account: AccountState, config: PreTradeConfig): WireAction {
+  if (typeof intent.intentId !== 'string' || intent.intentId.length === 0 || typeof intent.strategy !== 'string') {
+    refuse('intent', intent.intentId, 'an intent needs a non-empty intentId and the name of its strategy');
+  }
   const marketId = intent.marketId;
   if (!Number.isSafeInteger(marketId) || marketId < 0 || marketId > UINT16_MAX) {
     refuse('market_id', marketId, `market id must be a whole number from 0 to ${UINT16_MAX} (16 bits)`);
@@ -68,6 +71,9 @@ function check(intent: Intent, market: MarketView | undefined, account: AccountS
       return checkSetMarginMode(intent);
     case 'adjustIsolatedMargin':
       return checkAdjustIsolatedMargin(intent, config);
+    default:
+      // Unreachable for typed callers; plugins are plain JS at runtime.
+      return refuse('intent', (intent as { kind?: unknown }).kind, 'unknown intent kind');
   }
 }
 

@@ -7,6 +7,7 @@ import { PerpbotError } from '../core/perpbotError.js';
  */
 export type RejectionRule =
   // pre-trade checks
+  | 'intent'
   | 'market_id'
   | 'market_config'
   | 'market_inactive'

@@ -139,6 +139,8 @@ describe('preTradeChecks: refusals name the rule', () => {
     ['isolated margin of zero', adjustIsolatedMargin({ ...base, amount: '0' }), 'isolated_margin_amount'],
     ['isolated margin beyond int128', adjustIsolatedMargin({ ...base, amount: '170141183460469231732' }), 'isolated_margin_amount'],
     ['cancel with a malformed order id', cancel({ ...base, target: { orderId: 'not-hex' } }), 'cancel_target'],
+    ['an unknown intent kind', { ...base, kind: 'transfer' } as unknown as Intent, 'intent'],
+    ['an empty intent id', { ...limit(), intentId: '' }, 'intent'],
     ['malformed step size', limit(), 'market_config', { ...btc, config: { ...btc.config, step_size: '0' } }],
   ])('refuses %s', (_name, intent, rule, market = btc, account = EMPTY_ACCOUNT_STATE) => {
     expect(refusedBy(intent, market, account)).toBe(rule);

@@ -1,4 +1,4 @@
-import { compareDecimals, fixedToDecimal, parseDecimal, pow10 } from '../../core/decimal.js';
+import { addDecimals, compareDecimals } from '../../core/decimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { isRiskReducing, type Intent } from '../intents.js';
 import { rejection } from '../rejection.js';
@@ -40,7 +40,7 @@ export interface PnlSnapshot {
 
 /** Trips when realized + unrealized PnL is at or below -maxLoss. */
 export function watchLoss(state: KillSwitchState, pnl: PnlSnapshot, config: GuardConfig, nowMs: number): KillSwitchTransition {
-  const total = addDecimals(pnl.realized, pnl.unrealized);
+  const total = addDecimals(pnl.realized, pnl.unrealized, 'PnL');
   if (compareDecimals(total, `-${config.killSwitchMaxLoss}`) > 0) return { state, justTripped: false };
   return tripKillSwitch(state, `loss limit reached: PnL ${total} <= -${config.killSwitchMaxLoss}`, nowMs);
 }
@@ -50,11 +50,4 @@ export function checkKillSwitch(state: GuardState, intent: Intent): GuardVerdict
   return refused(
     rejection('kill_switch', intent.kind, `the kill switch is tripped (${state.killSwitch.reason ?? 'manual'}); only cancels and position closes pass`, 'reset the kill switch by hand once the cause is understood'),
   );
-}
-
-function addDecimals(a: string, b: string): string {
-  const x = parseDecimal(a, 'realized PnL');
-  const y = parseDecimal(b, 'unrealized PnL');
-  const scale = Math.max(x.scale, y.scale);
-  return fixedToDecimal(x.units * pow10(scale - x.scale) + y.units * pow10(scale - y.scale), scale);
 }

@@ -1,4 +1,4 @@
-import { fixedToDecimal, multiplyDecimals, parseDecimal, pow10 } from '../../core/decimal.js';
+import { addDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
 import type { PlaceIntent } from '../intents.js';
 import type { GuardState } from './guardState.js';
 
@@ -20,22 +20,11 @@ export function notional(size: string, price: string): string {
 /** Signed position after the order fills completely: long positive, short negative. */
 export function positionAfter(state: GuardState, intent: PlaceIntent): string {
   const position = state.positions.get(intent.marketId);
-  const current = position === undefined ? '0' : position.side === 'buy' ? position.size : negate(position.size);
-  const delta = intent.side === 'buy' ? intent.size : negate(intent.size);
-  return addDecimals(current, delta);
+  const current = position === undefined ? '0' : position.side === 'buy' ? position.size : negateDecimal(position.size, 'position size');
+  const delta = intent.side === 'buy' ? intent.size : negateDecimal(intent.size, 'size');
+  return addDecimals(current, delta, 'size');
 }
 
 export function absDecimal(value: string): string {
   return value.startsWith('-') ? value.slice(1) : value;
-}
-
-function negate(value: string): string {
-  return value.startsWith('-') ? value.slice(1) : `-${value}`;
-}
-
-function addDecimals(a: string, b: string): string {
-  const x = parseDecimal(a, 'size');
-  const y = parseDecimal(b, 'size');
-  const scale = Math.max(x.scale, y.scale);
-  return fixedToDecimal(x.units * pow10(scale - x.scale) + y.units * pow10(scale - y.scale), scale);
 }
