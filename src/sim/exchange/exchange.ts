@@ -22,7 +22,7 @@ import { OraclePrices } from './oraclePrices.js';
 import { OrderEntry } from './orderEntry.js';
 import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
-import { toOrderRecord, type SimOrder } from './simOrder.js';
+import { toOrderRecord } from './simOrder.js';
 import { SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
 
 /**
@@ -187,12 +187,7 @@ export class Exchange {
     this.oracle.step();
     const collector = new EventCollector();
     collector.push({ type: 'oracle', block_number: blockNumber, timestamp_ms: timestampMs, prices: this.oracle.prices() });
-    const expired: SimOrder[] = [];
-    for (const order of this.store.allOpen()) {
-      if (order.expiresAtMs !== undefined && order.expiresAtMs <= timestampMs) expired.push(order);
-    }
-    expired.sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
-    for (const order of expired) this.entry.cancel(order, collector);
+    for (const marketId of this.specs.keys()) this.entry.expireDue(marketId, timestampMs, collector);
     const events = this.flush(collector);
     if (this.makers !== undefined) events.push(...this.makers.run(timestampMs));
     return { events };

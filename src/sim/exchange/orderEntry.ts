@@ -37,6 +37,8 @@ export class OrderEntry {
     const { store, ledger } = this.deps;
     const market = this.deps.market(checked.marketId);
     const book = store.book(checked.marketId);
+    // Orders past their GTT expiry leave the book before anything looks at it.
+    this.expireDue(checked.marketId, nowMs, events);
     let sizeSteps = checked.sizeSteps;
     if (checked.reduceOnly) {
       const position = ledger.position(account, checked.marketId).sizeSteps;
@@ -94,6 +96,17 @@ export class OrderEntry {
       this.finish(order, 'ORDER_STATUS_CANCELLED', market, events);
     }
     return order;
+  }
+
+  /** Cancels every order of the market whose GTT expiry is at or before `nowMs`, oldest first. */
+  expireDue(marketId: number, nowMs: number, events: EventCollector): void {
+    const book = this.deps.store.book(marketId);
+    const due: SimOrder[] = [];
+    for (const side of [0, 1] as const) {
+      for (const order of book.orders(side)) if (order.expiresAtMs !== undefined && order.expiresAtMs <= nowMs) due.push(order);
+    }
+    due.sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
+    for (const order of due) this.cancel(order, events);
   }
 
   cancel(order: SimOrder, events: EventCollector): void {
@@ -194,3 +207,4 @@ export class OrderEntry {
     events.push({ type: 'order', account: order.account, market_id: order.marketId, order: toOrderRecord(order, market) });
   }
 }
+

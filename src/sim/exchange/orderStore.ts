@@ -95,11 +95,6 @@ export class OrderStore {
     return this.openByAccount.get(account)?.get(marketId) ?? EMPTY;
   }
 
-  /** Every open order, in no particular order (for expiry sweeps). */
-  *allOpen(): Generator<SimOrder> {
-    for (const markets of this.openByAccount.values()) for (const set of markets.values()) yield* set;
-  }
-
   /** Sizes for memory checks: orders held in total and open in books. */
   get size(): { known: number; open: number } {
     let open = 0;
