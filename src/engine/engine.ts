@@ -13,6 +13,7 @@ import type { AccountMessage, FillsMessage, OrderRecord, OrdersMessage, Position
 import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
 import type { ActionSender } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
+import { NO_JOURNAL, type EngineJournal } from './engineJournal.js';
 import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './executor.js';
 import { GuardGate } from './guardGate.js';
 import type { IntentOutcome } from './intentOutcome.js';
@@ -56,6 +57,8 @@ export interface EngineOptions {
   readonly maxGuardWaitMs?: number;
   /** The highest nonce pair a previous run handed out (from the journal). */
   readonly restoredNonceHighWater?: NoncePair;
+  /** Durable record of intents, nonces, requests, responses and outcomes (default: none). */
+  readonly journal?: EngineJournal;
 }
 
 export class Engine {
@@ -77,11 +80,13 @@ export class Engine {
   private clientOrderSeq = 0n;
   private readonly clientOrderBase: bigint;
   private stopped = false;
+  private readonly journal: EngineJournal;
   private signerRefused: unknown;
 
   constructor(private readonly options: EngineOptions) {
     // Unique per run and within uint64: start time in ms (< 2^42) shifted left by 20 bits.
     this.clientOrderBase = BigInt(options.clock.now()) << 20n;
+    this.journal = options.journal ?? NO_JOURNAL;
     this.gate = new GuardGate({
       config: options.config.guards,
       clock: options.clock,
@@ -217,8 +222,10 @@ export class Engine {
 
   /** Runs an intent to its terminal outcome (also published on `outcomes$`). */
   execute(intent: Intent): Promise<IntentOutcome> {
+    this.journal.intentReceived(intent, this.options.clock.now());
     const run = this.run(intent).then((outcome) => {
       this.pending.delete(intent.intentId);
+      this.journal.outcome(outcome);
       this.outcomeSubject.next(outcome);
       return outcome;
     });
@@ -288,6 +295,7 @@ export class Engine {
       tracker: this.tracker,
       clock: o.clock,
       log: o.log,
+      journal: this.journal,
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
       market: (id) => this.marketsById.get(id),
       guard: (intent) => this.gate.admit(intent, this.abort.signal),

@@ -9,6 +9,7 @@ import { VenueError } from '../venue/venueError.js';
 import type { AccountState } from './accountState.js';
 import type { ActionSender, SendReceipt } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
+import { journalBody, type EngineJournal } from './engineJournal.js';
 import type { IntentOutcome } from './intentOutcome.js';
 import type { Intent } from './intents.js';
 import type { MarketView } from './marketView.js';
@@ -47,6 +48,7 @@ export interface ExecutorDeps {
   readonly tracker: OrderTracker;
   readonly clock: Clock;
   readonly log: ExecutorLogger;
+  readonly journal: EngineJournal;
   market(marketId: number): MarketView | undefined;
   /**
    * Guards after the pre-trade checks, on the intent as checked (snapped to the grid): a refusal,
@@ -146,13 +148,14 @@ async function resolveAction(action: WireAction, deps: ExecutorDeps): Promise<Re
 
 type SendResult = { type: 'accepted'; receipt: SendReceipt; request: SignedRequest } | { type: 'failed'; error: unknown };
 
-async function sign(action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {
+async function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {
   let auth: Authorization;
   if (deps.auth.mode === 'jwt') {
     auth = { mode: 'jwt' };
   } else {
     const nonce: NoncePair = await deps.auth.allocator.allocate(signal);
     try {
+      deps.journal.nonceAllocated(nonce, intentId);
       auth = { mode: 'permit', context: deps.auth.context(), signer: deps.auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds };
       return await buildSignedRequest(action, auth, deps.selectors);
     } catch (error) {
@@ -168,17 +171,27 @@ async function sendWithPolicy(intent: Intent, action: ResolvedAction, deps: Exec
   const maxResyncs = deps.maxResyncs ?? 3;
   let resyncs = 0;
   for (;;) {
-    const request = await sign(action, deps, signal);
+    const request = await sign(intent.intentId, action, deps, signal);
     const report = (fate: 'landed' | 'rejected' | 'unknown') => {
       if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
     };
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
+      deps.journal.requestSent({
+        intentId: intent.intentId,
+        endpoint: request.endpoint,
+        body: journalBody(request.body),
+        ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+        attempt,
+        atMs: deps.clock.now(),
+      });
       try {
         const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
+        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
         report(receipt.dryRun === true ? 'rejected' : 'landed');
         return { type: 'accepted', receipt, request };
       } catch (error) {
+        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
         const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
         const decision = classifyFailure(error, { attempt, deadlinePassed }, deps.config.retry);
         deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');

@@ -5,14 +5,16 @@ import { venueSender, type ActionSender } from '../../src/engine/actionSender.js
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode, placeMarket, cancel, setLeverage } from '../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import type { EngineJournal } from '../../src/engine/engineJournal.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: ActionSender; maxOpenOrders?: number } = {}): Engine {
+function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: ActionSender; maxOpenOrders?: number; journal?: EngineJournal } = {}): Engine {
   return new Engine({
+    ...(overrides.journal === undefined ? {} : { journal: overrides.journal }),
     account: who.account,
     signer: who.signer,
     rest: who.rest,
@@ -164,6 +166,31 @@ describe('engine against the simulator', () => {
     const lev = await engine.execute(setLeverage({ intentId: 'l', strategy: 't', marketId: 1, leverage: 51 }));
     expect(lev.type === 'refused' ? lev.rejection.rule : lev.type).toBe('leverage');
     expect((await who.rest.nonceState(who.account)).nonce_anchor).toBe(anchorBefore);
+    await engine.stop();
+  });
+
+  it('journals intent, nonce, request (without signature), response and outcome, in that order', async () => {
+    const who = await fundedAccount(sim);
+    const events: string[] = [];
+    const bodies: Record<string, unknown>[] = [];
+    const journal: EngineJournal = {
+      intentReceived: (i) => events.push(`intent ${i.intentId}`),
+      nonceAllocated: (p, id) => events.push(`nonce ${id} ${p.anchor}:${p.bit}`),
+      requestSent: (e) => {
+        events.push(`sent ${e.intentId} #${e.attempt}`);
+        bodies.push(e.body as Record<string, unknown>);
+      },
+      responseReceived: (e) => events.push(`answer ${e.intentId} ${e.ok}`),
+      outcome: (o) => events.push(`outcome ${o.intentId} ${o.type}`),
+    };
+    const engine = engineFor(sim, who, { journal });
+    await engine.start();
+    const anchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor) + 1n;
+    await engine.execute(buy(1));
+    expect(events).toEqual(['intent t-1', `nonce t-1 ${anchor}:0`, 'sent t-1 #1', 'answer t-1 true', 'outcome t-1 accepted']);
+    const permit = bodies[0]?.['permit'] as Record<string, unknown>;
+    expect(permit['nonce_bitmap_index']).toBe(0);
+    expect('signature' in permit).toBe(false);
     await engine.stop();
   });
 });
