@@ -37,6 +37,12 @@ export interface FailureContext {
   readonly attempt: number;
   /** The permit's deadline is already behind the local clock. */
   readonly deadlinePassed: boolean;
+  /**
+   * How many earlier sends of these bytes got no definite answer (timeout, 5xx, dropped
+   * connection). Only those can have executed unseen; sends the venue definitely refused
+   * (registration lag, rate limit) cannot. Absent: every earlier send is assumed unanswered.
+   */
+  readonly unansweredBefore?: number;
 }
 
 const SIGNER_HINTS = [
@@ -45,7 +51,8 @@ const SIGNER_HINTS = [
 ];
 
 export function classifyFailure(error: unknown, context: FailureContext, config: RetryConfig): RetryDecision {
-  const resend = context.attempt > 1;
+  // A nonce error or an expired deadline after an unanswered send may mean that send executed.
+  const resend = (context.unansweredBefore ?? context.attempt - 1) > 0;
   const decide = (
     action: RetryAction,
     nonceFate: RetryDecision['nonceFate'],

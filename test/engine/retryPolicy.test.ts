@@ -66,6 +66,15 @@ describe('classifyFailure', () => {
     expect(decision.hints.join(' ')).toMatch(/GET \/v1\/system\/config/);
   });
 
+  it.each<[string, unknown, number, RetryAction]>([
+    ['expired after registration-lag retries only', expired, 0, 'resign_new_nonce'],
+    ['expired after an unanswered send', expired, 1, 'confirm_landed'],
+    ['NonceUsed after rate-limit retries only', nonceUsed, 0, 'resync_nonces_then_resign'],
+    ['NonceUsed after an unanswered send', nonceUsed, 2, 'confirm_landed'],
+  ])('on attempt 4, %s -> %s', (_name, error, unansweredBefore, action) => {
+    expect(classifyFailure(error, { attempt: 4, deadlinePassed: false, unansweredBefore }, config).action).toBe(action);
+  });
+
   it('follows the configured limits', () => {
     const strict = { ...config, maxResends: 0 };
     expect(classifyFailure(timeout, fresh, strict).action).toBe('fail');
