@@ -59,3 +59,8 @@ export const nanosSchema = z.string().regex(NANOS_PATTERN, 'an integer nanosecon
 export const sideSchema = z
   .union([z.literal(0), z.literal(1), z.enum(['BUY', 'SELL', 'buy', 'sell'])])
   .transform((side): 'buy' | 'sell' => (side === 0 || side === 'BUY' || side === 'buy' ? 'buy' : 'sell'));
+
+/** The channel a server frame names, if it is one of ours. */
+export function asChannelName(name: string | undefined): ChannelName | undefined {
+  return name !== undefined && (CHANNELS as readonly string[]).includes(name) ? (name as ChannelName) : undefined;
+}

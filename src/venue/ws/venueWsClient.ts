@@ -4,7 +4,7 @@ import { checkRange } from '../../core/integerRange.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
 import type { ChannelMessage, ChannelMessages, ControlFrame } from '../schemas/wsFrames.js';
 import { errorFrameChannel, type AuthReply } from '../schemas/wsFramesControl.js';
-import { CHANNELS, isPrivateChannel, MARKET_ID_MAX, type ChannelName } from '../schemas/wsFramesFields.js';
+import { asChannelName, CHANNELS, isPrivateChannel, MARKET_ID_MAX, type ChannelName } from '../schemas/wsFramesFields.js';
 import type { WsAuthenticator } from './authenticateWs.js';
 import { ChannelRegistry, type ChannelSink } from './channelRegistry.js';
 import { checkKnownMarkets } from './checkKnownMarkets.js';
@@ -13,9 +13,10 @@ import type { ConnectionState, ConnectionStatus } from './connectionState.js';
 import { decodeServerFrame } from './decodeServerFrame.js';
 import { runReconnectLoop } from './reconnectLoop.js';
 import { SessionAuth } from './sessionAuth.js';
-import { VenueWsError } from './venueWsError.js';
+import { channelRefusedError, clientClosedError, VenueWsError } from './venueWsError.js';
 import { WireSubscriptions } from './wireSubscriptions.js';
 import { silentWsLogger, type WsLogger } from './wsLogger.js';
+import { watchStaleness } from './watchStaleness.js';
 import { WsSession } from './wsSession.js';
 
 export type { ConnectionState, ConnectionStatus } from './connectionState.js';
@@ -128,7 +129,7 @@ export class VenueWsClient {
     if (cached !== undefined) return cached as Observable<ChannelMessages[C]>;
     const source = new Observable<ChannelMessage>((subscriber) => {
       if (this.closed) {
-        subscriber.error(closedError());
+        subscriber.error(clientClosedError());
         return undefined;
       }
       let sink: ChannelSink | undefined;
@@ -179,7 +180,7 @@ export class VenueWsClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.lifetime.abort(closedError());
+    this.lifetime.abort(clientClosedError());
     this.session?.end('closed by client');
     this.registry.completeAll();
     this.state.next({ status: 'closed', reason: 'closed by client', connections: this.connections });
@@ -218,7 +219,7 @@ export class VenueWsClient {
     session = opened;
     if (this.closed) {
       opened.end('closed by client');
-      throw closedError();
+      throw clientClosedError();
     }
     return opened;
   }
@@ -229,29 +230,14 @@ export class VenueWsClient {
     this.channelFramesThisSession = 0;
     this.lastOracleAt = this.clock.now();
     this.setState('open');
-    if (this.staleAfterMs > 0) void this.watchStaleness(session);
+    if (this.staleAfterMs > 0) {
+      void watchStaleness({ session, clock: this.clock, limitMs: () => this.staleAfterMs, lastHeardAt: () => this.lastOracleAt });
+    }
     if (this.registry.channels().some(isPrivateChannel)) this.auth.start();
     for (const channel of this.registry.channels()) this.syncChannel(channel);
     const reason = await session.ended;
     this.resetConnectionState(reason);
     return { reason, deliveredData: this.channelFramesThisSession > 0 };
-  }
-
-  private async watchStaleness(session: WsSession): Promise<void> {
-    const stop = new AbortController();
-    void session.ended.then(() => stop.abort());
-    try {
-      while (session.open && this.staleAfterMs > 0) {
-        const silentFor = this.clock.now() - this.lastOracleAt;
-        if (silentFor >= this.staleAfterMs) {
-          session.end(`stale: no oracle message for ${silentFor} ms (limit ${this.staleAfterMs} ms)`);
-          return;
-        }
-        await this.clock.sleep(this.staleAfterMs - silentFor, stop.signal);
-      }
-    } catch {
-      // The session ended while waiting.
-    }
   }
 
   private resetConnectionState(reason: string): void {
@@ -305,7 +291,7 @@ export class VenueWsClient {
 
   private onControl(session: WsSession, frame: ControlFrame): void {
     if ('type' in frame && frame.type === 'subscribed') {
-      const channel = asChannel(frame.channel);
+      const channel = asChannelName(frame.channel);
       const expected = channel === undefined ? undefined : this.wire.takeAck(channel);
       if (channel === undefined || expected === undefined) {
         this.logger.debug({ channel: frame.channel }, 'subscribe ack without a pending subscribe');
@@ -322,18 +308,11 @@ export class VenueWsClient {
     }
     if ('type' in frame && frame.type === 'unsubscribed') return;
     if ('type' in frame && frame.type === 'error') {
-      const channel = asChannel(errorFrameChannel(frame));
+      const channel = asChannelName(errorFrameChannel(frame));
       this.logger.warn({ serverMessage: frame.message, channel }, 'venue WebSocket error frame');
       if (channel === undefined) return;
       this.wire.forget(channel);
-      this.registry.fail(
-        channel,
-        new VenueWsError(`${channel}: subscription refused by the venue: ${frame.message}`, {
-          code: 'WS_CHANNEL_REFUSED',
-          details: { channel, serverMessage: frame.message },
-          hints: isPrivateChannel(channel) ? ['private channels need a successful auth_v2 first'] : ['check the channel name'],
-        }),
-      );
+      this.registry.fail(channel, channelRefusedError(channel, frame.message, isPrivateChannel(channel)));
       return;
     }
     if ('method' in frame && (frame.method === 'auth_v2' || frame.method === 'auth')) {
@@ -364,14 +343,6 @@ function normaliseIds(ids: readonly number[] | undefined): number[] | undefined 
   if (ids === undefined || ids.length === 0) return undefined;
   for (const id of ids) checkRange(id, 0n, BigInt(MARKET_ID_MAX), 'marketIds[]');
   return [...new Set(ids)].sort((a, b) => a - b);
-}
-
-function asChannel(name: string | undefined): ChannelName | undefined {
-  return name !== undefined && (CHANNELS as readonly string[]).includes(name) ? (name as ChannelName) : undefined;
-}
-
-function closedError(): VenueWsError {
-  return new VenueWsError('the venue WebSocket client is closed', { code: 'WS_CLOSED', hints: ['create a new client'] });
 }
 
 function describe(error: unknown): string {

@@ -41,3 +41,16 @@ export class SignerNotActiveError extends VenueWsError {
     this.status = status;
   }
 }
+
+export function clientClosedError(): VenueWsError {
+  return new VenueWsError('the venue WebSocket client is closed', { code: 'WS_CLOSED', hints: ['create a new client'] });
+}
+
+/** The venue answered a subscription with an error frame (`invalid channel`, `authentication required`). */
+export function channelRefusedError(channel: string, serverMessage: string, isPrivate: boolean): VenueWsError {
+  return new VenueWsError(`${channel}: subscription refused by the venue: ${serverMessage}`, {
+    code: 'WS_CHANNEL_REFUSED',
+    details: { channel, serverMessage },
+    hints: isPrivate ? ['private channels need a successful auth_v2 first'] : ['check the channel name'],
+  });
+}
