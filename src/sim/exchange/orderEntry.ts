@@ -37,8 +37,6 @@ export class OrderEntry {
     const { store, ledger } = this.deps;
     const market = this.deps.market(checked.marketId);
     const book = store.book(checked.marketId);
-    // Orders past their GTT expiry leave the book before anything looks at it.
-    this.expireDue(checked.marketId, nowMs, events);
     let sizeSteps = checked.sizeSteps;
     if (checked.reduceOnly) {
       const position = ledger.position(account, checked.marketId).sizeSteps;
@@ -50,13 +48,16 @@ export class OrderEntry {
       if (BigInt(sizeSteps) > reducible) sizeSteps = Number(reducible);
     }
     if (checked.postOnly) {
-      const best = book.best(checked.side === 0 ? 1 : 0);
+      const best = firstLive(book.orders(checked.side === 0 ? 1 : 0), nowMs);
       const wouldCross = best !== undefined && (checked.side === 0 ? best.priceTicks <= checked.priceTicks : best.priceTicks >= checked.priceTicks);
       if (wouldCross) {
         throw reverted('PlaceOrder', 'PostOnlyWouldCross', [checked.priceTicks, best.priceTicks], 'price a post-only order behind the best opposite price');
       }
     }
     if (!checked.reduceOnly) this.checkMargin(account, checked, sizeSteps);
+    // Every refusal is behind us: only now change state. Orders past their GTT expiry leave the
+    // book first, so the new order never rests against (or trades with) an expired one.
+    this.expireDue(checked.marketId, nowMs, events);
 
     this.sequence += 1n;
     const wide = wideOrderId(this.sequence, checked.side);
@@ -208,3 +209,10 @@ export class OrderEntry {
   }
 }
 
+/** The best resting order that has not expired; an expired GTT order is no longer liquidity. */
+function firstLive(orders: Iterable<SimOrder>, nowMs: number): SimOrder | undefined {
+  for (const order of orders) {
+    if (order.expiresAtMs === undefined || order.expiresAtMs > nowMs) return order;
+  }
+  return undefined;
+}

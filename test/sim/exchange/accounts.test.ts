@@ -107,4 +107,13 @@ describe('blocks and marks', () => {
     ]);
     expect(ex.book(1).asks).toEqual([]);
   });
+
+  it('a refused placement changes nothing: an expired order is swept by the next block, with its event', () => {
+    const ex = quietExchange();
+    const gtt = ex.placeOrder(ALICE, limit(1, 650_000, 20, { time_in_force: 1, ttl_units: 1 }), T0).order;
+    expect(() => ex.placeOrder(BOB, limit(0, 650_000, 14), T0 + 2_000)).toThrow();
+    expect(ex.order(gtt.order_id)?.status).toBe('ORDER_STATUS_OPEN');
+    const swept = ofType(ex.advanceBlock(1, T0 + 2_000).events, 'order');
+    expect(swept.map((e) => [e.order.order_id, e.order.status])).toEqual([[gtt.order_id, 'ORDER_STATUS_CANCELLED']]);
+  });
 });
