@@ -25,11 +25,6 @@ import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
 import { SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
 
-/**
- * The simulator's exchange core: pure, deterministic and synchronous. No I/O, no timers, no
- * clock: time and block numbers come in as arguments. Every mutating call returns the events it
- * produced; refusals throw `ExchangeRejection` whose `text` is the venue's error text.
- */
 export interface ExchangeOptions {
   /** Seeds the oracle walk and the synthetic makers (uint32). */
   readonly seed: number;
@@ -53,6 +48,12 @@ export type { ActionResult, CancelAllResult, PlaceOrderResult };
 
 export { DEFAULT_MARKETS };
 
+/**
+ * The simulator's exchange core: pure, deterministic and synchronous. No I/O, no timers, no
+ * clock: time and block numbers come in as arguments. Every mutating call returns the events it
+ * produced; refusals throw `ExchangeRejection` whose `text` is the venue's error text, and leave
+ * the state unchanged.
+ */
 export class Exchange {
   private readonly specs: ReadonlyMap<number, MarketSpec>;
   private readonly oracle: OraclePrices;
