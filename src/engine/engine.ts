@@ -59,6 +59,12 @@ export interface EngineOptions {
   readonly restoredNonceHighWater?: NoncePair;
   /** Durable record of intents, nonces, requests, responses and outcomes (default: none). */
   readonly journal?: EngineJournal;
+  /**
+   * Permit (default): every action signed by the session key with a nonce. JWT: actions carry the
+   * session's Bearer token and no permit (the sender must add the header: `venueSender(rest,
+   * () => session.bearer())`); needs an operator-hub allowance (approve-single) on the venue.
+   */
+  readonly authMode?: 'permit' | 'jwt';
 }
 
 export class Engine {
@@ -290,7 +296,7 @@ export class Engine {
       account: o.account,
       config: o.config,
       selectors: o.selectors,
-      auth: { mode: 'permit', context: () => context, signer: o.signer, allocator },
+      auth: o.authMode === 'jwt' ? { mode: 'jwt' } : { mode: 'permit', context: () => context, signer: o.signer, allocator },
       sender: o.sender,
       tracker: this.tracker,
       clock: o.clock,

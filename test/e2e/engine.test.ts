@@ -6,6 +6,8 @@ import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode, placeMarket, cancel, setLeverage } from '../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import type { EngineJournal } from '../../src/engine/engineJournal.js';
+import { JwtSession } from '../../src/engine/jwtSession.js';
+import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
@@ -194,3 +196,63 @@ describe('engine against the simulator', () => {
     await engine.stop();
   });
 });
+
+describe('engine in JWT mode against the simulator', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('reports AllowanceExpired without an allowance, trades after approve-single, refreshes the token before expiry', async () => {
+    const who = await fundedAccount(sim);
+    const clock = new ShiftedClock();
+    const session = new JwtSession({ rest: who.rest, account: who.account, accountSigner: who.accountSigner, context: () => who.context, clock });
+    const engine = new Engine({
+      account: who.account,
+      signer: who.signer,
+      rest: who.rest,
+      sender: venueSender(who.rest, () => session.bearer()),
+      config: withEngineDefaults({ guards: { actionsPerSecond: 1000, actionBurst: 1000 } }),
+      selectors: SPEC_SELECTORS,
+      clock,
+      log: quiet,
+      markets: [1],
+      authMode: 'jwt',
+    });
+    await engine.start();
+    const denied = await engine.execute(buy(1));
+    expect(denied.type === 'failed' ? denied.error.kind : denied.type).toBe('AllowanceExpired');
+
+    const system = await who.rest.systemConfig();
+    const nonceAnchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor) + 1n;
+    const allowanceExpiry = Math.floor(Date.now() / 1000) + 3600;
+    const budget = 10_000n * 10n ** 18n;
+    const operator = system.addresses.operator_hub!;
+    const signature = await signTypedStruct(who.context, who.accountSigner, 'PermitSingle', { account: who.account, operator, budget, allowanceExpiry, nonceAnchor, nonceBitmap: 0 });
+    await who.rest.approveSingle({ account: who.account, operator, budget: budget.toString(), allowance_expiry: allowanceExpiry, nonce_anchor: nonceAnchor.toString(), nonce_bitmap_index: 0, signature });
+
+    const first = await session.bearer();
+    const placed = await engine.execute(buy(2));
+    expect(placed.type).toBe('accepted');
+    clock.shiftMs = 850_000; // within the refresh margin of the 900 s access token
+    const refreshed = await session.bearer();
+    expect(refreshed).not.toBe(first);
+    expect((await engine.execute(buy(3))).type).toBe('accepted');
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(2);
+    await engine.stop();
+  });
+});
+
+/** The system clock, shifted forward on demand (to reach a token's refresh window). */
+class ShiftedClock {
+  shiftMs = 0;
+  now(): number {
+    return Date.now() + this.shiftMs;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(ms, signal);
+  }
+}
