@@ -77,6 +77,22 @@ describe('drop controls', () => {
   });
 });
 
+describe('cleanup', () => {
+  it('a client that closes leaves no connection and no account pin behind', async () => {
+    const s = await sim();
+    const c = await client(s.url);
+    await authenticate(s, c);
+    await c.request({ method: 'subscribe', params: { channel: 'orders' } }, isAck('orders'));
+    expect(s.ws.connectionCount()).toBe(1);
+    c.socket.close(1000);
+    await c.closed;
+    // The server sees the close a moment after the client does.
+    for (let i = 0; i < 100 && s.ws.connectionCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.ws.connectionCount()).toBe(0);
+    expect(s.ws.dropAccount(wallet.address)).toBe(0);
+  });
+});
+
 describe('stall control', () => {
   it('sends nothing for the stall, closes nothing, then streams again', async () => {
     const timers = new ManualClock();
