@@ -41,7 +41,13 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
   webSocket = attachSimWebSocket(server, runtime, { path: '/ws' });
-  await listen(server, options.host, options.port);
+  try {
+    await listen(server, options.host, options.port);
+  } catch (error) {
+    await webSocket.close();
+    runtime.complete();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
 

@@ -67,7 +67,7 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
   return (req: IncomingMessage, res: ServerResponse): void => {
     requestCounter += 1;
     const requestId = `sim-${runtime.options.seed}-${requestCounter}`;
-    void handle(req, requestId)
+    void handle(req)
       .then((response) => send(res, response, requestId))
       .catch((error: unknown) => {
         onInternalError(error);
@@ -75,8 +75,7 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
       });
   };
 
-  async function handle(req: IncomingMessage, requestId: string): Promise<SimResponse> {
-    void requestId;
+  async function handle(req: IncomingMessage): Promise<SimResponse> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
     const matched = findRoute(method, url.pathname);
