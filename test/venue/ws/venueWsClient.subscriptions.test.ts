@@ -138,6 +138,43 @@ describe('VenueWsClient subscriptions', () => {
     expect(warnings[0]).toMatchObject({ reason: 'not JSON' });
   });
 
+  it('refuses out-of-range market ids at the call', () => {
+    client = makeClient();
+    expect(() => client.channel('trades', { marketIds: [65_536] })).toThrow(/marketIds/);
+    expect(() => client.channel('trades', { marketIds: [-1] })).toThrow(/marketIds/);
+  });
+
+  it('sends nothing for a subscriber that left while its market ids were being checked', async () => {
+    let release: (ids: number[]) => void = () => undefined;
+    client = new VenueWsClient({
+      url: venue.url,
+      knownMarketIds: () => new Promise((resolve) => (release = resolve)),
+      clock: new ManualClock(0),
+      staleAfterBlocks: 0,
+    });
+    const early = client.channel('trades', { marketIds: [1] }).subscribe();
+    subscriptions.push(client.channel('oracle').subscribe());
+    await venue.frameWith('subscribe', 'oracle');
+    early.unsubscribe();
+    release([1]);
+    await new Promise((r) => setImmediate(r));
+    subscriptions.push(client.channel('trades').subscribe());
+    await venue.frameWith('subscribe', 'trades');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(venue.sent('subscribe', 'trades').map((f) => f.frame.params)).toEqual([{ channel: 'trades' }]);
+  });
+
+  it('resubscribe renews a live channel and ignores one that is not subscribed', async () => {
+    client = makeClient();
+    client.resubscribe('orderbook');
+    subscriptions.push(client.channel('orderbook', { marketIds: [2] }).subscribe());
+    await venue.frameWith('subscribe', 'orderbook');
+    client.resubscribe('orderbook');
+    const again = await venue.nextFrame((f) => f.frame.method === 'subscribe' && f.frame.params.channel === 'orderbook', 1);
+    expect(again.frame.params).toEqual({ channel: 'orderbook', market_ids: [2] });
+    expect(venue.frames.map((f) => f.frame.method)).toEqual(['subscribe', 'unsubscribe', 'subscribe']);
+  });
+
   it('completes every stream and the connection state on close()', async () => {
     client = makeClient();
     const done = firstValueFrom(client.channel('trades').pipe(toArray()));
