@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decimalToWei } from '../../src/core/decimal.js';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
-import { bookChecksum } from '../../src/sim/ws/bookChecksum.js';
+import { decimalToWei, weiToDecimal } from '../../src/core/decimal.js';
+import { orderbookChecksum } from '../../src/protocol/orderbookChecksum.js';
 import { FrameRecorder, isAck, isAuthReply, settle, startWsSim, type WsSim } from './simWsHarness.js';
 
 const alice = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -78,7 +78,7 @@ describe('orderbook channel', () => {
           else side.set(level.price, level);
         }
       }
-      expect(data.checksum).toBe(bookChecksum(sorted(bids, true), sorted(asks, false)));
+      expect(data.checksum).toBe(wireChecksum(sorted(bids, true), sorted(asks, false)));
     };
     apply(snapshot);
     expect(sorted(bids, true).map((l) => l.price)).toEqual(['64900000000000000000000', '64800000000000000000000']);
@@ -164,4 +164,11 @@ describe('trades and private channels after a trade', () => {
 
 function sorted(levels: Map<string, Level>, descending: boolean): Level[] {
   return [...levels.values()].sort((a, b) => (BigInt(a.price) < BigInt(b.price) ? -1 : 1) * (descending ? -1 : 1));
+}
+
+/** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
+function wireChecksum(bids: readonly { price: string; quantity: string }[], asks: readonly { price: string; quantity: string }[]): number {
+  const decimal = (levels: readonly { price: string; quantity: string }[]) =>
+    levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
+  return orderbookChecksum(decimal(bids), decimal(asks));
 }

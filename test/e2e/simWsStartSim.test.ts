@@ -1,6 +1,7 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookChecksum } from '../../src/sim/ws/bookChecksum.js';
+import { weiToDecimal } from '../../src/core/decimal.js';
+import { orderbookChecksum } from '../../src/protocol/orderbookChecksum.js';
 import { SimRestHarness, limitOrder } from './simRestHarness.js';
 import { FrameRecorder, isAck, isAuthReply, settle } from './simWsHarness.js';
 
@@ -75,7 +76,7 @@ describe('WebSocket on startSim', () => {
       }
       const ordered = (m: Map<string, string>, desc: boolean) =>
         [...m].map(([price, quantity]) => ({ price, quantity })).sort((a, b) => (BigInt(a.price) < BigInt(b.price) ? -1 : 1) * (desc ? -1 : 1));
-      expect(data.checksum).toBe(bookChecksum(ordered(bids, true), ordered(asks, false)));
+      expect(data.checksum).toBe(wireChecksum(ordered(bids, true), ordered(asks, false)));
       checked++;
     }
     expect(bids.size).toBeGreaterThan(0);
@@ -134,3 +135,10 @@ describe('revocation on startSim', () => {
     again.close();
   });
 });
+
+/** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
+function wireChecksum(bids: readonly { price: string; quantity: string }[], asks: readonly { price: string; quantity: string }[]): number {
+  const decimal = (levels: readonly { price: string; quantity: string }[]) =>
+    levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
+  return orderbookChecksum(decimal(bids), decimal(asks));
+}

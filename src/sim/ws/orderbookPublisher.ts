@@ -1,7 +1,7 @@
 import { decimalToWei } from '../../core/decimal.js';
+import { orderbookChecksum } from '../../protocol/orderbookChecksum.js';
 import type { OrderbookLevelWire, OrderbookWireFrame } from '../../venue/schemas/wsFramesOrderbook.js';
 import type { BookSnapshot } from '../exchange/exchangeRecords.js';
-import { bookChecksum } from './bookChecksum.js';
 import type { FrameMeta } from './frameMeta.js';
 
 /** The wire book of one market: levels keyed by wei price, sorted best first. */
@@ -46,7 +46,7 @@ export class OrderbookPublisher {
   }
 }
 
-const EMPTY: WireBook = { bids: [], asks: [], checksum: bookChecksum([], []) };
+const EMPTY: WireBook = { bids: [], asks: [], checksum: orderbookChecksum([], []) };
 
 function toWireBook(book: BookSnapshot): WireBook {
   const toWire = (side: string) => (level: BookSnapshot['bids'][number], i: number): OrderbookLevelWire => ({
@@ -56,7 +56,7 @@ function toWireBook(book: BookSnapshot): WireBook {
   });
   const bids = book.bids.map(toWire('bids'));
   const asks = book.asks.map(toWire('asks'));
-  return { bids, asks, checksum: bookChecksum(bids, asks) };
+  return { bids, asks, checksum: orderbookChecksum(book.bids, book.asks) };
 }
 
 function changedLevels(

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import type { BookLevel, BookSnapshot } from '../../../src/sim/exchange/exchangeRecords.js';
-import { bookChecksum } from '../../../src/sim/ws/bookChecksum.js';
+import { weiToDecimal } from '../../../src/core/decimal.js';
+import { orderbookChecksum } from '../../../src/protocol/orderbookChecksum.js';
 import { frameMeta } from '../../../src/sim/ws/frameMeta.js';
 import { OrderbookPublisher } from '../../../src/sim/ws/orderbookPublisher.js';
 import { orderbookWireFrameSchema, type OrderbookWireFrame } from '../../../src/venue/schemas/wsFramesOrderbook.js';
@@ -36,7 +37,7 @@ describe('OrderbookPublisher', () => {
     expect(snapshot.type).toBe('snapshot');
     expect(snapshot.data.bids).toEqual([{ price: '100500000000000000000', quantity: '2000000000000000000', order_count: 1 }]);
     expect(snapshot.data.asks).toEqual([{ price: '101000000000000000000', quantity: '250000000000000000', order_count: 3 }]);
-    expect(snapshot.data.checksum).toBe(bookChecksum(snapshot.data.bids, snapshot.data.asks));
+    expect(snapshot.data.checksum).toBe(wireChecksum(snapshot.data.bids, snapshot.data.asks));
   });
 
   it('sends only changed levels, absolute, and deletes removed ones with quantity 0', () => {
@@ -83,7 +84,7 @@ describe('OrderbookPublisher', () => {
             const parsed = orderbookWireFrameSchema.parse(frame);
             apply(bids, parsed.data.bids);
             apply(asks, parsed.data.asks);
-            expect(parsed.data.checksum).toBe(bookChecksum(sorted(bids, true), sorted(asks, false)));
+            expect(parsed.data.checksum).toBe(wireChecksum(sorted(bids, true), sorted(asks, false)));
           }
           const expected = orderbookWireFrameSchema.parse(publisher.snapshot(1, meta));
           expect(sorted(bids, true)).toEqual(expected.data.bids.map(({ price, quantity }) => ({ price, quantity })));
@@ -93,3 +94,10 @@ describe('OrderbookPublisher', () => {
     );
   });
 });
+
+/** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
+function wireChecksum(bids: readonly { price: string; quantity: string }[], asks: readonly { price: string; quantity: string }[]): number {
+  const decimal = (levels: readonly { price: string; quantity: string }[]) =>
+    levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
+  return orderbookChecksum(decimal(bids), decimal(asks));
+}
