@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The published entry point: runs the TypeScript CLI through tsx so users need no build step.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -8,7 +9,12 @@ import { createRequire } from 'node:module';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const tsxCli = require.resolve('tsx/cli');
-const result = spawnSync(process.execPath, [tsxCli, join(root, 'src/runtime/cli/main.ts'), ...process.argv.slice(2)], {
+const child = spawn(process.execPath, [tsxCli, join(root, 'src/runtime/cli/main.ts'), ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
-process.exit(result.status ?? 1);
+// A signal sent to this process alone (a service manager's SIGTERM, `kill -INT <pid>`) must still
+// reach the bot so it can shut down cleanly; the CLI treats a burst of one signal as one request.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0))));

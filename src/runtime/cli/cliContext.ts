@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Address } from '../../core/address.js';
+import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
+import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
+import { SELECTOR_PROFILES, type SelectorTable } from '../../protocol/selectors.js';
+import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
+import { ConfigError } from '../config/configError.js';
+import type { Config } from '../config/configSchema.js';
+import { loadConfig, REST_URL_ENV, WS_URL_ENV } from '../config/loadConfig.js';
+import { loadVenueKeys, type VenueKeys } from '../keys/loadVenueKeys.js';
+import { createLogger, type Logger, type LoggerOptions } from '../logging/createLogger.js';
+import type { CliIo, TextSink } from './cliIo.js';
+import { CliUsageError } from './cliUsageError.js';
+import type { ParsedArgs } from './commandSpec.js';
+import { booleanFlag, stringFlag } from './parseCommandArgs.js';
+
+export const DEFAULT_CONFIG_PATH = 'config/default.yaml';
+
+// src/runtime/cli -> the package root, for the bundled config when run outside the repo.
+const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The config named by --config (relative to the working directory), or the bundled default. */
+export function configPathOf(args: ParsedArgs, io: CliIo): string {
+  const given = stringFlag(args, 'config');
+  if (given !== undefined) return resolve(io.cwd, given);
+  const local = resolve(io.cwd, DEFAULT_CONFIG_PATH);
+  return existsSync(local) ? local : join(PACKAGE_ROOT, DEFAULT_CONFIG_PATH);
+}
+
+export async function loadCliConfig(args: ParsedArgs, io: CliIo): Promise<Config> {
+  return loadConfig({ path: configPathOf(args, io), env: io.env, acknowledgeMainnet: booleanFlag(args, 'i-understand-mainnet') });
+}
+
+export interface VenueUrls {
+  readonly restUrl: string;
+  readonly wsUrl: string;
+}
+
+/** True when `start` runs the simulator itself: profile sim and no venue URLs. */
+export function usesEmbeddedSim(config: Config): boolean {
+  return config.venue.profile === 'sim' && config.venue.rest_url === undefined;
+}
+
+/**
+ * The venue a one-shot command talks to. Profile sim without URLs has no venue outside
+ * `perpbot start`, which runs its own simulator and throws it away on exit.
+ */
+export function remoteVenue(config: Config, command: string): VenueUrls {
+  const { rest_url: restUrl, ws_url: wsUrl } = config.venue;
+  if (restUrl === undefined || wsUrl === undefined) {
+    throw ConfigError.at('venue.rest_url', `perpbot ${command} needs a running venue, and profile sim without URLs has one only inside perpbot start`, [
+      `start a simulator with \`perpbot sim\` and export ${REST_URL_ENV} and ${WS_URL_ENV} with the URLs it prints`,
+      'or pass --config config/testnet.yaml',
+    ]);
+  }
+  return { restUrl, wsUrl };
+}
+
+export function selectorsOf(config: Config): SelectorTable {
+  return SELECTOR_PROFILES[config.venue.selectors];
+}
+
+export function createCliRestClient(config: Config, restUrl: string): RestClient {
+  return createRestClient({ baseUrl: restUrl, timeoutMs: config.venue.request_timeout_ms, userAgent: 'perpbot' });
+}
+
+export function createCliLogger(config: Config, destination: TextSink, level?: LoggerOptions['level']): Logger {
+  return createLogger({ level: level ?? config.logging.level, pretty: config.logging.pretty, destination });
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** --log-level, checked against pino's levels. */
+export function logLevelFlag(args: ParsedArgs): LoggerOptions['level'] | undefined {
+  const text = stringFlag(args, 'log-level');
+  if (text === undefined) return undefined;
+  const level = LOG_LEVELS.find((l) => l === text);
+  if (level === undefined) throw new CliUsageError(`--log-level: invalid value ${JSON.stringify(text)}; expected one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
+export interface CliKeys {
+  readonly keys: VenueKeys;
+  /** Signs setup only (register or revoke a signer, login, approve-single). */
+  readonly account: SyncDigestSigner & { readonly address: Address };
+  /** The session key: signs every permit. */
+  readonly signer: SyncDigestSigner & { readonly address: Address };
+}
+
+/** Both keys from the environment or the configured files (paths relative to the working directory). */
+export async function loadCliKeys(config: Config, io: CliIo): Promise<CliKeys> {
+  const at = (file: string | undefined): string | undefined => (file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file));
+  const keys = await loadVenueKeys({ account_key_file: at(config.keys.account_key_file), signer_key_file: at(config.keys.signer_key_file) }, io.env);
+  return { keys, account: fastPrivateKeySigner(keys.account.privateKey), signer: fastPrivateKeySigner(keys.signer.privateKey) };
+}
+
+/** Every market the configured strategies trade, ascending. */
+export function configuredMarkets(config: Config): number[] {
+  return [...new Set(config.strategies.flatMap((s) => s.markets))].sort((a, b) => a - b);
+}

@@ -1,0 +1,11 @@
+import type { CommandSpec } from '../commandSpec.js';
+import { cancelAllCommand } from './cancelAllCommand.js';
+import { keysCommand } from './keysCommand.js';
+import { revokeSignerCommand } from './revokeSignerCommand.js';
+import { setupCommand } from './setupCommand.js';
+import { simCommand } from './simCommand.js';
+import { startCommand } from './startCommand.js';
+import { statusCommand } from './statusCommand.js';
+
+/** Every `perpbot <command>`, in the order `perpbot --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand];

@@ -1,0 +1,21 @@
+import { revokeSigner } from '../../setup/revokeSigner.js';
+import { createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue } from '../cliContext.js';
+import type { CliIo } from '../cliIo.js';
+import type { ParsedArgs } from '../commandSpec.js';
+
+/** `perpbot revoke-signer`: revokes the configured signer and prints its final status. */
+export async function runRevokeSigner(args: ParsedArgs, io: CliIo): Promise<number> {
+  const config = await loadCliConfig(args, io);
+  const venue = remoteVenue(config, 'revoke-signer');
+  const { account, signer } = await loadCliKeys(config, io);
+  const result = await revokeSigner({
+    rest: createCliRestClient(config, venue.restUrl),
+    account,
+    signer: signer.address,
+    clock: io.clock,
+    log: createCliLogger(config, io.stdout),
+    signal: io.shutdown,
+  });
+  io.stdout.write(`signer ${result.signer} revoked (status ${result.status}${result.transactionHash === undefined ? ', already revoked' : `, tx ${result.transactionHash}`})\n`);
+  return 0;
+}

@@ -1,0 +1,33 @@
+import type { Config } from '../../config/configSchema.js';
+import { createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
+import { booleanFlag } from '../parseCommandArgs.js';
+import { startBot } from '../startBot.js';
+import type { CliIo } from '../cliIo.js';
+import type { ParsedArgs } from '../commandSpec.js';
+
+/** `perpbot start`: config overrides from the flags, then startBot until the shutdown signal. */
+export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
+  const level = logLevelFlag(args);
+  const loaded = await loadCliConfig(args, io);
+  const config: Config = booleanFlag(args, 'dry-run') ? { ...loaded, engine: { ...loaded.engine, dry_run: true } } : loaded;
+  const logger = createCliLogger(config, io.stdout, level);
+  try {
+    await startBot({
+      config,
+      logger,
+      clock: io.clock,
+      cwd: io.cwd,
+      signal: io.shutdown,
+      loadKeys: async () => {
+        const { keys } = await loadCliKeys(config, io);
+        return { account: keys.account, signer: keys.signer };
+      },
+    });
+  } catch (error) {
+    // Interrupted before trading began (during setup, say): still a requested, clean stop.
+    if (!io.shutdown.aborted) throw error;
+    logger.info({}, 'stopped before trading started');
+  }
+  logger.info({}, 'stopped');
+  return 0;
+}

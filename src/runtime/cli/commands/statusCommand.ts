@@ -1,0 +1,14 @@
+import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
+
+export const statusCommand: CommandSpec = {
+  name: 'status',
+  summary: 'balance, positions and open orders of the account in the configured markets',
+  usage: 'perpbot status [--config FILE] [--json] [--market N] [--account ADDRESS]',
+  flags: {
+    ...CONFIG_FLAGS,
+    json: { type: 'boolean', description: 'print JSON instead of tables' },
+    market: { type: 'string', value: 'N', description: 'only this market (default: every market of the configured strategies)' },
+    account: { type: 'string', value: 'ADDRESS', description: 'look at this account instead of the configured account key (needs no key)' },
+  },
+  run: async (args, io) => (await import('./runStatus.js')).runStatus(args, io),
+};
