@@ -21,6 +21,7 @@ Options:
   --jitter-ms <n>               extra random latency 0..n per request (default 0)
   --error-rate <0..1>           share of REST requests answered with a 5xx (default 0)
   --error-after-share <0..1>    share of those 5xx given after the action ran (default 0.5)
+  --rest-requests-per-10s <n>   per-IP REST limit, 0 for none (default ${DEFAULT_SIM_OPTIONS.restRequestsPer10s})
   -h, --help                    this text
 `;
 
@@ -44,6 +45,7 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
       'jitter-ms': { type: 'string' },
       'error-rate': { type: 'string' },
       'error-after-share': { type: 'string' },
+      'rest-requests-per-10s': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -59,6 +61,7 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
   if (values.seed !== undefined) options.seed = integer(values.seed, '--seed');
   if (values['block-ms'] !== undefined) options.blockMs = integer(values['block-ms'], '--block-ms');
   if (values['registration-lag-ms'] !== undefined) options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');
+  if (values['rest-requests-per-10s'] !== undefined) options.restRequestsPer10s = integer(values['rest-requests-per-10s'], '--rest-requests-per-10s');
   if (values['chain-id'] !== undefined) options.chainId = integer(values['chain-id'], '--chain-id');
   if (values.selectors !== undefined) {
     if (!(values.selectors in SELECTOR_PROFILES)) throw new InvalidValueError('--selectors', values.selectors, 'spec or rise');

@@ -49,6 +49,8 @@ export interface SimOptions {
   readonly chainId: number;
   /** Largest accepted request body. */
   readonly bodyLimitBytes: number;
+  /** REST requests allowed per client IP per 10 s (venue-facts: 500); 0 disables the limit. */
+  readonly restRequestsPer10s: number;
 }
 
 /** What one mined block or action carries. */

@@ -18,6 +18,8 @@ export interface StartSimOptions {
   readonly selectors?: SelectorTable;
   readonly chainId?: number;
   readonly bodyLimitBytes?: number;
+  /** Default 500 (venue-facts); 0 disables the per-IP limit. */
+  readonly restRequestsPer10s?: number;
 }
 
 export const DEFAULT_SIM_OPTIONS = Object.freeze({
@@ -28,6 +30,7 @@ export const DEFAULT_SIM_OPTIONS = Object.freeze({
   registrationLagMs: 2000,
   chainId: 31337,
   bodyLimitBytes: 64 * 1024,
+  restRequestsPer10s: 500,
 });
 
 export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
@@ -43,6 +46,7 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
     selectors: input.selectors ?? SPEC_SELECTORS,
     chainId: checkWhole(input.chainId ?? DEFAULT_SIM_OPTIONS.chainId, 'chainId', Number.MAX_SAFE_INTEGER, 1),
     bodyLimitBytes: checkWhole(input.bodyLimitBytes ?? DEFAULT_SIM_OPTIONS.bodyLimitBytes, 'bodyLimitBytes', 16 * 1024 * 1024, 1),
+    restRequestsPer10s: checkWhole(input.restRequestsPer10s ?? DEFAULT_SIM_OPTIONS.restRequestsPer10s, 'restRequestsPer10s', 1_000_000),
   });
 }
 

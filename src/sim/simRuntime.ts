@@ -30,8 +30,8 @@ export class SimRuntime implements SimContext {
   readonly operatorHub: Address;
   /** venue-facts: "rate limited: 1 request per second for update_leverage", per account. */
   readonly leverageLimiter = new FixedWindowLimiter(1, 1000);
-  /** venue-facts: REST 500 requests per 10 s per IP. */
-  readonly ipLimiter = new FixedWindowLimiter(500, 10_000);
+  /** venue-facts: REST 500 requests per 10 s per IP (option `restRequestsPer10s`). */
+  readonly ipLimiter: FixedWindowLimiter;
   private readonly subject = new Subject<SimEvent>();
   private currentOptions: SimOptions;
   private controlsValue: SimControls | undefined;
@@ -39,6 +39,7 @@ export class SimRuntime implements SimContext {
   constructor(options: SimOptions, clock: Clock) {
     this.currentOptions = options;
     this.clock = clock;
+    this.ipLimiter = new FixedWindowLimiter(options.restRequestsPer10s, 10_000);
     this.chainState = new SimChainState({ clock, seed: options.seed, registrationLagMs: options.registrationLagMs });
     this.exchange = new Exchange({ seed: options.seed, markets: options.markets });
     const auth = seededAddress(options.seed, 'authorization');

@@ -54,6 +54,20 @@ describe('simulator faults', () => {
     }
   });
 
+  it('limits REST requests per IP per 10 s', async () => {
+    const limited = await SimRestHarness.start({ seed: 16, blockMs: 0, restRequestsPer10s: 4 });
+    try {
+      const statuses = [];
+      // Two reads were spent by the harness on the domain and the config.
+      for (let i = 0; i < 3; i++) statuses.push((await limited.get('/v1/markets')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const refused = await limited.get('/v1/markets');
+      expect(errorOf(refused)).toEqual({ status: 429, code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited: 4 requests per 10 s per IP' });
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses fault settings out of range', () => {
     expect(() => h.sim.controls.setFaults({ errorRate: 2 })).toThrow(/errorRate/);
     expect(() => h.sim.controls.setRegistrationLag(-1)).toThrow(/registrationLagMs/);

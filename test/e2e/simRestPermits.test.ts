@@ -49,6 +49,39 @@ describe('simulator REST: permits', () => {
     expect(parsed.args[0]?.toLowerCase()).not.toBe(signer.address.toLowerCase());
   });
 
+  it('refuses a permit signed with a wrong integer width in the struct (the signature recovers a wrong address)', async () => {
+    const order = limitOrder();
+    const pair = { anchor: 0n, bit: bit() };
+    const deadline = Math.floor(Date.now() / 1000) + 60;
+    const signature = await signer.signTypedData({
+      domain: h.domain,
+      primaryType: 'VerifyWitness',
+      types: {
+        VerifyWitness: [
+          { name: 'account', type: 'address' },
+          { name: 'target', type: 'address' },
+          { name: 'hash', type: 'bytes32' },
+          { name: 'nonceAnchor', type: 'uint256' },
+          { name: 'nonceBitmap', type: 'uint8' },
+          { name: 'deadline', type: 'uint32' },
+        ],
+      },
+      message: { account: account.address, target: h.router, hash: actionHash.place(orderWordOf(order)), nonceAnchor: 0n, nonceBitmap: pair.bit, deadline },
+    });
+    const permit = {
+      account: account.address,
+      signer: signer.address,
+      nonce_anchor: '0',
+      nonce_bitmap_index: pair.bit,
+      deadline,
+      signature: Buffer.from(signature.slice(2), 'hex').toString('base64'),
+    };
+    const answer = await h.post('/v1/orders/place', { ...order, permit });
+    const parsed = parseVenueErrorText(message(answer));
+    expect(parsed).toMatchObject({ kind: 'SignerNotAuthorized', statusName: 'FailedPrecondition' });
+    expect(parsed.args[0]?.toLowerCase()).not.toBe(signer.address.toLowerCase());
+  });
+
   it('refuses a body that differs from what was signed', async () => {
     const signedOrder = limitOrder({ size_steps: 20 });
     const permit = await h.permit(signer, account.address, actionHash.place(orderWordOf(signedOrder)), { anchor: 0n, bit: bit() });

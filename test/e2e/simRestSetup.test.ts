@@ -95,6 +95,12 @@ describe('simulator REST: faucet and registration lag', () => {
     expect(balance.json['data'].balance).toMatch(/^\d+(\.\d+)?$/);
   });
 
+  it('refuses the faucet to the simulator\'s own bot wallets', async () => {
+    const answer = await h.post('/v1/account/deposit', { account: '0x00000000000000000000000000000000000B0701', amount: '1000' });
+    expect(errorOf(answer)).toMatchObject({ status: 400, code: 'FailedPrecondition' });
+    expect(answer.json['error'].message).toMatch(/faucet refuses bot wallet/);
+  });
+
   it('honours a longer lag set at run time', async () => {
     h.sim.controls.setRegistrationLag(60_000);
     try {

@@ -8,12 +8,12 @@ describe('parseSimCliArgs', () => {
     const command = parseSimCliArgs([
       '--port', '8600', '--seed', '7', '--block-ms', '50', '--registration-lag-ms', '10',
       '--latency-ms', '5', '--jitter-ms', '3', '--error-rate', '0.25', '--error-after-share', '1',
-      '--selectors', 'rise', '--chain-id', '42', '--host', '0.0.0.0',
+      '--selectors', 'rise', '--chain-id', '42', '--host', '0.0.0.0', '--rest-requests-per-10s', '0',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
     const options = resolveSimOptions(command.options);
-    expect(options).toMatchObject({ port: 8600, seed: 7, blockMs: 50, registrationLagMs: 10, chainId: 42, host: '0.0.0.0' });
+    expect(options).toMatchObject({ port: 8600, seed: 7, blockMs: 50, registrationLagMs: 10, chainId: 42, host: '0.0.0.0', restRequestsPer10s: 0 });
     expect(options.faults).toEqual({ latencyMs: 5, jitterMs: 3, errorRate: 0.25, errorAfterActionShare: 1 });
     expect(options.selectors).toBe(RISE_SELECTORS);
   });

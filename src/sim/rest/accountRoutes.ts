@@ -10,11 +10,15 @@ import {
   marginModeRequestSchema,
 } from '../../venue/schemas/restAccount.js';
 import type { Address } from '../../core/address.js';
+import { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT } from '../exchange/syntheticMakers.js';
 import { SimRejection, invalidArgument } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
 import { parseInput } from './parseInput.js';
 import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
+
+/** The simulator's own market-making wallets: the faucet is for non-bot wallets only (spec "Limits"). */
+const BOT_WALLETS = new Set([...SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT].map((a) => a.toLowerCase()));
 
 /** The faucet pays exactly this, once per wallet (spec "Limits"). */
 export const FAUCET_USDC = '1000';
@@ -22,6 +26,9 @@ export const FAUCET_USDC = '1000';
 function deposit(runtime: SimRuntime, request: SimRequest): SimResponse {
   const body = parseInput(depositRequestSchema, request.body, 'body');
   const accounts = runtime.chainState.accounts;
+  if (BOT_WALLETS.has(body.account.toLowerCase())) {
+    throw new SimRejection(400, 'FailedPrecondition', `faucet refuses bot wallet ${body.account}`);
+  }
   if (accounts.hasUsedFaucet(body.account)) {
     throw new SimRejection(400, 'FailedPrecondition', `faucet already used by ${body.account}: it pays ${FAUCET_USDC} USDC once per wallet`);
   }

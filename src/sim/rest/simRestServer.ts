@@ -88,9 +88,10 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
       return rejectionBody(new SimRejection(404, 'NotFound', `no route for ${method} ${url.pathname}`));
     }
     const ip = req.socket.remoteAddress ?? 'unknown';
-    if (!runtime.ipLimiter.take(ip, runtime.clock.now())) {
+    const perTenSeconds = runtime.options.restRequestsPer10s;
+    if (perTenSeconds > 0 && !runtime.ipLimiter.take(ip, runtime.clock.now())) {
       await drain(req);
-      return rejectionBody(new SimRejection(429, 'ResourceExhausted', 'rate limited: 500 requests per 10 s per IP'));
+      return rejectionBody(new SimRejection(429, 'ResourceExhausted', `rate limited: ${perTenSeconds} requests per 10 s per IP`));
     }
     const plan = planFault(runtime.options.faults, random);
     const bodyResult = method === 'POST' ? await readJsonBody(req, runtime.options.bodyLimitBytes) : { ok: true as const, value: undefined };
