@@ -255,6 +255,11 @@ export class Engine {
     this.gate.reset();
   }
 
+  /** Resolves once every intent submitted so far has its terminal outcome. */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending.values()]);
+  }
+
   /** Stops taking intents, aborts waits, and lets in-flight sends finish. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -6,6 +6,7 @@ import type { SignerLike } from '../protocol/digestSigner.js';
 import type { SelectorTable } from '../protocol/selectors.js';
 import type { SigningContext } from '../protocol/signingContext.js';
 import { VenueError } from '../venue/venueError.js';
+import { hasNoDefiniteAnswer } from '../venue/venueTransportError.js';
 import type { AccountState } from './accountState.js';
 import type { ActionSender, SendReceipt } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
@@ -175,6 +176,9 @@ async function sendWithPolicy(intent: Intent, action: ResolvedAction, deps: Exec
     const report = (fate: 'landed' | 'rejected' | 'unknown') => {
       if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
     };
+    // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
+    // error mean "the first send executed".
+    let unansweredBefore = 0;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       deps.journal.requestSent({
@@ -193,7 +197,8 @@ async function sendWithPolicy(intent: Intent, action: ResolvedAction, deps: Exec
       } catch (error) {
         deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
         const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
-        const decision = classifyFailure(error, { attempt, deadlinePassed }, deps.config.retry);
+        const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore }, deps.config.retry);
+        if (hasNoDefiniteAnswer(error)) unansweredBefore++;
         deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');
         if (decision.nonceFate !== 'in_flight') report(decision.nonceFate);
         switch (decision.action) {

@@ -10,6 +10,7 @@ import { StrategyHost, type HostLogger } from '../strategy/strategyHost.js';
 import { OrderBookFeed } from '../venue/orderbook/orderBookFeed.js';
 import { createRestClient } from '../venue/rest/restClient.js';
 import { VenueWsClient } from '../venue/ws/venueWsClient.js';
+import { wsAuthenticatorFromRest } from '../venue/ws/wsAuthenticatorFromRest.js';
 import type { Config } from './config/configSchema.js';
 import { effectiveRisk } from './config/effectiveRisk.js';
 import type { Logger } from './logging/createLogger.js';
@@ -18,7 +19,6 @@ import { loadStrategies } from './wiring/loadStrategies.js';
 import { stateSnapshot } from './wiring/stateSnapshot.js';
 import { budgetedExecution } from './wiring/strategyBudget.js';
 import { strategyStreams } from './wiring/strategyStreams.js';
-import { wsAuthenticator } from './wiring/wsAuthenticator.js';
 
 export interface BotKeys {
   readonly account: { readonly address: `0x${string}` };
@@ -78,19 +78,12 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     }
   }
 
+  const signingContext = engine.signingContext;
+  if (signingContext === undefined) throw new PerpbotError('the engine started without a signing context', { code: 'ENGINE_NOT_STARTED' });
   const ws = new VenueWsClient({
     url: options.wsUrl,
     knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-    authenticator: wsAuthenticator({
-      rest,
-      account: options.keys.account.address,
-      signer,
-      context: () => {
-        const context = engine.signingContext;
-        if (context === undefined) throw new PerpbotError('no signing context', { code: 'ENGINE_NOT_STARTED' });
-        return context;
-      },
-    }),
+    authenticator: wsAuthenticatorFromRest({ rest, context: signingContext, account: options.keys.account.address, signer }),
     logger: logger.child({ component: 'ws' }),
     ...(config.venue.profile === 'sim' ? { blockMs: config.sim.block_ms } : {}),
   });
@@ -135,10 +128,12 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     logger.info({}, 'stopping');
   } finally {
     await host.stop();
+    // A placement still in flight would land after a cancel-all: let every intent settle first.
+    await Promise.race([engine.drain(), clock.sleep(config.shutdown.timeout_ms)]);
     if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
     await engine.stop();
     subscriptions.unsubscribe();
-    ws.close();
+    await ws.close();
   }
 }
 

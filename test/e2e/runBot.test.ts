@@ -82,7 +82,7 @@ describe('runBot on the simulator', () => {
   });
 
   it('market maker quotes both sides, requotes on a move, and cancels its orders on shutdown', async () => {
-    const { who, outcomes } = await runFor(
+    const { who, outcomes, lines } = await runFor(
       sim,
       `  - name: mm
     module: strategies/marketMaker.ts
@@ -98,7 +98,9 @@ describe('runBot on the simulator', () => {
       },
     );
     expect(outcomes.filter((o) => o.kind === 'placeLimit' && o.type === 'accepted').length).toBeGreaterThanOrEqual(4);
-    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+    const left = (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
+    if (left.length > 0) console.log(JSON.stringify(left), lines.filter((l) => /shutdown|cancel|stopping|open orders/.test(l)).join('\n'));
+    expect(left).toHaveLength(0);
   }, 30_000);
 
   it('grid places buys below and sells above the mark', async () => {
