@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
-import { FrameRecorder, isAck, isAuthReply, isError, startWsSim, type WsSim } from './simWsHarness.js';
+import { FrameRecorder, isAck, isAuthReply, isError, settle, startWsSim, type WsSim } from './simWsHarness.js';
 
 const wallet = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const sessionKey = privateKeySigner('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
@@ -41,6 +41,17 @@ describe('auth_v2', () => {
       const ack = await client.request({ method: 'subscribe', params: { channel } }, (f) => isAck(channel)(f) || isError(f));
       expect(ack['type']).toBe('subscribed');
     }
+  });
+
+  it('a private subscription naming only unknown markets sends no snapshot and never delivers', async () => {
+    await client.request(await authFrame(), isAuthReply);
+    await client.request({ method: 'subscribe', params: { channel: 'orders', market_ids: [999] } }, isAck('orders'));
+    await client.request({ method: 'subscribe', params: { channel: 'positions', market_ids: [1] } }, isAck('positions'));
+    sim.deposit(wallet.address);
+    sim.place(wallet.address, { side: 0, price_ticks: 600_000 });
+    await settle(client);
+    expect(client.ofChannel('orders')).toEqual([]);
+    expect(client.ofChannel('positions').map((f) => f['type'])).toEqual(['snapshot']);
   });
 
   it('fails for a signature by another key, and private channels stay closed', async () => {

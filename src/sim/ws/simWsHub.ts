@@ -67,6 +67,9 @@ export class SimWsHub {
     const meta = frameMeta(this.ctx.clock);
     const wants = (marketId: number): boolean => connection.subscriptions.wants(channel, marketId);
     const account = connection.account;
+    const filter = connection.subscriptions.filter(channel);
+    // A filter naming only ids that are no market never delivers anything, not even a snapshot.
+    if (filter !== undefined && !this.knownMarkets().some((id) => filter.has(id))) return;
     switch (channel) {
       case 'orderbook':
         for (const marketId of this.knownMarkets().filter(wants)) {
