@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers point one way: core → protocol → venue → engine → strategy → runtime. The simulator
+ * uses core, protocol and the venue's schemas only, never the engine. This test reads every
+ * import in src/ and strategies/ and fails on one that points the wrong way.
+ */
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+const SRC = join(ROOT, 'src');
+
+const ORDER = ['core', 'protocol', 'venue', 'engine', 'strategy', 'runtime'] as const;
+type Layer = (typeof ORDER)[number] | 'sim' | 'index';
+
+function layerOf(file: string): Layer | 'strategies' | undefined {
+  const rel = relative(ROOT, file).split('/');
+  if (rel[0] === 'strategies') return 'strategies';
+  if (rel[0] !== 'src') return undefined;
+  if (rel.length === 2) return 'index';
+  return rel[1] as Layer;
+}
+
+function allowed(from: Layer | 'strategies', to: string): boolean {
+  const target = relative(SRC, to).split('/');
+  const toLayer = target.length === 1 ? 'index' : (target[0] as Layer);
+  if (from === 'index') return true;
+  if (from === 'strategies') return toLayer === 'strategy' || toLayer === 'core';
+  if (from === 'sim') {
+    return toLayer === 'sim' || toLayer === 'core' || toLayer === 'protocol' || (toLayer === 'venue' && target[1] === 'schemas');
+  }
+  if (toLayer === 'sim') return from === 'runtime';
+  const a = ORDER.indexOf(from as (typeof ORDER)[number]);
+  const b = ORDER.indexOf(toLayer as (typeof ORDER)[number]);
+  return a >= 0 && b >= 0 && b <= a;
+}
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (/\.(ts|mts)$/.test(name)) yield path;
+  }
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+describe('layering', () => {
+  it('every relative import in src/ and strategies/ points down the layers', () => {
+    const violations: string[] = [];
+    for (const file of [...sourceFiles(SRC), ...sourceFiles(join(ROOT, 'strategies'))]) {
+      const from = layerOf(file);
+      if (from === undefined) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(IMPORT)) {
+        const spec = match[1] ?? match[2];
+        if (spec === undefined) continue;
+        const target = resolve(dirname(file), spec);
+        if (!target.startsWith(SRC)) continue;
+        if (!allowed(from, target)) violations.push(`${relative(ROOT, file)} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the rule itself refuses an upward import', () => {
+    expect(allowed('protocol', join(SRC, 'engine/engine.js'))).toBe(false);
+    expect(allowed('sim', join(SRC, 'engine/intents.js'))).toBe(false);
+    expect(allowed('sim', join(SRC, 'venue/rest/restClient.js'))).toBe(false);
+    expect(allowed('sim', join(SRC, 'venue/schemas/restOrders.js'))).toBe(true);
+    expect(allowed('runtime', join(SRC, 'sim/startSim.js'))).toBe(true);
+    expect(allowed('strategies', join(SRC, 'engine/engine.js'))).toBe(false);
+  });
+});
