@@ -6,8 +6,12 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Figure, FigureBench } from './lib/figure.js';
 import { permitSign } from './figures/permitSign.js';
+import { wsIngest } from './figures/wsIngest.js';
+import { orderBurst } from './figures/orderBurst.js';
+import { orderBurst20ms } from './figures/orderBurst20ms.js';
+import { engineOverhead } from './figures/engineOverhead.js';
 
-const ALL: readonly FigureBench[] = [permitSign];
+const ALL: readonly FigureBench[] = [permitSign, wsIngest, orderBurst, orderBurst20ms, engineOverhead];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -1,0 +1,83 @@
+import { performance } from 'node:perf_hooks';
+import type { ActionSender } from '../../src/engine/actionSender.js';
+import { signPermit } from '../../src/protocol/permit.js';
+import { startSim } from '../../src/sim/startSim.js';
+import type { Figure, FigureBench } from '../lib/figure.js';
+import { benchEngine, restingBid } from '../lib/benchEngine.js';
+import { median, measureRate } from '../lib/measureRate.js';
+import { benchAccount } from '../lib/simAccount.js';
+
+const INTENTS_PER_ROUND = 2_000;
+const BURST = 200;
+const ROUNDS = 5;
+const TARGET_OVERHEAD_US = 50;
+
+/**
+ * engine_overhead: intents per second through the whole engine (pre-trade checks, guards, nonce
+ * allocation, hashing, signing, tracking, outcome) with a sender that answers at once in-process,
+ * beside the bare permit signing rate of the same signer. The difference per intent is the
+ * engine's own cost beyond signing. The simulator is used only for the engine's start-up reads.
+ */
+export const engineOverhead: FigureBench = {
+  name: 'engine_overhead',
+  async run(): Promise<Figure> {
+    const sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
+    try {
+      const who = await benchAccount(sim);
+      // Each round gets a fresh engine so the order tracker starts empty: a long-lived engine
+      // would carry thousands of never-cancelled orders and measure its own bookkeeping growth.
+      const rates: number[] = [];
+      await engineRound(who, 'warm');
+      for (let r = 0; r < ROUNDS; r++) rates.push(await engineRound(who, `r${r}`));
+      const engineRate = median(rates);
+
+      const context = who.context;
+      const signRate = await measureRate((i) =>
+        signPermit(context, who.signer, { account: who.account, actionHash: `0x${(i & 0xffff).toString(16).padStart(64, '0')}`, nonceAnchor: 5n, nonceBitmap: i % 208, deadline: 1_900_000_000 }),
+      );
+      const usEngine = 1e6 / engineRate;
+      const usSign = 1e6 / signRate;
+      const overheadUs = usEngine - usSign;
+      return {
+        name: 'engine_overhead',
+        value: Math.round(engineRate),
+        unit: 'intents/s',
+        baseline_name: 'bare permit signing (signPermit, same signer)',
+        baseline_value: Math.round(signRate),
+        target: `engine overhead < ${TARGET_OVERHEAD_US} us per intent beyond signing`,
+        target_met: overheadUs < TARGET_OVERHEAD_US,
+        notes: {
+          'engine us/intent': Number(usEngine.toFixed(1)),
+          'signing us/permit': Number(usSign.toFixed(1)),
+          'overhead us/intent': Number(overheadUs.toFixed(1)),
+          'intents per round': INTENTS_PER_ROUND,
+          'burst size': BURST,
+          'rounds (median)': ROUNDS,
+        },
+      };
+    } finally {
+      await sim.close();
+    }
+  },
+};
+
+/** One fresh engine, INTENTS_PER_ROUND limit orders in bursts of BURST; returns intents/s. */
+async function engineRound(who: Parameters<typeof benchEngine>[0], run: string): Promise<number> {
+  let orders = 0;
+  const instant: ActionSender = {
+    // A venue-shaped order id: the first 8 bytes carry the wide id (venue-facts).
+    send: () => Promise.resolve({ orderId: `0x${(++orders * 2).toString(16).padStart(16, '0')}${'0'.repeat(48)}` }),
+  };
+  const engine = benchEngine(who, instant);
+  await engine.start();
+  let refused = 0;
+  const started = performance.now();
+  for (let done = 0; done < INTENTS_PER_ROUND; done += BURST) {
+    const outcomes = await Promise.all(Array.from({ length: BURST }, (_, i) => engine.execute(restingBid(done + i, run))));
+    refused += outcomes.filter((o) => o.type !== 'accepted').length;
+  }
+  const elapsedMs = performance.now() - started;
+  await engine.stop();
+  if (refused > 0) throw new Error(`engine_overhead: ${refused} intents were not accepted; the figure would be meaningless`);
+  return (INTENTS_PER_ROUND * 1000) / elapsedMs;
+}

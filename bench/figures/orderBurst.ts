@@ -1,0 +1,7 @@
+import { orderBurstBench } from '../lib/orderBurstRun.js';
+
+/**
+ * order_burst: 200 orders from intents to acknowledgement against the simulator on loopback with
+ * no added latency, beside the naive one-at-a-time client.
+ */
+export const orderBurst = orderBurstBench({ name: 'order_burst', latencyMs: 0 });
