@@ -179,6 +179,11 @@ export class AccountLedger {
     };
   }
 
+  /** Registered accounts, in registration order. */
+  addresses(): Address[] {
+    return [...this.accounts.keys()];
+  }
+
   /** Every account the ledger knows, for the synthetic makers' and tests' bookkeeping. */
   get accountCount(): number {
     return this.accounts.size;

@@ -23,7 +23,8 @@ import { OrderEntry } from './orderEntry.js';
 import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
-import { SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
+import { Liquidator } from './liquidation.js';
+import { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT, SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
 
 export interface ExchangeOptions {
   /** Seeds the oracle walk and the synthetic makers (uint32). */
@@ -40,6 +41,11 @@ export interface ExchangeOptions {
   readonly makers?: SyntheticMakersConfig | false;
   /** Terminal (filled/cancelled) orders kept for lookup; older ones are forgotten. Default 10,000. */
   readonly terminalOrderRetention?: number;
+  /**
+   * Liquidate pools whose equity falls below maintenance margin, once per block, by selling into
+   * the book. Default false: the venue's liquidation rules are not shown, so it is opt-in.
+   */
+  readonly liquidation?: boolean;
 }
 
 export type { SyntheticMakersConfig };
@@ -62,6 +68,7 @@ export class Exchange {
   private readonly entry: OrderEntry;
   private readonly lastTradeTicks = new Map<number, number>();
   private readonly makers: SyntheticMakers | undefined;
+  private readonly liquidator: Liquidator | undefined;
   private currentBlock = 0;
   private readonly addresses = new Map<string, Address>();
 
@@ -95,6 +102,17 @@ export class Exchange {
       onTrade: (marketId, ticks) => this.lastTradeTicks.set(marketId, ticks),
     });
     this.makers = options.makers === false ? undefined : new SyntheticMakers(this, options.seed, options.makers ?? {});
+    this.liquidator =
+      options.liquidation === true
+        ? new Liquidator({
+            ledger: this.ledger,
+            entry: this.entry,
+            store: this.store,
+            market: (id) => this.spec(id),
+            markWei: (id) => this.oracle.markWei(id),
+            exempt: new Set([...SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT]),
+          })
+        : undefined;
   }
 
   /** Registers the account on its first deposit; amount is a positive decimal USDC string. */
@@ -178,7 +196,7 @@ export class Exchange {
     return this.accountAction(account, marketId, (address, market) => updateIsolatedMargin(this.ledger, address, market, amountWei));
   }
 
-  /** One block: the oracle moves, GTT orders past their time expire, the synthetic makers run. */
+  /** One block: the oracle moves, GTT orders past their time expire, the synthetic makers run, then liquidations (if enabled). */
   advanceBlock(blockNumber: number, timestampMs: number): ActionResult {
     if (!Number.isSafeInteger(blockNumber) || blockNumber <= this.currentBlock) {
       throw new InvalidValueError('blockNumber', blockNumber, `an integer above the current block ${this.currentBlock}`);
@@ -191,6 +209,12 @@ export class Exchange {
     for (const marketId of this.specs.keys()) this.entry.expireDue(marketId, timestampMs, collector);
     const events = this.flush(collector);
     if (this.makers !== undefined) events.push(...this.makers.run(timestampMs));
+    if (this.liquidator !== undefined) {
+      // After the makers re-quoted, so liquidations sell into a book around the new mark.
+      const liquidations = new EventCollector();
+      this.liquidator.run(timestampMs, liquidations);
+      events.push(...this.flush(liquidations));
+    }
     return { events };
   }
 

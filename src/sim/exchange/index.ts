@@ -28,3 +28,4 @@ export { DEFAULT_MARKETS, type MarketDefinition } from './markets.js';
 export { bookDiff } from './bookDiff.js';
 export { orderIdHex, restingOrderIdOf, wideFromOrderId, wideOrderId } from './orderIds.js';
 export { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT } from './syntheticMakers.js';
+export { maintenanceMarginWei } from './liquidation.js';

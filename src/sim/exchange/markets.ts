@@ -113,6 +113,8 @@ export interface MarketSpec {
   readonly notionalPerTickStep: bigint;
   /** Smallest accepted order, in steps (min_order_size rounded up to the grid). */
   readonly minOrderSteps: bigint;
+  /** config.maintenance_margin_factor: maintenance margin as a fraction of notional at the mark. */
+  readonly maintenanceFactor: FixedPoint;
   /** max_leverage rounded down, at most 255 (uint8). */
   readonly maxLeverage: number;
   readonly tradable: boolean;
@@ -154,6 +156,7 @@ export function compileMarket(definition: MarketDefinition): MarketSpec {
     sizeDivisor: pow10(stepSize.scale),
     notionalPerTickStep: stepPrice.units * stepSize.units * pow10(18 - stepPrice.scale - stepSize.scale),
     minOrderSteps: minOrderSteps < 1n ? 1n : minOrderSteps,
+    maintenanceFactor: parseDecimal(definition.config.maintenance_margin_factor, `${field}.config.maintenance_margin_factor`),
     maxLeverage: Number(maxLeverageUnits > 255n ? 255n : maxLeverageUnits),
     tradable: definition.active && definition.config.unlocked,
   };
