@@ -10,5 +10,7 @@ export type {
   SimChain,
   SignerStatus,
   BlockStamp,
+  SimWebSocketHandle,
+  ChainCheck,
 } from './simContext.js';
 export { DEFAULT_MARKETS, type MarketDefinition } from './exchange/markets.js';
