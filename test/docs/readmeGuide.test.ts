@@ -1,0 +1,47 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { EMPTY, Subject, type Observable } from 'rxjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import type { Intent } from '../../src/engine/intents.js';
+import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import { StrategyHost, type HostLogger } from '../../src/strategy/strategyHost.js';
+import { isStrategyDefinition, type StrategyDefinition } from '../../src/strategy/strategyDefinition.js';
+import type { MarkPrice } from '../../src/strategy/strategyViews.js';
+
+/** The README's first strategy must compile, load and trade as the guide says. */
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+const TEMP = join(ROOT, 'strategies', `.readme-guide-${process.pid}.ts`);
+
+afterAll(() => rmSync(TEMP, { force: true }));
+
+describe('README guide', () => {
+  it('its strategy snippet loads and bids 10 bps under the mark while flat', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet).toBeDefined();
+    writeFileSync(TEMP, snippet!.replace(/^ {3}/gm, ''));
+    const module = (await import(TEMP)) as { default: unknown };
+    expect(isStrategyDefinition(module.default)).toBe(true);
+
+    const marks = new Subject<MarkPrice>();
+    const submitted: Intent[] = [];
+    const none = <T>() => EMPTY as Observable<T>;
+    const log: HostLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => log };
+    const host = new StrategyHost({
+      strategies: [{ name: 'mine', definition: module.default as StrategyDefinition, params: { size: '0.001' }, markets: [1], onError: 'keep', configPath: 'strategies[0].params' }],
+      streams: { book: none, mark: () => marks, trades: none, fills: none, positions: none, orders: none, balance: none },
+      state: { markets: () => [], market: () => undefined, position: () => undefined, openOrders: () => [], balance: () => '1000' },
+      execution: { submit: (i) => submitted.push(i), outcomes: new Subject<IntentOutcome>(), cancelOrdersOf: async () => {} },
+      logger: log,
+      clock: new ManualClock(),
+      runId: 'r',
+    });
+    await host.start();
+    marks.next({ marketId: 1, markPrice: '65000', blockNumber: 1 });
+    expect(submitted).toEqual([
+      expect.objectContaining({ kind: 'placeLimit', marketId: 1, side: 'buy', size: '0.001', price: '64935', priceRounding: 'down', postOnly: true, strategy: 'mine' }),
+    ]);
+    await host.stop();
+  });
+});
