@@ -81,6 +81,11 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
   };
 
   if (error instanceof VenueTransportError) {
+    if (error.kind === 'Aborted' && !error.requestSent) {
+      // These bytes never left this process, so the pair was not consumed by this send; an
+      // earlier unanswered send of the same bytes still may have consumed it.
+      return decide('fail', resend ? 'unknown' : 'rejected', 'the request was aborted before it was sent');
+    }
     if (error.kind === 'Aborted') return decide('fail', 'unknown', 'the request was aborted by the caller; it may have executed');
     return noAnswer(error.kind === 'Timeout' ? 'the request timed out' : 'the connection failed');
   }

@@ -52,6 +52,23 @@ describe('classifyFailure', () => {
     ['unauthenticated', venue(401, 'Unauthenticated', 'Unauthenticated: token expired'), fresh, 'fail', 'rejected', 0],
     ['an unknown 4xx', venue(404, 'NotFound', 'NotFound: no such route'), fresh, 'fail', 'rejected', 0],
     ['aborted by the caller', new VenueTransportError({ kind: 'Aborted', endpoint: 'POST /v1/orders/place' }), fresh, 'fail', 'unknown', 0],
+    ['aborted before it was sent', new VenueTransportError({ kind: 'Aborted', endpoint: 'POST /v1/orders/place', requestSent: false }), fresh, 'fail', 'rejected', 0],
+    [
+      'aborted before a resend, after an unanswered send',
+      new VenueTransportError({ kind: 'Aborted', endpoint: 'POST /v1/orders/place', requestSent: false }),
+      { attempt: 2, deadlinePassed: false, unansweredBefore: 1 },
+      'fail',
+      'unknown',
+      0,
+    ],
+    [
+      'aborted before a resend, after definite refusals only',
+      new VenueTransportError({ kind: 'Aborted', endpoint: 'POST /v1/orders/place', requestSent: false }),
+      { attempt: 3, deadlinePassed: false, unansweredBefore: 0 },
+      'fail',
+      'rejected',
+      0,
+    ],
     ['a non-venue error', new TypeError('boom'), fresh, 'fail', 'unknown', 0],
   ])('%s -> %s', (_name, error, context, action, nonceFate, delayMs) => {
     const decision = classifyFailure(error, context, config);
