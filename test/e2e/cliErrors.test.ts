@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generatePrivateKey } from 'viem/accounts';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The real CLI in a child process (bin/perpbot.js through tsx, from the repository): every
+ * failure a user is likely to meet first is one line on stderr and a non-zero exit code.
+ * The processes run in parallel; each costs about a second of tsx start-up.
+ */
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'perpbot.js');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function perpbot(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  // Nothing of the caller's perpbot environment leaks in (keys, URLs, acknowledgements).
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 25_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+function stderrLines(run: Run): string[] {
+  return run.stderr.split('\n').filter((line) => line !== '');
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+function configText(restUrl: string, module = 'strategies/marketMaker.ts'): string {
+  return [
+    'venue:',
+    '  profile: sim',
+    `  rest_url: ${restUrl}`,
+    `  ws_url: ${restUrl.replace('http', 'ws')}/ws`,
+    '  request_timeout_ms: 3000',
+    'risk:',
+    '  max_order_notional: "1000"',
+    '  max_position_per_market: "5000"',
+    '  max_open_orders: 20',
+    '  max_actions_per_second: 5',
+    '  kill_switch: { max_loss: "500" }',
+    'strategies:',
+    '  - name: mm',
+    `    module: ${module}`,
+    '    markets: [1]',
+    '    params: { size: "0.001", spread_bps: 20, max_inventory: "0.01" }',
+    'logging: { level: silent, pretty: false }',
+    '',
+  ].join('\n');
+}
+
+const keysEnv = { PERPBOT_ACCOUNT_KEY: generatePrivateKey(), PERPBOT_SIGNER_KEY: generatePrivateKey() };
+const runs: Record<string, Run> = {};
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'perpbot-cli-e2e-'));
+  const port = await closedPort();
+  const url = `http://127.0.0.1:${port}`;
+  const files = {
+    bad: join(dir, 'bad.yaml'),
+    venue: join(dir, 'venue.yaml'),
+    strategy: join(dir, 'strategy.yaml'),
+  };
+  await writeFile(files.bad, 'venue:\n  profile: moon\nrisk: {}\nstrategies: []\n');
+  await writeFile(files.venue, configText(url));
+  await writeFile(files.strategy, configText(url, 'strategies/doesNotExist.ts'));
+  const [help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand] = await Promise.all([
+    perpbot(['--help']),
+    perpbot(['status', '--config', files.bad], keysEnv),
+    perpbot(['status', '--config', files.venue]),
+    perpbot(['status', '--config', files.venue], keysEnv),
+    perpbot(['start', '--config', files.strategy], keysEnv),
+    perpbot(['frobnicate']),
+  ]);
+  Object.assign(runs, { help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand });
+}, 60_000);
+
+describe('perpbot (spawned)', () => {
+  it('--help prints the usage on stdout and exits 0', () => {
+    const run = runs['help'];
+    expect(run?.code).toBe(0);
+    expect(run?.stdout).toMatch(/^Usage: perpbot <command> \[options\]/);
+    expect(run?.stderr).toBe('');
+  });
+
+  it('a bad config file: one line naming the path, exit 1', () => {
+    const run = runs['badConfig'];
+    expect(run?.code).toBe(1);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: config error at venue\.profile: .*bad\.yaml/)]);
+  });
+
+  it('a missing key: one line saying which variable or file to set, exit 1', () => {
+    const run = runs['missingKey'];
+    expect(run?.code).toBe(1);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: no key: PERPBOT_ACCOUNT_KEY is not set .*export PERPBOT_ACCOUNT_KEY=0x\.\.\./)]);
+  });
+
+  it('an unreachable venue: one line with the endpoint and what to check, exit 1', () => {
+    const run = runs['unreachable'];
+    expect(run?.code).toBe(1);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: GET \/v1\/markets could not reach the venue \(ECONNREFUSED\).*venue\.rest_url/)]);
+  });
+
+  it('an unknown strategy: one line naming the module, before any venue is contacted, exit 1', () => {
+    const run = runs['unknownStrategy'];
+    expect(run?.code).toBe(1);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: unknown strategy module "strategies\/doesNotExist\.ts" \(strategies\[0\]\.module\)/)]);
+  });
+
+  it('an unknown command: one line listing the commands, exit 2', () => {
+    const run = runs['unknownCommand'];
+    expect(run?.code).toBe(2);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: unknown command "frobnicate" \(commands: start, setup, status/)]);
+  });
+
+  it('no stack trace in any of them', () => {
+    for (const run of Object.values(runs)) expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
