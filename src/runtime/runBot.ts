@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { filter, pairwise, Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
@@ -13,6 +14,7 @@ import { VenueWsClient } from '../venue/ws/venueWsClient.js';
 import { wsAuthenticatorFromRest } from '../venue/ws/wsAuthenticatorFromRest.js';
 import type { Config } from './config/configSchema.js';
 import { effectiveRisk } from './config/effectiveRisk.js';
+import { openJournalForBot } from './journal/openJournalForBot.js';
 import type { Logger } from './logging/createLogger.js';
 import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
@@ -58,6 +60,19 @@ export async function runBot(options: RunBotOptions): Promise<void> {
   const signer = fastPrivateKeySigner(options.keys.signer.privateKey);
   const engineLog = logger.child({ component: 'engine' });
   const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
+  const runId = clock.now().toString(36);
+  const journaled = await openJournalForBot({
+    path: resolve(options.root ?? process.cwd(), config.journal.path),
+    account: options.keys.account.address,
+    rest,
+    clock,
+    log: engineLog,
+    markets,
+    runId,
+    unknownOrders: config.reconcile.unknown_orders,
+    adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
+    maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
+  });
   const engine = new Engine({
     account: options.keys.account.address,
     signer,
@@ -69,8 +84,11 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     log: engineLog,
     markets,
     permitDeadlineSeconds: config.auth.permit_deadline_seconds,
+    journal: journaled.engineJournal,
+    ...(journaled.restoredNonceHighWater === undefined ? {} : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
   });
   const hosted = await loadStrategies(config, options.root ?? process.cwd());
+  journaled.beforeStart(engine);
   await engine.start();
   for (const id of markets) {
     if (engine.market(id) === undefined) {
@@ -102,6 +120,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
     ),
   });
+  await journaled.afterStart(engine, { connection$: ws.connectionState$, positionsChanged$: ws.channel('positions') });
   subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
   subscriptions.add(
     ws.channel('positions').subscribe((m) => {
@@ -115,10 +134,11 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     strategies: hosted,
     streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
     state: stateSnapshot(engine),
-    execution: budgetedExecution(engine, budgets, clock),
+    execution: journaled.gate(budgetedExecution(engine, budgets, clock)),
     logger: logger as unknown as HostLogger,
     clock,
-    runId: clock.now().toString(36),
+    runId,
+    storage: journaled.storage,
   });
   try {
     await host.start();
@@ -132,6 +152,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     await Promise.race([engine.drain(), clock.sleep(config.shutdown.timeout_ms)]);
     if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
     await engine.stop();
+    journaled.close();
     subscriptions.unsubscribe();
     await ws.close();
   }

@@ -1,6 +1,6 @@
 /** The entry point strategy plugins import. */
 export { defineStrategy, isStrategyDefinition, type StrategyDefinition } from './strategyDefinition.js';
-export type { StrategyContext, StrategyLogger, StrategyStreams } from './strategyContext.js';
+export type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
 export type { IntentFactory } from './intentFactory.js';
 export type {
   BookLevel,

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { IntentOutcome } from '../engine/intentOutcome.js';
 import type { IntentFactory } from './intentFactory.js';
@@ -34,6 +35,15 @@ export interface StrategyStreams {
   balance(): Observable<string>;
 }
 
+/** Small JSON state a strategy keeps across restarts (in the journal), validated on load. */
+export interface StrategyStorage {
+  /** The value saved under `key`, checked by the strategy's schema; undefined when none was saved. */
+  load<T>(key: string, schema: z.ZodType<T>): T | undefined;
+  /** Durable when it returns. */
+  save(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
 export interface StrategyContext<P = unknown> {
   readonly name: string;
   readonly params: P;
@@ -47,4 +57,6 @@ export interface StrategyContext<P = unknown> {
   readonly intents: IntentFactory;
   readonly log: StrategyLogger;
   readonly clock: Clock;
+  /** Present when the runtime keeps a journal. */
+  readonly storage?: StrategyStorage;
 }

@@ -4,7 +4,7 @@ import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intentOutcome.js';
 import type { Intent } from '../engine/intents.js';
 import { createIntentFactory } from './intentFactory.js';
-import type { StrategyContext, StrategyLogger, StrategyStreams } from './strategyContext.js';
+import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
 import type { StrategyDefinition } from './strategyDefinition.js';
 import { StrategyParamsError } from './strategyParamsError.js';
 import type { StateSnapshot } from './strategyViews.js';
@@ -40,6 +40,8 @@ export interface StrategyHostOptions {
   readonly logger: HostLogger;
   readonly clock: Clock;
   readonly runId: string;
+  /** Each strategy's durable key-value state (optional). */
+  readonly storage?: (strategy: string) => StrategyStorage;
 }
 
 export type StrategyStatus = 'running' | 'stopped' | 'failed';
@@ -153,6 +155,7 @@ export class StrategyHost {
       intents: createIntentFactory(hosted.name, this.options.runId),
       log,
       clock: this.options.clock,
+      ...(this.options.storage === undefined ? {} : { storage: this.options.storage(hosted.name) }),
     });
   }
 }

@@ -111,6 +111,9 @@ const journalSchema = z.strictObject({
   path: filePath().default('data/journal.sqlite'),
 });
 
+// An order open on the venue that the journal does not know: take it over, cancel it, or only report it.
+const reconcileSchema = z.strictObject({ unknown_orders: z.enum(['adopt', 'cancel', 'leave']).default('leave') });
+
 const simSchema = z.strictObject({
   seed: integer(0, 0xffff_ffff).default(1),
   block_ms: millis(60_000).default(250),
@@ -129,6 +132,7 @@ export const configSchema = z
     logging: loggingSchema.prefault({}),
     shutdown: shutdownSchema.prefault({}),
     journal: journalSchema.prefault({}),
+    reconcile: reconcileSchema.prefault({}),
     sim: simSchema.prefault({}),
   })
   .superRefine((config, ctx) => {

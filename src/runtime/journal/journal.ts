@@ -1,0 +1,346 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
+import type { IntentOutcome } from '../../engine/intentOutcome.js';
+import type { Intent } from '../../engine/intents.js';
+import type { NoncePair } from '../../engine/noncePair.js';
+import type { OrderState } from '../../engine/orderTracker.js';
+import type { Side } from '../../engine/intents.js';
+import { TERMINAL_ORDER_STATES, type FillSource, type InFlightIntent, type JournalFill, type JournalOrder, type JournalPosition, type JournalRequest } from './journalRows.js';
+
+/**
+ * The durable record of one or more accounts' trading, over an open SQLite file (see
+ * `openJournal`). Every write is its own committed transaction by the time the method returns,
+ * because callers act right after it (sign, send, tell a strategy).
+ */
+export interface OrderWrite {
+  readonly intentId: string;
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly side: Side;
+  readonly size: string;
+  readonly price: string;
+  readonly clientOrderId?: bigint | string;
+  readonly orderId?: string;
+  readonly restingOrderId?: bigint | string;
+  readonly state: OrderState;
+  readonly filledSize: string;
+}
+
+export interface FillWrite {
+  readonly id: string;
+  readonly marketId: number;
+  readonly orderId: string;
+  readonly intentId?: string;
+  readonly strategy?: string;
+  readonly side: Side;
+  readonly price: string;
+  readonly size: string;
+  readonly fee?: string;
+  readonly liquidity?: string;
+}
+
+export interface PositionWrite {
+  readonly marketId: number;
+  readonly side: Side;
+  readonly size: string;
+  readonly avgEntryPrice?: string;
+  readonly marginMode?: string;
+}
+
+/** The fill id of the inferred fill that stands for what the fills channel missed of an order. */
+export function reconciledFillId(orderId: string): string {
+  return `reconciled:${orderId.toLowerCase()}`;
+}
+
+/** JSON with bigints as decimal strings (intents carry client order ids and amounts as bigint). */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+type Row = Record<string, unknown>;
+
+export class Journal {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    readonly db: Database,
+    readonly path: string,
+  ) {}
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  beginRun(account: string, runId: string, atMs: number): void {
+    this.run('INSERT OR REPLACE INTO runs (run_id, account, pid, started_ms) VALUES (?, ?, ?, ?)', runId, account.toLowerCase(), process.pid, atMs);
+  }
+
+  endRun(runId: string, atMs: number): void {
+    this.run('UPDATE runs SET stopped_ms = ? WHERE run_id = ?', atMs, runId);
+  }
+
+  recordIntent(account: string, runId: string, intent: Intent, atMs: number): void {
+    this.run(
+      'INSERT OR IGNORE INTO intents (intent_id, account, run_id, strategy, kind, market_id, intent, received_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      intent.intentId, account.toLowerCase(), runId, intent.strategy, intent.kind, intent.marketId, toJson(intent), atMs,
+    );
+  }
+
+  recordNonce(account: string, runId: string, pair: NoncePair, intentId: string): void {
+    this.run('INSERT OR IGNORE INTO nonces (account, anchor, bit, intent_id, run_id) VALUES (?, ?, ?, ?, ?)', account.toLowerCase(), Number(pair.anchor), pair.bit, intentId, runId);
+  }
+
+  recordRequest(entry: { intentId: string; endpoint: string; body: Readonly<Record<string, unknown>>; nonce?: NoncePair; attempt: number; atMs: number }): void {
+    this.run(
+      'INSERT INTO requests (intent_id, endpoint, body, nonce_anchor, nonce_bit, attempt, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      entry.intentId, entry.endpoint, toJson(entry.body), entry.nonce === undefined ? null : Number(entry.nonce.anchor), entry.nonce?.bit ?? null, entry.attempt, entry.atMs,
+    );
+  }
+
+  recordResponse(entry: { intentId: string; attempt: number; ok: boolean; orderId?: string; error?: string; atMs: number }): void {
+    this.run('INSERT INTO responses (intent_id, attempt, ok, order_id, error, at_ms) VALUES (?, ?, ?, ?, ?, ?)', entry.intentId, entry.attempt, entry.ok ? 1 : 0, entry.orderId ?? null, entry.error ?? null, entry.atMs);
+  }
+
+  /** A terminal outcome (an `unknown` one is not terminal and leaves the intent in flight). */
+  recordOutcome(outcome: IntentOutcome): void {
+    if (outcome.type === 'unknown') return;
+    this.run('UPDATE intents SET outcome_type = ?, outcome = ?, outcome_ms = ? WHERE intent_id = ?', outcome.type, toJson(outcome), outcome.atMs, outcome.intentId);
+  }
+
+  /** The order's current state, and a history row when its state or filled size changed. */
+  recordOrder(account: string, order: OrderWrite, source: string, atMs: number): void {
+    this.db.transaction(() => {
+      const before = this.get('SELECT state, filled_size FROM orders WHERE intent_id = ?', order.intentId);
+      this.run(
+        `INSERT INTO orders (intent_id, account, strategy, market_id, side, size, price, client_order_id, order_id, resting_order_id, state, filled_size, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (intent_id) DO UPDATE SET client_order_id = COALESCE(excluded.client_order_id, client_order_id),
+           order_id = COALESCE(excluded.order_id, order_id), resting_order_id = COALESCE(excluded.resting_order_id, resting_order_id),
+           state = excluded.state, filled_size = excluded.filled_size, updated_ms = excluded.updated_ms`,
+        order.intentId, account.toLowerCase(), order.strategy, order.marketId, order.side, order.size, order.price,
+        order.clientOrderId?.toString() ?? null, order.orderId?.toLowerCase() ?? null, order.restingOrderId?.toString() ?? null,
+        order.state, order.filledSize, atMs,
+      );
+      if (before === undefined || before['state'] !== order.state || before['filled_size'] !== order.filledSize) {
+        this.run('INSERT INTO order_states (intent_id, order_id, state, filled_size, source, at_ms) VALUES (?, ?, ?, ?, ?, ?)', order.intentId, order.orderId?.toLowerCase() ?? null, order.state, order.filledSize, source, atMs);
+      }
+    })();
+  }
+
+  /**
+   * A fill, once per id. A venue fill of an order that carries an inferred (`reconciled`) fill
+   * takes that much off it: the inferred row only ever stands for what the channel missed.
+   * Returns false when the id was journaled before.
+   */
+  recordFill(account: string, fill: FillWrite, source: FillSource, atMs: number): boolean {
+    return this.db.transaction(() => {
+      const inserted = this.run(
+        `INSERT OR IGNORE INTO fills (fill_id, account, market_id, order_id, intent_id, strategy, side, price, size, fee, liquidity, source, at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        fill.id, account.toLowerCase(), fill.marketId, fill.orderId.toLowerCase(), fill.intentId ?? null, fill.strategy ?? null, fill.side,
+        fill.price, fill.size, fill.fee ?? null, fill.liquidity ?? null, source, atMs,
+      ).changes > 0;
+      if (inserted && source === 'venue') {
+        const inferred = this.get('SELECT size FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
+        if (inferred !== undefined) {
+          const rest = addDecimals(String(inferred['size']), negateDecimal(fill.size));
+          if (compareDecimals(rest, '0') <= 0) this.run('DELETE FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
+          else this.run('UPDATE fills SET size = ? WHERE fill_id = ?', rest, reconciledFillId(fill.orderId));
+        }
+      }
+      return inserted;
+    })();
+  }
+
+  recordPosition(account: string, position: PositionWrite, source: string, atMs: number): void {
+    const seq = this.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM fills')?.['seq'] ?? 0;
+    this.run(
+      'INSERT INTO positions (account, market_id, side, size, avg_entry_price, margin_mode, source, fill_seq, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      account.toLowerCase(), position.marketId, position.side, position.size, position.avgEntryPrice ?? null, position.marginMode ?? null, source, seq, atMs,
+    );
+  }
+
+  recordReconciliation(account: string, runId: string | undefined, trigger: string, ok: boolean, differences: unknown, atMs: number): void {
+    this.run('INSERT INTO reconciliations (account, run_id, trigger, ok, differences, at_ms) VALUES (?, ?, ?, ?, ?, ?)', account.toLowerCase(), runId ?? null, trigger, ok ? 1 : 0, toJson(differences), atMs);
+  }
+
+  saveStrategyState(account: string, strategy: string, key: string, json: string, atMs: number): void {
+    this.run(
+      'INSERT INTO strategy_state (account, strategy, key, value, updated_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account, strategy, key) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms',
+      account.toLowerCase(), strategy, key, json, atMs,
+    );
+  }
+
+  loadStrategyState(account: string, strategy: string, key: string): string | undefined {
+    const row = this.get('SELECT value FROM strategy_state WHERE account = ? AND strategy = ? AND key = ?', account.toLowerCase(), strategy, key);
+    return row === undefined ? undefined : String(row['value']);
+  }
+
+  deleteStrategyState(account: string, strategy: string, key: string): void {
+    this.run('DELETE FROM strategy_state WHERE account = ? AND strategy = ? AND key = ?', account.toLowerCase(), strategy, key);
+  }
+
+  /** The highest nonce pair ever handed out for the account (a restart resumes above it). */
+  nonceHighWater(account: string): NoncePair | undefined {
+    const row = this.get('SELECT anchor, bit FROM nonces WHERE account = ? ORDER BY anchor DESC, bit DESC LIMIT 1', account.toLowerCase());
+    return row === undefined ? undefined : { anchor: BigInt(row['anchor'] as number), bit: row['bit'] as number };
+  }
+
+  /** Intents with no terminal outcome, oldest first, with their requests and order. */
+  inFlightIntents(account: string): InFlightIntent[] {
+    return this.all('SELECT * FROM intents WHERE account = ? AND outcome_type IS NULL ORDER BY received_ms, rowid', account.toLowerCase()).map((row) => {
+      const intentId = String(row['intent_id']);
+      const order = this.order(intentId);
+      return {
+        intentId,
+        runId: String(row['run_id']),
+        strategy: String(row['strategy']),
+        kind: String(row['kind']),
+        marketId: Number(row['market_id']),
+        receivedMs: Number(row['received_ms']),
+        intent: JSON.parse(String(row['intent'])) as Record<string, unknown>,
+        requests: this.requestsOf(intentId),
+        ...(order === undefined ? {} : { order }),
+      };
+    });
+  }
+
+  requestsOf(intentId: string): JournalRequest[] {
+    return this.all('SELECT * FROM requests WHERE intent_id = ? ORDER BY id', intentId).map((row) => ({
+      endpoint: String(row['endpoint']),
+      body: JSON.parse(String(row['body'])) as Record<string, unknown>,
+      ...(row['nonce_anchor'] === null ? {} : { nonce: { anchor: BigInt(row['nonce_anchor'] as number), bit: Number(row['nonce_bit']) } }),
+      attempt: Number(row['attempt']),
+      atMs: Number(row['at_ms']),
+    }));
+  }
+
+  orderByOrderId(orderId: string): JournalOrder | undefined {
+    const row = this.get('SELECT * FROM orders WHERE order_id = ? ORDER BY updated_ms DESC LIMIT 1', orderId.toLowerCase());
+    return row === undefined ? undefined : orderOf(row);
+  }
+
+  /** Orders whose state changed to `state` at or after `sinceMs` by `source`. */
+  ordersClosedSince(account: string, state: OrderState, source: string, sinceMs: number): JournalOrder[] {
+    return this.all(
+      `SELECT o.* FROM orders o WHERE o.account = ? AND o.state = ? AND EXISTS
+         (SELECT 1 FROM order_states s WHERE s.intent_id = o.intent_id AND s.state = ? AND s.source = ? AND s.at_ms >= ?)`,
+      account.toLowerCase(), state, state, source, sinceMs,
+    ).map(orderOf);
+  }
+
+  order(intentId: string): JournalOrder | undefined {
+    const row = this.get('SELECT * FROM orders WHERE intent_id = ?', intentId);
+    return row === undefined ? undefined : orderOf(row);
+  }
+
+  /** Orders not in a terminal state (open, partially filled, pending, unknown). */
+  liveOrders(account: string): JournalOrder[] {
+    const terminal = [...TERMINAL_ORDER_STATES];
+    return this.all(`SELECT * FROM orders WHERE account = ? AND state NOT IN (${terminal.map(() => '?').join(', ')}) ORDER BY updated_ms, rowid`, account.toLowerCase(), ...terminal).map(orderOf);
+  }
+
+  recentOrders(limit: number, account?: string): JournalOrder[] {
+    return (account === undefined
+      ? this.all('SELECT * FROM orders ORDER BY updated_ms DESC, rowid DESC LIMIT ?', limit)
+      : this.all('SELECT * FROM orders WHERE account = ? ORDER BY updated_ms DESC, rowid DESC LIMIT ?', account.toLowerCase(), limit)
+    ).map(orderOf);
+  }
+
+  recentFills(limit: number, account?: string): JournalFill[] {
+    return (account === undefined
+      ? this.all('SELECT * FROM fills ORDER BY seq DESC LIMIT ?', limit)
+      : this.all('SELECT * FROM fills WHERE account = ? ORDER BY seq DESC LIMIT ?', account.toLowerCase(), limit)
+    ).map(fillOf);
+  }
+
+  fillsOfOrder(orderId: string): JournalFill[] {
+    return this.all('SELECT * FROM fills WHERE order_id = ? ORDER BY seq', orderId.toLowerCase()).map(fillOf);
+  }
+
+  /** Fills of a market journaled after `seq`. */
+  fillsAfter(account: string, marketId: number, seq: number): JournalFill[] {
+    return this.all('SELECT * FROM fills WHERE account = ? AND market_id = ? AND seq > ? ORDER BY seq', account.toLowerCase(), marketId, seq).map(fillOf);
+  }
+
+  /** The latest snapshot of a market's position, of one source (e.g. the reconciliation base) or any. */
+  latestPosition(account: string, marketId: number, source?: string): JournalPosition | undefined {
+    const row =
+      source === undefined
+        ? this.get('SELECT * FROM positions WHERE account = ? AND market_id = ? ORDER BY id DESC LIMIT 1', account.toLowerCase(), marketId)
+        : this.get('SELECT * FROM positions WHERE account = ? AND market_id = ? AND source = ? ORDER BY id DESC LIMIT 1', account.toLowerCase(), marketId, source);
+    if (row === undefined) return undefined;
+    return {
+      marketId: Number(row['market_id']),
+      side: row['side'] as Side,
+      size: String(row['size']),
+      ...(row['avg_entry_price'] === null ? {} : { avgEntryPrice: String(row['avg_entry_price']) }),
+      ...(row['margin_mode'] === null ? {} : { marginMode: String(row['margin_mode']) }),
+      source: String(row['source']),
+      fillSeq: Number(row['fill_seq']),
+      atMs: Number(row['at_ms']),
+    };
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private run(sql: string, ...params: unknown[]): { changes: number } {
+    return this.statement(sql).run(...params);
+  }
+
+  private get(sql: string, ...params: unknown[]): Row | undefined {
+    return this.statement(sql).get(...params) as Row | undefined;
+  }
+
+  private all(sql: string, ...params: unknown[]): Row[] {
+    return this.statement(sql).all(...params) as Row[];
+  }
+}
+
+function orderOf(row: Row): JournalOrder {
+  const optional = (name: string) => (row[name] === null || row[name] === undefined ? undefined : String(row[name]));
+  const clientOrderId = optional('client_order_id');
+  const orderId = optional('order_id');
+  const restingOrderId = optional('resting_order_id');
+  return {
+    intentId: String(row['intent_id']),
+    account: String(row['account']),
+    strategy: String(row['strategy']),
+    marketId: Number(row['market_id']),
+    side: row['side'] as Side,
+    size: String(row['size']),
+    price: String(row['price']),
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+    ...(orderId === undefined ? {} : { orderId }),
+    ...(restingOrderId === undefined ? {} : { restingOrderId }),
+    state: row['state'] as OrderState,
+    filledSize: String(row['filled_size']),
+    updatedMs: Number(row['updated_ms']),
+  };
+}
+
+function fillOf(row: Row): JournalFill {
+  return {
+    seq: Number(row['seq']),
+    fillId: String(row['fill_id']),
+    account: String(row['account']),
+    marketId: Number(row['market_id']),
+    orderId: String(row['order_id']),
+    ...(row['intent_id'] === null ? {} : { intentId: String(row['intent_id']) }),
+    ...(row['strategy'] === null ? {} : { strategy: String(row['strategy']) }),
+    side: row['side'] as Side,
+    price: String(row['price']),
+    size: String(row['size']),
+    ...(row['fee'] === null ? {} : { fee: String(row['fee']) }),
+    ...(row['liquidity'] === null ? {} : { liquidity: String(row['liquidity']) }),
+    source: row['source'] as FillSource,
+    atMs: Number(row['at_ms']),
+  };
+}

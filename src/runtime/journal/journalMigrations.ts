@@ -1,0 +1,92 @@
+import type { Database } from 'better-sqlite3';
+import { JournalError } from './journalError.js';
+
+/**
+ * The journal's schema, as an append-only list of migrations: migration i brings the file from
+ * version i to i + 1. A released migration is never edited; a change is a new entry.
+ *
+ * Nonce anchors are uint48 and fit SQLite's 64-bit INTEGER exactly (and a JS number, < 2^53);
+ * money stays decimal TEXT. Order ids, client order ids and resting ids are TEXT (uint64/uint256).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY, account TEXT NOT NULL, pid INTEGER, started_ms INTEGER NOT NULL, stopped_ms INTEGER
+  );
+  CREATE TABLE intents (
+    intent_id TEXT PRIMARY KEY, account TEXT NOT NULL, run_id TEXT NOT NULL, strategy TEXT NOT NULL, kind TEXT NOT NULL,
+    market_id INTEGER NOT NULL, intent TEXT NOT NULL, received_ms INTEGER NOT NULL,
+    outcome_type TEXT, outcome TEXT, outcome_ms INTEGER
+  );
+  CREATE INDEX intents_open ON intents (account, outcome_type);
+  CREATE TABLE nonces (
+    account TEXT NOT NULL, anchor INTEGER NOT NULL, bit INTEGER NOT NULL, intent_id TEXT NOT NULL, run_id TEXT NOT NULL,
+    PRIMARY KEY (account, anchor, bit)
+  );
+  CREATE TABLE requests (
+    id INTEGER PRIMARY KEY, intent_id TEXT NOT NULL, endpoint TEXT NOT NULL, body TEXT NOT NULL,
+    nonce_anchor INTEGER, nonce_bit INTEGER, attempt INTEGER NOT NULL, at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX requests_intent ON requests (intent_id);
+  CREATE TABLE responses (
+    id INTEGER PRIMARY KEY, intent_id TEXT NOT NULL, attempt INTEGER NOT NULL, ok INTEGER NOT NULL,
+    order_id TEXT, error TEXT, at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX responses_intent ON responses (intent_id);
+  CREATE TABLE orders (
+    intent_id TEXT PRIMARY KEY, account TEXT NOT NULL, strategy TEXT NOT NULL, market_id INTEGER NOT NULL,
+    side TEXT NOT NULL, size TEXT NOT NULL, price TEXT NOT NULL, client_order_id TEXT, order_id TEXT,
+    resting_order_id TEXT, state TEXT NOT NULL, filled_size TEXT NOT NULL, updated_ms INTEGER NOT NULL
+  );
+  CREATE INDEX orders_order_id ON orders (order_id);
+  CREATE INDEX orders_state ON orders (account, state);
+  CREATE TABLE order_states (
+    id INTEGER PRIMARY KEY, intent_id TEXT NOT NULL, order_id TEXT, state TEXT NOT NULL, filled_size TEXT NOT NULL,
+    source TEXT NOT NULL, at_ms INTEGER NOT NULL
+  );
+  CREATE TABLE fills (
+    seq INTEGER PRIMARY KEY, fill_id TEXT NOT NULL UNIQUE, account TEXT NOT NULL, market_id INTEGER NOT NULL,
+    order_id TEXT NOT NULL, intent_id TEXT, strategy TEXT, side TEXT NOT NULL, price TEXT NOT NULL, size TEXT NOT NULL,
+    fee TEXT, liquidity TEXT, source TEXT NOT NULL, at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX fills_order ON fills (order_id);
+  CREATE TABLE positions (
+    id INTEGER PRIMARY KEY, account TEXT NOT NULL, market_id INTEGER NOT NULL, side TEXT NOT NULL, size TEXT NOT NULL,
+    avg_entry_price TEXT, margin_mode TEXT, source TEXT NOT NULL, fill_seq INTEGER NOT NULL, at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX positions_latest ON positions (account, market_id, id);
+  CREATE TABLE strategy_state (
+    account TEXT NOT NULL, strategy TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, updated_ms INTEGER NOT NULL,
+    PRIMARY KEY (account, strategy, key)
+  );
+  CREATE TABLE reconciliations (
+    id INTEGER PRIMARY KEY, account TEXT NOT NULL, run_id TEXT, trigger TEXT NOT NULL, ok INTEGER NOT NULL,
+    differences TEXT NOT NULL, at_ms INTEGER NOT NULL
+  );
+  `,
+];
+
+/** Brings the file to the newest schema, each step in its own transaction. */
+export function migrate(db: Database, path: string): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+  const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
+  let version = row?.version ?? 0;
+  if (row === undefined) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run();
+  if (version > MIGRATIONS.length) {
+    throw new JournalError(`the journal ${path} has schema version ${version}, newer than this perpbot knows (${MIGRATIONS.length})`, {
+      code: 'JOURNAL_VERSION',
+      details: { path, version, known: MIGRATIONS.length },
+      hints: ['upgrade perpbot, or point journal.path at another file'],
+    });
+  }
+  while (version < MIGRATIONS.length) {
+    const sql = MIGRATIONS[version];
+    if (sql === undefined) break;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('UPDATE schema_version SET version = ?').run(version + 1);
+    })();
+    version += 1;
+  }
+  return version;
+}

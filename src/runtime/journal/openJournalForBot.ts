@@ -1,0 +1,218 @@
+import { merge, Subject, Subscription, type Observable } from 'rxjs';
+import type { Clock } from '../../core/clock.js';
+import type { Engine } from '../../engine/engine.js';
+import type { EngineJournal } from '../../engine/engineJournal.js';
+import type { ExecutorLogger } from '../../engine/executor.js';
+import type { IntentOutcome } from '../../engine/intentOutcome.js';
+import { cancel } from '../../engine/intentBuilders.js';
+import type { Intent } from '../../engine/intents.js';
+import type { NoncePair } from '../../engine/noncePair.js';
+import { rejection } from '../../engine/rejection.js';
+import type { StrategyStorage } from '../../strategy/strategyContext.js';
+import type { ExecutionPort } from '../../strategy/strategyHost.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
+import type { Journal } from './journal.js';
+import { journalEngineHooks } from './journalEngineHooks.js';
+import { JournalError } from './journalError.js';
+import { journalStrategyStorage } from './journalStrategyStorage.js';
+import { openJournal } from './openJournal.js';
+import { recordTrackerEvents } from './recordTrackerEvents.js';
+import { reconcileWithVenue, type UnknownOrderPolicy } from './reconcileWithVenue.js';
+import { describeDifference, type ReconciliationReport } from './reconciliationReport.js';
+import { restoreTracker } from './restoreTracker.js';
+
+export interface JournalForBotOptions {
+  readonly path: string;
+  readonly account: string;
+  readonly rest: RestClient;
+  readonly clock: Clock;
+  readonly log: ExecutorLogger;
+  readonly markets: readonly number[];
+  readonly runId: string;
+  readonly unknownOrders: UnknownOrderPolicy;
+  /** The strategy that adopts an unknown open order of a market. */
+  readonly adopter: (marketId: number) => string | undefined;
+  /** Longest the start waits for permits of a previous run that could still land. */
+  readonly maxInFlightWaitMs: number;
+  /** Pause after a reconnect before reconciling, so fills already on the wire arrive first. */
+  readonly settleMs?: number;
+}
+
+export interface ConnectionFeeds {
+  /** The venue connection's state; a return to `authenticated` after a loss triggers reconciliation. */
+  readonly connection$: Observable<{ readonly status: string }>;
+  /** Emits when positions may have changed (the positions channel). */
+  readonly positionsChanged$: Observable<unknown>;
+}
+
+/** The journal as the bot uses it: see `openJournalForBot`. */
+export interface JournalForBot {
+  readonly journal: Journal;
+  readonly engineJournal: EngineJournal;
+  readonly restoredNonceHighWater?: NoncePair;
+  readonly startReport: ReconciliationReport;
+  /** Before `engine.start()`: gives the tracker the resting orders, then journals what it learns. */
+  beforeStart(engine: Engine): void;
+  /** After `engine.start()`: cancels unknown orders (policy cancel) and follows reconnects. */
+  afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void>;
+  /** Holds strategies' intents while a reconciliation runs; refuses them when it failed. */
+  gate(port: ExecutionPort): ExecutionPort;
+  storage(strategy: string): StrategyStorage;
+  /** Runs the reconnect reconciliation now (tests, and the reconnect handler). */
+  reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport>;
+  close(): void;
+}
+
+/**
+ * Opens the journal at the configured path, reconciles it with the venue before anything trades
+ * (resolving what a previous run left in flight, waiting out permits that could still land), and
+ * hands the engine its write-ahead hooks and the nonce high-water mark. Throws a JournalError
+ * saying why when reconciliation cannot complete: the bot must not trade on a state it does not
+ * know.
+ */
+export async function openJournalForBot(o: JournalForBotOptions): Promise<JournalForBot> {
+  const journal = openJournal(o.path);
+  const subscriptions = new Subscription();
+  let reconciling = false;
+  let failure: string | undefined;
+  const held: { port: ExecutionPort; intent: Intent }[] = [];
+  const refusals = new Subject<IntentOutcome>();
+
+  const reconcile = async (trigger: ReconciliationReport['trigger'], closedSinceMs?: number) => {
+    const report = await reconcileWithVenue({
+      journal,
+      rest: o.rest,
+      account: o.account,
+      markets: o.markets,
+      clock: o.clock,
+      trigger,
+      currentRunId: o.runId,
+      unknownOrders: o.unknownOrders,
+      adopter: o.adopter,
+      apply: true,
+      ...(closedSinceMs === undefined ? {} : { closedSinceMs }),
+    });
+    for (const d of report.differences) o.log.warn({ difference: d }, `reconciliation (${trigger}): ${describeDifference(d)}`);
+    o.log.info({ trigger, ok: report.ok, differences: report.differences.length }, 'reconciliation done');
+    return report;
+  };
+
+  let startReport: ReconciliationReport;
+  try {
+    journal.beginRun(o.account, o.runId, o.clock.now());
+    const giveUpAt = o.clock.now() + o.maxInFlightWaitMs;
+    startReport = await reconcile('start');
+    while (!startReport.ok && startReport.retryAtMs !== undefined && startReport.retryAtMs <= giveUpAt) {
+      o.log.warn({ retryAtMs: startReport.retryAtMs }, 'permits of the previous run could still land: waiting for their deadline before trading');
+      await o.clock.sleep(Math.max(0, startReport.retryAtMs - o.clock.now()));
+      startReport = await reconcile('start');
+    }
+  } catch (error) {
+    journal.close();
+    throw new JournalError('reconciliation with the venue failed at start: refusing to trade', {
+      code: 'RECONCILE_FAILED',
+      details: { path: o.path },
+      hints: ['check the venue URLs and that the venue answers open orders, positions and nonce state', 'run `perpbot reconcile` to see the differences'],
+      cause: error,
+    });
+  }
+  if (!startReport.ok) {
+    journal.close();
+    const unresolved = startReport.differences.filter((d) => d.type === 'in_flight_unresolved').map(describeDifference);
+    throw new JournalError(`reconciliation could not resolve ${unresolved.length} in-flight intent(s): refusing to trade`, {
+      code: 'RECONCILE_INCOMPLETE',
+      details: { unresolved },
+      hints: ['wait for their permit deadlines to pass and start again', 'run `perpbot reconcile` to see the differences'],
+    });
+  }
+
+  const flush = () => {
+    for (const { port, intent } of held.splice(0)) submitThrough(port, intent);
+  };
+  const submitThrough = (port: ExecutionPort, intent: Intent) => {
+    if (reconciling) held.push({ port, intent });
+    else if (failure !== undefined) {
+      refusals.next({
+        type: 'refused',
+        intentId: intent.intentId,
+        strategy: intent.strategy,
+        kind: intent.kind,
+        marketId: intent.marketId,
+        atMs: o.clock.now(),
+        rejection: rejection('engine_stopped', intent.kind, `trading paused: ${failure}`, 'the bot retries reconciliation at the next reconnect'),
+      });
+    } else port.submit(intent);
+  };
+
+  const reconcileNow = async (engine: Engine, closedSinceMs: number) => {
+    reconciling = true;
+    try {
+      const report = await reconcile('reconnect', closedSinceMs);
+      failure = undefined;
+      for (const c of report.toCancel) engine.submit(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }));
+      return report;
+    } catch (error) {
+      failure = `reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`;
+      o.log.error({ err: error }, failure);
+      throw error;
+    } finally {
+      reconciling = false;
+      flush();
+    }
+  };
+
+  const highWater = journal.nonceHighWater(o.account);
+  return {
+    journal,
+    engineJournal: journalEngineHooks(journal, o.account, o.runId),
+    ...(highWater === undefined ? {} : { restoredNonceHighWater: highWater }),
+    startReport,
+    beforeStart(engine) {
+      const restored = restoreTracker(engine.tracker, journal, o.account);
+      if (restored > 0) o.log.info({ restored }, 'resting orders of the previous run restored from the journal');
+      subscriptions.add(recordTrackerEvents(journal, o.account, { orders$: engine.orders$, fills$: engine.fills$, positionsChanged$: new Subject(), allPositions: () => engine.tracker.allPositions() }, o.clock));
+    },
+    async afterStart(engine, feeds) {
+      subscriptions.add(recordTrackerEvents(journal, o.account, { orders$: new Subject(), fills$: new Subject(), positionsChanged$: feeds.positionsChanged$, allPositions: () => engine.tracker.allPositions() }, o.clock));
+      await Promise.all(
+        startReport.toCancel.map((c) => engine.execute(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }))),
+      );
+      let lostAt: number | undefined;
+      let wasAuthenticated = false;
+      subscriptions.add(
+        feeds.connection$.subscribe((state) => {
+          if (state.status === 'authenticated') {
+            if (wasAuthenticated && lostAt !== undefined) {
+              const since = lostAt;
+              lostAt = undefined;
+              reconciling = true;
+              void o.clock
+                .sleep(o.settleMs ?? 500)
+                .then(() => reconcileNow(engine, since))
+                .catch(() => undefined);
+            }
+            wasAuthenticated = true;
+          } else if (wasAuthenticated && lostAt === undefined) {
+            lostAt = o.clock.now();
+          }
+        }),
+      );
+    },
+    gate(port) {
+      return {
+        submit: (intent) => submitThrough(port, intent),
+        outcomes: merge(port.outcomes, refusals),
+        cancelOrdersOf: (strategy) => port.cancelOrdersOf(strategy),
+      };
+    },
+    storage: (strategy) => journalStrategyStorage(journal, o.account, strategy, o.clock),
+    reconcileNow,
+    close() {
+      subscriptions.unsubscribe();
+      if (journal.db.open) {
+        journal.endRun(o.runId, o.clock.now());
+        journal.close();
+      }
+    },
+  };
+}

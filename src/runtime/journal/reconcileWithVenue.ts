@@ -1,0 +1,295 @@
+import type { Clock } from '../../core/clock.js';
+import { compareDecimals, decimalToFixed, addDecimals, negateDecimal } from '../../core/decimal.js';
+import type { IntentOutcome } from '../../engine/intentOutcome.js';
+import type { IntentKind, Side } from '../../engine/intents.js';
+import { parseNonceState, type NonceState } from '../../engine/noncePair.js';
+import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
+import { attributeFills, type AttributionCandidate } from './fillAttribution.js';
+import { reconciledFillId, type Journal } from './journal.js';
+import type { InFlightIntent, JournalOrder } from './journalRows.js';
+import type { Difference, ReconciliationReport } from './reconciliationReport.js';
+
+/**
+ * Compares the journal with the venue (open orders, positions, nonce state) and resolves what the
+ * journal left open: intents that were in flight when a process stopped, orders that left the
+ * book unobserved, fills the fills channel never delivered, and orders open on the venue that the
+ * journal does not know. Nothing is guessed: an intent's fate comes from the venue's open orders
+ * (by client_order_id) or from its nonce pair (consumed = executed); a closed order counts as
+ * filled only when exactly one choice of filled orders explains the position's move.
+ */
+export type UnknownOrderPolicy = 'adopt' | 'cancel' | 'leave';
+
+export interface ReconcileOptions {
+  readonly journal: Journal;
+  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState'>;
+  readonly account: string;
+  readonly markets: readonly number[];
+  readonly clock: Clock;
+  readonly trigger: ReconciliationReport['trigger'];
+  /** Intents of this run are in flight in this very process: the engine resolves them. */
+  readonly currentRunId?: string;
+  readonly unknownOrders: UnknownOrderPolicy;
+  /** The strategy that adopts an unknown order of a market (policy adopt). */
+  readonly adopter?: (marketId: number) => string | undefined;
+  /** False: only report (the CLI while a bot may be running); true: resolve into the journal. */
+  readonly apply: boolean;
+  /** Orders the engine marked cancelled from a snapshot since then are candidates too (reconnect). */
+  readonly closedSinceMs?: number;
+}
+
+/** Snapshots of this source are the position base the journaled fills are counted from. */
+export const BASE_POSITION_SOURCE = 'base';
+const SCALE = 18;
+const PLACE_KINDS: ReadonlySet<string> = new Set(['placeLimit', 'placeMarket', 'closePosition']);
+
+interface Candidate {
+  readonly order: JournalOrder;
+  readonly orderId: string;
+  readonly inFlight?: InFlightIntent;
+}
+
+export async function reconcileWithVenue(o: ReconcileOptions): Promise<ReconciliationReport> {
+  const { journal, account } = o;
+  const atMs = o.clock.now();
+  const inFlight = journal.inFlightIntents(account).filter((f) => f.runId !== o.currentRunId);
+  const live = journal.liveOrders(account);
+  const markets = [...new Set([...o.markets, ...inFlight.map((f) => f.marketId), ...live.map((l) => l.marketId)])];
+  const nonce = parseNonceState(await o.rest.nonceState(account));
+  const venueOpen: OpenOrder[] = [];
+  const venuePosition = new Map<number, { side: Side; size: string; signed: string; avgEntryPrice?: string; marginMode?: string }>();
+  for (const marketId of markets) {
+    venueOpen.push(...(await o.rest.openOrders({ account, market_id: String(marketId) })).orders);
+    const p = await o.rest.position({ account, market_id: String(marketId) });
+    const size = (p.size ?? '0').replace(/^-/, '') || '0';
+    const side: Side = p.side === 'SELL' || (p.size ?? '').startsWith('-') ? 'sell' : 'buy';
+    venuePosition.set(marketId, {
+      side,
+      size,
+      signed: side === 'sell' && compareDecimals(size, '0') !== 0 ? `-${size}` : size,
+      ...(p.avg_entry_price === null || p.avg_entry_price === undefined || p.avg_entry_price === '' ? {} : { avgEntryPrice: p.avg_entry_price }),
+      ...(p.margin_mode === null || p.margin_mode === undefined ? {} : { marginMode: String(p.margin_mode) }),
+    });
+  }
+  const openById = new Map(venueOpen.map((v) => [v.order_id.toLowerCase(), v]));
+  const openByCoid = new Map(venueOpen.flatMap((v) => (v.client_order_id === undefined ? [] : [[v.client_order_id.toString(), v] as const])));
+
+  const differences: Difference[] = [];
+  const candidates: Candidate[] = [];
+  const handled = new Set<string>();
+  let retryAtMs: number | undefined;
+  let ok = true;
+  const write = (fn: () => void) => {
+    if (o.apply) fn();
+  };
+  const outcome = (f: InFlightIntent, rest: Partial<IntentOutcome> & Pick<IntentOutcome, 'type'>) =>
+    write(() => journal.recordOutcome({ intentId: f.intentId, strategy: f.strategy, kind: f.kind as IntentKind, marketId: f.marketId, atMs, ...rest } as IntentOutcome));
+
+  for (const f of inFlight) {
+    handled.add(f.intentId);
+    const isPlace = PLACE_KINDS.has(f.kind);
+    const coid = f.order?.clientOrderId ?? clientOrderIdOf(f);
+    const resting = coid === undefined ? undefined : openByCoid.get(coid);
+    if (isPlace && resting !== undefined && f.order !== undefined) {
+      write(() => journal.recordOrder(account, { ...f.order!, orderId: resting.order_id, restingOrderId: resting.resting_order_id, state: 'open' }, 'reconcile', atMs));
+      outcome(f, { type: 'accepted', orderId: resting.order_id });
+      differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'open', orderId: resting.order_id, reason: `client_order_id ${coid} is open on the venue` });
+      continue;
+    }
+    const fate = nonceFate(f, nonce, Math.floor(atMs / 1000));
+    if (fate.kind === 'not_executed') {
+      if (f.order !== undefined) write(() => journal.recordOrder(account, { ...f.order!, state: 'failed' }, 'reconcile', atMs));
+      outcome(f, { type: 'failed', error: { code: 'NOT_EXECUTED', message: fate.reason, hints: [] } });
+      differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'not_executed', reason: fate.reason });
+    } else if (fate.kind === 'pending') {
+      ok = false;
+      retryAtMs = Math.max(retryAtMs ?? 0, fate.retryAtMs);
+      differences.push({ type: 'in_flight_unresolved', intentId: f.intentId, kind: f.kind, reason: fate.reason, retryAtMs: fate.retryAtMs });
+    } else if (isPlace && f.order !== undefined) {
+      // Executed (or possibly executed) and not resting: filled or cancelled, judged by the position.
+      candidates.push({ order: f.order, orderId: f.order.orderId ?? `coid:${coid ?? f.intentId}`, inFlight: f });
+    } else if (fate.kind === 'executed') {
+      outcome(f, { type: 'accepted' });
+      differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'executed', reason: fate.reason });
+    } else {
+      differences.push({ type: 'in_flight_unresolved', intentId: f.intentId, kind: f.kind, reason: fate.reason });
+    }
+  }
+
+  const closed = o.closedSinceMs === undefined ? [] : journal.ordersClosedSince(account, 'cancelled', 'engine', o.closedSinceMs);
+  for (const order of [...live, ...closed]) {
+    if (handled.has(order.intentId) || order.orderId === undefined) continue;
+    handled.add(order.intentId);
+    if (openById.has(order.orderId.toLowerCase())) continue;
+    if (compareDecimals(order.filledSize, order.size) >= 0) {
+      write(() => journal.recordOrder(account, { ...order, state: 'filled' }, 'reconcile', atMs));
+      continue;
+    }
+    candidates.push({ order, orderId: order.orderId });
+  }
+
+  for (const marketId of markets) {
+    const venue = venuePosition.get(marketId);
+    if (venue === undefined) continue;
+    const inMarket = candidates.filter((c) => c.order.marketId === marketId);
+    const base = journal.latestPosition(account, marketId, BASE_POSITION_SOURCE);
+    const expected = base === undefined ? undefined : expectedPosition(journal, account, marketId, base.side, base.size, base.fillSeq);
+    const unexplained = expected === undefined ? undefined : decimalToFixed(venue.signed, SCALE, 'position') - decimalToFixed(expected, SCALE, 'position');
+    if (inMarket.length > 0) {
+      const attribution =
+        unexplained === undefined
+          ? ({ kind: 'none' } as const)
+          : attributeFills(
+              inMarket.map((c): AttributionCandidate => {
+                const remainder = decimalToFixed(addDecimals(c.order.size, negateDecimal(c.order.filledSize)), SCALE, 'remainder');
+                return { key: c.order.intentId, signedRemainder: c.order.side === 'sell' ? -remainder : remainder };
+              }),
+              unexplained,
+            );
+      if (attribution.kind === 'unique') {
+        for (const c of inMarket) {
+          const filled = attribution.filled.includes(c.order.intentId);
+          closeCandidate(o, c, filled, atMs, differences);
+        }
+        continue;
+      }
+      for (const c of inMarket) {
+        const reason = attribution.kind === 'ambiguous' ? `${attribution.solutions} ways to explain the position move` : 'no choice of filled orders explains the position move';
+        differences.push({ type: 'order_closed_unattributed', intentId: c.order.intentId, orderId: c.orderId, reason });
+        write(() => journal.recordOrder(account, { ...c.order, state: 'unknown' }, 'reconcile', atMs));
+      }
+    }
+    if (unexplained !== undefined && unexplained !== 0n && expected !== undefined) {
+      const closedHere = inMarket.length > 0;
+      differences.push({
+        type: 'position_unexplained',
+        marketId,
+        expected,
+        venue: venue.signed,
+        reason: closedHere ? 'orders left the book and the move does not single out which filled' : 'fills the journal has not seen (a partial fill of a resting order, or another client of this account)',
+      });
+    }
+  }
+
+  const toCancel: { orderId: string; marketId: number }[] = [];
+  for (const v of venueOpen) {
+    const known = journal.orderByOrderId(v.order_id);
+    if (known !== undefined && known.account === account.toLowerCase()) {
+      if (known.state !== 'open' && known.state !== 'partially_filled') write(() => journal.recordOrder(account, { ...known, state: 'open' }, 'reconcile', atMs));
+      continue;
+    }
+    if (v.client_order_id !== undefined && inFlight.some((f) => (f.order?.clientOrderId ?? clientOrderIdOf(f)) === v.client_order_id!.toString())) continue;
+    const marketId = Number(v.market_id);
+    const strategy = o.unknownOrders === 'adopt' ? o.adopter?.(marketId) : undefined;
+    const action = o.unknownOrders === 'adopt' && strategy === undefined ? 'leave' : o.unknownOrders;
+    differences.push({ type: 'unknown_open_order', orderId: v.order_id, marketId, action, ...(strategy === undefined ? {} : { strategy }) });
+    if (action === 'cancel') toCancel.push({ orderId: v.order_id, marketId });
+    if (action === 'adopt' && strategy !== undefined) {
+      write(() =>
+        journal.recordOrder(
+          account,
+          {
+            intentId: `adopted-${v.order_id.toLowerCase()}`,
+            strategy,
+            marketId,
+            side: v.side === 0 ? 'buy' : 'sell',
+            size: String(v.size_steps),
+            price: String(v.price_ticks),
+            ...(v.client_order_id === undefined ? {} : { clientOrderId: v.client_order_id.toString() }),
+            orderId: v.order_id,
+            restingOrderId: v.resting_order_id.toString(),
+            state: 'open',
+            filledSize: '0',
+          },
+          'adopted',
+          atMs,
+        ),
+      );
+    }
+  }
+
+  if (o.trigger === 'start') {
+    for (const [marketId, p] of venuePosition) {
+      write(() => journal.recordPosition(account, { marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }), ...(p.marginMode === undefined ? {} : { marginMode: p.marginMode }) }, BASE_POSITION_SOURCE, atMs));
+    }
+  }
+  write(() => journal.recordReconciliation(account, o.currentRunId, o.trigger, ok, differences, atMs));
+  return { trigger: o.trigger, ok, differences, toCancel, ...(retryAtMs === undefined ? {} : { retryAtMs }), atMs };
+}
+
+function closeCandidate(o: ReconcileOptions, c: Candidate, filled: boolean, atMs: number, differences: Difference[]): void {
+  const { journal, account } = o;
+  const remainder = addDecimals(c.order.size, negateDecimal(c.order.filledSize));
+  const reason = filled ? 'the position moved by exactly its remainder' : 'the position move is explained without it';
+  if (filled) differences.push({ type: 'fill_inferred', orderId: c.orderId, intentId: c.order.intentId, size: remainder, price: c.order.price });
+  differences.push({ type: 'order_closed', intentId: c.order.intentId, orderId: c.orderId, state: filled ? 'filled' : 'cancelled', reason });
+  if (!o.apply) return;
+  if (filled) {
+    // A resting order fills at its own price; the fee is not known.
+    journal.recordFill(
+      account,
+      { id: reconciledFillId(c.orderId), marketId: c.order.marketId, orderId: c.orderId, intentId: c.order.intentId, strategy: c.order.strategy, side: c.order.side, price: c.order.price, size: remainder },
+      'reconciled',
+      atMs,
+    );
+  }
+  journal.recordOrder(account, { ...c.order, state: filled ? 'filled' : 'cancelled', filledSize: filled ? c.order.size : c.order.filledSize }, 'reconcile', atMs);
+  if (c.inFlight !== undefined) {
+    const f = c.inFlight;
+    journal.recordOutcome({ intentId: f.intentId, strategy: f.strategy, kind: f.kind as IntentKind, marketId: f.marketId, atMs, type: 'accepted', ...(c.order.orderId === undefined ? {} : { orderId: c.order.orderId }) });
+  }
+}
+
+/** The base snapshot plus every fill journaled after it, as a signed decimal. */
+function expectedPosition(journal: Journal, account: string, marketId: number, side: Side, size: string, fillSeq: number): string {
+  let signed = side === 'sell' && compareDecimals(size, '0') !== 0 ? `-${size}` : size;
+  for (const fill of journal.fillsAfter(account, marketId, fillSeq)) signed = addDecimals(signed, fill.side === 'sell' ? negateDecimal(fill.size) : fill.size);
+  return signed;
+}
+
+function clientOrderIdOf(f: InFlightIntent): string | undefined {
+  for (const r of f.requests) {
+    const coid = r.body['client_order_id'];
+    if (typeof coid === 'string') return coid;
+  }
+  return undefined;
+}
+
+type NonceFate = { kind: 'executed' | 'not_executed' | 'unknowable'; reason: string } | { kind: 'pending'; reason: string; retryAtMs: number };
+
+/**
+ * What the venue's nonce state says about an intent's signed requests. The venue accepts only the
+ * current anchor or the next, so a pair not consumed in the current anchor, or of a later anchor,
+ * can still land until its deadline and never after it.
+ */
+function nonceFate(f: InFlightIntent, state: NonceState, nowSeconds: number): NonceFate {
+  const signed = f.requests.filter((r) => r.nonce !== undefined);
+  if (f.requests.length === 0) return { kind: 'not_executed', reason: 'never sent' };
+  if (signed.length === 0) return { kind: 'unknowable', reason: 'sent without a nonce (JWT); its fate cannot be read from the venue' };
+  let latestDeadline = 0;
+  let unknowable = false;
+  for (const r of signed) {
+    const pair = r.nonce!;
+    if (pair.anchor === state.anchor && ((state.bitmap >> BigInt(pair.bit)) & 1n) === 1n) {
+      return { kind: 'executed', reason: `its nonce (${pair.anchor}, ${pair.bit}) is consumed on the venue` };
+    }
+    if (pair.anchor < state.anchor) unknowable = true;
+    latestDeadline = Math.max(latestDeadline, deadlineOf(r.body) ?? Number.MAX_SAFE_INTEGER);
+  }
+  if (unknowable) return { kind: 'unknowable', reason: 'the venue has moved past its nonce anchor, whose bitmap it no longer shows' };
+  if (nowSeconds <= latestDeadline) {
+    return { kind: 'pending', reason: `its nonce is not consumed yet and its permit is valid until ${latestDeadline}`, retryAtMs: (latestDeadline + 1) * 1000 };
+  }
+  return { kind: 'not_executed', reason: 'its nonce was never consumed and its permit deadline has passed' };
+}
+
+function deadlineOf(body: Readonly<Record<string, unknown>>): number | undefined {
+  for (const field of ['permit', 'permit_params']) {
+    const permit = body[field];
+    if (typeof permit === 'object' && permit !== null) {
+      const deadline = (permit as Record<string, unknown>)['deadline'];
+      if (typeof deadline === 'number') return deadline;
+    }
+  }
+  return undefined;
+}

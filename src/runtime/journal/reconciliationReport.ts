@@ -1,0 +1,51 @@
+/**
+ * What a reconciliation found: every difference between the journal and the venue, and what was
+ * done about it. Logged, stored in the journal and printed by `perpbot reconcile`.
+ */
+export type Difference =
+  | {
+      readonly type: 'in_flight_resolved';
+      readonly intentId: string;
+      readonly kind: string;
+      /** open: found resting; executed: its nonce was consumed; not_executed: consumed never, deadline passed. */
+      readonly resolution: 'open' | 'executed' | 'not_executed';
+      readonly orderId?: string;
+      readonly reason: string;
+    }
+  | { readonly type: 'in_flight_unresolved'; readonly intentId: string; readonly kind: string; readonly reason: string; readonly retryAtMs?: number }
+  | { readonly type: 'order_closed'; readonly intentId: string; readonly orderId: string; readonly state: 'filled' | 'cancelled'; readonly reason: string }
+  | { readonly type: 'order_closed_unattributed'; readonly intentId: string; readonly orderId: string; readonly reason: string }
+  | { readonly type: 'fill_inferred'; readonly orderId: string; readonly intentId: string; readonly size: string; readonly price: string }
+  | { readonly type: 'position_unexplained'; readonly marketId: number; readonly expected: string; readonly venue: string; readonly reason: string }
+  | { readonly type: 'unknown_open_order'; readonly orderId: string; readonly marketId: number; readonly action: 'adopt' | 'cancel' | 'leave'; readonly strategy?: string };
+
+export interface ReconciliationReport {
+  readonly trigger: 'start' | 'reconnect' | 'cli';
+  /** False when something is left unresolved that trading must not run over. */
+  readonly ok: boolean;
+  readonly differences: readonly Difference[];
+  /** Venue orders this account should cancel (policy `cancel`). */
+  readonly toCancel: readonly { readonly orderId: string; readonly marketId: number }[];
+  /** When an in-flight permit could still land: reconcile again after this time. */
+  readonly retryAtMs?: number;
+  readonly atMs: number;
+}
+
+export function describeDifference(d: Difference): string {
+  switch (d.type) {
+    case 'in_flight_resolved':
+      return `intent ${d.intentId} (${d.kind}) was in flight: ${d.resolution}${d.orderId === undefined ? '' : ` as order ${d.orderId}`} (${d.reason})`;
+    case 'in_flight_unresolved':
+      return `intent ${d.intentId} (${d.kind}) is still unresolved: ${d.reason}`;
+    case 'order_closed':
+      return `order ${d.orderId} (intent ${d.intentId}) left the book while unobserved: ${d.state} (${d.reason})`;
+    case 'order_closed_unattributed':
+      return `order ${d.orderId} (intent ${d.intentId}) left the book; filled or cancelled cannot be told (${d.reason})`;
+    case 'fill_inferred':
+      return `fill of ${d.size} at ${d.price} inferred for order ${d.orderId} (intent ${d.intentId})`;
+    case 'position_unexplained':
+      return `market ${d.marketId}: venue position ${d.venue}, journal expects ${d.expected} (${d.reason})`;
+    case 'unknown_open_order':
+      return `order ${d.orderId} in market ${d.marketId} is open on the venue but not in the journal: ${d.action}${d.strategy === undefined ? '' : ` (by ${d.strategy})`}`;
+  }
+}

@@ -1,0 +1,44 @@
+import { Subscription, type Observable } from 'rxjs';
+import type { Clock } from '../../core/clock.js';
+import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/orderTracker.js';
+import type { Journal } from './journal.js';
+
+export interface TrackerEvents {
+  readonly orders$: Observable<TrackedOrder>;
+  readonly fills$: Observable<TrackedFill>;
+  /** Emits whenever positions may have changed (the positions channel, a reconciliation). */
+  readonly positionsChanged$: Observable<unknown>;
+  allPositions(): readonly TrackedPosition[];
+}
+
+/**
+ * Journals what the tracker learns: every order state change (with history), every fill once,
+ * and a position snapshot whenever a market's position changes. The subjects are synchronous, so
+ * a change is on disk before the next subscriber (a strategy) hears of it.
+ */
+export function recordTrackerEvents(journal: Journal, account: string, events: TrackerEvents, clock: Clock): Subscription {
+  const subscriptions = new Subscription();
+  subscriptions.add(events.orders$.subscribe((order) => journal.recordOrder(account, order, 'engine', clock.now())));
+  subscriptions.add(events.fills$.subscribe((fill) => void journal.recordFill(account, { ...fill }, 'venue', clock.now())));
+  const last = new Map<number, string>();
+  subscriptions.add(
+    events.positionsChanged$.subscribe(() => {
+      const now = new Map(events.allPositions().map((p) => [p.marketId, p]));
+      for (const marketId of new Set([...last.keys(), ...now.keys()])) {
+        const p = now.get(marketId);
+        const key = p === undefined ? '0' : `${p.side}:${p.size}:${p.marginMode ?? ''}`;
+        if (last.get(marketId) === key) continue;
+        last.set(marketId, key);
+        journal.recordPosition(
+          account,
+          p === undefined
+            ? { marketId, side: 'buy', size: '0' }
+            : { marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }), ...(p.marginMode === undefined ? {} : { marginMode: p.marginMode }) },
+          'venue',
+          clock.now(),
+        );
+      }
+    }),
+  );
+  return subscriptions;
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { placeLimit } from '../../../src/engine/intentBuilders.js';
+import { reconciledFillId, type Journal } from '../../../src/runtime/journal/journal.js';
+import { MIGRATIONS } from '../../../src/runtime/journal/journalMigrations.js';
+import { openJournal } from '../../../src/runtime/journal/openJournal.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000AA';
+const order = { intentId: 'i1', strategy: 's', marketId: 1, side: 'buy' as const, size: '0.002', price: '100', clientOrderId: 77n, state: 'pending' as const, filledSize: '0' };
+const fill = (id: string, size: string, orderId = '0xabc') => ({ id, marketId: 1, orderId, intentId: 'i1', side: 'buy' as const, price: '100', size, fee: '0.01', liquidity: 'MAKER' });
+
+describe('Journal', () => {
+  let dir: string;
+  let journal: Journal;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-'));
+    journal = openJournal(join(dir, 'nested', 'journal.sqlite'));
+  });
+  afterEach(() => {
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates the directory, runs every migration once and uses WAL with full sync', () => {
+    expect(journal.db.prepare('SELECT version FROM schema_version').get()).toEqual({ version: MIGRATIONS.length });
+    expect(journal.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(journal.db.pragma('synchronous', { simple: true })).toBe(2);
+    journal.close();
+    journal = openJournal(join(dir, 'nested', 'journal.sqlite'));
+    expect(journal.db.prepare('SELECT COUNT(*) AS n FROM schema_version').get()).toEqual({ n: 1 });
+  });
+
+  it('refuses a file written by a newer schema', () => {
+    journal.db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length + 1);
+    journal.close();
+    expect(() => (journal = openJournal(join(dir, 'nested', 'journal.sqlite')))).toThrow(/newer than this perpbot knows/);
+    journal = openJournal(join(dir, 'other.sqlite'));
+  });
+
+  it('keeps the highest nonce pair per account, anchor before bit', () => {
+    expect(journal.nonceHighWater(ACCOUNT)).toBeUndefined();
+    journal.recordNonce(ACCOUNT, 'r', { anchor: 7n, bit: 200 }, 'a');
+    journal.recordNonce(ACCOUNT, 'r', { anchor: 8n, bit: 3 }, 'b');
+    journal.recordNonce(ACCOUNT, 'r', { anchor: 8n, bit: 1 }, 'c');
+    journal.recordNonce('0x00000000000000000000000000000000000000bb', 'r', { anchor: 9n, bit: 0 }, 'd');
+    expect(journal.nonceHighWater(ACCOUNT.toLowerCase())).toEqual({ anchor: 8n, bit: 3 });
+  });
+
+  it('lists intents without a terminal outcome, with their requests and order, as in flight', () => {
+    const intent = placeLimit({ intentId: 'i1', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100', clientOrderId: 77n });
+    journal.recordIntent(ACCOUNT, 'run1', intent, 1);
+    journal.recordOrder(ACCOUNT, order, 'engine', 2);
+    journal.recordRequest({ intentId: 'i1', endpoint: 'placeOrder', body: { client_order_id: '77', permit: { deadline: 99 } }, nonce: { anchor: 5n, bit: 2 }, attempt: 1, atMs: 3 });
+    journal.recordOutcome({ type: 'unknown', intentId: 'i1', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 4, reason: 'timeout' });
+    const [inFlight] = journal.inFlightIntents(ACCOUNT);
+    expect(inFlight).toMatchObject({ intentId: 'i1', runId: 'run1', kind: 'placeLimit', order: { clientOrderId: '77', state: 'pending' } });
+    expect(inFlight?.intent['clientOrderId']).toBe('77');
+    expect(inFlight?.requests).toEqual([{ endpoint: 'placeOrder', body: { client_order_id: '77', permit: { deadline: 99 } }, nonce: { anchor: 5n, bit: 2 }, attempt: 1, atMs: 3 }]);
+    journal.recordOutcome({ type: 'accepted', intentId: 'i1', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 5, orderId: '0xabc' });
+    expect(journal.inFlightIntents(ACCOUNT)).toEqual([]);
+  });
+
+  it('keeps an order history row per change of state or filled size only', () => {
+    journal.recordOrder(ACCOUNT, order, 'engine', 1);
+    journal.recordOrder(ACCOUNT, { ...order, orderId: '0xABC', state: 'open' }, 'engine', 2);
+    journal.recordOrder(ACCOUNT, { ...order, state: 'open' }, 'engine', 3);
+    journal.recordOrder(ACCOUNT, { ...order, state: 'partially_filled', filledSize: '0.001' }, 'engine', 4);
+    expect(journal.order('i1')).toMatchObject({ orderId: '0xabc', state: 'partially_filled', filledSize: '0.001', clientOrderId: '77' });
+    const history = journal.db.prepare('SELECT state FROM order_states ORDER BY id').all();
+    expect(history).toEqual([{ state: 'pending' }, { state: 'open' }, { state: 'partially_filled' }]);
+    expect(journal.liveOrders(ACCOUNT).map((o) => o.intentId)).toEqual(['i1']);
+    expect(journal.orderByOrderId('0xAbC')?.intentId).toBe('i1');
+  });
+
+  it('journals a fill once per id', () => {
+    expect(journal.recordFill(ACCOUNT, fill('f1', '0.001'), 'venue', 1)).toBe(true);
+    expect(journal.recordFill(ACCOUNT, fill('f1', '0.001'), 'venue', 2)).toBe(false);
+    expect(journal.recentFills(10).map((f) => f.fillId)).toEqual(['f1']);
+  });
+
+  it('lets a late venue fill take its size off the inferred fill of the same order', () => {
+    journal.recordFill(ACCOUNT, fill(reconciledFillId('0xABC'), '0.002'), 'reconciled', 1);
+    journal.recordFill(ACCOUNT, fill('f1', '0.0005'), 'venue', 2);
+    expect(journal.fillsOfOrder('0xabc').map((f) => [f.fillId, f.size])).toEqual([
+      ['reconciled:0xabc', '0.0015'],
+      ['f1', '0.0005'],
+    ]);
+    journal.recordFill(ACCOUNT, fill('f2', '0.0015'), 'venue', 3);
+    expect(journal.fillsOfOrder('0xabc').map((f) => f.fillId)).toEqual(['f1', 'f2']);
+  });
+
+  it('counts fills after a position snapshot of a source', () => {
+    journal.recordFill(ACCOUNT, fill('f1', '0.001'), 'venue', 1);
+    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '0.001' }, 'base', 2);
+    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '0.001' }, 'venue', 2);
+    journal.recordFill(ACCOUNT, fill('f2', '0.001'), 'venue', 3);
+    const base = journal.latestPosition(ACCOUNT, 1, 'base');
+    expect(base).toMatchObject({ size: '0.001', fillSeq: 1, source: 'base' });
+    expect(journal.fillsAfter(ACCOUNT, 1, base!.fillSeq).map((f) => f.fillId)).toEqual(['f2']);
+  });
+
+  it('stores strategy state per account and strategy', () => {
+    journal.saveStrategyState(ACCOUNT, 'mm', 'cursor', '{"n":1}', 1);
+    journal.saveStrategyState(ACCOUNT, 'mm', 'cursor', '{"n":2}', 2);
+    expect(journal.loadStrategyState(ACCOUNT, 'mm', 'cursor')).toBe('{"n":2}');
+    expect(journal.loadStrategyState(ACCOUNT, 'grid', 'cursor')).toBeUndefined();
+    journal.deleteStrategyState(ACCOUNT, 'mm', 'cursor');
+    expect(journal.loadStrategyState(ACCOUNT, 'mm', 'cursor')).toBeUndefined();
+  });
+});
