@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'perpbot.js');
+
+const CONFIG = [
+  'venue:',
+  '  profile: sim',
+  'engine:',
+  '  registration_retry: { attempts: 30, base_ms: 50 }',
+  'risk:',
+  '  max_order_notional: "1000"',
+  '  max_position_per_market: "5000"',
+  '  max_open_orders: 20',
+  '  max_actions_per_second: 5',
+  '  kill_switch: { max_loss: "500" }',
+  'strategies:',
+  '  - name: mm',
+  '    module: strategies/marketMaker.ts',
+  '    markets: [1]',
+  '    params: { size: "0.001", spread_bps: 20, max_inventory: "0.01" }',
+  'logging: { level: info, pretty: false }',
+  'sim: { block_ms: 50, registration_lag_ms: 300, port: 0 }',
+  '',
+].join('\n');
+
+/** Every string value of a log line with the field name it sits under, at any depth. */
+function entries(value: unknown, field = ''): [string, string][] {
+  if (typeof value === 'string') return [[field, value]];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => entries(inner, Array.isArray(value) ? field : key));
+}
+
+interface LogLine {
+  readonly msg: string;
+  readonly [key: string]: unknown;
+}
+
+describe('perpbot start (spawned, embedded simulator)', () => {
+  it('sets up a throwaway account, trades, and on SIGTERM stops cleanly with exit code 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
+    const config = join(dir, 'start.yaml');
+    await writeFile(config, CONFIG);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
+    const child = spawn(process.execPath, [BIN, 'start', '--config', config], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const running = new Promise<void>((ready) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('"msg":"bot running"')) ready();
+      });
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    await Promise.race([running, exited]);
+    child.kill('SIGTERM');
+    const code = await exited;
+
+    const lines = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as LogLine);
+    const messages = lines.map((l) => l.msg);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(messages).toEqual(
+      expect.arrayContaining(['embedded simulator started', 'faucet deposit made (1000 USDC)', 'signer Active', 'bot running', 'stopping', 'embedded simulator stopped', 'stopped']),
+    );
+    expect(messages.indexOf('signer Active')).toBeLessThan(messages.indexOf('bot running'));
+    expect(messages.at(-1)).toBe('stopped');
+    // Throwaway keys never reach the output: the only 32-byte hex values logged are hashes.
+    for (const [field, value] of lines.flatMap((l) => entries(l))) {
+      if (/^0x[0-9a-fA-F]{64}$/.test(value)) expect(field).toMatch(/hash/i);
+    }
+  }, 45_000);
+});
