@@ -90,11 +90,11 @@ export async function writeSimConfig(sim: RunningSim, markets: readonly number[]
   return { dir, path };
 }
 
-/** Places a resting limit order with a permit signed by the session key. */
+/** Places a GTC limit order (post-only unless told otherwise) with a permit signed by the session key. */
 export async function placeLimit(
   rest: RestClient,
   keys: TestKeys,
-  order: { marketId: number; side: 0 | 1; priceTicks: number; sizeSteps: number; nonce: { anchor: bigint; bit: number } },
+  order: { marketId: number; side: 0 | 1; priceTicks: number; sizeSteps: number; postOnly?: boolean; nonce: { anchor: bigint; bit: number } },
 ): Promise<string> {
   const { context } = await readSigningInfo(rest);
   const request = await buildSignedRequest(
@@ -105,7 +105,7 @@ export async function placeLimit(
         size_steps: order.sizeSteps,
         price_ticks: order.priceTicks,
         side: order.side,
-        post_only: true,
+        post_only: order.postOnly ?? true,
         reduce_only: false,
         stp_mode: 0,
         order_type: 1,

@@ -35,12 +35,12 @@ async function setUp(keys: TestKeys): Promise<void> {
   expect(result.code).toBe(0);
 }
 
-async function restingOrders(keys: TestKeys, markets: readonly { marketId: number; priceTicks: number }[]): Promise<string[]> {
+async function restingOrders(keys: TestKeys, markets: readonly { marketId: number; priceTicks: number; side?: 0 | 1; postOnly?: boolean }[]): Promise<string[]> {
   const allocator = new NonceAllocator(keys.account.address, parseNonceState(await rest.nonceState(keys.account.address)));
   const ids: string[] = [];
   for (const m of markets) {
     const nonce = await allocator.allocate();
-    ids.push(await placeLimit(rest, keys, { marketId: m.marketId, side: 0, priceTicks: m.priceTicks, sizeSteps: 100, nonce }));
+    ids.push(await placeLimit(rest, keys, { marketId: m.marketId, side: m.side ?? 0, priceTicks: m.priceTicks, sizeSteps: 100, postOnly: m.postOnly ?? true, nonce }));
     allocator.report(nonce, 'landed');
   }
   return ids;
@@ -108,6 +108,21 @@ describe('perpbot status', () => {
     expect(table.stdout).toContain('positions: none');
     expect(table.stdout).toMatch(new RegExp(`1 BTC/USDC\\s+${btc}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\s+GTC\\s+post-only`));
     expect(table.stdout).not.toContain(eth ?? 'no eth order');
+  });
+
+  it('shows a position once an order has filled', async () => {
+    const maker = testKeys();
+    const taker = testKeys();
+    await setUp(maker);
+    await setUp(taker);
+    await restingOrders(maker, [{ marketId: 1, priceTicks: 700_000, side: 1 }]);
+    await restingOrders(taker, [{ marketId: 1, priceTicks: 700_000, side: 0, postOnly: false }]);
+
+    const table = await cli(['status', '--config', configPath, '--market', '1'], taker);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/positions:\nmarket\s+side\s+size\s+entry\s+mark\s+uPnL\s+leverage\s+liq\. price\n1 BTC\/USDC\s+BUY\s+0\.001\s+70000\s/);
+    const json = JSON.parse((await cli(['status', '--config', configPath, '--market', '1', '--json'], maker)).stdout) as { markets: { position: { side: string; size: string } | null }[] };
+    expect(json.markets[0]?.position).toEqual(expect.objectContaining({ side: 'SELL', size: '0.001' }));
   });
 
   it('shows an account the venue has never seen as not registered, without any key', async () => {
