@@ -24,7 +24,7 @@ function perpbot(args: readonly string[], env: Record<string, string> = {}): Pro
   // Nothing of the caller's perpbot environment leaks in (keys, URLs, acknowledgements).
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 25_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 45_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
       done({ code, stdout, stderr });
     });
@@ -91,7 +91,7 @@ beforeAll(async () => {
     perpbot(['frobnicate']),
   ]);
   Object.assign(runs, { help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand });
-}, 60_000);
+}, 90_000);
 
 describe('perpbot (spawned)', () => {
   it('--help prints the usage on stdout and exits 0', () => {
