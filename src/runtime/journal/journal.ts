@@ -220,13 +220,26 @@ export class Journal {
     return row === undefined ? undefined : orderOf(row);
   }
 
-  /** Orders whose state changed to `state` at or after `sinceMs` by `source`. */
+  /** Orders whose latest state change, at or after `sinceMs`, was to `state` by `source`. */
   ordersClosedSince(account: string, state: OrderState, source: string, sinceMs: number): JournalOrder[] {
     return this.all(
-      `SELECT o.* FROM orders o WHERE o.account = ? AND o.state = ? AND EXISTS
-         (SELECT 1 FROM order_states s WHERE s.intent_id = o.intent_id AND s.state = ? AND s.source = ? AND s.at_ms >= ?)`,
-      account.toLowerCase(), state, state, source, sinceMs,
+      `SELECT o.* FROM orders o WHERE o.account = ? AND o.state = ? AND
+         (SELECT s.source || '|' || s.at_ms FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) IS NOT NULL AND
+         (SELECT s.source FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) = ? AND
+         (SELECT s.at_ms FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) >= ?`,
+      account.toLowerCase(), state, source, sinceMs,
     ).map(orderOf);
+  }
+
+  /** Intent ids and order ids (lower case) that accepted cancel intents of the account targeted. */
+  acceptedCancelTargets(account: string): Set<string> {
+    const targets = new Set<string>();
+    for (const row of this.all("SELECT intent FROM intents WHERE account = ? AND kind = 'cancel' AND outcome_type = 'accepted'", account.toLowerCase())) {
+      const target = (JSON.parse(String(row['intent'])) as { target?: { intentId?: string; orderId?: string } }).target;
+      if (target?.intentId !== undefined) targets.add(target.intentId);
+      if (target?.orderId !== undefined) targets.add(target.orderId.toLowerCase());
+    }
+    return targets;
   }
 
   order(intentId: string): JournalOrder | undefined {

@@ -34,7 +34,10 @@ export interface ReconcileOptions {
   readonly adopter?: (marketId: number) => string | undefined;
   /** False: only report (the CLI while a bot may be running); true: resolve into the journal. */
   readonly apply: boolean;
-  /** Orders the engine marked cancelled from a snapshot since then are candidates too (reconnect). */
+  /**
+   * Orders the engine marked cancelled since then (a snapshot no longer listed them: filled or
+   * cancelled, it cannot tell) are candidates too; default: since the last position base.
+   */
   readonly closedSinceMs?: number;
 }
 
@@ -116,7 +119,11 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
     }
   }
 
-  const closed = o.closedSinceMs === undefined ? [] : journal.ordersClosedSince(account, 'cancelled', 'engine', o.closedSinceMs);
+  const since = o.closedSinceMs ?? Math.min(...markets.map((m) => journal.latestPosition(account, m, BASE_POSITION_SOURCE)?.atMs ?? Number.POSITIVE_INFINITY));
+  const cancelledByUs = journal.acceptedCancelTargets(account);
+  const closed = Number.isFinite(since)
+    ? journal.ordersClosedSince(account, 'cancelled', 'engine', since).filter((c) => !cancelledByUs.has(c.intentId) && !cancelledByUs.has(c.orderId?.toLowerCase() ?? ''))
+    : [];
   for (const order of [...live, ...closed]) {
     if (handled.has(order.intentId) || order.orderId === undefined) continue;
     handled.add(order.intentId);
