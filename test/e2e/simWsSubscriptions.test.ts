@@ -93,6 +93,9 @@ describe('malformed frames', () => {
     const bad = await client.request({ method: 'subscribe', params: { market_ids: 'all' } }, isError);
     expect(bad['message']).toMatch(/^malformed subscribe frame at params\./);
     expect((await client.request([1, 2, 3], isError))['message']).toMatch(/^unknown method/);
+    const from = client.frames.length;
+    client.socket.send(Buffer.from('{"method":"subscribe"}'), { binary: true });
+    expect((await client.next(isError, from))['message']).toBe('malformed frame: binary frames are not accepted');
     const ack = await client.request({ method: 'subscribe', params: { channel: 'trades' } }, isAck('trades'));
     expect(ack['status']).toBe('success');
   });

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
+import { errorFrame } from './controlFrames.js';
 import { handleClientFrame } from './handleClientFrame.js';
 import { SimWsConnection, type ConnectionLimits } from './simWsConnection.js';
 import type { SimEvent, SimWebSocketHandle } from '../simContext.js';
@@ -22,6 +23,8 @@ export interface SimWebSocketOptions {
   readonly maxBufferedBytes?: number;
   /** Largest client frame accepted; larger closes the connection (1009). Default 64 KiB. */
   readonly maxPayloadBytes?: number;
+  /** Where internal failures (a bug in a handler or the fan-out) are reported; never secrets. */
+  readonly onError?: (error: unknown) => void;
 }
 
 export interface SimWebSocket extends SimWebSocketHandle {
@@ -55,6 +58,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
     inboundWindowMs: 1_000,
     maxBufferedBytes: positive(options.maxBufferedBytes ?? 4 * 1024 * 1024, 'maxBufferedBytes'),
   };
+  const onError = options.onError ?? (() => {});
   const hub = new SimWsHub(ctx);
   const wss = new WebSocketServer({ noServer: true, autoPong: false, maxPayload: options.maxPayloadBytes ?? 64 * 1024 });
   const lifetime = new AbortController();
@@ -76,14 +80,15 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
     if (isStalled()) connection.stall();
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
-        connection.send({ type: 'error', status: 'error', message: 'malformed frame: binary frames are not accepted' });
+        connection.send(errorFrame('malformed frame: binary frames are not accepted'));
         return;
       }
       try {
         handleClientFrame(ctx, hub, connection, rawText(data));
-      } catch {
+      } catch (error) {
         // A bug in a handler must cost this frame only, never the server.
-        connection.send({ type: 'error', status: 'error', message: 'internal error handling frame' });
+        onError(error);
+        connection.send(errorFrame('internal error handling frame'));
       }
     });
     ws.on('ping', (data: Buffer) => connection.pong(data));
@@ -107,8 +112,9 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
     pending = [];
     try {
       hub.publish(events);
-    } catch {
+    } catch (error) {
       // A fan-out failure must cost these frames only, never the simulator.
+      onError(error);
     }
   };
   const subscription = ctx.events.subscribe((event) => {
