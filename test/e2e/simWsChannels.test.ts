@@ -111,17 +111,44 @@ describe('orderbook channel', () => {
   });
 });
 
+async function authenticateAlice(): Promise<void> {
+  sim.chain.signers.activate(alice.address, aliceSession.address);
+  const nonce = sim.chain.issueLoginNonce(alice.address);
+  const message = 'WebSocket Authentication';
+  const signature = await signTypedStruct(sim.ctx.signingContext, aliceSession, 'RegisterV2', { signer: aliceSession.address, message, nonce: BigInt(nonce) });
+  const reply = await client.request(
+    { method: 'auth_v2', params: { account: alice.address, signer: aliceSession.address, message, nonce, signature } },
+    isAuthReply,
+  );
+  expect(reply['status']).toBe('success');
+}
+
+describe('orders channel', () => {
+  it('one update per transaction carries every order it changed', async () => {
+    await authenticateAlice();
+    await client.request({ method: 'subscribe', params: { channel: 'orders', market_ids: [1] } }, isAck('orders'));
+    sim.place(alice.address, { side: 0, price_ticks: 640_000 });
+    await settle(client);
+    sim.place(alice.address, { side: 0, price_ticks: 641_000 });
+    await settle(client);
+    const beforeCancel = client.ofChannel('orders').length;
+    sim.act(() => sim.exchange.cancelAll(alice.address, 1));
+    await settle(client);
+    const frames = client.ofChannel('orders');
+    expect(frames.map((f) => f['type'])).toEqual(['snapshot', 'update', 'update', 'update']);
+    expect(frames.length - beforeCancel).toBe(1);
+    const cancelled = frames.at(-1)?.['data'] as { status: string; price_ticks: number }[];
+    expect(cancelled.map((o) => [o.status, o.price_ticks]).sort()).toEqual([
+      ['ORDER_STATUS_CANCELLED', 640_000],
+      ['ORDER_STATUS_CANCELLED', 641_000],
+    ]);
+    expect(frames.at(-1)?.['tx_hash']).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+});
+
 describe('trades and private channels after a trade', () => {
   it('deliver the trade publicly and orders, fills, positions and account to the maker only', async () => {
-    sim.chain.signers.activate(alice.address, aliceSession.address);
-    const nonce = sim.chain.issueLoginNonce(alice.address);
-    const message = 'WebSocket Authentication';
-    const signature = await signTypedStruct(sim.ctx.signingContext, aliceSession, 'RegisterV2', { signer: aliceSession.address, message, nonce: BigInt(nonce) });
-    const reply = await client.request(
-      { method: 'auth_v2', params: { account: alice.address, signer: aliceSession.address, message, nonce, signature } },
-      isAuthReply,
-    );
-    expect(reply['status']).toBe('success');
+    await authenticateAlice();
 
     sim.place(alice.address, { side: 0, price_ticks: 649_000, size_steps: 100 });
     for (const channel of ['orders', 'positions', 'fills', 'account', 'trades']) {
