@@ -2,6 +2,7 @@ import type { Address } from '../../core/address.js';
 import { fixedToDecimal, weiToDecimal } from '../../core/decimal.js';
 import type { BalanceRecord, PositionRecord } from './exchangeRecords.js';
 import { marketInitialMarginWei, type MarginOrder } from './initialMargin.js';
+import { liquidationPriceWei, maintenanceMarginWei } from './maintenanceMargin.js';
 import type { MarketSpec } from './markets.js';
 import { abs, applyFillToPosition, unrealizedPnlWei } from './positionMath.js';
 
@@ -40,6 +41,8 @@ export class AccountLedger {
   constructor(
     private readonly context: LedgerContext,
     private readonly defaultLeverage: number,
+    /** Report liquidation prices (only meaningful when the exchange liquidates). */
+    private readonly reportLiquidationPrice = false,
   ) {}
 
   isRegistered(account: Address): boolean {
@@ -154,8 +157,25 @@ export class AccountLedger {
       mark_price: weiToDecimal(this.context.markWei(marketId)),
       unrealized_pnl: weiToDecimal(this.unrealizedWei(address, marketId)),
       realized_pnl: weiToDecimal(position.realizedPnlWei),
-      liquidation_price: '',
+      liquidation_price: this.liquidationPrice(address, marketId),
     };
+  }
+
+  /** Decimal liquidation price of the position, or "" when flat, not reported or out of reach. */
+  private liquidationPrice(address: Address, marketId: number): string {
+    const position = this.position(address, marketId);
+    if (!this.reportLiquidationPrice || position.sizeSteps === 0n) return '';
+    let otherEquity = position.isolatedWei;
+    let otherMaintenance = 0n;
+    if (position.marginMode === 0) {
+      otherEquity = this.crossPool(address).equityWei - this.unrealizedWei(address, marketId);
+      for (const [id, other] of this.account(address).positions) {
+        if (id === marketId || other.marginMode !== 0 || other.sizeSteps === 0n) continue;
+        otherMaintenance += maintenanceMarginWei(this.context.market(id), other.sizeSteps, this.context.markWei(id));
+      }
+    }
+    const price = liquidationPriceWei(this.context.market(marketId), position.sizeSteps, position.avgEntryWei, otherEquity, otherMaintenance);
+    return price === undefined ? '' : weiToDecimal(price);
   }
 
   /** Markets where the account holds a position, ascending by id. */

@@ -92,6 +92,7 @@ export class Exchange {
         marginOrders: (account, marketId) => this.store.openOrdersIn(account, marketId),
       },
       defaultLeverage,
+      options.liquidation === true,
     );
     this.entry = new OrderEntry({
       store: this.store,

@@ -106,7 +106,7 @@ export interface PositionRecord {
   readonly mark_price: string;
   readonly unrealized_pnl: string;
   readonly realized_pnl: string;
-  /** Liquidation is not simulated, so this is always "". */
+  /** Mark at which the position would be liquidated (others held still); "" when flat or liquidation is off. */
   readonly liquidation_price: string;
 }
 

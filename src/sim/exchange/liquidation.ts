@@ -1,11 +1,13 @@
 import type { Address } from '../../core/address.js';
-import { divideRounded, pow10 } from '../../core/decimal.js';
 import type { AccountLedger } from './accountLedger.js';
 import type { EventCollector } from './eventCollector.js';
-import { notionalAtPriceWei, type MarketSpec } from './markets.js';
+import { maintenanceMarginWei } from './maintenanceMargin.js';
+import type { MarketSpec } from './markets.js';
 import type { OrderEntry } from './orderEntry.js';
 import type { OrderStore } from './orderStore.js';
 import { abs } from './positionMath.js';
+
+export { maintenanceMarginWei };
 
 export interface LiquidationDeps {
   readonly ledger: AccountLedger;
@@ -15,12 +17,6 @@ export interface LiquidationDeps {
   markWei(marketId: number): bigint;
   /** Accounts never liquidated (the synthetic bots). */
   readonly exempt: ReadonlySet<Address>;
-}
-
-/** Maintenance margin of a position: |notional at the mark| × maintenance_margin_factor, rounded up. */
-export function maintenanceMarginWei(market: MarketSpec, sizeSteps: bigint, markWei: bigint): bigint {
-  const notional = abs(notionalAtPriceWei(market, markWei, sizeSteps));
-  return divideRounded(notional * market.maintenanceFactor.units, pow10(market.maintenanceFactor.scale), 'up');
 }
 
 /**

@@ -91,4 +91,34 @@ describe('liquidation (opt-in)', () => {
     ex.advanceBlock(2, T0 + 2000);
     expect(ex.position(DAVE, 1).size_steps).toBe('0');
   });
+
+  it('reports the liquidation price, and liquidates exactly when the mark crosses it', () => {
+    const ex = longDave(true);
+    // Solves 99.5125 + 0.015 (p − 65000) = 0.015 · p · 0.01, rounded to the nearest wei.
+    expect(ex.position(DAVE, 1).liquidation_price).toBe('58955.387205387205387205');
+    ex.setMark(1, '58955.4');
+    ex.advanceBlock(1, T0 + 1000);
+    expect(ex.position(DAVE, 1).size_steps).toBe('1500');
+    ex.setMark(1, '58955.3');
+    ex.advanceBlock(2, T0 + 2000);
+    expect(ex.position(DAVE, 1)).toMatchObject({ size_steps: '0', liquidation_price: '' });
+  });
+
+  it('reports liquidation prices of shorts and isolated positions; "" when liquidation is off', () => {
+    const short = quietExchange({ liquidation: true, oracleVolatilityPpm: 0 });
+    short.deposit(DAVE, '100');
+    short.placeOrder(BOB, limit(0, 650_000, 1500), T0);
+    short.placeOrder(DAVE, market(1, 650_000, 1500), T0);
+    expect(short.position(DAVE, 1).liquidation_price).toBe('70924.917491749174917492');
+
+    const isolated = quietExchange({ liquidation: true, oracleVolatilityPpm: 0 });
+    isolated.deposit(DAVE, '100');
+    isolated.setMarginMode(DAVE, 1, 1);
+    isolated.adjustIsolatedMargin(DAVE, 1, 40n * WEI);
+    isolated.placeOrder(BOB, limit(1, 650_000, 500), T0);
+    isolated.placeOrder(DAVE, market(0, 650_000, 500), T0);
+    expect(isolated.position(DAVE, 1).liquidation_price).toBe('57608.585858585858585859');
+
+    expect(longDave(false).position(DAVE, 1).liquidation_price).toBe('');
+  });
 });
