@@ -122,11 +122,7 @@ export class Engine {
   /** Reads domain, system config, markets and nonce state, then reconciles orders and positions. */
   async start(): Promise<void> {
     const { rest } = this.options;
-    const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
-    this.context = createSigningContext(
-      parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
-      system.addresses.router,
-    );
+    await this.refreshVenueInfo();
     await this.refreshMarkets();
     const nonceState = parseNonceState(await rest.nonceState(this.options.account));
     this.allocator = new NonceAllocator(this.options.account, nonceState, {
@@ -135,6 +131,28 @@ export class Engine {
     });
     await this.reconcile();
     this.startBalance = this.tracker.currentBalance();
+  }
+
+  /**
+   * Reads the signing domain and the system config again (spec: contract addresses change on
+   * redeploys and are read at runtime). Permits signed afterwards use the new router as target.
+   * Returns whether the router or the domain changed.
+   */
+  async refreshVenueInfo(): Promise<{ changed: boolean }> {
+    const { rest } = this.options;
+    const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
+    const next = createSigningContext(
+      parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
+      system.addresses.router,
+    );
+    const before = this.context;
+    this.context = next;
+    return { changed: before !== undefined && !sameSigningContext(before, next) };
+  }
+
+  /** Why trading stopped for good (the venue refused our signer), or undefined while trading. */
+  get tradingStopped(): string | undefined {
+    return this.signerRefused === undefined ? undefined : 'the venue refused the signer (SignerNotAuthorized)';
   }
 
   async refreshMarkets(): Promise<void> {
@@ -317,9 +335,15 @@ export class Engine {
         return found === undefined ? undefined : BigInt(found.resting_order_id);
       },
       confirmPlacement: (intent, request) => this.confirmPlacement(intent, request),
-      onSignerNotAuthorized: (error) => {
+      onSignerNotAuthorized: async (error) => {
         this.signerRefused = error;
         o.log.error({ err: error }, 'the venue refused our signer: trading stopped; check permit target = addresses.router');
+        try {
+          const { changed } = await this.refreshVenueInfo();
+          o.log.warn({ changed }, changed ? 'the venue\'s domain or router changed: restart to trade with the new addresses' : 'system config refreshed; router unchanged, so the signer itself is refused (revoked?)');
+        } catch (refreshError) {
+          o.log.error({ err: refreshError }, 'refreshing the system config failed');
+        }
       },
     };
   }
@@ -365,4 +389,8 @@ export class Engine {
     this.clientOrderSeq += 1n;
     return this.clientOrderBase + this.clientOrderSeq;
   }
+}
+
+function sameSigningContext(a: SigningContext, b: SigningContext): boolean {
+  return a.router.toLowerCase() === b.router.toLowerCase() && a.separator.length === b.separator.length && a.separator.every((byte, i) => byte === b.separator[i]);
 }

@@ -1,26 +1,13 @@
-import type { Address } from '../core/address.js';
-import type { Clock } from '../core/clock.js';
-import { unixSeconds } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
-import type { SignerLike } from '../protocol/digestSigner.js';
-import type { SelectorTable } from '../protocol/selectors.js';
-import type { SigningContext } from '../protocol/signingContext.js';
 import { VenueError } from '../venue/venueError.js';
-import { hasNoDefiniteAnswer } from '../venue/venueTransportError.js';
-import type { AccountState } from './accountState.js';
-import type { ActionSender, SendReceipt } from './actionSender.js';
-import type { EngineConfig } from './engineConfig.js';
-import { journalBody, type EngineJournal } from './engineJournal.js';
+import type { SendReceipt } from './actionSender.js';
+import type { ExecutorDeps } from './executorDeps.js';
 import type { IntentOutcome } from './intentOutcome.js';
 import type { Intent } from './intents.js';
-import type { MarketView } from './marketView.js';
-import type { NonceAllocator } from './nonceAllocator.js';
-import type { NoncePair, NonceState } from './noncePair.js';
-import type { OrderTracker } from './orderTracker.js';
 import { preTradeChecks } from './preTradeChecks.js';
 import { rejection, type Rejection } from './rejection.js';
-import { classifyFailure } from './retryPolicy.js';
-import { buildSignedRequest, type Authorization, type ResolvedAction, type SignedRequest } from './signedRequest.js';
+import { sendWithPolicy } from './sendWithPolicy.js';
+import type { ResolvedAction } from './signedRequest.js';
 import type { WireAction } from './wireAction.js';
 
 /**
@@ -29,48 +16,7 @@ import type { WireAction } from './wireAction.js';
  * signed bytes are resent after an answerless failure (the nonce makes that idempotent); a new
  * signature is made only when the old nonce is known not to have executed.
  */
-export interface ExecutorLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export type AuthSource =
-  | { readonly mode: 'permit'; readonly context: () => SigningContext; readonly signer: SignerLike; readonly allocator: NonceAllocator }
-  | { readonly mode: 'jwt' };
-
-export interface ExecutorDeps {
-  readonly account: Address;
-  readonly config: EngineConfig;
-  readonly selectors: SelectorTable;
-  readonly auth: AuthSource;
-  readonly sender: ActionSender;
-  readonly tracker: OrderTracker;
-  readonly clock: Clock;
-  readonly log: ExecutorLogger;
-  readonly journal: EngineJournal;
-  market(marketId: number): MarketView | undefined;
-  /**
-   * Guards after the pre-trade checks, on the intent as checked (snapped to the grid): a refusal,
-   * or undefined to proceed. May wait (rate limits, in-flight orders) or act (close first).
-   */
-  guard(intent: Intent, state: AccountState): Promise<Rejection | undefined>;
-  /** Reads the venue's nonce state (for a resync). */
-  readNonceState(): Promise<NonceState>;
-  /** Finds the resting id of an order the tracker does not know (open-orders read). */
-  lookupRestingId(marketId: number, orderId: string): Promise<bigint | undefined>;
-  /** Confirms whether a placement landed after an ambiguous answer; returns its order id. */
-  confirmPlacement(intent: Intent, request: SignedRequest): Promise<string | undefined>;
-  /** The venue refused our signer: stop trading and refresh the system config. */
-  onSignerNotAuthorized(error: unknown): void;
-  /** Permit deadline in seconds from now. */
-  readonly permitDeadlineSeconds: number;
-  /** Resyncs allowed per intent before giving up. */
-  readonly maxResyncs?: number;
-}
-
-export class IntentFailedError extends PerpbotError {}
+export { IntentFailedError, type AuthSource, type ExecutorDeps, type ExecutorLogger } from './executorDeps.js';
 
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
   const base = { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId };
@@ -145,92 +91,6 @@ async function resolveAction(action: WireAction, deps: ExecutorDeps): Promise<Re
   const resting = deps.tracker.restingIdOf(orderId) ?? (await deps.lookupRestingId(action.market_id, orderId));
   if (resting === undefined) return rejection('cancel_target', orderId, 'the order is not open on the venue (no resting_order_id found)');
   return { action: 'cancelOrder', market_id: action.market_id, order_id: orderId, resting_order_id: resting };
-}
-
-type SendResult = { type: 'accepted'; receipt: SendReceipt; request: SignedRequest } | { type: 'failed'; error: unknown };
-
-async function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {
-  let auth: Authorization;
-  if (deps.auth.mode === 'jwt') {
-    auth = { mode: 'jwt' };
-  } else {
-    const nonce: NoncePair = await deps.auth.allocator.allocate(signal);
-    try {
-      deps.journal.nonceAllocated(nonce, intentId);
-      auth = { mode: 'permit', context: deps.auth.context(), signer: deps.auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds };
-      return await buildSignedRequest(action, auth, deps.selectors);
-    } catch (error) {
-      // Never signed (or unsignable): the pair was not consumed.
-      deps.auth.allocator.report(nonce, 'rejected');
-      throw error;
-    }
-  }
-  return buildSignedRequest(action, auth, deps.selectors);
-}
-
-async function sendWithPolicy(intent: Intent, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SendResult> {
-  const maxResyncs = deps.maxResyncs ?? 3;
-  let resyncs = 0;
-  for (;;) {
-    const request = await sign(intent.intentId, action, deps, signal);
-    const report = (fate: 'landed' | 'rejected' | 'unknown') => {
-      if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
-    };
-    // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
-    // error mean "the first send executed".
-    let unansweredBefore = 0;
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      deps.journal.requestSent({
-        intentId: intent.intentId,
-        endpoint: request.endpoint,
-        body: journalBody(request.body),
-        ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
-        attempt,
-        atMs: deps.clock.now(),
-      });
-      try {
-        const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
-        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
-        report(receipt.dryRun === true ? 'rejected' : 'landed');
-        return { type: 'accepted', receipt, request };
-      } catch (error) {
-        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
-        const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
-        const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore }, deps.config.retry);
-        if (hasNoDefiniteAnswer(error)) unansweredBefore++;
-        deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');
-        if (decision.nonceFate !== 'in_flight') report(decision.nonceFate);
-        switch (decision.action) {
-          case 'retry_same_after_delay':
-          case 'resend_identical':
-            await deps.clock.sleep(decision.delayMs, signal);
-            continue;
-          case 'confirm_landed': {
-            const orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
-            if (action.action !== 'placeOrder' || orderId !== undefined) {
-              deps.log.info({ intentId: intent.intentId, orderId }, 'confirmed that the first send executed');
-              return { type: 'accepted', receipt: orderId === undefined ? {} : { orderId }, request };
-            }
-            return { type: 'failed', error: new IntentFailedError(`${decision.reason}; no such order found on the venue`, { code: 'OUTCOME_UNCONFIRMED', cause: error, hints: decision.hints }) };
-          }
-          case 'resign_new_nonce':
-            break;
-          case 'resync_nonces_then_resign':
-            if (deps.auth.mode !== 'permit' || ++resyncs > maxResyncs) return { type: 'failed', error };
-            deps.auth.allocator.resync(await deps.readNonceState());
-            deps.log.warn({ intentId: intent.intentId, reason: decision.reason }, 'nonce state resynced');
-            break;
-          case 'stop_signer_not_authorized':
-            deps.onSignerNotAuthorized(error);
-            return { type: 'failed', error };
-          case 'fail':
-            return { type: 'failed', error };
-        }
-        break;
-      }
-    }
-  }
 }
 
 function errorSummary(error: unknown): { code: string; kind?: string; message: string; hints: readonly string[] } {

@@ -1,0 +1,61 @@
+import type { Address } from '../core/address.js';
+import type { Clock } from '../core/clock.js';
+import { PerpbotError } from '../core/perpbotError.js';
+import type { SignerLike } from '../protocol/digestSigner.js';
+import type { SelectorTable } from '../protocol/selectors.js';
+import type { SigningContext } from '../protocol/signingContext.js';
+import type { AccountState } from './accountState.js';
+import type { ActionSender } from './actionSender.js';
+import type { EngineConfig } from './engineConfig.js';
+import type { EngineJournal } from './engineJournal.js';
+import type { Intent } from './intents.js';
+import type { MarketView } from './marketView.js';
+import type { NonceAllocator } from './nonceAllocator.js';
+import type { NonceState } from './noncePair.js';
+import type { OrderTracker } from './orderTracker.js';
+import type { Rejection } from './rejection.js';
+import type { SignedRequest } from './signedRequest.js';
+
+/** What the executor needs from the engine: its state, its venue reads, and its reactions. */
+export interface ExecutorLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export type AuthSource =
+  | { readonly mode: 'permit'; readonly context: () => SigningContext; readonly signer: SignerLike; readonly allocator: NonceAllocator }
+  | { readonly mode: 'jwt' };
+
+export interface ExecutorDeps {
+  readonly account: Address;
+  readonly config: EngineConfig;
+  readonly selectors: SelectorTable;
+  readonly auth: AuthSource;
+  readonly sender: ActionSender;
+  readonly tracker: OrderTracker;
+  readonly clock: Clock;
+  readonly log: ExecutorLogger;
+  readonly journal: EngineJournal;
+  market(marketId: number): MarketView | undefined;
+  /**
+   * Guards after the pre-trade checks, on the intent as checked (snapped to the grid): a refusal,
+   * or undefined to proceed. May wait (rate limits, in-flight orders) or act (close first).
+   */
+  guard(intent: Intent, state: AccountState): Promise<Rejection | undefined>;
+  /** Reads the venue's nonce state (for a resync). */
+  readNonceState(): Promise<NonceState>;
+  /** Finds the resting id of an order the tracker does not know (open-orders read). */
+  lookupRestingId(marketId: number, orderId: string): Promise<bigint | undefined>;
+  /** Confirms whether a placement landed after an ambiguous answer; returns its order id. */
+  confirmPlacement(intent: Intent, request: SignedRequest): Promise<string | undefined>;
+  /** The venue refused our signer: stop trading and refresh the system config (awaited before the outcome). */
+  onSignerNotAuthorized(error: unknown): void | Promise<void>;
+  /** Permit deadline in seconds from now. */
+  readonly permitDeadlineSeconds: number;
+  /** Resyncs allowed per intent before giving up. */
+  readonly maxResyncs?: number;
+}
+
+export class IntentFailedError extends PerpbotError {}

@@ -1,0 +1,132 @@
+import { unixSeconds } from '../core/clock.js';
+import { hasNoDefiniteAnswer } from '../venue/venueTransportError.js';
+import type { SendReceipt } from './actionSender.js';
+import { journalBody } from './engineJournal.js';
+import { IntentFailedError, type ExecutorDeps } from './executorDeps.js';
+import type { Intent } from './intents.js';
+import type { NoncePair } from './noncePair.js';
+import { classifyFailure } from './retryPolicy.js';
+import { buildSignedRequest, type Authorization, type ResolvedAction, type SignedRequest } from './signedRequest.js';
+
+/**
+ * Signs one resolved action and sends it until the retry policy reaches a verdict: the same bytes
+ * again after an answerless failure, a new signature with a new nonce only once the old pair is
+ * known not to have executed. A permit whose deadline has passed locally is never sent: it is
+ * re-signed when every earlier send of it was definitely refused, otherwise confirmed first.
+ */
+export type SendResult = { type: 'accepted'; receipt: SendReceipt; request: SignedRequest } | { type: 'failed'; error: unknown };
+
+/** New signatures per intent after deadlines passed, before it fails (a too-short deadline). */
+const MAX_DEADLINE_RESIGNS = 5;
+
+export async function sendWithPolicy(intent: Intent, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SendResult> {
+  const maxResyncs = deps.maxResyncs ?? 3;
+  let resyncs = 0;
+  let deadlineResigns = 0;
+  for (;;) {
+    const request = await sign(intent.intentId, action, deps, signal);
+    const report = (fate: 'landed' | 'rejected' | 'unknown') => {
+      if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
+    };
+    const confirm = async (reason: string, hints: readonly string[], cause: unknown): Promise<SendResult> => {
+      const orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
+      if (action.action !== 'placeOrder' || orderId !== undefined) {
+        deps.log.info({ intentId: intent.intentId, orderId }, 'confirmed that the first send executed');
+        return { type: 'accepted', receipt: orderId === undefined ? {} : { orderId }, request };
+      }
+      return { type: 'failed', error: new IntentFailedError(`${reason}; no such order found on the venue`, { code: 'OUTCOME_UNCONFIRMED', cause, hints }) };
+    };
+    // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
+    // error mean "the first send executed".
+    let unansweredBefore = 0;
+    let resign = false;
+    for (let attempt = 1; !resign; attempt++) {
+      signal?.throwIfAborted();
+      if (request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline) {
+        const reason = `the permit deadline ${request.deadline} passed before send ${attempt}`;
+        if (unansweredBefore > 0) {
+          report('unknown');
+          return confirm(`${reason}, after a send with no definite answer`, ['confirm via the open orders or the orders channel before acting again'], undefined);
+        }
+        // Every earlier send was definitely refused, so the pair was not consumed: sign anew.
+        report('rejected');
+        if (++deadlineResigns > MAX_DEADLINE_RESIGNS) {
+          return {
+            type: 'failed',
+            error: new IntentFailedError(`${reason}, ${deadlineResigns} times`, {
+              code: 'PERMIT_DEADLINE_TOO_SHORT',
+              details: { permitDeadlineSeconds: deps.permitDeadlineSeconds },
+              hints: ['raise permitDeadlineSeconds (auth.permit_deadline_seconds) above the retry delays', 'check the local clock'],
+            }),
+          };
+        }
+        deps.log.info({ intentId: intent.intentId, deadline: request.deadline }, 'permit deadline passed before sending: signing again with a new nonce');
+        break;
+      }
+      deps.journal.requestSent({
+        intentId: intent.intentId,
+        endpoint: request.endpoint,
+        body: journalBody(request.body),
+        ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+        attempt,
+        atMs: deps.clock.now(),
+      });
+      try {
+        const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
+        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
+        // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
+        // anchors as it would live instead of waiting forever for a landing that never comes.
+        report('landed');
+        return { type: 'accepted', receipt, request };
+      } catch (error) {
+        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
+        const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
+        const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore }, deps.config.retry);
+        if (hasNoDefiniteAnswer(error)) unansweredBefore++;
+        deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');
+        if (decision.nonceFate !== 'in_flight') report(decision.nonceFate);
+        switch (decision.action) {
+          case 'retry_same_after_delay':
+          case 'resend_identical':
+            await deps.clock.sleep(decision.delayMs, signal);
+            continue;
+          case 'confirm_landed':
+            return confirm(decision.reason, decision.hints, error);
+          case 'resign_new_nonce':
+            resign = true;
+            break;
+          case 'resync_nonces_then_resign':
+            if (deps.auth.mode !== 'permit' || ++resyncs > maxResyncs) return { type: 'failed', error };
+            deps.auth.allocator.resync(await deps.readNonceState());
+            deps.log.warn({ intentId: intent.intentId, reason: decision.reason }, 'nonce state resynced');
+            resign = true;
+            break;
+          case 'stop_signer_not_authorized':
+            await deps.onSignerNotAuthorized(error);
+            return { type: 'failed', error };
+          case 'fail':
+            return { type: 'failed', error };
+        }
+      }
+    }
+  }
+}
+
+async function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {
+  let auth: Authorization;
+  if (deps.auth.mode === 'jwt') {
+    auth = { mode: 'jwt' };
+  } else {
+    const nonce: NoncePair = await deps.auth.allocator.allocate(signal);
+    try {
+      deps.journal.nonceAllocated(nonce, intentId);
+      auth = { mode: 'permit', context: deps.auth.context(), signer: deps.auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds };
+      return await buildSignedRequest(action, auth, deps.selectors);
+    } catch (error) {
+      // Never signed (or unsignable): the pair was not consumed.
+      deps.auth.allocator.report(nonce, 'rejected');
+      throw error;
+    }
+  }
+  return buildSignedRequest(action, auth, deps.selectors);
+}

@@ -1,0 +1,261 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock, unixSeconds, type Clock } from '../../src/core/clock.js';
+import { dryRunSender, venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { Engine } from '../../src/engine/engine.js';
+import { withEngineDefaults, type NonceConfig } from '../../src/engine/engineConfig.js';
+import { placeLimit } from '../../src/engine/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import { noncePairKey, type NoncePair } from '../../src/engine/noncePair.js';
+import { buildSignedRequest, type SignedRequest } from '../../src/engine/signedRequest.js';
+import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import type { RestClient } from '../../src/venue/rest/restClient.js';
+import { VenueError } from '../../src/venue/venueError.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+interface EngineSetup {
+  sender?: ActionSender;
+  nonces?: NonceConfig;
+  clock?: Clock;
+  rest?: RestClient;
+}
+
+function engineFor(who: SimAccount, setup: EngineSetup = {}): Engine {
+  return new Engine({
+    account: who.account,
+    signer: who.signer,
+    rest: setup.rest ?? who.rest,
+    sender: setup.sender ?? venueSender(who.rest),
+    config: withEngineDefaults({
+      guards: { maxOpenOrders: 1000, actionsPerSecond: 10_000, actionBurst: 10_000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
+      retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxDelayMs: 200, accountNotRegisteredMaxAttempts: 40, resendDelayMs: 50 },
+      ...(setup.nonces === undefined ? {} : { nonces: setup.nonces }),
+    }),
+    selectors: SPEC_SELECTORS,
+    clock: setup.clock ?? systemClock,
+    log: quiet,
+    markets: [1],
+  });
+}
+
+const buy = (id: string, price = '30000') => placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price, postOnly: true });
+
+/** Every send as it left, and the venue's error kind when it failed. */
+interface SendRecord {
+  readonly nonce?: NoncePair;
+  readonly deadline?: number;
+  readonly atSeconds: number;
+  readonly error?: string;
+}
+
+function recordingSender(inner: ActionSender, clock: Clock = systemClock, onFailure?: (error: unknown, sends: SendRecord[]) => void): { sender: ActionSender; sends: SendRecord[] } {
+  const sends: SendRecord[] = [];
+  return {
+    sends,
+    sender: {
+      async send(request, options) {
+        const base = { ...(request.nonce === undefined ? {} : { nonce: request.nonce }), ...(request.deadline === undefined ? {} : { deadline: request.deadline }), atSeconds: unixSeconds(clock) };
+        try {
+          const receipt = await inner.send(request, options);
+          sends.push(base);
+          return receipt;
+        } catch (error) {
+          sends.push({ ...base, error: error instanceof VenueError ? error.kind : String(error) });
+          onFailure?.(error, sends);
+          throw error;
+        }
+      },
+    },
+  };
+}
+
+/** Another client on the same account: signs a cancel-all with a pair of its choosing and sends it. */
+async function foreignCancelAll(who: SimAccount, nonce: NoncePair): Promise<void> {
+  const request: SignedRequest = await buildSignedRequest(
+    { action: 'cancelAllOrders', market_id: 1 },
+    { mode: 'permit', context: who.context, signer: who.signer, account: who.account, nonce, deadline: unixSeconds(systemClock) + 60 },
+    SPEC_SELECTORS,
+  );
+  await venueSender(who.rest).send(request);
+}
+
+async function venueAnchor(who: SimAccount): Promise<bigint> {
+  return BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
+}
+
+describe('engine nonces and authorisation against the simulator', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('dry run signs everything, sends nothing, and keeps handing out pairs across anchors', async () => {
+    const who = await fundedAccount(sim);
+    const logged: { endpoint: string }[] = [];
+    const engine = engineFor(who, { sender: dryRunSender({ info: (obj) => logged.push(obj as { endpoint: string }) }) });
+    await engine.start();
+    const stateBefore = await who.rest.nonceState(who.account);
+
+    // 500 > 2 × 208: the allocator must roll twice although nothing ever lands on the venue.
+    const outcomes = await Promise.all(Array.from({ length: 500 }, (_, i) => engine.execute(buy(`d-${i}`))));
+    const offGrid = await engine.execute(placeLimit({ intentId: 'd-bad', strategy: 't', marketId: 1, side: 'buy', size: '0.000155', price: '30000' }));
+
+    expect(outcomes.map((o) => o.type)).toEqual(Array.from({ length: 500 }, () => 'dry_run'));
+    expect(offGrid.type === 'refused' ? offGrid.rejection.rule : offGrid.type).toBe('size_step');
+    const pairs = outcomes.map((o) => {
+      const body = (o as Extract<IntentOutcome, { type: 'dry_run' }>).request.body as { permit: { nonce_anchor: string; nonce_bitmap_index: number; signature: string }; size_steps: number };
+      expect(body.permit.signature.length).toBeGreaterThan(80);
+      expect(body.size_steps).toBe(15); // 0.00015 at step 0.00001
+      return `${body.permit.nonce_anchor}:${body.permit.nonce_bitmap_index}`;
+    });
+    expect(new Set(pairs).size).toBe(500);
+    expect(new Set(pairs.map((p) => p.split(':')[0])).size).toBe(3);
+    expect(logged).toHaveLength(500);
+    expect(logged[0]?.endpoint).toBe('placeOrder');
+
+    expect(await who.rest.nonceState(who.account)).toEqual(stateBefore);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+    await engine.stop();
+  }, 30_000);
+
+  it('two engines sharing one account through slots 0 and 1 of 2 land every intent with no nonce error and no pair twice', async () => {
+    const who = await fundedAccount(sim);
+    const a = recordingSender(venueSender(who.rest));
+    const b = recordingSender(venueSender(who.rest));
+    const first = engineFor(who, { sender: a.sender, nonces: { slot: 0, slots: 2 } });
+    const second = engineFor(who, { sender: b.sender, nonces: { slot: 1, slots: 2 } });
+    await Promise.all([first.start(), second.start()]);
+
+    // 100 each fits the 104 bits each slot has in one anchor, so neither process rolls.
+    const fire = (engine: Engine, tag: string) => Array.from({ length: 100 }, (_, i) => engine.execute(buy(`${tag}-${i}`, String(30000 + (i % 40)))));
+    const outcomes = await Promise.all([...fire(first, 'a'), ...fire(second, 'b')]);
+
+    expect(outcomes.filter((o) => o.type !== 'accepted')).toEqual([]);
+    expect([...a.sends, ...b.sends].filter((s) => s.error !== undefined)).toEqual([]);
+    expect(a.sends.every((s) => s.nonce !== undefined && s.nonce.bit % 2 === 0)).toBe(true);
+    expect(b.sends.every((s) => s.nonce !== undefined && s.nonce.bit % 2 === 1)).toBe(true);
+    const keys = [...a.sends, ...b.sends].map((s) => (s.nonce === undefined ? 'none' : noncePairKey(s.nonce)));
+    expect(new Set(keys).size).toBe(200);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(200);
+    await Promise.all([first.stop(), second.stop()]);
+  }, 30_000);
+
+  it('resyncs after another client consumed its next pairs (NonceUsed) and lands once', async () => {
+    const who = await fundedAccount(sim);
+    const rec = recordingSender(venueSender(who.rest));
+    const engine = engineFor(who, { sender: rec.sender });
+    await engine.start();
+    const next = (await venueAnchor(who)) + 1n;
+    for (const bit of [0, 1, 2]) await foreignCancelAll(who, { anchor: next, bit });
+
+    const outcome = await engine.execute(buy('r-1'));
+
+    expect(outcome.type).toBe('accepted');
+    expect(rec.sends.map((s) => [s.nonce === undefined ? '' : noncePairKey(s.nonce), s.error ?? 'ok'])).toEqual([
+      [noncePairKey({ anchor: next, bit: 0 }), 'NonceUsed'],
+      [noncePairKey({ anchor: next, bit: 3 }), 'ok'], // bits 1 and 2 skipped: the bitmap shows them used
+    ]);
+    const open = (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
+    expect(open.map((o) => o.order_id)).toEqual([outcome.type === 'accepted' ? outcome.orderId : '']);
+    await engine.stop();
+  });
+
+  it('resyncs after another client moved the anchor past it (InvalidNonceAnchor) and lands once', async () => {
+    const who = await fundedAccount(sim);
+    const rec = recordingSender(venueSender(who.rest));
+    const engine = engineFor(who, { sender: rec.sender });
+    await engine.start();
+    const start = await venueAnchor(who);
+    await foreignCancelAll(who, { anchor: start + 1n, bit: 0 });
+    await foreignCancelAll(who, { anchor: start + 2n, bit: 0 });
+
+    const outcomes = [await engine.execute(buy('r-1')), await engine.execute(buy('r-2'))];
+
+    expect(outcomes.map((o) => o.type)).toEqual(['accepted', 'accepted']);
+    expect(rec.sends.map((s) => [s.nonce === undefined ? '' : noncePairKey(s.nonce), s.error ?? 'ok'])).toEqual([
+      [noncePairKey({ anchor: start + 1n, bit: 0 }), 'InvalidNonceAnchor'],
+      // Continues in the venue's current anchor (not current + 1) at the first bit it shows free.
+      [noncePairKey({ anchor: start + 2n, bit: 1 }), 'ok'],
+      [noncePairKey({ anchor: start + 2n, bit: 2 }), 'ok'],
+    ]);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(2);
+    await engine.stop();
+  });
+
+  it('re-signs with a new nonce a permit whose deadline passed before it was sent, never sending it stale', async () => {
+    sim.controls.setRegistrationLag(600);
+    const who = await fundedAccount(sim, { skipLag: false });
+    const clock = new ShiftedClock();
+    // After the first refusal (registration lag), the engine's clock jumps past the permit deadline.
+    const rec = recordingSender(venueSender(who.rest), clock, (_error, sends) => {
+      if (sends.length === 1) clock.shiftMs = 120_000;
+    });
+    const engine = engineFor(who, { sender: rec.sender, clock });
+    await engine.start();
+
+    const outcome = await engine.execute(buy('dl-1'));
+
+    expect(outcome.type).toBe('accepted');
+    expect(rec.sends[0]?.error).toBe('AccountNotRegistered');
+    const firstPair = rec.sends[0]?.nonce;
+    expect(firstPair).toBeDefined();
+    const later = rec.sends.slice(1);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((s) => s.nonce !== undefined && firstPair !== undefined && noncePairKey(s.nonce) !== noncePairKey(firstPair))).toBe(true);
+    expect(rec.sends.filter((s) => s.deadline === undefined || s.deadline <= s.atSeconds)).toEqual([]);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(1);
+    await engine.stop();
+  });
+
+  it('on SignerNotAuthorized fails with the target hint, refreshes the system config and stops trading', async () => {
+    const who = await fundedAccount(sim);
+    let systemConfigReads = 0;
+    const rest: RestClient = {
+      ...who.rest,
+      systemConfig: (options) => {
+        systemConfigReads++;
+        return who.rest.systemConfig(options);
+      },
+    };
+    const rec = recordingSender(venueSender(who.rest));
+    const engine = engineFor(who, { sender: rec.sender, rest });
+    await engine.start();
+    expect((await engine.execute(buy('s-1'))).type).toBe('accepted');
+    expect(systemConfigReads).toBe(1);
+
+    // The account key revokes the session key (spec "Revoke a signer").
+    const nonceAnchor = await venueAnchor(who);
+    const signature = await signTypedStruct(who.context, who.accountSigner, 'RevokeSigner', { account: who.account, signer: who.signer.address, nonceAnchor, nonceBitmap: 200 });
+    await who.rest.revokeSigner({ account: who.account, signer: who.signer.address, nonce_anchor: nonceAnchor.toString(), nonce_bitmap_index: 200, account_signature: signature });
+    expect((await who.rest.sessionKeyStatus({ account: who.account, signer: who.signer.address })).status).toBe(3);
+
+    const refused = await engine.execute(buy('s-2'));
+    expect(refused.type === 'failed' ? refused.error.kind : refused.type).toBe('SignerNotAuthorized');
+    expect(refused.type === 'failed' ? refused.error.hints[0] : '').toMatch(/permit target is addresses\.router/);
+    expect(systemConfigReads).toBe(2);
+    expect(engine.tradingStopped).toMatch(/SignerNotAuthorized/);
+
+    const sendsBefore = rec.sends.length;
+    const later = await engine.execute(buy('s-3'));
+    expect(later.type === 'refused' ? [later.rejection.rule, later.rejection.reason] : later.type).toEqual(['engine_stopped', expect.stringMatching(/SignerNotAuthorized/)]);
+    expect(rec.sends.length).toBe(sendsBefore);
+    await engine.stop();
+  });
+});
+
+/** The system clock, shifted forward on demand. */
+class ShiftedClock implements Clock {
+  shiftMs = 0;
+  now(): number {
+    return Date.now() + this.shiftMs;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(ms, signal);
+  }
+}
