@@ -113,7 +113,7 @@ export class AccountLedger {
 
   /**
    * Equity and initial margin of the pool that backs `marketId` (cross, or that isolated market),
-   * before and after adding `extra`. Only that market's margin is computed twice.
+   * before and after adding `extra`; the other markets are not recomputed for the "after".
    */
   pool(address: Address, marketId: number, extra?: MarginOrder): { equityWei: bigint; marginWei: bigint; marginAfterWei: bigint } {
     const position = this.position(address, marketId);
@@ -202,10 +202,5 @@ export class AccountLedger {
   /** Registered accounts, in registration order. */
   addresses(): Address[] {
     return [...this.accounts.keys()];
-  }
-
-  /** Every account the ledger knows, for the synthetic makers' and tests' bookkeeping. */
-  get accountCount(): number {
-    return this.accounts.size;
   }
 }
