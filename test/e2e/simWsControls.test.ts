@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientOptions } from 'ws';
 import { ManualClock } from '../../src/core/clock.js';
+import { compareDecimals, weiToDecimal } from '../../src/core/decimal.js';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { orderbookChecksum } from '../../src/protocol/orderbookChecksum.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { FrameRecorder, isAck, isAuthReply, settle, startWsSim, type WsSim } from './simWsHarness.js';
 
 const wallet = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const sessionKey = privateKeySigner('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
+
+type Level = { price: string; quantity: string };
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -129,6 +133,38 @@ describe('stall control', () => {
     const block = s.mineBlock();
     await c.next((f) => f['channel'] === 'oracle' && f['type'] === 'update');
     expect(c.ofChannel('oracle').map((f) => f['block_number'])).toEqual([block]);
+  });
+});
+
+describe('stall and the orderbook checksum', () => {
+  it('updates lost in a stall make the next checksum fail, and a resubscribe gives a matching snapshot', async () => {
+    const s = await sim();
+    const c = await client(s.url);
+    s.deposit(wallet.address);
+    s.place(wallet.address, { side: 0, price_ticks: 649_000 });
+    await c.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } }, isAck('orderbook'));
+    const levels = new Map<string, string>();
+    const apply = (frame: Record<string, unknown>): boolean => {
+      const data = frame['data'] as { bids: Level[]; asks: Level[]; checksum: number };
+      if (frame['type'] === 'snapshot') levels.clear();
+      for (const level of data.bids) level.quantity === '0' ? levels.delete(level.price) : levels.set(level.price, level.quantity);
+      const bids = [...levels].map(([price, quantity]) => ({ price: weiToDecimal(price), quantity: weiToDecimal(quantity) }));
+      bids.sort((a, b) => compareDecimals(b.price, a.price));
+      return data.checksum === orderbookChecksum(bids, []);
+    };
+    expect(apply(await c.next((f) => f['channel'] === 'orderbook' && f['type'] === 'snapshot'))).toBe(true);
+    s.ws.setStalled(true);
+    s.place(wallet.address, { side: 0, price_ticks: 648_000 }); // lost
+    await new Promise((r) => setTimeout(r, 20));
+    s.ws.setStalled(false);
+    const from = c.frames.length;
+    s.place(wallet.address, { side: 0, price_ticks: 647_000 });
+    expect(apply(await c.next((f) => f['channel'] === 'orderbook' && f['type'] === 'update', from))).toBe(false);
+    const again = c.frames.length;
+    await c.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } }, isAck('orderbook'));
+    const snapshot = await c.next((f) => f['channel'] === 'orderbook' && f['type'] === 'snapshot', again);
+    expect(apply(snapshot)).toBe(true);
+    expect(levels.size).toBe(3);
   });
 });
 
