@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// The published entry point: runs the TypeScript CLI through tsx so users need no build step.
+// The published entry point: runs the TypeScript CLI with tsx's loader, so users need no build step.
 import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const tsxCli = require.resolve('tsx/cli');
-const child = spawn(process.execPath, [tsxCli, join(root, 'src/runtime/cli/main.ts'), ...process.argv.slice(2)], {
+// The loader is resolved from this package, not from the directory perpbot runs in.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/runtime/cli/main.ts'), ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 // A signal sent to this process alone (a service manager's SIGTERM, `kill -INT <pid>`) must still

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 
@@ -14,8 +14,8 @@ function signalNumber(signal: NodeJS.Signals): number {
 
 /** Runs src/sim/cli.ts with the same arguments and returns its exit code. */
 export async function runSim(_args: ParsedArgs, io: CliIo, raw: readonly string[]): Promise<number> {
-  const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsxCli, SIM_CLI, ...raw], { stdio: 'inherit', cwd: io.cwd, env: { ...io.env } });
+  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsxLoader, SIM_CLI, ...raw], { stdio: 'inherit', cwd: io.cwd, env: { ...io.env } });
   const forward = (): void => {
     child.kill('SIGTERM');
   };
