@@ -1,4 +1,3 @@
-import { keccak256 } from '../../protocol/keccak.js';
 import type { AccountWireFrame, FillsWireFrame, OrdersWireFrame, PositionsWireFrame } from '../../venue/schemas/wsFramesPrivate.js';
 import type { OracleWireFrame } from '../../venue/schemas/wsFramesOracle.js';
 import type { TradesWireFrame } from '../../venue/schemas/wsFramesTrades.js';
@@ -17,7 +16,7 @@ import type { FrameMeta } from './frameMeta.js';
  */
 export function oracleFrame(
   prices: Readonly<Record<string, OraclePriceRecord>>,
-  block: { readonly blockNumber: number; readonly timestampMs: number; readonly txHash?: string },
+  block: { readonly blockNumber: number; readonly timestampMs: number; readonly txHash: string },
   workerTimestamp: string,
 ): OracleWireFrame {
   return {
@@ -25,16 +24,11 @@ export function oracleFrame(
     type: 'update',
     market_id: null,
     data: { prices: { ...prices }, timestamp: Math.floor(block.timestampMs / 1000) },
-    tx_hash: block.txHash ?? syntheticTxHash('oracle', block.blockNumber),
+    tx_hash: block.txHash,
     block_number: block.blockNumber,
     log_index: 0,
     worker_timestamp: workerTimestamp,
   };
-}
-
-/** When the chain gives no hash, a stable one derived from the block keeps frames deterministic. */
-export function syntheticTxHash(kind: string, blockNumber: number): string {
-  return `0x${Buffer.from(keccak256(new TextEncoder().encode(`${kind}:${blockNumber}`))).toString('hex')}`;
 }
 
 export function tradesFrame(trade: TradeRecord, meta: FrameMeta): TradesWireFrame {
