@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The real CLI in a child process (bin/perpbot.js through tsx, from the repository): every
@@ -69,9 +69,10 @@ function configText(restUrl: string, module = 'strategies/marketMaker.ts'): stri
 
 const keysEnv = { PERPBOT_ACCOUNT_KEY: generatePrivateKey(), PERPBOT_SIGNER_KEY: generatePrivateKey() };
 const runs: Record<string, Run> = {};
+let dir = '';
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'perpbot-cli-e2e-'));
+  dir = await mkdtemp(join(tmpdir(), 'perpbot-cli-e2e-'));
   const port = await closedPort();
   const url = `http://127.0.0.1:${port}`;
   const files = {
@@ -92,6 +93,10 @@ beforeAll(async () => {
   ]);
   Object.assign(runs, { help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand });
 }, 90_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('perpbot (spawned)', () => {
   it('--help prints the usage on stdout and exits 0', () => {

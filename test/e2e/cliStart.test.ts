@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,7 @@ describe('perpbot start (spawned, embedded simulator)', () => {
     await Promise.race([running, exited]);
     child.kill('SIGTERM');
     const code = await exited;
+    await rm(dir, { recursive: true, force: true });
 
     const lines = stdout
       .split('\n')

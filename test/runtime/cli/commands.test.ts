@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NonceAllocator } from '../../../src/engine/nonceAllocator.js';
@@ -21,6 +21,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
+  await rm(configDir, { recursive: true, force: true });
 });
 
 async function cli(args: string[], keys?: TestKeys): Promise<{ code: number; stdout: string; stderr: string }> {
