@@ -95,7 +95,9 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     const quotes = computeQuotes(lastMark, signedInventory(ctx.state.position(marketId)), p);
     if (!force && !shouldRequote(live.center, quotes.center, p.requote_bps)) return EMPTY;
     const intents: Intent[] = [];
-    for (const id of [live.bid, live.ask]) if (id !== undefined) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
+    // Cancel only quotes still open (or in flight): a filled quote has nothing left to cancel.
+    const open = new Set(ctx.state.openOrders(marketId).map((o) => o.intentId));
+    for (const id of [live.bid, live.ask]) if (id !== undefined && open.has(id)) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
     const next: { bid?: string; ask?: string; center?: string } = { center: quotes.center };
     if (quotes.bid !== undefined) {
       const bid = ctx.intents.placeLimit({ marketId, side: 'buy', size: p.size, price: quotes.bid, priceRounding: 'down', postOnly: p.post_only });

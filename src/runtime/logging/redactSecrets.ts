@@ -2,9 +2,10 @@ import { isSecretLogKey } from './secretLogKeys.js';
 
 export const REDACTED = '[redacted]';
 
-// Hashes are public and the on-chain trail of every action; keep them readable in logs.
-const PUBLIC_HASH_KEYS = new Set(['hash', 'digest', 'txhash', 'transactionhash', 'blockhash', 'actionhash']);
-const AFTER_PUBLIC_HASH_KEY = /(?:hash|digest|tx_hash|txHash|transaction_hash|transactionHash|block_hash|blockHash|action_hash|actionHash)\\?"\s*:\s*\\?"$/;
+// Hashes and venue order ids are public (the on-chain trail of every action and what support
+// asks for); keep them readable in logs.
+const PUBLIC_HASH_KEYS = new Set(['hash', 'digest', 'txhash', 'transactionhash', 'blockhash', 'actionhash', 'orderid', 'makerorderid', 'takerorderid']);
+const AFTER_PUBLIC_HASH_KEY = /(?:hash|digest|tx_hash|txHash|transaction_hash|transactionHash|block_hash|blockHash|action_hash|actionHash|order_id|orderId|maker_order_id|makerOrderId|taker_order_id|takerOrderId)\\?"\s*:\s*\\?"$/;
 
 // 32 bytes or more of hex, with or without 0x: private keys, signatures (65 bytes), calldata.
 const HEX_SECRET = /(?<![0-9a-fA-F])(?<!0x)(?:0x)?[0-9a-fA-F]{64,}(?![0-9a-fA-F])/g;

@@ -116,3 +116,14 @@ describe('secret log keys', () => {
     });
   });
 });
+
+describe('venue order ids stay readable', () => {
+  it('keeps a 32-byte order id under an order-id key, and still scrubs the same shape elsewhere', async () => {
+    const { redactSecrets, redactSecretsInText, REDACTED } = await import('../../../src/runtime/logging/redactSecrets.js');
+    const orderId = `0x${'0000000000001a2b'}${'c'.repeat(48)}`;
+    expect(redactSecrets({ fill: { orderId, order_id: orderId } })).toEqual({ fill: { orderId, order_id: orderId } });
+    expect(redactSecretsInText(`{"order_id":"${orderId}"}`)).toContain(orderId);
+    expect(redactSecrets({ privateKey: orderId })).toEqual({ privateKey: REDACTED });
+    expect(redactSecrets({ note: orderId })).toEqual({ note: REDACTED });
+  });
+});
