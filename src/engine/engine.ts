@@ -386,8 +386,11 @@ export class Engine {
   }
 
   private nextClientOrderId(): bigint {
+    // Interleaved by nonce slot, so processes sharing the account (started in the same
+    // millisecond) never share a client_order_id, which confirmPlacement looks orders up by.
+    const { slot, slots } = this.options.config.nonces;
     this.clientOrderSeq += 1n;
-    return this.clientOrderBase + this.clientOrderSeq;
+    return this.clientOrderBase + this.clientOrderSeq * BigInt(slots) + BigInt(slot);
   }
 }
 

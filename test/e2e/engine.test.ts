@@ -10,6 +10,7 @@ import { JwtSession } from '../../src/engine/jwtSession.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { createRestClient } from '../../src/venue/rest/restClient.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -38,14 +39,15 @@ const buy = (i: number, extra: Partial<Parameters<typeof placeLimit>[0]> = {}) =
 describe('engine against the simulator', () => {
   let sim: RunningSim;
   beforeEach(async () => {
-    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0, restRequestsPer10s: 0 });
   });
   afterEach(async () => {
     await sim.close();
   });
 
   it('lands 500 intents fired at once with zero nonce errors and no duplicate, across two anchor rollovers', async () => {
-    const who = await fundedAccount(sim);
+    // Neither side rate-limits REST here: this is about nonces, not the 500-per-10-s budget.
+    const who = { ...(await fundedAccount(sim)), rest: createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, rateLimit: false }) };
     const engine = engineFor(sim, who);
     await engine.start();
     const before = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
