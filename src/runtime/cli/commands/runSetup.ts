@@ -28,12 +28,8 @@ function summary(result: SetupResult): string {
 
 /** `perpbot setup`: the setup flow with the config's keys and venue, then a short summary. */
 export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
-  const jwt = booleanFlag(args, 'jwt');
   const budget = stringFlag(args, 'budget') ?? DEFAULT_BUDGET_USD;
   const days = integerFlag(args, 'allowance-days', 1, 3650) ?? DEFAULT_ALLOWANCE_DAYS;
-  if (!jwt && (stringFlag(args, 'budget') !== undefined || stringFlag(args, 'allowance-days') !== undefined)) {
-    throw new CliUsageError('--budget and --allowance-days apply only with --jwt');
-  }
   try {
     if (decimalToWei(budget, '--budget') <= 0n) throw new CliUsageError(`--budget: expected a positive USD amount, got ${JSON.stringify(budget)}`);
   } catch (error) {
@@ -42,6 +38,11 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const level = logLevelFlag(args);
   const config = await loadCliConfig(args, io);
+  // A config that trades with JWTs needs the login and the allowance whether or not --jwt is given.
+  const jwt = booleanFlag(args, 'jwt') || config.auth.mode === 'jwt';
+  if (!jwt && (stringFlag(args, 'budget') !== undefined || stringFlag(args, 'allowance-days') !== undefined)) {
+    throw new CliUsageError('--budget and --allowance-days apply only with --jwt (or auth.mode: jwt)');
+  }
   const venue = remoteVenue(config, 'setup');
   const { account, signer } = await loadCliKeys(config, io);
   const log = createCliLogger(config, io.stdout, level);

@@ -12,7 +12,7 @@ export const setupCommand: CommandSpec = {
     'On mainnet there is no faucet: deposit collateral to the account first.',
   flags: {
     ...CONFIG_FLAGS,
-    jwt: { type: 'boolean', description: 'also log in (JWT) and grant the operator-hub allowance JWT orders need' },
+    jwt: { type: 'boolean', description: 'also log in (JWT) and grant the operator-hub allowance JWT orders need (implied by auth.mode: jwt)' },
     budget: { type: 'string', value: 'USD', description: `operator-hub budget in USD, spent by fill notional (default ${DEFAULT_BUDGET_USD})` },
     'allowance-days': { type: 'string', value: 'N', description: `days until the allowance expires (default ${DEFAULT_ALLOWANCE_DAYS})` },
     'log-level': { type: 'string', value: 'LEVEL', description: 'override logging.level of the config' },
