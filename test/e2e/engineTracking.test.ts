@@ -1,0 +1,141 @@
+import { firstValueFrom, merge, NEVER } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { compareDecimals } from '../../src/core/decimal.js';
+import { venueSender } from '../../src/engine/actionSender.js';
+import { Engine } from '../../src/engine/engine.js';
+import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { cancel, placeLimit } from '../../src/engine/intentBuilders.js';
+import type { OrderState, TrackedFill } from '../../src/engine/orderTracker.js';
+import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
+import { wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+function engineFor(who: SimAccount): Engine {
+  return new Engine({
+    account: who.account,
+    signer: who.signer,
+    rest: who.rest,
+    sender: venueSender(who.rest),
+    config: withEngineDefaults({
+      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
+    }),
+    selectors: SPEC_SELECTORS,
+    clock: systemClock,
+    log: quiet,
+    markets: [1],
+  });
+}
+
+/** The maker's engine, following its orders, positions, fills and account over the venue's WebSocket. */
+async function attachedToWs(sim: RunningSim, who: SimAccount, engine: Engine): Promise<VenueWsClient> {
+  const ws = new VenueWsClient({
+    url: sim.wsUrl,
+    knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
+    authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
+    // No blocks are mined in these tests, so no oracle messages: the silence watchdog stays off.
+    staleAfterBlocks: 0,
+  });
+  const fills = ws.channel('fills');
+  engine.attach({
+    orders: ws.channel('orders'),
+    positions: ws.channel('positions'),
+    // Every fill arrives twice, as after a reconnect overlap: the engine must count it once.
+    fills: merge(fills, fills),
+    account: ws.channel('account'),
+    oracle: NEVER,
+    reconnected: NEVER,
+  });
+  // The account channel is subscribed last and starts with a snapshot: once it is here, every
+  // earlier subscription (fills has no snapshot) is live on the venue.
+  await firstValueFrom(ws.channel('account'));
+  return ws;
+}
+
+/** The distinct states an intent's order went through, in order, from `orders$`. */
+function statesOf(engine: Engine): Map<string, OrderState[]> {
+  const states = new Map<string, OrderState[]>();
+  engine.orders$.subscribe((o) => {
+    const seen = states.get(o.intentId) ?? [];
+    if (seen.at(-1) !== o.state) seen.push(o.state);
+    states.set(o.intentId, seen);
+  });
+  return states;
+}
+
+const sell = (id: string, size: string) => placeLimit({ intentId: id, strategy: 'mm', marketId: 1, side: 'sell', size, price: '66000', postOnly: true });
+const takeBuy = (id: string, size: string) => placeLimit({ intentId: id, strategy: 'taker', marketId: 1, side: 'buy', size, price: '66000', timeInForce: 'IOC' });
+
+describe('engine order tracking from the venue feeds', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    // No automatic blocks: no synthetic makers or takers, so the book holds only these orders.
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, restRequestsPer10s: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('follows an order pending → open → partially filled → filled, with fills carrying the intent id, each counted once', async () => {
+    const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
+    const engine = engineFor(maker);
+    const other = engineFor(taker);
+    await Promise.all([engine.start(), other.start()]);
+    const delivered = vi.spyOn(engine.tracker, 'onFill');
+    const ws = await attachedToWs(sim, maker, engine);
+    const states = statesOf(engine);
+    const fills: TrackedFill[] = [];
+    engine.fills$.subscribe((f) => fills.push(f));
+
+    expect((await engine.execute(sell('m-1', '0.002'))).type).toBe('accepted');
+    expect((await other.execute(takeBuy('t-1', '0.001'))).type).toBe('accepted');
+    await vi.waitFor(() => expect(engine.tracker.order('m-1')?.state).toBe('partially_filled'));
+    expect(compareDecimals(engine.tracker.order('m-1')?.filledSize ?? '', '0.001')).toBe(0);
+    expect(fills.map((f) => [f.intentId, f.strategy, f.side, f.liquidity])).toEqual([['m-1', 'mm', 'sell', 'MAKER']]);
+    expect(compareDecimals(fills[0]?.size ?? '', '0.001')).toBe(0);
+
+    // REST reconciliation sees the same order again: still partially filled, not double counted.
+    await engine.reconcile();
+    expect(engine.tracker.order('m-1')?.state).toBe('partially_filled');
+    expect(compareDecimals(engine.tracker.order('m-1')?.filledSize ?? '', '0.001')).toBe(0);
+
+    expect((await other.execute(takeBuy('t-2', '0.001'))).type).toBe('accepted');
+    await vi.waitFor(() => expect(engine.tracker.order('m-1')?.state).toBe('filled'));
+    await vi.waitFor(() => expect(fills).toHaveLength(2));
+    expect(delivered).toHaveBeenCalledTimes(4); // each fill delivered twice, reported once
+    expect(new Set(fills.map((f) => f.id)).size).toBe(2);
+    expect(fills.every((f) => f.intentId === 'm-1')).toBe(true);
+    expect(states.get('m-1')).toEqual(['pending', 'open', 'partially_filled', 'filled']);
+    await vi.waitFor(() => expect(compareDecimals(engine.tracker.position(1)?.size ?? '0', '0.002')).toBe(0));
+    expect(engine.tracker.position(1)?.side).toBe('sell');
+
+    await Promise.all([engine.stop(), other.stop()]);
+    await ws.close();
+  });
+
+  it('follows an order pending → open → cancelled, and the orders feed agrees', async () => {
+    const maker = await fundedAccount(sim);
+    const engine = engineFor(maker);
+    await engine.start();
+    const ws = await attachedToWs(sim, maker, engine);
+    const states = statesOf(engine);
+    const fromFeed: string[] = [];
+    ws.channel('orders').subscribe((m) => {
+      for (const o of m.orders) fromFeed.push(o.status);
+    });
+
+    expect((await engine.execute(sell('m-2', '0.001'))).type).toBe('accepted');
+    await vi.waitFor(() => expect(fromFeed).toContain('ORDER_STATUS_OPEN'));
+    expect((await engine.execute(cancel({ intentId: 'c-2', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }))).type).toBe('accepted');
+    await vi.waitFor(() => expect(fromFeed).toContain('ORDER_STATUS_CANCELLED'));
+    expect(engine.tracker.order('m-2')?.state).toBe('cancelled');
+    expect(states.get('m-2')).toEqual(['pending', 'open', 'cancelled']);
+
+    await engine.stop();
+    await ws.close();
+  });
+});
