@@ -7,8 +7,8 @@ import { parseNonceState } from '../../engine/noncePair.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { readSigningInfo } from '../setup/setupVenue.js';
-import { sendCancelAll } from '../setup/signedCancelAll.js';
+import { readSigningInfo } from '../setup/readSigningInfo.js';
+import { sendCancelAll } from '../setup/sendCancelAll.js';
 
 export type CancelAllOutcome =
   | { readonly marketId: number; readonly ok: true; readonly txHash: string | undefined }

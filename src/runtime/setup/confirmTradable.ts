@@ -9,7 +9,7 @@ import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { VenueError } from '../../venue/venueError.js';
 import { SetupError } from './setupError.js';
-import { sendCancelAll } from './signedCancelAll.js';
+import { sendCancelAll } from './sendCancelAll.js';
 import type { RegistrationPolling } from './waitForRegistration.js';
 
 export interface TradingProbe {

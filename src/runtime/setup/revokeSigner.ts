@@ -6,7 +6,7 @@ import type { RestClient } from '../../venue/rest/restClient.js';
 import { freshSetupNonce } from './freshSetupNonce.js';
 import { SetupError } from './setupError.js';
 import { confirmSignerStatus, readSignerStatus, SESSION_KEY_REVOKED } from './signerStatus.js';
-import { readSigningInfo } from './setupVenue.js';
+import { readSigningInfo } from './readSigningInfo.js';
 import type { SetupLogger } from './setupLogger.js';
 
 export interface RevokeResult {

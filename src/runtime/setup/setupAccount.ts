@@ -8,7 +8,7 @@ import { loginAccount } from './loginAccount.js';
 import { registerSigner, ONE_YEAR_SECONDS } from './registerSigner.js';
 import { SetupError } from './setupError.js';
 import type { SetupLogger } from './setupLogger.js';
-import { readSigningInfo, type SetupRest } from './setupVenue.js';
+import { readSigningInfo, type SetupRest } from './readSigningInfo.js';
 import { confirmSignerStatus, readSignerStatus, SESSION_KEY_ACTIVE, SESSION_KEY_REVOKED } from './signerStatus.js';
 import { isNotRegisteredYet, waitForRegistration, type RegistrationPolling, type RegistrationWait } from './waitForRegistration.js';
 

@@ -8,7 +8,7 @@ import { registerSigner } from '../../../src/runtime/setup/registerSigner.js';
 import { revokeSigner } from '../../../src/runtime/setup/revokeSigner.js';
 import { setupAccount, type SetupAccountOptions } from '../../../src/runtime/setup/setupAccount.js';
 import { SetupError } from '../../../src/runtime/setup/setupError.js';
-import { readSigningInfo } from '../../../src/runtime/setup/setupVenue.js';
+import { readSigningInfo } from '../../../src/runtime/setup/readSigningInfo.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';
 
