@@ -10,6 +10,8 @@
  */
 import { fork } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { InvalidValueError } from '../src/core/invalidValueError.js';
@@ -72,15 +74,19 @@ async function main(): Promise<void> {
   const warmupMs = Math.min(60_000, totalMs / 5);
 
   const child = fork(fileURLToPath(new URL('./soakSimProcess.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--expose-gc', '--import', 'tsx'],
     env: { ...process.env, SOAK_SIM_BLOCK_MS: String(args.blockMs) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let simStats: SoakSimStats | undefined;
+  let onMeasured: ((stats: SoakSimStats) => void) | undefined;
   const ready = new Promise<SoakSimReady>((resolve, reject) => {
     child.on('message', (m: SoakSimReady | SoakSimStats) => {
       if (m.type === 'ready') resolve(m);
-      else simStats = m;
+      else {
+        simStats = m;
+        if (m.afterGc) onMeasured?.(m);
+      }
     });
     child.once('exit', (code) => reject(new Error(`soak simulator exited early with code ${code}`)));
   });
@@ -113,18 +119,24 @@ async function main(): Promise<void> {
     process.stderr.write(`soak: bot running against the simulator (block ${args.blockMs} ms); ${args.minutes} min, warm-up ${Math.round(warmupMs / 1000)} s\n`);
 
     await sleep(warmupMs);
-    const start = await readMemory(() => simStats);
+    const measureSim = (): Promise<SoakSimStats> =>
+      new Promise((resolve) => {
+        onMeasured = resolve;
+        child.send({ type: 'measure' });
+      });
+    const start = await readMemory(measureSim);
     const framesAtStart = simStats?.framesSent ?? 0;
     const blocksAtStart = simStats?.blockNumber ?? 0;
     const measuredFrom = Date.now();
     const samples: number[] = [start.botRss];
     while (Date.now() - measuredFrom < totalMs - warmupMs - 3_000) {
       await sleep(Math.min(30_000, Math.max(1_000, totalMs - warmupMs - 3_000 - (Date.now() - measuredFrom))));
+      fullGc();
       samples.push(process.memoryUsage().rss);
       const growth = ((samples[samples.length - 1]! - start.botRss) / start.botRss) * 100;
       process.stderr.write(`soak: ${((Date.now() - measuredFrom) / 60_000).toFixed(1)} min, bot RSS ${(samples[samples.length - 1]! / MiB).toFixed(1)} MiB (${growth.toFixed(1)} %)\n`);
     }
-    const end = await readMemory(() => simStats);
+    const end = await readMemory(measureSim);
     const measuredSeconds = (Date.now() - measuredFrom) / 1000;
     const framesPerSecond = ((simStats?.framesSent ?? 0) - framesAtStart) / measuredSeconds;
     const blocksPerSecond = ((simStats?.blockNumber ?? 0) - blocksAtStart) / measuredSeconds;
@@ -144,6 +156,7 @@ async function main(): Promise<void> {
         minutes: args.minutes,
         'warm-up s': Math.round(warmupMs / 1000),
         'bot RSS growth %': Number(growth.toFixed(1)),
+        'readings': 'after a full GC in each process',
         'bot heap used MiB start/end': `${mib(start.botHeap)}/${mib(end.botHeap)}`,
         'sim RSS MiB start/end': `${mib(start.simRss)}/${mib(end.simRss)}`,
         'sim RSS growth %': Number(simGrowth.toFixed(1)),
@@ -152,7 +165,7 @@ async function main(): Promise<void> {
         'sim blocks/s': Math.round(blocksPerSecond),
         'bot warnings/errors logged': `${sink.warnings()}/${sink.errors()}`,
         'bot reconnects': sink.reconnects(),
-        'max bot RSS MiB': mib(Math.max(...samples, end.botRss)),
+        'max bot RSS MiB (sampled)': mib(Math.max(...samples, end.botRss)),
         'book watcher': args.watchBooks ? `${watcher?.stats().framesReceived ?? 0} frames, ${watcher?.stats().checksumMismatches ?? 0} checksum mismatches, ${watcher?.stats().reconnects ?? 0} reconnects` : 'off',
       },
     };
@@ -172,17 +185,28 @@ async function main(): Promise<void> {
   }
 }
 
-/** Three readings a second apart, medians: one reading can land just before or after a GC. */
-async function readMemory(sim: () => SoakSimStats | undefined): Promise<{ botRss: number; botHeap: number; simRss: number }> {
+/**
+ * `gc()` without restarting node with --expose-gc (npm run soak runs plain tsx): readings after a
+ * full collection compare retained memory; without it a 2-minute run mostly measures how far the
+ * collector let garbage pile up (seen: heap 62 -> 137 MiB uncollected, 32 MiB after a GC).
+ */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** Three readings a second apart, each after a full GC in both processes; medians. */
+async function readMemory(sim: () => Promise<SoakSimStats>): Promise<{ botRss: number; botHeap: number; simRss: number }> {
   const bot: number[] = [];
   const heap: number[] = [];
   const simRss: number[] = [];
   for (let i = 0; i < 3; i++) {
     if (i > 0) await sleep(1000);
+    fullGc();
     const memory = process.memoryUsage();
     bot.push(memory.rss);
     heap.push(memory.heapUsed);
-    simRss.push(sim()?.rssBytes ?? Number.NaN);
+    simRss.push((await sim()).rssBytes);
   }
   return { botRss: median(bot), botHeap: median(heap), simRss: median(simRss) };
 }

@@ -13,6 +13,8 @@ export interface SoakSimStats {
   readonly heapUsedBytes: number;
   readonly framesSent: number;
   readonly blockNumber: number;
+  /** True when the reading follows a full GC the parent asked for (`{ type: 'measure' }`). */
+  readonly afterGc: boolean;
 }
 
 export interface SoakSimReady {
@@ -32,10 +34,18 @@ WebSocket.prototype.send = function countedSend(this: WebSocket, ...args: Parame
 } as WebSocket['send'];
 
 const sim = await startSim({ port: 0, blockMs, registrationLagMs: 0, onError: (error) => process.stderr.write(`soak sim: internal error: ${String(error)}\n`) });
-const report = setInterval(() => {
+const sendStats = (afterGc: boolean): void => {
   const memory = process.memoryUsage();
-  process.send?.({ type: 'stats', rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, framesSent, blockNumber: sim.controls.state().blockNumber } satisfies SoakSimStats);
-}, 1000);
+  process.send?.({ type: 'stats', rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, framesSent, blockNumber: sim.controls.state().blockNumber, afterGc } satisfies SoakSimStats);
+};
+const report = setInterval(() => sendStats(false), 1000);
+// Memory readings follow a full GC (the parent starts this process with --expose-gc), so they
+// compare what is retained, not where the collector happened to be.
+process.on('message', (m: { type?: string }) => {
+  if (m.type !== 'measure') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  sendStats(true);
+});
 process.send?.({ type: 'ready', restUrl: sim.restUrl, wsUrl: sim.wsUrl } satisfies SoakSimReady);
 
 const stop = async (): Promise<void> => {

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { venueSender } from '../../src/engine/actionSender.js';
-import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { Figure, FigureBench } from './figure.js';
-import { benchAccount } from './simAccount.js';
+import { benchAccountAt } from './simAccount.js';
+import { startSimProcess, type SimProcess } from './simProcess.js';
 import { benchEngine, restingBid } from './benchEngine.js';
 import { median, percentile } from './measureRate.js';
 import { NaiveClient } from './naiveClient.js';
@@ -11,12 +11,12 @@ import { NONCE_ERROR_PATTERN, nonceErrorCount } from './nonceErrorCount.js';
 /**
  * Order bursts against the simulator on loopback: the engine fires every order at once (nonces
  * allocated locally, fast signer), the naive client goes one order at a time. Each run gets a
- * fresh simulator, so the venue's 500 requests per 10 s per IP limit never sees more than one
+ * fresh simulator process (`npm run sim`), so the venue's 500 requests per 10 s per IP limit never sees more than one
  * run (about 215 requests for the engine, 410 for the naive client) and never distorts a figure.
  */
 export interface OrderBurstOptions {
   readonly name: string;
-  /** Added by the simulator to every REST request of the measured burst (not to the setup). */
+  /** Added by the simulator to every REST request (`--latency-ms`). */
   readonly latencyMs: number;
   readonly orders?: number;
   readonly runs?: number;
@@ -73,29 +73,34 @@ export function orderBurstBench(options: OrderBurstOptions): FigureBench {
           'naive nonce errors': sum(naiveRuns.map((r) => r.nonceErrors)),
           'naive failed orders': sum(naiveRuns.map((r) => r.failed)),
           'rate limit': 'fresh simulator per run (each run < 500 requests per 10 s)',
+          simulator: 'separate process (npm run sim), loopback',
         },
       };
     },
   };
 }
 
-async function withSim<T>(body: (sim: RunningSim) => Promise<T>): Promise<T> {
-  const sim = await startSim({ port: 0, registrationLagMs: 0 });
+/**
+ * A fresh simulator process per run: a fresh rate-limit window, an empty book, and no event loop
+ * shared with the client being measured. The added latency applies to every request of the run,
+ * setup included; only the burst is timed.
+ */
+async function withSim<T>(latencyMs: number, body: (sim: SimProcess) => Promise<T>): Promise<T> {
+  const sim = await startSimProcess(['--registration-lag-ms', '0', '--latency-ms', String(latencyMs)]);
   try {
     return await body(sim);
   } finally {
-    await sim.close();
+    await sim.stop();
   }
 }
 
 /** All orders fired at once; latency is intent to acknowledgement, queueing included. */
 function engineBurst(latencyMs: number, orders: number, run: string): Promise<RunResult> {
-  return withSim(async (sim) => {
-    const who = await benchAccount(sim);
+  return withSim(latencyMs, async (sim) => {
+    const who = await benchAccountAt(sim.restUrl);
     const counter = nonceErrorCount();
     const engine = benchEngine(who, venueSender(who.rest), counter.journal);
     await engine.start();
-    sim.controls.setFaults({ latencyMs });
     const latenciesMs: number[] = [];
     const started = performance.now();
     const outcomes = await Promise.all(
@@ -107,7 +112,6 @@ function engineBurst(latencyMs: number, orders: number, run: string): Promise<Ru
       }),
     );
     const elapsedMs = performance.now() - started;
-    sim.controls.setFaults({ latencyMs: 0 });
     await engine.stop();
     return {
       ordersPerSecond: (orders * 1000) / elapsedMs,
@@ -120,10 +124,9 @@ function engineBurst(latencyMs: number, orders: number, run: string): Promise<Ru
 
 /** One order at a time, each after a fresh nonce read, as published clients do. */
 function naiveBurst(latencyMs: number, orders: number): Promise<RunResult> {
-  return withSim(async (sim) => {
-    const who = await benchAccount(sim);
+  return withSim(latencyMs, async (sim) => {
+    const who = await benchAccountAt(sim.restUrl);
     const client = new NaiveClient({ restUrl: sim.restUrl, account: who.account, signerKey: who.signerKey, context: who.context });
-    sim.controls.setFaults({ latencyMs });
     const latenciesMs: number[] = [];
     let failed = 0;
     let nonceErrors = 0;
@@ -139,7 +142,6 @@ function naiveBurst(latencyMs: number, orders: number): Promise<RunResult> {
       latenciesMs.push(performance.now() - sent);
     }
     const elapsedMs = performance.now() - started;
-    sim.controls.setFaults({ latencyMs: 0 });
     return { ordersPerSecond: (orders * 1000) / elapsedMs, latenciesMs, failed, nonceErrors };
   });
 }
