@@ -1,5 +1,24 @@
 import type { Engine } from '../../engine/engine.js';
-import type { StateSnapshot } from '../../strategy/strategyViews.js';
+import type { TrackedOrder, TrackedPosition } from '../../engine/orderTracker.js';
+import type { OpenOrderSnapshot, PositionSnapshot, StateSnapshot } from '../../strategy/strategyViews.js';
+
+/** The engine's tracked order as a strategy sees it. */
+export function toOpenOrderSnapshot(o: TrackedOrder): OpenOrderSnapshot {
+  return {
+    orderId: o.orderId ?? '',
+    intentId: o.intentId,
+    strategy: o.strategy,
+    marketId: o.marketId,
+    side: o.side,
+    price: o.price,
+    size: o.size,
+    filledSize: o.filledSize,
+  };
+}
+
+export function toPositionSnapshot(p: TrackedPosition): PositionSnapshot {
+  return { marketId: p.marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }) };
+}
 
 /** Synchronous reads of what the engine tracks, for strategies. */
 export function stateSnapshot(engine: Engine): StateSnapshot {
@@ -8,20 +27,9 @@ export function stateSnapshot(engine: Engine): StateSnapshot {
     market: (marketId) => engine.market(marketId),
     position: (marketId) => {
       const p = engine.tracker.position(marketId);
-      if (p === undefined) return undefined;
-      return { marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }) };
+      return p === undefined ? undefined : toPositionSnapshot(p);
     },
-    openOrders: (marketId) =>
-      engine.tracker.openOrders(marketId === undefined ? {} : { marketId }).map((o) => ({
-        orderId: o.orderId ?? '',
-        intentId: o.intentId,
-        strategy: o.strategy,
-        marketId: o.marketId,
-        side: o.side,
-        price: o.price,
-        size: o.size,
-        filledSize: o.filledSize,
-      })),
+    openOrders: (marketId) => engine.tracker.openOrders(marketId === undefined ? {} : { marketId }).map(toOpenOrderSnapshot),
     balance: () => engine.tracker.currentBalance(),
   };
 }

@@ -1,7 +1,8 @@
 import { filter, map, mergeMap, from, type Observable } from 'rxjs';
 import type { Engine } from '../../engine/engine.js';
 import type { StrategyStreams } from '../../strategy/strategyContext.js';
-import type { FillView, MarkPrice, OpenOrderSnapshot, PositionSnapshot } from '../../strategy/strategyViews.js';
+import type { FillView, MarkPrice } from '../../strategy/strategyViews.js';
+import { toOpenOrderSnapshot, toPositionSnapshot } from './stateSnapshot.js';
 import type { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 
@@ -10,19 +11,6 @@ import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
  * subscriptions come from the WebSocket client; reconnects stay invisible here.
  */
 export function strategyStreams(ws: VenueWsClient, books: OrderBookFeed, engine: Engine): StrategyStreams {
-  const positions = (): PositionSnapshot[] =>
-    engine.tracker.allPositions().map((p) => ({ marketId: p.marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }) }));
-  const openOrders = (): OpenOrderSnapshot[] =>
-    engine.tracker.openOrders().map((o) => ({
-      orderId: o.orderId ?? '',
-      intentId: o.intentId,
-      strategy: o.strategy,
-      marketId: o.marketId,
-      side: o.side,
-      price: o.price,
-      size: o.size,
-      filledSize: o.filledSize,
-    }));
   return {
     book: (marketId) => books.book$(marketId).pipe(map((v) => ({ marketId: v.marketId, bids: v.bids, asks: v.asks }))),
     mark: (marketId): Observable<MarkPrice> =>
@@ -52,8 +40,8 @@ export function strategyStreams(ws: VenueWsClient, books: OrderBookFeed, engine:
           liquidity: f.liquidity,
         })),
       ),
-    positions: () => ws.channel('positions').pipe(map(positions)),
-    orders: () => engine.orders$.pipe(map(openOrders)),
+    positions: () => ws.channel('positions').pipe(map(() => engine.tracker.allPositions().map(toPositionSnapshot))),
+    orders: () => engine.orders$.pipe(map(() => engine.tracker.openOrders().map(toOpenOrderSnapshot))),
     balance: () =>
       ws.channel('account').pipe(
         map((m) => m.account.balance),
