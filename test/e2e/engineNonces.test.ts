@@ -219,6 +219,30 @@ describe('engine nonces and authorisation against the simulator', () => {
     await engine.stop();
   });
 
+  it('confirms instead of resending when the deadline passed after a send with no definite answer', async () => {
+    const who = await fundedAccount(sim);
+    const clock = new ShiftedClock();
+    // The first send executes but is answered with a 5xx; while the engine waits to resend, its
+    // clock passes the permit deadline.
+    const rec = recordingSender(venueSender(who.rest), clock, (_error, sends) => {
+      if (sends.length === 1) {
+        sim.controls.setFaults({ errorRate: 0 });
+        clock.shiftAfterNextSleepMs = 120_000;
+      }
+    });
+    const engine = engineFor(who, { sender: rec.sender, clock });
+    await engine.start();
+    sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
+
+    const outcome = await engine.execute(buy('dl-2'));
+
+    expect(rec.sends).toHaveLength(1);
+    const open = (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
+    expect(open).toHaveLength(1);
+    expect(outcome.type === 'accepted' ? outcome.orderId : outcome.type).toBe(open[0]?.order_id);
+    await engine.stop();
+  });
+
   it('on SignerNotAuthorized fails with the target hint, refreshes the system config and stops trading', async () => {
     const who = await fundedAccount(sim);
     let systemConfigReads = 0;
@@ -258,11 +282,15 @@ describe('engine nonces and authorisation against the simulator', () => {
 /** The system clock, shifted forward on demand. */
 class ShiftedClock implements Clock {
   shiftMs = 0;
+  /** Added to `shiftMs` when the next sleep ends (time jumps while someone waits). */
+  shiftAfterNextSleepMs = 0;
   now(): number {
     return Date.now() + this.shiftMs;
   }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return systemClock.sleep(ms, signal);
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    await systemClock.sleep(ms, signal);
+    this.shiftMs += this.shiftAfterNextSleepMs;
+    this.shiftAfterNextSleepMs = 0;
   }
 }
 
