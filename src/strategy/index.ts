@@ -16,3 +16,4 @@ export { offsetByBps, changeBps, mid, isAbove, isBelow, absDecimal, negateDecima
 export type { Intent, Side } from '../engine/intents.js';
 export type { IntentOutcome } from '../engine/intentOutcome.js';
 export { compareDecimals, multiplyDecimals, normalizeDecimal } from '../core/decimal.js';
+export { StrategyHost, type ExecutionPort, type HostedStrategy } from './strategyHost.js';

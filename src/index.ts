@@ -1,0 +1,79 @@
+/**
+ * perpbot's public API, layer by layer. Strategy plugins import `src/strategy/index.ts`; programs
+ * embedding perpbot (their own runtime, tools, tests against the simulator) import from here.
+ */
+export {
+  PerpbotError,
+  InvalidValueError,
+  ManualClock,
+  systemClock,
+  withRetry,
+  exponentialBackoff,
+  addDecimals,
+  compareDecimals,
+  countUnits,
+  decimalToFixed,
+  fixedToDecimal,
+  multiplyDecimals,
+  negateDecimal,
+  normalizeDecimal,
+  weiToDecimal,
+  type Clock,
+  type Rounding,
+} from './core/index.js';
+export {
+  createSigningContext,
+  parseDomain,
+  signPermit,
+  signTypedStruct,
+  recoverTypedStructSigner,
+  fastPrivateKeySigner,
+  privateKeySigner,
+  packOrderWord,
+  unpackOrderWord,
+  placeOrderHash,
+  cancelOrderHash,
+  cancelAllOrdersHash,
+  sizeToSteps,
+  priceToTicks,
+  SPEC_SELECTORS,
+  RISE_SELECTORS,
+  type DigestSigner,
+  type PermitWire,
+  type SelectorTable,
+  type SigningContext,
+} from './protocol/index.js';
+export {
+  createRestClient,
+  VenueError,
+  VenueTransportError,
+  VenueWsClient,
+  OrderBookFeed,
+  type RestClient,
+  type VenueErrorKind,
+} from './venue/index.js';
+export {
+  Engine,
+  withEngineDefaults,
+  venueSender,
+  dryRunSender,
+  JwtSession,
+  placeLimit,
+  placeMarket,
+  cancel,
+  cancelAll,
+  closePosition,
+  setLeverage,
+  setMarginMode,
+  adjustIsolatedMargin,
+  type EngineOptions,
+  type Intent,
+  type IntentOutcome,
+  type Rejection,
+} from './engine/index.js';
+export { defineStrategy, StrategyHost } from './strategy/index.js';
+export type { StrategyContext, StrategyDefinition } from './strategy/index.js';
+export { loadConfig, ConfigError, type Config } from './runtime/config/index.js';
+export { createLogger } from './runtime/logging/index.js';
+export { runBot, type RunBotOptions } from './runtime/runBot.js';
+export { startSim, type RunningSim } from './sim/index.js';
