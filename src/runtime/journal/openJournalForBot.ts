@@ -105,7 +105,10 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     while (!startReport.ok && startReport.retryAtMs !== undefined && startReport.retryAtMs <= giveUpAt) {
       o.log.warn({ retryAtMs: startReport.retryAtMs }, 'permits of the previous run could still land: waiting for their deadline before trading');
       await o.clock.sleep(Math.max(0, startReport.retryAtMs - o.clock.now()));
-      startReport = await reconcile('start');
+      const earlier = startReport.differences.filter((d) => d.type !== 'in_flight_unresolved');
+      const next = await reconcile('start');
+      // One report for the whole start: what the first pass resolved, then what the wait resolved.
+      startReport = { ...next, differences: [...earlier, ...next.differences], toCancel: [...startReport.toCancel, ...next.toCancel] };
     }
   } catch (error) {
     journal.close();

@@ -50,6 +50,8 @@ interface Candidate {
   readonly order: JournalOrder;
   readonly orderId: string;
   readonly inFlight?: InFlightIntent;
+  /** For an in-flight intent: whether its nonce shows it executed, or the venue no longer says. */
+  readonly fate?: 'executed' | 'unknowable';
 }
 
 export async function reconcileWithVenue(o: ReconcileOptions): Promise<ReconciliationReport> {
@@ -62,7 +64,7 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   const venueOpen: OpenOrder[] = [];
   const venuePosition = new Map<number, { side: Side; size: string; signed: string; avgEntryPrice?: string; marginMode?: string }>();
   for (const marketId of markets) {
-    venueOpen.push(...(await o.rest.openOrders({ account, market_id: String(marketId) })).orders);
+    venueOpen.push(...(await allOpenOrders(o.rest, account, marketId)));
     const p = await o.rest.position({ account, market_id: String(marketId) });
     const size = (p.size ?? '0').replace(/^-/, '') || '0';
     const side: Side = p.side === 'SELL' || (p.size ?? '').startsWith('-') ? 'sell' : 'buy';
@@ -110,7 +112,7 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
       differences.push({ type: 'in_flight_unresolved', intentId: f.intentId, kind: f.kind, reason: fate.reason, retryAtMs: fate.retryAtMs });
     } else if (isPlace && f.order !== undefined) {
       // Executed (or possibly executed) and not resting: filled or cancelled, judged by the position.
-      candidates.push({ order: f.order, orderId: f.order.orderId ?? `coid:${coid ?? f.intentId}`, inFlight: f });
+      candidates.push({ order: f.order, orderId: f.order.orderId ?? `coid:${coid ?? f.intentId}`, inFlight: f, fate: fate.kind === 'executed' ? 'executed' : 'unknowable' });
     } else if (fate.kind === 'executed') {
       outcome(f, { type: 'accepted' });
       differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'executed', reason: fate.reason });
@@ -243,7 +245,12 @@ function closeCandidate(o: ReconcileOptions, c: Candidate, filled: boolean, atMs
   journal.recordOrder(account, { ...c.order, state: filled ? 'filled' : 'cancelled', filledSize: filled ? c.order.size : c.order.filledSize }, 'reconcile', atMs);
   if (c.inFlight !== undefined) {
     const f = c.inFlight;
-    journal.recordOutcome({ intentId: f.intentId, strategy: f.strategy, kind: f.kind as IntentKind, marketId: f.marketId, atMs, type: 'accepted', ...(c.order.orderId === undefined ? {} : { orderId: c.order.orderId }) });
+    const base = { intentId: f.intentId, strategy: f.strategy, kind: f.kind as IntentKind, marketId: f.marketId, atMs };
+    if (filled || c.fate === 'executed') journal.recordOutcome({ ...base, type: 'accepted', ...(c.order.orderId === undefined ? {} : { orderId: c.order.orderId }) });
+    else {
+      // Never executed, or executed and cancelled: either way it rests nowhere and filled nothing.
+      journal.recordOutcome({ ...base, type: 'failed', error: { code: 'CLOSED_UNFILLED', message: 'not on the book and filled nothing (never executed, or executed and cancelled)', hints: [] } });
+    }
   }
 }
 
@@ -299,4 +306,14 @@ function deadlineOf(body: Readonly<Record<string, unknown>>): number | undefined
     }
   }
   return undefined;
+}
+
+/** Every open order of a market, page by page (venue-facts: the list takes start_index and limit). */
+async function allOpenOrders(rest: ReconcileOptions['rest'], account: string, marketId: number): Promise<OpenOrder[]> {
+  const orders: OpenOrder[] = [];
+  for (;;) {
+    const page = await rest.openOrders({ account, market_id: String(marketId), ...(orders.length === 0 ? {} : { start_index: String(orders.length) }) });
+    orders.push(...page.orders);
+    if (page.orders.length === 0 || page.total_orders === undefined || orders.length >= page.total_orders) return orders;
+  }
 }

@@ -28,3 +28,19 @@ describe('attributeFills', () => {
     expect(attributeFills(many.slice(1), 2n)).toMatchObject({ kind: 'unique', filled: ['1'] });
   });
 });
+
+describe('attributeFills with many orders of one side', () => {
+  const bids = Array.from({ length: 100 }, (_, i) => ({ key: `b${i}`, signedRemainder: 15n }));
+
+  it('knows none filled when the position did not move', () => {
+    expect(attributeFills(bids, 0n)).toMatchObject({ kind: 'unique', filled: [] });
+  });
+
+  it('knows all filled when the position moved by all of them', () => {
+    expect(attributeFills(bids, 1500n)).toMatchObject({ kind: 'unique', notFilled: [] });
+  });
+
+  it('does not guess which of many equal bids filled', () => {
+    expect(attributeFills(bids, 15n).kind).toBe('ambiguous');
+  });
+});
