@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { addDecimals, compareDecimals, negateDecimal } from '../../src/core/decimal.js';
+import { venueSender } from '../../src/engine/actionSender.js';
+import { Engine } from '../../src/engine/engine.js';
+import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { placeLimit } from '../../src/engine/intentBuilders.js';
+import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
+import { fundedAccount } from './support/simAccount.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+describe('journal across a WebSocket drop during fills', () => {
+  let sim: RunningSim;
+  let dir: string;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-ws-'));
+    prepareProbeRoot(dir);
+  });
+  afterEach(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loses no fill and doubles none', async () => {
+    const bot = await fundedAccount(sim);
+    const otherWho = await fundedAccount(sim);
+    const other = new Engine({
+      account: otherWho.account,
+      signer: otherWho.signer,
+      rest: otherWho.rest,
+      sender: venueSender(otherWho.rest),
+      config: withEngineDefaults({ guards: { actionsPerSecond: 10_000, actionBurst: 10_000 } }),
+      selectors: SPEC_SELECTORS,
+      clock: systemClock,
+      log: quiet,
+      markets: [1],
+    });
+    await other.start();
+    let n = 0;
+    const sell = async (size: string, price: string) => {
+      const outcome = await other.execute(placeLimit({ intentId: `sell-${++n}`, strategy: 'x', marketId: 1, side: 'sell', size, price, timeInForce: 'IOC' }));
+      expect(outcome.type).toBe('accepted');
+    };
+
+    const run = await startJournalBot(sim, bot, dir);
+    const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    try {
+      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2);
+      const bids = await Promise.all(
+        ['64100', '64200', '64300', '64400'].map((price, i) => run.engine.execute(placeLimit({ intentId: `bid-${i}`, strategy: 'manual', marketId: 1, side: 'buy', size: '0.0005', price, postOnly: true }))),
+      );
+      expect(bids.map((b) => b.type)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
+      await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+
+      // Connected: the fill arrives on the fills channel.
+      await sell('0.0005', '64400');
+      await until(() => journal.recentFills(10).length === 1);
+
+      // Frames discarded, then the connection drops: these two fills never reach the bot.
+      sim.controls.stallStreams(true);
+      await sell('0.001', '64200');
+      sim.controls.dropWebSockets();
+      sim.controls.stallStreams(false);
+      await until(() => (journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n > 0, 15_000);
+
+      // Reconnected: a partial fill arrives on the channel again.
+      await sell('0.00025', '64100');
+      await until(() => journal.recentFills(10).some((f) => f.size === '0.00025'));
+
+      const fills = journal.recentFills(100);
+      const byOrder = new Map<string, string>();
+      let signed = '0';
+      for (const f of fills) {
+        byOrder.set(f.orderId, addDecimals(byOrder.get(f.orderId) ?? '0', f.size));
+        signed = addDecimals(signed, f.side === 'sell' ? negateDecimal(f.size) : f.size);
+      }
+      const venue = await bot.rest.position({ account: bot.account, market_id: '1' });
+      expect(venue.size).toBe('0.00175');
+      expect(compareDecimals(signed, venue.size!)).toBe(0);
+      const filledOf = (intentId: string) => byOrder.get(journal.order(intentId)!.orderId!);
+      expect([filledOf('bid-0'), filledOf('bid-1'), filledOf('bid-2'), filledOf('bid-3')]).toEqual(['0.00025', '0.0005', '0.0005', '0.0005']);
+      expect(fills.filter((f) => f.source === 'reconciled').map((f) => f.orderId).sort()).toEqual([journal.order('bid-1')!.orderId, journal.order('bid-2')!.orderId].sort());
+      expect(journal.order('bid-1')?.state).toBe('filled');
+      expect(journal.order('bid-2')?.state).toBe('filled');
+    } finally {
+      journal.close();
+      await run.stop();
+    }
+  }, 40_000);
+});
