@@ -10,7 +10,9 @@ import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../protocol/selectors.js';
 import { StrategyHost, type HostLogger } from '../strategy/strategyHost.js';
 import { OrderBookFeed } from '../venue/orderbook/orderBookFeed.js';
-import { createRestClient } from '../venue/rest/restClient.js';
+import { createRestClient, type RestClient } from '../venue/rest/restClient.js';
+import { JwtSession } from '../engine/jwtSession.js';
+import type { SigningContext } from '../protocol/signingContext.js';
 import { VenueWsClient } from '../venue/ws/venueWsClient.js';
 import { wsAuthenticatorFromRest } from '../venue/ws/wsAuthenticatorFromRest.js';
 import type { Config } from './config/configSchema.js';
@@ -24,7 +26,8 @@ import { budgetedExecution } from './wiring/strategyBudget.js';
 import { strategyStreams } from './wiring/strategyStreams.js';
 
 export interface BotKeys {
-  readonly account: { readonly address: `0x${string}` };
+  /** The account key is needed only in JWT mode (the login is signed by the main wallet). */
+  readonly account: { readonly address: `0x${string}`; readonly privateKey?: `0x${string}` };
   readonly signer: { readonly address: `0x${string}`; readonly privateKey: `0x${string}` };
 }
 
@@ -51,15 +54,11 @@ export interface RunBotOptions {
 export async function runBot(options: RunBotOptions): Promise<void> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  if (config.auth.mode === 'jwt') {
-    throw new PerpbotError('auth mode jwt is not supported by the trading loop yet', {
-      code: 'CONFIG_UNSUPPORTED',
-      hints: ['set auth.mode: permit (the signer key signs every action)'],
-    });
-  }
   const rest = createRestClient({ baseUrl: options.restUrl, timeoutMs: config.venue.request_timeout_ms });
   const signer = fastPrivateKeySigner(options.keys.signer.privateKey);
   const engineLog = logger.child({ component: 'engine' });
+  let signingContext: SigningContext | undefined;
+  const jwt: JwtSession | undefined = config.auth.mode === 'jwt' ? jwtSessionFor(options, rest, clock, () => signingContext) : undefined;
   const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
   const runId = clock.now().toString(36);
   const journaled = await openJournalForBot({
@@ -74,11 +73,12 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
   });
-  const engine = new Engine({
+  const engine: Engine = new Engine({
     account: options.keys.account.address,
     signer,
     rest,
-    sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest),
+    sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest, jwt === undefined ? undefined : () => jwt.bearer()),
+    authMode: config.auth.mode,
     config: engineConfigFromConfig(config),
     selectors: SELECTOR_PROFILES[config.venue.selectors],
     clock,
@@ -97,7 +97,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     }
   }
 
-  const signingContext = engine.signingContext;
+  signingContext = engine.signingContext;
   if (signingContext === undefined) throw new PerpbotError('the engine started without a signing context', { code: 'ENGINE_NOT_STARTED' });
   const ws = new VenueWsClient({
     url: options.wsUrl,
@@ -167,6 +167,28 @@ async function cancelEverything(engine: Engine, markets: readonly number[], time
   const result = await Promise.race([all, timeout]);
   if (result === 'timeout') logger.warn({ markets: withOrders, timeoutMs }, 'open orders not confirmed cancelled before the shutdown timeout');
   else logger.info({ outcomes: result.map((o) => ({ marketId: o.marketId, type: o.type })) }, 'open orders cancelled on shutdown');
+}
+
+/** JWT mode: the session logs in with the account key and refreshes before the token expires. */
+function jwtSessionFor(options: RunBotOptions, rest: RestClient, clock: Clock, context: () => SigningContext | undefined): JwtSession {
+  const accountKey = options.keys.account.privateKey;
+  if (accountKey === undefined) {
+    throw new PerpbotError('auth mode jwt needs the account key: the JWT login is signed by the main wallet', {
+      code: 'KEY_MISSING',
+      hints: ['set PERPBOT_ACCOUNT_KEY or keys.account_key_file, or use auth.mode: permit'],
+    });
+  }
+  return new JwtSession({
+    rest,
+    account: options.keys.account.address,
+    accountSigner: fastPrivateKeySigner(accountKey),
+    clock,
+    context: () => {
+      const c = context();
+      if (c === undefined) throw new PerpbotError('JWT login before the engine read the venue domain', { code: 'ENGINE_NOT_STARTED' });
+      return c;
+    },
+  });
 }
 
 /** One line per intent outcome: accepted at info, refused and failed at warn (with the reason). */

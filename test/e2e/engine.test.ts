@@ -11,7 +11,7 @@ import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient } from '../../src/venue/rest/restClient.js';
-import { fundedAccount, type SimAccount } from './support/simAccount.js';
+import { fundedAccount, grantAllowance, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -106,6 +106,8 @@ describe('engine against the simulator', () => {
     const who = await fundedAccount(sim);
     const engine = engineFor(sim, who);
     await engine.start();
+    // Not attached to the oracle feed here: read the current mark so the slippage bound is fresh.
+    await engine.refreshMarkets();
     const taken = await engine.execute(placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
     expect(taken.type).toBe('accepted');
     await engine.reconcile();
@@ -123,6 +125,7 @@ describe('engine against the simulator', () => {
     // position and read the mode from it.
     const funded = await engine.execute(adjustIsolatedMargin({ intentId: 'iso', strategy: 't', marketId: 1, amount: '100' }));
     expect(funded.type).toBe('accepted');
+    await engine.refreshMarkets();
     const reopened = await engine.execute(placeMarket({ intentId: 'reopen', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
     expect(reopened.type).toBe('accepted');
     expect((await who.rest.position({ account: who.account, market_id: '1' })).margin_mode).toBe(1);
@@ -228,13 +231,7 @@ describe('engine in JWT mode against the simulator', () => {
     const denied = await engine.execute(buy(1));
     expect(denied.type === 'failed' ? denied.error.kind : denied.type).toBe('AllowanceExpired');
 
-    const system = await who.rest.systemConfig();
-    const nonceAnchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor) + 1n;
-    const allowanceExpiry = Math.floor(Date.now() / 1000) + 3600;
-    const budget = 10_000n * 10n ** 18n;
-    const operator = system.addresses.operator_hub!;
-    const signature = await signTypedStruct(who.context, who.accountSigner, 'PermitSingle', { account: who.account, operator, budget, allowanceExpiry, nonceAnchor, nonceBitmap: 0 });
-    await who.rest.approveSingle({ account: who.account, operator, budget: budget.toString(), allowance_expiry: allowanceExpiry, nonce_anchor: nonceAnchor.toString(), nonce_bitmap_index: 0, signature });
+    await grantAllowance(who);
 
     const first = await session.bearer();
     const placed = await engine.execute(buy(2));

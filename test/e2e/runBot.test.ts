@@ -6,12 +6,12 @@ import { runBot } from '../../src/runtime/runBot.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { fundedAccount } from './support/simAccount.js';
+import { fundedAccount, grantAllowance } from './support/simAccount.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-function configText(strategy: string): string {
-  return `
+function configText(strategy: string, extra = ''): string {
+  return `${extra}
 venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
 risk:
   max_order_notional: "100000"
@@ -36,9 +36,11 @@ function memoryLogger(lines: string[]) {
   return createLogger({ level: 'info', pretty: false, destination });
 }
 
-async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine, outcomes: IntentOutcome[]) => Promise<void>) {
+async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine, outcomes: IntentOutcome[]) => Promise<void>, options: { jwt?: boolean } = {}) {
   const who = await fundedAccount(sim);
-  const config = await loadConfig({ text: configText(strategy), env: {} });
+  if (options.jwt === true) await grantAllowance(who);
+  const anchorAfterSetup = (await who.rest.nonceState(who.account)).nonce_anchor;
+  const config = await loadConfig({ text: configText(strategy, options.jwt === true ? 'auth: { mode: jwt }' : ''), env: {} });
   const lines: string[] = [];
   const controller = new AbortController();
   const outcomes: IntentOutcome[] = [];
@@ -46,7 +48,7 @@ async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine,
   const started = new Promise<Engine>((r) => (ready = r));
   const running = runBot({
     config,
-    keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    keys: { account: { address: who.account, privateKey: who.accountKey }, signer: { address: who.signer.address, privateKey: who.signerKey } },
     restUrl: sim.restUrl,
     wsUrl: sim.wsUrl,
     logger: memoryLogger(lines),
@@ -61,7 +63,7 @@ async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine,
   await drive(engine, outcomes);
   controller.abort();
   await running;
-  return { who, lines, outcomes };
+  return { who, lines, outcomes, anchorAfterSetup };
 }
 
 async function until(check: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
@@ -139,5 +141,22 @@ describe('runBot on the simulator', () => {
         await until(() => seen.some((o) => o.kind === 'closePosition' && o.type === 'accepted'));
       },
     );
+  }, 30_000);
+
+  it('trades in JWT mode: no permits, the Bearer token authorises every action', async () => {
+    const { who, anchorAfterSetup } = await runFor(
+      sim,
+      `  - name: mm
+    module: strategies/marketMaker.ts
+    markets: [1]
+    params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }`,
+      async (engine) => {
+        await until(() => engine.tracker.openOrders({ strategy: 'mm' }).filter((o) => o.state === 'open').length === 2);
+      },
+      { jwt: true },
+    );
+    // No permit was signed: the nonce state never moved.
+    expect((await who.rest.nonceState(who.account)).nonce_anchor).toBe(anchorAfterSetup);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
   }, 30_000);
 });

@@ -81,7 +81,8 @@ export async function startBot(options: StartBotOptions): Promise<void> {
  * is funded by the faucet and the signer registered by the setup flow.
  */
 async function throwawayAccount(config: Config, restUrl: string, options: StartBotOptions): Promise<BotKeys> {
-  const account = fastPrivateKeySigner(generatePrivateKey());
+  const accountKey = generatePrivateKey();
+  const account = fastPrivateKeySigner(accountKey);
   const signerKey = generatePrivateKey();
   const signer = fastPrivateKeySigner(signerKey);
   const firstMarket = configuredMarkets(config)[0];
@@ -94,9 +95,11 @@ async function throwawayAccount(config: Config, restUrl: string, options: StartB
     faucet: true,
     registration: { attempts: config.engine.registration_retry.attempts, baseMs: config.engine.registration_retry.base_ms },
     ...(firstMarket === undefined ? {} : { tradingProbe: { marketId: firstMarket, selectors: selectorsOf(config), deadlineSeconds: config.auth.permit_deadline_seconds } }),
+    // JWT mode also needs the operator-hub allowance (approve-single) before trading.
+    ...(config.auth.mode === 'jwt' ? { jwt: { budget: '100000', validForSeconds: 7 * 24 * 3600 } } : {}),
     signal: options.signal,
   });
-  return { account: { address: account.address }, signer: { address: signer.address, privateKey: signerKey } };
+  return { account: { address: account.address, privateKey: accountKey }, signer: { address: signer.address, privateKey: signerKey } };
 }
 
 async function requireActiveSigner(config: Config, keys: BotKeys, restUrl: string, signal: AbortSignal): Promise<void> {

@@ -12,6 +12,8 @@ import type { RunningSim } from '../../../src/sim/startSim.js';
 export interface SimAccount {
   readonly account: Address;
   readonly accountSigner: SyncDigestSigner;
+  /** The main wallet's key, for code under test that takes raw keys (JWT login). */
+  readonly accountKey: `0x${string}`;
   readonly signer: SyncDigestSigner;
   /** The session key itself, for code under test that takes raw keys (the runtime). */
   readonly signerKey: `0x${string}`;
@@ -29,7 +31,8 @@ export async function signingContextOf(rest: RestClient): Promise<SigningContext
 
 export async function fundedAccount(sim: RunningSim, options: { register?: boolean; skipLag?: boolean } = {}): Promise<SimAccount> {
   const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000 });
-  const accountSigner = fastPrivateKeySigner(generatePrivateKey());
+  const accountKey = generatePrivateKey();
+  const accountSigner = fastPrivateKeySigner(accountKey);
   const signerKey = generatePrivateKey();
   const signer = fastPrivateKeySigner(signerKey);
   const account = accountSigner.address;
@@ -61,5 +64,25 @@ export async function fundedAccount(sim: RunningSim, options: { register?: boole
       signer_signature: signerSignature,
     });
   }
-  return { account, accountSigner, signer, signerKey, rest, context };
+  return { account, accountSigner, accountKey, signer, signerKey, rest, context };
+}
+
+/** Grants the operator-hub allowance that JWT-authorised orders run against (approve-single). */
+export async function grantAllowance(who: SimAccount, budgetUsd = 10_000n): Promise<void> {
+  const system = await who.rest.systemConfig();
+  const operator = system.addresses.operator_hub;
+  if (operator === undefined) throw new Error('the venue serves no operator_hub address');
+  const nonceAnchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor) + 1n;
+  const allowanceExpiry = Math.floor(Date.now() / 1000) + 3600;
+  const budget = budgetUsd * 10n ** 18n;
+  const signature = await signTypedStruct(who.context, who.accountSigner, 'PermitSingle', { account: who.account, operator, budget, allowanceExpiry, nonceAnchor, nonceBitmap: 0 });
+  await who.rest.approveSingle({
+    account: who.account,
+    operator,
+    budget: budget.toString(),
+    allowance_expiry: allowanceExpiry,
+    nonce_anchor: nonceAnchor.toString(),
+    nonce_bitmap_index: 0,
+    signature,
+  });
 }
