@@ -106,7 +106,9 @@ describe('engine against the simulator', () => {
     const who = await fundedAccount(sim);
     const engine = engineFor(sim, who);
     await engine.start();
-    // Not attached to the oracle feed here: read the current mark so the slippage bound is fresh.
+    // The synthetic makers quote on each block: make sure one has passed, then read the current
+    // mark (this engine is not attached to the oracle feed) so the slippage bound is fresh.
+    sim.controls.advanceBlocks(1);
     await engine.refreshMarkets();
     const taken = await engine.execute(placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
     expect(taken.type).toBe('accepted');
