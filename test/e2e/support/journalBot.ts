@@ -46,7 +46,7 @@ export function prepareProbeRoot(dir: string): void {
   writeFileSync(join(dir, 'strategies', 'journalProbe.ts'), `export { default } from ${JSON.stringify(target)};\n`);
 }
 
-export async function startJournalBot(sim: RunningSim, who: SimAccount, dir: string, extra = ''): Promise<JournalBot> {
+export async function startJournalBot(sim: RunningSim, who: Pick<SimAccount, 'account' | 'signer' | 'signerKey'>, dir: string, extra = ''): Promise<JournalBot> {
   const config = await loadConfig({ text: journalBotConfig(dir, extra), env: {} });
   const lines: string[] = [];
   const destination = new Writable({

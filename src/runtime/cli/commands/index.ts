@@ -1,6 +1,8 @@
 import type { CommandSpec } from '../commandSpec.js';
 import { cancelAllCommand } from './cancelAllCommand.js';
+import { historyCommand } from './historyCommand.js';
 import { keysCommand } from './keysCommand.js';
+import { reconcileCommand } from './reconcileCommand.js';
 import { revokeSignerCommand } from './revokeSignerCommand.js';
 import { setupCommand } from './setupCommand.js';
 import { simCommand } from './simCommand.js';
@@ -8,4 +10,4 @@ import { startCommand } from './startCommand.js';
 import { statusCommand } from './statusCommand.js';
 
 /** Every `perpbot <command>`, in the order `perpbot --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand];
+export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand, historyCommand, reconcileCommand];

@@ -1,0 +1,52 @@
+import { isAbsolute, resolve } from 'node:path';
+import { loadKey } from '../../keys/loadKey.js';
+import { ACCOUNT_KEY_ENV } from '../../keys/loadVenueKeys.js';
+import { openJournal } from '../../journal/openJournal.js';
+import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
+import { describeDifference } from '../../journal/reconciliationReport.js';
+import { configuredMarkets, createCliRestClient, loadCliConfig, remoteVenue } from '../cliContext.js';
+import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
+import { booleanFlag } from '../parseCommandArgs.js';
+
+export const reconcileCommand: CommandSpec = {
+  name: 'reconcile',
+  summary: 'compare the journal with the venue and print the differences',
+  usage: 'perpbot reconcile [--config FILE] [--apply] [--json]',
+  description:
+    'Reads open orders, positions and the nonce state from the venue and compares them with the journal. ' +
+    'Without --apply nothing is written (safe while a bot runs); with --apply the resolutions are journaled, as a bot does at start.',
+  flags: {
+    ...CONFIG_FLAGS,
+    apply: { type: 'boolean', description: 'journal the resolutions (only while no bot uses this journal)' },
+    json: { type: 'boolean', description: 'print the report as JSON' },
+  },
+  async run(args, io) {
+    const config = await loadCliConfig(args, io);
+    const venue = remoteVenue(config, 'reconcile');
+    const file = config.keys.account_key_file;
+    const key = await loadKey({ envVar: ACCOUNT_KEY_ENV, file: file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file), env: io.env });
+    const journal = openJournal(resolve(io.cwd, config.journal.path));
+    try {
+      const report = await reconcileWithVenue({
+        journal,
+        rest: createCliRestClient(config, venue.restUrl),
+        account: key.address,
+        markets: configuredMarkets(config),
+        clock: io.clock,
+        trigger: 'cli',
+        unknownOrders: 'leave',
+        apply: booleanFlag(args, 'apply'),
+      });
+      if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+      else {
+        io.stdout.write(`account  ${key.address}\njournal  ${journal.path}\n`);
+        if (report.differences.length === 0) io.stdout.write('no differences: the journal matches the venue\n');
+        for (const d of report.differences) io.stdout.write(`- ${describeDifference(d)}\n`);
+        if (!report.ok) io.stdout.write('unresolved: some permits could still land; run again after their deadline\n');
+      }
+      return report.differences.length === 0 ? 0 : 1;
+    } finally {
+      journal.close();
+    }
+  },
+};
