@@ -1,7 +1,7 @@
 import type { Figure, FigureBench } from '../lib/figure.js';
 import { captureSimFrames } from '../lib/captureSimFrames.js';
 import { ingestPipeline } from '../lib/ingestPipeline.js';
-import { measureRate } from '../lib/measureRate.js';
+import { interleavedRates } from '../lib/interleavedRates.js';
 
 const FRAMES = 3_000;
 const TARGET_RATE = 200_000;
@@ -25,10 +25,13 @@ export const wsIngest: FigureBench = {
     if (pipeline.delivered() !== frames.length) throw new Error(`ws_ingest: ${pipeline.delivered()} of ${frames.length} frames reached a subscriber`);
 
     const n = frames.length;
-    const ingestRate = await measureRate((i) => pipeline.feed(frames[i % n]!));
-    const parseRate = await measureRate((i) => JSON.parse(frames[i % n]!));
-    const oracleRate = await measureRate((i) => pipeline.feed(oracle[i % oracle.length]!));
-    const bookRate = await measureRate((i) => pipeline.feed(books[i % books.length]!));
+    const rates = await interleavedRates({
+      ingest: (i) => pipeline.feed(frames[i % n]!),
+      parse: (i) => JSON.parse(frames[i % n]!),
+      oracle: (i) => pipeline.feed(oracle[i % oracle.length]!),
+      books: (i) => pipeline.feed(books[i % books.length]!),
+    });
+    const { ingest: ingestRate, parse: parseRate, oracle: oracleRate, books: bookRate } = rates;
     const avgBytes = Math.round(frames.reduce((s, f) => s + f.length, 0) / n);
     return {
       name: 'ws_ingest',
