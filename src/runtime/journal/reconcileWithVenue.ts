@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { compareDecimals, decimalToFixed, addDecimals, negateDecimal } from '../../core/decimal.js';
+import { addDecimals, compareDecimals, decimalToFixed, multiplyUnits, negateDecimal } from '../../core/decimal.js';
 import type { IntentOutcome } from '../../engine/intentOutcome.js';
 import type { IntentKind, Side } from '../../engine/intents.js';
 import { parseNonceState, type NonceState } from '../../engine/noncePair.js';
@@ -22,7 +22,7 @@ export type UnknownOrderPolicy = 'adopt' | 'cancel' | 'leave';
 
 export interface ReconcileOptions {
   readonly journal: Journal;
-  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState'>;
+  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState' | 'markets'>;
   readonly account: string;
   readonly markets: readonly number[];
   readonly clock: Clock;
@@ -181,6 +181,7 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   }
 
   const toCancel: { orderId: string; marketId: number }[] = [];
+  let marketConfigs: Map<number, { step_size: string; step_price: string }> | undefined;
   for (const v of venueOpen) {
     const known = journal.orderByOrderId(v.order_id);
     if (known !== undefined && known.account === account.toLowerCase()) {
@@ -193,7 +194,10 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
     const action = o.unknownOrders === 'adopt' && strategy === undefined ? 'leave' : o.unknownOrders;
     differences.push({ type: 'unknown_open_order', orderId: v.order_id, marketId, action, ...(strategy === undefined ? {} : { strategy }) });
     if (action === 'cancel') toCancel.push({ orderId: v.order_id, marketId });
-    if (action === 'adopt' && strategy !== undefined) {
+    if (action === 'adopt' && strategy !== undefined && o.apply) {
+      marketConfigs ??= new Map((await o.rest.markets()).markets.map((m) => [Number(m.market_id), m.config]));
+      const config = marketConfigs.get(marketId);
+      if (config === undefined) continue;
       write(() =>
         journal.recordOrder(
           account,
@@ -202,8 +206,8 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
             strategy,
             marketId,
             side: v.side === 0 ? 'buy' : 'sell',
-            size: String(v.size_steps),
-            price: String(v.price_ticks),
+            size: multiplyUnits(BigInt(v.size_steps), config.step_size, 'step_size'),
+            price: multiplyUnits(BigInt(v.price_ticks), config.step_price, 'step_price'),
             ...(v.client_order_id === undefined ? {} : { clientOrderId: v.client_order_id.toString() }),
             orderId: v.order_id,
             restingOrderId: v.resting_order_id.toString(),
