@@ -152,6 +152,32 @@ describe('engine nonces and authorisation against the simulator', () => {
     await Promise.all([first.stop(), second.stop()]);
   }, 30_000);
 
+  it('two engines sharing one account keep landing every intent, each pair once, when they roll anchors', async () => {
+    const who = await fundedAccount(sim);
+    const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, rateLimit: false });
+    const a = recordingSender(venueSender(rest));
+    const b = recordingSender(venueSender(rest));
+    const first = engineFor(who, { sender: a.sender, nonces: { slot: 0, slots: 2 }, rest });
+    const second = engineFor(who, { sender: b.sender, nonces: { slot: 1, slots: 2 }, rest });
+    await Promise.all([first.start(), second.start()]);
+    const before = await venueAnchor(who);
+
+    // 110 each: more than the 104 bits a slot has per anchor, so both must roll.
+    const fire = (engine: Engine, tag: string) => Array.from({ length: 110 }, (_, i) => engine.execute(buy(`${tag}-${i}`, String(30000 + (i % 40)))));
+    const outcomes = await Promise.all([...fire(first, 'a'), ...fire(second, 'b')]);
+
+    expect(outcomes.filter((o) => o.type !== 'accepted')).toEqual([]);
+    const orderIds = outcomes.map((o) => (o.type === 'accepted' ? o.orderId : undefined));
+    expect(new Set(orderIds).size).toBe(220);
+    // No pair landed twice. (Under load a send may time out and be confirmed through the open
+    // orders instead, so fewer than 220 sends may have answered with success.)
+    const landed = [...a.sends, ...b.sends].filter((s) => s.error === undefined).map((s) => (s.nonce === undefined ? 'none' : noncePairKey(s.nonce)));
+    expect(new Set(landed).size).toBe(landed.length);
+    expect((await venueAnchor(who)) - before).toBeGreaterThanOrEqual(2n);
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(220);
+    await Promise.all([first.stop(), second.stop()]);
+  }, 60_000);
+
   it('resyncs after another client consumed its next pairs (NonceUsed) and lands once', async () => {
     const who = await fundedAccount(sim);
     const rec = recordingSender(venueSender(who.rest));
