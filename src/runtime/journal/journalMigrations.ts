@@ -64,6 +64,8 @@ export const MIGRATIONS: readonly string[] = [
     differences TEXT NOT NULL, at_ms INTEGER NOT NULL
   );
   `,
+  // Reconciliation reads each order's latest state change.
+  `CREATE INDEX order_states_intent ON order_states (intent_id, id);`,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

@@ -32,6 +32,18 @@ describe('Journal', () => {
     expect(journal.db.prepare('SELECT COUNT(*) AS n FROM schema_version').get()).toEqual({ n: 1 });
   });
 
+  it('brings a file of an older schema up to date, one migration at a time', () => {
+    journal.close();
+    const path = join(dir, 'old.sqlite');
+    journal = openJournal(path);
+    journal.db.exec('DROP INDEX order_states_intent');
+    journal.db.prepare('UPDATE schema_version SET version = 1').run();
+    journal.close();
+    journal = openJournal(path);
+    expect(journal.db.prepare('SELECT version FROM schema_version').get()).toEqual({ version: MIGRATIONS.length });
+    expect(journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'order_states_intent'").get()).toEqual({ name: 'order_states_intent' });
+  });
+
   it('refuses a file written by a newer schema', () => {
     journal.db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length + 1);
     journal.close();
