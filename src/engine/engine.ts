@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
@@ -93,6 +94,9 @@ export class Engine {
     // Unique per run and within uint64: start time in ms (< 2^42) shifted left by 20 bits.
     this.clientOrderBase = BigInt(options.clock.now()) << 20n;
     this.journal = options.journal ?? NO_JOURNAL;
+    // Every intent in flight (hundreds in a burst) listens on this one stop signal while it waits
+    // for a nonce, a guard or the network, and removes its listener when done.
+    setMaxListeners(0, this.abort.signal);
     this.gate = new GuardGate({
       config: options.config.guards,
       clock: options.clock,
