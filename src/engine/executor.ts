@@ -6,7 +6,7 @@ import type { IntentOutcome } from './intentOutcome.js';
 import type { Intent } from './intents.js';
 import { preTradeChecks } from './preTradeChecks.js';
 import { rejection, type Rejection } from './rejection.js';
-import { sendWithPolicy } from './sendWithPolicy.js';
+import { isUnconfirmed, sendWithPolicy } from './sendWithPolicy.js';
 import type { ResolvedAction } from './signedRequest.js';
 import type { WireAction } from './wireAction.js';
 
@@ -50,7 +50,7 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
-    else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, result.type === 'failed' ? 'failed' : 'unknown');
+    else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, isUnconfirmed(result.error) ? 'unknown' : 'failed');
     if (result.type === 'accepted') {
       if (result.receipt.dryRun === true) return { ...base, type: 'dry_run', request: { path: resolved.action, body: result.request.body }, atMs: at() };
       return { ...base, type: 'accepted', ...(result.receipt.orderId === undefined ? {} : { orderId: result.receipt.orderId }), ...(result.receipt.txHash === undefined ? {} : { txHash: result.receipt.txHash }), atMs: at() };

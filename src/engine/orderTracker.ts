@@ -57,6 +57,8 @@ export function restingIdFromOrderId(orderId: string): bigint | undefined {
 export class OrderTracker {
   private readonly byIntent = new Map<string, TrackedOrder>();
   private readonly intentByOrderId = new Map<string, string>();
+  /** client_order_id (decimal) → intent, to adopt an order whose placement answer was lost. */
+  private readonly intentByClientOrderId = new Map<string, string>();
   /** Orders seen on the venue that no intent of this process placed. */
   private readonly foreign = new Map<string, { marketId: number; restingOrderId?: bigint }>();
   private readonly positions = new Map<number, TrackedPosition>();
@@ -126,8 +128,8 @@ export class OrderTracker {
     for (const record of records) {
       const key = record.order_id.toLowerCase();
       seen.add(key);
-      const intentId = this.intentByOrderId.get(key);
       const resting = record.resting_order_id === undefined ? restingIdFromOrderId(record.order_id) : BigInt(record.resting_order_id);
+      const intentId = this.intentByOrderId.get(key) ?? this.adopt(record);
       if (intentId === undefined) {
         if (record.status === 'ORDER_STATUS_OPEN') this.foreign.set(key, { marketId: record.market_id, ...(resting === undefined ? {} : { restingOrderId: resting }) });
         else this.foreign.delete(key);
@@ -148,6 +150,19 @@ export class OrderTracker {
       }
       for (const key of [...this.foreign.keys()]) if (!seen.has(key)) this.foreign.delete(key);
     }
+  }
+
+  /**
+   * An order the venue reports that we have no order id for, but whose client_order_id is one of
+   * ours still pending or unknown: its placement landed although the answer was lost.
+   */
+  private adopt(record: OrderRecord): string | undefined {
+    if (record.client_order_id === undefined) return undefined;
+    const intentId = this.intentByClientOrderId.get(record.client_order_id);
+    const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
+    if (order === undefined || order.orderId !== undefined || (order.state !== 'pending' && order.state !== 'unknown')) return undefined;
+    this.placed(order.intentId, record.order_id);
+    return order.intentId;
   }
 
   /** A fill of this account. Returns it with its intent, or undefined when it was seen before. */
@@ -259,6 +274,7 @@ export class OrderTracker {
     const before = this.byIntent.get(order.intentId);
     this.byIntent.set(order.intentId, order);
     if (order.orderId !== undefined) this.intentByOrderId.set(order.orderId.toLowerCase(), order.intentId);
+    if (order.clientOrderId !== undefined && before === undefined) this.intentByClientOrderId.set(order.clientOrderId.toString(), order.intentId);
     if (before === undefined || before.state !== order.state || before.filledSize !== order.filledSize) this.orderChanges.next(order);
   }
 

@@ -16,6 +16,11 @@ import { buildSignedRequest, type Authorization, type ResolvedAction, type Signe
  */
 export type SendResult = { type: 'accepted'; receipt: SendReceipt; request: SignedRequest } | { type: 'failed'; error: unknown };
 
+/** A failure after which the action may still have executed: the order's state is unknown, not failed. */
+export function isUnconfirmed(error: unknown): boolean {
+  return (error instanceof IntentFailedError && error.code === 'OUTCOME_UNCONFIRMED') || hasNoDefiniteAnswer(error);
+}
+
 /** New signatures per intent after deadlines passed, before it fails (a too-short deadline). */
 const MAX_DEADLINE_RESIGNS = 5;
 
@@ -29,7 +34,19 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
       if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
     };
     const confirm = async (reason: string, hints: readonly string[], cause: unknown): Promise<SendResult> => {
-      const orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
+      let orderId: string | undefined;
+      try {
+        orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
+      } catch (lookupError) {
+        return {
+          type: 'failed',
+          error: new IntentFailedError(`${reason}; the open-orders lookup to confirm it failed too`, {
+            code: 'OUTCOME_UNCONFIRMED',
+            cause: lookupError,
+            hints: [...hints, 'the order may exist: the orders feed or the next reconciliation will show it'],
+          }),
+        };
+      }
       if (action.action !== 'placeOrder' || orderId !== undefined) {
         deps.log.info({ intentId: intent.intentId, orderId }, 'confirmed that the first send executed');
         return { type: 'accepted', receipt: orderId === undefined ? {} : { orderId }, request };
