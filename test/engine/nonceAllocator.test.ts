@@ -150,6 +150,11 @@ describe('NonceAllocator', () => {
     expect(stale.tryAllocate()).toEqual({ anchor: 31n, bit: 0 });
   });
 
+  it('ignores a restored high-water pair beyond current + 1 (a dry run\'s), which no live run could have signed', () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 20n, bitmap: 0n }, { restoredHighWater: { anchor: 25n, bit: 3 } });
+    expect(allocator.tryAllocate()).toEqual({ anchor: 21n, bit: 0 });
+  });
+
   it('at the last uint48 anchor, uses its free bits and never hands out anchor 2^48', () => {
     const last = (1n << 48n) - 1n;
     const allocator = new NonceAllocator(ACCOUNT, { anchor: last, bitmap: 0b101n });
