@@ -6,7 +6,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { venueSender } from '../../src/engine/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
-import { placeLimit } from '../../src/engine/intentBuilders.js';
+import { cancel, placeLimit } from '../../src/engine/intentBuilders.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
@@ -39,11 +39,11 @@ describe('reconciliation at start (runBot)', () => {
   });
 
   /** The differences the start reconciliation journaled. */
-  const startDifferences = (): { type: string; orderId?: string; action?: string }[] => {
+  const startDifferences = (): Record<string, unknown>[] => {
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
     try {
       const row = journal.db.prepare("SELECT differences FROM reconciliations WHERE trigger = 'start' ORDER BY id DESC LIMIT 1").get() as { differences: string };
-      return JSON.parse(row.differences) as { type: string; orderId?: string; action?: string }[];
+      return JSON.parse(row.differences) as Record<string, unknown>[];
     } finally {
       journal.close();
     }
@@ -87,6 +87,34 @@ describe('reconciliation at start (runBot)', () => {
       expect(bot.lines.some((l) => l.includes('is open on the venue but not in the journal: leave'))).toBe(true);
     } finally {
       await bot.stop();
+    }
+  }, 30_000);
+
+  it('marks an order cancelled outside the bot while it was down as cancelled, with no fill', async () => {
+    const who = await fundedAccount(sim);
+    const first = await startJournalBot(sim, who, dir);
+    await until(() => first.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2);
+    const [high, low] = ['64000', '63000'].map((price) => first.engine.tracker.openOrders({ strategy: 'probe' }).find((o) => o.price === price)!);
+    await first.stop();
+
+    const outside = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1] });
+    await outside.start();
+    expect((await outside.execute(cancel({ intentId: 'outside-cancel', strategy: 'elsewhere', marketId: 1, target: { orderId: high!.orderId! } }))).type).toBe('accepted');
+    await outside.stop();
+
+    const second = await startJournalBot(sim, who, dir);
+    try {
+      expect(second.engine.tracker.openOrders({ strategy: 'probe' }).map((o) => o.intentId)).toEqual([low!.intentId]);
+      expect(startDifferences()).toEqual([expect.objectContaining({ type: 'order_closed', intentId: high!.intentId, state: 'cancelled' })]);
+      const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+      try {
+        expect(journal.order(high!.intentId)?.state).toBe('cancelled');
+        expect(journal.recentFills(10)).toEqual([]);
+      } finally {
+        journal.close();
+      }
+    } finally {
+      await second.stop();
     }
   }, 30_000);
 
