@@ -10,7 +10,7 @@ import type { SelectorTable } from '../protocol/selectors.js';
 import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
 import type { RestClient } from '../venue/rest/restClient.js';
 import type { Market } from '../venue/schemas/restMarkets.js';
-import type { AccountMessage, FillsMessage, OrderRecord, OrdersMessage, PositionsMessage } from '../venue/schemas/wsFramesPrivate.js';
+import type { AccountMessage, FillsMessage, OrdersMessage, PositionsMessage } from '../venue/schemas/wsFramesPrivate.js';
 import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
 import type { ActionSender } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
@@ -26,6 +26,7 @@ import { parseNonceState, type NoncePair } from './noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './orderTracker.js';
 import { rejection } from './rejection.js';
 import type { SignedRequest } from './signedRequest.js';
+import { readVenueSnapshot } from './venueSnapshot.js';
 
 /**
  * The execution engine: intents in, outcomes out. Owns the order tracker, the nonce allocator,
@@ -177,38 +178,12 @@ export class Engine {
 
   /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
   async reconcile(): Promise<void> {
-    const { rest, account } = this.options;
     const ids = this.options.markets ?? [...this.marketsById.keys()];
-    const records: OrderRecord[] = [];
-    for (const marketId of ids) {
-      const open = await rest.openOrders({ account, market_id: String(marketId) });
-      for (const o of open.orders) {
-        records.push({
-          order_id: o.order_id,
-          market_id: Number(o.market_id),
-          status: 'ORDER_STATUS_OPEN',
-          side: o.side === 0 ? 'buy' : 'sell',
-          resting_order_id: o.resting_order_id.toString(),
-          wide_order_id: o.wide_order_id.toString(),
-          ...(o.client_order_id === undefined ? {} : { client_order_id: o.client_order_id.toString() }),
-        });
-      }
-      const { position } = { position: await rest.position({ account, market_id: String(marketId) }) };
-      const size = position.size ?? '0';
-      this.tracker.onPositions([
-        {
-          market_id: marketId,
-          size,
-          ...(position.side === null ? {} : { side: position.side === 'BUY' ? 'buy' : 'sell' }),
-          ...(position.margin_mode === null ? {} : { margin_mode: position.margin_mode as 0 | 1 }),
-          ...(position.avg_entry_price === null ? {} : { avg_entry_price: position.avg_entry_price }),
-        },
-      ]);
-      if (position.unrealized_pnl !== null) this.unrealized.set(marketId, position.unrealized_pnl);
-    }
-    this.tracker.onOrderRecords(records, true);
-    const balance = await rest.crossMarginBalance(account);
-    this.tracker.onBalance(balance.balance);
+    const snapshot = await readVenueSnapshot(this.options.rest, this.options.account, ids);
+    this.tracker.onPositions(snapshot.positions);
+    for (const [marketId, pnl] of snapshot.unrealized) this.unrealized.set(marketId, pnl);
+    this.tracker.onOrderRecords(snapshot.orders, true);
+    this.tracker.onBalance(snapshot.balance);
   }
 
   /** Follows the venue's private feeds and the oracle; reconciles after every reconnect. */
