@@ -5,7 +5,7 @@ import type { Intent } from '../../engine/intents.js';
 import type { NoncePair } from '../../engine/noncePair.js';
 import type { OrderState } from '../../engine/orderTracker.js';
 import type { Side } from '../../engine/intents.js';
-import { TERMINAL_ORDER_STATES, type FillSource, type InFlightIntent, type JournalFill, type JournalOrder, type JournalPosition, type JournalRequest } from './journalRows.js';
+import { fillFromRow, orderFromRow, TERMINAL_ORDER_STATES, type FillSource, type InFlightIntent, type JournalFill, type JournalOrder, type JournalPosition, type JournalRequest } from './journalRows.js';
 
 /**
  * The durable record of one or more accounts' trading, over an open SQLite file (see
@@ -217,7 +217,7 @@ export class Journal {
 
   orderByOrderId(orderId: string): JournalOrder | undefined {
     const row = this.get('SELECT * FROM orders WHERE order_id = ? ORDER BY updated_ms DESC LIMIT 1', orderId.toLowerCase());
-    return row === undefined ? undefined : orderOf(row);
+    return row === undefined ? undefined : orderFromRow(row);
   }
 
   /** Orders whose latest state change, at or after `sinceMs`, was to `state` by `source`. */
@@ -228,7 +228,7 @@ export class Journal {
          (SELECT s.source FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) = ? AND
          (SELECT s.at_ms FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) >= ?`,
       account.toLowerCase(), state, source, sinceMs,
-    ).map(orderOf);
+    ).map(orderFromRow);
   }
 
   /** Intent ids and order ids (lower case) that accepted cancel intents of the account targeted. */
@@ -244,36 +244,36 @@ export class Journal {
 
   order(intentId: string): JournalOrder | undefined {
     const row = this.get('SELECT * FROM orders WHERE intent_id = ?', intentId);
-    return row === undefined ? undefined : orderOf(row);
+    return row === undefined ? undefined : orderFromRow(row);
   }
 
   /** Orders not in a terminal state (open, partially filled, pending, unknown). */
   liveOrders(account: string): JournalOrder[] {
     const terminal = [...TERMINAL_ORDER_STATES];
-    return this.all(`SELECT * FROM orders WHERE account = ? AND state NOT IN (${terminal.map(() => '?').join(', ')}) ORDER BY updated_ms, rowid`, account.toLowerCase(), ...terminal).map(orderOf);
+    return this.all(`SELECT * FROM orders WHERE account = ? AND state NOT IN (${terminal.map(() => '?').join(', ')}) ORDER BY updated_ms, rowid`, account.toLowerCase(), ...terminal).map(orderFromRow);
   }
 
   recentOrders(limit: number, account?: string): JournalOrder[] {
     return (account === undefined
       ? this.all('SELECT * FROM orders ORDER BY updated_ms DESC, rowid DESC LIMIT ?', limit)
       : this.all('SELECT * FROM orders WHERE account = ? ORDER BY updated_ms DESC, rowid DESC LIMIT ?', account.toLowerCase(), limit)
-    ).map(orderOf);
+    ).map(orderFromRow);
   }
 
   recentFills(limit: number, account?: string): JournalFill[] {
     return (account === undefined
       ? this.all('SELECT * FROM fills ORDER BY seq DESC LIMIT ?', limit)
       : this.all('SELECT * FROM fills WHERE account = ? ORDER BY seq DESC LIMIT ?', account.toLowerCase(), limit)
-    ).map(fillOf);
+    ).map(fillFromRow);
   }
 
   fillsOfOrder(orderId: string): JournalFill[] {
-    return this.all('SELECT * FROM fills WHERE order_id = ? ORDER BY seq', orderId.toLowerCase()).map(fillOf);
+    return this.all('SELECT * FROM fills WHERE order_id = ? ORDER BY seq', orderId.toLowerCase()).map(fillFromRow);
   }
 
   /** Fills of a market journaled after `seq`. */
   fillsAfter(account: string, marketId: number, seq: number): JournalFill[] {
-    return this.all('SELECT * FROM fills WHERE account = ? AND market_id = ? AND seq > ? ORDER BY seq', account.toLowerCase(), marketId, seq).map(fillOf);
+    return this.all('SELECT * FROM fills WHERE account = ? AND market_id = ? AND seq > ? ORDER BY seq', account.toLowerCase(), marketId, seq).map(fillFromRow);
   }
 
   /** The latest snapshot of a market's position, of one source (e.g. the reconciliation base) or any. */
@@ -315,45 +315,4 @@ export class Journal {
   private all(sql: string, ...params: unknown[]): Row[] {
     return this.statement(sql).all(...params) as Row[];
   }
-}
-
-function orderOf(row: Row): JournalOrder {
-  const optional = (name: string) => (row[name] === null || row[name] === undefined ? undefined : String(row[name]));
-  const clientOrderId = optional('client_order_id');
-  const orderId = optional('order_id');
-  const restingOrderId = optional('resting_order_id');
-  return {
-    intentId: String(row['intent_id']),
-    account: String(row['account']),
-    strategy: String(row['strategy']),
-    marketId: Number(row['market_id']),
-    side: row['side'] as Side,
-    size: String(row['size']),
-    price: String(row['price']),
-    ...(clientOrderId === undefined ? {} : { clientOrderId }),
-    ...(orderId === undefined ? {} : { orderId }),
-    ...(restingOrderId === undefined ? {} : { restingOrderId }),
-    state: row['state'] as OrderState,
-    filledSize: String(row['filled_size']),
-    updatedMs: Number(row['updated_ms']),
-  };
-}
-
-function fillOf(row: Row): JournalFill {
-  return {
-    seq: Number(row['seq']),
-    fillId: String(row['fill_id']),
-    account: String(row['account']),
-    marketId: Number(row['market_id']),
-    orderId: String(row['order_id']),
-    ...(row['intent_id'] === null ? {} : { intentId: String(row['intent_id']) }),
-    ...(row['strategy'] === null ? {} : { strategy: String(row['strategy']) }),
-    side: row['side'] as Side,
-    price: String(row['price']),
-    size: String(row['size']),
-    ...(row['fee'] === null ? {} : { fee: String(row['fee']) }),
-    ...(row['liquidity'] === null ? {} : { liquidity: String(row['liquidity']) }),
-    source: row['source'] as FillSource,
-    atMs: Number(row['at_ms']),
-  };
 }

@@ -1,6 +1,8 @@
 import type { OrderState } from '../../engine/orderTracker.js';
 import type { Side } from '../../engine/intents.js';
 
+type Row = Record<string, unknown>;
+
 /**
  * What the journal hands back: plain, JSON-safe records (ids and money as strings), so the CLI can
  * print them and a later run can rebuild from them.
@@ -77,3 +79,46 @@ export interface InFlightIntent {
 }
 
 export const TERMINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'failed']);
+
+/** A row of `orders` as a record. */
+export function orderFromRow(row: Row): JournalOrder {
+  const optional = (name: string) => (row[name] === null || row[name] === undefined ? undefined : String(row[name]));
+  const clientOrderId = optional('client_order_id');
+  const orderId = optional('order_id');
+  const restingOrderId = optional('resting_order_id');
+  return {
+    intentId: String(row['intent_id']),
+    account: String(row['account']),
+    strategy: String(row['strategy']),
+    marketId: Number(row['market_id']),
+    side: row['side'] as Side,
+    size: String(row['size']),
+    price: String(row['price']),
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+    ...(orderId === undefined ? {} : { orderId }),
+    ...(restingOrderId === undefined ? {} : { restingOrderId }),
+    state: row['state'] as OrderState,
+    filledSize: String(row['filled_size']),
+    updatedMs: Number(row['updated_ms']),
+  };
+}
+
+/** A row of `fills` as a record. */
+export function fillFromRow(row: Row): JournalFill {
+  return {
+    seq: Number(row['seq']),
+    fillId: String(row['fill_id']),
+    account: String(row['account']),
+    marketId: Number(row['market_id']),
+    orderId: String(row['order_id']),
+    ...(row['intent_id'] === null ? {} : { intentId: String(row['intent_id']) }),
+    ...(row['strategy'] === null ? {} : { strategy: String(row['strategy']) }),
+    side: row['side'] as Side,
+    price: String(row['price']),
+    size: String(row['size']),
+    ...(row['fee'] === null ? {} : { fee: String(row['fee']) }),
+    ...(row['liquidity'] === null ? {} : { liquidity: String(row['liquidity']) }),
+    source: row['source'] as FillSource,
+    atMs: Number(row['at_ms']),
+  };
+}

@@ -2,10 +2,11 @@ import type { Clock } from '../../core/clock.js';
 import { addDecimals, compareDecimals, decimalToFixed, multiplyUnits, negateDecimal } from '../../core/decimal.js';
 import type { IntentOutcome } from '../../engine/intentOutcome.js';
 import type { IntentKind, Side } from '../../engine/intents.js';
-import { parseNonceState, type NonceState } from '../../engine/noncePair.js';
+import { parseNonceState } from '../../engine/noncePair.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { attributeFills, type AttributionCandidate } from './fillAttribution.js';
+import { clientOrderIdOf, inFlightFate } from './inFlightFate.js';
 import { reconciledFillId, type Journal } from './journal.js';
 import type { InFlightIntent, JournalOrder } from './journalRows.js';
 import type { Difference, ReconciliationReport } from './reconciliationReport.js';
@@ -101,7 +102,7 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
       differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'open', orderId: resting.order_id, reason: `client_order_id ${coid} is open on the venue` });
       continue;
     }
-    const fate = nonceFate(f, nonce, Math.floor(atMs / 1000));
+    const fate = inFlightFate(f, nonce, Math.floor(atMs / 1000));
     if (fate.kind === 'not_executed') {
       if (f.order !== undefined) write(() => journal.recordOrder(account, { ...f.order!, state: 'failed' }, 'reconcile', atMs));
       outcome(f, { type: 'failed', error: { code: 'NOT_EXECUTED', message: fate.reason, hints: [] } });
@@ -263,53 +264,6 @@ function expectedPosition(journal: Journal, account: string, marketId: number, s
   let signed = side === 'sell' && compareDecimals(size, '0') !== 0 ? `-${size}` : size;
   for (const fill of journal.fillsAfter(account, marketId, fillSeq)) signed = addDecimals(signed, fill.side === 'sell' ? negateDecimal(fill.size) : fill.size);
   return signed;
-}
-
-function clientOrderIdOf(f: InFlightIntent): string | undefined {
-  for (const r of f.requests) {
-    const coid = r.body['client_order_id'];
-    if (typeof coid === 'string') return coid;
-  }
-  return undefined;
-}
-
-type NonceFate = { kind: 'executed' | 'not_executed' | 'unknowable'; reason: string } | { kind: 'pending'; reason: string; retryAtMs: number };
-
-/**
- * What the venue's nonce state says about an intent's signed requests. The venue accepts only the
- * current anchor or the next, so a pair not consumed in the current anchor, or of a later anchor,
- * can still land until its deadline and never after it.
- */
-function nonceFate(f: InFlightIntent, state: NonceState, nowSeconds: number): NonceFate {
-  const signed = f.requests.filter((r) => r.nonce !== undefined);
-  if (f.requests.length === 0) return { kind: 'not_executed', reason: 'never sent' };
-  if (signed.length === 0) return { kind: 'unknowable', reason: 'sent without a nonce (JWT); its fate cannot be read from the venue' };
-  let latestDeadline = 0;
-  let unknowable = false;
-  for (const r of signed) {
-    const pair = r.nonce!;
-    if (pair.anchor === state.anchor && ((state.bitmap >> BigInt(pair.bit)) & 1n) === 1n) {
-      return { kind: 'executed', reason: `its nonce (${pair.anchor}, ${pair.bit}) is consumed on the venue` };
-    }
-    if (pair.anchor < state.anchor) unknowable = true;
-    latestDeadline = Math.max(latestDeadline, deadlineOf(r.body) ?? Number.MAX_SAFE_INTEGER);
-  }
-  if (unknowable) return { kind: 'unknowable', reason: 'the venue has moved past its nonce anchor, whose bitmap it no longer shows' };
-  if (nowSeconds <= latestDeadline) {
-    return { kind: 'pending', reason: `its nonce is not consumed yet and its permit is valid until ${latestDeadline}`, retryAtMs: (latestDeadline + 1) * 1000 };
-  }
-  return { kind: 'not_executed', reason: 'its nonce was never consumed and its permit deadline has passed' };
-}
-
-function deadlineOf(body: Readonly<Record<string, unknown>>): number | undefined {
-  for (const field of ['permit', 'permit_params']) {
-    const permit = body[field];
-    if (typeof permit === 'object' && permit !== null) {
-      const deadline = (permit as Record<string, unknown>)['deadline'];
-      if (typeof deadline === 'number') return deadline;
-    }
-  }
-  return undefined;
 }
 
 /** Every open order of a market, page by page (venue-facts: the list takes start_index and limit). */
