@@ -1,4 +1,4 @@
-import { firstValueFrom, merge, NEVER } from 'rxjs';
+import { filter, firstValueFrom, merge, NEVER, pairwise, type Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { compareDecimals } from '../../src/core/decimal.js';
@@ -32,8 +32,9 @@ function engineFor(who: SimAccount): Engine {
 }
 
 /** The maker's engine, following its orders, positions, fills and account over the venue's WebSocket. */
-async function attachedToWs(sim: RunningSim, who: SimAccount, engine: Engine): Promise<VenueWsClient> {
+async function attachedToWs(sim: RunningSim, who: SimAccount, engine: Engine, options: { followReconnects?: boolean } = {}): Promise<VenueWsClient> {
   const ws = new VenueWsClient({
+    reconnect: { baseMs: 20, maxMs: 100 },
     url: sim.wsUrl,
     knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
     authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
@@ -48,12 +49,20 @@ async function attachedToWs(sim: RunningSim, who: SimAccount, engine: Engine): P
     fills: merge(fills, fills),
     account: ws.channel('account'),
     oracle: NEVER,
-    reconnected: NEVER,
+    // As the runtime wires it: a new authenticated connection after the first one.
+    reconnected: options.followReconnects === true ? reconnects(ws) : NEVER,
   });
   // The account channel is subscribed last and starts with a snapshot: once it is here, every
   // earlier subscription (fills has no snapshot) is live on the venue.
   await firstValueFrom(ws.channel('account'));
   return ws;
+}
+
+function reconnects(ws: VenueWsClient): Observable<unknown> {
+  return ws.connectionState$.pipe(
+    pairwise(),
+    filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
+  );
 }
 
 /** The distinct states an intent's order went through, in order, from `orders$`. */
@@ -136,6 +145,30 @@ describe('engine order tracking from the venue feeds', () => {
     expect(states.get('m-2')).toEqual(['pending', 'open', 'cancelled']);
 
     await engine.stop();
+    await ws.close();
+  });
+
+  it('after a reconnect, reconciles through REST and catches up on a position that changed while the feed was silent', async () => {
+    const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
+    const engine = engineFor(maker);
+    const other = engineFor(taker);
+    await Promise.all([engine.start(), other.start()]);
+    const ws = await attachedToWs(sim, maker, engine, { followReconnects: true });
+    const reconciled = vi.spyOn(engine, 'reconcile');
+
+    expect((await engine.execute(sell('m-3', '0.001'))).type).toBe('accepted');
+    sim.controls.stallStreams(true); // the maker hears nothing of the fill
+    expect((await other.execute(takeBuy('t-3', '0.001'))).type).toBe('accepted');
+    expect(engine.tracker.position(1)).toBeUndefined();
+    sim.controls.dropWebSockets();
+    sim.controls.stallStreams(false);
+
+    await vi.waitFor(() => expect(reconciled).toHaveBeenCalled(), { timeout: 5000 });
+    await vi.waitFor(() => expect(compareDecimals(engine.tracker.position(1)?.size ?? '0', '0.001')).toBe(0));
+    expect(engine.tracker.position(1)?.side).toBe('sell');
+    expect(engine.tracker.order('m-3')?.state).not.toBe('open');
+
+    await Promise.all([engine.stop(), other.stop()]);
     await ws.close();
   });
 });
