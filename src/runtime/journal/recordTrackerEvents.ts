@@ -1,5 +1,6 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
+import { addDecimals, compareDecimals } from '../../core/decimal.js';
 import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/orderTracker.js';
 import type { Journal } from './journal.js';
 
@@ -19,7 +20,11 @@ export interface TrackerEvents {
 export function recordTrackerEvents(journal: Journal, account: string, events: TrackerEvents, clock: Clock): Subscription {
   const subscriptions = new Subscription();
   subscriptions.add(events.orders$.subscribe((order) => journal.recordOrder(account, order, 'engine', clock.now())));
-  subscriptions.add(events.fills$.subscribe((fill) => void journal.recordFill(account, { ...fill }, 'venue', clock.now())));
+  subscriptions.add(
+    events.fills$.subscribe((fill) => {
+      if (journal.recordFill(account, { ...fill }, 'venue', clock.now())) correctClosedOrder(journal, account, fill.orderId, clock.now());
+    }),
+  );
   const last = new Map<number, string>();
   subscriptions.add(
     events.positionsChanged$.subscribe(() => {
@@ -41,4 +46,18 @@ export function recordTrackerEvents(journal: Journal, account: string, events: T
     }),
   );
   return subscriptions;
+}
+
+/**
+ * The tracker never moves an order out of a terminal state, so a fill that arrives after a
+ * snapshot stopped listing the order (marked cancelled: filled or cancelled could not be told)
+ * would leave the journal saying cancelled with nothing filled. The fills say otherwise.
+ */
+function correctClosedOrder(journal: Journal, account: string, orderId: string, atMs: number): void {
+  const order = journal.orderByOrderId(orderId);
+  if (order === undefined || order.state !== 'cancelled') return;
+  let filled = '0';
+  for (const f of journal.fillsOfOrder(orderId)) filled = addDecimals(filled, f.size);
+  if (compareDecimals(filled, order.filledSize) <= 0) return;
+  journal.recordOrder(account, { ...order, filledSize: filled, state: compareDecimals(filled, order.size) >= 0 ? 'filled' : 'cancelled' }, 'fill', atMs);
 }

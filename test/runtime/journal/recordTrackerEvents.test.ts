@@ -43,6 +43,20 @@ describe('recordTrackerEvents and restoreTracker', () => {
     expect(journal.db.prepare("SELECT size FROM positions WHERE source = 'venue' ORDER BY id").all()).toEqual([{ size: '0.001' }, { size: '0' }]);
   });
 
+  it('corrects an order a snapshot closed as cancelled when its fills arrive after', () => {
+    const tracker = new OrderTracker();
+    const subscription = followed(tracker);
+    tracker.pending({ intentId: 'ioc', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100' });
+    tracker.placed('ioc', ORDER_ID);
+    tracker.onOrderRecords([], true);
+    expect(journal.order('ioc')?.state).toBe('cancelled');
+    tracker.onFill(fill('f1', '0.001'));
+    expect(journal.order('ioc')).toMatchObject({ state: 'cancelled', filledSize: '0.001' });
+    tracker.onFill(fill('f2', '0.001'));
+    subscription.unsubscribe();
+    expect(journal.order('ioc')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+  });
+
   it('gives a new tracker the resting orders of the journal, linked to their intents', () => {
     const before = new OrderTracker();
     const subscription = followed(before);
