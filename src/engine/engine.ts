@@ -90,6 +90,7 @@ export class Engine {
   private stopped = false;
   private readonly journal: EngineJournal;
   private signerRefused: unknown;
+  private venueRefresh: Promise<void> | undefined;
 
   constructor(private readonly options: EngineOptions) {
     // Unique per run and within uint64: start time in ms (< 2^42) shifted left by 20 bits.
@@ -315,16 +316,24 @@ export class Engine {
       },
       confirmPlacement: (intent, request) => this.confirmPlacement(intent, request),
       onSignerNotAuthorized: async (error) => {
+        // Every intent in flight may hit this at once: stop and refresh once, all wait for it.
+        if (this.signerRefused !== undefined) return this.venueRefresh;
         this.signerRefused = error;
         o.log.error({ err: error }, 'the venue refused our signer: trading stopped; check permit target = addresses.router');
-        try {
-          const { changed } = await this.refreshVenueInfo();
-          o.log.warn({ changed }, changed ? 'the venue\'s domain or router changed: restart to trade with the new addresses' : 'system config refreshed; router unchanged, so the signer itself is refused (revoked?)');
-        } catch (refreshError) {
-          o.log.error({ err: refreshError }, 'refreshing the system config failed');
-        }
+        this.venueRefresh = this.refreshAfterSignerRefused();
+        return this.venueRefresh;
       },
     };
+  }
+
+  private async refreshAfterSignerRefused(): Promise<void> {
+    const { log } = this.options;
+    try {
+      const { changed } = await this.refreshVenueInfo();
+      log.warn({ changed }, changed ? "the venue's domain or router changed: restart to trade with the new addresses" : 'system config refreshed; router unchanged, so the signer itself is refused (revoked?)');
+    } catch (refreshError) {
+      log.error({ err: refreshError }, 'refreshing the system config failed');
+    }
   }
 
   /** After an ambiguous answer: find the order by its client_order_id among the open orders. */
