@@ -73,89 +73,93 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
   });
-  const engine: Engine = new Engine({
-    account: options.keys.account.address,
-    signer,
-    rest,
-    sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest, jwt === undefined ? undefined : () => jwt.bearer()),
-    authMode: config.auth.mode,
-    config: engineConfigFromConfig(config),
-    selectors: SELECTOR_PROFILES[config.venue.selectors],
-    clock,
-    log: engineLog,
-    markets,
-    permitDeadlineSeconds: config.auth.permit_deadline_seconds,
-    journal: journaled.engineJournal,
-    ...(journaled.restoredNonceHighWater === undefined ? {} : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
-  });
-  const hosted = await loadStrategies(config, options.root ?? process.cwd());
-  journaled.beforeStart(engine);
-  await engine.start();
-  for (const id of markets) {
-    if (engine.market(id) === undefined) {
-      throw new PerpbotError(`market ${id} is not listed by the venue`, { code: 'CONFIG_MARKET', hints: ['check the strategies\' markets against GET /v1/markets'] });
-    }
-  }
-
-  signingContext = engine.signingContext;
-  if (signingContext === undefined) throw new PerpbotError('the engine started without a signing context', { code: 'ENGINE_NOT_STARTED' });
-  const ws = new VenueWsClient({
-    url: options.wsUrl,
-    knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-    authenticator: wsAuthenticatorFromRest({ rest, context: signingContext, account: options.keys.account.address, signer }),
-    logger: logger.child({ component: 'ws' }),
-    ...(config.venue.profile === 'sim' ? { blockMs: config.sim.block_ms } : {}),
-  });
-  const subscriptions = new Subscription();
-  subscriptions.add(
-    ws.connectionState$.subscribe((state) => logger.info({ status: state.status, reason: state.reason }, 'venue connection')),
-  );
-  engine.attach({
-    orders: ws.channel('orders'),
-    positions: ws.channel('positions'),
-    fills: ws.channel('fills'),
-    account: ws.channel('account'),
-    oracle: ws.channel('oracle', { marketIds: markets }),
-    reconnected: ws.connectionState$.pipe(
-      pairwise(),
-      filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
-    ),
-  });
-  await journaled.afterStart(engine, { connection$: ws.connectionState$, positionsChanged$: ws.channel('positions') });
-  subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
-  subscriptions.add(
-    ws.channel('positions').subscribe((m) => {
-      for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
-    }),
-  );
-  subscriptions.add(engine.outcomes$.subscribe((o) => logOutcome(logger, o)));
-
-  const budgets = new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)]));
-  const host = new StrategyHost({
-    strategies: hosted,
-    streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
-    state: stateSnapshot(engine),
-    execution: journaled.gate(budgetedExecution(engine, budgets, clock)),
-    logger: logger as unknown as HostLogger,
-    clock,
-    runId,
-    storage: journaled.storage,
-  });
+  // Closed on every path, after the engine stopped writing to it (or failed to start).
   try {
-    await host.start();
-    logger.info({ account: options.keys.account.address, signer: signer.address, strategies: hosted.map((h) => h.name), dryRun: config.engine.dry_run }, 'bot running');
-    options.onReady?.({ engine, host });
-    await waitForAbort(options.signal);
-    logger.info({}, 'stopping');
+    const engine: Engine = new Engine({
+      account: options.keys.account.address,
+      signer,
+      rest,
+      sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest, jwt === undefined ? undefined : () => jwt.bearer()),
+      authMode: config.auth.mode,
+      config: engineConfigFromConfig(config),
+      selectors: SELECTOR_PROFILES[config.venue.selectors],
+      clock,
+      log: engineLog,
+      markets,
+      permitDeadlineSeconds: config.auth.permit_deadline_seconds,
+      journal: journaled.engineJournal,
+      ...(journaled.restoredNonceHighWater === undefined ? {} : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
+    });
+    const hosted = await loadStrategies(config, options.root ?? process.cwd());
+    journaled.beforeStart(engine);
+    await engine.start();
+    for (const id of markets) {
+      if (engine.market(id) === undefined) {
+        throw new PerpbotError(`market ${id} is not listed by the venue`, { code: 'CONFIG_MARKET', hints: ['check the strategies\' markets against GET /v1/markets'] });
+      }
+    }
+
+    signingContext = engine.signingContext;
+    if (signingContext === undefined) throw new PerpbotError('the engine started without a signing context', { code: 'ENGINE_NOT_STARTED' });
+    const ws = new VenueWsClient({
+      url: options.wsUrl,
+      knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
+      authenticator: wsAuthenticatorFromRest({ rest, context: signingContext, account: options.keys.account.address, signer }),
+      logger: logger.child({ component: 'ws' }),
+      ...(config.venue.profile === 'sim' ? { blockMs: config.sim.block_ms } : {}),
+    });
+    const subscriptions = new Subscription();
+    subscriptions.add(
+      ws.connectionState$.subscribe((state) => logger.info({ status: state.status, reason: state.reason }, 'venue connection')),
+    );
+    engine.attach({
+      orders: ws.channel('orders'),
+      positions: ws.channel('positions'),
+      fills: ws.channel('fills'),
+      account: ws.channel('account'),
+      oracle: ws.channel('oracle', { marketIds: markets }),
+      reconnected: ws.connectionState$.pipe(
+        pairwise(),
+        filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
+      ),
+    });
+    await journaled.afterStart(engine, { connection$: ws.connectionState$, positionsChanged$: ws.channel('positions') });
+    subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
+    subscriptions.add(
+      ws.channel('positions').subscribe((m) => {
+        for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
+      }),
+    );
+    subscriptions.add(engine.outcomes$.subscribe((o) => logOutcome(logger, o)));
+
+    const budgets = new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)]));
+    const host = new StrategyHost({
+      strategies: hosted,
+      streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
+      state: stateSnapshot(engine),
+      execution: journaled.gate(budgetedExecution(engine, budgets, clock)),
+      logger: logger as unknown as HostLogger,
+      clock,
+      runId,
+      storage: journaled.storage,
+    });
+    try {
+      await host.start();
+      logger.info({ account: options.keys.account.address, signer: signer.address, strategies: hosted.map((h) => h.name), dryRun: config.engine.dry_run }, 'bot running');
+      options.onReady?.({ engine, host });
+      await waitForAbort(options.signal);
+      logger.info({}, 'stopping');
+    } finally {
+      await host.stop();
+      // A placement still in flight would land after a cancel-all: let every intent settle first.
+      await Promise.race([engine.drain(), clock.sleep(config.shutdown.timeout_ms)]);
+      if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
+      await engine.stop();
+      subscriptions.unsubscribe();
+      await ws.close();
+    }
   } finally {
-    await host.stop();
-    // A placement still in flight would land after a cancel-all: let every intent settle first.
-    await Promise.race([engine.drain(), clock.sleep(config.shutdown.timeout_ms)]);
-    if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
-    await engine.stop();
     journaled.close();
-    subscriptions.unsubscribe();
-    await ws.close();
   }
 }
 

@@ -1,4 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
 import { createLogger } from '../../src/runtime/logging/createLogger.js';
@@ -9,6 +12,9 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount, grantAllowance } from './support/simAccount.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+const JOURNAL_DIR = mkdtempSync(join(tmpdir(), 'perpbot-runbot-'));
+let journals = 0;
+afterAll(() => rmSync(JOURNAL_DIR, { recursive: true, force: true }));
 
 function configText(strategy: string, extra = ''): string {
   return `${extra}
@@ -23,6 +29,7 @@ strategies:
 ${strategy}
 logging: { level: info, pretty: false }
 sim: { block_ms: 50 }
+journal: { path: ${JSON.stringify(join(JOURNAL_DIR, `journal-${++journals}.sqlite`))} }
 `;
 }
 
