@@ -2,6 +2,7 @@
 export { createRestClient, type RestCallOptions, type RestClient, type RestClientOptions } from './rest/restClient.js';
 export { VenueInfoCache } from './rest/venueInfoCache.js';
 export { TokenBucket } from './rest/tokenBucket.js';
+export { SlidingWindowLimiter, venueRestLimiter, type RequestLimiter } from './rest/slidingWindowLimiter.js';
 export { VenueSchemaError, type SchemaIssue } from './rest/venueSchemaError.js';
 export { VenueError, parseVenueErrorText, type ParsedVenueErrorText, type VenueErrorKind } from './venueError.js';
 export { VenueTransportError, hasNoDefiniteAnswer } from './venueTransportError.js';

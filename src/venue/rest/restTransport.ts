@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { VenueError } from '../venueError.js';
 import { VenueTransportError } from '../venueTransportError.js';
-import { TokenBucket, VENUE_REST_RATE_LIMIT } from './tokenBucket.js';
+import { venueRestLimiter, type RequestLimiter } from './slidingWindowLimiter.js';
 import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
 
 export interface RestClientOptions {
@@ -12,8 +12,11 @@ export interface RestClientOptions {
   readonly timeoutMs: number;
   /** Defaults to the global fetch (undici keeps connections alive). */
   readonly fetch?: typeof fetch;
-  /** A bucket to share between clients on one IP, or false to disable client-side limiting. */
-  readonly rateLimit?: TokenBucket | false;
+  /**
+   * A limiter to share between clients on one IP (default: the venue's 500 requests per 10 s as
+   * a sliding window; a `TokenBucket` also fits), or false to disable client-side limiting.
+   */
+  readonly rateLimit?: RequestLimiter | false;
   readonly userAgent?: string;
 }
 
@@ -63,7 +66,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
     throw new InvalidValueError('baseUrl', options.baseUrl, 'an http:// or https:// address');
   }
   const doFetch = options.fetch ?? globalThis.fetch;
-  const bucket = options.rateLimit === undefined ? new TokenBucket(VENUE_REST_RATE_LIMIT) : options.rateLimit;
+  const bucket = options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit;
 
   return {
     async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
