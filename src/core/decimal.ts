@@ -162,6 +162,23 @@ export function weiToDecimal(wei: string | bigint, field = 'wei'): string {
   return fixedToDecimal(units, WEI_DECIMALS);
 }
 
+/**
+ * The same as `weiToDecimal` for a non-negative integer string, by string slicing alone: the hot
+ * path of market data, where BigInt round trips dominate. The caller has checked `^\d+$`.
+ */
+export function weiTextToDecimal(wei: string): string {
+  let start = 0;
+  while (start < wei.length - 1 && wei.charCodeAt(start) === 48) start++;
+  const digits = start === 0 ? wei : wei.slice(start);
+  const cut = digits.length - WEI_DECIMALS;
+  const whole = cut > 0 ? digits.slice(0, cut) : '0';
+  let fraction = cut > 0 ? digits.slice(cut) : digits.padStart(WEI_DECIMALS, '0');
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+  fraction = fraction.slice(0, end);
+  return fraction.length > 0 ? `${whole}.${fraction}` : whole;
+}
+
 export function decimalToWei(text: unknown, field: string, rounding?: Rounding): bigint {
   return decimalToFixed(text, WEI_DECIMALS, field, rounding);
 }

@@ -18,6 +18,7 @@ export {
   parseDecimal,
   pow10,
   rescale,
+  weiTextToDecimal,
   weiToDecimal,
   WEI_DECIMALS,
   type FixedPoint,

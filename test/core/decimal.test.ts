@@ -84,3 +84,20 @@ describe('addDecimals and negateDecimal', () => {
     expect(negateDecimal('2')).toBe('-2');
   });
 });
+
+describe('weiTextToDecimal', () => {
+  it('equals weiToDecimal on every non-negative integer string, leading zeros included', async () => {
+    const fc = (await import('fast-check')).default;
+    const { weiTextToDecimal, weiToDecimal } = await import('../../src/core/decimal.js');
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,40}$/), (wei) => {
+        expect(weiTextToDecimal(wei)).toBe(weiToDecimal(wei));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(weiTextToDecimal('0')).toBe('0');
+    expect(weiTextToDecimal('000')).toBe('0');
+    expect(weiTextToDecimal('1')).toBe('0.000000000000000001');
+    expect(weiTextToDecimal('65000500000000000000000')).toBe('65000.5');
+  });
+});

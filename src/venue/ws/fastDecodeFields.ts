@@ -1,4 +1,4 @@
-import { fixedToDecimal, WEI_DECIMALS } from '../../core/decimal.js';
+import { weiTextToDecimal } from '../../core/decimal.js';
 import type { EnvelopeMeta } from '../schemas/wsFramesEnvelope.js';
 import { MARKET_ID_MAX, MARKET_ID_PATTERN, NANOS_PATTERN, WEI_PATTERN } from '../schemas/wsFramesFields.js';
 
@@ -24,7 +24,7 @@ export function isWeiString(value: unknown): value is string {
 }
 
 export function weiStringToDecimal(wei: string): string {
-  return fixedToDecimal(BigInt(wei), WEI_DECIMALS);
+  return weiTextToDecimal(wei);
 }
 
 /** marketIdSchema: an integer 0..65535, or its canonical decimal string. Undefined if invalid. */

@@ -1,4 +1,4 @@
-import { fixedToDecimal, WEI_DECIMALS } from '../../core/decimal.js';
+import { weiTextToDecimal } from '../../core/decimal.js';
 import { UINT32_MAX } from '../schemas/wsFramesFields.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import {
@@ -52,13 +52,11 @@ function decodeLevels(raw: unknown): OrderbookLevel[] | undefined {
     if (!isJsonObject(level)) return undefined;
     const { price, quantity, order_count: orderCount } = level;
     if (!isWeiString(price) || !isWeiString(quantity) || !isNonNegativeInt(orderCount)) return undefined;
-    const priceWei = BigInt(price);
-    const quantityWei = BigInt(quantity);
     levels[i] = {
-      price: fixedToDecimal(priceWei, WEI_DECIMALS),
-      quantity: fixedToDecimal(quantityWei, WEI_DECIMALS),
-      priceWei,
-      quantityWei,
+      price: weiTextToDecimal(price),
+      quantity: weiTextToDecimal(quantity),
+      priceWei: BigInt(price),
+      quantityWei: BigInt(quantity),
       orderCount,
     };
   }
