@@ -1,3 +1,4 @@
+import type { TrackedFill } from '../../engine/orderTracker.js';
 import type { Database, Statement } from 'better-sqlite3';
 import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
 import type { IntentOutcome } from '../../engine/intentOutcome.js';
@@ -26,18 +27,8 @@ export interface OrderWrite {
   readonly filledSize: string;
 }
 
-export interface FillWrite {
-  readonly id: string;
-  readonly marketId: number;
-  readonly orderId: string;
-  readonly intentId?: string;
-  readonly strategy?: string;
-  readonly side: Side;
-  readonly price: string;
-  readonly size: string;
-  readonly fee?: string;
-  readonly liquidity?: string;
-}
+/** A fill as journaled: the tracker's fill, where fee and liquidity may be unknown (inferred fills). */
+export type FillWrite = Omit<TrackedFill, 'fee' | 'liquidity'> & { readonly fee?: string; readonly liquidity?: string };
 
 export interface PositionWrite {
   readonly marketId: number;
