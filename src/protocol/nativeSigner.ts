@@ -1,47 +1,27 @@
-import { createRequire } from 'node:module';
 import { privateKeyToAddress } from 'viem/accounts';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { hexBytes } from './abiWords.js';
 import { privateKeySigner, type SyncDigestSigner } from './digestSigner.js';
 import type { Signature } from './signature.js';
+import { loadNativeSecp256k1 } from './nativeSecp256k1.js';
 
-/**
- * libsecp256k1 through the optional `secp256k1` package (prebuilt binaries from the npm
- * registry): the same RFC 6979 deterministic, low-s signatures as @noble/curves, several times
- * faster. When the optional dependency is missing or fails to load, signing falls back to the
- * pure-JS signer, so nothing depends on a native build.
- */
-interface NativeSecp256k1 {
-  ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-  privateKeyVerify(privateKey: Uint8Array): boolean;
-}
-
-let native: NativeSecp256k1 | null | undefined;
-
-function loadNative(): NativeSecp256k1 | null {
-  if (native !== undefined) return native;
-  try {
-    const require = createRequire(import.meta.url);
-    // The pure-JS build of this package is slower than noble: use it only when native loaded.
-    const loaded = require('secp256k1/bindings') as NativeSecp256k1;
-    native = typeof loaded.ecdsaSign === 'function' ? loaded : null;
-  } catch {
-    native = null;
-  }
-  return native;
-}
-
+/** Whether signing (and recovery) run on native libsecp256k1 here. */
 export function nativeSignerAvailable(): boolean {
-  return loadNative() !== null;
+  return loadNativeSecp256k1() !== null;
 }
 
 function bytesToBigint(bytes: Uint8Array): bigint {
   return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`);
 }
 
-/** The fastest available signer for a raw key: native libsecp256k1, else @noble/curves. */
+/**
+ * The fastest available signer for a raw key: libsecp256k1 through the optional `secp256k1`
+ * package (prebuilt binaries from the npm registry), with the same RFC 6979 deterministic, low-s
+ * signatures as @noble/curves, several times faster; when the optional dependency is missing or
+ * fails to load, the pure-JS signer, so nothing depends on a native build.
+ */
 export function fastPrivateKeySigner(privateKey: `0x${string}`): SyncDigestSigner {
-  const lib = loadNative();
+  const lib = loadNativeSecp256k1();
   if (lib === null) return privateKeySigner(privateKey);
   const key = hexBytes(privateKey, 32, 'private key');
   if (!lib.privateKeyVerify(key)) {

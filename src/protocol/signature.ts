@@ -3,6 +3,7 @@ import { keccak256 } from './keccak.js';
 import { getAddress, type Address } from 'viem';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { toHex } from './abiWords.js';
+import { nativeRecoverPublicKey } from './nativeSecp256k1.js';
 
 /**
  * A secp256k1 signature as the venue's encodings need it, and the three wire encodings (spec
@@ -99,8 +100,12 @@ export function parseBase64Signature(text: unknown, field: string): Signature {
 
 /** The address whose key produced `sig` over `digest`. */
 export function recoverAddress(digest: Uint8Array, sig: Signature): Address {
-  const point = new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.yParity).recoverPublicKey(digest);
-  const uncompressed = point.toRawBytes(false);
+  const rs = new Uint8Array(64);
+  rs.set(bigintTo32(sig.r), 0);
+  rs.set(bigintTo32(sig.s), 32);
+  const uncompressed =
+    nativeRecoverPublicKey(digest, rs, sig.yParity) ??
+    new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.yParity).recoverPublicKey(digest).toRawBytes(false);
   const hash = keccak256(uncompressed.subarray(1));
   return getAddress(toHex(hash.subarray(12)));
 }
