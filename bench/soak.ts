@@ -9,6 +9,9 @@
  * the soak_rss figure into bench/results.json, keeping the other figures.
  */
 import { fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -96,10 +99,13 @@ async function main(): Promise<void> {
   try {
     const sim = await ready;
     const who = await benchAccountAt(sim.restUrl);
-    const config = await loadConfig({
+    const loaded = await loadConfig({
       path: fileURLToPath(new URL('../config/default.yaml', import.meta.url)),
       env: { ...process.env, PERPBOT_REST_URL: sim.restUrl, PERPBOT_WS_URL: sim.wsUrl },
     });
+    // A journal of its own: the profile's data/journal.sqlite belongs to whoever runs npm start in
+    // this directory (a shared one failed with SQLITE_BUSY), and holds another account's history.
+    const config = { ...loaded, journal: { ...loaded.journal, path: join(mkdtempSync(join(tmpdir(), 'perpbot-soak-')), 'journal.sqlite') } };
     const sink = countingSink();
     const logger = createLogger({ level: config.logging.level, pretty: false, destination: sink.stream });
     let started!: () => void;
