@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
-import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js';
+import { compareDecimals } from '../core/decimal.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import type { SignerLike } from '../protocol/digestSigner.js';
 import { parseDomain } from '../protocol/domain.js';
@@ -15,6 +15,8 @@ import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
 import type { ActionSender } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
 import { NO_JOURNAL, type EngineJournal } from './engineJournal.js';
+import { SessionPnl } from './sessionPnl.js';
+import { ClientOrderIds } from './clientOrderIds.js';
 import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './executor.js';
 import { GuardGate } from './guardGate.js';
 import type { IntentOutcome } from './intentOutcome.js';
@@ -83,18 +85,15 @@ export class Engine {
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
   private readonly abort = new AbortController();
   private readonly subscriptions = new Subscription();
-  private startBalance: string | undefined;
-  private readonly unrealized = new Map<number, string>();
-  private clientOrderSeq = 0n;
-  private readonly clientOrderBase: bigint;
+  private readonly pnl = new SessionPnl();
+  private readonly clientOrderIds: ClientOrderIds;
   private stopped = false;
   private readonly journal: EngineJournal;
   private signerRefused: unknown;
   private venueRefresh: Promise<void> | undefined;
 
   constructor(private readonly options: EngineOptions) {
-    // Unique per run and within uint64: start time in ms (< 2^42) shifted left by 20 bits.
-    this.clientOrderBase = BigInt(options.clock.now()) << 20n;
+    this.clientOrderIds = new ClientOrderIds(options.clock.now(), options.config.nonces.slot, options.config.nonces.slots);
     this.journal = options.journal ?? NO_JOURNAL;
     // Every intent in flight (hundreds in a burst) listens on this one stop signal while it waits
     // for a nonce, a guard or the network, and removes its listener when done.
@@ -136,7 +135,6 @@ export class Engine {
       ...(this.options.restoredNonceHighWater === undefined ? {} : { restoredHighWater: this.options.restoredNonceHighWater }),
     });
     await this.reconcile();
-    this.startBalance = this.tracker.currentBalance();
   }
 
   /**
@@ -182,9 +180,10 @@ export class Engine {
     const ids = this.options.markets ?? [...this.marketsById.keys()];
     const snapshot = await readVenueSnapshot(this.options.rest, this.options.account, ids);
     this.tracker.onPositions(snapshot.positions);
-    for (const [marketId, pnl] of snapshot.unrealized) this.unrealized.set(marketId, pnl);
+    for (const [marketId, pnl] of snapshot.unrealized) this.pnl.onUnrealized(marketId, pnl);
     this.tracker.onOrderRecords(snapshot.orders, true);
     this.tracker.onBalance(snapshot.balance);
+    this.pnl.onBalance(snapshot.balance);
   }
 
   /** Follows the venue's private feeds and the oracle; reconciles after every reconnect. */
@@ -195,7 +194,7 @@ export class Engine {
         this.tracker.onPositions(m.positions);
         for (const p of m.positions) {
           const u = (p as Record<string, unknown>)['unrealized_pnl'];
-          if (typeof u === 'string' && u !== '') this.unrealized.set(p.market_id, u);
+          if (typeof u === 'string' && u !== '') this.pnl.onUnrealized(p.market_id, u);
         }
         this.checkLoss();
       }),
@@ -204,6 +203,7 @@ export class Engine {
     this.subscriptions.add(
       feeds.account.subscribe((m) => {
         this.tracker.onBalance(m.account.balance);
+        this.pnl.onBalance(m.account.balance);
         this.checkLoss();
       }),
     );
@@ -277,7 +277,7 @@ export class Engine {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
     }
-    const prepared = isPlaceIntent(intent) && intent.clientOrderId === undefined ? { ...intent, clientOrderId: this.nextClientOrderId() } : intent;
+    const prepared = isPlaceIntent(intent) && intent.clientOrderId === undefined ? { ...intent, clientOrderId: this.clientOrderIds.next() } : intent;
     try {
       return await executeIntent(prepared, this.executorDeps(), this.abort.signal);
     } catch (error) {
@@ -366,19 +366,8 @@ export class Engine {
   }
 
   private checkLoss(): void {
-    const balance = this.tracker.currentBalance();
-    if (balance === undefined || this.startBalance === undefined) return;
-    let unrealized = '0';
-    for (const u of this.unrealized.values()) unrealized = addDecimals(unrealized, u);
-    this.gate.watchPnl({ realized: addDecimals(balance, negateDecimal(this.startBalance)), unrealized });
-  }
-
-  private nextClientOrderId(): bigint {
-    // Interleaved by nonce slot, so processes sharing the account (started in the same
-    // millisecond) never share a client_order_id, which confirmPlacement looks orders up by.
-    const { slot, slots } = this.options.config.nonces;
-    this.clientOrderSeq += 1n;
-    return this.clientOrderBase + this.clientOrderSeq * BigInt(slots) + BigInt(slot);
+    const pnl = this.pnl.snapshot();
+    if (pnl !== undefined) this.gate.watchPnl(pnl);
   }
 }
 
