@@ -2,9 +2,8 @@
  * npm run bench: every figure beside its baseline, measured in one run on this machine; prints a
  * table and writes bench/results.json. Pass figure names to run a subset.
  */
-import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import type { Figure, FigureBench } from './lib/figure.js';
+import { machineDescription, upsertFigure } from './lib/resultsFile.js';
 import { permitSign } from './figures/permitSign.js';
 import { wsIngest } from './figures/wsIngest.js';
 import { orderBurst } from './figures/orderBurst.js';
@@ -22,10 +21,11 @@ async function main(): Promise<void> {
     const out = await bench.run();
     figures.push(...(Array.isArray(out) ? out : [out]));
   }
-  const machine = `${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+  const machine = machineDescription();
   printTable(figures);
   const path = new URL('./results.json', import.meta.url);
-  writeFileSync(path, `${JSON.stringify({ machine, figures }, null, 2)}\n`);
+  // Upsert: figures measured elsewhere (soak_rss from npm run soak) stay in the file.
+  for (const figure of figures) upsertFigure(path, figure);
   console.log(`\nmachine: ${machine}\nwrote bench/results.json`);
 }
 
