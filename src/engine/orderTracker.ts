@@ -46,6 +46,15 @@ export interface TrackedPosition extends PositionView {
 }
 
 const TERMINAL: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'failed']);
+/**
+ * Finished orders kept for lookups (late fills, cancels by intent id, the journal); older ones
+ * are forgotten, so a bot that runs for weeks neither grows without bound nor slows down.
+ */
+export const FINISHED_ORDERS_KEPT = 10_000;
+
+function isResting(state: OrderState): boolean {
+  return state === 'open' || state === 'partially_filled';
+}
 const MAX_REMEMBERED_FILL_IDS = 100_000;
 
 /** venue-facts: the first 8 bytes of order_id carry the wide id, and resting = wide >> 1. */
@@ -67,6 +76,10 @@ export class OrderTracker {
   private readonly seenFills = new Set<string>();
   /** Sum of the fills seen per intent; the venue's filled_size may run ahead or behind it. */
   private readonly fillSums = new Map<string, string>();
+  /** Resting orders of ours per market, kept as orders change (guards read it for every intent). */
+  private readonly restingCounts = new Map<number, number>();
+  /** Intent ids of finished orders, oldest first. */
+  private readonly finished = new Set<string>();
   private balance: string | undefined;
   private readonly orderChanges = new Subject<TrackedOrder>();
   private readonly fillEvents = new Subject<TrackedFill>();
@@ -262,10 +275,7 @@ export class OrderTracker {
 
   /** The plain state the pre-trade checks and guards judge. */
   accountState(): AccountState {
-    const openOrders = new Map<number, number>();
-    for (const o of this.byIntent.values()) {
-      if (o.state === 'open' || o.state === 'partially_filled') openOrders.set(o.marketId, (openOrders.get(o.marketId) ?? 0) + 1);
-    }
+    const openOrders = new Map(this.restingCounts);
     for (const f of this.foreign.values()) openOrders.set(f.marketId, (openOrders.get(f.marketId) ?? 0) + 1);
     return { positions: new Map(this.positions), marginModes: new Map(this.marginModes), openOrders, inFlight: new Map(this.inFlight) };
   }
@@ -273,9 +283,30 @@ export class OrderTracker {
   private set(order: TrackedOrder): void {
     const before = this.byIntent.get(order.intentId);
     this.byIntent.set(order.intentId, order);
+    const delta = (isResting(order.state) ? 1 : 0) - (before !== undefined && isResting(before.state) ? 1 : 0);
+    if (delta !== 0) {
+      const n = (this.restingCounts.get(order.marketId) ?? 0) + delta;
+      if (n > 0) this.restingCounts.set(order.marketId, n);
+      else this.restingCounts.delete(order.marketId);
+    }
+    if (TERMINAL.has(order.state)) this.finish(order.intentId);
     if (order.orderId !== undefined) this.intentByOrderId.set(order.orderId.toLowerCase(), order.intentId);
     if (order.clientOrderId !== undefined && before === undefined) this.intentByClientOrderId.set(order.clientOrderId.toString(), order.intentId);
     if (before === undefined || before.state !== order.state || before.filledSize !== order.filledSize) this.orderChanges.next(order);
+  }
+
+  private finish(intentId: string): void {
+    if (this.finished.has(intentId)) return;
+    this.finished.add(intentId);
+    if (this.finished.size <= FINISHED_ORDERS_KEPT) return;
+    const oldest = this.finished.values().next().value;
+    if (oldest === undefined) return;
+    this.finished.delete(oldest);
+    const order = this.byIntent.get(oldest);
+    this.byIntent.delete(oldest);
+    this.fillSums.delete(oldest);
+    if (order?.orderId !== undefined) this.intentByOrderId.delete(order.orderId.toLowerCase());
+    if (order?.clientOrderId !== undefined) this.intentByClientOrderId.delete(order.clientOrderId.toString());
   }
 
   private rememberFill(id: string): void {

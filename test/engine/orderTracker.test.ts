@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrderTracker, type OrderState, type TrackedFill } from '../../src/engine/orderTracker.js';
+import { FINISHED_ORDERS_KEPT, OrderTracker, type OrderState, type TrackedFill } from '../../src/engine/orderTracker.js';
 import type { FillRecord, OrderRecord } from '../../src/venue/schemas/wsFramesPrivate.js';
 
 const ORDER_ID = '0x00000000000000f2aa';
@@ -79,5 +79,35 @@ describe('OrderTracker', () => {
     tracker.placed('i-1', ORDER_ID);
     tracker.onOrderRecords([], true);
     expect(tracker.order('i-1')?.state).toBe('cancelled');
+  });
+});
+
+describe('OrderTracker bounds', () => {
+  it('counts resting orders per market as they change, and forgets the oldest finished orders', () => {
+    const kept = FINISHED_ORDERS_KEPT;
+    const tracker = new OrderTracker();
+    const orderId = (i: number) => `0x${(BigInt(i) << 1n).toString(16).padStart(16, '0')}${'ab'.repeat(24)}`;
+    const place = (i: number, marketId: number) => {
+      tracker.pending({ intentId: `i-${i}`, strategy: 's', marketId, side: 'buy', size: '1', price: '10' });
+      tracker.placed(`i-${i}`, orderId(i));
+    };
+    place(1, 1);
+    place(2, 1);
+    place(3, 2);
+    expect(tracker.accountState().openOrders).toEqual(new Map([[1, 2], [2, 1]]));
+    tracker.cancelled(orderId(1));
+    expect(tracker.accountState().openOrders).toEqual(new Map([[1, 1], [2, 1]]));
+    tracker.cancelled(orderId(1));
+    expect(tracker.accountState().openOrders.get(1)).toBe(1);
+
+    for (let i = 10; i < 10 + kept + 5; i++) {
+      place(i, 3);
+      tracker.cancelled(orderId(i));
+    }
+    expect(tracker.order('i-1')).toBeUndefined(); // finished first, forgotten first
+    expect(tracker.order('i-2')?.state).toBe('open'); // still resting: never forgotten
+    expect(tracker.order(`i-${10 + kept + 4}`)?.state).toBe('cancelled');
+    expect(tracker.orderByOrderId(orderId(10))).toBeUndefined();
+    expect(tracker.accountState().openOrders).toEqual(new Map([[1, 1], [2, 1]]));
   });
 });
