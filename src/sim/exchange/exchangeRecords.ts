@@ -3,7 +3,7 @@ import type { Address } from '../../core/address.js';
 /**
  * What the exchange core hands the server: records already in the venue's wire vocabulary
  * (snake_case, decimal strings for amounts, integer strings for wide ids), so the server only
- * wraps them in envelopes. Shapes follow venue-facts; see docs/spec-gaps.d/sim-exchange.md.
+ * wraps them in envelopes. Shapes follow venue-facts; see docs/spec-gaps.md ("Simulator exchange core").
  */
 
 /** Place params as decoded from the wire (POST /v1/orders/place), before any venue rule. */

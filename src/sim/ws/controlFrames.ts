@@ -3,7 +3,7 @@ import type { AuthReply, ErrorFrame, SubscribedAck, UnsubscribedAck } from '../.
 
 /**
  * Control replies the server sends, typed by the client's schemas so a shape drift fails the
- * typecheck. Texts are part of the simulator's contract (docs/spec-gaps.d/sim-ws.md).
+ * typecheck. Texts are part of the simulator's contract (docs/spec-gaps.md, "Simulator WebSocket server").
  */
 
 /** `subscribed to orderbook for 2 market(s)` / `subscribed to oracle for all markets`. */
