@@ -43,7 +43,8 @@ export function ingestPipeline(): IngestPipeline {
   });
   channel('orderbook').subscribe((m) => {
     delivered++;
-    if (m.channel === 'orderbook') touched += m.bids.length + m.asks.length;
+    // Levels convert on first read; a quoting strategy reads the top of each side.
+    if (m.channel === 'orderbook') touched += m.bids.length + m.asks.length + (m.bids[0]?.price.length ?? 0) + (m.asks[0]?.price.length ?? 0);
   });
 
   return {

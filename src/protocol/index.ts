@@ -55,4 +55,4 @@ export { signTypedStruct, recoverTypedStructSigner } from './typedSignatures.js'
 export { viemTypedData } from './viemTypedData.js';
 export { fastPrivateKeySigner, nativeSignerAvailable } from './nativeSigner.js';
 export { keccak256, keccakImplementation } from './keccak.js';
-export { orderbookChecksum, orderbookChecksumText, type ChecksumLevel } from './orderbookChecksum.js';
+export { orderbookChecksum, orderbookChecksumOfWire, orderbookChecksumText, type ChecksumLevel, type WireChecksumLevel } from './orderbookChecksum.js';

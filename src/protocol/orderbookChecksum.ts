@@ -30,6 +30,29 @@ export function orderbookChecksum(bids: readonly ChecksumLevel[], asks: readonly
   return crc32(orderbookChecksumText(bids, asks)) >>> 0;
 }
 
+/** A book level as the wire's canonical integer wei strings (no leading zeros). */
+export interface WireChecksumLevel {
+  readonly priceText: string;
+  readonly quantityText: string;
+}
+
+/**
+ * `orderbookChecksum` over levels that still hold the wire's integer strings, as the client's
+ * decoded levels do: the same text without converting each level back from a decimal, which the
+ * client pays on every update of a deep book.
+ */
+export function orderbookChecksumOfWire(bids: readonly WireChecksumLevel[], asks: readonly WireChecksumLevel[]): number {
+  let text = '';
+  const depth = Math.max(bids.length, asks.length);
+  for (let i = 0; i < depth; i++) {
+    const bid = bids[i];
+    const ask = asks[i];
+    if (bid !== undefined) text += (text.length === 0 ? '' : ':') + bid.priceText + ':' + bid.quantityText;
+    if (ask !== undefined) text += (text.length === 0 ? '' : ':') + ask.priceText + ':' + ask.quantityText;
+  }
+  return crc32(text) >>> 0;
+}
+
 function levelParts(level: ChecksumLevel, field: string): [string, string] {
   return [decimalToWei(level.price, `${field}.price`).toString(), decimalToWei(level.quantity, `${field}.quantity`).toString()];
 }

@@ -1,10 +1,8 @@
+import { compareIntegerText } from '../schemas/wireOrderbookLevel.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 
 /** CRC32 of the book as the venue computes it; see `src/protocol/orderbookChecksum.ts`. */
-export type OrderbookChecksumFn = (
-  bids: readonly { readonly price: string; readonly quantity: string }[],
-  asks: readonly { readonly price: string; readonly quantity: string }[],
-) => number;
+export type OrderbookChecksumFn = (bids: readonly OrderbookLevel[], asks: readonly OrderbookLevel[]) => number;
 
 export type ApplyResult =
   | { readonly kind: 'applied' }
@@ -14,13 +12,13 @@ export type ApplyResult =
 
 /**
  * The local copy of one market's book: a snapshot, then updates carrying absolute levels
- * (quantity 0 deletes). Levels are keyed by the exact wei price, so no two decimal spellings of a
- * price can make two levels. After a checksum mismatch the book is unsynced and ignores updates
+ * (quantity 0 deletes). Levels are keyed by the canonical wire integer of the price, so no two
+ * spellings of a price can make two levels, and no level is converted to a bigint to be stored. After a checksum mismatch the book is unsynced and ignores updates
  * until the next snapshot.
  */
 export class LocalOrderBook {
-  private readonly bidLevels = new Map<bigint, OrderbookLevel>();
-  private readonly askLevels = new Map<bigint, OrderbookLevel>();
+  private readonly bidLevels = new Map<string, OrderbookLevel>();
+  private readonly askLevels = new Map<string, OrderbookLevel>();
   private sortedBids: OrderbookLevel[] | undefined;
   private sortedAsks: OrderbookLevel[] | undefined;
   private isSynced = false;
@@ -71,13 +69,13 @@ export class LocalOrderBook {
 
   /** Best first: highest price first. */
   bids(depth?: number): readonly OrderbookLevel[] {
-    this.sortedBids ??= [...this.bidLevels.values()].sort((a, b) => compareBigint(b.priceWei, a.priceWei));
+    this.sortedBids ??= [...this.bidLevels.values()].sort((a, b) => compareIntegerText(b.priceText, a.priceText));
     return depth === undefined ? this.sortedBids : this.sortedBids.slice(0, depth);
   }
 
   /** Best first: lowest price first. */
   asks(depth?: number): readonly OrderbookLevel[] {
-    this.sortedAsks ??= [...this.askLevels.values()].sort((a, b) => compareBigint(a.priceWei, b.priceWei));
+    this.sortedAsks ??= [...this.askLevels.values()].sort((a, b) => compareIntegerText(a.priceText, b.priceText));
     return depth === undefined ? this.sortedAsks : this.sortedAsks.slice(0, depth);
   }
 
@@ -90,13 +88,9 @@ export class LocalOrderBook {
   }
 }
 
-function setLevels(side: Map<bigint, OrderbookLevel>, levels: readonly OrderbookLevel[]): void {
+function setLevels(side: Map<string, OrderbookLevel>, levels: readonly OrderbookLevel[]): void {
   for (const level of levels) {
-    if (level.quantityWei === 0n) side.delete(level.priceWei);
-    else side.set(level.priceWei, level);
+    if (level.isDeletion) side.delete(level.priceText);
+    else side.set(level.priceText, level);
   }
-}
-
-function compareBigint(a: bigint, b: bigint): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 import { Observable, share, Subscription } from 'rxjs';
-import { orderbookChecksum } from '../../protocol/orderbookChecksum.js';
+import { orderbookChecksumOfWire } from '../../protocol/orderbookChecksum.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import type { ConnectionState } from '../ws/venueWsClient.js';
 import { silentWsLogger, type WsLogger } from '../ws/wsLogger.js';
@@ -25,7 +25,7 @@ export interface OrderBookView {
 }
 
 export interface OrderBookFeedOptions {
-  /** Defaults to the venue's `orderbookChecksum` from `src/protocol/`. */
+  /** Defaults to the venue's checksum over the wire integers (`orderbookChecksumOfWire`). */
   readonly checksum?: OrderbookChecksumFn;
   readonly logger?: WsLogger;
 }
@@ -57,7 +57,7 @@ export class OrderBookFeed {
     const cached = this.shared.get(key);
     if (cached !== undefined) return cached;
     const stream = new Observable<OrderBookView>((subscriber) => {
-      const book = new LocalOrderBook(marketId, this.options.checksum ?? orderbookChecksum);
+      const book = new LocalOrderBook(marketId, this.options.checksum ?? orderbookChecksumOfWire);
       const subscriptions = new Subscription();
       subscriptions.add(
         this.source.channel('orderbook', { marketIds: [marketId] }).subscribe({

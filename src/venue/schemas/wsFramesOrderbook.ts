@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { weiToDecimal } from '../../core/decimal.js';
 import { envelopeMeta, envelopeTailShape, frameTypeSchema, type EnvelopeMeta, type FrameType } from './wsFramesEnvelope.js';
+import { WireOrderbookLevel } from './wireOrderbookLevel.js';
 import { marketIdSchema, nonNegativeIntSchema, UINT32_MAX, weiStringSchema } from './wsFramesFields.js';
 
 /**
@@ -38,10 +38,14 @@ export interface OrderbookLevel {
   /** Exact decimal. */
   readonly price: string;
   readonly quantity: string;
-  /** The wire integers, kept for the checksum and for exact ordering. */
+  /** The wire integers, kept for exact ordering. */
   readonly priceWei: bigint;
   readonly quantityWei: bigint;
+  /** The wire's integer wei strings without leading zeros: what the checksum covers. */
+  readonly priceText: string;
+  readonly quantityText: string;
   readonly orderCount: number;
+  readonly isDeletion: boolean;
 }
 
 export interface OrderbookMessage extends EnvelopeMeta {
@@ -54,15 +58,7 @@ export interface OrderbookMessage extends EnvelopeMeta {
 }
 
 export function toOrderbookLevel(wire: { price: string; quantity: string; order_count: number }): OrderbookLevel {
-  const priceWei = BigInt(wire.price);
-  const quantityWei = BigInt(wire.quantity);
-  return {
-    price: weiToDecimal(priceWei),
-    quantity: weiToDecimal(quantityWei),
-    priceWei,
-    quantityWei,
-    orderCount: wire.order_count,
-  };
+  return new WireOrderbookLevel(wire.price, wire.quantity, wire.order_count);
 }
 
 export const orderbookFrameSchema = orderbookWireFrameSchema.transform(

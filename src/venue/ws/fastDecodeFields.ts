@@ -44,10 +44,9 @@ export function decodeEnvelopeMeta(frame: JsonObject): EnvelopeMeta | undefined 
   if (block !== undefined && !isNonNegativeInt(block)) return undefined;
   if (log !== undefined && !isNonNegativeInt(log)) return undefined;
   if (tx !== undefined && typeof tx !== 'string') return undefined;
-  return {
-    workerTimestamp: BigInt(ts),
-    ...(block === undefined ? {} : { blockNumber: block }),
-    ...(log === undefined ? {} : { logIndex: log }),
-    ...(tx === undefined ? {} : { txHash: tx }),
-  };
+  const meta: { workerTimestamp: bigint; blockNumber?: number; logIndex?: number; txHash?: string } = { workerTimestamp: BigInt(ts) };
+  if (block !== undefined) meta.blockNumber = block;
+  if (log !== undefined) meta.logIndex = log;
+  if (tx !== undefined) meta.txHash = tx;
+  return meta;
 }

@@ -30,10 +30,11 @@ export function fastDecodeOracle(frame: unknown): OracleMessage | undefined {
     const { index_price: index, mark_price: mark } = price;
     if (index !== undefined && !isWeiString(index)) return undefined;
     if (mark !== undefined && !isWeiString(mark)) return undefined;
-    prices.set(Number(key), {
-      ...(index === undefined ? {} : { indexPrice: weiStringToDecimal(index) }),
-      ...(mark === undefined ? {} : { markPrice: weiStringToDecimal(mark) }),
-    });
+    // Assigned, not spread: spreading conditional objects cost more than the rest of the decode.
+    const decoded: { indexPrice?: string; markPrice?: string } = {};
+    if (index !== undefined) decoded.indexPrice = weiStringToDecimal(index);
+    if (mark !== undefined) decoded.markPrice = weiStringToDecimal(mark);
+    prices.set(Number(key), decoded);
   }
-  return { ...meta, channel: 'oracle', type: 'update', prices, timestamp, txHash, blockNumber, logIndex };
+  return { workerTimestamp: meta.workerTimestamp, channel: 'oracle', type: 'update', prices, timestamp, txHash, blockNumber, logIndex };
 }

@@ -1,5 +1,5 @@
-import { weiTextToDecimal } from '../../core/decimal.js';
 import { UINT32_MAX } from '../schemas/wsFramesFields.js';
+import { WireOrderbookLevel } from '../schemas/wireOrderbookLevel.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import {
   decodeEnvelopeMeta,
@@ -33,15 +33,12 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (bids === undefined || asks === undefined) return undefined;
   const meta = decodeEnvelopeMeta(frame);
   if (meta === undefined) return undefined;
-  return {
-    ...meta,
-    channel: 'orderbook',
-    type,
-    marketId,
-    bids,
-    asks,
-    ...(checksum === undefined ? {} : { checksum }),
-  };
+  const message: { -readonly [K in keyof OrderbookMessage]: OrderbookMessage[K] } = { workerTimestamp: meta.workerTimestamp, channel: 'orderbook', type, marketId, bids, asks };
+  if (meta.blockNumber !== undefined) message.blockNumber = meta.blockNumber;
+  if (meta.logIndex !== undefined) message.logIndex = meta.logIndex;
+  if (meta.txHash !== undefined) message.txHash = meta.txHash;
+  if (checksum !== undefined) message.checksum = checksum;
+  return message;
 }
 
 function decodeLevels(raw: unknown): OrderbookLevel[] | undefined {
@@ -52,13 +49,7 @@ function decodeLevels(raw: unknown): OrderbookLevel[] | undefined {
     if (!isJsonObject(level)) return undefined;
     const { price, quantity, order_count: orderCount } = level;
     if (!isWeiString(price) || !isWeiString(quantity) || !isNonNegativeInt(orderCount)) return undefined;
-    levels[i] = {
-      price: weiTextToDecimal(price),
-      quantity: weiTextToDecimal(quantity),
-      priceWei: BigInt(price),
-      quantityWei: BigInt(quantity),
-      orderCount,
-    };
+    levels[i] = new WireOrderbookLevel(price, quantity, orderCount);
   }
   return levels;
 }

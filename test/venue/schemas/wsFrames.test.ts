@@ -78,13 +78,16 @@ describe('orderbook frames', () => {
   it('decode levels to decimals and keep the wire integers', () => {
     const m = orderbookFrameSchema.parse(wire);
     expect(m.marketId).toBe(1);
-    expect(m.bids[0]).toEqual({
+    const level = m.bids[0]!;
+    expect({ price: level.price, quantity: level.quantity, priceWei: level.priceWei, quantityWei: level.quantityWei, orderCount: level.orderCount }).toEqual({
       price: '65000',
       quantity: '1.5',
       priceWei: 65_000n * 10n ** 18n,
       quantityWei: 15n * 10n ** 17n,
       orderCount: 2,
     });
+    expect(level.isDeletion).toBe(false);
+    expect(m.asks[0]?.isDeletion).toBe(true);
     expect(m.asks[0]?.quantity).toBe('0');
     expect(m.checksum).toBe(12345);
   });
