@@ -24,24 +24,12 @@ import {
 import { loginNonceQuerySchema, sessionKeyStatusQuerySchema, type SessionKeyStatusQueryWire } from '../schemas/restQueries.js';
 import type { RestCallOptions, RestTransport } from './restTransport.js';
 import { checkedQuery } from './checkedQuery.js';
+import { getData, postData } from './endpointCalls.js';
 
 /** Signer setup, session-key status, JWT login and the operator-hub allowance. */
 
-export async function getSessionKeyStatus(
-  transport: RestTransport,
-  query: SessionKeyStatusQueryWire,
-  options?: RestCallOptions,
-): Promise<SessionKeyStatus> {
-  const endpoint = 'GET /v1/auth/session-key-status';
-  const answer = await transport.request({
-    method: 'GET',
-    endpoint,
-    path: '/v1/auth/session-key-status',
-    query: checkedQuery(endpoint, sessionKeyStatusQuerySchema, query),
-    responseSchema: sessionKeyStatusResponseSchema,
-    options,
-  });
-  return answer.data;
+export function getSessionKeyStatus(transport: RestTransport, query: SessionKeyStatusQueryWire, options?: RestCallOptions): Promise<SessionKeyStatus> {
+  return getData(transport, '/v1/auth/session-key-status', sessionKeyStatusResponseSchema, options, { schema: sessionKeyStatusQuerySchema, values: query });
 }
 
 /** The login / WebSocket nonce, normalised to lowercase 0x hex. */
@@ -57,71 +45,22 @@ export async function getLoginNonce(transport: RestTransport, account: string, o
   });
 }
 
-export async function registerSigner(
-  transport: RestTransport,
-  body: RegisterSignerRequestWire,
-  options?: RestCallOptions,
-): Promise<RegisterSignerResult> {
-  const answer = await transport.request({
-    method: 'POST',
-    endpoint: 'POST /v1/auth/register-signer',
-    path: '/v1/auth/register-signer',
-    body,
-    requestSchema: registerSignerRequestSchema,
-    responseSchema: registerSignerResponseSchema,
-    options,
-  });
-  return answer.data;
+export function registerSigner(transport: RestTransport, body: RegisterSignerRequestWire, options?: RestCallOptions): Promise<RegisterSignerResult> {
+  return postData(transport, '/v1/auth/register-signer', registerSignerRequestSchema, registerSignerResponseSchema, body, options);
 }
 
-export async function revokeSigner(transport: RestTransport, body: RevokeSignerRequestWire, options?: RestCallOptions): Promise<RevokeSignerResult> {
-  const answer = await transport.request({
-    method: 'POST',
-    endpoint: 'POST /v1/auth/revoke-signer',
-    path: '/v1/auth/revoke-signer',
-    body,
-    requestSchema: revokeSignerRequestSchema,
-    responseSchema: revokeSignerResponseSchema,
-    options,
-  });
-  return answer.data;
+export function revokeSigner(transport: RestTransport, body: RevokeSignerRequestWire, options?: RestCallOptions): Promise<RevokeSignerResult> {
+  return postData(transport, '/v1/auth/revoke-signer', revokeSignerRequestSchema, revokeSignerResponseSchema, body, options);
 }
 
-export async function login(transport: RestTransport, body: LoginRequestWire, options?: RestCallOptions): Promise<TokenPair> {
-  const answer = await transport.request({
-    method: 'POST',
-    endpoint: 'POST /v1/auth/login',
-    path: '/v1/auth/login',
-    body,
-    requestSchema: loginRequestSchema,
-    responseSchema: tokenPairResponseSchema,
-    options,
-  });
-  return answer.data;
+export function login(transport: RestTransport, body: LoginRequestWire, options?: RestCallOptions): Promise<TokenPair> {
+  return postData(transport, '/v1/auth/login', loginRequestSchema, tokenPairResponseSchema, body, options);
 }
 
-export async function refreshTokens(transport: RestTransport, body: RefreshRequestWire, options?: RestCallOptions): Promise<TokenPair> {
-  const answer = await transport.request({
-    method: 'POST',
-    endpoint: 'POST /v1/auth/refresh',
-    path: '/v1/auth/refresh',
-    body,
-    requestSchema: refreshRequestSchema,
-    responseSchema: tokenPairResponseSchema,
-    options,
-  });
-  return answer.data;
+export function refreshTokens(transport: RestTransport, body: RefreshRequestWire, options?: RestCallOptions): Promise<TokenPair> {
+  return postData(transport, '/v1/auth/refresh', refreshRequestSchema, tokenPairResponseSchema, body, options);
 }
 
-export async function approveSingle(transport: RestTransport, body: ApproveSingleRequestWire, options?: RestCallOptions): Promise<ActionReceipt> {
-  const answer = await transport.request({
-    method: 'POST',
-    endpoint: 'POST /v1/auth/approve-single',
-    path: '/v1/auth/approve-single',
-    body,
-    requestSchema: approveSingleRequestSchema,
-    responseSchema: actionReceiptResponseSchema,
-    options,
-  });
-  return answer.data;
+export function approveSingle(transport: RestTransport, body: ApproveSingleRequestWire, options?: RestCallOptions): Promise<ActionReceipt> {
+  return postData(transport, '/v1/auth/approve-single', approveSingleRequestSchema, actionReceiptResponseSchema, body, options);
 }

@@ -7,20 +7,17 @@ import {
   type NonceState,
   type SystemConfig,
 } from '../schemas/restSystem.js';
+import { getData } from './endpointCalls.js';
 import type { RestCallOptions, RestTransport } from './restTransport.js';
 
 /** Read endpoints every signed action starts from: domain, config, nonce state, markets. */
 
-export async function getEip712Domain(transport: RestTransport, options?: RestCallOptions): Promise<Eip712Domain> {
-  const endpoint = 'GET /v1/auth/eip712-domain';
-  const answer = await transport.request({ method: 'GET', endpoint, path: '/v1/auth/eip712-domain', responseSchema: eip712DomainResponseSchema, options });
-  return answer.data;
+export function getEip712Domain(transport: RestTransport, options?: RestCallOptions): Promise<Eip712Domain> {
+  return getData(transport, '/v1/auth/eip712-domain', eip712DomainResponseSchema, options);
 }
 
-export async function getSystemConfig(transport: RestTransport, options?: RestCallOptions): Promise<SystemConfig> {
-  const endpoint = 'GET /v1/system/config';
-  const answer = await transport.request({ method: 'GET', endpoint, path: '/v1/system/config', responseSchema: systemConfigResponseSchema, options });
-  return answer.data;
+export function getSystemConfig(transport: RestTransport, options?: RestCallOptions): Promise<SystemConfig> {
+  return getData(transport, '/v1/system/config', systemConfigResponseSchema, options);
 }
 
 export async function getNonceState(transport: RestTransport, account: string, options?: RestCallOptions): Promise<NonceState> {
@@ -35,7 +32,6 @@ export async function getNonceState(transport: RestTransport, account: string, o
   return answer.data;
 }
 
-export async function getMarkets(transport: RestTransport, options?: RestCallOptions): Promise<Markets> {
-  const answer = await transport.request({ method: 'GET', endpoint: 'GET /v1/markets', path: '/v1/markets', responseSchema: marketsResponseSchema, options });
-  return answer.data;
+export function getMarkets(transport: RestTransport, options?: RestCallOptions): Promise<Markets> {
+  return getData(transport, '/v1/markets', marketsResponseSchema, options);
 }
