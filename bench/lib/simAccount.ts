@@ -1,16 +1,17 @@
 import { generatePrivateKey } from 'viem/accounts';
 import type { Address } from '../../src/core/address.js';
+import { systemClock } from '../../src/core/clock.js';
 import { fastPrivateKeySigner } from '../../src/protocol/nativeSigner.js';
 import type { SyncDigestSigner } from '../../src/protocol/digestSigner.js';
-import { parseDomain } from '../../src/protocol/domain.js';
-import { createSigningContext, type SigningContext } from '../../src/protocol/signingContext.js';
-import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
+import type { SigningContext } from '../../src/protocol/signingContext.js';
+import { readSigningInfo } from '../../src/runtime/setup/readSigningInfo.js';
+import { registerSigner } from '../../src/runtime/setup/registerSigner.js';
 import type { RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 
 /**
  * A fresh account on a running simulator: funded by the faucet, registered at once, with an
- * Active session key. Copied from the e2e support (benches do not import from test/).
+ * Active session key. Setup is the runtime's own (`registerSigner`), as the CLI does it.
  */
 export interface BenchAccount {
   readonly account: Address;
@@ -22,12 +23,9 @@ export interface BenchAccount {
   readonly context: SigningContext;
 }
 
+/** Domain and router from the venue, as setup reads them. */
 export async function signingContextOf(rest: RestClient): Promise<SigningContext> {
-  const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
-  return createSigningContext(
-    parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
-    system.addresses.router,
-  );
+  return (await readSigningInfo(rest)).context;
 }
 
 export async function benchAccount(sim: RunningSim): Promise<BenchAccount> {
@@ -47,21 +45,6 @@ export async function benchAccountAt(restUrl: string, registerNow?: (account: Ad
   const context = await signingContextOf(rest);
   await rest.deposit({ account, amount: '1000' });
   registerNow?.(account);
-  const state = await rest.nonceState(account);
-  const nonceAnchor = BigInt(state.nonce_anchor) + 1n;
-  const expiration = Math.floor(Date.now() / 1000) + 365 * 24 * 3600;
-  const message = 'perpbot bench session key';
-  const accountSignature = await signTypedStruct(context, accountSigner, 'RegisterSigner', { account, signer: signer.address, message, expiration, nonceAnchor, nonceBitmap: 0 });
-  const signerSignature = await signTypedStruct(context, signer, 'VerifySigner', { account, nonceAnchor, nonceBitmap: 0 });
-  await rest.registerSigner({
-    account,
-    signer: signer.address,
-    message,
-    expiration: String(expiration),
-    nonce_anchor: nonceAnchor.toString(),
-    nonce_bitmap_index: 0,
-    account_signature: accountSignature,
-    signer_signature: signerSignature,
-  });
+  await registerSigner({ rest, context, account: accountSigner, signer, clock: systemClock, message: 'perpbot bench session key' });
   return { account, signer, signerKey, rest, context };
 }
