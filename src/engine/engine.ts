@@ -91,6 +91,7 @@ export class Engine {
   private readonly journal: EngineJournal;
   private signerRefused: unknown;
   private venueRefresh: Promise<void> | undefined;
+  private deps: { readonly context: SigningContext; readonly allocator: NonceAllocator; readonly deps: ExecutorDeps } | undefined;
 
   constructor(private readonly options: EngineOptions) {
     this.clientOrderIds = new ClientOrderIds(options.clock.now(), options.config.nonces.slot, options.config.nonces.slots);
@@ -277,7 +278,8 @@ export class Engine {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
     }
-    const prepared = isPlaceIntent(intent) && intent.clientOrderId === undefined ? { ...intent, clientOrderId: this.clientOrderIds.next() } : intent;
+    // Object.assign, not a spread: a spread that adds a field costs about a microsecond in V8.
+    const prepared = isPlaceIntent(intent) && intent.clientOrderId === undefined ? Object.assign({}, intent, { clientOrderId: this.clientOrderIds.next() }) : intent;
     try {
       return await executeIntent(prepared, this.executorDeps(), this.abort.signal);
     } catch (error) {
@@ -290,10 +292,23 @@ export class Engine {
     }
   }
 
+  /**
+   * The executor's view of this engine, built once per signing context and allocator (they change
+   * on a refresh or a restart) rather than per intent: a dozen closures per intent showed up in
+   * the engine's profile as allocation and garbage collection.
+   */
   private executorDeps(): ExecutorDeps {
     const context = this.context;
     const allocator = this.allocator;
     if (context === undefined || allocator === undefined) throw new PerpbotError('engine used before start()', { code: 'ENGINE_NOT_STARTED', hints: ['await engine.start() first'] });
+    const cached = this.deps;
+    if (cached !== undefined && cached.context === context && cached.allocator === allocator) return cached.deps;
+    const deps = this.buildExecutorDeps(context, allocator);
+    this.deps = { context, allocator, deps };
+    return deps;
+  }
+
+  private buildExecutorDeps(context: SigningContext, allocator: NonceAllocator): ExecutorDeps {
     const o = this.options;
     return {
       account: o.account,
@@ -307,7 +322,7 @@ export class Engine {
       journal: this.journal,
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
       market: (id) => this.marketsById.get(id),
-      guard: (intent) => this.gate.admit(intent, this.abort.signal),
+      guard: (intent, state) => this.gate.admit(intent, this.abort.signal, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),
       lookupRestingId: async (marketId, orderId) => {
         const open = await o.rest.openOrders({ account: o.account, market_id: String(marketId) });

@@ -2,8 +2,9 @@ import { PerpbotError } from '../core/perpbotError.js';
 import { VenueError } from '../venue/venueError.js';
 import type { SendReceipt } from './actionSender.js';
 import type { ExecutorDeps } from './executorDeps.js';
-import type { IntentOutcome } from './intentOutcome.js';
+import type { AcceptedOutcome, IntentOutcome } from './intentOutcome.js';
 import type { Intent } from './intents.js';
+import type { OrderTracker } from './orderTracker.js';
 import { preTradeChecks } from './preTradeChecks.js';
 import { rejection, type Rejection } from './rejection.js';
 import { isUnconfirmed, sendWithPolicy } from './sendWithPolicy.js';
@@ -19,11 +20,9 @@ import type { WireAction } from './wireAction.js';
 export { IntentFailedError, type AuthSource, type ExecutorDeps, type ExecutorLogger } from './executorDeps.js';
 
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
-  const base = { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId };
-  const at = () => deps.clock.now();
   const refused = (r: Rejection): IntentOutcome => {
     if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket') deps.tracker.settle(intent.intentId, 'rejected');
-    return { ...base, type: 'refused', rejection: r, atMs: at() };
+    return { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, type: 'refused', rejection: r, atMs: deps.clock.now() };
   };
 
   const state = deps.tracker.accountState();
@@ -36,34 +35,34 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   if ('rule' in resolved) return refused(resolved);
 
   if (resolved.action === 'placeOrder') {
-    deps.tracker.pending({
-      intentId: intent.intentId,
-      strategy: intent.strategy,
-      marketId: intent.marketId,
-      side: resolved.order.side === 0 ? 'buy' : 'sell',
-      size: resolved.size,
-      price: resolved.price,
-      ...(resolved.order.client_order_id === undefined ? {} : { clientOrderId: resolved.order.client_order_id }),
-    });
+    const order: Parameters<OrderTracker['pending']>[0] = { intentId: intent.intentId, strategy: intent.strategy, marketId: intent.marketId, side: resolved.order.side === 0 ? 'buy' : 'sell', size: resolved.size, price: resolved.price };
+    const clientOrderId = resolved.order.client_order_id;
+    deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
   }
   const done = deps.tracker.beginAction(intent.marketId);
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
     else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, isUnconfirmed(result.error) ? 'unknown' : 'failed');
+    const { intentId, strategy, kind, marketId } = intent;
     if (result.type === 'accepted') {
-      if (result.receipt.dryRun === true) return { ...base, type: 'dry_run', request: { path: resolved.action, body: result.request.body }, atMs: at() };
-      return { ...base, type: 'accepted', ...(result.receipt.orderId === undefined ? {} : { orderId: result.receipt.orderId }), ...(result.receipt.txHash === undefined ? {} : { txHash: result.receipt.txHash }), atMs: at() };
+      if (result.receipt.dryRun === true) return { intentId, strategy, kind, marketId, type: 'dry_run', request: { path: resolved.action, body: result.request.body }, atMs: deps.clock.now() };
+      return acceptedOutcome(intent, result.receipt, deps.clock.now());
     }
-    return {
-      ...base,
-      type: 'failed',
-      error: errorSummary(result.error),
-      atMs: at(),
-    };
+    return { intentId, strategy, kind, marketId, type: 'failed', error: errorSummary(result.error), atMs: deps.clock.now() };
   } finally {
     done();
   }
+}
+
+/** Built as a literal: outcomes are made for every intent, and spreads that add fields are slow in V8. */
+function acceptedOutcome(intent: Intent, receipt: SendReceipt, atMs: number): AcceptedOutcome {
+  // Fields in the order the outcome always had (atMs last), for logs and journals.
+  const outcome = { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, type: 'accepted' } as { -readonly [K in keyof AcceptedOutcome]: AcceptedOutcome[K] };
+  if (receipt.orderId !== undefined) outcome.orderId = receipt.orderId;
+  if (receipt.txHash !== undefined) outcome.txHash = receipt.txHash;
+  outcome.atMs = atMs;
+  return outcome;
 }
 
 function onAccepted(action: ResolvedAction, receipt: SendReceipt, intent: Intent, deps: ExecutorDeps): void {

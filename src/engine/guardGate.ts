@@ -60,14 +60,25 @@ export class GuardGate {
     if (t.justTripped) this.deps.onKillSwitchTripped(t.state.reason ?? 'loss limit');
   }
 
-  /** undefined = proceed (and the action is recorded against the rate limits). */
-  async admit(intent: Intent, signal?: AbortSignal): Promise<Rejection | undefined> {
+  /**
+   * undefined = proceed (and the action is recorded against the rate limits). `current` is the
+   * account state read in the same synchronous step (the executor's, for the pre-trade checks):
+   * the first decision uses it instead of copying the tracker's maps again; every decision after a
+   * wait reads a fresh one.
+   */
+  async admit(intent: Intent, signal?: AbortSignal, current?: AccountState): Promise<Rejection | undefined> {
     const started = this.deps.clock.now();
     let closed = false;
+    let account = current;
     for (;;) {
       const now = this.deps.clock.now();
+      const { positions, marginModes, openOrders, inFlight } = account ?? this.deps.accountState();
+      // Listed rather than spread: a spread that adds fields is slow in V8, and this runs per intent.
       const state: GuardState = {
-        ...this.deps.accountState(),
+        positions,
+        marginModes,
+        openOrders,
+        inFlight,
         nowMs: now,
         marks: this.marks,
         actionBucket: this.bucket,
@@ -96,6 +107,7 @@ export class GuardGate {
       if (now - started >= this.deps.maxWaitMs) {
         return rejection('guard_wait_timeout', intent.kind, `waited ${now - started} ms: ${verdict.kind === 'wait' ? verdict.reason : verdict.reason}`, 'raise the limit or slow the strategy down');
       }
+      account = undefined;
       const retryAfter = verdict.kind === 'wait' ? (verdict.retryAfterMs ?? 50) : 50;
       await this.deps.clock.sleep(Math.max(1, Math.min(retryAfter, this.deps.maxWaitMs)), signal);
     }

@@ -1,11 +1,7 @@
-import {
-  compareDecimals,
-  countUnits,
-  isDecimalString,
-  multiplyUnits,
-  type Rounding,
-} from '../core/decimal.js';
+import { divideRounded, isDecimalString, parseDecimal, type FixedPoint, type Rounding } from '../core/decimal.js';
 import { MAX_PRICE_TICKS, MAX_SIZE_STEPS } from '../protocol/orderQuantities.js';
+import { compareFixed, fixedText, unitsAt } from './fixedPoint.js';
+import { marketGrid } from './marketGrid.js';
 import type { MarketView } from './marketView.js';
 import { refuse } from './refusal.js';
 
@@ -26,47 +22,52 @@ export interface GridValue {
 }
 
 export function snapSize(size: unknown, market: MarketView, rounding?: Rounding): GridValue {
-  const step = market.config.step_size;
   if (!isDecimalString(size)) refuse('size', size, 'size must be a decimal string such as "0.01"');
-  if (compareDecimals(size, '0') <= 0) refuse('size', size, 'size must be greater than 0');
-  const steps = onGrid(size, step, rounding, 'size_step', 'step_size', 'sizeRounding');
+  const value = parseDecimal(size, 'size');
+  if (value.units <= 0n) refuse('size', size, 'size must be greater than 0');
+  const grid = marketGrid(market);
+  const step = market.config.step_size;
+  const steps = onGrid(size, value, step, grid.step, rounding, 'size_step', 'step_size', 'sizeRounding');
   if (steps === 0n) refuse('size', size, `size rounds ${rounding ?? 'down'} to 0 steps of ${step}`);
   if (steps > UINT32_MAX) refuse('size_steps_range', steps, `size_steps must fit uint32 (at most ${UINT32_MAX})`);
-  const snapped = multiplyUnits(steps, step);
-  if (compareDecimals(snapped, market.config.min_order_size) < 0) {
-    refuse('min_order_size', snapped, `size is below the market's min_order_size ${market.config.min_order_size}`);
+  const snapped: FixedPoint = { units: steps * grid.step.units, scale: grid.step.scale };
+  if (compareFixed(snapped, grid.minSize) < 0) {
+    refuse('min_order_size', fixedText(snapped), `size is below the market's min_order_size ${market.config.min_order_size}`);
   }
-  return { units: Number(steps), snapped };
+  return { units: Number(steps), snapped: fixedText(snapped) };
 }
 
 export function snapPrice(price: unknown, market: MarketView, rounding?: Rounding): GridValue {
-  const tick = market.config.step_price;
   if (!isDecimalString(price)) refuse('price', price, 'price must be a decimal string such as "65000.5"');
-  if (compareDecimals(price, '0') <= 0) refuse('price', price, 'price must be greater than 0');
-  const ticks = onGrid(price, tick, rounding, 'price_tick', 'step_price', 'priceRounding');
+  const value = parseDecimal(price, 'price');
+  if (value.units <= 0n) refuse('price', price, 'price must be greater than 0');
+  const grid = marketGrid(market);
+  const tick = market.config.step_price;
+  const ticks = onGrid(price, value, tick, grid.tick, rounding, 'price_tick', 'step_price', 'priceRounding');
   if (ticks === 0n) refuse('price', price, `price rounds ${rounding ?? 'down'} to 0 ticks of ${tick}`);
   if (ticks > UINT24_MAX) refuse('price_ticks_range', ticks, `price_ticks must fit uint24 (at most ${UINT24_MAX})`);
-  return { units: Number(ticks), snapped: multiplyUnits(ticks, tick) };
+  return { units: Number(ticks), snapped: fixedText({ units: ticks * grid.tick.units, scale: grid.tick.scale }) };
 }
 
+/** Whole units of `unit` in a positive value: exact, or rounded only in the mode the intent named. */
 function onGrid(
-  value: string,
-  unit: string,
+  text: string,
+  value: FixedPoint,
+  unitText: string,
+  unit: FixedPoint,
   rounding: Rounding | undefined,
   rule: 'size_step' | 'price_tick',
   unitName: string,
   roundingField: string,
 ): bigint {
+  const scale = Math.max(value.scale, unit.scale);
+  const n = unitsAt(value, scale);
+  const d = unitsAt(unit, scale);
   if (rounding === undefined) {
-    const count = countUnits(value, unit, rule, 'down');
-    if (multiplyUnits(count, unit) !== normalize(value)) {
-      refuse(rule, value, `not a whole multiple of the market's ${unitName} ${unit}`, `round it yourself or set ${roundingField} (down, up, nearest)`);
+    if (n % d !== 0n) {
+      refuse(rule, text, `not a whole multiple of the market's ${unitName} ${unitText}`, `round it yourself or set ${roundingField} (down, up, nearest)`);
     }
-    return count;
+    return n / d;
   }
-  return countUnits(value, unit, rule, rounding);
-}
-
-function normalize(value: string): string {
-  return multiplyUnits(1n, value);
+  return divideRounded(n, d, rounding);
 }

@@ -89,7 +89,7 @@ export class OrderTracker {
 
   /** A placement is about to be signed and sent. */
   pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
-    this.set({ ...order, state: 'pending', filledSize: '0' });
+    this.set(trackedOrder(order, 'pending', '0'));
   }
 
   /** Counts a signed action in flight in a market (guards wait on it). */
@@ -113,7 +113,7 @@ export class OrderTracker {
     const resting = order.restingOrderId ?? restingIdFromOrderId(orderId);
     // A feed may already have reported it filled or cancelled: never move back from terminal.
     const state = order.state === 'pending' || order.state === 'unknown' ? 'open' : order.state;
-    this.set({ ...order, orderId, ...(resting === undefined ? {} : { restingOrderId: resting }), state });
+    this.set(trackedOrder(order, state, order.filledSize, orderId, resting));
     this.foreign.delete(orderId.toLowerCase());
   }
 
@@ -121,7 +121,7 @@ export class OrderTracker {
   settle(intentId: string, state: 'rejected' | 'failed' | 'unknown'): void {
     const order = this.byIntent.get(intentId);
     if (order === undefined || TERMINAL.has(order.state)) return;
-    this.set({ ...order, state });
+    this.set(trackedOrder(order, state, order.filledSize));
   }
 
   /** A cancel the engine sent was accepted. */
@@ -132,7 +132,7 @@ export class OrderTracker {
       return;
     }
     const order = this.byIntent.get(intentId);
-    if (order !== undefined && !TERMINAL.has(order.state)) this.set({ ...order, state: 'cancelled' });
+    if (order !== undefined && !TERMINAL.has(order.state)) this.set(trackedOrder(order, 'cancelled', order.filledSize));
   }
 
   /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
@@ -152,13 +152,13 @@ export class OrderTracker {
       if (order === undefined) continue;
       const filled = record.filled_size ?? order.filledSize;
       const state = stateOfRecord(record.status, filled);
-      this.set({ ...order, ...(resting === undefined ? {} : { restingOrderId: resting }), filledSize: maxDecimal(order.filledSize, filled), state: TERMINAL.has(order.state) ? order.state : state });
+      this.set(trackedOrder(order, TERMINAL.has(order.state) ? order.state : state, maxDecimal(order.filledSize, filled), order.orderId, resting));
     }
     if (snapshot) {
       // An order of ours that a snapshot no longer lists is not open any more.
       for (const order of this.byIntent.values()) {
         if ((order.state === 'open' || order.state === 'partially_filled') && order.orderId !== undefined && !seen.has(order.orderId.toLowerCase())) {
-          this.set({ ...order, state: compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled' });
+          this.set(trackedOrder(order, compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled', order.filledSize));
         }
       }
       for (const key of [...this.foreign.keys()]) if (!seen.has(key)) this.foreign.delete(key);
@@ -199,7 +199,7 @@ export class OrderTracker {
       const fillSum = addDecimals(this.fillSums.get(order.intentId) ?? '0', fill.size);
       this.fillSums.set(order.intentId, fillSum);
       const filledSize = maxDecimal(order.filledSize, fillSum);
-      this.set({ ...order, filledSize, state: compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled' });
+      this.set(trackedOrder(order, compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled', filledSize));
     }
     this.fillEvents.next(tracked);
     return tracked;
@@ -316,6 +316,27 @@ export class OrderTracker {
       if (oldest !== undefined) this.seenFills.delete(oldest);
     }
   }
+}
+
+type MutableOrder = { -readonly [K in keyof TrackedOrder]: TrackedOrder[K] };
+
+/**
+ * An order with a new state and filled size (and ids, when given), built as a literal: copying
+ * with `{ ...order, newField }` took about a microsecond per copy in V8 (a spread followed by a
+ * property the source lacks leaves the fast path), several times per intent.
+ */
+function trackedOrder(
+  order: Omit<TrackedOrder, 'state' | 'filledSize'>,
+  state: OrderState,
+  filledSize: string,
+  orderId: string | undefined = order.orderId,
+  restingOrderId: bigint | undefined = order.restingOrderId,
+): TrackedOrder {
+  const copy: MutableOrder = { intentId: order.intentId, strategy: order.strategy, marketId: order.marketId, side: order.side, size: order.size, price: order.price, state, filledSize };
+  if (order.clientOrderId !== undefined) copy.clientOrderId = order.clientOrderId;
+  if (orderId !== undefined) copy.orderId = orderId;
+  if (restingOrderId !== undefined) copy.restingOrderId = restingOrderId;
+  return copy;
 }
 
 function stateOfRecord(status: OrderRecord['status'], filled: string): OrderState {

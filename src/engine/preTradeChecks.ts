@@ -1,9 +1,9 @@
-import { compareDecimals, isDecimalString } from '../core/decimal.js';
 import type { AccountState } from './accountState.js';
 import { checkAdjustIsolatedMargin, checkSetLeverage, checkSetMarginMode } from './checkAccountAction.js';
 import { checkClosePosition, checkPlaceLimit, checkPlaceMarket } from './checkPlaceOrder.js';
 import type { PreTradeConfig } from './engineConfig.js';
 import type { Intent } from './intents.js';
+import { marketGrid } from './marketGrid.js';
 import { isMarketTradable, type MarketView } from './marketView.js';
 import type { Rejection } from './rejection.js';
 import { refuse, Refusal } from './refusal.js';
@@ -49,10 +49,12 @@ function check(intent: Intent, market: MarketView | undefined, account: AccountS
   if (intent.kind === 'cancelAll') return { action: 'cancelAllOrders', market_id: marketId };
 
   if (market === undefined) refuse('market_id', marketId, 'unknown market', 'check the id against GET /v1/markets');
-  if (!/^\d+$/.test(market.market_id) || BigInt(market.market_id) !== BigInt(marketId)) {
+  // The common case is the same digits; otherwise compare as numbers ("01" is market 1).
+  if (market.market_id !== String(marketId) && (!/^\d+$/.test(market.market_id) || BigInt(market.market_id) !== BigInt(marketId))) {
     refuse('market_id', marketId, `the market record passed is market ${market.market_id}`);
   }
-  checkMarketConfig(market);
+  // Refuses a malformed step, tick or minimum size; parsed once per market record.
+  marketGrid(market);
   if (!isMarketTradable(market)) {
     refuse('market_inactive', marketId, 'the market is not active or not unlocked; only cancels are accepted');
   }
@@ -94,25 +96,16 @@ function requireReduceOnlyIfMarketIs(market: MarketView, reduceOnly: boolean): v
   }
 }
 
-function checkMarketConfig(market: MarketView): void {
-  const { step_size, step_price, min_order_size } = market.config;
-  for (const [name, value] of [['step_size', step_size], ['step_price', step_price]] as const) {
-    if (!isDecimalString(value) || compareDecimals(value, '0') <= 0) {
-      refuse('market_config', value, `the market reports a non-positive or malformed ${name}`);
-    }
-  }
-  if (!isDecimalString(min_order_size) || min_order_size.startsWith('-')) {
-    refuse('market_config', min_order_size, 'the market reports a malformed min_order_size');
-  }
-}
-
 function snapped(intent: Intent, action: WireAction): Intent {
   if (action.action !== 'placeOrder') return intent;
   if (intent.kind === 'placeLimit') {
+    // Without rounding fields to drop, a plain copy (a rest pattern costs far more per intent).
+    if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding')) return { ...intent, size: action.size, price: action.price };
     const { sizeRounding: _size, priceRounding: _price, ...rest } = intent;
     return { ...rest, size: action.size, price: action.price };
   }
   if (intent.kind === 'placeMarket') {
+    if (!Object.hasOwn(intent, 'sizeRounding')) return { ...intent, size: action.size };
     const { sizeRounding: _size, ...rest } = intent;
     return { ...rest, size: action.size };
   }

@@ -1,9 +1,10 @@
 import { unixSeconds } from '../core/clock.js';
 import { hasNoDefiniteAnswer } from '../venue/venueTransportError.js';
 import type { SendReceipt } from './actionSender.js';
-import { journalBody } from './engineJournal.js';
+import { journalBody, NO_JOURNAL } from './engineJournal.js';
 import { IntentFailedError, type ExecutorDeps } from './executorDeps.js';
 import type { Intent } from './intents.js';
+import type { NonceFate } from './nonceAllocator.js';
 import type { NoncePair } from './noncePair.js';
 import { classifyFailure } from './retryPolicy.js';
 import { buildSignedRequest, type Authorization, type ResolvedAction, type SignedRequest } from './signedRequest.js';
@@ -30,29 +31,8 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
   let deadlineResigns = 0;
   for (;;) {
     const request = await sign(intent.intentId, action, deps, signal);
-    const report = (fate: 'landed' | 'rejected' | 'unknown') => {
-      if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
-    };
-    const confirm = async (reason: string, hints: readonly string[], cause: unknown): Promise<SendResult> => {
-      let orderId: string | undefined;
-      try {
-        orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
-      } catch (lookupError) {
-        return {
-          type: 'failed',
-          error: new IntentFailedError(`${reason}; the open-orders lookup to confirm it failed too`, {
-            code: 'OUTCOME_UNCONFIRMED',
-            cause: lookupError,
-            hints: [...hints, 'the order may exist: the orders feed or the next reconciliation will show it'],
-          }),
-        };
-      }
-      if (action.action !== 'placeOrder' || orderId !== undefined) {
-        deps.log.info({ intentId: intent.intentId, orderId }, 'confirmed that the first send executed');
-        return { type: 'accepted', receipt: orderId === undefined ? {} : { orderId }, request };
-      }
-      return { type: 'failed', error: new IntentFailedError(`${reason}; no such order found on the venue`, { code: 'OUTCOME_UNCONFIRMED', cause, hints }) };
-    };
+    const report = (fate: NonceFate) => reportFate(deps, request, fate);
+    const confirm = (reason: string, hints: readonly string[], cause: unknown) => confirmFirstSend(intent, action, request, deps, reason, hints, cause);
     // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
     // error mean "the first send executed".
     let unansweredBefore = 0;
@@ -80,23 +60,27 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         deps.log.info({ intentId: intent.intentId, deadline: request.deadline }, 'permit deadline passed before sending: signing again with a new nonce');
         break;
       }
-      deps.journal.requestSent({
-        intentId: intent.intentId,
-        endpoint: request.endpoint,
-        body: journalBody(request.body),
-        ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
-        attempt,
-        atMs: deps.clock.now(),
-      });
+      // Without a journal there is no one to read the entries: skip building them (body copies).
+      const journaled = deps.journal !== NO_JOURNAL;
+      if (journaled) {
+        deps.journal.requestSent({
+          intentId: intent.intentId,
+          endpoint: request.endpoint,
+          body: journalBody(request.body),
+          ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+          attempt,
+          atMs: deps.clock.now(),
+        });
+      }
       try {
         const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
-        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
+        if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
         // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
         // anchors as it would live instead of waiting forever for a landing that never comes.
         report('landed');
         return { type: 'accepted', receipt, request };
       } catch (error) {
-        deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
+        if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
         const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
         const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore }, deps.config.retry);
         if (hasNoDefiniteAnswer(error)) unansweredBefore++;
@@ -127,6 +111,32 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
       }
     }
   }
+}
+
+function reportFate(deps: ExecutorDeps, request: SignedRequest, fate: NonceFate): void {
+  if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
+}
+
+/** After an ambiguous answer: whether the first send executed (a placement is looked up by its client_order_id). */
+async function confirmFirstSend(intent: Intent, action: ResolvedAction, request: SignedRequest, deps: ExecutorDeps, reason: string, hints: readonly string[], cause: unknown): Promise<SendResult> {
+  let orderId: string | undefined;
+  try {
+    orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
+  } catch (lookupError) {
+    return {
+      type: 'failed',
+      error: new IntentFailedError(`${reason}; the open-orders lookup to confirm it failed too`, {
+        code: 'OUTCOME_UNCONFIRMED',
+        cause: lookupError,
+        hints: [...hints, 'the order may exist: the orders feed or the next reconciliation will show it'],
+      }),
+    };
+  }
+  if (action.action !== 'placeOrder' || orderId !== undefined) {
+    deps.log.info({ intentId: intent.intentId, orderId }, 'confirmed that the first send executed');
+    return { type: 'accepted', receipt: orderId === undefined ? {} : { orderId }, request };
+  }
+  return { type: 'failed', error: new IntentFailedError(`${reason}; no such order found on the venue`, { code: 'OUTCOME_UNCONFIRMED', cause, hints }) };
 }
 
 async function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {

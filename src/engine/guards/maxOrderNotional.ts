@@ -1,5 +1,6 @@
-import { compareDecimals } from '../../core/decimal.js';
+import { parseDecimal } from '../../core/decimal.js';
 import type { GuardConfig } from '../engineConfig.js';
+import { compareFixed, fixedText } from '../fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents.js';
 import { rejection } from '../rejection.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
@@ -12,9 +13,10 @@ export function checkMaxOrderNotional(state: GuardState, intent: Intent, config:
   if (price === undefined) {
     return refused(rejection('max_order_notional', intent.marketId, 'no mark price for this market, so the order notional is unknown', 'wait for the oracle'));
   }
-  const value = notional(intent.size, price);
-  if (compareDecimals(value, config.maxOrderNotional) <= 0) return ALLOW;
+  const value = notional(parseDecimal(intent.size, 'value'), price);
+  if (compareFixed(value, parseDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
+  const text = fixedText(value);
   return refused(
-    rejection('max_order_notional', value, `order notional ${value} exceeds the limit of ${config.maxOrderNotional}`, 'reduce the size or raise guards.maxOrderNotional'),
+    rejection('max_order_notional', text, `order notional ${text} exceeds the limit of ${config.maxOrderNotional}`, 'reduce the size or raise guards.maxOrderNotional'),
   );
 }

@@ -1,9 +1,10 @@
-import { compareDecimals } from '../../core/decimal.js';
+import { parseDecimal } from '../../core/decimal.js';
 import type { GuardConfig } from '../engineConfig.js';
+import { absFixed, compareFixed, fixedText } from '../fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents.js';
 import { rejection } from '../rejection.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
-import { absDecimal, notional, positionAfter } from './orderExposure.js';
+import { notional, positionAfter } from './orderExposure.js';
 
 /**
  * Caps |position after this order fills| × mark, per market. Reduce-only orders cannot grow a
@@ -16,12 +17,13 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   if (price === undefined) {
     return refused(rejection('max_position', intent.marketId, 'no mark price for this market, so the position value is unknown', 'wait for the oracle'));
   }
-  const after = absDecimal(positionAfter(state, intent));
+  const after = absFixed(positionAfter(state, intent));
   const value = notional(after, price);
-  if (compareDecimals(value, limit) <= 0) return ALLOW;
+  if (compareFixed(value, parseDecimal(limit, 'value')) <= 0) return ALLOW;
   const current = state.positions.get(intent.marketId);
-  if (current !== undefined && compareDecimals(after, current.size) < 0) return ALLOW;
+  if (current !== undefined && compareFixed(after, parseDecimal(current.size, 'value')) < 0) return ALLOW;
+  const text = fixedText(value);
   return refused(
-    rejection('max_position', value, `position value after this order, ${value}, exceeds the limit of ${limit} for market ${intent.marketId}`, 'reduce the size or raise guards.maxPositionNotional'),
+    rejection('max_position', text, `position value after this order, ${text}, exceeds the limit of ${limit} for market ${intent.marketId}`, 'reduce the size or raise guards.maxPositionNotional'),
   );
 }

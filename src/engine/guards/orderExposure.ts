@@ -1,10 +1,12 @@
-import { addDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
+import { parseDecimal, type FixedPoint } from '../../core/decimal.js';
+import { addFixed, multiplyFixed, negateFixed } from '../fixedPoint.js';
 import type { PlaceIntent } from '../intents.js';
 import type { GuardState } from './guardState.js';
 
 /**
- * Exact size and notional arithmetic the size guards share. Intents reaching the guards have
- * been through the pre-trade checks, so their sizes and prices are already on the market grid.
+ * Exact size and notional arithmetic the size guards share, on parsed decimals so each operand is
+ * parsed once per decision. Intents reaching the guards have been through the pre-trade checks,
+ * so their sizes and prices are already on the market grid.
  */
 
 /** The price an order is valued at: its limit price, or the mark for a market order. */
@@ -13,18 +15,16 @@ export function valuationPrice(state: GuardState, intent: PlaceIntent): string |
   return state.marks.get(intent.marketId);
 }
 
-export function notional(size: string, price: string): string {
-  return multiplyDecimals(size, price);
+export function notional(size: FixedPoint, price: string): FixedPoint {
+  return multiplyFixed(size, parseDecimal(price, 'value'));
 }
 
 /** Signed position after the order fills completely: long positive, short negative. */
-export function positionAfter(state: GuardState, intent: PlaceIntent): string {
+export function positionAfter(state: GuardState, intent: PlaceIntent): FixedPoint {
   const position = state.positions.get(intent.marketId);
-  const current = position === undefined ? '0' : position.side === 'buy' ? position.size : negateDecimal(position.size, 'position size');
-  const delta = intent.side === 'buy' ? intent.size : negateDecimal(intent.size, 'size');
-  return addDecimals(current, delta, 'size');
-}
-
-export function absDecimal(value: string): string {
-  return value.startsWith('-') ? value.slice(1) : value;
+  const size = parseDecimal(intent.size, 'size');
+  const delta = intent.side === 'buy' ? size : negateFixed(size);
+  if (position === undefined) return delta;
+  const current = parseDecimal(position.size, 'position size');
+  return addFixed(position.side === 'buy' ? current : negateFixed(current), delta);
 }

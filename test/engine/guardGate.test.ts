@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import type { AccountState } from '../../src/engine/accountState.js';
+import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../src/engine/engineConfig.js';
+import { GuardGate } from '../../src/engine/guardGate.js';
+import { placeLimit } from '../../src/engine/intentBuilders.js';
+
+const config: GuardConfig = { ...DEFAULT_ENGINE_CONFIG.guards, maxOpenOrders: 2, actionsPerSecond: 1, actionBurst: 1, maxOrderNotional: '1000000', maxPositionNotional: '1000000' };
+const bid = (intentId: string) => placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100' });
+
+function account(openOrders: number): AccountState {
+  return { positions: new Map(), marginModes: new Map(), openOrders: new Map([[1, openOrders]]), inFlight: new Map() };
+}
+
+function gate(clock: ManualClock, read: () => AccountState): GuardGate {
+  const g = new GuardGate({ config, clock, maxWaitMs: 10_000, accountState: read, closePosition: async () => true, onKillSwitchTripped: () => {} });
+  g.setMark(1, '100');
+  return g;
+}
+
+describe('GuardGate.admit with the account state the caller just read', () => {
+  it('judges the first decision on that state without reading the tracker again', async () => {
+    let reads = 0;
+    const g = gate(new ManualClock(), () => {
+      reads++;
+      return account(0);
+    });
+    expect(await g.admit(bid('a'), undefined, account(2))).toMatchObject({ rule: 'max_open_orders' });
+    expect(await g.admit(bid('b'), undefined, account(0))).toBeUndefined();
+    expect(reads).toBe(0);
+  });
+
+  it('reads a fresh state for every decision after a wait', async () => {
+    const clock = new ManualClock();
+    let open = 0;
+    const g = gate(clock, () => account(open));
+    expect(await g.admit(bid('a'), undefined, account(0))).toBeUndefined();
+    // The bucket is empty: the next intent waits, and meanwhile the account fills up to the limit.
+    const second = g.admit(bid('b'), undefined, account(0));
+    open = 2;
+    await clock.advance(1_000);
+    expect(await second).toMatchObject({ rule: 'max_open_orders' });
+  });
+
+  it('reads the tracker itself when no state is passed', async () => {
+    let reads = 0;
+    const g = gate(new ManualClock(), () => {
+      reads++;
+      return account(2);
+    });
+    expect(await g.admit(bid('a'))).toMatchObject({ rule: 'max_open_orders' });
+    expect(reads).toBe(1);
+  });
+});
