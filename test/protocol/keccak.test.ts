@@ -18,3 +18,20 @@ describe('keccak256', () => {
     );
   });
 });
+
+describe('keccak256 digests are independent of one another', () => {
+  it('gives the same digest for the same input whatever was hashed before it', () => {
+    const a = new Uint8Array([1, 2, 3]);
+    const first = Buffer.from(keccak256(a)).toString('hex');
+    keccak256(new Uint8Array(500).fill(7));
+    keccak256(new Uint8Array(0));
+    expect(Buffer.from(keccak256(a)).toString('hex')).toBe(first);
+  });
+
+  it('returns a digest that a later call does not overwrite', () => {
+    const kept = keccak256(new Uint8Array([9]));
+    const copy = Buffer.from(kept).toString('hex');
+    keccak256(new Uint8Array([10]));
+    expect(Buffer.from(kept).toString('hex')).toBe(copy);
+  });
+});
