@@ -1,6 +1,7 @@
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import type { NonceConfig } from './engineConfig.js';
+import { WaitQueue } from './waitQueue.js';
 import {
   compareNoncePairs,
   MAX_NONCE_ANCHOR,
@@ -50,12 +51,6 @@ export interface NonceAllocatorStatus {
   readonly blockedBy: string | undefined;
 }
 
-interface Waiter {
-  readonly resolve: (pair: NoncePair) => void;
-  readonly reject: (reason: unknown) => void;
-  readonly detach: () => void;
-}
-
 export class NonceAllocator {
   readonly account: string;
   private readonly slot: number;
@@ -65,9 +60,14 @@ export class NonceAllocator {
   private cursorBit: number;
   /** Consumed bits of `cursorAnchor` known from the venue's bitmap; skipped. */
   private usedBits = 0n;
-  private readonly inFlight = new Map<string, NoncePair>();
+  /**
+   * Bits in flight per anchor. Keyed by anchor so the roll check looks at the few anchors in
+   * flight, not at every pair (a burst keeps hundreds in flight and checks on every allocation).
+   */
+  private readonly inFlight = new Map<bigint, Set<number>>();
+  private inFlightCount = 0;
   private high: NoncePair | undefined;
-  private readonly waiters: Waiter[] = [];
+  private readonly waiters = new WaitQueue<NoncePair>();
 
   constructor(account: string, nonceState: NonceState, options: NonceAllocatorOptions = {}) {
     this.account = account;
@@ -102,7 +102,7 @@ export class NonceAllocator {
 
   /** A pair now, or undefined when the venue would not accept the next one yet (or others wait). */
   tryAllocate(): NoncePair | undefined {
-    return this.waiters.length > 0 ? undefined : this.take();
+    return this.waiters.size > 0 ? undefined : this.take();
   }
 
   /** A pair as soon as one may be signed; rejects with the signal's reason when aborted. */
@@ -110,16 +110,7 @@ export class NonceAllocator {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.tryAllocate();
     if (now !== undefined) return Promise.resolve(now);
-    return new Promise<NoncePair>((resolve, reject) => {
-      const onAbort = (): void => {
-        const index = this.waiters.indexOf(waiter);
-        if (index >= 0) this.waiters.splice(index, 1);
-        reject(signal?.reason);
-      };
-      const waiter: Waiter = { resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort) };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait(signal);
   }
 
   report(pair: NoncePair, fate: NonceFate): void {
@@ -130,7 +121,11 @@ export class NonceAllocator {
         hints: ['report only pairs that this allocator handed out'],
       });
     }
-    this.inFlight.delete(noncePairKey(pair));
+    const bits = this.inFlight.get(pair.anchor);
+    if (bits !== undefined && bits.delete(pair.bit)) {
+      this.inFlightCount--;
+      if (bits.size === 0) this.inFlight.delete(pair.anchor);
+    }
     if (fate === 'landed' && pair.anchor > this.venueAnchor) this.venueAnchor = pair.anchor;
     this.pump();
   }
@@ -167,8 +162,8 @@ export class NonceAllocator {
     return {
       venueAnchor: this.venueAnchor,
       cursor: { anchor: this.cursorAnchor, bit: this.cursorBit },
-      inFlight: this.inFlight.size,
-      waiting: this.waiters.length,
+      inFlight: this.inFlightCount,
+      waiting: this.waiters.size,
       blockedBy: this.blockedBy(this.cursorBit > MAX_NONCE_BIT ? this.cursorAnchor + 1n : this.cursorAnchor),
     };
   }
@@ -187,7 +182,14 @@ export class NonceAllocator {
     }
     const pair = { anchor, bit };
     this.cursorBit = this.firstSlotBit(bit + 1);
-    this.inFlight.set(noncePairKey(pair), pair);
+    let bits = this.inFlight.get(anchor);
+    if (bits === undefined) {
+      bits = new Set();
+      this.inFlight.set(anchor, bits);
+    }
+    const before = bits.size;
+    bits.add(bit);
+    this.inFlightCount += bits.size - before;
     this.high = pair;
     return pair;
   }
@@ -196,23 +198,20 @@ export class NonceAllocator {
     if (anchor > this.venueAnchor + 1n) {
       return `anchor ${anchor} is beyond the venue's current anchor ${this.venueAnchor} + 1; waiting for a permit of anchor ${anchor - 1n} to land`;
     }
-    for (const pair of this.inFlight.values()) {
+    for (const inFlightAnchor of this.inFlight.keys()) {
       // Pairs older than the venue's anchor can no longer land; they do not hold anything back.
-      if (pair.anchor >= this.venueAnchor && pair.anchor < anchor) {
-        return `a permit of anchor ${pair.anchor} is still in flight; signing anchor ${anchor} would invalidate it`;
+      if (inFlightAnchor >= this.venueAnchor && inFlightAnchor < anchor) {
+        return `a permit of anchor ${inFlightAnchor} is still in flight; signing anchor ${anchor} would invalidate it`;
       }
     }
     return undefined;
   }
 
   private pump(): void {
-    while (this.waiters.length > 0) {
+    while (this.waiters.size > 0) {
       const pair = this.take();
       if (pair === undefined) return;
-      const waiter = this.waiters.shift();
-      if (waiter === undefined) return;
-      waiter.detach();
-      waiter.resolve(pair);
+      this.waiters.resolveNext(pair);
     }
   }
 

@@ -31,8 +31,6 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
   let deadlineResigns = 0;
   for (;;) {
     const request = await sign(intent.intentId, action, deps, signal);
-    const report = (fate: NonceFate) => reportFate(deps, request, fate);
-    const confirm = (reason: string, hints: readonly string[], cause: unknown) => confirmFirstSend(intent, action, request, deps, reason, hints, cause);
     // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
     // error mean "the first send executed".
     let unansweredBefore = 0;
@@ -42,11 +40,11 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
       if (request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline) {
         const reason = `the permit deadline ${request.deadline} passed before send ${attempt}`;
         if (unansweredBefore > 0) {
-          report('unknown');
-          return confirm(`${reason}, after a send with no definite answer`, ['confirm via the open orders or the orders channel before acting again'], undefined);
+          reportFate(deps, request, 'unknown');
+          return confirmFirstSend(intent, action, request, deps, `${reason}, after a send with no definite answer`, ['confirm via the open orders or the orders channel before acting again'], undefined);
         }
         // Every earlier send was definitely refused, so the pair was not consumed: sign anew.
-        report('rejected');
+        reportFate(deps, request, 'rejected');
         if (++deadlineResigns > MAX_DEADLINE_RESIGNS) {
           return {
             type: 'failed',
@@ -77,7 +75,7 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
         // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
         // anchors as it would live instead of waiting forever for a landing that never comes.
-        report('landed');
+        reportFate(deps, request, 'landed');
         return { type: 'accepted', receipt, request };
       } catch (error) {
         if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
@@ -85,14 +83,14 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore }, deps.config.retry);
         if (hasNoDefiniteAnswer(error)) unansweredBefore++;
         deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');
-        if (decision.nonceFate !== 'in_flight') report(decision.nonceFate);
+        if (decision.nonceFate !== 'in_flight') reportFate(deps, request, decision.nonceFate);
         switch (decision.action) {
           case 'retry_same_after_delay':
           case 'resend_identical':
             await deps.clock.sleep(decision.delayMs, signal);
             continue;
           case 'confirm_landed':
-            return confirm(decision.reason, decision.hints, error);
+            return confirmFirstSend(intent, action, request, deps, decision.reason, decision.hints, error);
           case 'resign_new_nonce':
             resign = true;
             break;

@@ -328,3 +328,24 @@ describe('NonceAllocator properties', () => {
     );
   });
 });
+
+describe('NonceAllocator in-flight bookkeeping', () => {
+  it('counts the pairs in flight across anchors, once each, whatever the order of reports', () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 9n, bitmap: 0n });
+    const first = Array.from({ length: MAX_NONCE_BIT + 1 }, () => allocator.tryAllocate()!);
+    expect(allocator.status().inFlight).toBe(MAX_NONCE_BIT + 1);
+    // Anchor 10 is used up and its pairs are in flight: anchor 11 must wait for all of them.
+    expect(allocator.tryAllocate()).toBeUndefined();
+    allocator.report(first[0]!, 'landed');
+    allocator.report(first[0]!, 'landed');
+    expect(allocator.status().inFlight).toBe(MAX_NONCE_BIT);
+    for (const pair of first.slice(1, -1)) allocator.report(pair, 'rejected');
+    expect(allocator.tryAllocate()).toBeUndefined();
+    expect(allocator.status().blockedBy).toMatch(/anchor 10 is still in flight/);
+    allocator.report(first[first.length - 1]!, 'unknown');
+    expect(allocator.status().inFlight).toBe(0);
+    const next = allocator.tryAllocate();
+    expect(next?.anchor).toBe(11n);
+    expect(allocator.status().inFlight).toBe(1);
+  });
+});
