@@ -2,8 +2,12 @@ import { InvalidValueError } from './invalidValueError.js';
 
 /** Inclusive bounds of an unsigned integer of `bits` bits. */
 export function uintMax(bits: number): bigint {
+  if (Number.isInteger(bits) && bits >= 0 && bits <= 256) return (UINT_MAX[bits] ??= (1n << BigInt(bits)) - 1n);
   return (1n << BigInt(bits)) - 1n;
 }
+
+/** uintMax per width, computed once: every range check of every signed field asks for one. */
+const UINT_MAX: bigint[] = [];
 
 /** Converts a number or bigint to bigint, refusing fractions, NaN and unsafe floats. */
 export function toBigInt(value: bigint | number | string, field: string): bigint {

@@ -10,9 +10,14 @@ export const WORD = 32;
 
 export function writeUintWord(buf: Uint8Array, offset: number, value: bigint): void {
   let v = value;
-  for (let i = offset + WORD - 1; i >= offset && v > 0n; i--) {
-    buf[i] = Number(v & 0xffn);
-    v >>= 8n;
+  // Four bytes per bigint step rather than one: each bigint operation allocates.
+  for (let i = offset + WORD - 1; i >= offset && v > 0n; i -= 4) {
+    const chunk = Number(v & 0xffffffffn);
+    v >>= 32n;
+    buf[i] = chunk & 0xff;
+    buf[i - 1] = (chunk >>> 8) & 0xff;
+    buf[i - 2] = (chunk >>> 16) & 0xff;
+    buf[i - 3] = chunk >>> 24;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInt, checkRange, checkUint, toBigInt } from '../../src/core/integerRange.js';
+import { checkInt, checkRange, checkUint, toBigInt, uintMax } from '../../src/core/integerRange.js';
 import { parseAddress } from '../../src/core/address.js';
 import { PerpbotError } from '../../src/core/perpbotError.js';
 
@@ -38,5 +38,18 @@ describe('addresses', () => {
     expect(err).toBeInstanceOf(PerpbotError);
     expect((err as PerpbotError).code).toBe('INVALID_VALUE');
     expect((err as PerpbotError).details).toMatchObject({ field: 'signer', value: '42' });
+  });
+});
+
+describe('uintMax', () => {
+  it.each([
+    [0, 0n],
+    [8, 255n],
+    [64, 18_446_744_073_709_551_615n],
+    [256, (1n << 256n) - 1n],
+    [300, (1n << 300n) - 1n],
+  ])('uint%i tops out at %s, the same on every call', (bits, max) => {
+    expect(uintMax(bits)).toBe(max);
+    expect(uintMax(bits)).toBe(max);
   });
 });
