@@ -8,12 +8,14 @@
  * - It requotes (cancel both, place both) when the mark moves more than `requote_bps` from the
  *   centre it last quoted around, and after every fill of its own orders.
  * - Quotes are post-only by default, bids rounded down and asks rounded up to the tick, so a
- *   quote never crosses the mark by rounding.
+ *   quote never crosses the mark by rounding. A post-only quote that would still cross the book
+ *   (skewed past the touch, or priced off a mark the book has already left) is moved one tick
+ *   behind the opposite best price, so it rests instead of being refused as PostOnlyWouldCross.
  *
  * Params: size (decimal, per quote), spread_bps, requote_bps, max_inventory (decimal), skew_bps,
  * post_only.
  */
-import { EMPTY, filter, from, merge, mergeMap, type Observable } from 'rxjs';
+import { EMPTY, filter, from, ignoreElements, merge, mergeMap, tap, type Observable } from 'rxjs';
 import { z } from 'zod';
 import {
   absDecimal,
@@ -25,7 +27,7 @@ import {
   type PositionSnapshot,
   type StrategyContext,
 } from '../src/strategy/index.js';
-import { fixedToDecimal, parseDecimal, pow10 } from '../src/core/decimal.js';
+import { addDecimals, fixedToDecimal, negateDecimal, parseDecimal, pow10 } from '../src/core/decimal.js';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string such as "0.001"');
 
@@ -79,6 +81,27 @@ export function computeQuotes(mark: string, inventory: string, params: MarketMak
   };
 }
 
+/** The best prices of a market's book as last seen; absent when that side is empty. */
+export interface Touch {
+  readonly bestBid?: string | undefined;
+  readonly bestAsk?: string | undefined;
+}
+
+/**
+ * Post-only quotes kept off the opposite touch: a bid at or above the best ask goes one tick
+ * below it (or is dropped when that is not a positive price), an ask at or below the best bid goes
+ * one tick above it. Quotes already behind the touch are unchanged.
+ */
+export function keepOffTheTouch(quotes: Quotes, touch: Touch, tick: string): Quotes {
+  let { bid, ask } = quotes;
+  if (bid !== undefined && touch.bestAsk !== undefined && compareDecimals(bid, touch.bestAsk) >= 0) {
+    const below = addDecimals(touch.bestAsk, negateDecimal(tick));
+    bid = compareDecimals(below, '0') > 0 ? below : undefined;
+  }
+  if (ask !== undefined && touch.bestBid !== undefined && compareDecimals(ask, touch.bestBid) <= 0) ask = addDecimals(touch.bestBid, tick);
+  return { center: quotes.center, ...(bid === undefined ? {} : { bid }), ...(ask === undefined ? {} : { ask }) };
+}
+
 /** Whether the centre moved enough from the last quoted one to requote. */
 export function shouldRequote(lastCenter: string | undefined, center: string, requoteBps: number): boolean {
   if (lastCenter === undefined) return true;
@@ -89,11 +112,14 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
   const p = ctx.params;
   let live: { bid?: string; ask?: string; center?: string } = {};
   let lastMark: string | undefined;
+  let touch: Touch = {};
 
   const requote = (force: boolean): Observable<Intent> => {
     if (lastMark === undefined) return EMPTY;
-    const quotes = computeQuotes(lastMark, signedInventory(ctx.state.position(marketId)), p);
-    if (!force && !shouldRequote(live.center, quotes.center, p.requote_bps)) return EMPTY;
+    const wanted = computeQuotes(lastMark, signedInventory(ctx.state.position(marketId)), p);
+    if (!force && !shouldRequote(live.center, wanted.center, p.requote_bps)) return EMPTY;
+    const tick = ctx.state.market(marketId)?.config.step_price;
+    const quotes = p.post_only && tick !== undefined ? keepOffTheTouch(wanted, touch, tick) : wanted;
     const intents: Intent[] = [];
     // Cancel only quotes still open (or in flight): a filled quote has nothing left to cancel.
     const open = new Set(ctx.state.openOrders(marketId).map((o) => o.intentId));
@@ -134,7 +160,11 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
       return EMPTY;
     }),
   );
-  return merge(onMark, onOwnFill, onDeadQuote);
+  const onBook = ctx.streams.book(marketId).pipe(
+    tap((book) => (touch = { bestBid: book.bids[0]?.price, bestAsk: book.asks[0]?.price })),
+    ignoreElements(),
+  );
+  return merge(onBook, onMark, onOwnFill, onDeadQuote);
 }
 
 export default defineStrategy({

@@ -83,7 +83,7 @@ async function resolveAction(action: WireAction, deps: ExecutorDeps): Promise<Re
     if (orderId === undefined) {
       return rejection('cancel_target', action.target.intentId, `the order of that intent is ${order.state}, with no venue order id to cancel`, 'cancel once its placement is accepted');
     }
-    if (order.state === 'filled' || order.state === 'cancelled') return rejection('cancel_target', action.target.intentId, `the order is already ${order.state}`);
+    if (order.state === 'filled' || order.state === 'cancelled') return rejection('cancel_target_finished', action.target.intentId, `the order is already ${order.state}`);
   } else {
     orderId = action.target.orderId;
   }

@@ -33,6 +33,8 @@ export type RejectionRule =
   | 'margin_mode'
   | 'isolated_margin_amount'
   | 'cancel_target'
+  /** The cancel's order already filled or was cancelled: a race with the venue, nothing to do. */
+  | 'cancel_target_finished'
   // guards
   | 'kill_switch'
   | 'max_order_notional'

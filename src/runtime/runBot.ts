@@ -4,7 +4,6 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import { dryRunSender, venueSender } from '../engine/actionSender.js';
 import { Engine } from '../engine/engine.js';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
 import { cancelAll } from '../engine/intentBuilders.js';
 import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../protocol/selectors.js';
@@ -19,6 +18,7 @@ import type { Config } from './config/configSchema.js';
 import { effectiveRisk } from './config/effectiveRisk.js';
 import { openJournalForBot } from './journal/openJournalForBot.js';
 import type { Logger } from './logging/createLogger.js';
+import { logIntentOutcome } from './logging/logIntentOutcome.js';
 import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { stateSnapshot } from './wiring/stateSnapshot.js';
@@ -130,7 +130,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
         for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
       }),
     );
-    subscriptions.add(engine.outcomes$.subscribe((o) => logOutcome(logger, o)));
+    subscriptions.add(engine.outcomes$.subscribe((o) => logIntentOutcome(logger, o)));
 
     const budgets = new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)]));
     const host = new StrategyHost({
@@ -193,27 +193,6 @@ function jwtSessionFor(options: RunBotOptions, rest: RestClient, clock: Clock, c
       return c;
     },
   });
-}
-
-/** One line per intent outcome: accepted at info, refused and failed at warn (with the reason). */
-function logOutcome(logger: Logger, o: IntentOutcome): void {
-  const where = { strategy: o.strategy, intentId: o.intentId, kind: o.kind, marketId: o.marketId };
-  switch (o.type) {
-    case 'accepted':
-      logger.info({ ...where, ...(o.orderId === undefined ? {} : { orderId: o.orderId }) }, o.kind === 'placeLimit' || o.kind === 'placeMarket' ? 'order placed' : o.kind === 'cancel' || o.kind === 'cancelAll' ? 'order cancelled' : 'action done');
-      return;
-    case 'refused':
-      logger.warn({ ...where, rule: o.rejection.rule, value: o.rejection.value, reason: o.rejection.reason }, 'intent refused');
-      return;
-    case 'failed':
-      logger.warn({ ...where, error: o.error }, 'intent failed');
-      return;
-    case 'dry_run':
-      logger.info({ ...where, request: o.request }, 'dry run');
-      return;
-    case 'unknown':
-      logger.warn({ ...where, reason: o.reason }, 'outcome unknown; resolving');
-  }
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {

@@ -143,6 +143,9 @@ describe('engine order tracking from the venue feeds', () => {
     await vi.waitFor(() => expect(fromFeed).toContain('ORDER_STATUS_CANCELLED'));
     expect(engine.tracker.order('m-2')?.state).toBe('cancelled');
     expect(states.get('m-2')).toEqual(['pending', 'open', 'cancelled']);
+    // Cancelling it again is refused as finished, not as a bad target, and nothing is sent.
+    const again = await engine.execute(cancel({ intentId: 'c-3', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }));
+    expect(again.type === 'refused' && again.rejection).toMatchObject({ rule: 'cancel_target_finished', value: 'm-2', reason: 'the order is already cancelled' });
 
     await engine.stop();
     await ws.close();

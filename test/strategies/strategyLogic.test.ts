@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeQuotes, shouldRequote, signedInventory, skewBps, marketMakerParams } from '../../strategies/marketMaker.js';
+import { computeQuotes, keepOffTheTouch, shouldRequote, signedInventory, skewBps, marketMakerParams } from '../../strategies/marketMaker.js';
 import { GridTracker, gridLevels, initialGridOrders, replacementOrder } from '../../strategies/grid.js';
 import { decide, momentumParams } from '../../strategies/momentumTaker.js';
 
@@ -30,6 +30,23 @@ describe('market maker quotes', () => {
     expect(shouldRequote('65000', '65032', 5)).toBe(false);
     expect(shouldRequote('65000', '65032.5', 5)).toBe(true);
     expect(shouldRequote('65000', '64967.5', 5)).toBe(true);
+  });
+
+  it('moves a post-only quote that would cross the book one tick behind the opposite touch', () => {
+    // Long at the limit: the skewed ask (64999.935) sits below the best bid of 64999.9.
+    const full = computeQuotes('65000', '0.01', p);
+    expect(keepOffTheTouch(full, { bestBid: '64999.95', bestAsk: '65000.05' }, '0.1')).toEqual({ center: full.center, ask: '65000.05' });
+    // A bid at or above the best ask goes one tick under it; the ask behind the touch stays.
+    const quotes = { center: '100', bid: '100.5', ask: '101' };
+    expect(keepOffTheTouch(quotes, { bestBid: '99', bestAsk: '100.5' }, '0.5')).toEqual({ center: '100', bid: '100', ask: '101' });
+    expect(keepOffTheTouch(quotes, { bestBid: '101', bestAsk: '102' }, '0.5')).toEqual({ center: '100', bid: '100.5', ask: '101.5' });
+  });
+
+  it('leaves quotes behind the touch, or with an empty opposite side, unchanged, and drops a bid with no positive price left', () => {
+    const flat = computeQuotes('65000', '0', p);
+    expect(keepOffTheTouch(flat, { bestBid: '64990', bestAsk: '65010' }, '0.1')).toEqual(flat);
+    expect(keepOffTheTouch(flat, {}, '0.1')).toEqual(flat);
+    expect(keepOffTheTouch({ center: '0.2', bid: '0.2', ask: '0.3' }, { bestAsk: '0.1' }, '0.1')).toEqual({ center: '0.2', ask: '0.3' });
   });
 
   it('signs inventory from the position side', () => {

@@ -1,0 +1,31 @@
+import type { IntentOutcome } from '../../engine/intentOutcome.js';
+import type { Logger } from './createLogger.js';
+
+/**
+ * One line per intent outcome: accepted at info, refused and failed at warn (with the reason),
+ * except a cancel whose order had already finished: a market maker loses that race to a fill
+ * routinely and nothing is wrong, so it is info.
+ */
+export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
+  const where = { strategy: o.strategy, intentId: o.intentId, kind: o.kind, marketId: o.marketId };
+  switch (o.type) {
+    case 'accepted':
+      logger.info({ ...where, ...(o.orderId === undefined ? {} : { orderId: o.orderId }) }, o.kind === 'placeLimit' || o.kind === 'placeMarket' ? 'order placed' : o.kind === 'cancel' || o.kind === 'cancelAll' ? 'order cancelled' : 'action done');
+      return;
+    case 'refused':
+      if (o.rejection.rule === 'cancel_target_finished') {
+        logger.info({ ...where, value: o.rejection.value, reason: o.rejection.reason }, 'cancel not needed');
+        return;
+      }
+      logger.warn({ ...where, rule: o.rejection.rule, value: o.rejection.value, reason: o.rejection.reason }, 'intent refused');
+      return;
+    case 'failed':
+      logger.warn({ ...where, error: o.error }, 'intent failed');
+      return;
+    case 'dry_run':
+      logger.info({ ...where, request: o.request }, 'dry run');
+      return;
+    case 'unknown':
+      logger.warn({ ...where, reason: o.reason }, 'outcome unknown; resolving');
+  }
+}
