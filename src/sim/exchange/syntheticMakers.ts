@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import { countUnits, decimalToWei } from '../../core/decimal.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
 import { isExchangeRejection } from './exchangeRejection.js';
-import type { MarketRecord, OraclePriceRecord, PlaceOrderParams } from './exchangeRecords.js';
+import type { MarketRecord, OraclePriceRecord, OrderRecord, PlaceOrderParams } from './exchangeRecords.js';
 import { deriveSeed, SeededRandom } from './seededRandom.js';
 
 export interface SyntheticMakersConfig {
@@ -14,13 +14,16 @@ export interface SyntheticMakersConfig {
   readonly takeChancePercent?: number;
   /** Largest quote, in multiples of the market's minimum order size; default 40. */
   readonly maxQuoteMultiple?: number;
+  /** Chance per block that a quote still in its band is withdrawn and placed afresh, in percent; default 10. */
+  readonly refreshChancePercent?: number;
 }
 
 /** The part of the exchange the makers use: its public API, nothing internal. */
 export interface MakerVenue {
   deposit(account: Address, amountUsdc: string): { readonly events: readonly ExchangeEvent[] };
   placeOrder(account: Address, params: PlaceOrderParams, nowMs: number): { readonly events: readonly ExchangeEvent[] };
-  cancelAll(account: Address, marketId: number): { readonly events: readonly ExchangeEvent[] };
+  cancelOrder(account: Address, marketId: number, restingOrderId: bigint): { readonly events: readonly ExchangeEvent[] };
+  openOrders(account: Address, marketId: number): OrderRecord[];
   markets(): MarketRecord[];
   oraclePrices(): Record<string, OraclePriceRecord>;
 }
@@ -35,11 +38,14 @@ export const SYNTHETIC_TAKER_ACCOUNT: Address = '0x00000000000000000000000000000
 const BOT_COLLATERAL_USDC = '1000000000000';
 
 /**
- * Background liquidity, seeded. Every block each quoting bot withdraws its quotes and re-quotes
- * `levels` bids and asks around the new mark (so memory never grows: at most
- * bots × levels × 2 resting orders per market), and now and then the taker bot crosses the
- * spread with a small IOC market order, so strategies see a moving book, trades and fills. Quotes
- * are plain GTC limits, so a stale user order on the wrong side of the new mark gets filled.
+ * Background liquidity, seeded. Every block each quoting bot keeps its quotes that are still on
+ * their side of the new mark and within a band of it (as a real maker leaves a good quote alone),
+ * withdraws the rest and a random few, and tops each side back up to `levels` quotes around the
+ * mark (so memory never grows: at most bots × levels × 2 resting orders per market). Now and then
+ * the taker bot crosses the spread with a small IOC market order, so strategies see a moving book,
+ * trades and fills, while each block changes only a few levels (orderbook updates stay small, as
+ * on a real venue). Quotes are plain GTC limits, so a stale user order on the wrong side of the
+ * mark gets filled by the fresh ones.
  */
 export class SyntheticMakers {
   private readonly random: SeededRandom;
@@ -47,6 +53,7 @@ export class SyntheticMakers {
   private readonly spacing: number | undefined;
   private readonly takeChance: number;
   private readonly maxMultiple: number;
+  private readonly refreshChance: number;
 
   constructor(
     private readonly venue: MakerVenue,
@@ -58,6 +65,7 @@ export class SyntheticMakers {
     this.spacing = config.levelSpacingTicks === undefined ? undefined : positiveInt(config.levelSpacingTicks, 'levelSpacingTicks');
     this.takeChance = config.takeChancePercent ?? 20;
     this.maxMultiple = positiveInt(config.maxQuoteMultiple ?? 40, 'maxQuoteMultiple');
+    this.refreshChance = config.refreshChancePercent ?? 10;
     for (const bot of [...SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT]) venue.deposit(bot, BOT_COLLATERAL_USDC);
   }
 
@@ -83,15 +91,30 @@ export class SyntheticMakers {
     // One tick either side of the mark at least, so two bots' fresh quotes never cross.
     const bidTop = markTicks - 1;
     const askTop = markTicks + 1;
-    // Withdraw every bot's stale quotes first, so fresh quotes never trade against them.
-    for (const bot of SYNTHETIC_MAKER_ACCOUNTS) events.push(...this.venue.cancelAll(bot, marketId).events);
-    for (const bot of SYNTHETIC_MAKER_ACCOUNTS) {
-      for (let level = 0; level < this.levels; level++) {
-        const offset = level * spacing + this.random.below(spacing);
-        this.submit(bot, marketId, 0, bidTop - offset, this.quoteSize(minSteps), 1, 0, nowMs, events);
-        this.submit(bot, marketId, 1, askTop + offset, this.quoteSize(minSteps), 1, 0, nowMs, events);
+    const band = 2 * this.levels * spacing;
+    // Withdraw, from both bots, every quote the mark has passed or left beyond the band (and a
+    // random few) before placing any: kept and fresh quotes are then all strictly on their side of
+    // the mark, so the bots never trade with each other.
+    const kept = SYNTHETIC_MAKER_ACCOUNTS.map((bot) => {
+      const counts: [number, number] = [0, 0];
+      for (const order of this.venue.openOrders(bot, marketId)) {
+        const price = order.price_ticks;
+        const inBand = order.side === 0 ? price <= bidTop && price > bidTop - band : price >= askTop && price < askTop + band;
+        if (inBand && !this.random.chancePercent(this.refreshChance)) counts[order.side] += 1;
+        else events.push(...this.venue.cancelOrder(bot, marketId, BigInt(order.resting_order_id)).events);
       }
-    }
+      return counts;
+    });
+    SYNTHETIC_MAKER_ACCOUNTS.forEach((bot, i) => {
+      const [bids, asks] = kept[i] ?? [0, 0];
+      for (let n = bids; n < this.levels; n++) this.submit(bot, marketId, 0, bidTop - this.levelOffset(spacing), this.quoteSize(minSteps), 1, 0, nowMs, events);
+      for (let n = asks; n < this.levels; n++) this.submit(bot, marketId, 1, askTop + this.levelOffset(spacing), this.quoteSize(minSteps), 1, 0, nowMs, events);
+    });
+  }
+
+  /** Ticks behind the top for a fresh quote: a random level, at a random tick within it. */
+  private levelOffset(spacing: number): number {
+    return this.random.below(this.levels) * spacing + this.random.below(spacing);
   }
 
   private take(market: MarketRecord, markWei: bigint, nowMs: number, events: ExchangeEvent[]): void {

@@ -52,7 +52,6 @@ describe('synthetic makers', () => {
   });
 
   it('keep memory bounded over many blocks', () => {
-    // 400 blocks create about 24,000 orders; memory must stay at the bound, not grow with them.
     const ex = new Exchange({ seed: 8, terminalOrderRetention: 300 });
     let maxOpen = 0;
     for (let b = 1; b <= 400; b++) {
@@ -65,7 +64,36 @@ describe('synthetic makers', () => {
     for (const market of [1, 2, 3]) expect(ex.book(market).bids.length + ex.book(market).asks.length).toBeLessThanOrEqual(20);
     // The churn really happened: order sequence numbers are far past what memory holds.
     ex.deposit(ALICE, '1000');
-    expect(BigInt(ex.placeOrder(ALICE, limit(0, 100_000, 20), T0).order.resting_order_id)).toBeGreaterThan(10_000n);
+    expect(BigInt(ex.placeOrder(ALICE, limit(0, 100_000, 20), T0).order.resting_order_id)).toBeGreaterThan(3_000n);
+  });
+
+  it('leave good quotes alone: most survive a block, only a few levels change, yet the book moves', () => {
+    const ex = new Exchange({ seed: 8 });
+    const botOrders = () => new Set(SYNTHETIC_MAKER_ACCOUNTS.flatMap((bot) => ex.openOrders(bot, 1).map((o) => o.order_id)));
+    const levels = () => {
+      const book = ex.book(1);
+      return new Set([...book.bids, ...book.asks].map((l) => `${l.price}:${l.quantity}`));
+    };
+    for (let b = 1; b <= 5; b++) ex.advanceBlock(b, T0 + b * 1000);
+    let survived = 0;
+    let held = 0;
+    let changedLevels = 0;
+    const blocks = 100;
+    for (let b = 6; b < 6 + blocks; b++) {
+      const [orders, book] = [botOrders(), levels()];
+      ex.advanceBlock(b, T0 + b * 1000);
+      const after = botOrders();
+      held += orders.size;
+      survived += [...orders].filter((id) => after.has(id)).length;
+      changedLevels += [...levels()].filter((l) => !book.has(l)).length;
+      // Kept and fresh quotes stay strictly on their side of the mark.
+      const mark = decimalToWei(ex.markets()[0]?.mark_price, 'mark');
+      const { bids, asks } = ex.book(1);
+      expect(bids.every((l) => decimalToWei(l.price, 'bid') < mark) && asks.every((l) => decimalToWei(l.price, 'ask') > mark)).toBe(true);
+    }
+    expect(survived / held).toBeGreaterThan(0.5);
+    expect(changedLevels / blocks).toBeGreaterThan(1);
+    expect(changedLevels / blocks).toBeLessThan(10);
   });
 
   it('can be switched off', () => {
