@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import type { Hex } from 'viem';
+import { parseUnits, type Hex } from 'viem';
 import { ManualClock } from '../../src/core/clock.js';
 import { parseVenueErrorText } from '../../src/venue/venueError.js';
 import { loginNonceResponseSchema, tokenPairResponseSchema } from '../../src/venue/schemas/restSchemas.js';
@@ -191,5 +191,90 @@ describe('simulator REST: login and token lifetimes on an injected clock', () =>
     await clock.advance(900 * 1000);
     const expired = await manual.post('/v1/orders/place', limitOrder(), auth);
     expect(errorOf(expired)).toEqual({ status: 401, code: 'Unauthenticated', message: 'Unauthenticated: token expired' });
+  });
+});
+
+describe('simulator REST: the operator-hub allowance runs out by budget or by expiry', () => {
+  let sim: SimRestHarness;
+  const clock = new ManualClock(Date.now());
+  const nowSeconds = (): number => Math.floor(clock.now() / 1000);
+
+  beforeAll(async () => {
+    // No blocks: the book holds only what these tests place, so every fill is known exactly.
+    sim = await SimRestHarness.start({ seed: 15, blockMs: 0, registrationLagMs: 0, clock });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  /** 1 tick is 0.1 USD and 1 step 0.00001 BTC on market 1, read from GET /v1/markets. */
+  async function notionalWei(ticks: number, steps: number): Promise<bigint> {
+    const markets = (await sim.get('/v1/markets')).json['data'].markets as { market_id: string; config: { step_size: string; step_price: string } }[];
+    const btc = markets.find((m) => m.market_id === '1');
+    if (btc === undefined) throw new Error('market 1 missing');
+    const price = BigInt(ticks) * parseUnits(btc.config.step_price, 18);
+    return (price * BigInt(steps) * parseUnits(btc.config.step_size, 18)) / USD;
+  }
+
+  it('spends the budget by fill notional, then refuses orders with AllowanceExpired but still cancels', async () => {
+    const maker = await sim.trader();
+    const ask = limitOrder({ side: 1, size_steps: 200, price_ticks: 650_000 });
+    expect((await sim.place(maker.signer, maker.account.address, ask, { anchor: 0n, bit: 1 })).status).toBe(200);
+    const { account } = await sim.trader();
+    const auth = { authorization: `Bearer ${(await login(sim, account, nowSeconds())).access_token}` };
+    const budget = 50n * USD;
+    expect((await sim.post('/v1/auth/approve-single', await approveBody(sim, account, { budget, bit: 1, expiry: nowSeconds() + 3600 }))).status).toBe(200);
+
+    // A resting order trades nothing and spends nothing.
+    const resting = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_000 }), auth);
+    expect(resting.status).toBe(200);
+    expect(sim.sim.controls.state().allowance(account.address)?.budgetWei).toBe(budget);
+
+    const first = await sim.post('/v1/orders/place', limitOrder({ size_steps: 60, price_ticks: 650_000, time_in_force: 3 }), auth);
+    expect(first.json['data'].filled_percent).toBe(100);
+    const left = budget - (await notionalWei(650_000, 60));
+    expect(left).toBeGreaterThan(0n);
+    expect(sim.sim.controls.state().allowance(account.address)?.budgetWei).toBe(left);
+
+    // Budget left but less than this fill: the fill happens and the budget floors at zero.
+    const second = await sim.post('/v1/orders/place', limitOrder({ size_steps: 20, price_ticks: 650_000, time_in_force: 3 }), auth);
+    expect(await notionalWei(650_000, 20)).toBeGreaterThan(left);
+    expect(second.json['data'].filled_percent).toBe(100);
+    expect(sim.sim.controls.state().allowance(account.address)?.budgetWei).toBe(0n);
+
+    const refused = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_001 }), auth);
+    expect(errorOf(refused)).toEqual({
+      status: 400,
+      code: 'FailedPrecondition',
+      message: `FailedPrecondition: PlaceOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`,
+    });
+    // A cancel trades nothing: an exhausted budget does not block it.
+    const cancel = await sim.post('/v1/orders/cancel', { market_id: 1, order_id: resting.json['data'].order_id }, auth);
+    expect(cancel.json['data']).toMatchObject({ success: true });
+    expect((await sim.get(`/v1/orders/open?account=${account.address}&market_id=1`)).json['data'].total_orders).toBe(0);
+  });
+
+  it('refuses every JWT action with AllowanceExpired once the allowance expiry has passed, until a new approval', async () => {
+    const { account } = await sim.trader();
+    const auth = { authorization: `Bearer ${(await login(sim, account, nowSeconds())).access_token}` };
+    const expiry = nowSeconds() + 30;
+    expect((await sim.post('/v1/auth/approve-single', await approveBody(sim, account, { budget: 100n * USD, bit: 1, expiry }))).status).toBe(200);
+    const placed = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_000 }), auth);
+    expect(placed.status).toBe(200);
+
+    await clock.advance((expiry - nowSeconds()) * 1000 - 1000);
+    expect(nowSeconds()).toBe(expiry - 1);
+    expect((await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_001 }), auth)).status).toBe(200);
+    await clock.advance(1000);
+    expect(nowSeconds()).toBe(expiry);
+    const refused = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_002 }), auth);
+    expect(refused.json['error'].message).toBe(`FailedPrecondition: PlaceOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`);
+    const cancel = await sim.post('/v1/orders/cancel', { market_id: 1, order_id: placed.json['data'].order_id }, auth);
+    expect(cancel.json['error'].message).toBe(`FailedPrecondition: CancelOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`);
+    expect(parseVenueErrorText(cancel.json['error'].message)).toMatchObject({ kind: 'AllowanceExpired', args: [account.address, sim.operatorHub] });
+
+    const renewed = await sim.post('/v1/auth/approve-single', await approveBody(sim, account, { budget: 100n * USD, bit: 2, expiry: nowSeconds() + 60 }));
+    expect(renewed.status).toBe(200);
+    expect((await sim.post('/v1/orders/cancel', { market_id: 1, order_id: placed.json['data'].order_id }, auth)).status).toBe(200);
   });
 });

@@ -23,10 +23,14 @@ export class AllowanceBook {
     return this.allowances.get(account.toLowerCase());
   }
 
-  /** Usable means granted, not expired and with budget left. */
-  usable(account: Address, nowSeconds: number): boolean {
+  /**
+   * Usable means granted, not expired (expiry is exclusive) and, when the action can spend it
+   * (an order: fills spend notional), with budget left. Other JWT actions (cancels, account
+   * settings) trade nothing, so an exhausted budget does not block them.
+   */
+  usable(account: Address, nowSeconds: number, needsBudget = true): boolean {
     const allowance = this.get(account);
-    return allowance !== undefined && nowSeconds < allowance.expiry && allowance.budgetWei > 0n;
+    return allowance !== undefined && nowSeconds < allowance.expiry && (!needsBudget || allowance.budgetWei > 0n);
   }
 
   /** Spends fill notional; the budget floors at zero (the fill already happened on-chain). */

@@ -61,10 +61,10 @@ function authorize(
   if (!token.ok) throw new SimRejection(token.status, token.code, token.message.replace(/^\w+: /, ''));
   const account = token.value;
   checkRegistered(runtime, account);
-  const allowance = chain.allowances.get(account);
-  const now = runtime.nowSeconds();
-  const live = allowance !== undefined && now < allowance.expiry && (action !== 'PlaceOrder' || allowance.budgetWei > 0n);
-  if (!live) throw revertedWith(action, `AllowanceExpired(${account},${runtime.operatorHub})`);
+  // Only an order can spend the budget (by its fills), so only an order needs budget left.
+  if (!chain.allowances.usable(account, runtime.nowSeconds(), action === 'PlaceOrder')) {
+    throw revertedWith(action, `AllowanceExpired(${account},${runtime.operatorHub})`);
+  }
   return { account, path: 'jwt' };
 }
 
