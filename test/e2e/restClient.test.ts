@@ -19,11 +19,13 @@ import {
   type SigningContext,
 } from '../../src/protocol/index.js';
 import { startSim } from '../../src/sim/index.js';
+import { InvalidValueError } from '../../src/core/invalidValueError.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
+import { createRestTransport } from '../../src/venue/rest/restTransport.js';
 import { VenueInfoCache } from '../../src/venue/rest/venueInfoCache.js';
 import { isFlatPosition } from '../../src/venue/schemas/restAccount.js';
 import type { PermitWire } from '../../src/venue/schemas/restPermit.js';
-import type { PlaceOrderRequestWire } from '../../src/venue/schemas/restOrders.js';
+import { placeOrderRequestSchema, placeOrderResponseSchema, type PlaceOrderRequestWire } from '../../src/venue/schemas/restOrders.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import { hasNoDefiniteAnswer, VenueTransportError } from '../../src/venue/venueTransportError.js';
 
@@ -118,6 +120,36 @@ async function rejection(promise: Promise<unknown>): Promise<VenueError> {
   return error as VenueError;
 }
 
+/** Everything a refusal carries, checked against the venue's raw answer. */
+function expectRefusal(
+  error: VenueError,
+  want: {
+    kind: VenueError['kind'];
+    statusName: string;
+    action?: string;
+    errorName?: string;
+    args: string[];
+    httpStatus: number;
+    message: string | RegExp;
+    hint: RegExp;
+  },
+): void {
+  expect(error.kind).toBe(want.kind);
+  expect(error.statusName).toBe(want.statusName);
+  if (want.action !== undefined) expect(error.action).toBe(want.action);
+  if (want.errorName !== undefined) expect(error.errorName).toBe(want.errorName);
+  expect(error.args).toEqual(want.args);
+  expect(error.httpStatus).toBe(want.httpStatus);
+  // The raw body is the venue's envelope, untouched: code = status name, message = the text parsed.
+  const raw = JSON.parse(error.rawBody) as { error: { code: string; message: string }; request_id?: string };
+  expect(raw.error.code).toBe(want.statusName);
+  if (typeof want.message === 'string') expect(raw.error.message).toBe(want.message);
+  else expect(raw.error.message).toMatch(want.message);
+  expect(error.reason).toBe(raw.error.message);
+  expect(error.requestId).toBe(raw.request_id);
+  expect(error.hints.some((h) => want.hint.test(h))).toBe(true);
+}
+
 beforeAll(async () => {
   sim = await startSim({ port: 0, host: '127.0.0.1', seed: 7, blockMs: 0, registrationLagMs: 60_000 });
   client = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5000, rateLimit: false });
@@ -160,7 +192,14 @@ describe('REST client against the simulator', () => {
     await resyncNonce();
     const order = restingBuy;
     const error = await rejection(client.placeOrder({ ...order, permit: await permitFor(orderHash(order)) }));
-    expect(error.kind).toBe('AccountNotRegistered');
+    expectRefusal(error, {
+      kind: 'AccountNotRegistered',
+      statusName: 'FailedPrecondition',
+      args: [error.args[0] ?? ''],
+      httpStatus: 400,
+      message: /^FailedPrecondition: account 0x[0-9a-fA-F]{40} is not registered \(userId 0\)$/,
+      hint: /deposit may not be indexed yet/,
+    });
     expect(sameAddress(error.args[0] ?? '', account.address)).toBe(true);
     sim.controls.registerNow(account.address);
   });
@@ -193,17 +232,149 @@ describe('REST client against the simulator', () => {
   it('maps the venue refusals to their kinds', async () => {
     await resyncNonce();
     const market = { ...restingBuy, order_type: 0 as const, time_in_force: 0 as const };
-    expect((await rejection(client.placeOrder({ ...market, permit: await permitFor(orderHash(market)) }))).kind).toBe('MarketOrderTimeInForce');
+    expectRefusal(await rejection(client.placeOrder({ ...market, permit: await permitFor(orderHash(market)) })), {
+      kind: 'MarketOrderTimeInForce',
+      statusName: 'InvalidArgument',
+      args: ['0'],
+      httpStatus: 400,
+      message: 'InvalidArgument: market orders require FOK or IOC time_in_force, got 0',
+      hint: /FOK \(2\) or IOC \(3\)/,
+    });
 
     const order = restingBuy;
     const wrongTarget = createSigningContext(context.domain, context.domain.verifyingContract);
     const notAuthorised = await rejection(client.placeOrder({ ...order, permit: await permitFor(orderHash(order), wrongTarget) }));
-    expect(notAuthorised.kind).toBe('SignerNotAuthorized');
+    expectRefusal(notAuthorised, {
+      kind: 'SignerNotAuthorized',
+      statusName: 'FailedPrecondition',
+      action: 'PlaceOrder',
+      errorName: 'SignerNotAuthorized',
+      args: [notAuthorised.args[0] ?? ''],
+      httpStatus: 400,
+      message: /^FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized\(0x[0-9a-fA-F]{40}\)$/,
+      hint: /addresses.router/,
+    });
     expect(notAuthorised.hints[0]).toMatch(/addresses.router/);
 
     const permit = await permitFor(orderHash(order));
     await client.placeOrder({ ...order, permit });
-    expect((await rejection(client.placeOrder({ ...order, permit }))).kind).toBe('NonceUsed');
+    expectRefusal(await rejection(client.placeOrder({ ...order, permit })), {
+      kind: 'NonceUsed',
+      statusName: 'FailedPrecondition',
+      action: 'PlaceOrder',
+      errorName: 'NonceUsed',
+      args: [],
+      httpStatus: 400,
+      message: 'FailedPrecondition: PlaceOrder reverted: NonceUsed',
+      hint: /allocate a fresh pair/,
+    });
+  });
+
+  it('parses nonce and deadline refusals from the real response: status, contract error, args, HTTP status, raw body, hint', async () => {
+    await resyncNonce();
+    const order = restingBuy;
+    const hash = orderHash(order);
+    const current = (await client.nonceState(account.address)).nonce_anchor;
+    const deadline = unixSeconds(systemClock) + 60;
+    const sign = (nonceAnchor: bigint, nonceBitmap: number, at = deadline): Promise<PermitWire> =>
+      signPermit(context, signer, { account: account.address, actionHash: hash, nonceAnchor, nonceBitmap, deadline: at });
+
+    // More than current + 1: refused on the anchor window, before the signature is looked at.
+    const farAnchor = await rejection(client.placeOrder({ ...order, permit: await sign(current + 5n, 0) }));
+    expectRefusal(farAnchor, {
+      kind: 'InvalidNonceAnchor',
+      statusName: 'FailedPrecondition',
+      action: 'PlaceOrder',
+      errorName: 'InvalidNonceAnchor',
+      args: [],
+      httpStatus: 400,
+      message: 'FailedPrecondition: PlaceOrder reverted: InvalidNonceAnchor',
+      hint: /resync with GET \/v1\/nonce-state/,
+    });
+
+    // Signed current + 1, sent current: both anchors are in the window, the signed and sent differ.
+    const signedOther = await sign(current + 1n, 0);
+    const mismatch = await rejection(client.placeOrder({ ...order, permit: { ...signedOther, nonce_anchor: current.toString() } }));
+    expect(mismatch.kind).toBe('InvalidNonceAnchor');
+    expect(mismatch.errorName).toBe('InvalidNonceAnchor');
+
+    // 208 is a valid uint8 on the wire (the schema lets it through) but above the contract's 207.
+    const signedBitZero = await sign(current + 1n, 0);
+    const index = await rejection(client.placeOrder({ ...order, permit: { ...signedBitZero, nonce_bitmap_index: 208 } }));
+    expectRefusal(index, {
+      kind: 'InvalidNonceIndex',
+      statusName: 'FailedPrecondition',
+      action: 'PlaceOrder',
+      errorName: 'InvalidNonceIndex',
+      args: ['208'],
+      httpStatus: 400,
+      message: 'FailedPrecondition: PlaceOrder reverted: InvalidNonceIndex(208)',
+      hint: /roll to the next anchor/,
+    });
+
+    const past = unixSeconds(systemClock) - 5;
+    const expired = await rejection(client.placeOrder({ ...order, permit: await sign(current + 1n, 0, past) }));
+    expectRefusal(expired, {
+      kind: 'PermitExpired',
+      statusName: 'InvalidArgument',
+      args: [],
+      httpStatus: 400,
+      message: new RegExp(`^InvalidArgument: permit deadline expired \\(deadline ${past}, now \\d+\\)$`),
+      hint: /later deadline and check the local clock/,
+    });
+    expect(expired.action).toBeUndefined();
+    expect(expired.errorName).toBeUndefined();
+    expect(expired.code).toBe('VENUE_PERMIT_EXPIRED');
+
+    // None of these refusals consumed the pair: it still places.
+    const placed = await client.placeOrder({ ...order, permit: await sign(current + 1n, 0) });
+    expect(placed.order_id).toMatch(/^(0x)?[0-9a-fA-F]+$/);
+  });
+
+  it('parses Unauthenticated from the real 401: a bad Bearer, and no authorisation at all', async () => {
+    const order = restingBuy;
+    const badToken = await rejection(client.placeOrder(order, { bearer: 'not-a-jwt' }));
+    expectRefusal(badToken, {
+      kind: 'Unauthenticated',
+      statusName: 'Unauthenticated',
+      args: [],
+      httpStatus: 401,
+      message: 'Unauthenticated: invalid token',
+      hint: /log in again or refresh the JWT/,
+    });
+    expect(badToken.errorName).toBeUndefined();
+    expect(badToken.endpoint).toBe('POST /v1/orders/place');
+
+    // The client refuses to send a trading action with neither permit nor Bearer (a certain 401),
+    // so the venue's answer to one is read through the client's own transport.
+    let requests = 0;
+    const counting: typeof fetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const guarded = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5000, rateLimit: false, fetch: counting });
+    await expect(guarded.placeOrder(order)).rejects.toBeInstanceOf(InvalidValueError);
+    expect(requests).toBe(0);
+    const transport = createRestTransport({ baseUrl: sim.restUrl, timeoutMs: 5000, rateLimit: false, fetch: counting });
+    const absent = await rejection(
+      transport.request({
+        method: 'POST',
+        endpoint: 'POST /v1/orders/place',
+        path: '/v1/orders/place',
+        body: order,
+        requestSchema: placeOrderRequestSchema,
+        responseSchema: placeOrderResponseSchema,
+      }),
+    );
+    expect(requests).toBe(1);
+    expectRefusal(absent, {
+      kind: 'Unauthenticated',
+      statusName: 'Unauthenticated',
+      args: [],
+      httpStatus: 401,
+      message: /^Unauthenticated: missing permit: /,
+      hint: /check the Authorization header/,
+    });
   });
 
   it('updates leverage and margin mode, and cancels all orders in a market', async () => {
@@ -211,8 +382,14 @@ describe('REST client against the simulator', () => {
     const leverage = await client.updateLeverage({ market_id: '1', leverage: '5', permit_params: await permitFor(updateLeverageHash(1, 5)) });
     expect(leverage.success).toBe(true);
     const tooSoon = await rejection(client.updateLeverage({ market_id: '1', leverage: '6', permit_params: await permitFor(updateLeverageHash(1, 6)) }));
-    expect(tooSoon.kind).toBe('RateLimited');
-    expect(tooSoon.httpStatus).toBe(429);
+    expectRefusal(tooSoon, {
+      kind: 'RateLimited',
+      statusName: 'ResourceExhausted',
+      args: [],
+      httpStatus: 429,
+      message: 'ResourceExhausted: rate limited: 1 request per second for update_leverage',
+      hint: /leverage updates 1 per second/,
+    });
     const mode = await client.updateMarginMode({ market_id: '1', margin_mode: 0, permit_params: await permitFor(updateMarginModeHash(1, 0)) });
     expect(mode.success).toBe(true);
     const all = await client.cancelAll({ market_id: 1, permit: await permitFor(cancelAllOrdersHash(1)) });
@@ -230,7 +407,17 @@ describe('REST client against the simulator', () => {
     const rotated = await client.refresh({ refresh_token: tokens.refresh_token });
     const order = restingBuy;
     const noAllowance = await rejection(client.placeOrder(order, { bearer: rotated.access_token }));
-    expect(noAllowance.kind).toBe('AllowanceExpired');
+    expectRefusal(noAllowance, {
+      kind: 'AllowanceExpired',
+      statusName: 'FailedPrecondition',
+      action: 'PlaceOrder',
+      errorName: 'AllowanceExpired',
+      args: [noAllowance.args[0] ?? '', noAllowance.args[1] ?? ''],
+      httpStatus: 400,
+      message: /^FailedPrecondition: PlaceOrder reverted: AllowanceExpired\(0x[0-9a-fA-F]{40},0x[0-9a-fA-F]{40}\)$/,
+      hint: /approve-single/,
+    });
+    expect(sameAddress(noAllowance.args[0] ?? '', account.address)).toBe(true);
 
     const config = await client.systemConfig();
     const operator = config.addresses.operator_hub as Address;
@@ -314,8 +501,18 @@ describe('REST client against the simulator', () => {
     const blocked = await rejection(
       client.updateMarginMode({ market_id: '1', margin_mode: 0, permit_params: await permitFor(updateMarginModeHash(1, 0)) }),
     );
-    expect(blocked.kind).toBe('OpenPositionExists');
-    expect(blocked.action).toBe('UpdateMarginMode');
+    const stepSize = (await client.markets()).markets.find((m) => m.market_id === '1')?.config.step_size ?? '';
+    expectRefusal(blocked, {
+      kind: 'OpenPositionExists',
+      statusName: 'FailedPrecondition',
+      action: 'UpdateMarginMode',
+      errorName: 'OpenPositionExists',
+      // int256: the signed size in steps of the open long.
+      args: [countUnits(position.size ?? '', stepSize, 'size', 'nearest').toString()],
+      httpStatus: 400,
+      message: /^FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists\(\d+\)$/,
+      hint: /close the position/,
+    });
   });
 
   it('reads the position and the cross-margin balance', async () => {
