@@ -142,7 +142,7 @@ export class OrderTracker {
       const key = record.order_id.toLowerCase();
       seen.add(key);
       const resting = record.resting_order_id === undefined ? restingIdFromOrderId(record.order_id) : BigInt(record.resting_order_id);
-      const intentId = this.intentByOrderId.get(key) ?? this.adopt(record);
+      const intentId = this.intentByOrderId.get(key) ?? this.adopt(record.client_order_id, record.order_id);
       if (intentId === undefined) {
         if (record.status === 'ORDER_STATUS_OPEN') this.foreign.set(key, { marketId: record.market_id, ...(resting === undefined ? {} : { restingOrderId: resting }) });
         else this.foreign.delete(key);
@@ -166,15 +166,16 @@ export class OrderTracker {
   }
 
   /**
-   * An order the venue reports that we have no order id for, but whose client_order_id is one of
-   * ours still pending or unknown: its placement landed although the answer was lost.
+   * An order (or a fill of one) the venue reports that we have no order id for, but whose
+   * client_order_id is one of ours still pending or unknown: its placement landed although the
+   * answer was lost. An IOC or FOK order that filled at once is only ever seen this way.
    */
-  private adopt(record: OrderRecord): string | undefined {
-    if (record.client_order_id === undefined) return undefined;
-    const intentId = this.intentByClientOrderId.get(record.client_order_id);
+  private adopt(clientOrderId: string | undefined, orderId: string): string | undefined {
+    if (clientOrderId === undefined) return undefined;
+    const intentId = this.intentByClientOrderId.get(clientOrderId);
     const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
     if (order === undefined || order.orderId !== undefined || (order.state !== 'pending' && order.state !== 'unknown')) return undefined;
-    this.placed(order.intentId, record.order_id);
+    this.placed(order.intentId, orderId);
     return order.intentId;
   }
 
@@ -182,7 +183,7 @@ export class OrderTracker {
   onFill(fill: FillRecord): TrackedFill | undefined {
     if (this.seenFills.has(fill.id)) return undefined;
     this.rememberFill(fill.id);
-    const intentId = this.intentByOrderId.get(fill.order_id.toLowerCase());
+    const intentId = this.intentByOrderId.get(fill.order_id.toLowerCase()) ?? this.adopt(fill.client_order_id, fill.order_id);
     const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
     const tracked: TrackedFill = {
       id: fill.id,

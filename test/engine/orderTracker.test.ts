@@ -61,6 +61,20 @@ describe('OrderTracker', () => {
     expect(tracker.onFill(fill('f-1', '0.002'))?.intentId).toBe('i-1');
   });
 
+
+  it('adopts an order that filled at once (IOC) from its fill, by client_order_id, before any order record', () => {
+    const tracker = tracked(42n);
+    const filled = tracker.onFill({ ...fill('f-1', '0.002'), client_order_id: '42' });
+    expect(filled).toMatchObject({ intentId: 'i-1', strategy: 's' });
+    expect(tracker.order('i-1')).toMatchObject({ state: 'filled', orderId: ORDER_ID, filledSize: '0.002' });
+    // The FILLED order record that follows changes nothing.
+    tracker.onOrderRecords([record('ORDER_STATUS_FILLED', { client_order_id: '42', filled_size: '0.002' })], false);
+    expect(tracker.order('i-1')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+    // Another client order id is not ours.
+    const other = tracked(42n);
+    expect(other.onFill({ ...fill('f-2', '0.002'), client_order_id: '43' })?.intentId).toBeUndefined();
+    expect(other.order('i-1')?.state).toBe('pending');
+  });
   it('does not adopt for a failed placement or another client order id: those stay foreign', () => {
     const failed = tracked(42n);
     failed.settle('i-1', 'failed');
