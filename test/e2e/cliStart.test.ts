@@ -1,11 +1,22 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'perpbot.js');
+
+/**
+ * `npm start`'s command line, read from package.json. npm itself is not spawned: it exits 130 on
+ * SIGINT whatever its child does. The script must start node directly with tsx as a loader: the
+ * tsx CLI relays a signal and, under load, SIGKILLs its child ~60 ms later (no cancel, no exit 0).
+ */
+function startScript(): { readonly command: string; readonly args: string[] } {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...args] = (scripts['start'] ?? '').split(/\s+/);
+  return { command: command ?? '', args };
+}
 
 const CONFIG = [
   'venue:',
@@ -40,25 +51,32 @@ interface LogLine {
   readonly [key: string]: unknown;
 }
 
-describe('perpbot start (spawned, embedded simulator)', () => {
-  it('sets up a throwaway account, trades, and on SIGTERM stops cleanly with exit code 0', async () => {
+describe('npm start (its command line spawned, embedded simulator)', () => {
+  it('runs node with the tsx loader, not the tsx CLI', () => {
+    const { command, args } = startScript();
+    expect([command, ...args.slice(0, 2)]).toEqual(['node', '--import', 'tsx']);
+  });
+
+  it('sets up a throwaway account, trades, and on SIGINT cancels its orders and stops cleanly with exit code 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
     const config = join(dir, 'start.yaml');
     await writeFile(config, CONFIG);
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
-    const child = spawn(process.execPath, [BIN, 'start', '--config', config], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { command, args } = startScript();
+    // `npm start -- --config F`; node is this test's own node binary.
+    const child = spawn(command === 'node' ? process.execPath : command, [...args, '--config', config], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const running = new Promise<void>((ready) => {
+    const placed = new Promise<void>((ready) => {
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        if (stdout.includes('"msg":"bot running"')) ready();
+        if (stdout.includes('"msg":"order placed"')) ready();
       });
     });
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    await Promise.race([running, exited]);
-    child.kill('SIGTERM');
+    await Promise.race([placed, exited]);
+    child.kill('SIGINT');
     const code = await exited;
     await rm(dir, { recursive: true, force: true });
 
@@ -70,13 +88,16 @@ describe('perpbot start (spawned, embedded simulator)', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(messages).toEqual(
-      expect.arrayContaining(['embedded simulator started', 'faucet deposit made (1000 USDC)', 'signer Active', 'bot running', 'stopping', 'embedded simulator stopped', 'stopped']),
+      expect.arrayContaining(['embedded simulator started', 'faucet deposit made (1000 USDC)', 'signer Active', 'bot running', 'order placed', 'stopping', 'open orders cancelled on shutdown', 'embedded simulator stopped', 'stopped']),
     );
     expect(messages.indexOf('signer Active')).toBeLessThan(messages.indexOf('bot running'));
+    expect(messages.indexOf('stopping')).toBeLessThan(messages.indexOf('open orders cancelled on shutdown'));
+    const cancelled = lines.find((l) => l.msg === 'open orders cancelled on shutdown');
+    expect(cancelled?.['outcomes']).toEqual([{ marketId: 1, type: 'accepted' }]);
     expect(messages.at(-1)).toBe('stopped');
-    // Throwaway keys never reach the output: the only 32-byte hex values logged are hashes.
+    // Throwaway keys never reach the output: the only 32-byte hex values logged are hashes and order ids.
     for (const [field, value] of lines.flatMap((l) => entries(l))) {
-      if (/^0x[0-9a-fA-F]{64}$/.test(value)) expect(field).toMatch(/hash/i);
+      if (/^0x[0-9a-fA-F]{64}$/.test(value)) expect(field).toMatch(/hash|^orderId$|^order_id$/i);
     }
   }, 45_000);
 });
