@@ -131,7 +131,7 @@ describe('revocation on startSim', () => {
     expect(await c.closed).toEqual({ code: 4001, reason: 'session key revoked' });
     const again = await FrameRecorder.connect(h.sim.wsUrl);
     const reply = await authV2(again, bob);
-    expect(reply).toMatchObject({ status: 'error', message: 'signer not active for account (status 3)' });
+    expect(reply).toMatchObject({ status: 'error', code: 'Unauthenticated', message: 'Unauthenticated: signer not active for account (status 3)' });
     again.close();
   });
 });

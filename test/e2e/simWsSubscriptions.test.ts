@@ -61,15 +61,17 @@ describe('subscribe acknowledgements', () => {
     control.close();
   });
 
-  it('answer an unknown channel with `invalid channel: <name>`', async () => {
+  it('answer an unknown channel with `invalid channel: <name>` (the venue text verbatim, status in code)', async () => {
     const error = await client.request({ method: 'subscribe', params: { channel: 'candles' } }, isError);
-    expect(error).toMatchObject({ type: 'error', message: 'invalid channel: candles', channel: 'candles', method: 'subscribe' });
+    expect(error).toMatchObject({ type: 'error', code: 'InvalidArgument', message: 'invalid channel: candles', channel: 'candles', method: 'subscribe' });
+    const unsubscribe = await client.request({ method: 'unsubscribe', params: { channel: 'candles' } }, isError);
+    expect(unsubscribe).toMatchObject({ code: 'InvalidArgument', message: 'invalid channel: candles', channel: 'candles', method: 'unsubscribe' });
   });
 
   it('refuse a private channel before authentication', async () => {
     for (const channel of ['orders', 'positions', 'fills', 'account']) {
       const error = await client.request({ method: 'subscribe', params: { channel } }, isError);
-      expect(error['message']).toBe(`authentication required for ${channel} channel`);
+      expect(error).toMatchObject({ code: 'Unauthenticated', message: `authentication required for ${channel} channel`, channel });
     }
   });
 
@@ -87,17 +89,30 @@ describe('subscribe acknowledgements', () => {
 });
 
 describe('malformed frames', () => {
-  it('get an error frame and the connection keeps working', async () => {
-    expect((await client.request('{not json', isError))['message']).toBe('malformed frame: not JSON');
-    expect((await client.request({ method: 'dance' }, isError))['message']).toBe('unknown method: dance');
-    const bad = await client.request({ method: 'subscribe', params: { market_ids: 'all' } }, isError);
-    expect(bad['message']).toMatch(/^malformed subscribe frame at params\./);
-    expect((await client.request([1, 2, 3], isError))['message']).toMatch(/^unknown method/);
+  it('get an InvalidArgument error frame and the connection keeps working', async () => {
+    const refusal = async (frame: unknown): Promise<Record<string, unknown>> => {
+      const error = await client.request(frame, isError);
+      expect(error).toMatchObject({ type: 'error', status: 'error', code: 'InvalidArgument' });
+      return error;
+    };
+    expect((await refusal('{not json'))['message']).toBe('InvalidArgument: malformed frame: not JSON');
+    expect((await refusal({}))['message']).toBe('InvalidArgument: malformed frame: no method (expected one of subscribe, unsubscribe, auth_v2, auth)');
+    expect((await refusal(null))['message']).toBe('InvalidArgument: malformed frame: expected a JSON object, got null');
+    expect((await refusal([1, 2, 3]))['message']).toBe('InvalidArgument: malformed frame: expected a JSON object, got an array');
+    expect((await refusal('"subscribe"'))['message']).toBe('InvalidArgument: malformed frame: expected a JSON object, got string');
+    expect((await refusal({ method: 'dance' }))['message']).toBe('InvalidArgument: unknown method: dance (expected one of subscribe, unsubscribe, auth_v2, auth)');
+    expect((await refusal({ method: 7 }))['message']).toMatch(/^InvalidArgument: unknown method: 7 \(not a string\)/);
+    const bad = await refusal({ method: 'subscribe', params: { market_ids: 'all' } });
+    expect(bad).toMatchObject({ method: 'subscribe', message: expect.stringMatching(/^InvalidArgument: malformed subscribe frame at params\./) });
+    const noParams = await refusal({ method: 'unsubscribe' });
+    expect(noParams).toMatchObject({ method: 'unsubscribe', message: expect.stringMatching(/^InvalidArgument: malformed unsubscribe frame at params: /) });
     const from = client.frames.length;
     client.socket.send(Buffer.from('{"method":"subscribe"}'), { binary: true });
-    expect((await client.next(isError, from))['message']).toBe('malformed frame: binary frames are not accepted');
+    expect(await client.next(isError, from)).toMatchObject({ code: 'InvalidArgument', message: 'InvalidArgument: malformed frame: binary frames are not accepted' });
     const ack = await client.request({ method: 'subscribe', params: { channel: 'trades' } }, isAck('trades'));
     expect(ack['status']).toBe('success');
+    // Nothing was treated as a channel error the client would route to a subscription.
+    expect(client.frames.filter(isError).every((f) => f['channel'] === undefined)).toBe(true);
   });
 });
 
@@ -123,7 +138,7 @@ describe('inbound rate limit (venue-facts: 10 client frames per second)', () => 
       const errors = flooder.frames.filter(isError);
       expect(acks).toHaveLength(10);
       expect(errors).toHaveLength(2);
-      expect(errors[0]?.['message']).toBe('rate limited: at most 10 frames per second per connection');
+      expect(errors[0]).toMatchObject({ code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited: at most 10 frames per second per connection' });
       expect(acks.at(-1)?.['data']).toEqual({ market_ids: [10] });
       expect(flooder.schemaFailures).toEqual([]);
     } finally {

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
-import { errorFrame } from './controlFrames.js';
+import { statusErrorFrame } from './controlFrames.js';
 import { handleClientFrame } from './handleClientFrame.js';
 import { SimWsConnection, type ConnectionLimits } from './simWsConnection.js';
 import type { SimEvent, SimWebSocketHandle } from '../simContext.js';
@@ -80,7 +80,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
     if (isStalled()) connection.stall();
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
-        connection.send(errorFrame('malformed frame: binary frames are not accepted'));
+        connection.send(statusErrorFrame('InvalidArgument', 'malformed frame: binary frames are not accepted'));
         return;
       }
       try {
@@ -88,7 +88,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
       } catch (error) {
         // A bug in a handler must cost this frame only, never the server.
         onError(error);
-        connection.send(errorFrame('internal error handling frame'));
+        connection.send(statusErrorFrame('Internal', 'internal error handling frame'));
       }
     });
     ws.on('ping', (data: Buffer) => connection.pong(data));

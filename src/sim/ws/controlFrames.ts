@@ -28,19 +28,56 @@ export function unsubscribedAck(channel: string): UnsubscribedAck {
   return { type: 'unsubscribed', method: 'unsubscribe', status: 'success', message: `unsubscribed from ${channel}`, channel };
 }
 
-export function errorFrame(message: string, extra: { readonly method?: string; readonly channel?: string } = {}): ErrorFrame {
+/**
+ * gRPC-style status names the server's WebSocket refusals carry in `code`, as REST errors do:
+ * bad input is InvalidArgument, refused credentials Unauthenticated, another account's data
+ * PermissionDenied, the inbound rate limit ResourceExhausted, a server bug Internal.
+ */
+export type WsStatusName = 'InvalidArgument' | 'Unauthenticated' | 'PermissionDenied' | 'ResourceExhausted' | 'Internal';
+
+/**
+ * An error frame with `message` sent as given. Used directly only for texts seen on the real
+ * venue (`invalid channel: <name>`, `authentication required for <name> channel`), which stay
+ * verbatim (docs/spec-gaps.md); everything else goes through `statusErrorFrame`.
+ */
+export function errorFrame(
+  message: string,
+  extra: { readonly method?: string; readonly channel?: string; readonly code?: WsStatusName } = {},
+): ErrorFrame {
   return {
     type: 'error',
     status: 'error',
+    ...(extra.code === undefined ? {} : { code: extra.code }),
     message,
     ...(extra.method === undefined ? {} : { method: extra.method }),
     ...(extra.channel === undefined ? {} : { channel: extra.channel }),
   };
 }
 
+/** An error frame in the REST errors' words: `message` is `<code>: <reason>`, `code` the status name. */
+export function statusErrorFrame(
+  code: WsStatusName,
+  reason: string,
+  extra: { readonly method?: string; readonly channel?: string } = {},
+): ErrorFrame {
+  return errorFrame(`${code}: ${reason}`, { ...extra, code });
+}
+
+/** A refused auth frame: the full error text and its status name. */
+export interface WsAuthRefusal {
+  readonly ok: false;
+  readonly code: WsStatusName;
+  /** `<code>: <reason>`. */
+  readonly message: string;
+}
+
+export function authRefusal(code: WsStatusName, reason: string): WsAuthRefusal {
+  return { ok: false, code, message: `${code}: ${reason}` };
+}
+
 export function authReply(
   method: 'auth_v2' | 'auth',
-  outcome: { readonly ok: true; readonly account: Address; readonly signer?: Address } | { readonly ok: false; readonly message: string },
+  outcome: { readonly ok: true; readonly account: Address; readonly signer?: Address } | WsAuthRefusal,
   claimed: { readonly account?: string; readonly signer?: string } = {},
 ): AuthReply {
   if (outcome.ok) {
@@ -54,5 +91,5 @@ export function authReply(
     ...(claimed.account === undefined ? {} : { account: claimed.account }),
     ...(claimed.signer === undefined ? {} : { signer: claimed.signer }),
   };
-  return { method, status: 'error', message: outcome.message, ...(Object.keys(data).length === 0 ? {} : { data }) };
+  return { method, status: 'error', code: outcome.code, message: outcome.message, ...(Object.keys(data).length === 0 ? {} : { data }) };
 }

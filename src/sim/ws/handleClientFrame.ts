@@ -2,7 +2,7 @@ import { sameAddress } from '../../core/address.js';
 import { clientFrameSchema, type AuthV2Frame, type SubscribeFrame } from '../../venue/schemas/wsFramesClient.js';
 import { authRequiredMessage, invalidChannelMessage } from '../../venue/schemas/wsFramesControl.js';
 import { channelNameSchema, isPrivateChannel } from '../../venue/schemas/wsFramesFields.js';
-import { authReply, errorFrame, subscribedAck, unsubscribedAck } from './controlFrames.js';
+import { authRefusal, authReply, errorFrame, statusErrorFrame, subscribedAck, unsubscribedAck } from './controlFrames.js';
 import type { SimWsConnection } from './simWsConnection.js';
 import type { SimWsContext } from './simWsContext.js';
 import type { SimWsHub } from './simWsHub.js';
@@ -15,27 +15,19 @@ import { verifyAuthV2, verifyJwtAuth, type WsAuthOutcome } from './verifyWsAuth.
  */
 export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: SimWsConnection, text: string): void {
   if (!connection.admitInbound()) {
-    connection.send(errorFrame(`rate limited: at most ${connection.inboundFramesPerSecond} frames per second per connection`));
+    connection.send(statusErrorFrame('ResourceExhausted', `rate limited: at most ${connection.inboundFramesPerSecond} frames per second per connection`));
     return;
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    connection.send(errorFrame('malformed frame: not JSON'));
+    connection.send(statusErrorFrame('InvalidArgument', 'malformed frame: not JSON'));
     return;
   }
-  const method = typeof json === 'object' && json !== null && 'method' in json ? (json as { method: unknown }).method : undefined;
   const parsed = clientFrameSchema.safeParse(json);
   if (!parsed.success) {
-    const known = method === 'subscribe' || method === 'unsubscribe' || method === 'auth_v2' || method === 'auth';
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}: ${issue.message}`;
-    connection.send(
-      known
-        ? errorFrame(`malformed ${method} frame${where}`.slice(0, 200), { method })
-        : errorFrame(`unknown method: ${typeof method === 'string' ? method.slice(0, 40) : String(method)}`),
-    );
+    refuseMalformed(connection, json, parsed.error.issues[0]);
     return;
   }
   const frame = parsed.data;
@@ -46,7 +38,7 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
     case 'unsubscribe': {
       const channel = channelNameSchema.safeParse(frame.params.channel);
       if (!channel.success) {
-        connection.send(errorFrame(invalidChannelMessage(frame.params.channel), { method: 'unsubscribe', channel: frame.params.channel }));
+        connection.send(errorFrame(invalidChannelMessage(frame.params.channel), { code: 'InvalidArgument', method: 'unsubscribe', channel: frame.params.channel }));
         return;
       }
       connection.subscriptions.delete(channel.data);
@@ -65,18 +57,18 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
 function subscribe(hub: SimWsHub, connection: SimWsConnection, params: SubscribeFrame['params']): void {
   const channel = channelNameSchema.safeParse(params.channel);
   if (!channel.success) {
-    connection.send(errorFrame(invalidChannelMessage(params.channel), { method: 'subscribe', channel: params.channel }));
+    connection.send(errorFrame(invalidChannelMessage(params.channel), { code: 'InvalidArgument', method: 'subscribe', channel: params.channel }));
     return;
   }
   const name = channel.data;
   if (isPrivateChannel(name)) {
     const account = connection.account;
     if (account === undefined) {
-      connection.send(errorFrame(authRequiredMessage(name), { method: 'subscribe', channel: name }));
+      connection.send(errorFrame(authRequiredMessage(name), { code: 'Unauthenticated', method: 'subscribe', channel: name }));
       return;
     }
     if (params.makers !== undefined && !params.makers.every((maker) => sameAddress(maker, account))) {
-      connection.send(errorFrame(`makers must be the authenticated account for ${name} channel`, { method: 'subscribe', channel: name }));
+      connection.send(statusErrorFrame('PermissionDenied', `makers must be the authenticated account for ${name} channel`, { method: 'subscribe', channel: name }));
       return;
     }
   }
@@ -101,4 +93,33 @@ function authenticate(
     connection.signer = outcome.signer;
   }
   connection.send(authReply(method, outcome, claimed));
+}
+
+const METHODS = ['subscribe', 'unsubscribe', 'auth_v2', 'auth'] as const;
+
+/**
+ * A frame the client schemas refuse, answered InvalidArgument. A malformed auth frame gets the
+ * auth reply shape (`{method, status: "error", code, message}`), so a client waiting for its auth
+ * reply sees the refusal instead of timing out; everything else gets an error frame.
+ */
+function refuseMalformed(connection: SimWsConnection, json: unknown, issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined): void {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    connection.send(statusErrorFrame('InvalidArgument', `malformed frame: expected a JSON object, got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`));
+    return;
+  }
+  if (!('method' in json)) {
+    connection.send(statusErrorFrame('InvalidArgument', `malformed frame: no method (expected one of ${METHODS.join(', ')})`));
+    return;
+  }
+  const method = (json as { method: unknown }).method;
+  const known = METHODS.find((name) => name === method);
+  if (known === undefined) {
+    const shown = typeof method === 'string' ? method.slice(0, 40) : `${JSON.stringify(method)?.slice(0, 40)} (not a string)`;
+    connection.send(statusErrorFrame('InvalidArgument', `unknown method: ${shown} (expected one of ${METHODS.join(', ')})`));
+    return;
+  }
+  const where = issue === undefined ? '' : ` at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`;
+  const reason = `malformed ${known} frame${where}`.slice(0, 200);
+  if (known === 'auth_v2' || known === 'auth') connection.send(authReply(known, authRefusal('InvalidArgument', reason)));
+  else connection.send(statusErrorFrame('InvalidArgument', reason, { method: known }));
 }

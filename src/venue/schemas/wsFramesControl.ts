@@ -31,20 +31,24 @@ export type UnsubscribedAck = z.infer<typeof unsubscribedAckSchema>;
 export const authReplySchema = z.object({
   method: z.enum(['auth_v2', 'auth']),
   status: z.enum(['success', 'error']),
+  /** gRPC status name of a refusal (the simulator sends it; not shown for the venue). */
+  code: z.string().optional(),
   message: z.string().optional(),
   data: z.object({ account: addressSchema, signer: addressSchema }).partial().optional(),
 });
 export type AuthReply = z.infer<typeof authReplySchema>;
 
 /**
- * Error envelope (not shown in the spec; chosen): `{type: "error", status: "error", message,
+ * Error envelope (not shown in the spec; chosen): `{type: "error", status: "error", code?, message,
  * method?, channel?}`. The messages seen on the venue are `invalid channel: <name>` and
  * `authentication required for <name> channel`; `channel` is filled when the server knows it,
- * otherwise the client reads the name out of those two messages.
+ * otherwise the client reads the name out of those two messages (with or without a leading
+ * `<Status>: `). `code` is a gRPC status name (the simulator sends it; not shown for the venue).
  */
 export const errorFrameSchema = z.object({
   type: z.literal('error'),
   status: z.literal('error').optional(),
+  code: z.string().optional(),
   message: z.string(),
   method: z.string().optional(),
   channel: z.string().optional(),
@@ -62,8 +66,8 @@ export function authRequiredMessage(name: string): string {
 /** The channel an error frame is about: its `channel` field, or the name inside a known message. */
 export function errorFrameChannel(frame: ErrorFrame): string | undefined {
   if (frame.channel !== undefined) return frame.channel;
-  const invalid = /^invalid channel: (\S+)/.exec(frame.message);
+  const invalid = /^(?:[A-Za-z]+: )?invalid channel: (\S+)/.exec(frame.message);
   if (invalid?.[1] !== undefined) return invalid[1];
-  const auth = /^authentication required for (\S+) channel/.exec(frame.message);
+  const auth = /^(?:[A-Za-z]+: )?authentication required for (\S+) channel/.exec(frame.message);
   return auth?.[1];
 }

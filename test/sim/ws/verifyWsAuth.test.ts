@@ -46,20 +46,24 @@ describe('verifyAuthV2', () => {
     expect(verifyAuthV2(ctx, params).ok).toBe(true);
     const again = verifyAuthV2(ctx, params);
     expect(again.ok).toBe(false);
-    expect(!again.ok && again.message).toMatch(/^invalid nonce/);
+    expect(again).toEqual({
+      ok: false,
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: nonce unknown or already used (fetch a fresh one from GET /v1/auth/nonce)',
+    });
   });
 
   it('refuses a nonce the server never issued', async () => {
     const { ctx, chain } = setup();
     const result = verifyAuthV2(ctx, await frame(chain, { nonce: `0x${'12'.repeat(32)}` }));
-    expect(!result.ok && result.message).toMatch(/^invalid nonce/);
+    expect(!result.ok && result.message).toMatch(/^Unauthenticated: nonce unknown or already used/);
   });
 
   it('refuses a signature by another key without burning the nonce', async () => {
     const { ctx, chain } = setup();
     const nonce = chain.issueLoginNonce(account);
     const forged = verifyAuthV2(ctx, await frame(chain, { nonce, key: privateKeySigner(ACCOUNT_KEY) }));
-    expect(!forged.ok && forged.message).toMatch(/does not recover to signer/);
+    expect(!forged.ok && forged.message).toMatch(/^Unauthenticated: invalid signature: RegisterV2 does not recover to signer/);
     expect(verifyAuthV2(ctx, await frame(chain, { nonce })).ok).toBe(true);
   });
 
@@ -73,7 +77,7 @@ describe('verifyAuthV2', () => {
     const { ctx, chain } = setup();
     chain.signers.revoke(account, sessionKey.address);
     const result = verifyAuthV2(ctx, await frame(chain));
-    expect(!result.ok && result.message).toBe('signer not active for account (status 3)');
+    expect(result).toEqual({ ok: false, code: 'Unauthenticated', message: 'Unauthenticated: signer not active for account (status 3)' });
   });
 
   it('refuses an expiration in the past and accepts one in the future', async () => {
@@ -87,6 +91,8 @@ describe('verifyAuthV2', () => {
     const { ctx, chain } = setup();
     const params = { ...(await frame(chain)), signature: '0xdeadbeef' };
     const result = verifyAuthV2(ctx, params);
+    expect(result).toMatchObject({ ok: false, code: 'InvalidArgument' });
+    expect(!result.ok && result.message).toMatch(/^InvalidArgument: invalid signature: expected 0x hex of 65 bytes/);
     expect(!result.ok && result.message).not.toContain('deadbeef');
   });
 });
@@ -96,6 +102,6 @@ describe('verifyJwtAuth', () => {
     const { ctx, chain, clock } = setup();
     const pair = chain.jwt.issue(account, clock.now());
     expect(verifyJwtAuth(ctx, pair.access_token)).toEqual({ ok: true, account });
-    expect(verifyJwtAuth(ctx, `${pair.access_token}x`).ok).toBe(false);
+    expect(verifyJwtAuth(ctx, `${pair.access_token}x`)).toEqual({ ok: false, code: 'Unauthenticated', message: 'Unauthenticated: invalid token' });
   });
 });

@@ -205,5 +205,16 @@ describe('client and control frames', () => {
     expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'authentication required for orders channel' }))).toBe('orders');
     expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'x', channel: 'fills' }))).toBe('fills');
     expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'something else' }))).toBeUndefined();
+    // A status-prefixed text (the REST errors' shape) names its channel too.
+    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'InvalidArgument: invalid channel: foo' }))).toBe('foo');
+    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'Unauthenticated: authentication required for fills channel' }))).toBe('fills');
+    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'InvalidArgument: malformed frame: not JSON' }))).toBeUndefined();
+  });
+
+  it('keep the status name of an error frame or a refused auth reply', () => {
+    const error = controlFrameSchema.parse({ type: 'error', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed frame: not JSON' });
+    expect(error).toMatchObject({ type: 'error', code: 'InvalidArgument' });
+    const refused = controlFrameSchema.parse({ method: 'auth_v2', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed auth_v2 frame at params' });
+    expect(refused).toEqual({ method: 'auth_v2', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed auth_v2 frame at params' });
   });
 });

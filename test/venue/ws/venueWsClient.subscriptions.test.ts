@@ -122,6 +122,18 @@ describe('VenueWsClient subscriptions', () => {
     expect(oracle).toEqual([]);
   });
 
+  it('routes an error frame that names its status (code, `<Status>: ` prefix, no channel field)', async () => {
+    client = makeClient();
+    const message = 'Unauthenticated: authentication required for trades channel';
+    venue.respond = (seen, socket) => {
+      if (seen.frame.method !== 'subscribe' || seen.frame.params.channel !== 'trades') return false;
+      socket.send(JSON.stringify({ type: 'error', status: 'error', code: 'Unauthenticated', message }));
+      return true;
+    };
+    const error = await errorOf(client.channel('trades'));
+    expect(error).toMatchObject({ code: 'WS_CHANNEL_REFUSED', details: { channel: 'trades', serverMessage: message } });
+  });
+
   it('counts and logs malformed frames without disturbing subscribers', async () => {
     const warnings: object[] = [];
     client = makeClient({ logger: { debug: () => undefined, warn: (o) => warnings.push(o) } });
