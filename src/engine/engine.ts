@@ -181,6 +181,8 @@ export class Engine {
     const ids = this.options.markets ?? [...this.marketsById.keys()];
     const snapshot = await readVenueSnapshot(this.options.rest, this.options.account, ids);
     this.tracker.onPositions(snapshot.positions);
+    // Isolated balances before the balance: the session's starting equity includes them.
+    this.pnl.onPositions(snapshot.positions);
     for (const [marketId, pnl] of snapshot.unrealized) this.pnl.onUnrealized(marketId, pnl);
     this.tracker.onOrderRecords(snapshot.orders, true);
     this.tracker.onBalance(snapshot.balance);
@@ -189,14 +191,13 @@ export class Engine {
 
   /** Follows the venue's private feeds and the oracle; reconciles after every reconnect. */
   attach(feeds: EngineFeeds): void {
+    // A loss awaiting confirmation stops with the feeds that reported it.
+    this.subscriptions.add(() => this.gate.dispose());
     this.subscriptions.add(feeds.orders.subscribe((m) => this.tracker.onOrderRecords(m.orders, m.type === 'snapshot')));
     this.subscriptions.add(
       feeds.positions.subscribe((m) => {
         this.tracker.onPositions(m.positions);
-        for (const p of m.positions) {
-          const u = (p as Record<string, unknown>)['unrealized_pnl'];
-          if (typeof u === 'string' && u !== '') this.pnl.onUnrealized(p.market_id, u);
-        }
+        this.pnl.onPositions(m.positions);
         this.checkLoss();
       }),
     );

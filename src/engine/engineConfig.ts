@@ -34,6 +34,13 @@ export interface GuardConfig {
   readonly leverageUpdateIntervalMs: number;
   /** USDC; the kill switch trips when realized + unrealized PnL falls to -maxLoss or below. */
   readonly killSwitchMaxLoss: string;
+  /**
+   * The loss must still be there this long after it was first seen before the switch trips: one
+   * transaction reaches the engine as several frames (an isolated-margin move shows on the
+   * positions channel and the account channel separately), and the equity between them is not a
+   * loss. 0 trips on the first sight.
+   */
+  readonly killSwitchLossConfirmMs: number;
 }
 
 export interface NonceConfig {
@@ -79,6 +86,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
     actionBurst: 20,
     leverageUpdateIntervalMs: 1000,
     killSwitchMaxLoss: '100',
+    killSwitchLossConfirmMs: 500,
   }),
   nonces: Object.freeze({ slot: 0, slots: 1 }),
   retry: Object.freeze({
@@ -120,6 +128,7 @@ function validate(config: EngineConfig): void {
   wholeNumber('guards.actionsPerSecond', guards.actionsPerSecond, 1, 1_000_000);
   wholeNumber('guards.actionBurst', guards.actionBurst, 1, 1_000_000);
   wholeNumber('guards.leverageUpdateIntervalMs', guards.leverageUpdateIntervalMs, 0, 3_600_000);
+  wholeNumber('guards.killSwitchLossConfirmMs', guards.killSwitchLossConfirmMs, 0, 60_000);
   wholeNumber('retry.accountNotRegisteredMaxAttempts', retry.accountNotRegisteredMaxAttempts, 1, 1000);
   wholeNumber('retry.rateLimitedMaxAttempts', retry.rateLimitedMaxAttempts, 1, 1000);
   wholeNumber('retry.maxResends', retry.maxResends, 0, 100);

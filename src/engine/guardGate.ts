@@ -31,6 +31,11 @@ export class GuardGate {
   private lastLeverageUpdateMs: number | undefined;
   private kill: KillSwitchState = ARMED_KILL_SWITCH;
   private readonly marks = new Map<number, string>();
+  private latestPnl: PnlSnapshot | undefined;
+  /** A loss seen and waiting for its confirmation; bumping the episode voids a pending one. */
+  private lossPending = false;
+  private lossEpisode = 0;
+  private readonly lifetime = new AbortController();
 
   constructor(private readonly deps: GuardGateDeps) {
     this.bucket = fullBucket(deps.config, deps.clock.now());
@@ -52,12 +57,56 @@ export class GuardGate {
 
   reset(): void {
     this.kill = resetKillSwitch();
+    this.clearPendingLoss();
   }
 
+  /**
+   * Trips the switch on a loss past the limit that is still there `killSwitchLossConfirmMs` after
+   * it was first seen (judged on the latest snapshot then), so the half-applied state between two
+   * frames of one transaction (a margin move seen on one channel before the other) never trips it.
+   */
   watchPnl(pnl: PnlSnapshot): void {
+    this.latestPnl = pnl;
+    if (this.kill.tripped) return;
+    const seen = watchLoss(this.kill, pnl, this.deps.config, this.deps.clock.now());
+    if (!seen.justTripped) {
+      this.clearPendingLoss();
+      return;
+    }
+    const confirmMs = this.deps.config.killSwitchLossConfirmMs;
+    if (confirmMs === 0) {
+      this.applyLoss(pnl);
+      return;
+    }
+    if (this.lossPending) return;
+    this.lossPending = true;
+    const episode = ++this.lossEpisode;
+    this.deps.clock.sleep(confirmMs, this.lifetime.signal).then(
+      () => {
+        if (episode !== this.lossEpisode) return;
+        this.lossPending = false;
+        if (this.latestPnl !== undefined) this.applyLoss(this.latestPnl);
+      },
+      // Aborted by dispose(): the engine stopped watching.
+      () => undefined,
+    );
+  }
+
+  /** Stops pending timers (a loss awaiting confirmation); the engine calls it when it stops. */
+  dispose(): void {
+    this.lifetime.abort();
+  }
+
+  private applyLoss(pnl: PnlSnapshot): void {
     const t = watchLoss(this.kill, pnl, this.deps.config, this.deps.clock.now());
     this.kill = t.state;
     if (t.justTripped) this.deps.onKillSwitchTripped(t.state.reason ?? 'loss limit');
+  }
+
+  private clearPendingLoss(): void {
+    if (!this.lossPending) return;
+    this.lossPending = false;
+    this.lossEpisode++;
   }
 
   /**

@@ -44,6 +44,8 @@ export async function readVenueSnapshot(
       ...(position.side === null ? {} : { side: position.side === 'BUY' ? 'buy' : 'sell' }),
       ...(position.margin_mode === null ? {} : { margin_mode: position.margin_mode as 0 | 1 }),
       ...(position.avg_entry_price === null ? {} : { avg_entry_price: position.avg_entry_price }),
+      // Margin set aside for the market, flat or not: the session's equity counts it.
+      ...(position.isolated_usdc_balance === null ? {} : { isolated_usdc_balance: position.isolated_usdc_balance }),
     });
     if (position.unrealized_pnl !== null) unrealized.set(marketId, position.unrealized_pnl);
   }

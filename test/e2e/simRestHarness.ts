@@ -1,4 +1,14 @@
-import { encodeAbiParameters, hexToBytes, keccak256, parseSignature, stringToBytes, type Hex } from 'viem';
+import {
+  bytesToHex,
+  compactSignatureToSignature,
+  encodeAbiParameters,
+  hexToBytes,
+  keccak256,
+  parseSignature,
+  recoverTypedDataAddress,
+  stringToBytes,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { startSim, type RunningSim, type StartSimConfig } from '../../src/sim/index.js';
 
@@ -74,11 +84,42 @@ export function orderWord(o: OrderFields): bigint {
   return (BigInt(o.market_id) << 70n) | (BigInt(o.size_steps) << 38n) | (BigInt(o.price_ticks) << 14n) | (BigInt(flags) << 6n) | (1n << 1n);
 }
 
+/** The optional place fields, under their body names (venue-facts "Orders"). */
+export interface PlaceExtras {
+  builder_id?: number;
+  builder_fee_bps?: number;
+  /** uint64 as a decimal string. */
+  client_order_id?: string;
+  ttl_units?: number;
+}
+
+/** The place action hash of an order as sent with `extras`. */
+export function placeHash(order: OrderFields, extras: PlaceExtras = {}): Hex {
+  return actionHash.place(orderWord(order), {
+    ...(extras.builder_id === undefined ? {} : { builderId: extras.builder_id }),
+    ...(extras.builder_fee_bps === undefined ? {} : { feeBps: extras.builder_fee_bps }),
+    ...(extras.client_order_id === undefined ? {} : { clientOrderId: BigInt(extras.client_order_id) }),
+    ...(extras.ttl_units === undefined ? {} : { ttlUnits: extras.ttl_units }),
+  });
+}
+
 export function limitOrder(overrides: Partial<OrderFields> = {}): OrderFields {
   return { market_id: 1, size_steps: 20, price_ticks: 500_000, side: 0, post_only: false, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 0, ...overrides };
 }
 
 export type Encoding = 'compact64' | 'full65';
+
+/** The spec's VerifyWitness struct, as viem types it. */
+export const VERIFY_WITNESS_TYPES = {
+  VerifyWitness: [
+    { name: 'account', type: 'address' },
+    { name: 'target', type: 'address' },
+    { name: 'hash', type: 'bytes32' },
+    { name: 'nonceAnchor', type: 'uint48' },
+    { name: 'nonceBitmap', type: 'uint8' },
+    { name: 'deadline', type: 'uint32' },
+  ],
+} as const;
 
 function encodeSignature(signature: Hex, encoding: Encoding): string {
   const bytes = hexToBytes(signature);
@@ -217,16 +258,7 @@ export class SimRestHarness {
     const signature = await signer.signTypedData({
       domain: this.domain,
       primaryType: 'VerifyWitness',
-      types: {
-        VerifyWitness: [
-          { name: 'account', type: 'address' },
-          { name: 'target', type: 'address' },
-          { name: 'hash', type: 'bytes32' },
-          { name: 'nonceAnchor', type: 'uint48' },
-          { name: 'nonceBitmap', type: 'uint8' },
-          { name: 'deadline', type: 'uint32' },
-        ],
-      },
+      types: VERIFY_WITNESS_TYPES,
       message: {
         account,
         target: options.target ?? this.router,
@@ -246,6 +278,34 @@ export class SimRestHarness {
     };
   }
 
+  /**
+   * Who a sent permit recovers to, computed here with viem alone: the VerifyWitness the server
+   * rebuilds from the sent values (target = the router, `hash` = the action hash of the sent
+   * body) and the permit's base64 signature, 64 or 65 bytes. This is the address a
+   * `SignerNotAuthorized(<address>)` answer must name.
+   */
+  recoverPermitSigner(permit: Record<string, unknown>, hash: Hex): Promise<Hex> {
+    const bytes = Buffer.from(String(permit['signature']), 'base64');
+    const signature =
+      bytes.length === 64
+        ? compactSignatureToSignature({ r: bytesToHex(bytes.subarray(0, 32)), yParityAndS: bytesToHex(bytes.subarray(32, 64)) })
+        : bytesToHex(bytes);
+    return recoverTypedDataAddress({
+      domain: this.domain,
+      primaryType: 'VerifyWitness',
+      types: VERIFY_WITNESS_TYPES,
+      message: {
+        account: permit['account'] as Hex,
+        target: this.router,
+        hash,
+        nonceAnchor: Number(permit['nonce_anchor']),
+        nonceBitmap: Number(permit['nonce_bitmap_index']),
+        deadline: Number(permit['deadline']),
+      },
+      signature,
+    });
+  }
+
   /** A funded, registered account with an Active signer; the signer used nonce (0, 0). */
   async trader(): Promise<{ account: PrivateKeyAccount; signer: PrivateKeyAccount }> {
     const account = privateKeyToAccount(generatePrivateKey());
@@ -258,9 +318,9 @@ export class SimRestHarness {
     return { account, signer };
   }
 
-  async place(signer: PrivateKeyAccount, account: Hex, order: OrderFields, options: PermitOptions): Promise<HttpAnswer> {
-    const permit = await this.permit(signer, account, actionHash.place(orderWord(order)), options);
-    return this.post('/v1/orders/place', { ...order, permit });
+  async place(signer: PrivateKeyAccount, account: Hex, order: OrderFields, options: PermitOptions, extras: PlaceExtras = {}): Promise<HttpAnswer> {
+    const permit = await this.permit(signer, account, placeHash(order, extras), options);
+    return this.post('/v1/orders/place', { ...order, ...extras, permit });
   }
 }
 

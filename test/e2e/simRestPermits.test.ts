@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concat, domainSeparator, encodeAbiParameters, hashTypedData, keccak256, parseUnits, stringToBytes, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { parseVenueErrorText } from '../../src/venue/venueError.js';
 import {
@@ -7,7 +8,7 @@ import {
   placeOrderResponseSchema,
   positionResponseSchema,
 } from '../../src/venue/schemas/restSchemas.js';
-import { actionHash, errorOf, limitOrder, newKey, SimRestHarness } from './simRestHarness.js';
+import { actionHash, errorOf, limitOrder, newKey, orderWord, SimRestHarness, VERIFY_WITNESS_TYPES } from './simRestHarness.js';
 
 let h: SimRestHarness;
 let account: PrivateKeyAccount;
@@ -39,14 +40,19 @@ describe('simulator REST: permits', () => {
     }
   });
 
-  it('names a meaningless address when the permit target is not the router', async () => {
-    const auth = h.domain.verifyingContract;
-    const answer = await h.place(signer, account.address, limitOrder(), { anchor: 0n, bit: bit(), target: auth });
-    expect(errorOf(answer)).toMatchObject({ status: 400, code: 'FailedPrecondition' });
-    const parsed = parseVenueErrorText(message(answer));
-    expect(parsed).toMatchObject({ kind: 'SignerNotAuthorized', action: 'PlaceOrder', statusName: 'FailedPrecondition' });
-    expect(parsed.args[0]).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    expect(parsed.args[0]?.toLowerCase()).not.toBe(signer.address.toLowerCase());
+  it('names a meaningless address when the permit target is not the router: the one the signature recovers to with the router', async () => {
+    const order = limitOrder();
+    const hash = actionHash.place(orderWord(order));
+    const permit = await h.permit(signer, account.address, hash, { anchor: 0n, bit: bit(), target: h.domain.verifyingContract });
+    const answer = await h.post('/v1/orders/place', { ...order, permit });
+    const named = await h.recoverPermitSigner(permit, hash);
+    expect(named).not.toBe(signer.address);
+    expect(errorOf(answer)).toEqual({
+      status: 400,
+      code: 'FailedPrecondition',
+      message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`,
+    });
+    expect(parseVenueErrorText(message(answer))).toMatchObject({ kind: 'SignerNotAuthorized', action: 'PlaceOrder', statusName: 'FailedPrecondition', args: [named] });
   });
 
   it('refuses a permit signed with a wrong integer width in the struct (the signature recovers a wrong address)', async () => {
@@ -66,7 +72,7 @@ describe('simulator REST: permits', () => {
           { name: 'deadline', type: 'uint32' },
         ],
       },
-      message: { account: account.address, target: h.router, hash: actionHash.place(orderWordOf(order)), nonceAnchor: 0n, nonceBitmap: pair.bit, deadline },
+      message: { account: account.address, target: h.router, hash: actionHash.place(orderWord(order)), nonceAnchor: 0n, nonceBitmap: pair.bit, deadline },
     });
     const permit = {
       account: account.address,
@@ -77,16 +83,61 @@ describe('simulator REST: permits', () => {
       signature: Buffer.from(signature.slice(2), 'hex').toString('base64'),
     };
     const answer = await h.post('/v1/orders/place', { ...order, permit });
-    const parsed = parseVenueErrorText(message(answer));
-    expect(parsed).toMatchObject({ kind: 'SignerNotAuthorized', statusName: 'FailedPrecondition' });
-    expect(parsed.args[0]?.toLowerCase()).not.toBe(signer.address.toLowerCase());
+    const named = await h.recoverPermitSigner(permit, actionHash.place(orderWord(order)));
+    expect(named).not.toBe(signer.address);
+    expect(message(answer)).toBe(`FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`);
+    expect(parseVenueErrorText(message(answer))).toMatchObject({ kind: 'SignerNotAuthorized', statusName: 'FailedPrecondition', args: [named] });
+  });
+
+  it('refuses a permit signed over a type string with a stray space (the signature recovers the wrong address)', async () => {
+    const order = limitOrder();
+    const hash = actionHash.place(orderWord(order));
+    const pair = { anchor: 0n, bit: bit() };
+    const deadline = Math.floor(Date.now() / 1000) + 60;
+    const witness = { account: account.address, target: h.router, hash, nonceAnchor: Number(pair.anchor), nonceBitmap: pair.bit, deadline };
+    // The EIP-712 digest written out by hand, so the type string can be varied; viem cannot
+    // produce a type string with a space.
+    const digestOver = (typeString: string): Hex => {
+      const structHash = keccak256(
+        encodeAbiParameters(
+          [{ type: 'bytes32' }, { type: 'address' }, { type: 'address' }, { type: 'bytes32' }, { type: 'uint48' }, { type: 'uint8' }, { type: 'uint32' }],
+          [keccak256(stringToBytes(typeString)), witness.account, witness.target, hash, witness.nonceAnchor, witness.nonceBitmap, deadline],
+        ),
+      );
+      return keccak256(concat(['0x1901', domainSeparator({ domain: h.domain }), structHash]));
+    };
+    const exact = 'VerifyWitness(address account,address target,bytes32 hash,uint48 nonceAnchor,uint8 nonceBitmap,uint32 deadline)';
+    // The hand-written digest is the real one for the exact string, so only the space differs.
+    expect(digestOver(exact)).toBe(hashTypedData({ domain: h.domain, primaryType: 'VerifyWitness', types: VERIFY_WITNESS_TYPES, message: witness }));
+    const signature = await signer.sign({ hash: digestOver(exact.replace('address target', ' address target')) });
+    const permit = {
+      account: account.address,
+      signer: signer.address,
+      nonce_anchor: pair.anchor.toString(),
+      nonce_bitmap_index: pair.bit,
+      deadline,
+      signature: Buffer.from(signature.slice(2), 'hex').toString('base64'),
+    };
+    const answer = await h.post('/v1/orders/place', { ...order, permit });
+    const named = await h.recoverPermitSigner(permit, hash);
+    expect(named).not.toBe(signer.address);
+    expect(errorOf(answer)).toEqual({
+      status: 400,
+      code: 'FailedPrecondition',
+      message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`,
+    });
+    // Nothing was consumed: the same pair signed correctly goes through.
+    expect((await h.place(signer, account.address, order, pair)).status).toBe(200);
   });
 
   it('refuses a body that differs from what was signed', async () => {
     const signedOrder = limitOrder({ size_steps: 20 });
-    const permit = await h.permit(signer, account.address, actionHash.place(orderWordOf(signedOrder)), { anchor: 0n, bit: bit() });
-    const answer = await h.post('/v1/orders/place', { ...signedOrder, size_steps: 21, permit });
-    expect(message(answer)).toMatch(/^FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized\(0x[0-9a-fA-F]{40}\)$/);
+    const permit = await h.permit(signer, account.address, actionHash.place(orderWord(signedOrder)), { anchor: 0n, bit: bit() });
+    const sent = { ...signedOrder, size_steps: 21 };
+    const answer = await h.post('/v1/orders/place', { ...sent, permit });
+    const named = await h.recoverPermitSigner(permit, actionHash.place(orderWord(sent)));
+    expect(named).not.toBe(signer.address);
+    expect(message(answer)).toBe(`FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`);
   });
 
   it('refuses a permit of a signer that was never registered for the account', async () => {
@@ -105,6 +156,13 @@ describe('simulator REST: permits', () => {
       message: 'InvalidArgument: market orders require FOK or IOC time_in_force, got 0',
     });
     expect(parseVenueErrorText(message(tif))).toMatchObject({ kind: 'MarketOrderTimeInForce', args: ['0'] });
+    const gtt = await h.place(signer, account.address, { ...market, time_in_force: 1 }, pair);
+    expect(errorOf(gtt)).toEqual({
+      status: 400,
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: market orders require FOK or IOC time_in_force, got 1',
+    });
+    expect(parseVenueErrorText(message(gtt))).toMatchObject({ kind: 'MarketOrderTimeInForce', args: ['1'] });
     expect((await h.place(signer, account.address, limitOrder(), pair)).status).toBe(200);
     const reused = await h.place(signer, account.address, limitOrder({ size_steps: 30 }), pair);
     expect(message(reused)).toBe('FailedPrecondition: PlaceOrder reverted: NonceUsed');
@@ -142,11 +200,6 @@ describe('simulator REST: permits', () => {
     expect(message(stale)).toBe('FailedPrecondition: PlaceOrder reverted: InvalidNonceAnchor');
   });
 });
-
-function orderWordOf(order: ReturnType<typeof limitOrder>): bigint {
-  const flags = order.side | (order.post_only ? 2 : 0) | (order.reduce_only ? 4 : 0) | (order.stp_mode << 3) | (order.order_type << 5) | (order.time_in_force << 6);
-  return (BigInt(order.market_id) << 70n) | (BigInt(order.size_steps) << 38n) | (BigInt(order.price_ticks) << 14n) | (BigInt(flags) << 6n) | 2n;
-}
 
 describe('simulator REST: orders', () => {
   it('lists open orders and cancels through the resting id the hash commits to', async () => {
@@ -224,26 +277,38 @@ describe('simulator REST: account actions', () => {
     expect((await h.nonceState(trader.account.address)).bitmap).toBe(String(0b11));
   });
 
-  it('refuses a margin-mode switch while a position is open, and reads the position', async () => {
-    const trader = await h.trader();
+  it('refuses a margin-mode switch while a position is open, naming the signed size (long and short), and reads the position', async () => {
     h.sim.controls.advanceBlocks(2);
-    const market = limitOrder({ order_type: 0, time_in_force: 3, price_ticks: 900_000 });
-    const fill = await h.place(trader.signer, trader.account.address, market, { anchor: 0n, bit: 1 });
-    expect(fill.status).toBe(200);
-    expect(fill.json['data'].filled_percent).toBeGreaterThan(0);
-    const position = positionResponseSchema.parse((await h.get(`/v1/account/position?account=${trader.account.address}&market_id=1`)).json).data.position;
-    expect(position.side).toBe('BUY');
-    expect(position.market_id).toBe('1');
-    const answer = await h.post('/v1/account/margin-mode', {
-      market_id: '1',
-      margin_mode: 1,
-      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.marginMode(1, 1), { anchor: 0n, bit: 2 }),
-    });
-    expect(errorOf(answer)).toMatchObject({ status: 400, code: 'FailedPrecondition' });
-    expect(message(answer)).toMatch(/^FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists\(\d+\)$/);
-    expect(parseVenueErrorText(message(answer)).kind).toBe('OpenPositionExists');
-    const flat = (await h.get(`/v1/account/position?account=${trader.account.address}&market_id=2`)).json['data'].position;
-    expect(flat).toMatchObject({ market_id: '0', size: '', side: '' });
+    const stepSize = parseUnits((await h.get('/v1/markets')).json['data'].markets.find((m: { market_id: string }) => m.market_id === '1').config.step_size, 18);
+    for (const [side, bound, expectedSide] of [
+      [0, 900_000, 'BUY'],
+      [1, 400_000, 'SELL'],
+    ] as const) {
+      const trader = await h.trader();
+      const market = limitOrder({ side, order_type: 0, time_in_force: 3, price_ticks: bound });
+      const fill = await h.place(trader.signer, trader.account.address, market, { anchor: 0n, bit: 1 });
+      expect(fill.json['data'].filled_percent).toBeGreaterThan(0);
+      const position = positionResponseSchema.parse((await h.get(`/v1/account/position?account=${trader.account.address}&market_id=1`)).json).data.position;
+      expect(position.side).toBe(expectedSide);
+      expect(position.market_id).toBe('1');
+      // The contract's int256 is the signed position size in steps: negative when short.
+      const steps = parseUnits(position.size ?? '', 18) / stepSize;
+      expect(steps).toBeGreaterThan(0n);
+      const signed = expectedSide === 'SELL' ? -steps : steps;
+      const answer = await h.post('/v1/account/margin-mode', {
+        market_id: '1',
+        margin_mode: 1,
+        permit_params: await h.permit(trader.signer, trader.account.address, actionHash.marginMode(1, 1), { anchor: 0n, bit: 2 }),
+      });
+      expect(errorOf(answer)).toEqual({
+        status: 400,
+        code: 'FailedPrecondition',
+        message: `FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists(${signed})`,
+      });
+      expect(parseVenueErrorText(message(answer))).toMatchObject({ kind: 'OpenPositionExists', args: [String(signed)] });
+      const flat = (await h.get(`/v1/account/position?account=${trader.account.address}&market_id=2`)).json['data'].position;
+      expect(flat).toMatchObject({ market_id: '0', size: '', side: '' });
+    }
   });
 
   it('switches a flat market to isolated and moves margin into it', async () => {

@@ -52,3 +52,50 @@ describe('GuardGate.admit with the account state the caller just read', () => {
     expect(reads).toBe(1);
   });
 });
+
+describe('GuardGate.watchPnl', () => {
+  const lossConfig: GuardConfig = { ...config, killSwitchMaxLoss: '100', killSwitchLossConfirmMs: 500 };
+  const watcher = (clock: ManualClock, trips: string[]) =>
+    new GuardGate({ config: lossConfig, clock, maxWaitMs: 10_000, accountState: () => account(0), closePosition: async () => true, onKillSwitchTripped: (r) => trips.push(r) });
+
+  it('ignores a loss that is gone before the confirmation time (two frames of one transaction)', async () => {
+    const clock = new ManualClock();
+    const trips: string[] = [];
+    const g = watcher(clock, trips);
+    g.watchPnl({ realized: '-150', unrealized: '0' });
+    await clock.advance(10);
+    g.watchPnl({ realized: '0', unrealized: '0' });
+    await clock.advance(1_000);
+    expect(g.killSwitch.tripped).toBe(false);
+    expect(trips).toEqual([]);
+  });
+
+  it('trips once on a loss still there after the confirmation time, with the latest figure', async () => {
+    const clock = new ManualClock();
+    const trips: string[] = [];
+    const g = watcher(clock, trips);
+    g.watchPnl({ realized: '-120', unrealized: '0' });
+    await clock.advance(499);
+    expect(g.killSwitch.tripped).toBe(false);
+    g.watchPnl({ realized: '-130', unrealized: '-5' });
+    await clock.advance(1);
+    expect(g.killSwitch).toMatchObject({ tripped: true, reason: 'loss limit reached: PnL -135 <= -100' });
+    g.watchPnl({ realized: '-140', unrealized: '0' });
+    await clock.advance(1_000);
+    expect(trips).toHaveLength(1);
+  });
+
+  it('trips at once with a confirmation time of 0, and a dispose drops a pending confirmation', async () => {
+    const clock = new ManualClock();
+    const trips: string[] = [];
+    const immediate = new GuardGate({ config: { ...lossConfig, killSwitchLossConfirmMs: 0 }, clock, maxWaitMs: 1, accountState: () => account(0), closePosition: async () => true, onKillSwitchTripped: (r) => trips.push(r) });
+    immediate.watchPnl({ realized: '-100', unrealized: '0' });
+    expect(immediate.killSwitch.tripped).toBe(true);
+    const disposed = watcher(clock, trips);
+    disposed.watchPnl({ realized: '-200', unrealized: '0' });
+    disposed.dispose();
+    await clock.advance(1_000);
+    expect(disposed.killSwitch.tripped).toBe(false);
+    expect(clock.pendingSleeps).toBe(0);
+  });
+});

@@ -14,6 +14,23 @@ describe('SessionPnl', () => {
     pnl.onUnrealized(1, '-4');
     expect(pnl.snapshot()).toEqual({ realized: '-12.5', unrealized: '-3' });
   });
+
+  it('counts equity: margin moved into or out of an isolated market is no loss', () => {
+    const pnl = new SessionPnl();
+    pnl.onPositions([{ market_id: 2, size: '0', isolated_usdc_balance: '40' }]);
+    pnl.onBalance('1000');
+    expect(pnl.snapshot()).toEqual({ realized: '0', unrealized: '0' });
+    // Isolated add of 150 in market 1: the cross balance falls, the isolated balance rises.
+    pnl.onBalance('850');
+    pnl.onPositions([{ market_id: 1, size: '0', isolated_usdc_balance: '150' }]);
+    expect(pnl.snapshot()).toEqual({ realized: '0', unrealized: '0' });
+    // A snapshot without market 2 (flat) keeps its isolated balance; an update without the field keeps it too.
+    pnl.onPositions([{ market_id: 1, size: '0.1', unrealized_pnl: '-2' }]);
+    expect(pnl.snapshot()).toEqual({ realized: '0', unrealized: '-2' });
+    // A real loss in the isolated market (fees, a realized loss) lowers its balance.
+    pnl.onPositions([{ market_id: 1, size: '0', isolated_usdc_balance: '140', unrealized_pnl: '0' }]);
+    expect(pnl.snapshot()).toEqual({ realized: '-10', unrealized: '0' });
+  });
 });
 
 describe('ClientOrderIds', () => {

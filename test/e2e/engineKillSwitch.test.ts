@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { Engine } from '../../src/engine/engine.js';
+import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import type { SignedRequest } from '../../src/engine/signedRequest.js';
+import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { attachEngineToSimWs } from './support/engineOnSimWs.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The venue sender, recording every request it sends. */
+function recording(who: SimAccount): ActionSender & { sent: SignedRequest[] } {
+  const inner = venueSender(who.rest);
+  const sent: SignedRequest[] = [];
+  return { sent, send: (request, options) => (sent.push(request), inner.send(request, options)) };
+}
+
+/** Kill switch at a 5 USDC loss, confirmed after 150 ms; every other limit out of the way. */
+function engineFor(who: SimAccount, sender: ActionSender = venueSender(who.rest)): Engine {
+  return new Engine({
+    account: who.account,
+    signer: who.signer,
+    rest: who.rest,
+    sender,
+    config: withEngineDefaults({
+      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '5', killSwitchLossConfirmMs: 150 },
+    }),
+    selectors: SPEC_SELECTORS,
+    clock: systemClock,
+    log: quiet,
+    markets: [1],
+  });
+}
+
+const rest = (id: string) => placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true });
+const accepted = async (outcome: Promise<IntentOutcome>) => expect((await outcome).type).toBe('accepted');
+/** Longer than the loss confirmation, so a loss seen on the feeds would have tripped the switch. */
+const pastConfirmation = () => new Promise((r) => setTimeout(r, 400));
+
+describe('the loss kill switch against the simulator', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    // No automatic blocks: no synthetic makers, so the book holds only these orders.
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, restRequestsPer10s: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('does not trip when margin moves into an isolated market and back (equity, not the cross balance)', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(who);
+    await engine.start();
+    const ws = await attachEngineToSimWs(sim, who, engine);
+
+    await accepted(engine.execute(setMarginMode({ intentId: 'iso-mode', strategy: 't', marketId: 1, marginMode: 'isolated' })));
+    await accepted(engine.execute(adjustIsolatedMargin({ intentId: 'iso-add', strategy: 't', marketId: 1, amount: '150' })));
+    await vi.waitFor(async () => expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('850'));
+    await pastConfirmation();
+    expect(engine.killSwitch.tripped).toBe(false);
+    // Out again: the positions frame (isolated -150) reaches the engine before the account frame.
+    await accepted(engine.execute(adjustIsolatedMargin({ intentId: 'iso-remove', strategy: 't', marketId: 1, amount: '-100' })));
+    await accepted(engine.execute(setMarginMode({ intentId: 'cross-mode', strategy: 't', marketId: 1, marginMode: 'cross' })));
+    await pastConfirmation();
+    expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('1000');
+    expect(engine.killSwitch).toEqual({ tripped: false });
+    await accepted(engine.execute(rest('after')));
+
+    await engine.stop();
+    await ws.close();
+  });
+
+  it('trips on a realized loss past the limit: cancels every order and refuses new intents until reset', async () => {
+    const [who, other] = [await fundedAccount(sim), await fundedAccount(sim)];
+    const sender = recording(who);
+    const engine = engineFor(who, sender);
+    const counterparty = engineFor(other);
+    await Promise.all([engine.start(), counterparty.start()]);
+    const ws = await attachEngineToSimWs(sim, who, engine);
+
+    await accepted(engine.execute(rest('resting')));
+    // Short 0.002 at 66000, bought back at 69000: a realized loss of 6 USDC plus fees.
+    await accepted(engine.execute(placeLimit({ intentId: 'short', strategy: 't', marketId: 1, side: 'sell', size: '0.002', price: '66000', postOnly: true })));
+    await accepted(counterparty.execute(placeLimit({ intentId: 'lift', strategy: 'c', marketId: 1, side: 'buy', size: '0.002', price: '66000', timeInForce: 'IOC' })));
+    await accepted(counterparty.execute(placeLimit({ intentId: 'offer', strategy: 'c', marketId: 1, side: 'sell', size: '0.002', price: '69000', postOnly: true })));
+    expect(engine.killSwitch.tripped).toBe(false);
+    await accepted(engine.execute(placeLimit({ intentId: 'cover', strategy: 't', marketId: 1, side: 'buy', size: '0.002', price: '69000', timeInForce: 'IOC', reduceOnly: true })));
+
+    await vi.waitFor(() => expect(engine.killSwitch.tripped).toBe(true), { timeout: 3000 });
+    expect(engine.killSwitch.reason).toMatch(/^loss limit reached: PnL -6\.\d+ <= -5$/);
+    await vi.waitFor(async () => expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toEqual([]));
+    expect(sender.sent.map((r) => r.endpoint).at(-1)).toBe('cancelAllOrders');
+
+    const sends = sender.sent.length;
+    const blocked = await engine.execute(rest('blocked'));
+    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({ rule: 'kill_switch', reason: expect.stringContaining('loss limit reached') });
+    expect(sender.sent).toHaveLength(sends);
+
+    engine.resetKillSwitch();
+    await accepted(engine.execute(rest('after-reset')));
+
+    await Promise.all([engine.stop(), counterparty.stop()]);
+    await ws.close();
+  });
+});
