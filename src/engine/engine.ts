@@ -22,12 +22,12 @@ import { GuardGate } from './guardGate.js';
 import type { IntentOutcome } from './intentOutcome.js';
 import { closePosition as closePositionIntent, cancel as cancelIntent, cancelAll as cancelAllIntent } from './intentBuilders.js';
 import { isPlaceIntent, type Intent } from './intents.js';
+import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './landingEvidence.js';
 import type { MarketView } from './marketView.js';
 import { NonceAllocator } from './nonceAllocator.js';
 import { parseNonceState, type NoncePair } from './noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './orderTracker.js';
 import { rejection } from './rejection.js';
-import type { SignedRequest } from './signedRequest.js';
 import { readVenueSnapshot } from './venueSnapshot.js';
 
 /**
@@ -311,6 +311,8 @@ export class Engine {
 
   private buildExecutorDeps(context: SigningContext, allocator: NonceAllocator): ExecutorDeps {
     const o = this.options;
+    // After an ambiguous answer: the tracker (orders and fills channels), open orders, the position.
+    const landing: LandingReader = { rest: o.rest, account: o.account, tracker: this.tracker, clock: o.clock, feedWaitMs: FEED_WAIT_MS };
     return {
       account: o.account,
       config: o.config,
@@ -330,7 +332,7 @@ export class Engine {
         const found = open.orders.find((x) => x.order_id.toLowerCase() === orderId.toLowerCase());
         return found === undefined ? undefined : BigInt(found.resting_order_id);
       },
-      confirmPlacement: (intent, request) => this.confirmPlacement(intent, request),
+      readLandingEvidence: (intent, action, request, signal) => readLandingEvidence(landing, intent.intentId, action, request, signal),
       onSignerNotAuthorized: async (error) => {
         // Every intent in flight may hit this at once: stop and refresh once, all wait for it.
         if (this.signerRefused !== undefined) return this.venueRefresh;
@@ -350,15 +352,6 @@ export class Engine {
     } catch (refreshError) {
       log.error({ err: refreshError }, 'refreshing the system config failed');
     }
-  }
-
-  /** After an ambiguous answer: find the order by its client_order_id among the open orders. */
-  private async confirmPlacement(intent: Intent, request: SignedRequest): Promise<string | undefined> {
-    const coid = request.body['client_order_id'];
-    if (typeof coid !== 'string') return undefined;
-    const open = await this.options.rest.openOrders({ account: this.options.account, market_id: String(intent.marketId) });
-    const found = open.orders.find((x) => x.client_order_id?.toString() === coid);
-    return found?.order_id;
   }
 
   private async closeBeforeSwitch(intent: Intent): Promise<boolean> {

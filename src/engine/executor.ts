@@ -43,12 +43,13 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
-    else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, isUnconfirmed(result.error) ? 'unknown' : 'failed');
+    else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, result.type === 'unknown' || isUnconfirmed(result.error) ? 'unknown' : 'failed');
     const { intentId, strategy, kind, marketId } = intent;
     if (result.type === 'accepted') {
       if (result.receipt.dryRun === true) return { intentId, strategy, kind, marketId, type: 'dry_run', request: { path: resolved.action, body: result.request.body }, atMs: deps.clock.now() };
       return acceptedOutcome(intent, result.receipt, deps.clock.now());
     }
+    if (result.type === 'unknown') return { intentId, strategy, kind, marketId, type: 'unknown', reason: result.error.message, hints: result.error.hints, atMs: deps.clock.now() };
     return { intentId, strategy, kind, marketId, type: 'failed', error: errorSummary(result.error), atMs: deps.clock.now() };
   } finally {
     done();

@@ -9,12 +9,13 @@ import type { ActionSender } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
 import type { EngineJournal } from './engineJournal.js';
 import type { Intent } from './intents.js';
+import type { LandingEvidence } from './landingEvidence.js';
 import type { MarketView } from './marketView.js';
 import type { NonceAllocator } from './nonceAllocator.js';
 import type { NonceState } from './noncePair.js';
 import type { OrderTracker } from './orderTracker.js';
 import type { Rejection } from './rejection.js';
-import type { SignedRequest } from './signedRequest.js';
+import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 
 /** What the executor needs from the engine: its state, its venue reads, and its reactions. */
 export interface ExecutorLogger {
@@ -48,8 +49,12 @@ export interface ExecutorDeps {
   readNonceState(): Promise<NonceState>;
   /** Finds the resting id of an order the tracker does not know (open-orders read). */
   lookupRestingId(marketId: number, orderId: string): Promise<bigint | undefined>;
-  /** Confirms whether a placement landed after an ambiguous answer; returns its order id. */
-  confirmPlacement(intent: Intent, request: SignedRequest): Promise<string | undefined>;
+  /**
+   * After an ambiguous answer, what the venue's state shows about the first send: a placement by
+   * its client_order_id (tracker, fills, open orders), a cancel by whether the order is still
+   * open, leverage and margin mode from the position. Never throws: a failed read cannot tell.
+   */
+  readLandingEvidence(intent: Intent, action: ResolvedAction, request: SignedRequest, signal?: AbortSignal): Promise<LandingEvidence>;
   /** The venue refused our signer: stop trading and refresh the system config (awaited before the outcome). */
   onSignerNotAuthorized(error: unknown): void | Promise<void>;
   /** Permit deadline in seconds from now. */

@@ -76,7 +76,17 @@ export {
   type TrackedOrder,
   type TrackedPosition,
 } from './orderTracker.js';
-export { classifyFailure, type FailureContext, type RetryAction, type RetryDecision } from './retryPolicy.js';
+export {
+  classifyFailure,
+  classifyLanding,
+  MAX_LANDING_RESIGNS,
+  type FailureContext,
+  type LandingAction,
+  type LandingDecision,
+  type RetryAction,
+  type RetryDecision,
+} from './retryPolicy.js';
+export { readLandingEvidence, type LandingEvidence, type LandingReader } from './landingEvidence.js';
 export type { SignedRequest, Endpoint } from './signedRequest.js';
 export { preTradeChecks, type PreTradeVerdict } from './preTradeChecks.js';
 export { isMarketTradable, type MarketView } from './marketView.js';

@@ -3,9 +3,10 @@ import type { IntentKind } from './intents.js';
 
 /**
  * What became of an intent, reported on the engine's outcome stream and routed back to the
- * strategy that emitted it. Exactly one terminal outcome per intent: `accepted`, `refused`,
- * `failed` or `dry_run`; `unknown` is not terminal — the engine keeps resolving it (resend,
- * open-orders query) and follows with one of the others.
+ * strategy that emitted it. Exactly one outcome per intent: `accepted`, `refused`, `failed` or
+ * `dry_run`, which are terminal, or `unknown`: the action was sent, may have executed, and neither
+ * resends nor the venue's state (open orders, feeds, the position) could show whether. An
+ * `unknown` intent stays in flight in the journal, and the next reconciliation resolves it.
  */
 interface OutcomeBase {
   readonly intentId: string;
@@ -36,10 +37,12 @@ export interface FailedOutcome extends OutcomeBase {
   readonly error: { readonly code: string; readonly kind?: string; readonly message: string; readonly hints: readonly string[] };
 }
 
-/** No definite answer yet (timeout, 5xx, dropped connection); resolution follows. */
+/** No definite answer (timeout, 5xx, dropped connection), and the venue's state could not tell either. */
 export interface UnknownOutcome extends OutcomeBase {
   readonly type: 'unknown';
   readonly reason: string;
+  /** What to read before acting again. */
+  readonly hints?: readonly string[];
 }
 
 /** Dry run: signed (or built) and logged instead of sent. */

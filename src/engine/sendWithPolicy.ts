@@ -6,7 +6,7 @@ import { IntentFailedError, type ExecutorDeps } from './executorDeps.js';
 import type { Intent } from './intents.js';
 import type { NonceFate } from './nonceAllocator.js';
 import type { NoncePair } from './noncePair.js';
-import { classifyFailure } from './retryPolicy.js';
+import { classifyFailure, classifyLanding } from './retryPolicy.js';
 import { buildSignedRequest, type Authorization, type ResolvedAction, type SignedRequest } from './signedRequest.js';
 
 /**
@@ -14,8 +14,14 @@ import { buildSignedRequest, type Authorization, type ResolvedAction, type Signe
  * again after an answerless failure, a new signature with a new nonce only once the old pair is
  * known not to have executed. A permit whose deadline has passed locally is never sent: it is
  * re-signed when every earlier send of it was definitely refused, otherwise confirmed first.
+ * Confirming means reading the venue's state (`readLandingEvidence`); a read that cannot tell
+ * ends `unknown`, never `accepted`.
  */
-export type SendResult = { type: 'accepted'; receipt: SendReceipt; request: SignedRequest } | { type: 'failed'; error: unknown };
+export type SendResult =
+  | { type: 'accepted'; receipt: SendReceipt; request: SignedRequest }
+  | { type: 'failed'; error: unknown }
+  /** It may have executed and the venue's state does not show whether (error code OUTCOME_UNCONFIRMED). */
+  | { type: 'unknown'; error: IntentFailedError };
 
 /** A failure after which the action may still have executed: the order's state is unknown, not failed. */
 export function isUnconfirmed(error: unknown): boolean {
@@ -29,6 +35,8 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
   const maxResyncs = deps.maxResyncs ?? 3;
   let resyncs = 0;
   let deadlineResigns = 0;
+  // New signatures after a venue read showed the first send had not taken effect.
+  let landingResigns = 0;
   for (;;) {
     const request = await sign(intent.intentId, action, deps, signal);
     // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
@@ -41,7 +49,10 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         const reason = `the permit deadline ${request.deadline} passed before send ${attempt}`;
         if (unansweredBefore > 0) {
           reportFate(deps, request, 'unknown');
-          return confirmFirstSend(intent, action, request, deps, `${reason}, after a send with no definite answer`, ['confirm via the open orders or the orders channel before acting again'], undefined);
+          const confirmed = await confirmFirstSend(intent, action, request, deps, `${reason}, after a send with no definite answer`, undefined, landingResigns, signal);
+          if (confirmed !== 'resign') return confirmed;
+          landingResigns++;
+          break;
         }
         // Every earlier send was definitely refused, so the pair was not consumed: sign anew.
         reportFate(deps, request, 'rejected');
@@ -89,8 +100,13 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
           case 'resend_identical':
             await deps.clock.sleep(decision.delayMs, signal);
             continue;
-          case 'confirm_landed':
-            return confirmFirstSend(intent, action, request, deps, decision.reason, decision.hints, error);
+          case 'confirm_landed': {
+            const confirmed = await confirmFirstSend(intent, action, request, deps, decision.reason, error, landingResigns, signal);
+            if (confirmed !== 'resign') return confirmed;
+            landingResigns++;
+            resign = true;
+            break;
+          }
           case 'resign_new_nonce':
             resign = true;
             break;
@@ -115,26 +131,38 @@ function reportFate(deps: ExecutorDeps, request: SignedRequest, fate: NonceFate)
   if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
 }
 
-/** After an ambiguous answer: whether the first send executed (a placement is looked up by its client_order_id). */
-async function confirmFirstSend(intent: Intent, action: ResolvedAction, request: SignedRequest, deps: ExecutorDeps, reason: string, hints: readonly string[], cause: unknown): Promise<SendResult> {
-  let orderId: string | undefined;
-  try {
-    orderId = action.action === 'placeOrder' ? await deps.confirmPlacement(intent, request) : undefined;
-  } catch (lookupError) {
-    return {
-      type: 'failed',
-      error: new IntentFailedError(`${reason}; the open-orders lookup to confirm it failed too`, {
-        code: 'OUTCOME_UNCONFIRMED',
-        cause: lookupError,
-        hints: [...hints, 'the order may exist: the orders feed or the next reconciliation will show it'],
-      }),
-    };
+/**
+ * After an ambiguous answer: reads whether the first send took effect and lets the retry policy
+ * decide. `resign`: it did not, and a new signature with a new nonce is safe.
+ */
+async function confirmFirstSend(
+  intent: Intent,
+  action: ResolvedAction,
+  request: SignedRequest,
+  deps: ExecutorDeps,
+  reason: string,
+  cause: unknown,
+  resigns: number,
+  signal?: AbortSignal,
+): Promise<SendResult | 'resign'> {
+  const evidence = await deps.readLandingEvidence(intent, action, request, signal);
+  const decision = classifyLanding(action.action, evidence, { resigns });
+  deps.log.info({ intentId: intent.intentId, endpoint: action.action, evidence: evidence.kind, decision: decision.action, reason: decision.reason }, 'checked whether the first send took effect');
+  switch (decision.action) {
+    case 'accept':
+      return { type: 'accepted', receipt: evidence.kind === 'in_effect' && evidence.orderId !== undefined ? { orderId: evidence.orderId } : {}, request };
+    case 'resign_new_nonce':
+      return 'resign';
+    case 'report_unknown':
+      return {
+        type: 'unknown',
+        error: new IntentFailedError(`${reason}; ${decision.reason}`, {
+          code: 'OUTCOME_UNCONFIRMED',
+          cause: evidence.kind === 'cannot_tell' && evidence.cause !== undefined ? evidence.cause : cause,
+          hints: decision.hints,
+        }),
+      };
   }
-  if (action.action !== 'placeOrder' || orderId !== undefined) {
-    deps.log.info({ intentId: intent.intentId, orderId }, 'confirmed that the first send executed');
-    return { type: 'accepted', receipt: orderId === undefined ? {} : { orderId }, request };
-  }
-  return { type: 'failed', error: new IntentFailedError(`${reason}; no such order found on the venue`, { code: 'OUTCOME_UNCONFIRMED', cause, hints }) };
 }
 
 async function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {
