@@ -22,7 +22,7 @@ import { logIntentOutcome } from './logging/logIntentOutcome.js';
 import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { stateSnapshot } from './wiring/stateSnapshot.js';
-import { budgetedExecution } from './wiring/strategyBudget.js';
+import { budgetedExecution } from './wiring/budgetedExecution.js';
 import { strategyStreams } from './wiring/strategyStreams.js';
 
 export interface BotKeys {
@@ -132,12 +132,18 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     );
     subscriptions.add(engine.outcomes$.subscribe((o) => logIntentOutcome(logger, o)));
 
-    const budgets = new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)]));
+    const budgeted = budgetedExecution({
+      engine,
+      budgets: new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)])),
+      clock,
+      log: engineLog,
+      revalue: ws.channel('oracle', { marketIds: markets }),
+    });
     const host = new StrategyHost({
       strategies: hosted,
       streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
       state: stateSnapshot(engine),
-      execution: journaled.gate(budgetedExecution(engine, budgets, clock)),
+      execution: journaled.gate(budgeted),
       logger: logger as unknown as HostLogger,
       clock,
       runId,
@@ -151,6 +157,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       logger.info({}, 'stopping');
     } finally {
       await host.stop();
+      budgeted.close();
       // A placement still in flight would land after a cancel-all: let every intent settle first.
       await Promise.race([engine.drain(), clock.sleep(config.shutdown.timeout_ms)]);
       if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);

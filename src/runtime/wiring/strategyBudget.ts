@@ -1,49 +1,53 @@
-import { merge, Subject } from 'rxjs';
-import type { Clock } from '../../core/clock.js';
-import { compareDecimals, multiplyDecimals } from '../../core/decimal.js';
-import type { Engine } from '../../engine/engine.js';
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
-import { isPlaceIntent, type Intent } from '../../engine/intents.js';
-import { rejection, type Rejection } from '../../engine/rejection.js';
-import type { ExecutionPort } from '../../strategy/strategyHost.js';
+import { withEngineDefaults, type GuardConfig } from '../../engine/engineConfig.js';
+import { checkActionRate } from '../../engine/guards/actionRateLimit.js';
+import { ALLOW, refused, type Guard, type GuardState, type GuardVerdict } from '../../engine/guards/guardState.js';
+import { checkKillSwitch } from '../../engine/guards/killSwitch.js';
+import { checkMaxOpenOrders } from '../../engine/guards/maxOpenOrders.js';
+import { checkMaxOrderNotional } from '../../engine/guards/maxOrderNotional.js';
+import { checkMaxPosition } from '../../engine/guards/maxPosition.js';
+import type { Intent } from '../../engine/intents.js';
+import type { Rejection, RejectionRule } from '../../engine/rejection.js';
 import type { RiskLimits } from '../config/configSchema.js';
+import { guardLimitsOf } from './engineConfigFromConfig.js';
 
 /**
- * Each strategy's own risk budget (its `risk:` block over the global limits), checked before the
- * engine's account-wide guards: its open orders and its order notional. Refusals are reported as
- * outcomes to that strategy like any other.
+ * Each strategy's own risk budget (its `risk:` block over the global limits), judged by the
+ * engine's own pure guards on a state that holds only that strategy's share: its open and
+ * in-flight orders, the net position and PnL of its own fills, its action bucket and its kill
+ * switch. Checked before the engine's account-wide guards, which still apply to everything.
+ * Most decisive first, the rate limit last so a refused intent never reports a wait.
  */
-export function budgetRejection(intent: Intent, budget: RiskLimits, openOrdersOfStrategy: number, mark: string | undefined): Rejection | undefined {
-  if (!isPlaceIntent(intent)) return undefined;
-  if (openOrdersOfStrategy >= budget.max_open_orders) {
-    return rejection('max_open_orders', openOrdersOfStrategy, `strategy ${intent.strategy} already has ${openOrdersOfStrategy} open orders (its budget: ${budget.max_open_orders})`);
-  }
-  const price = intent.kind === 'placeLimit' ? intent.price : mark;
-  if (price !== undefined) {
-    const notional = multiplyDecimals(intent.size, price);
-    if (compareDecimals(notional, budget.max_order_notional) > 0) {
-      return rejection('max_order_notional', notional, `order notional ${notional} is above strategy ${intent.strategy}'s budget of ${budget.max_order_notional} USDC`);
-    }
-  }
-  return undefined;
+export const BUDGET_GUARDS: readonly Guard[] = [checkKillSwitch, checkMaxOrderNotional, checkMaxPosition, checkMaxOpenOrders, checkActionRate];
+
+/** The config field of a strategy's `risk:` block behind each rule the budget can refuse with. */
+const BUDGET_FIELDS: Partial<Record<RejectionRule, string>> = {
+  kill_switch: 'kill_switch.max_loss',
+  max_order_notional: 'max_order_notional',
+  max_position: 'max_position_per_market',
+  max_open_orders: 'max_open_orders',
+};
+
+/** A strategy's effective budget as guard limits (the engine's defaults for knobs it has none of). */
+export function budgetGuardConfig(budget: RiskLimits): GuardConfig {
+  return withEngineDefaults({ guards: { ...guardLimitsOf(budget), maxPositionNotionalByMarket: {} } }).guards;
 }
 
-export function budgetedExecution(engine: Engine, budgets: ReadonlyMap<string, RiskLimits>, clock: Clock): ExecutionPort {
-  const local = new Subject<IntentOutcome>();
-  return {
-    submit(intent) {
-      const budget = budgets.get(intent.strategy);
-      const refused =
-        budget === undefined
-          ? undefined
-          : budgetRejection(intent, budget, engine.tracker.openOrders({ strategy: intent.strategy }).length, engine.market(intent.marketId)?.mark_price);
-      if (refused === undefined) {
-        engine.submit(intent);
-        return;
-      }
-      local.next({ type: 'refused', intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, atMs: clock.now(), rejection: refused });
-    },
-    outcomes: merge(engine.outcomes$, local),
-    cancelOrdersOf: (strategy) => engine.cancelOrdersOf(strategy),
-  };
+/** allow, refuse (naming the strategy and its budget field) or wait (its action rate). */
+export function budgetVerdict(strategy: string, state: GuardState, intent: Intent, config: GuardConfig): GuardVerdict {
+  for (const guard of BUDGET_GUARDS) {
+    const verdict = guard(state, intent, config);
+    if (verdict.kind === 'refuse') return refused(budgetRejection(strategy, verdict.rejection));
+    if (verdict.kind === 'wait') return { ...verdict, reason: `strategy ${strategy}'s budget: ${verdict.reason}` };
+    if (verdict.kind !== 'allow') return verdict;
+  }
+  return ALLOW;
+}
+
+function budgetRejection(strategy: string, engine: Rejection): Rejection {
+  const field = BUDGET_FIELDS[engine.rule];
+  const hint =
+    engine.rule === 'kill_switch'
+      ? `the loss counts this strategy's own fills in this run; restart once the cause is understood, or raise risk.kill_switch.max_loss of strategy ${strategy}`
+      : `stay within it, or raise risk.${field ?? engine.rule} of strategy ${strategy} in the config`;
+  return { rule: engine.rule, value: engine.value, reason: `strategy ${strategy}'s budget: ${engine.reason}`, hints: [hint] };
 }
