@@ -1,4 +1,5 @@
 import { Observable, share, Subscription } from 'rxjs';
+import { InvalidValueError } from '../../core/invalidValueError.js';
 import { orderbookChecksumOfWire } from '../../protocol/orderbookChecksum.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import type { ConnectionState } from '../ws/venueWsClient.js';
@@ -28,13 +29,22 @@ export interface OrderBookFeedOptions {
   /** Defaults to the venue's checksum over the wire integers (`orderbookChecksumOfWire`). */
   readonly checksum?: OrderbookChecksumFn;
   readonly logger?: WsLogger;
+  /**
+   * Updates tolerated while the book waits for a snapshot before it asks for one again (default
+   * 5). A few are normal: updates in flight when a resubscribe goes out. More mean the snapshot was
+   * lost (a stalled stream that resumed), and without this the book would wait forever.
+   */
+  readonly updatesWithoutSnapshot?: number;
 }
+
+const DEFAULT_UPDATES_WITHOUT_SNAPSHOT = 5;
 
 /**
  * Local order books kept from the orderbook channel: one shared stream per market, emitting a
  * view after every applied message. A checksum mismatch is counted, the book is marked unsynced
  * and the channel is resubscribed so the venue sends a fresh snapshot; a reconnect also unsyncs
- * the book (updates were missed) until the resubscription's snapshot arrives.
+ * the book (updates were missed) until the resubscription's snapshot arrives. Updates that keep
+ * coming while no snapshot does (it was lost) also resubscribe, once per `updatesWithoutSnapshot`.
  */
 export class OrderBookFeed {
   private readonly shared = new Map<string, Observable<OrderBookView>>();
@@ -46,6 +56,10 @@ export class OrderBookFeed {
     private readonly options: OrderBookFeedOptions = {},
   ) {
     this.logger = options.logger ?? silentWsLogger;
+    const tolerated = options.updatesWithoutSnapshot;
+    if (tolerated !== undefined && (!Number.isSafeInteger(tolerated) || tolerated < 0)) {
+      throw new InvalidValueError('updatesWithoutSnapshot', tolerated, 'a non-negative integer');
+    }
   }
 
   get metrics(): Readonly<{ checksumMismatches: number; resyncs: number }> {
@@ -58,16 +72,26 @@ export class OrderBookFeed {
     if (cached !== undefined) return cached;
     const stream = new Observable<OrderBookView>((subscriber) => {
       const book = new LocalOrderBook(marketId, this.options.checksum ?? orderbookChecksumOfWire);
+      const tolerated = this.options.updatesWithoutSnapshot ?? DEFAULT_UPDATES_WITHOUT_SNAPSHOT;
+      let unsyncedUpdates = 0;
       const subscriptions = new Subscription();
       subscriptions.add(
         this.source.channel('orderbook', { marketIds: [marketId] }).subscribe({
           next: (message) => {
             const result = book.apply(message);
-            if (result.kind === 'applied') subscriber.next(viewOf(book, depth));
-            else if (result.kind === 'checksum-mismatch') {
+            if (result.kind === 'applied') {
+              unsyncedUpdates = 0;
+              subscriber.next(viewOf(book, depth));
+            } else if (result.kind === 'checksum-mismatch') {
+              unsyncedUpdates = 0;
               this.counters.checksumMismatches++;
               this.counters.resyncs++;
               this.logger.warn({ marketId, expected: result.expected, actual: result.actual }, 'orderbook checksum mismatch; resubscribing');
+              this.source.resubscribe('orderbook');
+            } else if (!book.synced && ++unsyncedUpdates > tolerated) {
+              unsyncedUpdates = 0;
+              this.counters.resyncs++;
+              this.logger.warn({ marketId, updates: tolerated + 1 }, 'orderbook updates without a snapshot; resubscribing');
               this.source.resubscribe('orderbook');
             }
           },
@@ -78,7 +102,9 @@ export class OrderBookFeed {
       if (this.source.connectionState$ !== undefined) {
         subscriptions.add(
           this.source.connectionState$.subscribe((state) => {
-            if (state.status === 'reconnecting') book.invalidate();
+            if (state.status !== 'reconnecting') return;
+            book.invalidate();
+            unsyncedUpdates = 0;
           }),
         );
       }

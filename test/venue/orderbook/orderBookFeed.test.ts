@@ -101,6 +101,31 @@ describe('OrderBookFeed', () => {
     expect(book.views).toHaveLength(2);
   });
 
+  it('asks for a snapshot again when updates keep coming without one (the snapshot was lost)', async () => {
+    const feed = new OrderBookFeed(client, { updatesWithoutSnapshot: 2 });
+    const book = collect(feed, 1);
+    await venue.frameWith('subscribe', 'orderbook');
+    const before = venue.frames.length;
+    // Two updates before a snapshot are tolerated (in flight around a resubscribe)...
+    venue.push(bookWire('update', 1, [['101', '1']], []));
+    venue.push(bookWire('update', 1, [['102', '1']], []));
+    venue.push(bookWire('update', 1, [['103', '1']], []));
+    // ...the third is one too many: the snapshot is not coming.
+    await venue.frameWith('unsubscribe', 'orderbook', before);
+    const resubscribe = await venue.frameWith('subscribe', 'orderbook', before);
+    expect(resubscribe.frame.params).toEqual({ channel: 'orderbook', market_ids: [1] });
+    expect(feed.metrics).toEqual({ checksumMismatches: 0, resyncs: 1 });
+    venue.push(bookWire('snapshot', 1, [['99', '5']], []));
+    const synced = await book.nth(1);
+    expect(prices(synced.bids)).toEqual([['99', '5']]);
+    expect(venue.sent('subscribe', 'orderbook')).toHaveLength(2);
+  });
+
+  it('refuses a negative or fractional updatesWithoutSnapshot', () => {
+    expect(() => new OrderBookFeed(client, { updatesWithoutSnapshot: -1 })).toThrow(/updatesWithoutSnapshot/);
+    expect(() => new OrderBookFeed(client, { updatesWithoutSnapshot: 1.5 })).toThrow(/updatesWithoutSnapshot/);
+  });
+
   it('shares one book stream per market', async () => {
     const feed = new OrderBookFeed(client);
     expect(feed.book$(2)).toBe(feed.book$(2));
