@@ -1,6 +1,8 @@
 import {
   bytesToHex,
   compactSignatureToSignature,
+  concat,
+  domainSeparator,
   encodeAbiParameters,
   hexToBytes,
   keccak256,
@@ -108,6 +110,28 @@ export function limitOrder(overrides: Partial<OrderFields> = {}): OrderFields {
 }
 
 export type Encoding = 'compact64' | 'full65';
+
+/** The spec's RevokeSigner struct, as viem types it. */
+export const REVOKE_SIGNER_TYPES = {
+  RevokeSigner: [
+    { name: 'account', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'nonceAnchor', type: 'uint48' },
+    { name: 'nonceBitmap', type: 'uint8' },
+  ],
+} as const;
+
+/**
+ * An EIP-712 digest written out by hand over a literal type string, for structs of static fields
+ * (address, uintN, bytes32) only: viem builds the type string itself, so this is how a test signs
+ * over a variant (a stray space) that hashes differently.
+ */
+export function digestOverTypeString(domain: Domain, typeString: string, fields: readonly { type: string; value: unknown }[]): Hex {
+  const structHash = keccak256(
+    encodeAbiParameters([{ type: 'bytes32' }, ...fields.map((field) => ({ type: field.type }))], [keccak256(stringToBytes(typeString)), ...fields.map((field) => field.value)]),
+  );
+  return keccak256(concat(['0x1901', domainSeparator({ domain }), structHash]));
+}
 
 /** The spec's VerifyWitness struct, as viem types it. */
 export const VERIFY_WITNESS_TYPES = {
@@ -240,14 +264,7 @@ export class SimRestHarness {
     const account_signature = await account.signTypedData({
       domain: this.domain,
       primaryType: 'RevokeSigner',
-      types: {
-        RevokeSigner: [
-          { name: 'account', type: 'address' },
-          { name: 'signer', type: 'address' },
-          { name: 'nonceAnchor', type: 'uint48' },
-          { name: 'nonceBitmap', type: 'uint8' },
-        ],
-      },
+      types: REVOKE_SIGNER_TYPES,
       message: { account: account.address, signer, nonceAnchor: Number(anchor), nonceBitmap: bit },
     });
     return { account: account.address, signer, nonce_anchor: anchor.toString(), nonce_bitmap_index: bit, account_signature };

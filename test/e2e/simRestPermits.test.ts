@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concat, domainSeparator, encodeAbiParameters, hashTypedData, keccak256, parseUnits, stringToBytes, type Hex } from 'viem';
+import { hashTypedData, parseUnits, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { parseVenueErrorText } from '../../src/venue/venueError.js';
 import {
@@ -8,7 +8,7 @@ import {
   placeOrderResponseSchema,
   positionResponseSchema,
 } from '../../src/venue/schemas/restSchemas.js';
-import { actionHash, errorOf, limitOrder, newKey, orderWord, SimRestHarness, VERIFY_WITNESS_TYPES } from './simRestHarness.js';
+import { actionHash, digestOverTypeString, errorOf, limitOrder, newKey, orderWord, SimRestHarness, VERIFY_WITNESS_TYPES } from './simRestHarness.js';
 
 let h: SimRestHarness;
 let account: PrivateKeyAccount;
@@ -95,17 +95,12 @@ describe('simulator REST: permits', () => {
     const pair = { anchor: 0n, bit: bit() };
     const deadline = Math.floor(Date.now() / 1000) + 60;
     const witness = { account: account.address, target: h.router, hash, nonceAnchor: Number(pair.anchor), nonceBitmap: pair.bit, deadline };
-    // The EIP-712 digest written out by hand, so the type string can be varied; viem cannot
-    // produce a type string with a space.
-    const digestOver = (typeString: string): Hex => {
-      const structHash = keccak256(
-        encodeAbiParameters(
-          [{ type: 'bytes32' }, { type: 'address' }, { type: 'address' }, { type: 'bytes32' }, { type: 'uint48' }, { type: 'uint8' }, { type: 'uint32' }],
-          [keccak256(stringToBytes(typeString)), witness.account, witness.target, hash, witness.nonceAnchor, witness.nonceBitmap, deadline],
-        ),
+    const digestOver = (typeString: string): Hex =>
+      digestOverTypeString(
+        h.domain,
+        typeString,
+        VERIFY_WITNESS_TYPES.VerifyWitness.map(({ name, type }) => ({ type, value: witness[name] })),
       );
-      return keccak256(concat(['0x1901', domainSeparator({ domain: h.domain }), structHash]));
-    };
     const exact = 'VerifyWitness(address account,address target,bytes32 hash,uint48 nonceAnchor,uint8 nonceBitmap,uint32 deadline)';
     // The hand-written digest is the real one for the exact string, so only the space differs.
     expect(digestOver(exact)).toBe(hashTypedData({ domain: h.domain, primaryType: 'VerifyWitness', types: VERIFY_WITNESS_TYPES, message: witness }));

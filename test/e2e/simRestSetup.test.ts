@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashTypedData, recoverTypedDataAddress } from 'viem';
 import { parseVenueErrorText } from '../../src/venue/venueError.js';
 import {
   eip712DomainResponseSchema,
@@ -10,7 +11,7 @@ import {
   depositResponseSchema,
   errorEnvelopeSchema,
 } from '../../src/venue/schemas/restSchemas.js';
-import { errorOf, eventually, limitOrder, newKey, SimRestHarness } from './simRestHarness.js';
+import { errorOf, eventually, digestOverTypeString, limitOrder, newKey, REVOKE_SIGNER_TYPES, SimRestHarness } from './simRestHarness.js';
 
 let h: SimRestHarness;
 
@@ -176,6 +177,32 @@ describe('simulator REST: signers', () => {
       account: account.address,
     });
     expect(forged.json['error'].message).toMatch(/^FailedPrecondition: RevokeSigner reverted: SignerNotAuthorized\(/);
+  });
+
+  it('refuses a revoke signed over a type string with a stray space, naming the address the signature recovers to', async () => {
+    const { account, signer } = await h.trader();
+    const message = { account: account.address, signer: signer.address, nonceAnchor: 0, nonceBitmap: 1 };
+    const fields = REVOKE_SIGNER_TYPES.RevokeSigner.map(({ name, type }) => ({ type, value: message[name] }));
+    const exact = 'RevokeSigner(address account,address signer,uint48 nonceAnchor,uint8 nonceBitmap)';
+    // The hand-written digest is the real one for the exact string, so only the space differs.
+    expect(digestOverTypeString(h.domain, exact, fields)).toBe(hashTypedData({ domain: h.domain, primaryType: 'RevokeSigner', types: REVOKE_SIGNER_TYPES, message }));
+    const account_signature = await account.sign({ hash: digestOverTypeString(h.domain, exact.replace(',address signer', ', address signer'), fields) });
+    const answer = await h.post('/v1/auth/revoke-signer', {
+      account: account.address,
+      signer: signer.address,
+      nonce_anchor: '0',
+      nonce_bitmap_index: 1,
+      account_signature,
+    });
+    const named = await recoverTypedDataAddress({ domain: h.domain, primaryType: 'RevokeSigner', types: REVOKE_SIGNER_TYPES, message, signature: account_signature });
+    expect(named).not.toBe(account.address);
+    expect(errorOf(answer)).toEqual({
+      status: 400,
+      code: 'FailedPrecondition',
+      message: `FailedPrecondition: RevokeSigner reverted: SignerNotAuthorized(${named})`,
+    });
+    const status = await h.get(`/v1/auth/session-key-status?account=${account.address}&signer=${signer.address}`);
+    expect(status.json['data']).toEqual({ status: 1, status_description: 'Active' });
   });
 });
 
