@@ -14,3 +14,4 @@ export type {
   ChainCheck,
 } from './simContext.js';
 export { DEFAULT_MARKETS, type MarketDefinition } from './exchange/markets.js';
+export type { SubscribeFault } from './ws/subscribeFault.js';

@@ -8,6 +8,7 @@ import type { SystemConfigWire } from '../venue/schemas/restSystem.js';
 import type { Exchange } from './exchange/exchange.js';
 import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { MarketDefinition } from './exchange/markets.js';
+import type { SubscribeFault } from './ws/subscribeFault.js';
 
 /**
  * The seam between the simulator's HTTP side (chain, REST, startSim) and its WebSocket side:
@@ -99,6 +100,8 @@ export interface SimWebSocketHandle {
   dropConnections(): number;
   /** While stalled, no channel frame is sent (they are dropped, as a stuck stream would lose them). */
   setStalled(stalled: boolean): void;
+  /** Sets (or clears, with undefined) the subscribe-filter fault. */
+  setSubscribeFault(fault: SubscribeFault | undefined): void;
   close(): Promise<void>;
 }
 
@@ -127,6 +130,11 @@ export interface SimControls {
   dropWebSockets(): number;
   /** Stops (true) or resumes (false) every WebSocket stream. */
   stallStreams(stalled: boolean): void;
+  /**
+   * Test fault, off by default: filtered subscribes get another filter applied and acked (all
+   * markets, or the given ids), as if `market_ids` did not reach the venue intact. Undefined clears it.
+   */
+  setSubscribeFault(fault: SubscribeFault | undefined): void;
   /** Registers an account immediately, bypassing the lag (credits nothing). */
   registerNow(account: Address): void;
   state(): SimStateView;

@@ -1,6 +1,7 @@
 import type { Address } from '../core/address.js';
 import { parseAddress } from '../core/address.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
+import { checkSubscribeFault } from './ws/subscribeFault.js';
 import type { SimControls, SimFaults, SimStateView, SimWebSocketHandle } from './simContext.js';
 import type { SimRuntime } from './simRuntime.js';
 
@@ -32,6 +33,9 @@ export function createSimControls(runtime: SimRuntime, webSocket: () => SimWebSo
     },
     stallStreams(stalled: boolean) {
       webSocket()?.setStalled(stalled);
+    },
+    setSubscribeFault(fault) {
+      webSocket()?.setSubscribeFault(checkSubscribeFault(fault));
     },
     registerNow(account: Address) {
       chain.accounts.registerNow(parseAddress(account, 'account'), runtime.clock.now());

@@ -9,6 +9,7 @@ import { SimWsConnection, type ConnectionLimits } from './simWsConnection.js';
 import type { SimEvent, SimWebSocketHandle } from '../simContext.js';
 import type { SimWsContext } from './simWsContext.js';
 import { SimWsHub } from './simWsHub.js';
+import { applySubscribeFault, type SubscribeFault } from './subscribeFault.js';
 
 export interface SimWebSocketOptions {
   /** Upgrade path, e.g. "/ws". */
@@ -64,6 +65,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
   const lifetime = new AbortController();
   let stalledUntil = 0;
   let stalledIndefinitely = false;
+  let subscribeFault: SubscribeFault | undefined;
   const isStalled = (): boolean => stalledIndefinitely || timers.now() < stalledUntil;
   let nextId = 1;
 
@@ -84,7 +86,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
         return;
       }
       try {
-        handleClientFrame(ctx, hub, connection, rawText(data));
+        handleClientFrame(ctx, hub, connection, applySubscribeFault(rawText(data), subscribeFault));
       } catch (error) {
         // A bug in a handler must cost this frame only, never the server.
         onError(error);
@@ -185,6 +187,9 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
     },
     dropConnections: dropAll,
     setStalled,
+    setSubscribeFault: (fault) => {
+      subscribeFault = fault;
+    },
     dropAccount: (account) => {
       const targets = hub.ofAccount(account);
       for (const connection of targets) connection.terminate('dropped by control');
