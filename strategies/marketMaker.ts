@@ -11,11 +11,16 @@
  *   quote never crosses the mark by rounding. A post-only quote that would still cross the book
  *   (skewed past the touch, or priced off a mark the book has already left) is moved one tick
  *   behind the opposite best price, so it rests instead of being refused as PostOnlyWouldCross.
+ * - Restart-safe: the centre and the intent ids of its quotes are saved in `ctx.storage` at every
+ *   requote. On start it takes over its own resting orders (restored from the journal, or adopted
+ *   at reconciliation): when every saved quote still rests, they are its live quotes again and
+ *   nothing is requoted until the mark moves; otherwise all of them are cancelled and the first
+ *   mark quotes afresh. A restart never leaves more than one bid and one ask.
  *
  * Params: size (decimal, per quote), spread_bps, requote_bps, max_inventory (decimal), skew_bps,
  * post_only.
  */
-import { EMPTY, filter, from, ignoreElements, merge, mergeMap, tap, type Observable } from 'rxjs';
+import { defer, EMPTY, filter, from, ignoreElements, merge, mergeMap, tap, type Observable } from 'rxjs';
 import { z } from 'zod';
 import {
   absDecimal,
@@ -24,6 +29,7 @@ import {
   defineStrategy,
   offsetByBps,
   type Intent,
+  type OpenOrderSnapshot,
   type PositionSnapshot,
   type StrategyContext,
 } from '../src/strategy/index.js';
@@ -108,9 +114,43 @@ export function shouldRequote(lastCenter: string | undefined, center: string, re
   return compareDecimals(absDecimal(changeBps(lastCenter, center)), String(requoteBps)) >= 0;
 }
 
+/** What the market maker saves per market: the centre it last quoted around and its quotes' intent ids. */
+export const savedQuotesSchema = z.object({ center: z.string(), bid: z.string().optional(), ask: z.string().optional() });
+export type SavedQuotes = z.infer<typeof savedQuotesSchema>;
+
+export interface LiveQuotes {
+  center?: string;
+  bid?: string;
+  ask?: string;
+}
+
+export interface QuoteTakeover {
+  readonly live: LiveQuotes;
+  /** Own resting orders to cancel. */
+  readonly cancel: readonly ({ readonly intentId: string } | { readonly orderId: string })[];
+}
+
+/**
+ * Takes over the strategy's own resting orders of a market on start. When the saved quotes all
+ * still rest (a bid as a buy, an ask as a sell), they and the saved centre are live again and
+ * every other own order is cancelled; otherwise (a quote filled or cancelled while down, nothing
+ * saved, orders adopted at reconciliation) every own order is cancelled and nothing is live, so
+ * the first mark quotes afresh.
+ */
+export function takeOverQuotes(saved: SavedQuotes | undefined, own: readonly OpenOrderSnapshot[]): QuoteTakeover {
+  const resting = (id: string | undefined, side: 'buy' | 'sell') => id !== undefined && own.some((o) => o.intentId === id && o.side === side);
+  const intact = saved !== undefined && (saved.bid !== undefined || saved.ask !== undefined) && (saved.bid === undefined || resting(saved.bid, 'buy')) && (saved.ask === undefined || resting(saved.ask, 'sell'));
+  const live: LiveQuotes = intact ? { center: saved.center, ...(saved.bid === undefined ? {} : { bid: saved.bid }), ...(saved.ask === undefined ? {} : { ask: saved.ask }) } : {};
+  const cancel = own
+    .filter((o) => o.intentId === undefined || (o.intentId !== live.bid && o.intentId !== live.ask))
+    .map((o) => (o.intentId === undefined ? { orderId: o.orderId } : { intentId: o.intentId }));
+  return { live, cancel };
+}
+
 function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number): Observable<Intent> {
   const p = ctx.params;
-  let live: { bid?: string; ask?: string; center?: string } = {};
+  const key = `quotes-${marketId}`;
+  let live: LiveQuotes = {};
   let lastMark: string | undefined;
   let touch: Touch = {};
 
@@ -124,7 +164,7 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     // Cancel only quotes still open (or in flight): a filled quote has nothing left to cancel.
     const open = new Set(ctx.state.openOrders(marketId).map((o) => o.intentId));
     for (const id of [live.bid, live.ask]) if (id !== undefined && open.has(id)) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
-    const next: { bid?: string; ask?: string; center?: string } = { center: quotes.center };
+    const next: LiveQuotes & SavedQuotes = { center: quotes.center };
     if (quotes.bid !== undefined) {
       const bid = ctx.intents.placeLimit({ marketId, side: 'buy', size: p.size, price: quotes.bid, priceRounding: 'down', postOnly: p.post_only });
       next.bid = bid.intentId;
@@ -136,6 +176,8 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
       intents.push(ask);
     }
     live = next;
+    // Saved before the intents leave: a restart finds the new quotes (or sees they never rested).
+    ctx.storage?.save(key, next);
     ctx.log.debug({ marketId, mark: lastMark, ...quotes }, 'requote');
     return from(intents);
   };
@@ -164,7 +206,15 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     tap((book) => (touch = { bestBid: book.bids[0]?.price, bestAsk: book.asks[0]?.price })),
     ignoreElements(),
   );
-  return merge(onBook, onMark, onOwnFill, onDeadQuote);
+  // At subscription, not at definition: the engine's tracker holds the restored orders by then.
+  const takeOver = defer(() => {
+    const own = ctx.state.openOrders(marketId).filter((o) => o.strategy === ctx.name);
+    const takeover = takeOverQuotes(ctx.storage?.load(key, savedQuotesSchema), own);
+    live = { ...takeover.live };
+    if (own.length > 0) ctx.log.info({ marketId, kept: own.length - takeover.cancel.length, cancelled: takeover.cancel.length }, 'resting quotes taken over');
+    return from(takeover.cancel.map((target) => ctx.intents.cancel({ marketId, target })));
+  });
+  return merge(takeOver, onBook, onMark, onOwnFill, onDeadQuote);
 }
 
 export default defineStrategy({

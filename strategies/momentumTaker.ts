@@ -7,10 +7,14 @@
  *   against the position closes it (reduce-only market order); a move of `take_profit_bps` in
  *   its favour closes it too.
  * - After any order it waits `cooldown_blocks` marks, so an order still in flight is not doubled.
+ * - Restart-safe: the side and entry mark of a position it opens are saved in `ctx.storage`, and
+ *   forgotten when it closes. On start it resumes the stop and take profit of an open position
+ *   from that entry (or the venue's average entry price); a position with neither takes the first
+ *   mark as its entry, so no position is ever left without a stop. A flat start forgets the entry.
  *
  * Params: size, lookback_blocks, entry_bps, stop_loss_bps, take_profit_bps, cooldown_blocks.
  */
-import { EMPTY, from, merge, mergeMap, type Observable } from 'rxjs';
+import { defer, EMPTY, from, merge, mergeMap, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { changeBps, compareDecimals, defineStrategy, negateDecimal, type Intent, type PositionSnapshot, type StrategyContext } from '../src/strategy/index.js';
 
@@ -51,14 +55,48 @@ export function decide(window: readonly string[], mark: string, position: Positi
   return { action: 'none' };
 }
 
+/** What the momentum taker saves per market while in a position it opened. */
+export const savedEntrySchema = z.object({ side: z.enum(['buy', 'sell']), entryPrice: z.string() });
+export type SavedEntry = z.infer<typeof savedEntrySchema>;
+
+export interface ResumedEntry {
+  /** The entry to judge the stop and take profit from; undefined: flat, or the first mark decides. */
+  readonly entryPrice?: string;
+  /** The saved entry no longer describes the position (flat, or the other side): drop it. */
+  readonly forget: boolean;
+}
+
+/** On start: the saved entry applies while the position it was saved for is still open on that side. */
+export function resumeEntry(saved: SavedEntry | undefined, position: PositionSnapshot | undefined): ResumedEntry {
+  const open = position !== undefined && compareDecimals(position.size, '0') !== 0;
+  if (!open) return { forget: saved !== undefined };
+  if (saved !== undefined && saved.side === position.side) return { entryPrice: saved.entryPrice, forget: false };
+  return { ...(position.avgEntryPrice === undefined ? {} : { entryPrice: position.avgEntryPrice }), forget: saved !== undefined };
+}
+
 function runMomentum(ctx: StrategyContext<MomentumParams>, marketId: number): Observable<Intent> {
   const p = ctx.params;
+  const key = `entry-${marketId}`;
   const window: string[] = [];
   let cooldown = 0;
   let entryMark: string | undefined;
-  return ctx.streams.mark(marketId).pipe(
+  return defer(() => {
+    const position = ctx.state.position(marketId);
+    const resumed = resumeEntry(ctx.storage?.load(key, savedEntrySchema), position);
+    entryMark = resumed.entryPrice;
+    if (resumed.forget) ctx.storage?.delete(key);
+    if (entryMark !== undefined) ctx.log.info({ marketId, side: position?.side, size: position?.size, entryPrice: entryMark }, 'open position resumed with its stop');
+    return ctx.streams.mark(marketId);
+  }).pipe(
     mergeMap((m) => {
-      const decision = cooldown > 0 ? { action: 'none' as const } : decide(window, m.markPrice, ctx.state.position(marketId), entryMark, p);
+      const position = ctx.state.position(marketId);
+      if (entryMark === undefined && position !== undefined && compareDecimals(position.size, '0') !== 0 && position.avgEntryPrice === undefined) {
+        // A position with no known entry (opened elsewhere, or saved state lost): its stop starts here.
+        entryMark = m.markPrice;
+        ctx.storage?.save(key, { side: position.side, entryPrice: entryMark } satisfies SavedEntry);
+        ctx.log.warn({ marketId, entryPrice: entryMark }, 'open position without an entry price: the stop is measured from this mark');
+      }
+      const decision = cooldown > 0 ? { action: 'none' as const } : decide(window, m.markPrice, position, entryMark, p);
       window.push(m.markPrice);
       if (window.length > p.lookback_blocks) window.shift();
       if (cooldown > 0) cooldown--;
@@ -67,10 +105,13 @@ function runMomentum(ctx: StrategyContext<MomentumParams>, marketId: number): Ob
       ctx.log.info({ marketId, mark: m.markPrice, ...decision }, 'momentum decision');
       if (decision.action === 'enter') {
         entryMark = m.markPrice;
+        // Saved before the order leaves: a restart with the position open keeps its stop.
+        ctx.storage?.save(key, { side: decision.side, entryPrice: entryMark } satisfies SavedEntry);
         return from([ctx.intents.placeMarket({ marketId, side: decision.side, size: p.size })]);
       }
       entryMark = undefined;
       window.length = 0;
+      ctx.storage?.delete(key);
       return from([ctx.intents.closePosition({ marketId })]);
     }),
   );

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.js';
+import { loadConfig } from '../../src/runtime/config/loadConfig.js';
+import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { createLogger } from '../../src/runtime/logging/createLogger.js';
+import { runBot } from '../../src/runtime/runBot.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { until } from './support/journalBot.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The example market maker and grid together on market 1, keeping their orders on shutdown. */
+function configText(journalPath: string, mark: number): string {
+  return `
+venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
+risk: { max_order_notional: "100000", max_position_per_market: "1000000", max_open_orders: 50, max_actions_per_second: 200, kill_switch: { max_loss: "1000" } }
+strategies:
+  - name: mm
+    module: strategies/marketMaker.ts
+    markets: [1]
+    params: { size: "0.001", spread_bps: 200, requote_bps: 500, max_inventory: "0.01", skew_bps: 10 }
+  - name: grid
+    module: strategies/grid.ts
+    markets: [1]
+    params: { lower: "${(mark * 0.9).toFixed(1)}", upper: "${(mark * 1.1).toFixed(1)}", levels: 6, size: "0.0002" }
+logging: { level: info, pretty: false }
+shutdown: { open_orders: keep }
+journal: { path: ${JSON.stringify(journalPath)} }
+`;
+}
+
+interface Run {
+  readonly engine: Engine;
+  readonly lines: string[];
+  stop(): Promise<void>;
+}
+
+async function startRun(sim: RunningSim, who: SimAccount, text: string): Promise<Run> {
+  const config = await loadConfig({ text, env: {} });
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
+      done();
+    },
+  });
+  const controller = new AbortController();
+  let ready!: (engine: Engine) => void;
+  const started = new Promise<Engine>((r) => (ready = r));
+  const running = runBot({
+    config,
+    keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    restUrl: sim.restUrl,
+    wsUrl: sim.wsUrl,
+    logger: createLogger({ level: 'info', pretty: false, destination }),
+    signal: controller.signal,
+    root: repoRoot,
+    onReady: ({ engine }) => ready(engine),
+  });
+  const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);
+  return { engine, lines, stop: async () => (controller.abort(), await running) };
+}
+
+describe('example strategies across a restart (runBot on the simulator)', () => {
+  let sim: RunningSim;
+  let dir: string;
+  beforeEach(async () => {
+    // Blocks drive the marks both strategies quote from.
+    sim = await startSim({ port: 0, blockMs: 100, registrationLagMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-strategy-restart-'));
+  });
+  afterEach(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('market maker and grid take over their resting orders: the count does not grow and no level is doubled', async () => {
+    const who = await fundedAccount(sim);
+    const mark = Number((await who.rest.markets()).markets.find((m) => m.market_id === '1')!.mark_price);
+    const journalPath = join(dir, 'journal.sqlite');
+    const text = configText(journalPath, mark);
+    const venueOpen = async () => (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
+    const resting = (engine: Engine, strategy: string) => engine.tracker.openOrders({ strategy }).filter((o) => o.state === 'open');
+    const firstMarkSeen = (run: Run) => run.lines.some((l) => l.includes('"msg":"grid placed"'));
+    const expectNoDoubles = (orders: Awaited<ReturnType<typeof venueOpen>>) => {
+      const keys = orders.map((o) => `${o.side}@${o.price_ticks}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    };
+
+    // Run 1: one bid and one ask; five grid orders (six levels, the one nearest the mark empty).
+    const run1 = await startRun(sim, who, text);
+    await until(() => resting(run1.engine, 'mm').length === 2 && resting(run1.engine, 'grid').length === 5);
+    await run1.stop();
+    const before = (await venueOpen()).map((o) => o.order_id).sort();
+    expect(before).toHaveLength(7);
+
+    // Run 2 (shutdown kept the orders): both strategies resume them and place nothing.
+    const run2 = await startRun(sim, who, text);
+    await until(() => firstMarkSeen(run2));
+    await new Promise((r) => setTimeout(r, 350)); // a few more marks: the market maker does not requote
+    expect(run2.lines.filter((l) => l.includes('taken over')).length).toBe(2);
+    await run2.stop();
+    const afterRestart = await venueOpen();
+    expect(afterRestart.map((o) => o.order_id).sort()).toEqual(before);
+    expectNoDoubles(afterRestart);
+
+    // Run 3 without saved strategy state (as after orders adopted at reconciliation): the market
+    // maker cancels the quotes it cannot vouch for and quotes afresh; the grid finds its levels
+    // by price and still places nothing.
+    const journal = openJournal(journalPath);
+    journal.db.prepare('DELETE FROM strategy_state').run();
+    journal.close();
+    const run3 = await startRun(sim, who, text);
+    try {
+      const oldQuotes = new Set(run2.engine.tracker.openOrders({ strategy: 'mm' }).map((o) => o.intentId));
+      await until(() => resting(run3.engine, 'mm').filter((o) => !oldQuotes.has(o.intentId)).length === 2 && firstMarkSeen(run3));
+      await until(async () => (await venueOpen()).length === 7);
+      const afterReset = await venueOpen();
+      expectNoDoubles(afterReset);
+      const gridIds = resting(run3.engine, 'grid').map((o) => o.orderId);
+      expect(gridIds.every((id) => id !== undefined && before.includes(id))).toBe(true);
+      expect(gridIds).toHaveLength(5);
+    } finally {
+      await run3.stop();
+    }
+  }, 30_000);
+});
