@@ -11,6 +11,7 @@ import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient } from '../../src/venue/rest/restClient.js';
+import { VenueError } from '../../src/venue/venueError.js';
 import { fundedAccount, grantAllowance, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -48,12 +49,38 @@ describe('engine against the simulator', () => {
   it('lands 500 intents fired at once with zero nonce errors and no duplicate, across two anchor rollovers', async () => {
     // Neither side rate-limits REST here: this is about nonces, not the 500-per-10-s budget.
     const who = { ...(await fundedAccount(sim)), rest: createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, rateLimit: false }) };
-    const engine = engineFor(sim, who);
+    // Every send as it left and how the venue answered: a nonce error the engine resynced from, or
+    // a resend, would still end accepted, so the sends themselves are what must be clean.
+    const real = venueSender(who.rest);
+    const sends: { pair: string; anchor: bigint; error?: string }[] = [];
+    const recording: ActionSender = {
+      async send(request, options) {
+        const nonce = request.nonce;
+        const base = { pair: nonce === undefined ? 'none' : `${nonce.anchor}:${nonce.bit}`, anchor: nonce?.anchor ?? -1n };
+        try {
+          const receipt = await real.send(request, options);
+          sends.push(base);
+          return receipt;
+        } catch (error) {
+          sends.push({ ...base, error: error instanceof VenueError ? error.kind : String(error) });
+          throw error;
+        }
+      },
+    };
+    const engine = engineFor(sim, who, { sender: recording });
     await engine.start();
     const before = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
     const outcomes = await Promise.all(Array.from({ length: 500 }, (_, i) => engine.execute(buy(i, { price: (30000 + (i % 50)).toString() }))));
     const failed = outcomes.filter((o) => o.type !== 'accepted');
     expect(failed).toEqual([]);
+    // One send per intent: no nonce error (NonceUsed, InvalidNonceAnchor, InvalidNonceIndex), no
+    // resend, no resync; each pair once; anchors before + 1, + 2 and + 3, so two rollovers.
+    expect(sends.filter((x) => x.error !== undefined)).toEqual([]);
+    expect(sends).toHaveLength(500);
+    expect(new Set(sends.map((x) => x.pair)).size).toBe(500);
+    const anchors = [...new Set(sends.map((x) => x.anchor))].sort((a, b) => (a < b ? -1 : 1));
+    expect(anchors[0]).toBe(before + 1n);
+    expect(anchors.length - 1).toBeGreaterThanOrEqual(2);
     const orderIds = outcomes.map((o) => (o.type === 'accepted' ? o.orderId : undefined));
     expect(new Set(orderIds).size).toBe(500);
     const after = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);

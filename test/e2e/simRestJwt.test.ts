@@ -3,8 +3,9 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { parseUnits, type Hex } from 'viem';
 import { ManualClock } from '../../src/core/clock.js';
 import { parseVenueErrorText } from '../../src/venue/venueError.js';
-import { loginNonceResponseSchema, tokenPairResponseSchema } from '../../src/venue/schemas/restSchemas.js';
+import { tokenPairResponseSchema } from '../../src/venue/schemas/restSchemas.js';
 import { errorOf, limitOrder, newKey, SimRestHarness } from './simRestHarness.js';
+import { fetchAuthNonce as fetchNonce, login, loginBody } from './support/viemAuth.js';
 
 let h: SimRestHarness;
 
@@ -14,32 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-async function loginBody(harness: SimRestHarness, key: PrivateKeyAccount, nonce: string, deadline: number): Promise<Record<string, unknown>> {
-  const signature = await key.signTypedData({
-    domain: harness.domain,
-    primaryType: 'Login',
-    types: {
-      Login: [
-        { name: 'account', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint32' },
-      ],
-    },
-    message: { account: key.address, nonce: BigInt(nonce.startsWith('0x') ? nonce : `0x${nonce}`), deadline },
-  });
-  return { account: key.address, nonce, deadline, signature };
-}
-
-async function fetchNonce(harness: SimRestHarness, account: Hex): Promise<string> {
-  return loginNonceResponseSchema.parse((await harness.get(`/v1/auth/nonce?account=${account}`)).json).nonce;
-}
-
-async function login(harness: SimRestHarness, key: PrivateKeyAccount, nowSeconds = Math.floor(Date.now() / 1000)) {
-  const nonce = await fetchNonce(harness, key.address);
-  const answer = await harness.post('/v1/auth/login', await loginBody(harness, key, nonce, nowSeconds + 60));
-  return tokenPairResponseSchema.parse(answer.json).data;
-}
 
 async function approveBody(
   harness: SimRestHarness,

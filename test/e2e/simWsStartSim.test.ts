@@ -4,6 +4,7 @@ import { weiToDecimal } from '../../src/core/decimal.js';
 import { orderbookChecksum } from '../../src/protocol/orderbookChecksum.js';
 import { SimRestHarness, limitOrder } from './simRestHarness.js';
 import { FrameRecorder, isAck, isAuthReply, settle } from './simWsHarness.js';
+import { authV2Frame } from './support/viemAuth.js';
 
 /**
  * The WebSocket server as `startSim` runs it: real blocks every 50 ms, synthetic makers, REST
@@ -26,22 +27,7 @@ afterAll(async () => {
 });
 
 async function authV2(c: FrameRecorder, who: { account: PrivateKeyAccount; signer: PrivateKeyAccount }): Promise<Record<string, unknown>> {
-  const answer = await h.get(`/v1/auth/nonce?account=${who.account.address}`);
-  const nonce = (answer.json['data']?.nonce ?? answer.json['nonce']) as `0x${string}`;
-  const message = 'WebSocket Authentication';
-  const signature = await who.signer.signTypedData({
-    domain: h.domain,
-    primaryType: 'RegisterV2',
-    types: {
-      RegisterV2: [
-        { name: 'signer', type: 'address' },
-        { name: 'message', type: 'string' },
-        { name: 'nonce', type: 'uint256' },
-      ],
-    },
-    message: { signer: who.signer.address, message, nonce: BigInt(nonce) },
-  });
-  return c.request({ method: 'auth_v2', params: { account: who.account.address, signer: who.signer.address, message, nonce, signature } }, isAuthReply);
+  return c.request(await authV2Frame(h, who), isAuthReply);
 }
 
 type Level = { price: string; quantity: string };
