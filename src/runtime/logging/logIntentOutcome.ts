@@ -2,7 +2,7 @@ import type { IntentOutcome } from '../../engine/intentOutcome.js';
 import type { Logger } from './createLogger.js';
 
 /**
- * One line per intent outcome: accepted at info, refused and failed at warn (with the reason),
+ * One line per intent outcome: accepted at info, refused, failed and unknown at warn (with the reason),
  * except a cancel whose order had already finished: a market maker loses that race to a fill
  * routinely and nothing is wrong, so it is info.
  */
@@ -26,6 +26,7 @@ export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
       logger.info({ ...where, request: o.request }, 'dry run');
       return;
     case 'unknown':
-      logger.warn({ ...where, reason: o.reason }, 'outcome unknown; resolving');
+      // The action may have executed and the venue's state could not show it: check before acting again.
+      logger.warn({ ...where, reason: o.reason, ...(o.hints === undefined ? {} : { hints: o.hints }) }, 'outcome unknown');
   }
 }

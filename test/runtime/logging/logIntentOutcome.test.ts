@@ -34,4 +34,9 @@ describe('logIntentOutcome', () => {
     const line = logged({ ...base, kind: 'cancel', type: 'refused', rejection: rejection('cancel_target', 'mm-404', 'no order was placed by that intent') });
     expect(line).toMatchObject({ level: 40, msg: 'intent refused', rule: 'cancel_target' });
   });
+
+  it('warns about an unknown outcome with its reason and what to read before acting again', () => {
+    const line = logged({ ...base, kind: 'setLeverage', type: 'unknown', reason: 'the position is flat', hints: ['read the leverage once a position is open'] });
+    expect(line).toMatchObject({ level: 40, msg: 'outcome unknown', reason: 'the position is flat', hints: ['read the leverage once a position is open'] });
+  });
 });
