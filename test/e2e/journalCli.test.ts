@@ -48,7 +48,10 @@ describe('perpbot history and perpbot reconcile', () => {
     expect(text.stdout).toMatch(/^orders:\nupdated +strategy +market +side/m);
     expect(text.stdout).toContain('fills: none');
 
-    expect((await cli(['reconcile', '--config', configPath])).stdout).toContain('no differences');
+    const clean = (await cli(['reconcile', '--config', configPath])).stdout;
+    expect(clean).toContain('no differences');
+    // The bot's start journaled a balance snapshot; nothing has moved the money since.
+    expect(clean).toMatch(/^balance \S+ USDC: 0 since the journaled \S+ at \d{4}-/m);
 
     // An order placed outside the bot: reported, and (without --apply) nothing written.
     const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });

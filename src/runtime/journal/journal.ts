@@ -6,7 +6,7 @@ import type { Intent } from '../../engine/intents.js';
 import type { NoncePair } from '../../engine/noncePair.js';
 import type { OrderState } from '../../engine/orderTracker.js';
 import type { Side } from '../../engine/intents.js';
-import { fillFromRow, orderFromRow, TERMINAL_ORDER_STATES, type FillSource, type InFlightIntent, type JournalFill, type JournalOrder, type JournalPosition, type JournalRequest } from './journalRows.js';
+import { fillFromRow, orderFromRow, TERMINAL_ORDER_STATES, type FillSource, type InFlightIntent, type JournalBalance, type JournalFill, type JournalOrder, type JournalPosition, type JournalRequest } from './journalRows.js';
 
 /**
  * The durable record of one or more accounts' trading, over an open SQLite file (see
@@ -149,6 +149,16 @@ export class Journal {
       'INSERT INTO positions (account, market_id, side, size, avg_entry_price, margin_mode, source, fill_seq, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       account.toLowerCase(), position.marketId, position.side, position.size, position.avgEntryPrice ?? null, position.marginMode ?? null, source, seq, atMs,
     );
+  }
+
+  recordBalance(account: string, balance: string, source: string, atMs: number): void {
+    this.run('INSERT INTO balances (account, balance, source, at_ms) VALUES (?, ?, ?, ?)', account.toLowerCase(), balance, source, atMs);
+  }
+
+  /** The last balance snapshot journaled for the account. */
+  latestBalance(account: string): JournalBalance | undefined {
+    const row = this.get('SELECT balance, source, at_ms FROM balances WHERE account = ? ORDER BY id DESC LIMIT 1', account.toLowerCase());
+    return row === undefined ? undefined : { balance: String(row['balance']), source: String(row['source']), atMs: Number(row['at_ms']) };
   }
 
   recordReconciliation(account: string, runId: string | undefined, trigger: string, ok: boolean, differences: unknown, atMs: number): void {

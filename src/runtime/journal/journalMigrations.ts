@@ -66,6 +66,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Reconciliation reads each order's latest state change.
   `CREATE INDEX order_states_intent ON order_states (intent_id, id);`,
+  // Cross-margin balance snapshots (decimal TEXT, may be negative), one per reconciliation.
+  `
+  CREATE TABLE balances (
+    id INTEGER PRIMARY KEY, account TEXT NOT NULL, balance TEXT NOT NULL, source TEXT NOT NULL, at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX balances_latest ON balances (account, id);
+  `,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

@@ -56,6 +56,14 @@ export interface JournalPosition {
   readonly atMs: number;
 }
 
+/** A cross-margin balance as the venue reported it, with the reconciliation that read it. */
+export interface JournalBalance {
+  /** USDC decimal; may be negative. */
+  readonly balance: string;
+  readonly source: string;
+  readonly atMs: number;
+}
+
 export interface JournalRequest {
   readonly endpoint: string;
   readonly body: Readonly<Record<string, unknown>>;

@@ -93,7 +93,7 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
       ...(closedSinceMs === undefined ? {} : { closedSinceMs }),
     });
     for (const d of report.differences) o.log.warn({ difference: d }, `reconciliation (${trigger}): ${describeDifference(d)}`);
-    o.log.info({ trigger, ok: report.ok, differences: report.differences.length }, 'reconciliation done');
+    o.log.info({ trigger, ok: report.ok, differences: report.differences.length, balance: report.balance }, 'reconciliation done');
     return report;
   };
 

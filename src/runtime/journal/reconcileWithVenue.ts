@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { addDecimals, compareDecimals, decimalToFixed, multiplyUnits, negateDecimal } from '../../core/decimal.js';
+import { addDecimals, compareDecimals, decimalToFixed, multiplyUnits, negateDecimal, normalizeDecimal } from '../../core/decimal.js';
 import type { IntentOutcome } from '../../engine/intentOutcome.js';
 import type { IntentKind, Side } from '../../engine/intents.js';
 import { parseNonceState } from '../../engine/noncePair.js';
@@ -9,10 +9,10 @@ import { attributeFills, type AttributionCandidate } from './fillAttribution.js'
 import { clientOrderIdOf, inFlightFate } from './inFlightFate.js';
 import { reconciledFillId, type Journal } from './journal.js';
 import type { InFlightIntent, JournalOrder } from './journalRows.js';
-import type { Difference, ReconciliationReport } from './reconciliationReport.js';
+import type { BalanceComparison, Difference, ReconciliationReport } from './reconciliationReport.js';
 
 /**
- * Compares the journal with the venue (open orders, positions, nonce state) and resolves what the
+ * Compares the journal with the venue (open orders, positions, balance, nonce state) and resolves what the
  * journal left open: intents that were in flight when a process stopped, orders that left the
  * book unobserved, fills the fills channel never delivered, and orders open on the venue that the
  * journal does not know. Nothing is guessed: an intent's fate comes from the venue's open orders
@@ -23,7 +23,7 @@ export type UnknownOrderPolicy = 'adopt' | 'cancel' | 'leave';
 
 export interface ReconcileOptions {
   readonly journal: Journal;
-  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState' | 'markets'>;
+  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState' | 'markets' | 'crossMarginBalance'>;
   readonly account: string;
   readonly markets: readonly number[];
   readonly clock: Clock;
@@ -62,6 +62,7 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   const live = journal.liveOrders(account);
   const markets = [...new Set([...o.markets, ...inFlight.map((f) => f.marketId), ...live.map((l) => l.marketId)])];
   const nonce = parseNonceState(await o.rest.nonceState(account));
+  const balance = compareBalance(journal, account, (await o.rest.crossMarginBalance(account)).balance);
   const venueOpen: OpenOrder[] = [];
   const venuePosition = new Map<number, { side: Side; size: string; signed: string; avgEntryPrice?: string; marginMode?: string }>();
   for (const marketId of markets) {
@@ -227,8 +228,17 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
       write(() => journal.recordPosition(account, { marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }), ...(p.marginMode === undefined ? {} : { marginMode: p.marginMode }) }, BASE_POSITION_SOURCE, atMs));
     }
   }
+  write(() => journal.recordBalance(account, balance.venue, o.trigger, atMs));
   write(() => journal.recordReconciliation(account, o.currentRunId, o.trigger, ok, differences, atMs));
-  return { trigger: o.trigger, ok, differences, toCancel, ...(retryAtMs === undefined ? {} : { retryAtMs }), atMs };
+  return { trigger: o.trigger, ok, differences, balance, toCancel, ...(retryAtMs === undefined ? {} : { retryAtMs }), atMs };
+}
+
+/** The venue's balance against the last journaled snapshot. */
+export function compareBalance(journal: Journal, account: string, venueBalance: string): BalanceComparison {
+  const venue = normalizeDecimal(venueBalance, 'balance');
+  const last = journal.latestBalance(account);
+  if (last === undefined) return { venue };
+  return { venue, journaled: last.balance, journaledAtMs: last.atMs, change: addDecimals(venue, negateDecimal(last.balance), 'balance') };
 }
 
 function closeCandidate(o: ReconcileOptions, c: Candidate, filled: boolean, atMs: number, differences: Difference[]): void {

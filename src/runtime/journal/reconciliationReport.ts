@@ -19,11 +19,27 @@ export type Difference =
   | { readonly type: 'position_unexplained'; readonly marketId: number; readonly expected: string; readonly venue: string; readonly reason: string }
   | { readonly type: 'unknown_open_order'; readonly orderId: string; readonly marketId: number; readonly action: 'adopt' | 'cancel' | 'leave'; readonly strategy?: string };
 
+/**
+ * The venue's cross-margin balance against the last snapshot the journal holds. A change is not
+ * an error (fills, fees, funding and deposits move it) and is not broken down: the venue shows no
+ * ledger of it. It is reported so a restart or reconnect says how the money moved meanwhile.
+ */
+export interface BalanceComparison {
+  /** USDC decimal from GET /v1/account/cross-margin-balance; may be negative. */
+  readonly venue: string;
+  /** The last journaled snapshot; absent on the first reconciliation of the account. */
+  readonly journaled?: string;
+  readonly journaledAtMs?: number;
+  /** venue − journaled, signed; absent without a snapshot. */
+  readonly change?: string;
+}
+
 export interface ReconciliationReport {
   readonly trigger: 'start' | 'reconnect' | 'cli';
   /** False when something is left unresolved that trading must not run over. */
   readonly ok: boolean;
   readonly differences: readonly Difference[];
+  readonly balance: BalanceComparison;
   /** Venue orders this account should cancel (policy `cancel`). */
   readonly toCancel: readonly { readonly orderId: string; readonly marketId: number }[];
   /** When an in-flight permit could still land: reconcile again after this time. */
@@ -48,4 +64,11 @@ export function describeDifference(d: Difference): string {
     case 'unknown_open_order':
       return `order ${d.orderId} in market ${d.marketId} is open on the venue but not in the journal: ${d.action}${d.strategy === undefined ? '' : ` (by ${d.strategy})`}`;
   }
+}
+
+export function describeBalance(b: BalanceComparison): string {
+  if (b.journaled === undefined || b.change === undefined) return `balance ${b.venue} USDC (no earlier snapshot in the journal)`;
+  const since = b.journaledAtMs === undefined ? '' : ` at ${new Date(b.journaledAtMs).toISOString()}`;
+  const change = b.change.startsWith('-') || b.change === '0' ? b.change : `+${b.change}`;
+  return `balance ${b.venue} USDC: ${change} since the journaled ${b.journaled}${since}`;
 }

@@ -36,12 +36,13 @@ describe('Journal', () => {
     journal.close();
     const path = join(dir, 'old.sqlite');
     journal = openJournal(path);
-    journal.db.exec('DROP INDEX order_states_intent');
+    journal.db.exec('DROP INDEX order_states_intent; DROP TABLE balances');
     journal.db.prepare('UPDATE schema_version SET version = 1').run();
     journal.close();
     journal = openJournal(path);
     expect(journal.db.prepare('SELECT version FROM schema_version').get()).toEqual({ version: MIGRATIONS.length });
     expect(journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'order_states_intent'").get()).toEqual({ name: 'order_states_intent' });
+    expect(journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'balances'").get()).toEqual({ name: 'balances' });
   });
 
   it('refuses a file written by a newer schema', () => {
@@ -111,6 +112,14 @@ describe('Journal', () => {
     const base = journal.latestPosition(ACCOUNT, 1, 'base');
     expect(base).toMatchObject({ size: '0.001', fillSeq: 1, source: 'base' });
     expect(journal.fillsAfter(ACCOUNT, 1, base!.fillSeq).map((f) => f.fillId)).toEqual(['f2']);
+  });
+
+  it('keeps balance snapshots per account and reads the latest', () => {
+    expect(journal.latestBalance(ACCOUNT)).toBeUndefined();
+    journal.recordBalance(ACCOUNT, '1000', 'start', 1);
+    journal.recordBalance(ACCOUNT, '-12.5', 'reconnect', 2);
+    journal.recordBalance('0x00000000000000000000000000000000000000bb', '7', 'start', 3);
+    expect(journal.latestBalance(ACCOUNT.toLowerCase())).toEqual({ balance: '-12.5', source: 'reconnect', atMs: 2 });
   });
 
   it('stores strategy state per account and strategy', () => {

@@ -3,7 +3,7 @@ import { loadKey } from '../../keys/loadKey.js';
 import { ACCOUNT_KEY_ENV } from '../../keys/loadVenueKeys.js';
 import { openJournal } from '../../journal/openJournal.js';
 import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
-import { describeDifference } from '../../journal/reconciliationReport.js';
+import { describeBalance, describeDifference } from '../../journal/reconciliationReport.js';
 import { configuredMarkets, createCliRestClient, loadCliConfig, remoteVenue } from '../cliContext.js';
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 import { booleanFlag } from '../parseCommandArgs.js';
@@ -13,7 +13,8 @@ export const reconcileCommand: CommandSpec = {
   summary: 'compare the journal with the venue and print the differences',
   usage: 'perpbot reconcile [--config FILE] [--apply] [--json]',
   description:
-    'Reads open orders, positions and the nonce state from the venue and compares them with the journal. ' +
+    'Reads open orders, positions, the cross-margin balance and the nonce state from the venue and compares them with the journal ' +
+    '(the balance against the last snapshot journaled). ' +
     'Without --apply nothing is written (safe while a bot runs); with --apply the resolutions are journaled, as a bot does at start.',
   flags: {
     ...CONFIG_FLAGS,
@@ -40,6 +41,7 @@ export const reconcileCommand: CommandSpec = {
       if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
       else {
         io.stdout.write(`account  ${key.address}\njournal  ${journal.path}\n`);
+        io.stdout.write(`${describeBalance(report.balance)}\n`);
         if (report.differences.length === 0) io.stdout.write('no differences: the journal matches the venue\n');
         for (const d of report.differences) io.stdout.write(`- ${describeDifference(d)}\n`);
         if (!report.ok) io.stdout.write('unresolved: some permits could still land; run again after their deadline\n');
