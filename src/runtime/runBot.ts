@@ -130,7 +130,6 @@ export async function runBot(options: RunBotOptions): Promise<void> {
         for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
       }),
     );
-    subscriptions.add(engine.outcomes$.subscribe((o) => logIntentOutcome(logger, o)));
 
     const budgeted = budgetedExecution({
       engine,
@@ -139,11 +138,14 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       log: engineLog,
       revalue: ws.channel('oracle', { marketIds: markets }),
     });
+    const execution = journaled.gate(budgeted);
+    // The engine's outcomes and the refusals of the budgets and the journal gate, one line each.
+    subscriptions.add(execution.outcomes.subscribe((o) => logIntentOutcome(logger, o)));
     const host = new StrategyHost({
       strategies: hosted,
       streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
       state: stateSnapshot(engine),
-      execution: journaled.gate(budgeted),
+      execution,
       logger: logger as unknown as HostLogger,
       clock,
       runId,

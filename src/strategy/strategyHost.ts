@@ -7,6 +7,7 @@ import { createIntentFactory } from './intentFactory.js';
 import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
 import type { StrategyDefinition } from './strategyDefinition.js';
 import { StrategyParamsError } from './strategyParamsError.js';
+import { containStrategyErrors, inStrategyScope, outsideStrategyScope, runInStrategyScope, type StrategyScope } from './strategyScope.js';
 import type { StateSnapshot } from './strategyViews.js';
 
 /** What the host needs from the engine: a place to send intents and their outcomes. */
@@ -49,15 +50,22 @@ export type StrategyStatus = 'running' | 'stopped' | 'failed';
 interface Running {
   readonly hosted: HostedStrategy;
   readonly context: StrategyContext;
+  readonly scope: StrategyScope;
+  /** Every subscription to the streams this strategy was given, returned or not. */
+  readonly resources: Subscription;
   subscription: Subscription | undefined;
   status: StrategyStatus;
+  /** Set by `stop()`: the host ended it, so a late error changes nothing. */
+  halted: boolean;
   error?: unknown;
 }
 
 /**
  * Runs several strategies in one process, each with its own params, markets and logger. A
  * strategy that throws or whose stream errors is stopped and logged, its orders handled per its
- * `on_error` policy; the others go on.
+ * `on_error` policy; the others go on. That holds for a throw in a subscription the strategy made
+ * itself, in a timer or in a promise too: the host runs each strategy's code in its own scope
+ * (`strategyScope.ts`), and the errors RxJS and Node report later are traced back to it.
  */
 export class StrategyHost {
   private readonly running: Running[] = [];
@@ -67,23 +75,30 @@ export class StrategyHost {
   /** Validates every strategy's params first (nothing starts on a bad config), then starts all. */
   async start(): Promise<void> {
     const prepared = this.options.strategies.map((hosted) => ({ hosted, params: parseParams(hosted) }));
+    containStrategyErrors();
     for (const { hosted, params } of prepared) {
-      const context = this.contextFor(hosted, params);
-      const entry: Running = { hosted, context, subscription: undefined, status: 'running' };
-      this.running.push(entry);
+      const resources = new Subscription();
+      let entry: Running | undefined;
+      const scope: StrategyScope = { strategy: hosted.name, fail: (error) => entry !== undefined && void this.fail(entry, error) };
+      const context = this.contextFor(hosted, params, scope, resources);
+      entry = { hosted, context, scope, resources, subscription: undefined, status: 'running', halted: false };
+      const running = entry;
+      this.running.push(running);
       try {
-        await hosted.definition.onStart?.(context);
-        entry.subscription = hosted.definition.run(context).subscribe({
-          next: (intent) => this.accept(entry, intent),
-          error: (error: unknown) => void this.fail(entry, error),
-          complete: () => {
-            if (entry.status === 'running') entry.status = 'stopped';
-            context.log.info({}, 'strategy completed');
-          },
+        await runInStrategyScope(scope, async () => {
+          await hosted.definition.onStart?.(context);
+          running.subscription = hosted.definition.run(context).subscribe({
+            next: (intent) => this.accept(running, intent),
+            error: (error: unknown) => void this.fail(running, error),
+            complete: () => {
+              if (running.status === 'running') running.status = 'stopped';
+              context.log.info({}, 'strategy completed');
+            },
+          });
         });
         context.log.info({ markets: hosted.markets }, 'strategy started');
       } catch (error) {
-        await this.fail(entry, error);
+        await this.fail(running, error);
       }
     }
   }
@@ -91,11 +106,13 @@ export class StrategyHost {
   /** Stops every strategy (unsubscribe is the teardown), then runs their onStop hooks. */
   async stop(): Promise<void> {
     for (const entry of this.running) {
+      entry.halted = true;
       entry.subscription?.unsubscribe();
+      entry.resources.unsubscribe();
       if (entry.status === 'running') {
         entry.status = 'stopped';
         try {
-          await entry.hosted.definition.onStop?.(entry.context);
+          await runInStrategyScope(entry.scope, async () => entry.hosted.definition.onStop?.(entry.context));
         } catch (error) {
           entry.context.log.error({ err: error }, 'onStop failed');
         }
@@ -125,33 +142,43 @@ export class StrategyHost {
       );
       return;
     }
-    this.options.execution.submit(intent);
+    // The engine's work is its own: an error in it later must not be taken for this strategy's.
+    outsideStrategyScope(() => this.options.execution.submit(intent));
   }
 
   private async fail(entry: Running, error: unknown): Promise<void> {
-    if (entry.status === 'failed') return;
+    // A strategy whose stream completed may still run subscriptions of its own: their errors count.
+    if (entry.status === 'failed' || entry.halted) {
+      // A timer or promise the strategy left behind, after it failed or the host stopped it.
+      entry.context.log.error({ err: error, status: entry.status }, 'error from a strategy that is no longer running');
+      return;
+    }
     entry.status = 'failed';
     entry.error = error;
     entry.subscription?.unsubscribe();
+    entry.resources.unsubscribe();
     entry.context.log.error({ err: error, onError: entry.hosted.onError }, 'strategy failed and was stopped');
     if (entry.hosted.onError === 'cancel') {
       try {
-        await this.options.execution.cancelOrdersOf(entry.hosted.name);
+        await outsideStrategyScope(() => this.options.execution.cancelOrdersOf(entry.hosted.name));
       } catch (cancelError) {
         entry.context.log.error({ err: cancelError }, 'could not cancel the failed strategy\'s orders');
       }
     }
   }
 
-  private contextFor(hosted: HostedStrategy, params: unknown): StrategyContext {
+  private contextFor(hosted: HostedStrategy, params: unknown, scope: StrategyScope, resources: Subscription): StrategyContext {
     const log = this.options.logger.child({ strategy: hosted.name });
     return Object.freeze({
       name: hosted.name,
       params,
       markets: Object.freeze([...hosted.markets]),
-      streams: this.options.streams,
+      streams: scopedStreams(this.options.streams, scope, resources),
       state: this.options.state,
-      outcomes: this.options.execution.outcomes.pipe(filter((o) => o.strategy === hosted.name)),
+      outcomes: this.options.execution.outcomes.pipe(
+        filter((o) => o.strategy === hosted.name),
+        inStrategyScope(scope, resources),
+      ),
       intents: createIntentFactory(hosted.name, this.options.runId),
       log,
       clock: this.options.clock,
@@ -164,4 +191,18 @@ function parseParams(hosted: HostedStrategy): unknown {
   const result = hosted.definition.params.safeParse(hosted.params ?? {});
   if (!result.success) throw new StrategyParamsError(hosted.name, hosted.configPath, result.error.issues);
   return result.data;
+}
+
+/** The shared streams as one strategy sees them (see `inStrategyScope`). */
+function scopedStreams(streams: StrategyStreams, scope: StrategyScope, owner: Subscription): StrategyStreams {
+  const scoped = <T>(source: Observable<T>): Observable<T> => source.pipe(inStrategyScope(scope, owner));
+  return Object.freeze({
+    book: (marketId: number) => scoped(streams.book(marketId)),
+    mark: (marketId: number) => scoped(streams.mark(marketId)),
+    trades: (marketId: number) => scoped(streams.trades(marketId)),
+    fills: () => scoped(streams.fills()),
+    positions: () => scoped(streams.positions()),
+    orders: () => scoped(streams.orders()),
+    balance: () => scoped(streams.balance()),
+  });
 }

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'perpbot.js');
 
 /**
  * `npm start`'s command line, read from package.json. npm itself is not spawned: it exits 130 on
@@ -51,6 +52,37 @@ interface LogLine {
   readonly [key: string]: unknown;
 }
 
+interface ChildRun {
+  readonly code: number | null;
+  readonly stderr: string;
+  readonly lines: LogLine[];
+  readonly messages: string[];
+}
+
+/** Runs the CLI in a child process until a log line with `msg` appears, then sends `signal` (if any) and waits for the exit. */
+async function runUntil(command: string, args: readonly string[], cwd: string, msg: string, signal?: NodeJS.Signals): Promise<ChildRun> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const seen = new Promise<void>((ready) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes(`"msg":${JSON.stringify(msg)}`)) ready();
+    });
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  await Promise.race([seen, exited]);
+  if (signal !== undefined) child.kill(signal);
+  const code = await exited;
+  const lines = stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
+  return { code, stderr, lines, messages: lines.map((l) => l.msg) };
+}
+
 describe('npm start (its command line spawned, embedded simulator)', () => {
   it('runs node with the tsx loader, not the tsx CLI', () => {
     const { command, args } = startScript();
@@ -61,30 +93,11 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
     const config = join(dir, 'start.yaml');
     await writeFile(config, CONFIG);
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
     const { command, args } = startScript();
     // `npm start -- --config F`; node is this test's own node binary.
-    const child = spawn(command === 'node' ? process.execPath : command, [...args, '--config', config], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const placed = new Promise<void>((ready) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('"msg":"order placed"')) ready();
-      });
-    });
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    await Promise.race([placed, exited]);
-    child.kill('SIGINT');
-    const code = await exited;
+    const { code, stderr, lines, messages } = await runUntil(command === 'node' ? process.execPath : command, [...args, '--config', config], ROOT, 'order placed', 'SIGINT');
     await rm(dir, { recursive: true, force: true });
 
-    const lines = stdout
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as LogLine);
-    const messages = lines.map((l) => l.msg);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(messages).toEqual(
@@ -99,5 +112,27 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
     for (const [field, value] of lines.flatMap((l) => entries(l))) {
       if (/^0x[0-9a-fA-F]{64}$/.test(value)) expect(field).toMatch(/hash|^orderId$|^order_id$/i);
     }
+  }, 45_000);
+});
+
+describe('perpbot start: an error no strategy can be blamed for', () => {
+  it('prints one line with the reason, cancels the open orders, stops, and exits 1', async () => {
+    // A directory of its own: strategies/faulty.ts re-exports the test strategy, which throws from
+    // a timer outside any strategy's scope once its bid rests.
+    const dir = await mkdtemp(join(tmpdir(), 'perpbot-fatal-'));
+    await mkdir(join(dir, 'strategies'));
+    await writeFile(join(dir, 'strategies', 'faulty.ts'), `export { default } from ${JSON.stringify(join(import.meta.dirname, 'support', 'faultyStrategy.ts'))};\n`);
+    const config = join(dir, 'fatal.yaml');
+    await writeFile(
+      config,
+      CONFIG.replace(/strategies:[\s\S]*?(?=logging:)/, 'strategies:\n  - name: faulty\n    module: strategies/faulty.ts\n    markets: [1]\n    params: { size: "0.001", offset_bps: 100, fault: detached }\n'),
+    );
+    const { code, stderr, messages } = await runUntil(process.execPath, [BIN, 'start', '--config', config], dir, 'stopped');
+    await rm(dir, { recursive: true, force: true });
+
+    expect(stderr.split('\n').filter((l) => l !== '')).toEqual(['perpbot: fatal uncaught exception: Error: faulty: bug outside any strategy; shutting down']);
+    expect(code).toBe(1);
+    expect(messages).toEqual(expect.arrayContaining(['bot running', 'order placed', 'stopping', 'open orders cancelled on shutdown', 'embedded simulator stopped']));
+    expect(messages.at(-1)).toBe('stopped');
   }, 45_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -43,7 +43,16 @@ function memoryLogger(lines: string[]) {
   return createLogger({ level: 'info', pretty: false, destination });
 }
 
-async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine, outcomes: IntentOutcome[]) => Promise<void>, options: { jwt?: boolean } = {}) {
+/** A strategies root for this file: the repository's market maker and the faulty test strategy. */
+function testStrategiesRoot(): string {
+  const dir = join(JOURNAL_DIR, 'root');
+  mkdirSync(join(dir, 'strategies'), { recursive: true });
+  writeFileSync(join(dir, 'strategies', 'marketMaker.ts'), `export { default } from ${JSON.stringify(join(ROOT, 'strategies', 'marketMaker.ts'))};\n`);
+  writeFileSync(join(dir, 'strategies', 'faulty.ts'), `export { default } from ${JSON.stringify(new URL('./support/faultyStrategy.ts', import.meta.url).pathname)};\n`);
+  return dir;
+}
+
+async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine, outcomes: IntentOutcome[], lines: string[]) => Promise<void>, options: { jwt?: boolean; root?: string } = {}) {
   const who = await fundedAccount(sim);
   if (options.jwt === true) await grantAllowance(who);
   const anchorAfterSetup = (await who.rest.nonceState(who.account)).nonce_anchor;
@@ -60,14 +69,14 @@ async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine,
     wsUrl: sim.wsUrl,
     logger: memoryLogger(lines),
     signal: controller.signal,
-    root: ROOT,
+    root: options.root ?? ROOT,
     onReady: ({ engine }) => {
       engine.outcomes$.subscribe((o) => outcomes.push(o));
       ready(engine);
     },
   });
   const engine = await Promise.race([started, running.then(() => { throw new Error('runBot ended early'); })]);
-  await drive(engine, outcomes);
+  await drive(engine, outcomes, lines);
   controller.abort();
   await running;
   return { who, lines, outcomes, anchorAfterSetup };
@@ -165,5 +174,42 @@ describe('runBot on the simulator', () => {
     // No permit was signed: the nonce state never moved.
     expect((await who.rest.nonceState(who.account)).nonce_anchor).toBe(anchorAfterSetup);
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+  }, 30_000);
+
+  it('runs two strategies side by side, each on its own params, markets and budget: the one that throws is stopped and the other goes on', async () => {
+    const failed = (lines: string[]) => lines.some((l) => l.includes('"strategy":"faulty"') && l.includes('"msg":"strategy failed and was stopped"'));
+    const { who, outcomes, lines } = await runFor(
+      sim,
+      `  - name: mm
+    module: strategies/marketMaker.ts
+    markets: [1]
+    params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }
+    risk: { max_open_orders: 6 }
+  - name: faulty
+    module: strategies/faulty.ts
+    markets: [2]
+    params: { size: "0.01", offset_bps: 100, fault: nested, oversize: "0.02" }
+    risk: { max_order_notional: "50" }
+    on_error: cancel`,
+      async (engine, seen, logged) => {
+        await until(() => failed(logged));
+        // on_error: cancel: the failed strategy's bid goes; the market maker's quotes stay.
+        await until(() => engine.tracker.openOrders({ strategy: 'faulty' }).length === 0);
+        const accepted = () => seen.filter((o) => o.strategy === 'mm' && o.kind === 'placeLimit' && o.type === 'accepted').length;
+        const before = accepted();
+        sim.controls.setMark(1, (Number(engine.market(1)!.mark_price) * 1.01).toFixed(1));
+        await until(() => accepted() > before);
+      },
+      { root: testStrategiesRoot() },
+    );
+    // faulty's second bid (0.02 x ~3168 = ~63 USDC) is over its own budget of 50; mm's 65 USDC quotes are not judged by it.
+    const refused = lines.map((l) => JSON.parse(l) as { msg: string; strategy?: string; rule?: string; reason?: string }).filter((l) => l.msg === 'intent refused');
+    expect(refused.map((l) => [l.strategy, l.rule])).toEqual([['faulty', 'max_order_notional']]);
+    expect(refused[0]?.reason).toMatch(/^strategy faulty's budget: order notional 63\.\d+ exceeds the limit of 50/);
+    expect(outcomes.filter((o) => o.strategy === 'mm' && o.kind === 'placeLimit' && o.type === 'accepted').length).toBeGreaterThanOrEqual(4);
+    expect(outcomes.filter((o) => o.strategy === 'faulty' && o.type === 'accepted').map((o) => o.kind)).toEqual(['placeLimit', 'cancel']);
+    const failure = JSON.parse(lines.find((l) => l.includes('"msg":"strategy failed and was stopped"'))!) as { strategy: string; onError: string; err: { message: string } };
+    expect(failure).toMatchObject({ strategy: 'faulty', onError: 'cancel', err: { message: 'faulty: bug in a nested subscription' } });
+    expect((await who.rest.openOrders({ account: who.account, market_id: '2' })).orders).toHaveLength(0);
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { Subject, map, mergeMap, EMPTY, of, type Observable } from 'rxjs';
+import { Subject, map, mergeMap, EMPTY, NEVER, of, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../src/core/clock.js';
@@ -9,6 +9,7 @@ import { StrategyHost, type ExecutionPort, type HostLogger, type HostedStrategy 
 import type { StrategyStreams } from '../../src/strategy/strategyContext.js';
 import type { MarkPrice, StateSnapshot } from '../../src/strategy/strategyViews.js';
 import { StrategyParamsError } from '../../src/strategy/strategyParamsError.js';
+import { currentStrategyScope } from '../../src/strategy/strategyScope.js';
 
 function recordingLogger(lines: { level: string; bindings: Record<string, unknown>; obj: object; msg?: string }[], bindings: Record<string, unknown> = {}): HostLogger {
   const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, bindings, obj, ...(msg === undefined ? {} : { msg }) });
@@ -146,5 +147,63 @@ describe('StrategyHost', () => {
     h.outcomes.next({ type: 'accepted', intentId: 'x-r-1', strategy: 'x', kind: 'placeLimit', marketId: 1, atMs: 0 });
     h.outcomes.next({ type: 'refused', intentId: 'y-r-1', strategy: 'y', kind: 'placeLimit', marketId: 1, atMs: 0, rejection: { rule: 'size', value: '0', reason: 'zero', hints: [] } });
     expect(seen).toEqual(['x:x-r-1', 'y:y-r-1']);
+  });
+
+  it('stops a strategy whose own nested subscription throws, ends its subscriptions, and keeps the others running', async () => {
+    const h = harness();
+    let calls = 0;
+    const nested = defineStrategy({
+      name: 'nested',
+      description: 'throws in a subscription it made itself and never returned',
+      params: z.object({}),
+      run: (ctx) => {
+        ctx.streams.mark(1).subscribe(() => {
+          calls += 1;
+          throw new Error('nested bug');
+        });
+        return NEVER;
+      },
+    });
+    const host = new StrategyHost({
+      strategies: [hosted(nested as never, 'nested', {}), hosted(echo as never, 'steady', { size: '1' }, { onError: 'keep' })],
+      streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r',
+    });
+    await host.start();
+    h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
+    // RxJS reports a subscriber's error from a timer: let it fire.
+    await new Promise((r) => setTimeout(r, 5));
+    expect(host.statuses().get('nested')).toBe('failed');
+    expect(host.statuses().get('steady')).toBe('running');
+    expect(h.cancelledFor).toEqual(['nested']);
+    const failure = h.lines.find((l) => l.level === 'error' && l.bindings['strategy'] === 'nested');
+    expect(failure?.msg).toBe('strategy failed and was stopped');
+    expect((failure?.obj as { err?: Error }).err?.message).toBe('nested bug');
+    h.marks.next({ marketId: 1, markPrice: '101', blockNumber: 2 });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(calls).toBe(1); // its own subscription ended with it
+    expect(h.submitted.filter((i) => i.strategy === 'steady')).toHaveLength(2);
+    await host.stop();
+  });
+
+  it("runs a strategy's code, timers included, in its scope, and the engine's work outside it", async () => {
+    const h = harness();
+    const scopes: (string | undefined)[] = [];
+    const timed = defineStrategy({
+      name: 'timed',
+      description: 'looks at its scope from a timer and from a stream',
+      params: z.object({}),
+      onStart: () => void setTimeout(() => scopes.push(`timer:${currentStrategyScope()?.strategy}`), 1),
+      run: (ctx) => ctx.streams.mark(1).pipe(map((m) => {
+        scopes.push(`stream:${currentStrategyScope()?.strategy}`);
+        return ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '1', price: m.markPrice });
+      })),
+    });
+    const execution: ExecutionPort = { ...h.execution, submit: () => scopes.push(`engine:${currentStrategyScope()?.strategy}`) };
+    const host = new StrategyHost({ strategies: [hosted(timed as never, 'a', {})], streams: h.streams, state: h.state, execution, logger: h.logger, clock: new ManualClock(), runId: 'r' });
+    await host.start();
+    h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(scopes).toEqual(['stream:a', 'engine:undefined', 'timer:a']);
+    await host.stop();
   });
 });
