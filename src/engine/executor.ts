@@ -28,11 +28,20 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   const state = deps.tracker.accountState();
   const verdict = preTradeChecks(intent, deps.market(intent.marketId), state, deps.config.preTrade);
   if (!verdict.ok) return refused(verdict.rejection);
-  const guardRefusal = await deps.guard(verdict.intent, state);
-  if (guardRefusal !== undefined) return refused(guardRefusal);
+  const admitted = await deps.guard(verdict.intent, state);
+  if (admitted !== undefined && 'rule' in admitted) return refused(admitted);
+  // Admitted: the gate counts the action as in flight until the tracker does, and a leverage
+  // update holds its one-at-a-time slot until settled.
+  const ticket = admitted;
 
-  const resolved = await resolveAction(verdict.action, deps);
-  if ('rule' in resolved) return refused(resolved);
+  const resolved = await resolveAction(verdict.action, deps).catch((error: unknown) => {
+    ticket?.settled();
+    throw error;
+  });
+  if ('rule' in resolved) {
+    ticket?.settled();
+    return refused(resolved);
+  }
 
   if (resolved.action === 'placeOrder') {
     const order: Parameters<OrderTracker['pending']>[0] = { intentId: intent.intentId, strategy: intent.strategy, marketId: intent.marketId, side: resolved.order.side === 0 ? 'buy' : 'sell', size: resolved.size, price: resolved.price };
@@ -40,6 +49,7 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
   }
   const done = deps.tracker.beginAction(intent.marketId);
+  ticket?.begun();
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
@@ -53,6 +63,7 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     return { intentId, strategy, kind, marketId, type: 'failed', error: errorSummary(result.error), atMs: deps.clock.now() };
   } finally {
     done();
+    ticket?.settled();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { AccountState } from './accountState.js';
+import { AdmittedActions, type GuardTicket } from './admittedActions.js';
 import type { GuardConfig } from './engineConfig.js';
 import { fullBucket, recordAction, type TokenBucketState } from './guards/actionRateLimit.js';
 import { evaluateGuards } from './guards/evaluateGuards.js';
@@ -9,9 +10,10 @@ import type { Intent } from './intents.js';
 import { rejection, type Rejection } from './rejection.js';
 
 /**
- * The stateful side of the pure guards: owns the action bucket, the last leverage update, the
- * kill switch and the marks, builds a fresh `GuardState` for every decision, and turns "wait" into
- * waiting (bounded) and "close_first" into a close followed by waiting until flat.
+ * The stateful side of the pure guards: owns the action bucket, the admitted actions (in flight
+ * until the tracker counts them; leverage updates one at a time), the kill switch and the marks,
+ * builds a fresh `GuardState` for every decision, and turns "wait" into waiting (bounded) and
+ * "close_first" into a close followed by waiting until flat.
  */
 export interface GuardGateDeps {
   readonly config: GuardConfig;
@@ -28,7 +30,7 @@ export interface GuardGateDeps {
 
 export class GuardGate {
   private bucket: TokenBucketState;
-  private lastLeverageUpdateMs: number | undefined;
+  private readonly admitted: AdmittedActions;
   private kill: KillSwitchState = ARMED_KILL_SWITCH;
   private readonly marks = new Map<number, string>();
   private latestPnl: PnlSnapshot | undefined;
@@ -39,6 +41,7 @@ export class GuardGate {
 
   constructor(private readonly deps: GuardGateDeps) {
     this.bucket = fullBucket(deps.config, deps.clock.now());
+    this.admitted = new AdmittedActions(deps.clock);
   }
 
   setMark(marketId: number, price: string): void {
@@ -110,12 +113,13 @@ export class GuardGate {
   }
 
   /**
-   * undefined = proceed (and the action is recorded against the rate limits). `current` is the
+   * A ticket = proceed: the action is recorded against the rate limits and counts as in flight
+   * until the executor reports it begun (then the tracker counts it) and settled. `current` is the
    * account state read in the same synchronous step (the executor's, for the pre-trade checks):
    * the first decision uses it instead of copying the tracker's maps again; every decision after a
    * wait reads a fresh one.
    */
-  async admit(intent: Intent, signal?: AbortSignal, current?: AccountState): Promise<Rejection | undefined> {
+  async admit(intent: Intent, signal?: AbortSignal, current?: AccountState): Promise<Rejection | GuardTicket> {
     const started = this.deps.clock.now();
     let closed = false;
     let account = current;
@@ -127,19 +131,19 @@ export class GuardGate {
         positions,
         marginModes,
         openOrders,
-        inFlight,
+        inFlight: this.admitted.inFlight(inFlight),
         nowMs: now,
         marks: this.marks,
         actionBucket: this.bucket,
-        lastLeverageUpdateMs: this.lastLeverageUpdateMs,
+        lastLeverageUpdateMs: this.admitted.lastLeverageUpdateMs,
+        leverageUpdateInFlight: this.admitted.leverageInFlight,
         killSwitch: this.kill,
       };
       const verdict = evaluateGuards(state, intent, this.deps.config);
       switch (verdict.kind) {
         case 'allow':
           this.bucket = recordAction(this.bucket, now, this.deps.config);
-          if (intent.kind === 'setLeverage') this.lastLeverageUpdateMs = now;
-          return undefined;
+          return this.admitted.admit(intent);
         case 'refuse':
           return verdict.rejection;
         case 'close_first':

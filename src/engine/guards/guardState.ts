@@ -15,7 +15,10 @@ export interface GuardState extends AccountState {
   /** Mark price per market, decimal string. */
   readonly marks: ReadonlyMap<number, string>;
   readonly actionBucket: TokenBucketState;
+  /** When the answer to the last leverage update arrived (or it was given up). */
   readonly lastLeverageUpdateMs: number | undefined;
+  /** A leverage update is signed or on its way and not yet answered (absent: none). */
+  readonly leverageUpdateInFlight?: boolean;
   readonly killSwitch: KillSwitchState;
 }
 

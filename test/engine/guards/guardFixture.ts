@@ -27,7 +27,7 @@ export function guardState(over: {
   inFlight?: [number, number][];
   marks?: [number, string][];
   nowMs?: number;
-} & Partial<Pick<GuardState, 'actionBucket' | 'lastLeverageUpdateMs' | 'killSwitch'>> = {}): GuardState {
+} & Partial<Pick<GuardState, 'actionBucket' | 'lastLeverageUpdateMs' | 'leverageUpdateInFlight' | 'killSwitch'>> = {}): GuardState {
   return {
     positions: new Map(over.positions ?? []),
     marginModes: new Map(over.marginModes ?? []),
@@ -37,6 +37,7 @@ export function guardState(over: {
     nowMs: over.nowMs ?? NOW,
     actionBucket: over.actionBucket ?? fullBucket(limits, NOW),
     lastLeverageUpdateMs: over.lastLeverageUpdateMs,
+    leverageUpdateInFlight: over.leverageUpdateInFlight ?? false,
     killSwitch: over.killSwitch ?? ARMED_KILL_SWITCH,
   };
 }
