@@ -50,16 +50,21 @@ export class ManualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const waiter = { at: this.current + ms, resolve, reject };
-      this.waiters.push(waiter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          reject(signal.reason);
+      const onAbort = (): void => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(signal?.reason);
+      };
+      // A woken sleeper lets go of the signal, so a long-lived signal does not collect listeners.
+      const waiter = {
+        at: this.current + ms,
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
         },
-        { once: true },
-      );
+        reject,
+      };
+      this.waiters.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -21,6 +21,9 @@ Options:
   --jitter-ms <n>               extra random latency 0..n per request (default 0)
   --error-rate <0..1>           share of REST requests answered with a 5xx (default 0)
   --error-after-share <0..1>    share of those 5xx given after the action ran (default 0.5)
+  --ws-drop-every-ms <n>        drop every WebSocket connection about every n ms, seeded (default 0: never)
+  --ws-stall-every-ms <n>       stall every WebSocket stream about every n ms, seeded (default 0: never)
+  --ws-stall-for-ms <n>         how long each stall lasts (default 1000)
   --rest-requests-per-10s <n>   per-IP REST limit, 0 for none (default ${DEFAULT_SIM_OPTIONS.restRequestsPer10s})
   -h, --help                    this text
 `;
@@ -45,6 +48,9 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
       'jitter-ms': { type: 'string' },
       'error-rate': { type: 'string' },
       'error-after-share': { type: 'string' },
+      'ws-drop-every-ms': { type: 'string' },
+      'ws-stall-every-ms': { type: 'string' },
+      'ws-stall-for-ms': { type: 'string' },
       'rest-requests-per-10s': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -55,6 +61,9 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
   if (values['jitter-ms'] !== undefined) faults.jitterMs = integer(values['jitter-ms'], '--jitter-ms');
   if (values['error-rate'] !== undefined) faults.errorRate = share(values['error-rate'], '--error-rate');
   if (values['error-after-share'] !== undefined) faults.errorAfterActionShare = share(values['error-after-share'], '--error-after-share');
+  if (values['ws-drop-every-ms'] !== undefined) faults.wsDropEveryMs = integer(values['ws-drop-every-ms'], '--ws-drop-every-ms');
+  if (values['ws-stall-every-ms'] !== undefined) faults.wsStallEveryMs = integer(values['ws-stall-every-ms'], '--ws-stall-every-ms');
+  if (values['ws-stall-for-ms'] !== undefined) faults.wsStallForMs = integer(values['ws-stall-for-ms'], '--ws-stall-for-ms');
   const options: { -readonly [K in keyof StartSimOptions]: StartSimOptions[K] } = { faults };
   if (values.host !== undefined) options.host = values.host;
   if (values.port !== undefined) options.port = integer(values.port, '--port');

@@ -30,9 +30,26 @@ export interface SimFaults {
    * real venue where the transaction is mined before the reply is lost.
    */
   readonly errorAfterActionShare: number;
+  /**
+   * Every WebSocket connection is dropped (ended without a close frame) about every this many ms;
+   * 0 = never. Each gap is drawn from 0.5x..1.5x by a generator seeded from the simulator seed.
+   */
+  readonly wsDropEveryMs: number;
+  /** Every WebSocket stream stalls about every this many ms (quiet time between stalls); 0 = never. */
+  readonly wsStallEveryMs: number;
+  /** How long each of those stalls lasts: nothing is sent, nothing is closed. */
+  readonly wsStallForMs: number;
 }
 
-export const NO_FAULTS: SimFaults = Object.freeze({ latencyMs: 0, jitterMs: 0, errorRate: 0, errorAfterActionShare: 0.5 });
+export const NO_FAULTS: SimFaults = Object.freeze({
+  latencyMs: 0,
+  jitterMs: 0,
+  errorRate: 0,
+  errorAfterActionShare: 0.5,
+  wsDropEveryMs: 0,
+  wsStallEveryMs: 0,
+  wsStallForMs: 1_000,
+});
 
 /** Fully resolved options (defaults applied) of a running simulator. */
 export interface SimOptions {
@@ -100,6 +117,8 @@ export interface SimWebSocketHandle {
   dropConnections(): number;
   /** While stalled, no channel frame is sent (they are dropped, as a stuck stream would lose them). */
   setStalled(stalled: boolean): void;
+  /** Closes the connections authenticated as `account`; returns how many. */
+  dropAccount(account: string): number;
   /** Sets (or clears, with undefined) the subscribe-filter fault. */
   setSubscribeFault(fault: SubscribeFault | undefined): void;
   close(): Promise<void>;
@@ -128,6 +147,8 @@ export interface SimControls {
   setFaults(faults: Partial<SimFaults>): void;
   /** Closes every WebSocket connection; returns how many (0 before the WebSocket part is attached). */
   dropWebSockets(): number;
+  /** Closes only the WebSocket connections authenticated as `account` (auth_v2 or JWT); returns how many. */
+  dropAccountWebSockets(account: Address): number;
   /** Stops (true) or resumes (false) every WebSocket stream. */
   stallStreams(stalled: boolean): void;
   /**

@@ -5,11 +5,20 @@ import { checkSubscribeFault } from './ws/subscribeFault.js';
 import type { SimControls, SimFaults, SimStateView, SimWebSocketHandle } from './simContext.js';
 import type { SimRuntime } from './simRuntime.js';
 
+export interface SimControlHooks {
+  /** Called with the resolved faults after each `setFaults` (the WebSocket fault schedule listens). */
+  readonly faultsChanged?: (faults: SimFaults) => void;
+}
+
 /**
  * The simulator's test controls as plain functions over the runtime. The WebSocket handle is
  * looked up on each call because it is attached after the controls exist.
  */
-export function createSimControls(runtime: SimRuntime, webSocket: () => SimWebSocketHandle | undefined): SimControls {
+export function createSimControls(
+  runtime: SimRuntime,
+  webSocket: () => SimWebSocketHandle | undefined,
+  hooks: SimControlHooks = {},
+): SimControls {
   const chain = runtime.chainState;
   return {
     advanceBlocks(count = 1) {
@@ -27,9 +36,13 @@ export function createSimControls(runtime: SimRuntime, webSocket: () => SimWebSo
     },
     setFaults(faults: Partial<SimFaults>) {
       runtime.setFaults(faults);
+      hooks.faultsChanged?.(runtime.options.faults);
     },
     dropWebSockets() {
       return webSocket()?.dropConnections() ?? 0;
+    },
+    dropAccountWebSockets(account: Address) {
+      return webSocket()?.dropAccount(parseAddress(account, 'account')) ?? 0;
     },
     stallStreams(stalled: boolean) {
       webSocket()?.setStalled(stalled);

@@ -50,13 +50,16 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
   });
 }
 
-/** Merges and checks fault settings: delays are whole milliseconds, rates are shares 0..1. */
+/** Merges and checks fault settings: delays and periods are whole milliseconds, rates are shares 0..1. */
 export function resolveFaults(base: SimFaults, change: Partial<SimFaults>): SimFaults {
   return Object.freeze({
     latencyMs: checkWhole(change.latencyMs ?? base.latencyMs, 'faults.latencyMs', 60_000),
     jitterMs: checkWhole(change.jitterMs ?? base.jitterMs, 'faults.jitterMs', 60_000),
     errorRate: checkShare(change.errorRate ?? base.errorRate, 'faults.errorRate'),
     errorAfterActionShare: checkShare(change.errorAfterActionShare ?? base.errorAfterActionShare, 'faults.errorAfterActionShare'),
+    wsDropEveryMs: checkWhole(change.wsDropEveryMs ?? base.wsDropEveryMs, 'faults.wsDropEveryMs', 3_600_000),
+    wsStallEveryMs: checkWhole(change.wsStallEveryMs ?? base.wsStallEveryMs, 'faults.wsStallEveryMs', 3_600_000),
+    wsStallForMs: checkWhole(change.wsStallForMs ?? base.wsStallForMs, 'faults.wsStallForMs', 600_000, 1),
   });
 }
 

@@ -7,6 +7,7 @@ import { createSimControls } from './simControls.js';
 import { resolveSimOptions, type StartSimOptions } from './simOptions.js';
 import { SimRuntime } from './simRuntime.js';
 import { attachSimWebSocket, type SimWebSocket } from './ws/attachSimWebSocket.js';
+import { WsFaultSchedule } from './ws/wsFaultSchedule.js';
 
 export interface StartSimConfig extends StartSimOptions {
   /** Where unexpected internal failures go (the REST answer is a plain 500 either way). */
@@ -36,7 +37,14 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const onError = config.onError ?? (() => {});
   const runtime = new SimRuntime(options, clock);
   let webSocket: SimWebSocket | undefined;
-  runtime.attachControls(createSimControls(runtime, () => webSocket));
+  // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): real time, like the server's own stalls.
+  const wsFaults = new WsFaultSchedule({
+    timers: systemClock,
+    seed: options.seed,
+    targets: { dropAll: () => webSocket?.dropAll(), stall: (ms) => webSocket?.stall(ms) },
+    onError,
+  });
+  runtime.attachControls(createSimControls(runtime, () => webSocket, { faultsChanged: (faults) => wsFaults.apply(faults) }));
 
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
@@ -48,6 +56,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
     runtime.complete();
     throw error;
   }
+  wsFaults.apply(options.faults);
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
 
@@ -64,6 +73,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
     close: () => {
       closing ??= (async () => {
         blocks.abort();
+        wsFaults.close();
         await webSocket?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -9,12 +9,21 @@ describe('parseSimCliArgs', () => {
       '--port', '8600', '--seed', '7', '--block-ms', '50', '--registration-lag-ms', '10',
       '--latency-ms', '5', '--jitter-ms', '3', '--error-rate', '0.25', '--error-after-share', '1',
       '--selectors', 'rise', '--chain-id', '42', '--host', '0.0.0.0', '--rest-requests-per-10s', '0',
+      '--ws-drop-every-ms', '30000', '--ws-stall-every-ms', '20000', '--ws-stall-for-ms', '1500',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
     const options = resolveSimOptions(command.options);
     expect(options).toMatchObject({ port: 8600, seed: 7, blockMs: 50, registrationLagMs: 10, chainId: 42, host: '0.0.0.0', restRequestsPer10s: 0 });
-    expect(options.faults).toEqual({ latencyMs: 5, jitterMs: 3, errorRate: 0.25, errorAfterActionShare: 1 });
+    expect(options.faults).toEqual({
+      latencyMs: 5,
+      jitterMs: 3,
+      errorRate: 0.25,
+      errorAfterActionShare: 1,
+      wsDropEveryMs: 30_000,
+      wsStallEveryMs: 20_000,
+      wsStallForMs: 1_500,
+    });
     expect(options.selectors).toBe(RISE_SELECTORS);
   });
 
@@ -22,6 +31,8 @@ describe('parseSimCliArgs', () => {
     const command = parseSimCliArgs([]);
     if (command.help) throw new Error('expected options');
     expect(resolveSimOptions(command.options)).toMatchObject({ port: 0, seed: 1, blockMs: 200, registrationLagMs: 2000 });
+    // Every fault is off by default, the WebSocket ones included.
+    expect(resolveSimOptions(command.options).faults).toMatchObject({ errorRate: 0, latencyMs: 0, wsDropEveryMs: 0, wsStallEveryMs: 0 });
     expect(parseSimCliArgs(['-h'])).toEqual({ help: true });
   });
 
@@ -29,6 +40,8 @@ describe('parseSimCliArgs', () => {
     expect(() => parseSimCliArgs(['--bogus'])).toThrow(/bogus/);
     expect(() => parseSimCliArgs(['--port', 'abc'])).toThrow(/--port/);
     expect(() => parseSimCliArgs(['--error-rate', '1.5'])).toThrow(/--error-rate/);
+    expect(() => parseSimCliArgs(['--ws-drop-every-ms', '-5'])).toThrow(/--ws-drop-every-ms/);
+    expect(() => resolveSimOptions({ faults: { wsStallForMs: 0 } })).toThrow(/wsStallForMs/);
     expect(() => parseSimCliArgs(['--selectors', 'other'])).toThrow(/spec or rise/);
     expect(() => resolveSimOptions({ port: 70_000 })).toThrow(/port/);
   });
