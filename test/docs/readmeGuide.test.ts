@@ -2,6 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { EMPTY, Subject, type Observable } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/runtime/cli/commands/index.js';
+import { loadConfig } from '../../src/runtime/config/loadConfig.js';
 import { ManualClock } from '../../src/core/clock.js';
 import type { Intent } from '../../src/engine/intents.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
@@ -43,5 +45,35 @@ describe('README guide', () => {
       expect.objectContaining({ kind: 'placeLimit', marketId: 1, side: 'buy', size: '0.001', price: '64935', priceRounding: 'down', postOnly: true, strategy: 'mine' }),
     ]);
     await host.stop();
+  });
+});
+
+describe('README, config and service file agree', () => {
+  const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+  const testnetConfig = (env: Record<string, string> = {}) =>
+    loadConfig({ path: join(ROOT, 'config', 'testnet.yaml'), env: { PERPBOT_REST_URL: 'https://venue.invalid', PERPBOT_WS_URL: 'wss://venue.invalid/ws', ...env } });
+
+  it('the testnet steps create the keys where config/testnet.yaml reads them', async () => {
+    const { keys } = await testnetConfig();
+    const dir = dirname(keys.account_key_file ?? '');
+    expect(dir).toBe('keys/testnet');
+    expect(dirname(keys.signer_key_file ?? '')).toBe(dir);
+    const readme = read('README.md');
+    expect([...readme.matchAll(/perpbot keys new --dir (\S+)/g)].map((m) => m[1])).toEqual([dir]);
+    expect(readme).toContain(`\`${dir}/account.key\``);
+  });
+
+  it('the systemd unit points PERPBOT_KEY_DIR at that directory under its working directory', async () => {
+    const unit = read('docs/perpbot.service');
+    const workingDirectory = /^WorkingDirectory=(.+)$/m.exec(unit)?.[1];
+    const keyDir = /^Environment=PERPBOT_KEY_DIR=(.+)$/m.exec(unit)?.[1];
+    expect(/^ExecStart=.* --config (\S+)$/m.exec(unit)?.[1]).toBe(`${workingDirectory}/config/testnet.yaml`);
+    const { keys } = await testnetConfig({ PERPBOT_KEY_DIR: keyDir ?? '' });
+    expect(keys.account_key_file).toBe(join(workingDirectory ?? '', dirname((await testnetConfig()).keys.account_key_file ?? ''), 'account.key'));
+  });
+
+  it('the command table lists every command', () => {
+    const table = read('README.md').split('## Commands')[1]?.split('\n\n')[1] ?? '';
+    for (const command of COMMANDS) expect(table, command.name).toMatch(new RegExp(`perpbot ${command.name}\\b|\` / \`${command.name}\``));
   });
 });

@@ -197,3 +197,20 @@ describe('perpbot keys new', () => {
     expect(await readFile(accountFile, 'utf8')).toContain(accountKey);
   });
 });
+
+describe('perpbot reconcile --account', () => {
+  it('compares the journal with the venue for an address, with no key at all', async () => {
+    const keys = testKeys();
+    await setUp(keys);
+    // The journal (the config's default path) lands in the config's directory, not the repository.
+    const m = memoryIo({ env: {}, cwd: configDir });
+    const code = await runCli(['reconcile', '--config', configPath, '--account', keys.account.address], m.io);
+    expect(m.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(m.stdout()).toContain(`account  ${keys.account.address}\njournal  ${join(configDir, 'data', 'journal.sqlite')}\n`);
+    expect(m.stdout()).toContain('no differences');
+    const bad = memoryIo({ env: {}, cwd: configDir });
+    expect(await runCli(['reconcile', '--config', configPath, '--account', 'nope'], bad.io)).toBe(2);
+    expect(bad.stderr()).toBe('perpbot: --account: invalid value "nope"; expected a 0x address\n');
+  });
+});

@@ -25,6 +25,17 @@ describe('runCli', () => {
     }
   });
 
+  it('perpbot sim --help is the simulator\'s help under its own name; a bad flag is one line, exit 2', async () => {
+    const help = memoryIo();
+    expect(await runCli(['sim', '--help'], help.io)).toBe(0);
+    expect(help.stdout()).toMatch(/^Usage: perpbot sim \[options\] {3}\(or: npm run sim -- \[options\]\)\n/);
+    expect(help.stdout()).toContain('--block-ms <n>');
+    expect(help.stdout()).not.toContain('Usage: npm run sim');
+    const bad = memoryIo();
+    expect(await runCli(['sim', '--port', 'x'], bad.io)).toBe(2);
+    expect(bad.stderr()).toMatch(/^perpbot: sim: --port: invalid value "x".*\(run perpbot sim --help\)\n$/);
+  });
+
   it('an unknown command is one line on stderr with a suggestion, exit code 2', async () => {
     const m = memoryIo();
     expect(await runCli(['stauts'], m.io)).toBe(2);

@@ -1,9 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
-import { loadKey } from '../../keys/loadKey.js';
-import { ACCOUNT_KEY_ENV } from '../../keys/loadVenueKeys.js';
+import { resolve } from 'node:path';
 import { openJournal } from '../../journal/openJournal.js';
 import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
 import { describeBalance, describeDifference } from '../../journal/reconciliationReport.js';
+import { accountOf, ACCOUNT_FLAG } from '../accountFlag.js';
 import { configuredMarkets, createCliRestClient, loadCliConfig, remoteVenue } from '../cliContext.js';
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 import { booleanFlag } from '../parseCommandArgs.js';
@@ -11,27 +10,28 @@ import { booleanFlag } from '../parseCommandArgs.js';
 export const reconcileCommand: CommandSpec = {
   name: 'reconcile',
   summary: 'compare the journal with the venue and print the differences',
-  usage: 'perpbot reconcile [--config FILE] [--apply] [--json]',
+  usage: 'perpbot reconcile [--config FILE] [--apply] [--json] [--account ADDRESS]',
   description:
     'Reads open orders, positions, the cross-margin balance and the nonce state from the venue and compares them with the journal ' +
     '(the balance against the last snapshot journaled). ' +
-    'Without --apply nothing is written (safe while a bot runs); with --apply the resolutions are journaled, as a bot does at start.',
+    'Without --apply nothing is written (safe while a bot runs); with --apply the resolutions are journaled, as a bot does at start. ' +
+    'Only reads are sent to the venue, so no key is needed with --account.',
   flags: {
     ...CONFIG_FLAGS,
     apply: { type: 'boolean', description: 'journal the resolutions (only while no bot uses this journal)' },
     json: { type: 'boolean', description: 'print the report as JSON' },
+    account: ACCOUNT_FLAG,
   },
   async run(args, io) {
     const config = await loadCliConfig(args, io);
     const venue = remoteVenue(config, 'reconcile');
-    const file = config.keys.account_key_file;
-    const key = await loadKey({ envVar: ACCOUNT_KEY_ENV, file: file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file), env: io.env });
+    const account = await accountOf(args.flags['account'], config, io);
     const journal = openJournal(resolve(io.cwd, config.journal.path));
     try {
       const report = await reconcileWithVenue({
         journal,
         rest: createCliRestClient(config, venue.restUrl),
-        account: key.address,
+        account,
         markets: configuredMarkets(config),
         clock: io.clock,
         trigger: 'cli',
@@ -40,7 +40,7 @@ export const reconcileCommand: CommandSpec = {
       });
       if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
       else {
-        io.stdout.write(`account  ${key.address}\njournal  ${journal.path}\n`);
+        io.stdout.write(`account  ${account}\njournal  ${journal.path}\n`);
         io.stdout.write(`${describeBalance(report.balance)}\n`);
         if (report.differences.length === 0) io.stdout.write('no differences: the journal matches the venue\n');
         for (const d of report.differences) io.stdout.write(`- ${describeDifference(d)}\n`);

@@ -1,3 +1,4 @@
+import { ACCOUNT_FLAG } from '../accountFlag.js';
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 
 export const statusCommand: CommandSpec = {
@@ -8,7 +9,7 @@ export const statusCommand: CommandSpec = {
     ...CONFIG_FLAGS,
     json: { type: 'boolean', description: 'print JSON instead of tables' },
     market: { type: 'string', value: 'N', description: 'only this market (default: every market of the configured strategies)' },
-    account: { type: 'string', value: 'ADDRESS', description: 'look at this account instead of the configured account key (needs no key)' },
+    account: ACCOUNT_FLAG,
   },
   run: async (args, io) => (await import('./runStatus.js')).runStatus(args, io),
 };
