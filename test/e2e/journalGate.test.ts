@@ -12,6 +12,8 @@ import { placeLimit } from '../../src/engine/intentBuilders.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournalForBot } from '../../src/runtime/journal/openJournalForBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import type { RestClient } from '../../src/venue/rest/restClient.js';
+import { until } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -67,4 +69,84 @@ describe('intents wait while a reconciliation runs', () => {
       journaled.close();
     }
   }, 30_000);
+
+  it('retries a failed reconnect reconciliation with backoff, refusing with the reason meanwhile, and resumes trading when an attempt succeeds', async () => {
+    const who = await fundedAccount(sim);
+    // The journal's view of the venue: its reads fail while `down` (the engine's own client does not).
+    let down = false;
+    let attempts = 0;
+    let duringAttempt: ((attempt: number) => void) | undefined;
+    const flaky = new Proxy(who.rest, {
+      get(target, key, receiver) {
+        if (key === 'nonceState') {
+          return (...args: Parameters<RestClient['nonceState']>) => {
+            if (!down) return target.nonceState(...args);
+            attempts += 1;
+            duringAttempt?.(attempts);
+            return Promise.reject(new Error('venue unreachable'));
+          };
+        }
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const warnings: string[] = [];
+    const log = { ...quiet, warn: (_o: object, msg?: string) => void warnings.push(msg ?? ''), error: (_o: object, msg?: string) => void warnings.push(msg ?? '') };
+    const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, rest: flaky, clock: systemClock, log, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0, reconnectRetry: { attempts: 3, baseMs: 100, maxMs: 200 } });
+    const engine = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1], journal: journaled.engineJournal });
+    try {
+      journaled.beforeStart(engine);
+      await engine.start();
+      const connection = new Subject<{ status: string }>();
+      await journaled.afterStart(engine, { connection$: connection, positionsChanged$: new Subject() });
+      const port = journaled.gate({ submit: (intent) => engine.submit(intent), outcomes: engine.outcomes$, cancelOrdersOf: (s) => engine.cancelOrdersOf(s) });
+      const submit = (intentId: string) => {
+        const outcome = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === intentId)));
+        port.submit(placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
+        return outcome;
+      };
+      const reconnect = () => {
+        connection.next({ status: 'connecting' });
+        connection.next({ status: 'authenticated' });
+      };
+      connection.next({ status: 'authenticated' });
+
+      // Every attempt fails: three of them, with backoff between, then paused until the next reconnect.
+      down = true;
+      reconnect();
+      await until(() => warnings.some((w) => w.includes('failed 3 times')));
+      expect(attempts).toBe(3);
+      expect(warnings.filter((w) => w.includes('retrying in')).map((w) => w.replace(/in \d+ ms/, 'in N ms'))).toEqual([
+        'reconciliation after a reconnect: retrying in N ms (attempt 2 of 3)',
+        'reconciliation after a reconnect: retrying in N ms (attempt 3 of 3)',
+      ]);
+      const exhausted = await submit('paused-1');
+      expect(exhausted.type === 'refused' ? [exhausted.rejection.reason, exhausted.rejection.hints] : exhausted.type).toEqual([
+        'trading paused: reconciliation after a reconnect failed (venue unreachable)',
+        ['reconciliation failed 3 times: the bot retries at the next reconnect'],
+      ]);
+
+      // The next reconnect retries again. An intent submitted during its failing first attempt is
+      // held, then refused with the reason and the next attempt; the venue answers again, the
+      // second attempt succeeds and trading resumes.
+      let meanwhile!: Promise<IntentOutcome>;
+      duringAttempt = (n) => {
+        if (n !== 4) return;
+        meanwhile = submit('paused-2');
+        down = false;
+      };
+      reconnect();
+      await until(() => attempts >= 4);
+      const refused = await meanwhile;
+      expect(refused.type === 'refused' ? [refused.rejection.reason, refused.rejection.hints] : refused.type).toEqual([
+        'trading paused: reconciliation after a reconnect failed (venue unreachable)',
+        ['the bot retries reconciliation shortly (attempt 2 of 3)'],
+      ]);
+      const reconciled = () => (journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n;
+      await until(() => reconciled() === 1);
+      expect((await submit('resumed')).type).toBe('accepted');
+    } finally {
+      await engine.stop();
+      journaled.close();
+    }
+  }, 15_000);
 });

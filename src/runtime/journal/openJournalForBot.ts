@@ -1,5 +1,6 @@
 import { merge, Subject, Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
+import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineJournal } from '../../engine/engineJournal.js';
 import type { ExecutorLogger } from '../../engine/executor.js';
@@ -36,7 +37,19 @@ export interface JournalForBotOptions {
   readonly maxInFlightWaitMs: number;
   /** Pause after a reconnect before reconciling, so fills already on the wire arrive first. */
   readonly settleMs?: number;
+  /** Retries of a failed reconnect reconciliation; default `RECONNECT_RETRY`. */
+  readonly reconnectRetry?: ReconnectRetry;
 }
+
+/** Attempts (the first included) and exponential backoff of the reconciliation after a reconnect. */
+export interface ReconnectRetry {
+  readonly attempts: number;
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
+
+/** About a minute and a half of retries (1, 2, 4, 8, 16, 30, 30 s, less jitter), then the next reconnect. */
+export const RECONNECT_RETRY: ReconnectRetry = { attempts: 8, baseMs: 1_000, maxMs: 30_000 };
 
 export interface ConnectionFeeds {
   /** The venue connection's state; a return to `authenticated` after a loss triggers reconciliation. */
@@ -58,7 +71,7 @@ export interface JournalForBot {
   /** Holds strategies' intents while a reconciliation runs; refuses them when it failed. */
   gate(port: ExecutionPort): ExecutionPort;
   storage(strategy: string): StrategyStorage;
-  /** Runs the reconnect reconciliation now (tests, and the reconnect handler). */
+  /** Runs the reconnect reconciliation once, now (tests, and each attempt of the reconnect handler). */
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport>;
   close(): void;
 }
@@ -75,6 +88,13 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
   const subscriptions = new Subscription();
   let reconciling = false;
   let failure: string | undefined;
+  /** What the bot does about the failure: the next retry, or the next reconnect. */
+  let failureHint = 'the bot retries reconciliation at the next reconnect';
+  /** The retries of the latest reconnect; aborted by a newer reconnect and by close. */
+  let retries: AbortController | undefined;
+  /** Start of the window no reconciliation has covered yet: the earliest disconnect since the last success. */
+  let unreconciledSince: number | undefined;
+  const retryPolicy = o.reconnectRetry ?? RECONNECT_RETRY;
   const held: { port: ExecutionPort; intent: Intent }[] = [];
   const refusals = new Subject<IntentOutcome>();
 
@@ -142,25 +162,64 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
         kind: intent.kind,
         marketId: intent.marketId,
         atMs: o.clock.now(),
-        rejection: rejection('engine_stopped', intent.kind, `trading paused: ${failure}`, 'the bot retries reconciliation at the next reconnect'),
+        rejection: rejection('engine_stopped', intent.kind, `trading paused: ${failure}`, failureHint),
       });
     } else port.submit(intent);
   };
 
-  const reconcileNow = async (engine: Engine, closedSinceMs: number) => {
+  /**
+   * One reconnect reconciliation. `attempt` (1-based) is its place in the retries: the hint of a
+   * refusal says what comes next, and is set before the intents held meanwhile are refused.
+   */
+  const attemptReconcile = async (engine: Engine, closedSinceMs: number, attempt?: number) => {
     reconciling = true;
     try {
       const report = await reconcile('reconnect', closedSinceMs);
       failure = undefined;
+      unreconciledSince = undefined;
       for (const c of report.toCancel) engine.submit(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }));
       return report;
     } catch (error) {
       failure = `reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`;
-      o.log.error({ err: error }, failure);
+      failureHint =
+        attempt === undefined
+          ? 'the bot retries reconciliation at the next reconnect'
+          : attempt < retryPolicy.attempts
+            ? `the bot retries reconciliation shortly (attempt ${attempt + 1} of ${retryPolicy.attempts})`
+            : `reconciliation failed ${retryPolicy.attempts} times: the bot retries at the next reconnect`;
+      o.log.error({ err: error, attempt }, failure);
       throw error;
     } finally {
       reconciling = false;
       flush();
+    }
+  };
+  const reconcileNow = (engine: Engine, closedSinceMs: number) => attemptReconcile(engine, closedSinceMs);
+
+  /**
+   * The reconnect reconciliation, retried with backoff while it fails: trading stays paused with
+   * the reason (intents refused, not queued: a strategy should not act on stale intents), and
+   * resumes at the first attempt that succeeds. Once the attempts run out, the next reconnect
+   * tries again.
+   */
+  const reconcileAfterReconnect = async (engine: Engine, closedSinceMs: number) => {
+    retries?.abort();
+    const controller = new AbortController();
+    retries = controller;
+    try {
+      await withRetry((attempt) => attemptReconcile(engine, closedSinceMs, attempt), {
+        attempts: retryPolicy.attempts,
+        delayMs: exponentialBackoff({ baseMs: retryPolicy.baseMs, maxMs: retryPolicy.maxMs }),
+        shouldRetry: () => !controller.signal.aborted,
+        signal: controller.signal,
+        clock: o.clock,
+        onRetry: ({ attempt, delayMs }) => o.log.warn({ attempt, attempts: retryPolicy.attempts, delayMs }, `reconciliation after a reconnect: retrying in ${delayMs} ms (attempt ${attempt + 1} of ${retryPolicy.attempts})`),
+      });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      o.log.error({ err: error, attempts: retryPolicy.attempts }, `trading stays paused: ${failureHint}`);
+    } finally {
+      if (retries === controller) retries = undefined;
     }
   };
 
@@ -186,12 +245,15 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
         feeds.connection$.subscribe((state) => {
           if (state.status === 'authenticated') {
             if (wasAuthenticated && lostAt !== undefined) {
-              const since = lostAt;
+              // A drop while an earlier reconnect is still unreconciled: cover both windows.
+              const since = Math.min(lostAt, unreconciledSince ?? lostAt);
+              unreconciledSince = since;
               lostAt = undefined;
+              retries?.abort();
               reconciling = true;
               void o.clock
                 .sleep(o.settleMs ?? 500)
-                .then(() => reconcileNow(engine, since))
+                .then(() => reconcileAfterReconnect(engine, since))
                 .catch(() => undefined);
             }
             wasAuthenticated = true;
@@ -212,6 +274,7 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     reconcileNow,
     close() {
       subscriptions.unsubscribe();
+      retries?.abort();
       if (journal.db.open) {
         journal.endRun(o.runId, o.clock.now());
         journal.close();
