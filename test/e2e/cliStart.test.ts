@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'perpbot.js');
 
 /**
  * `npm start`'s command line, read from package.json. npm itself is not spawned: it exits 130 on
@@ -127,7 +128,11 @@ describe('perpbot start: an error no strategy can be blamed for', () => {
       config,
       CONFIG.replace(/strategies:[\s\S]*?(?=logging:)/, 'strategies:\n  - name: faulty\n    module: strategies/faulty.ts\n    markets: [1]\n    params: { size: "0.001", offset_bps: 100, fault: detached }\n'),
     );
-    const { code, stderr, messages } = await runUntil(process.execPath, [BIN, 'start', '--config', config], dir, 'stopped');
+    // npm start's command line, run from that directory (so tsx is named by its path, not resolved from there).
+    const { args } = startScript();
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const command = args.map((arg) => (arg === 'tsx' ? loader : arg.endsWith('.ts') ? join(ROOT, arg) : arg));
+    const { code, stderr, messages } = await runUntil(process.execPath, [...command, '--config', config], dir, 'stopped');
     await rm(dir, { recursive: true, force: true });
 
     expect(stderr.split('\n').filter((l) => l !== '')).toEqual(['perpbot: fatal uncaught exception: Error: faulty: bug outside any strategy; shutting down']);
