@@ -78,11 +78,10 @@ export class StrategyHost {
     containStrategyErrors();
     for (const { hosted, params } of prepared) {
       const resources = new Subscription();
-      let entry: Running | undefined;
-      const scope: StrategyScope = { strategy: hosted.name, fail: (error) => entry !== undefined && void this.fail(entry, error) };
+      // Called only once `running` exists: errors reach a scope after its strategy's code ran.
+      const scope: StrategyScope = { strategy: hosted.name, fail: (error) => void this.fail(running, error) };
       const context = this.contextFor(hosted, params, scope, resources);
-      entry = { hosted, context, scope, resources, subscription: undefined, status: 'running', halted: false };
-      const running = entry;
+      const running: Running = { hosted, context, scope, resources, subscription: undefined, status: 'running', halted: false };
       this.running.push(running);
       try {
         await runInStrategyScope(scope, async () => {
