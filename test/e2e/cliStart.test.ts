@@ -1,24 +1,13 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { npmScript } from './support/npmScript.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-
-/**
- * `npm start`'s command line, read from package.json. npm itself is not spawned: it exits 130 on
- * SIGINT whatever its child does. The script must start node directly with tsx as a loader: the
- * tsx CLI relays a signal and, under load, SIGKILLs its child ~60 ms later (no cancel, no exit 0).
- */
-function startScript(): { readonly command: string; readonly args: string[] } {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [command, ...args] = (scripts['start'] ?? '').split(/\s+/);
-  return { command: command ?? '', args };
-}
 
 const CONFIG = [
   'venue:',
@@ -86,17 +75,18 @@ async function runUntil(command: string, args: readonly string[], cwd: string, m
 
 describe('npm start (its command line spawned, embedded simulator)', () => {
   it('runs node with the tsx loader, not the tsx CLI', () => {
-    const { command, args } = startScript();
-    expect([command, ...args.slice(0, 2)]).toEqual(['node', '--import', 'tsx']);
+    // The tsx CLI relays a signal and, under load, SIGKILLs its child ~60 ms later: no cancel, no exit 0.
+    const { command, args } = npmScript('start');
+    expect([command, ...args.slice(0, 2)]).toEqual([process.execPath, '--import', 'tsx']);
   });
 
   it('sets up a throwaway account, trades, and on SIGINT cancels its orders and stops cleanly with exit code 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
     const config = join(dir, 'start.yaml');
     await writeFile(config, CONFIG);
-    const { command, args } = startScript();
-    // `npm start -- --config F`; node is this test's own node binary.
-    const { code, stderr, lines, messages } = await runUntil(command === 'node' ? process.execPath : command, [...args, '--config', config], ROOT, 'order placed', 'SIGINT');
+    const { command, args } = npmScript('start');
+    // `npm start -- --config F`.
+    const { code, stderr, lines, messages } = await runUntil(command, [...args, '--config', config], ROOT, 'order placed', 'SIGINT');
     await rm(dir, { recursive: true, force: true });
 
     expect(stderr).toBe('');
@@ -129,7 +119,7 @@ describe('perpbot start: an error no strategy can be blamed for', () => {
       CONFIG.replace(/strategies:[\s\S]*?(?=logging:)/, 'strategies:\n  - name: faulty\n    module: strategies/faulty.ts\n    markets: [1]\n    params: { size: "0.001", offset_bps: 100, fault: detached }\n'),
     );
     // npm start's command line, run from that directory (so tsx is named by its path, not resolved from there).
-    const { args } = startScript();
+    const { args } = npmScript('start');
     const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     const command = args.map((arg) => (arg === 'tsx' ? loader : arg.endsWith('.ts') ? join(ROOT, arg) : arg));
     const { code, stderr, messages } = await runUntil(process.execPath, [...command, '--config', config], dir, 'stopped');

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npmScript } from './support/npmScript.js';
 import { generatePrivateKey } from 'viem/accounts';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { fastPrivateKeySigner } from '../../src/protocol/nativeSigner.js';
@@ -17,7 +18,6 @@ import { signingContextOf } from './support/simAccount.js';
  * at it by environment variables, a trade, status, cancel-all, shutdown.
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const BIN = join(ROOT, 'bin', 'perpbot.js');
 const JOURNAL = join(ROOT, 'data', 'testnet-journal.sqlite');
 
@@ -66,7 +66,8 @@ describe('testnet flow against a separate simulator process', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpbot-testnet-'));
-    sim = spawn(TSX, ['src/sim/cli.ts', '--port', '0', '--selectors', 'rise', '--registration-lag-ms', '300', '--block-ms', '50'], { cwd: ROOT });
+    const { command, args } = npmScript('sim');
+    sim = spawn(command, [...args, '--port', '0', '--selectors', 'rise', '--registration-lag-ms', '300', '--block-ms', '50'], { cwd: ROOT });
     const first = await waitForLine(sim, /^perpbot-sim REST /, 20_000);
     const [, rest, ws] = /REST (\S+) WS (\S+)/.exec(first) ?? [];
     restUrl = rest!;
