@@ -58,6 +58,7 @@ export {
   venueSender,
   dryRunSender,
   JwtSession,
+  FeedLostError,
   placeLimit,
   placeMarket,
   cancel,

@@ -18,6 +18,7 @@ import { NO_JOURNAL, type EngineJournal } from './engineJournal.js';
 import { SessionPnl } from './sessionPnl.js';
 import { ClientOrderIds } from './clientOrderIds.js';
 import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './executor.js';
+import { FeedLostError } from './feedLostError.js';
 import { GuardGate } from './guardGate.js';
 import type { IntentOutcome } from './intentOutcome.js';
 import { closePosition as closePositionIntent, cancel as cancelIntent, cancelAll as cancelAllIntent } from './intentBuilders.js';
@@ -189,36 +190,61 @@ export class Engine {
     this.pnl.onBalance(snapshot.balance);
   }
 
-  /** Follows the venue's private feeds and the oracle; reconciles after every reconnect. */
-  attach(feeds: EngineFeeds): void {
+  /**
+   * Follows the venue's private feeds and the oracle; reconciles after every reconnect. A feed
+   * that fails (a private channel whose authentication cannot succeed, a refused subscription, a
+   * handler that threw) leaves the engine blind: it is logged, the kill switch trips with the
+   * reason (cancels all, refuses new intents), and `onFeedLost` tells the runtime, once, so it can
+   * stop the bot. Nothing is rethrown to RxJS, which would report it asynchronously as unhandled.
+   */
+  attach(feeds: EngineFeeds, hooks: { readonly onFeedLost?: (error: FeedLostError) => void } = {}): void {
     // A loss awaiting confirmation stops with the feeds that reported it.
     this.subscriptions.add(() => this.gate.dispose());
-    this.subscriptions.add(feeds.orders.subscribe((m) => this.tracker.onOrderRecords(m.orders, m.type === 'snapshot')));
-    this.subscriptions.add(
-      feeds.positions.subscribe((m) => {
-        this.tracker.onPositions(m.positions);
-        this.pnl.onPositions(m.positions);
-        this.checkLoss();
-      }),
-    );
-    this.subscriptions.add(feeds.fills.subscribe((m) => this.tracker.onFill(m.fill)));
-    this.subscriptions.add(
-      feeds.account.subscribe((m) => {
-        this.tracker.onBalance(m.account.balance);
-        this.pnl.onBalance(m.account.balance);
-        this.checkLoss();
-      }),
-    );
-    this.subscriptions.add(
-      feeds.oracle.subscribe((m) => {
-        for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
-      }),
-    );
-    this.subscriptions.add(
-      feeds.reconnected.subscribe(() => {
-        this.reconcile().catch((error: unknown) => this.options.log.error({ err: error }, 'reconciliation after reconnect failed'));
-      }),
-    );
+    let reported = false;
+    const lost = (channel: string, cause: unknown): void => {
+      const error = new FeedLostError(channel, cause);
+      if (this.stopped) {
+        this.options.log.info({ err: error, channel }, 'a venue feed ended while the engine stops');
+        return;
+      }
+      this.options.log.error({ err: error, channel }, 'a venue feed failed: trading stopped (kill switch tripped)');
+      this.gate.trip(`feed lost: ${error.message}`);
+      if (reported) return;
+      reported = true;
+      hooks.onFeedLost?.(error);
+    };
+    const follow = <T>(channel: keyof EngineFeeds, source: Observable<T>, next: (message: T) => void): void => {
+      this.subscriptions.add(
+        source.subscribe({
+          next: (message) => {
+            try {
+              next(message);
+            } catch (error) {
+              lost(channel, error);
+            }
+          },
+          error: (error: unknown) => lost(channel, error),
+        }),
+      );
+    };
+    follow('orders', feeds.orders, (m) => this.tracker.onOrderRecords(m.orders, m.type === 'snapshot'));
+    follow('positions', feeds.positions, (m) => {
+      this.tracker.onPositions(m.positions);
+      this.pnl.onPositions(m.positions);
+      this.checkLoss();
+    });
+    follow('fills', feeds.fills, (m) => this.tracker.onFill(m.fill));
+    follow('account', feeds.account, (m) => {
+      this.tracker.onBalance(m.account.balance);
+      this.pnl.onBalance(m.account.balance);
+      this.checkLoss();
+    });
+    follow('oracle', feeds.oracle, (m) => {
+      for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
+    });
+    follow('reconnected', feeds.reconnected, () => {
+      this.reconcile().catch((error: unknown) => this.options.log.error({ err: error }, 'reconciliation after reconnect failed'));
+    });
   }
 
   /** Queues an intent; its outcome arrives on `outcomes$`. */

@@ -13,6 +13,7 @@ export { dryRunSender, venueSender, type ActionSender, type DryRunLogger, type S
 export { NO_JOURNAL, journalBody, type EngineJournal } from './engineJournal.js';
 export { JwtSession, type JwtSessionOptions } from './jwtSession.js';
 export { IntentFailedError, type ExecutorLogger } from './executor.js';
+export { FeedLostError } from './feedLostError.js';
 export {
   adjustIsolatedMargin,
   cancel,

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
-import { filter, pairwise, Subscription } from 'rxjs';
+import { catchError, EMPTY, filter, pairwise, Subscription, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import { dryRunSender, venueSender } from '../engine/actionSender.js';
 import { Engine } from '../engine/engine.js';
+import type { FeedLostError } from '../engine/feedLostError.js';
 import { cancelAll } from '../engine/intentBuilders.js';
 import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../protocol/selectors.js';
@@ -112,21 +113,34 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     subscriptions.add(
       ws.connectionState$.subscribe((state) => logger.info({ status: state.status, reason: state.reason }, 'venue connection')),
     );
-    engine.attach({
-      orders: ws.channel('orders'),
-      positions: ws.channel('positions'),
-      fills: ws.channel('fills'),
-      account: ws.channel('account'),
-      oracle: ws.channel('oracle', { marketIds: markets }),
-      reconnected: ws.connectionState$.pipe(
-        pairwise(),
-        filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
-      ),
-    });
-    await journaled.afterStart(engine, { connection$: ws.connectionState$, positionsChanged$: ws.channel('positions') });
+    // A feed the engine can no longer follow stops the bot: the engine has tripped its kill switch;
+    // the bot shuts down as on a signal and runBot then rejects with the FeedLostError.
+    let feedLost: FeedLostError | undefined;
+    const stopOnFeedLoss = new AbortController();
+    engine.attach(
+      {
+        orders: ws.channel('orders'),
+        positions: ws.channel('positions'),
+        fills: ws.channel('fills'),
+        account: ws.channel('account'),
+        oracle: ws.channel('oracle', { marketIds: markets }),
+        reconnected: ws.connectionState$.pipe(
+          pairwise(),
+          filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
+        ),
+      },
+      {
+        onFeedLost: (error) => {
+          feedLost = error;
+          logger.error({ err: error, channel: error.channel }, 'a venue feed failed: stopping the bot');
+          stopOnFeedLoss.abort(error);
+        },
+      },
+    );
+    await journaled.afterStart(engine, { connection$: ws.connectionState$, positionsChanged$: untilFailed(ws.channel('positions')) });
     subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
     subscriptions.add(
-      ws.channel('positions').subscribe((m) => {
+      untilFailed(ws.channel('positions')).subscribe((m) => {
         for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
       }),
     );
@@ -136,7 +150,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       budgets: new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)])),
       clock,
       log: engineLog,
-      revalue: ws.channel('oracle', { marketIds: markets }),
+      revalue: untilFailed(ws.channel('oracle', { marketIds: markets })),
     });
     const execution = journaled.gate(budgeted);
     // The engine's outcomes and the refusals of the budgets and the journal gate, one line each.
@@ -155,7 +169,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       await host.start();
       logger.info({ account: options.keys.account.address, signer: signer.address, strategies: hosted.map((h) => h.name), dryRun: config.engine.dry_run }, 'bot running');
       options.onReady?.({ engine, host });
-      await waitForAbort(options.signal);
+      await waitForAbort(AbortSignal.any([options.signal, stopOnFeedLoss.signal]));
       logger.info({}, 'stopping');
     } finally {
       await host.stop();
@@ -167,6 +181,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       subscriptions.unsubscribe();
       await ws.close();
     }
+    if (feedLost !== undefined) throw feedLost;
   } finally {
     journaled.close();
   }
@@ -202,6 +217,14 @@ function jwtSessionFor(options: RunBotOptions, rest: RestClient, clock: Clock, c
       return c;
     },
   });
+}
+
+/**
+ * A feed for listeners other than the engine: when it fails it just ends for them, since the
+ * engine reports the failure (attach's onFeedLost) and RxJS would otherwise rethrow it as unhandled.
+ */
+function untilFailed<T>(feed: Observable<T>): Observable<T> {
+  return feed.pipe(catchError(() => EMPTY));
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {

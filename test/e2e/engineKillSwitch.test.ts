@@ -3,11 +3,14 @@ import { systemClock } from '../../src/core/clock.js';
 import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { FeedLostError } from '../../src/engine/feedLostError.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import type { SignedRequest } from '../../src/engine/signedRequest.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import { revokeSigner } from '../../src/runtime/setup/revokeSigner.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';
 import { attachEngineToSimWs } from './support/engineOnSimWs.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
@@ -105,6 +108,33 @@ describe('the loss kill switch against the simulator', () => {
     await accepted(engine.execute(rest('after-reset')));
 
     await Promise.all([engine.stop(), counterparty.stop()]);
+    await ws.close();
+  });
+
+  it('trips when a private feed fails for good (signer revoked): refuses new intents naming the lost feed, and tells the runtime once', async () => {
+    const who = await fundedAccount(sim);
+    const sender = recording(who);
+    const engine = engineFor(who, sender);
+    await engine.start();
+    const lost: FeedLostError[] = [];
+    // No open orders: the trip sends no cancel-all (which the venue would refuse now, stopping the
+    // engine as SignerNotAuthorized before the kill switch is even consulted).
+    const ws = await attachEngineToSimWs(sim, who, engine, { onFeedLost: (error) => lost.push(error) });
+
+    await revokeSigner({ rest: who.rest, account: who.accountSigner, signer: who.signer.address, clock: systemClock, log: quiet });
+    // The venue drops the connection; re-authenticating finds the signer revoked, so every private
+    // channel fails with SignerNotActiveError. Before, RxJS rethrew that asynchronously (a crash).
+    await vi.waitFor(() => expect(engine.killSwitch.tripped).toBe(true), { timeout: 5000 });
+    expect(engine.killSwitch.reason).toMatch(/^feed lost: the (orders|positions|fills|account) feed failed: WebSocket auth refused: signer 0x[0-9a-fA-F]{40} of account 0x[0-9a-fA-F]{40} has status 3/);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toBeInstanceOf(FeedLostError);
+    expect(lost[0]?.cause).toBeInstanceOf(SignerNotActiveError);
+    expect(lost[0]?.hints[0]).toMatch(/the signer was revoked/);
+
+    const blocked = await engine.execute(rest('after'));
+    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({ rule: 'kill_switch', reason: expect.stringContaining('feed lost: the ') });
+    expect(sender.sent).toEqual([]);
+    await engine.stop();
     await ws.close();
   });
 });

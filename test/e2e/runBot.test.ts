@@ -6,6 +6,8 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
 import { createLogger } from '../../src/runtime/logging/createLogger.js';
 import { runBot } from '../../src/runtime/runBot.js';
+import { revokeSigner } from '../../src/runtime/setup/revokeSigner.js';
+import { systemClock } from '../../src/core/clock.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
@@ -211,5 +213,33 @@ describe('runBot on the simulator', () => {
     const failure = JSON.parse(lines.find((l) => l.includes('"msg":"strategy failed and was stopped"'))!) as { strategy: string; onError: string; err: { message: string } };
     expect(failure).toMatchObject({ strategy: 'faulty', onError: 'cancel', err: { message: 'faulty: bug in a nested subscription' } });
     expect((await who.rest.openOrders({ account: who.account, market_id: '2' })).orders).toHaveLength(0);
+  }, 30_000);
+
+  it('stops and rejects with FEED_LOST when a private feed fails for good (the signer revoked while running)', async () => {
+    const who = await fundedAccount(sim);
+    const config = await loadConfig({ text: configText(`  - name: mm\n    module: strategies/marketMaker.ts\n    markets: [1]\n    params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }`), env: {} });
+    const lines: string[] = [];
+    let ready!: (engine: Engine) => void;
+    const started = new Promise<Engine>((r) => (ready = r));
+    const running = runBot({
+      config,
+      keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+      restUrl: sim.restUrl,
+      wsUrl: sim.wsUrl,
+      logger: memoryLogger(lines),
+      signal: new AbortController().signal, // never aborted: the lost feed alone stops the bot
+      root: ROOT,
+      onReady: ({ engine }) => ready(engine),
+    });
+    const ended = running.then(() => 'resolved', (error: unknown) => error);
+    const engine = await Promise.race([started, ended.then(() => { throw new Error('runBot ended early'); })]);
+    // Once the quotes landed, the bot's permits use the venue's current anchor, so the revocation's
+    // setup nonce (current + 1, bit 0) cannot collide with one of them.
+    await until(() => engine.tracker.openOrders({ strategy: 'mm' }).filter((o) => o.state === 'open').length === 2);
+    await revokeSigner({ rest: who.rest, account: who.accountSigner, signer: who.signer.address, clock: systemClock, log: { info() {}, warn() {} } });
+    expect(await ended).toMatchObject({ code: 'FEED_LOST', message: expect.stringMatching(/^the (orders|positions|fills|account) feed failed: WebSocket auth refused/) });
+    const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toContain('a venue feed failed: stopping the bot');
+    expect(messages.indexOf('stopping')).toBeGreaterThan(messages.indexOf('a venue feed failed: stopping the bot'));
   }, 30_000);
 });

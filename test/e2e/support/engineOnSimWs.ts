@@ -11,7 +11,7 @@ import type { SimAccount } from './simAccount.js';
  * is off). Resolves once the account channel's snapshot arrived: it is subscribed last, so every
  * feed is live on the venue by then.
  */
-export async function attachEngineToSimWs(sim: RunningSim, who: SimAccount, engine: Engine): Promise<VenueWsClient> {
+export async function attachEngineToSimWs(sim: RunningSim, who: SimAccount, engine: Engine, hooks: Parameters<Engine['attach']>[1] = {}): Promise<VenueWsClient> {
   const ws = new VenueWsClient({
     reconnect: { baseMs: 20, maxMs: 100 },
     url: sim.wsUrl,
@@ -26,7 +26,7 @@ export async function attachEngineToSimWs(sim: RunningSim, who: SimAccount, engi
     account: ws.channel('account'),
     oracle: NEVER,
     reconnected: NEVER,
-  });
+  }, hooks);
   await firstValueFrom(ws.channel('account'));
   return ws;
 }

@@ -1,0 +1,87 @@
+import { NEVER, Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { dryRunSender } from '../../src/engine/actionSender.js';
+import { Engine, type EngineFeeds } from '../../src/engine/engine.js';
+import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { FeedLostError } from '../../src/engine/feedLostError.js';
+import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
+import type { RestClient } from '../../src/venue/rest/restClient.js';
+import type { OrdersMessage, PositionsMessage } from '../../src/venue/schemas/wsFramesPrivate.js';
+import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000a1';
+
+/** An engine that is never started: attach needs no venue, and with no open orders a trip sends nothing. */
+function engineWithLog(): { engine: Engine; logged: { level: string; msg: string | undefined }[] } {
+  const logged: { level: string; msg: string | undefined }[] = [];
+  const at = (level: string) => (_obj: object, msg?: string) => logged.push({ level, msg });
+  const engine = new Engine({
+    account: ACCOUNT,
+    signer: { address: ACCOUNT, signDigest: () => Promise.reject(new Error('no signing here')) } as never,
+    rest: {} as RestClient,
+    sender: dryRunSender({ info() {} }),
+    config: withEngineDefaults(),
+    selectors: SPEC_SELECTORS,
+    clock: new ManualClock(),
+    log: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+  });
+  return { engine, logged };
+}
+
+function feeds() {
+  const orders = new Subject<OrdersMessage>();
+  const positions = new Subject<PositionsMessage>();
+  const all: EngineFeeds = { orders, positions, fills: NEVER, account: NEVER, oracle: NEVER, reconnected: NEVER };
+  return { orders, positions, all };
+}
+
+describe('Engine.attach when a feed fails', () => {
+  it('logs it, trips the kill switch naming the feed, and tells the runtime once; nothing is rethrown', async () => {
+    const { engine, logged } = engineWithLog();
+    const { orders, positions, all } = feeds();
+    const lost: FeedLostError[] = [];
+    engine.attach(all, { onFeedLost: (e) => lost.push(e) });
+
+    const cause = new SignerNotActiveError('0x00000000000000000000000000000000000000b2', ACCOUNT, 3);
+    positions.error(cause);
+    orders.error(cause);
+    expect(engine.killSwitch).toMatchObject({ tripped: true, reason: `feed lost: the positions feed failed: ${cause.message}` });
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ code: 'FEED_LOST', channel: 'positions', cause });
+    expect(lost[0]?.hints[0]).toMatch(/signer was revoked/);
+    expect(logged.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
+      'a venue feed failed: trading stopped (kill switch tripped)',
+      'kill switch tripped: cancelling all orders',
+      'a venue feed failed: trading stopped (kill switch tripped)',
+    ]);
+    // An unhandled RxJS error surfaces on a timer: give it the chance (vitest fails the run on one).
+    await new Promise((r) => setTimeout(r, 10));
+    await engine.stop();
+  });
+
+  it('treats a handler that throws on a message like a failed feed, instead of an unhandled error', async () => {
+    const { engine } = engineWithLog();
+    const { orders, all } = feeds();
+    const lost: FeedLostError[] = [];
+    engine.attach(all, { onFeedLost: (e) => lost.push(e) });
+    orders.next({ channel: 'orders', type: 'update', orders: null } as unknown as OrdersMessage);
+    expect(lost.map((e) => e.channel)).toEqual(['orders']);
+    expect(engine.killSwitch.reason).toMatch(/^feed lost: the orders feed failed: /);
+    await new Promise((r) => setTimeout(r, 10));
+    await engine.stop();
+  });
+
+  it('only logs a feed that fails while the engine stops (and the stop unsubscribes the rest)', async () => {
+    const { engine, logged } = engineWithLog();
+    const { positions, all } = feeds();
+    const lost: FeedLostError[] = [];
+    engine.attach(all, { onFeedLost: (e) => lost.push(e) });
+    const stopping = engine.stop();
+    positions.error(new Error('closed by client'));
+    await stopping;
+    expect(engine.killSwitch.tripped).toBe(false);
+    expect(lost).toEqual([]);
+    expect(logged.map((l) => l.msg)).toEqual(['a venue feed ended while the engine stops']);
+  });
+});
