@@ -14,13 +14,27 @@ export interface SendReceipt {
 
 export interface ActionSender {
   send(request: SignedRequest, options?: RestCallOptions): Promise<SendReceipt>;
+  /**
+   * JWT mode: drops the token the venue refused (Unauthenticated), so the next send logs in
+   * again. Absent: the sender cannot renew its authorisation (permits, dry run).
+   */
+  reauthenticate?(): void;
 }
 
-/** Sends to the venue's REST endpoints. `bearer` supplies the JWT in JWT mode. */
-export function venueSender(rest: RestClient, bearer?: () => Promise<string>): ActionSender {
+/** Where a JWT sender gets its token; a `JwtSession` is one. */
+export interface BearerSource {
+  /** A valid access token, logging in or refreshing first when needed. */
+  bearer(): Promise<string>;
+  /** Drops the token: the next `bearer()` logs in again. */
+  invalidate(): void;
+}
+
+/** Sends to the venue's REST endpoints. `jwt` supplies the Bearer token in JWT mode. */
+export function venueSender(rest: RestClient, jwt?: BearerSource): ActionSender {
   return {
+    ...(jwt === undefined ? {} : { reauthenticate: () => jwt.invalidate() }),
     async send(request, options = {}) {
-      const callOptions = bearer === undefined ? options : { ...options, bearer: await bearer() };
+      const callOptions = jwt === undefined ? options : { ...options, bearer: await jwt.bearer() };
       const body = request.body as never;
       switch (request.endpoint) {
         case 'placeOrder': {

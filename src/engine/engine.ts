@@ -66,8 +66,9 @@ export interface EngineOptions {
   readonly journal?: EngineJournal;
   /**
    * Permit (default): every action signed by the session key with a nonce. JWT: actions carry the
-   * session's Bearer token and no permit (the sender must add the header: `venueSender(rest,
-   * () => session.bearer())`); needs an operator-hub allowance (approve-single) on the venue.
+   * session's Bearer token and no permit (the sender adds the header: `venueSender(rest, session)`;
+   * after an Unauthenticated answer it drops the token and the request is sent once more with a
+   * fresh login); needs an operator-hub allowance (approve-single) on the venue.
    */
   readonly authMode?: 'permit' | 'jwt';
 }

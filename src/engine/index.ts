@@ -9,7 +9,7 @@ export {
   type PreTradeConfig,
   type RetryConfig,
 } from './engineConfig.js';
-export { dryRunSender, venueSender, type ActionSender, type DryRunLogger, type SendReceipt } from './actionSender.js';
+export { dryRunSender, venueSender, type ActionSender, type BearerSource, type DryRunLogger, type SendReceipt } from './actionSender.js';
 export { NO_JOURNAL, journalBody, type EngineJournal } from './engineJournal.js';
 export { JwtSession, type JwtSessionOptions } from './jwtSession.js';
 export { IntentFailedError, type ExecutorLogger } from './executor.js';

@@ -21,6 +21,8 @@ export type RetryAction =
   | 'resign_new_nonce'
   | 'resync_nonces_then_resign'
   | 'stop_signer_not_authorized'
+  /** JWT mode: drop the refused token (the sender logs in again) and send the request once more. */
+  | 'reauthenticate_then_resend'
   | 'fail';
 
 export interface RetryDecision {
@@ -45,6 +47,11 @@ export interface FailureContext {
    * (registration lag, rate limit) cannot. Absent: every earlier send is assumed unanswered.
    */
   readonly unansweredBefore?: number;
+  /**
+   * JWT mode with a sender that can drop its token: how many times this intent already did so
+   * after an Unauthenticated answer. Absent: permit mode, where Unauthenticated is final.
+   */
+  readonly reauthentications?: number;
 }
 
 const SIGNER_HINTS = [
@@ -131,9 +138,15 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
     case 'OpenPositionExists':
     case 'MarketOrderTimeInForce':
     case 'InvalidArgument':
-    case 'Unauthenticated':
       // A named refusal or revert is definite even when it comes with a 5xx: resending repeats it.
       return decide('fail', 'rejected', `the venue refused the request (${error.kind})`);
+    case 'Unauthenticated':
+      // Refused before it executed. A JWT expires or is revoked (its lifetime is not shown): log in
+      // again and send once more; a second refusal with a fresh token is final.
+      if (context.reauthentications === 0) {
+        return decide('reauthenticate_then_resend', 'in_flight', 'the venue refused the JWT (expired or revoked): logging in again, then sending once more');
+      }
+      return decide('fail', 'rejected', context.reauthentications === undefined ? 'the venue refused the request (Unauthenticated)' : 'the venue refused the request (Unauthenticated) also with a fresh JWT');
     case 'Internal':
     case 'Unknown':
       if (error.httpStatus >= 500) return noAnswer(`the venue answered HTTP ${error.httpStatus}`);

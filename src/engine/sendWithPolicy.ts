@@ -37,6 +37,9 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
   let deadlineResigns = 0;
   // New signatures after a venue read showed the first send had not taken effect.
   let landingResigns = 0;
+  // JWT mode: times a refused token was dropped and the request sent again.
+  let reauthentications = 0;
+  const canReauthenticate = deps.auth.mode === 'jwt' && deps.sender.reauthenticate !== undefined;
   for (;;) {
     const request = await sign(intent.intentId, action, deps, signal);
     // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
@@ -91,7 +94,7 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
       } catch (error) {
         if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
         const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
-        const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore }, deps.config.retry);
+        const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore, ...(canReauthenticate ? { reauthentications } : {}) }, deps.config.retry);
         if (hasNoDefiniteAnswer(error)) unansweredBefore++;
         deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');
         if (decision.nonceFate !== 'in_flight') reportFate(deps, request, decision.nonceFate);
@@ -119,6 +122,11 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
           case 'stop_signer_not_authorized':
             await deps.onSignerNotAuthorized(error);
             return { type: 'failed', error };
+          case 'reauthenticate_then_resend':
+            reauthentications++;
+            deps.sender.reauthenticate?.();
+            deps.log.warn({ intentId: intent.intentId, reason: decision.reason }, 'JWT refused: logging in again');
+            continue;
           case 'fail':
             return { type: 'failed', error };
         }

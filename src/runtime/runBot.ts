@@ -80,7 +80,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       account: options.keys.account.address,
       signer,
       rest,
-      sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest, jwt === undefined ? undefined : () => jwt.bearer()),
+      sender: config.engine.dry_run ? dryRunSender(engineLog) : venueSender(rest, jwt),
       authMode: config.auth.mode,
       config: engineConfigFromConfig(config),
       selectors: SELECTOR_PROFILES[config.venue.selectors],

@@ -248,7 +248,7 @@ describe('engine in JWT mode against the simulator', () => {
       account: who.account,
       signer: who.signer,
       rest: who.rest,
-      sender: venueSender(who.rest, () => session.bearer()),
+      sender: venueSender(who.rest, session),
       config: withEngineDefaults({ guards: { actionsPerSecond: 1000, actionBurst: 1000 } }),
       selectors: SPEC_SELECTORS,
       clock,
