@@ -16,7 +16,7 @@ import { fundedAccount, grantAllowance, type SimAccount } from './support/simAcc
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: ActionSender; maxOpenOrders?: number; journal?: EngineJournal } = {}): Engine {
+function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: ActionSender; journal?: EngineJournal } = {}): Engine {
   return new Engine({
     ...(overrides.journal === undefined ? {} : { journal: overrides.journal }),
     account: who.account,
@@ -24,7 +24,7 @@ function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: Actio
     rest: who.rest,
     sender: overrides.sender ?? venueSender(who.rest),
     config: withEngineDefaults({
-      guards: { maxOpenOrders: overrides.maxOpenOrders ?? 1000, actionsPerSecond: 10_000, actionBurst: 10_000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
+      guards: { maxOpenOrders: 1000, actionsPerSecond: 10_000, actionBurst: 10_000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
       retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxDelayMs: 400, accountNotRegisteredMaxAttempts: 40, resendDelayMs: 50, rateLimitedDelayMs: 200 },
     }),
     selectors: SPEC_SELECTORS,

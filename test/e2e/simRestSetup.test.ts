@@ -62,7 +62,7 @@ describe('simulator REST: reads and envelopes', () => {
     expect(badBody.json['error'].message).toMatch(/invalid request body: .*size_steps/);
     expect(badBody.json['error'].message).toMatch(/side/);
     const tooWide = await h.post('/v1/orders/place', { ...limitOrder(), price_ticks: 16_777_216 });
-    expect(tooWide.json['error'].message).toMatch(/price_ticks: out of range for uint24/);
+    expect(tooWide.json['error'].message).toMatch(/price_ticks: out of range for uint24: got 16777216, allowed 0 to 16777215/);
     const zeroSize = await h.post('/v1/orders/place', { ...limitOrder(), size_steps: 0 });
     expect(zeroSize.json['error'].message).toMatch(/^InvalidArgument: size_steps: invalid value 0/);
     const badOpen = await h.get('/v1/orders/open?account=0x0000000000000000000000000000000000000001&market_id=99');

@@ -35,7 +35,7 @@ export function uintStringSchema(bits: number) {
     .string()
     .regex(UNSIGNED_INTEGER_TEXT, { error: `expected a base-10 unsigned integer string (uint${bits})` })
     .transform((value) => BigInt(value))
-    .refine((value) => value <= uintMax(bits), { error: `out of range for uint${bits}` });
+    .refine((value) => value <= uintMax(bits), { error: (issue) => outOfRange(issue.input, `uint${bits}`, 0n, uintMax(bits)) });
 }
 
 /** A base-10 signed integer string in two's-complement range of `bits`, output as bigint. */
@@ -46,7 +46,7 @@ export function intStringSchema(bits: number) {
     .string()
     .regex(SIGNED_INTEGER_TEXT, { error: `expected a base-10 signed integer string (int${bits})` })
     .transform((value) => BigInt(value))
-    .refine((value) => value >= min && value <= max, { error: `out of range for int${bits}` });
+    .refine((value) => value >= min && value <= max, { error: (issue) => outOfRange(issue.input, `int${bits}`, min, max) });
 }
 
 /** A JSON number that is an unsigned integer of at most `bits` bits (bits <= 48 to stay safe). */
@@ -54,8 +54,13 @@ export function uintNumberSchema(bits: number) {
   return z
     .number()
     .int({ error: `expected an integer (uint${bits})` })
-    .min(0, { error: `out of range for uint${bits}` })
-    .max(Number(uintMax(bits)), { error: `out of range for uint${bits}` });
+    .min(0, { error: (issue) => outOfRange(issue.input, `uint${bits}`, 0n, uintMax(bits)) })
+    .max(Number(uintMax(bits)), { error: (issue) => outOfRange(issue.input, `uint${bits}`, 0n, uintMax(bits)) });
+}
+
+/** The value, the width and the allowed range: a refusal the sender can act on without the spec. */
+function outOfRange(input: unknown, width: string, min: bigint, max: bigint): string {
+  return `out of range for ${width}: got ${String(input)}, allowed ${min} to ${max}`;
 }
 
 /** An integer that some venues send as a number and others as a string; output as number. */
