@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, unixSeconds } from '../../src/core/clock.js';
 import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit, placeMarket, setLeverage } from '../../src/engine/intentBuilders.js';
 import { noncePairKey, type NoncePair } from '../../src/engine/noncePair.js';
 import type { TrackedFill } from '../../src/engine/orderTracker.js';
@@ -12,6 +11,7 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import type { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
 import { attachEngineToSimWs } from './support/engineOnSimWs.js';
+import { engineOnSim } from './support/engineOnSim.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /**
@@ -21,8 +21,6 @@ import { fundedAccount, type SimAccount } from './support/simAccount.js';
  * client_order_id (an IOC order that filled at once is only on the orders and fills channels), a
  * cancel by the order being gone, a leverage update by the position's leverage.
  */
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
 interface SendRecord {
   readonly endpoint: string;
   readonly nonce?: NoncePair;
@@ -60,22 +58,7 @@ function faultySender(sim: RunningSim, inner: ActionSender, afterFirstFailure?: 
   };
 }
 
-function engineFor(who: SimAccount, sender: ActionSender): Engine {
-  return new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender,
-    config: withEngineDefaults({
-      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
-      retry: { resendDelayMs: 50 },
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
-}
+const engineFor = (who: SimAccount, sender: ActionSender) => engineOnSim(who, { sender, retry: { resendDelayMs: 50 } });
 
 /**
  * Another process sharing the account (another nonce slot) lands two actions, in market 2 so

@@ -1,20 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { FeedLostError } from '../../src/engine/feedLostError.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import type { SignedRequest } from '../../src/engine/signedRequest.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { revokeSigner } from '../../src/runtime/setup/revokeSigner.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';
 import { attachEngineToSimWs } from './support/engineOnSimWs.js';
+import { engineOnSim, quietLog } from './support/engineOnSim.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The venue sender, recording every request it sends. */
 function recording(who: SimAccount): ActionSender & { sent: SignedRequest[] } {
@@ -24,21 +20,8 @@ function recording(who: SimAccount): ActionSender & { sent: SignedRequest[] } {
 }
 
 /** Kill switch at a 5 USDC loss, confirmed after 150 ms; every other limit out of the way. */
-function engineFor(who: SimAccount, sender: ActionSender = venueSender(who.rest)): Engine {
-  return new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender,
-    config: withEngineDefaults({
-      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '5', killSwitchLossConfirmMs: 150 },
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
-}
+const engineFor = (who: SimAccount, sender?: ActionSender) =>
+  engineOnSim(who, { ...(sender === undefined ? {} : { sender }), guards: { killSwitchMaxLoss: '5', killSwitchLossConfirmMs: 150 } });
 
 const rest = (id: string) => placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true });
 const accepted = async (outcome: Promise<IntentOutcome>) => expect((await outcome).type).toBe('accepted');
@@ -121,7 +104,7 @@ describe('the loss kill switch against the simulator', () => {
     // engine as SignerNotAuthorized before the kill switch is even consulted).
     const ws = await attachEngineToSimWs(sim, who, engine, { onFeedLost: (error) => lost.push(error) });
 
-    await revokeSigner({ rest: who.rest, account: who.accountSigner, signer: who.signer.address, clock: systemClock, log: quiet });
+    await revokeSigner({ rest: who.rest, account: who.accountSigner, signer: who.signer.address, clock: systemClock, log: quietLog });
     // The venue drops the connection; re-authenticating finds the signer revoked, so every private
     // channel fails with SignerNotActiveError. Before, RxJS rethrew that asynchronously (a crash).
     await vi.waitFor(() => expect(engine.killSwitch.tripped).toBe(true), { timeout: 5000 });

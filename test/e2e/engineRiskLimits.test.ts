@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
 import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults, type GuardConfig } from '../../src/engine/engineConfig.js';
+import type { GuardConfig } from '../../src/engine/engineConfig.js';
 import { placeLimit, placeMarket, setLeverage } from '../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import type { SignedRequest } from '../../src/engine/signedRequest.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueError } from '../../src/venue/venueError.js';
+import { engineOnSim } from './support/engineOnSim.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The venue sender, recording what it sends, when, and every failure the venue answers. */
 interface RecordingSender extends ActionSender {
@@ -39,22 +35,8 @@ function recording(who: SimAccount): RecordingSender {
 }
 
 /** Every limit out of the way but the ones under test. */
-function engineFor(who: SimAccount, sender: ActionSender, guards: Partial<GuardConfig>, maxGuardWaitMs?: number): Engine {
-  return new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender,
-    config: withEngineDefaults({
-      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000', ...guards },
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1, 2],
-    ...(maxGuardWaitMs === undefined ? {} : { maxGuardWaitMs }),
-  });
-}
+const engineFor = (who: SimAccount, sender: ActionSender, guards: Partial<GuardConfig>, maxGuardWaitMs?: number) =>
+  engineOnSim(who, { sender, guards, markets: [1, 2], ...(maxGuardWaitMs === undefined ? {} : { maxGuardWaitMs }) });
 
 /** A post-only bid below the simulator's BTC mark (65000): it rests. */
 const bid = (id: string, size: string, price = '60000', marketId = 1) => placeLimit({ intentId: id, strategy: 't', marketId, side: 'buy', size, price, postOnly: true });
