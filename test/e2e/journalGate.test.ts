@@ -14,9 +14,35 @@ import { openJournalForBot } from '../../src/runtime/journal/openJournalForBot.j
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { RestClient } from '../../src/venue/rest/restClient.js';
 import { until } from './support/journalBot.js';
-import { fundedAccount } from './support/simAccount.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+type JournalOptions = Pick<Parameters<typeof openJournalForBot>[0], 'rest' | 'log' | 'reconnectRetry'>;
+
+/**
+ * An engine journaled in `dir` and started, the journal's reconciliation fed by the returned
+ * connection-state subject, intents submitted through the journal's gate.
+ */
+async function startJournaledEngine(who: SimAccount, dir: string, options: JournalOptions) {
+  const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, clock: systemClock, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0, ...options });
+  const engine = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1], journal: journaled.engineJournal });
+  const stop = async () => {
+    await engine.stop();
+    journaled.close();
+  };
+  try {
+    journaled.beforeStart(engine);
+    await engine.start();
+    const connection = new Subject<{ status: string }>();
+    await journaled.afterStart(engine, { connection$: connection, positionsChanged$: new Subject() });
+    const port = journaled.gate({ submit: (intent) => engine.submit(intent), outcomes: engine.outcomes$, cancelOrdersOf: (s) => engine.cancelOrdersOf(s) });
+    return { journaled, engine, connection, port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
 
 describe('intents wait while a reconciliation runs', () => {
   let sim: RunningSim;
@@ -32,14 +58,8 @@ describe('intents wait while a reconciliation runs', () => {
 
   it('holds an intent until the reconciliation after a reconnect is journaled, and refuses intents after a failed one', async () => {
     const who = await fundedAccount(sim);
-    const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, rest: who.rest, clock: systemClock, log: quiet, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0 });
-    const engine = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1], journal: journaled.engineJournal });
+    const { journaled, engine, connection, port, stop } = await startJournaledEngine(who, dir, { rest: who.rest, log: quiet });
     try {
-      journaled.beforeStart(engine);
-      await engine.start();
-      const connection = new Subject<{ status: string }>();
-      await journaled.afterStart(engine, { connection$: connection, positionsChanged$: new Subject() });
-      const port = journaled.gate({ submit: (intent) => engine.submit(intent), outcomes: engine.outcomes$, cancelOrdersOf: (s) => engine.cancelOrdersOf(s) });
       const reconnects = () => (journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n;
 
       connection.next({ status: 'authenticated' });
@@ -65,8 +85,7 @@ describe('intents wait while a reconciliation runs', () => {
       const pausedOutcome = await refused;
       expect(pausedOutcome.type === 'refused' ? pausedOutcome.rejection.reason : pausedOutcome.type).toMatch(/trading paused: reconciliation after a reconnect failed/);
     } finally {
-      await engine.stop();
-      journaled.close();
+      await stop();
     }
   }, 30_000);
 
@@ -91,14 +110,8 @@ describe('intents wait while a reconciliation runs', () => {
     });
     const warnings: string[] = [];
     const log = { ...quiet, warn: (_o: object, msg?: string) => void warnings.push(msg ?? ''), error: (_o: object, msg?: string) => void warnings.push(msg ?? '') };
-    const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, rest: flaky, clock: systemClock, log, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0, reconnectRetry: { attempts: 3, baseMs: 100, maxMs: 200 } });
-    const engine = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1], journal: journaled.engineJournal });
+    const { journaled, connection, port, stop } = await startJournaledEngine(who, dir, { rest: flaky, log, reconnectRetry: { attempts: 3, baseMs: 100, maxMs: 200 } });
     try {
-      journaled.beforeStart(engine);
-      await engine.start();
-      const connection = new Subject<{ status: string }>();
-      await journaled.afterStart(engine, { connection$: connection, positionsChanged$: new Subject() });
-      const port = journaled.gate({ submit: (intent) => engine.submit(intent), outcomes: engine.outcomes$, cancelOrdersOf: (s) => engine.cancelOrdersOf(s) });
       const submit = (intentId: string) => {
         const outcome = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === intentId)));
         port.submit(placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
@@ -145,8 +158,7 @@ describe('intents wait while a reconciliation runs', () => {
       await until(() => reconciled() === 1);
       expect((await submit('resumed')).type).toBe('accepted');
     } finally {
-      await engine.stop();
-      journaled.close();
+      await stop();
     }
   }, 15_000);
 });

@@ -1,16 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.js';
-import { loadConfig } from '../../src/runtime/config/loadConfig.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
-import { createLogger } from '../../src/runtime/logging/createLogger.js';
-import { runBot } from '../../src/runtime/runBot.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { until } from './support/journalBot.js';
+import { startBotOnSim, until, type JournalBot } from './support/journalBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,37 +31,9 @@ journal: { path: ${JSON.stringify(journalPath)} }
 `;
 }
 
-interface Run {
-  readonly engine: Engine;
-  readonly lines: string[];
-  stop(): Promise<void>;
-}
+type Run = JournalBot;
 
-async function startRun(sim: RunningSim, who: SimAccount, text: string): Promise<Run> {
-  const config = await loadConfig({ text, env: {} });
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
-      done();
-    },
-  });
-  const controller = new AbortController();
-  let ready!: (engine: Engine) => void;
-  const started = new Promise<Engine>((r) => (ready = r));
-  const running = runBot({
-    config,
-    keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
-    restUrl: sim.restUrl,
-    wsUrl: sim.wsUrl,
-    logger: createLogger({ level: 'info', pretty: false, destination }),
-    signal: controller.signal,
-    root: repoRoot,
-    onReady: ({ engine }) => ready(engine),
-  });
-  const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);
-  return { engine, lines, stop: async () => (controller.abort(), await running) };
-}
+const startRun = (sim: RunningSim, who: SimAccount, text: string): Promise<Run> => startBotOnSim(sim, who, text, repoRoot);
 
 describe('example strategies across a restart (runBot on the simulator)', () => {
   let sim: RunningSim;

@@ -46,8 +46,18 @@ export function prepareProbeRoot(dir: string): void {
   writeFileSync(join(dir, 'strategies', 'journalProbe.ts'), `export { default } from ${JSON.stringify(target)};\n`);
 }
 
-export async function startJournalBot(sim: RunningSim, who: Pick<SimAccount, 'account' | 'signer' | 'signerKey'>, dir: string, extra = ''): Promise<JournalBot> {
-  const config = await loadConfig({ text: journalBotConfig(dir, extra), env: {} });
+export function startJournalBot(sim: RunningSim, who: BotAccount, dir: string, extra = ''): Promise<JournalBot> {
+  return startBotOnSim(sim, who, journalBotConfig(dir, extra), dir);
+}
+
+type BotAccount = Pick<SimAccount, 'account' | 'signer' | 'signerKey'>;
+
+/**
+ * The whole bot (runBot) on the simulator with the config `text`, strategies resolved from
+ * `root`, its JSON log lines kept; resolves once the bot is ready, rejects if it ends before.
+ */
+export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: string, root: string): Promise<JournalBot> {
+  const config = await loadConfig({ text, env: {} });
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, done) {
@@ -65,7 +75,7 @@ export async function startJournalBot(sim: RunningSim, who: Pick<SimAccount, 'ac
     wsUrl: sim.wsUrl,
     logger: createLogger({ level: 'info', pretty: false, destination }),
     signal: controller.signal,
-    root: dir,
+    root,
     onReady: ({ engine }) => ready(engine),
   });
   const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);
