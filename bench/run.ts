@@ -1,6 +1,7 @@
 /**
- * npm run bench: every figure beside its baseline, measured in one run on this machine; prints a
- * table and writes bench/results.json. Pass figure names to run a subset.
+ * npm run bench: every figure beside its baseline and/or limit, measured in one run on this machine;
+ * prints a table and upserts the figures into bench/results.json. Pass figure names to run a subset
+ * (`npm run bench -- tick_to_trade sim_throughput`).
  */
 import type { Figure, FigureBench } from './lib/figure.js';
 import { machineDescription, upsertFigure } from './lib/resultsFile.js';
@@ -9,11 +10,19 @@ import { wsIngest } from './figures/wsIngest.js';
 import { orderBurst } from './figures/orderBurst.js';
 import { orderBurst20ms } from './figures/orderBurst20ms.js';
 import { engineOverhead } from './figures/engineOverhead.js';
+import { tickToTrade } from './figures/tickToTrade.js';
+import { simThroughput } from './figures/simThroughput.js';
 
-const ALL: readonly FigureBench[] = [permitSign, wsIngest, orderBurst, orderBurst20ms, engineOverhead];
+const ALL: readonly FigureBench[] = [permitSign, wsIngest, orderBurst, orderBurst20ms, engineOverhead, tickToTrade, simThroughput];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !ALL.some((b) => b.name === name));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown figure(s): ${unknown.join(', ')}; known: ${ALL.map((b) => b.name).join(', ')}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const selected = wanted.length === 0 ? ALL : ALL.filter((b) => wanted.includes(b.name));
   const figures: Figure[] = [];
   for (const bench of selected) {
@@ -32,12 +41,14 @@ async function main(): Promise<void> {
 function printTable(figures: readonly Figure[]): void {
   const rows = figures.map((f) => ({
     figure: f.name,
-    value: `${f.value} ${f.unit}`,
-    baseline: `${f.baseline_value} (${f.baseline_name})`,
-    'x baseline': (f.value / f.baseline_value).toFixed(2),
+    value: `${f.value} ${f.unit}${f.p99_us === undefined ? '' : `, p99 ${f.p99_us} us`}`,
+    baseline: f.baseline_value === undefined ? '' : `${f.baseline_value} (${f.baseline_name ?? ''})`,
+    'x baseline': f.baseline_value === undefined ? '' : (f.value / f.baseline_value).toFixed(2),
     limit: f.limit_value === undefined ? '' : `${f.limit_value} (${f.limit_name ?? ''})`,
-    target: f.target,
-    met: f.target_met ? 'yes' : 'NO',
+    // Larger over smaller: how far off its limit a figure is, whether lower (latency) or higher (rates) is better.
+    'x off limit': f.limit_value === undefined ? '' : (Math.max(f.value, f.limit_value) / Math.min(f.value, f.limit_value)).toFixed(2),
+    target: f.target ?? 'none',
+    met: f.target_met === undefined ? '-' : f.target_met ? 'yes' : 'NO',
   }));
   console.table(rows);
   for (const f of figures) {

@@ -22,7 +22,7 @@ import { InvalidValueError } from '../src/core/invalidValueError.js';
 import { loadConfig } from '../src/runtime/config/loadConfig.js';
 import { createLogger } from '../src/runtime/logging/createLogger.js';
 import { runBot } from '../src/runtime/runBot.js';
-import type { Figure } from './lib/figure.js';
+import type { BaselinedFigure } from './lib/figure.js';
 import { median } from './lib/measureRate.js';
 import { startBookWatcher, type BookWatcher } from './lib/bookWatcher.js';
 import { upsertFigure } from './lib/resultsFile.js';
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     const growth = ((end.botRss - start.botRss) / start.botRss) * 100;
     const simGrowth = ((end.simRss - start.simRss) / start.simRss) * 100;
     const mib = (bytes: number) => Number((bytes / MiB).toFixed(1));
-    const figure: Figure = {
+    const figure: BaselinedFigure = {
       name: 'soak_rss',
       value: mib(end.botRss),
       unit: 'MiB RSS',
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       },
     };
     // Issue 3's target: `npm run sim` holds steady memory at about 1,000 frames/s.
-    const simFigure: Figure = {
+    const simFigure: BaselinedFigure = {
       name: 'soak_sim_rss',
       value: mib(end.simRss),
       unit: 'MiB RSS',

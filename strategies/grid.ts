@@ -251,5 +251,7 @@ export default defineStrategy({
   name: 'grid',
   description: 'A ladder of limit orders between two prices; each filled order is replaced by the opposite one a level away.',
   params: gridParams,
+  // The ladder is seeded and refilled around the mark; a late mark only pauses new levels.
+  freshness: { mark: 5000 },
   run: (ctx) => merge(...ctx.markets.map((m) => runGrid(ctx, m))),
 });

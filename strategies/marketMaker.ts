@@ -221,5 +221,8 @@ export default defineStrategy({
   name: 'market-maker',
   description: 'Quotes both sides around the mark with inventory skew; requotes on moves and fills.',
   params: marketMakerParams,
+  // Quotes are priced off the mark and kept a tick behind the book's best prices: with either
+  // stream late it would quote blind, so it only reduces until both are fresh again.
+  freshness: { mark: 2000, book: 5000 },
   run: (ctx) => merge(...ctx.markets.map((m) => quoteMarket(ctx, m))),
 });

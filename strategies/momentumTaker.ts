@@ -121,5 +121,7 @@ export default defineStrategy({
   name: 'momentum-taker',
   description: 'Takes a position on a sustained move of the mark; exits on a stop loss or a take profit.',
   params: momentumParams,
+  // Entries are decided on the mark's recent moves: a late mark would enter on an old move.
+  freshness: { mark: 2000 },
   run: (ctx) => merge(...ctx.markets.map((m) => runMomentum(ctx, m))),
 });

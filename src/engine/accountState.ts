@@ -2,8 +2,8 @@ import type { MarginMode, Side } from './intents.js';
 
 /**
  * What the engine knows about the account, per numeric market id, as the order tracker keeps it
- * (from the positions and orders channels and the engine's own in-flight set). Plain data so
- * checks and guards stay pure functions of it.
+ * (from the positions and orders channels). Plain data so checks and guards stay pure functions
+ * of it; what is in flight is counted once, by the admission gates (`InFlightActions`).
  */
 export interface PositionView {
   readonly side: Side;
@@ -17,15 +17,12 @@ export interface AccountState {
   readonly marginModes: ReadonlyMap<number, MarginMode>;
   /** Resting orders the venue reports open, per market. */
   readonly openOrders: ReadonlyMap<number, number>;
-  /** Signed actions sent and not yet settled (landed, rejected or given up), per market. */
-  readonly inFlight: ReadonlyMap<number, number>;
 }
 
 export const EMPTY_ACCOUNT_STATE: AccountState = {
   positions: new Map(),
   marginModes: new Map(),
   openOrders: new Map(),
-  inFlight: new Map(),
 };
 
 /** The open position in a market, or undefined when flat. */

@@ -4,11 +4,13 @@ import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
 import { compareDecimals } from '../core/decimal.js';
 import { PerpbotError } from '../core/perpbotError.js';
+import { exponentialBackoff, withRetry } from '../core/withRetry.js';
 import type { SignerLike } from '../protocol/digestSigner.js';
 import { parseDomain } from '../protocol/domain.js';
 import type { SelectorTable } from '../protocol/selectors.js';
 import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
 import type { RestClient } from '../venue/rest/restClient.js';
+import { SignerNotActiveError } from '../venue/ws/venueWsError.js';
 import type { Market } from '../venue/schemas/restMarkets.js';
 import type { AccountMessage, FillsMessage, OrdersMessage, PositionsMessage } from '../venue/schemas/wsFramesPrivate.js';
 import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
@@ -16,10 +18,16 @@ import type { ActionSender } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
 import { NO_JOURNAL, type EngineJournal } from './engineJournal.js';
 import { SessionPnl } from './sessionPnl.js';
+import type { PnlSnapshot } from './guards/killSwitch.js';
 import { ClientOrderIds } from './clientOrderIds.js';
 import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './executor.js';
 import { FeedLostError } from './feedLostError.js';
-import { GuardGate } from './guardGate.js';
+import { AdmissionGate } from './admission/admissionGate.js';
+import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
+import { InFlightActions } from './admission/inFlightActions.js';
+import { OutageWatch } from './admission/outageWatch.js';
+import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
+import { TradingStoppedError, type StopCause } from './tradingStoppedError.js';
 import type { IntentOutcome } from './intentOutcome.js';
 import { closePosition as closePositionIntent, cancel as cancelIntent, cancelAll as cancelAllIntent } from './intentBuilders.js';
 import { isPlaceIntent, type Intent } from './intents.js';
@@ -42,8 +50,20 @@ export interface EngineFeeds {
   readonly fills: Observable<FillsMessage>;
   readonly account: Observable<AccountMessage>;
   readonly oracle: Observable<OracleMessage>;
-  /** Emits after each reconnect (once re-authenticated): the engine reconciles through REST. */
-  readonly reconnected: Observable<unknown>;
+  /**
+   * The connection's states (the WebSocket client's `connectionState$`): leaving `authenticated`
+   * makes the engine degraded; coming back reconciles through REST, which lifts it.
+   */
+  readonly connection?: Observable<ConnectionStatusView>;
+  /** Emits after each reconnect (once re-authenticated): the engine reconciles through REST. For feeds without `connection`. */
+  readonly reconnected?: Observable<unknown>;
+}
+
+export interface EngineHooks {
+  /** A feed failed for good (also reported through `onStopped`). */
+  readonly onFeedLost?: (error: FeedLostError) => void;
+  /** Trading stopped for a definite reason (feed lost, signer refused, outage too long): called once. */
+  readonly onStopped?: (error: TradingStoppedError) => void;
 }
 
 export interface EngineOptions {
@@ -79,17 +99,36 @@ export class Engine {
   readonly outcomes$: Observable<IntentOutcome> = this.outcomeSubject.asObservable();
   readonly orders$: Observable<TrackedOrder> = this.tracker.orders$;
   readonly fills$: Observable<TrackedFill> = this.tracker.fills$;
+  private readonly reconnectSubject = new Subject<{ readonly lostAtMs: number }>();
+  /**
+   * The one reconnect stream: emits each time the followed connection is back (re-authenticated)
+   * after a loss, with `lostAtMs`, when the engine went degraded (at or before the loss): the
+   * start of the window a reconciliation must cover. Other reconcilers (the journal) follow this
+   * rather than the connection, so every reconciler sees the same reconnects.
+   */
+  readonly reconnects$: Observable<{ readonly lostAtMs: number }> = this.reconnectSubject.asObservable();
 
   private context: SigningContext | undefined;
   private allocator: NonceAllocator | undefined;
   private marketsById = new Map<number, Market>();
-  private readonly gate: GuardGate;
+  private readonly gate: AdmissionGate;
+  /** The one count of admitted actions not yet settled, shared by every admission scope. */
+  readonly inFlight: InFlightActions;
+  /** Degraded, reconciling or stopped: judged before the guards; see `tradingState$`. */
+  readonly conditions: TradingConditions;
+  readonly tradingState$: Observable<TradingState>;
+  private outageWatch: OutageWatch | undefined;
+  private readonly stops = new Map<StopCause, number>();
+  private hooks: EngineHooks = {};
+  private stopReported = false;
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
   private readonly abort = new AbortController();
   private readonly subscriptions = new Subscription();
   private readonly pnl = new SessionPnl();
   private readonly clientOrderIds: ClientOrderIds;
   private stopped = false;
+  /** Bumped by every reconnect: an older reconciliation's retries stand down. */
+  private reconcileRound = 0;
   private readonly journal: EngineJournal;
   private signerRefused: unknown;
   private venueRefresh: Promise<void> | undefined;
@@ -101,11 +140,18 @@ export class Engine {
     // Every intent in flight (hundreds in a burst) listens on this one stop signal while it waits
     // for a nonce, a guard or the network, and removes its listener when done.
     setMaxListeners(0, this.abort.signal);
-    this.gate = new GuardGate({
+    this.inFlight = new InFlightActions(options.clock);
+    this.conditions = new TradingConditions(options.clock);
+    this.tradingState$ = this.conditions.state$;
+    const degraded = options.config.degraded;
+    this.gate = new AdmissionGate({
+      name: 'account',
       config: options.config.guards,
       clock: options.clock,
       maxWaitMs: options.maxGuardWaitMs ?? 30_000,
+      inFlight: this.inFlight,
       accountState: () => this.tracker.accountState(),
+      conditions: { verdict: (intent) => this.conditions.verdict(intent, degraded) },
       closePosition: (intent) => this.closeBeforeSwitch(intent),
       onKillSwitchTripped: (reason) => void this.onKillSwitch(reason),
     });
@@ -117,6 +163,11 @@ export class Engine {
 
   get killSwitch(): { tripped: boolean; reason?: string } {
     return this.gate.killSwitch;
+  }
+
+  /** The session's PnL as the kill switch judges it (undefined until a balance is seen): for status and metrics. */
+  sessionPnl(): PnlSnapshot | undefined {
+    return this.pnl.snapshot();
   }
 
   market(marketId: number): MarketView | undefined {
@@ -192,16 +243,19 @@ export class Engine {
   }
 
   /**
-   * Follows the venue's private feeds and the oracle; reconciles after every reconnect. A feed
-   * that fails (a private channel whose authentication cannot succeed, a refused subscription, a
-   * handler that threw) leaves the engine blind: it is logged, the kill switch trips with the
-   * reason (cancels all, refuses new intents), and `onFeedLost` tells the runtime, once, so it can
-   * stop the bot. Nothing is rethrown to RxJS, which would report it asynchronously as unhandled.
+   * Follows the venue's private feeds and the oracle; reconciles after every reconnect. While the
+   * connection is down or not yet reconciled the engine is degraded (`tradingState$`): it opens
+   * nothing and resumes by itself. Only definite conditions stop trading for good, each reported
+   * once through `hooks.onStopped` (and counted, `stopCounts`): a feed that fails for good (a
+   * private channel whose signer is not Active, a refused subscription, a handler that threw), an
+   * outage longer than `degraded.maxOutageMs` with policy `stop`, or a signer the venue still
+   * refuses after the system config was read again. Nothing is rethrown to RxJS, which would
+   * report it asynchronously as unhandled.
    */
-  attach(feeds: EngineFeeds, hooks: { readonly onFeedLost?: (error: FeedLostError) => void } = {}): void {
+  attach(feeds: EngineFeeds, hooks: EngineHooks = {}): void {
+    this.hooks = hooks;
     // A loss awaiting confirmation stops with the feeds that reported it.
     this.subscriptions.add(() => this.gate.dispose());
-    let reported = false;
     const lost = (channel: string, cause: unknown): void => {
       const error = new FeedLostError(channel, cause);
       if (this.stopped) {
@@ -210,9 +264,8 @@ export class Engine {
       }
       this.options.log.error({ err: error, channel }, 'a venue feed failed: trading stopped (kill switch tripped)');
       this.gate.trip(`feed lost: ${error.message}`);
-      if (reported) return;
-      reported = true;
-      hooks.onFeedLost?.(error);
+      if (!this.stopReported) hooks.onFeedLost?.(error);
+      this.stopTrading(feedLossCause(cause), error.message, error);
     };
     const follow = <T>(channel: keyof EngineFeeds, source: Observable<T>, next: (message: T) => void): void => {
       this.subscriptions.add(
@@ -243,9 +296,96 @@ export class Engine {
     follow('oracle', feeds.oracle, (m) => {
       for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
     });
-    follow('reconnected', feeds.reconnected, () => {
-      this.reconcile().catch((error: unknown) => this.options.log.error({ err: error }, 'reconciliation after reconnect failed'));
+    if (feeds.connection !== undefined) {
+      this.conditions.registerReconciler('engine');
+      this.subscriptions.add(
+        followConnection(feeds.connection, this.conditions, () => {
+          // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
+          const lostAtMs = this.conditions.state.sinceMs;
+          void this.reconcileAfterReconnect();
+          this.reconnectSubject.next({ lostAtMs });
+        }),
+      );
+      this.watchOutages();
+    }
+    if (feeds.reconnected !== undefined) {
+      follow('reconnected', feeds.reconnected, () => {
+        this.reconcile().catch((error: unknown) => this.options.log.error({ err: error }, 'reconciliation after reconnect failed'));
+      });
+    }
+  }
+
+  /** How many times trading stopped for each definite cause (0 or 1 per process, as a metric). */
+  get stopCounts(): ReadonlyMap<StopCause, number> {
+    return this.stops;
+  }
+
+  /** Degraded periods so far and the longest that ended (ms); zero when no connection is followed. */
+  get degradedStats(): { readonly periods: number; readonly longestMs: number } {
+    return this.outageWatch?.stats ?? { periods: 0, longestMs: 0 };
+  }
+
+  /**
+   * The reconciliation after a reconnect, retried with backoff while it fails (the engine stays
+   * degraded meanwhile, with the reason). A newer reconnect's reconciliation takes over.
+   */
+  private async reconcileAfterReconnect(): Promise<void> {
+    const { log, clock } = this.options;
+    const round = ++this.reconcileRound;
+    try {
+      await withRetry(
+        async () => {
+          if (round !== this.reconcileRound) return;
+          this.conditions.reconcileStarted('engine');
+          try {
+            await this.reconcile();
+            if (round === this.reconcileRound) this.conditions.reconcileSucceeded('engine');
+          } catch (error) {
+            this.conditions.reconcileFailed('engine', `the engine's reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`, ['the engine retries it with backoff']);
+            throw error;
+          }
+        },
+        {
+          attempts: Number.POSITIVE_INFINITY,
+          delayMs: exponentialBackoff({ baseMs: 1_000, maxMs: 30_000 }),
+          shouldRetry: () => round === this.reconcileRound && !this.stopped,
+          clock,
+          signal: this.abort.signal,
+          onRetry: ({ attempt, delayMs, error }) => log.warn({ err: error, attempt, delayMs }, `reconciliation after a reconnect failed: trading stays degraded; retrying in ${delayMs} ms`),
+        },
+      );
+    } catch (error) {
+      if (!this.stopped) log.error({ err: error }, 'reconciliation after a reconnect gave up');
+    }
+  }
+
+  private watchOutages(): void {
+    const { degraded } = this.options.config;
+    this.outageWatch = new OutageWatch(this.conditions, this.options.clock, degraded.maxOutageMs, (state) => {
+      const reason = `degraded for more than ${degraded.maxOutageMs} ms (${state.reasons.join('; ')})`;
+      this.options.log.error({ reasons: state.reasons, maxOutageMs: degraded.maxOutageMs, policy: degraded.onMaxOutage }, `outage too long: kill switch tripped; ${degraded.onMaxOutage === 'stop' ? 'stopping' : 'waiting for the feeds'}`);
+      this.gate.trip(`outage: ${reason}`);
+      if (degraded.onMaxOutage === 'stop') this.stopTrading('outage_exceeded', reason);
     });
+    this.subscriptions.add(() => this.outageWatch?.dispose());
+    this.subscriptions.add(
+      this.conditions.state$.subscribe((state) => {
+        if (state.mode === 'degraded') this.options.log.warn({ reasons: state.reasons, reconciling: state.reconciling }, 'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through');
+        else if (state.mode === 'trading' && this.outageWatch !== undefined && this.outageWatch.stats.periods > 0) this.options.log.info({}, 'trading resumed: feeds up and reconciled');
+      }),
+    );
+  }
+
+  /** A definite condition: nothing more is admitted; reported once through `onStopped`. */
+  private stopTrading(cause: StopCause, reason: string, causeError?: unknown): void {
+    this.gate.trip(`trading stopped (${cause}): ${reason}`);
+    this.conditions.stop(reason);
+    if (this.stopReported) return;
+    this.stopReported = true;
+    this.stops.set(cause, (this.stops.get(cause) ?? 0) + 1);
+    const error = new TradingStoppedError(cause, reason, causeError);
+    this.options.log.error({ cause, reason }, `trading stopped: ${cause}`);
+    this.hooks.onStopped?.(error);
   }
 
   /** Queues an intent; its outcome arrives on `outcomes$`. */
@@ -258,6 +398,7 @@ export class Engine {
     this.journal.intentReceived(intent, this.options.clock.now());
     const run = this.run(intent).then((outcome) => {
       this.pending.delete(intent.intentId);
+      this.inFlight.release(intent.intentId);
       this.journal.outcome(outcome);
       this.outcomeSubject.next(outcome);
       return outcome;
@@ -371,13 +512,25 @@ export class Engine {
     };
   }
 
+  /**
+   * SignerNotAuthorized is definite only once it survives a fresh read of the system config: when
+   * the domain or router changed (a redeploy), permits signed from now on use the new addresses
+   * and trading resumes; when nothing changed (or the config cannot be read), the signer itself is
+   * refused and trading stops.
+   */
   private async refreshAfterSignerRefused(): Promise<void> {
     const { log } = this.options;
     try {
       const { changed } = await this.refreshVenueInfo();
-      log.warn({ changed }, changed ? "the venue's domain or router changed: restart to trade with the new addresses" : 'system config refreshed; router unchanged, so the signer itself is refused (revoked?)');
+      if (changed) {
+        log.warn({}, "the venue's domain or router changed: permits now use the new addresses; trading resumes");
+        this.signerRefused = undefined;
+        return;
+      }
+      this.stopTrading('signer_not_authorized', 'the venue refused the signer (SignerNotAuthorized) and the system config is unchanged: the signer itself is refused (revoked?)');
     } catch (refreshError) {
       log.error({ err: refreshError }, 'refreshing the system config failed');
+      this.stopTrading('signer_not_authorized', 'the venue refused the signer (SignerNotAuthorized) and the system config could not be read again', refreshError);
     }
   }
 
@@ -405,6 +558,11 @@ export class Engine {
     const pnl = this.pnl.snapshot();
     if (pnl !== undefined) this.gate.watchPnl(pnl);
   }
+}
+
+/** A feed lost to a revoked signer is a signer condition; anything else, the feed's. */
+function feedLossCause(cause: unknown): StopCause {
+  return cause instanceof SignerNotActiveError ? 'signer_not_active' : 'feed_lost';
 }
 
 function sameSigningContext(a: SigningContext, b: SigningContext): boolean {

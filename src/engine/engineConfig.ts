@@ -61,11 +61,27 @@ export interface RetryConfig {
   readonly resendDelayMs: number;
 }
 
+/**
+ * Degraded mode: while the private feeds are down or not yet reconciled after a reconnect, the
+ * engine does not know its orders and fills, so it opens nothing; what only reduces risk may go.
+ */
+export interface DegradedConfig {
+  /** Cancels (one order, or all of a market) go through while degraded. */
+  readonly allowCancels: boolean;
+  /** Reduce-only placements and position closes go through while degraded. */
+  readonly allowReduceOnly: boolean;
+  /** An outage longer than this trips the kill switch (0: never). */
+  readonly maxOutageMs: number;
+  /** After that: stop the bot, or keep waiting (kill switch tripped) for the feeds to come back. */
+  readonly onMaxOutage: 'stop' | 'wait';
+}
+
 export interface EngineConfig {
   readonly preTrade: PreTradeConfig;
   readonly guards: GuardConfig;
   readonly nonces: NonceConfig;
   readonly retry: RetryConfig;
+  readonly degraded: DegradedConfig;
 }
 
 export type EngineConfigInput = { readonly [K in keyof EngineConfig]?: Partial<EngineConfig[K]> };
@@ -98,6 +114,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
     maxResends: 3,
     resendDelayMs: 250,
   }),
+  degraded: Object.freeze({ allowCancels: true, allowReduceOnly: true, maxOutageMs: 300_000, onMaxOutage: 'stop' as const }),
 });
 
 export function withEngineDefaults(input: EngineConfigInput = {}): EngineConfig {
@@ -106,13 +123,15 @@ export function withEngineDefaults(input: EngineConfigInput = {}): EngineConfig 
     guards: { ...DEFAULT_ENGINE_CONFIG.guards, ...input.guards },
     nonces: { ...DEFAULT_ENGINE_CONFIG.nonces, ...input.nonces },
     retry: { ...DEFAULT_ENGINE_CONFIG.retry, ...input.retry },
+    degraded: { ...DEFAULT_ENGINE_CONFIG.degraded, ...input.degraded },
   };
   validate(config);
   return config;
 }
 
 function validate(config: EngineConfig): void {
-  const { preTrade, guards, nonces, retry } = config;
+  const { preTrade, guards, nonces, retry, degraded } = config;
+  wholeNumber('degraded.maxOutageMs', degraded.maxOutageMs, 0, 86_400_000);
   wholeNumber('nonces.slots', nonces.slots, 1, 208);
   wholeNumber('nonces.slot', nonces.slot, 0, nonces.slots - 1);
   wholeNumber('preTrade.defaultMaxSlippageBps', preTrade.defaultMaxSlippageBps, 1, preTrade.maxSlippageBpsLimit);

@@ -30,8 +30,8 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   if (!verdict.ok) return refused(verdict.rejection);
   const admitted = await deps.guard(verdict.intent, state);
   if (admitted !== undefined && 'rule' in admitted) return refused(admitted);
-  // Admitted: the gate counts the action as in flight until the tracker does, and a leverage
-  // update holds its one-at-a-time slot until settled.
+  // Admitted: the action counts as in flight (and a leverage update holds its one-at-a-time slot)
+  // until it settles.
   const ticket = admitted;
 
   const resolved = await resolveAction(verdict.action, deps).catch((error: unknown) => {
@@ -48,8 +48,6 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     const clientOrderId = resolved.order.client_order_id;
     deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
   }
-  const done = deps.tracker.beginAction(intent.marketId);
-  ticket?.begun();
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
@@ -62,7 +60,6 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     if (result.type === 'unknown') return { intentId, strategy, kind, marketId, type: 'unknown', reason: result.error.message, hints: result.error.hints, atMs: deps.clock.now() };
     return { intentId, strategy, kind, marketId, type: 'failed', error: errorSummary(result.error), atMs: deps.clock.now() };
   } finally {
-    done();
     ticket?.settled();
   }
 }

@@ -7,7 +7,7 @@ import type { SigningContext } from '../protocol/signingContext.js';
 import type { AccountState } from './accountState.js';
 import type { ActionSender } from './actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
-import type { GuardTicket } from './admittedActions.js';
+import type { InFlightTicket } from './admission/inFlightActions.js';
 import type { EngineJournal } from './engineJournal.js';
 import type { Intent } from './intents.js';
 import type { LandingEvidence } from './landingEvidence.js';
@@ -46,7 +46,7 @@ export interface ExecutorDeps {
    * or a ticket (undefined: none) to proceed, reported begun once the tracker counts the action
    * and settled once it settled. May wait (rate limits, in-flight orders) or act (close first).
    */
-  guard(intent: Intent, state: AccountState): Promise<Rejection | GuardTicket | undefined>;
+  guard(intent: Intent, state: AccountState): Promise<Rejection | InFlightTicket | undefined>;
   /** Reads the venue's nonce state (for a resync). */
   readNonceState(): Promise<NonceState>;
   /** Finds the resting id of an order the tracker does not know (open-orders read). */

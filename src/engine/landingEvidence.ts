@@ -3,6 +3,8 @@ import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
 import { compareDecimals } from '../core/decimal.js';
 import type { RestClient } from '../venue/rest/restClient.js';
+import { orderHistoryRecords } from '../venue/rest/historyPages.js';
+import type { OrderHistoryRecord } from '../venue/schemas/restHistory.js';
 import { isFlatPosition } from '../venue/schemas/restAccount.js';
 import type { OpenOrder } from '../venue/schemas/restOrders.js';
 import type { OrderTracker } from './orderTracker.js';
@@ -15,8 +17,9 @@ import type { ResolvedAction, SignedRequest } from './signedRequest.js';
  * what to do with the answer is the retry policy's (`classifyLanding`).
  *
  * - placement: the order by its client_order_id, in the tracker (fed by the orders and fills
- *   channels: an IOC or FOK order that filled at once is never open) or among the open orders;
- *   then, for a bounded time, on those feeds.
+ *   channels: an IOC or FOK order that filled at once is never open), among the open orders, or
+ *   in the venue's order history (filled or cancelled at once: history shows it although no feed
+ *   did); then, for a bounded time, on those feeds.
  * - cancel: whether the order is still open. cancel-all: whether the market has no open order.
  * - leverage, margin mode: the position's value against the requested one (GET
  *   /v1/account/position); a flat position shows neither (venue-facts), so it cannot tell.
@@ -28,7 +31,8 @@ export type LandingEvidence =
   | { readonly kind: 'cannot_tell'; readonly detail: string; readonly cause?: unknown };
 
 export interface LandingReader {
-  readonly rest: Pick<RestClient, 'openOrders' | 'position'>;
+  /** Without `orderHistory`, a placement is looked for in the tracker, the open orders and the feeds only. */
+  readonly rest: Pick<RestClient, 'openOrders' | 'position'> & Partial<Pick<RestClient, 'orderHistory'>>;
   readonly account: Address;
   readonly tracker: OrderTracker;
   readonly clock: Clock;
@@ -44,6 +48,15 @@ export const FEED_WAIT_MS = 2000;
 
 /** Pages of open orders read before giving up (a venue that ignores start_index repeats page one). */
 const MAX_PAGES = 20;
+
+/**
+ * How far back the order history is searched for a placement: its answer was lost moments ago
+ * (within its permit's deadline), so orders created earlier than this are not it. Margin included
+ * for the venue's clock against ours.
+ */
+export const LANDING_HISTORY_WINDOW_MS = 5 * 60_000;
+const HISTORY_PAGE_SIZE = 100;
+const HISTORY_MAX_PAGES = 10;
 
 export async function readLandingEvidence(reader: LandingReader, intentId: string, action: ResolvedAction, request: SignedRequest, signal?: AbortSignal): Promise<LandingEvidence> {
   try {
@@ -78,6 +91,10 @@ async function placementEvidence(reader: LandingReader, intentId: string, market
   if (coid === undefined) return { kind: 'cannot_tell', detail: 'the order carries no client_order_id to look it up by' };
   const open = await findOpenOrder(reader, marketId, (o) => o.client_order_id?.toString() === coid);
   if (open.found !== undefined) return { kind: 'in_effect', orderId: open.found.order_id, detail: `order ${open.found.order_id} with client_order_id ${coid} is open on the venue` };
+  const past = await findInHistory(reader, coid);
+  if (past !== undefined) {
+    return { kind: 'in_effect', orderId: past.id, detail: `order ${past.id} with client_order_id ${coid} is in the venue's order history (${past.status.replace('ORDER_STATUS_', '')}, filled ${past.filled_size} of ${past.size})` };
+  }
   // A market, IOC or FOK order that filled (or was cancelled) at once is never open: only the
   // orders and fills channels show it, and their frames may trail the action's answer.
   const late = linked() ?? (await waitForLink(reader, intentId, signal));
@@ -132,6 +149,26 @@ async function findOpenOrder(reader: LandingReader, marketId: number, match: (o:
     if (!more) return { complete: true };
   }
   return { complete: false };
+}
+
+/**
+ * The newest order of the account with this client_order_id created within the search window, or
+ * undefined (not there, or the history cannot be read: the feeds are the next evidence).
+ */
+async function findInHistory(reader: LandingReader, coid: string): Promise<OrderHistoryRecord | undefined> {
+  const { orderHistory } = reader.rest;
+  if (orderHistory === undefined) return undefined;
+  const bound = BigInt(Math.max(0, reader.clock.now() - LANDING_HISTORY_WINDOW_MS)) * 1_000_000n;
+  try {
+    for await (const order of orderHistoryRecords({ orderHistory }, { account: reader.account }, { pageSize: HISTORY_PAGE_SIZE, maxPages: HISTORY_MAX_PAGES })) {
+      // Newest first: past the window, every later record is older still.
+      if (order.created_at < bound) return undefined;
+      if (order.client_order_id?.toString() === coid && order.status !== 'ORDER_STATUS_NONE') return order;
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 /** The order id the tracker links to the intent once a feed shows it, or undefined after `feedWaitMs`. */

@@ -2,13 +2,15 @@ import { Subject, type Observable } from 'rxjs';
 import { addDecimals, compareDecimals } from '../core/decimal.js';
 import type { FillRecord, OrderRecord, PositionRecord } from '../venue/schemas/wsFramesPrivate.js';
 import type { AccountState, PositionView } from './accountState.js';
+import { memoryFillLedger, type FillLedger, type FillOrigin } from './fillLedger.js';
 import type { MarginMode, Side } from './intents.js';
 
 /**
  * The engine's memory of orders, fills, positions and balance. Links each intent to its
  * client_order_id, order_id and resting_order_id, and moves orders through their states from the
  * engine's own sends and the venue's orders, fills and positions feeds (WebSocket or REST), in
- * whatever order those arrive. Fills are deduplicated by id.
+ * whatever order those arrive. Fills are counted once by id: the tracker's `FillLedger` decides
+ * (in memory by default, the journal's fills table when the bot journals).
  */
 export type OrderState = 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed' | 'unknown';
 
@@ -55,7 +57,6 @@ export const FINISHED_ORDERS_KEPT = 10_000;
 function isResting(state: OrderState): boolean {
   return state === 'open' || state === 'partially_filled';
 }
-const MAX_REMEMBERED_FILL_IDS = 100_000;
 
 /** venue-facts: the first 8 bytes of order_id carry the wide id, and resting = wide >> 1. */
 export function restingIdFromOrderId(orderId: string): bigint | undefined {
@@ -72,8 +73,7 @@ export class OrderTracker {
   private readonly foreign = new Map<string, { marketId: number; restingOrderId?: bigint }>();
   private readonly positions = new Map<number, TrackedPosition>();
   private readonly marginModes = new Map<number, MarginMode>();
-  private readonly inFlight = new Map<number, number>();
-  private readonly seenFills = new Set<string>();
+  private fillLedger: FillLedger = memoryFillLedger();
   /** Sum of the fills seen per intent; the venue's filled_size may run ahead or behind it. */
   private readonly fillSums = new Map<string, string>();
   /** Resting orders of ours per market, kept as orders change (guards read it for every intent). */
@@ -90,19 +90,6 @@ export class OrderTracker {
   /** A placement is about to be signed and sent. */
   pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
     this.set(trackedOrder(order, 'pending', '0'));
-  }
-
-  /** Counts a signed action in flight in a market (guards wait on it). */
-  beginAction(marketId: number): () => void {
-    this.inFlight.set(marketId, (this.inFlight.get(marketId) ?? 0) + 1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const n = (this.inFlight.get(marketId) ?? 1) - 1;
-      if (n <= 0) this.inFlight.delete(marketId);
-      else this.inFlight.set(marketId, n);
-    };
   }
 
   /** The venue accepted the placement and named the order. */
@@ -179,10 +166,19 @@ export class OrderTracker {
     return order.intentId;
   }
 
-  /** A fill of this account. Returns it with its intent, or undefined when it was seen before. */
-  onFill(fill: FillRecord): TrackedFill | undefined {
-    if (this.seenFills.has(fill.id)) return undefined;
-    this.rememberFill(fill.id);
+  /**
+   * Where fills are counted from now on (the journal's, so that a fill counted by a previous run or
+   * journaled from the venue's history is not counted again). Set it before any fill arrives.
+   */
+  useFillLedger(ledger: FillLedger): void {
+    this.fillLedger = ledger;
+  }
+
+  /**
+   * A fill of this account, from the fills channel or (`origin` history) the venue's trade history.
+   * Returns it with its intent, or undefined when its id was counted before, whichever way it came.
+   */
+  onFill(fill: FillRecord, origin: FillOrigin = 'venue'): TrackedFill | undefined {
     const intentId = this.intentByOrderId.get(fill.order_id.toLowerCase()) ?? this.adopt(fill.client_order_id, fill.order_id);
     const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
     const tracked: TrackedFill = {
@@ -196,6 +192,8 @@ export class OrderTracker {
       fee: fill.fee,
       liquidity: fill.liquidity_indicator,
     };
+    // The one decision: counted before (by this run, another run, or from history) is not counted again.
+    if (!this.fillLedger.record(tracked, origin)) return undefined;
     if (order !== undefined && !TERMINAL.has(order.state)) {
       const fillSum = addDecimals(this.fillSums.get(order.intentId) ?? '0', fill.size);
       this.fillSums.set(order.intentId, fillSum);
@@ -278,7 +276,7 @@ export class OrderTracker {
   accountState(): AccountState {
     const openOrders = new Map(this.restingCounts);
     for (const f of this.foreign.values()) openOrders.set(f.marketId, (openOrders.get(f.marketId) ?? 0) + 1);
-    return { positions: new Map(this.positions), marginModes: new Map(this.marginModes), openOrders, inFlight: new Map(this.inFlight) };
+    return { positions: new Map(this.positions), marginModes: new Map(this.marginModes), openOrders };
   }
 
   private set(order: TrackedOrder): void {
@@ -308,14 +306,6 @@ export class OrderTracker {
     this.fillSums.delete(oldest);
     if (order?.orderId !== undefined) this.intentByOrderId.delete(order.orderId.toLowerCase());
     if (order?.clientOrderId !== undefined) this.intentByClientOrderId.delete(order.clientOrderId.toString());
-  }
-
-  private rememberFill(id: string): void {
-    this.seenFills.add(id);
-    if (this.seenFills.size > MAX_REMEMBERED_FILL_IDS) {
-      const oldest = this.seenFills.values().next().value;
-      if (oldest !== undefined) this.seenFills.delete(oldest);
-    }
   }
 }
 

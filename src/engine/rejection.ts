@@ -44,7 +44,20 @@ export type RejectionRule =
   | 'isolated_margin_mode'
   // engine wiring
   | 'guard_wait_timeout'
+  /** A check threw while judging the intent: refused, because a check that cannot decide fails closed. */
+  | 'guard_error'
+  /** Degraded: the private feeds are down or not reconciled since a reconnect; nothing that opens risk goes. */
+  | 'feed_down'
+  /** A stream this strategy declared a freshness budget on is older than the budget: only it is reduce-only. */
+  | 'feed_stale'
   | 'engine_stopped';
+
+/** The rule as the code logs and metrics carry (FEED_DOWN, MAX_OPEN_ORDERS, ...). */
+export type RejectionCode = Uppercase<RejectionRule>;
+
+export function rejectionCode(rule: RejectionRule): RejectionCode {
+  return rule.toUpperCase() as RejectionCode;
+}
 
 export interface Rejection {
   readonly rule: RejectionRule;

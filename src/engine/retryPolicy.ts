@@ -1,3 +1,4 @@
+import { faultVerdict, requestFailureOf } from '../venue/rest/requestFaults.js';
 import { VenueError } from '../venue/venueError.js';
 import { VenueTransportError } from '../venue/venueTransportError.js';
 import type { RetryConfig } from './engineConfig.js';
@@ -59,15 +60,22 @@ const SIGNER_HINTS = [
   'refresh the system config (GET /v1/system/config): contract addresses change on redeploys',
 ];
 
+type Decide = (
+  action: RetryAction,
+  nonceFate: RetryDecision['nonceFate'],
+  reason: string,
+  extra?: { delayMs?: number; hints?: readonly string[] },
+) => RetryDecision;
+
+/**
+ * The failure's class and the venue table's verdict for a signed action come from
+ * `venue/rest/requestFaults.ts`, the one classification: no answer (resend the identical bytes),
+ * rate limited (the table's only retry here), a definite refusal (by its named cause), or give up.
+ */
 export function classifyFailure(error: unknown, context: FailureContext, config: RetryConfig): RetryDecision {
   // A nonce error or an expired deadline after an unanswered send may mean that send executed.
   const resend = (context.unansweredBefore ?? context.attempt - 1) > 0;
-  const decide = (
-    action: RetryAction,
-    nonceFate: RetryDecision['nonceFate'],
-    reason: string,
-    extra: { delayMs?: number; hints?: readonly string[] } = {},
-  ): RetryDecision => ({
+  const decide: Decide = (action, nonceFate, reason, extra = {}) => ({
     action,
     delayMs: extra.delayMs ?? 0,
     nonceFate,
@@ -89,19 +97,37 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
     });
   };
 
-  if (error instanceof VenueTransportError) {
-    if (error.kind === 'Aborted' && !error.requestSent) {
-      // These bytes never left this process, so the pair was not consumed by this send; an
-      // earlier unanswered send of the same bytes still may have consumed it.
-      return decide('fail', resend ? 'unknown' : 'rejected', 'the request was aborted before it was sent');
-    }
-    if (error.kind === 'Aborted') return decide('fail', 'unknown', 'the request was aborted by the caller; it may have executed');
-    return noAnswer(error.kind === 'Timeout' ? 'the request timed out' : 'the connection failed');
+  const failure = requestFailureOf(error);
+  switch (faultVerdict('signed', failure)) {
+    case 'unknown_outcome':
+      return noAnswer(
+        failure === 'timeout' ? 'the request timed out' : failure === 'connection_failed' ? 'the connection failed' : `the venue answered HTTP ${(error as VenueError).httpStatus}`,
+      );
+    case 'retry':
+      // The table's one retry for a signed action: rate limited, refused before it executed.
+      if (context.attempt < config.rateLimitedMaxAttempts) {
+        return decide('retry_same_after_delay', 'in_flight', 'rate limited', { delayMs: config.rateLimitedDelayMs });
+      }
+      return decide('fail', 'rejected', `still rate limited after ${context.attempt} attempts`);
+    case 'refused':
+      if (error instanceof VenueError) return venueRefusal(error, context, config, decide, resend);
+      break;
+    case 'give_up':
+      if (error instanceof VenueTransportError && error.kind === 'Aborted') {
+        if (!error.requestSent) {
+          // These bytes never left this process, so the pair was not consumed by this send; an
+          // earlier unanswered send of the same bytes still may have consumed it.
+          return decide('fail', resend ? 'unknown' : 'rejected', 'the request was aborted before it was sent');
+        }
+        return decide('fail', 'unknown', 'the request was aborted by the caller; it may have executed');
+      }
+      break;
   }
-  if (!(error instanceof VenueError)) {
-    return decide('fail', 'unknown', 'an unexpected error, not a venue answer; the request may have executed');
-  }
+  return decide('fail', 'unknown', 'an unexpected error, not a venue answer; the request may have executed');
+}
 
+/** A definite answer from the venue, decided by its named cause. */
+function venueRefusal(error: VenueError, context: FailureContext, config: RetryConfig, decide: Decide, resend: boolean): RetryDecision {
   switch (error.kind) {
     case 'SignerNotAuthorized':
       return decide('stop_signer_not_authorized', 'rejected', 'the venue recovered a signer that is not authorised for this account', {
@@ -129,11 +155,6 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
       return decide('fail', 'rejected', `the account is still not registered after ${context.attempt} attempts`, {
         hints: ['deposit collateral first (testnet: POST /v1/account/deposit)'],
       });
-    case 'RateLimited':
-      if (context.attempt < config.rateLimitedMaxAttempts) {
-        return decide('retry_same_after_delay', 'in_flight', 'rate limited', { delayMs: config.rateLimitedDelayMs });
-      }
-      return decide('fail', 'rejected', `still rate limited after ${context.attempt} attempts`);
     case 'AllowanceExpired':
     case 'OpenPositionExists':
     case 'MarketOrderTimeInForce':
@@ -147,9 +168,9 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
         return decide('reauthenticate_then_resend', 'in_flight', 'the venue refused the JWT (expired or revoked): logging in again, then sending once more');
       }
       return decide('fail', 'rejected', context.reauthentications === undefined ? 'the venue refused the request (Unauthenticated)' : 'the venue refused the request (Unauthenticated) also with a fresh JWT');
+    case 'RateLimited':
     case 'Internal':
     case 'Unknown':
-      if (error.httpStatus >= 500) return noAnswer(`the venue answered HTTP ${error.httpStatus}`);
       return decide('fail', 'rejected', `the venue refused the request (${error.kind}, HTTP ${error.httpStatus})`);
   }
 }

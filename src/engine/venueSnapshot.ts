@@ -1,5 +1,6 @@
 import type { Address } from '../core/address.js';
 import type { RestClient } from '../venue/rest/restClient.js';
+import { readAllOpenOrders, type OpenOrdersSnapshotOptions } from '../venue/rest/readAllOpenOrders.js';
 import type { OrderRecord, PositionRecord } from '../venue/schemas/wsFramesPrivate.js';
 
 /**
@@ -15,16 +16,22 @@ export interface VenueSnapshot {
   readonly balance: string;
 }
 
+/**
+ * The open orders are read with the venue layer's one snapshot reader (`readAllOpenOrders`): every
+ * page, accepted only when consistent. One page would not do: the tracker takes the list as the
+ * whole book and closes every order of ours it does not name.
+ */
 export async function readVenueSnapshot(
   rest: Pick<RestClient, 'openOrders' | 'position' | 'crossMarginBalance'>,
   account: Address,
   marketIds: readonly number[],
+  options: Pick<OpenOrdersSnapshotOptions, 'pageSize'> = {},
 ): Promise<VenueSnapshot> {
   const orders: OrderRecord[] = [];
   const positions: PositionRecord[] = [];
   const unrealized = new Map<number, string>();
   for (const marketId of marketIds) {
-    const open = await rest.openOrders({ account, market_id: String(marketId) });
+    const open = await readAllOpenOrders(rest, { account, marketId }, options);
     for (const o of open.orders) {
       orders.push({
         order_id: o.order_id,

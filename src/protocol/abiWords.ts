@@ -35,9 +35,19 @@ export function writeCheckedInt(buf: Uint8Array, offset: number, value: bigint |
 }
 
 export function writeAddressWord(buf: Uint8Array, offset: number, address: string, field: string): void {
-  const bytes = hexBytes(parseAddress(address, field), 20, field);
+  let bytes = addressWords.get(address);
+  if (bytes === undefined) {
+    bytes = hexBytes(parseAddress(address, field), 20, field);
+    // Checksum validation hashes the address; a signer sees the same few addresses over and over.
+    if (addressWords.size >= ADDRESS_CACHE_LIMIT) addressWords.clear();
+    addressWords.set(address, bytes);
+  }
   buf.set(bytes, offset + 12);
 }
+
+/** The 20 bytes of every address text that parsed, keyed by the text as given (bounded). */
+const addressWords = new Map<unknown, Uint8Array>();
+const ADDRESS_CACHE_LIMIT = 10_000;
 
 export function writeBytes32Word(buf: Uint8Array, offset: number, value: string | Uint8Array, field: string): void {
   buf.set(typeof value === 'string' ? hexBytes(value, 32, field) : checkLength(value, 32, field), offset);
@@ -48,7 +58,10 @@ export function hexBytes(hex: string, length: number, field: string): Uint8Array
   if (typeof hex !== 'string' || hex.length !== 2 + length * 2 || !/^0x[0-9a-fA-F]*$/.test(hex)) {
     throw new InvalidValueError(field, hex, `0x-prefixed hex of ${length} bytes`);
   }
-  return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
+  // One copy out of node's pooled Buffer (Uint8Array.from would iterate byte by byte).
+  const out = new Uint8Array(length);
+  out.set(Buffer.from(hex.slice(2), 'hex'));
+  return out;
 }
 
 function checkLength(bytes: Uint8Array, length: number, field: string): Uint8Array {

@@ -18,34 +18,56 @@ import { FIELD_LIMITS, TYPED_STRUCTS, typeHash, type StructMessages, type Struct
  * is written, so nothing out of range is ever signed.
  */
 export function structHash<N extends StructName>(name: N, message: StructMessages[N]): Uint8Array {
-  const fields = TYPED_STRUCTS[name];
-  const buf = new Uint8Array((fields.length + 1) * WORD);
+  const plan = PLANS[name];
+  const buf = new Uint8Array((plan.length + 1) * WORD);
   buf.set(typeHash(name), 0);
   const values = message as unknown as Record<string, unknown>;
   let offset = WORD;
-  for (const field of fields) {
+  for (const field of plan) {
     const value = values[field.name];
-    const label = `${name}.${field.name}`;
-    if (field.type === 'address') {
+    const label = field.label;
+    if (field.kind === 'address') {
       writeAddressWord(buf, offset, value as string, label);
-    } else if (field.type === 'string') {
+    } else if (field.kind === 'string') {
       if (typeof value !== 'string') throw new InvalidValueError(label, value, 'a string');
       buf.set(keccak256(utf8ToBytes(value)), offset);
-    } else if (field.type === 'bytes32') {
+    } else if (field.kind === 'bytes32') {
       writeBytes32Word(buf, offset, value as string, label);
+    } else if (field.limit !== undefined) {
+      writeUintWord(buf, offset, checkRange(value as bigint | number, field.limit.min, field.limit.max, label));
     } else {
-      const bits = Number(field.type.slice(4));
-      const limit = FIELD_LIMITS[field.name];
-      if (limit !== undefined) {
-        writeUintWord(buf, offset, checkRange(value as bigint | number, limit.min, limit.max, label));
-      } else {
-        writeCheckedUint(buf, offset, value as bigint | number, bits, label);
-      }
+      writeCheckedUint(buf, offset, value as bigint | number, field.bits, label);
     }
     offset += WORD;
   }
   return keccak256(buf);
 }
+
+/** One field as structHash writes it; derived once per struct rather than on every hash. */
+interface FieldPlan {
+  readonly name: string;
+  readonly label: string;
+  readonly kind: 'address' | 'string' | 'bytes32' | 'uint';
+  /** Width of a uintN field. */
+  readonly bits: number;
+  readonly limit: { readonly min: bigint; readonly max: bigint } | undefined;
+}
+
+const PLANS = Object.fromEntries(
+  (Object.keys(TYPED_STRUCTS) as StructName[]).map((name) => [
+    name,
+    TYPED_STRUCTS[name].map((field): FieldPlan => {
+      const uint = field.type.startsWith('uint');
+      return {
+        name: field.name,
+        label: `${name}.${field.name}`,
+        kind: uint ? 'uint' : (field.type as 'address' | 'string' | 'bytes32'),
+        bits: uint ? Number(field.type.slice(4)) : 0,
+        limit: FIELD_LIMITS[field.name],
+      };
+    }),
+  ]),
+) as unknown as Record<StructName, readonly FieldPlan[]>;
 
 /** The EIP-712 digest: keccak(0x1901 ‖ domainSeparator ‖ structHash). */
 export function eip712Digest(separator: Uint8Array, hashOfStruct: Uint8Array): Uint8Array {

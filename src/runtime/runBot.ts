@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { catchError, EMPTY, filter, pairwise, Subscription, type Observable } from 'rxjs';
+import { catchError, EMPTY, filter, firstValueFrom, Subscription, tap, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import { dryRunSender, venueSender } from '../engine/actionSender.js';
 import { Engine } from '../engine/engine.js';
-import type { FeedLostError } from '../engine/feedLostError.js';
+import { FeedLostError } from '../engine/feedLostError.js';
+import type { TradingStoppedError } from '../engine/tradingStoppedError.js';
 import { cancelAll } from '../engine/intentBuilders.js';
 import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../protocol/selectors.js';
@@ -18,13 +19,18 @@ import { wsAuthenticatorFromRest } from '../venue/ws/wsAuthenticatorFromRest.js'
 import type { Config } from './config/configSchema.js';
 import { effectiveRisk } from './config/effectiveRisk.js';
 import { openJournalForBot } from './journal/openJournalForBot.js';
+import { logRestRetry } from './startup/logRestRetry.js';
+import { bindUntilDeadline } from './startup/untilDeadline.js';
 import type { Logger } from './logging/createLogger.js';
 import { logIntentOutcome } from './logging/logIntentOutcome.js';
 import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { stateSnapshot } from './wiring/stateSnapshot.js';
 import { budgetedExecution } from './wiring/budgetedExecution.js';
+import { BotService } from './control/botService.js';
+import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { strategyStreams } from './wiring/strategyStreams.js';
+import { VenueExtras } from './wiring/venueExtras.js';
 
 export interface BotKeys {
   /** The account key is needed only in JWT mode (the login is signed by the main wallet). */
@@ -45,6 +51,12 @@ export interface RunBotOptions {
   readonly clock?: Clock;
   /** Called once the strategies are running (tests and the CLI's readiness line). */
   readonly onReady?: (bot: { engine: Engine; host: StrategyHost }) => void;
+  /** Where the control token (`control.token_env`) and the alert webhook (`alerts.webhook_url_env`) are read. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** A terminal for the periodic status line (the CLI passes stdout when it is a TTY). */
+  readonly statusLine?: { write(text: string): void };
+  /** Called with the control server's URL once it listens (`control:` configured). */
+  readonly onControlServer?: (url: string) => void;
 }
 
 /**
@@ -55,14 +67,37 @@ export interface RunBotOptions {
 export async function runBot(options: RunBotOptions): Promise<void> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const rest = createRestClient({ baseUrl: options.restUrl, timeoutMs: config.venue.request_timeout_ms });
+  const runId = clock.now().toString(36);
+  // First, so /health answers through a long start-up; closed last, on every path.
+  const service = await BotService.start({
+    config,
+    logger,
+    clock,
+    env: options.env ?? {},
+    root: options.root ?? process.cwd(),
+    account: options.keys.account.address,
+    runId,
+    ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
+    ...(options.onControlServer === undefined ? {} : { onControlServer: options.onControlServer }),
+  });
+  try {
+    await runWithService(options, clock, runId, service);
+  } finally {
+    await service.close();
+  }
+}
+
+async function runWithService(options: RunBotOptions, clock: Clock, runId: string, service: BotService): Promise<void> {
+  const { config, logger } = options;
+  const rest = service.instrumentRest(createRestClient({ baseUrl: options.restUrl, timeoutMs: config.venue.request_timeout_ms, onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))) }));
+  // Start-up rides out a venue's bad minutes: each step runs again while it fails transiently.
+  const startup = bindUntilDeadline({ deadlineMs: config.venue.startup_deadline_ms, clock, log: logger, signal: options.signal });
   const signer = fastPrivateKeySigner(options.keys.signer.privateKey);
   const engineLog = logger.child({ component: 'engine' });
   let signingContext: SigningContext | undefined;
   const jwt: JwtSession | undefined = config.auth.mode === 'jwt' ? jwtSessionFor(options, rest, clock, () => signingContext) : undefined;
   const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
-  const runId = clock.now().toString(36);
-  const journaled = await openJournalForBot({
+  const journaled = await startup('the first reconciliation with the venue', () => openJournalForBot({
     path: resolve(options.root ?? process.cwd(), config.journal.path),
     account: options.keys.account.address,
     rest,
@@ -73,7 +108,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     unknownOrders: config.reconcile.unknown_orders,
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
-  });
+  }));
   // Closed on every path, after the engine stopped writing to it (or failed to start).
   try {
     const engine: Engine = new Engine({
@@ -88,12 +123,14 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       log: engineLog,
       markets,
       permitDeadlineSeconds: config.auth.permit_deadline_seconds,
-      journal: journaled.engineJournal,
+      journal: service.instrumentJournal(journaled.engineJournal),
       ...(journaled.restoredNonceHighWater === undefined ? {} : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
     });
     const hosted = await loadStrategies(config, options.root ?? process.cwd());
+    const freshness = freshnessBudgetsFor(hosted, config, service.feeds);
     journaled.beforeStart(engine);
-    await engine.start();
+    service.starting('reading the venue and reconciling the engine');
+    await startup('reading the domain, system config, markets and nonce state', () => engine.start());
     for (const id of markets) {
       if (engine.market(id) === undefined) {
         throw new PerpbotError(`market ${id} is not listed by the venue`, { code: 'CONFIG_MARKET', hints: ['check the strategies\' markets against GET /v1/markets'] });
@@ -113,10 +150,15 @@ export async function runBot(options: RunBotOptions): Promise<void> {
     subscriptions.add(
       ws.connectionState$.subscribe((state) => logger.info({ status: state.status, reason: state.reason }, 'venue connection')),
     );
-    // A feed the engine can no longer follow stops the bot: the engine has tripped its kill switch;
-    // the bot shuts down as on a signal and runBot then rejects with the FeedLostError.
-    let feedLost: FeedLostError | undefined;
-    const stopOnFeedLoss = new AbortController();
+    // A lost connection only degrades the engine (it resumes by itself). A definite condition
+    // (a feed failed for good, the signer refused, an outage past degraded.max_outage_ms) stops
+    // the bot: the engine has tripped its kill switch; the bot shuts down as on a signal and
+    // runBot then rejects with the TradingStoppedError.
+    let stoppedBy: TradingStoppedError | FeedLostError | undefined;
+    const stopOnDefinite = new AbortController();
+    // Before the engine attaches: a fill's venue time must be known when the engine reports the fill.
+    const venueExtras = new VenueExtras();
+    subscriptions.add(venueExtras.follow(ws));
     engine.attach(
       {
         orders: ws.channel('orders'),
@@ -124,20 +166,22 @@ export async function runBot(options: RunBotOptions): Promise<void> {
         fills: ws.channel('fills'),
         account: ws.channel('account'),
         oracle: ws.channel('oracle', { marketIds: markets }),
-        reconnected: ws.connectionState$.pipe(
-          pairwise(),
-          filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
-        ),
+        connection: ws.connectionState$,
       },
       {
-        onFeedLost: (error) => {
-          feedLost = error;
-          logger.error({ err: error, channel: error.channel }, 'a venue feed failed: stopping the bot');
-          stopOnFeedLoss.abort(error);
+        onStopped: (error) => {
+          // A lost feed is reported as itself: it names the channel and why it failed.
+          stoppedBy = error.cause instanceof FeedLostError ? error.cause : error;
+          if (error.cause instanceof FeedLostError) service.feedLost(error.cause.channel, error.cause.message);
+          if (error.cause instanceof FeedLostError) logger.error({ err: error.cause, channel: error.cause.channel, cause: error.stopCause }, 'a venue feed failed: stopping the bot');
+          else logger.error({ err: error, cause: error.stopCause }, 'trading stopped for a definite reason: stopping the bot');
+          stopOnDefinite.abort(error);
         },
       },
     );
-    await journaled.afterStart(engine, { connection$: ws.connectionState$, positionsChanged$: untilFailed(ws.channel('positions')) });
+    subscriptions.add(engine.tradingState$.subscribe((state) => logger.info({ mode: state.mode, reasons: state.reasons }, 'trading state')));
+    // The journal follows the engine's reconnects (engine.reconnects$), not the connection itself.
+    await journaled.afterStart(engine, { positionsChanged$: untilFailed(ws.channel('positions')) });
     subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
     subscriptions.add(
       untilFailed(ws.channel('positions')).subscribe((m) => {
@@ -151,27 +195,52 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       clock,
       log: engineLog,
       revalue: untilFailed(ws.channel('oracle', { marketIds: markets })),
+      conditions: (strategy) => freshness.conditions(strategy),
     });
-    const execution = journaled.gate(budgeted);
-    // The engine's outcomes and the refusals of the budgets and the journal gate, one line each.
+    const execution = budgeted;
+    // The engine's outcomes and the refusals of the budgets, one line each.
     subscriptions.add(execution.outcomes.subscribe((o) => logIntentOutcome(logger, o)));
+    const books = new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) });
+    const allDone = new AbortController();
     const host = new StrategyHost({
       strategies: hosted,
-      streams: strategyStreams(ws, new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) }), engine),
-      state: stateSnapshot(engine),
+      streams: strategyStreams(ws, books, engine, { venue: venueExtras, clock }),
+      state: stateSnapshot(engine, venueExtras),
       execution,
       logger: logger as unknown as HostLogger,
       clock,
       runId,
       storage: journaled.storage,
+      // run() starts once its markets have a mark and a book and the engine trades.
+      waitUntilReady: true,
+      orderUpdates: engine.orders$,
+      stopTimeoutMs: config.shutdown.timeout_ms,
+      onAllDone: () => {
+        if (config.shutdown.when_all_done !== 'stop') return;
+        logger.info({}, 'every strategy is done: stopping (shutdown.when_all_done: stop)');
+        allDone.abort();
+      },
+    });
+    service.wire({
+      engine,
+      ws,
+      books,
+      execution,
+      freshness,
+      strategies: hosted.map((h) => ({ name: h.name, markets: h.markets })),
+      strategyStatuses: () => host.statuses(),
+      markets,
+      signer: signer.address,
     });
     try {
+    await waitForPrivateFeeds(ws, config.venue.startup_deadline_ms, clock, logger, AbortSignal.any([options.signal, stopOnDefinite.signal]));
       await host.start();
       logger.info({ account: options.keys.account.address, signer: signer.address, strategies: hosted.map((h) => h.name), dryRun: config.engine.dry_run }, 'bot running');
       options.onReady?.({ engine, host });
-      await waitForAbort(AbortSignal.any([options.signal, stopOnFeedLoss.signal]));
+      await waitForAbort(AbortSignal.any([options.signal, stopOnDefinite.signal, allDone.signal]));
       logger.info({}, 'stopping');
     } finally {
+      service.stopping();
       await host.stop();
       budgeted.close();
       // A placement still in flight would land after a cancel-all: let every intent settle first.
@@ -181,7 +250,7 @@ export async function runBot(options: RunBotOptions): Promise<void> {
       subscriptions.unsubscribe();
       await ws.close();
     }
-    if (feedLost !== undefined) throw feedLost;
+    if (stoppedBy !== undefined) throw stoppedBy;
   } finally {
     journaled.close();
   }
@@ -225,6 +294,29 @@ function jwtSessionFor(options: RunBotOptions, rest: RestClient, clock: Clock, c
  */
 function untilFailed<T>(feed: Observable<T>): Observable<T> {
   return feed.pipe(catchError(() => EMPTY));
+}
+
+/**
+ * Start-up waits (bounded by the start-up deadline) until the private feeds are authenticated, so
+ * strategies start on a connection that sees their orders and fills; each wait is logged.
+ */
+async function waitForPrivateFeeds(ws: VenueWsClient, deadlineMs: number, clock: Clock, logger: Logger, signal: AbortSignal): Promise<void> {
+  const started = clock.now();
+  let last: { status: string; reason?: string } = { status: 'connecting' };
+  const authenticated = firstValueFrom(ws.connectionState$.pipe(tap((state) => (last = state)), filter((state) => state.status === 'authenticated')));
+  for (;;) {
+    const left = deadlineMs - (clock.now() - started);
+    if (left <= 0) {
+      throw new PerpbotError(`the venue WebSocket did not authenticate within the start-up deadline of ${deadlineMs} ms (last state: ${last.status}${last.reason === undefined ? '' : `, ${last.reason}`})`, {
+        code: 'STARTUP_DEADLINE',
+        details: { deadlineMs, status: last.status },
+        hints: ['check the WebSocket URL and that the signer is registered (perpbot status)', 'raise venue.startup_deadline_ms to wait longer'],
+      });
+    }
+    const tick = clock.sleep(Math.min(5_000, left), signal).then(() => false);
+    if (await Promise.race([authenticated.then(() => true), tick])) return;
+    logger.warn({ status: last.status, reason: last.reason, leftMs: deadlineMs - (clock.now() - started) }, 'waiting for the venue: WebSocket authentication of the private feeds');
+  }
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {

@@ -123,6 +123,8 @@ export class SimRuntime implements SimContext {
   }
 
   private publishExchange(events: readonly ExchangeEvent[], stamp: BlockStamp): void {
+    // The history reads are built from the same events the channels send, stamped alike.
+    this.exchange.history.record(events, stamp);
     for (const event of events) this.subject.next({ type: 'exchange', event, ...stamp });
   }
 }

@@ -35,6 +35,34 @@ export function mid(a: string, b: string): string {
   return fixedToDecimal(sum / 2n, scale);
 }
 
+/** amount × bps / 10,000, exactly: `applyBps('65000', 10)` is "65" (10 bps of 65,000). */
+export function applyBps(amount: string, bps: number | string): string {
+  const a = parseDecimal(amount, 'amount');
+  const b = parseDecimal(typeof bps === 'number' ? numberToDecimal(bps) : bps, 'bps');
+  return fixedToDecimal(a.units * b.units, a.scale + b.scale + 4);
+}
+
+/** part / whole in basis points, truncated toward zero to 4 decimals: `bpsOf('65', '65000')` is "10". */
+export function bpsOf(part: string, whole: string): string {
+  const a = parseDecimal(part, 'part');
+  const b = parseDecimal(whole, 'whole');
+  if (b.units === 0n) throw new RangeError('bpsOf: the whole is zero');
+  const scale = Math.max(a.scale, b.scale);
+  const x = a.units * pow10(scale - a.scale);
+  const y = b.units * pow10(scale - b.scale);
+  return fixedToDecimal((x * 10n ** 8n) / y, 4);
+}
+
+/** (ask − bid) / mid in basis points, truncated to 4 decimals: the quoted spread. */
+export function spreadBps(bid: string, ask: string): string {
+  const m = mid(bid, ask);
+  const b = parseDecimal(bid, 'bid');
+  const a = parseDecimal(ask, 'ask');
+  const scale = Math.max(a.scale, b.scale);
+  const width = fixedToDecimal(a.units * pow10(scale - a.scale) - b.units * pow10(scale - b.scale), scale);
+  return bpsOf(width, m);
+}
+
 export function isAbove(a: string, b: string): boolean {
   return compareDecimals(a, b) > 0;
 }

@@ -1,9 +1,22 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { Clock } from '../core/clock.js';
 import type { IntentOutcome } from '../engine/intentOutcome.js';
 import type { IntentFactory } from './intentFactory.js';
-import type { BookView, FillView, MarkPrice, OpenOrderSnapshot, PositionSnapshot, StateSnapshot } from './strategyViews.js';
+import type { OrderEvent } from './orderEvents.js';
+import type { StrategyClock } from './strategyClock.js';
+import type {
+  BookView,
+  Candle,
+  FillView,
+  MarkPrice,
+  OpenOrderSnapshot,
+  PnlView,
+  PositionSnapshot,
+  StateSnapshot,
+  TopOfBook,
+  TradeView,
+  TradingStateView,
+} from './strategyViews.js';
 
 /** The logger a strategy gets: bound to its name, pino-compatible. */
 export interface StrategyLogger {
@@ -23,9 +36,9 @@ export interface StrategyStreams {
   book(marketId: number): Observable<BookView>;
   /** Mark (and index) price of a market, once per block. */
   mark(marketId: number): Observable<MarkPrice>;
-  /** Public trades of a market (decimal price and size). */
-  trades(marketId: number): Observable<{ readonly price: string; readonly size: string; readonly makerSide: 'buy' | 'sell' }>;
-  /** This account's fills. */
+  /** Public trades of a market: decimal price and size, maker and aggressor side, time. */
+  trades(marketId: number): Observable<TradeView>;
+  /** This account's fills, with the strategy whose order filled and the venue's time. */
   fills(): Observable<FillView>;
   /** This account's positions after every change. */
   positions(): Observable<readonly PositionSnapshot[]>;
@@ -33,6 +46,31 @@ export interface StrategyStreams {
   orders(): Observable<readonly OpenOrderSnapshot[]>;
   /** Balance updates (USDC decimal). */
   balance(): Observable<string>;
+  /**
+   * Whether the engine trades: the current state first, then every change. `degraded` while the
+   * private feeds are down or not yet reconciled (opening intents are refused with FEED_DOWN,
+   * cancels and reduce-only orders go through; it lifts by itself); `stopped` for good.
+   */
+  tradingState(): Observable<TradingStateView>;
+}
+
+/**
+ * The streams a strategy reads (`ctx.streams`): the runtime's, plus conveniences derived from them.
+ * `mark` and `book` give the latest value at once to a new subscriber, then every change.
+ */
+export interface ContextStreams extends StrategyStreams {
+  /** Best bid and ask (with spread and mid), each time either changes. */
+  topOfBook(marketId: number): Observable<TopOfBook>;
+  /** OHLCV candles of the market's public trades, one per `intervalMs` on the strategy clock. */
+  candles(marketId: number, intervalMs: number): Observable<Candle>;
+}
+
+/** PnL as a strategy sees it, read at the current marks. */
+export interface StrategyPnl {
+  /** Every fill of the account since the bot started (positions held at start count from their entry price). */
+  session(): PnlView;
+  /** This strategy's own fills since the bot started. */
+  own(): PnlView;
 }
 
 /** Small JSON state a strategy keeps across restarts (in the journal), validated on load. */
@@ -49,14 +87,25 @@ export interface StrategyContext<P = unknown> {
   readonly params: P;
   /** The markets this strategy trades (from its config entry). */
   readonly markets: readonly number[];
-  readonly streams: StrategyStreams;
+  readonly streams: ContextStreams;
   readonly state: StateSnapshot;
-  /** Outcomes of this strategy's own intents only. */
+  /** Outcomes of this strategy's own intents only: one per intent (see IntentOutcome). */
   readonly outcomes: Observable<IntentOutcome>;
+  /** The life of each of this strategy's orders, keyed by intent id: placed, partially filled, then one end. */
+  readonly orderEvents: Observable<OrderEvent>;
+  /** Session and own PnL at the current marks. */
+  readonly pnl: StrategyPnl;
   /** Builds intents stamped with this strategy's name and fresh intent ids. */
   readonly intents: IntentFactory;
   readonly log: StrategyLogger;
-  readonly clock: Clock;
+  /** Engine time, and the scheduler to give RxJS timing operators (virtual time in the test kit). */
+  readonly clock: StrategyClock;
+  /**
+   * Declares the strategy finished: `run` is unsubscribed and `onStop` runs (its final intents are
+   * sent). With `shutdown.when_all_done: stop` the bot stops once every strategy is done. (`run`
+   * completing does not: subscriptions the strategy made itself may still be at work.)
+   */
+  done(reason?: string): void;
   /** Present when the runtime keeps a journal. */
   readonly storage?: StrategyStorage;
 }

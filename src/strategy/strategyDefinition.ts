@@ -14,9 +14,37 @@ export interface StrategyDefinition<P = unknown> {
   /** Validates the `params` block of the strategy's config entry. */
   readonly params: z.ZodType<P>;
   run(context: StrategyContext<P>): Observable<Intent>;
+  /**
+   * The streams the strategy's decisions depend on and how old each may be (ms), per market it
+   * trades: `{ book: 2000, mark: 1000 }`. While one is older, only this strategy is reduce-only
+   * (opening intents refused with FEED_STALE); it lifts by itself when the stream is fresh again.
+   * The config entry's `freshness:` overrides these values.
+   */
+  readonly freshness?: FreshnessBudget;
+  /**
+   * When `run` may start: its first emission says so. Without it the host waits until every
+   * market of the strategy has a mark and a book and the engine is trading (private feeds
+   * reconciled); `run`'s own mark and book streams then give the latest value at once.
+   */
+  ready?(context: StrategyContext<P>): Observable<unknown>;
+  /** Runs before the wait for readiness (loading state, checking the markets). */
   onStart?(context: StrategyContext<P>): void | Promise<void>;
-  onStop?(context: StrategyContext<P>): void | Promise<void>;
+  /**
+   * Runs when the strategy stops (shutdown, or done), after `run` was unsubscribed. The intents it
+   * returns (an array, or an Observable that completes) are sent before the bot shuts down, and
+   * waited for until each has an outcome, within `shutdown.timeout_ms`: e.g. close the position.
+   */
+  onStop?(context: StrategyContext<P>): void | FinalIntents | Promise<void | FinalIntents>;
 }
+
+/** What `onStop` may return: the strategy's last intents. */
+export type FinalIntents = readonly Intent[] | Observable<Intent>;
+
+/** The market streams a strategy can declare a freshness budget on. */
+export const FRESHNESS_CHANNELS = ['book', 'mark', 'trades'] as const;
+export type FreshnessChannel = (typeof FRESHNESS_CHANNELS)[number];
+/** Longest age (ms) each stream may reach before the strategy turns reduce-only. */
+export type FreshnessBudget = Readonly<Partial<Record<FreshnessChannel, number>>>;
 
 /** Identity with inference, so `params` types flow into `run`. */
 export function defineStrategy<S extends z.ZodType>(definition: StrategyDefinition<z.infer<S>> & { params: S }): StrategyDefinition<z.infer<S>> {

@@ -1,14 +1,21 @@
-import { filter, Subscription, type Observable } from 'rxjs';
+import { asyncScheduler, filter, of, Subscription, take, type Observable, type SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intentOutcome.js';
 import type { Intent } from '../engine/intents.js';
+import { contextStreams, LatestMarketData } from './contextStreams.js';
+import { sendFinalIntents } from './finalIntents.js';
 import { createIntentFactory } from './intentFactory.js';
+import { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';
+import { PnlBook } from './pnlBook.js';
+import { strategyClock } from './strategyClock.js';
 import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
 import type { StrategyDefinition } from './strategyDefinition.js';
 import { StrategyParamsError } from './strategyParamsError.js';
+import { marketsReady } from './strategyReadiness.js';
 import { containStrategyErrors, inStrategyScope, outsideStrategyScope, runInStrategyScope, type StrategyScope } from './strategyScope.js';
-import type { StateSnapshot } from './strategyViews.js';
+import type { OrderEvent } from './orderEvents.js';
+import type { PnlView, StateSnapshot } from './strategyViews.js';
 
 /** What the host needs from the engine: a place to send intents and their outcomes. */
 export interface ExecutionPort {
@@ -43,9 +50,27 @@ export interface StrategyHostOptions {
   readonly runId: string;
   /** Each strategy's durable key-value state (optional). */
   readonly storage?: (strategy: string) => StrategyStorage;
+  /** The scheduler strategies' timing runs on (`ctx.clock.scheduler`); the wall clock by default. */
+  readonly scheduler?: SchedulerLike;
+  /**
+   * Whether `run` waits until the strategy is ready (its `ready` signal, or by default a mark and
+   * a book for each of its markets and the engine trading). The runtime and the test kit wait;
+   * off by default for embedders that feed streams by hand.
+   */
+  readonly waitUntilReady?: boolean;
+  /** The engine's order changes (`engine.orders$`), for `ctx.orderEvents`. */
+  readonly orderUpdates?: Observable<OrderUpdate>;
+  /** How long a stopping strategy's `onStop` and final intents may take (default 10 s). */
+  readonly stopTimeoutMs?: number;
+  /** Called once when every strategy has declared itself done. */
+  readonly onAllDone?: () => void;
 }
 
-export type StrategyStatus = 'running' | 'stopped' | 'failed';
+/**
+ * `waiting` for readiness, `running`, `stopping` (its onStop and final intents), then `done` (it
+ * said so, or `run` completed), `stopped` (by the host) or `failed`.
+ */
+export type StrategyStatus = 'waiting' | 'running' | 'stopping' | 'done' | 'stopped' | 'failed';
 
 interface Running {
   readonly hosted: HostedStrategy;
@@ -55,10 +80,14 @@ interface Running {
   readonly resources: Subscription;
   subscription: Subscription | undefined;
   status: StrategyStatus;
-  /** Set by `stop()`: the host ended it, so a late error changes nothing. */
+  /** Set when the host ends it (stop, done or failure): a late error changes nothing. */
   halted: boolean;
+  /** Its wind-down, once begun. */
+  winding?: Promise<void>;
   error?: unknown;
 }
+
+const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
 /**
  * Runs several strategies in one process, each with its own params, markets and logger. A
@@ -66,69 +95,121 @@ interface Running {
  * `on_error` policy; the others go on. That holds for a throw in a subscription the strategy made
  * itself, in a timer or in a promise too: the host runs each strategy's code in its own scope
  * (`strategyScope.ts`), and the errors RxJS and Node report later are traced back to it.
+ *
+ * Life of a strategy: `onStart`, the wait for readiness, `run`; then, on the host's stop or when
+ * the strategy is done, `run` is unsubscribed, `onStop` runs and its final intents are sent and
+ * waited for, and only then are the strategy's own subscriptions ended.
  */
 export class StrategyHost {
   private readonly running: Running[] = [];
+  private readonly shared = new Subscription();
+  private readonly latest: LatestMarketData;
+  private readonly lifecycle: OrderLifecycle;
+  private readonly pnl: PnlBook;
+  private readonly scheduler: SchedulerLike;
+  private allDoneReported = false;
 
-  constructor(private readonly options: StrategyHostOptions) {}
+  constructor(private readonly options: StrategyHostOptions) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.latest = new LatestMarketData(options.streams, this.shared);
+    this.lifecycle = new OrderLifecycle({
+      now: () => options.clock.now(),
+      position: (marketId) => options.state.position(marketId),
+    });
+    this.pnl = new PnlBook(options.state);
+  }
 
   /** Validates every strategy's params first (nothing starts on a bad config), then starts all. */
   async start(): Promise<void> {
     const prepared = this.options.strategies.map((hosted) => ({ hosted, params: parseParams(hosted) }));
     containStrategyErrors();
+    this.followEngine();
     for (const { hosted, params } of prepared) {
       const resources = new Subscription();
       // Called only once `running` exists: errors reach a scope after its strategy's code ran.
       const scope: StrategyScope = { strategy: hosted.name, fail: (error) => void this.fail(running, error) };
-      const context = this.contextFor(hosted, params, scope, resources);
-      const running: Running = { hosted, context, scope, resources, subscription: undefined, status: 'running', halted: false };
+      const context = this.contextFor(hosted, params, scope, resources, () => this.markDone(running));
+      const running: Running = { hosted, context, scope, resources, subscription: undefined, status: 'waiting', halted: false };
       this.running.push(running);
       try {
         await runInStrategyScope(scope, async () => {
           await hosted.definition.onStart?.(context);
-          running.subscription = hosted.definition.run(context).subscribe({
-            next: (intent) => this.accept(running, intent),
-            error: (error: unknown) => void this.fail(running, error),
-            complete: () => {
-              if (running.status === 'running') running.status = 'stopped';
-              context.log.info({}, 'strategy completed');
-            },
-          });
+          this.whenReady(running);
         });
-        context.log.info({ markets: hosted.markets }, 'strategy started');
       } catch (error) {
         await this.fail(running, error);
       }
     }
   }
 
-  /** Stops every strategy (unsubscribe is the teardown), then runs their onStop hooks. */
+  /** Stops every strategy still active: each one's `onStop` and final intents, in parallel, within the stop timeout. */
   async stop(): Promise<void> {
-    for (const entry of this.running) {
-      entry.halted = true;
-      entry.subscription?.unsubscribe();
-      entry.resources.unsubscribe();
-      if (entry.status === 'running') {
-        entry.status = 'stopped';
-        try {
-          await runInStrategyScope(entry.scope, async () => entry.hosted.definition.onStop?.(entry.context));
-        } catch (error) {
-          entry.context.log.error({ err: error }, 'onStop failed');
-        }
-      }
-    }
+    await Promise.all(this.running.map((entry) => (entry.status === 'waiting' || entry.status === 'running' ? this.windDown(entry, 'stopped') : entry.winding)));
+    this.shared.unsubscribe();
+    this.lifecycle.complete();
+  }
+
+  /** Every strategy's order events (each strategy's context sees its own). */
+  get orderEvents(): Observable<OrderEvent> {
+    return this.lifecycle.events$;
+  }
+
+  /** A strategy's own PnL now (`ctx.pnl.own()`). */
+  pnlOf(strategy: string): PnlView {
+    return this.pnl.ownView(strategy);
   }
 
   statuses(): ReadonlyMap<string, StrategyStatus> {
     return new Map(this.running.map((r) => [r.hosted.name, r.status]));
   }
 
-  private accept(entry: Running, intent: Intent): void {
-    if (entry.status !== 'running') return;
+  /** The engine's reports every strategy's views are derived from, followed before any strategy starts. */
+  private followEngine(): void {
+    const { execution, orderUpdates, streams } = this.options;
+    this.shared.add(execution.outcomes.subscribe((o) => this.lifecycle.onOutcome(o)));
+    if (orderUpdates !== undefined) this.shared.add(orderUpdates.subscribe((u) => this.lifecycle.onOrder(u)));
+    const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
+    this.shared.add(outsideStrategyScope(() => this.pnl.follow(streams.fills(), markets)));
+  }
+
+  /** Subscribes `run` once the strategy is ready (at once unless the host waits for readiness). */
+  private whenReady(entry: Running): void {
+    const { definition } = entry.hosted;
+    const ready: Observable<unknown> = definition.ready?.(entry.context) ?? (this.options.waitUntilReady === true ? marketsReady(entry.context, this.scheduler) : of(true));
+    const wait = ready.pipe(take(1)).subscribe({
+      next: () => runInStrategyScope(entry.scope, () => this.run(entry)),
+      error: (error: unknown) => void this.fail(entry, error),
+    });
+    entry.resources.add(wait);
+  }
+
+  private run(entry: Running): void {
+    if (entry.status !== 'waiting') return;
+    entry.status = 'running';
+    const { context, hosted } = entry;
+    try {
+      const subscription = hosted.definition.run(context).subscribe({
+        next: (intent) => this.accept(entry, intent),
+        error: (error: unknown) => void this.fail(entry, error),
+        // Its own subscriptions may still act (and fail): only ctx.done() ends it.
+        complete: () => context.log.info({}, 'strategy completed'),
+      });
+      // `done` (or a failure) may have come while `run` was still subscribing.
+      if (entry.status === 'running') entry.subscription = subscription;
+      else subscription.unsubscribe();
+    } catch (error) {
+      void this.fail(entry, error);
+      return;
+    }
+    context.log.info({ markets: hosted.markets }, 'strategy started');
+  }
+
+  private accept(entry: Running, intent: Intent): boolean {
+    if (entry.status !== 'running' && entry.status !== 'stopping') return false;
     const { hosted } = entry;
     if (intent.strategy !== hosted.name) {
       void this.fail(entry, new PerpbotError(`strategy ${hosted.name} emitted an intent stamped for "${intent.strategy}"`, { code: 'STRATEGY_INTENT', hints: ['build intents with context.intents'] }));
-      return;
+      return false;
     }
     if (!hosted.markets.includes(intent.marketId)) {
       void this.fail(
@@ -139,10 +220,48 @@ export class StrategyHost {
           hints: ['add the market to the strategy\'s `markets` in the config, or fix the strategy'],
         }),
       );
-      return;
+      return false;
     }
+    this.lifecycle.onIntent(intent);
     // The engine's work is its own: an error in it later must not be taken for this strategy's.
     outsideStrategyScope(() => this.options.execution.submit(intent));
+    return true;
+  }
+
+  /** The strategy said it is done: it winds down; the last one done reports it. */
+  private markDone(entry: Running): void {
+    if (entry.status !== 'running' && entry.status !== 'waiting') return;
+    void this.windDown(entry, 'done').then(() => {
+      if (this.allDoneReported || !this.running.every((r) => r.status === 'done')) return;
+      this.allDoneReported = true;
+      this.options.logger.info({ strategies: this.running.map((r) => r.hosted.name) }, 'every strategy is done');
+      this.options.onAllDone?.();
+    });
+  }
+
+  /** `run` unsubscribed, then `onStop` and its final intents within the stop timeout, then its subscriptions end. */
+  private windDown(entry: Running, end: 'done' | 'stopped'): Promise<void> {
+    entry.winding ??= (async () => {
+      entry.halted = true;
+      entry.status = 'stopping';
+      entry.subscription?.unsubscribe();
+      const timeoutMs = this.options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
+      const abort = new AbortController();
+      const deadline = this.options.clock.sleep(timeoutMs, abort.signal).catch(() => undefined);
+      try {
+        const returned = await Promise.race([runInStrategyScope(entry.scope, async () => entry.hosted.definition.onStop?.(entry.context)), deadline.then(() => undefined)]);
+        const result = await sendFinalIntents(returned, (intent) => runInStrategyScope(entry.scope, () => this.accept(entry, intent)), this.options.execution.outcomes, deadline);
+        if (result.sent > 0 || result.timedOut) entry.context.log.info({ ...result, timeoutMs }, 'final intents of the strategy sent');
+      } catch (error) {
+        entry.context.log.error({ err: error }, 'onStop failed');
+      } finally {
+        abort.abort();
+        entry.resources.unsubscribe();
+        if (entry.status === 'stopping') entry.status = end;
+      }
+      entry.context.log.info({ status: entry.status }, end === 'done' ? 'strategy done' : 'strategy stopped');
+    })();
+    return entry.winding;
   }
 
   private async fail(entry: Running, error: unknown): Promise<void> {
@@ -153,11 +272,13 @@ export class StrategyHost {
       return;
     }
     entry.status = 'failed';
+    entry.halted = true;
     entry.error = error;
     entry.subscription?.unsubscribe();
     entry.resources.unsubscribe();
     entry.context.log.error({ err: error, onError: entry.hosted.onError }, 'strategy failed and was stopped');
     if (entry.hosted.onError === 'cancel') {
+      this.lifecycle.cancelRequestedFor(entry.hosted.name);
       try {
         await outsideStrategyScope(() => this.options.execution.cancelOrdersOf(entry.hosted.name));
       } catch (cancelError) {
@@ -166,21 +287,29 @@ export class StrategyHost {
     }
   }
 
-  private contextFor(hosted: HostedStrategy, params: unknown, scope: StrategyScope, resources: Subscription): StrategyContext {
+  private contextFor(hosted: HostedStrategy, params: unknown, scope: StrategyScope, resources: Subscription, done: () => void): StrategyContext {
     const log = this.options.logger.child({ strategy: hosted.name });
+    const own = <T extends { readonly strategy?: string }>(source: Observable<T>): Observable<T> =>
+      source.pipe(
+        filter((o) => o.strategy === hosted.name),
+        inStrategyScope(scope, resources),
+      );
     return Object.freeze({
       name: hosted.name,
       params,
       markets: Object.freeze([...hosted.markets]),
-      streams: scopedStreams(this.options.streams, scope, resources),
+      streams: contextStreams(this.options.streams, this.latest, scope, resources, this.scheduler),
       state: this.options.state,
-      outcomes: this.options.execution.outcomes.pipe(
-        filter((o) => o.strategy === hosted.name),
-        inStrategyScope(scope, resources),
-      ),
+      outcomes: own(this.options.execution.outcomes),
+      orderEvents: own(this.lifecycle.events$),
+      pnl: this.pnl.forStrategy(hosted.name),
       intents: createIntentFactory(hosted.name, this.options.runId),
       log,
-      clock: this.options.clock,
+      clock: strategyClock(this.options.clock, this.scheduler),
+      done: (reason?: string) => {
+        log.info(reason === undefined ? {} : { reason }, 'strategy declared itself done');
+        done();
+      },
       ...(this.options.storage === undefined ? {} : { storage: this.options.storage(hosted.name) }),
     });
   }
@@ -190,18 +319,4 @@ function parseParams(hosted: HostedStrategy): unknown {
   const result = hosted.definition.params.safeParse(hosted.params ?? {});
   if (!result.success) throw new StrategyParamsError(hosted.name, hosted.configPath, result.error.issues);
   return result.data;
-}
-
-/** The shared streams as one strategy sees them (see `inStrategyScope`). */
-function scopedStreams(streams: StrategyStreams, scope: StrategyScope, owner: Subscription): StrategyStreams {
-  const scoped = <T>(source: Observable<T>): Observable<T> => source.pipe(inStrategyScope(scope, owner));
-  return Object.freeze({
-    book: (marketId: number) => scoped(streams.book(marketId)),
-    mark: (marketId: number) => scoped(streams.mark(marketId)),
-    trades: (marketId: number) => scoped(streams.trades(marketId)),
-    fills: () => scoped(streams.fills()),
-    positions: () => scoped(streams.positions()),
-    orders: () => scoped(streams.orders()),
-    balance: () => scoped(streams.balance()),
-  });
 }

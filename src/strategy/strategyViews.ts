@@ -30,7 +30,15 @@ export interface PositionSnapshot {
   readonly side: Side;
   /** Absolute size; "0" when flat. */
   readonly size: string;
+  /** Long positive, short negative ("-0.25"), "0" when flat. */
+  readonly signedSize: string;
   readonly avgEntryPrice?: string;
+  /** The market's mark price when the snapshot was taken (absent before the first mark). */
+  readonly markPrice?: string;
+  /** signedSize × (mark − average entry), or the venue's figure when the entry price is unknown. */
+  readonly unrealizedPnl?: string;
+  /** Where the venue would liquidate it, when the venue reports one. */
+  readonly liquidationPrice?: string;
 }
 
 export interface OpenOrderSnapshot {
@@ -55,6 +63,64 @@ export interface FillView {
   readonly size: string;
   readonly fee: string;
   readonly liquidity: 'MAKER' | 'TAKER';
+  /** The strategy whose order filled (absent for orders this process did not place). */
+  readonly strategy?: string;
+  /** When the venue matched it (Unix ms); the engine clock when the venue did not say. */
+  readonly timeMs: number;
+}
+
+/** A public trade of a market. */
+export interface TradeView {
+  readonly marketId: number;
+  /** The venue's trade id, when it sent one. */
+  readonly id?: string;
+  readonly price: string;
+  readonly size: string;
+  /** Side of the resting order that was hit. */
+  readonly makerSide: Side;
+  /** Side of the order that crossed the spread (the opposite of makerSide). */
+  readonly aggressorSide: Side;
+  /** When the venue published it (Unix ms). */
+  readonly timeMs: number;
+}
+
+/** The best prices of a book; a side is absent while it is empty. */
+export interface TopOfBook {
+  readonly marketId: number;
+  readonly bestBid?: BookLevel;
+  readonly bestAsk?: BookLevel;
+  /** ask − bid, when both sides have a level. */
+  readonly spread?: string;
+  /** (bid + ask) / 2, when both sides have a level. */
+  readonly mid?: string;
+}
+
+/** One OHLCV bar of public trades over [startMs, startMs + intervalMs). */
+export interface Candle {
+  readonly marketId: number;
+  readonly startMs: number;
+  readonly intervalMs: number;
+  readonly open: string;
+  readonly high: string;
+  readonly low: string;
+  readonly close: string;
+  /** Base size traded. */
+  readonly volume: string;
+  readonly trades: number;
+}
+
+/**
+ * Profit and loss in USDC over a set of fills, exact. `realized` is what closed positions made
+ * (first in, first out), `unrealized` what the open remainder is worth at the mark, `fees` what
+ * was paid (a rebate lowers it), `net` = realized + unrealized − fees.
+ */
+export interface PnlView {
+  readonly realized: string;
+  readonly unrealized: string;
+  readonly fees: string;
+  readonly net: string;
+  /** Markets with an open remainder but no mark yet: their unrealized share is missing. */
+  readonly unpricedMarkets: readonly number[];
 }
 
 /** Synchronous reads of the current state, as the engine tracks it. */
@@ -65,6 +131,27 @@ export interface StateSnapshot {
   openOrders(marketId?: number): readonly OpenOrderSnapshot[];
   /** Cross-margin balance in USDC (may be negative). */
   balance(): string | undefined;
+  /** Funding of a market where the venue reports it (optional: absent when the runtime has none). */
+  funding?(marketId: number): FundingView | undefined;
 }
 
 export type { MarketView };
+
+/** Funding as the venue reports it on the market record (absent when it does not). */
+export interface FundingView {
+  readonly marketId: number;
+  /** The current funding rate as a decimal fraction per funding period. */
+  readonly rate?: string;
+  readonly rate8h?: string;
+  /** Unix ms of the next funding payment. */
+  readonly nextFundingTimeMs?: number;
+}
+
+/** The engine's trading state as strategies see it (`ctx.streams.tradingState()`). */
+export interface TradingStateView {
+  readonly mode: 'trading' | 'degraded' | 'stopped';
+  /** Why not trading, one entry per condition (empty while trading). */
+  readonly reasons: readonly string[];
+  /** Engine clock (ms) when this mode began. */
+  readonly sinceMs: number;
+}

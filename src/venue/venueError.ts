@@ -220,6 +220,8 @@ export interface VenueErrorInit {
   readonly rawBody: string;
   /** e.g. "POST /v1/orders/place"; never the body. */
   readonly endpoint?: string;
+  /** The answer's `Retry-After` header as milliseconds (429, 503), when it had a valid one. */
+  readonly retryAfterMs?: number;
 }
 
 export class VenueError extends PerpbotError {
@@ -235,6 +237,8 @@ export class VenueError extends PerpbotError {
   readonly requestId: string | undefined;
   /** The venue's reason text (from the envelope's message, or the plain body). */
   readonly reason: string;
+  /** How long the venue asked us to wait (its `Retry-After` header), if it said. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: VenueErrorInit) {
     const body = extractText(init.rawBody);
@@ -259,6 +263,7 @@ export class VenueError extends PerpbotError {
         errorName: parsed.errorName,
         args: parsed.args,
         requestId: body.requestId,
+        ...(init.retryAfterMs === undefined ? {} : { retryAfterMs: init.retryAfterMs }),
       },
       hints,
     });
@@ -272,6 +277,7 @@ export class VenueError extends PerpbotError {
     this.endpoint = init.endpoint;
     this.requestId = body.requestId;
     this.reason = body.text;
+    this.retryAfterMs = init.retryAfterMs;
   }
 
   /** 5xx: the venue gave no definite answer; the on-chain action may have happened. */

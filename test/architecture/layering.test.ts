@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layers point one way: core → protocol → venue → engine → strategy → runtime. The simulator
- * uses core, protocol and the venue's schemas only, never the engine. This test reads every
+ * uses core, protocol and the venue's schemas only, never the engine. The test kit (src/testing)
+ * uses the layers up to strategy and is used by nothing in src/. This test reads every
  * import in src/ and strategies/ and fails on one that points the wrong way.
  */
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const SRC = join(ROOT, 'src');
 
 const ORDER = ['core', 'protocol', 'venue', 'engine', 'strategy', 'runtime'] as const;
-type Layer = (typeof ORDER)[number] | 'sim' | 'index';
+type Layer = (typeof ORDER)[number] | 'sim' | 'testing' | 'index';
 
 function layerOf(file: string): Layer | 'strategies' | undefined {
   const rel = relative(ROOT, file).split('/');
@@ -29,6 +30,9 @@ function allowed(from: Layer | 'strategies', to: string): boolean {
   if (from === 'sim') {
     return toLayer === 'sim' || toLayer === 'core' || toLayer === 'protocol' || (toLayer === 'venue' && target[1] === 'schemas');
   }
+  // The public test kit sits beside the runtime: it uses the layers up to strategy, and nothing in src/ uses it.
+  if (from === 'testing') return toLayer === 'testing' || ['core', 'protocol', 'venue', 'engine', 'strategy'].includes(toLayer);
+  if (toLayer === 'testing') return false;
   if (toLayer === 'sim') return from === 'runtime';
   const a = ORDER.indexOf(from as (typeof ORDER)[number]);
   const b = ORDER.indexOf(toLayer as (typeof ORDER)[number]);
@@ -70,5 +74,8 @@ describe('layering', () => {
     expect(allowed('sim', join(SRC, 'venue/schemas/restOrders.js'))).toBe(true);
     expect(allowed('runtime', join(SRC, 'sim/startSim.js'))).toBe(true);
     expect(allowed('strategies', join(SRC, 'engine/engine.js'))).toBe(false);
+    expect(allowed('testing', join(SRC, 'strategy/strategyHost.js'))).toBe(true);
+    expect(allowed('testing', join(SRC, 'runtime/runBot.js'))).toBe(false);
+    expect(allowed('runtime', join(SRC, 'testing/index.js'))).toBe(false);
   });
 });

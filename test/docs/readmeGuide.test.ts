@@ -32,7 +32,7 @@ describe('README guide', () => {
     const log: HostLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => log };
     const host = new StrategyHost({
       strategies: [{ name: 'mine', definition: module.default as StrategyDefinition, params: { size: '0.001' }, markets: [1], onError: 'keep', configPath: 'strategies[0].params' }],
-      streams: { book: none, mark: () => marks, trades: none, fills: none, positions: none, orders: none, balance: none },
+      streams: { book: none, mark: () => marks, trades: none, fills: none, positions: none, orders: none, balance: none, tradingState: none },
       state: { markets: () => [], market: () => undefined, position: () => undefined, openOrders: () => [], balance: () => '1000' },
       execution: { submit: (i) => submitted.push(i), outcomes: new Subject<IntentOutcome>(), cancelOrdersOf: async () => {} },
       logger: log,

@@ -51,6 +51,8 @@ function configText(restUrl: string, module = 'strategies/marketMaker.ts'): stri
     `  rest_url: ${restUrl}`,
     `  ws_url: ${restUrl.replace('http', 'ws')}/ws`,
     '  request_timeout_ms: 3000',
+    // A venue that stays down is given up on after this (reads are retried until then).
+    '  startup_deadline_ms: 1500',
     'risk:',
     '  max_order_notional: "1000"',
     '  max_position_per_market: "5000"',
@@ -118,10 +120,12 @@ describe('perpbot (spawned)', () => {
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: no key: PERPBOT_ACCOUNT_KEY is not set .*export PERPBOT_ACCOUNT_KEY=0x\.\.\./)]);
   });
 
-  it('an unreachable venue: one line with the endpoint and what to check, exit 1', () => {
+  it('an unreachable venue: retried until the start-up deadline, then one line with the step, the endpoint and what to check, exit 1', () => {
     const run = runs['unreachable'];
     expect(run?.code).toBe(1);
-    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: GET \/v1\/markets could not reach the venue \(ECONNREFUSED\).*venue\.rest_url/)]);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
+      expect.stringMatching(/^perpbot: gave up reading the account status after 1\.\d s \(\d+ attempts?\): GET \/v1\/markets could not reach the venue \(ECONNREFUSED\).*venue\.rest_url.*venue\.startup_deadline_ms \(now 1500\)/),
+    ]);
   });
 
   it('an unknown strategy: one line naming the module, before any venue is contacted, exit 1', () => {

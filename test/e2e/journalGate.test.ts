@@ -1,18 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstValueFrom, filter, Subject } from 'rxjs';
+import { firstValueFrom, filter, NEVER, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { venueSender } from '../../src/engine/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import type { Intent } from '../../src/engine/intents.js';
 import { placeLimit } from '../../src/engine/intentBuilders.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournalForBot } from '../../src/runtime/journal/openJournalForBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import type { RestClient } from '../../src/venue/rest/restClient.js';
+import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { until } from './support/journalBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
@@ -21,8 +22,10 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 type JournalOptions = Pick<Parameters<typeof openJournalForBot>[0], 'rest' | 'log' | 'reconnectRetry'>;
 
 /**
- * An engine journaled in `dir` and started, the journal's reconciliation fed by the returned
- * connection-state subject, intents submitted through the journal's gate.
+ * An engine journaled in `dir` and started, following the returned connection-state subject (the
+ * journal follows the engine's reconnects, as in the bot); intents go to the engine, whose
+ * admission gate holds them while the journal's reconciliation runs and refuses what opens risk
+ * while it has failed.
  */
 async function startJournaledEngine(who: SimAccount, dir: string, options: JournalOptions) {
   const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, clock: systemClock, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0, ...options });
@@ -35,8 +38,9 @@ async function startJournaledEngine(who: SimAccount, dir: string, options: Journ
     journaled.beforeStart(engine);
     await engine.start();
     const connection = new Subject<{ status: string }>();
-    await journaled.afterStart(engine, { connection$: connection, positionsChanged$: new Subject() });
-    const port = journaled.gate({ submit: (intent) => engine.submit(intent), outcomes: engine.outcomes$, cancelOrdersOf: (s) => engine.cancelOrdersOf(s) });
+    engine.attach({ orders: NEVER, positions: NEVER, fills: NEVER, account: NEVER, oracle: NEVER, connection });
+    await journaled.afterStart(engine, { positionsChanged$: new Subject() });
+    const port = { submit: (intent: Intent) => engine.submit(intent), outcomes: engine.outcomes$ };
     return { journaled, engine, connection, port, stop };
   } catch (error) {
     await stop();
@@ -58,7 +62,9 @@ describe('intents wait while a reconciliation runs', () => {
 
   it('holds an intent until the reconciliation after a reconnect is journaled, and refuses intents after a failed one', async () => {
     const who = await fundedAccount(sim);
-    const { journaled, engine, connection, port, stop } = await startJournaledEngine(who, dir, { rest: who.rest, log: quiet });
+    // The journal's reads give up after a second: the venue below goes away for good.
+    const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, readDeadlineMs: 1_000 });
+    const { journaled, engine, connection, port, stop } = await startJournaledEngine(who, dir, { rest, log: quiet });
     try {
       const reconnects = () => (journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n;
 
@@ -68,12 +74,12 @@ describe('intents wait while a reconciliation runs', () => {
       // The reconnect reconciliation has begun (reads in flight): this intent must wait for it.
       const held = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === 'held')));
       port.submit(placeLimit({ intentId: 'held', strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
-      // The engine journals an intent the moment it receives it: none yet means it was held.
-      expect(journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM intents WHERE intent_id = 'held'").get()).toEqual({ n: 0 });
+      // The engine journals every request before sending it: none yet means it was held.
+      expect(journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM requests WHERE intent_id = 'held'").get()).toEqual({ n: 0 });
       const outcome = await held;
       expect(outcome.type).toBe('accepted');
       expect(reconnects()).toBe(1);
-      const intentAt = (journaled.journal.db.prepare("SELECT received_ms FROM intents WHERE intent_id = 'held'").get() as { received_ms: number }).received_ms;
+      const intentAt = (journaled.journal.db.prepare("SELECT MIN(at_ms) AS at_ms FROM requests WHERE intent_id = 'held'").get() as { at_ms: number }).at_ms;
       const reconciledAt = (journaled.journal.db.prepare("SELECT at_ms FROM reconciliations WHERE trigger = 'reconnect'").get() as { at_ms: number }).at_ms;
       expect(intentAt).toBeGreaterThanOrEqual(reconciledAt);
 
@@ -83,7 +89,7 @@ describe('intents wait while a reconciliation runs', () => {
       const refused = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === 'paused')));
       port.submit(placeLimit({ intentId: 'paused', strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
       const pausedOutcome = await refused;
-      expect(pausedOutcome.type === 'refused' ? pausedOutcome.rejection.reason : pausedOutcome.type).toMatch(/trading paused: reconciliation after a reconnect failed/);
+      expect(pausedOutcome.type === 'refused' ? pausedOutcome.rejection.reason : pausedOutcome.type).toMatch(/^trading paused \(FEED_DOWN\): reconciliation after a reconnect failed/);
     } finally {
       await stop();
     }
@@ -134,7 +140,7 @@ describe('intents wait while a reconciliation runs', () => {
       ]);
       const exhausted = await submit('paused-1');
       expect(exhausted.type === 'refused' ? [exhausted.rejection.reason, exhausted.rejection.hints] : exhausted.type).toEqual([
-        'trading paused: reconciliation after a reconnect failed (venue unreachable)',
+        'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
         ['reconciliation failed 3 times: the bot retries at the next reconnect'],
       ]);
 
@@ -151,7 +157,7 @@ describe('intents wait while a reconciliation runs', () => {
       await until(() => attempts >= 4);
       const refused = await meanwhile;
       expect(refused.type === 'refused' ? [refused.rejection.reason, refused.rejection.hints] : refused.type).toEqual([
-        'trading paused: reconciliation after a reconnect failed (venue unreachable)',
+        'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
         ['the bot retries reconciliation shortly (attempt 2 of 3)'],
       ]);
       const reconciled = () => (journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n;

@@ -82,7 +82,10 @@ describe('journal across a restart (runBot on the simulator)', () => {
       try {
 
         expect(journal.order(high!.intentId)).toMatchObject({ state: 'filled', filledSize: '0.0005' });
-        expect(journal.fillsOfOrder(high!.orderId!).map((f) => [f.source, f.size, f.price])).toEqual([['reconciled', '0.0005', '64000']]);
+        // Read from the venue's trade history at the start: its real id, price and fee, not inferred.
+        const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades.filter((t) => t.order_id.toLowerCase() === high!.orderId!.toLowerCase());
+        expect(venueFills.map((t) => [t.size, t.price])).toEqual([['0.0005', '64000']]);
+        expect(journal.fillsOfOrder(high!.orderId!).map((f) => [f.source, f.fillId, f.size, f.price, f.fee])).toEqual(venueFills.map((t) => ['history', t.id, t.size, t.price, t.fee]));
         expect(journal.loadStrategyState(bot.account, 'probe', 'placed')).toBeDefined();
         expect(placedState.parse(JSON.parse(journal.loadStrategyState(bot.account, 'probe', 'placed')!)).starts).toBe(2);
       } finally {

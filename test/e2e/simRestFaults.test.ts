@@ -28,6 +28,18 @@ describe('simulator faults', () => {
     expect(resend.json['error'].message).toBe('FailedPrecondition: PlaceOrder reverted: NonceUsed');
   });
 
+  it("answers a read's lost reply with the gateway's 502, never the 500 that means an account without on-chain state", async () => {
+    const { account } = await h.trader();
+    h.sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
+    let answer;
+    try {
+      answer = await h.get(`/v1/account/cross-margin-balance?account=${account.address}`);
+    } finally {
+      h.sim.controls.setFaults({ errorRate: 0 });
+    }
+    expect(errorOf(answer)).toMatchObject({ status: 502, code: 'Unavailable' });
+  });
+
   it('changes nothing when the failure comes before execution', async () => {
     const { account, signer } = await h.trader();
     h.sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 0 });

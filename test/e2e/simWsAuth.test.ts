@@ -89,7 +89,9 @@ describe('auth_v2', () => {
     );
     expect(error).toMatchObject({ code: 'PermissionDenied', message: 'PermissionDenied: makers must be the authenticated account for account channel', channel: 'account' });
     const ack = await client.request({ method: 'subscribe', params: { channel: 'account', makers: [wallet.address] } }, isAck('account'));
-    expect(ack['data']).toEqual({ market_ids: [] });
+    // The account channel is not per market: whatever was asked, every market applies.
+    expect(ack['data']).toEqual({ market_ids: [1, 2, 3, 4] });
+    expect(ack['message']).toBe('subscribed to account for all markets');
   });
 
   it('a failed re-auth keeps the earlier authentication', async () => {

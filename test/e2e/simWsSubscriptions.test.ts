@@ -31,12 +31,25 @@ describe('subscribe acknowledgements', () => {
     });
   });
 
-  it('say all markets when no filter or an empty one was sent', async () => {
+  it('say all markets and list every market id when no filter or an empty one was sent', async () => {
+    const everyMarket = sim.exchange.markets().map((market) => Number(market.market_id));
+    expect(everyMarket).toEqual([1, 2, 3, 4]);
     const none = await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
     expect(none['message']).toBe('subscribed to oracle for all markets');
-    expect(none['data']).toEqual({ market_ids: [] });
+    expect(none['data']).toEqual({ market_ids: everyMarket });
     const empty = await client.request({ method: 'subscribe', params: { channel: 'trades', market_ids: [] } }, isAck('trades'));
     expect(empty['message']).toBe('subscribed to trades for all markets');
+    expect(empty['data']).toEqual({ market_ids: everyMarket });
+  });
+
+  it('under the subscribe fault "all", ack a filtered subscribe truthfully as all markets, every id listed', async () => {
+    sim.ws.setSubscribeFault({ applied: 'all', channel: 'trades' });
+    const ignored = await client.request({ method: 'subscribe', params: { channel: 'trades', market_ids: [2] } }, isAck('trades'));
+    expect(ignored['message']).toBe('subscribed to trades for all markets');
+    expect(ignored['data']).toEqual({ market_ids: [1, 2, 3, 4] });
+    const untouched = await client.request({ method: 'subscribe', params: { channel: 'oracle', market_ids: [2] } }, isAck('oracle'));
+    expect(untouched['data']).toEqual({ market_ids: [2] });
+    sim.ws.setSubscribeFault(undefined);
   });
 
   it('acknowledge an id that names no market, which then never delivers', async () => {

@@ -5,6 +5,7 @@ import { dryRunSender } from '../../src/engine/actionSender.js';
 import { Engine, type EngineFeeds } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { FeedLostError } from '../../src/engine/feedLostError.js';
+import type { TradingStoppedError } from '../../src/engine/tradingStoppedError.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import type { RestClient } from '../../src/venue/rest/restClient.js';
 import type { OrdersMessage, PositionsMessage } from '../../src/venue/schemas/wsFramesPrivate.js';
@@ -41,7 +42,8 @@ describe('Engine.attach when a feed fails', () => {
     const { engine, logged } = engineWithLog();
     const { orders, positions, all } = feeds();
     const lost: FeedLostError[] = [];
-    engine.attach(all, { onFeedLost: (e) => lost.push(e) });
+    const stopped: TradingStoppedError[] = [];
+    engine.attach(all, { onFeedLost: (e) => lost.push(e), onStopped: (e) => stopped.push(e) });
 
     const cause = new SignerNotActiveError('0x00000000000000000000000000000000000000b2', ACCOUNT, 3);
     positions.error(cause);
@@ -53,8 +55,13 @@ describe('Engine.attach when a feed fails', () => {
     expect(logged.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
       'a venue feed failed: trading stopped (kill switch tripped)',
       'kill switch tripped: cancelling all orders',
+      'trading stopped: signer_not_active',
       'a venue feed failed: trading stopped (kill switch tripped)',
     ]);
+    // Which definite condition it was, once, in the log and in a counter.
+    expect(stopped.map((e) => e.stopCause)).toEqual(['signer_not_active']);
+    expect([...engine.stopCounts]).toEqual([['signer_not_active', 1]]);
+    expect(engine.conditions.state.mode).toBe('stopped');
     // An unhandled RxJS error surfaces on a timer: give it the chance (vitest fails the run on one).
     await new Promise((r) => setTimeout(r, 10));
     await engine.stop();

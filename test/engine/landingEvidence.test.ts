@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { readLandingEvidence, type LandingReader } from '../../src/engine/landingEvidence.js';
+import { LANDING_HISTORY_WINDOW_MS, readLandingEvidence, type LandingReader } from '../../src/engine/landingEvidence.js';
 import { OrderTracker } from '../../src/engine/orderTracker.js';
 import type { ResolvedAction, SignedRequest } from '../../src/engine/signedRequest.js';
+import type { OrderHistoryRecord } from '../../src/venue/schemas/restHistory.js';
 import type { OpenOrder } from '../../src/venue/schemas/restOrders.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
@@ -68,5 +69,72 @@ describe('readLandingEvidence for a cancel', () => {
     const r = reader([order(ORDER_ID)], {}, tracker);
     expect((await readLandingEvidence(r, 'c', cancelAction, request)).kind).toBe('in_effect');
     expect(r.starts).toEqual([]);
+  });
+});
+
+describe('readLandingEvidence for a placement whose answer was lost', () => {
+  const NOW = 1_700_000_000_000;
+  const placeAction: ResolvedAction = {
+    action: 'placeOrder',
+    order: { market_id: 1, size_steps: 15, price_ticks: 300_000, side: 0, post_only: false, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 2, client_order_id: 42n },
+    size: '0.00015',
+    price: '30000',
+  };
+  const placeRequest: SignedRequest = { endpoint: 'placeOrder', body: { client_order_id: '42' }, actionHash: `0x${'00'.repeat(32)}` };
+  const historyOrder = (id: string, coid: string | undefined, createdMs: number): OrderHistoryRecord => ({
+    id,
+    market_id: '1',
+    side: 'BUY',
+    type: 'LIMIT',
+    status: 'ORDER_STATUS_FILLED',
+    price: '30000',
+    size: '0.00015',
+    filled_size: '0.00015',
+    avg_price: '29990',
+    created_at: BigInt(createdMs) * 1_000_000n,
+    ...(coid === undefined ? {} : { client_order_id: BigInt(coid) }),
+  });
+
+  /** No open order (an IOC filled at once is never open); the history newest first, in pages of 100. */
+  function placementReader(history: OrderHistoryRecord[] | 'none') {
+    const pages: number[] = [];
+    const r = reader([]);
+    const clock = new ManualClock(NOW);
+    return {
+      pages,
+      reader: {
+        ...r,
+        clock,
+        rest: {
+          ...r.rest,
+          ...(history === 'none'
+            ? {}
+            : {
+                orderHistory: async (q: { page?: number; limit?: number }) => {
+                  pages.push(q.page ?? 1);
+                  const limit = q.limit ?? 100;
+                  const start = ((q.page ?? 1) - 1) * limit;
+                  return { orders: history.slice(start, start + limit), page: q.page ?? 1, has_next_page: start + limit < history.length };
+                },
+              }),
+        },
+      } satisfies LandingReader,
+    };
+  }
+
+  it('finds an order that filled (or was cancelled) at once in the order history by its client_order_id', async () => {
+    const others = Array.from({ length: 150 }, (_, i) => historyOrder(`0x${(i + 10).toString(16).padStart(64, '0')}`, String(1000 + i), NOW - 1000));
+    const mine = `0x${'f2'.padStart(64, '0')}`;
+    const { reader: r, pages } = placementReader([...others, historyOrder(mine, '42', NOW - 2000)]);
+    expect(await readLandingEvidence(r, 'p', placeAction, placeRequest)).toMatchObject({ kind: 'in_effect', orderId: mine, detail: expect.stringMatching(/order history \(FILLED, filled 0.00015 of 0.00015\)/) });
+    expect(pages).toEqual([1, 2]);
+  });
+
+  it('stops at orders older than the window and cannot tell; without history reads it cannot tell either', async () => {
+    const old = historyOrder(`0x${'f3'.padStart(64, '0')}`, '42', NOW - LANDING_HISTORY_WINDOW_MS - 1);
+    const { reader: r, pages } = placementReader([historyOrder(`0x${'f4'.padStart(64, '0')}`, '7', NOW), old]);
+    expect((await readLandingEvidence(r, 'p', placeAction, placeRequest)).kind).toBe('cannot_tell');
+    expect(pages).toEqual([1]);
+    expect((await readLandingEvidence(placementReader('none').reader, 'p', placeAction, placeRequest)).kind).toBe('cannot_tell');
   });
 });

@@ -8,4 +8,12 @@ describe('FixedWindowLimiter', () => {
     expect(limiter.take('b', 999)).toBe(true);
     expect(limiter.take('a', 1000)).toBe(true);
   });
+
+  it("says how long until a key's window ends (a 429's Retry-After)", () => {
+    const limiter = new FixedWindowLimiter(1, 10_000);
+    expect(limiter.msUntilReset('a', 0)).toBe(0);
+    limiter.take('a', 500);
+    expect(limiter.msUntilReset('a', 2_000)).toBe(8_500);
+    expect(limiter.msUntilReset('a', 20_000)).toBe(0);
+  });
 });

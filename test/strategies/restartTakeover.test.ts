@@ -111,7 +111,7 @@ describe('grid ladder', () => {
 });
 
 describe('momentum taker resumes its entry on start', () => {
-  const long = { marketId: 1, side: 'buy' as const, size: '0.01' };
+  const long = { marketId: 1, side: 'buy' as const, size: '0.01', signedSize: '0.01' };
 
   it('resumes the saved entry while the position it was saved for is open', () => {
     expect(resumeEntry({ side: 'buy', entryPrice: '65000' }, long)).toEqual({ entryPrice: '65000', forget: false });
@@ -126,7 +126,7 @@ describe('momentum taker resumes its entry on start', () => {
 
   it('forgets the entry when flat', () => {
     expect(resumeEntry({ side: 'buy', entryPrice: '65000' }, undefined)).toEqual({ forget: true });
-    expect(resumeEntry({ side: 'buy', entryPrice: '65000' }, { ...long, size: '0' })).toEqual({ forget: true });
+    expect(resumeEntry({ side: 'buy', entryPrice: '65000' }, { ...long, size: '0', signedSize: '0' })).toEqual({ forget: true });
     expect(resumeEntry(undefined, undefined)).toEqual({ forget: false });
   });
 });

@@ -51,8 +51,8 @@ describe('market maker quotes', () => {
 
   it('signs inventory from the position side', () => {
     expect(signedInventory(undefined)).toBe('0');
-    expect(signedInventory({ marketId: 1, side: 'sell', size: '0.2' })).toBe('-0.2');
-    expect(signedInventory({ marketId: 1, side: 'buy', size: '0' })).toBe('0');
+    expect(signedInventory({ marketId: 1, side: 'sell', size: '0.2', signedSize: '-0.2' })).toBe('-0.2');
+    expect(signedInventory({ marketId: 1, side: 'buy', size: '0', signedSize: '0' })).toBe('0');
   });
 });
 
@@ -98,10 +98,10 @@ describe('momentum decisions', () => {
   });
 
   it('closes a long on the stop loss and a short on the take profit', () => {
-    const long = { marketId: 1, side: 'buy' as const, size: '0.001', avgEntryPrice: '100' };
+    const long = { marketId: 1, side: 'buy' as const, size: '0.001', signedSize: '0.001', avgEntryPrice: '100' };
     expect(decide([], '99.8', long, undefined, p)).toEqual({ action: 'close', reason: 'stop_loss', pnlBps: '-20' });
     expect(decide([], '99.9', long, undefined, p)).toEqual({ action: 'none' });
-    const short = { marketId: 1, side: 'sell' as const, size: '0.001', avgEntryPrice: '100' };
+    const short = { marketId: 1, side: 'sell' as const, size: '0.001', signedSize: '-0.001', avgEntryPrice: '100' };
     expect(decide([], '99.6', short, undefined, p)).toEqual({ action: 'close', reason: 'take_profit', pnlBps: '40' });
     expect(decide([], '100.2', short, undefined, p)).toEqual({ action: 'close', reason: 'stop_loss', pnlBps: '-20' });
   });

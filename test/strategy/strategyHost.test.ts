@@ -37,6 +37,7 @@ function harness() {
     positions: never,
     orders: never,
     balance: never,
+    tradingState: never,
   };
   const state: StateSnapshot = { markets: () => [], market: () => undefined, position: () => undefined, openOrders: () => [], balance: () => '1000' };
   const lines: Parameters<typeof recordingLogger>[0] = [];

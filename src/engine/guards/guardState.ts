@@ -11,6 +11,8 @@ import type { TokenBucketState } from './actionRateLimit.js';
  * next to each guard (recordAction, recordLeverageUpdate, tripKillSwitch, ...) return new state.
  */
 export interface GuardState extends AccountState {
+  /** Actions admitted and not yet settled, per market (`InFlightActions`, as the scope counts them). */
+  readonly inFlight: ReadonlyMap<number, number>;
   readonly nowMs: number;
   /** Mark price per market, decimal string. */
   readonly marks: ReadonlyMap<number, string>;

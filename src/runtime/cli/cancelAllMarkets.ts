@@ -9,6 +9,7 @@ import type { SelectorTable } from '../../protocol/selectors.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { readSigningInfo } from '../setup/readSigningInfo.js';
 import { sendCancelAll } from '../setup/sendCancelAll.js';
+import { runOnce, type VenueWait } from '../startup/untilDeadline.js';
 
 export type CancelAllOutcome =
   | { readonly marketId: number; readonly ok: true; readonly txHash: string | undefined }
@@ -18,6 +19,7 @@ export type CancelAllOutcome =
  * Cancel-all with a permit in each market, one after the other, every nonce from one allocator
  * over a fresh nonce-state read. A market that fails does not stop the others: this is the
  * command run when something is wrong, so it does as much as it can and reports each market.
+ * The reads before it ride out a flaky venue through `wait`; the signed cancels are sent once each.
  */
 export async function cancelAllMarkets(options: {
   readonly rest: Pick<RestClient, 'eip712Domain' | 'systemConfig' | 'nonceState' | 'cancelAll'>;
@@ -29,10 +31,14 @@ export async function cancelAllMarkets(options: {
   readonly deadlineSeconds: number;
   readonly slots?: NonceConfig;
   readonly signal?: AbortSignal;
+  /** Runs the read-only step again while it fails transiently (default: once). */
+  readonly wait?: VenueWait;
 }): Promise<CancelAllOutcome[]> {
   const { rest, account, signal } = options;
-  const { context } = await readSigningInfo(rest, signal);
-  const nonceState = parseNonceState(await rest.nonceState(account, signal === undefined ? undefined : { signal }));
+  const { context, nonceState } = await (options.wait ?? runOnce(signal))('reading the signing domain and the nonce state', async (s) => ({
+    context: (await readSigningInfo(rest, s)).context,
+    nonceState: parseNonceState(await rest.nonceState(account, { signal: s })),
+  }));
   const allocator = new NonceAllocator(account, nonceState, options.slots === undefined ? {} : { slots: options.slots });
   const outcomes: CancelAllOutcome[] = [];
   for (const marketId of options.markets) {

@@ -6,11 +6,14 @@ import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES, type SelectorTable } from '../../protocol/selectors.js';
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
+import { DEFAULT_READ_DEADLINE_MS } from '../../venue/rest/restTransport.js';
 import { ConfigError } from '../config/configError.js';
 import type { Config } from '../config/configSchema.js';
 import { loadConfig, REST_URL_ENV, WS_URL_ENV } from '../config/loadConfig.js';
 import { loadVenueKeys, type VenueKeys } from '../keys/loadVenueKeys.js';
 import { createLogger, type Logger, type LoggerOptions } from '../logging/createLogger.js';
+import { logRestRetry } from '../startup/logRestRetry.js';
+import { bindUntilDeadline, type VenueWait } from '../startup/untilDeadline.js';
 import type { CliIo, TextSink } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { ParsedArgs } from './commandSpec.js';
@@ -62,8 +65,23 @@ export function selectorsOf(config: Config): SelectorTable {
   return SELECTOR_PROFILES[config.venue.selectors];
 }
 
-export function createCliRestClient(config: Config, restUrl: string): RestClient {
-  return createRestClient({ baseUrl: restUrl, timeoutMs: config.venue.request_timeout_ms, userAgent: 'perpbot' });
+/**
+ * The REST client of a command (and of the bot's own set-up): reads are retried for at most the
+ * start-up deadline (30 s at most per read), and with a logger each wait is logged.
+ */
+export function createCliRestClient(config: Config, restUrl: string, log?: Pick<Logger, 'warn'>): RestClient {
+  return createRestClient({
+    baseUrl: restUrl,
+    timeoutMs: config.venue.request_timeout_ms,
+    userAgent: 'perpbot',
+    readDeadlineMs: Math.min(DEFAULT_READ_DEADLINE_MS, config.venue.startup_deadline_ms),
+    ...(log === undefined ? {} : { onRetry: logRestRetry(log) }),
+  });
+}
+
+/** Runs a command's venue reads again while they fail transiently, until `venue.startup_deadline_ms`. */
+export function cliVenueWait(config: Config, io: CliIo, log: Pick<Logger, 'warn'>): VenueWait {
+  return bindUntilDeadline({ deadlineMs: config.venue.startup_deadline_ms, clock: io.clock, log, signal: io.shutdown });
 }
 
 export function createCliLogger(config: Config, destination: TextSink, level?: LoggerOptions['level']): Logger {

@@ -26,6 +26,10 @@ export interface StartBotOptions {
   readonly runBot?: typeof runBot;
   /** Called once the embedded simulator listens (tests use its controls). */
   readonly onSim?: (sim: RunningSim) => void;
+  /** Passed on to runBot: the control token and alert webhook are read from it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Passed on to runBot: the terminal's status line. */
+  readonly statusLine?: { write(text: string): void };
 }
 
 /**
@@ -64,10 +68,21 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       restUrl = config.venue.rest_url ?? '';
       wsUrl = config.venue.ws_url ?? '';
       keys = await options.loadKeys();
-      await requireActiveSigner(config, keys, restUrl, signal);
+      await requireActiveSigner(config, keys, restUrl, signal, logger);
     }
     signal.throwIfAborted();
-    await (options.runBot ?? runBot)({ config, keys, restUrl, wsUrl, logger, signal, root: options.cwd, clock: options.clock });
+    await (options.runBot ?? runBot)({
+      config,
+      keys,
+      restUrl,
+      wsUrl,
+      logger,
+      signal,
+      root: options.cwd,
+      clock: options.clock,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
+    });
   } finally {
     if (sim !== undefined) {
       await sim.close();
@@ -87,7 +102,7 @@ async function throwawayAccount(config: Config, restUrl: string, options: StartB
   const signer = fastPrivateKeySigner(signerKey);
   const firstMarket = configuredMarkets(config)[0];
   await setupAccount({
-    rest: createCliRestClient(config, restUrl),
+    rest: createCliRestClient(config, restUrl, options.logger),
     account,
     signer,
     clock: options.clock,
@@ -102,9 +117,9 @@ async function throwawayAccount(config: Config, restUrl: string, options: StartB
   return { account: { address: account.address, privateKey: accountKey }, signer: { address: signer.address, privateKey: signerKey } };
 }
 
-async function requireActiveSigner(config: Config, keys: BotKeys, restUrl: string, signal: AbortSignal): Promise<void> {
+async function requireActiveSigner(config: Config, keys: BotKeys, restUrl: string, signal: AbortSignal, logger: Logger): Promise<void> {
   const account: Address = keys.account.address;
-  const status = await readSignerStatus(createCliRestClient(config, restUrl), account, keys.signer.address, signal);
+  const status = await readSignerStatus(createCliRestClient(config, restUrl, logger), account, keys.signer.address, signal);
   if (status.status !== SESSION_KEY_ACTIVE) {
     throw new SetupError('start', `signer ${keys.signer.address} is not Active for account ${account} (status ${status.status}, ${status.status_description})`, {
       details: { account, signer: keys.signer.address, status: status.status },

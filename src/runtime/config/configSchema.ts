@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { SelectorProfile } from '../../protocol/selectors.js';
+import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
+import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../alerts/alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
 
 /**
@@ -20,6 +22,9 @@ const venueSchema = z
     ws_url: urlWithScheme(['ws', 'wss']).optional(),
     selectors: z.enum(SELECTOR_NAMES).default('spec'),
     request_timeout_ms: millis(300_000).default(10_000),
+    // How long start-up and the one-shot commands keep retrying venue reads that fail transiently
+    // (timeouts, refused connections, 5xx, 429) before giving up with one error.
+    startup_deadline_ms: millis(3_600_000).default(120_000),
   })
   .superRefine((venue, ctx) => {
     const remote = venue.profile !== 'sim';
@@ -96,6 +101,8 @@ const strategySchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
   risk: strategyRiskSchema.optional(),
   on_error: z.enum(['cancel', 'keep']).default('cancel'),
+  // Overrides the freshness budgets the strategy declares (ms per stream, see FRESHNESS_CHANNELS).
+  freshness: z.strictObject({ book: millis(3_600_000).optional(), mark: millis(3_600_000).optional(), trades: millis(3_600_000).optional() } satisfies Record<FreshnessChannel, unknown>).optional(),
 });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -108,14 +115,50 @@ const loggingSchema = z.strictObject({
 const shutdownSchema = z.strictObject({
   open_orders: z.enum(['cancel', 'keep']).default('cancel'),
   timeout_ms: millis(600_000).default(10_000),
+  // When every strategy has declared itself done: stop the bot (exit 0), or keep it running idle.
+  when_all_done: z.enum(['stop', 'idle']).default('idle'),
 });
 
 const journalSchema = z.strictObject({
   path: filePath().default('data/journal.sqlite'),
 });
 
+// While the private feeds are down or unreconciled the engine opens nothing; these say what still
+// goes, and how long an outage may last before the kill switch trips (then stop, or keep waiting).
+const degradedSchema = z.strictObject({
+  allow_cancels: flag().default(true),
+  allow_reduce_only: flag().default(true),
+  max_outage_ms: integer(0, 86_400_000).default(300_000),
+  on_max_outage: z.enum(['stop', 'wait']).default('stop'),
+});
+
 // An order open on the venue that the journal does not know: take it over, cancel it, or only report it.
 const reconcileSchema = z.strictObject({ unknown_orders: z.enum(['adopt', 'cancel', 'leave']).default('leave') });
+
+// The control server (health, readiness, metrics, status, dashboard, kill switch): off unless
+// configured. Loopback by default; the kill-switch token comes from token_env or token_file, never
+// from this file.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const controlSchema = z.strictObject({
+  host: z.string().trim().min(1).default('127.0.0.1'),
+  // 0 picks a free port (logged, and recorded beside the journal for `perpbot status`).
+  port: integer(0, 65_535),
+  token_env: z.string().regex(ENV_NAME, 'expected an environment variable name').default('PERPBOT_CONTROL_TOKEN'),
+  token_file: filePath().optional(),
+});
+
+// Alerts posted to a webhook (Slack-style JSON with a `text` field). The URL carries a credential,
+// so the file names the environment variable that holds it.
+const alertsSchema = z.strictObject({
+  webhook_url_env: z.string().regex(ENV_NAME, 'expected an environment variable name'),
+  events: z
+    .array(z.enum(ALERT_EVENTS))
+    .refine((events) => new Set(events).size === events.length, 'expected each event at most once')
+    .default([...DEFAULT_ALERT_EVENTS]),
+  timeout_ms: millis(60_000).default(5_000),
+  // Attempts per alert, the first included; backoff doubles from 1 s.
+  attempts: integer(1, 20).default(5),
+});
 
 const simSchema = z.strictObject({
   seed: integer(0, 0xffff_ffff).default(1),
@@ -136,7 +179,10 @@ export const configSchema = z
     shutdown: shutdownSchema.prefault({}),
     journal: journalSchema.prefault({}),
     reconcile: reconcileSchema.prefault({}),
+    degraded: degradedSchema.prefault({}),
     sim: simSchema.prefault({}),
+    control: controlSchema.optional(),
+    alerts: alertsSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, number>();
@@ -157,3 +203,5 @@ export type VenueConfig = Config['venue'];
 export type RiskLimits = Config['risk'];
 export type StrategyConfig = Config['strategies'][number];
 export type LoggingConfig = Config['logging'];
+export type ControlConfig = NonNullable<Config['control']>;
+export type AlertsConfig = NonNullable<Config['alerts']>;

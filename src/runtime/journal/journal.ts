@@ -119,9 +119,11 @@ export class Journal {
   }
 
   /**
-   * A fill, once per id. A venue fill of an order that carries an inferred (`reconciled`) fill
-   * takes that much off it: the inferred row only ever stands for what the channel missed.
-   * Returns false when the id was journaled before.
+   * A fill, once per id: the one place that decides whether a fill is new (the engine's tracker
+   * asks it through `journalFillLedger`; reconciliation journals history fills through it too). A
+   * real fill (channel or history) of an order that carries an inferred (`reconciled`) fill takes
+   * that much off it: the inferred row only ever stands for what nothing else showed.
+   * Returns false when the id was journaled before, whatever its source.
    */
   recordFill(account: string, fill: FillWrite, source: FillSource, atMs: number): boolean {
     return this.db.transaction(() => {
@@ -131,7 +133,7 @@ export class Journal {
         fill.id, account.toLowerCase(), fill.marketId, fill.orderId.toLowerCase(), fill.intentId ?? null, fill.strategy ?? null, fill.side,
         fill.price, fill.size, fill.fee ?? null, fill.liquidity ?? null, source, atMs,
       ).changes > 0;
-      if (inserted && source === 'venue') {
+      if (inserted && source !== 'reconciled') {
         const inferred = this.get('SELECT size FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
         if (inferred !== undefined) {
           const rest = addDecimals(String(inferred['size']), negateDecimal(fill.size));
@@ -141,6 +143,44 @@ export class Journal {
       }
       return inserted;
     })();
+  }
+
+  hasFill(fillId: string): boolean {
+    return this.get('SELECT 1 AS found FROM fills WHERE fill_id = ?', fillId) !== undefined;
+  }
+
+  /**
+   * Where fills of the account may be missing from: the earliest reconnect window not reconciled
+   * from the venue's history yet, or else the last real fill journaled (anything newer was not
+   * seen). Without any fill: the first run of the account other than `currentRunId` (fills before
+   * the journal existed are the base position's, not ours to count); undefined for a new journal.
+   */
+  fillsMissingSince(account: string, currentRunId?: string): number | undefined {
+    const key = account.toLowerCase();
+    const number = (row: Row | undefined): number | undefined => (row === undefined || row['v'] === null ? undefined : Number(row['v']));
+    const gap = number(this.get('SELECT MIN(since_ms) AS v FROM fill_gaps WHERE account = ? AND closed_ms IS NULL', key));
+    const watched =
+      number(this.get("SELECT MAX(at_ms) AS v FROM fills WHERE account = ? AND source != 'reconciled'", key)) ??
+      number(this.get('SELECT MIN(started_ms) AS v FROM runs WHERE account = ? AND run_id != ?', key, currentRunId ?? '')) ??
+      number(this.get('SELECT MIN(received_ms) AS v FROM intents WHERE account = ?', key));
+    if (gap === undefined) return watched;
+    return watched === undefined ? gap : Math.min(gap, watched);
+  }
+
+  /** A reconnect: fills since `sinceMs` may be missing until a reconciliation reads them from history. */
+  openFillGap(account: string, sinceMs: number): void {
+    this.run('INSERT INTO fill_gaps (account, since_ms) VALUES (?, ?)', account.toLowerCase(), sinceMs);
+  }
+
+  /** Fills since `sinceMs` were read from the venue's history: the windows that start there or later are closed. */
+  closeFillGaps(account: string, sinceMs: number, atMs: number): void {
+    this.run('UPDATE fill_gaps SET closed_ms = ? WHERE account = ? AND closed_ms IS NULL AND since_ms >= ?', atMs, account.toLowerCase(), sinceMs);
+  }
+
+  /** The journaled order with this client_order_id, the latest when several. */
+  orderByClientOrderId(account: string, clientOrderId: string): JournalOrder | undefined {
+    const row = this.get('SELECT * FROM orders WHERE account = ? AND client_order_id = ? ORDER BY updated_ms DESC LIMIT 1', account.toLowerCase(), clientOrderId);
+    return row === undefined ? undefined : orderFromRow(row);
   }
 
   recordPosition(account: string, position: PositionWrite, source: string, atMs: number): void {

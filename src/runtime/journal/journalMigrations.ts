@@ -73,6 +73,15 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX balances_latest ON balances (account, id);
   `,
+  // Windows since which fills may be missing (a reconnect not yet reconciled from history): the
+  // next start reads the venue's trade history back to the earliest one still open.
+  `
+  CREATE TABLE IF NOT EXISTS fill_gaps (
+    id INTEGER PRIMARY KEY, account TEXT NOT NULL, since_ms INTEGER NOT NULL, closed_ms INTEGER
+  );
+  CREATE INDEX IF NOT EXISTS fill_gaps_open ON fill_gaps (account, closed_ms);
+  CREATE INDEX IF NOT EXISTS fills_account ON fills (account, seq);
+  `,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

@@ -23,8 +23,12 @@ export interface JournalOrder {
   readonly updatedMs: number;
 }
 
-/** `venue`: a fill the fills channel delivered; `reconciled`: inferred when the channel missed it. */
-export type FillSource = 'venue' | 'reconciled';
+/**
+ * `venue`: a fill the fills channel delivered; `history`: read from the venue's trade history by a
+ * reconciliation (the channel missed it), with its real id, price and fee; `reconciled`: inferred
+ * from the position where history could not be read (id `reconciled:<order_id>`, no fee).
+ */
+export type FillSource = 'venue' | 'history' | 'reconciled';
 
 export interface JournalFill {
   readonly seq: number;

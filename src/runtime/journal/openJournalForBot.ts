@@ -1,19 +1,18 @@
-import { merge, Subject, Subscription, type Observable } from 'rxjs';
+import { Subject, Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineJournal } from '../../engine/engineJournal.js';
 import type { ExecutorLogger } from '../../engine/executor.js';
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
 import { cancel } from '../../engine/intentBuilders.js';
-import type { Intent } from '../../engine/intents.js';
 import type { NoncePair } from '../../engine/noncePair.js';
-import { rejection } from '../../engine/rejection.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
-import type { ExecutionPort } from '../../strategy/strategyHost.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
+import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
+import { isTransientFailure } from '../../venue/rest/requestFaults.js';
 import type { Journal } from './journal.js';
 import { journalEngineHooks } from './journalEngineHooks.js';
+import { journalFillLedger } from './journalFillLedger.js';
 import { JournalError } from './journalError.js';
 import { journalStrategyStorage } from './journalStrategyStorage.js';
 import { openJournal } from './openJournal.js';
@@ -49,11 +48,12 @@ export interface ReconnectRetry {
 }
 
 /** About a minute and a half of retries (1, 2, 4, 8, 16, 30, 30 s, less jitter), then the next reconnect. */
+/** The journal's name among the engine's reconcilers (in the reasons strategies and logs see). */
+const RECONCILER = 'journal';
+
 export const RECONNECT_RETRY: ReconnectRetry = { attempts: 8, baseMs: 1_000, maxMs: 30_000 };
 
 export interface ConnectionFeeds {
-  /** The venue connection's state; a return to `authenticated` after a loss triggers reconciliation. */
-  readonly connection$: Observable<{ readonly status: string }>;
   /** Emits when positions may have changed (the positions channel). */
   readonly positionsChanged$: Observable<unknown>;
 }
@@ -64,12 +64,18 @@ export interface JournalForBot {
   readonly engineJournal: EngineJournal;
   readonly restoredNonceHighWater?: NoncePair;
   readonly startReport: ReconciliationReport;
-  /** Before `engine.start()`: gives the tracker the resting orders, then journals what it learns. */
+  /**
+   * Before `engine.start()`: makes the journal the tracker's fill ledger (a fill is counted once,
+   * across runs and sources), gives the tracker the resting orders, then journals what it learns.
+   */
   beforeStart(engine: Engine): void;
-  /** After `engine.start()`: cancels unknown orders (policy cancel) and follows reconnects. */
+  /**
+   * After `engine.start()`: cancels unknown orders (policy cancel) and follows the engine's
+   * reconnects (`engine.reconnects$`). The reconnect reconciliation is one of the engine's trading
+   * conditions: while it runs, intents wait in the engine's admission gate; while it has failed,
+   * the engine is degraded.
+   */
   afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void>;
-  /** Holds strategies' intents while a reconciliation runs; refuses them when it failed. */
-  gate(port: ExecutionPort): ExecutionPort;
   storage(strategy: string): StrategyStorage;
   /** Runs the reconnect reconciliation once, now (tests, and each attempt of the reconnect handler). */
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport>;
@@ -86,19 +92,13 @@ export interface JournalForBot {
 export async function openJournalForBot(o: JournalForBotOptions): Promise<JournalForBot> {
   const journal = openJournal(o.path);
   const subscriptions = new Subscription();
-  let reconciling = false;
-  let failure: string | undefined;
-  /** What the bot does about the failure: the next retry, or the next reconnect. */
-  let failureHint = 'the bot retries reconciliation at the next reconnect';
   /** The retries of the latest reconnect; aborted by a newer reconnect and by close. */
   let retries: AbortController | undefined;
   /** Start of the window no reconciliation has covered yet: the earliest disconnect since the last success. */
   let unreconciledSince: number | undefined;
   const retryPolicy = o.reconnectRetry ?? RECONNECT_RETRY;
-  const held: { port: ExecutionPort; intent: Intent }[] = [];
-  const refusals = new Subject<IntentOutcome>();
 
-  const reconcile = async (trigger: ReconciliationReport['trigger'], closedSinceMs?: number) => {
+  const reconcile = async (trigger: ReconciliationReport['trigger'], closedSinceMs?: number, engine?: Engine) => {
     const report = await reconcileWithVenue({
       journal,
       rest: o.rest,
@@ -111,7 +111,13 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
       adopter: o.adopter,
       apply: true,
       ...(closedSinceMs === undefined ? {} : { closedSinceMs }),
+      // While the engine runs, missed fills go through its tracker: counted once (its ledger is the
+      // journal), and strategies and their budgets hear them.
+      ...(engine === undefined ? {} : { countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined }),
     });
+    if (report.historyUnavailable !== undefined) {
+      o.log.warn({ trigger, reason: report.historyUnavailable }, `reconciliation (${trigger}): the venue's history could not be read; missed fills and order fates inferred from the position (inferred: history unavailable)`);
+    }
     for (const d of report.differences) o.log.warn({ difference: d }, `reconciliation (${trigger}): ${describeDifference(d)}`);
     o.log.info({ trigger, ok: report.ok, differences: report.differences.length, balance: report.balance }, 'reconciliation done');
     return report;
@@ -132,6 +138,8 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     }
   } catch (error) {
     journal.close();
+    // A read that failed transiently: the caller's start-up deadline decides whether to try again.
+    if (isTransientFailure(error)) throw error;
     throw new JournalError('reconciliation with the venue failed at start: refusing to trade', {
       code: 'RECONCILE_FAILED',
       details: { path: o.path },
@@ -149,49 +157,29 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     });
   }
 
-  const flush = () => {
-    for (const { port, intent } of held.splice(0)) submitThrough(port, intent);
-  };
-  const submitThrough = (port: ExecutionPort, intent: Intent) => {
-    if (reconciling) held.push({ port, intent });
-    else if (failure !== undefined) {
-      refusals.next({
-        type: 'refused',
-        intentId: intent.intentId,
-        strategy: intent.strategy,
-        kind: intent.kind,
-        marketId: intent.marketId,
-        atMs: o.clock.now(),
-        rejection: rejection('engine_stopped', intent.kind, `trading paused: ${failure}`, failureHint),
-      });
-    } else port.submit(intent);
-  };
-
   /**
    * One reconnect reconciliation. `attempt` (1-based) is its place in the retries: the hint of a
-   * refusal says what comes next, and is set before the intents held meanwhile are refused.
+   * refusal says what comes next.
    */
   const attemptReconcile = async (engine: Engine, closedSinceMs: number, attempt?: number) => {
-    reconciling = true;
+    engine.conditions.reconcileStarted(RECONCILER);
     try {
-      const report = await reconcile('reconnect', closedSinceMs);
-      failure = undefined;
+      const report = await reconcile('reconnect', closedSinceMs, engine);
       unreconciledSince = undefined;
+      engine.conditions.reconcileSucceeded(RECONCILER);
       for (const c of report.toCancel) engine.submit(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }));
       return report;
     } catch (error) {
-      failure = `reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`;
-      failureHint =
+      const failure = `reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`;
+      const hint =
         attempt === undefined
           ? 'the bot retries reconciliation at the next reconnect'
           : attempt < retryPolicy.attempts
             ? `the bot retries reconciliation shortly (attempt ${attempt + 1} of ${retryPolicy.attempts})`
             : `reconciliation failed ${retryPolicy.attempts} times: the bot retries at the next reconnect`;
+      engine.conditions.reconcileFailed(RECONCILER, failure, [hint]);
       o.log.error({ err: error, attempt }, failure);
       throw error;
-    } finally {
-      reconciling = false;
-      flush();
     }
   };
   const reconcileNow = (engine: Engine, closedSinceMs: number) => attemptReconcile(engine, closedSinceMs);
@@ -217,7 +205,7 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
       });
     } catch (error) {
       if (controller.signal.aborted) return;
-      o.log.error({ err: error, attempts: retryPolicy.attempts }, `trading stays paused: ${failureHint}`);
+      o.log.error({ err: error, attempts: retryPolicy.attempts }, `trading stays paused: reconciliation failed ${retryPolicy.attempts} times: the bot retries at the next reconnect`);
     } finally {
       if (retries === controller) retries = undefined;
     }
@@ -230,45 +218,33 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     ...(highWater === undefined ? {} : { restoredNonceHighWater: highWater }),
     startReport,
     beforeStart(engine) {
+      engine.tracker.useFillLedger(journalFillLedger(journal, o.account, o.clock));
       const restored = restoreTracker(engine.tracker, journal, o.account);
       if (restored > 0) o.log.info({ restored }, 'resting orders of the previous run restored from the journal');
       subscriptions.add(recordTrackerEvents(journal, o.account, { orders$: engine.orders$, fills$: engine.fills$, positionsChanged$: new Subject(), allPositions: () => engine.tracker.allPositions() }, o.clock));
     },
     async afterStart(engine, feeds) {
+      engine.conditions.registerReconciler(RECONCILER);
       subscriptions.add(recordTrackerEvents(journal, o.account, { orders$: new Subject(), fills$: new Subject(), positionsChanged$: feeds.positionsChanged$, allPositions: () => engine.tracker.allPositions() }, o.clock));
       await Promise.all(
         startReport.toCancel.map((c) => engine.execute(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }))),
       );
-      let lostAt: number | undefined;
-      let wasAuthenticated = false;
       subscriptions.add(
-        feeds.connection$.subscribe((state) => {
-          if (state.status === 'authenticated') {
-            if (wasAuthenticated && lostAt !== undefined) {
-              // A drop while an earlier reconnect is still unreconciled: cover both windows.
-              const since = Math.min(lostAt, unreconciledSince ?? lostAt);
-              unreconciledSince = since;
-              lostAt = undefined;
-              retries?.abort();
-              reconciling = true;
-              void o.clock
-                .sleep(o.settleMs ?? 500)
-                .then(() => reconcileAfterReconnect(engine, since))
-                .catch(() => undefined);
-            }
-            wasAuthenticated = true;
-          } else if (wasAuthenticated && lostAt === undefined) {
-            lostAt = o.clock.now();
-          }
+        engine.reconnects$.subscribe(({ lostAtMs }) => {
+          // A drop while an earlier reconnect is still unreconciled: cover both windows.
+          const since = Math.min(lostAtMs, unreconciledSince ?? lostAtMs);
+          unreconciledSince = since;
+          // Until a reconciliation reads the history of this window, a restart reads back to it.
+          journal.openFillGap(o.account, since);
+          retries?.abort();
+          // Intents wait from now: the reconciliation counts as running through its settle pause.
+          engine.conditions.reconcileStarted(RECONCILER);
+          void o.clock
+            .sleep(o.settleMs ?? 500)
+            .then(() => reconcileAfterReconnect(engine, since))
+            .catch(() => undefined);
         }),
       );
-    },
-    gate(port) {
-      return {
-        submit: (intent) => submitThrough(port, intent),
-        outcomes: merge(port.outcomes, refusals),
-        cancelOrdersOf: (strategy) => port.cancelOrdersOf(strategy),
-      };
     },
     storage: (strategy) => journalStrategyStorage(journal, o.account, strategy, o.clock),
     reconcileNow,

@@ -3,27 +3,36 @@ import { addDecimals, compareDecimals, decimalToFixed, multiplyUnits, negateDeci
 import type { IntentOutcome } from '../../engine/intentOutcome.js';
 import type { IntentKind, Side } from '../../engine/intents.js';
 import { parseNonceState } from '../../engine/noncePair.js';
+import type { OrderState } from '../../engine/orderTracker.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
+import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
+import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import { attributeFills, type AttributionCandidate } from './fillAttribution.js';
 import { clientOrderIdOf, inFlightFate } from './inFlightFate.js';
 import { reconciledFillId, type Journal } from './journal.js';
 import type { InFlightIntent, JournalOrder } from './journalRows.js';
 import type { BalanceComparison, Difference, ReconciliationReport } from './reconciliationReport.js';
+import { describeHistoryOrder, recoverHistoryFills, stateOfHistoryOrder } from './historyFills.js';
+import { readVenueHistory, type HistoryReads } from './venueHistory.js';
 
 /**
- * Compares the journal with the venue (open orders, positions, balance, nonce state) and resolves what the
- * journal left open: intents that were in flight when a process stopped, orders that left the
- * book unobserved, fills the fills channel never delivered, and orders open on the venue that the
- * journal does not know. Nothing is guessed: an intent's fate comes from the venue's open orders
- * (by client_order_id) or from its nonce pair (consumed = executed); a closed order counts as
- * filled only when exactly one choice of filled orders explains the position's move.
+ * Compares the journal with the venue (open orders, positions, balance, nonce state, history) and
+ * resolves what the journal left open: intents that were in flight when a process stopped, orders
+ * that left the book unobserved, fills the fills channel never delivered, and orders open on the
+ * venue that the journal does not know. Nothing is guessed: missed fills are read from the venue's
+ * trade history (real ids, prices, fees) and journaled once by id; an order's fate is its record
+ * in the order history (by id, or by client_order_id for a placement whose answer was lost), else
+ * the open orders or its nonce pair (consumed = executed). Only where history cannot be read (or
+ * does not hold the order) is a closed order judged by the position: filled only when exactly one
+ * choice of filled orders explains the position's move, and the report says it was inferred.
  */
 export type UnknownOrderPolicy = 'adopt' | 'cancel' | 'leave';
 
 export interface ReconcileOptions {
   readonly journal: Journal;
-  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState' | 'markets' | 'crossMarginBalance'>;
+  /** Without the history reads (or when they fail other than transiently) fills and fates are inferred. */
+  readonly rest: Pick<RestClient, 'openOrders' | 'position' | 'nonceState' | 'markets' | 'crossMarginBalance'> & HistoryReads;
   readonly account: string;
   readonly markets: readonly number[];
   readonly clock: Clock;
@@ -40,6 +49,14 @@ export interface ReconcileOptions {
    * cancelled, it cannot tell) are candidates too; default: since the last position base.
    */
   readonly closedSinceMs?: number;
+  /**
+   * Counts a fill read from the venue's trade history, once by its id, and says whether it was
+   * new: the engine's tracker while it runs (`tracker.onFill(fill, 'history')`, whose fill ledger
+   * journals it), so strategies and their budgets hear it too. Default: straight into the journal.
+   */
+  readonly countHistoryFill?: (fill: FillRecord) => boolean;
+  /** Records per page of the history and open-orders reads; default the venue's maximum. */
+  readonly pageSize?: number;
 }
 
 /** Snapshots of this source are the position base the journaled fills are counted from. */
@@ -66,7 +83,7 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   const venueOpen: OpenOrder[] = [];
   const venuePosition = new Map<number, { side: Side; size: string; signed: string; avgEntryPrice?: string; marginMode?: string }>();
   for (const marketId of markets) {
-    venueOpen.push(...(await allOpenOrders(o.rest, account, marketId)));
+    venueOpen.push(...(await readAllOpenOrders(o.rest, { account, marketId }, o.pageSize === undefined ? {} : { pageSize: o.pageSize })).orders);
     const p = await o.rest.position({ account, market_id: String(marketId) });
     const size = (p.size ?? '0').replace(/^-/, '') || '0';
     const side: Side = p.side === 'SELL' || (p.size ?? '').startsWith('-') ? 'sell' : 'buy';
@@ -80,6 +97,28 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   }
   const openById = new Map(venueOpen.map((v) => [v.order_id.toLowerCase(), v]));
   const openByCoid = new Map(venueOpen.flatMap((v) => (v.client_order_id === undefined ? [] : [[v.client_order_id.toString(), v] as const])));
+  const coidOf = (f: InFlightIntent) => f.order?.clientOrderId ?? clientOrderIdOf(f);
+
+  const since = o.closedSinceMs ?? Math.min(...markets.map((m) => journal.latestPosition(account, m, BASE_POSITION_SOURCE)?.atMs ?? Number.POSITIVE_INFINITY));
+  const cancelledByUs = journal.acceptedCancelTargets(account);
+  const closed = Number.isFinite(since)
+    ? journal.ordersClosedSince(account, 'cancelled', 'engine', since).filter((c) => !cancelledByUs.has(c.intentId) && !cancelledByUs.has(c.orderId?.toLowerCase() ?? ''))
+    : [];
+
+  // What only the venue's history tells: the fills of the window the journal may have missed, the
+  // fate of every order that left the book unobserved, and placements whose answer was lost.
+  const placements = inFlight.filter((f) => PLACE_KINDS.has(f.kind) && f.order !== undefined && !openByCoid.has(coidOf(f) ?? ''));
+  const gone = [...live, ...closed].flatMap((c) => (c.orderId === undefined || openById.has(c.orderId.toLowerCase()) ? [] : [c.orderId]));
+  const coids = new Set(placements.flatMap((f) => coidOf(f) ?? []));
+  const fillsSinceMs = o.closedSinceMs ?? journal.fillsMissingSince(account, o.currentRunId);
+  const history = await readVenueHistory(o.rest, {
+    account,
+    ...(fillsSinceMs === undefined ? {} : { fillsSinceMs }),
+    orderIds: [...gone, ...placements.flatMap((f) => f.order?.orderId ?? [])],
+    ...(coids.size === 0 ? {} : { clientOrderIds: { ids: coids, sinceMs: Math.min(...placements.map((f) => f.receivedMs)) } }),
+    ...(o.pageSize === undefined ? {} : { pageSize: o.pageSize }),
+  });
+  const inferred = history.available ? "inferred: not in the venue's order history" : `inferred: history unavailable (${history.reason})`;
 
   const differences: Difference[] = [];
   const candidates: Candidate[] = [];
@@ -95,12 +134,24 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   for (const f of inFlight) {
     handled.add(f.intentId);
     const isPlace = PLACE_KINDS.has(f.kind);
-    const coid = f.order?.clientOrderId ?? clientOrderIdOf(f);
+    const coid = coidOf(f);
     const resting = coid === undefined ? undefined : openByCoid.get(coid);
     if (isPlace && resting !== undefined && f.order !== undefined) {
       write(() => journal.recordOrder(account, { ...f.order!, orderId: resting.order_id, restingOrderId: resting.resting_order_id, state: 'open' }, 'reconcile', atMs));
       outcome(f, { type: 'accepted', orderId: resting.order_id });
       differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'open', orderId: resting.order_id, reason: `client_order_id ${coid} is open on the venue` });
+      continue;
+    }
+    const found = !isPlace || !history.available ? undefined : (f.order?.orderId === undefined ? undefined : history.order(f.order.orderId)) ?? (coid === undefined ? undefined : history.byClientOrderId(coid));
+    const foundState = found === undefined ? undefined : stateOfHistoryOrder(found);
+    if (found !== undefined && foundState !== undefined && f.order !== undefined) {
+      // Executed: its order is in the venue's history, with its fate.
+      const filledSize = maxDecimal(f.order.filledSize, found.filled_size);
+      const state: OrderState = foundState === 'open' && compareDecimals(filledSize, '0') > 0 ? 'partially_filled' : foundState;
+      const order = { ...f.order, orderId: found.id, ...(found.resting_order_id === undefined ? {} : { restingOrderId: found.resting_order_id }), state, filledSize };
+      write(() => journal.recordOrder(account, order, 'reconcile', atMs));
+      outcome(f, { type: 'accepted', orderId: found.id });
+      differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: foundState, orderId: found.id, reason: `order history: client_order_id ${coid ?? '-'} is ${describeHistoryOrder(found)}` });
       continue;
     }
     const fate = inFlightFate(f, nonce, Math.floor(atMs / 1000));
@@ -112,8 +163,14 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
       ok = false;
       retryAtMs = Math.max(retryAtMs ?? 0, fate.retryAtMs);
       differences.push({ type: 'in_flight_unresolved', intentId: f.intentId, kind: f.kind, reason: fate.reason, retryAtMs: fate.retryAtMs });
+    } else if (isPlace && f.order !== undefined && fate.kind === 'unknowable' && history.available && coid !== undefined) {
+      // Its anchor is past, so the nonce cannot say; the order history can: no order has its client_order_id.
+      const reason = `no order with client_order_id ${coid} in the venue's order history since it was sent`;
+      write(() => journal.recordOrder(account, { ...f.order!, state: 'failed' }, 'reconcile', atMs));
+      outcome(f, { type: 'failed', error: { code: 'NOT_EXECUTED', message: reason, hints: [] } });
+      differences.push({ type: 'in_flight_resolved', intentId: f.intentId, kind: f.kind, resolution: 'not_executed', reason });
     } else if (isPlace && f.order !== undefined) {
-      // Executed (or possibly executed) and not resting: filled or cancelled, judged by the position.
+      // Executed (or possibly executed), not resting, and not in the history: judged by the position.
       candidates.push({ order: f.order, orderId: f.order.orderId ?? `coid:${coid ?? f.intentId}`, inFlight: f, fate: fate.kind === 'executed' ? 'executed' : 'unknowable' });
     } else if (fate.kind === 'executed') {
       outcome(f, { type: 'accepted' });
@@ -123,21 +180,31 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
     }
   }
 
-  const since = o.closedSinceMs ?? Math.min(...markets.map((m) => journal.latestPosition(account, m, BASE_POSITION_SOURCE)?.atMs ?? Number.POSITIVE_INFINITY));
-  const cancelledByUs = journal.acceptedCancelTargets(account);
-  const closed = Number.isFinite(since)
-    ? journal.ordersClosedSince(account, 'cancelled', 'engine', since).filter((c) => !cancelledByUs.has(c.intentId) && !cancelledByUs.has(c.orderId?.toLowerCase() ?? ''))
-    : [];
   for (const order of [...live, ...closed]) {
     if (handled.has(order.intentId) || order.orderId === undefined) continue;
     handled.add(order.intentId);
     if (openById.has(order.orderId.toLowerCase())) continue;
+    const record = history.available ? history.order(order.orderId) : undefined;
+    const recordState = record === undefined ? undefined : stateOfHistoryOrder(record);
+    if (record !== undefined && recordState !== undefined) {
+      // The venue's order history says what became of it; still OPEN there (a read between two
+      // events) leaves the journal as it is.
+      if (recordState === 'open') continue;
+      const filledSize = maxDecimal(order.filledSize, record.filled_size);
+      if (order.state === recordState && compareDecimals(filledSize, order.filledSize) === 0) continue;
+      differences.push({ type: 'order_closed', intentId: order.intentId, orderId: order.orderId, state: recordState, reason: `order history: ${describeHistoryOrder(record)}` });
+      write(() => journal.recordOrder(account, { ...order, state: recordState, filledSize }, 'reconcile', atMs));
+      continue;
+    }
     if (compareDecimals(order.filledSize, order.size) >= 0) {
       write(() => journal.recordOrder(account, { ...order, state: 'filled' }, 'reconcile', atMs));
       continue;
     }
     candidates.push({ order, orderId: order.orderId });
   }
+
+  // Fills the channel missed, with their real ids, prices and fees, each counted once by id.
+  if (history.available) differences.push(...recoverHistoryFills(journal, account, history.fills, o.apply ? (o.countHistoryFill ?? 'journal') : 'report', atMs));
 
   for (const marketId of markets) {
     const venue = venuePosition.get(marketId);
@@ -160,12 +227,13 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
       if (attribution.kind === 'unique') {
         for (const c of inMarket) {
           const filled = attribution.filled.includes(c.order.intentId);
-          closeCandidate(o, c, filled, atMs, differences);
+          closeCandidate(o, c, filled, atMs, differences, inferred);
         }
         continue;
       }
       for (const c of inMarket) {
-        const reason = attribution.kind === 'ambiguous' ? `${attribution.solutions} ways to explain the position move` : 'no choice of filled orders explains the position move';
+        const move = attribution.kind === 'ambiguous' ? `${attribution.solutions} ways to explain the position move` : 'no choice of filled orders explains the position move';
+        const reason = `${inferred}: ${move}`;
         differences.push({ type: 'order_closed_unattributed', intentId: c.order.intentId, orderId: c.orderId, reason });
         write(() => journal.recordOrder(account, { ...c.order, state: 'unknown' }, 'reconcile', atMs));
       }
@@ -177,7 +245,9 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
         marketId,
         expected,
         venue: venue.signed,
-        reason: closedHere ? 'orders left the book and the move does not single out which filled' : 'fills the journal has not seen (a partial fill of a resting order, or another client of this account)',
+        reason:
+          (closedHere ? 'orders left the book and the move does not single out which filled' : 'fills the journal has not seen (a partial fill of a resting order, or another client of this account)') +
+          (history.available ? '' : ` (${inferred})`),
       });
     }
   }
@@ -229,8 +299,19 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
     }
   }
   write(() => journal.recordBalance(account, balance.venue, o.trigger, atMs));
+  // Every fill since the window's start is journaled now: the next start need not read back past it.
+  if (history.available && fillsSinceMs !== undefined) write(() => journal.closeFillGaps(account, fillsSinceMs, atMs));
   write(() => journal.recordReconciliation(account, o.currentRunId, o.trigger, ok, differences, atMs));
-  return { trigger: o.trigger, ok, differences, balance, toCancel, ...(retryAtMs === undefined ? {} : { retryAtMs }), atMs };
+  return {
+    trigger: o.trigger,
+    ok,
+    differences,
+    balance,
+    toCancel,
+    ...(retryAtMs === undefined ? {} : { retryAtMs }),
+    ...(history.available ? {} : { historyUnavailable: history.reason }),
+    atMs,
+  };
 }
 
 /** The venue's balance against the last journaled snapshot. */
@@ -241,11 +322,11 @@ export function compareBalance(journal: Journal, account: string, venueBalance: 
   return { venue, journaled: last.balance, journaledAtMs: last.atMs, change: addDecimals(venue, negateDecimal(last.balance), 'balance') };
 }
 
-function closeCandidate(o: ReconcileOptions, c: Candidate, filled: boolean, atMs: number, differences: Difference[]): void {
+function closeCandidate(o: ReconcileOptions, c: Candidate, filled: boolean, atMs: number, differences: Difference[], inferred: string): void {
   const { journal, account } = o;
   const remainder = addDecimals(c.order.size, negateDecimal(c.order.filledSize));
-  const reason = filled ? 'the position moved by exactly its remainder' : 'the position move is explained without it';
-  if (filled) differences.push({ type: 'fill_inferred', orderId: c.orderId, intentId: c.order.intentId, size: remainder, price: c.order.price });
+  const reason = `${inferred}: ${filled ? 'the position moved by exactly its remainder' : 'the position move is explained without it'}`;
+  if (filled) differences.push({ type: 'fill_inferred', orderId: c.orderId, intentId: c.order.intentId, size: remainder, price: c.order.price, reason: inferred });
   differences.push({ type: 'order_closed', intentId: c.order.intentId, orderId: c.orderId, state: filled ? 'filled' : 'cancelled', reason });
   if (!o.apply) return;
   if (filled) {
@@ -276,12 +357,6 @@ function expectedPosition(journal: Journal, account: string, marketId: number, s
   return signed;
 }
 
-/** Every open order of a market, page by page (venue-facts: the list takes start_index and limit). */
-async function allOpenOrders(rest: ReconcileOptions['rest'], account: string, marketId: number): Promise<OpenOrder[]> {
-  const orders: OpenOrder[] = [];
-  for (;;) {
-    const page = await rest.openOrders({ account, market_id: String(marketId), ...(orders.length === 0 ? {} : { start_index: String(orders.length) }) });
-    orders.push(...page.orders);
-    if (page.orders.length === 0 || page.total_orders === undefined || orders.length >= page.total_orders) return orders;
-  }
+function maxDecimal(a: string, b: string): string {
+  return compareDecimals(a, b) >= 0 ? a : b;
 }

@@ -7,15 +7,31 @@ export type Difference =
       readonly type: 'in_flight_resolved';
       readonly intentId: string;
       readonly kind: string;
-      /** open: found resting; executed: its nonce was consumed; not_executed: consumed never, deadline passed. */
-      readonly resolution: 'open' | 'executed' | 'not_executed';
+      /**
+       * open: found resting; filled / cancelled: its order, found in the venue's order history;
+       * executed: its nonce was consumed; not_executed: consumed never and deadline passed, or (its
+       * anchor past) no order of its client_order_id in the venue's order history.
+       */
+      readonly resolution: 'open' | 'filled' | 'cancelled' | 'executed' | 'not_executed';
       readonly orderId?: string;
       readonly reason: string;
     }
   | { readonly type: 'in_flight_unresolved'; readonly intentId: string; readonly kind: string; readonly reason: string; readonly retryAtMs?: number }
   | { readonly type: 'order_closed'; readonly intentId: string; readonly orderId: string; readonly state: 'filled' | 'cancelled'; readonly reason: string }
   | { readonly type: 'order_closed_unattributed'; readonly intentId: string; readonly orderId: string; readonly reason: string }
-  | { readonly type: 'fill_inferred'; readonly orderId: string; readonly intentId: string; readonly size: string; readonly price: string }
+  | { readonly type: 'fill_inferred'; readonly orderId: string; readonly intentId: string; readonly size: string; readonly price: string; readonly reason: string }
+  | {
+      /** A fill the fills channel never delivered, journaled from the venue's trade history with its real id, price and fee. */
+      readonly type: 'fill_recovered';
+      readonly fillId: string;
+      readonly orderId: string;
+      readonly intentId?: string;
+      readonly marketId: number;
+      readonly side: 'buy' | 'sell';
+      readonly size: string;
+      readonly price: string;
+      readonly fee: string;
+    }
   | { readonly type: 'position_unexplained'; readonly marketId: number; readonly expected: string; readonly venue: string; readonly reason: string }
   | { readonly type: 'unknown_open_order'; readonly orderId: string; readonly marketId: number; readonly action: 'adopt' | 'cancel' | 'leave'; readonly strategy?: string };
 
@@ -44,6 +60,11 @@ export interface ReconciliationReport {
   readonly toCancel: readonly { readonly orderId: string; readonly marketId: number }[];
   /** When an in-flight permit could still land: reconcile again after this time. */
   readonly retryAtMs?: number;
+  /**
+   * Why the venue's history could not be read, when it could not: fills and order fates were then
+   * inferred from the position (each such difference says "inferred: history unavailable").
+   */
+  readonly historyUnavailable?: string;
   readonly atMs: number;
 }
 
@@ -58,7 +79,9 @@ export function describeDifference(d: Difference): string {
     case 'order_closed_unattributed':
       return `order ${d.orderId} (intent ${d.intentId}) left the book; filled or cancelled cannot be told (${d.reason})`;
     case 'fill_inferred':
-      return `fill of ${d.size} at ${d.price} inferred for order ${d.orderId} (intent ${d.intentId})`;
+      return `fill of ${d.size} at ${d.price} inferred for order ${d.orderId} (intent ${d.intentId}; ${d.reason})`;
+    case 'fill_recovered':
+      return `fill ${d.fillId} of order ${d.orderId} (${d.side} ${d.size} at ${d.price}, fee ${d.fee}) was missed by the fills channel: journaled from the venue's trade history`;
     case 'position_unexplained':
       return `market ${d.marketId}: venue position ${d.venue}, journal expects ${d.expected} (${d.reason})`;
     case 'unknown_open_order':

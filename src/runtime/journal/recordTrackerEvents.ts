@@ -13,18 +13,16 @@ export interface TrackerEvents {
 }
 
 /**
- * Journals what the tracker learns: every order state change (with history), every fill once,
- * and a position snapshot whenever a market's position changes. The subjects are synchronous, so
- * a change is on disk before the next subscriber (a strategy) hears of it.
+ * Journals what the tracker learns: every order state change (with history) and a position
+ * snapshot whenever a market's position changes. Fills are journaled by the tracker's fill ledger
+ * (`journalFillLedger`) before the tracker counts them; here a fill only corrects an order a
+ * snapshot had closed. The subjects are synchronous, so a change is on disk before the next
+ * subscriber (a strategy) hears of it.
  */
 export function recordTrackerEvents(journal: Journal, account: string, events: TrackerEvents, clock: Clock): Subscription {
   const subscriptions = new Subscription();
   subscriptions.add(events.orders$.subscribe((order) => journal.recordOrder(account, order, 'engine', clock.now())));
-  subscriptions.add(
-    events.fills$.subscribe((fill) => {
-      if (journal.recordFill(account, { ...fill }, 'venue', clock.now())) correctClosedOrder(journal, account, fill.orderId, clock.now());
-    }),
-  );
+  subscriptions.add(events.fills$.subscribe((fill) => correctClosedOrder(journal, account, fill.orderId, clock.now())));
   const last = new Map<number, string>();
   subscriptions.add(
     events.positionsChanged$.subscribe(() => {

@@ -1,4 +1,5 @@
 import type { IntentOutcome } from '../../engine/intentOutcome.js';
+import { rejectionCode } from '../../engine/rejection.js';
 import type { Logger } from './createLogger.js';
 
 /**
@@ -17,7 +18,7 @@ export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
         logger.info({ ...where, value: o.rejection.value, reason: o.rejection.reason }, 'cancel not needed');
         return;
       }
-      logger.warn({ ...where, rule: o.rejection.rule, value: o.rejection.value, reason: o.rejection.reason }, 'intent refused');
+      logger.warn({ ...where, rule: o.rejection.rule, code: rejectionCode(o.rejection.rule), value: o.rejection.value, reason: o.rejection.reason }, 'intent refused');
       return;
     case 'failed':
       logger.warn({ ...where, error: o.error }, 'intent failed');

@@ -8,6 +8,7 @@ import { SetupError } from './setupError.js';
 import { confirmSignerStatus, readSignerStatus, SESSION_KEY_REVOKED } from './signerStatus.js';
 import { readSigningInfo } from './readSigningInfo.js';
 import type { SetupLogger } from './setupLogger.js';
+import { runOnce, type VenueWait } from '../startup/untilDeadline.js';
 
 export interface RevokeResult {
   readonly signer: Address;
@@ -19,7 +20,8 @@ export interface RevokeResult {
 /**
  * RevokeSigner signed by the account key (spec "Revoke a signer"), then GET
  * /v1/auth/session-key-status until it shows 3. A signer already at 3 is left alone; one that was
- * never registered is an error, since nothing could be revoked.
+ * never registered is an error, since nothing could be revoked. The reads ride out a flaky venue
+ * through `wait`; the signed revoke is sent once (a re-run reads the status first).
  */
 export async function revokeSigner(options: {
   readonly rest: Pick<RestClient, 'eip712Domain' | 'systemConfig' | 'nonceState' | 'revokeSigner' | 'sessionKeyStatus'>;
@@ -28,9 +30,12 @@ export async function revokeSigner(options: {
   readonly clock: Clock;
   readonly log: SetupLogger;
   readonly signal?: AbortSignal;
+  /** Runs each read-only step again while it fails transiently (default: once). */
+  readonly wait?: VenueWait;
 }): Promise<RevokeResult> {
   const { rest, account, signer, clock, log, signal } = options;
-  const before = await readSignerStatus(rest, account.address, signer, signal);
+  const wait = options.wait ?? runOnce(signal);
+  const before = await wait('reading the signer status', (s) => readSignerStatus(rest, account.address, signer, s));
   if (before.status === SESSION_KEY_REVOKED) {
     log.info({ account: account.address, signer, status: before.status }, 'signer already revoked; nothing sent');
     return { signer, transactionHash: undefined, status: before.status };
@@ -41,8 +46,10 @@ export async function revokeSigner(options: {
       hints: ['check that the signer key is the one registered with setup for this account'],
     });
   }
-  const { context } = await readSigningInfo(rest, signal);
-  const nonce = await freshSetupNonce(rest, account.address, signal);
+  const { context, nonce } = await wait('reading the signing domain and the nonce state', async (s) => ({
+    context: (await readSigningInfo(rest, s)).context,
+    nonce: await freshSetupNonce(rest, account.address, s),
+  }));
   const signature = await signTypedStruct(context, account, 'RevokeSigner', {
     account: account.address,
     signer,
@@ -54,7 +61,7 @@ export async function revokeSigner(options: {
     signal === undefined ? undefined : { signal },
   );
   log.info({ account: account.address, signer, tx_hash: answer.transaction_hash, nonce_anchor: nonce.anchor.toString(), nonce_bitmap_index: nonce.bit }, 'revoke-signer sent');
-  const after = await confirmSignerStatus({ rest, account: account.address, signer, expected: SESSION_KEY_REVOKED, clock, ...(signal === undefined ? {} : { signal }) });
+  const after = await wait('confirming the signer status', (s) => confirmSignerStatus({ rest, account: account.address, signer, expected: SESSION_KEY_REVOKED, clock, signal: s }));
   log.info({ account: account.address, signer, status: after.status }, 'signer revoked');
   return { signer, transactionHash: answer.transaction_hash, status: after.status };
 }

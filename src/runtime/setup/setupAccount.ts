@@ -11,6 +11,7 @@ import type { SetupLogger } from './setupLogger.js';
 import { readSigningInfo, type SetupRest } from './readSigningInfo.js';
 import { confirmSignerStatus, readSignerStatus, SESSION_KEY_ACTIVE, SESSION_KEY_REVOKED } from './signerStatus.js';
 import { isNotRegisteredYet, waitForRegistration, type RegistrationPolling, type RegistrationWait } from './waitForRegistration.js';
+import { runOnce, type VenueWait } from '../startup/untilDeadline.js';
 
 type KeySigner = SignerLike & { readonly address: Address };
 
@@ -41,6 +42,11 @@ export interface SetupAccountOptions {
   /** Also log in and grant the operator-hub allowance. */
   readonly jwt?: JwtSetupOptions;
   readonly signal?: AbortSignal;
+  /**
+   * Runs each read-only step again while it fails transiently (the CLI: until
+   * `venue.startup_deadline_ms`); default: once. Signed POSTs are never run again by it.
+   */
+  readonly wait?: VenueWait;
 }
 
 export interface SetupResult {
@@ -65,21 +71,24 @@ export const DEFAULT_REGISTRATION_POLLING: RegistrationPolling = { attempts: 10,
  */
 export async function setupAccount(options: SetupAccountOptions): Promise<SetupResult> {
   const { rest, account, signer, clock, log, signal } = options;
+  const wait = options.wait ?? runOnce(signal);
   const who = { account: account.address, signer: signer.address };
-  const { context, operatorHub } = await readSigningInfo(rest, signal);
+  const { context, operatorHub } = await wait('reading the signing domain and the system config', (s) => readSigningInfo(rest, s));
 
-  const faucet = await fundIfNeeded(options);
-  const registration = await waitForRegistration({
-    rest,
-    account: account.address,
-    clock,
-    polling: options.registration ?? DEFAULT_REGISTRATION_POLLING,
-    ...(signal === undefined ? {} : { signal }),
-    onWaiting: ({ attempt, delayMs }) => log.info({ account: account.address, attempt, delayMs }, 'account not registered yet (deposit not indexed); waiting'),
-  });
+  const faucet = await fundIfNeeded(options, wait);
+  const registration = await wait('waiting for the account to be registered', (s) =>
+    waitForRegistration({
+      rest,
+      account: account.address,
+      clock,
+      polling: options.registration ?? DEFAULT_REGISTRATION_POLLING,
+      signal: s,
+      onWaiting: ({ attempt, delayMs }) => log.info({ account: account.address, attempt, delayMs }, 'account not registered yet (deposit not indexed); waiting'),
+    }),
+  );
   log.info({ account: account.address, balance: registration.balance, polls: registration.polls, waitedMs: registration.waitedMs }, 'account registered');
 
-  const before = await readSignerStatus(rest, account.address, signer.address, signal);
+  const before = await wait('reading the signer status', (s) => readSignerStatus(rest, account.address, signer.address, s));
   if (before.status === SESSION_KEY_REVOKED) {
     throw new SetupError('registerSigner', `signer ${signer.address} was revoked for account ${account.address}; a revoked session key is not registered again`, {
       details: { ...who, status: before.status },
@@ -107,7 +116,9 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
       registered.alreadyActive ? 'register-signer: venue reports the signer already Active' : 'register-signer sent',
     );
   }
-  const status = await confirmSignerStatus({ rest, account: account.address, signer: signer.address, expected: SESSION_KEY_ACTIVE, clock, ...(signal === undefined ? {} : { signal }) });
+  const status = await wait('confirming the signer status', (s) =>
+    confirmSignerStatus({ rest, account: account.address, signer: signer.address, expected: SESSION_KEY_ACTIVE, clock, signal: s }),
+  );
   log.info({ ...who, status: status.status }, 'signer Active');
   if (faucet === 'deposited' && options.tradingProbe !== undefined) {
     const probe = await confirmTradable({
@@ -152,14 +163,20 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
 }
 
 /** One balance read decides: a registered account needs no faucet; otherwise ask it (testnet). */
-async function fundIfNeeded(options: SetupAccountOptions): Promise<SetupResult['faucet']> {
+async function fundIfNeeded(options: SetupAccountOptions, wait: VenueWait): Promise<SetupResult['faucet']> {
   const { rest, account, log, signal } = options;
-  try {
-    await rest.crossMarginBalance(account.address, signal === undefined ? undefined : { signal });
+  const registered = await wait('reading the account balance', (s) =>
+    rest.crossMarginBalance(account.address, { signal: s }).then(
+      () => true,
+      (error: unknown) => {
+        if (isNotRegisteredYet(error)) return false;
+        throw error;
+      },
+    ),
+  );
+  if (registered) {
     log.info({ account: account.address }, 'account already registered; faucet not needed');
     return 'registered';
-  } catch (error) {
-    if (!isNotRegisteredYet(error)) throw error;
   }
   if (!options.faucet) {
     log.info({ account: account.address }, 'account not registered yet; no faucet on this venue, waiting for a collateral deposit to be indexed');

@@ -12,6 +12,12 @@ export function engineConfigFromConfig(config: Config): EngineConfig {
       accountNotRegisteredMaxAttempts: engine.registration_retry.attempts,
       accountNotRegisteredBaseDelayMs: engine.registration_retry.base_ms,
     },
+    degraded: {
+      allowCancels: config.degraded.allow_cancels,
+      allowReduceOnly: config.degraded.allow_reduce_only,
+      maxOutageMs: config.degraded.max_outage_ms,
+      onMaxOutage: config.degraded.on_max_outage,
+    },
   });
 }
 

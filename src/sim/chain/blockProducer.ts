@@ -1,5 +1,5 @@
 import type { BlockStamp } from '../simContext.js';
-import { seededHash } from './txHashes.js';
+import { seededTxHash } from './txHashes.js';
 
 /**
  * The chain's head and the stamps of what gets mined. Every action is mined into the pending
@@ -34,6 +34,6 @@ export class BlockProducer {
 
   private nextTxHash(): `0x${string}` {
     this.txCounter += 1;
-    return seededHash(this.seed, `tx:${this.txCounter}`);
+    return seededTxHash(this.seed, this.txCounter);
   }
 }

@@ -1,13 +1,12 @@
 import type { Address } from '../../core/address.js';
 import { sameAddress } from '../../core/address.js';
-import { InvalidValueError } from '../../core/invalidValueError.js';
 import type { Hex32 } from '../../protocol/actionHashes.js';
 import { permitDigest } from '../../protocol/permit.js';
-import { parseBase64Signature, recoverAddress, type Signature } from '../../protocol/signature.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { Permit } from '../../venue/schemas/restPermit.js';
 import { invalidArgument, revertedWith } from '../simRejection.js';
 import { checkIndex, type NonceBook } from './nonceBook.js';
+import { decodePermitSignature, recoverSigner, type PermitSignature } from './permitSignature.js';
 import type { SignerRegistry } from './signerRegistry.js';
 
 /** The contract-call names that appear in revert texts, one per permit-authorised endpoint. */
@@ -48,16 +47,7 @@ export function verifyPermit(context: SigningContext, nonces: NonceBook, signers
   if (reuse !== undefined) throw reuse;
 }
 
-function decodePermitSignature(text: string): Signature {
-  try {
-    return parseBase64Signature(text, 'permit.signature');
-  } catch (error) {
-    if (error instanceof InvalidValueError) throw invalidArgument(error.message);
-    throw error;
-  }
-}
-
-function recoverWitness(context: SigningContext, check: PermitCheck, anchor: bigint, signature: Signature): Address {
+function recoverWitness(context: SigningContext, check: PermitCheck, anchor: bigint, signature: PermitSignature): Address {
   const digest = permitDigest(context, {
     account: check.permit.account,
     actionHash: check.actionHash,
@@ -65,7 +55,7 @@ function recoverWitness(context: SigningContext, check: PermitCheck, anchor: big
     nonceBitmap: check.permit.nonce_bitmap_index,
     deadline: check.permit.deadline,
   });
-  return recoverAddress(digest, signature);
+  return recoverSigner(digest, signature, check.permit.signer);
 }
 
 /**
@@ -78,7 +68,7 @@ function signedOtherAnchor(
   nonces: NonceBook,
   signers: SignerRegistry,
   check: PermitCheck,
-  signature: Signature,
+  signature: PermitSignature,
 ): boolean {
   const current = nonces.state(check.permit.account).anchor;
   for (const anchor of [current, current + 1n]) {

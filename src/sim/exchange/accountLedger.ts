@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import { fixedToDecimal, weiToDecimal } from '../../core/decimal.js';
 import type { BalanceRecord, PositionRecord } from './exchangeRecords.js';
-import { marketInitialMarginWei, type MarginOrder } from './initialMargin.js';
+import { initialMarginFromSidesWei, orderMarginNotionalWei, type MarginOrder, type SideNotionals } from './initialMargin.js';
 import { liquidationPriceWei, maintenanceMarginWei } from './maintenanceMargin.js';
 import type { MarketSpec } from './markets.js';
 import { abs, applyFillToPosition, unrealizedPnlWei } from './positionMath.js';
@@ -28,7 +28,8 @@ export interface AccountState {
 export interface LedgerContext {
   market(marketId: number): MarketSpec;
   markWei(marketId: number): bigint;
-  marginOrders(account: Address, marketId: number): Iterable<MarginOrder>;
+  /** Side sums of the account's open orders in the market, valued at the current mark. */
+  marginNotionals(account: Address, marketId: number): SideNotionals;
 }
 
 /**
@@ -107,8 +108,10 @@ export class AccountLedger {
   /** Initial margin of one market with an optional extra (not yet placed) order. */
   marketMarginWei(address: Address, marketId: number, extra?: MarginOrder): bigint {
     const position = this.position(address, marketId);
-    const orders = this.context.marginOrders(address, marketId);
-    return marketInitialMarginWei(this.context.market(marketId), position.sizeSteps, this.context.markWei(marketId), orders, position.leverage, extra);
+    const market = this.context.market(marketId);
+    const markWei = this.context.markWei(marketId);
+    const sides = this.context.marginNotionals(address, marketId);
+    return initialMarginFromSidesWei(market, position.sizeSteps, markWei, withExtra(market, markWei, sides, extra), position.leverage);
   }
 
   /**
@@ -117,8 +120,11 @@ export class AccountLedger {
    */
   pool(address: Address, marketId: number, extra?: MarginOrder): { equityWei: bigint; marginWei: bigint; marginAfterWei: bigint } {
     const position = this.position(address, marketId);
-    const before = this.marketMarginWei(address, marketId);
-    const after = extra === undefined ? before : this.marketMarginWei(address, marketId, extra);
+    const market = this.context.market(marketId);
+    const markWei = this.context.markWei(marketId);
+    const sides = this.context.marginNotionals(address, marketId);
+    const before = initialMarginFromSidesWei(market, position.sizeSteps, markWei, sides, position.leverage);
+    const after = extra === undefined ? before : initialMarginFromSidesWei(market, position.sizeSteps, markWei, withExtra(market, markWei, sides, extra), position.leverage);
     if (position.marginMode === 1) {
       const equityWei = position.isolatedWei + this.unrealizedWei(address, marketId);
       return { equityWei, marginWei: before, marginAfterWei: after };
@@ -203,4 +209,11 @@ export class AccountLedger {
   addresses(): Address[] {
     return [...this.accounts.keys()];
   }
+}
+
+/** The side sums with one more (not yet placed) order counted on its side. */
+function withExtra(market: MarketSpec, markWei: bigint, sides: SideNotionals, extra: MarginOrder | undefined): SideNotionals {
+  if (extra === undefined) return sides;
+  const notional = orderMarginNotionalWei(market, markWei, extra);
+  return extra.side === 0 ? { buys: sides.buys + notional, sells: sides.sells } : { buys: sides.buys, sells: sides.sells + notional };
 }

@@ -1,6 +1,7 @@
 import { parseAddress, type Address } from '../../core/address.js';
 import { decimalToWei, multiplyUnits } from '../../core/decimal.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
+import { AccountHistory } from './accountHistory.js';
 import { AccountLedger } from './accountLedger.js';
 import { updateIsolatedMargin, updateLeverage, updateMarginMode } from './accountActions.js';
 import { EventCollector } from './eventCollector.js';
@@ -41,6 +42,8 @@ export interface ExchangeOptions {
   readonly makers?: SyntheticMakersConfig | false;
   /** Terminal (filled/cancelled) orders kept for lookup; older ones are forgotten. Default 10,000. */
   readonly terminalOrderRetention?: number;
+  /** Orders, and separately fills, kept per account for the history reads; older ones are forgotten. Default 10,000. */
+  readonly historyRetention?: number;
   /**
    * Liquidate pools whose equity falls below maintenance margin, once per block, by selling into
    * the book. Default false: the venue's liquidation rules are not shown, so it is opt-in.
@@ -71,6 +74,11 @@ export class Exchange {
   private readonly liquidator: Liquidator | undefined;
   private currentBlock = 0;
   private readonly addresses = new Map<string, Address>();
+  /**
+   * Per-account order history and fills for the history reads. Fed by the caller with each
+   * transaction's (or block's) events and stamp, since the core knows neither blocks nor hashes.
+   */
+  readonly history: AccountHistory;
 
   constructor(options: ExchangeOptions) {
     if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 0xffff_ffff) {
@@ -89,18 +97,27 @@ export class Exchange {
       {
         market: (id) => this.spec(id),
         markWei: (id) => this.oracle.markWei(id),
-        marginOrders: (account, marketId) => this.store.openOrdersIn(account, marketId),
+        marginNotionals: (account, marketId) => this.store.marginNotionals(account, this.spec(marketId), this.oracle.markWei(marketId)),
       },
       defaultLeverage,
       options.liquidation === true,
     );
+    const makerFeeBps = options.makerFeeBps ?? 2n;
+    const takerFeeBps = options.takerFeeBps ?? 5n;
     this.entry = new OrderEntry({
       store: this.store,
       ledger: this.ledger,
       market: (id) => this.spec(id),
-      makerFeeBps: options.makerFeeBps ?? 2n,
-      takerFeeBps: options.takerFeeBps ?? 5n,
+      makerFeeBps,
+      takerFeeBps,
       onTrade: (marketId, ticks) => this.lastTradeTicks.set(marketId, ticks),
+    });
+    this.history = new AccountHistory({
+      market: (id) => this.spec(id),
+      makerFeeBps,
+      takerFeeBps,
+      exempt: [...SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT],
+      retention: options.historyRetention ?? 10_000,
     });
     this.makers = options.makers === false ? undefined : new SyntheticMakers(this, options.seed, options.makers ?? {});
     this.liquidator =

@@ -72,6 +72,42 @@ export interface FillRecord {
   readonly realized_pnl: string;
 }
 
+/**
+ * One order as the history reads serve it (GET /v1/orders, GET /v1/orders/by-id/{order_id}):
+ * the venue-facts history record. Prices and sizes are decimal strings; `created_at` is
+ * nanoseconds as an integer string; block, log index and tx hash are those of the placing
+ * transaction. See docs/spec-gaps.md ("History reads").
+ */
+export interface OrderHistoryRecord {
+  readonly id: string;
+  readonly market_id: number;
+  readonly sender: Address;
+  readonly side: 'BUY' | 'SELL';
+  readonly type: 'LIMIT' | 'MARKET';
+  readonly time_in_force: 'GTC' | 'GTT' | 'FOK' | 'IOC';
+  readonly status: OrderStatus;
+  /** Limit price; for a market order, its slippage bound. */
+  readonly price: string;
+  readonly size: string;
+  readonly filled_size: string;
+  /** Size-weighted average fill price rounded half away from zero at 18 decimals; "0" before any fill. */
+  readonly avg_price: string;
+  readonly post_only: boolean;
+  readonly reduce_only: boolean;
+  readonly resting_order_id: string;
+  readonly wide_order_id: string;
+  readonly client_order_id?: string;
+  readonly created_at: string;
+  readonly block_number: number;
+  readonly log_index: number;
+  readonly tx_hash: string;
+  readonly fee_bps: number;
+  /** No stop orders in the simulator: always "0". */
+  readonly stop_price: string;
+  /** Cancels are atomic in the simulator: always false. */
+  readonly cancel_requested: boolean;
+}
+
 /** A public trade (trades channel); prices and sizes are decimal strings. */
 export interface TradeRecord {
   readonly id: string;

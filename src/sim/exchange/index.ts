@@ -8,6 +8,7 @@ export type {
   FillRecord,
   MarketRecord,
   OraclePriceRecord,
+  OrderHistoryRecord,
   OrderRecord,
   OrderStatus,
   PlaceOrderParams,
@@ -29,3 +30,5 @@ export { bookDiff } from './bookDiff.js';
 export { orderIdHex, restingOrderIdOf, wideFromOrderId, wideOrderId } from './orderIds.js';
 export { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT } from './syntheticMakers.js';
 export { maintenanceMarginWei } from './liquidation.js';
+export { AccountHistory, type OrderHistoryFilter, type Page, type PageRequest } from './accountHistory.js';
+export type { HistoryStamp } from './historyEntry.js';

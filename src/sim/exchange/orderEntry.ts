@@ -147,8 +147,8 @@ export class OrderEntry {
     const takerFee = divideRounded(notional * this.deps.takerFeeBps, 10_000n, 'up');
     const makerPnl = this.deps.ledger.settleFill(maker.account, maker.marketId, maker.side, BigInt(steps), priceWei, makerFee);
     const takerPnl = this.deps.ledger.settleFill(taker.account, taker.marketId, taker.side, BigInt(steps), priceWei, takerFee);
-    maker.filledSteps += steps;
-    taker.filledSteps += steps;
+    this.deps.store.fill(maker, steps);
+    this.deps.store.fill(taker, steps);
     this.deps.onTrade(maker.marketId, maker.priceTicks);
 
     this.tradeSequence += 1n;

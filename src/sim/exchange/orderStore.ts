@@ -1,7 +1,16 @@
 import type { Address } from '../../core/address.js';
+import type { SideNotionals } from './initialMargin.js';
+import type { MarketSpec } from './markets.js';
+import { OpenOrderMargin } from './openOrderMargin.js';
 import { OrderBook } from './orderBook.js';
 import { wideFromOrderId } from './orderIds.js';
 import type { SimOrder } from './simOrder.js';
+
+/** One account's open orders in one market, with their margin side sums kept alongside. */
+interface OpenOrders {
+  readonly orders: Set<SimOrder>;
+  readonly margin: OpenOrderMargin;
+}
 
 /**
  * Every order the exchange knows: open ones (in their market's book and indexed by account) and a
@@ -12,7 +21,7 @@ export class OrderStore {
   private readonly books = new Map<number, OrderBook>();
   private readonly bySequence = new Map<bigint, SimOrder>();
   /** account → market → open orders (insertion = placement order). */
-  private readonly openByAccount = new Map<Address, Map<number, Set<SimOrder>>>();
+  private readonly openByAccount = new Map<Address, Map<number, OpenOrders>>();
   private readonly terminal: bigint[] = [];
   private terminalHead = 0;
 
@@ -41,22 +50,35 @@ export class OrderStore {
       markets = new Map();
       this.openByAccount.set(order.account, markets);
     }
-    let set = markets.get(order.marketId);
-    if (set === undefined) {
-      set = new Set();
-      markets.set(order.marketId, set);
+    let open = markets.get(order.marketId);
+    if (open === undefined) {
+      open = { orders: new Set(), margin: new OpenOrderMargin() };
+      markets.set(order.marketId, open);
     }
-    set.add(order);
+    open.orders.add(order);
+    open.margin.adjust(order, 1);
+  }
+
+  /**
+   * Records `steps` more filled on `order`. Every fill goes through here, so an open order's
+   * contribution to its account's margin sums moves with it.
+   */
+  fill(order: SimOrder, steps: number): void {
+    const open = this.openByAccount.get(order.account)?.get(order.marketId);
+    const tracked = open !== undefined && open.orders.has(order);
+    if (tracked) open.margin.adjust(order, -1);
+    order.filledSteps += steps;
+    if (tracked) open.margin.adjust(order, 1);
   }
 
   /** Takes a filled or cancelled order out of the book and the open index. */
   retire(order: SimOrder): void {
     this.book(order.marketId).remove(order);
     const markets = this.openByAccount.get(order.account);
-    const set = markets?.get(order.marketId);
-    if (markets !== undefined && set !== undefined) {
-      set.delete(order);
-      if (set.size === 0) markets.delete(order.marketId);
+    const open = markets?.get(order.marketId);
+    if (markets !== undefined && open !== undefined && open.orders.delete(order)) {
+      open.margin.adjust(order, -1);
+      if (open.orders.size === 0) markets.delete(order.marketId);
       if (markets.size === 0) this.openByAccount.delete(order.account);
     }
     this.terminal.push(order.sequence);
@@ -86,13 +108,19 @@ export class OrderStore {
   openOrders(account: Address, marketId?: number): SimOrder[] {
     const markets = this.openByAccount.get(account);
     if (markets === undefined) return [];
-    const list = marketId === undefined ? [...markets.values()].flatMap((set) => [...set]) : [...(markets.get(marketId) ?? [])];
+    const list = marketId === undefined ? [...markets.values()].flatMap((open) => [...open.orders]) : [...(markets.get(marketId)?.orders ?? [])];
     return list.sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
   }
 
   /** Open orders of an account in one market, unsorted and without copying (hot margin path). */
   openOrdersIn(account: Address, marketId: number): ReadonlySet<SimOrder> {
-    return this.openByAccount.get(account)?.get(marketId) ?? EMPTY;
+    return this.openByAccount.get(account)?.get(marketId)?.orders ?? EMPTY;
+  }
+
+  /** The margin side sums of the account's open orders in `market`, valued at `markWei` (O(1) while the mark stands still). */
+  marginNotionals(account: Address, market: MarketSpec, markWei: bigint): SideNotionals {
+    const open = this.openByAccount.get(account)?.get(market.marketId);
+    return open === undefined ? NO_ORDERS : open.margin.at(market, markWei, open.orders);
   }
 
   /** Sizes for memory checks: orders held in total and open in books. */
@@ -104,6 +132,7 @@ export class OrderStore {
 }
 
 const EMPTY: ReadonlySet<SimOrder> = new Set();
+const NO_ORDERS: SideNotionals = Object.freeze({ buys: 0n, sells: 0n });
 
 function normalizeOrderId(orderId: string): string {
   const lower = orderId.toLowerCase();

@@ -23,6 +23,12 @@ export class FixedWindowLimiter {
     return true;
   }
 
+  /** Milliseconds until `key`'s current window ends (0 when it has none): a 429's Retry-After. */
+  msUntilReset(key: string, nowMs: number): number {
+    const window = this.windows.get(key);
+    return window === undefined ? 0 : Math.max(0, window.start + this.windowMs - nowMs);
+  }
+
   private sweep(nowMs: number): void {
     for (const [key, window] of this.windows) if (nowMs - window.start >= this.windowMs) this.windows.delete(key);
   }

@@ -5,11 +5,13 @@ import type { OrderRecord, PlaceOrderParams } from '../exchange/exchangeRecords.
 import { SimRejection } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
+import { fastCancelOrderBody, fastPlaceOrderBody } from './fastOrderBodies.js';
 import { parseInput } from './parseInput.js';
 import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
 
 function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(placeOrderRequestSchema, request.body, 'body');
+  // The schema decides (and words the refusal) whenever the fast check does not accept outright.
+  const body = fastPlaceOrderBody(request.body) ?? parseInput(placeOrderRequestSchema, request.body, 'body');
   // Packing range-checks every field the signature commits to before any key work is done.
   const orderWord = packOrderWord({
     marketId: body.market_id,
@@ -67,7 +69,7 @@ export function findOrder(runtime: SimRuntime, orderId: string): OrderRecord | u
 }
 
 function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(cancelOrderRequestSchema, request.body, 'body');
+  const body = fastCancelOrderBody(request.body) ?? parseInput(cancelOrderRequestSchema, request.body, 'body');
   const order = findOrder(runtime, body.order_id);
   if (order === undefined) throw new SimRejection(400, 'NotFound', `order ${body.order_id} not found`);
   // The hash commits to the resting id the venue looks up, not to the order_id string.

@@ -1,17 +1,60 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { invalidArgument } from '../simRejection.js';
+import { valueAtPath, wireValueText } from '../wireValueText.js';
+
+/** Issues named in one refusal; more are counted, not listed. */
+const MAX_ISSUES = 4;
 
 /**
  * Validates untrusted input with its wire schema. A failure becomes one readable
- * `InvalidArgument` naming where (body, query, path) and which fields, never a stack trace.
+ * `InvalidArgument` naming where (body, query, path), which fields, and the value each had,
+ * never a stack trace.
+ *
+ * A schema that throws instead of reporting (a conversion that ran on input its own checks had
+ * already refused, e.g. `BigInt("abc")` in a refinement) is a refusal too: the field is found by
+ * trying each field alone, so the answer is still a 400 that names it.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
-  const result = schema.safeParse(input);
+  let result: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    result = schema.safeParse(input);
+  } catch {
+    const path = throwingPath(schema, input, []);
+    throw invalidArgument(`invalid request ${where}: ${pathText(path)}: not a valid value (got ${wireValueText(valueAtPath(input, path), lastKey(path))})`);
+  }
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 4).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return `${path === '' ? '(whole)' : path}: ${issue.message}`;
+  const issues = result.error.issues;
+  const problems = issues.slice(0, MAX_ISSUES).map((issue) => {
+    const got = wireValueText(valueAtPath(input, issue.path), lastKey(issue.path));
+    return `${pathText(issue.path)}: ${issue.message} (got ${got})`;
   });
-  const more = result.error.issues.length > 4 ? `; and ${result.error.issues.length - 4} more` : '';
+  const more = issues.length > MAX_ISSUES ? `; and ${issues.length - MAX_ISSUES} more` : '';
   throw invalidArgument(`invalid request ${where}: ${problems.join('; ')}${more}`);
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  const text = path.map(String).join('.');
+  return text === '' ? '(whole)' : text;
+}
+
+function lastKey(path: readonly PropertyKey[]): string | undefined {
+  const last = path[path.length - 1];
+  return last === undefined ? undefined : String(last);
+}
+
+/** Where inside `input` the schema throws: the deepest object field whose own schema throws alone. */
+function throwingPath(schema: z.ZodType, input: unknown, path: PropertyKey[]): PropertyKey[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) {
+    return input === undefined || input === null ? path : throwingPath(schema.unwrap() as z.ZodType, input, path);
+  }
+  if (!(schema instanceof z.ZodObject) || typeof input !== 'object' || input === null) return path;
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const value = valueAtPath(input, [key]);
+    try {
+      field.safeParse(value);
+    } catch {
+      return throwingPath(field, value, [...path, key]);
+    }
+  }
+  return path;
 }

@@ -6,20 +6,33 @@ import type { SimRuntime } from '../simRuntime.js';
 import { ACCOUNT_ROUTES } from './accountRoutes.js';
 import { AUTH_ROUTES } from './authRoutes.js';
 import { planFault, seededUniform } from './faultPlan.js';
+import { HISTORY_ROUTES } from './historyRoutes.js';
 import { ORDER_ROUTES } from './orderRoutes.js';
 import { READ_ROUTES } from './readRoutes.js';
+import { requestTarget } from './requestTarget.js';
+import { noteRefusedAction } from './refusedActions.js';
 import type { SimRequest, SimResponse, SimRoute } from './simRoute.js';
 
-export const SIM_ROUTES: readonly SimRoute[] = [...READ_ROUTES, ...AUTH_ROUTES, ...ORDER_ROUTES, ...ACCOUNT_ROUTES];
+export const SIM_ROUTES: readonly SimRoute[] = [...READ_ROUTES, ...AUTH_ROUTES, ...ORDER_ROUTES, ...ACCOUNT_ROUTES, ...HISTORY_ROUTES];
 
 interface Matched {
   readonly route: SimRoute;
   readonly params: Record<string, string>;
 }
 
-function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/');
-  const got = path.split('/');
+/** A route's pattern split once at start-up; a pattern without `:name` segments matches by string equality. */
+interface CompiledRoute {
+  readonly route: SimRoute;
+  /** Undefined for a static pattern. */
+  readonly segments: readonly string[] | undefined;
+}
+
+const COMPILED_ROUTES: readonly CompiledRoute[] = SIM_ROUTES.map((route) => ({
+  route,
+  segments: route.pattern.split('/').some((w) => w.startsWith(':')) ? route.pattern.split('/') : undefined,
+}));
+
+function matchSegments(want: readonly string[], got: readonly string[]): Record<string, string> | undefined {
   if (want.length !== got.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
@@ -31,6 +44,26 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
     } else if (w !== g) return undefined;
   }
   return params;
+}
+
+/** Finds the route: the first whose pattern and method match, else whether the path is known at all. */
+function findRoute(method: string, path: string): Matched | 'wrong-method' | undefined {
+  let pathKnown = false;
+  let got: readonly string[] | undefined;
+  for (const compiled of COMPILED_ROUTES) {
+    let params: Record<string, string> | undefined;
+    if (compiled.segments === undefined) {
+      if (path !== compiled.route.pattern) continue;
+      params = {};
+    } else {
+      got ??= path.split('/');
+      params = matchSegments(compiled.segments, got);
+      if (params === undefined) continue;
+    }
+    if (compiled.route.method === method) return { route: compiled.route, params };
+    pathKnown = true;
+  }
+  return pathKnown ? 'wrong-method' : undefined;
 }
 
 function safeDecode(segment: string): string {
@@ -68,7 +101,10 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
     requestCounter += 1;
     const requestId = `sim-${runtime.options.seed}-${requestCounter}`;
     void handle(req)
-      .then((response) => send(res, response, requestId))
+      .then((response) => {
+        noteRefusedAction(runtime, req.method, req.url, response);
+        send(res, response, requestId);
+      })
       .catch((error: unknown) => {
         onInternalError(error);
         send(res, errorResponse(error), requestId);
@@ -77,7 +113,7 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
 
   async function handle(req: IncomingMessage): Promise<SimResponse> {
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const url = requestTarget(req.url ?? '/');
     const matched = findRoute(method, url.pathname);
     if (matched === 'wrong-method') {
       await drain(req);
@@ -91,7 +127,10 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
     const perTenSeconds = runtime.options.restRequestsPer10s;
     if (perTenSeconds > 0 && !runtime.ipLimiter.take(ip, runtime.clock.now())) {
       await drain(req);
-      return rejectionBody(new SimRejection(429, 'ResourceExhausted', `rate limited: ${perTenSeconds} requests per 10 s per IP`));
+      const refused = rejectionBody(new SimRejection(429, 'ResourceExhausted', `rate limited: ${perTenSeconds} requests per 10 s per IP`));
+      // Whole seconds until the IP's window ends (RFC 9110 Retry-After), at least 1.
+      const retryAfter = Math.max(1, Math.ceil(runtime.ipLimiter.msUntilReset(ip, runtime.clock.now()) / 1000));
+      return { ...refused, headers: { 'retry-after': String(retryAfter) } };
     }
     const plan = planFault(runtime.options.faults, random);
     const bodyResult = method === 'POST' ? await readJsonBody(req, runtime.options.bodyLimitBytes) : { ok: true as const, value: undefined };
@@ -104,7 +143,7 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
       method,
       path: url.pathname,
       params: matched.params,
-      query: firstValues(url.searchParams),
+      query: url.query,
       body: bodyResult.value,
       bearer: bearerToken(req.headers.authorization),
     };
@@ -116,29 +155,15 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
       return errorResponse(error);
     }
     if (plan.outcome === 'fail-after') {
-      const what = matched.route.mutates ? 'the action was applied but the reply was lost' : 'the reply was lost';
-      return rejectionBody(new SimRejection(500, 'Internal', `simulated failure after execution: ${what}`));
+      // A read has nothing to apply: its lost reply is the gateway's 502, never the 500 the venue
+      // gives an account read with no on-chain state (venue-facts), which a client must not retry.
+      if (!matched.route.mutates) return rejectionBody(new SimRejection(502, 'Unavailable', 'simulated gateway failure: the reply was lost'));
+      return rejectionBody(new SimRejection(500, 'Internal', 'simulated failure after execution: the action was applied but the reply was lost'));
     }
     return response;
   }
-
-  function findRoute(method: string, path: string): Matched | 'wrong-method' | undefined {
-    let pathKnown = false;
-    for (const route of SIM_ROUTES) {
-      const params = matchPath(route.pattern, path);
-      if (params === undefined) continue;
-      if (route.method === method) return { route, params };
-      pathKnown = true;
-    }
-    return pathKnown ? 'wrong-method' : undefined;
-  }
 }
 
-function firstValues(search: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of search) if (!(key in out)) out[key] = value;
-  return out;
-}
 
 function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -147,6 +172,8 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; error: SimRejection };
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Reads at most `limit` bytes; an oversized, non-UTF-8 or non-JSON-object body is refused. */
 function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
@@ -165,7 +192,14 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
         resolve({ ok: false, error: new SimRejection(413, 'InvalidArgument', `request body exceeds ${limit} bytes`) });
         return;
       }
-      const text = Buffer.concat(chunks).toString('utf8');
+      // Fatal decoding: invalid UTF-8 is refused, not silently turned into U+FFFD and acted on.
+      let text: string;
+      try {
+        text = STRICT_UTF8.decode(Buffer.concat(chunks));
+      } catch {
+        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is not valid UTF-8') });
+        return;
+      }
       if (text.trim() === '') {
         resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object') });
         return;
@@ -178,7 +212,8 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
         return;
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body must be a JSON object') });
+        const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', `request body must be a JSON object, got ${got}`) });
         return;
       }
       resolve({ ok: true, value });
@@ -198,6 +233,6 @@ function drain(req: IncomingMessage): Promise<void> {
 function send(res: ServerResponse, response: SimResponse, requestId: string): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify({ ...response.body, request_id: requestId });
-  res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(response.status, { ...response.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

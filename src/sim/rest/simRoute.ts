@@ -18,6 +18,8 @@ export interface SimRequest {
 export interface SimResponse {
   readonly status: number;
   readonly body: Readonly<Record<string, unknown>>;
+  /** Extra response headers, e.g. a 429's `retry-after`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface SimRoute {

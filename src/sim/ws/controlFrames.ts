@@ -6,21 +6,25 @@ import type { AuthReply, ErrorFrame, SubscribedAck, UnsubscribedAck } from '../.
  * typecheck. Texts are part of the simulator's contract (docs/spec-gaps.md, "Simulator WebSocket server").
  */
 
-/** `subscribed to orderbook for 2 market(s)` / `subscribed to oracle for all markets`. */
-export function subscribedMessage(channel: string, marketIds: readonly number[]): string {
-  return marketIds.length === 0
-    ? `subscribed to ${channel} for all markets`
-    : `subscribed to ${channel} for ${marketIds.length} market(s)`;
+/** `subscribed to orderbook for 2 market(s)` / `subscribed to oracle for all markets` (`filter` empty = all). */
+export function subscribedMessage(channel: string, filter: readonly number[]): string {
+  return filter.length === 0 ? `subscribed to ${channel} for all markets` : `subscribed to ${channel} for ${filter.length} market(s)`;
 }
 
-export function subscribedAck(channel: string, marketIds: readonly number[]): SubscribedAck {
+/**
+ * The spec's acknowledgement: `data.market_ids` lists the ids actually applied. `filter` is the
+ * subscription's filter, empty for none; with none every market applies, so the ack lists all of
+ * `venueMarketIds` (sorted) and the message says "all markets".
+ */
+export function subscribedAck(channel: string, filter: readonly number[], venueMarketIds: readonly number[]): SubscribedAck {
+  const applied = filter.length === 0 ? [...venueMarketIds].sort((a, b) => a - b) : [...filter];
   return {
     type: 'subscribed',
     method: 'subscribe',
     status: 'success',
-    message: subscribedMessage(channel, marketIds),
+    message: subscribedMessage(channel, filter),
     channel,
-    data: { market_ids: [...marketIds] },
+    data: { market_ids: applied },
   };
 }
 

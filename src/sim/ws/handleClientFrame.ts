@@ -3,6 +3,7 @@ import { clientFrameSchema, type AuthV2Frame, type SubscribeFrame } from '../../
 import { authRequiredMessage, invalidChannelMessage } from '../../venue/schemas/wsFramesControl.js';
 import { channelNameSchema, isPrivateChannel } from '../../venue/schemas/wsFramesFields.js';
 import { authRefusal, authReply, errorFrame, statusErrorFrame, subscribedAck, unsubscribedAck } from './controlFrames.js';
+import { valueAtPath, wireValueText } from '../wireValueText.js';
 import type { SimWsConnection } from './simWsConnection.js';
 import type { SimWsContext } from './simWsContext.js';
 import type { SimWsHub } from './simWsHub.js';
@@ -73,9 +74,10 @@ function subscribe(hub: SimWsHub, connection: SimWsConnection, params: Subscribe
     }
   }
   // The account channel is not per market: its filter is "all", and the ack says so.
-  const marketIds = name === 'account' ? [] : [...new Set(params.market_ids ?? [])].sort((a, b) => a - b);
-  connection.subscriptions.set(name, marketIds);
-  connection.send(subscribedAck(name, marketIds));
+  const filter = name === 'account' ? [] : [...new Set(params.market_ids ?? [])].sort((a, b) => a - b);
+  connection.subscriptions.set(name, filter);
+  // Spec: the ack lists the ids actually applied; with no filter that is every market.
+  connection.send(subscribedAck(name, filter, hub.knownMarkets()));
   hub.sendSnapshot(connection, name);
 }
 
@@ -114,11 +116,13 @@ function refuseMalformed(connection: SimWsConnection, json: unknown, issue: { re
   const method = (json as { method: unknown }).method;
   const known = METHODS.find((name) => name === method);
   if (known === undefined) {
-    const shown = typeof method === 'string' ? method.slice(0, 40) : `${JSON.stringify(method)?.slice(0, 40)} (not a string)`;
+    // Described, not serialised: a deeply nested value would overflow JSON.stringify's stack.
+    const shown = typeof method === 'string' ? method.slice(0, 40) : `${wireValueText(method)} (not a string)`;
     connection.send(statusErrorFrame('InvalidArgument', `unknown method: ${shown} (expected one of ${METHODS.join(', ')})`));
     return;
   }
-  const where = issue === undefined ? '' : ` at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`;
+  const got = issue === undefined ? '' : ` (got ${wireValueText(valueAtPath(json, issue.path), String(issue.path[issue.path.length - 1] ?? ''))})`;
+  const where = issue === undefined ? '' : ` at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}${got}`;
   const reason = `malformed ${known} frame${where}`.slice(0, 200);
   if (known === 'auth_v2' || known === 'auth') connection.send(authReply(known, authRefusal('InvalidArgument', reason)));
   else connection.send(statusErrorFrame('InvalidArgument', reason, { method: known }));

@@ -5,7 +5,7 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
  * applies. The server then applies, and truthfully acknowledges, another filter, so the client's
  * ack check is what must notice.
  * - `applied: 'all'`: `market_ids` never reaches the server (as with a venue or proxy that drops a
- *   parameter it does not know); it applies and acks all markets.
+ *   parameter it does not know); it applies all markets and its ack lists every market id.
  * - `applied: [ids]`: a requested filter is replaced by these ids.
  * Subscribes that ask for all markets are left alone, so the heartbeat oracle stream keeps working.
  */

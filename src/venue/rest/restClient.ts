@@ -21,6 +21,7 @@ import type {
   SessionKeyStatus,
   TokenPair,
 } from '../schemas/restAuth.js';
+import type { OrderHistory, OrderHistoryRecord, TradeHistory } from '../schemas/restHistory.js';
 import type { Markets } from '../schemas/restMarkets.js';
 import type { CancelAllRequestWire, CancelOrderRequestWire, OpenOrders, PlaceOrderRequestWire, PlaceOrderResult } from '../schemas/restOrders.js';
 import type { OpenOrdersQueryWire, PositionQueryWire, SessionKeyStatusQueryWire } from '../schemas/restQueries.js';
@@ -33,6 +34,7 @@ import {
   updateLeverage,
   updateMarginMode,
 } from './accountEndpoints.js';
+import { getOrderById, getOrderHistory, getTradeHistory, type OrderHistoryQuery, type TradeHistoryQuery } from './historyEndpoints.js';
 import { approveSingle, getLoginNonce, getSessionKeyStatus, login, refreshTokens, registerSigner, revokeSigner } from './authEndpoints.js';
 import { cancelAllOrders, cancelOrder, getOpenOrders, placeOrder } from './orderEndpoints.js';
 import { createRestTransport, type RestCallOptions, type RestClientOptions } from './restTransport.js';
@@ -65,6 +67,12 @@ export interface RestClient {
   approveSingle(body: ApproveSingleRequestWire, options?: RestCallOptions): Promise<ActionReceipt>;
   position(query: PositionQueryWire, options?: RestCallOptions): Promise<Position>;
   crossMarginBalance(account: string, options?: RestCallOptions): Promise<CrossMarginBalance>;
+  /** GET /v1/orders: one page of the account's orders (see historyPages.ts to walk them all). */
+  orderHistory(query: OrderHistoryQuery, options?: RestCallOptions): Promise<OrderHistory>;
+  /** GET /v1/orders/by-id/{order_id}; an unknown id is a VenueError with HTTP 404. */
+  orderById(orderId: string, options?: RestCallOptions): Promise<OrderHistoryRecord>;
+  /** GET /v1/trade-history: one page of the account's fills, newest first. */
+  tradeHistory(query: TradeHistoryQuery, options?: RestCallOptions): Promise<TradeHistory>;
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
@@ -91,7 +99,11 @@ export function createRestClient(options: RestClientOptions): RestClient {
     approveSingle: (body, o) => approveSingle(t, body, o),
     position: (query, o) => getPosition(t, query, o),
     crossMarginBalance: (account, o) => getCrossMarginBalance(t, account, o),
+    orderHistory: (query, o) => getOrderHistory(t, query, o),
+    orderById: (orderId, o) => getOrderById(t, orderId, o),
+    tradeHistory: (query, o) => getTradeHistory(t, query, o),
   };
 }
 
 export type { RestCallOptions, RestClientOptions } from './restTransport.js';
+export type { OrderHistoryQuery, TradeHistoryQuery } from './historyEndpoints.js';

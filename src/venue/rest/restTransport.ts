@@ -1,28 +1,52 @@
 import type { z } from 'zod';
+import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
-import { VenueError } from '../venueError.js';
-import { VenueTransportError } from '../venueTransportError.js';
+import { exponentialBackoff } from '../../core/withRetry.js';
+import { exchangeOnce, type ExchangeDeps } from './restExchange.js';
+import { retryRead, type RestRetryEvent } from './readRetry.js';
 import { venueRestLimiter, type RequestLimiter } from './slidingWindowLimiter.js';
 import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
+
+export type { RestRetryEvent } from './readRetry.js';
+
+/** A read is retried for at most this long by default (then the last failure is thrown). */
+export const DEFAULT_READ_DEADLINE_MS = 30_000;
+/** Read backoff: 250 ms doubling to 5 s, full jitter (each delay uniform in [0, step]). */
+export const DEFAULT_READ_BACKOFF = Object.freeze({ baseMs: 250, maxMs: 5_000 });
 
 export interface RestClientOptions {
   /** REST base address, e.g. "http://127.0.0.1:8080" or "https://venue.example/api". */
   readonly baseUrl: string;
-  /** Default per-request timeout. */
+  /** Default per-request timeout (each attempt of a read gets the whole of it). */
   readonly timeoutMs: number;
   /** Defaults to the global fetch (undici keeps connections alive). */
   readonly fetch?: typeof fetch;
   /**
    * A limiter to share between clients on one IP (default: the venue's 500 requests per 10 s as
    * a sliding window; a `TokenBucket` also fits), or false to disable client-side limiting.
+   * Every attempt of a retried read takes its own token.
    */
   readonly rateLimit?: RequestLimiter | false;
   readonly userAgent?: string;
+  /**
+   * How long a GET keeps being retried on failures the venue table calls transient (timeouts,
+   * refused connections, 5xx, 429): no attempt starts later than this after the call. Default
+   * 30 s; 0: one attempt. POSTs are never retried here (the engine decides about actions).
+   */
+  readonly readDeadlineMs?: number;
+  /** Backoff between read attempts when the venue sends no `Retry-After`; `random` for tests. */
+  readonly readBackoff?: { readonly baseMs: number; readonly maxMs: number; readonly random?: () => number };
+  /** Time for backoff waits and deadlines (tests pass a ManualClock). */
+  readonly clock?: Clock;
+  /** Called before each wait between read attempts, so the runtime can log it. */
+  readonly onRetry?: (event: RestRetryEvent) => void;
 }
 
 export interface RestCallOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** This call's read deadline instead of the client's `readDeadlineMs` (0: one attempt). */
+  readonly deadlineMs?: number;
   /** JWT for the Authorization header; only for JWT calls, never together with a permit. */
   readonly bearer?: string;
 }
@@ -56,94 +80,67 @@ function buildUrl(baseUrl: string, path: string, query: RestRequest<z.ZodType>['
   return text === '' ? url : `${url}?${text}`;
 }
 
+function headersFor(request: RestRequest<z.ZodType>, userAgent: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (userAgent !== undefined) headers['user-agent'] = userAgent;
+  if (request.options?.bearer !== undefined) headers['authorization'] = `Bearer ${request.options.bearer}`;
+  return headers;
+}
+
+function checkRequestBody(request: RestRequest<z.ZodType>): void {
+  if (request.requestSchema === undefined) return;
+  const checked = request.requestSchema.safeParse(request.body);
+  if (!checked.success) {
+    throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'request', issues: schemaIssues(checked.error) });
+  }
+}
+
 /**
- * One HTTP exchange: rate limit, timeout combined with the caller's signal, status check, JSON and
- * schema parsing. Every failure comes out typed: `VenueError` (the venue said no),
- * `VenueTransportError` (no answer), `VenueSchemaError` (an answer we cannot read).
+ * The REST transport: every request is checked, then sent through `exchangeOnce` (rate limit,
+ * timeout, typed failures); a GET is sent again per the venue table (`requestFaults.ts`) within
+ * its deadline, honouring the venue's `Retry-After`. Failures come out typed: `VenueError` (the
+ * venue said no), `VenueTransportError` (no answer), `VenueSchemaError` (an answer we cannot read).
  */
 export function createRestTransport(options: RestClientOptions): RestTransport {
   if (!/^https?:\/\//.test(options.baseUrl)) {
     throw new InvalidValueError('baseUrl', options.baseUrl, 'an http:// or https:// address');
   }
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const bucket = options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit;
+  const clock = options.clock ?? systemClock;
+  const deps: ExchangeDeps = {
+    fetch: options.fetch ?? globalThis.fetch,
+    limiter: options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit,
+    now: () => clock.now(),
+  };
+  const backoff = exponentialBackoff({ ...DEFAULT_READ_BACKOFF, ...options.readBackoff, jitter: 1 });
 
   return {
     async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
-      if (request.requestSchema !== undefined) {
-        const checked = request.requestSchema.safeParse(request.body);
-        if (!checked.success) {
-          throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'request', issues: schemaIssues(checked.error) });
-        }
-      }
-      const callerSignal = request.options?.signal;
-      const callerAborted = (): boolean => callerSignal?.aborted === true;
-      const timeoutMs = request.options?.timeoutMs ?? options.timeoutMs;
-      if (bucket !== false) {
-        try {
-          await bucket.take(callerSignal);
-        } catch (error) {
-          throw new VenueTransportError({ kind: 'Aborted', endpoint: request.endpoint, cause: error, requestSent: false });
-        }
-      }
-
-      const headers: Record<string, string> = { accept: 'application/json' };
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
-      if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent;
-      if (request.options?.bearer !== undefined) headers['authorization'] = `Bearer ${request.options.bearer}`;
-
-      if (callerAborted()) {
-        throw new VenueTransportError({ kind: 'Aborted', endpoint: request.endpoint, cause: callerSignal?.reason, requestSent: false });
-      }
-      // A per-request controller rather than AbortSignal.any: on Node 20 every any() call leaves a
-      // dependant entry on a long-lived caller signal (e.g. a shutdown signal) that is never freed.
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
-      }, timeoutMs);
-      const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
-      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-
-      let status: number;
-      let text: string;
-      try {
-        const init: RequestInit = { method: request.method, headers, signal: controller.signal };
-        if (request.body !== undefined) init.body = JSON.stringify(request.body);
-        const response = await doFetch(buildUrl(options.baseUrl, request.path, request.query), init);
-        status = response.status;
-        text = await response.text();
-      } catch (error) {
-        // The caller's abort wins over a timeout that fired at the same moment.
-        const kind = callerAborted() ? 'Aborted' : timedOut ? 'Timeout' : 'ConnectionFailed';
-        throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs, cause: error });
-      } finally {
-        clearTimeout(timer);
-        callerSignal?.removeEventListener('abort', onCallerAbort);
-      }
-
-      if (status < 200 || status > 299) {
-        throw new VenueError({ httpStatus: status, rawBody: text, endpoint: request.endpoint });
-      }
-      const executed = request.method === 'POST';
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        throw new VenueSchemaError({
-          endpoint: request.endpoint,
-          direction: 'response',
-          issues: [{ path: '', message: `not JSON (HTTP ${status}, ${text.length} bytes)` }],
-          executed,
-          cause: error,
-        });
-      }
-      const parsed = request.responseSchema.safeParse(json);
-      if (!parsed.success) {
-        throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'response', issues: schemaIssues(parsed.error), executed });
-      }
-      return parsed.data;
+      checkRequestBody(request);
+      const signal = request.options?.signal;
+      const send = (): Promise<z.output<S>> =>
+        exchangeOnce(
+          {
+            method: request.method,
+            endpoint: request.endpoint,
+            url: buildUrl(options.baseUrl, request.path, request.query),
+            headers: headersFor(request, options.userAgent),
+            body: request.body,
+            responseSchema: request.responseSchema,
+            timeoutMs: request.options?.timeoutMs ?? options.timeoutMs,
+            signal,
+          },
+          deps,
+        );
+      if (request.method !== 'GET') return send();
+      return retryRead(send, {
+        endpoint: request.endpoint,
+        deadlineMs: request.options?.deadlineMs ?? options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS,
+        backoff,
+        clock,
+        ...(signal === undefined ? {} : { signal }),
+        ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+      });
     },
   };
 }

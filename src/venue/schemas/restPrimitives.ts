@@ -79,7 +79,8 @@ export const blockNumberSchema = safeUintLooseSchema;
 /** A numeric identifier carried as a string ("1"); stays a string, canonical (no leading zeros). */
 export const idStringSchema = z
   .string()
-  .regex(/^(0|[1-9]\d*)$/, { error: 'expected a numeric id string without leading zeros' });
+  // abort: checks after it (a range) only ever see a numeric string.
+  .regex(/^(0|[1-9]\d*)$/, { error: 'expected a numeric id string without leading zeros', abort: true });
 
 /** A numeric id that may arrive as a number or a string; output is the canonical string. */
 export const idLooseSchema = z.union([z.number().int().min(0).transform((value) => String(value)), idStringSchema]);

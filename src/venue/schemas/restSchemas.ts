@@ -9,3 +9,4 @@ export * from './restOrders.js';
 export * from './restActionReceipt.js';
 export * from './restAccount.js';
 export * from './restQueries.js';
+export * from './restHistory.js';

@@ -1,4 +1,6 @@
 import type { Clock } from '../../core/clock.js';
+import { exponentialBackoff } from '../../core/withRetry.js';
+import { isTransientFailure } from '../rest/requestFaults.js';
 import type { AuthV2Frame } from '../schemas/wsFramesClient.js';
 import type { AuthReply } from '../schemas/wsFramesControl.js';
 import { authenticateWs, type WsAuthenticator } from './authenticateWs.js';
@@ -13,8 +15,10 @@ export interface SessionAuthDeps {
   /** Sends on the current connection. */
   readonly send: (frame: AuthV2Frame) => void;
   readonly onAuthenticated: () => void;
-  /** Auth cannot succeed on this connection (signer not Active, retries spent, no authenticator). */
+  /** Auth cannot succeed (signer not Active, refused with an Active signer, no authenticator). */
   readonly onFailed: (error: unknown) => void;
+  /** A transient failure (a nonce or status read that failed): the next try comes after `delayMs`. */
+  readonly onRetrying?: (error: unknown, delayMs: number) => void;
   /** A reply that never comes counts as a refusal after this long (then the usual retry rules). */
   readonly replyTimeoutMs: number;
 }
@@ -29,6 +33,10 @@ export class SessionAuth {
   private running = false;
   private pending: { resolve(reply: AuthReply): void; reject(error: unknown): void } | undefined;
   private generation = 0;
+  /** Transient failures in a row on this connection, for the backoff. */
+  private transientFailures = 0;
+  // Capped at 10 s: one GET per try is cheap, and the private feeds are down until it succeeds.
+  private readonly backoff = exponentialBackoff({ baseMs: 1_000, maxMs: 10_000 });
 
   constructor(private readonly deps: SessionAuthDeps) {}
 
@@ -61,14 +69,37 @@ export class SessionAuth {
         if (generation !== this.generation) return;
         this.running = false;
         this.authenticated = true;
+        this.transientFailures = 0;
         this.deps.onAuthenticated();
       },
       (error: unknown) => {
         if (generation !== this.generation || this.deps.signal.aborted) return;
         this.running = false;
+        if (isTransientFailure(error)) {
+          this.retryLater(generation, error);
+          return;
+        }
         this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'venue WebSocket authentication failed');
         this.deps.onFailed(error);
       },
+    );
+  }
+
+  /**
+   * A read the auth needs failed (the venue's bad minute, not a refusal): try again on the same
+   * connection after a backoff, for as long as the connection lives. The connection stays
+   * unauthenticated meanwhile, which the engine sees as its private feeds being down.
+   */
+  private retryLater(generation: number, error: unknown): void {
+    this.transientFailures++;
+    const delayMs = this.backoff(this.transientFailures);
+    this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), attempt: this.transientFailures, delayMs }, 'venue WebSocket authentication hit a transient failure; retrying');
+    this.deps.onRetrying?.(error, delayMs);
+    this.deps.clock.sleep(delayMs, this.deps.signal).then(
+      () => {
+        if (generation === this.generation) this.start();
+      },
+      () => undefined,
     );
   }
 
@@ -83,6 +114,7 @@ export class SessionAuth {
   /** The connection ended: forget everything and fail the frame in flight. */
   reset(reason: string): void {
     this.generation++;
+    this.transientFailures = 0;
     this.authenticated = false;
     this.running = false;
     const pending = this.pending;

@@ -9,6 +9,7 @@ import type { WsAuthenticator } from './authenticateWs.js';
 import { ChannelRegistry, type ChannelSink } from './channelRegistry.js';
 import { checkKnownMarkets } from './checkKnownMarkets.js';
 import { checkSubscribeAck } from './checkSubscribeAck.js';
+import { VenueMarketList } from './venueMarketList.js';
 import type { ConnectionState, ConnectionStatus } from './connectionState.js';
 import { decodeServerFrame } from './decodeServerFrame.js';
 import { runReconnectLoop } from './reconnectLoop.js';
@@ -24,6 +25,8 @@ export type { ConnectionState, ConnectionStatus } from './connectionState.js';
 export interface WsClientMetrics {
   malformedFrames: number;
   reconnects: number;
+  /** Authentications tried again after a transient failure (a nonce or status read that failed). */
+  authRetries: number;
   framesReceived: number;
   /** Frames handed to the rate-limited queue. */
   framesQueued: number;
@@ -66,9 +69,11 @@ export class VenueWsClient {
   private readonly registry = new ChannelRegistry();
   private readonly shared = new Map<string, Observable<ChannelMessage>>();
   private readonly clock: Clock;
+  /** Market ids of the venue as last read: an ack may list them all to mean "all markets". */
+  private readonly venueMarkets: VenueMarketList;
   private readonly logger: WsLogger;
   private readonly lifetime = new AbortController();
-  private readonly counters: WsClientMetrics = { malformedFrames: 0, reconnects: 0, framesReceived: 0, framesQueued: 0 };
+  private readonly counters: WsClientMetrics = { malformedFrames: 0, reconnects: 0, authRetries: 0, framesReceived: 0, framesQueued: 0 };
   private readonly backoff: (attempt: number) => number;
   /** 0 = no watchdog (disabled by option, or the oracle heartbeat subscription failed). */
   private staleAfterMs: number;
@@ -84,6 +89,7 @@ export class VenueWsClient {
 
   constructor(private readonly options: VenueWsClientOptions) {
     this.clock = options.clock ?? systemClock;
+    this.venueMarkets = new VenueMarketList(options.knownMarketIds);
     this.logger = options.logger ?? silentWsLogger;
     this.backoff = exponentialBackoff({
       baseMs: options.reconnect?.baseMs ?? 500,
@@ -108,6 +114,10 @@ export class VenueWsClient {
       },
       onFailed: (error) => {
         for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.registry.fail(channel, error);
+      },
+      onRetrying: (error, delayMs) => {
+        this.counters.authRetries++;
+        this.setState('open', `authentication failed transiently (${describe(error)}); retrying in ${delayMs} ms`);
       },
     });
     if (this.staleAfterMs > 0) this.registry.add(this.heartbeatSink());
@@ -152,7 +162,7 @@ export class VenueWsClient {
       };
       if (ids === undefined) attach();
       else {
-        checkKnownMarkets(name, ids, this.options.knownMarketIds).then(attach, (error: unknown) => {
+        checkKnownMarkets(name, ids, this.venueMarkets.read).then(attach, (error: unknown) => {
           if (!cancelled) subscriber.error(error);
         });
       }
@@ -298,7 +308,7 @@ export class VenueWsClient {
         return;
       }
       if (!this.registry.has(channel)) return; // every consumer left while the ack was in flight
-      const error = checkSubscribeAck(channel, expected.requested, frame.data.market_ids);
+      const error = checkSubscribeAck(channel, expected.requested, frame.data.market_ids, this.venueMarkets.latest);
       if (error !== undefined) {
         this.logger.warn({ err: error.message }, 'subscribe ack does not match the request');
         this.registry.fail(channel, error);

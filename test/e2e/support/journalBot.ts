@@ -56,7 +56,7 @@ type BotAccount = Pick<SimAccount, 'account' | 'signer' | 'signerKey'>;
  * The whole bot (runBot) on the simulator with the config `text`, strategies resolved from
  * `root`, its JSON log lines kept; resolves once the bot is ready, rejects if it ends before.
  */
-export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: string, root: string): Promise<JournalBot> {
+export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: string, root: string, restUrl = sim.restUrl): Promise<JournalBot> {
   const config = await loadConfig({ text, env: {} });
   const lines: string[] = [];
   const destination = new Writable({
@@ -71,7 +71,7 @@ export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: stri
   const running = runBot({
     config,
     keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
-    restUrl: sim.restUrl,
+    restUrl,
     wsUrl: sim.wsUrl,
     logger: createLogger({ level: 'info', pretty: false, destination }),
     signal: controller.signal,

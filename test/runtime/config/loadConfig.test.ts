@@ -52,7 +52,7 @@ async function failure(text: string, env: Record<string, string> = {}, acknowled
 describe('loadConfig', () => {
   it('fills defaults and returns a deeply frozen config', async () => {
     const config = await loadConfig({ text: stringify(base()), env: {} });
-    expect(config.venue).toEqual({ profile: 'sim', selectors: 'spec', request_timeout_ms: 10_000 });
+    expect(config.venue).toEqual({ profile: 'sim', selectors: 'spec', request_timeout_ms: 10_000, startup_deadline_ms: 120_000 });
     expect(config.engine).toEqual({ max_slippage_bps: 50, nonce_slot: { k: 0, n: 1 }, registration_retry: { attempts: 10, base_ms: 500 }, dry_run: false });
     expect(config.auth).toEqual({ mode: 'permit', permit_deadline_seconds: 60 });
     expect(config.sim).toEqual({ seed: 1, block_ms: 250, registration_lag_ms: 2000, port: 0 });

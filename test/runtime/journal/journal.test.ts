@@ -130,4 +130,22 @@ describe('Journal', () => {
     journal.deleteStrategyState(ACCOUNT, 'mm', 'cursor');
     expect(journal.loadStrategyState(ACCOUNT, 'mm', 'cursor')).toBeUndefined();
   });
+
+  it('says where fills may be missing from: the last real fill, an earlier unreconciled reconnect, or the first run', () => {
+    // A new journal: nothing to read back to.
+    expect(journal.fillsMissingSince(ACCOUNT, 'now')).toBeUndefined();
+    journal.beginRun(ACCOUNT, 'first', 100);
+    journal.beginRun(ACCOUNT, 'now', 900);
+    // No fill yet: since the first run other than this one (earlier fills are the base position's).
+    expect(journal.fillsMissingSince(ACCOUNT, 'now')).toBe(100);
+    journal.recordFill(ACCOUNT, fill('f1', '0.001'), 'venue', 500);
+    journal.recordFill(ACCOUNT, fill(reconciledFillId('0xdef'), '0.001', '0xdef'), 'reconciled', 700);
+    // Inferred fills are no evidence of what was seen.
+    expect(journal.fillsMissingSince(ACCOUNT, 'now')).toBe(500);
+    journal.openFillGap(ACCOUNT, 300);
+    expect(journal.fillsMissingSince(ACCOUNT, 'now')).toBe(300);
+    journal.closeFillGaps(ACCOUNT, 300, 800);
+    expect(journal.fillsMissingSince(ACCOUNT, 'now')).toBe(500);
+    expect(journal.fillsMissingSince('0x00000000000000000000000000000000000000bb')).toBeUndefined();
+  });
 });

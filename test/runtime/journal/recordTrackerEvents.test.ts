@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { OrderTracker } from '../../../src/engine/orderTracker.js';
 import type { Journal } from '../../../src/runtime/journal/journal.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
+import { journalFillLedger } from '../../../src/runtime/journal/journalFillLedger.js';
 import { recordTrackerEvents } from '../../../src/runtime/journal/recordTrackerEvents.js';
 import { restoreTracker } from '../../../src/runtime/journal/restoreTracker.js';
 
@@ -18,8 +19,11 @@ describe('recordTrackerEvents and restoreTracker', () => {
   });
   afterEach(() => journal.close());
 
+  /** As the bot wires it: the journal is the tracker's fill ledger and follows its events. */
   function followed(tracker: OrderTracker, positionsChanged = new Subject<unknown>()) {
-    return recordTrackerEvents(journal, ACCOUNT, { orders$: tracker.orders$, fills$: tracker.fills$, positionsChanged$: positionsChanged, allPositions: () => tracker.allPositions() }, new ManualClock(5));
+    const clock = new ManualClock(5);
+    tracker.useFillLedger(journalFillLedger(journal, ACCOUNT, clock));
+    return recordTrackerEvents(journal, ACCOUNT, { orders$: tracker.orders$, fills$: tracker.fills$, positionsChanged$: positionsChanged, allPositions: () => tracker.allPositions() }, clock);
   }
 
   it('journals order changes, fills once, and a position only when it changes', () => {

@@ -22,7 +22,7 @@ describe('logIntentOutcome', () => {
 
   it('logs a refusal at warn with its rule, value and reason', () => {
     const line = logged({ ...base, kind: 'placeLimit', type: 'refused', rejection: rejection('min_order_size', '0.0001', 'below the minimum') });
-    expect(line).toMatchObject({ level: 40, msg: 'intent refused', rule: 'min_order_size', value: '0.0001', reason: 'below the minimum' });
+    expect(line).toMatchObject({ level: 40, msg: 'intent refused', rule: 'min_order_size', code: 'MIN_ORDER_SIZE', value: '0.0001', reason: 'below the minimum' });
   });
 
   it('logs a cancel that lost the race to a fill at info, since nothing is wrong', () => {

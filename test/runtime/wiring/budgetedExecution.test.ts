@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
+import { InFlightActions } from '../../../src/engine/admission/inFlightActions.js';
 import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../../src/engine/intentOutcome.js';
 import type { Intent } from '../../../src/engine/intents.js';
@@ -25,6 +26,7 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: numbe
     outcomes$: outcomes,
     fills$: fills,
     tracker: { openOrders: ({ strategy }) => open.filter((o) => o.strategy === strategy) },
+    inFlight: new InFlightActions(clock),
     market: (id) => (mark.has(id) ? { mark_price: mark.get(id)! } : undefined),
     cancelOrdersOf: async (strategy) => void cancelledFor.push(strategy),
   };
@@ -132,5 +134,15 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     await h.clock.advance(5_000);
     expect(h.submitted).toHaveLength(1);
     expect(h.refusals()).toEqual([['s', 'engine_stopped'], ['s', 'engine_stopped']]);
+  });
+
+  it('a budget check that throws refuses the intent with the error and sends nothing (fails closed)', () => {
+    const h = harness({ s: { max_order_notional: '100' } });
+    // Not a decimal: the notional guard cannot multiply it and throws.
+    h.port.submit(placeLimit({ intentId: 'bad', strategy: 's', marketId: 1, side: 'buy', size: 'abc', price: '65000' }));
+    expect(h.refusals()).toEqual([['s', 'guard_error']]);
+    const refused = h.seen.find((o) => o.type === 'refused');
+    expect(refused?.type === 'refused' ? refused.rejection.reason : '').toMatch(/strategy s admission check threw/);
+    expect(h.submitted).toEqual([]);
   });
 });

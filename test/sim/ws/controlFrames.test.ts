@@ -8,16 +8,22 @@ const SIGNER = '0x2222222222222222222222222222222222222222';
 
 describe('control frames', () => {
   it('subscribed ack echoes the applied filter and states the count', () => {
-    const ack = subscribedAckSchema.parse(subscribedAck('orderbook', [1, 7]));
+    const ack = subscribedAckSchema.parse(subscribedAck('orderbook', [1, 7], [1, 2, 3]));
     expect(ack.data.market_ids).toEqual([1, 7]);
     expect(ack.message).toBe('subscribed to orderbook for 2 market(s)');
     expect(ack.channel).toBe('orderbook');
   });
 
-  it('an ack without a filter says all markets and carries an empty list', () => {
-    const ack = subscribedAckSchema.parse(subscribedAck('oracle', []));
-    expect(ack.data.market_ids).toEqual([]);
+  it('an ack without a filter says all markets and lists every market of the venue, sorted', () => {
+    const ack = subscribedAckSchema.parse(subscribedAck('oracle', [], [3, 1, 2]));
+    expect(ack.data.market_ids).toEqual([1, 2, 3]);
     expect(ack.message).toBe('subscribed to oracle for all markets');
+  });
+
+  it('a filter that happens to name every market is still a filter in the message', () => {
+    const ack = subscribedAck('oracle', [1, 2], [1, 2]);
+    expect(ack.data.market_ids).toEqual([1, 2]);
+    expect(ack.message).toBe('subscribed to oracle for 2 market(s)');
   });
 
   it('unsubscribe ack, error and auth replies parse with the client schemas', () => {
@@ -44,7 +50,7 @@ describe('control frames', () => {
   });
 
   it('every control frame is recognised by the client union', () => {
-    for (const frame of [subscribedAck('orders', [1]), unsubscribedAck('orders'), errorFrame('x'), statusErrorFrame('InvalidArgument', 'x'), authReply('auth', authRefusal('InvalidArgument', 'y'))]) {
+    for (const frame of [subscribedAck('orders', [1], [1, 2]), subscribedAck('orders', [], [1, 2]), unsubscribedAck('orders'), errorFrame('x'), statusErrorFrame('InvalidArgument', 'x'), authReply('auth', authRefusal('InvalidArgument', 'y'))]) {
       expect(controlFrameSchema.safeParse(frame).success).toBe(true);
     }
   });

@@ -183,7 +183,8 @@ describe('REST client over real HTTP', () => {
       // Never answers.
     });
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 5000, rateLimit: false });
-    const error = await client.systemConfig({ timeoutMs: 100 }).catch((e: unknown) => e);
+    // One attempt (deadline 0): a retried read would time out again and again until its deadline.
+    const error = await client.systemConfig({ timeoutMs: 100, deadlineMs: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueTransportError);
     expect((error as VenueTransportError).kind).toBe('Timeout');
     expect((error as VenueTransportError).message).toMatch(/GET \/v1\/system\/config timed out after 100 ms/);
@@ -221,7 +222,7 @@ describe('REST client over real HTTP', () => {
   it('reports a refused connection as ConnectionFailed', async () => {
     const venue = await startHttpPeer(() => undefined);
     await venue.close();
-    const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
+    const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false, readDeadlineMs: 0 });
     const error = await client.eip712Domain().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueTransportError);
     expect((error as VenueTransportError).kind).toBe('ConnectionFailed');

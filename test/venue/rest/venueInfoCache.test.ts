@@ -30,7 +30,8 @@ async function venue() {
     }
   });
   close = peer.close;
-  const cache = new VenueInfoCache(createRestClient({ baseUrl: peer.baseUrl, timeoutMs: 2000, rateLimit: false }));
+  // One attempt per read (deadline 0), so a failing read fails at once instead of being retried.
+  const cache = new VenueInfoCache(createRestClient({ baseUrl: peer.baseUrl, timeoutMs: 2000, rateLimit: false, readDeadlineMs: 0 }));
   const count = (path: string) => peer.seen.filter((r) => r.path === path).length;
   return { state, cache, count };
 }

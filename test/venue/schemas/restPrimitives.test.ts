@@ -45,6 +45,8 @@ describe('REST wire primitives', () => {
   it('accepts market id strings within uint16 without leading zeros', () => {
     expect(marketIdStringSchema.parse('65535')).toBe('65535');
     expect(marketIdStringSchema.safeParse('65536').success).toBe(false);
+    // Refused, never thrown: the range check must not convert what the pattern refused.
+    for (const bad of ['abc', '<script>', '1e3', '-1', '']) expect(marketIdStringSchema.safeParse(bad).success).toBe(false);
     expect(marketIdStringSchema.safeParse('01').success).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 import { firstValueFrom, take, toArray, type Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
+import { VenueError } from '../../../src/venue/venueError.js';
 import { SignerNotActiveError } from '../../../src/venue/ws/venueWsError.js';
 import { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
 import { ScriptedVenue, tradeFrame } from './scriptedVenue.js';
@@ -106,6 +107,30 @@ describe('VenueWsClient private channels', () => {
     await venue.frameWith('subscribe', 'trades');
     venue.push(tradeFrame(1, 't'));
     expect((await trades).trades[0]?.id).toBe('t');
+  });
+
+  it('retries on the same connection with backoff when the nonce read fails transiently (a 503 is not a refusal), and never fails the channel', async () => {
+    let failures = 2;
+    const realFetch = auth.fetchNonce.bind(auth);
+    auth.fetchNonce = async () => {
+      if (failures-- > 0) throw new VenueError({ httpStatus: 503, rawBody: 'upstream unavailable', endpoint: 'GET /v1/auth/nonce' });
+      return realFetch();
+    };
+    const errors: unknown[] = [];
+    const got = firstValueFrom(client.channel('fills'));
+    subscriptions.push(client.channel('orders').subscribe({ error: (e: unknown) => errors.push(e) }));
+    const states: string[] = [];
+    subscriptions.push(client.connectionState$.subscribe((state) => states.push(`${state.status}${state.reason === undefined ? '' : `: ${state.reason}`}`)));
+    await advanceWhenSleeping(clock, 1000);
+    await advanceWhenSleeping(clock, 2000);
+    await venue.frameWith('subscribe', 'fills');
+    venue.push(fill);
+    expect((await got).fill.id).toBe('f1');
+    expect(errors).toEqual([]);
+    expect(client.metrics.authRetries).toBe(2);
+    expect(venue.sent('auth_v2')).toHaveLength(1);
+    expect(states.some((s) => /^open: authentication failed transiently \(.*503.*\); retrying in \d+ ms$/.test(s))).toBe(true);
+    expect(states.at(-1)).toBe('authenticated');
   });
 
   it('gives up after 3 retries with WS_AUTH_REJECTED', async () => {

@@ -93,6 +93,36 @@ describe('VenueWsClient subscriptions', () => {
     await venue.frameWith('unsubscribe', 'trades');
   });
 
+  it('errors the channel when the ack lists every venue market although a filter was asked', async () => {
+    client = makeClient();
+    venue.ackMarketIds = () => [1, 2, 3];
+    const error = await errorOf(client.channel('trades', { marketIds: [2] }));
+    expect(error).toMatchObject({ code: 'WS_FILTER_IGNORED', details: expect.objectContaining({ requested: [2], applied: 'all' }) });
+  });
+
+  it('accepts an ack listing every venue market for an unfiltered subscription, as the spec words it', async () => {
+    client = makeClient();
+    venue.ackMarketIds = (requested) => requested ?? [1, 2, 3];
+    const errors: unknown[] = [];
+    // A filtered subscription first, so the client has read the venue's market list.
+    subscriptions.push(client.channel('oracle', { marketIds: [1] }).subscribe({ error: (e) => errors.push(e) }));
+    await venue.frameWith('subscribe', 'oracle');
+    const got = firstValueFrom(client.channel('trades'));
+    await venue.frameWith('subscribe', 'trades');
+    venue.push(tradeFrame(3, 'q'));
+    expect((await got).trades[0]?.id).toBe('q');
+    expect(errors).toEqual([]);
+  });
+
+  it('errors an unfiltered channel whose ack lists only some of the venue markets', async () => {
+    client = makeClient();
+    venue.ackMarketIds = (requested) => requested ?? [1, 2];
+    subscriptions.push(client.channel('oracle', { marketIds: [1] }).subscribe());
+    await venue.frameWith('subscribe', 'oracle');
+    const error = await errorOf(client.channel('trades'));
+    expect(error).toMatchObject({ code: 'WS_FILTER_MISMATCH', details: expect.objectContaining({ requested: 'all', applied: [1, 2] }) });
+  });
+
   it('errors the channel when the ack applied other markets than requested', async () => {
     client = makeClient();
     venue.ackMarketIds = () => [3];

@@ -1,5 +1,6 @@
 import type { CommandSpec } from '../commandSpec.js';
 import { cancelAllCommand } from './cancelAllCommand.js';
+import { chaosCommand } from './chaosCommand.js';
 import { historyCommand } from './historyCommand.js';
 import { keysCommand } from './keysCommand.js';
 import { reconcileCommand } from './reconcileCommand.js';
@@ -10,4 +11,4 @@ import { startCommand } from './startCommand.js';
 import { statusCommand } from './statusCommand.js';
 
 /** Every `perpbot <command>`, in the order `perpbot --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand, historyCommand, reconcileCommand];
+export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand, historyCommand, reconcileCommand, chaosCommand];

@@ -3,9 +3,10 @@ import { openJournal } from '../../journal/openJournal.js';
 import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
 import { describeBalance, describeDifference } from '../../journal/reconciliationReport.js';
 import { accountOf, ACCOUNT_FLAG } from '../accountFlag.js';
-import { configuredMarkets, createCliRestClient, loadCliConfig, remoteVenue } from '../cliContext.js';
+import { cliVenueWait, configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, remoteVenue } from '../cliContext.js';
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 import { booleanFlag } from '../parseCommandArgs.js';
+import { readsWithSignal } from '../readsWithSignal.js';
 
 export const reconcileCommand: CommandSpec = {
   name: 'reconcile',
@@ -26,18 +27,24 @@ export const reconcileCommand: CommandSpec = {
     const config = await loadCliConfig(args, io);
     const venue = remoteVenue(config, 'reconcile');
     const account = await accountOf(args.flags['account'], config, io);
+    const log = createCliLogger(config, io.stderr);
+    const rest = createCliRestClient(config, venue.restUrl, log);
     const journal = openJournal(resolve(io.cwd, config.journal.path));
     try {
-      const report = await reconcileWithVenue({
-        journal,
-        rest: createCliRestClient(config, venue.restUrl),
-        account,
-        markets: configuredMarkets(config),
-        clock: io.clock,
-        trigger: 'cli',
-        unknownOrders: 'leave',
-        apply: booleanFlag(args, 'apply'),
-      });
+      // Safe to run again after a failed read: with unknown orders left alone, every venue read
+      // comes before the first journal write.
+      const report = await cliVenueWait(config, io, log)('reading the venue to reconcile the journal', (signal) =>
+        reconcileWithVenue({
+          journal,
+          rest: readsWithSignal(rest, signal),
+          account,
+          markets: configuredMarkets(config),
+          clock: io.clock,
+          trigger: 'cli',
+          unknownOrders: 'leave',
+          apply: booleanFlag(args, 'apply'),
+        }),
+      );
       if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
       else {
         io.stdout.write(`account  ${account}\njournal  ${journal.path}\n`);

@@ -1,5 +1,5 @@
 import { cancelAllFailure, cancelAllMarkets } from '../cancelAllMarkets.js';
-import { configuredMarkets, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue, selectorsOf } from '../cliContext.js';
+import { cliVenueWait, configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue, selectorsOf } from '../cliContext.js';
 import { integerFlag } from '../parseCommandArgs.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
@@ -10,8 +10,10 @@ export async function runCancelAll(args: ParsedArgs, io: CliIo): Promise<number>
   const config = await loadCliConfig(args, io);
   const venue = remoteVenue(config, 'cancel-all');
   const { account, signer } = await loadCliKeys(config, io);
+  const log = createCliLogger(config, io.stderr);
   const outcomes = await cancelAllMarkets({
-    rest: createCliRestClient(config, venue.restUrl),
+    rest: createCliRestClient(config, venue.restUrl, log),
+    wait: cliVenueWait(config, io, log),
     account: account.address,
     signer,
     markets: market === undefined ? configuredMarkets(config) : [market],

@@ -1,5 +1,5 @@
 import { revokeSigner } from '../../setup/revokeSigner.js';
-import { createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue } from '../cliContext.js';
+import { cliVenueWait, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 
@@ -8,13 +8,15 @@ export async function runRevokeSigner(args: ParsedArgs, io: CliIo): Promise<numb
   const config = await loadCliConfig(args, io);
   const venue = remoteVenue(config, 'revoke-signer');
   const { account, signer } = await loadCliKeys(config, io);
+  const log = createCliLogger(config, io.stdout);
   const result = await revokeSigner({
-    rest: createCliRestClient(config, venue.restUrl),
+    rest: createCliRestClient(config, venue.restUrl, log),
     account,
     signer: signer.address,
     clock: io.clock,
-    log: createCliLogger(config, io.stdout),
+    log,
     signal: io.shutdown,
+    wait: cliVenueWait(config, io, log),
   });
   io.stdout.write(`signer ${result.signer} revoked (status ${result.status}${result.transactionHash === undefined ? ', already revoked' : `, tx ${result.transactionHash}`})\n`);
   return 0;

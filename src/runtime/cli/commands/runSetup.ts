@@ -1,6 +1,6 @@
 import { decimalToWei } from '../../../core/decimal.js';
 import { setupAccount, type SetupResult } from '../../setup/setupAccount.js';
-import { configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, logLevelFlag, remoteVenue, selectorsOf } from '../cliContext.js';
+import { cliVenueWait, configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, logLevelFlag, remoteVenue, selectorsOf } from '../cliContext.js';
 import { CliUsageError } from '../cliUsageError.js';
 import { booleanFlag, integerFlag, stringFlag } from '../parseCommandArgs.js';
 import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './setupCommand.js';
@@ -49,7 +49,7 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
   const faucet = config.venue.profile !== 'mainnet';
   const firstMarket = configuredMarkets(config)[0];
   const result = await setupAccount({
-    rest: createCliRestClient(config, venue.restUrl),
+    rest: createCliRestClient(config, venue.restUrl, log),
     account,
     signer,
     clock: io.clock,
@@ -61,6 +61,7 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
       : {}),
     ...(jwt ? { jwt: { budget, validForSeconds: days * 86_400 } } : {}),
     signal: io.shutdown,
+    wait: cliVenueWait(config, io, log),
   });
   io.stdout.write(summary(result));
   return 0;

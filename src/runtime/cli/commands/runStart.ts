@@ -1,6 +1,7 @@
 import type { Config } from '../../config/configSchema.js';
 import { createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
-import { booleanFlag } from '../parseCommandArgs.js';
+import { booleanFlag, integerFlag } from '../parseCommandArgs.js';
+import { usesTerminal } from '../../terminal/usesTerminal.js';
 import { startBot } from '../startBot.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
@@ -9,7 +10,10 @@ import type { ParsedArgs } from '../commandSpec.js';
 export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
   const level = logLevelFlag(args);
   const loaded = await loadCliConfig(args, io);
-  const config: Config = booleanFlag(args, 'dry-run') ? { ...loaded, engine: { ...loaded.engine, dry_run: true } } : loaded;
+  const controlPort = integerFlag(args, 'control-port', 0, 65_535);
+  const dryRun: Config = booleanFlag(args, 'dry-run') ? { ...loaded, engine: { ...loaded.engine, dry_run: true } } : loaded;
+  // --control-port turns the control server on (or moves it), keeping the rest of control:.
+  const config: Config = controlPort === undefined ? dryRun : { ...dryRun, control: { host: '127.0.0.1', token_env: 'PERPBOT_CONTROL_TOKEN', ...dryRun.control, port: controlPort } };
   const logger = createCliLogger(config, io.stdout, level);
   try {
     await startBot({
@@ -18,6 +22,8 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
       clock: io.clock,
       cwd: io.cwd,
       signal: io.shutdown,
+      env: io.env,
+      ...(usesTerminal(config.logging.pretty, io.stdout) ? { statusLine: io.stdout } : {}),
       loadKeys: async () => {
         const { keys } = await loadCliKeys(config, io);
         return { account: keys.account, signer: keys.signer };

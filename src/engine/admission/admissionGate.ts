@@ -1,0 +1,275 @@
+import type { Clock } from '../../core/clock.js';
+import type { AccountState } from '../accountState.js';
+import type { GuardConfig } from '../engineConfig.js';
+import { fullBucket, recordAction, type TokenBucketState } from '../guards/actionRateLimit.js';
+import { evaluateGuards } from '../guards/evaluateGuards.js';
+import type { GuardState, GuardVerdict } from '../guards/guardState.js';
+import { ARMED_KILL_SWITCH, resetKillSwitch, tripKillSwitch, watchLoss, type KillSwitchState, type PnlSnapshot } from '../guards/killSwitch.js';
+import type { Intent } from '../intents.js';
+import { rejection, type Rejection } from '../rejection.js';
+import type { InFlightActions, InFlightFilter, InFlightTicket } from './inFlightActions.js';
+
+/**
+ * One scope of admission: the account (every guard, the trading conditions) or one strategy's
+ * budget. Each scope has its own limits, action bucket and kill switch; all scopes share one
+ * count of what is in flight.
+ */
+export interface AdmissionScope {
+  /** "account" or "strategy <name>": named when a check throws. */
+  readonly name: string;
+  readonly config: GuardConfig;
+  readonly clock: Clock;
+  /** Longest an intent may wait on a guard before it is refused. */
+  readonly maxWaitMs: number;
+  readonly inFlight: InFlightActions;
+  /** Which in-flight actions this scope counts (a strategy: its own placements). */
+  readonly inFlightFilter?: Omit<InFlightFilter, 'excluding'>;
+  /** The scope's positions, margin modes and open orders, fresh on every call. */
+  accountState(): AccountState;
+  /** The scope's rules on one state (default: every account guard). */
+  readonly judge?: (state: GuardState, intent: Intent, config: GuardConfig) => GuardVerdict;
+  /** Judged before the rules: degraded, reconciling, stopped (the account scope). */
+  readonly conditions?: { verdict(intent: Intent): GuardVerdict };
+  /** Marks to value positions with (default: the ones given to `setMark`). */
+  readonly marks?: (intent: Intent) => ReadonlyMap<number, string>;
+  /** Closes the position of a market (a reduce-only market order); margin-mode switches with close_first. */
+  closePosition?(intent: Intent): Promise<boolean>;
+  /** Called once when the kill switch trips, to cancel what the scope has open. */
+  onKillSwitchTripped(reason: string): void;
+}
+
+/** What the gate answers: a refusal, or a ticket (admitted: in flight until settled). */
+export type Admission = Rejection | InFlightTicket;
+
+/** One decision: an answer, or how long to wait before asking again and why. */
+type Step = { readonly answer: Admission } | { readonly waitMs: number; readonly reason: string } | { readonly closeFirst: number; readonly reason: string };
+
+interface Queued {
+  readonly intent: Intent;
+  readonly sinceMs: number;
+  readonly done: (answer: Admission) => void;
+}
+
+/**
+ * The one admission gate, instantiated per scope. Builds a fresh `GuardState` for every decision,
+ * turns "wait" into waiting (bounded by `maxWaitMs`) and "close_first" into a close followed by
+ * waiting until flat, and fails closed: a check that throws refuses the intent with the error.
+ * An admitted intent counts as in flight (`InFlightActions`) until it settles.
+ */
+export class AdmissionGate {
+  private bucket: TokenBucketState;
+  private kill: KillSwitchState = ARMED_KILL_SWITCH;
+  private readonly ownMarks = new Map<number, string>();
+  private latestPnl: PnlSnapshot | undefined;
+  /** A loss seen and waiting for its confirmation; bumping the episode voids a pending one. */
+  private lossPending = false;
+  private lossEpisode = 0;
+  private readonly lifetime = new AbortController();
+  /** Intents waiting their turn in arrival order (`enqueue`), the head first. */
+  private readonly queue: Queued[] = [];
+  private pumping = false;
+
+  constructor(private readonly scope: AdmissionScope) {
+    this.bucket = fullBucket(scope.config, scope.clock.now());
+  }
+
+  setMark(marketId: number, price: string): void {
+    this.ownMarks.set(marketId, price);
+  }
+
+  get killSwitch(): KillSwitchState {
+    return this.kill;
+  }
+
+  trip(reason: string): void {
+    const t = tripKillSwitch(this.kill, reason, this.scope.clock.now());
+    this.kill = t.state;
+    if (t.justTripped) this.scope.onKillSwitchTripped(reason);
+  }
+
+  reset(): void {
+    this.kill = resetKillSwitch();
+    this.clearPendingLoss();
+  }
+
+  /**
+   * Trips the switch on a loss past the limit that is still there `killSwitchLossConfirmMs` after
+   * it was first seen (judged on the latest snapshot then), so the half-applied state between two
+   * frames of one transaction (a margin move seen on one channel before the other) never trips it.
+   */
+  watchPnl(pnl: PnlSnapshot): void {
+    this.latestPnl = pnl;
+    if (this.kill.tripped) return;
+    const seen = watchLoss(this.kill, pnl, this.scope.config, this.scope.clock.now());
+    if (!seen.justTripped) {
+      this.clearPendingLoss();
+      return;
+    }
+    const confirmMs = this.scope.config.killSwitchLossConfirmMs;
+    if (confirmMs === 0) {
+      this.applyLoss(pnl);
+      return;
+    }
+    if (this.lossPending) return;
+    this.lossPending = true;
+    const episode = ++this.lossEpisode;
+    this.scope.clock.sleep(confirmMs, this.lifetime.signal).then(
+      () => {
+        if (episode !== this.lossEpisode) return;
+        this.lossPending = false;
+        if (this.latestPnl !== undefined) this.applyLoss(this.latestPnl);
+      },
+      // Aborted by dispose(): the scope stopped watching.
+      () => undefined,
+    );
+  }
+
+  /** Stops pending timers (a loss awaiting confirmation). */
+  dispose(): void {
+    this.lifetime.abort();
+  }
+
+  /**
+   * A ticket = proceed: the action is recorded against the rate limits and counts as in flight
+   * until settled. Intents are judged side by side, each waiting on its own. `current` is the
+   * account state read in the same synchronous step (the executor's, for the pre-trade checks):
+   * the first decision uses it instead of reading again.
+   */
+  async admit(intent: Intent, signal?: AbortSignal, current?: AccountState): Promise<Admission> {
+    const { clock } = this.scope;
+    const started = clock.now();
+    let closed = false;
+    let account = current;
+    for (;;) {
+      const step = this.step(intent, started, account);
+      if ('answer' in step) return step.answer;
+      if ('closeFirst' in step) {
+        if (closed) {
+          await clock.sleep(50, signal);
+        } else {
+          closed = true;
+          if (this.scope.closePosition === undefined || !(await this.scope.closePosition(intent))) {
+            return rejection('margin_mode_open_position', step.closeFirst, 'the position could not be closed before switching margin mode');
+          }
+        }
+      } else {
+        await clock.sleep(step.waitMs, signal);
+      }
+      account = undefined;
+    }
+  }
+
+  /**
+   * Judges intents one at a time in arrival order (a strategy's queue): one that must wait holds
+   * back those behind it. Decides at once, synchronously, when nothing waits ahead; `done` gets
+   * exactly one answer.
+   */
+  enqueue(intent: Intent, done: (answer: Admission) => void): void {
+    const now = this.scope.clock.now();
+    if (this.queue.length === 0) {
+      const step = this.step(intent, now);
+      if ('answer' in step) {
+        done(step.answer);
+        return;
+      }
+    }
+    this.queue.push({ intent, sinceMs: now, done });
+    if (!this.pumping) void this.pump();
+  }
+
+  /** Refuses everything still queued with `refusal` and stops the gate's timers. */
+  close(refusal: (intent: Intent) => Rejection): void {
+    this.lifetime.abort();
+    for (const queued of this.queue.splice(0)) queued.done(refusal(queued.intent));
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
+        const step = this.step(head.intent, head.sinceMs);
+        if ('answer' in step) {
+          this.queue.shift();
+          head.done(step.answer);
+        } else if ('closeFirst' in step) {
+          this.queue.shift();
+          head.done(rejection('margin_mode_open_position', step.closeFirst, `the ${this.scope.name} scope cannot close a position first`));
+        } else {
+          await this.scope.clock.sleep(step.waitMs, this.lifetime.signal);
+        }
+      }
+    } catch {
+      // Aborted by close(), which refuses what is left.
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** One decision on the intent, as the state is now; a wait past `maxWaitMs` (since `startedMs`) is refused. */
+  private step(intent: Intent, startedMs: number, current?: AccountState): Step {
+    const { clock, maxWaitMs } = this.scope;
+    const now = clock.now();
+    const verdict = this.decide(intent, now, current);
+    switch (verdict.kind) {
+      case 'allow':
+        this.bucket = recordAction(this.bucket, now, this.scope.config);
+        return { answer: this.scope.inFlight.hold(intent) };
+      case 'refuse':
+        return { answer: verdict.rejection };
+      case 'close_first':
+      case 'wait':
+        break;
+    }
+    if (now - startedMs >= maxWaitMs) {
+      return { answer: rejection('guard_wait_timeout', intent.kind, `waited ${now - startedMs} ms: ${verdict.reason}`, `slow the strategy down or raise the ${this.scope.name} limit`) };
+    }
+    if (verdict.kind === 'close_first') return { closeFirst: verdict.marketId, reason: verdict.reason };
+    return { waitMs: Math.max(1, Math.min(verdict.retryAfterMs ?? 50, maxWaitMs)), reason: verdict.reason };
+  }
+
+  /** The conditions, then the scope's rules; a throw anywhere refuses (a check that cannot decide fails closed). */
+  private decide(intent: Intent, now: number, current: AccountState | undefined): GuardVerdict {
+    try {
+      const conditions = this.scope.conditions?.verdict(intent);
+      if (conditions !== undefined && conditions.kind !== 'allow') return conditions;
+      const judge = this.scope.judge ?? evaluateGuards;
+      return judge(this.guardState(intent, now, current), intent, this.scope.config);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        kind: 'refuse',
+        rejection: rejection('guard_error', intent.kind, `the ${this.scope.name} admission check threw (${message}): refused, since a check that cannot decide fails closed`, 'check the intent\'s values; report the error if they are valid'),
+      };
+    }
+  }
+
+  private guardState(intent: Intent, now: number, current: AccountState | undefined): GuardState {
+    const { positions, marginModes, openOrders } = current ?? this.scope.accountState();
+    const inFlight = this.scope.inFlight;
+    // Listed rather than spread: a spread that adds fields is slow in V8, and this runs per intent.
+    return {
+      positions,
+      marginModes,
+      openOrders,
+      inFlight: inFlight.byMarket({ ...this.scope.inFlightFilter, excluding: intent.intentId }),
+      nowMs: now,
+      marks: this.scope.marks?.(intent) ?? this.ownMarks,
+      actionBucket: this.bucket,
+      lastLeverageUpdateMs: inFlight.lastLeverageUpdateMs,
+      leverageUpdateInFlight: inFlight.leverageInFlight(intent.intentId),
+      killSwitch: this.kill,
+    };
+  }
+
+  private applyLoss(pnl: PnlSnapshot): void {
+    const t = watchLoss(this.kill, pnl, this.scope.config, this.scope.clock.now());
+    this.kill = t.state;
+    if (t.justTripped) this.scope.onKillSwitchTripped(t.state.reason ?? 'loss limit');
+  }
+
+  private clearPendingLoss(): void {
+    if (!this.lossPending) return;
+    this.lossPending = false;
+    this.lossEpisode++;
+  }
+}

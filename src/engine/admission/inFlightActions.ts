@@ -1,0 +1,89 @@
+import type { Clock } from '../../core/clock.js';
+import { isPlaceIntent, type Intent } from '../intents.js';
+
+/**
+ * The one count of actions in flight: from the first gate that admits an intent (its strategy's
+ * budget, or the account's guards) until it settles (answered, failed, given up, or refused on
+ * its way). Every gate reads it, so a burst admitted together is counted before any of it reaches
+ * the venue, and a strategy's budget and the account's limits see the same intents. Leverage
+ * updates also go one at a time: the venue allows one per second and measures between arrivals,
+ * so the next waits for the previous answer (see `checkLeverageRate`).
+ */
+export interface InFlightTicket {
+  /** The action settled or will not be sent. Later calls do nothing. */
+  settled(): void;
+}
+
+interface Entry {
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly placement: boolean;
+  readonly leverage: boolean;
+}
+
+export interface InFlightFilter {
+  /** Only this strategy's intents. */
+  readonly strategy?: string;
+  /** Only placements (a strategy's budget counts its orders, not its cancels). */
+  readonly placementsOnly?: boolean;
+  /** Leave this intent out: the one being judged, already held by an earlier gate. */
+  readonly excluding?: string;
+}
+
+const NO_COUNTS: ReadonlyMap<number, number> = new Map();
+
+export class InFlightActions {
+  private readonly entries = new Map<string, Entry>();
+  private leverageSettledMs: number | undefined;
+
+  constructor(private readonly clock: Clock) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** A leverage update other than `excluding` was admitted and has not settled. */
+  leverageInFlight(excluding?: string): boolean {
+    for (const [intentId, entry] of this.entries) if (entry.leverage && intentId !== excluding) return true;
+    return false;
+  }
+
+  /** When the last leverage update settled (its answer arrived, or it was given up). */
+  get lastLeverageUpdateMs(): number | undefined {
+    return this.leverageSettledMs;
+  }
+
+  has(intentId: string): boolean {
+    return this.entries.has(intentId);
+  }
+
+  /** Counts the intent from now on; holding one already held returns a ticket for the same entry. */
+  hold(intent: Intent): InFlightTicket {
+    const { intentId } = intent;
+    if (!this.entries.has(intentId)) {
+      this.entries.set(intentId, { strategy: intent.strategy, marketId: intent.marketId, placement: isPlaceIntent(intent), leverage: intent.kind === 'setLeverage' });
+    }
+    return { settled: () => this.release(intentId) };
+  }
+
+  /** Stops counting the intent (idempotent): its outcome is known. */
+  release(intentId: string): void {
+    const entry = this.entries.get(intentId);
+    if (entry === undefined) return;
+    this.entries.delete(intentId);
+    if (entry.leverage) this.leverageSettledMs = this.clock.now();
+  }
+
+  /** In-flight actions per market that match the filter. */
+  byMarket(filter: InFlightFilter = {}): ReadonlyMap<number, number> {
+    if (this.entries.size === 0) return NO_COUNTS;
+    const counts = new Map<number, number>();
+    for (const [intentId, entry] of this.entries) {
+      if (intentId === filter.excluding) continue;
+      if (filter.strategy !== undefined && entry.strategy !== filter.strategy) continue;
+      if (filter.placementsOnly === true && !entry.placement) continue;
+      counts.set(entry.marketId, (counts.get(entry.marketId) ?? 0) + 1);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,139 @@
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
+import type { Clock } from '../../core/clock.js';
+import type { DegradedConfig } from '../engineConfig.js';
+import { ALLOW, refused, type GuardVerdict } from '../guards/guardState.js';
+import type { Intent } from '../intents.js';
+import { rejection } from '../rejection.js';
+
+/**
+ * Whether the engine may trade, as strategies and the admission gate see it:
+ * - `trading`: the private feeds are up and every reconciliation after the last reconnect is done;
+ * - `degraded`: the feeds are down, or a reconciliation is due, running or failed: the engine
+ *   does not know its orders and fills, so it opens nothing (FEED_DOWN) and lets through what
+ *   only reduces risk; it resumes by itself once the feeds are back and reconciled;
+ * - `stopped`: a definite condition (see `stop`), for good; the kill switch, tripped with it,
+ *   decides what still goes.
+ */
+export type TradingMode = 'trading' | 'degraded' | 'stopped';
+
+export interface TradingState {
+  readonly mode: TradingMode;
+  /** Each condition that keeps the engine from trading, for logs and strategies. */
+  readonly reasons: readonly string[];
+  /** Engine clock, when this mode began. */
+  readonly sinceMs: number;
+  /** A reconciliation is running: intents wait for it rather than being refused. */
+  readonly reconciling: boolean;
+}
+
+type ReconcilerState = { readonly phase: 'done' | 'due' | 'running' } | { readonly phase: 'failed'; readonly reason: string; readonly hints: readonly string[] };
+
+const REASON_HINT = 'the bot resumes by itself once the private feeds are back and reconciled';
+
+export class TradingConditions {
+  private feedDownReason: string | undefined;
+  private stoppedReason: string | undefined;
+  private readonly reconcilers = new Map<string, ReconcilerState>();
+  private readonly subject: BehaviorSubject<TradingState>;
+  readonly state$: Observable<TradingState>;
+
+  constructor(private readonly clock: Clock) {
+    this.subject = new BehaviorSubject<TradingState>({ mode: 'trading', reasons: [], sinceMs: clock.now(), reconciling: false });
+    this.state$ = this.subject.pipe(distinctUntilChanged((a, b) => a.mode === b.mode && a.reconciling === b.reconciling && sameReasons(a.reasons, b.reasons)));
+  }
+
+  get state(): TradingState {
+    return this.subject.value;
+  }
+
+  /** A reconciler that must succeed after every reconnect before trading resumes. */
+  registerReconciler(name: string): void {
+    if (!this.reconcilers.has(name)) this.reconcilers.set(name, { phase: 'done' });
+  }
+
+  /** The private feeds are down (connection lost, authentication pending or failing). */
+  feedDown(reason: string): void {
+    this.feedDownReason = reason;
+    this.publish();
+  }
+
+  /** The private feeds are back: whatever happened meanwhile must be reconciled first. */
+  feedUp(): void {
+    if (this.feedDownReason === undefined) return;
+    this.feedDownReason = undefined;
+    for (const name of this.reconcilers.keys()) this.reconcilers.set(name, { phase: 'due' });
+    this.publish();
+  }
+
+  reconcileStarted(name: string): void {
+    this.reconcilers.set(name, { phase: 'running' });
+    this.publish();
+  }
+
+  reconcileSucceeded(name: string): void {
+    this.reconcilers.set(name, { phase: 'done' });
+    this.publish();
+  }
+
+  /** `reason` is shown as it is (say what failed); `hints` say what the bot does next. */
+  reconcileFailed(name: string, reason: string, hints: readonly string[] = []): void {
+    this.reconcilers.set(name, { phase: 'failed', reason, hints });
+    this.publish();
+  }
+
+  /** A definite condition, for good (the caller trips the kill switch with it). */
+  stop(reason: string): void {
+    this.stoppedReason ??= reason;
+    this.publish();
+  }
+
+  /** The conditions' word on an intent, before the risk guards (only cancels and reduce-only orders pass while degraded). */
+  verdict(intent: Intent, config: DegradedConfig): GuardVerdict {
+    const state = this.subject.value;
+    // Every definite stop trips the kill switch, which refuses what opens risk and lets cancels
+    // and closes through (the shutdown's cancel-all among them).
+    if (state.mode === 'stopped') return ALLOW;
+    if (state.reconciling) return { kind: 'wait', reason: 'a reconciliation with the venue is running', retryAfterMs: 50 };
+    if (state.mode === 'trading' || reducesRisk(intent, config)) return ALLOW;
+    const hints = [...this.reconcilers.values()].flatMap((r) => (r.phase === 'failed' ? r.hints : []));
+    return refused(rejection('feed_down', intent.kind, `trading paused (FEED_DOWN): ${state.reasons.join('; ')}`, ...(hints.length > 0 ? hints : [REASON_HINT])));
+  }
+
+  private publish(): void {
+    const reasons: string[] = [];
+    if (this.stoppedReason !== undefined) reasons.push(this.stoppedReason);
+    if (this.feedDownReason !== undefined) reasons.push(`private feeds down (${this.feedDownReason})`);
+    let reconciling = false;
+    for (const [name, r] of this.reconcilers) {
+      if (r.phase === 'running') reconciling = true;
+      if (r.phase === 'due' || r.phase === 'running') reasons.push(`${name} reconciliation after the reconnect not done yet`);
+      if (r.phase === 'failed') reasons.push(r.reason);
+    }
+    const mode: TradingMode = this.stoppedReason !== undefined ? 'stopped' : reasons.length > 0 ? 'degraded' : 'trading';
+    const before = this.subject.value;
+    const sinceMs = before.mode === mode ? before.sinceMs : this.clock.now();
+    this.subject.next({ mode, reasons, sinceMs, reconciling });
+  }
+}
+
+/** Cancels and reduce-only orders only shrink exposure, so a blind engine may still send them. */
+function reducesRisk(intent: Intent, config: DegradedConfig): boolean {
+  switch (intent.kind) {
+    case 'cancel':
+    case 'cancelAll':
+      return config.allowCancels;
+    case 'closePosition':
+      return config.allowReduceOnly;
+    case 'placeLimit':
+    case 'placeMarket':
+      return config.allowReduceOnly && intent.reduceOnly;
+    case 'setLeverage':
+    case 'setMarginMode':
+    case 'adjustIsolatedMargin':
+      return false;
+  }
+}
+
+function sameReasons(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((r, i) => r === b[i]);
+}

@@ -1,0 +1,104 @@
+import { pairwise, startWith, Subscription, type Observable } from 'rxjs';
+import type { TradingState } from '../../engine/admission/tradingConditions.js';
+import type { IntentOutcome } from '../../engine/intentOutcome.js';
+import type { TrackedFill } from '../../engine/orderTracker.js';
+import type { ConnectionState } from '../../venue/ws/connectionState.js';
+import { describeStale, type FreshnessChange } from '../freshness/freshnessBudgets.js';
+import type { Alert } from './webhookAlerts.js';
+
+export interface AlertSink {
+  send(alert: Alert): void;
+}
+
+export interface AlertSources {
+  readonly tradingState$: Observable<TradingState>;
+  readonly connection$: Observable<ConnectionState>;
+  readonly freshness$: Observable<FreshnessChange>;
+  readonly outcomes: Observable<IntentOutcome>;
+  readonly fills$: Observable<TrackedFill>;
+  /** The account's kill switch and each strategy's, read on every poll. */
+  readonly killSwitches: () => readonly { readonly scope: string; readonly tripped: boolean; readonly reason?: string }[];
+  readonly strategyStatuses: () => ReadonlyMap<string, string>;
+}
+
+export interface AlertWatch {
+  /** Reads the kill switches and strategy states (they have no stream): call it on a short timer. */
+  poll(): void;
+  /** A feed failed for good and the bot stops. */
+  feedLost(channel: string, message: string): void;
+  close(): void;
+}
+
+/**
+ * Turns what happens in the bot into alerts: the kill switch tripping, degraded and recovered,
+ * the venue feed lost, a strategy reduce-only on a late stream and fresh again, a strategy that
+ * failed, an unknown outcome, and fills. Which of them are posted is the sink's choice.
+ */
+export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWatch {
+  const subscriptions = new Subscription();
+  const tripped = new Map<string, boolean>();
+  const statuses = new Map<string, string>();
+
+  subscriptions.add(
+    sources.tradingState$.pipe(startWith(undefined), pairwise()).subscribe(([before, state]) => {
+      if (state === undefined) return;
+      if (state.mode === 'degraded' && before?.mode !== 'degraded') {
+        sink.send({ event: 'degraded', text: `trading degraded: opening intents refused (FEED_DOWN): ${state.reasons.join('; ')}`, details: { reasons: state.reasons } });
+      } else if (state.mode === 'trading' && before?.mode === 'degraded') {
+        const seconds = ((state.sinceMs - before.sinceMs) / 1000).toFixed(1);
+        sink.send({ event: 'recovered', text: `trading resumed after ${seconds} s degraded: feeds up and reconciled`, details: { degradedMs: state.sinceMs - before.sinceMs } });
+      }
+    }),
+  );
+  subscriptions.add(
+    sources.connection$.pipe(startWith(undefined), pairwise()).subscribe(([before, state]) => {
+      if (state?.status === 'reconnecting' && before !== undefined && before.status !== 'reconnecting' && before.status !== 'connecting') {
+        sink.send({ event: 'feed_lost', text: `venue WebSocket lost${state.reason === undefined ? '' : ` (${state.reason})`}; reconnecting`, details: { reason: state.reason } });
+      }
+    }),
+  );
+  subscriptions.add(
+    sources.freshness$.subscribe((change) => {
+      const feeds = change.feeds.map(describeStale).join('; ');
+      sink.send(
+        change.stale
+          ? { event: 'feed_stale', text: `strategy ${change.strategy} is reduce-only (FEED_STALE): ${feeds}`, details: { strategy: change.strategy, feeds: change.feeds } }
+          : { event: 'feed_stale', text: `strategy ${change.strategy}: its streams are fresh again; opening intents allowed`, details: { strategy: change.strategy } },
+      );
+    }),
+  );
+  subscriptions.add(
+    sources.outcomes.subscribe((o) => {
+      if (o.type !== 'unknown') return;
+      sink.send({ event: 'unknown_outcome', text: `outcome unknown: ${o.strategy} ${o.kind} on market ${o.marketId} (intent ${o.intentId}): ${o.reason}; the next reconciliation resolves it`, details: { intentId: o.intentId, strategy: o.strategy } });
+    }),
+  );
+  subscriptions.add(
+    sources.fills$.subscribe((f) => {
+      sink.send({ event: 'fill', text: `fill: ${f.strategy ?? 'no strategy'} ${f.side} ${f.size} @ ${f.price} on market ${f.marketId} (${f.liquidity.toLowerCase()}, fee ${f.fee})`, details: { id: f.id, strategy: f.strategy, marketId: f.marketId } });
+    }),
+  );
+
+  return {
+    poll() {
+      for (const k of sources.killSwitches()) {
+        if (k.tripped && tripped.get(k.scope) !== true) {
+          sink.send({ event: 'kill_switch', text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} tripped: ${k.reason ?? 'no reason given'}`, details: { scope: k.scope, reason: k.reason } });
+        } else if (!k.tripped && tripped.get(k.scope) === true) {
+          sink.send({ event: 'kill_switch', text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} reset`, details: { scope: k.scope } });
+        }
+        tripped.set(k.scope, k.tripped);
+      }
+      for (const [name, status] of sources.strategyStatuses()) {
+        if (status === 'failed' && statuses.get(name) !== 'failed') sink.send({ event: 'strategy_error', text: `strategy ${name} failed and was stopped (see the bot log for the error)`, details: { strategy: name } });
+        statuses.set(name, status);
+      }
+    },
+    feedLost(channel, message) {
+      sink.send({ event: 'feed_lost', text: `venue feed ${channel} failed for good: ${message}; the bot stops`, details: { channel } });
+    },
+    close() {
+      subscriptions.unsubscribe();
+    },
+  };
+}

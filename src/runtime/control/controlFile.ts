@@ -1,0 +1,52 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { z } from 'zod';
+
+/** Where a running bot says its control server listens; no secret in it. */
+export interface ControlRecord {
+  readonly url: string;
+  readonly pid: number;
+  readonly account: string;
+  readonly startedAt: string;
+}
+
+const controlRecord = z.object({ url: z.url(), pid: z.number().int().positive(), account: z.string(), startedAt: z.string() });
+
+/**
+ * Beside the journal (data/journal.sqlite -> data/journal.control.json): a bot and the commands
+ * that read its journal agree on that path already, so `perpbot status` with the same config
+ * finds the running bot without another setting. Two bots never share a journal.
+ */
+export function controlFileFor(journalPath: string): string {
+  const ext = extname(journalPath);
+  return join(dirname(journalPath), `${basename(journalPath, ext)}.control.json`);
+}
+
+/** Written whole or not at all (a temporary file renamed over it). */
+export function writeControlFile(path: string, record: ControlRecord): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${record.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
+  renameSync(temporary, path);
+}
+
+/** Removes the file if it still names this process (a newer bot may have replaced it). */
+export function removeControlFile(path: string, pid: number): void {
+  if (readControlFile(path)?.pid === pid) rmSync(path, { force: true });
+}
+
+/** Undefined when missing or unreadable. */
+export function readControlFile(path: string): ControlRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = controlRecord.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

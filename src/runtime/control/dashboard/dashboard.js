@@ -1,0 +1,227 @@
+// The perpbot dashboard: renders the bot's status as it streams in (server-sent events from
+// /api/events) and draws equity and session PnL with uPlot, served by the bot from node_modules.
+// Every number is shown exactly as the bot reports it (decimal strings); only the chart turns
+// them into floats. Text from the bot goes in with textContent, never as HTML.
+(function () {
+  'use strict';
+
+  const MAX_POINTS = 3600;
+  const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const setText = (id, text) => {
+    const el = byTestId(id);
+    if (el !== null) el.textContent = text;
+    return el;
+  };
+  const signClass = (value) => (value === null || value === undefined ? '' : value.startsWith('-') ? 'neg' : /^0*(\.0*)?$/.test(value) ? '' : 'pos');
+  const show = (value) => (value === null || value === undefined ? '–' : String(value));
+  const time = (ms) => new Date(ms).toISOString().slice(11, 19);
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+  function cell(text, options = {}) {
+    const td = document.createElement('td');
+    td.textContent = show(text);
+    if (options.num) td.className = 'num';
+    if (options.cls) td.classList.add(options.cls);
+    if (options.field) td.dataset.field = options.field;
+    return td;
+  }
+
+  function fill(tbodyId, rows, columns, emptyText) {
+    const tbody = byTestId(tbodyId);
+    const out = [];
+    for (const row of rows) {
+      const tr = document.createElement('tr');
+      tr.dataset[row.key[0]] = row.key[1];
+      for (const c of columns(row.value)) tr.appendChild(c);
+      out.push(tr);
+    }
+    if (out.length === 0) {
+      const tr = document.createElement('tr');
+      const td = cell(emptyText);
+      td.className = 'empty';
+      td.colSpan = tbody.closest('table').querySelectorAll('thead th').length;
+      tr.appendChild(td);
+      out.push(tr);
+    }
+    tbody.replaceChildren(...out);
+  }
+
+  function badge(id, text, tone) {
+    const el = setText(id, text);
+    el.className = `badge ${tone}`;
+  }
+
+  // ---- chart ----------------------------------------------------------------------------
+  const series = { t: [], equity: [], pnl: [] };
+  let chart = null;
+  let lastPointMs = 0;
+
+  function makeChart() {
+    const el = document.getElementById('chart');
+    const width = Math.max(300, el.clientWidth);
+    chart = new uPlot(
+      {
+        width,
+        height: 260,
+        scales: { x: { time: true }, eq: {}, pnl: {} },
+        series: [
+          {},
+          { label: 'equity (USDC)', scale: 'eq', stroke: '#58a6ff', width: 2 },
+          { label: 'session PnL (USDC)', scale: 'pnl', stroke: '#3fb950', width: 1.5 },
+        ],
+        axes: [
+          { stroke: '#7d8a9c', grid: { stroke: '#263040' } },
+          { scale: 'eq', stroke: '#7d8a9c', grid: { stroke: '#263040' }, size: 80 },
+          { scale: 'pnl', side: 1, stroke: '#7d8a9c', grid: { show: false }, size: 70 },
+        ],
+        legend: { live: true },
+      },
+      [series.t, series.equity, series.pnl],
+      el,
+    );
+    window.addEventListener('resize', () => chart.setSize({ width: Math.max(300, el.clientWidth), height: 260 }));
+  }
+
+  function addPoint(tMs, equity, pnl) {
+    series.t.push(tMs / 1000);
+    series.equity.push(equity === null ? null : Number(equity));
+    series.pnl.push(pnl === null ? null : Number(pnl));
+    if (series.t.length > MAX_POINTS) for (const k of ['t', 'equity', 'pnl']) series[k].shift();
+    lastPointMs = tMs;
+  }
+
+  function redraw() {
+    if (chart === null) makeChart();
+    else chart.setData([series.t, series.equity, series.pnl]);
+    document.body.dataset.chartPoints = String(series.t.length);
+  }
+
+  // ---- status ---------------------------------------------------------------------------
+  function render(status) {
+    if (status.phase === 'starting') {
+      badge('mode', 'starting', 'warn');
+      setText('updated', status.step);
+      return;
+    }
+    setText('account', status.account);
+    badge('mode', status.mode, status.mode === 'trading' ? 'good' : status.mode === 'degraded' ? 'warn' : 'bad');
+    badge('ready', status.ready.ready ? 'ready' : 'not ready', status.ready.ready ? 'good' : 'bad');
+    badge('kill-switch', status.killSwitch.tripped ? 'kill switch tripped' : 'kill switch armed', status.killSwitch.tripped ? 'bad' : 'good');
+    byTestId('dry-run').classList.toggle('hidden', !status.dryRun);
+    setText('updated', time(status.generatedAtMs));
+    setText('seq', String(status.seq));
+    setText('balance', show(status.balance));
+    setText('equity', show(status.equity));
+    const pnl = status.pnl;
+    const total = setText('pnl-total', show(pnl && pnl.total));
+    total.className = `value ${signClass(pnl && pnl.total)}`;
+    setText('pnl-realized', show(pnl && pnl.realized));
+    setText('pnl-unrealized', show(pnl && pnl.unrealized));
+    setText('connection', status.connection.status);
+    setText('reconnects', String(status.connection.reconnects));
+    setText('degraded-total', seconds(status.degraded.totalMs));
+
+    const problems = [...status.ready.reasons, ...status.ready.warnings];
+    byTestId('problems').classList.toggle('hidden', problems.length === 0);
+    byTestId('problem-list').replaceChildren(
+      ...problems.map((p) => {
+        const li = document.createElement('li');
+        li.textContent = p;
+        return li;
+      }),
+    );
+
+    fill(
+      'positions',
+      status.positions.map((p) => ({ key: ['position', String(p.marketId)], value: p })),
+      (p) => [
+        cell(p.marketId, { field: 'marketId' }),
+        cell(p.side, { field: 'side', cls: p.side === 'buy' ? 'pos' : 'neg' }),
+        cell(p.signedSize, { num: true, field: 'signedSize' }),
+        cell(p.entryPrice, { num: true, field: 'entryPrice' }),
+        cell(p.markPrice, { num: true, field: 'markPrice' }),
+        cell(p.unrealizedPnl, { num: true, field: 'unrealizedPnl', cls: signClass(p.unrealizedPnl) }),
+      ],
+      'flat',
+    );
+    fill(
+      'strategies',
+      status.strategies.map((s) => ({ key: ['strategy', s.name], value: s })),
+      (s) => [
+        cell(s.name, { field: 'name' }),
+        cell(s.status, { field: 'status', cls: s.status === 'failed' ? 'neg' : '' }),
+        cell(s.positions.length === 0 ? '0' : s.positions.map((p) => (s.markets.length > 1 ? `${p.marketId}: ${p.signedSize}` : p.signedSize)).join(', '), { num: true, field: 'position' }),
+        cell(s.pnl === null ? null : s.pnl.total, { num: true, field: 'pnl', cls: signClass(s.pnl && s.pnl.total) }),
+        cell(s.openOrders, { num: true, field: 'openOrders' }),
+        cell(s.feed.stale ? `reduce-only: ${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')}` : 'fresh', { field: 'feed', cls: s.feed.stale ? 'stale' : '' }),
+        cell(s.killSwitch.tripped ? 'tripped' : 'armed', { field: 'killSwitch', cls: s.killSwitch.tripped ? 'neg' : '' }),
+      ],
+      'no strategies',
+    );
+    fill(
+      'orders',
+      status.openOrders.map((o) => ({ key: ['order', o.intentId], value: o })),
+      (o) => [
+        cell(o.strategy, { field: 'strategy' }),
+        cell(o.marketId, { field: 'marketId' }),
+        cell(o.side, { field: 'side', cls: o.side === 'buy' ? 'pos' : 'neg' }),
+        cell(o.size, { num: true, field: 'size' }),
+        cell(o.price, { num: true, field: 'price' }),
+        cell(o.filledSize, { num: true, field: 'filledSize' }),
+        cell(o.state, { field: 'state' }),
+        cell(o.orderId === null ? null : `${o.orderId.slice(0, 10)}…`, { field: 'orderId' }),
+      ],
+      'none',
+    );
+    fill(
+      'fills',
+      status.recentFills.slice(0, 20).map((f) => ({ key: ['fill', f.id], value: f })),
+      (f) => [
+        cell(time(f.atMs), { field: 'time' }),
+        cell(f.strategy, { field: 'strategy' }),
+        cell(f.marketId, { field: 'marketId' }),
+        cell(f.side, { field: 'side', cls: f.side === 'buy' ? 'pos' : 'neg' }),
+        cell(f.size, { num: true, field: 'size' }),
+        cell(f.price, { num: true, field: 'price' }),
+        cell(f.fee, { num: true, field: 'fee' }),
+        cell(f.liquidity.toLowerCase(), { field: 'liquidity' }),
+      ],
+      'no fills yet',
+    );
+    fill(
+      'streams',
+      status.streams.map((s) => ({ key: ['stream', s.marketId === undefined ? s.channel : `${s.channel}:${s.marketId}`], value: s })),
+      (s) => [
+        cell(s.channel, { field: 'channel' }),
+        cell(s.marketId === undefined ? 'account' : s.marketId, { field: 'marketId' }),
+        cell(seconds(s.ageMs), { num: true, field: 'age' }),
+        cell(s.budgetMs === undefined ? '–' : seconds(s.budgetMs), { num: true, field: 'budget' }),
+        cell(s.stale ? 'stale' : s.lastAtMs === null ? 'no message yet' : 'fresh', { field: 'state', cls: s.stale ? 'stale' : '' }),
+      ],
+      'none',
+    );
+
+    if (status.generatedAtMs - lastPointMs >= 1000) {
+      addPoint(status.generatedAtMs, status.equity, status.pnl && status.pnl.total);
+      redraw();
+    }
+    document.body.dataset.seq = String(status.seq);
+  }
+
+  // ---- live updates ---------------------------------------------------------------------
+  const events = new EventSource('/api/events');
+  events.addEventListener('open', () => {
+    document.body.dataset.connected = 'true';
+    setText('link', 'live');
+  });
+  events.addEventListener('error', () => {
+    document.body.dataset.connected = 'false';
+    setText('link', 'reconnecting');
+  });
+  events.addEventListener('history', (e) => {
+    for (const k of ['t', 'equity', 'pnl']) series[k].length = 0;
+    for (const p of JSON.parse(e.data).points) addPoint(p.t, p.equity, p.pnl);
+    redraw();
+  });
+  events.addEventListener('status', (e) => render(JSON.parse(e.data)));
+})();

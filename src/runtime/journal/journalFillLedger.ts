@@ -1,0 +1,15 @@
+import type { Clock } from '../../core/clock.js';
+import type { FillLedger } from '../../engine/fillLedger.js';
+import type { Journal } from './journal.js';
+
+/**
+ * The engine tracker's fill ledger over the journal: a fill is counted (by the tracker, the
+ * strategies and their budgets) only if the journal's fills table did not hold its id, from the
+ * fills channel, from the venue's trade history, or from a previous run. The journal row is
+ * written before the tracker counts the fill, so nothing counted is ever missing from the file.
+ */
+export function journalFillLedger(journal: Journal, account: string, clock: Clock): FillLedger {
+  return {
+    record: (fill, origin) => journal.recordFill(account, fill, origin, clock.now()),
+  };
+}

@@ -1,0 +1,235 @@
+import { Subject, type Observable } from 'rxjs';
+import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js';
+import type { IntentOutcome } from '../engine/intentOutcome.js';
+import type { Intent, Side } from '../engine/intents.js';
+import type { OrderState } from '../engine/orderTracker.js';
+import type { OrderEvent, OrderEventType } from './orderEvents.js';
+
+/** An order as the engine tracks it (`TrackedOrder` satisfies it): the input of the lifecycle. */
+export interface OrderUpdate {
+  readonly intentId: string;
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly side: Side;
+  readonly size: string;
+  readonly price: string;
+  readonly state: OrderState;
+  readonly filledSize: string;
+  readonly orderId?: string;
+}
+
+interface OrderRecord {
+  readonly intentId: string;
+  readonly strategy: string;
+  readonly marketId: number;
+  /** Ends by itself when not filled at once (IOC, FOK, market, close) or at its time (GTT). */
+  readonly expires: boolean;
+  readonly isMarket: boolean;
+  side?: Side;
+  size?: string;
+  price?: string;
+  orderId?: string;
+  placed: boolean;
+  filledSize: string;
+  cancelRequested: boolean;
+}
+
+/** Finished intents remembered so that a late report does not start a second life. */
+const FINISHED_KEPT = 10_000;
+
+export interface OrderLifecycleOptions {
+  readonly now: () => number;
+  /** A closePosition's side and size before the engine sized it: the open position's. */
+  readonly position?: (marketId: number) => { readonly side: Side; readonly size: string } | undefined;
+}
+
+/**
+ * Turns what the engine reports about orders (the intents strategies send, their outcomes, and the
+ * tracker's order changes, which may arrive in any order) into one ordered life per order: see
+ * `OrderEvent`. Lives in the strategy layer so the runtime and the test kit derive it alike.
+ */
+export class OrderLifecycle {
+  private readonly records = new Map<string, OrderRecord>();
+  private readonly finished = new Set<string>();
+  private readonly subject = new Subject<OrderEvent>();
+  readonly events$: Observable<OrderEvent> = this.subject.asObservable();
+
+  constructor(private readonly options: OrderLifecycleOptions) {}
+
+  /** An intent a strategy sent (placements start a record; cancels mark their targets). */
+  onIntent(intent: Intent): void {
+    switch (intent.kind) {
+      case 'placeLimit':
+        this.start(intent, { side: intent.side, size: intent.size, price: intent.price, expires: intent.timeInForce !== 'GTC', isMarket: false });
+        return;
+      case 'placeMarket':
+        this.start(intent, { side: intent.side, size: intent.size, expires: true, isMarket: true });
+        return;
+      case 'closePosition': {
+        const position = this.options.position?.(intent.marketId);
+        const side: Side | undefined = position === undefined ? undefined : position.side === 'buy' ? 'sell' : 'buy';
+        this.start(intent, { ...(side === undefined ? {} : { side }), ...(position === undefined ? {} : { size: position.size }), expires: true, isMarket: true });
+        return;
+      }
+      case 'cancel': {
+        const target = 'intentId' in intent.target ? this.records.get(intent.target.intentId) : this.byOrderId(intent.target.orderId);
+        if (target !== undefined) target.cancelRequested = true;
+        return;
+      }
+      case 'cancelAll':
+        for (const record of this.records.values()) if (record.marketId === intent.marketId) record.cancelRequested = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The runtime is cancelling every open order of a strategy (its on_error policy). */
+  cancelRequestedFor(strategy: string): void {
+    for (const record of this.records.values()) if (record.strategy === strategy) record.cancelRequested = true;
+  }
+
+  onOutcome(outcome: IntentOutcome): void {
+    const record = this.records.get(outcome.intentId);
+    if (record === undefined) return;
+    if (outcome.type === 'accepted') {
+      if (outcome.orderId !== undefined) record.orderId ??= outcome.orderId;
+      if (!record.placed) this.emit(record, 'placed');
+    } else if (outcome.type === 'refused') {
+      this.finish(record, 'rejected', { code: outcome.rejection.rule, reason: outcome.rejection.reason, by: 'refused' });
+    } else if (outcome.type === 'failed') {
+      // A placement the venue rejected may still have been reported placed (a fill adopted it): then the fills decide.
+      if (!record.placed) this.finish(record, 'rejected', { code: outcome.error.code, reason: outcome.error.message, by: 'failed' });
+    }
+  }
+
+  onOrder(update: OrderUpdate): void {
+    if (this.finished.has(update.intentId)) return;
+    let record = this.records.get(update.intentId);
+    if (record === undefined) {
+      // An order this run did not send (restored from the journal, or adopted): its life starts here.
+      if (update.state === 'pending' || update.state === 'unknown') return;
+      record = this.start(update, { side: update.side, size: update.size, price: update.price, expires: false, isMarket: false });
+      // What filled before is history (counted by the run that saw it): this life starts from here.
+      if (update.state !== 'filled') record.filledSize = update.filledSize;
+    }
+    record.side = update.side;
+    record.size = update.size;
+    if (!record.isMarket) record.price ??= update.price;
+    if (update.orderId !== undefined) record.orderId ??= update.orderId;
+    switch (update.state) {
+      case 'pending':
+      case 'unknown':
+        return;
+      case 'open':
+      case 'partially_filled':
+        if (!record.placed) this.emit(record, 'placed');
+        this.onFilledSize(record, update.filledSize);
+        return;
+      case 'filled':
+        if (!record.placed) this.emit(record, 'placed');
+        this.finishFilled(record, maxOf(update.filledSize, update.size));
+        return;
+      case 'cancelled':
+        if (!record.placed) this.emit(record, 'placed');
+        this.onFilledSize(record, update.filledSize);
+        if (this.finished.has(record.intentId)) return;
+        if (record.expires && !record.cancelRequested) this.finish(record, 'expired');
+        else this.finish(record, 'cancelled', { requested: record.cancelRequested });
+        return;
+      case 'rejected':
+      case 'failed':
+        // The outcome carries the reason; a record the outcome already finished is gone.
+        return;
+    }
+  }
+
+  /** Orders with a life in progress (tests and diagnostics). */
+  get openCount(): number {
+    return this.records.size;
+  }
+
+  complete(): void {
+    this.subject.complete();
+  }
+
+  private start(
+    source: { readonly intentId: string; readonly strategy: string; readonly marketId: number },
+    fields: { side?: Side; size?: string; price?: string; expires: boolean; isMarket: boolean },
+  ): OrderRecord {
+    const record: OrderRecord = {
+      intentId: source.intentId,
+      strategy: source.strategy,
+      marketId: source.marketId,
+      expires: fields.expires,
+      isMarket: fields.isMarket,
+      placed: false,
+      filledSize: '0',
+      cancelRequested: false,
+      ...(fields.side === undefined ? {} : { side: fields.side }),
+      ...(fields.size === undefined ? {} : { size: fields.size }),
+      ...(fields.price === undefined ? {} : { price: fields.price }),
+    };
+    this.records.set(source.intentId, record);
+    return record;
+  }
+
+  private onFilledSize(record: OrderRecord, filledSize: string): void {
+    if (compareDecimals(filledSize, record.filledSize) <= 0) return;
+    const size = record.size ?? filledSize;
+    if (compareDecimals(filledSize, size) >= 0) {
+      this.finishFilled(record, filledSize);
+      return;
+    }
+    const last = addDecimals(filledSize, negateDecimal(record.filledSize));
+    record.filledSize = filledSize;
+    this.emit(record, 'partially_filled', { lastFillSize: last });
+  }
+
+  private finishFilled(record: OrderRecord, filledSize: string): void {
+    const last = addDecimals(filledSize, negateDecimal(record.filledSize));
+    record.filledSize = filledSize;
+    this.finish(record, 'filled', { lastFillSize: last });
+  }
+
+  private finish(record: OrderRecord, type: OrderEventType, extra: Record<string, unknown> = {}): void {
+    this.records.delete(record.intentId);
+    this.finished.add(record.intentId);
+    if (this.finished.size > FINISHED_KEPT) {
+      const oldest = this.finished.values().next().value;
+      if (oldest !== undefined) this.finished.delete(oldest);
+    }
+    this.emit(record, type, extra);
+  }
+
+  private emit(record: OrderRecord, type: OrderEventType, extra: Record<string, unknown> = {}): void {
+    if (type === 'placed') record.placed = true;
+    const size = record.size ?? record.filledSize;
+    const remaining = addDecimals(size, negateDecimal(record.filledSize));
+    const event = {
+      type,
+      intentId: record.intentId,
+      strategy: record.strategy,
+      marketId: record.marketId,
+      side: record.side ?? 'buy',
+      size,
+      ...(record.price === undefined ? {} : { price: record.price }),
+      ...(record.orderId === undefined ? {} : { orderId: record.orderId }),
+      filledSize: record.filledSize,
+      remainingSize: compareDecimals(remaining, '0') < 0 ? '0' : remaining,
+      atMs: this.options.now(),
+      ...extra,
+    } as OrderEvent;
+    this.subject.next(event);
+  }
+
+  private byOrderId(orderId: string): OrderRecord | undefined {
+    const key = orderId.toLowerCase();
+    for (const record of this.records.values()) if (record.orderId?.toLowerCase() === key) return record;
+    return undefined;
+  }
+}
+
+function maxOf(a: string, b: string): string {
+  return compareDecimals(a, b) >= 0 ? a : b;
+}

@@ -1,0 +1,42 @@
+import type { AcceptedOutcome, DryRunOutcome, FailedOutcome, IntentOutcome, RefusedOutcome, UnknownOutcome } from '../engine/intentOutcome.js';
+import type {
+  OrderCancelledEvent,
+  OrderEvent,
+  OrderExpiredEvent,
+  OrderFilledEvent,
+  OrderPartiallyFilledEvent,
+  OrderPlacedEvent,
+  OrderRejectedEvent,
+} from './orderEvents.js';
+
+/**
+ * Narrowing guards for every outcome and order event kind, usable in `filter`:
+ * `ctx.outcomes.pipe(filter(isRefused), map((o) => o.rejection.rule))`.
+ */
+
+/** The venue took the action. */
+export const isAccepted = (o: IntentOutcome): o is AcceptedOutcome => o.type === 'accepted';
+/** Refused before anything was sent (a pre-trade check or a guard): `o.rejection` says which rule and value. */
+export const isRefused = (o: IntentOutcome): o is RefusedOutcome => o.type === 'refused';
+/** Sent, and the venue rejected it or the retries ran out: `o.error` has the venue's code and message. */
+export const isFailed = (o: IntentOutcome): o is FailedOutcome => o.type === 'failed';
+/** Sent, and neither the answer nor the venue's state showed whether it executed: reconcile before acting again. */
+export const isUnknown = (o: IntentOutcome): o is UnknownOutcome => o.type === 'unknown';
+/** Dry run: built and signed, never sent. */
+export const isDryRun = (o: IntentOutcome): o is DryRunOutcome => o.type === 'dry_run';
+/** Refused or failed: the intent did nothing. */
+export const isNotDone = (o: IntentOutcome): o is RefusedOutcome | FailedOutcome => o.type === 'refused' || o.type === 'failed';
+
+export const isPlaced = (e: OrderEvent): e is OrderPlacedEvent => e.type === 'placed';
+export const isPartiallyFilled = (e: OrderEvent): e is OrderPartiallyFilledEvent => e.type === 'partially_filled';
+export const isFilled = (e: OrderEvent): e is OrderFilledEvent => e.type === 'filled';
+export const isCancelled = (e: OrderEvent): e is OrderCancelledEvent => e.type === 'cancelled';
+export const isExpired = (e: OrderEvent): e is OrderExpiredEvent => e.type === 'expired';
+export const isRejected = (e: OrderEvent): e is OrderRejectedEvent => e.type === 'rejected';
+/** A fill event, partial or complete: `e.lastFillSize` is what this step filled. */
+export const isFillEvent = (e: OrderEvent): e is OrderPartiallyFilledEvent | OrderFilledEvent => e.type === 'partially_filled' || e.type === 'filled';
+
+/** Events of one order: `ctx.orderEvents.pipe(filter(forIntent(id)))`. */
+export function forIntent(intentId: string): <T extends { readonly intentId: string }>(e: T) => boolean {
+  return (e) => e.intentId === intentId;
+}

@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import { VenueError } from '../venueError.js';
+import { VenueTransportError } from '../venueTransportError.js';
+import { parseRetryAfter } from './retryAfter.js';
+import type { RequestLimiter } from './slidingWindowLimiter.js';
+import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
+
+/** What one exchange needs, resolved by the transport (URL built, headers chosen). */
+export interface ExchangeRequest<S extends z.ZodType> {
+  readonly method: 'GET' | 'POST';
+  readonly endpoint: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  readonly responseSchema: S;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+export interface ExchangeDeps {
+  readonly fetch: typeof fetch;
+  readonly limiter: RequestLimiter | false;
+  readonly now: () => number;
+}
+
+/**
+ * One HTTP exchange: a rate-limiter token, timeout combined with the caller's signal, status
+ * check, JSON and schema parsing. Every failure comes out typed: `VenueError` (the venue said no;
+ * with its `Retry-After`), `VenueTransportError` (no answer), `VenueSchemaError` (an answer we
+ * cannot read).
+ */
+export async function exchangeOnce<S extends z.ZodType>(request: ExchangeRequest<S>, deps: ExchangeDeps): Promise<z.output<S>> {
+  await takeToken(request, deps.limiter);
+  const { status, text, retryAfter } = await fetchText(request, deps.fetch);
+  if (status < 200 || status > 299) {
+    const retryAfterMs = parseRetryAfter(retryAfter, deps.now());
+    throw new VenueError({ httpStatus: status, rawBody: text, endpoint: request.endpoint, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  }
+  return parseAnswer(request, status, text);
+}
+
+async function takeToken(request: ExchangeRequest<z.ZodType>, limiter: RequestLimiter | false): Promise<void> {
+  if (limiter !== false) {
+    try {
+      await limiter.take(request.signal);
+    } catch (error) {
+      throw new VenueTransportError({ kind: 'Aborted', endpoint: request.endpoint, cause: error, requestSent: false });
+    }
+  }
+  if (request.signal?.aborted === true) {
+    throw new VenueTransportError({ kind: 'Aborted', endpoint: request.endpoint, cause: request.signal.reason, requestSent: false });
+  }
+}
+
+async function fetchText(request: ExchangeRequest<z.ZodType>, doFetch: typeof fetch): Promise<{ status: number; text: string; retryAfter: string | null }> {
+  const callerSignal = request.signal;
+  // A per-request controller rather than AbortSignal.any: on Node 20 every any() call leaves a
+  // dependant entry on a long-lived caller signal (e.g. a shutdown signal) that is never freed.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`timed out after ${request.timeoutMs} ms`, 'TimeoutError'));
+  }, request.timeoutMs);
+  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
+    if (request.body !== undefined) init.body = JSON.stringify(request.body);
+    const response = await doFetch(request.url, init);
+    return { status: response.status, text: await response.text(), retryAfter: response.headers.get('retry-after') };
+  } catch (error) {
+    // The caller's abort wins over a timeout that fired at the same moment.
+    const kind = callerSignal?.aborted === true ? 'Aborted' : timedOut ? 'Timeout' : 'ConnectionFailed';
+    throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs: request.timeoutMs, cause: error });
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+function parseAnswer<S extends z.ZodType>(request: ExchangeRequest<S>, status: number, text: string): z.output<S> {
+  const executed = request.method === 'POST';
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new VenueSchemaError({
+      endpoint: request.endpoint,
+      direction: 'response',
+      issues: [{ path: '', message: `not JSON (HTTP ${status}, ${text.length} bytes)` }],
+      executed,
+      cause: error,
+    });
+  }
+  const parsed = request.responseSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'response', issues: schemaIssues(parsed.error), executed });
+  }
+  return parsed.data;
+}

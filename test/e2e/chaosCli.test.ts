@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { INVARIANT_IDS } from '../../src/runtime/chaos/audit/invariant.js';
+import type { ChaosReport } from '../../src/runtime/chaos/chaosReport.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const dirs: string[] = [];
+afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** `perpbot chaos ...` as a process (node with the tsx loader, as bin/perpbot.js runs it). */
+function perpbot(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
+  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/runtime/cli/main.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
+}
+
+describe('perpbot chaos (its command line spawned, default config and faults)', () => {
+  it(
+    'runs the strategies under faults with a SIGKILL and restart half-way, and every invariant of the audit holds',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'chaos-e2e-'));
+      dirs.push(dir);
+      const jsonPath = join(dir, 'report.json');
+      // 51 s of trading keeps the whole test, set-up, restart and settle included, near 65 s.
+      const run = await perpbot(['chaos', '--minutes', '0.85', '--json', jsonPath, '--dir', join(dir, 'run')]);
+      const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ChaosReport;
+
+      expect(report.invariants.map((i) => i.id)).toEqual([...INVARIANT_IDS]);
+      for (const invariant of report.invariants) {
+        expect(Object.keys(invariant).sort()).toEqual(expect.arrayContaining(['data', 'id', 'measured', 'ok', 'title']));
+        expect(run.stdout).toMatch(new RegExp(`${invariant.title} +${invariant.ok ? 'PASS' : 'FAIL'} `));
+      }
+      expect(report).toMatchObject({ durationMs: 51_000, crash: true, faults: { errorRate: 0.05, wsDropEveryMs: 20_000 }, dir: join(dir, 'run'), dirKept: true });
+      expect(report.ranMs).toBeGreaterThanOrEqual(51_000);
+      // The schedule happened: two runs, the first killed by SIGKILL, the second stopped and exiting 0.
+      expect(report.totals.botRuns).toBe(2);
+      expect(report.invariants.find((i) => i.id === 'process_exits')?.data['exits']).toEqual([
+        { run: 1, code: null, signal: 'SIGKILL', planned: 'crash', forced: false },
+        { run: 2, code: 0, signal: null, planned: 'stop', forced: false },
+      ]);
+      // The strategy traded, and the faults were felt.
+      expect(report.totals.ordersPlaced).toBeGreaterThan(10);
+      expect(report.totals.reconnects).toBeGreaterThan(0);
+
+      expect(report.invariants.filter((i) => !i.ok).map((i) => `${i.id}: ${i.detail ?? ''}`)).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+    },
+    // About 60 s on an idle machine; the margin is for a loaded one (the settle and stop phases stretch).
+    150_000,
+  );
+});

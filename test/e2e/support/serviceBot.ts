@@ -1,0 +1,119 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Engine } from '../../../src/engine/engine.js';
+import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
+import { createLogger } from '../../../src/runtime/logging/createLogger.js';
+import { runBot } from '../../../src/runtime/runBot.js';
+import type { RunningSim } from '../../../src/sim/startSim.js';
+import type { SimAccount } from './simAccount.js';
+
+export const CONTROL_TOKEN = 'test-control-token-0123456789abcdef';
+
+export interface ServiceBot {
+  readonly engine: Engine;
+  /** The control server's base URL. */
+  readonly url: string;
+  readonly lines: string[];
+  readonly journal: string;
+  stop(): Promise<void>;
+}
+
+/** A strategies root in `dir` whose strategies/serviceProbe.ts re-exports the service probe. */
+export function prepareServiceRoot(dir: string): void {
+  mkdirSync(join(dir, 'strategies'), { recursive: true });
+  writeFileSync(join(dir, 'strategies', 'serviceProbe.ts'), `export { default } from ${JSON.stringify(new URL('./serviceProbeStrategy.ts', import.meta.url).pathname)};\n`);
+}
+
+export function serviceBotConfig(dir: string, strategies: string, extra = ''): string {
+  return `
+venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
+risk:
+  max_order_notional: "100000"
+  max_position_per_market: "1000000"
+  max_open_orders: 50
+  max_actions_per_second: 200
+  kill_switch: { max_loss: "1000" }
+strategies:
+${strategies}
+logging: { level: info, pretty: false }
+journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
+control: { port: 0 }
+${extra}`;
+}
+
+/** runBot on the simulator with the control server on a free port; resolves once the bot runs. */
+export async function startServiceBot(
+  sim: RunningSim,
+  who: SimAccount,
+  dir: string,
+  text: string,
+  options: { readonly env?: Record<string, string>; readonly restUrl?: string } = {},
+): Promise<ServiceBot> {
+  const config = await loadConfig({ text, env: {} });
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
+      done();
+    },
+  });
+  const controller = new AbortController();
+  let url: string | undefined;
+  let ready!: (engine: Engine) => void;
+  const started = new Promise<Engine>((r) => (ready = r));
+  const running = runBot({
+    config,
+    keys: { account: { address: who.account, privateKey: who.accountKey }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    restUrl: options.restUrl ?? sim.restUrl,
+    wsUrl: sim.wsUrl,
+    logger: createLogger({ level: 'info', pretty: false, destination }),
+    signal: controller.signal,
+    root: dir,
+    env: options.env ?? { PERPBOT_CONTROL_TOKEN: CONTROL_TOKEN },
+    onControlServer: (u) => (url = u),
+    onReady: ({ engine }) => ready(engine),
+  });
+  const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);
+  if (url === undefined) throw new Error('the control server did not report its URL');
+  return {
+    engine,
+    url,
+    lines,
+    journal: join(dir, 'journal.sqlite'),
+    stop: async () => {
+      controller.abort();
+      await running;
+    },
+  };
+}
+
+/** Prometheus text exposition -> samples; throws on a line that is not valid exposition. */
+export function parsePrometheus(text: string): { readonly name: string; readonly labels: Record<string, string>; readonly value: number }[] {
+  const samples: { name: string; labels: Record<string, string>; value: number }[] = [];
+  const types = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    if (line.startsWith('# HELP ')) continue;
+    if (line.startsWith('# TYPE ')) {
+      const [name, type] = line.slice(7).split(' ');
+      if (name === undefined || !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(type ?? '')) throw new Error(`bad TYPE line: ${line}`);
+      types.set(name, type as string);
+      continue;
+    }
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|NaN|\+Inf|-Inf))(?: \d+)?$/.exec(line);
+    if (match === null) throw new Error(`not a Prometheus sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    const labelText = match[2] ?? '';
+    for (const pair of labelText.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1] as string] = (pair[2] as string).replace(/\\(.)/g, '$1');
+    const name = match[1] as string;
+    const family = name.replace(/_(bucket|sum|count|total)$/, '');
+    if (!types.has(name) && !types.has(family)) throw new Error(`sample ${name} has no TYPE line`);
+    samples.push({ name, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+export function sumOf(samples: ReturnType<typeof parsePrometheus>, name: string, where: Record<string, string> = {}): number {
+  return samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+}

@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { isDecimalString } from '../../../src/core/decimal.js';
+import { base64ByteLength } from '../../../src/venue/schemas/restPrimitives.js';
+import { deepArray, hostileContainer, hostileNumber, hostileString, JsonEntries, junkEntries, POLLUTING, RawJson } from '../hostileValues.js';
+
+/**
+ * Wire field kinds of the REST bodies and queries, each with generators of values that are
+ * certainly invalid for it. "Certainly": candidates are filtered with a predicate that is
+ * deliberately generous about what might be valid, so a generated value never passes by luck.
+ */
+export interface FieldKind {
+  /** Any JSON value the field must refuse. */
+  readonly invalid: fc.Arbitrary<unknown>;
+  /** A query-string value the field must refuse (queries carry only strings). */
+  readonly invalidText: fc.Arbitrary<string>;
+}
+
+export interface FieldSpec {
+  readonly kind: FieldKind;
+  readonly valid: unknown;
+  readonly optional?: boolean;
+}
+
+export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
+
+const notAString = fc.oneof(hostileNumber, hostileContainer);
+const notANumber = fc.oneof(hostileString, hostileContainer);
+const notABoolean = fc.oneof(hostileString, hostileNumber, hostileContainer.filter((value) => typeof value !== 'boolean'));
+
+function stringKind(mightBeValid: (text: string) => boolean): FieldKind {
+  const badText = hostileString.filter((text) => !mightBeValid(text));
+  return { invalid: fc.oneof(badText, notAString), invalidText: badText };
+}
+
+function numberKind(mightBeValid: (value: number) => boolean): FieldKind {
+  const badNumber = hostileNumber.filter((value) => {
+    const number = value instanceof RawJson ? Number(value.text) : value;
+    return typeof number === 'number' && !mightBeValid(number);
+  });
+  return { invalid: fc.oneof(notANumber, badNumber), invalidText: hostileString };
+}
+
+const digits = (text: string): boolean => /^\d+$/.test(text);
+const inUint = (bits: number, min = 0) => (value: number) => Number.isInteger(value) && value >= min && value <= 2 ** bits - 1;
+
+export const kinds = {
+  address: stringKind((text) => /^0x[0-9a-fA-F]{40}$/.test(text)),
+  uintString: (bits: number) => stringKind((text) => digits(text) && BigInt(text) < 1n << BigInt(bits)),
+  intString: (bits: number) =>
+    stringKind((text) => /^-?\d+$/.test(text) && BigInt(text) < 1n << BigInt(bits - 1) && BigInt(text) >= -(1n << BigInt(bits - 1))),
+  nonNegativeDecimal: stringKind((text) => isDecimalString(text) && !text.startsWith('-')),
+  marketIdString: stringKind((text) => /^(0|[1-9]\d*)$/.test(text) && BigInt(text) <= 65_535n),
+  idString: stringKind((text) => /^(0|[1-9]\d*)$/.test(text)),
+  leverageString: stringKind((text) => digits(text) && BigInt(text) >= 1n && BigInt(text) <= 255n),
+  loginNonce: stringKind((text) => /^(0x|0X)?[0-9a-fA-F]{1,64}$/.test(text)),
+  hexSignature: stringKind((text) => /^0x[0-9a-fA-F]{130}$/.test(text)),
+  base64Signature: stringKind((text) => [64, 65].includes(base64ByteLength(text) ?? -1)),
+  anySignature: stringKind((text) => /^0x[0-9a-fA-F]{130}$/.test(text) || [64, 65].includes(base64ByteLength(text) ?? -1)),
+  hexId: stringKind((text) => /^(0x)?[0-9a-fA-F]+$/.test(text)),
+  nonEmptyString: { invalid: fc.oneof(fc.constant(''), notAString), invalidText: fc.constant('') } as FieldKind,
+  /** Free text: only a non-string is wrong. */
+  anyString: { invalid: notAString, invalidText: fc.constant('') } as FieldKind,
+  uintNumber: (bits: number, min = 0) => numberKind(inUint(bits, min)),
+  enumNumber: (...values: number[]) => numberKind((value) => values.includes(value)),
+  boolean: { invalid: notABoolean, invalidText: hostileString } as FieldKind,
+  object: (fields: FieldSpecs): FieldKind => ({
+    invalid: fc.oneof(
+      fc.oneof(hostileString, hostileNumber, fc.constantFrom(null, true, false, [], [1]), deepArray),
+      fc.constantFrom({}, POLLUTING, new RawJson('{"__proto__":{}}')),
+      corruptedObject(fields).map((corrupted) => corrupted.value),
+    ),
+    invalidText: hostileString,
+  }),
+};
+
+export interface Corrupted {
+  readonly value: JsonEntries;
+  /** Names of the fields that were replaced with an invalid value or dropped. */
+  readonly corrupted: readonly string[];
+}
+
+/**
+ * A valid object with one to three fields made invalid (a required field may also be dropped),
+ * plus unknown junk keys, `__proto__` and `constructor` among them, which the venue ignores.
+ */
+export function corruptedObject(fields: FieldSpecs): fc.Arbitrary<Corrupted> {
+  const names = Object.keys(fields);
+  return fc
+    .subarray(names, { minLength: 1, maxLength: Math.min(3, names.length) })
+    .chain((chosen) =>
+      fc.tuple(
+        fc.constant(chosen),
+        fc.tuple(...chosen.map((name) => corruption(fields[name]!))),
+        junkEntries.map((junk) => junk.filter(([key]) => !(key in fields))),
+      ),
+    )
+    .map(([chosen, replacements, junk]) => {
+      const entries: Array<readonly [string, unknown]> = [];
+      for (const [name, spec] of Object.entries(fields)) {
+        const index = chosen.indexOf(name);
+        if (index < 0) {
+          entries.push([name, spec.valid]);
+          continue;
+        }
+        const replacement = replacements[index]!;
+        if (replacement.drop !== true) entries.push([name, replacement.value]);
+      }
+      return { value: new JsonEntries([...entries, ...junk]), corrupted: chosen };
+    });
+}
+
+type Replacement = { readonly drop: true } | { readonly drop?: false; readonly value: unknown };
+
+function corruption(spec: FieldSpec): fc.Arbitrary<Replacement> {
+  const replace = spec.kind.invalid.map((value): Replacement => ({ value }));
+  return spec.optional === true ? replace : fc.oneof(replace, fc.constant<Replacement>({ drop: true }));
+}
