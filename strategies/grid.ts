@@ -17,8 +17,20 @@
  */
 import { defer, filter, merge, mergeMap, from, take, EMPTY, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { absDecimal, compareDecimals, defineStrategy, type Intent, type OpenOrderSnapshot, type StrategyContext } from '../src/strategy/index.js';
-import { addDecimals, countUnits, decimalToFixed, fixedToDecimal, multiplyUnits, negateDecimal } from '../src/core/decimal.js';
+import {
+  absDecimal,
+  addDecimals,
+  compareDecimals,
+  countUnits,
+  decimalToFixed,
+  defineStrategy,
+  fixedToDecimal,
+  multiplyUnits,
+  negateDecimal,
+  type Intent,
+  type OpenOrderSnapshot,
+  type StrategyContext,
+} from '../src/strategy/index.js';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 

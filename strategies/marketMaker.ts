@@ -24,16 +24,20 @@ import { defer, EMPTY, filter, from, ignoreElements, merge, mergeMap, tap, type 
 import { z } from 'zod';
 import {
   absDecimal,
+  addDecimals,
   changeBps,
   compareDecimals,
   defineStrategy,
+  fixedToDecimal,
+  negateDecimal,
   offsetByBps,
+  parseDecimal,
+  pow10,
   type Intent,
   type OpenOrderSnapshot,
   type PositionSnapshot,
   type StrategyContext,
 } from '../src/strategy/index.js';
-import { addDecimals, fixedToDecimal, negateDecimal, parseDecimal, pow10 } from '../src/core/decimal.js';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string such as "0.001"');
 

@@ -368,10 +368,14 @@ export class Engine {
       if (degraded.onMaxOutage === 'stop') this.stopTrading('outage_exceeded', reason);
     });
     this.subscriptions.add(() => this.outageWatch?.dispose());
+    // One line when a degraded period begins and one when it ends; the reasons in between are on tradingState$.
+    let previous = this.conditions.state;
     this.subscriptions.add(
       this.conditions.state$.subscribe((state) => {
-        if (state.mode === 'degraded') this.options.log.warn({ reasons: state.reasons, reconciling: state.reconciling }, 'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through');
-        else if (state.mode === 'trading' && this.outageWatch !== undefined && this.outageWatch.stats.periods > 0) this.options.log.info({}, 'trading resumed: feeds up and reconciled');
+        if (state.mode === previous.mode) return;
+        if (state.mode === 'degraded') this.options.log.warn({ reasons: state.reasons }, 'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through');
+        else if (state.mode === 'trading' && previous.mode === 'degraded') this.options.log.info({ degradedMs: state.sinceMs - previous.sinceMs }, 'trading resumed: feeds up and reconciled');
+        previous = state;
       }),
     );
   }

@@ -73,6 +73,7 @@ export {
   multiplyUnits,
   normalizeDecimal,
   parseDecimal,
+  pow10,
   type FixedPoint,
   type Rounding,
 } from '../core/decimal.js';

@@ -84,6 +84,10 @@ interface Running {
   halted: boolean;
   /** Its wind-down, once begun. */
   winding?: Promise<void>;
+  /** Intents sent and not yet answered by an outcome. */
+  readonly inFlight: Set<string>;
+  /** Called when the last of them is answered (while the wind-down waits for it). */
+  onSettled?: () => void;
   error?: unknown;
 }
 
@@ -129,7 +133,7 @@ export class StrategyHost {
       // Called only once `running` exists: errors reach a scope after its strategy's code ran.
       const scope: StrategyScope = { strategy: hosted.name, fail: (error) => void this.fail(running, error) };
       const context = this.contextFor(hosted, params, scope, resources, () => this.markDone(running));
-      const running: Running = { hosted, context, scope, resources, subscription: undefined, status: 'waiting', halted: false };
+      const running: Running = { hosted, context, scope, resources, subscription: undefined, status: 'waiting', halted: false, inFlight: new Set() };
       this.running.push(running);
       try {
         await runInStrategyScope(scope, async () => {
@@ -166,7 +170,13 @@ export class StrategyHost {
   /** The engine's reports every strategy's views are derived from, followed before any strategy starts. */
   private followEngine(): void {
     const { execution, orderUpdates, streams } = this.options;
-    this.shared.add(execution.outcomes.subscribe((o) => this.lifecycle.onOutcome(o)));
+    this.shared.add(
+      execution.outcomes.subscribe((o) => {
+        this.lifecycle.onOutcome(o);
+        const entry = this.running.find((r) => r.hosted.name === o.strategy);
+        if (entry?.inFlight.delete(o.intentId) === true && entry.inFlight.size === 0) entry.onSettled?.();
+      }),
+    );
     if (orderUpdates !== undefined) this.shared.add(orderUpdates.subscribe((u) => this.lifecycle.onOrder(u)));
     const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
     this.shared.add(outsideStrategyScope(() => this.pnl.follow(streams.fills(), markets)));
@@ -223,6 +233,7 @@ export class StrategyHost {
       return false;
     }
     this.lifecycle.onIntent(intent);
+    entry.inFlight.add(intent.intentId);
     // The engine's work is its own: an error in it later must not be taken for this strategy's.
     outsideStrategyScope(() => this.options.execution.submit(intent));
     return true;
@@ -249,6 +260,8 @@ export class StrategyHost {
       const abort = new AbortController();
       const deadline = this.options.clock.sleep(timeoutMs, abort.signal).catch(() => undefined);
       try {
+        // What it sent last has its outcome first, so onStop judges the state those intents left.
+        if (entry.hosted.definition.onStop !== undefined) await Promise.race([this.settled(entry), deadline]);
         const returned = await Promise.race([runInStrategyScope(entry.scope, async () => entry.hosted.definition.onStop?.(entry.context)), deadline.then(() => undefined)]);
         const result = await sendFinalIntents(returned, (intent) => runInStrategyScope(entry.scope, () => this.accept(entry, intent)), this.options.execution.outcomes, deadline);
         if (result.sent > 0 || result.timedOut) entry.context.log.info({ ...result, timeoutMs }, 'final intents of the strategy sent');
@@ -262,6 +275,12 @@ export class StrategyHost {
       entry.context.log.info({ status: entry.status }, end === 'done' ? 'strategy done' : 'strategy stopped');
     })();
     return entry.winding;
+  }
+
+  /** Resolves once every intent the strategy sent has its outcome. */
+  private settled(entry: Running): Promise<void> {
+    if (entry.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (entry.onSettled = resolve));
   }
 
   private async fail(entry: Running, error: unknown): Promise<void> {

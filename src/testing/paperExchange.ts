@@ -14,6 +14,8 @@ import type { BookView, FillView, OpenOrderSnapshot, PositionSnapshot, TradeView
 export type ScriptedOutcome =
   | 'accept'
   | 'unknown'
+  /** Never answered (a request that hangs): no outcome at all. */
+  | 'silent'
   | { readonly refuse: RejectionRule; readonly reason?: string; readonly value?: string }
   | { readonly fail: string; readonly message?: string };
 
@@ -340,6 +342,7 @@ export class PaperExchange {
       return this.accept(intent, order.orderId);
     }
     if (scripted === 'unknown') return this.outcome(intent, { type: 'unknown', reason: 'scripted by the test' });
+    if (scripted === 'silent') return;
     if ('refuse' in scripted) return this.refuse(intent, scripted.refuse, scripted.value ?? '', scripted.reason ?? 'scripted by the test');
     this.outcome(intent, { type: 'failed', error: { code: scripted.fail, message: scripted.message ?? 'scripted by the test', hints: [] } });
   }

@@ -26,7 +26,8 @@ function allowed(from: Layer | 'strategies', to: string): boolean {
   const target = relative(SRC, to).split('/');
   const toLayer = target.length === 1 ? 'index' : (target[0] as Layer);
   if (from === 'index') return true;
-  if (from === 'strategies') return toLayer === 'strategy' || toLayer === 'core';
+  // Example strategies use only the public entry (what `perpbot/strategy` is in the package).
+  if (from === 'strategies') return target.join('/').replace(/\.(js|ts)$/, '') === 'strategy/index';
   if (from === 'sim') {
     return toLayer === 'sim' || toLayer === 'core' || toLayer === 'protocol' || (toLayer === 'venue' && target[1] === 'schemas');
   }
@@ -74,6 +75,8 @@ describe('layering', () => {
     expect(allowed('sim', join(SRC, 'venue/schemas/restOrders.js'))).toBe(true);
     expect(allowed('runtime', join(SRC, 'sim/startSim.js'))).toBe(true);
     expect(allowed('strategies', join(SRC, 'engine/engine.js'))).toBe(false);
+    expect(allowed('strategies', join(SRC, 'core/decimal.js'))).toBe(false);
+    expect(allowed('strategies', join(SRC, 'strategy/index.js'))).toBe(true);
     expect(allowed('testing', join(SRC, 'strategy/strategyHost.js'))).toBe(true);
     expect(allowed('testing', join(SRC, 'runtime/runBot.js'))).toBe(false);
     expect(allowed('runtime', join(SRC, 'testing/index.js'))).toBe(false);

@@ -67,8 +67,9 @@ describe('degraded mode: the private feeds down for a minute', () => {
     const resumed = await engine.execute(placeLimit({ intentId: 'resumed', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0005', price: '62000', postOnly: true }));
     expect(resumed).toMatchObject({ type: 'accepted' });
     const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
-    expect(messages).toContain('trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through');
-    expect(messages).toContain('trading resumed: feeds up and reconciled');
+    // One line as the period began and one as it ended, however often its reasons changed.
+    expect(messages.filter((m) => m === 'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through')).toHaveLength(1);
+    expect(messages.filter((m) => m === 'trading resumed: feeds up and reconciled')).toHaveLength(1);
     expect(messages).not.toContain('trading stopped for a definite reason: stopping the bot');
     // The strategy saw it all on its stream: trading, degraded with the reason, trading again.
     const seen = lines.map((l) => JSON.parse(l) as { msg: string; mode?: string; reasons?: string[] }).filter((l) => l.msg === 'strategy saw trading state');

@@ -27,6 +27,12 @@ export function followConnection(connection$: Observable<ConnectionStatusView>, 
     }
     if (!everAuthenticated || state.status === 'closed') return;
     down = true;
-    conditions.feedDown(`${state.status}${state.reason === undefined ? '' : `: ${state.reason}`}`);
+    conditions.feedDown(describeStatus(state));
   });
+}
+
+/** The connection's state as a reason a person reads: what it is doing, and why when it says. */
+function describeStatus(state: ConnectionStatusView): string {
+  const doing = state.status === 'open' ? 'connected, authenticating' : state.status;
+  return state.reason === undefined ? doing : `${doing}: ${state.reason}`;
 }

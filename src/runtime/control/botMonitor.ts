@@ -106,6 +106,9 @@ export class BotMonitor {
 
   /** Samples the equity curve (at most once per its interval); call it on a timer. */
   sample(): void {
+    // The snapshot is built only when the curve wants a point (every second or coarser), not on every tick.
+    const last = this.history.all().at(-1);
+    if (last !== undefined && this.options.clock.now() - last.t < this.history.intervalMs) return;
     const status = this.status();
     this.history.offer({ t: status.generatedAtMs, equity: status.equity, pnl: status.pnl?.total ?? null });
   }
@@ -155,7 +158,7 @@ export class BotMonitor {
       killSwitch: { tripped: killSwitch.tripped, ...(killSwitch.reason === undefined ? {} : { reason: killSwitch.reason }) },
       connection: { status: this.connection.status, ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }), reconnects: this.options.reconnects() },
       balance,
-      equity: balance === null || unrealized === null ? null : addDecimals(balance, unrealized),
+      equity: balance === null || unrealized === null ? null : rounded(addDecimals(balance, unrealized)),
       pnl: pnlStatus(engine.sessionPnl()),
       positions,
       openOrders: engine.tracker.openOrders().map((o) => ({

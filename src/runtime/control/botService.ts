@@ -127,8 +127,6 @@ export class BotService {
   wire(bot: WiredBot): void {
     const { clock, logger } = this.options;
     this.subscriptions.add(followFeeds({ ws: bot.ws, books: bot.books, feeds: this.feeds, markets: bot.markets, declared: bot.freshness.declared() }));
-    let reconnects = 0;
-    this.subscriptions.add(bot.engine.reconnects$.subscribe(() => reconnects++));
     const monitor = new BotMonitor({
       account: this.options.account,
       signer: bot.signer,
@@ -142,7 +140,7 @@ export class BotService {
       freshness: bot.freshness,
       feeds: this.feeds,
       connection$: bot.ws.connectionState$,
-      reconnects: () => reconnects,
+      reconnects: () => bot.ws.metrics.reconnects,
     });
     this.monitor = monitor;
     this.subscriptions.add(

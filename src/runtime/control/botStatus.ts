@@ -28,7 +28,7 @@ export interface BotStatus {
   readonly connection: { readonly status: string; readonly reason?: string; readonly reconnects: number };
   /** Cross-margin balance (USDC); null until the venue reported one. */
   readonly balance: string | null;
-  /** Balance plus the unrealised PnL of the positions below. */
+  /** Balance plus the unrealised PnL of the positions below, to 6 decimals (nearest). */
   readonly equity: string | null;
   /** The session's PnL as the kill switch judges it. */
   readonly pnl: PnlStatus | null;

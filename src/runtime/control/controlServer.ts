@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { PerpbotError } from '../../core/perpbotError.js';
 import { redactSecretsInText } from '../logging/redactSecrets.js';
 import type { BotControl } from './botControl.js';
 import { bearerMatches } from './controlToken.js';
@@ -56,7 +57,17 @@ export async function startControlServer(options: ControlServerOptions): Promise
       else res.end();
     });
   });
-  await listen(server, options.port, options.host);
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    throw new PerpbotError(`the control server could not listen on ${options.host}:${options.port} (${code})`, {
+      code: 'CONTROL_LISTEN',
+      details: { host: options.host, port: options.port },
+      hints: ['choose another control.port (or --control-port), or 0 for a free one', 'check control.host names an address of this machine'],
+      cause: error,
+    });
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { terminalStream } from '../terminal/terminalLines.js';
 import { redactSecrets, redactSecretsInText, REDACTED } from './redactSecrets.js';
 import { secretRedactionPaths } from './secretLogKeys.js';
 
@@ -8,7 +8,7 @@ export type { Logger };
 
 export interface LoggerOptions {
   readonly level: Level | 'silent';
-  /** 'auto': human-readable on a TTY, JSON lines otherwise (what log collectors want). */
+  /** 'auto': one readable line per event on a TTY, JSON lines otherwise (what log collectors want). */
   readonly pretty: 'auto' | boolean;
   /** Where lines go; stdout when absent. 'auto' looks at this stream's `isTTY`. */
   readonly destination?: DestinationStream | NodeJS.WritableStream;
@@ -23,7 +23,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? process.stdout;
   const usePretty = options.pretty === 'auto' ? isTty(destination) : options.pretty;
-  const stream: DestinationStream = usePretty ? pretty({ destination: asWritable(destination), colorize: isTty(destination), sync: true }) : destination;
+  const stream: DestinationStream = usePretty ? terminalStream(asWritable(destination), { colorize: isTty(destination) }) : destination;
   return pino(
     {
       level: options.level,

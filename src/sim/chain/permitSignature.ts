@@ -1,7 +1,6 @@
 import { getAddress } from 'viem';
 import type { Address } from '../../core/address.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
-import { toHex } from '../../protocol/abiWords.js';
 import { keccak256 } from '../../protocol/keccak.js';
 import { loadNativeSecp256k1 } from '../../protocol/nativeSecp256k1.js';
 import { parseBase64Signature, recoverAddress } from '../../protocol/signature.js';
@@ -90,8 +89,26 @@ export function recoverSigner(digest: Uint8Array, signature: PermitSignature, ex
   const native = loadNativeSecp256k1();
   if (native === null) return recoverAddress(digest, parseBase64Signature(signature.text, FIELD));
   const uncompressed = native.ecdsaRecover(signature.rs, signature.yParity, digest, false);
-  const hash = keccak256(uncompressed.subarray(1));
-  const hex = Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
+  const hex = addressHexOf(uncompressed);
   if (hex === expected.slice(2).toLowerCase()) return expected;
-  return getAddress(toHex(hash.subarray(12)));
+  return getAddress(`0x${hex}`);
 }
+
+/**
+ * The lowercase hex address of an uncompressed public key: the last 20 bytes of keccak(x ‖ y).
+ * Remembered per key (a session key signs request after request), within a bound.
+ */
+function addressHexOf(uncompressed: Uint8Array): string {
+  const key = Buffer.from(uncompressed.buffer, uncompressed.byteOffset, uncompressed.byteLength).toString('latin1');
+  let hex = keyAddresses.get(key);
+  if (hex === undefined) {
+    const hash = keccak256(uncompressed.subarray(1));
+    hex = Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
+    if (keyAddresses.size >= KEY_CACHE_LIMIT) keyAddresses.clear();
+    keyAddresses.set(key, hex);
+  }
+  return hex;
+}
+
+const keyAddresses = new Map<string, string>();
+const KEY_CACHE_LIMIT = 10_000;

@@ -259,6 +259,11 @@ export class Exchange {
     return order === undefined ? undefined : toOrderRecord(order, this.spec(order.marketId));
   }
 
+  /** The resting_order_id of an order known by its hex order_id (as `order` finds it), without building its record. */
+  restingOrderIdOf(orderId: string): bigint | undefined {
+    return this.store.byOrderId(orderId)?.sequence;
+  }
+
   orderByRestingId(restingOrderId: bigint): OrderRecord | undefined {
     const order = this.store.bySequenceId(restingOrderId);
     return order === undefined ? undefined : toOrderRecord(order, this.spec(order.marketId));

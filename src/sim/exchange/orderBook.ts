@@ -85,13 +85,22 @@ class BookSide {
 export class OrderBook {
   private readonly bids = new BookSide(true);
   private readonly asks = new BookSide(false);
+  private expiring = 0;
 
   add(order: SimOrder): void {
     this.side(order.side).add(order);
+    if (order.expiresAtMs !== undefined) this.expiring += 1;
   }
 
   remove(order: SimOrder): boolean {
-    return this.side(order.side).remove(order);
+    const removed = this.side(order.side).remove(order);
+    if (removed && order.expiresAtMs !== undefined) this.expiring -= 1;
+    return removed;
+  }
+
+  /** Resting orders that carry a GTT expiry; the expiry sweep skips a book that has none. */
+  get expiringCount(): number {
+    return this.expiring;
   }
 
   /** Best resting order on `side` (0 bids, 1 asks). */

@@ -7,6 +7,7 @@ import type { FillRecord } from './exchangeRecords.js';
 import { notionalWei, type MarketSpec } from './markets.js';
 import { fillableSteps, matchOrder, type MatchContext } from './matchOrder.js';
 import { orderIdHex, wideOrderId } from './orderIds.js';
+import type { OrderBook } from './orderBook.js';
 import type { OrderStore } from './orderStore.js';
 import type { CheckedOrder } from './placeOrderChecks.js';
 import { reducibleSteps } from './positionMath.js';
@@ -102,6 +103,8 @@ export class OrderEntry {
   /** Cancels every order of the market whose GTT expiry is at or before `nowMs`, oldest first. */
   expireDue(marketId: number, nowMs: number, events: EventCollector): void {
     const book = this.deps.store.book(marketId);
+    // Most books hold no GTT order at all: then there is nothing to walk.
+    if (book.expiringCount === 0) return;
     const due: SimOrder[] = [];
     for (const side of [0, 1] as const) {
       for (const order of book.orders(side)) if (order.expiresAtMs !== undefined && order.expiresAtMs <= nowMs) due.push(order);
@@ -129,16 +132,16 @@ export class OrderEntry {
   }
 
   private matchContext(marketId: number, nowMs: number, events: EventCollector): MatchContext {
-    return {
-      book: this.deps.store.book(marketId),
-      nowMs,
-      reducible: (account, side) => reducibleSteps(this.deps.ledger.position(account, marketId).sizeSteps, side),
-      fill: (maker, taker, steps) => this.fill(maker, taker, steps, nowMs, events),
-      cancelMaker: (maker) => this.cancel(maker, events),
-    };
+    return new PlacementMatch(this, this.deps.store.book(marketId), marketId, nowMs, events);
   }
 
-  private fill(maker: SimOrder, taker: SimOrder, steps: number, nowMs: number, events: EventCollector): void {
+  /** Steps of `side` the account can trade in the market without increasing or flipping its position. */
+  reducible(account: Address, marketId: number, side: 0 | 1): bigint {
+    return reducibleSteps(this.deps.ledger.position(account, marketId).sizeSteps, side);
+  }
+
+  /** Executes `steps` between a resting maker and a taker at the maker's price (the matching walk's `fill`). */
+  fill(maker: SimOrder, taker: SimOrder, steps: number, nowMs: number, events: EventCollector): void {
     const market = this.deps.market(maker.marketId);
     const priceWei = BigInt(maker.priceTicks) * market.tickWei;
     const notional = notionalWei(market, BigInt(maker.priceTicks), BigInt(steps));
@@ -206,6 +209,33 @@ export class OrderEntry {
     order.status = status;
     this.deps.store.retire(order);
     events.push({ type: 'order', account: order.account, market_id: order.marketId, order: toOrderRecord(order, market) });
+  }
+}
+
+/**
+ * What the matching walk needs for one placement. A class rather than an object of arrow
+ * functions: nothing is allocated per closure, and tsx (which `npm run sim` runs through) wraps
+ * each named arrow function in a naming call on every placement.
+ */
+class PlacementMatch implements MatchContext {
+  constructor(
+    private readonly entry: OrderEntry,
+    readonly book: OrderBook,
+    private readonly marketId: number,
+    readonly nowMs: number,
+    private readonly events: EventCollector,
+  ) {}
+
+  reducible(account: Address, side: 0 | 1): bigint {
+    return this.entry.reducible(account, this.marketId, side);
+  }
+
+  fill(maker: SimOrder, taker: SimOrder, steps: number): void {
+    this.entry.fill(maker, taker, steps, this.nowMs, this.events);
+  }
+
+  cancelMaker(maker: SimOrder): void {
+    this.entry.cancel(maker, this.events);
   }
 }
 

@@ -1,7 +1,7 @@
 import { cancelAllOrdersHash, cancelOrderHash, placeOrderHash } from '../../protocol/actionHashes.js';
 import { packOrderWord } from '../../protocol/orderWord.js';
 import { cancelAllRequestSchema, cancelOrderRequestSchema, placeOrderRequestSchema } from '../../venue/schemas/restOrders.js';
-import type { OrderRecord, PlaceOrderParams } from '../exchange/exchangeRecords.js';
+import type { PlaceOrderParams } from '../exchange/exchangeRecords.js';
 import { SimRejection } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
@@ -37,19 +37,25 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
     ...(body.client_order_id === undefined ? {} : { client_order_id: body.client_order_id }),
     ...(body.ttl_units === undefined ? {} : { ttl_units: body.ttl_units }),
   };
-  const hash = () =>
-    placeOrderHash(
-      {
-        orderWord,
-        ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
-        ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
-        ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
-        ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
-      },
-      runtime.options.selectors,
-    );
-  const { result, stamp } = runAuthorizedAction(runtime, request, 'PlaceOrder', body.permit, hash, (who) =>
-    runtime.exchange.placeOrder(who.account, params, runtime.clock.now()),
+  // The closures are written inline: a named one (`const hash = ...`) gets a naming wrapper per
+  // request under tsx, which `npm run sim` runs through.
+  const { result, stamp } = runAuthorizedAction(
+    runtime,
+    request,
+    'PlaceOrder',
+    body.permit,
+    () =>
+      placeOrderHash(
+        {
+          orderWord,
+          ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
+          ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
+          ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
+          ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
+        },
+        runtime.options.selectors,
+      ),
+    (who) => runtime.exchange.placeOrder(who.account, params, runtime.clock.now()),
   );
   return ok({
     order_id: result.order.order_id,
@@ -62,21 +68,30 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   });
 }
 
-/** Looks an order up by its hex id as sent: with or without 0x, any case. */
-export function findOrder(runtime: SimRuntime, orderId: string): OrderRecord | undefined {
+/**
+ * The resting id of an order looked up by its hex id as sent: with or without 0x, any case.
+ * The id as sent is tried first (what clients send), the other spellings only when it misses.
+ */
+function findRestingOrderId(runtime: SimRuntime, orderId: string): bigint | undefined {
+  const exchange = runtime.exchange;
+  const direct = exchange.restingOrderIdOf(orderId);
+  if (direct !== undefined) return direct;
   const digits = orderId.replace(/^0x/i, '').toLowerCase();
-  return runtime.exchange.order(orderId) ?? runtime.exchange.order(`0x${digits}`) ?? runtime.exchange.order(digits);
+  return exchange.restingOrderIdOf(`0x${digits}`) ?? exchange.restingOrderIdOf(digits);
 }
 
 function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   const body = fastCancelOrderBody(request.body) ?? parseInput(cancelOrderRequestSchema, request.body, 'body');
-  const order = findOrder(runtime, body.order_id);
-  if (order === undefined) throw new SimRejection(400, 'NotFound', `order ${body.order_id} not found`);
   // The hash commits to the resting id the venue looks up, not to the order_id string.
-  const restingOrderId = BigInt(order.resting_order_id);
-  const hash = () => cancelOrderHash(body.market_id, restingOrderId, runtime.options.selectors);
-  const { stamp } = runAuthorizedAction(runtime, request, 'CancelOrder', body.permit, hash, (who) =>
-    runtime.exchange.cancelOrder(who.account, body.market_id, restingOrderId),
+  const restingOrderId = findRestingOrderId(runtime, body.order_id);
+  if (restingOrderId === undefined) throw new SimRejection(400, 'NotFound', `order ${body.order_id} not found`);
+  const { stamp } = runAuthorizedAction(
+    runtime,
+    request,
+    'CancelOrder',
+    body.permit,
+    () => cancelOrderHash(body.market_id, restingOrderId, runtime.options.selectors),
+    (who) => runtime.exchange.cancelOrder(who.account, body.market_id, restingOrderId),
   );
   return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber });
 }

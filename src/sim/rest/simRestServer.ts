@@ -123,8 +123,8 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
       await drain(req);
       return rejectionBody(new SimRejection(404, 'NotFound', `no route for ${method} ${url.pathname}`));
     }
-    const ip = req.socket.remoteAddress ?? 'unknown';
     const perTenSeconds = runtime.options.restRequestsPer10s;
+    const ip = perTenSeconds > 0 ? (req.socket.remoteAddress ?? 'unknown') : '';
     if (perTenSeconds > 0 && !runtime.ipLimiter.take(ip, runtime.clock.now())) {
       await drain(req);
       const refused = rejectionBody(new SimRejection(429, 'ResourceExhausted', `rate limited: ${perTenSeconds} requests per 10 s per IP`));

@@ -24,6 +24,11 @@ export const marketSchema = z.object({
   display_name: z.string().optional(),
   last_price: decimalStringSchema.optional(),
   index_price: decimalStringSchema.optional(),
+  // venue-facts "Market funding": on the real venue's record, not in the spec's; kept when sent.
+  current_funding_rate: decimalStringSchema.optional(),
+  funding_rate_8h: decimalStringSchema.optional(),
+  /** Nanoseconds. */
+  next_funding_time: z.union([z.string().regex(/^\d+$/), z.number().int().min(0)]).optional(),
 });
 
 export const marketsDataSchema = z.object({

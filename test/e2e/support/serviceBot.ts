@@ -101,7 +101,8 @@ export function parsePrometheus(text: string): { readonly name: string; readonly
       types.set(name, type as string);
       continue;
     }
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|NaN|\+Inf|-Inf))(?: \d+)?$/.exec(line);
+    // Values as Prometheus reads them (Go's ParseFloat: NaN and Inf in any case; prom-client writes "Nan").
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[Nn][Aa][Nn]|[+-]?[Ii][Nn][Ff]))(?: -?\d+)?$/.exec(line);
     if (match === null) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
     const labelText = match[2] ?? '';
@@ -109,7 +110,8 @@ export function parsePrometheus(text: string): { readonly name: string; readonly
     const name = match[1] as string;
     const family = name.replace(/_(bucket|sum|count|total)$/, '');
     if (!types.has(name) && !types.has(family)) throw new Error(`sample ${name} has no TYPE line`);
-    samples.push({ name, labels, value: Number(match[3]) });
+    const raw = (match[3] as string).toLowerCase();
+    samples.push({ name, labels, value: raw === 'nan' ? Number.NaN : raw.endsWith('inf') ? (raw.startsWith('-') ? -Infinity : Infinity) : Number(raw) });
   }
   return samples;
 }

@@ -1,8 +1,10 @@
 import type { CommandSpec } from '../commandSpec.js';
 import { cancelAllCommand } from './cancelAllCommand.js';
 import { chaosCommand } from './chaosCommand.js';
+import { checkCommand } from './checkCommand.js';
 import { historyCommand } from './historyCommand.js';
 import { keysCommand } from './keysCommand.js';
+import { newCommand } from './newCommand.js';
 import { reconcileCommand } from './reconcileCommand.js';
 import { revokeSignerCommand } from './revokeSignerCommand.js';
 import { setupCommand } from './setupCommand.js';
@@ -11,4 +13,4 @@ import { startCommand } from './startCommand.js';
 import { statusCommand } from './statusCommand.js';
 
 /** Every `perpbot <command>`, in the order `perpbot --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand, historyCommand, reconcileCommand, chaosCommand];
+export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand, historyCommand, reconcileCommand, chaosCommand, newCommand, checkCommand];

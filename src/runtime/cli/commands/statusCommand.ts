@@ -3,7 +3,7 @@ import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 
 export const statusCommand: CommandSpec = {
   name: 'status',
-  summary: 'balance, positions and open orders of the account in the configured markets',
+  summary: 'balance, positions and open orders: live from the running bot (control server), else from the venue',
   usage: 'perpbot status [--config FILE] [--json] [--market N] [--account ADDRESS]',
   flags: {
     ...CONFIG_FLAGS,

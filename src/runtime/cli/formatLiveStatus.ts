@@ -1,0 +1,57 @@
+import type { BotStatus } from '../control/botStatus.js';
+import type { ControlRecord } from '../control/controlFile.js';
+import { formatTable } from './formatStatus.js';
+
+/** `perpbot status` while a bot runs: its own view, live, with what the venue reads cannot show. */
+export function formatLiveStatus(record: ControlRecord, status: BotStatus): string {
+  const out: string[] = [
+    `bot      running at ${record.url} (pid ${record.pid}, up ${duration(status.uptimeSeconds)}${status.dryRun ? ', dry run' : ''}): live state from the bot`,
+    `account  ${status.account}`,
+    `mode     ${status.mode}${status.ready.ready ? ' (ready)' : ` (not ready: ${status.ready.reasons.join('; ')})`}`,
+    `kill     ${status.killSwitch.tripped ? `TRIPPED: ${status.killSwitch.reason ?? ''}` : 'armed'}`,
+    `balance  ${status.balance ?? '-'} USDC   equity ${status.equity ?? '-'}   session PnL ${status.pnl?.total ?? '-'} (realised ${status.pnl?.realized ?? '-'}, unrealised ${status.pnl?.unrealized ?? '-'})`,
+  ];
+  for (const warning of status.ready.warnings) out.push(`warning  ${warning}`);
+  out.push('');
+  if (status.positions.length === 0) out.push('positions: none');
+  else {
+    out.push('positions:');
+    out.push(formatTable(['market', 'side', 'size', 'entry', 'mark', 'uPnL'], status.positions.map((p) => [String(p.marketId), p.side, p.signedSize, p.entryPrice ?? '-', p.markPrice ?? '-', p.unrealizedPnl ?? '-'])));
+  }
+  out.push('');
+  if (status.openOrders.length === 0) out.push('open orders: none');
+  else {
+    out.push('open orders:');
+    out.push(formatTable(['strategy', 'market', 'side', 'size', 'price', 'filled', 'state', 'order id'], status.openOrders.map((o) => [o.strategy, String(o.marketId), o.side, o.size, o.price, o.filledSize, o.state, o.orderId ?? '-'])));
+  }
+  out.push('');
+  out.push('strategies:');
+  out.push(
+    formatTable(
+      ['strategy', 'state', 'position', 'PnL', 'orders', 'feeds', 'kill switch'],
+      status.strategies.map((s) => [
+        s.name,
+        s.status,
+        s.positions.map((p) => `${p.marketId}:${p.signedSize}`).join(' ') || '0',
+        s.pnl?.total ?? '-',
+        String(s.openOrders),
+        s.feed.stale ? `REDUCE-ONLY (${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')})` : 'fresh',
+        s.killSwitch.tripped ? 'tripped' : 'armed',
+      ]),
+    ),
+  );
+  out.push('');
+  out.push(
+    `streams  ${status.streams
+      .map((f) => `${f.channel}${f.marketId === undefined ? '' : `:${f.marketId}`} ${(f.ageMs / 1000).toFixed(1)}s${f.stale ? ' STALE' : ''}`)
+      .join(', ')}`,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+function duration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s}s` : `${s}s`;
+}

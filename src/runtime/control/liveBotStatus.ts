@@ -1,0 +1,36 @@
+import { controlFileFor, readControlFile, type ControlRecord } from './controlFile.js';
+import type { BotStatus } from './botStatus.js';
+
+export type LiveBot =
+  | { readonly kind: 'running'; readonly record: ControlRecord; readonly status: BotStatus }
+  /** A record beside the journal whose bot does not answer (it crashed, or is still starting). */
+  | { readonly kind: 'silent'; readonly record: ControlRecord; readonly reason: string };
+
+/**
+ * The running bot that journals at `journalPath`, asked for its status over its control server.
+ * Undefined when no bot recorded itself there. A record whose process is gone is ignored as
+ * absent; one whose process lives but does not answer in `timeoutMs` is reported as silent.
+ */
+export async function liveBotStatus(journalPath: string, timeoutMs = 2_000, fetchImpl: typeof fetch = fetch): Promise<LiveBot | undefined> {
+  const record = readControlFile(controlFileFor(journalPath));
+  if (record === undefined || !processAlive(record.pid)) return undefined;
+  try {
+    const response = await fetchImpl(`${record.url}/api/status`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) return { kind: 'silent', record, reason: `GET /api/status answered HTTP ${response.status}` };
+    const body = (await response.json()) as BotStatus | { phase: 'starting'; step: string };
+    if (body.phase === 'starting') return { kind: 'silent', record, reason: `the bot is starting (${(body as { step: string }).step})` };
+    return { kind: 'running', record, status: body as BotStatus };
+  } catch (error) {
+    return { kind: 'silent', record, reason: error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : error.message) : String(error) };
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}

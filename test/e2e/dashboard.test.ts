@@ -1,0 +1,169 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BotStatus } from '../../src/runtime/control/botStatus.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { until } from './support/journalBot.js';
+import { prepareServiceRoot, serviceBotConfig, startServiceBot, type ServiceBot } from './support/serviceBot.js';
+import { fundedAccount } from './support/simAccount.js';
+
+/** Debian's chromium package (.ci/run installs it when missing). */
+const CHROMIUM = '/usr/bin/chromium';
+/** Kept by CI (gitignored); the screenshot of each run lands here. */
+const ARTIFACTS = resolve(import.meta.dirname, '..', '..', 'test-artifacts');
+
+const PROBE = `  - name: probe
+    module: strategies/serviceProbe.ts
+    markets: [1]
+    params: { size: "0.0005", taker_size: "0.001", bids: ["60000", "61000"] }`;
+
+/** What the page shows, read from the DOM by the test ids the dashboard puts on every value. */
+interface PageView {
+  readonly seq: number;
+  readonly cards: Record<string, string>;
+  readonly positions: Record<string, Record<string, string>>;
+  readonly orders: Record<string, Record<string, string>>;
+  readonly strategies: Record<string, Record<string, string>>;
+  readonly fills: string[];
+  readonly chartPoints: number;
+}
+
+/** The same values as /api/status gives them, in the page's shape. */
+function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints'> {
+  return {
+    cards: {
+      mode: status.mode,
+      'kill-switch': status.killSwitch.tripped ? 'kill switch tripped' : 'kill switch armed',
+      balance: status.balance ?? '–',
+      equity: status.equity ?? '–',
+      'pnl-total': status.pnl?.total ?? '–',
+      'pnl-realized': status.pnl?.realized ?? '–',
+      'pnl-unrealized': status.pnl?.unrealized ?? '–',
+      account: status.account,
+    },
+    positions: Object.fromEntries(status.positions.map((p) => [String(p.marketId), { side: p.side, signedSize: p.signedSize, entryPrice: p.entryPrice ?? '–', markPrice: p.markPrice ?? '–', unrealizedPnl: p.unrealizedPnl ?? '–' }])),
+    orders: Object.fromEntries(status.openOrders.map((o) => [o.intentId, { strategy: o.strategy, side: o.side, size: o.size, price: o.price, filledSize: o.filledSize, state: o.state }])),
+    strategies: Object.fromEntries(
+      status.strategies.map((s) => [s.name, { status: s.status, position: s.positions.map((p) => p.signedSize).join(', ') || '0', pnl: s.pnl?.total ?? '–', openOrders: String(s.openOrders), killSwitch: s.killSwitch.tripped ? 'tripped' : 'armed' }]),
+    ),
+    fills: status.recentFills.slice(0, 20).map((f) => f.id),
+  };
+}
+
+/**
+ * Runs in the page: every value the dashboard shows, by the test ids and data attributes it puts
+ * on them. Source text, because the test's own TypeScript has no DOM types.
+ */
+const READ_PAGE = `(() => {
+  const text = (el) => (el === null ? '' : el.textContent);
+  const rows = (tbody, key) =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid="' + tbody + '"] tr[data-' + key + ']')].map((tr) => [
+        tr.dataset[key],
+        Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.dataset.field, text(td)])),
+      ]),
+    );
+  const cards = Object.fromEntries(['mode', 'kill-switch', 'balance', 'equity', 'pnl-total', 'pnl-realized', 'pnl-unrealized', 'account'].map((id) => [id, text(document.querySelector('[data-testid="' + id + '"]'))]));
+  return {
+    seq: Number(document.body.dataset.seq || '0'),
+    cards,
+    positions: rows('positions', 'position'),
+    orders: rows('orders', 'order'),
+    strategies: rows('strategies', 'strategy'),
+    fills: [...document.querySelectorAll('[data-testid="fills"] tr[data-fill]')].map((tr) => tr.dataset.fill),
+    chartPoints: Number(document.body.dataset.chartPoints || '0'),
+  };
+})()`;
+
+describe('the live dashboard in headless Chromium', () => {
+  let sim: RunningSim;
+  let dir: string;
+  let bot: ServiceBot | undefined;
+  let browser: Browser | undefined;
+
+  beforeEach(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    // Long blocks: the mark moves only when the test says, so page and API can be compared exactly.
+    sim = await startSim({ port: 0, blockMs: 60_000, registrationLagMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-dashboard-'));
+    prepareServiceRoot(dir);
+  });
+  afterEach(async () => {
+    await browser?.close();
+    await bot?.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the bot’s live state, equal to /api/status, with the chart drawn from node_modules (no network)', async () => {
+    const who = await fundedAccount(sim);
+    bot = await startServiceBot(sim, who, dir, serviceBotConfig(dir, PROBE));
+    const { url, engine } = bot;
+    // The venue settles and publishes per block: mine them by hand while the probe trades.
+    await until(() => {
+      sim.controls.advanceBlocks(1);
+      return engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2 && engine.tracker.position(1) !== undefined;
+    });
+    const status = async () => (await (await fetch(`${url}/api/status`)).json()) as BotStatus;
+    await until(async () => (await status()).recentFills.length > 0);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    // Offline but for the bot: any request elsewhere (a CDN) fails the test.
+    const outside: string[] = [];
+    await context.route('**/*', (route) => {
+      if (route.request().url().startsWith(url)) return route.continue();
+      outside.push(route.request().url());
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(url);
+    await page.waitForSelector('body[data-connected="true"]');
+    await page.waitForSelector('[data-testid="positions"] tr[data-position="1"]');
+    const read = (): Promise<PageView> => page.evaluate(READ_PAGE) as Promise<PageView>;
+    const pick = (view: PageView) => ({ cards: view.cards, positions: Object.fromEntries(Object.entries(view.positions).map(([k, v]) => [k, { side: v['side'], signedSize: v['signedSize'], entryPrice: v['entryPrice'], markPrice: v['markPrice'], unrealizedPnl: v['unrealizedPnl'] }])), orders: Object.fromEntries(Object.entries(view.orders).map(([k, v]) => [k, { strategy: v['strategy'], side: v['side'], size: v['size'], price: v['price'], filledSize: v['filledSize'], state: v['state'] }])), strategies: Object.fromEntries(Object.entries(view.strategies).map(([k, v]) => [k, { status: v['status'], position: v['position'], pnl: v['pnl'], openOrders: v['openOrders'], killSwitch: v['killSwitch'] }])), fills: view.fills });
+    /** The page and the API agree (both read between two pushes of the same state). */
+    const agrees = async (): Promise<boolean> => {
+      const shown = pick(await read());
+      const truth = expectedView(await status());
+      return JSON.stringify(shown) === JSON.stringify(truth);
+    };
+
+    // Live updates: the pushes keep coming, and a move of the mark reaches the page by itself.
+    const first = (await read()).seq;
+    await until(async () => (await read()).seq >= first + 2, 5_000);
+    const markBefore = (await read()).positions['1']?.['markPrice'];
+    sim.controls.setMark(1, '65500');
+    sim.controls.advanceBlocks(1);
+    let markAfter: string | null | undefined;
+    await until(async () => {
+      markAfter = (await status()).positions[0]?.markPrice;
+      return markAfter !== markBefore;
+    }, 5_000);
+    expect(Number(markAfter)).toBeGreaterThan(65_000);
+    await until(async () => (await read()).positions['1']?.['markPrice'] === markAfter, 5_000);
+    await until(agrees, 5_000);
+    const shown = await read();
+    const truth = await status();
+    expect(pick(shown)).toEqual(expectedView(truth));
+    expect(shown.cards['mode']).toBe('trading');
+    expect(Object.keys(shown.orders)).toHaveLength(2);
+    expect(shown.positions['1']?.['signedSize']).toBe('0.001');
+    expect(shown.fills.length).toBeGreaterThan(0);
+    expect(shown.chartPoints).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('#chart canvas').count()).toBeGreaterThan(0);
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+    expect(existsSync(join(ARTIFACTS, 'dashboard.png'))).toBe(true);
+  }, 60_000);
+});
