@@ -399,6 +399,7 @@ export class Engine {
 
   /** Runs an intent to its terminal outcome (also published on `outcomes$`). */
   execute(intent: Intent): Promise<IntentOutcome> {
+    (globalThis as any).__tt?.('engine.execute'); //TT
     this.journal.intentReceived(intent, this.options.clock.now());
     const run = this.run(intent).then((outcome) => {
       this.pending.delete(intent.intentId);
@@ -498,6 +499,7 @@ export class Engine {
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
       market: (id) => this.marketsById.get(id),
       guard: (intent, state) => this.gate.admit(intent, this.abort.signal, state),
+      guardNow: (intent, state) => this.gate.admitNow(intent, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),
       lookupRestingId: async (marketId, orderId) => {
         const open = await o.rest.openOrders({ account: o.account, market_id: String(marketId) });

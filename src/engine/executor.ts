@@ -20,27 +20,33 @@ import type { WireAction } from './wireAction.js';
 export { IntentFailedError, type AuthSource, type ExecutorDeps, type ExecutorLogger } from './executorDeps.js';
 
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
-  const refused = (r: Rejection): IntentOutcome => {
-    if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket') deps.tracker.settle(intent.intentId, 'rejected');
-    return { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, type: 'refused', rejection: r, atMs: deps.clock.now() };
-  };
-
+  (globalThis as any).__tt?.('exec.start'); //TT
   const state = deps.tracker.accountState();
   const verdict = preTradeChecks(intent, deps.market(intent.marketId), state, deps.config.preTrade);
-  if (!verdict.ok) return refused(verdict.rejection);
-  const admitted = await deps.guard(verdict.intent, state);
-  if (admitted !== undefined && 'rule' in admitted) return refused(admitted);
+  if (!verdict.ok) return refused(intent, verdict.rejection, deps);
+  (globalThis as any).__tt?.('exec.checked'); //TT
+  // Decided at once when nothing has to be waited for: no microtask hop on an order's way out.
+  let admitted = deps.guardNow?.(verdict.intent, state);
+  if (admitted === undefined) admitted = await deps.guard(verdict.intent, state);
+  if (admitted !== undefined && 'rule' in admitted) return refused(intent, admitted, deps);
+  (globalThis as any).__tt?.('exec.admitted'); //TT
   // Admitted: the action counts as in flight (and a leverage update holds its one-at-a-time slot)
   // until it settles.
   const ticket = admitted;
 
-  const resolved = await resolveAction(verdict.action, deps).catch((error: unknown) => {
-    ticket?.settled();
-    throw error;
-  });
+  // Only a cancel has something to look up (its resting id); every other action goes as checked.
+  const action = verdict.action;
+  const resolved =
+    action.action === 'cancelOrder'
+      ? await resolveCancel(action, deps).catch((error: unknown) => {
+          ticket?.settled();
+          throw error;
+        })
+      : action;
+  (globalThis as any).__tt?.('exec.resolved'); //TT
   if ('rule' in resolved) {
     ticket?.settled();
-    return refused(resolved);
+    return refused(intent, resolved, deps);
   }
 
   if (resolved.action === 'placeOrder') {
@@ -49,6 +55,7 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
   }
   try {
+    (globalThis as any).__tt?.('exec.toSend'); //TT
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
     else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, result.type === 'unknown' || isUnconfirmed(result.error) ? 'unknown' : 'failed');
@@ -62,6 +69,12 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   } finally {
     ticket?.settled();
   }
+}
+
+/** A module function rather than a closure per intent: the refused outcome, the order settled as rejected. */
+function refused(intent: Intent, r: Rejection, deps: ExecutorDeps): IntentOutcome {
+  if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket') deps.tracker.settle(intent.intentId, 'rejected');
+  return { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, type: 'refused', rejection: r, atMs: deps.clock.now() };
 }
 
 /** Built as a literal: outcomes are made for every intent, and spreads that add fields are slow in V8. */
@@ -82,8 +95,7 @@ function onAccepted(action: ResolvedAction, receipt: SendReceipt, intent: Intent
   if (action.action === 'updateMarginMode') deps.tracker.setMarginMode(action.market_id, action.margin_mode === 1 ? 'isolated' : 'cross');
 }
 
-async function resolveAction(action: WireAction, deps: ExecutorDeps): Promise<ResolvedAction | Rejection> {
-  if (action.action !== 'cancelOrder') return action;
+async function resolveCancel(action: Extract<WireAction, { action: 'cancelOrder' }>, deps: ExecutorDeps): Promise<ResolvedAction | Rejection> {
   let orderId: string | undefined;
   if ('intentId' in action.target) {
     const order = deps.tracker.order(action.target.intentId);

@@ -47,6 +47,12 @@ export interface ExecutorDeps {
    * and settled once it settled. May wait (rate limits, in-flight orders) or act (close first).
    */
   guard(intent: Intent, state: AccountState): Promise<Rejection | InFlightTicket | undefined>;
+  /**
+   * The guard's answer when it is known at once (nothing to wait for, nothing to close first),
+   * with the same effects as `guard` giving it; undefined when it is not, and the executor awaits
+   * `guard`. Optional: without it every intent awaits `guard`.
+   */
+  guardNow?(intent: Intent, state: AccountState): Rejection | InFlightTicket | undefined;
   /** Reads the venue's nonce state (for a resync). */
   readNonceState(): Promise<NonceState>;
   /** Finds the resting id of an order the tracker does not know (open-orders read). */

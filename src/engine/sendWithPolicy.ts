@@ -4,10 +4,10 @@ import type { SendReceipt } from './actionSender.js';
 import { journalBody, NO_JOURNAL } from './engineJournal.js';
 import { IntentFailedError, type ExecutorDeps } from './executorDeps.js';
 import type { Intent } from './intents.js';
-import type { NonceFate } from './nonceAllocator.js';
+import type { NonceAllocator, NonceFate } from './nonceAllocator.js';
 import type { NoncePair } from './noncePair.js';
 import { classifyFailure, classifyLanding } from './retryPolicy.js';
-import { buildSignedRequest, type Authorization, type ResolvedAction, type SignedRequest } from './signedRequest.js';
+import { signRequest, type ResolvedAction, type SignedRequest } from './signedRequest.js';
 
 /**
  * Signs one resolved action and sends it until the retry policy reaches a verdict: the same bytes
@@ -41,7 +41,8 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
   let reauthentications = 0;
   const canReauthenticate = deps.auth.mode === 'jwt' && deps.sender.reauthenticate !== undefined;
   for (;;) {
-    const request = await sign(intent.intentId, action, deps, signal);
+    const signing = sign(intent.intentId, action, deps, signal);
+    const request = signing instanceof Promise ? await signing : signing;
     // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
     // error mean "the first send executed".
     let unansweredBefore = 0;
@@ -85,6 +86,7 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         });
       }
       try {
+        (globalThis as any).__tt?.('policy.send'); //TT
         const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
         if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
         // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
@@ -173,21 +175,34 @@ async function confirmFirstSend(
   }
 }
 
-async function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SignedRequest> {
-  let auth: Authorization;
-  if (deps.auth.mode === 'jwt') {
-    auth = { mode: 'jwt' };
-  } else {
-    const nonce: NoncePair = await deps.auth.allocator.allocate(signal);
-    try {
-      deps.journal.nonceAllocated(nonce, intentId);
-      auth = { mode: 'permit', context: deps.auth.context(), signer: deps.auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds };
-      return await buildSignedRequest(action, auth, deps.selectors);
-    } catch (error) {
-      // Never signed (or unsignable): the pair was not consumed.
-      deps.auth.allocator.report(nonce, 'rejected');
-      throw error;
-    }
+/**
+ * A nonce and a signature: synchronous when a nonce is free and the signer answers at once (the
+ * common case: no microtask hop between the checks and the socket), a promise otherwise.
+ */
+function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): SignedRequest | Promise<SignedRequest> {
+  if (deps.auth.mode === 'jwt') return signRequest(action, { mode: 'jwt' }, deps.selectors);
+  const allocator = deps.auth.allocator;
+  // What allocate() would resolve with at once; an aborted signal goes through allocate(), which refuses it.
+  const free = signal?.aborted === true ? undefined : allocator.tryAllocate();
+  (globalThis as any).__tt?.('sign.nonce'); //TT
+  if (free !== undefined) return signWithNonce(free, intentId, action, deps);
+  return allocator.allocate(signal).then((nonce) => signWithNonce(nonce, intentId, action, deps));
+}
+
+function signWithNonce(nonce: NoncePair, intentId: string, action: ResolvedAction, deps: ExecutorDeps): SignedRequest | Promise<SignedRequest> {
+  const auth = deps.auth as Extract<ExecutorDeps['auth'], { mode: 'permit' }>;
+  try {
+    deps.journal.nonceAllocated(nonce, intentId);
+    (globalThis as any).__tt?.('sign.build'); //TT
+    const signed = signRequest(action, { mode: 'permit', context: auth.context(), signer: auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds }, deps.selectors);
+    return signed instanceof Promise ? signed.catch((error: unknown) => notSigned(auth.allocator, nonce, error)) : signed;
+  } catch (error) {
+    return notSigned(auth.allocator, nonce, error);
   }
-  return buildSignedRequest(action, auth, deps.selectors);
+}
+
+/** Never signed (or unsignable): the pair was not consumed. */
+function notSigned(allocator: NonceAllocator, nonce: NoncePair, error: unknown): never {
+  allocator.report(nonce, 'rejected');
+  throw error;
 }

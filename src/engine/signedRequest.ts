@@ -2,16 +2,15 @@ import type { Address } from '../core/address.js';
 import {
   cancelAllOrdersHash,
   cancelOrderHash,
-  placeOrderHash,
   updateIsolatedMarginHash,
   updateLeverageHash,
   updateMarginModeHash,
   type Hex32,
-  type PlaceOrderHashInput,
 } from '../protocol/actionHashes.js';
 import type { SignerLike } from '../protocol/digestSigner.js';
 import { packOrderWord } from '../protocol/orderWord.js';
-import { signPermit, type PermitSignatureEncoding, type PermitWire } from '../protocol/permit.js';
+import { placeOrderFieldsHash, type PlaceOrderFields } from '../protocol/placeOrderFieldsHash.js';
+import { signPermitNow, type PermitSignatureEncoding, type PermitWire } from '../protocol/permit.js';
 import type { SelectorTable } from '../protocol/selectors.js';
 import type { SigningContext } from '../protocol/signingContext.js';
 import type { NoncePair } from './noncePair.js';
@@ -73,10 +72,23 @@ export function orderWordOf(order: WireOrder): bigint {
 export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): Hex32 {
   switch (action.action) {
     case 'placeOrder': {
-      const input: { -readonly [K in keyof PlaceOrderHashInput]: PlaceOrderHashInput[K] } = { orderWord: orderWordOf(action.order) };
-      if (action.order.client_order_id !== undefined) input.clientOrderId = action.order.client_order_id;
-      if (action.order.ttl_units !== undefined) input.ttlUnits = action.order.ttl_units;
-      return placeOrderHash(input, selectors);
+      // Straight from the fields (no bigint order word on the order path); bit-identical to
+      // placeOrderHash({ orderWord: orderWordOf(order), clientOrderId, ttlUnits }).
+      const o = action.order;
+      const fields: { -readonly [K in keyof PlaceOrderFields]: PlaceOrderFields[K] } = {
+        marketId: o.market_id,
+        sizeSteps: o.size_steps,
+        priceTicks: o.price_ticks,
+        side: o.side,
+        postOnly: o.post_only,
+        reduceOnly: o.reduce_only,
+        stpMode: o.stp_mode,
+        orderType: o.order_type,
+        timeInForce: o.time_in_force,
+      };
+      if (o.client_order_id !== undefined) fields.clientOrderId = o.client_order_id;
+      if (o.ttl_units !== undefined) fields.ttlUnits = o.ttl_units;
+      return placeOrderFieldsHash(fields, selectors);
     }
     case 'cancelOrder':
       return cancelOrderHash(action.market_id, action.resting_order_id, selectors);
@@ -130,15 +142,31 @@ function permitField(endpoint: Endpoint): 'permit' | 'permit_params' {
 }
 
 export async function buildSignedRequest(action: ResolvedAction, auth: Authorization, selectors: SelectorTable): Promise<SignedRequest> {
+  return signRequest(action, auth, selectors);
+}
+
+/**
+ * `buildSignedRequest`, answering synchronously when the signer does (the in-process key
+ * signers), so an order's way from the engine to the socket has no microtask hop; a promise with
+ * an asynchronous signer. Throws (rather than rejects) when the action cannot be signed.
+ */
+export function signRequest(action: ResolvedAction, auth: Authorization, selectors: SelectorTable): SignedRequest | Promise<SignedRequest> {
   const actionHash = actionHashOf(action, selectors);
   const body = bodyOf(action);
+  (globalThis as any).__tt?.('build.hashed'); //TT
   if (auth.mode === 'jwt') return { endpoint: action.action, body, actionHash };
-  const permit: PermitWire = await signPermit(
+  const permit = signPermitNow(
     auth.context,
     auth.signer,
     { account: auth.account, actionHash, nonceAnchor: auth.nonce.anchor, nonceBitmap: auth.nonce.bit, deadline: auth.deadline },
     auth.encoding ?? 'compact64',
   );
+  if (permit instanceof Promise) return permit.then((p) => withPermit(action, body, p, auth, actionHash));
+  (globalThis as any).__tt?.('build.signed'); //TT
+  return withPermit(action, body, permit, auth, actionHash);
+}
+
+function withPermit(action: ResolvedAction, body: Record<string, unknown>, permit: PermitWire, auth: PermitAuthorization, actionHash: Hex32): SignedRequest {
   // bodyOf made a fresh object: the permit goes on it directly (a spread adding a field is slow in V8).
   body[permitField(action.action)] = permit;
   return { endpoint: action.action, body, nonce: auth.nonce, deadline: auth.deadline, actionHash };

@@ -9,6 +9,16 @@ import { parseAddress } from '../core/address.js';
 export const WORD = 32;
 
 export function writeUintWord(buf: Uint8Array, offset: number, value: bigint): void {
+  // Most words hold small values (flags, indexes, deadlines, anchors): the last four bytes only.
+  if (value >= 0n && value <= 0xffffffffn) {
+    const n = Number(value);
+    const end = offset + WORD - 1;
+    buf[end] = n & 0xff;
+    buf[end - 1] = (n >>> 8) & 0xff;
+    buf[end - 2] = (n >>> 16) & 0xff;
+    buf[end - 3] = n >>> 24;
+    return;
+  }
   let v = value;
   // Four bytes per bigint step rather than one: each bigint operation allocates.
   for (let i = offset + WORD - 1; i >= offset && v > 0n; i -= 4) {
@@ -50,14 +60,24 @@ const addressWords = new Map<unknown, Uint8Array>();
 const ADDRESS_CACHE_LIMIT = 10_000;
 
 export function writeBytes32Word(buf: Uint8Array, offset: number, value: string | Uint8Array, field: string): void {
-  buf.set(typeof value === 'string' ? hexBytes(value, 32, field) : checkLength(value, 32, field), offset);
+  if (typeof value !== 'string') {
+    buf.set(checkLength(value, 32, field), offset);
+    return;
+  }
+  checkHex(value, 32, field);
+  // Decoded in place: no intermediate array per word (a permit's action hash, on every order).
+  Buffer.from(buf.buffer, buf.byteOffset + offset, WORD).write(value.slice(2), 'hex');
+}
+
+function checkHex(hex: string, length: number, field: string): void {
+  if (typeof hex !== 'string' || hex.length !== 2 + length * 2 || !/^0x[0-9a-fA-F]*$/.test(hex)) {
+    throw new InvalidValueError(field, hex, `0x-prefixed hex of ${length} bytes`);
+  }
 }
 
 /** Decodes 0x-prefixed hex of exactly `length` bytes. */
 export function hexBytes(hex: string, length: number, field: string): Uint8Array {
-  if (typeof hex !== 'string' || hex.length !== 2 + length * 2 || !/^0x[0-9a-fA-F]*$/.test(hex)) {
-    throw new InvalidValueError(field, hex, `0x-prefixed hex of ${length} bytes`);
-  }
+  checkHex(hex, length, field);
   // One copy out of node's pooled Buffer (Uint8Array.from would iterate byte by byte).
   const out = new Uint8Array(length);
   out.set(Buffer.from(hex.slice(2), 'hex'));

@@ -31,33 +31,57 @@ function bytesToBigint(bytes: Uint8Array): bigint {
   return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') || '0'}`);
 }
 
-/** r ‖ s ‖ v, v = 27 + yParity. */
-export function signatureBytes65(sig: Signature): Uint8Array {
-  const out = new Uint8Array(65);
-  out.set(bigintTo32(sig.r), 0);
-  out.set(bigintTo32(sig.s), 32);
+/**
+ * Writes a scalar as a 32-byte big-endian word straight into `out` (one hex string, no
+ * intermediate arrays: a permit's signature is encoded on every order's way out). A value wider
+ * than 256 bits cannot come from a signature; it throws as the byte copy always did.
+ */
+function writeWord32(out: Buffer, offset: number, value: bigint): void {
+  const hex = value.toString(16);
+  if (hex.length > 64 || value < 0n) {
+    out.set(bigintTo32(value), offset);
+    return;
+  }
+  out.write(hex.padStart(64, '0'), offset, 32, 'hex');
+}
+
+/** r ‖ s ‖ v into a Buffer, v = 27 + yParity. */
+function bytes65(sig: Signature): Buffer {
+  const out = Buffer.alloc(65);
+  writeWord32(out, 0, sig.r);
+  writeWord32(out, 32, sig.s);
   out[64] = 27 + sig.yParity;
   return out;
 }
 
-/** EIP-2098: r ‖ yParityAndS, the top bit of s set when v is 28. */
-export function signatureBytes64(sig: Signature): Uint8Array {
-  const out = new Uint8Array(64);
-  out.set(bigintTo32(sig.r), 0);
-  out.set(bigintTo32(sig.yParity === 1 ? sig.s | TOP_BIT : sig.s), 32);
+/** r ‖ yParityAndS into a Buffer. */
+function bytes64(sig: Signature): Buffer {
+  const out = Buffer.alloc(64);
+  writeWord32(out, 0, sig.r);
+  writeWord32(out, 32, sig.yParity === 1 ? sig.s | TOP_BIT : sig.s);
   return out;
 }
 
+/** r ‖ s ‖ v, v = 27 + yParity. */
+export function signatureBytes65(sig: Signature): Uint8Array {
+  return new Uint8Array(bytes65(sig));
+}
+
+/** EIP-2098: r ‖ yParityAndS, the top bit of s set when v is 28. */
+export function signatureBytes64(sig: Signature): Uint8Array {
+  return new Uint8Array(bytes64(sig));
+}
+
 export function toHex65(sig: Signature): `0x${string}` {
-  return toHex(signatureBytes65(sig));
+  return `0x${bytes65(sig).toString('hex')}`;
 }
 
 export function toBase64Compact(sig: Signature): string {
-  return Buffer.from(signatureBytes64(sig)).toString('base64');
+  return bytes64(sig).toString('base64');
 }
 
 export function toBase64Full(sig: Signature): string {
-  return Buffer.from(signatureBytes65(sig)).toString('base64');
+  return bytes65(sig).toString('base64');
 }
 
 /** Decodes 64 or 65 raw signature bytes; v may be 27/28 or 0/1. */

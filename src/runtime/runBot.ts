@@ -211,8 +211,9 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       clock,
       runId,
       storage: journaled.storage,
-      // run() starts once its markets have a mark and a book and the engine trades.
+      // run() starts once its markets have a mark (the start-up read's at first) and a book and the engine trades.
       waitUntilReady: true,
+      marksFromState: true,
       orderUpdates: engine.orders$,
       stopTimeoutMs: config.shutdown.timeout_ms,
       onAllDone: () => {

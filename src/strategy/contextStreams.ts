@@ -1,4 +1,4 @@
-import { connectable, Observable, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
+import { concat, connectable, defer, Observable, of, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ContextStreams, StrategyStreams } from './strategyContext.js';
 import { candlesFrom, toTopOfBook } from './marketData.js';
 import { inStrategyScope, outsideStrategyScope, type StrategyScope } from './strategyScope.js';
@@ -11,13 +11,25 @@ import { inStrategyScope, outsideStrategyScope, type StrategyScope } from './str
 export class LatestMarketData {
   private readonly replayed = new Map<string, Observable<unknown>>();
 
+  /**
+   * `initialMark` gives a market's mark before the stream's first one (the runtime: the mark of
+   * the venue's market list read at start-up, with block number 0), so a strategy starts on a
+   * venue that is slow to publish its oracle; without it the mark stream's first value is awaited.
+   */
   constructor(
     private readonly streams: StrategyStreams,
     private readonly owner: Subscription,
+    private readonly initialMark?: (marketId: number) => string | undefined,
   ) {}
 
   mark(marketId: number): ReturnType<StrategyStreams['mark']> {
-    return this.latest(`mark:${marketId}`, () => this.streams.mark(marketId));
+    return this.latest(`mark:${marketId}`, () => {
+      const live = this.streams.mark(marketId);
+      return defer(() => {
+        const first = this.initialMark?.(marketId);
+        return first === undefined ? live : concat(of({ marketId, markPrice: first, blockNumber: 0 }), live);
+      });
+    });
   }
 
   book(marketId: number): ReturnType<StrategyStreams['book']> {

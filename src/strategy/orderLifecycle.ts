@@ -205,7 +205,7 @@ export class OrderLifecycle {
   private emit(record: OrderRecord, type: OrderEventType, extra: Record<string, unknown> = {}): void {
     if (type === 'placed') record.placed = true;
     const size = record.size ?? record.filledSize;
-    const remaining = addDecimals(size, negateDecimal(record.filledSize));
+    const remaining = remainingOf(size, record.filledSize);
     const event = {
       type,
       intentId: record.intentId,
@@ -216,7 +216,7 @@ export class OrderLifecycle {
       ...(record.price === undefined ? {} : { price: record.price }),
       ...(record.orderId === undefined ? {} : { orderId: record.orderId }),
       filledSize: record.filledSize,
-      remainingSize: compareDecimals(remaining, '0') < 0 ? '0' : remaining,
+      remainingSize: remaining,
       atMs: this.options.now(),
       ...extra,
     } as OrderEvent;
@@ -227,6 +227,19 @@ export class OrderLifecycle {
     const key = orderId.toLowerCase();
     for (const record of this.records.values()) if (record.orderId?.toLowerCase() === key) return record;
     return undefined;
+  }
+}
+
+/**
+ * size − filled, never below zero. A refused intent may carry a size that is not a decimal at all
+ * (that is why it was refused): its event shows the size as sent instead of throwing.
+ */
+function remainingOf(size: string, filled: string): string {
+  try {
+    const remaining = addDecimals(size, negateDecimal(filled));
+    return compareDecimals(remaining, '0') < 0 ? '0' : remaining;
+  } catch {
+    return size;
   }
 }
 

@@ -12,7 +12,11 @@ export class PnlBook {
   private readonly session = new PnlLedger();
   private readonly own = new Map<string, PnlLedger>();
 
-  constructor(private readonly state: StateSnapshot) {}
+  constructor(
+    private readonly state: StateSnapshot,
+    /** A fill the ledgers could not take (not an exact decimal): reported, never thrown at the feed. */
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
 
   /** Seeds the opening positions of `markets`, then follows `fills`. */
   follow(fills: Observable<FillView>, markets: readonly number[]): Subscription {
@@ -22,8 +26,12 @@ export class PnlBook {
       if (position !== undefined && entry !== undefined) this.session.seed(marketId, position.side, position.size, entry);
     }
     return fills.subscribe((fill) => {
-      this.session.onFill(fill);
-      if (fill.strategy !== undefined) this.ledgerOf(fill.strategy).onFill(fill);
+      try {
+        this.session.onFill(fill);
+        if (fill.strategy !== undefined) this.ledgerOf(fill.strategy).onFill(fill);
+      } catch (error) {
+        this.onError(error);
+      }
     });
   }
 

@@ -58,6 +58,11 @@ export interface StrategyHostOptions {
    * off by default for embedders that feed streams by hand.
    */
   readonly waitUntilReady?: boolean;
+  /**
+   * Whether the mark read from the venue's market list at start-up (`state.market(id).mark_price`)
+   * is each market's first mark, before the oracle's first update (the runtime: yes).
+   */
+  readonly marksFromState?: boolean;
   /** The engine's order changes (`engine.orders$`), for `ctx.orderEvents`. */
   readonly orderUpdates?: Observable<OrderUpdate>;
   /** How long a stopping strategy's `onStop` and final intents may take (default 10 s). */
@@ -115,12 +120,12 @@ export class StrategyHost {
 
   constructor(private readonly options: StrategyHostOptions) {
     this.scheduler = options.scheduler ?? asyncScheduler;
-    this.latest = new LatestMarketData(options.streams, this.shared);
+    this.latest = new LatestMarketData(options.streams, this.shared, options.marksFromState === true ? (id) => options.state.market(id)?.mark_price : undefined);
     this.lifecycle = new OrderLifecycle({
       now: () => options.clock.now(),
       position: (marketId) => options.state.position(marketId),
     });
-    this.pnl = new PnlBook(options.state);
+    this.pnl = new PnlBook(options.state, (error) => options.logger.error({ err: error }, 'strategy host: a fill could not be counted in PnL'));
   }
 
   /** Validates every strategy's params first (nothing starts on a bad config), then starts all. */
@@ -170,14 +175,22 @@ export class StrategyHost {
   /** The engine's reports every strategy's views are derived from, followed before any strategy starts. */
   private followEngine(): void {
     const { execution, orderUpdates, streams } = this.options;
+    // A fault in deriving the views is logged: it must not become an unhandled error of the bot.
+    const safely = (what: string, fn: () => void): void => {
+      try {
+        fn();
+      } catch (error) {
+        this.options.logger.error({ err: error }, `strategy host: could not derive ${what}`);
+      }
+    };
     this.shared.add(
       execution.outcomes.subscribe((o) => {
-        this.lifecycle.onOutcome(o);
+        safely('order events from an outcome', () => this.lifecycle.onOutcome(o));
         const entry = this.running.find((r) => r.hosted.name === o.strategy);
         if (entry?.inFlight.delete(o.intentId) === true && entry.inFlight.size === 0) entry.onSettled?.();
       }),
     );
-    if (orderUpdates !== undefined) this.shared.add(orderUpdates.subscribe((u) => this.lifecycle.onOrder(u)));
+    if (orderUpdates !== undefined) this.shared.add(orderUpdates.subscribe((u) => safely('order events from an order change', () => this.lifecycle.onOrder(u))));
     const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
     this.shared.add(outsideStrategyScope(() => this.pnl.follow(streams.fills(), markets)));
   }

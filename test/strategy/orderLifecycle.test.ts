@@ -108,3 +108,12 @@ describe('per-order lifecycle events', () => {
     expect(events.map((e) => [e.type, e.filledSize, 'lastFillSize' in e ? e.lastFillSize : '-'])).toEqual([['placed', '0.5', '-'], ['partially_filled', '0.7', '0.2'], ['cancelled', '0.7', '-']]);
   });
 });
+
+describe('per-order lifecycle with malformed intents', () => {
+  it('reports a refused intent whose size is not a decimal, without throwing', () => {
+    const { life, events } = lifecycle();
+    life.onIntent(placeLimit({ intentId: 'bad', strategy: 's', marketId: 1, side: 'buy', size: 'abc', price: '100' }));
+    life.onOutcome({ type: 'refused', intentId: 'bad', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 0, rejection: { rule: 'size', value: 'abc', reason: 'not a decimal', hints: [] } });
+    expect(events).toEqual([expect.objectContaining({ type: 'rejected', size: 'abc', remainingSize: 'abc', code: 'size' })]);
+  });
+});

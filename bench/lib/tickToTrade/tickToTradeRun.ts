@@ -37,6 +37,8 @@ export interface TickToTradeOptions {
   readonly warmupFrames: number;
   /** Least time between two frames; a frame also waits for the previous order's outcome. */
   readonly paceMs: number;
+  /** Called once, after the warm-up frames, before the first measured one (a profiler starts here). */
+  readonly onMeasuredFrom?: () => Promise<void> | void;
 }
 
 export interface TickSample {
@@ -116,6 +118,7 @@ export async function measureTickToTrade(options: TickToTradeOptions, frames: re
     let severalWrites = 0;
     let lastSentAt = 0;
     for (let i = 0; i < total; i++) {
+      if (i === options.warmupFrames) await options.onMeasuredFrom?.();
       const wait = lastSentAt + options.paceMs - performance.now();
       await sleep(Math.max(0, wait));
       const outcome = new Promise<IntentOutcome>((resolve) => (resolveOutcome = resolve));

@@ -8,9 +8,12 @@ import { performance } from 'node:perf_hooks';
  * diagnostics channel (the WebSocket client's through `ws`, the REST client's through undici).
  * - On the socket to the feed, a 'data' listener put ahead of the WebSocket library's own stamps
  *   when a frame's bytes reach JavaScript, before any parsing.
- * - On sockets to the venue, the socket's `_writev`/`_write` (what a corked `write` flushes
- *   through) is wrapped: the stamp is taken when the call returns, i.e. once the request's header
- *   and body bytes have been handed to the kernel.
+ * - On sockets to the venue, the socket's `_writeGeneric` (what `_write` and `_writev`, and so a
+ *   corked `write`, flush through; `_write`/`_writev` where node has no `_writeGeneric`) is
+ *   wrapped: the stamp is taken when the call returns, i.e. once the request's header and body
+ *   bytes have been handed to the kernel. Wrapped when the socket connects, before node flushes
+ *   what was written while connecting (node:http writes a first request at once, and the
+ *   flush on 'connect' calls `_writeGeneric` directly).
  * `arm()` starts a new cycle; each stamp keeps the first event of its cycle.
  */
 export interface WireStamps {
@@ -36,10 +39,12 @@ export function stampWire(ports: { readonly feedPort: number; readonly venuePort
 
   const onFeedData = (): void => {
     if (arrivalAt === undefined) arrivalAt = performance.now();
+    (globalThis as any).__tt?.('wire.arrival'); //TT
     chunks++;
   };
   const onWrite = (): void => {
     if (writeAt === undefined) writeAt = performance.now();
+    (globalThis as any).__tt?.('wire.write'); //TT
     writes++;
   };
   const watch = (socket: Socket): void => {
@@ -87,8 +92,9 @@ export function stampWire(ports: { readonly feedPort: number; readonly venuePort
 type WriteFn = (this: Socket, ...args: unknown[]) => unknown;
 
 function wrapWrites(socket: Socket, after: () => void): void {
-  const target = socket as unknown as Record<'_write' | '_writev', WriteFn>;
-  for (const name of ['_write', '_writev'] as const) {
+  const target = socket as unknown as Record<'_writeGeneric' | '_write' | '_writev', WriteFn>;
+  const names = typeof target._writeGeneric === 'function' ? (['_writeGeneric'] as const) : (['_write', '_writev'] as const);
+  for (const name of names) {
     const original = target[name];
     if (typeof original !== 'function') continue;
     target[name] = function (this: Socket, ...args: unknown[]) {

@@ -160,6 +160,16 @@ export class AdmissionGate {
   }
 
   /**
+   * `admit`'s first decision, when it is final: the ticket (recorded against the rate limits, in
+   * flight) or the refusal; undefined, with no effect, when the intent would wait or close a
+   * position first (then `admit` waits for it). For the executor's path without a microtask hop.
+   */
+  admitNow(intent: Intent, current?: AccountState): Admission | undefined {
+    const step = this.step(intent, this.scope.clock.now(), current);
+    return 'answer' in step ? step.answer : undefined;
+  }
+
+  /**
    * Judges intents one at a time in arrival order (a strategy's queue): one that must wait holds
    * back those behind it. Decides at once, synchronously, when nothing waits ahead; `done` gets
    * exactly one answer.

@@ -63,7 +63,7 @@ export class InFlightActions {
     if (!this.entries.has(intentId)) {
       this.entries.set(intentId, { strategy: intent.strategy, marketId: intent.marketId, placement: isPlaceIntent(intent), leverage: intent.kind === 'setLeverage' });
     }
-    return { settled: () => this.release(intentId) };
+    return new Ticket(this, intentId);
   }
 
   /** Stops counting the intent (idempotent): its outcome is known. */
@@ -85,5 +85,20 @@ export class InFlightActions {
       counts.set(entry.marketId, (counts.get(entry.marketId) ?? 0) + 1);
     }
     return counts;
+  }
+}
+
+/** A class rather than a closure per admitted intent. */
+class Ticket implements InFlightTicket {
+  readonly #actions: InFlightActions;
+  readonly #intentId: string;
+
+  constructor(actions: InFlightActions, intentId: string) {
+    this.#actions = actions;
+    this.#intentId = intentId;
+  }
+
+  settled(): void {
+    this.#actions.release(this.#intentId);
   }
 }

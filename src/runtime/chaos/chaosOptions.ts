@@ -21,7 +21,11 @@ export interface ChaosOptions {
   readonly jsonPath?: string;
   /** Where the journal, bot config and logs go (absolute); a temporary directory otherwise. */
   readonly dir?: string;
+  /** The longest a reconnect may take, from the disconnect to trading again (the goal: under 2 s). */
+  readonly maxReconnectMs: number;
 }
+
+export const DEFAULT_MAX_RECONNECT_MS = 2_000;
 
 export const DEFAULT_CHAOS_MINUTES = 10;
 const MAX_MINUTES = 24 * 60;
@@ -37,12 +41,23 @@ export function chaosOptionsFromFlags(flags: Flags, resolvePath: (path: string) 
     durationMs: durationOf(flags),
     crash: flags['no-crash'] !== true,
     faults: sim.faults,
+    maxReconnectMs: maxReconnectOf(flags),
     ...(sim.seed === undefined ? {} : { seed: sim.seed }),
     ...(sim.blockMs === undefined ? {} : { blockMs: sim.blockMs }),
     ...(sim.registrationLagMs === undefined ? {} : { registrationLagMs: sim.registrationLagMs }),
     ...(typeof json === 'string' ? { jsonPath: resolvePath(json) } : {}),
     ...(typeof dir === 'string' ? { dir: resolvePath(dir) } : {}),
   };
+}
+
+/** --max-reconnect-ms: a whole number of milliseconds, 2000 when absent. */
+function maxReconnectOf(flags: Flags): number {
+  const value = flags['max-reconnect-ms'];
+  if (value === undefined || typeof value === 'boolean') return DEFAULT_MAX_RECONNECT_MS;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 3_600_000) {
+    throw new CliUsageError(`--max-reconnect-ms: invalid value ${JSON.stringify(value)}; expected a whole number of milliseconds from 1 to 3600000, such as 2000`);
+  }
+  return Number(value);
 }
 
 /** --minutes (fractions allowed, to the millisecond) or --seconds; 10 minutes when neither. */

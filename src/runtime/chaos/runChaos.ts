@@ -87,7 +87,7 @@ export async function runChaos(o: RunChaosOptions): Promise<ChaosReport> {
     if (internalErrors.length > 0) o.out.write(`simulator internal errors: ${internalErrors.slice(0, 3).join('; ')}\n`);
     const journal: JournalTruth = existsSync(journalPath) ? readJournalTruth(journalPath, account.account) : { fills: [], failedIntents: [], positions: [], intents: 0 };
     const venue = readVenueTruth(sim.context, account.account);
-    const invariants = auditChaosRun({ venue, journal, runs: session.runs, events: session.events, maxOutageMs: config.degraded.max_outage_ms, nowMs: clock.now() });
+    const invariants = auditChaosRun({ venue, journal, runs: session.runs, events: session.events, maxOutageMs: config.degraded.max_outage_ms, maxReconnectMs: chaos.maxReconnectMs, nowMs: clock.now() });
     const ok = invariants.every((i) => i.ok);
     // A temporary directory is evidence only when something failed; --dir is always kept.
     const dirKept = chaos.dir !== undefined || !ok;

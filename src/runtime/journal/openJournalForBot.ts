@@ -34,7 +34,10 @@ export interface JournalForBotOptions {
   readonly adopter: (marketId: number) => string | undefined;
   /** Longest the start waits for permits of a previous run that could still land. */
   readonly maxInFlightWaitMs: number;
-  /** Pause after a reconnect before reconciling, so fills already on the wire arrive first. */
+  /**
+   * Pause after a reconnect before reconciling (default 100 ms), so fills already on the wire
+   * arrive on the channel first; one missed anyway comes from the trade history, counted once.
+   */
   readonly settleMs?: number;
   /** Retries of a failed reconnect reconciliation; default `RECONNECT_RETRY`. */
   readonly reconnectRetry?: ReconnectRetry;
@@ -240,7 +243,7 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
           // Intents wait from now: the reconciliation counts as running through its settle pause.
           engine.conditions.reconcileStarted(RECONCILER);
           void o.clock
-            .sleep(o.settleMs ?? 500)
+            .sleep(o.settleMs ?? 100)
             .then(() => reconcileAfterReconnect(engine, since))
             .catch(() => undefined);
         }),

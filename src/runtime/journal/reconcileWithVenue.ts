@@ -78,13 +78,23 @@ export async function reconcileWithVenue(o: ReconcileOptions): Promise<Reconcili
   const inFlight = journal.inFlightIntents(account).filter((f) => f.runId !== o.currentRunId);
   const live = journal.liveOrders(account);
   const markets = [...new Set([...o.markets, ...inFlight.map((f) => f.marketId), ...live.map((l) => l.marketId)])];
-  const nonce = parseNonceState(await o.rest.nonceState(account));
-  const balance = compareBalance(journal, account, (await o.rest.crossMarginBalance(account)).balance);
+  // Independent reads side by side: every reconnect waits on them before trading resumes.
+  const [nonceState, balanceRead, perMarket] = await Promise.all([
+    o.rest.nonceState(account),
+    o.rest.crossMarginBalance(account),
+    Promise.all(
+      markets.map((marketId) =>
+        Promise.all([readAllOpenOrders(o.rest, { account, marketId }, o.pageSize === undefined ? {} : { pageSize: o.pageSize }), o.rest.position({ account, market_id: String(marketId) })]),
+      ),
+    ),
+  ]);
+  const nonce = parseNonceState(nonceState);
+  const balance = compareBalance(journal, account, balanceRead.balance);
   const venueOpen: OpenOrder[] = [];
   const venuePosition = new Map<number, { side: Side; size: string; signed: string; avgEntryPrice?: string; marginMode?: string }>();
-  for (const marketId of markets) {
-    venueOpen.push(...(await readAllOpenOrders(o.rest, { account, marketId }, o.pageSize === undefined ? {} : { pageSize: o.pageSize })).orders);
-    const p = await o.rest.position({ account, market_id: String(marketId) });
+  for (const [i, marketId] of markets.entries()) {
+    const [open, p] = perMarket[i]!;
+    venueOpen.push(...open.orders);
     const size = (p.size ?? '0').replace(/^-/, '') || '0';
     const side: Side = p.side === 'SELL' || (p.size ?? '').startsWith('-') ? 'sell' : 'buy';
     venuePosition.set(marketId, {

@@ -71,37 +71,12 @@ export async function readVenueHistory(rest: HistoryReads, needs: HistoryNeeds):
   const walk = { ...(needs.pageSize === undefined ? {} : { pageSize: needs.pageSize }) };
   try {
     const fillsFromMs = needs.fillsSinceMs === undefined ? undefined : Math.max(0, needs.fillsSinceMs - HISTORY_MARGIN_MS);
-    const fills: FillRecord[] = [];
-    if (fillsFromMs !== undefined) {
-      const bound = nanos(fillsFromMs);
-      for await (const fill of tradeHistoryRecords(reads, { account: needs.account }, walk)) {
-        // Newest first: everything after the first older fill is older still.
-        if (fill.time < bound) break;
-        fills.push(fill);
-      }
-      fills.reverse();
-    }
-    const byId = new Map<string, OrderHistoryRecord>();
-    const ids = [...new Set(needs.orderIds.map(historyOrderKey))];
-    for (let i = 0; i < ids.length; i += HISTORY_MAX_ORDER_IDS) {
-      const chunk = ids.slice(i, i + HISTORY_MAX_ORDER_IDS);
-      // One page holds every match of a chunk.
-      for (const order of await collectAll(orderHistoryRecords(reads, { account: needs.account, orderIds: chunk }, { pageSize: HISTORY_MAX_ORDER_IDS }))) {
-        byId.set(historyOrderKey(order.id), order);
-      }
-    }
-    const byCoid = new Map<string, OrderHistoryRecord>();
-    const wanted = needs.clientOrderIds;
-    if (wanted !== undefined && wanted.ids.size > 0) {
-      const bound = nanos(Math.max(0, wanted.sinceMs - HISTORY_MARGIN_MS));
-      for await (const order of orderHistoryRecords(reads, { account: needs.account }, walk)) {
-        if (order.created_at < bound) break;
-        const coid = order.client_order_id?.toString();
-        // Newest first: a client_order_id used twice is the latest order's.
-        if (coid !== undefined && wanted.ids.has(coid) && !byCoid.has(coid)) byCoid.set(coid, order);
-        if (byCoid.size === wanted.ids.size) break;
-      }
-    }
+    // The three walks are independent: side by side, so a reconnect waits for the slowest only.
+    const [fills, byId, byCoid] = await Promise.all([
+      fillsFromMs === undefined ? Promise.resolve([]) : fillsSince(reads, needs.account, fillsFromMs, walk),
+      ordersById(reads, needs.account, needs.orderIds),
+      needs.clientOrderIds === undefined || needs.clientOrderIds.ids.size === 0 ? Promise.resolve(new Map<string, OrderHistoryRecord>()) : ordersByClientOrderId(reads, needs.account, needs.clientOrderIds, walk),
+    ]);
     return {
       available: true,
       fills,
@@ -117,4 +92,47 @@ export async function readVenueHistory(rest: HistoryReads, needs: HistoryNeeds):
 
 function nanos(ms: number): bigint {
   return BigInt(Math.floor(ms)) * 1_000_000n;
+}
+
+type Reads = Required<HistoryReads>;
+type Walk = { readonly pageSize?: number };
+
+/** The account's fills from `fromMs` on, oldest first. */
+async function fillsSince(reads: Reads, account: string, fromMs: number, walk: Walk): Promise<FillRecord[]> {
+  const bound = nanos(fromMs);
+  const fills: FillRecord[] = [];
+  for await (const fill of tradeHistoryRecords(reads, { account }, walk)) {
+    // Newest first: everything after the first older fill is older still.
+    if (fill.time < bound) break;
+    fills.push(fill);
+  }
+  return fills.reverse();
+}
+
+/** The history records of these orders, by order id. */
+async function ordersById(reads: Reads, account: string, orderIds: readonly string[]): Promise<Map<string, OrderHistoryRecord>> {
+  const byId = new Map<string, OrderHistoryRecord>();
+  const ids = [...new Set(orderIds.map(historyOrderKey))];
+  for (let i = 0; i < ids.length; i += HISTORY_MAX_ORDER_IDS) {
+    const chunk = ids.slice(i, i + HISTORY_MAX_ORDER_IDS);
+    // One page holds every match of a chunk.
+    for (const order of await collectAll(orderHistoryRecords(reads, { account, orderIds: chunk }, { pageSize: HISTORY_MAX_ORDER_IDS }))) {
+      byId.set(historyOrderKey(order.id), order);
+    }
+  }
+  return byId;
+}
+
+/** The latest order carrying each wanted client_order_id, created since `wanted.sinceMs` (less the margin). */
+async function ordersByClientOrderId(reads: Reads, account: string, wanted: { readonly ids: ReadonlySet<string>; readonly sinceMs: number }, walk: Walk): Promise<Map<string, OrderHistoryRecord>> {
+  const byCoid = new Map<string, OrderHistoryRecord>();
+  const bound = nanos(Math.max(0, wanted.sinceMs - HISTORY_MARGIN_MS));
+  for await (const order of orderHistoryRecords(reads, { account }, walk)) {
+    if (order.created_at < bound) break;
+    const coid = order.client_order_id?.toString();
+    // Newest first: a client_order_id used twice is the latest order's.
+    if (coid !== undefined && wanted.ids.has(coid) && !byCoid.has(coid)) byCoid.set(coid, order);
+    if (byCoid.size === wanted.ids.size) break;
+  }
+  return byCoid;
 }

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
-import { exchangeOnce, type ExchangeDeps } from './restExchange.js';
+import { FAST_REQUEST_CHECKS } from './fastRequestChecks.js';
+import { exchangeOnce, type ExchangeDeps, type ExchangeRequest } from './restExchange.js';
 import { retryRead, type RestRetryEvent } from './readRetry.js';
 import { venueRestLimiter, type RequestLimiter } from './slidingWindowLimiter.js';
 import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
@@ -19,7 +20,10 @@ export interface RestClientOptions {
   readonly baseUrl: string;
   /** Default per-request timeout (each attempt of a read gets the whole of it). */
   readonly timeoutMs: number;
-  /** Defaults to the global fetch (undici keeps connections alive). */
+  /**
+   * A fetch to send through instead of the default client (node:http / node:https keep-alive
+   * agents shared by the process, `nodeHttpClient.ts`): for tests and proxies.
+   */
   readonly fetch?: typeof fetch;
   /**
    * A limiter to share between clients on one IP (default: the venue's 500 requests per 10 s as
@@ -69,8 +73,9 @@ export interface RestTransport {
   request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>>;
 }
 
-function buildUrl(baseUrl: string, path: string, query: RestRequest<z.ZodType>['query']): string {
-  const url = `${baseUrl.replace(/\/+$/, '')}${path}`;
+/** `base` without its trailing slashes (trimmed once per client). */
+function buildUrl(base: string, path: string, query: RestRequest<z.ZodType>['query']): string {
+  const url = `${base}${path}`;
   if (query === undefined) return url;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -90,6 +95,8 @@ function headersFor(request: RestRequest<z.ZodType>, userAgent: string | undefin
 
 function checkRequestBody(request: RestRequest<z.ZodType>): void {
   if (request.requestSchema === undefined) return;
+  // The order bodies' hand-written checks answer "certainly valid" or "ask the schema".
+  if (FAST_REQUEST_CHECKS.get(request.requestSchema)?.(request.body) === true) return;
   const checked = request.requestSchema.safeParse(request.body);
   if (!checked.success) {
     throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'request', issues: schemaIssues(checked.error) });
@@ -108,32 +115,32 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
   }
   const clock = options.clock ?? systemClock;
   const deps: ExchangeDeps = {
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch,
     limiter: options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit,
     now: () => clock.now(),
   };
   const backoff = exponentialBackoff({ ...DEFAULT_READ_BACKOFF, ...options.readBackoff, jitter: 1 });
+  const base = options.baseUrl.replace(/\/+$/, '');
 
   return {
     async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
+      (globalThis as any).__tt?.('transport.start'); //TT
       checkRequestBody(request);
+      (globalThis as any).__tt?.('transport.checked'); //TT
       const signal = request.options?.signal;
-      const send = (): Promise<z.output<S>> =>
-        exchangeOnce(
-          {
-            method: request.method,
-            endpoint: request.endpoint,
-            url: buildUrl(options.baseUrl, request.path, request.query),
-            headers: headersFor(request, options.userAgent),
-            body: request.body,
-            responseSchema: request.responseSchema,
-            timeoutMs: request.options?.timeoutMs ?? options.timeoutMs,
-            signal,
-          },
-          deps,
-        );
-      if (request.method !== 'GET') return send();
-      return retryRead(send, {
+      const exchange: ExchangeRequest<S> = {
+        method: request.method,
+        endpoint: request.endpoint,
+        url: buildUrl(base, request.path, request.query),
+        headers: headersFor(request, options.userAgent),
+        body: request.body,
+        responseSchema: request.responseSchema,
+        timeoutMs: request.options?.timeoutMs ?? options.timeoutMs,
+        signal,
+      };
+      // A POST goes once, from this call (no closure to build per action).
+      if (request.method !== 'GET') return exchangeOnce(exchange, deps);
+      return retryRead(() => exchangeOnce(exchange, deps), {
         endpoint: request.endpoint,
         deadlineMs: request.options?.deadlineMs ?? options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS,
         backoff,

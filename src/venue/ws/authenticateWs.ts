@@ -25,8 +25,23 @@ export interface WsAuthenticator {
 /** The spec: after an error reply, retry with a fresh nonce up to 3 times, 1 s apart. */
 export const AUTH_RETRIES = 3;
 export const AUTH_RETRY_DELAY_MS = 1000;
+/**
+ * A reply that has not come after this long was lost (a stalled stream discards frames): the frame
+ * is sent again at once with a fresh nonce. Not a refusal, so the spec's three retries stay for
+ * real refusals; the server may receive several auth_v2 frames in close succession (spec).
+ */
+export const AUTH_REPLY_TIMEOUT_MS = 1000;
+/** Lost replies in a row before this connection's authentication is given up as transient. */
+export const AUTH_LOST_REPLIES = 5;
 
 class AuthRejected extends VenueWsError {}
+
+/** No auth reply within the reply timeout; the caller's retries decide, and it is never a refusal. */
+export class AuthReplyLostError extends VenueWsError {
+  constructor(timeoutMs: number) {
+    super(`no auth_v2 reply within ${timeoutMs} ms`, { code: 'WS_AUTH_NO_REPLY', details: { timeoutMs }, hints: ['the stream may be stalled; the client sends a new auth_v2 frame'] });
+  }
+}
 
 /**
  * Runs auth_v2 until the server says success. On an error reply the signer's on-chain status is
@@ -35,13 +50,15 @@ class AuthRejected extends VenueWsError {}
  */
 export async function authenticateWs(deps: {
   readonly authenticator: WsAuthenticator;
-  /** Sends the frame and resolves with the server's auth reply (rejects if the connection drops). */
+  /** Sends the frame and resolves with the server's auth reply (rejects if the connection drops, `AuthReplyLostError` if none comes). */
   readonly exchange: (frame: AuthV2Frame) => Promise<AuthReply>;
   readonly clock: Clock;
   readonly signal?: AbortSignal;
   readonly onRejected?: (info: { attempt: number; message: string | undefined }) => void;
 }): Promise<AuthReply> {
   const { authenticator: auth } = deps;
+  let refusals = 0;
+  let lostReplies = 0;
   return withRetry(
     async (attempt) => {
       const nonce = await auth.fetchNonce();
@@ -61,16 +78,21 @@ export async function authenticateWs(deps: {
       deps.onRejected?.({ attempt, message: reply.message });
       const status = await auth.signerStatus();
       if (status !== SIGNER_STATUS_ACTIVE) throw new SignerNotActiveError(auth.signer, auth.account, status, reply.message);
-      throw new AuthRejected(`WebSocket auth_v2 refused ${attempt} time(s) although signer ${auth.signer} is Active`, {
+      refusals++;
+      throw new AuthRejected(`WebSocket auth_v2 refused ${refusals} time(s) although signer ${auth.signer} is Active`, {
         code: 'WS_AUTH_REJECTED',
-        details: { account: auth.account, signer: auth.signer, attempts: attempt, ...(reply.message === undefined ? {} : { serverMessage: reply.message }) },
+        details: { account: auth.account, signer: auth.signer, attempts: refusals, ...(reply.message === undefined ? {} : { serverMessage: reply.message }) },
         hints: ['check that the RegisterV2 signature uses the session key and the venue EIP-712 domain, and that the nonce is fresh'],
       });
     },
     {
-      attempts: 1 + AUTH_RETRIES,
-      delayMs: () => AUTH_RETRY_DELAY_MS,
-      shouldRetry: (error) => error instanceof AuthRejected,
+      attempts: Number.POSITIVE_INFINITY,
+      // A lost reply is sent again at once; a refusal 1 s later (spec).
+      delayMs: (_attempt, error) => (error instanceof AuthReplyLostError ? 0 : AUTH_RETRY_DELAY_MS),
+      shouldRetry: (error) => {
+        if (error instanceof AuthReplyLostError) return ++lostReplies < AUTH_LOST_REPLIES;
+        return error instanceof AuthRejected && refusals <= AUTH_RETRIES;
+      },
       clock: deps.clock,
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),
     },

@@ -3,7 +3,7 @@ import { exponentialBackoff } from '../../core/withRetry.js';
 import { isTransientFailure } from '../rest/requestFaults.js';
 import type { AuthV2Frame } from '../schemas/wsFramesClient.js';
 import type { AuthReply } from '../schemas/wsFramesControl.js';
-import { authenticateWs, type WsAuthenticator } from './authenticateWs.js';
+import { AuthReplyLostError, authenticateWs, type WsAuthenticator } from './authenticateWs.js';
 import { VenueWsError } from './venueWsError.js';
 import type { WsLogger } from './wsLogger.js';
 
@@ -19,7 +19,7 @@ export interface SessionAuthDeps {
   readonly onFailed: (error: unknown) => void;
   /** A transient failure (a nonce or status read that failed): the next try comes after `delayMs`. */
   readonly onRetrying?: (error: unknown, delayMs: number) => void;
-  /** A reply that never comes counts as a refusal after this long (then the usual retry rules). */
+  /** A reply that has not come after this long was lost: a new auth_v2 frame goes at once. */
   readonly replyTimeoutMs: number;
 }
 
@@ -75,7 +75,7 @@ export class SessionAuth {
       (error: unknown) => {
         if (generation !== this.generation || this.deps.signal.aborted) return;
         this.running = false;
-        if (isTransientFailure(error)) {
+        if (isTransientFailure(error) || error instanceof AuthReplyLostError) {
           this.retryLater(generation, error);
           return;
         }
@@ -145,7 +145,7 @@ export class SessionAuth {
         () => {
           if (this.pending !== pending) return;
           this.pending = undefined;
-          resolve({ method: 'auth_v2', status: 'error', message: `no auth reply within ${this.deps.replyTimeoutMs} ms` });
+          reject(new AuthReplyLostError(this.deps.replyTimeoutMs));
         },
         () => undefined,
       );

@@ -5,7 +5,7 @@ import { exponentialBackoff } from '../../core/withRetry.js';
 import type { ChannelMessage, ChannelMessages, ControlFrame } from '../schemas/wsFrames.js';
 import { errorFrameChannel, type AuthReply } from '../schemas/wsFramesControl.js';
 import { asChannelName, CHANNELS, isPrivateChannel, MARKET_ID_MAX, type ChannelName } from '../schemas/wsFramesFields.js';
-import type { WsAuthenticator } from './authenticateWs.js';
+import { AUTH_REPLY_TIMEOUT_MS, type WsAuthenticator } from './authenticateWs.js';
 import { ChannelRegistry, type ChannelSink } from './channelRegistry.js';
 import { checkKnownMarkets } from './checkKnownMarkets.js';
 import { checkSubscribeAck } from './checkSubscribeAck.js';
@@ -45,7 +45,7 @@ export interface VenueWsClientOptions {
   readonly staleAfterBlocks?: number;
   readonly reconnect?: { readonly baseMs?: number; readonly maxMs?: number; readonly jitter?: number; readonly random?: () => number };
   readonly maxFramesPerSecond?: number;
-  /** How long to wait for an auth_v2 reply before treating it as a refusal; default 10 s. */
+  /** How long to wait for an auth_v2 reply before sending a new one (a lost reply is not a refusal); default 1 s. */
   readonly authReplyTimeoutMs?: number;
 }
 
@@ -92,7 +92,8 @@ export class VenueWsClient {
     this.venueMarkets = new VenueMarketList(options.knownMarketIds);
     this.logger = options.logger ?? silentWsLogger;
     this.backoff = exponentialBackoff({
-      baseMs: options.reconnect?.baseMs ?? 500,
+      // A connection that worked comes back fast (50-100 ms); repeated failures back off to 30 s.
+      baseMs: options.reconnect?.baseMs ?? 100,
       maxMs: options.reconnect?.maxMs ?? 30_000,
       ...(options.reconnect?.jitter === undefined ? {} : { jitter: options.reconnect.jitter }),
       ...(options.reconnect?.random === undefined ? {} : { random: options.reconnect.random }),
@@ -104,7 +105,7 @@ export class VenueWsClient {
       clock: this.clock,
       signal: this.lifetime.signal,
       logger: this.logger,
-      replyTimeoutMs: options.authReplyTimeoutMs ?? 10_000,
+      replyTimeoutMs: options.authReplyTimeoutMs ?? AUTH_REPLY_TIMEOUT_MS,
       send: (frame) => {
         if (this.session !== undefined) this.send(this.session, frame);
       },

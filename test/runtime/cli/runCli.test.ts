@@ -39,7 +39,7 @@ describe('runCli', () => {
   it('an unknown command is one line on stderr with a suggestion, exit code 2', async () => {
     const m = memoryIo();
     expect(await runCli(['stauts'], m.io)).toBe(2);
-    expect(m.stderr()).toBe('perpbot: unknown command "stauts" (did you mean status?; commands: start, setup, status, cancel-all, revoke-signer, keys, sim, history, reconcile, chaos; run perpbot --help)\n');
+    expect(m.stderr()).toBe('perpbot: unknown command "stauts" (did you mean status?; commands: start, setup, status, cancel-all, revoke-signer, keys, sim, history, reconcile, chaos, new, check; run perpbot --help)\n');
     expect(m.stdout()).toBe('');
   });
 

@@ -56,7 +56,7 @@ describe('loadConfig', () => {
     expect(config.engine).toEqual({ max_slippage_bps: 50, nonce_slot: { k: 0, n: 1 }, registration_retry: { attempts: 10, base_ms: 500 }, dry_run: false });
     expect(config.auth).toEqual({ mode: 'permit', permit_deadline_seconds: 60 });
     expect(config.sim).toEqual({ seed: 1, block_ms: 250, registration_lag_ms: 2000, port: 0 });
-    expect(config.shutdown).toEqual({ open_orders: 'cancel', timeout_ms: 10_000 });
+    expect(config.shutdown).toEqual({ open_orders: 'cancel', timeout_ms: 10_000, when_all_done: 'idle' });
     expect(config.strategies[0]?.on_error).toBe('cancel');
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.strategies[0]?.params)).toBe(true);
@@ -134,7 +134,7 @@ describe('loadConfig', () => {
 
   it('lists the allowed keys when an unknown key is not close to any of them', async () => {
     const error = await failure(stringify(withValue(base(), 'shutdown.whatever', 1)));
-    expect(error.message).toBe('config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, timeout_ms)');
+    expect(error.message).toBe('config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, timeout_ms, when_all_done)');
   });
 
   it('refuses duplicate strategy names and a nonce slot outside its count', async () => {

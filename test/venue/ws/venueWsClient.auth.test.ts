@@ -110,6 +110,9 @@ describe('VenueWsClient private channels', () => {
   });
 
   it('retries on the same connection with backoff when the nonce read fails transiently (a 503 is not a refusal), and never fails the channel', async () => {
+    // Replies are never late here: only the nonce read fails.
+    await client.close();
+    client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, staleAfterBlocks: 0, authenticator: auth, authReplyTimeoutMs: 60_000 });
     let failures = 2;
     const realFetch = auth.fetchNonce.bind(auth);
     auth.fetchNonce = async () => {
@@ -144,16 +147,31 @@ describe('VenueWsClient private channels', () => {
     expect(venue.sent('auth_v2')).toHaveLength(4);
   });
 
-  it('treats a missing auth reply as a refusal after the timeout, then retries', async () => {
+  it('treats a missing auth reply as lost, not refused: a new auth_v2 with a fresh nonce goes at once after the 1 s reply timeout, with no status check', async () => {
     venue.respond = (seen) => seen.frame.method === 'auth_v2' && venue.sent('auth_v2').length === 1;
     subscriptions.push(client.channel('orders').subscribe());
     await venue.frameWith('auth_v2');
-    await advanceWhenSleeping(clock, 10_000);
-    await afterStatusCheck(1);
-    await advanceWhenSleeping(clock, 1000);
+    await advanceWhenSleeping(clock, 1_000);
     await venue.frameWith('subscribe', 'orders');
     expect(venue.sent('auth_v2')).toHaveLength(2);
-    expect(auth.nonceFetchedAt).toEqual([0, 11_000]);
+    expect(auth.nonceFetchedAt).toEqual([0, 1_000]);
+    expect(auth.statusChecks).toBe(0);
+  });
+
+  it('never fails the channel on lost replies: after five in a row it backs off and tries again', async () => {
+    venue.respond = (seen) => seen.frame.method === 'auth_v2' && venue.sent('auth_v2').length <= 5;
+    const errors: unknown[] = [];
+    subscriptions.push(client.channel('orders').subscribe({ error: (e: unknown) => errors.push(e) }));
+    for (let i = 1; i <= 5; i++) {
+      while (venue.sent('auth_v2').length < i) await new Promise((r) => setTimeout(r, 1));
+      await advanceWhenSleeping(clock, 1_000);
+    }
+    // The fifth lost reply ends this round: a transient failure, retried after a backoff of at most 1 s.
+    await advanceWhenSleeping(clock, 1_000);
+    await venue.frameWith('subscribe', 'orders');
+    expect(venue.sent('auth_v2')).toHaveLength(6);
+    expect(errors).toEqual([]);
+    expect(client.metrics.authRetries).toBe(1);
   });
 
   it('needs an authenticator for private channels', async () => {

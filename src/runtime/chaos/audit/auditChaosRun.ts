@@ -20,6 +20,8 @@ export interface AuditInputs {
   readonly events: readonly BotEvent[];
   /** The config's degraded.max_outage_ms: the engine's own limit on an outage. */
   readonly maxOutageMs: number;
+  /** The longest a reconnect may take, disconnect to trading again. */
+  readonly maxReconnectMs: number;
   readonly nowMs: number;
 }
 
@@ -34,7 +36,7 @@ export function auditChaosRun(inputs: AuditInputs): InvariantResult[] {
     processExits(runs),
     killSwitchTrips(events),
     degradedPeriods(events, runs, inputs.maxOutageMs, inputs.nowMs),
-    reconnectTime(events, runs, inputs.maxOutageMs, inputs.nowMs),
+    reconnectTime(events, runs, { maxReconnectMs: inputs.maxReconnectMs, maxOutageMs: inputs.maxOutageMs }, inputs.nowMs),
     positionsMatch(venue.positions, journal.positions),
     balanceMatch(journal.balance, venue.balance, venue.fills, events),
   ];

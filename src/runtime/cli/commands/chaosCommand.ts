@@ -6,7 +6,7 @@ const SIM_FLAGS: Record<string, FlagSpec> = Object.fromEntries(SIM_FLAG_NAMES.ma
 export const chaosCommand: CommandSpec = {
   name: 'chaos',
   summary: 'the strategies under venue faults and a crash, then the journal audited against the venue',
-  usage: 'perpbot chaos [--config FILE] [--minutes N | --seconds N] [--json FILE] [--dir DIR] [--no-crash] [fault flags as perpbot sim]',
+  usage: 'perpbot chaos [--config FILE] [--minutes N | --seconds N] [--json FILE] [--dir DIR] [--no-crash] [--max-reconnect-ms N] [fault flags as perpbot sim]',
   description:
     'Starts a simulator in this process with faults on (5 % REST 5xx, half after the action ran; 0-200 ms jitter;\n' +
     'every WebSocket dropped about every 20 s; stream stalls; the registration lag), funds throwaway keys, and runs\n' +
@@ -24,6 +24,7 @@ export const chaosCommand: CommandSpec = {
     json: { type: 'string', value: 'FILE', description: 'also write the report as JSON' },
     dir: { type: 'string', value: 'DIR', description: 'keep the journal, bot config and logs here (default: a temporary directory)' },
     'no-crash': { type: 'boolean', description: 'do not kill and restart the bot half-way' },
+    'max-reconnect-ms': { type: 'string', value: 'N', description: 'the longest a reconnect may take, disconnect to trading again (default 2000)' },
     ...SIM_FLAGS,
   },
   run: async (args, io) => (await import('./runChaos.js')).runChaosCommand(args, io),

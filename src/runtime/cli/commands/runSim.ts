@@ -7,8 +7,9 @@ import type { CliIo } from '../cliIo.js';
 import { CliUsageError } from '../cliUsageError.js';
 import type { ParsedArgs } from '../commandSpec.js';
 
-// src/runtime/cli/commands -> src/sim/cli.ts
-const SIM_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sim', 'cli.ts');
+// src/runtime/cli/commands -> src/sim/cli.ts (dist/sim/cli.js in the installed package: no loader needed).
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const SIM_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sim', FROM_SOURCE ? 'cli.ts' : 'cli.js');
 
 function signalNumber(signal: NodeJS.Signals): number {
   return signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1;
@@ -34,8 +35,8 @@ export async function runSim(_args: ParsedArgs, io: CliIo, raw: readonly string[
     io.stdout.write(simHelp());
     return 0;
   }
-  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsxLoader, SIM_CLI, ...raw], { stdio: 'inherit', cwd: io.cwd, env: { ...io.env } });
+  const loader = FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  const child = spawn(process.execPath, [...loader, SIM_CLI, ...raw], { stdio: 'inherit', cwd: io.cwd, env: { ...io.env } });
   const forward = (): void => {
     child.kill('SIGTERM');
   };

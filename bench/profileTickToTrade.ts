@@ -1,0 +1,55 @@
+/**
+ * Profiles tick_to_trade's one process (strategy host, engine, REST client, and the in-process
+ * feed, venue and idle simulator): the V8 CPU profiler runs over the measured frames only (the
+ * warm-up left out), then the top functions by self and total time. Not a figure:
+ *
+ *   node --import tsx bench/profileTickToTrade.ts [--frames 5000] [--interval-us 50] [--top 20] [--out <dir>]
+ *
+ * The profile (.cpuprofile, loadable in Chrome DevTools) and a JSON summary stay in the output
+ * directory (default: a fresh temp directory).
+ */
+import { Session } from 'node:inspector/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { summariseCpuProfile, type CpuProfile, type ProfileEntry } from './lib/cpuProfileSummary.js';
+import { summariseUs } from './lib/tickToTrade/latencySummary.js';
+import { oracleFrames } from './lib/tickToTrade/oracleFrames.js';
+import { measureTickToTrade } from './lib/tickToTrade/tickToTradeRun.js';
+
+const { values } = parseArgs({ options: { frames: { type: 'string' }, 'interval-us': { type: 'string' }, top: { type: 'string' }, out: { type: 'string' } } });
+const frames = Number(values.frames ?? 5_000);
+const warmupFrames = 2_000;
+const intervalUs = Number(values['interval-us'] ?? 50);
+const top = Number(values.top ?? 20);
+const out = resolve(values.out ?? mkdtempSync(join(tmpdir(), 'perpbot-tick-profile-')));
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
+const readings = await measureTickToTrade(
+  { frames, warmupFrames, paceMs: 1, onMeasuredFrom: () => session.post('Profiler.start') },
+  oracleFrames(warmupFrames + frames),
+);
+const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+session.disconnect();
+writeFileSync(join(out, 'tick.cpuprofile'), JSON.stringify(profile));
+const summary = summariseCpuProfile(profile, { root });
+writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+
+const us = (pick: (s: (typeof readings.samples)[number]) => number) => summariseUs(readings.samples.map(pick));
+const total = us((s) => s.totalMs);
+console.log(`tick_to_trade (profiled, ${intervalUs} us sampling, ${frames} frames): p50 ${total.p50} us, p99 ${total.p99} us`);
+console.log(`  feed->strategy p50 ${us((s) => s.toStrategyMs).p50}, engine p50 ${us((s) => s.toSenderMs - s.toStrategyMs).p50}, sender->socket p50 ${us((s) => s.totalMs - s.toSenderMs).p50} us`);
+console.log(`profile ${join(out, 'tick.cpuprofile')}: sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${((summary.busyMs * 1000) / frames).toFixed(1)} busy us per frame)`);
+const row = (e: ProfileEntry) => ({ function: e.name.length > 110 ? `${e.name.slice(0, 107)}...` : e.name, 'self ms': e.selfMs, 'self %': e.selfPct, 'total ms': e.totalMs, 'total %': e.totalPct });
+console.log(`\ntop ${top} by self time (% of busy time)`);
+console.table(summary.bySelf.slice(0, top).map(row));
+console.log(`\ntop ${top * 3} by total time`);
+console.table(summary.byTotal.slice(0, top * 3).map(row));
+console.log('\nself time by file');
+console.table(summary.byFile.slice(0, top * 2));
