@@ -294,7 +294,9 @@ export class Engine {
       this.checkLoss();
     });
     follow('oracle', feeds.oracle, (m) => {
+      (globalThis as any).__tt?.('engine.oracle'); //TT
       for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
+      (globalThis as any).__tt?.('engine.oracleDone'); //TT
     });
     if (feeds.connection !== undefined) {
       this.conditions.registerReconciler('engine');

@@ -1,4 +1,5 @@
-import { divideRounded, isDecimalString, parseDecimal, type FixedPoint, type Rounding } from '../core/decimal.js';
+import { divideRounded, isDecimalString, type FixedPoint, type Rounding } from '../core/decimal.js';
+import { parsedDecimal } from './parsedDecimal.js';
 import { MAX_PRICE_TICKS, MAX_SIZE_STEPS } from '../protocol/orderQuantities.js';
 import { compareFixed, fixedText, unitsAt } from './fixedPoint.js';
 import { marketGrid } from './marketGrid.js';
@@ -23,7 +24,7 @@ export interface GridValue {
 
 export function snapSize(size: unknown, market: MarketView, rounding?: Rounding): GridValue {
   if (!isDecimalString(size)) refuse('size', size, 'size must be a decimal string such as "0.01"');
-  const value = parseDecimal(size, 'size');
+  const value = parsedDecimal(size, 'size');
   if (value.units <= 0n) refuse('size', size, 'size must be greater than 0');
   const grid = marketGrid(market);
   const step = market.config.step_size;
@@ -39,7 +40,7 @@ export function snapSize(size: unknown, market: MarketView, rounding?: Rounding)
 
 export function snapPrice(price: unknown, market: MarketView, rounding?: Rounding): GridValue {
   if (!isDecimalString(price)) refuse('price', price, 'price must be a decimal string such as "65000.5"');
-  const value = parseDecimal(price, 'price');
+  const value = parsedDecimal(price, 'price');
   if (value.units <= 0n) refuse('price', price, 'price must be greater than 0');
   const grid = marketGrid(market);
   const tick = market.config.step_price;

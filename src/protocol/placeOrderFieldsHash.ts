@@ -54,7 +54,6 @@ function fastPathApplies(f: PlaceOrderFields): boolean {
 }
 
 export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
-  (globalThis as any).__tt?.('hash.start'); //TT
   if (!fastPathApplies(f)) return slowPath(f, selectors);
   const clientOrderId = f.clientOrderId ?? 0n;
   const ttl = f.ttlUnits ?? 0;
@@ -78,10 +77,7 @@ export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTab
   // builderId: a zero word.
   view.setBigUint64(5 * WORD - 8, clientOrderId);
   view.setUint16(6 * WORD - 2, ttl);
-  (globalThis as any).__tt?.('hash.words'); //TT
-  const k = keccak256(buf);
-  (globalThis as any).__tt?.('hash.keccak'); //TT
-  return toHex(k);
+  return toHex(keccak256(buf));
 }
 
 function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Hex32 {

@@ -1,4 +1,4 @@
-import { parseDecimal } from '../../core/decimal.js';
+import { parsedDecimal } from '../parsedDecimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { compareFixed, fixedText } from '../fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents.js';
@@ -13,8 +13,8 @@ export function checkMaxOrderNotional(state: GuardState, intent: Intent, config:
   if (price === undefined) {
     return refused(rejection('max_order_notional', intent.marketId, 'no mark price for this market, so the order notional is unknown', 'wait for the oracle'));
   }
-  const value = notional(parseDecimal(intent.size, 'value'), price);
-  if (compareFixed(value, parseDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
+  const value = notional(parsedDecimal(intent.size, 'value'), price);
+  if (compareFixed(value, parsedDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
   const text = fixedText(value);
   return refused(
     rejection('max_order_notional', text, `order notional ${text} exceeds the limit of ${config.maxOrderNotional}`, 'reduce the size or raise guards.maxOrderNotional'),

@@ -1,4 +1,4 @@
-import { parseDecimal } from '../../core/decimal.js';
+import { parsedDecimal } from '../parsedDecimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { absFixed, compareFixed, fixedText } from '../fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents.js';
@@ -19,9 +19,9 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   }
   const after = absFixed(positionAfter(state, intent));
   const value = notional(after, price);
-  if (compareFixed(value, parseDecimal(limit, 'value')) <= 0) return ALLOW;
+  if (compareFixed(value, parsedDecimal(limit, 'value')) <= 0) return ALLOW;
   const current = state.positions.get(intent.marketId);
-  if (current !== undefined && compareFixed(after, parseDecimal(current.size, 'value')) < 0) return ALLOW;
+  if (current !== undefined && compareFixed(after, parsedDecimal(current.size, 'value')) < 0) return ALLOW;
   const text = fixedText(value);
   return refused(
     rejection('max_position', text, `position value after this order, ${text}, exceeds the limit of ${limit} for market ${intent.marketId}`, 'reduce the size or raise guards.maxPositionNotional'),

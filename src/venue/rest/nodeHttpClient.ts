@@ -107,8 +107,10 @@ export function nodeHttpSend(call: HttpCall): Promise<HttpAnswer> {
       return;
     }
     // A malformed URL or header throws here, which rejects: nothing was written.
+    (globalThis as any).__tt?.('http.start'); //TT
     const target = targetOf(call.url);
     const text = requestText(call, target);
+    (globalThis as any).__tt?.('http.text'); //TT
     const connection = takeConnection(target.origin);
     const exchange = new Exchange(resolve, reject, signal, connection);
     connection.start(exchange, text);
@@ -123,11 +125,30 @@ const BAD_VALUE = /[\r\n\0]/;
 /** Set by the client itself; a caller's value is dropped, as fetch drops these forbidden names. */
 const OWN_FIELDS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
+/**
+ * Header fields rendered once per frozen header set (the REST transport shares one per kind of
+ * call): checked and joined on first use, a lookup afterwards.
+ */
+const renderedFields = new WeakMap<object, string>();
+
 function requestText(call: HttpCall, target: Target): string {
-  let text = `${call.method} ${target.path} HTTP/1.1\r\nhost: ${target.origin.hostHeader}\r\nconnection: keep-alive\r\n`;
+  const head = `${call.method} ${target.path} HTTP/1.1\r\nhost: ${target.origin.hostHeader}\r\nconnection: keep-alive\r\n`;
+  const headers = call.headers;
+  let fields = renderedFields.get(headers);
+  if (fields === undefined) {
+    fields = headerFields(headers);
+    if (Object.isFrozen(headers)) renderedFields.set(headers, fields);
+  }
+  const text = `${head}${fields}`;
+  if (call.body !== undefined) return `${text}content-length: ${Buffer.byteLength(call.body)}\r\n\r\n${call.body}`;
+  return call.method === 'POST' ? `${text}content-length: 0\r\n\r\n` : `${text}\r\n`;
+}
+
+/** The caller's fields, checked, with the defaults fetch sent; each line ends with CRLF. */
+function headerFields(headers: Readonly<Record<string, string>>): string {
+  let text = '';
   let userAgent = false;
   let acceptEncoding = false;
-  const headers = call.headers;
   for (const name in headers) {
     const value = headers[name]!;
     if (!TOKEN.test(name)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
@@ -140,8 +161,7 @@ function requestText(call: HttpCall, target: Target): string {
   }
   if (!userAgent) text += 'user-agent: node\r\n';
   if (!acceptEncoding) text += 'accept-encoding: gzip, deflate\r\n';
-  if (call.body !== undefined) return `${text}content-length: ${Buffer.byteLength(call.body)}\r\n\r\n${call.body}`;
-  return call.method === 'POST' ? `${text}content-length: 0\r\n\r\n` : `${text}\r\n`;
+  return text;
 }
 
 function takeConnection(origin: Origin): Connection {
@@ -213,6 +233,7 @@ class Connection {
     this.parser = new HttpResponseParser();
     this.socket.ref();
     // Written while connecting, it goes out once connected.
+    (globalThis as any).__tt?.('http.write'); //TT
     this.socket.write(text);
   }
 

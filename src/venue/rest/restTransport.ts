@@ -85,12 +85,26 @@ function buildUrl(base: string, path: string, query: RestRequest<z.ZodType>['que
   return text === '' ? url : `${url}?${text}`;
 }
 
-function headersFor(request: RestRequest<z.ZodType>, userAgent: string | undefined): Record<string, string> {
+function headerSet(hasBody: boolean, userAgent: string | undefined, bearer: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (hasBody) headers['content-type'] = 'application/json';
   if (userAgent !== undefined) headers['user-agent'] = userAgent;
-  if (request.options?.bearer !== undefined) headers['authorization'] = `Bearer ${request.options.bearer}`;
+  if (bearer !== undefined) headers['authorization'] = `Bearer ${bearer}`;
   return headers;
+}
+
+/**
+ * The header sets of calls without a bearer, built once per client and frozen: the HTTP client
+ * renders (and checks) a header set it has seen before only once.
+ */
+function sharedHeaderSets(userAgent: string | undefined): { readonly withBody: Readonly<Record<string, string>>; readonly withoutBody: Readonly<Record<string, string>> } {
+  return { withBody: Object.freeze(headerSet(true, userAgent, undefined)), withoutBody: Object.freeze(headerSet(false, userAgent, undefined)) };
+}
+
+function headersFor(request: RestRequest<z.ZodType>, userAgent: string | undefined, shared: ReturnType<typeof sharedHeaderSets>): Readonly<Record<string, string>> {
+  const bearer = request.options?.bearer;
+  if (bearer !== undefined) return headerSet(request.body !== undefined, userAgent, bearer);
+  return request.body === undefined ? shared.withoutBody : shared.withBody;
 }
 
 function checkRequestBody(request: RestRequest<z.ZodType>): void {
@@ -121,6 +135,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
   };
   const backoff = exponentialBackoff({ ...DEFAULT_READ_BACKOFF, ...options.readBackoff, jitter: 1 });
   const base = options.baseUrl.replace(/\/+$/, '');
+  const shared = sharedHeaderSets(options.userAgent);
 
   return {
     async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
@@ -132,7 +147,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
         method: request.method,
         endpoint: request.endpoint,
         url: buildUrl(base, request.path, request.query),
-        headers: headersFor(request, options.userAgent),
+        headers: headersFor(request, options.userAgent, shared),
         body: request.body,
         responseSchema: request.responseSchema,
         timeoutMs: request.options?.timeoutMs ?? options.timeoutMs,

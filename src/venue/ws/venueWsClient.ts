@@ -83,6 +83,10 @@ export class VenueWsClient {
   private readonly auth: SessionAuth;
   private readonly wire = new WireSubscriptions();
   private channelFramesThisSession = 0;
+  /** The venue has sent something on this connection: the stream is live, an auth reply will come. */
+  private heardThisSession = false;
+  /** Authentication waits for the first frame of the connection (see `startAuth`). */
+  private authWanted = false;
   private lastOracleAt = 0;
   private connections = 0;
   private closed = false;
@@ -239,13 +243,16 @@ export class VenueWsClient {
     this.session = session;
     this.connections++;
     this.channelFramesThisSession = 0;
+    this.heardThisSession = false;
+    this.authWanted = false;
     this.lastOracleAt = this.clock.now();
     this.setState('open');
     if (this.staleAfterMs > 0) {
       void watchStaleness({ session, clock: this.clock, limitMs: () => this.staleAfterMs, lastHeardAt: () => this.lastOracleAt });
     }
-    if (this.registry.channels().some(isPrivateChannel)) this.auth.start();
-    for (const channel of this.registry.channels()) this.syncChannel(channel);
+    // Public subscriptions first: their acknowledgements are the first sign that the stream is live.
+    for (const channel of this.registry.channels()) if (!isPrivateChannel(channel)) this.syncChannel(channel);
+    if (this.registry.channels().some(isPrivateChannel)) this.startAuth();
     const reason = await session.ended;
     this.resetConnectionState(reason);
     return { reason, deliveredData: this.channelFramesThisSession > 0 };
@@ -273,7 +280,7 @@ export class VenueWsClient {
     if (session === undefined || !session.open) return;
     const wanted = this.registry.has(channel) ? this.registry.requestedMarkets(channel) : null;
     if (wanted !== null && isPrivateChannel(channel) && !this.auth.isAuthenticated) {
-      this.auth.start();
+      this.startAuth();
       return;
     }
     const account = this.options.authenticator?.account;
@@ -281,8 +288,27 @@ export class VenueWsClient {
     if (frame !== undefined) this.send(session, frame);
   }
 
+  /**
+   * Starts authentication once the connection has shown it is live. A stalled venue discards what
+   * it would send, auth replies included (a reconnect can land in a stall), so with the oracle
+   * heartbeat on, auth_v2 waits for the connection's first frame (an acknowledgement, normally one
+   * round trip) rather than being lost; a connection that stays silent is replaced by the staleness
+   * watch. Without the heartbeat nothing may come before auth, so it starts at once.
+   */
+  private startAuth(): void {
+    if (this.heardThisSession || this.staleAfterMs === 0) this.auth.start();
+    else this.authWanted = true;
+  }
+
   private onText(session: WsSession, text: string): void {
     this.counters.framesReceived++;
+    if (!this.heardThisSession && session === this.session) {
+      this.heardThisSession = true;
+      if (this.authWanted) {
+        this.authWanted = false;
+        this.auth.start();
+      }
+    }
     const decoded = decodeServerFrame(text);
     switch (decoded.kind) {
       case 'malformed':

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { VenueError } from '../../../src/venue/venueError.js';
 import { SignerNotActiveError } from '../../../src/venue/ws/venueWsError.js';
 import { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
-import { ScriptedVenue, tradeFrame } from './scriptedVenue.js';
+import { oracleFrame, ScriptedVenue, tradeFrame } from './scriptedVenue.js';
 import { advanceWhenSleeping, TestAuthenticator } from './testAuthenticator.js';
 
 let venue: ScriptedVenue;
@@ -134,6 +134,23 @@ describe('VenueWsClient private channels', () => {
     expect(venue.sent('auth_v2')).toHaveLength(1);
     expect(states.some((s) => /^open: authentication failed transiently \(.*503.*\); retrying in \d+ ms$/.test(s))).toBe(true);
     expect(states.at(-1)).toBe('authenticated');
+  });
+
+  it('with the oracle heartbeat on, waits for the connection to show life before auth_v2, so a stalled stream cannot swallow the reply', async () => {
+    await client.close();
+    client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, blockMs: 1000, staleAfterBlocks: 5, authenticator: auth });
+    // A stalled venue: it takes the heartbeat's subscribe but sends nothing back.
+    venue.respond = (seen) => seen.frame.method === 'subscribe';
+    subscriptions.push(client.channel('orders').subscribe());
+    await venue.frameWith('subscribe', 'oracle');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(venue.sent('auth_v2')).toHaveLength(0);
+    // The stream comes back: the first frame releases the authentication.
+    venue.respond = undefined;
+    venue.push(oracleFrame(1, { '1': { mark_price: '65000000000000000000000' } }));
+    await venue.frameWith('auth_v2');
+    await venue.frameWith('subscribe', 'orders');
+    expect(venue.sent('auth_v2')).toHaveLength(1);
   });
 
   it('gives up after 3 retries with WS_AUTH_REJECTED', async () => {
