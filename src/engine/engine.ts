@@ -111,6 +111,8 @@ export class Engine {
   private context: SigningContext | undefined;
   private allocator: NonceAllocator | undefined;
   private marketsById = new Map<number, Market>();
+  /** Live marks newer than their market's record in `marketsById` (see `marketRecord`). */
+  private readonly freshMarks = new Map<number, string>();
   private readonly gate: AdmissionGate;
   /** The one count of admitted actions not yet settled, shared by every admission scope. */
   readonly inFlight: InFlightActions;
@@ -171,11 +173,23 @@ export class Engine {
   }
 
   market(marketId: number): MarketView | undefined {
-    return this.marketsById.get(marketId);
+    return this.marketRecord(marketId);
   }
 
   markets(): readonly Market[] {
+    for (const marketId of [...this.freshMarks.keys()]) this.marketRecord(marketId);
     return [...this.marketsById.values()];
+  }
+
+  /** The market's record with its live mark: copied here, on the first read after the mark moved. */
+  private marketRecord(marketId: number): Market | undefined {
+    const mark = this.freshMarks.get(marketId);
+    if (mark !== undefined) {
+      this.freshMarks.delete(marketId);
+      const market = this.marketsById.get(marketId);
+      if (market !== undefined) this.marketsById.set(marketId, { ...market, mark_price: mark });
+    }
+    return this.marketsById.get(marketId);
   }
 
   /** Reads domain, system config, markets and nonce state, then reconciles orders and positions. */
@@ -216,6 +230,7 @@ export class Engine {
   async refreshMarkets(): Promise<void> {
     const markets = await this.options.rest.markets();
     this.marketsById = new Map(markets.markets.map((m) => [Number(m.market_id), m]));
+    this.freshMarks.clear();
     for (const m of markets.markets) this.gate.setMark(Number(m.market_id), m.mark_price);
   }
 
@@ -224,8 +239,8 @@ export class Engine {
    * value positions with it, so a stale mark from the start-up read must never be used.
    */
   setMark(marketId: number, markPrice: string): void {
-    const market = this.marketsById.get(marketId);
-    if (market !== undefined) this.marketsById.set(marketId, { ...market, mark_price: markPrice });
+    // Every oracle frame carries every market: the record is copied when next read, not per frame.
+    if (this.marketsById.has(marketId)) this.freshMarks.set(marketId, markPrice);
     this.gate.setMark(marketId, markPrice);
   }
 
@@ -499,7 +514,7 @@ export class Engine {
       log: o.log,
       journal: this.journal,
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
-      market: (id) => this.marketsById.get(id),
+      market: (id) => this.marketRecord(id),
       guard: (intent, state) => this.gate.admit(intent, this.abort.signal, state),
       guardNow: (intent, state) => this.gate.admitNow(intent, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),

@@ -4,8 +4,8 @@ import type { SimFaults } from '../../sim/simContext.js';
  * The faults `perpbot chaos` turns on unless told otherwise: a bad but survivable day on the
  * venue. 5 % of REST requests answer 5xx, half of those after the action ran (the reply is lost,
  * the order is on the book); every request waits 0-200 ms more; every WebSocket connection is
- * dropped about every 20 s; every stream goes silent for 2 s about every 30 s (long enough for the
- * client's staleness watch, 5 blocks, to notice).
+ * dropped about every 20 s; every stream goes silent for 1 s (the simulator's own default stall)
+ * about every 30 s: a stall the client rides out without reconnecting, unless it meets a drop.
  */
 export const CHAOS_DEFAULT_FAULTS: SimFaults = Object.freeze({
   latencyMs: 0,
@@ -14,7 +14,7 @@ export const CHAOS_DEFAULT_FAULTS: SimFaults = Object.freeze({
   errorAfterActionShare: 0.5,
   wsDropEveryMs: 20_000,
   wsStallEveryMs: 30_000,
-  wsStallForMs: 2_000,
+  wsStallForMs: 1_000,
 });
 
 /**
