@@ -41,7 +41,7 @@ export const tickToTrade: FigureBench = {
         'p90 / p99.9 / max us': `${total.p90} / ${total.p999} / ${total.max}`,
         'frame to strategy p50 / p99 us': `${toStrategy.p50} / ${toStrategy.p99}`,
         'strategy to engine sender (checks, nonce, hash, sign) p50 / p99 us': `${engineLeg.p50} / ${engineLeg.p99}`,
-        'sender to socket write (REST client, fetch) p50 / p99 us': `${restLeg.p50} / ${restLeg.p99}`,
+        'sender to socket write (REST client: body check, JSON, HTTP/1.1 write) p50 / p99 us': `${restLeg.p50} / ${restLeg.p99}`,
         'first 1,000 / last 1,000 frames p50 us': `${early.p50} / ${late.p50}`,
         'x limit (p50)': Number((total.p50 / limitUs).toFixed(2)),
         'limit p99 us': limit.p99,

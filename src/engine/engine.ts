@@ -309,9 +309,7 @@ export class Engine {
       this.checkLoss();
     });
     follow('oracle', feeds.oracle, (m) => {
-      (globalThis as any).__tt?.('engine.oracle'); //TT
       for (const [marketId, price] of m.prices) if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
-      (globalThis as any).__tt?.('engine.oracleDone'); //TT
     });
     if (feeds.connection !== undefined) {
       this.conditions.registerReconciler('engine');
@@ -416,7 +414,6 @@ export class Engine {
 
   /** Runs an intent to its terminal outcome (also published on `outcomes$`). */
   execute(intent: Intent): Promise<IntentOutcome> {
-    (globalThis as any).__tt?.('engine.execute'); //TT
     this.journal.intentReceived(intent, this.options.clock.now());
     const run = this.run(intent).then((outcome) => {
       this.pending.delete(intent.intentId);

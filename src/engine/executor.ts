@@ -20,16 +20,13 @@ import type { WireAction } from './wireAction.js';
 export { IntentFailedError, type AuthSource, type ExecutorDeps, type ExecutorLogger } from './executorDeps.js';
 
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
-  (globalThis as any).__tt?.('exec.start'); //TT
   const state = deps.tracker.accountState();
   const verdict = preTradeChecks(intent, deps.market(intent.marketId), state, deps.config.preTrade);
   if (!verdict.ok) return refused(intent, verdict.rejection, deps);
-  (globalThis as any).__tt?.('exec.checked'); //TT
   // Decided at once when nothing has to be waited for: no microtask hop on an order's way out.
   let admitted = deps.guardNow?.(verdict.intent, state);
   if (admitted === undefined) admitted = await deps.guard(verdict.intent, state);
   if (admitted !== undefined && 'rule' in admitted) return refused(intent, admitted, deps);
-  (globalThis as any).__tt?.('exec.admitted'); //TT
   // Admitted: the action counts as in flight (and a leverage update holds its one-at-a-time slot)
   // until it settles.
   const ticket = admitted;
@@ -43,7 +40,6 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
           throw error;
         })
       : action;
-  (globalThis as any).__tt?.('exec.resolved'); //TT
   if ('rule' in resolved) {
     ticket?.settled();
     return refused(intent, resolved, deps);
@@ -55,7 +51,6 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
   }
   try {
-    (globalThis as any).__tt?.('exec.toSend'); //TT
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
     else if (resolved.action === 'placeOrder') deps.tracker.settle(intent.intentId, result.type === 'unknown' || isUnconfirmed(result.error) ? 'unknown' : 'failed');

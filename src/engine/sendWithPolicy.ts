@@ -86,7 +86,6 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         });
       }
       try {
-        (globalThis as any).__tt?.('policy.send'); //TT
         const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
         if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
         // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
@@ -184,7 +183,6 @@ function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, sign
   const allocator = deps.auth.allocator;
   // What allocate() would resolve with at once; an aborted signal goes through allocate(), which refuses it.
   const free = signal?.aborted === true ? undefined : allocator.tryAllocate();
-  (globalThis as any).__tt?.('sign.nonce'); //TT
   if (free !== undefined) return signWithNonce(free, intentId, action, deps);
   return allocator.allocate(signal).then((nonce) => signWithNonce(nonce, intentId, action, deps));
 }
@@ -193,7 +191,6 @@ function signWithNonce(nonce: NoncePair, intentId: string, action: ResolvedActio
   const auth = deps.auth as Extract<ExecutorDeps['auth'], { mode: 'permit' }>;
   try {
     deps.journal.nonceAllocated(nonce, intentId);
-    (globalThis as any).__tt?.('sign.build'); //TT
     const signed = signRequest(action, { mode: 'permit', context: auth.context(), signer: auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds }, deps.selectors);
     return signed instanceof Promise ? signed.catch((error: unknown) => notSigned(auth.allocator, nonce, error)) : signed;
   } catch (error) {

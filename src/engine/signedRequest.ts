@@ -153,7 +153,6 @@ export async function buildSignedRequest(action: ResolvedAction, auth: Authoriza
 export function signRequest(action: ResolvedAction, auth: Authorization, selectors: SelectorTable): SignedRequest | Promise<SignedRequest> {
   const actionHash = actionHashOf(action, selectors);
   const body = bodyOf(action);
-  (globalThis as any).__tt?.('build.hashed'); //TT
   if (auth.mode === 'jwt') return { endpoint: action.action, body, actionHash };
   const permit = signPermitNow(
     auth.context,
@@ -162,7 +161,6 @@ export function signRequest(action: ResolvedAction, auth: Authorization, selecto
     auth.encoding ?? 'compact64',
   );
   if (permit instanceof Promise) return permit.then((p) => withPermit(action, body, p, auth, actionHash));
-  (globalThis as any).__tt?.('build.signed'); //TT
   return withPermit(action, body, permit, auth, actionHash);
 }
 

@@ -27,11 +27,16 @@ export async function readVenueSnapshot(
   marketIds: readonly number[],
   options: Pick<OpenOrdersSnapshotOptions, 'pageSize'> = {},
 ): Promise<VenueSnapshot> {
+  // Independent reads side by side: a reconnect waits on them before trading resumes.
+  const [perMarket, { balance }] = await Promise.all([
+    Promise.all(marketIds.map((marketId) => Promise.all([readAllOpenOrders(rest, { account, marketId }, options), rest.position({ account, market_id: String(marketId) })]))),
+    rest.crossMarginBalance(account),
+  ]);
   const orders: OrderRecord[] = [];
   const positions: PositionRecord[] = [];
   const unrealized = new Map<number, string>();
-  for (const marketId of marketIds) {
-    const open = await readAllOpenOrders(rest, { account, marketId }, options);
+  for (const [i, marketId] of marketIds.entries()) {
+    const [open, position] = perMarket[i]!;
     for (const o of open.orders) {
       orders.push({
         order_id: o.order_id,
@@ -44,7 +49,6 @@ export async function readVenueSnapshot(
       });
     }
     // venue-facts: a flat position comes back with empty fields.
-    const position = await rest.position({ account, market_id: String(marketId) });
     positions.push({
       market_id: marketId,
       size: position.size ?? '0',
@@ -56,6 +60,5 @@ export async function readVenueSnapshot(
     });
     if (position.unrealized_pnl !== null) unrealized.set(marketId, position.unrealized_pnl);
   }
-  const { balance } = await rest.crossMarginBalance(account);
   return { orders, positions, unrealized, balance };
 }

@@ -69,9 +69,8 @@ export function signPermitNow(
   const bit = Number(checkRange(request.nonceBitmap, 0n, BigInt(MAX_NONCE_BITMAP_INDEX), 'nonce_bitmap_index'));
   const deadline = Number(checkUint(request.deadline, 32, 'deadline'));
   const digestSigner = toDigestSigner(signer);
-  (globalThis as any).__tt?.('permit.digest'); //TT
-  const signature = digestSigner.signDigest(permitDigest(context, request));
-  (globalThis as any).__tt?.('permit.signed'); //TT
+  const digest = permitDigest(context, request);
+  const signature = digestSigner.signDigest(digest);
   if (isThenable(signature)) return Promise.resolve(signature).then((sig) => permitWire(request.account, digestSigner.address, anchor, bit, deadline, sig, encoding));
   return permitWire(request.account, digestSigner.address, anchor, bit, deadline, signature, encoding);
 }

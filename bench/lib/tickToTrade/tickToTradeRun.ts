@@ -22,7 +22,7 @@ import { stampWire } from './wireStamps.js';
 /**
  * One process, as `npm start` runs it: the venue WebSocket client, the runtime's strategy streams,
  * the strategy host running `tickStrategy`, the engine (checks, guards, nonce, hash, native
- * signature) and its venue sender over the REST client (global fetch, keep-alive). The feed is an
+ * signature) and its venue sender over the REST client (its own keep-alive HTTP/1.1 client). The feed is an
  * in-process WebSocket server paced by the bench; the venue's order endpoint is an in-process
  * node:http server that answers at once. The engine reads its start-up state (markets, nonces,
  * open orders) from an in-process simulator with no blocks, which then stays idle.

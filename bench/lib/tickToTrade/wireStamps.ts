@@ -39,12 +39,10 @@ export function stampWire(ports: { readonly feedPort: number; readonly venuePort
 
   const onFeedData = (): void => {
     if (arrivalAt === undefined) arrivalAt = performance.now();
-    (globalThis as any).__tt?.('wire.arrival'); //TT
     chunks++;
   };
   const onWrite = (): void => {
     if (writeAt === undefined) writeAt = performance.now();
-    (globalThis as any).__tt?.('wire.write'); //TT
     writes++;
   };
   const watch = (socket: Socket): void => {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { gunzip, inflate, inflateRaw } from 'node:zlib';
+import { decodeBody, utf8 } from './httpBodyText.js';
 import { HttpResponseParser, type ResponseHead } from './httpResponseParser.js';
 
 /**
@@ -107,14 +107,11 @@ export function nodeHttpSend(call: HttpCall): Promise<HttpAnswer> {
       return;
     }
     // A malformed URL or header throws here, which rejects: nothing was written.
-    (globalThis as any).__tt?.('http.start'); //TT
     const target = targetOf(call.url);
     const text = requestText(call, target);
-    (globalThis as any).__tt?.('http.text'); //TT
     const connection = takeConnection(target.origin);
     const exchange = new Exchange(resolve, reject, signal, connection);
     connection.start(exchange, text);
-    (globalThis as any).__tt?.('http.end'); //TT
     // After the write: the timer and the listener are not on the bytes' way out.
     exchange.arm(call.timeoutMs);
   });
@@ -230,10 +227,10 @@ class Connection {
 
   start(exchange: Exchange, text: string): void {
     this.exchange = exchange;
-    this.parser = new HttpResponseParser();
+    // The answer's parser is made when its first bytes arrive: nothing but the write before the bytes leave.
+    this.parser = undefined;
     this.socket.ref();
     // Written while connecting, it goes out once connected.
-    (globalThis as any).__tt?.('http.write'); //TT
     this.socket.write(text);
   }
 
@@ -251,12 +248,12 @@ class Connection {
 
   private onData(chunk: Buffer): void {
     const exchange = this.exchange;
-    const parser = this.parser;
-    if (exchange === undefined || parser === undefined) {
+    if (exchange === undefined) {
       // Bytes nobody asked for: the connection is out of step.
       this.destroy();
       return;
     }
+    const parser = (this.parser ??= new HttpResponseParser());
     let complete: boolean;
     try {
       complete = parser.push(chunk);
@@ -300,9 +297,9 @@ class Connection {
     const exchange = this.exchange;
     const parser = this.parser;
     this.forget();
-    if (exchange === undefined || parser === undefined) return;
+    if (exchange === undefined) return;
     // An answer framed by the end of the connection is complete now; any other is cut short.
-    if (parser.end()) this.finish(exchange, parser);
+    if (parser?.end() === true) this.finish(exchange, parser);
     else exchange.fail(hangUp());
   }
 
@@ -353,7 +350,7 @@ class Exchange {
       return;
     }
     // Still timed: fetch's timeout covered reading (and decoding) the body too.
-    decode(body, coding).then(
+    decodeBody(body, coding).then(
       (plain) => {
         if (this.settled) return;
         this.end();
@@ -372,25 +369,4 @@ class Exchange {
 
 function onTimeout(exchange: Exchange, timeoutMs: number): void {
   exchange.fail(new HttpTimeout(timeoutMs));
-}
-
-/** Content codings undone in reverse order of application, as fetch does; unknown ones are left as they are. */
-async function decode(body: Buffer, codings: string): Promise<Buffer> {
-  let bytes = body;
-  for (const coding of codings.split(',').map((c) => c.trim()).reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') bytes = await zlibStep(gunzip, bytes);
-    else if (coding === 'deflate') bytes = await zlibStep(inflate, bytes).catch(() => zlibStep(inflateRaw, bytes));
-    else if (coding !== 'identity' && coding !== '') return bytes;
-  }
-  return bytes;
-}
-
-function zlibStep(step: typeof gunzip, bytes: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => step(bytes, (error, out) => (error === null ? resolve(out) : reject(error))));
-}
-
-/** UTF-8, a leading byte-order mark dropped (as fetch's `text()`). */
-function utf8(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

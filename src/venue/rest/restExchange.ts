@@ -36,7 +36,6 @@ export async function exchangeOnce<S extends z.ZodType>(request: ExchangeRequest
   // leave without a detour through the microtask queue.
   if (deps.limiter === false) checkNotAborted(request);
   else await takeToken(request, deps.limiter);
-  (globalThis as any).__tt?.('exchange.send'); //TT
   const { status, text, retryAfter } = deps.fetch === undefined ? await httpText(request) : await fetchText(request, deps.fetch);
   if (status < 200 || status > 299) {
     const retryAfterMs = parseRetryAfter(retryAfter, deps.now());

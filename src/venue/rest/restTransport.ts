@@ -13,7 +13,9 @@ export type { RestRetryEvent } from './readRetry.js';
 /** A read is retried for at most this long by default (then the last failure is thrown). */
 export const DEFAULT_READ_DEADLINE_MS = 30_000;
 /** Read backoff: 250 ms doubling to 5 s, full jitter (each delay uniform in [0, step]). */
-export const DEFAULT_READ_BACKOFF = Object.freeze({ baseMs: 250, maxMs: 5_000 });
+// A gateway's 502/503 usually passes within a moment: the first retries come fast (full jitter
+// under 100, 200, 400 ms ...), the later ones back off to 5 s; a Retry-After always wins.
+export const DEFAULT_READ_BACKOFF = Object.freeze({ baseMs: 100, maxMs: 5_000 });
 
 export interface RestClientOptions {
   /** REST base address, e.g. "http://127.0.0.1:8080" or "https://venue.example/api". */
@@ -139,9 +141,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
 
   return {
     async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
-      (globalThis as any).__tt?.('transport.start'); //TT
       checkRequestBody(request);
-      (globalThis as any).__tt?.('transport.checked'); //TT
       const signal = request.options?.signal;
       const exchange: ExchangeRequest<S> = {
         method: request.method,
