@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cancel, placeLimit } from '../../src/engine/intentBuilders.js';
 import { controlFileFor, readControlFile } from '../../src/runtime/control/controlFile.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startFaultyRestProxy, type FaultyRestProxy } from './support/faultyRestProxy.js';
@@ -70,6 +71,12 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     await until(async () => (await call('/ready')).status === 200);
     await until(() => engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2 && engine.tracker.position(1) !== undefined);
     await until(async () => ((await json('/api/status')).body['recentFills'] as unknown[]).length > 0);
+    // Tick-to-trade is timed from the market's last oracle or book message: the probe's bids may go
+    // on the start-up mark before any frame came, so one more bid answers a frame seen by the bot.
+    const startMark = engine.market(1)?.mark_price;
+    await until(() => engine.market(1)?.mark_price !== startMark);
+    const timed = await engine.execute(placeLimit({ intentId: 'timed-bid', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0005', price: '30000', postOnly: true }));
+    expect(timed.type).toBe('accepted');
 
     // /metrics parses as Prometheus text; its order and fill counters equal the journal's.
     const metrics = await call('/metrics');
@@ -93,6 +100,7 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     }
     expect(sumOf(samples, 'perpbot_position_size', { market: '1' })).toBeCloseTo(0.001, 9);
     expect(sumOf(samples, 'perpbot_ready')).toBe(1);
+    expect((await engine.execute(cancel({ intentId: 'timed-bid-cancel', strategy: 'probe', marketId: 1, target: { intentId: 'timed-bid' } }))).type).toBe('accepted');
 
     // The status: positions with mark and uPnL, open orders, fills, strategies, streams.
     const status = (await json('/api/status')).body as { positions: { marketId: number; signedSize: string; markPrice: string | null; unrealizedPnl: string | null }[]; openOrders: { strategy: string; price: string }[]; strategies: { name: string; status: string }[]; streams: { channel: string }[]; ready: { ready: boolean }; account: string };

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
-import { retryDelayFor } from '../../venue/rest/readRetry.js';
+import { delayWithin } from '../../venue/rest/readRetry.js';
 import { isTransientFailure } from '../../venue/rest/requestFaults.js';
 import { VenueTransportError } from '../../venue/venueTransportError.js';
 import { StartupDeadlineError } from './startupDeadlineError.js';
@@ -48,7 +48,7 @@ export async function untilDeadline<T>(what: string, step: (signal: AbortSignal)
         shouldRetry: (error, n) => {
           if (!isTransientFailure(error)) return false;
           lastFailure = error;
-          planned = retryDelayFor(error, n, backoff);
+          planned = delayWithin(error, n, backoff, deadlineAt - o.clock.now(), o.deadlineMs);
           return o.clock.now() + planned < deadlineAt;
         },
         delayMs: () => planned,

@@ -27,6 +27,20 @@ export interface ReadRetryOptions {
   readonly onRetry?: (event: RestRetryEvent) => void;
 }
 
+/**
+ * The wait before the next attempt when `leftMs` of a `deadlineMs` remain: the backoff, or, when
+ * that would run past the deadline, a wait that makes one last attempt start a margin before it
+ * (a quarter of the deadline, at most 1 s, left for its answer), so the whole deadline is used;
+ * once that margin is all that is left, a wait past the deadline (the caller gives up). The
+ * venue's `Retry-After` is never cut.
+ */
+export function delayWithin(error: unknown, attempt: number, backoff: (attempt: number) => number, leftMs: number, deadlineMs: number): number {
+  const wanted = retryDelayFor(error, attempt, backoff);
+  if ((error instanceof VenueError && error.retryAfterMs !== undefined) || wanted < leftMs) return wanted;
+  const lastStart = leftMs - Math.min(1_000, deadlineMs / 4);
+  return lastStart > 0 ? lastStart : wanted;
+}
+
 /** The venue's `Retry-After` when it gave one, otherwise the backoff. */
 export function retryDelayFor(error: unknown, attempt: number, backoff: (attempt: number) => number): number {
   return error instanceof VenueError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff(attempt);
@@ -48,7 +62,7 @@ export async function retryRead<T>(attempt: (n: number) => Promise<T>, o: ReadRe
         // The caller's abort is not what went wrong: keep the failure it cut short.
         if (!isAbort(error)) lastFailure = error;
         if (faultVerdict('read', requestFailureOf(error)) !== 'retry') return false;
-        planned = retryDelayFor(error, n, o.backoff);
+        planned = delayWithin(error, n, o.backoff, deadlineAt - o.clock.now(), o.deadlineMs);
         return o.clock.now() + planned < deadlineAt;
       },
       delayMs: () => planned,

@@ -80,17 +80,18 @@ describe('untilDeadline', () => {
     expect(clock.pendingSleeps).toBe(0);
   });
 
-  it('gives up with one error naming the step, the last failure and what to do once the next try would miss the deadline', async () => {
+  it('uses the whole deadline (one last try a margin before it), then gives up with one error naming the step, the last failure and what to do', async () => {
     const { clock, o } = setup(10_000);
-    const s = flaky([unavailable(), unavailable(), unavailable(), refused], 'never');
+    const s = flaky([unavailable(), unavailable(), unavailable(), unavailable(), refused], 'never');
     const pending = untilDeadline('reading markets', s.step, o).catch((e: unknown) => e);
-    // Runs at 0, 1 s, 3 s and 7 s; the next would be at 15 s.
+    // Runs at 0, 1 s, 3 s and 7 s; the backoff's next (15 s) is past the deadline, so the last
+    // try starts at 9 s, 1 s before it; after that only the margin is left.
     await clock.advance(10_000);
     const error = await pending;
-    expect(s.runs()).toBe(4);
+    expect(s.runs()).toBe(5);
     expect(error).toBeInstanceOf(StartupDeadlineError);
     const e = error as StartupDeadlineError;
-    expect(e.message).toBe('gave up reading markets after 7.0 s (4 attempts): GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer');
+    expect(e.message).toBe('gave up reading markets after 9.0 s (5 attempts): GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer');
     expect(e.lastFailure).toBe(refused);
     expect(e.hints[0]).toMatch(/venue\.rest_url/);
     expect(e.hints[1]).toMatch(/venue\.startup_deadline_ms \(now 10000\)/);

@@ -103,6 +103,20 @@ describe('REST reads are retried by the venue table', () => {
     expect((error as VenueError).httpStatus).toBe(502);
   });
 
+  it('uses the whole deadline: when the backoff would run past it, one last attempt starts a margin (a quarter, at most 1 s) before it', async () => {
+    const { rest, clock, calls } = client([unavailable], { readDeadlineMs: 1_600 });
+    const pending = rest.markets().catch((e: unknown) => e);
+    // Attempts at 0, 250 and 750 ms; the backoff's next (1750 ms) is past the deadline, so the
+    // last starts at 1200 ms, 400 ms before it; after that only the margin is left.
+    await clock.advance(1_199);
+    expect(calls()).toBe(3);
+    await clock.advance(1);
+    expect(calls()).toBe(4);
+    await clock.advance(5_000);
+    expect(await pending).toBeInstanceOf(VenueError);
+    expect(calls()).toBe(4);
+  });
+
   it('takes a per-call deadline; 0 is a single attempt', async () => {
     const { rest, clock, calls } = client([unavailable, ok]);
     const pending = rest.markets({ deadlineMs: 0 }).catch((e: unknown) => e);
