@@ -58,6 +58,21 @@ function isResting(state: OrderState): boolean {
   return state === 'open' || state === 'partially_filled';
 }
 
+/** A venue fill as the engine and the journal keep it, with the intent and strategy of its order when known. */
+export function trackedFill(fill: FillRecord, order: Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined): TrackedFill {
+  return {
+    id: fill.id,
+    marketId: fill.market_id,
+    orderId: fill.order_id,
+    ...(order === undefined ? {} : { intentId: order.intentId, strategy: order.strategy }),
+    side: fill.side,
+    price: fill.price,
+    size: fill.size,
+    fee: fill.fee,
+    liquidity: fill.liquidity_indicator,
+  };
+}
+
 /** venue-facts: the first 8 bytes of order_id carry the wide id, and resting = wide >> 1. */
 export function restingIdFromOrderId(orderId: string): bigint | undefined {
   if (!/^0x[0-9a-fA-F]{16,}$/.test(orderId)) return undefined;
@@ -181,17 +196,7 @@ export class OrderTracker {
   onFill(fill: FillRecord, origin: FillOrigin = 'venue'): TrackedFill | undefined {
     const intentId = this.intentByOrderId.get(fill.order_id.toLowerCase()) ?? this.adopt(fill.client_order_id, fill.order_id);
     const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
-    const tracked: TrackedFill = {
-      id: fill.id,
-      marketId: fill.market_id,
-      orderId: fill.order_id,
-      ...(order === undefined ? {} : { intentId: order.intentId, strategy: order.strategy }),
-      side: fill.side,
-      price: fill.price,
-      size: fill.size,
-      fee: fill.fee,
-      liquidity: fill.liquidity_indicator,
-    };
+    const tracked = trackedFill(fill, order);
     // The one decision: counted before (by this run, another run, or from history) is not counted again.
     if (!this.fillLedger.record(tracked, origin)) return undefined;
     if (order !== undefined && !TERMINAL.has(order.state)) {

@@ -2,21 +2,11 @@ import { Subject, type Observable } from 'rxjs';
 import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js';
 import type { IntentOutcome } from '../engine/intentOutcome.js';
 import type { Intent, Side } from '../engine/intents.js';
-import type { OrderState } from '../engine/orderTracker.js';
+import type { TrackedOrder } from '../engine/orderTracker.js';
 import type { OrderEvent, OrderEventType } from './orderEvents.js';
 
-/** An order as the engine tracks it (`TrackedOrder` satisfies it): the input of the lifecycle. */
-export interface OrderUpdate {
-  readonly intentId: string;
-  readonly strategy: string;
-  readonly marketId: number;
-  readonly side: Side;
-  readonly size: string;
-  readonly price: string;
-  readonly state: OrderState;
-  readonly filledSize: string;
-  readonly orderId?: string;
-}
+/** An order as the engine tracks it: the input of the lifecycle. */
+export type OrderUpdate = Pick<TrackedOrder, 'intentId' | 'strategy' | 'marketId' | 'side' | 'size' | 'price' | 'state' | 'filledSize' | 'orderId'>;
 
 interface OrderRecord {
   readonly intentId: string;

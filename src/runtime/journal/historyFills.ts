@@ -1,4 +1,5 @@
 import { addDecimals, compareDecimals } from '../../core/decimal.js';
+import { trackedFill } from '../../engine/orderTracker.js';
 import type { OrderHistoryRecord } from '../../venue/schemas/restHistory.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { Journal } from './journal.js';
@@ -31,22 +32,7 @@ export function describeHistoryOrder(record: OrderHistoryRecord): string {
  */
 export function journalHistoryFill(journal: Journal, account: string, fill: FillRecord, atMs: number): boolean {
   const order = journal.orderByOrderId(fill.order_id) ?? (fill.client_order_id === undefined ? undefined : journal.orderByClientOrderId(account, fill.client_order_id));
-  const inserted = journal.recordFill(
-    account,
-    {
-      id: fill.id,
-      marketId: fill.market_id,
-      orderId: fill.order_id,
-      ...(order === undefined ? {} : { intentId: order.intentId, strategy: order.strategy }),
-      side: fill.side,
-      price: fill.price,
-      size: fill.size,
-      fee: fill.fee,
-      liquidity: fill.liquidity_indicator,
-    },
-    'history',
-    atMs,
-  );
+  const inserted = journal.recordFill(account, trackedFill(fill, order), 'history', atMs);
   if (!inserted || order === undefined || order.orderId === undefined) return inserted;
   if (order.state !== 'open' && order.state !== 'partially_filled' && order.state !== 'cancelled') return inserted;
   let filled = '0';
