@@ -1,35 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnPerpbot, type CliRun } from './support/spawnPerpbot.js';
 
 /**
  * The real CLI in a child process (bin/perpbot.js through tsx, from the repository): every
  * failure a user is likely to meet first is one line on stderr and a non-zero exit code.
  * The processes run in parallel; each costs about a second of tsx start-up.
  */
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'perpbot.js');
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function perpbot(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  // Nothing of the caller's perpbot environment leaks in (keys, URLs, acknowledgements).
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 45_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+type Run = CliRun;
+const perpbot = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> => spawnPerpbot(args, env);
 
 function stderrLines(run: Run): string[] {
   return run.stderr.split('\n').filter((line) => line !== '');

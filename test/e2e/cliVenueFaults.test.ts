@@ -1,33 +1,17 @@
-import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/runtime/cli/runCli.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { memoryIo, testKeys, writeSimConfig, type TestKeys } from '../runtime/cli/cliTestSupport.js';
+import { spawnPerpbot, type CliRun } from './support/spawnPerpbot.js';
 
 /**
  * The real CLI in a child process against a simulator that answers 30 % of requests with a 503
  * (before executing, as a gateway would): status and reconcile still succeed, riding the failures
  * out through the REST transport's read retries and the command's start-up deadline.
  */
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'perpbot.js');
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function perpbot(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-    });
-  });
-}
+const perpbot = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> => spawnPerpbot(args, env, 60_000);
 
 let sim: RunningSim;
 let keys: TestKeys;

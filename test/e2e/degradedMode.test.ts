@@ -34,7 +34,7 @@ describe('degraded mode: the private feeds down for a minute', () => {
   it('keeps the bot running and degraded (opening refused with FEED_DOWN, a cancel accepted), then resumes by itself', async () => {
     const who = await fundedAccount(sim);
     const config = journalBotConfig(dir).replace('strategies:\n', 'strategies:\n  - { name: watcher, module: strategies/watcher.ts, markets: [1] }\n');
-    bot = await startBotOnSim(sim, who, config, dir, proxy.url);
+    bot = await startBotOnSim(sim, who, config, dir, { restUrl: proxy.url });
     const { engine, lines } = bot;
     await until(() => engine.tracker.openOrders().filter((o) => o.orderId !== undefined).length === 2);
     let stopped = false;

@@ -53,7 +53,7 @@ describe('reconciliation reads the venue history (runBot on the simulator)', () 
     const other = await taker(sim);
     // The bot's REST goes through a proxy: failing the login nonce keeps its WebSocket from authenticating.
     proxy = await startFaultyRestProxy(sim.restUrl);
-    const bot = await startBotOnSim(sim, who, journalBotConfig(dir), dir, proxy.url);
+    const bot = await startBotOnSim(sim, who, journalBotConfig(dir), dir, { restUrl: proxy.url });
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
     const reconnectReports = () =>
       (journal.db.prepare("SELECT differences FROM reconciliations WHERE trigger = 'reconnect' ORDER BY id").all() as { differences: string }[]).map((r) => JSON.parse(r.differences) as Difference[]);

@@ -50,13 +50,22 @@ export function startJournalBot(sim: RunningSim, who: BotAccount, dir: string, e
   return startBotOnSim(sim, who, journalBotConfig(dir, extra), dir);
 }
 
-type BotAccount = Pick<SimAccount, 'account' | 'signer' | 'signerKey'>;
+type BotAccount = Pick<SimAccount, 'account' | 'signer' | 'signerKey'> & Partial<Pick<SimAccount, 'accountKey'>>;
+
+export interface BotOnSimOptions {
+  /** Another REST address in front of the simulator (a faulty proxy); default the simulator's. */
+  readonly restUrl?: string;
+  /** The bot's environment (e.g. the control server's token). */
+  readonly env?: Record<string, string>;
+  /** The control server's URL, when the config turns it on. */
+  readonly onControlServer?: (url: string) => void;
+}
 
 /**
  * The whole bot (runBot) on the simulator with the config `text`, strategies resolved from
  * `root`, its JSON log lines kept; resolves once the bot is ready, rejects if it ends before.
  */
-export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: string, root: string, restUrl = sim.restUrl): Promise<JournalBot> {
+export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: string, root: string, options: BotOnSimOptions = {}): Promise<JournalBot> {
   const config = await loadConfig({ text, env: {} });
   const lines: string[] = [];
   const destination = new Writable({
@@ -70,12 +79,14 @@ export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: stri
   const started = new Promise<Engine>((r) => (ready = r));
   const running = runBot({
     config,
-    keys: { account: { address: who.account }, signer: { address: who.signer.address, privateKey: who.signerKey } },
-    restUrl,
+    keys: { account: { address: who.account, ...(who.accountKey === undefined ? {} : { privateKey: who.accountKey }) }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    restUrl: options.restUrl ?? sim.restUrl,
     wsUrl: sim.wsUrl,
     logger: createLogger({ level: 'info', pretty: false, destination }),
     signal: controller.signal,
     root,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.onControlServer === undefined ? {} : { onControlServer: options.onControlServer }),
     onReady: ({ engine }) => ready(engine),
   });
   const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);

@@ -1,11 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { Engine } from '../../../src/engine/engine.js';
-import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
-import { createLogger } from '../../../src/runtime/logging/createLogger.js';
-import { runBot } from '../../../src/runtime/runBot.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
+import { startBotOnSim } from './journalBot.js';
 import type { SimAccount } from './simAccount.js';
 
 export const CONTROL_TOKEN = 'test-control-token-0123456789abcdef';
@@ -50,42 +47,17 @@ export async function startServiceBot(
   text: string,
   options: { readonly env?: Record<string, string>; readonly restUrl?: string } = {},
 ): Promise<ServiceBot> {
-  const config = await loadConfig({ text, env: {} });
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
-      done();
-    },
-  });
-  const controller = new AbortController();
   let url: string | undefined;
-  let ready!: (engine: Engine) => void;
-  const started = new Promise<Engine>((r) => (ready = r));
-  const running = runBot({
-    config,
-    keys: { account: { address: who.account, privateKey: who.accountKey }, signer: { address: who.signer.address, privateKey: who.signerKey } },
-    restUrl: options.restUrl ?? sim.restUrl,
-    wsUrl: sim.wsUrl,
-    logger: createLogger({ level: 'info', pretty: false, destination }),
-    signal: controller.signal,
-    root: dir,
+  const bot = await startBotOnSim(sim, who, text, dir, {
+    ...(options.restUrl === undefined ? {} : { restUrl: options.restUrl }),
     env: options.env ?? { PERPBOT_CONTROL_TOKEN: CONTROL_TOKEN },
     onControlServer: (u) => (url = u),
-    onReady: ({ engine }) => ready(engine),
   });
-  const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);
-  if (url === undefined) throw new Error('the control server did not report its URL');
-  return {
-    engine,
-    url,
-    lines,
-    journal: join(dir, 'journal.sqlite'),
-    stop: async () => {
-      controller.abort();
-      await running;
-    },
-  };
+  if (url === undefined) {
+    await bot.stop();
+    throw new Error('the control server did not report its URL');
+  }
+  return { ...bot, url, journal: join(dir, 'journal.sqlite') };
 }
 
 /** Prometheus text exposition -> samples; throws on a line that is not valid exposition. */
