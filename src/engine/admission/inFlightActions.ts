@@ -34,6 +34,9 @@ const NO_COUNTS: ReadonlyMap<number, number> = new Map();
 
 export class InFlightActions {
   private readonly entries = new Map<string, Entry>();
+  /** Every entry per market, kept as entries come and go: the account's count, read per admission. */
+  private readonly perMarket = new Map<number, number>();
+  private leverageHeld = 0;
   private leverageSettledMs: number | undefined;
 
   constructor(private readonly clock: Clock) {}
@@ -44,8 +47,8 @@ export class InFlightActions {
 
   /** A leverage update other than `excluding` was admitted and has not settled. */
   leverageInFlight(excluding?: string): boolean {
-    for (const [intentId, entry] of this.entries) if (entry.leverage && intentId !== excluding) return true;
-    return false;
+    const own = excluding !== undefined && this.entries.get(excluding)?.leverage === true ? 1 : 0;
+    return this.leverageHeld - own > 0;
   }
 
   /** When the last leverage update settled (its answer arrived, or it was given up). */
@@ -61,7 +64,9 @@ export class InFlightActions {
   hold(intent: Intent): InFlightTicket {
     const { intentId } = intent;
     if (!this.entries.has(intentId)) {
-      this.entries.set(intentId, { strategy: intent.strategy, marketId: intent.marketId, placement: isPlaceIntent(intent), leverage: intent.kind === 'setLeverage' });
+      const entry = { strategy: intent.strategy, marketId: intent.marketId, placement: isPlaceIntent(intent), leverage: intent.kind === 'setLeverage' };
+      this.entries.set(intentId, entry);
+      this.count(entry, 1);
     }
     return new Ticket(this, intentId);
   }
@@ -71,12 +76,14 @@ export class InFlightActions {
     const entry = this.entries.get(intentId);
     if (entry === undefined) return;
     this.entries.delete(intentId);
+    this.count(entry, -1);
     if (entry.leverage) this.leverageSettledMs = this.clock.now();
   }
 
   /** In-flight actions per market that match the filter. */
   byMarket(filter: InFlightFilter = {}): ReadonlyMap<number, number> {
     if (this.entries.size === 0) return NO_COUNTS;
+    if (filter.strategy === undefined && filter.placementsOnly !== true) return this.allBut(filter.excluding);
     const counts = new Map<number, number>();
     for (const [intentId, entry] of this.entries) {
       if (intentId === filter.excluding) continue;
@@ -85,6 +92,24 @@ export class InFlightActions {
       counts.set(entry.marketId, (counts.get(entry.marketId) ?? 0) + 1);
     }
     return counts;
+  }
+
+  /** Every entry per market, less `excluding`'s: no walk over the entries on the account's hot path. */
+  private allBut(excluding: string | undefined): ReadonlyMap<number, number> {
+    const own = excluding === undefined ? undefined : this.entries.get(excluding);
+    if (own === undefined) return this.perMarket;
+    const counts = new Map(this.perMarket);
+    const n = (counts.get(own.marketId) ?? 0) - 1;
+    if (n > 0) counts.set(own.marketId, n);
+    else counts.delete(own.marketId);
+    return counts;
+  }
+
+  private count(entry: Entry, delta: 1 | -1): void {
+    const n = (this.perMarket.get(entry.marketId) ?? 0) + delta;
+    if (n > 0) this.perMarket.set(entry.marketId, n);
+    else this.perMarket.delete(entry.marketId);
+    if (entry.leverage) this.leverageHeld += delta;
   }
 }
 
