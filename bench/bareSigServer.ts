@@ -9,7 +9,9 @@ import { loadNativeSecp256k1 } from '../src/protocol/nativeSecp256k1.js';
 
 const lib = loadNativeSecp256k1();
 if (lib === null) {
-  process.stderr.write('bareSigServer: the native secp256k1 binding did not load; the limit would be the pure-JS one\n');
+  process.stderr.write(
+    'bareSigServer: the native secp256k1 binding did not load; the limit would be the pure-JS one\n',
+  );
   process.exit(1);
 }
 // Any 32 bytes: recovery costs the same whatever the digest, and hashing it is venue work the limit leaves out.
@@ -33,9 +35,14 @@ const server = createServer((req, res) => {
       text = `{"data":{"recovered":${key.length === 65}},"request_id":"bare-${++answered}"}`;
     } catch (error) {
       status = 400;
-      text = JSON.stringify({ error: { code: 'InvalidArgument', message: error instanceof Error ? error.message : String(error) } });
+      text = JSON.stringify({
+        error: { code: 'InvalidArgument', message: error instanceof Error ? error.message : String(error) },
+      });
     }
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   });
 });

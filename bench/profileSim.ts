@@ -18,7 +18,14 @@ import { summariseCpuProfile, type CpuProfile, type ProfileEntry } from './lib/c
 import { median } from './lib/measureRate.js';
 import { measureThroughput, type RoundReading } from './lib/throughput/simThroughputRun.js';
 
-const { values } = parseArgs({ options: { target: { type: 'string' }, out: { type: 'string' }, 'interval-us': { type: 'string' }, top: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    target: { type: 'string' },
+    out: { type: 'string' },
+    'interval-us': { type: 'string' },
+    top: { type: 'string' },
+  },
+});
 const target = values.target ?? 'sim';
 if (target !== 'sim' && target !== 'bare') throw new Error(`--target must be sim or bare, got ${target}`);
 const out = resolve(values.out ?? mkdtempSync(join(tmpdir(), `perpbot-${target}-profile-`)));
@@ -50,10 +57,22 @@ writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`
 
 const rounds: readonly RoundReading[] = target === 'sim' ? readings.sim : readings.bare;
 const rate = median(rounds.map((r) => r.rate));
-console.log(`${target} under load (profiled, ${intervalUs} us sampling): ${Math.round(rate)} signed requests/s; rounds ${rounds.map((r) => Math.round(r.rate)).join(' / ')}`);
-console.log(`CPU us/request (profiled): ${rounds.map((r) => r.cpuUsPerRequest?.toFixed(1) ?? 'n/a').join(' / ')}; CPU share of a core: ${rounds.map((r) => r.cpuShare?.toFixed(2) ?? 'n/a').join(' / ')}`);
-console.log(`profile ${join(out, largest)} (measured rounds only): sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms`);
-const row = (e: ProfileEntry) => ({ function: e.name.length > 100 ? `${e.name.slice(0, 97)}...` : e.name, 'self ms': e.selfMs, 'self %': e.selfPct, 'total ms': e.totalMs, 'total %': e.totalPct });
+console.log(
+  `${target} under load (profiled, ${intervalUs} us sampling): ${Math.round(rate)} signed requests/s; rounds ${rounds.map((r) => Math.round(r.rate)).join(' / ')}`,
+);
+console.log(
+  `CPU us/request (profiled): ${rounds.map((r) => r.cpuUsPerRequest?.toFixed(1) ?? 'n/a').join(' / ')}; CPU share of a core: ${rounds.map((r) => r.cpuShare?.toFixed(2) ?? 'n/a').join(' / ')}`,
+);
+console.log(
+  `profile ${join(out, largest)} (measured rounds only): sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms`,
+);
+const row = (e: ProfileEntry) => ({
+  function: e.name.length > 100 ? `${e.name.slice(0, 97)}...` : e.name,
+  'self ms': e.selfMs,
+  'self %': e.selfPct,
+  'total ms': e.totalMs,
+  'total %': e.totalPct,
+});
 console.log(`\ntop ${top} by self time (% of busy time)`);
 console.table(summary.bySelf.slice(0, top).map(row));
 console.log(`\ntop ${top * 3} by total time`);

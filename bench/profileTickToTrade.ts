@@ -19,7 +19,14 @@ import { summariseUs } from './lib/tickToTrade/latencySummary.js';
 import { oracleFrames } from './lib/tickToTrade/oracleFrames.js';
 import { measureTickToTrade } from './lib/tickToTrade/tickToTradeRun.js';
 
-const { values } = parseArgs({ options: { frames: { type: 'string' }, 'interval-us': { type: 'string' }, top: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    frames: { type: 'string' },
+    'interval-us': { type: 'string' },
+    top: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
 const frames = Number(values.frames ?? 5_000);
 const warmupFrames = 2_000;
 const intervalUs = Number(values['interval-us'] ?? 50);
@@ -43,10 +50,22 @@ writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`
 
 const us = (pick: (s: (typeof readings.samples)[number]) => number) => summariseUs(readings.samples.map(pick));
 const total = us((s) => s.totalMs);
-console.log(`tick_to_trade (profiled, ${intervalUs} us sampling, ${frames} frames): p50 ${total.p50} us, p99 ${total.p99} us`);
-console.log(`  feed->strategy p50 ${us((s) => s.toStrategyMs).p50}, engine p50 ${us((s) => s.toSenderMs - s.toStrategyMs).p50}, sender->socket p50 ${us((s) => s.totalMs - s.toSenderMs).p50} us`);
-console.log(`profile ${join(out, 'tick.cpuprofile')}: sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${((summary.busyMs * 1000) / frames).toFixed(1)} busy us per frame)`);
-const row = (e: ProfileEntry) => ({ function: e.name.length > 110 ? `${e.name.slice(0, 107)}...` : e.name, 'self ms': e.selfMs, 'self %': e.selfPct, 'total ms': e.totalMs, 'total %': e.totalPct });
+console.log(
+  `tick_to_trade (profiled, ${intervalUs} us sampling, ${frames} frames): p50 ${total.p50} us, p99 ${total.p99} us`,
+);
+console.log(
+  `  feed->strategy p50 ${us((s) => s.toStrategyMs).p50}, engine p50 ${us((s) => s.toSenderMs - s.toStrategyMs).p50}, sender->socket p50 ${us((s) => s.totalMs - s.toSenderMs).p50} us`,
+);
+console.log(
+  `profile ${join(out, 'tick.cpuprofile')}: sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${((summary.busyMs * 1000) / frames).toFixed(1)} busy us per frame)`,
+);
+const row = (e: ProfileEntry) => ({
+  function: e.name.length > 110 ? `${e.name.slice(0, 107)}...` : e.name,
+  'self ms': e.selfMs,
+  'self %': e.selfPct,
+  'total ms': e.totalMs,
+  'total %': e.totalPct,
+});
 console.log(`\ntop ${top} by self time (% of busy time)`);
 console.table(summary.bySelf.slice(0, top).map(row));
 console.log(`\ntop ${top * 3} by total time`);

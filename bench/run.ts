@@ -13,7 +13,15 @@ import { engineOverhead } from './figures/engineOverhead.js';
 import { tickToTrade } from './figures/tickToTrade.js';
 import { simThroughput } from './figures/simThroughput.js';
 
-const ALL: readonly FigureBench[] = [permitSign, wsIngest, orderBurst, orderBurst20ms, engineOverhead, tickToTrade, simThroughput];
+const ALL: readonly FigureBench[] = [
+  permitSign,
+  wsIngest,
+  orderBurst,
+  orderBurst20ms,
+  engineOverhead,
+  tickToTrade,
+  simThroughput,
+];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
@@ -46,14 +54,21 @@ function printTable(figures: readonly Figure[]): void {
     'x baseline': f.baseline_value === undefined ? '' : (f.value / f.baseline_value).toFixed(2),
     limit: f.limit_value === undefined ? '' : `${f.limit_value} (${f.limit_name ?? ''})`,
     // Larger over smaller: how far off its limit a figure is, whether lower (latency) or higher (rates) is better.
-    'x off limit': f.limit_value === undefined ? '' : (Math.max(f.value, f.limit_value) / Math.min(f.value, f.limit_value)).toFixed(2),
+    'x off limit':
+      f.limit_value === undefined
+        ? ''
+        : (Math.max(f.value, f.limit_value) / Math.min(f.value, f.limit_value)).toFixed(2),
     target: f.target ?? 'none',
     met: f.target_met === undefined ? '-' : f.target_met ? 'yes' : 'NO',
   }));
   console.table(rows);
   for (const f of figures) {
     if (f.notes === undefined) continue;
-    console.log(`${f.name}: ${Object.entries(f.notes).map(([k, v]) => `${k} = ${v}`).join(', ')}`);
+    console.log(
+      `${f.name}: ${Object.entries(f.notes)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ')}`,
+    );
   }
 }
 

@@ -40,16 +40,28 @@ interface SoakArgs {
 }
 
 function parseSoakArgs(argv: readonly string[]): SoakArgs {
-  const { values } = parseArgs({ args: [...argv], strict: true, options: { minutes: { type: 'string' }, 'block-ms': { type: 'string' }, 'no-book-watcher': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: { minutes: { type: 'string' }, 'block-ms': { type: 'string' }, 'no-book-watcher': { type: 'boolean' } },
+  });
   const minutes = Number(values.minutes ?? '10');
-  if (!Number.isFinite(minutes) || minutes < 0.5 || minutes > 24 * 60) throw new InvalidValueError('--minutes', values.minutes, 'a number of minutes from 0.5 to 1440');
+  if (!Number.isFinite(minutes) || minutes < 0.5 || minutes > 24 * 60)
+    throw new InvalidValueError('--minutes', values.minutes, 'a number of minutes from 0.5 to 1440');
   const blockMs = Number(values['block-ms'] ?? '2');
-  if (!Number.isSafeInteger(blockMs) || blockMs < 1 || blockMs > 1000) throw new InvalidValueError('--block-ms', values['block-ms'], 'a whole number of milliseconds from 1 to 1000');
+  if (!Number.isSafeInteger(blockMs) || blockMs < 1 || blockMs > 1000)
+    throw new InvalidValueError('--block-ms', values['block-ms'], 'a whole number of milliseconds from 1 to 1000');
   return { minutes, blockMs, watchBooks: values['no-book-watcher'] !== true };
 }
 
 /** Log lines are formatted as usual and then discarded; only warnings and errors are counted. */
-function countingSink(): { stream: Writable; warnings: () => number; errors: () => number; reconnects: () => number; firstProblems: () => string[] } {
+function countingSink(): {
+  stream: Writable;
+  warnings: () => number;
+  errors: () => number;
+  reconnects: () => number;
+  firstProblems: () => string[];
+} {
   const problems = new Set<string>();
   let warnings = 0;
   let errors = 0;
@@ -65,7 +77,13 @@ function countingSink(): { stream: Writable; warnings: () => number; errors: () 
       callback();
     },
   });
-  return { stream, warnings: () => warnings, errors: () => errors, reconnects: () => reconnects, firstProblems: () => [...problems] };
+  return {
+    stream,
+    warnings: () => warnings,
+    errors: () => errors,
+    reconnects: () => reconnects,
+    firstProblems: () => [...problems],
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,7 +124,10 @@ async function main(): Promise<void> {
     });
     // A journal of its own: the profile's data/journal.sqlite belongs to whoever runs npm start in
     // this directory (a shared one failed with SQLITE_BUSY), and holds another account's history.
-    const config = { ...loaded, journal: { ...loaded.journal, path: join(mkdtempSync(join(tmpdir(), 'perpbot-soak-')), 'journal.sqlite') } };
+    const config = {
+      ...loaded,
+      journal: { ...loaded.journal, path: join(mkdtempSync(join(tmpdir(), 'perpbot-soak-')), 'journal.sqlite') },
+    };
     const sink = countingSink();
     const logger = createLogger({ level: config.logging.level, pretty: false, destination: sink.stream });
     let started!: () => void;
@@ -123,7 +144,9 @@ async function main(): Promise<void> {
     });
     await Promise.race([isReady, running]);
     if (args.watchBooks) watcher = await startBookWatcher(sim.wsUrl, who.rest);
-    process.stderr.write(`soak: bot running against the simulator (block ${args.blockMs} ms); ${args.minutes} min, warm-up ${Math.round(warmupMs / 1000)} s\n`);
+    process.stderr.write(
+      `soak: bot running against the simulator (block ${args.blockMs} ms); ${args.minutes} min, warm-up ${Math.round(warmupMs / 1000)} s\n`,
+    );
 
     await sleep(warmupMs);
     const measureSim = (): Promise<SoakSimStats> =>
@@ -169,7 +192,7 @@ async function main(): Promise<void> {
         minutes: args.minutes,
         'warm-up s': Math.round(warmupMs / 1000),
         'bot RSS growth %': Number(growth.toFixed(1)),
-        'readings': 'after a full GC in each process',
+        readings: 'after a full GC in each process',
         'bot heap used MiB start/end': `${mib(start.botHeap)}/${mib(end.botHeap)}`,
         'sim RSS MiB start/end': `${mib(start.simRss)}/${mib(end.simRss)}`,
         'sim RSS growth %': Number(simGrowth.toFixed(1)),
@@ -179,7 +202,9 @@ async function main(): Promise<void> {
         'bot warnings/errors logged': `${sink.warnings()}/${sink.errors()}`,
         'bot reconnects': sink.reconnects(),
         'max bot RSS MiB (sampled)': mib(Math.max(...samples, end.botRss)),
-        'book watcher': args.watchBooks ? `${watcher?.stats().framesReceived ?? 0} frames, ${watcher?.stats().checksumMismatches ?? 0} checksum mismatches, ${watcher?.stats().reconnects ?? 0} reconnects` : 'off',
+        'book watcher': args.watchBooks
+          ? `${watcher?.stats().framesReceived ?? 0} frames, ${watcher?.stats().checksumMismatches ?? 0} checksum mismatches, ${watcher?.stats().reconnects ?? 0} reconnects`
+          : 'off',
       },
     };
     // Issue 3's target: `npm run sim` holds steady memory at about 1,000 frames/s.
@@ -217,8 +242,14 @@ async function main(): Promise<void> {
         met: f.target_met ? 'yes' : 'NO',
       })),
     );
-    if (sink.firstProblems().length > 0) process.stderr.write(`soak: bot warnings seen: ${sink.firstProblems().join(' | ')}\n`);
-    for (const f of [figure, simFigure]) console.log(`${f.name}: ${Object.entries(f.notes ?? {}).map(([k, v]) => `${k} = ${v}`).join(', ')}`);
+    if (sink.firstProblems().length > 0)
+      process.stderr.write(`soak: bot warnings seen: ${sink.firstProblems().join(' | ')}\n`);
+    for (const f of [figure, simFigure])
+      console.log(
+        `${f.name}: ${Object.entries(f.notes ?? {})
+          .map(([k, v]) => `${k} = ${v}`)
+          .join(', ')}`,
+      );
     console.log('wrote bench/results.json');
   } finally {
     await watcher?.close();
@@ -240,7 +271,9 @@ function fullGc(): void {
 }
 
 /** Three readings a second apart, each after a full GC in both processes; medians. */
-async function readMemory(sim: () => Promise<SoakSimStats>): Promise<{ botRss: number; botHeap: number; simRss: number; simHeap: number }> {
+async function readMemory(
+  sim: () => Promise<SoakSimStats>,
+): Promise<{ botRss: number; botHeap: number; simRss: number; simHeap: number }> {
   const bot: number[] = [];
   const heap: number[] = [];
   const simRss: number[] = [];

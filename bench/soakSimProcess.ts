@@ -33,10 +33,22 @@ WebSocket.prototype.send = function countedSend(this: WebSocket, ...args: Parame
   return send.apply(this, args);
 } as WebSocket['send'];
 
-const sim = await startSim({ port: 0, blockMs, registrationLagMs: 0, onError: (error) => process.stderr.write(`soak sim: internal error: ${String(error)}\n`) });
+const sim = await startSim({
+  port: 0,
+  blockMs,
+  registrationLagMs: 0,
+  onError: (error) => process.stderr.write(`soak sim: internal error: ${String(error)}\n`),
+});
 const sendStats = (afterGc: boolean): void => {
   const memory = process.memoryUsage();
-  process.send?.({ type: 'stats', rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, framesSent, blockNumber: sim.controls.state().blockNumber, afterGc } satisfies SoakSimStats);
+  process.send?.({
+    type: 'stats',
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    framesSent,
+    blockNumber: sim.controls.state().blockNumber,
+    afterGc,
+  } satisfies SoakSimStats);
 };
 const report = setInterval(() => sendStats(false), 1000);
 // Memory readings follow a full GC (the parent starts this process with --expose-gc), so they

@@ -52,7 +52,9 @@ async function run(job: LoadJob): Promise<LoadResult> {
         elapsedMs: ended - started,
         statuses,
         failures,
-        ...(job.readOrderIds && seqs.size > 0 ? { orderSequences: { min: minSeq, max: maxSeq, distinct: seqs.size } } : {}),
+        ...(job.readOrderIds && seqs.size > 0
+          ? { orderSequences: { min: minSeq, max: maxSeq, distinct: seqs.size } }
+          : {}),
         ...(error === undefined ? {} : { error }),
       });
     };
@@ -86,7 +88,8 @@ async function run(job: LoadJob): Promise<LoadResult> {
       if (good) ok++;
       else {
         failed++;
-        if (failures.length < 5) failures.push(`${request.kind} #${request.pair}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
+        if (failures.length < 5)
+          failures.push(`${request.kind} #${request.pair}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
       }
       if (good && job.readOrderIds && request.kind === 'place') {
         const match = ORDER_ID.exec(response.body);

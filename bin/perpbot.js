@@ -26,5 +26,7 @@ if (!existsSync(sourceMain)) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal));
   }
-  child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0))));
+  child.on('exit', (code, signal) =>
+    process.exit(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0))),
+  );
 }

@@ -61,7 +61,11 @@ export interface GridOrder {
  * tie), which stays the gap a filled order's replacement goes to. A full ladder (one gap or
  * none) lacks nothing.
  */
-export function missingGridOrders(levels: readonly string[], mark: string, occupied: ReadonlySet<number> = new Set()): GridOrder[] {
+export function missingGridOrders(
+  levels: readonly string[],
+  mark: string,
+  occupied: ReadonlySet<number> = new Set(),
+): GridOrder[] {
   const free = levels.map((price, level) => ({ price, level })).filter((l) => !occupied.has(l.level));
   let gap: { price: string; level: number; distance: string } | undefined;
   for (const l of free) {
@@ -133,7 +137,11 @@ export function takeOverLadder(
   saved: SavedLadder | undefined,
   own: readonly OpenOrderSnapshot[],
 ): LadderTakeover {
-  const sameGrid = saved !== undefined && saved.lower === params.lower && saved.upper === params.upper && saved.levels === params.levels;
+  const sameGrid =
+    saved !== undefined &&
+    saved.lower === params.lower &&
+    saved.upper === params.upper &&
+    saved.levels === params.levels;
   const savedLevel = new Map(sameGrid ? saved.orders.map((o) => [o.intentId, o] as const) : []);
   const kept: KeptGridOrder[] = [];
   const cancel: ({ intentId: string } | { orderId: string })[] = [];
@@ -145,7 +153,9 @@ export function takeOverLadder(
     return i < 0 ? undefined : i;
   };
   // Saved orders first, so an unsaved order at the same price is the one cancelled.
-  const ordered = [...own].sort((a, b) => Number(!savedLevel.has(a.intentId ?? '')) - Number(!savedLevel.has(b.intentId ?? '')));
+  const ordered = [...own].sort(
+    (a, b) => Number(!savedLevel.has(a.intentId ?? '')) - Number(!savedLevel.has(b.intentId ?? '')),
+  );
   for (const o of ordered) {
     const level = levelOf(o);
     const price = level === undefined ? undefined : levels[level];
@@ -154,7 +164,11 @@ export function takeOverLadder(
       continue;
     }
     taken.add(level);
-    kept.push({ intentId: o.intentId, order: { level, side: o.side, price }, remaining: addDecimals(o.size, negateDecimal(o.filledSize)) });
+    kept.push({
+      intentId: o.intentId,
+      order: { level, side: o.side, price },
+      remaining: addDecimals(o.size, negateDecimal(o.filledSize)),
+    });
   }
   return { kept, cancel };
 }
@@ -206,19 +220,41 @@ function runGrid(ctx: StrategyContext<GridParams>, marketId: number): Observable
     const key = `ladder-${marketId}`;
     const levels = gridLevels(p.lower, p.upper, p.levels);
     const tracker = new GridTracker(p.size);
-    const persist = () => ctx.storage?.save(key, { lower: p.lower, upper: p.upper, levels: p.levels, orders: tracker.entries() } satisfies SavedLadder);
+    const persist = () =>
+      ctx.storage?.save(key, {
+        lower: p.lower,
+        upper: p.upper,
+        levels: p.levels,
+        orders: tracker.entries(),
+      } satisfies SavedLadder);
 
     const own = ctx.state.openOrders(marketId).filter((o) => o.strategy === ctx.name);
-    const takeover = takeOverLadder(levels, p, ctx.state.market(marketId)?.config.step_price, ctx.storage?.load(key, savedLadderSchema), own);
+    const takeover = takeOverLadder(
+      levels,
+      p,
+      ctx.state.market(marketId)?.config.step_price,
+      ctx.storage?.load(key, savedLadderSchema),
+      own,
+    );
     for (const k of takeover.kept) tracker.track(k.intentId, k.order, k.remaining);
-    if (own.length > 0) ctx.log.info({ marketId, kept: takeover.kept.length, cancelled: takeover.cancel.length }, 'resting grid orders taken over');
+    if (own.length > 0)
+      ctx.log.info(
+        { marketId, kept: takeover.kept.length, cancelled: takeover.cancel.length },
+        'resting grid orders taken over',
+      );
     persist();
     const cancels = from(takeover.cancel.map((target) => ctx.intents.cancel({ marketId, target })));
 
     // The ladder is saved before its intents leave, so a crash in between re-places, never doubles.
     const place = (orders: readonly GridOrder[]): Observable<Intent> => {
       const intents = orders.map((order) => {
-        const intent = ctx.intents.placeLimit({ marketId, side: order.side, size: p.size, price: order.price, priceRounding: order.side === 'buy' ? 'down' : 'up' });
+        const intent = ctx.intents.placeLimit({
+          marketId,
+          side: order.side,
+          size: p.size,
+          price: order.price,
+          priceRounding: order.side === 'buy' ? 'down' : 'up',
+        });
         tracker.track(intent.intentId, order);
         return intent;
       });
@@ -261,7 +297,8 @@ function runGrid(ctx: StrategyContext<GridParams>, marketId: number): Observable
 
 export default defineStrategy({
   name: 'grid',
-  description: 'A ladder of limit orders between two prices; each filled order is replaced by the opposite one a level away.',
+  description:
+    'A ladder of limit orders between two prices; each filled order is replaced by the opposite one a level away.',
   params: gridParams,
   // The ladder is seeded and refilled around the mark; a late mark only pauses new levels.
   freshness: { mark: 5000 },

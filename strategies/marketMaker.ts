@@ -108,7 +108,8 @@ export function keepOffTheTouch(quotes: Quotes, touch: Touch, tick: string): Quo
     const below = addDecimals(touch.bestAsk, negateDecimal(tick));
     bid = compareDecimals(below, '0') > 0 ? below : undefined;
   }
-  if (ask !== undefined && touch.bestBid !== undefined && compareDecimals(ask, touch.bestBid) <= 0) ask = addDecimals(touch.bestBid, tick);
+  if (ask !== undefined && touch.bestBid !== undefined && compareDecimals(ask, touch.bestBid) <= 0)
+    ask = addDecimals(touch.bestBid, tick);
   return { center: quotes.center, ...(bid === undefined ? {} : { bid }), ...(ask === undefined ? {} : { ask }) };
 }
 
@@ -119,7 +120,11 @@ export function shouldRequote(lastCenter: string | undefined, center: string, re
 }
 
 /** What the market maker saves per market: the centre it last quoted around and its quotes' intent ids. */
-export const savedQuotesSchema = z.object({ center: z.string(), bid: z.string().optional(), ask: z.string().optional() });
+export const savedQuotesSchema = z.object({
+  center: z.string(),
+  bid: z.string().optional(),
+  ask: z.string().optional(),
+});
 export type SavedQuotes = z.infer<typeof savedQuotesSchema>;
 
 export interface LiveQuotes {
@@ -142,9 +147,20 @@ export interface QuoteTakeover {
  * the first mark quotes afresh.
  */
 export function takeOverQuotes(saved: SavedQuotes | undefined, own: readonly OpenOrderSnapshot[]): QuoteTakeover {
-  const resting = (id: string | undefined, side: 'buy' | 'sell') => id !== undefined && own.some((o) => o.intentId === id && o.side === side);
-  const intact = saved !== undefined && (saved.bid !== undefined || saved.ask !== undefined) && (saved.bid === undefined || resting(saved.bid, 'buy')) && (saved.ask === undefined || resting(saved.ask, 'sell'));
-  const live: LiveQuotes = intact ? { center: saved.center, ...(saved.bid === undefined ? {} : { bid: saved.bid }), ...(saved.ask === undefined ? {} : { ask: saved.ask }) } : {};
+  const resting = (id: string | undefined, side: 'buy' | 'sell') =>
+    id !== undefined && own.some((o) => o.intentId === id && o.side === side);
+  const intact =
+    saved !== undefined &&
+    (saved.bid !== undefined || saved.ask !== undefined) &&
+    (saved.bid === undefined || resting(saved.bid, 'buy')) &&
+    (saved.ask === undefined || resting(saved.ask, 'sell'));
+  const live: LiveQuotes = intact
+    ? {
+        center: saved.center,
+        ...(saved.bid === undefined ? {} : { bid: saved.bid }),
+        ...(saved.ask === undefined ? {} : { ask: saved.ask }),
+      }
+    : {};
   const cancel = own
     .filter((o) => o.intentId === undefined || (o.intentId !== live.bid && o.intentId !== live.ask))
     .map((o) => (o.intentId === undefined ? { orderId: o.orderId } : { intentId: o.intentId }));
@@ -167,15 +183,30 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     const intents: Intent[] = [];
     // Cancel only quotes still open (or in flight): a filled quote has nothing left to cancel.
     const open = new Set(ctx.state.openOrders(marketId).map((o) => o.intentId));
-    for (const id of [live.bid, live.ask]) if (id !== undefined && open.has(id)) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
+    for (const id of [live.bid, live.ask])
+      if (id !== undefined && open.has(id)) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
     const next: LiveQuotes & SavedQuotes = { center: quotes.center };
     if (quotes.bid !== undefined) {
-      const bid = ctx.intents.placeLimit({ marketId, side: 'buy', size: p.size, price: quotes.bid, priceRounding: 'down', postOnly: p.post_only });
+      const bid = ctx.intents.placeLimit({
+        marketId,
+        side: 'buy',
+        size: p.size,
+        price: quotes.bid,
+        priceRounding: 'down',
+        postOnly: p.post_only,
+      });
       next.bid = bid.intentId;
       intents.push(bid);
     }
     if (quotes.ask !== undefined) {
-      const ask = ctx.intents.placeLimit({ marketId, side: 'sell', size: p.size, price: quotes.ask, priceRounding: 'up', postOnly: p.post_only });
+      const ask = ctx.intents.placeLimit({
+        marketId,
+        side: 'sell',
+        size: p.size,
+        price: quotes.ask,
+        priceRounding: 'up',
+        postOnly: p.post_only,
+      });
       next.ask = ask.intentId;
       intents.push(ask);
     }
@@ -193,12 +224,17 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     }),
   );
   const onOwnFill = ctx.streams.fills().pipe(
-    filter((f) => f.marketId === marketId && f.intentId !== undefined && (f.intentId === live.bid || f.intentId === live.ask)),
+    filter(
+      (f) =>
+        f.marketId === marketId && f.intentId !== undefined && (f.intentId === live.bid || f.intentId === live.ask),
+    ),
     mergeMap(() => requote(true)),
   );
   // A quote the engine refused or the venue rejected is not resting: forget it.
   const onDeadQuote = ctx.outcomes.pipe(
-    filter((o) => (o.type === 'refused' || o.type === 'failed') && (o.intentId === live.bid || o.intentId === live.ask)),
+    filter(
+      (o) => (o.type === 'refused' || o.type === 'failed') && (o.intentId === live.bid || o.intentId === live.ask),
+    ),
     mergeMap((o) => {
       if (o.intentId === live.bid) delete live.bid;
       if (o.intentId === live.ask) delete live.ask;
@@ -215,7 +251,11 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     const own = ctx.state.openOrders(marketId).filter((o) => o.strategy === ctx.name);
     const takeover = takeOverQuotes(ctx.storage?.load(key, savedQuotesSchema), own);
     live = { ...takeover.live };
-    if (own.length > 0) ctx.log.info({ marketId, kept: own.length - takeover.cancel.length, cancelled: takeover.cancel.length }, 'resting quotes taken over');
+    if (own.length > 0)
+      ctx.log.info(
+        { marketId, kept: own.length - takeover.cancel.length, cancelled: takeover.cancel.length },
+        'resting quotes taken over',
+      );
     return from(takeover.cancel.map((target) => ctx.intents.cancel({ marketId, target })));
   });
   return merge(takeOver, onBook, onMark, onOwnFill, onDeadQuote);

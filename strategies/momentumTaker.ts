@@ -16,7 +16,15 @@
  */
 import { defer, EMPTY, from, merge, mergeMap, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { changeBps, compareDecimals, defineStrategy, negateDecimal, type Intent, type PositionSnapshot, type StrategyContext } from '../src/strategy/index.js';
+import {
+  changeBps,
+  compareDecimals,
+  defineStrategy,
+  negateDecimal,
+  type Intent,
+  type PositionSnapshot,
+  type StrategyContext,
+} from '../src/strategy/index.js';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 
@@ -36,7 +44,13 @@ export type MomentumDecision =
   | { readonly action: 'close'; readonly reason: 'stop_loss' | 'take_profit'; readonly pnlBps: string };
 
 /** Pure decision on one mark, given the window of earlier marks and the position. */
-export function decide(window: readonly string[], mark: string, position: PositionSnapshot | undefined, entryPrice: string | undefined, p: MomentumParams): MomentumDecision {
+export function decide(
+  window: readonly string[],
+  mark: string,
+  position: PositionSnapshot | undefined,
+  entryPrice: string | undefined,
+  p: MomentumParams,
+): MomentumDecision {
   const flat = position === undefined || compareDecimals(position.size, '0') === 0;
   if (!flat) {
     const entry = position.avgEntryPrice ?? entryPrice;
@@ -44,7 +58,8 @@ export function decide(window: readonly string[], mark: string, position: Positi
     const move = changeBps(entry, mark);
     const pnlBps = position.side === 'buy' ? move : negateDecimal(move);
     if (compareDecimals(pnlBps, `-${p.stop_loss_bps}`) <= 0) return { action: 'close', reason: 'stop_loss', pnlBps };
-    if (compareDecimals(pnlBps, String(p.take_profit_bps)) >= 0) return { action: 'close', reason: 'take_profit', pnlBps };
+    if (compareDecimals(pnlBps, String(p.take_profit_bps)) >= 0)
+      return { action: 'close', reason: 'take_profit', pnlBps };
     return { action: 'none' };
   }
   const oldest = window[0];
@@ -71,7 +86,10 @@ export function resumeEntry(saved: SavedEntry | undefined, position: PositionSna
   const open = position !== undefined && compareDecimals(position.size, '0') !== 0;
   if (!open) return { forget: saved !== undefined };
   if (saved !== undefined && saved.side === position.side) return { entryPrice: saved.entryPrice, forget: false };
-  return { ...(position.avgEntryPrice === undefined ? {} : { entryPrice: position.avgEntryPrice }), forget: saved !== undefined };
+  return {
+    ...(position.avgEntryPrice === undefined ? {} : { entryPrice: position.avgEntryPrice }),
+    forget: saved !== undefined,
+  };
 }
 
 function runMomentum(ctx: StrategyContext<MomentumParams>, marketId: number): Observable<Intent> {
@@ -85,16 +103,28 @@ function runMomentum(ctx: StrategyContext<MomentumParams>, marketId: number): Ob
     const resumed = resumeEntry(ctx.storage?.load(key, savedEntrySchema), position);
     entryMark = resumed.entryPrice;
     if (resumed.forget) ctx.storage?.delete(key);
-    if (entryMark !== undefined) ctx.log.info({ marketId, side: position?.side, size: position?.size, entryPrice: entryMark }, 'open position resumed with its stop');
+    if (entryMark !== undefined)
+      ctx.log.info(
+        { marketId, side: position?.side, size: position?.size, entryPrice: entryMark },
+        'open position resumed with its stop',
+      );
     return ctx.streams.mark(marketId);
   }).pipe(
     mergeMap((m) => {
       const position = ctx.state.position(marketId);
-      if (entryMark === undefined && position !== undefined && compareDecimals(position.size, '0') !== 0 && position.avgEntryPrice === undefined) {
+      if (
+        entryMark === undefined &&
+        position !== undefined &&
+        compareDecimals(position.size, '0') !== 0 &&
+        position.avgEntryPrice === undefined
+      ) {
         // A position with no known entry (opened elsewhere, or saved state lost): its stop starts here.
         entryMark = m.markPrice;
         ctx.storage?.save(key, { side: position.side, entryPrice: entryMark } satisfies SavedEntry);
-        ctx.log.warn({ marketId, entryPrice: entryMark }, 'open position without an entry price: the stop is measured from this mark');
+        ctx.log.warn(
+          { marketId, entryPrice: entryMark },
+          'open position without an entry price: the stop is measured from this mark',
+        );
       }
       const decision = cooldown > 0 ? { action: 'none' as const } : decide(window, m.markPrice, position, entryMark, p);
       window.push(m.markPrice);

@@ -19,7 +19,21 @@
  * Params: side, size, limit_price, duration_ms (default 1 hour), slices (default 60), max_visible,
  * finish_with_market (default true), max_slippage_bps (default 50). One market.
  */
-import { concat, concatMap, defer, EMPTY, filter, from, ignoreElements, merge, mergeMap, of, take, tap, type Observable } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  from,
+  ignoreElements,
+  merge,
+  mergeMap,
+  of,
+  take,
+  tap,
+  type Observable,
+} from 'rxjs';
 import { z } from 'zod';
 import {
   addDecimals,
@@ -47,7 +61,12 @@ export const twapParams = z.object({
   side: z.enum(['buy', 'sell']),
   size: decimal,
   limit_price: decimal,
-  duration_ms: z.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  duration_ms: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
   slices: z.number().int().min(1).max(10_000).default(60),
   max_visible: decimal.optional(),
   finish_with_market: z.boolean().default(true),
@@ -73,7 +92,11 @@ export function planKey(p: TwapParams): string {
 /** Cumulative target after slice k (0-based): size × (k+1)/slices, rounded down to the step. */
 export function sliceTarget(p: TwapParams, k: number, step: string): string {
   if (k + 1 >= p.slices) return roundToStep(p.size, step, 'down');
-  return roundToStep(divideDecimals(multiplyDecimals(p.size, String(k + 1)), String(p.slices), 18, 'down'), step, 'down');
+  return roundToStep(
+    divideDecimals(multiplyDecimals(p.size, String(k + 1)), String(p.slices), 18, 'down'),
+    step,
+    'down',
+  );
 }
 
 /** The index of the next slice due at `nowMs` (slices whose time passed are folded into it); `slices` is the end. */
@@ -86,7 +109,14 @@ export function nextSlice(p: TwapParams, startMs: number, nowMs: number): number
 /** The passive child's price: at the touch on our side, never worse than the limit; on the tick. */
 export function childPrice(side: Side, top: TopOfBook | undefined, limit: string, tick: string): string {
   const touch = side === 'buy' ? top?.bestBid?.price : top?.bestAsk?.price;
-  const price = touch === undefined ? limit : side === 'buy' ? minDecimal(touch, limit) : compareDecimals(touch, limit) >= 0 ? touch : limit;
+  const price =
+    touch === undefined
+      ? limit
+      : side === 'buy'
+        ? minDecimal(touch, limit)
+        : compareDecimals(touch, limit) >= 0
+          ? touch
+          : limit;
   return roundToTick(price, tick, side === 'buy' ? 'down' : 'up');
 }
 
@@ -99,7 +129,8 @@ export function marketWithinLimit(side: Side, top: TopOfBook | undefined, limit:
 
 function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
   const p = ctx.params;
-  if (ctx.markets.length !== 1) throw new Error(`the TWAP executes in one market; its config lists ${ctx.markets.length}`);
+  if (ctx.markets.length !== 1)
+    throw new Error(`the TWAP executes in one market; its config lists ${ctx.markets.length}`);
   const marketId = ctx.markets[0]!;
   const key = `twap-${marketId}`;
   return defer(() => {
@@ -118,7 +149,10 @@ function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
     if (state.child !== undefined) {
       const resting = ctx.state.openOrders(marketId).find((o) => o.intentId === state.child?.intentId);
       if (resting === undefined) {
-        ctx.log.warn({ intentId: state.child.intentId }, 'the saved child order ended while the bot was down: counted as filled');
+        ctx.log.warn(
+          { intentId: state.child.intentId },
+          'the saved child order ended while the bot was down: counted as filled',
+        );
         state.filled = addDecimals(state.filled, subtractDecimals(state.child.size, state.child.filled));
         delete state.child;
       } else {
@@ -142,7 +176,13 @@ function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
       let want = roundToStep(subtractDecimals(target, state.filled), step, 'down');
       if (p.max_visible !== undefined) want = minDecimal(want, roundToStep(p.max_visible, step, 'down'));
       if (compareDecimals(want, minSize) < 0) return EMPTY;
-      const child = ctx.intents.placeLimit({ marketId, side: p.side, size: want, price: childPrice(p.side, top, p.limit_price, tick), postOnly: true });
+      const child = ctx.intents.placeLimit({
+        marketId,
+        side: p.side,
+        size: want,
+        price: childPrice(p.side, top, p.limit_price, tick),
+        postOnly: true,
+      });
       state.child = { intentId: child.intentId, size: want, filled: '0' };
       // Saved before it leaves: a restart knows the child even if the answer is lost.
       save();
@@ -157,7 +197,12 @@ function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
       if (child === undefined) return EMPTY;
       return concat(
         of(ctx.intents.cancel({ marketId, target: { intentId: child.intentId } })),
-        ctx.orderEvents.pipe(filter(forIntent(child.intentId)), filter(isTerminalOrderEvent), take(1), ignoreElements()),
+        ctx.orderEvents.pipe(
+          filter(forIntent(child.intentId)),
+          filter(isTerminalOrderEvent),
+          take(1),
+          ignoreElements(),
+        ),
       );
     };
 
@@ -171,11 +216,19 @@ function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
           return EMPTY;
         }
         if (!marketWithinLimit(p.side, top, p.limit_price)) {
-          ctx.log.warn({ left, limit: p.limit_price, top }, 'twap ends with a remainder: the market is beyond the limit price');
+          ctx.log.warn(
+            { left, limit: p.limit_price, top },
+            'twap ends with a remainder: the market is beyond the limit price',
+          );
           ctx.done('schedule complete, remainder beyond the limit');
           return EMPTY;
         }
-        const order = ctx.intents.placeMarket({ marketId, side: p.side, size: left, maxSlippageBps: p.max_slippage_bps });
+        const order = ctx.intents.placeMarket({
+          marketId,
+          side: p.side,
+          size: left,
+          maxSlippageBps: p.max_slippage_bps,
+        });
         children.add(order.intentId);
         return concat(
           of(order),
@@ -218,7 +271,8 @@ function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
           if (state.child?.intentId === e.intentId) delete state.child;
         }
         save();
-        const refill = e.type === 'filled' && p.max_visible !== undefined && !state.finished && slice >= 0 && slice < p.slices;
+        const refill =
+          e.type === 'filled' && p.max_visible !== undefined && !state.finished && slice >= 0 && slice < p.slices;
         return refill ? place(sliceTarget(p, slice, step)) : EMPTY;
       }),
     );
@@ -232,9 +286,14 @@ function runTwap(ctx: StrategyContext<TwapParams>): Observable<Intent> {
 
 export default defineStrategy({
   name: 'twap',
-  description: 'Executes a size over a duration in equal slices: post-only at the touch within a limit price, a market order for the remainder at the end.',
+  description:
+    'Executes a size over a duration in equal slices: post-only at the touch within a limit price, a market order for the remainder at the end.',
   params: twapParams,
   run: runTwap,
   // Nothing of ours may rest after a stop: the child goes with us.
-  onStop: (ctx) => ctx.state.openOrders(ctx.markets[0]).filter((o) => o.strategy === ctx.name && o.intentId !== undefined).map((o) => ctx.intents.cancel({ marketId: o.marketId, target: { intentId: o.intentId! } })),
+  onStop: (ctx) =>
+    ctx.state
+      .openOrders(ctx.markets[0])
+      .filter((o) => o.strategy === ctx.name && o.intentId !== undefined)
+      .map((o) => ctx.intents.cancel({ marketId: o.marketId, target: { intentId: o.intentId! } })),
 });

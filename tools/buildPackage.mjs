@@ -15,14 +15,20 @@ const dist = join(root, 'dist');
 const require = createRequire(import.meta.url);
 
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+  cwd: root,
+});
 
 const examples = join(dist, 'examples', 'strategies');
 mkdirSync(examples, { recursive: true });
 const ENTRY = /(['"])\.\.\/src\/strategy\/index\.js\1/g;
 for (const name of readdirSync(join(root, 'strategies')).filter((n) => n.endsWith('.ts'))) {
   const text = readFileSync(join(root, 'strategies', name), 'utf8').replace(ENTRY, "'perpbot/strategy'");
-  if (/from\s+['"]\.\.?\//.test(text)) throw new Error(`strategies/${name} imports a relative path other than ../src/strategy/index.js: the packaged copy could not resolve it`);
+  if (/from\s+['"]\.\.?\//.test(text))
+    throw new Error(
+      `strategies/${name} imports a relative path other than ../src/strategy/index.js: the packaged copy could not resolve it`,
+    );
   writeFileSync(join(examples, name), text);
 }
 console.log(`perpbot: built dist/ and ${readdirSync(examples).length} example strategies`);

@@ -32,7 +32,13 @@ export const engineOverhead: FigureBench = {
       // would carry thousands of never-cancelled orders and measure its own bookkeeping growth.
       const context = who.context;
       const sign = (i: number) =>
-        signPermit(context, who.signer, { account: who.account, actionHash: `0x${(i & 0xffff).toString(16).padStart(64, '0')}`, nonceAnchor: 5n, nonceBitmap: i % 208, deadline: 1_900_000_000 });
+        signPermit(context, who.signer, {
+          account: who.account,
+          actionHash: `0x${(i & 0xffff).toString(16).padStart(64, '0')}`,
+          nonceAnchor: 5n,
+          nonceBitmap: i % 208,
+          deadline: 1_900_000_000,
+        });
       const rounds: RoundResult[] = [];
       const signRates: number[] = [];
       await engineRound(who, 'warm');
@@ -98,12 +104,19 @@ async function engineRound(who: Parameters<typeof benchEngine>[0], run: string):
   const started = performance.now();
   for (let done = 0; done < INTENTS_PER_ROUND; done += BURST) {
     const burstStarted = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: BURST }, (_, i) => engine.execute(restingBid(done + i, run))));
+    const outcomes = await Promise.all(
+      Array.from({ length: BURST }, (_, i) => engine.execute(restingBid(done + i, run))),
+    );
     burstUs.push(((performance.now() - burstStarted) * 1000) / BURST);
     refused += outcomes.filter((o) => o.type !== 'accepted').length;
   }
   const elapsedMs = performance.now() - started;
   await engine.stop();
-  if (refused > 0) throw new Error(`engine_overhead: ${refused} intents were not accepted; the figure would be meaningless`);
-  return { rate: (INTENTS_PER_ROUND * 1000) / elapsedMs, firstBurstUs: burstUs[0] ?? Number.NaN, lastBurstUs: burstUs[burstUs.length - 1] ?? Number.NaN };
+  if (refused > 0)
+    throw new Error(`engine_overhead: ${refused} intents were not accepted; the figure would be meaningless`);
+  return {
+    rate: (INTENTS_PER_ROUND * 1000) / elapsedMs,
+    firstBurstUs: burstUs[0] ?? Number.NaN,
+    lastBurstUs: burstUs[burstUs.length - 1] ?? Number.NaN,
+  };
 }

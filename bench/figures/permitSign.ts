@@ -20,20 +20,41 @@ const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
 export const permitSign: FigureBench = {
   name: 'permit_sign',
   async run(): Promise<Figure> {
-    const domain = parseDomain({ name: 'RISEx', version: '1', chain_id: 11155931, verifying_contract: '0x1111111111111111111111111111111111111111' });
+    const domain = parseDomain({
+      name: 'RISEx',
+      version: '1',
+      chain_id: 11155931,
+      verifying_contract: '0x1111111111111111111111111111111111111111',
+    });
     const context = createSigningContext(domain, '0x2222222222222222222222222222222222222222');
     const fast = fastPrivateKeySigner(KEY);
     const pureJs = privateKeySigner(KEY);
     const viemAccount = privateKeyToAccount(KEY);
-    const hashes = Array.from({ length: 256 }, (_, i) => `0x${Buffer.from(keccak_256(new Uint8Array([i, 1, 2]))).toString('hex')}` as const);
-    const request = (i: number) => ({ account: ACCOUNT, actionHash: hashes[i & 255]!, nonceAnchor: 9n, nonceBitmap: i % 208, deadline: 1_900_000_000 });
+    const hashes = Array.from(
+      { length: 256 },
+      (_, i) => `0x${Buffer.from(keccak_256(new Uint8Array([i, 1, 2]))).toString('hex')}` as const,
+    );
+    const request = (i: number) => ({
+      account: ACCOUNT,
+      actionHash: hashes[i & 255]!,
+      nonceAnchor: 9n,
+      nonceBitmap: i % 208,
+      deadline: 1_900_000_000,
+    });
 
     const fastRate = await measureRate((i) => signPermit(context, fast, request(i)));
     const pureRate = await measureRate((i) => signPermit(context, pureJs, request(i)));
     const viemRate = await measureRate((i) => {
       const r = request(i);
       return viemAccount.signTypedData(
-        viemTypedData(domain, 'VerifyWitness', { account: r.account, target: context.router, hash: r.actionHash, nonceAnchor: r.nonceAnchor, nonceBitmap: r.nonceBitmap, deadline: r.deadline }) as never,
+        viemTypedData(domain, 'VerifyWitness', {
+          account: r.account,
+          target: context.router,
+          hash: r.actionHash,
+          nonceAnchor: r.nonceAnchor,
+          nonceBitmap: r.nonceBitmap,
+          deadline: r.deadline,
+        }),
       );
     });
     const digests = hashes.map((h) => Buffer.from(h.slice(2), 'hex'));

@@ -36,7 +36,11 @@ export const simThroughput: FigureBench = {
         'bare CPU us/request': cpu(readings.bare, 'us'),
         'bare CPU share of a core': cpu(readings.bare, 'share'),
         'requests per CPU-second sim / bare': perCpuSecond(readings.sim, readings.bare),
-        'load client CPU share of a core (max)': Number(Math.max(...readings.sim.map((r) => r.clientCpuShare), ...readings.bare.map((r) => r.clientCpuShare)).toFixed(2)),
+        'load client CPU share of a core (max)': Number(
+          Math.max(...readings.sim.map((r) => r.clientCpuShare), ...readings.bare.map((r) => r.clientCpuShare)).toFixed(
+            2,
+          ),
+        ),
         'sim rounds requests/s': readings.sim.map((r) => Math.round(r.rate)).join(' / '),
         'bare rounds requests/s': readings.bare.map((r) => Math.round(r.rate)).join(' / '),
         'requests per round': readings.sim[0]?.requests ?? 0,
@@ -60,7 +64,9 @@ function perCpuSecond(sim: readonly RoundReading[], bare: readonly RoundReading[
 }
 
 function cpu(readings: readonly RoundReading[], what: 'us' | 'share'): number | string {
-  const values = readings.map((r) => (what === 'us' ? r.cpuUsPerRequest : r.cpuShare)).filter((v): v is number => v !== undefined);
+  const values = readings
+    .map((r) => (what === 'us' ? r.cpuUsPerRequest : r.cpuShare))
+    .filter((v): v is number => v !== undefined);
   if (values.length === 0) return 'n/a';
   return what === 'us' ? Number(median(values).toFixed(1)) : Number(median(values).toFixed(2));
 }

@@ -52,7 +52,8 @@ export const tickToTrade: FigureBench = {
         'signed placements answered': readings.signedPlacements,
         pace: `one frame at a time, >= ${OPTIONS.paceMs} ms apart, after the previous order's answer`,
         'start stamp': "first 'data' event on the WebSocket client's TCP socket (ahead of ws's parser)",
-        'end stamp': "return of the REST client socket's _writeGeneric, what _write/_writev flush through (bytes handed to the kernel)",
+        'end stamp':
+          "return of the REST client socket's _writeGeneric, what _write/_writev flush through (bytes handed to the kernel)",
         'left out': 'journal, per-strategy budgets, private channels, client-side REST rate limit',
       },
     };

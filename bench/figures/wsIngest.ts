@@ -22,7 +22,8 @@ export const wsIngest: FigureBench = {
     // Every frame must make it through once before timing: a frame the client would drop would
     // make the figure look better than the real path.
     for (const f of frames) pipeline.feed(f);
-    if (pipeline.delivered() !== frames.length) throw new Error(`ws_ingest: ${pipeline.delivered()} of ${frames.length} frames reached a subscriber`);
+    if (pipeline.delivered() !== frames.length)
+      throw new Error(`ws_ingest: ${pipeline.delivered()} of ${frames.length} frames reached a subscriber`);
 
     const n = frames.length;
     const rates = await interleavedRates({

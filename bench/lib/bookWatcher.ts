@@ -25,7 +25,13 @@ export async function startBookWatcher(wsUrl: string, rest: RestClient): Promise
   for (const id of ids) subscriptions.add(feed.book$(id, 10).subscribe(() => views++));
   subscriptions.add(ws.channel('trades').subscribe((m) => (trades += m.trades.length)));
   return {
-    stats: () => ({ views, trades, checksumMismatches: feed.metrics.checksumMismatches, reconnects: ws.metrics.reconnects, framesReceived: ws.metrics.framesReceived }),
+    stats: () => ({
+      views,
+      trades,
+      checksumMismatches: feed.metrics.checksumMismatches,
+      reconnects: ws.metrics.reconnects,
+      framesReceived: ws.metrics.framesReceived,
+    }),
     close: async () => {
       subscriptions.unsubscribe();
       await ws.close();

@@ -14,7 +14,12 @@ export async function captureSimFrames(count: number, timeoutMs = 60_000): Promi
     return await new Promise<string[]>((resolve, reject) => {
       const frames: string[] = [];
       const timer = setTimeout(() => {
-        reject(new PerpbotError(`captured only ${frames.length} of ${count} frames in ${timeoutMs} ms`, { code: 'BENCH_CAPTURE', hints: ['the machine may be overloaded; retry'] }));
+        reject(
+          new PerpbotError(`captured only ${frames.length} of ${count} frames in ${timeoutMs} ms`, {
+            code: 'BENCH_CAPTURE',
+            hints: ['the machine may be overloaded; retry'],
+          }),
+        );
       }, timeoutMs);
       socket.on('error', (error) => {
         clearTimeout(timer);

@@ -104,7 +104,9 @@ export function summariseCpuProfile(profile: CpuProfile, options: SummaryOptions
     busyMs: ms(busy),
     bySelf: [...entries].sort((a, b) => b.selfMs - a.selfMs),
     byTotal: [...entries].sort((a, b) => b.totalMs - a.totalMs),
-    byFile: [...files.entries()].map(([file, us]) => ({ file, selfMs: ms(us), selfPct: pct(us) })).sort((a, b) => b.selfMs - a.selfMs),
+    byFile: [...files.entries()]
+      .map(([file, us]) => ({ file, selfMs: ms(us), selfPct: pct(us) }))
+      .sort((a, b) => b.selfMs - a.selfMs),
   };
 }
 

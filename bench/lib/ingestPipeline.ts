@@ -44,18 +44,22 @@ export function ingestPipeline(): IngestPipeline {
   channel('orderbook').subscribe((m) => {
     delivered++;
     // Levels convert on first read; a quoting strategy reads the top of each side.
-    if (m.channel === 'orderbook') touched += m.bids.length + m.asks.length + (m.bids[0]?.price.length ?? 0) + (m.asks[0]?.price.length ?? 0);
+    if (m.channel === 'orderbook')
+      touched += m.bids.length + m.asks.length + (m.bids[0]?.price.length ?? 0) + (m.asks[0]?.price.length ?? 0);
   });
 
   return {
     feed(text) {
       const decoded = decodeServerFrame(text);
       if (decoded.kind !== 'channel') {
-        throw new PerpbotError(`ws_ingest: the client would drop this frame (${decoded.kind === 'malformed' ? decoded.reason : 'control frame'})`, {
-          code: 'BENCH_FRAME',
-          details: { frame: text.slice(0, 120) },
-          hints: ['the captured frames must be oracle or orderbook data frames'],
-        });
+        throw new PerpbotError(
+          `ws_ingest: the client would drop this frame (${decoded.kind === 'malformed' ? decoded.reason : 'control frame'})`,
+          {
+            code: 'BENCH_FRAME',
+            details: { frame: text.slice(0, 120) },
+            hints: ['the captured frames must be oracle or orderbook data frames'],
+          },
+        );
       }
       registry.deliver(decoded.message);
     },

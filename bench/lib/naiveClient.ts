@@ -48,7 +48,10 @@ export class NaiveClient {
   /** Places one post-only GTC bid on market 1 and returns the venue's order id. */
   async placeBid(order: NaiveOrder): Promise<string> {
     const { account, restUrl, context } = this.options;
-    const state = (await this.getJson(`/v1/nonce-state/${account}`)) as { nonce_anchor: string; current_bitmap_index: number };
+    const state = (await this.getJson(`/v1/nonce-state/${account}`)) as {
+      nonce_anchor: string;
+      current_bitmap_index: number;
+    };
     // The next free bit of the current anchor; a full anchor rolls to the next one at bit 0.
     let anchor = BigInt(state.nonce_anchor);
     let bit = state.current_bitmap_index;
@@ -81,9 +84,24 @@ export class NaiveClient {
     const hash = placeOrderHash({ orderWord }, SPEC_SELECTORS);
     const deadline = Math.floor(Date.now() / 1000) + 60;
     const signatureHex = await this.viemAccount.signTypedData(
-      viemTypedData(this.domain, 'VerifyWitness', { account, target: context.router, hash, nonceAnchor: anchor, nonceBitmap: bit, deadline }) as never,
+      viemTypedData(this.domain, 'VerifyWitness', {
+        account,
+        target: context.router,
+        hash,
+        nonceAnchor: anchor,
+        nonceBitmap: bit,
+        deadline,
+      }),
     );
-    const permit = permitWire(account, this.viemAccount.address, anchor, bit, deadline, parseHexSignature(signatureHex, 'signature'), 'full65');
+    const permit = permitWire(
+      account,
+      this.viemAccount.address,
+      anchor,
+      bit,
+      deadline,
+      parseHexSignature(signatureHex, 'signature'),
+      'full65',
+    );
     const answer = await fetch(`${restUrl}/v1/orders/place`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -95,7 +113,9 @@ export class NaiveClient {
       throw new NaiveClientError(`naive place refused: ${body.error?.message ?? `HTTP ${answer.status}`}`, {
         code: 'NAIVE_PLACE_FAILED',
         details: { status: answer.status, venueCode: body.error?.code },
-        hints: ['the naive client reads the nonce state before every order; a nonce error means another writer shares the account'],
+        hints: [
+          'the naive client reads the nonce state before every order; a nonce error means another writer shares the account',
+        ],
       });
     }
     return orderId;
@@ -105,7 +125,10 @@ export class NaiveClient {
     const answer = await fetch(`${this.options.restUrl}${path}`);
     const body = (await answer.json()) as { data?: unknown };
     if (!answer.ok || body.data === undefined) {
-      throw new NaiveClientError(`naive read ${path} failed with HTTP ${answer.status}`, { code: 'NAIVE_READ_FAILED', details: { status: answer.status } });
+      throw new NaiveClientError(`naive read ${path} failed with HTTP ${answer.status}`, {
+        code: 'NAIVE_READ_FAILED',
+        details: { status: answer.status },
+      });
     }
     return body.data;
   }

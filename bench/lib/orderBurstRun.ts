@@ -67,7 +67,8 @@ export function orderBurstBench(options: OrderBurstOptions): FigureBench {
           ? {}
           : {
               target: `>= ${options.targetRatio}x baseline, zero nonce errors`,
-              target_met: engineRate >= options.targetRatio * naiveRate && engineNonceErrors === 0 && engineFailed === 0,
+              target_met:
+                engineRate >= options.targetRatio * naiveRate && engineNonceErrors === 0 && engineFailed === 0,
             }),
         notes: {
           'orders per run': orders,
@@ -135,7 +136,12 @@ function engineBurst(latencyMs: number, orders: number, run: string): Promise<Ru
 function naiveBurst(latencyMs: number, orders: number): Promise<RunResult> {
   return withSim(latencyMs, async (sim) => {
     const who = await benchAccountAt(sim.restUrl);
-    const client = new NaiveClient({ restUrl: sim.restUrl, account: who.account, signerKey: who.signerKey, context: who.context });
+    const client = new NaiveClient({
+      restUrl: sim.restUrl,
+      account: who.account,
+      signerKey: who.signerKey,
+      context: who.context,
+    });
     const latenciesMs: number[] = [];
     let failed = 0;
     let nonceErrors = 0;

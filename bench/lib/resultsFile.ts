@@ -19,6 +19,8 @@ export function upsertFigure(path: URL, figure: Figure): void {
       figures = (parsed as { figures: unknown[] }).figures;
     }
   }
-  const others = figures.filter((f) => !(typeof f === 'object' && f !== null && (f as { name?: unknown }).name === figure.name));
+  const others = figures.filter(
+    (f) => !(typeof f === 'object' && f !== null && (f as { name?: unknown }).name === figure.name),
+  );
   writeFileSync(path, `${JSON.stringify({ machine: machineDescription(), figures: [...others, figure] }, null, 2)}\n`);
 }

@@ -45,6 +45,13 @@ export async function benchAccountAt(restUrl: string, registerNow?: (account: Ad
   const context = await signingContextOf(rest);
   await rest.deposit({ account, amount: '1000' });
   registerNow?.(account);
-  await registerSigner({ rest, context, account: accountSigner, signer, clock: systemClock, message: 'perpbot bench session key' });
+  await registerSigner({
+    rest,
+    context,
+    account: accountSigner,
+    signer,
+    clock: systemClock,
+    message: 'perpbot bench session key',
+  });
   return { account, signer, signerKey, rest, context };
 }

@@ -22,11 +22,18 @@ export interface NodeProcessOptions {
 }
 
 export async function startSimProcess(flags: readonly string[], options: NodeProcessOptions = {}): Promise<SimProcess> {
-  const started = await startListeningProcess(new URL('../../src/sim/cli.ts', import.meta.url), ['--port', '0', ...flags], options);
+  const started = await startListeningProcess(
+    new URL('../../src/sim/cli.ts', import.meta.url),
+    ['--port', '0', ...flags],
+    options,
+  );
   const match = /REST (\S+) WS (\S+)/.exec(started.firstLine);
   if (match === null) {
     await started.stop();
-    throw new PerpbotError(`unexpected first line from the simulator: ${started.firstLine}`, { code: 'BENCH_SIM_START', hints: ['run npm run sim by hand to see what it prints'] });
+    throw new PerpbotError(`unexpected first line from the simulator: ${started.firstLine}`, {
+      code: 'BENCH_SIM_START',
+      hints: ['run npm run sim by hand to see what it prints'],
+    });
   }
   return { restUrl: match[1]!, wsUrl: match[2]!, pid: started.child.pid ?? 0, stop: started.stop };
 }
@@ -39,9 +46,15 @@ export interface ListeningProcess {
 }
 
 /** A TypeScript script run by node through tsx, up once it has printed its first line. */
-export async function startListeningProcess(script: URL, args: readonly string[], options: NodeProcessOptions = {}): Promise<ListeningProcess> {
+export async function startListeningProcess(
+  script: URL,
+  args: readonly string[],
+  options: NodeProcessOptions = {},
+): Promise<ListeningProcess> {
   const path = fileURLToPath(script);
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', path, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let line: string;
   try {
@@ -73,6 +86,13 @@ function firstLine(child: ChildProcess, name: string): Promise<string> {
       resolve(buffered.slice(0, end));
     };
     child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new PerpbotError(`${name} exited with code ${code} before listening`, { code: 'BENCH_PROCESS_START', hints: [`run node --import tsx ${name} by hand to see why`] })));
+    child.once('exit', (code) =>
+      reject(
+        new PerpbotError(`${name} exited with code ${code} before listening`, {
+          code: 'BENCH_PROCESS_START',
+          hints: [`run node --import tsx ${name} by hand to see why`],
+        }),
+      ),
+    );
   });
 }

@@ -16,7 +16,12 @@ export function parseAddress(value: unknown, field: string): Address {
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
   const checksummed = getAddress(value);
   if (mixed && checksummed !== value) {
-    throw new InvalidValueError(field, value, 'an address with a valid EIP-55 checksum', `did you mean ${checksummed}?`);
+    throw new InvalidValueError(
+      field,
+      value,
+      'an address with a valid EIP-55 checksum',
+      `did you mean ${checksummed}?`,
+    );
   }
   return checksummed;
 }

@@ -25,7 +25,8 @@ export function isDecimalString(text: unknown): text is string {
 export function parseDecimal(text: unknown, field: string): FixedPoint {
   if (typeof text !== 'string') throw new InvalidValueError(field, text, 'a decimal string such as "12.5"');
   const match = DECIMAL_PATTERN.exec(text);
-  if (match === null) throw new InvalidValueError(field, text, 'a decimal string such as "12.5" (no exponent, no spaces)');
+  if (match === null)
+    throw new InvalidValueError(field, text, 'a decimal string such as "12.5" (no exponent, no spaces)');
   const [, sign, whole, fraction = ''] = match;
   const units = BigInt(`${whole}${fraction}`);
   return { units: sign === '-' ? -units : units, scale: fraction.length };

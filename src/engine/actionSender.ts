@@ -68,7 +68,10 @@ export interface DryRunLogger {
 export function dryRunSender(log: DryRunLogger): ActionSender {
   return {
     async send(request) {
-      log.info({ endpoint: request.endpoint, body: request.body, actionHash: request.actionHash }, 'dry run: request not sent');
+      log.info(
+        { endpoint: request.endpoint, body: request.body, actionHash: request.actionHash },
+        'dry run: request not sent',
+      );
       return { dryRun: true };
     },
   };

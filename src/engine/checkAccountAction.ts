@@ -33,22 +33,29 @@ export function checkSetMarginMode(intent: SetMarginModeIntent): WireAction {
 /** Exact: an amount with more decimals than the fixed-point scale is refused, never rounded. */
 export function checkAdjustIsolatedMargin(intent: AdjustIsolatedMarginIntent, config: PreTradeConfig): WireAction {
   const text = intent.amount;
-  if (!isDecimalString(text)) refuse('isolated_margin_amount', text, 'amount must be a signed decimal string such as "-12.5"');
+  if (!isDecimalString(text))
+    refuse('isolated_margin_amount', text, 'amount must be a signed decimal string such as "-12.5"');
   let amount: bigint;
   try {
     amount = checkInt(decimalToFixed(text, config.isolatedMarginDecimals, 'amount'), 128, 'amount');
   } catch (error) {
     if (!(error instanceof InvalidValueError)) throw error;
-    refuse('isolated_margin_amount', text, `amount must be an int128 with at most ${config.isolatedMarginDecimals} decimals`);
+    refuse(
+      'isolated_margin_amount',
+      text,
+      `amount must be an int128 with at most ${config.isolatedMarginDecimals} decimals`,
+    );
   }
-  if (amount === 0n) refuse('isolated_margin_amount', text, 'amount must not be 0: positive adds margin, negative removes it');
+  if (amount === 0n)
+    refuse('isolated_margin_amount', text, 'amount must not be 0: positive adds margin, negative removes it');
   return { action: 'updateIsolatedMargin', market_id: intent.marketId, amount };
 }
 
 function maxLeverage(market: MarketView): number {
   const text = market.config.max_leverage;
   if (text === undefined) return UINT8_MAX;
-  if (!isDecimalString(text) || text.startsWith('-')) refuse('market_config', text, 'the market reports a malformed max_leverage');
+  if (!isDecimalString(text) || text.startsWith('-'))
+    refuse('market_config', text, 'the market reports a malformed max_leverage');
   const value = parseDecimal(text, 'max_leverage');
   const whole = value.units / 10n ** BigInt(value.scale);
   return whole < BigInt(UINT8_MAX) ? Number(whole) : UINT8_MAX;

@@ -14,7 +14,14 @@ import type { MarketView } from './marketView.js';
 import { snapPrice, snapSize } from './orderGrid.js';
 import { refuse } from './refusal.js';
 import { slippageBound } from './slippageBound.js';
-import { ORDER_TYPE_CODE, SIDE_CODE, STP_MODE_CODE, TIME_IN_FORCE_CODE, type WireAction, type WireOrder } from './wireAction.js';
+import {
+  ORDER_TYPE_CODE,
+  SIDE_CODE,
+  STP_MODE_CODE,
+  TIME_IN_FORCE_CODE,
+  type WireAction,
+  type WireOrder,
+} from './wireAction.js';
 
 /** Order intents to wire orders. Market-level flags are checked by the caller first. */
 
@@ -23,7 +30,12 @@ type PlaceOrderAction = Extract<WireAction, { action: 'placeOrder' }>;
 const UINT64_MAX = uintMax(64);
 const UINT16_MAX = 65_535;
 
-export function checkPlaceLimit(intent: PlaceLimitIntent, market: MarketView, account: AccountState, config: PreTradeConfig): PlaceOrderAction {
+export function checkPlaceLimit(
+  intent: PlaceLimitIntent,
+  market: MarketView,
+  account: AccountState,
+  config: PreTradeConfig,
+): PlaceOrderAction {
   checkSide(intent.side);
   const tif = intent.timeInForce;
   if (!(tif in TIME_IN_FORCE_CODE)) refuse('time_in_force', tif, 'time_in_force must be GTC, GTT, FOK or IOC');
@@ -54,7 +66,12 @@ export function checkPlaceLimit(intent: PlaceLimitIntent, market: MarketView, ac
   return { action: 'placeOrder', order, size: size.snapped, price: price.snapped };
 }
 
-export function checkPlaceMarket(intent: PlaceMarketIntent, market: MarketView, account: AccountState, config: PreTradeConfig): PlaceOrderAction {
+export function checkPlaceMarket(
+  intent: PlaceMarketIntent,
+  market: MarketView,
+  account: AccountState,
+  config: PreTradeConfig,
+): PlaceOrderAction {
   checkSide(intent.side);
   // The type has no postOnly, but plugins are plain JS at runtime: say no rather than drop it.
   if ((intent as { postOnly?: unknown }).postOnly === true) {
@@ -66,16 +83,28 @@ export function checkPlaceMarket(intent: PlaceMarketIntent, market: MarketView, 
 }
 
 /** The whole position, reduce-only, at the market: exactly its size, never rounded. */
-export function checkClosePosition(intent: ClosePositionIntent, market: MarketView, account: AccountState, config: PreTradeConfig): PlaceOrderAction {
+export function checkClosePosition(
+  intent: ClosePositionIntent,
+  market: MarketView,
+  account: AccountState,
+  config: PreTradeConfig,
+): PlaceOrderAction {
   const position = openPosition(account, intent.marketId);
-  if (position === undefined) refuse('reduce_only', intent.marketId, 'there is no open position to close in this market');
+  if (position === undefined)
+    refuse('reduce_only', intent.marketId, 'there is no open position to close in this market');
   const side = oppositeSide(position.side);
   const size = snapSize(position.size, market);
   return marketOrder({ ...intent, timeInForce: 'IOC' }, side, size.units, size.snapped, true, market, config);
 }
 
 function marketOrder(
-  intent: { readonly marketId: number; readonly timeInForce: string; readonly maxSlippageBps?: number; readonly stpMode?: StpMode; readonly clientOrderId?: bigint },
+  intent: {
+    readonly marketId: number;
+    readonly timeInForce: string;
+    readonly maxSlippageBps?: number;
+    readonly stpMode?: StpMode;
+    readonly clientOrderId?: bigint;
+  },
   side: Side,
   sizeSteps: number,
   size: string,
@@ -88,7 +117,11 @@ function marketOrder(
     refuse('time_in_force', tif, `market orders require FOK or IOC time_in_force, got ${tif}`);
   }
   if (market.post_only === true) {
-    refuse('market_post_only', intent.marketId, 'this market accepts only post-only limit orders; a market order cannot rest');
+    refuse(
+      'market_post_only',
+      intent.marketId,
+      'this market accepts only post-only limit orders; a market order cannot rest',
+    );
   }
   const bps = intent.maxSlippageBps ?? config.defaultMaxSlippageBps;
   if (bps > config.maxSlippageBpsLimit) {
@@ -121,10 +154,19 @@ function checkReduces(side: Side, size: string, marketId: number, account: Accou
   const position = openPosition(account, marketId);
   if (position === undefined) refuse('reduce_only', size, 'reduce-only needs an open position in this market');
   if (position.side === side) {
-    refuse('reduce_only', side, `reduce-only ${side} would grow the ${position.side} position; it must be on the opposite side`);
+    refuse(
+      'reduce_only',
+      side,
+      `reduce-only ${side} would grow the ${position.side} position; it must be on the opposite side`,
+    );
   }
   if (compareDecimals(size, position.size) > 0) {
-    refuse('reduce_only', size, `reduce-only size exceeds the open position of ${position.size}`, 'use closePosition or a size up to the position');
+    refuse(
+      'reduce_only',
+      size,
+      `reduce-only size exceeds the open position of ${position.size}`,
+      'use closePosition or a size up to the position',
+    );
   }
 }
 
@@ -142,7 +184,12 @@ function stpCode(mode: StpMode): 0 | 1 | 2 {
 function clientOrderId(id: bigint | undefined): bigint | undefined {
   if (id === undefined) return undefined;
   if (typeof id !== 'bigint' || id < 1n || id > UINT64_MAX) {
-    refuse('client_order_id', id, `client_order_id must be a bigint from 1 to ${UINT64_MAX}`, 'omit it instead of sending 0');
+    refuse(
+      'client_order_id',
+      id,
+      `client_order_id must be a bigint from 1 to ${UINT64_MAX}`,
+      'omit it instead of sending 0',
+    );
   }
   return id;
 }
@@ -162,7 +209,11 @@ function ttlUnits(tif: string, ttl: number | undefined): number | undefined {
 type MutableWireOrder = { -readonly [K in keyof WireOrder]: WireOrder[K] };
 
 /** Optional fields set on the literal rather than spread into it (spreads are slow per intent). */
-function withOptionalFields(order: MutableWireOrder, clientOrderId: bigint | undefined, ttlUnits: number | undefined): WireOrder {
+function withOptionalFields(
+  order: MutableWireOrder,
+  clientOrderId: bigint | undefined,
+  ttlUnits: number | undefined,
+): WireOrder {
   if (clientOrderId !== undefined) order.client_order_id = clientOrderId;
   if (ttlUnits !== undefined) order.ttl_units = ttlUnits;
   return order;

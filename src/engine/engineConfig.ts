@@ -114,7 +114,12 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
     maxResends: 3,
     resendDelayMs: 250,
   }),
-  degraded: Object.freeze({ allowCancels: true, allowReduceOnly: true, maxOutageMs: 300_000, onMaxOutage: 'stop' as const }),
+  degraded: Object.freeze({
+    allowCancels: true,
+    allowReduceOnly: true,
+    maxOutageMs: 300_000,
+    onMaxOutage: 'stop' as const,
+  }),
 });
 
 export function withEngineDefaults(input: EngineConfigInput = {}): EngineConfig {
@@ -151,7 +156,12 @@ function validate(config: EngineConfig): void {
   wholeNumber('retry.accountNotRegisteredMaxAttempts', retry.accountNotRegisteredMaxAttempts, 1, 1000);
   wholeNumber('retry.rateLimitedMaxAttempts', retry.rateLimitedMaxAttempts, 1, 1000);
   wholeNumber('retry.maxResends', retry.maxResends, 0, 100);
-  for (const key of ['accountNotRegisteredBaseDelayMs', 'accountNotRegisteredMaxDelayMs', 'rateLimitedDelayMs', 'resendDelayMs'] as const) {
+  for (const key of [
+    'accountNotRegisteredBaseDelayMs',
+    'accountNotRegisteredMaxDelayMs',
+    'rateLimitedDelayMs',
+    'resendDelayMs',
+  ] as const) {
     wholeNumber(`retry.${key}`, retry[key], 0, 3_600_000);
   }
 }

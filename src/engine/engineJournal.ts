@@ -14,9 +14,23 @@ export interface EngineJournal {
   /** The pair is about to be signed: it must never be handed out again, even after a crash. */
   nonceAllocated(pair: NoncePair, intentId: string): void;
   /** About to send (first send and identical resends). */
-  requestSent(entry: { intentId: string; endpoint: Endpoint; body: Readonly<Record<string, unknown>>; nonce?: NoncePair; attempt: number; atMs: number }): void;
+  requestSent(entry: {
+    intentId: string;
+    endpoint: Endpoint;
+    body: Readonly<Record<string, unknown>>;
+    nonce?: NoncePair;
+    attempt: number;
+    atMs: number;
+  }): void;
   /** The venue's answer (or the lack of one) to one send. */
-  responseReceived(entry: { intentId: string; attempt: number; ok: boolean; orderId?: string; error?: string; atMs: number }): void;
+  responseReceived(entry: {
+    intentId: string;
+    attempt: number;
+    ok: boolean;
+    orderId?: string;
+    error?: string;
+    atMs: number;
+  }): void;
   outcome(outcome: IntentOutcome): void;
 }
 

@@ -27,7 +27,12 @@ export interface ExecutorLogger {
 }
 
 export type AuthSource =
-  | { readonly mode: 'permit'; readonly context: () => SigningContext; readonly signer: SignerLike; readonly allocator: NonceAllocator }
+  | {
+      readonly mode: 'permit';
+      readonly context: () => SigningContext;
+      readonly signer: SignerLike;
+      readonly allocator: NonceAllocator;
+    }
   | { readonly mode: 'jwt' };
 
 export interface ExecutorDeps {
@@ -62,7 +67,12 @@ export interface ExecutorDeps {
    * its client_order_id (tracker, fills, open orders), a cancel by whether the order is still
    * open, leverage and margin mode from the position. Never throws: a failed read cannot tell.
    */
-  readLandingEvidence(intent: Intent, action: ResolvedAction, request: SignedRequest, signal?: AbortSignal): Promise<LandingEvidence>;
+  readLandingEvidence(
+    intent: Intent,
+    action: ResolvedAction,
+    request: SignedRequest,
+    signal?: AbortSignal,
+  ): Promise<LandingEvidence>;
   /** The venue refused our signer: stop trading and refresh the system config (awaited before the outcome). */
   onSignerNotAuthorized(error: unknown): void | Promise<void>;
   /** Permit deadline in seconds from now. */

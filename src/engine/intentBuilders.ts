@@ -16,7 +16,9 @@ import type {
 
 type Optional<T, K extends keyof T> = Omit<T, K | 'kind'> & Partial<Pick<T, K>>;
 
-export function placeLimit(fields: Optional<PlaceLimitIntent, 'timeInForce' | 'postOnly' | 'reduceOnly'>): PlaceLimitIntent {
+export function placeLimit(
+  fields: Optional<PlaceLimitIntent, 'timeInForce' | 'postOnly' | 'reduceOnly'>,
+): PlaceLimitIntent {
   return { timeInForce: 'GTC', postOnly: false, reduceOnly: false, ...fields, kind: 'placeLimit' };
 }
 

@@ -34,7 +34,12 @@ export interface RefusedOutcome extends OutcomeBase {
 /** Sent and rejected by the venue, or given up after the retry policy ran out. */
 export interface FailedOutcome extends OutcomeBase {
   readonly type: 'failed';
-  readonly error: { readonly code: string; readonly kind?: string; readonly message: string; readonly hints: readonly string[] };
+  readonly error: {
+    readonly code: string;
+    readonly kind?: string;
+    readonly message: string;
+    readonly hints: readonly string[];
+  };
 }
 
 /** No definite answer (timeout, 5xx, dropped connection), and the venue's state could not tell either. */
@@ -52,7 +57,3 @@ export interface DryRunOutcome extends OutcomeBase {
 }
 
 export type IntentOutcome = AcceptedOutcome | RefusedOutcome | FailedOutcome | UnknownOutcome | DryRunOutcome;
-
-export function isTerminalOutcome(outcome: IntentOutcome): boolean {
-  return outcome.type !== 'unknown';
-}

@@ -66,12 +66,20 @@ export class JwtSession {
     const { rest, account, clock } = this.options;
     const { nonce } = await rest.loginNonce(account);
     const deadline = unixSeconds(clock) + (this.options.loginDeadlineSeconds ?? 120);
-    const signature = await signTypedStruct(this.options.context(), this.options.accountSigner, 'Login', { account, nonce: BigInt(nonce), deadline });
+    const signature = await signTypedStruct(this.options.context(), this.options.accountSigner, 'Login', {
+      account,
+      nonce: BigInt(nonce),
+      deadline,
+    });
     return rest.login({ account, nonce, deadline, signature });
   }
 
   private keep(pair: { access_token: string; refresh_token: string; expires_in: number }): Tokens {
-    const tokens = { access: pair.access_token, refresh: pair.refresh_token, expiresAtMs: this.options.clock.now() + pair.expires_in * 1000 };
+    const tokens = {
+      access: pair.access_token,
+      refresh: pair.refresh_token,
+      expiresAtMs: this.options.clock.now() + pair.expires_in * 1000,
+    };
     this.tokens = tokens;
     return tokens;
   }

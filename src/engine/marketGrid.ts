@@ -27,7 +27,12 @@ const cache = new WeakMap<MarketView['config'], CachedGrid>();
 export function marketGrid(market: MarketView): MarketGrid {
   const config = market.config;
   const cached = cache.get(config);
-  if (cached !== undefined && cached.stepText === config.step_size && cached.tickText === config.step_price && cached.minText === config.min_order_size) {
+  if (
+    cached !== undefined &&
+    cached.stepText === config.step_size &&
+    cached.tickText === config.step_price &&
+    cached.minText === config.min_order_size
+  ) {
     return cached.grid;
   }
   const grid = parseGrid(config);
@@ -37,7 +42,10 @@ export function marketGrid(market: MarketView): MarketGrid {
 
 function parseGrid(config: MarketView['config']): MarketGrid {
   const { step_size, step_price, min_order_size } = config;
-  for (const [name, value] of [['step_size', step_size], ['step_price', step_price]] as const) {
+  for (const [name, value] of [
+    ['step_size', step_size],
+    ['step_price', step_price],
+  ] as const) {
     if (!isDecimalString(value) || compareDecimals(value, '0') <= 0) {
       refuse('market_config', value, `the market reports a non-positive or malformed ${name}`);
     }

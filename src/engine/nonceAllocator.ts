@@ -94,7 +94,11 @@ export class NonceAllocator {
     // anchors up to what the venue accepts): it comes from a dry run. Restoring it would block
     // allocation forever, and none of its pairs can have landed, so it is ignored.
     const plausible = restored !== undefined && restored.anchor <= nonceState.anchor + 1n;
-    if (restored !== undefined && plausible && compareNoncePairs(restored, { anchor: this.cursorAnchor, bit: this.cursorBit }) >= 0) {
+    if (
+      restored !== undefined &&
+      plausible &&
+      compareNoncePairs(restored, { anchor: this.cursorAnchor, bit: this.cursorBit }) >= 0
+    ) {
       this.high = restored;
       this.continueAfterHighWater(nonceState);
     }

@@ -69,7 +69,8 @@ export function decodeNoncePair(value: unknown): NoncePair {
   if (typeof anchorText !== 'string' && typeof anchorText !== 'bigint') {
     throw new InvalidValueError('nonce pair anchor', anchorText, 'a uint48 as a decimal string');
   }
-  if (typeof bitValue !== 'number') throw new InvalidValueError('nonce pair bit', bitValue, `a whole number 0 to ${MAX_NONCE_BIT}`);
+  if (typeof bitValue !== 'number')
+    throw new InvalidValueError('nonce pair bit', bitValue, `a whole number 0 to ${MAX_NONCE_BIT}`);
   return {
     anchor: checkUint(anchorText, 48, 'nonce pair anchor'),
     bit: Number(checkRange(bitValue, 0n, BigInt(MAX_NONCE_BIT), 'nonce pair bit')),

@@ -33,7 +33,11 @@ export function snapSize(size: unknown, market: MarketView, rounding?: Rounding)
   if (steps > UINT32_MAX) refuse('size_steps_range', steps, `size_steps must fit uint32 (at most ${UINT32_MAX})`);
   const snapped: FixedPoint = { units: steps * grid.step.units, scale: grid.step.scale };
   if (compareFixed(snapped, grid.minSize) < 0) {
-    refuse('min_order_size', fixedText(snapped), `size is below the market's min_order_size ${market.config.min_order_size}`);
+    refuse(
+      'min_order_size',
+      fixedText(snapped),
+      `size is below the market's min_order_size ${market.config.min_order_size}`,
+    );
   }
   return { units: Number(steps), snapped: fixedText(snapped) };
 }
@@ -66,7 +70,12 @@ function onGrid(
   const d = unitsAt(unit, scale);
   if (rounding === undefined) {
     if (n % d !== 0n) {
-      refuse(rule, text, `not a whole multiple of the market's ${unitName} ${unitText}`, `round it yourself or set ${roundingField} (down, up, nearest)`);
+      refuse(
+        rule,
+        text,
+        `not a whole multiple of the market's ${unitName} ${unitText}`,
+        `round it yourself or set ${roundingField} (down, up, nearest)`,
+      );
     }
     return n / d;
   }

@@ -12,7 +12,8 @@ import type { MarginMode, Side } from './intents.js';
  * whatever order those arrive. Fills are counted once by id: the tracker's `FillLedger` decides
  * (in memory by default, the journal's fills table when the bot journals).
  */
-export type OrderState = 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed' | 'unknown';
+export type OrderState =
+  'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed' | 'unknown';
 
 export interface TrackedOrder {
   readonly intentId: string;
@@ -59,7 +60,10 @@ function isResting(state: OrderState): boolean {
 }
 
 /** A venue fill as the engine and the journal keep it, with the intent and strategy of its order when known. */
-export function trackedFill(fill: FillRecord, order: Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined): TrackedFill {
+export function trackedFill(
+  fill: FillRecord,
+  order: Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined,
+): TrackedFill {
   return {
     id: fill.id,
     marketId: fill.market_id,
@@ -143,10 +147,15 @@ export class OrderTracker {
     for (const record of records) {
       const key = record.order_id.toLowerCase();
       seen.add(key);
-      const resting = record.resting_order_id === undefined ? restingIdFromOrderId(record.order_id) : BigInt(record.resting_order_id);
+      const resting =
+        record.resting_order_id === undefined ? restingIdFromOrderId(record.order_id) : BigInt(record.resting_order_id);
       const intentId = this.intentByOrderId.get(key) ?? this.adopt(record.client_order_id, record.order_id);
       if (intentId === undefined) {
-        if (record.status === 'ORDER_STATUS_OPEN') this.foreign.set(key, { marketId: record.market_id, ...(resting === undefined ? {} : { restingOrderId: resting }) });
+        if (record.status === 'ORDER_STATUS_OPEN')
+          this.foreign.set(key, {
+            marketId: record.market_id,
+            ...(resting === undefined ? {} : { restingOrderId: resting }),
+          });
         else this.foreign.delete(key);
         continue;
       }
@@ -154,13 +163,31 @@ export class OrderTracker {
       if (order === undefined) continue;
       const filled = record.filled_size ?? order.filledSize;
       const state = stateOfRecord(record.status, filled);
-      this.set(trackedOrder(order, TERMINAL.has(order.state) ? order.state : state, maxDecimal(order.filledSize, filled), order.orderId, resting));
+      this.set(
+        trackedOrder(
+          order,
+          TERMINAL.has(order.state) ? order.state : state,
+          maxDecimal(order.filledSize, filled),
+          order.orderId,
+          resting,
+        ),
+      );
     }
     if (snapshot) {
       // An order of ours that a snapshot no longer lists is not open any more.
       for (const order of this.byIntent.values()) {
-        if ((order.state === 'open' || order.state === 'partially_filled') && order.orderId !== undefined && !seen.has(order.orderId.toLowerCase())) {
-          this.set(trackedOrder(order, compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled', order.filledSize));
+        if (
+          (order.state === 'open' || order.state === 'partially_filled') &&
+          order.orderId !== undefined &&
+          !seen.has(order.orderId.toLowerCase())
+        ) {
+          this.set(
+            trackedOrder(
+              order,
+              compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled',
+              order.filledSize,
+            ),
+          );
         }
       }
       for (const key of [...this.foreign.keys()]) if (!seen.has(key)) this.foreign.delete(key);
@@ -176,7 +203,8 @@ export class OrderTracker {
     if (clientOrderId === undefined) return undefined;
     const intentId = this.intentByClientOrderId.get(clientOrderId);
     const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
-    if (order === undefined || order.orderId !== undefined || (order.state !== 'pending' && order.state !== 'unknown')) return undefined;
+    if (order === undefined || order.orderId !== undefined || (order.state !== 'pending' && order.state !== 'unknown'))
+      return undefined;
     this.placed(order.intentId, orderId);
     return order.intentId;
   }
@@ -194,7 +222,8 @@ export class OrderTracker {
    * Returns it with its intent, or undefined when its id was counted before, whichever way it came.
    */
   onFill(fill: FillRecord, origin: FillOrigin = 'venue'): TrackedFill | undefined {
-    const intentId = this.intentByOrderId.get(fill.order_id.toLowerCase()) ?? this.adopt(fill.client_order_id, fill.order_id);
+    const intentId =
+      this.intentByOrderId.get(fill.order_id.toLowerCase()) ?? this.adopt(fill.client_order_id, fill.order_id);
     const order = intentId === undefined ? undefined : this.byIntent.get(intentId);
     const tracked = trackedFill(fill, order);
     // The one decision: counted before (by this run, another run, or from history) is not counted again.
@@ -203,7 +232,9 @@ export class OrderTracker {
       const fillSum = addDecimals(this.fillSums.get(order.intentId) ?? '0', fill.size);
       this.fillSums.set(order.intentId, fillSum);
       const filledSize = maxDecimal(order.filledSize, fillSum);
-      this.set(trackedOrder(order, compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled', filledSize));
+      this.set(
+        trackedOrder(order, compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled', filledSize),
+      );
     }
     this.fillEvents.next(tracked);
     return tracked;
@@ -211,7 +242,12 @@ export class OrderTracker {
 
   onPositions(records: readonly PositionRecord[]): void {
     for (const record of records) {
-      const mode = record.margin_mode === 1 || record.margin_mode === '1' ? 'isolated' : record.margin_mode === 0 || record.margin_mode === '0' ? 'cross' : undefined;
+      const mode =
+        record.margin_mode === 1 || record.margin_mode === '1'
+          ? 'isolated'
+          : record.margin_mode === 0 || record.margin_mode === '0'
+            ? 'cross'
+            : undefined;
       if (mode !== undefined) this.marginModes.set(record.market_id, mode);
       const size = record.size.startsWith('-') ? record.size.slice(1) : record.size;
       const side: Side = record.side ?? (record.size.startsWith('-') ? 'sell' : 'buy');
@@ -295,8 +331,10 @@ export class OrderTracker {
     }
     if (TERMINAL.has(order.state)) this.finish(order.intentId);
     if (order.orderId !== undefined) this.intentByOrderId.set(order.orderId.toLowerCase(), order.intentId);
-    if (order.clientOrderId !== undefined && before === undefined) this.intentByClientOrderId.set(order.clientOrderId.toString(), order.intentId);
-    if (before === undefined || before.state !== order.state || before.filledSize !== order.filledSize) this.orderChanges.next(order);
+    if (order.clientOrderId !== undefined && before === undefined)
+      this.intentByClientOrderId.set(order.clientOrderId.toString(), order.intentId);
+    if (before === undefined || before.state !== order.state || before.filledSize !== order.filledSize)
+      this.orderChanges.next(order);
   }
 
   private finish(intentId: string): void {
@@ -328,7 +366,16 @@ function trackedOrder(
   orderId: string | undefined = order.orderId,
   restingOrderId: bigint | undefined = order.restingOrderId,
 ): TrackedOrder {
-  const copy: MutableOrder = { intentId: order.intentId, strategy: order.strategy, marketId: order.marketId, side: order.side, size: order.size, price: order.price, state, filledSize };
+  const copy: MutableOrder = {
+    intentId: order.intentId,
+    strategy: order.strategy,
+    marketId: order.marketId,
+    side: order.side,
+    size: order.size,
+    price: order.price,
+    state,
+    filledSize,
+  };
   if (order.clientOrderId !== undefined) copy.clientOrderId = order.clientOrderId;
   if (orderId !== undefined) copy.orderId = orderId;
   if (restingOrderId !== undefined) copy.restingOrderId = restingOrderId;

@@ -36,7 +36,12 @@ export function preTradeChecks(
   }
 }
 
-function check(intent: Intent, market: MarketView | undefined, account: AccountState, config: PreTradeConfig): WireAction {
+function check(
+  intent: Intent,
+  market: MarketView | undefined,
+  account: AccountState,
+  config: PreTradeConfig,
+): WireAction {
   if (typeof intent.intentId !== 'string' || intent.intentId.length === 0 || typeof intent.strategy !== 'string') {
     refuse('intent', intent.intentId, 'an intent needs a non-empty intentId and the name of its strategy');
   }
@@ -50,7 +55,10 @@ function check(intent: Intent, market: MarketView | undefined, account: AccountS
 
   if (market === undefined) refuse('market_id', marketId, 'unknown market', 'check the id against GET /v1/markets');
   // The common case is the same digits; otherwise compare as numbers ("01" is market 1).
-  if (market.market_id !== String(marketId) && (!/^\d+$/.test(market.market_id) || BigInt(market.market_id) !== BigInt(marketId))) {
+  if (
+    market.market_id !== String(marketId) &&
+    (!/^\d+$/.test(market.market_id) || BigInt(market.market_id) !== BigInt(marketId))
+  ) {
     refuse('market_id', marketId, `the market record passed is market ${market.market_id}`);
   }
   // Refuses a malformed step, tick or minimum size; parsed once per market record.
@@ -79,7 +87,10 @@ function check(intent: Intent, market: MarketView | undefined, account: AccountS
   }
 }
 
-function checkCancel(target: { readonly intentId: string } | { readonly orderId: string }, marketId: number): WireAction {
+function checkCancel(
+  target: { readonly intentId: string } | { readonly orderId: string },
+  marketId: number,
+): WireAction {
   if ('orderId' in target) {
     if (typeof target.orderId !== 'string' || !/^(0x)?[0-9a-fA-F]+$/.test(target.orderId)) {
       refuse('cancel_target', target.orderId, 'order_id must be the hex string returned by placement');
@@ -92,7 +103,12 @@ function checkCancel(target: { readonly intentId: string } | { readonly orderId:
 
 function requireReduceOnlyIfMarketIs(market: MarketView, reduceOnly: boolean): void {
   if (market.reduce_only === true && !reduceOnly) {
-    refuse('market_reduce_only', market.market_id, 'this market accepts only reduce-only orders', 'set reduceOnly or close the position');
+    refuse(
+      'market_reduce_only',
+      market.market_id,
+      'this market accepts only reduce-only orders',
+      'set reduceOnly or close the position',
+    );
   }
 }
 
@@ -100,7 +116,8 @@ function snapped(intent: Intent, action: WireAction): Intent {
   if (action.action !== 'placeOrder') return intent;
   if (intent.kind === 'placeLimit') {
     // Without rounding fields to drop, a plain copy (a rest pattern costs far more per intent).
-    if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding')) return { ...intent, size: action.size, price: action.price };
+    if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding'))
+      return { ...intent, size: action.size, price: action.price };
     const { sizeRounding: _size, priceRounding: _price, ...rest } = intent;
     return { ...rest, size: action.size, price: action.price };
   }

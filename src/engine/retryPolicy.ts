@@ -85,12 +85,21 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
   });
   const noAnswer = (what: string): RetryDecision => {
     if (context.deadlinePassed) {
-      return decide('confirm_landed', 'unknown', `${what} and the permit deadline has passed: a resend would only expire, but the first send may have executed`);
+      return decide(
+        'confirm_landed',
+        'unknown',
+        `${what} and the permit deadline has passed: a resend would only expire, but the first send may have executed`,
+      );
     }
     if (context.attempt <= config.maxResends) {
-      return decide('resend_identical', 'in_flight', `${what}: resending the same signed request is idempotent thanks to its nonce`, {
-        delayMs: config.resendDelayMs,
-      });
+      return decide(
+        'resend_identical',
+        'in_flight',
+        `${what}: resending the same signed request is idempotent thanks to its nonce`,
+        {
+          delayMs: config.resendDelayMs,
+        },
+      );
     }
     return decide('fail', 'unknown', `${what} after ${context.attempt} sends; the outcome is unknown`, {
       hints: ['confirm via the open orders or the orders channel before acting again'],
@@ -101,7 +110,11 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
   switch (faultVerdict('signed', failure)) {
     case 'unknown_outcome':
       return noAnswer(
-        failure === 'timeout' ? 'the request timed out' : failure === 'connection_failed' ? 'the connection failed' : `the venue answered HTTP ${(error as VenueError).httpStatus}`,
+        failure === 'timeout'
+          ? 'the request timed out'
+          : failure === 'connection_failed'
+            ? 'the connection failed'
+            : `the venue answered HTTP ${(error as VenueError).httpStatus}`,
       );
     case 'retry':
       // The table's one retry for a signed action: rate limited, refused before it executed.
@@ -127,19 +140,38 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
 }
 
 /** A definite answer from the venue, decided by its named cause. */
-function venueRefusal(error: VenueError, context: FailureContext, config: RetryConfig, decide: Decide, resend: boolean): RetryDecision {
+function venueRefusal(
+  error: VenueError,
+  context: FailureContext,
+  config: RetryConfig,
+  decide: Decide,
+  resend: boolean,
+): RetryDecision {
   switch (error.kind) {
     case 'SignerNotAuthorized':
-      return decide('stop_signer_not_authorized', 'rejected', 'the venue recovered a signer that is not authorised for this account', {
-        hints: SIGNER_HINTS,
-      });
+      return decide(
+        'stop_signer_not_authorized',
+        'rejected',
+        'the venue recovered a signer that is not authorised for this account',
+        {
+          hints: SIGNER_HINTS,
+        },
+      );
     case 'NonceUsed':
       return resend
         ? decide('confirm_landed', 'landed', 'NonceUsed on a resend: the first send most likely executed')
-        : decide('resync_nonces_then_resign', 'landed', 'NonceUsed on a fresh pair: something else consumed it; resync the nonce state');
+        : decide(
+            'resync_nonces_then_resign',
+            'landed',
+            'NonceUsed on a fresh pair: something else consumed it; resync the nonce state',
+          );
     case 'InvalidNonceAnchor':
       return resend
-        ? decide('confirm_landed', 'unknown', 'InvalidNonceAnchor on a resend: the anchor moved on, perhaps because the first send executed')
+        ? decide(
+            'confirm_landed',
+            'unknown',
+            'InvalidNonceAnchor on a resend: the anchor moved on, perhaps because the first send executed',
+          )
         : decide('resync_nonces_then_resign', 'rejected', 'the anchor is no longer accepted; resync the nonce state');
     case 'InvalidNonceIndex':
       return decide('resync_nonces_then_resign', 'rejected', 'the bit index was refused; resync the nonce state');
@@ -149,8 +181,16 @@ function venueRefusal(error: VenueError, context: FailureContext, config: RetryC
         : decide('resign_new_nonce', 'rejected', 'the permit deadline passed before the venue saw it');
     case 'AccountNotRegistered':
       if (context.attempt < config.accountNotRegisteredMaxAttempts) {
-        const delayMs = Math.min(config.accountNotRegisteredMaxDelayMs, config.accountNotRegisteredBaseDelayMs * 2 ** (context.attempt - 1));
-        return decide('retry_same_after_delay', 'in_flight', 'the account is not registered yet (registration lag after the first deposit)', { delayMs });
+        const delayMs = Math.min(
+          config.accountNotRegisteredMaxDelayMs,
+          config.accountNotRegisteredBaseDelayMs * 2 ** (context.attempt - 1),
+        );
+        return decide(
+          'retry_same_after_delay',
+          'in_flight',
+          'the account is not registered yet (registration lag after the first deposit)',
+          { delayMs },
+        );
       }
       return decide('fail', 'rejected', `the account is still not registered after ${context.attempt} attempts`, {
         hints: ['deposit collateral first (testnet: POST /v1/account/deposit)'],
@@ -165,9 +205,19 @@ function venueRefusal(error: VenueError, context: FailureContext, config: RetryC
       // Refused before it executed. A JWT expires or is revoked (its lifetime is not shown): log in
       // again and send once more; a second refusal with a fresh token is final.
       if (context.reauthentications === 0) {
-        return decide('reauthenticate_then_resend', 'in_flight', 'the venue refused the JWT (expired or revoked): logging in again, then sending once more');
+        return decide(
+          'reauthenticate_then_resend',
+          'in_flight',
+          'the venue refused the JWT (expired or revoked): logging in again, then sending once more',
+        );
       }
-      return decide('fail', 'rejected', context.reauthentications === undefined ? 'the venue refused the request (Unauthenticated)' : 'the venue refused the request (Unauthenticated) also with a fresh JWT');
+      return decide(
+        'fail',
+        'rejected',
+        context.reauthentications === undefined
+          ? 'the venue refused the request (Unauthenticated)'
+          : 'the venue refused the request (Unauthenticated) also with a fresh JWT',
+      );
     case 'RateLimited':
     case 'Internal':
     case 'Unknown':
@@ -198,30 +248,59 @@ export interface LandingDecision {
 /** New signatures per intent after reads showed the action had not taken effect, before reporting unknown. */
 export const MAX_LANDING_RESIGNS = 2;
 
-const REPEATABLE: ReadonlySet<Endpoint> = new Set(['cancelOrder', 'cancelAllOrders', 'updateLeverage', 'updateMarginMode']);
+const REPEATABLE: ReadonlySet<Endpoint> = new Set([
+  'cancelOrder',
+  'cancelAllOrders',
+  'updateLeverage',
+  'updateMarginMode',
+]);
 
 const UNKNOWN_HINTS: Readonly<Record<Endpoint, readonly string[]>> = {
-  placeOrder: ['the order may exist: the orders channel or the next reconciliation will show it; do not place it again before then'],
+  placeOrder: [
+    'the order may exist: the orders channel or the next reconciliation will show it; do not place it again before then',
+  ],
   cancelOrder: ['read the open orders before cancelling again'],
   cancelAllOrders: ['read the open orders of the market; cancel again what should not be open'],
   updateLeverage: ['read the leverage from GET /v1/account/position once a position is open'],
   updateMarginMode: ['read the margin mode from GET /v1/account/position once a position is open'],
-  updateIsolatedMargin: ['read isolated_usdc_balance (GET /v1/account/position) before adjusting again: a repeat would move it twice'],
+  updateIsolatedMargin: [
+    'read isolated_usdc_balance (GET /v1/account/position) before adjusting again: a repeat would move it twice',
+  ],
 };
 
-export function classifyLanding(endpoint: Endpoint, evidence: LandingEvidence, context: { readonly resigns: number }): LandingDecision {
+export function classifyLanding(
+  endpoint: Endpoint,
+  evidence: LandingEvidence,
+  context: { readonly resigns: number },
+): LandingDecision {
   switch (evidence.kind) {
     case 'in_effect':
       return { action: 'accept', reason: `the first send took effect: ${evidence.detail}`, hints: [] };
     case 'cannot_tell':
-      return { action: 'report_unknown', reason: `whether it took effect is unknown: ${evidence.detail}`, hints: UNKNOWN_HINTS[endpoint] };
+      return {
+        action: 'report_unknown',
+        reason: `whether it took effect is unknown: ${evidence.detail}`,
+        hints: UNKNOWN_HINTS[endpoint],
+      };
     case 'not_in_effect':
       if (!REPEATABLE.has(endpoint)) {
-        return { action: 'report_unknown', reason: `${evidence.detail}, and repeating it could act twice`, hints: UNKNOWN_HINTS[endpoint] };
+        return {
+          action: 'report_unknown',
+          reason: `${evidence.detail}, and repeating it could act twice`,
+          hints: UNKNOWN_HINTS[endpoint],
+        };
       }
       if (context.resigns >= MAX_LANDING_RESIGNS) {
-        return { action: 'report_unknown', reason: `${evidence.detail}, still after ${context.resigns} new signatures`, hints: UNKNOWN_HINTS[endpoint] };
+        return {
+          action: 'report_unknown',
+          reason: `${evidence.detail}, still after ${context.resigns} new signatures`,
+          hints: UNKNOWN_HINTS[endpoint],
+        };
       }
-      return { action: 'resign_new_nonce', reason: `${evidence.detail}: it did not take effect; signing it again with a new nonce`, hints: [] };
+      return {
+        action: 'resign_new_nonce',
+        reason: `${evidence.detail}: it did not take effect; signing it again with a new nonce`,
+        hints: [],
+      };
   }
 }

@@ -31,7 +31,12 @@ export function isUnconfirmed(error: unknown): boolean {
 /** New signatures per intent after deadlines passed, before it fails (a too-short deadline). */
 const MAX_DEADLINE_RESIGNS = 5;
 
-export async function sendWithPolicy(intent: Intent, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): Promise<SendResult> {
+export async function sendWithPolicy(
+  intent: Intent,
+  action: ResolvedAction,
+  deps: ExecutorDeps,
+  signal?: AbortSignal,
+): Promise<SendResult> {
   const maxResyncs = deps.maxResyncs ?? 3;
   let resyncs = 0;
   let deadlineResigns = 0;
@@ -53,7 +58,16 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
         const reason = `the permit deadline ${request.deadline} passed before send ${attempt}`;
         if (unansweredBefore > 0) {
           reportFate(deps, request, 'unknown');
-          const confirmed = await confirmFirstSend(intent, action, request, deps, `${reason}, after a send with no definite answer`, undefined, landingResigns, signal);
+          const confirmed = await confirmFirstSend(
+            intent,
+            action,
+            request,
+            deps,
+            `${reason}, after a send with no definite answer`,
+            undefined,
+            landingResigns,
+            signal,
+          );
           if (confirmed !== 'resign') return confirmed;
           landingResigns++;
           break;
@@ -66,11 +80,17 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
             error: new IntentFailedError(`${reason}, ${deadlineResigns} times`, {
               code: 'PERMIT_DEADLINE_TOO_SHORT',
               details: { permitDeadlineSeconds: deps.permitDeadlineSeconds },
-              hints: ['raise permitDeadlineSeconds (auth.permit_deadline_seconds) above the retry delays', 'check the local clock'],
+              hints: [
+                'raise permitDeadlineSeconds (auth.permit_deadline_seconds) above the retry delays',
+                'check the local clock',
+              ],
             }),
           };
         }
-        deps.log.info({ intentId: intent.intentId, deadline: request.deadline }, 'permit deadline passed before sending: signing again with a new nonce');
+        deps.log.info(
+          { intentId: intent.intentId, deadline: request.deadline },
+          'permit deadline passed before sending: signing again with a new nonce',
+        );
         break;
       }
       // Without a journal there is no one to read the entries: skip building them (body copies).
@@ -87,17 +107,38 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
       }
       try {
         const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
-        if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: true, ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }), atMs: deps.clock.now() });
+        if (journaled)
+          deps.journal.responseReceived({
+            intentId: intent.intentId,
+            attempt,
+            ok: true,
+            ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }),
+            atMs: deps.clock.now(),
+          });
         // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
         // anchors as it would live instead of waiting forever for a landing that never comes.
         reportFate(deps, request, 'landed');
         return { type: 'accepted', receipt, request };
       } catch (error) {
-        if (journaled) deps.journal.responseReceived({ intentId: intent.intentId, attempt, ok: false, error: error instanceof Error ? error.message : String(error), atMs: deps.clock.now() });
+        if (journaled)
+          deps.journal.responseReceived({
+            intentId: intent.intentId,
+            attempt,
+            ok: false,
+            error: error instanceof Error ? error.message : String(error),
+            atMs: deps.clock.now(),
+          });
         const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
-        const decision = classifyFailure(error, { attempt, deadlinePassed, unansweredBefore, ...(canReauthenticate ? { reauthentications } : {}) }, deps.config.retry);
+        const decision = classifyFailure(
+          error,
+          { attempt, deadlinePassed, unansweredBefore, ...(canReauthenticate ? { reauthentications } : {}) },
+          deps.config.retry,
+        );
         if (hasNoDefiniteAnswer(error)) unansweredBefore++;
-        deps.log.debug({ intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason }, 'send failed');
+        deps.log.debug(
+          { intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason },
+          'send failed',
+        );
         if (decision.nonceFate !== 'in_flight') reportFate(deps, request, decision.nonceFate);
         switch (decision.action) {
           case 'retry_same_after_delay':
@@ -105,7 +146,16 @@ export async function sendWithPolicy(intent: Intent, action: ResolvedAction, dep
             await deps.clock.sleep(decision.delayMs, signal);
             continue;
           case 'confirm_landed': {
-            const confirmed = await confirmFirstSend(intent, action, request, deps, decision.reason, error, landingResigns, signal);
+            const confirmed = await confirmFirstSend(
+              intent,
+              action,
+              request,
+              deps,
+              decision.reason,
+              error,
+              landingResigns,
+              signal,
+            );
             if (confirmed !== 'resign') return confirmed;
             landingResigns++;
             resign = true;
@@ -156,10 +206,23 @@ async function confirmFirstSend(
 ): Promise<SendResult | 'resign'> {
   const evidence = await deps.readLandingEvidence(intent, action, request, signal);
   const decision = classifyLanding(action.action, evidence, { resigns });
-  deps.log.info({ intentId: intent.intentId, endpoint: action.action, evidence: evidence.kind, decision: decision.action, reason: decision.reason }, 'checked whether the first send took effect');
+  deps.log.info(
+    {
+      intentId: intent.intentId,
+      endpoint: action.action,
+      evidence: evidence.kind,
+      decision: decision.action,
+      reason: decision.reason,
+    },
+    'checked whether the first send took effect',
+  );
   switch (decision.action) {
     case 'accept':
-      return { type: 'accepted', receipt: evidence.kind === 'in_effect' && evidence.orderId !== undefined ? { orderId: evidence.orderId } : {}, request };
+      return {
+        type: 'accepted',
+        receipt: evidence.kind === 'in_effect' && evidence.orderId !== undefined ? { orderId: evidence.orderId } : {},
+        request,
+      };
     case 'resign_new_nonce':
       return 'resign';
     case 'report_unknown':
@@ -178,7 +241,12 @@ async function confirmFirstSend(
  * A nonce and a signature: synchronous when a nonce is free and the signer answers at once (the
  * common case: no microtask hop between the checks and the socket), a promise otherwise.
  */
-function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, signal?: AbortSignal): SignedRequest | Promise<SignedRequest> {
+function sign(
+  intentId: string,
+  action: ResolvedAction,
+  deps: ExecutorDeps,
+  signal?: AbortSignal,
+): SignedRequest | Promise<SignedRequest> {
   if (deps.auth.mode === 'jwt') return signRequest(action, { mode: 'jwt' }, deps.selectors);
   const allocator = deps.auth.allocator;
   // What allocate() would resolve with at once; an aborted signal goes through allocate(), which refuses it.
@@ -187,12 +255,30 @@ function sign(intentId: string, action: ResolvedAction, deps: ExecutorDeps, sign
   return allocator.allocate(signal).then((nonce) => signWithNonce(nonce, intentId, action, deps));
 }
 
-function signWithNonce(nonce: NoncePair, intentId: string, action: ResolvedAction, deps: ExecutorDeps): SignedRequest | Promise<SignedRequest> {
+function signWithNonce(
+  nonce: NoncePair,
+  intentId: string,
+  action: ResolvedAction,
+  deps: ExecutorDeps,
+): SignedRequest | Promise<SignedRequest> {
   const auth = deps.auth as Extract<ExecutorDeps['auth'], { mode: 'permit' }>;
   try {
     deps.journal.nonceAllocated(nonce, intentId);
-    const signed = signRequest(action, { mode: 'permit', context: auth.context(), signer: auth.signer, account: deps.account, nonce, deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds }, deps.selectors);
-    return signed instanceof Promise ? signed.catch((error: unknown) => notSigned(auth.allocator, nonce, error)) : signed;
+    const signed = signRequest(
+      action,
+      {
+        mode: 'permit',
+        context: auth.context(),
+        signer: auth.signer,
+        account: deps.account,
+        nonce,
+        deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds,
+      },
+      deps.selectors,
+    );
+    return signed instanceof Promise
+      ? signed.catch((error: unknown) => notSigned(auth.allocator, nonce, error))
+      : signed;
   } catch (error) {
     return notSigned(auth.allocator, nonce, error);
   }

@@ -8,13 +8,12 @@ import {
   type Hex32,
 } from '../protocol/actionHashes.js';
 import type { SignerLike } from '../protocol/digestSigner.js';
-import { packOrderWord } from '../protocol/orderWord.js';
 import { placeOrderFieldsHash, type PlaceOrderFields } from '../protocol/placeOrderFieldsHash.js';
 import { signPermitNow, type PermitSignatureEncoding, type PermitWire } from '../protocol/permit.js';
 import type { SelectorTable } from '../protocol/selectors.js';
 import type { SigningContext } from '../protocol/signingContext.js';
 import type { NoncePair } from './noncePair.js';
-import type { WireAction, WireOrder } from './wireAction.js';
+import type { WireAction } from './wireAction.js';
 
 /**
  * A checked wire action whose cancel target has been resolved to the venue's ids: the cancel hash
@@ -22,7 +21,12 @@ import type { WireAction, WireOrder } from './wireAction.js';
  */
 export type ResolvedAction =
   | Exclude<WireAction, { action: 'cancelOrder' }>
-  | { readonly action: 'cancelOrder'; readonly market_id: number; readonly order_id: string; readonly resting_order_id: bigint };
+  | {
+      readonly action: 'cancelOrder';
+      readonly market_id: number;
+      readonly order_id: string;
+      readonly resting_order_id: bigint;
+    };
 
 export type Endpoint = ResolvedAction['action'];
 
@@ -52,20 +56,6 @@ export interface SignedRequest {
   readonly nonce?: NoncePair;
   readonly deadline?: number;
   readonly actionHash: Hex32;
-}
-
-export function orderWordOf(order: WireOrder): bigint {
-  return packOrderWord({
-    marketId: order.market_id,
-    sizeSteps: BigInt(order.size_steps),
-    priceTicks: BigInt(order.price_ticks),
-    side: order.side,
-    postOnly: order.post_only,
-    reduceOnly: order.reduce_only,
-    stpMode: order.stp_mode,
-    orderType: order.order_type,
-    timeInForce: order.time_in_force,
-  });
 }
 
 /** The action hash the venue recomputes from the body (spec "Action hashes"). */
@@ -138,10 +128,16 @@ export function bodyOf(action: ResolvedAction): Record<string, unknown> {
 
 /** Account actions carry the permit as `permit_params`; order actions as `permit`. */
 function permitField(endpoint: Endpoint): 'permit' | 'permit_params' {
-  return endpoint === 'placeOrder' || endpoint === 'cancelOrder' || endpoint === 'cancelAllOrders' ? 'permit' : 'permit_params';
+  return endpoint === 'placeOrder' || endpoint === 'cancelOrder' || endpoint === 'cancelAllOrders'
+    ? 'permit'
+    : 'permit_params';
 }
 
-export async function buildSignedRequest(action: ResolvedAction, auth: Authorization, selectors: SelectorTable): Promise<SignedRequest> {
+export async function buildSignedRequest(
+  action: ResolvedAction,
+  auth: Authorization,
+  selectors: SelectorTable,
+): Promise<SignedRequest> {
   return signRequest(action, auth, selectors);
 }
 
@@ -150,21 +146,37 @@ export async function buildSignedRequest(action: ResolvedAction, auth: Authoriza
  * signers), so an order's way from the engine to the socket has no microtask hop; a promise with
  * an asynchronous signer. Throws (rather than rejects) when the action cannot be signed.
  */
-export function signRequest(action: ResolvedAction, auth: Authorization, selectors: SelectorTable): SignedRequest | Promise<SignedRequest> {
+export function signRequest(
+  action: ResolvedAction,
+  auth: Authorization,
+  selectors: SelectorTable,
+): SignedRequest | Promise<SignedRequest> {
   const actionHash = actionHashOf(action, selectors);
   const body = bodyOf(action);
   if (auth.mode === 'jwt') return { endpoint: action.action, body, actionHash };
   const permit = signPermitNow(
     auth.context,
     auth.signer,
-    { account: auth.account, actionHash, nonceAnchor: auth.nonce.anchor, nonceBitmap: auth.nonce.bit, deadline: auth.deadline },
+    {
+      account: auth.account,
+      actionHash,
+      nonceAnchor: auth.nonce.anchor,
+      nonceBitmap: auth.nonce.bit,
+      deadline: auth.deadline,
+    },
     auth.encoding ?? 'compact64',
   );
   if (permit instanceof Promise) return permit.then((p) => withPermit(action, body, p, auth, actionHash));
   return withPermit(action, body, permit, auth, actionHash);
 }
 
-function withPermit(action: ResolvedAction, body: Record<string, unknown>, permit: PermitWire, auth: PermitAuthorization, actionHash: Hex32): SignedRequest {
+function withPermit(
+  action: ResolvedAction,
+  body: Record<string, unknown>,
+  permit: PermitWire,
+  auth: PermitAuthorization,
+  actionHash: Hex32,
+): SignedRequest {
   // bodyOf made a fresh object: the permit goes on it directly (a spread adding a field is slow in V8).
   body[permitField(action.action)] = permit;
   return { endpoint: action.action, body, nonce: auth.nonce, deadline: auth.deadline, actionHash };

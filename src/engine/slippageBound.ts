@@ -1,4 +1,11 @@
-import { compareDecimals, divideRounded, isDecimalString, multiplyUnits, parseDecimal, pow10 } from '../core/decimal.js';
+import {
+  compareDecimals,
+  divideRounded,
+  isDecimalString,
+  multiplyUnits,
+  parseDecimal,
+  pow10,
+} from '../core/decimal.js';
 import { uintMax } from '../core/integerRange.js';
 import type { Side } from './intents.js';
 import { refuse } from './refusal.js';
@@ -21,9 +28,19 @@ export interface SlippageBound {
   readonly price: string;
 }
 
-export function slippageBound(side: Side, markPrice: unknown, stepPrice: string, maxSlippageBps: number): SlippageBound {
+export function slippageBound(
+  side: Side,
+  markPrice: unknown,
+  stepPrice: string,
+  maxSlippageBps: number,
+): SlippageBound {
   if (!isDecimalString(markPrice) || compareDecimals(markPrice, '0') <= 0) {
-    refuse('mark_price', markPrice, 'a market order needs a positive mark price to derive its slippage bound', 'wait for the next mark price');
+    refuse(
+      'mark_price',
+      markPrice,
+      'a market order needs a positive mark price to derive its slippage bound',
+      'wait for the next mark price',
+    );
   }
   if (!Number.isSafeInteger(maxSlippageBps) || maxSlippageBps < 1 || maxSlippageBps > 9_999) {
     refuse('slippage', maxSlippageBps, 'max slippage must be a whole number of basis points from 1 to 9999');
@@ -36,7 +53,8 @@ export function slippageBound(side: Side, markPrice: unknown, stepPrice: string,
   const denominator = pow10(mark.scale) * BPS * tick.units;
   const ticks = divideRounded(numerator, denominator, side === 'buy' ? 'down' : 'up');
   if (ticks <= 0n) refuse('slippage', ticks, `the ${side} slippage bound rounds to 0 ticks of ${stepPrice}`);
-  if (ticks > UINT24_MAX) refuse('price_ticks_range', ticks, `the slippage bound must fit uint24 (at most ${UINT24_MAX} ticks)`);
+  if (ticks > UINT24_MAX)
+    refuse('price_ticks_range', ticks, `the slippage bound must fit uint24 (at most ${UINT24_MAX} ticks)`);
   const price = multiplyUnits(ticks, stepPrice);
   const wrongSide = side === 'buy' ? compareDecimals(price, markPrice) < 0 : compareDecimals(price, markPrice) > 0;
   if (wrongSide) {

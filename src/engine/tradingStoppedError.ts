@@ -9,13 +9,13 @@ import { PerpbotError } from '../core/perpbotError.js';
  */
 export type StopCause = 'feed_lost' | 'signer_not_active' | 'signer_not_authorized' | 'outage_exceeded';
 
-export const STOP_CAUSES: readonly StopCause[] = ['feed_lost', 'signer_not_active', 'signer_not_authorized', 'outage_exceeded'];
-
 const HINTS: Readonly<Record<StopCause, string>> = {
   feed_lost: 'restart once the feed can be followed again; the log line before this one says why it failed',
   signer_not_active: 'register a signer again (`perpbot setup`), then restart',
-  signer_not_authorized: 'check that permit target is addresses.router and that the signer is registered for this account, then restart',
-  outage_exceeded: 'check the venue and the network; raise degraded.max_outage_ms or set degraded.on_max_outage: wait to ride out longer outages',
+  signer_not_authorized:
+    'check that permit target is addresses.router and that the signer is registered for this account, then restart',
+  outage_exceeded:
+    'check the venue and the network; raise degraded.max_outage_ms or set degraded.on_max_outage: wait to ride out longer outages',
 };
 
 /** Trading stopped for a definite reason: the kill switch is tripped and the bot stops (or waits, per config). */

@@ -29,7 +29,14 @@ export async function readVenueSnapshot(
 ): Promise<VenueSnapshot> {
   // Independent reads side by side: a reconnect waits on them before trading resumes.
   const [perMarket, { balance }] = await Promise.all([
-    Promise.all(marketIds.map((marketId) => Promise.all([readAllOpenOrders(rest, { account, marketId }, options), rest.position({ account, market_id: String(marketId) })]))),
+    Promise.all(
+      marketIds.map((marketId) =>
+        Promise.all([
+          readAllOpenOrders(rest, { account, marketId }, options),
+          rest.position({ account, market_id: String(marketId) }),
+        ]),
+      ),
+    ),
     rest.crossMarginBalance(account),
   ]);
   const orders: OrderRecord[] = [];

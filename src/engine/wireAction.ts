@@ -27,7 +27,10 @@ export const STP_MODE_CODE = {
   expire_taker: StpModeCode.ExpireTaker,
   expire_both: StpModeCode.ExpireBoth,
 } as const satisfies Record<StpMode, number>;
-export const MARGIN_MODE_CODE = { cross: MarginModeCode.Cross, isolated: MarginModeCode.Isolated } as const satisfies Record<MarginMode, number>;
+export const MARGIN_MODE_CODE = {
+  cross: MarginModeCode.Cross,
+  isolated: MarginModeCode.Isolated,
+} as const satisfies Record<MarginMode, number>;
 
 export interface WireOrder {
   /** uint16 */

@@ -36,11 +36,23 @@ export function writeIntWord(buf: Uint8Array, offset: number, value: bigint): vo
   writeUintWord(buf, offset, value < 0n ? (1n << 256n) + value : value);
 }
 
-export function writeCheckedUint(buf: Uint8Array, offset: number, value: bigint | number, bits: number, field: string): void {
+export function writeCheckedUint(
+  buf: Uint8Array,
+  offset: number,
+  value: bigint | number,
+  bits: number,
+  field: string,
+): void {
   writeUintWord(buf, offset, checkUint(value, bits, field));
 }
 
-export function writeCheckedInt(buf: Uint8Array, offset: number, value: bigint | number, bits: number, field: string): void {
+export function writeCheckedInt(
+  buf: Uint8Array,
+  offset: number,
+  value: bigint | number,
+  bits: number,
+  field: string,
+): void {
   writeIntWord(buf, offset, checkInt(value, bits, field));
 }
 

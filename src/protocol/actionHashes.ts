@@ -66,7 +66,11 @@ export function placeOrderHash(input: PlaceOrderHashInput, selectors: SelectorTa
 }
 
 /** uint256 marketId, uint256 restingOrderId (from the open-orders read, not the order_id string). */
-export function cancelOrderHash(marketId: bigint | number, restingOrderId: bigint, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
+export function cancelOrderHash(
+  marketId: bigint | number,
+  restingOrderId: bigint,
+  selectors: SelectorTable = SPEC_SELECTORS,
+): Hex32 {
   return hashWords(
     selectors.cancelOrder,
     (buf) => {
@@ -83,7 +87,11 @@ export function cancelAllOrdersHash(marketId: bigint | number, selectors: Select
 }
 
 /** uint16 marketId, uint8 leverage in 1..255. */
-export function updateLeverageHash(marketId: number, leverage: number, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
+export function updateLeverageHash(
+  marketId: number,
+  leverage: number,
+  selectors: SelectorTable = SPEC_SELECTORS,
+): Hex32 {
   return hashWords(
     selectors.updateLeverage,
     (buf) => {
@@ -95,7 +103,11 @@ export function updateLeverageHash(marketId: number, leverage: number, selectors
 }
 
 /** uint16 marketId, uint8 marginMode (0 Cross, 1 Isolated). */
-export function updateMarginModeHash(marketId: number, marginMode: MarginMode, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
+export function updateMarginModeHash(
+  marketId: number,
+  marginMode: MarginMode,
+  selectors: SelectorTable = SPEC_SELECTORS,
+): Hex32 {
   const mode = checkEnum(marginMode, MarginMode, 'margin_mode');
   return hashWords(
     selectors.updateMarginMode,
@@ -108,7 +120,11 @@ export function updateMarginModeHash(marketId: number, marginMode: MarginMode, s
 }
 
 /** uint16 marketId, int128 amount (positive adds margin, negative removes; sign-extended). */
-export function updateIsolatedMarginHash(marketId: number, amount: bigint, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
+export function updateIsolatedMarginHash(
+  marketId: number,
+  amount: bigint,
+  selectors: SelectorTable = SPEC_SELECTORS,
+): Hex32 {
   return hashWords(
     selectors.updateIsolatedMargin,
     (buf) => {

@@ -22,5 +22,11 @@ export function checkEnum<E extends Record<string, number>>(value: unknown, enum
   for (const name in enumeration) {
     if (value === enumeration[name]) return value as E[keyof E];
   }
-  throw new InvalidValueError(field, value, Object.entries(enumeration).map(([name, n]) => `${n} (${name})`).join(', '));
+  throw new InvalidValueError(
+    field,
+    value,
+    Object.entries(enumeration)
+      .map(([name, n]) => `${n} (${name})`)
+      .join(', '),
+  );
 }

@@ -32,7 +32,11 @@ export function fastPrivateKeySigner(privateKey: `0x${string}`): SyncDigestSigne
     address,
     signDigest(digest: Uint8Array): Signature {
       const { signature, recid } = lib.ecdsaSign(digest, key);
-      return { r: bytesToBigint(signature.subarray(0, 32)), s: bytesToBigint(signature.subarray(32, 64)), yParity: recid === 1 ? 1 : 0 };
+      return {
+        r: bytesToBigint(signature.subarray(0, 32)),
+        s: bytesToBigint(signature.subarray(32, 64)),
+        yParity: recid === 1 ? 1 : 0,
+      };
     },
     toJSON: () => ({ address, implementation: 'libsecp256k1' }),
   });

@@ -24,12 +24,16 @@ export interface OrderWordFields {
 export const ORDER_WORD_VERSION = 1n;
 const MAX_ORDER_WORD = uintMax(88);
 
-export function orderFlags(fields: Pick<OrderWordFields, 'side' | 'postOnly' | 'reduceOnly' | 'stpMode' | 'orderType' | 'timeInForce'>): number {
+export function orderFlags(
+  fields: Pick<OrderWordFields, 'side' | 'postOnly' | 'reduceOnly' | 'stpMode' | 'orderType' | 'timeInForce'>,
+): number {
   const side = checkEnum(fields.side, Side, 'side');
   const stp = checkEnum(fields.stpMode, StpMode, 'stp_mode');
   const type = checkEnum(fields.orderType, OrderType, 'order_type');
   const tif = checkEnum(fields.timeInForce, TimeInForce, 'time_in_force');
-  return side | (fields.postOnly ? 1 << 1 : 0) | (fields.reduceOnly ? 1 << 2 : 0) | (stp << 3) | (type << 5) | (tif << 6);
+  return (
+    side | (fields.postOnly ? 1 << 1 : 0) | (fields.reduceOnly ? 1 << 2 : 0) | (stp << 3) | (type << 5) | (tif << 6)
+  );
 }
 
 export function packOrderWord(fields: OrderWordFields): bigint {
@@ -41,7 +45,8 @@ export function packOrderWord(fields: OrderWordFields): bigint {
 }
 
 export function unpackOrderWord(word: bigint): OrderWordFields {
-  if (word < 0n || word > MAX_ORDER_WORD) throw new InvalidValueError('orderData', word, `uint88: 0 to ${MAX_ORDER_WORD}`);
+  if (word < 0n || word > MAX_ORDER_WORD)
+    throw new InvalidValueError('orderData', word, `uint88: 0 to ${MAX_ORDER_WORD}`);
   const version = (word >> 1n) & 0x1fn;
   if (version !== ORDER_WORD_VERSION) throw new InvalidValueError('orderData.version', version, '1');
   if ((word & 1n) !== 0n) throw new InvalidValueError('orderData.reserved', 1, '0');

@@ -41,7 +41,10 @@ export interface WireChecksumLevel {
  * decoded levels do: the same text without converting each level back from a decimal, which the
  * client pays on every update of a deep book.
  */
-export function orderbookChecksumOfWire(bids: readonly WireChecksumLevel[], asks: readonly WireChecksumLevel[]): number {
+export function orderbookChecksumOfWire(
+  bids: readonly WireChecksumLevel[],
+  asks: readonly WireChecksumLevel[],
+): number {
   let text = '';
   const depth = Math.max(bids.length, asks.length);
   for (let i = 0; i < depth; i++) {
@@ -54,5 +57,8 @@ export function orderbookChecksumOfWire(bids: readonly WireChecksumLevel[], asks
 }
 
 function levelParts(level: ChecksumLevel, field: string): [string, string] {
-  return [decimalToWei(level.price, `${field}.price`).toString(), decimalToWei(level.quantity, `${field}.quantity`).toString()];
+  return [
+    decimalToWei(level.price, `${field}.price`).toString(),
+    decimalToWei(level.quantity, `${field}.quantity`).toString(),
+  ];
 }

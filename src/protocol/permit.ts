@@ -71,7 +71,10 @@ export function signPermitNow(
   const digestSigner = toDigestSigner(signer);
   const digest = permitDigest(context, request);
   const signature = digestSigner.signDigest(digest);
-  if (isThenable(signature)) return Promise.resolve(signature).then((sig) => permitWire(request.account, digestSigner.address, anchor, bit, deadline, sig, encoding));
+  if (isThenable(signature))
+    return Promise.resolve(signature).then((sig) =>
+      permitWire(request.account, digestSigner.address, anchor, bit, deadline, sig, encoding),
+    );
   return permitWire(request.account, digestSigner.address, anchor, bit, deadline, signature, encoding);
 }
 

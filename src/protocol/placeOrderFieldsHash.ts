@@ -61,10 +61,17 @@ export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTab
   const buf = new Uint8Array(6 * WORD);
   buf.set(selectorWord(selectors.placeOrder), 0);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  buf[2 * WORD - 1] = HEADER_PERMIT | (clientOrderId !== 0n ? HEADER_CLIENT_ORDER_ID : 0) | (ttl !== 0 ? HEADER_TTL : 0);
+  buf[2 * WORD - 1] =
+    HEADER_PERMIT | (clientOrderId !== 0n ? HEADER_CLIENT_ORDER_ID : 0) | (ttl !== 0 ? HEADER_TTL : 0);
   // orderData (uint88) = marketId << 70 | sizeSteps << 38 | priceTicks << 14 | flags << 6 | version 1 << 1,
   // as hi · 2^38 + lo with hi = marketId · 2^32 + sizeSteps (< 2^48) and lo < 2^38, both exact numbers.
-  const flags = f.side | (f.postOnly ? 2 : 0) | (f.reduceOnly ? 4 : 0) | (f.stpMode << 3) | (f.orderType << 5) | (f.timeInForce << 6);
+  const flags =
+    f.side |
+    (f.postOnly ? 2 : 0) |
+    (f.reduceOnly ? 4 : 0) |
+    (f.stpMode << 3) |
+    (f.orderType << 5) |
+    (f.timeInForce << 6);
   const hi = f.marketId * TWO_32 + f.sizeSteps;
   const lo = f.priceTicks * 16_384 + flags * 64 + 2;
   const word = 3 * WORD;

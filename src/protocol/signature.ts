@@ -20,7 +20,8 @@ const N = secp256k1.CURVE.n;
 const TOP_BIT = 1n << 255n;
 
 function checkScalar(value: bigint, field: string): void {
-  if (value <= 0n || value >= N) throw new InvalidValueError(field, `0x${value.toString(16)}`, 'a scalar in 1 .. n-1 of secp256k1');
+  if (value <= 0n || value >= N)
+    throw new InvalidValueError(field, `0x${value.toString(16)}`, 'a scalar in 1 .. n-1 of secp256k1');
 }
 
 function bigintTo32(value: bigint): Uint8Array {
@@ -60,11 +61,6 @@ function bytes64(sig: Signature): Buffer {
   writeWord32(out, 0, sig.r);
   writeWord32(out, 32, sig.yParity === 1 ? sig.s | TOP_BIT : sig.s);
   return out;
-}
-
-/** r ‖ s ‖ v, v = 27 + yParity. */
-export function signatureBytes65(sig: Signature): Uint8Array {
-  return new Uint8Array(bytes65(sig));
 }
 
 /** EIP-2098: r ‖ yParityAndS, the top bit of s set when v is 28. */
@@ -109,7 +105,11 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Parses a 0x-hex 65-byte signature (setup, login, WebSocket auth). */
 export function parseHexSignature(text: unknown, field: string): Signature {
   if (typeof text !== 'string' || !HEX_SIGNATURE.test(text)) {
-    throw new InvalidValueError(field, typeof text === 'string' ? `${text.length} chars` : text, '0x-prefixed hex of 65 bytes (r, s, v)');
+    throw new InvalidValueError(
+      field,
+      typeof text === 'string' ? `${text.length} chars` : text,
+      '0x-prefixed hex of 65 bytes (r, s, v)',
+    );
   }
   return signatureFromBytes(Uint8Array.from(Buffer.from(text.slice(2), 'hex')), field);
 }
@@ -117,7 +117,11 @@ export function parseHexSignature(text: unknown, field: string): Signature {
 /** Parses a base64 permit signature of 64 (compact) or 65 bytes. */
 export function parseBase64Signature(text: unknown, field: string): Signature {
   if (typeof text !== 'string' || !BASE64.test(text) || text.length % 4 !== 0) {
-    throw new InvalidValueError(field, typeof text === 'string' ? `${text.length} chars` : text, 'base64 of a 64- or 65-byte signature');
+    throw new InvalidValueError(
+      field,
+      typeof text === 'string' ? `${text.length} chars` : text,
+      'base64 of a 64- or 65-byte signature',
+    );
   }
   return signatureFromBytes(Uint8Array.from(Buffer.from(text, 'base64')), field);
 }

@@ -17,10 +17,18 @@ export interface SigningContext {
 }
 
 export function createSigningContext(domain: Eip712Domain, router: string): SigningContext {
-  return Object.freeze({ domain, separator: domainSeparator(domain), router: parseAddress(router, 'addresses.router') });
+  return Object.freeze({
+    domain,
+    separator: domainSeparator(domain),
+    router: parseAddress(router, 'addresses.router'),
+  });
 }
 
 /** The EIP-712 digest of one of the venue's structs under this context's domain. */
-export function typedDigest<N extends StructName>(context: SigningContext, name: N, message: StructMessages[N]): Uint8Array {
+export function typedDigest<N extends StructName>(
+  context: SigningContext,
+  name: N,
+  message: StructMessages[N],
+): Uint8Array {
   return eip712Digest(context.separator, structHash(name, message));
 }

@@ -2,13 +2,7 @@ import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import { checkRange } from '../core/integerRange.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
-import {
-  WORD,
-  writeAddressWord,
-  writeBytes32Word,
-  writeCheckedUint,
-  writeUintWord,
-} from './abiWords.js';
+import { WORD, writeAddressWord, writeBytes32Word, writeCheckedUint, writeUintWord } from './abiWords.js';
 import { FIELD_LIMITS, TYPED_STRUCTS, typeHash, type StructMessages, type StructName } from './typedStructs.js';
 
 /**

@@ -55,7 +55,6 @@ export const TYPED_STRUCTS = {
 } as const;
 
 export type StructName = keyof typeof TYPED_STRUCTS;
-export type StructField = (typeof TYPED_STRUCTS)[StructName][number];
 
 type Address = `0x${string}`;
 

@@ -6,7 +6,11 @@ import { TYPED_STRUCTS, type StructMessages, type StructName } from './typedStru
  * The same structs in viem's typed-data shape: the reference the fast path is tested against,
  * and a way to sign with any viem account (a hardware wallet for the account key, say).
  */
-export function viemTypedData<N extends StructName>(domain: Eip712Domain, name: N, message: StructMessages[N]): TypedDataDefinition {
+export function viemTypedData<N extends StructName>(
+  domain: Eip712Domain,
+  name: N,
+  message: StructMessages[N],
+): TypedDataDefinition {
   const fields = TYPED_STRUCTS[name].map((f) => ({ name: f.name, type: f.type }));
   const values = Object.fromEntries(
     TYPED_STRUCTS[name].map((f) => {

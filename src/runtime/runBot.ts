@@ -9,7 +9,7 @@ import type { TradingStoppedError } from '../engine/tradingStoppedError.js';
 import { cancelAll } from '../engine/intentBuilders.js';
 import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../protocol/selectors.js';
-import { StrategyHost, type HostLogger } from '../strategy/strategyHost.js';
+import { StrategyHost } from '../strategy/strategyHost.js';
 import { OrderBookFeed } from '../venue/orderbook/orderBookFeed.js';
 import { createRestClient, type RestClient } from '../venue/rest/restClient.js';
 import { JwtSession } from '../engine/jwtSession.js';
@@ -89,26 +89,40 @@ export async function runBot(options: RunBotOptions): Promise<void> {
 
 async function runWithService(options: RunBotOptions, clock: Clock, runId: string, service: BotService): Promise<void> {
   const { config, logger } = options;
-  const rest = service.instrumentRest(createRestClient({ baseUrl: options.restUrl, timeoutMs: config.venue.request_timeout_ms, onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))) }));
+  const rest = service.instrumentRest(
+    createRestClient({
+      baseUrl: options.restUrl,
+      timeoutMs: config.venue.request_timeout_ms,
+      onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))),
+    }),
+  );
   // Start-up rides out a venue's bad minutes: each step runs again while it fails transiently.
-  const startup = bindUntilDeadline({ deadlineMs: config.venue.startup_deadline_ms, clock, log: logger, signal: options.signal });
+  const startup = bindUntilDeadline({
+    deadlineMs: config.venue.startup_deadline_ms,
+    clock,
+    log: logger,
+    signal: options.signal,
+  });
   const signer = fastPrivateKeySigner(options.keys.signer.privateKey);
   const engineLog = logger.child({ component: 'engine' });
   let signingContext: SigningContext | undefined;
-  const jwt: JwtSession | undefined = config.auth.mode === 'jwt' ? jwtSessionFor(options, rest, clock, () => signingContext) : undefined;
+  const jwt: JwtSession | undefined =
+    config.auth.mode === 'jwt' ? jwtSessionFor(options, rest, clock, () => signingContext) : undefined;
   const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
-  const journaled = await startup('the first reconciliation with the venue', () => openJournalForBot({
-    path: resolve(options.root ?? process.cwd(), config.journal.path),
-    account: options.keys.account.address,
-    rest,
-    clock,
-    log: engineLog,
-    markets,
-    runId,
-    unknownOrders: config.reconcile.unknown_orders,
-    adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
-    maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
-  }));
+  const journaled = await startup('the first reconciliation with the venue', () =>
+    openJournalForBot({
+      path: resolve(options.root ?? process.cwd(), config.journal.path),
+      account: options.keys.account.address,
+      rest,
+      clock,
+      log: engineLog,
+      markets,
+      runId,
+      unknownOrders: config.reconcile.unknown_orders,
+      adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
+      maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
+    }),
+  );
   // Closed on every path, after the engine stopped writing to it (or failed to start).
   try {
     const engine: Engine = new Engine({
@@ -124,7 +138,9 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       markets,
       permitDeadlineSeconds: config.auth.permit_deadline_seconds,
       journal: service.instrumentJournal(journaled.engineJournal),
-      ...(journaled.restoredNonceHighWater === undefined ? {} : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
+      ...(journaled.restoredNonceHighWater === undefined
+        ? {}
+        : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
     });
     const hosted = await loadStrategies(config, options.root ?? process.cwd());
     const freshness = freshnessBudgetsFor(hosted, config, service.feeds);
@@ -133,22 +149,33 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
     await startup('reading the domain, system config, markets and nonce state', () => engine.start());
     for (const id of markets) {
       if (engine.market(id) === undefined) {
-        throw new PerpbotError(`market ${id} is not listed by the venue`, { code: 'CONFIG_MARKET', hints: ['check the strategies\' markets against GET /v1/markets'] });
+        throw new PerpbotError(`market ${id} is not listed by the venue`, {
+          code: 'CONFIG_MARKET',
+          hints: ["check the strategies' markets against GET /v1/markets"],
+        });
       }
     }
 
     signingContext = engine.signingContext;
-    if (signingContext === undefined) throw new PerpbotError('the engine started without a signing context', { code: 'ENGINE_NOT_STARTED' });
+    if (signingContext === undefined)
+      throw new PerpbotError('the engine started without a signing context', { code: 'ENGINE_NOT_STARTED' });
     const ws = new VenueWsClient({
       url: options.wsUrl,
       knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-      authenticator: wsAuthenticatorFromRest({ rest, context: signingContext, account: options.keys.account.address, signer }),
+      authenticator: wsAuthenticatorFromRest({
+        rest,
+        context: signingContext,
+        account: options.keys.account.address,
+        signer,
+      }),
       logger: logger.child({ component: 'ws' }),
       ...(config.venue.profile === 'sim' ? { blockMs: config.sim.block_ms } : {}),
     });
     const subscriptions = new Subscription();
     subscriptions.add(
-      ws.connectionState$.subscribe((state) => logger.info({ status: state.status, reason: state.reason }, 'venue connection')),
+      ws.connectionState$.subscribe((state) =>
+        logger.info({ status: state.status, reason: state.reason }, 'venue connection'),
+      ),
     );
     // A lost connection only degrades the engine (it resumes by itself). A definite condition
     // (a feed failed for good, the signer refused, an outage past degraded.max_outage_ms) stops
@@ -173,19 +200,35 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
           // A lost feed is reported as itself: it names the channel and why it failed.
           stoppedBy = error.cause instanceof FeedLostError ? error.cause : error;
           if (error.cause instanceof FeedLostError) service.feedLost(error.cause.channel, error.cause.message);
-          if (error.cause instanceof FeedLostError) logger.error({ err: error.cause, channel: error.cause.channel, cause: error.stopCause }, 'a venue feed failed: stopping the bot');
-          else logger.error({ err: error, cause: error.stopCause }, 'trading stopped for a definite reason: stopping the bot');
+          if (error.cause instanceof FeedLostError)
+            logger.error(
+              { err: error.cause, channel: error.cause.channel, cause: error.stopCause },
+              'a venue feed failed: stopping the bot',
+            );
+          else
+            logger.error(
+              { err: error, cause: error.stopCause },
+              'trading stopped for a definite reason: stopping the bot',
+            );
           stopOnDefinite.abort(error);
         },
       },
     );
-    subscriptions.add(engine.tradingState$.subscribe((state) => logger.info({ mode: state.mode, reasons: state.reasons }, 'trading state')));
+    subscriptions.add(
+      engine.tradingState$.subscribe((state) =>
+        logger.info({ mode: state.mode, reasons: state.reasons }, 'trading state'),
+      ),
+    );
     // The journal follows the engine's reconnects (engine.reconnects$), not the connection itself.
     await journaled.afterStart(engine, { positionsChanged$: untilFailed(ws.channel('positions')) });
     subscriptions.add(engine.fills$.subscribe((f) => logger.info({ fill: f }, 'fill')));
     subscriptions.add(
       untilFailed(ws.channel('positions')).subscribe((m) => {
-        for (const p of m.positions) logger.info({ position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } }, 'position');
+        for (const p of m.positions)
+          logger.info(
+            { position: { market_id: p.market_id, size: p.size, side: p.side, avg_entry_price: p.avg_entry_price } },
+            'position',
+          );
       }),
     );
 
@@ -207,7 +250,7 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       streams: strategyStreams(ws, books, engine, { venue: venueExtras, clock }),
       state: stateSnapshot(engine, venueExtras),
       execution,
-      logger: logger as unknown as HostLogger,
+      logger: logger,
       clock,
       runId,
       storage: journaled.storage,
@@ -234,9 +277,23 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       signer: signer.address,
     });
     try {
-    await waitForPrivateFeeds(ws, config.venue.startup_deadline_ms, clock, logger, AbortSignal.any([options.signal, stopOnDefinite.signal]));
+      await waitForPrivateFeeds(
+        ws,
+        config.venue.startup_deadline_ms,
+        clock,
+        logger,
+        AbortSignal.any([options.signal, stopOnDefinite.signal]),
+      );
       await host.start();
-      logger.info({ account: options.keys.account.address, signer: signer.address, strategies: hosted.map((h) => h.name), dryRun: config.engine.dry_run }, 'bot running');
+      logger.info(
+        {
+          account: options.keys.account.address,
+          signer: signer.address,
+          strategies: hosted.map((h) => h.name),
+          dryRun: config.engine.dry_run,
+        },
+        'bot running',
+      );
       options.onReady?.({ engine, host });
       await waitForAbort(AbortSignal.any([options.signal, stopOnDefinite.signal, allDone.signal]));
       logger.info({}, 'stopping');
@@ -246,7 +303,8 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       budgeted.close();
       // A placement still in flight would land after a cancel-all: let every intent settle first.
       await Promise.race([engine.drain(), clock.sleep(config.shutdown.timeout_ms)]);
-      if (config.shutdown.open_orders === 'cancel') await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
+      if (config.shutdown.open_orders === 'cancel')
+        await cancelEverything(engine, markets, config.shutdown.timeout_ms, clock, logger);
       await engine.stop();
       subscriptions.unsubscribe();
       await ws.close();
@@ -257,18 +315,42 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
   }
 }
 
-async function cancelEverything(engine: Engine, markets: readonly number[], timeoutMs: number, clock: Clock, logger: Logger): Promise<void> {
-  const withOrders = markets.filter((m) => engine.tracker.openOrders({ marketId: m }).length > 0 || engine.tracker.foreignOrders().some((f) => f.marketId === m));
+async function cancelEverything(
+  engine: Engine,
+  markets: readonly number[],
+  timeoutMs: number,
+  clock: Clock,
+  logger: Logger,
+): Promise<void> {
+  const withOrders = markets.filter(
+    (m) =>
+      engine.tracker.openOrders({ marketId: m }).length > 0 ||
+      engine.tracker.foreignOrders().some((f) => f.marketId === m),
+  );
   if (withOrders.length === 0) return;
-  const all = Promise.all(withOrders.map((marketId) => engine.execute(cancelAll({ intentId: `shutdown-${marketId}-${clock.now()}`, strategy: 'shutdown', marketId }))));
+  const all = Promise.all(
+    withOrders.map((marketId) =>
+      engine.execute(cancelAll({ intentId: `shutdown-${marketId}-${clock.now()}`, strategy: 'shutdown', marketId })),
+    ),
+  );
   const timeout = clock.sleep(timeoutMs).then(() => 'timeout' as const);
   const result = await Promise.race([all, timeout]);
-  if (result === 'timeout') logger.warn({ markets: withOrders, timeoutMs }, 'open orders not confirmed cancelled before the shutdown timeout');
-  else logger.info({ outcomes: result.map((o) => ({ marketId: o.marketId, type: o.type })) }, 'open orders cancelled on shutdown');
+  if (result === 'timeout')
+    logger.warn({ markets: withOrders, timeoutMs }, 'open orders not confirmed cancelled before the shutdown timeout');
+  else
+    logger.info(
+      { outcomes: result.map((o) => ({ marketId: o.marketId, type: o.type })) },
+      'open orders cancelled on shutdown',
+    );
 }
 
 /** JWT mode: the session logs in with the account key and refreshes before the token expires. */
-function jwtSessionFor(options: RunBotOptions, rest: RestClient, clock: Clock, context: () => SigningContext | undefined): JwtSession {
+function jwtSessionFor(
+  options: RunBotOptions,
+  rest: RestClient,
+  clock: Clock,
+  context: () => SigningContext | undefined,
+): JwtSession {
   const accountKey = options.keys.account.privateKey;
   if (accountKey === undefined) {
     throw new PerpbotError('auth mode jwt needs the account key: the JWT login is signed by the main wallet', {
@@ -283,7 +365,8 @@ function jwtSessionFor(options: RunBotOptions, rest: RestClient, clock: Clock, c
     clock,
     context: () => {
       const c = context();
-      if (c === undefined) throw new PerpbotError('JWT login before the engine read the venue domain', { code: 'ENGINE_NOT_STARTED' });
+      if (c === undefined)
+        throw new PerpbotError('JWT login before the engine read the venue domain', { code: 'ENGINE_NOT_STARTED' });
       return c;
     },
   });
@@ -301,22 +384,42 @@ function untilFailed<T>(feed: Observable<T>): Observable<T> {
  * Start-up waits (bounded by the start-up deadline) until the private feeds are authenticated, so
  * strategies start on a connection that sees their orders and fills; each wait is logged.
  */
-async function waitForPrivateFeeds(ws: VenueWsClient, deadlineMs: number, clock: Clock, logger: Logger, signal: AbortSignal): Promise<void> {
+async function waitForPrivateFeeds(
+  ws: VenueWsClient,
+  deadlineMs: number,
+  clock: Clock,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<void> {
   const started = clock.now();
   let last: { status: string; reason?: string } = { status: 'connecting' };
-  const authenticated = firstValueFrom(ws.connectionState$.pipe(tap((state) => (last = state)), filter((state) => state.status === 'authenticated')));
+  const authenticated = firstValueFrom(
+    ws.connectionState$.pipe(
+      tap((state) => (last = state)),
+      filter((state) => state.status === 'authenticated'),
+    ),
+  );
   for (;;) {
     const left = deadlineMs - (clock.now() - started);
     if (left <= 0) {
-      throw new PerpbotError(`the venue WebSocket did not authenticate within the start-up deadline of ${deadlineMs} ms (last state: ${last.status}${last.reason === undefined ? '' : `, ${last.reason}`})`, {
-        code: 'STARTUP_DEADLINE',
-        details: { deadlineMs, status: last.status },
-        hints: ['check the WebSocket URL and that the signer is registered (perpbot status)', 'raise venue.startup_deadline_ms to wait longer'],
-      });
+      throw new PerpbotError(
+        `the venue WebSocket did not authenticate within the start-up deadline of ${deadlineMs} ms (last state: ${last.status}${last.reason === undefined ? '' : `, ${last.reason}`})`,
+        {
+          code: 'STARTUP_DEADLINE',
+          details: { deadlineMs, status: last.status },
+          hints: [
+            'check the WebSocket URL and that the signer is registered (perpbot status)',
+            'raise venue.startup_deadline_ms to wait longer',
+          ],
+        },
+      );
     }
     const tick = clock.sleep(Math.min(5_000, left), signal).then(() => false);
     if (await Promise.race([authenticated.then(() => true), tick])) return;
-    logger.warn({ status: last.status, reason: last.reason, leftMs: deadlineMs - (clock.now() - started) }, 'waiting for the venue: WebSocket authentication of the private feeds');
+    logger.warn(
+      { status: last.status, reason: last.reason, leftMs: deadlineMs - (clock.now() - started) },
+      'waiting for the venue: WebSocket authentication of the private feeds',
+    );
   }
 }
 

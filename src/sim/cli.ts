@@ -8,7 +8,9 @@ async function main(): Promise<number> {
   try {
     command = parseSimCliArgs(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${isPerpbotError(error) ? error.describe() : String((error as Error).message ?? error)}\n\n${SIM_CLI_HELP}`);
+    process.stderr.write(
+      `${isPerpbotError(error) ? error.describe() : String((error as Error).message ?? error)}\n\n${SIM_CLI_HELP}`,
+    );
     return 2;
   }
   if (command.help) {
@@ -17,7 +19,8 @@ async function main(): Promise<number> {
   }
   const sim = await startSim({
     ...command.options,
-    onError: (error) => process.stderr.write(`sim: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
+    onError: (error) =>
+      process.stderr.write(`sim: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
   });
   process.stdout.write(`perpbot-sim REST ${sim.restUrl} WS ${sim.wsUrl}\n`);
   await new Promise<void>((resolve) => {

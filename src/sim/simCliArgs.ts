@@ -60,27 +60,35 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
   if (values['latency-ms'] !== undefined) faults.latencyMs = integer(values['latency-ms'], '--latency-ms');
   if (values['jitter-ms'] !== undefined) faults.jitterMs = integer(values['jitter-ms'], '--jitter-ms');
   if (values['error-rate'] !== undefined) faults.errorRate = share(values['error-rate'], '--error-rate');
-  if (values['error-after-share'] !== undefined) faults.errorAfterActionShare = share(values['error-after-share'], '--error-after-share');
-  if (values['ws-drop-every-ms'] !== undefined) faults.wsDropEveryMs = integer(values['ws-drop-every-ms'], '--ws-drop-every-ms');
-  if (values['ws-stall-every-ms'] !== undefined) faults.wsStallEveryMs = integer(values['ws-stall-every-ms'], '--ws-stall-every-ms');
-  if (values['ws-stall-for-ms'] !== undefined) faults.wsStallForMs = integer(values['ws-stall-for-ms'], '--ws-stall-for-ms');
+  if (values['error-after-share'] !== undefined)
+    faults.errorAfterActionShare = share(values['error-after-share'], '--error-after-share');
+  if (values['ws-drop-every-ms'] !== undefined)
+    faults.wsDropEveryMs = integer(values['ws-drop-every-ms'], '--ws-drop-every-ms');
+  if (values['ws-stall-every-ms'] !== undefined)
+    faults.wsStallEveryMs = integer(values['ws-stall-every-ms'], '--ws-stall-every-ms');
+  if (values['ws-stall-for-ms'] !== undefined)
+    faults.wsStallForMs = integer(values['ws-stall-for-ms'], '--ws-stall-for-ms');
   const options: { -readonly [K in keyof StartSimOptions]: StartSimOptions[K] } = { faults };
   if (values.host !== undefined) options.host = values.host;
   if (values.port !== undefined) options.port = integer(values.port, '--port');
   if (values.seed !== undefined) options.seed = integer(values.seed, '--seed');
   if (values['block-ms'] !== undefined) options.blockMs = integer(values['block-ms'], '--block-ms');
-  if (values['registration-lag-ms'] !== undefined) options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');
-  if (values['rest-requests-per-10s'] !== undefined) options.restRequestsPer10s = integer(values['rest-requests-per-10s'], '--rest-requests-per-10s');
+  if (values['registration-lag-ms'] !== undefined)
+    options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');
+  if (values['rest-requests-per-10s'] !== undefined)
+    options.restRequestsPer10s = integer(values['rest-requests-per-10s'], '--rest-requests-per-10s');
   if (values['chain-id'] !== undefined) options.chainId = integer(values['chain-id'], '--chain-id');
   if (values.selectors !== undefined) {
-    if (!(values.selectors in SELECTOR_PROFILES)) throw new InvalidValueError('--selectors', values.selectors, 'spec or rise');
+    if (!(values.selectors in SELECTOR_PROFILES))
+      throw new InvalidValueError('--selectors', values.selectors, 'spec or rise');
     options.selectors = SELECTOR_PROFILES[values.selectors as SelectorProfile];
   }
   return { help: false, options };
 }
 
 function integer(text: string, flag: string): number {
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new InvalidValueError(flag, text, 'a non-negative integer');
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new InvalidValueError(flag, text, 'a non-negative integer');
   return Number(text);
 }
 

@@ -84,9 +84,12 @@ export type SimEvent =
   /** Something the exchange core produced, stamped with the transaction that caused it. */
   | ({ readonly type: 'exchange'; readonly event: ExchangeEvent } & BlockStamp)
   /** A signer changed status (1 Active, 3 Revoked): authenticated sockets of a revoked signer may be dropped. */
-  | ({ readonly type: 'signer'; readonly account: Address; readonly signer: Address; readonly status: SignerStatus } & BlockStamp);
-
-export type SimEventType = SimEvent['type'];
+  | ({
+      readonly type: 'signer';
+      readonly account: Address;
+      readonly signer: Address;
+      readonly status: SignerStatus;
+    } & BlockStamp);
 
 /** 0 = never registered (the venue's "not found"), 1 = Active, 3 = Revoked. */
 export type SignerStatus = 0 | 1 | 3;
@@ -127,7 +130,11 @@ export interface SimWebSocketHandle {
 /** A snapshot of internal state for assertions in tests. */
 export interface SimStateView {
   readonly blockNumber: number;
-  readonly nonce: (account: Address) => { readonly anchor: bigint; readonly bitmap: bigint; readonly currentIndex: number };
+  readonly nonce: (account: Address) => {
+    readonly anchor: bigint;
+    readonly bitmap: bigint;
+    readonly currentIndex: number;
+  };
   readonly signerStatus: (account: Address, signer: Address) => SignerStatus;
   readonly isRegistered: (account: Address) => boolean;
   /** Remaining operator-hub budget in USD wei, or undefined when none was approved. */

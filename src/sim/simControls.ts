@@ -31,7 +31,8 @@ export function createSimControls(
       runtime.exchange.setMark(marketId, price);
     },
     setRegistrationLag(ms: number) {
-      if (!Number.isSafeInteger(ms) || ms < 0) throw new InvalidValueError('registrationLagMs', ms, 'a non-negative integer');
+      if (!Number.isSafeInteger(ms) || ms < 0)
+        throw new InvalidValueError('registrationLagMs', ms, 'a non-negative integer');
       runtime.setRegistrationLag(ms);
     },
     setFaults(faults: Partial<SimFaults>) {

@@ -40,13 +40,26 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
     port,
     seed: checkWhole(input.seed ?? DEFAULT_SIM_OPTIONS.seed, 'seed', 0xffff_ffff),
     blockMs: checkWhole(input.blockMs ?? DEFAULT_SIM_OPTIONS.blockMs, 'blockMs', 3_600_000),
-    registrationLagMs: checkWhole(input.registrationLagMs ?? DEFAULT_SIM_OPTIONS.registrationLagMs, 'registrationLagMs', 3_600_000),
+    registrationLagMs: checkWhole(
+      input.registrationLagMs ?? DEFAULT_SIM_OPTIONS.registrationLagMs,
+      'registrationLagMs',
+      3_600_000,
+    ),
     faults: resolveFaults(NO_FAULTS, input.faults ?? {}),
     markets: input.markets ?? DEFAULT_MARKETS,
     selectors: input.selectors ?? SPEC_SELECTORS,
     chainId: checkWhole(input.chainId ?? DEFAULT_SIM_OPTIONS.chainId, 'chainId', Number.MAX_SAFE_INTEGER, 1),
-    bodyLimitBytes: checkWhole(input.bodyLimitBytes ?? DEFAULT_SIM_OPTIONS.bodyLimitBytes, 'bodyLimitBytes', 16 * 1024 * 1024, 1),
-    restRequestsPer10s: checkWhole(input.restRequestsPer10s ?? DEFAULT_SIM_OPTIONS.restRequestsPer10s, 'restRequestsPer10s', 1_000_000),
+    bodyLimitBytes: checkWhole(
+      input.bodyLimitBytes ?? DEFAULT_SIM_OPTIONS.bodyLimitBytes,
+      'bodyLimitBytes',
+      16 * 1024 * 1024,
+      1,
+    ),
+    restRequestsPer10s: checkWhole(
+      input.restRequestsPer10s ?? DEFAULT_SIM_OPTIONS.restRequestsPer10s,
+      'restRequestsPer10s',
+      1_000_000,
+    ),
   });
 }
 
@@ -56,7 +69,10 @@ export function resolveFaults(base: SimFaults, change: Partial<SimFaults>): SimF
     latencyMs: checkWhole(change.latencyMs ?? base.latencyMs, 'faults.latencyMs', 60_000),
     jitterMs: checkWhole(change.jitterMs ?? base.jitterMs, 'faults.jitterMs', 60_000),
     errorRate: checkShare(change.errorRate ?? base.errorRate, 'faults.errorRate'),
-    errorAfterActionShare: checkShare(change.errorAfterActionShare ?? base.errorAfterActionShare, 'faults.errorAfterActionShare'),
+    errorAfterActionShare: checkShare(
+      change.errorAfterActionShare ?? base.errorAfterActionShare,
+      'faults.errorAfterActionShare',
+    ),
     wsDropEveryMs: checkWhole(change.wsDropEveryMs ?? base.wsDropEveryMs, 'faults.wsDropEveryMs', 3_600_000),
     wsStallEveryMs: checkWhole(change.wsStallEveryMs ?? base.wsStallEveryMs, 'faults.wsStallEveryMs', 3_600_000),
     wsStallForMs: checkWhole(change.wsStallForMs ?? base.wsStallForMs, 'faults.wsStallForMs', 600_000, 1),
@@ -64,11 +80,13 @@ export function resolveFaults(base: SimFaults, change: Partial<SimFaults>): SimF
 }
 
 function checkWhole(value: number, field: string, max: number, min = 0): number {
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new InvalidValueError(field, value, `an integer ${min} to ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new InvalidValueError(field, value, `an integer ${min} to ${max}`);
   return value;
 }
 
 function checkShare(value: number, field: string): number {
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw new InvalidValueError(field, value, 'a share from 0 to 1');
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new InvalidValueError(field, value, 'a share from 0 to 1');
   return value;
 }

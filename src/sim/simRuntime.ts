@@ -86,7 +86,10 @@ export class SimRuntime implements SimContext {
   }
 
   setFaults(change: Partial<SimFaults>): void {
-    this.currentOptions = Object.freeze({ ...this.currentOptions, faults: resolveFaults(this.currentOptions.faults, change) });
+    this.currentOptions = Object.freeze({
+      ...this.currentOptions,
+      faults: resolveFaults(this.currentOptions.faults, change),
+    });
   }
 
   setRegistrationLag(ms: number): void {

@@ -44,7 +44,9 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
     targets: { dropAll: () => webSocket?.dropAll(), stall: (ms) => webSocket?.stall(ms) },
     onError,
   });
-  runtime.attachControls(createSimControls(runtime, () => webSocket, { faultsChanged: (faults) => wsFaults.apply(faults) }));
+  runtime.attachControls(
+    createSimControls(runtime, () => webSocket, { faultsChanged: (faults) => wsFaults.apply(faults) }),
+  );
 
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
@@ -97,7 +99,12 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 }
 
 /** One block per interval until aborted; a failing block is reported and the chain goes on. */
-async function produceBlocks(runtime: SimRuntime, blockMs: number, signal: AbortSignal, onError: (error: unknown) => void): Promise<void> {
+async function produceBlocks(
+  runtime: SimRuntime,
+  blockMs: number,
+  signal: AbortSignal,
+  onError: (error: unknown) => void,
+): Promise<void> {
   for (;;) {
     try {
       await runtime.clock.sleep(blockMs, signal);

@@ -13,7 +13,8 @@ const SECRET_FIELD = /signature|token/i;
 /** `"abc"`, `1.5`, `null`, `an array of 3 items`, `an object`, `nothing` (absent). */
 export function wireValueText(value: unknown, field?: string): string {
   if (value === undefined) return 'nothing';
-  if (field !== undefined && SECRET_FIELD.test(field)) return `a value of ${typeof value === 'string' ? `${value.length} chars` : kindOf(value)} (not shown)`;
+  if (field !== undefined && SECRET_FIELD.test(field))
+    return `a value of ${typeof value === 'string' ? `${value.length} chars` : kindOf(value)} (not shown)`;
   if (typeof value === 'string') {
     const cut = value.length > MAX_QUOTED_CHARS ? `${value.slice(0, MAX_QUOTED_CHARS)}…` : value;
     return `${JSON.stringify(cut)}${value.length > MAX_QUOTED_CHARS ? ` (${value.length} chars)` : ''}`;

@@ -57,7 +57,13 @@ export class LatestMarketData {
 }
 
 /** The streams as one strategy sees them: replayed mark and book, scoped to it, and the derived conveniences. */
-export function contextStreams(streams: StrategyStreams, latest: LatestMarketData, scope: StrategyScope, owner: Subscription, scheduler: SchedulerLike): ContextStreams {
+export function contextStreams(
+  streams: StrategyStreams,
+  latest: LatestMarketData,
+  scope: StrategyScope,
+  owner: Subscription,
+  scheduler: SchedulerLike,
+): ContextStreams {
   const scoped = <T>(source: Observable<T>): Observable<T> => source.pipe(inStrategyScope(scope, owner));
   const mark = (marketId: number) => scoped(latest.mark(marketId));
   const book = (marketId: number) => scoped(latest.book(marketId));
@@ -72,6 +78,7 @@ export function contextStreams(streams: StrategyStreams, latest: LatestMarketDat
     balance: () => scoped(streams.balance()),
     tradingState: () => scoped(streams.tradingState()),
     topOfBook: (marketId: number) => book(marketId).pipe(toTopOfBook()),
-    candles: (marketId: number, intervalMs: number) => candlesFrom(trades(marketId), { marketId, intervalMs, scheduler }),
+    candles: (marketId: number, intervalMs: number) =>
+      candlesFrom(trades(marketId), { marketId, intervalMs, scheduler }),
   });
 }

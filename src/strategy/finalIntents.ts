@@ -52,7 +52,8 @@ export async function sendFinalIntents(
     } else {
       for (const intent of returned) submit(intent);
     }
-    if (pending.size > 0 && !timedOut) await Promise.race([new Promise<void>((resolve) => (allSettled = resolve)), timeout]);
+    if (pending.size > 0 && !timedOut)
+      await Promise.race([new Promise<void>((resolve) => (allSettled = resolve)), timeout]);
     return { sent, settled, timedOut: timedOut || pending.size > 0 };
   } finally {
     watch.unsubscribe();

@@ -11,7 +11,14 @@ export {
   type FreshnessChannel,
   type StrategyDefinition,
 } from './strategyDefinition.js';
-export type { ContextStreams, StrategyContext, StrategyLogger, StrategyPnl, StrategyStorage, StrategyStreams } from './strategyContext.js';
+export type {
+  ContextStreams,
+  StrategyContext,
+  StrategyLogger,
+  StrategyPnl,
+  StrategyStorage,
+  StrategyStreams,
+} from './strategyContext.js';
 export type { IntentFactory } from './intentFactory.js';
 export { strategyClock, type StrategyClock } from './strategyClock.js';
 export type {
@@ -59,9 +66,28 @@ export {
   forIntent,
 } from './typeGuards.js';
 // Prices and basis points.
-export { offsetByBps, changeBps, applyBps, bpsOf, spreadBps, mid, isAbove, isBelow, absDecimal, negateDecimal } from './priceMath.js';
+export {
+  offsetByBps,
+  changeBps,
+  applyBps,
+  bpsOf,
+  spreadBps,
+  mid,
+  isAbove,
+  isBelow,
+  absDecimal,
+  negateDecimal,
+} from './priceMath.js';
 // Exact decimals: add, subtract, multiply exactly; divide to named places with a named rounding.
-export { subtractDecimals, divideDecimals, minDecimal, maxDecimal, isZero, isPositive, isNegative } from './decimalMath.js';
+export {
+  subtractDecimals,
+  divideDecimals,
+  minDecimal,
+  maxDecimal,
+  isZero,
+  isPositive,
+  isNegative,
+} from './decimalMath.js';
 export {
   addDecimals,
   compareDecimals,
@@ -97,7 +123,20 @@ export type {
   Side,
   TimeInForce,
 } from '../engine/intents.js';
-export type { AcceptedOutcome, DryRunOutcome, FailedOutcome, IntentOutcome, RefusedOutcome, UnknownOutcome } from '../engine/intentOutcome.js';
+export type {
+  AcceptedOutcome,
+  DryRunOutcome,
+  FailedOutcome,
+  IntentOutcome,
+  RefusedOutcome,
+  UnknownOutcome,
+} from '../engine/intentOutcome.js';
 export type { Rejection, RejectionRule } from '../engine/rejection.js';
-export { StrategyHost, type ExecutionPort, type HostedStrategy, type StrategyHostOptions, type StrategyStatus } from './strategyHost.js';
+export {
+  StrategyHost,
+  type ExecutionPort,
+  type HostedStrategy,
+  type StrategyHostOptions,
+  type StrategyStatus,
+} from './strategyHost.js';
 export { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';

@@ -19,7 +19,8 @@ import type {
   SetMarginModeIntent,
 } from '../engine/intents.js';
 
-type Draft<T, Defaulted extends keyof T = never> = Omit<T, 'kind' | 'intentId' | 'strategy' | Defaulted> & Partial<Pick<T, Defaulted>>;
+type Draft<T, Defaulted extends keyof T = never> = Omit<T, 'kind' | 'intentId' | 'strategy' | Defaulted> &
+  Partial<Pick<T, Defaulted>>;
 
 /**
  * Intent constructors bound to one strategy: each stamps the strategy's name and a fresh intent

@@ -12,7 +12,9 @@ export function topOfBookOf(book: BookView): TopOfBook {
     marketId: book.marketId,
     ...(bestBid === undefined ? {} : { bestBid }),
     ...(bestAsk === undefined ? {} : { bestAsk }),
-    ...(bestBid === undefined || bestAsk === undefined ? {} : { spread: subtractDecimals(bestAsk.price, bestBid.price), mid: mid(bestBid.price, bestAsk.price) }),
+    ...(bestBid === undefined || bestAsk === undefined
+      ? {}
+      : { spread: subtractDecimals(bestAsk.price, bestBid.price), mid: mid(bestBid.price, bestAsk.price) }),
   };
 }
 
@@ -47,7 +49,8 @@ export interface CandleOptions {
  */
 export function candlesFrom(trades: Observable<TradeView>, options: CandleOptions): Observable<Candle> {
   const { intervalMs, scheduler, marketId } = options;
-  if (!Number.isSafeInteger(intervalMs) || intervalMs <= 0) throw new RangeError(`candle interval must be a positive whole number of ms, got ${intervalMs}`);
+  if (!Number.isSafeInteger(intervalMs) || intervalMs <= 0)
+    throw new RangeError(`candle interval must be a positive whole number of ms, got ${intervalMs}`);
   return new Observable<Candle>((subscriber) => {
     for (const candle of options.seed ?? []) subscriber.next(candle);
     let lastClose = options.seed?.at(-1)?.close;
@@ -58,18 +61,39 @@ export function candlesFrom(trades: Observable<TradeView>, options: CandleOption
         subscriber.next({ marketId, startMs, intervalMs, ...current });
         lastClose = current.close;
       } else if (lastClose !== undefined) {
-        subscriber.next({ marketId, startMs, intervalMs, open: lastClose, high: lastClose, low: lastClose, close: lastClose, volume: '0', trades: 0 });
+        subscriber.next({
+          marketId,
+          startMs,
+          intervalMs,
+          open: lastClose,
+          high: lastClose,
+          low: lastClose,
+          close: lastClose,
+          volume: '0',
+          trades: 0,
+        });
       }
       current = undefined;
       startMs += intervalMs;
     };
-    const tick = scheduler.schedule(function () {
-      close();
-      this.schedule(undefined, startMs + intervalMs - scheduler.now());
-    }, startMs + intervalMs - scheduler.now());
+    const tick = scheduler.schedule(
+      function () {
+        close();
+        this.schedule(undefined, startMs + intervalMs - scheduler.now());
+      },
+      startMs + intervalMs - scheduler.now(),
+    );
     const source = trades.subscribe({
       next: (trade) => {
-        if (current === undefined) current = { open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.size, trades: 1 };
+        if (current === undefined)
+          current = {
+            open: trade.price,
+            high: trade.price,
+            low: trade.price,
+            close: trade.price,
+            volume: trade.size,
+            trades: 1,
+          };
         else {
           if (compareDecimals(trade.price, current.high) > 0) current.high = trade.price;
           if (compareDecimals(trade.price, current.low) < 0) current.low = trade.price;

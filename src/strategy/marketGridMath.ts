@@ -19,7 +19,11 @@ export function roundToStep(size: string, step: string, rounding: Rounding): str
 }
 
 /** A market's price tick, size step and minimum size, from its venue record. */
-export function marketGrid(market: MarketView): { readonly tick: string; readonly step: string; readonly minSize: string } {
+export function marketGrid(market: MarketView): {
+  readonly tick: string;
+  readonly step: string;
+  readonly minSize: string;
+} {
   return { tick: market.config.step_price, step: market.config.step_size, minSize: market.config.min_order_size };
 }
 

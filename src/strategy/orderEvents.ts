@@ -74,7 +74,13 @@ export interface OrderRejectedEvent extends OrderEventBase {
   readonly by: 'refused' | 'failed';
 }
 
-export type OrderEvent = OrderPlacedEvent | OrderPartiallyFilledEvent | OrderFilledEvent | OrderCancelledEvent | OrderExpiredEvent | OrderRejectedEvent;
+export type OrderEvent =
+  | OrderPlacedEvent
+  | OrderPartiallyFilledEvent
+  | OrderFilledEvent
+  | OrderCancelledEvent
+  | OrderExpiredEvent
+  | OrderRejectedEvent;
 
 export type TerminalOrderEvent = OrderFilledEvent | OrderCancelledEvent | OrderExpiredEvent | OrderRejectedEvent;
 

@@ -6,7 +6,10 @@ import type { TrackedOrder } from '../engine/orderTracker.js';
 import type { OrderEvent, OrderEventType } from './orderEvents.js';
 
 /** An order as the engine tracks it: the input of the lifecycle. */
-export type OrderUpdate = Pick<TrackedOrder, 'intentId' | 'strategy' | 'marketId' | 'side' | 'size' | 'price' | 'state' | 'filledSize' | 'orderId'>;
+export type OrderUpdate = Pick<
+  TrackedOrder,
+  'intentId' | 'strategy' | 'marketId' | 'side' | 'size' | 'price' | 'state' | 'filledSize' | 'orderId'
+>;
 
 interface OrderRecord {
   readonly intentId: string;
@@ -50,7 +53,13 @@ export class OrderLifecycle {
   onIntent(intent: Intent): void {
     switch (intent.kind) {
       case 'placeLimit':
-        this.start(intent, { side: intent.side, size: intent.size, price: intent.price, expires: intent.timeInForce !== 'GTC', isMarket: false });
+        this.start(intent, {
+          side: intent.side,
+          size: intent.size,
+          price: intent.price,
+          expires: intent.timeInForce !== 'GTC',
+          isMarket: false,
+        });
         return;
       case 'placeMarket':
         this.start(intent, { side: intent.side, size: intent.size, expires: true, isMarket: true });
@@ -58,16 +67,25 @@ export class OrderLifecycle {
       case 'closePosition': {
         const position = this.options.position?.(intent.marketId);
         const side: Side | undefined = position === undefined ? undefined : position.side === 'buy' ? 'sell' : 'buy';
-        this.start(intent, { ...(side === undefined ? {} : { side }), ...(position === undefined ? {} : { size: position.size }), expires: true, isMarket: true });
+        this.start(intent, {
+          ...(side === undefined ? {} : { side }),
+          ...(position === undefined ? {} : { size: position.size }),
+          expires: true,
+          isMarket: true,
+        });
         return;
       }
       case 'cancel': {
-        const target = 'intentId' in intent.target ? this.records.get(intent.target.intentId) : this.byOrderId(intent.target.orderId);
+        const target =
+          'intentId' in intent.target
+            ? this.records.get(intent.target.intentId)
+            : this.byOrderId(intent.target.orderId);
         if (target !== undefined) target.cancelRequested = true;
         return;
       }
       case 'cancelAll':
-        for (const record of this.records.values()) if (record.marketId === intent.marketId) record.cancelRequested = true;
+        for (const record of this.records.values())
+          if (record.marketId === intent.marketId) record.cancelRequested = true;
         return;
       default:
         return;
@@ -86,10 +104,15 @@ export class OrderLifecycle {
       if (outcome.orderId !== undefined) record.orderId ??= outcome.orderId;
       if (!record.placed) this.emit(record, 'placed');
     } else if (outcome.type === 'refused') {
-      this.finish(record, 'rejected', { code: outcome.rejection.rule, reason: outcome.rejection.reason, by: 'refused' });
+      this.finish(record, 'rejected', {
+        code: outcome.rejection.rule,
+        reason: outcome.rejection.reason,
+        by: 'refused',
+      });
     } else if (outcome.type === 'failed') {
       // A placement the venue rejected may still have been reported placed (a fill adopted it): then the fills decide.
-      if (!record.placed) this.finish(record, 'rejected', { code: outcome.error.code, reason: outcome.error.message, by: 'failed' });
+      if (!record.placed)
+        this.finish(record, 'rejected', { code: outcome.error.code, reason: outcome.error.message, by: 'failed' });
     }
   }
 
@@ -99,7 +122,13 @@ export class OrderLifecycle {
     if (record === undefined) {
       // An order this run did not send (restored from the journal, or adopted): its life starts here.
       if (update.state === 'pending' || update.state === 'unknown') return;
-      record = this.start(update, { side: update.side, size: update.size, price: update.price, expires: false, isMarket: false });
+      record = this.start(update, {
+        side: update.side,
+        size: update.size,
+        price: update.price,
+        expires: false,
+        isMarket: false,
+      });
       // What filled before is history (counted by the run that saw it): this life starts from here.
       if (update.state !== 'filled') record.filledSize = update.filledSize;
     }

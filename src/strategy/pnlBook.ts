@@ -23,7 +23,8 @@ export class PnlBook {
     for (const marketId of markets) {
       const position = this.state.position(marketId);
       const entry = position?.avgEntryPrice ?? this.state.market(marketId)?.mark_price;
-      if (position !== undefined && entry !== undefined) this.session.seed(marketId, position.side, position.size, entry);
+      if (position !== undefined && entry !== undefined)
+        this.session.seed(marketId, position.side, position.size, entry);
     }
     return fills.subscribe((fill) => {
       try {

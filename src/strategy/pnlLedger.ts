@@ -51,7 +51,10 @@ export class PnlLedger {
       const open = oldest.size.startsWith('-') ? oldest.size.slice(1) : oldest.size;
       const closed = compareDecimals(open, left) <= 0 ? open : left;
       // A long lot closed by a sell gains (sell − entry); a short lot closed by a buy gains (entry − buy).
-      const perUnit = direction < 0 ? addDecimals(fill.price, negateDecimal(oldest.price)) : addDecimals(oldest.price, negateDecimal(fill.price));
+      const perUnit =
+        direction < 0
+          ? addDecimals(fill.price, negateDecimal(oldest.price))
+          : addDecimals(oldest.price, negateDecimal(fill.price));
       this.realized = addDecimals(this.realized, multiplyDecimals(closed, perUnit));
       left = addDecimals(left, negateDecimal(closed));
       const remaining = addDecimals(open, negateDecimal(closed));
@@ -79,7 +82,10 @@ export class PnlLedger {
       size = addDecimals(size, lot.size);
       cost = addDecimals(cost, multiplyDecimals(lot.size, lot.price));
     }
-    return { signedSize: size, avgEntryPrice: normalizeDecimal(divideDecimals(cost, size, 18, 'nearest'), 'average entry') };
+    return {
+      signedSize: size,
+      avgEntryPrice: normalizeDecimal(divideDecimals(cost, size, 18, 'nearest'), 'average entry'),
+    };
   }
 
   /** Signed open size of a market ("0" when flat). */
@@ -98,7 +104,8 @@ export class PnlLedger {
         unpriced.push(marketId);
         continue;
       }
-      for (const lot of lots) unrealized = addDecimals(unrealized, multiplyDecimals(lot.size, addDecimals(mark, negateDecimal(lot.price))));
+      for (const lot of lots)
+        unrealized = addDecimals(unrealized, multiplyDecimals(lot.size, addDecimals(mark, negateDecimal(lot.price))));
     }
     const net = addDecimals(addDecimals(this.realized, unrealized), negateDecimal(this.fees));
     return { realized: this.realized, unrealized, fees: this.fees, net, unpricedMarkets: unpriced };

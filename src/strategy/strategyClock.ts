@@ -22,7 +22,8 @@ export function strategyClock(clock: Clock, scheduler: SchedulerLike = asyncSche
     now: () => clock.now(),
     sleep: (ms: number, signal?: AbortSignal) => clock.sleep(ms, signal),
     scheduler,
-    timer: (dueMs: number, periodMs?: number) => (periodMs === undefined ? timer(dueMs, scheduler) : timer(dueMs, periodMs, scheduler)),
+    timer: (dueMs: number, periodMs?: number) =>
+      periodMs === undefined ? timer(dueMs, scheduler) : timer(dueMs, periodMs, scheduler),
     interval: (periodMs: number) => interval(periodMs, scheduler),
   });
 }

@@ -47,12 +47,19 @@ export type FreshnessChannel = (typeof FRESHNESS_CHANNELS)[number];
 export type FreshnessBudget = Readonly<Partial<Record<FreshnessChannel, number>>>;
 
 /** Identity with inference, so `params` types flow into `run`. */
-export function defineStrategy<S extends z.ZodType>(definition: StrategyDefinition<z.infer<S>> & { params: S }): StrategyDefinition<z.infer<S>> {
+export function defineStrategy<S extends z.ZodType>(
+  definition: StrategyDefinition<z.infer<S>> & { params: S },
+): StrategyDefinition<z.infer<S>> {
   return definition;
 }
 
 export function isStrategyDefinition(value: unknown): value is StrategyDefinition {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v['name'] === 'string' && typeof v['run'] === 'function' && typeof v['params'] === 'object' && v['params'] !== null;
+  return (
+    typeof v['name'] === 'string' &&
+    typeof v['run'] === 'function' &&
+    typeof v['params'] === 'object' &&
+    v['params'] !== null
+  );
 }

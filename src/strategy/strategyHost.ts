@@ -13,7 +13,13 @@ import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams 
 import type { StrategyDefinition } from './strategyDefinition.js';
 import { StrategyParamsError } from './strategyParamsError.js';
 import { marketsReady } from './strategyReadiness.js';
-import { containStrategyErrors, inStrategyScope, outsideStrategyScope, runInStrategyScope, type StrategyScope } from './strategyScope.js';
+import {
+  containStrategyErrors,
+  inStrategyScope,
+  outsideStrategyScope,
+  runInStrategyScope,
+  type StrategyScope,
+} from './strategyScope.js';
 import type { OrderEvent } from './orderEvents.js';
 import type { PnlView, StateSnapshot } from './strategyViews.js';
 
@@ -120,12 +126,18 @@ export class StrategyHost {
 
   constructor(private readonly options: StrategyHostOptions) {
     this.scheduler = options.scheduler ?? asyncScheduler;
-    this.latest = new LatestMarketData(options.streams, this.shared, options.marksFromState === true ? (id) => options.state.market(id)?.mark_price : undefined);
+    this.latest = new LatestMarketData(
+      options.streams,
+      this.shared,
+      options.marksFromState === true ? (id) => options.state.market(id)?.mark_price : undefined,
+    );
     this.lifecycle = new OrderLifecycle({
       now: () => options.clock.now(),
       position: (marketId) => options.state.position(marketId),
     });
-    this.pnl = new PnlBook(options.state, (error) => options.logger.error({ err: error }, 'strategy host: a fill could not be counted in PnL'));
+    this.pnl = new PnlBook(options.state, (error) =>
+      options.logger.error({ err: error }, 'strategy host: a fill could not be counted in PnL'),
+    );
   }
 
   /** Validates every strategy's params first (nothing starts on a bad config), then starts all. */
@@ -138,7 +150,16 @@ export class StrategyHost {
       // Called only once `running` exists: errors reach a scope after its strategy's code ran.
       const scope: StrategyScope = { strategy: hosted.name, fail: (error) => void this.fail(running, error) };
       const context = this.contextFor(hosted, params, scope, resources, () => this.markDone(running));
-      const running: Running = { hosted, context, scope, resources, subscription: undefined, status: 'waiting', halted: false, inFlight: new Set() };
+      const running: Running = {
+        hosted,
+        context,
+        scope,
+        resources,
+        subscription: undefined,
+        status: 'waiting',
+        halted: false,
+        inFlight: new Set(),
+      };
       this.running.push(running);
       try {
         await runInStrategyScope(scope, async () => {
@@ -153,7 +174,11 @@ export class StrategyHost {
 
   /** Stops every strategy still active: each one's `onStop` and final intents, in parallel, within the stop timeout. */
   async stop(): Promise<void> {
-    await Promise.all(this.running.map((entry) => (entry.status === 'waiting' || entry.status === 'running' ? this.windDown(entry, 'stopped') : entry.winding)));
+    await Promise.all(
+      this.running.map((entry) =>
+        entry.status === 'waiting' || entry.status === 'running' ? this.windDown(entry, 'stopped') : entry.winding,
+      ),
+    );
     this.shared.unsubscribe();
     this.lifecycle.complete();
   }
@@ -190,7 +215,10 @@ export class StrategyHost {
         if (entry?.inFlight.delete(o.intentId) === true && entry.inFlight.size === 0) entry.onSettled?.();
       }),
     );
-    if (orderUpdates !== undefined) this.shared.add(orderUpdates.subscribe((u) => safely('order events from an order change', () => this.lifecycle.onOrder(u))));
+    if (orderUpdates !== undefined)
+      this.shared.add(
+        orderUpdates.subscribe((u) => safely('order events from an order change', () => this.lifecycle.onOrder(u))),
+      );
     const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
     this.shared.add(outsideStrategyScope(() => this.pnl.follow(streams.fills(), markets)));
   }
@@ -198,7 +226,9 @@ export class StrategyHost {
   /** Subscribes `run` once the strategy is ready (at once unless the host waits for readiness). */
   private whenReady(entry: Running): void {
     const { definition } = entry.hosted;
-    const ready: Observable<unknown> = definition.ready?.(entry.context) ?? (this.options.waitUntilReady === true ? marketsReady(entry.context, this.scheduler) : of(true));
+    const ready: Observable<unknown> =
+      definition.ready?.(entry.context) ??
+      (this.options.waitUntilReady === true ? marketsReady(entry.context, this.scheduler) : of(true));
     const wait = ready.pipe(take(1)).subscribe({
       next: () => runInStrategyScope(entry.scope, () => this.run(entry)),
       error: (error: unknown) => void this.fail(entry, error),
@@ -231,17 +261,26 @@ export class StrategyHost {
     if (entry.status !== 'running' && entry.status !== 'stopping') return false;
     const { hosted } = entry;
     if (intent.strategy !== hosted.name) {
-      void this.fail(entry, new PerpbotError(`strategy ${hosted.name} emitted an intent stamped for "${intent.strategy}"`, { code: 'STRATEGY_INTENT', hints: ['build intents with context.intents'] }));
+      void this.fail(
+        entry,
+        new PerpbotError(`strategy ${hosted.name} emitted an intent stamped for "${intent.strategy}"`, {
+          code: 'STRATEGY_INTENT',
+          hints: ['build intents with context.intents'],
+        }),
+      );
       return false;
     }
     if (!hosted.markets.includes(intent.marketId)) {
       void this.fail(
         entry,
-        new PerpbotError(`strategy ${hosted.name} emitted an intent for market ${intent.marketId}, outside its markets [${hosted.markets.join(', ')}]`, {
-          code: 'STRATEGY_INTENT',
-          details: { intentId: intent.intentId, marketId: intent.marketId },
-          hints: ['add the market to the strategy\'s `markets` in the config, or fix the strategy'],
-        }),
+        new PerpbotError(
+          `strategy ${hosted.name} emitted an intent for market ${intent.marketId}, outside its markets [${hosted.markets.join(', ')}]`,
+          {
+            code: 'STRATEGY_INTENT',
+            details: { intentId: intent.intentId, marketId: intent.marketId },
+            hints: ["add the market to the strategy's `markets` in the config, or fix the strategy"],
+          },
+        ),
       );
       return false;
     }
@@ -275,9 +314,18 @@ export class StrategyHost {
       try {
         // What it sent last has its outcome first, so onStop judges the state those intents left.
         if (entry.hosted.definition.onStop !== undefined) await Promise.race([this.settled(entry), deadline]);
-        const returned = await Promise.race([runInStrategyScope(entry.scope, async () => entry.hosted.definition.onStop?.(entry.context)), deadline.then(() => undefined)]);
-        const result = await sendFinalIntents(returned, (intent) => runInStrategyScope(entry.scope, () => this.accept(entry, intent)), this.options.execution.outcomes, deadline);
-        if (result.sent > 0 || result.timedOut) entry.context.log.info({ ...result, timeoutMs }, 'final intents of the strategy sent');
+        const returned = await Promise.race([
+          runInStrategyScope(entry.scope, async () => entry.hosted.definition.onStop?.(entry.context)),
+          deadline.then(() => undefined),
+        ]);
+        const result = await sendFinalIntents(
+          returned,
+          (intent) => runInStrategyScope(entry.scope, () => this.accept(entry, intent)),
+          this.options.execution.outcomes,
+          deadline,
+        );
+        if (result.sent > 0 || result.timedOut)
+          entry.context.log.info({ ...result, timeoutMs }, 'final intents of the strategy sent');
       } catch (error) {
         entry.context.log.error({ err: error }, 'onStop failed');
       } finally {
@@ -314,12 +362,18 @@ export class StrategyHost {
       try {
         await outsideStrategyScope(() => this.options.execution.cancelOrdersOf(entry.hosted.name));
       } catch (cancelError) {
-        entry.context.log.error({ err: cancelError }, 'could not cancel the failed strategy\'s orders');
+        entry.context.log.error({ err: cancelError }, "could not cancel the failed strategy's orders");
       }
     }
   }
 
-  private contextFor(hosted: HostedStrategy, params: unknown, scope: StrategyScope, resources: Subscription, done: () => void): StrategyContext {
+  private contextFor(
+    hosted: HostedStrategy,
+    params: unknown,
+    scope: StrategyScope,
+    resources: Subscription,
+    done: () => void,
+  ): StrategyContext {
     const log = this.options.logger.child({ strategy: hosted.name });
     const own = <T extends { readonly strategy?: string }>(source: Observable<T>): Observable<T> =>
       source.pipe(

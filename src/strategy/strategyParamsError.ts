@@ -5,7 +5,8 @@ import { PerpbotError } from '../core/perpbotError.js';
 export class StrategyParamsError extends PerpbotError {
   constructor(strategy: string, configPath: string, issues: readonly z.core.$ZodIssue[]) {
     const first = issues[0];
-    const where = first === undefined || first.path.length === 0 ? configPath : `${configPath}.${first.path.map(String).join('.')}`;
+    const where =
+      first === undefined || first.path.length === 0 ? configPath : `${configPath}.${first.path.map(String).join('.')}`;
     super(`config error at ${where}: ${first?.message ?? 'invalid params'} (strategy ${strategy})`, {
       code: 'STRATEGY_PARAMS',
       details: { strategy, path: where, issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })) },

@@ -11,7 +11,10 @@ export const READINESS_LOG_EVERY_MS = 10_000;
  */
 export function marketsReady(ctx: StrategyContext, scheduler: SchedulerLike): Observable<void> {
   return new Observable<void>((subscriber) => {
-    const missing = new Set<string>([...ctx.markets.flatMap((m) => [`mark of market ${m}`, `book of market ${m}`]), 'engine trading']);
+    const missing = new Set<string>([
+      ...ctx.markets.flatMap((m) => [`mark of market ${m}`, `book of market ${m}`]),
+      'engine trading',
+    ]);
     const seen = (what: string) => () => {
       if (!missing.delete(what) || missing.size > 0) return;
       subscriber.next();

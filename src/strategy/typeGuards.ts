@@ -1,4 +1,11 @@
-import type { AcceptedOutcome, DryRunOutcome, FailedOutcome, IntentOutcome, RefusedOutcome, UnknownOutcome } from '../engine/intentOutcome.js';
+import type {
+  AcceptedOutcome,
+  DryRunOutcome,
+  FailedOutcome,
+  IntentOutcome,
+  RefusedOutcome,
+  UnknownOutcome,
+} from '../engine/intentOutcome.js';
 import type {
   OrderCancelledEvent,
   OrderEvent,
@@ -25,7 +32,8 @@ export const isUnknown = (o: IntentOutcome): o is UnknownOutcome => o.type === '
 /** Dry run: built and signed, never sent. */
 export const isDryRun = (o: IntentOutcome): o is DryRunOutcome => o.type === 'dry_run';
 /** Refused or failed: the intent did nothing. */
-export const isNotDone = (o: IntentOutcome): o is RefusedOutcome | FailedOutcome => o.type === 'refused' || o.type === 'failed';
+export const isNotDone = (o: IntentOutcome): o is RefusedOutcome | FailedOutcome =>
+  o.type === 'refused' || o.type === 'failed';
 
 export const isPlaced = (e: OrderEvent): e is OrderPlacedEvent => e.type === 'placed';
 export const isPartiallyFilled = (e: OrderEvent): e is OrderPartiallyFilledEvent => e.type === 'partially_filled';
@@ -34,7 +42,8 @@ export const isCancelled = (e: OrderEvent): e is OrderCancelledEvent => e.type =
 export const isExpired = (e: OrderEvent): e is OrderExpiredEvent => e.type === 'expired';
 export const isRejected = (e: OrderEvent): e is OrderRejectedEvent => e.type === 'rejected';
 /** A fill event, partial or complete: `e.lastFillSize` is what this step filled. */
-export const isFillEvent = (e: OrderEvent): e is OrderPartiallyFilledEvent | OrderFilledEvent => e.type === 'partially_filled' || e.type === 'filled';
+export const isFillEvent = (e: OrderEvent): e is OrderPartiallyFilledEvent | OrderFilledEvent =>
+  e.type === 'partially_filled' || e.type === 'filled';
 
 /** Events of one order: `ctx.orderEvents.pipe(filter(forIntent(id)))`. */
 export function forIntent(intentId: string): <T extends { readonly intentId: string }>(e: T) => boolean {

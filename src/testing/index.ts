@@ -8,7 +8,19 @@
  *   await t.advance(60_000);
  *   expect(t.intentsOf('placeLimit')).toHaveLength(1);
  */
-export { strategyTest, StrategyTest, type StrategyTestOptions, type KitMarket, type KitLevels } from './strategyTestKit.js';
-export { PaperExchange, type FillModel, type Responder, type ScriptedOutcome, type PaperExchangeOptions } from './paperExchange.js';
+export {
+  strategyTest,
+  StrategyTest,
+  type StrategyTestOptions,
+  type KitMarket,
+  type KitLevels,
+} from './strategyTestKit.js';
+export {
+  PaperExchange,
+  type FillModel,
+  type Responder,
+  type ScriptedOutcome,
+  type PaperExchangeOptions,
+} from './paperExchange.js';
 export { VirtualTime } from './virtualTime.js';
 export { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';

@@ -10,12 +10,27 @@ export interface KitLogLine {
 }
 
 /** A logger that records every line (and prints it when asked). */
-export function recordingLogger(lines: KitLogLine[], print: boolean, bindings: Record<string, unknown> = {}): HostLogger {
+export function recordingLogger(
+  lines: KitLogLine[],
+  print: boolean,
+  bindings: Record<string, unknown> = {},
+): HostLogger {
   const at = (level: KitLogLine['level']) => (obj: object, msg?: string) => {
     lines.push({ level, bindings, obj, ...(msg === undefined ? {} : { msg }) });
-    if (print) console.log(level, msg ?? '', JSON.stringify({ ...bindings, ...obj }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    if (print)
+      console.log(
+        level,
+        msg ?? '',
+        JSON.stringify({ ...bindings, ...obj }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+      );
   };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (b) => recordingLogger(lines, print, { ...bindings, ...b }) };
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (b) => recordingLogger(lines, print, { ...bindings, ...b }),
+  };
 }
 
 /** Storage in a map, with the journal's round trip through JSON and the schema check on load. */

@@ -1,6 +1,13 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
-import { addDecimals, compareDecimals, countUnits, multiplyDecimals, multiplyUnits, negateDecimal } from '../core/decimal.js';
+import {
+  addDecimals,
+  compareDecimals,
+  countUnits,
+  multiplyDecimals,
+  multiplyUnits,
+  negateDecimal,
+} from '../core/decimal.js';
 import type { IntentOutcome } from '../engine/intentOutcome.js';
 import type { Intent, PlaceLimitIntent, PlaceMarketIntent, Side, TimeInForce } from '../engine/intents.js';
 import type { MarketView } from '../engine/marketView.js';
@@ -104,7 +111,10 @@ export class PaperExchange {
     for (const order of this.resting(trade.marketId)) {
       if (compareDecimals(left, '0') <= 0) break;
       if (order.side === trade.aggressorSide) continue;
-      const reached = order.side === 'buy' ? compareDecimals(trade.price, order.price) <= 0 : compareDecimals(trade.price, order.price) >= 0;
+      const reached =
+        order.side === 'buy'
+          ? compareDecimals(trade.price, order.price) <= 0
+          : compareDecimals(trade.price, order.price) >= 0;
       if (!reached) continue;
       const size = minOf(left, this.remaining(order));
       this.fill(order, size, order.price, 'MAKER');
@@ -135,12 +145,21 @@ export class PaperExchange {
         const position = this.ledger.position(intent.marketId);
         if (position === undefined) return this.refuse(intent, 'reduce_only', '0', 'there is no position to close');
         const long = compareDecimals(position.signedSize, '0') > 0;
-        this.placeMarket(intent, long ? 'sell' : 'buy', long ? position.signedSize : negateDecimal(position.signedSize), true);
+        this.placeMarket(
+          intent,
+          long ? 'sell' : 'buy',
+          long ? position.signedSize : negateDecimal(position.signedSize),
+          true,
+        );
         return;
       }
       case 'cancel': {
-        const target = 'intentId' in intent.target ? this.orders.get(intent.target.intentId) : [...this.orders.values()].find((o) => 'orderId' in intent.target && o.orderId === intent.target.orderId);
-        if (target === undefined || !isResting(target.state)) return this.refuse(intent, 'cancel_target_finished', JSON.stringify(intent.target), 'the order is not open');
+        const target =
+          'intentId' in intent.target
+            ? this.orders.get(intent.target.intentId)
+            : [...this.orders.values()].find((o) => 'orderId' in intent.target && o.orderId === intent.target.orderId);
+        if (target === undefined || !isResting(target.state))
+          return this.refuse(intent, 'cancel_target_finished', JSON.stringify(intent.target), 'the order is not open');
         this.accept(intent);
         this.setState(target, 'cancelled');
         return;
@@ -168,7 +187,9 @@ export class PaperExchange {
   }
 
   openOrders(marketId?: number): OpenOrderSnapshot[] {
-    return [...this.orders.values()].filter((o) => isResting(o.state) && (marketId === undefined || o.marketId === marketId)).map(snapshotOf);
+    return [...this.orders.values()]
+      .filter((o) => isResting(o.state) && (marketId === undefined || o.marketId === marketId))
+      .map(snapshotOf);
   }
 
   position(marketId: number): PositionSnapshot | undefined {
@@ -182,7 +203,12 @@ export class PaperExchange {
       size: long ? p.signedSize : negateDecimal(p.signedSize),
       signedSize: p.signedSize,
       avgEntryPrice: p.avgEntryPrice,
-      ...(mark === undefined ? {} : { markPrice: mark, unrealizedPnl: multiplyDecimals(p.signedSize, addDecimals(mark, negateDecimal(p.avgEntryPrice))) }),
+      ...(mark === undefined
+        ? {}
+        : {
+            markPrice: mark,
+            unrealizedPnl: multiplyDecimals(p.signedSize, addDecimals(mark, negateDecimal(p.avgEntryPrice))),
+          }),
     };
   }
 
@@ -194,18 +220,32 @@ export class PaperExchange {
     const market = this.requireMarket(intent.marketId);
     const size = this.onGrid(intent, intent.size, market.config.step_size, intent.sizeRounding, 'size_step');
     const price = this.onGrid(intent, intent.price, market.config.step_price, intent.priceRounding, 'price_tick');
-    if (size === undefined || price === undefined || !this.sizeAllowed(intent, size, intent.side, intent.reduceOnly)) return;
+    if (size === undefined || price === undefined || !this.sizeAllowed(intent, size, intent.side, intent.reduceOnly))
+      return;
     const book = this.books.get(intent.marketId);
     const opposite = intent.side === 'buy' ? book?.asks[0] : book?.bids[0];
-    const crosses = opposite !== undefined && (intent.side === 'buy' ? compareDecimals(price, opposite.price) >= 0 : compareDecimals(price, opposite.price) <= 0);
+    const crosses =
+      opposite !== undefined &&
+      (intent.side === 'buy'
+        ? compareDecimals(price, opposite.price) >= 0
+        : compareDecimals(price, opposite.price) <= 0);
     if (intent.postOnly && crosses) {
-      this.outcome(intent, { type: 'failed', error: { code: 'VENUE_POST_ONLY_WOULD_CROSS', kind: 'PostOnlyWouldCross', message: `post-only ${intent.side} at ${price} would cross ${opposite?.price}`, hints: [] } });
+      this.outcome(intent, {
+        type: 'failed',
+        error: {
+          code: 'VENUE_POST_ONLY_WOULD_CROSS',
+          kind: 'PostOnlyWouldCross',
+          message: `post-only ${intent.side} at ${price} would cross ${opposite?.price}`,
+          hints: [],
+        },
+      });
       return;
     }
     const order = this.newOrder(intent, intent.side, size, price, intent.timeInForce, false);
     this.accept(intent, order.orderId);
     if (this.options.fillModel === 'touch' && crosses) this.takeLiquidity(order, price);
-    if (order.timeInForce !== 'GTC' && order.timeInForce !== 'GTT' && isResting(order.state)) this.setState(order, 'cancelled');
+    if (order.timeInForce !== 'GTC' && order.timeInForce !== 'GTT' && isResting(order.state))
+      this.setState(order, 'cancelled');
   }
 
   private placeMarket(intent: PlaceMarketIntent | Intent, side: Side, rawSize: string, reduceOnly: boolean): void {
@@ -230,7 +270,11 @@ export class PaperExchange {
     for (const level of levels) {
       const left = this.remaining(order);
       if (compareDecimals(left, '0') <= 0) break;
-      if (limit !== undefined && (order.side === 'buy' ? compareDecimals(level.price, limit) > 0 : compareDecimals(level.price, limit) < 0)) break;
+      if (
+        limit !== undefined &&
+        (order.side === 'buy' ? compareDecimals(level.price, limit) > 0 : compareDecimals(level.price, limit) < 0)
+      )
+        break;
       this.fill(order, minOf(left, level.quantity), level.price, 'TAKER');
     }
   }
@@ -239,7 +283,10 @@ export class PaperExchange {
     for (const order of this.resting(book.marketId)) {
       const opposite = order.side === 'buy' ? book.asks[0] : book.bids[0];
       if (opposite === undefined) continue;
-      const reached = order.side === 'buy' ? compareDecimals(opposite.price, order.price) <= 0 : compareDecimals(opposite.price, order.price) >= 0;
+      const reached =
+        order.side === 'buy'
+          ? compareDecimals(opposite.price, order.price) <= 0
+          : compareDecimals(opposite.price, order.price) >= 0;
       if (reached) this.fill(order, minOf(this.remaining(order), opposite.quantity), order.price, 'MAKER');
     }
   }
@@ -252,7 +299,12 @@ export class PaperExchange {
     const fill = { marketId: order.marketId, side: order.side, price, size, fee };
     this.ledger.onFill(fill);
     const after = this.ledger.view(() => undefined);
-    this.balance$.next(addDecimals(this.balance$.value, addDecimals(addDecimals(after.realized, negateDecimal(before.realized)), negateDecimal(fee))));
+    this.balance$.next(
+      addDecimals(
+        this.balance$.value,
+        addDecimals(addDecimals(after.realized, negateDecimal(before.realized)), negateDecimal(fee)),
+      ),
+    );
     order.filledSize = addDecimals(order.filledSize, size);
     const state: OrderState = compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'partially_filled';
     this.fills$.next({
@@ -268,7 +320,14 @@ export class PaperExchange {
     this.positions$.next(this.allPositions());
   }
 
-  private newOrder(intent: Intent, side: Side, size: string, price: string, timeInForce: TimeInForce, isMarket: boolean): PaperOrder {
+  private newOrder(
+    intent: Intent,
+    side: Side,
+    size: string,
+    price: string,
+    timeInForce: TimeInForce,
+    isMarket: boolean,
+  ): PaperOrder {
     const order: PaperOrder = {
       intentId: intent.intentId,
       strategy: intent.strategy,
@@ -289,12 +348,28 @@ export class PaperExchange {
 
   private setState(order: PaperOrder, state: OrderState): void {
     order.state = state;
-    this.orderUpdates$.next({ intentId: order.intentId, strategy: order.strategy, marketId: order.marketId, side: order.side, size: order.size, price: order.price, state, filledSize: order.filledSize, orderId: order.orderId });
+    this.orderUpdates$.next({
+      intentId: order.intentId,
+      strategy: order.strategy,
+      marketId: order.marketId,
+      side: order.side,
+      size: order.size,
+      price: order.price,
+      state,
+      filledSize: order.filledSize,
+      orderId: order.orderId,
+    });
     this.orders$.next(this.openOrders());
   }
 
   /** The value on the market's grid (rounded as the intent names), or undefined after refusing it. */
-  private onGrid(intent: Intent, value: string, unit: string, rounding: PlaceLimitIntent['priceRounding'], rule: 'size_step' | 'price_tick'): string | undefined {
+  private onGrid(
+    intent: Intent,
+    value: string,
+    unit: string,
+    rounding: PlaceLimitIntent['priceRounding'],
+    rule: 'size_step' | 'price_tick',
+  ): string | undefined {
     try {
       return multiplyUnits(countUnits(value, unit, rule === 'size_step' ? 'size' : 'price', rounding), unit);
     } catch {
@@ -306,12 +381,18 @@ export class PaperExchange {
   private sizeAllowed(intent: Intent, size: string, side: Side, reduceOnly: boolean): boolean {
     const market = this.requireMarket(intent.marketId);
     if (compareDecimals(size, market.config.min_order_size) < 0 || compareDecimals(size, '0') <= 0) {
-      this.refuse(intent, 'min_order_size', size, `below the market's minimum order size ${market.config.min_order_size}`);
+      this.refuse(
+        intent,
+        'min_order_size',
+        size,
+        `below the market's minimum order size ${market.config.min_order_size}`,
+      );
       return false;
     }
     if (reduceOnly) {
       const position = this.ledger.position(intent.marketId);
-      const reduces = position !== undefined && (compareDecimals(position.signedSize, '0') > 0 ? side === 'sell' : side === 'buy');
+      const reduces =
+        position !== undefined && (compareDecimals(position.signedSize, '0') > 0 ? side === 'sell' : side === 'buy');
       if (!reduces) {
         this.refuse(intent, 'reduce_only', size, 'reduce-only with no position on the other side');
         return false;
@@ -338,13 +419,24 @@ export class PaperExchange {
     if (scripted === 'accept') {
       const isPlacement = intent.kind === 'placeLimit' || intent.kind === 'placeMarket';
       if (!isPlacement) return this.accept(intent);
-      const order = this.newOrder(intent, intent.side, intent.size, intent.kind === 'placeLimit' ? intent.price : this.requireMarket(intent.marketId).mark_price, intent.timeInForce, intent.kind === 'placeMarket');
+      const order = this.newOrder(
+        intent,
+        intent.side,
+        intent.size,
+        intent.kind === 'placeLimit' ? intent.price : this.requireMarket(intent.marketId).mark_price,
+        intent.timeInForce,
+        intent.kind === 'placeMarket',
+      );
       return this.accept(intent, order.orderId);
     }
     if (scripted === 'unknown') return this.outcome(intent, { type: 'unknown', reason: 'scripted by the test' });
     if (scripted === 'silent') return;
-    if ('refuse' in scripted) return this.refuse(intent, scripted.refuse, scripted.value ?? '', scripted.reason ?? 'scripted by the test');
-    this.outcome(intent, { type: 'failed', error: { code: scripted.fail, message: scripted.message ?? 'scripted by the test', hints: [] } });
+    if ('refuse' in scripted)
+      return this.refuse(intent, scripted.refuse, scripted.value ?? '', scripted.reason ?? 'scripted by the test');
+    this.outcome(intent, {
+      type: 'failed',
+      error: { code: scripted.fail, message: scripted.message ?? 'scripted by the test', hints: [] },
+    });
   }
 
   private accept(intent: Intent, orderId?: string): void {
@@ -355,8 +447,18 @@ export class PaperExchange {
     this.outcome(intent, { type: 'refused', rejection: rejection(rule, value, reason) });
   }
 
-  private outcome(intent: Intent, result: DistributiveOmit<IntentOutcome, 'intentId' | 'strategy' | 'kind' | 'marketId' | 'atMs'>): void {
-    this.outcomes$.next({ ...result, intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, atMs: this.options.clock.now() } as IntentOutcome);
+  private outcome(
+    intent: Intent,
+    result: DistributiveOmit<IntentOutcome, 'intentId' | 'strategy' | 'kind' | 'marketId' | 'atMs'>,
+  ): void {
+    this.outcomes$.next({
+      ...result,
+      intentId: intent.intentId,
+      strategy: intent.strategy,
+      kind: intent.kind,
+      marketId: intent.marketId,
+      atMs: this.options.clock.now(),
+    });
   }
 }
 
@@ -371,5 +473,14 @@ function minOf(a: string, b: string): string {
 }
 
 function snapshotOf(o: PaperOrder): OpenOrderSnapshot {
-  return { orderId: o.orderId, intentId: o.intentId, strategy: o.strategy, marketId: o.marketId, side: o.side, price: o.price, size: o.size, filledSize: o.filledSize };
+  return {
+    orderId: o.orderId,
+    intentId: o.intentId,
+    strategy: o.strategy,
+    marketId: o.marketId,
+    side: o.side,
+    price: o.price,
+    size: o.size,
+    filledSize: o.filledSize,
+  };
 }

@@ -7,7 +7,14 @@ import type { OrderEvent } from '../strategy/orderEvents.js';
 import type { StrategyStreams } from '../strategy/strategyContext.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';
 import { StrategyHost, type StrategyStatus } from '../strategy/strategyHost.js';
-import type { BookLevel, BookView, MarkPrice, PnlView, TradeView, TradingStateView } from '../strategy/strategyViews.js';
+import type {
+  BookLevel,
+  BookView,
+  MarkPrice,
+  PnlView,
+  TradeView,
+  TradingStateView,
+} from '../strategy/strategyViews.js';
 import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
 import { PaperExchange, type FillModel, type Responder, type ScriptedOutcome } from './paperExchange.js';
 import { VirtualTime } from './virtualTime.js';
@@ -104,7 +111,16 @@ export class StrategyTest<P = unknown> {
       tradingState: () => this.trading,
     };
     this.host = new StrategyHost({
-      strategies: [{ name, definition: definition as StrategyDefinition, params: options.params ?? {}, markets: marketIds, onError: 'cancel', configPath: 'params' }],
+      strategies: [
+        {
+          name,
+          definition: definition,
+          params: options.params ?? {},
+          markets: marketIds,
+          onError: 'cancel',
+          configPath: 'params',
+        },
+      ],
       streams,
       state: {
         markets: () => exchange.allMarkets(),
@@ -121,7 +137,8 @@ export class StrategyTest<P = unknown> {
         },
         outcomes: exchange.outcomes$,
         cancelOrdersOf: async (strategy) => {
-          for (const o of exchange.openOrders()) if (o.strategy === strategy && o.intentId !== undefined) exchange.endOrder(o.intentId);
+          for (const o of exchange.openOrders())
+            if (o.strategy === strategy && o.intentId !== undefined) exchange.endOrder(o.intentId);
         },
       },
       orderUpdates: exchange.orderUpdates$,
@@ -167,8 +184,18 @@ export class StrategyTest<P = unknown> {
   }
 
   /** A public trade; resting orders at or through its price fill (fill model `touch`). */
-  trade(marketId: number, trade: { readonly price: string; readonly size: string; readonly aggressorSide: Side }): Promise<void> {
-    const view: TradeView = { marketId, price: trade.price, size: trade.size, aggressorSide: trade.aggressorSide, makerSide: trade.aggressorSide === 'buy' ? 'sell' : 'buy', timeMs: this.time.now() };
+  trade(
+    marketId: number,
+    trade: { readonly price: string; readonly size: string; readonly aggressorSide: Side },
+  ): Promise<void> {
+    const view: TradeView = {
+      marketId,
+      price: trade.price,
+      size: trade.size,
+      aggressorSide: trade.aggressorSide,
+      makerSide: trade.aggressorSide === 'buy' ? 'sell' : 'buy',
+      timeMs: this.time.now(),
+    };
     this.trades$.next(view);
     this.exchange.onTrade(view);
     return this.time.settle();
@@ -254,7 +281,10 @@ export class StrategyTest<P = unknown> {
 }
 
 /** Creates a kit and starts the strategy in it. */
-export async function strategyTest<P>(definition: StrategyDefinition<P>, options: StrategyTestOptions<P> = {}): Promise<StrategyTest<P>> {
+export async function strategyTest<P>(
+  definition: StrategyDefinition<P>,
+  options: StrategyTestOptions<P> = {},
+): Promise<StrategyTest<P>> {
   return new StrategyTest(definition, options).start();
 }
 

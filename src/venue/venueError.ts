@@ -173,7 +173,9 @@ const HINTS: Readonly<Record<VenueErrorKind, readonly string[]>> = {
     'the deposit may not be indexed yet; retry shortly (an account is registered by its first collateral deposit)',
   ],
   MarketOrderTimeInForce: ['market orders need time_in_force FOK (2) or IOC (3)'],
-  PermitExpired: ['the permit deadline passed before the venue saw it: sign again with a later deadline and check the local clock'],
+  PermitExpired: [
+    'the permit deadline passed before the venue saw it: sign again with a later deadline and check the local clock',
+  ],
   RateLimited: ['slow down: REST allows 500 requests per 10 s per IP, leverage updates 1 per second per account'],
   Unauthenticated: ['log in again or refresh the JWT (POST /v1/auth/refresh); check the Authorization header'],
   InvalidArgument: ["the venue refused the request's fields; compare the body with the spec's field table"],
@@ -247,10 +249,14 @@ export class VenueError extends PerpbotError {
     const where = init.endpoint ?? 'venue request';
     const hints = [...HINTS[parsed.kind]];
     if (parsed.kind === 'Unknown' && parsed.errorName !== undefined) {
-      hints.push(`the contract refused the action with ${parsed.errorName}(${parsed.args.join(', ')}); see the venue's text for its meaning`);
+      hints.push(
+        `the contract refused the action with ${parsed.errorName}(${parsed.args.join(', ')}); see the venue's text for its meaning`,
+      );
     }
     if (init.httpStatus >= 500 && parsed.kind !== 'Internal') {
-      hints.push('a 5xx answer is not a definite rejection: the action may have executed; check state before resending');
+      hints.push(
+        'a 5xx answer is not a definite rejection: the action may have executed; check state before resending',
+      );
     }
     super(`${where} failed with HTTP ${init.httpStatus}: ${shown || '(empty body)'}`, {
       code: `VENUE_${parsed.kind.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`,
@@ -284,8 +290,4 @@ export class VenueError extends PerpbotError {
   get mayHaveExecuted(): boolean {
     return this.httpStatus >= 500;
   }
-}
-
-export function isVenueError(value: unknown): value is VenueError {
-  return value instanceof VenueError;
 }

@@ -29,13 +29,19 @@ function allowed(from: Layer | 'strategies', to: string): boolean {
   // Example strategies use only the public entry (what `perpbot/strategy` is in the package).
   if (from === 'strategies') return target.join('/').replace(/\.(js|ts)$/, '') === 'strategy/index';
   if (from === 'sim') {
-    return toLayer === 'sim' || toLayer === 'core' || toLayer === 'protocol' || (toLayer === 'venue' && target[1] === 'schemas');
+    return (
+      toLayer === 'sim' ||
+      toLayer === 'core' ||
+      toLayer === 'protocol' ||
+      (toLayer === 'venue' && target[1] === 'schemas')
+    );
   }
   // The public test kit sits beside the runtime: it uses the layers up to strategy, and nothing in src/ uses it.
-  if (from === 'testing') return toLayer === 'testing' || ['core', 'protocol', 'venue', 'engine', 'strategy'].includes(toLayer);
+  if (from === 'testing')
+    return toLayer === 'testing' || ['core', 'protocol', 'venue', 'engine', 'strategy'].includes(toLayer);
   if (toLayer === 'testing') return false;
   if (toLayer === 'sim') return from === 'runtime';
-  const a = ORDER.indexOf(from as (typeof ORDER)[number]);
+  const a = ORDER.indexOf(from);
   const b = ORDER.indexOf(toLayer as (typeof ORDER)[number]);
   return a >= 0 && b >= 0 && b <= a;
 }
@@ -48,7 +54,8 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 describe('layering', () => {
   it('every relative import in src/ and strategies/ points down the layers', () => {

@@ -31,10 +31,38 @@ describe('README guide', () => {
     const none = <T>() => EMPTY as Observable<T>;
     const log: HostLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => log };
     const host = new StrategyHost({
-      strategies: [{ name: 'mine', definition: module.default as StrategyDefinition, params: { size: '0.001' }, markets: [1], onError: 'keep', configPath: 'strategies[0].params' }],
-      streams: { book: none, mark: () => marks, trades: none, fills: none, positions: none, orders: none, balance: none, tradingState: none },
-      state: { markets: () => [], market: () => undefined, position: () => undefined, openOrders: () => [], balance: () => '1000' },
-      execution: { submit: (i) => submitted.push(i), outcomes: new Subject<IntentOutcome>(), cancelOrdersOf: async () => {} },
+      strategies: [
+        {
+          name: 'mine',
+          definition: module.default as StrategyDefinition,
+          params: { size: '0.001' },
+          markets: [1],
+          onError: 'keep',
+          configPath: 'strategies[0].params',
+        },
+      ],
+      streams: {
+        book: none,
+        mark: () => marks,
+        trades: none,
+        fills: none,
+        positions: none,
+        orders: none,
+        balance: none,
+        tradingState: none,
+      },
+      state: {
+        markets: () => [],
+        market: () => undefined,
+        position: () => undefined,
+        openOrders: () => [],
+        balance: () => '1000',
+      },
+      execution: {
+        submit: (i) => submitted.push(i),
+        outcomes: new Subject<IntentOutcome>(),
+        cancelOrdersOf: async () => {},
+      },
       logger: log,
       clock: new ManualClock(),
       runId: 'r',
@@ -42,7 +70,16 @@ describe('README guide', () => {
     await host.start();
     marks.next({ marketId: 1, markPrice: '65000', blockNumber: 1 });
     expect(submitted).toEqual([
-      expect.objectContaining({ kind: 'placeLimit', marketId: 1, side: 'buy', size: '0.001', price: '64935', priceRounding: 'down', postOnly: true, strategy: 'mine' }),
+      expect.objectContaining({
+        kind: 'placeLimit',
+        marketId: 1,
+        side: 'buy',
+        size: '0.001',
+        price: '64935',
+        priceRounding: 'down',
+        postOnly: true,
+        strategy: 'mine',
+      }),
     ]);
     await host.stop();
   });
@@ -51,7 +88,10 @@ describe('README guide', () => {
 describe('README, config and service file agree', () => {
   const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
   const testnetConfig = (env: Record<string, string> = {}) =>
-    loadConfig({ path: join(ROOT, 'config', 'testnet.yaml'), env: { PERPBOT_REST_URL: 'https://venue.invalid', PERPBOT_WS_URL: 'wss://venue.invalid/ws', ...env } });
+    loadConfig({
+      path: join(ROOT, 'config', 'testnet.yaml'),
+      env: { PERPBOT_REST_URL: 'https://venue.invalid', PERPBOT_WS_URL: 'wss://venue.invalid/ws', ...env },
+    });
 
   it('the testnet steps create the keys where config/testnet.yaml reads them', async () => {
     const { keys } = await testnetConfig();
@@ -69,11 +109,14 @@ describe('README, config and service file agree', () => {
     const keyDir = /^Environment=PERPBOT_KEY_DIR=(.+)$/m.exec(unit)?.[1];
     expect(/^ExecStart=.* --config (\S+)$/m.exec(unit)?.[1]).toBe(`${workingDirectory}/config/testnet.yaml`);
     const { keys } = await testnetConfig({ PERPBOT_KEY_DIR: keyDir ?? '' });
-    expect(keys.account_key_file).toBe(join(workingDirectory ?? '', dirname((await testnetConfig()).keys.account_key_file ?? ''), 'account.key'));
+    expect(keys.account_key_file).toBe(
+      join(workingDirectory ?? '', dirname((await testnetConfig()).keys.account_key_file ?? ''), 'account.key'),
+    );
   });
 
   it('the command table lists every command', () => {
     const table = read('README.md').split('## Commands')[1]?.split('\n\n')[1] ?? '';
-    for (const command of COMMANDS) expect(table, command.name).toMatch(new RegExp(`perpbot ${command.name}\\b|\` / \`${command.name}\``));
+    for (const command of COMMANDS)
+      expect(table, command.name).toMatch(new RegExp(`perpbot ${command.name}\\b|\` / \`${command.name}\``));
   });
 });

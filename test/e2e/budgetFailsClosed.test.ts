@@ -35,9 +35,21 @@ logging: { level: info, pretty: false }
 journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
 `;
     bot = await startBotOnSim(sim, who, config, dir);
-    const refusals = () => bot!.lines.map((l) => JSON.parse(l) as { msg: string; rule?: string; code?: string; reason?: string; strategy?: string }).filter((l) => l.msg === 'intent refused');
+    const refusals = () =>
+      bot!.lines
+        .map((l) => JSON.parse(l) as { msg: string; rule?: string; code?: string; reason?: string; strategy?: string })
+        .filter((l) => l.msg === 'intent refused');
     await until(() => refusals().length > 0);
-    expect(refusals()).toEqual([expect.objectContaining({ strategy: 'bad', rule: 'guard_error', code: 'GUARD_ERROR', reason: expect.stringMatching(/^the strategy bad admission check threw \(.+\): refused, since a check that cannot decide fails closed$/) })]);
+    expect(refusals()).toEqual([
+      expect.objectContaining({
+        strategy: 'bad',
+        rule: 'guard_error',
+        code: 'GUARD_ERROR',
+        reason: expect.stringMatching(
+          /^the strategy bad admission check threw \(.+\): refused, since a check that cannot decide fails closed$/,
+        ),
+      }),
+    ]);
     // Never handed on: the engine journals every intent it receives and every request it sends.
     const journal = new Database(join(dir, 'journal.sqlite'), { readonly: true });
     try {

@@ -16,7 +16,11 @@ afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force:
 function perpbot(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/runtime/cli/main.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/runtime/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -34,15 +38,33 @@ describe('perpbot chaos (its command line spawned, default config and faults)', 
       // 51 s of trading keeps the whole test, set-up, restart and settle included, near 65 s. The
       // suite's other files share the two cores, so reconnects are held to 10 s here; the 2 s goal
       // is checked by the dedicated 10-minute run (README, closing notes), which has the machine.
-      const run = await perpbot(['chaos', '--minutes', '0.85', '--max-reconnect-ms', '10000', '--json', jsonPath, '--dir', join(dir, 'run')]);
+      const run = await perpbot([
+        'chaos',
+        '--minutes',
+        '0.85',
+        '--max-reconnect-ms',
+        '10000',
+        '--json',
+        jsonPath,
+        '--dir',
+        join(dir, 'run'),
+      ]);
       const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ChaosReport;
 
       expect(report.invariants.map((i) => i.id)).toEqual([...INVARIANT_IDS]);
       for (const invariant of report.invariants) {
-        expect(Object.keys(invariant).sort()).toEqual(expect.arrayContaining(['data', 'id', 'measured', 'ok', 'title']));
+        expect(Object.keys(invariant).sort()).toEqual(
+          expect.arrayContaining(['data', 'id', 'measured', 'ok', 'title']),
+        );
         expect(run.stdout).toMatch(new RegExp(`${invariant.title} +${invariant.ok ? 'PASS' : 'FAIL'} `));
       }
-      expect(report).toMatchObject({ durationMs: 51_000, crash: true, faults: { errorRate: 0.05, wsDropEveryMs: 20_000 }, dir: join(dir, 'run'), dirKept: true });
+      expect(report).toMatchObject({
+        durationMs: 51_000,
+        crash: true,
+        faults: { errorRate: 0.05, wsDropEveryMs: 20_000 },
+        dir: join(dir, 'run'),
+        dirKept: true,
+      });
       expect(report.ranMs).toBeGreaterThanOrEqual(51_000);
       // The schedule happened: two runs, the first killed by SIGKILL, the second stopped and exiting 0.
       expect(report.totals.botRuns).toBe(2);

@@ -94,33 +94,45 @@ describe('perpbot (spawned)', () => {
   it('a bad config file: one line naming the path, exit 1', () => {
     const run = runs['badConfig'];
     expect(run?.code).toBe(1);
-    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: config error at venue\.profile: .*bad\.yaml/)]);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
+      expect.stringMatching(/^perpbot: config error at venue\.profile: .*bad\.yaml/),
+    ]);
   });
 
   it('a missing key: one line saying which variable or file to set, exit 1', () => {
     const run = runs['missingKey'];
     expect(run?.code).toBe(1);
-    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: no key: PERPBOT_ACCOUNT_KEY is not set .*export PERPBOT_ACCOUNT_KEY=0x\.\.\./)]);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
+      expect.stringMatching(/^perpbot: no key: PERPBOT_ACCOUNT_KEY is not set .*export PERPBOT_ACCOUNT_KEY=0x\.\.\./),
+    ]);
   });
 
   it('an unreachable venue: retried until the start-up deadline, then one line with the step, the endpoint and what to check, exit 1', () => {
     const run = runs['unreachable'];
     expect(run?.code).toBe(1);
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
-      expect.stringMatching(/^perpbot: gave up reading the account status after 1\.\d s \(\d+ attempts?\): GET \/v1\/markets could not reach the venue \(ECONNREFUSED\).*venue\.rest_url.*venue\.startup_deadline_ms \(now 1500\)/),
+      expect.stringMatching(
+        /^perpbot: gave up reading the account status after 1\.\d s \(\d+ attempts?\): GET \/v1\/markets could not reach the venue \(ECONNREFUSED\).*venue\.rest_url.*venue\.startup_deadline_ms \(now 1500\)/,
+      ),
     ]);
   });
 
   it('an unknown strategy: one line naming the module, before any venue is contacted, exit 1', () => {
     const run = runs['unknownStrategy'];
     expect(run?.code).toBe(1);
-    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: unknown strategy module "strategies\/doesNotExist\.ts" \(strategies\[0\]\.module\)/)]);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
+      expect.stringMatching(
+        /^perpbot: unknown strategy module "strategies\/doesNotExist\.ts" \(strategies\[0\]\.module\)/,
+      ),
+    ]);
   });
 
   it('an unknown command: one line listing the commands, exit 2', () => {
     const run = runs['unknownCommand'];
     expect(run?.code).toBe(2);
-    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([expect.stringMatching(/^perpbot: unknown command "frobnicate" \(commands: start, setup, status/)]);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
+      expect.stringMatching(/^perpbot: unknown command "frobnicate" \(commands: start, setup, status/),
+    ]);
   });
 
   it('no stack trace in any of them', () => {

@@ -50,7 +50,13 @@ interface ChildRun {
 }
 
 /** Runs the CLI in a child process until a log line with `msg` appears, then sends `signal` (if any) and waits for the exit. */
-async function runUntil(command: string, args: readonly string[], cwd: string, msg: string, signal?: NodeJS.Signals): Promise<ChildRun> {
+async function runUntil(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  msg: string,
+  signal?: NodeJS.Signals,
+): Promise<ChildRun> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -86,13 +92,29 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
     await writeFile(config, CONFIG);
     const { command, args } = npmScript('start');
     // `npm start -- --config F`.
-    const { code, stderr, lines, messages } = await runUntil(command, [...args, '--config', config], ROOT, 'order placed', 'SIGINT');
+    const { code, stderr, lines, messages } = await runUntil(
+      command,
+      [...args, '--config', config],
+      ROOT,
+      'order placed',
+      'SIGINT',
+    );
     await rm(dir, { recursive: true, force: true });
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(messages).toEqual(
-      expect.arrayContaining(['embedded simulator started', 'faucet deposit made (1000 USDC)', 'signer Active', 'bot running', 'order placed', 'stopping', 'open orders cancelled on shutdown', 'embedded simulator stopped', 'stopped']),
+      expect.arrayContaining([
+        'embedded simulator started',
+        'faucet deposit made (1000 USDC)',
+        'signer Active',
+        'bot running',
+        'order placed',
+        'stopping',
+        'open orders cancelled on shutdown',
+        'embedded simulator stopped',
+        'stopped',
+      ]),
     );
     expect(messages.indexOf('signer Active')).toBeLessThan(messages.indexOf('bot running'));
     expect(messages.indexOf('stopping')).toBeLessThan(messages.indexOf('open orders cancelled on shutdown'));
@@ -112,22 +134,43 @@ describe('perpbot start: an error no strategy can be blamed for', () => {
     // a timer outside any strategy's scope once its bid rests.
     const dir = await mkdtemp(join(tmpdir(), 'perpbot-fatal-'));
     await mkdir(join(dir, 'strategies'));
-    await writeFile(join(dir, 'strategies', 'faulty.ts'), `export { default } from ${JSON.stringify(join(import.meta.dirname, 'support', 'faultyStrategy.ts'))};\n`);
+    await writeFile(
+      join(dir, 'strategies', 'faulty.ts'),
+      `export { default } from ${JSON.stringify(join(import.meta.dirname, 'support', 'faultyStrategy.ts'))};\n`,
+    );
     const config = join(dir, 'fatal.yaml');
     await writeFile(
       config,
-      CONFIG.replace(/strategies:[\s\S]*?(?=logging:)/, 'strategies:\n  - name: faulty\n    module: strategies/faulty.ts\n    markets: [1]\n    params: { size: "0.001", offset_bps: 100, fault: detached }\n'),
+      CONFIG.replace(
+        /strategies:[\s\S]*?(?=logging:)/,
+        'strategies:\n  - name: faulty\n    module: strategies/faulty.ts\n    markets: [1]\n    params: { size: "0.001", offset_bps: 100, fault: detached }\n',
+      ),
     );
     // npm start's command line, run from that directory (so tsx is named by its path, not resolved from there).
     const { args } = npmScript('start');
     const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     const command = args.map((arg) => (arg === 'tsx' ? loader : arg.endsWith('.ts') ? join(ROOT, arg) : arg));
-    const { code, stderr, messages } = await runUntil(process.execPath, [...command, '--config', config], dir, 'stopped');
+    const { code, stderr, messages } = await runUntil(
+      process.execPath,
+      [...command, '--config', config],
+      dir,
+      'stopped',
+    );
     await rm(dir, { recursive: true, force: true });
 
-    expect(stderr.split('\n').filter((l) => l !== '')).toEqual(['perpbot: fatal uncaught exception: Error: faulty: bug outside any strategy; shutting down']);
+    expect(stderr.split('\n').filter((l) => l !== '')).toEqual([
+      'perpbot: fatal uncaught exception: Error: faulty: bug outside any strategy; shutting down',
+    ]);
     expect(code).toBe(1);
-    expect(messages).toEqual(expect.arrayContaining(['bot running', 'order placed', 'stopping', 'open orders cancelled on shutdown', 'embedded simulator stopped']));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'bot running',
+        'order placed',
+        'stopping',
+        'open orders cancelled on shutdown',
+        'embedded simulator stopped',
+      ]),
+    );
     expect(messages.at(-1)).toBe('stopped');
   }, 45_000);
 });

@@ -11,7 +11,8 @@ import { spawnPerpbot, type CliRun } from './support/spawnPerpbot.js';
  * (before executing, as a gateway would): status and reconcile still succeed, riding the failures
  * out through the REST transport's read retries and the command's start-up deadline.
  */
-const perpbot = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> => spawnPerpbot(args, env, 60_000);
+const perpbot = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  spawnPerpbot(args, env, 60_000);
 
 let sim: RunningSim;
 let keys: TestKeys;
@@ -23,7 +24,10 @@ beforeAll(async () => {
   keys = testKeys();
   ({ dir, path: config } = await writeSimConfig(sim, [1]));
   // Warnings on: each wait is logged (on stderr, away from the JSON on stdout).
-  const text = (await readFile(config, 'utf8')).replace('logging: { level: silent, pretty: false }', `logging: { level: warn, pretty: false }\njournal: { path: ${join(dir, 'journal.sqlite')} }`);
+  const text = (await readFile(config, 'utf8')).replace(
+    'logging: { level: silent, pretty: false }',
+    `logging: { level: warn, pretty: false }\njournal: { path: ${join(dir, 'journal.sqlite')} }`,
+  );
   await writeFile(config, text);
   // Set up without faults: setup's signed POSTs are not retried blindly, by design.
   const m = memoryIo({ env: keys.env, cwd: dir });
@@ -43,12 +47,23 @@ describe('perpbot against a venue failing 30 % of reads (spawned)', () => {
       perpbot(['reconcile', '--config', config, '--account', keys.account.address]),
     ]);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ account: keys.account.address, registered: true, balance: '1000', markets: [{ marketId: 1, openOrders: [] }] });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      account: keys.account.address,
+      registered: true,
+      balance: '1000',
+      markets: [{ marketId: 1, openOrders: [] }],
+    });
     expect(reconcile.code, reconcile.stderr).toBe(0);
     expect(reconcile.stdout).toContain('no differences: the journal matches the venue');
     // The seeded faults did hit these commands, and every wait says what it waited for.
-    const waits = `${status.stderr}${reconcile.stderr}`.split('\n').filter((line) => line.includes('waiting for the venue'));
+    const waits = `${status.stderr}${reconcile.stderr}`
+      .split('\n')
+      .filter((line) => line.includes('waiting for the venue'));
     expect(waits.length).toBeGreaterThan(0);
-    for (const line of waits) expect(JSON.parse(line)).toMatchObject({ level: 40, reason: expect.stringMatching(/HTTP 503: Unavailable: simulated outage/) });
+    for (const line of waits)
+      expect(JSON.parse(line)).toMatchObject({
+        level: 40,
+        reason: expect.stringMatching(/HTTP 503: Unavailable: simulated outage/),
+      });
   }, 90_000);
 });

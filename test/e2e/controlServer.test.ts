@@ -8,7 +8,15 @@ import { controlFileFor, readControlFile } from '../../src/runtime/control/contr
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startFaultyRestProxy, type FaultyRestProxy } from './support/faultyRestProxy.js';
 import { until } from './support/journalBot.js';
-import { CONTROL_TOKEN, parsePrometheus, prepareServiceRoot, serviceBotConfig, startServiceBot, sumOf, type ServiceBot } from './support/serviceBot.js';
+import {
+  CONTROL_TOKEN,
+  parsePrometheus,
+  prepareServiceRoot,
+  serviceBotConfig,
+  startServiceBot,
+  sumOf,
+  type ServiceBot,
+} from './support/serviceBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const PROBE = `  - name: probe
@@ -42,7 +50,14 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     return { status: answer.status, body: JSON.parse(answer.text) as Record<string, unknown> };
   };
   const killSwitch = (body: unknown, token?: string): Promise<Answer> =>
-    call('/api/kill-switch', { method: 'POST', headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+    call('/api/kill-switch', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify(body),
+    });
 
   beforeEach(async () => {
     sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
@@ -62,20 +77,40 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
   it('answers health, readiness, metrics equal to the journal, status, and a token-guarded kill switch; never a secret', async () => {
     bot = await startServiceBot(sim, who, dir, serviceBotConfig(dir, PROBE), { restUrl: proxy.url });
     const { engine } = bot;
-    expect(bot.lines.some((l) => l.includes('"msg":"control server listening"') && l.includes(`"url":"${bot?.url ?? ''}"`))).toBe(true);
+    expect(
+      bot.lines.some((l) => l.includes('"msg":"control server listening"') && l.includes(`"url":"${bot?.url ?? ''}"`)),
+    ).toBe(true);
     expect(bot.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // Recorded beside the journal, for `perpbot status`.
-    expect(readControlFile(controlFileFor(bot.journal))).toMatchObject({ url: bot.url, pid: process.pid, account: who.account });
+    expect(readControlFile(controlFileFor(bot.journal))).toMatchObject({
+      url: bot.url,
+      pid: process.pid,
+      account: who.account,
+    });
 
     expect((await json('/health')).status).toBe(200);
     await until(async () => (await call('/ready')).status === 200);
-    await until(() => engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2 && engine.tracker.position(1) !== undefined);
+    await until(
+      () =>
+        engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2 &&
+        engine.tracker.position(1) !== undefined,
+    );
     await until(async () => ((await json('/api/status')).body['recentFills'] as unknown[]).length > 0);
     // Tick-to-trade is timed from the market's last oracle or book message: the probe's bids may go
     // on the start-up mark before any frame came, so one more bid answers a frame seen by the bot.
     const startMark = engine.market(1)?.mark_price;
     await until(() => engine.market(1)?.mark_price !== startMark);
-    const timed = await engine.execute(placeLimit({ intentId: 'timed-bid', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0005', price: '30000', postOnly: true }));
+    const timed = await engine.execute(
+      placeLimit({
+        intentId: 'timed-bid',
+        strategy: 'probe',
+        marketId: 1,
+        side: 'buy',
+        size: '0.0005',
+        price: '30000',
+        postOnly: true,
+      }),
+    );
     expect(timed.type).toBe('accepted');
 
     // /metrics parses as Prometheus text; its order and fill counters equal the journal's.
@@ -85,25 +120,57 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     const samples = parsePrometheus(metrics.text);
     const db = new Database(bot.journal, { readonly: true });
     try {
-      const journaled = db.prepare("SELECT kind, COUNT(*) AS n FROM intents WHERE outcome_type = 'accepted' GROUP BY kind").all() as { kind: string; n: number }[];
+      const journaled = db
+        .prepare("SELECT kind, COUNT(*) AS n FROM intents WHERE outcome_type = 'accepted' GROUP BY kind")
+        .all() as { kind: string; n: number }[];
       expect(journaled.length).toBeGreaterThan(0);
-      for (const { kind, n } of journaled) expect(sumOf(samples, 'perpbot_intents_total', { kind, outcome: 'accepted' })).toBe(n);
-      expect(sumOf(samples, 'perpbot_intents_total', { outcome: 'accepted' })).toBe(journaled.reduce((s, r) => s + r.n, 0));
-      const fills = (db.prepare('SELECT COUNT(*) AS n FROM fills WHERE lower(account) = lower(?)').get(who.account) as { n: number }).n;
+      for (const { kind, n } of journaled)
+        expect(sumOf(samples, 'perpbot_intents_total', { kind, outcome: 'accepted' })).toBe(n);
+      expect(sumOf(samples, 'perpbot_intents_total', { outcome: 'accepted' })).toBe(
+        journaled.reduce((s, r) => s + r.n, 0),
+      );
+      const fills = (
+        db.prepare('SELECT COUNT(*) AS n FROM fills WHERE lower(account) = lower(?)').get(who.account) as { n: number }
+      ).n;
       expect(fills).toBeGreaterThan(0);
       expect(sumOf(samples, 'perpbot_fills_total')).toBe(fills);
     } finally {
       db.close();
     }
-    for (const name of ['perpbot_process_cpu_seconds_total', 'perpbot_rest_request_duration_seconds_count', 'perpbot_tick_to_trade_seconds_count', 'perpbot_feed_age_seconds', 'perpbot_balance_usdc', 'perpbot_position_size', 'perpbot_pnl_usdc', 'perpbot_ready']) {
-      expect(samples.some((s) => s.name === name), name).toBe(true);
+    for (const name of [
+      'perpbot_process_cpu_seconds_total',
+      'perpbot_rest_request_duration_seconds_count',
+      'perpbot_tick_to_trade_seconds_count',
+      'perpbot_feed_age_seconds',
+      'perpbot_balance_usdc',
+      'perpbot_position_size',
+      'perpbot_pnl_usdc',
+      'perpbot_ready',
+    ]) {
+      expect(
+        samples.some((s) => s.name === name),
+        name,
+      ).toBe(true);
     }
     expect(sumOf(samples, 'perpbot_position_size', { market: '1' })).toBeCloseTo(0.001, 9);
     expect(sumOf(samples, 'perpbot_ready')).toBe(1);
-    expect((await engine.execute(cancel({ intentId: 'timed-bid-cancel', strategy: 'probe', marketId: 1, target: { intentId: 'timed-bid' } }))).type).toBe('accepted');
+    expect(
+      (
+        await engine.execute(
+          cancel({ intentId: 'timed-bid-cancel', strategy: 'probe', marketId: 1, target: { intentId: 'timed-bid' } }),
+        )
+      ).type,
+    ).toBe('accepted');
 
     // The status: positions with mark and uPnL, open orders, fills, strategies, streams.
-    const status = (await json('/api/status')).body as { positions: { marketId: number; signedSize: string; markPrice: string | null; unrealizedPnl: string | null }[]; openOrders: { strategy: string; price: string }[]; strategies: { name: string; status: string }[]; streams: { channel: string }[]; ready: { ready: boolean }; account: string };
+    const status = (await json('/api/status')).body as {
+      positions: { marketId: number; signedSize: string; markPrice: string | null; unrealizedPnl: string | null }[];
+      openOrders: { strategy: string; price: string }[];
+      strategies: { name: string; status: string }[];
+      streams: { channel: string }[];
+      ready: { ready: boolean };
+      account: string;
+    };
     expect(status.account).toBe(who.account);
     expect(status.positions).toEqual([expect.objectContaining({ marketId: 1, signedSize: '0.001' })]);
     expect(status.positions[0]?.markPrice).not.toBeNull();
@@ -139,13 +206,20 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     // With it, the switch trips: orders are cancelled, /ready says why.
     const tripped = await killSwitch({ action: 'trip', reason: 'operator test' }, CONTROL_TOKEN);
     expect(tripped.status).toBe(200);
-    expect(JSON.parse(tripped.text)).toMatchObject({ action: 'trip', killSwitch: { tripped: true, reason: 'kill switch tripped through the control server: operator test' } });
+    expect(JSON.parse(tripped.text)).toMatchObject({
+      action: 'trip',
+      killSwitch: { tripped: true, reason: 'kill switch tripped through the control server: operator test' },
+    });
     expect(engine.killSwitch.tripped).toBe(true);
     const notReady = await json('/ready');
     expect(notReady.status).toBe(503);
-    expect(notReady.body['reasons']).toEqual(['kill switch tripped: kill switch tripped through the control server: operator test']);
+    expect(notReady.body['reasons']).toEqual([
+      'kill switch tripped: kill switch tripped through the control server: operator test',
+    ]);
     await until(() => engine.tracker.openOrders({ strategy: 'probe' }).length === 0);
-    expect(sumOf(parsePrometheus((await call('/metrics')).text), 'perpbot_kill_switch_tripped', { scope: 'account' })).toBe(1);
+    expect(
+      sumOf(parsePrometheus((await call('/metrics')).text), 'perpbot_kill_switch_tripped', { scope: 'account' }),
+    ).toBe(1);
     expect((await killSwitch({ action: 'reset' }, CONTROL_TOKEN)).status).toBe(200);
     await until(async () => (await call('/ready')).status === 200);
 
@@ -179,7 +253,10 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     bot = await startServiceBot(sim, who, dir, serviceBotConfig(dir, PROBE), { env: {} });
     const answer = await killSwitch({ action: 'trip' }, CONTROL_TOKEN);
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.text)).toMatchObject({ error: 'the kill-switch endpoint is disabled: no control token is configured', hints: ['set environment variable PERPBOT_CONTROL_TOKEN and restart the bot'] });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      error: 'the kill-switch endpoint is disabled: no control token is configured',
+      hints: ['set environment variable PERPBOT_CONTROL_TOKEN and restart the bot'],
+    });
     expect(bot.engine.killSwitch.tripped).toBe(false);
   }, 30_000);
 });

@@ -43,10 +43,35 @@ function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints'> 
       'pnl-unrealized': status.pnl?.unrealized ?? '–',
       account: status.account,
     },
-    positions: Object.fromEntries(status.positions.map((p) => [String(p.marketId), { side: p.side, signedSize: p.signedSize, entryPrice: p.entryPrice ?? '–', markPrice: p.markPrice ?? '–', unrealizedPnl: p.unrealizedPnl ?? '–' }])),
-    orders: Object.fromEntries(status.openOrders.map((o) => [o.intentId, { strategy: o.strategy, side: o.side, size: o.size, price: o.price, filledSize: o.filledSize, state: o.state }])),
+    positions: Object.fromEntries(
+      status.positions.map((p) => [
+        String(p.marketId),
+        {
+          side: p.side,
+          signedSize: p.signedSize,
+          entryPrice: p.entryPrice ?? '–',
+          markPrice: p.markPrice ?? '–',
+          unrealizedPnl: p.unrealizedPnl ?? '–',
+        },
+      ]),
+    ),
+    orders: Object.fromEntries(
+      status.openOrders.map((o) => [
+        o.intentId,
+        { strategy: o.strategy, side: o.side, size: o.size, price: o.price, filledSize: o.filledSize, state: o.state },
+      ]),
+    ),
     strategies: Object.fromEntries(
-      status.strategies.map((s) => [s.name, { status: s.status, position: s.positions.map((p) => p.signedSize).join(', ') || '0', pnl: s.pnl?.total ?? '–', openOrders: String(s.openOrders), killSwitch: s.killSwitch.tripped ? 'tripped' : 'armed' }]),
+      status.strategies.map((s) => [
+        s.name,
+        {
+          status: s.status,
+          position: s.positions.map((p) => p.signedSize).join(', ') || '0',
+          pnl: s.pnl?.total ?? '–',
+          openOrders: String(s.openOrders),
+          killSwitch: s.killSwitch.tripped ? 'tripped' : 'armed',
+        },
+      ]),
     ),
     fills: status.recentFills.slice(0, 20).map((f) => f.id),
   };
@@ -84,7 +109,10 @@ describe('the live dashboard in headless Chromium', () => {
   let browser: Browser | undefined;
 
   beforeEach(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
+      );
     // Long blocks: the mark moves only when the test says, so page and API can be compared exactly.
     sim = await startSim({ port: 0, blockMs: 60_000, registrationLagMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'perpbot-dashboard-'));
@@ -104,7 +132,10 @@ describe('the live dashboard in headless Chromium', () => {
     // The venue settles and publishes per block: mine them by hand while the probe trades.
     await until(() => {
       sim.controls.advanceBlocks(1);
-      return engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2 && engine.tracker.position(1) !== undefined;
+      return (
+        engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2 &&
+        engine.tracker.position(1) !== undefined
+      );
     });
     const status = async () => (await (await fetch(`${url}/api/status`)).json()) as BotStatus;
     await until(async () => (await status()).recentFills.length > 0);
@@ -128,7 +159,47 @@ describe('the live dashboard in headless Chromium', () => {
     await page.waitForSelector('body[data-connected="true"]');
     await page.waitForSelector('[data-testid="positions"] tr[data-position="1"]');
     const read = (): Promise<PageView> => page.evaluate(READ_PAGE) as Promise<PageView>;
-    const pick = (view: PageView) => ({ cards: view.cards, positions: Object.fromEntries(Object.entries(view.positions).map(([k, v]) => [k, { side: v['side'], signedSize: v['signedSize'], entryPrice: v['entryPrice'], markPrice: v['markPrice'], unrealizedPnl: v['unrealizedPnl'] }])), orders: Object.fromEntries(Object.entries(view.orders).map(([k, v]) => [k, { strategy: v['strategy'], side: v['side'], size: v['size'], price: v['price'], filledSize: v['filledSize'], state: v['state'] }])), strategies: Object.fromEntries(Object.entries(view.strategies).map(([k, v]) => [k, { status: v['status'], position: v['position'], pnl: v['pnl'], openOrders: v['openOrders'], killSwitch: v['killSwitch'] }])), fills: view.fills });
+    const pick = (view: PageView) => ({
+      cards: view.cards,
+      positions: Object.fromEntries(
+        Object.entries(view.positions).map(([k, v]) => [
+          k,
+          {
+            side: v['side'],
+            signedSize: v['signedSize'],
+            entryPrice: v['entryPrice'],
+            markPrice: v['markPrice'],
+            unrealizedPnl: v['unrealizedPnl'],
+          },
+        ]),
+      ),
+      orders: Object.fromEntries(
+        Object.entries(view.orders).map(([k, v]) => [
+          k,
+          {
+            strategy: v['strategy'],
+            side: v['side'],
+            size: v['size'],
+            price: v['price'],
+            filledSize: v['filledSize'],
+            state: v['state'],
+          },
+        ]),
+      ),
+      strategies: Object.fromEntries(
+        Object.entries(view.strategies).map(([k, v]) => [
+          k,
+          {
+            status: v['status'],
+            position: v['position'],
+            pnl: v['pnl'],
+            openOrders: v['openOrders'],
+            killSwitch: v['killSwitch'],
+          },
+        ]),
+      ),
+      fills: view.fills,
+    });
     /** The page and the API agree (both read between two pushes of the same state). */
     const agrees = async (): Promise<boolean> => {
       const shown = pick(await read());

@@ -33,7 +33,10 @@ describe('degraded mode: the private feeds down for a minute', () => {
 
   it('keeps the bot running and degraded (opening refused with FEED_DOWN, a cancel accepted), then resumes by itself', async () => {
     const who = await fundedAccount(sim);
-    const config = journalBotConfig(dir).replace('strategies:\n', 'strategies:\n  - { name: watcher, module: strategies/watcher.ts, markets: [1] }\n');
+    const config = journalBotConfig(dir).replace(
+      'strategies:\n',
+      'strategies:\n  - { name: watcher, module: strategies/watcher.ts, markets: [1] }\n',
+    );
     bot = await startBotOnSim(sim, who, config, dir, { restUrl: proxy.url });
     const { engine, lines } = bot;
     await until(() => engine.tracker.openOrders().filter((o) => o.orderId !== undefined).length === 2);
@@ -46,11 +49,25 @@ describe('degraded mode: the private feeds down for a minute', () => {
     expect(sim.controls.dropAccountWebSockets(who.account)).toBeGreaterThan(0);
     await until(() => engine.conditions.state.mode === 'degraded');
 
-    const opening = await engine.execute(placeLimit({ intentId: 'opening', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0005', price: '62000', postOnly: true }));
+    const opening = await engine.execute(
+      placeLimit({
+        intentId: 'opening',
+        strategy: 'probe',
+        marketId: 1,
+        side: 'buy',
+        size: '0.0005',
+        price: '62000',
+        postOnly: true,
+      }),
+    );
     expect(opening).toMatchObject({ type: 'refused', rejection: { rule: 'feed_down' } });
-    expect(opening.type === 'refused' ? opening.rejection.reason : '').toMatch(/^trading paused \(FEED_DOWN\): private feeds down/);
+    expect(opening.type === 'refused' ? opening.rejection.reason : '').toMatch(
+      /^trading paused \(FEED_DOWN\): private feeds down/,
+    );
     const target = engine.tracker.openOrders()[0]!;
-    const cancelled = await engine.execute(cancel({ intentId: 'cancel-while-down', strategy: 'probe', marketId: 1, target: { intentId: target.intentId } }));
+    const cancelled = await engine.execute(
+      cancel({ intentId: 'cancel-while-down', strategy: 'probe', marketId: 1, target: { intentId: target.intentId } }),
+    );
     expect(cancelled).toMatchObject({ type: 'accepted' });
 
     // A minute down: still running, still degraded, never stopped.
@@ -64,15 +81,31 @@ describe('degraded mode: the private feeds down for a minute', () => {
     // The venue answers again: re-authentication, reconciliation, trading resumes with no one's help.
     proxy.restore();
     await until(() => engine.conditions.state.mode === 'trading', 30_000);
-    const resumed = await engine.execute(placeLimit({ intentId: 'resumed', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0005', price: '62000', postOnly: true }));
+    const resumed = await engine.execute(
+      placeLimit({
+        intentId: 'resumed',
+        strategy: 'probe',
+        marketId: 1,
+        side: 'buy',
+        size: '0.0005',
+        price: '62000',
+        postOnly: true,
+      }),
+    );
     expect(resumed).toMatchObject({ type: 'accepted' });
     const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
     // One line as the period began and one as it ended, however often its reasons changed.
-    expect(messages.filter((m) => m === 'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through')).toHaveLength(1);
+    expect(
+      messages.filter(
+        (m) => m === 'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through',
+      ),
+    ).toHaveLength(1);
     expect(messages.filter((m) => m === 'trading resumed: feeds up and reconciled')).toHaveLength(1);
     expect(messages).not.toContain('trading stopped for a definite reason: stopping the bot');
     // The strategy saw it all on its stream: trading, degraded with the reason, trading again.
-    const seen = lines.map((l) => JSON.parse(l) as { msg: string; mode?: string; reasons?: string[] }).filter((l) => l.msg === 'strategy saw trading state');
+    const seen = lines
+      .map((l) => JSON.parse(l) as { msg: string; mode?: string; reasons?: string[] })
+      .filter((l) => l.msg === 'strategy saw trading state');
     const modes = seen.map((l) => l.mode).filter((m, i, all) => i === 0 || m !== all[i - 1]);
     expect(modes).toEqual(['trading', 'degraded', 'trading']);
     expect(seen.find((l) => l.mode === 'degraded')?.reasons?.[0]).toMatch(/^private feeds down/);

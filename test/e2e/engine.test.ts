@@ -3,11 +3,17 @@ import { systemClock } from '../../src/core/clock.js';
 import { Engine } from '../../src/engine/engine.js';
 import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
-import { adjustIsolatedMargin, placeLimit, setMarginMode, placeMarket, cancel, setLeverage } from '../../src/engine/intentBuilders.js';
+import {
+  adjustIsolatedMargin,
+  placeLimit,
+  setMarginMode,
+  placeMarket,
+  cancel,
+  setLeverage,
+} from '../../src/engine/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import type { EngineJournal } from '../../src/engine/engineJournal.js';
 import { JwtSession } from '../../src/engine/jwtSession.js';
-import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient } from '../../src/venue/rest/restClient.js';
@@ -16,7 +22,7 @@ import { fundedAccount, grantAllowance, type SimAccount } from './support/simAcc
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: ActionSender; journal?: EngineJournal } = {}): Engine {
+function engineFor(who: SimAccount, overrides: { sender?: ActionSender; journal?: EngineJournal } = {}): Engine {
   return new Engine({
     ...(overrides.journal === undefined ? {} : { journal: overrides.journal }),
     account: who.account,
@@ -24,8 +30,21 @@ function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: Actio
     rest: who.rest,
     sender: overrides.sender ?? venueSender(who.rest),
     config: withEngineDefaults({
-      guards: { maxOpenOrders: 1000, actionsPerSecond: 10_000, actionBurst: 10_000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
-      retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxDelayMs: 400, accountNotRegisteredMaxAttempts: 40, resendDelayMs: 50, rateLimitedDelayMs: 200 },
+      guards: {
+        maxOpenOrders: 1000,
+        actionsPerSecond: 10_000,
+        actionBurst: 10_000,
+        maxOrderNotional: '100000',
+        maxPositionNotional: '1000000',
+        killSwitchMaxLoss: '100000',
+      },
+      retry: {
+        accountNotRegisteredBaseDelayMs: 100,
+        accountNotRegisteredMaxDelayMs: 400,
+        accountNotRegisteredMaxAttempts: 40,
+        resendDelayMs: 50,
+        rateLimitedDelayMs: 200,
+      },
     }),
     selectors: SPEC_SELECTORS,
     clock: systemClock,
@@ -35,7 +54,16 @@ function engineFor(sim: RunningSim, who: SimAccount, overrides: { sender?: Actio
 }
 
 const buy = (i: number, extra: Partial<Parameters<typeof placeLimit>[0]> = {}) =>
-  placeLimit({ intentId: `t-${i}`, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true, ...extra });
+  placeLimit({
+    intentId: `t-${i}`,
+    strategy: 't',
+    marketId: 1,
+    side: 'buy',
+    size: '0.00015',
+    price: '30000',
+    postOnly: true,
+    ...extra,
+  });
 
 describe('engine against the simulator', () => {
   let sim: RunningSim;
@@ -48,7 +76,10 @@ describe('engine against the simulator', () => {
 
   it('lands 500 intents fired at once with zero nonce errors and no duplicate, across two anchor rollovers', async () => {
     // Neither side rate-limits REST here: this is about nonces, not the 500-per-10-s budget.
-    const who = { ...(await fundedAccount(sim)), rest: createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, rateLimit: false }) };
+    const who = {
+      ...(await fundedAccount(sim)),
+      rest: createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, rateLimit: false }),
+    };
     // Every send as it left and how the venue answered: a nonce error the engine resynced from, or
     // a resend, would still end accepted, so the sends themselves are what must be clean.
     const real = venueSender(who.rest);
@@ -56,7 +87,10 @@ describe('engine against the simulator', () => {
     const recording: ActionSender = {
       async send(request, options) {
         const nonce = request.nonce;
-        const base = { pair: nonce === undefined ? 'none' : `${nonce.anchor}:${nonce.bit}`, anchor: nonce?.anchor ?? -1n };
+        const base = {
+          pair: nonce === undefined ? 'none' : `${nonce.anchor}:${nonce.bit}`,
+          anchor: nonce?.anchor ?? -1n,
+        };
         try {
           const receipt = await real.send(request, options);
           sends.push(base);
@@ -67,10 +101,12 @@ describe('engine against the simulator', () => {
         }
       },
     };
-    const engine = engineFor(sim, who, { sender: recording });
+    const engine = engineFor(who, { sender: recording });
     await engine.start();
     const before = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
-    const outcomes = await Promise.all(Array.from({ length: 500 }, (_, i) => engine.execute(buy(i, { price: (30000 + (i % 50)).toString() }))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => engine.execute(buy(i, { price: (30000 + (i % 50)).toString() }))),
+    );
     const failed = outcomes.filter((o) => o.type !== 'accepted');
     expect(failed).toEqual([]);
     // One send per intent: no nonce error (NonceUsed, InvalidNonceAnchor, InvalidNonceIndex), no
@@ -86,7 +122,8 @@ describe('engine against the simulator', () => {
     const after = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
     expect(after - before).toBeGreaterThanOrEqual(3n); // anchors +1, +2, +3 used: two rollovers
     let open = 0;
-    for (const m of [1]) open += (await who.rest.openOrders({ account: who.account, market_id: String(m) })).orders.length;
+    for (const m of [1])
+      open += (await who.rest.openOrders({ account: who.account, market_id: String(m) })).orders.length;
     expect(open).toBe(500);
     await engine.stop();
   }, 60_000);
@@ -94,7 +131,7 @@ describe('engine against the simulator', () => {
   it('rides out the registration lag after the first deposit', async () => {
     sim.controls.setRegistrationLag(1200);
     const who = await fundedAccount(sim, { skipLag: false });
-    const engine = engineFor(sim, who);
+    const engine = engineFor(who);
     await engine.start();
     const started = Date.now();
     const outcome = await engine.execute(buy(1));
@@ -117,7 +154,7 @@ describe('engine against the simulator', () => {
         }
       },
     };
-    const engine = engineFor(sim, who, { sender: firstFails });
+    const engine = engineFor(who, { sender: firstFails });
     await engine.start();
     sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
     const outcome = await engine.execute(buy(7));
@@ -131,31 +168,41 @@ describe('engine against the simulator', () => {
 
   it('refuses a margin-mode switch with an open position, and with close_first closes then switches', async () => {
     const who = await fundedAccount(sim);
-    const engine = engineFor(sim, who);
+    const engine = engineFor(who);
     await engine.start();
     // The synthetic makers quote on each block: make sure one has passed, then read the current
     // mark (this engine is not attached to the oracle feed) so the slippage bound is fresh.
     sim.controls.advanceBlocks(1);
     await engine.refreshMarkets();
-    const taken = await engine.execute(placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
+    const taken = await engine.execute(
+      placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }),
+    );
     expect(taken.type).toBe('accepted');
     await engine.reconcile();
     expect(engine.tracker.position(1)?.size).toBe('0.001');
 
-    const refused = await engine.execute(setMarginMode({ intentId: 'mm-1', strategy: 't', marketId: 1, marginMode: 'isolated' }));
+    const refused = await engine.execute(
+      setMarginMode({ intentId: 'mm-1', strategy: 't', marketId: 1, marginMode: 'isolated' }),
+    );
     expect(refused.type).toBe('refused');
     expect(refused.type === 'refused' ? refused.rejection.rule : '').toBe('margin_mode_open_position');
 
-    const switched = await engine.execute(setMarginMode({ intentId: 'mm-2', strategy: 't', marketId: 1, marginMode: 'isolated', policy: 'close_first' }));
+    const switched = await engine.execute(
+      setMarginMode({ intentId: 'mm-2', strategy: 't', marketId: 1, marginMode: 'isolated', policy: 'close_first' }),
+    );
     expect(switched.type).toBe('accepted');
     const flat = await who.rest.position({ account: who.account, market_id: '1' });
     expect(flat.size === null || flat.size === '0').toBe(true);
     // A flat position reports empty fields (venue-facts): fund the isolated margin, open a new
     // position and read the mode from it.
-    const funded = await engine.execute(adjustIsolatedMargin({ intentId: 'iso', strategy: 't', marketId: 1, amount: '100' }));
+    const funded = await engine.execute(
+      adjustIsolatedMargin({ intentId: 'iso', strategy: 't', marketId: 1, amount: '100' }),
+    );
     expect(funded.type).toBe('accepted');
     await engine.refreshMarkets();
-    const reopened = await engine.execute(placeMarket({ intentId: 'reopen', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
+    const reopened = await engine.execute(
+      placeMarket({ intentId: 'reopen', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }),
+    );
     expect(reopened.type).toBe('accepted');
     expect((await who.rest.position({ account: who.account, market_id: '1' })).margin_mode).toBe(1);
     await engine.stop();
@@ -163,13 +210,18 @@ describe('engine against the simulator', () => {
 
   it('the kill switch cancels every order and refuses new intents until reset', async () => {
     const who = await fundedAccount(sim);
-    const engine = engineFor(sim, who);
+    const engine = engineFor(who);
     await engine.start();
     for (let i = 0; i < 3; i++) expect((await engine.execute(buy(i))).type).toBe('accepted');
     const seen: IntentOutcome[] = [];
     engine.outcomes$.subscribe((o) => seen.push(o));
     engine.tripKillSwitch('test');
-    for (let i = 0; i < 50 && (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (
+      let i = 0;
+      i < 50 && (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.length > 0;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 50));
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
     const blocked = await engine.execute(buy(10));
     expect(blocked.type === 'refused' ? blocked.rejection.rule : blocked.type).toBe('kill_switch');
@@ -181,10 +233,12 @@ describe('engine against the simulator', () => {
 
   it('cancels by intent id, resolving the resting order id itself', async () => {
     const who = await fundedAccount(sim);
-    const engine = engineFor(sim, who);
+    const engine = engineFor(who);
     await engine.start();
     const placing = engine.execute(buy(1));
-    const cancelled = await engine.execute(cancel({ intentId: 'c-1', strategy: 't', marketId: 1, target: { intentId: 't-1' } }));
+    const cancelled = await engine.execute(
+      cancel({ intentId: 'c-1', strategy: 't', marketId: 1, target: { intentId: 't-1' } }),
+    );
     expect((await placing).type).toBe('accepted');
     expect(cancelled.type).toBe('accepted');
     expect(engine.tracker.order('t-1')?.state).toBe('cancelled');
@@ -194,11 +248,14 @@ describe('engine against the simulator', () => {
 
   it('refuses invalid intents before signing, naming the rule and value', async () => {
     const who = await fundedAccount(sim);
-    const engine = engineFor(sim, who);
+    const engine = engineFor(who);
     await engine.start();
     const anchorBefore = (await who.rest.nonceState(who.account)).nonce_anchor;
     const offGrid = await engine.execute(buy(1, { size: '0.000155' }));
-    expect(offGrid.type === 'refused' ? [offGrid.rejection.rule, offGrid.rejection.value] : offGrid.type).toEqual(['size_step', '0.000155']);
+    expect(offGrid.type === 'refused' ? [offGrid.rejection.rule, offGrid.rejection.value] : offGrid.type).toEqual([
+      'size_step',
+      '0.000155',
+    ]);
     const lev = await engine.execute(setLeverage({ intentId: 'l', strategy: 't', marketId: 1, leverage: 51 }));
     expect(lev.type === 'refused' ? lev.rejection.rule : lev.type).toBe('leverage');
     expect((await who.rest.nonceState(who.account)).nonce_anchor).toBe(anchorBefore);
@@ -214,16 +271,22 @@ describe('engine against the simulator', () => {
       nonceAllocated: (p, id) => events.push(`nonce ${id} ${p.anchor}:${p.bit}`),
       requestSent: (e) => {
         events.push(`sent ${e.intentId} #${e.attempt}`);
-        bodies.push(e.body as Record<string, unknown>);
+        bodies.push(e.body);
       },
       responseReceived: (e) => events.push(`answer ${e.intentId} ${e.ok}`),
       outcome: (o) => events.push(`outcome ${o.intentId} ${o.type}`),
     };
-    const engine = engineFor(sim, who, { journal });
+    const engine = engineFor(who, { journal });
     await engine.start();
     const anchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor) + 1n;
     await engine.execute(buy(1));
-    expect(events).toEqual(['intent t-1', `nonce t-1 ${anchor}:0`, 'sent t-1 #1', 'answer t-1 true', 'outcome t-1 accepted']);
+    expect(events).toEqual([
+      'intent t-1',
+      `nonce t-1 ${anchor}:0`,
+      'sent t-1 #1',
+      'answer t-1 true',
+      'outcome t-1 accepted',
+    ]);
     const permit = bodies[0]?.['permit'] as Record<string, unknown>;
     expect(permit['nonce_bitmap_index']).toBe(0);
     expect('signature' in permit).toBe(false);
@@ -243,7 +306,13 @@ describe('engine in JWT mode against the simulator', () => {
   it('reports AllowanceExpired without an allowance, trades after approve-single, refreshes the token before expiry', async () => {
     const who = await fundedAccount(sim);
     const clock = new ShiftedClock();
-    const session = new JwtSession({ rest: who.rest, account: who.account, accountSigner: who.accountSigner, context: () => who.context, clock });
+    const session = new JwtSession({
+      rest: who.rest,
+      account: who.account,
+      accountSigner: who.accountSigner,
+      context: () => who.context,
+      clock,
+    });
     const engine = new Engine({
       account: who.account,
       signer: who.signer,

@@ -33,7 +33,11 @@ interface SendRecord {
  * The venue sender, recording each send; after the first failure it turns the simulator's faults
  * off and runs `afterFirstFailure` (another process acting) before the engine sees the error.
  */
-function faultySender(sim: RunningSim, inner: ActionSender, afterFirstFailure?: () => Promise<void>): { sender: ActionSender; sends: SendRecord[] } {
+function faultySender(
+  sim: RunningSim,
+  inner: ActionSender,
+  afterFirstFailure?: () => Promise<void>,
+): { sender: ActionSender; sends: SendRecord[] } {
   const sends: SendRecord[] = [];
   let failures = 0;
   return {
@@ -46,7 +50,12 @@ function faultySender(sim: RunningSim, inner: ActionSender, afterFirstFailure?: 
           sends.push({ ...base, result: 'ok' });
           return receipt;
         } catch (error) {
-          sends.push({ ...base, ...(error instanceof VenueError ? { result: error.kind, httpStatus: error.httpStatus } : { result: String(error) }) });
+          sends.push({
+            ...base,
+            ...(error instanceof VenueError
+              ? { result: error.kind, httpStatus: error.httpStatus }
+              : { result: String(error) }),
+          });
           if (failures++ === 0) {
             sim.controls.setFaults({ errorRate: 0 });
             await afterFirstFailure?.();
@@ -67,10 +76,20 @@ const engineFor = (who: SimAccount, sender: ActionSender) => engineOnSim(who, { 
  */
 async function anotherProcessRollsTheAnchorTwice(who: SimAccount): Promise<void> {
   const anchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
-  for (const nonce of [{ anchor: anchor + 1n, bit: 207 }, { anchor: anchor + 2n, bit: 207 }]) {
+  for (const nonce of [
+    { anchor: anchor + 1n, bit: 207 },
+    { anchor: anchor + 2n, bit: 207 },
+  ]) {
     const request = await buildSignedRequest(
       { action: 'cancelAllOrders', market_id: 2 },
-      { mode: 'permit', context: who.context, signer: who.signer, account: who.account, nonce, deadline: unixSeconds(systemClock) + 60 },
+      {
+        mode: 'permit',
+        context: who.context,
+        signer: who.signer,
+        account: who.account,
+        nonce,
+        deadline: unixSeconds(systemClock) + 60,
+      },
       SPEC_SELECTORS,
     );
     await venueSender(who.rest).send(request);
@@ -79,7 +98,8 @@ async function anotherProcessRollsTheAnchorTwice(who: SimAccount): Promise<void>
 
 /** Polls until `done` holds (feeds trail the REST answers a little). */
 async function eventually(done: () => boolean, timeoutMs = 3000): Promise<void> {
-  for (const started = Date.now(); !done() && Date.now() - started < timeoutMs; ) await new Promise((r) => setTimeout(r, 20));
+  for (const started = Date.now(); !done() && Date.now() - started < timeoutMs;)
+    await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('engine confirms a send that executed although its answer was a 5xx', () => {
@@ -94,7 +114,9 @@ describe('engine confirms a send that executed although its answer was a 5xx', (
     await sim.close();
   });
 
-  async function started(options: { afterFirstFailure?: () => Promise<void>; syntheticBook?: boolean } = {}): Promise<{ who: SimAccount; engine: Engine; sends: SendRecord[] }> {
+  async function started(
+    options: { afterFirstFailure?: () => Promise<void>; syntheticBook?: boolean } = {},
+  ): Promise<{ who: SimAccount; engine: Engine; sends: SendRecord[] }> {
     const who = await fundedAccount(sim);
     const recorded = faultySender(sim, venueSender(who.rest), options.afterFirstFailure);
     const engine = engineFor(who, recorded.sender);
@@ -116,13 +138,26 @@ describe('engine confirms a send that executed although its answer was a 5xx', (
     const makerEngine = engineFor(maker, venueSender(maker.rest));
     await makerEngine.start();
     const mark = engine.market(1)?.mark_price ?? '';
-    const ask = await makerEngine.execute(placeLimit({ intentId: 'ask', strategy: 'm', marketId: 1, side: 'sell', size: '0.001', price: mark, priceRounding: 'up', postOnly: true }));
+    const ask = await makerEngine.execute(
+      placeLimit({
+        intentId: 'ask',
+        strategy: 'm',
+        marketId: 1,
+        side: 'sell',
+        size: '0.001',
+        price: mark,
+        priceRounding: 'up',
+        postOnly: true,
+      }),
+    );
     expect(ask.type).toBe('accepted');
     const fills: TrackedFill[] = [];
     engine.fills$.subscribe((f) => fills.push(f));
     sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
 
-    const outcome = await engine.execute(placeMarket({ intentId: 'ioc', strategy: 't', marketId: 1, side: 'buy', size: '0.001', timeInForce: 'IOC' }));
+    const outcome = await engine.execute(
+      placeMarket({ intentId: 'ioc', strategy: 't', marketId: 1, side: 'buy', size: '0.001', timeInForce: 'IOC' }),
+    );
 
     expect(sends.map((s) => s.result)).toEqual(['Internal', 'NonceUsed']);
     expect(noncePairKey(sends[1]!.nonce!)).toBe(noncePairKey(sends[0]!.nonce!));
@@ -142,11 +177,23 @@ describe('engine confirms a send that executed although its answer was a 5xx', (
 
   it('a cancel answered 5xx after it executed: resend, NonceUsed, accepted, the order gone', async () => {
     const { who, engine, sends } = await started();
-    const placed = await engine.execute(placeLimit({ intentId: 'rest', strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true }));
+    const placed = await engine.execute(
+      placeLimit({
+        intentId: 'rest',
+        strategy: 't',
+        marketId: 1,
+        side: 'buy',
+        size: '0.00015',
+        price: '30000',
+        postOnly: true,
+      }),
+    );
     expect(placed.type).toBe('accepted');
     sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
 
-    const cancelled = await engine.execute(cancel({ intentId: 'c', strategy: 't', marketId: 1, target: { intentId: 'rest' } }));
+    const cancelled = await engine.execute(
+      cancel({ intentId: 'c', strategy: 't', marketId: 1, target: { intentId: 'rest' } }),
+    );
 
     expect(sends.filter((s) => s.endpoint === 'cancelOrder').map((s) => s.result)).toEqual(['Internal', 'NonceUsed']);
     expect(cancelled.type).toBe('accepted');
@@ -161,11 +208,23 @@ describe('engine confirms a send that executed although its answer was a 5xx', (
     const setup = await started({ afterFirstFailure: () => anotherProcessRollsTheAnchorTwice(who) });
     who = setup.who;
     const { engine, sends } = setup;
-    const placed = await engine.execute(placeLimit({ intentId: 'rest', strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true }));
+    const placed = await engine.execute(
+      placeLimit({
+        intentId: 'rest',
+        strategy: 't',
+        marketId: 1,
+        side: 'buy',
+        size: '0.00015',
+        price: '30000',
+        postOnly: true,
+      }),
+    );
     expect(placed.type).toBe('accepted');
     sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 0 });
 
-    const cancelled = await engine.execute(cancel({ intentId: 'c', strategy: 't', marketId: 1, target: { intentId: 'rest' } }));
+    const cancelled = await engine.execute(
+      cancel({ intentId: 'c', strategy: 't', marketId: 1, target: { intentId: 'rest' } }),
+    );
 
     const cancels = sends.filter((s) => s.endpoint === 'cancelOrder');
     // 503 before executing; the identical resend refused; still open, so a new pair (which the
@@ -180,14 +239,19 @@ describe('engine confirms a send that executed although its answer was a 5xx', (
 
   it('a leverage update answered 5xx after it executed: resend, NonceUsed, accepted, the position at the requested leverage', async () => {
     const { who, engine, sends } = await started();
-    const opened = await engine.execute(placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }));
+    const opened = await engine.execute(
+      placeMarket({ intentId: 'open', strategy: 't', marketId: 1, side: 'buy', size: '0.001' }),
+    );
     expect(opened.type).toBe('accepted');
     expect((await who.rest.position({ account: who.account, market_id: '1' })).leverage).toBe('10');
     sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 1 });
 
     const outcome = await engine.execute(setLeverage({ intentId: 'lev', strategy: 't', marketId: 1, leverage: 5 }));
 
-    expect(sends.filter((s) => s.endpoint === 'updateLeverage').map((s) => s.result)).toEqual(['Internal', 'NonceUsed']);
+    expect(sends.filter((s) => s.endpoint === 'updateLeverage').map((s) => s.result)).toEqual([
+      'Internal',
+      'NonceUsed',
+    ]);
     expect(outcome.type).toBe('accepted');
     expect((await who.rest.position({ account: who.account, market_id: '1' })).leverage).toBe('5');
     await engine.stop();

@@ -57,7 +57,16 @@ function jwtEngine(who: SimAccount, sender: ActionSender): Engine {
   });
 }
 
-const bid = (id: string) => placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true });
+const bid = (id: string) =>
+  placeLimit({
+    intentId: id,
+    strategy: 't',
+    marketId: 1,
+    side: 'buy',
+    size: '0.00015',
+    price: '30000',
+    postOnly: true,
+  });
 
 describe('engine in JWT mode: an Unauthenticated answer', () => {
   let sim: RunningSim;
@@ -75,7 +84,14 @@ describe('engine in JWT mode: an Unauthenticated answer', () => {
     await grantAllowance(who);
     // Our clock says the token is fresh; the venue's is 15 minutes ahead, so it has expired there.
     // The login deadline is far enough out for the venue's clock too.
-    const session = new JwtSession({ rest: who.rest, account: who.account, accountSigner: who.accountSigner, context: () => who.context, clock: systemClock, loginDeadlineSeconds: 3600 });
+    const session = new JwtSession({
+      rest: who.rest,
+      account: who.account,
+      accountSigner: who.accountSigner,
+      context: () => who.context,
+      clock: systemClock,
+      loginDeadlineSeconds: 3600,
+    });
     const logins = vi.spyOn(who.rest, 'login');
     const sender = counting(venueSender(who.rest, session));
     const engine = jwtEngine(who, sender);

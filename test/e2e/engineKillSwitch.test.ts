@@ -21,9 +21,21 @@ function recording(who: SimAccount): ActionSender & { sent: SignedRequest[] } {
 
 /** Kill switch at a 5 USDC loss, confirmed after 150 ms; every other limit out of the way. */
 const engineFor = (who: SimAccount, sender?: ActionSender) =>
-  engineOnSim(who, { ...(sender === undefined ? {} : { sender }), guards: { killSwitchMaxLoss: '5', killSwitchLossConfirmMs: 150 } });
+  engineOnSim(who, {
+    ...(sender === undefined ? {} : { sender }),
+    guards: { killSwitchMaxLoss: '5', killSwitchLossConfirmMs: 150 },
+  });
 
-const rest = (id: string) => placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true });
+const rest = (id: string) =>
+  placeLimit({
+    intentId: id,
+    strategy: 't',
+    marketId: 1,
+    side: 'buy',
+    size: '0.00015',
+    price: '30000',
+    postOnly: true,
+  });
 const accepted = async (outcome: Promise<IntentOutcome>) => expect((await outcome).type).toBe('accepted');
 /** Longer than the loss confirmation, so a loss seen on the feeds would have tripped the switch. */
 const pastConfirmation = () => new Promise((r) => setTimeout(r, 400));
@@ -44,14 +56,22 @@ describe('the loss kill switch against the simulator', () => {
     await engine.start();
     const ws = await attachEngineToSimWs(sim, who, engine);
 
-    await accepted(engine.execute(setMarginMode({ intentId: 'iso-mode', strategy: 't', marketId: 1, marginMode: 'isolated' })));
-    await accepted(engine.execute(adjustIsolatedMargin({ intentId: 'iso-add', strategy: 't', marketId: 1, amount: '150' })));
+    await accepted(
+      engine.execute(setMarginMode({ intentId: 'iso-mode', strategy: 't', marketId: 1, marginMode: 'isolated' })),
+    );
+    await accepted(
+      engine.execute(adjustIsolatedMargin({ intentId: 'iso-add', strategy: 't', marketId: 1, amount: '150' })),
+    );
     await vi.waitFor(async () => expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('850'));
     await pastConfirmation();
     expect(engine.killSwitch.tripped).toBe(false);
     // Out again: the positions frame (isolated -150) reaches the engine before the account frame.
-    await accepted(engine.execute(adjustIsolatedMargin({ intentId: 'iso-remove', strategy: 't', marketId: 1, amount: '-100' })));
-    await accepted(engine.execute(setMarginMode({ intentId: 'cross-mode', strategy: 't', marketId: 1, marginMode: 'cross' })));
+    await accepted(
+      engine.execute(adjustIsolatedMargin({ intentId: 'iso-remove', strategy: 't', marketId: 1, amount: '-100' })),
+    );
+    await accepted(
+      engine.execute(setMarginMode({ intentId: 'cross-mode', strategy: 't', marketId: 1, marginMode: 'cross' })),
+    );
     await pastConfirmation();
     expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('1000');
     expect(engine.killSwitch).toEqual({ tripped: false });
@@ -71,20 +91,74 @@ describe('the loss kill switch against the simulator', () => {
 
     await accepted(engine.execute(rest('resting')));
     // Short 0.002 at 66000, bought back at 69000: a realized loss of 6 USDC plus fees.
-    await accepted(engine.execute(placeLimit({ intentId: 'short', strategy: 't', marketId: 1, side: 'sell', size: '0.002', price: '66000', postOnly: true })));
-    await accepted(counterparty.execute(placeLimit({ intentId: 'lift', strategy: 'c', marketId: 1, side: 'buy', size: '0.002', price: '66000', timeInForce: 'IOC' })));
-    await accepted(counterparty.execute(placeLimit({ intentId: 'offer', strategy: 'c', marketId: 1, side: 'sell', size: '0.002', price: '69000', postOnly: true })));
+    await accepted(
+      engine.execute(
+        placeLimit({
+          intentId: 'short',
+          strategy: 't',
+          marketId: 1,
+          side: 'sell',
+          size: '0.002',
+          price: '66000',
+          postOnly: true,
+        }),
+      ),
+    );
+    await accepted(
+      counterparty.execute(
+        placeLimit({
+          intentId: 'lift',
+          strategy: 'c',
+          marketId: 1,
+          side: 'buy',
+          size: '0.002',
+          price: '66000',
+          timeInForce: 'IOC',
+        }),
+      ),
+    );
+    await accepted(
+      counterparty.execute(
+        placeLimit({
+          intentId: 'offer',
+          strategy: 'c',
+          marketId: 1,
+          side: 'sell',
+          size: '0.002',
+          price: '69000',
+          postOnly: true,
+        }),
+      ),
+    );
     expect(engine.killSwitch.tripped).toBe(false);
-    await accepted(engine.execute(placeLimit({ intentId: 'cover', strategy: 't', marketId: 1, side: 'buy', size: '0.002', price: '69000', timeInForce: 'IOC', reduceOnly: true })));
+    await accepted(
+      engine.execute(
+        placeLimit({
+          intentId: 'cover',
+          strategy: 't',
+          marketId: 1,
+          side: 'buy',
+          size: '0.002',
+          price: '69000',
+          timeInForce: 'IOC',
+          reduceOnly: true,
+        }),
+      ),
+    );
 
     await vi.waitFor(() => expect(engine.killSwitch.tripped).toBe(true), { timeout: 3000 });
     expect(engine.killSwitch.reason).toMatch(/^loss limit reached: PnL -6\.\d+ <= -5$/);
-    await vi.waitFor(async () => expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toEqual([]));
+    await vi.waitFor(async () =>
+      expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toEqual([]),
+    );
     expect(sender.sent.map((r) => r.endpoint).at(-1)).toBe('cancelAllOrders');
 
     const sends = sender.sent.length;
     const blocked = await engine.execute(rest('blocked'));
-    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({ rule: 'kill_switch', reason: expect.stringContaining('loss limit reached') });
+    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({
+      rule: 'kill_switch',
+      reason: expect.stringContaining('loss limit reached'),
+    });
     expect(sender.sent).toHaveLength(sends);
 
     engine.resetKillSwitch();
@@ -104,18 +178,29 @@ describe('the loss kill switch against the simulator', () => {
     // engine as SignerNotAuthorized before the kill switch is even consulted).
     const ws = await attachEngineToSimWs(sim, who, engine, { onFeedLost: (error) => lost.push(error) });
 
-    await revokeSigner({ rest: who.rest, account: who.accountSigner, signer: who.signer.address, clock: systemClock, log: quietLog });
+    await revokeSigner({
+      rest: who.rest,
+      account: who.accountSigner,
+      signer: who.signer.address,
+      clock: systemClock,
+      log: quietLog,
+    });
     // The venue drops the connection; re-authenticating finds the signer revoked, so every private
     // channel fails with SignerNotActiveError. Before, RxJS rethrew that asynchronously (a crash).
     await vi.waitFor(() => expect(engine.killSwitch.tripped).toBe(true), { timeout: 5000 });
-    expect(engine.killSwitch.reason).toMatch(/^feed lost: the (orders|positions|fills|account) feed failed: WebSocket auth refused: signer 0x[0-9a-fA-F]{40} of account 0x[0-9a-fA-F]{40} has status 3/);
+    expect(engine.killSwitch.reason).toMatch(
+      /^feed lost: the (orders|positions|fills|account) feed failed: WebSocket auth refused: signer 0x[0-9a-fA-F]{40} of account 0x[0-9a-fA-F]{40} has status 3/,
+    );
     expect(lost).toHaveLength(1);
     expect(lost[0]).toBeInstanceOf(FeedLostError);
     expect(lost[0]?.cause).toBeInstanceOf(SignerNotActiveError);
     expect(lost[0]?.hints[0]).toMatch(/the signer was revoked/);
 
     const blocked = await engine.execute(rest('after'));
-    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({ rule: 'kill_switch', reason: expect.stringContaining('feed lost: the ') });
+    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({
+      rule: 'kill_switch',
+      reason: expect.stringContaining('feed lost: the '),
+    });
     expect(sender.sent).toEqual([]);
     await engine.stop();
     await ws.close();

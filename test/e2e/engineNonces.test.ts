@@ -30,8 +30,20 @@ function engineFor(who: SimAccount, setup: EngineSetup = {}): Engine {
     rest: setup.rest ?? who.rest,
     sender: setup.sender ?? venueSender(who.rest),
     config: withEngineDefaults({
-      guards: { maxOpenOrders: 1000, actionsPerSecond: 10_000, actionBurst: 10_000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
-      retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxDelayMs: 200, accountNotRegisteredMaxAttempts: 40, resendDelayMs: 50 },
+      guards: {
+        maxOpenOrders: 1000,
+        actionsPerSecond: 10_000,
+        actionBurst: 10_000,
+        maxOrderNotional: '100000',
+        maxPositionNotional: '1000000',
+        killSwitchMaxLoss: '100000',
+      },
+      retry: {
+        accountNotRegisteredBaseDelayMs: 100,
+        accountNotRegisteredMaxDelayMs: 200,
+        accountNotRegisteredMaxAttempts: 40,
+        resendDelayMs: 50,
+      },
       ...(setup.nonces === undefined ? {} : { nonces: setup.nonces }),
     }),
     selectors: SPEC_SELECTORS,
@@ -41,7 +53,8 @@ function engineFor(who: SimAccount, setup: EngineSetup = {}): Engine {
   });
 }
 
-const buy = (id: string, price = '30000') => placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price, postOnly: true });
+const buy = (id: string, price = '30000') =>
+  placeLimit({ intentId: id, strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price, postOnly: true });
 
 /** Every send as it left, and the venue's error kind when it failed. */
 interface SendRecord {
@@ -51,13 +64,21 @@ interface SendRecord {
   readonly error?: string;
 }
 
-function recordingSender(inner: ActionSender, clock: Clock = systemClock, onFailure?: (error: unknown, sends: SendRecord[]) => void): { sender: ActionSender; sends: SendRecord[] } {
+function recordingSender(
+  inner: ActionSender,
+  clock: Clock = systemClock,
+  onFailure?: (error: unknown, sends: SendRecord[]) => void,
+): { sender: ActionSender; sends: SendRecord[] } {
   const sends: SendRecord[] = [];
   return {
     sends,
     sender: {
       async send(request, options) {
-        const base = { ...(request.nonce === undefined ? {} : { nonce: request.nonce }), ...(request.deadline === undefined ? {} : { deadline: request.deadline }), atSeconds: unixSeconds(clock) };
+        const base = {
+          ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+          ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
+          atSeconds: unixSeconds(clock),
+        };
         try {
           const receipt = await inner.send(request, options);
           sends.push(base);
@@ -76,7 +97,14 @@ function recordingSender(inner: ActionSender, clock: Clock = systemClock, onFail
 async function foreignCancelAll(who: SimAccount, nonce: NoncePair): Promise<void> {
   const request: SignedRequest = await buildSignedRequest(
     { action: 'cancelAllOrders', market_id: 1 },
-    { mode: 'permit', context: who.context, signer: who.signer, account: who.account, nonce, deadline: unixSeconds(systemClock) + 60 },
+    {
+      mode: 'permit',
+      context: who.context,
+      signer: who.signer,
+      account: who.account,
+      nonce,
+      deadline: unixSeconds(systemClock) + 60,
+    },
     SPEC_SELECTORS,
   );
   await venueSender(who.rest).send(request);
@@ -99,18 +127,25 @@ describe('engine nonces and authorisation against the simulator', () => {
   it('dry run signs everything, sends nothing, and keeps handing out pairs across anchors', async () => {
     const who = await fundedAccount(sim);
     const logged: { endpoint: string }[] = [];
-    const engine = engineFor(who, { sender: dryRunSender({ info: (obj) => logged.push(obj as { endpoint: string }) }) });
+    const engine = engineFor(who, {
+      sender: dryRunSender({ info: (obj) => logged.push(obj as { endpoint: string }) }),
+    });
     await engine.start();
     const stateBefore = await who.rest.nonceState(who.account);
 
     // 500 > 2 × 208: the allocator must roll twice although nothing ever lands on the venue.
     const outcomes = await Promise.all(Array.from({ length: 500 }, (_, i) => engine.execute(buy(`d-${i}`))));
-    const offGrid = await engine.execute(placeLimit({ intentId: 'd-bad', strategy: 't', marketId: 1, side: 'buy', size: '0.000155', price: '30000' }));
+    const offGrid = await engine.execute(
+      placeLimit({ intentId: 'd-bad', strategy: 't', marketId: 1, side: 'buy', size: '0.000155', price: '30000' }),
+    );
 
     expect(outcomes.map((o) => o.type)).toEqual(Array.from({ length: 500 }, () => 'dry_run'));
     expect(offGrid.type === 'refused' ? offGrid.rejection.rule : offGrid.type).toBe('size_step');
     const pairs = outcomes.map((o) => {
-      const body = (o as Extract<IntentOutcome, { type: 'dry_run' }>).request.body as { permit: { nonce_anchor: string; nonce_bitmap_index: number; signature: string }; size_steps: number };
+      const body = (o as Extract<IntentOutcome, { type: 'dry_run' }>).request.body as {
+        permit: { nonce_anchor: string; nonce_bitmap_index: number; signature: string };
+        size_steps: number;
+      };
       expect(body.permit.signature.length).toBeGreaterThan(80);
       expect(body.size_steps).toBe(15); // 0.00015 at step 0.00001
       return `${body.permit.nonce_anchor}:${body.permit.nonce_bitmap_index}`;
@@ -136,7 +171,8 @@ describe('engine nonces and authorisation against the simulator', () => {
     await Promise.all([first.start(), second.start()]);
 
     // 64 each fits the 104 bits each slot has in one anchor, so neither process rolls.
-    const fire = (engine: Engine, tag: string) => Array.from({ length: 64 }, (_, i) => engine.execute(buy(`${tag}-${i}`, String(30000 + (i % 40)))));
+    const fire = (engine: Engine, tag: string) =>
+      Array.from({ length: 64 }, (_, i) => engine.execute(buy(`${tag}-${i}`, String(30000 + (i % 40)))));
     const outcomes = await Promise.all([...fire(first, 'a'), ...fire(second, 'b')]);
 
     expect(outcomes.filter((o) => o.type !== 'accepted')).toEqual([]);
@@ -163,7 +199,8 @@ describe('engine nonces and authorisation against the simulator', () => {
     const before = await venueAnchor(who);
 
     // 110 each: more than the 104 bits a slot has per anchor, so both must roll.
-    const fire = (engine: Engine, tag: string) => Array.from({ length: 110 }, (_, i) => engine.execute(buy(`${tag}-${i}`, String(30000 + (i % 40)))));
+    const fire = (engine: Engine, tag: string) =>
+      Array.from({ length: 110 }, (_, i) => engine.execute(buy(`${tag}-${i}`, String(30000 + (i % 40)))));
     const outcomes = await Promise.all([...fire(first, 'a'), ...fire(second, 'b')]);
 
     expect(outcomes.filter((o) => o.type !== 'accepted')).toEqual([]);
@@ -171,7 +208,9 @@ describe('engine nonces and authorisation against the simulator', () => {
     expect(new Set(orderIds).size).toBe(220);
     // No pair landed twice. (Under load a send may time out and be confirmed through the open
     // orders instead, so fewer than 220 sends may have answered with success.)
-    const landed = [...a.sends, ...b.sends].filter((s) => s.error === undefined).map((s) => (s.nonce === undefined ? 'none' : noncePairKey(s.nonce)));
+    const landed = [...a.sends, ...b.sends]
+      .filter((s) => s.error === undefined)
+      .map((s) => (s.nonce === undefined ? 'none' : noncePairKey(s.nonce)));
     expect(new Set(landed).size).toBe(landed.length);
     expect((await venueAnchor(who)) - before).toBeGreaterThanOrEqual(2n);
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(220);
@@ -239,7 +278,11 @@ describe('engine nonces and authorisation against the simulator', () => {
     expect(firstPair).toBeDefined();
     const later = rec.sends.slice(1);
     expect(later.length).toBeGreaterThan(0);
-    expect(later.every((s) => s.nonce !== undefined && firstPair !== undefined && noncePairKey(s.nonce) !== noncePairKey(firstPair))).toBe(true);
+    expect(
+      later.every(
+        (s) => s.nonce !== undefined && firstPair !== undefined && noncePairKey(s.nonce) !== noncePairKey(firstPair),
+      ),
+    ).toBe(true);
     expect(rec.sends.filter((s) => s.deadline === undefined || s.deadline <= s.atSeconds)).toEqual([]);
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(1);
     await engine.stop();
@@ -287,8 +330,19 @@ describe('engine nonces and authorisation against the simulator', () => {
 
     // The account key revokes the session key (spec "Revoke a signer").
     const nonceAnchor = await venueAnchor(who);
-    const signature = await signTypedStruct(who.context, who.accountSigner, 'RevokeSigner', { account: who.account, signer: who.signer.address, nonceAnchor, nonceBitmap: 200 });
-    await who.rest.revokeSigner({ account: who.account, signer: who.signer.address, nonce_anchor: nonceAnchor.toString(), nonce_bitmap_index: 200, account_signature: signature });
+    const signature = await signTypedStruct(who.context, who.accountSigner, 'RevokeSigner', {
+      account: who.account,
+      signer: who.signer.address,
+      nonceAnchor,
+      nonceBitmap: 200,
+    });
+    await who.rest.revokeSigner({
+      account: who.account,
+      signer: who.signer.address,
+      nonce_anchor: nonceAnchor.toString(),
+      nonce_bitmap_index: 200,
+      account_signature: signature,
+    });
     expect((await who.rest.sessionKeyStatus({ account: who.account, signer: who.signer.address })).status).toBe(3);
 
     const refusals = await Promise.all(['s-2a', 's-2b', 's-2c'].map((id) => engine.execute(buy(id))));
@@ -301,7 +355,10 @@ describe('engine nonces and authorisation against the simulator', () => {
 
     const sendsBefore = rec.sends.length;
     const later = await engine.execute(buy('s-3'));
-    expect(later.type === 'refused' ? [later.rejection.rule, later.rejection.reason] : later.type).toEqual(['engine_stopped', expect.stringMatching(/SignerNotAuthorized/)]);
+    expect(later.type === 'refused' ? [later.rejection.rule, later.rejection.reason] : later.type).toEqual([
+      'engine_stopped',
+      expect.stringMatching(/SignerNotAuthorized/),
+    ]);
     expect(rec.sends.length).toBe(sendsBefore);
     await engine.stop();
   });

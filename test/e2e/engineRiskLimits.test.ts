@@ -39,7 +39,8 @@ const engineFor = (who: SimAccount, sender: ActionSender, guards: Partial<GuardC
   engineOnSim(who, { sender, guards, markets: [1, 2], ...(maxGuardWaitMs === undefined ? {} : { maxGuardWaitMs }) });
 
 /** A post-only bid below the simulator's BTC mark (65000): it rests. */
-const bid = (id: string, size: string, price = '60000', marketId = 1) => placeLimit({ intentId: id, strategy: 't', marketId, side: 'buy', size, price, postOnly: true });
+const bid = (id: string, size: string, price = '60000', marketId = 1) =>
+  placeLimit({ intentId: id, strategy: 't', marketId, side: 'buy', size, price, postOnly: true });
 const rejectionOf = (o: IntentOutcome) => (o.type === 'refused' ? o.rejection : o);
 
 describe('engine risk limits against the simulator', () => {
@@ -57,9 +58,17 @@ describe('engine risk limits against the simulator', () => {
     const sender = recording(who);
     const engine = engineFor(who, sender, { maxOrderNotional: '50' });
     await engine.start();
-    expect(rejectionOf(await engine.execute(bid('big', '0.001')))).toMatchObject({ rule: 'max_order_notional', value: '60', reason: 'order notional 60 exceeds the limit of 50' });
+    expect(rejectionOf(await engine.execute(bid('big', '0.001')))).toMatchObject({
+      rule: 'max_order_notional',
+      value: '60',
+      reason: 'order notional 60 exceeds the limit of 50',
+    });
     // A market order is valued at the mark: 0.001 × 65000.
-    expect(rejectionOf(await engine.execute(placeMarket({ intentId: 'mkt', strategy: 't', marketId: 1, side: 'sell', size: '0.001' })))).toMatchObject({ rule: 'max_order_notional', value: '65' });
+    expect(
+      rejectionOf(
+        await engine.execute(placeMarket({ intentId: 'mkt', strategy: 't', marketId: 1, side: 'sell', size: '0.001' })),
+      ),
+    ).toMatchObject({ rule: 'max_order_notional', value: '65' });
     expect(sender.sent).toHaveLength(0);
     expect((await engine.execute(bid('small', '0.0008'))).type).toBe('accepted');
     expect(sender.sent).toHaveLength(1);
@@ -83,12 +92,54 @@ describe('engine risk limits against the simulator', () => {
     expect((await engine.execute(bid('eth', '0.1', '3000', 2))).type).toBe('accepted');
 
     // Short 0.001 (65): another 0.001 short would be 130; buying 0.002 back ends long 0.001 (65).
-    expect((await engine.execute(placeLimit({ intentId: 'short', strategy: 't', marketId: 1, side: 'sell', size: '0.001', price: '66000', postOnly: true }))).type).toBe('accepted');
-    expect((await counterparty.execute(placeLimit({ intentId: 'lift', strategy: 'c', marketId: 1, side: 'buy', size: '0.001', price: '66000', timeInForce: 'IOC' }))).type).toBe('accepted');
+    expect(
+      (
+        await engine.execute(
+          placeLimit({
+            intentId: 'short',
+            strategy: 't',
+            marketId: 1,
+            side: 'sell',
+            size: '0.001',
+            price: '66000',
+            postOnly: true,
+          }),
+        )
+      ).type,
+    ).toBe('accepted');
+    expect(
+      (
+        await counterparty.execute(
+          placeLimit({
+            intentId: 'lift',
+            strategy: 'c',
+            marketId: 1,
+            side: 'buy',
+            size: '0.001',
+            price: '66000',
+            timeInForce: 'IOC',
+          }),
+        )
+      ).type,
+    ).toBe('accepted');
     await engine.reconcile();
     expect(engine.tracker.position(1)).toMatchObject({ side: 'sell', size: '0.001' });
     const sends = sender.sent.length;
-    expect(rejectionOf(await engine.execute(placeLimit({ intentId: 'shorter', strategy: 't', marketId: 1, side: 'sell', size: '0.001', price: '66000', postOnly: true })))).toMatchObject({ rule: 'max_position', value: '130' });
+    expect(
+      rejectionOf(
+        await engine.execute(
+          placeLimit({
+            intentId: 'shorter',
+            strategy: 't',
+            marketId: 1,
+            side: 'sell',
+            size: '0.001',
+            price: '66000',
+            postOnly: true,
+          }),
+        ),
+      ),
+    ).toMatchObject({ rule: 'max_position', value: '130' });
     expect(sender.sent).toHaveLength(sends);
     expect((await engine.execute(bid('flip', '0.002'))).type).toBe('accepted');
     await Promise.all([engine.stop(), counterparty.stop()]);
@@ -100,14 +151,39 @@ describe('engine risk limits against the simulator', () => {
     const engine = engineFor(who, sender, { maxOpenOrders: 2 });
     await engine.start();
     // Fired at once: the third sees two in flight.
-    const outcomes = await Promise.all([bid('o-1', '0.00015'), bid('o-2', '0.00015', '59000'), bid('o-3', '0.00015', '58000')].map((i) => engine.execute(i)));
+    const outcomes = await Promise.all(
+      [bid('o-1', '0.00015'), bid('o-2', '0.00015', '59000'), bid('o-3', '0.00015', '58000')].map((i) =>
+        engine.execute(i),
+      ),
+    );
     expect(outcomes.map((o) => o.type)).toEqual(['accepted', 'accepted', 'refused']);
-    expect(rejectionOf(outcomes[2] as IntentOutcome)).toMatchObject({ rule: 'max_open_orders', value: '2', reason: '2 orders are open or in flight; the limit is 2' });
+    expect(rejectionOf(outcomes[2] as IntentOutcome)).toMatchObject({
+      rule: 'max_open_orders',
+      value: '2',
+      reason: '2 orders are open or in flight; the limit is 2',
+    });
     expect(sender.sent).toHaveLength(2);
-    expect(rejectionOf(await engine.execute(bid('o-4', '0.00015')))).toMatchObject({ rule: 'max_open_orders', value: '2' });
+    expect(rejectionOf(await engine.execute(bid('o-4', '0.00015')))).toMatchObject({
+      rule: 'max_open_orders',
+      value: '2',
+    });
     expect(sender.sent).toHaveLength(2);
     // An IOC leaves nothing on the book: not limited (nothing to match, so it is cancelled at once).
-    expect((await engine.execute(placeLimit({ intentId: 'ioc', strategy: 't', marketId: 1, side: 'buy', size: '0.00015', price: '60000', timeInForce: 'IOC' }))).type).toBe('accepted');
+    expect(
+      (
+        await engine.execute(
+          placeLimit({
+            intentId: 'ioc',
+            strategy: 't',
+            marketId: 1,
+            side: 'buy',
+            size: '0.00015',
+            price: '60000',
+            timeInForce: 'IOC',
+          }),
+        )
+      ).type,
+    ).toBe('accepted');
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(2);
     await engine.stop();
   });
@@ -117,7 +193,9 @@ describe('engine risk limits against the simulator', () => {
     const paced = recording(who);
     const engine = engineFor(who, paced, { actionsPerSecond: 5, actionBurst: 1 });
     await engine.start();
-    const outcomes = await Promise.all([bid('r-1', '0.00015'), bid('r-2', '0.00015'), bid('r-3', '0.00015')].map((i) => engine.execute(i)));
+    const outcomes = await Promise.all(
+      [bid('r-1', '0.00015'), bid('r-2', '0.00015'), bid('r-3', '0.00015')].map((i) => engine.execute(i)),
+    );
     expect(outcomes.map((o) => o.type)).toEqual(['accepted', 'accepted', 'accepted']);
     // Admitted 200 ms apart (5 per second, burst 1), sent after signing (jitter under load); at
     // once they would all go within a few milliseconds.
@@ -128,9 +206,15 @@ describe('engine risk limits against the simulator', () => {
     // One per second, waiting at most 100 ms: the second would wait a second for its token.
     const strict = engineFor(who, impatient, { actionsPerSecond: 1, actionBurst: 1 }, 100);
     await strict.start();
-    const [first, second] = await Promise.all([strict.execute(bid('s-1', '0.00015')), strict.execute(bid('s-2', '0.00015'))]);
+    const [first, second] = await Promise.all([
+      strict.execute(bid('s-1', '0.00015')),
+      strict.execute(bid('s-2', '0.00015')),
+    ]);
     expect(first.type).toBe('accepted');
-    expect(rejectionOf(second)).toMatchObject({ rule: 'guard_wait_timeout', reason: expect.stringMatching(/^waited \d+ ms: more than 1 actions per second \(burst 1\)$/) });
+    expect(rejectionOf(second)).toMatchObject({
+      rule: 'guard_wait_timeout',
+      reason: expect.stringMatching(/^waited \d+ ms: more than 1 actions per second \(burst 1\)$/),
+    });
     expect(impatient.sent).toHaveLength(1);
     await strict.stop();
   });
@@ -150,7 +234,11 @@ describe("the venue's one leverage update per second, against the simulator mini
     const sender = recording(who);
     const engine = engineFor(who, sender, {});
     await engine.start();
-    const outcomes = await Promise.all([2, 3, 4].map((leverage) => engine.execute(setLeverage({ intentId: `lev-${leverage}`, strategy: 't', marketId: 1, leverage }))));
+    const outcomes = await Promise.all(
+      [2, 3, 4].map((leverage) =>
+        engine.execute(setLeverage({ intentId: `lev-${leverage}`, strategy: 't', marketId: 1, leverage })),
+      ),
+    );
     expect(outcomes.map((o) => o.type)).toEqual(['accepted', 'accepted', 'accepted']);
     expect(sender.errors).toEqual([]);
     expect(sender.sent).toHaveLength(3);

@@ -22,7 +22,14 @@ function engineFor(who: SimAccount): Engine {
     rest: who.rest,
     sender: venueSender(who.rest),
     config: withEngineDefaults({
-      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000' },
+      guards: {
+        maxOpenOrders: 100,
+        actionsPerSecond: 1000,
+        actionBurst: 1000,
+        maxOrderNotional: '100000',
+        maxPositionNotional: '1000000',
+        killSwitchMaxLoss: '100000',
+      },
     }),
     selectors: SPEC_SELECTORS,
     clock: systemClock,
@@ -32,12 +39,22 @@ function engineFor(who: SimAccount): Engine {
 }
 
 /** The maker's engine, following its orders, positions, fills and account over the venue's WebSocket. */
-async function attachedToWs(sim: RunningSim, who: SimAccount, engine: Engine, options: { followReconnects?: boolean } = {}): Promise<VenueWsClient> {
+async function attachedToWs(
+  sim: RunningSim,
+  who: SimAccount,
+  engine: Engine,
+  options: { followReconnects?: boolean } = {},
+): Promise<VenueWsClient> {
   const ws = new VenueWsClient({
     reconnect: { baseMs: 20, maxMs: 100 },
     url: sim.wsUrl,
     knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-    authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
+    authenticator: wsAuthenticatorFromRest({
+      rest: who.rest,
+      context: who.context,
+      account: who.account,
+      signer: who.signer,
+    }),
     // No blocks are mined in these tests, so no oracle messages: the silence watchdog stays off.
     staleAfterBlocks: 0,
   });
@@ -61,7 +78,9 @@ async function attachedToWs(sim: RunningSim, who: SimAccount, engine: Engine, op
 function reconnects(ws: VenueWsClient): Observable<unknown> {
   return ws.connectionState$.pipe(
     pairwise(),
-    filter(([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated'),
+    filter(
+      ([before, now]) => now.status === 'authenticated' && now.connections > 1 && before.status !== 'authenticated',
+    ),
   );
 }
 
@@ -76,8 +95,10 @@ function statesOf(engine: Engine): Map<string, OrderState[]> {
   return states;
 }
 
-const sell = (id: string, size: string) => placeLimit({ intentId: id, strategy: 'mm', marketId: 1, side: 'sell', size, price: '66000', postOnly: true });
-const takeBuy = (id: string, size: string) => placeLimit({ intentId: id, strategy: 'taker', marketId: 1, side: 'buy', size, price: '66000', timeInForce: 'IOC' });
+const sell = (id: string, size: string) =>
+  placeLimit({ intentId: id, strategy: 'mm', marketId: 1, side: 'sell', size, price: '66000', postOnly: true });
+const takeBuy = (id: string, size: string) =>
+  placeLimit({ intentId: id, strategy: 'taker', marketId: 1, side: 'buy', size, price: '66000', timeInForce: 'IOC' });
 
 describe('engine order tracking from the venue feeds', () => {
   let sim: RunningSim;
@@ -139,13 +160,22 @@ describe('engine order tracking from the venue feeds', () => {
 
     expect((await engine.execute(sell('m-2', '0.001'))).type).toBe('accepted');
     await vi.waitFor(() => expect(fromFeed).toContain('ORDER_STATUS_OPEN'));
-    expect((await engine.execute(cancel({ intentId: 'c-2', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }))).type).toBe('accepted');
+    expect(
+      (await engine.execute(cancel({ intentId: 'c-2', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } })))
+        .type,
+    ).toBe('accepted');
     await vi.waitFor(() => expect(fromFeed).toContain('ORDER_STATUS_CANCELLED'));
     expect(engine.tracker.order('m-2')?.state).toBe('cancelled');
     expect(states.get('m-2')).toEqual(['pending', 'open', 'cancelled']);
     // Cancelling it again is refused as finished, not as a bad target, and nothing is sent.
-    const again = await engine.execute(cancel({ intentId: 'c-3', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }));
-    expect(again.type === 'refused' && again.rejection).toMatchObject({ rule: 'cancel_target_finished', value: 'm-2', reason: 'the order is already cancelled' });
+    const again = await engine.execute(
+      cancel({ intentId: 'c-3', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }),
+    );
+    expect(again.type === 'refused' && again.rejection).toMatchObject({
+      rule: 'cancel_target_finished',
+      value: 'm-2',
+      reason: 'the order is already cancelled',
+    });
 
     await engine.stop();
     await ws.close();

@@ -65,7 +65,12 @@ beforeAll(async () => {
 
   const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
   const context = createSigningContext(
-    parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
+    parseDomain({
+      name: domain.name,
+      version: domain.version,
+      chain_id: domain.chain_id.toString(),
+      verifying_contract: domain.verifying_contract,
+    }),
     system.addresses.router,
   );
   ws = new VenueWsClient({
@@ -126,18 +131,27 @@ describe('GET /v1/orders', () => {
     });
     expect(order.created_at).toBeGreaterThanOrEqual(startedAtNs);
     expect(order.created_at).toBeLessThanOrEqual(BigInt(Date.now()) * 1_000_000n);
-    expect(await rest.orderById(filled)).toMatchObject({ status: 'ORDER_STATUS_FILLED', filled_size: '0.0002', avg_price: '64100' });
+    expect(await rest.orderById(filled)).toMatchObject({
+      status: 'ORDER_STATUS_FILLED',
+      filled_size: '0.0002',
+      avg_price: '64100',
+    });
     expect(await rest.orderById(cancelled)).toMatchObject({ status: 'ORDER_STATUS_CANCELLED', filled_size: '0' });
   });
 
   it('filters by statuses (comma-separated) and by order ids', async () => {
     const ids = async (statuses: Parameters<RestClient['orderHistory']>[0]['statuses']) =>
-      (await rest.orderHistory({ account: maker.address, ...(statuses === undefined ? {} : { statuses }) })).orders.map((o) => o.id);
+      (await rest.orderHistory({ account: maker.address, ...(statuses === undefined ? {} : { statuses }) })).orders.map(
+        (o) => o.id,
+      );
     expect(await ids(['ORDER_STATUS_OPEN'])).toEqual([...resting].reverse().concat(partlyFilled));
     expect(await ids(['ORDER_STATUS_FILLED'])).toEqual([filled]);
     expect(await ids(['ORDER_STATUS_CANCELLED'])).toEqual([cancelled]);
     expect(await ids(['ORDER_STATUS_FILLED', 'ORDER_STATUS_CANCELLED'])).toEqual([cancelled, filled]);
-    const byIds = await rest.orderHistory({ account: maker.address, orderIds: [filled, resting[0]!.slice(2).toUpperCase()] });
+    const byIds = await rest.orderHistory({
+      account: maker.address,
+      orderIds: [filled, resting[0]!.slice(2).toUpperCase()],
+    });
     expect(byIds.orders.map((o) => o.id)).toEqual([resting[0], filled]);
     const takerOrders = await rest.orderHistory({ account: taker.address });
     expect(takerOrders.orders.map((o) => [o.side, o.status, o.filled_size, o.avg_price, o.fee_bps])).toEqual([
@@ -149,7 +163,8 @@ describe('GET /v1/orders', () => {
   it('pages newest first with has_next_page, and the page walker reads every order once', async () => {
     const newestFirst = placed.map((p) => p.id).reverse();
     const pages = [];
-    for (let page = 1; page <= 3; page++) pages.push(await rest.orderHistory({ account: maker.address, page, limit: 4 }));
+    for (let page = 1; page <= 3; page++)
+      pages.push(await rest.orderHistory({ account: maker.address, page, limit: 4 }));
     expect(pages.map((p) => [p.page, p.orders.length, p.has_next_page])).toEqual([
       [1, 4, true],
       [2, 4, true],
@@ -197,9 +212,15 @@ describe('GET /v1/orders', () => {
       expect({ path, status: error.status, code: error.code }).toEqual({ path, status: 400, code: 'InvalidArgument' });
       expect(error.message).toMatch(/^InvalidArgument: invalid request query: /);
     }
-    expect(errorOf(await h.get(`/v1/orders?account=${account}&limit=0`)).message).toMatch(/limit: expected an integer 1 to 1000/);
-    expect(errorOf(await h.get(`/v1/orders?account=${account}&order_ids=${ids101}`)).message).toMatch(/at most 100 order ids, 101 sent/);
-    const limit1000 = await h.get(`/v1/orders?account=${account}&limit=1000&statuses=ORDER_STATUS_OPEN,ORDER_STATUS_NONE`);
+    expect(errorOf(await h.get(`/v1/orders?account=${account}&limit=0`)).message).toMatch(
+      /limit: expected an integer 1 to 1000/,
+    );
+    expect(errorOf(await h.get(`/v1/orders?account=${account}&order_ids=${ids101}`)).message).toMatch(
+      /at most 100 order ids, 101 sent/,
+    );
+    const limit1000 = await h.get(
+      `/v1/orders?account=${account}&limit=1000&statuses=ORDER_STATUS_OPEN,ORDER_STATUS_NONE`,
+    );
     expect(data(limit1000)['orders']).toHaveLength(7);
   });
 });
@@ -212,7 +233,10 @@ describe('GET /v1/orders/by-id/{order_id}', () => {
     expect(error).toMatchObject({ httpStatus: 404, statusName: 'NotFound' });
     expect(errorOf(await h.get(`/v1/orders/by-id/${unknown}`)).message).toBe(`NotFound: order ${unknown} not found`);
     for (const malformed of ['0x1234', `0x${'zz'.repeat(32)}`, `${'ab'.repeat(33)}`]) {
-      expect(errorOf(await h.get(`/v1/orders/by-id/${malformed}`))).toMatchObject({ status: 400, code: 'InvalidArgument' });
+      expect(errorOf(await h.get(`/v1/orders/by-id/${malformed}`))).toMatchObject({
+        status: 400,
+        code: 'InvalidArgument',
+      });
     }
     // The client refuses a non-hex id before sending.
     await expect(rest.orderById('not-an-id')).rejects.toBeInstanceOf(VenueSchemaError);
@@ -223,7 +247,16 @@ describe('GET /v1/trade-history', () => {
   it('serves the fills the fills channel delivered, newest first, with the same ids, prices, sizes and fees', async () => {
     const history = await rest.tradeHistory({ account: maker.address });
     expect(history).toMatchObject({ page: 1, has_next_page: false, wallet_address: maker.address });
-    const key = (f: FillRecord) => ({ id: f.id, order_id: f.order_id, side: f.side, price: f.price, size: f.size, fee: f.fee, time: f.time, liquidity_indicator: f.liquidity_indicator });
+    const key = (f: FillRecord) => ({
+      id: f.id,
+      order_id: f.order_id,
+      side: f.side,
+      price: f.price,
+      size: f.size,
+      fee: f.fee,
+      time: f.time,
+      liquidity_indicator: f.liquidity_indicator,
+    });
     expect(wsFills).toHaveLength(2);
     expect(history.trades.map(key)).toEqual([...wsFills].reverse().map(key));
     expect(history.trades.map((f) => [f.order_id, f.price, f.size, f.fee])).toEqual([

@@ -27,7 +27,16 @@ describe('reconciliation compares the cross-margin balance with the journal', ()
   it('journals a snapshot per applied reconciliation and reports the change since the last one', async () => {
     const who = await fundedAccount(sim);
     const reconcile = (apply: boolean, trigger: 'start' | 'cli') =>
-      reconcileWithVenue({ journal, rest: who.rest, account: who.account, markets: [1], clock: systemClock, trigger, unknownOrders: 'leave', apply });
+      reconcileWithVenue({
+        journal,
+        rest: who.rest,
+        account: who.account,
+        markets: [1],
+        clock: systemClock,
+        trigger,
+        unknownOrders: 'leave',
+        apply,
+      });
     const venue = async () => (await who.rest.crossMarginBalance(who.account)).balance;
 
     const first = await reconcile(true, 'start');
@@ -38,7 +47,12 @@ describe('reconciliation compares the cross-margin balance with the journal', ()
     // Money moved while the bot was not looking: a collateral deposit (the faucet pays once).
     sim.context.exchange.deposit(who.account, '250');
     const readOnly = await reconcile(false, 'cli');
-    expect(readOnly.balance).toEqual({ venue: await venue(), journaled: funded, journaledAtMs: first.atMs, change: '250' });
+    expect(readOnly.balance).toEqual({
+      venue: await venue(),
+      journaled: funded,
+      journaledAtMs: first.atMs,
+      change: '250',
+    });
     expect(readOnly.differences).toEqual([]);
     // Without apply nothing is written: the last snapshot is still the first one.
     expect(journal.latestBalance(who.account)?.balance).toBe(funded);

@@ -24,7 +24,10 @@ describe('perpbot history and perpbot reconcile', () => {
   it('prints the journal as a table or JSON, and reports an order the journal does not know', async () => {
     const keys = testKeys();
     const configPath = join(dir, 'perpbot.yaml');
-    writeFileSync(configPath, journalBotConfig(dir).replace('http://127.0.0.1:1', sim.restUrl).replace('ws://127.0.0.1:1/ws', sim.wsUrl));
+    writeFileSync(
+      configPath,
+      journalBotConfig(dir).replace('http://127.0.0.1:1', sim.restUrl).replace('ws://127.0.0.1:1/ws', sim.wsUrl),
+    );
     const cli = async (args: string[]) => {
       const m = memoryIo({ env: keys.env, cwd: dir });
       const code = await runCli(args, m.io);
@@ -32,13 +35,22 @@ describe('perpbot history and perpbot reconcile', () => {
     };
     expect((await cli(['setup', '--config', configPath])).code).toBe(0);
 
-    const bot = await startJournalBot(sim, { account: keys.account.address, signer: keys.signer, signerKey: keys.signerKey }, dir);
-    await until(() => bot.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2);
+    const bot = await startJournalBot(
+      sim,
+      { account: keys.account.address, signer: keys.signer, signerKey: keys.signerKey },
+      dir,
+    );
+    await until(
+      () => bot.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+    );
     await bot.stop();
 
     const json = await cli(['history', '--config', configPath, '--json', '--limit', '5']);
     expect(json.code).toBe(0);
-    const history = JSON.parse(json.stdout) as { orders: { strategy: string; price: string; state: string }[]; fills: unknown[] };
+    const history = JSON.parse(json.stdout) as {
+      orders: { strategy: string; price: string; state: string }[];
+      fills: unknown[];
+    };
     expect(history.orders.map((o) => [o.strategy, o.price, o.state]).sort()).toEqual([
       ['probe', '63000', 'open'],
       ['probe', '64000', 'open'],
@@ -56,11 +68,19 @@ describe('perpbot history and perpbot reconcile', () => {
     // An order placed outside the bot: reported, and (without --apply) nothing written.
     const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });
     const state = await rest.nonceState(keys.account.address);
-    const foreign = await placeLimit(rest, keys, { marketId: 1, side: 0, priceTicks: 600_000, sizeSteps: 15, nonce: { anchor: BigInt(state.nonce_anchor), bit: 207 } });
+    const foreign = await placeLimit(rest, keys, {
+      marketId: 1,
+      side: 0,
+      priceTicks: 600_000,
+      sizeSteps: 15,
+      nonce: { anchor: BigInt(state.nonce_anchor), bit: 207 },
+    });
     for (let i = 0; i < 2; i++) {
       const report = await cli(['reconcile', '--config', configPath]);
       expect(report.code).toBe(1);
-      expect(report.stdout).toContain(`order ${foreign} in market 1 is open on the venue but not in the journal: leave`);
+      expect(report.stdout).toContain(
+        `order ${foreign} in market 1 is open on the venue but not in the journal: leave`,
+      );
     }
   }, 30_000);
 });

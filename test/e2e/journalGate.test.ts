@@ -28,8 +28,30 @@ type JournalOptions = Pick<Parameters<typeof openJournalForBot>[0], 'rest' | 'lo
  * while it has failed.
  */
 async function startJournaledEngine(who: SimAccount, dir: string, options: JournalOptions) {
-  const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, clock: systemClock, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0, ...options });
-  const engine = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1], journal: journaled.engineJournal });
+  const journaled = await openJournalForBot({
+    path: join(dir, 'journal.sqlite'),
+    account: who.account,
+    clock: systemClock,
+    markets: [1],
+    runId: 'r1',
+    unknownOrders: 'leave',
+    adopter: () => undefined,
+    maxInFlightWaitMs: 5_000,
+    settleMs: 0,
+    ...options,
+  });
+  const engine = new Engine({
+    account: who.account,
+    signer: who.signer,
+    rest: who.rest,
+    sender: venueSender(who.rest),
+    config: withEngineDefaults({}),
+    selectors: SPEC_SELECTORS,
+    clock: systemClock,
+    log: quiet,
+    markets: [1],
+    journal: journaled.engineJournal,
+  });
   const stop = async () => {
     await engine.stop();
     journaled.close();
@@ -66,30 +88,67 @@ describe('intents wait while a reconciliation runs', () => {
     const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000, readDeadlineMs: 1_000 });
     const { journaled, engine, connection, port, stop } = await startJournaledEngine(who, dir, { rest, log: quiet });
     try {
-      const reconnects = () => (journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n;
+      const reconnects = () =>
+        (
+          journaled.journal.db
+            .prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'")
+            .get() as { n: number }
+        ).n;
 
       connection.next({ status: 'authenticated' });
       connection.next({ status: 'connecting' });
       connection.next({ status: 'authenticated' });
       // The reconnect reconciliation has begun (reads in flight): this intent must wait for it.
       const held = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === 'held')));
-      port.submit(placeLimit({ intentId: 'held', strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
+      port.submit(
+        placeLimit({
+          intentId: 'held',
+          strategy: 's',
+          marketId: 1,
+          side: 'buy',
+          size: '0.0002',
+          price: '60000',
+          postOnly: true,
+        }),
+      );
       // The engine journals every request before sending it: none yet means it was held.
-      expect(journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM requests WHERE intent_id = 'held'").get()).toEqual({ n: 0 });
+      expect(journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM requests WHERE intent_id = 'held'").get()).toEqual(
+        { n: 0 },
+      );
       const outcome = await held;
       expect(outcome.type).toBe('accepted');
       expect(reconnects()).toBe(1);
-      const intentAt = (journaled.journal.db.prepare("SELECT MIN(at_ms) AS at_ms FROM requests WHERE intent_id = 'held'").get() as { at_ms: number }).at_ms;
-      const reconciledAt = (journaled.journal.db.prepare("SELECT at_ms FROM reconciliations WHERE trigger = 'reconnect'").get() as { at_ms: number }).at_ms;
+      const intentAt = (
+        journaled.journal.db.prepare("SELECT MIN(at_ms) AS at_ms FROM requests WHERE intent_id = 'held'").get() as {
+          at_ms: number;
+        }
+      ).at_ms;
+      const reconciledAt = (
+        journaled.journal.db.prepare("SELECT at_ms FROM reconciliations WHERE trigger = 'reconnect'").get() as {
+          at_ms: number;
+        }
+      ).at_ms;
       expect(intentAt).toBeGreaterThanOrEqual(reconciledAt);
 
       // A reconciliation that cannot read the venue: trading pauses with a reason.
       await sim.close();
       await expect(journaled.reconcileNow(engine, Date.now())).rejects.toBeDefined();
       const refused = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === 'paused')));
-      port.submit(placeLimit({ intentId: 'paused', strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
+      port.submit(
+        placeLimit({
+          intentId: 'paused',
+          strategy: 's',
+          marketId: 1,
+          side: 'buy',
+          size: '0.0002',
+          price: '60000',
+          postOnly: true,
+        }),
+      );
       const pausedOutcome = await refused;
-      expect(pausedOutcome.type === 'refused' ? pausedOutcome.rejection.reason : pausedOutcome.type).toMatch(/^trading paused \(FEED_DOWN\): reconciliation after a reconnect failed/);
+      expect(pausedOutcome.type === 'refused' ? pausedOutcome.rejection.reason : pausedOutcome.type).toMatch(
+        /^trading paused \(FEED_DOWN\): reconciliation after a reconnect failed/,
+      );
     } finally {
       await stop();
     }
@@ -115,12 +174,30 @@ describe('intents wait while a reconciliation runs', () => {
       },
     });
     const warnings: string[] = [];
-    const log = { ...quiet, warn: (_o: object, msg?: string) => void warnings.push(msg ?? ''), error: (_o: object, msg?: string) => void warnings.push(msg ?? '') };
-    const { journaled, connection, port, stop } = await startJournaledEngine(who, dir, { rest: flaky, log, reconnectRetry: { attempts: 3, baseMs: 100, maxMs: 200 } });
+    const log = {
+      ...quiet,
+      warn: (_o: object, msg?: string) => void warnings.push(msg ?? ''),
+      error: (_o: object, msg?: string) => void warnings.push(msg ?? ''),
+    };
+    const { journaled, connection, port, stop } = await startJournaledEngine(who, dir, {
+      rest: flaky,
+      log,
+      reconnectRetry: { attempts: 3, baseMs: 100, maxMs: 200 },
+    });
     try {
       const submit = (intentId: string) => {
         const outcome = firstValueFrom(port.outcomes.pipe(filter((o: IntentOutcome) => o.intentId === intentId)));
-        port.submit(placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price: '60000', postOnly: true }));
+        port.submit(
+          placeLimit({
+            intentId,
+            strategy: 's',
+            marketId: 1,
+            side: 'buy',
+            size: '0.0002',
+            price: '60000',
+            postOnly: true,
+          }),
+        );
         return outcome;
       };
       const reconnect = () => {
@@ -139,7 +216,9 @@ describe('intents wait while a reconciliation runs', () => {
         'reconciliation after a reconnect: retrying in N ms (attempt 3 of 3)',
       ]);
       const exhausted = await submit('paused-1');
-      expect(exhausted.type === 'refused' ? [exhausted.rejection.reason, exhausted.rejection.hints] : exhausted.type).toEqual([
+      expect(
+        exhausted.type === 'refused' ? [exhausted.rejection.reason, exhausted.rejection.hints] : exhausted.type,
+      ).toEqual([
         'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
         ['reconciliation failed 3 times: the bot retries at the next reconnect'],
       ]);
@@ -160,7 +239,12 @@ describe('intents wait while a reconciliation runs', () => {
         'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
         ['the bot retries reconciliation shortly (attempt 2 of 3)'],
       ]);
-      const reconciled = () => (journaled.journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n;
+      const reconciled = () =>
+        (
+          journaled.journal.db
+            .prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'")
+            .get() as { n: number }
+        ).n;
       await until(() => reconciled() === 1);
       expect((await submit('resumed')).type).toBe('accepted');
     } finally {

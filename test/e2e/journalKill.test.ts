@@ -23,7 +23,11 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 /** Runs the burst child until `killAfter` outcomes were printed, then kills it with SIGKILL. */
 function burstAndKill(env: Record<string, string>, killAfter: number): Promise<{ outcomes: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let outcomes = 0;
     let stderr = '';
     let buffered = '';
@@ -59,7 +63,13 @@ describe('journal survives kill -9 during a burst', () => {
     const who = await fundedAccount(sim);
     const path = join(dir, 'journal.sqlite');
     const killed = await burstAndKill(
-      { BURST_ACCOUNT: who.account, BURST_REST_URL: sim.restUrl, BURST_JOURNAL: path, BURST_COUNT: '200', BURST_SIGNER_KEY: who.signerKey },
+      {
+        BURST_ACCOUNT: who.account,
+        BURST_REST_URL: sim.restUrl,
+        BURST_JOURNAL: path,
+        BURST_COUNT: '200',
+        BURST_SIGNER_KEY: who.signerKey,
+      },
       60,
     );
     expect(killed.outcomes).toBeGreaterThanOrEqual(60);
@@ -73,7 +83,18 @@ describe('journal survives kill -9 during a burst', () => {
 
     // Restart: reconcile (waiting out the permits that were in flight), then trade again.
     const runId = 'after-kill';
-    const journaled = await openJournalForBot({ path, account: who.account, rest: who.rest, clock: systemClock, log: quiet, markets: [1], runId, unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 10_000 });
+    const journaled = await openJournalForBot({
+      path,
+      account: who.account,
+      rest: who.rest,
+      clock: systemClock,
+      log: quiet,
+      markets: [1],
+      runId,
+      unknownOrders: 'leave',
+      adopter: () => undefined,
+      maxInFlightWaitMs: 10_000,
+    });
     const { journal } = journaled;
     try {
       const highWaterBefore = journaled.restoredNonceHighWater;
@@ -83,25 +104,46 @@ describe('journal survives kill -9 during a burst', () => {
       const differences = journaled.startReport.differences;
       const reported = new Set(differences.flatMap((d) => ('intentId' in d ? [d.intentId] : [])));
       expect(inFlightAtKill.filter((f) => !reported.has(f.intentId))).toEqual([]);
-      expect(differences.filter((d) => d.type === 'in_flight_resolved' && d.reason === 'never sent')).toHaveLength(inFlightAtKill.length - sentAtKill);
-      expect(differences.filter((d) => d.type === 'in_flight_unresolved' || d.type === 'order_closed_unattributed')).toEqual([]);
+      expect(differences.filter((d) => d.type === 'in_flight_resolved' && d.reason === 'never sent')).toHaveLength(
+        inFlightAtKill.length - sentAtKill,
+      );
+      expect(
+        differences.filter((d) => d.type === 'in_flight_unresolved' || d.type === 'order_closed_unattributed'),
+      ).toEqual([]);
 
       // Every journaled placement is resolved, and the journal and the venue agree on what rests.
-      const intents = journal.db.prepare('SELECT intent_id, outcome_type FROM intents').all() as { intent_id: string; outcome_type: string | null }[];
+      const intents = journal.db.prepare('SELECT intent_id, outcome_type FROM intents').all() as {
+        intent_id: string;
+        outcome_type: string | null;
+      }[];
       expect(intents.length).toBeGreaterThanOrEqual(60);
       expect(intents.filter((i) => i.outcome_type === null)).toEqual([]);
-      const venueOpen = (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.map((o) => o.order_id.toLowerCase()).sort();
-      const journalOpen = journal.liveOrders(who.account).map((o) => o.orderId).sort();
+      const venueOpen = (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders
+        .map((o) => o.order_id.toLowerCase())
+        .sort();
+      const journalOpen = journal
+        .liveOrders(who.account)
+        .map((o) => o.orderId)
+        .sort();
       expect(journalOpen).toEqual(venueOpen);
-      const byState = journal.db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state').all() as { state: string; n: number }[];
+      const byState = journal.db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state').all() as {
+        state: string;
+        n: number;
+      }[];
       // Post-only bids far below the mark: nothing filled, so nothing closed counts as filled.
       expect(byState.map((s) => s.state).every((s) => s === 'open' || s === 'failed' || s === 'cancelled')).toBe(true);
       expect(journal.recentFills(10)).toEqual([]);
       // An intent killed before its order was tracked was never signed nor sent.
-      const withoutOrder = journal.db.prepare('SELECT i.intent_id FROM intents i LEFT JOIN orders o ON o.intent_id = i.intent_id WHERE o.intent_id IS NULL').all() as { intent_id: string }[];
+      const withoutOrder = journal.db
+        .prepare(
+          'SELECT i.intent_id FROM intents i LEFT JOIN orders o ON o.intent_id = i.intent_id WHERE o.intent_id IS NULL',
+        )
+        .all() as { intent_id: string }[];
       for (const w of withoutOrder) expect(journal.requestsOf(w.intent_id)).toEqual([]);
       expect(byState.reduce((sum, s) => sum + s.n, 0) + withoutOrder.length).toBe(intents.length);
-      for (const failed of journal.db.prepare("SELECT outcome FROM intents WHERE outcome_type = 'failed'").all() as { outcome: string }[]) {
+      for (const failed of journal.db.prepare("SELECT outcome FROM intents WHERE outcome_type = 'failed'").all() as {
+        outcome: string;
+      }[]) {
         expect(['NOT_EXECUTED', 'CLOSED_UNFILLED']).toContain(JSON.parse(failed.outcome).error.code);
       }
 
@@ -110,7 +152,9 @@ describe('journal survives kill -9 during a burst', () => {
         signer: who.signer,
         rest: who.rest,
         sender: venueSender(who.rest),
-        config: withEngineDefaults({ guards: { maxOpenOrders: 10_000, actionsPerSecond: 100_000, actionBurst: 100_000 } }),
+        config: withEngineDefaults({
+          guards: { maxOpenOrders: 10_000, actionsPerSecond: 100_000, actionBurst: 100_000 },
+        }),
         selectors: SPEC_SELECTORS,
         clock: systemClock,
         log: quiet,
@@ -122,14 +166,34 @@ describe('journal survives kill -9 during a burst', () => {
       await engine.start();
       expect(engine.tracker.openOrders().length).toBe(venueOpen.length);
       const outcomes: IntentOutcome[] = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => engine.execute(placeLimit({ intentId: `again-${i}`, strategy: 'burst', marketId: 1, side: 'buy', size: '0.00015', price: (40_000 + i).toString(), postOnly: true }))),
+        Array.from({ length: 20 }, (_, i) =>
+          engine.execute(
+            placeLimit({
+              intentId: `again-${i}`,
+              strategy: 'burst',
+              marketId: 1,
+              side: 'buy',
+              size: '0.00015',
+              price: (40_000 + i).toString(),
+              postOnly: true,
+            }),
+          ),
+        ),
       );
       await engine.stop();
-      expect(outcomes.map((o) => (o.type === 'failed' ? o.error.kind ?? o.error.code : o.type))).toEqual(outcomes.map(() => 'accepted'));
-      const newPairs = journal.db.prepare('SELECT anchor, bit FROM nonces WHERE run_id = ?').all(runId) as { anchor: number; bit: number }[];
+      expect(outcomes.map((o) => (o.type === 'failed' ? (o.error.kind ?? o.error.code) : o.type))).toEqual(
+        outcomes.map(() => 'accepted'),
+      );
+      const newPairs = journal.db.prepare('SELECT anchor, bit FROM nonces WHERE run_id = ?').all(runId) as {
+        anchor: number;
+        bit: number;
+      }[];
       expect(newPairs.length).toBe(20);
-      for (const p of newPairs) expect(compareNoncePairs({ anchor: BigInt(p.anchor), bit: p.bit }, highWaterBefore!)).toBe(1);
-      expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.length).toBe(venueOpen.length + 20);
+      for (const p of newPairs)
+        expect(compareNoncePairs({ anchor: BigInt(p.anchor), bit: p.bit }, highWaterBefore!)).toBe(1);
+      expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.length).toBe(
+        venueOpen.length + 20,
+      );
     } finally {
       journaled.close();
     }

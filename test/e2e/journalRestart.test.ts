@@ -55,17 +55,50 @@ describe('journal across a restart (runBot on the simulator)', () => {
 
     // Run 1: the probe rests two bids; the bot also opens a long position.
     const run1 = await startJournalBot(sim, bot, dir);
-    await until(() => run1.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2);
-    expect((await other.engine.execute(placeLimit({ intentId: 'ask', strategy: 'x', marketId: 1, side: 'sell', size: '0.001', price: '65010', postOnly: true }))).type).toBe('accepted');
-    expect((await run1.engine.execute(placeMarket({ intentId: 'open-long', strategy: 'manual', marketId: 1, side: 'buy', size: '0.001' }))).type).toBe('accepted');
+    await until(
+      () => run1.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+    );
+    expect(
+      (
+        await other.engine.execute(
+          placeLimit({
+            intentId: 'ask',
+            strategy: 'x',
+            marketId: 1,
+            side: 'sell',
+            size: '0.001',
+            price: '65010',
+            postOnly: true,
+          }),
+        )
+      ).type,
+    ).toBe('accepted');
+    expect(
+      (
+        await run1.engine.execute(
+          placeMarket({ intentId: 'open-long', strategy: 'manual', marketId: 1, side: 'buy', size: '0.001' }),
+        )
+      ).type,
+    ).toBe('accepted');
     await until(() => run1.engine.tracker.position(1)?.size === '0.001');
-    const [high, low] = ['64000', '63000'].map((price) => run1.engine.tracker.openOrders({ strategy: 'probe' }).find((o) => o.price === price)!);
-
+    const [high, low] = ['64000', '63000'].map((price) =>
+      run1.engine.tracker.openOrders({ strategy: 'probe' }).find((o) => o.price === price)!,
+    );
 
     await run1.stop();
 
     // While the bot is down, the counterparty sells into the 64000 bid.
-    const hit = await other.engine.execute(placeLimit({ intentId: 'hit', strategy: 'x', marketId: 1, side: 'sell', size: '0.0005', price: '64000', timeInForce: 'IOC' }));
+    const hit = await other.engine.execute(
+      placeLimit({
+        intentId: 'hit',
+        strategy: 'x',
+        marketId: 1,
+        side: 'sell',
+        size: '0.0005',
+        price: '64000',
+        timeInForce: 'IOC',
+      }),
+    );
     expect(hit.type).toBe('accepted');
     expect((await bot.rest.position({ account: bot.account, market_id: '1' })).size).toBe('0.0015');
 
@@ -80,21 +113,30 @@ describe('journal across a restart (runBot on the simulator)', () => {
 
       const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
       try {
-
         expect(journal.order(high!.intentId)).toMatchObject({ state: 'filled', filledSize: '0.0005' });
         // Read from the venue's trade history at the start: its real id, price and fee, not inferred.
-        const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades.filter((t) => t.order_id.toLowerCase() === high!.orderId!.toLowerCase());
+        const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades.filter(
+          (t) => t.order_id.toLowerCase() === high!.orderId!.toLowerCase(),
+        );
         expect(venueFills.map((t) => [t.size, t.price])).toEqual([['0.0005', '64000']]);
-        expect(journal.fillsOfOrder(high!.orderId!).map((f) => [f.source, f.fillId, f.size, f.price, f.fee])).toEqual(venueFills.map((t) => ['history', t.id, t.size, t.price, t.fee]));
+        expect(journal.fillsOfOrder(high!.orderId!).map((f) => [f.source, f.fillId, f.size, f.price, f.fee])).toEqual(
+          venueFills.map((t) => ['history', t.id, t.size, t.price, t.fee]),
+        );
         expect(journal.loadStrategyState(bot.account, 'probe', 'placed')).toBeDefined();
-        expect(placedState.parse(JSON.parse(journal.loadStrategyState(bot.account, 'probe', 'placed')!)).starts).toBe(2);
+        expect(placedState.parse(JSON.parse(journal.loadStrategyState(bot.account, 'probe', 'placed')!)).starts).toBe(
+          2,
+        );
       } finally {
         journal.close();
       }
 
-      const switched = await run2.engine.execute(setMarginMode({ intentId: 'to-isolated', strategy: 'manual', marketId: 1, marginMode: 'isolated' }));
+      const switched = await run2.engine.execute(
+        setMarginMode({ intentId: 'to-isolated', strategy: 'manual', marketId: 1, marginMode: 'isolated' }),
+      );
       expect(switched.type === 'refused' ? switched.rejection.rule : switched.type).toBe('margin_mode_open_position');
-      const cancelled = await run2.engine.execute(cancel({ intentId: 'cancel-low', strategy: 'probe', marketId: 1, target: { intentId: low!.intentId } }));
+      const cancelled = await run2.engine.execute(
+        cancel({ intentId: 'cancel-low', strategy: 'probe', marketId: 1, target: { intentId: low!.intentId } }),
+      );
       expect(cancelled.type).toBe('accepted');
     } finally {
       await run2.stop();
@@ -103,7 +145,16 @@ describe('journal across a restart (runBot on the simulator)', () => {
     // Reconciling again finds nothing new: the fill made while down stays journaled once.
     const journal = openJournal(join(dir, 'journal.sqlite'));
     try {
-      const report = await reconcileWithVenue({ journal, rest: bot.rest, account: bot.account, markets: [1], clock: systemClock, trigger: 'cli', unknownOrders: 'leave', apply: true });
+      const report = await reconcileWithVenue({
+        journal,
+        rest: bot.rest,
+        account: bot.account,
+        markets: [1],
+        clock: systemClock,
+        trigger: 'cli',
+        unknownOrders: 'leave',
+        apply: true,
+      });
       expect(report.differences.filter((d) => d.type !== 'in_flight_resolved')).toEqual([]);
       expect(journal.fillsOfOrder(high!.orderId!)).toHaveLength(1);
       expect(journal.order(low!.intentId)?.state).toBe('cancelled');

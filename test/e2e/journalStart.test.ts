@@ -17,11 +17,32 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Places a resting bid for the account from outside the bot (no journal). */
 async function foreignBid(who: SimAccount, price: string): Promise<string> {
-  const engine = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1] });
+  const engine = new Engine({
+    account: who.account,
+    signer: who.signer,
+    rest: who.rest,
+    sender: venueSender(who.rest),
+    config: withEngineDefaults({}),
+    selectors: SPEC_SELECTORS,
+    clock: systemClock,
+    log: quiet,
+    markets: [1],
+  });
   await engine.start();
-  const outcome = await engine.execute(placeLimit({ intentId: 'foreign', strategy: 'elsewhere', marketId: 1, side: 'buy', size: '0.0002', price, postOnly: true }));
+  const outcome = await engine.execute(
+    placeLimit({
+      intentId: 'foreign',
+      strategy: 'elsewhere',
+      marketId: 1,
+      side: 'buy',
+      size: '0.0002',
+      price,
+      postOnly: true,
+    }),
+  );
   await engine.stop();
-  if (outcome.type !== 'accepted' || outcome.orderId === undefined) throw new Error(`foreign bid not placed: ${outcome.type}`);
+  if (outcome.type !== 'accepted' || outcome.orderId === undefined)
+    throw new Error(`foreign bid not placed: ${outcome.type}`);
   return outcome.orderId.toLowerCase();
 }
 
@@ -42,13 +63,16 @@ describe('reconciliation at start (runBot)', () => {
   const startDifferences = (): Record<string, unknown>[] => {
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
     try {
-      const row = journal.db.prepare("SELECT differences FROM reconciliations WHERE trigger = 'start' ORDER BY id DESC LIMIT 1").get() as { differences: string };
+      const row = journal.db
+        .prepare("SELECT differences FROM reconciliations WHERE trigger = 'start' ORDER BY id DESC LIMIT 1")
+        .get() as { differences: string };
       return JSON.parse(row.differences) as Record<string, unknown>[];
     } finally {
       journal.close();
     }
   };
-  const openIds = async (who: SimAccount) => (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.map((o) => o.order_id.toLowerCase());
+  const openIds = async (who: SimAccount) =>
+    (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders.map((o) => o.order_id.toLowerCase());
 
   it('cancels an order it does not know with unknown_orders: cancel', async () => {
     const who = await fundedAccount(sim);
@@ -56,7 +80,9 @@ describe('reconciliation at start (runBot)', () => {
     const bot = await startJournalBot(sim, who, dir, 'reconcile: { unknown_orders: cancel }');
     try {
       expect(await openIds(who)).not.toContain(foreign);
-      expect(startDifferences()).toEqual([{ type: 'unknown_open_order', orderId: foreign, marketId: 1, action: 'cancel' }]);
+      expect(startDifferences()).toEqual([
+        { type: 'unknown_open_order', orderId: foreign, marketId: 1, action: 'cancel' },
+      ]);
     } finally {
       await bot.stop();
     }
@@ -83,7 +109,9 @@ describe('reconciliation at start (runBot)', () => {
     const bot = await startJournalBot(sim, who, dir);
     try {
       expect(bot.engine.tracker.foreignOrders().map((f) => f.orderId)).toEqual([foreign]);
-      expect(startDifferences()).toEqual([{ type: 'unknown_open_order', orderId: foreign, marketId: 1, action: 'leave' }]);
+      expect(startDifferences()).toEqual([
+        { type: 'unknown_open_order', orderId: foreign, marketId: 1, action: 'leave' },
+      ]);
       expect(bot.lines.some((l) => l.includes('is open on the venue but not in the journal: leave'))).toBe(true);
     } finally {
       await bot.stop();
@@ -93,19 +121,46 @@ describe('reconciliation at start (runBot)', () => {
   it('marks an order cancelled outside the bot while it was down as cancelled, with no fill', async () => {
     const who = await fundedAccount(sim);
     const first = await startJournalBot(sim, who, dir);
-    await until(() => first.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2);
-    const [high, low] = ['64000', '63000'].map((price) => first.engine.tracker.openOrders({ strategy: 'probe' }).find((o) => o.price === price)!);
+    await until(
+      () => first.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+    );
+    const [high, low] = ['64000', '63000'].map((price) =>
+      first.engine.tracker.openOrders({ strategy: 'probe' }).find((o) => o.price === price)!,
+    );
     await first.stop();
 
-    const outside = new Engine({ account: who.account, signer: who.signer, rest: who.rest, sender: venueSender(who.rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1] });
+    const outside = new Engine({
+      account: who.account,
+      signer: who.signer,
+      rest: who.rest,
+      sender: venueSender(who.rest),
+      config: withEngineDefaults({}),
+      selectors: SPEC_SELECTORS,
+      clock: systemClock,
+      log: quiet,
+      markets: [1],
+    });
     await outside.start();
-    expect((await outside.execute(cancel({ intentId: 'outside-cancel', strategy: 'elsewhere', marketId: 1, target: { orderId: high!.orderId! } }))).type).toBe('accepted');
+    expect(
+      (
+        await outside.execute(
+          cancel({
+            intentId: 'outside-cancel',
+            strategy: 'elsewhere',
+            marketId: 1,
+            target: { orderId: high!.orderId! },
+          }),
+        )
+      ).type,
+    ).toBe('accepted');
     await outside.stop();
 
     const second = await startJournalBot(sim, who, dir);
     try {
       expect(second.engine.tracker.openOrders({ strategy: 'probe' }).map((o) => o.intentId)).toEqual([low!.intentId]);
-      expect(startDifferences()).toEqual([expect.objectContaining({ type: 'order_closed', intentId: high!.intentId, state: 'cancelled' })]);
+      expect(startDifferences()).toEqual([
+        expect.objectContaining({ type: 'order_closed', intentId: high!.intentId, state: 'cancelled' }),
+      ]);
       const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
       try {
         expect(journal.order(high!.intentId)?.state).toBe('cancelled');
@@ -122,20 +177,53 @@ describe('reconciliation at start (runBot)', () => {
     const who = await fundedAccount(sim);
     const state = await who.rest.nonceState(who.account);
     const journal = openJournal(join(dir, 'journal.sqlite'));
-    const intent = placeLimit({ intentId: 'old-1', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0002', price: '60000', clientOrderId: 42n });
+    const intent = placeLimit({
+      intentId: 'old-1',
+      strategy: 'probe',
+      marketId: 1,
+      side: 'buy',
+      size: '0.0002',
+      price: '60000',
+      clientOrderId: 42n,
+    });
     journal.recordIntent(who.account, 'old-run', intent, Date.now());
-    journal.recordOrder(who.account, { intentId: 'old-1', strategy: 'probe', marketId: 1, side: 'buy', size: '0.0002', price: '60000', clientOrderId: 42n, state: 'pending', filledSize: '0' }, 'engine', Date.now());
+    journal.recordOrder(
+      who.account,
+      {
+        intentId: 'old-1',
+        strategy: 'probe',
+        marketId: 1,
+        side: 'buy',
+        size: '0.0002',
+        price: '60000',
+        clientOrderId: 42n,
+        state: 'pending',
+        filledSize: '0',
+      },
+      'engine',
+      Date.now(),
+    );
     journal.recordNonce(who.account, 'old-run', { anchor: BigInt(state.nonce_anchor) + 1n, bit: 0 }, 'old-1');
     journal.recordRequest({
       intentId: 'old-1',
       endpoint: 'placeOrder',
-      body: { client_order_id: '42', permit: { deadline: Math.floor(Date.now() / 1000) + 3600, nonce_anchor: String(BigInt(state.nonce_anchor) + 1n), nonce_bitmap_index: 0 } },
+      body: {
+        client_order_id: '42',
+        permit: {
+          deadline: Math.floor(Date.now() / 1000) + 3600,
+          nonce_anchor: String(BigInt(state.nonce_anchor) + 1n),
+          nonce_bitmap_index: 0,
+        },
+      },
       nonce: { anchor: BigInt(state.nonce_anchor) + 1n, bit: 0 },
       attempt: 1,
       atMs: Date.now(),
     });
     journal.close();
-    await expect(startJournalBot(sim, who, dir)).rejects.toMatchObject({ code: 'RECONCILE_INCOMPLETE', message: expect.stringMatching(/refusing to trade/) });
+    await expect(startJournalBot(sim, who, dir)).rejects.toMatchObject({
+      code: 'RECONCILE_INCOMPLETE',
+      message: expect.stringMatching(/refusing to trade/),
+    });
     expect(await openIds(who)).toEqual([]);
   }, 30_000);
 });

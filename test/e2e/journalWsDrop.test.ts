@@ -46,16 +46,40 @@ describe('journal across a WebSocket drop during fills', () => {
     await other.start();
     let n = 0;
     const sell = async (size: string, price: string) => {
-      const outcome = await other.execute(placeLimit({ intentId: `sell-${++n}`, strategy: 'x', marketId: 1, side: 'sell', size, price, timeInForce: 'IOC' }));
+      const outcome = await other.execute(
+        placeLimit({
+          intentId: `sell-${++n}`,
+          strategy: 'x',
+          marketId: 1,
+          side: 'sell',
+          size,
+          price,
+          timeInForce: 'IOC',
+        }),
+      );
       expect(outcome.type).toBe('accepted');
     };
 
     const run = await startJournalBot(sim, bot, dir);
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
     try {
-      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2);
+      await until(
+        () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+      );
       const bids = await Promise.all(
-        ['64100', '64200', '64300', '64400'].map((price, i) => run.engine.execute(placeLimit({ intentId: `bid-${i}`, strategy: 'manual', marketId: 1, side: 'buy', size: '0.0005', price, postOnly: true }))),
+        ['64100', '64200', '64300', '64400'].map((price, i) =>
+          run.engine.execute(
+            placeLimit({
+              intentId: `bid-${i}`,
+              strategy: 'manual',
+              marketId: 1,
+              side: 'buy',
+              size: '0.0005',
+              price,
+              postOnly: true,
+            }),
+          ),
+        ),
       );
       expect(bids.map((b) => b.type)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
       await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
@@ -69,7 +93,15 @@ describe('journal across a WebSocket drop during fills', () => {
       await sell('0.001', '64200');
       sim.controls.dropWebSockets();
       sim.controls.stallStreams(false);
-      await until(() => (journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as { n: number }).n > 0, 15_000);
+      await until(
+        () =>
+          (
+            journal.db.prepare("SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = 'reconnect'").get() as {
+              n: number;
+            }
+          ).n > 0,
+        15_000,
+      );
 
       // Reconnected: a partial fill arrives on the channel again.
       await sell('0.00025', '64100');
@@ -86,12 +118,25 @@ describe('journal across a WebSocket drop during fills', () => {
       expect(venue.size).toBe('0.00175');
       expect(compareDecimals(signed, venue.size!)).toBe(0);
       const filledOf = (intentId: string) => byOrder.get(journal.order(intentId)!.orderId!);
-      expect([filledOf('bid-0'), filledOf('bid-1'), filledOf('bid-2'), filledOf('bid-3')]).toEqual(['0.00025', '0.0005', '0.0005', '0.0005']);
+      expect([filledOf('bid-0'), filledOf('bid-1'), filledOf('bid-2'), filledOf('bid-3')]).toEqual([
+        '0.00025',
+        '0.0005',
+        '0.0005',
+        '0.0005',
+      ]);
       // The two the channel missed came from the venue's trade history, with their real ids and fees.
-      expect(fills.filter((f) => f.source === 'history').map((f) => f.orderId).sort()).toEqual([journal.order('bid-1')!.orderId, journal.order('bid-2')!.orderId].sort());
+      expect(
+        fills
+          .filter((f) => f.source === 'history')
+          .map((f) => f.orderId)
+          .sort(),
+      ).toEqual([journal.order('bid-1')!.orderId, journal.order('bid-2')!.orderId].sort());
       const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
-      const key = (f: { id: string; size: string; price: string; fee: string }) => [f.id, f.size, f.price, f.fee].join('|');
-      expect(fills.map((f) => key({ id: f.fillId, size: f.size, price: f.price, fee: f.fee ?? '' })).sort()).toEqual(venueFills.map(key).sort());
+      const key = (f: { id: string; size: string; price: string; fee: string }) =>
+        [f.id, f.size, f.price, f.fee].join('|');
+      expect(fills.map((f) => key({ id: f.fillId, size: f.size, price: f.price, fee: f.fee ?? '' })).sort()).toEqual(
+        venueFills.map(key).sort(),
+      );
       expect(journal.order('bid-1')?.state).toBe('filled');
       expect(journal.order('bid-2')?.state).toBe('filled');
     } finally {

@@ -45,35 +45,95 @@ describe('open orders spanning several pages', () => {
         return who.rest.openOrders({ ...query, limit: String(PAGE) }, options);
       },
     };
-    const journaled = await openJournalForBot({ path: join(dir, 'journal.sqlite'), account: who.account, rest, clock: systemClock, log: quiet, markets: [1], runId: 'r1', unknownOrders: 'leave', adopter: () => undefined, maxInFlightWaitMs: 5_000, settleMs: 0 });
-    const engine = new Engine({ account: who.account, signer: who.signer, rest, sender: venueSender(rest), config: withEngineDefaults({}), selectors: SPEC_SELECTORS, clock: systemClock, log: quiet, markets: [1], journal: journaled.engineJournal });
+    const journaled = await openJournalForBot({
+      path: join(dir, 'journal.sqlite'),
+      account: who.account,
+      rest,
+      clock: systemClock,
+      log: quiet,
+      markets: [1],
+      runId: 'r1',
+      unknownOrders: 'leave',
+      adopter: () => undefined,
+      maxInFlightWaitMs: 5_000,
+      settleMs: 0,
+    });
+    const engine = new Engine({
+      account: who.account,
+      signer: who.signer,
+      rest,
+      sender: venueSender(rest),
+      config: withEngineDefaults({}),
+      selectors: SPEC_SELECTORS,
+      clock: systemClock,
+      log: quiet,
+      markets: [1],
+      journal: journaled.engineJournal,
+    });
     const ws = new VenueWsClient({
       reconnect: { baseMs: 20, maxMs: 100 },
       url: sim.wsUrl,
       knownMarketIds: async () => [1],
-      authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
+      authenticator: wsAuthenticatorFromRest({
+        rest: who.rest,
+        context: who.context,
+        account: who.account,
+        signer: who.signer,
+      }),
       staleAfterBlocks: 0,
     });
     try {
       journaled.beforeStart(engine);
       await engine.start();
-      engine.attach({ orders: ws.channel('orders'), positions: ws.channel('positions'), fills: ws.channel('fills'), account: ws.channel('account'), oracle: NEVER, connection: ws.connectionState$ });
+      engine.attach({
+        orders: ws.channel('orders'),
+        positions: ws.channel('positions'),
+        fills: ws.channel('fills'),
+        account: ws.channel('account'),
+        oracle: NEVER,
+        connection: ws.connectionState$,
+      });
       await journaled.afterStart(engine, { positionsChanged$: NEVER });
       await firstValueFrom(ws.channel('account'));
 
       const outcomes = await Promise.all(
-        ['60000', '60010', '60020', '60030', '60040', '60050'].map((price, i) => engine.execute(placeLimit({ intentId: `bid-${i}`, strategy: 's', marketId: 1, side: 'buy', size: '0.0002', price, postOnly: true }))),
+        ['60000', '60010', '60020', '60030', '60040', '60050'].map((price, i) =>
+          engine.execute(
+            placeLimit({
+              intentId: `bid-${i}`,
+              strategy: 's',
+              marketId: 1,
+              side: 'buy',
+              size: '0.0002',
+              price,
+              postOnly: true,
+            }),
+          ),
+        ),
       );
       expect(outcomes.map((o) => o.type)).toEqual(Array(6).fill('accepted'));
       await until(() => engine.tracker.openOrders().filter((o) => o.state === 'open').length === 6);
 
       starts.length = 0;
       expect(sim.controls.dropAccountWebSockets(who.account)).toBeGreaterThan(0);
-      const reconnects = () => journaled.journal.db.prepare("SELECT differences FROM reconciliations WHERE trigger = 'reconnect'").all() as { differences: string }[];
+      const reconnects = () =>
+        journaled.journal.db.prepare("SELECT differences FROM reconciliations WHERE trigger = 'reconnect'").all() as {
+          differences: string;
+        }[];
       await until(() => reconnects().length === 1 && engine.conditions.state.mode === 'trading');
 
-      expect(engine.tracker.openOrders().map((o) => [o.intentId, o.state]).sort()).toEqual(Array.from({ length: 6 }, (_, i) => [`bid-${i}`, 'open']));
-      expect(journaled.journal.liveOrders(who.account).map((o) => [o.intentId, o.state]).sort()).toEqual(Array.from({ length: 6 }, (_, i) => [`bid-${i}`, 'open']));
+      expect(
+        engine.tracker
+          .openOrders()
+          .map((o) => [o.intentId, o.state])
+          .sort(),
+      ).toEqual(Array.from({ length: 6 }, (_, i) => [`bid-${i}`, 'open']));
+      expect(
+        journaled.journal
+          .liveOrders(who.account)
+          .map((o) => [o.intentId, o.state])
+          .sort(),
+      ).toEqual(Array.from({ length: 6 }, (_, i) => [`bid-${i}`, 'open']));
       expect(JSON.parse(reconnects()[0]!.differences) as Difference[]).toEqual([]);
       // Both reconciliations (the engine's and the journal's) read all three pages.
       expect(starts.filter((s) => s === '4').length).toBeGreaterThanOrEqual(2);

@@ -22,10 +22,13 @@ import { startSim } from '../../src/sim/index.js';
 import { InvalidValueError } from '../../src/core/invalidValueError.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { createRestTransport } from '../../src/venue/rest/restTransport.js';
-import { VenueInfoCache } from '../../src/venue/rest/venueInfoCache.js';
 import { isFlatPosition } from '../../src/venue/schemas/restAccount.js';
 import type { PermitWire } from '../../src/venue/schemas/restPermit.js';
-import { placeOrderRequestSchema, placeOrderResponseSchema, type PlaceOrderRequestWire } from '../../src/venue/schemas/restOrders.js';
+import {
+  placeOrderRequestSchema,
+  placeOrderResponseSchema,
+  type PlaceOrderRequestWire,
+} from '../../src/venue/schemas/restOrders.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import { hasNoDefiniteAnswer, VenueTransportError } from '../../src/venue/venueTransportError.js';
 
@@ -98,7 +101,11 @@ async function registerSigner(): Promise<{ success: boolean; transaction_hash: s
     nonceAnchor,
     nonceBitmap,
   });
-  const signerSignature = await signTypedStruct(context, signer, 'VerifySigner', { account: account.address, nonceAnchor, nonceBitmap });
+  const signerSignature = await signTypedStruct(context, signer, 'VerifySigner', {
+    account: account.address,
+    nonceAnchor,
+    nonceBitmap,
+  });
   return client.registerSigner({
     account: account.address,
     signer: signer.address,
@@ -153,10 +160,12 @@ function expectRefusal(
 beforeAll(async () => {
   sim = await startSim({ port: 0, host: '127.0.0.1', seed: 7, blockMs: 0, registrationLagMs: 60_000 });
   client = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5000, rateLimit: false });
-  const cache = new VenueInfoCache(client);
-  const { domain, systemConfig } = await cache.refresh();
-  context = createSigningContext(parseDomain({ ...domain, chain_id: domain.chain_id.toString() }), systemConfig.addresses.router);
-  const market = await cache.market('1');
+  const [domain, systemConfig] = await Promise.all([client.eip712Domain(), client.systemConfig()]);
+  context = createSigningContext(
+    parseDomain({ ...domain, chain_id: domain.chain_id.toString() }),
+    systemConfig.addresses.router,
+  );
+  const market = (await client.markets()).markets.find((m) => m.market_id === '1')!;
   const markTicks = countUnits(market.mark_price, market.config.step_price, 'mark', 'down');
   restingBuy = {
     market_id: 1,
@@ -243,7 +252,9 @@ describe('REST client against the simulator', () => {
 
     const order = restingBuy;
     const wrongTarget = createSigningContext(context.domain, context.domain.verifyingContract);
-    const notAuthorised = await rejection(client.placeOrder({ ...order, permit: await permitFor(orderHash(order), wrongTarget) }));
+    const notAuthorised = await rejection(
+      client.placeOrder({ ...order, permit: await permitFor(orderHash(order), wrongTarget) }),
+    );
     expectRefusal(notAuthorised, {
       kind: 'SignerNotAuthorized',
       statusName: 'FailedPrecondition',
@@ -277,7 +288,13 @@ describe('REST client against the simulator', () => {
     const current = (await client.nonceState(account.address)).nonce_anchor;
     const deadline = unixSeconds(systemClock) + 60;
     const sign = (nonceAnchor: bigint, nonceBitmap: number, at = deadline): Promise<PermitWire> =>
-      signPermit(context, signer, { account: account.address, actionHash: hash, nonceAnchor, nonceBitmap, deadline: at });
+      signPermit(context, signer, {
+        account: account.address,
+        actionHash: hash,
+        nonceAnchor,
+        nonceBitmap,
+        deadline: at,
+      });
 
     // More than current + 1: refused on the anchor window, before the signature is looked at.
     const farAnchor = await rejection(client.placeOrder({ ...order, permit: await sign(current + 5n, 0) }));
@@ -294,13 +311,17 @@ describe('REST client against the simulator', () => {
 
     // Signed current + 1, sent current: both anchors are in the window, the signed and sent differ.
     const signedOther = await sign(current + 1n, 0);
-    const mismatch = await rejection(client.placeOrder({ ...order, permit: { ...signedOther, nonce_anchor: current.toString() } }));
+    const mismatch = await rejection(
+      client.placeOrder({ ...order, permit: { ...signedOther, nonce_anchor: current.toString() } }),
+    );
     expect(mismatch.kind).toBe('InvalidNonceAnchor');
     expect(mismatch.errorName).toBe('InvalidNonceAnchor');
 
     // 208 is a valid uint8 on the wire (the schema lets it through) but above the contract's 207.
     const signedBitZero = await sign(current + 1n, 0);
-    const index = await rejection(client.placeOrder({ ...order, permit: { ...signedBitZero, nonce_bitmap_index: 208 } }));
+    const index = await rejection(
+      client.placeOrder({ ...order, permit: { ...signedBitZero, nonce_bitmap_index: 208 } }),
+    );
     expectRefusal(index, {
       kind: 'InvalidNonceIndex',
       statusName: 'FailedPrecondition',
@@ -379,9 +400,19 @@ describe('REST client against the simulator', () => {
 
   it('updates leverage and margin mode, and cancels all orders in a market', async () => {
     await resyncNonce();
-    const leverage = await client.updateLeverage({ market_id: '1', leverage: '5', permit_params: await permitFor(updateLeverageHash(1, 5)) });
+    const leverage = await client.updateLeverage({
+      market_id: '1',
+      leverage: '5',
+      permit_params: await permitFor(updateLeverageHash(1, 5)),
+    });
     expect(leverage.success).toBe(true);
-    const tooSoon = await rejection(client.updateLeverage({ market_id: '1', leverage: '6', permit_params: await permitFor(updateLeverageHash(1, 6)) }));
+    const tooSoon = await rejection(
+      client.updateLeverage({
+        market_id: '1',
+        leverage: '6',
+        permit_params: await permitFor(updateLeverageHash(1, 6)),
+      }),
+    );
     expectRefusal(tooSoon, {
       kind: 'RateLimited',
       statusName: 'ResourceExhausted',
@@ -390,7 +421,11 @@ describe('REST client against the simulator', () => {
       message: 'ResourceExhausted: rate limited: 1 request per second for update_leverage',
       hint: /leverage updates 1 per second/,
     });
-    const mode = await client.updateMarginMode({ market_id: '1', margin_mode: 0, permit_params: await permitFor(updateMarginModeHash(1, 0)) });
+    const mode = await client.updateMarginMode({
+      market_id: '1',
+      margin_mode: 0,
+      permit_params: await permitFor(updateMarginModeHash(1, 0)),
+    });
     expect(mode.success).toBe(true);
     const all = await client.cancelAll({ market_id: 1, permit: await permitFor(cancelAllOrdersHash(1)) });
     expect(all.success).toBe(true);
@@ -401,7 +436,11 @@ describe('REST client against the simulator', () => {
     const { nonce } = await client.loginNonce(account.address);
     expect(nonce).toMatch(/^0x[0-9a-f]+$/);
     const deadline = unixSeconds(systemClock) + 60;
-    const signature = await signTypedStruct(context, account, 'Login', { account: account.address, nonce: BigInt(nonce), deadline });
+    const signature = await signTypedStruct(context, account, 'Login', {
+      account: account.address,
+      nonce: BigInt(nonce),
+      deadline,
+    });
     const tokens = await client.login({ account: account.address, nonce, deadline, signature });
     expect(tokens.expires_in).toBeGreaterThan(0);
     const rotated = await client.refresh({ refresh_token: tokens.refresh_token });
@@ -481,7 +520,11 @@ describe('REST client against the simulator', () => {
   it('trades into an isolated position, adds margin, and cannot switch mode while it is open', async () => {
     await resyncNonce();
     await client.cancelAll({ market_id: 1, permit: await permitFor(cancelAllOrdersHash(1)) });
-    const isolated = await client.updateMarginMode({ market_id: '1', margin_mode: 1, permit_params: await permitFor(updateMarginModeHash(1, 1)) });
+    const isolated = await client.updateMarginMode({
+      market_id: '1',
+      margin_mode: 1,
+      permit_params: await permitFor(updateMarginModeHash(1, 1)),
+    });
     expect(isolated.success).toBe(true);
     // Amounts are USD × 10^18 (int128); 100 USD of margin for a minimum-size position.
     const hundredUsd = 100n * 10n ** 18n;
@@ -493,14 +536,24 @@ describe('REST client against the simulator', () => {
     expect(added.success).toBe(true);
     sim.controls.advanceBlocks(3);
     // A market IOC buy bounded 10% above the mark takes liquidity from the simulator's makers.
-    const buy = { ...restingBuy, price_ticks: Math.round((restingBuy.price_ticks * 11) / 9), post_only: false, order_type: 0 as const, time_in_force: 3 as const };
+    const buy = {
+      ...restingBuy,
+      price_ticks: Math.round((restingBuy.price_ticks * 11) / 9),
+      post_only: false,
+      order_type: 0 as const,
+      time_in_force: 3 as const,
+    };
     const placed = await client.placeOrder({ ...buy, permit: await permitFor(orderHash(buy)) });
     expect(placed.order_id).toMatch(/^(0x)?[0-9a-fA-F]+$/);
     const position = await client.position({ account: account.address, market_id: '1' });
     expect(position.side).toBe('BUY');
     expect(position.size).not.toBeNull();
     const blocked = await rejection(
-      client.updateMarginMode({ market_id: '1', margin_mode: 0, permit_params: await permitFor(updateMarginModeHash(1, 0)) }),
+      client.updateMarginMode({
+        market_id: '1',
+        margin_mode: 0,
+        permit_params: await permitFor(updateMarginModeHash(1, 0)),
+      }),
     );
     const stepSize = (await client.markets()).markets.find((m) => m.market_id === '1')?.config.step_size ?? '';
     expectRefusal(blocked, {

@@ -38,7 +38,12 @@ journal: { path: ${JSON.stringify(join(JOURNAL_DIR, `journal-${++journals}.sqlit
 function memoryLogger(lines: string[]) {
   const destination = new Writable({
     write(chunk, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((l: string) => l.length > 0),
+      );
       done();
     },
   });
@@ -49,16 +54,30 @@ function memoryLogger(lines: string[]) {
 function testStrategiesRoot(): string {
   const dir = join(JOURNAL_DIR, 'root');
   mkdirSync(join(dir, 'strategies'), { recursive: true });
-  writeFileSync(join(dir, 'strategies', 'marketMaker.ts'), `export { default } from ${JSON.stringify(join(ROOT, 'strategies', 'marketMaker.ts'))};\n`);
-  writeFileSync(join(dir, 'strategies', 'faulty.ts'), `export { default } from ${JSON.stringify(new URL('./support/faultyStrategy.ts', import.meta.url).pathname)};\n`);
+  writeFileSync(
+    join(dir, 'strategies', 'marketMaker.ts'),
+    `export { default } from ${JSON.stringify(join(ROOT, 'strategies', 'marketMaker.ts'))};\n`,
+  );
+  writeFileSync(
+    join(dir, 'strategies', 'faulty.ts'),
+    `export { default } from ${JSON.stringify(new URL('./support/faultyStrategy.ts', import.meta.url).pathname)};\n`,
+  );
   return dir;
 }
 
-async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine, outcomes: IntentOutcome[], lines: string[]) => Promise<void>, options: { jwt?: boolean; root?: string } = {}) {
+async function runFor(
+  sim: RunningSim,
+  strategy: string,
+  drive: (engine: Engine, outcomes: IntentOutcome[], lines: string[]) => Promise<void>,
+  options: { jwt?: boolean; root?: string } = {},
+) {
   const who = await fundedAccount(sim);
   if (options.jwt === true) await grantAllowance(who);
   const anchorAfterSetup = (await who.rest.nonceState(who.account)).nonce_anchor;
-  const config = await loadConfig({ text: configText(strategy, options.jwt === true ? 'auth: { mode: jwt }' : ''), env: {} });
+  const config = await loadConfig({
+    text: configText(strategy, options.jwt === true ? 'auth: { mode: jwt }' : ''),
+    env: {},
+  });
   const lines: string[] = [];
   const controller = new AbortController();
   const outcomes: IntentOutcome[] = [];
@@ -66,7 +85,10 @@ async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine,
   const started = new Promise<Engine>((r) => (ready = r));
   const running = runBot({
     config,
-    keys: { account: { address: who.account, privateKey: who.accountKey }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    keys: {
+      account: { address: who.account, privateKey: who.accountKey },
+      signer: { address: who.signer.address, privateKey: who.signerKey },
+    },
     restUrl: sim.restUrl,
     wsUrl: sim.wsUrl,
     logger: memoryLogger(lines),
@@ -77,7 +99,12 @@ async function runFor(sim: RunningSim, strategy: string, drive: (engine: Engine,
       ready(engine);
     },
   });
-  const engine = await Promise.race([started, running.then(() => { throw new Error('runBot ended early'); })]);
+  const engine = await Promise.race([
+    started,
+    running.then(() => {
+      throw new Error('runBot ended early');
+    }),
+  ]);
   await drive(engine, outcomes, lines);
   controller.abort();
   await running;
@@ -110,7 +137,10 @@ describe('runBot on the simulator', () => {
     params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }`,
       async (engine, seen) => {
         await until(() => engine.tracker.openOrders({ strategy: 'mm' }).filter((o) => o.state === 'open').length === 2);
-        const sides = engine.tracker.openOrders({ strategy: 'mm' }).map((o) => o.side).sort();
+        const sides = engine.tracker
+          .openOrders({ strategy: 'mm' })
+          .map((o) => o.side)
+          .sort();
         expect(sides).toEqual(['buy', 'sell']);
         const mark = engine.market(1)!.mark_price;
         sim.controls.setMark(1, (Number(mark) * 1.01).toFixed(1));
@@ -119,12 +149,16 @@ describe('runBot on the simulator', () => {
     );
     expect(outcomes.filter((o) => o.kind === 'placeLimit' && o.type === 'accepted').length).toBeGreaterThanOrEqual(4);
     const left = (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
-    if (left.length > 0) console.log(JSON.stringify(left), lines.filter((l) => /shutdown|cancel|stopping|open orders/.test(l)).join('\n'));
+    if (left.length > 0)
+      console.log(JSON.stringify(left), lines.filter((l) => /shutdown|cancel|stopping|open orders/.test(l)).join('\n'));
     expect(left).toHaveLength(0);
   }, 30_000);
 
   it('grid places buys below and sells above the mark, leaving the level nearest it empty', async () => {
-    const mark = Number((await (await fundedAccount(sim, { register: false })).rest.markets()).markets.find((m) => m.market_id === '1')!.mark_price);
+    const mark = Number(
+      (await (await fundedAccount(sim, { register: false })).rest.markets()).markets.find((m) => m.market_id === '1')!
+        .mark_price,
+    );
     const lower = (mark * 0.9).toFixed(1);
     const upper = (mark * 1.1).toFixed(1);
     await runFor(
@@ -134,7 +168,9 @@ describe('runBot on the simulator', () => {
     markets: [1]
     params: { lower: "${lower}", upper: "${upper}", levels: 6, size: "0.0002" }`,
       async (engine) => {
-        await until(() => engine.tracker.openOrders({ strategy: 'grid' }).filter((o) => o.state === 'open').length === 5);
+        await until(
+          () => engine.tracker.openOrders({ strategy: 'grid' }).filter((o) => o.state === 'open').length === 5,
+        );
         const orders = engine.tracker.openOrders({ strategy: 'grid' });
         for (const o of orders) expect(o.side === 'buy' ? Number(o.price) < mark : Number(o.price) > mark).toBe(true);
       },
@@ -179,7 +215,8 @@ describe('runBot on the simulator', () => {
   }, 30_000);
 
   it('runs two strategies side by side, each on its own params, markets and budget: the one that throws is stopped and the other goes on', async () => {
-    const failed = (lines: string[]) => lines.some((l) => l.includes('"strategy":"faulty"') && l.includes('"msg":"strategy failed and was stopped"'));
+    const failed = (lines: string[]) =>
+      lines.some((l) => l.includes('"strategy":"faulty"') && l.includes('"msg":"strategy failed and was stopped"'));
     const { who, outcomes, lines } = await runFor(
       sim,
       `  - name: mm
@@ -197,7 +234,8 @@ describe('runBot on the simulator', () => {
         await until(() => failed(logged));
         // on_error: cancel: the failed strategy's bid goes; the market maker's quotes stay.
         await until(() => engine.tracker.openOrders({ strategy: 'faulty' }).length === 0);
-        const accepted = () => seen.filter((o) => o.strategy === 'mm' && o.kind === 'placeLimit' && o.type === 'accepted').length;
+        const accepted = () =>
+          seen.filter((o) => o.strategy === 'mm' && o.kind === 'placeLimit' && o.type === 'accepted').length;
         const before = accepted();
         sim.controls.setMark(1, (Number(engine.market(1)!.mark_price) * 1.01).toFixed(1));
         await until(() => accepted() > before);
@@ -205,19 +243,39 @@ describe('runBot on the simulator', () => {
       { root: testStrategiesRoot() },
     );
     // faulty's second bid (0.02 x ~3168 = ~63 USDC) is over its own budget of 50; mm's 65 USDC quotes are not judged by it.
-    const refused = lines.map((l) => JSON.parse(l) as { msg: string; strategy?: string; rule?: string; reason?: string }).filter((l) => l.msg === 'intent refused');
+    const refused = lines
+      .map((l) => JSON.parse(l) as { msg: string; strategy?: string; rule?: string; reason?: string })
+      .filter((l) => l.msg === 'intent refused');
     expect(refused.map((l) => [l.strategy, l.rule])).toEqual([['faulty', 'max_order_notional']]);
     expect(refused[0]?.reason).toMatch(/^strategy faulty's budget: order notional 63\.\d+ exceeds the limit of 50/);
-    expect(outcomes.filter((o) => o.strategy === 'mm' && o.kind === 'placeLimit' && o.type === 'accepted').length).toBeGreaterThanOrEqual(4);
-    expect(outcomes.filter((o) => o.strategy === 'faulty' && o.type === 'accepted').map((o) => o.kind)).toEqual(['placeLimit', 'cancel']);
-    const failure = JSON.parse(lines.find((l) => l.includes('"msg":"strategy failed and was stopped"'))!) as { strategy: string; onError: string; err: { message: string } };
-    expect(failure).toMatchObject({ strategy: 'faulty', onError: 'cancel', err: { message: 'faulty: bug in a nested subscription' } });
+    expect(
+      outcomes.filter((o) => o.strategy === 'mm' && o.kind === 'placeLimit' && o.type === 'accepted').length,
+    ).toBeGreaterThanOrEqual(4);
+    expect(outcomes.filter((o) => o.strategy === 'faulty' && o.type === 'accepted').map((o) => o.kind)).toEqual([
+      'placeLimit',
+      'cancel',
+    ]);
+    const failure = JSON.parse(lines.find((l) => l.includes('"msg":"strategy failed and was stopped"'))!) as {
+      strategy: string;
+      onError: string;
+      err: { message: string };
+    };
+    expect(failure).toMatchObject({
+      strategy: 'faulty',
+      onError: 'cancel',
+      err: { message: 'faulty: bug in a nested subscription' },
+    });
     expect((await who.rest.openOrders({ account: who.account, market_id: '2' })).orders).toHaveLength(0);
   }, 30_000);
 
   it('stops and rejects with FEED_LOST when a private feed fails for good (the signer revoked while running)', async () => {
     const who = await fundedAccount(sim);
-    const config = await loadConfig({ text: configText(`  - name: mm\n    module: strategies/marketMaker.ts\n    markets: [1]\n    params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }`), env: {} });
+    const config = await loadConfig({
+      text: configText(
+        `  - name: mm\n    module: strategies/marketMaker.ts\n    markets: [1]\n    params: { size: "0.001", spread_bps: 20, requote_bps: 5, max_inventory: "0.01", skew_bps: 10 }`,
+      ),
+      env: {},
+    });
     const lines: string[] = [];
     let ready!: (engine: Engine) => void;
     const started = new Promise<Engine>((r) => (ready = r));
@@ -231,13 +289,30 @@ describe('runBot on the simulator', () => {
       root: ROOT,
       onReady: ({ engine }) => ready(engine),
     });
-    const ended = running.then(() => 'resolved', (error: unknown) => error);
-    const engine = await Promise.race([started, ended.then(() => { throw new Error('runBot ended early'); })]);
+    const ended = running.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    const engine = await Promise.race([
+      started,
+      ended.then(() => {
+        throw new Error('runBot ended early');
+      }),
+    ]);
     // Once the quotes landed, the bot's permits use the venue's current anchor, so the revocation's
     // setup nonce (current + 1, bit 0) cannot collide with one of them.
     await until(() => engine.tracker.openOrders({ strategy: 'mm' }).filter((o) => o.state === 'open').length === 2);
-    await revokeSigner({ rest: who.rest, account: who.accountSigner, signer: who.signer.address, clock: systemClock, log: { info() {}, warn() {} } });
-    expect(await ended).toMatchObject({ code: 'FEED_LOST', message: expect.stringMatching(/^the (orders|positions|fills|account) feed failed: WebSocket auth refused/) });
+    await revokeSigner({
+      rest: who.rest,
+      account: who.accountSigner,
+      signer: who.signer.address,
+      clock: systemClock,
+      log: { info() {}, warn() {} },
+    });
+    expect(await ended).toMatchObject({
+      code: 'FEED_LOST',
+      message: expect.stringMatching(/^the (orders|positions|fills|account) feed failed: WebSocket auth refused/),
+    });
     const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
     expect(messages).toContain('a venue feed failed: stopping the bot');
     expect(messages.indexOf('stopping')).toBeGreaterThan(messages.indexOf('a venue feed failed: stopping the bot'));

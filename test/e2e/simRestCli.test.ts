@@ -7,10 +7,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm run sim', () => {
   it('prints both URLs on its first line, serves REST, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sim/cli.ts', '--port', '0', '--seed', '5', '--block-ms', '100'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/sim/cli.ts', '--port', '0', '--seed', '5', '--block-ms', '100'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const lines = createInterface({ input: child.stdout });
       const first = await new Promise<string>((resolve, reject) => {

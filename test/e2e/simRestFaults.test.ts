@@ -74,7 +74,11 @@ describe('simulator faults', () => {
       for (let i = 0; i < 3; i++) statuses.push((await limited.get('/v1/markets')).status);
       expect(statuses).toEqual([200, 200, 429]);
       const refused = await limited.get('/v1/markets');
-      expect(errorOf(refused)).toEqual({ status: 429, code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited: 4 requests per 10 s per IP' });
+      expect(errorOf(refused)).toEqual({
+        status: 429,
+        code: 'ResourceExhausted',
+        message: 'ResourceExhausted: rate limited: 4 requests per 10 s per IP',
+      });
     } finally {
       await limited.close();
     }
@@ -109,7 +113,9 @@ describe('simulator controls and events', () => {
   it('sets the mark of a market', async () => {
     h.sim.controls.setMark(1, '70000');
     h.sim.controls.advanceBlocks(1);
-    const market = (await h.get('/v1/markets')).json['data'].markets.find((m: { market_id: string }) => m.market_id === '1');
+    const market = (await h.get('/v1/markets')).json['data'].markets.find(
+      (m: { market_id: string }) => m.market_id === '1',
+    );
     expect(Math.abs(Number(market.mark_price) - 70_000)).toBeLessThan(700);
     expect(h.sim.controls.dropWebSockets()).toBe(0);
   });

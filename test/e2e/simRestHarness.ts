@@ -42,10 +42,18 @@ export const SELECTORS = {
 
 const selectorWord = (selector: string): Hex => keccak256(stringToBytes(selector));
 const words = (types: readonly string[], values: readonly unknown[]): Hex =>
-  keccak256(encodeAbiParameters(types.map((type) => ({ type })), values as unknown[]));
+  keccak256(
+    encodeAbiParameters(
+      types.map((type) => ({ type })),
+      values as unknown[],
+    ),
+  );
 
 export const actionHash = {
-  place(orderWord: bigint, options: { builderId?: number; feeBps?: number; clientOrderId?: bigint; ttlUnits?: number } = {}): Hex {
+  place(
+    orderWord: bigint,
+    options: { builderId?: number; feeBps?: number; clientOrderId?: bigint; ttlUnits?: number } = {},
+  ): Hex {
     const header = 1 | (options.builderId ? 2 : 0) | (options.clientOrderId ? 4 : 0) | (options.ttlUnits ? 0x10 : 0);
     const types = ['bytes32', 'uint8', 'uint88', 'uint16', ...(options.feeBps ? ['uint16'] : []), 'uint64', 'uint16'];
     const values = [
@@ -59,10 +67,14 @@ export const actionHash = {
     ];
     return words(types, values);
   },
-  cancel: (marketId: number, restingId: bigint): Hex => words(['bytes32', 'uint256', 'uint256'], [selectorWord(SELECTORS.cancelOrder), BigInt(marketId), restingId]),
-  cancelAll: (marketId: number): Hex => words(['bytes32', 'uint256'], [selectorWord(SELECTORS.cancelAllOrders), BigInt(marketId)]),
-  leverage: (marketId: number, leverage: number): Hex => words(['bytes32', 'uint16', 'uint8'], [selectorWord(SELECTORS.updateLeverage), marketId, leverage]),
-  marginMode: (marketId: number, mode: number): Hex => words(['bytes32', 'uint16', 'uint8'], [selectorWord(SELECTORS.updateMarginMode), marketId, mode]),
+  cancel: (marketId: number, restingId: bigint): Hex =>
+    words(['bytes32', 'uint256', 'uint256'], [selectorWord(SELECTORS.cancelOrder), BigInt(marketId), restingId]),
+  cancelAll: (marketId: number): Hex =>
+    words(['bytes32', 'uint256'], [selectorWord(SELECTORS.cancelAllOrders), BigInt(marketId)]),
+  leverage: (marketId: number, leverage: number): Hex =>
+    words(['bytes32', 'uint16', 'uint8'], [selectorWord(SELECTORS.updateLeverage), marketId, leverage]),
+  marginMode: (marketId: number, mode: number): Hex =>
+    words(['bytes32', 'uint16', 'uint8'], [selectorWord(SELECTORS.updateMarginMode), marketId, mode]),
   isolatedMargin: (marketId: number, amount: bigint): Hex =>
     words(['bytes32', 'uint16', 'int128'], [selectorWord(SELECTORS.updateIsolatedMargin), marketId, amount]),
 };
@@ -82,8 +94,19 @@ export interface OrderFields {
 /** The spec's packing, written out again here on purpose. */
 export function orderWord(o: OrderFields): bigint {
   const flags =
-    o.side | (o.post_only ? 2 : 0) | (o.reduce_only ? 4 : 0) | (o.stp_mode << 3) | (o.order_type << 5) | (o.time_in_force << 6);
-  return (BigInt(o.market_id) << 70n) | (BigInt(o.size_steps) << 38n) | (BigInt(o.price_ticks) << 14n) | (BigInt(flags) << 6n) | (1n << 1n);
+    o.side |
+    (o.post_only ? 2 : 0) |
+    (o.reduce_only ? 4 : 0) |
+    (o.stp_mode << 3) |
+    (o.order_type << 5) |
+    (o.time_in_force << 6);
+  return (
+    (BigInt(o.market_id) << 70n) |
+    (BigInt(o.size_steps) << 38n) |
+    (BigInt(o.price_ticks) << 14n) |
+    (BigInt(flags) << 6n) |
+    (1n << 1n)
+  );
 }
 
 /** The optional place fields, under their body names (venue-facts "Orders"). */
@@ -106,7 +129,18 @@ export function placeHash(order: OrderFields, extras: PlaceExtras = {}): Hex {
 }
 
 export function limitOrder(overrides: Partial<OrderFields> = {}): OrderFields {
-  return { market_id: 1, size_steps: 20, price_ticks: 500_000, side: 0, post_only: false, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 0, ...overrides };
+  return {
+    market_id: 1,
+    size_steps: 20,
+    price_ticks: 500_000,
+    side: 0,
+    post_only: false,
+    reduce_only: false,
+    stp_mode: 0,
+    order_type: 1,
+    time_in_force: 0,
+    ...overrides,
+  };
 }
 
 export type Encoding = 'compact64' | 'full65';
@@ -126,9 +160,16 @@ export const REVOKE_SIGNER_TYPES = {
  * (address, uintN, bytes32) only: viem builds the type string itself, so this is how a test signs
  * over a variant (a stray space) that hashes differently.
  */
-export function digestOverTypeString(domain: Domain, typeString: string, fields: readonly { type: string; value: unknown }[]): Hex {
+export function digestOverTypeString(
+  domain: Domain,
+  typeString: string,
+  fields: readonly { type: string; value: unknown }[],
+): Hex {
   const structHash = keccak256(
-    encodeAbiParameters([{ type: 'bytes32' }, ...fields.map((field) => ({ type: field.type }))], [keccak256(stringToBytes(typeString)), ...fields.map((field) => field.value)]),
+    encodeAbiParameters(
+      [{ type: 'bytes32' }, ...fields.map((field) => ({ type: field.type }))],
+      [keccak256(stringToBytes(typeString)), ...fields.map((field) => field.value)],
+    ),
   );
   return keccak256(concat(['0x1901', domainSeparator({ domain }), structHash]));
 }
@@ -191,7 +232,12 @@ export class SimRestHarness {
     return this.sim.close();
   }
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpAnswer> {
     const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
     const response = await fetch(`${this.sim.restUrl}${path}`, init);
@@ -211,11 +257,23 @@ export class SimRestHarness {
     return (await this.get(`/v1/nonce-state/${account}`)).json['data'];
   }
 
-  async registerSigner(account: PrivateKeyAccount, signer: PrivateKeyAccount, anchor: bigint, bit: number, message = 'perpbot e2e'): Promise<HttpAnswer> {
+  async registerSigner(
+    account: PrivateKeyAccount,
+    signer: PrivateKeyAccount,
+    anchor: bigint,
+    bit: number,
+    message = 'perpbot e2e',
+  ): Promise<HttpAnswer> {
     return this.post('/v1/auth/register-signer', await this.registerSignerBody(account, signer, anchor, bit, message));
   }
 
-  async registerSignerBody(account: PrivateKeyAccount, signer: PrivateKeyAccount, anchor: bigint, bit: number, message = 'perpbot e2e'): Promise<Record<string, unknown>> {
+  async registerSignerBody(
+    account: PrivateKeyAccount,
+    signer: PrivateKeyAccount,
+    anchor: bigint,
+    bit: number,
+    message = 'perpbot e2e',
+  ): Promise<Record<string, unknown>> {
     const expiration = Math.floor(Date.now() / 1000) + 3600;
     const account_signature = await account.signTypedData({
       domain: this.domain,
@@ -230,7 +288,14 @@ export class SimRestHarness {
           { name: 'nonceBitmap', type: 'uint8' },
         ],
       },
-      message: { account: account.address, signer: signer.address, message, expiration, nonceAnchor: Number(anchor), nonceBitmap: bit },
+      message: {
+        account: account.address,
+        signer: signer.address,
+        message,
+        expiration,
+        nonceAnchor: Number(anchor),
+        nonceBitmap: bit,
+      },
     });
     const signer_signature = await signer.signTypedData({
       domain: this.domain,
@@ -260,17 +325,33 @@ export class SimRestHarness {
     return this.post('/v1/auth/revoke-signer', await this.revokeSignerBody(account, signer, anchor, bit));
   }
 
-  async revokeSignerBody(account: PrivateKeyAccount, signer: Hex, anchor: bigint, bit: number): Promise<Record<string, unknown>> {
+  async revokeSignerBody(
+    account: PrivateKeyAccount,
+    signer: Hex,
+    anchor: bigint,
+    bit: number,
+  ): Promise<Record<string, unknown>> {
     const account_signature = await account.signTypedData({
       domain: this.domain,
       primaryType: 'RevokeSigner',
       types: REVOKE_SIGNER_TYPES,
       message: { account: account.address, signer, nonceAnchor: Number(anchor), nonceBitmap: bit },
     });
-    return { account: account.address, signer, nonce_anchor: anchor.toString(), nonce_bitmap_index: bit, account_signature };
+    return {
+      account: account.address,
+      signer,
+      nonce_anchor: anchor.toString(),
+      nonce_bitmap_index: bit,
+      account_signature,
+    };
   }
 
-  async permit(signer: PrivateKeyAccount, account: Hex, hash: Hex, options: PermitOptions): Promise<Record<string, unknown>> {
+  async permit(
+    signer: PrivateKeyAccount,
+    account: Hex,
+    hash: Hex,
+    options: PermitOptions,
+  ): Promise<Record<string, unknown>> {
     const deadline = options.deadline ?? Math.floor(Date.now() / 1000) + 300;
     const signature = await signer.signTypedData({
       domain: this.domain,
@@ -305,7 +386,10 @@ export class SimRestHarness {
     const bytes = Buffer.from(String(permit['signature']), 'base64');
     const signature =
       bytes.length === 64
-        ? compactSignatureToSignature({ r: bytesToHex(bytes.subarray(0, 32)), yParityAndS: bytesToHex(bytes.subarray(32, 64)) })
+        ? compactSignatureToSignature({
+            r: bytesToHex(bytes.subarray(0, 32)),
+            yParityAndS: bytesToHex(bytes.subarray(32, 64)),
+          })
         : bytesToHex(bytes);
     return recoverTypedDataAddress({
       domain: this.domain,
@@ -335,7 +419,13 @@ export class SimRestHarness {
     return { account, signer };
   }
 
-  async place(signer: PrivateKeyAccount, account: Hex, order: OrderFields, options: PermitOptions, extras: PlaceExtras = {}): Promise<HttpAnswer> {
+  async place(
+    signer: PrivateKeyAccount,
+    account: Hex,
+    order: OrderFields,
+    options: PermitOptions,
+    extras: PlaceExtras = {},
+  ): Promise<HttpAnswer> {
     const permit = await this.permit(signer, account, placeHash(order, extras), options);
     return this.post('/v1/orders/place', { ...order, ...extras, permit });
   }
@@ -349,7 +439,11 @@ export function errorOf(answer: HttpAnswer): { status: number; code: string; mes
   return { status: answer.status, code: answer.json['error']?.code, message: answer.json['error']?.message };
 }
 
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

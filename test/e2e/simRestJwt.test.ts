@@ -19,7 +19,15 @@ afterAll(async () => {
 async function approveBody(
   harness: SimRestHarness,
   key: PrivateKeyAccount,
-  options: { budget: bigint; expiry?: number; operator?: Hex; anchor?: bigint; bit: number; encoding?: 'hex' | 'base64'; signedBy?: PrivateKeyAccount },
+  options: {
+    budget: bigint;
+    expiry?: number;
+    operator?: Hex;
+    anchor?: bigint;
+    bit: number;
+    encoding?: 'hex' | 'base64';
+    signedBy?: PrivateKeyAccount;
+  },
 ): Promise<Record<string, unknown>> {
   const operator = options.operator ?? harness.operatorHub;
   const expiry = options.expiry ?? Math.floor(Date.now() / 1000) + 3600;
@@ -36,7 +44,14 @@ async function approveBody(
         { name: 'nonceBitmap', type: 'uint8' },
       ],
     },
-    message: { account: key.address, operator, budget: options.budget, allowanceExpiry: expiry, nonceAnchor: Number(options.anchor ?? 0n), nonceBitmap: options.bit },
+    message: {
+      account: key.address,
+      operator,
+      budget: options.budget,
+      allowanceExpiry: expiry,
+      nonceAnchor: Number(options.anchor ?? 0n),
+      nonceBitmap: options.bit,
+    },
   });
   return {
     account: key.address,
@@ -67,10 +82,16 @@ describe('simulator REST: login', () => {
   it('accepts the nonce without 0x and refuses a Login signed by another key', async () => {
     const key = newKey();
     const nonce = await fetchNonce(h, key.address);
-    const bare = await h.post('/v1/auth/login', await loginBody(h, key, nonce.slice(2), Math.floor(Date.now() / 1000) + 60));
+    const bare = await h.post(
+      '/v1/auth/login',
+      await loginBody(h, key, nonce.slice(2), Math.floor(Date.now() / 1000) + 60),
+    );
     expect(bare.status).toBe(200);
     const nonce2 = await fetchNonce(h, key.address);
-    const forged = { ...(await loginBody(h, newKey(), nonce2, Math.floor(Date.now() / 1000) + 60)), account: key.address };
+    const forged = {
+      ...(await loginBody(h, newKey(), nonce2, Math.floor(Date.now() / 1000) + 60)),
+      account: key.address,
+    };
     const answer = await h.post('/v1/auth/login', forged);
     expect(errorOf(answer)).toMatchObject({ status: 401, code: 'Unauthenticated' });
     expect(answer.json['error'].message).toMatch(/login signature recovers to 0x[0-9a-fA-F]{40}, not the account/);
@@ -90,7 +111,11 @@ describe('simulator REST: JWT trading and the operator-hub allowance', () => {
     const none = await h.post('/v1/orders/place', limitOrder());
     expect(errorOf(none)).toMatchObject({ status: 401, code: 'Unauthenticated' });
     const bad = await h.post('/v1/orders/place', limitOrder(), { authorization: 'Bearer not.a.jwt' });
-    expect(errorOf(bad)).toMatchObject({ status: 401, code: 'Unauthenticated', message: 'Unauthenticated: invalid token' });
+    expect(errorOf(bad)).toMatchObject({
+      status: 401,
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: invalid token',
+    });
   });
 
   it('fails with AllowanceExpired(account, operator) until approve-single grants an allowance', async () => {
@@ -98,9 +123,17 @@ describe('simulator REST: JWT trading and the operator-hub allowance', () => {
     const { access_token } = await login(h, account);
     const auth = { authorization: `Bearer ${access_token}` };
     const refused = await h.post('/v1/orders/place', limitOrder(), auth);
-    expect(refused.json['error'].message).toBe(`FailedPrecondition: PlaceOrder reverted: AllowanceExpired(${account.address},${h.operatorHub})`);
-    expect(parseVenueErrorText(refused.json['error'].message)).toMatchObject({ kind: 'AllowanceExpired', args: [account.address, h.operatorHub] });
-    const approve = await h.post('/v1/auth/approve-single', await approveBody(h, account, { budget: 100n * USD, bit: 1 }));
+    expect(refused.json['error'].message).toBe(
+      `FailedPrecondition: PlaceOrder reverted: AllowanceExpired(${account.address},${h.operatorHub})`,
+    );
+    expect(parseVenueErrorText(refused.json['error'].message)).toMatchObject({
+      kind: 'AllowanceExpired',
+      args: [account.address, h.operatorHub],
+    });
+    const approve = await h.post(
+      '/v1/auth/approve-single',
+      await approveBody(h, account, { budget: 100n * USD, bit: 1 }),
+    );
     expect(approve.json['data']).toMatchObject({ success: true });
     const placed = await h.post('/v1/orders/place', limitOrder(), auth);
     expect(placed.status).toBe(200);
@@ -112,10 +145,17 @@ describe('simulator REST: JWT trading and the operator-hub allowance', () => {
     const { account } = await h.trader();
     const { access_token } = await login(h, account);
     const auth = { authorization: `Bearer ${access_token}` };
-    const approve = await h.post('/v1/auth/approve-single', await approveBody(h, account, { budget: 100n * USD, bit: 1, encoding: 'base64' }));
+    const approve = await h.post(
+      '/v1/auth/approve-single',
+      await approveBody(h, account, { budget: 100n * USD, bit: 1, encoding: 'base64' }),
+    );
     expect(approve.status).toBe(200);
     h.sim.controls.advanceBlocks(2);
-    const fill = await h.post('/v1/orders/place', limitOrder({ order_type: 0, time_in_force: 3, price_ticks: 900_000 }), auth);
+    const fill = await h.post(
+      '/v1/orders/place',
+      limitOrder({ order_type: 0, time_in_force: 3, price_ticks: 900_000 }),
+      auth,
+    );
     expect(fill.status).toBe(200);
     const filled = Number(fill.json['data'].filled_quantity);
     expect(filled).toBeGreaterThan(0);
@@ -128,11 +168,24 @@ describe('simulator REST: JWT trading and the operator-hub allowance', () => {
 
   it('refuses approve-single with the wrong operator, signer or expiry', async () => {
     const key = newKey();
-    const wrongOperator = await h.post('/v1/auth/approve-single', await approveBody(h, key, { budget: USD, bit: 1, operator: h.router }));
-    expect(wrongOperator.json['error'].message).toBe(`FailedPrecondition: ApproveSingle reverted: InvalidOperator(${h.router})`);
-    const wrongSigner = await h.post('/v1/auth/approve-single', await approveBody(h, key, { budget: USD, bit: 1, signedBy: newKey() }));
-    expect(wrongSigner.json['error'].message).toMatch(/^FailedPrecondition: ApproveSingle reverted: SignerNotAuthorized\(0x[0-9a-fA-F]{40}\)$/);
-    const past = await h.post('/v1/auth/approve-single', await approveBody(h, key, { budget: USD, bit: 1, expiry: 1_000 }));
+    const wrongOperator = await h.post(
+      '/v1/auth/approve-single',
+      await approveBody(h, key, { budget: USD, bit: 1, operator: h.router }),
+    );
+    expect(wrongOperator.json['error'].message).toBe(
+      `FailedPrecondition: ApproveSingle reverted: InvalidOperator(${h.router})`,
+    );
+    const wrongSigner = await h.post(
+      '/v1/auth/approve-single',
+      await approveBody(h, key, { budget: USD, bit: 1, signedBy: newKey() }),
+    );
+    expect(wrongSigner.json['error'].message).toMatch(
+      /^FailedPrecondition: ApproveSingle reverted: SignerNotAuthorized\(0x[0-9a-fA-F]{40}\)$/,
+    );
+    const past = await h.post(
+      '/v1/auth/approve-single',
+      await approveBody(h, key, { budget: USD, bit: 1, expiry: 1_000 }),
+    );
     expect(errorOf(past)).toMatchObject({ status: 400, code: 'InvalidArgument' });
     const ok = await h.post('/v1/auth/approve-single', await approveBody(h, key, { budget: USD, bit: 1 }));
     expect(ok.status).toBe(200);
@@ -165,7 +218,11 @@ describe('simulator REST: login and token lifetimes on an injected clock', () =>
     expect(errorOf(await manual.post('/v1/orders/place', limitOrder(), auth)).message).toMatch(/is not registered/);
     await clock.advance(900 * 1000);
     const expired = await manual.post('/v1/orders/place', limitOrder(), auth);
-    expect(errorOf(expired)).toEqual({ status: 401, code: 'Unauthenticated', message: 'Unauthenticated: token expired' });
+    expect(errorOf(expired)).toEqual({
+      status: 401,
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: token expired',
+    });
   });
 });
 
@@ -184,7 +241,10 @@ describe('simulator REST: the operator-hub allowance runs out by budget or by ex
 
   /** 1 tick is 0.1 USD and 1 step 0.00001 BTC on market 1, read from GET /v1/markets. */
   async function notionalWei(ticks: number, steps: number): Promise<bigint> {
-    const markets = (await sim.get('/v1/markets')).json['data'].markets as { market_id: string; config: { step_size: string; step_price: string } }[];
+    const markets = (await sim.get('/v1/markets')).json['data'].markets as {
+      market_id: string;
+      config: { step_size: string; step_price: string };
+    }[];
     const btc = markets.find((m) => m.market_id === '1');
     if (btc === undefined) throw new Error('market 1 missing');
     const price = BigInt(ticks) * parseUnits(btc.config.step_price, 18);
@@ -198,21 +258,36 @@ describe('simulator REST: the operator-hub allowance runs out by budget or by ex
     const { account } = await sim.trader();
     const auth = { authorization: `Bearer ${(await login(sim, account, nowSeconds())).access_token}` };
     const budget = 50n * USD;
-    expect((await sim.post('/v1/auth/approve-single', await approveBody(sim, account, { budget, bit: 1, expiry: nowSeconds() + 3600 }))).status).toBe(200);
+    expect(
+      (
+        await sim.post(
+          '/v1/auth/approve-single',
+          await approveBody(sim, account, { budget, bit: 1, expiry: nowSeconds() + 3600 }),
+        )
+      ).status,
+    ).toBe(200);
 
     // A resting order trades nothing and spends nothing.
     const resting = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_000 }), auth);
     expect(resting.status).toBe(200);
     expect(sim.sim.controls.state().allowance(account.address)?.budgetWei).toBe(budget);
 
-    const first = await sim.post('/v1/orders/place', limitOrder({ size_steps: 60, price_ticks: 650_000, time_in_force: 3 }), auth);
+    const first = await sim.post(
+      '/v1/orders/place',
+      limitOrder({ size_steps: 60, price_ticks: 650_000, time_in_force: 3 }),
+      auth,
+    );
     expect(first.json['data'].filled_percent).toBe(100);
     const left = budget - (await notionalWei(650_000, 60));
     expect(left).toBeGreaterThan(0n);
     expect(sim.sim.controls.state().allowance(account.address)?.budgetWei).toBe(left);
 
     // Budget left but less than this fill: the fill happens and the budget floors at zero.
-    const second = await sim.post('/v1/orders/place', limitOrder({ size_steps: 20, price_ticks: 650_000, time_in_force: 3 }), auth);
+    const second = await sim.post(
+      '/v1/orders/place',
+      limitOrder({ size_steps: 20, price_ticks: 650_000, time_in_force: 3 }),
+      auth,
+    );
     expect(await notionalWei(650_000, 20)).toBeGreaterThan(left);
     expect(second.json['data'].filled_percent).toBe(100);
     expect(sim.sim.controls.state().allowance(account.address)?.budgetWei).toBe(0n);
@@ -233,7 +308,14 @@ describe('simulator REST: the operator-hub allowance runs out by budget or by ex
     const { account } = await sim.trader();
     const auth = { authorization: `Bearer ${(await login(sim, account, nowSeconds())).access_token}` };
     const expiry = nowSeconds() + 30;
-    expect((await sim.post('/v1/auth/approve-single', await approveBody(sim, account, { budget: 100n * USD, bit: 1, expiry }))).status).toBe(200);
+    expect(
+      (
+        await sim.post(
+          '/v1/auth/approve-single',
+          await approveBody(sim, account, { budget: 100n * USD, bit: 1, expiry }),
+        )
+      ).status,
+    ).toBe(200);
     const placed = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_000 }), auth);
     expect(placed.status).toBe(200);
 
@@ -243,13 +325,25 @@ describe('simulator REST: the operator-hub allowance runs out by budget or by ex
     await clock.advance(1000);
     expect(nowSeconds()).toBe(expiry);
     const refused = await sim.post('/v1/orders/place', limitOrder({ price_ticks: 600_002 }), auth);
-    expect(refused.json['error'].message).toBe(`FailedPrecondition: PlaceOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`);
+    expect(refused.json['error'].message).toBe(
+      `FailedPrecondition: PlaceOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`,
+    );
     const cancel = await sim.post('/v1/orders/cancel', { market_id: 1, order_id: placed.json['data'].order_id }, auth);
-    expect(cancel.json['error'].message).toBe(`FailedPrecondition: CancelOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`);
-    expect(parseVenueErrorText(cancel.json['error'].message)).toMatchObject({ kind: 'AllowanceExpired', args: [account.address, sim.operatorHub] });
+    expect(cancel.json['error'].message).toBe(
+      `FailedPrecondition: CancelOrder reverted: AllowanceExpired(${account.address},${sim.operatorHub})`,
+    );
+    expect(parseVenueErrorText(cancel.json['error'].message)).toMatchObject({
+      kind: 'AllowanceExpired',
+      args: [account.address, sim.operatorHub],
+    });
 
-    const renewed = await sim.post('/v1/auth/approve-single', await approveBody(sim, account, { budget: 100n * USD, bit: 2, expiry: nowSeconds() + 60 }));
+    const renewed = await sim.post(
+      '/v1/auth/approve-single',
+      await approveBody(sim, account, { budget: 100n * USD, bit: 2, expiry: nowSeconds() + 60 }),
+    );
     expect(renewed.status).toBe(200);
-    expect((await sim.post('/v1/orders/cancel', { market_id: 1, order_id: placed.json['data'].order_id }, auth)).status).toBe(200);
+    expect(
+      (await sim.post('/v1/orders/cancel', { market_id: 1, order_id: placed.json['data'].order_id }, auth)).status,
+    ).toBe(200);
   });
 });

@@ -24,7 +24,8 @@ const TAKER_FEE_BPS = 5n;
 const fee = (notional: bigint, bps: bigint): bigint => ceilDiv(notional * bps, 10_000n);
 const SELL = 1;
 
-const twoTraders = (): Promise<[SimRestTrader, SimRestTrader]> => Promise.all([SimRestTrader.create(h), SimRestTrader.create(h)]);
+const twoTraders = (): Promise<[SimRestTrader, SimRestTrader]> =>
+  Promise.all([SimRestTrader.create(h), SimRestTrader.create(h)]);
 
 /** The market's mark as price ticks (the simulator's initial marks sit on the grid). */
 function markTicks(market: MarketWire): number {
@@ -58,7 +59,9 @@ describe('simulator REST: margin an order needs', () => {
     expect((await trader.place({ size_steps: Number(most), price_ticks: ticks })).status).toBe(200);
     // The resting bid holds its margin: a further small bid needs both.
     const more = await trader.place({ size_steps: 15, price_ticks: ticks });
-    expect(errorOf(more).message).toBe(`FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${required(most + 15n)},${equity})`);
+    expect(errorOf(more).message).toBe(
+      `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${required(most + 15n)},${equity})`,
+    );
     // An ask only offsets the bids' exposure, so it needs no margin of its own.
     expect((await trader.place({ side: SELL, size_steps: 15, price_ticks: ticks + 100 })).status).toBe(200);
     expect(await trader.openOrders()).toHaveLength(2);
@@ -73,7 +76,10 @@ describe('simulator REST: fees, entry price and PnL in the position and balance 
     const entry = markTicks(btc);
     const size = 100n;
     await maker.place({ side: SELL, size_steps: Number(size), price_ticks: entry });
-    expect((await taker.place({ size_steps: Number(size), price_ticks: entry, time_in_force: 3 })).json['data'].filled_percent).toBe(100);
+    expect(
+      (await taker.place({ size_steps: Number(size), price_ticks: entry, time_in_force: 3 })).json['data']
+        .filled_percent,
+    ).toBe(100);
     const opening = notionalWei(btc, entry, size);
     expect(await taker.balanceWei()).toBe(1000n * USD - fee(opening, TAKER_FEE_BPS));
     expect(await maker.balanceWei()).toBe(1000n * USD - fee(opening, MAKER_FEE_BPS));
@@ -99,21 +105,48 @@ describe('simulator REST: fees, entry price and PnL in the position and balance 
     const exitTicks = Number(markWei / wei(btc.config.step_price));
     await closer.place({ size_steps: Number(size), price_ticks: exitTicks });
     const part = 40n;
-    expect((await taker.place({ side: SELL, size_steps: Number(part), price_ticks: exitTicks, reduce_only: true, time_in_force: 3 })).status).toBe(200);
+    expect(
+      (
+        await taker.place({
+          side: SELL,
+          size_steps: Number(part),
+          price_ticks: exitTicks,
+          reduce_only: true,
+          time_in_force: 3,
+        })
+      ).status,
+    ).toBe(200);
     const reduced = await taker.position();
     expect(signedSteps(btc, reduced)).toBe(size - part);
     expect(wei(reduced['avg_entry_price'] ?? '')).toBe(entryWei);
     expect(wei(reduced['realized_pnl'] ?? '')).toBe(move(part));
     expect(wei(reduced['unrealized_pnl'] ?? '')).toBe(move(size - part));
-    const afterPart = 1000n * USD - fee(opening, TAKER_FEE_BPS) + move(part) - fee(notionalWei(btc, exitTicks, part), TAKER_FEE_BPS);
+    const afterPart =
+      1000n * USD - fee(opening, TAKER_FEE_BPS) + move(part) - fee(notionalWei(btc, exitTicks, part), TAKER_FEE_BPS);
     expect(await taker.balanceWei()).toBe(afterPart);
 
     // Closing the rest leaves a flat position and the whole move, less fees, in the balance.
-    expect((await taker.place({ side: SELL, size_steps: Number(size - part), price_ticks: exitTicks, reduce_only: true, time_in_force: 3 })).status).toBe(200);
+    expect(
+      (
+        await taker.place({
+          side: SELL,
+          size_steps: Number(size - part),
+          price_ticks: exitTicks,
+          reduce_only: true,
+          time_in_force: 3,
+        })
+      ).status,
+    ).toBe(200);
     expect(await taker.position()).toMatchObject({ market_id: '0', size: '', side: '' });
-    expect(await taker.balanceWei()).toBe(afterPart + move(size - part) - fee(notionalWei(btc, exitTicks, size - part), TAKER_FEE_BPS));
+    expect(await taker.balanceWei()).toBe(
+      afterPart + move(size - part) - fee(notionalWei(btc, exitTicks, size - part), TAKER_FEE_BPS),
+    );
     // The closer bought at the exit price as a maker.
-    expect(await closer.balanceWei()).toBe(1000n * USD - fee(notionalWei(btc, exitTicks, part), MAKER_FEE_BPS) - fee(notionalWei(btc, exitTicks, size - part), MAKER_FEE_BPS));
+    expect(await closer.balanceWei()).toBe(
+      1000n * USD -
+        fee(notionalWei(btc, exitTicks, part), MAKER_FEE_BPS) -
+        fee(notionalWei(btc, exitTicks, size - part), MAKER_FEE_BPS),
+    );
   });
 });
 
@@ -137,14 +170,20 @@ describe('simulator REST: isolated margin', () => {
     expect(await trader.balanceWei()).toBe(cross - 30n * USD);
     // Flat: everything set aside is removable, and no more.
     const overdraw = await trader.isolatedMargin(ETH, -31n * USD);
-    expect(errorOf(overdraw).message).toBe(`FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${31n * USD},${30n * USD})`);
+    expect(errorOf(overdraw).message).toBe(
+      `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${31n * USD},${30n * USD})`,
+    );
     expect(await trader.balanceWei()).toBe(cross - 30n * USD);
 
     // With a position, the initial margin it needs stays behind.
     const ticks = markTicks(eth);
     const size = 100n;
     await maker.place({ market_id: ETH, side: SELL, size_steps: Number(size), price_ticks: ticks });
-    expect((await trader.place({ market_id: ETH, size_steps: Number(size), price_ticks: ticks, time_in_force: 3 })).json['data'].filled_percent).toBe(100);
+    expect(
+      (await trader.place({ market_id: ETH, size_steps: Number(size), price_ticks: ticks, time_in_force: 3 })).json[
+        'data'
+      ].filled_percent,
+    ).toBe(100);
     const position = await trader.position(ETH);
     const isolated = 30n * USD - fee(notionalWei(eth, ticks, size), TAKER_FEE_BPS);
     expect(position).toMatchObject({ market_id: String(ETH), side: 'BUY', margin_mode: 1, unrealized_pnl: '0' });
@@ -154,7 +193,9 @@ describe('simulator REST: isolated margin', () => {
     const margin = ceilDiv(notionalWei(eth, ticks, size), BigInt(position['leverage'] ?? ''));
     const removable = isolated - margin;
     const refused = await trader.isolatedMargin(ETH, -(removable + 1n));
-    expect(errorOf(refused).message).toBe(`FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${removable + 1n},${removable})`);
+    expect(errorOf(refused).message).toBe(
+      `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${removable + 1n},${removable})`,
+    );
     expect((await trader.isolatedMargin(ETH, -removable)).status).toBe(200);
     expect(wei((await trader.position(ETH))['isolated_usdc_balance'] ?? '')).toBe(margin);
     expect(await trader.balanceWei()).toBe(cross - 30n * USD + removable);

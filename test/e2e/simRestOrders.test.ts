@@ -28,7 +28,8 @@ const BUY = 0;
 
 /** What the place answer reports as filled_quantity for `steps` of market 1. */
 const quantity = (steps: number): string => formatUnits(BigInt(steps) * wei(btc.config.step_size), 18);
-const twoTraders = (): Promise<[SimRestTrader, SimRestTrader]> => Promise.all([SimRestTrader.create(h), SimRestTrader.create(h)]);
+const twoTraders = (): Promise<[SimRestTrader, SimRestTrader]> =>
+  Promise.all([SimRestTrader.create(h), SimRestTrader.create(h)]);
 
 describe('simulator REST: markets', () => {
   it('serves at least three markets, market 1 BTC/USDC, each enforcing its own grid, minimum, leverage cap and flags', async () => {
@@ -46,7 +47,8 @@ describe('simulator REST: markets', () => {
       const id = Number(market.market_id);
       const trader = await SimRestTrader.create(h);
       // The smallest accepted size on this market's grid, and a bid 10% under its mark.
-      const minSteps = (wei(market.config.min_order_size) + wei(market.config.step_size) - 1n) / wei(market.config.step_size);
+      const minSteps =
+        (wei(market.config.min_order_size) + wei(market.config.step_size) - 1n) / wei(market.config.step_size);
       const ticks = Number((wei(market.mark_price) * 9n) / 10n / wei(market.config.step_price));
       const order = { market_id: id, size_steps: Number(minSteps), price_ticks: ticks };
       if (!tradable.includes(market)) {
@@ -70,7 +72,9 @@ describe('simulator REST: markets', () => {
       expect(resting).toMatchObject({ market_id: id, size_steps: Number(minSteps), price_ticks: ticks });
       const cap = Number(market.config.max_leverage);
       const tooHigh = await trader.leverage(id, cap + 1);
-      expect(errorOf(tooHigh).message).toBe(`InvalidArgument: leverage ${cap + 1} is above max_leverage ${market.config.max_leverage} of market ${id}`);
+      expect(errorOf(tooHigh).message).toBe(
+        `InvalidArgument: leverage ${cap + 1} is above max_leverage ${market.config.max_leverage} of market ${id}`,
+      );
     }
   });
 });
@@ -79,7 +83,9 @@ describe('simulator REST: time in force', () => {
   it('GTT rests with an expiry ttl_units seconds ahead, trades until then and never after, and expires at a block', async () => {
     const [maker, taker] = await twoTraders();
     const placedAt = clock.now();
-    expect((await maker.place({ size_steps: 40, price_ticks: P, time_in_force: 1 }, { ttl_units: 5 })).status).toBe(200);
+    expect((await maker.place({ size_steps: 40, price_ticks: P, time_in_force: 1 }, { ttl_units: 5 })).status).toBe(
+      200,
+    );
     const [gtt] = await maker.openOrders();
     expect(gtt).toMatchObject({ time_in_force: 1, size_steps: 40, expires_at_ms: placedAt + 5000 });
 
@@ -150,7 +156,12 @@ describe('simulator REST: post-only and reduce-only', () => {
     await maker.place({ side: SELL, size_steps: 20, price_ticks: P });
     const pair = quoter.pair();
     for (const price of [P, P + 3]) {
-      const crossing = await h.place(quoter.signer, quoter.address, limitOrder({ price_ticks: price, post_only: true }), pair);
+      const crossing = await h.place(
+        quoter.signer,
+        quoter.address,
+        limitOrder({ price_ticks: price, post_only: true }),
+        pair,
+      );
       expect(errorOf(crossing)).toEqual({
         status: 400,
         code: 'FailedPrecondition',
@@ -158,7 +169,9 @@ describe('simulator REST: post-only and reduce-only', () => {
       });
     }
     // The refusals consumed nothing: the same pair places the passive quote.
-    expect((await h.place(quoter.signer, quoter.address, limitOrder({ price_ticks: P - 1, post_only: true }), pair)).status).toBe(200);
+    expect(
+      (await h.place(quoter.signer, quoter.address, limitOrder({ price_ticks: P - 1, post_only: true }), pair)).status,
+    ).toBe(200);
     expect(await quoter.openOrders()).toMatchObject([{ price_ticks: P - 1, post_only: true, filled_steps: 0 }]);
     expect(await maker.openOrders()).toMatchObject([{ price_ticks: P, filled_steps: 0 }]);
   });
@@ -166,9 +179,15 @@ describe('simulator REST: post-only and reduce-only', () => {
   it('refuses a reduce-only order that would open or increase with ReduceOnlyWouldIncrease(signed size), and clips one larger than the position', async () => {
     const [long, short] = await twoTraders();
     const flat = await long.place({ side: SELL, size_steps: 20, price_ticks: P, reduce_only: true });
-    expect(errorOf(flat)).toEqual({ status: 400, code: 'FailedPrecondition', message: 'FailedPrecondition: PlaceOrder reverted: ReduceOnlyWouldIncrease(0)' });
+    expect(errorOf(flat)).toEqual({
+      status: 400,
+      code: 'FailedPrecondition',
+      message: 'FailedPrecondition: PlaceOrder reverted: ReduceOnlyWouldIncrease(0)',
+    });
     await short.place({ side: SELL, size_steps: 30, price_ticks: P });
-    expect((await long.place({ size_steps: 30, price_ticks: P, time_in_force: 3 })).json['data'].filled_percent).toBe(100);
+    expect((await long.place({ size_steps: 30, price_ticks: P, time_in_force: 3 })).json['data'].filled_percent).toBe(
+      100,
+    );
 
     for (const [trader, increasingSide] of [
       [long, BUY],
@@ -177,10 +196,14 @@ describe('simulator REST: post-only and reduce-only', () => {
       const size = signedSteps(btc, await trader.position());
       expect(size).toBe(increasingSide === BUY ? 30n : -30n);
       const refused = await trader.place({ side: increasingSide, size_steps: 20, price_ticks: P, reduce_only: true });
-      expect(errorOf(refused).message).toBe(`FailedPrecondition: PlaceOrder reverted: ReduceOnlyWouldIncrease(${size})`);
+      expect(errorOf(refused).message).toBe(
+        `FailedPrecondition: PlaceOrder reverted: ReduceOnlyWouldIncrease(${size})`,
+      );
     }
     // Larger than the position: clipped to it (and exempt from the minimum size).
-    expect((await long.place({ side: SELL, size_steps: 500, price_ticks: P + 100, reduce_only: true })).status).toBe(200);
+    expect((await long.place({ side: SELL, size_steps: 500, price_ticks: P + 100, reduce_only: true })).status).toBe(
+      200,
+    );
     expect(await long.openOrders()).toMatchObject([{ side: SELL, size_steps: 30, reduce_only: true }]);
   });
 });
@@ -243,11 +266,17 @@ describe('simulator REST: optional place fields', () => {
       const answer = await h.post('/v1/orders/place', { ...order, ...sent, permit });
       const named = await h.recoverPermitSigner(permit, placeHash(order, sent));
       expect(named).not.toBe(trader.signer.address);
-      expect(errorOf(answer)).toEqual({ status: 400, code: 'FailedPrecondition', message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})` });
+      expect(errorOf(answer)).toEqual({
+        status: 400,
+        code: 'FailedPrecondition',
+        message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`,
+      });
     }
     const placedAt = clock.now();
     expect((await h.post('/v1/orders/place', { ...order, ...extras, permit })).status).toBe(200);
-    expect(await trader.openOrders()).toMatchObject([{ client_order_id: clientOrderId, time_in_force: 1, expires_at_ms: placedAt + 60_000 }]);
+    expect(await trader.openOrders()).toMatchObject([
+      { client_order_id: clientOrderId, time_in_force: 1, expires_at_ms: placedAt + 60_000 },
+    ]);
   });
 
   it('treats builder_fee_bps 0 as absent (no hash slot) and refuses a fee the signature did not cover', async () => {
@@ -258,7 +287,11 @@ describe('simulator REST: optional place fields', () => {
     const permit = await h.permit(trader.signer, trader.address, placeHash(order, withoutFee), pair);
     const withFee = { ...withoutFee, builder_fee_bps: 1 };
     const refused = await h.post('/v1/orders/place', { ...order, ...withFee, permit });
-    expect(errorOf(refused).message).toBe(`FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${await h.recoverPermitSigner(permit, placeHash(order, withFee))})`);
-    expect((await h.post('/v1/orders/place', { ...order, ...withoutFee, builder_fee_bps: 0, permit })).status).toBe(200);
+    expect(errorOf(refused).message).toBe(
+      `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${await h.recoverPermitSigner(permit, placeHash(order, withFee))})`,
+    );
+    expect((await h.post('/v1/orders/place', { ...order, ...withoutFee, builder_fee_bps: 0, permit })).status).toBe(
+      200,
+    );
   });
 });

@@ -8,7 +8,16 @@ import {
   placeOrderResponseSchema,
   positionResponseSchema,
 } from '../../src/venue/schemas/restSchemas.js';
-import { actionHash, digestOverTypeString, errorOf, limitOrder, newKey, orderWord, SimRestHarness, VERIFY_WITNESS_TYPES } from './simRestHarness.js';
+import {
+  actionHash,
+  digestOverTypeString,
+  errorOf,
+  limitOrder,
+  newKey,
+  orderWord,
+  SimRestHarness,
+  VERIFY_WITNESS_TYPES,
+} from './simRestHarness.js';
 
 let h: SimRestHarness;
 let account: PrivateKeyAccount;
@@ -43,7 +52,11 @@ describe('simulator REST: permits', () => {
   it('names a meaningless address when the permit target is not the router: the one the signature recovers to with the router', async () => {
     const order = limitOrder();
     const hash = actionHash.place(orderWord(order));
-    const permit = await h.permit(signer, account.address, hash, { anchor: 0n, bit: bit(), target: h.domain.verifyingContract });
+    const permit = await h.permit(signer, account.address, hash, {
+      anchor: 0n,
+      bit: bit(),
+      target: h.domain.verifyingContract,
+    });
     const answer = await h.post('/v1/orders/place', { ...order, permit });
     const named = await h.recoverPermitSigner(permit, hash);
     expect(named).not.toBe(signer.address);
@@ -52,7 +65,12 @@ describe('simulator REST: permits', () => {
       code: 'FailedPrecondition',
       message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`,
     });
-    expect(parseVenueErrorText(message(answer))).toMatchObject({ kind: 'SignerNotAuthorized', action: 'PlaceOrder', statusName: 'FailedPrecondition', args: [named] });
+    expect(parseVenueErrorText(message(answer))).toMatchObject({
+      kind: 'SignerNotAuthorized',
+      action: 'PlaceOrder',
+      statusName: 'FailedPrecondition',
+      args: [named],
+    });
   });
 
   it('refuses a permit signed with a wrong integer width in the struct (the signature recovers a wrong address)', async () => {
@@ -72,7 +90,14 @@ describe('simulator REST: permits', () => {
           { name: 'deadline', type: 'uint32' },
         ],
       },
-      message: { account: account.address, target: h.router, hash: actionHash.place(orderWord(order)), nonceAnchor: 0n, nonceBitmap: pair.bit, deadline },
+      message: {
+        account: account.address,
+        target: h.router,
+        hash: actionHash.place(orderWord(order)),
+        nonceAnchor: 0n,
+        nonceBitmap: pair.bit,
+        deadline,
+      },
     });
     const permit = {
       account: account.address,
@@ -86,7 +111,11 @@ describe('simulator REST: permits', () => {
     const named = await h.recoverPermitSigner(permit, actionHash.place(orderWord(order)));
     expect(named).not.toBe(signer.address);
     expect(message(answer)).toBe(`FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${named})`);
-    expect(parseVenueErrorText(message(answer))).toMatchObject({ kind: 'SignerNotAuthorized', statusName: 'FailedPrecondition', args: [named] });
+    expect(parseVenueErrorText(message(answer))).toMatchObject({
+      kind: 'SignerNotAuthorized',
+      statusName: 'FailedPrecondition',
+      args: [named],
+    });
   });
 
   it('refuses a permit signed over a type string with a stray space (the signature recovers the wrong address)', async () => {
@@ -94,16 +123,26 @@ describe('simulator REST: permits', () => {
     const hash = actionHash.place(orderWord(order));
     const pair = { anchor: 0n, bit: bit() };
     const deadline = Math.floor(Date.now() / 1000) + 60;
-    const witness = { account: account.address, target: h.router, hash, nonceAnchor: Number(pair.anchor), nonceBitmap: pair.bit, deadline };
+    const witness = {
+      account: account.address,
+      target: h.router,
+      hash,
+      nonceAnchor: Number(pair.anchor),
+      nonceBitmap: pair.bit,
+      deadline,
+    };
     const digestOver = (typeString: string): Hex =>
       digestOverTypeString(
         h.domain,
         typeString,
         VERIFY_WITNESS_TYPES.VerifyWitness.map(({ name, type }) => ({ type, value: witness[name] })),
       );
-    const exact = 'VerifyWitness(address account,address target,bytes32 hash,uint48 nonceAnchor,uint8 nonceBitmap,uint32 deadline)';
+    const exact =
+      'VerifyWitness(address account,address target,bytes32 hash,uint48 nonceAnchor,uint8 nonceBitmap,uint32 deadline)';
     // The hand-written digest is the real one for the exact string, so only the space differs.
-    expect(digestOver(exact)).toBe(hashTypedData({ domain: h.domain, primaryType: 'VerifyWitness', types: VERIFY_WITNESS_TYPES, message: witness }));
+    expect(digestOver(exact)).toBe(
+      hashTypedData({ domain: h.domain, primaryType: 'VerifyWitness', types: VERIFY_WITNESS_TYPES, message: witness }),
+    );
     const signature = await signer.sign({ hash: digestOver(exact.replace('address target', ' address target')) });
     const permit = {
       account: account.address,
@@ -127,7 +166,10 @@ describe('simulator REST: permits', () => {
 
   it('refuses a body that differs from what was signed', async () => {
     const signedOrder = limitOrder({ size_steps: 20 });
-    const permit = await h.permit(signer, account.address, actionHash.place(orderWord(signedOrder)), { anchor: 0n, bit: bit() });
+    const permit = await h.permit(signer, account.address, actionHash.place(orderWord(signedOrder)), {
+      anchor: 0n,
+      bit: bit(),
+    });
     const sent = { ...signedOrder, size_steps: 21 };
     const answer = await h.post('/v1/orders/place', { ...sent, permit });
     const named = await h.recoverPermitSigner(permit, actionHash.place(orderWord(sent)));
@@ -179,7 +221,11 @@ describe('simulator REST: permits', () => {
   });
 
   it('rejects an expired deadline with a text the client recognises', async () => {
-    const answer = await h.place(signer, account.address, limitOrder(), { anchor: 0n, bit: bit(), deadline: Math.floor(Date.now() / 1000) - 5 });
+    const answer = await h.place(signer, account.address, limitOrder(), {
+      anchor: 0n,
+      bit: bit(),
+      deadline: Math.floor(Date.now() / 1000) - 5,
+    });
     expect(errorOf(answer)).toMatchObject({ status: 400, code: 'InvalidArgument' });
     expect(message(answer)).toMatch(/^InvalidArgument: permit deadline expired/);
     expect(parseVenueErrorText(message(answer)).kind).toBe('PermitExpired');
@@ -188,9 +234,17 @@ describe('simulator REST: permits', () => {
   it('moves to anchor + 1 and reports the nonce state exactly', async () => {
     const other = await h.trader();
     expect((await h.place(other.signer, other.account.address, limitOrder(), { anchor: 1n, bit: 3 })).status).toBe(200);
-    expect(await h.nonceState(other.account.address)).toEqual({ nonce_anchor: '1', current_bitmap_index: 4, bitmap: '8' });
+    expect(await h.nonceState(other.account.address)).toEqual({
+      nonce_anchor: '1',
+      current_bitmap_index: 4,
+      bitmap: '8',
+    });
     expect((await h.place(other.signer, other.account.address, limitOrder(), { anchor: 1n, bit: 0 })).status).toBe(200);
-    expect(await h.nonceState(other.account.address)).toEqual({ nonce_anchor: '1', current_bitmap_index: 4, bitmap: '9' });
+    expect(await h.nonceState(other.account.address)).toEqual({
+      nonce_anchor: '1',
+      current_bitmap_index: 4,
+      bitmap: '9',
+    });
     const stale = await h.place(other.signer, other.account.address, limitOrder(), { anchor: 0n, bit: 9 });
     expect(message(stale)).toBe('FailedPrecondition: PlaceOrder reverted: InvalidNonceAnchor');
   });
@@ -199,9 +253,14 @@ describe('simulator REST: permits', () => {
 describe('simulator REST: orders', () => {
   it('lists open orders and cancels through the resting id the hash commits to', async () => {
     const trader = await h.trader();
-    const placed = await h.place(trader.signer, trader.account.address, limitOrder({ price_ticks: 400_000 }), { anchor: 0n, bit: 1 });
+    const placed = await h.place(trader.signer, trader.account.address, limitOrder({ price_ticks: 400_000 }), {
+      anchor: 0n,
+      bit: 1,
+    });
     const orderId: string = placed.json['data'].order_id;
-    const open = openOrdersResponseSchema.parse((await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json).data;
+    const open = openOrdersResponseSchema.parse(
+      (await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json,
+    ).data;
     expect(open.total_orders).toBe(1);
     const record = open.orders[0];
     expect(record?.order_id).toBe(orderId);
@@ -211,13 +270,21 @@ describe('simulator REST: orders', () => {
     const wrong = await h.post('/v1/orders/cancel', {
       market_id: 1,
       order_id: orderId,
-      permit: await h.permit(trader.signer, trader.account.address, actionHash.cancel(1, wrongId), { anchor: 0n, bit: 2 }),
+      permit: await h.permit(trader.signer, trader.account.address, actionHash.cancel(1, wrongId), {
+        anchor: 0n,
+        bit: 2,
+      }),
     });
     expect(parseVenueErrorText(message(wrong))).toMatchObject({ kind: 'SignerNotAuthorized', action: 'CancelOrder' });
     const cancel = await h.post('/v1/orders/cancel', {
       market_id: 1,
       order_id: orderId,
-      permit: await h.permit(trader.signer, trader.account.address, actionHash.cancel(1, record?.resting_order_id ?? 0n), { anchor: 0n, bit: 2 }),
+      permit: await h.permit(
+        trader.signer,
+        trader.account.address,
+        actionHash.cancel(1, record?.resting_order_id ?? 0n),
+        { anchor: 0n, bit: 2 },
+      ),
     });
     expect(actionReceiptResponseSchema.parse(cancel.json).data.success).toBe(true);
     const after = (await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json['data'];
@@ -227,20 +294,33 @@ describe('simulator REST: orders', () => {
       order_id: '0xdeadbeef',
       permit: await h.permit(trader.signer, trader.account.address, actionHash.cancel(1, 1n), { anchor: 0n, bit: 3 }),
     });
-    expect(errorOf(unknown)).toEqual({ status: 400, code: 'NotFound', message: 'NotFound: order 0xdeadbeef not found' });
+    expect(errorOf(unknown)).toEqual({
+      status: 400,
+      code: 'NotFound',
+      message: 'NotFound: order 0xdeadbeef not found',
+    });
   });
 
   it('cancels every order of a market with cancel-all', async () => {
     const trader = await h.trader();
     for (const b of [1, 2]) {
-      expect((await h.place(trader.signer, trader.account.address, limitOrder({ price_ticks: 400_000 + b }), { anchor: 0n, bit: b })).status).toBe(200);
+      expect(
+        (
+          await h.place(trader.signer, trader.account.address, limitOrder({ price_ticks: 400_000 + b }), {
+            anchor: 0n,
+            bit: b,
+          })
+        ).status,
+      ).toBe(200);
     }
     const all = await h.post('/v1/orders/cancel-all', {
       market_id: 1,
       permit: await h.permit(trader.signer, trader.account.address, actionHash.cancelAll(1), { anchor: 0n, bit: 3 }),
     });
     expect(actionReceiptResponseSchema.parse(all.json).data.success).toBe(true);
-    expect((await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json['data'].total_orders).toBe(0);
+    expect(
+      (await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json['data'].total_orders,
+    ).toBe(0);
     const zero = await h.post('/v1/orders/cancel-all', {
       market_id: 0,
       permit: await h.permit(trader.signer, trader.account.address, actionHash.cancelAll(0), { anchor: 0n, bit: 4 }),
@@ -257,14 +337,23 @@ describe('simulator REST: account actions', () => {
       h.post('/v1/account/leverage', {
         market_id: '1',
         leverage: value,
-        permit_params: await h.permit(trader.signer, trader.account.address, actionHash.leverage(1, Number(value) & 0xff), { anchor: 0n, bit: b }),
+        permit_params: await h.permit(
+          trader.signer,
+          trader.account.address,
+          actionHash.leverage(1, Number(value) & 0xff),
+          { anchor: 0n, bit: b },
+        ),
       });
     for (const bad of ['0', '256', '-1', '2.5']) {
       expect(errorOf(await leverage(bad, 1))).toMatchObject({ status: 400, code: 'InvalidArgument' });
     }
     expect((await leverage('5', 1)).status).toBe(200);
     const limited = await leverage('6', 2);
-    expect(errorOf(limited)).toEqual({ status: 429, code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited: 1 request per second for update_leverage' });
+    expect(errorOf(limited)).toEqual({
+      status: 429,
+      code: 'ResourceExhausted',
+      message: 'ResourceExhausted: rate limited: 1 request per second for update_leverage',
+    });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const tooHigh = await leverage('60', 2);
     expect(message(tooHigh)).toMatch(/^InvalidArgument: leverage 60 is above max_leverage 50/);
@@ -274,7 +363,11 @@ describe('simulator REST: account actions', () => {
 
   it('refuses a margin-mode switch while a position is open, naming the signed size (long and short), and reads the position', async () => {
     h.sim.controls.advanceBlocks(2);
-    const stepSize = parseUnits((await h.get('/v1/markets')).json['data'].markets.find((m: { market_id: string }) => m.market_id === '1').config.step_size, 18);
+    const stepSize = parseUnits(
+      (await h.get('/v1/markets')).json['data'].markets.find((m: { market_id: string }) => m.market_id === '1').config
+        .step_size,
+      18,
+    );
     for (const [side, bound, expectedSide] of [
       [0, 900_000, 'BUY'],
       [1, 400_000, 'SELL'],
@@ -283,7 +376,9 @@ describe('simulator REST: account actions', () => {
       const market = limitOrder({ side, order_type: 0, time_in_force: 3, price_ticks: bound });
       const fill = await h.place(trader.signer, trader.account.address, market, { anchor: 0n, bit: 1 });
       expect(fill.json['data'].filled_percent).toBeGreaterThan(0);
-      const position = positionResponseSchema.parse((await h.get(`/v1/account/position?account=${trader.account.address}&market_id=1`)).json).data.position;
+      const position = positionResponseSchema.parse(
+        (await h.get(`/v1/account/position?account=${trader.account.address}&market_id=1`)).json,
+      ).data.position;
       expect(position.side).toBe(expectedSide);
       expect(position.market_id).toBe('1');
       // The contract's int256 is the signed position size in steps: negative when short.
@@ -293,15 +388,22 @@ describe('simulator REST: account actions', () => {
       const answer = await h.post('/v1/account/margin-mode', {
         market_id: '1',
         margin_mode: 1,
-        permit_params: await h.permit(trader.signer, trader.account.address, actionHash.marginMode(1, 1), { anchor: 0n, bit: 2 }),
+        permit_params: await h.permit(trader.signer, trader.account.address, actionHash.marginMode(1, 1), {
+          anchor: 0n,
+          bit: 2,
+        }),
       });
       expect(errorOf(answer)).toEqual({
         status: 400,
         code: 'FailedPrecondition',
         message: `FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists(${signed})`,
       });
-      expect(parseVenueErrorText(message(answer))).toMatchObject({ kind: 'OpenPositionExists', args: [String(signed)] });
-      const flat = (await h.get(`/v1/account/position?account=${trader.account.address}&market_id=2`)).json['data'].position;
+      expect(parseVenueErrorText(message(answer))).toMatchObject({
+        kind: 'OpenPositionExists',
+        args: [String(signed)],
+      });
+      const flat = (await h.get(`/v1/account/position?account=${trader.account.address}&market_id=2`)).json['data']
+        .position;
       expect(flat).toMatchObject({ market_id: '0', size: '', side: '' });
     }
   });
@@ -311,23 +413,36 @@ describe('simulator REST: account actions', () => {
     const mode = await h.post('/v1/account/margin-mode', {
       market_id: '2',
       margin_mode: 1,
-      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.marginMode(2, 1), { anchor: 0n, bit: 1 }),
+      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.marginMode(2, 1), {
+        anchor: 0n,
+        bit: 1,
+      }),
     });
     expect(actionReceiptResponseSchema.parse(mode.json).data.success).toBe(true);
     const amount = 10n * 10n ** 18n;
     const mismatch = await h.post('/v1/account/isolated-margin', {
       market_id: '2',
       amount: String(amount + 1n),
-      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.isolatedMargin(2, amount), { anchor: 0n, bit: 2 }),
+      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.isolatedMargin(2, amount), {
+        anchor: 0n,
+        bit: 2,
+      }),
     });
-    expect(parseVenueErrorText(message(mismatch))).toMatchObject({ kind: 'SignerNotAuthorized', action: 'UpdateIsolatedMargin' });
+    expect(parseVenueErrorText(message(mismatch))).toMatchObject({
+      kind: 'SignerNotAuthorized',
+      action: 'UpdateIsolatedMargin',
+    });
     const add = await h.post('/v1/account/isolated-margin', {
       market_id: '2',
       amount: String(amount),
-      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.isolatedMargin(2, amount), { anchor: 0n, bit: 2 }),
+      permit_params: await h.permit(trader.signer, trader.account.address, actionHash.isolatedMargin(2, amount), {
+        anchor: 0n,
+        bit: 2,
+      }),
     });
     expect(add.status).toBe(200);
-    const balance = (await h.get(`/v1/account/cross-margin-balance?account=${trader.account.address}`)).json['data'].balance;
+    const balance = (await h.get(`/v1/account/cross-margin-balance?account=${trader.account.address}`)).json['data']
+      .balance;
     expect(balance).toBe('990');
     const malformed = await h.post('/v1/account/isolated-margin', { market_id: 2, amount: '1.5' });
     expect(message(malformed)).toMatch(/^InvalidArgument: invalid request body: market_id: .*; amount: /);

@@ -11,7 +11,15 @@ import {
   depositResponseSchema,
   errorEnvelopeSchema,
 } from '../../src/venue/schemas/restSchemas.js';
-import { errorOf, eventually, digestOverTypeString, limitOrder, newKey, REVOKE_SIGNER_TYPES, SimRestHarness } from './simRestHarness.js';
+import {
+  errorOf,
+  eventually,
+  digestOverTypeString,
+  limitOrder,
+  newKey,
+  REVOKE_SIGNER_TYPES,
+  SimRestHarness,
+} from './simRestHarness.js';
 
 let h: SimRestHarness;
 
@@ -62,7 +70,9 @@ describe('simulator REST: reads and envelopes', () => {
     expect(badBody.json['error'].message).toMatch(/invalid request body: .*size_steps/);
     expect(badBody.json['error'].message).toMatch(/side/);
     const tooWide = await h.post('/v1/orders/place', { ...limitOrder(), price_ticks: 16_777_216 });
-    expect(tooWide.json['error'].message).toMatch(/price_ticks: out of range for uint24: got 16777216, allowed 0 to 16777215/);
+    expect(tooWide.json['error'].message).toMatch(
+      /price_ticks: out of range for uint24: got 16777216, allowed 0 to 16777215/,
+    );
     const zeroSize = await h.post('/v1/orders/place', { ...limitOrder(), size_steps: 0 });
     expect(zeroSize.json['error'].message).toMatch(/^InvalidArgument: size_steps: invalid value 0/);
     const badOpen = await h.get('/v1/orders/open?account=0x0000000000000000000000000000000000000001&market_id=99');
@@ -98,8 +108,11 @@ describe('simulator REST: faucet and registration lag', () => {
     expect(balance.json['data'].balance).toMatch(/^\d+(\.\d+)?$/);
   });
 
-  it('refuses the faucet to the simulator\'s own bot wallets', async () => {
-    const answer = await h.post('/v1/account/deposit', { account: '0x00000000000000000000000000000000000B0701', amount: '1000' });
+  it("refuses the faucet to the simulator's own bot wallets", async () => {
+    const answer = await h.post('/v1/account/deposit', {
+      account: '0x00000000000000000000000000000000000B0701',
+      amount: '1000',
+    });
     expect(errorOf(answer)).toMatchObject({ status: 400, code: 'FailedPrecondition' });
     expect(answer.json['error'].message).toMatch(/faucet refuses bot wallet/);
   });
@@ -138,7 +151,10 @@ describe('simulator REST: signers', () => {
     expect(again.data).toMatchObject({ success: true, transaction_hash: '' });
     // Another signer on a used pair: NonceUsed.
     const reuse = await h.registerSigner(account, newKey(), 1n, 5);
-    expect(errorOf(reuse)).toMatchObject({ status: 400, message: 'FailedPrecondition: RegisterSigner reverted: NonceUsed' });
+    expect(errorOf(reuse)).toMatchObject({
+      status: 400,
+      message: 'FailedPrecondition: RegisterSigner reverted: NonceUsed',
+    });
   });
 
   it('refuses a registration whose signer signature is not the signer', async () => {
@@ -148,7 +164,9 @@ describe('simulator REST: signers', () => {
     const forged = { ...(await h.registerSignerBody(account, signer, 0n, 1)), signer: newKey().address };
     const wrong = await h.post('/v1/auth/register-signer', forged);
     expect(answer.status).toBe(200);
-    expect(wrong.json['error'].message).toMatch(/^FailedPrecondition: RegisterSigner reverted: SignerNotAuthorized\(0x[0-9a-fA-F]{40}\)$/);
+    expect(wrong.json['error'].message).toMatch(
+      /^FailedPrecondition: RegisterSigner reverted: SignerNotAuthorized\(0x[0-9a-fA-F]{40}\)$/,
+    );
   });
 
   it('revokes a signer (status 3), after which its permits are refused', async () => {
@@ -160,7 +178,9 @@ describe('simulator REST: signers', () => {
     const status = await h.get(`/v1/auth/session-key-status?account=${account.address}&signer=${signer.address}`);
     expect(status.json['data']).toEqual({ status: 3, status_description: 'Revoked' });
     const refused = await h.place(signer, account.address, limitOrder(), { anchor: 0n, bit: 3 });
-    expect(refused.json['error'].message).toBe(`FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${signer.address})`);
+    expect(refused.json['error'].message).toBe(
+      `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${signer.address})`,
+    );
     // Registering again makes it Active again.
     expect((await h.registerSigner(account, signer, 0n, 4)).json['data'].transaction_hash).toMatch(/^0x/);
     expect((await h.place(signer, account.address, limitOrder(), { anchor: 0n, bit: 5 })).status).toBe(200);
@@ -171,7 +191,9 @@ describe('simulator REST: signers', () => {
     const other = newKey();
     const answer = await h.revokeSigner(other, signer.address, 0n, 9);
     // Signed by `other` for `other`: that account never registered this signer.
-    expect(answer.json['error'].message).toBe(`FailedPrecondition: RevokeSigner reverted: SignerNotRegistered(${signer.address})`);
+    expect(answer.json['error'].message).toBe(
+      `FailedPrecondition: RevokeSigner reverted: SignerNotRegistered(${signer.address})`,
+    );
     const forged = await h.post('/v1/auth/revoke-signer', {
       ...(await h.revokeSignerBody(other, signer.address, 0n, 10)),
       account: account.address,
@@ -185,8 +207,12 @@ describe('simulator REST: signers', () => {
     const fields = REVOKE_SIGNER_TYPES.RevokeSigner.map(({ name, type }) => ({ type, value: message[name] }));
     const exact = 'RevokeSigner(address account,address signer,uint48 nonceAnchor,uint8 nonceBitmap)';
     // The hand-written digest is the real one for the exact string, so only the space differs.
-    expect(digestOverTypeString(h.domain, exact, fields)).toBe(hashTypedData({ domain: h.domain, primaryType: 'RevokeSigner', types: REVOKE_SIGNER_TYPES, message }));
-    const account_signature = await account.sign({ hash: digestOverTypeString(h.domain, exact.replace(',address signer', ', address signer'), fields) });
+    expect(digestOverTypeString(h.domain, exact, fields)).toBe(
+      hashTypedData({ domain: h.domain, primaryType: 'RevokeSigner', types: REVOKE_SIGNER_TYPES, message }),
+    );
+    const account_signature = await account.sign({
+      hash: digestOverTypeString(h.domain, exact.replace(',address signer', ', address signer'), fields),
+    });
     const answer = await h.post('/v1/auth/revoke-signer', {
       account: account.address,
       signer: signer.address,
@@ -194,7 +220,13 @@ describe('simulator REST: signers', () => {
       nonce_bitmap_index: 1,
       account_signature,
     });
-    const named = await recoverTypedDataAddress({ domain: h.domain, primaryType: 'RevokeSigner', types: REVOKE_SIGNER_TYPES, message, signature: account_signature });
+    const named = await recoverTypedDataAddress({
+      domain: h.domain,
+      primaryType: 'RevokeSigner',
+      types: REVOKE_SIGNER_TYPES,
+      message,
+      signature: account_signature,
+    });
     expect(named).not.toBe(account.address);
     expect(errorOf(answer)).toEqual({
       status: 400,
@@ -205,4 +237,3 @@ describe('simulator REST: signers', () => {
     expect(status.json['data']).toEqual({ status: 1, status_description: 'Active' });
   });
 });
-

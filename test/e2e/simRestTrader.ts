@@ -1,6 +1,14 @@
 import { parseUnits, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { actionHash, limitOrder, type HttpAnswer, type OrderFields, type PermitOptions, type PlaceExtras, type SimRestHarness } from './simRestHarness.js';
+import {
+  actionHash,
+  limitOrder,
+  type HttpAnswer,
+  type OrderFields,
+  type PermitOptions,
+  type PlaceExtras,
+  type SimRestHarness,
+} from './simRestHarness.js';
 
 /**
  * One funded, registered account with an Active signer on a `SimRestHarness`, acting over HTTP
@@ -36,19 +44,42 @@ export class SimRestTrader {
   }
 
   async leverage(marketId: number, leverage: number): Promise<HttpAnswer> {
-    const permit_params = await this.h.permit(this.signer, this.address, actionHash.leverage(marketId, leverage), this.pair());
-    return this.h.post('/v1/account/leverage', { market_id: String(marketId), leverage: String(leverage), permit_params });
+    const permit_params = await this.h.permit(
+      this.signer,
+      this.address,
+      actionHash.leverage(marketId, leverage),
+      this.pair(),
+    );
+    return this.h.post('/v1/account/leverage', {
+      market_id: String(marketId),
+      leverage: String(leverage),
+      permit_params,
+    });
   }
 
   async marginMode(marketId: number, mode: number): Promise<HttpAnswer> {
-    const permit_params = await this.h.permit(this.signer, this.address, actionHash.marginMode(marketId, mode), this.pair());
+    const permit_params = await this.h.permit(
+      this.signer,
+      this.address,
+      actionHash.marginMode(marketId, mode),
+      this.pair(),
+    );
     return this.h.post('/v1/account/margin-mode', { market_id: String(marketId), margin_mode: mode, permit_params });
   }
 
   /** `amountWei`: USD × 10^18, negative removes (int128 in the hash, a signed decimal string on the wire). */
   async isolatedMargin(marketId: number, amountWei: bigint): Promise<HttpAnswer> {
-    const permit_params = await this.h.permit(this.signer, this.address, actionHash.isolatedMargin(marketId, amountWei), this.pair());
-    return this.h.post('/v1/account/isolated-margin', { market_id: String(marketId), amount: amountWei.toString(), permit_params });
+    const permit_params = await this.h.permit(
+      this.signer,
+      this.address,
+      actionHash.isolatedMargin(marketId, amountWei),
+      this.pair(),
+    );
+    return this.h.post('/v1/account/isolated-margin', {
+      market_id: String(marketId),
+      amount: amountWei.toString(),
+      permit_params,
+    });
   }
 
   async openOrders(marketId = 1): Promise<Record<string, any>[]> {
@@ -56,7 +87,8 @@ export class SimRestTrader {
   }
 
   async position(marketId = 1): Promise<Record<string, string>> {
-    return (await this.h.get(`/v1/account/position?account=${this.address}&market_id=${marketId}`)).json['data'].position;
+    return (await this.h.get(`/v1/account/position?account=${this.address}&market_id=${marketId}`)).json['data']
+      .position;
   }
 
   /** The cross-margin balance read, in USD wei. */
@@ -71,7 +103,14 @@ export interface MarketWire {
   display_name: string;
   mark_price: string;
   active: boolean;
-  config: { name: string; step_size: string; step_price: string; min_order_size: string; max_leverage: string; unlocked: boolean };
+  config: {
+    name: string;
+    step_size: string;
+    step_price: string;
+    min_order_size: string;
+    max_leverage: string;
+    unlocked: boolean;
+  };
 }
 
 export async function readMarkets(h: SimRestHarness): Promise<MarketWire[]> {

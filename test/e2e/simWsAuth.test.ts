@@ -30,15 +30,25 @@ async function authFrame(options: { nonce?: string; key?: typeof sessionKey } = 
     message,
     nonce: BigInt(nonce),
   });
-  return { method: 'auth_v2', params: { account: wallet.address, signer: sessionKey.address, message, nonce, signature } };
+  return {
+    method: 'auth_v2',
+    params: { account: wallet.address, signer: sessionKey.address, message, nonce, signature },
+  };
 }
 
 describe('auth_v2', () => {
   it('succeeds with the session key over a server nonce and unlocks private channels', async () => {
     const reply = await client.request(await authFrame(), isAuthReply);
-    expect(reply).toEqual({ method: 'auth_v2', status: 'success', data: { account: wallet.address, signer: sessionKey.address } });
+    expect(reply).toEqual({
+      method: 'auth_v2',
+      status: 'success',
+      data: { account: wallet.address, signer: sessionKey.address },
+    });
     for (const channel of ['orders', 'positions', 'fills', 'account']) {
-      const ack = await client.request({ method: 'subscribe', params: { channel } }, (f) => isAck(channel)(f) || isError(f));
+      const ack = await client.request(
+        { method: 'subscribe', params: { channel } },
+        (f) => isAck(channel)(f) || isError(f),
+      );
       expect(ack['type']).toBe('subscribed');
     }
   });
@@ -46,7 +56,10 @@ describe('auth_v2', () => {
   it('a private subscription naming only unknown markets sends no snapshot and never delivers', async () => {
     await client.request(await authFrame(), isAuthReply);
     await client.request({ method: 'subscribe', params: { channel: 'orders', market_ids: [999] } }, isAck('orders'));
-    await client.request({ method: 'subscribe', params: { channel: 'positions', market_ids: [1] } }, isAck('positions'));
+    await client.request(
+      { method: 'subscribe', params: { channel: 'positions', market_ids: [1] } },
+      isAck('positions'),
+    );
     sim.deposit(wallet.address);
     sim.place(wallet.address, { side: 0, price_ticks: 600_000 });
     await settle(client);
@@ -57,7 +70,10 @@ describe('auth_v2', () => {
   it('fails for a signature by another key, and private channels stay closed', async () => {
     const reply = await client.request(await authFrame({ key: wallet }), isAuthReply);
     expect(reply['status']).toBe('error');
-    expect(reply).toMatchObject({ code: 'Unauthenticated', message: expect.stringMatching(/^Unauthenticated: invalid signature: RegisterV2 does not recover to signer/) });
+    expect(reply).toMatchObject({
+      code: 'Unauthenticated',
+      message: expect.stringMatching(/^Unauthenticated: invalid signature: RegisterV2 does not recover to signer/),
+    });
     const error = await client.request({ method: 'subscribe', params: { channel: 'orders' } }, isError);
     expect(error['message']).toBe('authentication required for orders channel');
   });
@@ -69,7 +85,10 @@ describe('auth_v2', () => {
     try {
       const reply = await other.request(frame, isAuthReply);
       expect(reply['status']).toBe('error');
-      expect(reply).toMatchObject({ code: 'Unauthenticated', message: expect.stringMatching(/^Unauthenticated: nonce unknown or already used/) });
+      expect(reply).toMatchObject({
+        code: 'Unauthenticated',
+        message: expect.stringMatching(/^Unauthenticated: nonce unknown or already used/),
+      });
     } finally {
       other.close();
     }
@@ -78,7 +97,12 @@ describe('auth_v2', () => {
   it('fails for a revoked signer', async () => {
     sim.chain.signers.revoke(wallet.address, sessionKey.address);
     const reply = await client.request(await authFrame(), isAuthReply);
-    expect(reply).toMatchObject({ method: 'auth_v2', status: 'error', code: 'Unauthenticated', message: 'Unauthenticated: signer not active for account (status 3)' });
+    expect(reply).toMatchObject({
+      method: 'auth_v2',
+      status: 'error',
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: signer not active for account (status 3)',
+    });
   });
 
   it('refuses makers other than the authenticated account', async () => {
@@ -87,8 +111,15 @@ describe('auth_v2', () => {
       { method: 'subscribe', params: { channel: 'account', makers: ['0x000000000000000000000000000000000000dEaD'] } },
       isError,
     );
-    expect(error).toMatchObject({ code: 'PermissionDenied', message: 'PermissionDenied: makers must be the authenticated account for account channel', channel: 'account' });
-    const ack = await client.request({ method: 'subscribe', params: { channel: 'account', makers: [wallet.address] } }, isAck('account'));
+    expect(error).toMatchObject({
+      code: 'PermissionDenied',
+      message: 'PermissionDenied: makers must be the authenticated account for account channel',
+      channel: 'account',
+    });
+    const ack = await client.request(
+      { method: 'subscribe', params: { channel: 'account', makers: [wallet.address] } },
+      isAck('account'),
+    );
     // The account channel is not per market: whatever was asked, every market applies.
     expect(ack['data']).toEqual({ market_ids: [1, 2, 3, 4] });
     expect(ack['message']).toBe('subscribed to account for all markets');
@@ -98,7 +129,10 @@ describe('auth_v2', () => {
     await client.request(await authFrame(), isAuthReply);
     const failed = await client.request(await authFrame({ key: wallet }), isAuthReply);
     expect(failed['status']).toBe('error');
-    const ack = await client.request({ method: 'subscribe', params: { channel: 'fills' } }, (f) => isAck('fills')(f) || isError(f));
+    const ack = await client.request(
+      { method: 'subscribe', params: { channel: 'fills' } },
+      (f) => isAck('fills')(f) || isError(f),
+    );
     expect(ack['type']).toBe('subscribed');
   });
 });
@@ -106,8 +140,16 @@ describe('auth_v2', () => {
 describe('auth (JWT)', () => {
   it('succeeds with an access token the chain issued and fails with a forged one', async () => {
     const { access_token } = sim.chain.jwt.issue(wallet.address, sim.clock.now());
-    const bad = await client.request({ method: 'auth', params: { token: `${access_token.slice(0, -2)}xx` } }, isAuthReply);
-    expect(bad).toMatchObject({ method: 'auth', status: 'error', code: 'Unauthenticated', message: 'Unauthenticated: invalid token' });
+    const bad = await client.request(
+      { method: 'auth', params: { token: `${access_token.slice(0, -2)}xx` } },
+      isAuthReply,
+    );
+    expect(bad).toMatchObject({
+      method: 'auth',
+      status: 'error',
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: invalid token',
+    });
     const good = await client.request({ method: 'auth', params: { token: access_token } }, isAuthReply);
     expect(good).toEqual({ method: 'auth', status: 'success', data: { account: wallet.address } });
     const ack = await client.request({ method: 'subscribe', params: { channel: 'positions' } }, isAck('positions'));
@@ -120,16 +162,37 @@ describe('malformed auth frames', () => {
     const good = await authFrame();
     const cases: [unknown, 'auth_v2' | 'auth', RegExp][] = [
       [{ method: 'auth_v2' }, 'auth_v2', /^InvalidArgument: malformed auth_v2 frame at params: /],
-      [{ method: 'auth_v2', params: { ...good.params, signer: 'not-an-address' } }, 'auth_v2', /^InvalidArgument: malformed auth_v2 frame at params\.signer: a 0x-prefixed 20-byte address/],
-      [{ method: 'auth_v2', params: { ...good.params, nonce: 42 } }, 'auth_v2', /^InvalidArgument: malformed auth_v2 frame at params\.nonce: /],
-      [{ method: 'auth_v2', params: { ...good.params, nonce: `0x1${'0'.repeat(64)}` } }, 'auth_v2', /^InvalidArgument: invalid auth_v2 params: /],
-      [{ method: 'auth_v2', params: { ...good.params, signature: '0xdeadbeef' } }, 'auth_v2', /^InvalidArgument: invalid signature: expected 0x hex of 65 bytes/],
+      [
+        { method: 'auth_v2', params: { ...good.params, signer: 'not-an-address' } },
+        'auth_v2',
+        /^InvalidArgument: malformed auth_v2 frame at params\.signer: a 0x-prefixed 20-byte address/,
+      ],
+      [
+        { method: 'auth_v2', params: { ...good.params, nonce: 42 } },
+        'auth_v2',
+        /^InvalidArgument: malformed auth_v2 frame at params\.nonce: /,
+      ],
+      [
+        { method: 'auth_v2', params: { ...good.params, nonce: `0x1${'0'.repeat(64)}` } },
+        'auth_v2',
+        /^InvalidArgument: invalid auth_v2 params: /,
+      ],
+      [
+        { method: 'auth_v2', params: { ...good.params, signature: '0xdeadbeef' } },
+        'auth_v2',
+        /^InvalidArgument: invalid signature: expected 0x hex of 65 bytes/,
+      ],
       [{ method: 'auth', params: {} }, 'auth', /^InvalidArgument: malformed auth frame at params\.token: /],
       [{ method: 'auth', params: { token: 5 } }, 'auth', /^InvalidArgument: malformed auth frame at params\.token: /],
     ];
     for (const [frame, method, message] of cases) {
       const reply = await client.request(frame, isAuthReply);
-      expect(reply).toMatchObject({ method, status: 'error', code: 'InvalidArgument', message: expect.stringMatching(message) });
+      expect(reply).toMatchObject({
+        method,
+        status: 'error',
+        code: 'InvalidArgument',
+        message: expect.stringMatching(message),
+      });
       expect(reply['type']).toBeUndefined();
       expect(JSON.stringify(reply)).not.toContain('deadbeef');
     }

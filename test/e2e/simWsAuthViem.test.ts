@@ -40,12 +40,19 @@ async function pinnedAccount(c: FrameRecorder): Promise<string> {
   const from = c.frames.length;
   await c.request({ method: 'subscribe', params: { channel: 'account' } }, isAck('account'));
   const snapshot = await c.next((f) => f['channel'] === 'account' && f['type'] === 'snapshot', from);
-  return ((snapshot['data'] as { account: string }).account).toLowerCase();
+  return (snapshot['data'] as { account: string }).account.toLowerCase();
 }
 
 async function refusesPrivateChannels(c: FrameRecorder): Promise<void> {
-  const error = await c.request({ method: 'subscribe', params: { channel: 'orders' } }, (f) => isError(f) || isAck('orders')(f));
-  expect(error).toMatchObject({ type: 'error', code: 'Unauthenticated', message: 'authentication required for orders channel' });
+  const error = await c.request(
+    { method: 'subscribe', params: { channel: 'orders' } },
+    (f) => isError(f) || isAck('orders')(f),
+  );
+  expect(error).toMatchObject({
+    type: 'error',
+    code: 'Unauthenticated',
+    message: 'authentication required for orders channel',
+  });
 }
 
 describe('auth_v2 signed by viem', () => {
@@ -53,7 +60,11 @@ describe('auth_v2 signed by viem', () => {
     const alice: Trader = await h.trader();
     const c = await connect();
     const reply = await c.request(await authV2Frame(h, alice), isAuthReply);
-    expect(reply).toEqual({ method: 'auth_v2', status: 'success', data: { account: alice.account.address, signer: alice.signer.address } });
+    expect(reply).toEqual({
+      method: 'auth_v2',
+      status: 'success',
+      data: { account: alice.account.address, signer: alice.signer.address },
+    });
     expect(await pinnedAccount(c)).toBe(alice.account.address.toLowerCase());
   });
 
@@ -118,7 +129,12 @@ describe('auth (JWT) with a token from REST login', () => {
     const c = await connect();
     const tampered = `${access_token.slice(0, -4)}${access_token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     const bad = await c.request({ method: 'auth', params: { token: tampered } }, isAuthReply);
-    expect(bad).toEqual({ method: 'auth', status: 'error', code: 'Unauthenticated', message: 'Unauthenticated: invalid token' });
+    expect(bad).toEqual({
+      method: 'auth',
+      status: 'error',
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: invalid token',
+    });
     await refusesPrivateChannels(c);
     const good = await c.request({ method: 'auth', params: { token: access_token } }, isAuthReply);
     expect(good).toEqual({ method: 'auth', status: 'success', data: { account: erin.account.address } });

@@ -37,11 +37,23 @@ describe('oracle channel', () => {
     const frames = client.ofChannel('oracle');
     expect(frames.map((f) => f['block_number'])).toEqual(blocks);
     const frame = frames[0] ?? {};
-    expect(Object.keys(frame).sort()).toEqual(['block_number', 'channel', 'data', 'log_index', 'market_id', 'tx_hash', 'type', 'worker_timestamp']);
+    expect(Object.keys(frame).sort()).toEqual([
+      'block_number',
+      'channel',
+      'data',
+      'log_index',
+      'market_id',
+      'tx_hash',
+      'type',
+      'worker_timestamp',
+    ]);
     expect(frame).toMatchObject({ channel: 'oracle', type: 'update', market_id: null, log_index: 0 });
     expect(frame['tx_hash']).toMatch(/^0x[0-9a-f]{64}$/);
     expect(frame['worker_timestamp']).toBe(String(BigInt(sim.clock.now()) * 1_000_000n));
-    const data = frame['data'] as { prices: Record<string, { index_price?: string; mark_price?: string }>; timestamp: number };
+    const data = frame['data'] as {
+      prices: Record<string, { index_price?: string; mark_price?: string }>;
+      timestamp: number;
+    };
     expect(data.timestamp).toBe(Math.floor(sim.clock.now() / 1000));
     const markets = sim.exchange.markets().map((m) => m.market_id);
     expect(Object.keys(data.prices).sort()).toEqual([...markets].sort());
@@ -65,14 +77,20 @@ describe('orderbook channel', () => {
     sim.place(alice.address, { side: 0, price_ticks: 649_000, size_steps: 100 });
     sim.place(alice.address, { side: 0, price_ticks: 648_000, size_steps: 50 });
     sim.place(bob.address, { side: 1, price_ticks: 651_000, size_steps: 70 });
-    await client.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } }, isAck('orderbook'));
+    await client.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } },
+      isAck('orderbook'),
+    );
     const snapshot = await client.next((f) => f['channel'] === 'orderbook' && f['type'] === 'snapshot');
     const bids = new Map<string, Level>();
     const asks = new Map<string, Level>();
     const apply = (frame: Record<string, unknown>): void => {
       const data = frame['data'] as { bids: Level[]; asks: Level[]; checksum: number; market_id: number };
       expect(data.market_id).toBe(1);
-      for (const [side, levels] of [[bids, data.bids], [asks, data.asks]] as const) {
+      for (const [side, levels] of [
+        [bids, data.bids],
+        [asks, data.asks],
+      ] as const) {
         for (const level of levels) {
           if (level.quantity === '0') side.delete(level.price);
           else side.set(level.price, level);
@@ -98,14 +116,26 @@ describe('orderbook channel', () => {
     expect(updates).toHaveLength(3);
     expect(client.ofChannel('orderbook')[0]?.['type']).toBe('snapshot');
     const [grown, taken, added] = updates.map((u) => u['data'] as { bids: Level[]; asks: Level[] });
-    expect(grown).toMatchObject({ bids: [{ price: '64900000000000000000000', quantity: '1300000000000000', order_count: 2 }], asks: [] });
-    expect(taken).toMatchObject({ bids: [{ price: '64900000000000000000000', quantity: '0', order_count: 0 }], asks: [] });
-    expect(added).toMatchObject({ bids: [], asks: [{ price: '65200000000000000000000', quantity: '200000000000000', order_count: 1 }] });
+    expect(grown).toMatchObject({
+      bids: [{ price: '64900000000000000000000', quantity: '1300000000000000', order_count: 2 }],
+      asks: [],
+    });
+    expect(taken).toMatchObject({
+      bids: [{ price: '64900000000000000000000', quantity: '0', order_count: 0 }],
+      asks: [],
+    });
+    expect(added).toMatchObject({
+      bids: [],
+      asks: [{ price: '65200000000000000000000', quantity: '200000000000000', order_count: 1 }],
+    });
     for (const update of updates) apply(update);
 
     const book = sim.exchange.book(1);
     const wei = (levels: readonly { price: string; quantity: string }[]) =>
-      levels.map((l) => ({ price: decimalToWei(l.price, 'p').toString(), quantity: decimalToWei(l.quantity, 'q').toString() }));
+      levels.map((l) => ({
+        price: decimalToWei(l.price, 'p').toString(),
+        quantity: decimalToWei(l.quantity, 'q').toString(),
+      }));
     expect(sorted(bids, true).map(({ price, quantity }) => ({ price, quantity }))).toEqual(wei(book.bids));
     expect(sorted(asks, false).map(({ price, quantity }) => ({ price, quantity }))).toEqual(wei(book.asks));
   });
@@ -115,7 +145,11 @@ async function authenticateAlice(): Promise<void> {
   sim.chain.signers.activate(alice.address, aliceSession.address);
   const nonce = sim.chain.issueLoginNonce(alice.address);
   const message = 'WebSocket Authentication';
-  const signature = await signTypedStruct(sim.ctx.signingContext, aliceSession, 'RegisterV2', { signer: aliceSession.address, message, nonce: BigInt(nonce) });
+  const signature = await signTypedStruct(sim.ctx.signingContext, aliceSession, 'RegisterV2', {
+    signer: aliceSession.address,
+    message,
+    nonce: BigInt(nonce),
+  });
   const reply = await client.request(
     { method: 'auth_v2', params: { account: alice.address, signer: aliceSession.address, message, nonce, signature } },
     isAuthReply,
@@ -152,7 +186,10 @@ describe('trades and private channels after a trade', () => {
 
     sim.place(alice.address, { side: 0, price_ticks: 649_000, size_steps: 100 });
     for (const channel of ['orders', 'positions', 'fills', 'account', 'trades']) {
-      await client.request({ method: 'subscribe', params: { channel, market_ids: channel === 'trades' ? [1] : [] } }, isAck(channel));
+      await client.request(
+        { method: 'subscribe', params: { channel, market_ids: channel === 'trades' ? [1] : [] } },
+        isAck(channel),
+      );
     }
     await settle(client);
     const ordersSnapshot = client.ofChannel('orders').find((f) => f['type'] === 'snapshot');
@@ -168,22 +205,36 @@ describe('trades and private channels after a trade', () => {
     await settle(observer);
 
     const trade = client.ofChannel('trades')[0];
-    expect(trade).toMatchObject({ type: 'update', market_id: 1, data: { maker: alice.address, taker: bob.address, maker_side: 0, price: '64900', size: '0.0004' } });
+    expect(trade).toMatchObject({
+      type: 'update',
+      market_id: 1,
+      data: { maker: alice.address, taker: bob.address, maker_side: 0, price: '64900', size: '0.0004' },
+    });
     expect(observer.ofChannel('trades')).toHaveLength(1);
 
     const fills = client.ofChannel('fills');
     expect(fills).toHaveLength(1);
-    expect(fills[0]?.['data']).toMatchObject({ market_id: 1, side: 0, price: '64900', size: '0.0004', liquidity_indicator: 'MAKER' });
+    expect(fills[0]?.['data']).toMatchObject({
+      market_id: 1,
+      side: 0,
+      price: '64900',
+      size: '0.0004',
+      liquidity_indicator: 'MAKER',
+    });
 
     const orderUpdate = client.ofChannel('orders').find((f) => f['type'] === 'update');
-    expect(orderUpdate?.['data']).toEqual([expect.objectContaining({ status: 'ORDER_STATUS_OPEN', filled_size: '0.0004', account: alice.address })]);
+    expect(orderUpdate?.['data']).toEqual([
+      expect.objectContaining({ status: 'ORDER_STATUS_OPEN', filled_size: '0.0004', account: alice.address }),
+    ]);
 
     const position = client.ofChannel('positions').find((f) => f['type'] === 'update');
     expect(position?.['data']).toEqual([expect.objectContaining({ market_id: 1, size: '0.0004', side: 'BUY' })]);
     expect(client.ofChannel('account').some((f) => f['type'] === 'update')).toBe(true);
 
     // The taker's private events never reach the maker's connection.
-    expect(client.ofChannel('fills').every((f) => (f['data'] as { account?: string }).account === alice.address)).toBe(true);
+    expect(client.ofChannel('fills').every((f) => (f['data'] as { account?: string }).account === alice.address)).toBe(
+      true,
+    );
     expect(observer.schemaFailures).toEqual([]);
     observer.close();
   });
@@ -194,7 +245,10 @@ function sorted(levels: Map<string, Level>, descending: boolean): Level[] {
 }
 
 /** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
-function wireChecksum(bids: readonly { price: string; quantity: string }[], asks: readonly { price: string; quantity: string }[]): number {
+function wireChecksum(
+  bids: readonly { price: string; quantity: string }[],
+  asks: readonly { price: string; quantity: string }[],
+): number {
   const decimal = (levels: readonly { price: string; quantity: string }[]) =>
     levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
   return orderbookChecksum(decimal(bids), decimal(asks));

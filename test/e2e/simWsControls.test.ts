@@ -36,8 +36,15 @@ async function authenticate(s: WsSim, c: FrameRecorder): Promise<void> {
   s.chain.signers.activate(wallet.address, sessionKey.address);
   const nonce = s.chain.issueLoginNonce(wallet.address);
   const message = 'WebSocket Authentication';
-  const signature = await signTypedStruct(s.ctx.signingContext, sessionKey, 'RegisterV2', { signer: sessionKey.address, message, nonce: BigInt(nonce) });
-  const reply = await c.request({ method: 'auth_v2', params: { account: wallet.address, signer: sessionKey.address, message, nonce, signature } }, isAuthReply);
+  const signature = await signTypedStruct(s.ctx.signingContext, sessionKey, 'RegisterV2', {
+    signer: sessionKey.address,
+    message,
+    nonce: BigInt(nonce),
+  });
+  const reply = await c.request(
+    { method: 'auth_v2', params: { account: wallet.address, signer: sessionKey.address, message, nonce, signature } },
+    isAuthReply,
+  );
   expect(reply['status']).toBe('success');
 }
 
@@ -55,7 +62,9 @@ describe('drop controls', () => {
     expect(closedB.code).toBe(1006);
     expect(s.ws.connectionCount()).toBe(0);
     const again = await client(s.url);
-    expect((await again.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status']).toBe('success');
+    expect(
+      (await again.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status'],
+    ).toBe('success');
   });
 
   it('dropAccount ends only the connections authenticated as that account', async () => {
@@ -75,7 +84,13 @@ describe('drop controls', () => {
     const authed = await client(s.url);
     await authenticate(s, authed);
     s.chain.signers.revoke(wallet.address, sessionKey.address);
-    s.emit({ type: 'signer', account: wallet.address, signer: sessionKey.address, status: 3, ...s.chain.blocks.stampAction(s.clock.now()) });
+    s.emit({
+      type: 'signer',
+      account: wallet.address,
+      signer: sessionKey.address,
+      status: 3,
+      ...s.chain.blocks.stampAction(s.clock.now()),
+    });
     const closed = await authed.closed;
     expect(closed).toEqual({ code: 4001, reason: 'session key revoked' });
   });
@@ -147,8 +162,12 @@ describe('stall and the orderbook checksum', () => {
     const apply = (frame: Record<string, unknown>): boolean => {
       const data = frame['data'] as { bids: Level[]; asks: Level[]; checksum: number };
       if (frame['type'] === 'snapshot') levels.clear();
-      for (const level of data.bids) level.quantity === '0' ? levels.delete(level.price) : levels.set(level.price, level.quantity);
-      const bids = [...levels].map(([price, quantity]) => ({ price: weiToDecimal(price), quantity: weiToDecimal(quantity) }));
+      for (const level of data.bids)
+        level.quantity === '0' ? levels.delete(level.price) : levels.set(level.price, level.quantity);
+      const bids = [...levels].map(([price, quantity]) => ({
+        price: weiToDecimal(price),
+        quantity: weiToDecimal(quantity),
+      }));
       bids.sort((a, b) => compareDecimals(b.price, a.price));
       return data.checksum === orderbookChecksum(bids, []);
     };

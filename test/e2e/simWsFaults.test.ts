@@ -30,7 +30,10 @@ async function client(h: SimRestHarness): Promise<FrameRecorder> {
 
 /** Resolves true if the socket closes within `ms`, false if it is still open then. */
 function closesWithin(c: FrameRecorder, ms: number): Promise<boolean> {
-  return Promise.race([c.closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+  return Promise.race([
+    c.closed.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
 }
 
 describe('wsDropEveryMs', () => {
@@ -46,7 +49,9 @@ describe('wsDropEveryMs', () => {
     h.sim.controls.setFaults({ wsDropEveryMs: 0 });
     const survivor = await client(h);
     expect(await closesWithin(survivor, 400)).toBe(false);
-    expect((await survivor.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status']).toBe('success');
+    expect(
+      (await survivor.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status'],
+    ).toBe('success');
   });
 });
 

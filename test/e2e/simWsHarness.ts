@@ -11,7 +11,11 @@ import { Exchange } from '../../src/sim/exchange/exchange.js';
 import type { ExchangeEvent } from '../../src/sim/exchange/exchangeEvents.js';
 import type { PlaceOrderParams } from '../../src/sim/exchange/exchangeRecords.js';
 import type { SimEvent } from '../../src/sim/simContext.js';
-import { attachSimWebSocket, type SimWebSocket, type SimWebSocketOptions } from '../../src/sim/ws/attachSimWebSocket.js';
+import {
+  attachSimWebSocket,
+  type SimWebSocket,
+  type SimWebSocketOptions,
+} from '../../src/sim/ws/attachSimWebSocket.js';
 import type { SimWsContext } from '../../src/sim/ws/simWsContext.js';
 import { channelFrameSchemas, controlFrameSchema } from '../../src/venue/schemas/wsFrames.js';
 import { channelNameSchema } from '../../src/venue/schemas/wsFramesFields.js';
@@ -44,7 +48,12 @@ export async function startWsSim(options: Partial<SimWebSocketOptions> = {}): Pr
   const exchange = new Exchange({ seed: 7, makers: false });
   const events = new Subject<SimEvent>();
   const signingContext = createSigningContext(
-    parseDomain({ name: 'PerpsAuthorization', version: '1', chain_id: 31337, verifying_contract: '0x00000000000000000000000000000000000000a1' }),
+    parseDomain({
+      name: 'PerpsAuthorization',
+      version: '1',
+      chain_id: 31337,
+      verifying_contract: '0x00000000000000000000000000000000000000a1',
+    }),
     '0x00000000000000000000000000000000000000b2',
   );
   const ctx: SimWsContext = { clock, chain, exchange, events, signingContext };
@@ -70,7 +79,16 @@ export async function startWsSim(options: Partial<SimWebSocketOptions> = {}): Pr
       act((now) =>
         exchange.placeOrder(
           account,
-          { market_id: 1, size_steps: 100, post_only: false, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 0, ...params },
+          {
+            market_id: 1,
+            size_steps: 100,
+            post_only: false,
+            reduce_only: false,
+            stp_mode: 0,
+            order_type: 1,
+            time_in_force: 0,
+            ...params,
+          },
           now,
         ),
       ),
@@ -96,7 +114,8 @@ export async function startWsSim(options: Partial<SimWebSocketOptions> = {}): Pr
 export class FrameRecorder {
   readonly frames: Record<string, unknown>[] = [];
   readonly schemaFailures: string[] = [];
-  private waiters: { match: (f: Record<string, unknown>) => boolean; resolve: (f: Record<string, unknown>) => void }[] = [];
+  private waiters: { match: (f: Record<string, unknown>) => boolean; resolve: (f: Record<string, unknown>) => void }[] =
+    [];
   readonly closed: Promise<{ code: number; reason: string }>;
 
   private constructor(readonly socket: WebSocket) {
@@ -112,7 +131,9 @@ export class FrameRecorder {
         }
       }
     });
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    );
   }
 
   static async connect(url: string, options: WebSocket.ClientOptions = {}): Promise<FrameRecorder> {
@@ -133,7 +154,11 @@ export class FrameRecorder {
     const seen = this.frames.slice(from).find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         match,
         resolve: (f) => {
@@ -152,7 +177,14 @@ export class FrameRecorder {
   }
 
   ofChannel(channel: string): Record<string, unknown>[] {
-    return this.frames.filter((f) => f['channel'] === channel && typeof f['type'] === 'string' && f['type'] !== 'subscribed' && f['type'] !== 'error' && f['type'] !== 'unsubscribed');
+    return this.frames.filter(
+      (f) =>
+        f['channel'] === channel &&
+        typeof f['type'] === 'string' &&
+        f['type'] !== 'subscribed' &&
+        f['type'] !== 'error' &&
+        f['type'] !== 'unsubscribed',
+    );
   }
 
   close(): void {
@@ -168,7 +200,10 @@ export function schemaFailure(frame: Record<string, unknown>): string | undefine
   return result.success ? undefined : `${JSON.stringify(frame).slice(0, 300)}: ${result.error.message.slice(0, 300)}`;
 }
 
-export const isAck = (channel: string) => (f: Record<string, unknown>): boolean => f['type'] === 'subscribed' && f['channel'] === channel;
+export const isAck =
+  (channel: string) =>
+  (f: Record<string, unknown>): boolean =>
+    f['type'] === 'subscribed' && f['channel'] === channel;
 export const isError = (f: Record<string, unknown>): boolean => f['type'] === 'error';
 export const isAuthReply = (f: Record<string, unknown>): boolean => f['method'] === 'auth_v2' || f['method'] === 'auth';
 
@@ -177,5 +212,8 @@ export const isAuthReply = (f: Record<string, unknown>): boolean => f['method'] 
  * no test uses, queued behind everything the server published before it read the frame.
  */
 export async function settle(client: FrameRecorder): Promise<void> {
-  await client.request({ method: 'unsubscribe', params: { channel: 'barrier' } }, (f) => f['type'] === 'error' && f['channel'] === 'barrier');
+  await client.request(
+    { method: 'unsubscribe', params: { channel: 'barrier' } },
+    (f) => f['type'] === 'error' && f['channel'] === 'barrier',
+  );
 }

@@ -26,7 +26,10 @@ afterAll(async () => {
   await h.close();
 });
 
-async function authV2(c: FrameRecorder, who: { account: PrivateKeyAccount; signer: PrivateKeyAccount }): Promise<Record<string, unknown>> {
+async function authV2(
+  c: FrameRecorder,
+  who: { account: PrivateKeyAccount; signer: PrivateKeyAccount },
+): Promise<Record<string, unknown>> {
   return c.request(await authV2Frame(h, who), isAuthReply);
 }
 
@@ -39,29 +42,46 @@ describe('WebSocket on startSim', () => {
     const start = first['block_number'] as number;
     await client.next((f) => f['channel'] === 'oracle' && f['block_number'] === start + 3);
     const numbers = client.ofChannel('oracle').map((f) => f['block_number'] as number);
-    expect(numbers.slice(numbers.indexOf(start), numbers.indexOf(start) + 4)).toEqual([start, start + 1, start + 2, start + 3]);
+    expect(numbers.slice(numbers.indexOf(start), numbers.indexOf(start) + 4)).toEqual([
+      start,
+      start + 1,
+      start + 2,
+      start + 3,
+    ]);
     expect(Object.keys((first['data'] as { prices: object }).prices)).toEqual(['1']);
   });
 
   it('orderbook: the synthetic makers move the book every block and every checksum holds', async () => {
     const from = client.frames.length;
-    await client.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } }, isAck('orderbook'));
+    await client.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } },
+      isAck('orderbook'),
+    );
     const bids = new Map<string, string>();
     const asks = new Map<string, string>();
     let checked = 0;
-    for (let seen = from; checked < 5; ) {
-      const frame = await client.next((f) => f['channel'] === 'orderbook' && (f['type'] === 'snapshot' || f['type'] === 'update'), seen);
+    for (let seen = from; checked < 5;) {
+      const frame = await client.next(
+        (f) => f['channel'] === 'orderbook' && (f['type'] === 'snapshot' || f['type'] === 'update'),
+        seen,
+      );
       seen = client.frames.indexOf(frame) + 1;
       const data = frame['data'] as { bids: Level[]; asks: Level[]; checksum: number };
       if (frame['type'] === 'snapshot') {
         bids.clear();
         asks.clear();
       }
-      for (const [side, levels] of [[bids, data.bids], [asks, data.asks]] as const) {
-        for (const level of levels) level.quantity === '0' ? side.delete(level.price) : side.set(level.price, level.quantity);
+      for (const [side, levels] of [
+        [bids, data.bids],
+        [asks, data.asks],
+      ] as const) {
+        for (const level of levels)
+          level.quantity === '0' ? side.delete(level.price) : side.set(level.price, level.quantity);
       }
       const ordered = (m: Map<string, string>, desc: boolean) =>
-        [...m].map(([price, quantity]) => ({ price, quantity })).sort((a, b) => (BigInt(a.price) < BigInt(b.price) ? -1 : 1) * (desc ? -1 : 1));
+        [...m]
+          .map(([price, quantity]) => ({ price, quantity }))
+          .sort((a, b) => (BigInt(a.price) < BigInt(b.price) ? -1 : 1) * (desc ? -1 : 1));
       expect(data.checksum).toBe(wireChecksum(ordered(bids, true), ordered(asks, false)));
       checked++;
     }
@@ -80,10 +100,17 @@ describe('WebSocket on startSim', () => {
     const answer = await h.place(alice.signer, alice.account.address, order, { anchor: 0n, bit: 1 });
     expect(answer.status).toBe(200);
     const fill = await client.next((f) => f['channel'] === 'fills', from);
-    expect(fill['data']).toMatchObject({ market_id: 1, side: 0, liquidity_indicator: 'TAKER', order_id: answer.json['data'].order_id });
+    expect(fill['data']).toMatchObject({
+      market_id: 1,
+      side: 0,
+      liquidity_indicator: 'TAKER',
+      order_id: answer.json['data'].order_id,
+    });
     expect(fill['tx_hash']).toBe(answer.json['data'].tx_hash);
     const orders = await client.next((f) => f['channel'] === 'orders' && f['type'] === 'update', from);
-    expect(orders['data']).toEqual(expect.arrayContaining([expect.objectContaining({ order_id: answer.json['data'].order_id })]));
+    expect(orders['data']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ order_id: answer.json['data'].order_id })]),
+    );
     const position = await client.next((f) => f['channel'] === 'positions' && f['type'] === 'update', from);
     expect(position['data']).toEqual([expect.objectContaining({ market_id: 1, side: 'BUY', size: '0.0002' })]);
     await client.next((f) => f['channel'] === 'account' && f['type'] === 'update', from);
@@ -117,13 +144,20 @@ describe('revocation on startSim', () => {
     expect(await c.closed).toEqual({ code: 4001, reason: 'session key revoked' });
     const again = await FrameRecorder.connect(h.sim.wsUrl);
     const reply = await authV2(again, bob);
-    expect(reply).toMatchObject({ status: 'error', code: 'Unauthenticated', message: 'Unauthenticated: signer not active for account (status 3)' });
+    expect(reply).toMatchObject({
+      status: 'error',
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: signer not active for account (status 3)',
+    });
     again.close();
   });
 });
 
 /** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
-function wireChecksum(bids: readonly { price: string; quantity: string }[], asks: readonly { price: string; quantity: string }[]): number {
+function wireChecksum(
+  bids: readonly { price: string; quantity: string }[],
+  asks: readonly { price: string; quantity: string }[],
+): number {
   const decimal = (levels: readonly { price: string; quantity: string }[]) =>
     levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
   return orderbookChecksum(decimal(bids), decimal(asks));

@@ -20,7 +20,10 @@ afterEach(async () => {
 
 describe('subscribe acknowledgements', () => {
   it('echo the applied market filter and state the count', async () => {
-    const ack = await client.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [2, 1, 2] } }, isAck('orderbook'));
+    const ack = await client.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [2, 1, 2] } },
+      isAck('orderbook'),
+    );
     expect(ack).toEqual({
       type: 'subscribed',
       method: 'subscribe',
@@ -37,30 +40,48 @@ describe('subscribe acknowledgements', () => {
     const none = await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
     expect(none['message']).toBe('subscribed to oracle for all markets');
     expect(none['data']).toEqual({ market_ids: everyMarket });
-    const empty = await client.request({ method: 'subscribe', params: { channel: 'trades', market_ids: [] } }, isAck('trades'));
+    const empty = await client.request(
+      { method: 'subscribe', params: { channel: 'trades', market_ids: [] } },
+      isAck('trades'),
+    );
     expect(empty['message']).toBe('subscribed to trades for all markets');
     expect(empty['data']).toEqual({ market_ids: everyMarket });
   });
 
   it('under the subscribe fault "all", ack a filtered subscribe truthfully as all markets, every id listed', async () => {
     sim.ws.setSubscribeFault({ applied: 'all', channel: 'trades' });
-    const ignored = await client.request({ method: 'subscribe', params: { channel: 'trades', market_ids: [2] } }, isAck('trades'));
+    const ignored = await client.request(
+      { method: 'subscribe', params: { channel: 'trades', market_ids: [2] } },
+      isAck('trades'),
+    );
     expect(ignored['message']).toBe('subscribed to trades for all markets');
     expect(ignored['data']).toEqual({ market_ids: [1, 2, 3, 4] });
-    const untouched = await client.request({ method: 'subscribe', params: { channel: 'oracle', market_ids: [2] } }, isAck('oracle'));
+    const untouched = await client.request(
+      { method: 'subscribe', params: { channel: 'oracle', market_ids: [2] } },
+      isAck('oracle'),
+    );
     expect(untouched['data']).toEqual({ market_ids: [2] });
     sim.ws.setSubscribeFault(undefined);
   });
 
   it('acknowledge an id that names no market, which then never delivers', async () => {
-    const ack = await client.request({ method: 'subscribe', params: { channel: 'oracle', market_ids: [999] } }, isAck('oracle'));
+    const ack = await client.request(
+      { method: 'subscribe', params: { channel: 'oracle', market_ids: [999] } },
+      isAck('oracle'),
+    );
     expect(ack['status']).toBe('success');
     expect(ack['data']).toEqual({ market_ids: [999] });
-    await client.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [999] } }, isAck('orderbook'));
+    await client.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [999] } },
+      isAck('orderbook'),
+    );
     // The same events do reach a subscriber of a real market, so the silence above is the filter's.
     const control = await FrameRecorder.connect(sim.url);
     await control.request({ method: 'subscribe', params: { channel: 'oracle', market_ids: [1] } }, isAck('oracle'));
-    await control.request({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } }, isAck('orderbook'));
+    await control.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } },
+      isAck('orderbook'),
+    );
     sim.mineBlock();
     sim.deposit(MAKER);
     sim.place(MAKER, { side: 0, price_ticks: 649_000 });
@@ -76,15 +97,30 @@ describe('subscribe acknowledgements', () => {
 
   it('answer an unknown channel with `invalid channel: <name>` (the venue text verbatim, status in code)', async () => {
     const error = await client.request({ method: 'subscribe', params: { channel: 'candles' } }, isError);
-    expect(error).toMatchObject({ type: 'error', code: 'InvalidArgument', message: 'invalid channel: candles', channel: 'candles', method: 'subscribe' });
+    expect(error).toMatchObject({
+      type: 'error',
+      code: 'InvalidArgument',
+      message: 'invalid channel: candles',
+      channel: 'candles',
+      method: 'subscribe',
+    });
     const unsubscribe = await client.request({ method: 'unsubscribe', params: { channel: 'candles' } }, isError);
-    expect(unsubscribe).toMatchObject({ code: 'InvalidArgument', message: 'invalid channel: candles', channel: 'candles', method: 'unsubscribe' });
+    expect(unsubscribe).toMatchObject({
+      code: 'InvalidArgument',
+      message: 'invalid channel: candles',
+      channel: 'candles',
+      method: 'unsubscribe',
+    });
   });
 
   it('refuse a private channel before authentication', async () => {
     for (const channel of ['orders', 'positions', 'fills', 'account']) {
       const error = await client.request({ method: 'subscribe', params: { channel } }, isError);
-      expect(error).toMatchObject({ code: 'Unauthenticated', message: `authentication required for ${channel} channel`, channel });
+      expect(error).toMatchObject({
+        code: 'Unauthenticated',
+        message: `authentication required for ${channel} channel`,
+        channel,
+      });
     }
   });
 
@@ -92,7 +128,10 @@ describe('subscribe acknowledgements', () => {
     await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
     sim.mineBlock();
     await client.next((f) => f['channel'] === 'oracle' && f['type'] === 'update');
-    const ack = await client.request({ method: 'unsubscribe', params: { channel: 'oracle' } }, (f) => f['type'] === 'unsubscribed');
+    const ack = await client.request(
+      { method: 'unsubscribe', params: { channel: 'oracle' } },
+      (f) => f['type'] === 'unsubscribed',
+    );
     expect(ack).toMatchObject({ method: 'unsubscribe', status: 'success', channel: 'oracle' });
     const before = client.ofChannel('oracle').length;
     sim.mineBlock();
@@ -109,19 +148,36 @@ describe('malformed frames', () => {
       return error;
     };
     expect((await refusal('{not json'))['message']).toBe('InvalidArgument: malformed frame: not JSON');
-    expect((await refusal({}))['message']).toBe('InvalidArgument: malformed frame: no method (expected one of subscribe, unsubscribe, auth_v2, auth)');
+    expect((await refusal({}))['message']).toBe(
+      'InvalidArgument: malformed frame: no method (expected one of subscribe, unsubscribe, auth_v2, auth)',
+    );
     expect((await refusal(null))['message']).toBe('InvalidArgument: malformed frame: expected a JSON object, got null');
-    expect((await refusal([1, 2, 3]))['message']).toBe('InvalidArgument: malformed frame: expected a JSON object, got an array');
-    expect((await refusal('"subscribe"'))['message']).toBe('InvalidArgument: malformed frame: expected a JSON object, got string');
-    expect((await refusal({ method: 'dance' }))['message']).toBe('InvalidArgument: unknown method: dance (expected one of subscribe, unsubscribe, auth_v2, auth)');
+    expect((await refusal([1, 2, 3]))['message']).toBe(
+      'InvalidArgument: malformed frame: expected a JSON object, got an array',
+    );
+    expect((await refusal('"subscribe"'))['message']).toBe(
+      'InvalidArgument: malformed frame: expected a JSON object, got string',
+    );
+    expect((await refusal({ method: 'dance' }))['message']).toBe(
+      'InvalidArgument: unknown method: dance (expected one of subscribe, unsubscribe, auth_v2, auth)',
+    );
     expect((await refusal({ method: 7 }))['message']).toMatch(/^InvalidArgument: unknown method: 7 \(not a string\)/);
     const bad = await refusal({ method: 'subscribe', params: { market_ids: 'all' } });
-    expect(bad).toMatchObject({ method: 'subscribe', message: expect.stringMatching(/^InvalidArgument: malformed subscribe frame at params\./) });
+    expect(bad).toMatchObject({
+      method: 'subscribe',
+      message: expect.stringMatching(/^InvalidArgument: malformed subscribe frame at params\./),
+    });
     const noParams = await refusal({ method: 'unsubscribe' });
-    expect(noParams).toMatchObject({ method: 'unsubscribe', message: expect.stringMatching(/^InvalidArgument: malformed unsubscribe frame at params: /) });
+    expect(noParams).toMatchObject({
+      method: 'unsubscribe',
+      message: expect.stringMatching(/^InvalidArgument: malformed unsubscribe frame at params: /),
+    });
     const from = client.frames.length;
     client.socket.send(Buffer.from('{"method":"subscribe"}'), { binary: true });
-    expect(await client.next(isError, from)).toMatchObject({ code: 'InvalidArgument', message: 'InvalidArgument: malformed frame: binary frames are not accepted' });
+    expect(await client.next(isError, from)).toMatchObject({
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: malformed frame: binary frames are not accepted',
+    });
     const ack = await client.request({ method: 'subscribe', params: { channel: 'trades' } }, isAck('trades'));
     expect(ack['status']).toBe('success');
     // Nothing was treated as a channel error the client would route to a subscription.
@@ -135,7 +191,9 @@ describe('oversized frames', () => {
     big.send({ method: 'subscribe', params: { channel: 'x'.repeat(70 * 1024) } });
     expect((await big.closed).code).toBe(1009);
     // Other connections are unaffected.
-    expect((await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status']).toBe('success');
+    expect(
+      (await client.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status'],
+    ).toBe('success');
   });
 });
 
@@ -144,14 +202,18 @@ describe('inbound rate limit (venue-facts: 10 client frames per second)', () => 
     const limited = await startWsSim();
     const flooder = await FrameRecorder.connect(limited.url);
     try {
-      for (let i = 0; i < 12; i++) flooder.send({ method: 'subscribe', params: { channel: 'oracle', market_ids: [i + 1] } });
+      for (let i = 0; i < 12; i++)
+        flooder.send({ method: 'subscribe', params: { channel: 'oracle', market_ids: [i + 1] } });
       await flooder.next((f) => f['type'] === 'error', 0);
       await new Promise((r) => setTimeout(r, 100));
       const acks = flooder.frames.filter(isAck('oracle'));
       const errors = flooder.frames.filter(isError);
       expect(acks).toHaveLength(10);
       expect(errors).toHaveLength(2);
-      expect(errors[0]).toMatchObject({ code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited: at most 10 frames per second per connection' });
+      expect(errors[0]).toMatchObject({
+        code: 'ResourceExhausted',
+        message: 'ResourceExhausted: rate limited: at most 10 frames per second per connection',
+      });
       expect(acks.at(-1)?.['data']).toEqual({ market_ids: [10] });
       expect(flooder.schemaFailures).toEqual([]);
     } finally {

@@ -48,7 +48,9 @@ describe('perpbot status while perpbot start runs', () => {
       text = status.stdout().split('\u0000').pop() ?? '';
       return text.includes('positions:\n') && !text.includes('positions: none');
     }, 15_000);
-    expect(text).toMatch(/^bot {6}running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+, up \d+s\): live state from the bot\n/);
+    expect(text).toMatch(
+      /^bot {6}running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+, up \d+s\): live state from the bot\n/,
+    );
     expect(text).toMatch(/\nmode {5}trading \(ready\)\n/);
     expect(text).toMatch(/\n1 +buy +0\.001 /);
     expect(text).toMatch(/\nprobe +1 +buy +0\.0005 +60000 +0 +open /);
@@ -56,7 +58,12 @@ describe('perpbot status while perpbot start runs', () => {
 
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['status', '--config', 'bot.yaml', '--json'], json.io)).toBe(0);
-    const parsed = JSON.parse(json.stdout()) as { source: string; mode: string; openOrders: { price: string }[]; account: string };
+    const parsed = JSON.parse(json.stdout()) as {
+      source: string;
+      mode: string;
+      openOrders: { price: string }[];
+      account: string;
+    };
     expect(parsed).toMatchObject({ source: 'bot', mode: 'trading' });
     expect(parsed.openOrders.map((o) => o.price)).toEqual(['60000']);
 

@@ -56,7 +56,12 @@ export default defineStrategy({
 function memoryLogger(lines: string[]) {
   const destination = new Writable({
     write(chunk, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((l: string) => l.length > 0),
+      );
       done();
     },
   });
@@ -97,7 +102,10 @@ journal: { path: ${JSON.stringify(join(DIR, 'journal.sqlite'))} }
     // No abort from the test: the bot stops by itself once the strategy is done.
     await runBot({
       config,
-      keys: { account: { address: who.account, privateKey: who.accountKey }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+      keys: {
+        account: { address: who.account, privateKey: who.accountKey },
+        signer: { address: who.signer.address, privateKey: who.signerKey },
+      },
       restUrl: sim.restUrl,
       wsUrl: sim.wsUrl,
       logger: memoryLogger(lines),
@@ -114,13 +122,22 @@ journal: { path: ${JSON.stringify(join(DIR, 'journal.sqlite'))} }
     expect(events[0]).toBe('placed');
     expect(events.at(-1)).toBe('filled');
     expect(events.slice(1, -1).every((e) => e === 'partially_filled')).toBe(true);
-    const position = logged.find((l) => l['msg'] === 'probe: position') as { position: Record<string, string>; pnl: Record<string, string> };
+    const position = logged.find((l) => l['msg'] === 'probe: position') as {
+      position: Record<string, string>;
+      pnl: Record<string, string>;
+    };
     expect(position.position).toMatchObject({ side: 'buy', size: '0.001', signedSize: '0.001' });
     expect(position.position['markPrice']).toMatch(/^\d/);
     expect(position.position['unrealizedPnl']).toMatch(/^-?\d/);
     expect(Number(position.pnl['fees'])).toBeGreaterThan(0);
-    expect(logged.some((l) => l['msg'] === 'every strategy is done: stopping (shutdown.when_all_done: stop)')).toBe(true);
-    expect(logged.find((l) => l['msg'] === 'final intents of the strategy sent')).toMatchObject({ sent: 1, settled: 1, timedOut: false });
+    expect(logged.some((l) => l['msg'] === 'every strategy is done: stopping (shutdown.when_all_done: stop)')).toBe(
+      true,
+    );
+    expect(logged.find((l) => l['msg'] === 'final intents of the strategy sent')).toMatchObject({
+      sent: 1,
+      settled: 1,
+      timedOut: false,
+    });
     // onStop's closePosition ran before the shutdown: the account is flat on the venue.
     expect(isFlatPosition(await who.rest.position({ account: who.account, market_id: '1' }))).toBe(true);
   }, 40_000);

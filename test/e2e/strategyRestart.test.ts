@@ -33,7 +33,8 @@ journal: { path: ${JSON.stringify(journalPath)} }
 
 type Run = JournalBot;
 
-const startRun = (sim: RunningSim, who: SimAccount, text: string): Promise<Run> => startBotOnSim(sim, who, text, repoRoot);
+const startRun = (sim: RunningSim, who: SimAccount, text: string): Promise<Run> =>
+  startBotOnSim(sim, who, text, repoRoot);
 
 describe('example strategies across a restart (runBot on the simulator)', () => {
   let sim: RunningSim;
@@ -54,7 +55,8 @@ describe('example strategies across a restart (runBot on the simulator)', () => 
     const journalPath = join(dir, 'journal.sqlite');
     const text = configText(journalPath, mark);
     const venueOpen = async () => (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
-    const resting = (engine: Engine, strategy: string) => engine.tracker.openOrders({ strategy }).filter((o) => o.state === 'open');
+    const resting = (engine: Engine, strategy: string) =>
+      engine.tracker.openOrders({ strategy }).filter((o) => o.state === 'open');
     const firstMarkSeen = (run: Run) => run.lines.some((l) => l.includes('"msg":"grid placed"'));
     const expectNoDoubles = (orders: Awaited<ReturnType<typeof venueOpen>>) => {
       const keys = orders.map((o) => `${o.side}@${o.price_ticks}`);
@@ -87,7 +89,9 @@ describe('example strategies across a restart (runBot on the simulator)', () => 
     const run3 = await startRun(sim, who, text);
     try {
       const oldQuotes = new Set(run2.engine.tracker.openOrders({ strategy: 'mm' }).map((o) => o.intentId));
-      await until(() => resting(run3.engine, 'mm').filter((o) => !oldQuotes.has(o.intentId)).length === 2 && firstMarkSeen(run3));
+      await until(
+        () => resting(run3.engine, 'mm').filter((o) => !oldQuotes.has(o.intentId)).length === 2 && firstMarkSeen(run3),
+      );
       await until(async () => (await venueOpen()).length === 7);
       const afterReset = await venueOpen();
       expectNoDoubles(afterReset);

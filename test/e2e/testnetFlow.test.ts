@@ -30,7 +30,10 @@ interface Run {
 function waitForLine(child: ChildProcess, pattern: RegExp, ms: number): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${ms} ms; got:\n${buffer.slice(-2000)}`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`no line matching ${pattern} within ${ms} ms; got:\n${buffer.slice(-2000)}`)),
+      ms,
+    );
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const line = buffer.split('\n').find((l) => pattern.test(l));
@@ -67,7 +70,11 @@ describe('testnet flow against a separate simulator process', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpbot-testnet-'));
     const { command, args } = npmScript('sim');
-    sim = spawn(command, [...args, '--port', '0', '--selectors', 'rise', '--registration-lag-ms', '300', '--block-ms', '50'], { cwd: ROOT });
+    sim = spawn(
+      command,
+      [...args, '--port', '0', '--selectors', 'rise', '--registration-lag-ms', '300', '--block-ms', '50'],
+      { cwd: ROOT },
+    );
     const first = await waitForLine(sim, /^perpbot-sim REST /, 20_000);
     const [, rest, ws] = /REST (\S+) WS (\S+)/.exec(first) ?? [];
     restUrl = rest!;
@@ -91,7 +98,10 @@ describe('testnet flow against a separate simulator process', () => {
     const setup = await cli(['setup', '--config', 'config/testnet.yaml'], env);
     expect(setup.code, setup.stderr).toBe(0);
 
-    const bot = spawn(process.execPath, [BIN, 'start', '--config', 'config/testnet.yaml'], { cwd: ROOT, env: { ...process.env, ...env } });
+    const bot = spawn(process.execPath, [BIN, 'start', '--config', 'config/testnet.yaml'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     const placed = await waitForLine(bot, /"msg":"order placed"/, 30_000);
     expect(placed).toContain('"strategy":"market-maker"');
 
@@ -133,17 +143,45 @@ async function takeFrom(rest: RestClient, priceTicks: number): Promise<void> {
     expiration: String(expiration),
     nonce_anchor: anchor.toString(),
     nonce_bitmap_index: 0,
-    account_signature: await signTypedStruct(context, accountSigner, 'RegisterSigner', { account, signer: signer.address, message: 'taker', expiration, nonceAnchor: anchor, nonceBitmap: 0 }),
-    signer_signature: await signTypedStruct(context, signer, 'VerifySigner', { account, nonceAnchor: anchor, nonceBitmap: 0 }),
+    account_signature: await signTypedStruct(context, accountSigner, 'RegisterSigner', {
+      account,
+      signer: signer.address,
+      message: 'taker',
+      expiration,
+      nonceAnchor: anchor,
+      nonceBitmap: 0,
+    }),
+    signer_signature: await signTypedStruct(context, signer, 'VerifySigner', {
+      account,
+      nonceAnchor: anchor,
+      nonceBitmap: 0,
+    }),
   });
   const request = await buildSignedRequest(
     {
       action: 'placeOrder',
       size: '0.001',
       price: '0',
-      order: { market_id: 1, size_steps: 100, price_ticks: priceTicks, side: 0, post_only: false, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 3 },
+      order: {
+        market_id: 1,
+        size_steps: 100,
+        price_ticks: priceTicks,
+        side: 0,
+        post_only: false,
+        reduce_only: false,
+        stp_mode: 0,
+        order_type: 1,
+        time_in_force: 3,
+      },
     },
-    { mode: 'permit', context, signer, account, nonce: { anchor: anchor + 1n, bit: 0 }, deadline: Math.floor(Date.now() / 1000) + 60 },
+    {
+      mode: 'permit',
+      context,
+      signer,
+      account,
+      nonce: { anchor: anchor + 1n, bit: 0 },
+      deadline: Math.floor(Date.now() / 1000) + 60,
+    },
     RISE_SELECTORS,
   );
   await rest.placeOrder(request.body as never);

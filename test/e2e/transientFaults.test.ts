@@ -31,7 +31,9 @@ describe('transient faults never stop the bot', () => {
     const bot = await startBotOnSim(sim, who, journalBotConfig(dir), dir);
     try {
       await until(() => bot.engine.tracker.openOrders().filter((o) => o.orderId !== undefined).length === 2, 20_000);
-      const waits = bot.lines.map((l) => JSON.parse(l) as { msg: string; endpoint?: string }).filter((l) => l.msg.startsWith('waiting for the venue'));
+      const waits = bot.lines
+        .map((l) => JSON.parse(l) as { msg: string; endpoint?: string })
+        .filter((l) => l.msg.startsWith('waiting for the venue'));
       // With a start-up of a dozen reads, at least one failed and was waited out.
       expect(waits.length).toBeGreaterThan(0);
       expect(bot.engine.conditions.state.mode).toBe('trading');
@@ -44,15 +46,25 @@ describe('transient faults never stop the bot', () => {
     const who = await fundedAccount(sim);
     const proxy: FaultyRestProxy = await startFaultyRestProxy(sim.restUrl);
     const retries: string[] = [];
-    const rest = createRestClient({ baseUrl: proxy.url, timeoutMs: 5_000, onRetry: (event) => retries.push(event.endpoint) });
-    const client = new VenueWsClient({ url: sim.wsUrl, knownMarketIds: async () => [1], authenticator: wsAuthenticatorFromRest({ rest, context: who.context, account: who.account, signer: who.signer }) });
+    const rest = createRestClient({
+      baseUrl: proxy.url,
+      timeoutMs: 5_000,
+      onRetry: (event) => retries.push(event.endpoint),
+    });
+    const client = new VenueWsClient({
+      url: sim.wsUrl,
+      knownMarketIds: async () => [1],
+      authenticator: wsAuthenticatorFromRest({ rest, context: who.context, account: who.account, signer: who.signer }),
+    });
     try {
       proxy.failNext('/v1/auth/nonce', 1);
       const account = firstValueFrom(client.channel('account').pipe(timeout(10_000)));
       expect((await account).account.balance).toBe('1000');
       expect(proxy.refused.get('/v1/auth/nonce')).toBe(1);
       expect(retries).toEqual(['GET /v1/auth/nonce']);
-      expect(await firstValueFrom(client.connectionState$.pipe(filter((s) => s.status === 'authenticated')))).toMatchObject({ status: 'authenticated' });
+      expect(
+        await firstValueFrom(client.connectionState$.pipe(filter((s) => s.status === 'authenticated'))),
+      ).toMatchObject({ status: 'authenticated' });
     } finally {
       await client.close();
       await proxy.close();

@@ -1,4 +1,4 @@
-import { filter, firstValueFrom, take, timeout, toArray, type Subscription } from 'rxjs';
+import { firstValueFrom, take, timeout, toArray, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type RunningSim } from '../../src/sim/index.js';
 import { OrderBookFeed } from '../../src/venue/orderbook/orderBookFeed.js';
@@ -36,7 +36,12 @@ function clientFor(who: SimAccount): VenueWsClient {
   return new VenueWsClient({
     url: sim.wsUrl,
     knownMarketIds: knownMarketIdsFromRest(who.rest),
-    authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
+    authenticator: wsAuthenticatorFromRest({
+      rest: who.rest,
+      context: who.context,
+      account: who.account,
+      signer: who.signer,
+    }),
     blockMs: 50,
     staleAfterBlocks: 40,
     reconnect: { baseMs: 50, maxMs: 500 },
@@ -48,7 +53,9 @@ describe('VenueWsClient against the simulator', () => {
     const who = await fundedAccount(sim, { register: false });
     const client = clientFor(who);
     try {
-      const oracle = await firstValueFrom(client.channel('oracle', { marketIds: [1, 2] }).pipe(take(2), toArray(), timeout(WAIT_MS)));
+      const oracle = await firstValueFrom(
+        client.channel('oracle', { marketIds: [1, 2] }).pipe(take(2), toArray(), timeout(WAIT_MS)),
+      );
       expect(oracle[1]!.blockNumber).toBeGreaterThan(oracle[0]!.blockNumber);
       expect([...oracle[0]!.prices.keys()].sort()).toEqual([1, 2]);
       expect(oracle[0]!.prices.get(1)?.markPrice).toMatch(/^\d+(\.\d+)?$/);
@@ -56,7 +63,8 @@ describe('VenueWsClient against the simulator', () => {
       const feed = new OrderBookFeed(client);
       const views = await firstValueFrom(feed.book$(1).pipe(take(3), toArray(), timeout(WAIT_MS)));
       const last = views.at(-1)!;
-      if (last.bestBid !== undefined && last.bestAsk !== undefined) expect(last.bestBid.priceWei).toBeLessThan(last.bestAsk.priceWei);
+      if (last.bestBid !== undefined && last.bestAsk !== undefined)
+        expect(last.bestBid.priceWei).toBeLessThan(last.bestAsk.priceWei);
       expect(feed.metrics.checksumMismatches).toBe(0);
       expect(client.metrics.malformedFrames).toBe(0);
     } finally {
@@ -68,7 +76,9 @@ describe('VenueWsClient against the simulator', () => {
     const who = await fundedAccount(sim, { register: false });
     const client = clientFor(who);
     try {
-      await expect(firstValueFrom(client.channel('orderbook', { marketIds: [999] }))).rejects.toMatchObject({ code: 'WS_UNKNOWN_MARKET' });
+      await expect(firstValueFrom(client.channel('orderbook', { marketIds: [999] }))).rejects.toMatchObject({
+        code: 'WS_UNKNOWN_MARKET',
+      });
     } finally {
       await client.close();
     }

@@ -50,7 +50,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * signatures come from a key that is not the signer, so the simulator refuses them for real.
  */
 function recordingAuthenticator(who: SimAccount, forged = 0) {
-  const real = wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer });
+  const real = wsAuthenticatorFromRest({
+    rest: who.rest,
+    context: who.context,
+    account: who.account,
+    signer: who.signer,
+  });
   const wrongKey = fastPrivateKeySigner(generatePrivateKey());
   const impostor = wsAuthenticatorFromRest({
     rest: who.rest,
@@ -83,7 +88,12 @@ function recordingAuthenticator(who: SimAccount, forged = 0) {
 /** What one test opened, closed when that test finishes (the auth tests run concurrently). */
 type Owner = Pick<TestContext, 'onTestFinished'>;
 
-function clientFor(own: Owner, who: SimAccount, authenticator?: WsAuthenticator, options: Partial<VenueWsClientOptions> = {}): VenueWsClient {
+function clientFor(
+  own: Owner,
+  who: SimAccount,
+  authenticator?: WsAuthenticator,
+  options: Partial<VenueWsClientOptions> = {},
+): VenueWsClient {
   const client = new VenueWsClient({
     url: sim.wsUrl,
     knownMarketIds: knownMarketIdsFromRest(who.rest),
@@ -100,7 +110,10 @@ function clientFor(own: Owner, who: SimAccount, authenticator?: WsAuthenticator,
 /** Every connection state with the time it was reported. */
 function recordStates(own: Owner, client: VenueWsClient): { at: number; state: ConnectionState }[] {
   const states: { at: number; state: ConnectionState }[] = [];
-  keep(own, client.connectionState$.subscribe((state) => states.push({ at: Date.now(), state })));
+  keep(
+    own,
+    client.connectionState$.subscribe((state) => states.push({ at: Date.now(), state })),
+  );
   return states;
 }
 
@@ -114,7 +127,9 @@ function errorOf<T>(
   source: { subscribe: (o: { next: (m: T) => void; error: (e: unknown) => void }) => Subscription },
 ): { error: Promise<unknown>; delivered: T[] } {
   const delivered: T[] = [];
-  const error = new Promise<unknown>((resolve) => keep(own, source.subscribe({ next: (m) => delivered.push(m), error: resolve })));
+  const error = new Promise<unknown>((resolve) =>
+    keep(own, source.subscribe({ next: (m) => delivered.push(m), error: resolve })),
+  );
   return { error, delivered };
 }
 
@@ -152,7 +167,10 @@ describe('subscribe acks are checked against the request (simulator fault setSub
     const book = errorOf(own, client.channel('orderbook', { marketIds: [1] }));
     const error = await book.error;
     expect(error).toBeInstanceOf(VenueWsError);
-    expect(error).toMatchObject({ code: 'WS_FILTER_MISMATCH', details: { channel: 'orderbook', requested: [1], applied: [2] } });
+    expect(error).toMatchObject({
+      code: 'WS_FILTER_MISMATCH',
+      details: { channel: 'orderbook', requested: [1], applied: [2] },
+    });
     expect((error as VenueWsError).message).toBe('orderbook: the server applied markets [2], requested [1]');
     expect(book.delivered).toEqual([]);
     // Filtered subscribes of other channels are untouched by this fault, and still deliver.
@@ -170,7 +188,10 @@ describe('subscribe acks are checked against the request (simulator fault setSub
     sim.controls.setSubscribeFault({ applied: 'all' });
     const trades = errorOf(own, client.channel('trades', { marketIds: [1] }));
     const error = await trades.error;
-    expect(error).toMatchObject({ code: 'WS_FILTER_IGNORED', details: { channel: 'trades', requested: [1], applied: 'all' } });
+    expect(error).toMatchObject({
+      code: 'WS_FILTER_IGNORED',
+      details: { channel: 'trades', requested: [1], applied: 'all' },
+    });
     expect((error as VenueWsError).hints[0]).toMatch(/market_ids parameter did not reach the server/);
     expect(trades.delivered).toEqual([]);
     // An all-markets request is not a filter: the fault leaves it (and the oracle heartbeat) alone.
@@ -203,7 +224,10 @@ describe.concurrent('auth_v2 against the simulator', () => {
     const error = await refused.error;
     expect(error).toBeInstanceOf(VenueWsError);
     expect(error).not.toBeInstanceOf(SignerNotActiveError);
-    expect(error).toMatchObject({ code: 'WS_AUTH_REJECTED', details: { attempts: 4, signer: hopelessAccount.signer.address } });
+    expect(error).toMatchObject({
+      code: 'WS_AUTH_REJECTED',
+      details: { attempts: 4, signer: hopelessAccount.signer.address },
+    });
     expect((error as VenueWsError).details['serverMessage']).toMatch(/does not recover to signer/);
     expect(hopeless.record.nonces).toHaveLength(4);
     expect(new Set(hopeless.record.nonces).size).toBe(4);
@@ -220,14 +244,22 @@ describe.concurrent('auth_v2 against the simulator', () => {
     const account = errorOf(own, client.channel('account'));
     const fills = errorOf(own, client.channel('fills'));
     let oracleFrames = 0;
-    keep(own, client.channel('oracle').subscribe(() => oracleFrames++));
+    keep(
+      own,
+      client.channel('oracle').subscribe(() => oracleFrames++),
+    );
     await until(() => account.delivered.length > 0);
     expect(states.at(-1)?.state.status).toBe('authenticated');
 
     await revokeSigner(who);
     const error = await account.error;
     expect(error).toBeInstanceOf(SignerNotActiveError);
-    expect(error).toMatchObject({ code: 'WS_SIGNER_NOT_ACTIVE', status: 3, signer: who.signer.address, account: who.account });
+    expect(error).toMatchObject({
+      code: 'WS_SIGNER_NOT_ACTIVE',
+      status: 3,
+      signer: who.signer.address,
+      account: who.account,
+    });
     expect((error as SignerNotActiveError).hints[0]).toMatch(/revoked: register a new signer/);
     expect(await fills.error).toBe(error);
     const dropped = states.find((s) => s.state.status === 'reconnecting');

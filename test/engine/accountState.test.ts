@@ -13,7 +13,14 @@ describe('account state readers', () => {
   });
 
   it('defaults the margin mode to cross and sums counters', () => {
-    const state = { ...EMPTY_ACCOUNT_STATE, marginModes: new Map([[2, 'isolated' as const]]), openOrders: new Map([[1, 2], [3, 4]]) };
+    const state = {
+      ...EMPTY_ACCOUNT_STATE,
+      marginModes: new Map([[2, 'isolated' as const]]),
+      openOrders: new Map([
+        [1, 2],
+        [3, 4],
+      ]),
+    };
     expect(marginModeOf(state, 1)).toBe('cross');
     expect(marginModeOf(state, 2)).toBe('isolated');
     expect(countIn(state.openOrders)).toBe(6);

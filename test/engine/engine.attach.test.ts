@@ -48,7 +48,10 @@ describe('Engine.attach when a feed fails', () => {
     const cause = new SignerNotActiveError('0x00000000000000000000000000000000000000b2', ACCOUNT, 3);
     positions.error(cause);
     orders.error(cause);
-    expect(engine.killSwitch).toMatchObject({ tripped: true, reason: `feed lost: the positions feed failed: ${cause.message}` });
+    expect(engine.killSwitch).toMatchObject({
+      tripped: true,
+      reason: `feed lost: the positions feed failed: ${cause.message}`,
+    });
     expect(lost).toHaveLength(1);
     expect(lost[0]).toMatchObject({ code: 'FEED_LOST', channel: 'positions', cause });
     expect(lost[0]?.hints[0]).toMatch(/signer was revoked/);

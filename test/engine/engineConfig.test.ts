@@ -21,11 +21,19 @@ describe('engine config', () => {
     ['zero slots', { nonces: { slots: 0 } }, /nonces\.slots/],
     ['more slots than bits', { nonces: { slots: 209 } }, /nonces\.slots/],
     ['a default slippage above its own limit', { preTrade: { defaultMaxSlippageBps: 600 } }, /defaultMaxSlippageBps/],
-    ['a slippage limit of 100%', { preTrade: { maxSlippageBpsLimit: 10_000, defaultMaxSlippageBps: 50 } }, /maxSlippageBpsLimit/],
+    [
+      'a slippage limit of 100%',
+      { preTrade: { maxSlippageBpsLimit: 10_000, defaultMaxSlippageBps: 50 } },
+      /maxSlippageBpsLimit/,
+    ],
     ['a negative notional limit', { guards: { maxOrderNotional: '-5' } }, /guards\.maxOrderNotional/],
     ['a zero loss limit', { guards: { killSwitchMaxLoss: '0' } }, /killSwitchMaxLoss/],
     ['a float-looking notional', { guards: { maxPositionNotional: '1e6' } }, /maxPositionNotional/],
-    ['a bad per-market limit', { guards: { maxPositionNotionalByMarket: { '1': 'lots' } } }, /maxPositionNotionalByMarket\.1/],
+    [
+      'a bad per-market limit',
+      { guards: { maxPositionNotionalByMarket: { '1': 'lots' } } },
+      /maxPositionNotionalByMarket\.1/,
+    ],
     ['a fractional rate', { guards: { actionsPerSecond: 2.5 } }, /actionsPerSecond/],
     ['a negative delay', { retry: { resendDelayMs: -1 } }, /resendDelayMs/],
   ])('refuses %s, naming the path', (_name, input, message) => {

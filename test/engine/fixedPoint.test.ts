@@ -1,7 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal, normalizeDecimal, parseDecimal } from '../../src/core/decimal.js';
-import { absFixed, addFixed, compareFixed, fixedText, multiplyFixed, negateFixed, unitsAt } from '../../src/engine/fixedPoint.js';
+import {
+  addDecimals,
+  compareDecimals,
+  multiplyDecimals,
+  negateDecimal,
+  normalizeDecimal,
+  parseDecimal,
+} from '../../src/core/decimal.js';
+import {
+  absFixed,
+  addFixed,
+  compareFixed,
+  fixedText,
+  multiplyFixed,
+  negateFixed,
+  unitsAt,
+} from '../../src/engine/fixedPoint.js';
 
 /** Decimal strings with up to 50 fraction digits, so scales beyond any cached power of ten occur. */
 const decimal = fc

@@ -16,17 +16,25 @@ describe('intent builders', () => {
       postOnly: false,
       reduceOnly: false,
     });
-    expect(placeLimit({ ...base, side: 'sell', size: '1', price: '2', postOnly: true, timeInForce: 'GTT', ttlUnits: 9 })).toMatchObject({
+    expect(
+      placeLimit({ ...base, side: 'sell', size: '1', price: '2', postOnly: true, timeInForce: 'GTT', ttlUnits: 9 }),
+    ).toMatchObject({
       postOnly: true,
       timeInForce: 'GTT',
       ttlUnits: 9,
     });
-    expect(placeMarket({ ...base, side: 'sell', size: '1' })).toMatchObject({ kind: 'placeMarket', timeInForce: 'IOC', reduceOnly: false });
+    expect(placeMarket({ ...base, side: 'sell', size: '1' })).toMatchObject({
+      kind: 'placeMarket',
+      timeInForce: 'IOC',
+      reduceOnly: false,
+    });
     expect(setMarginMode({ ...base, marginMode: 'isolated' }).policy).toBe('refuse');
   });
 
   it('cannot be talked into another kind', () => {
-    const sneaky = { ...base, side: 'buy', size: '1', price: '2', kind: 'cancel' } as unknown as Parameters<typeof placeLimit>[0];
+    const sneaky = { ...base, side: 'buy', size: '1', price: '2', kind: 'cancel' } as unknown as Parameters<
+      typeof placeLimit
+    >[0];
     expect(placeLimit(sneaky).kind).toBe('placeLimit');
   });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { LANDING_HISTORY_WINDOW_MS, readLandingEvidence, type LandingReader } from '../../src/engine/landingEvidence.js';
+import {
+  LANDING_HISTORY_WINDOW_MS,
+  readLandingEvidence,
+  type LandingReader,
+} from '../../src/engine/landingEvidence.js';
 import { OrderTracker } from '../../src/engine/orderTracker.js';
 import type { ResolvedAction, SignedRequest } from '../../src/engine/signedRequest.js';
 import type { OrderHistoryRecord } from '../../src/venue/schemas/restHistory.js';
@@ -8,15 +12,37 @@ import type { OpenOrder } from '../../src/venue/schemas/restOrders.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
 const ORDER_ID = '0x00000000000000F2AA';
-const cancelAction: ResolvedAction = { action: 'cancelOrder', market_id: 1, order_id: ORDER_ID, resting_order_id: 0x79n };
+const cancelAction: ResolvedAction = {
+  action: 'cancelOrder',
+  market_id: 1,
+  order_id: ORDER_ID,
+  resting_order_id: 0x79n,
+};
 const request: SignedRequest = { endpoint: 'cancelOrder', body: {}, actionHash: `0x${'00'.repeat(32)}` };
 
 function order(orderId: string): OpenOrder {
-  return { order_id: orderId, resting_order_id: 1n, wide_order_id: 2n, market_id: '1', account: ACCOUNT, side: 0, size_steps: 1, price_ticks: 1, order_type: 1, time_in_force: 0, post_only: false, reduce_only: false } as OpenOrder;
+  return {
+    order_id: orderId,
+    resting_order_id: 1n,
+    wide_order_id: 2n,
+    market_id: '1',
+    account: ACCOUNT,
+    side: 0,
+    size_steps: 1,
+    price_ticks: 1,
+    order_type: 1,
+    time_in_force: 0,
+    post_only: false,
+    reduce_only: false,
+  };
 }
 
 /** Pages of open orders as a venue serves them (start_index honoured, total_orders optional). */
-function reader(all: OpenOrder[], options: { total?: boolean; pageSize?: number } = {}, tracker = new OrderTracker()): LandingReader & { starts: string[] } {
+function reader(
+  all: OpenOrder[],
+  options: { total?: boolean; pageSize?: number } = {},
+  tracker = new OrderTracker(),
+): LandingReader & { starts: string[] } {
   const starts: string[] = [];
   const pageSize = options.pageSize ?? 1000;
   return {
@@ -29,7 +55,10 @@ function reader(all: OpenOrder[], options: { total?: boolean; pageSize?: number 
       openOrders: async (query) => {
         starts.push(query.start_index?.toString() ?? '0');
         const start = Number(query.start_index ?? '0');
-        return { orders: all.slice(start, start + pageSize), ...(options.total === false ? {} : { total_orders: all.length }) };
+        return {
+          orders: all.slice(start, start + pageSize),
+          ...(options.total === false ? {} : { total_orders: all.length }),
+        };
       },
       position: async () => {
         throw new Error('not read here');
@@ -49,7 +78,10 @@ describe('readLandingEvidence for a cancel', () => {
   it('reads every page before calling the order gone; pages without total_orders end at a short page', async () => {
     const others = Array.from({ length: 1200 }, (_, i) => order(`0x${(i + 1).toString(16).padStart(18, '0')}`));
     const r = reader(others, { total: false });
-    expect(await readLandingEvidence(r, 'c', cancelAction, request)).toMatchObject({ kind: 'in_effect', detail: expect.stringMatching(/no longer open/) });
+    expect(await readLandingEvidence(r, 'c', cancelAction, request)).toMatchObject({
+      kind: 'in_effect',
+      detail: expect.stringMatching(/no longer open/),
+    });
     expect(r.starts).toEqual(['0', '1000']);
   });
 
@@ -76,11 +108,26 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
   const NOW = 1_700_000_000_000;
   const placeAction: ResolvedAction = {
     action: 'placeOrder',
-    order: { market_id: 1, size_steps: 15, price_ticks: 300_000, side: 0, post_only: false, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 2, client_order_id: 42n },
+    order: {
+      market_id: 1,
+      size_steps: 15,
+      price_ticks: 300_000,
+      side: 0,
+      post_only: false,
+      reduce_only: false,
+      stp_mode: 0,
+      order_type: 1,
+      time_in_force: 2,
+      client_order_id: 42n,
+    },
     size: '0.00015',
     price: '30000',
   };
-  const placeRequest: SignedRequest = { endpoint: 'placeOrder', body: { client_order_id: '42' }, actionHash: `0x${'00'.repeat(32)}` };
+  const placeRequest: SignedRequest = {
+    endpoint: 'placeOrder',
+    body: { client_order_id: '42' },
+    actionHash: `0x${'00'.repeat(32)}`,
+  };
   const historyOrder = (id: string, coid: string | undefined, createdMs: number): OrderHistoryRecord => ({
     id,
     market_id: '1',
@@ -114,7 +161,11 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
                   pages.push(q.page ?? 1);
                   const limit = q.limit ?? 100;
                   const start = ((q.page ?? 1) - 1) * limit;
-                  return { orders: history.slice(start, start + limit), page: q.page ?? 1, has_next_page: start + limit < history.length };
+                  return {
+                    orders: history.slice(start, start + limit),
+                    page: q.page ?? 1,
+                    has_next_page: start + limit < history.length,
+                  };
                 },
               }),
         },
@@ -123,10 +174,16 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
   }
 
   it('finds an order that filled (or was cancelled) at once in the order history by its client_order_id', async () => {
-    const others = Array.from({ length: 150 }, (_, i) => historyOrder(`0x${(i + 10).toString(16).padStart(64, '0')}`, String(1000 + i), NOW - 1000));
+    const others = Array.from({ length: 150 }, (_, i) =>
+      historyOrder(`0x${(i + 10).toString(16).padStart(64, '0')}`, String(1000 + i), NOW - 1000),
+    );
     const mine = `0x${'f2'.padStart(64, '0')}`;
     const { reader: r, pages } = placementReader([...others, historyOrder(mine, '42', NOW - 2000)]);
-    expect(await readLandingEvidence(r, 'p', placeAction, placeRequest)).toMatchObject({ kind: 'in_effect', orderId: mine, detail: expect.stringMatching(/order history \(FILLED, filled 0.00015 of 0.00015\)/) });
+    expect(await readLandingEvidence(r, 'p', placeAction, placeRequest)).toMatchObject({
+      kind: 'in_effect',
+      orderId: mine,
+      detail: expect.stringMatching(/order history \(FILLED, filled 0.00015 of 0.00015\)/),
+    });
     expect(pages).toEqual([1, 2]);
   });
 
@@ -135,6 +192,8 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
     const { reader: r, pages } = placementReader([historyOrder(`0x${'f4'.padStart(64, '0')}`, '7', NOW), old]);
     expect((await readLandingEvidence(r, 'p', placeAction, placeRequest)).kind).toBe('cannot_tell');
     expect(pages).toEqual([1]);
-    expect((await readLandingEvidence(placementReader('none').reader, 'p', placeAction, placeRequest)).kind).toBe('cannot_tell');
+    expect((await readLandingEvidence(placementReader('none').reader, 'p', placeAction, placeRequest)).kind).toBe(
+      'cannot_tell',
+    );
   });
 });

@@ -4,7 +4,11 @@ import type { MarketView } from '../../src/engine/marketView.js';
 import { Refusal } from '../../src/engine/refusal.js';
 
 function market(config: Partial<MarketView['config']> = {}): MarketView {
-  return { market_id: '1', mark_price: '100', config: { step_size: '0.001', step_price: '0.5', min_order_size: '0.002', ...config } };
+  return {
+    market_id: '1',
+    mark_price: '100',
+    config: { step_size: '0.001', step_price: '0.5', min_order_size: '0.002', ...config },
+  };
 }
 
 function refusal(run: () => unknown): { rule: string; value: unknown } | undefined {
@@ -19,7 +23,11 @@ function refusal(run: () => unknown): { rule: string; value: unknown } | undefin
 
 describe('marketGrid', () => {
   it('parses the step, tick and minimum size exactly', () => {
-    expect(marketGrid(market())).toEqual({ step: { units: 1n, scale: 3 }, tick: { units: 5n, scale: 1 }, minSize: { units: 2n, scale: 3 } });
+    expect(marketGrid(market())).toEqual({
+      step: { units: 1n, scale: 3 },
+      tick: { units: 5n, scale: 1 },
+      minSize: { units: 2n, scale: 3 },
+    });
   });
 
   it('answers a second read of the same record from its cache', () => {

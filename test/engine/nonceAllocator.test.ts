@@ -143,15 +143,27 @@ describe('NonceAllocator', () => {
   });
 
   it('continues after a restored high-water pair so a restart never reuses one', () => {
-    const allocator = new NonceAllocator(ACCOUNT, { anchor: 20n, bitmap: 0n }, { restoredHighWater: { anchor: 21n, bit: 17 } });
+    const allocator = new NonceAllocator(
+      ACCOUNT,
+      { anchor: 20n, bitmap: 0n },
+      { restoredHighWater: { anchor: 21n, bit: 17 } },
+    );
     expect(allocator.tryAllocate()).toEqual({ anchor: 21n, bit: 18 });
     expect(allocator.highWater()).toEqual({ anchor: 21n, bit: 18 });
-    const stale = new NonceAllocator(ACCOUNT, { anchor: 30n, bitmap: 0n }, { restoredHighWater: { anchor: 21n, bit: 17 } });
+    const stale = new NonceAllocator(
+      ACCOUNT,
+      { anchor: 30n, bitmap: 0n },
+      { restoredHighWater: { anchor: 21n, bit: 17 } },
+    );
     expect(stale.tryAllocate()).toEqual({ anchor: 31n, bit: 0 });
   });
 
-  it('ignores a restored high-water pair beyond current + 1 (a dry run\'s), which no live run could have signed', () => {
-    const allocator = new NonceAllocator(ACCOUNT, { anchor: 20n, bitmap: 0n }, { restoredHighWater: { anchor: 25n, bit: 3 } });
+  it("ignores a restored high-water pair beyond current + 1 (a dry run's), which no live run could have signed", () => {
+    const allocator = new NonceAllocator(
+      ACCOUNT,
+      { anchor: 20n, bitmap: 0n },
+      { restoredHighWater: { anchor: 25n, bit: 3 } },
+    );
     expect(allocator.tryAllocate()).toEqual({ anchor: 21n, bit: 0 });
   });
 
@@ -168,8 +180,12 @@ describe('NonceAllocator', () => {
   it('refuses reports of pairs it never handed out and bad slot configs', () => {
     const allocator = new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n });
     expect(() => allocator.report({ anchor: 2n, bit: 0 }, 'landed')).toThrow(/never handed out/);
-    expect(() => new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n }, { slots: { slot: 2, slots: 2 } })).toThrow(/nonces.slot/);
-    expect(() => new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n }, { slots: { slot: 0, slots: 0 } })).toThrow(/nonces.slots/);
+    expect(() => new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n }, { slots: { slot: 2, slots: 2 } })).toThrow(
+      /nonces.slot/,
+    );
+    expect(() => new NonceAllocator(ACCOUNT, { anchor: 1n, bitmap: 0n }, { slots: { slot: 0, slots: 0 } })).toThrow(
+      /nonces.slots/,
+    );
   });
 
   it('keeps going across many anchors when permits land', () => {
@@ -187,7 +203,12 @@ describe('NonceAllocator', () => {
 
 type Step =
   | { readonly kind: 'allocate'; readonly process: number }
-  | { readonly kind: 'settle'; readonly index: number; readonly how: 'submit' | 'drop' | 'unknown'; readonly venueTookIt: boolean }
+  | {
+      readonly kind: 'settle';
+      readonly index: number;
+      readonly how: 'submit' | 'drop' | 'unknown';
+      readonly venueTookIt: boolean;
+    }
   | { readonly kind: 'resync'; readonly process: number }
   /** The process restarts from its persisted high-water pair; its in-flight pairs are lost. */
   | { readonly kind: 'restart'; readonly process: number; readonly venueTookThem: boolean };
@@ -207,7 +228,11 @@ const step = (processes: number): fc.Arbitrary<Step> =>
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('resync' as const), process: fc.nat(processes - 1) }) },
     {
       weight: 1,
-      arbitrary: fc.record({ kind: fc.constant('restart' as const), process: fc.nat(processes - 1), venueTookThem: fc.boolean() }),
+      arbitrary: fc.record({
+        kind: fc.constant('restart' as const),
+        process: fc.nat(processes - 1),
+        venueTookThem: fc.boolean(),
+      }),
     },
   );
 
@@ -248,9 +273,11 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
       // Plain checks: expect() per step would dominate the run time.
       if (seen.has(key)) throw new Error(`pair ${key} handed out twice`);
       seen.add(key);
-      if (!Number.isInteger(pair.bit) || pair.bit < 0 || pair.bit > MAX_NONCE_BIT) throw new Error(`bit out of range: ${key}`);
+      if (!Number.isInteger(pair.bit) || pair.bit < 0 || pair.bit > MAX_NONCE_BIT)
+        throw new Error(`bit out of range: ${key}`);
       if (pair.bit % processes !== s.process) throw new Error(`pair ${key} outside slot ${s.process}/${processes}`);
-      if (pair.anchor > venue.current + 1n) throw new Error(`pair ${key} beyond the venue's anchor ${venue.current} + 1`);
+      if (pair.anchor > venue.current + 1n)
+        throw new Error(`pair ${key} beyond the venue's anchor ${venue.current} + 1`);
       pending.push({ process: s.process, pair });
     } else if (s.kind === 'settle') {
       if (pending.length === 0) continue;
@@ -262,8 +289,10 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
         settle(process, pair, 'unknown');
       } else {
         const result = venue.submit(pair);
-        if (result === 'NonceUsed' || result === 'InvalidNonceIndex') throw new Error(`${noncePairKey(pair)}: ${result}`);
-        if (processes === 1 && result !== 'landed') throw new Error(`${noncePairKey(pair)}: ${result} with a single process`);
+        if (result === 'NonceUsed' || result === 'InvalidNonceIndex')
+          throw new Error(`${noncePairKey(pair)}: ${result}`);
+        if (processes === 1 && result !== 'landed')
+          throw new Error(`${noncePairKey(pair)}: ${result} with a single process`);
         if (result === 'landed') settle(process, pair, 'landed');
         else {
           settle(process, pair, 'rejected');
@@ -281,22 +310,30 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
 describe('NonceAllocator properties', () => {
   it('one process: no duplicate, bit <= 207, anchor <= current + 1, every submitted pair lands', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.bigInt({ min: 0n, max: 1n << 40n }), fc.bigInt({ min: (1n << 48n) - 8n, max: (1n << 48n) - 1n })), fc.array(step(1), { minLength: 500, maxLength: 1000 }), (start, steps) => {
-        runScenario(1, start, steps);
-      }),
+      fc.property(
+        fc.oneof(fc.bigInt({ min: 0n, max: 1n << 40n }), fc.bigInt({ min: (1n << 48n) - 8n, max: (1n << 48n) - 1n })),
+        fc.array(step(1), { minLength: 500, maxLength: 1000 }),
+        (start, steps) => {
+          runScenario(1, start, steps);
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
   it('processes sharing an account by slots never collide', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 4 }), fc.array(step(4), { minLength: 300, maxLength: 1000 }), (processes, steps) => {
-        runScenario(
-          processes,
-          1000n,
-          steps.map((s) => (s.kind === 'settle' ? s : { ...s, process: s.process % processes })),
-        );
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.array(step(4), { minLength: 300, maxLength: 1000 }),
+        (processes, steps) => {
+          runScenario(
+            processes,
+            1000n,
+            steps.map((s) => (s.kind === 'settle' ? s : { ...s, process: s.process % processes })),
+          );
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -3,9 +3,18 @@ import { compareNoncePairs, decodeNoncePair, encodeNoncePair, parseNonceState } 
 
 describe('nonce pairs and the nonce-state read', () => {
   it.each([
-    [{ nonce_anchor: '12', current_bitmap_index: 3, bitmap: '7' }, { anchor: 12n, bitmap: 7n }],
-    [{ nonce_anchor: '281474976710655', current_bitmap_index: 0, bitmap: '0x8000' }, { anchor: (1n << 48n) - 1n, bitmap: 0x8000n }],
-    [{ nonce_anchor: '0', bitmap: '' }, { anchor: 0n, bitmap: 0n }],
+    [
+      { nonce_anchor: '12', current_bitmap_index: 3, bitmap: '7' },
+      { anchor: 12n, bitmap: 7n },
+    ],
+    [
+      { nonce_anchor: '281474976710655', current_bitmap_index: 0, bitmap: '0x8000' },
+      { anchor: (1n << 48n) - 1n, bitmap: 0x8000n },
+    ],
+    [
+      { nonce_anchor: '0', bitmap: '' },
+      { anchor: 0n, bitmap: 0n },
+    ],
   ])('parses %o', (wire, parsed) => {
     expect(parseNonceState(wire)).toEqual(parsed);
   });

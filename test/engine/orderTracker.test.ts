@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { FINISHED_ORDERS_KEPT, OrderTracker, type OrderState, type TrackedFill } from '../../src/engine/orderTracker.js';
+import {
+  FINISHED_ORDERS_KEPT,
+  OrderTracker,
+  type OrderState,
+  type TrackedFill,
+} from '../../src/engine/orderTracker.js';
 import type { FillRecord, OrderRecord } from '../../src/venue/schemas/wsFramesPrivate.js';
 
 const ORDER_ID = '0x00000000000000f2aa';
 
 function tracked(clientOrderId?: bigint): OrderTracker {
   const tracker = new OrderTracker();
-  tracker.pending({ intentId: 'i-1', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '66000', ...(clientOrderId === undefined ? {} : { clientOrderId }) });
+  tracker.pending({
+    intentId: 'i-1',
+    strategy: 's',
+    marketId: 1,
+    side: 'sell',
+    size: '0.002',
+    price: '66000',
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+  });
   return tracker;
 }
 
@@ -15,7 +28,17 @@ function record(status: OrderRecord['status'], extra: Partial<OrderRecord> = {})
 }
 
 function fill(id: string, size: string): FillRecord {
-  return { id, market_id: 1, order_id: ORDER_ID, side: 'sell', price: '66000', size, fee: '0.01', time: 1n, liquidity_indicator: 'MAKER' };
+  return {
+    id,
+    market_id: 1,
+    order_id: ORDER_ID,
+    side: 'sell',
+    price: '66000',
+    size,
+    fee: '0.01',
+    time: 1n,
+    liquidity_indicator: 'MAKER',
+  };
 }
 
 function states(tracker: OrderTracker): OrderState[] {
@@ -60,7 +83,6 @@ describe('OrderTracker', () => {
     expect(tracker.foreignOrders()).toEqual([]);
     expect(tracker.onFill(fill('f-1', '0.002'))?.intentId).toBe('i-1');
   });
-
 
   it('adopts an order that filled at once (IOC) from its fill, by client_order_id, before any order record', () => {
     const tracker = tracked(42n);
@@ -108,9 +130,19 @@ describe('OrderTracker bounds', () => {
     place(1, 1);
     place(2, 1);
     place(3, 2);
-    expect(tracker.accountState().openOrders).toEqual(new Map([[1, 2], [2, 1]]));
+    expect(tracker.accountState().openOrders).toEqual(
+      new Map([
+        [1, 2],
+        [2, 1],
+      ]),
+    );
     tracker.cancelled(orderId(1));
-    expect(tracker.accountState().openOrders).toEqual(new Map([[1, 1], [2, 1]]));
+    expect(tracker.accountState().openOrders).toEqual(
+      new Map([
+        [1, 1],
+        [2, 1],
+      ]),
+    );
     tracker.cancelled(orderId(1));
     expect(tracker.accountState().openOrders.get(1)).toBe(1);
 
@@ -122,6 +154,11 @@ describe('OrderTracker bounds', () => {
     expect(tracker.order('i-2')?.state).toBe('open'); // still resting: never forgotten
     expect(tracker.order(`i-${10 + kept + 4}`)?.state).toBe('cancelled');
     expect(tracker.orderByOrderId(orderId(10))).toBeUndefined();
-    expect(tracker.accountState().openOrders).toEqual(new Map([[1, 1], [2, 1]]));
+    expect(tracker.accountState().openOrders).toEqual(
+      new Map([
+        [1, 1],
+        [2, 1],
+      ]),
+    );
   });
 });

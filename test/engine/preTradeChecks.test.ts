@@ -26,18 +26,36 @@ const btc: MarketView = {
 };
 const config = DEFAULT_ENGINE_CONFIG.preTrade;
 const base = { intentId: 'i-1', strategy: 'test', marketId: 1 } as const;
-const longPosition: AccountState = { ...EMPTY_ACCOUNT_STATE, positions: new Map([[1, { side: 'buy', size: '0.002' }]]) };
+const longPosition: AccountState = {
+  ...EMPTY_ACCOUNT_STATE,
+  positions: new Map([[1, { side: 'buy', size: '0.002' }]]),
+};
 
-function refusedBy(intent: Intent, market: MarketView | undefined = btc, account: AccountState = EMPTY_ACCOUNT_STATE): RejectionRule {
+function refusedBy(
+  intent: Intent,
+  market: MarketView | undefined = btc,
+  account: AccountState = EMPTY_ACCOUNT_STATE,
+): RejectionRule {
   const verdict = preTradeChecks(intent, market, account, config);
-  if (verdict.ok) throw new Error(`expected a rejection, got ${JSON.stringify(verdict.action, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`);
+  if (verdict.ok)
+    throw new Error(
+      `expected a rejection, got ${JSON.stringify(verdict.action, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`,
+    );
   return verdict.rejection.rule;
 }
 
 describe('preTradeChecks: limit orders become exact wire orders', () => {
   it('converts size and price to steps and ticks with every flag in place', () => {
     const verdict = preTradeChecks(
-      placeLimit({ ...base, side: 'sell', size: '0.0025', price: '65010.3', postOnly: true, stpMode: 'expire_both', clientOrderId: 42n }),
+      placeLimit({
+        ...base,
+        side: 'sell',
+        size: '0.0025',
+        price: '65010.3',
+        postOnly: true,
+        stpMode: 'expire_both',
+        clientOrderId: 42n,
+      }),
       btc,
       EMPTY_ACCOUNT_STATE,
       config,
@@ -83,12 +101,25 @@ describe('preTradeChecks: limit orders become exact wire orders', () => {
   });
 
   it('carries GTT ttl_units only for GTT orders', () => {
-    const verdict = preTradeChecks(placeLimit({ ...base, side: 'buy', size: '0.001', price: '60000', timeInForce: 'GTT', ttlUnits: 30 }), btc, EMPTY_ACCOUNT_STATE, config);
-    expect(verdict.ok && verdict.action.action === 'placeOrder' && verdict.action.order).toMatchObject({ time_in_force: 1, ttl_units: 30 });
+    const verdict = preTradeChecks(
+      placeLimit({ ...base, side: 'buy', size: '0.001', price: '60000', timeInForce: 'GTT', ttlUnits: 30 }),
+      btc,
+      EMPTY_ACCOUNT_STATE,
+      config,
+    );
+    expect(verdict.ok && verdict.action.action === 'placeOrder' && verdict.action.order).toMatchObject({
+      time_in_force: 1,
+      ttl_units: 30,
+    });
   });
 
   it('accepts a reduce-only order against an opposite position up to its size', () => {
-    const verdict = preTradeChecks(placeLimit({ ...base, side: 'sell', size: '0.002', price: '66000', reduceOnly: true }), btc, longPosition, config);
+    const verdict = preTradeChecks(
+      placeLimit({ ...base, side: 'sell', size: '0.002', price: '66000', reduceOnly: true }),
+      btc,
+      longPosition,
+      config,
+    );
     expect(verdict.ok && verdict.action.action === 'placeOrder' && verdict.action.order.reduce_only).toBe(true);
   });
 });
@@ -123,21 +154,62 @@ describe('preTradeChecks: refusals name the rule', () => {
     ['taker order in a post-only market', limit(), 'market_post_only', { ...btc, post_only: true }],
     ['reduce-only without a position', limit({ reduceOnly: true }), 'reduce_only'],
     ['reduce-only on the same side as the position', limit({ reduceOnly: true }), 'reduce_only', btc, longPosition],
-    ['reduce-only larger than the position', limit({ side: 'sell', size: '0.003', reduceOnly: true }), 'reduce_only', btc, longPosition],
-    ['market order with GTC', { ...placeMarket({ ...base, side: 'buy', size: '0.001' }), timeInForce: 'GTC' } as unknown as Intent, 'time_in_force'],
-    ['a post-only market order', { ...placeMarket({ ...base, side: 'buy', size: '0.001' }), postOnly: true } as unknown as Intent, 'post_only'],
-    ['market order in a post-only market', placeMarket({ ...base, side: 'buy', size: '0.001' }), 'market_post_only', { ...btc, post_only: true }],
-    ['market order slippage above the limit', placeMarket({ ...base, side: 'buy', size: '0.001', maxSlippageBps: 501 }), 'slippage'],
-    ['market order without a mark', placeMarket({ ...base, side: 'buy', size: '0.001' }), 'mark_price', { ...btc, mark_price: '0' }],
+    [
+      'reduce-only larger than the position',
+      limit({ side: 'sell', size: '0.003', reduceOnly: true }),
+      'reduce_only',
+      btc,
+      longPosition,
+    ],
+    [
+      'market order with GTC',
+      { ...placeMarket({ ...base, side: 'buy', size: '0.001' }), timeInForce: 'GTC' } as unknown as Intent,
+      'time_in_force',
+    ],
+    [
+      'a post-only market order',
+      { ...placeMarket({ ...base, side: 'buy', size: '0.001' }), postOnly: true } as unknown as Intent,
+      'post_only',
+    ],
+    [
+      'market order in a post-only market',
+      placeMarket({ ...base, side: 'buy', size: '0.001' }),
+      'market_post_only',
+      { ...btc, post_only: true },
+    ],
+    [
+      'market order slippage above the limit',
+      placeMarket({ ...base, side: 'buy', size: '0.001', maxSlippageBps: 501 }),
+      'slippage',
+    ],
+    [
+      'market order without a mark',
+      placeMarket({ ...base, side: 'buy', size: '0.001' }),
+      'mark_price',
+      { ...btc, mark_price: '0' },
+    ],
     ['close without a position', closePosition(base), 'reduce_only'],
     ['leverage 0', setLeverage({ ...base, leverage: 0 }), 'leverage'],
     ['leverage above the market max', setLeverage({ ...base, leverage: 51 }), 'leverage'],
-    ['leverage above uint8 when the market allows more', setLeverage({ ...base, leverage: 256 }), 'leverage', { ...btc, config: { ...btc.config, max_leverage: '1000' } }],
+    [
+      'leverage above uint8 when the market allows more',
+      setLeverage({ ...base, leverage: 256 }),
+      'leverage',
+      { ...btc, config: { ...btc.config, max_leverage: '1000' } },
+    ],
     ['fractional leverage', setLeverage({ ...base, leverage: 2.5 }), 'leverage'],
     ['unknown margin mode', setMarginMode({ ...base, marginMode: 'portfolio' as 'cross' }), 'margin_mode'],
-    ['isolated margin with too many decimals', adjustIsolatedMargin({ ...base, amount: '0.0000000000000000001' }), 'isolated_margin_amount'],
+    [
+      'isolated margin with too many decimals',
+      adjustIsolatedMargin({ ...base, amount: '0.0000000000000000001' }),
+      'isolated_margin_amount',
+    ],
     ['isolated margin of zero', adjustIsolatedMargin({ ...base, amount: '0' }), 'isolated_margin_amount'],
-    ['isolated margin beyond int128', adjustIsolatedMargin({ ...base, amount: '170141183460469231732' }), 'isolated_margin_amount'],
+    [
+      'isolated margin beyond int128',
+      adjustIsolatedMargin({ ...base, amount: '170141183460469231732' }),
+      'isolated_margin_amount',
+    ],
     ['cancel with a malformed order id', cancel({ ...base, target: { orderId: 'not-hex' } }), 'cancel_target'],
     ['an unknown intent kind', { ...base, kind: 'transfer' } as unknown as Intent, 'intent'],
     ['an empty intent id', { ...limit(), intentId: '' }, 'intent'],
@@ -155,25 +227,49 @@ describe('preTradeChecks: refusals name the rule', () => {
     const verdict = preTradeChecks(limit({ size: '0.000015' }), btc, EMPTY_ACCOUNT_STATE, config);
     expect(verdict).toMatchObject({
       ok: false,
-      rejection: { rule: 'size_step', value: '0.000015', reason: expect.stringContaining('0.00001'), hints: [expect.stringContaining('sizeRounding')] },
+      rejection: {
+        rule: 'size_step',
+        value: '0.000015',
+        reason: expect.stringContaining('0.00001'),
+        hints: [expect.stringContaining('sizeRounding')],
+      },
     });
   });
 });
 
 describe('preTradeChecks: market orders and closes', () => {
   it('derives the slippage bound from the mark, rounding toward the mark', () => {
-    const buy = preTradeChecks(placeMarket({ ...base, side: 'buy', size: '0.001', maxSlippageBps: 50 }), btc, EMPTY_ACCOUNT_STATE, config);
-    const sell = preTradeChecks(placeMarket({ ...base, side: 'sell', size: '0.001', maxSlippageBps: 50, timeInForce: 'FOK' }), btc, EMPTY_ACCOUNT_STATE, config);
+    const buy = preTradeChecks(
+      placeMarket({ ...base, side: 'buy', size: '0.001', maxSlippageBps: 50 }),
+      btc,
+      EMPTY_ACCOUNT_STATE,
+      config,
+    );
+    const sell = preTradeChecks(
+      placeMarket({ ...base, side: 'sell', size: '0.001', maxSlippageBps: 50, timeInForce: 'FOK' }),
+      btc,
+      EMPTY_ACCOUNT_STATE,
+      config,
+    );
     // 65000.5 × 1.005 = 65325.5025 -> down to 65325.5; 65000.5 × 0.995 = 64675.4975 -> up to 64675.5
-    expect(buy).toMatchObject({ ok: true, action: { order: { order_type: 0, time_in_force: 3, price_ticks: 653255, side: 0 }, price: '65325.5' } });
-    expect(sell).toMatchObject({ ok: true, action: { order: { order_type: 0, time_in_force: 2, price_ticks: 646755, side: 1 }, price: '64675.5' } });
+    expect(buy).toMatchObject({
+      ok: true,
+      action: { order: { order_type: 0, time_in_force: 3, price_ticks: 653255, side: 0 }, price: '65325.5' },
+    });
+    expect(sell).toMatchObject({
+      ok: true,
+      action: { order: { order_type: 0, time_in_force: 2, price_ticks: 646755, side: 1 }, price: '64675.5' },
+    });
   });
 
   it('closes the whole position with a reduce-only market order on the other side', () => {
     const verdict = preTradeChecks(closePosition(base), btc, longPosition, config);
     expect(verdict).toMatchObject({
       ok: true,
-      action: { order: { side: 1, size_steps: 200, reduce_only: true, order_type: 0, time_in_force: 3, post_only: false }, size: '0.002' },
+      action: {
+        order: { side: 1, size_steps: 200, reduce_only: true, order_type: 0, time_in_force: 3, post_only: false },
+        size: '0.002',
+      },
     });
   });
 
@@ -187,8 +283,14 @@ describe('preTradeChecks: account actions and cancels', () => {
   it.each<[Intent, unknown]>([
     [setLeverage({ ...base, leverage: 50 }), { action: 'updateLeverage', market_id: 1, leverage: 50 }],
     [setMarginMode({ ...base, marginMode: 'isolated' }), { action: 'updateMarginMode', market_id: 1, margin_mode: 1 }],
-    [adjustIsolatedMargin({ ...base, amount: '-12.5' }), { action: 'updateIsolatedMargin', market_id: 1, amount: -12_500_000_000_000_000_000n }],
-    [cancel({ ...base, target: { orderId: '0xabc123' } }), { action: 'cancelOrder', market_id: 1, target: { orderId: '0xabc123' } }],
+    [
+      adjustIsolatedMargin({ ...base, amount: '-12.5' }),
+      { action: 'updateIsolatedMargin', market_id: 1, amount: -12_500_000_000_000_000_000n },
+    ],
+    [
+      cancel({ ...base, target: { orderId: '0xabc123' } }),
+      { action: 'cancelOrder', market_id: 1, target: { orderId: '0xabc123' } },
+    ],
     [cancelAll(base), { action: 'cancelAllOrders', market_id: 1 }],
   ])('maps %o to its wire values', (intent, action) => {
     expect(preTradeChecks(intent, btc, EMPTY_ACCOUNT_STATE, config)).toEqual({ ok: true, action, intent });
@@ -196,6 +298,13 @@ describe('preTradeChecks: account actions and cancels', () => {
 
   it('still cancels in a halted or unknown market', () => {
     expect(preTradeChecks(cancelAll(base), undefined, EMPTY_ACCOUNT_STATE, config).ok).toBe(true);
-    expect(preTradeChecks(cancel({ ...base, target: { intentId: 'i-0' } }), { ...btc, active: false }, EMPTY_ACCOUNT_STATE, config).ok).toBe(true);
+    expect(
+      preTradeChecks(
+        cancel({ ...base, target: { intentId: 'i-0' } }),
+        { ...btc, active: false },
+        EMPTY_ACCOUNT_STATE,
+        config,
+      ).ok,
+    ).toBe(true);
   });
 });

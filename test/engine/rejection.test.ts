@@ -4,7 +4,12 @@ import { IntentRejectedError, rejection } from '../../src/engine/rejection.js';
 
 describe('rejections', () => {
   it('show values as text, bigints included', () => {
-    expect(rejection('size_steps_range', 4_294_967_296n, 'too big')).toEqual({ rule: 'size_steps_range', value: '4294967296', reason: 'too big', hints: [] });
+    expect(rejection('size_steps_range', 4_294_967_296n, 'too big')).toEqual({
+      rule: 'size_steps_range',
+      value: '4294967296',
+      reason: 'too big',
+      hints: [],
+    });
     expect(rejection('cancel_target', { orderId: 1n }, 'bad', 'hint').value).toBe('{"orderId":"1"}');
   });
 

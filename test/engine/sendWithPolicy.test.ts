@@ -4,7 +4,15 @@ import type { ActionSender, SendReceipt } from '../../src/engine/actionSender.js
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { NO_JOURNAL } from '../../src/engine/engineJournal.js';
 import type { ExecutorDeps } from '../../src/engine/executorDeps.js';
-import { adjustIsolatedMargin, cancel, cancelAll, placeLimit, placeMarket, setLeverage, setMarginMode } from '../../src/engine/intentBuilders.js';
+import {
+  adjustIsolatedMargin,
+  cancel,
+  cancelAll,
+  placeLimit,
+  placeMarket,
+  setLeverage,
+  setMarginMode,
+} from '../../src/engine/intentBuilders.js';
 import { readLandingEvidence, type LandingReader } from '../../src/engine/landingEvidence.js';
 import { NonceAllocator } from '../../src/engine/nonceAllocator.js';
 import { noncePairKey } from '../../src/engine/noncePair.js';
@@ -23,24 +31,81 @@ import { VenueTransportError } from '../../src/venue/venueTransportError.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
 const context = createSigningContext(
-  parseDomain({ name: 'Perps', version: '1', chain_id: '31337', verifying_contract: '0x00000000000000000000000000000000000000c1' }),
+  parseDomain({
+    name: 'Perps',
+    version: '1',
+    chain_id: '31337',
+    verifying_contract: '0x00000000000000000000000000000000000000c1',
+  }),
   '0x00000000000000000000000000000000000000d1',
 );
 const signer = fastPrivateKeySigner(`0x${'11'.repeat(32)}`);
-const intent = placeLimit({ intentId: 'i-1', strategy: 's', marketId: 1, side: 'buy', size: '0.00015', price: '30000', postOnly: true });
+const intent = placeLimit({
+  intentId: 'i-1',
+  strategy: 's',
+  marketId: 1,
+  side: 'buy',
+  size: '0.00015',
+  price: '30000',
+  postOnly: true,
+});
 const action: ResolvedAction = {
   action: 'placeOrder',
-  order: { market_id: 1, size_steps: 15, price_ticks: 300_000, side: 0, post_only: true, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 0, client_order_id: 5n },
+  order: {
+    market_id: 1,
+    size_steps: 15,
+    price_ticks: 300_000,
+    side: 0,
+    post_only: true,
+    reduce_only: false,
+    stp_mode: 0,
+    order_type: 1,
+    time_in_force: 0,
+    client_order_id: 5n,
+  },
   size: '0.00015',
   price: '30000',
 };
 const notRegistered = () =>
-  new VenueError({ httpStatus: 400, rawBody: JSON.stringify({ error: { code: 'FailedPrecondition', message: `FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)` } }), endpoint: 'POST /v1/orders/place' });
-const badGateway = () => new VenueError({ httpStatus: 502, rawBody: JSON.stringify({ error: { code: 'Unavailable', message: 'Unavailable: upstream' } }), endpoint: 'POST /v1/orders/place' });
+  new VenueError({
+    httpStatus: 400,
+    rawBody: JSON.stringify({
+      error: {
+        code: 'FailedPrecondition',
+        message: `FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)`,
+      },
+    }),
+    endpoint: 'POST /v1/orders/place',
+  });
+const badGateway = () =>
+  new VenueError({
+    httpStatus: 502,
+    rawBody: JSON.stringify({ error: { code: 'Unavailable', message: 'Unavailable: upstream' } }),
+    endpoint: 'POST /v1/orders/place',
+  });
 /** The sim's answer when the action ran but the reply was lost. */
-const lostReply = () => new VenueError({ httpStatus: 500, rawBody: JSON.stringify({ error: { code: 'Internal', message: 'Internal: simulated failure after execution' } }), endpoint: 'POST /v1/orders/place' });
-const nonceUsed = () => new VenueError({ httpStatus: 400, rawBody: JSON.stringify({ error: { code: 'FailedPrecondition', message: 'FailedPrecondition: PlaceOrder reverted: NonceUsed()' } }), endpoint: 'POST /v1/orders/place' });
-const badAnchor = () => new VenueError({ httpStatus: 400, rawBody: JSON.stringify({ error: { code: 'FailedPrecondition', message: 'FailedPrecondition: CancelOrder reverted: InvalidNonceAnchor()' } }), endpoint: 'POST /v1/orders/cancel' });
+const lostReply = () =>
+  new VenueError({
+    httpStatus: 500,
+    rawBody: JSON.stringify({ error: { code: 'Internal', message: 'Internal: simulated failure after execution' } }),
+    endpoint: 'POST /v1/orders/place',
+  });
+const nonceUsed = () =>
+  new VenueError({
+    httpStatus: 400,
+    rawBody: JSON.stringify({
+      error: { code: 'FailedPrecondition', message: 'FailedPrecondition: PlaceOrder reverted: NonceUsed()' },
+    }),
+    endpoint: 'POST /v1/orders/place',
+  });
+const badAnchor = () =>
+  new VenueError({
+    httpStatus: 400,
+    rawBody: JSON.stringify({
+      error: { code: 'FailedPrecondition', message: 'FailedPrecondition: CancelOrder reverted: InvalidNonceAnchor()' },
+    }),
+    endpoint: 'POST /v1/orders/cancel',
+  });
 
 /** Virtual time: a sleep moves the clock by its length at once. */
 class InstantClock implements Clock {
@@ -61,7 +126,11 @@ interface Sent {
   readonly atSeconds: number;
 }
 
-function harness(answer: (n: number, clock: InstantClock) => SendReceipt | Error, extra: Partial<ExecutorDeps> = {}, resendDelayMs = 50) {
+function harness(
+  answer: (n: number, clock: InstantClock) => SendReceipt | Error,
+  extra: Partial<ExecutorDeps> = {},
+  resendDelayMs = 50,
+) {
   const clock = new InstantClock();
   const allocator = new NonceAllocator(ACCOUNT, { anchor: 10n, bitmap: 0n });
   const sent: Sent[] = [];
@@ -75,7 +144,9 @@ function harness(answer: (n: number, clock: InstantClock) => SendReceipt | Error
   };
   const deps: ExecutorDeps = {
     account: ACCOUNT,
-    config: withEngineDefaults({ retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxAttempts: 50, resendDelayMs } }),
+    config: withEngineDefaults({
+      retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxAttempts: 50, resendDelayMs },
+    }),
     selectors: SPEC_SELECTORS,
     auth: { mode: 'permit', context: () => context, signer, allocator },
     sender,
@@ -106,7 +177,10 @@ describe('sendWithPolicy and permit deadlines', () => {
     });
     const result = await sendWithPolicy(intent, action, deps);
     expect(result.type).toBe('accepted');
-    expect(sent.map((s) => noncePairKey(s.request.nonce!))).toEqual([noncePairKey({ anchor: 11n, bit: 0 }), noncePairKey({ anchor: 11n, bit: 1 })]);
+    expect(sent.map((s) => noncePairKey(s.request.nonce!))).toEqual([
+      noncePairKey({ anchor: 11n, bit: 0 }),
+      noncePairKey({ anchor: 11n, bit: 1 }),
+    ]);
     expect(sent.every((s) => (s.request.deadline ?? 0) > s.atSeconds)).toBe(true);
     expect(allocator.status().inFlight).toBe(0);
   });
@@ -117,7 +191,9 @@ describe('sendWithPolicy and permit deadlines', () => {
       return notRegistered();
     });
     const result = await sendWithPolicy(intent, action, deps);
-    expect(result.type === 'failed' ? (result.error as { code: string }).code : result.type).toBe('PERMIT_DEADLINE_TOO_SHORT');
+    expect(result.type === 'failed' ? (result.error as { code: string }).code : result.type).toBe(
+      'PERMIT_DEADLINE_TOO_SHORT',
+    );
     expect(sent).toHaveLength(6);
     expect(new Set(sent.map((s) => noncePairKey(s.request.nonce!))).size).toBe(6);
     expect(allocator.status().inFlight).toBe(0);
@@ -125,14 +201,22 @@ describe('sendWithPolicy and permit deadlines', () => {
 
   it('after an unanswered send, a passed deadline means confirm, never a stale resend', async () => {
     // The resend wait (120 s) outlasts the 60 s permit.
-    const { deps, sent } = harness(() => badGateway(), { readLandingEvidence: async () => ({ kind: 'in_effect', orderId: '0xfeed', detail: 'found' }) }, 120_000);
+    const { deps, sent } = harness(
+      () => badGateway(),
+      { readLandingEvidence: async () => ({ kind: 'in_effect', orderId: '0xfeed', detail: 'found' }) },
+      120_000,
+    );
     const result = await sendWithPolicy(intent, action, deps);
     expect(result.type === 'accepted' ? result.receipt.orderId : result.type).toBe('0xfeed');
     expect(sent).toHaveLength(1);
   });
 
   it('reports the outcome unknown (OUTCOME_UNCONFIRMED) when the confirming lookup fails too', async () => {
-    const lookupFailure = new VenueTransportError({ kind: 'Timeout', endpoint: 'GET /v1/orders/open', timeoutMs: 10_000 });
+    const lookupFailure = new VenueTransportError({
+      kind: 'Timeout',
+      endpoint: 'GET /v1/orders/open',
+      timeoutMs: 10_000,
+    });
     const venue = fakeVenue();
     venue.openOrders = async () => {
       throw lookupFailure;
@@ -150,7 +234,9 @@ describe('sendWithPolicy and permit deadlines', () => {
 
   it('a definite refusal is not unconfirmed; a transport failure is', () => {
     expect(isUnconfirmed(notRegistered())).toBe(false);
-    expect(isUnconfirmed(new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'POST /v1/orders/place' }))).toBe(true);
+    expect(
+      isUnconfirmed(new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'POST /v1/orders/place' })),
+    ).toBe(true);
   });
 });
 
@@ -163,7 +249,18 @@ interface FakeVenue {
   positionRead: LandingReader['rest']['position'];
 }
 
-const FLAT: Position = { market_id: '0', size: null, side: null, margin_mode: null, isolated_usdc_balance: null, avg_entry_price: null, mark_price: null, leverage: null, unrealized_pnl: null, liquidation_price: null };
+const FLAT: Position = {
+  market_id: '0',
+  size: null,
+  side: null,
+  margin_mode: null,
+  isolated_usdc_balance: null,
+  avg_entry_price: null,
+  mark_price: null,
+  leverage: null,
+  unrealized_pnl: null,
+  liquidation_price: null,
+};
 const ORDER_ID = '0x00000000000000f2aa';
 
 function openOrder(extra: Partial<OpenOrder> = {}): OpenOrder {
@@ -181,7 +278,7 @@ function openOrder(extra: Partial<OpenOrder> = {}): OpenOrder {
     post_only: true,
     reduce_only: false,
     ...extra,
-  } as OpenOrder;
+  };
 }
 
 function positionWith(fields: Partial<Position>): Position {
@@ -225,12 +322,43 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
   const iocIntent = placeMarket({ intentId: 'ioc-1', strategy: 's', marketId: 1, side: 'buy', size: '0.001' });
   const iocAction: ResolvedAction = {
     action: 'placeOrder',
-    order: { market_id: 1, size_steps: 100, price_ticks: 660_000, side: 0, post_only: false, reduce_only: false, stp_mode: 0, order_type: 0, time_in_force: 3, client_order_id: 77n },
+    order: {
+      market_id: 1,
+      size_steps: 100,
+      price_ticks: 660_000,
+      side: 0,
+      post_only: false,
+      reduce_only: false,
+      stp_mode: 0,
+      order_type: 0,
+      time_in_force: 3,
+      client_order_id: 77n,
+    },
     size: '0.001',
     price: '66000',
   };
-  const pendingIoc = (deps: ExecutorDeps) => deps.tracker.pending({ intentId: 'ioc-1', strategy: 's', marketId: 1, side: 'buy', size: '0.001', price: '66000', clientOrderId: 77n });
-  const iocFill = { id: 'f-1', market_id: 1, order_id: ORDER_ID, side: 'buy' as const, price: '66000', size: '0.001', fee: '0.01', time: 1n, liquidity_indicator: 'TAKER' as const, client_order_id: '77' };
+  const pendingIoc = (deps: ExecutorDeps) =>
+    deps.tracker.pending({
+      intentId: 'ioc-1',
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.001',
+      price: '66000',
+      clientOrderId: 77n,
+    });
+  const iocFill = {
+    id: 'f-1',
+    market_id: 1,
+    order_id: ORDER_ID,
+    side: 'buy' as const,
+    price: '66000',
+    size: '0.001',
+    fee: '0.01',
+    time: 1n,
+    liquidity_indicator: 'TAKER' as const,
+    client_order_id: '77',
+  };
 
   it('placement: an IOC that filled at once, answered 5xx, resent into NonceUsed, is accepted from its fill (never open)', async () => {
     const venue = fakeVenue();
@@ -267,7 +395,19 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     const h = harness((n) => (n === 1 ? lostReply() : nonceUsed()));
     pendingIoc(h.deps);
     h.clock.onSleep = (ms) => {
-      if (ms === 500) h.deps.tracker.onOrderRecords([{ order_id: ORDER_ID, market_id: 1, status: 'ORDER_STATUS_FILLED', client_order_id: '77', filled_size: '0.001' }], false);
+      if (ms === 500)
+        h.deps.tracker.onOrderRecords(
+          [
+            {
+              order_id: ORDER_ID,
+              market_id: 1,
+              status: 'ORDER_STATUS_FILLED',
+              client_order_id: '77',
+              filled_size: '0.001',
+            },
+          ],
+          false,
+        );
     };
     const result = await sendWithPolicy(iocIntent, iocAction, onVenue(h.deps, venue));
     expect(result.type === 'accepted' ? result.receipt.orderId : result.type).toBe(ORDER_ID);
@@ -280,12 +420,19 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     pendingIoc(h.deps);
     const result = await sendWithPolicy(iocIntent, iocAction, onVenue(h.deps, venue));
     expect(result.type).toBe('unknown');
-    expect(result.type === 'unknown' ? result.error.message : '').toMatch(/client_order_id 77: no open order has it, and the orders and fills channels showed none within 500 ms/);
+    expect(result.type === 'unknown' ? result.error.message : '').toMatch(
+      /client_order_id 77: no open order has it, and the orders and fills channels showed none within 500 ms/,
+    );
     expect(h.sent).toHaveLength(2);
   });
 
   const cancelIntent = cancel({ intentId: 'c-1', strategy: 's', marketId: 1, target: { orderId: ORDER_ID } });
-  const cancelAction: ResolvedAction = { action: 'cancelOrder', market_id: 1, order_id: ORDER_ID, resting_order_id: 0x79n };
+  const cancelAction: ResolvedAction = {
+    action: 'cancelOrder',
+    market_id: 1,
+    order_id: ORDER_ID,
+    resting_order_id: 0x79n,
+  };
 
   it('cancel: the order gone after NonceUsed on the resend is accepted', async () => {
     const venue = fakeVenue();
@@ -320,7 +467,9 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     const h = harness((n) => (n % 2 === 1 ? lostReply() : badAnchor()));
     const result = await sendWithPolicy(cancelIntent, cancelAction, onVenue(h.deps, venue));
     expect(result.type).toBe('unknown');
-    expect(result.type === 'unknown' ? result.error.message : '').toMatch(/still open on the venue, still after 2 new signatures/);
+    expect(result.type === 'unknown' ? result.error.message : '').toMatch(
+      /still open on the venue, still after 2 new signatures/,
+    );
     expect(new Set(pairsOf(h.sent)).size).toBe(MAX_LANDING_RESIGNS + 1);
     expect(h.sent).toHaveLength(2 * (MAX_LANDING_RESIGNS + 1));
   });
@@ -333,7 +482,9 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     const h = harness((n) => (n === 1 ? lostReply() : nonceUsed()));
     const result = await sendWithPolicy(cancelIntent, cancelAction, onVenue(h.deps, venue));
     expect(result.type).toBe('unknown');
-    expect(result.type === 'unknown' ? result.error.hints : []).toEqual(['read the open orders before cancelling again']);
+    expect(result.type === 'unknown' ? result.error.hints : []).toEqual([
+      'read the open orders before cancelling again',
+    ]);
   });
 
   it('cancel-all: accepted when the market has no open order, unknown when one is open (it may be newer)', async () => {
@@ -375,7 +526,9 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     const flat = harness((n) => (n === 1 ? lostReply() : nonceUsed()));
     const result = await sendWithPolicy(leverageIntent, leverageAction, onVenue(flat.deps, venue));
     expect(result.type).toBe('unknown');
-    expect(result.type === 'unknown' ? result.error.message : '').toMatch(/flat, and a flat position shows no leverage/);
+    expect(result.type === 'unknown' ? result.error.message : '').toMatch(
+      /flat, and a flat position shows no leverage/,
+    );
     expect(flat.sent).toHaveLength(2);
   });
 

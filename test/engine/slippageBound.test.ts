@@ -36,7 +36,11 @@ describe('slippageBound', () => {
   });
 
   it.each([
-    ['a slippage narrower than one tick (bound below the mark)', () => slippageBound('buy', '100.05', '0.1', 1), 'slippage'],
+    [
+      'a slippage narrower than one tick (bound below the mark)',
+      () => slippageBound('buy', '100.05', '0.1', 1),
+      'slippage',
+    ],
     ['a sell bound above the mark', () => slippageBound('sell', '100.05', '0.1', 1), 'slippage'],
     ['a buy bound of 0 ticks', () => slippageBound('buy', '0.4', '1', 10), 'slippage'],
     ['a bound beyond uint24', () => slippageBound('buy', '16777215', '1', 10), 'price_ticks_range'],

@@ -22,11 +22,14 @@ describe('writeUintWord', () => {
     );
   });
 
-  it.each([0n, 1n, 0xffn, 0x100n, 0xffffffffn, 0x1_0000_0000n, (1n << 88n) - 1n, (1n << 256n) - 1n])('writes %s', (value) => {
-    const buf = new Uint8Array(WORD);
-    writeUintWord(buf, 0, value);
-    expect(Buffer.from(buf).toString('hex')).toBe(word(value));
-  });
+  it.each([0n, 1n, 0xffn, 0x100n, 0xffffffffn, 0x1_0000_0000n, (1n << 88n) - 1n, (1n << 256n) - 1n])(
+    'writes %s',
+    (value) => {
+      const buf = new Uint8Array(WORD);
+      writeUintWord(buf, 0, value);
+      expect(Buffer.from(buf).toString('hex')).toBe(word(value));
+    },
+  );
 });
 
 describe('writeIntWord', () => {

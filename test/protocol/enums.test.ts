@@ -9,6 +9,8 @@ describe('checkEnum', () => {
 
   it.each([3, -1, '0', 0.5, undefined, null])('refuses %s, naming every member', (value) => {
     expect(() => checkEnum(value, StpMode, 'stp_mode')).toThrow(InvalidValueError);
-    expect(() => checkEnum(value, StpMode, 'stp_mode')).toThrow(/0 \(ExpireMaker\), 1 \(ExpireTaker\), 2 \(ExpireBoth\)/);
+    expect(() => checkEnum(value, StpMode, 'stp_mode')).toThrow(
+      /0 \(ExpireMaker\), 1 \(ExpireTaker\), 2 \(ExpireBoth\)/,
+    );
   });
 });

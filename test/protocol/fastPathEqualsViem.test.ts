@@ -11,7 +11,17 @@ import { signPermit } from '../../src/protocol/permit.js';
 import { parseBase64Signature, toHex65 } from '../../src/protocol/signature.js';
 import type { StructMessages, StructName } from '../../src/protocol/typedStructs.js';
 import { hashDomain } from 'viem';
-import { ACCOUNT_KEY, DOMAIN, ROUTER, SIGNER_KEY, arbAddress, arbBit, arbBytes32, arbText, arbUint } from './fixtures.js';
+import {
+  ACCOUNT_KEY,
+  DOMAIN,
+  ROUTER,
+  SIGNER_KEY,
+  arbAddress,
+  arbBit,
+  arbBytes32,
+  arbText,
+  arbUint,
+} from './fixtures.js';
 
 const context = createSigningContext(DOMAIN, ROUTER);
 
@@ -53,7 +63,9 @@ const arbDomain = fc
     chain: fc.bigInt({ min: 1n, max: (1n << 64n) - 1n }),
     verifying: arbAddress,
   })
-  .map((d) => parseDomain({ name: d.name, version: d.version, chain_id: d.chain.toString(), verifying_contract: d.verifying }));
+  .map((d) =>
+    parseDomain({ name: d.name, version: d.version, chain_id: d.chain.toString(), verifying_contract: d.verifying }),
+  );
 
 describe('fast path equals viem, bit for bit', () => {
   it('domain separator for random domains', () => {
@@ -61,7 +73,12 @@ describe('fast path equals viem, bit for bit', () => {
       fc.property(arbDomain, (domain) => {
         expect(toHex(domainSeparator(domain))).toBe(
           hashDomain({
-            domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
+            domain: {
+              name: domain.name,
+              version: domain.version,
+              chainId: domain.chainId,
+              verifyingContract: domain.verifyingContract,
+            },
             types: {
               EIP712Domain: [
                 { name: 'name', type: 'string' },
@@ -95,7 +112,7 @@ describe('fast path equals viem, bit for bit', () => {
     for (const name of Object.keys(arbMessages) as StructName[]) {
       await fc.assert(
         fc.asyncProperty(arbMessages[name] as fc.Arbitrary<StructMessages[typeof name]>, async (message) => {
-          const viaViem = await viemAccount.signTypedData(viemTypedData(DOMAIN, name, message) as never);
+          const viaViem = await viemAccount.signTypedData(viemTypedData(DOMAIN, name, message));
           expect(await signTypedStruct(context, fastSigner, name, message)).toBe(viaViem);
           // A viem account satisfies the signer interface too.
           expect(await signTypedStruct(context, viemAccount, name, message)).toBe(viaViem);
@@ -125,7 +142,7 @@ describe('fast path equals viem, bit for bit', () => {
             nonceAnchor: anchor,
             nonceBitmap: bit,
             deadline,
-          }) as never,
+          }),
         );
         expect(toHex65(parseBase64Signature(permit.signature, 'permit.signature'))).toBe(viaViem);
         expect(permit).toMatchObject({

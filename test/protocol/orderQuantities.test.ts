@@ -12,7 +12,9 @@ describe('order quantities', () => {
   });
 
   it('refuses off-grid values unless a rounding mode is named', () => {
-    expect(() => sizeToSteps('0.000155', '0.00001')).toThrow(/^size: invalid value "0.000155"; allowed: a whole multiple of 0.00001/);
+    expect(() => sizeToSteps('0.000155', '0.00001')).toThrow(
+      /^size: invalid value "0.000155"; allowed: a whole multiple of 0.00001/,
+    );
     expect(sizeToSteps('0.000155', '0.00001', 'down')).toBe(15n);
     expect(sizeToSteps('0.000155', '0.00001', 'up')).toBe(16n);
     expect(priceToTicks('65000.55', '0.1', 'nearest')).toBe(650_006n);
@@ -22,8 +24,12 @@ describe('order quantities', () => {
   it('refuses zero, negative and out-of-range quantities naming the range', () => {
     expect(() => sizeToSteps('0', '0.001')).toThrow('size_steps: invalid value 0; allowed: 1 to 4294967295');
     expect(() => sizeToSteps('-1', '0.001')).toThrow(/size_steps: invalid value -1000/);
-    expect(() => sizeToSteps('4294967.296', '0.001')).toThrow(/size_steps: invalid value 4294967296; allowed: 1 to 4294967295/);
-    expect(() => priceToTicks('1677721.6', '0.1')).toThrow('price_ticks: invalid value 16777216; allowed: 1 to 16777215');
+    expect(() => sizeToSteps('4294967.296', '0.001')).toThrow(
+      /size_steps: invalid value 4294967296; allowed: 1 to 4294967295/,
+    );
+    expect(() => priceToTicks('1677721.6', '0.1')).toThrow(
+      'price_ticks: invalid value 16777216; allowed: 1 to 16777215',
+    );
     expect(() => priceToTicks('0', '0.1')).toThrow(/price_ticks: invalid value 0/);
     expect(() => priceToTicks('1e3', '0.1')).toThrow(/^price: invalid value "1e3"/);
   });

@@ -59,12 +59,12 @@ describe('packOrderWord', () => {
             marketId: Number(market),
             sizeSteps: size,
             priceTicks: price,
-            side: side as Side,
+            side: side,
             postOnly,
             reduceOnly,
-            stpMode: stp as StpMode,
-            orderType: type as OrderType,
-            timeInForce: tif as TimeInForce,
+            stpMode: stp,
+            orderType: type,
+            timeInForce: tif,
           };
           expect(unpackOrderWord(packOrderWord(fields))).toEqual(fields);
         },

@@ -36,8 +36,25 @@ describe('orderbookChecksum', () => {
 
   it.each([
     { name: 'empty book', bids: [], asks: [], text: '' },
-    { name: 'asks only', bids: [], asks: [{ price: '1', quantity: '0.1' }, { price: '2', quantity: '3' }], text: '1000000000000000000:100000000000000000:2000000000000000000:3000000000000000000' },
-    { name: 'longer bid side continues alone', bids: [{ price: '3', quantity: '1' }, { price: '2', quantity: '1' }, { price: '1', quantity: '1' }], asks: [{ price: '4', quantity: '1' }], text: '3000000000000000000:1000000000000000000:4000000000000000000:1000000000000000000:2000000000000000000:1000000000000000000:1000000000000000000:1000000000000000000' },
+    {
+      name: 'asks only',
+      bids: [],
+      asks: [
+        { price: '1', quantity: '0.1' },
+        { price: '2', quantity: '3' },
+      ],
+      text: '1000000000000000000:100000000000000000:2000000000000000000:3000000000000000000',
+    },
+    {
+      name: 'longer bid side continues alone',
+      bids: [
+        { price: '3', quantity: '1' },
+        { price: '2', quantity: '1' },
+        { price: '1', quantity: '1' },
+      ],
+      asks: [{ price: '4', quantity: '1' }],
+      text: '3000000000000000000:1000000000000000000:4000000000000000000:1000000000000000000:2000000000000000000:1000000000000000000:1000000000000000000:1000000000000000000',
+    },
   ])('$name', ({ bids: b, asks: a, text }) => {
     expect(orderbookChecksumText(b, a)).toBe(text);
     expect(orderbookChecksum(b, a)).toBe(referenceCrc32(text));

@@ -18,7 +18,14 @@ function generalHash(f: PlaceOrderFields, selectors = SPEC_SELECTORS): string {
     orderType: f.orderType as OrderWordFields['orderType'],
     timeInForce: f.timeInForce as OrderWordFields['timeInForce'],
   });
-  return placeOrderHash({ orderWord, ...(f.clientOrderId === undefined ? {} : { clientOrderId: f.clientOrderId }), ...(f.ttlUnits === undefined ? {} : { ttlUnits: f.ttlUnits }) }, selectors);
+  return placeOrderHash(
+    {
+      orderWord,
+      ...(f.clientOrderId === undefined ? {} : { clientOrderId: f.clientOrderId }),
+      ...(f.ttlUnits === undefined ? {} : { ttlUnits: f.ttlUnits }),
+    },
+    selectors,
+  );
 }
 
 const edge = (max: number, min = 0) => fc.oneof(fc.constantFrom(min, min + 1, max - 1, max), fc.integer({ min, max }));
@@ -37,7 +44,19 @@ const validFields: fc.Arbitrary<PlaceOrderFields> = fc.record(
     clientOrderId: fc.oneof(fc.constantFrom(0n, 1n, (1n << 64n) - 1n), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n })),
     ttlUnits: edge(0xffff),
   },
-  { requiredKeys: ['marketId', 'sizeSteps', 'priceTicks', 'side', 'postOnly', 'reduceOnly', 'stpMode', 'orderType', 'timeInForce'] },
+  {
+    requiredKeys: [
+      'marketId',
+      'sizeSteps',
+      'priceTicks',
+      'side',
+      'postOnly',
+      'reduceOnly',
+      'stpMode',
+      'orderType',
+      'timeInForce',
+    ],
+  },
 );
 
 describe('placeOrderFieldsHash', () => {
@@ -52,7 +71,17 @@ describe('placeOrderFieldsHash', () => {
   });
 
   it('refuses what the general path refuses, with the same error', () => {
-    const ok: PlaceOrderFields = { marketId: 1, sizeSteps: 15, priceTicks: 585_000, side: 0, postOnly: true, reduceOnly: false, stpMode: 0, orderType: 1, timeInForce: 0 };
+    const ok: PlaceOrderFields = {
+      marketId: 1,
+      sizeSteps: 15,
+      priceTicks: 585_000,
+      side: 0,
+      postOnly: true,
+      reduceOnly: false,
+      stpMode: 0,
+      orderType: 1,
+      timeInForce: 0,
+    };
     for (const bad of [
       { sizeSteps: 0 },
       { sizeSteps: 2 ** 32 },
@@ -72,7 +101,10 @@ describe('placeOrderFieldsHash', () => {
       } catch (error) {
         expected = error;
       }
-      expect(expected, JSON.stringify(bad, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).toBeInstanceOf(Error);
+      expect(
+        expected,
+        JSON.stringify(bad, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+      ).toBeInstanceOf(Error);
       expect(() => placeOrderFieldsHash(fields)).toThrow((expected as Error).message);
     }
   });

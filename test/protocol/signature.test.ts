@@ -15,7 +15,7 @@ import {
 import { createSigningContext } from '../../src/protocol/signingContext.js';
 import { permitDigest, signPermit } from '../../src/protocol/permit.js';
 import { recoverTypedStructSigner } from '../../src/protocol/typedSignatures.js';
-import { ACCOUNT_KEY, DOMAIN, ROUTER, SIGNER_KEY, arbBytes32 } from './fixtures.js';
+import { ACCOUNT_KEY, DOMAIN, ROUTER, SIGNER_KEY } from './fixtures.js';
 
 const signer = privateKeySigner(SIGNER_KEY);
 
@@ -50,12 +50,24 @@ describe('signature encodings', () => {
   });
 
   it.each([
-    ['hex of 64 bytes', () => parseHexSignature(`0x${'11'.repeat(64)}`, 'account_signature'), /account_signature: invalid value/],
+    [
+      'hex of 64 bytes',
+      () => parseHexSignature(`0x${'11'.repeat(64)}`, 'account_signature'),
+      /account_signature: invalid value/,
+    ],
     ['hex without 0x', () => parseHexSignature('11'.repeat(65), 'account_signature'), /0x-prefixed hex of 65 bytes/],
     ['bad v', () => parseHexSignature(`0x${'11'.repeat(64)}1d`, 'sig'), /sig: invalid value "v=29"/],
     ['zero r', () => parseHexSignature(`0x${'00'.repeat(32)}${'11'.repeat(32)}1b`, 'sig'), /sig.r: invalid value/],
-    ['base64 of 63 bytes', () => parseBase64Signature(Buffer.alloc(63, 1).toString('base64'), 'permit.signature'), /64 bytes .* or 65 bytes/],
-    ['not base64', () => parseBase64Signature('not base64!', 'permit.signature'), /base64 of a 64- or 65-byte signature/],
+    [
+      'base64 of 63 bytes',
+      () => parseBase64Signature(Buffer.alloc(63, 1).toString('base64'), 'permit.signature'),
+      /64 bytes .* or 65 bytes/,
+    ],
+    [
+      'not base64',
+      () => parseBase64Signature('not base64!', 'permit.signature'),
+      /base64 of a 64- or 65-byte signature/,
+    ],
   ])('refuses a malformed signature: %s', (_label, attempt, message) => {
     expect(attempt).toThrow(message);
   });
@@ -64,7 +76,13 @@ describe('signature encodings', () => {
 describe('permits', () => {
   const context = createSigningContext(DOMAIN, ROUTER);
   const account = privateKeyToAccount(ACCOUNT_KEY).address;
-  const base = { account, actionHash: `0x${'ab'.repeat(32)}` as const, nonceAnchor: 7n, nonceBitmap: 0, deadline: 1_900_000_000 };
+  const base = {
+    account,
+    actionHash: `0x${'ab'.repeat(32)}` as const,
+    nonceAnchor: 7n,
+    nonceBitmap: 0,
+    deadline: 1_900_000_000,
+  };
 
   it('recovers the signer from both base64 forms; a wrong target recovers some other address', async () => {
     for (const encoding of ['compact64', 'full65'] as const) {
@@ -74,16 +92,26 @@ describe('permits', () => {
       expect(recoverAddress(permitDigest(context, base), sig)).toBe(signer.address);
       const wrongTarget = createSigningContext(DOMAIN, account);
       expect(recoverAddress(permitDigest(wrongTarget, base), sig)).not.toBe(signer.address);
-      expect(recoverTypedStructSigner(context, 'VerifyWitness', { ...base, hash: base.actionHash, target: ROUTER }, sig)).toBe(signer.address);
+      expect(
+        recoverTypedStructSigner(context, 'VerifyWitness', { ...base, hash: base.actionHash, target: ROUTER }, sig),
+      ).toBe(signer.address);
     }
   });
 
   it.each([
     ['bit index 208', { nonceBitmap: 208 }, /^nonce_bitmap_index: invalid value 208; allowed: 0 to 207$/],
-    ['anchor beyond uint48', { nonceAnchor: 1n << 48n }, /^nonce_anchor: invalid value 281474976710656; allowed: uint48/],
+    [
+      'anchor beyond uint48',
+      { nonceAnchor: 1n << 48n },
+      /^nonce_anchor: invalid value 281474976710656; allowed: uint48/,
+    ],
     ['deadline beyond uint32', { deadline: 2 ** 32 }, /^deadline: invalid value 4294967296; allowed: uint32/],
     ['malformed account', { account: '0x1234' as `0x${string}` }, /^VerifyWitness.account: invalid value "0x1234"/],
-    ['malformed hash', { actionHash: '0xabcd' as `0x${string}` }, /^VerifyWitness.hash: invalid value "0xabcd"; allowed: 0x-prefixed hex of 32 bytes/],
+    [
+      'malformed hash',
+      { actionHash: '0xabcd' as `0x${string}` },
+      /^VerifyWitness.hash: invalid value "0xabcd"; allowed: 0x-prefixed hex of 32 bytes/,
+    ],
   ])('refuses %s before signing', async (_label, change, message) => {
     await expect(signPermit(context, signer, { ...base, ...change })).rejects.toThrow(message);
   });

@@ -6,15 +6,49 @@ import { resolveSimOptions } from '../../src/sim/simOptions.js';
 describe('parseSimCliArgs', () => {
   it('maps every flag onto startSim options', () => {
     const command = parseSimCliArgs([
-      '--port', '8600', '--seed', '7', '--block-ms', '50', '--registration-lag-ms', '10',
-      '--latency-ms', '5', '--jitter-ms', '3', '--error-rate', '0.25', '--error-after-share', '1',
-      '--selectors', 'rise', '--chain-id', '42', '--host', '0.0.0.0', '--rest-requests-per-10s', '0',
-      '--ws-drop-every-ms', '30000', '--ws-stall-every-ms', '20000', '--ws-stall-for-ms', '1500',
+      '--port',
+      '8600',
+      '--seed',
+      '7',
+      '--block-ms',
+      '50',
+      '--registration-lag-ms',
+      '10',
+      '--latency-ms',
+      '5',
+      '--jitter-ms',
+      '3',
+      '--error-rate',
+      '0.25',
+      '--error-after-share',
+      '1',
+      '--selectors',
+      'rise',
+      '--chain-id',
+      '42',
+      '--host',
+      '0.0.0.0',
+      '--rest-requests-per-10s',
+      '0',
+      '--ws-drop-every-ms',
+      '30000',
+      '--ws-stall-every-ms',
+      '20000',
+      '--ws-stall-for-ms',
+      '1500',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
     const options = resolveSimOptions(command.options);
-    expect(options).toMatchObject({ port: 8600, seed: 7, blockMs: 50, registrationLagMs: 10, chainId: 42, host: '0.0.0.0', restRequestsPer10s: 0 });
+    expect(options).toMatchObject({
+      port: 8600,
+      seed: 7,
+      blockMs: 50,
+      registrationLagMs: 10,
+      chainId: 42,
+      host: '0.0.0.0',
+      restRequestsPer10s: 0,
+    });
     expect(options.faults).toEqual({
       latencyMs: 5,
       jitterMs: 3,
@@ -30,9 +64,19 @@ describe('parseSimCliArgs', () => {
   it('gives defaults with no flags and help with -h', () => {
     const command = parseSimCliArgs([]);
     if (command.help) throw new Error('expected options');
-    expect(resolveSimOptions(command.options)).toMatchObject({ port: 0, seed: 1, blockMs: 200, registrationLagMs: 2000 });
+    expect(resolveSimOptions(command.options)).toMatchObject({
+      port: 0,
+      seed: 1,
+      blockMs: 200,
+      registrationLagMs: 2000,
+    });
     // Every fault is off by default, the WebSocket ones included.
-    expect(resolveSimOptions(command.options).faults).toMatchObject({ errorRate: 0, latencyMs: 0, wsDropEveryMs: 0, wsStallEveryMs: 0 });
+    expect(resolveSimOptions(command.options).faults).toMatchObject({
+      errorRate: 0,
+      latencyMs: 0,
+      wsDropEveryMs: 0,
+      wsStallEveryMs: 0,
+    });
     expect(parseSimCliArgs(['-h'])).toEqual({ help: true });
   });
 

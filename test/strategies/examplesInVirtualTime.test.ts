@@ -7,15 +7,27 @@ import momentumTaker from '../../strategies/momentumTaker.js';
 /** The example strategies end to end in the test kit: the same host and context as the runtime. */
 describe('example strategies in the test kit', () => {
   it('market maker: quotes both sides post-only once ready, requotes (cancel, place) on a move and after a fill', async () => {
-    const t = await strategyTest(marketMaker, { params: { size: '0.001', spread_bps: 20, requote_bps: 5, max_inventory: '0.01', skew_bps: 10 } });
+    const t = await strategyTest(marketMaker, {
+      params: { size: '0.001', spread_bps: 20, requote_bps: 5, max_inventory: '0.01', skew_bps: 10 },
+    });
     await t.mark(1, '65000');
     expect(t.intents).toHaveLength(0); // no book yet: not started
     await t.book(1, { bids: [['64900', '1']], asks: [['65100', '1']] });
-    expect(t.intentsOf('placeLimit').map((i) => [i.side, i.price, i.postOnly])).toEqual([['buy', '64935', true], ['sell', '65065', true]]);
+    expect(t.intentsOf('placeLimit').map((i) => [i.side, i.price, i.postOnly])).toEqual([
+      ['buy', '64935', true],
+      ['sell', '65065', true],
+    ]);
     await t.mark(1, '65010');
     expect(t.intents).toHaveLength(2);
     await t.mark(1, '65100');
-    expect(t.intents.map((i) => i.kind)).toEqual(['placeLimit', 'placeLimit', 'cancel', 'cancel', 'placeLimit', 'placeLimit']);
+    expect(t.intents.map((i) => i.kind)).toEqual([
+      'placeLimit',
+      'placeLimit',
+      'cancel',
+      'cancel',
+      'placeLimit',
+      'placeLimit',
+    ]);
     const bid = t.intentsOf('placeLimit')[2]!;
     await t.fill(bid.intentId);
     expect(t.exchange.position(1)?.signedSize).toBe('0.001');
@@ -25,16 +37,34 @@ describe('example strategies in the test kit', () => {
   });
 
   it('grid: places the ladder around the first mark and replaces a filled level with the opposite order', async () => {
-    const t = await strategyTest(grid, { params: { lower: '100', upper: '110', levels: 6, size: '0.01' }, fillModel: 'none' });
+    const t = await strategyTest(grid, {
+      params: { lower: '100', upper: '110', levels: 6, size: '0.01' },
+      fillModel: 'none',
+    });
     await t.mark(1, '105.5');
     await t.book(1, { bids: [['105', '1']], asks: [['106', '1']] });
-    expect(t.intentsOf('placeLimit').map((i) => `${i.side}@${i.price}`)).toEqual(['buy@100', 'buy@102', 'buy@104', 'sell@108', 'sell@110']);
+    expect(t.intentsOf('placeLimit').map((i) => `${i.side}@${i.price}`)).toEqual([
+      'buy@100',
+      'buy@102',
+      'buy@104',
+      'sell@108',
+      'sell@110',
+    ]);
     await t.fill(t.intentsOf('placeLimit')[2]!.intentId);
     expect(t.intentsOf('placeLimit').at(-1)).toMatchObject({ side: 'sell', price: '106' });
   });
 
   it('momentum taker: enters on a move over its window and closes on the stop loss', async () => {
-    const t = await strategyTest(momentumTaker, { params: { size: '0.01', lookback_blocks: 2, entry_bps: 20, stop_loss_bps: 30, take_profit_bps: 500, cooldown_blocks: 0 } });
+    const t = await strategyTest(momentumTaker, {
+      params: {
+        size: '0.01',
+        lookback_blocks: 2,
+        entry_bps: 20,
+        stop_loss_bps: 30,
+        take_profit_bps: 500,
+        cooldown_blocks: 0,
+      },
+    });
     await t.book(1, { bids: [['99.9', '5']], asks: [['100.1', '5']] });
     for (const mark of ['100', '100', '100.5']) await t.mark(1, mark);
     expect(t.intentsOf('placeMarket')).toEqual([expect.objectContaining({ side: 'buy', size: '0.01' })]);

@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { computeQuotes, keepOffTheTouch, shouldRequote, signedInventory, skewBps, marketMakerParams } from '../../strategies/marketMaker.js';
+import {
+  computeQuotes,
+  keepOffTheTouch,
+  shouldRequote,
+  signedInventory,
+  skewBps,
+  marketMakerParams,
+} from '../../strategies/marketMaker.js';
 import { GridTracker, gridLevels, initialGridOrders, replacementOrder } from '../../strategies/grid.js';
 import { decide, momentumParams } from '../../strategies/momentumTaker.js';
 
 describe('market maker quotes', () => {
-  const p = marketMakerParams.parse({ size: '0.001', spread_bps: 20, requote_bps: 5, max_inventory: '0.01', skew_bps: 10 });
+  const p = marketMakerParams.parse({
+    size: '0.001',
+    spread_bps: 20,
+    requote_bps: 5,
+    max_inventory: '0.01',
+    skew_bps: 10,
+  });
 
   it('centres on the mark when flat, spread_bps apart', () => {
     expect(computeQuotes('65000', '0', p)).toEqual({ center: '65000', bid: '64935', ask: '65065' });
@@ -35,18 +48,32 @@ describe('market maker quotes', () => {
   it('moves a post-only quote that would cross the book one tick behind the opposite touch', () => {
     // Long at the limit: the skewed ask (64999.935) sits below the best bid of 64999.9.
     const full = computeQuotes('65000', '0.01', p);
-    expect(keepOffTheTouch(full, { bestBid: '64999.95', bestAsk: '65000.05' }, '0.1')).toEqual({ center: full.center, ask: '65000.05' });
+    expect(keepOffTheTouch(full, { bestBid: '64999.95', bestAsk: '65000.05' }, '0.1')).toEqual({
+      center: full.center,
+      ask: '65000.05',
+    });
     // A bid at or above the best ask goes one tick under it; the ask behind the touch stays.
     const quotes = { center: '100', bid: '100.5', ask: '101' };
-    expect(keepOffTheTouch(quotes, { bestBid: '99', bestAsk: '100.5' }, '0.5')).toEqual({ center: '100', bid: '100', ask: '101' });
-    expect(keepOffTheTouch(quotes, { bestBid: '101', bestAsk: '102' }, '0.5')).toEqual({ center: '100', bid: '100.5', ask: '101.5' });
+    expect(keepOffTheTouch(quotes, { bestBid: '99', bestAsk: '100.5' }, '0.5')).toEqual({
+      center: '100',
+      bid: '100',
+      ask: '101',
+    });
+    expect(keepOffTheTouch(quotes, { bestBid: '101', bestAsk: '102' }, '0.5')).toEqual({
+      center: '100',
+      bid: '100.5',
+      ask: '101.5',
+    });
   });
 
   it('leaves quotes behind the touch, or with an empty opposite side, unchanged, and drops a bid with no positive price left', () => {
     const flat = computeQuotes('65000', '0', p);
     expect(keepOffTheTouch(flat, { bestBid: '64990', bestAsk: '65010' }, '0.1')).toEqual(flat);
     expect(keepOffTheTouch(flat, {}, '0.1')).toEqual(flat);
-    expect(keepOffTheTouch({ center: '0.2', bid: '0.2', ask: '0.3' }, { bestAsk: '0.1' }, '0.1')).toEqual({ center: '0.2', ask: '0.3' });
+    expect(keepOffTheTouch({ center: '0.2', bid: '0.2', ask: '0.3' }, { bestAsk: '0.1' }, '0.1')).toEqual({
+      center: '0.2',
+      ask: '0.3',
+    });
   });
 
   it('signs inventory from the position side', () => {
@@ -72,8 +99,16 @@ describe('grid', () => {
 
   it('replaces a filled order with the opposite one a level away, not past the edges', () => {
     const levels = gridLevels('100', '110', 3);
-    expect(replacementOrder(levels, { level: 0, side: 'buy', price: '100' })).toEqual({ level: 1, side: 'sell', price: '105' });
-    expect(replacementOrder(levels, { level: 1, side: 'sell', price: '105' })).toEqual({ level: 0, side: 'buy', price: '100' });
+    expect(replacementOrder(levels, { level: 0, side: 'buy', price: '100' })).toEqual({
+      level: 1,
+      side: 'sell',
+      price: '105',
+    });
+    expect(replacementOrder(levels, { level: 1, side: 'sell', price: '105' })).toEqual({
+      level: 0,
+      side: 'buy',
+      price: '100',
+    });
     expect(replacementOrder(levels, { level: 2, side: 'buy', price: '110' })).toBeUndefined();
   });
 
@@ -88,12 +123,26 @@ describe('grid', () => {
 });
 
 describe('momentum decisions', () => {
-  const p = momentumParams.parse({ size: '0.001', lookback_blocks: 3, entry_bps: 10, stop_loss_bps: 20, take_profit_bps: 40 });
+  const p = momentumParams.parse({
+    size: '0.001',
+    lookback_blocks: 3,
+    entry_bps: 10,
+    stop_loss_bps: 20,
+    take_profit_bps: 40,
+  });
 
   it('waits for a full window, then enters with the move', () => {
     expect(decide(['100', '100.05'], '100.2', undefined, undefined, p)).toEqual({ action: 'none' });
-    expect(decide(['100', '100.05', '100.08'], '100.1', undefined, undefined, p)).toEqual({ action: 'enter', side: 'buy', moveBps: '10' });
-    expect(decide(['100', '99.95', '99.92'], '99.9', undefined, undefined, p)).toEqual({ action: 'enter', side: 'sell', moveBps: '-10' });
+    expect(decide(['100', '100.05', '100.08'], '100.1', undefined, undefined, p)).toEqual({
+      action: 'enter',
+      side: 'buy',
+      moveBps: '10',
+    });
+    expect(decide(['100', '99.95', '99.92'], '99.9', undefined, undefined, p)).toEqual({
+      action: 'enter',
+      side: 'sell',
+      moveBps: '-10',
+    });
     expect(decide(['100', '100', '100'], '100.09', undefined, undefined, p)).toEqual({ action: 'none' });
   });
 

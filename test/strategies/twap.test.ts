@@ -33,9 +33,15 @@ describe('twap schedule (pure parts)', () => {
   });
 
   it('prices the child at the touch, never worse than the limit, on the tick', () => {
-    expect(childPrice('buy', { marketId: 1, bestBid: { price: '64990', quantity: '1' } }, '65100', '0.1')).toBe('64990');
-    expect(childPrice('buy', { marketId: 1, bestBid: { price: '65200', quantity: '1' } }, '65100', '0.1')).toBe('65100');
-    expect(childPrice('sell', { marketId: 1, bestAsk: { price: '64000.05', quantity: '1' } }, '63000', '0.1')).toBe('64000.1');
+    expect(childPrice('buy', { marketId: 1, bestBid: { price: '64990', quantity: '1' } }, '65100', '0.1')).toBe(
+      '64990',
+    );
+    expect(childPrice('buy', { marketId: 1, bestBid: { price: '65200', quantity: '1' } }, '65100', '0.1')).toBe(
+      '65100',
+    );
+    expect(childPrice('sell', { marketId: 1, bestAsk: { price: '64000.05', quantity: '1' } }, '63000', '0.1')).toBe(
+      '64000.1',
+    );
     expect(childPrice('sell', undefined, '63000', '0.1')).toBe('63000');
   });
 });
@@ -61,7 +67,9 @@ describe('twap executor in virtual time', () => {
     expect(children[1]?.size).toBe('0.003');
     const market = t.intentsOf('placeMarket');
     expect(market).toHaveLength(1);
-    const filled = t.orderEvents.filter((e) => e.type === 'partially_filled' || e.type === 'filled').reduce((sum, e) => addDecimals(sum, 'lastFillSize' in e ? e.lastFillSize : '0'), '0');
+    const filled = t.orderEvents
+      .filter((e) => e.type === 'partially_filled' || e.type === 'filled')
+      .reduce((sum, e) => addDecimals(sum, 'lastFillSize' in e ? e.lastFillSize : '0'), '0');
     expect(filled).toBe('0.12');
     expect(market[0]?.size).toBe('0.06');
     expect(t.status).toBe('done');
@@ -73,9 +81,14 @@ describe('twap executor in virtual time', () => {
   it('cancels the resting child and waits for its end before placing the next slice', async () => {
     const t = await started({ fillModel: 'none' });
     await t.advance(MINUTE);
-    const kinds = t.intents.map((i) => (i.kind === 'cancel' ? `cancel:${'intentId' in i.target ? i.target.intentId : ''}` : `${i.kind}:${i.intentId}`));
+    const kinds = t.intents.map((i) =>
+      i.kind === 'cancel' ? `cancel:${'intentId' in i.target ? i.target.intentId : ''}` : `${i.kind}:${i.intentId}`,
+    );
     expect(kinds).toEqual(['placeLimit:twap-test-1', 'cancel:twap-test-1', 'placeLimit:twap-test-3']);
-    expect(t.orderEvents.filter((e) => e.intentId === 'twap-test-1').map((e) => e.type)).toEqual(['placed', 'cancelled']);
+    expect(t.orderEvents.filter((e) => e.intentId === 'twap-test-1').map((e) => e.type)).toEqual([
+      'placed',
+      'cancelled',
+    ]);
     expect(t.intentsOf('placeLimit')[1]?.size).toBe('0.004');
   });
 

@@ -13,9 +13,26 @@ function lifecycle(position?: { side: 'buy' | 'sell'; size: string }) {
 }
 
 const limit = placeLimit({ intentId: 'a', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100' });
-const order = (state: OrderUpdate['state'], filledSize: string, extra: Partial<OrderUpdate> = {}): OrderUpdate => ({ intentId: 'a', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100', state, filledSize, orderId: '0xa', ...extra });
-const outcome = (type: 'accepted' | 'unknown', intentId = 'a', kind: IntentOutcome['kind'] = 'placeLimit'): IntentOutcome =>
-  type === 'accepted' ? { type, intentId, strategy: 's', kind, marketId: 1, atMs: 0, orderId: '0xa' } : { type, intentId, strategy: 's', kind, marketId: 1, atMs: 0, reason: 'timeout' };
+const order = (state: OrderUpdate['state'], filledSize: string, extra: Partial<OrderUpdate> = {}): OrderUpdate => ({
+  intentId: 'a',
+  strategy: 's',
+  marketId: 1,
+  side: 'buy',
+  size: '1',
+  price: '100',
+  state,
+  filledSize,
+  orderId: '0xa',
+  ...extra,
+});
+const outcome = (
+  type: 'accepted' | 'unknown',
+  intentId = 'a',
+  kind: IntentOutcome['kind'] = 'placeLimit',
+): IntentOutcome =>
+  type === 'accepted'
+    ? { type, intentId, strategy: 's', kind, marketId: 1, atMs: 0, orderId: '0xa' }
+    : { type, intentId, strategy: 's', kind, marketId: 1, atMs: 0, reason: 'timeout' };
 
 describe('per-order lifecycle events', () => {
   it('placed, partially filled with what is left, then filled, in order and once each', () => {
@@ -30,7 +47,12 @@ describe('per-order lifecycle events', () => {
     life.onOrder(order('filled', '1'));
     life.onOrder(order('cancelled', '1'));
     expect(types()).toEqual(['a:placed', 'a:partially_filled', 'a:partially_filled', 'a:filled']);
-    expect(events.map((e) => [e.filledSize, e.remainingSize])).toEqual([['0', '1'], ['0.25', '0.75'], ['0.75', '0.25'], ['1', '0']]);
+    expect(events.map((e) => [e.filledSize, e.remainingSize])).toEqual([
+      ['0', '1'],
+      ['0.25', '0.75'],
+      ['0.75', '0.25'],
+      ['1', '0'],
+    ]);
     expect(events[1]).toMatchObject({ lastFillSize: '0.25', orderId: '0xa', price: '100', side: 'buy', size: '1' });
     expect(events[3]).toMatchObject({ lastFillSize: '0.25' });
     expect(events.map((e) => e.atMs)).toEqual([...events.map((e) => e.atMs)].sort());
@@ -55,11 +77,22 @@ describe('per-order lifecycle events', () => {
     life.onIntent(cancel({ intentId: 'x', strategy: 's', marketId: 1, target: { intentId: 'a' } }));
     life.onIntent(cancel({ intentId: 'y', strategy: 's', marketId: 1, target: { orderId: '0xB' } }));
     life.onOrder(order('partially_filled', '0.5', { intentId: 'a' }));
-    for (const id of ['a', 'b']) life.onOrder(order('cancelled', id === 'a' ? '0.5' : '0', { intentId: id, orderId: `0x${id}` }));
+    for (const id of ['a', 'b'])
+      life.onOrder(order('cancelled', id === 'a' ? '0.5' : '0', { intentId: id, orderId: `0x${id}` }));
     // c was not asked to go: cancelled by the venue or another client.
     life.onOrder(order('cancelled', '0', { intentId: 'c', orderId: '0xc' }));
-    expect(types()).toEqual(['a:placed', 'b:placed', 'c:placed', 'a:partially_filled', 'a:cancelled', 'b:cancelled', 'c:cancelled']);
-    expect(events.filter((e) => e.type === 'cancelled').map((e) => ('requested' in e ? e.requested : undefined))).toEqual([true, true, false]);
+    expect(types()).toEqual([
+      'a:placed',
+      'b:placed',
+      'c:placed',
+      'a:partially_filled',
+      'a:cancelled',
+      'b:cancelled',
+      'c:cancelled',
+    ]);
+    expect(
+      events.filter((e) => e.type === 'cancelled').map((e) => ('requested' in e ? e.requested : undefined)),
+    ).toEqual([true, true, false]);
     expect(events[4]).toMatchObject({ filledSize: '0.5', remainingSize: '0.5' });
     const all = lifecycle();
     all.life.onIntent(limit);
@@ -71,10 +104,31 @@ describe('per-order lifecycle events', () => {
 
   it('expired when IOC, market or GTT orders end by their time in force without a cancel of ours', () => {
     const { life, events, types } = lifecycle();
-    life.onIntent(placeLimit({ intentId: 'ioc', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100', timeInForce: 'IOC' }));
+    life.onIntent(
+      placeLimit({
+        intentId: 'ioc',
+        strategy: 's',
+        marketId: 1,
+        side: 'buy',
+        size: '1',
+        price: '100',
+        timeInForce: 'IOC',
+      }),
+    );
     life.onOrder(order('partially_filled', '0.4', { intentId: 'ioc' }));
     life.onOrder(order('cancelled', '0.4', { intentId: 'ioc' }));
-    life.onIntent(placeLimit({ intentId: 'gtt', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100', timeInForce: 'GTT', ttlUnits: 5 }));
+    life.onIntent(
+      placeLimit({
+        intentId: 'gtt',
+        strategy: 's',
+        marketId: 1,
+        side: 'buy',
+        size: '1',
+        price: '100',
+        timeInForce: 'GTT',
+        ttlUnits: 5,
+      }),
+    );
     life.onOrder(order('open', '0', { intentId: 'gtt' }));
     life.onOrder(order('cancelled', '0', { intentId: 'gtt' }));
     expect(types()).toEqual(['ioc:placed', 'ioc:partially_filled', 'ioc:expired', 'gtt:placed', 'gtt:expired']);
@@ -84,9 +138,25 @@ describe('per-order lifecycle events', () => {
   it('rejected, never placed, when refused locally or failed at the venue; an unknown outcome waits', () => {
     const { life, events, types } = lifecycle({ side: 'buy', size: '0.3' });
     life.onIntent(limit);
-    life.onOutcome({ type: 'refused', intentId: 'a', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 0, rejection: { rule: 'min_order_size', value: '1', reason: 'too small', hints: [] } });
+    life.onOutcome({
+      type: 'refused',
+      intentId: 'a',
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 0,
+      rejection: { rule: 'min_order_size', value: '1', reason: 'too small', hints: [] },
+    });
     life.onIntent(closePosition({ intentId: 'close', strategy: 's', marketId: 1 }));
-    life.onOutcome({ type: 'failed', intentId: 'close', strategy: 's', kind: 'closePosition', marketId: 1, atMs: 0, error: { code: 'VENUE_POST_ONLY_WOULD_CROSS', message: 'would cross', hints: [] } });
+    life.onOutcome({
+      type: 'failed',
+      intentId: 'close',
+      strategy: 's',
+      kind: 'closePosition',
+      marketId: 1,
+      atMs: 0,
+      error: { code: 'VENUE_POST_ONLY_WOULD_CROSS', message: 'would cross', hints: [] },
+    });
     life.onIntent(placeLimit({ intentId: 'u', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100' }));
     life.onOutcome(outcome('unknown', 'u'));
     expect(types()).toEqual(['a:rejected', 'close:rejected']);
@@ -105,7 +175,11 @@ describe('per-order lifecycle events', () => {
     life.onOrder(order('partially_filled', '0.5', { intentId: 'old' }));
     life.onOrder(order('partially_filled', '0.7', { intentId: 'old' }));
     life.onOrder(order('cancelled', '0.7', { intentId: 'old' }));
-    expect(events.map((e) => [e.type, e.filledSize, 'lastFillSize' in e ? e.lastFillSize : '-'])).toEqual([['placed', '0.5', '-'], ['partially_filled', '0.7', '0.2'], ['cancelled', '0.7', '-']]);
+    expect(events.map((e) => [e.type, e.filledSize, 'lastFillSize' in e ? e.lastFillSize : '-'])).toEqual([
+      ['placed', '0.5', '-'],
+      ['partially_filled', '0.7', '0.2'],
+      ['cancelled', '0.7', '-'],
+    ]);
   });
 });
 
@@ -113,7 +187,17 @@ describe('per-order lifecycle with malformed intents', () => {
   it('reports a refused intent whose size is not a decimal, without throwing', () => {
     const { life, events } = lifecycle();
     life.onIntent(placeLimit({ intentId: 'bad', strategy: 's', marketId: 1, side: 'buy', size: 'abc', price: '100' }));
-    life.onOutcome({ type: 'refused', intentId: 'bad', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 0, rejection: { rule: 'size', value: 'abc', reason: 'not a decimal', hints: [] } });
-    expect(events).toEqual([expect.objectContaining({ type: 'rejected', size: 'abc', remainingSize: 'abc', code: 'size' })]);
+    life.onOutcome({
+      type: 'refused',
+      intentId: 'bad',
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 0,
+      rejection: { rule: 'size', value: 'abc', reason: 'not a decimal', hints: [] },
+    });
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'rejected', size: 'abc', remainingSize: 'abc', code: 'size' }),
+    ]);
   });
 });

@@ -10,7 +10,13 @@ describe('PnL ledger', () => {
     ledger.onFill({ marketId: 1, side: 'buy', price: '110', size: '1', fee: '0.011' });
     ledger.onFill({ marketId: 1, side: 'sell', price: '120', size: '1.5', fee: '-0.002' });
     // 1 @ 100 closed at 120 (+20), 0.5 @ 110 closed at 120 (+5); 0.5 @ 110 left.
-    expect(ledger.view(marks({ 1: '130' }))).toEqual({ realized: '25', unrealized: '10', fees: '0.019', net: '34.981', unpricedMarkets: [] });
+    expect(ledger.view(marks({ 1: '130' }))).toEqual({
+      realized: '25',
+      unrealized: '10',
+      fees: '0.019',
+      net: '34.981',
+      unpricedMarkets: [],
+    });
     expect(ledger.netSize(1)).toBe('0.5');
     expect(ledger.position(1)).toEqual({ signedSize: '0.5', avgEntryPrice: '110' });
   });

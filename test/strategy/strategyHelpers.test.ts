@@ -31,7 +31,11 @@ import {
   type OrderEvent,
 } from '../../src/strategy/index.js';
 
-const market: MarketView = { market_id: '1', mark_price: '65000', config: { step_size: '0.001', step_price: '0.5', min_order_size: '0.002' } };
+const market: MarketView = {
+  market_id: '1',
+  mark_price: '65000',
+  config: { step_size: '0.001', step_price: '0.5', min_order_size: '0.002' },
+};
 
 describe('exact decimals for strategies', () => {
   it('subtracts exactly and divides to the named places with the named rounding', () => {
@@ -92,7 +96,13 @@ describe('narrowing guards', () => {
 
   it('each outcome guard accepts exactly its kind, and narrows to its fields', () => {
     const guards = [isAccepted, isRefused, isFailed, isUnknown, isDryRun];
-    expect(guards.map((g) => outcomes.filter(g).map((o) => o.type))).toEqual([['accepted'], ['refused'], ['failed'], ['unknown'], ['dry_run']]);
+    expect(guards.map((g) => outcomes.filter(g).map((o) => o.type))).toEqual([
+      ['accepted'],
+      ['refused'],
+      ['failed'],
+      ['unknown'],
+      ['dry_run'],
+    ]);
     expect(outcomes.filter(isNotDone).map((o) => o.type)).toEqual(['refused', 'failed']);
     const refused = outcomes.find(isRefused);
     expect(refused?.rejection.rule).toBe('size');
@@ -100,7 +110,16 @@ describe('narrowing guards', () => {
   });
 
   it('each order event guard accepts exactly its kind', () => {
-    const e = { intentId: 'i', strategy: 's', marketId: 1, side: 'buy' as const, size: '1', filledSize: '0', remainingSize: '1', atMs: 0 };
+    const e = {
+      intentId: 'i',
+      strategy: 's',
+      marketId: 1,
+      side: 'buy' as const,
+      size: '1',
+      filledSize: '0',
+      remainingSize: '1',
+      atMs: 0,
+    };
     const events: OrderEvent[] = [
       { ...e, type: 'placed' },
       { ...e, type: 'partially_filled', lastFillSize: '0.5', filledSize: '0.5', remainingSize: '0.5' },
@@ -110,8 +129,20 @@ describe('narrowing guards', () => {
       { ...e, type: 'rejected', code: 'size', reason: 'zero', by: 'refused' },
     ];
     const guards = [isPlaced, isPartiallyFilled, isFilled, isCancelled, isExpired, isRejected];
-    expect(guards.map((g) => events.filter(g).map((x) => x.type))).toEqual([['placed'], ['partially_filled'], ['filled'], ['cancelled'], ['expired'], ['rejected']]);
+    expect(guards.map((g) => events.filter(g).map((x) => x.type))).toEqual([
+      ['placed'],
+      ['partially_filled'],
+      ['filled'],
+      ['cancelled'],
+      ['expired'],
+      ['rejected'],
+    ]);
     expect(events.filter(isFillEvent).map((x) => x.lastFillSize)).toEqual(['0.5', '0.5']);
-    expect(events.filter(isTerminalOrderEvent).map((x) => x.type)).toEqual(['filled', 'cancelled', 'expired', 'rejected']);
+    expect(events.filter(isTerminalOrderEvent).map((x) => x.type)).toEqual([
+      'filled',
+      'cancelled',
+      'expired',
+      'rejected',
+    ]);
   });
 });

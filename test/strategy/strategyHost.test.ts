@@ -5,15 +5,30 @@ import { ManualClock } from '../../src/core/clock.js';
 import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
 import type { Intent } from '../../src/engine/intents.js';
 import { defineStrategy } from '../../src/strategy/strategyDefinition.js';
-import { StrategyHost, type ExecutionPort, type HostLogger, type HostedStrategy } from '../../src/strategy/strategyHost.js';
+import {
+  StrategyHost,
+  type ExecutionPort,
+  type HostLogger,
+  type HostedStrategy,
+} from '../../src/strategy/strategyHost.js';
 import type { StrategyStreams } from '../../src/strategy/strategyContext.js';
 import type { MarkPrice, StateSnapshot } from '../../src/strategy/strategyViews.js';
 import { StrategyParamsError } from '../../src/strategy/strategyParamsError.js';
 import { currentStrategyScope } from '../../src/strategy/strategyScope.js';
 
-function recordingLogger(lines: { level: string; bindings: Record<string, unknown>; obj: object; msg?: string }[], bindings: Record<string, unknown> = {}): HostLogger {
-  const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, bindings, obj, ...(msg === undefined ? {} : { msg }) });
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (b) => recordingLogger(lines, { ...bindings, ...b }) };
+function recordingLogger(
+  lines: { level: string; bindings: Record<string, unknown>; obj: object; msg?: string }[],
+  bindings: Record<string, unknown> = {},
+): HostLogger {
+  const at = (level: string) => (obj: object, msg?: string) =>
+    lines.push({ level, bindings, obj, ...(msg === undefined ? {} : { msg }) });
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (b) => recordingLogger(lines, { ...bindings, ...b }),
+  };
 }
 
 function harness() {
@@ -39,7 +54,13 @@ function harness() {
     balance: never,
     tradingState: never,
   };
-  const state: StateSnapshot = { markets: () => [], market: () => undefined, position: () => undefined, openOrders: () => [], balance: () => '1000' };
+  const state: StateSnapshot = {
+    markets: () => [],
+    market: () => undefined,
+    position: () => undefined,
+    openOrders: () => [],
+    balance: () => '1000',
+  };
   const lines: Parameters<typeof recordingLogger>[0] = [];
   return { marks, outcomes, submitted, cancelledFor, execution, streams, state, lines, logger: recordingLogger(lines) };
 }
@@ -48,7 +69,12 @@ const echo = defineStrategy({
   name: 'echo',
   description: 'buys at every mark',
   params: z.object({ size: z.string() }),
-  run: (ctx) => ctx.streams.mark(1).pipe(map((m) => ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: ctx.params.size, price: m.markPrice }))),
+  run: (ctx) =>
+    ctx.streams
+      .mark(1)
+      .pipe(
+        map((m) => ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: ctx.params.size, price: m.markPrice })),
+      ),
 });
 
 const exploding = defineStrategy({
@@ -64,14 +90,35 @@ const exploding = defineStrategy({
     ),
 });
 
-function hosted(definition: HostedStrategy['definition'], name: string, params: unknown, extra: Partial<HostedStrategy> = {}): HostedStrategy {
-  return { name, definition, params, markets: [1], onError: 'cancel', configPath: `strategies[${name}].params`, ...extra };
+function hosted(
+  definition: HostedStrategy['definition'],
+  name: string,
+  params: unknown,
+  extra: Partial<HostedStrategy> = {},
+): HostedStrategy {
+  return {
+    name,
+    definition,
+    params,
+    markets: [1],
+    onError: 'cancel',
+    configPath: `strategies[${name}].params`,
+    ...extra,
+  };
 }
 
 describe('StrategyHost', () => {
   it('routes intents stamped with the strategy name and fresh ids to the engine', async () => {
     const h = harness();
-    const host = new StrategyHost({ strategies: [hosted(echo as never, 'a', { size: '0.1' })], streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r1' });
+    const host = new StrategyHost({
+      strategies: [hosted(echo, 'a', { size: '0.1' })],
+      streams: h.streams,
+      state: h.state,
+      execution: h.execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r1',
+    });
     await host.start();
     h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
     h.marks.next({ marketId: 2, markPrice: '5', blockNumber: 1 });
@@ -88,8 +135,16 @@ describe('StrategyHost', () => {
   it('refuses to start anything when one strategy has bad params, naming the config path', async () => {
     const h = harness();
     const host = new StrategyHost({
-      strategies: [hosted(echo as never, 'good', { size: '1' }), hosted(echo as never, 'bad', { size: 5 }, { configPath: 'strategies[1].params' })],
-      streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r',
+      strategies: [
+        hosted(echo, 'good', { size: '1' }),
+        hosted(echo, 'bad', { size: 5 }, { configPath: 'strategies[1].params' }),
+      ],
+      streams: h.streams,
+      state: h.state,
+      execution: h.execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r',
     });
     await expect(host.start()).rejects.toThrow(StrategyParamsError);
     await expect(host.start()).rejects.toThrow(/^config error at strategies\[1\]\.params\.size: .*\(strategy bad\)/);
@@ -100,8 +155,13 @@ describe('StrategyHost', () => {
   it('stops a strategy that throws, cancels its orders per on_error, and keeps the others running', async () => {
     const h = harness();
     const host = new StrategyHost({
-      strategies: [hosted(exploding as never, 'boom', {}), hosted(echo as never, 'steady', { size: '1' }, { onError: 'keep' })],
-      streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r',
+      strategies: [hosted(exploding, 'boom', {}), hosted(echo, 'steady', { size: '1' }, { onError: 'keep' })],
+      streams: h.streams,
+      state: h.state,
+      execution: h.execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r',
     });
     await host.start();
     h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
@@ -125,7 +185,15 @@ describe('StrategyHost', () => {
       params: z.object({}),
       run: (ctx) => ctx.streams.mark(1).pipe(map(() => ctx.intents.cancelAll({ marketId: 2 }))),
     });
-    const host = new StrategyHost({ strategies: [hosted(rogue as never, 'rogue', {}, { onError: 'keep' })], streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r' });
+    const host = new StrategyHost({
+      strategies: [hosted(rogue, 'rogue', {}, { onError: 'keep' })],
+      streams: h.streams,
+      state: h.state,
+      execution: h.execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r',
+    });
     await host.start();
     h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
     await new Promise((r) => setImmediate(r));
@@ -141,12 +209,34 @@ describe('StrategyHost', () => {
       name: 'listener',
       description: 'records outcomes',
       params: z.object({}),
-      run: (ctx) => ctx.outcomes.pipe(mergeMap((o) => { seen.push(`${ctx.name}:${o.intentId}`); return EMPTY; })),
+      run: (ctx) =>
+        ctx.outcomes.pipe(
+          mergeMap((o) => {
+            seen.push(`${ctx.name}:${o.intentId}`);
+            return EMPTY;
+          }),
+        ),
     });
-    const host = new StrategyHost({ strategies: [hosted(listener as never, 'x', {}), hosted(listener as never, 'y', {})], streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r' });
+    const host = new StrategyHost({
+      strategies: [hosted(listener, 'x', {}), hosted(listener, 'y', {})],
+      streams: h.streams,
+      state: h.state,
+      execution: h.execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r',
+    });
     await host.start();
     h.outcomes.next({ type: 'accepted', intentId: 'x-r-1', strategy: 'x', kind: 'placeLimit', marketId: 1, atMs: 0 });
-    h.outcomes.next({ type: 'refused', intentId: 'y-r-1', strategy: 'y', kind: 'placeLimit', marketId: 1, atMs: 0, rejection: { rule: 'size', value: '0', reason: 'zero', hints: [] } });
+    h.outcomes.next({
+      type: 'refused',
+      intentId: 'y-r-1',
+      strategy: 'y',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 0,
+      rejection: { rule: 'size', value: '0', reason: 'zero', hints: [] },
+    });
     expect(seen).toEqual(['x:x-r-1', 'y:y-r-1']);
   });
 
@@ -166,8 +256,13 @@ describe('StrategyHost', () => {
       },
     });
     const host = new StrategyHost({
-      strategies: [hosted(nested as never, 'nested', {}), hosted(echo as never, 'steady', { size: '1' }, { onError: 'keep' })],
-      streams: h.streams, state: h.state, execution: h.execution, logger: h.logger, clock: new ManualClock(), runId: 'r',
+      strategies: [hosted(nested, 'nested', {}), hosted(echo, 'steady', { size: '1' }, { onError: 'keep' })],
+      streams: h.streams,
+      state: h.state,
+      execution: h.execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r',
     });
     await host.start();
     h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
@@ -194,13 +289,27 @@ describe('StrategyHost', () => {
       description: 'looks at its scope from a timer and from a stream',
       params: z.object({}),
       onStart: () => void setTimeout(() => scopes.push(`timer:${currentStrategyScope()?.strategy}`), 1),
-      run: (ctx) => ctx.streams.mark(1).pipe(map((m) => {
-        scopes.push(`stream:${currentStrategyScope()?.strategy}`);
-        return ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '1', price: m.markPrice });
-      })),
+      run: (ctx) =>
+        ctx.streams.mark(1).pipe(
+          map((m) => {
+            scopes.push(`stream:${currentStrategyScope()?.strategy}`);
+            return ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '1', price: m.markPrice });
+          }),
+        ),
     });
-    const execution: ExecutionPort = { ...h.execution, submit: () => scopes.push(`engine:${currentStrategyScope()?.strategy}`) };
-    const host = new StrategyHost({ strategies: [hosted(timed as never, 'a', {})], streams: h.streams, state: h.state, execution, logger: h.logger, clock: new ManualClock(), runId: 'r' });
+    const execution: ExecutionPort = {
+      ...h.execution,
+      submit: () => scopes.push(`engine:${currentStrategyScope()?.strategy}`),
+    };
+    const host = new StrategyHost({
+      strategies: [hosted(timed, 'a', {})],
+      streams: h.streams,
+      state: h.state,
+      execution,
+      logger: h.logger,
+      clock: new ManualClock(),
+      runId: 'r',
+    });
     await host.start();
     h.marks.next({ marketId: 1, markPrice: '100', blockNumber: 1 });
     await new Promise((r) => setTimeout(r, 5));

@@ -1,7 +1,13 @@
 import { combineLatest, concat, defer, EMPTY, from, map, mergeMap, NEVER, of, take, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, type BookView, type Intent, type MarkPrice, type StrategyStatus } from '../../src/strategy/index.js';
+import {
+  defineStrategy,
+  type BookView,
+  type Intent,
+  type MarkPrice,
+  type StrategyStatus,
+} from '../../src/strategy/index.js';
 import { strategyTest } from '../../src/testing/index.js';
 
 /** A strategy that records what run() sees at once when it subscribes. */
@@ -14,8 +20,13 @@ function firstSight() {
     run: (ctx) =>
       defer(() => {
         const entry: (typeof seen)[number] = {};
-        combineLatest([ctx.streams.mark(1), ctx.streams.book(1)]).pipe(take(1)).subscribe(([mark, book]) => Object.assign(entry, { mark, book }));
-        ctx.streams.tradingState().pipe(take(1)).subscribe((s) => (entry.trading = s.mode));
+        combineLatest([ctx.streams.mark(1), ctx.streams.book(1)])
+          .pipe(take(1))
+          .subscribe(([mark, book]) => Object.assign(entry, { mark, book }));
+        ctx.streams
+          .tradingState()
+          .pipe(take(1))
+          .subscribe((s) => (entry.trading = s.mode));
         seen.push(entry);
         return NEVER;
       }),
@@ -35,14 +46,22 @@ describe('strategy lifecycle', () => {
     await t.mark(1, '65001');
     await t.tradingState('trading');
     expect(t.status).toBe('running');
-    expect(seen).toEqual([{ mark: { marketId: 1, markPrice: '65001', blockNumber: 2 }, book: { marketId: 1, bids: [{ price: '64990', quantity: '1' }], asks: [{ price: '65010', quantity: '1' }] }, trading: 'trading' }]);
+    expect(seen).toEqual([
+      {
+        mark: { marketId: 1, markPrice: '65001', blockNumber: 2 },
+        book: { marketId: 1, bids: [{ price: '64990', quantity: '1' }], asks: [{ price: '65010', quantity: '1' }] },
+        trading: 'trading',
+      },
+    ]);
   });
 
   it('logs what a waiting strategy still lacks, on the strategy clock', async () => {
     const t = await strategyTest(firstSight().definition);
     await t.mark(1, '65000');
     await t.advance(10_000);
-    expect(t.logs.find((l) => l.msg === 'strategy waits for its markets before it runs')?.obj).toEqual({ waitingFor: ['book of market 1'] });
+    expect(t.logs.find((l) => l.msg === 'strategy waits for its markets before it runs')?.obj).toEqual({
+      waitingFor: ['book of market 1'],
+    });
   });
 
   it('a ready signal of its own replaces the default wait', async () => {
@@ -93,7 +112,11 @@ describe('strategy lifecycle', () => {
     expect(t.exchange.position(1)).toBeUndefined();
     expect(t.pnl()).toMatchObject({ realized: '-0.02' });
     expect(t.status).toBe('stopped');
-    expect(t.logs.find((l) => l.msg === 'final intents of the strategy sent')?.obj).toMatchObject({ sent: 1, settled: 1, timedOut: false });
+    expect(t.logs.find((l) => l.msg === 'final intents of the strategy sent')?.obj).toMatchObject({
+      sent: 1,
+      settled: 1,
+      timedOut: false,
+    });
   });
 
   it('final intents may be an Observable; the wait for their outcomes ends at the stop timeout', async () => {
@@ -102,14 +125,23 @@ describe('strategy lifecycle', () => {
       description: 'two final intents, one never answered',
       params: z.object({}),
       run: () => NEVER as Observable<Intent>,
-      onStop: (ctx) => concat(of(ctx.intents.cancelAll({ marketId: 1 })), ctx.clock.timer(1_000).pipe(mergeMap(() => from([ctx.intents.setLeverage({ marketId: 1, leverage: 3 })])))),
+      onStop: (ctx) =>
+        concat(
+          of(ctx.intents.cancelAll({ marketId: 1 })),
+          ctx.clock.timer(1_000).pipe(mergeMap(() => from([ctx.intents.setLeverage({ marketId: 1, leverage: 3 })]))),
+        ),
     });
     const t = await strategyTest(definition, { waitUntilReady: false, stopTimeoutMs: 5_000 });
     t.respondOnce('silent', 'setLeverage');
     const before = t.time.now();
     await t.stop();
     expect(t.intents.map((i) => i.kind)).toEqual(['cancelAll', 'setLeverage']);
-    expect(t.logs.find((l) => l.msg === 'final intents of the strategy sent')?.obj).toMatchObject({ sent: 2, settled: 1, timedOut: true, timeoutMs: 5_000 });
+    expect(t.logs.find((l) => l.msg === 'final intents of the strategy sent')?.obj).toMatchObject({
+      sent: 2,
+      settled: 1,
+      timedOut: true,
+      timeoutMs: 5_000,
+    });
     expect(t.time.now() - before).toBeGreaterThanOrEqual(5_000);
     expect(t.status).toBe('stopped');
   });
@@ -131,7 +163,8 @@ describe('strategy lifecycle', () => {
             }),
           ),
         ),
-      onStop: (ctx) => ctx.state.openOrders(1).map((o) => ctx.intents.cancel({ marketId: 1, target: { intentId: o.intentId! } })),
+      onStop: (ctx) =>
+        ctx.state.openOrders(1).map((o) => ctx.intents.cancel({ marketId: 1, target: { intentId: o.intentId! } })),
     });
     const t = await strategyTest(definition);
     await t.mark(1, '100');

@@ -1,4 +1,4 @@
-import { filter, map, mergeMap, of, take } from 'rxjs';
+import { mergeMap, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineStrategy, isRefused, type Intent } from '../../src/strategy/index.js';
@@ -10,7 +10,16 @@ const scripted = (build: (ctx: Parameters<Parameters<typeof defineStrategy>[0]['
 
 async function ready<T extends Awaited<ReturnType<typeof strategyTest>>>(t: T): Promise<T> {
   await t.mark(1, '100');
-  await t.book(1, { bids: [['99', '1'], ['98', '2']], asks: [['101', '0.5'], ['102', '2']] });
+  await t.book(1, {
+    bids: [
+      ['99', '1'],
+      ['98', '2'],
+    ],
+    asks: [
+      ['101', '0.5'],
+      ['102', '2'],
+    ],
+  });
   return t;
 }
 
@@ -28,7 +37,13 @@ describe('the strategy test kit', () => {
         { marketConfig: { 1: { minSize: '0.002' } } },
       ),
     );
-    expect(t.outcomes.map((o) => (isRefused(o) ? o.rejection.rule : o.type))).toEqual(['price_tick', 'size_step', 'min_order_size', 'reduce_only', 'accepted']);
+    expect(t.outcomes.map((o) => (isRefused(o) ? o.rejection.rule : o.type))).toEqual([
+      'price_tick',
+      'size_step',
+      'min_order_size',
+      'reduce_only',
+      'accepted',
+    ]);
     expect(t.exchange.openOrders(1)).toEqual([expect.objectContaining({ price: '99', size: '0.01' })]);
   });
 
@@ -41,7 +56,12 @@ describe('the strategy test kit', () => {
         ]),
       ),
     );
-    expect(t.exchange.position(1)).toMatchObject({ signedSize: '1', avgEntryPrice: '101.5', markPrice: '100', unrealizedPnl: '-1.5' });
+    expect(t.exchange.position(1)).toMatchObject({
+      signedSize: '1',
+      avgEntryPrice: '101.5',
+      markPrice: '100',
+      unrealizedPnl: '-1.5',
+    });
     expect(t.outcomes[1]).toMatchObject({ type: 'failed', error: { kind: 'PostOnlyWouldCross' } });
     expect(t.orderEvents.map((e) => e.type)).toEqual(['placed', 'partially_filled', 'filled', 'rejected']);
     // Taker fees at 4 bps of 50.5 + 51.
@@ -51,7 +71,10 @@ describe('the strategy test kit', () => {
   it('fills a resting order when a trade or the book reaches its price, at its price, as maker', async () => {
     const t = await ready(
       await strategyTest(
-        scripted((ctx) => [ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '0.5', price: '99', postOnly: true }), ctx.intents.placeLimit({ marketId: 1, side: 'sell', size: '0.2', price: '103' })]),
+        scripted((ctx) => [
+          ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '0.5', price: '99', postOnly: true }),
+          ctx.intents.placeLimit({ marketId: 1, side: 'sell', size: '0.2', price: '103' }),
+        ]),
       ),
     );
     await t.trade(1, { price: '99', size: '0.1', aggressorSide: 'sell' });
@@ -59,7 +82,13 @@ describe('the strategy test kit', () => {
     await t.trade(1, { price: '99', size: '0.1', aggressorSide: 'buy' });
     expect(t.exchange.openOrders(1).find((o) => o.side === 'buy')?.filledSize).toBe('0.1');
     await t.book(1, { bids: [['104', '1']], asks: [['98.5', '0.3']] });
-    expect(t.orderEvents.map((e) => `${e.side}:${e.type}:${e.filledSize}`)).toEqual(['buy:placed:0', 'sell:placed:0', 'buy:partially_filled:0.1', 'buy:partially_filled:0.4', 'sell:filled:0.2']);
+    expect(t.orderEvents.map((e) => `${e.side}:${e.type}:${e.filledSize}`)).toEqual([
+      'buy:placed:0',
+      'sell:placed:0',
+      'buy:partially_filled:0.1',
+      'buy:partially_filled:0.4',
+      'sell:filled:0.2',
+    ]);
   });
 
   it('answers with scripted outcomes first, and fills only on request with fill model none', async () => {
@@ -78,7 +107,10 @@ describe('the strategy test kit', () => {
     );
     t.respondOnce({ refuse: 'max_open_orders', reason: 'budget full' });
     await ready(t);
-    expect(t.outcomes[0]).toMatchObject({ type: 'refused', rejection: { rule: 'max_open_orders', reason: 'budget full' } });
+    expect(t.outcomes[0]).toMatchObject({
+      type: 'refused',
+      rejection: { rule: 'max_open_orders', reason: 'budget full' },
+    });
     t.respond((intent) => (intent.kind === 'placeLimit' ? 'accept' : undefined));
     await t.book(1, { bids: [['110', '1']], asks: [['111', '1']] });
     expect(t.exchange.openOrders(1)).toHaveLength(0);

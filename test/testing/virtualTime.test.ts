@@ -7,7 +7,9 @@ describe('virtual time', () => {
     const time = new VirtualTime(0);
     const seen: string[] = [];
     timer(3_000, time).subscribe(() => seen.push(`timer@${time.now()}`));
-    interval(1_000, time).pipe(take(3)).subscribe((i) => seen.push(`tick${i}@${time.now()}`));
+    interval(1_000, time)
+      .pipe(take(3))
+      .subscribe((i) => seen.push(`tick${i}@${time.now()}`));
     const typed = new Subject<string>();
     typed.pipe(debounceTime(500, time)).subscribe((v) => seen.push(`${v}@${time.now()}`));
     typed.next('a');

@@ -15,7 +15,14 @@ import {
 } from '../../src/protocol/actionHashes.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
-import { parseBase64Signature, parseHexSignature, recoverAddress, toBase64Compact, toBase64Full, toHex65 } from '../../src/protocol/signature.js';
+import {
+  parseBase64Signature,
+  parseHexSignature,
+  recoverAddress,
+  toBase64Compact,
+  toBase64Full,
+  toHex65,
+} from '../../src/protocol/signature.js';
 import type { StructMessages, StructName } from '../../src/protocol/typedStructs.js';
 import type { OrderType, Side, StpMode, TimeInForce } from '../../src/protocol/enums.js';
 
@@ -66,23 +73,31 @@ describe('published protocol vectors', () => {
   });
 
   it('cancel, cancel-all, leverage, margin-mode and isolated-margin hashes', () => {
-    for (const c of vectors.actions.cancel) expect(cancelOrderHash(BigInt(c.marketId), BigInt(c.restingOrderId))).toBe(c.hash);
+    for (const c of vectors.actions.cancel)
+      expect(cancelOrderHash(BigInt(c.marketId), BigInt(c.restingOrderId))).toBe(c.hash);
     for (const c of vectors.actions.cancelAll) expect(cancelAllOrdersHash(BigInt(c.marketId))).toBe(c.hash);
-    for (const c of vectors.actions.leverage) expect(updateLeverageHash(Number(c.marketId), Number(c.leverage))).toBe(c.hash);
-    for (const c of vectors.actions.marginMode) expect(updateMarginModeHash(Number(c.marketId), Number(c.marginMode) as 0 | 1)).toBe(c.hash);
-    for (const c of vectors.actions.isolatedMargin) expect(updateIsolatedMarginHash(Number(c.marketId), BigInt(c.amount))).toBe(c.hash);
+    for (const c of vectors.actions.leverage)
+      expect(updateLeverageHash(Number(c.marketId), Number(c.leverage))).toBe(c.hash);
+    for (const c of vectors.actions.marginMode)
+      expect(updateMarginModeHash(Number(c.marketId), Number(c.marginMode) as 0 | 1)).toBe(c.hash);
+    for (const c of vectors.actions.isolatedMargin)
+      expect(updateIsolatedMarginHash(Number(c.marketId), BigInt(c.amount))).toBe(c.hash);
   });
 
   it.each(vectors.signatures)('$primaryType: digest and signature in every encoding', (v) => {
     const name = v.primaryType as StructName;
-    const message = reviveMessage(v.message as Record<string, string>) as unknown as StructMessages[typeof name];
+    const message = reviveMessage(v.message) as unknown as StructMessages[typeof name];
     const digest = typedDigest(context, name, message);
     expect(toHex(digest)).toBe(v.digest);
     const sig = keys[v.signedBy as 'account' | 'signer'].signDigest(digest);
     expect(toHex65(sig)).toBe(v.hex65);
     expect(toBase64Compact(sig)).toBe(v.base64Compact64);
     expect(toBase64Full(sig)).toBe(v.base64Full65);
-    for (const decoded of [parseHexSignature(v.hex65, 's'), parseBase64Signature(v.base64Compact64, 's'), parseBase64Signature(v.base64Full65, 's')]) {
+    for (const decoded of [
+      parseHexSignature(v.hex65, 's'),
+      parseBase64Signature(v.base64Compact64, 's'),
+      parseBase64Signature(v.base64Full65, 's'),
+    ]) {
       expect(recoverAddress(digest, decoded)).toBe(keys[v.signedBy as 'account' | 'signer'].address);
     }
   });

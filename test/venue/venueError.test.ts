@@ -91,11 +91,17 @@ describe('parseVenueErrorText', () => {
       args: ['650000', '649990'],
     });
     expect(parseVenueErrorText('NonceUsed').errorName).toBe('NonceUsed');
-    expect(parseVenueErrorText(`FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)`).errorName).toBeUndefined();
+    expect(
+      parseVenueErrorText(`FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)`).errorName,
+    ).toBeUndefined();
   });
 
   it('reads the Go gRPC form of the status', () => {
-    expect(parseVenueErrorText('rpc error: code = InvalidArgument desc = market orders require FOK or IOC time_in_force, got 1')).toEqual({
+    expect(
+      parseVenueErrorText(
+        'rpc error: code = InvalidArgument desc = market orders require FOK or IOC time_in_force, got 1',
+      ),
+    ).toEqual({
       statusName: 'InvalidArgument',
       kind: 'MarketOrderTimeInForce',
       args: ['1'],
@@ -108,7 +114,9 @@ describe('parseVenueErrorText', () => {
       kind: 'PermitExpired',
       args: ['1700000000'],
     });
-    expect(parseVenueErrorText('ResourceExhausted: rate limited: 1 request per second for update_leverage')).toMatchObject({
+    expect(
+      parseVenueErrorText('ResourceExhausted: rate limited: 1 request per second for update_leverage'),
+    ).toMatchObject({
       statusName: 'ResourceExhausted',
       kind: 'RateLimited',
     });
@@ -130,7 +138,10 @@ describe('parseVenueErrorText', () => {
 describe('VenueError', () => {
   it('parses the JSON error envelope and keeps status, code, action, args and request id', () => {
     const rawBody = JSON.stringify({
-      error: { code: 'FailedPrecondition', message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${OTHER})` },
+      error: {
+        code: 'FailedPrecondition',
+        message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${OTHER})`,
+      },
       request_id: 'req-1',
     });
     const error = new VenueError({ httpStatus: 400, rawBody, endpoint: 'POST /v1/orders/place' });
@@ -144,16 +155,23 @@ describe('VenueError', () => {
     expect(error.requestId).toBe('req-1');
     expect(error.code).toBe('VENUE_SIGNER_NOT_AUTHORIZED');
     expect(error.message).toContain('POST /v1/orders/place failed with HTTP 400');
-    expect(error.hints[0]).toMatch(/permit target is addresses.router first; the address in the message is meaningless/);
+    expect(error.hints[0]).toMatch(
+      /permit target is addresses.router first; the address in the message is meaningless/,
+    );
     expect(error.mayHaveExecuted).toBe(false);
   });
 
   it('hints at an unknown contract error by name', () => {
-    const error = new VenueError({ httpStatus: 400, rawBody: 'FailedPrecondition: CancelOrder reverted: OrderNotFound(17)' });
+    const error = new VenueError({
+      httpStatus: 400,
+      rawBody: 'FailedPrecondition: CancelOrder reverted: OrderNotFound(17)',
+    });
     expect(error.kind).toBe('Unknown');
     expect(error.errorName).toBe('OrderNotFound');
     expect(error.args).toEqual(['17']);
-    expect(error.hints).toContain("the contract refused the action with OrderNotFound(17); see the venue's text for its meaning");
+    expect(error.hints).toContain(
+      "the contract refused the action with OrderNotFound(17); see the venue's text for its meaning",
+    );
   });
 
   it('uses the envelope code when the message carries no status name', () => {
@@ -165,7 +183,10 @@ describe('VenueError', () => {
   });
 
   it('parses a plain-text body', () => {
-    const error = new VenueError({ httpStatus: 400, rawBody: `FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)\n` });
+    const error = new VenueError({
+      httpStatus: 400,
+      rawBody: `FailedPrecondition: account ${ACCOUNT} is not registered (userId 0)\n`,
+    });
     expect(error.kind).toBe('AccountNotRegistered');
     expect(error.args).toEqual([ACCOUNT]);
     expect(error.hints[0]).toMatch(/the deposit may not be indexed yet; retry shortly/);
@@ -188,7 +209,10 @@ describe('VenueError', () => {
   it('keeps signatures and JWTs out of the message', () => {
     const signature = `0x${'ab'.repeat(65)}`;
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
-    const error = new VenueError({ httpStatus: 400, rawBody: `InvalidArgument: bad signature ${signature} for ${jwt}` });
+    const error = new VenueError({
+      httpStatus: 400,
+      rawBody: `InvalidArgument: bad signature ${signature} for ${jwt}`,
+    });
     expect(error.message).not.toContain(signature);
     expect(error.message).not.toContain(jwt);
     expect(JSON.stringify(error.toJSON())).not.toContain(signature);

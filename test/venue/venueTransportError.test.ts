@@ -11,7 +11,11 @@ describe('VenueTransportError', () => {
     expect(timeout.code).toBe('VENUE_TIMEOUT');
     expect(timeout.hints.join(' ')).toMatch(/may have executed/);
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-    const failed = new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/markets', cause: new TypeError('fetch failed', { cause: refused }) });
+    const failed = new VenueTransportError({
+      kind: 'ConnectionFailed',
+      endpoint: 'GET /v1/markets',
+      cause: new TypeError('fetch failed', { cause: refused }),
+    });
     expect(failed.message).toBe('GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer');
     expect(failed.code).toBe('VENUE_CONNECTION_FAILED');
     expect(failed.cause).toBeInstanceOf(TypeError);

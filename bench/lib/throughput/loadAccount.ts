@@ -22,21 +22,39 @@ export interface LoadAccount {
  * order: its id tells the number the next order will get (orders are numbered as the simulator
  * processes them, and with no blocks no maker places any).
  */
-export async function prepareLoadAccount(restUrl: string, registerNow?: (account: Address) => void): Promise<LoadAccount> {
+export async function prepareLoadAccount(
+  restUrl: string,
+  registerNow?: (account: Address) => void,
+): Promise<LoadAccount> {
   const who = await benchAccountAt(restUrl, registerNow);
-  const signer: PairSigner = { account: who.account, signer: who.signer, context: who.context, deadline: Math.floor(Date.now() / 1000) + 3600 };
+  const signer: PairSigner = {
+    account: who.account,
+    signer: who.signer,
+    context: who.context,
+    deadline: Math.floor(Date.now() / 1000) + 3600,
+  };
   const state = await who.rest.nonceState(who.account);
   // Spec "Nonces": start at the next anchor, bit 0, clear of anything setup used.
   const probe = planPairs(1, 0, { anchor: BigInt(state.nonce_anchor) + 1n, bit: 0 });
   const [placeNonce, cancelPlan] = [probe.requests[0]!.nonce, probe.requests[1]!];
   const place = await buildSignedRequest(
     { action: 'placeOrder', order: restingBidOrder(0), size: '0.00015', price: '30000' },
-    { mode: 'permit', context: signer.context, signer: signer.signer, account: signer.account, nonce: placeNonce, deadline: signer.deadline },
+    {
+      mode: 'permit',
+      context: signer.context,
+      signer: signer.signer,
+      account: signer.account,
+      nonce: placeNonce,
+      deadline: signer.deadline,
+    },
     SPEC_SELECTORS,
   );
   const placed = await who.rest.placeOrder(place.body as never);
   const wide = wideFromOrderId(placed.order_id);
-  if (wide === undefined) throw new PerpbotError(`the simulator answered an order id the bench cannot read: ${placed.order_id}`, { code: 'BENCH_ORDER_ID' });
+  if (wide === undefined)
+    throw new PerpbotError(`the simulator answered an order id the bench cannot read: ${placed.order_id}`, {
+      code: 'BENCH_ORDER_ID',
+    });
   const probeSequence = wide >> 1n;
   const [cancel] = await signSlice([cancelPlan], signer, probeSequence);
   await who.rest.cancelOrder(JSON.parse(cancel!.body) as never);

@@ -36,5 +36,7 @@ export function planPairs(pairs: number, lag: number, start: NoncePair): Request
 
 /** The pair after `nonce`: the next bit, or bit 0 of the next anchor once 207 is used. */
 export function nextNonce(nonce: NoncePair): NoncePair {
-  return nonce.bit + 1 >= NONCE_BITS_PER_ANCHOR ? { anchor: nonce.anchor + 1n, bit: 0 } : { anchor: nonce.anchor, bit: nonce.bit + 1 };
+  return nonce.bit + 1 >= NONCE_BITS_PER_ANCHOR
+    ? { anchor: nonce.anchor + 1n, bit: 0 }
+    : { anchor: nonce.anchor, bit: nonce.bit + 1 };
 }

@@ -22,7 +22,13 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       child.once('error', reject);
       child.once('exit', (code) => {
         if (result !== undefined) resolve(result);
-        else reject(new PerpbotError(`the load client exited with code ${code} without a result`, { code: 'BENCH_LOAD_CLIENT', details: { url: job.url } }));
+        else
+          reject(
+            new PerpbotError(`the load client exited with code ${code} without a result`, {
+              code: 'BENCH_LOAD_CLIENT',
+              details: { url: job.url },
+            }),
+          );
       });
     });
   } finally {

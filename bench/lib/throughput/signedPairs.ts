@@ -45,7 +45,11 @@ export function bidOrderIds(sequence: bigint): { readonly orderId: string; reado
  * Signs every request of a slice, bodies exactly as the engine's REST client serialises them.
  * The cancel of pair p targets order number `firstSequence + p` (see SendScheduler).
  */
-export async function signSlice(plan: readonly PlannedRequest[], who: PairSigner, firstSequence: bigint): Promise<LoadRequest[]> {
+export async function signSlice(
+  plan: readonly PlannedRequest[],
+  who: PairSigner,
+  firstSequence: bigint,
+): Promise<LoadRequest[]> {
   const out: LoadRequest[] = [];
   for (const planned of plan) {
     let action: ResolvedAction;
@@ -58,7 +62,14 @@ export async function signSlice(plan: readonly PlannedRequest[], who: PairSigner
     }
     const signed = await buildSignedRequest(
       action,
-      { mode: 'permit', context: who.context, signer: who.signer, account: who.account, nonce: planned.nonce, deadline: who.deadline },
+      {
+        mode: 'permit',
+        context: who.context,
+        signer: who.signer,
+        account: who.account,
+        nonce: planned.nonce,
+        deadline: who.deadline,
+      },
       SPEC_SELECTORS,
     );
     out.push({

@@ -47,7 +47,11 @@ export interface ThroughputReadings {
   readonly bare: readonly RoundReading[];
   readonly requestsSigned: number;
   /** performance.now() when each server process was spawned and when the measured rounds began. */
-  readonly marks: { readonly simSpawnedAt: number; readonly bareSpawnedAt: number | undefined; readonly measuredFrom: number };
+  readonly marks: {
+    readonly simSpawnedAt: number;
+    readonly bareSpawnedAt: number | undefined;
+    readonly measuredFrom: number;
+  };
 }
 
 const SIM_FLAGS = ['--block-ms', '0', '--registration-lag-ms', '0', '--rest-requests-per-10s', '0'];
@@ -57,11 +61,22 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   let bare: ListeningProcess | undefined;
   try {
     const simSpawnedAt = performance.now();
-    sim = await startSimProcess(SIM_FLAGS, options.simNodeFlags === undefined ? {} : { nodeFlags: options.simNodeFlags });
+    sim = await startSimProcess(
+      SIM_FLAGS,
+      options.simNodeFlags === undefined ? {} : { nodeFlags: options.simNodeFlags },
+    );
     const bareSpawnedAt = options.bare ? performance.now() : undefined;
-    if (options.bare) bare = await startListeningProcess(new URL('../../bareSigServer.ts', import.meta.url), [], options.bareNodeFlags === undefined ? {} : { nodeFlags: options.bareNodeFlags });
+    if (options.bare)
+      bare = await startListeningProcess(
+        new URL('../../bareSigServer.ts', import.meta.url),
+        [],
+        options.bareNodeFlags === undefined ? {} : { nodeFlags: options.bareNodeFlags },
+      );
     const bareUrl = bare === undefined ? undefined : /REST (\S+)/.exec(bare.firstLine)?.[1];
-    if (bare !== undefined && bareUrl === undefined) throw new PerpbotError(`unexpected first line from the bare server: ${bare.firstLine}`, { code: 'BENCH_PROCESS_START' });
+    if (bare !== undefined && bareUrl === undefined)
+      throw new PerpbotError(`unexpected first line from the bare server: ${bare.firstLine}`, {
+        code: 'BENCH_PROCESS_START',
+      });
 
     const { signer, nonce: firstNonce, firstSequence } = await prepareLoadAccount(sim.restUrl);
     let nonce = firstNonce;
@@ -84,7 +99,10 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       if (i === 1) measuredFrom = performance.now();
       const simRound = await loadRound(sim.restUrl, sim.pid, slice.requests, options.connections, true);
       checkSimRound(simRound.result, slice.firstSequence, slice.pairs);
-      const bareRound = bare === undefined || bareUrl === undefined ? undefined : await loadRound(bareUrl, bare.child.pid ?? 0, slice.requests, options.connections, false);
+      const bareRound =
+        bare === undefined || bareUrl === undefined
+          ? undefined
+          : await loadRound(bareUrl, bare.child.pid ?? 0, slice.requests, options.connections, false);
       if (bareRound !== undefined) checkBareRound(bareRound.result);
       // The first slice only warms both servers up (JIT, connection set-up).
       if (i === 0) continue;
@@ -103,7 +121,13 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   }
 }
 
-async function loadRound(url: string, pid: number, requests: readonly LoadRequest[], connections: number, readOrderIds: boolean): Promise<{ result: LoadResult; reading: RoundReading }> {
+async function loadRound(
+  url: string,
+  pid: number,
+  requests: readonly LoadRequest[],
+  connections: number,
+  readOrderIds: boolean,
+): Promise<{ result: LoadResult; reading: RoundReading }> {
   const cpuBefore = processCpuMs(pid);
   const result = await runLoad({ url, connections, requests, readOrderIds });
   const cpuAfter = processCpuMs(pid);
@@ -124,12 +148,28 @@ async function loadRound(url: string, pid: number, requests: readonly LoadReques
 function checkSimRound(result: LoadResult, firstSequence: bigint, pairs: number): void {
   const seqs = result.orderSequences;
   const expected = { min: Number(firstSequence), max: Number(firstSequence) + pairs - 1, distinct: pairs };
-  if (result.error !== undefined || result.failed > 0 || seqs === undefined || seqs.min !== expected.min || seqs.max !== expected.max || seqs.distinct !== expected.distinct) {
-    throw new PerpbotError(`sim_throughput: the simulator did not serve every pre-signed request (${result.ok} ok, ${result.failed} refused)`, {
-      code: 'BENCH_LOAD_FAILED',
-      details: { error: result.error, statuses: result.statuses, failures: result.failures, orderSequences: seqs, expected },
-      hints: ['every place must rest and every cancel must find its order; a refusal makes the figure meaningless'],
-    });
+  if (
+    result.error !== undefined ||
+    result.failed > 0 ||
+    seqs === undefined ||
+    seqs.min !== expected.min ||
+    seqs.max !== expected.max ||
+    seqs.distinct !== expected.distinct
+  ) {
+    throw new PerpbotError(
+      `sim_throughput: the simulator did not serve every pre-signed request (${result.ok} ok, ${result.failed} refused)`,
+      {
+        code: 'BENCH_LOAD_FAILED',
+        details: {
+          error: result.error,
+          statuses: result.statuses,
+          failures: result.failures,
+          orderSequences: seqs,
+          expected,
+        },
+        hints: ['every place must rest and every cancel must find its order; a refusal makes the figure meaningless'],
+      },
+    );
   }
 }
 

@@ -24,7 +24,9 @@ export async function startBareVenue(): Promise<BareVenue> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/orders/place') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"NotFound","message":"bare venue: place only"}}');
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":{"code":"NotFound","message":"bare venue: place only"}}');
         return;
       }
       if (Buffer.concat(chunks).includes('"permit":{')) signed++;
@@ -40,7 +42,10 @@ export async function startBareVenue(): Promise<BareVenue> {
         },
         request_id: `bare-${sequence}`,
       });
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     });
   });

@@ -26,7 +26,10 @@ export async function startOracleFeed(): Promise<OracleFeedServer> {
   const subscribed = new Promise<void>((resolve) => (onSubscribed = resolve));
   server.on('connection', (socket) => {
     socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as { method?: string; params?: { channel?: string; market_ids?: number[] } };
+      const frame = JSON.parse(data.toString()) as {
+        method?: string;
+        params?: { channel?: string; market_ids?: number[] };
+      };
       if (frame.method !== 'subscribe' || frame.params?.channel === undefined) return;
       socket.send(JSON.stringify(ackOf(frame.params.channel, frame.params.market_ids ?? [])));
       if (frame.params.channel === 'oracle') {
@@ -54,5 +57,12 @@ export async function startOracleFeed(): Promise<OracleFeedServer> {
 /** The simulator's ack, applying exactly the filter asked for (an empty list: all markets). */
 function ackOf(channel: string, marketIds: readonly number[]): SubscribedAck {
   const what = marketIds.length === 0 ? 'all markets' : `${marketIds.length} market(s)`;
-  return { type: 'subscribed', method: 'subscribe', status: 'success', message: `subscribed to ${channel} for ${what}`, channel, data: { market_ids: [...marketIds] } };
+  return {
+    type: 'subscribed',
+    method: 'subscribe',
+    status: 'success',
+    message: `subscribed to ${channel} for ${what}`,
+    channel,
+    data: { market_ids: [...marketIds] },
+  };
 }

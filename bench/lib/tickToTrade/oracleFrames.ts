@@ -33,8 +33,8 @@ export function oracleFrames(count: number, seed = 1): string[] {
       // ±2 bps a block, never below 1.
       const step = (marks[k]! * BigInt(Math.round((random() - 0.5) * 4))) / 10_000n;
       marks[k] = marks[k]! + step > 0n ? marks[k]! + step : 1n;
-      const index = marks[k]! + (marks[k]! * BigInt(Math.round((random() - 0.5) * 2))) / 10_000n;
-      prices.push(`"${market.id}":{"mark_price":"${toWei(marks[k]!)}","index_price":"${toWei(index)}"}`);
+      const index = marks[k] + (marks[k] * BigInt(Math.round((random() - 0.5) * 2))) / 10_000n;
+      prices.push(`"${market.id}":{"mark_price":"${toWei(marks[k])}","index_price":"${toWei(index)}"}`);
     }
     const seconds = startSeconds + Math.floor(i / 5);
     const txHash = `0x${(BigInt(i + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(64, '0').slice(-64)}`;

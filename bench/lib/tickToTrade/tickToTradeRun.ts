@@ -66,7 +66,10 @@ export interface TickToTradeReadings {
 
 const silentHostLogger: HostLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silentHostLogger };
 
-export async function measureTickToTrade(options: TickToTradeOptions, frames: readonly string[]): Promise<TickToTradeReadings> {
+export async function measureTickToTrade(
+  options: TickToTradeOptions,
+  frames: readonly string[],
+): Promise<TickToTradeReadings> {
   const total = options.warmupFrames + options.frames;
   if (frames.length < total) throw new RangeError(`need ${total} frames, got ${frames.length}`);
   const sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
@@ -89,16 +92,39 @@ export async function measureTickToTrade(options: TickToTradeOptions, frames: re
     await engine.start();
     cleanups.push(() => engine.stop());
 
-    const ws = new VenueWsClient({ url: feed.url, knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)) });
+    const ws = new VenueWsClient({
+      url: feed.url,
+      knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
+    });
     cleanups.push(() => ws.close());
-    engine.attach({ orders: NEVER, positions: NEVER, fills: NEVER, account: NEVER, oracle: ws.channel('oracle', { marketIds: [1] }), reconnected: NEVER });
+    engine.attach({
+      orders: NEVER,
+      positions: NEVER,
+      fills: NEVER,
+      account: NEVER,
+      oracle: ws.channel('oracle', { marketIds: [1] }),
+      reconnected: NEVER,
+    });
 
     let markAt: number | undefined;
     const host = new StrategyHost({
-      strategies: [{ name: 'tick', definition: tickStrategy(() => (markAt ??= performance.now())), params: {}, markets: [1], onError: 'keep', configPath: 'bench' }],
+      strategies: [
+        {
+          name: 'tick',
+          definition: tickStrategy(() => (markAt ??= performance.now())),
+          params: {},
+          markets: [1],
+          onError: 'keep',
+          configPath: 'bench',
+        },
+      ],
       streams: strategyStreams(ws, new OrderBookFeed(ws), engine),
       state: stateSnapshot(engine),
-      execution: { submit: (intent) => engine.submit(intent), outcomes: engine.outcomes$, cancelOrdersOf: (s) => engine.cancelOrdersOf(s) },
+      execution: {
+        submit: (intent) => engine.submit(intent),
+        outcomes: engine.outcomes$,
+        cancelOrdersOf: (s) => engine.cancelOrdersOf(s),
+      },
       logger: silentHostLogger,
       clock: systemClock,
       runId: 'bench',
@@ -129,13 +155,21 @@ export async function measureTickToTrade(options: TickToTradeOptions, frames: re
       feed.send(frames[i]!);
       const o = await withTimeout(outcome, 10_000, `frame ${i} got no order outcome`);
       if (o.type !== 'accepted') {
-        throw new PerpbotError(`tick_to_trade: frame ${i}'s order was not accepted (${o.type})`, { code: 'BENCH_TICK_REFUSED', details: { outcome: JSON.stringify(o).slice(0, 500) } });
+        throw new PerpbotError(`tick_to_trade: frame ${i}'s order was not accepted (${o.type})`, {
+          code: 'BENCH_TICK_REFUSED',
+          details: { outcome: JSON.stringify(o).slice(0, 500) },
+        });
       }
       const { arrivalAt, writeAt } = stamps;
       if (arrivalAt === undefined || writeAt === undefined || markAt === undefined || sendAt === undefined) {
         throw new PerpbotError(`tick_to_trade: frame ${i} left a stamp missing`, {
           code: 'BENCH_TICK_STAMP',
-          details: { arrivalAt: String(arrivalAt), writeAt: String(writeAt), markAt: String(markAt), sendAt: String(sendAt) },
+          details: {
+            arrivalAt: String(arrivalAt),
+            writeAt: String(writeAt),
+            markAt: String(markAt),
+            sendAt: String(sendAt),
+          },
           hints: ['the diagnostics channel net.client.socket must announce both client sockets (Node >= 16.18)'],
         });
       }
@@ -175,7 +209,10 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new PerpbotError(`tick_to_trade: ${what} within ${ms} ms`, { code: 'BENCH_TICK_TIMEOUT' })), ms);
+        timer = setTimeout(
+          () => reject(new PerpbotError(`tick_to_trade: ${what} within ${ms} ms`, { code: 'BENCH_TICK_TIMEOUT' })),
+          ms,
+        );
       }),
     ]);
   } finally {

@@ -91,7 +91,8 @@ type WriteFn = (this: Socket, ...args: unknown[]) => unknown;
 
 function wrapWrites(socket: Socket, after: () => void): void {
   const target = socket as unknown as Record<'_writeGeneric' | '_write' | '_writev', WriteFn>;
-  const names = typeof target._writeGeneric === 'function' ? (['_writeGeneric'] as const) : (['_write', '_writev'] as const);
+  const names =
+    typeof target._writeGeneric === 'function' ? (['_writeGeneric'] as const) : (['_write', '_writev'] as const);
   for (const name of names) {
     const original = target[name];
     if (typeof original !== 'function') continue;

@@ -4,7 +4,14 @@ import type { GuardConfig } from '../engineConfig.js';
 import { fullBucket, recordAction, type TokenBucketState } from '../guards/actionRateLimit.js';
 import { evaluateGuards } from '../guards/evaluateGuards.js';
 import type { GuardState, GuardVerdict } from '../guards/guardState.js';
-import { ARMED_KILL_SWITCH, resetKillSwitch, tripKillSwitch, watchLoss, type KillSwitchState, type PnlSnapshot } from '../guards/killSwitch.js';
+import {
+  ARMED_KILL_SWITCH,
+  resetKillSwitch,
+  tripKillSwitch,
+  watchLoss,
+  type KillSwitchState,
+  type PnlSnapshot,
+} from '../guards/killSwitch.js';
 import type { Intent } from '../intents.js';
 import { rejection, type Rejection } from '../rejection.js';
 import type { InFlightActions, InFlightFilter, InFlightTicket } from './inFlightActions.js';
@@ -42,7 +49,10 @@ export interface AdmissionScope {
 export type Admission = Rejection | InFlightTicket;
 
 /** One decision: an answer, or how long to wait before asking again and why. */
-type Step = { readonly answer: Admission } | { readonly waitMs: number; readonly reason: string } | { readonly closeFirst: number; readonly reason: string };
+type Step =
+  | { readonly answer: Admission }
+  | { readonly waitMs: number; readonly reason: string }
+  | { readonly closeFirst: number; readonly reason: string };
 
 interface Queued {
   readonly intent: Intent;
@@ -149,7 +159,11 @@ export class AdmissionGate {
         } else {
           closed = true;
           if (this.scope.closePosition === undefined || !(await this.scope.closePosition(intent))) {
-            return rejection('margin_mode_open_position', step.closeFirst, 'the position could not be closed before switching margin mode');
+            return rejection(
+              'margin_mode_open_position',
+              step.closeFirst,
+              'the position could not be closed before switching margin mode',
+            );
           }
         }
       } else {
@@ -203,7 +217,13 @@ export class AdmissionGate {
           head.done(step.answer);
         } else if ('closeFirst' in step) {
           this.queue.shift();
-          head.done(rejection('margin_mode_open_position', step.closeFirst, `the ${this.scope.name} scope cannot close a position first`));
+          head.done(
+            rejection(
+              'margin_mode_open_position',
+              step.closeFirst,
+              `the ${this.scope.name} scope cannot close a position first`,
+            ),
+          );
         } else {
           await this.scope.clock.sleep(step.waitMs, this.lifetime.signal);
         }
@@ -231,7 +251,14 @@ export class AdmissionGate {
         break;
     }
     if (now - startedMs >= maxWaitMs) {
-      return { answer: rejection('guard_wait_timeout', intent.kind, `waited ${now - startedMs} ms: ${verdict.reason}`, `slow the strategy down or raise the ${this.scope.name} limit`) };
+      return {
+        answer: rejection(
+          'guard_wait_timeout',
+          intent.kind,
+          `waited ${now - startedMs} ms: ${verdict.reason}`,
+          `slow the strategy down or raise the ${this.scope.name} limit`,
+        ),
+      };
     }
     if (verdict.kind === 'close_first') return { closeFirst: verdict.marketId, reason: verdict.reason };
     return { waitMs: Math.max(1, Math.min(verdict.retryAfterMs ?? 50, maxWaitMs)), reason: verdict.reason };
@@ -248,7 +275,12 @@ export class AdmissionGate {
       const message = error instanceof Error ? error.message : String(error);
       return {
         kind: 'refuse',
-        rejection: rejection('guard_error', intent.kind, `the ${this.scope.name} admission check threw (${message}): refused, since a check that cannot decide fails closed`, 'check the intent\'s values; report the error if they are valid'),
+        rejection: rejection(
+          'guard_error',
+          intent.kind,
+          `the ${this.scope.name} admission check threw (${message}): refused, since a check that cannot decide fails closed`,
+          "check the intent's values; report the error if they are valid",
+        ),
       };
     }
   }

@@ -13,7 +13,11 @@ export interface ConnectionStatusView {
  * coming back calls `onReconnected`, whose reconciliation lifts it. Before the first
  * authentication nothing was lost, so nothing is reported.
  */
-export function followConnection(connection$: Observable<ConnectionStatusView>, conditions: TradingConditions, onReconnected: () => void): Subscription {
+export function followConnection(
+  connection$: Observable<ConnectionStatusView>,
+  conditions: TradingConditions,
+  onReconnected: () => void,
+): Subscription {
   let everAuthenticated = false;
   let down = false;
   return connection$.subscribe((state) => {

@@ -64,7 +64,12 @@ export class InFlightActions {
   hold(intent: Intent): InFlightTicket {
     const { intentId } = intent;
     if (!this.entries.has(intentId)) {
-      const entry = { strategy: intent.strategy, marketId: intent.marketId, placement: isPlaceIntent(intent), leverage: intent.kind === 'setLeverage' };
+      const entry = {
+        strategy: intent.strategy,
+        marketId: intent.marketId,
+        placement: isPlaceIntent(intent),
+        leverage: intent.kind === 'setLeverage',
+      };
       this.entries.set(intentId, entry);
       this.count(entry, 1);
     }

@@ -26,7 +26,9 @@ export interface TradingState {
   readonly reconciling: boolean;
 }
 
-type ReconcilerState = { readonly phase: 'done' | 'due' | 'running' } | { readonly phase: 'failed'; readonly reason: string; readonly hints: readonly string[] };
+type ReconcilerState =
+  | { readonly phase: 'done' | 'due' | 'running' }
+  | { readonly phase: 'failed'; readonly reason: string; readonly hints: readonly string[] };
 
 const REASON_HINT = 'the bot resumes by itself once the private feeds are back and reconciled';
 
@@ -38,8 +40,17 @@ export class TradingConditions {
   readonly state$: Observable<TradingState>;
 
   constructor(private readonly clock: Clock) {
-    this.subject = new BehaviorSubject<TradingState>({ mode: 'trading', reasons: [], sinceMs: clock.now(), reconciling: false });
-    this.state$ = this.subject.pipe(distinctUntilChanged((a, b) => a.mode === b.mode && a.reconciling === b.reconciling && sameReasons(a.reasons, b.reasons)));
+    this.subject = new BehaviorSubject<TradingState>({
+      mode: 'trading',
+      reasons: [],
+      sinceMs: clock.now(),
+      reconciling: false,
+    });
+    this.state$ = this.subject.pipe(
+      distinctUntilChanged(
+        (a, b) => a.mode === b.mode && a.reconciling === b.reconciling && sameReasons(a.reasons, b.reasons),
+      ),
+    );
   }
 
   get state(): TradingState {
@@ -93,10 +104,18 @@ export class TradingConditions {
     // Every definite stop trips the kill switch, which refuses what opens risk and lets cancels
     // and closes through (the shutdown's cancel-all among them).
     if (state.mode === 'stopped') return ALLOW;
-    if (state.reconciling) return { kind: 'wait', reason: 'a reconciliation with the venue is running', retryAfterMs: 50 };
+    if (state.reconciling)
+      return { kind: 'wait', reason: 'a reconciliation with the venue is running', retryAfterMs: 50 };
     if (state.mode === 'trading' || reducesRisk(intent, config)) return ALLOW;
     const hints = [...this.reconcilers.values()].flatMap((r) => (r.phase === 'failed' ? r.hints : []));
-    return refused(rejection('feed_down', intent.kind, `trading paused (FEED_DOWN): ${state.reasons.join('; ')}`, ...(hints.length > 0 ? hints : [REASON_HINT])));
+    return refused(
+      rejection(
+        'feed_down',
+        intent.kind,
+        `trading paused (FEED_DOWN): ${state.reasons.join('; ')}`,
+        ...(hints.length > 0 ? hints : [REASON_HINT]),
+      ),
+    );
   }
 
   private publish(): void {
@@ -106,10 +125,12 @@ export class TradingConditions {
     let reconciling = false;
     for (const [name, r] of this.reconcilers) {
       if (r.phase === 'running') reconciling = true;
-      if (r.phase === 'due' || r.phase === 'running') reasons.push(`${name} reconciliation after the reconnect not done yet`);
+      if (r.phase === 'due' || r.phase === 'running')
+        reasons.push(`${name} reconciliation after the reconnect not done yet`);
       if (r.phase === 'failed') reasons.push(r.reason);
     }
-    const mode: TradingMode = this.stoppedReason !== undefined ? 'stopped' : reasons.length > 0 ? 'degraded' : 'trading';
+    const mode: TradingMode =
+      this.stoppedReason !== undefined ? 'stopped' : reasons.length > 0 ? 'degraded' : 'trading';
     const before = this.subject.value;
     const sinceMs = before.mode === mode ? before.sinceMs : this.clock.now();
     this.subject.next({ mode, reasons, sinceMs, reconciling });

@@ -35,5 +35,8 @@ export function checkActionRate(state: GuardState, _intent: unknown, config: Gua
 }
 
 export function recordAction(bucket: TokenBucketState, nowMs: number, config: GuardConfig): TokenBucketState {
-  return { milliTokens: Math.max(0, refill(bucket, nowMs, config) - ONE_TOKEN), updatedAtMs: Math.max(nowMs, bucket.updatedAtMs) };
+  return {
+    milliTokens: Math.max(0, refill(bucket, nowMs, config) - ONE_TOKEN),
+    updatedAtMs: Math.max(nowMs, bucket.updatedAtMs),
+  };
 }

@@ -39,7 +39,12 @@ export interface PnlSnapshot {
 }
 
 /** Trips when realized + unrealized PnL is at or below -maxLoss. */
-export function watchLoss(state: KillSwitchState, pnl: PnlSnapshot, config: GuardConfig, nowMs: number): KillSwitchTransition {
+export function watchLoss(
+  state: KillSwitchState,
+  pnl: PnlSnapshot,
+  config: GuardConfig,
+  nowMs: number,
+): KillSwitchTransition {
   const total = addDecimals(pnl.realized, pnl.unrealized, 'PnL');
   if (compareDecimals(total, `-${config.killSwitchMaxLoss}`) > 0) return { state, justTripped: false };
   return tripKillSwitch(state, `loss limit reached: PnL ${total} <= -${config.killSwitchMaxLoss}`, nowMs);
@@ -48,6 +53,11 @@ export function watchLoss(state: KillSwitchState, pnl: PnlSnapshot, config: Guar
 export function checkKillSwitch(state: GuardState, intent: Intent): GuardVerdict {
   if (!state.killSwitch.tripped || isRiskReducing(intent)) return ALLOW;
   return refused(
-    rejection('kill_switch', intent.kind, `the kill switch is tripped (${state.killSwitch.reason ?? 'manual'}); only cancels and position closes pass`, 'reset the kill switch by hand once the cause is understood'),
+    rejection(
+      'kill_switch',
+      intent.kind,
+      `the kill switch is tripped (${state.killSwitch.reason ?? 'manual'}); only cancels and position closes pass`,
+      'reset the kill switch by hand once the cause is understood',
+    ),
   );
 }

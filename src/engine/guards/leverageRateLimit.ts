@@ -13,7 +13,10 @@ import { ALLOW, type GuardState, type GuardVerdict } from './guardState.js';
 export function checkLeverageRate(state: GuardState, intent: Intent, config: GuardConfig): GuardVerdict {
   if (intent.kind !== 'setLeverage') return ALLOW;
   if (state.leverageUpdateInFlight === true) {
-    return { kind: 'wait', reason: `a leverage update is in flight; they go one at a time, ${config.leverageUpdateIntervalMs} ms after the previous answer` };
+    return {
+      kind: 'wait',
+      reason: `a leverage update is in flight; they go one at a time, ${config.leverageUpdateIntervalMs} ms after the previous answer`,
+    };
   }
   if (state.lastLeverageUpdateMs === undefined) return ALLOW;
   const elapsed = state.nowMs - state.lastLeverageUpdateMs;

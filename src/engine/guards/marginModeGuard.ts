@@ -15,7 +15,12 @@ export function checkMarginMode(state: GuardState, intent: Intent): GuardVerdict
     const mode = marginModeOf(state, intent.marketId);
     if (mode === 'isolated') return ALLOW;
     return refused(
-      rejection('isolated_margin_mode', mode, `market ${intent.marketId} is in ${mode} margin mode; isolated margin can only be changed in isolated mode`, 'switch the market to isolated first'),
+      rejection(
+        'isolated_margin_mode',
+        mode,
+        `market ${intent.marketId} is in ${mode} margin mode; isolated margin can only be changed in isolated mode`,
+        'switch the market to isolated first',
+      ),
     );
   }
   if (intent.kind !== 'setMarginMode') return ALLOW;
@@ -24,11 +29,21 @@ export function checkMarginMode(state: GuardState, intent: Intent): GuardVerdict
   if (position !== undefined) {
     const reason = `market ${intent.marketId} has an open ${position.side} position of ${position.size}; the venue refuses a margin-mode switch with OpenPositionExists`;
     if (intent.policy === 'close_first') return { kind: 'close_first', marketId: intent.marketId, reason };
-    return refused(rejection('margin_mode_open_position', position.size, reason, 'close the position first, or use policy close_first'));
+    return refused(
+      rejection(
+        'margin_mode_open_position',
+        position.size,
+        reason,
+        'close the position first, or use policy close_first',
+      ),
+    );
   }
   const inFlight = countIn(state.inFlight, intent.marketId);
   if (inFlight > 0) {
-    return { kind: 'wait', reason: `${inFlight} action(s) in market ${intent.marketId} are in flight (an order could open a position)` };
+    return {
+      kind: 'wait',
+      reason: `${inFlight} action(s) in market ${intent.marketId} are in flight (an order could open a position)`,
+    };
   }
   return ALLOW;
 }

@@ -14,6 +14,11 @@ export function checkMaxOpenOrders(state: GuardState, intent: Intent, config: Gu
   const count = countIn(state.openOrders) + countIn(state.inFlight);
   if (count < config.maxOpenOrders) return ALLOW;
   return refused(
-    rejection('max_open_orders', count, `${count} orders are open or in flight; the limit is ${config.maxOpenOrders}`, 'cancel some orders or raise guards.maxOpenOrders'),
+    rejection(
+      'max_open_orders',
+      count,
+      `${count} orders are open or in flight; the limit is ${config.maxOpenOrders}`,
+      'cancel some orders or raise guards.maxOpenOrders',
+    ),
   );
 }

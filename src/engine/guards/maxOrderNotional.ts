@@ -11,12 +11,24 @@ export function checkMaxOrderNotional(state: GuardState, intent: Intent, config:
   if (!isPlaceIntent(intent)) return ALLOW;
   const price = valuationPrice(state, intent);
   if (price === undefined) {
-    return refused(rejection('max_order_notional', intent.marketId, 'no mark price for this market, so the order notional is unknown', 'wait for the oracle'));
+    return refused(
+      rejection(
+        'max_order_notional',
+        intent.marketId,
+        'no mark price for this market, so the order notional is unknown',
+        'wait for the oracle',
+      ),
+    );
   }
   const value = notional(parsedDecimal(intent.size, 'value'), price);
   if (compareFixed(value, parsedDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
   const text = fixedText(value);
   return refused(
-    rejection('max_order_notional', text, `order notional ${text} exceeds the limit of ${config.maxOrderNotional}`, 'reduce the size or raise guards.maxOrderNotional'),
+    rejection(
+      'max_order_notional',
+      text,
+      `order notional ${text} exceeds the limit of ${config.maxOrderNotional}`,
+      'reduce the size or raise guards.maxOrderNotional',
+    ),
   );
 }

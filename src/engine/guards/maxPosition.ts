@@ -15,7 +15,14 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   const limit = config.maxPositionNotionalByMarket[String(intent.marketId)] ?? config.maxPositionNotional;
   const price = state.marks.get(intent.marketId) ?? (intent.kind === 'placeLimit' ? intent.price : undefined);
   if (price === undefined) {
-    return refused(rejection('max_position', intent.marketId, 'no mark price for this market, so the position value is unknown', 'wait for the oracle'));
+    return refused(
+      rejection(
+        'max_position',
+        intent.marketId,
+        'no mark price for this market, so the position value is unknown',
+        'wait for the oracle',
+      ),
+    );
   }
   const after = absFixed(positionAfter(state, intent));
   const value = notional(after, price);
@@ -24,6 +31,11 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   if (current !== undefined && compareFixed(after, parsedDecimal(current.size, 'value')) < 0) return ALLOW;
   const text = fixedText(value);
   return refused(
-    rejection('max_position', text, `position value after this order, ${text}, exceeds the limit of ${limit} for market ${intent.marketId}`, 'reduce the size or raise guards.maxPositionNotional'),
+    rejection(
+      'max_position',
+      text,
+      `position value after this order, ${text}, exceeds the limit of ${limit} for market ${intent.marketId}`,
+      'reduce the size or raise guards.maxPositionNotional',
+    ),
   );
 }

@@ -3,7 +3,16 @@
  * is. `fill` is off by default: a market maker fills all day, and an alert channel that speaks
  * every minute is one nobody reads.
  */
-export const ALERT_EVENTS = ['kill_switch', 'degraded', 'recovered', 'feed_lost', 'feed_stale', 'strategy_error', 'unknown_outcome', 'fill'] as const;
+export const ALERT_EVENTS = [
+  'kill_switch',
+  'degraded',
+  'recovered',
+  'feed_lost',
+  'feed_stale',
+  'strategy_error',
+  'unknown_outcome',
+  'fill',
+] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
 export const DEFAULT_ALERT_EVENTS: readonly AlertEvent[] = ALERT_EVENTS.filter((e) => e !== 'fill');

@@ -17,7 +17,11 @@ export interface AlertSources {
   readonly outcomes: Observable<IntentOutcome>;
   readonly fills$: Observable<TrackedFill>;
   /** The account's kill switch and each strategy's, read on every poll. */
-  readonly killSwitches: () => readonly { readonly scope: string; readonly tripped: boolean; readonly reason?: string }[];
+  readonly killSwitches: () => readonly {
+    readonly scope: string;
+    readonly tripped: boolean;
+    readonly reason?: string;
+  }[];
   readonly strategyStatuses: () => ReadonlyMap<string, string>;
 }
 
@@ -43,17 +47,34 @@ export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWat
     sources.tradingState$.pipe(startWith(undefined), pairwise()).subscribe(([before, state]) => {
       if (state === undefined) return;
       if (state.mode === 'degraded' && before?.mode !== 'degraded') {
-        sink.send({ event: 'degraded', text: `trading degraded: opening intents refused (FEED_DOWN): ${state.reasons.join('; ')}`, details: { reasons: state.reasons } });
+        sink.send({
+          event: 'degraded',
+          text: `trading degraded: opening intents refused (FEED_DOWN): ${state.reasons.join('; ')}`,
+          details: { reasons: state.reasons },
+        });
       } else if (state.mode === 'trading' && before?.mode === 'degraded') {
         const seconds = ((state.sinceMs - before.sinceMs) / 1000).toFixed(1);
-        sink.send({ event: 'recovered', text: `trading resumed after ${seconds} s degraded: feeds up and reconciled`, details: { degradedMs: state.sinceMs - before.sinceMs } });
+        sink.send({
+          event: 'recovered',
+          text: `trading resumed after ${seconds} s degraded: feeds up and reconciled`,
+          details: { degradedMs: state.sinceMs - before.sinceMs },
+        });
       }
     }),
   );
   subscriptions.add(
     sources.connection$.pipe(startWith(undefined), pairwise()).subscribe(([before, state]) => {
-      if (state?.status === 'reconnecting' && before !== undefined && before.status !== 'reconnecting' && before.status !== 'connecting') {
-        sink.send({ event: 'feed_lost', text: `venue WebSocket lost${state.reason === undefined ? '' : ` (${state.reason})`}; reconnecting`, details: { reason: state.reason } });
+      if (
+        state?.status === 'reconnecting' &&
+        before !== undefined &&
+        before.status !== 'reconnecting' &&
+        before.status !== 'connecting'
+      ) {
+        sink.send({
+          event: 'feed_lost',
+          text: `venue WebSocket lost${state.reason === undefined ? '' : ` (${state.reason})`}; reconnecting`,
+          details: { reason: state.reason },
+        });
       }
     }),
   );
@@ -62,20 +83,36 @@ export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWat
       const feeds = change.feeds.map(describeStale).join('; ');
       sink.send(
         change.stale
-          ? { event: 'feed_stale', text: `strategy ${change.strategy} is reduce-only (FEED_STALE): ${feeds}`, details: { strategy: change.strategy, feeds: change.feeds } }
-          : { event: 'feed_stale', text: `strategy ${change.strategy}: its streams are fresh again; opening intents allowed`, details: { strategy: change.strategy } },
+          ? {
+              event: 'feed_stale',
+              text: `strategy ${change.strategy} is reduce-only (FEED_STALE): ${feeds}`,
+              details: { strategy: change.strategy, feeds: change.feeds },
+            }
+          : {
+              event: 'feed_stale',
+              text: `strategy ${change.strategy}: its streams are fresh again; opening intents allowed`,
+              details: { strategy: change.strategy },
+            },
       );
     }),
   );
   subscriptions.add(
     sources.outcomes.subscribe((o) => {
       if (o.type !== 'unknown') return;
-      sink.send({ event: 'unknown_outcome', text: `outcome unknown: ${o.strategy} ${o.kind} on market ${o.marketId} (intent ${o.intentId}): ${o.reason}; the next reconciliation resolves it`, details: { intentId: o.intentId, strategy: o.strategy } });
+      sink.send({
+        event: 'unknown_outcome',
+        text: `outcome unknown: ${o.strategy} ${o.kind} on market ${o.marketId} (intent ${o.intentId}): ${o.reason}; the next reconciliation resolves it`,
+        details: { intentId: o.intentId, strategy: o.strategy },
+      });
     }),
   );
   subscriptions.add(
     sources.fills$.subscribe((f) => {
-      sink.send({ event: 'fill', text: `fill: ${f.strategy ?? 'no strategy'} ${f.side} ${f.size} @ ${f.price} on market ${f.marketId} (${f.liquidity.toLowerCase()}, fee ${f.fee})`, details: { id: f.id, strategy: f.strategy, marketId: f.marketId } });
+      sink.send({
+        event: 'fill',
+        text: `fill: ${f.strategy ?? 'no strategy'} ${f.side} ${f.size} @ ${f.price} on market ${f.marketId} (${f.liquidity.toLowerCase()}, fee ${f.fee})`,
+        details: { id: f.id, strategy: f.strategy, marketId: f.marketId },
+      });
     }),
   );
 
@@ -83,19 +120,36 @@ export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWat
     poll() {
       for (const k of sources.killSwitches()) {
         if (k.tripped && tripped.get(k.scope) !== true) {
-          sink.send({ event: 'kill_switch', text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} tripped: ${k.reason ?? 'no reason given'}`, details: { scope: k.scope, reason: k.reason } });
+          sink.send({
+            event: 'kill_switch',
+            text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} tripped: ${k.reason ?? 'no reason given'}`,
+            details: { scope: k.scope, reason: k.reason },
+          });
         } else if (!k.tripped && tripped.get(k.scope) === true) {
-          sink.send({ event: 'kill_switch', text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} reset`, details: { scope: k.scope } });
+          sink.send({
+            event: 'kill_switch',
+            text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} reset`,
+            details: { scope: k.scope },
+          });
         }
         tripped.set(k.scope, k.tripped);
       }
       for (const [name, status] of sources.strategyStatuses()) {
-        if (status === 'failed' && statuses.get(name) !== 'failed') sink.send({ event: 'strategy_error', text: `strategy ${name} failed and was stopped (see the bot log for the error)`, details: { strategy: name } });
+        if (status === 'failed' && statuses.get(name) !== 'failed')
+          sink.send({
+            event: 'strategy_error',
+            text: `strategy ${name} failed and was stopped (see the bot log for the error)`,
+            details: { strategy: name },
+          });
         statuses.set(name, status);
       }
     },
     feedLost(channel, message) {
-      sink.send({ event: 'feed_lost', text: `venue feed ${channel} failed for good: ${message}; the bot stops`, details: { channel } });
+      sink.send({
+        event: 'feed_lost',
+        text: `venue feed ${channel} failed for good: ${message}; the bot stops`,
+        details: { channel },
+      });
     },
     close() {
       subscriptions.unsubscribe();

@@ -105,11 +105,16 @@ export class WebhookAlerts {
         shouldRetry: (error) => !(error instanceof PermanentRefusal),
         clock,
         signal: this.lifetime.signal,
-        onRetry: ({ attempt, error, delayMs }) => log.warn({ event: alert.event, attempt, delayMs, reason: describe(error) }, 'alert webhook failed; retrying'),
+        onRetry: ({ attempt, error, delayMs }) =>
+          log.warn({ event: alert.event, attempt, delayMs, reason: describe(error) }, 'alert webhook failed; retrying'),
       });
       return 'sent';
     } catch (error) {
-      if (!this.lifetime.signal.aborted) log.warn({ event: alert.event, attempts: this.options.attempts, reason: describe(error) }, 'alert webhook failed; alert dropped');
+      if (!this.lifetime.signal.aborted)
+        log.warn(
+          { event: alert.event, attempts: this.options.attempts, reason: describe(error) },
+          'alert webhook failed; alert dropped',
+        );
       return 'failed';
     }
   }
@@ -117,11 +122,17 @@ export class WebhookAlerts {
   private async post(body: string): Promise<void> {
     const send = this.options.fetch ?? fetch;
     const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(this.options.timeoutMs)]);
-    const response = await send(this.options.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+    const response = await send(this.options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal,
+    });
     // The receiver's answer is not ours to keep; drain it so the connection can be reused.
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return;
-    if (response.status === 429 || response.status >= 500) throw new Error(`the webhook answered HTTP ${response.status}`);
+    if (response.status === 429 || response.status >= 500)
+      throw new Error(`the webhook answered HTTP ${response.status}`);
     throw new PermanentRefusal(`the webhook refused the alert with HTTP ${response.status}`);
   }
 }

@@ -37,6 +37,7 @@ function escapeEnv(value: unknown): unknown {
   // A function replacer: in a replacement string `$$` would itself mean one `$`.
   if (typeof value === 'string') return value.replaceAll('${', () => '$${');
   if (Array.isArray(value)) return value.map(escapeEnv);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeEnv(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeEnv(v)]));
   return value;
 }

@@ -6,8 +6,20 @@
  */
 export type BotEvent =
   | { readonly type: 'connection'; readonly run: number; readonly atMs: number; readonly status: string }
-  | { readonly type: 'trading'; readonly run: number; readonly atMs: number; readonly mode: string; readonly reasons: readonly string[] }
-  | { readonly type: 'kill_switch'; readonly run: number; readonly atMs: number; readonly message: string; readonly reason?: string }
+  | {
+      readonly type: 'trading';
+      readonly run: number;
+      readonly atMs: number;
+      readonly mode: string;
+      readonly reasons: readonly string[];
+    }
+  | {
+      readonly type: 'kill_switch';
+      readonly run: number;
+      readonly atMs: number;
+      readonly message: string;
+      readonly reason?: string;
+    }
   | { readonly type: 'reconciled'; readonly run: number; readonly atMs: number }
   | { readonly type: 'ready'; readonly run: number; readonly atMs: number };
 
@@ -43,7 +55,8 @@ export function botEventOf(line: string, run: number): BotEvent | undefined {
   const msg = fields['msg'];
   const atMs = fields['time'];
   if (typeof msg !== 'string' || typeof atMs !== 'number') return undefined;
-  if (msg === 'venue connection' && typeof fields['status'] === 'string') return { type: 'connection', run, atMs, status: fields['status'] };
+  if (msg === 'venue connection' && typeof fields['status'] === 'string')
+    return { type: 'connection', run, atMs, status: fields['status'] };
   if (msg === 'trading state' && typeof fields['mode'] === 'string') {
     const reasons = Array.isArray(fields['reasons']) ? fields['reasons'].map(String) : [];
     return { type: 'trading', run, atMs, mode: fields['mode'], reasons };

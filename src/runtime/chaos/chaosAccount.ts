@@ -21,7 +21,13 @@ export interface ChaosAccount {
  * `perpbot start` runs for its embedded simulator (it waits out the registration lag), before any
  * fault is switched on: the chaos is for the bot, not for the set-up.
  */
-export async function createChaosAccount(config: Config, restUrl: string, clock: Clock, logger: Logger, signal: AbortSignal): Promise<ChaosAccount> {
+export async function createChaosAccount(
+  config: Config,
+  restUrl: string,
+  clock: Clock,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<ChaosAccount> {
   const accountKey = generatePrivateKey();
   const signerKey = generatePrivateKey();
   const account = fastPrivateKeySigner(accountKey);
@@ -34,10 +40,25 @@ export async function createChaosAccount(config: Config, restUrl: string, clock:
     clock,
     log: logger.child({ component: 'setup' }),
     faucet: true,
-    registration: { attempts: config.engine.registration_retry.attempts, baseMs: config.engine.registration_retry.base_ms },
-    ...(firstMarket === undefined ? {} : { tradingProbe: { marketId: firstMarket, selectors: selectorsOf(config), deadlineSeconds: config.auth.permit_deadline_seconds } }),
+    registration: {
+      attempts: config.engine.registration_retry.attempts,
+      baseMs: config.engine.registration_retry.base_ms,
+    },
+    ...(firstMarket === undefined
+      ? {}
+      : {
+          tradingProbe: {
+            marketId: firstMarket,
+            selectors: selectorsOf(config),
+            deadlineSeconds: config.auth.permit_deadline_seconds,
+          },
+        }),
     ...(config.auth.mode === 'jwt' ? { jwt: { budget: '100000', validForSeconds: 7 * 24 * 3600 } } : {}),
     signal,
   });
-  return { account: account.address, signer: signer.address, env: { [ACCOUNT_KEY_ENV]: accountKey, [SIGNER_KEY_ENV]: signerKey } };
+  return {
+    account: account.address,
+    signer: signer.address,
+    env: { [ACCOUNT_KEY_ENV]: accountKey, [SIGNER_KEY_ENV]: signerKey },
+  };
 }

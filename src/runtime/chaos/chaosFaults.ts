@@ -38,14 +38,41 @@ export type SimFlagName = (typeof SIM_FLAG_NAMES)[number];
 
 /** Help text of each simulator flag, with the chaos default where it differs from the simulator's. */
 export const SIM_FLAG_HELP: Readonly<Record<SimFlagName, { value: string; description: string }>> = {
-  'latency-ms': { value: 'N', description: `added latency per REST request (default ${CHAOS_DEFAULT_FAULTS.latencyMs})` },
-  'jitter-ms': { value: 'N', description: `extra random latency 0..N per request (default ${CHAOS_DEFAULT_FAULTS.jitterMs})` },
-  'error-rate': { value: '0..1', description: `share of REST requests answered with a 5xx (default ${CHAOS_DEFAULT_FAULTS.errorRate})` },
-  'error-after-share': { value: '0..1', description: `share of those 5xx given after the action ran (default ${CHAOS_DEFAULT_FAULTS.errorAfterActionShare})` },
-  'ws-drop-every-ms': { value: 'N', description: `drop every WebSocket about every N ms, 0 never (default ${CHAOS_DEFAULT_FAULTS.wsDropEveryMs})` },
-  'ws-stall-every-ms': { value: 'N', description: `stall every stream about every N ms, 0 never (default ${CHAOS_DEFAULT_FAULTS.wsStallEveryMs})` },
-  'ws-stall-for-ms': { value: 'N', description: `how long each stall lasts (default ${CHAOS_DEFAULT_FAULTS.wsStallForMs})` },
-  'registration-lag-ms': { value: 'N', description: 'deposit-to-registered lag (default: sim.registration_lag_ms of the config)' },
-  seed: { value: 'N', description: 'simulator seed: oracle, makers and fault timing (default: sim.seed of the config)' },
+  'latency-ms': {
+    value: 'N',
+    description: `added latency per REST request (default ${CHAOS_DEFAULT_FAULTS.latencyMs})`,
+  },
+  'jitter-ms': {
+    value: 'N',
+    description: `extra random latency 0..N per request (default ${CHAOS_DEFAULT_FAULTS.jitterMs})`,
+  },
+  'error-rate': {
+    value: '0..1',
+    description: `share of REST requests answered with a 5xx (default ${CHAOS_DEFAULT_FAULTS.errorRate})`,
+  },
+  'error-after-share': {
+    value: '0..1',
+    description: `share of those 5xx given after the action ran (default ${CHAOS_DEFAULT_FAULTS.errorAfterActionShare})`,
+  },
+  'ws-drop-every-ms': {
+    value: 'N',
+    description: `drop every WebSocket about every N ms, 0 never (default ${CHAOS_DEFAULT_FAULTS.wsDropEveryMs})`,
+  },
+  'ws-stall-every-ms': {
+    value: 'N',
+    description: `stall every stream about every N ms, 0 never (default ${CHAOS_DEFAULT_FAULTS.wsStallEveryMs})`,
+  },
+  'ws-stall-for-ms': {
+    value: 'N',
+    description: `how long each stall lasts (default ${CHAOS_DEFAULT_FAULTS.wsStallForMs})`,
+  },
+  'registration-lag-ms': {
+    value: 'N',
+    description: 'deposit-to-registered lag (default: sim.registration_lag_ms of the config)',
+  },
+  seed: {
+    value: 'N',
+    description: 'simulator seed: oracle, makers and fault timing (default: sim.seed of the config)',
+  },
   'block-ms': { value: 'N', description: 'block interval in ms (default: sim.block_ms of the config)' },
 };

@@ -55,7 +55,9 @@ function maxReconnectOf(flags: Flags): number {
   const value = flags['max-reconnect-ms'];
   if (value === undefined || typeof value === 'boolean') return DEFAULT_MAX_RECONNECT_MS;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 3_600_000) {
-    throw new CliUsageError(`--max-reconnect-ms: invalid value ${JSON.stringify(value)}; expected a whole number of milliseconds from 1 to 3600000, such as 2000`);
+    throw new CliUsageError(
+      `--max-reconnect-ms: invalid value ${JSON.stringify(value)}; expected a whole number of milliseconds from 1 to 3600000, such as 2000`,
+    );
   }
   return Number(value);
 }
@@ -69,7 +71,9 @@ function durationOf(flags: Flags): number {
   }
   if (typeof seconds === 'string') {
     if (!/^\d+$/.test(seconds) || Number(seconds) < 1 || Number(seconds) > MAX_MINUTES * 60) {
-      throw new CliUsageError(`--seconds: invalid value ${JSON.stringify(seconds)}; expected a whole number from 1 to ${MAX_MINUTES * 60}`);
+      throw new CliUsageError(
+        `--seconds: invalid value ${JSON.stringify(seconds)}; expected a whole number from 1 to ${MAX_MINUTES * 60}`,
+      );
     }
     return Number(seconds) * 1000;
   }
@@ -83,7 +87,9 @@ function durationOf(flags: Flags): number {
   }
   const ms = Number(thousandths * 60n);
   if (ms < 1000 || ms > MAX_MINUTES * 60_000) {
-    throw new CliUsageError(`--minutes: invalid value ${JSON.stringify(minutes)}; expected a number of minutes from 0.017 to ${MAX_MINUTES}, such as 10 or 0.5`);
+    throw new CliUsageError(
+      `--minutes: invalid value ${JSON.stringify(minutes)}; expected a number of minutes from 0.017 to ${MAX_MINUTES}, such as 10 or 0.5`,
+    );
   }
   return ms;
 }
@@ -99,6 +105,9 @@ function simFlags(flags: Flags): { faults: SimFaults; seed?: number; blockMs?: n
     const options = parsed.help ? {} : parsed.options;
     return { ...options, faults: resolveFaults(CHAOS_DEFAULT_FAULTS, options.faults ?? {}) };
   } catch (error) {
-    throw new CliUsageError(`perpbot chaos: ${isPerpbotError(error) || error instanceof Error ? error.message : String(error)}`, ['run perpbot chaos --help']);
+    throw new CliUsageError(
+      `perpbot chaos: ${isPerpbotError(error) || error instanceof Error ? error.message : String(error)}`,
+      ['run perpbot chaos --help'],
+    );
   }
 }

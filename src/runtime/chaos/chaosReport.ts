@@ -19,7 +19,13 @@ export interface ChaosReport {
   readonly faults: SimFaults;
   readonly crash: boolean;
   readonly seed: number;
-  readonly totals: { readonly ordersPlaced: number; readonly fills: number; readonly reconnects: number; readonly botRuns: number; readonly intents: number };
+  readonly totals: {
+    readonly ordersPlaced: number;
+    readonly fills: number;
+    readonly reconnects: number;
+    readonly botRuns: number;
+    readonly intents: number;
+  };
   readonly invariants: readonly InvariantResult[];
 }
 

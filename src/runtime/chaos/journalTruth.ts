@@ -45,22 +45,35 @@ export function readJournalTruth(path: string, account: string): JournalTruth {
   try {
     const who = account.toLowerCase();
     const all = (sql: string): Row[] => db.prepare(sql).all(who) as Row[];
-    const fills = all('SELECT fill_id, order_id, market_id, size, source FROM fills WHERE account = ? ORDER BY seq').map(
-      (r): JournalFillRow => ({ fillId: String(r['fill_id']), orderId: String(r['order_id']).toLowerCase(), marketId: Number(r['market_id']), size: String(r['size']), source: String(r['source']) }),
-    );
-    const failedIntents = all("SELECT intent_id, outcome FROM intents WHERE account = ? AND outcome_type = 'failed' ORDER BY rowid").map((r) =>
-      failedIntentOf(String(r['intent_id']), r['outcome']),
-    );
+    const fills = all(
+      'SELECT fill_id, order_id, market_id, size, source FROM fills WHERE account = ? ORDER BY seq',
+    ).map((r): JournalFillRow => ({
+      fillId: String(r['fill_id']),
+      orderId: String(r['order_id']).toLowerCase(),
+      marketId: Number(r['market_id']),
+      size: String(r['size']),
+      source: String(r['source']),
+    }));
+    const failedIntents = all(
+      "SELECT intent_id, outcome FROM intents WHERE account = ? AND outcome_type = 'failed' ORDER BY rowid",
+    ).map((r) => failedIntentOf(String(r['intent_id']), r['outcome']));
     const positions = all(
       'SELECT market_id, side, size, at_ms FROM positions p WHERE account = ? AND id = (SELECT MAX(id) FROM positions q WHERE q.account = p.account AND q.market_id = p.market_id) ORDER BY market_id',
-    ).map((r): JournalPosition => ({ marketId: Number(r['market_id']), side: String(r['side']), size: String(r['size']), atMs: Number(r['at_ms']) }));
+    ).map((r): JournalPosition => ({
+      marketId: Number(r['market_id']),
+      side: String(r['side']),
+      size: String(r['size']),
+      atMs: Number(r['at_ms']),
+    }));
     const balanceRow = all('SELECT balance, at_ms FROM balances WHERE account = ? ORDER BY id DESC LIMIT 1')[0];
     const intents = Number(all('SELECT COUNT(*) AS n FROM intents WHERE account = ?')[0]?.['n'] ?? 0);
     return {
       fills,
       failedIntents,
       positions,
-      ...(balanceRow === undefined ? {} : { balance: { balance: String(balanceRow['balance']), atMs: Number(balanceRow['at_ms']) } }),
+      ...(balanceRow === undefined
+        ? {}
+        : { balance: { balance: String(balanceRow['balance']), atMs: Number(balanceRow['at_ms']) } }),
       intents,
     };
   } finally {
@@ -78,5 +91,10 @@ export function failedIntentOf(intentId: string, outcome: unknown): FailedIntent
     // An unreadable outcome is reported with an empty code; the audit still counts the intent.
   }
   const kind = error['kind'];
-  return { intentId, code: String(error['code'] ?? ''), message: String(error['message'] ?? ''), ...(typeof kind === 'string' ? { kind } : {}) };
+  return {
+    intentId,
+    code: String(error['code'] ?? ''),
+    message: String(error['message'] ?? ''),
+    ...(typeof kind === 'string' ? { kind } : {}),
+  };
 }

@@ -85,9 +85,19 @@ export async function runChaos(o: RunChaosOptions): Promise<ChaosReport> {
     const session = new BotSession(o, sim, account, botConfigPath, dir);
     const ranMs = await session.run();
     if (internalErrors.length > 0) o.out.write(`simulator internal errors: ${internalErrors.slice(0, 3).join('; ')}\n`);
-    const journal: JournalTruth = existsSync(journalPath) ? readJournalTruth(journalPath, account.account) : { fills: [], failedIntents: [], positions: [], intents: 0 };
+    const journal: JournalTruth = existsSync(journalPath)
+      ? readJournalTruth(journalPath, account.account)
+      : { fills: [], failedIntents: [], positions: [], intents: 0 };
     const venue = readVenueTruth(sim.context, account.account);
-    const invariants = auditChaosRun({ venue, journal, runs: session.runs, events: session.events, maxOutageMs: config.degraded.max_outage_ms, maxReconnectMs: chaos.maxReconnectMs, nowMs: clock.now() });
+    const invariants = auditChaosRun({
+      venue,
+      journal,
+      runs: session.runs,
+      events: session.events,
+      maxOutageMs: config.degraded.max_outage_ms,
+      maxReconnectMs: chaos.maxReconnectMs,
+      nowMs: clock.now(),
+    });
     const ok = invariants.every((i) => i.ok);
     // A temporary directory is evidence only when something failed; --dir is always kept.
     const dirKept = chaos.dir !== undefined || !ok;
@@ -149,7 +159,12 @@ class BotSession {
   }
 
   get runs(): readonly BotRun[] {
-    return this.mutableRuns.map(({ run, startedAtMs, endedAtMs, exit }) => ({ run, startedAtMs, ...(endedAtMs === undefined ? {} : { endedAtMs }), ...(exit === undefined ? {} : { exit }) }));
+    return this.mutableRuns.map(({ run, startedAtMs, endedAtMs, exit }) => ({
+      run,
+      startedAtMs,
+      ...(endedAtMs === undefined ? {} : { endedAtMs }),
+      ...(exit === undefined ? {} : { exit }),
+    }));
   }
 
   /** Runs the whole schedule; returns how long the strategies ran. */
@@ -163,19 +178,29 @@ class BotSession {
         return 0;
       }
       const status = await first.exited;
-      const said = first.stderrTail().split('\n').filter((l) => l.trim() !== '').slice(-3).join(' | ');
-      throw new ChaosError(`the bot did not start: it exited (code ${String(status.code)}, signal ${String(status.signal)}) before trading${said === '' ? '' : `: ${said}`}`, {
-        code: 'CHAOS_BOT_START',
-        details: { code: status.code, signal: status.signal },
-        hints: [`its log: ${join(this.dir, 'bot-1.log')}`, `it ran: perpbot start --config ${this.botConfigPath}`],
-      });
+      const said = first
+        .stderrTail()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .slice(-3)
+        .join(' | ');
+      throw new ChaosError(
+        `the bot did not start: it exited (code ${String(status.code)}, signal ${String(status.signal)}) before trading${said === '' ? '' : `: ${said}`}`,
+        {
+          code: 'CHAOS_BOT_START',
+          details: { code: status.code, signal: status.signal },
+          hints: [`its log: ${join(this.dir, 'bot-1.log')}`, `it ran: perpbot start --config ${this.botConfigPath}`],
+        },
+      );
     }
     const t0 = clock.now();
     const crashAt = t0 + Math.floor(chaos.durationMs / 2);
     const endAt = t0 + chaos.durationMs;
     let crashed = !chaos.crash;
     let unexpectedInARow = 0;
-    this.progress.note(`bot running (run 1); ${chaos.crash ? 'crash with SIGKILL half-way, ' : ''}stop in ${Math.round(chaos.durationMs / 1000)} s`);
+    this.progress.note(
+      `bot running (run 1); ${chaos.crash ? 'crash with SIGKILL half-way, ' : ''}stop in ${Math.round(chaos.durationMs / 1000)} s`,
+    );
     while (!signal.aborted && clock.now() < endAt) {
       const { bot, record } = this.current ?? {};
       if (!crashed && clock.now() >= crashAt) {
@@ -236,7 +261,13 @@ class BotSession {
     const mine = this.events.filter((e) => e.run === run).reverse();
     const connection = mine.find((e) => e.type === 'connection');
     const mode = mine.find((e) => e.type === 'trading');
-    return this.current?.bot.isReady === true && connection?.type === 'connection' && connection.status === 'authenticated' && mode?.type === 'trading' && mode.mode === 'trading';
+    return (
+      this.current?.bot.isReady === true &&
+      connection?.type === 'connection' &&
+      connection.status === 'authenticated' &&
+      mode?.type === 'trading' &&
+      mode.mode === 'trading'
+    );
   }
 
   private start(): BotProcess {
@@ -284,7 +315,8 @@ class BotSession {
 
   private childEnv(): Record<string, string> {
     const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(this.o.env)) if (value !== undefined && !name.startsWith('PERPBOT_')) env[name] = value;
+    for (const [name, value] of Object.entries(this.o.env))
+      if (value !== undefined && !name.startsWith('PERPBOT_')) env[name] = value;
     return { ...env, ...this.account.env, [REST_URL_ENV]: this.sim.restUrl, [WS_URL_ENV]: this.sim.wsUrl };
   }
 

@@ -49,25 +49,36 @@ const ALL = { page: 1, limit: Number.MAX_SAFE_INTEGER } as const;
 /** Reads the account's orders, fills, positions and balance from a running simulator. */
 export function readVenueTruth(sim: SimContext, account: Address): VenueTruth {
   const { exchange } = sim;
-  const orders = exchange.history.orders(account, { oldestFirst: true }, ALL).items.map(
-    (o): VenueOrder => ({ orderId: o.id.toLowerCase(), marketId: o.market_id, status: o.status, ...(o.client_order_id === undefined ? {} : { clientOrderId: o.client_order_id }) }),
-  );
-  const fills = [...exchange.history.fills(account, ALL).items].reverse().map(
-    (f): VenueFill => ({
-      id: f.id,
-      orderId: f.order_id.toLowerCase(),
-      marketId: f.market_id,
-      side: f.side === 0 ? 'buy' : 'sell',
-      size: f.size,
-      fee: f.fee,
-      realizedPnl: f.realized_pnl,
-      atMs: Number(BigInt(f.time) / 1_000_000n),
-    }),
-  );
+  const orders = exchange.history.orders(account, { oldestFirst: true }, ALL).items.map((o): VenueOrder => ({
+    orderId: o.id.toLowerCase(),
+    marketId: o.market_id,
+    status: o.status,
+    ...(o.client_order_id === undefined ? {} : { clientOrderId: o.client_order_id }),
+  }));
+  const fills = [...exchange.history.fills(account, ALL).items].reverse().map((f): VenueFill => ({
+    id: f.id,
+    orderId: f.order_id.toLowerCase(),
+    marketId: f.market_id,
+    side: f.side === 0 ? 'buy' : 'sell',
+    size: f.size,
+    fee: f.fee,
+    realizedPnl: f.realized_pnl,
+    atMs: Number(BigInt(f.time) / 1_000_000n),
+  }));
   const positions = exchange.markets().map((m): VenuePosition => {
     const p = exchange.position(account, Number(m.market_id));
     const short = p.side === 'SELL' || p.size_steps.startsWith('-');
-    return { marketId: Number(m.market_id), signedSize: short && p.size !== '0' ? `-${p.size.replace(/^-/, '')}` : p.size.replace(/^-/, '') };
+    return {
+      marketId: Number(m.market_id),
+      signedSize: short && p.size !== '0' ? `-${p.size.replace(/^-/, '')}` : p.size.replace(/^-/, ''),
+    };
   });
-  return { account: account.toLowerCase(), orders, fills, positions, balance: exchange.balance(account).balance, refused: refusedActions(sim) };
+  return {
+    account: account.toLowerCase(),
+    orders,
+    fills,
+    positions,
+    balance: exchange.balance(account).balance,
+    refused: refusedActions(sim),
+  };
 }

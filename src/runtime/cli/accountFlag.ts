@@ -7,7 +7,11 @@ import type { CliIo } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 
 /** The `--account ADDRESS` flag of the read-only commands: they need an address, never a key. */
-export const ACCOUNT_FLAG = { type: 'string', value: 'ADDRESS', description: 'look at this account instead of the configured account key (needs no key)' } as const;
+export const ACCOUNT_FLAG = {
+  type: 'string',
+  value: 'ADDRESS',
+  description: 'look at this account instead of the configured account key (needs no key)',
+} as const;
 
 /**
  * The account a read-only command looks at: `--account` when given, else the address of the
@@ -22,6 +26,10 @@ export async function accountOf(flag: string | boolean | undefined, config: Conf
     }
   }
   const file = config.keys.account_key_file;
-  const key = await loadKey({ envVar: ACCOUNT_KEY_ENV, file: file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file), env: io.env });
+  const key = await loadKey({
+    envVar: ACCOUNT_KEY_ENV,
+    file: file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file),
+    env: io.env,
+  });
   return key.address;
 }

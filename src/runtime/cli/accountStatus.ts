@@ -71,7 +71,8 @@ export async function readAccountStatus(options: {
   for (const marketId of options.markets) {
     const market = byId.get(marketId);
     if (market === undefined) continue;
-    const position = balance === null ? null : toPosition(await rest.position({ account, market_id: String(marketId) }, call));
+    const position =
+      balance === null ? null : toPosition(await rest.position({ account, market_id: String(marketId) }, call));
     const open = await rest.openOrders({ account, market_id: String(marketId) }, call);
     markets.push({
       marketId,

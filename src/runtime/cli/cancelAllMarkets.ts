@@ -35,11 +35,18 @@ export async function cancelAllMarkets(options: {
   readonly wait?: VenueWait;
 }): Promise<CancelAllOutcome[]> {
   const { rest, account, signal } = options;
-  const { context, nonceState } = await (options.wait ?? runOnce(signal))('reading the signing domain and the nonce state', async (s) => ({
-    context: (await readSigningInfo(rest, s)).context,
-    nonceState: parseNonceState(await rest.nonceState(account, { signal: s })),
-  }));
-  const allocator = new NonceAllocator(account, nonceState, options.slots === undefined ? {} : { slots: options.slots });
+  const { context, nonceState } = await (options.wait ?? runOnce(signal))(
+    'reading the signing domain and the nonce state',
+    async (s) => ({
+      context: (await readSigningInfo(rest, s)).context,
+      nonceState: parseNonceState(await rest.nonceState(account, { signal: s })),
+    }),
+  );
+  const allocator = new NonceAllocator(
+    account,
+    nonceState,
+    options.slots === undefined ? {} : { slots: options.slots },
+  );
   const outcomes: CancelAllOutcome[] = [];
   for (const marketId of options.markets) {
     try {
@@ -69,11 +76,19 @@ export function cancelAllFailure(outcomes: readonly CancelAllOutcome[]): Perpbot
   const failed = outcomes.filter((o): o is Extract<CancelAllOutcome, { ok: false }> => !o.ok);
   const first = failed[0];
   if (first === undefined) return undefined;
-  const reason = first.error instanceof PerpbotError ? first.error.message : first.error instanceof Error ? first.error.message : String(first.error);
-  return new PerpbotError(`cancel-all failed in market${failed.length > 1 ? 's' : ''} ${failed.map((f) => f.marketId).join(', ')}: ${reason}`, {
-    code: 'CANCEL_ALL_FAILED',
-    details: { markets: failed.map((f) => f.marketId) },
-    hints: first.error instanceof PerpbotError ? first.error.hints : [],
-    cause: first.error,
-  });
+  const reason =
+    first.error instanceof PerpbotError
+      ? first.error.message
+      : first.error instanceof Error
+        ? first.error.message
+        : String(first.error);
+  return new PerpbotError(
+    `cancel-all failed in market${failed.length > 1 ? 's' : ''} ${failed.map((f) => f.marketId).join(', ')}: ${reason}`,
+    {
+      code: 'CANCEL_ALL_FAILED',
+      details: { markets: failed.map((f) => f.marketId) },
+      hints: first.error instanceof PerpbotError ? first.error.hints : [],
+      cause: first.error,
+    },
+  );
 }

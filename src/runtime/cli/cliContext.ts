@@ -33,7 +33,11 @@ export function configPathOf(args: ParsedArgs, io: CliIo): string {
 }
 
 export async function loadCliConfig(args: ParsedArgs, io: CliIo): Promise<Config> {
-  return loadConfig({ path: configPathOf(args, io), env: io.env, acknowledgeMainnet: booleanFlag(args, 'i-understand-mainnet') });
+  return loadConfig({
+    path: configPathOf(args, io),
+    env: io.env,
+    acknowledgeMainnet: booleanFlag(args, 'i-understand-mainnet'),
+  });
 }
 
 export interface VenueUrls {
@@ -53,10 +57,14 @@ export function usesEmbeddedSim(config: Config): boolean {
 export function remoteVenue(config: Config, command: string): VenueUrls {
   const { rest_url: restUrl, ws_url: wsUrl } = config.venue;
   if (restUrl === undefined || wsUrl === undefined) {
-    throw ConfigError.at('venue.rest_url', `perpbot ${command} needs a running venue, and profile sim without URLs has one only inside perpbot start`, [
-      `start a simulator with \`perpbot sim\` and export ${REST_URL_ENV} and ${WS_URL_ENV} with the URLs it prints`,
-      'or pass --config config/testnet.yaml',
-    ]);
+    throw ConfigError.at(
+      'venue.rest_url',
+      `perpbot ${command} needs a running venue, and profile sim without URLs has one only inside perpbot start`,
+      [
+        `start a simulator with \`perpbot sim\` and export ${REST_URL_ENV} and ${WS_URL_ENV} with the URLs it prints`,
+        'or pass --config config/testnet.yaml',
+      ],
+    );
   }
   return { restUrl, wsUrl };
 }
@@ -95,7 +103,10 @@ export function logLevelFlag(args: ParsedArgs): LoggerOptions['level'] | undefin
   const text = stringFlag(args, 'log-level');
   if (text === undefined) return undefined;
   const level = LOG_LEVELS.find((l) => l === text);
-  if (level === undefined) throw new CliUsageError(`--log-level: invalid value ${JSON.stringify(text)}; expected one of ${LOG_LEVELS.join(', ')}`);
+  if (level === undefined)
+    throw new CliUsageError(
+      `--log-level: invalid value ${JSON.stringify(text)}; expected one of ${LOG_LEVELS.join(', ')}`,
+    );
   return level;
 }
 
@@ -109,9 +120,17 @@ export interface CliKeys {
 
 /** Both keys from the environment or the configured files (paths relative to the working directory). */
 export async function loadCliKeys(config: Config, io: CliIo): Promise<CliKeys> {
-  const at = (file: string | undefined): string | undefined => (file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file));
-  const keys = await loadVenueKeys({ account_key_file: at(config.keys.account_key_file), signer_key_file: at(config.keys.signer_key_file) }, io.env);
-  return { keys, account: fastPrivateKeySigner(keys.account.privateKey), signer: fastPrivateKeySigner(keys.signer.privateKey) };
+  const at = (file: string | undefined): string | undefined =>
+    file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file);
+  const keys = await loadVenueKeys(
+    { account_key_file: at(config.keys.account_key_file), signer_key_file: at(config.keys.signer_key_file) },
+    io.env,
+  );
+  return {
+    keys,
+    account: fastPrivateKeySigner(keys.account.privateKey),
+    signer: fastPrivateKeySigner(keys.signer.privateKey),
+  };
 }
 
 /** Every market the configured strategies trade, ascending. */

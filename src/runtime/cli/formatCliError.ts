@@ -25,7 +25,8 @@ function oneLine(error: unknown): string {
     return `${flatten(error.message)} (check venue.rest_url in the config or PERPBOT_REST_URL, and that the venue is running)`;
   }
   if (isPerpbotError(error)) return flatten(error.describe());
-  if (error instanceof Error) return `${flatten(error.message)} (unexpected ${error.name}; run again with --verbose for the stack)`;
+  if (error instanceof Error)
+    return `${flatten(error.message)} (unexpected ${error.name}; run again with --verbose for the stack)`;
   return `${flatten(String(error))} (unexpected failure; run again with --verbose)`;
 }
 

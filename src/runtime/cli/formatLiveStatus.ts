@@ -16,13 +16,39 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
   if (status.positions.length === 0) out.push('positions: none');
   else {
     out.push('positions:');
-    out.push(formatTable(['market', 'side', 'size', 'entry', 'mark', 'uPnL'], status.positions.map((p) => [String(p.marketId), p.side, p.signedSize, p.entryPrice ?? '-', p.markPrice ?? '-', p.unrealizedPnl ?? '-'])));
+    out.push(
+      formatTable(
+        ['market', 'side', 'size', 'entry', 'mark', 'uPnL'],
+        status.positions.map((p) => [
+          String(p.marketId),
+          p.side,
+          p.signedSize,
+          p.entryPrice ?? '-',
+          p.markPrice ?? '-',
+          p.unrealizedPnl ?? '-',
+        ]),
+      ),
+    );
   }
   out.push('');
   if (status.openOrders.length === 0) out.push('open orders: none');
   else {
     out.push('open orders:');
-    out.push(formatTable(['strategy', 'market', 'side', 'size', 'price', 'filled', 'state', 'order id'], status.openOrders.map((o) => [o.strategy, String(o.marketId), o.side, o.size, o.price, o.filledSize, o.state, o.orderId ?? '-'])));
+    out.push(
+      formatTable(
+        ['strategy', 'market', 'side', 'size', 'price', 'filled', 'state', 'order id'],
+        status.openOrders.map((o) => [
+          o.strategy,
+          String(o.marketId),
+          o.side,
+          o.size,
+          o.price,
+          o.filledSize,
+          o.state,
+          o.orderId ?? '-',
+        ]),
+      ),
+    );
   }
   out.push('');
   out.push('strategies:');
@@ -35,7 +61,9 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
         s.positions.map((p) => `${p.marketId}:${p.signedSize}`).join(' ') || '0',
         s.pnl?.total ?? '-',
         String(s.openOrders),
-        s.feed.stale ? `REDUCE-ONLY (${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')})` : 'fresh',
+        s.feed.stale
+          ? `REDUCE-ONLY (${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')})`
+          : 'fresh',
         s.killSwitch.tripped ? 'tripped' : 'armed',
       ]),
     ),
@@ -43,7 +71,10 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
   out.push('');
   out.push(
     `streams  ${status.streams
-      .map((f) => `${f.channel}${f.marketId === undefined ? '' : `:${f.marketId}`} ${(f.ageMs / 1000).toFixed(1)}s${f.stale ? ' STALE' : ''}`)
+      .map(
+        (f) =>
+          `${f.channel}${f.marketId === undefined ? '' : `:${f.marketId}`} ${(f.ageMs / 1000).toFixed(1)}s${f.stale ? ' STALE' : ''}`,
+      )
       .join(', ')}`,
   );
   return `${out.join('\n')}\n`;

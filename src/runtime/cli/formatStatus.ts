@@ -3,14 +3,22 @@ import type { AccountStatus } from './accountStatus.js';
 /** Left-aligned columns separated by two spaces; the header row first. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }
 
 /** `perpbot status` as text: account and balance, then positions, then open orders. */
 export function formatStatusText(status: AccountStatus): string {
   const out: string[] = [`account  ${status.account}`];
-  out.push(status.balance === null ? 'balance  (not registered: no deposit indexed yet)' : `balance  ${status.balance} USDC (cross margin)`);
+  out.push(
+    status.balance === null
+      ? 'balance  (not registered: no deposit indexed yet)'
+      : `balance  ${status.balance} USDC (cross margin)`,
+  );
   out.push('');
   const positions = status.markets.filter((m) => m.position !== null);
   if (positions.length === 0) out.push('positions: none');
@@ -21,14 +29,24 @@ export function formatStatusText(status: AccountStatus): string {
         ['market', 'side', 'size', 'entry', 'mark', 'uPnL', 'leverage', 'liq. price'],
         positions.map((m) => {
           const p = m.position;
-          return [`${m.marketId} ${m.name}`, p?.side ?? '', p?.size ?? '', p?.avgEntryPrice ?? '-', p?.markPrice ?? m.markPrice, p?.unrealizedPnl ?? '-', p?.leverage ?? '-', p?.liquidationPrice ?? '-'];
+          return [
+            `${m.marketId} ${m.name}`,
+            p?.side ?? '',
+            p?.size ?? '',
+            p?.avgEntryPrice ?? '-',
+            p?.markPrice ?? m.markPrice,
+            p?.unrealizedPnl ?? '-',
+            p?.leverage ?? '-',
+            p?.liquidationPrice ?? '-',
+          ];
         }),
       ),
     );
   }
   out.push('');
   const orders = status.markets.flatMap((m) => m.openOrders.map((o) => ({ market: m, order: o })));
-  if (orders.length === 0) out.push(`open orders: none (markets ${status.markets.map((m) => m.marketId).join(', ') || '-'})`);
+  if (orders.length === 0)
+    out.push(`open orders: none (markets ${status.markets.map((m) => m.marketId).join(', ') || '-'})`);
   else {
     out.push('open orders:');
     out.push(
@@ -42,7 +60,9 @@ export function formatStatusText(status: AccountStatus): string {
           order.size,
           order.price,
           order.timeInForce,
-          [order.postOnly ? 'post-only' : '', order.reduceOnly ? 'reduce-only' : ''].filter((f) => f !== '').join(',') || '-',
+          [order.postOnly ? 'post-only' : '', order.reduceOnly ? 'reduce-only' : '']
+            .filter((f) => f !== '')
+            .join(',') || '-',
         ]),
       ),
     );

@@ -11,7 +11,10 @@ import { COMMON_FLAGS, type CommandSpec, type FlagSpec, type ParsedArgs } from '
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const all: Record<string, FlagSpec> = { ...COMMON_FLAGS, ...spec.flags };
   const options = Object.fromEntries(
-    Object.entries(all).map(([name, flag]) => [name, flag.short === undefined ? { type: flag.type } : { type: flag.type, short: flag.short }]),
+    Object.entries(all).map(([name, flag]) => [
+      name,
+      flag.short === undefined ? { type: flag.type } : { type: flag.type, short: flag.short },
+    ]),
   );
   const help = [`run perpbot ${spec.name} --help`];
   let parsed;
@@ -38,21 +41,30 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     }
     if (flag.type === 'string') {
       if (token.value === undefined || token.value === '') {
-        throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} needs a value (${token.rawName} ${flag.value ?? 'VALUE'})`, help);
+        throw new CliUsageError(
+          `perpbot ${spec.name}: ${token.rawName} needs a value (${token.rawName} ${flag.value ?? 'VALUE'})`,
+          help,
+        );
       }
       flags[token.name] = token.value;
     } else {
-      if (token.value !== undefined) throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} takes no value`, help);
+      if (token.value !== undefined)
+        throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} takes no value`, help);
       flags[token.name] = true;
     }
   }
   if (flags['help'] === true) return { flags, positionals };
   const expected = spec.positionals ?? [];
   if (positionals.length > expected.length) {
-    throw new CliUsageError(`perpbot ${spec.name}: unexpected argument ${JSON.stringify(positionals[expected.length])}`, [`usage: ${spec.usage}`]);
+    throw new CliUsageError(
+      `perpbot ${spec.name}: unexpected argument ${JSON.stringify(positionals[expected.length])}`,
+      [`usage: ${spec.usage}`],
+    );
   }
   if (positionals.length < expected.length) {
-    throw new CliUsageError(`perpbot ${spec.name}: missing ${expected.slice(positionals.length).join(' ')}`, [`usage: ${spec.usage}`]);
+    throw new CliUsageError(`perpbot ${spec.name}: missing ${expected.slice(positionals.length).join(' ')}`, [
+      `usage: ${spec.usage}`,
+    ]);
   }
   return { flags, positionals };
 }
@@ -71,7 +83,9 @@ export function integerFlag(args: ParsedArgs, name: string, min: number, max: nu
   const text = stringFlag(args, name);
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min || Number(text) > max) {
-    throw new CliUsageError(`--${name}: invalid value ${JSON.stringify(text)}; expected a whole number from ${min} to ${max}`);
+    throw new CliUsageError(
+      `--${name}: invalid value ${JSON.stringify(text)}; expected a whole number from ${min} to ${max}`,
+    );
   }
   return Number(text);
 }

@@ -1,6 +1,9 @@
 import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
 
-export type ReconcileReads = Pick<RestClient, 'openOrders' | 'position' | 'nonceState' | 'markets' | 'crossMarginBalance' | 'orderHistory' | 'tradeHistory'>;
+export type ReconcileReads = Pick<
+  RestClient,
+  'openOrders' | 'position' | 'nonceState' | 'markets' | 'crossMarginBalance' | 'orderHistory' | 'tradeHistory'
+>;
 
 /**
  * The reads reconciliation makes, each given `signal`: reconcileWithVenue takes no signal of its

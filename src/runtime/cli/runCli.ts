@@ -18,7 +18,11 @@ export const EXIT_INTERRUPTED = 130;
  * help, runs it, and turns any failure into one line on stderr (the stack only with --verbose).
  * Returns the exit code.
  */
-export async function runCli(argv: readonly string[], io: CliIo, commands: readonly CommandSpec[] = COMMANDS): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  commands: readonly CommandSpec[] = COMMANDS,
+): Promise<number> {
   const verbose = argv.includes('--verbose');
   const [name, ...rest] = argv[0] === '--verbose' ? argv.slice(1) : argv;
   try {
@@ -32,7 +36,10 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     }
     const command = commands.find((c) => c.name === name);
     if (command === undefined) {
-      const suggestion = closestName(name, commands.map((c) => c.name));
+      const suggestion = closestName(
+        name,
+        commands.map((c) => c.name),
+      );
       throw new CliUsageError(`unknown command ${JSON.stringify(name)}`, [
         ...(suggestion === undefined ? [] : [`did you mean ${suggestion}?`]),
         `commands: ${commands.map((c) => c.name).join(', ')}; run perpbot --help`,

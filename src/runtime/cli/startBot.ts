@@ -108,22 +108,51 @@ async function throwawayAccount(config: Config, restUrl: string, options: StartB
     clock: options.clock,
     log: options.logger.child({ component: 'setup' }),
     faucet: true,
-    registration: { attempts: config.engine.registration_retry.attempts, baseMs: config.engine.registration_retry.base_ms },
-    ...(firstMarket === undefined ? {} : { tradingProbe: { marketId: firstMarket, selectors: selectorsOf(config), deadlineSeconds: config.auth.permit_deadline_seconds } }),
+    registration: {
+      attempts: config.engine.registration_retry.attempts,
+      baseMs: config.engine.registration_retry.base_ms,
+    },
+    ...(firstMarket === undefined
+      ? {}
+      : {
+          tradingProbe: {
+            marketId: firstMarket,
+            selectors: selectorsOf(config),
+            deadlineSeconds: config.auth.permit_deadline_seconds,
+          },
+        }),
     // JWT mode also needs the operator-hub allowance (approve-single) before trading.
     ...(config.auth.mode === 'jwt' ? { jwt: { budget: '100000', validForSeconds: 7 * 24 * 3600 } } : {}),
     signal: options.signal,
   });
-  return { account: { address: account.address, privateKey: accountKey }, signer: { address: signer.address, privateKey: signerKey } };
+  return {
+    account: { address: account.address, privateKey: accountKey },
+    signer: { address: signer.address, privateKey: signerKey },
+  };
 }
 
-async function requireActiveSigner(config: Config, keys: BotKeys, restUrl: string, signal: AbortSignal, logger: Logger): Promise<void> {
+async function requireActiveSigner(
+  config: Config,
+  keys: BotKeys,
+  restUrl: string,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<void> {
   const account: Address = keys.account.address;
-  const status = await readSignerStatus(createCliRestClient(config, restUrl, logger), account, keys.signer.address, signal);
+  const status = await readSignerStatus(
+    createCliRestClient(config, restUrl, logger),
+    account,
+    keys.signer.address,
+    signal,
+  );
   if (status.status !== SESSION_KEY_ACTIVE) {
-    throw new SetupError('start', `signer ${keys.signer.address} is not Active for account ${account} (status ${status.status}, ${status.status_description})`, {
-      details: { account, signer: keys.signer.address, status: status.status },
-      hints: ['run perpbot setup with the same --config first (it funds on testnet and registers the signer)'],
-    });
+    throw new SetupError(
+      'start',
+      `signer ${keys.signer.address} is not Active for account ${account} (status ${status.status}, ${status.status_description})`,
+      {
+        details: { account, signer: keys.signer.address, status: status.status },
+        hints: ['run perpbot setup with the same --config first (it funds on testnet and registers the signer)'],
+      },
+    );
   }
 }

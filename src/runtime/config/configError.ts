@@ -14,12 +14,18 @@ export class ConfigError extends PerpbotError {
   readonly path: string;
   readonly problems: readonly ConfigProblem[];
 
-  constructor(problems: readonly [ConfigProblem, ...ConfigProblem[]], options: { hints?: readonly string[]; cause?: unknown; source?: string } = {}) {
+  constructor(
+    problems: readonly [ConfigProblem, ...ConfigProblem[]],
+    options: { hints?: readonly string[]; cause?: unknown; source?: string } = {},
+  ) {
     const lines = problems.map((p) => `config error at ${p.path === '' ? '(top level)' : p.path}: ${p.problem}`);
     const where = options.source === undefined ? '' : ` (in ${options.source})`;
     super(`${lines.join('\n')}${where}`, {
       code: 'CONFIG_INVALID',
-      details: { problems: problems.map((p) => ({ ...p })), ...(options.source === undefined ? {} : { source: options.source }) },
+      details: {
+        problems: problems.map((p) => ({ ...p })),
+        ...(options.source === undefined ? {} : { source: options.source }),
+      },
       hints: options.hints ?? [],
       cause: options.cause,
     });

@@ -26,18 +26,29 @@ export function configErrorFromZod(error: z.ZodError, input: unknown, context: C
   const problems = error.issues.flatMap((issue) => describeIssue(issue, input, basePath, context.schema));
   const options = { hints: [HINT], ...(context.source === undefined ? {} : { source: context.source }) };
   const [first, ...rest] = problems;
-  if (first === undefined) return new ConfigError([{ path: formatConfigPath(basePath), problem: 'invalid value' }], options);
+  if (first === undefined)
+    return new ConfigError([{ path: formatConfigPath(basePath), problem: 'invalid value' }], options);
   return new ConfigError([first, ...rest], options);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, input: unknown, basePath: readonly PropertyKey[], schema: z.core.$ZodType | undefined): ConfigProblem[] {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  basePath: readonly PropertyKey[],
+  schema: z.core.$ZodType | undefined,
+): ConfigProblem[] {
   const at = [...basePath, ...issue.path];
   const node = schema === undefined ? undefined : schemaAt(schema, issue.path);
   if (issue.code === 'unrecognized_keys') {
     const allowed = allowedKeys(node) ?? [];
     return issue.keys.map((key) => {
       const guess = closestName(key, allowed);
-      const help = guess !== undefined ? `did you mean "${guess}"?` : allowed.length > 0 ? `allowed here: ${allowed.join(', ')}` : 'check the spelling';
+      const help =
+        guess !== undefined
+          ? `did you mean "${guess}"?`
+          : allowed.length > 0
+            ? `allowed here: ${allowed.join(', ')}`
+            : 'check the spelling';
       return { path: formatConfigPath([...at, key]), problem: `unknown key ${JSON.stringify(key)} (${help})` };
     });
   }
@@ -55,7 +66,9 @@ function expectation(issue: z.core.$ZodIssue, node: z.core.$ZodType | undefined)
       if (number !== undefined) return `expected ${number}`;
       return `expected ${article(issue.expected)}`;
     case 'invalid_value':
-      return issue.values.length === 1 ? `expected ${JSON.stringify(issue.values[0])}` : `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}`;
+      return issue.values.length === 1
+        ? `expected ${JSON.stringify(issue.values[0])}`
+        : `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}`;
     case 'too_small':
       if (number !== undefined) return `expected ${number}`;
       return bound(issue.origin, issue.minimum, issue.inclusive ?? true, 'small');
@@ -65,7 +78,9 @@ function expectation(issue: z.core.$ZodIssue, node: z.core.$ZodType | undefined)
     case 'invalid_format':
       return `expected ${article(issue.format)}`;
     case 'invalid_union': {
-      const options = issue.errors.map((branch) => (branch[0] === undefined ? 'something else' : expectation(branch[0], undefined).replace(/^expected /, '')));
+      const options = issue.errors.map((branch) =>
+        branch[0] === undefined ? 'something else' : expectation(branch[0], undefined).replace(/^expected /, ''),
+      );
       return `expected ${[...new Set(options)].join(' or ')}`;
     }
     default:
@@ -80,7 +95,14 @@ function bound(origin: string, limit: number | bigint, inclusive: boolean, side:
     return `expected a number ${small ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<'} ${limit}`;
   }
   const count = inclusive ? Number(limit) : small ? Number(limit) + 1 : Number(limit) - 1;
-  const unit = origin === 'array' || origin === 'set' ? (count === 1 ? 'entry' : 'entries') : count === 1 ? 'character' : 'characters';
+  const unit =
+    origin === 'array' || origin === 'set'
+      ? count === 1
+        ? 'entry'
+        : 'entries'
+      : count === 1
+        ? 'character'
+        : 'characters';
   return `expected ${small ? 'at least' : 'at most'} ${count} ${unit}`;
 }
 

@@ -45,7 +45,11 @@ export function decimal(options: { positive: boolean }) {
     let text: string;
     if (typeof value === 'number') {
       if (!Number.isSafeInteger(value)) {
-        ctx.addIssue({ code: 'custom', input: value, message: `expected ${bound} decimal in quotes such as "0.5" (unquoted YAML decimals are floats and lose digits)` });
+        ctx.addIssue({
+          code: 'custom',
+          input: value,
+          message: `expected ${bound} decimal in quotes such as "0.5" (unquoted YAML decimals are floats and lose digits)`,
+        });
         return z.NEVER;
       }
       text = String(value);
@@ -80,7 +84,11 @@ export function urlWithScheme(schemes: readonly string[]) {
       return z.NEVER;
     }
     if (parsed.username !== '' || parsed.password !== '') {
-      ctx.addIssue({ code: 'custom', input: value, message: `expected a URL without user:password credentials ${VALUE_NOT_SHOWN}` });
+      ctx.addIssue({
+        code: 'custom',
+        input: value,
+        message: `expected a URL without user:password credentials ${VALUE_NOT_SHOWN}`,
+      });
       return z.NEVER;
     }
     return text.replace(/\/+$/, '');

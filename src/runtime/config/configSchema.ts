@@ -10,7 +10,6 @@ import { decimal, filePath, flag, integer, millis, urlWithScheme } from './confi
  */
 
 export const VENUE_PROFILES = ['sim', 'testnet', 'mainnet'] as const;
-export type VenueProfile = (typeof VENUE_PROFILES)[number];
 
 /** The protocol's selector tables by name (spec: SVC_PERPS_*_V1, rise: RISE_PERPS_*_V1). */
 export const SELECTOR_NAMES = ['spec', 'rise'] as const satisfies readonly SelectorProfile[];
@@ -28,19 +27,44 @@ const venueSchema = z
   })
   .superRefine((venue, ctx) => {
     const remote = venue.profile !== 'sim';
-    for (const [field, envName] of [['rest_url', 'PERPBOT_REST_URL'], ['ws_url', 'PERPBOT_WS_URL']] as const) {
+    for (const [field, envName] of [
+      ['rest_url', 'PERPBOT_REST_URL'],
+      ['ws_url', 'PERPBOT_WS_URL'],
+    ] as const) {
       const other = field === 'rest_url' ? venue.ws_url : venue.rest_url;
       if (venue[field] !== undefined) continue;
       if (remote) {
-        ctx.addIssue({ code: 'custom', path: [field], input: undefined, message: `required for profile ${venue.profile}; set it in the file or export ${envName}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          input: undefined,
+          message: `required for profile ${venue.profile}; set it in the file or export ${envName}`,
+        });
       } else if (other !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [field], input: undefined, message: `required when the other venue URL is set (profile sim connects to an external simulator only with both); set it or export ${envName}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          input: undefined,
+          message: `required when the other venue URL is set (profile sim connects to an external simulator only with both); set it or export ${envName}`,
+        });
       }
     }
     if (venue.profile === 'mainnet') {
       // Signatures and JWTs travel in these connections.
-      if (venue.rest_url?.startsWith('http://') === true) ctx.addIssue({ code: 'custom', path: ['rest_url'], input: venue.rest_url, message: 'expected an https:// URL on mainnet' });
-      if (venue.ws_url?.startsWith('ws://') === true) ctx.addIssue({ code: 'custom', path: ['ws_url'], input: venue.ws_url, message: 'expected a wss:// URL on mainnet' });
+      if (venue.rest_url?.startsWith('http://') === true)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rest_url'],
+          input: venue.rest_url,
+          message: 'expected an https:// URL on mainnet',
+        });
+      if (venue.ws_url?.startsWith('ws://') === true)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ws_url'],
+          input: venue.ws_url,
+          message: 'expected a wss:// URL on mainnet',
+        });
     }
   });
 
@@ -61,12 +85,19 @@ const engineSchema = z
     max_slippage_bps: integer(1, 500).default(50),
     // This process uses bit indexes i with i % n == k, so n processes can share one account's nonces.
     nonce_slot: z.strictObject({ k: integer(0, 207).default(0), n: integer(1, 208).default(1) }).prefault({}),
-    registration_retry: z.strictObject({ attempts: integer(1, 100).default(10), base_ms: millis(60_000).default(500) }).prefault({}),
+    registration_retry: z
+      .strictObject({ attempts: integer(1, 100).default(10), base_ms: millis(60_000).default(500) })
+      .prefault({}),
     dry_run: flag().default(false),
   })
   .superRefine((engine, ctx) => {
     if (engine.nonce_slot.k >= engine.nonce_slot.n) {
-      ctx.addIssue({ code: 'custom', path: ['nonce_slot', 'k'], input: engine.nonce_slot.k, message: `expected k below n (${engine.nonce_slot.n})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nonce_slot', 'k'],
+        input: engine.nonce_slot.k,
+        message: `expected k below n (${engine.nonce_slot.n})`,
+      });
     }
   });
 
@@ -90,19 +121,34 @@ const MODULE_PATH = /^(?:\.\/)?strategies\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A
 const PACKAGE_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
 
 const strategySchema = z.strictObject({
-  name: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected a name of letters, digits, _ . - (at most 64)'),
+  name: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected a name of letters, digits, _ . - (at most 64)'),
   module: z
     .string()
     .trim()
-    .refine((m) => (MODULE_PATH.test(m) && !m.split('/').includes('..')) || PACKAGE_NAME.test(m), 'expected a path under strategies/ such as "strategies/marketMaker.ts", or a package name'),
+    .refine(
+      (m) => (MODULE_PATH.test(m) && !m.split('/').includes('..')) || PACKAGE_NAME.test(m),
+      'expected a path under strategies/ such as "strategies/marketMaker.ts", or a package name',
+    ),
   // Market ids fit in 16 bits (the packed order word gives them 16).
-  markets: z.array(integer(1, 65_535)).min(1).refine((ids) => new Set(ids).size === ids.length, 'expected each market at most once'),
+  markets: z
+    .array(integer(1, 65_535))
+    .min(1)
+    .refine((ids) => new Set(ids).size === ids.length, 'expected each market at most once'),
   // Opaque here: the strategy validates its own params with its own schema when it is loaded.
   params: z.record(z.string(), z.unknown()).default({}),
   risk: strategyRiskSchema.optional(),
   on_error: z.enum(['cancel', 'keep']).default('cancel'),
   // Overrides the freshness budgets the strategy declares (ms per stream, see FRESHNESS_CHANNELS).
-  freshness: z.strictObject({ book: millis(3_600_000).optional(), mark: millis(3_600_000).optional(), trades: millis(3_600_000).optional() } satisfies Record<FreshnessChannel, unknown>).optional(),
+  freshness: z
+    .strictObject({
+      book: millis(3_600_000).optional(),
+      mark: millis(3_600_000).optional(),
+      trades: millis(3_600_000).optional(),
+    } satisfies Record<FreshnessChannel, unknown>)
+    .optional(),
 });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -189,19 +235,25 @@ export const configSchema = z
     config.strategies.forEach((strategy, i) => {
       const first = seen.get(strategy.name);
       if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['strategies', i, 'name'], input: strategy.name, message: `expected a unique name (strategies[${first}] has it too)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['strategies', i, 'name'],
+          input: strategy.name,
+          message: `expected a unique name (strategies[${first}] has it too)`,
+        });
       }
       seen.set(strategy.name, i);
     });
   });
 
-type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /** A validated config; deeply frozen at runtime, deeply readonly in types. */
 export type Config = DeepReadonly<z.output<typeof configSchema>>;
-export type VenueConfig = Config['venue'];
 export type RiskLimits = Config['risk'];
 export type StrategyConfig = Config['strategies'][number];
-export type LoggingConfig = Config['logging'];
 export type ControlConfig = NonNullable<Config['control']>;
-export type AlertsConfig = NonNullable<Config['alerts']>;

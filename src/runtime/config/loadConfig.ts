@@ -39,7 +39,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     } catch (cause) {
       throw new ConfigError([{ path: '', problem: `cannot read config file ${path} (${errorCode(cause)})` }], {
         cause,
-        hints: ['check the path given with --config; the bundled profiles are config/default.yaml, config/testnet.yaml and config/mainnet.yaml'],
+        hints: [
+          'check the path given with --config; the bundled profiles are config/default.yaml, config/testnet.yaml and config/mainnet.yaml',
+        ],
       });
     }
   } else {
@@ -51,7 +53,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
 function parseConfigText(text: string, options: LoadConfigOptions): Config {
   const raw = parseYamlText(text);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw ConfigError.at('', `expected a mapping of sections (venue, risk, strategies, ...), got ${raw === null ? 'an empty document' : Array.isArray(raw) ? 'a list' : typeof raw}`);
+    throw ConfigError.at(
+      '',
+      `expected a mapping of sections (venue, risk, strategies, ...), got ${raw === null ? 'an empty document' : Array.isArray(raw) ? 'a list' : typeof raw}`,
+    );
   }
   refuseSecrets(raw);
   const substituted = substituteEnv(raw, options.env);
@@ -71,7 +76,9 @@ function parseYamlText(text: string): unknown {
     if (cause instanceof YAMLError) {
       // Only the first line: the rest quotes the source, which may hold the very secret we refuse.
       const summary = cause.message.split('\n')[0]?.replace(/:$/, '') ?? cause.code;
-      throw new ConfigError([{ path: '', problem: `invalid YAML: ${summary}` }], { hints: ['check indentation and quoting at that line'] });
+      throw new ConfigError([{ path: '', problem: `invalid YAML: ${summary}` }], {
+        hints: ['check indentation and quoting at that line'],
+      });
     }
     throw cause;
   }
@@ -85,17 +92,25 @@ function applyUrlOverrides(tree: unknown, env: Env): unknown {
   const root = { ...(tree as Record<string, unknown>) };
   const venue = root['venue'];
   if (venue === null || typeof venue !== 'object' || Array.isArray(venue)) return tree;
-  root['venue'] = { ...venue, ...(rest === undefined ? {} : { rest_url: rest }), ...(ws === undefined ? {} : { ws_url: ws }) };
+  root['venue'] = {
+    ...venue,
+    ...(rest === undefined ? {} : { rest_url: rest }),
+    ...(ws === undefined ? {} : { ws_url: ws }),
+  };
   return root;
 }
 
 function requireMainnetAcknowledgement(config: Config, options: LoadConfigOptions): void {
   if (config.venue.profile !== 'mainnet') return;
   if (options.acknowledgeMainnet === true || options.env[MAINNET_ACK_ENV] === 'yes') return;
-  throw ConfigError.at('venue.profile', 'profile "mainnet" trades real funds and needs an explicit acknowledgement, which was not given', [
-    `pass --i-understand-mainnet, or set ${MAINNET_ACK_ENV}=yes`,
-    'use profile testnet or sim to try a strategy first',
-  ]);
+  throw ConfigError.at(
+    'venue.profile',
+    'profile "mainnet" trades real funds and needs an explicit acknowledgement, which was not given',
+    [
+      `pass --i-understand-mainnet, or set ${MAINNET_ACK_ENV}=yes`,
+      'use profile testnet or sim to try a strategy first',
+    ],
+  );
 }
 
 function withSource<T>(path: string | undefined, run: () => T): T {
@@ -105,7 +120,8 @@ function withSource<T>(path: string | undefined, run: () => T): T {
   } catch (error) {
     if (error instanceof ConfigError) {
       const [first, ...rest] = error.problems;
-      if (first !== undefined) throw new ConfigError([first, ...rest], { hints: error.hints, source: path, cause: error.cause });
+      if (first !== undefined)
+        throw new ConfigError([first, ...rest], { hints: error.hints, source: path, cause: error.cause });
     }
     throw error;
   }

@@ -22,7 +22,9 @@ export function isSecretFieldName(name: string): boolean {
     .toLowerCase();
   if (snake === 'key') return true;
   // Only token names that mean credentials: `base_token: USDC` is a legitimate strategy param.
-  return /(?:_keys?|privkey|secrets?|mnemonic|seed_phrase|passphrase|password|jwt|(?:access|refresh|auth|api|bearer|session)_token)$/.test(snake);
+  return /(?:_keys?|privkey|secrets?|mnemonic|seed_phrase|passphrase|password|jwt|(?:access|refresh|auth|api|bearer|session)_token)$/.test(
+    snake,
+  );
 }
 
 const HEX_32_BYTES = /(?:^|[^0-9a-fA-F])(?:0x)?[0-9a-fA-F]{64,}(?![0-9a-fA-F])/;
@@ -53,7 +55,8 @@ function findSecret(value: unknown, path: readonly PropertyKey[]): { path: strin
   }
   if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (isSecretFieldName(key)) return { path: formatConfigPath([...path, key]), why: `field "${key}" is named like a secret` };
+      if (isSecretFieldName(key))
+        return { path: formatConfigPath([...path, key]), why: `field "${key}" is named like a secret` };
       const found = findSecret(item, [...path, key]);
       if (found !== undefined) return found;
     }

@@ -23,7 +23,12 @@ export function schemaAt(root: z.core.$ZodType, path: readonly PropertyKey[]): z
 export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let node = schema;
   for (let i = 0; i < 16; i++) {
-    if (node instanceof z.ZodOptional || node instanceof z.ZodDefault || node instanceof z.ZodPrefault || node instanceof z.ZodNullable) {
+    if (
+      node instanceof z.ZodOptional ||
+      node instanceof z.ZodDefault ||
+      node instanceof z.ZodPrefault ||
+      node instanceof z.ZodNullable
+    ) {
       node = node.unwrap();
     } else if (node instanceof z.ZodPipe) {
       // preprocess = pipe(transform, schema): the schema is the out side; .transform() = pipe(schema, transform).
@@ -44,13 +49,17 @@ export function describeNumber(schema: z.core.$ZodType | undefined): string | un
   for (const check of schema._zod.def.checks ?? []) {
     const def = check._zod.def;
     if (def.check === 'number_format') integer = true;
-    const bound = 'value' in def && 'inclusive' in def ? { value: Number(def.value), inclusive: def.inclusive === true } : undefined;
+    const bound =
+      'value' in def && 'inclusive' in def
+        ? { value: Number(def.value), inclusive: def.inclusive === true }
+        : undefined;
     if (bound === undefined) continue;
     if (def.check === 'greater_than') min = bound;
     else if (def.check === 'less_than' && bound.value < Number.MAX_SAFE_INTEGER) max = bound;
   }
   const noun = integer ? 'integer' : 'number';
-  if (min !== undefined && max !== undefined && min.inclusive && max.inclusive) return `an ${noun} from ${min.value} to ${max.value}`.replace(/^an number/, 'a number');
+  if (min !== undefined && max !== undefined && min.inclusive && max.inclusive)
+    return `an ${noun} from ${min.value} to ${max.value}`.replace(/^an number/, 'a number');
   const parts: string[] = [];
   let adjective = '';
   if (min !== undefined) {

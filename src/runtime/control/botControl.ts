@@ -64,13 +64,26 @@ export class BotControl {
    */
   killSwitch(action: 'trip' | 'reset', reason: string): KillSwitchAnswer {
     const engine = this.bot?.engine;
-    if (engine === undefined) return { ok: false, httpStatus: 503, error: `the bot is starting (${this.startingPhase}); try again once it runs` };
+    if (engine === undefined)
+      return {
+        ok: false,
+        httpStatus: 503,
+        error: `the bot is starting (${this.startingPhase}); try again once it runs`,
+      };
     if (action === 'trip') engine.tripKillSwitch(reason);
     else {
-      if (engine.conditions.state.mode === 'stopped') return { ok: false, httpStatus: 409, error: `trading stopped for a definite reason (${engine.conditions.state.reasons.join('; ')}); the bot is shutting down and the kill switch stays tripped` };
+      if (engine.conditions.state.mode === 'stopped')
+        return {
+          ok: false,
+          httpStatus: 409,
+          error: `trading stopped for a definite reason (${engine.conditions.state.reasons.join('; ')}); the bot is shutting down and the kill switch stays tripped`,
+        };
       engine.resetKillSwitch();
     }
     const state = engine.killSwitch;
-    return { ok: true, killSwitch: { tripped: state.tripped, ...(state.reason === undefined ? {} : { reason: state.reason }) } };
+    return {
+      ok: true,
+      killSwitch: { tripped: state.tripped, ...(state.reason === undefined ? {} : { reason: state.reason }) },
+    };
   }
 }

@@ -8,7 +8,14 @@ import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/or
 import type { ConnectionState } from '../../venue/ws/connectionState.js';
 import type { FeedClock } from '../freshness/feedClock.js';
 import { describeStale, type FreshnessBudgets } from '../freshness/freshnessBudgets.js';
-import type { BotStatus, FillStatus, PnlStatus, PositionStatus, StrategyStatusView, StreamStatus } from './botStatus.js';
+import type {
+  BotStatus,
+  FillStatus,
+  PnlStatus,
+  PositionStatus,
+  StrategyStatusView,
+  StreamStatus,
+} from './botStatus.js';
 import { EquityHistory, type EquityPoint } from './equityHistory.js';
 import { readinessOf } from './readiness.js';
 
@@ -78,7 +85,17 @@ export class BotMonitor {
     this.subscriptions.add(options.connection$.subscribe((state) => (this.connection = state)));
     this.subscriptions.add(
       options.engine.fills$.subscribe((f) => {
-        this.fills.unshift({ id: f.id, atMs: options.clock.now(), strategy: f.strategy ?? null, marketId: f.marketId, side: f.side, price: f.price, size: f.size, fee: f.fee, liquidity: f.liquidity });
+        this.fills.unshift({
+          id: f.id,
+          atMs: options.clock.now(),
+          strategy: f.strategy ?? null,
+          marketId: f.marketId,
+          side: f.side,
+          price: f.price,
+          size: f.size,
+          fee: f.fee,
+          liquidity: f.liquidity,
+        });
         if (this.fills.length > kept) this.fills.length = kept;
       }),
     );
@@ -121,13 +138,21 @@ export class BotMonitor {
     const { engine, clock } = this.options;
     const now = clock.now();
     const trading = engine.conditions.state;
-    const positions = engine.tracker.allPositions().filter((p) => !isZero(p.size)).map((p) => this.position(p));
+    const positions = engine.tracker
+      .allPositions()
+      .filter((p) => !isZero(p.size))
+      .map((p) => this.position(p));
     const balance = engine.tracker.currentBalance() ?? null;
-    const unrealized = positions.reduce<string | null>((sum, p) => (sum === null || p.unrealizedPnl === null ? null : addDecimals(sum, p.unrealizedPnl)), '0');
+    const unrealized = positions.reduce<string | null>(
+      (sum, p) => (sum === null || p.unrealizedPnl === null ? null : addDecimals(sum, p.unrealizedPnl)),
+      '0',
+    );
     const strategies = this.options.strategies.map((s) => this.strategy(s.name, s.markets));
     const killSwitch = engine.killSwitch;
     const warnings = strategies.flatMap((s) => [
-      ...(s.feed.stale ? [`strategy ${s.name} is reduce-only (FEED_STALE): ${s.feed.staleFeeds.map(describeStale).join('; ')}`] : []),
+      ...(s.feed.stale
+        ? [`strategy ${s.name} is reduce-only (FEED_STALE): ${s.feed.staleFeeds.map(describeStale).join('; ')}`]
+        : []),
       ...(s.status === 'failed' ? [`strategy ${s.name} failed and was stopped`] : []),
       ...(s.killSwitch.tripped ? [`strategy ${s.name} kill switch tripped: ${s.killSwitch.reason ?? ''}`] : []),
     ]);
@@ -155,8 +180,15 @@ export class BotMonitor {
         longestMs: degradedStats.longestMs,
         totalMs: this.degradedDoneMs + (this.degradedSince === undefined ? 0 : now - this.degradedSince),
       },
-      killSwitch: { tripped: killSwitch.tripped, ...(killSwitch.reason === undefined ? {} : { reason: killSwitch.reason }) },
-      connection: { status: this.connection.status, ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }), reconnects: this.options.reconnects() },
+      killSwitch: {
+        tripped: killSwitch.tripped,
+        ...(killSwitch.reason === undefined ? {} : { reason: killSwitch.reason }),
+      },
+      connection: {
+        status: this.connection.status,
+        ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }),
+        reconnects: this.options.reconnects(),
+      },
       balance,
       equity: balance === null || unrealized === null ? null : rounded(addDecimals(balance, unrealized)),
       pnl: pnlStatus(engine.sessionPnl()),
@@ -182,7 +214,10 @@ export class BotMonitor {
     const signedSize = p.side === 'buy' ? p.size : negateDecimal(p.size);
     const markPrice = this.options.engine.market(p.marketId)?.mark_price ?? null;
     const entryPrice = p.avgEntryPrice ?? null;
-    const unrealizedPnl = markPrice === null || entryPrice === null ? null : rounded(multiplyDecimals(addDecimals(markPrice, negateDecimal(entryPrice)), signedSize));
+    const unrealizedPnl =
+      markPrice === null || entryPrice === null
+        ? null
+        : rounded(multiplyDecimals(addDecimals(markPrice, negateDecimal(entryPrice)), signedSize));
     return { marketId: p.marketId, side: p.side, size: p.size, signedSize, entryPrice, markPrice, unrealizedPnl };
   }
 
@@ -195,7 +230,10 @@ export class BotMonitor {
       status: this.options.strategyStatuses().get(name) ?? 'starting',
       markets,
       openOrders: engine.tracker.openOrders().filter((o) => o.strategy === name).length,
-      positions: [...budgets.strategyPositions(name)].map(([marketId, p]) => ({ marketId, signedSize: p.side === 'buy' ? p.size : negateDecimal(p.size) })),
+      positions: [...budgets.strategyPositions(name)].map(([marketId, p]) => ({
+        marketId,
+        signedSize: p.side === 'buy' ? p.size : negateDecimal(p.size),
+      })),
       pnl: pnlStatus(budgets.strategyPnl(name)),
       killSwitch: { tripped: kill.tripped, ...(kill.reason === undefined ? {} : { reason: kill.reason }) },
       feed: { stale: staleFeeds.length > 0, budgets: freshness.budgetOf(name) ?? {}, staleFeeds },
@@ -230,7 +268,11 @@ export class BotMonitor {
 
 function pnlStatus(pnl: PnlSnapshot | undefined): PnlStatus | null {
   if (pnl === undefined) return null;
-  return { realized: rounded(pnl.realized), unrealized: rounded(pnl.unrealized), total: rounded(addDecimals(pnl.realized, pnl.unrealized)) };
+  return {
+    realized: rounded(pnl.realized),
+    unrealized: rounded(pnl.unrealized),
+    total: rounded(addDecimals(pnl.realized, pnl.unrealized)),
+  };
 }
 
 /** To 6 decimals, nearest: PnL products of sizes and prices carry more digits than anyone reads. */

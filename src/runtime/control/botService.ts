@@ -126,7 +126,15 @@ export class BotService {
 
   wire(bot: WiredBot): void {
     const { clock, logger } = this.options;
-    this.subscriptions.add(followFeeds({ ws: bot.ws, books: bot.books, feeds: this.feeds, markets: bot.markets, declared: bot.freshness.declared() }));
+    this.subscriptions.add(
+      followFeeds({
+        ws: bot.ws,
+        books: bot.books,
+        feeds: this.feeds,
+        markets: bot.markets,
+        declared: bot.freshness.declared(),
+      }),
+    );
     const monitor = new BotMonitor({
       account: this.options.account,
       signer: bot.signer,
@@ -146,11 +154,22 @@ export class BotService {
     this.subscriptions.add(
       bot.freshness.changes$.subscribe((change) => {
         const feeds = change.feeds.map((f) => `${f.channel}:${f.marketId}`).join(', ');
-        if (change.stale) logger.warn({ strategy: change.strategy, feeds: change.feeds }, `strategy reduce-only: a stream it depends on is late (FEED_STALE: ${feeds})`);
+        if (change.stale)
+          logger.warn(
+            { strategy: change.strategy, feeds: change.feeds },
+            `strategy reduce-only: a stream it depends on is late (FEED_STALE: ${feeds})`,
+          );
         else logger.info({ strategy: change.strategy }, 'strategy streams fresh again: opening intents allowed');
       }),
     );
-    if (this.metrics !== undefined) this.subscriptions.add(observeBotMetrics(this.metrics, { outcomes: bot.execution.outcomes, fills$: bot.engine.fills$, freshness$: bot.freshness.changes$ }));
+    if (this.metrics !== undefined)
+      this.subscriptions.add(
+        observeBotMetrics(this.metrics, {
+          outcomes: bot.execution.outcomes,
+          fills$: bot.engine.fills$,
+          freshness$: bot.freshness.changes$,
+        }),
+      );
     if (this.alerts !== undefined) {
       this.watch = watchForAlerts(this.alerts, {
         tradingState$: bot.engine.tradingState$,
@@ -158,7 +177,10 @@ export class BotService {
         freshness$: bot.freshness.changes$,
         outcomes: bot.execution.outcomes,
         fills$: bot.engine.fills$,
-        killSwitches: () => [{ scope: 'account', ...bot.engine.killSwitch }, ...bot.strategies.map((s) => ({ scope: s.name, tripped: false, ...bot.execution.killSwitch(s.name) }))],
+        killSwitches: () => [
+          { scope: 'account', ...bot.engine.killSwitch },
+          ...bot.strategies.map((s) => ({ scope: s.name, tripped: false, ...bot.execution.killSwitch(s.name) })),
+        ],
         strategyStatuses: bot.strategyStatuses,
       });
     }
@@ -172,7 +194,8 @@ export class BotService {
         bot.freshness.check();
         this.watch?.poll();
         monitor.sample();
-        if (this.options.statusLine !== undefined && ++ticks % (STATUS_LINE_EVERY_MS / TICK_MS) === 0) this.options.statusLine.write(`${formatStatusLine(monitor.status())}\n`);
+        if (this.options.statusLine !== undefined && ++ticks % (STATUS_LINE_EVERY_MS / TICK_MS) === 0)
+          this.options.statusLine.write(`${formatStatusLine(monitor.status())}\n`);
       },
       (error) => logger.warn({ err: error }, 'a service tick failed'),
     );
@@ -213,7 +236,10 @@ export class BotService {
       });
     }
     if (!/^https?:\/\//.test(url)) {
-      throw new PerpbotError(`${alerts.webhook_url_env} is not an http(s) URL (value not shown)`, { code: 'CONFIG_ALERTS', hints: ['set it to the webhook URL the chat tool gave you'] });
+      throw new PerpbotError(`${alerts.webhook_url_env} is not an http(s) URL (value not shown)`, {
+        code: 'CONFIG_ALERTS',
+        hints: ['set it to the webhook URL the chat tool gave you'],
+      });
     }
     const metrics = this.metrics;
     this.alerts = new WebhookAlerts({
@@ -237,11 +263,19 @@ export class BotService {
       port: config.control.port,
       control: this.control,
       token,
-      tokenSource: config.control.token_file === undefined ? `environment variable ${config.control.token_env}` : `${config.control.token_env} or control.token_file`,
+      tokenSource:
+        config.control.token_file === undefined
+          ? `environment variable ${config.control.token_env}`
+          : `${config.control.token_env} or control.token_file`,
       log: logger.child({ component: 'control' }),
     });
     this.controlFile = controlFileFor(resolve(root, config.journal.path));
-    writeControlFile(this.controlFile, { url: this.server.url, pid: process.pid, account: this.options.account, startedAt: new Date(this.options.clock.now()).toISOString() });
+    writeControlFile(this.controlFile, {
+      url: this.server.url,
+      pid: process.pid,
+      account: this.options.account,
+      startedAt: new Date(this.options.clock.now()).toISOString(),
+    });
     this.options.onControlServer?.(this.server.url);
   }
 }

@@ -114,7 +114,11 @@ export interface StrategyStatusView {
   /** On its own fills at the current marks; null while a mark is missing. */
   readonly pnl: PnlStatus | null;
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
-  readonly feed: { readonly stale: boolean; readonly budgets: FreshnessBudget; readonly staleFeeds: readonly StaleFeed[] };
+  readonly feed: {
+    readonly stale: boolean;
+    readonly budgets: FreshnessBudget;
+    readonly staleFeeds: readonly StaleFeed[];
+  };
 }
 
 export interface StreamStatus {

@@ -10,7 +10,12 @@ export interface ControlRecord {
   readonly startedAt: string;
 }
 
-const controlRecord = z.object({ url: z.url(), pid: z.number().int().positive(), account: z.string(), startedAt: z.string() });
+const controlRecord = z.object({
+  url: z.url(),
+  pid: z.number().int().positive(),
+  account: z.string(),
+  startedAt: z.string(),
+});
 
 /**
  * Beside the journal (data/journal.sqlite -> data/journal.control.json): a bot and the commands

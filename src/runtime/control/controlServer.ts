@@ -39,7 +39,8 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   // The dashboard loads its script, styles and data from the bot only.
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
 } as const;
 
 /**
@@ -64,14 +65,20 @@ export async function startControlServer(options: ControlServerOptions): Promise
     throw new PerpbotError(`the control server could not listen on ${options.host}:${options.port} (${code})`, {
       code: 'CONTROL_LISTEN',
       details: { host: options.host, port: options.port },
-      hints: ['choose another control.port (or --control-port), or 0 for a free one', 'check control.host names an address of this machine'],
+      hints: [
+        'choose another control.port (or --control-port), or 0 for a free one',
+        'check control.host names an address of this machine',
+      ],
       cause: error,
     });
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  options.log.info({ url, killSwitchEndpoint: options.token === undefined ? 'disabled (no token)' : 'enabled' }, 'control server listening');
+  options.log.info(
+    { url, killSwitchEndpoint: options.token === undefined ? 'disabled (no token)' : 'enabled' },
+    'control server listening',
+  );
   return {
     url,
     close: async () => {
@@ -84,7 +91,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
   };
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, options: ControlServerOptions, events: EventClients): Promise<void> {
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ControlServerOptions,
+  events: EventClients,
+): Promise<void> {
   const { control } = options;
   const path = new URL(req.url ?? '/', 'http://control').pathname;
   if (path === '/api/kill-switch') {
@@ -114,7 +126,20 @@ async function route(req: IncomingMessage, res: ServerResponse, options: Control
       return;
   }
   const asset = dashboardAsset(path);
-  if (asset === undefined) return sendJson(res, 404, { error: `no such endpoint: ${path}`, endpoints: ['/health', '/ready', '/metrics', '/api/status', '/api/history', '/api/events', '/', 'POST /api/kill-switch'] });
+  if (asset === undefined)
+    return sendJson(res, 404, {
+      error: `no such endpoint: ${path}`,
+      endpoints: [
+        '/health',
+        '/ready',
+        '/metrics',
+        '/api/status',
+        '/api/history',
+        '/api/events',
+        '/',
+        'POST /api/kill-switch',
+      ],
+    });
   const { contentType, body } = await asset;
   res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': contentType, 'content-length': body.length });
   res.end(req.method === 'HEAD' ? undefined : body);
@@ -122,11 +147,17 @@ async function route(req: IncomingMessage, res: ServerResponse, options: Control
 
 async function killSwitch(req: IncomingMessage, res: ServerResponse, options: ControlServerOptions): Promise<void> {
   if (options.token === undefined) {
-    return sendJson(res, 403, { error: 'the kill-switch endpoint is disabled: no control token is configured', hints: [`set ${options.tokenSource} and restart the bot`] });
+    return sendJson(res, 403, {
+      error: 'the kill-switch endpoint is disabled: no control token is configured',
+      hints: [`set ${options.tokenSource} and restart the bot`],
+    });
   }
   if (!bearerMatches(req.headers.authorization, options.token)) {
     res.setHeader('www-authenticate', 'Bearer realm="perpbot"');
-    return sendJson(res, 401, { error: 'a valid bearer token is required', hints: ['send Authorization: Bearer <token>', `the token is the bot's ${options.tokenSource}`] });
+    return sendJson(res, 401, {
+      error: 'a valid bearer token is required',
+      hints: ['send Authorization: Bearer <token>', `the token is the bot's ${options.tokenSource}`],
+    });
   }
   const text = await readBody(req);
   if (text === undefined) return sendJson(res, 413, { error: `the body is larger than ${MAX_BODY_BYTES} bytes` });
@@ -134,10 +165,17 @@ async function killSwitch(req: IncomingMessage, res: ServerResponse, options: Co
   try {
     parsed = JSON.parse(text);
   } catch {
-    return sendJson(res, 400, { error: 'the body is not JSON', hints: ['send {"action":"trip"} or {"action":"reset"}'] });
+    return sendJson(res, 400, {
+      error: 'the body is not JSON',
+      hints: ['send {"action":"trip"} or {"action":"reset"}'],
+    });
   }
   const body = killSwitchBody.safeParse(parsed);
-  if (!body.success) return sendJson(res, 400, { error: `invalid body: ${body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`, hints: ['send {"action":"trip"|"reset", "reason"?: string}'] });
+  if (!body.success)
+    return sendJson(res, 400, {
+      error: `invalid body: ${body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+      hints: ['send {"action":"trip"|"reset", "reason"?: string}'],
+    });
   const reason = `kill switch ${body.data.action === 'trip' ? 'tripped' : 'reset'} through the control server${body.data.reason === undefined ? '' : `: ${redactSecretsInText(body.data.reason)}`}`;
   const answer = options.control.killSwitch(body.data.action, reason);
   if (!answer.ok) return sendJson(res, answer.httpStatus, { error: answer.error });
@@ -147,7 +185,11 @@ async function killSwitch(req: IncomingMessage, res: ServerResponse, options: Co
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = redactSecretsInText(JSON.stringify(body));
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -193,7 +235,11 @@ class EventClients {
   ) {}
 
   add(res: ServerResponse): void {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
     res.write('retry: 2000\n\n');
     res.write(frame('history', { points: this.control.history() }));
     res.write(frame('status', this.control.status() ?? this.control.startingStatus()));

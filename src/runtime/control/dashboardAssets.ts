@@ -19,8 +19,14 @@ const ASSETS: Readonly<Record<string, { readonly file: () => string; readonly co
   '/': { file: () => own('index.html'), contentType: 'text/html; charset=utf-8' },
   '/assets/dashboard.js': { file: () => own('dashboard.js'), contentType: 'text/javascript; charset=utf-8' },
   '/assets/dashboard.css': { file: () => own('dashboard.css'), contentType: 'text/css; charset=utf-8' },
-  '/assets/uPlot.iife.min.js': { file: () => require.resolve('uplot/dist/uPlot.iife.min.js'), contentType: 'text/javascript; charset=utf-8' },
-  '/assets/uPlot.min.css': { file: () => require.resolve('uplot/dist/uPlot.min.css'), contentType: 'text/css; charset=utf-8' },
+  '/assets/uPlot.iife.min.js': {
+    file: () => require.resolve('uplot/dist/uPlot.iife.min.js'),
+    contentType: 'text/javascript; charset=utf-8',
+  },
+  '/assets/uPlot.min.css': {
+    file: () => require.resolve('uplot/dist/uPlot.min.css'),
+    contentType: 'text/css; charset=utf-8',
+  },
 };
 
 const cache = new Map<string, Promise<Asset>>();

@@ -11,17 +11,31 @@ export type LiveBot =
  * Undefined when no bot recorded itself there. A record whose process is gone is ignored as
  * absent; one whose process lives but does not answer in `timeoutMs` is reported as silent.
  */
-export async function liveBotStatus(journalPath: string, timeoutMs = 2_000, fetchImpl: typeof fetch = fetch): Promise<LiveBot | undefined> {
+export async function liveBotStatus(
+  journalPath: string,
+  timeoutMs = 2_000,
+  fetchImpl: typeof fetch = fetch,
+): Promise<LiveBot | undefined> {
   const record = readControlFile(controlFileFor(journalPath));
   if (record === undefined || !processAlive(record.pid)) return undefined;
   try {
     const response = await fetchImpl(`${record.url}/api/status`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) return { kind: 'silent', record, reason: `GET /api/status answered HTTP ${response.status}` };
     const body = (await response.json()) as BotStatus | { phase: 'starting'; step: string };
-    if (body.phase === 'starting') return { kind: 'silent', record, reason: `the bot is starting (${(body as { step: string }).step})` };
-    return { kind: 'running', record, status: body as BotStatus };
+    if (body.phase === 'starting')
+      return { kind: 'silent', record, reason: `the bot is starting (${(body as { step: string }).step})` };
+    return { kind: 'running', record, status: body };
   } catch (error) {
-    return { kind: 'silent', record, reason: error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : error.message) : String(error) };
+    return {
+      kind: 'silent',
+      record,
+      reason:
+        error instanceof Error
+          ? error.name === 'TimeoutError'
+            ? `no answer within ${timeoutMs} ms`
+            : error.message
+          : String(error),
+    };
   }
 }
 

@@ -19,9 +19,13 @@ export interface ReadinessInput {
 export function readinessOf(input: ReadinessInput): Readiness {
   const reasons: string[] = [];
   if (input.phase === 'stopping') reasons.push('the bot is stopping');
-  if (input.connection.status !== 'authenticated') reasons.push(`venue connection ${input.connection.status}${input.connection.reason === undefined ? '' : ` (${input.connection.reason})`}`);
+  if (input.connection.status !== 'authenticated')
+    reasons.push(
+      `venue connection ${input.connection.status}${input.connection.reason === undefined ? '' : ` (${input.connection.reason})`}`,
+    );
   if (input.trading.mode === 'stopped') reasons.push(`trading stopped: ${input.trading.reasons.join('; ')}`);
-  if (input.trading.mode === 'degraded') for (const reason of input.trading.reasons) reasons.push(`degraded: ${reason}`);
+  if (input.trading.mode === 'degraded')
+    for (const reason of input.trading.reasons) reasons.push(`degraded: ${reason}`);
   if (input.trading.reconciling) reasons.push('a reconciliation with the venue is running');
   if (input.killSwitch.tripped) reasons.push(`kill switch tripped: ${input.killSwitch.reason ?? 'no reason given'}`);
   return { ready: reasons.length === 0, reasons, warnings: [...input.warnings] };

@@ -36,7 +36,8 @@ export class FeedClock {
   /** Starts the age of a stream (idempotent). */
   follow(channel: FeedName, marketId?: number): void {
     const key = keyOf(channel, marketId);
-    if (!this.entries.has(key)) this.entries.set(key, { channel, marketId, sinceMs: this.clock.now(), lastMs: undefined, lastHr: undefined });
+    if (!this.entries.has(key))
+      this.entries.set(key, { channel, marketId, sinceMs: this.clock.now(), lastMs: undefined, lastHr: undefined });
   }
 
   touch(channel: FeedName, marketId?: number): void {

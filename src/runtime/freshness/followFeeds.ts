@@ -31,7 +31,8 @@ export function followFeeds(options: FollowFeedsOptions): Subscription {
   });
   for (const { channel, marketId } of options.declared) {
     if (channel === 'book') follow(books.book$(marketId), () => feeds.touch('book', marketId));
-    if (channel === 'trades') follow(ws.channel('trades', { marketIds: [marketId] }), () => feeds.touch('trades', marketId));
+    if (channel === 'trades')
+      follow(ws.channel('trades', { marketIds: [marketId] }), () => feeds.touch('trades', marketId));
   }
   for (const channel of ['orders', 'positions', 'fills', 'account'] as const) {
     feeds.follow(channel);

@@ -56,7 +56,8 @@ export class FreshnessBudgets {
   declared(): { channel: FreshnessChannel; marketId: number }[] {
     const seen = new Map<string, { channel: FreshnessChannel; marketId: number }>();
     for (const s of this.strategies.values()) {
-      for (const channel of channelsOf(s.budget)) for (const marketId of s.markets) seen.set(`${channel}:${marketId}`, { channel, marketId });
+      for (const channel of channelsOf(s.budget))
+        for (const marketId of s.markets) seen.set(`${channel}:${marketId}`, { channel, marketId });
     }
     return [...seen.values()];
   }

@@ -5,13 +5,21 @@ import { FreshnessBudgets } from './freshnessBudgets.js';
 import { resolveFreshness } from './resolveFreshness.js';
 
 /** Each loaded strategy's budgets: its definition's, overridden by its config entry's `freshness:`. */
-export function freshnessBudgetsFor(hosted: readonly HostedStrategy[], config: Config, feeds: FeedClock): FreshnessBudgets {
+export function freshnessBudgetsFor(
+  hosted: readonly HostedStrategy[],
+  config: Config,
+  feeds: FeedClock,
+): FreshnessBudgets {
   return new FreshnessBudgets(
     feeds,
     hosted.map((h) => ({
       name: h.name,
       markets: h.markets,
-      budget: resolveFreshness(h.name, h.definition.freshness, config.strategies.find((s) => s.name === h.name)?.freshness),
+      budget: resolveFreshness(
+        h.name,
+        h.definition.freshness,
+        config.strategies.find((s) => s.name === h.name)?.freshness,
+      ),
     })),
   );
 }

@@ -24,7 +24,8 @@ export function attributeFills(candidates: readonly AttributionCandidate[], unex
   // Remainders of one sign (and none zero): only "none" sums to 0 and only "all" to the total.
   const oneSign = candidates.every((c) => c.signedRemainder > 0n) || candidates.every((c) => c.signedRemainder < 0n);
   if (oneSign && unexplained === 0n) return { kind: 'unique', filled: [], notFilled: keys(true) };
-  if (oneSign && unexplained === candidates.reduce((sum, c) => sum + c.signedRemainder, 0n)) return { kind: 'unique', filled: keys(true), notFilled: [] };
+  if (oneSign && unexplained === candidates.reduce((sum, c) => sum + c.signedRemainder, 0n))
+    return { kind: 'unique', filled: keys(true), notFilled: [] };
   if (candidates.length > MAX_ATTRIBUTION_CANDIDATES) return { kind: 'ambiguous', solutions: Number.POSITIVE_INFINITY };
   let found: number | undefined;
   let solutions = 0;

@@ -21,7 +21,8 @@ export function stateOfHistoryOrder(record: OrderHistoryRecord): 'open' | 'fille
 
 /** "order 0x… FILLED, filled 0.0005 of 0.0005 at avg 64000", for the report. */
 export function describeHistoryOrder(record: OrderHistoryRecord): string {
-  const avg = record.avg_price === undefined || compareDecimals(record.avg_price, '0') === 0 ? '' : ` at avg ${record.avg_price}`;
+  const avg =
+    record.avg_price === undefined || compareDecimals(record.avg_price, '0') === 0 ? '' : ` at avg ${record.avg_price}`;
   return `order ${record.id} ${record.status.replace('ORDER_STATUS_', '')}, filled ${record.filled_size} of ${record.size}${avg}`;
 }
 
@@ -31,14 +32,21 @@ export function describeHistoryOrder(record: OrderHistoryRecord): string {
  * size to what its journaled fills add up to. Returns whether the fill was new.
  */
 export function journalHistoryFill(journal: Journal, account: string, fill: FillRecord, atMs: number): boolean {
-  const order = journal.orderByOrderId(fill.order_id) ?? (fill.client_order_id === undefined ? undefined : journal.orderByClientOrderId(account, fill.client_order_id));
+  const order =
+    journal.orderByOrderId(fill.order_id) ??
+    (fill.client_order_id === undefined ? undefined : journal.orderByClientOrderId(account, fill.client_order_id));
   const inserted = journal.recordFill(account, trackedFill(fill, order), 'history', atMs);
   if (!inserted || order === undefined || order.orderId === undefined) return inserted;
   if (order.state !== 'open' && order.state !== 'partially_filled' && order.state !== 'cancelled') return inserted;
   let filled = '0';
   for (const f of journal.fillsOfOrder(order.orderId)) filled = addDecimals(filled, f.size);
   if (compareDecimals(filled, order.filledSize) <= 0) return inserted;
-  const state = compareDecimals(filled, order.size) >= 0 ? 'filled' : order.state === 'cancelled' ? 'cancelled' : 'partially_filled';
+  const state =
+    compareDecimals(filled, order.size) >= 0
+      ? 'filled'
+      : order.state === 'cancelled'
+        ? 'cancelled'
+        : 'partially_filled';
   journal.recordOrder(account, { ...order, state, filledSize: filled }, 'history', atMs);
   return inserted;
 }

@@ -10,7 +10,9 @@ export function clientOrderIdOf(f: InFlightIntent): string | undefined {
   return undefined;
 }
 
-export type InFlightFate = { kind: 'executed' | 'not_executed' | 'unknowable'; reason: string } | { kind: 'pending'; reason: string; retryAtMs: number };
+export type InFlightFate =
+  | { kind: 'executed' | 'not_executed' | 'unknowable'; reason: string }
+  | { kind: 'pending'; reason: string; retryAtMs: number };
 
 /**
  * What the venue's nonce state says about an intent's signed requests. The venue accepts only the
@@ -20,7 +22,8 @@ export type InFlightFate = { kind: 'executed' | 'not_executed' | 'unknowable'; r
 export function inFlightFate(f: InFlightIntent, state: NonceState, nowSeconds: number): InFlightFate {
   const signed = f.requests.filter((r) => r.nonce !== undefined);
   if (f.requests.length === 0) return { kind: 'not_executed', reason: 'never sent' };
-  if (signed.length === 0) return { kind: 'unknowable', reason: 'sent without a nonce (JWT); its fate cannot be read from the venue' };
+  if (signed.length === 0)
+    return { kind: 'unknowable', reason: 'sent without a nonce (JWT); its fate cannot be read from the venue' };
   let pendingUntil: number | undefined;
   let unknowable = false;
   for (const r of signed) {
@@ -37,9 +40,14 @@ export function inFlightFate(f: InFlightIntent, state: NonceState, nowSeconds: n
     if (nowSeconds <= deadline) pendingUntil = Math.max(pendingUntil ?? 0, deadline);
   }
   if (pendingUntil !== undefined) {
-    return { kind: 'pending', reason: `its nonce is not consumed yet and its permit is valid until ${pendingUntil}`, retryAtMs: Math.min(Number.MAX_SAFE_INTEGER, (pendingUntil + 1) * 1000) };
+    return {
+      kind: 'pending',
+      reason: `its nonce is not consumed yet and its permit is valid until ${pendingUntil}`,
+      retryAtMs: Math.min(Number.MAX_SAFE_INTEGER, (pendingUntil + 1) * 1000),
+    };
   }
-  if (unknowable) return { kind: 'unknowable', reason: 'the venue has moved past its nonce anchor, whose bitmap it no longer shows' };
+  if (unknowable)
+    return { kind: 'unknowable', reason: 'the venue has moved past its nonce anchor, whose bitmap it no longer shows' };
   return { kind: 'not_executed', reason: 'its nonce was never consumed and its permit deadline has passed' };
 }
 

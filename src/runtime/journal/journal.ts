@@ -6,7 +6,18 @@ import type { Intent } from '../../engine/intents.js';
 import type { NoncePair } from '../../engine/noncePair.js';
 import type { OrderState } from '../../engine/orderTracker.js';
 import type { Side } from '../../engine/intents.js';
-import { fillFromRow, orderFromRow, TERMINAL_ORDER_STATES, type FillSource, type InFlightIntent, type JournalBalance, type JournalFill, type JournalOrder, type JournalPosition, type JournalRequest } from './journalRows.js';
+import {
+  fillFromRow,
+  orderFromRow,
+  TERMINAL_ORDER_STATES,
+  type FillSource,
+  type InFlightIntent,
+  type JournalBalance,
+  type JournalFill,
+  type JournalOrder,
+  type JournalPosition,
+  type JournalRequest,
+} from './journalRows.js';
 
 /**
  * The durable record of one or more accounts' trading, over an open SQLite file (see
@@ -63,7 +74,13 @@ export class Journal {
   }
 
   beginRun(account: string, runId: string, atMs: number): void {
-    this.run('INSERT OR REPLACE INTO runs (run_id, account, pid, started_ms) VALUES (?, ?, ?, ?)', runId, account.toLowerCase(), process.pid, atMs);
+    this.run(
+      'INSERT OR REPLACE INTO runs (run_id, account, pid, started_ms) VALUES (?, ?, ?, ?)',
+      runId,
+      account.toLowerCase(),
+      process.pid,
+      atMs,
+    );
   }
 
   endRun(runId: string, atMs: number): void {
@@ -73,29 +90,77 @@ export class Journal {
   recordIntent(account: string, runId: string, intent: Intent, atMs: number): void {
     this.run(
       'INSERT OR IGNORE INTO intents (intent_id, account, run_id, strategy, kind, market_id, intent, received_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      intent.intentId, account.toLowerCase(), runId, intent.strategy, intent.kind, intent.marketId, toJson(intent), atMs,
+      intent.intentId,
+      account.toLowerCase(),
+      runId,
+      intent.strategy,
+      intent.kind,
+      intent.marketId,
+      toJson(intent),
+      atMs,
     );
   }
 
   recordNonce(account: string, runId: string, pair: NoncePair, intentId: string): void {
-    this.run('INSERT OR IGNORE INTO nonces (account, anchor, bit, intent_id, run_id) VALUES (?, ?, ?, ?, ?)', account.toLowerCase(), Number(pair.anchor), pair.bit, intentId, runId);
-  }
-
-  recordRequest(entry: { intentId: string; endpoint: string; body: Readonly<Record<string, unknown>>; nonce?: NoncePair; attempt: number; atMs: number }): void {
     this.run(
-      'INSERT INTO requests (intent_id, endpoint, body, nonce_anchor, nonce_bit, attempt, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      entry.intentId, entry.endpoint, toJson(entry.body), entry.nonce === undefined ? null : Number(entry.nonce.anchor), entry.nonce?.bit ?? null, entry.attempt, entry.atMs,
+      'INSERT OR IGNORE INTO nonces (account, anchor, bit, intent_id, run_id) VALUES (?, ?, ?, ?, ?)',
+      account.toLowerCase(),
+      Number(pair.anchor),
+      pair.bit,
+      intentId,
+      runId,
     );
   }
 
-  recordResponse(entry: { intentId: string; attempt: number; ok: boolean; orderId?: string; error?: string; atMs: number }): void {
-    this.run('INSERT INTO responses (intent_id, attempt, ok, order_id, error, at_ms) VALUES (?, ?, ?, ?, ?, ?)', entry.intentId, entry.attempt, entry.ok ? 1 : 0, entry.orderId ?? null, entry.error ?? null, entry.atMs);
+  recordRequest(entry: {
+    intentId: string;
+    endpoint: string;
+    body: Readonly<Record<string, unknown>>;
+    nonce?: NoncePair;
+    attempt: number;
+    atMs: number;
+  }): void {
+    this.run(
+      'INSERT INTO requests (intent_id, endpoint, body, nonce_anchor, nonce_bit, attempt, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      entry.intentId,
+      entry.endpoint,
+      toJson(entry.body),
+      entry.nonce === undefined ? null : Number(entry.nonce.anchor),
+      entry.nonce?.bit ?? null,
+      entry.attempt,
+      entry.atMs,
+    );
+  }
+
+  recordResponse(entry: {
+    intentId: string;
+    attempt: number;
+    ok: boolean;
+    orderId?: string;
+    error?: string;
+    atMs: number;
+  }): void {
+    this.run(
+      'INSERT INTO responses (intent_id, attempt, ok, order_id, error, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      entry.intentId,
+      entry.attempt,
+      entry.ok ? 1 : 0,
+      entry.orderId ?? null,
+      entry.error ?? null,
+      entry.atMs,
+    );
   }
 
   /** A terminal outcome (an `unknown` one is not terminal and leaves the intent in flight). */
   recordOutcome(outcome: IntentOutcome): void {
     if (outcome.type === 'unknown') return;
-    this.run('UPDATE intents SET outcome_type = ?, outcome = ?, outcome_ms = ? WHERE intent_id = ?', outcome.type, toJson(outcome), outcome.atMs, outcome.intentId);
+    this.run(
+      'UPDATE intents SET outcome_type = ?, outcome = ?, outcome_ms = ? WHERE intent_id = ?',
+      outcome.type,
+      toJson(outcome),
+      outcome.atMs,
+      outcome.intentId,
+    );
   }
 
   /** The order's current state, and a history row when its state or filled size changed. */
@@ -108,12 +173,30 @@ export class Journal {
          ON CONFLICT (intent_id) DO UPDATE SET client_order_id = COALESCE(excluded.client_order_id, client_order_id),
            order_id = COALESCE(excluded.order_id, order_id), resting_order_id = COALESCE(excluded.resting_order_id, resting_order_id),
            state = excluded.state, filled_size = excluded.filled_size, updated_ms = excluded.updated_ms`,
-        order.intentId, account.toLowerCase(), order.strategy, order.marketId, order.side, order.size, order.price,
-        order.clientOrderId?.toString() ?? null, order.orderId?.toLowerCase() ?? null, order.restingOrderId?.toString() ?? null,
-        order.state, order.filledSize, atMs,
+        order.intentId,
+        account.toLowerCase(),
+        order.strategy,
+        order.marketId,
+        order.side,
+        order.size,
+        order.price,
+        order.clientOrderId?.toString() ?? null,
+        order.orderId?.toLowerCase() ?? null,
+        order.restingOrderId?.toString() ?? null,
+        order.state,
+        order.filledSize,
+        atMs,
       );
       if (before === undefined || before['state'] !== order.state || before['filled_size'] !== order.filledSize) {
-        this.run('INSERT INTO order_states (intent_id, order_id, state, filled_size, source, at_ms) VALUES (?, ?, ?, ?, ?, ?)', order.intentId, order.orderId?.toLowerCase() ?? null, order.state, order.filledSize, source, atMs);
+        this.run(
+          'INSERT INTO order_states (intent_id, order_id, state, filled_size, source, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+          order.intentId,
+          order.orderId?.toLowerCase() ?? null,
+          order.state,
+          order.filledSize,
+          source,
+          atMs,
+        );
       }
     })();
   }
@@ -127,17 +210,30 @@ export class Journal {
    */
   recordFill(account: string, fill: FillWrite, source: FillSource, atMs: number): boolean {
     return this.db.transaction(() => {
-      const inserted = this.run(
-        `INSERT OR IGNORE INTO fills (fill_id, account, market_id, order_id, intent_id, strategy, side, price, size, fee, liquidity, source, at_ms)
+      const inserted =
+        this.run(
+          `INSERT OR IGNORE INTO fills (fill_id, account, market_id, order_id, intent_id, strategy, side, price, size, fee, liquidity, source, at_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        fill.id, account.toLowerCase(), fill.marketId, fill.orderId.toLowerCase(), fill.intentId ?? null, fill.strategy ?? null, fill.side,
-        fill.price, fill.size, fill.fee ?? null, fill.liquidity ?? null, source, atMs,
-      ).changes > 0;
+          fill.id,
+          account.toLowerCase(),
+          fill.marketId,
+          fill.orderId.toLowerCase(),
+          fill.intentId ?? null,
+          fill.strategy ?? null,
+          fill.side,
+          fill.price,
+          fill.size,
+          fill.fee ?? null,
+          fill.liquidity ?? null,
+          source,
+          atMs,
+        ).changes > 0;
       if (inserted && source !== 'reconciled') {
         const inferred = this.get('SELECT size FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
         if (inferred !== undefined) {
           const rest = addDecimals(String(inferred['size']), negateDecimal(fill.size));
-          if (compareDecimals(rest, '0') <= 0) this.run('DELETE FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
+          if (compareDecimals(rest, '0') <= 0)
+            this.run('DELETE FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
           else this.run('UPDATE fills SET size = ? WHERE fill_id = ?', rest, reconciledFillId(fill.orderId));
         }
       }
@@ -157,11 +253,16 @@ export class Journal {
    */
   fillsMissingSince(account: string, currentRunId?: string): number | undefined {
     const key = account.toLowerCase();
-    const number = (row: Row | undefined): number | undefined => (row === undefined || row['v'] === null ? undefined : Number(row['v']));
-    const gap = number(this.get('SELECT MIN(since_ms) AS v FROM fill_gaps WHERE account = ? AND closed_ms IS NULL', key));
+    const number = (row: Row | undefined): number | undefined =>
+      row === undefined || row['v'] === null ? undefined : Number(row['v']);
+    const gap = number(
+      this.get('SELECT MIN(since_ms) AS v FROM fill_gaps WHERE account = ? AND closed_ms IS NULL', key),
+    );
     const watched =
       number(this.get("SELECT MAX(at_ms) AS v FROM fills WHERE account = ? AND source != 'reconciled'", key)) ??
-      number(this.get('SELECT MIN(started_ms) AS v FROM runs WHERE account = ? AND run_id != ?', key, currentRunId ?? '')) ??
+      number(
+        this.get('SELECT MIN(started_ms) AS v FROM runs WHERE account = ? AND run_id != ?', key, currentRunId ?? ''),
+      ) ??
       number(this.get('SELECT MIN(received_ms) AS v FROM intents WHERE account = ?', key));
     if (gap === undefined) return watched;
     return watched === undefined ? gap : Math.min(gap, watched);
@@ -174,12 +275,21 @@ export class Journal {
 
   /** Fills since `sinceMs` were read from the venue's history: the windows that start there or later are closed. */
   closeFillGaps(account: string, sinceMs: number, atMs: number): void {
-    this.run('UPDATE fill_gaps SET closed_ms = ? WHERE account = ? AND closed_ms IS NULL AND since_ms >= ?', atMs, account.toLowerCase(), sinceMs);
+    this.run(
+      'UPDATE fill_gaps SET closed_ms = ? WHERE account = ? AND closed_ms IS NULL AND since_ms >= ?',
+      atMs,
+      account.toLowerCase(),
+      sinceMs,
+    );
   }
 
   /** The journaled order with this client_order_id, the latest when several. */
   orderByClientOrderId(account: string, clientOrderId: string): JournalOrder | undefined {
-    const row = this.get('SELECT * FROM orders WHERE account = ? AND client_order_id = ? ORDER BY updated_ms DESC LIMIT 1', account.toLowerCase(), clientOrderId);
+    const row = this.get(
+      'SELECT * FROM orders WHERE account = ? AND client_order_id = ? ORDER BY updated_ms DESC LIMIT 1',
+      account.toLowerCase(),
+      clientOrderId,
+    );
     return row === undefined ? undefined : orderFromRow(row);
   }
 
@@ -187,49 +297,103 @@ export class Journal {
     const seq = this.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM fills')?.['seq'] ?? 0;
     this.run(
       'INSERT INTO positions (account, market_id, side, size, avg_entry_price, margin_mode, source, fill_seq, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      account.toLowerCase(), position.marketId, position.side, position.size, position.avgEntryPrice ?? null, position.marginMode ?? null, source, seq, atMs,
+      account.toLowerCase(),
+      position.marketId,
+      position.side,
+      position.size,
+      position.avgEntryPrice ?? null,
+      position.marginMode ?? null,
+      source,
+      seq,
+      atMs,
     );
   }
 
   recordBalance(account: string, balance: string, source: string, atMs: number): void {
-    this.run('INSERT INTO balances (account, balance, source, at_ms) VALUES (?, ?, ?, ?)', account.toLowerCase(), balance, source, atMs);
+    this.run(
+      'INSERT INTO balances (account, balance, source, at_ms) VALUES (?, ?, ?, ?)',
+      account.toLowerCase(),
+      balance,
+      source,
+      atMs,
+    );
   }
 
   /** The last balance snapshot journaled for the account. */
   latestBalance(account: string): JournalBalance | undefined {
-    const row = this.get('SELECT balance, source, at_ms FROM balances WHERE account = ? ORDER BY id DESC LIMIT 1', account.toLowerCase());
-    return row === undefined ? undefined : { balance: String(row['balance']), source: String(row['source']), atMs: Number(row['at_ms']) };
+    const row = this.get(
+      'SELECT balance, source, at_ms FROM balances WHERE account = ? ORDER BY id DESC LIMIT 1',
+      account.toLowerCase(),
+    );
+    return row === undefined
+      ? undefined
+      : { balance: String(row['balance']), source: String(row['source']), atMs: Number(row['at_ms']) };
   }
 
-  recordReconciliation(account: string, runId: string | undefined, trigger: string, ok: boolean, differences: unknown, atMs: number): void {
-    this.run('INSERT INTO reconciliations (account, run_id, trigger, ok, differences, at_ms) VALUES (?, ?, ?, ?, ?, ?)', account.toLowerCase(), runId ?? null, trigger, ok ? 1 : 0, toJson(differences), atMs);
+  recordReconciliation(
+    account: string,
+    runId: string | undefined,
+    trigger: string,
+    ok: boolean,
+    differences: unknown,
+    atMs: number,
+  ): void {
+    this.run(
+      'INSERT INTO reconciliations (account, run_id, trigger, ok, differences, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      account.toLowerCase(),
+      runId ?? null,
+      trigger,
+      ok ? 1 : 0,
+      toJson(differences),
+      atMs,
+    );
   }
 
   saveStrategyState(account: string, strategy: string, key: string, json: string, atMs: number): void {
     this.run(
       'INSERT INTO strategy_state (account, strategy, key, value, updated_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account, strategy, key) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms',
-      account.toLowerCase(), strategy, key, json, atMs,
+      account.toLowerCase(),
+      strategy,
+      key,
+      json,
+      atMs,
     );
   }
 
   loadStrategyState(account: string, strategy: string, key: string): string | undefined {
-    const row = this.get('SELECT value FROM strategy_state WHERE account = ? AND strategy = ? AND key = ?', account.toLowerCase(), strategy, key);
+    const row = this.get(
+      'SELECT value FROM strategy_state WHERE account = ? AND strategy = ? AND key = ?',
+      account.toLowerCase(),
+      strategy,
+      key,
+    );
     return row === undefined ? undefined : String(row['value']);
   }
 
   deleteStrategyState(account: string, strategy: string, key: string): void {
-    this.run('DELETE FROM strategy_state WHERE account = ? AND strategy = ? AND key = ?', account.toLowerCase(), strategy, key);
+    this.run(
+      'DELETE FROM strategy_state WHERE account = ? AND strategy = ? AND key = ?',
+      account.toLowerCase(),
+      strategy,
+      key,
+    );
   }
 
   /** The highest nonce pair ever handed out for the account (a restart resumes above it). */
   nonceHighWater(account: string): NoncePair | undefined {
-    const row = this.get('SELECT anchor, bit FROM nonces WHERE account = ? ORDER BY anchor DESC, bit DESC LIMIT 1', account.toLowerCase());
+    const row = this.get(
+      'SELECT anchor, bit FROM nonces WHERE account = ? ORDER BY anchor DESC, bit DESC LIMIT 1',
+      account.toLowerCase(),
+    );
     return row === undefined ? undefined : { anchor: BigInt(row['anchor'] as number), bit: row['bit'] as number };
   }
 
   /** Intents with no terminal outcome, oldest first, with their requests and order. */
   inFlightIntents(account: string): InFlightIntent[] {
-    return this.all('SELECT * FROM intents WHERE account = ? AND outcome_type IS NULL ORDER BY received_ms, rowid', account.toLowerCase()).map((row) => {
+    return this.all(
+      'SELECT * FROM intents WHERE account = ? AND outcome_type IS NULL ORDER BY received_ms, rowid',
+      account.toLowerCase(),
+    ).map((row) => {
       const intentId = String(row['intent_id']);
       const order = this.order(intentId);
       return {
@@ -250,14 +414,19 @@ export class Journal {
     return this.all('SELECT * FROM requests WHERE intent_id = ? ORDER BY id', intentId).map((row) => ({
       endpoint: String(row['endpoint']),
       body: JSON.parse(String(row['body'])) as Record<string, unknown>,
-      ...(row['nonce_anchor'] === null ? {} : { nonce: { anchor: BigInt(row['nonce_anchor'] as number), bit: Number(row['nonce_bit']) } }),
+      ...(row['nonce_anchor'] === null
+        ? {}
+        : { nonce: { anchor: BigInt(row['nonce_anchor'] as number), bit: Number(row['nonce_bit']) } }),
       attempt: Number(row['attempt']),
       atMs: Number(row['at_ms']),
     }));
   }
 
   orderByOrderId(orderId: string): JournalOrder | undefined {
-    const row = this.get('SELECT * FROM orders WHERE order_id = ? ORDER BY updated_ms DESC LIMIT 1', orderId.toLowerCase());
+    const row = this.get(
+      'SELECT * FROM orders WHERE order_id = ? ORDER BY updated_ms DESC LIMIT 1',
+      orderId.toLowerCase(),
+    );
     return row === undefined ? undefined : orderFromRow(row);
   }
 
@@ -268,14 +437,20 @@ export class Journal {
          (SELECT s.source || '|' || s.at_ms FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) IS NOT NULL AND
          (SELECT s.source FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) = ? AND
          (SELECT s.at_ms FROM order_states s WHERE s.intent_id = o.intent_id ORDER BY s.id DESC LIMIT 1) >= ?`,
-      account.toLowerCase(), state, source, sinceMs,
+      account.toLowerCase(),
+      state,
+      source,
+      sinceMs,
     ).map(orderFromRow);
   }
 
   /** Intent ids and order ids (lower case) that accepted cancel intents of the account targeted. */
   acceptedCancelTargets(account: string): Set<string> {
     const targets = new Set<string>();
-    for (const row of this.all("SELECT intent FROM intents WHERE account = ? AND kind = 'cancel' AND outcome_type = 'accepted'", account.toLowerCase())) {
+    for (const row of this.all(
+      "SELECT intent FROM intents WHERE account = ? AND kind = 'cancel' AND outcome_type = 'accepted'",
+      account.toLowerCase(),
+    )) {
       const target = (JSON.parse(String(row['intent'])) as { target?: { intentId?: string; orderId?: string } }).target;
       if (target?.intentId !== undefined) targets.add(target.intentId);
       if (target?.orderId !== undefined) targets.add(target.orderId.toLowerCase());
@@ -291,20 +466,30 @@ export class Journal {
   /** Orders not in a terminal state (open, partially filled, pending, unknown). */
   liveOrders(account: string): JournalOrder[] {
     const terminal = [...TERMINAL_ORDER_STATES];
-    return this.all(`SELECT * FROM orders WHERE account = ? AND state NOT IN (${terminal.map(() => '?').join(', ')}) ORDER BY updated_ms, rowid`, account.toLowerCase(), ...terminal).map(orderFromRow);
+    return this.all(
+      `SELECT * FROM orders WHERE account = ? AND state NOT IN (${terminal.map(() => '?').join(', ')}) ORDER BY updated_ms, rowid`,
+      account.toLowerCase(),
+      ...terminal,
+    ).map(orderFromRow);
   }
 
   recentOrders(limit: number, account?: string): JournalOrder[] {
-    return (account === undefined
-      ? this.all('SELECT * FROM orders ORDER BY updated_ms DESC, rowid DESC LIMIT ?', limit)
-      : this.all('SELECT * FROM orders WHERE account = ? ORDER BY updated_ms DESC, rowid DESC LIMIT ?', account.toLowerCase(), limit)
+    return (
+      account === undefined
+        ? this.all('SELECT * FROM orders ORDER BY updated_ms DESC, rowid DESC LIMIT ?', limit)
+        : this.all(
+            'SELECT * FROM orders WHERE account = ? ORDER BY updated_ms DESC, rowid DESC LIMIT ?',
+            account.toLowerCase(),
+            limit,
+          )
     ).map(orderFromRow);
   }
 
   recentFills(limit: number, account?: string): JournalFill[] {
-    return (account === undefined
-      ? this.all('SELECT * FROM fills ORDER BY seq DESC LIMIT ?', limit)
-      : this.all('SELECT * FROM fills WHERE account = ? ORDER BY seq DESC LIMIT ?', account.toLowerCase(), limit)
+    return (
+      account === undefined
+        ? this.all('SELECT * FROM fills ORDER BY seq DESC LIMIT ?', limit)
+        : this.all('SELECT * FROM fills WHERE account = ? ORDER BY seq DESC LIMIT ?', account.toLowerCase(), limit)
     ).map(fillFromRow);
   }
 
@@ -314,15 +499,29 @@ export class Journal {
 
   /** Fills of a market journaled after `seq`. */
   fillsAfter(account: string, marketId: number, seq: number): JournalFill[] {
-    return this.all('SELECT * FROM fills WHERE account = ? AND market_id = ? AND seq > ? ORDER BY seq', account.toLowerCase(), marketId, seq).map(fillFromRow);
+    return this.all(
+      'SELECT * FROM fills WHERE account = ? AND market_id = ? AND seq > ? ORDER BY seq',
+      account.toLowerCase(),
+      marketId,
+      seq,
+    ).map(fillFromRow);
   }
 
   /** The latest snapshot of a market's position, of one source (e.g. the reconciliation base) or any. */
   latestPosition(account: string, marketId: number, source?: string): JournalPosition | undefined {
     const row =
       source === undefined
-        ? this.get('SELECT * FROM positions WHERE account = ? AND market_id = ? ORDER BY id DESC LIMIT 1', account.toLowerCase(), marketId)
-        : this.get('SELECT * FROM positions WHERE account = ? AND market_id = ? AND source = ? ORDER BY id DESC LIMIT 1', account.toLowerCase(), marketId, source);
+        ? this.get(
+            'SELECT * FROM positions WHERE account = ? AND market_id = ? ORDER BY id DESC LIMIT 1',
+            account.toLowerCase(),
+            marketId,
+          )
+        : this.get(
+            'SELECT * FROM positions WHERE account = ? AND market_id = ? AND source = ? ORDER BY id DESC LIMIT 1',
+            account.toLowerCase(),
+            marketId,
+            source,
+          );
     if (row === undefined) return undefined;
     return {
       marketId: Number(row['market_id']),

@@ -9,18 +9,31 @@ export interface JournalHistory {
 }
 
 export function readJournalHistory(journal: Journal, limit: number, account?: string): JournalHistory {
-  return { path: journal.path, orders: journal.recentOrders(limit, account), fills: journal.recentFills(limit, account) };
+  return {
+    path: journal.path,
+    orders: journal.recentOrders(limit, account),
+    fills: journal.recentFills(limit, account),
+  };
 }
 
 /** Left-aligned columns separated by two spaces; the header row first. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-const time = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-const shortId = (id: string | undefined): string => (id === undefined ? '-' : id.length > 20 ? `${id.slice(0, 10)}…${id.slice(-6)}` : id);
+const time = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
+const shortId = (id: string | undefined): string =>
+  id === undefined ? '-' : id.length > 20 ? `${id.slice(0, 10)}…${id.slice(-6)}` : id;
 
 export function formatJournalHistory(history: JournalHistory): string {
   const out: string[] = [`journal  ${history.path}`, ''];
@@ -30,7 +43,18 @@ export function formatJournalHistory(history: JournalHistory): string {
     out.push(
       table(
         ['updated', 'strategy', 'market', 'side', 'size', 'price', 'filled', 'state', 'order id', 'intent'],
-        history.orders.map((o) => [time(o.updatedMs), o.strategy, String(o.marketId), o.side, o.size, o.price, o.filledSize, o.state, shortId(o.orderId), o.intentId]),
+        history.orders.map((o) => [
+          time(o.updatedMs),
+          o.strategy,
+          String(o.marketId),
+          o.side,
+          o.size,
+          o.price,
+          o.filledSize,
+          o.state,
+          shortId(o.orderId),
+          o.intentId,
+        ]),
       ),
     );
   }
@@ -41,7 +65,18 @@ export function formatJournalHistory(history: JournalHistory): string {
     out.push(
       table(
         ['time', 'strategy', 'market', 'side', 'size', 'price', 'fee', 'source', 'fill id', 'order id'],
-        history.fills.map((f) => [time(f.atMs), f.strategy ?? '-', String(f.marketId), f.side, f.size, f.price, f.fee ?? '-', f.source, shortId(f.fillId), shortId(f.orderId)]),
+        history.fills.map((f) => [
+          time(f.atMs),
+          f.strategy ?? '-',
+          String(f.marketId),
+          f.side,
+          f.size,
+          f.price,
+          f.fee ?? '-',
+          f.source,
+          shortId(f.fillId),
+          shortId(f.orderId),
+        ]),
       ),
     );
   }

@@ -91,11 +91,14 @@ export function migrate(db: Database, path: string): number {
   let version = row?.version ?? 0;
   if (row === undefined) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run();
   if (version > MIGRATIONS.length) {
-    throw new JournalError(`the journal ${path} has schema version ${version}, newer than this perpbot knows (${MIGRATIONS.length})`, {
-      code: 'JOURNAL_VERSION',
-      details: { path, version, known: MIGRATIONS.length },
-      hints: ['upgrade perpbot, or point journal.path at another file'],
-    });
+    throw new JournalError(
+      `the journal ${path} has schema version ${version}, newer than this perpbot knows (${MIGRATIONS.length})`,
+      {
+        code: 'JOURNAL_VERSION',
+        details: { path, version, known: MIGRATIONS.length },
+        hints: ['upgrade perpbot, or point journal.path at another file'],
+      },
+    );
   }
   while (version < MIGRATIONS.length) {
     const sql = MIGRATIONS[version];

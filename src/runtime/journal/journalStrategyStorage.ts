@@ -11,7 +11,12 @@ export const MAX_STRATEGY_STATE_BYTES = 64 * 1024;
  * schema over what was saved, so a state written by an older version of a strategy is refused
  * with the schema's complaint rather than handed over mistyped.
  */
-export function journalStrategyStorage(journal: Journal, account: string, strategy: string, clock: Clock): StrategyStorage {
+export function journalStrategyStorage(
+  journal: Journal,
+  account: string,
+  strategy: string,
+  clock: Clock,
+): StrategyStorage {
   return {
     load(key, schema) {
       const text = journal.loadStrategyState(account, strategy, key);
@@ -20,19 +25,31 @@ export function journalStrategyStorage(journal: Journal, account: string, strate
       if (parsed.success) return parsed.data;
       throw new JournalError(`saved state "${key}" of strategy ${strategy} does not match its schema`, {
         code: 'STRATEGY_STATE_INVALID',
-        details: { strategy, key, issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) },
+        details: {
+          strategy,
+          key,
+          issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+        },
         hints: ['migrate the old shape in the strategy, or delete the key (storage.delete) to start afresh'],
       });
     },
     save(key, value) {
       const text = JSON.stringify(value);
-      if (text === undefined) throw new JournalError(`state "${key}" of strategy ${strategy} is not JSON`, { code: 'STRATEGY_STATE_INVALID', details: { strategy, key }, hints: ['save plain objects, arrays, strings, numbers and booleans'] });
-      if (Buffer.byteLength(text) > MAX_STRATEGY_STATE_BYTES) {
-        throw new JournalError(`state "${key}" of strategy ${strategy} is ${Buffer.byteLength(text)} bytes, above ${MAX_STRATEGY_STATE_BYTES}`, {
-          code: 'STRATEGY_STATE_TOO_LARGE',
-          details: { strategy, key, bytes: Buffer.byteLength(text) },
-          hints: ['keep small cursors and counters in strategy state'],
+      if (text === undefined)
+        throw new JournalError(`state "${key}" of strategy ${strategy} is not JSON`, {
+          code: 'STRATEGY_STATE_INVALID',
+          details: { strategy, key },
+          hints: ['save plain objects, arrays, strings, numbers and booleans'],
         });
+      if (Buffer.byteLength(text) > MAX_STRATEGY_STATE_BYTES) {
+        throw new JournalError(
+          `state "${key}" of strategy ${strategy} is ${Buffer.byteLength(text)} bytes, above ${MAX_STRATEGY_STATE_BYTES}`,
+          {
+            code: 'STRATEGY_STATE_TOO_LARGE',
+            details: { strategy, key, bytes: Buffer.byteLength(text) },
+            hints: ['keep small cursors and counters in strategy state'],
+          },
+        );
       }
       journal.saveStrategyState(account, strategy, key, text, clock.now());
     },

@@ -28,7 +28,10 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
     throw new JournalError(`cannot open the journal ${path}`, {
       code: 'JOURNAL_OPEN',
       details: { path },
-      hints: options.readonly === true ? ['run the bot once to create it, or check journal.path in the config'] : ['check that the directory of journal.path is writable'],
+      hints:
+        options.readonly === true
+          ? ['run the bot once to create it, or check journal.path in the config']
+          : ['check that the directory of journal.path is writable'],
       cause: error,
     });
   }
@@ -43,7 +46,12 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
   } catch (error) {
     db.close();
     if (error instanceof JournalError) throw error;
-    throw new JournalError(`cannot prepare the journal ${path}`, { code: 'JOURNAL_OPEN', details: { path }, hints: ['is it a perpbot journal (SQLite) file?'], cause: error });
+    throw new JournalError(`cannot prepare the journal ${path}`, {
+      code: 'JOURNAL_OPEN',
+      details: { path },
+      hints: ['is it a perpbot journal (SQLite) file?'],
+      cause: error,
+    });
   }
   return new Journal(db, path);
 }

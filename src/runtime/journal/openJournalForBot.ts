@@ -116,13 +116,22 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
       ...(closedSinceMs === undefined ? {} : { closedSinceMs }),
       // While the engine runs, missed fills go through its tracker: counted once (its ledger is the
       // journal), and strategies and their budgets hear them.
-      ...(engine === undefined ? {} : { countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined }),
+      ...(engine === undefined
+        ? {}
+        : { countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined }),
     });
     if (report.historyUnavailable !== undefined) {
-      o.log.warn({ trigger, reason: report.historyUnavailable }, `reconciliation (${trigger}): the venue's history could not be read; missed fills and order fates inferred from the position (inferred: history unavailable)`);
+      o.log.warn(
+        { trigger, reason: report.historyUnavailable },
+        `reconciliation (${trigger}): the venue's history could not be read; missed fills and order fates inferred from the position (inferred: history unavailable)`,
+      );
     }
-    for (const d of report.differences) o.log.warn({ difference: d }, `reconciliation (${trigger}): ${describeDifference(d)}`);
-    o.log.info({ trigger, ok: report.ok, differences: report.differences.length, balance: report.balance }, 'reconciliation done');
+    for (const d of report.differences)
+      o.log.warn({ difference: d }, `reconciliation (${trigger}): ${describeDifference(d)}`);
+    o.log.info(
+      { trigger, ok: report.ok, differences: report.differences.length, balance: report.balance },
+      'reconciliation done',
+    );
     return report;
   };
 
@@ -132,12 +141,19 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     const giveUpAt = o.clock.now() + o.maxInFlightWaitMs;
     startReport = await reconcile('start');
     while (!startReport.ok && startReport.retryAtMs !== undefined && startReport.retryAtMs <= giveUpAt) {
-      o.log.warn({ retryAtMs: startReport.retryAtMs }, 'permits of the previous run could still land: waiting for their deadline before trading');
+      o.log.warn(
+        { retryAtMs: startReport.retryAtMs },
+        'permits of the previous run could still land: waiting for their deadline before trading',
+      );
       await o.clock.sleep(Math.max(0, startReport.retryAtMs - o.clock.now()));
       const earlier = startReport.differences.filter((d) => d.type !== 'in_flight_unresolved');
       const next = await reconcile('start');
       // One report for the whole start: what the first pass resolved, then what the wait resolved.
-      startReport = { ...next, differences: [...earlier, ...next.differences], toCancel: [...startReport.toCancel, ...next.toCancel] };
+      startReport = {
+        ...next,
+        differences: [...earlier, ...next.differences],
+        toCancel: [...startReport.toCancel, ...next.toCancel],
+      };
     }
   } catch (error) {
     journal.close();
@@ -146,18 +162,27 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
     throw new JournalError('reconciliation with the venue failed at start: refusing to trade', {
       code: 'RECONCILE_FAILED',
       details: { path: o.path },
-      hints: ['check the venue URLs and that the venue answers open orders, positions and nonce state', 'run `perpbot reconcile` to see the differences'],
+      hints: [
+        'check the venue URLs and that the venue answers open orders, positions and nonce state',
+        'run `perpbot reconcile` to see the differences',
+      ],
       cause: error,
     });
   }
   if (!startReport.ok) {
     journal.close();
     const unresolved = startReport.differences.filter((d) => d.type === 'in_flight_unresolved').map(describeDifference);
-    throw new JournalError(`reconciliation could not resolve ${unresolved.length} in-flight intent(s): refusing to trade`, {
-      code: 'RECONCILE_INCOMPLETE',
-      details: { unresolved },
-      hints: ['wait for their permit deadlines to pass and start again', 'run `perpbot reconcile` to see the differences'],
-    });
+    throw new JournalError(
+      `reconciliation could not resolve ${unresolved.length} in-flight intent(s): refusing to trade`,
+      {
+        code: 'RECONCILE_INCOMPLETE',
+        details: { unresolved },
+        hints: [
+          'wait for their permit deadlines to pass and start again',
+          'run `perpbot reconcile` to see the differences',
+        ],
+      },
+    );
   }
 
   /**
@@ -170,7 +195,15 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
       const report = await reconcile('reconnect', closedSinceMs, engine);
       unreconciledSince = undefined;
       engine.conditions.reconcileSucceeded(RECONCILER);
-      for (const c of report.toCancel) engine.submit(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }));
+      for (const c of report.toCancel)
+        engine.submit(
+          cancel({
+            intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`,
+            strategy: 'reconcile',
+            marketId: c.marketId,
+            target: { orderId: c.orderId },
+          }),
+        );
       return report;
     } catch (error) {
       const failure = `reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`;
@@ -204,11 +237,18 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
         shouldRetry: () => !controller.signal.aborted,
         signal: controller.signal,
         clock: o.clock,
-        onRetry: ({ attempt, delayMs }) => o.log.warn({ attempt, attempts: retryPolicy.attempts, delayMs }, `reconciliation after a reconnect: retrying in ${delayMs} ms (attempt ${attempt + 1} of ${retryPolicy.attempts})`),
+        onRetry: ({ attempt, delayMs }) =>
+          o.log.warn(
+            { attempt, attempts: retryPolicy.attempts, delayMs },
+            `reconciliation after a reconnect: retrying in ${delayMs} ms (attempt ${attempt + 1} of ${retryPolicy.attempts})`,
+          ),
       });
     } catch (error) {
       if (controller.signal.aborted) return;
-      o.log.error({ err: error, attempts: retryPolicy.attempts }, `trading stays paused: reconciliation failed ${retryPolicy.attempts} times: the bot retries at the next reconnect`);
+      o.log.error(
+        { err: error, attempts: retryPolicy.attempts },
+        `trading stays paused: reconciliation failed ${retryPolicy.attempts} times: the bot retries at the next reconnect`,
+      );
     } finally {
       if (retries === controller) retries = undefined;
     }
@@ -224,13 +264,46 @@ export async function openJournalForBot(o: JournalForBotOptions): Promise<Journa
       engine.tracker.useFillLedger(journalFillLedger(journal, o.account, o.clock));
       const restored = restoreTracker(engine.tracker, journal, o.account);
       if (restored > 0) o.log.info({ restored }, 'resting orders of the previous run restored from the journal');
-      subscriptions.add(recordTrackerEvents(journal, o.account, { orders$: engine.orders$, fills$: engine.fills$, positionsChanged$: new Subject(), allPositions: () => engine.tracker.allPositions() }, o.clock));
+      subscriptions.add(
+        recordTrackerEvents(
+          journal,
+          o.account,
+          {
+            orders$: engine.orders$,
+            fills$: engine.fills$,
+            positionsChanged$: new Subject(),
+            allPositions: () => engine.tracker.allPositions(),
+          },
+          o.clock,
+        ),
+      );
     },
     async afterStart(engine, feeds) {
       engine.conditions.registerReconciler(RECONCILER);
-      subscriptions.add(recordTrackerEvents(journal, o.account, { orders$: new Subject(), fills$: new Subject(), positionsChanged$: feeds.positionsChanged$, allPositions: () => engine.tracker.allPositions() }, o.clock));
+      subscriptions.add(
+        recordTrackerEvents(
+          journal,
+          o.account,
+          {
+            orders$: new Subject(),
+            fills$: new Subject(),
+            positionsChanged$: feeds.positionsChanged$,
+            allPositions: () => engine.tracker.allPositions(),
+          },
+          o.clock,
+        ),
+      );
       await Promise.all(
-        startReport.toCancel.map((c) => engine.execute(cancel({ intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`, strategy: 'reconcile', marketId: c.marketId, target: { orderId: c.orderId } }))),
+        startReport.toCancel.map((c) =>
+          engine.execute(
+            cancel({
+              intentId: `reconcile-cancel-${c.orderId}-${o.clock.now()}`,
+              strategy: 'reconcile',
+              marketId: c.marketId,
+              target: { orderId: c.orderId },
+            }),
+          ),
+        ),
       );
       subscriptions.add(
         engine.reconnects$.subscribe(({ lostAtMs }) => {

@@ -16,10 +16,34 @@ export type Difference =
       readonly orderId?: string;
       readonly reason: string;
     }
-  | { readonly type: 'in_flight_unresolved'; readonly intentId: string; readonly kind: string; readonly reason: string; readonly retryAtMs?: number }
-  | { readonly type: 'order_closed'; readonly intentId: string; readonly orderId: string; readonly state: 'filled' | 'cancelled'; readonly reason: string }
-  | { readonly type: 'order_closed_unattributed'; readonly intentId: string; readonly orderId: string; readonly reason: string }
-  | { readonly type: 'fill_inferred'; readonly orderId: string; readonly intentId: string; readonly size: string; readonly price: string; readonly reason: string }
+  | {
+      readonly type: 'in_flight_unresolved';
+      readonly intentId: string;
+      readonly kind: string;
+      readonly reason: string;
+      readonly retryAtMs?: number;
+    }
+  | {
+      readonly type: 'order_closed';
+      readonly intentId: string;
+      readonly orderId: string;
+      readonly state: 'filled' | 'cancelled';
+      readonly reason: string;
+    }
+  | {
+      readonly type: 'order_closed_unattributed';
+      readonly intentId: string;
+      readonly orderId: string;
+      readonly reason: string;
+    }
+  | {
+      readonly type: 'fill_inferred';
+      readonly orderId: string;
+      readonly intentId: string;
+      readonly size: string;
+      readonly price: string;
+      readonly reason: string;
+    }
   | {
       /** A fill the fills channel never delivered, journaled from the venue's trade history with its real id, price and fee. */
       readonly type: 'fill_recovered';
@@ -32,8 +56,20 @@ export type Difference =
       readonly price: string;
       readonly fee: string;
     }
-  | { readonly type: 'position_unexplained'; readonly marketId: number; readonly expected: string; readonly venue: string; readonly reason: string }
-  | { readonly type: 'unknown_open_order'; readonly orderId: string; readonly marketId: number; readonly action: 'adopt' | 'cancel' | 'leave'; readonly strategy?: string };
+  | {
+      readonly type: 'position_unexplained';
+      readonly marketId: number;
+      readonly expected: string;
+      readonly venue: string;
+      readonly reason: string;
+    }
+  | {
+      readonly type: 'unknown_open_order';
+      readonly orderId: string;
+      readonly marketId: number;
+      readonly action: 'adopt' | 'cancel' | 'leave';
+      readonly strategy?: string;
+    };
 
 /**
  * The venue's cross-margin balance against the last snapshot the journal holds. A change is not
@@ -90,7 +126,8 @@ export function describeDifference(d: Difference): string {
 }
 
 export function describeBalance(b: BalanceComparison): string {
-  if (b.journaled === undefined || b.change === undefined) return `balance ${b.venue} USDC (no earlier snapshot in the journal)`;
+  if (b.journaled === undefined || b.change === undefined)
+    return `balance ${b.venue} USDC (no earlier snapshot in the journal)`;
   const since = b.journaledAtMs === undefined ? '' : ` at ${new Date(b.journaledAtMs).toISOString()}`;
   const change = b.change.startsWith('-') || b.change === '0' ? b.change : `+${b.change}`;
   return `balance ${b.venue} USDC: ${change} since the journaled ${b.journaled}${since}`;

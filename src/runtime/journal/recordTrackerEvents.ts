@@ -19,7 +19,12 @@ export interface TrackerEvents {
  * snapshot had closed. The subjects are synchronous, so a change is on disk before the next
  * subscriber (a strategy) hears of it.
  */
-export function recordTrackerEvents(journal: Journal, account: string, events: TrackerEvents, clock: Clock): Subscription {
+export function recordTrackerEvents(
+  journal: Journal,
+  account: string,
+  events: TrackerEvents,
+  clock: Clock,
+): Subscription {
   const subscriptions = new Subscription();
   subscriptions.add(events.orders$.subscribe((order) => journal.recordOrder(account, order, 'engine', clock.now())));
   subscriptions.add(events.fills$.subscribe((fill) => correctClosedOrder(journal, account, fill.orderId, clock.now())));
@@ -36,7 +41,13 @@ export function recordTrackerEvents(journal: Journal, account: string, events: T
           account,
           p === undefined
             ? { marketId, side: 'buy', size: '0' }
-            : { marketId, side: p.side, size: p.size, ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }), ...(p.marginMode === undefined ? {} : { marginMode: p.marginMode }) },
+            : {
+                marketId,
+                side: p.side,
+                size: p.size,
+                ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }),
+                ...(p.marginMode === undefined ? {} : { marginMode: p.marginMode }),
+              },
           'venue',
           clock.now(),
         );
@@ -57,5 +68,10 @@ function correctClosedOrder(journal: Journal, account: string, orderId: string, 
   let filled = '0';
   for (const f of journal.fillsOfOrder(orderId)) filled = addDecimals(filled, f.size);
   if (compareDecimals(filled, order.filledSize) <= 0) return;
-  journal.recordOrder(account, { ...order, filledSize: filled, state: compareDecimals(filled, order.size) >= 0 ? 'filled' : 'cancelled' }, 'fill', atMs);
+  journal.recordOrder(
+    account,
+    { ...order, filledSize: filled, state: compareDecimals(filled, order.size) >= 0 ? 'filled' : 'cancelled' },
+    'fill',
+    atMs,
+  );
 }

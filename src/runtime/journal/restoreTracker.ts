@@ -24,7 +24,15 @@ export function restoreTracker(tracker: OrderTracker, journal: Journal, account:
     tracker.placed(order.intentId, order.orderId);
     if (compareDecimals(order.filledSize, '0') > 0) {
       tracker.onOrderRecords(
-        [{ order_id: order.orderId, market_id: order.marketId, status: 'ORDER_STATUS_OPEN', filled_size: order.filledSize, ...(order.restingOrderId === undefined ? {} : { resting_order_id: order.restingOrderId }) }],
+        [
+          {
+            order_id: order.orderId,
+            market_id: order.marketId,
+            status: 'ORDER_STATUS_OPEN',
+            filled_size: order.filledSize,
+            ...(order.restingOrderId === undefined ? {} : { resting_order_id: order.restingOrderId }),
+          },
+        ],
         false,
       );
     }

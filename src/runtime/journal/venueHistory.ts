@@ -62,20 +62,30 @@ export function historyOrderKey(orderId: string): string {
  */
 export async function readVenueHistory(rest: HistoryReads, needs: HistoryNeeds): Promise<VenueHistory> {
   const wantsFills = needs.fillsSinceMs !== undefined;
-  const wantsOrders = needs.orderIds.length > 0 || (needs.clientOrderIds !== undefined && needs.clientOrderIds.ids.size > 0);
-  const empty: AvailableHistory = { available: true, fills: [], order: () => undefined, byClientOrderId: () => undefined };
+  const wantsOrders =
+    needs.orderIds.length > 0 || (needs.clientOrderIds !== undefined && needs.clientOrderIds.ids.size > 0);
+  const empty: AvailableHistory = {
+    available: true,
+    fills: [],
+    order: () => undefined,
+    byClientOrderId: () => undefined,
+  };
   if (!wantsFills && !wantsOrders) return empty;
   const { orderHistory, tradeHistory } = rest;
-  if (orderHistory === undefined || tradeHistory === undefined) return { available: false, reason: 'the REST client given has no history reads' };
+  if (orderHistory === undefined || tradeHistory === undefined)
+    return { available: false, reason: 'the REST client given has no history reads' };
   const reads = { orderHistory, tradeHistory };
   const walk = { ...(needs.pageSize === undefined ? {} : { pageSize: needs.pageSize }) };
   try {
-    const fillsFromMs = needs.fillsSinceMs === undefined ? undefined : Math.max(0, needs.fillsSinceMs - HISTORY_MARGIN_MS);
+    const fillsFromMs =
+      needs.fillsSinceMs === undefined ? undefined : Math.max(0, needs.fillsSinceMs - HISTORY_MARGIN_MS);
     // The three walks are independent: side by side, so a reconnect waits for the slowest only.
     const [fills, byId, byCoid] = await Promise.all([
       fillsFromMs === undefined ? Promise.resolve([]) : fillsSince(reads, needs.account, fillsFromMs, walk),
       ordersById(reads, needs.account, needs.orderIds),
-      needs.clientOrderIds === undefined || needs.clientOrderIds.ids.size === 0 ? Promise.resolve(new Map<string, OrderHistoryRecord>()) : ordersByClientOrderId(reads, needs.account, needs.clientOrderIds, walk),
+      needs.clientOrderIds === undefined || needs.clientOrderIds.ids.size === 0
+        ? Promise.resolve(new Map<string, OrderHistoryRecord>())
+        : ordersByClientOrderId(reads, needs.account, needs.clientOrderIds, walk),
     ]);
     return {
       available: true,
@@ -110,13 +120,19 @@ async function fillsSince(reads: Reads, account: string, fromMs: number, walk: W
 }
 
 /** The history records of these orders, by order id. */
-async function ordersById(reads: Reads, account: string, orderIds: readonly string[]): Promise<Map<string, OrderHistoryRecord>> {
+async function ordersById(
+  reads: Reads,
+  account: string,
+  orderIds: readonly string[],
+): Promise<Map<string, OrderHistoryRecord>> {
   const byId = new Map<string, OrderHistoryRecord>();
   const ids = [...new Set(orderIds.map(historyOrderKey))];
   for (let i = 0; i < ids.length; i += HISTORY_MAX_ORDER_IDS) {
     const chunk = ids.slice(i, i + HISTORY_MAX_ORDER_IDS);
     // One page holds every match of a chunk.
-    for (const order of await collectAll(orderHistoryRecords(reads, { account, orderIds: chunk }, { pageSize: HISTORY_MAX_ORDER_IDS }))) {
+    for (const order of await collectAll(
+      orderHistoryRecords(reads, { account, orderIds: chunk }, { pageSize: HISTORY_MAX_ORDER_IDS }),
+    )) {
       byId.set(historyOrderKey(order.id), order);
     }
   }
@@ -124,7 +140,12 @@ async function ordersById(reads: Reads, account: string, orderIds: readonly stri
 }
 
 /** The latest order carrying each wanted client_order_id, created since `wanted.sinceMs` (less the margin). */
-async function ordersByClientOrderId(reads: Reads, account: string, wanted: { readonly ids: ReadonlySet<string>; readonly sinceMs: number }, walk: Walk): Promise<Map<string, OrderHistoryRecord>> {
+async function ordersByClientOrderId(
+  reads: Reads,
+  account: string,
+  wanted: { readonly ids: ReadonlySet<string>; readonly sinceMs: number },
+  walk: Walk,
+): Promise<Map<string, OrderHistoryRecord>> {
   const byCoid = new Map<string, OrderHistoryRecord>();
   const bound = nanos(Math.max(0, wanted.sinceMs - HISTORY_MARGIN_MS));
   for await (const order of orderHistoryRecords(reads, { account }, walk)) {

@@ -24,7 +24,12 @@ export async function createKeyFiles(dir: string): Promise<CreatedKeyFiles> {
   const signerKeyFile = join(dir, SIGNER_KEY_FILE);
   for (const file of [accountKeyFile, signerKeyFile]) {
     if (await exists(file)) {
-      throw new KeyError(file, `refusing to overwrite existing key file ${file}`, ['choose another directory, or move the old files away after making sure their funds are safe'], 'KEY_FILE_EXISTS');
+      throw new KeyError(
+        file,
+        `refusing to overwrite existing key file ${file}`,
+        ['choose another directory, or move the old files away after making sure their funds are safe'],
+        'KEY_FILE_EXISTS',
+      );
     }
   }
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -47,7 +52,13 @@ async function writeNewKey(file: string): Promise<Address> {
     await writeFile(file, `${privateKey}\n`, { mode: 0o600, flag: 'wx' });
   } catch (cause) {
     const code = cause instanceof Error && 'code' in cause ? String(cause.code) : 'error';
-    throw new KeyError(file, `cannot create key file ${file} (${code})`, ['check that the directory is writable and the file does not exist'], code === 'EEXIST' ? 'KEY_FILE_EXISTS' : 'KEY_FILE_UNWRITABLE', cause);
+    throw new KeyError(
+      file,
+      `cannot create key file ${file} (${code})`,
+      ['check that the directory is writable and the file does not exist'],
+      code === 'EEXIST' ? 'KEY_FILE_EXISTS' : 'KEY_FILE_UNWRITABLE',
+      cause,
+    );
   }
   return privateKeyToAccount(privateKey).address;
 }

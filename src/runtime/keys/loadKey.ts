@@ -26,9 +26,12 @@ export async function loadKey(options: LoadKeyOptions): Promise<LoadedKey> {
     return withAddress(parsePrivateKey(fromEnv, options.envVar), 'env', options.envVar);
   }
   if (options.file === undefined) {
-    throw new KeyError(options.envVar, `no key: ${options.envVar} is not set and no key file is configured`, [
-      `export ${options.envVar}=0x... or set the key file path in the config (keys section)`,
-    ], 'KEY_MISSING');
+    throw new KeyError(
+      options.envVar,
+      `no key: ${options.envVar} is not set and no key file is configured`,
+      [`export ${options.envVar}=0x... or set the key file path in the config (keys section)`],
+      'KEY_MISSING',
+    );
   }
   const text = await readKeyFile(options.file);
   return withAddress(parsePrivateKey(text, `key file ${options.file}`), 'file', options.file);
@@ -40,20 +43,40 @@ async function readKeyFile(file: string): Promise<string> {
     handle = await open(file, 'r');
   } catch (cause) {
     const code = cause instanceof Error && 'code' in cause ? String(cause.code) : 'unreadable';
-    throw new KeyError(file, `cannot open key file ${file} (${code})`, ['check keys.*_key_file in the config, or create the files with the CLI key command'], 'KEY_FILE_UNREADABLE', cause);
+    throw new KeyError(
+      file,
+      `cannot open key file ${file} (${code})`,
+      ['check keys.*_key_file in the config, or create the files with the CLI key command'],
+      'KEY_FILE_UNREADABLE',
+      cause,
+    );
   }
   try {
     // Checked on the open handle, so the file cannot be swapped between the check and the read.
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new KeyError(file, `key file ${file} is not a regular file`, ['point the config at the key file itself'], 'KEY_FILE_INVALID');
+    if (!stat.isFile())
+      throw new KeyError(
+        file,
+        `key file ${file} is not a regular file`,
+        ['point the config at the key file itself'],
+        'KEY_FILE_INVALID',
+      );
     if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
       const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
-      throw new KeyError(file, `key file ${file} is readable by group or others (mode ${mode})`, [
-        `run: chmod 600 ${file}`,
-        'if others could have read it, move funds and generate new keys',
-      ], 'KEY_FILE_PERMISSIONS');
+      throw new KeyError(
+        file,
+        `key file ${file} is readable by group or others (mode ${mode})`,
+        [`run: chmod 600 ${file}`, 'if others could have read it, move funds and generate new keys'],
+        'KEY_FILE_PERMISSIONS',
+      );
     }
-    if (stat.size > MAX_KEY_FILE_BYTES) throw new KeyError(file, `key file ${file} is ${stat.size} bytes; a key file holds one 0x hex key`, ['check the path'], 'KEY_FILE_INVALID');
+    if (stat.size > MAX_KEY_FILE_BYTES)
+      throw new KeyError(
+        file,
+        `key file ${file} is ${stat.size} bytes; a key file holds one 0x hex key`,
+        ['check the path'],
+        'KEY_FILE_INVALID',
+      );
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

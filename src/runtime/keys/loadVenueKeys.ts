@@ -24,9 +24,12 @@ export async function loadVenueKeys(
   const account = await loadKey({ envVar: ACCOUNT_KEY_ENV, file: keys.account_key_file, env });
   const signer = await loadKey({ envVar: SIGNER_KEY_ENV, file: keys.signer_key_file, env });
   if (sameAddress(account.address, signer.address)) {
-    throw new KeyError(signer.origin, `the signer key (${signer.origin}) is the account key (${account.origin}); both are ${account.address}`, [
-      'generate a separate signer (session) key; the account key should only sign setup',
-    ], 'KEY_SIGNER_IS_ACCOUNT');
+    throw new KeyError(
+      signer.origin,
+      `the signer key (${signer.origin}) is the account key (${account.origin}); both are ${account.address}`,
+      ['generate a separate signer (session) key; the account key should only sign setup'],
+      'KEY_SIGNER_IS_ACCOUNT',
+    );
   }
   return { account, signer };
 }

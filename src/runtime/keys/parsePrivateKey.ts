@@ -21,11 +21,16 @@ export function parsePrivateKey(text: string, origin: string): Hex {
     throw new KeyError(origin, `${origin} is not a private key: contains characters that are not hex digits`, [fix]);
   }
   if (body.length !== 64) {
-    throw new KeyError(origin, `${origin} is not a private key: ${body.length} hex digits after 0x, expected 64`, [fix]);
+    throw new KeyError(origin, `${origin} is not a private key: ${body.length} hex digits after 0x, expected 64`, [
+      fix,
+    ]);
   }
   const value = BigInt(trimmed);
   if (value === 0n || value >= CURVE_ORDER) {
-    throw new KeyError(origin, `${origin} is not a private key: zero or not below the secp256k1 curve order`, [fix, 'generate a new key instead of editing one by hand']);
+    throw new KeyError(origin, `${origin} is not a private key: zero or not below the secp256k1 curve order`, [
+      fix,
+      'generate a new key instead of editing one by hand',
+    ]);
   }
   return `0x${body.toLowerCase()}`;
 }

@@ -23,7 +23,9 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? process.stdout;
   const usePretty = options.pretty === 'auto' ? isTty(destination) : options.pretty;
-  const stream: DestinationStream = usePretty ? terminalStream(asWritable(destination), { colorize: isTty(destination) }) : destination;
+  const stream: DestinationStream = usePretty
+    ? terminalStream(asWritable(destination), { colorize: isTty(destination) })
+    : destination;
   return pino(
     {
       level: options.level,

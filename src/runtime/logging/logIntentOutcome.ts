@@ -11,14 +11,30 @@ export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
   const where = { strategy: o.strategy, intentId: o.intentId, kind: o.kind, marketId: o.marketId };
   switch (o.type) {
     case 'accepted':
-      logger.info({ ...where, ...(o.orderId === undefined ? {} : { orderId: o.orderId }) }, o.kind === 'placeLimit' || o.kind === 'placeMarket' ? 'order placed' : o.kind === 'cancel' || o.kind === 'cancelAll' ? 'order cancelled' : 'action done');
+      logger.info(
+        { ...where, ...(o.orderId === undefined ? {} : { orderId: o.orderId }) },
+        o.kind === 'placeLimit' || o.kind === 'placeMarket'
+          ? 'order placed'
+          : o.kind === 'cancel' || o.kind === 'cancelAll'
+            ? 'order cancelled'
+            : 'action done',
+      );
       return;
     case 'refused':
       if (o.rejection.rule === 'cancel_target_finished') {
         logger.info({ ...where, value: o.rejection.value, reason: o.rejection.reason }, 'cancel not needed');
         return;
       }
-      logger.warn({ ...where, rule: o.rejection.rule, code: rejectionCode(o.rejection.rule), value: o.rejection.value, reason: o.rejection.reason }, 'intent refused');
+      logger.warn(
+        {
+          ...where,
+          rule: o.rejection.rule,
+          code: rejectionCode(o.rejection.rule),
+          value: o.rejection.value,
+          reason: o.rejection.reason,
+        },
+        'intent refused',
+      );
       return;
     case 'failed':
       logger.warn({ ...where, error: o.error }, 'intent failed');
@@ -28,6 +44,9 @@ export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
       return;
     case 'unknown':
       // The action may have executed and the venue's state could not show it: check before acting again.
-      logger.warn({ ...where, reason: o.reason, ...(o.hints === undefined ? {} : { hints: o.hints }) }, 'outcome unknown');
+      logger.warn(
+        { ...where, reason: o.reason, ...(o.hints === undefined ? {} : { hints: o.hints }) },
+        'outcome unknown',
+      );
   }
 }

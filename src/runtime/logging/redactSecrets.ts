@@ -4,8 +4,19 @@ export const REDACTED = '[redacted]';
 
 // Hashes and venue order ids are public (the on-chain trail of every action and what support
 // asks for); keep them readable in logs.
-const PUBLIC_HASH_KEYS = new Set(['hash', 'digest', 'txhash', 'transactionhash', 'blockhash', 'actionhash', 'orderid', 'makerorderid', 'takerorderid']);
-const AFTER_PUBLIC_HASH_KEY = /(?:hash|digest|tx_hash|txHash|transaction_hash|transactionHash|block_hash|blockHash|action_hash|actionHash|order_id|orderId|maker_order_id|makerOrderId|taker_order_id|takerOrderId)\\?"\s*:\s*\\?"$/;
+const PUBLIC_HASH_KEYS = new Set([
+  'hash',
+  'digest',
+  'txhash',
+  'transactionhash',
+  'blockhash',
+  'actionhash',
+  'orderid',
+  'makerorderid',
+  'takerorderid',
+]);
+const AFTER_PUBLIC_HASH_KEY =
+  /(?:hash|digest|tx_hash|txHash|transaction_hash|transactionHash|block_hash|blockHash|action_hash|actionHash|order_id|orderId|maker_order_id|makerOrderId|taker_order_id|takerOrderId)\\?"\s*:\s*\\?"$/;
 
 // 32 bytes or more of hex, with or without 0x: private keys, signatures (65 bytes), calldata.
 const HEX_SECRET = /(?<![0-9a-fA-F])(?<!0x)(?:0x)?[0-9a-fA-F]{64,}(?![0-9a-fA-F])/g;
@@ -22,7 +33,9 @@ export function redactSecretsInText(text: string): string {
   return text
     .replace(BEARER, `$1${REDACTED}`)
     .replace(JWT, REDACTED)
-    .replace(HEX_SECRET, (match: string, offset: number, whole: string) => (isPublicHash(match, whole.slice(Math.max(0, offset - 40), offset)) ? match : REDACTED))
+    .replace(HEX_SECRET, (match: string, offset: number, whole: string) =>
+      isPublicHash(match, whole.slice(Math.max(0, offset - 40), offset)) ? match : REDACTED,
+    )
     .replace(BASE64_SIGNATURE, REDACTED);
 }
 
@@ -45,7 +58,12 @@ export function redactSecrets(value: unknown): unknown {
 
 function scrub(value: unknown, key: string | undefined, depth: number, seen: WeakSet<object>): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && PUBLIC_HASH_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) && /^0x[0-9a-fA-F]{64}$/.test(value)) return value;
+    if (
+      key !== undefined &&
+      PUBLIC_HASH_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) &&
+      /^0x[0-9a-fA-F]{64}$/.test(value)
+    )
+      return value;
     return redactSecretsInText(value);
   }
   if (value === null || typeof value !== 'object') return value;
@@ -61,7 +79,10 @@ function scrub(value: unknown, key: string | undefined, depth: number, seen: Wea
     const source: Record<string, unknown> = value instanceof Error ? errorFields(value) : { ...value };
     const out: Record<string, unknown> = {};
     for (const [name, item] of Object.entries(source)) {
-      out[name] = isSecretLogKey(name) && item !== undefined && item !== null && item !== '' ? REDACTED : scrub(item, name, depth + 1, seen);
+      out[name] =
+        isSecretLogKey(name) && item !== undefined && item !== null && item !== ''
+          ? REDACTED
+          : scrub(item, name, depth + 1, seen);
     }
     return out;
   } finally {

@@ -38,7 +38,9 @@ function normalize(name: string): string {
 /** True for any spelling of a secret field name (`privateKey`, `PRIVATE-KEY`, `permitSignature`). */
 export function isSecretLogKey(name: string): boolean {
   const n = normalize(name);
-  return NORMALIZED.has(n) || n.endsWith('signature') || n.endsWith('privatekey') || n === 'setcookie' || n === 'apikey';
+  return (
+    NORMALIZED.has(n) || n.endsWith('signature') || n.endsWith('privatekey') || n === 'setcookie' || n === 'apikey'
+  );
 }
 
 /**

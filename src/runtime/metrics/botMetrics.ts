@@ -12,18 +12,57 @@ const PREFIX = 'perpbot_';
  */
 export class BotMetrics {
   readonly registry = new Registry();
-  readonly intents = this.counter('intents_total', 'Intents by strategy, kind and outcome (accepted, refused, failed, unknown, dry_run)', ['strategy', 'kind', 'outcome']);
-  readonly refusals = this.counter('refusals_total', 'Intents refused before signing, by strategy and rule (FEED_DOWN, FEED_STALE, MAX_OPEN_ORDERS...)', ['strategy', 'rule']);
-  readonly venueErrors = this.counter('venue_errors_total', 'Venue REST errors by endpoint and kind (the parsed VenueError kind or contract error, transport_* without an answer)', ['endpoint', 'kind']);
-  readonly nonceErrors = this.counter('nonce_errors_total', 'Venue refusals naming a nonce (NonceUsed, InvalidNonceAnchor, InvalidNonceIndex)', ['kind']);
-  readonly fills = this.counter('fills_total', 'Fills by strategy, market and liquidity', ['strategy', 'market', 'liquidity']);
-  readonly resends = this.counter('resends_total', 'Identical resends of a signed request after no definite answer', ['endpoint']);
-  readonly unknownOutcomes = this.counter('unknown_outcomes_total', 'Intents whose outcome stayed unknown after resends (resolved by the next reconciliation)', ['strategy', 'kind']);
-  readonly restRetries = this.counter('rest_retries_total', 'REST reads retried after a transient failure', ['endpoint']);
+  readonly intents = this.counter(
+    'intents_total',
+    'Intents by strategy, kind and outcome (accepted, refused, failed, unknown, dry_run)',
+    ['strategy', 'kind', 'outcome'],
+  );
+  readonly refusals = this.counter(
+    'refusals_total',
+    'Intents refused before signing, by strategy and rule (FEED_DOWN, FEED_STALE, MAX_OPEN_ORDERS...)',
+    ['strategy', 'rule'],
+  );
+  readonly venueErrors = this.counter(
+    'venue_errors_total',
+    'Venue REST errors by endpoint and kind (the parsed VenueError kind or contract error, transport_* without an answer)',
+    ['endpoint', 'kind'],
+  );
+  readonly nonceErrors = this.counter(
+    'nonce_errors_total',
+    'Venue refusals naming a nonce (NonceUsed, InvalidNonceAnchor, InvalidNonceIndex)',
+    ['kind'],
+  );
+  readonly fills = this.counter('fills_total', 'Fills by strategy, market and liquidity', [
+    'strategy',
+    'market',
+    'liquidity',
+  ]);
+  readonly resends = this.counter('resends_total', 'Identical resends of a signed request after no definite answer', [
+    'endpoint',
+  ]);
+  readonly unknownOutcomes = this.counter(
+    'unknown_outcomes_total',
+    'Intents whose outcome stayed unknown after resends (resolved by the next reconciliation)',
+    ['strategy', 'kind'],
+  );
+  readonly restRetries = this.counter('rest_retries_total', 'REST reads retried after a transient failure', [
+    'endpoint',
+  ]);
   readonly reconnects = this.counter('reconnects_total', 'WebSocket reconnects', []);
-  readonly degradedSeconds = this.counter('degraded_seconds_total', 'Seconds spent degraded (private feeds down or not reconciled)', []);
-  readonly feedStale = this.counter('feed_stale_total', 'Freshness budget breaches: a strategy turned reduce-only because a stream it depends on was late', ['strategy', 'channel', 'market']);
-  readonly alerts = this.counter('alerts_total', 'Webhook alerts by event and result (sent, failed, dropped)', ['event', 'result']);
+  readonly degradedSeconds = this.counter(
+    'degraded_seconds_total',
+    'Seconds spent degraded (private feeds down or not reconciled)',
+    [],
+  );
+  readonly feedStale = this.counter(
+    'feed_stale_total',
+    'Freshness budget breaches: a strategy turned reduce-only because a stream it depends on was late',
+    ['strategy', 'channel', 'market'],
+  );
+  readonly alerts = this.counter('alerts_total', 'Webhook alerts by event and result (sent, failed, dropped)', [
+    'event',
+    'result',
+  ]);
   readonly restLatency = new Histogram({
     name: `${PREFIX}rest_request_duration_seconds`,
     help: 'REST request latency by endpoint and outcome, retries of a read included',
@@ -39,17 +78,53 @@ export class BotMetrics {
     registers: [this.registry],
   });
 
-  private readonly ready = this.gauge('ready', '1 while /ready answers 200 (trading: connected, reconciled, not degraded, kill switch armed)', []);
-  private readonly mode = this.gauge('trading_mode', '1 for the current trading mode (trading, degraded, stopped)', ['mode']);
-  private readonly killSwitch = this.gauge('kill_switch_tripped', '1 while a kill switch is tripped: the account one (scope=account) or a strategy budget one', ['scope']);
-  private readonly feedAge = this.gauge('feed_age_seconds', 'Seconds since the last message of each followed stream (since following began when none came)', ['channel', 'market']);
-  private readonly reduceOnly = this.gauge('strategy_reduce_only', '1 while a strategy is reduce-only because a stream it depends on is late (FEED_STALE)', ['strategy']);
-  private readonly strategyUp = this.gauge('strategy_running', '1 while the strategy runs, 0 once stopped or failed', ['strategy']);
-  private readonly position = this.gauge('position_size', 'Signed position size of the account (base asset; short negative)', ['market']);
-  private readonly strategyPosition = this.gauge('strategy_position_size', "Signed net size of a strategy's own fills in this run", ['strategy', 'market']);
-  private readonly pnl = this.gauge('pnl_usdc', 'Session PnL in USDC: the account (strategy="account") as the kill switch judges it, and each strategy on its own fills', ['strategy', 'kind']);
+  private readonly ready = this.gauge(
+    'ready',
+    '1 while /ready answers 200 (trading: connected, reconciled, not degraded, kill switch armed)',
+    [],
+  );
+  private readonly mode = this.gauge('trading_mode', '1 for the current trading mode (trading, degraded, stopped)', [
+    'mode',
+  ]);
+  private readonly killSwitch = this.gauge(
+    'kill_switch_tripped',
+    '1 while a kill switch is tripped: the account one (scope=account) or a strategy budget one',
+    ['scope'],
+  );
+  private readonly feedAge = this.gauge(
+    'feed_age_seconds',
+    'Seconds since the last message of each followed stream (since following began when none came)',
+    ['channel', 'market'],
+  );
+  private readonly reduceOnly = this.gauge(
+    'strategy_reduce_only',
+    '1 while a strategy is reduce-only because a stream it depends on is late (FEED_STALE)',
+    ['strategy'],
+  );
+  private readonly strategyUp = this.gauge('strategy_running', '1 while the strategy runs, 0 once stopped or failed', [
+    'strategy',
+  ]);
+  private readonly position = this.gauge(
+    'position_size',
+    'Signed position size of the account (base asset; short negative)',
+    ['market'],
+  );
+  private readonly strategyPosition = this.gauge(
+    'strategy_position_size',
+    "Signed net size of a strategy's own fills in this run",
+    ['strategy', 'market'],
+  );
+  private readonly pnl = this.gauge(
+    'pnl_usdc',
+    'Session PnL in USDC: the account (strategy="account") as the kill switch judges it, and each strategy on its own fills',
+    ['strategy', 'kind'],
+  );
   private readonly balance = this.gauge('balance_usdc', 'Cross-margin balance (USDC)', []);
-  private readonly equity = this.gauge('equity_usdc', 'Cross-margin balance plus the unrealised PnL of the open positions at the mark (USDC)', []);
+  private readonly equity = this.gauge(
+    'equity_usdc',
+    'Cross-margin balance plus the unrealised PnL of the open positions at the mark (USDC)',
+    [],
+  );
   private readonly openOrders = this.gauge('open_orders', 'Open orders by strategy and market', ['strategy', 'market']);
   private reported = { reconnects: 0, degradedMs: 0 };
 
@@ -68,11 +143,27 @@ export class BotMetrics {
   }
 
   private setGauges(status: BotStatus): void {
-    for (const g of [this.mode, this.killSwitch, this.feedAge, this.reduceOnly, this.strategyUp, this.position, this.strategyPosition, this.pnl, this.openOrders]) g.reset();
+    for (const g of [
+      this.mode,
+      this.killSwitch,
+      this.feedAge,
+      this.reduceOnly,
+      this.strategyUp,
+      this.position,
+      this.strategyPosition,
+      this.pnl,
+      this.openOrders,
+    ])
+      g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
-    for (const mode of ['trading', 'degraded', 'stopped'] as const) this.mode.set({ mode }, status.mode === mode ? 1 : 0);
+    for (const mode of ['trading', 'degraded', 'stopped'] as const)
+      this.mode.set({ mode }, status.mode === mode ? 1 : 0);
     this.killSwitch.set({ scope: 'account' }, status.killSwitch.tripped ? 1 : 0);
-    for (const feed of status.streams) this.feedAge.set({ channel: feed.channel, market: feed.marketId === undefined ? '' : String(feed.marketId) }, feed.ageMs / 1000);
+    for (const feed of status.streams)
+      this.feedAge.set(
+        { channel: feed.channel, market: feed.marketId === undefined ? '' : String(feed.marketId) },
+        feed.ageMs / 1000,
+      );
     for (const p of status.positions) this.position.set({ market: String(p.marketId) }, Number(p.signedSize));
     if (status.balance !== null) this.balance.set(Number(status.balance));
     if (status.equity !== null) this.equity.set(Number(status.equity));
@@ -85,7 +176,8 @@ export class BotMetrics {
       this.killSwitch.set({ scope: s.name }, s.killSwitch.tripped ? 1 : 0);
       this.reduceOnly.set({ strategy: s.name }, s.feed.stale ? 1 : 0);
       this.strategyUp.set({ strategy: s.name }, s.status === 'running' ? 1 : 0);
-      for (const p of s.positions) this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
+      for (const p of s.positions)
+        this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
       if (s.pnl !== null) {
         this.pnl.set({ strategy: s.name, kind: 'realized' }, Number(s.pnl.realized));
         this.pnl.set({ strategy: s.name, kind: 'unrealized' }, Number(s.pnl.unrealized));
@@ -94,9 +186,14 @@ export class BotMetrics {
     }
     for (const o of status.openOrders) this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
     // Running totals the status keeps: the counters move by what changed since the last scrape.
-    if (status.connection.reconnects > this.reported.reconnects) this.reconnects.inc(status.connection.reconnects - this.reported.reconnects);
-    if (status.degraded.totalMs > this.reported.degradedMs) this.degradedSeconds.inc((status.degraded.totalMs - this.reported.degradedMs) / 1000);
-    this.reported = { reconnects: Math.max(this.reported.reconnects, status.connection.reconnects), degradedMs: Math.max(this.reported.degradedMs, status.degraded.totalMs) };
+    if (status.connection.reconnects > this.reported.reconnects)
+      this.reconnects.inc(status.connection.reconnects - this.reported.reconnects);
+    if (status.degraded.totalMs > this.reported.degradedMs)
+      this.degradedSeconds.inc((status.degraded.totalMs - this.reported.degradedMs) / 1000);
+    this.reported = {
+      reconnects: Math.max(this.reported.reconnects, status.connection.reconnects),
+      degradedMs: Math.max(this.reported.degradedMs, status.degraded.totalMs),
+    };
   }
 
   private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {

@@ -16,8 +16,12 @@ export function meteredJournal(journal: EngineJournal, metrics: BotMetrics, feed
     intentReceived(intent, atMs) {
       journal.intentReceived(intent, atMs);
       if (intent.kind !== 'placeLimit' && intent.kind !== 'placeMarket') return;
-      const tickHr = Math.max(feeds.lastHr('mark', intent.marketId) ?? Number.NEGATIVE_INFINITY, feeds.lastHr('book', intent.marketId) ?? Number.NEGATIVE_INFINITY);
-      if (Number.isFinite(tickHr)) ticks.set(intent.intentId, { tickHr, strategy: intent.strategy, market: String(intent.marketId) });
+      const tickHr = Math.max(
+        feeds.lastHr('mark', intent.marketId) ?? Number.NEGATIVE_INFINITY,
+        feeds.lastHr('book', intent.marketId) ?? Number.NEGATIVE_INFINITY,
+      );
+      if (Number.isFinite(tickHr))
+        ticks.set(intent.intentId, { tickHr, strategy: intent.strategy, market: String(intent.marketId) });
     },
     nonceAllocated(pair, intentId) {
       journal.nonceAllocated(pair, intentId);
@@ -28,7 +32,10 @@ export function meteredJournal(journal: EngineJournal, metrics: BotMetrics, feed
       const tick = ticks.get(entry.intentId);
       if (tick !== undefined) {
         ticks.delete(entry.intentId);
-        metrics.tickToTrade.observe({ strategy: tick.strategy, market: tick.market }, (performance.now() - tick.tickHr) / 1000);
+        metrics.tickToTrade.observe(
+          { strategy: tick.strategy, market: tick.market },
+          (performance.now() - tick.tickHr) / 1000,
+        );
       }
     },
     responseReceived(entry) {

@@ -22,11 +22,16 @@ export function observeBotMetrics(metrics: BotMetrics, sources: MetricSources): 
       if (o.type === 'unknown') metrics.unknownOutcomes.inc({ strategy: o.strategy, kind: o.kind });
     }),
   );
-  subscriptions.add(sources.fills$.subscribe((f) => metrics.fills.inc({ strategy: f.strategy ?? '', market: String(f.marketId), liquidity: f.liquidity })));
+  subscriptions.add(
+    sources.fills$.subscribe((f) =>
+      metrics.fills.inc({ strategy: f.strategy ?? '', market: String(f.marketId), liquidity: f.liquidity }),
+    ),
+  );
   subscriptions.add(
     sources.freshness$.subscribe((change) => {
       if (!change.stale) return;
-      for (const feed of change.feeds) metrics.feedStale.inc({ strategy: change.strategy, channel: feed.channel, market: String(feed.marketId) });
+      for (const feed of change.feeds)
+        metrics.feedStale.inc({ strategy: change.strategy, channel: feed.channel, market: String(feed.marketId) });
     }),
   );
   return subscriptions;

@@ -35,7 +35,8 @@ export function timedRestClient(rest: RestClient, metrics: BotMetrics): RestClie
 
 /** The contract error when the venue named one, else the parsed kind; transport_* when no answer came. */
 export function errorKind(error: unknown): string {
-  if (error instanceof VenueError) return error.kind === 'Unknown' && error.errorName !== undefined ? error.errorName : error.kind;
+  if (error instanceof VenueError)
+    return error.kind === 'Unknown' && error.errorName !== undefined ? error.errorName : error.kind;
   if (error instanceof VenueTransportError) return `transport_${error.kind}`;
   return 'other';
 }

@@ -36,7 +36,9 @@ export async function approveOperator(options: {
 }): Promise<OperatorApproval> {
   const { rest, context, account, operator, signal } = options;
   const budgetWei = checkUint(decimalToWei(options.budget, 'budget'), 96, 'budget (USD × 10^18)');
-  const allowanceExpiry = Number(checkUint(unixSeconds(options.clock) + options.validForSeconds, 32, 'allowance_expiry'));
+  const allowanceExpiry = Number(
+    checkUint(unixSeconds(options.clock) + options.validForSeconds, 32, 'allowance_expiry'),
+  );
   const nonce = await freshSetupNonce(rest, account.address, signal);
   const signature = await signTypedStruct(context, account, 'PermitSingle', {
     account: account.address,

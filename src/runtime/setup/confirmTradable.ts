@@ -41,7 +41,10 @@ export async function confirmTradable(options: {
   readonly onWaiting?: (info: { attempt: number; delayMs: number }) => void;
 }): Promise<{ attempts: number }> {
   const { rest, account, clock, signal } = options;
-  const allocator = new NonceAllocator(account, parseNonceState(await rest.nonceState(account, signal === undefined ? undefined : { signal })));
+  const allocator = new NonceAllocator(
+    account,
+    parseNonceState(await rest.nonceState(account, signal === undefined ? undefined : { signal })),
+  );
   let attempts = 0;
   try {
     await withRetry(
@@ -62,20 +65,30 @@ export async function confirmTradable(options: {
       },
       {
         attempts: options.polling.attempts,
-        delayMs: exponentialBackoff({ baseMs: options.polling.baseMs, maxMs: options.polling.maxDelayMs ?? 5_000, jitter: 0 }),
+        delayMs: exponentialBackoff({
+          baseMs: options.polling.baseMs,
+          maxMs: options.polling.maxDelayMs ?? 5_000,
+          jitter: 0,
+        }),
         shouldRetry: notRegistered,
         clock,
         ...(signal === undefined ? {} : { signal }),
-        ...(options.onWaiting === undefined ? {} : { onRetry: ({ attempt, delayMs }) => options.onWaiting?.({ attempt, delayMs }) }),
+        ...(options.onWaiting === undefined
+          ? {}
+          : { onRetry: ({ attempt, delayMs }) => options.onWaiting?.({ attempt, delayMs }) }),
       },
     );
     return { attempts };
   } catch (error) {
     if (!notRegistered(error)) throw error;
-    throw new SetupError('registration', `account ${account} still refuses signed actions as not registered after ${attempts} attempts`, {
-      details: { account, attempts },
-      hints: ['the faucet deposit may not be indexed yet; run setup again in a few seconds'],
-      cause: error,
-    });
+    throw new SetupError(
+      'registration',
+      `account ${account} still refuses signed actions as not registered after ${attempts} attempts`,
+      {
+        details: { account, attempts },
+        hints: ['the faucet deposit may not be indexed yet; run setup again in a few seconds'],
+        cause: error,
+      },
+    );
   }
 }

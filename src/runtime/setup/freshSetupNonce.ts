@@ -10,7 +10,11 @@ import { SetupError } from './setupError.js';
  * signatures of one register-signer request share it. Each setup action reads again, because the
  * previous one moved the venue's anchor.
  */
-export async function freshSetupNonce(rest: Pick<RestClient, 'nonceState'>, account: Address, signal?: AbortSignal): Promise<NoncePair> {
+export async function freshSetupNonce(
+  rest: Pick<RestClient, 'nonceState'>,
+  account: Address,
+  signal?: AbortSignal,
+): Promise<NoncePair> {
   const state = parseNonceState(await rest.nonceState(account, signal === undefined ? undefined : { signal }));
   const anchor = state.anchor + 1n;
   if (anchor > MAX_NONCE_ANCHOR) {

@@ -25,6 +25,10 @@ export async function loginAccount(options: {
   const call = signal === undefined ? undefined : { signal };
   const { nonce } = await rest.loginNonce(account.address, call);
   const deadline = Number(checkUint(unixSeconds(options.clock) + LOGIN_DEADLINE_SECONDS, 32, 'login deadline'));
-  const signature = await signTypedStruct(context, account, 'Login', { account: account.address, nonce: BigInt(nonce), deadline });
+  const signature = await signTypedStruct(context, account, 'Login', {
+    account: account.address,
+    nonce: BigInt(nonce),
+    deadline,
+  });
   return rest.login({ account: account.address, nonce, deadline, signature }, call);
 }

@@ -30,11 +30,19 @@ export interface VenueSigningInfo {
  * Domain and system config, read fresh: setup runs rarely and a redeploy changes both, so nothing
  * is cached across runs.
  */
-export async function readSigningInfo(rest: Pick<RestClient, 'eip712Domain' | 'systemConfig'>, signal?: AbortSignal): Promise<VenueSigningInfo> {
+export async function readSigningInfo(
+  rest: Pick<RestClient, 'eip712Domain' | 'systemConfig'>,
+  signal?: AbortSignal,
+): Promise<VenueSigningInfo> {
   const options = signal === undefined ? undefined : { signal };
   const [domain, system] = await Promise.all([rest.eip712Domain(options), rest.systemConfig(options)]);
   const context = createSigningContext(
-    parseDomain({ name: domain.name, version: domain.version, chain_id: domain.chain_id.toString(), verifying_contract: domain.verifying_contract }),
+    parseDomain({
+      name: domain.name,
+      version: domain.version,
+      chain_id: domain.chain_id.toString(),
+      verifying_contract: domain.verifying_contract,
+    }),
     system.addresses.router,
   );
   return { context, operatorHub: system.addresses.operator_hub };

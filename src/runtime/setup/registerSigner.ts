@@ -36,7 +36,9 @@ export async function registerSigner(options: {
 }): Promise<SignerRegistration> {
   const { rest, context, account, signer, signal } = options;
   const message = options.message ?? REGISTER_SIGNER_MESSAGE;
-  const expiration = Number(checkUint(unixSeconds(options.clock) + (options.validForSeconds ?? ONE_YEAR_SECONDS), 32, 'expiration'));
+  const expiration = Number(
+    checkUint(unixSeconds(options.clock) + (options.validForSeconds ?? ONE_YEAR_SECONDS), 32, 'expiration'),
+  );
   const nonce = await freshSetupNonce(rest, account.address, signal);
   const accountSignature = await signTypedStruct(context, account, 'RegisterSigner', {
     account: account.address,

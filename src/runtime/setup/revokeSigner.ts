@@ -41,10 +41,14 @@ export async function revokeSigner(options: {
     return { signer, transactionHash: undefined, status: before.status };
   }
   if (before.status !== 1) {
-    throw new SetupError('revokeSigner', `signer ${signer} is not registered for account ${account.address} (status ${before.status}, ${before.status_description})`, {
-      details: { account: account.address, signer, status: before.status },
-      hints: ['check that the signer key is the one registered with setup for this account'],
-    });
+    throw new SetupError(
+      'revokeSigner',
+      `signer ${signer} is not registered for account ${account.address} (status ${before.status}, ${before.status_description})`,
+      {
+        details: { account: account.address, signer, status: before.status },
+        hints: ['check that the signer key is the one registered with setup for this account'],
+      },
+    );
   }
   const { context, nonce } = await wait('reading the signing domain and the nonce state', async (s) => ({
     context: (await readSigningInfo(rest, s)).context,
@@ -57,11 +61,28 @@ export async function revokeSigner(options: {
     nonceBitmap: nonce.bit,
   });
   const answer = await rest.revokeSigner(
-    { account: account.address, signer, nonce_anchor: nonce.anchor.toString(), nonce_bitmap_index: nonce.bit, account_signature: signature },
+    {
+      account: account.address,
+      signer,
+      nonce_anchor: nonce.anchor.toString(),
+      nonce_bitmap_index: nonce.bit,
+      account_signature: signature,
+    },
     signal === undefined ? undefined : { signal },
   );
-  log.info({ account: account.address, signer, tx_hash: answer.transaction_hash, nonce_anchor: nonce.anchor.toString(), nonce_bitmap_index: nonce.bit }, 'revoke-signer sent');
-  const after = await wait('confirming the signer status', (s) => confirmSignerStatus({ rest, account: account.address, signer, expected: SESSION_KEY_REVOKED, clock, signal: s }));
+  log.info(
+    {
+      account: account.address,
+      signer,
+      tx_hash: answer.transaction_hash,
+      nonce_anchor: nonce.anchor.toString(),
+      nonce_bitmap_index: nonce.bit,
+    },
+    'revoke-signer sent',
+  );
+  const after = await wait('confirming the signer status', (s) =>
+    confirmSignerStatus({ rest, account: account.address, signer, expected: SESSION_KEY_REVOKED, clock, signal: s }),
+  );
   log.info({ account: account.address, signer, status: after.status }, 'signer revoked');
   return { signer, transactionHash: answer.transaction_hash, status: after.status };
 }

@@ -46,7 +46,10 @@ export async function sendCancelAll(options: {
     );
     // buildSignedRequest returns the body of the endpoint it names; the transport checks it
     // against the cancel-all schema before anything is sent.
-    const receipt = await options.rest.cancelAll(request.body as CancelAllRequestWire, signal === undefined ? undefined : { signal });
+    const receipt = await options.rest.cancelAll(
+      request.body as CancelAllRequestWire,
+      signal === undefined ? undefined : { signal },
+    );
     landed = true;
     allocator.report(nonce, 'landed');
     return { marketId, txHash: receipt.tx_hash === '' ? undefined : receipt.tx_hash, nonce };

@@ -10,7 +10,12 @@ import { SetupError } from './setupError.js';
 import type { SetupLogger } from './setupLogger.js';
 import { readSigningInfo, type SetupRest } from './readSigningInfo.js';
 import { confirmSignerStatus, readSignerStatus, SESSION_KEY_ACTIVE, SESSION_KEY_REVOKED } from './signerStatus.js';
-import { isNotRegisteredYet, waitForRegistration, type RegistrationPolling, type RegistrationWait } from './waitForRegistration.js';
+import {
+  isNotRegisteredYet,
+  waitForRegistration,
+  type RegistrationPolling,
+  type RegistrationWait,
+} from './waitForRegistration.js';
 import { runOnce, type VenueWait } from '../startup/untilDeadline.js';
 
 type KeySigner = SignerLike & { readonly address: Address };
@@ -73,7 +78,9 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
   const { rest, account, signer, clock, log, signal } = options;
   const wait = options.wait ?? runOnce(signal);
   const who = { account: account.address, signer: signer.address };
-  const { context, operatorHub } = await wait('reading the signing domain and the system config', (s) => readSigningInfo(rest, s));
+  const { context, operatorHub } = await wait('reading the signing domain and the system config', (s) =>
+    readSigningInfo(rest, s),
+  );
 
   const faucet = await fundIfNeeded(options, wait);
   const registration = await wait('waiting for the account to be registered', (s) =>
@@ -83,17 +90,37 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
       clock,
       polling: options.registration ?? DEFAULT_REGISTRATION_POLLING,
       signal: s,
-      onWaiting: ({ attempt, delayMs }) => log.info({ account: account.address, attempt, delayMs }, 'account not registered yet (deposit not indexed); waiting'),
+      onWaiting: ({ attempt, delayMs }) =>
+        log.info(
+          { account: account.address, attempt, delayMs },
+          'account not registered yet (deposit not indexed); waiting',
+        ),
     }),
   );
-  log.info({ account: account.address, balance: registration.balance, polls: registration.polls, waitedMs: registration.waitedMs }, 'account registered');
+  log.info(
+    {
+      account: account.address,
+      balance: registration.balance,
+      polls: registration.polls,
+      waitedMs: registration.waitedMs,
+    },
+    'account registered',
+  );
 
-  const before = await wait('reading the signer status', (s) => readSignerStatus(rest, account.address, signer.address, s));
+  const before = await wait('reading the signer status', (s) =>
+    readSignerStatus(rest, account.address, signer.address, s),
+  );
   if (before.status === SESSION_KEY_REVOKED) {
-    throw new SetupError('registerSigner', `signer ${signer.address} was revoked for account ${account.address}; a revoked session key is not registered again`, {
-      details: { ...who, status: before.status },
-      hints: ['create a new signer key (perpbot keys new --dir DIR) and point keys.signer_key_file or PERPBOT_SIGNER_KEY at it'],
-    });
+    throw new SetupError(
+      'registerSigner',
+      `signer ${signer.address} was revoked for account ${account.address}; a revoked session key is not registered again`,
+      {
+        details: { ...who, status: before.status },
+        hints: [
+          'create a new signer key (perpbot keys new --dir DIR) and point keys.signer_key_file or PERPBOT_SIGNER_KEY at it',
+        ],
+      },
+    );
   }
   let signerRegistration: SetupResult['signerRegistration'] = 'already-active';
   let transactionHash: string | undefined;
@@ -112,12 +139,25 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
     signerRegistration = registered.alreadyActive ? 'already-active' : 'registered';
     transactionHash = registered.alreadyActive ? undefined : registered.transactionHash;
     log.info(
-      { ...who, tx_hash: registered.transactionHash, expiration: registered.expiration, nonce_anchor: registered.nonce.anchor.toString(), nonce_bitmap_index: registered.nonce.bit },
+      {
+        ...who,
+        tx_hash: registered.transactionHash,
+        expiration: registered.expiration,
+        nonce_anchor: registered.nonce.anchor.toString(),
+        nonce_bitmap_index: registered.nonce.bit,
+      },
       registered.alreadyActive ? 'register-signer: venue reports the signer already Active' : 'register-signer sent',
     );
   }
   const status = await wait('confirming the signer status', (s) =>
-    confirmSignerStatus({ rest, account: account.address, signer: signer.address, expected: SESSION_KEY_ACTIVE, clock, signal: s }),
+    confirmSignerStatus({
+      rest,
+      account: account.address,
+      signer: signer.address,
+      expected: SESSION_KEY_ACTIVE,
+      clock,
+      signal: s,
+    }),
   );
   log.info({ ...who, status: status.status }, 'signer Active');
   if (faucet === 'deposited' && options.tradingProbe !== undefined) {
@@ -130,20 +170,38 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
       polling: options.registration ?? DEFAULT_REGISTRATION_POLLING,
       clock,
       ...(signal === undefined ? {} : { signal }),
-      onWaiting: ({ attempt, delayMs }) => log.info({ account: account.address, attempt, delayMs }, 'signed actions still refused as not registered; waiting'),
+      onWaiting: ({ attempt, delayMs }) =>
+        log.info(
+          { account: account.address, attempt, delayMs },
+          'signed actions still refused as not registered; waiting',
+        ),
     });
-    log.info({ account: account.address, market: options.tradingProbe.marketId, attempts: probe.attempts }, 'account accepts signed actions (no-op cancel-all landed)');
+    log.info(
+      { account: account.address, market: options.tradingProbe.marketId, attempts: probe.attempts },
+      'account accepts signed actions (no-op cancel-all landed)',
+    );
   }
 
-  const result: SetupResult = { ...who, faucet, registration, signerRegistration, transactionHash, signerStatus: status.status };
+  const result: SetupResult = {
+    ...who,
+    faucet,
+    registration,
+    signerRegistration,
+    transactionHash,
+    signerStatus: status.status,
+  };
   if (options.jwt === undefined) return result;
 
   const tokens = await loginAccount({ rest, context, account, clock, ...(signal === undefined ? {} : { signal }) });
   log.info({ account: account.address, expires_in: tokens.expires_in }, 'logged in (JWT issued, not stored)');
   if (operatorHub === undefined) {
-    throw new SetupError('approveSingle', 'the venue system config has no addresses.operator_hub, so the operator-hub allowance cannot be granted', {
-      hints: ['use auth.mode permit, or check GET /v1/system/config on this venue'],
-    });
+    throw new SetupError(
+      'approveSingle',
+      'the venue system config has no addresses.operator_hub, so the operator-hub allowance cannot be granted',
+      {
+        hints: ['use auth.mode permit, or check GET /v1/system/config on this venue'],
+      },
+    );
   }
   const approval = await approveOperator({
     rest,
@@ -156,7 +214,13 @@ export async function setupAccount(options: SetupAccountOptions): Promise<SetupR
     ...(signal === undefined ? {} : { signal }),
   });
   log.info(
-    { account: account.address, operator: approval.operator, budget: approval.budget, allowance_expiry: approval.allowanceExpiry, tx_hash: approval.txHash },
+    {
+      account: account.address,
+      operator: approval.operator,
+      budget: approval.budget,
+      allowance_expiry: approval.allowanceExpiry,
+      tx_hash: approval.txHash,
+    },
     'operator-hub allowance granted',
   );
   return { ...result, jwt: { accessTokenExpiresIn: tokens.expires_in, approval } };
@@ -179,10 +243,16 @@ async function fundIfNeeded(options: SetupAccountOptions, wait: VenueWait): Prom
     return 'registered';
   }
   if (!options.faucet) {
-    log.info({ account: account.address }, 'account not registered yet; no faucet on this venue, waiting for a collateral deposit to be indexed');
+    log.info(
+      { account: account.address },
+      'account not registered yet; no faucet on this venue, waiting for a collateral deposit to be indexed',
+    );
     return 'not-used';
   }
   const outcome = await faucetDeposit(rest, account.address, signal);
-  log.info({ account: account.address, outcome }, outcome === 'deposited' ? 'faucet deposit made (1000 USDC)' : 'faucet already used by this wallet; continuing');
+  log.info(
+    { account: account.address, outcome },
+    outcome === 'deposited' ? 'faucet deposit made (1000 USDC)' : 'faucet already used by this wallet; continuing',
+  );
   return outcome;
 }

@@ -8,7 +8,11 @@ import { PerpbotError } from '../../core/perpbotError.js';
 export class SetupError extends PerpbotError {
   readonly step: string;
 
-  constructor(step: string, message: string, options: { hints?: readonly string[]; details?: Readonly<Record<string, unknown>>; cause?: unknown } = {}) {
+  constructor(
+    step: string,
+    message: string,
+    options: { hints?: readonly string[]; details?: Readonly<Record<string, unknown>>; cause?: unknown } = {},
+  ) {
     super(message, {
       code: `SETUP_${step.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`,
       details: { step, ...(options.details ?? {}) },

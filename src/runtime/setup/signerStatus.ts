@@ -10,7 +10,12 @@ export { SESSION_KEY_ACTIVE, SESSION_KEY_REVOKED };
 
 type StatusRest = Pick<RestClient, 'sessionKeyStatus'>;
 
-export async function readSignerStatus(rest: StatusRest, account: Address, signer: Address, signal?: AbortSignal): Promise<SessionKeyStatus> {
+export async function readSignerStatus(
+  rest: StatusRest,
+  account: Address,
+  signer: Address,
+  signal?: AbortSignal,
+): Promise<SessionKeyStatus> {
   return rest.sessionKeyStatus({ account, signer }, signal === undefined ? undefined : { signal });
 }
 
@@ -53,9 +58,15 @@ export async function confirmSignerStatus(options: {
     );
   } catch (error) {
     if (!(error instanceof StatusNotYet)) throw error;
-    throw new SetupError('confirmStatus', `signer ${signer} of account ${account} has status ${error.seen.status} (${error.seen.status_description}), expected ${expected}`, {
-      details: { account, signer, status: error.seen.status, expected },
-      hints: ['check GET /v1/auth/session-key-status again in a few seconds; if it does not change, run the command again'],
-    });
+    throw new SetupError(
+      'confirmStatus',
+      `signer ${signer} of account ${account} has status ${error.seen.status} (${error.seen.status_description}), expected ${expected}`,
+      {
+        details: { account, signer, status: error.seen.status, expected },
+        hints: [
+          'check GET /v1/auth/session-key-status again in a few seconds; if it does not change, run the command again',
+        ],
+      },
+    );
   }
 }

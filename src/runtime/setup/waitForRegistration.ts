@@ -57,19 +57,25 @@ export async function waitForRegistration(options: {
         shouldRetry: isNotRegisteredYet,
         clock,
         ...(signal === undefined ? {} : { signal }),
-        ...(options.onWaiting === undefined ? {} : { onRetry: ({ attempt, delayMs }) => options.onWaiting?.({ attempt, delayMs }) }),
+        ...(options.onWaiting === undefined
+          ? {}
+          : { onRetry: ({ attempt, delayMs }) => options.onWaiting?.({ attempt, delayMs }) }),
       },
     );
     return { polls, waitedMs: clock.now() - started, balance: answer.balance };
   } catch (error) {
     if (!isNotRegisteredYet(error)) throw error;
-    throw new SetupError('registration', `account ${account} is still not registered after ${polls} balance reads over ${clock.now() - started} ms`, {
-      details: { account, polls },
-      hints: [
-        'an account is registered by its first collateral deposit: on testnet run setup (it uses the faucet), on mainnet deposit collateral first',
-        'if the deposit was just made, wait a few seconds and run setup again',
-      ],
-      cause: error,
-    });
+    throw new SetupError(
+      'registration',
+      `account ${account} is still not registered after ${polls} balance reads over ${clock.now() - started} ms`,
+      {
+        details: { account, polls },
+        hints: [
+          'an account is registered by its first collateral deposit: on testnet run setup (it uses the faucet), on mainnet deposit collateral first',
+          'if the deposit was just made, wait a few seconds and run setup again',
+        ],
+        cause: error,
+      },
+    );
   }
 }

@@ -10,19 +10,27 @@ export class StartupDeadlineError extends PerpbotError {
   readonly lastFailure: unknown;
 
   constructor(init: { step: string; deadlineMs: number; elapsedMs: number; attempts: number; lastFailure: unknown }) {
-    const last = init.lastFailure instanceof Error ? init.lastFailure.message : init.lastFailure === undefined ? 'no answer yet' : String(init.lastFailure);
+    const last =
+      init.lastFailure instanceof Error
+        ? init.lastFailure.message
+        : init.lastFailure === undefined
+          ? 'no answer yet'
+          : String(init.lastFailure);
     const unreachable = init.lastFailure instanceof VenueTransportError && init.lastFailure.kind === 'ConnectionFailed';
-    super(`gave up ${init.step} after ${seconds(init.elapsedMs)} s (${init.attempts} attempt${init.attempts === 1 ? '' : 's'}): ${last}`, {
-      code: 'STARTUP_DEADLINE',
-      details: { step: init.step, deadlineMs: init.deadlineMs, elapsedMs: init.elapsedMs, attempts: init.attempts },
-      hints: [
-        unreachable
-          ? 'check venue.rest_url in the config or PERPBOT_REST_URL, and that the venue is running'
-          : 'the venue is failing or overloaded; check its status page or try again later',
-        `venue.startup_deadline_ms (now ${init.deadlineMs}) sets how long to keep trying`,
-      ],
-      cause: init.lastFailure,
-    });
+    super(
+      `gave up ${init.step} after ${seconds(init.elapsedMs)} s (${init.attempts} attempt${init.attempts === 1 ? '' : 's'}): ${last}`,
+      {
+        code: 'STARTUP_DEADLINE',
+        details: { step: init.step, deadlineMs: init.deadlineMs, elapsedMs: init.elapsedMs, attempts: init.attempts },
+        hints: [
+          unreachable
+            ? 'check venue.rest_url in the config or PERPBOT_REST_URL, and that the venue is running'
+            : 'the venue is failing or overloaded; check its status page or try again later',
+          `venue.startup_deadline_ms (now ${init.deadlineMs}) sets how long to keep trying`,
+        ],
+        cause: init.lastFailure,
+      },
+    );
     this.step = init.step;
     this.lastFailure = init.lastFailure;
   }

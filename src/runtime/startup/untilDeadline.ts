@@ -29,7 +29,11 @@ export type VenueWait = <T>(what: string, step: (signal: AbortSignal) => Promise
  * the deadline (or when the caller's does) and must pass it to its reads. A step is run again
  * from its start, so it must be safe to repeat: reads only, or actions that check state first.
  */
-export async function untilDeadline<T>(what: string, step: (signal: AbortSignal) => Promise<T>, o: UntilDeadlineOptions): Promise<T> {
+export async function untilDeadline<T>(
+  what: string,
+  step: (signal: AbortSignal) => Promise<T>,
+  o: UntilDeadlineOptions,
+): Promise<T> {
   const started = o.clock.now();
   const deadlineAt = started + o.deadlineMs;
   const cut = deadlineSignal(o);
@@ -54,14 +58,21 @@ export async function untilDeadline<T>(what: string, step: (signal: AbortSignal)
         delayMs: () => planned,
         clock: o.clock,
         signal: cut.signal,
-        onRetry: ({ attempt, error, delayMs }) => logWait(o, what, { attempt, delayMs, leftMs: deadlineAt - o.clock.now(), error }),
+        onRetry: ({ attempt, error, delayMs }) =>
+          logWait(o, what, { attempt, delayMs, leftMs: deadlineAt - o.clock.now(), error }),
       },
     );
   } catch (error) {
     if (o.signal?.aborted === true) throw error;
     if (!cut.passed() && !isTransientFailure(error)) throw error;
     const last = isTransientFailure(error) ? error : (abortedAfter(error) ?? lastFailure);
-    throw new StartupDeadlineError({ step: what, deadlineMs: o.deadlineMs, elapsedMs: o.clock.now() - started, attempts, lastFailure: last });
+    throw new StartupDeadlineError({
+      step: what,
+      deadlineMs: o.deadlineMs,
+      elapsedMs: o.clock.now() - started,
+      attempts,
+      lastFailure: last,
+    });
   } finally {
     cut.dispose();
   }
@@ -77,7 +88,11 @@ export function runOnce(signal?: AbortSignal): VenueWait {
   return (_what, step) => step(signal ?? new AbortController().signal);
 }
 
-function logWait(o: UntilDeadlineOptions, what: string, w: { attempt: number; delayMs: number; leftMs: number; error: unknown }): void {
+function logWait(
+  o: UntilDeadlineOptions,
+  what: string,
+  w: { attempt: number; delayMs: number; leftMs: number; error: unknown },
+): void {
   const reason = w.error instanceof Error ? w.error.message : String(w.error);
   o.log.warn(
     { step: what, attempt: w.attempt, delayMs: w.delayMs, leftMs: w.leftMs, reason },
@@ -87,7 +102,12 @@ function logWait(o: UntilDeadlineOptions, what: string, w: { attempt: number; de
 
 /** A read cut by the deadline during its own retries carries the failure it was waiting out. */
 function abortedAfter(error: unknown): unknown {
-  return error instanceof VenueTransportError && error.kind === 'Aborted' && error.cause instanceof Error && !(error.cause instanceof DOMException) ? error.cause : undefined;
+  return error instanceof VenueTransportError &&
+    error.kind === 'Aborted' &&
+    error.cause instanceof Error &&
+    !(error.cause instanceof DOMException)
+    ? error.cause
+    : undefined;
 }
 
 /** A signal that aborts at the deadline or with the caller's signal; `dispose` ends its timer. */

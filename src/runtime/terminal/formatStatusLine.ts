@@ -8,9 +8,20 @@ export function formatStatusLine(status: BotStatus): string {
   const time = new Date(status.generatedAtMs).toISOString().slice(11, 19);
   const parts: string[] = [`${time} ${status.mode.toUpperCase()}`];
   for (const s of status.strategies) {
-    const position = s.positions.length === 0 ? '0' : s.positions.map((p) => (s.markets.length > 1 ? `${p.marketId}:${p.signedSize}` : p.signedSize)).join(',');
-    const flags = [s.status === 'running' ? '' : s.status, s.feed.stale ? 'REDUCE-ONLY' : '', s.killSwitch.tripped ? 'KILLED' : ''].filter((f) => f !== '').join(' ');
-    parts.push(`${s.name}: pos ${position} pnl ${s.pnl?.total ?? '?'} orders ${s.openOrders}${flags === '' ? '' : ` ${flags}`}`);
+    const position =
+      s.positions.length === 0
+        ? '0'
+        : s.positions.map((p) => (s.markets.length > 1 ? `${p.marketId}:${p.signedSize}` : p.signedSize)).join(',');
+    const flags = [
+      s.status === 'running' ? '' : s.status,
+      s.feed.stale ? 'REDUCE-ONLY' : '',
+      s.killSwitch.tripped ? 'KILLED' : '',
+    ]
+      .filter((f) => f !== '')
+      .join(' ');
+    parts.push(
+      `${s.name}: pos ${position} pnl ${s.pnl?.total ?? '?'} orders ${s.openOrders}${flags === '' ? '' : ` ${flags}`}`,
+    );
   }
   const feeds = status.streams
     .filter((f) => f.marketId !== undefined)

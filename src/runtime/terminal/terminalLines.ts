@@ -28,26 +28,44 @@ export function formatTerminalLine(json: string, options: TerminalLineOptions): 
     return json.endsWith('\n') ? json : `${json}\n`;
   }
   const paint = (code: string, text: string): string => (options.colorize ? `\u001b[${code}m${text}\u001b[0m` : text);
-  const time = typeof record['time'] === 'number' ? new Date(record['time']).toISOString().slice(11, 23) : '--:--:--.---';
+  const time =
+    typeof record['time'] === 'number' ? new Date(record['time']).toISOString().slice(11, 23) : '--:--:--.---';
   const level = LEVELS[Number(record['level'])] ?? { name: String(record['level']).padEnd(5), color: '0' };
   const msg = String(record['msg'] ?? '');
   // A fill or a position names its strategy inside the object the line is about.
   const subject = record[msg];
-  const inner = subject !== null && typeof subject === 'object' ? (subject as Record<string, unknown>)['strategy'] : undefined;
-  const who = typeof record['strategy'] === 'string' ? record['strategy'] : typeof inner === 'string' ? inner : typeof record['component'] === 'string' ? record['component'] : undefined;
+  const inner =
+    subject !== null && typeof subject === 'object' ? (subject as Record<string, unknown>)['strategy'] : undefined;
+  const who =
+    typeof record['strategy'] === 'string'
+      ? record['strategy']
+      : typeof inner === 'string'
+        ? inner
+        : typeof record['component'] === 'string'
+          ? record['component']
+          : undefined;
   const fields: string[] = [];
   for (const [key, value] of Object.entries(record)) {
     if (SKIPPED.has(key)) continue;
     if (key === msg && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [name, item] of Object.entries(value as Record<string, unknown>)) if (name !== 'strategy' || typeof inner !== 'string') flatten(name, item, fields, 1);
+      for (const [name, item] of Object.entries(value as Record<string, unknown>))
+        if (name !== 'strategy' || typeof inner !== 'string') flatten(name, item, fields, 1);
     } else flatten(key, value, fields, 0);
   }
-  const parts = [paint('90', time), paint(level.color, level.name), ...(who === undefined ? [] : [paint('36', `[${who}]`)]), msg];
+  const parts = [
+    paint('90', time),
+    paint(level.color, level.name),
+    ...(who === undefined ? [] : [paint('36', `[${who}]`)]),
+    msg,
+  ];
   return `${parts.join(' ')}${fields.length === 0 ? '' : `  ${paint('90', fields.join(' '))}`}\n`;
 }
 
 /** A pino destination writing formatted lines to `destination`, synchronously. */
-export function terminalStream(destination: { write(text: string): unknown }, options: TerminalLineOptions): { write(line: string): void } {
+export function terminalStream(
+  destination: { write(text: string): unknown },
+  options: TerminalLineOptions,
+): { write(line: string): void } {
   return {
     write(chunk: string) {
       for (const line of chunk.split('\n')) if (line !== '') destination.write(formatTerminalLine(line, options));
@@ -60,7 +78,10 @@ function flatten(key: string, value: unknown, out: string[], depth: number): voi
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
     // An error (serialised by the logger): its message says it; the stack stays in the JSON logs.
-    if (typeof record['message'] === 'string' && (typeof record['type'] === 'string' || typeof record['stack'] === 'string')) {
+    if (
+      typeof record['message'] === 'string' &&
+      (typeof record['type'] === 'string' || typeof record['stack'] === 'string')
+    ) {
       out.push(`${key}=${show(record['message'])}`);
       return;
     }
@@ -74,7 +95,9 @@ function flatten(key: string, value: unknown, out: string[], depth: number): voi
 
 function show(value: unknown): string {
   // Order ids and hashes: enough to tell them apart on screen.
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{24,}$/.test(value)) return `${value.slice(0, 10)}…${value.slice(-6)}`;
-  const text = typeof value === 'string' ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)) : JSON.stringify(value);
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]{24,}$/.test(value))
+    return `${value.slice(0, 10)}…${value.slice(-6)}`;
+  const text =
+    typeof value === 'string' ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)) : JSON.stringify(value);
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }

@@ -20,7 +20,9 @@ export interface BudgetedEngine {
   submit(intent: Intent): void;
   readonly outcomes$: Observable<IntentOutcome>;
   readonly fills$: Observable<TrackedFill>;
-  readonly tracker: { openOrders(filter: { strategy?: string }): readonly Pick<TrackedOrder, 'intentId' | 'marketId'>[] };
+  readonly tracker: {
+    openOrders(filter: { strategy?: string }): readonly Pick<TrackedOrder, 'intentId' | 'marketId'>[];
+  };
   /** The one in-flight count every admission scope shares. */
   readonly inFlight: InFlightActions;
   market(marketId: number): { readonly mark_price: string } | undefined;
@@ -62,7 +64,8 @@ interface Budgeted {
   readonly gate: AdmissionGate;
 }
 
-const stopping = (intent: Intent): Rejection => rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
+const stopping = (intent: Intent): Rejection =>
+  rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
 
 /**
  * The execution port strategies submit through: each strategy's budget is one scope of the
@@ -73,7 +76,7 @@ const stopping = (intent: Intent): Rejection => rejection('engine_stopped', inte
  * and closes pass for it from then on; the other strategies go on.
  */
 export function budgetedExecution(options: BudgetedExecutionOptions): BudgetedExecution {
-  const { engine, clock, log } = options;
+  const { engine, clock } = options;
   const local = new Subject<IntentOutcome>();
   const subscriptions = new Subscription();
   let closed = false;
@@ -81,7 +84,15 @@ export function budgetedExecution(options: BudgetedExecutionOptions): BudgetedEx
   for (const [name, budget] of options.budgets) strategies.set(name, budgetScope(name, budget, options));
 
   const refuse = (intent: Intent, refusal: Rejection): void => {
-    local.next({ type: 'refused', intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, atMs: clock.now(), rejection: refusal });
+    local.next({
+      type: 'refused',
+      intentId: intent.intentId,
+      strategy: intent.strategy,
+      kind: intent.kind,
+      marketId: intent.marketId,
+      atMs: clock.now(),
+      rejection: refusal,
+    });
   };
   const revalue = (s: Budgeted): void => {
     const pnl = s.ledger.pnl((marketId) => engine.market(marketId)?.mark_price);
@@ -136,7 +147,8 @@ function budgetScope(name: string, budget: RiskLimits, options: BudgetedExecutio
   const ledger = new StrategyLedger();
   const accountState = (): AccountState => {
     const openOrders = new Map<number, number>();
-    for (const order of engine.tracker.openOrders({ strategy: name })) openOrders.set(order.marketId, (openOrders.get(order.marketId) ?? 0) + 1);
+    for (const order of engine.tracker.openOrders({ strategy: name }))
+      openOrders.set(order.marketId, (openOrders.get(order.marketId) ?? 0) + 1);
     return { positions: ledger.positions(), marginModes: new Map(), openOrders };
   };
   const gate = new AdmissionGate({
@@ -155,13 +167,23 @@ function budgetScope(name: string, budget: RiskLimits, options: BudgetedExecutio
     },
     onKillSwitchTripped: (reason) => {
       log.error({ strategy: name, reason }, 'strategy kill switch tripped: cancelling its orders');
-      engine.cancelOrdersOf(name).catch((error: unknown) => log.error({ strategy: name, err: error }, "could not cancel the strategy's orders after its kill switch tripped"));
+      engine
+        .cancelOrdersOf(name)
+        .catch((error: unknown) =>
+          log.error(
+            { strategy: name, err: error },
+            "could not cancel the strategy's orders after its kill switch tripped",
+          ),
+        );
     },
   });
   return { name, ledger, gate };
 }
 
-function conditionsOf(name: string, options: BudgetedExecutionOptions): { conditions?: { verdict(intent: Intent): GuardVerdict } } {
+function conditionsOf(
+  name: string,
+  options: BudgetedExecutionOptions,
+): { conditions?: { verdict(intent: Intent): GuardVerdict } } {
   const conditions = options.conditions?.(name);
   return conditions === undefined ? {} : { conditions };
 }

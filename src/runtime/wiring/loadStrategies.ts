@@ -23,7 +23,9 @@ export function strategySpecifier(module: string, root: string): string {
   if (!module.startsWith('strategies/') && !module.startsWith('./')) return module;
   const local = resolve(root, module);
   const packaged = join(PACKAGED_EXAMPLES, module);
-  return pathToFileURL(!existsSync(local) && module.startsWith('strategies/') && existsSync(packaged) ? packaged : local).href;
+  return pathToFileURL(
+    !existsSync(local) && module.startsWith('strategies/') && existsSync(packaged) ? packaged : local,
+  ).href;
 }
 
 /** Imports one strategy module and returns its definition (default export or `strategy`). */
@@ -37,7 +39,10 @@ export async function loadStrategyModule(module: string, root: string, where: st
     throw new StrategyLoadError(`unknown strategy module "${module}" (${where})`, {
       code: 'STRATEGY_NOT_FOUND',
       details: { module },
-      hints: ['the path is relative to the directory perpbot starts in, e.g. strategies/marketMaker.ts', 'a module that fails to compile or throws on import is reported here too: see the cause'],
+      hints: [
+        'the path is relative to the directory perpbot starts in, e.g. strategies/marketMaker.ts',
+        'a module that fails to compile or throws on import is reported here too: see the cause',
+      ],
       cause: error,
     });
   }

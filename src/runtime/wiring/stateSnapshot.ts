@@ -27,7 +27,9 @@ export function toPositionSnapshot(p: TrackedPosition, mark?: string, extras?: P
   const flat = compareDecimals(p.size, '0') === 0;
   const signedSize = flat ? '0' : p.side === 'buy' ? p.size : negateDecimal(p.size);
   const unrealizedPnl =
-    mark !== undefined && p.avgEntryPrice !== undefined ? multiplyDecimals(signedSize, addDecimals(mark, negateDecimal(p.avgEntryPrice))) : extras?.unrealizedPnl;
+    mark !== undefined && p.avgEntryPrice !== undefined
+      ? multiplyDecimals(signedSize, addDecimals(mark, negateDecimal(p.avgEntryPrice)))
+      : extras?.unrealizedPnl;
   return {
     marketId: p.marketId,
     side: p.side,
@@ -46,7 +48,11 @@ export interface SnapshotExtras {
 }
 
 /** A tracked position of the engine with its mark and the venue's extras. */
-export function positionSnapshotOf(engine: Pick<Engine, 'market'>, p: TrackedPosition, extras?: SnapshotExtras): PositionSnapshot {
+export function positionSnapshotOf(
+  engine: Pick<Engine, 'market'>,
+  p: TrackedPosition,
+  extras?: SnapshotExtras,
+): PositionSnapshot {
   return toPositionSnapshot(p, engine.market(p.marketId)?.mark_price, extras?.position(p.marketId));
 }
 
@@ -57,7 +63,12 @@ export function fundingOf(marketId: number, record: object | undefined): Funding
   const rate = r['current_funding_rate'];
   const rate8h = r['funding_rate_8h'];
   const next = r['next_funding_time'];
-  const nextMs = typeof next === 'string' && /^\d+$/.test(next) ? Number(BigInt(next) / 1_000_000n) : typeof next === 'number' ? Math.floor(next / 1_000_000) : undefined;
+  const nextMs =
+    typeof next === 'string' && /^\d+$/.test(next)
+      ? Number(BigInt(next) / 1_000_000n)
+      : typeof next === 'number'
+        ? Math.floor(next / 1_000_000)
+        : undefined;
   if (!isDecimalString(rate) && !isDecimalString(rate8h) && nextMs === undefined) return undefined;
   return {
     marketId,
@@ -76,7 +87,8 @@ export function stateSnapshot(engine: Engine, extras?: SnapshotExtras): StateSna
       const p = engine.tracker.position(marketId);
       return p === undefined ? undefined : positionSnapshotOf(engine, p, extras);
     },
-    openOrders: (marketId) => engine.tracker.openOrders(marketId === undefined ? {} : { marketId }).map(toOpenOrderSnapshot),
+    openOrders: (marketId) =>
+      engine.tracker.openOrders(marketId === undefined ? {} : { marketId }).map(toOpenOrderSnapshot),
     balance: () => engine.tracker.currentBalance(),
     funding: (marketId) => fundingOf(marketId, engine.market(marketId)),
   };

@@ -17,7 +17,13 @@ import { guardLimitsOf } from './engineConfigFromConfig.js';
  * switch. Checked before the engine's account-wide guards, which still apply to everything.
  * Most decisive first, the rate limit last so a refused intent never reports a wait.
  */
-export const BUDGET_GUARDS: readonly Guard[] = [checkKillSwitch, checkMaxOrderNotional, checkMaxPosition, checkMaxOpenOrders, checkActionRate];
+export const BUDGET_GUARDS: readonly Guard[] = [
+  checkKillSwitch,
+  checkMaxOrderNotional,
+  checkMaxPosition,
+  checkMaxOpenOrders,
+  checkActionRate,
+];
 
 /** The config field of a strategy's `risk:` block behind each rule the budget can refuse with. */
 const BUDGET_FIELDS: Partial<Record<RejectionRule, string>> = {
@@ -49,5 +55,10 @@ function budgetRejection(strategy: string, engine: Rejection): Rejection {
     engine.rule === 'kill_switch'
       ? `the loss counts this strategy's own fills in this run; restart once the cause is understood, or raise risk.kill_switch.max_loss of strategy ${strategy}`
       : `stay within it, or raise risk.${field ?? engine.rule} of strategy ${strategy} in the config`;
-  return { rule: engine.rule, value: engine.value, reason: `strategy ${strategy}'s budget: ${engine.reason}`, hints: [hint] };
+  return {
+    rule: engine.rule,
+    value: engine.value,
+    reason: `strategy ${strategy}'s budget: ${engine.reason}`,
+    hints: [hint],
+  };
 }

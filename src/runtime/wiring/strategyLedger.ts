@@ -38,7 +38,8 @@ export class StrategyLedger {
     const views = new Map<number, PositionView>();
     for (const [marketId, signed] of this.net) {
       const sign = compareDecimals(signed, '0');
-      if (sign !== 0) views.set(marketId, { side: sign > 0 ? 'buy' : 'sell', size: sign > 0 ? signed : negateDecimal(signed) });
+      if (sign !== 0)
+        views.set(marketId, { side: sign > 0 ? 'buy' : 'sell', size: sign > 0 ? signed : negateDecimal(signed) });
     }
     return views;
   }

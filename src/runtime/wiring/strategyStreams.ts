@@ -18,7 +18,12 @@ export interface StreamExtras {
  * The venue's channels and the engine's tracked state, as the streams strategies read. Shared
  * subscriptions come from the WebSocket client; reconnects stay invisible here.
  */
-export function strategyStreams(ws: VenueWsClient, books: OrderBookFeed, engine: Engine, extras?: StreamExtras): StrategyStreams {
+export function strategyStreams(
+  ws: VenueWsClient,
+  books: OrderBookFeed,
+  engine: Engine,
+  extras?: StreamExtras,
+): StrategyStreams {
   const now = (): number => extras?.clock.now() ?? Date.now();
   return {
     book: (marketId) => books.book$(marketId).pipe(map((v) => ({ marketId: v.marketId, bids: v.bids, asks: v.asks }))),
@@ -27,7 +32,14 @@ export function strategyStreams(ws: VenueWsClient, books: OrderBookFeed, engine:
         mergeMap((m) => {
           const price = m.prices.get(marketId);
           if (price?.markPrice === undefined) return [];
-          return [{ marketId, markPrice: price.markPrice, ...(price.indexPrice === undefined ? {} : { indexPrice: price.indexPrice }), blockNumber: m.blockNumber }];
+          return [
+            {
+              marketId,
+              markPrice: price.markPrice,
+              ...(price.indexPrice === undefined ? {} : { indexPrice: price.indexPrice }),
+              blockNumber: m.blockNumber,
+            },
+          ];
         }),
       ),
     trades: (marketId): Observable<TradeView> =>
@@ -38,7 +50,15 @@ export function strategyStreams(ws: VenueWsClient, books: OrderBookFeed, engine:
           return from(
             m.trades
               .filter((t) => t.marketId === undefined || t.marketId === marketId)
-              .map((t): TradeView => ({ marketId, id: t.id, price: t.price, size: t.size, makerSide: t.makerSide, aggressorSide: t.makerSide === 'buy' ? 'sell' : 'buy', timeMs })),
+              .map((t): TradeView => ({
+                marketId,
+                id: t.id,
+                price: t.price,
+                size: t.size,
+                makerSide: t.makerSide,
+                aggressorSide: t.makerSide === 'buy' ? 'sell' : 'buy',
+                timeMs,
+              })),
           );
         }),
       ),
@@ -58,9 +78,13 @@ export function strategyStreams(ws: VenueWsClient, books: OrderBookFeed, engine:
           timeMs: extras?.venue.fillTimeMs(f.id) ?? now(),
         })),
       ),
-    positions: () => ws.channel('positions').pipe(map(() => engine.tracker.allPositions().map((p) => positionSnapshotOf(engine, p, extras?.venue)))),
+    positions: () =>
+      ws
+        .channel('positions')
+        .pipe(map(() => engine.tracker.allPositions().map((p) => positionSnapshotOf(engine, p, extras?.venue)))),
     orders: () => engine.orders$.pipe(map(() => engine.tracker.openOrders().map(toOpenOrderSnapshot))),
-    tradingState: () => engine.tradingState$.pipe(map((s) => ({ mode: s.mode, reasons: s.reasons, sinceMs: s.sinceMs }))),
+    tradingState: () =>
+      engine.tradingState$.pipe(map((s) => ({ mode: s.mode, reasons: s.reasons, sinceMs: s.sinceMs }))),
     balance: () =>
       ws.channel('account').pipe(
         map((m) => m.account.balance),

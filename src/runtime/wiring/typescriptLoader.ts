@@ -26,7 +26,11 @@ export function ensureTypeScriptLoader(): Promise<void> {
  */
 export function defaultExportOf(module: Record<string, unknown>): unknown {
   const candidate = module['default'];
-  if (typeof candidate === 'object' && candidate !== null && (candidate as Record<string, unknown>)['__esModule'] === true) {
+  if (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    (candidate as Record<string, unknown>)['__esModule'] === true
+  ) {
     return (candidate as Record<string, unknown>)['default'];
   }
   return candidate;

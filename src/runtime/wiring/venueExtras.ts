@@ -38,7 +38,7 @@ export class VenueExtras {
         .channel('positions')
         .pipe(catchError(() => EMPTY))
         .subscribe((m) => {
-          for (const record of m.positions) this.onPosition(record.market_id, record as Record<string, unknown>);
+          for (const record of m.positions) this.onPosition(record.market_id, record);
         }),
     );
     return subscriptions;

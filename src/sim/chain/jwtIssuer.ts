@@ -45,7 +45,8 @@ export class JwtIssuer {
     }
     const expected = Buffer.from(this.sign(`${header}.${payload}`));
     const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, failure: 'bad-signature' };
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      return { ok: false, failure: 'bad-signature' };
     let claims: unknown;
     try {
       claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -10,7 +10,8 @@ import { decodePermitSignature, recoverSigner, type PermitSignature } from './pe
 import type { SignerRegistry } from './signerRegistry.js';
 
 /** The contract-call names that appear in revert texts, one per permit-authorised endpoint. */
-export type PermitAction = 'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
+export type PermitAction =
+  'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
 
 export interface PermitCheck {
   readonly action: PermitAction;
@@ -26,7 +27,12 @@ export interface PermitCheck {
  * `permit.signer` and that signer must be Active for `permit.account`, then reuse. Throws the
  * venue's text; consumes nothing (the caller consumes once the action has gone through).
  */
-export function verifyPermit(context: SigningContext, nonces: NonceBook, signers: SignerRegistry, check: PermitCheck): void {
+export function verifyPermit(
+  context: SigningContext,
+  nonces: NonceBook,
+  signers: SignerRegistry,
+  check: PermitCheck,
+): void {
   const { permit, action } = check;
   if (permit.deadline < check.nowSeconds) {
     throw invalidArgument(`permit deadline expired (deadline ${permit.deadline}, now ${check.nowSeconds})`);
@@ -47,7 +53,12 @@ export function verifyPermit(context: SigningContext, nonces: NonceBook, signers
   if (reuse !== undefined) throw reuse;
 }
 
-function recoverWitness(context: SigningContext, check: PermitCheck, anchor: bigint, signature: PermitSignature): Address {
+function recoverWitness(
+  context: SigningContext,
+  check: PermitCheck,
+  anchor: bigint,
+  signature: PermitSignature,
+): Address {
   const digest = permitDigest(context, {
     account: check.permit.account,
     actionHash: check.actionHash,

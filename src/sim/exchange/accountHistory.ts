@@ -3,7 +3,13 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
 import { BoundedLog } from './boundedLog.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
 import type { FillRecord, OrderHistoryRecord, OrderStatus } from './exchangeRecords.js';
-import { applyFill, newHistoryEntry, toOrderHistoryRecord, type HistoryEntry, type HistoryStamp } from './historyEntry.js';
+import {
+  applyFill,
+  newHistoryEntry,
+  toOrderHistoryRecord,
+  type HistoryEntry,
+  type HistoryStamp,
+} from './historyEntry.js';
 import type { MarketSpec } from './markets.js';
 
 export interface AccountHistoryDeps {
@@ -153,7 +159,9 @@ export class AccountHistory {
     let logs = this.accounts.get(key);
     if (logs === undefined) {
       logs = {
-        orders: new BoundedLog<HistoryEntry>(this.deps.retention, (entry) => this.byOrderId.delete(entry.order.order_id)),
+        orders: new BoundedLog<HistoryEntry>(this.deps.retention, (entry) =>
+          this.byOrderId.delete(entry.order.order_id),
+        ),
         fills: new BoundedLog<FillRecord>(this.deps.retention),
       };
       this.accounts.set(key, logs);

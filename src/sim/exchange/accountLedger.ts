@@ -1,7 +1,12 @@
 import type { Address } from '../../core/address.js';
 import { fixedToDecimal, weiToDecimal } from '../../core/decimal.js';
 import type { BalanceRecord, PositionRecord } from './exchangeRecords.js';
-import { initialMarginFromSidesWei, orderMarginNotionalWei, type MarginOrder, type SideNotionals } from './initialMargin.js';
+import {
+  initialMarginFromSidesWei,
+  orderMarginNotionalWei,
+  type MarginOrder,
+  type SideNotionals,
+} from './initialMargin.js';
 import { liquidationPriceWei, maintenanceMarginWei } from './maintenanceMargin.js';
 import type { MarketSpec } from './markets.js';
 import { abs, applyFillToPosition, unrealizedPnlWei } from './positionMath.js';
@@ -111,20 +116,39 @@ export class AccountLedger {
     const market = this.context.market(marketId);
     const markWei = this.context.markWei(marketId);
     const sides = this.context.marginNotionals(address, marketId);
-    return initialMarginFromSidesWei(market, position.sizeSteps, markWei, withExtra(market, markWei, sides, extra), position.leverage);
+    return initialMarginFromSidesWei(
+      market,
+      position.sizeSteps,
+      markWei,
+      withExtra(market, markWei, sides, extra),
+      position.leverage,
+    );
   }
 
   /**
    * Equity and initial margin of the pool that backs `marketId` (cross, or that isolated market),
    * before and after adding `extra`; the other markets are not recomputed for the "after".
    */
-  pool(address: Address, marketId: number, extra?: MarginOrder): { equityWei: bigint; marginWei: bigint; marginAfterWei: bigint } {
+  pool(
+    address: Address,
+    marketId: number,
+    extra?: MarginOrder,
+  ): { equityWei: bigint; marginWei: bigint; marginAfterWei: bigint } {
     const position = this.position(address, marketId);
     const market = this.context.market(marketId);
     const markWei = this.context.markWei(marketId);
     const sides = this.context.marginNotionals(address, marketId);
     const before = initialMarginFromSidesWei(market, position.sizeSteps, markWei, sides, position.leverage);
-    const after = extra === undefined ? before : initialMarginFromSidesWei(market, position.sizeSteps, markWei, withExtra(market, markWei, sides, extra), position.leverage);
+    const after =
+      extra === undefined
+        ? before
+        : initialMarginFromSidesWei(
+            market,
+            position.sizeSteps,
+            markWei,
+            withExtra(market, markWei, sides, extra),
+            position.leverage,
+          );
     if (position.marginMode === 1) {
       const equityWei = position.isolatedWei + this.unrealizedWei(address, marketId);
       return { equityWei, marginWei: before, marginAfterWei: after };
@@ -180,7 +204,13 @@ export class AccountLedger {
         otherMaintenance += maintenanceMarginWei(this.context.market(id), other.sizeSteps, this.context.markWei(id));
       }
     }
-    const price = liquidationPriceWei(this.context.market(marketId), position.sizeSteps, position.avgEntryWei, otherEquity, otherMaintenance);
+    const price = liquidationPriceWei(
+      this.context.market(marketId),
+      position.sizeSteps,
+      position.avgEntryWei,
+      otherEquity,
+      otherMaintenance,
+    );
     return price === undefined ? '' : weiToDecimal(price);
   }
 
@@ -212,8 +242,15 @@ export class AccountLedger {
 }
 
 /** The side sums with one more (not yet placed) order counted on its side. */
-function withExtra(market: MarketSpec, markWei: bigint, sides: SideNotionals, extra: MarginOrder | undefined): SideNotionals {
+function withExtra(
+  market: MarketSpec,
+  markWei: bigint,
+  sides: SideNotionals,
+  extra: MarginOrder | undefined,
+): SideNotionals {
   if (extra === undefined) return sides;
   const notional = orderMarginNotionalWei(market, markWei, extra);
-  return extra.side === 0 ? { buys: sides.buys + notional, sells: sides.sells } : { buys: sides.buys, sells: sides.sells + notional };
+  return extra.side === 0
+    ? { buys: sides.buys + notional, sells: sides.sells }
+    : { buys: sides.buys, sells: sides.sells + notional };
 }

@@ -13,7 +13,8 @@ export class BoundedLog<T> {
     private readonly capacity: number,
     private readonly onEvict: (item: T) => void = () => {},
   ) {
-    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new InvalidValueError('capacity', capacity, 'an integer >= 1');
+    if (!Number.isSafeInteger(capacity) || capacity < 1)
+      throw new InvalidValueError('capacity', capacity, 'an integer >= 1');
   }
 
   get size(): number {

@@ -25,7 +25,12 @@ import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
 import { Liquidator } from './liquidation.js';
-import { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT, SyntheticMakers, type SyntheticMakersConfig } from './syntheticMakers.js';
+import {
+  SYNTHETIC_MAKER_ACCOUNTS,
+  SYNTHETIC_TAKER_ACCOUNT,
+  SyntheticMakers,
+  type SyntheticMakersConfig,
+} from './syntheticMakers.js';
 
 export interface ExchangeOptions {
   /** Seeds the oracle walk and the synthetic makers (uint32). */
@@ -89,7 +94,8 @@ export class Exchange {
       throw new InvalidValueError('defaultLeverage', defaultLeverage, 'an integer 1 to 255');
     }
     const retention = options.terminalOrderRetention ?? 10_000;
-    if (!Number.isInteger(retention) || retention < 0) throw new InvalidValueError('terminalOrderRetention', retention, 'an integer >= 0');
+    if (!Number.isInteger(retention) || retention < 0)
+      throw new InvalidValueError('terminalOrderRetention', retention, 'an integer >= 0');
     this.specs = compileMarkets(options.markets ?? DEFAULT_MARKETS);
     this.oracle = new OraclePrices(this.specs.values(), options.seed, options.oracleVolatilityPpm);
     this.store = new OrderStore(this.specs.keys(), retention);
@@ -97,7 +103,8 @@ export class Exchange {
       {
         market: (id) => this.spec(id),
         markWei: (id) => this.oracle.markWei(id),
-        marginNotionals: (account, marketId) => this.store.marginNotionals(account, this.spec(marketId), this.oracle.markWei(marketId)),
+        marginNotionals: (account, marketId) =>
+          this.store.marginNotionals(account, this.spec(marketId), this.oracle.markWei(marketId)),
       },
       defaultLeverage,
       options.liquidation === true,
@@ -140,7 +147,9 @@ export class Exchange {
     try {
       amountWei = decimalToWei(amountUsdc, 'amount');
     } catch {
-      throw invalidArgument(`amount must be a decimal USDC string with at most 18 decimals, got ${JSON.stringify(amountUsdc)}`);
+      throw invalidArgument(
+        `amount must be a decimal USDC string with at most 18 decimals, got ${JSON.stringify(amountUsdc)}`,
+      );
     }
     if (amountWei <= 0n) throw invalidArgument(`amount must be positive, got ${amountUsdc}`);
     this.ledger.deposit(address, amountWei);
@@ -176,7 +185,12 @@ export class Exchange {
     this.spec(marketId);
     const order = this.store.bySequenceId(restingOrderId);
     if (order === undefined || order.marketId !== marketId || order.status !== 'ORDER_STATUS_OPEN') {
-      throw reverted('CancelOrder', 'OrderNotFound', [restingOrderId], 'the order may have filled, expired or been cancelled already; read GET /v1/orders/open');
+      throw reverted(
+        'CancelOrder',
+        'OrderNotFound',
+        [restingOrderId],
+        'the order may have filled, expired or been cancelled already; read GET /v1/orders/open',
+      );
     }
     if (order.account !== address) throw reverted('CancelOrder', 'NotOrderOwner', [restingOrderId]);
     const events = new EventCollector();
@@ -199,7 +213,9 @@ export class Exchange {
 
   /** leverage 1..255 and at most the market's max_leverage. */
   setLeverage(account: Address, marketId: number, leverage: number): ActionResult {
-    return this.accountAction(account, marketId, (address, market) => updateLeverage(this.ledger, address, market, leverage));
+    return this.accountAction(account, marketId, (address, market) =>
+      updateLeverage(this.ledger, address, market, leverage),
+    );
   }
 
   /** 0 cross, 1 isolated; fails with OpenPositionExists(<signed size_steps>) while a position is open. */
@@ -211,19 +227,31 @@ export class Exchange {
 
   /** amountWei: signed int128 in USD wei (18 decimals); positive adds, negative removes. */
   adjustIsolatedMargin(account: Address, marketId: number, amountWei: bigint): ActionResult {
-    return this.accountAction(account, marketId, (address, market) => updateIsolatedMargin(this.ledger, address, market, amountWei));
+    return this.accountAction(account, marketId, (address, market) =>
+      updateIsolatedMargin(this.ledger, address, market, amountWei),
+    );
   }
 
   /** One block: the oracle moves, GTT orders past their time expire, the synthetic makers run, then liquidations (if enabled). */
   advanceBlock(blockNumber: number, timestampMs: number): ActionResult {
     if (!Number.isSafeInteger(blockNumber) || blockNumber <= this.currentBlock) {
-      throw new InvalidValueError('blockNumber', blockNumber, `an integer above the current block ${this.currentBlock}`);
+      throw new InvalidValueError(
+        'blockNumber',
+        blockNumber,
+        `an integer above the current block ${this.currentBlock}`,
+      );
     }
-    if (!Number.isSafeInteger(timestampMs) || timestampMs < 0) throw new InvalidValueError('timestampMs', timestampMs, 'unix milliseconds');
+    if (!Number.isSafeInteger(timestampMs) || timestampMs < 0)
+      throw new InvalidValueError('timestampMs', timestampMs, 'unix milliseconds');
     this.currentBlock = blockNumber;
     this.oracle.step();
     const collector = new EventCollector();
-    collector.push({ type: 'oracle', block_number: blockNumber, timestamp_ms: timestampMs, prices: this.oracle.prices() });
+    collector.push({
+      type: 'oracle',
+      block_number: blockNumber,
+      timestamp_ms: timestampMs,
+      prices: this.oracle.prices(),
+    });
     for (const marketId of this.specs.keys()) this.entry.expireDue(marketId, timestampMs, collector);
     const events = this.flush(collector);
     if (this.makers !== undefined) events.push(...this.makers.run(timestampMs));
@@ -292,7 +320,12 @@ export class Exchange {
   /** Market records as GET /v1/markets shows them. */
   markets(): MarketRecord[] {
     return [...this.specs.values()].map((market) =>
-      marketRecord(market, this.oracle.markWei(market.marketId), this.oracle.indexWei(market.marketId), this.lastTradeTicks.get(market.marketId)),
+      marketRecord(
+        market,
+        this.oracle.markWei(market.marketId),
+        this.oracle.indexWei(market.marketId),
+        this.lastTradeTicks.get(market.marketId),
+      ),
     );
   }
 
@@ -310,7 +343,11 @@ export class Exchange {
     return this.store.size;
   }
 
-  private accountAction(account: Address, marketId: number, action: (address: Address, market: MarketSpec) => void): ActionResult {
+  private accountAction(
+    account: Address,
+    marketId: number,
+    action: (address: Address, market: MarketSpec) => void,
+  ): ActionResult {
     const address = this.registered(account);
     const market = this.spec(marketId);
     action(address, market);
@@ -323,16 +360,26 @@ export class Exchange {
   private flush(collector: EventCollector): ExchangeEvent[] {
     const events = [...collector.events];
     for (const { account, marketId } of collector.positions.values()) {
-      events.push({ type: 'position', account, market_id: marketId, position: this.ledger.positionRecord(account, marketId) });
+      events.push({
+        type: 'position',
+        account,
+        market_id: marketId,
+        position: this.ledger.positionRecord(account, marketId),
+      });
     }
-    for (const account of collector.balances) events.push({ type: 'balance', account, balance: this.ledger.balanceRecord(account) });
-    for (const marketId of [...collector.books].sort((a, b) => a - b)) events.push({ type: 'book', market_id: marketId });
+    for (const account of collector.balances)
+      events.push({ type: 'balance', account, balance: this.ledger.balanceRecord(account) });
+    for (const marketId of [...collector.books].sort((a, b) => a - b))
+      events.push({ type: 'book', market_id: marketId });
     return events;
   }
 
   private spec(marketId: number): MarketSpec {
     const market = this.specs.get(marketId);
-    if (market === undefined) throw new ExchangeRejection('NotFound', `market ${marketId} does not exist`, ['list markets with GET /v1/markets']);
+    if (market === undefined)
+      throw new ExchangeRejection('NotFound', `market ${marketId} does not exist`, [
+        'list markets with GET /v1/markets',
+      ]);
     return market;
   }
 

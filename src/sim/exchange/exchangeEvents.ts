@@ -1,5 +1,12 @@
 import type { Address } from '../../core/address.js';
-import type { BalanceRecord, FillRecord, OraclePriceRecord, OrderRecord, PositionRecord, TradeRecord } from './exchangeRecords.js';
+import type {
+  BalanceRecord,
+  FillRecord,
+  OraclePriceRecord,
+  OrderRecord,
+  PositionRecord,
+  TradeRecord,
+} from './exchangeRecords.js';
 
 /**
  * Everything a state change produced, in order. The server maps each to a WebSocket frame:
@@ -10,7 +17,12 @@ export type ExchangeEvent =
   | { readonly type: 'order'; readonly account: Address; readonly market_id: number; readonly order: OrderRecord }
   | { readonly type: 'fill'; readonly account: Address; readonly market_id: number; readonly fill: FillRecord }
   | { readonly type: 'trade'; readonly market_id: number; readonly trade: TradeRecord }
-  | { readonly type: 'position'; readonly account: Address; readonly market_id: number; readonly position: PositionRecord }
+  | {
+      readonly type: 'position';
+      readonly account: Address;
+      readonly market_id: number;
+      readonly position: PositionRecord;
+    }
   | { readonly type: 'balance'; readonly account: Address; readonly balance: BalanceRecord }
   | { readonly type: 'book'; readonly market_id: number }
   | {
@@ -20,5 +32,3 @@ export type ExchangeEvent =
       /** Keyed by market id as a string, like `data.prices` of the oracle channel. */
       readonly prices: Readonly<Record<string, OraclePriceRecord>>;
     };
-
-export type ExchangeEventType = ExchangeEvent['type'];

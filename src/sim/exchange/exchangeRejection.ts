@@ -14,17 +14,16 @@ export function formatErrorText(status: GrpcStatusName, reason: string): string 
 }
 
 /** A contract revert as the venue words it: `PlaceOrder reverted: OpenPositionExists(1500)`. */
-export function revertReason(action: ExchangeAction, errorName: string, args: readonly (bigint | number | string)[] = []): string {
+export function revertReason(
+  action: ExchangeAction,
+  errorName: string,
+  args: readonly (bigint | number | string)[] = [],
+): string {
   return `${action} reverted: ${errorName}(${args.map(String).join(',')})`;
 }
 
 export type ExchangeAction =
-  | 'PlaceOrder'
-  | 'CancelOrder'
-  | 'CancelAllOrders'
-  | 'UpdateLeverage'
-  | 'UpdateMarginMode'
-  | 'UpdateIsolatedMargin';
+  'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
 
 export class ExchangeRejection extends PerpbotError {
   readonly status: GrpcStatusName;

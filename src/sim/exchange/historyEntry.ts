@@ -26,7 +26,12 @@ export interface HistoryEntry {
   filledWei: bigint;
 }
 
-export function newHistoryEntry(order: OrderRecord, stamp: HistoryStamp, logIndex: number, feeBps: number): HistoryEntry {
+export function newHistoryEntry(
+  order: OrderRecord,
+  stamp: HistoryStamp,
+  logIndex: number,
+  feeBps: number,
+): HistoryEntry {
   return {
     order,
     createdAtNs: (BigInt(stamp.timestampMs) * 1_000_000n).toString(),

@@ -28,7 +28,12 @@ export function orderMarginNotionalWei(market: MarketSpec, markWei: bigint, orde
 }
 
 /** The side sums of `orders` (and `extra`), each order valued on its own as above. */
-export function sideNotionalsWei(market: MarketSpec, markWei: bigint, orders: Iterable<MarginOrder>, extra?: MarginOrder): SideNotionals {
+export function sideNotionalsWei(
+  market: MarketSpec,
+  markWei: bigint,
+  orders: Iterable<MarginOrder>,
+  extra?: MarginOrder,
+): SideNotionals {
   let buys = 0n;
   let sells = 0n;
   for (const order of orders) {
@@ -48,7 +53,13 @@ export function sideNotionalsWei(market: MarketSpec, markWei: bigint, orders: It
  * valued at the mark. Orders that only offset the position cost nothing, so closing never needs
  * margin it does not already have.
  */
-export function initialMarginFromSidesWei(market: MarketSpec, sizeSteps: bigint, markWei: bigint, sides: SideNotionals, leverage: number): bigint {
+export function initialMarginFromSidesWei(
+  market: MarketSpec,
+  sizeSteps: bigint,
+  markWei: bigint,
+  sides: SideNotionals,
+  leverage: number,
+): bigint {
   const position = notionalAtPriceWei(market, markWei, sizeSteps);
   const long = position + sides.buys > 0n ? position + sides.buys : 0n;
   const short = sides.sells - position > 0n ? sides.sells - position : 0n;
@@ -65,5 +76,11 @@ export function marketInitialMarginWei(
   leverage: number,
   extra?: MarginOrder,
 ): bigint {
-  return initialMarginFromSidesWei(market, sizeSteps, markWei, sideNotionalsWei(market, markWei, orders, extra), leverage);
+  return initialMarginFromSidesWei(
+    market,
+    sizeSteps,
+    markWei,
+    sideNotionalsWei(market, markWei, orders, extra),
+    leverage,
+  );
 }

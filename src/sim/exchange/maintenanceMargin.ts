@@ -26,7 +26,9 @@ export function liquidationPriceWei(
   const factorScale = pow10(market.maintenanceFactor.scale);
   const factorUnits = market.maintenanceFactor.units;
   const stepUnits = market.stepSize.units;
-  const numerator = (otherMaintenanceWei - otherEquityWei) * market.sizeDivisor * factorScale + sizeSteps * stepUnits * avgEntryWei * factorScale;
+  const numerator =
+    (otherMaintenanceWei - otherEquityWei) * market.sizeDivisor * factorScale +
+    sizeSteps * stepUnits * avgEntryWei * factorScale;
   const denominator = sizeSteps * stepUnits * (sizeSteps > 0n ? factorScale - factorUnits : factorScale + factorUnits);
   if (denominator === 0n) return undefined;
   const price = divideRounded(numerator, denominator, 'nearest');

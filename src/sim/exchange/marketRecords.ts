@@ -14,7 +14,12 @@ export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number
 }
 
 /** A market as GET /v1/markets shows it; `last_price` is the mark until the first trade. */
-export function marketRecord(market: MarketSpec, markWei: bigint, indexWei: bigint, lastTradeTicks: number | undefined): MarketRecord {
+export function marketRecord(
+  market: MarketSpec,
+  markWei: bigint,
+  indexWei: bigint,
+  lastTradeTicks: number | undefined,
+): MarketRecord {
   const d = market.definition;
   const mark = weiToDecimal(markWei);
   return {

@@ -132,8 +132,10 @@ export function compileMarket(definition: MarketDefinition): MarketSpec {
   }
   const stepSize = parseDecimal(definition.config.step_size, `${field}.config.step_size`);
   const stepPrice = parseDecimal(definition.config.step_price, `${field}.config.step_price`);
-  if (stepSize.units <= 0n) throw new InvalidValueError(`${field}.config.step_size`, definition.config.step_size, 'a positive decimal');
-  if (stepPrice.units <= 0n) throw new InvalidValueError(`${field}.config.step_price`, definition.config.step_price, 'a positive decimal');
+  if (stepSize.units <= 0n)
+    throw new InvalidValueError(`${field}.config.step_size`, definition.config.step_size, 'a positive decimal');
+  if (stepPrice.units <= 0n)
+    throw new InvalidValueError(`${field}.config.step_price`, definition.config.step_price, 'a positive decimal');
   if (stepSize.scale + stepPrice.scale > 18) {
     throw new InvalidValueError(
       `${field}.config`,
@@ -142,9 +144,15 @@ export function compileMarket(definition: MarketDefinition): MarketSpec {
       'the simulator keeps money in exact USD wei; a finer grid would need rounding',
     );
   }
-  const minOrderSteps = countUnits(definition.config.min_order_size, definition.config.step_size, `${field}.config.min_order_size`, 'up');
+  const minOrderSteps = countUnits(
+    definition.config.min_order_size,
+    definition.config.step_size,
+    `${field}.config.min_order_size`,
+    'up',
+  );
   const maxLeverageUnits = countUnits(definition.config.max_leverage, '1', `${field}.config.max_leverage`, 'down');
-  if (maxLeverageUnits < 1n) throw new InvalidValueError(`${field}.config.max_leverage`, definition.config.max_leverage, 'at least 1');
+  if (maxLeverageUnits < 1n)
+    throw new InvalidValueError(`${field}.config.max_leverage`, definition.config.max_leverage, 'at least 1');
   decimalToWei(definition.initial_mark_price, `${field}.initial_mark_price`);
   return {
     marketId: definition.market_id,
@@ -156,7 +164,10 @@ export function compileMarket(definition: MarketDefinition): MarketSpec {
     sizeDivisor: pow10(stepSize.scale),
     notionalPerTickStep: stepPrice.units * stepSize.units * pow10(18 - stepPrice.scale - stepSize.scale),
     minOrderSteps: minOrderSteps < 1n ? 1n : minOrderSteps,
-    maintenanceFactor: parseDecimal(definition.config.maintenance_margin_factor, `${field}.config.maintenance_margin_factor`),
+    maintenanceFactor: parseDecimal(
+      definition.config.maintenance_margin_factor,
+      `${field}.config.maintenance_margin_factor`,
+    ),
     maxLeverage: Number(maxLeverageUnits > 255n ? 255n : maxLeverageUnits),
     tradable: definition.active && definition.config.unlocked,
   };

@@ -43,16 +43,28 @@ export class OrderEntry {
       const position = ledger.position(account, checked.marketId).sizeSteps;
       const reducible = reducibleSteps(position, checked.side);
       if (reducible === 0n) {
-        throw reverted('PlaceOrder', 'ReduceOnlyWouldIncrease', [position], 'a reduce-only order must be on the side opposite to the open position');
+        throw reverted(
+          'PlaceOrder',
+          'ReduceOnlyWouldIncrease',
+          [position],
+          'a reduce-only order must be on the side opposite to the open position',
+        );
       }
       // Venue choice: a reduce-only order larger than the position is clipped to it.
       if (BigInt(sizeSteps) > reducible) sizeSteps = Number(reducible);
     }
     if (checked.postOnly) {
       const best = firstLive(book.orders(checked.side === 0 ? 1 : 0), nowMs);
-      const wouldCross = best !== undefined && (checked.side === 0 ? best.priceTicks <= checked.priceTicks : best.priceTicks >= checked.priceTicks);
+      const wouldCross =
+        best !== undefined &&
+        (checked.side === 0 ? best.priceTicks <= checked.priceTicks : best.priceTicks >= checked.priceTicks);
       if (wouldCross) {
-        throw reverted('PlaceOrder', 'PostOnlyWouldCross', [checked.priceTicks, best.priceTicks], 'price a post-only order behind the best opposite price');
+        throw reverted(
+          'PlaceOrder',
+          'PostOnlyWouldCross',
+          [checked.priceTicks, best.priceTicks],
+          'price a post-only order behind the best opposite price',
+        );
       }
     }
     if (!checked.reduceOnly) this.checkMargin(account, checked, sizeSteps);
@@ -107,7 +119,8 @@ export class OrderEntry {
     if (book.expiringCount === 0) return;
     const due: SimOrder[] = [];
     for (const side of [0, 1] as const) {
-      for (const order of book.orders(side)) if (order.expiresAtMs !== undefined && order.expiresAtMs <= nowMs) due.push(order);
+      for (const order of book.orders(side))
+        if (order.expiresAtMs !== undefined && order.expiresAtMs <= nowMs) due.push(order);
     }
     due.sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
     for (const order of due) this.cancel(order, events);
@@ -148,8 +161,22 @@ export class OrderEntry {
     // Fees round up to the next USD wei: the venue never undercharges.
     const makerFee = divideRounded(notional * this.deps.makerFeeBps, 10_000n, 'up');
     const takerFee = divideRounded(notional * this.deps.takerFeeBps, 10_000n, 'up');
-    const makerPnl = this.deps.ledger.settleFill(maker.account, maker.marketId, maker.side, BigInt(steps), priceWei, makerFee);
-    const takerPnl = this.deps.ledger.settleFill(taker.account, taker.marketId, taker.side, BigInt(steps), priceWei, takerFee);
+    const makerPnl = this.deps.ledger.settleFill(
+      maker.account,
+      maker.marketId,
+      maker.side,
+      BigInt(steps),
+      priceWei,
+      makerFee,
+    );
+    const takerPnl = this.deps.ledger.settleFill(
+      taker.account,
+      taker.marketId,
+      taker.side,
+      BigInt(steps),
+      priceWei,
+      takerFee,
+    );
     this.deps.store.fill(maker, steps);
     this.deps.store.fill(taker, steps);
     this.deps.onTrade(maker.marketId, maker.priceTicks);
@@ -201,14 +228,30 @@ export class OrderEntry {
     }
     events.touchBook(maker.marketId);
     if (remainingSteps(maker) === 0) this.finish(maker, 'ORDER_STATUS_FILLED', market, events);
-    else events.push({ type: 'order', account: maker.account, market_id: maker.marketId, order: toOrderRecord(maker, market) });
+    else
+      events.push({
+        type: 'order',
+        account: maker.account,
+        market_id: maker.marketId,
+        order: toOrderRecord(maker, market),
+      });
   }
 
   /** Terminal state: out of the book, one last order event. */
-  private finish(order: SimOrder, status: 'ORDER_STATUS_FILLED' | 'ORDER_STATUS_CANCELLED', market: MarketSpec, events: EventCollector): void {
+  private finish(
+    order: SimOrder,
+    status: 'ORDER_STATUS_FILLED' | 'ORDER_STATUS_CANCELLED',
+    market: MarketSpec,
+    events: EventCollector,
+  ): void {
     order.status = status;
     this.deps.store.retire(order);
-    events.push({ type: 'order', account: order.account, market_id: order.marketId, order: toOrderRecord(order, market) });
+    events.push({
+      type: 'order',
+      account: order.account,
+      market_id: order.marketId,
+      order: toOrderRecord(order, market),
+    });
   }
 }
 

@@ -13,7 +13,8 @@ const WIDE_MAX = (1n << 64n) - 1n;
 
 export function wideOrderId(sequence: bigint, side: 0 | 1): bigint {
   const wide = (sequence << 1n) | BigInt(side);
-  if (sequence < 1n || wide > WIDE_MAX) throw new InvalidValueError('order sequence', sequence, `1 to ${WIDE_MAX >> 1n}`);
+  if (sequence < 1n || wide > WIDE_MAX)
+    throw new InvalidValueError('order sequence', sequence, `1 to ${WIDE_MAX >> 1n}`);
   return wide;
 }
 

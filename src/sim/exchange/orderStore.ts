@@ -108,7 +108,10 @@ export class OrderStore {
   openOrders(account: Address, marketId?: number): SimOrder[] {
     const markets = this.openByAccount.get(account);
     if (markets === undefined) return [];
-    const list = marketId === undefined ? [...markets.values()].flatMap((open) => [...open.orders]) : [...(markets.get(marketId)?.orders ?? [])];
+    const list =
+      marketId === undefined
+        ? [...markets.values()].flatMap((open) => [...open.orders])
+        : [...(markets.get(marketId)?.orders ?? [])];
     return list.sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
   }
 

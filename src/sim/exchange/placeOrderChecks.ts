@@ -32,7 +32,10 @@ function enumValue(value: number, names: readonly string[], field: string): numb
 }
 
 function uintValue(value: number | bigint, bits: number, field: string): void {
-  const ok = typeof value === 'bigint' ? value >= 0n && value <= uintMax(bits) : Number.isSafeInteger(value) && value >= 0 && BigInt(value) <= uintMax(bits);
+  const ok =
+    typeof value === 'bigint'
+      ? value >= 0n && value <= uintMax(bits)
+      : Number.isSafeInteger(value) && value >= 0 && BigInt(value) <= uintMax(bits);
   if (!ok) throw invalidArgument(`${field} must be a uint${bits} (0 to ${uintMax(bits)}), got ${String(value)}`);
 }
 
@@ -44,7 +47,9 @@ function uintValue(value: number | bigint, bits: number, field: string): void {
 export function checkPlaceOrder(market: MarketSpec | undefined, params: PlaceOrderParams): CheckedOrder {
   uintValue(params.market_id, 16, 'market_id');
   if (market === undefined) {
-    throw new ExchangeRejection('NotFound', `market ${params.market_id} does not exist`, ['list markets with GET /v1/markets']);
+    throw new ExchangeRejection('NotFound', `market ${params.market_id} does not exist`, [
+      'list markets with GET /v1/markets',
+    ]);
   }
   uintValue(params.size_steps, 32, 'size_steps');
   uintValue(params.price_ticks, 24, 'price_ticks');
@@ -56,7 +61,8 @@ export function checkPlaceOrder(market: MarketSpec | undefined, params: PlaceOrd
   if (orderType === 0 && timeInForce !== 2 && timeInForce !== 3) {
     throw invalidArgument(`market orders require FOK or IOC time_in_force, got ${timeInForce}`);
   }
-  if (orderType === 1 && params.price_ticks === 0) throw invalidArgument('limit orders need price_ticks of at least 1, got 0');
+  if (orderType === 1 && params.price_ticks === 0)
+    throw invalidArgument('limit orders need price_ticks of at least 1, got 0');
   if (params.post_only && (orderType === 0 || timeInForce === 2 || timeInForce === 3)) {
     throw invalidArgument(
       `post_only orders must be limit orders with GTC or GTT time_in_force, got order_type ${orderType} time_in_force ${timeInForce}`,
@@ -65,7 +71,8 @@ export function checkPlaceOrder(market: MarketSpec | undefined, params: PlaceOrd
   const ttl = params.ttl_units ?? 0;
   uintValue(ttl, 16, 'ttl_units');
   if (timeInForce === 1 && ttl === 0) throw invalidArgument('GTT orders need ttl_units (seconds) of at least 1, got 0');
-  if (timeInForce !== 1 && ttl !== 0) throw invalidArgument(`ttl_units is only valid with GTT (time_in_force 1), got time_in_force ${timeInForce}`);
+  if (timeInForce !== 1 && ttl !== 0)
+    throw invalidArgument(`ttl_units is only valid with GTT (time_in_force 1), got time_in_force ${timeInForce}`);
   const clientOrderId = params.client_order_id ?? 0n;
   uintValue(clientOrderId, 64, 'client_order_id');
   checkMarketFlags(market, params);

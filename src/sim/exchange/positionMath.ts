@@ -17,11 +17,17 @@ export interface FillOutcome extends PositionCore {
   readonly realizedWei: bigint;
 }
 
-export function applyFillToPosition(market: MarketSpec, position: PositionCore, side: 0 | 1, steps: bigint, priceWei: bigint): FillOutcome {
+export function applyFillToPosition(
+  market: MarketSpec,
+  position: PositionCore,
+  side: 0 | 1,
+  steps: bigint,
+  priceWei: bigint,
+): FillOutcome {
   const signed = side === 0 ? steps : -steps;
   const size = position.sizeSteps;
   const next = size + signed;
-  if (size === 0n || (size > 0n) === (signed > 0n)) {
+  if (size === 0n || size > 0n === signed > 0n) {
     const absSize = abs(size);
     const absNext = abs(next);
     const avg = divideRounded(position.avgEntryWei * absSize + priceWei * steps, absNext, 'nearest');
@@ -31,7 +37,7 @@ export function applyFillToPosition(market: MarketSpec, position: PositionCore, 
   const direction = size > 0n ? 1n : -1n;
   const realizedWei = notionalAtPriceWei(market, (priceWei - position.avgEntryWei) * direction, closing);
   if (next === 0n) return { sizeSteps: 0n, avgEntryWei: 0n, realizedWei };
-  const flipped = (next > 0n) !== (size > 0n);
+  const flipped = next > 0n !== size > 0n;
   return { sizeSteps: next, avgEntryWei: flipped ? priceWei : position.avgEntryWei, realizedWei };
 }
 

@@ -22,7 +22,11 @@ export interface SyntheticMakersConfig {
 export interface MakerVenue {
   deposit(account: Address, amountUsdc: string): { readonly events: readonly ExchangeEvent[] };
   placeOrder(account: Address, params: PlaceOrderParams, nowMs: number): { readonly events: readonly ExchangeEvent[] };
-  cancelOrder(account: Address, marketId: number, restingOrderId: bigint): { readonly events: readonly ExchangeEvent[] };
+  cancelOrder(
+    account: Address,
+    marketId: number,
+    restingOrderId: bigint,
+  ): { readonly events: readonly ExchangeEvent[] };
   openOrders(account: Address, marketId: number): OrderRecord[];
   markets(): MarketRecord[];
   oraclePrices(): Record<string, OraclePriceRecord>;
@@ -62,7 +66,8 @@ export class SyntheticMakers {
   ) {
     this.random = new SeededRandom(deriveSeed(seed, 'makers'));
     this.levels = positiveInt(config.levels ?? 5, 'levels');
-    this.spacing = config.levelSpacingTicks === undefined ? undefined : positiveInt(config.levelSpacingTicks, 'levelSpacingTicks');
+    this.spacing =
+      config.levelSpacingTicks === undefined ? undefined : positiveInt(config.levelSpacingTicks, 'levelSpacingTicks');
     this.takeChance = config.takeChancePercent ?? 20;
     this.maxMultiple = positiveInt(config.maxQuoteMultiple ?? 40, 'maxQuoteMultiple');
     this.refreshChance = config.refreshChancePercent ?? 10;
@@ -99,7 +104,8 @@ export class SyntheticMakers {
       const counts: [number, number] = [0, 0];
       for (const order of this.venue.openOrders(bot, marketId)) {
         const price = order.price_ticks;
-        const inBand = order.side === 0 ? price <= bidTop && price > bidTop - band : price >= askTop && price < askTop + band;
+        const inBand =
+          order.side === 0 ? price <= bidTop && price > bidTop - band : price >= askTop && price < askTop + band;
         if (inBand && !this.random.chancePercent(this.refreshChance)) counts[order.side] += 1;
         else events.push(...this.venue.cancelOrder(bot, marketId, BigInt(order.resting_order_id)).events);
       }
@@ -107,8 +113,30 @@ export class SyntheticMakers {
     });
     SYNTHETIC_MAKER_ACCOUNTS.forEach((bot, i) => {
       const [bids, asks] = kept[i] ?? [0, 0];
-      for (let n = bids; n < this.levels; n++) this.submit(bot, marketId, 0, bidTop - this.levelOffset(spacing), this.quoteSize(minSteps), 1, 0, nowMs, events);
-      for (let n = asks; n < this.levels; n++) this.submit(bot, marketId, 1, askTop + this.levelOffset(spacing), this.quoteSize(minSteps), 1, 0, nowMs, events);
+      for (let n = bids; n < this.levels; n++)
+        this.submit(
+          bot,
+          marketId,
+          0,
+          bidTop - this.levelOffset(spacing),
+          this.quoteSize(minSteps),
+          1,
+          0,
+          nowMs,
+          events,
+        );
+      for (let n = asks; n < this.levels; n++)
+        this.submit(
+          bot,
+          marketId,
+          1,
+          askTop + this.levelOffset(spacing),
+          this.quoteSize(minSteps),
+          1,
+          0,
+          nowMs,
+          events,
+        );
     });
   }
 
@@ -165,6 +193,7 @@ export class SyntheticMakers {
 }
 
 function positiveInt(value: number, field: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`SyntheticMakersConfig.${field} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`SyntheticMakersConfig.${field} must be a positive integer, got ${value}`);
   return value;
 }

@@ -1,8 +1,5 @@
 import { updateIsolatedMarginHash, updateLeverageHash, updateMarginModeHash } from '../../protocol/actionHashes.js';
-import {
-  crossMarginBalanceQuerySchema,
-  positionQuerySchema,
-} from '../../venue/schemas/restQueries.js';
+import { crossMarginBalanceQuerySchema, positionQuerySchema } from '../../venue/schemas/restQueries.js';
 import {
   depositRequestSchema,
   isolatedMarginRequestSchema,
@@ -30,7 +27,11 @@ function deposit(runtime: SimRuntime, request: SimRequest): SimResponse {
     throw new SimRejection(400, 'FailedPrecondition', `faucet refuses bot wallet ${body.account}`);
   }
   if (accounts.hasUsedFaucet(body.account)) {
-    throw new SimRejection(400, 'FailedPrecondition', `faucet already used by ${body.account}: it pays ${FAUCET_USDC} USDC once per wallet`);
+    throw new SimRejection(
+      400,
+      'FailedPrecondition',
+      `faucet already used by ${body.account}: it pays ${FAUCET_USDC} USDC once per wallet`,
+    );
   }
   const result = runtime.exchange.deposit(body.account, FAUCET_USDC);
   accounts.recordDeposit(body.account, runtime.clock.now());
@@ -79,7 +80,8 @@ function isolatedMargin(runtime: SimRuntime, request: SimRequest): SimResponse {
 
 export function checkKnownMarket(runtime: SimRuntime, marketId: string): number {
   const id = Number(marketId);
-  if (!runtime.options.markets.some((market) => market.market_id === id)) throw invalidArgument(`unknown market_id ${marketId}`);
+  if (!runtime.options.markets.some((market) => market.market_id === id))
+    throw invalidArgument(`unknown market_id ${marketId}`);
   return id;
 }
 
@@ -96,7 +98,17 @@ function position(runtime: SimRuntime, request: SimRequest): SimResponse {
   checkOnChain(runtime, query.account);
   const record = runtime.exchange.position(query.account, marketId);
   if (record.side === undefined || /^0*(\.0*)?$/.test(record.size)) {
-    const empty = { size: '', side: '', margin_mode: '', isolated_usdc_balance: '', avg_entry_price: '', mark_price: '', leverage: '', unrealized_pnl: '', liquidation_price: '' };
+    const empty = {
+      size: '',
+      side: '',
+      margin_mode: '',
+      isolated_usdc_balance: '',
+      avg_entry_price: '',
+      mark_price: '',
+      leverage: '',
+      unrealized_pnl: '',
+      liquidation_price: '',
+    };
     return ok({ position: { market_id: '0', ...empty } });
   }
   return ok({

@@ -30,12 +30,20 @@ function registerSigner(runtime: SimRuntime, request: SimRequest): SimResponse {
   const body = parseInput(registerSignerRequestSchema, request.body, 'body');
   const action = 'RegisterSigner';
   const now = runtime.nowSeconds();
-  if (body.expiration <= BigInt(now)) throw invalidArgument(`expiration ${body.expiration} is not in the future (now ${now})`);
+  if (body.expiration <= BigInt(now))
+    throw invalidArgument(`expiration ${body.expiration} is not in the future (now ${now})`);
   const bit = body.nonce_bitmap_index;
   const accountSigner = recoverSetupSigner(
     runtime,
     'RegisterSigner',
-    { account: body.account, signer: body.signer, message: body.message, expiration: body.expiration, nonceAnchor: body.nonce_anchor, nonceBitmap: bit },
+    {
+      account: body.account,
+      signer: body.signer,
+      message: body.message,
+      expiration: body.expiration,
+      nonceAnchor: body.nonce_anchor,
+      nonceBitmap: bit,
+    },
     decodeSignature(body.account_signature, 'account_signature', 'hex'),
   );
   if (!sameAddress(accountSigner, body.account)) throw revertedWith(action, `SignerNotAuthorized(${accountSigner})`);
@@ -65,7 +73,12 @@ function revokeSigner(runtime: SimRuntime, request: SimRequest): SimResponse {
   const recovered = recoverSetupSigner(
     runtime,
     'RevokeSigner',
-    { account: body.account, signer: body.signer, nonceAnchor: body.nonce_anchor, nonceBitmap: body.nonce_bitmap_index },
+    {
+      account: body.account,
+      signer: body.signer,
+      nonceAnchor: body.nonce_anchor,
+      nonceBitmap: body.nonce_bitmap_index,
+    },
     decodeSignature(body.account_signature, 'account_signature', 'hex'),
   );
   if (!sameAddress(recovered, body.account)) throw revertedWith(action, `SignerNotAuthorized(${recovered})`);
@@ -110,7 +123,8 @@ function approveSingle(runtime: SimRuntime, request: SimRequest): SimResponse {
   const body = parseInput(approveSingleRequestSchema, request.body, 'body');
   const action = 'ApproveSingle';
   const now = runtime.nowSeconds();
-  if (body.allowance_expiry <= now) throw invalidArgument(`allowance_expiry ${body.allowance_expiry} is not in the future (now ${now})`);
+  if (body.allowance_expiry <= now)
+    throw invalidArgument(`allowance_expiry ${body.allowance_expiry} is not in the future (now ${now})`);
   if (!sameAddress(body.operator, runtime.operatorHub)) throw revertedWith(action, `InvalidOperator(${body.operator})`);
   const recovered = recoverSetupSigner(
     runtime,
@@ -128,7 +142,11 @@ function approveSingle(runtime: SimRuntime, request: SimRequest): SimResponse {
   if (!sameAddress(recovered, body.account)) throw revertedWith(action, `SignerNotAuthorized(${recovered})`);
   const chain = runtime.chainState;
   chain.nonces.consume(body.account, body.nonce_anchor, body.nonce_bitmap_index, action);
-  chain.allowances.grant(body.account, { operator: runtime.operatorHub, budgetWei: body.budget, expiry: body.allowance_expiry });
+  chain.allowances.grant(body.account, {
+    operator: runtime.operatorHub,
+    budgetWei: body.budget,
+    expiry: body.allowance_expiry,
+  });
   const stamp = runtime.recordAction([]);
   return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber });
 }

@@ -31,7 +31,8 @@ export function runAuthorizedAction<R extends { readonly events: readonly Exchan
   const chain = runtime.chainState;
   const who = authorize(runtime, request, action, permit, actionHash);
   const result = execute(who);
-  if (permit !== undefined) chain.nonces.consume(permit.account, permit.nonce_anchor, permit.nonce_bitmap_index, action);
+  if (permit !== undefined)
+    chain.nonces.consume(permit.account, permit.nonce_anchor, permit.nonce_bitmap_index, action);
   if (who.path === 'jwt') chain.allowances.spend(who.account, fillNotionalWei(who.account, result.events));
   return { result, stamp: runtime.recordAction(result.events), who };
 }
@@ -55,7 +56,9 @@ function authorize(
     return { account: permit.account, path: 'permit' };
   }
   if (request.bearer === undefined) {
-    throw unauthenticated('missing permit: send a signed permit, or Authorization: Bearer <JWT> with an operator-hub allowance');
+    throw unauthenticated(
+      'missing permit: send a signed permit, or Authorization: Bearer <JWT> with an operator-hub allowance',
+    );
   }
   const token = chain.verifyJwt(request.bearer);
   if (!token.ok) throw new SimRejection(token.status, token.code, token.message.replace(/^\w+: /, ''));

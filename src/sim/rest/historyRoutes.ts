@@ -51,7 +51,12 @@ function tradeHistory(runtime: SimRuntime, request: SimRequest): SimResponse {
   const page = query.page ?? 1;
   const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
   const result = runtime.exchange.history.fills(query.account, { page, limit });
-  return ok({ trades: result.items.map((fill) => ({ ...fill })), page, has_next_page: result.hasNextPage, wallet_address: query.account } satisfies TradeHistoryWire);
+  return ok({
+    trades: result.items.map((fill) => ({ ...fill })),
+    page,
+    has_next_page: result.hasNextPage,
+    wallet_address: query.account,
+  } satisfies TradeHistoryWire);
 }
 
 export const HISTORY_ROUTES: readonly SimRoute[] = [

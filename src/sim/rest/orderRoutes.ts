@@ -1,6 +1,10 @@
 import { cancelAllOrdersHash, cancelOrderHash, placeOrderHash } from '../../protocol/actionHashes.js';
 import { packOrderWord } from '../../protocol/orderWord.js';
-import { cancelAllRequestSchema, cancelOrderRequestSchema, placeOrderRequestSchema } from '../../venue/schemas/restOrders.js';
+import {
+  cancelAllRequestSchema,
+  cancelOrderRequestSchema,
+  placeOrderRequestSchema,
+} from '../../venue/schemas/restOrders.js';
 import type { PlaceOrderParams } from '../exchange/exchangeRecords.js';
 import { SimRejection } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
@@ -64,7 +68,10 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
     sc_order_id: result.order.wide_order_id,
     filled_quantity: result.filled_quantity,
     filled_percent: result.filled_percent,
-    message: result.order.status === 'ORDER_STATUS_OPEN' ? 'order placed' : `order ${result.order.status.slice(13).toLowerCase()}`,
+    message:
+      result.order.status === 'ORDER_STATUS_OPEN'
+        ? 'order placed'
+        : `order ${result.order.status.slice(13).toLowerCase()}`,
   });
 }
 
@@ -102,7 +109,12 @@ function cancelAll(runtime: SimRuntime, request: SimRequest): SimResponse {
   const { result, stamp } = runAuthorizedAction(runtime, request, 'CancelAllOrders', body.permit, hash, (who) =>
     runtime.exchange.cancelAll(who.account, body.market_id),
   );
-  return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber, cancelled_count: result.cancelled.length });
+  return ok({
+    success: true,
+    tx_hash: stamp.txHash,
+    block_number: stamp.blockNumber,
+    cancelled_count: result.cancelled.length,
+  });
 }
 
 export const ORDER_ROUTES: readonly SimRoute[] = [

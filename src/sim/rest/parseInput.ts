@@ -14,13 +14,19 @@ const MAX_ISSUES = 4;
  * already refused, e.g. `BigInt("abc")` in a refinement) is a refusal too: the field is found by
  * trying each field alone, so the answer is still a 400 that names it.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: 'body' | 'query' | 'path',
+): z.output<S> {
   let result: z.ZodSafeParseResult<z.output<S>>;
   try {
     result = schema.safeParse(input);
   } catch {
     const path = throwingPath(schema, input, []);
-    throw invalidArgument(`invalid request ${where}: ${pathText(path)}: not a valid value (got ${wireValueText(valueAtPath(input, path), lastKey(path))})`);
+    throw invalidArgument(
+      `invalid request ${where}: ${pathText(path)}: not a valid value (got ${wireValueText(valueAtPath(input, path), lastKey(path))})`,
+    );
   }
   if (result.success) return result.data;
   const issues = result.error.issues;
@@ -48,7 +54,7 @@ function throwingPath(schema: z.ZodType, input: unknown, path: PropertyKey[]): P
     return input === undefined || input === null ? path : throwingPath(schema.unwrap() as z.ZodType, input, path);
   }
   if (!(schema instanceof z.ZodObject) || typeof input !== 'object' || input === null) return path;
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+  for (const [key, field] of Object.entries(schema.shape)) {
     const value = valueAtPath(input, [key]);
     try {
       field.safeParse(value);

@@ -10,7 +10,11 @@ const MAX_PAGE = 1000;
 function nonceState(runtime: SimRuntime, request: SimRequest): SimResponse {
   const { account } = parseInput(accountPathSchema, request.params, 'path');
   const state = runtime.chainState.nonces.state(account);
-  return ok({ nonce_anchor: state.anchor.toString(), current_bitmap_index: state.currentIndex, bitmap: state.bitmap.toString() });
+  return ok({
+    nonce_anchor: state.anchor.toString(),
+    current_bitmap_index: state.currentIndex,
+    bitmap: state.bitmap.toString(),
+  });
 }
 
 function markets(runtime: SimRuntime): SimResponse {
@@ -20,7 +24,8 @@ function markets(runtime: SimRuntime): SimResponse {
 function pageNumber(text: string | undefined, field: string, fallback: number, max: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value > max) throw invalidArgument(`invalid request query: ${field}: expected an integer 0 to ${max}`);
+  if (!Number.isSafeInteger(value) || value > max)
+    throw invalidArgument(`invalid request query: ${field}: expected an integer 0 to ${max}`);
   return value;
 }
 

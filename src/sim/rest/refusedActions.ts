@@ -34,7 +34,12 @@ function countsOf(sim: object): Counts {
 }
 
 /** Called with every answer the REST server sends; counts malformed-action refusals of POSTs. */
-export function noteRefusedAction(sim: object, method: string | undefined, path: string | undefined, response: SimResponse): void {
+export function noteRefusedAction(
+  sim: object,
+  method: string | undefined,
+  path: string | undefined,
+  response: SimResponse,
+): void {
   if (method !== 'POST' || response.status < 400 || response.status >= 500) return;
   const error = response.body['error'];
   if (error === null || typeof error !== 'object') return;
@@ -50,5 +55,9 @@ export function noteRefusedAction(sim: object, method: string | undefined, path:
 /** What a running simulator (its `context`) has refused so far. */
 export function refusedActions(sim: object): RefusedActions {
   const counts = countsOf(sim);
-  return { signerNotAuthorized: counts.signerNotAuthorized, invalidArgument: counts.invalidArgument, samples: [...counts.samples] };
+  return {
+    signerNotAuthorized: counts.signerNotAuthorized,
+    invalidArgument: counts.invalidArgument,
+    samples: [...counts.samples],
+  };
 }

@@ -13,7 +13,13 @@ import { requestTarget } from './requestTarget.js';
 import { noteRefusedAction } from './refusedActions.js';
 import type { SimRequest, SimResponse, SimRoute } from './simRoute.js';
 
-export const SIM_ROUTES: readonly SimRoute[] = [...READ_ROUTES, ...AUTH_ROUTES, ...ORDER_ROUTES, ...ACCOUNT_ROUTES, ...HISTORY_ROUTES];
+export const SIM_ROUTES: readonly SimRoute[] = [
+  ...READ_ROUTES,
+  ...AUTH_ROUTES,
+  ...ORDER_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...HISTORY_ROUTES,
+];
 
 interface Matched {
   readonly route: SimRoute;
@@ -82,7 +88,10 @@ function rejectionBody(rejection: SimRejection): SimResponse {
 export function errorResponse(error: unknown): SimResponse {
   if (isSimRejection(error)) return rejectionBody(error);
   if (isExchangeRejection(error)) {
-    return { status: error.status === 'Internal' ? 500 : 400, body: { error: { code: error.status, message: error.text } } };
+    return {
+      status: error.status === 'Internal' ? 500 : 400,
+      body: { error: { code: error.status, message: error.text } },
+    };
   }
   if (error instanceof InvalidValueError) return rejectionBody(new SimRejection(400, 'InvalidArgument', error.message));
   return rejectionBody(new SimRejection(500, 'Internal', 'internal error'));
@@ -127,13 +136,18 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
     const ip = perTenSeconds > 0 ? (req.socket.remoteAddress ?? 'unknown') : '';
     if (perTenSeconds > 0 && !runtime.ipLimiter.take(ip, runtime.clock.now())) {
       await drain(req);
-      const refused = rejectionBody(new SimRejection(429, 'ResourceExhausted', `rate limited: ${perTenSeconds} requests per 10 s per IP`));
+      const refused = rejectionBody(
+        new SimRejection(429, 'ResourceExhausted', `rate limited: ${perTenSeconds} requests per 10 s per IP`),
+      );
       // Whole seconds until the IP's window ends (RFC 9110 Retry-After), at least 1.
       const retryAfter = Math.max(1, Math.ceil(runtime.ipLimiter.msUntilReset(ip, runtime.clock.now()) / 1000));
       return { ...refused, headers: { 'retry-after': String(retryAfter) } };
     }
     const plan = planFault(runtime.options.faults, random);
-    const bodyResult = method === 'POST' ? await readJsonBody(req, runtime.options.bodyLimitBytes) : { ok: true as const, value: undefined };
+    const bodyResult =
+      method === 'POST'
+        ? await readJsonBody(req, runtime.options.bodyLimitBytes)
+        : { ok: true as const, value: undefined };
     if (plan.delayMs > 0) await runtime.clock.sleep(plan.delayMs);
     if (plan.outcome === 'fail-before') {
       return rejectionBody(new SimRejection(503, 'Unavailable', 'simulated outage: the request was not processed'));
@@ -151,19 +165,26 @@ export function createSimRequestListener(runtime: SimRuntime, onInternalError: (
     try {
       response = matched.route.handle(runtime, request);
     } catch (error) {
-      if (!isSimRejection(error) && !isExchangeRejection(error) && !(error instanceof InvalidValueError)) onInternalError(error);
+      if (!isSimRejection(error) && !isExchangeRejection(error) && !(error instanceof InvalidValueError))
+        onInternalError(error);
       return errorResponse(error);
     }
     if (plan.outcome === 'fail-after') {
       // A read has nothing to apply: its lost reply is the gateway's 502, never the 500 the venue
       // gives an account read with no on-chain state (venue-facts), which a client must not retry.
-      if (!matched.route.mutates) return rejectionBody(new SimRejection(502, 'Unavailable', 'simulated gateway failure: the reply was lost'));
-      return rejectionBody(new SimRejection(500, 'Internal', 'simulated failure after execution: the action was applied but the reply was lost'));
+      if (!matched.route.mutates)
+        return rejectionBody(new SimRejection(502, 'Unavailable', 'simulated gateway failure: the reply was lost'));
+      return rejectionBody(
+        new SimRejection(
+          500,
+          'Internal',
+          'simulated failure after execution: the action was applied but the reply was lost',
+        ),
+      );
     }
     return response;
   }
 }
-
 
 function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -186,7 +207,9 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
       if (size > limit) tooLarge = true;
       else chunks.push(chunk);
     });
-    req.on('error', () => resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body could not be read') }));
+    req.on('error', () =>
+      resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body could not be read') }),
+    );
     req.on('end', () => {
       if (tooLarge) {
         resolve({ ok: false, error: new SimRejection(413, 'InvalidArgument', `request body exceeds ${limit} bytes`) });
@@ -201,7 +224,10 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
         return;
       }
       if (text.trim() === '') {
-        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object') });
+        resolve({
+          ok: false,
+          error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object'),
+        });
         return;
       }
       let value: unknown;
@@ -213,7 +239,10 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', `request body must be a JSON object, got ${got}`) });
+        resolve({
+          ok: false,
+          error: new SimRejection(400, 'InvalidArgument', `request body must be a JSON object, got ${got}`),
+        });
         return;
       }
       resolve({ ok: true, value });
@@ -233,6 +262,10 @@ function drain(req: IncomingMessage): Promise<void> {
 function send(res: ServerResponse, response: SimResponse, requestId: string): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify({ ...response.body, request_id: requestId });
-  res.writeHead(response.status, { ...response.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }

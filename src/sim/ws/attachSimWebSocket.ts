@@ -61,7 +61,11 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
   };
   const onError = options.onError ?? (() => {});
   const hub = new SimWsHub(ctx);
-  const wss = new WebSocketServer({ noServer: true, autoPong: false, maxPayload: options.maxPayloadBytes ?? 64 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    autoPong: false,
+    maxPayload: options.maxPayloadBytes ?? 64 * 1024,
+  });
   const lifetime = new AbortController();
   let stalledUntil = 0;
   let stalledIndefinitely = false;

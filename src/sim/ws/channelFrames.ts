@@ -1,7 +1,19 @@
-import type { AccountWireFrame, FillsWireFrame, OrdersWireFrame, PositionsWireFrame } from '../../venue/schemas/wsFramesPrivate.js';
+import type {
+  AccountWireFrame,
+  FillsWireFrame,
+  OrdersWireFrame,
+  PositionsWireFrame,
+} from '../../venue/schemas/wsFramesPrivate.js';
 import type { OracleWireFrame } from '../../venue/schemas/wsFramesOracle.js';
 import type { TradesWireFrame } from '../../venue/schemas/wsFramesTrades.js';
-import type { BalanceRecord, FillRecord, OraclePriceRecord, OrderRecord, PositionRecord, TradeRecord } from '../exchange/exchangeRecords.js';
+import type {
+  BalanceRecord,
+  FillRecord,
+  OraclePriceRecord,
+  OrderRecord,
+  PositionRecord,
+  TradeRecord,
+} from '../exchange/exchangeRecords.js';
 import type { FrameMeta } from './frameMeta.js';
 
 /**
@@ -36,17 +48,27 @@ export function tradesFrame(trade: TradeRecord, meta: FrameMeta): TradesWireFram
   return { channel: 'trades', type: 'update', market_id: trade.market_id, data: wire, ...meta };
 }
 
-export function ordersFrame(type: 'snapshot' | 'update', orders: readonly OrderRecord[], meta: FrameMeta): OrdersWireFrame {
+export function ordersFrame(
+  type: 'snapshot' | 'update',
+  orders: readonly OrderRecord[],
+  meta: FrameMeta,
+): OrdersWireFrame {
   return { channel: 'orders', type, data: orders.map((order) => ({ ...order })), ...meta };
 }
 
-export function positionsFrame(type: 'snapshot' | 'update', positions: readonly PositionRecord[], meta: FrameMeta): PositionsWireFrame {
+export function positionsFrame(
+  type: 'snapshot' | 'update',
+  positions: readonly PositionRecord[],
+  meta: FrameMeta,
+): PositionsWireFrame {
   return { channel: 'positions', type, data: positions.map(positionWire), ...meta };
 }
 
 /** A flat position carries empty strings for its prices (venue-facts); on the wire they are left out. */
 function positionWire(position: PositionRecord): PositionsWireFrame['data'][number] {
-  return Object.fromEntries(Object.entries(position).filter(([, value]) => value !== '')) as PositionsWireFrame['data'][number];
+  return Object.fromEntries(
+    Object.entries(position).filter(([, value]) => value !== ''),
+  ) as PositionsWireFrame['data'][number];
 }
 
 export function fillsFrame(fill: FillRecord, meta: FrameMeta): FillsWireFrame {

@@ -8,7 +8,9 @@ import type { AuthReply, ErrorFrame, SubscribedAck, UnsubscribedAck } from '../.
 
 /** `subscribed to orderbook for 2 market(s)` / `subscribed to oracle for all markets` (`filter` empty = all). */
 export function subscribedMessage(channel: string, filter: readonly number[]): string {
-  return filter.length === 0 ? `subscribed to ${channel} for all markets` : `subscribed to ${channel} for ${filter.length} market(s)`;
+  return filter.length === 0
+    ? `subscribed to ${channel} for all markets`
+    : `subscribed to ${channel} for ${filter.length} market(s)`;
 }
 
 /**
@@ -16,7 +18,11 @@ export function subscribedMessage(channel: string, filter: readonly number[]): s
  * subscription's filter, empty for none; with none every market applies, so the ack lists all of
  * `venueMarketIds` (sorted) and the message says "all markets".
  */
-export function subscribedAck(channel: string, filter: readonly number[], venueMarketIds: readonly number[]): SubscribedAck {
+export function subscribedAck(
+  channel: string,
+  filter: readonly number[],
+  venueMarketIds: readonly number[],
+): SubscribedAck {
   const applied = filter.length === 0 ? [...venueMarketIds].sort((a, b) => a - b) : [...filter];
   return {
     type: 'subscribed',
@@ -29,7 +35,13 @@ export function subscribedAck(channel: string, filter: readonly number[], venueM
 }
 
 export function unsubscribedAck(channel: string): UnsubscribedAck {
-  return { type: 'unsubscribed', method: 'unsubscribe', status: 'success', message: `unsubscribed from ${channel}`, channel };
+  return {
+    type: 'unsubscribed',
+    method: 'unsubscribe',
+    status: 'success',
+    message: `unsubscribed from ${channel}`,
+    channel,
+  };
 }
 
 /**
@@ -37,7 +49,8 @@ export function unsubscribedAck(channel: string): UnsubscribedAck {
  * bad input is InvalidArgument, refused credentials Unauthenticated, another account's data
  * PermissionDenied, the inbound rate limit ResourceExhausted, a server bug Internal.
  */
-export type WsStatusName = 'InvalidArgument' | 'Unauthenticated' | 'PermissionDenied' | 'ResourceExhausted' | 'Internal';
+export type WsStatusName =
+  'InvalidArgument' | 'Unauthenticated' | 'PermissionDenied' | 'ResourceExhausted' | 'Internal';
 
 /**
  * An error frame with `message` sent as given. Used directly only for texts seen on the real
@@ -95,5 +108,11 @@ export function authReply(
     ...(claimed.account === undefined ? {} : { account: claimed.account }),
     ...(claimed.signer === undefined ? {} : { signer: claimed.signer }),
   };
-  return { method, status: 'error', code: outcome.code, message: outcome.message, ...(Object.keys(data).length === 0 ? {} : { data }) };
+  return {
+    method,
+    status: 'error',
+    code: outcome.code,
+    message: outcome.message,
+    ...(Object.keys(data).length === 0 ? {} : { data }),
+  };
 }

@@ -8,7 +8,10 @@ export interface FrameMeta {
 }
 
 /** `worker_timestamp` is nanoseconds; the simulated clock has millisecond resolution. */
-export function frameMeta(clock: Clock, where: { readonly blockNumber?: number; readonly txHash?: string } = {}): FrameMeta {
+export function frameMeta(
+  clock: Clock,
+  where: { readonly blockNumber?: number; readonly txHash?: string } = {},
+): FrameMeta {
   return {
     worker_timestamp: (BigInt(clock.now()) * 1_000_000n).toString(),
     ...(where.blockNumber === undefined ? {} : { block_number: where.blockNumber }),

@@ -2,13 +2,19 @@ import { sameAddress } from '../../core/address.js';
 import { clientFrameSchema, type AuthV2Frame, type SubscribeFrame } from '../../venue/schemas/wsFramesClient.js';
 import { authRequiredMessage, invalidChannelMessage } from '../../venue/schemas/wsFramesControl.js';
 import { channelNameSchema, isPrivateChannel } from '../../venue/schemas/wsFramesFields.js';
-import { authRefusal, authReply, errorFrame, statusErrorFrame, subscribedAck, unsubscribedAck } from './controlFrames.js';
+import {
+  authRefusal,
+  authReply,
+  errorFrame,
+  statusErrorFrame,
+  subscribedAck,
+  unsubscribedAck,
+} from './controlFrames.js';
 import { valueAtPath, wireValueText } from '../wireValueText.js';
 import type { SimWsConnection } from './simWsConnection.js';
 import type { SimWsContext } from './simWsContext.js';
 import type { SimWsHub } from './simWsHub.js';
 import { verifyAuthV2, verifyJwtAuth, type WsAuthOutcome } from './verifyWsAuth.js';
-
 
 /**
  * One client frame: parsed with the client's own schemas, then acted on. Every failure becomes an
@@ -16,7 +22,12 @@ import { verifyAuthV2, verifyJwtAuth, type WsAuthOutcome } from './verifyWsAuth.
  */
 export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: SimWsConnection, text: string): void {
   if (!connection.admitInbound()) {
-    connection.send(statusErrorFrame('ResourceExhausted', `rate limited: at most ${connection.inboundFramesPerSecond} frames per second per connection`));
+    connection.send(
+      statusErrorFrame(
+        'ResourceExhausted',
+        `rate limited: at most ${connection.inboundFramesPerSecond} frames per second per connection`,
+      ),
+    );
     return;
   }
   let json: unknown;
@@ -39,7 +50,13 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
     case 'unsubscribe': {
       const channel = channelNameSchema.safeParse(frame.params.channel);
       if (!channel.success) {
-        connection.send(errorFrame(invalidChannelMessage(frame.params.channel), { code: 'InvalidArgument', method: 'unsubscribe', channel: frame.params.channel }));
+        connection.send(
+          errorFrame(invalidChannelMessage(frame.params.channel), {
+            code: 'InvalidArgument',
+            method: 'unsubscribe',
+            channel: frame.params.channel,
+          }),
+        );
         return;
       }
       connection.subscriptions.delete(channel.data);
@@ -58,18 +75,31 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
 function subscribe(hub: SimWsHub, connection: SimWsConnection, params: SubscribeFrame['params']): void {
   const channel = channelNameSchema.safeParse(params.channel);
   if (!channel.success) {
-    connection.send(errorFrame(invalidChannelMessage(params.channel), { code: 'InvalidArgument', method: 'subscribe', channel: params.channel }));
+    connection.send(
+      errorFrame(invalidChannelMessage(params.channel), {
+        code: 'InvalidArgument',
+        method: 'subscribe',
+        channel: params.channel,
+      }),
+    );
     return;
   }
   const name = channel.data;
   if (isPrivateChannel(name)) {
     const account = connection.account;
     if (account === undefined) {
-      connection.send(errorFrame(authRequiredMessage(name), { code: 'Unauthenticated', method: 'subscribe', channel: name }));
+      connection.send(
+        errorFrame(authRequiredMessage(name), { code: 'Unauthenticated', method: 'subscribe', channel: name }),
+      );
       return;
     }
     if (params.makers !== undefined && !params.makers.every((maker) => sameAddress(maker, account))) {
-      connection.send(statusErrorFrame('PermissionDenied', `makers must be the authenticated account for ${name} channel`, { method: 'subscribe', channel: name }));
+      connection.send(
+        statusErrorFrame('PermissionDenied', `makers must be the authenticated account for ${name} channel`, {
+          method: 'subscribe',
+          channel: name,
+        }),
+      );
       return;
     }
   }
@@ -104,26 +134,44 @@ const METHODS = ['subscribe', 'unsubscribe', 'auth_v2', 'auth'] as const;
  * auth reply shape (`{method, status: "error", code, message}`), so a client waiting for its auth
  * reply sees the refusal instead of timing out; everything else gets an error frame.
  */
-function refuseMalformed(connection: SimWsConnection, json: unknown, issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined): void {
+function refuseMalformed(
+  connection: SimWsConnection,
+  json: unknown,
+  issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined,
+): void {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    connection.send(statusErrorFrame('InvalidArgument', `malformed frame: expected a JSON object, got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`));
+    connection.send(
+      statusErrorFrame(
+        'InvalidArgument',
+        `malformed frame: expected a JSON object, got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`,
+      ),
+    );
     return;
   }
   if (!('method' in json)) {
-    connection.send(statusErrorFrame('InvalidArgument', `malformed frame: no method (expected one of ${METHODS.join(', ')})`));
+    connection.send(
+      statusErrorFrame('InvalidArgument', `malformed frame: no method (expected one of ${METHODS.join(', ')})`),
+    );
     return;
   }
-  const method = (json as { method: unknown }).method;
+  const method = json.method;
   const known = METHODS.find((name) => name === method);
   if (known === undefined) {
     // Described, not serialised: a deeply nested value would overflow JSON.stringify's stack.
     const shown = typeof method === 'string' ? method.slice(0, 40) : `${wireValueText(method)} (not a string)`;
-    connection.send(statusErrorFrame('InvalidArgument', `unknown method: ${shown} (expected one of ${METHODS.join(', ')})`));
+    connection.send(
+      statusErrorFrame('InvalidArgument', `unknown method: ${shown} (expected one of ${METHODS.join(', ')})`),
+    );
     return;
   }
-  const got = issue === undefined ? '' : ` (got ${wireValueText(valueAtPath(json, issue.path), String(issue.path[issue.path.length - 1] ?? ''))})`;
-  const where = issue === undefined ? '' : ` at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}${got}`;
+  const got =
+    issue === undefined
+      ? ''
+      : ` (got ${wireValueText(valueAtPath(json, issue.path), String(issue.path[issue.path.length - 1] ?? ''))})`;
+  const where =
+    issue === undefined ? '' : ` at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}${got}`;
   const reason = `malformed ${known} frame${where}`.slice(0, 200);
-  if (known === 'auth_v2' || known === 'auth') connection.send(authReply(known, authRefusal('InvalidArgument', reason)));
+  if (known === 'auth_v2' || known === 'auth')
+    connection.send(authReply(known, authRefusal('InvalidArgument', reason)));
   else connection.send(statusErrorFrame('InvalidArgument', reason, { method: known }));
 }

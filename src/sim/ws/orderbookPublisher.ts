@@ -29,7 +29,10 @@ export class OrderbookPublisher {
 
   /** The whole book as last published. */
   snapshot(marketId: number, meta: FrameMeta): OrderbookWireFrame {
-    const published = this.published.get(marketId) ?? { book: emptyBook(marketId), checksum: orderbookChecksum([], []) };
+    const published = this.published.get(marketId) ?? {
+      book: emptyBook(marketId),
+      checksum: orderbookChecksum([], []),
+    };
     return frame('snapshot', marketId, published.book.bids, published.book.asks, published.checksum, meta);
   }
 

@@ -2,7 +2,10 @@ import type { Exchange } from '../exchange/exchange.js';
 import type { SimChain, SimContext } from '../simContext.js';
 
 /** The exchange reads the WebSocket server makes (snapshots, books, oracle prices). */
-export type SimWsExchange = Pick<Exchange, 'markets' | 'book' | 'openOrders' | 'positions' | 'balance' | 'oraclePrices'>;
+export type SimWsExchange = Pick<
+  Exchange,
+  'markets' | 'book' | 'openOrders' | 'positions' | 'balance' | 'oraclePrices'
+>;
 
 /** The chain checks behind auth_v2 and the JWT `auth` method. */
 export type SimWsChain = Pick<SimChain, 'signerStatus' | 'consumeLoginNonce' | 'verifyJwt'>;

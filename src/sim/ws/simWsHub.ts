@@ -32,7 +32,8 @@ export class SimWsHub {
   /** Pins a connection to an account; private channels of another account are cleared. */
   pin(connection: SimWsConnection, account: Address): void {
     if (connection.account !== undefined && connection.account.toLowerCase() !== account.toLowerCase()) {
-      for (const channel of ['orders', 'positions', 'fills', 'account'] as const) connection.subscriptions.delete(channel);
+      for (const channel of ['orders', 'positions', 'fills', 'account'] as const)
+        connection.subscriptions.delete(channel);
     }
     this.unpin(connection);
     connection.account = account;
@@ -79,10 +80,24 @@ export class SimWsHub {
         }
         return;
       case 'orders':
-        if (account !== undefined) connection.send(ordersFrame('snapshot', this.ctx.exchange.openOrders(account).filter((o) => wants(o.market_id)), meta));
+        if (account !== undefined)
+          connection.send(
+            ordersFrame(
+              'snapshot',
+              this.ctx.exchange.openOrders(account).filter((o) => wants(o.market_id)),
+              meta,
+            ),
+          );
         return;
       case 'positions':
-        if (account !== undefined) connection.send(positionsFrame('snapshot', this.ctx.exchange.positions(account).filter((p) => wants(p.market_id)), meta));
+        if (account !== undefined)
+          connection.send(
+            positionsFrame(
+              'snapshot',
+              this.ctx.exchange.positions(account).filter((p) => wants(p.market_id)),
+              meta,
+            ),
+          );
         return;
       case 'account':
         if (account !== undefined) connection.send(accountFrame('snapshot', this.ctx.exchange.balance(account), meta));
@@ -131,7 +146,12 @@ export class SimWsHub {
           this.fanOut('trades', event.market_id, JSON.stringify(tradesFrame(event.trade, meta)));
           break;
         case 'fill':
-          this.toAccount(event.account, 'fills', (c) => c.subscriptions.wants('fills', event.market_id), fillsFrame(event.fill, meta));
+          this.toAccount(
+            event.account,
+            'fills',
+            (c) => c.subscriptions.wants('fills', event.market_id),
+            fillsFrame(event.fill, meta),
+          );
           break;
         case 'order':
           append(orders, event.account, event.order);
@@ -148,9 +168,12 @@ export class SimWsHub {
       }
     }
     for (const marketId of dirtyBooks) this.publishBook(marketId, meta);
-    for (const [account, list] of orders) this.sendFiltered(account, 'orders', list, (kept) => ordersFrame('update', kept, meta));
-    for (const [account, list] of positions) this.sendFiltered(account, 'positions', list, (kept) => positionsFrame('update', kept, meta));
-    for (const [account, balance] of balances) this.toAccount(account, 'account', (c) => c.subscriptions.has('account'), accountFrame('update', balance, meta));
+    for (const [account, list] of orders)
+      this.sendFiltered(account, 'orders', list, (kept) => ordersFrame('update', kept, meta));
+    for (const [account, list] of positions)
+      this.sendFiltered(account, 'positions', list, (kept) => positionsFrame('update', kept, meta));
+    for (const [account, balance] of balances)
+      this.toAccount(account, 'account', (c) => c.subscriptions.has('account'), accountFrame('update', balance, meta));
   }
 
   /** A revoked session key's connections are closed: their authentication no longer holds. */
@@ -190,7 +213,10 @@ export class SimWsHub {
           if (filter === undefined || filter.has(Number(marketId))) prices[marketId] = price;
         }
         // A filter naming no live market never delivers (spec: unknown ids are acknowledged, then silent).
-        byFilter.set(key, Object.keys(prices).length === 0 ? undefined : JSON.stringify(oracleFrame(prices, block, workerTimestamp)));
+        byFilter.set(
+          key,
+          Object.keys(prices).length === 0 ? undefined : JSON.stringify(oracleFrame(prices, block, workerTimestamp)),
+        );
       }
       const text = byFilter.get(key);
       if (text !== undefined) connection.send(text);
@@ -198,10 +224,16 @@ export class SimWsHub {
   }
 
   private fanOut(channel: ChannelName, marketId: number, text: string): void {
-    for (const connection of this.connections) if (connection.subscriptions.wants(channel, marketId)) connection.send(text);
+    for (const connection of this.connections)
+      if (connection.subscriptions.wants(channel, marketId)) connection.send(text);
   }
 
-  private toAccount(account: string, channel: ChannelName, wants: (c: SimWsConnection) => boolean, frame: object): void {
+  private toAccount(
+    account: string,
+    channel: ChannelName,
+    wants: (c: SimWsConnection) => boolean,
+    frame: object,
+  ): void {
     const targets = this.ofAccount(account).filter((c) => c.subscriptions.has(channel) && wants(c));
     if (targets.length === 0) return;
     const text = JSON.stringify(frame);

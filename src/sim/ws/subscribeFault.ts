@@ -36,7 +36,8 @@ export function applySubscribeFault(text: string, fault: SubscribeFault | undefi
   } catch {
     return text;
   }
-  if (typeof frame !== 'object' || frame === null || (frame as { method?: unknown }).method !== 'subscribe') return text;
+  if (typeof frame !== 'object' || frame === null || (frame as { method?: unknown }).method !== 'subscribe')
+    return text;
   const params = (frame as { params?: unknown }).params;
   if (typeof params !== 'object' || params === null) return text;
   const { market_ids: requested, ...rest } = params as { market_ids?: unknown; channel?: unknown };

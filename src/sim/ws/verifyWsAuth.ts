@@ -19,7 +19,10 @@ const ACTIVE = 1;
  * single-use nonce (consumed only by a frame whose signature is valid, so a forged frame cannot
  * burn a client's nonce), then the on-chain session key. Error texts never echo the signature.
  */
-export function verifyAuthV2(ctx: Pick<SimWsContext, 'clock' | 'signingContext' | 'chain'>, params: AuthV2Frame['params']): WsAuthOutcome {
+export function verifyAuthV2(
+  ctx: Pick<SimWsContext, 'clock' | 'signingContext' | 'chain'>,
+  params: AuthV2Frame['params'],
+): WsAuthOutcome {
   let account: Address;
   let signer: Address;
   let nonce: bigint;
@@ -28,7 +31,10 @@ export function verifyAuthV2(ctx: Pick<SimWsContext, 'clock' | 'signingContext' 
     signer = parseAddress(params.signer, 'signer');
     nonce = checkUint(BigInt(params.nonce), 256, 'nonce');
   } catch (error) {
-    return authRefusal('InvalidArgument', `invalid auth_v2 params: ${isPerpbotError(error) ? error.message : 'malformed'}`);
+    return authRefusal(
+      'InvalidArgument',
+      `invalid auth_v2 params: ${isPerpbotError(error) ? error.message : 'malformed'}`,
+    );
   }
   if (params.expiration !== undefined && Number(params.expiration) <= unixSeconds(ctx.clock)) {
     return authRefusal('Unauthenticated', `auth_v2 expired: expiration ${params.expiration} is in the past`);
@@ -36,17 +42,29 @@ export function verifyAuthV2(ctx: Pick<SimWsContext, 'clock' | 'signingContext' 
   let recovered: Address;
   try {
     const signature = parseHexSignature(params.signature, 'signature');
-    recovered = recoverTypedStructSigner(ctx.signingContext, 'RegisterV2', { signer, message: params.message, nonce }, signature);
+    recovered = recoverTypedStructSigner(
+      ctx.signingContext,
+      'RegisterV2',
+      { signer, message: params.message, nonce },
+      signature,
+    );
   } catch {
     return authRefusal('InvalidArgument', 'invalid signature: expected 0x hex of 65 bytes (r, s, v) over RegisterV2');
   }
   if (!sameAddress(recovered, signer)) {
-    return authRefusal('Unauthenticated', 'invalid signature: RegisterV2 does not recover to signer (sign with the session key under the venue domain)');
+    return authRefusal(
+      'Unauthenticated',
+      'invalid signature: RegisterV2 does not recover to signer (sign with the session key under the venue domain)',
+    );
   }
   const consumed = ctx.chain.consumeLoginNonce(account, `0x${nonce.toString(16).padStart(64, '0')}`);
   if (!consumed.ok) {
     // The login nonce's own text (`Unauthenticated: nonce unknown or already used`), as REST login words it.
-    return { ok: false, code: 'Unauthenticated', message: `${consumed.message} (fetch a fresh one from GET /v1/auth/nonce)` };
+    return {
+      ok: false,
+      code: 'Unauthenticated',
+      message: `${consumed.message} (fetch a fresh one from GET /v1/auth/nonce)`,
+    };
   }
   const status = ctx.chain.signerStatus(account, signer);
   if (status !== ACTIVE) {

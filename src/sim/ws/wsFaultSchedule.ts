@@ -46,16 +46,25 @@ export class WsFaultSchedule {
   apply(next: WsFaultSettings): void {
     if (this.closed) return;
     const previous = this.settings;
-    this.settings = { wsDropEveryMs: next.wsDropEveryMs, wsStallEveryMs: next.wsStallEveryMs, wsStallForMs: next.wsStallForMs };
+    this.settings = {
+      wsDropEveryMs: next.wsDropEveryMs,
+      wsStallEveryMs: next.wsStallEveryMs,
+      wsStallForMs: next.wsStallForMs,
+    };
     if (next.wsDropEveryMs !== previous.wsDropEveryMs) {
       this.dropLoop?.abort();
-      this.dropLoop = next.wsDropEveryMs > 0 ? this.run(next.wsDropEveryMs, this.dropRandom, () => this.deps.targets.dropAll(), 0) : undefined;
+      this.dropLoop =
+        next.wsDropEveryMs > 0
+          ? this.run(next.wsDropEveryMs, this.dropRandom, () => this.deps.targets.dropAll(), 0)
+          : undefined;
     }
     if (next.wsStallEveryMs !== previous.wsStallEveryMs || next.wsStallForMs !== previous.wsStallForMs) {
       this.stallLoop?.abort();
       const forMs = next.wsStallForMs;
       this.stallLoop =
-        next.wsStallEveryMs > 0 && forMs > 0 ? this.run(next.wsStallEveryMs, this.stallRandom, () => this.deps.targets.stall(forMs), forMs) : undefined;
+        next.wsStallEveryMs > 0 && forMs > 0
+          ? this.run(next.wsStallEveryMs, this.stallRandom, () => this.deps.targets.stall(forMs), forMs)
+          : undefined;
     }
   }
 

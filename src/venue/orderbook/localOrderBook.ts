@@ -39,7 +39,8 @@ export class LocalOrderBook {
   }
 
   apply(message: OrderbookMessage): ApplyResult {
-    if (message.marketId !== this.marketId) return { kind: 'ignored', reason: `message for market ${message.marketId}` };
+    if (message.marketId !== this.marketId)
+      return { kind: 'ignored', reason: `message for market ${message.marketId}` };
     if (message.type === 'snapshot') {
       this.bidLevels.clear();
       this.askLevels.clear();
@@ -51,7 +52,10 @@ export class LocalOrderBook {
     setLevels(this.askLevels, message.asks);
     this.sortedBids = undefined;
     this.sortedAsks = undefined;
-    this.last = { workerTimestamp: message.workerTimestamp, ...(message.blockNumber === undefined ? {} : { blockNumber: message.blockNumber }) };
+    this.last = {
+      workerTimestamp: message.workerTimestamp,
+      ...(message.blockNumber === undefined ? {} : { blockNumber: message.blockNumber }),
+    };
     if (message.checksum !== undefined && this.checksum !== undefined) {
       const actual = this.checksum(this.bids(), this.asks());
       if (actual !== message.checksum) {

@@ -86,12 +86,18 @@ export class OrderBookFeed {
               unsyncedUpdates = 0;
               this.counters.checksumMismatches++;
               this.counters.resyncs++;
-              this.logger.warn({ marketId, expected: result.expected, actual: result.actual }, 'orderbook checksum mismatch; resubscribing');
+              this.logger.warn(
+                { marketId, expected: result.expected, actual: result.actual },
+                'orderbook checksum mismatch; resubscribing',
+              );
               this.source.resubscribe('orderbook');
             } else if (!book.synced && ++unsyncedUpdates > tolerated) {
               unsyncedUpdates = 0;
               this.counters.resyncs++;
-              this.logger.warn({ marketId, updates: tolerated + 1 }, 'orderbook updates without a snapshot; resubscribing');
+              this.logger.warn(
+                { marketId, updates: tolerated + 1 },
+                'orderbook updates without a snapshot; resubscribing',
+              );
               this.source.resubscribe('orderbook');
             }
           },

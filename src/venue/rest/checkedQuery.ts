@@ -11,6 +11,7 @@ export function checkedQuery<T extends Readonly<Record<string, string | number |
   query: T,
 ): T {
   const checked = schema.safeParse(query);
-  if (!checked.success) throw new VenueSchemaError({ endpoint, direction: 'request', issues: schemaIssues(checked.error) });
+  if (!checked.success)
+    throw new VenueSchemaError({ endpoint, direction: 'request', issues: schemaIssues(checked.error) });
   return query;
 }

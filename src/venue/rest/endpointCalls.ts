@@ -39,7 +39,15 @@ export async function postData<S extends DataResponse>(
   body: unknown,
   options: RestCallOptions | undefined,
 ): Promise<z.output<S>['data']> {
-  const answer = await transport.request({ method: 'POST', endpoint: `POST ${path}`, path, body, requestSchema, responseSchema, options });
+  const answer = await transport.request({
+    method: 'POST',
+    endpoint: `POST ${path}`,
+    path,
+    body,
+    requestSchema,
+    responseSchema,
+    options,
+  });
   return answer.data;
 }
 

@@ -104,7 +104,12 @@ const HEX_ID = /^(0x)?[0-9a-fA-F]+$/;
 export function fastAcceptsCancelOrder(body: unknown): boolean {
   if (!isRecord(body)) return false;
   const orderId = body['order_id'];
-  return isUint(body['market_id'], UINT16) && typeof orderId === 'string' && HEX_ID.test(orderId) && isOptionalPermit(body['permit']);
+  return (
+    isUint(body['market_id'], UINT16) &&
+    typeof orderId === 'string' &&
+    HEX_ID.test(orderId) &&
+    isOptionalPermit(body['permit'])
+  );
 }
 
 export function fastAcceptsCancelAll(body: unknown): boolean {

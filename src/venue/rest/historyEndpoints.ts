@@ -45,7 +45,11 @@ function pagingWire(query: { readonly page?: number; readonly limit?: number }):
   };
 }
 
-export function getOrderHistory(transport: RestTransport, query: OrderHistoryQuery, options?: RestCallOptions): Promise<OrderHistory> {
+export function getOrderHistory(
+  transport: RestTransport,
+  query: OrderHistoryQuery,
+  options?: RestCallOptions,
+): Promise<OrderHistory> {
   const values: WireQuery = {
     account: query.account,
     ...pagingWire(query),
@@ -53,15 +57,26 @@ export function getOrderHistory(transport: RestTransport, query: OrderHistoryQue
     statuses: query.statuses === undefined ? undefined : query.statuses.join(','),
     order_ids: query.orderIds === undefined ? undefined : query.orderIds.join(','),
   };
-  return getData(transport, '/v1/orders', orderHistoryResponseSchema, options, { schema: orderHistoryQuerySchema, values });
+  return getData(transport, '/v1/orders', orderHistoryResponseSchema, options, {
+    schema: orderHistoryQuerySchema,
+    values,
+  });
 }
 
 /** One order by its hex id; an unknown id is a `VenueError` with HTTP 404 (NotFound). */
-export async function getOrderById(transport: RestTransport, orderId: string, options?: RestCallOptions): Promise<OrderHistoryRecord> {
+export async function getOrderById(
+  transport: RestTransport,
+  orderId: string,
+  options?: RestCallOptions,
+): Promise<OrderHistoryRecord> {
   const endpoint = 'GET /v1/orders/by-id/{order_id}';
   const checked = orderIdParamSchema.safeParse(orderId);
   if (!checked.success) {
-    throw new VenueSchemaError({ endpoint, direction: 'request', issues: schemaIssues(checked.error).map((issue) => ({ ...issue, path: 'order_id' })) });
+    throw new VenueSchemaError({
+      endpoint,
+      direction: 'request',
+      issues: schemaIssues(checked.error).map((issue) => ({ ...issue, path: 'order_id' })),
+    });
   }
   const answer = await transport.request({
     method: 'GET',
@@ -73,7 +88,14 @@ export async function getOrderById(transport: RestTransport, orderId: string, op
   return answer.data.order;
 }
 
-export function getTradeHistory(transport: RestTransport, query: TradeHistoryQuery, options?: RestCallOptions): Promise<TradeHistory> {
+export function getTradeHistory(
+  transport: RestTransport,
+  query: TradeHistoryQuery,
+  options?: RestCallOptions,
+): Promise<TradeHistory> {
   const values: WireQuery = { account: query.account, ...pagingWire(query) };
-  return getData(transport, '/v1/trade-history', tradeHistoryResponseSchema, options, { schema: tradeHistoryQuerySchema, values });
+  return getData(transport, '/v1/trade-history', tradeHistoryResponseSchema, options, {
+    schema: tradeHistoryQuerySchema,
+    values,
+  });
 }

@@ -8,7 +8,10 @@ import { gunzip, inflate, inflateRaw } from 'node:zlib';
 /** Content codings undone in reverse order of application, as fetch does; unknown ones are left as they are. */
 export async function decodeBody(body: Buffer, codings: string): Promise<Buffer> {
   let bytes = body;
-  for (const coding of codings.split(',').map((c) => c.trim()).reverse()) {
+  for (const coding of codings
+    .split(',')
+    .map((c) => c.trim())
+    .reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') bytes = await zlibStep(gunzip, bytes);
     else if (coding === 'deflate') bytes = await zlibStep(inflate, bytes).catch(() => zlibStep(inflateRaw, bytes));
     else if (coding !== 'identity' && coding !== '') return bytes;

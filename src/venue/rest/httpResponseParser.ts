@@ -71,7 +71,8 @@ export class HttpResponseParser {
         case 'head': {
           const end = buf.indexOf(HEAD_END);
           if (end < 0) {
-            if (buf.length > MAX_HEAD_BYTES) throw new HttpParseError(`response head longer than ${MAX_HEAD_BYTES} bytes`);
+            if (buf.length > MAX_HEAD_BYTES)
+              throw new HttpParseError(`response head longer than ${MAX_HEAD_BYTES} bytes`);
             this.pending = buf;
             return false;
           }
@@ -106,7 +107,8 @@ export class HttpResponseParser {
         case 'trailers': {
           const end = buf.indexOf(CRLF);
           if (end < 0) {
-            if (buf.length > MAX_LINE_BYTES) throw new HttpParseError(`chunk-size or trailer line longer than ${MAX_LINE_BYTES} bytes`);
+            if (buf.length > MAX_LINE_BYTES)
+              throw new HttpParseError(`chunk-size or trailer line longer than ${MAX_LINE_BYTES} bytes`);
             this.pending = buf;
             return false;
           }
@@ -119,7 +121,8 @@ export class HttpResponseParser {
           }
           const semicolon = line.indexOf(';');
           const size = (semicolon < 0 ? line : line.slice(0, semicolon)).trim();
-          if (!CHUNK_SIZE.test(size)) throw new HttpParseError(`invalid chunk size ${JSON.stringify(line.slice(0, 40))}`);
+          if (!CHUNK_SIZE.test(size))
+            throw new HttpParseError(`invalid chunk size ${JSON.stringify(line.slice(0, 40))}`);
           this.remaining = Number.parseInt(size, 16);
           this.state = this.remaining === 0 ? 'trailers' : 'chunkData';
           break;
@@ -145,7 +148,8 @@ export class HttpResponseParser {
   private onHead(text: string): void {
     const lines = text.split('\r\n');
     const match = STATUS_LINE.exec(lines[0] ?? '');
-    if (match === null) throw new HttpParseError(`invalid status line ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
+    if (match === null)
+      throw new HttpParseError(`invalid status line ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
     const minor = match[1]!;
     const status = Number(match[2]);
     let contentLength: number | undefined;
@@ -164,7 +168,8 @@ export class HttpResponseParser {
         case 'content-length':
           for (const part of value.split(',')) {
             const n = /^\d{1,15}$/.test(part.trim()) ? Number(part.trim()) : Number.NaN;
-            if (Number.isNaN(n) || (contentLength !== undefined && contentLength !== n)) throw new HttpParseError(`invalid content-length ${JSON.stringify(value)}`);
+            if (Number.isNaN(n) || (contentLength !== undefined && contentLength !== n))
+              throw new HttpParseError(`invalid content-length ${JSON.stringify(value)}`);
             contentLength = n;
           }
           break;

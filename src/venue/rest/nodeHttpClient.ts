@@ -185,7 +185,9 @@ function scheduleSweep(origin: Origin): void {
 }
 
 function hangUp(): Error {
-  return Object.assign(new Error('socket hang up: the connection closed before the answer was complete'), { code: 'ECONNRESET' });
+  return Object.assign(new Error('socket hang up: the connection closed before the answer was complete'), {
+    code: 'ECONNRESET',
+  });
 }
 
 /** One keep-alive connection, carrying one exchange at a time. */

@@ -32,7 +32,9 @@ const DEFAULT_PAGE_SIZE = 1000;
 const DEFAULT_MAX_PAGES = 100;
 const DEFAULT_ATTEMPTS = 3;
 
-type WalkResult = { readonly stable: true; readonly snapshot: OpenOrdersSnapshot } | { readonly stable: false; readonly reason: string };
+type WalkResult =
+  | { readonly stable: true; readonly snapshot: OpenOrdersSnapshot }
+  | { readonly stable: false; readonly reason: string };
 
 /**
  * Every open order of an account in one market, read page by page with `start_index`/`limit`
@@ -54,14 +56,21 @@ export async function readAllOpenOrders(
     if (result.stable) return result.snapshot;
     lastReason = result.reason;
   }
-  throw new PerpbotError(`GET /v1/orders/open: no consistent snapshot of market ${query.marketId} after ${attempts} walks: ${lastReason}`, {
-    code: 'VENUE_OPEN_ORDERS_UNSTABLE',
-    details: { account: query.account, marketId: String(query.marketId), attempts, reason: lastReason },
-    hints: ['the orders changed during every walk; retry when quieter, or raise pageSize so one page holds them all'],
-  });
+  throw new PerpbotError(
+    `GET /v1/orders/open: no consistent snapshot of market ${query.marketId} after ${attempts} walks: ${lastReason}`,
+    {
+      code: 'VENUE_OPEN_ORDERS_UNSTABLE',
+      details: { account: query.account, marketId: String(query.marketId), attempts, reason: lastReason },
+      hints: ['the orders changed during every walk; retry when quieter, or raise pageSize so one page holds them all'],
+    },
+  );
 }
 
-async function walkOnce(rest: Pick<RestClient, 'openOrders'>, query: OpenOrdersSnapshotQuery, options: OpenOrdersSnapshotOptions): Promise<WalkResult> {
+async function walkOnce(
+  rest: Pick<RestClient, 'openOrders'>,
+  query: OpenOrdersSnapshotQuery,
+  options: OpenOrdersSnapshotOptions,
+): Promise<WalkResult> {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   const byId = new Map<string, OpenOrder>();
@@ -69,11 +78,14 @@ async function walkOnce(rest: Pick<RestClient, 'openOrders'>, query: OpenOrdersS
   let start = 0;
   for (let pages = 1; ; pages++) {
     if (pages > maxPages) {
-      throw new PerpbotError(`GET /v1/orders/open: more than ${maxPages} pages of ${pageSize} open orders in market ${query.marketId}`, {
-        code: 'VENUE_OPEN_ORDERS_TOO_MANY',
-        details: { account: query.account, marketId: String(query.marketId), maxPages, pageSize },
-        hints: ['raise maxPages or pageSize'],
-      });
+      throw new PerpbotError(
+        `GET /v1/orders/open: more than ${maxPages} pages of ${pageSize} open orders in market ${query.marketId}`,
+        {
+          code: 'VENUE_OPEN_ORDERS_TOO_MANY',
+          details: { account: query.account, marketId: String(query.marketId), maxPages, pageSize },
+          hints: ['raise maxPages or pageSize'],
+        },
+      );
     }
     const page = await rest.openOrders(
       {
@@ -87,7 +99,8 @@ async function walkOnce(rest: Pick<RestClient, 'openOrders'>, query: OpenOrdersS
     );
     const total = page.total_orders;
     if (pages === 1) firstTotal = total;
-    else if (total !== firstTotal) return { stable: false, reason: `total_orders went from ${String(firstTotal)} to ${String(total)}` };
+    else if (total !== firstTotal)
+      return { stable: false, reason: `total_orders went from ${String(firstTotal)} to ${String(total)}` };
     for (const order of page.orders) byId.set(order.order_id.toLowerCase().replace(/^(0x)?/, '0x'), order);
     start += page.orders.length;
     const done = page.orders.length === 0 || (total !== undefined ? start >= total : page.orders.length < pageSize);

@@ -34,7 +34,13 @@ export interface ReadRetryOptions {
  * once that margin is all that is left, a wait past the deadline (the caller gives up). The
  * venue's `Retry-After` is never cut.
  */
-export function delayWithin(error: unknown, attempt: number, backoff: (attempt: number) => number, leftMs: number, deadlineMs: number): number {
+export function delayWithin(
+  error: unknown,
+  attempt: number,
+  backoff: (attempt: number) => number,
+  leftMs: number,
+  deadlineMs: number,
+): number {
   const wanted = retryDelayFor(error, attempt, backoff);
   if ((error instanceof VenueError && error.retryAfterMs !== undefined) || wanted < leftMs) return wanted;
   const lastStart = leftMs - Math.min(1_000, deadlineMs / 4);
@@ -68,14 +74,26 @@ export async function retryRead<T>(attempt: (n: number) => Promise<T>, o: ReadRe
       delayMs: () => planned,
       clock: o.clock,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
-      onRetry: ({ attempt: n, error, delayMs }) => o.onRetry?.({ endpoint: o.endpoint, attempt: n, delayMs, reason: reasonOf(error) }),
+      onRetry: ({ attempt: n, error, delayMs }) =>
+        o.onRetry?.({ endpoint: o.endpoint, attempt: n, delayMs, reason: reasonOf(error) }),
     });
   } catch (error) {
     // Aborted during an attempt after earlier ones failed: say what the retries were waiting out.
-    if (isAbort(error) && lastFailure !== undefined) throw new VenueTransportError({ kind: 'Aborted', endpoint: o.endpoint, cause: lastFailure, requestSent: error.requestSent });
+    if (isAbort(error) && lastFailure !== undefined)
+      throw new VenueTransportError({
+        kind: 'Aborted',
+        endpoint: o.endpoint,
+        cause: lastFailure,
+        requestSent: error.requestSent,
+      });
     if (isVenueFailure(error) || o.signal?.aborted !== true) throw error;
     // Aborted between attempts (or before the first): nothing was sent this time.
-    throw new VenueTransportError({ kind: 'Aborted', endpoint: o.endpoint, cause: lastFailure ?? o.signal.reason, requestSent: false });
+    throw new VenueTransportError({
+      kind: 'Aborted',
+      endpoint: o.endpoint,
+      cause: lastFailure ?? o.signal.reason,
+      requestSent: false,
+    });
   }
 }
 

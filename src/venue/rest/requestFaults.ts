@@ -126,6 +126,7 @@ export function isTransientFailure(error: unknown): boolean {
 }
 
 function endpointOf(error: unknown): string | undefined {
-  if (error instanceof VenueError || error instanceof VenueTransportError || error instanceof VenueSchemaError) return error.endpoint;
+  if (error instanceof VenueError || error instanceof VenueTransportError || error instanceof VenueSchemaError)
+    return error.endpoint;
   return undefined;
 }

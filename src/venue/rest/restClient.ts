@@ -23,7 +23,13 @@ import type {
 } from '../schemas/restAuth.js';
 import type { OrderHistory, OrderHistoryRecord, TradeHistory } from '../schemas/restHistory.js';
 import type { Markets } from '../schemas/restMarkets.js';
-import type { CancelAllRequestWire, CancelOrderRequestWire, OpenOrders, PlaceOrderRequestWire, PlaceOrderResult } from '../schemas/restOrders.js';
+import type {
+  CancelAllRequestWire,
+  CancelOrderRequestWire,
+  OpenOrders,
+  PlaceOrderRequestWire,
+  PlaceOrderResult,
+} from '../schemas/restOrders.js';
 import type { OpenOrdersQueryWire, PositionQueryWire, SessionKeyStatusQueryWire } from '../schemas/restQueries.js';
 import type { NonceState, SystemConfig } from '../schemas/restSystem.js';
 import {
@@ -34,8 +40,22 @@ import {
   updateLeverage,
   updateMarginMode,
 } from './accountEndpoints.js';
-import { getOrderById, getOrderHistory, getTradeHistory, type OrderHistoryQuery, type TradeHistoryQuery } from './historyEndpoints.js';
-import { approveSingle, getLoginNonce, getSessionKeyStatus, login, refreshTokens, registerSigner, revokeSigner } from './authEndpoints.js';
+import {
+  getOrderById,
+  getOrderHistory,
+  getTradeHistory,
+  type OrderHistoryQuery,
+  type TradeHistoryQuery,
+} from './historyEndpoints.js';
+import {
+  approveSingle,
+  getLoginNonce,
+  getSessionKeyStatus,
+  login,
+  refreshTokens,
+  registerSigner,
+  revokeSigner,
+} from './authEndpoints.js';
 import { cancelAllOrders, cancelOrder, getOpenOrders, placeOrder } from './orderEndpoints.js';
 import { createRestTransport, type RestCallOptions, type RestClientOptions } from './restTransport.js';
 import { getEip712Domain, getMarkets, getNonceState, getSystemConfig } from './systemEndpoints.js';

@@ -31,15 +31,24 @@ export interface ExchangeDeps {
  * with its `Retry-After`), `VenueTransportError` (no answer), `VenueSchemaError` (an answer we
  * cannot read).
  */
-export async function exchangeOnce<S extends z.ZodType>(request: ExchangeRequest<S>, deps: ExchangeDeps): Promise<z.output<S>> {
+export async function exchangeOnce<S extends z.ZodType>(
+  request: ExchangeRequest<S>,
+  deps: ExchangeDeps,
+): Promise<z.output<S>> {
   // Without a limiter there is nothing to wait for: checked in this tick, so the request's bytes
   // leave without a detour through the microtask queue.
   if (deps.limiter === false) checkNotAborted(request);
   else await takeToken(request, deps.limiter);
-  const { status, text, retryAfter } = deps.fetch === undefined ? await httpText(request) : await fetchText(request, deps.fetch);
+  const { status, text, retryAfter } =
+    deps.fetch === undefined ? await httpText(request) : await fetchText(request, deps.fetch);
   if (status < 200 || status > 299) {
     const retryAfterMs = parseRetryAfter(retryAfter, deps.now());
-    throw new VenueError({ httpStatus: status, rawBody: text, endpoint: request.endpoint, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+    throw new VenueError({
+      httpStatus: status,
+      rawBody: text,
+      endpoint: request.endpoint,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
   }
   return parseAnswer(request, status, text);
 }
@@ -55,7 +64,12 @@ async function takeToken(request: ExchangeRequest<z.ZodType>, limiter: RequestLi
 
 function checkNotAborted(request: ExchangeRequest<z.ZodType>): void {
   if (request.signal?.aborted === true) {
-    throw new VenueTransportError({ kind: 'Aborted', endpoint: request.endpoint, cause: request.signal.reason, requestSent: false });
+    throw new VenueTransportError({
+      kind: 'Aborted',
+      endpoint: request.endpoint,
+      cause: request.signal.reason,
+      requestSent: false,
+    });
   }
 }
 
@@ -73,7 +87,8 @@ async function httpText(request: ExchangeRequest<z.ZodType>): Promise<HttpAnswer
     });
   } catch (error) {
     // The caller's abort wins over a timeout that fired at the same moment (as with fetch below).
-    const kind = callerSignal?.aborted === true ? 'Aborted' : error instanceof HttpTimeout ? 'Timeout' : 'ConnectionFailed';
+    const kind =
+      callerSignal?.aborted === true ? 'Aborted' : error instanceof HttpTimeout ? 'Timeout' : 'ConnectionFailed';
     throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs: request.timeoutMs, cause: error });
   }
 }
@@ -121,7 +136,12 @@ function parseAnswer<S extends z.ZodType>(request: ExchangeRequest<S>, status: n
   }
   const parsed = request.responseSchema.safeParse(json);
   if (!parsed.success) {
-    throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'response', issues: schemaIssues(parsed.error), executed });
+    throw new VenueSchemaError({
+      endpoint: request.endpoint,
+      direction: 'response',
+      issues: schemaIssues(parsed.error),
+      executed,
+    });
   }
   return parsed.data;
 }

@@ -29,7 +29,7 @@ export interface RestClientOptions {
   readonly fetch?: typeof fetch;
   /**
    * A limiter to share between clients on one IP (default: the venue's 500 requests per 10 s as
-   * a sliding window; a `TokenBucket` also fits), or false to disable client-side limiting.
+   * a sliding window), or false to disable client-side limiting.
    * Every attempt of a retried read takes its own token.
    */
   readonly rateLimit?: RequestLimiter | false;
@@ -87,7 +87,11 @@ function buildUrl(base: string, path: string, query: RestRequest<z.ZodType>['que
   return text === '' ? url : `${url}?${text}`;
 }
 
-function headerSet(hasBody: boolean, userAgent: string | undefined, bearer: string | undefined): Record<string, string> {
+function headerSet(
+  hasBody: boolean,
+  userAgent: string | undefined,
+  bearer: string | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (hasBody) headers['content-type'] = 'application/json';
   if (userAgent !== undefined) headers['user-agent'] = userAgent;
@@ -99,11 +103,21 @@ function headerSet(hasBody: boolean, userAgent: string | undefined, bearer: stri
  * The header sets of calls without a bearer, built once per client and frozen: the HTTP client
  * renders (and checks) a header set it has seen before only once.
  */
-function sharedHeaderSets(userAgent: string | undefined): { readonly withBody: Readonly<Record<string, string>>; readonly withoutBody: Readonly<Record<string, string>> } {
-  return { withBody: Object.freeze(headerSet(true, userAgent, undefined)), withoutBody: Object.freeze(headerSet(false, userAgent, undefined)) };
+function sharedHeaderSets(userAgent: string | undefined): {
+  readonly withBody: Readonly<Record<string, string>>;
+  readonly withoutBody: Readonly<Record<string, string>>;
+} {
+  return {
+    withBody: Object.freeze(headerSet(true, userAgent, undefined)),
+    withoutBody: Object.freeze(headerSet(false, userAgent, undefined)),
+  };
 }
 
-function headersFor(request: RestRequest<z.ZodType>, userAgent: string | undefined, shared: ReturnType<typeof sharedHeaderSets>): Readonly<Record<string, string>> {
+function headersFor(
+  request: RestRequest<z.ZodType>,
+  userAgent: string | undefined,
+  shared: ReturnType<typeof sharedHeaderSets>,
+): Readonly<Record<string, string>> {
   const bearer = request.options?.bearer;
   if (bearer !== undefined) return headerSet(request.body !== undefined, userAgent, bearer);
   return request.body === undefined ? shared.withoutBody : shared.withBody;
@@ -115,7 +129,11 @@ function checkRequestBody(request: RestRequest<z.ZodType>): void {
   if (FAST_REQUEST_CHECKS.get(request.requestSchema)?.(request.body) === true) return;
   const checked = request.requestSchema.safeParse(request.body);
   if (!checked.success) {
-    throw new VenueSchemaError({ endpoint: request.endpoint, direction: 'request', issues: schemaIssues(checked.error) });
+    throw new VenueSchemaError({
+      endpoint: request.endpoint,
+      direction: 'request',
+      issues: schemaIssues(checked.error),
+    });
   }
 }
 

@@ -25,7 +25,8 @@ export class SlidingWindowLimiter implements RequestLimiter {
     private readonly windowMs: number,
     clock: Clock = systemClock,
   ) {
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidValueError('limit', limit, 'a whole number of at least 1');
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new InvalidValueError('limit', limit, 'a whole number of at least 1');
     if (!(windowMs > 0)) throw new InvalidValueError('windowMs', windowMs, 'a positive number of milliseconds');
     this.grants = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY);
     this.clock = clock;
@@ -36,7 +37,8 @@ export class SlidingWindowLimiter implements RequestLimiter {
     const now = this.clock.now();
     // The slot this request takes last held the grant `limit` requests ago.
     const earliest = this.grants[this.next]! + this.windowMs;
-    const previous = this.count === 0 ? Number.NEGATIVE_INFINITY : this.grants[(this.next + this.limit - 1) % this.limit]!;
+    const previous =
+      this.count === 0 ? Number.NEGATIVE_INFINITY : this.grants[(this.next + this.limit - 1) % this.limit]!;
     const at = Math.max(now, earliest, previous);
     this.grants[this.next] = at;
     this.next = (this.next + 1) % this.limit;

@@ -20,7 +20,11 @@ export function getSystemConfig(transport: RestTransport, options?: RestCallOpti
   return getData(transport, '/v1/system/config', systemConfigResponseSchema, options);
 }
 
-export async function getNonceState(transport: RestTransport, account: string, options?: RestCallOptions): Promise<NonceState> {
+export async function getNonceState(
+  transport: RestTransport,
+  account: string,
+  options?: RestCallOptions,
+): Promise<NonceState> {
   const checked = parseAddress(account, 'account');
   const answer = await transport.request({
     method: 'GET',

@@ -9,9 +9,19 @@ export function checkTradingAuth(endpoint: string, permit: unknown, options: Res
   const hasPermit = permit !== undefined;
   const hasBearer = options?.bearer !== undefined;
   if (hasPermit && hasBearer) {
-    throw new InvalidValueError(`${endpoint} authorisation`, 'permit and bearer', 'a permit or a JWT bearer, not both', 'drop options.bearer for permit calls');
+    throw new InvalidValueError(
+      `${endpoint} authorisation`,
+      'permit and bearer',
+      'a permit or a JWT bearer, not both',
+      'drop options.bearer for permit calls',
+    );
   }
   if (!hasPermit && !hasBearer) {
-    throw new InvalidValueError(`${endpoint} authorisation`, 'none', 'a permit or a JWT bearer', 'sign a permit, or log in and pass options.bearer');
+    throw new InvalidValueError(
+      `${endpoint} authorisation`,
+      'none',
+      'a permit or a JWT bearer',
+      'sign a permit, or log in and pass options.bearer',
+    );
   }
 }

@@ -17,7 +17,13 @@ export class VenueSchemaError extends PerpbotError {
   readonly direction: 'request' | 'response';
   readonly issues: readonly SchemaIssue[];
 
-  constructor(init: { endpoint: string; direction: 'request' | 'response'; issues: readonly SchemaIssue[]; executed?: boolean; cause?: unknown }) {
+  constructor(init: {
+    endpoint: string;
+    direction: 'request' | 'response';
+    issues: readonly SchemaIssue[];
+    executed?: boolean;
+    cause?: unknown;
+  }) {
     const shown = init.issues
       .slice(0, 5)
       .map((issue) => `${issue.path === '' ? '(body)' : issue.path}: ${issue.message}`)
@@ -27,7 +33,10 @@ export class VenueSchemaError extends PerpbotError {
       init.direction === 'request'
         ? ['fix the request fields; nothing was sent']
         : init.executed === true
-          ? ['the venue accepted the request (2xx), so the action executed; only its answer could not be read', 'check the venue profile: the venue may have changed its answer shape']
+          ? [
+              'the venue accepted the request (2xx), so the action executed; only its answer could not be read',
+              'check the venue profile: the venue may have changed its answer shape',
+            ]
           : ['check the venue profile: the venue may have changed its answer shape'];
     super(`${init.endpoint}: ${init.direction} body does not match the schema: ${shown}${more}`, {
       code: init.direction === 'request' ? 'VENUE_REQUEST_INVALID' : 'VENUE_RESPONSE_INVALID',

@@ -18,7 +18,6 @@ export const depositRequestSchema = z.object({
   amount: nonNegativeDecimalStringSchema,
 });
 export type DepositRequestWire = z.input<typeof depositRequestSchema>;
-export type DepositRequest = z.output<typeof depositRequestSchema>;
 
 /** Not shown in the spec: every field optional, so any object answer is accepted. */
 export const depositDataSchema = z.object({
@@ -27,7 +26,6 @@ export const depositDataSchema = z.object({
   amount: decimalStringSchema.optional(),
 });
 export const depositResponseSchema = successEnvelope(depositDataSchema);
-export type DepositResultWire = z.input<typeof depositDataSchema>;
 export type DepositResult = z.output<typeof depositDataSchema>;
 
 /** POST /v1/account/leverage: `leverage` is a base-10 string parsed as uint8, 1 to 255. */
@@ -41,7 +39,6 @@ export const leverageRequestSchema = z.object({
   permit_params: permitSchema.optional(),
 });
 export type LeverageRequestWire = z.input<typeof leverageRequestSchema>;
-export type LeverageRequest = z.output<typeof leverageRequestSchema>;
 
 /** POST /v1/account/margin-mode: 0 = Cross, 1 = Isolated. */
 export const marginModeRequestSchema = z.object({
@@ -50,7 +47,6 @@ export const marginModeRequestSchema = z.object({
   permit_params: permitSchema.optional(),
 });
 export type MarginModeRequestWire = z.input<typeof marginModeRequestSchema>;
-export type MarginModeRequest = z.output<typeof marginModeRequestSchema>;
 
 /**
  * POST /v1/account/isolated-margin. The spec leaves the JSON types open: market_id is a string like
@@ -63,13 +59,9 @@ export const isolatedMarginRequestSchema = z.object({
   permit_params: permitSchema.optional(),
 });
 export type IsolatedMarginRequestWire = z.input<typeof isolatedMarginRequestSchema>;
-export type IsolatedMarginRequest = z.output<typeof isolatedMarginRequestSchema>;
 
 /** A decimal string, or "" (a flat position) which becomes null. */
-const decimalOrEmptySchema = z.union([
-  z.literal('').transform(() => null),
-  decimalStringSchema,
-]);
+const decimalOrEmptySchema = z.union([z.literal('').transform(() => null), decimalStringSchema]);
 
 /**
  * `data.position` of GET /v1/account/position. A flat position comes back with market_id "0" and
@@ -89,10 +81,7 @@ export const positionSchema = z.object({
 });
 export const positionDataSchema = z.object({ position: positionSchema });
 export const positionResponseSchema = successEnvelope(positionDataSchema);
-export type PositionWire = z.input<typeof positionSchema>;
 export type Position = z.output<typeof positionSchema>;
-export type PositionDataWire = z.input<typeof positionDataSchema>;
-export type PositionData = z.output<typeof positionDataSchema>;
 
 /** True for the venue's "no position" record. */
 export function isFlatPosition(position: Position): boolean {
@@ -102,5 +91,4 @@ export function isFlatPosition(position: Position): boolean {
 /** GET /v1/account/cross-margin-balance; the balance may be negative. */
 export const crossMarginBalanceDataSchema = z.object({ balance: decimalStringSchema });
 export const crossMarginBalanceResponseSchema = successEnvelope(crossMarginBalanceDataSchema);
-export type CrossMarginBalanceWire = z.input<typeof crossMarginBalanceDataSchema>;
 export type CrossMarginBalance = z.output<typeof crossMarginBalanceDataSchema>;

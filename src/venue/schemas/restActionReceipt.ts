@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from './restEnvelope.js';
-import { blockNumberSchema, txHashSchema } from './restPrimitives.js';
+import { safeUintLooseSchema, txHashSchema } from './restPrimitives.js';
 
 /**
  * `{success, tx_hash, block_number}`: what cancel-all answers (venue-facts). The spec leaves the
@@ -10,9 +10,8 @@ import { blockNumberSchema, txHashSchema } from './restPrimitives.js';
 export const actionReceiptDataSchema = z.object({
   success: z.boolean(),
   tx_hash: txHashSchema,
-  block_number: blockNumberSchema,
+  block_number: safeUintLooseSchema,
 });
 export const actionReceiptResponseSchema = successEnvelope(actionReceiptDataSchema);
 
-export type ActionReceiptWire = z.input<typeof actionReceiptDataSchema>;
 export type ActionReceipt = z.output<typeof actionReceiptDataSchema>;

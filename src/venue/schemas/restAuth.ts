@@ -4,7 +4,7 @@ import { chainIdSchema } from './restSystem.js';
 import {
   addressSchema,
   base64SignatureSchema,
-  blockNumberSchema,
+  safeUintLooseSchema,
   hexSignatureSchema,
   txHashSchema,
   uintNumberSchema,
@@ -28,7 +28,6 @@ export const sessionKeyStatusDataSchema = z.object({
   status_description: z.string(),
 });
 export const sessionKeyStatusResponseSchema = successEnvelope(sessionKeyStatusDataSchema);
-export type SessionKeyStatusWire = z.input<typeof sessionKeyStatusDataSchema>;
 export type SessionKeyStatus = z.output<typeof sessionKeyStatusDataSchema>;
 export const SESSION_KEY_ACTIVE = 1;
 export const SESSION_KEY_REVOKED = 3;
@@ -56,12 +55,16 @@ export const loginNonceResponseSchema = z
   .transform((body, ctx) => {
     const raw = body.data?.nonce ?? body.nonce;
     if (raw === undefined) {
-      ctx.issues.push({ code: 'custom', message: 'expected a nonce at data.nonce or at top-level nonce', input: body, path: ['nonce'] });
+      ctx.issues.push({
+        code: 'custom',
+        message: 'expected a nonce at data.nonce or at top-level nonce',
+        input: body,
+        path: ['nonce'],
+      });
       return z.NEVER;
     }
     return { nonce: normalizeLoginNonce(raw) };
   });
-export type LoginNonceWire = z.input<typeof loginNonceResponseSchema>;
 export type LoginNonce = z.output<typeof loginNonceResponseSchema>;
 
 /** POST /v1/auth/register-signer: two signatures over the same (anchor, bit). */
@@ -76,17 +79,15 @@ export const registerSignerRequestSchema = z.object({
   signer_signature: hexSignatureSchema,
 });
 export type RegisterSignerRequestWire = z.input<typeof registerSignerRequestSchema>;
-export type RegisterSignerRequest = z.output<typeof registerSignerRequestSchema>;
 
 /** `transaction_hash` is "" when the signer was already active (idempotent success). */
 export const registerSignerDataSchema = z.object({
   success: z.boolean(),
   transaction_hash: txHashSchema,
   status: z.union([z.string(), z.number()]).optional(),
-  block_number: blockNumberSchema.optional(),
+  block_number: safeUintLooseSchema.optional(),
 });
 export const registerSignerResponseSchema = successEnvelope(registerSignerDataSchema);
-export type RegisterSignerResultWire = z.input<typeof registerSignerDataSchema>;
 export type RegisterSignerResult = z.output<typeof registerSignerDataSchema>;
 
 export const revokeSignerRequestSchema = z.object({
@@ -97,16 +98,14 @@ export const revokeSignerRequestSchema = z.object({
   account_signature: hexSignatureSchema,
 });
 export type RevokeSignerRequestWire = z.input<typeof revokeSignerRequestSchema>;
-export type RevokeSignerRequest = z.output<typeof revokeSignerRequestSchema>;
 
 /** Not shown in the spec; modelled on the register-signer answer. */
 export const revokeSignerDataSchema = z.object({
   success: z.boolean(),
   transaction_hash: txHashSchema.optional(),
-  block_number: blockNumberSchema.optional(),
+  block_number: safeUintLooseSchema.optional(),
 });
 export const revokeSignerResponseSchema = successEnvelope(revokeSignerDataSchema);
-export type RevokeSignerResultWire = z.input<typeof revokeSignerDataSchema>;
 export type RevokeSignerResult = z.output<typeof revokeSignerDataSchema>;
 
 export const loginRequestSchema = z.object({
@@ -116,7 +115,6 @@ export const loginRequestSchema = z.object({
   signature: hexSignatureSchema,
 });
 export type LoginRequestWire = z.input<typeof loginRequestSchema>;
-export type LoginRequest = z.output<typeof loginRequestSchema>;
 
 /** Login and refresh both answer with a fresh pair; `expires_in` is seconds (900 observed). */
 export const tokenPairDataSchema = z.object({
@@ -125,12 +123,10 @@ export const tokenPairDataSchema = z.object({
   expires_in: z.number().int().positive(),
 });
 export const tokenPairResponseSchema = successEnvelope(tokenPairDataSchema);
-export type TokenPairWire = z.input<typeof tokenPairDataSchema>;
 export type TokenPair = z.output<typeof tokenPairDataSchema>;
 
 export const refreshRequestSchema = z.object({ refresh_token: z.string().min(1) });
 export type RefreshRequestWire = z.input<typeof refreshRequestSchema>;
-export type RefreshRequest = z.output<typeof refreshRequestSchema>;
 
 /**
  * POST /v1/auth/approve-single (venue-facts body). `operator` is addresses.operator_hub; budget is
@@ -147,4 +143,3 @@ export const approveSingleRequestSchema = z.object({
   signature: z.union([hexSignatureSchema, base64SignatureSchema]),
 });
 export type ApproveSingleRequestWire = z.input<typeof approveSingleRequestSchema>;
-export type ApproveSingleRequest = z.output<typeof approveSingleRequestSchema>;

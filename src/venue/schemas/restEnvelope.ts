@@ -12,5 +12,3 @@ export const errorEnvelopeSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
   request_id: z.string().optional(),
 });
-
-export type ErrorEnvelope = z.output<typeof errorEnvelopeSchema>;

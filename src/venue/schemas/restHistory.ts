@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { successEnvelope } from './restEnvelope.js';
 import {
   addressSchema,
-  blockNumberSchema,
   decimalStringSchema,
   hexIdSchema,
   idLooseSchema,
@@ -36,7 +35,9 @@ const limitParamSchema = z
   .string()
   .regex(/^\d{1,9}$/, { error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}` })
   .transform(Number)
-  .refine((value) => value >= 1 && value <= HISTORY_MAX_LIMIT, { error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}` });
+  .refine((value) => value >= 1 && value <= HISTORY_MAX_LIMIT, {
+    error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}`,
+  });
 
 function commaList(text: string): string[] {
   return text.split(',').map((item) => item.trim());
@@ -47,7 +48,11 @@ const statusesParamSchema = z.string().transform((text, ctx): OrderStatusName[] 
   const items = commaList(text);
   const bad = items.filter((item) => !(ORDER_STATUSES as readonly string[]).includes(item));
   if (bad.length > 0) {
-    ctx.issues.push({ code: 'custom', input: text, message: `unknown status ${JSON.stringify(bad[0])}: expected comma-separated ${ORDER_STATUSES.join(', ')}` });
+    ctx.issues.push({
+      code: 'custom',
+      input: text,
+      message: `unknown status ${JSON.stringify(bad[0])}: expected comma-separated ${ORDER_STATUSES.join(', ')}`,
+    });
     return z.NEVER;
   }
   return items as OrderStatusName[];
@@ -57,12 +62,20 @@ const statusesParamSchema = z.string().transform((text, ctx): OrderStatusName[] 
 const orderIdsParamSchema = z.string().transform((text, ctx): string[] => {
   const items = commaList(text);
   if (items.length > HISTORY_MAX_ORDER_IDS) {
-    ctx.issues.push({ code: 'custom', input: text, message: `at most ${HISTORY_MAX_ORDER_IDS} order ids, ${items.length} sent` });
+    ctx.issues.push({
+      code: 'custom',
+      input: text,
+      message: `at most ${HISTORY_MAX_ORDER_IDS} order ids, ${items.length} sent`,
+    });
     return z.NEVER;
   }
   const bad = items.find((item) => !/^(0x)?[0-9a-fA-F]+$/.test(item));
   if (bad !== undefined) {
-    ctx.issues.push({ code: 'custom', input: text, message: `not a hex order id: ${JSON.stringify(bad)} (expected comma-separated hex ids)` });
+    ctx.issues.push({
+      code: 'custom',
+      input: text,
+      message: `not a hex order id: ${JSON.stringify(bad)} (expected comma-separated hex ids)`,
+    });
     return z.NEVER;
   }
   return items.map((item) => {
@@ -82,8 +95,6 @@ export const orderHistoryQuerySchema = z.object({
   statuses: statusesParamSchema.optional(),
   order_ids: orderIdsParamSchema.optional(),
 });
-export type OrderHistoryQueryWire = z.input<typeof orderHistoryQuerySchema>;
-export type OrderHistoryQueryParsed = z.output<typeof orderHistoryQuerySchema>;
 
 /** GET /v1/trade-history. */
 export const tradeHistoryQuerySchema = z.object({
@@ -91,11 +102,12 @@ export const tradeHistoryQuerySchema = z.object({
   page: pageParamSchema.optional(),
   limit: limitParamSchema.optional(),
 });
-export type TradeHistoryQueryWire = z.input<typeof tradeHistoryQuerySchema>;
 
 /** GET /v1/orders/by-id/{order_id}: what the simulator accepts (its ids are 32 bytes). */
 export const orderByIdPathSchema = z.object({
-  order_id: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, { error: 'expected a 32-byte hex order id (64 hex digits, 0x optional)' }),
+  order_id: z
+    .string()
+    .regex(/^(0x)?[0-9a-fA-F]{64}$/, { error: 'expected a 32-byte hex order id (64 hex digits, 0x optional)' }),
 });
 
 /** The client checks only that an id is hex: the venue's id length is its business. */
@@ -106,7 +118,9 @@ const nanosLooseSchema = z
   .transform((value) => BigInt(value));
 
 /** A decimal, or "" for none (output undefined). */
-const optionalDecimalSchema = z.union([decimalStringSchema, z.literal('')]).transform((value) => (value === '' ? undefined : value));
+const optionalDecimalSchema = z
+  .union([decimalStringSchema, z.literal('')])
+  .transform((value) => (value === '' ? undefined : value));
 
 /** uint64 decimal string, or "" / absent for none. */
 const clientOrderIdSchema = z.union([uintStringSchema(64), z.literal('').transform(() => undefined)]);
@@ -135,7 +149,7 @@ export const orderHistoryRecordSchema = z.object({
   wide_order_id: uintStringSchema(256).optional(),
   client_order_id: clientOrderIdSchema.optional(),
   created_at: nanosLooseSchema,
-  block_number: blockNumberSchema.optional(),
+  block_number: safeUintLooseSchema.optional(),
   log_index: safeUintLooseSchema.optional(),
   tx_hash: txHashSchema.optional(),
   fee_bps: safeUintLooseSchema.optional(),

@@ -38,7 +38,5 @@ export const marketsDataSchema = z.object({
 });
 export const marketsResponseSchema = successEnvelope(marketsDataSchema);
 
-export type MarketWire = z.input<typeof marketSchema>;
 export type Market = z.output<typeof marketSchema>;
-export type MarketsWire = z.input<typeof marketsDataSchema>;
 export type Markets = z.output<typeof marketsDataSchema>;

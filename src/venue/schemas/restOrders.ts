@@ -3,7 +3,7 @@ import { successEnvelope } from './restEnvelope.js';
 import { permitSchema } from './restPermit.js';
 import {
   addressSchema,
-  blockNumberSchema,
+  safeUintLooseSchema,
   decimalStringSchema,
   hexIdSchema,
   idLooseSchema,
@@ -51,7 +51,7 @@ export type PlaceOrderRequest = z.output<typeof placeOrderRequestSchema>;
 export const placeOrderDataSchema = z.object({
   order_id: hexIdSchema,
   tx_hash: txHashSchema.optional(),
-  block_number: blockNumberSchema.optional(),
+  block_number: safeUintLooseSchema.optional(),
   /** Not what the cancel hash uses; kept only for logs. */
   sc_order_id: idLooseSchema.optional(),
   filled_quantity: decimalStringSchema.optional(),
@@ -59,7 +59,6 @@ export const placeOrderDataSchema = z.object({
   message: z.string().optional(),
 });
 export const placeOrderResponseSchema = successEnvelope(placeOrderDataSchema);
-export type PlaceOrderResultWire = z.input<typeof placeOrderDataSchema>;
 export type PlaceOrderResult = z.output<typeof placeOrderDataSchema>;
 
 /** POST /v1/orders/cancel. The hash commits to resting_order_id; the body carries order_id. */
@@ -80,7 +79,6 @@ export const cancelAllRequestSchema = z.object({
   permit: permitSchema.optional(),
 });
 export type CancelAllRequestWire = z.input<typeof cancelAllRequestSchema>;
-export type CancelAllRequest = z.output<typeof cancelAllRequestSchema>;
 
 /** One open order (venue-facts record). The first 8 bytes of order_id carry the wide id. */
 export const openOrderSchema = z.object({
@@ -98,7 +96,6 @@ export const openOrderSchema = z.object({
   reduce_only: z.boolean(),
   client_order_id: uintStringSchema(64).optional(),
 });
-export type OpenOrderWire = z.input<typeof openOrderSchema>;
 export type OpenOrder = z.output<typeof openOrderSchema>;
 
 export const openOrdersDataSchema = z.object({
@@ -106,5 +103,4 @@ export const openOrdersDataSchema = z.object({
   total_orders: z.number().int().min(0).optional(),
 });
 export const openOrdersResponseSchema = successEnvelope(openOrdersDataSchema);
-export type OpenOrdersWire = z.input<typeof openOrdersDataSchema>;
 export type OpenOrders = z.output<typeof openOrdersDataSchema>;

@@ -20,7 +20,9 @@ export const addressSchema = z.string().transform((value, ctx): Address => {
 });
 
 /** An exact decimal string such as "-12.5"; kept as a string so no digit is lost. */
-export const decimalStringSchema = z.string().refine(isDecimalString, { error: 'expected a decimal string such as "12.5"' });
+export const decimalStringSchema = z
+  .string()
+  .refine(isDecimalString, { error: 'expected a decimal string such as "12.5"' });
 
 export const nonNegativeDecimalStringSchema = decimalStringSchema.refine((value) => !value.startsWith('-'), {
   error: 'expected a non-negative decimal string',
@@ -35,7 +37,9 @@ export function uintStringSchema(bits: number) {
     .string()
     .regex(UNSIGNED_INTEGER_TEXT, { error: `expected a base-10 unsigned integer string (uint${bits})` })
     .transform((value) => BigInt(value))
-    .refine((value) => value <= uintMax(bits), { error: (issue) => outOfRange(issue.input, `uint${bits}`, 0n, uintMax(bits)) });
+    .refine((value) => value <= uintMax(bits), {
+      error: (issue) => outOfRange(issue.input, `uint${bits}`, 0n, uintMax(bits)),
+    });
 }
 
 /** A base-10 signed integer string in two's-complement range of `bits`, output as bigint. */
@@ -46,7 +50,9 @@ export function intStringSchema(bits: number) {
     .string()
     .regex(SIGNED_INTEGER_TEXT, { error: `expected a base-10 signed integer string (int${bits})` })
     .transform((value) => BigInt(value))
-    .refine((value) => value >= min && value <= max, { error: (issue) => outOfRange(issue.input, `int${bits}`, min, max) });
+    .refine((value) => value >= min && value <= max, {
+      error: (issue) => outOfRange(issue.input, `int${bits}`, min, max),
+    });
 }
 
 /** A JSON number that is an unsigned integer of at most `bits` bits (bits <= 48 to stay safe). */
@@ -63,7 +69,7 @@ function outOfRange(input: unknown, width: string, min: bigint, max: bigint): st
   return `out of range for ${width}: got ${String(input)}, allowed ${min} to ${max}`;
 }
 
-/** An integer that some venues send as a number and others as a string; output as number. */
+/** An integer (a block number, a page) that some venues send as a number and others as a string; output as number. */
 export const safeUintLooseSchema = z.union([
   z.number().int().min(0),
   z
@@ -73,9 +79,6 @@ export const safeUintLooseSchema = z.union([
     .refine(Number.isSafeInteger, { error: 'expected a safe integer' }),
 ]);
 
-/** Block numbers arrive as numbers or integer strings; both fit a safe integer. */
-export const blockNumberSchema = safeUintLooseSchema;
-
 /** A numeric identifier carried as a string ("1"); stays a string, canonical (no leading zeros). */
 export const idStringSchema = z
   .string()
@@ -83,7 +86,14 @@ export const idStringSchema = z
   .regex(/^(0|[1-9]\d*)$/, { error: 'expected a numeric id string without leading zeros', abort: true });
 
 /** A numeric id that may arrive as a number or a string; output is the canonical string. */
-export const idLooseSchema = z.union([z.number().int().min(0).transform((value) => String(value)), idStringSchema]);
+export const idLooseSchema = z.union([
+  z
+    .number()
+    .int()
+    .min(0)
+    .transform((value) => String(value)),
+  idStringSchema,
+]);
 
 /** A market id string as used by the account endpoints; market ids fit in 16 bits. */
 export const marketIdStringSchema = idStringSchema.refine((value) => BigInt(value) <= uintMax(16), {
@@ -116,7 +126,9 @@ export const base64SignatureSchema = z.string().refine(
 );
 
 /** Transaction hash; empty when the venue had nothing to send (e.g. signer already active). */
-export const txHashSchema = z.string().regex(/^(0x[0-9a-fA-F]{64})?$/, { error: 'expected a 0x-prefixed 32-byte hash or ""' });
+export const txHashSchema = z
+  .string()
+  .regex(/^(0x[0-9a-fA-F]{64})?$/, { error: 'expected a 0x-prefixed 32-byte hash or ""' });
 
 /** Hex identifier with or without 0x (order ids). */
 export const hexIdSchema = z.string().regex(/^(0x)?[0-9a-fA-F]+$/, { error: 'expected a hex string' });

@@ -14,16 +14,13 @@ export const openOrdersQuerySchema = z.object({
   order_ids: z.string().optional(),
 });
 export type OpenOrdersQueryWire = z.input<typeof openOrdersQuerySchema>;
-export type OpenOrdersQuery = z.output<typeof openOrdersQuerySchema>;
 
 export const sessionKeyStatusQuerySchema = z.object({ account: addressSchema, signer: addressSchema });
 export type SessionKeyStatusQueryWire = z.input<typeof sessionKeyStatusQuerySchema>;
 
 export const loginNonceQuerySchema = z.object({ account: addressSchema });
-export type LoginNonceQueryWire = z.input<typeof loginNonceQuerySchema>;
 
 export const positionQuerySchema = z.object({ account: addressSchema, market_id: idStringSchema });
 export type PositionQueryWire = z.input<typeof positionQuerySchema>;
 
 export const crossMarginBalanceQuerySchema = z.object({ account: addressSchema });
-export type CrossMarginBalanceQueryWire = z.input<typeof crossMarginBalanceQuerySchema>;

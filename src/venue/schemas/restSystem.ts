@@ -37,5 +37,4 @@ export const nonceStateDataSchema = z.object({
   bitmap: z.string(),
 });
 export const nonceStateResponseSchema = successEnvelope(nonceStateDataSchema);
-export type NonceStateWire = z.input<typeof nonceStateDataSchema>;
 export type NonceState = z.output<typeof nonceStateDataSchema>;

@@ -38,7 +38,12 @@ export interface ChannelMessages {
 export type ChannelMessage = ChannelMessages[ChannelName];
 
 /** Server frames that are not channel data, tried in this order. */
-export const controlFrameSchema = z.union([subscribedAckSchema, unsubscribedAckSchema, errorFrameSchema, authReplySchema]);
+export const controlFrameSchema = z.union([
+  subscribedAckSchema,
+  unsubscribedAckSchema,
+  errorFrameSchema,
+  authReplySchema,
+]);
 export type ControlFrame = z.infer<typeof controlFrameSchema>;
 
 export * from './wsFramesFields.js';

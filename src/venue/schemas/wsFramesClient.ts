@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { channelNameSchema, MARKET_ID_MAX } from './wsFramesFields.js';
+import { MARKET_ID_MAX } from './wsFramesFields.js';
 
 /**
  * Frames the client sends. The simulator validates what it receives with these. Unknown keys are
@@ -46,7 +46,6 @@ export const authJwtFrameSchema = z.object({
   method: z.literal('auth'),
   params: z.object({ token: z.string().min(1) }),
 });
-export type AuthJwtFrame = z.infer<typeof authJwtFrameSchema>;
 
 export const clientFrameSchema = z.discriminatedUnion('method', [
   subscribeFrameSchema,
@@ -54,7 +53,3 @@ export const clientFrameSchema = z.discriminatedUnion('method', [
   authV2FrameSchema,
   authJwtFrameSchema,
 ]);
-export type ClientFrame = z.infer<typeof clientFrameSchema>;
-
-/** Channel names the venue serves; anything else earns an `invalid channel: <name>` error. */
-export const knownChannelSchema = channelNameSchema;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeDecimal, weiToDecimal } from '../../core/decimal.js';
+import { normalizeDecimal } from '../../core/decimal.js';
 
 /**
  * Field schemas shared by every WebSocket frame. Each rule here is mirrored by the hand-written
@@ -19,7 +19,6 @@ export const UINT32_MAX = 4_294_967_295;
 export const PUBLIC_CHANNELS = ['orderbook', 'oracle', 'trades'] as const;
 export const PRIVATE_CHANNELS = ['orders', 'positions', 'fills', 'account'] as const;
 export const CHANNELS = [...PUBLIC_CHANNELS, ...PRIVATE_CHANNELS] as const;
-export type PublicChannel = (typeof PUBLIC_CHANNELS)[number];
 export type PrivateChannel = (typeof PRIVATE_CHANNELS)[number];
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -32,9 +31,6 @@ export const channelNameSchema = z.enum(CHANNELS);
 /** Integer wei string (18 decimals), non-negative, as sent on the wire. */
 export const weiStringSchema = z.string().regex(WEI_PATTERN, 'an integer wei string');
 
-/** Wire wei -> exact decimal string ("65000500000000000000000" -> "65000.5"). */
-export const weiDecimalSchema = weiStringSchema.transform((wei) => weiToDecimal(wei));
-
 /** Already-decimal wire values (trades, fills, positions) in canonical form. */
 export const decimalSchema = z
   .string()
@@ -44,17 +40,10 @@ export const decimalSchema = z
 /** The WS sends market ids as numbers; REST sends them as strings. Both decode to a number. */
 export const marketIdSchema = z.union([
   z.number().int().min(0).max(MARKET_ID_MAX),
-  z
-    .string()
-    .regex(MARKET_ID_PATTERN, 'a numeric market id')
-    .transform(Number)
-    .pipe(z.number().max(MARKET_ID_MAX)),
+  z.string().regex(MARKET_ID_PATTERN, 'a numeric market id').transform(Number).pipe(z.number().max(MARKET_ID_MAX)),
 ]);
 
 export const nonNegativeIntSchema = z.number().int().min(0);
-
-/** Nanosecond timestamps exceed 2^53, so they stay exact as bigint. */
-export const nanosSchema = z.string().regex(NANOS_PATTERN, 'an integer nanosecond string').transform(BigInt);
 
 export const sideSchema = z
   .union([z.literal(0), z.literal(1), z.enum(['BUY', 'SELL', 'buy', 'sell'])])

@@ -50,7 +50,10 @@ export interface OracleMessage extends EnvelopeMeta {
   readonly logIndex: number;
 }
 
-export function toOraclePrice(wire: { index_price?: string | undefined; mark_price?: string | undefined }): OraclePrice {
+export function toOraclePrice(wire: {
+  index_price?: string | undefined;
+  mark_price?: string | undefined;
+}): OraclePrice {
   return {
     ...(wire.index_price === undefined ? {} : { indexPrice: weiToDecimal(wire.index_price) }),
     ...(wire.mark_price === undefined ? {} : { markPrice: weiToDecimal(wire.mark_price) }),

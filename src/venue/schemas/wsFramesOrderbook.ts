@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { envelopeMeta, envelopeTailShape, frameTypeSchema, type EnvelopeMeta, type FrameType } from './wsFramesEnvelope.js';
+import {
+  envelopeMeta,
+  envelopeTailShape,
+  frameTypeSchema,
+  type EnvelopeMeta,
+  type FrameType,
+} from './wsFramesEnvelope.js';
 import { WireOrderbookLevel } from './wireOrderbookLevel.js';
 import { marketIdSchema, nonNegativeIntSchema, UINT32_MAX, weiStringSchema } from './wsFramesFields.js';
 
@@ -61,14 +67,12 @@ export function toOrderbookLevel(wire: { price: string; quantity: string; order_
   return new WireOrderbookLevel(wire.price, wire.quantity, wire.order_count);
 }
 
-export const orderbookFrameSchema = orderbookWireFrameSchema.transform(
-  (frame): OrderbookMessage => ({
-    ...envelopeMeta(frame),
-    channel: 'orderbook',
-    type: frame.type,
-    marketId: frame.data.market_id,
-    bids: frame.data.bids.map(toOrderbookLevel),
-    asks: frame.data.asks.map(toOrderbookLevel),
-    ...(frame.data.checksum === undefined ? {} : { checksum: frame.data.checksum }),
-  }),
-);
+export const orderbookFrameSchema = orderbookWireFrameSchema.transform((frame): OrderbookMessage => ({
+  ...envelopeMeta(frame),
+  channel: 'orderbook',
+  type: frame.type,
+  marketId: frame.data.market_id,
+  bids: frame.data.bids.map(toOrderbookLevel),
+  asks: frame.data.asks.map(toOrderbookLevel),
+  ...(frame.data.checksum === undefined ? {} : { checksum: frame.data.checksum }),
+}));

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { envelopeMeta, envelopeTailShape, frameTypeSchema, type EnvelopeMeta, type FrameType } from './wsFramesEnvelope.js';
+import {
+  envelopeMeta,
+  envelopeTailShape,
+  frameTypeSchema,
+  type EnvelopeMeta,
+  type FrameType,
+} from './wsFramesEnvelope.js';
 import { decimalSchema, marketIdSchema, nonNegativeIntSchema, sideSchema } from './wsFramesFields.js';
 
 /**
@@ -24,18 +30,37 @@ export const orderRecordWireSchema = z.looseObject({
   status: z.enum(ORDER_STATUSES),
   side: sideSchema.optional(),
   account: addressSchema.optional(),
-  size_steps: z.union([nonNegativeIntSchema, z.string().regex(/^\d+$/)]).transform(String).optional(),
-  price_ticks: z.union([nonNegativeIntSchema, z.string().regex(/^\d+$/)]).transform(String).optional(),
+  size_steps: z
+    .union([nonNegativeIntSchema, z.string().regex(/^\d+$/)])
+    .transform(String)
+    .optional(),
+  price_ticks: z
+    .union([nonNegativeIntSchema, z.string().regex(/^\d+$/)])
+    .transform(String)
+    .optional(),
   filled_size: decimalSchema.optional(),
-  client_order_id: z.union([z.string(), z.number().int().min(0)]).transform(String).optional(),
+  client_order_id: z
+    .union([z.string(), z.number().int().min(0)])
+    .transform(String)
+    .optional(),
   wide_order_id: z.string().regex(/^\d+$/).optional(),
   resting_order_id: z.string().regex(/^\d+$/).optional(),
 });
 export type OrderRecord = z.output<typeof orderRecordWireSchema>;
 
 export const ordersFrameSchema = z
-  .object({ channel: z.literal('orders'), type: frameTypeSchema, data: z.array(orderRecordWireSchema), ...envelopeTailShape })
-  .transform((frame): OrdersMessage => ({ ...envelopeMeta(frame), channel: 'orders', type: frame.type, orders: frame.data }));
+  .object({
+    channel: z.literal('orders'),
+    type: frameTypeSchema,
+    data: z.array(orderRecordWireSchema),
+    ...envelopeTailShape,
+  })
+  .transform((frame): OrdersMessage => ({
+    ...envelopeMeta(frame),
+    channel: 'orders',
+    type: frame.type,
+    orders: frame.data,
+  }));
 export type OrdersWireFrame = z.input<typeof ordersFrameSchema>;
 export interface OrdersMessage extends EnvelopeMeta {
   readonly channel: 'orders';
@@ -57,10 +82,18 @@ export const positionRecordWireSchema = z.looseObject({
 export type PositionRecord = z.output<typeof positionRecordWireSchema>;
 
 export const positionsFrameSchema = z
-  .object({ channel: z.literal('positions'), type: frameTypeSchema, data: z.array(positionRecordWireSchema), ...envelopeTailShape })
-  .transform(
-    (frame): PositionsMessage => ({ ...envelopeMeta(frame), channel: 'positions', type: frame.type, positions: frame.data }),
-  );
+  .object({
+    channel: z.literal('positions'),
+    type: frameTypeSchema,
+    data: z.array(positionRecordWireSchema),
+    ...envelopeTailShape,
+  })
+  .transform((frame): PositionsMessage => ({
+    ...envelopeMeta(frame),
+    channel: 'positions',
+    type: frame.type,
+    positions: frame.data,
+  }));
 export type PositionsWireFrame = z.input<typeof positionsFrameSchema>;
 export interface PositionsMessage extends EnvelopeMeta {
   readonly channel: 'positions';
@@ -79,14 +112,22 @@ export const fillRecordWireSchema = z.looseObject({
   fee: decimalSchema,
   time: z.union([z.string().regex(/^\d{1,30}$/), nonNegativeIntSchema]).transform((t) => BigInt(t)),
   liquidity_indicator: z.enum(['MAKER', 'TAKER']),
-  client_order_id: z.union([z.string(), z.number().int().min(0)]).transform(String).optional(),
+  client_order_id: z
+    .union([z.string(), z.number().int().min(0)])
+    .transform(String)
+    .optional(),
   realized_pnl: decimalSchema.optional(),
 });
 export type FillRecord = z.output<typeof fillRecordWireSchema>;
 
 export const fillsFrameSchema = z
   .object({ channel: z.literal('fills'), type: frameTypeSchema, data: fillRecordWireSchema, ...envelopeTailShape })
-  .transform((frame): FillsMessage => ({ ...envelopeMeta(frame), channel: 'fills', type: frame.type, fill: frame.data }));
+  .transform((frame): FillsMessage => ({
+    ...envelopeMeta(frame),
+    channel: 'fills',
+    type: frame.type,
+    fill: frame.data,
+  }));
 export type FillsWireFrame = z.input<typeof fillsFrameSchema>;
 export interface FillsMessage extends EnvelopeMeta {
   readonly channel: 'fills';
@@ -103,7 +144,12 @@ export type AccountRecord = z.output<typeof accountRecordWireSchema>;
 
 export const accountFrameSchema = z
   .object({ channel: z.literal('account'), type: frameTypeSchema, data: accountRecordWireSchema, ...envelopeTailShape })
-  .transform((frame): AccountMessage => ({ ...envelopeMeta(frame), channel: 'account', type: frame.type, account: frame.data }));
+  .transform((frame): AccountMessage => ({
+    ...envelopeMeta(frame),
+    channel: 'account',
+    type: frame.type,
+    account: frame.data,
+  }));
 export type AccountWireFrame = z.input<typeof accountFrameSchema>;
 export interface AccountMessage extends EnvelopeMeta {
   readonly channel: 'account';

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { envelopeMeta, envelopeTailShape, frameTypeSchema, type EnvelopeMeta, type FrameType } from './wsFramesEnvelope.js';
+import {
+  envelopeMeta,
+  envelopeTailShape,
+  frameTypeSchema,
+  type EnvelopeMeta,
+  type FrameType,
+} from './wsFramesEnvelope.js';
 import { decimalSchema, marketIdSchema, sideSchema } from './wsFramesFields.js';
 
 /**
@@ -22,7 +28,6 @@ export const tradeWireSchema = z.object({
   fee_maker: decimalSchema.optional(),
   fee_taker: decimalSchema.optional(),
 });
-export type TradeWire = z.input<typeof tradeWireSchema>;
 
 export const tradesWireFrameSchema = z.object({
   channel: z.literal('trades'),

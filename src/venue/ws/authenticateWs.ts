@@ -39,7 +39,11 @@ class AuthRejected extends VenueWsError {}
 /** No auth reply within the reply timeout; the caller's retries decide, and it is never a refusal. */
 export class AuthReplyLostError extends VenueWsError {
   constructor(timeoutMs: number) {
-    super(`no auth_v2 reply within ${timeoutMs} ms`, { code: 'WS_AUTH_NO_REPLY', details: { timeoutMs }, hints: ['the stream may be stalled; the client sends a new auth_v2 frame'] });
+    super(`no auth_v2 reply within ${timeoutMs} ms`, {
+      code: 'WS_AUTH_NO_REPLY',
+      details: { timeoutMs },
+      hints: ['the stream may be stalled; the client sends a new auth_v2 frame'],
+    });
   }
 }
 
@@ -77,12 +81,20 @@ export async function authenticateWs(deps: {
       if (reply.status === 'success') return reply;
       deps.onRejected?.({ attempt, message: reply.message });
       const status = await auth.signerStatus();
-      if (status !== SIGNER_STATUS_ACTIVE) throw new SignerNotActiveError(auth.signer, auth.account, status, reply.message);
+      if (status !== SIGNER_STATUS_ACTIVE)
+        throw new SignerNotActiveError(auth.signer, auth.account, status, reply.message);
       refusals++;
       throw new AuthRejected(`WebSocket auth_v2 refused ${refusals} time(s) although signer ${auth.signer} is Active`, {
         code: 'WS_AUTH_REJECTED',
-        details: { account: auth.account, signer: auth.signer, attempts: refusals, ...(reply.message === undefined ? {} : { serverMessage: reply.message }) },
-        hints: ['check that the RegisterV2 signature uses the session key and the venue EIP-712 domain, and that the nonce is fresh'],
+        details: {
+          account: auth.account,
+          signer: auth.signer,
+          attempts: refusals,
+          ...(reply.message === undefined ? {} : { serverMessage: reply.message }),
+        },
+        hints: [
+          'check that the RegisterV2 signature uses the session key and the venue EIP-712 domain, and that the nonce is fresh',
+        ],
       });
     },
     {

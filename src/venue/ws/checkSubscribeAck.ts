@@ -31,21 +31,29 @@ export function checkSubscribeAck(
   }
   if (got !== undefined && sameIds(want, got)) return undefined;
   if (gotAll) {
-    return new VenueWsError(`${channel}: the server applied all markets although markets [${want.join(', ')}] were requested`, {
-      code: 'WS_FILTER_IGNORED',
-      details: { channel, requested: want, applied: 'all' },
-      hints: ['the market_ids parameter did not reach the server: check the subscribe frame shape (params.market_ids, numbers)'],
-    });
+    return new VenueWsError(
+      `${channel}: the server applied all markets although markets [${want.join(', ')}] were requested`,
+      {
+        code: 'WS_FILTER_IGNORED',
+        details: { channel, requested: want, applied: 'all' },
+        hints: [
+          'the market_ids parameter did not reach the server: check the subscribe frame shape (params.market_ids, numbers)',
+        ],
+      },
+    );
   }
   return mismatch(channel, want, got);
 }
 
 function mismatch(channel: string, want: number[] | undefined, got: number[] | undefined): VenueWsError {
-  return new VenueWsError(`${channel}: the server applied markets [${got?.join(', ') ?? 'all'}], requested [${want?.join(', ') ?? 'all'}]`, {
-    code: 'WS_FILTER_MISMATCH',
-    details: { channel, requested: want ?? 'all', applied: got ?? 'all' },
-    hints: ['resubscribe; if it persists the venue changed how it applies market filters'],
-  });
+  return new VenueWsError(
+    `${channel}: the server applied markets [${got?.join(', ') ?? 'all'}], requested [${want?.join(', ') ?? 'all'}]`,
+    {
+      code: 'WS_FILTER_MISMATCH',
+      details: { channel, requested: want ?? 'all', applied: got ?? 'all' },
+      hints: ['resubscribe; if it persists the venue changed how it applies market filters'],
+    },
+  );
 }
 
 function normalise(ids: readonly number[] | undefined): number[] | undefined {

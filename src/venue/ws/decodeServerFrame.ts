@@ -1,4 +1,9 @@
-import { controlFrameSchema, channelFrameSchemas, type ChannelMessage, type ControlFrame } from '../schemas/wsFrames.js';
+import {
+  controlFrameSchema,
+  channelFrameSchemas,
+  type ChannelMessage,
+  type ControlFrame,
+} from '../schemas/wsFrames.js';
 import { CHANNELS, type ChannelName } from '../schemas/wsFramesFields.js';
 import { fastDecodeOracle } from './fastDecodeOracle.js';
 import { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
@@ -22,12 +27,16 @@ export function decodeServerFrame(text: string): DecodedServerFrame {
   } catch {
     return { kind: 'malformed', reason: 'not JSON' };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'malformed', reason: 'not a JSON object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { kind: 'malformed', reason: 'not a JSON object' };
   const { channel, type } = raw as Record<string, unknown>;
   if (typeof channel === 'string' && DATA_TYPES.has(type)) return decodeChannelFrame(channel, raw);
   const control = controlFrameSchema.safeParse(raw);
   if (control.success) return { kind: 'control', frame: control.data };
-  return { kind: 'malformed', reason: `unrecognised frame: ${control.error.issues[0]?.message ?? 'no matching shape'}` };
+  return {
+    kind: 'malformed',
+    reason: `unrecognised frame: ${control.error.issues[0]?.message ?? 'no matching shape'}`,
+  };
 }
 
 function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
@@ -37,11 +46,17 @@ function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
   }
   if (channel === 'orderbook') {
     const message = fastDecodeOrderbook(raw);
-    return message === undefined ? { kind: 'malformed', reason: 'invalid orderbook frame' } : { kind: 'channel', message };
+    return message === undefined
+      ? { kind: 'malformed', reason: 'invalid orderbook frame' }
+      : { kind: 'channel', message };
   }
-  if (!(CHANNELS as readonly string[]).includes(channel)) return { kind: 'malformed', reason: `unknown channel ${channel}` };
+  if (!(CHANNELS as readonly string[]).includes(channel))
+    return { kind: 'malformed', reason: `unknown channel ${channel}` };
   const parsed = channelFrameSchemas[channel as ChannelName].safeParse(raw);
   if (parsed.success) return { kind: 'channel', message: parsed.data };
   const issue = parsed.error.issues[0];
-  return { kind: 'malformed', reason: `invalid ${channel} frame at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}` };
+  return {
+    kind: 'malformed',
+    reason: `invalid ${channel} frame at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
+  };
 }

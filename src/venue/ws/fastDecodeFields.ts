@@ -29,7 +29,8 @@ export function weiStringToDecimal(wei: string): string {
 
 /** marketIdSchema: an integer 0..65535, or its canonical decimal string. Undefined if invalid. */
 export function decodeMarketId(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 && value <= MARKET_ID_MAX ? value : undefined;
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value >= 0 && value <= MARKET_ID_MAX ? value : undefined;
   if (typeof value === 'string' && MARKET_ID_PATTERN.test(value)) {
     const id = Number(value);
     return id <= MARKET_ID_MAX ? id : undefined;
@@ -44,7 +45,9 @@ export function decodeEnvelopeMeta(frame: JsonObject): EnvelopeMeta | undefined 
   if (block !== undefined && !isNonNegativeInt(block)) return undefined;
   if (log !== undefined && !isNonNegativeInt(log)) return undefined;
   if (tx !== undefined && typeof tx !== 'string') return undefined;
-  const meta: { workerTimestamp: bigint; blockNumber?: number; logIndex?: number; txHash?: string } = { workerTimestamp: BigInt(ts) };
+  const meta: { workerTimestamp: bigint; blockNumber?: number; logIndex?: number; txHash?: string } = {
+    workerTimestamp: BigInt(ts),
+  };
   if (block !== undefined) meta.blockNumber = block;
   if (log !== undefined) meta.logIndex = log;
   if (tx !== undefined) meta.txHash = tx;

@@ -1,6 +1,12 @@
 import { MARKET_ID_MAX, MARKET_ID_PATTERN } from '../schemas/wsFramesFields.js';
 import type { OracleMessage, OraclePrice } from '../schemas/wsFramesOracle.js';
-import { decodeEnvelopeMeta, isJsonObject, isNonNegativeInt, isWeiString, weiStringToDecimal } from './fastDecodeFields.js';
+import {
+  decodeEnvelopeMeta,
+  isJsonObject,
+  isNonNegativeInt,
+  isWeiString,
+  weiStringToDecimal,
+} from './fastDecodeFields.js';
 
 /**
  * Hand-checked decoder for oracle frames, the per-block hot path: same result as
@@ -36,5 +42,14 @@ export function fastDecodeOracle(frame: unknown): OracleMessage | undefined {
     if (mark !== undefined) decoded.markPrice = weiStringToDecimal(mark);
     prices.set(Number(key), decoded);
   }
-  return { workerTimestamp: meta.workerTimestamp, channel: 'oracle', type: 'update', prices, timestamp, txHash, blockNumber, logIndex };
+  return {
+    workerTimestamp: meta.workerTimestamp,
+    channel: 'oracle',
+    type: 'update',
+    prices,
+    timestamp,
+    txHash,
+    blockNumber,
+    logIndex,
+  };
 }

@@ -1,13 +1,7 @@
 import { UINT32_MAX } from '../schemas/wsFramesFields.js';
 import { WireOrderbookLevel } from '../schemas/wireOrderbookLevel.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
-import {
-  decodeEnvelopeMeta,
-  decodeMarketId,
-  isJsonObject,
-  isNonNegativeInt,
-  isWeiString,
-} from './fastDecodeFields.js';
+import { decodeEnvelopeMeta, decodeMarketId, isJsonObject, isNonNegativeInt, isWeiString } from './fastDecodeFields.js';
 
 /**
  * Hand-checked decoder for orderbook frames: same result as `orderbookFrameSchema` (including
@@ -33,7 +27,14 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (bids === undefined || asks === undefined) return undefined;
   const meta = decodeEnvelopeMeta(frame);
   if (meta === undefined) return undefined;
-  const message: { -readonly [K in keyof OrderbookMessage]: OrderbookMessage[K] } = { workerTimestamp: meta.workerTimestamp, channel: 'orderbook', type, marketId, bids, asks };
+  const message: { -readonly [K in keyof OrderbookMessage]: OrderbookMessage[K] } = {
+    workerTimestamp: meta.workerTimestamp,
+    channel: 'orderbook',
+    type,
+    marketId,
+    bids,
+    asks,
+  };
   if (meta.blockNumber !== undefined) message.blockNumber = meta.blockNumber;
   if (meta.logIndex !== undefined) message.logIndex = meta.logIndex;
   if (meta.txHash !== undefined) message.txHash = meta.txHash;

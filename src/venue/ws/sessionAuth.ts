@@ -63,7 +63,8 @@ export class SessionAuth {
       clock: this.deps.clock,
       signal: this.deps.signal,
       exchange: (frame) => this.exchange(generation, frame),
-      onRejected: ({ attempt, message }) => this.deps.logger.warn({ attempt, serverMessage: message }, 'venue WebSocket auth_v2 refused'),
+      onRejected: ({ attempt, message }) =>
+        this.deps.logger.warn({ attempt, serverMessage: message }, 'venue WebSocket auth_v2 refused'),
     }).then(
       () => {
         if (generation !== this.generation) return;
@@ -79,7 +80,10 @@ export class SessionAuth {
           this.retryLater(generation, error);
           return;
         }
-        this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'venue WebSocket authentication failed');
+        this.deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'venue WebSocket authentication failed',
+        );
         this.deps.onFailed(error);
       },
     );
@@ -93,7 +97,10 @@ export class SessionAuth {
   private retryLater(generation: number, error: unknown): void {
     this.transientFailures++;
     const delayMs = this.backoff(this.transientFailures);
-    this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), attempt: this.transientFailures, delayMs }, 'venue WebSocket authentication hit a transient failure; retrying');
+    this.deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error), attempt: this.transientFailures, delayMs },
+      'venue WebSocket authentication hit a transient failure; retrying',
+    );
     this.deps.onRetrying?.(error, delayMs);
     this.deps.clock.sleep(delayMs, this.deps.signal).then(
       () => {
@@ -119,7 +126,9 @@ export class SessionAuth {
     this.running = false;
     const pending = this.pending;
     this.pending = undefined;
-    pending?.reject(new VenueWsError(`connection lost: ${reason}`, { code: 'WS_CONNECTION_LOST', details: { reason } }));
+    pending?.reject(
+      new VenueWsError(`connection lost: ${reason}`, { code: 'WS_CONNECTION_LOST', details: { reason } }),
+    );
   }
 
   private exchange(generation: number, frame: AuthV2Frame): Promise<AuthReply> {

@@ -3,8 +3,14 @@ import { systemClock, type Clock } from '../../core/clock.js';
 import { checkRange } from '../../core/integerRange.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
 import type { ChannelMessage, ChannelMessages, ControlFrame } from '../schemas/wsFrames.js';
-import { errorFrameChannel, type AuthReply } from '../schemas/wsFramesControl.js';
-import { asChannelName, CHANNELS, isPrivateChannel, MARKET_ID_MAX, type ChannelName } from '../schemas/wsFramesFields.js';
+import { errorFrameChannel } from '../schemas/wsFramesControl.js';
+import {
+  asChannelName,
+  CHANNELS,
+  isPrivateChannel,
+  MARKET_ID_MAX,
+  type ChannelName,
+} from '../schemas/wsFramesFields.js';
 import { AUTH_REPLY_TIMEOUT_MS, type WsAuthenticator } from './authenticateWs.js';
 import { ChannelRegistry, type ChannelSink } from './channelRegistry.js';
 import { checkKnownMarkets } from './checkKnownMarkets.js';
@@ -43,7 +49,12 @@ export interface VenueWsClientOptions {
   readonly blockMs?: number;
   /** Reconnect when no oracle message came for this many block times; 0 disables the watchdog. */
   readonly staleAfterBlocks?: number;
-  readonly reconnect?: { readonly baseMs?: number; readonly maxMs?: number; readonly jitter?: number; readonly random?: () => number };
+  readonly reconnect?: {
+    readonly baseMs?: number;
+    readonly maxMs?: number;
+    readonly jitter?: number;
+    readonly random?: () => number;
+  };
   readonly maxFramesPerSecond?: number;
   /** How long to wait for an auth_v2 reply before sending a new one (a lost reply is not a refusal); default 1 s. */
   readonly authReplyTimeoutMs?: number;
@@ -73,7 +84,13 @@ export class VenueWsClient {
   private readonly venueMarkets: VenueMarketList;
   private readonly logger: WsLogger;
   private readonly lifetime = new AbortController();
-  private readonly counters: WsClientMetrics = { malformedFrames: 0, reconnects: 0, authRetries: 0, framesReceived: 0, framesQueued: 0 };
+  private readonly counters: WsClientMetrics = {
+    malformedFrames: 0,
+    reconnects: 0,
+    authRetries: 0,
+    framesReceived: 0,
+    framesQueued: 0,
+  };
   private readonly backoff: (attempt: number) => number;
   /** 0 = no watchdog (disabled by option, or the oracle heartbeat subscription failed). */
   private staleAfterMs: number;
@@ -118,7 +135,8 @@ export class VenueWsClient {
         for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.syncChannel(channel);
       },
       onFailed: (error) => {
-        for (const channel of this.registry.channels()) if (isPrivateChannel(channel)) this.registry.fail(channel, error);
+        for (const channel of this.registry.channels())
+          if (isPrivateChannel(channel)) this.registry.fail(channel, error);
       },
       onRetrying: (error, delayMs) => {
         this.counters.authRetries++;
@@ -135,7 +153,11 @@ export class VenueWsClient {
 
   channel<C extends ChannelName>(name: C, options: ChannelOptions = {}): Observable<ChannelMessages[C]> {
     if (!(CHANNELS as readonly string[]).includes(name)) {
-      throw new VenueWsError(`unknown channel ${String(name)}`, { code: 'WS_CHANNEL_REFUSED', details: { channel: name }, hints: [`use one of ${CHANNELS.join(', ')}`] });
+      throw new VenueWsError(`unknown channel ${String(name)}`, {
+        code: 'WS_CHANNEL_REFUSED',
+        details: { channel: name },
+        hints: [`use one of ${CHANNELS.join(', ')}`],
+      });
     }
     const ids = normaliseIds(options.marketIds);
     const key = `${name}:${ids?.join(',') ?? '*'}`;
@@ -248,7 +270,12 @@ export class VenueWsClient {
     this.lastOracleAt = this.clock.now();
     this.setState('open');
     if (this.staleAfterMs > 0) {
-      void watchStaleness({ session, clock: this.clock, limitMs: () => this.staleAfterMs, lastHeardAt: () => this.lastOracleAt });
+      void watchStaleness({
+        session,
+        clock: this.clock,
+        limitMs: () => this.staleAfterMs,
+        lastHeardAt: () => this.lastOracleAt,
+      });
     }
     // Public subscriptions first: their acknowledgements are the first sign that the stream is live.
     for (const channel of this.registry.channels()) if (!isPrivateChannel(channel)) this.syncChannel(channel);
@@ -284,7 +311,11 @@ export class VenueWsClient {
       return;
     }
     const account = this.options.authenticator?.account;
-    const frame = this.wire.frameFor(channel, wanted, channel === 'account' && account !== undefined ? [account] : undefined);
+    const frame = this.wire.frameFor(
+      channel,
+      wanted,
+      channel === 'account' && account !== undefined ? [account] : undefined,
+    );
     if (frame !== undefined) this.send(session, frame);
   }
 
@@ -313,7 +344,10 @@ export class VenueWsClient {
     switch (decoded.kind) {
       case 'malformed':
         this.counters.malformedFrames++;
-        this.logger.warn({ reason: decoded.reason, frame: text.slice(0, 200) }, 'malformed venue WebSocket frame dropped');
+        this.logger.warn(
+          { reason: decoded.reason, frame: text.slice(0, 200) },
+          'malformed venue WebSocket frame dropped',
+        );
         return;
       case 'channel':
         this.channelFramesThisSession++;
@@ -353,7 +387,7 @@ export class VenueWsClient {
       return;
     }
     if ('method' in frame && (frame.method === 'auth_v2' || frame.method === 'auth')) {
-      if (session !== this.session || !this.auth.onReply(frame as AuthReply)) {
+      if (session !== this.session || !this.auth.onReply(frame)) {
         this.logger.debug({ status: frame.status }, 'auth reply with no auth_v2 in flight');
       }
     }
@@ -369,7 +403,10 @@ export class VenueWsClient {
         // Without oracle frames every connection would look stale: stop watching rather than
         // reconnect forever.
         this.staleAfterMs = 0;
-        this.logger.warn({ err: describe(error) }, 'oracle heartbeat subscription failed; staleness is no longer watched');
+        this.logger.warn(
+          { err: describe(error) },
+          'oracle heartbeat subscription failed; staleness is no longer watched',
+        );
       },
       complete: () => undefined,
     };

@@ -43,7 +43,10 @@ export class SignerNotActiveError extends VenueWsError {
 }
 
 export function clientClosedError(): VenueWsError {
-  return new VenueWsError('the venue WebSocket client is closed', { code: 'WS_CLOSED', hints: ['create a new client'] });
+  return new VenueWsError('the venue WebSocket client is closed', {
+    code: 'WS_CLOSED',
+    hints: ['create a new client'],
+  });
 }
 
 /** The venue answered a subscription with an error frame (`invalid channel`, `authentication required`). */

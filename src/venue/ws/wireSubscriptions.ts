@@ -23,7 +23,11 @@ export class WireSubscriptions {
    * The frame that brings the venue in line with the wanted state: `wanted` is the union of
    * market ids (undefined = all markets) or null when nobody wants the channel any more.
    */
-  frameFor(channel: ChannelName, wanted: number[] | undefined | null, makers?: readonly string[]): SubscribeFrame | UnsubscribeFrame | undefined {
+  frameFor(
+    channel: ChannelName,
+    wanted: number[] | undefined | null,
+    makers?: readonly string[],
+  ): SubscribeFrame | UnsubscribeFrame | undefined {
     if (wanted === null) {
       return this.filters.delete(channel) ? { method: 'unsubscribe', params: { channel } } : undefined;
     }

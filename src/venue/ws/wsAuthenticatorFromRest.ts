@@ -29,9 +29,14 @@ export function wsAuthenticatorFromRest(deps: {
     fetchNonce: async () => (await deps.rest.loginNonce(deps.account)).nonce,
     sign: async (nonce) => ({
       message,
-      signature: await signTypedStruct(deps.context, deps.signer, 'RegisterV2', { signer: signerAddress, message, nonce: BigInt(nonce) }),
+      signature: await signTypedStruct(deps.context, deps.signer, 'RegisterV2', {
+        signer: signerAddress,
+        message,
+        nonce: BigInt(nonce),
+      }),
     }),
-    signerStatus: async () => (await deps.rest.sessionKeyStatus({ account: deps.account, signer: signerAddress })).status,
+    signerStatus: async () =>
+      (await deps.rest.sessionKeyStatus({ account: deps.account, signer: signerAddress })).status,
   };
 }
 

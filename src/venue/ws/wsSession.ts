@@ -32,9 +32,14 @@ export class WsSession {
       maxFrames: options.maxFramesPerSecond,
     });
     socket.on('message', (data, isBinary) => {
-      if (!isBinary) options.onText(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'));
+      if (!isBinary)
+        options.onText(
+          Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'),
+        );
     });
-    socket.on('close', (code, reason) => this.end(`closed by server (code ${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`));
+    socket.on('close', (code, reason) =>
+      this.end(`closed by server (code ${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`),
+    );
     socket.on('error', (error) => this.end(`socket error: ${error.message}`));
   }
 

@@ -22,7 +22,11 @@ describe('summariseCpuProfile', () => {
     const summary = summariseCpuProfile(profile, { root: '/repo/' });
     expect(summary).toMatchObject({ sampledMs: 8, idleMs: 4, busyMs: 4 });
     const byName = new Map(summary.bySelf.map((e) => [e.name, e]));
-    expect(byName.get('recover (node_modules/secp256k1/lib/index.js:302)')).toMatchObject({ selfMs: 2, selfPct: 50, totalMs: 2 });
+    expect(byName.get('recover (node_modules/secp256k1/lib/index.js:302)')).toMatchObject({
+      selfMs: 2,
+      selfPct: 50,
+      totalMs: 2,
+    });
     expect(byName.get('handle (src/sim/rest/server.ts)')).toMatchObject({ selfMs: 1, totalMs: 4, totalPct: 100 });
     // The recursive hash counts once per sample in its total.
     expect(byName.get('hash (src/protocol/keccak.ts)')).toMatchObject({ selfMs: 1, totalMs: 1 });

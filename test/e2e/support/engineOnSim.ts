@@ -24,7 +24,15 @@ export function engineOnSim(who: SimAccount, options: EngineOnSimOptions = {}): 
     rest: who.rest,
     sender: options.sender ?? venueSender(who.rest),
     config: withEngineDefaults({
-      guards: { maxOpenOrders: 100, actionsPerSecond: 1000, actionBurst: 1000, maxOrderNotional: '100000', maxPositionNotional: '1000000', killSwitchMaxLoss: '100000', ...options.guards },
+      guards: {
+        maxOpenOrders: 100,
+        actionsPerSecond: 1000,
+        actionBurst: 1000,
+        maxOrderNotional: '100000',
+        maxPositionNotional: '1000000',
+        killSwitchMaxLoss: '100000',
+        ...options.guards,
+      },
       ...(options.retry === undefined ? {} : { retry: options.retry }),
     }),
     selectors: SPEC_SELECTORS,

@@ -11,22 +11,35 @@ import type { SimAccount } from './simAccount.js';
  * is off). Resolves once the account channel's snapshot arrived: it is subscribed last, so every
  * feed is live on the venue by then.
  */
-export async function attachEngineToSimWs(sim: RunningSim, who: SimAccount, engine: Engine, hooks: Parameters<Engine['attach']>[1] = {}): Promise<VenueWsClient> {
+export async function attachEngineToSimWs(
+  sim: RunningSim,
+  who: SimAccount,
+  engine: Engine,
+  hooks: Parameters<Engine['attach']>[1] = {},
+): Promise<VenueWsClient> {
   const ws = new VenueWsClient({
     reconnect: { baseMs: 20, maxMs: 100 },
     url: sim.wsUrl,
     knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-    authenticator: wsAuthenticatorFromRest({ rest: who.rest, context: who.context, account: who.account, signer: who.signer }),
+    authenticator: wsAuthenticatorFromRest({
+      rest: who.rest,
+      context: who.context,
+      account: who.account,
+      signer: who.signer,
+    }),
     staleAfterBlocks: 0,
   });
-  engine.attach({
-    orders: ws.channel('orders'),
-    positions: ws.channel('positions'),
-    fills: ws.channel('fills'),
-    account: ws.channel('account'),
-    oracle: NEVER,
-    reconnected: NEVER,
-  }, hooks);
+  engine.attach(
+    {
+      orders: ws.channel('orders'),
+      positions: ws.channel('positions'),
+      fills: ws.channel('fills'),
+      account: ws.channel('account'),
+      oracle: NEVER,
+      reconnected: NEVER,
+    },
+    hooks,
+  );
   await firstValueFrom(ws.channel('account'));
   return ws;
 }

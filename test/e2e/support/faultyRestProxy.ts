@@ -30,16 +30,23 @@ export async function startFaultyRestProxy(targetUrl: string): Promise<FaultyRes
     if (left > 0) failCounts.set(path, left - 1);
     if (failing.has(path) || left > 0) {
       refused.set(path, (refused.get(path) ?? 0) + 1);
-      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'Unavailable', message: 'Unavailable: upstream gateway' } }));
+      res
+        .writeHead(503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'Unavailable', message: 'Unavailable: upstream gateway' } }));
       return;
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
-      const init: RequestInit = { method: req.method ?? 'GET', headers: { 'content-type': req.headers['content-type'] ?? 'application/json' } };
+      const init: RequestInit = {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      };
       if (chunks.length > 0) init.body = Buffer.concat(chunks);
       const answer = await fetch(`${targetUrl}${req.url ?? '/'}`, init);
-      const headers: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
+      const headers: Record<string, string> = {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+      };
       const retryAfter = answer.headers.get('retry-after');
       if (retryAfter !== null) headers['retry-after'] = retryAfter;
       res.writeHead(answer.status, headers).end(Buffer.from(await answer.arrayBuffer()));

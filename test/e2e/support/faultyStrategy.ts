@@ -16,7 +16,12 @@ const outsideAnyStrategy = new AsyncResource('perpbot-test-detached');
 export default defineStrategy({
   name: 'faulty',
   description: 'rests a bid, then fails in a nested subscription or outside any strategy',
-  params: z.object({ size: z.string(), offset_bps: z.number().positive(), fault: z.enum(['nested', 'detached']), oversize: z.string().optional() }),
+  params: z.object({
+    size: z.string(),
+    offset_bps: z.number().positive(),
+    fault: z.enum(['nested', 'detached']),
+    oversize: z.string().optional(),
+  }),
   run: (ctx) => {
     const marketId = ctx.markets[0]!;
     const fail = ctx.outcomes.pipe(
@@ -40,11 +45,20 @@ export default defineStrategy({
     const bids = ctx.streams.mark(marketId).pipe(
       take(1),
       mergeMap((m) => {
-        const bid = (size: string) => ctx.intents.placeLimit({ marketId, side: 'buy', size, price: offsetByBps(m.markPrice, -ctx.params.offset_bps), priceRounding: 'down', postOnly: true });
-        return from(ctx.params.oversize === undefined ? [bid(ctx.params.size)] : [bid(ctx.params.size), bid(ctx.params.oversize)]);
+        const bid = (size: string) =>
+          ctx.intents.placeLimit({
+            marketId,
+            side: 'buy',
+            size,
+            price: offsetByBps(m.markPrice, -ctx.params.offset_bps),
+            priceRounding: 'down',
+            postOnly: true,
+          });
+        return from(
+          ctx.params.oversize === undefined ? [bid(ctx.params.size)] : [bid(ctx.params.size), bid(ctx.params.oversize)],
+        );
       }),
     );
     return merge(bids, fail);
   },
 });
-

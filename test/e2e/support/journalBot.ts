@@ -65,12 +65,23 @@ export interface BotOnSimOptions {
  * The whole bot (runBot) on the simulator with the config `text`, strategies resolved from
  * `root`, its JSON log lines kept; resolves once the bot is ready, rejects if it ends before.
  */
-export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: string, root: string, options: BotOnSimOptions = {}): Promise<JournalBot> {
+export async function startBotOnSim(
+  sim: RunningSim,
+  who: BotAccount,
+  text: string,
+  root: string,
+  options: BotOnSimOptions = {},
+): Promise<JournalBot> {
   const config = await loadConfig({ text, env: {} });
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter((l: string) => l.length > 0));
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((l: string) => l.length > 0),
+      );
       done();
     },
   });
@@ -79,7 +90,10 @@ export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: stri
   const started = new Promise<Engine>((r) => (ready = r));
   const running = runBot({
     config,
-    keys: { account: { address: who.account, ...(who.accountKey === undefined ? {} : { privateKey: who.accountKey }) }, signer: { address: who.signer.address, privateKey: who.signerKey } },
+    keys: {
+      account: { address: who.account, ...(who.accountKey === undefined ? {} : { privateKey: who.accountKey }) },
+      signer: { address: who.signer.address, privateKey: who.signerKey },
+    },
     restUrl: options.restUrl ?? sim.restUrl,
     wsUrl: sim.wsUrl,
     logger: createLogger({ level: 'info', pretty: false, destination }),
@@ -89,7 +103,10 @@ export async function startBotOnSim(sim: RunningSim, who: BotAccount, text: stri
     ...(options.onControlServer === undefined ? {} : { onControlServer: options.onControlServer }),
     onReady: ({ engine }) => ready(engine),
   });
-  const engine = await Promise.race([started, running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`)))]);
+  const engine = await Promise.race([
+    started,
+    running.then(() => Promise.reject(new Error(`runBot ended early:\n${lines.slice(-5).join('\n')}`))),
+  ]);
   return {
     engine,
     lines,

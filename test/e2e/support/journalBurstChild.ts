@@ -18,8 +18,16 @@ const env = (name: string): string => {
   if (value === undefined) throw new Error(`${name} is not set`);
   return value;
 };
-const toStderr = (level: string) => (obj: object, msg?: string) => process.stderr.write(`${level} ${msg ?? ''} ${JSON.stringify(obj, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Error ? v.message : v))}\n`);
-const log = { debug: process.env['BURST_DEBUG'] === '1' ? toStderr('debug') : () => {}, info() {}, warn: toStderr('warn'), error: toStderr('error') };
+const toStderr = (level: string) => (obj: object, msg?: string) =>
+  process.stderr.write(
+    `${level} ${msg ?? ''} ${JSON.stringify(obj, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Error ? v.message : v))}\n`,
+  );
+const log = {
+  debug: process.env['BURST_DEBUG'] === '1' ? toStderr('debug') : () => {},
+  info() {},
+  warn: toStderr('warn'),
+  error: toStderr('error'),
+};
 
 async function main(): Promise<void> {
   const account = env('BURST_ACCOUNT') as `0x${string}`;
@@ -51,7 +59,9 @@ async function main(): Promise<void> {
     // Short permits: a restarted process waits out the deadline of what was in flight at the kill.
     permitDeadlineSeconds: 4,
     journal: journaled.engineJournal,
-    ...(journaled.restoredNonceHighWater === undefined ? {} : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
+    ...(journaled.restoredNonceHighWater === undefined
+      ? {}
+      : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
   });
   journaled.beforeStart(engine);
   await engine.start();
@@ -62,9 +72,21 @@ async function main(): Promise<void> {
     if (next >= count) return;
     const i = next++;
     void engine
-      .execute(placeLimit({ intentId: `${runId}-${i}`, strategy: 'burst', marketId: 1, side: 'buy', size: '0.00015', price: (50_000 + i).toString(), postOnly: true }))
+      .execute(
+        placeLimit({
+          intentId: `${runId}-${i}`,
+          strategy: 'burst',
+          marketId: 1,
+          side: 'buy',
+          size: '0.00015',
+          price: (50_000 + i).toString(),
+          postOnly: true,
+        }),
+      )
       .then((o) => {
-        process.stdout.write(`outcome ${o.intentId} ${o.type} ${o.type === 'failed' ? (o.error.kind ?? o.error.code) : ''}\n`);
+        process.stdout.write(
+          `outcome ${o.intentId} ${o.type} ${o.type === 'failed' ? (o.error.kind ?? o.error.code) : ''}\n`,
+        );
         submitNext();
       });
   };

@@ -22,7 +22,9 @@ export default defineStrategy({
         return EMPTY;
       }
       const marketId = ctx.markets[0]!;
-      const intents = ctx.params.bids.map((price) => ctx.intents.placeLimit({ marketId, side: 'buy', size: ctx.params.size, price, postOnly: true }));
+      const intents = ctx.params.bids.map((price) =>
+        ctx.intents.placeLimit({ marketId, side: 'buy', size: ctx.params.size, price, postOnly: true }),
+      );
       storage.save('placed', { intentIds: intents.map((i) => i.intentId), starts: 1 });
       return from(intents);
     }),

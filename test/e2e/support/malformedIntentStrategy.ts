@@ -11,5 +11,8 @@ export default defineStrategy({
   name: 'malformed-intent',
   description: 'emits one bid with a size that is not a number',
   params: z.object({}),
-  run: (ctx) => from([ctx.intents.placeLimit({ marketId: ctx.markets[0]!, side: 'buy', size: 'abc', price: '60000', postOnly: true })]),
+  run: (ctx) =>
+    from([
+      ctx.intents.placeLimit({ marketId: ctx.markets[0]!, side: 'buy', size: 'abc', price: '60000', postOnly: true }),
+    ]),
 });

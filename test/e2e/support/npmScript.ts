@@ -9,7 +9,8 @@ const ROOT = resolve(import.meta.dirname, '..', '..', '..');
  * `node` is this test's own node binary.
  */
 export function npmScript(name: string): { readonly command: string; readonly args: string[] } {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   const script = scripts[name];
   if (script === undefined) throw new Error(`package.json has no script named ${name}`);
   const [command = '', ...args] = script.split(/\s+/);

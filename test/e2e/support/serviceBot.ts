@@ -19,7 +19,10 @@ export interface ServiceBot {
 /** A strategies root in `dir` whose strategies/serviceProbe.ts re-exports the service probe. */
 export function prepareServiceRoot(dir: string): void {
   mkdirSync(join(dir, 'strategies'), { recursive: true });
-  writeFileSync(join(dir, 'strategies', 'serviceProbe.ts'), `export { default } from ${JSON.stringify(new URL('./serviceProbeStrategy.ts', import.meta.url).pathname)};\n`);
+  writeFileSync(
+    join(dir, 'strategies', 'serviceProbe.ts'),
+    `export { default } from ${JSON.stringify(new URL('./serviceProbeStrategy.ts', import.meta.url).pathname)};\n`,
+  );
 }
 
 export function serviceBotConfig(dir: string, strategies: string, extra = ''): string {
@@ -61,7 +64,9 @@ export async function startServiceBot(
 }
 
 /** Prometheus text exposition -> samples; throws on a line that is not valid exposition. */
-export function parsePrometheus(text: string): { readonly name: string; readonly labels: Record<string, string>; readonly value: number }[] {
+export function parsePrometheus(
+  text: string,
+): { readonly name: string; readonly labels: Record<string, string>; readonly value: number }[] {
   const samples: { name: string; labels: Record<string, string>; value: number }[] = [];
   const types = new Map<string, string>();
   for (const line of text.split('\n')) {
@@ -69,25 +74,41 @@ export function parsePrometheus(text: string): { readonly name: string; readonly
     if (line.startsWith('# HELP ')) continue;
     if (line.startsWith('# TYPE ')) {
       const [name, type] = line.slice(7).split(' ');
-      if (name === undefined || !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(type ?? '')) throw new Error(`bad TYPE line: ${line}`);
+      if (name === undefined || !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(type ?? ''))
+        throw new Error(`bad TYPE line: ${line}`);
       types.set(name, type as string);
       continue;
     }
     // Values as Prometheus reads them (Go's ParseFloat: NaN and Inf in any case; prom-client writes "Nan").
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[Nn][Aa][Nn]|[+-]?[Ii][Nn][Ff]))(?: -?\d+)?$/.exec(line);
+    const match =
+      /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[Nn][Aa][Nn]|[+-]?[Ii][Nn][Ff]))(?: -?\d+)?$/.exec(
+        line,
+      );
     if (match === null) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
     const labelText = match[2] ?? '';
-    for (const pair of labelText.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1] as string] = (pair[2] as string).replace(/\\(.)/g, '$1');
+    for (const pair of labelText.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[pair[1] as string] = (pair[2] as string).replace(/\\(.)/g, '$1');
     const name = match[1] as string;
     const family = name.replace(/_(bucket|sum|count|total)$/, '');
     if (!types.has(name) && !types.has(family)) throw new Error(`sample ${name} has no TYPE line`);
     const raw = (match[3] as string).toLowerCase();
-    samples.push({ name, labels, value: raw === 'nan' ? Number.NaN : raw.endsWith('inf') ? (raw.startsWith('-') ? -Infinity : Infinity) : Number(raw) });
+    samples.push({
+      name,
+      labels,
+      value:
+        raw === 'nan' ? Number.NaN : raw.endsWith('inf') ? (raw.startsWith('-') ? -Infinity : Infinity) : Number(raw),
+    });
   }
   return samples;
 }
 
-export function sumOf(samples: ReturnType<typeof parsePrometheus>, name: string, where: Record<string, string> = {}): number {
-  return samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+export function sumOf(
+  samples: ReturnType<typeof parsePrometheus>,
+  name: string,
+  where: Record<string, string> = {},
+): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }

@@ -23,8 +23,12 @@ export default defineStrategy({
     const marketId = ctx.markets[0] as number;
     const { params } = ctx;
     const opening: Intent[] = [
-      ...(params.taker_size === undefined ? [] : [ctx.intents.placeMarket({ marketId, side: 'buy', size: params.taker_size })]),
-      ...params.bids.map((price) => ctx.intents.placeLimit({ marketId, side: 'buy', size: params.size, price, postOnly: true })),
+      ...(params.taker_size === undefined
+        ? []
+        : [ctx.intents.placeMarket({ marketId, side: 'buy', size: params.taker_size })]),
+      ...params.bids.map((price) =>
+        ctx.intents.placeLimit({ marketId, side: 'buy', size: params.size, price, postOnly: true }),
+      ),
     ];
     if (params.cycle_bid === undefined) return from(opening);
     const cycleBid = params.cycle_bid;
@@ -35,14 +39,21 @@ export default defineStrategy({
         if (o.intentId !== pending) return;
         pending = undefined;
         if (o.type === 'accepted' && o.kind === 'placeLimit') resting = o.intentId;
-        if (o.kind === 'cancel' && (o.type === 'accepted' || (o.type === 'refused' && o.rejection.rule === 'cancel_target_finished'))) resting = undefined;
+        if (
+          o.kind === 'cancel' &&
+          (o.type === 'accepted' || (o.type === 'refused' && o.rejection.rule === 'cancel_target_finished'))
+        )
+          resting = undefined;
       }),
       mergeMap(() => EMPTY as Observable<Intent>),
     );
     const cycle = interval(params.every_ms).pipe(
       mergeMap((): Intent[] => {
         if (pending !== undefined) return [];
-        const intent = resting === undefined ? ctx.intents.placeLimit({ marketId, side: 'buy', size: params.size, price: cycleBid, postOnly: true }) : ctx.intents.cancel({ marketId, target: { intentId: resting } });
+        const intent =
+          resting === undefined
+            ? ctx.intents.placeLimit({ marketId, side: 'buy', size: params.size, price: cycleBid, postOnly: true })
+            : ctx.intents.cancel({ marketId, target: { intentId: resting } });
         pending = intent.intentId;
         return [intent];
       }),

@@ -28,7 +28,10 @@ export async function signingContextOf(rest: RestClient): Promise<SigningContext
   return (await readSigningInfo(rest)).context;
 }
 
-export async function fundedAccount(sim: RunningSim, options: { register?: boolean; skipLag?: boolean } = {}): Promise<SimAccount> {
+export async function fundedAccount(
+  sim: RunningSim,
+  options: { register?: boolean; skipLag?: boolean } = {},
+): Promise<SimAccount> {
   const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 10_000 });
   const accountKey = generatePrivateKey();
   const accountSigner = fastPrivateKeySigner(accountKey);
@@ -39,7 +42,14 @@ export async function fundedAccount(sim: RunningSim, options: { register?: boole
   await rest.deposit({ account, amount: '1000' });
   if (options.skipLag !== false) sim.controls.registerNow(account);
   if (options.register !== false) {
-    await registerSigner({ rest, context, account: accountSigner, signer, clock: systemClock, message: 'perpbot test session key' });
+    await registerSigner({
+      rest,
+      context,
+      account: accountSigner,
+      signer,
+      clock: systemClock,
+      message: 'perpbot test session key',
+    });
   }
   return { account, accountSigner, accountKey, signer, signerKey, rest, context };
 }
@@ -52,7 +62,14 @@ export async function grantAllowance(who: SimAccount, budgetUsd = 10_000n): Prom
   const nonceAnchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor) + 1n;
   const allowanceExpiry = Math.floor(Date.now() / 1000) + 3600;
   const budget = budgetUsd * 10n ** 18n;
-  const signature = await signTypedStruct(who.context, who.accountSigner, 'PermitSingle', { account: who.account, operator, budget, allowanceExpiry, nonceAnchor, nonceBitmap: 0 });
+  const signature = await signTypedStruct(who.context, who.accountSigner, 'PermitSingle', {
+    account: who.account,
+    operator,
+    budget,
+    allowanceExpiry,
+    nonceAnchor,
+    nonceBitmap: 0,
+  });
   await who.rest.approveSingle({
     account: who.account,
     operator,

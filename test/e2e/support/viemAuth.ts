@@ -18,7 +18,12 @@ export async function fetchAuthNonce(harness: SimRestHarness, account: Hex): Pro
 }
 
 /** The POST /v1/auth/login body: Login(account, nonce, deadline) signed by the account key. */
-export async function loginBody(harness: SimRestHarness, key: PrivateKeyAccount, nonce: string, deadline: number): Promise<Record<string, unknown>> {
+export async function loginBody(
+  harness: SimRestHarness,
+  key: PrivateKeyAccount,
+  nonce: string,
+  deadline: number,
+): Promise<Record<string, unknown>> {
   const signature = await key.signTypedData({
     domain: harness.domain,
     primaryType: 'Login',
@@ -35,7 +40,11 @@ export async function loginBody(harness: SimRestHarness, key: PrivateKeyAccount,
 }
 
 /** Logs in over REST and returns the token pair (`access_token`, `refresh_token`, `expires_in`). */
-export async function login(harness: SimRestHarness, key: PrivateKeyAccount, nowSeconds = Math.floor(Date.now() / 1000)) {
+export async function login(
+  harness: SimRestHarness,
+  key: PrivateKeyAccount,
+  nowSeconds = Math.floor(Date.now() / 1000),
+) {
   const nonce = await fetchAuthNonce(harness, key.address);
   const answer = await harness.post('/v1/auth/login', await loginBody(harness, key, nonce, nowSeconds + 60));
   return tokenPairResponseSchema.parse(answer.json).data;
@@ -53,7 +62,10 @@ export async function authV2Frame(
   harness: SimRestHarness,
   who: { readonly account: { readonly address: Hex }; readonly signer: PrivateKeyAccount },
   options: AuthV2Options = {},
-): Promise<{ method: 'auth_v2'; params: { account: Hex; signer: Hex; message: string; nonce: string; signature: Hex } }> {
+): Promise<{
+  method: 'auth_v2';
+  params: { account: Hex; signer: Hex; message: string; nonce: string; signature: Hex };
+}> {
   const nonce = options.nonce ?? (await fetchAuthNonce(harness, who.account.address));
   const signature = await (options.signedBy ?? who.signer).signTypedData({
     domain: harness.domain,

@@ -8,8 +8,16 @@ import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/eng
 import { cancel, placeLimit, setLeverage } from '../../../src/engine/intentBuilders.js';
 import type { Rejection } from '../../../src/engine/rejection.js';
 
-const config: GuardConfig = { ...DEFAULT_ENGINE_CONFIG.guards, maxOpenOrders: 2, actionsPerSecond: 1, actionBurst: 1, maxOrderNotional: '1000000', maxPositionNotional: '1000000' };
-const bid = (intentId: string) => placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100' });
+const config: GuardConfig = {
+  ...DEFAULT_ENGINE_CONFIG.guards,
+  maxOpenOrders: 2,
+  actionsPerSecond: 1,
+  actionBurst: 1,
+  maxOrderNotional: '1000000',
+  maxPositionNotional: '1000000',
+};
+const bid = (intentId: string) =>
+  placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100' });
 
 function account(openOrders: number): AccountState {
   return { positions: new Map(), marginModes: new Map(), openOrders: new Map([[1, openOrders]]) };
@@ -114,7 +122,12 @@ describe('AdmissionGate.watchPnl', () => {
   it('trips at once with a confirmation time of 0, and a dispose drops a pending confirmation', async () => {
     const clock = new ManualClock();
     const trips: string[] = [];
-    const immediate = accountGate({ config: { ...lossConfig, killSwitchLossConfirmMs: 0 }, clock, maxWaitMs: 1, onKillSwitchTripped: (r) => trips.push(r) });
+    const immediate = accountGate({
+      config: { ...lossConfig, killSwitchLossConfirmMs: 0 },
+      clock,
+      maxWaitMs: 1,
+      onKillSwitchTripped: (r) => trips.push(r),
+    });
     immediate.watchPnl({ realized: '-100', unrealized: '0' });
     expect(immediate.killSwitch.tripped).toBe(true);
     const disposed = watcher(clock, trips);
@@ -130,7 +143,11 @@ describe('AdmissionGate admissions', () => {
   it('counts intents admitted together as in flight until they settle, so a burst cannot pass max open orders', async () => {
     const g = accountGate({ config: { ...config, actionsPerSecond: 100, actionBurst: 100 }, clock: new ManualClock() });
     const burst = await Promise.all([bid('a'), bid('b'), bid('c')].map((i) => g.admit(i, undefined, account(0))));
-    expect(burst.map((answer) => ('rule' in answer ? answer.rule : 'admitted'))).toEqual(['admitted', 'admitted', 'max_open_orders']);
+    expect(burst.map((answer) => ('rule' in answer ? answer.rule : 'admitted'))).toEqual([
+      'admitted',
+      'admitted',
+      'max_open_orders',
+    ]);
     const [a, b] = burst.slice(0, 2).map((answer) => ticketOf(answer));
     expect(await g.admit(bid('d'), undefined, account(0))).toMatchObject({ rule: 'max_open_orders', value: '2' });
     a?.settled();
@@ -178,7 +195,14 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
   it('refuses an intent whose check throws, naming the scope and the error, and holds nothing in flight', async () => {
     const clock = new ManualClock();
     const inFlight = new InFlightActions(clock);
-    const g = accountGate({ clock, inFlight, config: roomy, judge: () => { throw new Error('not a decimal: "abc"'); } });
+    const g = accountGate({
+      clock,
+      inFlight,
+      config: roomy,
+      judge: () => {
+        throw new Error('not a decimal: "abc"');
+      },
+    });
     const answer = await g.admit(bid('a'));
     expect(answer).toMatchObject({ rule: 'guard_error', value: 'placeLimit' });
     expect((answer as Rejection).reason).toMatch(/the account admission check threw \(not a decimal: "abc"\)/);
@@ -187,20 +211,46 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
 
   it('refuses when reading the scope state throws', async () => {
     const clock = new ManualClock();
-    const g = accountGate({ clock, config: roomy, accountState: () => { throw new Error('ledger broken'); } });
+    const g = accountGate({
+      clock,
+      config: roomy,
+      accountState: () => {
+        throw new Error('ledger broken');
+      },
+    });
     expect(await g.admit(bid('a'))).toMatchObject({ rule: 'guard_error' });
   });
 
   it('judges the trading conditions first: degraded refuses an opening order with FEED_DOWN and lets a cancel and a reduce-only order through', async () => {
     const clock = new ManualClock();
     const conditions = new TradingConditions(clock);
-    const g = accountGate({ clock, config: roomy, conditions: { verdict: (i) => conditions.verdict(i, DEFAULT_ENGINE_CONFIG.degraded) } });
+    const g = accountGate({
+      clock,
+      config: roomy,
+      conditions: { verdict: (i) => conditions.verdict(i, DEFAULT_ENGINE_CONFIG.degraded) },
+    });
     conditions.feedDown('reconnecting: socket closed');
     const refused = await g.admit(bid('a'));
     expect(refused).toMatchObject({ rule: 'feed_down' });
-    expect((refused as Rejection).reason).toBe("trading paused (FEED_DOWN): private feeds down (reconnecting: socket closed)");
-    ticketOf(await g.admit(cancel({ intentId: 'c', strategy: 's', marketId: 1, target: { orderId: '0x01' } }))).settled();
-    ticketOf(await g.admit(placeLimit({ intentId: 'r', strategy: 's', marketId: 1, side: 'sell', size: '1', price: '100', reduceOnly: true }))).settled();
+    expect((refused as Rejection).reason).toBe(
+      'trading paused (FEED_DOWN): private feeds down (reconnecting: socket closed)',
+    );
+    ticketOf(
+      await g.admit(cancel({ intentId: 'c', strategy: 's', marketId: 1, target: { orderId: '0x01' } })),
+    ).settled();
+    ticketOf(
+      await g.admit(
+        placeLimit({
+          intentId: 'r',
+          strategy: 's',
+          marketId: 1,
+          side: 'sell',
+          size: '1',
+          price: '100',
+          reduceOnly: true,
+        }),
+      ),
+    ).settled();
     conditions.feedUp();
     expect(await g.admit(bid('b'))).toMatchObject(admittedTicket);
   });
@@ -209,7 +259,11 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
     const clock = new ManualClock();
     const conditions = new TradingConditions(clock);
     conditions.registerReconciler('journal');
-    const g = accountGate({ clock, config: roomy, conditions: { verdict: (i) => conditions.verdict(i, DEFAULT_ENGINE_CONFIG.degraded) } });
+    const g = accountGate({
+      clock,
+      config: roomy,
+      conditions: { verdict: (i) => conditions.verdict(i, DEFAULT_ENGINE_CONFIG.degraded) },
+    });
     conditions.reconcileStarted('journal');
     let answer: Rejection | InFlightTicket | undefined;
     void g.admit(bid('a')).then((a) => (answer = a));
@@ -224,7 +278,8 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
     const clock = new ManualClock();
     const g = accountGate({ clock, config: { ...roomy, maxOpenOrders: 100, actionsPerSecond: 1, actionBurst: 1 } });
     const answers: string[] = [];
-    const record = (id: string) => (answer: Rejection | InFlightTicket) => answers.push(`${id}:${'rule' in answer ? answer.rule : 'admitted'}`);
+    const record = (id: string) => (answer: Rejection | InFlightTicket) =>
+      answers.push(`${id}:${'rule' in answer ? answer.rule : 'admitted'}`);
     g.enqueue(bid('a'), record('a'));
     // Decided at once when nothing waits ahead.
     expect(answers).toEqual(['a:admitted']);
@@ -242,7 +297,13 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
   it("shares one in-flight count between scopes: a strategy's hold counts for the account, but never against the intent itself", async () => {
     const clock = new ManualClock();
     const inFlight = new InFlightActions(clock);
-    const strategy = accountGate({ name: 'strategy s', clock, inFlight, config: roomy, inFlightFilter: { strategy: 's', placementsOnly: true } });
+    const strategy = accountGate({
+      name: 'strategy s',
+      clock,
+      inFlight,
+      config: roomy,
+      inFlightFilter: { strategy: 's', placementsOnly: true },
+    });
     const account2 = accountGate({ clock, inFlight, config: roomy });
     ticketOf(await strategy.admit(bid('a')));
     ticketOf(await strategy.admit(bid('b')));

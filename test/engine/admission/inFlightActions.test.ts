@@ -14,7 +14,12 @@ const intentOf = (id: number, kind: number, marketId: number): Intent => {
 
 describe('InFlightActions', () => {
   it('keeps the account-wide counts and the leverage flag incrementally, equal to a walk over what is held, after any holds and releases', () => {
-    const step = fc.record({ hold: fc.boolean(), id: fc.integer({ min: 0, max: 12 }), kind: fc.integer({ min: 0, max: 2 }), market: fc.integer({ min: 1, max: 3 }) });
+    const step = fc.record({
+      hold: fc.boolean(),
+      id: fc.integer({ min: 0, max: 12 }),
+      kind: fc.integer({ min: 0, max: 2 }),
+      market: fc.integer({ min: 1, max: 3 }),
+    });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 0, max: 12 }), (steps, excluded) => {
         const actions = new InFlightActions(new ManualClock());
@@ -32,9 +37,12 @@ describe('InFlightActions', () => {
         }
         const excluding = `i${excluded}`;
         const walk = new Map<number, number>();
-        for (const [id, intent] of held) if (id !== excluding) walk.set(intent.marketId, (walk.get(intent.marketId) ?? 0) + 1);
+        for (const [id, intent] of held)
+          if (id !== excluding) walk.set(intent.marketId, (walk.get(intent.marketId) ?? 0) + 1);
         expect(new Map(actions.byMarket({ excluding }))).toEqual(walk);
-        expect(actions.leverageInFlight(excluding)).toBe([...held].some(([id, intent]) => id !== excluding && intent.kind === 'setLeverage'));
+        expect(actions.leverageInFlight(excluding)).toBe(
+          [...held].some(([id, intent]) => id !== excluding && intent.kind === 'setLeverage'),
+        );
         expect(actions.size).toBe(held.size);
       }),
     );
@@ -46,6 +54,11 @@ describe('InFlightActions', () => {
     actions.hold(intentOf(2, 1, 1));
     actions.hold(intentOf(1, 0, 2));
     expect(new Map(actions.byMarket({ strategy: 's0', placementsOnly: true }))).toEqual(new Map([[1, 1]]));
-    expect(new Map(actions.byMarket())).toEqual(new Map([[1, 2], [2, 1]]));
+    expect(new Map(actions.byMarket())).toEqual(
+      new Map([
+        [1, 2],
+        [2, 1],
+      ]),
+    );
   });
 });

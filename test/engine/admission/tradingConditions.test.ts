@@ -5,7 +5,14 @@ import { followConnection } from '../../../src/engine/admission/followConnection
 import { OutageWatch } from '../../../src/engine/admission/outageWatch.js';
 import { TradingConditions, type TradingState } from '../../../src/engine/admission/tradingConditions.js';
 import { DEFAULT_ENGINE_CONFIG, type DegradedConfig } from '../../../src/engine/engineConfig.js';
-import { cancel, cancelAll, closePosition, placeLimit, placeMarket, setLeverage } from '../../../src/engine/intentBuilders.js';
+import {
+  cancel,
+  cancelAll,
+  closePosition,
+  placeLimit,
+  placeMarket,
+  setLeverage,
+} from '../../../src/engine/intentBuilders.js';
 import type { Intent } from '../../../src/engine/intents.js';
 
 const base = { strategy: 's', marketId: 1 };
@@ -34,7 +41,14 @@ describe('TradingConditions', () => {
     c.feedDown('reconnecting: socket closed');
     expect(c.state).toMatchObject({ mode: 'degraded', reasons: ['private feeds down (reconnecting: socket closed)'] });
     expect(verdicts(c)).toEqual(['o:feed_down', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:feed_down']);
-    expect(verdicts(c, { ...DEFAULT_ENGINE_CONFIG.degraded, allowCancels: false, allowReduceOnly: false })).toEqual(['o:feed_down', 'r:feed_down', 'c:feed_down', 'ca:feed_down', 'cp:feed_down', 'l:feed_down']);
+    expect(verdicts(c, { ...DEFAULT_ENGINE_CONFIG.degraded, allowCancels: false, allowReduceOnly: false })).toEqual([
+      'o:feed_down',
+      'r:feed_down',
+      'c:feed_down',
+      'ca:feed_down',
+      'cp:feed_down',
+      'l:feed_down',
+    ]);
   });
 
   it('after the feeds come back, stays degraded until every reconciler succeeded; a running one makes intents wait; a failed one names its reason and hint', () => {
@@ -43,7 +57,10 @@ describe('TradingConditions', () => {
     c.registerReconciler('journal');
     c.feedDown('reconnecting');
     c.feedUp();
-    expect(c.state.reasons).toEqual(['engine reconciliation after the reconnect not done yet', 'journal reconciliation after the reconnect not done yet']);
+    expect(c.state.reasons).toEqual([
+      'engine reconciliation after the reconnect not done yet',
+      'journal reconciliation after the reconnect not done yet',
+    ]);
     c.reconcileStarted('journal');
     expect(c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded)).toMatchObject({ kind: 'wait' });
     c.reconcileFailed('journal', 'reconciliation after a reconnect failed (HTTP 503)', ['the bot retries shortly']);
@@ -51,7 +68,12 @@ describe('TradingConditions', () => {
     const refused = c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded);
     expect(refused).toEqual({
       kind: 'refuse',
-      rejection: { rule: 'feed_down', value: 'placeLimit', reason: 'trading paused (FEED_DOWN): reconciliation after a reconnect failed (HTTP 503)', hints: ['the bot retries shortly'] },
+      rejection: {
+        rule: 'feed_down',
+        value: 'placeLimit',
+        reason: 'trading paused (FEED_DOWN): reconciliation after a reconnect failed (HTTP 503)',
+        hints: ['the bot retries shortly'],
+      },
     });
     c.reconcileSucceeded('journal');
     expect(c.state).toMatchObject({ mode: 'trading', reasons: [] });
@@ -76,7 +98,11 @@ describe('TradingConditions', () => {
     c.feedDown('x');
     await clock.advance(500);
     c.feedUp();
-    expect(seen.map((s) => [s.mode, s.sinceMs])).toEqual([['trading', 1_000], ['degraded', 1_500], ['trading', 2_000]]);
+    expect(seen.map((s) => [s.mode, s.sinceMs])).toEqual([
+      ['trading', 1_000],
+      ['degraded', 1_500],
+      ['trading', 2_000],
+    ]);
   });
 });
 

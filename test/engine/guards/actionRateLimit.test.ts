@@ -8,7 +8,8 @@ describe('action rate (2 per second, burst 2) on an injected clock', () => {
   it('lets the burst through, then says how long to wait, then refills', async () => {
     const clock = new ManualClock(1_000);
     let bucket = fullBucket(limits, clock.now());
-    const check = () => checkActionRate(guardState({ actionBucket: bucket, nowMs: clock.now() }), cancelAll(base), limits);
+    const check = () =>
+      checkActionRate(guardState({ actionBucket: bucket, nowMs: clock.now() }), cancelAll(base), limits);
 
     for (let i = 0; i < 2; i++) {
       expect(check()).toEqual({ kind: 'allow' });

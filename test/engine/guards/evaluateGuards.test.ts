@@ -19,7 +19,12 @@ describe('evaluateGuards returns the first refusal', () => {
     ['a rate-limited small order waits', small, guardState(empty), 'wait'],
     ['a close passes a tripped switch', closePosition(base), guardState(tripped), 'allow'],
     ['open orders before the rate limit', small, guardState({ ...empty, openOrders: [[1, 3]] }), 'max_open_orders'],
-    ['margin switch with a position', setMarginMode({ ...base, marginMode: 'isolated' }), guardState({ positions: [[1, { side: 'buy', size: '1' }]] }), 'margin_mode_open_position'],
+    [
+      'margin switch with a position',
+      setMarginMode({ ...base, marginMode: 'isolated' }),
+      guardState({ positions: [[1, { side: 'buy', size: '1' }]] }),
+      'margin_mode_open_position',
+    ],
   ])('%s -> %s', (_name, intent, state, expected) => {
     expect(outcome(evaluateGuards(state, intent, limits))).toBe(expected);
   });

@@ -20,20 +20,27 @@ export const limits: GuardConfig = {
 
 export const NOW = 1_700_000_000_000;
 
-export function guardState(over: {
-  positions?: [number, PositionView][];
-  marginModes?: [number, MarginMode][];
-  openOrders?: [number, number][];
-  inFlight?: [number, number][];
-  marks?: [number, string][];
-  nowMs?: number;
-} & Partial<Pick<GuardState, 'actionBucket' | 'lastLeverageUpdateMs' | 'leverageUpdateInFlight' | 'killSwitch'>> = {}): GuardState {
+export function guardState(
+  over: {
+    positions?: [number, PositionView][];
+    marginModes?: [number, MarginMode][];
+    openOrders?: [number, number][];
+    inFlight?: [number, number][];
+    marks?: [number, string][];
+    nowMs?: number;
+  } & Partial<Pick<GuardState, 'actionBucket' | 'lastLeverageUpdateMs' | 'leverageUpdateInFlight' | 'killSwitch'>> = {},
+): GuardState {
   return {
     positions: new Map(over.positions ?? []),
     marginModes: new Map(over.marginModes ?? []),
     openOrders: new Map(over.openOrders ?? []),
     inFlight: new Map(over.inFlight ?? []),
-    marks: new Map(over.marks ?? [[1, '100'], [2, '10']]),
+    marks: new Map(
+      over.marks ?? [
+        [1, '100'],
+        [2, '10'],
+      ],
+    ),
     nowMs: over.nowMs ?? NOW,
     actionBucket: over.actionBucket ?? fullBucket(limits, NOW),
     lastLeverageUpdateMs: over.lastLeverageUpdateMs,

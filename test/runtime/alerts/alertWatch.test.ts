@@ -15,7 +15,10 @@ function setup() {
   const freshness = new Subject<FreshnessChange>();
   const outcomes = new Subject<IntentOutcome>();
   const fills = new Subject<TrackedFill>();
-  const kill = { account: { tripped: false } as { tripped: boolean; reason?: string }, mm: { tripped: false } as { tripped: boolean; reason?: string } };
+  const kill = {
+    account: { tripped: false } as { tripped: boolean; reason?: string },
+    mm: { tripped: false } as { tripped: boolean; reason?: string },
+  };
   const statuses = new Map<string, string>([['mm', 'running']]);
   const watch = watchForAlerts(
     { send: (a) => void sent.push(a) },
@@ -25,20 +28,47 @@ function setup() {
       freshness$: freshness,
       outcomes,
       fills$: fills,
-      killSwitches: () => [{ scope: 'account', ...kill.account }, { scope: 'mm', ...kill.mm }],
+      killSwitches: () => [
+        { scope: 'account', ...kill.account },
+        { scope: 'mm', ...kill.mm },
+      ],
       strategyStatuses: () => statuses,
     },
   );
-  return { sent, trading, connection, freshness, outcomes, fills, kill, statuses, watch, texts: () => sent.map((a) => `${a.event}: ${a.text}`) };
+  return {
+    sent,
+    trading,
+    connection,
+    freshness,
+    outcomes,
+    fills,
+    kill,
+    statuses,
+    watch,
+    texts: () => sent.map((a) => `${a.event}: ${a.text}`),
+  };
 }
 
 describe('watchForAlerts', () => {
   it('degraded and recovered (with how long), once per transition', () => {
     const t = setup();
-    t.trading.next({ mode: 'degraded', reasons: ['private feeds down (socket closed)'], sinceMs: 1_000, reconciling: false });
-    t.trading.next({ mode: 'degraded', reasons: ['engine reconciliation after the reconnect not done yet'], sinceMs: 1_000, reconciling: true });
+    t.trading.next({
+      mode: 'degraded',
+      reasons: ['private feeds down (socket closed)'],
+      sinceMs: 1_000,
+      reconciling: false,
+    });
+    t.trading.next({
+      mode: 'degraded',
+      reasons: ['engine reconciliation after the reconnect not done yet'],
+      sinceMs: 1_000,
+      reconciling: true,
+    });
     t.trading.next({ mode: 'trading', reasons: [], sinceMs: 3_500, reconciling: false });
-    expect(t.texts()).toEqual(['degraded: trading degraded: opening intents refused (FEED_DOWN): private feeds down (socket closed)', 'recovered: trading resumed after 2.5 s degraded: feeds up and reconciled']);
+    expect(t.texts()).toEqual([
+      'degraded: trading degraded: opening intents refused (FEED_DOWN): private feeds down (socket closed)',
+      'recovered: trading resumed after 2.5 s degraded: feeds up and reconciled',
+    ]);
   });
 
   it('the WebSocket lost while it was up (not the first connect), and a feed lost for good', () => {
@@ -48,7 +78,10 @@ describe('watchForAlerts', () => {
     t.connection.next({ status: 'authenticated', connections: 1 });
     t.connection.next({ status: 'reconnecting', reason: 'server closed (1006)', connections: 1 });
     t.watch.feedLost('fills', 'subscription refused');
-    expect(t.texts()).toEqual(['feed_lost: venue WebSocket lost (server closed (1006)); reconnecting', 'feed_lost: venue feed fills failed for good: subscription refused; the bot stops']);
+    expect(t.texts()).toEqual([
+      'feed_lost: venue WebSocket lost (server closed (1006)); reconnecting',
+      'feed_lost: venue feed fills failed for good: subscription refused; the bot stops',
+    ]);
   });
 
   it('kill switches (account and strategy) and strategy failures, found by polling, each once', () => {
@@ -72,11 +105,33 @@ describe('watchForAlerts', () => {
 
   it('freshness, unknown outcomes and fills', () => {
     const t = setup();
-    t.freshness.next({ strategy: 'mm', stale: true, feeds: [{ channel: 'book', marketId: 1, ageMs: 2500, budgetMs: 2000 }] });
+    t.freshness.next({
+      strategy: 'mm',
+      stale: true,
+      feeds: [{ channel: 'book', marketId: 1, ageMs: 2500, budgetMs: 2000 }],
+    });
     t.freshness.next({ strategy: 'mm', stale: false, feeds: [] });
     t.outcomes.next({ type: 'accepted', intentId: 'a', strategy: 'mm', kind: 'placeLimit', marketId: 1, atMs: 0 });
-    t.outcomes.next({ type: 'unknown', intentId: 'u', strategy: 'mm', kind: 'placeLimit', marketId: 1, atMs: 0, reason: 'no answer after 3 resends' });
-    t.fills.next({ id: 'f', marketId: 1, orderId: '0x1', strategy: 'mm', side: 'sell', price: '65000', size: '0.001', fee: '0.01', liquidity: 'MAKER' });
+    t.outcomes.next({
+      type: 'unknown',
+      intentId: 'u',
+      strategy: 'mm',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 0,
+      reason: 'no answer after 3 resends',
+    });
+    t.fills.next({
+      id: 'f',
+      marketId: 1,
+      orderId: '0x1',
+      strategy: 'mm',
+      side: 'sell',
+      price: '65000',
+      size: '0.001',
+      fee: '0.01',
+      liquidity: 'MAKER',
+    });
     expect(t.texts()).toEqual([
       'feed_stale: strategy mm is reduce-only (FEED_STALE): book of market 1 is 2500 ms old (budget 2000 ms)',
       'feed_stale: strategy mm: its streams are fresh again; opening intents allowed',

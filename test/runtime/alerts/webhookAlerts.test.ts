@@ -47,9 +47,16 @@ async function downUrl(): Promise<string> {
 }
 
 const warnings: { obj: object; msg?: string }[] = [];
-const log = { info: () => undefined, warn: (obj: object, msg?: string) => void warnings.push({ obj, ...(msg === undefined ? {} : { msg }) }) };
+const log = {
+  info: () => undefined,
+  warn: (obj: object, msg?: string) => void warnings.push({ obj, ...(msg === undefined ? {} : { msg }) }),
+};
 
-function alertsTo(url: string, results: [AlertEvent, AlertResult][], extra: Partial<ConstructorParameters<typeof WebhookAlerts>[0]> = {}): WebhookAlerts {
+function alertsTo(
+  url: string,
+  results: [AlertEvent, AlertResult][],
+  extra: Partial<ConstructorParameters<typeof WebhookAlerts>[0]> = {},
+): WebhookAlerts {
   return new WebhookAlerts({
     url,
     events: new Set(DEFAULT_ALERT_EVENTS),
@@ -88,7 +95,15 @@ describe('webhook alerts against a local HTTP receiver', () => {
     alerts.send({ event: 'kill_switch', text: 'kill switch tripped: loss limit', details: { scope: 'account' } });
     await until(() => results.length === 1);
     expect(results).toEqual([['kill_switch', 'sent']]);
-    expect(hook.bodies).toEqual([{ text: '[perpbot 0xabc…] kill switch tripped: loss limit', event: 'kill_switch', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), bot: '0xabc…', details: { scope: 'account' } }]);
+    expect(hook.bodies).toEqual([
+      {
+        text: '[perpbot 0xabc…] kill switch tripped: loss limit',
+        event: 'kill_switch',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        bot: '0xabc…',
+        details: { scope: 'account' },
+      },
+    ]);
     await alerts.close(100);
   });
 
@@ -156,7 +171,11 @@ describe('webhook alerts against a local HTTP receiver', () => {
     const results: [AlertEvent, AlertResult][] = [];
     const alerts = alertsTo(hook.url, results);
     const key = `0x${'ab'.repeat(32)}`;
-    alerts.send({ event: 'strategy_error', text: `strategy failed: leaked ${key} and Bearer abc.def.ghi`, details: { privateKey: key, token: 'sekrit-token-value' } });
+    alerts.send({
+      event: 'strategy_error',
+      text: `strategy failed: leaked ${key} and Bearer abc.def.ghi`,
+      details: { privateKey: key, token: 'sekrit-token-value' },
+    });
     await until(() => results.length === 1);
     const body = JSON.stringify(hook.bodies[0]);
     expect(body).not.toContain('ab'.repeat(32));

@@ -15,8 +15,16 @@ logging: { level: warn, pretty: true }
 describe('botConfigFor', () => {
   it('points the config at the chaos simulator and its journal, keys from the environment, info JSON logs, no dry run', async () => {
     const config = await loadConfig({ text: YAML, env: {} });
-    const written = botConfigFor(config, { restUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws', journalPath: '/tmp/x/journal.sqlite' });
-    expect(written['venue']).toMatchObject({ profile: 'sim', rest_url: 'http://127.0.0.1:9', ws_url: 'ws://127.0.0.1:9/ws' });
+    const written = botConfigFor(config, {
+      restUrl: 'http://127.0.0.1:9',
+      wsUrl: 'ws://127.0.0.1:9/ws',
+      journalPath: '/tmp/x/journal.sqlite',
+    });
+    expect(written['venue']).toMatchObject({
+      profile: 'sim',
+      rest_url: 'http://127.0.0.1:9',
+      ws_url: 'ws://127.0.0.1:9/ws',
+    });
     expect(written['keys']).toBeUndefined();
     expect(written['engine']).toMatchObject({ dry_run: false });
     expect(written['logging']).toEqual({ level: 'info', pretty: false });
@@ -27,7 +35,11 @@ describe('botConfigFor', () => {
   it('writes a literal ${ back escaped, so loading the file again gives the same value', async () => {
     const config = await loadConfig({ text: YAML, env: { HOME: '/root' } });
     expect(config.strategies[0]?.params['label']).toBe('cost ${HOME}');
-    const written = botConfigFor(config, { restUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws', journalPath: '/j' });
+    const written = botConfigFor(config, {
+      restUrl: 'http://127.0.0.1:9',
+      wsUrl: 'ws://127.0.0.1:9/ws',
+      journalPath: '/j',
+    });
     const again = await loadConfig({ text: JSON.stringify(written), env: { HOME: '/root' } });
     expect(again.strategies[0]?.params['label']).toBe('cost ${HOME}');
   });

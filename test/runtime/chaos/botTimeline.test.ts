@@ -1,20 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { botEventOf } from '../../../src/runtime/chaos/botTimeline.js';
 
-const line = (fields: Record<string, unknown>): string => JSON.stringify({ level: 30, time: 1_795_611_655_848, pid: 1, hostname: 'vm', ...fields });
+const line = (fields: Record<string, unknown>): string =>
+  JSON.stringify({ level: 30, time: 1_795_611_655_848, pid: 1, hostname: 'vm', ...fields });
 
 describe('botEventOf', () => {
-  it('reads the lines the audit needs from the bot\'s pino JSON, stamped with the run', () => {
-    expect(botEventOf(line({ status: 'reconnecting', reason: 'stale', msg: 'venue connection' }), 2)).toEqual({ type: 'connection', run: 2, atMs: 1_795_611_655_848, status: 'reconnecting' });
-    expect(botEventOf(line({ mode: 'degraded', reasons: ['private feeds down (open)'], msg: 'trading state' }), 1)).toEqual({
+  it("reads the lines the audit needs from the bot's pino JSON, stamped with the run", () => {
+    expect(botEventOf(line({ status: 'reconnecting', reason: 'stale', msg: 'venue connection' }), 2)).toEqual({
+      type: 'connection',
+      run: 2,
+      atMs: 1_795_611_655_848,
+      status: 'reconnecting',
+    });
+    expect(
+      botEventOf(line({ mode: 'degraded', reasons: ['private feeds down (open)'], msg: 'trading state' }), 1),
+    ).toEqual({
       type: 'trading',
       run: 1,
       atMs: 1_795_611_655_848,
       mode: 'degraded',
       reasons: ['private feeds down (open)'],
     });
-    expect(botEventOf(line({ reason: 'max_loss', msg: 'kill switch tripped: cancelling all orders' }), 1)).toMatchObject({ type: 'kill_switch', reason: 'max_loss' });
-    expect(botEventOf(line({ trigger: 'reconnect', msg: 'reconciliation done' }), 1)).toMatchObject({ type: 'reconciled' });
+    expect(
+      botEventOf(line({ reason: 'max_loss', msg: 'kill switch tripped: cancelling all orders' }), 1),
+    ).toMatchObject({ type: 'kill_switch', reason: 'max_loss' });
+    expect(botEventOf(line({ trigger: 'reconnect', msg: 'reconciliation done' }), 1)).toMatchObject({
+      type: 'reconciled',
+    });
     expect(botEventOf(line({ msg: 'bot running' }), 1)).toMatchObject({ type: 'ready' });
   });
 

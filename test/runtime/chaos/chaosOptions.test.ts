@@ -7,12 +7,19 @@ const at = (path: string): string => `/work/${path}`;
 
 describe('chaosOptionsFromFlags', () => {
   it('defaults: 10 minutes, the chaos faults, one crash, reconnects under 2 s, nothing written', () => {
-    expect(chaosOptionsFromFlags({}, at)).toEqual({ durationMs: 600_000, crash: true, faults: CHAOS_DEFAULT_FAULTS, maxReconnectMs: 2_000 });
+    expect(chaosOptionsFromFlags({}, at)).toEqual({
+      durationMs: 600_000,
+      crash: true,
+      faults: CHAOS_DEFAULT_FAULTS,
+      maxReconnectMs: 2_000,
+    });
   });
 
   it('takes --max-reconnect-ms as whole milliseconds and refuses anything else with the value', () => {
     expect(chaosOptionsFromFlags({ 'max-reconnect-ms': '1500' }, at).maxReconnectMs).toBe(1_500);
-    expect(() => chaosOptionsFromFlags({ 'max-reconnect-ms': '1.5s' }, at)).toThrow('--max-reconnect-ms: invalid value "1.5s"; expected a whole number of milliseconds from 1 to 3600000, such as 2000');
+    expect(() => chaosOptionsFromFlags({ 'max-reconnect-ms': '1.5s' }, at)).toThrow(
+      '--max-reconnect-ms: invalid value "1.5s"; expected a whole number of milliseconds from 1 to 3600000, such as 2000',
+    );
   });
 
   it('takes fractional minutes to the millisecond, or whole seconds, and resolves paths', () => {
@@ -27,7 +34,10 @@ describe('chaosOptionsFromFlags', () => {
   });
 
   it('parses the fault flags as perpbot sim does, over the chaos defaults', () => {
-    const options = chaosOptionsFromFlags({ 'error-rate': '0.2', 'ws-drop-every-ms': '0', seed: '7', 'block-ms': '100', 'registration-lag-ms': '500' }, at);
+    const options = chaosOptionsFromFlags(
+      { 'error-rate': '0.2', 'ws-drop-every-ms': '0', seed: '7', 'block-ms': '100', 'registration-lag-ms': '500' },
+      at,
+    );
     expect(options.faults).toEqual({ ...CHAOS_DEFAULT_FAULTS, errorRate: 0.2, wsDropEveryMs: 0 });
     expect(options).toMatchObject({ seed: 7, blockMs: 100, registrationLagMs: 500 });
   });

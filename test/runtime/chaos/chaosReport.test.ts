@@ -24,8 +24,21 @@ function report(invariants: InvariantResult[]): ChaosReport {
   };
 }
 
-const pass: InvariantResult = { id: 'kill_switch_trips', title: 'kill-switch trips', ok: true, measured: '0', data: {} };
-const fail: InvariantResult = { id: 'fills_journaled', title: 'fills journaled once', ok: false, measured: '2 missing, 0 twice, of 23 venue fills', detail: 'missing from the journal: 231, 235', data: {} };
+const pass: InvariantResult = {
+  id: 'kill_switch_trips',
+  title: 'kill-switch trips',
+  ok: true,
+  measured: '0',
+  data: {},
+};
+const fail: InvariantResult = {
+  id: 'fills_journaled',
+  title: 'fills journaled once',
+  ok: false,
+  measured: '2 missing, 0 twice, of 23 venue fills',
+  detail: 'missing from the journal: 231, 235',
+  data: {},
+};
 
 describe('formatChaosReport', () => {
   it('one row per invariant with PASS or FAIL, then why each failure failed and where the evidence is', () => {
@@ -45,7 +58,16 @@ describe('formatChaosReport', () => {
 });
 
 describe('ProgressDisplay', () => {
-  const progress = { elapsedMs: 65_000, durationMs: 600_000, run: 2, ordersPlaced: 37, fills: 5, reconnects: 2, degradedPeriods: 1, degradedNow: true };
+  const progress = {
+    elapsedMs: 65_000,
+    durationMs: 600_000,
+    run: 2,
+    ordersPlaced: 37,
+    fills: 5,
+    reconnects: 2,
+    degradedPeriods: 1,
+    degradedNow: true,
+  };
 
   it('formats elapsed, orders, fills, reconnects and degraded', () => {
     expect(formatProgress(progress)).toBe('01:05/10:00  run 2  orders 37  fills 5  reconnects 2  degraded 1 (now)');
@@ -61,6 +83,11 @@ describe('ProgressDisplay', () => {
     const screen = new ProgressDisplay({ write: (t) => void (tty += t) }, true);
     for (let t = 0; t <= 4_000; t += 1_000) screen.tick(t, () => progress);
     screen.note('crash');
-    expect(tty.split('\r\x1b[K').filter(Boolean)).toEqual([formatProgress(progress), formatProgress(progress), formatProgress(progress), 'crash\n']);
+    expect(tty.split('\r\x1b[K').filter(Boolean)).toEqual([
+      formatProgress(progress),
+      formatProgress(progress),
+      formatProgress(progress),
+      'crash\n',
+    ]);
   });
 });

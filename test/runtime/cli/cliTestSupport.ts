@@ -60,7 +60,10 @@ export function testKeys(): TestKeys {
 }
 
 /** A config file for a simulator started elsewhere (profile sim with both URLs). */
-export async function writeSimConfig(sim: RunningSim, markets: readonly number[] = [1, 2]): Promise<{ dir: string; path: string }> {
+export async function writeSimConfig(
+  sim: RunningSim,
+  markets: readonly number[] = [1, 2],
+): Promise<{ dir: string; path: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'perpbot-cli-'));
   const path = join(dir, 'perpbot.yaml');
   await writeFile(
@@ -94,7 +97,14 @@ export async function writeSimConfig(sim: RunningSim, markets: readonly number[]
 export async function placeLimit(
   rest: RestClient,
   keys: TestKeys,
-  order: { marketId: number; side: 0 | 1; priceTicks: number; sizeSteps: number; postOnly?: boolean; nonce: { anchor: bigint; bit: number } },
+  order: {
+    marketId: number;
+    side: 0 | 1;
+    priceTicks: number;
+    sizeSteps: number;
+    postOnly?: boolean;
+    nonce: { anchor: bigint; bit: number };
+  },
 ): Promise<string> {
   const { context } = await readSigningInfo(rest);
   const request = await buildSignedRequest(
@@ -115,7 +125,14 @@ export async function placeLimit(
       size: String(order.sizeSteps),
       price: String(order.priceTicks),
     },
-    { mode: 'permit', context, signer: keys.signer, account: keys.account.address, nonce: order.nonce, deadline: Math.floor(Date.now() / 1000) + 60 },
+    {
+      mode: 'permit',
+      context,
+      signer: keys.signer,
+      account: keys.account.address,
+      nonce: order.nonce,
+      deadline: Math.floor(Date.now() / 1000) + 60,
+    },
     SPEC_SELECTORS,
   );
   const placed = await rest.placeOrder(request.body as PlaceOrderRequestWire);

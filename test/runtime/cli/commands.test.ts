@@ -36,12 +36,27 @@ async function setUp(keys: TestKeys): Promise<void> {
   expect(result.code).toBe(0);
 }
 
-async function restingOrders(keys: TestKeys, markets: readonly { marketId: number; priceTicks: number; side?: 0 | 1; postOnly?: boolean }[]): Promise<string[]> {
-  const allocator = new NonceAllocator(keys.account.address, parseNonceState(await rest.nonceState(keys.account.address)));
+async function restingOrders(
+  keys: TestKeys,
+  markets: readonly { marketId: number; priceTicks: number; side?: 0 | 1; postOnly?: boolean }[],
+): Promise<string[]> {
+  const allocator = new NonceAllocator(
+    keys.account.address,
+    parseNonceState(await rest.nonceState(keys.account.address)),
+  );
   const ids: string[] = [];
   for (const m of markets) {
     const nonce = await allocator.allocate();
-    ids.push(await placeLimit(rest, keys, { marketId: m.marketId, side: m.side ?? 0, priceTicks: m.priceTicks, sizeSteps: 100, postOnly: m.postOnly ?? true, nonce }));
+    ids.push(
+      await placeLimit(rest, keys, {
+        marketId: m.marketId,
+        side: m.side ?? 0,
+        priceTicks: m.priceTicks,
+        sizeSteps: 100,
+        postOnly: m.postOnly ?? true,
+        nonce,
+      }),
+    );
     allocator.report(nonce, 'landed');
   }
   return ids;
@@ -57,7 +72,9 @@ describe('perpbot setup', () => {
     const first = await cli(['setup', '--config', configPath], keys);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`account  ${keys.account.address}  faucet paid 1000 USDC`);
-    expect(first.stdout).toMatch(new RegExp(`signer   ${keys.signer.address}  Active \\(registered, tx 0x[0-9a-f]{64}\\)`));
+    expect(first.stdout).toMatch(
+      new RegExp(`signer   ${keys.signer.address}  Active \\(registered, tx 0x[0-9a-f]{64}\\)`),
+    );
     expect(sim.controls.state().signerStatus(keys.account.address, keys.signer.address)).toBe(1);
 
     const second = await cli(['setup', '--config', configPath], keys);
@@ -68,9 +85,14 @@ describe('perpbot setup', () => {
 
   it('--jwt grants the operator-hub allowance with the given budget and lifetime', async () => {
     const keys = testKeys();
-    const result = await cli(['setup', '--config', configPath, '--jwt', '--budget', '12.5', '--allowance-days', '2'], keys);
+    const result = await cli(
+      ['setup', '--config', configPath, '--jwt', '--budget', '12.5', '--allowance-days', '2'],
+      keys,
+    );
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/jwt      login works \(token not stored\); operator hub 0x[0-9a-fA-F]{40} approved for 12\.5 USD/);
+    expect(result.stdout).toMatch(
+      /jwt {6}login works \(token not stored\); operator hub 0x[0-9a-fA-F]{40} approved for 12\.5 USD/,
+    );
     const allowance = sim.controls.state().allowance(keys.account.address);
     expect(allowance?.budgetWei).toBe(12_500_000_000_000_000_000n);
     expect(allowance?.expiry).toBeGreaterThan(Math.floor(Date.now() / 1000) + 2 * 86_400 - 60);
@@ -94,20 +116,35 @@ describe('perpbot status', () => {
 
     const json = await cli(['status', '--config', configPath, '--json'], keys);
     expect(json.code).toBe(0);
-    const status = JSON.parse(json.stdout) as { account: string; balance: string; registered: boolean; markets: { marketId: number; position: unknown; openOrders: { orderId: string; side: string; size: string; price: string }[] }[] };
+    const status = JSON.parse(json.stdout) as {
+      account: string;
+      balance: string;
+      registered: boolean;
+      markets: {
+        marketId: number;
+        position: unknown;
+        openOrders: { orderId: string; side: string; size: string; price: string }[];
+      }[];
+    };
     expect(status.account).toBe(keys.account.address);
     expect(status.registered).toBe(true);
     expect(status.balance).toBe('1000');
     expect(status.markets.map((m) => m.marketId)).toEqual([1, 2]);
-    expect(status.markets[0]?.openOrders).toEqual([expect.objectContaining({ orderId: btc, side: 'buy', size: '0.001', price: '60000' })]);
-    expect(status.markets[1]?.openOrders).toEqual([expect.objectContaining({ orderId: eth, side: 'buy', size: '0.01', price: '3000' })]);
+    expect(status.markets[0]?.openOrders).toEqual([
+      expect.objectContaining({ orderId: btc, side: 'buy', size: '0.001', price: '60000' }),
+    ]);
+    expect(status.markets[1]?.openOrders).toEqual([
+      expect.objectContaining({ orderId: eth, side: 'buy', size: '0.01', price: '3000' }),
+    ]);
     expect(status.markets[0]?.position).toBeNull();
 
     const table = await cli(['status', '--config', configPath, '--market', '1'], keys);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('balance  1000 USDC (cross margin)');
     expect(table.stdout).toContain('positions: none');
-    expect(table.stdout).toMatch(new RegExp(`1 BTC/USDC\\s+${btc}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\s+GTC\\s+post-only`));
+    expect(table.stdout).toMatch(
+      new RegExp(`1 BTC/USDC\\s+${btc}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\s+GTC\\s+post-only`),
+    );
     expect(table.stdout).not.toContain(eth ?? 'no eth order');
   });
 
@@ -121,8 +158,12 @@ describe('perpbot status', () => {
 
     const table = await cli(['status', '--config', configPath, '--market', '1'], taker);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/positions:\nmarket\s+side\s+size\s+entry\s+mark\s+uPnL\s+leverage\s+liq\. price\n1 BTC\/USDC\s+BUY\s+0\.001\s+70000\s/);
-    const json = JSON.parse((await cli(['status', '--config', configPath, '--market', '1', '--json'], maker)).stdout) as { markets: { position: { side: string; size: string } | null }[] };
+    expect(table.stdout).toMatch(
+      /positions:\nmarket\s+side\s+size\s+entry\s+mark\s+uPnL\s+leverage\s+liq\. price\n1 BTC\/USDC\s+BUY\s+0\.001\s+70000\s/,
+    );
+    const json = JSON.parse(
+      (await cli(['status', '--config', configPath, '--market', '1', '--json'], maker)).stdout,
+    ) as { markets: { position: { side: string; size: string } | null }[] };
     expect(json.markets[0]?.position).toEqual(expect.objectContaining({ side: 'SELL', size: '0.001' }));
   });
 
@@ -172,7 +213,9 @@ describe('perpbot revoke-signer', () => {
     await setUp(keys);
     const result = await cli(['revoke-signer', '--config', configPath], keys);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`signer ${keys.signer.address} revoked \\(status 3, tx 0x[0-9a-f]{64}\\)`));
+    expect(result.stdout).toMatch(
+      new RegExp(`signer ${keys.signer.address} revoked \\(status 3, tx 0x[0-9a-f]{64}\\)`),
+    );
     expect(sim.controls.state().signerStatus(keys.account.address, keys.signer.address)).toBe(3);
   });
 });
@@ -185,7 +228,9 @@ describe('perpbot keys new', () => {
     const accountFile = join(dir, 'account.key');
     const signerFile = join(dir, 'signer.key');
     const accountKey = (await readFile(accountFile, 'utf8')).trim();
-    expect(result.stdout).toMatch(new RegExp(`^account  0x[0-9a-fA-F]{40}  ${accountFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^account  0x[0-9a-fA-F]{40}  ${accountFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`),
+    );
     expect(result.stdout).toContain(signerFile);
     expect(result.stdout).not.toContain(accountKey.slice(2));
     expect((await stat(accountFile)).mode & 0o777).toBe(0o600);
@@ -207,7 +252,9 @@ describe('perpbot reconcile --account', () => {
     const code = await runCli(['reconcile', '--config', configPath, '--account', keys.account.address], m.io);
     expect(m.stderr()).toBe('');
     expect(code).toBe(0);
-    expect(m.stdout()).toContain(`account  ${keys.account.address}\njournal  ${join(configDir, 'data', 'journal.sqlite')}\n`);
+    expect(m.stdout()).toContain(
+      `account  ${keys.account.address}\njournal  ${join(configDir, 'data', 'journal.sqlite')}\n`,
+    );
     expect(m.stdout()).toContain('no differences');
     const bad = memoryIo({ env: {}, cwd: configDir });
     expect(await runCli(['reconcile', '--config', configPath, '--account', 'nope'], bad.io)).toBe(2);

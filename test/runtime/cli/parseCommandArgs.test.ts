@@ -7,7 +7,11 @@ const spec: CommandSpec = {
   name: 'demo',
   summary: 'a command for tests',
   usage: 'perpbot demo <what> [--config FILE] [--json] [--market N]',
-  flags: { ...CONFIG_FLAGS, json: { type: 'boolean', description: 'json' }, market: { type: 'string', value: 'N', description: 'market' } },
+  flags: {
+    ...CONFIG_FLAGS,
+    json: { type: 'boolean', description: 'json' },
+    market: { type: 'string', value: 'N', description: 'market' },
+  },
   positionals: ['what'],
   run: async () => 0,
 };
@@ -52,7 +56,9 @@ describe('parseCommandArgs', () => {
 
   it('accepts whole numbers in range only', () => {
     for (const bad of ['0', '65536', '1.5', '-1', '0x10', 'one']) {
-      expect(() => integerFlag(parseCommandArgs(spec, ['new', '--market', bad]), 'market', 1, 65_535)).toThrow(CliUsageError);
+      expect(() => integerFlag(parseCommandArgs(spec, ['new', '--market', bad]), 'market', 1, 65_535)).toThrow(
+        CliUsageError,
+      );
     }
     expect(integerFlag(parseCommandArgs(spec, ['new']), 'market', 1, 65_535)).toBeUndefined();
   });

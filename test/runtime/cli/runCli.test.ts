@@ -25,7 +25,7 @@ describe('runCli', () => {
     }
   });
 
-  it('perpbot sim --help is the simulator\'s help under its own name; a bad flag is one line, exit 2', async () => {
+  it("perpbot sim --help is the simulator's help under its own name; a bad flag is one line, exit 2", async () => {
     const help = memoryIo();
     expect(await runCli(['sim', '--help'], help.io)).toBe(0);
     expect(help.stdout()).toMatch(/^Usage: perpbot sim \[options\] {3}\(or: npm run sim -- \[options\]\)\n/);
@@ -39,7 +39,9 @@ describe('runCli', () => {
   it('an unknown command is one line on stderr with a suggestion, exit code 2', async () => {
     const m = memoryIo();
     expect(await runCli(['stauts'], m.io)).toBe(2);
-    expect(m.stderr()).toBe('perpbot: unknown command "stauts" (did you mean status?; commands: start, setup, status, cancel-all, revoke-signer, keys, sim, history, reconcile, chaos, new, check; run perpbot --help)\n');
+    expect(m.stderr()).toBe(
+      'perpbot: unknown command "stauts" (did you mean status?; commands: start, setup, status, cancel-all, revoke-signer, keys, sim, history, reconcile, chaos, new, check; run perpbot --help)\n',
+    );
     expect(m.stdout()).toBe('');
   });
 
@@ -82,11 +84,16 @@ describe('formatCliError', () => {
     const key = `0x${'ab'.repeat(32)}`;
     const line = formatCliError(new Error(`invalid private key ${key}`), false);
     expect(line).not.toContain('ab'.repeat(32));
-    expect(line).toMatch(/^perpbot: invalid private key .* \(unexpected Error; run again with --verbose for the stack\)\n$/);
+    expect(line).toMatch(
+      /^perpbot: invalid private key .* \(unexpected Error; run again with --verbose for the stack\)\n$/,
+    );
   });
 
   it('points an unreachable venue at the configured URL', () => {
-    const error = new PerpbotError('GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer', { code: 'VENUE_CONNECTION_FAILED', hints: ['the request may have executed'] });
+    const error = new PerpbotError('GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer', {
+      code: 'VENUE_CONNECTION_FAILED',
+      hints: ['the request may have executed'],
+    });
     expect(formatCliError(error, false)).toBe(
       'perpbot: GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer (check venue.rest_url in the config or PERPBOT_REST_URL, and that the venue is running)\n',
     );

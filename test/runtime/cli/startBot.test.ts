@@ -23,7 +23,13 @@ const BASE = [
 ];
 
 function strategies(params = '{ size: "0.001", spread_bps: 20, max_inventory: "0.01" }'): string[] {
-  return ['strategies:', '  - name: mm', '    module: strategies/marketMaker.ts', '    markets: [1]', `    params: ${params}`];
+  return [
+    'strategies:',
+    '  - name: mm',
+    '    module: strategies/marketMaker.ts',
+    '    markets: [1]',
+    `    params: ${params}`,
+  ];
 }
 
 let external: RunningSim;
@@ -36,7 +42,10 @@ afterAll(async () => {
   await external.close();
 });
 
-function recordingRunBot(check?: (options: RunBotOptions) => Promise<void>): { calls: RunBotOptions[]; runBot: (options: RunBotOptions) => Promise<void> } {
+function recordingRunBot(check?: (options: RunBotOptions) => Promise<void>): {
+  calls: RunBotOptions[];
+  runBot: (options: RunBotOptions) => Promise<void>;
+} {
   const calls: RunBotOptions[] = [];
   return {
     calls,
@@ -49,7 +58,10 @@ function recordingRunBot(check?: (options: RunBotOptions) => Promise<void>): { c
 
 describe('startBot', () => {
   it('with profile sim and no URLs, runs the bot on an embedded simulator with a funded, Active throwaway account, then closes it', async () => {
-    const config = await loadConfig({ text: ['venue: { profile: sim }', ...BASE, ...strategies()].join('\n'), env: {} });
+    const config = await loadConfig({
+      text: ['venue: { profile: sim }', ...BASE, ...strategies()].join('\n'),
+      env: {},
+    });
     let sim: RunningSim | undefined;
     const bot = recordingRunBot(async (options) => {
       const state = sim?.controls.state();
@@ -74,16 +86,43 @@ describe('startBot', () => {
 
   it('against a venue, refuses to trade until the signer is Active, and then passes the configured keys on', async () => {
     const keys = testKeys();
-    const config = await loadConfig({ text: [`venue: { profile: sim, rest_url: "${external.restUrl}", ws_url: "${external.wsUrl}" }`, ...BASE, ...strategies()].join('\n'), env: {} });
-    const botKeys = { account: { address: keys.account.address }, signer: { address: keys.signer.address, privateKey: keys.signerKey } };
-    const options = { config, logger: createSilentLogger(), clock: systemClock, cwd: process.cwd(), signal: new AbortController().signal, loadKeys: async () => botKeys };
+    const config = await loadConfig({
+      text: [
+        `venue: { profile: sim, rest_url: "${external.restUrl}", ws_url: "${external.wsUrl}" }`,
+        ...BASE,
+        ...strategies(),
+      ].join('\n'),
+      env: {},
+    });
+    const botKeys = {
+      account: { address: keys.account.address },
+      signer: { address: keys.signer.address, privateKey: keys.signerKey },
+    };
+    const options = {
+      config,
+      logger: createSilentLogger(),
+      clock: systemClock,
+      cwd: process.cwd(),
+      signal: new AbortController().signal,
+      loadKeys: async () => botKeys,
+    };
 
     const refused = recordingRunBot();
-    await expect(startBot({ ...options, runBot: refused.runBot })).rejects.toMatchObject({ step: 'start', hints: [expect.stringContaining('perpbot setup')] });
+    await expect(startBot({ ...options, runBot: refused.runBot })).rejects.toMatchObject({
+      step: 'start',
+      hints: [expect.stringContaining('perpbot setup')],
+    });
     expect(refused.calls).toHaveLength(0);
 
     const rest = createRestClient({ baseUrl: external.restUrl, timeoutMs: 5_000, rateLimit: false });
-    await setupAccount({ rest, account: keys.account, signer: keys.signer, clock: systemClock, log: createSilentLogger(), faucet: true });
+    await setupAccount({
+      rest,
+      account: keys.account,
+      signer: keys.signer,
+      clock: systemClock,
+      log: createSilentLogger(),
+      faucet: true,
+    });
     const accepted = recordingRunBot();
     await startBot({ ...options, runBot: accepted.runBot });
     expect(accepted.calls[0]?.keys).toBe(botKeys);
@@ -91,7 +130,14 @@ describe('startBot', () => {
   });
 
   it('checks strategy params before starting anything', async () => {
-    const config = await loadConfig({ text: ['venue: { profile: sim }', ...BASE, ...strategies('{ size: "lots", spread_bps: 20, max_inventory: "0.01" }')].join('\n'), env: {} });
+    const config = await loadConfig({
+      text: [
+        'venue: { profile: sim }',
+        ...BASE,
+        ...strategies('{ size: "lots", spread_bps: 20, max_inventory: "0.01" }'),
+      ].join('\n'),
+      env: {},
+    });
     let started = false;
     const bot = recordingRunBot();
     await expect(

@@ -52,7 +52,11 @@ describe('perpbot new strategy', () => {
     await t.mark(1, '65000');
     await t.book(1, { bids: [['64990', '1']], asks: [['65010', '1']] });
     await t.advance(30_000);
-    expect(t.intentsOf('placeMarket').map((i) => [i.side, i.size])).toEqual([['buy', '0.001'], ['sell', '0.001'], ['buy', '0.001']]);
+    expect(t.intentsOf('placeMarket').map((i) => [i.side, i.size])).toEqual([
+      ['buy', '0.001'],
+      ['sell', '0.001'],
+      ['buy', '0.001'],
+    ]);
     await t.stop();
     expect(t.exchange.position(1)).toBeUndefined();
     // Three fills logged by run(); the close's fill comes after run() was unsubscribed.
@@ -74,11 +78,16 @@ describe('perpbot check', () => {
   }, 30_000);
 
   it('reports a type error and params that fail the schema, and exits 1', async () => {
-    const broken = strategySource('broken').replace("return of(ctx.intents.placeMarket({ marketId, side, size: ctx.params.size }));", 'return of(ctx.intents.placeMarket({ marketId, side, size: 5 }));');
+    const broken = strategySource('broken').replace(
+      'return of(ctx.intents.placeMarket({ marketId, side, size: ctx.params.size }));',
+      'return of(ctx.intents.placeMarket({ marketId, side, size: 5 }));',
+    );
     const file = writeInRepo('broken', broken);
     const m = memoryIo({ cwd: ROOT });
     expect(await runCli(['check', file, '--params', '{"size":"abc","interval_ms":5}'], m.io)).toBe(1);
-    expect(m.stdout()).toMatch(/types {3}1 problem\(s\):\n.*error TS2322: Type 'number' is not assignable to type 'string'/);
+    expect(m.stdout()).toMatch(
+      /types {3}1 problem\(s\):\n.*error TS2322: Type 'number' is not assignable to type 'string'/,
+    );
     expect(m.stdout()).toContain('params  --params.size: expected a decimal string such as "0.001"');
     expect(m.stdout()).toContain('params  --params.interval_ms:');
     expect(m.stdout()).toMatch(/: not ok\n$/);

@@ -36,17 +36,21 @@ describe('config errors (property)', () => {
 
   it('names the path and shows the value for any scalar field given a wrong value', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), fc.array(fc.integer({ min: -9, max: 9 }), { minLength: 1, maxLength: 3 }), async (path, wrong) => {
-        const error = await loadConfig({ text: stringify(setAt(tree, path, wrong)), env: {} }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(error).toBeInstanceOf(ConfigError);
-        const { problems, message } = error as ConfigError;
-        for (const line of message.split('\n')) expect(line).toMatch(/^config error at [^ ]+: \S/);
-        const here = problems.find((p) => p.path === formatConfigPath(path));
-        expect(here?.problem).toContain(`got ${JSON.stringify(wrong)}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.array(fc.integer({ min: -9, max: 9 }), { minLength: 1, maxLength: 3 }),
+        async (path, wrong) => {
+          const error = await loadConfig({ text: stringify(setAt(tree, path, wrong)), env: {} }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(ConfigError);
+          const { problems, message } = error as ConfigError;
+          for (const line of message.split('\n')) expect(line).toMatch(/^config error at [^ ]+: \S/);
+          const here = problems.find((p) => p.path === formatConfigPath(path));
+          expect(here?.problem).toContain(`got ${JSON.stringify(wrong)}`);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -15,13 +15,22 @@ describe('bundled config files', () => {
     expect(config.venue.rest_url).toBeUndefined();
     expect(config.venue.ws_url).toBeUndefined();
     expect(config.strategies).toHaveLength(1);
-    expect(config.strategies[0]).toMatchObject({ name: 'market-maker', module: 'strategies/marketMaker.ts', markets: [1] });
+    expect(config.strategies[0]).toMatchObject({
+      name: 'market-maker',
+      module: 'strategies/marketMaker.ts',
+      markets: [1],
+    });
     expect(config.sim.port).toBe(0);
   });
 
   it('testnet.yaml parses once the URLs are in the environment, and names the missing one otherwise', async () => {
     const config = await loadConfig({ path: file('testnet.yaml'), env: urls });
-    expect(config.venue).toMatchObject({ profile: 'testnet', selectors: 'rise', rest_url: urls.PERPBOT_REST_URL, ws_url: urls.PERPBOT_WS_URL });
+    expect(config.venue).toMatchObject({
+      profile: 'testnet',
+      selectors: 'rise',
+      rest_url: urls.PERPBOT_REST_URL,
+      ws_url: urls.PERPBOT_WS_URL,
+    });
     expect(config.keys.account_key_file).toBe('keys/testnet/account.key');
     expect(config.engine.dry_run).toBe(false);
     const error = await loadConfig({ path: file('testnet.yaml'), env: {} }).catch((e: unknown) => e);
@@ -34,7 +43,10 @@ describe('bundled config files', () => {
     const config = await loadConfig({ path: file('mainnet.yaml'), env: urls, acknowledgeMainnet: true });
     expect(config.venue).toMatchObject({ profile: 'mainnet', selectors: 'rise' });
     expect(config.engine.dry_run).toBe(true);
-    const viaEnv = await loadConfig({ path: file('mainnet.yaml'), env: { ...urls, PERPBOT_I_UNDERSTAND_MAINNET: 'yes', PERPBOT_DRY_RUN: 'false' } });
+    const viaEnv = await loadConfig({
+      path: file('mainnet.yaml'),
+      env: { ...urls, PERPBOT_I_UNDERSTAND_MAINNET: 'yes', PERPBOT_DRY_RUN: 'false' },
+    });
     expect(viaEnv.engine.dry_run).toBe(false);
     const refused = await loadConfig({ path: file('mainnet.yaml'), env: urls }).catch((e: unknown) => e);
     expect((refused as ConfigError).path).toBe('venue.profile');
@@ -48,8 +60,10 @@ describe('bundled config files', () => {
     const config = await loadConfig({ path: file(name), env });
     for (const [i, strategy] of config.strategies.entries()) {
       const loaded: unknown = await import(new URL(`../../../${strategy.module}`, import.meta.url).href);
-      const definition = loaded !== null && typeof loaded === 'object' && 'default' in loaded ? loaded.default : undefined;
-      if (!isStrategyDefinition(definition)) throw new Error(`${strategy.module} has no strategy definition as its default export`);
+      const definition =
+        loaded !== null && typeof loaded === 'object' && 'default' in loaded ? loaded.default : undefined;
+      if (!isStrategyDefinition(definition))
+        throw new Error(`${strategy.module} has no strategy definition as its default export`);
       expect(definition.name).toBe(strategy.name);
       expect(() => parseStrategyParams(definition.params, strategy.params, i)).not.toThrow();
     }

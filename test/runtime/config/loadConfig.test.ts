@@ -39,7 +39,11 @@ function withValue(tree: Record<string, unknown>, path: string, value: unknown):
   return copy;
 }
 
-async function failure(text: string, env: Record<string, string> = {}, acknowledgeMainnet?: boolean): Promise<ConfigError> {
+async function failure(
+  text: string,
+  env: Record<string, string> = {},
+  acknowledgeMainnet?: boolean,
+): Promise<ConfigError> {
   try {
     await loadConfig(acknowledgeMainnet === undefined ? { text, env } : { text, env, acknowledgeMainnet });
   } catch (error) {
@@ -52,8 +56,18 @@ async function failure(text: string, env: Record<string, string> = {}, acknowled
 describe('loadConfig', () => {
   it('fills defaults and returns a deeply frozen config', async () => {
     const config = await loadConfig({ text: stringify(base()), env: {} });
-    expect(config.venue).toEqual({ profile: 'sim', selectors: 'spec', request_timeout_ms: 10_000, startup_deadline_ms: 120_000 });
-    expect(config.engine).toEqual({ max_slippage_bps: 50, nonce_slot: { k: 0, n: 1 }, registration_retry: { attempts: 10, base_ms: 500 }, dry_run: false });
+    expect(config.venue).toEqual({
+      profile: 'sim',
+      selectors: 'spec',
+      request_timeout_ms: 10_000,
+      startup_deadline_ms: 120_000,
+    });
+    expect(config.engine).toEqual({
+      max_slippage_bps: 50,
+      nonce_slot: { k: 0, n: 1 },
+      registration_retry: { attempts: 10, base_ms: 500 },
+      dry_run: false,
+    });
     expect(config.auth).toEqual({ mode: 'permit', permit_deadline_seconds: 60 });
     expect(config.sim).toEqual({ seed: 1, block_ms: 250, registration_lag_ms: 2000, port: 0 });
     expect(config.shutdown).toEqual({ open_orders: 'cancel', timeout_ms: 10_000, when_all_done: 'idle' });
@@ -71,37 +85,96 @@ describe('loadConfig', () => {
   });
 
   it('keeps money as canonical decimal strings', async () => {
-    const config = await loadConfig({ text: stringify(withValue(base(), 'risk.max_order_notional', '01000.500')), env: {} });
+    const config = await loadConfig({
+      text: stringify(withValue(base(), 'risk.max_order_notional', '01000.500')),
+      env: {},
+    });
     expect(config.risk.max_order_notional).toBe('1000.5');
     const unquoted = await loadConfig({ text: stringify(withValue(base(), 'risk.max_order_notional', 2500)), env: {} });
     expect(unquoted.risk.max_order_notional).toBe('2500');
   });
 
   it.each([
-    ['risk.max_order_notional', 'abc', 'config error at risk.max_order_notional: expected a positive decimal string such as "1000.5", got "abc"'],
-    ['risk.max_order_notional', 0.1, 'config error at risk.max_order_notional: expected a positive decimal in quotes such as "0.5" (unquoted YAML decimals are floats and lose digits), got 0.1'],
-    ['risk.kill_switch.max_loss', '0', 'config error at risk.kill_switch.max_loss: expected a positive decimal, got "0"'],
-    ['risk.max_open_orders', 'ten', 'config error at risk.max_open_orders: expected an integer from 1 to 10000, got "ten"'],
+    [
+      'risk.max_order_notional',
+      'abc',
+      'config error at risk.max_order_notional: expected a positive decimal string such as "1000.5", got "abc"',
+    ],
+    [
+      'risk.max_order_notional',
+      0.1,
+      'config error at risk.max_order_notional: expected a positive decimal in quotes such as "0.5" (unquoted YAML decimals are floats and lose digits), got 0.1',
+    ],
+    [
+      'risk.kill_switch.max_loss',
+      '0',
+      'config error at risk.kill_switch.max_loss: expected a positive decimal, got "0"',
+    ],
+    [
+      'risk.max_open_orders',
+      'ten',
+      'config error at risk.max_open_orders: expected an integer from 1 to 10000, got "ten"',
+    ],
     ['risk.max_open_orders', 2.5, 'config error at risk.max_open_orders: expected an integer from 1 to 10000, got 2.5'],
-    ['risk.max_actions_per_second', 0, 'config error at risk.max_actions_per_second: expected an integer from 1 to 1000, got 0'],
-    ['venue.profile', 'prod', 'config error at venue.profile: expected one of "sim" | "testnet" | "mainnet", got "prod"'],
+    [
+      'risk.max_actions_per_second',
+      0,
+      'config error at risk.max_actions_per_second: expected an integer from 1 to 1000, got 0',
+    ],
+    [
+      'venue.profile',
+      'prod',
+      'config error at venue.profile: expected one of "sim" | "testnet" | "mainnet", got "prod"',
+    ],
     ['venue.selectors', 'RISE', 'config error at venue.selectors: expected one of "spec" | "rise", got "RISE"'],
     ['venue.rest_url', 'ftp://x', 'config error at venue.rest_url: expected a http:// or https:// URL, got "ftp://x"'],
     ['auth.mode', 'apikey', 'config error at auth.mode: expected one of "permit" | "jwt", got "apikey"'],
-    ['engine.max_slippage_bps', 600, 'config error at engine.max_slippage_bps: expected an integer from 1 to 500, got 600'],
+    [
+      'engine.max_slippage_bps',
+      600,
+      'config error at engine.max_slippage_bps: expected an integer from 1 to 500, got 600',
+    ],
     ['engine.dry_run', 'yes', 'config error at engine.dry_run: expected a boolean, got "yes"'],
     ['engine.nonce_slot.n', 0, 'config error at engine.nonce_slot.n: expected an integer from 1 to 208, got 0'],
-    ['logging.level', 'verbose', 'config error at logging.level: expected one of "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent", got "verbose"'],
+    [
+      'logging.level',
+      'verbose',
+      'config error at logging.level: expected one of "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent", got "verbose"',
+    ],
     ['logging.pretty', 'maybe', 'config error at logging.pretty: expected "auto" or a boolean, got "maybe"'],
-    ['shutdown.open_orders', 'close', 'config error at shutdown.open_orders: expected one of "cancel" | "keep", got "close"'],
+    [
+      'shutdown.open_orders',
+      'close',
+      'config error at shutdown.open_orders: expected one of "cancel" | "keep", got "close"',
+    ],
     ['sim.port', 70_000, 'config error at sim.port: expected an integer from 0 to 65535, got 70000'],
     ['strategies.0.markets', [], 'config error at strategies[0].markets: expected at least 1 entry, got []'],
-    ['strategies.0.markets', [1, 1], 'config error at strategies[0].markets: expected each market at most once, got [1,1]'],
-    ['strategies.0.markets', ['btc'], 'config error at strategies[0].markets[0]: expected an integer from 1 to 65535, got "btc"'],
-    ['strategies.0.on_error', 'ignore', 'config error at strategies[0].on_error: expected one of "cancel" | "keep", got "ignore"'],
+    [
+      'strategies.0.markets',
+      [1, 1],
+      'config error at strategies[0].markets: expected each market at most once, got [1,1]',
+    ],
+    [
+      'strategies.0.markets',
+      ['btc'],
+      'config error at strategies[0].markets[0]: expected an integer from 1 to 65535, got "btc"',
+    ],
+    [
+      'strategies.0.on_error',
+      'ignore',
+      'config error at strategies[0].on_error: expected one of "cancel" | "keep", got "ignore"',
+    ],
     ['strategies.0.params', 'fast', 'config error at strategies[0].params: expected a mapping, got "fast"'],
-    ['strategies.0.risk', { max_open_orders: -1 }, 'config error at strategies[0].risk.max_open_orders: expected an integer from 1 to 10000, got -1'],
-    ['risk.max_open_orders', undefined, 'config error at risk.max_open_orders: required value is missing (expected an integer from 1 to 10000)'],
+    [
+      'strategies.0.risk',
+      { max_open_orders: -1 },
+      'config error at strategies[0].risk.max_open_orders: expected an integer from 1 to 10000, got -1',
+    ],
+    [
+      'risk.max_open_orders',
+      undefined,
+      'config error at risk.max_open_orders: required value is missing (expected an integer from 1 to 10000)',
+    ],
   ])('%s = %j fails with its path and value', async (path, value, line) => {
     const error = await failure(stringify(withValue(base(), path, value)));
     expect(error.message.split('\n')).toContain(line);
@@ -113,7 +186,12 @@ describe('loadConfig', () => {
       expect(error.path).toBe('strategies[0].module');
       expect(error.message).toContain(JSON.stringify(module));
     }
-    for (const module of ['strategies/marketMaker.ts', './strategies/grid/index.js', '@acme/perp-strategy', 'perpbot-twap']) {
+    for (const module of [
+      'strategies/marketMaker.ts',
+      './strategies/grid/index.js',
+      '@acme/perp-strategy',
+      'perpbot-twap',
+    ]) {
       const config = await loadConfig({ text: stringify(withValue(base(), 'strategies.0.module', module)), env: {} });
       expect(config.strategies[0]?.module).toBe(module);
     }
@@ -126,7 +204,9 @@ describe('loadConfig', () => {
     const error = await failure(stringify(tree));
     const lines = error.message.split('\n');
     expect(lines).toContain('config error at sim.seed: expected an integer from 0 to 4294967295, got "x"');
-    expect(lines).toContain('config error at risk.max_opne_orders: unknown key "max_opne_orders" (did you mean "max_open_orders"?)');
+    expect(lines).toContain(
+      'config error at risk.max_opne_orders: unknown key "max_opne_orders" (did you mean "max_open_orders"?)',
+    );
     expect(lines).toContain('config error at strategies[0].marketz: unknown key "marketz" (did you mean "markets"?)');
     expect(error.hints.join(' ')).toContain('config/default.yaml');
     expect(error.problems).toHaveLength(lines.length);
@@ -134,14 +214,23 @@ describe('loadConfig', () => {
 
   it('lists the allowed keys when an unknown key is not close to any of them', async () => {
     const error = await failure(stringify(withValue(base(), 'shutdown.whatever', 1)));
-    expect(error.message).toBe('config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, timeout_ms, when_all_done)');
+    expect(error.message).toBe(
+      'config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, timeout_ms, when_all_done)',
+    );
   });
 
   it('refuses duplicate strategy names and a nonce slot outside its count', async () => {
-    const twice = withValue(base(), 'strategies', [...(base()['strategies'] as unknown[]), { name: 'mm', module: 'strategies/b.ts', markets: [2] }]);
-    expect((await failure(stringify(twice))).message).toContain('config error at strategies[1].name: expected a unique name (strategies[0] has it too), got "mm"');
+    const twice = withValue(base(), 'strategies', [
+      ...(base()['strategies'] as unknown[]),
+      { name: 'mm', module: 'strategies/b.ts', markets: [2] },
+    ]);
+    expect((await failure(stringify(twice))).message).toContain(
+      'config error at strategies[1].name: expected a unique name (strategies[0] has it too), got "mm"',
+    );
     const slot = withValue(base(), 'engine.nonce_slot', { k: 3, n: 3 });
-    expect((await failure(stringify(slot))).message).toBe('config error at engine.nonce_slot.k: expected k below n (3), got 3');
+    expect((await failure(stringify(slot))).message).toBe(
+      'config error at engine.nonce_slot.k: expected k below n (3), got 3',
+    );
   });
 
   it('substitutes environment variables and reads numbers and booleans from them', async () => {
@@ -156,14 +245,24 @@ describe('loadConfig', () => {
 
   it('names the variable and path when a referenced variable is missing', async () => {
     const error = await failure(stringify(withValue(base(), 'venue.rest_url', '${VENUE_HOST}')));
-    expect(error.message).toBe('config error at venue.rest_url: environment variable VENUE_HOST is not set (referenced as ${VENUE_HOST})');
+    expect(error.message).toBe(
+      'config error at venue.rest_url: environment variable VENUE_HOST is not set (referenced as ${VENUE_HOST})',
+    );
   });
 
   it('lets PERPBOT_REST_URL and PERPBOT_WS_URL override the URLs of any profile', async () => {
     const env = { PERPBOT_REST_URL: 'https://rest.example/', PERPBOT_WS_URL: 'wss://ws.example/ws' };
     const sim = await loadConfig({ text: stringify(base()), env });
-    expect(sim.venue).toMatchObject({ profile: 'sim', rest_url: 'https://rest.example', ws_url: 'wss://ws.example/ws' });
-    let testnet = withValue(base(), 'venue', { profile: 'testnet', rest_url: 'https://old.example', ws_url: 'wss://old.example' });
+    expect(sim.venue).toMatchObject({
+      profile: 'sim',
+      rest_url: 'https://rest.example',
+      ws_url: 'wss://ws.example/ws',
+    });
+    let testnet = withValue(base(), 'venue', {
+      profile: 'testnet',
+      rest_url: 'https://old.example',
+      ws_url: 'wss://old.example',
+    });
     testnet = withValue(testnet, 'keys.account_key_file', 'k');
     const overridden = await loadConfig({ text: stringify(testnet), env });
     expect(overridden.venue).toMatchObject({ rest_url: 'https://rest.example', ws_url: 'wss://ws.example/ws' });
@@ -183,19 +282,27 @@ describe('loadConfig', () => {
   });
 
   it('refuses mainnet without acknowledgement and accepts it with the flag or the variable', async () => {
-    const mainnet = stringify(withValue(base(), 'venue', { profile: 'mainnet', rest_url: 'https://m.example', ws_url: 'wss://m.example' }));
+    const mainnet = stringify(
+      withValue(base(), 'venue', { profile: 'mainnet', rest_url: 'https://m.example', ws_url: 'wss://m.example' }),
+    );
     const refused = await failure(mainnet);
     expect(refused.path).toBe('venue.profile');
-    expect(refused.message).toContain('config error at venue.profile: profile "mainnet" trades real funds and needs an explicit acknowledgement');
+    expect(refused.message).toContain(
+      'config error at venue.profile: profile "mainnet" trades real funds and needs an explicit acknowledgement',
+    );
     expect(refused.hints.join(' ')).toContain('PERPBOT_I_UNDERSTAND_MAINNET=yes');
     expect((await failure(mainnet, { PERPBOT_I_UNDERSTAND_MAINNET: 'true' })).path).toBe('venue.profile');
     expect((await failure(mainnet, {}, false)).path).toBe('venue.profile');
     expect((await loadConfig({ text: mainnet, env: {}, acknowledgeMainnet: true })).venue.profile).toBe('mainnet');
-    expect((await loadConfig({ text: mainnet, env: { PERPBOT_I_UNDERSTAND_MAINNET: 'yes' } })).venue.profile).toBe('mainnet');
+    expect((await loadConfig({ text: mainnet, env: { PERPBOT_I_UNDERSTAND_MAINNET: 'yes' } })).venue.profile).toBe(
+      'mainnet',
+    );
   });
 
   it('refuses plaintext URLs on mainnet', async () => {
-    const mainnet = stringify(withValue(base(), 'venue', { profile: 'mainnet', rest_url: 'http://m.example', ws_url: 'ws://m.example' }));
+    const mainnet = stringify(
+      withValue(base(), 'venue', { profile: 'mainnet', rest_url: 'http://m.example', ws_url: 'ws://m.example' }),
+    );
     const error = await failure(mainnet, {}, true);
     expect(error.message.split('\n')).toEqual([
       'config error at venue.rest_url: expected an https:// URL on mainnet, got "http://m.example"',
@@ -228,7 +335,9 @@ describe('loadConfig', () => {
   });
 
   it('refuses documents that are empty or not a mapping', async () => {
-    expect((await failure('')).message).toBe('config error at (top level): expected a mapping of sections (venue, risk, strategies, ...), got an empty document');
+    expect((await failure('')).message).toBe(
+      'config error at (top level): expected a mapping of sections (venue, risk, strategies, ...), got an empty document',
+    );
     expect((await failure('- a\n- b\n')).message).toContain('got a list');
   });
 
@@ -241,7 +350,9 @@ describe('loadConfig', () => {
     expect((await loadConfig({ path: good, env: {} })).strategies[0]?.name).toBe('mm');
     const error = await loadConfig({ path: bad, env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toBe(`config error at sim.port: expected an integer from 0 to 65535, got -1 (in ${bad})`);
+    expect((error as ConfigError).message).toBe(
+      `config error at sim.port: expected an integer from 0 to 65535, got -1 (in ${bad})`,
+    );
     const missing = await loadConfig({ path: join(dir, 'nope.yaml'), env: {} }).catch((e: unknown) => e);
     expect((missing as ConfigError).message).toContain('ENOENT');
     await rm(dir, { recursive: true, force: true });

@@ -34,6 +34,8 @@ describe('parseStrategyParams', () => {
   });
 
   it('reports missing params as missing', () => {
-    expect(() => parseStrategyParams(schema, { spread_bps: 1 }, 0)).toThrow('config error at strategies[0].params.order_size: required value is missing (expected a string)');
+    expect(() => parseStrategyParams(schema, { spread_bps: 1 }, 0)).toThrow(
+      'config error at strategies[0].params.order_size: required value is missing (expected a string)',
+    );
   });
 });

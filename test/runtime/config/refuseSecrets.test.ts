@@ -50,9 +50,12 @@ describe('refuseSecrets', () => {
     expect(secretShape(value)).toContain(kind);
   });
 
-  it.each(['0x1234', 'market-maker', 'https://venue.example/v1', `0x${'ab'.repeat(20)}`, 'buy low sell high'])('value %s is not secret-shaped', (value) => {
-    expect(secretShape(value)).toBeUndefined();
-  });
+  it.each(['0x1234', 'market-maker', 'https://venue.example/v1', `0x${'ab'.repeat(20)}`, 'buy low sell high'])(
+    'value %s is not secret-shaped',
+    (value) => {
+      expect(secretShape(value)).toBeUndefined();
+    },
+  );
 
   it('refuses a key-named field without echoing its value', () => {
     const error = refusal({ keys: { account_key: KEY } });

@@ -5,7 +5,9 @@ import { allowedKeys, describeNumber, schemaAt } from '../../../src/runtime/conf
 
 describe('schemaAt', () => {
   const root = z.strictObject({
-    list: z.array(z.strictObject({ port: z.preprocess((v) => v, z.number().int().min(0).max(65_535)).default(0) })).min(1),
+    list: z
+      .array(z.strictObject({ port: z.preprocess((v) => v, z.number().int().min(0).max(65_535)).default(0) }))
+      .min(1),
     nested: z.strictObject({ a: z.string().optional() }).prefault({}),
     map: z.record(z.string(), z.number().positive()),
   });

@@ -21,12 +21,18 @@ describe('substituteEnv', () => {
   });
 
   it('keeps results as strings, never reinterpreting them as numbers or booleans', () => {
-    expect(substituteEnv({ port: '${PORT}', dry: '${DRY}' }, { PORT: '9000', DRY: 'true' })).toEqual({ port: '9000', dry: 'true' });
+    expect(substituteEnv({ port: '${PORT}', dry: '${DRY}' }, { PORT: '9000', DRY: 'true' })).toEqual({
+      port: '9000',
+      dry: 'true',
+    });
   });
 
   it('does not substitute recursively or in keys, and $${ is a literal ${', () => {
     const tree = { '${KEY}': '${A}', literal: 'cost $${NOT_A_VAR}' };
-    expect(substituteEnv(tree, { A: '${B}', B: 'no', KEY: 'no' })).toEqual({ '${KEY}': '${B}', literal: 'cost ${NOT_A_VAR}' });
+    expect(substituteEnv(tree, { A: '${B}', B: 'no', KEY: 'no' })).toEqual({
+      '${KEY}': '${B}',
+      literal: 'cost ${NOT_A_VAR}',
+    });
   });
 
   it('names the variable and the config path when a variable without default is missing', () => {
@@ -40,11 +46,15 @@ describe('substituteEnv', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     const error = caught as ConfigError;
     expect(error.path).toBe('strategies[0].params.host');
-    expect(error.message).toBe('config error at strategies[0].params.host: environment variable MISSING_HOST is not set (referenced as ${MISSING_HOST})');
+    expect(error.message).toBe(
+      'config error at strategies[0].params.host: environment variable MISSING_HOST is not set (referenced as ${MISSING_HOST})',
+    );
     expect(error.hints.join(' ')).toContain('${MISSING_HOST:-value}');
   });
 
   it('refuses a malformed reference, naming its path', () => {
-    expect(() => substituteEnv({ a: { b: '${1BAD}' } }, {})).toThrow(/config error at a\.b: malformed environment reference "\$\{1BAD\}"/);
+    expect(() => substituteEnv({ a: { b: '${1BAD}' } }, {})).toThrow(
+      /config error at a\.b: malformed environment reference "\$\{1BAD\}"/,
+    );
   });
 });

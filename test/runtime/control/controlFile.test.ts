@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { controlFileFor, readControlFile, removeControlFile, writeControlFile } from '../../../src/runtime/control/controlFile.js';
+import {
+  controlFileFor,
+  readControlFile,
+  removeControlFile,
+  writeControlFile,
+} from '../../../src/runtime/control/controlFile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perpbot-control-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,21 +15,38 @@ describe('the control token', () => {
     writeFileSync(file, `${TOKEN}\n`, { mode: 0o600 });
     expect(await loadControlToken(control, { PERPBOT_CONTROL_TOKEN: TOKEN }, dir)).toBe(TOKEN);
     expect(await loadControlToken({ ...control, token_file: 'token' }, {}, dir)).toBe(TOKEN);
-    expect(await loadControlToken({ ...control, token_env: 'OTHER' }, { PERPBOT_CONTROL_TOKEN: TOKEN }, dir)).toBeUndefined();
+    expect(
+      await loadControlToken({ ...control, token_env: 'OTHER' }, { PERPBOT_CONTROL_TOKEN: TOKEN }, dir),
+    ).toBeUndefined();
   });
 
   it('refuses a file others can read, and a weak token, without showing it', async () => {
     const file = join(dir, 'open-token');
     writeFileSync(file, TOKEN);
     chmodSync(file, 0o644);
-    await expect(loadControlToken({ ...control, token_file: file }, {}, dir)).rejects.toThrow(`the control token file ${file} is readable by group or others (mode 0644)`);
-    const weak = await loadControlToken(control, { PERPBOT_CONTROL_TOKEN: 'short' }, dir).catch((e: unknown) => e as Error);
-    expect((weak as Error).message).toBe('the control token from PERPBOT_CONTROL_TOKEN is too weak: expected at least 16 characters without spaces (value not shown)');
+    await expect(loadControlToken({ ...control, token_file: file }, {}, dir)).rejects.toThrow(
+      `the control token file ${file} is readable by group or others (mode 0644)`,
+    );
+    const weak = await loadControlToken(control, { PERPBOT_CONTROL_TOKEN: 'short' }, dir).catch(
+      (e: unknown) => e as Error,
+    );
+    expect((weak as Error).message).toBe(
+      'the control token from PERPBOT_CONTROL_TOKEN is too weak: expected at least 16 characters without spaces (value not shown)',
+    );
   });
 
   it('matches only "Bearer <token>" exactly', () => {
     expect(bearerMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
     expect(bearerMatches(`bearer ${TOKEN}`, TOKEN)).toBe(true);
-    for (const header of [undefined, '', TOKEN, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${TOKEN}`, `Bearer ${TOKEN} extra`]) expect(bearerMatches(header, TOKEN)).toBe(false);
+    for (const header of [
+      undefined,
+      '',
+      TOKEN,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(1)}`,
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN} extra`,
+    ])
+      expect(bearerMatches(header, TOKEN)).toBe(false);
   });
 });

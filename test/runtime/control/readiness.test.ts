@@ -3,7 +3,13 @@ import type { TradingState } from '../../../src/engine/admission/tradingConditio
 import { readinessOf } from '../../../src/runtime/control/readiness.js';
 
 const trading: TradingState = { mode: 'trading', reasons: [], sinceMs: 0, reconciling: false };
-const ready = { phase: 'running', connection: { status: 'authenticated' }, trading, killSwitch: { tripped: false }, warnings: [] } as const;
+const ready = {
+  phase: 'running',
+  connection: { status: 'authenticated' },
+  trading,
+  killSwitch: { tripped: false },
+  warnings: [],
+} as const;
 
 describe('readinessOf', () => {
   it('is ready only while trading: connected, reconciled, not degraded, kill switch armed', () => {
@@ -12,16 +18,46 @@ describe('readinessOf', () => {
 
   it.each([
     ['stopping', { ...ready, phase: 'stopping' as const }, ['the bot is stopping']],
-    ['reconnecting', { ...ready, connection: { status: 'reconnecting', reason: 'socket closed (1006)' } }, ['venue connection reconnecting (socket closed (1006))']],
-    ['degraded', { ...ready, trading: { ...trading, mode: 'degraded' as const, reasons: ['private feeds down (socket closed)', 'engine reconciliation after the reconnect not done yet'] } }, ['degraded: private feeds down (socket closed)', 'degraded: engine reconciliation after the reconnect not done yet']],
-    ['reconciling', { ...ready, trading: { ...trading, reconciling: true } }, ['a reconciliation with the venue is running']],
-    ['stopped', { ...ready, trading: { ...trading, mode: 'stopped' as const, reasons: ['outage'] } }, ['trading stopped: outage']],
+    [
+      'reconnecting',
+      { ...ready, connection: { status: 'reconnecting', reason: 'socket closed (1006)' } },
+      ['venue connection reconnecting (socket closed (1006))'],
+    ],
+    [
+      'degraded',
+      {
+        ...ready,
+        trading: {
+          ...trading,
+          mode: 'degraded' as const,
+          reasons: ['private feeds down (socket closed)', 'engine reconciliation after the reconnect not done yet'],
+        },
+      },
+      [
+        'degraded: private feeds down (socket closed)',
+        'degraded: engine reconciliation after the reconnect not done yet',
+      ],
+    ],
+    [
+      'reconciling',
+      { ...ready, trading: { ...trading, reconciling: true } },
+      ['a reconciliation with the venue is running'],
+    ],
+    [
+      'stopped',
+      { ...ready, trading: { ...trading, mode: 'stopped' as const, reasons: ['outage'] } },
+      ['trading stopped: outage'],
+    ],
     ['tripped', { ...ready, killSwitch: { tripped: true, reason: 'loss limit' } }, ['kill switch tripped: loss limit']],
   ])('is not ready when %s, and says why', (_case, input, reasons) => {
     expect(readinessOf(input)).toEqual({ ready: false, reasons, warnings: [] });
   });
 
   it('keeps a reduce-only strategy as a warning, not a reason', () => {
-    expect(readinessOf({ ...ready, warnings: ['strategy mm is reduce-only (FEED_STALE): ...'] })).toEqual({ ready: true, reasons: [], warnings: ['strategy mm is reduce-only (FEED_STALE): ...'] });
+    expect(readinessOf({ ...ready, warnings: ['strategy mm is reduce-only (FEED_STALE): ...'] })).toEqual({
+      ready: true,
+      reasons: [],
+      warnings: ['strategy mm is reduce-only (FEED_STALE): ...'],
+    });
   });
 });

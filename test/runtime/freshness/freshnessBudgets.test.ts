@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { cancel, cancelAll, closePosition, placeLimit, placeMarket, setLeverage } from '../../../src/engine/intentBuilders.js';
+import {
+  cancel,
+  cancelAll,
+  closePosition,
+  placeLimit,
+  placeMarket,
+  setLeverage,
+} from '../../../src/engine/intentBuilders.js';
 import type { Intent } from '../../../src/engine/intents.js';
 import { FeedClock } from '../../../src/runtime/freshness/feedClock.js';
 import { FreshnessBudgets, type FreshnessChange } from '../../../src/runtime/freshness/freshnessBudgets.js';
@@ -25,7 +32,10 @@ const opening: [string, Intent][] = [
   ['a leverage change', setLeverage({ ...base, intentId: 'v', leverage: 5 })],
 ];
 const reducing: [string, Intent][] = [
-  ['a reduce-only limit order', placeLimit({ ...base, intentId: 'rl', side: 'sell', size: '1', price: '10', reduceOnly: true })],
+  [
+    'a reduce-only limit order',
+    placeLimit({ ...base, intentId: 'rl', side: 'sell', size: '1', price: '10', reduceOnly: true }),
+  ],
   ['a reduce-only market order', placeMarket({ ...base, intentId: 'rm', side: 'sell', size: '1', reduceOnly: true })],
   ['a cancel', cancel({ ...base, intentId: 'c', target: { intentId: 'l' } })],
   ['a cancel-all', cancelAll({ ...base, intentId: 'ca' })],
@@ -57,8 +67,13 @@ describe('FreshnessBudgets', () => {
     await clock.advance(200);
     // mark of market 2: 1100 ms old, over 1000; everything else is fresh.
     const verdict = budgets.verdict('mm', intent);
-    expect(verdict).toMatchObject({ kind: 'refuse', rejection: { rule: 'feed_stale', value: 'mark of market 2 is 1100 ms old (budget 1000 ms)' } });
-    expect(verdict.kind === 'refuse' ? verdict.rejection.reason : '').toBe('strategy mm is reduce-only (FEED_STALE): mark of market 2 is 1100 ms old (budget 1000 ms)');
+    expect(verdict).toMatchObject({
+      kind: 'refuse',
+      rejection: { rule: 'feed_stale', value: 'mark of market 2 is 1100 ms old (budget 1000 ms)' },
+    });
+    expect(verdict.kind === 'refuse' ? verdict.rejection.reason : '').toBe(
+      'strategy mm is reduce-only (FEED_STALE): mark of market 2 is 1100 ms old (budget 1000 ms)',
+    );
   });
 
   it.each(reducing)('lets %s through while stale', async (_what, intent) => {
@@ -89,7 +104,16 @@ describe('FreshnessBudgets', () => {
     await clock.advance(1_500);
     budgets.check();
     budgets.check();
-    expect(changes).toEqual([{ strategy: 'mm', stale: true, feeds: [expect.objectContaining({ channel: 'mark', marketId: 1 }), expect.objectContaining({ channel: 'mark', marketId: 2 })] }]);
+    expect(changes).toEqual([
+      {
+        strategy: 'mm',
+        stale: true,
+        feeds: [
+          expect.objectContaining({ channel: 'mark', marketId: 1 }),
+          expect.objectContaining({ channel: 'mark', marketId: 2 }),
+        ],
+      },
+    ]);
     await clock.advance(600);
     budgets.check();
     expect(changes).toHaveLength(2);
@@ -109,7 +133,10 @@ describe('resolveFreshness', () => {
   });
 
   it.each([
-    [{ orderbook: 1000 }, 'strategy mm declares a freshness budget on "orderbook", which is not a stream the bot can time'],
+    [
+      { orderbook: 1000 },
+      'strategy mm declares a freshness budget on "orderbook", which is not a stream the bot can time',
+    ],
     [{ mark: 0 }, 'strategy mm declares freshness.mark = 0; expected whole milliseconds from 1 to 3600000'],
     [{ mark: 1.5 }, 'strategy mm declares freshness.mark = 1.5; expected whole milliseconds from 1 to 3600000'],
     ['fast', 'strategy mm declares freshness = "fast"; expected whole milliseconds from 1 to 3600000'],

@@ -23,7 +23,10 @@ describe('attributeFills', () => {
   });
 
   it('does not search beyond the candidate limit', () => {
-    const many = Array.from({ length: MAX_ATTRIBUTION_CANDIDATES + 1 }, (_, i) => ({ key: String(i), signedRemainder: 1n << BigInt(i) }));
+    const many = Array.from({ length: MAX_ATTRIBUTION_CANDIDATES + 1 }, (_, i) => ({
+      key: String(i),
+      signedRemainder: 1n << BigInt(i),
+    }));
     expect(attributeFills(many, 1n).kind).toBe('ambiguous');
     expect(attributeFills(many.slice(1), 2n)).toMatchObject({ kind: 'unique', filled: ['1'] });
   });

@@ -8,8 +8,28 @@ import { MIGRATIONS } from '../../../src/runtime/journal/journalMigrations.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000AA';
-const order = { intentId: 'i1', strategy: 's', marketId: 1, side: 'buy' as const, size: '0.002', price: '100', clientOrderId: 77n, state: 'pending' as const, filledSize: '0' };
-const fill = (id: string, size: string, orderId = '0xabc') => ({ id, marketId: 1, orderId, intentId: 'i1', side: 'buy' as const, price: '100', size, fee: '0.01', liquidity: 'MAKER' });
+const order = {
+  intentId: 'i1',
+  strategy: 's',
+  marketId: 1,
+  side: 'buy' as const,
+  size: '0.002',
+  price: '100',
+  clientOrderId: 77n,
+  state: 'pending' as const,
+  filledSize: '0',
+};
+const fill = (id: string, size: string, orderId = '0xabc') => ({
+  id,
+  marketId: 1,
+  orderId,
+  intentId: 'i1',
+  side: 'buy' as const,
+  price: '100',
+  size,
+  fee: '0.01',
+  liquidity: 'MAKER',
+});
 
 describe('Journal', () => {
   let dir: string;
@@ -41,14 +61,20 @@ describe('Journal', () => {
     journal.close();
     journal = openJournal(path);
     expect(journal.db.prepare('SELECT version FROM schema_version').get()).toEqual({ version: MIGRATIONS.length });
-    expect(journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'order_states_intent'").get()).toEqual({ name: 'order_states_intent' });
-    expect(journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'balances'").get()).toEqual({ name: 'balances' });
+    expect(
+      journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'order_states_intent'").get(),
+    ).toEqual({ name: 'order_states_intent' });
+    expect(
+      journal.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'balances'").get(),
+    ).toEqual({ name: 'balances' });
   });
 
   it('refuses a file written by a newer schema', () => {
     journal.db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length + 1);
     journal.close();
-    expect(() => (journal = openJournal(join(dir, 'nested', 'journal.sqlite')))).toThrow(/newer than this perpbot knows/);
+    expect(() => (journal = openJournal(join(dir, 'nested', 'journal.sqlite')))).toThrow(
+      /newer than this perpbot knows/,
+    );
     journal = openJournal(join(dir, 'other.sqlite'));
   });
 
@@ -62,16 +88,60 @@ describe('Journal', () => {
   });
 
   it('lists intents without a terminal outcome, with their requests and order, as in flight', () => {
-    const intent = placeLimit({ intentId: 'i1', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100', clientOrderId: 77n });
+    const intent = placeLimit({
+      intentId: 'i1',
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.002',
+      price: '100',
+      clientOrderId: 77n,
+    });
     journal.recordIntent(ACCOUNT, 'run1', intent, 1);
     journal.recordOrder(ACCOUNT, order, 'engine', 2);
-    journal.recordRequest({ intentId: 'i1', endpoint: 'placeOrder', body: { client_order_id: '77', permit: { deadline: 99 } }, nonce: { anchor: 5n, bit: 2 }, attempt: 1, atMs: 3 });
-    journal.recordOutcome({ type: 'unknown', intentId: 'i1', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 4, reason: 'timeout' });
+    journal.recordRequest({
+      intentId: 'i1',
+      endpoint: 'placeOrder',
+      body: { client_order_id: '77', permit: { deadline: 99 } },
+      nonce: { anchor: 5n, bit: 2 },
+      attempt: 1,
+      atMs: 3,
+    });
+    journal.recordOutcome({
+      type: 'unknown',
+      intentId: 'i1',
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 4,
+      reason: 'timeout',
+    });
     const [inFlight] = journal.inFlightIntents(ACCOUNT);
-    expect(inFlight).toMatchObject({ intentId: 'i1', runId: 'run1', kind: 'placeLimit', order: { clientOrderId: '77', state: 'pending' } });
+    expect(inFlight).toMatchObject({
+      intentId: 'i1',
+      runId: 'run1',
+      kind: 'placeLimit',
+      order: { clientOrderId: '77', state: 'pending' },
+    });
     expect(inFlight?.intent['clientOrderId']).toBe('77');
-    expect(inFlight?.requests).toEqual([{ endpoint: 'placeOrder', body: { client_order_id: '77', permit: { deadline: 99 } }, nonce: { anchor: 5n, bit: 2 }, attempt: 1, atMs: 3 }]);
-    journal.recordOutcome({ type: 'accepted', intentId: 'i1', strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 5, orderId: '0xabc' });
+    expect(inFlight?.requests).toEqual([
+      {
+        endpoint: 'placeOrder',
+        body: { client_order_id: '77', permit: { deadline: 99 } },
+        nonce: { anchor: 5n, bit: 2 },
+        attempt: 1,
+        atMs: 3,
+      },
+    ]);
+    journal.recordOutcome({
+      type: 'accepted',
+      intentId: 'i1',
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 5,
+      orderId: '0xabc',
+    });
     expect(journal.inFlightIntents(ACCOUNT)).toEqual([]);
   });
 
@@ -80,7 +150,12 @@ describe('Journal', () => {
     journal.recordOrder(ACCOUNT, { ...order, orderId: '0xABC', state: 'open' }, 'engine', 2);
     journal.recordOrder(ACCOUNT, { ...order, state: 'open' }, 'engine', 3);
     journal.recordOrder(ACCOUNT, { ...order, state: 'partially_filled', filledSize: '0.001' }, 'engine', 4);
-    expect(journal.order('i1')).toMatchObject({ orderId: '0xabc', state: 'partially_filled', filledSize: '0.001', clientOrderId: '77' });
+    expect(journal.order('i1')).toMatchObject({
+      orderId: '0xabc',
+      state: 'partially_filled',
+      filledSize: '0.001',
+      clientOrderId: '77',
+    });
     const history = journal.db.prepare('SELECT state FROM order_states ORDER BY id').all();
     expect(history).toEqual([{ state: 'pending' }, { state: 'open' }, { state: 'partially_filled' }]);
     expect(journal.liveOrders(ACCOUNT).map((o) => o.intentId)).toEqual(['i1']);

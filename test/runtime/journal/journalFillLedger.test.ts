@@ -13,7 +13,17 @@ import type { FillRecord } from '../../../src/venue/schemas/wsFramesPrivate.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000aa';
 const ORDER_ID = `0x${'00000000000000a2'}${'ab'.repeat(24)}`;
-const fill = (id: string, size: string): FillRecord => ({ id, market_id: 1, order_id: ORDER_ID, side: 'buy', price: '100', size, fee: '0.01', time: 1n, liquidity_indicator: 'MAKER' });
+const fill = (id: string, size: string): FillRecord => ({
+  id,
+  market_id: 1,
+  order_id: ORDER_ID,
+  side: 'buy',
+  price: '100',
+  size,
+  fee: '0.01',
+  time: 1n,
+  liquidity_indicator: 'MAKER',
+});
 
 /**
  * One key (the venue's fill id) and one place that decides (the journal's fills table, which the
@@ -32,11 +42,29 @@ describe('fills counted once across the fills channel, trade history and restart
     tracker.useFillLedger(journalFillLedger(journal, ACCOUNT, clock));
     const counted: TrackedFill[] = [];
     tracker.fills$.subscribe((f) => counted.push(f));
-    const subscription = recordTrackerEvents(journal, ACCOUNT, { orders$: tracker.orders$, fills$: tracker.fills$, positionsChanged$: new Subject(), allPositions: () => tracker.allPositions() }, clock);
+    const subscription = recordTrackerEvents(
+      journal,
+      ACCOUNT,
+      {
+        orders$: tracker.orders$,
+        fills$: tracker.fills$,
+        positionsChanged$: new Subject(),
+        allPositions: () => tracker.allPositions(),
+      },
+      clock,
+    );
     return { tracker, counted, subscription };
   }
   const place = (tracker: OrderTracker) => {
-    tracker.pending({ intentId: 'i1', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100', clientOrderId: 9n });
+    tracker.pending({
+      intentId: 'i1',
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.002',
+      price: '100',
+      clientOrderId: 9n,
+    });
     tracker.placed('i1', ORDER_ID);
   };
   const rows = () => journal.recentFills(10).map((f) => [f.fillId, f.source, f.size, f.intentId]);
@@ -82,7 +110,12 @@ describe('fills counted once across the fills channel, trade history and restart
   });
 
   it('a real fill from history takes its size off the inferred fill of its order', () => {
-    journal.recordFill(ACCOUNT, { id: reconciledFillId(ORDER_ID), marketId: 1, orderId: ORDER_ID, side: 'buy', price: '100', size: '0.002' }, 'reconciled', 1);
+    journal.recordFill(
+      ACCOUNT,
+      { id: reconciledFillId(ORDER_ID), marketId: 1, orderId: ORDER_ID, side: 'buy', price: '100', size: '0.002' },
+      'reconciled',
+      1,
+    );
     journalHistoryFill(journal, ACCOUNT, fill('f1', '0.0005'), 2);
     expect(journal.fillsOfOrder(ORDER_ID).map((f) => [f.source, f.size])).toEqual([
       ['reconciled', '0.0015'],
@@ -92,9 +125,27 @@ describe('fills counted once across the fills channel, trade history and restart
 
   it('without a journal the tracker remembers a bounded number of ids', () => {
     const ledger = memoryFillLedger(2);
-    const f = (id: string): TrackedFill => ({ id, marketId: 1, orderId: ORDER_ID, side: 'buy', price: '1', size: '1', fee: '0', liquidity: 'MAKER' });
-    expect([ledger.record(f('a'), 'venue'), ledger.record(f('a'), 'history'), ledger.record(f('b'), 'venue'), ledger.record(f('c'), 'venue')]).toEqual([true, false, true, true]);
+    const f = (id: string): TrackedFill => ({
+      id,
+      marketId: 1,
+      orderId: ORDER_ID,
+      side: 'buy',
+      price: '1',
+      size: '1',
+      fee: '0',
+      liquidity: 'MAKER',
+    });
+    expect([
+      ledger.record(f('a'), 'venue'),
+      ledger.record(f('a'), 'history'),
+      ledger.record(f('b'), 'venue'),
+      ledger.record(f('c'), 'venue'),
+    ]).toEqual([true, false, true, true]);
     // The oldest was forgotten; the two newest are still known.
-    expect([ledger.record(f('b'), 'venue'), ledger.record(f('c'), 'venue'), ledger.record(f('a'), 'venue')]).toEqual([false, false, true]);
+    expect([ledger.record(f('b'), 'venue'), ledger.record(f('c'), 'venue'), ledger.record(f('a'), 'venue')]).toEqual([
+      false,
+      false,
+      true,
+    ]);
   });
 });

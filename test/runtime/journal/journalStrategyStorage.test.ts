@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../../src/core/clock.js';
 import type { Journal } from '../../../src/runtime/journal/journal.js';
-import { journalStrategyStorage, MAX_STRATEGY_STATE_BYTES } from '../../../src/runtime/journal/journalStrategyStorage.js';
+import {
+  journalStrategyStorage,
+  MAX_STRATEGY_STATE_BYTES,
+} from '../../../src/runtime/journal/journalStrategyStorage.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000aa';
@@ -30,12 +33,19 @@ describe('journalStrategyStorage', () => {
   it('refuses a saved value its schema rejects, naming the path but not the value', () => {
     const storage = journalStrategyStorage(journal, ACCOUNT, 'grid', new ManualClock(0));
     storage.save('cursor', { lastLevel: 'secret-ish', placed: [] });
-    expect(() => storage.load('cursor', cursor)).toThrow(expect.objectContaining({ code: 'STRATEGY_STATE_INVALID', details: expect.objectContaining({ issues: [expect.stringMatching(/^lastLevel:/)] }) }));
+    expect(() => storage.load('cursor', cursor)).toThrow(
+      expect.objectContaining({
+        code: 'STRATEGY_STATE_INVALID',
+        details: expect.objectContaining({ issues: [expect.stringMatching(/^lastLevel:/)] }),
+      }),
+    );
   });
 
   it('refuses values that are not JSON or too large', () => {
     const storage = journalStrategyStorage(journal, ACCOUNT, 'grid', new ManualClock(0));
     expect(() => storage.save('f', () => 1)).toThrow(expect.objectContaining({ code: 'STRATEGY_STATE_INVALID' }));
-    expect(() => storage.save('big', 'x'.repeat(MAX_STRATEGY_STATE_BYTES))).toThrow(expect.objectContaining({ code: 'STRATEGY_STATE_TOO_LARGE' }));
+    expect(() => storage.save('big', 'x'.repeat(MAX_STRATEGY_STATE_BYTES))).toThrow(
+      expect.objectContaining({ code: 'STRATEGY_STATE_TOO_LARGE' }),
+    );
   });
 });

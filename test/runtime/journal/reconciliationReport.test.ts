@@ -9,8 +9,14 @@ describe('describeBalance', () => {
   });
 
   it('signs the change since the journaled snapshot', () => {
-    expect(describeBalance({ venue: '1250', journaled: '1000', journaledAtMs: at, change: '250' })).toBe('balance 1250 USDC: +250 since the journaled 1000 at 2026-01-02T03:04:05.000Z');
-    expect(describeBalance({ venue: '-3', journaled: '2', journaledAtMs: at, change: '-5' })).toBe('balance -3 USDC: -5 since the journaled 2 at 2026-01-02T03:04:05.000Z');
-    expect(describeBalance({ venue: '2', journaled: '2', journaledAtMs: at, change: '0' })).toBe('balance 2 USDC: 0 since the journaled 2 at 2026-01-02T03:04:05.000Z');
+    expect(describeBalance({ venue: '1250', journaled: '1000', journaledAtMs: at, change: '250' })).toBe(
+      'balance 1250 USDC: +250 since the journaled 1000 at 2026-01-02T03:04:05.000Z',
+    );
+    expect(describeBalance({ venue: '-3', journaled: '2', journaledAtMs: at, change: '-5' })).toBe(
+      'balance -3 USDC: -5 since the journaled 2 at 2026-01-02T03:04:05.000Z',
+    );
+    expect(describeBalance({ venue: '2', journaled: '2', journaledAtMs: at, change: '0' })).toBe(
+      'balance 2 USDC: 0 since the journaled 2 at 2026-01-02T03:04:05.000Z',
+    );
   });
 });

@@ -10,7 +10,17 @@ import { restoreTracker } from '../../../src/runtime/journal/restoreTracker.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000aa';
 const ORDER_ID = `0x${'00000000000000a2'}${'ab'.repeat(24)}`;
-const fill = (id: string, size: string) => ({ id, market_id: 1, order_id: ORDER_ID, side: 'buy' as const, price: '100', size, fee: '0.01', time: 1n, liquidity_indicator: 'MAKER' as const });
+const fill = (id: string, size: string) => ({
+  id,
+  market_id: 1,
+  order_id: ORDER_ID,
+  side: 'buy' as const,
+  price: '100',
+  size,
+  fee: '0.01',
+  time: 1n,
+  liquidity_indicator: 'MAKER' as const,
+});
 
 describe('recordTrackerEvents and restoreTracker', () => {
   let journal: Journal;
@@ -23,14 +33,32 @@ describe('recordTrackerEvents and restoreTracker', () => {
   function followed(tracker: OrderTracker, positionsChanged = new Subject<unknown>()) {
     const clock = new ManualClock(5);
     tracker.useFillLedger(journalFillLedger(journal, ACCOUNT, clock));
-    return recordTrackerEvents(journal, ACCOUNT, { orders$: tracker.orders$, fills$: tracker.fills$, positionsChanged$: positionsChanged, allPositions: () => tracker.allPositions() }, clock);
+    return recordTrackerEvents(
+      journal,
+      ACCOUNT,
+      {
+        orders$: tracker.orders$,
+        fills$: tracker.fills$,
+        positionsChanged$: positionsChanged,
+        allPositions: () => tracker.allPositions(),
+      },
+      clock,
+    );
   }
 
   it('journals order changes, fills once, and a position only when it changes', () => {
     const tracker = new OrderTracker();
     const positions = new Subject<unknown>();
     const subscription = followed(tracker, positions);
-    tracker.pending({ intentId: 'i1', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100', clientOrderId: 9n });
+    tracker.pending({
+      intentId: 'i1',
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.002',
+      price: '100',
+      clientOrderId: 9n,
+    });
     tracker.placed('i1', ORDER_ID);
     tracker.onFill(fill('f1', '0.001'));
     tracker.onFill(fill('f1', '0.001'));
@@ -41,10 +69,22 @@ describe('recordTrackerEvents and restoreTracker', () => {
     positions.next(undefined);
     subscription.unsubscribe();
 
-    expect(journal.order('i1')).toMatchObject({ orderId: ORDER_ID, state: 'partially_filled', filledSize: '0.001', clientOrderId: '9' });
-    expect(journal.db.prepare('SELECT state FROM order_states ORDER BY id').all()).toEqual([{ state: 'pending' }, { state: 'open' }, { state: 'partially_filled' }]);
+    expect(journal.order('i1')).toMatchObject({
+      orderId: ORDER_ID,
+      state: 'partially_filled',
+      filledSize: '0.001',
+      clientOrderId: '9',
+    });
+    expect(journal.db.prepare('SELECT state FROM order_states ORDER BY id').all()).toEqual([
+      { state: 'pending' },
+      { state: 'open' },
+      { state: 'partially_filled' },
+    ]);
     expect(journal.recentFills(10).map((f) => [f.fillId, f.intentId, f.source])).toEqual([['f1', 'i1', 'venue']]);
-    expect(journal.db.prepare("SELECT size FROM positions WHERE source = 'venue' ORDER BY id").all()).toEqual([{ size: '0.001' }, { size: '0' }]);
+    expect(journal.db.prepare("SELECT size FROM positions WHERE source = 'venue' ORDER BY id").all()).toEqual([
+      { size: '0.001' },
+      { size: '0' },
+    ]);
   });
 
   it('corrects an order a snapshot closed as cancelled when its fills arrive after', () => {
@@ -64,7 +104,15 @@ describe('recordTrackerEvents and restoreTracker', () => {
   it('gives a new tracker the resting orders of the journal, linked to their intents', () => {
     const before = new OrderTracker();
     const subscription = followed(before);
-    before.pending({ intentId: 'rest', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100', clientOrderId: 9n });
+    before.pending({
+      intentId: 'rest',
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.002',
+      price: '100',
+      clientOrderId: 9n,
+    });
     before.placed('rest', ORDER_ID);
     before.onFill(fill('f1', '0.001'));
     before.pending({ intentId: 'gone', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '120' });
@@ -73,7 +121,13 @@ describe('recordTrackerEvents and restoreTracker', () => {
 
     const after = new OrderTracker();
     expect(restoreTracker(after, journal, ACCOUNT)).toBe(1);
-    expect(after.order('rest')).toMatchObject({ strategy: 's', orderId: ORDER_ID, clientOrderId: 9n, state: 'partially_filled', filledSize: '0.001' });
+    expect(after.order('rest')).toMatchObject({
+      strategy: 's',
+      orderId: ORDER_ID,
+      clientOrderId: 9n,
+      state: 'partially_filled',
+      filledSize: '0.001',
+    });
     expect(after.order('gone')).toBeUndefined();
     expect(after.orderByOrderId(ORDER_ID.toUpperCase().replace('0X', '0x'))?.intentId).toBe('rest');
     expect(after.foreignOrders()).toEqual([]);

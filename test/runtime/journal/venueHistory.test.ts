@@ -11,11 +11,33 @@ const ns = (ms: number) => BigInt(ms) * 1_000_000n;
 const orderId = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
 function fill(id: string, atMs: number): FillRecord {
-  return { id, market_id: 1, order_id: orderId(1), side: 'buy', price: '100', size: '0.001', fee: '0.01', time: ns(atMs), liquidity_indicator: 'MAKER' };
+  return {
+    id,
+    market_id: 1,
+    order_id: orderId(1),
+    side: 'buy',
+    price: '100',
+    size: '0.001',
+    fee: '0.01',
+    time: ns(atMs),
+    liquidity_indicator: 'MAKER',
+  };
 }
 
 function order(n: number, atMs: number, extra: Partial<OrderHistoryRecord> = {}): OrderHistoryRecord {
-  return { id: orderId(n), market_id: '1', side: 'BUY', type: 'LIMIT', status: 'ORDER_STATUS_FILLED', price: '100', size: '0.001', filled_size: '0.001', avg_price: '100', created_at: ns(atMs), ...extra };
+  return {
+    id: orderId(n),
+    market_id: '1',
+    side: 'BUY',
+    type: 'LIMIT',
+    status: 'ORDER_STATUS_FILLED',
+    price: '100',
+    size: '0.001',
+    filled_size: '0.001',
+    avg_price: '100',
+    created_at: ns(atMs),
+    ...extra,
+  };
 }
 
 /** A venue's history reads over fixed lists (newest first), recording every page asked. */
@@ -48,7 +70,12 @@ describe('readVenueHistory', () => {
     // Newest first, one fill a minute: pages of 2.
     const fills = Array.from({ length: 10 }, (_, i) => fill(`f${i}`, NOW_MS - i * 60_000));
     const v = venue(fills);
-    const history = await readVenueHistory(v.rest, { account: ACCOUNT, fillsSinceMs: NOW_MS - 2 * 60_000, orderIds: [], pageSize: 2 });
+    const history = await readVenueHistory(v.rest, {
+      account: ACCOUNT,
+      fillsSinceMs: NOW_MS - 2 * 60_000,
+      orderIds: [],
+      pageSize: 2,
+    });
     if (!history.available) throw new Error(history.reason);
     // f0..f2 are inside the window, f3 is exactly at the margin's edge; f4 is older: the walk ends there.
     expect(history.fills.map((f) => f.id)).toEqual(['f3', 'f2', 'f1', 'f0']);
@@ -72,7 +99,12 @@ describe('readVenueHistory', () => {
     ];
     const v = venue([], orders);
     const ids = orders.slice(1, 151).map((o) => o.id.toUpperCase().replace('0X', '0x'));
-    const history = await readVenueHistory(v.rest, { account: ACCOUNT, orderIds: ids, clientOrderIds: { ids: new Set(['7', '8']), sinceMs: NOW_MS - 5 * 60_000 }, pageSize: 50 });
+    const history = await readVenueHistory(v.rest, {
+      account: ACCOUNT,
+      orderIds: ids,
+      clientOrderIds: { ids: new Set(['7', '8']), sinceMs: NOW_MS - 5 * 60_000 },
+      pageSize: 50,
+    });
     if (!history.available) throw new Error(history.reason);
     expect(history.order(orderId(1149))?.status).toBe('ORDER_STATUS_FILLED');
     expect(v.orderQueries.filter((q) => q.orderIds !== undefined).map((q) => q.orderIds!.length)).toEqual([100, 50]);
@@ -84,15 +116,34 @@ describe('readVenueHistory', () => {
 
   it('is unavailable when the venue has no such endpoint (404), or the client no history reads', async () => {
     const v = venue([]);
-    const notFound = new VenueError({ httpStatus: 404, rawBody: JSON.stringify({ error: { code: 'NotFound', message: 'NotFound: no route' } }), endpoint: 'GET /v1/trade-history' });
-    const missing = await readVenueHistory({ ...v.rest, tradeHistory: () => Promise.reject(notFound) }, { account: ACCOUNT, fillsSinceMs: NOW_MS, orderIds: [] });
+    const notFound = new VenueError({
+      httpStatus: 404,
+      rawBody: JSON.stringify({ error: { code: 'NotFound', message: 'NotFound: no route' } }),
+      endpoint: 'GET /v1/trade-history',
+    });
+    const missing = await readVenueHistory(
+      { ...v.rest, tradeHistory: () => Promise.reject(notFound) },
+      { account: ACCOUNT, fillsSinceMs: NOW_MS, orderIds: [] },
+    );
     expect(missing).toMatchObject({ available: false, reason: expect.stringContaining('HTTP 404') });
-    expect(await readVenueHistory({}, { account: ACCOUNT, fillsSinceMs: NOW_MS, orderIds: [] })).toEqual({ available: false, reason: 'the REST client given has no history reads' });
+    expect(await readVenueHistory({}, { account: ACCOUNT, fillsSinceMs: NOW_MS, orderIds: [] })).toEqual({
+      available: false,
+      reason: 'the REST client given has no history reads',
+    });
   });
 
   it('throws a transient failure, so the whole reconciliation is tried again', async () => {
     const v = venue([]);
-    const unavailable = new VenueError({ httpStatus: 503, rawBody: JSON.stringify({ error: { code: 'Unavailable', message: 'Unavailable: upstream' } }), endpoint: 'GET /v1/orders' });
-    await expect(readVenueHistory({ ...v.rest, orderHistory: () => Promise.reject(unavailable) }, { account: ACCOUNT, orderIds: [orderId(1)] })).rejects.toBe(unavailable);
+    const unavailable = new VenueError({
+      httpStatus: 503,
+      rawBody: JSON.stringify({ error: { code: 'Unavailable', message: 'Unavailable: upstream' } }),
+      endpoint: 'GET /v1/orders',
+    });
+    await expect(
+      readVenueHistory(
+        { ...v.rest, orderHistory: () => Promise.reject(unavailable) },
+        { account: ACCOUNT, orderIds: [orderId(1)] },
+      ),
+    ).rejects.toBe(unavailable);
   });
 });

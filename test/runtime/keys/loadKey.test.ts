@@ -63,14 +63,17 @@ describe('loadKey', () => {
     expect(key.source).toBe('env');
   });
 
-  it.each([0o640, 0o604, 0o644, 0o660, 0o601])('refuses a key file with mode %s, naming the file and chmod 600', async (mode) => {
-    const file = await keyFile('open.key', KEY_A, mode);
-    const error = await refusal(loadKey({ envVar: 'PERPBOT_SIGNER_KEY', file, env: {} }));
-    expect(error.code).toBe('KEY_FILE_PERMISSIONS');
-    expect(error.message).toBe(`key file ${file} is readable by group or others (mode 0${mode.toString(8)})`);
-    expect(error.hints).toContain(`run: chmod 600 ${file}`);
-    expect(error.message).not.toContain(KEY_A.slice(2, 20));
-  });
+  it.each([0o640, 0o604, 0o644, 0o660, 0o601])(
+    'refuses a key file with mode %s, naming the file and chmod 600',
+    async (mode) => {
+      const file = await keyFile('open.key', KEY_A, mode);
+      const error = await refusal(loadKey({ envVar: 'PERPBOT_SIGNER_KEY', file, env: {} }));
+      expect(error.code).toBe('KEY_FILE_PERMISSIONS');
+      expect(error.message).toBe(`key file ${file} is readable by group or others (mode 0${mode.toString(8)})`);
+      expect(error.hints).toContain(`run: chmod 600 ${file}`);
+      expect(error.message).not.toContain(KEY_A.slice(2, 20));
+    },
+  );
 
   it('names the variable when there is neither a variable nor a file', async () => {
     const error = await refusal(loadKey({ envVar: 'PERPBOT_SIGNER_KEY', env: {} }));

@@ -9,7 +9,13 @@ const HEX_SIGNATURE = `0x${'a1'.repeat(32)}${'b2'.repeat(32)}1c`;
 const BASE64_SIGNATURE = Buffer.from(HEX_SIGNATURE.slice(2), 'hex').toString('base64');
 const JWT = 'eyJhbGciOiJFUzI1NksiLCJ0eXAiOiJKV1QifQ.eyJhY2NvdW50IjoiMHg3MDk5In0.c2lnbmVkLWJ5LXRoZS12ZW51ZQ';
 const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const SECRET_FRAGMENTS = [KEY.slice(2, 22), 'a1a1a1a1a1', BASE64_SIGNATURE.slice(0, 20), JWT.slice(0, 24), 'not-shaped-like-anything'];
+const SECRET_FRAGMENTS = [
+  KEY.slice(2, 22),
+  'a1a1a1a1a1',
+  BASE64_SIGNATURE.slice(0, 20),
+  JWT.slice(0, 24),
+  'not-shaped-like-anything',
+];
 
 function memory(): { lines: string[]; write(line: string): void } {
   const lines: string[] = [];
@@ -42,7 +48,12 @@ describe('createLogger', () => {
     expectNoSecrets(text);
     const entry = JSON.parse(text) as Record<string, unknown>;
     expect(entry['msg']).toBe(`placing order for ${ACCOUNT} with [redacted]`);
-    expect(entry['permit']).toEqual({ account: ACCOUNT, nonce_anchor: '7', nonce_bitmap_index: 3, signature: '[redacted]' });
+    expect(entry['permit']).toEqual({
+      account: ACCOUNT,
+      nonce_anchor: '7',
+      nonce_bitmap_index: 3,
+      signature: '[redacted]',
+    });
     expect(entry['headers']).toEqual({ authorization: '[redacted]' });
     expect(entry['note']).toBe('pasted [redacted] by mistake');
     expect(entry['level']).toBe(30);
@@ -52,7 +63,11 @@ describe('createLogger', () => {
     const out = memory();
     const logger = createLogger({ level: 'info', pretty: false, destination: out });
     const cause = new Error(`venue said: bad signature ${HEX_SIGNATURE}`);
-    const error = new PerpbotError(`signing failed with ${KEY}`, { code: 'SIGN_FAILED', details: { signature: BASE64_SIGNATURE, market: 1 }, cause });
+    const error = new PerpbotError(`signing failed with ${KEY}`, {
+      code: 'SIGN_FAILED',
+      details: { signature: BASE64_SIGNATURE, market: 1 },
+      cause,
+    });
     logger.error(error);
     logger.error({ err: error }, 'order rejected');
     logger.warn({ attempt: 2, context: { error } }, `retrying after ${JWT}`);
@@ -61,7 +76,11 @@ describe('createLogger', () => {
     expectNoSecrets(text);
     const [direct, underErr, nested] = out.lines.map((l) => JSON.parse(l) as Record<string, any>);
     expect(direct?.['msg']).toBe('signing failed with [redacted]');
-    expect(direct?.['err']).toMatchObject({ type: 'PerpbotError', code: 'SIGN_FAILED', details: { market: 1, signature: '[redacted]' } });
+    expect(direct?.['err']).toMatchObject({
+      type: 'PerpbotError',
+      code: 'SIGN_FAILED',
+      details: { market: 1, signature: '[redacted]' },
+    });
     expect(underErr?.['err']?.['cause']?.['message']).toBe('venue said: bad signature [redacted]');
     expect(String(underErr?.['err']?.['stack'])).toContain('signing failed with [redacted]');
     expect(nested?.['context']?.['error']?.['message']).toBe('signing failed with [redacted]');
@@ -70,7 +89,11 @@ describe('createLogger', () => {
 
   it('redacts child bindings and keeps them in every line', () => {
     const out = memory();
-    const logger = createLogger({ level: 'info', pretty: false, destination: out }).child({ strategy: 'market-maker', market: 1, signer_key: KEY });
+    const logger = createLogger({ level: 'info', pretty: false, destination: out }).child({
+      strategy: 'market-maker',
+      market: 1,
+      signer_key: KEY,
+    });
     logger.info({ intentId: 'i-1' }, 'quote');
     const entry = JSON.parse(out.lines[0] ?? '{}') as Record<string, unknown>;
     expect(entry).toMatchObject({ strategy: 'market-maker', market: 1, intentId: 'i-1', msg: 'quote' });

@@ -55,7 +55,12 @@ describe('redactSecrets', () => {
 
   it('turns errors into plain objects with scrubbed message, stack, fields and cause', () => {
     const cause = new Error(`login failed for ${JWT}`);
-    const error = new PerpbotError(`could not sign with ${KEY}`, { code: 'SIGN_FAILED', details: { signer_signature: HEX_SIGNATURE, market: 1 }, hints: ['check the key'], cause });
+    const error = new PerpbotError(`could not sign with ${KEY}`, {
+      code: 'SIGN_FAILED',
+      details: { signer_signature: HEX_SIGNATURE, market: 1 },
+      hints: ['check the key'],
+      cause,
+    });
     const out = redactSecrets({ err: error });
     const text = JSON.stringify(out);
     expect(text).not.toContain(KEY.slice(2, 20));
@@ -81,7 +86,17 @@ describe('redactSecrets', () => {
 });
 
 describe('secret log keys', () => {
-  it.each(['signature', 'permitSignature', 'account_signature', 'private_key', 'PRIVATE-KEY', 'refreshToken', 'authorization', 'set-cookie', 'apiKey'])('%s is secret', (name) => {
+  it.each([
+    'signature',
+    'permitSignature',
+    'account_signature',
+    'private_key',
+    'PRIVATE-KEY',
+    'refreshToken',
+    'authorization',
+    'set-cookie',
+    'apiKey',
+  ])('%s is secret', (name) => {
     expect(isSecretLogKey(name)).toBe(true);
   });
 
@@ -91,14 +106,30 @@ describe('secret log keys', () => {
 
   it('redaction paths cover the wire shapes at the depths we log', () => {
     const paths = secretRedactionPaths();
-    for (const path of ['signature', '*.signature', 'permit.signature', 'permit_params.signature', 'account_signature', 'signer_signature', 'access_token', 'refresh_token', 'token', 'headers.authorization', '*.permit.signature', '*.private_key']) {
+    for (const path of [
+      'signature',
+      '*.signature',
+      'permit.signature',
+      'permit_params.signature',
+      'account_signature',
+      'signer_signature',
+      'access_token',
+      'refresh_token',
+      'token',
+      'headers.authorization',
+      '*.permit.signature',
+      '*.private_key',
+    ]) {
       expect(paths).toContain(path);
     }
   });
 
   it('redaction paths alone censor secret fields in pino output (valid paths, effective without the formatter)', () => {
     const lines: string[] = [];
-    const logger = pino({ redact: { paths: secretRedactionPaths(), censor: REDACTED } }, { write: (line: string) => void lines.push(line) });
+    const logger = pino(
+      { redact: { paths: secretRedactionPaths(), censor: REDACTED } },
+      { write: (line: string) => void lines.push(line) },
+    );
     logger.info({
       signature: 'a',
       permit: { signature: 'b', nonce_anchor: '1' },
@@ -119,7 +150,8 @@ describe('secret log keys', () => {
 
 describe('venue order ids stay readable', () => {
   it('keeps a 32-byte order id under an order-id key, and still scrubs the same shape elsewhere', async () => {
-    const { redactSecrets, redactSecretsInText, REDACTED } = await import('../../../src/runtime/logging/redactSecrets.js');
+    const { redactSecrets, redactSecretsInText, REDACTED } =
+      await import('../../../src/runtime/logging/redactSecrets.js');
     const orderId = `0x${'0000000000001a2b'}${'c'.repeat(48)}`;
     expect(redactSecrets({ fill: { orderId, order_id: orderId } })).toEqual({ fill: { orderId, order_id: orderId } });
     expect(redactSecretsInText(`{"order_id":"${orderId}"}`)).toContain(orderId);

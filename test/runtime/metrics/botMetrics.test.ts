@@ -41,9 +41,27 @@ describe('the bot metrics', () => {
     outcomes.next({ ...base, intentId: 'a', type: 'accepted', orderId: '0x1' });
     outcomes.next({ ...base, intentId: 'b', type: 'refused', rejection: rejection('feed_stale', 'x', 'late') });
     outcomes.next({ ...base, intentId: 'c', type: 'unknown', reason: 'timeout' });
-    fills.next({ id: 'f', marketId: 1, orderId: '0x1', strategy: 'mm', side: 'buy', price: '1', size: '1', fee: '0', liquidity: 'MAKER' });
-    freshness.next({ strategy: 'mm', stale: true, feeds: [{ channel: 'mark', marketId: 1, ageMs: 1500, budgetMs: 1000 }] });
-    freshness.next({ strategy: 'mm', stale: false, feeds: [{ channel: 'mark', marketId: 1, ageMs: 1500, budgetMs: 1000 }] });
+    fills.next({
+      id: 'f',
+      marketId: 1,
+      orderId: '0x1',
+      strategy: 'mm',
+      side: 'buy',
+      price: '1',
+      size: '1',
+      fee: '0',
+      liquidity: 'MAKER',
+    });
+    freshness.next({
+      strategy: 'mm',
+      stale: true,
+      feeds: [{ channel: 'mark', marketId: 1, ageMs: 1500, budgetMs: 1000 }],
+    });
+    freshness.next({
+      strategy: 'mm',
+      stale: false,
+      feeds: [{ channel: 'mark', marketId: 1, ageMs: 1500, budgetMs: 1000 }],
+    });
     const s = await samples(metrics);
     expect(s.get('perpbot_intents_total{strategy="mm",kind="placeLimit",outcome="accepted"}')).toBe(1);
     expect(s.get('perpbot_intents_total{strategy="mm",kind="placeLimit",outcome="refused"}')).toBe(1);
@@ -56,7 +74,11 @@ describe('the bot metrics', () => {
 
   it('time every REST call and count its errors by kind, nonce refusals apart', async () => {
     const metrics = new BotMetrics();
-    const nonceUsed = new VenueError({ httpStatus: 400, rawBody: JSON.stringify({ error: { code: 'InvalidArgument', message: 'execution reverted: NonceUsed()' } }), endpoint: 'POST /v1/orders/place' });
+    const nonceUsed = new VenueError({
+      httpStatus: 400,
+      rawBody: JSON.stringify({ error: { code: 'InvalidArgument', message: 'execution reverted: NonceUsed()' } }),
+      endpoint: 'POST /v1/orders/place',
+    });
     const rest = timedRestClient(
       {
         markets: async () => ({ markets: [] }),
@@ -85,9 +107,21 @@ describe('the bot metrics', () => {
     const clock = new ManualClock();
     const feeds = new FeedClock(clock);
     const recorded: string[] = [];
-    const journal = meteredJournal({ ...NO_JOURNAL, requestSent: (e) => void recorded.push(`sent ${e.attempt}`) }, metrics, feeds);
+    const journal = meteredJournal(
+      { ...NO_JOURNAL, requestSent: (e) => void recorded.push(`sent ${e.attempt}`) },
+      metrics,
+      feeds,
+    );
     feeds.touch('mark', 1);
-    const intent = placeLimit({ intentId: 'i', strategy: 'mm', marketId: 1, side: 'buy', size: '1', price: '1', postOnly: true });
+    const intent = placeLimit({
+      intentId: 'i',
+      strategy: 'mm',
+      marketId: 1,
+      side: 'buy',
+      size: '1',
+      price: '1',
+      postOnly: true,
+    });
     journal.intentReceived(intent, 0);
     const request = { intentId: 'i', endpoint: 'placeOrder' as const, body: {}, atMs: 0 };
     journal.requestSent({ ...request, attempt: 1 });
@@ -107,13 +141,28 @@ describe('the bot metrics', () => {
       ready: { ready: false },
       mode: 'degraded',
       killSwitch: { tripped: true },
-      streams: [{ channel: 'mark', marketId: 1, ageMs: 1500 }, { channel: 'orders', ageMs: 200 }],
+      streams: [
+        { channel: 'mark', marketId: 1, ageMs: 1500 },
+        { channel: 'orders', ageMs: 200 },
+      ],
       positions: [{ marketId: 1, signedSize: '-0.002' }],
       balance: '999.5',
       equity: '999.25',
       pnl: { realized: '-0.5', unrealized: '-0.25', total: '-0.75' },
-      strategies: [{ name: 'mm', killSwitch: { tripped: false }, feed: { stale: true }, status: 'running', positions: [{ marketId: 1, signedSize: '-0.002' }], pnl: { realized: '1', unrealized: '0', total: '1' } }],
-      openOrders: [{ strategy: 'mm', marketId: 1 }, { strategy: 'mm', marketId: 1 }],
+      strategies: [
+        {
+          name: 'mm',
+          killSwitch: { tripped: false },
+          feed: { stale: true },
+          status: 'running',
+          positions: [{ marketId: 1, signedSize: '-0.002' }],
+          pnl: { realized: '1', unrealized: '0', total: '1' },
+        },
+      ],
+      openOrders: [
+        { strategy: 'mm', marketId: 1 },
+        { strategy: 'mm', marketId: 1 },
+      ],
       connection: { reconnects: 2 },
       degraded: { totalMs: 1500 },
     } as unknown as BotStatus;
@@ -132,7 +181,11 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_open_orders{strategy="mm",market="1"}')).toBe(2);
     expect(s.get('perpbot_reconnects_total')).toBe(2);
     expect(s.get('perpbot_degraded_seconds_total')).toBe(1.5);
-    s = await samples(metrics, { ...status, connection: { reconnects: 3 }, degraded: { ...status.degraded, totalMs: 4000 } } as BotStatus);
+    s = await samples(metrics, {
+      ...status,
+      connection: { reconnects: 3 },
+      degraded: { ...status.degraded, totalMs: 4000 },
+    } as BotStatus);
     expect(s.get('perpbot_reconnects_total')).toBe(3);
     expect(s.get('perpbot_degraded_seconds_total')).toBe(4);
   });

@@ -44,11 +44,18 @@ function recordingLog(): { lines: Line[]; info: (o: object, m: string) => void; 
   };
 }
 
-function freshKeys(): { account: ReturnType<typeof fastPrivateKeySigner>; signer: ReturnType<typeof fastPrivateKeySigner> } {
+function freshKeys(): {
+  account: ReturnType<typeof fastPrivateKeySigner>;
+  signer: ReturnType<typeof fastPrivateKeySigner>;
+} {
   return { account: fastPrivateKeySigner(generatePrivateKey()), signer: fastPrivateKeySigner(generatePrivateKey()) };
 }
 
-function options(keys: ReturnType<typeof freshKeys>, log = recordingLog(), extra: Partial<SetupAccountOptions> = {}): SetupAccountOptions {
+function options(
+  keys: ReturnType<typeof freshKeys>,
+  log = recordingLog(),
+  extra: Partial<SetupAccountOptions> = {},
+): SetupAccountOptions {
   return {
     rest,
     account: keys.account,
@@ -129,9 +136,14 @@ describe('setupAccount against the simulator', () => {
 
   it('without a faucet, a never-funded account ends in a setup error that says to deposit first', async () => {
     const keys = freshKeys();
-    const failure = setupAccount(options(keys, recordingLog(), { faucet: false, registration: { attempts: 2, baseMs: 10 } }));
+    const failure = setupAccount(
+      options(keys, recordingLog(), { faucet: false, registration: { attempts: 2, baseMs: 10 } }),
+    );
     await expect(failure).rejects.toBeInstanceOf(SetupError);
-    await expect(failure).rejects.toMatchObject({ step: 'registration', hints: expect.arrayContaining([expect.stringMatching(/deposit/)]) });
+    await expect(failure).rejects.toMatchObject({
+      step: 'registration',
+      hints: expect.arrayContaining([expect.stringMatching(/deposit/)]),
+    });
   });
 
   it('revoke-signer moves the signer to status 3, once; setup then refuses to register it again', async () => {
@@ -153,7 +165,9 @@ describe('setupAccount against the simulator', () => {
   it('refuses to revoke a signer that was never registered', async () => {
     const keys = freshKeys();
     await faucetDeposit(rest, keys.account.address);
-    await expect(revokeSigner({ rest, account: keys.account, signer: keys.signer.address, clock, log: recordingLog() })).rejects.toMatchObject({
+    await expect(
+      revokeSigner({ rest, account: keys.account, signer: keys.signer.address, clock, log: recordingLog() }),
+    ).rejects.toMatchObject({
       step: 'revokeSigner',
     });
   });

@@ -11,7 +11,11 @@ const ACCOUNT = '0x00000000000000000000000000000000000000aA' as const;
 const SIGNER = '0x00000000000000000000000000000000000000bB' as const;
 
 function venueError(httpStatus: number, code: string, message: string): VenueError {
-  return new VenueError({ httpStatus, rawBody: JSON.stringify({ error: { code, message: `${code}: ${message}` } }), endpoint: 'GET /v1/account/cross-margin-balance' });
+  return new VenueError({
+    httpStatus,
+    rawBody: JSON.stringify({ error: { code, message: `${code}: ${message}` } }),
+    endpoint: 'GET /v1/account/cross-margin-balance',
+  });
 }
 
 const noState = (): VenueError => venueError(500, 'Internal', `account ${ACCOUNT} has no on-chain state`);
@@ -28,7 +32,12 @@ async function settle<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
 describe('waitForRegistration', () => {
   it('polls the balance with doubling pauses until the venue knows the account', async () => {
     const clock = new ManualClock();
-    const answers: (VenueError | string)[] = [noState(), venueError(400, 'FailedPrecondition', `account ${ACCOUNT} is not registered (userId 0)`), noState(), '1000'];
+    const answers: (VenueError | string)[] = [
+      noState(),
+      venueError(400, 'FailedPrecondition', `account ${ACCOUNT} is not registered (userId 0)`),
+      noState(),
+      '1000',
+    ];
     const reads: number[] = [];
     const rest = {
       crossMarginBalance: async () => {
@@ -41,7 +50,13 @@ describe('waitForRegistration', () => {
     const waits: number[] = [];
     const result = await settle(
       clock,
-      waitForRegistration({ rest, account: ACCOUNT, clock, polling: { attempts: 10, baseMs: 500 }, onWaiting: ({ delayMs }) => waits.push(delayMs) }),
+      waitForRegistration({
+        rest,
+        account: ACCOUNT,
+        clock,
+        polling: { attempts: 10, baseMs: 500 },
+        onWaiting: ({ delayMs }) => waits.push(delayMs),
+      }),
     );
     expect(result).toEqual({ polls: 4, waitedMs: 3_500, balance: '1000' });
     expect(waits).toEqual([500, 1_000, 2_000]);
@@ -51,22 +66,33 @@ describe('waitForRegistration', () => {
   it('gives up after the configured reads with a setup error that says to deposit', async () => {
     const clock = new ManualClock();
     const rest = { crossMarginBalance: async () => Promise.reject(noState()) };
-    const failure = settle(clock, waitForRegistration({ rest, account: ACCOUNT, clock, polling: { attempts: 3, baseMs: 200, maxDelayMs: 300 } }));
+    const failure = settle(
+      clock,
+      waitForRegistration({ rest, account: ACCOUNT, clock, polling: { attempts: 3, baseMs: 200, maxDelayMs: 300 } }),
+    );
     await expect(failure).rejects.toBeInstanceOf(SetupError);
-    await expect(failure).rejects.toMatchObject({ step: 'registration', message: expect.stringContaining('after 3 balance reads over 500 ms') });
+    await expect(failure).rejects.toMatchObject({
+      step: 'registration',
+      message: expect.stringContaining('after 3 balance reads over 500 ms'),
+    });
   });
 
   it('does not wait on an unreachable venue or a refused request', async () => {
     const clock = new ManualClock();
     let reads = 0;
-    const unreachable = new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/account/cross-margin-balance' });
+    const unreachable = new VenueTransportError({
+      kind: 'ConnectionFailed',
+      endpoint: 'GET /v1/account/cross-margin-balance',
+    });
     const rest = {
       crossMarginBalance: async () => {
         reads += 1;
         throw unreachable;
       },
     };
-    await expect(waitForRegistration({ rest, account: ACCOUNT, clock, polling: { attempts: 5, baseMs: 100 } })).rejects.toBe(unreachable);
+    await expect(
+      waitForRegistration({ rest, account: ACCOUNT, clock, polling: { attempts: 5, baseMs: 100 } }),
+    ).rejects.toBe(unreachable);
     expect(reads).toBe(1);
     expect(isNotRegisteredYet(venueError(400, 'InvalidArgument', 'invalid request query: account'))).toBe(false);
   });
@@ -77,7 +103,10 @@ describe('confirmSignerStatus', () => {
     const clock = new ManualClock();
     const seen = [0, 0, 1];
     const rest = { sessionKeyStatus: async () => ({ status: seen.shift() ?? 1, status_description: 'x' }) };
-    const status = await settle(clock, confirmSignerStatus({ rest, account: ACCOUNT, signer: SIGNER, expected: 1, clock, delayMs: 300 }));
+    const status = await settle(
+      clock,
+      confirmSignerStatus({ rest, account: ACCOUNT, signer: SIGNER, expected: 1, clock, delayMs: 300 }),
+    );
     expect(status.status).toBe(1);
     expect(seen).toEqual([]);
   });
@@ -85,8 +114,14 @@ describe('confirmSignerStatus', () => {
   it('reports the status it last saw when it never changes', async () => {
     const clock = new ManualClock();
     const rest = { sessionKeyStatus: async () => ({ status: 1, status_description: 'Active' }) };
-    const failure = settle(clock, confirmSignerStatus({ rest, account: ACCOUNT, signer: SIGNER, expected: 3, clock, attempts: 3, delayMs: 100 }));
-    await expect(failure).rejects.toMatchObject({ step: 'confirmStatus', message: expect.stringContaining('has status 1 (Active), expected 3') });
+    const failure = settle(
+      clock,
+      confirmSignerStatus({ rest, account: ACCOUNT, signer: SIGNER, expected: 3, clock, attempts: 3, delayMs: 100 }),
+    );
+    await expect(failure).rejects.toMatchObject({
+      step: 'confirmStatus',
+      message: expect.stringContaining('has status 1 (Active), expected 3'),
+    });
   });
 });
 

@@ -13,7 +13,11 @@ function unavailable(retryAfterMs?: number): VenueError {
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 }
-const refused = new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/markets', cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) });
+const refused = new VenueTransportError({
+  kind: 'ConnectionFailed',
+  endpoint: 'GET /v1/markets',
+  cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+});
 
 /** Options in virtual time; the backoff is the full step (random 0): 1 s, 2 s, 4 s, 8 s, 10 s, ... */
 function setup(deadlineMs: number, signal?: AbortSignal) {
@@ -56,7 +60,12 @@ describe('untilDeadline', () => {
       'waiting for the venue: reading markets (attempt 2, retry in 2.0 s, 119 s left)',
       'waiting for the venue: reading markets (attempt 3, retry in 4.0 s, 117 s left)',
     ]);
-    expect(warnings[1]?.object).toMatchObject({ step: 'reading markets', attempt: 2, delayMs: 2_000, reason: expect.stringMatching(/ECONNREFUSED/) });
+    expect(warnings[1]?.object).toMatchObject({
+      step: 'reading markets',
+      attempt: 2,
+      delayMs: 2_000,
+      reason: expect.stringMatching(/ECONNREFUSED/),
+    });
     expect(s.signals.every((signal) => !signal.aborted)).toBe(true);
   });
 
@@ -72,7 +81,11 @@ describe('untilDeadline', () => {
 
   it('throws any other failure at once', async () => {
     const { clock, warnings, o } = setup(120_000);
-    const invalid = new VenueError({ httpStatus: 400, rawBody: 'InvalidArgument: bad account', endpoint: 'GET /v1/markets' });
+    const invalid = new VenueError({
+      httpStatus: 400,
+      rawBody: 'InvalidArgument: bad account',
+      endpoint: 'GET /v1/markets',
+    });
     const s = flaky([invalid], 'never');
     await expect(untilDeadline('reading markets', s.step, o)).rejects.toBe(invalid);
     expect(s.runs()).toBe(1);
@@ -91,7 +104,9 @@ describe('untilDeadline', () => {
     expect(s.runs()).toBe(5);
     expect(error).toBeInstanceOf(StartupDeadlineError);
     const e = error as StartupDeadlineError;
-    expect(e.message).toBe('gave up reading markets after 9.0 s (5 attempts): GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer');
+    expect(e.message).toBe(
+      'gave up reading markets after 9.0 s (5 attempts): GET /v1/markets could not reach the venue (ECONNREFUSED); no definite answer',
+    );
     expect(e.lastFailure).toBe(refused);
     expect(e.hints[0]).toMatch(/venue\.rest_url/);
     expect(e.hints[1]).toMatch(/venue\.startup_deadline_ms \(now 10000\)/);
@@ -106,14 +121,25 @@ describe('untilDeadline', () => {
       if (runs === 1) return Promise.reject(unavailable());
       // Hangs like a read retrying inside the transport, until its signal aborts.
       return new Promise((_resolve, reject) => {
-        signal.addEventListener('abort', () => reject(new VenueTransportError({ kind: 'Aborted', endpoint: 'GET /v1/markets', requestSent: false, cause: refused })));
+        signal.addEventListener('abort', () =>
+          reject(
+            new VenueTransportError({
+              kind: 'Aborted',
+              endpoint: 'GET /v1/markets',
+              requestSent: false,
+              cause: refused,
+            }),
+          ),
+        );
       });
     };
     const pending = untilDeadline('reading markets', step, o).catch((e: unknown) => e);
     await clock.advance(5_000);
     const error = await pending;
     expect(error).toBeInstanceOf(StartupDeadlineError);
-    expect((error as StartupDeadlineError).message).toMatch(/^gave up reading markets after 5\.0 s \(2 attempts\): GET \/v1\/markets could not reach the venue/);
+    expect((error as StartupDeadlineError).message).toMatch(
+      /^gave up reading markets after 5\.0 s \(2 attempts\): GET \/v1\/markets could not reach the venue/,
+    );
   });
 
   it("stops at once with the caller's reason when the caller aborts, not with a deadline error", async () => {

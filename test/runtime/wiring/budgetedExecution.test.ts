@@ -9,7 +9,13 @@ import type { TrackedFill } from '../../../src/engine/orderTracker.js';
 import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
 import { budgetedExecution, type BudgetedEngine } from '../../../src/runtime/wiring/budgetedExecution.js';
 
-const GLOBAL: RiskLimits = { max_order_notional: '1000', max_position_per_market: '5000', max_open_orders: 20, max_actions_per_second: 100, kill_switch: { max_loss: '500' } };
+const GLOBAL: RiskLimits = {
+  max_order_notional: '1000',
+  max_position_per_market: '5000',
+  max_open_orders: 20,
+  max_actions_per_second: 100,
+  kill_switch: { max_loss: '500' },
+};
 
 function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: number) {
   const clock = new ManualClock();
@@ -41,15 +47,27 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: numbe
   const seen: IntentOutcome[] = [];
   port.outcomes.subscribe((o) => seen.push(o));
   let n = 0;
-  const buy = (strategy: string, size = '0.001', price = '65000') => placeLimit({ intentId: `${strategy}-${++n}`, strategy, marketId: 1, side: 'buy', size, price });
+  const buy = (strategy: string, size = '0.001', price = '65000') =>
+    placeLimit({ intentId: `${strategy}-${++n}`, strategy, marketId: 1, side: 'buy', size, price });
   const fill = (strategy: string, side: 'buy' | 'sell', size: string, price: string): void =>
-    fills.next({ id: `f${++n}`, marketId: 1, orderId: `o${n}`, strategy, side, size, price, fee: '0', liquidity: 'TAKER' });
-  const refusals = () => seen.filter((o) => o.type === 'refused').map((o) => [o.strategy, o.type === 'refused' ? o.rejection.rule : '']);
+    fills.next({
+      id: `f${++n}`,
+      marketId: 1,
+      orderId: `o${n}`,
+      strategy,
+      side,
+      size,
+      price,
+      fee: '0',
+      liquidity: 'TAKER',
+    });
+  const refusals = () =>
+    seen.filter((o) => o.type === 'refused').map((o) => [o.strategy, o.type === 'refused' ? o.rejection.rule : '']);
   return { clock, port, outcomes, marks, mark, submitted, open, cancelledFor, errors, seen, buy, fill, refusals };
 }
 
 describe('budgetedExecution: every strategy on its own budget', () => {
-  it('max_position_per_market counts only the strategy\'s own fills', () => {
+  it("max_position_per_market counts only the strategy's own fills", () => {
     const h = harness({ small: { max_position_per_market: '150' }, large: {} });
     h.fill('small', 'buy', '0.002', '65000'); // small holds 130 of market 1
     h.fill('large', 'buy', '0.05', '65000'); // large holds 3250: not small's business
@@ -57,7 +75,10 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     h.port.submit(h.buy('large'));
     h.port.submit({ ...h.buy('small'), side: 'sell' }); // shrinks small's own position
     expect(h.refusals()).toEqual([['small', 'max_position']]);
-    expect(h.submitted.map((i) => [i.strategy, i.kind === 'placeLimit' ? i.side : ''])).toEqual([['large', 'buy'], ['small', 'sell']]);
+    expect(h.submitted.map((i) => [i.strategy, i.kind === 'placeLimit' ? i.side : ''])).toEqual([
+      ['large', 'buy'],
+      ['small', 'sell'],
+    ]);
   });
 
   it('max_actions_per_second makes a strategy wait in order while the others go on', async () => {
@@ -66,7 +87,12 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     for (const intent of intents) h.port.submit(intent);
     h.port.submit(h.buy('fast'));
     h.port.submit(h.buy('fast'));
-    expect(h.submitted.map((i) => i.intentId)).toEqual([intents[0]!.intentId, intents[1]!.intentId, 'fast-5', 'fast-6']);
+    expect(h.submitted.map((i) => i.intentId)).toEqual([
+      intents[0]!.intentId,
+      intents[1]!.intentId,
+      'fast-5',
+      'fast-6',
+    ]);
     await h.clock.advance(499);
     expect(h.submitted).toHaveLength(4);
     await h.clock.advance(1);
@@ -90,7 +116,7 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     expect(h.refusals()).toEqual([['s', 'guard_wait_timeout']]);
   });
 
-  it('the kill switch trips on the strategy\'s own loss: its orders are cancelled, only cancels and closes pass, the others go on', () => {
+  it("the kill switch trips on the strategy's own loss: its orders are cancelled, only cancels and closes pass, the others go on", () => {
     const h = harness({ loser: { kill_switch: { max_loss: '50' } }, other: { kill_switch: { max_loss: '50' } } });
     h.fill('loser', 'buy', '0.01', '65000');
     h.fill('other', 'sell', '0.01', '65000');
@@ -113,15 +139,33 @@ describe('budgetedExecution: every strategy on its own budget', () => {
   it('placements in flight count toward max_open_orders until their outcome arrives', () => {
     const h = harness({ s: { max_open_orders: 2 } });
     const [first, second, third] = [h.buy('s'), h.buy('s'), h.buy('s')];
-    for (const intent of [first!, second!, third!]) h.port.submit(intent);
+    for (const intent of [first, second, third]) h.port.submit(intent);
     expect(h.refusals()).toEqual([['s', 'max_open_orders']]);
     // The first rests (the tracker has it); the second is refused by the venue: one slot frees.
-    h.open.push({ intentId: first!.intentId, marketId: 1, strategy: 's' });
-    h.outcomes.next({ type: 'accepted', intentId: first!.intentId, strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 0 });
-    h.outcomes.next({ type: 'failed', intentId: second!.intentId, strategy: 's', kind: 'placeLimit', marketId: 1, atMs: 0, error: { code: 'X', message: 'x', hints: [] } });
+    h.open.push({ intentId: first.intentId, marketId: 1, strategy: 's' });
+    h.outcomes.next({
+      type: 'accepted',
+      intentId: first.intentId,
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 0,
+    });
+    h.outcomes.next({
+      type: 'failed',
+      intentId: second.intentId,
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: 0,
+      error: { code: 'X', message: 'x', hints: [] },
+    });
     h.port.submit(h.buy('s'));
     h.port.submit(h.buy('s'));
-    expect(h.refusals()).toEqual([['s', 'max_open_orders'], ['s', 'max_open_orders']]);
+    expect(h.refusals()).toEqual([
+      ['s', 'max_open_orders'],
+      ['s', 'max_open_orders'],
+    ]);
     expect(h.submitted).toHaveLength(3);
   });
 
@@ -133,13 +177,18 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     h.port.submit(h.buy('s'));
     await h.clock.advance(5_000);
     expect(h.submitted).toHaveLength(1);
-    expect(h.refusals()).toEqual([['s', 'engine_stopped'], ['s', 'engine_stopped']]);
+    expect(h.refusals()).toEqual([
+      ['s', 'engine_stopped'],
+      ['s', 'engine_stopped'],
+    ]);
   });
 
   it('a budget check that throws refuses the intent with the error and sends nothing (fails closed)', () => {
     const h = harness({ s: { max_order_notional: '100' } });
     // Not a decimal: the notional guard cannot multiply it and throws.
-    h.port.submit(placeLimit({ intentId: 'bad', strategy: 's', marketId: 1, side: 'buy', size: 'abc', price: '65000' }));
+    h.port.submit(
+      placeLimit({ intentId: 'bad', strategy: 's', marketId: 1, side: 'buy', size: 'abc', price: '65000' }),
+    );
     expect(h.refusals()).toEqual([['s', 'guard_error']]);
     const refused = h.seen.find((o) => o.type === 'refused');
     expect(refused?.type === 'refused' ? refused.rejection.reason : '').toMatch(/strategy s admission check threw/);

@@ -9,7 +9,10 @@ describe('JwtIssuer', () => {
     const pair = issuer.issue(account, 1_000_000);
     expect(pair.expires_in).toBe(ACCESS_TOKEN_LIFETIME_S);
     expect(issuer.verify(pair.access_token, 1_000_000)).toEqual({ ok: true, account });
-    expect(issuer.verify(pair.access_token, 1_000_000 + ACCESS_TOKEN_LIFETIME_S * 1000)).toEqual({ ok: false, failure: 'expired' });
+    expect(issuer.verify(pair.access_token, 1_000_000 + ACCESS_TOKEN_LIFETIME_S * 1000)).toEqual({
+      ok: false,
+      failure: 'expired',
+    });
   });
 
   it('refuses a token signed with another key or tampered with', () => {

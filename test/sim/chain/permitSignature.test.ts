@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../../../src/core/invalidValueError.js';
 import { keccak256 } from '../../../src/protocol/keccak.js';
-import { parseBase64Signature, recoverAddress, toBase64Compact, toBase64Full } from '../../../src/protocol/signature.js';
+import {
+  parseBase64Signature,
+  recoverAddress,
+  toBase64Compact,
+  toBase64Full,
+} from '../../../src/protocol/signature.js';
 import { decodePermitSignature, recoverSigner } from '../../../src/sim/chain/permitSignature.js';
 import { invalidArgument } from '../../../src/sim/simRejection.js';
 
@@ -22,10 +27,19 @@ const scalar = fc.oneof(
 );
 
 const signatureText = fc.oneof(
-  fc.tuple(scalar, scalar, fc.constantFrom(0, 1, 27, 28, 2, 26, 29, 255)).map(([r, s, v]) => Buffer.concat([word(r), word(s), Buffer.from([v])]).toString('base64')),
+  fc
+    .tuple(scalar, scalar, fc.constantFrom(0, 1, 27, 28, 2, 26, 29, 255))
+    .map(([r, s, v]) => Buffer.concat([word(r), word(s), Buffer.from([v])]).toString('base64')),
   fc.tuple(scalar, scalar).map(([r, ys]) => Buffer.concat([word(r), word(ys)]).toString('base64')),
   fc.uint8Array({ minLength: 60, maxLength: 68 }).map((bytes) => Buffer.from(bytes).toString('base64')),
-  fc.constantFrom('', 'not base64!', 'AAAA', 'A'.repeat(86), `${'A'.repeat(86)}=`, ` ${Buffer.alloc(64, 1).toString('base64')}`),
+  fc.constantFrom(
+    '',
+    'not base64!',
+    'AAAA',
+    'A'.repeat(86),
+    `${'A'.repeat(86)}=`,
+    ` ${Buffer.alloc(64, 1).toString('base64')}`,
+  ),
 );
 
 type Decoded = { ok: true; rs: string; yParity: number } | { ok: false; text: string };
@@ -65,17 +79,24 @@ describe('permit signature fast path', () => {
 
   it('recovers the same address as recoverAddress, returning the expected signer itself when it matches', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.bigInt({ min: 1n, max: N - 1n }), fc.boolean(), (message, key, compact) => {
-        const digest = keccak256(message);
-        const signed = secp256k1.sign(digest, key);
-        const sig = { r: signed.r, s: signed.s, yParity: signed.recovery as 0 | 1 };
-        const text = compact ? toBase64Compact(sig) : toBase64Full(sig);
-        const expected = recoverAddress(digest, sig);
-        const recovered = recoverSigner(digest, decodePermitSignature(text), expected);
-        expect(recovered).toBe(expected);
-        // Another expected signer: the recovered address itself, checksummed, as the revert text names it.
-        expect(recoverSigner(digest, decodePermitSignature(text), '0x0000000000000000000000000000000000000001')).toBe(expected);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.bigInt({ min: 1n, max: N - 1n }),
+        fc.boolean(),
+        (message, key, compact) => {
+          const digest = keccak256(message);
+          const signed = secp256k1.sign(digest, key);
+          const sig = { r: signed.r, s: signed.s, yParity: signed.recovery as 0 | 1 };
+          const text = compact ? toBase64Compact(sig) : toBase64Full(sig);
+          const expected = recoverAddress(digest, sig);
+          const recovered = recoverSigner(digest, decodePermitSignature(text), expected);
+          expect(recovered).toBe(expected);
+          // Another expected signer: the recovered address itself, checksummed, as the revert text names it.
+          expect(recoverSigner(digest, decodePermitSignature(text), '0x0000000000000000000000000000000000000001')).toBe(
+            expected,
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

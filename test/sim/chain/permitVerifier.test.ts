@@ -22,8 +22,11 @@ const account = parseAddress('0x00000000000000000000000000000000000000c3', 'acco
 const hash = cancelAllOrdersHash(1);
 const NOW = 1_700_000_000;
 
-async function permit(options: { anchor?: bigint; bit?: number; deadline?: number; routerOverride?: string; signedAnchor?: bigint } = {}) {
-  const signingContext = options.routerOverride === undefined ? context : createSigningContext(domain, options.routerOverride);
+async function permit(
+  options: { anchor?: bigint; bit?: number; deadline?: number; routerOverride?: string; signedAnchor?: bigint } = {},
+) {
+  const signingContext =
+    options.routerOverride === undefined ? context : createSigningContext(domain, options.routerOverride);
   const wire = await signPermit(signingContext, key, {
     account,
     actionHash: hash,
@@ -42,7 +45,12 @@ function setup(): { nonces: NonceBook; signers: SignerRegistry } {
 
 function check(state: ReturnType<typeof setup>, p: Awaited<ReturnType<typeof permit>>): string | undefined {
   try {
-    verifyPermit(context, state.nonces, state.signers, { action: 'CancelAllOrders', permit: p, actionHash: hash, nowSeconds: NOW });
+    verifyPermit(context, state.nonces, state.signers, {
+      action: 'CancelAllOrders',
+      permit: p,
+      actionHash: hash,
+      nowSeconds: NOW,
+    });
     return undefined;
   } catch (error) {
     return (error as { text: string }).text;
@@ -65,18 +73,26 @@ describe('verifyPermit', () => {
   it('refuses a revoked signer, naming it', async () => {
     const state = setup();
     state.signers.revoke(account, key.address);
-    expect(check(state, await permit())).toBe(`FailedPrecondition: CancelAllOrders reverted: SignerNotAuthorized(${key.address})`);
+    expect(check(state, await permit())).toBe(
+      `FailedPrecondition: CancelAllOrders reverted: SignerNotAuthorized(${key.address})`,
+    );
   });
 
   it('tells a signed-versus-sent anchor mismatch apart from a bad signature', async () => {
-    expect(check(setup(), await permit({ anchor: 1n, signedAnchor: 0n }))).toBe('FailedPrecondition: CancelAllOrders reverted: InvalidNonceAnchor');
+    expect(check(setup(), await permit({ anchor: 1n, signedAnchor: 0n }))).toBe(
+      'FailedPrecondition: CancelAllOrders reverted: InvalidNonceAnchor',
+    );
   });
 
   it('checks deadline, anchor window, index and reuse in that order', async () => {
     const state = setup();
-    expect(check(state, await permit({ deadline: NOW - 1, anchor: 5n }))).toMatch(/^InvalidArgument: permit deadline expired/);
+    expect(check(state, await permit({ deadline: NOW - 1, anchor: 5n }))).toMatch(
+      /^InvalidArgument: permit deadline expired/,
+    );
     expect(check(state, await permit({ deadline: NOW }))).toBeUndefined();
-    expect(check(state, permitSchema.parse({ ...(await permit()), nonce_anchor: '5', nonce_bitmap_index: 250 }))).toBe('FailedPrecondition: CancelAllOrders reverted: InvalidNonceAnchor');
+    expect(check(state, permitSchema.parse({ ...(await permit()), nonce_anchor: '5', nonce_bitmap_index: 250 }))).toBe(
+      'FailedPrecondition: CancelAllOrders reverted: InvalidNonceAnchor',
+    );
     const p208 = permitSchema.parse({ ...(await permit()), nonce_anchor: '0', nonce_bitmap_index: 208 });
     expect(check(state, p208)).toBe('FailedPrecondition: CancelAllOrders reverted: InvalidNonceIndex(208)');
     state.nonces.consume(account, 0n, 0, 'CancelAllOrders');

@@ -26,6 +26,10 @@ describe('SignerRegistry', () => {
   });
 
   it('describes the statuses', () => {
-    expect([0, 1, 3].map((s) => signerStatusDescription(s as 0 | 1 | 3))).toEqual(['NotRegistered', 'Active', 'Revoked']);
+    expect([0, 1, 3].map((s) => signerStatusDescription(s as 0 | 1 | 3))).toEqual([
+      'NotRegistered',
+      'Active',
+      'Revoked',
+    ]);
   });
 });

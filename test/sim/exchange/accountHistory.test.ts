@@ -17,7 +17,11 @@ function stampAt(blockNumber: number, timestampMs = T0): HistoryStamp {
 }
 
 /** Runs one exchange action as one mined transaction and records it; returns the result and its stamp. */
-function act<R extends { readonly events: readonly ExchangeEvent[] }>(ex: Exchange, stamp: HistoryStamp, run: () => R): R & { stamp: HistoryStamp } {
+function act<R extends { readonly events: readonly ExchangeEvent[] }>(
+  ex: Exchange,
+  stamp: HistoryStamp,
+  run: () => R,
+): R & { stamp: HistoryStamp } {
   const result = run();
   ex.history.record(result.events, stamp);
   return { ...result, stamp };
@@ -28,7 +32,9 @@ const ALL = { page: 1, limit: 1000 };
 describe('order history records', () => {
   it('records a resting order with the placing transaction and follows it through a partial fill, a full fill and a cancel', () => {
     const ex = quietExchange();
-    const placed = act(ex, stampAt(5, T0 + 1), () => ex.placeOrder(ALICE, limit(0, 650_000, 40, { client_order_id: 42n }), T0 + 1));
+    const placed = act(ex, stampAt(5, T0 + 1), () =>
+      ex.placeOrder(ALICE, limit(0, 650_000, 40, { client_order_id: 42n }), T0 + 1),
+    );
     const id = placed.order.order_id;
     expect(ex.history.order(id)).toEqual({
       id,
@@ -57,13 +63,27 @@ describe('order history records', () => {
     });
 
     act(ex, stampAt(6), () => ex.placeOrder(BOB, limit(1, 650_000, 15), T0));
-    expect(ex.history.order(id)).toMatchObject({ status: 'ORDER_STATUS_OPEN', filled_size: '0.00015', avg_price: '65000', block_number: 5 });
+    expect(ex.history.order(id)).toMatchObject({
+      status: 'ORDER_STATUS_OPEN',
+      filled_size: '0.00015',
+      avg_price: '65000',
+      block_number: 5,
+    });
     act(ex, stampAt(7), () => ex.placeOrder(BOB, limit(1, 650_000, 25), T0));
-    expect(ex.history.order(id)).toMatchObject({ status: 'ORDER_STATUS_FILLED', filled_size: '0.0004', avg_price: '65000', tx_hash: placed.stamp.txHash });
+    expect(ex.history.order(id)).toMatchObject({
+      status: 'ORDER_STATUS_FILLED',
+      filled_size: '0.0004',
+      avg_price: '65000',
+      tx_hash: placed.stamp.txHash,
+    });
 
     const other = act(ex, stampAt(8), () => ex.placeOrder(ALICE, limit(0, 640_000, 20), T0));
     act(ex, stampAt(9), () => ex.cancelOrder(ALICE, 1, BigInt(other.order.resting_order_id)));
-    expect(ex.history.order(other.order.order_id)).toMatchObject({ status: 'ORDER_STATUS_CANCELLED', filled_size: '0', block_number: 8 });
+    expect(ex.history.order(other.order.order_id)).toMatchObject({
+      status: 'ORDER_STATUS_CANCELLED',
+      filled_size: '0',
+      block_number: 8,
+    });
   });
 
   it('gives a taker that swept two prices the size-weighted average, rounded half away from zero at 18 decimals, and the taker fee rate', () => {
@@ -99,7 +119,12 @@ describe('order history records', () => {
   it('an IOC that found nothing is recorded CANCELLED at the taker rate', () => {
     const ex = quietExchange();
     const ioc = act(ex, stampAt(2), () => ex.placeOrder(ALICE, market(0, 650_000, 20), T0));
-    expect(ex.history.order(ioc.order.order_id)).toMatchObject({ status: 'ORDER_STATUS_CANCELLED', filled_size: '0', avg_price: '0', fee_bps: 5 });
+    expect(ex.history.order(ioc.order.order_id)).toMatchObject({
+      status: 'ORDER_STATUS_CANCELLED',
+      filled_size: '0',
+      avg_price: '0',
+      fee_bps: 5,
+    });
   });
 
   it('finds an order by id with or without 0x and in any case; an unknown id is undefined', () => {
@@ -133,10 +158,14 @@ describe('order history queries', () => {
 
   it('lists newest first by default, oldest first on request, and filters by statuses and order ids', () => {
     const { ex, open, filled, cancelled } = threeStatuses();
-    const ids = (filter: Parameters<typeof ex.history.orders>[1]) => ex.history.orders(ALICE, filter, ALL).items.map((o) => o.id);
+    const ids = (filter: Parameters<typeof ex.history.orders>[1]) =>
+      ex.history.orders(ALICE, filter, ALL).items.map((o) => o.id);
     expect(ids({})).toEqual([cancelled, filled, open]);
     expect(ids({ oldestFirst: true })).toEqual([open, filled, cancelled]);
-    expect(ids({ statuses: new Set(['ORDER_STATUS_OPEN', 'ORDER_STATUS_CANCELLED'] as const) })).toEqual([cancelled, open]);
+    expect(ids({ statuses: new Set(['ORDER_STATUS_OPEN', 'ORDER_STATUS_CANCELLED'] as const) })).toEqual([
+      cancelled,
+      open,
+    ]);
     expect(ids({ statuses: new Set(['ORDER_STATUS_FILLED'] as const) })).toEqual([filled]);
     expect(ids({ statuses: new Set(['ORDER_STATUS_NONE'] as const) })).toEqual([]);
     expect(ids({ orderIds: new Set([open, cancelled]) })).toEqual([cancelled, open]);
@@ -162,7 +191,9 @@ describe('fill history', () => {
     act(ex, stampAt(2), () => ex.placeOrder(BOB, limit(1, 650_000, 15), T0));
     act(ex, stampAt(2), () => ex.placeOrder(BOB, limit(1, 650_001, 15), T0));
     const taker = act(ex, stampAt(3), () => ex.placeOrder(ALICE, limit(0, 650_001, 30), T0 + 5));
-    const sent = ofType(taker.events, 'fill').filter((e) => e.account === ALICE).map((e) => e.fill);
+    const sent = ofType(taker.events, 'fill')
+      .filter((e) => e.account === ALICE)
+      .map((e) => e.fill);
     expect(sent).toHaveLength(2);
     expect(ex.history.fills(ALICE, ALL).items).toEqual([...sent].reverse());
     expect(ex.history.fills(ALICE, { page: 1, limit: 1 })).toEqual({ items: [sent[1]], hasNextPage: true });

@@ -9,8 +9,14 @@ describe('deposits and balances', () => {
   it.each([
     { amount: '0', text: 'InvalidArgument: amount must be positive, got 0' },
     { amount: '-5', text: 'InvalidArgument: amount must be positive, got -5' },
-    { amount: '1e3', text: 'InvalidArgument: amount must be a decimal USDC string with at most 18 decimals, got "1e3"' },
-    { amount: '0.0000000000000000001', text: 'InvalidArgument: amount must be a decimal USDC string with at most 18 decimals, got "0.0000000000000000001"' },
+    {
+      amount: '1e3',
+      text: 'InvalidArgument: amount must be a decimal USDC string with at most 18 decimals, got "1e3"',
+    },
+    {
+      amount: '0.0000000000000000001',
+      text: 'InvalidArgument: amount must be a decimal USDC string with at most 18 decimals, got "0.0000000000000000001"',
+    },
   ])('refuses deposit $amount', ({ amount, text }) => {
     const ex = quietExchange({}, []);
     expect(rejectionText(() => ex.deposit(ERIN, amount))).toBe(text);
@@ -21,7 +27,9 @@ describe('deposits and balances', () => {
     const ex = quietExchange({}, []);
     const first = ex.deposit(ERIN, '1000');
     expect(ex.isRegistered(ERIN)).toBe(true);
-    expect(ofType(first.events, 'balance').map((e) => e.balance)).toEqual([{ account: ERIN, balance: '1000', equity: '1000', free_collateral: '1000' }]);
+    expect(ofType(first.events, 'balance').map((e) => e.balance)).toEqual([
+      { account: ERIN, balance: '1000', equity: '1000', free_collateral: '1000' },
+    ]);
     ex.deposit(ERIN, '0.5');
     expect(ex.balance(ERIN).balance).toBe('1000.5');
   });
@@ -33,7 +41,9 @@ describe('deposits and balances', () => {
     const checksummed = ex.balance(lower.toUpperCase().replace('0X', '0x') as Address).account;
     expect(checksummed).toBe('0xABcdEFABcdEFabcdEfAbCdefabcdeFABcDEFabCD');
     expect(ex.balance(checksummed).balance).toBe('10');
-    expect(rejectionText(() => ex.deposit('0x1234' as Address, '1'))).toBe('InvalidArgument: account must be a 0x-prefixed 20-byte address, got "0x1234"');
+    expect(rejectionText(() => ex.deposit('0x1234', '1'))).toBe(
+      'InvalidArgument: account must be a 0x-prefixed 20-byte address, got "0x1234"',
+    );
   });
 
   it('free collateral is equity less the initial margin of positions and open orders', () => {
@@ -48,7 +58,12 @@ describe('account action events and refusals', () => {
     const ex = quietExchange();
     const events = ex.setLeverage(ALICE, 2, 25).events;
     expect(events.map((e) => e.type)).toEqual(['position', 'balance']);
-    expect(ofType(events, 'position')[0]?.position).toMatchObject({ market_id: 2, leverage: '25', margin_mode: 0, size: '0' });
+    expect(ofType(events, 'position')[0]?.position).toMatchObject({
+      market_id: 2,
+      leverage: '25',
+      margin_mode: 0,
+      size: '0',
+    });
     expect(ofType(ex.setMarginMode(ALICE, 2, 1).events, 'position')[0]?.position.margin_mode).toBe(1);
   });
 
@@ -82,10 +97,20 @@ describe('blocks and marks', () => {
   it('setMark refuses non-positive or malformed prices and sets the market’s mark', () => {
     const ex = quietExchange();
     expect(rejectionText(() => ex.setMark(1, '0'))).toBe('InvalidArgument: price must be positive, got 0');
-    expect(rejectionText(() => ex.setMark(1, 'abc'))).toBe('InvalidArgument: price must be a decimal string with at most 18 decimals, got "abc"');
+    expect(rejectionText(() => ex.setMark(1, 'abc'))).toBe(
+      'InvalidArgument: price must be a decimal string with at most 18 decimals, got "abc"',
+    );
     ex.setMark(2, '3333.33');
-    expect(ex.markets()[1]).toMatchObject({ market_id: '2', mark_price: '3333.33', index_price: '3333.33', last_price: '3333.33' });
-    expect(ex.oraclePrices()['2']).toEqual({ mark_price: '3333330000000000000000', index_price: '3333330000000000000000' });
+    expect(ex.markets()[1]).toMatchObject({
+      market_id: '2',
+      mark_price: '3333.33',
+      index_price: '3333.33',
+      last_price: '3333.33',
+    });
+    expect(ex.oraclePrices()['2']).toEqual({
+      mark_price: '3333330000000000000000',
+      index_price: '3333330000000000000000',
+    });
   });
 
   it('last_price follows trades', () => {

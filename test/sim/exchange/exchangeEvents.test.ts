@@ -18,7 +18,9 @@ describe('events', () => {
     ex.placeOrder(BOB, limit(1, 661_000, 20), T0);
     const result = ex.cancelAll(ALICE, 1);
     expect(result.events.map((e) => e.type)).toEqual(['order', 'order', 'book']);
-    expect(ofType(result.events, 'order').every((e) => e.account === ALICE && e.order.status === 'ORDER_STATUS_CANCELLED')).toBe(true);
+    expect(
+      ofType(result.events, 'order').every((e) => e.account === ALICE && e.order.status === 'ORDER_STATUS_CANCELLED'),
+    ).toBe(true);
     expect(result.cancelled.map((o) => o.side)).toEqual([0, 1]);
     expect(ex.openOrders(BOB).length).toBe(1);
   });
@@ -51,7 +53,22 @@ describe('events', () => {
     const first = ex.placeOrder(BOB, limit(1, 650_000, 20), T0).order;
     const second = ex.placeOrder(BOB, limit(1, 650_010, 20), T0).order;
     const taker = ex.placeOrder(ALICE, limit(0, 650_010, 30, { time_in_force: 3 }), T0);
-    expect(taker.events.map((e) => e.type)).toEqual(['trade', 'fill', 'fill', 'order', 'trade', 'fill', 'fill', 'order', 'order', 'position', 'position', 'balance', 'balance', 'book']);
+    expect(taker.events.map((e) => e.type)).toEqual([
+      'trade',
+      'fill',
+      'fill',
+      'order',
+      'trade',
+      'fill',
+      'fill',
+      'order',
+      'order',
+      'position',
+      'position',
+      'balance',
+      'balance',
+      'book',
+    ]);
     expect(ofType(taker.events, 'order').map((e) => [e.order.order_id, e.order.status, e.order.filled_steps])).toEqual([
       [first.order_id, 'ORDER_STATUS_FILLED', 20],
       [second.order_id, 'ORDER_STATUS_OPEN', 10],

@@ -9,14 +9,22 @@ export const BOB = '0x2222222222222222222222222222222222222222' as Address;
 export const CAROL = '0x3333333333333333333333333333333333333333' as Address;
 export const T0 = 1_700_000_000_000;
 
-export function quietExchange(options: Partial<ExchangeOptions> = {}, funded: readonly Address[] = [ALICE, BOB, CAROL]): Exchange {
+export function quietExchange(
+  options: Partial<ExchangeOptions> = {},
+  funded: readonly Address[] = [ALICE, BOB, CAROL],
+): Exchange {
   const exchange = new Exchange({ seed: 7, makers: false, ...options });
   for (const account of funded) exchange.deposit(account, '1000000');
   return exchange;
 }
 
 /** A GTC limit order in market 1 unless overridden. */
-export function limit(side: 0 | 1, priceTicks: number, sizeSteps: number, extra: Partial<PlaceOrderParams> = {}): PlaceOrderParams {
+export function limit(
+  side: 0 | 1,
+  priceTicks: number,
+  sizeSteps: number,
+  extra: Partial<PlaceOrderParams> = {},
+): PlaceOrderParams {
   return {
     market_id: 1,
     size_steps: sizeSteps,
@@ -32,11 +40,19 @@ export function limit(side: 0 | 1, priceTicks: number, sizeSteps: number, extra:
 }
 
 /** A market order (IOC unless overridden) with `boundTicks` as its slippage bound. */
-export function market(side: 0 | 1, boundTicks: number, sizeSteps: number, extra: Partial<PlaceOrderParams> = {}): PlaceOrderParams {
+export function market(
+  side: 0 | 1,
+  boundTicks: number,
+  sizeSteps: number,
+  extra: Partial<PlaceOrderParams> = {},
+): PlaceOrderParams {
   return limit(side, boundTicks, sizeSteps, { order_type: 0, time_in_force: 3, ...extra });
 }
 
-export function ofType<T extends ExchangeEvent['type']>(events: readonly ExchangeEvent[], type: T): Extract<ExchangeEvent, { type: T }>[] {
+export function ofType<T extends ExchangeEvent['type']>(
+  events: readonly ExchangeEvent[],
+  type: T,
+): Extract<ExchangeEvent, { type: T }>[] {
   return events.filter((e): e is Extract<ExchangeEvent, { type: T }> => e.type === type);
 }
 

@@ -21,7 +21,10 @@ describe('exchange core purity', () => {
         }
         const target = relative(SRC, resolve(EXCHANGE, specifier)).split(/[\\/]/);
         const allowed =
-          target[0] === 'core' || target[0] === 'protocol' || (target[0] === 'venue' && target[1] === 'schemas') || (target[0] === 'sim' && target[1] === 'exchange');
+          target[0] === 'core' ||
+          target[0] === 'protocol' ||
+          (target[0] === 'venue' && target[1] === 'schemas') ||
+          (target[0] === 'sim' && target[1] === 'exchange');
         if (!allowed) offences.push(`${name} imports ${specifier}`);
         if (!specifier.endsWith('.js')) offences.push(`${name} imports ${specifier} without .js`);
       }
@@ -31,7 +34,8 @@ describe('exchange core purity', () => {
   });
 
   it('reads no clock, no global randomness and starts no timers (time and seeds come in as arguments)', () => {
-    const forbidden = /\bDate\.now\b|\bnew Date\b|\bMath\.random\b|\bperformance\.now\b|\bsetTimeout\b|\bsetInterval\b|\bsetImmediate\b|\bprocess\./;
+    const forbidden =
+      /\bDate\.now\b|\bnew Date\b|\bMath\.random\b|\bperformance\.now\b|\bsetTimeout\b|\bsetInterval\b|\bsetImmediate\b|\bprocess\./;
     expect(sources.filter(({ text }) => forbidden.test(text)).map(({ name }) => name)).toEqual([]);
   });
 });

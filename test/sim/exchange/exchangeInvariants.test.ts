@@ -9,7 +9,18 @@ import { ALICE, BOB, CAROL, T0, limit, ofType, quietExchange } from './exchangeF
 const ACCOUNTS = [ALICE, BOB, CAROL] as const;
 
 type Op =
-  | { kind: 'place'; who: number; side: 0 | 1; offset: number; steps: number; orderType: 0 | 1; tif: number; stp: number; postOnly: boolean; reduceOnly: boolean }
+  | {
+      kind: 'place';
+      who: number;
+      side: 0 | 1;
+      offset: number;
+      steps: number;
+      orderType: 0 | 1;
+      tif: number;
+      stp: number;
+      postOnly: boolean;
+      reduceOnly: boolean;
+    }
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'block' }
   | { kind: 'mark'; offset: number };
@@ -31,9 +42,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       reduceOnly: fc.integer({ min: 0, max: 5 }).map((x) => x === 0),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), who: fc.integer({ min: 0, max: 2 }), pick: fc.nat() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('cancel' as const), who: fc.integer({ min: 0, max: 2 }), pick: fc.nat() }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('block' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('mark' as const), offset: fc.integer({ min: -50, max: 50 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('mark' as const), offset: fc.integer({ min: -50, max: 50 }) }),
+  },
 );
 
 function checkInvariants(ex: Exchange, feesWei: bigint, depositedWei: bigint): void {
@@ -60,7 +77,9 @@ function checkInvariants(ex: Exchange, feesWei: bigint, depositedWei: bigint): v
   const levels = [...book.bids, ...book.asks];
   expect(levels.length).toBe(restingSteps.size);
   for (const level of levels) {
-    expect(decimalToWei(level.quantity, 'q') / 10n ** 13n).toBe(restingSteps.get(decimalToWei(level.price, 'p').toString()));
+    expect(decimalToWei(level.quantity, 'q') / 10n ** 13n).toBe(
+      restingSteps.get(decimalToWei(level.price, 'p').toString()),
+    );
   }
   // Money is conserved: balances hold deposits plus realised PnL minus fees.
   let held = 0n;
@@ -78,53 +97,60 @@ describe('exchange invariants under random operation sequences', () => {
   it.each([
     { name: 'well funded', deposit: '10000', liquidation: false, markStep: 1 },
     { name: 'thinly funded, big mark moves, liquidation on', deposit: '8', liquidation: true, markStep: 200 },
-  ])('$name: the book stays uncrossed and equal to the open orders, positions net to zero, money is conserved', ({ deposit, liquidation, markStep }) => {
-    fc.assert(
-      fc.property(fc.array(opArb, { minLength: 30, maxLength: 120 }), (ops) => {
-        const ex = quietExchange({ liquidation }, []);
-        for (const account of ACCOUNTS) ex.deposit(account, deposit);
-        const deposited = 3n * decimalToWei(deposit, 'deposit');
-        let block = 0;
-        let now = T0;
-        let fees = 0n;
-        for (const op of ops) {
-          now += 500;
-          try {
-            if (op.kind === 'place') {
-              // Market orders mostly get a valid time in force (FOK or IOC).
-              const tif = op.orderType === 0 && op.tif < 2 && op.stp !== 2 ? op.tif + 2 : op.tif;
-              const params = limit(op.side, 650_000 + op.offset, op.steps, {
-                order_type: op.orderType,
-                time_in_force: tif,
-                stp_mode: op.stp,
-                post_only: op.postOnly,
-                reduce_only: op.reduceOnly,
-                ...(tif === 1 ? { ttl_units: 2 } : {}),
-              });
-              const result = ex.placeOrder(ACCOUNTS[op.who] as Address, params, now);
-              for (const fill of ofType(result.events, 'fill')) fees += decimalToWei(fill.fill.fee, 'fee');
-              expect(result.order.filled_steps).toBeLessThanOrEqual(result.order.size_steps);
-              expect(result.order.size_steps).toBeLessThanOrEqual(op.steps);
-            } else if (op.kind === 'cancel') {
-              const open = ex.openOrders(ACCOUNTS[op.who] as Address, 1);
-              const target = open[op.pick % Math.max(1, open.length)];
-              if (target !== undefined) ex.cancelOrder(ACCOUNTS[op.who] as Address, 1, BigInt(target.resting_order_id));
-            } else if (op.kind === 'block') {
-              // Liquidations trade too: their fees count.
-              for (const fill of ofType(ex.advanceBlock(++block, now).events, 'fill')) fees += decimalToWei(fill.fill.fee, 'fee');
-            } else {
-              ex.setMark(1, String(65_000 + op.offset * markStep));
-              // With liquidation on, let a block follow each move so pools get tested at once.
-              if (liquidation) for (const fill of ofType(ex.advanceBlock(++block, now).events, 'fill')) fees += decimalToWei(fill.fill.fee, 'fee');
+  ])(
+    '$name: the book stays uncrossed and equal to the open orders, positions net to zero, money is conserved',
+    ({ deposit, liquidation, markStep }) => {
+      fc.assert(
+        fc.property(fc.array(opArb, { minLength: 30, maxLength: 120 }), (ops) => {
+          const ex = quietExchange({ liquidation }, []);
+          for (const account of ACCOUNTS) ex.deposit(account, deposit);
+          const deposited = 3n * decimalToWei(deposit, 'deposit');
+          let block = 0;
+          let now = T0;
+          let fees = 0n;
+          for (const op of ops) {
+            now += 500;
+            try {
+              if (op.kind === 'place') {
+                // Market orders mostly get a valid time in force (FOK or IOC).
+                const tif = op.orderType === 0 && op.tif < 2 && op.stp !== 2 ? op.tif + 2 : op.tif;
+                const params = limit(op.side, 650_000 + op.offset, op.steps, {
+                  order_type: op.orderType,
+                  time_in_force: tif,
+                  stp_mode: op.stp,
+                  post_only: op.postOnly,
+                  reduce_only: op.reduceOnly,
+                  ...(tif === 1 ? { ttl_units: 2 } : {}),
+                });
+                const result = ex.placeOrder(ACCOUNTS[op.who] as Address, params, now);
+                for (const fill of ofType(result.events, 'fill')) fees += decimalToWei(fill.fill.fee, 'fee');
+                expect(result.order.filled_steps).toBeLessThanOrEqual(result.order.size_steps);
+                expect(result.order.size_steps).toBeLessThanOrEqual(op.steps);
+              } else if (op.kind === 'cancel') {
+                const open = ex.openOrders(ACCOUNTS[op.who] as Address, 1);
+                const target = open[op.pick % Math.max(1, open.length)];
+                if (target !== undefined)
+                  ex.cancelOrder(ACCOUNTS[op.who] as Address, 1, BigInt(target.resting_order_id));
+              } else if (op.kind === 'block') {
+                // Liquidations trade too: their fees count.
+                for (const fill of ofType(ex.advanceBlock(++block, now).events, 'fill'))
+                  fees += decimalToWei(fill.fill.fee, 'fee');
+              } else {
+                ex.setMark(1, String(65_000 + op.offset * markStep));
+                // With liquidation on, let a block follow each move so pools get tested at once.
+                if (liquidation)
+                  for (const fill of ofType(ex.advanceBlock(++block, now).events, 'fill'))
+                    fees += decimalToWei(fill.fill.fee, 'fee');
+              }
+            } catch (error) {
+              if (!isExchangeRejection(error)) throw error;
             }
-          } catch (error) {
-            if (!isExchangeRejection(error)) throw error;
+            checkInvariants(ex, fees, deposited);
           }
-          checkInvariants(ex, fees, deposited);
-        }
-      }),
-      // Unbiased: fast-check's bias toward first and small values would make nearly every order a buy.
-      { seed: 4242, numRuns: 40, unbiased: true },
-    );
-  });
+        }),
+        // Unbiased: fast-check's bias toward first and small values would make nearly every order a buy.
+        { seed: 4242, numRuns: 40, unbiased: true },
+      );
+    },
+  );
 });

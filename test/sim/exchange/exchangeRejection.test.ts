@@ -1,12 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { ExchangeRejection, formatErrorText, isExchangeRejection, revertReason, reverted } from '../../../src/sim/exchange/exchangeRejection.js';
+import {
+  ExchangeRejection,
+  formatErrorText,
+  isExchangeRejection,
+  revertReason,
+  reverted,
+} from '../../../src/sim/exchange/exchangeRejection.js';
 import { parseVenueErrorText } from '../../../src/venue/venueError.js';
 
 describe('exchange error texts', () => {
   it.each([
-    { text: formatErrorText('InvalidArgument', 'market orders require FOK or IOC time_in_force, got 0'), expected: 'InvalidArgument: market orders require FOK or IOC time_in_force, got 0', kind: 'MarketOrderTimeInForce' },
-    { text: formatErrorText('FailedPrecondition', revertReason('UpdateMarginMode', 'OpenPositionExists', [1500n])), expected: 'FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists(1500)', kind: 'OpenPositionExists' },
-    { text: formatErrorText('FailedPrecondition', revertReason('PlaceOrder', 'InsufficientMargin', [2n, 1n])), expected: 'FailedPrecondition: PlaceOrder reverted: InsufficientMargin(2,1)', kind: 'Unknown' },
+    {
+      text: formatErrorText('InvalidArgument', 'market orders require FOK or IOC time_in_force, got 0'),
+      expected: 'InvalidArgument: market orders require FOK or IOC time_in_force, got 0',
+      kind: 'MarketOrderTimeInForce',
+    },
+    {
+      text: formatErrorText('FailedPrecondition', revertReason('UpdateMarginMode', 'OpenPositionExists', [1500n])),
+      expected: 'FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists(1500)',
+      kind: 'OpenPositionExists',
+    },
+    {
+      text: formatErrorText('FailedPrecondition', revertReason('PlaceOrder', 'InsufficientMargin', [2n, 1n])),
+      expected: 'FailedPrecondition: PlaceOrder reverted: InsufficientMargin(2,1)',
+      kind: 'Unknown',
+    },
   ])('$expected', ({ text, expected, kind }) => {
     expect(text).toBe(expected);
     expect(parseVenueErrorText(text).kind).toBe(kind);

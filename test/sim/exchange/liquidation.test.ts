@@ -45,7 +45,14 @@ describe('liquidation (opt-in)', () => {
     expect(ex.position(DAVE, 1).size_steps).toBe('0');
     expect(ex.order(takeProfit.order_id)?.status).toBe('ORDER_STATUS_CANCELLED');
     const fill = ofType(events, 'fill').find((e) => e.account === DAVE)?.fill;
-    expect(fill).toMatchObject({ side: 1, price: '58000', size: '0.015', liquidity_indicator: 'TAKER', realized_pnl: '-105', fee: '0.435' });
+    expect(fill).toMatchObject({
+      side: 1,
+      price: '58000',
+      size: '0.015',
+      liquidity_indicator: 'TAKER',
+      realized_pnl: '-105',
+      fee: '0.435',
+    });
     const order = ofType(events, 'order').find((e) => e.account === DAVE && e.order.order_id === fill?.order_id)?.order;
     expect(order).toMatchObject({ reduce_only: true, order_type: 0, time_in_force: 3, status: 'ORDER_STATUS_FILLED' });
     // 100 − 0.4875 − 105 − 0.435: the loss went past the collateral.

@@ -22,7 +22,10 @@ describe('initial margin on orders', () => {
     const ex = smallAccount();
     const place = () => ex.placeOrder(DAVE, limit(0, 650_000, steps), T0);
     if (ok) expect(place().order.status).toBe('ORDER_STATUS_OPEN');
-    else expect(rejectionText(place)).toBe(`FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${104n * WEI},${100n * WEI})`);
+    else
+      expect(rejectionText(place)).toBe(
+        `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${104n * WEI},${100n * WEI})`,
+      );
   });
 
   it('counts open orders: a second order that would need more than the equity is refused', () => {
@@ -51,11 +54,15 @@ describe('initial margin on orders', () => {
     ex.placeOrder(DAVE, market(0, 650_000, 1500), T0);
     ex.setMark(1, '60000');
     // Equity 100 − 0.4875 fee − 75 loss ≈ 24.5, initial margin 90: new exposure is refused …
-    expect(rejectionText(() => ex.placeOrder(DAVE, limit(0, 590_000, 15), T0))).toMatch(/^FailedPrecondition: PlaceOrder reverted: InsufficientMargin\(/);
+    expect(rejectionText(() => ex.placeOrder(DAVE, limit(0, 590_000, 15), T0))).toMatch(
+      /^FailedPrecondition: PlaceOrder reverted: InsufficientMargin\(/,
+    );
     // … closing is not.
     ex.placeOrder(BOB, limit(0, 600_000, 2000), T0);
     expect(ex.placeOrder(DAVE, market(1, 600_000, 500), T0).order.status).toBe('ORDER_STATUS_FILLED');
-    expect(ex.placeOrder(DAVE, market(1, 600_000, 1000, { reduce_only: true }), T0).order.status).toBe('ORDER_STATUS_FILLED');
+    expect(ex.placeOrder(DAVE, market(1, 600_000, 1000, { reduce_only: true }), T0).order.status).toBe(
+      'ORDER_STATUS_FILLED',
+    );
     expect(ex.position(DAVE, 1).size).toBe('0');
   });
 });
@@ -87,7 +94,9 @@ describe('leverage', () => {
     ex.setLeverage(DAVE, 1, 20);
     ex.placeOrder(BOB, limit(1, 650_000, 3000), T0);
     ex.placeOrder(DAVE, limit(0, 650_000, 3000), T0);
-    expect(rejectionText(() => ex.setLeverage(DAVE, 1, 5))).toMatch(/^FailedPrecondition: UpdateLeverage reverted: InsufficientMargin\(/);
+    expect(rejectionText(() => ex.setLeverage(DAVE, 1, 5))).toMatch(
+      /^FailedPrecondition: UpdateLeverage reverted: InsufficientMargin\(/,
+    );
     expect(ex.position(DAVE, 1).leverage).toBe('20');
   });
 });
@@ -102,14 +111,22 @@ describe('margin mode', () => {
     ex.placeOrder(ALICE, limit(side, 650_000, 1500), T0);
     const text = rejectionText(() => ex.setMarginMode(ALICE, 1, 1));
     expect(text).toBe(`FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists(${args})`);
-    expect(parseVenueErrorText(text)).toMatchObject({ kind: 'OpenPositionExists', args: [args], action: 'UpdateMarginMode' });
+    expect(parseVenueErrorText(text)).toMatchObject({
+      kind: 'OpenPositionExists',
+      args: [args],
+      action: 'UpdateMarginMode',
+    });
   });
 
   it('refuses values other than 0 and 1, and switching with open orders', () => {
     const ex = quietExchange();
-    expect(rejectionText(() => ex.setMarginMode(ALICE, 1, 2))).toBe('InvalidArgument: margin_mode must be 0 (Cross) or 1 (Isolated), got 2');
+    expect(rejectionText(() => ex.setMarginMode(ALICE, 1, 2))).toBe(
+      'InvalidArgument: margin_mode must be 0 (Cross) or 1 (Isolated), got 2',
+    );
     ex.placeOrder(ALICE, limit(0, 600_000, 20), T0);
-    expect(rejectionText(() => ex.setMarginMode(ALICE, 1, 1))).toBe('FailedPrecondition: UpdateMarginMode reverted: OpenOrdersExist(1)');
+    expect(rejectionText(() => ex.setMarginMode(ALICE, 1, 1))).toBe(
+      'FailedPrecondition: UpdateMarginMode reverted: OpenOrdersExist(1)',
+    );
   });
 });
 
@@ -122,7 +139,7 @@ describe('isolated margin', () => {
     ex.setMarginMode(DAVE, 1, 1);
     // Isolated orders are margined by the isolated balance only.
     expect(rejectionText(() => ex.placeOrder(DAVE, limit(0, 650_000, 100), T0))).toBe(
-      `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${65n * WEI / 10n},0)`,
+      `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${(65n * WEI) / 10n},0)`,
     );
     expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 101n * WEI))).toBe(
       `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientCollateral(${101n * WEI},${100n * WEI})`,
@@ -137,7 +154,7 @@ describe('isolated margin', () => {
     expect(ex.position(DAVE, 1).isolated_usdc_balance).toBe('39.8375');
     expect(ex.balance(DAVE).balance).toBe('60');
     expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, -8n * WEI))).toBe(
-      `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${8n * WEI},${73375n * WEI / 10000n})`,
+      `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${8n * WEI},${(73375n * WEI) / 10000n})`,
     );
     ex.adjustIsolatedMargin(DAVE, 1, -7n * WEI);
     expect(ex.position(DAVE, 1).isolated_usdc_balance).toBe('32.8375');
@@ -148,7 +165,9 @@ describe('isolated margin', () => {
     const ex = smallAccount();
     ex.setMarginMode(DAVE, 1, 1);
     expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 0n))).toBe('InvalidArgument: amount must not be 0');
-    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 1n << 127n))).toMatch(/^InvalidArgument: amount must fit int128/);
+    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 1n << 127n))).toMatch(
+      /^InvalidArgument: amount must fit int128/,
+    );
   });
 
   it('returns the isolated balance to cross when switching back with no position', () => {

@@ -14,7 +14,11 @@ describe('price-time priority', () => {
       [older.order_id, '65001', '0.0002'],
       [newer.order_id, '65001', '0.0001'],
     ]);
-    expect(ex.order(newer.order_id)).toMatchObject({ status: 'ORDER_STATUS_OPEN', filled_size: '0.0001', filled_steps: 10 });
+    expect(ex.order(newer.order_id)).toMatchObject({
+      status: 'ORDER_STATUS_OPEN',
+      filled_size: '0.0001',
+      filled_steps: 10,
+    });
     expect(ex.order(older.order_id)?.status).toBe('ORDER_STATUS_FILLED');
   });
 
@@ -47,7 +51,11 @@ describe('partial fills', () => {
     expect(taker.order).toMatchObject({ status: 'ORDER_STATUS_FILLED', filled_size: '0.0003' });
     expect(taker.filled_quantity).toBe('0.0003');
     expect(taker.filled_percent).toBe(100);
-    expect(ex.order(maker.order_id)).toMatchObject({ status: 'ORDER_STATUS_OPEN', filled_size: '0.0003', size_steps: 100 });
+    expect(ex.order(maker.order_id)).toMatchObject({
+      status: 'ORDER_STATUS_OPEN',
+      filled_size: '0.0003',
+      size_steps: 100,
+    });
     const big = ex.placeOrder(CAROL, limit(0, 650_000, 120), T0);
     expect(big.order).toMatchObject({ status: 'ORDER_STATUS_OPEN', filled_steps: 70 });
     expect(big.filled_percent).toBe(58);
@@ -67,7 +75,13 @@ describe('time in force', () => {
   it.each([
     { tif: 0, name: 'GTC rests the remainder', status: 'ORDER_STATUS_OPEN', filled: 40, resting: true },
     { tif: 3, name: 'IOC cancels the remainder', status: 'ORDER_STATUS_CANCELLED', filled: 40, resting: false },
-    { tif: 2, name: 'FOK with too little liquidity fills nothing', status: 'ORDER_STATUS_CANCELLED', filled: 0, resting: false },
+    {
+      tif: 2,
+      name: 'FOK with too little liquidity fills nothing',
+      status: 'ORDER_STATUS_CANCELLED',
+      filled: 0,
+      resting: false,
+    },
   ])('$name', ({ tif, status, filled, resting }) => {
     const ex = setup();
     const placed = ex.placeOrder(BOB, limit(0, 650_010, 60, { time_in_force: tif }), T0);
@@ -126,7 +140,9 @@ describe('post-only', () => {
     const place = () => ex.placeOrder(BOB, limit(side, price, 20, { post_only: true }), T0);
     if (crosses) {
       const best = side === 0 ? 650_000 : 640_000;
-      expect(rejectionText(place)).toBe(`FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(${price},${best})`);
+      expect(rejectionText(place)).toBe(
+        `FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(${price},${best})`,
+      );
       expect(ex.openOrders(BOB)).toEqual([]);
     } else {
       expect(place().order).toMatchObject({ status: 'ORDER_STATUS_OPEN', post_only: true });
@@ -182,9 +198,27 @@ describe('self-trade prevention', () => {
   };
 
   it.each([
-    { mode: 0, name: 'ExpireMaker cancels the own resting order and keeps matching', ownStatus: 'ORDER_STATUS_CANCELLED', takerStatus: 'ORDER_STATUS_OPEN', filled: 20 },
-    { mode: 1, name: 'ExpireTaker cancels the incoming remainder, own order stays', ownStatus: 'ORDER_STATUS_OPEN', takerStatus: 'ORDER_STATUS_CANCELLED', filled: 0 },
-    { mode: 2, name: 'ExpireBoth cancels both', ownStatus: 'ORDER_STATUS_CANCELLED', takerStatus: 'ORDER_STATUS_CANCELLED', filled: 0 },
+    {
+      mode: 0,
+      name: 'ExpireMaker cancels the own resting order and keeps matching',
+      ownStatus: 'ORDER_STATUS_CANCELLED',
+      takerStatus: 'ORDER_STATUS_OPEN',
+      filled: 20,
+    },
+    {
+      mode: 1,
+      name: 'ExpireTaker cancels the incoming remainder, own order stays',
+      ownStatus: 'ORDER_STATUS_OPEN',
+      takerStatus: 'ORDER_STATUS_CANCELLED',
+      filled: 0,
+    },
+    {
+      mode: 2,
+      name: 'ExpireBoth cancels both',
+      ownStatus: 'ORDER_STATUS_CANCELLED',
+      takerStatus: 'ORDER_STATUS_CANCELLED',
+      filled: 0,
+    },
   ])('$name', ({ mode, ownStatus, takerStatus, filled }) => {
     const { ex, own, other } = setup();
     const taker = ex.placeOrder(ALICE, limit(0, 650_010, 40, { stp_mode: mode }), T0);
@@ -222,7 +256,12 @@ describe('cancel', () => {
 
   it.each([
     { name: 'unknown id', who: ALICE, id: 999n, text: 'FailedPrecondition: CancelOrder reverted: OrderNotFound(999)' },
-    { name: 'someone else’s order', who: BOB, id: 1n, text: 'FailedPrecondition: CancelOrder reverted: NotOrderOwner(1)' },
+    {
+      name: 'someone else’s order',
+      who: BOB,
+      id: 1n,
+      text: 'FailedPrecondition: CancelOrder reverted: NotOrderOwner(1)',
+    },
   ])('refuses $name', ({ who, id, text }) => {
     const ex = quietExchange();
     ex.placeOrder(ALICE, limit(0, 640_000, 20), T0);

@@ -15,14 +15,30 @@ import { checkPlaceOrder } from '../../../src/sim/exchange/placeOrderChecks.js';
  * equal a full recomputation over the open orders after any sequence of places (which fill when
  * they cross), cancels, expiries and mark moves; so must every margin the ledger derives from them.
  */
-const ACCOUNTS = ['0x1111111111111111111111111111111111111111', '0x2222222222222222222222222222222222222222', '0x3333333333333333333333333333333333333333'] as Address[];
+const ACCOUNTS = [
+  '0x1111111111111111111111111111111111111111',
+  '0x2222222222222222222222222222222222222222',
+  '0x3333333333333333333333333333333333333333',
+] as Address[];
 const T0 = 1_700_000_000_000;
 
 /** Markets 1 (BTC) and 2 (ETH): orders are priced around their starting marks. */
 const MIDS: Record<number, number> = { 1: 650_000, 2: 320_000 };
 
 type Op =
-  | { kind: 'place'; who: number; marketId: 1 | 2; side: 0 | 1; offset: number; steps: number; tif: 0 | 1 | 2 | 3; orderType: 0 | 1; reduceOnly: boolean; stp: 0 | 1 | 2; ttl: number }
+  | {
+      kind: 'place';
+      who: number;
+      marketId: 1 | 2;
+      side: 0 | 1;
+      offset: number;
+      steps: number;
+      tif: 0 | 1 | 2 | 3;
+      orderType: 0 | 1;
+      reduceOnly: boolean;
+      stp: 0 | 1 | 2;
+      ttl: number;
+    }
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'mark'; marketId: 1 | 2; priceWei: bigint }
   | { kind: 'time'; ms: number };
@@ -44,7 +60,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       ttl: fc.integer({ min: 1, max: 5 }),
     }),
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('cancel' as const), who: fc.nat(ACCOUNTS.length - 1), pick: fc.nat(50) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('cancel' as const), who: fc.nat(ACCOUNTS.length - 1), pick: fc.nat(50) }),
+  },
   {
     weight: 1,
     // Marks off the tick grid too (any wei), so every order's own rounding matters.
@@ -60,7 +79,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 function world() {
   const specs = compileMarkets(DEFAULT_MARKETS);
   const spec = (id: number): MarketSpec => specs.get(id)!;
-  const marks = new Map<number, bigint>([...specs.values()].map((m) => [m.marketId, BigInt(MIDS[m.marketId] ?? 1) * m.tickWei]));
+  const marks = new Map<number, bigint>(
+    [...specs.values()].map((m) => [m.marketId, BigInt(MIDS[m.marketId] ?? 1) * m.tickWei]),
+  );
   const store = new OrderStore(specs.keys(), 100);
   const ledger = new AccountLedger(
     {
@@ -84,7 +105,9 @@ function checkSums(w: ReturnType<typeof world>): void {
       const orders = w.store.openOrdersIn(account, marketId);
       expect(w.store.marginNotionals(account, market, mark)).toEqual(sideNotionalsWei(market, mark, orders));
       const position = w.ledger.position(account, marketId);
-      expect(w.ledger.marketMarginWei(account, marketId)).toBe(marketInitialMarginWei(market, position.sizeSteps, mark, orders, position.leverage));
+      expect(w.ledger.marketMarginWei(account, marketId)).toBe(
+        marketInitialMarginWei(market, position.sizeSteps, mark, orders, position.leverage),
+      );
     }
   }
 }
@@ -151,9 +174,35 @@ describe('incremental margin side sums', () => {
     const w = world();
     const ops: Op[] = [];
     for (let i = 0; i < 300; i++) {
-      ops.push({ kind: 'place', who: 2, marketId: 1, side: (i % 2) as 0 | 1, offset: i % 2 === 0 ? -1 - (i % 40) : 1 + (i % 40), steps: 150, tif: 0, orderType: 1, reduceOnly: false, stp: 0, ttl: 1 });
-      if (i % 7 === 0) ops.push({ kind: 'place', who: 1, marketId: 1, side: 1, offset: -10, steps: 200, tif: 3, orderType: 1, reduceOnly: false, stp: 0, ttl: 1 });
-      if (i % 50 === 0) ops.push({ kind: 'mark', marketId: 1, priceWei: 64_990n * 10n ** 18n + BigInt(i) * 1_234_567n });
+      ops.push({
+        kind: 'place',
+        who: 2,
+        marketId: 1,
+        side: (i % 2) as 0 | 1,
+        offset: i % 2 === 0 ? -1 - (i % 40) : 1 + (i % 40),
+        steps: 150,
+        tif: 0,
+        orderType: 1,
+        reduceOnly: false,
+        stp: 0,
+        ttl: 1,
+      });
+      if (i % 7 === 0)
+        ops.push({
+          kind: 'place',
+          who: 1,
+          marketId: 1,
+          side: 1,
+          offset: -10,
+          steps: 200,
+          tif: 3,
+          orderType: 1,
+          reduceOnly: false,
+          stp: 0,
+          ttl: 1,
+        });
+      if (i % 50 === 0)
+        ops.push({ kind: 'mark', marketId: 1, priceWei: 64_990n * 10n ** 18n + BigInt(i) * 1_234_567n });
     }
     const tally = run(w, ops);
     expect(tally.filled).toBeGreaterThan(10);

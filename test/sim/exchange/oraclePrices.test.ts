@@ -16,7 +16,10 @@ const walk = (seed: number, blocks: number, markets = specs) => {
 describe('oracle prices', () => {
   it('starts at each market’s initial mark, in integer wei strings', () => {
     const oracle = new OraclePrices(specs, 1);
-    expect(oracle.prices()['1']).toEqual({ mark_price: '65000000000000000000000', index_price: '65000000000000000000000' });
+    expect(oracle.prices()['1']).toEqual({
+      mark_price: '65000000000000000000000',
+      index_price: '65000000000000000000000',
+    });
     expect(oracle.prices()['4']?.mark_price).toBe('120000000000000000');
   });
 
@@ -56,7 +59,10 @@ describe('oracle prices', () => {
   it('setMark moves mark and index; the walk continues from there', () => {
     const oracle = new OraclePrices(specs, 3);
     oracle.setMark(1, 70_000n * 10n ** 18n);
-    expect(oracle.prices()['1']).toEqual({ mark_price: '70000000000000000000000', index_price: '70000000000000000000000' });
+    expect(oracle.prices()['1']).toEqual({
+      mark_price: '70000000000000000000000',
+      index_price: '70000000000000000000000',
+    });
     oracle.step();
     const mark = oracle.markWei(1);
     expect(mark > 69_900n * 10n ** 18n && mark < 70_100n * 10n ** 18n).toBe(true);

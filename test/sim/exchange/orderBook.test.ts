@@ -30,7 +30,9 @@ describe('aggregated book', () => {
     ex.placeOrder(ALICE, limit(0, 649_000, 20), T0);
     ex.placeOrder(ALICE, limit(1, 651_000, 15), T0);
     const { bids, asks } = ex.book(1);
-    expect(orderbookChecksum(bids, asks)).toBe(orderbookChecksum([{ price: '64900', quantity: '0.0002' }], [{ price: '65100', quantity: '0.00015' }]));
+    expect(orderbookChecksum(bids, asks)).toBe(
+      orderbookChecksum([{ price: '64900', quantity: '0.0002' }], [{ price: '65100', quantity: '0.00015' }]),
+    );
   });
 
   it('removing the last order of a level removes the level', () => {

@@ -13,10 +13,46 @@ describe('positions, average entry and PnL', () => {
       return ex.placeOrder(ALICE, limit(side, ticks(price), steps), T0);
     };
     const steps = [
-      { side: 0 as const, price: 65_000, steps: 100, size: '0.001', side_: 'BUY', avg: '65000', realized: '0', fee: '0.0325' },
-      { side: 0 as const, price: 66_000, steps: 100, size: '0.002', side_: 'BUY', avg: '65500', realized: '0', fee: '0.033' },
-      { side: 1 as const, price: 68_000, steps: 50, size: '0.0015', side_: 'BUY', avg: '65500', realized: '1.25', fee: '0.017' },
-      { side: 1 as const, price: 64_000, steps: 250, size: '0.001', side_: 'SELL', avg: '64000', realized: '-2.25', fee: '0.08' },
+      {
+        side: 0 as const,
+        price: 65_000,
+        steps: 100,
+        size: '0.001',
+        side_: 'BUY',
+        avg: '65000',
+        realized: '0',
+        fee: '0.0325',
+      },
+      {
+        side: 0 as const,
+        price: 66_000,
+        steps: 100,
+        size: '0.002',
+        side_: 'BUY',
+        avg: '65500',
+        realized: '0',
+        fee: '0.033',
+      },
+      {
+        side: 1 as const,
+        price: 68_000,
+        steps: 50,
+        size: '0.0015',
+        side_: 'BUY',
+        avg: '65500',
+        realized: '1.25',
+        fee: '0.017',
+      },
+      {
+        side: 1 as const,
+        price: 64_000,
+        steps: 250,
+        size: '0.001',
+        side_: 'SELL',
+        avg: '64000',
+        realized: '-2.25',
+        fee: '0.08',
+      },
     ];
     for (const step of steps) {
       const placed = trade(step.side, step.price, step.steps);
@@ -53,7 +89,9 @@ describe('positions, average entry and PnL', () => {
     ex.placeOrder(BOB, limit(0, 650_001, 45), T0);
     const close = ex.placeOrder(ALICE, limit(1, 650_001, 45), T0);
     // (65000.1 − 65000.066666666666666667) × 0.00045 = 0.00001499999999999999985 → rounded down.
-    expect(ofType(close.events, 'fill').find((e) => e.account === ALICE)?.fill.realized_pnl).toBe('0.000014999999999999');
+    expect(ofType(close.events, 'fill').find((e) => e.account === ALICE)?.fill.realized_pnl).toBe(
+      '0.000014999999999999',
+    );
     expect(ex.position(ALICE, 1)).toMatchObject({ size: '0', size_steps: '0', avg_entry_price: '0' });
     expect(ex.position(ALICE, 1).side).toBeUndefined();
     expect(ex.positions(ALICE)).toEqual([]);
@@ -70,7 +108,13 @@ describe('fees', () => {
     ex.placeOrder(BOB, limit(1, ticks(65_000), 100), T0);
     const placed = ex.placeOrder(ALICE, limit(0, ticks(65_000), 100), T0);
     const [trade] = ofType(placed.events, 'trade');
-    expect(trade?.trade).toMatchObject({ fee_maker: makerFee, fee_taker: takerFee, maker: BOB, taker: ALICE, maker_side: 1 });
+    expect(trade?.trade).toMatchObject({
+      fee_maker: makerFee,
+      fee_taker: takerFee,
+      maker: BOB,
+      taker: ALICE,
+      maker_side: 1,
+    });
     const fills = ofType(placed.events, 'fill').map((e) => [e.account, e.fill.liquidity_indicator, e.fill.fee]);
     expect(fills).toEqual([
       [BOB, 'MAKER', makerFee],
@@ -93,7 +137,15 @@ describe('fees', () => {
           post_only: false,
           reduce_only: false,
           initial_mark_price: '1',
-          config: { name: 'FINE/USDC', step_size: '0.000000001', step_price: '0.000000001', min_order_size: '0.000000001', max_leverage: '10', maintenance_margin_factor: '0.1', unlocked: true },
+          config: {
+            name: 'FINE/USDC',
+            step_size: '0.000000001',
+            step_price: '0.000000001',
+            min_order_size: '0.000000001',
+            max_leverage: '10',
+            maintenance_margin_factor: '0.1',
+            unlocked: true,
+          },
         },
       ],
     });
@@ -109,10 +161,33 @@ describe('events of a trade', () => {
     const ex = quietExchange();
     const maker = ex.placeOrder(BOB, limit(1, ticks(65_000), 100, { client_order_id: 77n }), T0).order;
     const placed = ex.placeOrder(ALICE, limit(0, ticks(65_000), 100, { client_order_id: 42n }), T0 + 1);
-    expect(placed.events.map((e) => e.type)).toEqual(['trade', 'fill', 'fill', 'order', 'order', 'position', 'position', 'balance', 'balance', 'book']);
+    expect(placed.events.map((e) => e.type)).toEqual([
+      'trade',
+      'fill',
+      'fill',
+      'order',
+      'order',
+      'position',
+      'position',
+      'balance',
+      'balance',
+      'book',
+    ]);
     const [bobFill, aliceFill] = ofType(placed.events, 'fill').map((e) => e.fill);
-    expect(bobFill).toMatchObject({ order_id: maker.order_id, client_order_id: '77', side: 1, price: '65000', size: '0.001', market_id: 1 });
-    expect(aliceFill).toMatchObject({ order_id: placed.order.order_id, client_order_id: '42', side: 0, time: `${(T0 + 1) * 1_000_000}` });
+    expect(bobFill).toMatchObject({
+      order_id: maker.order_id,
+      client_order_id: '77',
+      side: 1,
+      price: '65000',
+      size: '0.001',
+      market_id: 1,
+    });
+    expect(aliceFill).toMatchObject({
+      order_id: placed.order.order_id,
+      client_order_id: '42',
+      side: 0,
+      time: `${(T0 + 1) * 1_000_000}`,
+    });
     const positions = ofType(placed.events, 'position').map((e) => [e.account, e.position.size, e.position.side]);
     expect(positions).toEqual([
       [BOB, '0.001', 'SELL'],

@@ -35,7 +35,12 @@ describe('SeededRandom (mulberry32)', () => {
 
   it('derived seeds differ per label and are stable', () => {
     expect(deriveSeed(7, 'oracle', 1)).toBe(deriveSeed(7, 'oracle', 1));
-    const seeds = new Set([deriveSeed(7, 'oracle', 1), deriveSeed(7, 'oracle', 2), deriveSeed(7, 'makers'), deriveSeed(8, 'oracle', 1)]);
+    const seeds = new Set([
+      deriveSeed(7, 'oracle', 1),
+      deriveSeed(7, 'oracle', 2),
+      deriveSeed(7, 'makers'),
+      deriveSeed(8, 'oracle', 1),
+    ]);
     expect(seeds.size).toBe(4);
   });
 });

@@ -37,7 +37,11 @@ describe('synthetic makers', () => {
     expect(ofType(events, 'oracle').map((e) => e.block_number)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     const trades = ofType(events, 'trade');
     expect(trades.length).toBeGreaterThan(5);
-    expect(trades.every((t) => t.trade.taker === SYNTHETIC_TAKER_ACCOUNT && SYNTHETIC_MAKER_ACCOUNTS.includes(t.trade.maker))).toBe(true);
+    expect(
+      trades.every(
+        (t) => t.trade.taker === SYNTHETIC_TAKER_ACCOUNT && SYNTHETIC_MAKER_ACCOUNTS.includes(t.trade.maker),
+      ),
+    ).toBe(true);
     expect(ofType(events, 'fill').length).toBe(trades.length * 2);
   });
 
@@ -61,7 +65,8 @@ describe('synthetic makers', () => {
     // 2 bots × 5 levels × 2 sides × 3 active markets.
     expect(maxOpen).toBeLessThanOrEqual(60);
     expect(ex.orderCounts.known).toBeLessThanOrEqual(300 + 60);
-    for (const market of [1, 2, 3]) expect(ex.book(market).bids.length + ex.book(market).asks.length).toBeLessThanOrEqual(20);
+    for (const market of [1, 2, 3])
+      expect(ex.book(market).bids.length + ex.book(market).asks.length).toBeLessThanOrEqual(20);
     // The churn really happened: order sequence numbers are far past what memory holds.
     ex.deposit(ALICE, '1000');
     expect(BigInt(ex.placeOrder(ALICE, limit(0, 100_000, 20), T0).order.resting_order_id)).toBeGreaterThan(3_000n);
@@ -69,7 +74,8 @@ describe('synthetic makers', () => {
 
   it('leave good quotes alone: most survive a block, only a few levels change, yet the book moves', () => {
     const ex = new Exchange({ seed: 8 });
-    const botOrders = () => new Set(SYNTHETIC_MAKER_ACCOUNTS.flatMap((bot) => ex.openOrders(bot, 1).map((o) => o.order_id)));
+    const botOrders = () =>
+      new Set(SYNTHETIC_MAKER_ACCOUNTS.flatMap((bot) => ex.openOrders(bot, 1).map((o) => o.order_id)));
     const levels = () => {
       const book = ex.book(1);
       return new Set([...book.bids, ...book.asks].map((l) => `${l.price}:${l.quantity}`));
@@ -89,7 +95,10 @@ describe('synthetic makers', () => {
       // Kept and fresh quotes stay strictly on their side of the mark.
       const mark = decimalToWei(ex.markets()[0]?.mark_price, 'mark');
       const { bids, asks } = ex.book(1);
-      expect(bids.every((l) => decimalToWei(l.price, 'bid') < mark) && asks.every((l) => decimalToWei(l.price, 'ask') > mark)).toBe(true);
+      expect(
+        bids.every((l) => decimalToWei(l.price, 'bid') < mark) &&
+          asks.every((l) => decimalToWei(l.price, 'ask') > mark),
+      ).toBe(true);
     }
     expect(survived / held).toBeGreaterThan(0.5);
     expect(changedLevels / blocks).toBeGreaterThan(1);

@@ -22,7 +22,8 @@ interface FieldGen {
 
 const ABSENT = Symbol('absent');
 
-const hexText = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength, maxLength });
+const hexText = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength, maxLength });
 
 const address: FieldGen = {
   valid: fc.oneof(
@@ -30,14 +31,28 @@ const address: FieldGen = {
     fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => `0x${Buffer.from(bytes).toString('hex')}`),
   ),
   // A wrong checksum (one letter's case flipped), bad digits, a short one.
-  near: fc.constantFrom(SIGNER.replace('Cd', 'cd'), CHECKSUMMED.replace('C5', 'c5'), `0x${'g'.repeat(40)}`, CHECKSUMMED.slice(0, 41), CHECKSUMMED.slice(2)),
+  near: fc.constantFrom(
+    SIGNER.replace('Cd', 'cd'),
+    CHECKSUMMED.replace('C5', 'c5'),
+    `0x${'g'.repeat(40)}`,
+    CHECKSUMMED.slice(0, 41),
+    CHECKSUMMED.slice(2),
+  ),
 };
 
 const signature: FieldGen = {
-  valid: fc.integer({ min: 64, max: 65 }).chain((n) => fc.uint8Array({ minLength: n, maxLength: n })).map((bytes) => Buffer.from(bytes).toString('base64')),
+  valid: fc
+    .integer({ min: 64, max: 65 })
+    .chain((n) => fc.uint8Array({ minLength: n, maxLength: n }))
+    .map((bytes) => Buffer.from(bytes).toString('base64')),
   near: fc.oneof(
-    fc.constantFrom(60, 63, 66, 68).chain((n) => fc.uint8Array({ minLength: n, maxLength: n })).map((bytes) => Buffer.from(bytes).toString('base64')),
-    fc.uint8Array({ minLength: 64, maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('base64').replace(/=+$/, '')),
+    fc
+      .constantFrom(60, 63, 66, 68)
+      .chain((n) => fc.uint8Array({ minLength: n, maxLength: n }))
+      .map((bytes) => Buffer.from(bytes).toString('base64')),
+    fc
+      .uint8Array({ minLength: 64, maxLength: 64 })
+      .map((bytes) => Buffer.from(bytes).toString('base64').replace(/=+$/, '')),
     fc.uint8Array({ minLength: 64, maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
     fc.uint8Array({ minLength: 65, maxLength: 65 }).map((bytes) => ` ${Buffer.from(bytes).toString('base64')}`),
   ),
@@ -56,7 +71,10 @@ const uintNumber = (bits: number): FieldGen => ({
   ),
 });
 
-const enumOf = (...values: number[]): FieldGen => ({ valid: fc.constantFrom(...values, -0), near: fc.constantFrom(values.length, -1, 0.5, '0', null) });
+const enumOf = (...values: number[]): FieldGen => ({
+  valid: fc.constantFrom(...values, -0),
+  near: fc.constantFrom(values.length, -1, 0.5, '0', null),
+});
 const bool: FieldGen = { valid: fc.boolean(), near: fc.constantFrom(0, 1, 'true', null) };
 
 const PERMIT: Record<string, FieldGen> = {
@@ -74,19 +92,32 @@ function bodies(fields: Record<string, FieldGen>, optionalKeys: readonly string[
   const record = (gens: Record<string, FieldGen>, optional: readonly string[]) =>
     fc.record(
       Object.fromEntries(
-        Object.entries(gens).map(([key, gen]) => [key, optional.includes(key) ? fc.oneof(fc.constant(ABSENT), gen.valid) : gen.valid]),
-      ) as Record<string, fc.Arbitrary<unknown>>,
+        Object.entries(gens).map(([key, gen]) => [
+          key,
+          optional.includes(key) ? fc.oneof(fc.constant(ABSENT), gen.valid) : gen.valid,
+        ]),
+      ),
     );
   const nearOrHostile = (gen: FieldGen) =>
-    fc.oneof({ arbitrary: gen.near, weight: 4 }, { arbitrary: hostileValue, weight: 2 }, { arbitrary: fc.constant(ABSENT), weight: 1 }, { arbitrary: fc.constant(undefined), weight: 1 });
+    fc.oneof(
+      { arbitrary: gen.near, weight: 4 },
+      { arbitrary: hostileValue, weight: 2 },
+      { arbitrary: fc.constant(ABSENT), weight: 1 },
+      { arbitrary: fc.constant(undefined), weight: 1 },
+    );
   const mutation = fc.oneof(
     fc.constantFrom(...keys).chain((key) => nearOrHostile(fields[key]!).map((value) => ({ where: 'top', key, value }))),
-    fc.constantFrom(...Object.keys(PERMIT)).chain((key) => nearOrHostile(PERMIT[key]!).map((value) => ({ where: 'permit', key, value }))),
+    fc
+      .constantFrom(...Object.keys(PERMIT))
+      .chain((key) => nearOrHostile(PERMIT[key]!).map((value) => ({ where: 'permit', key, value }))),
   );
   return fc
     .record({
       top: record(fields, optionalKeys),
-      permit: fc.oneof({ arbitrary: record(PERMIT, []), weight: 10 }, { arbitrary: fc.constantFrom(ABSENT, null, [], 'permit'), weight: 1 }),
+      permit: fc.oneof(
+        { arbitrary: record(PERMIT, []), weight: 10 },
+        { arbitrary: fc.constantFrom(ABSENT, null, [], 'permit'), weight: 1 },
+      ),
       mutations: fc.array(mutation, { maxLength: 2 }),
       junk: junkEntries,
       permitJunk: junkEntries,
@@ -96,16 +127,23 @@ function bodies(fields: Record<string, FieldGen>, optionalKeys: readonly string[
       let permitFields = permit;
       for (const m of mutations) {
         if (m.where === 'top') body[m.key] = m.value;
-        else if (typeof permitFields === 'object' && permitFields !== null && !Array.isArray(permitFields)) permitFields = { ...permitFields, [m.key]: m.value };
+        else if (typeof permitFields === 'object' && permitFields !== null && !Array.isArray(permitFields))
+          permitFields = { ...permitFields, [m.key]: m.value };
       }
-      const permitValue = typeof permitFields === 'object' && permitFields !== null && !Array.isArray(permitFields) ? entriesOf(permitFields as Record<string, unknown>, permitJunk) : permitFields;
+      const permitValue =
+        typeof permitFields === 'object' && permitFields !== null && !Array.isArray(permitFields)
+          ? entriesOf(permitFields, permitJunk)
+          : permitFields;
       return jsonText(entriesOf({ ...body, permit: permitValue }, junk));
     });
 }
 
 /** JSON object entries without the absent fields; an explicit undefined becomes a missing key in JSON anyway. */
 function entriesOf(fields: Record<string, unknown>, junk: ReadonlyArray<readonly [string, unknown]>): JsonEntries {
-  return new JsonEntries([...Object.entries(fields).filter(([, value]) => value !== ABSENT && value !== undefined), ...junk]);
+  return new JsonEntries([
+    ...Object.entries(fields).filter(([, value]) => value !== ABSENT && value !== undefined),
+    ...junk,
+  ]);
 }
 
 const placeBody = bodies(
@@ -130,7 +168,13 @@ const placeBody = bodies(
 const cancelBody = bodies(
   {
     market_id: uintNumber(16),
-    order_id: { valid: fc.oneof(hexText(1, 70).map((h) => `0x${h}`), hexText(1, 8)), near: fc.constantFrom('0x', '0xZZ', 'ab cd', '', '0X12') },
+    order_id: {
+      valid: fc.oneof(
+        hexText(1, 70).map((h) => `0x${h}`),
+        hexText(1, 8),
+      ),
+      near: fc.constantFrom('0x', '0xZZ', 'ab cd', '', '0X12'),
+    },
   },
   [],
 );
@@ -145,7 +189,11 @@ function outcome(parse: () => unknown): Outcome {
   }
 }
 
-function holdsAgainst<S extends z.ZodType>(fast: (input: unknown) => unknown, schema: S, bodies: fc.Arbitrary<string>): { accepted: number; refused: number } {
+function holdsAgainst<S extends z.ZodType>(
+  fast: (input: unknown) => unknown,
+  schema: S,
+  bodies: fc.Arbitrary<string>,
+): { accepted: number; refused: number } {
   const tally = { accepted: 0, refused: 0 };
   fc.assert(
     fc.property(bodies, (text) => {
@@ -181,12 +229,37 @@ describe('fast place/cancel body checks against the zod schemas', () => {
   });
 
   it('takes the bodies clients really send (no schema run needed) and outputs checksummed addresses and bigints', () => {
-    const permit = { account: CHECKSUMMED.toLowerCase(), signer: SIGNER, nonce_anchor: '42', nonce_bitmap_index: 3, deadline: 1_800_000_000, signature: Buffer.alloc(64, 7).toString('base64') };
-    const place = { market_id: 1, size_steps: 15, price_ticks: 300_000, side: 0, post_only: true, reduce_only: false, stp_mode: 0, order_type: 1, time_in_force: 0, permit, client_order_id: '7' };
-    expect(fastPlaceOrderBody(place)).toStrictEqual({ ...place, permit: { ...permit, account: CHECKSUMMED, nonce_anchor: 42n }, client_order_id: 7n });
+    const permit = {
+      account: CHECKSUMMED.toLowerCase(),
+      signer: SIGNER,
+      nonce_anchor: '42',
+      nonce_bitmap_index: 3,
+      deadline: 1_800_000_000,
+      signature: Buffer.alloc(64, 7).toString('base64'),
+    };
+    const place = {
+      market_id: 1,
+      size_steps: 15,
+      price_ticks: 300_000,
+      side: 0,
+      post_only: true,
+      reduce_only: false,
+      stp_mode: 0,
+      order_type: 1,
+      time_in_force: 0,
+      permit,
+      client_order_id: '7',
+    };
+    expect(fastPlaceOrderBody(place)).toStrictEqual({
+      ...place,
+      permit: { ...permit, account: CHECKSUMMED, nonce_anchor: 42n },
+      client_order_id: 7n,
+    });
     expect(fastCancelOrderBody({ market_id: 1, order_id: '0xab', permit })?.permit?.account).toBe(CHECKSUMMED);
     // Anything doubtful is the schema's to judge.
     expect(fastPlaceOrderBody({ ...place, builder_id: undefined })).toBeUndefined();
-    expect(fastCancelOrderBody({ market_id: 1, order_id: '0xab', permit: { ...permit, nonce_anchor: String(1n << 48n) } })).toBeUndefined();
+    expect(
+      fastCancelOrderBody({ market_id: 1, order_id: '0xab', permit: { ...permit, nonce_anchor: String(1n << 48n) } }),
+    ).toBeUndefined();
   });
 });

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { isDecimalString } from '../../../src/core/decimal.js';
 import { base64ByteLength } from '../../../src/venue/schemas/restPrimitives.js';
-import { deepArray, hostileContainer, hostileNumber, hostileString, JsonEntries, junkEntries, POLLUTING, RawJson } from '../hostileValues.js';
+import {
+  deepArray,
+  hostileContainer,
+  hostileNumber,
+  hostileString,
+  JsonEntries,
+  junkEntries,
+  POLLUTING,
+  RawJson,
+} from '../hostileValues.js';
 
 /**
  * Wire field kinds of the REST bodies and queries, each with generators of values that are
@@ -25,7 +34,11 @@ export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
 
 const notAString = fc.oneof(hostileNumber, hostileContainer);
 const notANumber = fc.oneof(hostileString, hostileContainer);
-const notABoolean = fc.oneof(hostileString, hostileNumber, hostileContainer.filter((value) => typeof value !== 'boolean'));
+const notABoolean = fc.oneof(
+  hostileString,
+  hostileNumber,
+  hostileContainer.filter((value) => typeof value !== 'boolean'),
+);
 
 function stringKind(mightBeValid: (text: string) => boolean): FieldKind {
   const badText = hostileString.filter((text) => !mightBeValid(text));
@@ -41,13 +54,19 @@ function numberKind(mightBeValid: (value: number) => boolean): FieldKind {
 }
 
 const digits = (text: string): boolean => /^\d+$/.test(text);
-const inUint = (bits: number, min = 0) => (value: number) => Number.isInteger(value) && value >= min && value <= 2 ** bits - 1;
+const inUint =
+  (bits: number, min = 0) =>
+  (value: number) =>
+    Number.isInteger(value) && value >= min && value <= 2 ** bits - 1;
 
 export const kinds = {
   address: stringKind((text) => /^0x[0-9a-fA-F]{40}$/.test(text)),
   uintString: (bits: number) => stringKind((text) => digits(text) && BigInt(text) < 1n << BigInt(bits)),
   intString: (bits: number) =>
-    stringKind((text) => /^-?\d+$/.test(text) && BigInt(text) < 1n << BigInt(bits - 1) && BigInt(text) >= -(1n << BigInt(bits - 1))),
+    stringKind(
+      (text) =>
+        /^-?\d+$/.test(text) && BigInt(text) < 1n << BigInt(bits - 1) && BigInt(text) >= -(1n << BigInt(bits - 1)),
+    ),
   nonNegativeDecimal: stringKind((text) => isDecimalString(text) && !text.startsWith('-')),
   marketIdString: stringKind((text) => /^(0|[1-9]\d*)$/.test(text) && BigInt(text) <= 65_535n),
   idString: stringKind((text) => /^(0|[1-9]\d*)$/.test(text)),
@@ -55,7 +74,9 @@ export const kinds = {
   loginNonce: stringKind((text) => /^(0x|0X)?[0-9a-fA-F]{1,64}$/.test(text)),
   hexSignature: stringKind((text) => /^0x[0-9a-fA-F]{130}$/.test(text)),
   base64Signature: stringKind((text) => [64, 65].includes(base64ByteLength(text) ?? -1)),
-  anySignature: stringKind((text) => /^0x[0-9a-fA-F]{130}$/.test(text) || [64, 65].includes(base64ByteLength(text) ?? -1)),
+  anySignature: stringKind(
+    (text) => /^0x[0-9a-fA-F]{130}$/.test(text) || [64, 65].includes(base64ByteLength(text) ?? -1),
+  ),
   hexId: stringKind((text) => /^(0x)?[0-9a-fA-F]+$/.test(text)),
   nonEmptyString: { invalid: fc.oneof(fc.constant(''), notAString), invalidText: fc.constant('') } as FieldKind,
   /** Free text: only a non-string is wrong. */

@@ -41,7 +41,10 @@ export class KeepAliveConnection {
         method: req.method,
         path: req.path,
         agent: this.agent,
-        headers: { ...(req.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(req.body)) }), ...req.headers },
+        headers: {
+          ...(req.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(req.body)) }),
+          ...req.headers,
+        },
       });
       const timer = setTimeout(() => {
         outgoing.destroy();

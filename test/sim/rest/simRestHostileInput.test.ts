@@ -26,11 +26,18 @@ const permitFields: FieldSpecs = {
   deadline: { kind: kinds.uintNumber(32), valid: 4_000_000_000 },
   signature: { kind: kinds.base64Signature, valid: BASE64_SIGNATURE },
 };
-const permit = { kind: kinds.object(permitFields), valid: Object.fromEntries(Object.entries(permitFields).map(([k, v]) => [k, v.valid])), optional: true };
+const permit = {
+  kind: kinds.object(permitFields),
+  valid: Object.fromEntries(Object.entries(permitFields).map(([k, v]) => [k, v.valid])),
+  optional: true,
+};
 
 /** Every POST endpoint with a valid body, field by field (spec "Endpoints", venue-facts). */
 const POST_BODIES: Readonly<Record<string, FieldSpecs>> = {
-  '/v1/account/deposit': { account: { kind: kinds.address, valid: FUNDED }, amount: { kind: kinds.nonNegativeDecimal, valid: '1' } },
+  '/v1/account/deposit': {
+    account: { kind: kinds.address, valid: FUNDED },
+    amount: { kind: kinds.nonNegativeDecimal, valid: '1' },
+  },
   '/v1/account/leverage': {
     market_id: { kind: kinds.marketIdString, valid: '1' },
     leverage: { kind: kinds.leverageString, valid: '5' },
@@ -61,7 +68,11 @@ const POST_BODIES: Readonly<Record<string, FieldSpecs>> = {
     client_order_id: { kind: kinds.uintString(64), valid: '7', optional: true },
     ttl_units: { kind: kinds.uintNumber(16), valid: 3, optional: true },
   },
-  '/v1/orders/cancel': { market_id: { kind: kinds.uintNumber(16), valid: 1 }, order_id: { kind: kinds.hexId, valid: '0xabc' }, permit },
+  '/v1/orders/cancel': {
+    market_id: { kind: kinds.uintNumber(16), valid: 1 },
+    order_id: { kind: kinds.hexId, valid: '0xabc' },
+    permit,
+  },
   '/v1/orders/cancel-all': { market_id: { kind: kinds.uintNumber(16, 1), valid: 1 }, permit },
   '/v1/auth/register-signer': {
     account: { kind: kinds.address, valid: FUNDED },
@@ -106,9 +117,15 @@ const GET_QUERIES: Readonly<Record<string, FieldSpecs>> = {
     start_index: { kind: kinds.idString, valid: '0', optional: true },
     limit: { kind: kinds.idString, valid: '10', optional: true },
   },
-  '/v1/auth/session-key-status': { account: { kind: kinds.address, valid: FUNDED }, signer: { kind: kinds.address, valid: OTHER } },
+  '/v1/auth/session-key-status': {
+    account: { kind: kinds.address, valid: FUNDED },
+    signer: { kind: kinds.address, valid: OTHER },
+  },
   '/v1/auth/nonce': { account: { kind: kinds.address, valid: FUNDED } },
-  '/v1/account/position': { account: { kind: kinds.address, valid: FUNDED }, market_id: { kind: kinds.idString, valid: '1' } },
+  '/v1/account/position': {
+    account: { kind: kinds.address, valid: FUNDED },
+    market_id: { kind: kinds.idString, valid: '1' },
+  },
   '/v1/account/cross-margin-balance': { account: { kind: kinds.address, valid: FUNDED } },
 };
 
@@ -125,7 +142,11 @@ const headerText = fc.string({ unit: fc.constantFrom(...'abcXYZ019.-_~=+/ '), ma
 const hostileHeaders = fc.record(
   {
     'content-type': fc.constantFrom(...CONTENT_TYPES),
-    authorization: fc.oneof(headerText.map((t) => `Bearer ${t}`), headerText, fc.constant('Bearer')),
+    authorization: fc.oneof(
+      headerText.map((t) => `Bearer ${t}`),
+      headerText,
+      fc.constant('Bearer'),
+    ),
     'x-forwarded-for': fc.constantFrom('1.2.3.4', '<script>', ''),
   },
   { requiredKeys: [] },
@@ -137,9 +158,17 @@ const internalErrors: unknown[] = [];
 
 beforeAll(async () => {
   // Rate limiter off: this test sends far more than 500 requests in 10 s on purpose.
-  sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, restRequestsPer10s: 0, onError: (error) => internalErrors.push(error) });
+  sim = await startSim({
+    port: 0,
+    blockMs: 0,
+    registrationLagMs: 0,
+    restRequestsPer10s: 0,
+    onError: (error) => internalErrors.push(error),
+  });
   connection = new KeepAliveConnection(sim.restUrl);
-  const funded = await connection.send(postJson('/v1/account/deposit', JSON.stringify({ account: FUNDED, amount: '1' })));
+  const funded = await connection.send(
+    postJson('/v1/account/deposit', JSON.stringify({ account: FUNDED, amount: '1' })),
+  );
   expect(funded.status).toBe(200);
 });
 
@@ -151,7 +180,11 @@ afterAll(async () => {
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
 });
 
-function postJson(path: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }): RawRequest {
+function postJson(
+  path: string,
+  body: string | Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): RawRequest {
   return { method: 'POST', path, headers, body };
 }
 
@@ -196,14 +229,22 @@ function queryString(entries: ReadonlyArray<readonly [string, string]>): string 
 
 describe('the simulator REST API under hostile input', () => {
   it('has a body template for every POST route it serves', () => {
-    const served = SIM_ROUTES.filter((route) => route.method === 'POST').map((route) => route.pattern).sort();
+    const served = SIM_ROUTES.filter((route) => route.method === 'POST')
+      .map((route) => route.pattern)
+      .sort();
     expect(Object.keys(POST_BODIES).sort()).toEqual(served);
   });
 
   it('answers a body with invalid, mistyped or missing fields with 400 InvalidArgument naming a bad field, on every POST route', async () => {
     const cases = fc
       .constantFrom(...Object.keys(POST_BODIES))
-      .chain((path) => fc.record({ path: fc.constant(path), body: corruptedObject(POST_BODIES[path]!).map((b) => ({ ...b, text: jsonText(b.value) })), headers: hostileHeaders }))
+      .chain((path) =>
+        fc.record({
+          path: fc.constant(path),
+          body: corruptedObject(POST_BODIES[path]!).map((b) => ({ ...b, text: jsonText(b.value) })),
+          headers: hostileHeaders,
+        }),
+      )
       // Over 64 KiB is a 413 (tested below), not the 400 of a bad field.
       .filter(({ body }) => Buffer.byteLength(body.text) <= 60_000);
     await fc.assert(
@@ -214,7 +255,10 @@ describe('the simulator REST API under hostile input', () => {
         expect(answer.status).toBe(400);
         expect(envelope.error.code).toBe('InvalidArgument');
         expect(envelope.error.message).toMatch(/^InvalidArgument: invalid request body: /);
-        expect(body.corrupted.some((field) => envelope.error.message.includes(field)), envelope.error.message).toBe(true);
+        expect(
+          body.corrupted.some((field) => envelope.error.message.includes(field)),
+          envelope.error.message,
+        ).toBe(true);
       }),
       { numRuns: 250 },
     );
@@ -227,7 +271,9 @@ describe('the simulator REST API under hostile input', () => {
         const answer = await exchange(request);
         const envelope = expectClientError(answer, request);
         expect(answer.status).toBe(400);
-        expect(envelope.error.message).toContain(`market_id: expected a numeric id string without leading zeros (got ${JSON.stringify(bad)})`);
+        expect(envelope.error.message).toContain(
+          `market_id: expected a numeric id string without leading zeros (got ${JSON.stringify(bad)})`,
+        );
       }
     }
   });
@@ -235,26 +281,62 @@ describe('the simulator REST API under hostile input', () => {
   it('answers bodies that are not a JSON object (non-JSON, invalid UTF-8, scalars, arrays, empty) with 400 InvalidArgument', async () => {
     const invalidUtf8 = fc
       .tuple(fc.uint8Array({ maxLength: 40 }), fc.nat(40))
-      .map(([bytes, at]) => Buffer.concat([Buffer.from('{"account":"'), Buffer.from(bytes.slice(0, at)), Buffer.from([0xff]), Buffer.from(bytes.slice(at)), Buffer.from('"}')]));
+      .map(([bytes, at]) =>
+        Buffer.concat([
+          Buffer.from('{"account":"'),
+          Buffer.from(bytes.slice(0, at)),
+          Buffer.from([0xff]),
+          Buffer.from(bytes.slice(at)),
+          Buffer.from('"}'),
+        ]),
+      );
     const notJson = fc.oneof(
-      fc.constantFrom('', ' ', '{', '{"a":1', "{'a':1}", 'account=0x1&amount=1', '<xml/>', 'NaN', 'undefined', '\u0000', '{"a":1}{"b":2}'),
+      fc.constantFrom(
+        '',
+        ' ',
+        '{',
+        '{"a":1',
+        "{'a':1}",
+        'account=0x1&amount=1',
+        '<xml/>',
+        'NaN',
+        'undefined',
+        '\u0000',
+        '{"a":1}{"b":2}',
+      ),
       fc.string({ maxLength: 40 }).filter((text) => !parsesAsJson(text)),
     );
-    const notAnObject = fc.oneof(fc.jsonValue().filter((value) => typeof value !== 'object' || value === null || Array.isArray(value)), deepArray, hostileString.map((s) => new RawJson(JSON.stringify(s))));
-    const bodies = fc.oneof(invalidUtf8, notJson, notAnObject.map((value) => jsonText(value)));
+    const notAnObject = fc.oneof(
+      fc.jsonValue().filter((value) => typeof value !== 'object' || value === null || Array.isArray(value)),
+      deepArray,
+      hostileString.map((s) => new RawJson(JSON.stringify(s))),
+    );
+    const bodies = fc.oneof(
+      invalidUtf8,
+      notJson,
+      notAnObject.map((value) => jsonText(value)),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...Object.keys(POST_BODIES)), bodies, fc.constantFrom(...CONTENT_TYPES), async (path, body, contentType) => {
-        const request = postJson(path, body, { 'content-type': contentType });
-        const answer = await exchange(request);
-        expect(answer.status).toBe(400);
-        expect(expectClientError(answer, request).error.code).toBe('InvalidArgument');
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(POST_BODIES)),
+        bodies,
+        fc.constantFrom(...CONTENT_TYPES),
+        async (path, body, contentType) => {
+          const request = postJson(path, body, { 'content-type': contentType });
+          const answer = await exchange(request);
+          expect(answer.status).toBe(400);
+          expect(expectClientError(answer, request).error.code).toBe('InvalidArgument');
+        },
+      ),
       { numRuns: 120 },
     );
   });
 
   it('refuses invalid UTF-8 instead of reading it as U+FFFD', async () => {
-    const request = postJson('/v1/auth/refresh', Buffer.concat([Buffer.from('{"refresh_token":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]));
+    const request = postJson(
+      '/v1/auth/refresh',
+      Buffer.concat([Buffer.from('{"refresh_token":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+    );
     const answer = await exchange(request);
     expect(expectClientError(answer, request).error.message).toBe('InvalidArgument: request body is not valid UTF-8');
   });
@@ -268,7 +350,11 @@ describe('the simulator REST API under hostile input', () => {
 
   it('answers invalid, mistyped or missing query parameters with 400 InvalidArgument, on every GET route that takes any', async () => {
     const cases = fc.constantFrom(...Object.keys(GET_QUERIES)).chain((path) =>
-      fc.record({ path: fc.constant(path), query: corruptedQuery(GET_QUERIES[path]!), extra: fc.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'x'), hostileString), { maxLength: 2 }) }),
+      fc.record({
+        path: fc.constant(path),
+        query: corruptedQuery(GET_QUERIES[path]!),
+        extra: fc.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'x'), hostileString), { maxLength: 2 }),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(cases, async ({ path, query, extra }) => {
@@ -277,7 +363,10 @@ describe('the simulator REST API under hostile input', () => {
         expect(answer.status, answer.text).toBe(400);
         const envelope = expectClientError(answer, request);
         expect(envelope.error.code).toBe('InvalidArgument');
-        expect(query.corrupted.some((field) => envelope.error.message.includes(field)), envelope.error.message).toBe(true);
+        expect(
+          query.corrupted.some((field) => envelope.error.message.includes(field)),
+          envelope.error.message,
+        ).toBe(true);
       }),
       { numRuns: 150 },
     );
@@ -293,7 +382,8 @@ describe('the simulator REST API under hostile input', () => {
         const request: RawRequest = { method: 'GET', path: `/v1/nonce-state/${segment}` };
         const answer = await exchange(request);
         const envelope = expectClientError(answer, request);
-        if (answer.status === 400) expect(envelope.error.message).toMatch(/^InvalidArgument: invalid request path: account: /);
+        if (answer.status === 400)
+          expect(envelope.error.message).toMatch(/^InvalidArgument: invalid request path: account: /);
         else expect(answer.status).toBe(404);
       }),
       { numRuns: 80 },
@@ -301,23 +391,58 @@ describe('the simulator REST API under hostile input', () => {
   });
 
   it('answers anything on any route (hostile queries, bodies, headers, methods, unknown paths) with JSON and never a 5xx', async () => {
-    const routes = [...SIM_ROUTES.map((route) => ({ method: route.method as string, pattern: route.pattern })), { method: 'GET', pattern: '/v1/nope' }, { method: 'GET', pattern: '/' }];
-    const queryKeys = fc.constantFrom('account', 'signer', 'market_id', 'start_index', 'limit', 'order_ids', 'page', 'statuses', 'sorted_by', '__proto__', 'constructor', '');
+    const routes = [
+      ...SIM_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern })),
+      { method: 'GET', pattern: '/v1/nope' },
+      { method: 'GET', pattern: '/' },
+    ];
+    const queryKeys = fc.constantFrom(
+      'account',
+      'signer',
+      'market_id',
+      'start_index',
+      'limit',
+      'order_ids',
+      'page',
+      'statuses',
+      'sorted_by',
+      '__proto__',
+      'constructor',
+      '',
+    );
     // The only well-formed address is the funded one: venue-facts has the account reads answer an
     // address with no on-chain state with 500 Internal, which is the venue's answer, not bad input.
-    const queryValues = fc.oneof(hostileString, fc.constantFrom(FUNDED, '1', '0', '1000', 'ORDER_STATUS_OPEN,x', '0xabc,0xdef'));
+    const queryValues = fc.oneof(
+      hostileString,
+      fc.constantFrom(FUNDED, '1', '0', '1000', 'ORDER_STATUS_OPEN,x', '0xabc,0xdef'),
+    );
     const cases = fc.record({
       route: fc.constantFrom(...routes),
-      method: fc.oneof({ arbitrary: fc.constant<string | undefined>(undefined), weight: 4 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), weight: 1 }),
+      method: fc.oneof(
+        { arbitrary: fc.constant<string | undefined>(undefined), weight: 4 },
+        { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), weight: 1 },
+      ),
       segment: fc.oneof(hostileString.map(encodeSegment), fc.constantFrom(FUNDED, '0xabc', '%zz')),
       query: fc.array(fc.tuple(queryKeys, queryValues), { maxLength: 4 }),
-      body: fc.option(fc.oneof(hostileValue.map((value) => jsonText(value)), junkEntries.map((junk) => jsonText({ account: FUNDED, market_id: 1, ...Object.fromEntries(junk) })), fc.constant(jsonText(POLLUTING))), { nil: undefined }),
+      body: fc.option(
+        fc.oneof(
+          hostileValue.map((value) => jsonText(value)),
+          junkEntries.map((junk) => jsonText({ account: FUNDED, market_id: 1, ...Object.fromEntries(junk) })),
+          fc.constant(jsonText(POLLUTING)),
+        ),
+        { nil: undefined },
+      ),
       headers: hostileHeaders,
     });
     await fc.assert(
       fc.asyncProperty(cases, async ({ route, method, segment, query, body, headers }) => {
         const path = route.pattern.replace(/:[a-z_]+/g, segment === '' ? 'x' : segment);
-        const request: RawRequest = { method: method ?? route.method, path: `${path}${queryString(query)}`, headers, ...(body === undefined ? {} : { body }) };
+        const request: RawRequest = {
+          method: method ?? route.method,
+          path: `${path}${queryString(query)}`,
+          headers,
+          ...(body === undefined ? {} : { body }),
+        };
         const answer = await exchange(request);
         expect(answer.status, answer.text).toBeLessThan(500);
         expect(answer.contentType).toMatch(/^application\/json/);
@@ -357,11 +482,19 @@ function parsesAsJson(text: string): boolean {
 }
 
 /** Query entries with one to three parameters made invalid or (when required) left out. */
-function corruptedQuery(fields: FieldSpecs): fc.Arbitrary<{ entries: Array<readonly [string, string]>; corrupted: readonly string[] }> {
+function corruptedQuery(
+  fields: FieldSpecs,
+): fc.Arbitrary<{ entries: Array<readonly [string, string]>; corrupted: readonly string[] }> {
   const names = Object.keys(fields);
   return fc.subarray(names, { minLength: 1, maxLength: Math.min(3, names.length) }).chain((chosen) =>
     fc
-      .tuple(...chosen.map((name) => (fields[name]!.optional === true ? fields[name]!.kind.invalidText : fc.option(fields[name]!.kind.invalidText, { nil: undefined }))))
+      .tuple(
+        ...chosen.map((name) =>
+          fields[name]!.optional === true
+            ? fields[name]!.kind.invalidText
+            : fc.option(fields[name]!.kind.invalidText, { nil: undefined }),
+        ),
+      )
       .map((values) => {
         const entries: Array<readonly [string, string]> = [];
         for (const [name, spec] of Object.entries(fields)) {

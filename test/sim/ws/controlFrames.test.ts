@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { authRefusal, authReply, errorFrame, statusErrorFrame, subscribedAck, unsubscribedAck } from '../../../src/sim/ws/controlFrames.js';
+import {
+  authRefusal,
+  authReply,
+  errorFrame,
+  statusErrorFrame,
+  subscribedAck,
+  unsubscribedAck,
+} from '../../../src/sim/ws/controlFrames.js';
 import { controlFrameSchema } from '../../../src/venue/schemas/wsFrames.js';
-import { authReplySchema, errorFrameChannel, errorFrameSchema, subscribedAckSchema, unsubscribedAckSchema } from '../../../src/venue/schemas/wsFramesControl.js';
+import {
+  authReplySchema,
+  errorFrameChannel,
+  errorFrameSchema,
+  subscribedAckSchema,
+  unsubscribedAckSchema,
+} from '../../../src/venue/schemas/wsFramesControl.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
 const SIGNER = '0x2222222222222222222222222222222222222222';
@@ -32,7 +45,9 @@ describe('control frames', () => {
     expect(errorFrameChannel(error)).toBe('nope');
     const ok = authReplySchema.parse(authReply('auth_v2', { ok: true, account: ACCOUNT, signer: SIGNER }));
     expect(ok).toEqual({ method: 'auth_v2', status: 'success', data: { account: ACCOUNT, signer: SIGNER } });
-    const failed = authReplySchema.parse(authReply('auth_v2', authRefusal('Unauthenticated', 'nope'), { account: ACCOUNT, signer: SIGNER }));
+    const failed = authReplySchema.parse(
+      authReply('auth_v2', authRefusal('Unauthenticated', 'nope'), { account: ACCOUNT, signer: SIGNER }),
+    );
     expect(failed.status).toBe('error');
     expect(failed.code).toBe('Unauthenticated');
     expect(failed.message).toBe('Unauthenticated: nope');
@@ -42,15 +57,32 @@ describe('control frames', () => {
   });
 
   it('a status error frame carries the status name in code and as the message prefix', () => {
-    const frame = errorFrameSchema.parse(statusErrorFrame('InvalidArgument', 'malformed frame: not JSON', { method: 'subscribe' }));
-    expect(frame).toEqual({ type: 'error', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed frame: not JSON', method: 'subscribe' });
+    const frame = errorFrameSchema.parse(
+      statusErrorFrame('InvalidArgument', 'malformed frame: not JSON', { method: 'subscribe' }),
+    );
+    expect(frame).toEqual({
+      type: 'error',
+      status: 'error',
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: malformed frame: not JSON',
+      method: 'subscribe',
+    });
     // The venue's own texts stay verbatim; the status rides in code only.
-    const verbatim = errorFrameSchema.parse(errorFrame('invalid channel: nope', { code: 'InvalidArgument', channel: 'nope' }));
+    const verbatim = errorFrameSchema.parse(
+      errorFrame('invalid channel: nope', { code: 'InvalidArgument', channel: 'nope' }),
+    );
     expect(verbatim).toMatchObject({ code: 'InvalidArgument', message: 'invalid channel: nope' });
   });
 
   it('every control frame is recognised by the client union', () => {
-    for (const frame of [subscribedAck('orders', [1], [1, 2]), subscribedAck('orders', [], [1, 2]), unsubscribedAck('orders'), errorFrame('x'), statusErrorFrame('InvalidArgument', 'x'), authReply('auth', authRefusal('InvalidArgument', 'y'))]) {
+    for (const frame of [
+      subscribedAck('orders', [1], [1, 2]),
+      subscribedAck('orders', [], [1, 2]),
+      unsubscribedAck('orders'),
+      errorFrame('x'),
+      statusErrorFrame('InvalidArgument', 'x'),
+      authReply('auth', authRefusal('InvalidArgument', 'y')),
+    ]) {
       expect(controlFrameSchema.safeParse(frame).success).toBe(true);
     }
   });

@@ -11,7 +11,11 @@ import { orderbookWireFrameSchema, type OrderbookWireFrame } from '../../../src/
 const meta = frameMeta(new ManualClock());
 
 function book(bids: [string, string, number][], asks: [string, string, number][]): BookSnapshot {
-  const level = ([price, quantity, order_count]: [string, string, number]): BookLevel => ({ price, quantity, order_count });
+  const level = ([price, quantity, order_count]: [string, string, number]): BookLevel => ({
+    price,
+    quantity,
+    order_count,
+  });
   return { market_id: 1, bids: bids.map(level), asks: asks.map(level) };
 }
 
@@ -35,21 +39,45 @@ describe('OrderbookPublisher', () => {
     publisher.update(book([['100.5', '2', 1]], [['101', '0.25', 3]]), meta);
     const snapshot = orderbookWireFrameSchema.parse(publisher.snapshot(1, meta));
     expect(snapshot.type).toBe('snapshot');
-    expect(snapshot.data.bids).toEqual([{ price: '100500000000000000000', quantity: '2000000000000000000', order_count: 1 }]);
-    expect(snapshot.data.asks).toEqual([{ price: '101000000000000000000', quantity: '250000000000000000', order_count: 3 }]);
+    expect(snapshot.data.bids).toEqual([
+      { price: '100500000000000000000', quantity: '2000000000000000000', order_count: 1 },
+    ]);
+    expect(snapshot.data.asks).toEqual([
+      { price: '101000000000000000000', quantity: '250000000000000000', order_count: 3 },
+    ]);
     expect(snapshot.data.checksum).toBe(wireChecksum(snapshot.data.bids, snapshot.data.asks));
   });
 
   it('sends only changed levels, absolute, and deletes removed ones with quantity 0', () => {
     const publisher = new OrderbookPublisher();
-    publisher.update(book([['100', '1', 1], ['99', '1', 1]], [['101', '1', 1]]), meta);
-    const update = publisher.update(book([['100', '3', 2]], [['101', '1', 1], ['102', '4', 1]]), meta);
+    publisher.update(
+      book(
+        [
+          ['100', '1', 1],
+          ['99', '1', 1],
+        ],
+        [['101', '1', 1]],
+      ),
+      meta,
+    );
+    const update = publisher.update(
+      book(
+        [['100', '3', 2]],
+        [
+          ['101', '1', 1],
+          ['102', '4', 1],
+        ],
+      ),
+      meta,
+    );
     expect(update?.type).toBe('update');
     expect(update?.data.bids).toEqual([
       { price: '100000000000000000000', quantity: '3000000000000000000', order_count: 2 },
       { price: '99000000000000000000', quantity: '0', order_count: 0 },
     ]);
-    expect(update?.data.asks).toEqual([{ price: '102000000000000000000', quantity: '4000000000000000000', order_count: 1 }]);
+    expect(update?.data.asks).toEqual([
+      { price: '102000000000000000000', quantity: '4000000000000000000', order_count: 1 },
+    ]);
   });
 
   it('publishes nothing when the book did not change', () => {
@@ -96,7 +124,10 @@ describe('OrderbookPublisher', () => {
 });
 
 /** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
-function wireChecksum(bids: readonly { price: string; quantity: string }[], asks: readonly { price: string; quantity: string }[]): number {
+function wireChecksum(
+  bids: readonly { price: string; quantity: string }[],
+  asks: readonly { price: string; quantity: string }[],
+): number {
   const decimal = (levels: readonly { price: string; quantity: string }[]) =>
     levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
   return orderbookChecksum(decimal(bids), decimal(asks));

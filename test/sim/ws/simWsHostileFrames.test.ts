@@ -2,7 +2,18 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { CHANNELS, PUBLIC_CHANNELS } from '../../../src/venue/schemas/wsFramesFields.js';
-import { deepArray, hostileContainer, hostileNumber, hostileString, hostileValue, JsonEntries, jsonText, junkEntries, POLLUTING, RawJson } from '../hostileValues.js';
+import {
+  deepArray,
+  hostileContainer,
+  hostileNumber,
+  hostileString,
+  hostileValue,
+  JsonEntries,
+  jsonText,
+  junkEntries,
+  POLLUTING,
+  RawJson,
+} from '../hostileValues.js';
 import { WsPeer } from './wsPeer.js';
 
 /**
@@ -20,7 +31,10 @@ const METHODS = ['subscribe', 'unsubscribe', 'auth_v2', 'auth'];
 type Outgoing = { readonly text: string } | { readonly binary: Uint8Array };
 
 const notAString = fc.oneof(hostileNumber, hostileContainer);
-const notChannel = fc.oneof(hostileString.filter((text) => !(CHANNELS as readonly string[]).includes(text)), notAString);
+const notChannel = fc.oneof(
+  hostileString.filter((text) => !(CHANNELS as readonly string[]).includes(text)),
+  notAString,
+);
 const notPublicChannel = fc.oneof(
   hostileString.filter((text) => !(PUBLIC_CHANNELS as readonly string[]).includes(text)),
   fc.constantFrom('orders', 'positions', 'fills', 'account'), // private: refused before auth
@@ -40,18 +54,34 @@ const notMarketIds = fc.oneof(
 );
 const notMakers = fc.oneof(
   fc.oneof(hostileString, hostileNumber, fc.constantFrom(null, true, {})),
-  fc.tuple(fc.constantFrom([], [ADDRESS]), fc.oneof(hostileString.filter((t) => !/^0x[0-9a-fA-F]{40}$/.test(t)), notAString)).map(([good, bad]) => [...good, bad]),
+  fc
+    .tuple(
+      fc.constantFrom([], [ADDRESS]),
+      fc.oneof(
+        hostileString.filter((t) => !/^0x[0-9a-fA-F]{40}$/.test(t)),
+        notAString,
+      ),
+    )
+    .map(([good, bad]) => [...good, bad]),
 );
 
 /** One to all of the given corruptions applied to a valid params object, plus junk keys. */
-function corruptParams(valid: Record<string, unknown>, corruptions: Record<string, fc.Arbitrary<unknown>>, canDrop: readonly string[]): fc.Arbitrary<JsonEntries> {
+function corruptParams(
+  valid: Record<string, unknown>,
+  corruptions: Record<string, fc.Arbitrary<unknown>>,
+  canDrop: readonly string[],
+): fc.Arbitrary<JsonEntries> {
   const names = Object.keys(corruptions);
   return fc
     .subarray(names, { minLength: 1 })
     .chain((chosen) =>
       fc.tuple(
         fc.constant(chosen),
-        fc.tuple(...chosen.map((name) => (canDrop.includes(name) ? fc.option(corruptions[name]!, { nil: undefined, freq: 4 }) : corruptions[name]!))),
+        fc.tuple(
+          ...chosen.map((name) =>
+            canDrop.includes(name) ? fc.option(corruptions[name]!, { nil: undefined, freq: 4 }) : corruptions[name]!,
+          ),
+        ),
         junkEntries.map((junk) => junk.filter(([key]) => !(key in valid) && !(key in corruptions))),
       ),
     )
@@ -65,7 +95,14 @@ function corruptParams(valid: Record<string, unknown>, corruptions: Record<strin
     });
 }
 
-const frame = (method: unknown, params: unknown): Outgoing => ({ text: jsonText(new JsonEntries([['method', method], ['params', params]])) });
+const frame = (method: unknown, params: unknown): Outgoing => ({
+  text: jsonText(
+    new JsonEntries([
+      ['method', method],
+      ['params', params],
+    ]),
+  ),
+});
 
 const subscribeFrames = corruptParams(
   { channel: 'trades', market_ids: [1] },
@@ -73,40 +110,81 @@ const subscribeFrames = corruptParams(
   ['channel'],
 ).map((params) => frame('subscribe', params));
 
-const unsubscribeFrames = corruptParams({ channel: 'trades' }, { channel: notChannel }, ['channel']).map((params) => frame('unsubscribe', params));
+const unsubscribeFrames = corruptParams({ channel: 'trades' }, { channel: notChannel }, ['channel']).map((params) =>
+  frame('unsubscribe', params),
+);
 
 /** Auth frames always fail (nothing here can sign for an Active session key): corrupted or merely wrong. */
 const authV2Frames = fc
   .option(
     corruptParams(
-      { account: ADDRESS, signer: ADDRESS, message: 'WebSocket Authentication', nonce: '0x1', signature: `0x${'ab'.repeat(64)}1b` },
-      { account: hostileValue, signer: hostileValue, message: notAString, nonce: hostileValue, signature: hostileValue, expiration: hostileValue },
+      {
+        account: ADDRESS,
+        signer: ADDRESS,
+        message: 'WebSocket Authentication',
+        nonce: '0x1',
+        signature: `0x${'ab'.repeat(64)}1b`,
+      },
+      {
+        account: hostileValue,
+        signer: hostileValue,
+        message: notAString,
+        nonce: hostileValue,
+        signature: hostileValue,
+        expiration: hostileValue,
+      },
       ['account', 'signer', 'message', 'nonce', 'signature'],
     ),
     { nil: undefined },
   )
-  .map((params) => frame('auth_v2', params ?? { account: ADDRESS, signer: ADDRESS, message: 'm', nonce: '0x1', signature: `0x${'ab'.repeat(64)}1b` }));
+  .map((params) =>
+    frame(
+      'auth_v2',
+      params ?? { account: ADDRESS, signer: ADDRESS, message: 'm', nonce: '0x1', signature: `0x${'ab'.repeat(64)}1b` },
+    ),
+  );
 
-const authFrames = fc.oneof(hostileValue, fc.string({ maxLength: 200 })).map((token) => frame('auth', new JsonEntries([['token', token]])));
+const authFrames = fc
+  .oneof(hostileValue, fc.string({ maxLength: 200 }))
+  .map((token) => frame('auth', new JsonEntries([['token', token]])));
 
 const badMethodFrames = fc
-  .tuple(fc.oneof(hostileString.filter((text) => !METHODS.includes(text)), notAString), fc.option(hostileValue, { nil: undefined }))
+  .tuple(
+    fc.oneof(
+      hostileString.filter((text) => !METHODS.includes(text)),
+      notAString,
+    ),
+    fc.option(hostileValue, { nil: undefined }),
+  )
   .map(([method, params]) => frame(method, params ?? { channel: 'trades' }));
 
 const badParamsFrames = fc
-  .tuple(fc.constantFrom(...METHODS), fc.oneof(hostileString, hostileNumber, fc.constantFrom(null, true, []), deepArray))
+  .tuple(
+    fc.constantFrom(...METHODS),
+    fc.oneof(hostileString, hostileNumber, fc.constantFrom(null, true, []), deepArray),
+  )
   .map(([method, params]) => frame(method, params));
 
 const noMethodFrames = fc
-  .oneof(junkEntries.map((junk) => new JsonEntries(junk.filter(([key]) => key !== 'method'))), fc.constant(new RawJson('{"__proto__":{"method":"subscribe","params":{"channel":"trades"}}}')))
+  .oneof(
+    junkEntries.map((junk) => new JsonEntries(junk.filter(([key]) => key !== 'method'))),
+    fc.constant(new RawJson('{"__proto__":{"method":"subscribe","params":{"channel":"trades"}}}')),
+  )
   .map((value) => ({ text: jsonText(value) }));
 
 const notObjectFrames = fc
-  .oneof(fc.jsonValue().filter((value) => typeof value !== 'object' || value === null || Array.isArray(value)), deepArray, hostileString.map((s) => new RawJson(JSON.stringify(s))))
+  .oneof(
+    fc.jsonValue().filter((value) => typeof value !== 'object' || value === null || Array.isArray(value)),
+    deepArray,
+    hostileString.map((s) => new RawJson(JSON.stringify(s))),
+  )
   .map((value) => ({ text: jsonText(value) }));
 
 const notJsonFrames = fc
-  .oneof(fc.constantFrom('', ' ', '{', '{"method":"subscribe"', "{'method':'subscribe'}", 'subscribe', '\u0000', 'NaN'), fc.string({ maxLength: 60 }))
+  .oneof(
+    fc.constantFrom('', ' ', '{', '{"method":"subscribe"', "{'method':'subscribe'}", 'subscribe', '\u0000', 'NaN'),
+    fc.string({ maxLength: 60 }),
+  )
   .filter((text) => {
     try {
       JSON.parse(text);
@@ -117,23 +195,30 @@ const notJsonFrames = fc
   })
   .map((text) => ({ text }));
 
-const binaryFrames = fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constant(new TextEncoder().encode('{"method":"subscribe","params":{"channel":"trades"}}'))).map((binary) => ({ binary }));
+const binaryFrames = fc
+  .oneof(
+    fc.uint8Array({ maxLength: 64 }),
+    fc.constant(new TextEncoder().encode('{"method":"subscribe","params":{"channel":"trades"}}')),
+  )
+  .map((binary) => ({ binary }));
 
 /** Frames above 64 KiB close the connection (1009, tested below), so the property stays under it. */
 const MAX_FRAME_BYTES = 60_000;
 
-const hostileFrame: fc.Arbitrary<Outgoing> = fc.oneof(
-  subscribeFrames,
-  unsubscribeFrames,
-  authV2Frames,
-  authFrames,
-  badMethodFrames,
-  badParamsFrames,
-  noMethodFrames,
-  notObjectFrames,
-  notJsonFrames,
-  binaryFrames,
-).filter((outgoing) => !('text' in outgoing) || Buffer.byteLength(outgoing.text) <= MAX_FRAME_BYTES);
+const hostileFrame: fc.Arbitrary<Outgoing> = fc
+  .oneof(
+    subscribeFrames,
+    unsubscribeFrames,
+    authV2Frames,
+    authFrames,
+    badMethodFrames,
+    badParamsFrames,
+    noMethodFrames,
+    notObjectFrames,
+    notJsonFrames,
+    binaryFrames,
+  )
+  .filter((outgoing) => !('text' in outgoing) || Buffer.byteLength(outgoing.text) <= MAX_FRAME_BYTES);
 
 let sim: RunningSim;
 const internalErrors: unknown[] = [];
@@ -175,7 +260,12 @@ describe('the simulator WebSocket under hostile frames', () => {
           }
           peer.sendText(JSON.stringify({ method: 'subscribe', params: { channel: 'trades', market_ids: [1] } }));
           // The next frame is the ack: a hostile frame that had earned two replies would show up here instead.
-          expect(await peer.next()).toMatchObject({ type: 'subscribed', status: 'success', channel: 'trades', data: { market_ids: [1] } });
+          expect(await peer.next()).toMatchObject({
+            type: 'subscribed',
+            status: 'success',
+            channel: 'trades',
+            data: { market_ids: [1] },
+          });
         } finally {
           peer.close();
         }
@@ -190,7 +280,11 @@ describe('the simulator WebSocket under hostile frames', () => {
     offender.sendText(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
     expect((await offender.closed).code).toBe(1007);
     bystander.sendText(JSON.stringify({ method: 'subscribe', params: { channel: 'oracle' } }));
-    expect(await bystander.next()).toMatchObject({ type: 'subscribed', channel: 'oracle', data: { market_ids: [1, 2, 3, 4] } });
+    expect(await bystander.next()).toMatchObject({
+      type: 'subscribed',
+      channel: 'oracle',
+      data: { market_ids: [1, 2, 3, 4] },
+    });
     bystander.close();
     const fresh = await WsPeer.open(sim.wsUrl);
     fresh.sendText(JSON.stringify({ method: 'unsubscribe', params: { channel: 'oracle' } }));
@@ -214,7 +308,8 @@ describe('the simulator WebSocket under hostile frames', () => {
     expect(await peer.next()).toMatchObject({
       type: 'error',
       code: 'InvalidArgument',
-      message: 'InvalidArgument: unknown method: an array of 1 item (not a string) (expected one of subscribe, unsubscribe, auth_v2, auth)',
+      message:
+        'InvalidArgument: unknown method: an array of 1 item (not a string) (expected one of subscribe, unsubscribe, auth_v2, auth)',
     });
     peer.close();
   });

@@ -12,8 +12,14 @@ describe('applySubscribeFault', () => {
 
   it("drops a requested filter under 'all', and replaces it under a list", () => {
     const text = subscribe({ channel: 'orderbook', market_ids: [1, 2] });
-    expect(JSON.parse(applySubscribeFault(text, { applied: 'all' }))).toEqual({ method: 'subscribe', params: { channel: 'orderbook' } });
-    expect(JSON.parse(applySubscribeFault(text, { applied: [3] }))).toEqual({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [3] } });
+    expect(JSON.parse(applySubscribeFault(text, { applied: 'all' }))).toEqual({
+      method: 'subscribe',
+      params: { channel: 'orderbook' },
+    });
+    expect(JSON.parse(applySubscribeFault(text, { applied: [3] }))).toEqual({
+      method: 'subscribe',
+      params: { channel: 'orderbook', market_ids: [3] },
+    });
   });
 
   it('leaves all-markets subscribes, other channels, other methods and malformed text alone', () => {

@@ -12,7 +12,12 @@ const SIGNER_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092
 const account = privateKeySigner(ACCOUNT_KEY).address;
 const sessionKey = privateKeySigner(SIGNER_KEY);
 const signingContext = createSigningContext(
-  parseDomain({ name: 'Sim', version: '1', chain_id: 31337, verifying_contract: '0x00000000000000000000000000000000000000a1' }),
+  parseDomain({
+    name: 'Sim',
+    version: '1',
+    chain_id: 31337,
+    verifying_contract: '0x00000000000000000000000000000000000000a1',
+  }),
   '0x00000000000000000000000000000000000000b2',
 );
 
@@ -23,7 +28,10 @@ function setup() {
   return { clock, chain, ctx: { clock, chain, signingContext } };
 }
 
-async function frame(chain: SimChainState, overrides: { key?: typeof sessionKey; nonce?: string; message?: string } = {}) {
+async function frame(
+  chain: SimChainState,
+  overrides: { key?: typeof sessionKey; nonce?: string; message?: string } = {},
+) {
   const nonce = overrides.nonce ?? chain.issueLoginNonce(account);
   const message = 'WebSocket Authentication';
   const signature = await signTypedStruct(signingContext, overrides.key ?? sessionKey, 'RegisterV2', {
@@ -63,7 +71,9 @@ describe('verifyAuthV2', () => {
     const { ctx, chain } = setup();
     const nonce = chain.issueLoginNonce(account);
     const forged = verifyAuthV2(ctx, await frame(chain, { nonce, key: privateKeySigner(ACCOUNT_KEY) }));
-    expect(!forged.ok && forged.message).toMatch(/^Unauthenticated: invalid signature: RegisterV2 does not recover to signer/);
+    expect(!forged.ok && forged.message).toMatch(
+      /^Unauthenticated: invalid signature: RegisterV2 does not recover to signer/,
+    );
     expect(verifyAuthV2(ctx, await frame(chain, { nonce })).ok).toBe(true);
   });
 
@@ -77,7 +87,11 @@ describe('verifyAuthV2', () => {
     const { ctx, chain } = setup();
     chain.signers.revoke(account, sessionKey.address);
     const result = verifyAuthV2(ctx, await frame(chain));
-    expect(result).toEqual({ ok: false, code: 'Unauthenticated', message: 'Unauthenticated: signer not active for account (status 3)' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: signer not active for account (status 3)',
+    });
   });
 
   it('refuses an expiration in the past and accepts one in the future', async () => {
@@ -102,6 +116,10 @@ describe('verifyJwtAuth', () => {
     const { ctx, chain, clock } = setup();
     const pair = chain.jwt.issue(account, clock.now());
     expect(verifyJwtAuth(ctx, pair.access_token)).toEqual({ ok: true, account });
-    expect(verifyJwtAuth(ctx, `${pair.access_token}x`)).toEqual({ ok: false, code: 'Unauthenticated', message: 'Unauthenticated: invalid token' });
+    expect(verifyJwtAuth(ctx, `${pair.access_token}x`)).toEqual({
+      ok: false,
+      code: 'Unauthenticated',
+      message: 'Unauthenticated: invalid token',
+    });
   });
 });

@@ -3,7 +3,8 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { NO_FAULTS } from '../../../src/sim/simContext.js';
 import { WsFaultSchedule, type WsFaultSettings } from '../../../src/sim/ws/wsFaultSchedule.js';
 
-type Event = { readonly at: number; readonly kind: 'drop' } | { readonly at: number; readonly kind: 'stall'; readonly ms: number };
+type Event =
+  { readonly at: number; readonly kind: 'drop' } | { readonly at: number; readonly kind: 'stall'; readonly ms: number };
 
 function schedule(seed = 1): { clock: ManualClock; events: Event[]; faults: WsFaultSchedule; start: number } {
   const clock = new ManualClock();

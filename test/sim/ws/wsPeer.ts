@@ -24,7 +24,9 @@ export class WsPeer {
     this.closed = new Promise((resolve) =>
       socket.on('close', (code, reason) => {
         this.closeCode = code;
-        this.waiter?.reject(new Error(`the server closed the connection (${code} ${String(reason)}) instead of replying`));
+        this.waiter?.reject(
+          new Error(`the server closed the connection (${code} ${String(reason)}) instead of replying`),
+        );
         this.waiter = undefined;
         resolve({ code, reason: String(reason) });
       }),

@@ -5,7 +5,14 @@ import { orderbookFrameSchema, type OrderbookMessage } from '../../../src/venue/
 export type Level = readonly [string, string];
 
 /** Builds a wire orderbook frame from decimal levels (wire values are integer wei strings). */
-export function bookWire(type: 'snapshot' | 'update', marketId: number, bids: Level[], asks: Level[], checksum?: number, block = 1): object {
+export function bookWire(
+  type: 'snapshot' | 'update',
+  marketId: number,
+  bids: Level[],
+  asks: Level[],
+  checksum?: number,
+  block = 1,
+): object {
   const toWire = ([price, quantity]: Level): object => ({
     price: decimalToWei(price, 'price').toString(),
     quantity: decimalToWei(quantity, 'quantity').toString(),
@@ -15,14 +22,26 @@ export function bookWire(type: 'snapshot' | 'update', marketId: number, bids: Le
     channel: 'orderbook',
     type,
     market_id: marketId,
-    data: { market_id: marketId, bids: bids.map(toWire), asks: asks.map(toWire), ...(checksum === undefined ? {} : { checksum }) },
+    data: {
+      market_id: marketId,
+      bids: bids.map(toWire),
+      asks: asks.map(toWire),
+      ...(checksum === undefined ? {} : { checksum }),
+    },
     worker_timestamp: `${block}000000000`,
     block_number: block,
   };
 }
 
 /** The same frame decoded, as the client delivers it. */
-export function bookMessage(type: 'snapshot' | 'update', marketId: number, bids: Level[], asks: Level[], checksum?: number, block = 1): OrderbookMessage {
+export function bookMessage(
+  type: 'snapshot' | 'update',
+  marketId: number,
+  bids: Level[],
+  asks: Level[],
+  checksum?: number,
+  block = 1,
+): OrderbookMessage {
   return orderbookFrameSchema.parse(bookWire(type, marketId, bids, asks, checksum, block));
 }
 

@@ -16,7 +16,13 @@ const subscriptions: Subscription[] = [];
 beforeEach(async () => {
   venue = await ScriptedVenue.start();
   clock = new ManualClock(0);
-  client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, staleAfterBlocks: 0, reconnect: { baseMs: 100, jitter: 0 } });
+  client = new VenueWsClient({
+    url: venue.url,
+    knownMarketIds: async () => [1, 2],
+    clock,
+    staleAfterBlocks: 0,
+    reconnect: { baseMs: 100, jitter: 0 },
+  });
 });
 
 afterEach(async () => {
@@ -31,7 +37,11 @@ function sum(bids: Level[], asks: Level[]): number {
 }
 
 /** Collects views and lets a test wait for the n-th one. */
-function collect(feed: OrderBookFeed, marketId: number, depth?: number): { views: OrderBookView[]; nth(n: number): Promise<OrderBookView> } {
+function collect(
+  feed: OrderBookFeed,
+  marketId: number,
+  depth?: number,
+): { views: OrderBookView[]; nth(n: number): Promise<OrderBookView> } {
   const views: OrderBookView[] = [];
   const waiters: { n: number; resolve: (v: OrderBookView) => void }[] = [];
   subscriptions.push(
@@ -42,7 +52,8 @@ function collect(feed: OrderBookFeed, marketId: number, depth?: number): { views
   );
   return {
     views,
-    nth: (n) => (views.length >= n ? Promise.resolve(views[n - 1]!) : new Promise((resolve) => waiters.push({ n, resolve }))),
+    nth: (n) =>
+      views.length >= n ? Promise.resolve(views[n - 1]!) : new Promise((resolve) => waiters.push({ n, resolve })),
   };
 }
 
@@ -52,16 +63,59 @@ describe('OrderBookFeed', () => {
     const book = collect(feed, 1, 2);
     const subscribe = await venue.frameWith('subscribe', 'orderbook');
     expect(subscribe.frame.params).toEqual({ channel: 'orderbook', market_ids: [1] });
-    venue.push(bookWire('snapshot', 1, [['65000', '1'], ['64999.5', '2'], ['64990', '3']], [['65001', '0.5']], sum([['65000', '1'], ['64999.5', '2'], ['64990', '3']], [['65001', '0.5']])));
+    venue.push(
+      bookWire(
+        'snapshot',
+        1,
+        [
+          ['65000', '1'],
+          ['64999.5', '2'],
+          ['64990', '3'],
+        ],
+        [['65001', '0.5']],
+        sum(
+          [
+            ['65000', '1'],
+            ['64999.5', '2'],
+            ['64990', '3'],
+          ],
+          [['65001', '0.5']],
+        ),
+      ),
+    );
     const first = await book.nth(1);
-    expect(prices(first.bids)).toEqual([['65000', '1'], ['64999.5', '2']]);
+    expect(prices(first.bids)).toEqual([
+      ['65000', '1'],
+      ['64999.5', '2'],
+    ]);
     expect(first.bestAsk?.price).toBe('65001');
-    venue.push(bookWire('update', 1, [['65000', '0']], [['65000.5', '0.25']], sum([['64999.5', '2'], ['64990', '3']], [['65000.5', '0.25'], ['65001', '0.5']]), 2));
+    venue.push(
+      bookWire(
+        'update',
+        1,
+        [['65000', '0']],
+        [['65000.5', '0.25']],
+        sum(
+          [
+            ['64999.5', '2'],
+            ['64990', '3'],
+          ],
+          [
+            ['65000.5', '0.25'],
+            ['65001', '0.5'],
+          ],
+        ),
+        2,
+      ),
+    );
     const second = await book.nth(2);
     expect(second.bestBid).toMatchObject({ price: '64999.5', quantity: '2' });
     expect(second.bestAsk).toMatchObject({ price: '65000.5', quantity: '0.25' });
     expect(second.blockNumber).toBe(2);
-    expect(prices(first.bids)).toEqual([['65000', '1'], ['64999.5', '2']]); // views are immutable
+    expect(prices(first.bids)).toEqual([
+      ['65000', '1'],
+      ['64999.5', '2'],
+    ]); // views are immutable
     expect(feed.metrics.checksumMismatches).toBe(0);
   });
 

@@ -3,7 +3,12 @@ import { isPerpbotError } from '../../../src/core/perpbotError.js';
 import type { OrderHistoryQuery, TradeHistoryQuery } from '../../../src/venue/rest/historyEndpoints.js';
 import { collectAll, orderHistoryRecords, tradeHistoryRecords } from '../../../src/venue/rest/historyPages.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
-import { orderHistoryRecordSchema, type OrderHistory, type OrderHistoryRecord, type TradeHistory } from '../../../src/venue/schemas/restHistory.js';
+import {
+  orderHistoryRecordSchema,
+  type OrderHistory,
+  type OrderHistoryRecord,
+  type TradeHistory,
+} from '../../../src/venue/schemas/restHistory.js';
 import { fillRecordWireSchema, type FillRecord } from '../../../src/venue/schemas/wsFramesPrivate.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
@@ -57,9 +62,13 @@ describe('orderHistoryRecords', () => {
   it('walks pages until has_next_page is false, passing the query on every page', async () => {
     const items = [5, 4, 3, 2, 1].map(order);
     const { rest, asked } = fakeOrders(items);
-    const read = await collectAll(orderHistoryRecords(rest, { account: ACCOUNT, statuses: ['ORDER_STATUS_OPEN'] }, { pageSize: 2 }));
+    const read = await collectAll(
+      orderHistoryRecords(rest, { account: ACCOUNT, statuses: ['ORDER_STATUS_OPEN'] }, { pageSize: 2 }),
+    );
     expect(read.map((o) => o.created_at)).toEqual([5n, 4n, 3n, 2n, 1n]);
-    expect(asked).toEqual([1, 2, 3].map((page) => ({ account: ACCOUNT, statuses: ['ORDER_STATUS_OPEN'], page, limit: 2 })));
+    expect(asked).toEqual(
+      [1, 2, 3].map((page) => ({ account: ACCOUNT, statuses: ['ORDER_STATUS_OPEN'], page, limit: 2 })),
+    );
   });
 
   it('yields each order once when a new order pushes the others down a page mid-walk', async () => {
@@ -73,7 +82,9 @@ describe('orderHistoryRecords', () => {
 
   it('stops with VENUE_HISTORY_TOO_LONG past maxPages instead of cutting the history silently', async () => {
     const { rest, asked } = fakeOrders([6, 5, 4, 3, 2, 1].map(order));
-    const error = await collectAll(orderHistoryRecords(rest, { account: ACCOUNT }, { pageSize: 2, maxPages: 2 })).catch((e: unknown) => e);
+    const error = await collectAll(orderHistoryRecords(rest, { account: ACCOUNT }, { pageSize: 2, maxPages: 2 })).catch(
+      (e: unknown) => e,
+    );
     expect(isPerpbotError(error) && error.code).toBe('VENUE_HISTORY_TOO_LONG');
     expect(String((error as Error).message)).toMatch(/more than 2 pages of 2 records/);
     expect(asked).toHaveLength(2);
@@ -101,7 +112,11 @@ describe('tradeHistoryRecords', () => {
         asked.push(query);
         const page = query.page ?? 1;
         const limit = 3; // the venue caps the page below what was asked
-        return { trades: items.slice((page - 1) * limit, page * limit), page, has_next_page: page * limit < items.length } satisfies TradeHistory;
+        return {
+          trades: items.slice((page - 1) * limit, page * limit),
+          page,
+          has_next_page: page * limit < items.length,
+        } satisfies TradeHistory;
       },
     };
     const read = await collectAll(tradeHistoryRecords(rest, { account: ACCOUNT }));

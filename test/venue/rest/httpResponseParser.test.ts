@@ -14,13 +14,22 @@ function feed(raw: string, cuts: readonly number[] = []): { parser: HttpResponse
   return { parser, completeAfter };
 }
 
-const CHUNKED = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nRetry-After: 1\r\nretry-after: 2\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
+const CHUNKED =
+  'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nRetry-After: 1\r\nretry-after: 2\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
 
 describe('HTTP response parser', () => {
   it('reads a Content-Length body and the fields the client acts on', () => {
-    const { parser, completeAfter } = feed('HTTP/1.1 429 Too Many Requests\r\nContent-Length: 2\r\nRetry-After: 3\r\nContent-Encoding: gzip\r\nKeep-Alive: timeout=5, max=100\r\n\r\n{}');
+    const { parser, completeAfter } = feed(
+      'HTTP/1.1 429 Too Many Requests\r\nContent-Length: 2\r\nRetry-After: 3\r\nContent-Encoding: gzip\r\nKeep-Alive: timeout=5, max=100\r\n\r\n{}',
+    );
     expect(completeAfter).toEqual([true]);
-    expect(parser.head).toEqual({ status: 429, retryAfter: '3', contentEncoding: 'gzip', keepAlive: true, keepAliveTimeoutS: 5 });
+    expect(parser.head).toEqual({
+      status: 429,
+      retryAfter: '3',
+      contentEncoding: 'gzip',
+      keepAlive: true,
+      keepAliveTimeoutS: 5,
+    });
     expect(parser.body().toString()).toBe('{}');
     expect(parser.reusable).toBe(true);
   });
@@ -42,7 +51,9 @@ describe('HTTP response parser', () => {
   });
 
   it('skips interim 1xx answers and reads the real one', () => {
-    const { parser } = feed('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 1\r\n\r\nx');
+    const { parser } = feed(
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 1\r\n\r\nx',
+    );
     expect(parser.head?.status).toBe(201);
     expect(parser.body().toString()).toBe('x');
   });

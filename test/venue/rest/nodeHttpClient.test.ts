@@ -27,7 +27,13 @@ async function httpPeer(answer: (req: IncomingMessage, res: ServerResponse, seen
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', rawHeaders: req.rawHeaders, body: Buffer.concat(chunks).toString(), connection: ids.get(req.socket) ?? -1 };
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        rawHeaders: req.rawHeaders,
+        body: Buffer.concat(chunks).toString(),
+        connection: ids.get(req.socket) ?? -1,
+      };
       seen.push(request);
       answer(req, res, request);
     });
@@ -67,30 +73,66 @@ async function tcpPeer(onData: (socket: Socket, text: string) => void) {
 }
 
 function call(url: string, more: Partial<HttpCall> = {}): HttpCall {
-  return { method: 'GET', url, headers: { accept: 'application/json' }, body: undefined, timeoutMs: 2_000, signal: undefined, ...more };
+  return {
+    method: 'GET',
+    url,
+    headers: { accept: 'application/json' },
+    body: undefined,
+    timeoutMs: 2_000,
+    signal: undefined,
+    ...more,
+  };
 }
 
 describe('node HTTP client', () => {
   it('sends what fetch sent (Host, keep-alive, user-agent, accept-encoding, content-length) and reuses the connection', async () => {
-    const peer = await httpPeer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-    const first = await nodeHttpSend(call(`${peer.url}/v1/orders/place?x=1`, { method: 'POST', headers: Object.freeze({ accept: 'application/json', 'content-type': 'application/json' }), body: '{"a":"é"}' }));
+    const peer = await httpPeer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
+    );
+    const first = await nodeHttpSend(
+      call(`${peer.url}/v1/orders/place?x=1`, {
+        method: 'POST',
+        headers: Object.freeze({ accept: 'application/json', 'content-type': 'application/json' }),
+        body: '{"a":"é"}',
+      }),
+    );
     expect(first).toEqual({ status: 200, text: '{"ok":true}', retryAfter: null });
-    const second = await nodeHttpSend(call(`${peer.url}/v1/markets`, { headers: { 'user-agent': 'perpbot-test', host: 'evil.example', connection: 'close' } }));
+    const second = await nodeHttpSend(
+      call(`${peer.url}/v1/markets`, {
+        headers: { 'user-agent': 'perpbot-test', host: 'evil.example', connection: 'close' },
+      }),
+    );
     expect(second.status).toBe(200);
     expect(peer.connections()).toBe(1);
     const [place, markets] = peer.seen;
     expect(place).toMatchObject({ method: 'POST', url: '/v1/orders/place?x=1', body: '{"a":"é"}', connection: 1 });
     expect(place?.rawHeaders).toEqual([
-      'host', peer.url.slice('http://'.length),
-      'connection', 'keep-alive',
-      'accept', 'application/json',
-      'content-type', 'application/json',
-      'user-agent', 'node',
-      'accept-encoding', 'gzip, deflate',
-      'content-length', String(Buffer.byteLength('{"a":"é"}')),
+      'host',
+      peer.url.slice('http://'.length),
+      'connection',
+      'keep-alive',
+      'accept',
+      'application/json',
+      'content-type',
+      'application/json',
+      'user-agent',
+      'node',
+      'accept-encoding',
+      'gzip, deflate',
+      'content-length',
+      String(Buffer.byteLength('{"a":"é"}')),
     ]);
     // A caller's own user-agent is kept; Host and Connection are the client's own.
-    expect(markets?.rawHeaders).toEqual(['host', peer.url.slice('http://'.length), 'connection', 'keep-alive', 'user-agent', 'perpbot-test', 'accept-encoding', 'gzip, deflate']);
+    expect(markets?.rawHeaders).toEqual([
+      'host',
+      peer.url.slice('http://'.length),
+      'connection',
+      'keep-alive',
+      'user-agent',
+      'perpbot-test',
+      'accept-encoding',
+      'gzip, deflate',
+    ]);
   });
 
   it('reads chunked, gzip and deflate answers, and Retry-After', async () => {
@@ -105,7 +147,11 @@ describe('node HTTP client', () => {
         res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync('{"deflated":1}'));
       }
     });
-    expect(await nodeHttpSend(call(`${peer.url}/chunked`))).toEqual({ status: 503, text: '{"error":"later"}', retryAfter: '7' });
+    expect(await nodeHttpSend(call(`${peer.url}/chunked`))).toEqual({
+      status: 503,
+      text: '{"error":"later"}',
+      retryAfter: '7',
+    });
     expect((await nodeHttpSend(call(`${peer.url}/gzip`))).text).toBe('{"zipped":1}');
     expect((await nodeHttpSend(call(`${peer.url}/deflate`))).text).toBe('{"deflated":1}');
     expect(peer.connections()).toBe(1);
@@ -173,7 +219,9 @@ describe('node HTTP client', () => {
   it('refuses a header value that would split the request, writing nothing', async () => {
     let requests = 0;
     const peer = await tcpPeer(() => requests++);
-    await expect(nodeHttpSend(call(peer.url, { headers: { authorization: 'Bearer x\r\nX-Injected: 1' } }))).rejects.toThrow(TypeError);
+    await expect(
+      nodeHttpSend(call(peer.url, { headers: { authorization: 'Bearer x\r\nX-Injected: 1' } })),
+    ).rejects.toThrow(TypeError);
     await expect(nodeHttpSend(call(peer.url, { headers: { 'bad name': 'x' } }))).rejects.toThrow(TypeError);
     expect(requests).toBe(0);
   });

@@ -77,7 +77,9 @@ describe('readAllOpenOrders', () => {
     const book = [1, 2, 3].map(open);
     let next = 10;
     const { rest } = fakeVenue(book, { before: (call) => call % 2 === 0 && book.push(open(next++)) });
-    const error = await readAllOpenOrders(rest, { account: ACCOUNT, marketId: 1 }, { pageSize: 2, attempts: 2 }).catch((e: unknown) => e);
+    const error = await readAllOpenOrders(rest, { account: ACCOUNT, marketId: 1 }, { pageSize: 2, attempts: 2 }).catch(
+      (e: unknown) => e,
+    );
     expect(isPerpbotError(error) && error.code).toBe('VENUE_OPEN_ORDERS_UNSTABLE');
     expect((error as Error).message).toMatch(/after 2 walks: total_orders went from \d+ to \d+/);
   });
@@ -92,7 +94,9 @@ describe('readAllOpenOrders', () => {
 
   it('fails with VENUE_OPEN_ORDERS_TOO_MANY past maxPages', async () => {
     const { rest } = fakeVenue([1, 2, 3, 4, 5].map(open));
-    const error = await readAllOpenOrders(rest, { account: ACCOUNT, marketId: 1 }, { pageSize: 2, maxPages: 2 }).catch((e: unknown) => e);
+    const error = await readAllOpenOrders(rest, { account: ACCOUNT, marketId: 1 }, { pageSize: 2, maxPages: 2 }).catch(
+      (e: unknown) => e,
+    );
     expect(isPerpbotError(error) && error.code).toBe('VENUE_OPEN_ORDERS_TOO_MANY');
   });
 });

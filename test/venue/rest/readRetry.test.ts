@@ -7,12 +7,30 @@ import { VenueError } from '../../../src/venue/venueError.js';
 import { VenueTransportError } from '../../../src/venue/venueTransportError.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
-const MARKETS = { markets: [{ market_id: '1', mark_price: '1', config: { name: 'BTC/USDC', step_size: '0.001', step_price: '0.1', min_order_size: '0.001' } }] };
-const PERMIT = { account: ACCOUNT, signer: ACCOUNT, nonce_anchor: '1', nonce_bitmap_index: 0, deadline: 1_700_000_060, signature: Buffer.alloc(65, 3).toString('base64') };
+const MARKETS = {
+  markets: [
+    {
+      market_id: '1',
+      mark_price: '1',
+      config: { name: 'BTC/USDC', step_size: '0.001', step_price: '0.1', min_order_size: '0.001' },
+    },
+  ],
+};
+const PERMIT = {
+  account: ACCOUNT,
+  signer: ACCOUNT,
+  nonce_anchor: '1',
+  nonce_bitmap_index: 0,
+  deadline: 1_700_000_060,
+  signature: Buffer.alloc(65, 3).toString('base64'),
+};
 
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'refused';
 
-const unavailable: Answer = { status: 503, body: { error: { code: 'Unavailable', message: 'Unavailable: restarting' } } };
+const unavailable: Answer = {
+  status: 503,
+  body: { error: { code: 'Unavailable', message: 'Unavailable: restarting' } },
+};
 const ok: Answer = { status: 200, body: { data: MARKETS } };
 
 /** A fetch that answers from a script (the last answer repeats) and counts its calls. */
@@ -21,10 +39,16 @@ function scriptedFetch(answers: readonly Answer[]): { fetch: typeof fetch; calls
   const fake = async (): Promise<Response> => {
     const answer = answers[Math.min(calls, answers.length - 1)]!;
     calls += 1;
-    if (answer === 'refused') throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), { status: answer.status, headers: answer.headers ?? {} });
+    if (answer === 'refused')
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      });
+    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: answer.headers ?? {},
+    });
   };
-  return { fetch: fake as typeof fetch, calls: () => calls };
+  return { fetch: fake, calls: () => calls };
 }
 
 /** A client in virtual time whose backoff is the full step (random 0): 250, 500, 1000 ms, ... */
@@ -68,7 +92,9 @@ describe('REST reads are retried by the venue table', () => {
   });
 
   it('draws each delay with full jitter between 0 and the step', async () => {
-    const { rest, clock, retries } = client([unavailable, unavailable, ok], { readBackoff: { baseMs: 1_000, maxMs: 5_000, random: () => 0.75 } });
+    const { rest, clock, retries } = client([unavailable, unavailable, ok], {
+      readBackoff: { baseMs: 1_000, maxMs: 5_000, random: () => 0.75 },
+    });
     const pending = rest.markets();
     await clock.advance(250 + 500);
     await pending;
@@ -76,7 +102,11 @@ describe('REST reads are retried by the venue table', () => {
   });
 
   it('waits what Retry-After says on a 429 (seconds) and a 503 (HTTP date) instead of the backoff', async () => {
-    const limited: Answer = { status: 429, body: { error: { code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited' } }, headers: { 'retry-after': '3' } };
+    const limited: Answer = {
+      status: 429,
+      body: { error: { code: 'ResourceExhausted', message: 'ResourceExhausted: rate limited' } },
+      headers: { 'retry-after': '3' },
+    };
     const later: Answer = { ...unavailable, headers: { 'retry-after': 'Wed, 21 Oct 2026 07:28:10 GMT' } };
     const { rest, clock, calls, retries } = client([limited, later, ok]);
     const pending = rest.markets();
@@ -93,7 +123,9 @@ describe('REST reads are retried by the venue table', () => {
   });
 
   it('gives up with the last failure when the next attempt could not start before the deadline', async () => {
-    const { rest, clock, calls } = client([unavailable, unavailable, { status: 502, body: 'bad gateway' }], { readDeadlineMs: 1_000 });
+    const { rest, clock, calls } = client([unavailable, unavailable, { status: 502, body: 'bad gateway' }], {
+      readDeadlineMs: 1_000,
+    });
     const pending = rest.markets().catch((e: unknown) => e);
     // Attempts at 0, 250 and 750 ms; the next would be at 1750 ms, past the deadline.
     await clock.advance(5_000);
@@ -126,11 +158,26 @@ describe('REST reads are retried by the venue table', () => {
   });
 
   it('never retries a POST, a refusal, an unreadable answer or the 500 of an account read', async () => {
-    const cases: [Answer, (rest: ReturnType<typeof createRestClient>) => Promise<unknown>, typeof VenueError | typeof VenueSchemaError][] = [
+    const cases: [
+      Answer,
+      (rest: ReturnType<typeof createRestClient>) => Promise<unknown>,
+      typeof VenueError | typeof VenueSchemaError,
+    ][] = [
       [unavailable, (rest) => rest.cancelAll({ market_id: 1, permit: PERMIT }), VenueError],
-      [{ status: 400, body: { error: { code: 'InvalidArgument', message: 'InvalidArgument: bad' } } }, (rest) => rest.markets(), VenueError],
+      [
+        { status: 400, body: { error: { code: 'InvalidArgument', message: 'InvalidArgument: bad' } } },
+        (rest) => rest.markets(),
+        VenueError,
+      ],
       [{ status: 200, body: { data: { markets: 'nope' } } }, (rest) => rest.markets(), VenueSchemaError],
-      [{ status: 500, body: { error: { code: 'Internal', message: `Internal: account ${ACCOUNT} has no on-chain state` } } }, (rest) => rest.crossMarginBalance(ACCOUNT), VenueError],
+      [
+        {
+          status: 500,
+          body: { error: { code: 'Internal', message: `Internal: account ${ACCOUNT} has no on-chain state` } },
+        },
+        (rest) => rest.crossMarginBalance(ACCOUNT),
+        VenueError,
+      ],
     ];
     for (const [answer, call, type] of cases) {
       const { rest, clock, calls } = client([answer, ok]);
@@ -160,7 +207,9 @@ describe('REST reads are retried by the venue table', () => {
 
   it('takes a rate-limiter token for every attempt', async () => {
     let tokens = 0;
-    const { rest, clock } = client([unavailable, unavailable, ok], { rateLimit: { take: async () => void (tokens += 1) } });
+    const { rest, clock } = client([unavailable, unavailable, ok], {
+      rateLimit: { take: async () => void (tokens += 1) },
+    });
     const pending = rest.markets();
     await clock.advance(250 + 500);
     await pending;
@@ -174,7 +223,10 @@ describe('a read cut short by its caller while retrying', () => {
     let hang: (() => void) | undefined;
     const fake = (async (_url: string, init: RequestInit): Promise<Response> => {
       calls += 1;
-      if (calls === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      if (calls === 1)
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+        });
       // The second attempt is in flight when the caller gives up.
       return new Promise((_resolve, reject) => {
         hang = () => reject(new DOMException('aborted', 'AbortError'));
@@ -182,7 +234,14 @@ describe('a read cut short by its caller while retrying', () => {
       });
     }) as unknown as typeof fetch;
     const clock = new ManualClock(0);
-    const rest = createRestClient({ baseUrl: 'http://venue.test', timeoutMs: 60_000, rateLimit: false, fetch: fake, clock, readBackoff: { baseMs: 250, maxMs: 5_000, random: () => 0 } });
+    const rest = createRestClient({
+      baseUrl: 'http://venue.test',
+      timeoutMs: 60_000,
+      rateLimit: false,
+      fetch: fake,
+      clock,
+      readBackoff: { baseMs: 250, maxMs: 5_000, random: () => 0 },
+    });
     const caller = new AbortController();
     const pending = rest.markets({ signal: caller.signal }).catch((error: unknown) => error);
     await clock.advance(250);

@@ -60,19 +60,60 @@ describe('requestKindOf', () => {
 describe('requestFailureOf', () => {
   it.each<[string, unknown, RequestFailure]>([
     ['a timeout', new VenueTransportError({ kind: 'Timeout', endpoint: 'GET /v1/markets', timeoutMs: 10 }), 'timeout'],
-    ['a refused connection', new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/markets' }), 'connection_failed'],
-    ['an abort', new VenueTransportError({ kind: 'Aborted', endpoint: 'GET /v1/markets', requestSent: false }), 'aborted'],
+    [
+      'a refused connection',
+      new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/markets' }),
+      'connection_failed',
+    ],
+    [
+      'an abort',
+      new VenueTransportError({ kind: 'Aborted', endpoint: 'GET /v1/markets', requestSent: false }),
+      'aborted',
+    ],
     ['a 503', venue(503, 'Unavailable', 'Unavailable: simulated outage'), 'unavailable'],
-    ['a 502 in plain text', new VenueError({ httpStatus: 502, rawBody: 'bad gateway', endpoint: 'GET /v1/markets' }), 'unavailable'],
+    [
+      'a 502 in plain text',
+      new VenueError({ httpStatus: 502, rawBody: 'bad gateway', endpoint: 'GET /v1/markets' }),
+      'unavailable',
+    ],
     ['a 500', venue(500, 'Internal', 'Internal: internal error'), 'internal'],
-    ['a 500 on an account read', venue(500, 'Internal', 'Internal: account 0xab has no on-chain state', 'GET /v1/account/cross-margin-balance'), 'no_account_state'],
-    ['a 429', venue(429, 'ResourceExhausted', 'ResourceExhausted: rate limited: 500 requests per 10 s per IP'), 'rate_limited'],
-    ['a 429 without a text', new VenueError({ httpStatus: 429, rawBody: '', endpoint: 'GET /v1/markets' }), 'rate_limited'],
-    ['a named revert, even as a 500', venue(500, 'Internal', 'Internal: UpdateMarginMode reverted: OpenPositionExists(5)', 'POST /v1/account/margin-mode'), 'refused'],
+    [
+      'a 500 on an account read',
+      venue(500, 'Internal', 'Internal: account 0xab has no on-chain state', 'GET /v1/account/cross-margin-balance'),
+      'no_account_state',
+    ],
+    [
+      'a 429',
+      venue(429, 'ResourceExhausted', 'ResourceExhausted: rate limited: 500 requests per 10 s per IP'),
+      'rate_limited',
+    ],
+    [
+      'a 429 without a text',
+      new VenueError({ httpStatus: 429, rawBody: '', endpoint: 'GET /v1/markets' }),
+      'rate_limited',
+    ],
+    [
+      'a named revert, even as a 500',
+      venue(
+        500,
+        'Internal',
+        'Internal: UpdateMarginMode reverted: OpenPositionExists(5)',
+        'POST /v1/account/margin-mode',
+      ),
+      'refused',
+    ],
     ['an invalid argument', venue(400, 'InvalidArgument', 'InvalidArgument: bad market'), 'refused'],
     ['a 404', venue(404, 'NotFound', 'NotFound: no route'), 'refused'],
-    ['an unreadable answer', new VenueSchemaError({ endpoint: 'GET /v1/markets', direction: 'response', issues: [] }), 'unreadable'],
-    ['a request refused before sending', new VenueSchemaError({ endpoint: 'POST /v1/orders/place', direction: 'request', issues: [] }), 'invalid_request'],
+    [
+      'an unreadable answer',
+      new VenueSchemaError({ endpoint: 'GET /v1/markets', direction: 'response', issues: [] }),
+      'unreadable',
+    ],
+    [
+      'a request refused before sending',
+      new VenueSchemaError({ endpoint: 'POST /v1/orders/place', direction: 'request', issues: [] }),
+      'invalid_request',
+    ],
     ['a bug', new TypeError('boom'), 'unexpected'],
   ])('%s -> %s', (_name, error, failure) => {
     expect(requestFailureOf(error)).toBe(failure);
@@ -88,10 +129,14 @@ describe('verdictOf and isTransientFailure', () => {
 
   it('calls only retryable reads transient, never a POST', () => {
     expect(isTransientFailure(venue(503, 'Unavailable', 'Unavailable: x'))).toBe(true);
-    expect(isTransientFailure(new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/auth/nonce' }))).toBe(true);
+    expect(
+      isTransientFailure(new VenueTransportError({ kind: 'ConnectionFailed', endpoint: 'GET /v1/auth/nonce' })),
+    ).toBe(true);
     expect(isTransientFailure(venue(429, 'ResourceExhausted', 'ResourceExhausted: rate limited'))).toBe(true);
     // Rate limited is a retry for a signed action too, but resending an action is the engine's call.
-    expect(isTransientFailure(venue(429, 'ResourceExhausted', 'ResourceExhausted: rate limited', 'POST /v1/orders/place'))).toBe(false);
+    expect(
+      isTransientFailure(venue(429, 'ResourceExhausted', 'ResourceExhausted: rate limited', 'POST /v1/orders/place')),
+    ).toBe(false);
     expect(isTransientFailure(venue(503, 'Unavailable', 'Unavailable: x', 'POST /v1/account/deposit'))).toBe(false);
     expect(isTransientFailure(venue(400, 'InvalidArgument', 'InvalidArgument: x'))).toBe(false);
     expect(isTransientFailure(new VenueTransportError({ kind: 'Aborted', endpoint: 'GET /v1/markets' }))).toBe(false);

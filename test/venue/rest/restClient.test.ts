@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { InvalidValueError } from '../../../src/core/invalidValueError.js';
 import { createRestClient } from '../../../src/venue/rest/restClient.js';
-import { TokenBucket } from '../../../src/venue/rest/tokenBucket.js';
+import { SlidingWindowLimiter } from '../../../src/venue/rest/slidingWindowLimiter.js';
 import { VenueSchemaError } from '../../../src/venue/rest/venueSchemaError.js';
 import type { PlaceOrderRequestWire } from '../../../src/venue/schemas/restOrders.js';
 import { VenueError } from '../../../src/venue/venueError.js';
@@ -15,7 +15,13 @@ const SIGNER = '0x2222222222222222222222222222222222222222';
 const TX = `0x${'ab'.repeat(32)}`;
 
 const MARKETS = {
-  markets: [{ market_id: '1', mark_price: '65000.5', config: { name: 'BTC/USDC', step_size: '0.00001', step_price: '0.1', min_order_size: '0.00015' } }],
+  markets: [
+    {
+      market_id: '1',
+      mark_price: '65000.5',
+      config: { name: 'BTC/USDC', step_size: '0.00001', step_price: '0.1', min_order_size: '0.00015' },
+    },
+  ],
 };
 
 const PERMIT = {
@@ -54,7 +60,12 @@ async function peer(handler: Handler) {
 describe('REST client over real HTTP', () => {
   it('reads and parses an endpoint, sending accept and user-agent but no Authorization', async () => {
     const venue = await peer((_req, res) => sendJson(res, 200, { data: MARKETS, request_id: 'r1' }));
-    const client = createRestClient({ baseUrl: `${venue.baseUrl}/`, timeoutMs: 2000, rateLimit: false, userAgent: 'perpbot-test' });
+    const client = createRestClient({
+      baseUrl: `${venue.baseUrl}/`,
+      timeoutMs: 2000,
+      rateLimit: false,
+      userAgent: 'perpbot-test',
+    });
     const markets = await client.markets();
     expect(markets.markets[0]?.config.step_size).toBe('0.00001');
     expect(venue.seen[0]?.path).toBe('/v1/markets');
@@ -80,7 +91,9 @@ describe('REST client over real HTTP', () => {
 
   it('accepts both login nonce forms over the wire', async () => {
     let form = 0;
-    const venue = await peer((_req, res) => sendJson(res, 200, form++ === 0 ? { nonce: 'ABCDEF' } : { data: { nonce: '0xabcdef' } }));
+    const venue = await peer((_req, res) =>
+      sendJson(res, 200, form++ === 0 ? { nonce: 'ABCDEF' } : { data: { nonce: '0xabcdef' } }),
+    );
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
     expect(await client.loginNonce(ACCOUNT)).toEqual({ nonce: '0xabcdef' });
     expect(await client.loginNonce(ACCOUNT)).toEqual({ nonce: '0xabcdef' });
@@ -88,7 +101,9 @@ describe('REST client over real HTTP', () => {
   });
 
   it('sends the JWT as a Bearer header on the JWT path and none with a permit', async () => {
-    const venue = await peer((_req, res) => sendJson(res, 200, { data: { order_id: '0xabc', tx_hash: TX, block_number: 5 } }));
+    const venue = await peer((_req, res) =>
+      sendJson(res, 200, { data: { order_id: '0xabc', tx_hash: TX, block_number: 5 } }),
+    );
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
     const jwtAnswer = await client.placeOrder(ORDER, { bearer: 'header.payload.sig' });
     expect(jwtAnswer.order_id).toBe('0xabc');
@@ -111,7 +126,9 @@ describe('REST client over real HTTP', () => {
   it('refuses a malformed request body before sending it', async () => {
     const venue = await peer((_req, res) => sendJson(res, 200, {}));
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
-    const error = await client.placeOrder({ ...ORDER, price_ticks: 16_777_216, permit: PERMIT }).catch((e: unknown) => e);
+    const error = await client
+      .placeOrder({ ...ORDER, price_ticks: 16_777_216, permit: PERMIT })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueSchemaError);
     expect((error as VenueSchemaError).direction).toBe('request');
     expect((error as VenueSchemaError).issues.map((i) => i.path)).toEqual(['price_ticks']);
@@ -123,7 +140,10 @@ describe('REST client over real HTTP', () => {
   it('turns a non-2xx JSON envelope into a parsed VenueError', async () => {
     const venue = await peer((_req, res) =>
       sendJson(res, 400, {
-        error: { code: 'FailedPrecondition', message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${SIGNER})` },
+        error: {
+          code: 'FailedPrecondition',
+          message: `FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(${SIGNER})`,
+        },
         request_id: 'req-9',
       }),
     );
@@ -153,7 +173,9 @@ describe('REST client over real HTTP', () => {
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
     const first = await client.cancelOrder({ market_id: 1, order_id: '0xab', permit: PERMIT }).catch((e: unknown) => e);
     expect((first as VenueError).kind).toBe('AccountNotRegistered');
-    const second = await client.cancelOrder({ market_id: 1, order_id: '0xab', permit: PERMIT }).catch((e: unknown) => e);
+    const second = await client
+      .cancelOrder({ market_id: 1, order_id: '0xab', permit: PERMIT })
+      .catch((e: unknown) => e);
     expect(second).toBeInstanceOf(VenueError);
     expect((second as VenueError).httpStatus).toBe(502);
     expect(hasNoDefiniteAnswer(second)).toBe(true);
@@ -171,8 +193,12 @@ describe('REST client over real HTTP', () => {
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit: false });
     const bad = await client.markets().catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(VenueSchemaError);
-    expect((bad as VenueSchemaError).message).toMatch(/^GET \/v1\/markets: response body does not match the schema: data\.markets\.0\.mark_price: /);
-    const notJson = await client.updateLeverage({ market_id: '1', leverage: '10', permit_params: PERMIT }).catch((e: unknown) => e);
+    expect((bad as VenueSchemaError).message).toMatch(
+      /^GET \/v1\/markets: response body does not match the schema: data\.markets\.0\.mark_price: /,
+    );
+    const notJson = await client
+      .updateLeverage({ market_id: '1', leverage: '10', permit_params: PERMIT })
+      .catch((e: unknown) => e);
     expect(notJson).toBeInstanceOf(VenueSchemaError);
     expect((notJson as VenueSchemaError).issues[0]?.path).toBe('');
     expect((notJson as VenueSchemaError).hints[0]).toMatch(/the action executed/);
@@ -197,7 +223,9 @@ describe('REST client over real HTTP', () => {
     const venue = await peer(() => arrived());
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 5000, rateLimit: false });
     const controller = new AbortController();
-    const pending = client.cancelAll({ market_id: 1, permit: PERMIT }, { signal: controller.signal }).catch((e: unknown) => e);
+    const pending = client
+      .cancelAll({ market_id: 1, permit: PERMIT }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     await reached;
     controller.abort();
     const error = await pending;
@@ -232,7 +260,7 @@ describe('REST client over real HTTP', () => {
   it('waits for the rate limit, and an abort while queued never reaches the venue', async () => {
     const venue = await peer((_req, res) => sendJson(res, 200, { data: { balance: '-3.5' } }));
     const clock = new ManualClock(0);
-    const rateLimit = new TokenBucket({ capacity: 1, refillTokens: 1, refillIntervalMs: 1000, clock });
+    const rateLimit = new SlidingWindowLimiter(1, 1000, clock);
     const client = createRestClient({ baseUrl: venue.baseUrl, timeoutMs: 2000, rateLimit });
     expect(await client.crossMarginBalance(ACCOUNT)).toEqual({ balance: '-3.5' });
     const controller = new AbortController();
@@ -242,8 +270,10 @@ describe('REST client over real HTTP', () => {
     expect(aborted).toBeInstanceOf(VenueTransportError);
     expect((aborted as VenueTransportError).requestSent).toBe(false);
     expect(hasNoDefiniteAnswer(aborted)).toBe(false);
+    // The aborted caller keeps its slot (the limiter never rewrites its schedule), so the next
+    // request is granted one window after it.
     const second = client.crossMarginBalance(ACCOUNT);
-    await clock.advance(999);
+    await clock.advance(1999);
     expect(venue.seen).toHaveLength(1);
     await clock.advance(1);
     expect(await second).toEqual({ balance: '-3.5' });

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { SlidingWindowLimiter } from '../../../src/venue/rest/slidingWindowLimiter.js';
 
-async function grantTimes(limiter: SlidingWindowLimiter, clock: ManualClock, arrivals: readonly number[]): Promise<number[]> {
+async function grantTimes(
+  limiter: SlidingWindowLimiter,
+  clock: ManualClock,
+  arrivals: readonly number[],
+): Promise<number[]> {
   const granted: number[] = [];
   const start = clock.now();
   const pending: Promise<void>[] = [];
@@ -25,17 +29,21 @@ describe('SlidingWindowLimiter', () => {
 
   it('never grants more than the limit in any window, in arrival order', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.nat(3000), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 8 }), async (gaps, limit) => {
-        const clock = new ManualClock(0);
-        let t = 0;
-        const arrivals = gaps.map((g) => (t += g % 400));
-        const granted = await grantTimes(new SlidingWindowLimiter(limit, 1000, clock), clock, arrivals);
-        for (let i = 0; i < granted.length; i++) {
-          expect(granted[i]!).toBeGreaterThanOrEqual(arrivals[i]!);
-          if (i > 0) expect(granted[i]!).toBeGreaterThanOrEqual(granted[i - 1]!);
-          if (i >= limit) expect(granted[i]! - granted[i - limit]!).toBeGreaterThanOrEqual(1000);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.nat(3000), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (gaps, limit) => {
+          const clock = new ManualClock(0);
+          let t = 0;
+          const arrivals = gaps.map((g) => (t += g % 400));
+          const granted = await grantTimes(new SlidingWindowLimiter(limit, 1000, clock), clock, arrivals);
+          for (let i = 0; i < granted.length; i++) {
+            expect(granted[i]!).toBeGreaterThanOrEqual(arrivals[i]!);
+            if (i > 0) expect(granted[i]!).toBeGreaterThanOrEqual(granted[i - 1]!);
+            if (i >= limit) expect(granted[i]! - granted[i - limit]!).toBeGreaterThanOrEqual(1000);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

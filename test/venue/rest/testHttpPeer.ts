@@ -12,14 +12,22 @@ export interface SeenRequest {
 export type Handler = (request: SeenRequest, response: ServerResponse) => void;
 
 /** A real HTTP peer on 127.0.0.1, port 0, that records every request it receives. */
-export async function startHttpPeer(handler: Handler): Promise<{ baseUrl: string; seen: SeenRequest[]; close: () => Promise<void> }> {
+export async function startHttpPeer(
+  handler: Handler,
+): Promise<{ baseUrl: string; seen: SeenRequest[]; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(request);
       handler(request, res);
     });

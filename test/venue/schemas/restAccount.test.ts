@@ -26,7 +26,10 @@ describe('account request schemas', () => {
     expect(leverageRequestSchema.safeParse({ market_id: '1', leverage: '255' }).success).toBe(true);
     expect(issuePaths(leverageRequestSchema.safeParse({ market_id: '1', leverage: '0' }))).toEqual(['leverage']);
     expect(issuePaths(leverageRequestSchema.safeParse({ market_id: '1', leverage: '256' }))).toEqual(['leverage']);
-    expect(issuePaths(leverageRequestSchema.safeParse({ market_id: 1, leverage: 20 }))).toEqual(['market_id', 'leverage']);
+    expect(issuePaths(leverageRequestSchema.safeParse({ market_id: 1, leverage: 20 }))).toEqual([
+      'market_id',
+      'leverage',
+    ]);
   });
 
   it('parses margin mode 0 or 1', () => {
@@ -37,7 +40,9 @@ describe('account request schemas', () => {
   it('parses isolated margin amounts as signed int128 strings', () => {
     expect(isolatedMarginRequestSchema.parse({ market_id: '1', amount: '-5000000' }).amount).toBe(-5_000_000n);
     expect(issuePaths(isolatedMarginRequestSchema.safeParse({ market_id: '1', amount: 5 }))).toEqual(['amount']);
-    expect(issuePaths(isolatedMarginRequestSchema.safeParse({ market_id: '1', amount: (1n << 127n).toString() }))).toEqual(['amount']);
+    expect(
+      issuePaths(isolatedMarginRequestSchema.safeParse({ market_id: '1', amount: (1n << 127n).toString() })),
+    ).toEqual(['amount']);
   });
 });
 
@@ -73,13 +78,17 @@ describe('position and balance schemas', () => {
   });
 
   it('names a bad position field', () => {
-    expect(issuePaths(positionResponseSchema.safeParse({ data: { position: { ...open, side: 'LONG' } } }))).toEqual(['data.position.side']);
+    expect(issuePaths(positionResponseSchema.safeParse({ data: { position: { ...open, side: 'LONG' } } }))).toEqual([
+      'data.position.side',
+    ]);
   });
 
   it('parses a negative cross-margin balance exactly', () => {
     expect(crossMarginBalanceResponseSchema.parse({ data: { balance: '-12.000000000000000001' } }).data.balance).toBe(
       '-12.000000000000000001',
     );
-    expect(issuePaths(crossMarginBalanceResponseSchema.safeParse({ data: { balance: -12 } }))).toEqual(['data.balance']);
+    expect(issuePaths(crossMarginBalanceResponseSchema.safeParse({ data: { balance: -12 } }))).toEqual([
+      'data.balance',
+    ]);
   });
 });

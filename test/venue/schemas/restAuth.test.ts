@@ -22,7 +22,9 @@ const NONCE64 = 'A'.repeat(64);
 
 describe('login nonce', () => {
   it('accepts data.nonce and top-level nonce, with or without 0x, and normalises', () => {
-    expect(loginNonceResponseSchema.parse({ data: { nonce: `0x${NONCE64}` } })).toEqual({ nonce: `0x${'a'.repeat(64)}` });
+    expect(loginNonceResponseSchema.parse({ data: { nonce: `0x${NONCE64}` } })).toEqual({
+      nonce: `0x${'a'.repeat(64)}`,
+    });
     expect(loginNonceResponseSchema.parse({ nonce: NONCE64 })).toEqual({ nonce: `0x${'a'.repeat(64)}` });
     expect(loginNonceResponseSchema.parse({ nonce: '0XBEEF' })).toEqual({ nonce: '0xbeef' });
     expect(normalizeLoginNonce('Ab12')).toBe('0xab12');
@@ -35,7 +37,9 @@ describe('login nonce', () => {
   it('refuses a missing, non-hex or over-long nonce', () => {
     expect(issuePaths(loginNonceResponseSchema.safeParse({ data: {} }))).toEqual(['nonce']);
     expect(issuePaths(loginNonceResponseSchema.safeParse({ nonce: 'xyz' }))).toEqual(['nonce']);
-    expect(issuePaths(loginNonceResponseSchema.safeParse({ data: { nonce: `0x${NONCE64}0` } }))).toEqual(['data.nonce']);
+    expect(issuePaths(loginNonceResponseSchema.safeParse({ data: { nonce: `0x${NONCE64}0` } }))).toEqual([
+      'data.nonce',
+    ]);
   });
 });
 
@@ -55,18 +59,28 @@ describe('signer setup schemas', () => {
     const parsed = registerSignerRequestSchema.parse(register);
     expect(parsed.expiration).toBe(1_800_000_000n);
     expect(parsed.nonce_anchor).toBe(5n);
-    expect(issuePaths(registerSignerRequestSchema.safeParse({ ...register, expiration: 1800000000 }))).toEqual(['expiration']);
-    expect(issuePaths(registerSignerRequestSchema.safeParse({ ...register, expiration: '4294967296' }))).toEqual(['expiration']);
-    expect(issuePaths(registerSignerRequestSchema.safeParse({ ...register, signer_signature: 'abc' }))).toEqual(['signer_signature']);
+    expect(issuePaths(registerSignerRequestSchema.safeParse({ ...register, expiration: 1800000000 }))).toEqual([
+      'expiration',
+    ]);
+    expect(issuePaths(registerSignerRequestSchema.safeParse({ ...register, expiration: '4294967296' }))).toEqual([
+      'expiration',
+    ]);
+    expect(issuePaths(registerSignerRequestSchema.safeParse({ ...register, signer_signature: 'abc' }))).toEqual([
+      'signer_signature',
+    ]);
   });
 
   it('parses the register answer including the idempotent empty transaction hash', () => {
-    expect(registerSignerResponseSchema.parse({ data: { success: true, transaction_hash: '' } }).data.transaction_hash).toBe('');
+    expect(
+      registerSignerResponseSchema.parse({ data: { success: true, transaction_hash: '' } }).data.transaction_hash,
+    ).toBe('');
     const full = registerSignerResponseSchema.parse({
       data: { success: true, transaction_hash: TX, status: 'confirmed', block_number: 9 },
     });
     expect(full.data.block_number).toBe(9);
-    expect(issuePaths(registerSignerResponseSchema.safeParse({ data: { success: true } }))).toEqual(['data.transaction_hash']);
+    expect(issuePaths(registerSignerResponseSchema.safeParse({ data: { success: true } }))).toEqual([
+      'data.transaction_hash',
+    ]);
   });
 
   it('parses revoke bodies and answers', () => {
@@ -77,10 +91,12 @@ describe('signer setup schemas', () => {
   });
 
   it('parses the session key status', () => {
-    expect(sessionKeyStatusResponseSchema.parse({ data: { status: 1, status_description: 'Active' } }).data.status).toBe(1);
-    expect(issuePaths(sessionKeyStatusResponseSchema.safeParse({ data: { status: '1', status_description: 'Active' } }))).toEqual([
-      'data.status',
-    ]);
+    expect(
+      sessionKeyStatusResponseSchema.parse({ data: { status: 1, status_description: 'Active' } }).data.status,
+    ).toBe(1);
+    expect(
+      issuePaths(sessionKeyStatusResponseSchema.safeParse({ data: { status: '1', status_description: 'Active' } })),
+    ).toEqual(['data.status']);
   });
 });
 
@@ -89,11 +105,13 @@ describe('JWT schemas', () => {
     const login = { account: ACCOUNT, nonce: `0x${NONCE64}`, deadline: 1_700_000_300, signature: HEX_SIG };
     expect(loginRequestSchema.parse(login).deadline).toBe(1_700_000_300);
     expect(issuePaths(loginRequestSchema.safeParse({ ...login, deadline: -1 }))).toEqual(['deadline']);
-    const tokens = tokenPairResponseSchema.parse({ data: { access_token: 'a.b.c', refresh_token: 'r', expires_in: 900 } });
+    const tokens = tokenPairResponseSchema.parse({
+      data: { access_token: 'a.b.c', refresh_token: 'r', expires_in: 900 },
+    });
     expect(tokens.data.expires_in).toBe(900);
-    expect(issuePaths(tokenPairResponseSchema.safeParse({ data: { access_token: 'a.b.c', expires_in: 900 } }))).toEqual([
-      'data.refresh_token',
-    ]);
+    expect(issuePaths(tokenPairResponseSchema.safeParse({ data: { access_token: 'a.b.c', expires_in: 900 } }))).toEqual(
+      ['data.refresh_token'],
+    );
     expect(refreshRequestSchema.safeParse({ refresh_token: '' }).success).toBe(false);
   });
 
@@ -108,8 +126,12 @@ describe('JWT schemas', () => {
       signature: HEX_SIG,
     };
     expect(approveSingleRequestSchema.parse(body).budget).toBe(1000n * 10n ** 18n);
-    expect(approveSingleRequestSchema.safeParse({ ...body, signature: Buffer.alloc(65, 2).toString('base64') }).success).toBe(true);
-    expect(issuePaths(approveSingleRequestSchema.safeParse({ ...body, budget: (1n << 96n).toString() }))).toEqual(['budget']);
+    expect(
+      approveSingleRequestSchema.safeParse({ ...body, signature: Buffer.alloc(65, 2).toString('base64') }).success,
+    ).toBe(true);
+    expect(issuePaths(approveSingleRequestSchema.safeParse({ ...body, budget: (1n << 96n).toString() }))).toEqual([
+      'budget',
+    ]);
     expect(issuePaths(approveSingleRequestSchema.safeParse({ ...body, budget: '1.5' }))).toEqual(['budget']);
   });
 });

@@ -48,7 +48,12 @@ describe('order history query', () => {
       statuses: 'ORDER_STATUS_OPEN, ORDER_STATUS_FILLED',
       order_ids: `${ORDER_ID.slice(2).toUpperCase()},0xAB`,
     });
-    expect(parsed).toMatchObject({ page: 2, limit: 1000, sorted_by: '-created_at', statuses: ['ORDER_STATUS_OPEN', 'ORDER_STATUS_FILLED'] });
+    expect(parsed).toMatchObject({
+      page: 2,
+      limit: 1000,
+      sorted_by: '-created_at',
+      statuses: ['ORDER_STATUS_OPEN', 'ORDER_STATUS_FILLED'],
+    });
     expect(parsed.order_ids).toEqual([ORDER_ID, '0xab']);
   });
 
@@ -76,7 +81,12 @@ describe('order history query', () => {
   });
 
   it('accepts exactly 100 order ids', () => {
-    expect(orderHistoryQuerySchema.safeParse({ account: ACCOUNT, order_ids: Array.from({ length: 100 }, () => 'ab').join(',') }).success).toBe(true);
+    expect(
+      orderHistoryQuerySchema.safeParse({
+        account: ACCOUNT,
+        order_ids: Array.from({ length: 100 }, () => 'ab').join(','),
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -122,7 +132,12 @@ describe('order history response', () => {
       created_at: 5,
     };
     const parsed = orderHistoryResponseSchema.parse({ data: { orders: [minimal], page: '1', has_next_page: true } });
-    expect(parsed.data.orders[0]).toMatchObject({ avg_price: undefined, stop_price: undefined, client_order_id: undefined, created_at: 5n });
+    expect(parsed.data.orders[0]).toMatchObject({
+      avg_price: undefined,
+      stop_price: undefined,
+      client_order_id: undefined,
+      created_at: 5n,
+    });
     expect(parsed.data.page).toBe(1);
   });
 
@@ -149,8 +164,16 @@ describe('trade history response', () => {
       liquidity_indicator: 'MAKER',
       realized_pnl: '0',
     };
-    const parsed = tradeHistoryResponseSchema.parse({ data: { trades: [trade], page: 1, has_next_page: false, wallet_address: ACCOUNT } });
-    expect(parsed.data.trades[0]).toMatchObject({ id: '7', side: 'buy', price: '65000.1', fee: '0.00195', time: 1_700_000_000_000_000_000n });
+    const parsed = tradeHistoryResponseSchema.parse({
+      data: { trades: [trade], page: 1, has_next_page: false, wallet_address: ACCOUNT },
+    });
+    expect(parsed.data.trades[0]).toMatchObject({
+      id: '7',
+      side: 'buy',
+      price: '65000.1',
+      fee: '0.00195',
+      time: 1_700_000_000_000_000_000n,
+    });
     expect(parsed.data.wallet_address).toBe(ACCOUNT);
   });
 });

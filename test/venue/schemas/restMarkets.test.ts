@@ -40,11 +40,13 @@ describe('markets schema', () => {
   });
 
   it('refuses float prices and missing config fields, naming the path', () => {
-    expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [{ ...btc, mark_price: 65000.5 }] } }))).toEqual([
-      'data.markets.0.mark_price',
-    ]);
+    expect(
+      issuePaths(marketsResponseSchema.safeParse({ data: { markets: [{ ...btc, mark_price: 65000.5 }] } })),
+    ).toEqual(['data.markets.0.mark_price']);
     const noStep = { ...btc, config: { name: 'BTC/USDC', step_price: '0.1', min_order_size: '0.00015' } };
-    expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [btc, noStep] } }))).toEqual(['data.markets.1.config.step_size']);
+    expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [btc, noStep] } }))).toEqual([
+      'data.markets.1.config.step_size',
+    ]);
     expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [{ ...btc, market_id: 1 }] } }))).toEqual([
       'data.markets.0.market_id',
     ]);

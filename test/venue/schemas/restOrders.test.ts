@@ -43,7 +43,9 @@ describe('permit schema', () => {
   });
 
   it('checks the anchor as uint48, the index as uint8 and the deadline as uint32', () => {
-    expect(issuePaths(permitSchema.safeParse({ ...permit, nonce_anchor: (1n << 48n).toString() }))).toEqual(['nonce_anchor']);
+    expect(issuePaths(permitSchema.safeParse({ ...permit, nonce_anchor: (1n << 48n).toString() }))).toEqual([
+      'nonce_anchor',
+    ]);
     expect(issuePaths(permitSchema.safeParse({ ...permit, nonce_bitmap_index: 256 }))).toEqual(['nonce_bitmap_index']);
     // 208..255 are well-formed: the venue itself answers them with InvalidNonceIndex.
     expect(permitSchema.safeParse({ ...permit, nonce_bitmap_index: 208 }).success).toBe(true);
@@ -69,19 +71,27 @@ describe('place order schemas', () => {
     });
     expect(parsed.client_order_id).toBe(18446744073709551615n);
     expect(parsed.builder_id).toBe(7);
-    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, client_order_id: 5 }))).toEqual(['client_order_id']);
-    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, client_order_id: '18446744073709551616' }))).toEqual(['client_order_id']);
+    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, client_order_id: 5 }))).toEqual([
+      'client_order_id',
+    ]);
+    expect(
+      issuePaths(placeOrderRequestSchema.safeParse({ ...order, client_order_id: '18446744073709551616' })),
+    ).toEqual(['client_order_id']);
   });
 
   it('range-checks size_steps (uint32) and price_ticks (uint24) and the enums', () => {
-    expect(placeOrderRequestSchema.safeParse({ ...order, size_steps: 4_294_967_295, price_ticks: 16_777_215 }).success).toBe(true);
-    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, size_steps: 4_294_967_296 }))).toEqual(['size_steps']);
-    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, price_ticks: 16_777_216 }))).toEqual(['price_ticks']);
-    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, side: 2, time_in_force: 4, stp_mode: 3 }))).toEqual([
-      'side',
-      'stp_mode',
-      'time_in_force',
+    expect(
+      placeOrderRequestSchema.safeParse({ ...order, size_steps: 4_294_967_295, price_ticks: 16_777_215 }).success,
+    ).toBe(true);
+    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, size_steps: 4_294_967_296 }))).toEqual([
+      'size_steps',
     ]);
+    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, price_ticks: 16_777_216 }))).toEqual([
+      'price_ticks',
+    ]);
+    expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, side: 2, time_in_force: 4, stp_mode: 3 }))).toEqual(
+      ['side', 'stp_mode', 'time_in_force'],
+    );
     expect(issuePaths(placeOrderRequestSchema.safeParse({ ...order, market_id: '1' }))).toEqual(['market_id']);
   });
 
@@ -107,7 +117,9 @@ describe('place order schemas', () => {
     expect(full.data.block_number).toBe(42);
     expect(issuePaths(placeOrderResponseSchema.safeParse({ data: { order_id: 'zz' } }))).toEqual(['data.order_id']);
     // A float percent that does not print as a plain decimal is refused rather than kept as "1e-7".
-    expect(issuePaths(placeOrderResponseSchema.safeParse({ data: { order_id: '0x1', filled_percent: 1e-7 } }))).toEqual(['data.filled_percent']);
+    expect(issuePaths(placeOrderResponseSchema.safeParse({ data: { order_id: '0x1', filled_percent: 1e-7 } }))).toEqual(
+      ['data.filled_percent'],
+    );
   });
 });
 
@@ -124,14 +136,16 @@ describe('cancel schemas', () => {
   });
 
   it('parses the action receipt, with the block number as number or string', () => {
-    expect(actionReceiptResponseSchema.parse({ data: { success: true, tx_hash: TX, block_number: '123' } }).data).toEqual({
+    expect(
+      actionReceiptResponseSchema.parse({ data: { success: true, tx_hash: TX, block_number: '123' } }).data,
+    ).toEqual({
       success: true,
       tx_hash: TX,
       block_number: 123,
     });
-    expect(issuePaths(actionReceiptResponseSchema.safeParse({ data: { success: 'yes', tx_hash: TX, block_number: 1 } }))).toEqual([
-      'data.success',
-    ]);
+    expect(
+      issuePaths(actionReceiptResponseSchema.safeParse({ data: { success: 'yes', tx_hash: TX, block_number: 1 } })),
+    ).toEqual(['data.success']);
   });
 });
 
@@ -163,8 +177,10 @@ describe('open orders schema', () => {
   });
 
   it('names the failing record and field', () => {
-    expect(issuePaths(openOrdersResponseSchema.safeParse({ data: { orders: [record, { ...record, resting_order_id: 1 }] } }))).toEqual([
-      'data.orders.1.resting_order_id',
-    ]);
+    expect(
+      issuePaths(
+        openOrdersResponseSchema.safeParse({ data: { orders: [record, { ...record, resting_order_id: 1 }] } }),
+      ),
+    ).toEqual(['data.orders.1.resting_order_id']);
   });
 });

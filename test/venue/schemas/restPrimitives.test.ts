@@ -13,7 +13,9 @@ import {
 
 describe('REST wire primitives', () => {
   it('checksums addresses and refuses malformed or wrongly checksummed ones', () => {
-    expect(addressSchema.parse('0xd8da6bf26964af9d7eed9e03e53415d37aa96045')).toBe('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
+    expect(addressSchema.parse('0xd8da6bf26964af9d7eed9e03e53415d37aa96045')).toBe(
+      '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    );
     expect(addressSchema.safeParse('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046').success).toBe(false);
     expect(addressSchema.safeParse('0x1234').success).toBe(false);
     expect(addressSchema.safeParse(42).success).toBe(false);
@@ -46,7 +48,8 @@ describe('REST wire primitives', () => {
     expect(marketIdStringSchema.parse('65535')).toBe('65535');
     expect(marketIdStringSchema.safeParse('65536').success).toBe(false);
     // Refused, never thrown: the range check must not convert what the pattern refused.
-    for (const bad of ['abc', '<script>', '1e3', '-1', '']) expect(marketIdStringSchema.safeParse(bad).success).toBe(false);
+    for (const bad of ['abc', '<script>', '1e3', '-1', ''])
+      expect(marketIdStringSchema.safeParse(bad).success).toBe(false);
     expect(marketIdStringSchema.safeParse('01').success).toBe(false);
   });
 

@@ -10,9 +10,13 @@ const ROUTER = '0x2222222222222222222222222222222222222222';
 describe('system schemas', () => {
   it('parses the domain with chain_id as a string or a number', () => {
     const base = { name: 'Auth', version: '1', verifying_contract: AUTH };
-    expect(eip712DomainResponseSchema.parse({ data: { ...base, chain_id: '11155931' }, request_id: 'r' }).data.chain_id).toBe(11155931n);
+    expect(
+      eip712DomainResponseSchema.parse({ data: { ...base, chain_id: '11155931' }, request_id: 'r' }).data.chain_id,
+    ).toBe(11155931n);
     expect(eip712DomainResponseSchema.parse({ data: { ...base, chain_id: 4153 } }).data.chain_id).toBe(4153n);
-    expect(issuePaths(eip712DomainResponseSchema.safeParse({ data: { ...base, chain_id: '0x10' } }))).toEqual(['data.chain_id']);
+    expect(issuePaths(eip712DomainResponseSchema.safeParse({ data: { ...base, chain_id: '0x10' } }))).toEqual([
+      'data.chain_id',
+    ]);
   });
 
   it('parses the system config with its optional extras', () => {
@@ -30,21 +34,28 @@ describe('system schemas', () => {
     expect(full.data.addresses.operator_hub).toBe(ROUTER);
     expect(full.data.chain?.chain_id).toBe(11155931n);
     expect(full.data.is_maintenance_mode).toBe(false);
-    expect(issuePaths(systemConfigResponseSchema.safeParse({ data: { addresses: { auth: AUTH } } }))).toEqual(['data.addresses.router']);
-  });
-
-  it('parses the nonce state with the anchor as a uint48 bigint', () => {
-    const parsed = nonceStateResponseSchema.parse({ data: { nonce_anchor: '1234', current_bitmap_index: 17, bitmap: '131071' } });
-    expect(parsed.data).toEqual({ nonce_anchor: 1234n, current_bitmap_index: 17, bitmap: '131071' });
-    expect(issuePaths(nonceStateResponseSchema.safeParse({ data: { nonce_anchor: 1234, current_bitmap_index: 17, bitmap: '0' } }))).toEqual([
-      'data.nonce_anchor',
+    expect(issuePaths(systemConfigResponseSchema.safeParse({ data: { addresses: { auth: AUTH } } }))).toEqual([
+      'data.addresses.router',
     ]);
   });
 
+  it('parses the nonce state with the anchor as a uint48 bigint', () => {
+    const parsed = nonceStateResponseSchema.parse({
+      data: { nonce_anchor: '1234', current_bitmap_index: 17, bitmap: '131071' },
+    });
+    expect(parsed.data).toEqual({ nonce_anchor: 1234n, current_bitmap_index: 17, bitmap: '131071' });
+    expect(
+      issuePaths(
+        nonceStateResponseSchema.safeParse({ data: { nonce_anchor: 1234, current_bitmap_index: 17, bitmap: '0' } }),
+      ),
+    ).toEqual(['data.nonce_anchor']);
+  });
+
   it('parses the error envelope', () => {
-    expect(errorEnvelopeSchema.parse({ error: { code: 'InvalidArgument', message: 'InvalidArgument: x' }, request_id: 'r' }).error.code).toBe(
-      'InvalidArgument',
-    );
+    expect(
+      errorEnvelopeSchema.parse({ error: { code: 'InvalidArgument', message: 'InvalidArgument: x' }, request_id: 'r' })
+        .error.code,
+    ).toBe('InvalidArgument');
     expect(issuePaths(errorEnvelopeSchema.safeParse({ error: { code: 'X' } }))).toEqual(['error.message']);
   });
 });

@@ -49,7 +49,8 @@ describe('orderbookChecksumOfWire', () => {
     const side = fc.array(fc.tuple(weiText, weiText), { maxLength: 6 });
     fc.assert(
       fc.property(side, side, (bids, asks) => {
-        const wire = (levels: [string, string][]): WireOrderbookLevel[] => levels.map(([p, q]) => new WireOrderbookLevel(p, q, 1));
+        const wire = (levels: [string, string][]): WireOrderbookLevel[] =>
+          levels.map(([p, q]) => new WireOrderbookLevel(p, q, 1));
         expect(orderbookChecksumOfWire(wire(bids), wire(asks))).toBe(orderbookChecksum(wire(bids), wire(asks)));
       }),
     );

@@ -79,7 +79,13 @@ describe('orderbook frames', () => {
     const m = orderbookFrameSchema.parse(wire);
     expect(m.marketId).toBe(1);
     const level = m.bids[0]!;
-    expect({ price: level.price, quantity: level.quantity, priceWei: level.priceWei, quantityWei: level.quantityWei, orderCount: level.orderCount }).toEqual({
+    expect({
+      price: level.price,
+      quantity: level.quantity,
+      priceWei: level.priceWei,
+      quantityWei: level.quantityWei,
+      orderCount: level.orderCount,
+    }).toEqual({
       price: '65000',
       quantity: '1.5',
       priceWei: 65_000n * 10n ** 18n,
@@ -93,12 +99,17 @@ describe('orderbook frames', () => {
   });
 
   it('accept a string market id and refuse one that disagrees with the envelope', () => {
-    expect(orderbookFrameSchema.parse({ ...wire, market_id: undefined, data: { ...wire.data, market_id: '7' } }).marketId).toBe(7);
+    expect(
+      orderbookFrameSchema.parse({ ...wire, market_id: undefined, data: { ...wire.data, market_id: '7' } }).marketId,
+    ).toBe(7);
     expect(orderbookFrameSchema.safeParse({ ...wire, market_id: 2 }).success).toBe(false);
   });
 
   it('refuse decimal prices and out-of-range checksums', () => {
-    const decimalPrice = { ...wire, data: { ...wire.data, bids: [{ price: '65000.5', quantity: '1', order_count: 1 }] } };
+    const decimalPrice = {
+      ...wire,
+      data: { ...wire.data, bids: [{ price: '65000.5', quantity: '1', order_count: 1 }] },
+    };
     expect(orderbookFrameSchema.safeParse(decimalPrice).success).toBe(false);
     expect(orderbookFrameSchema.safeParse({ ...wire, data: { ...wire.data, checksum: 2 ** 32 } }).success).toBe(false);
   });
@@ -136,7 +147,13 @@ describe('trades and private channel frames', () => {
       data: [{ order_id: '0xab', market_id: '1', status: 'ORDER_STATUS_OPEN', side: 0, size_steps: 3, extra: true }],
       worker_timestamp: '1',
     });
-    expect(orders.orders[0]).toMatchObject({ order_id: '0xab', market_id: 1, side: 'buy', size_steps: '3', extra: true });
+    expect(orders.orders[0]).toMatchObject({
+      order_id: '0xab',
+      market_id: 1,
+      side: 'buy',
+      size_steps: '3',
+      extra: true,
+    });
 
     const positions = positionsFrameSchema.parse({
       channel: 'positions',
@@ -164,12 +181,22 @@ describe('trades and private channel frames', () => {
     });
     expect(fill.fill).toMatchObject({ price: '100', fee: '-0.1', time: 1_700_000_000_000_000_001n, side: 'sell' });
 
-    const account = accountFrameSchema.parse({ channel: 'account', type: 'update', data: { balance: '-12.50' }, worker_timestamp: '1' });
+    const account = accountFrameSchema.parse({
+      channel: 'account',
+      type: 'update',
+      data: { balance: '-12.50' },
+      worker_timestamp: '1',
+    });
     expect(account.account.balance).toBe('-12.5');
   });
 
   it('refuse an unknown order status and a float amount', () => {
-    const bad = { channel: 'orders', type: 'update', data: [{ order_id: '0x1', market_id: 1, status: 'OPEN' }], worker_timestamp: '1' };
+    const bad = {
+      channel: 'orders',
+      type: 'update',
+      data: [{ order_id: '0x1', market_id: 1, status: 'OPEN' }],
+      worker_timestamp: '1',
+    };
     expect(ordersFrameSchema.safeParse(bad).success).toBe(false);
     const float = { channel: 'account', type: 'update', data: { balance: 1.5 }, worker_timestamp: '1' };
     expect(accountFrameSchema.safeParse(float).success).toBe(false);
@@ -178,43 +205,104 @@ describe('trades and private channel frames', () => {
 
 describe('client and control frames', () => {
   it('accept subscribe with market ids and makers, and strip unknown params', () => {
-    const f = subscribeFrameSchema.parse({ method: 'subscribe', params: { channel: 'orderbook', market_ids: [1, 2], marketIds: [3] } });
+    const f = subscribeFrameSchema.parse({
+      method: 'subscribe',
+      params: { channel: 'orderbook', market_ids: [1, 2], marketIds: [3] },
+    });
     expect(f.params).toEqual({ channel: 'orderbook', market_ids: [1, 2] });
-    expect(clientFrameSchema.parse({ method: 'subscribe', params: { channel: 'account', makers: [ACCOUNT] } }).method).toBe('subscribe');
-    expect(subscribeFrameSchema.safeParse({ method: 'subscribe', params: { channel: 'x', market_ids: ['1'] } }).success).toBe(false);
+    expect(
+      clientFrameSchema.parse({ method: 'subscribe', params: { channel: 'account', makers: [ACCOUNT] } }).method,
+    ).toBe('subscribe');
+    expect(
+      subscribeFrameSchema.safeParse({ method: 'subscribe', params: { channel: 'x', market_ids: ['1'] } }).success,
+    ).toBe(false);
   });
 
   it('accept auth_v2 with and without expiration, and refuse a non-hex signature', () => {
-    const params = { account: ACCOUNT, signer: SIGNER, message: 'WebSocket Authentication', nonce: '0x01', signature: '0xdead' };
+    const params = {
+      account: ACCOUNT,
+      signer: SIGNER,
+      message: 'WebSocket Authentication',
+      nonce: '0x01',
+      signature: '0xdead',
+    };
     expect(authV2FrameSchema.safeParse({ method: 'auth_v2', params }).success).toBe(true);
-    expect(authV2FrameSchema.safeParse({ method: 'auth_v2', params: { ...params, expiration: '1800000000' } }).success).toBe(true);
-    expect(authV2FrameSchema.safeParse({ method: 'auth_v2', params: { ...params, signature: 'base64==' } }).success).toBe(false);
+    expect(
+      authV2FrameSchema.safeParse({ method: 'auth_v2', params: { ...params, expiration: '1800000000' } }).success,
+    ).toBe(true);
+    expect(
+      authV2FrameSchema.safeParse({ method: 'auth_v2', params: { ...params, signature: 'base64==' } }).success,
+    ).toBe(false);
     expect(clientFrameSchema.parse({ method: 'auth', params: { token: 'jwt' } }).method).toBe('auth');
   });
 
   it('tell acks, auth replies and errors apart', () => {
-    const ack = { type: 'subscribed', method: 'subscribe', status: 'success', message: 'oracle: 1 market', channel: 'oracle', data: { market_ids: [1] } };
+    const ack = {
+      type: 'subscribed',
+      method: 'subscribe',
+      status: 'success',
+      message: 'oracle: 1 market',
+      channel: 'oracle',
+      data: { market_ids: [1] },
+    };
     expect(controlFrameSchema.parse(ack)).toEqual(ack);
     expect(authReplySchema.parse({ method: 'auth_v2', status: 'error', message: 'bad nonce' }).status).toBe('error');
-    const unsub = controlFrameSchema.parse({ type: 'unsubscribed', method: 'unsubscribe', status: 'success', channel: 'oracle' });
+    const unsub = controlFrameSchema.parse({
+      type: 'unsubscribed',
+      method: 'unsubscribe',
+      status: 'success',
+      channel: 'oracle',
+    });
     expect('type' in unsub && unsub.type).toBe('unsubscribed');
   });
 
   it('find the channel an error frame is about', () => {
     expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'invalid channel: foo' }))).toBe('foo');
-    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'authentication required for orders channel' }))).toBe('orders');
+    expect(
+      errorFrameChannel(
+        errorFrameSchema.parse({ type: 'error', message: 'authentication required for orders channel' }),
+      ),
+    ).toBe('orders');
     expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'x', channel: 'fills' }))).toBe('fills');
     expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'something else' }))).toBeUndefined();
     // A status-prefixed text (the REST errors' shape) names its channel too.
-    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'InvalidArgument: invalid channel: foo' }))).toBe('foo');
-    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'Unauthenticated: authentication required for fills channel' }))).toBe('fills');
-    expect(errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'InvalidArgument: malformed frame: not JSON' }))).toBeUndefined();
+    expect(
+      errorFrameChannel(errorFrameSchema.parse({ type: 'error', message: 'InvalidArgument: invalid channel: foo' })),
+    ).toBe('foo');
+    expect(
+      errorFrameChannel(
+        errorFrameSchema.parse({
+          type: 'error',
+          message: 'Unauthenticated: authentication required for fills channel',
+        }),
+      ),
+    ).toBe('fills');
+    expect(
+      errorFrameChannel(
+        errorFrameSchema.parse({ type: 'error', message: 'InvalidArgument: malformed frame: not JSON' }),
+      ),
+    ).toBeUndefined();
   });
 
   it('keep the status name of an error frame or a refused auth reply', () => {
-    const error = controlFrameSchema.parse({ type: 'error', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed frame: not JSON' });
+    const error = controlFrameSchema.parse({
+      type: 'error',
+      status: 'error',
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: malformed frame: not JSON',
+    });
     expect(error).toMatchObject({ type: 'error', code: 'InvalidArgument' });
-    const refused = controlFrameSchema.parse({ method: 'auth_v2', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed auth_v2 frame at params' });
-    expect(refused).toEqual({ method: 'auth_v2', status: 'error', code: 'InvalidArgument', message: 'InvalidArgument: malformed auth_v2 frame at params' });
+    const refused = controlFrameSchema.parse({
+      method: 'auth_v2',
+      status: 'error',
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: malformed auth_v2 frame at params',
+    });
+    expect(refused).toEqual({
+      method: 'auth_v2',
+      status: 'error',
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: malformed auth_v2 frame at params',
+    });
   });
 });

@@ -39,7 +39,10 @@ describe('checkSubscribeAck', () => {
   it('without the venue market list, cannot tell a full list from a filter: unfiltered accepts any, filtered sees a mismatch', () => {
     expect(checkSubscribeAck('oracle', undefined, [1, 2, 3, 4])).toBeUndefined();
     expect(checkSubscribeAck('oracle', undefined, [3])).toBeUndefined();
-    expect(checkSubscribeAck('oracle', [1], [1, 2, 3, 4])).toMatchObject({ code: 'WS_FILTER_MISMATCH', details: { requested: [1], applied: [1, 2, 3, 4] } });
+    expect(checkSubscribeAck('oracle', [1], [1, 2, 3, 4])).toMatchObject({
+      code: 'WS_FILTER_MISMATCH',
+      details: { requested: [1], applied: [1, 2, 3, 4] },
+    });
     expect(checkSubscribeAck('oracle', [1], [])).toMatchObject({ code: 'WS_FILTER_IGNORED' });
     expect(checkSubscribeAck('oracle', [1], [1])).toBeUndefined();
   });

@@ -30,8 +30,10 @@ function parsed(text: string): unknown {
 
 describe('decoding hostile server frames', () => {
   it('the samples decode as what they are (so the mutations start from valid frames)', () => {
-    for (const frame of SAMPLE_CHANNEL_FRAMES) expect(decodeServerFrame(JSON.stringify(frame)).kind, JSON.stringify(frame)).toBe('channel');
-    for (const frame of SAMPLE_CONTROL_FRAMES) expect(decodeServerFrame(JSON.stringify(frame)).kind, JSON.stringify(frame)).toBe('control');
+    for (const frame of SAMPLE_CHANNEL_FRAMES)
+      expect(decodeServerFrame(JSON.stringify(frame)).kind, JSON.stringify(frame)).toBe('channel');
+    for (const frame of SAMPLE_CONTROL_FRAMES)
+      expect(decodeServerFrame(JSON.stringify(frame)).kind, JSON.stringify(frame)).toBe('control');
   });
 
   it('decodeServerFrame never throws: channel, control, or malformed with a reason', () => {

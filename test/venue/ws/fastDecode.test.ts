@@ -63,35 +63,33 @@ const oracleFrame = fc.record({
 
 const level = fc.record({ price: field(wei), quantity: field(wei), order_count: field(nonNegInt) });
 
-const orderbookFrame = fc
-  .tuple(marketId, fc.nat(9))
-  .chain(([id, sameEnvelopeId]) =>
-    fc.record({
-      channel: field(fc.constant('orderbook')),
-      type: field(fc.constantFrom('snapshot', 'update')),
-      market_id: field(sameEnvelopeId > 0 ? fc.constant(id) : marketId),
-      data: field(
-        fc.record(
-          {
-            market_id: field(fc.constant(id)),
-            bids: field(fc.array(field(level), { maxLength: 4 })),
-            asks: field(fc.array(field(level), { maxLength: 4 })),
-            checksum: field(
-              fc.oneof(
-                { arbitrary: fc.nat({ max: 4_294_967_295 }), weight: 30 },
-                { arbitrary: fc.constantFrom(4_294_967_296, -1, 2.5), weight: 1 },
-              ),
+const orderbookFrame = fc.tuple(marketId, fc.nat(9)).chain(([id, sameEnvelopeId]) =>
+  fc.record({
+    channel: field(fc.constant('orderbook')),
+    type: field(fc.constantFrom('snapshot', 'update')),
+    market_id: field(sameEnvelopeId > 0 ? fc.constant(id) : marketId),
+    data: field(
+      fc.record(
+        {
+          market_id: field(fc.constant(id)),
+          bids: field(fc.array(field(level), { maxLength: 4 })),
+          asks: field(fc.array(field(level), { maxLength: 4 })),
+          checksum: field(
+            fc.oneof(
+              { arbitrary: fc.nat({ max: 4_294_967_295 }), weight: 30 },
+              { arbitrary: fc.constantFrom(4_294_967_296, -1, 2.5), weight: 1 },
             ),
-          },
-          { requiredKeys: ['market_id', 'bids', 'asks'] },
-        ),
+          ),
+        },
+        { requiredKeys: ['market_id', 'bids', 'asks'] },
       ),
-      worker_timestamp: field(nanos),
-      block_number: field(nonNegInt),
-      log_index: field(nonNegInt),
-      tx_hash: field(fc.string()),
-    }),
-  );
+    ),
+    worker_timestamp: field(nanos),
+    block_number: field(nonNegInt),
+    log_index: field(nonNegInt),
+    tx_hash: field(fc.string()),
+  }),
+);
 
 /** What arrives off the wire: JSON text parsed back (drops undefined keys, like a real frame). */
 function overTheWire(value: unknown): unknown {

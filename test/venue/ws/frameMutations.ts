@@ -9,11 +9,21 @@ import { hostileValue, jsonText, junkEntries, JsonEntries, POLLUTING, RawJson } 
 export function mutatedFrameText(frame: Record<string, unknown>): fc.Arbitrary<string> {
   const paths = pathsOf(frame);
   const edit = fc.oneof(
-    fc.tuple(fc.constantFrom(...paths), hostileValue).map(([path, value]) => (root: unknown) => setAt(root, path, value)),
+    fc.tuple(fc.constantFrom(...paths), hostileValue).map(
+      ([path, value]) =>
+        (root: unknown) =>
+          setAt(root, path, value),
+    ),
     fc.constantFrom(...paths).map((path) => (root: unknown) => setAt(root, path, DELETE)),
-    fc.tuple(fc.constantFrom([], ...paths), junkEntries).map(([path, junk]) => (root: unknown) => addJunk(root, path, junk)),
+    fc.tuple(fc.constantFrom([], ...paths), junkEntries).map(
+      ([path, junk]) =>
+        (root: unknown) =>
+          addJunk(root, path, junk),
+    ),
   );
-  return fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => jsonText(edits.reduce((value, apply) => apply(value), structuredClone(frame) as unknown)));
+  return fc
+    .array(edit, { minLength: 1, maxLength: 3 })
+    .map((edits) => jsonText(edits.reduce((value, apply) => apply(value), structuredClone(frame) as unknown)));
 }
 
 /** Any text a socket could deliver: arbitrary strings, arbitrary JSON, nesting, polluting keys. */
@@ -23,7 +33,12 @@ export const arbitraryFrameText: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value)),
   hostileValue.map((value) => jsonText(value)),
   fc.constant(jsonText(POLLUTING)),
-  fc.constantFrom('{"channel":"oracle","type":"update","__proto__":{"data":{}}}', '{"channel":"constructor","type":"update"}', '{"channel":"__proto__","type":"snapshot"}', '{"type":"error","message":5}'),
+  fc.constantFrom(
+    '{"channel":"oracle","type":"update","__proto__":{"data":{}}}',
+    '{"channel":"constructor","type":"update"}',
+    '{"channel":"__proto__","type":"snapshot"}',
+    '{"type":"error","message":5}',
+  ),
 );
 
 const DELETE = Symbol('delete');

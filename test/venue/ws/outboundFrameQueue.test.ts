@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { OutboundFrameQueue } from '../../../src/venue/ws/outboundFrameQueue.js';
 
-function setup(maxFrames = 3, windowMs = 1000): { clock: ManualClock; queue: OutboundFrameQueue; sent: { text: string; at: number }[] } {
+function setup(
+  maxFrames = 3,
+  windowMs = 1000,
+): { clock: ManualClock; queue: OutboundFrameQueue; sent: { text: string; at: number }[] } {
   const clock = new ManualClock(0);
   const sent: { text: string; at: number }[] = [];
   const queue = new OutboundFrameQueue((text) => sent.push({ text, at: clock.now() }), { clock, maxFrames, windowMs });
@@ -19,7 +22,13 @@ describe('OutboundFrameQueue', () => {
     await clock.advance(999);
     expect(sent).toHaveLength(3);
     await clock.advance(1);
-    expect(sent.map((s) => [s.text, s.at])).toEqual([['a', 0], ['b', 0], ['c', 0], ['d', 1000], ['e', 1000]]);
+    expect(sent.map((s) => [s.text, s.at])).toEqual([
+      ['a', 0],
+      ['b', 0],
+      ['c', 0],
+      ['d', 1000],
+      ['e', 1000],
+    ]);
   });
 
   it('counts a sliding window, not calendar seconds', async () => {
@@ -32,7 +41,12 @@ describe('OutboundFrameQueue', () => {
     await clock.advance(0);
     expect(sent.map((s) => s.text)).toEqual(['a', 'b', 'c']);
     await clock.advance(400); // t = 1000: 'a' left the window
-    expect(sent.map((s) => [s.text, s.at])).toEqual([['a', 0], ['b', 600], ['c', 600], ['d', 1000]]);
+    expect(sent.map((s) => [s.text, s.at])).toEqual([
+      ['a', 0],
+      ['b', 600],
+      ['c', 600],
+      ['d', 1000],
+    ]);
   });
 
   it('never has more than the limit in any window under a steady stream', async () => {

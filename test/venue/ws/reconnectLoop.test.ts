@@ -43,7 +43,13 @@ async function settle(): Promise<void> {
 
 describe('runReconnectLoop', () => {
   it('backs off exponentially on failed opens and starts over after a connection that delivered data', async () => {
-    const s = script([{ open: 'fail' }, { open: 'fail' }, { open: 'ok', data: true }, { open: 'ok', data: false }, { open: 'ok', data: false }]);
+    const s = script([
+      { open: 'fail' },
+      { open: 'fail' },
+      { open: 'ok', data: true },
+      { open: 'ok', data: false },
+      { open: 'ok', data: false },
+    ]);
     await s.clock.advance(300);
     await settle();
     expect(s.events).toEqual(['open@0:fail', 'retry in 100', 'open@100:fail', 'retry in 200', 'open@300:ok']);

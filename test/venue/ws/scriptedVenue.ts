@@ -51,7 +51,9 @@ export class ScriptedVenue {
 
   /** The client frames seen so far with this method. */
   sent(method: string, channel?: string): SeenFrame[] {
-    return this.frames.filter((f) => f.frame.method === method && (channel === undefined || f.frame.params.channel === channel));
+    return this.frames.filter(
+      (f) => f.frame.method === method && (channel === undefined || f.frame.params.channel === channel),
+    );
   }
 
   /** Resolves with the first frame at index >= `from` that matches. */
@@ -62,7 +64,10 @@ export class ScriptedVenue {
   }
 
   frameWith(method: string, channel?: string, from = 0): Promise<SeenFrame> {
-    return this.nextFrame((f) => f.frame.method === method && (channel === undefined || f.frame.params.channel === channel), from);
+    return this.nextFrame(
+      (f) => f.frame.method === method && (channel === undefined || f.frame.params.channel === channel),
+      from,
+    );
   }
 
   /** Resolves once `count` connections have been accepted in total. */
@@ -112,7 +117,9 @@ export class ScriptedVenue {
         }),
       );
     } else if (method === 'unsubscribe') {
-      socket.send(JSON.stringify({ type: 'unsubscribed', method: 'unsubscribe', status: 'success', channel: params.channel }));
+      socket.send(
+        JSON.stringify({ type: 'unsubscribed', method: 'unsubscribe', status: 'success', channel: params.channel }),
+      );
     } else if (method === 'auth_v2') {
       const status = this.authStatus(this.authCount++);
       socket.send(
@@ -126,7 +133,10 @@ export class ScriptedVenue {
   }
 }
 
-export function oracleFrame(block: number, prices: Record<string, { mark_price?: string; index_price?: string }>): object {
+export function oracleFrame(
+  block: number,
+  prices: Record<string, { mark_price?: string; index_price?: string }>,
+): object {
   return {
     channel: 'oracle',
     type: 'update',

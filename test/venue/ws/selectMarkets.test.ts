@@ -19,7 +19,9 @@ describe('selectMarkets', () => {
 
   it('filters trades, orders, positions and fills by market', () => {
     expect(selectMarkets(channelFrameSchemas.trades.parse(tradeFrame(2, 'x')), ids)).toBeUndefined();
-    expect(selectMarkets(channelFrameSchemas.trades.parse(tradeFrame(3, 'y')), ids)).toMatchObject({ trades: [{ id: 'y' }] });
+    expect(selectMarkets(channelFrameSchemas.trades.parse(tradeFrame(3, 'y')), ids)).toMatchObject({
+      trades: [{ id: 'y' }],
+    });
     const orders = channelFrameSchemas.orders.parse({
       channel: 'orders',
       type: 'update',
@@ -31,7 +33,12 @@ describe('selectMarkets', () => {
     });
     expect(selectMarkets(orders, ids)).toMatchObject({ orders: [{ order_id: '0x1' }] });
     expect(selectMarkets(orders, new Set([9]))).toBeUndefined();
-    const emptySnapshot = channelFrameSchemas.positions.parse({ channel: 'positions', type: 'snapshot', data: [{ market_id: 2, size: '1' }], worker_timestamp: '1' });
+    const emptySnapshot = channelFrameSchemas.positions.parse({
+      channel: 'positions',
+      type: 'snapshot',
+      data: [{ market_id: 2, size: '1' }],
+      worker_timestamp: '1',
+    });
     expect(selectMarkets(emptySnapshot, ids)).toMatchObject({ type: 'snapshot', positions: [] });
   });
 });

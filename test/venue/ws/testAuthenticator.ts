@@ -31,7 +31,10 @@ export class TestAuthenticator implements WsAuthenticator {
 }
 
 /** Waits (on real I/O) until something sleeps on the manual clock, then moves time forward. */
-export async function advanceWhenSleeping(clock: { pendingSleeps: number; advance(ms: number): Promise<void> }, ms: number): Promise<void> {
+export async function advanceWhenSleeping(
+  clock: { pendingSleeps: number; advance(ms: number): Promise<void> },
+  ms: number,
+): Promise<void> {
   while (clock.pendingSleeps === 0) await new Promise((r) => setTimeout(r, 1));
   await clock.advance(ms);
 }

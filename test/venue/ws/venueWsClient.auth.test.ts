@@ -17,7 +17,13 @@ beforeEach(async () => {
   venue = await ScriptedVenue.start();
   clock = new ManualClock(0);
   auth = new TestAuthenticator(clock);
-  client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, staleAfterBlocks: 0, authenticator: auth });
+  client = new VenueWsClient({
+    url: venue.url,
+    knownMarketIds: async () => [1, 2],
+    clock,
+    staleAfterBlocks: 0,
+    authenticator: auth,
+  });
 });
 
 afterEach(async () => {
@@ -71,7 +77,11 @@ describe('VenueWsClient private channels', () => {
   });
 
   it('authenticates once for several private channels and sends makers on the account channel', async () => {
-    subscriptions.push(client.channel('orders').subscribe(), client.channel('account').subscribe(), client.channel('positions').subscribe());
+    subscriptions.push(
+      client.channel('orders').subscribe(),
+      client.channel('account').subscribe(),
+      client.channel('positions').subscribe(),
+    );
     const account = await venue.frameWith('subscribe', 'account');
     await venue.frameWith('subscribe', 'orders');
     await venue.frameWith('subscribe', 'positions');
@@ -112,18 +122,30 @@ describe('VenueWsClient private channels', () => {
   it('retries on the same connection with backoff when the nonce read fails transiently (a 503 is not a refusal), and never fails the channel', async () => {
     // Replies are never late here: only the nonce read fails.
     await client.close();
-    client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, staleAfterBlocks: 0, authenticator: auth, authReplyTimeoutMs: 60_000 });
+    client = new VenueWsClient({
+      url: venue.url,
+      knownMarketIds: async () => [1, 2],
+      clock,
+      staleAfterBlocks: 0,
+      authenticator: auth,
+      authReplyTimeoutMs: 60_000,
+    });
     let failures = 2;
     const realFetch = auth.fetchNonce.bind(auth);
     auth.fetchNonce = async () => {
-      if (failures-- > 0) throw new VenueError({ httpStatus: 503, rawBody: 'upstream unavailable', endpoint: 'GET /v1/auth/nonce' });
+      if (failures-- > 0)
+        throw new VenueError({ httpStatus: 503, rawBody: 'upstream unavailable', endpoint: 'GET /v1/auth/nonce' });
       return realFetch();
     };
     const errors: unknown[] = [];
     const got = firstValueFrom(client.channel('fills'));
     subscriptions.push(client.channel('orders').subscribe({ error: (e: unknown) => errors.push(e) }));
     const states: string[] = [];
-    subscriptions.push(client.connectionState$.subscribe((state) => states.push(`${state.status}${state.reason === undefined ? '' : `: ${state.reason}`}`)));
+    subscriptions.push(
+      client.connectionState$.subscribe((state) =>
+        states.push(`${state.status}${state.reason === undefined ? '' : `: ${state.reason}`}`),
+      ),
+    );
     await advanceWhenSleeping(clock, 1000);
     await advanceWhenSleeping(clock, 2000);
     await venue.frameWith('subscribe', 'fills');
@@ -132,13 +154,22 @@ describe('VenueWsClient private channels', () => {
     expect(errors).toEqual([]);
     expect(client.metrics.authRetries).toBe(2);
     expect(venue.sent('auth_v2')).toHaveLength(1);
-    expect(states.some((s) => /^open: authentication failed transiently \(.*503.*\); retrying in \d+ ms$/.test(s))).toBe(true);
+    expect(
+      states.some((s) => /^open: authentication failed transiently \(.*503.*\); retrying in \d+ ms$/.test(s)),
+    ).toBe(true);
     expect(states.at(-1)).toBe('authenticated');
   });
 
   it('with the oracle heartbeat on, waits for the connection to show life before auth_v2, so a stalled stream cannot swallow the reply', async () => {
     await client.close();
-    client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1, 2], clock, blockMs: 1000, staleAfterBlocks: 5, authenticator: auth });
+    client = new VenueWsClient({
+      url: venue.url,
+      knownMarketIds: async () => [1, 2],
+      clock,
+      blockMs: 1000,
+      staleAfterBlocks: 5,
+      authenticator: auth,
+    });
     // A stalled venue: it takes the heartbeat's subscribe but sends nothing back.
     venue.respond = (seen) => seen.frame.method === 'subscribe';
     subscriptions.push(client.channel('orders').subscribe());
@@ -194,7 +225,9 @@ describe('VenueWsClient private channels', () => {
   it('needs an authenticator for private channels', async () => {
     const bare = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1], clock, staleAfterBlocks: 0 });
     try {
-      await expect(firstValueFrom(bare.channel('orders').pipe(take(1), toArray()))).rejects.toMatchObject({ code: 'WS_NO_AUTHENTICATOR' });
+      await expect(firstValueFrom(bare.channel('orders').pipe(take(1), toArray()))).rejects.toMatchObject({
+        code: 'WS_NO_AUTHENTICATOR',
+      });
     } finally {
       await bare.close();
     }

@@ -23,12 +23,22 @@ afterEach(async () => {
 });
 
 /** Records everything a subscriber sees, including errors and completion. */
-function record(source: { subscribe: (o: { next: (m: ChannelMessage) => void; error: (e: unknown) => void; complete: () => void }) => Subscription }): {
+function record(source: {
+  subscribe: (o: {
+    next: (m: ChannelMessage) => void;
+    error: (e: unknown) => void;
+    complete: () => void;
+  }) => Subscription;
+}): {
   events: unknown[];
 } {
   const events: unknown[] = [];
   subscriptions.push(
-    source.subscribe({ next: (m) => events.push(m), error: (e) => events.push({ error: e }), complete: () => events.push('complete') }),
+    source.subscribe({
+      next: (m) => events.push(m),
+      error: (e) => events.push({ error: e }),
+      complete: () => events.push('complete'),
+    }),
   );
   return { events };
 }
@@ -59,7 +69,12 @@ describe('VenueWsClient reconnects', () => {
     await advanceWhenSleeping(clock, 100);
     await venue.connectionCount(2);
     const onSecond = (method: string, channel?: string): Promise<unknown> =>
-      venue.nextFrame((f) => f.connection === 1 && f.frame.method === method && (channel === undefined || f.frame.params.channel === channel));
+      venue.nextFrame(
+        (f) =>
+          f.connection === 1 &&
+          f.frame.method === method &&
+          (channel === undefined || f.frame.params.channel === channel),
+      );
     await onSecond('auth_v2');
     const resubscribed = (await onSecond('subscribe', 'trades')) as { frame: { params: unknown } };
     await onSecond('subscribe', 'orders');
@@ -80,7 +95,13 @@ describe('VenueWsClient reconnects', () => {
   it('backs off exponentially while the venue is unreachable', async () => {
     const port = Number(new URL(venue.url).port);
     await venue.close();
-    client = new VenueWsClient({ url: `ws://127.0.0.1:${port}`, knownMarketIds: async () => [1], clock, staleAfterBlocks: 0, reconnect: { baseMs: 100, maxMs: 1000, jitter: 0 } });
+    client = new VenueWsClient({
+      url: `ws://127.0.0.1:${port}`,
+      knownMarketIds: async () => [1],
+      clock,
+      staleAfterBlocks: 0,
+      reconnect: { baseMs: 100, maxMs: 1000, jitter: 0 },
+    });
     const seen = states();
     for (const delay of [100, 200, 400, 800, 1000]) {
       await advanceWhenSleeping(clock, delay);
@@ -92,7 +113,14 @@ describe('VenueWsClient reconnects', () => {
   });
 
   it('treats oracle silence for the configured number of blocks as a dead connection', async () => {
-    client = new VenueWsClient({ url: venue.url, knownMarketIds: async () => [1], clock, blockMs: 100, staleAfterBlocks: 5, reconnect: { baseMs: 50, jitter: 0 } });
+    client = new VenueWsClient({
+      url: venue.url,
+      knownMarketIds: async () => [1],
+      clock,
+      blockMs: 100,
+      staleAfterBlocks: 5,
+      reconnect: { baseMs: 50, jitter: 0 },
+    });
     const seen = states();
     const oracle = record(client.channel('oracle', { marketIds: [1] }));
     await venue.frameWith('subscribe', 'oracle');

@@ -9,7 +9,9 @@ let venue: ScriptedVenue;
 let client: VenueWsClient;
 const subscriptions: Subscription[] = [];
 
-function makeClient(extra: { logger?: { debug(o: object, m?: string): void; warn(o: object, m?: string): void } } = {}): VenueWsClient {
+function makeClient(
+  extra: { logger?: { debug(o: object, m?: string): void; warn(o: object, m?: string): void } } = {},
+): VenueWsClient {
   return new VenueWsClient({
     url: venue.url,
     knownMarketIds: async () => [1, 2, 3],
@@ -62,10 +64,17 @@ describe('VenueWsClient subscriptions', () => {
     subscriptions.push(client.channel('trades', { marketIds: [1] }).subscribe((m) => one.push(m)));
     await venue.frameWith('subscribe', 'trades');
     const twoDone = firstValueFrom(client.channel('trades', { marketIds: [2, 1] }).pipe(take(2), toArray()));
-    const second = await venue.nextFrame((f) => f.frame.method === 'subscribe' && f.frame.params.market_ids !== undefined && (f.frame.params.market_ids as number[]).length === 2);
+    const second = await venue.nextFrame(
+      (f) =>
+        f.frame.method === 'subscribe' &&
+        f.frame.params.market_ids !== undefined &&
+        (f.frame.params.market_ids as number[]).length === 2,
+    );
     expect(second.frame.params.market_ids).toEqual([1, 2]);
     const allDone = firstValueFrom(client.channel('trades').pipe(take(3), toArray()));
-    const third = await venue.nextFrame((f) => f.frame.method === 'subscribe' && f.frame.params.market_ids === undefined);
+    const third = await venue.nextFrame(
+      (f) => f.frame.method === 'subscribe' && f.frame.params.market_ids === undefined,
+    );
     expect(third.frame.params).toEqual({ channel: 'trades' });
     venue.push(tradeFrame(2, 'x'));
     venue.push(tradeFrame(1, 'y'));
@@ -88,7 +97,10 @@ describe('VenueWsClient subscriptions', () => {
     client = makeClient();
     venue.ackMarketIds = () => [];
     const error = await errorOf(client.channel('trades', { marketIds: [2] }));
-    expect(error).toMatchObject({ code: 'WS_FILTER_IGNORED', details: expect.objectContaining({ requested: [2], applied: 'all' }) });
+    expect(error).toMatchObject({
+      code: 'WS_FILTER_IGNORED',
+      details: expect.objectContaining({ requested: [2], applied: 'all' }),
+    });
     // Nobody is left on the channel, so the ignored subscription is dropped on the venue too.
     await venue.frameWith('unsubscribe', 'trades');
   });
@@ -97,7 +109,10 @@ describe('VenueWsClient subscriptions', () => {
     client = makeClient();
     venue.ackMarketIds = () => [1, 2, 3];
     const error = await errorOf(client.channel('trades', { marketIds: [2] }));
-    expect(error).toMatchObject({ code: 'WS_FILTER_IGNORED', details: expect.objectContaining({ requested: [2], applied: 'all' }) });
+    expect(error).toMatchObject({
+      code: 'WS_FILTER_IGNORED',
+      details: expect.objectContaining({ requested: [2], applied: 'all' }),
+    });
   });
 
   it('accepts an ack listing every venue market for an unfiltered subscription, as the spec words it', async () => {
@@ -120,7 +135,10 @@ describe('VenueWsClient subscriptions', () => {
     subscriptions.push(client.channel('oracle', { marketIds: [1] }).subscribe());
     await venue.frameWith('subscribe', 'oracle');
     const error = await errorOf(client.channel('trades'));
-    expect(error).toMatchObject({ code: 'WS_FILTER_MISMATCH', details: expect.objectContaining({ requested: 'all', applied: [1, 2] }) });
+    expect(error).toMatchObject({
+      code: 'WS_FILTER_MISMATCH',
+      details: expect.objectContaining({ requested: 'all', applied: [1, 2] }),
+    });
   });
 
   it('errors the channel when the ack applied other markets than requested', async () => {
@@ -146,9 +164,14 @@ describe('VenueWsClient subscriptions', () => {
       return true;
     };
     const oracle: unknown[] = [];
-    subscriptions.push(client.channel('oracle').subscribe({ next: (m) => oracle.push(m), error: (e) => oracle.push(e) }));
+    subscriptions.push(
+      client.channel('oracle').subscribe({ next: (m) => oracle.push(m), error: (e) => oracle.push(e) }),
+    );
     const error = await errorOf(client.channel('trades'));
-    expect(error).toMatchObject({ code: 'WS_CHANNEL_REFUSED', details: { channel: 'trades', serverMessage: 'invalid channel: trades' } });
+    expect(error).toMatchObject({
+      code: 'WS_CHANNEL_REFUSED',
+      details: { channel: 'trades', serverMessage: 'invalid channel: trades' },
+    });
     expect(oracle).toEqual([]);
   });
 
@@ -212,7 +235,10 @@ describe('VenueWsClient subscriptions', () => {
     subscriptions.push(client.channel('orderbook', { marketIds: [2] }).subscribe());
     await venue.frameWith('subscribe', 'orderbook');
     client.resubscribe('orderbook');
-    const again = await venue.nextFrame((f) => f.frame.method === 'subscribe' && f.frame.params.channel === 'orderbook', 1);
+    const again = await venue.nextFrame(
+      (f) => f.frame.method === 'subscribe' && f.frame.params.channel === 'orderbook',
+      1,
+    );
     expect(again.frame.params).toEqual({ channel: 'orderbook', market_ids: [2] });
     expect(venue.frames.map((f) => f.frame.method)).toEqual(['subscribe', 'unsubscribe', 'subscribe']);
   });

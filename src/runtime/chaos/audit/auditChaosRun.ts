@@ -36,7 +36,12 @@ export function auditChaosRun(inputs: AuditInputs): InvariantResult[] {
     processExits(runs),
     killSwitchTrips(events),
     degradedPeriods(events, runs, inputs.maxOutageMs, inputs.nowMs),
-    reconnectTime(events, runs, { maxReconnectMs: inputs.maxReconnectMs, maxOutageMs: inputs.maxOutageMs }, inputs.nowMs),
+    reconnectTime(
+      events,
+      runs,
+      { maxReconnectMs: inputs.maxReconnectMs, maxOutageMs: inputs.maxOutageMs },
+      inputs.nowMs,
+    ),
     positionsMatch(venue.positions, journal.positions),
     balanceMatch(journal.balance, venue.balance, venue.fills, events),
   ];

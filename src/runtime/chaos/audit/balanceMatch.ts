@@ -18,7 +18,14 @@ export function balanceMatch(
   events: readonly BotEvent[],
 ): InvariantResult {
   if (journal === undefined) {
-    return { id: 'balance_match', title: 'balance, journal = venue', ok: false, measured: `no snapshot, venue ${venueBalance}`, detail: 'the journal holds no balance snapshot', data: { venue: venueBalance } };
+    return {
+      id: 'balance_match',
+      title: 'balance, journal = venue',
+      ok: false,
+      measured: `no snapshot, venue ${venueBalance}`,
+      detail: 'the journal holds no balance snapshot',
+      data: { venue: venueBalance },
+    };
   }
   const doneAtMs = events.find((e) => e.type === 'reconciled' && e.atMs >= journal.atMs)?.atMs ?? journal.atMs;
   const since = venueFills.filter((f) => f.atMs >= journal.atMs);
@@ -36,8 +43,18 @@ export function balanceMatch(
     title: 'balance, journal = venue',
     ok,
     measured: `${journal.balance} (venue then ${then ?? '?'}, now ${venueBalance})`,
-    ...(ok ? {} : { detail: `the journal's last snapshot ${journal.balance} (at ${new Date(journal.atMs).toISOString()}) is not what the venue held then (${then ?? '?'})` }),
-    data: { journal: journal.balance, journalAtMs: journal.atMs, venueThen: heldInWindow, venueNow: venueBalance, fillsSince: since.length },
+    ...(ok
+      ? {}
+      : {
+          detail: `the journal's last snapshot ${journal.balance} (at ${new Date(journal.atMs).toISOString()}) is not what the venue held then (${then ?? '?'})`,
+        }),
+    data: {
+      journal: journal.balance,
+      journalAtMs: journal.atMs,
+      venueThen: heldInWindow,
+      venueNow: venueBalance,
+      fillsSince: since.length,
+    },
   };
 }
 

@@ -8,7 +8,12 @@ import { degradedPeriodsOf } from './tradingPeriods.js';
  * reconnect is reconciled), but each must end well before the engine's own outage limit
  * (`degraded.max_outage_ms`), beyond which it trips the kill switch.
  */
-export function degradedPeriods(events: readonly BotEvent[], runs: readonly BotRun[], maxOutageMs: number, nowMs: number): InvariantResult {
+export function degradedPeriods(
+  events: readonly BotEvent[],
+  runs: readonly BotRun[],
+  maxOutageMs: number,
+  nowMs: number,
+): InvariantResult {
   const periods = degradedPeriodsOf(events, runs, nowMs);
   const lengths = periods.map((p) => p.toMs - p.fromMs);
   const longest = lengths.length === 0 ? 0 : Math.max(...lengths);
@@ -21,13 +26,21 @@ export function degradedPeriods(events: readonly BotEvent[], runs: readonly BotR
     measured: `${periods.length}, longest ${formatMs(longest)}`,
     ...(ok || longestPeriod === undefined
       ? {}
-      : { detail: `run ${longestPeriod.run} was degraded for ${formatMs(longest)}, at or past degraded.max_outage_ms (${formatMs(maxOutageMs)}): ${longestPeriod.reasons.join('; ')}` }),
+      : {
+          detail: `run ${longestPeriod.run} was degraded for ${formatMs(longest)}, at or past degraded.max_outage_ms (${formatMs(maxOutageMs)}): ${longestPeriod.reasons.join('; ')}`,
+        }),
     data: {
       count: periods.length,
       longestMs: longest,
       totalMs: lengths.reduce((a, b) => a + b, 0),
       maxOutageMs,
-      periods: periods.map((p) => ({ run: p.run, fromMs: p.fromMs, durationMs: p.toMs - p.fromMs, cutByExit: p.cutByExit, reasons: p.reasons })),
+      periods: periods.map((p) => ({
+        run: p.run,
+        fromMs: p.fromMs,
+        durationMs: p.toMs - p.fromMs,
+        cutByExit: p.cutByExit,
+        reasons: p.reasons,
+      })),
     },
   };
 }

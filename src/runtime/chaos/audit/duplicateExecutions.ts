@@ -27,7 +27,14 @@ export function duplicateExecutions(orders: readonly VenueOrder[]): InvariantRes
     measured: `${extra} of ${orders.length} venue orders`,
     ...(duplicated.length === 0
       ? {}
-      : { detail: `client_order_id placed more than once: ${firstFew(duplicated.map(([coid, ids]) => `${coid} (orders ${ids.join(', ')})`))}` }),
-    data: { venueOrders: orders.length, duplicatedClientOrderIds: duplicated.length, extraExecutions: extra, ordersWithoutClientOrderId: withoutClientId },
+      : {
+          detail: `client_order_id placed more than once: ${firstFew(duplicated.map(([coid, ids]) => `${coid} (orders ${ids.join(', ')})`))}`,
+        }),
+    data: {
+      venueOrders: orders.length,
+      duplicatedClientOrderIds: duplicated.length,
+      extraExecutions: extra,
+      ordersWithoutClientOrderId: withoutClientId,
+    },
   };
 }

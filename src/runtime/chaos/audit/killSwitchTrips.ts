@@ -10,7 +10,22 @@ export function killSwitchTrips(events: readonly BotEvent[]): InvariantResult {
     title: 'kill-switch trips',
     ok: trips.length === 0,
     measured: `${trips.length}`,
-    ...(trips.length === 0 ? {} : { detail: firstFew(lines.map((t) => `run ${t.run}: ${t.message}${t.reason === undefined ? '' : ` (${t.reason})`}`), 2) }),
-    data: { trips: trips.length, lines: lines.map((t) => ({ run: t.run, atMs: t.atMs, message: t.message, ...(t.reason === undefined ? {} : { reason: t.reason }) })) },
+    ...(trips.length === 0
+      ? {}
+      : {
+          detail: firstFew(
+            lines.map((t) => `run ${t.run}: ${t.message}${t.reason === undefined ? '' : ` (${t.reason})`}`),
+            2,
+          ),
+        }),
+    data: {
+      trips: trips.length,
+      lines: lines.map((t) => ({
+        run: t.run,
+        atMs: t.atMs,
+        message: t.message,
+        ...(t.reason === undefined ? {} : { reason: t.reason }),
+      })),
+    },
   };
 }

@@ -14,6 +14,10 @@ export function malformedRequests(refused: RefusedActions): InvariantResult {
     ok: total === 0,
     measured: `${refused.signerNotAuthorized} SignerNotAuthorized, ${refused.invalidArgument} InvalidArgument`,
     ...(total === 0 ? {} : { detail: firstFew([...refused.samples], 2) }),
-    data: { signerNotAuthorized: refused.signerNotAuthorized, invalidArgument: refused.invalidArgument, samples: refused.samples },
+    data: {
+      signerNotAuthorized: refused.signerNotAuthorized,
+      invalidArgument: refused.invalidArgument,
+      samples: refused.samples,
+    },
   };
 }

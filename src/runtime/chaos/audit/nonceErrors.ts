@@ -12,7 +12,19 @@ export function nonceErrors(failed: readonly FailedIntent[], intents: number): I
     title: 'nonce errors reaching a strategy',
     ok: nonce.length === 0,
     measured: `${nonce.length} of ${intents} intents`,
-    ...(nonce.length === 0 ? {} : { detail: `failed with a nonce error: ${firstFew(nonce.map((f) => `${f.intentId} (${f.kind}: ${f.message})`), 2)}` }),
-    data: { intents, failedIntents: failed.length, nonceErrors: nonce.length, byKind: Object.fromEntries([...NONCE_ERROR_KINDS].map((k) => [k, nonce.filter((f) => f.kind === k).length])) },
+    ...(nonce.length === 0
+      ? {}
+      : {
+          detail: `failed with a nonce error: ${firstFew(
+            nonce.map((f) => `${f.intentId} (${f.kind}: ${f.message})`),
+            2,
+          )}`,
+        }),
+    data: {
+      intents,
+      failedIntents: failed.length,
+      nonceErrors: nonce.length,
+      byKind: Object.fromEntries([...NONCE_ERROR_KINDS].map((k) => [k, nonce.filter((f) => f.kind === k).length])),
+    },
   };
 }

@@ -12,7 +12,14 @@ export function processExits(runs: readonly BotRun[]): InvariantResult {
     const exit = r.exit;
     if (exit === undefined) return `run ${r.run}: still running`;
     const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${String(exit.code)}`;
-    const what = exit.planned === 'stop' ? (exit.forced === true ? 'stop did not finish in time, ' : 'on the final stop, ') : exit.planned === 'crash' ? 'at the planned crash, ' : 'by itself, ';
+    const what =
+      exit.planned === 'stop'
+        ? exit.forced === true
+          ? 'stop did not finish in time, '
+          : 'on the final stop, '
+        : exit.planned === 'crash'
+          ? 'at the planned crash, '
+          : 'by itself, ';
     return `run ${r.run}: ${what}${how}`;
   };
   return {
@@ -21,7 +28,17 @@ export function processExits(runs: readonly BotRun[]): InvariantResult {
     ok: unexpected.length === 0,
     measured: `${unexpected.length} of ${runs.filter((r) => r.exit !== undefined).length} exits`,
     ...(unexpected.length === 0 ? {} : { detail: unexpected.map(describe).join('; ') }),
-    data: { runs: runs.length, exits: runs.map((r) => ({ run: r.run, code: r.exit?.code ?? null, signal: r.exit?.signal ?? null, planned: r.exit?.planned ?? null, forced: r.exit?.forced ?? false })), unexpected: unexpected.length },
+    data: {
+      runs: runs.length,
+      exits: runs.map((r) => ({
+        run: r.run,
+        code: r.exit?.code ?? null,
+        signal: r.exit?.signal ?? null,
+        planned: r.exit?.planned ?? null,
+        forced: r.exit?.forced ?? false,
+      })),
+      unexpected: unexpected.length,
+    },
   };
 }
 

@@ -42,9 +42,17 @@ export function reconnectsOf(events: readonly BotEvent[], runs: readonly BotRun[
  * stop) is counted apart, and fails only if it had already lasted the engine's outage limit
  * (`degraded.max_outage_ms`).
  */
-export function reconnectTime(events: readonly BotEvent[], runs: readonly BotRun[], limits: { readonly maxReconnectMs: number; readonly maxOutageMs: number }, nowMs: number): InvariantResult {
+export function reconnectTime(
+  events: readonly BotEvent[],
+  runs: readonly BotRun[],
+  limits: { readonly maxReconnectMs: number; readonly maxOutageMs: number },
+  nowMs: number,
+): InvariantResult {
   const all = reconnectsOf(events, runs);
-  const done = all.filter((r) => r.toMs !== undefined).map((r) => (r.toMs ?? 0) - r.fromMs).sort((a, b) => a - b);
+  const done = all
+    .filter((r) => r.toMs !== undefined)
+    .map((r) => (r.toMs ?? 0) - r.fromMs)
+    .sort((a, b) => a - b);
   const cut = all.filter((r) => r.toMs === undefined);
   const endOf = (run: number): number => runs.find((r) => r.run === run)?.endedAtMs ?? nowMs;
   const stuck = cut.filter((r) => endOf(r.run) - r.fromMs >= limits.maxOutageMs);
@@ -52,15 +60,30 @@ export function reconnectTime(events: readonly BotEvent[], runs: readonly BotRun
   const max = done.length === 0 ? 0 : (done[done.length - 1] ?? 0);
   const ok = max < limits.maxReconnectMs && stuck.length === 0;
   const problems = [
-    ...(max >= limits.maxReconnectMs ? [`the longest reconnect took ${formatMs(max)}, at or past ${formatMs(limits.maxReconnectMs)} (--max-reconnect-ms)`] : []),
+    ...(max >= limits.maxReconnectMs
+      ? [
+          `the longest reconnect took ${formatMs(max)}, at or past ${formatMs(limits.maxReconnectMs)} (--max-reconnect-ms)`,
+        ]
+      : []),
     ...stuck.map((r) => `run ${r.run} reconnecting since ${new Date(r.fromMs).toISOString()} never resumed trading`),
   ];
   return {
     id: 'reconnect_time',
     title: 'reconnect to trading again',
     ok,
-    measured: done.length === 0 ? `none of ${all.length} completed` : `${done.length} done, p50 ${formatMs(p50)}, max ${formatMs(max)} (limit ${formatMs(limits.maxReconnectMs)})`,
+    measured:
+      done.length === 0
+        ? `none of ${all.length} completed`
+        : `${done.length} done, p50 ${formatMs(p50)}, max ${formatMs(max)} (limit ${formatMs(limits.maxReconnectMs)})`,
     ...(ok ? {} : { detail: problems.join('; ') }),
-    data: { reconnects: all.length, completed: done.length, cutByExit: cut.length, p50Ms: p50, maxMs: max, maxReconnectMs: limits.maxReconnectMs, maxOutageMs: limits.maxOutageMs },
+    data: {
+      reconnects: all.length,
+      completed: done.length,
+      cutByExit: cut.length,
+      p50Ms: p50,
+      maxMs: max,
+      maxReconnectMs: limits.maxReconnectMs,
+      maxOutageMs: limits.maxOutageMs,
+    },
   };
 }

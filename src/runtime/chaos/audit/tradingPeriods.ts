@@ -14,7 +14,11 @@ export interface DegradedPeriod {
  * The degraded periods of every run: each begins at the first `trading state` line with mode
  * degraded and ends at the next one with mode trading, or at the end of the run.
  */
-export function degradedPeriodsOf(events: readonly BotEvent[], runs: readonly BotRun[], nowMs: number): DegradedPeriod[] {
+export function degradedPeriodsOf(
+  events: readonly BotEvent[],
+  runs: readonly BotRun[],
+  nowMs: number,
+): DegradedPeriod[] {
   const periods: DegradedPeriod[] = [];
   for (const run of runs) {
     const endMs = run.endedAtMs ?? nowMs;
@@ -22,13 +26,15 @@ export function degradedPeriodsOf(events: readonly BotEvent[], runs: readonly Bo
     for (const e of events) {
       if (e.run !== run.run || e.type !== 'trading') continue;
       if (e.mode === 'degraded' && open === undefined) open = { fromMs: e.atMs, reasons: [...e.reasons] };
-      else if (e.mode === 'degraded' && open !== undefined) open.reasons.push(...e.reasons.filter((r) => !open!.reasons.includes(r)));
+      else if (e.mode === 'degraded' && open !== undefined)
+        open.reasons.push(...e.reasons.filter((r) => !open!.reasons.includes(r)));
       else if (e.mode === 'trading' && open !== undefined) {
         periods.push({ run: run.run, fromMs: open.fromMs, toMs: e.atMs, cutByExit: false, reasons: open.reasons });
         open = undefined;
       }
     }
-    if (open !== undefined) periods.push({ run: run.run, fromMs: open.fromMs, toMs: endMs, cutByExit: true, reasons: open.reasons });
+    if (open !== undefined)
+      periods.push({ run: run.run, fromMs: open.fromMs, toMs: endMs, cutByExit: true, reasons: open.reasons });
   }
   return periods;
 }

@@ -7,7 +7,11 @@ export const cancelAllCommand: CommandSpec = {
   description: 'Sends even when engine.dry_run is set: it is the command for when something is wrong.',
   flags: {
     ...CONFIG_FLAGS,
-    market: { type: 'string', value: 'N', description: 'only this market (default: every market of the configured strategies)' },
+    market: {
+      type: 'string',
+      value: 'N',
+      description: 'only this market (default: every market of the configured strategies)',
+    },
   },
   run: async (args, io) => (await import('./runCancelAll.js')).runCancelAll(args, io),
 };

@@ -10,7 +10,12 @@ export const checkCommand: CommandSpec = {
     'entry of --config that names FILE, or {} (the defaults). Exits 0 when all pass, 1 with every problem otherwise.',
   flags: {
     params: { type: 'string', value: 'JSON', description: 'params to validate, as JSON (default {})' },
-    config: { type: 'string', short: 'c', value: 'FILE', description: 'validate the params of every strategies: entry of this config that names FILE' },
+    config: {
+      type: 'string',
+      short: 'c',
+      value: 'FILE',
+      description: 'validate the params of every strategies: entry of this config that names FILE',
+    },
   },
   positionals: ['FILE'],
   run: async (args, io) => (await import('./runCheckStrategy.js')).runCheckStrategy(args, io),

@@ -13,4 +13,17 @@ import { startCommand } from './startCommand.js';
 import { statusCommand } from './statusCommand.js';
 
 /** Every `perpbot <command>`, in the order `perpbot --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [startCommand, setupCommand, statusCommand, cancelAllCommand, revokeSignerCommand, keysCommand, simCommand, historyCommand, reconcileCommand, chaosCommand, newCommand, checkCommand];
+export const COMMANDS: readonly CommandSpec[] = [
+  startCommand,
+  setupCommand,
+  statusCommand,
+  cancelAllCommand,
+  revokeSignerCommand,
+  keysCommand,
+  simCommand,
+  historyCommand,
+  reconcileCommand,
+  chaosCommand,
+  newCommand,
+  checkCommand,
+];

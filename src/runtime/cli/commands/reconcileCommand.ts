@@ -3,7 +3,14 @@ import { openJournal } from '../../journal/openJournal.js';
 import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
 import { describeBalance, describeDifference } from '../../journal/reconciliationReport.js';
 import { accountOf, ACCOUNT_FLAG } from '../accountFlag.js';
-import { cliVenueWait, configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, remoteVenue } from '../cliContext.js';
+import {
+  cliVenueWait,
+  configuredMarkets,
+  createCliLogger,
+  createCliRestClient,
+  loadCliConfig,
+  remoteVenue,
+} from '../cliContext.js';
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 import { booleanFlag } from '../parseCommandArgs.js';
 import { readsWithSignal } from '../readsWithSignal.js';
@@ -33,7 +40,11 @@ export const reconcileCommand: CommandSpec = {
     try {
       // Safe to run again after a failed read: with unknown orders left alone, every venue read
       // comes before the first journal write.
-      const report = await cliVenueWait(config, io, log)('reading the venue to reconcile the journal', (signal) =>
+      const report = await cliVenueWait(
+        config,
+        io,
+        log,
+      )('reading the venue to reconcile the journal', (signal) =>
         reconcileWithVenue({
           journal,
           rest: readsWithSignal(rest, signal),
@@ -45,7 +56,10 @@ export const reconcileCommand: CommandSpec = {
           apply: booleanFlag(args, 'apply'),
         }),
       );
-      if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+      if (booleanFlag(args, 'json'))
+        io.stdout.write(
+          `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`,
+        );
       else {
         io.stdout.write(`account  ${account}\njournal  ${journal.path}\n`);
         io.stdout.write(`${describeBalance(report.balance)}\n`);

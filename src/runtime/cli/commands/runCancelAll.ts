@@ -1,5 +1,14 @@
 import { cancelAllFailure, cancelAllMarkets } from '../cancelAllMarkets.js';
-import { cliVenueWait, configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue, selectorsOf } from '../cliContext.js';
+import {
+  cliVenueWait,
+  configuredMarkets,
+  createCliLogger,
+  createCliRestClient,
+  loadCliConfig,
+  loadCliKeys,
+  remoteVenue,
+  selectorsOf,
+} from '../cliContext.js';
 import { integerFlag } from '../parseCommandArgs.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
@@ -24,7 +33,11 @@ export async function runCancelAll(args: ParsedArgs, io: CliIo): Promise<number>
     signal: io.shutdown,
   });
   for (const outcome of outcomes) {
-    io.stdout.write(outcome.ok ? `market ${outcome.marketId}: cancel-all done (tx ${outcome.txHash ?? '-'})\n` : `market ${outcome.marketId}: cancel-all FAILED\n`);
+    io.stdout.write(
+      outcome.ok
+        ? `market ${outcome.marketId}: cancel-all done (tx ${outcome.txHash ?? '-'})\n`
+        : `market ${outcome.marketId}: cancel-all FAILED\n`,
+    );
   }
   const failure = cancelAllFailure(outcomes);
   if (failure !== undefined) throw failure;

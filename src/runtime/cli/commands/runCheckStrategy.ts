@@ -15,13 +15,19 @@ import { typeCheckStrategy } from './typeCheckStrategy.js';
 export async function runCheckStrategy(args: ParsedArgs, io: CliIo): Promise<number> {
   const given = args.positionals[0] ?? '';
   const file = resolve(io.cwd, given);
-  if (!existsSync(file)) throw new CliUsageError(`perpbot check: no file ${given}`, ['give the path of a strategy module, e.g. strategies/mine.ts']);
+  if (!existsSync(file))
+    throw new CliUsageError(`perpbot check: no file ${given}`, [
+      'give the path of a strategy module, e.g. strategies/mine.ts',
+    ]);
   const shown = relative(io.cwd, file) || given;
   const out = (line: string) => io.stdout.write(`${line}\n`);
   let ok = true;
 
   const types = typeCheckStrategy(file);
-  if (types.ok) out(`types   ok (TypeScript ${types.typescriptVersion}${types.tsconfig === undefined ? ', strict defaults' : `, ${relative(io.cwd, types.tsconfig)}`})`);
+  if (types.ok)
+    out(
+      `types   ok (TypeScript ${types.typescriptVersion}${types.tsconfig === undefined ? ', strict defaults' : `, ${relative(io.cwd, types.tsconfig)}`})`,
+    );
   else {
     ok = false;
     out(`types   ${types.problems.length} problem(s):`);
@@ -44,7 +50,10 @@ export async function runCheckStrategy(args: ParsedArgs, io: CliIo): Promise<num
     if (result.success) out(`params  ok (${label}): ${JSON.stringify(result.data)}`);
     else {
       ok = false;
-      for (const issue of result.error.issues) out(`params  ${label}${issue.path.length === 0 ? '' : `.${issue.path.map(String).join('.')}`}: ${issue.message}`);
+      for (const issue of result.error.issues)
+        out(
+          `params  ${label}${issue.path.length === 0 ? '' : `.${issue.path.map(String).join('.')}`}: ${issue.message}`,
+        );
     }
   }
   out(ok ? `${shown}: ok` : `${shown}: not ok`);
@@ -60,15 +69,22 @@ async function paramSets(args: ParsedArgs, io: CliIo, file: string): Promise<{ l
     try {
       sets.push({ label: '--params', params: JSON.parse(json) as unknown });
     } catch (error) {
-      throw new CliUsageError(`perpbot check: --params is not JSON (${error instanceof Error ? error.message : String(error)})`, ['e.g. --params \'{"size":"0.001"}\'']);
+      throw new CliUsageError(
+        `perpbot check: --params is not JSON (${error instanceof Error ? error.message : String(error)})`,
+        ['e.g. --params \'{"size":"0.001"}\''],
+      );
     }
   }
   if (configPath !== undefined) {
     const config = await loadConfig({ path: resolve(io.cwd, configPath), env: io.env });
     config.strategies.forEach((entry, index) => {
-      if (resolve(io.cwd, entry.module) === file) sets.push({ label: `strategies[${index}].params`, params: entry.params });
+      if (resolve(io.cwd, entry.module) === file)
+        sets.push({ label: `strategies[${index}].params`, params: entry.params });
     });
-    if (sets.length === (json === undefined ? 0 : 1)) throw new CliUsageError(`perpbot check: no strategies: entry of ${configPath} names ${relative(io.cwd, file)}`, ['check the module: path of its entries']);
+    if (sets.length === (json === undefined ? 0 : 1))
+      throw new CliUsageError(`perpbot check: no strategies: entry of ${configPath} names ${relative(io.cwd, file)}`, [
+        'check the module: path of its entries',
+      ]);
   }
   if (sets.length === 0) sets.push({ label: 'defaults {}', params: {} });
   return sets;

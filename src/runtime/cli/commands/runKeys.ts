@@ -9,7 +9,9 @@ import type { ParsedArgs } from '../commandSpec.js';
 /** `perpbot keys new`: writes the two key files and prints only addresses and paths. */
 export async function runKeysNew(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.positionals[0] !== 'new') {
-    throw new CliUsageError(`perpbot keys: unknown subcommand ${JSON.stringify(args.positionals[0])}`, ['usage: perpbot keys new [--dir DIR]']);
+    throw new CliUsageError(`perpbot keys: unknown subcommand ${JSON.stringify(args.positionals[0])}`, [
+      'usage: perpbot keys new [--dir DIR]',
+    ]);
   }
   const dir = resolve(io.cwd, stringFlag(args, 'dir') ?? DEFAULT_KEY_DIR);
   const created = await createKeyFiles(dir);

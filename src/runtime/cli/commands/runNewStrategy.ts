@@ -11,15 +11,21 @@ const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /** `perpbot new strategy NAME`: the two files, never over existing ones, and what to run next. */
 export async function runNewStrategy(args: ParsedArgs, io: CliIo): Promise<number> {
   const [kind, name] = args.positionals;
-  if (kind !== 'strategy') throw new CliUsageError(`perpbot new: unknown kind ${JSON.stringify(kind)}`, ['usage: perpbot new strategy NAME']);
+  if (kind !== 'strategy')
+    throw new CliUsageError(`perpbot new: unknown kind ${JSON.stringify(kind)}`, ['usage: perpbot new strategy NAME']);
   if (name === undefined || !NAME.test(name)) {
-    throw new CliUsageError(`perpbot new strategy: ${JSON.stringify(name)} is not a strategy name`, ['use letters, digits, _ and -, starting with a letter (at most 64), e.g. perpbot new strategy my-twap']);
+    throw new CliUsageError(`perpbot new strategy: ${JSON.stringify(name)} is not a strategy name`, [
+      'use letters, digits, _ and -, starting with a letter (at most 64), e.g. perpbot new strategy my-twap',
+    ]);
   }
   const file = strategyFileName(name);
   const strategyPath = join(io.cwd, 'strategies', `${file}.ts`);
   const testPath = join(io.cwd, 'test', `${file}.test.ts`);
   for (const path of [strategyPath, testPath]) {
-    if (existsSync(path)) throw new CliUsageError(`perpbot new strategy: ${relative(io.cwd, path)} already exists`, ['choose another name, or move the file away first']);
+    if (existsSync(path))
+      throw new CliUsageError(`perpbot new strategy: ${relative(io.cwd, path)} already exists`, [
+        'choose another name, or move the file away first',
+      ]);
   }
   mkdirSync(join(io.cwd, 'strategies'), { recursive: true });
   mkdirSync(join(io.cwd, 'test'), { recursive: true });
@@ -37,7 +43,10 @@ export async function runNewStrategy(args: ParsedArgs, io: CliIo): Promise<numbe
       '  npx perpbot start --config bot.yaml',
       '      run it on the embedded simulator, with this bot.yaml:',
       '',
-      ...configSnippet(name).trimEnd().split('\n').map((line) => `    ${line}`),
+      ...configSnippet(name)
+        .trimEnd()
+        .split('\n')
+        .map((line) => `    ${line}`),
       '',
     ].join('\n'),
   );

@@ -1,5 +1,12 @@
 import { revokeSigner } from '../../setup/revokeSigner.js';
-import { cliVenueWait, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, remoteVenue } from '../cliContext.js';
+import {
+  cliVenueWait,
+  createCliLogger,
+  createCliRestClient,
+  loadCliConfig,
+  loadCliKeys,
+  remoteVenue,
+} from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 
@@ -18,6 +25,8 @@ export async function runRevokeSigner(args: ParsedArgs, io: CliIo): Promise<numb
     signal: io.shutdown,
     wait: cliVenueWait(config, io, log),
   });
-  io.stdout.write(`signer ${result.signer} revoked (status ${result.status}${result.transactionHash === undefined ? ', already revoked' : `, tx ${result.transactionHash}`})\n`);
+  io.stdout.write(
+    `signer ${result.signer} revoked (status ${result.status}${result.transactionHash === undefined ? ', already revoked' : `, tx ${result.transactionHash}`})\n`,
+  );
   return 0;
 }

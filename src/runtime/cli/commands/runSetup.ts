@@ -1,6 +1,16 @@
 import { decimalToWei } from '../../../core/decimal.js';
 import { setupAccount, type SetupResult } from '../../setup/setupAccount.js';
-import { cliVenueWait, configuredMarkets, createCliLogger, createCliRestClient, loadCliConfig, loadCliKeys, logLevelFlag, remoteVenue, selectorsOf } from '../cliContext.js';
+import {
+  cliVenueWait,
+  configuredMarkets,
+  createCliLogger,
+  createCliRestClient,
+  loadCliConfig,
+  loadCliKeys,
+  logLevelFlag,
+  remoteVenue,
+  selectorsOf,
+} from '../cliContext.js';
 import { CliUsageError } from '../cliUsageError.js';
 import { booleanFlag, integerFlag, stringFlag } from '../parseCommandArgs.js';
 import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './setupCommand.js';
@@ -21,7 +31,9 @@ function summary(result: SetupResult): string {
   ];
   if (result.jwt !== undefined) {
     const a = result.jwt.approval;
-    lines.push(`jwt      login works (token not stored); operator hub ${a.operator} approved for ${a.budget} USD until ${new Date(a.allowanceExpiry * 1000).toISOString()}`);
+    lines.push(
+      `jwt      login works (token not stored); operator hub ${a.operator} approved for ${a.budget} USD until ${new Date(a.allowanceExpiry * 1000).toISOString()}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -31,10 +43,13 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
   const budget = stringFlag(args, 'budget') ?? DEFAULT_BUDGET_USD;
   const days = integerFlag(args, 'allowance-days', 1, 3650) ?? DEFAULT_ALLOWANCE_DAYS;
   try {
-    if (decimalToWei(budget, '--budget') <= 0n) throw new CliUsageError(`--budget: expected a positive USD amount, got ${JSON.stringify(budget)}`);
+    if (decimalToWei(budget, '--budget') <= 0n)
+      throw new CliUsageError(`--budget: expected a positive USD amount, got ${JSON.stringify(budget)}`);
   } catch (error) {
     if (error instanceof CliUsageError) throw error;
-    throw new CliUsageError(`--budget: invalid value ${JSON.stringify(budget)}; expected a USD amount such as 1000 or 250.5`);
+    throw new CliUsageError(
+      `--budget: invalid value ${JSON.stringify(budget)}; expected a USD amount such as 1000 or 250.5`,
+    );
   }
   const level = logLevelFlag(args);
   const config = await loadCliConfig(args, io);
@@ -55,9 +70,18 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
     clock: io.clock,
     log,
     faucet,
-    registration: { attempts: config.engine.registration_retry.attempts, baseMs: config.engine.registration_retry.base_ms },
+    registration: {
+      attempts: config.engine.registration_retry.attempts,
+      baseMs: config.engine.registration_retry.base_ms,
+    },
     ...(faucet && firstMarket !== undefined
-      ? { tradingProbe: { marketId: firstMarket, selectors: selectorsOf(config), deadlineSeconds: config.auth.permit_deadline_seconds } }
+      ? {
+          tradingProbe: {
+            marketId: firstMarket,
+            selectors: selectorsOf(config),
+            deadlineSeconds: config.auth.permit_deadline_seconds,
+          },
+        }
       : {}),
     ...(jwt ? { jwt: { budget, validForSeconds: days * 86_400 } } : {}),
     signal: io.shutdown,

@@ -9,7 +9,14 @@ import type { ParsedArgs } from '../commandSpec.js';
 
 // src/runtime/cli/commands -> src/sim/cli.ts (dist/sim/cli.js in the installed package: no loader needed).
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const SIM_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sim', FROM_SOURCE ? 'cli.ts' : 'cli.js');
+const SIM_CLI = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'sim',
+  FROM_SOURCE ? 'cli.ts' : 'cli.js',
+);
 
 function signalNumber(signal: NodeJS.Signals): number {
   return signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1;
@@ -29,14 +36,20 @@ export async function runSim(_args: ParsedArgs, io: CliIo, raw: readonly string[
   try {
     help = parseSimCliArgs(raw).help;
   } catch (error) {
-    throw new CliUsageError(`sim: ${error instanceof Error ? error.message : String(error)}`, ['run perpbot sim --help']);
+    throw new CliUsageError(`sim: ${error instanceof Error ? error.message : String(error)}`, [
+      'run perpbot sim --help',
+    ]);
   }
   if (help) {
     io.stdout.write(simHelp());
     return 0;
   }
   const loader = FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
-  const child = spawn(process.execPath, [...loader, SIM_CLI, ...raw], { stdio: 'inherit', cwd: io.cwd, env: { ...io.env } });
+  const child = spawn(process.execPath, [...loader, SIM_CLI, ...raw], {
+    stdio: 'inherit',
+    cwd: io.cwd,
+    env: { ...io.env },
+  });
   const forward = (): void => {
     child.kill('SIGTERM');
   };

@@ -11,9 +11,17 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
   const level = logLevelFlag(args);
   const loaded = await loadCliConfig(args, io);
   const controlPort = integerFlag(args, 'control-port', 0, 65_535);
-  const dryRun: Config = booleanFlag(args, 'dry-run') ? { ...loaded, engine: { ...loaded.engine, dry_run: true } } : loaded;
+  const dryRun: Config = booleanFlag(args, 'dry-run')
+    ? { ...loaded, engine: { ...loaded.engine, dry_run: true } }
+    : loaded;
   // --control-port turns the control server on (or moves it), keeping the rest of control:.
-  const config: Config = controlPort === undefined ? dryRun : { ...dryRun, control: { host: '127.0.0.1', token_env: 'PERPBOT_CONTROL_TOKEN', ...dryRun.control, port: controlPort } };
+  const config: Config =
+    controlPort === undefined
+      ? dryRun
+      : {
+          ...dryRun,
+          control: { host: '127.0.0.1', token_env: 'PERPBOT_CONTROL_TOKEN', ...dryRun.control, port: controlPort },
+        };
   const logger = createCliLogger(config, io.stdout, level);
   try {
     await startBot({

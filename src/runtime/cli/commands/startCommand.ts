@@ -11,8 +11,17 @@ export const startCommand: CommandSpec = {
   flags: {
     ...CONFIG_FLAGS,
     'dry-run': { type: 'boolean', description: 'build, sign and log every action but send none (engine.dry_run)' },
-    'log-level': { type: 'string', value: 'LEVEL', description: 'fatal, error, warn, info, debug, trace or silent (overrides logging.level)' },
-    'control-port': { type: 'string', value: 'N', description: 'serve /health, /ready, /metrics, /api/status and the dashboard on 127.0.0.1:N (0 picks a free port; overrides control.port)' },
+    'log-level': {
+      type: 'string',
+      value: 'LEVEL',
+      description: 'fatal, error, warn, info, debug, trace or silent (overrides logging.level)',
+    },
+    'control-port': {
+      type: 'string',
+      value: 'N',
+      description:
+        'serve /health, /ready, /metrics, /api/status and the dashboard on 127.0.0.1:N (0 picks a free port; overrides control.port)',
+    },
   },
   run: async (args, io) => (await import('./runStart.js')).runStart(args, io),
 };

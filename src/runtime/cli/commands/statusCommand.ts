@@ -8,7 +8,11 @@ export const statusCommand: CommandSpec = {
   flags: {
     ...CONFIG_FLAGS,
     json: { type: 'boolean', description: 'print JSON instead of tables' },
-    market: { type: 'string', value: 'N', description: 'only this market (default: every market of the configured strategies)' },
+    market: {
+      type: 'string',
+      value: 'N',
+      description: 'only this market (default: every market of the configured strategies)',
+    },
     account: ACCOUNT_FLAG,
   },
   run: async (args, io) => (await import('./runStatus.js')).runStatus(args, io),

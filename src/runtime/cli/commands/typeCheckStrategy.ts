@@ -33,7 +33,8 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
   let options = DEFAULT_OPTIONS;
   if (tsconfig !== undefined) {
     const read = ts.readConfigFile(tsconfig, (path) => ts.sys.readFile(path));
-    if (read.error !== undefined) return { ok: false, problems: [format([read.error])], tsconfig, typescriptVersion: ts.version };
+    if (read.error !== undefined)
+      return { ok: false, problems: [format([read.error])], tsconfig, typescriptVersion: ts.version };
     options = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(tsconfig)).options;
   }
   const program = ts.createProgram({ rootNames: [file], options: { ...options, noEmit: true, incremental: false } });
@@ -47,5 +48,9 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
 }
 
 function format(diagnostics: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' });
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => process.cwd(),
+    getNewLine: () => '\n',
+  });
 }

@@ -12,7 +12,8 @@
     if (el !== null) el.textContent = text;
     return el;
   };
-  const signClass = (value) => (value === null || value === undefined ? '' : value.startsWith('-') ? 'neg' : /^0*(\.0*)?$/.test(value) ? '' : 'pos');
+  const signClass = (value) =>
+    value === null || value === undefined ? '' : value.startsWith('-') ? 'neg' : /^0*(\.0*)?$/.test(value) ? '' : 'pos';
   const show = (value) => (value === null || value === undefined ? '–' : String(value));
   const time = (ms) => new Date(ms).toISOString().slice(11, 19);
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -106,7 +107,11 @@
     setText('account', status.account);
     badge('mode', status.mode, status.mode === 'trading' ? 'good' : status.mode === 'degraded' ? 'warn' : 'bad');
     badge('ready', status.ready.ready ? 'ready' : 'not ready', status.ready.ready ? 'good' : 'bad');
-    badge('kill-switch', status.killSwitch.tripped ? 'kill switch tripped' : 'kill switch armed', status.killSwitch.tripped ? 'bad' : 'good');
+    badge(
+      'kill-switch',
+      status.killSwitch.tripped ? 'kill switch tripped' : 'kill switch armed',
+      status.killSwitch.tripped ? 'bad' : 'good',
+    );
     byTestId('dry-run').classList.toggle('hidden', !status.dryRun);
     setText('updated', time(status.generatedAtMs));
     setText('seq', String(status.seq));
@@ -150,11 +155,26 @@
       (s) => [
         cell(s.name, { field: 'name' }),
         cell(s.status, { field: 'status', cls: s.status === 'failed' ? 'neg' : '' }),
-        cell(s.positions.length === 0 ? '0' : s.positions.map((p) => (s.markets.length > 1 ? `${p.marketId}: ${p.signedSize}` : p.signedSize)).join(', '), { num: true, field: 'position' }),
+        cell(
+          s.positions.length === 0
+            ? '0'
+            : s.positions
+                .map((p) => (s.markets.length > 1 ? `${p.marketId}: ${p.signedSize}` : p.signedSize))
+                .join(', '),
+          { num: true, field: 'position' },
+        ),
         cell(s.pnl === null ? null : s.pnl.total, { num: true, field: 'pnl', cls: signClass(s.pnl && s.pnl.total) }),
         cell(s.openOrders, { num: true, field: 'openOrders' }),
-        cell(s.feed.stale ? `reduce-only: ${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')}` : 'fresh', { field: 'feed', cls: s.feed.stale ? 'stale' : '' }),
-        cell(s.killSwitch.tripped ? 'tripped' : 'armed', { field: 'killSwitch', cls: s.killSwitch.tripped ? 'neg' : '' }),
+        cell(
+          s.feed.stale
+            ? `reduce-only: ${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')}`
+            : 'fresh',
+          { field: 'feed', cls: s.feed.stale ? 'stale' : '' },
+        ),
+        cell(s.killSwitch.tripped ? 'tripped' : 'armed', {
+          field: 'killSwitch',
+          cls: s.killSwitch.tripped ? 'neg' : '',
+        }),
       ],
       'no strategies',
     );
@@ -190,13 +210,19 @@
     );
     fill(
       'streams',
-      status.streams.map((s) => ({ key: ['stream', s.marketId === undefined ? s.channel : `${s.channel}:${s.marketId}`], value: s })),
+      status.streams.map((s) => ({
+        key: ['stream', s.marketId === undefined ? s.channel : `${s.channel}:${s.marketId}`],
+        value: s,
+      })),
       (s) => [
         cell(s.channel, { field: 'channel' }),
         cell(s.marketId === undefined ? 'account' : s.marketId, { field: 'marketId' }),
         cell(seconds(s.ageMs), { num: true, field: 'age' }),
         cell(s.budgetMs === undefined ? '–' : seconds(s.budgetMs), { num: true, field: 'budget' }),
-        cell(s.stale ? 'stale' : s.lastAtMs === null ? 'no message yet' : 'fresh', { field: 'state', cls: s.stale ? 'stale' : '' }),
+        cell(s.stale ? 'stale' : s.lastAtMs === null ? 'no message yet' : 'fresh', {
+          field: 'state',
+          cls: s.stale ? 'stale' : '',
+        }),
       ],
       'none',
     );

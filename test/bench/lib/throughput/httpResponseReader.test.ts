@@ -9,7 +9,12 @@ describe('HttpResponseReader', () => {
     const reader = new HttpResponseReader();
     const text = Buffer.from(response(200, '{"data":{"order_id":"0xé"}}'));
     const cuts = [5, 40, text.length - 3];
-    const parts = [text.subarray(0, cuts[0]), text.subarray(cuts[0], cuts[1]), text.subarray(cuts[1], cuts[2]), text.subarray(cuts[2])];
+    const parts = [
+      text.subarray(0, cuts[0]),
+      text.subarray(cuts[0], cuts[1]),
+      text.subarray(cuts[1], cuts[2]),
+      text.subarray(cuts[2]),
+    ];
     expect(parts.slice(0, 3).flatMap((p) => reader.push(p))).toEqual([]);
     expect(reader.push(parts[3]!)).toEqual([{ status: 200, body: '{"data":{"order_id":"0xé"}}' }]);
   });
@@ -24,6 +29,8 @@ describe('HttpResponseReader', () => {
 
   it('refuses a response without a content length rather than miscounting answers', () => {
     const reader = new HttpResponseReader();
-    expect(() => reader.push(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'))).toThrow(/content-length/);
+    expect(() => reader.push(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'))).toThrow(
+      /content-length/,
+    );
   });
 });

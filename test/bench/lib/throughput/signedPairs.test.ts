@@ -14,7 +14,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: string): Promise<{ status: number; text: string }> {
-  const answer = await fetch(`${sim.restUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const answer = await fetch(`${sim.restUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return { status: answer.status, text: await answer.text() };
 }
 
@@ -35,12 +39,15 @@ describe('pre-signed place-then-cancel pairs', () => {
         const request = slice[index]!;
         const answer = await post(request.path, request.body);
         expect(answer, `${request.kind} #${request.pair}`).toMatchObject({ status: 200 });
-        if (request.kind === 'place') orderIds.push((JSON.parse(answer.text) as { data: { order_id: string } }).data.order_id);
+        if (request.kind === 'place')
+          orderIds.push((JSON.parse(answer.text) as { data: { order_id: string } }).data.order_id);
         scheduler.answered(index, true);
       }
       expect(scheduler.done).toBe(true);
     }
-    expect(orderIds.map((id) => BigInt(`0x${id.slice(2, 18)}`) >> 1n)).toEqual([0n, 1n, 2n, 3n, 4n].map((k) => account.firstSequence + k));
+    expect(orderIds.map((id) => BigInt(`0x${id.slice(2, 18)}`) >> 1n)).toEqual(
+      [0n, 1n, 2n, 3n, 4n].map((k) => account.firstSequence + k),
+    );
     // Every order was cancelled: nothing of the account rests.
     const open = await fetch(`${sim.restUrl}/v1/orders/open?account=${account.signer.account}&market_id=1`);
     expect(((await open.json()) as { data: { orders: unknown[] } }).data.orders).toEqual([]);

@@ -7,7 +7,8 @@ describe('oracleFrames', () => {
     const frames = oracleFrames(50);
     const decoded = frames.map((f) => decodeServerFrame(f));
     const marks = decoded.map((d) => {
-      if (d.kind !== 'channel' || d.message.channel !== 'oracle') throw new Error(`not an oracle message: ${JSON.stringify(d).slice(0, 200)}`);
+      if (d.kind !== 'channel' || d.message.channel !== 'oracle')
+        throw new Error(`not an oracle message: ${JSON.stringify(d).slice(0, 200)}`);
       return { block: d.message.blockNumber, mark: d.message.prices.get(1)?.markPrice, markets: d.message.prices.size };
     });
     expect(marks.map((m) => m.block)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));

@@ -36,9 +36,14 @@ describe('stampWire', () => {
     expect(stamps.writeAt).toBeUndefined();
 
     const beforeFetch = performance.now();
-    const answer = await fetch(`${venue.url}/v1/orders/place`, { method: 'POST', body: '{"market_id":1,"permit":{"signature":"x"}}' });
+    const answer = await fetch(`${venue.url}/v1/orders/place`, {
+      method: 'POST',
+      body: '{"market_id":1,"permit":{"signature":"x"}}',
+    });
     expect(answer.status).toBe(200);
-    expect((await answer.json()) as unknown).toMatchObject({ data: { order_id: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    expect(await answer.json()).toMatchObject({
+      data: { order_id: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    });
     expect(stamps.writeAt).toBeGreaterThanOrEqual(beforeFetch);
     expect(stamps.writes).toBe(1);
     expect(stamps.chunks).toBe(1);

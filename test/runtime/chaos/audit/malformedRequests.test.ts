@@ -9,7 +9,11 @@ describe('malformedRequests', () => {
   });
 
   it('fails on either count and shows what the venue said', () => {
-    const signer = malformedRequests({ signerNotAuthorized: 1, invalidArgument: 0, samples: ['POST /v1/orders/place: FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(0xabc)'] });
+    const signer = malformedRequests({
+      signerNotAuthorized: 1,
+      invalidArgument: 0,
+      samples: ['POST /v1/orders/place: FailedPrecondition: PlaceOrder reverted: SignerNotAuthorized(0xabc)'],
+    });
     expect(signer.ok).toBe(false);
     expect(signer.detail).toContain('SignerNotAuthorized(0xabc)');
     expect(malformedRequests({ signerNotAuthorized: 0, invalidArgument: 2, samples: [] }).ok).toBe(false);

@@ -4,7 +4,15 @@ import { failedIntentOf } from '../../../../src/runtime/chaos/journalTruth.js';
 
 describe('nonceErrors', () => {
   it('holds when no failed outcome carries a nonce error kind', () => {
-    const failed = [failedIntentOf('i-1', JSON.stringify({ type: 'failed', error: { code: 'VENUE_REJECTED', kind: 'Unknown', message: 'OrderNotFound(7)' } }))];
+    const failed = [
+      failedIntentOf(
+        'i-1',
+        JSON.stringify({
+          type: 'failed',
+          error: { code: 'VENUE_REJECTED', kind: 'Unknown', message: 'OrderNotFound(7)' },
+        }),
+      ),
+    ];
     const result = nonceErrors(failed, 40);
     expect(result.ok).toBe(true);
     expect(result.measured).toBe('0 of 40 intents');
@@ -12,7 +20,12 @@ describe('nonceErrors', () => {
 
   it('fails on each of NonceUsed, InvalidNonceAnchor and InvalidNonceIndex, naming the intent', () => {
     for (const kind of ['NonceUsed', 'InvalidNonceAnchor', 'InvalidNonceIndex']) {
-      const failed = [failedIntentOf('i-7', JSON.stringify({ type: 'failed', error: { code: 'VENUE_REJECTED', kind, message: `${kind}(5)` } }))];
+      const failed = [
+        failedIntentOf(
+          'i-7',
+          JSON.stringify({ type: 'failed', error: { code: 'VENUE_REJECTED', kind, message: `${kind}(5)` } }),
+        ),
+      ];
       const result = nonceErrors(failed, 10);
       expect(result.ok, kind).toBe(false);
       expect(result.detail).toContain(`i-7 (${kind}: ${kind}(5))`);

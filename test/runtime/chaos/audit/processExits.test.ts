@@ -15,14 +15,23 @@ describe('processExits', () => {
     const result = processExits([
       { run: 1, startedAtMs: 0, endedAtMs: 10_000, exit: { code: 1, signal: null } },
       { run: 2, startedAtMs: 11_000, endedAtMs: 60_000, exit: { code: 1, signal: null, planned: 'stop' } },
-      { run: 3, startedAtMs: 61_000, endedAtMs: 90_000, exit: { code: null, signal: 'SIGKILL', planned: 'stop', forced: true } },
+      {
+        run: 3,
+        startedAtMs: 61_000,
+        endedAtMs: 90_000,
+        exit: { code: null, signal: 'SIGKILL', planned: 'stop', forced: true },
+      },
     ]);
     expect(result.ok).toBe(false);
     expect(result.measured).toBe('3 of 3 exits');
-    expect(result.detail).toBe('run 1: by itself, exit code 1; run 2: on the final stop, exit code 1; run 3: stop did not finish in time, killed by SIGKILL');
+    expect(result.detail).toBe(
+      'run 1: by itself, exit code 1; run 2: on the final stop, exit code 1; run 3: stop did not finish in time, killed by SIGKILL',
+    );
   });
 
   it('fails when the planned crash did not end the process by SIGKILL', () => {
-    expect(processExits([{ run: 1, startedAtMs: 0, endedAtMs: 1, exit: { code: 0, signal: null, planned: 'crash' } }]).ok).toBe(false);
+    expect(
+      processExits([{ run: 1, startedAtMs: 0, endedAtMs: 1, exit: { code: 0, signal: null, planned: 'crash' } }]).ok,
+    ).toBe(false);
   });
 });

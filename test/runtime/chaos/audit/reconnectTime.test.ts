@@ -11,7 +11,12 @@ describe('reconnectTime', () => {
   });
 
   it('a trading line before the connection authenticated again does not end the reconnect', () => {
-    const events = [connection(10, 'reconnecting'), mode(10.5, 'trading'), connection(12, 'authenticated'), mode(13, 'trading')];
+    const events = [
+      connection(10, 'reconnecting'),
+      mode(10.5, 'trading'),
+      connection(12, 'authenticated'),
+      mode(13, 'trading'),
+    ];
     expect(reconnectsOf(events, [runOf(1, 0, 60)])).toEqual([{ run: 1, fromMs: 10_000, toMs: 13_000 }]);
   });
 
@@ -20,7 +25,14 @@ describe('reconnectTime', () => {
     const result = reconnectTime(events, [runOf(1, 0, 60)], { maxReconnectMs: 2_000, maxOutageMs: 300_000 }, 60_000);
     expect(result.ok).toBe(false);
     expect(result.detail).toBe('the longest reconnect took 2.0 s, at or past 2.0 s (--max-reconnect-ms)');
-    expect(reconnectTime([...reconnect(10, 0.3, 1.9)], [runOf(1, 0, 60)], { maxReconnectMs: 2_000, maxOutageMs: 300_000 }, 60_000).ok).toBe(true);
+    expect(
+      reconnectTime(
+        [...reconnect(10, 0.3, 1.9)],
+        [runOf(1, 0, 60)],
+        { maxReconnectMs: 2_000, maxOutageMs: 300_000 },
+        60_000,
+      ).ok,
+    ).toBe(true);
   });
 
   it('a reconnect cut short by the end of its run is apart; it fails only if it lasted the outage limit already', () => {
