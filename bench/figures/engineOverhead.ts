@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ActionSender } from '../../src/engine/actionSender.js';
+import type { ActionSender } from '../../src/engine/sending/actionSender.js';
 import { signPermit } from '../../src/protocol/permit.js';
 import { startSim } from '../../src/sim/startSim.js';
 import type { Figure, FigureBench } from '../lib/figure.js';

@@ -1,10 +1,10 @@
 import { systemClock } from '../../src/core/clock.js';
-import type { ActionSender } from '../../src/engine/actionSender.js';
+import type { ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
-import type { EngineJournal } from '../../src/engine/engineJournal.js';
-import { placeLimit } from '../../src/engine/intentBuilders.js';
-import type { PlaceLimitIntent } from '../../src/engine/intents.js';
+import type { EngineJournal } from '../../src/engine/tracking/engineJournal.js';
+import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import type { PlaceLimitIntent } from '../../src/engine/intents/intents.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import type { BenchAccount } from './simAccount.js';
 

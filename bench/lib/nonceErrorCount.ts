@@ -1,4 +1,4 @@
-import { NO_JOURNAL, type EngineJournal } from '../../src/engine/engineJournal.js';
+import { NO_JOURNAL, type EngineJournal } from '../../src/engine/tracking/engineJournal.js';
 
 /** The contract's nonce reverts (spec "Errors"): any of them in a burst is a bug, not noise. */
 export const NONCE_ERROR_PATTERN = /NonceUsed|InvalidNonceAnchor|InvalidNonceIndex/;

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { venueSender } from '../../src/engine/actionSender.js';
+import { venueSender } from '../../src/engine/sending/actionSender.js';
 import type { Figure, FigureBench } from './figure.js';
 import { benchAccountAt } from './simAccount.js';
 import { startSimProcess, type SimProcess } from './simProcess.js';

@@ -19,13 +19,13 @@ import type {
   PositionsMessage,
 } from '../venue/schemas/wsFramesPrivate.js';
 import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
-import type { ActionSender } from './actionSender.js';
+import type { ActionSender } from './sending/actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
-import { NO_JOURNAL, type EngineJournal } from './engineJournal.js';
-import { SessionPnl } from './sessionPnl.js';
+import { NO_JOURNAL, type EngineJournal } from './tracking/engineJournal.js';
+import { SessionPnl } from './tracking/sessionPnl.js';
 import type { PnlSnapshot } from './guards/killSwitch.js';
-import { ClientOrderIds } from './clientOrderIds.js';
-import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './executor.js';
+import { ClientOrderIds } from './intents/clientOrderIds.js';
+import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './sending/executor.js';
 import { FeedLostError } from './feedLostError.js';
 import { AdmissionGate } from './admission/admissionGate.js';
 import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
@@ -33,20 +33,20 @@ import { InFlightActions } from './admission/inFlightActions.js';
 import { OutageWatch } from './admission/outageWatch.js';
 import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
 import { TradingStoppedError, type StopCause } from './tradingStoppedError.js';
-import type { IntentOutcome } from './intentOutcome.js';
+import type { IntentOutcome } from './intents/intentOutcome.js';
 import {
   closePosition as closePositionIntent,
   cancel as cancelIntent,
   cancelAll as cancelAllIntent,
-} from './intentBuilders.js';
-import { isPlaceIntent, type Intent } from './intents.js';
-import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './landingEvidence.js';
-import type { MarketView } from './marketView.js';
-import { NonceAllocator } from './nonceAllocator.js';
-import { parseNonceState, type NoncePair } from './noncePair.js';
-import { OrderTracker, type TrackedFill, type TrackedOrder } from './orderTracker.js';
-import { rejection } from './rejection.js';
-import { readVenueSnapshot } from './venueSnapshot.js';
+} from './intents/intentBuilders.js';
+import { isPlaceIntent, type Intent } from './intents/intents.js';
+import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './sending/landingEvidence.js';
+import type { MarketView } from './checks/marketView.js';
+import { NonceAllocator } from './nonces/nonceAllocator.js';
+import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
+import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
+import { rejection } from './intents/rejection.js';
+import { readVenueSnapshot } from './tracking/venueSnapshot.js';
 
 /**
  * The execution engine: intents in, outcomes out. Owns the order tracker, the nonce allocator,

@@ -1,7 +1,7 @@
 export { Engine, type EngineOptions } from './engine.js';
 export { withEngineDefaults } from './engineConfig.js';
-export { dryRunSender, venueSender } from './actionSender.js';
-export { JwtSession } from './jwtSession.js';
+export { dryRunSender, venueSender } from './sending/actionSender.js';
+export { JwtSession } from './sending/jwtSession.js';
 export { FeedLostError } from './feedLostError.js';
 export {
   adjustIsolatedMargin,
@@ -12,7 +12,7 @@ export {
   placeMarket,
   setLeverage,
   setMarginMode,
-} from './intentBuilders.js';
-export { type Intent } from './intents.js';
-export { type IntentOutcome } from './intentOutcome.js';
-export { type Rejection } from './rejection.js';
+} from './intents/intentBuilders.js';
+export { type Intent } from './intents/intents.js';
+export { type IntentOutcome } from './intents/intentOutcome.js';
+export { type Rejection } from './intents/rejection.js';

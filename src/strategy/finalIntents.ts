@@ -1,6 +1,6 @@
 import { isObservable, type Observable } from 'rxjs';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
-import type { Intent } from '../engine/intents.js';
+import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
+import type { Intent } from '../engine/intents/intents.js';
 import type { FinalIntents } from './strategyDefinition.js';
 
 export interface FinalIntentsResult {

@@ -122,7 +122,7 @@ export type {
   AdjustIsolatedMarginIntent,
   Side,
   TimeInForce,
-} from '../engine/intents.js';
+} from '../engine/intents/intents.js';
 export type {
   AcceptedOutcome,
   DryRunOutcome,
@@ -130,8 +130,8 @@ export type {
   IntentOutcome,
   RefusedOutcome,
   UnknownOutcome,
-} from '../engine/intentOutcome.js';
-export type { Rejection, RejectionRule } from '../engine/rejection.js';
+} from '../engine/intents/intentOutcome.js';
+export type { Rejection, RejectionRule } from '../engine/intents/rejection.js';
 export {
   StrategyHost,
   type ExecutionPort,

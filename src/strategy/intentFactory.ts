@@ -7,7 +7,7 @@ import {
   placeMarket,
   setLeverage,
   setMarginMode,
-} from '../engine/intentBuilders.js';
+} from '../engine/intents/intentBuilders.js';
 import type {
   AdjustIsolatedMarginIntent,
   CancelAllIntent,
@@ -17,7 +17,7 @@ import type {
   PlaceMarketIntent,
   SetLeverageIntent,
   SetMarginModeIntent,
-} from '../engine/intents.js';
+} from '../engine/intents/intents.js';
 
 type Draft<T, Defaulted extends keyof T = never> = Omit<T, 'kind' | 'intentId' | 'strategy' | Defaulted> &
   Partial<Pick<T, Defaulted>>;

@@ -1,6 +1,6 @@
 import { compareDecimals, countUnits, multiplyUnits, type Rounding } from '../core/decimal.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
-import type { MarketView } from '../engine/marketView.js';
+import type { MarketView } from '../engine/checks/marketView.js';
 
 /**
  * Snapping prices and sizes to a market's grid before an intent leaves, so the strategy knows the

@@ -1,4 +1,4 @@
-import type { Side } from '../engine/intents.js';
+import type { Side } from '../engine/intents/intents.js';
 
 /**
  * One order's life as a strategy sees it, keyed by the intent that placed it. Per intent the

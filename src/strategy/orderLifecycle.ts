@@ -1,8 +1,8 @@
 import { Subject, type Observable } from 'rxjs';
 import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
-import type { Intent, Side } from '../engine/intents.js';
-import type { TrackedOrder } from '../engine/orderTracker.js';
+import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
+import type { Intent, Side } from '../engine/intents/intents.js';
+import type { TrackedOrder } from '../engine/tracking/orderTracker.js';
 import type { OrderEvent, OrderEventType } from './orderEvents.js';
 
 /** An order as the engine tracks it: the input of the lifecycle. */

@@ -1,6 +1,6 @@
 import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal, normalizeDecimal } from '../core/decimal.js';
 import { divideDecimals } from './decimalMath.js';
-import type { Side } from '../engine/intents.js';
+import type { Side } from '../engine/intents/intents.js';
 import type { PnlView } from './strategyViews.js';
 
 export interface PnlFill {

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
+import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { IntentFactory } from './intentFactory.js';
 import type { OrderEvent } from './orderEvents.js';
 import type { StrategyClock } from './strategyClock.js';

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { Intent } from '../engine/intents.js';
+import type { Intent } from '../engine/intents/intents.js';
 import type { StrategyContext } from './strategyContext.js';
 
 /**

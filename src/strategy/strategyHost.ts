@@ -1,8 +1,8 @@
 import { asyncScheduler, filter, of, Subscription, take, type Observable, type SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
-import type { Intent } from '../engine/intents.js';
+import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
+import type { Intent } from '../engine/intents/intents.js';
 import { contextStreams, LatestMarketData } from './contextStreams.js';
 import { sendFinalIntents } from './finalIntents.js';
 import { createIntentFactory } from './intentFactory.js';

@@ -1,5 +1,5 @@
-import type { Side } from '../engine/intents.js';
-import type { MarketView } from '../engine/marketView.js';
+import type { Side } from '../engine/intents/intents.js';
+import type { MarketView } from '../engine/checks/marketView.js';
 
 /**
  * What a strategy reads: small, stable, exact (decimal strings) views. The runtime maps the

@@ -5,7 +5,7 @@ import type {
   IntentOutcome,
   RefusedOutcome,
   UnknownOutcome,
-} from '../engine/intentOutcome.js';
+} from '../engine/intents/intentOutcome.js';
 import type {
   OrderCancelledEvent,
   OrderEvent,

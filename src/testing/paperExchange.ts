@@ -8,11 +8,11 @@ import {
   multiplyUnits,
   negateDecimal,
 } from '../core/decimal.js';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
-import type { Intent, PlaceLimitIntent, PlaceMarketIntent, Side, TimeInForce } from '../engine/intents.js';
-import type { MarketView } from '../engine/marketView.js';
-import type { OrderState } from '../engine/orderTracker.js';
-import { rejection, type RejectionRule } from '../engine/rejection.js';
+import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
+import type { Intent, PlaceLimitIntent, PlaceMarketIntent, Side, TimeInForce } from '../engine/intents/intents.js';
+import type { MarketView } from '../engine/checks/marketView.js';
+import type { OrderState } from '../engine/tracking/orderTracker.js';
+import { rejection, type RejectionRule } from '../engine/intents/rejection.js';
 import type { OrderUpdate } from '../strategy/orderLifecycle.js';
 import { PnlLedger } from '../strategy/pnlLedger.js';
 import type { BookView, FillView, OpenOrderSnapshot, PositionSnapshot, TradeView } from '../strategy/strategyViews.js';

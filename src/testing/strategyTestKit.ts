@@ -1,8 +1,8 @@
 import { BehaviorSubject, filter, Subject } from 'rxjs';
 import type { z } from 'zod';
-import type { IntentOutcome } from '../engine/intentOutcome.js';
-import type { Intent, IntentKind, Side } from '../engine/intents.js';
-import type { MarketView } from '../engine/marketView.js';
+import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
+import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
+import type { MarketView } from '../engine/checks/marketView.js';
 import type { OrderEvent } from '../strategy/orderEvents.js';
 import type { StrategyStreams } from '../strategy/strategyContext.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancel, placeLimit } from '../../src/engine/intentBuilders.js';
+import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { controlFileFor, readControlFile } from '../../src/runtime/control/controlFile.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startFaultyRestProxy, type FaultyRestProxy } from './support/faultyRestProxy.js';

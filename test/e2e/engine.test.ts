@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { Engine } from '../../src/engine/engine.js';
-import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import {
   adjustIsolatedMargin,
@@ -10,10 +10,10 @@ import {
   placeMarket,
   cancel,
   setLeverage,
-} from '../../src/engine/intentBuilders.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
-import type { EngineJournal } from '../../src/engine/engineJournal.js';
-import { JwtSession } from '../../src/engine/jwtSession.js';
+} from '../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import type { EngineJournal } from '../../src/engine/tracking/engineJournal.js';
+import { JwtSession } from '../../src/engine/sending/jwtSession.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient } from '../../src/venue/rest/restClient.js';

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, unixSeconds } from '../../src/core/clock.js';
-import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { cancel, placeLimit, placeMarket, setLeverage } from '../../src/engine/intentBuilders.js';
-import { noncePairKey, type NoncePair } from '../../src/engine/noncePair.js';
-import type { TrackedFill } from '../../src/engine/orderTracker.js';
-import { buildSignedRequest } from '../../src/engine/signedRequest.js';
+import { cancel, placeLimit, placeMarket, setLeverage } from '../../src/engine/intents/intentBuilders.js';
+import { noncePairKey, type NoncePair } from '../../src/engine/nonces/noncePair.js';
+import type { TrackedFill } from '../../src/engine/tracking/orderTracker.js';
+import { buildSignedRequest } from '../../src/engine/sending/signedRequest.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueError } from '../../src/venue/venueError.js';

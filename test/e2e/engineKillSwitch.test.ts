@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
-import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { FeedLostError } from '../../src/engine/feedLostError.js';
-import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intentBuilders.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
-import type { SignedRequest } from '../../src/engine/signedRequest.js';
+import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import type { SignedRequest } from '../../src/engine/sending/signedRequest.js';
 import { revokeSigner } from '../../src/runtime/setup/revokeSigner.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, unixSeconds, type Clock } from '../../src/core/clock.js';
-import { dryRunSender, venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { dryRunSender, venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults, type NonceConfig } from '../../src/engine/engineConfig.js';
-import { placeLimit } from '../../src/engine/intentBuilders.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
-import { noncePairKey, type NoncePair } from '../../src/engine/noncePair.js';
-import { buildSignedRequest, type SignedRequest } from '../../src/engine/signedRequest.js';
+import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import { noncePairKey, type NoncePair } from '../../src/engine/nonces/noncePair.js';
+import { buildSignedRequest, type SignedRequest } from '../../src/engine/sending/signedRequest.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { venueSender, type ActionSender } from '../../src/engine/actionSender.js';
+import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import type { GuardConfig } from '../../src/engine/engineConfig.js';
-import { placeLimit, placeMarket, setLeverage } from '../../src/engine/intentBuilders.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
-import type { SignedRequest } from '../../src/engine/signedRequest.js';
+import { placeLimit, placeMarket, setLeverage } from '../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import type { SignedRequest } from '../../src/engine/sending/signedRequest.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import { engineOnSim } from './support/engineOnSim.js';

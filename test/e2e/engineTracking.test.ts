@@ -2,11 +2,11 @@ import { filter, firstValueFrom, merge, NEVER, pairwise, type Observable } from 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { compareDecimals } from '../../src/core/decimal.js';
-import { venueSender } from '../../src/engine/actionSender.js';
+import { venueSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
-import { cancel, placeLimit } from '../../src/engine/intentBuilders.js';
-import type { OrderState, TrackedFill } from '../../src/engine/orderTracker.js';
+import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import type { OrderState, TrackedFill } from '../../src/engine/tracking/orderTracker.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { placeLimit } from '../../src/engine/intentBuilders.js';
+import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { reconcileWithVenue } from '../../src/runtime/journal/reconcileWithVenue.js';
 import type { Difference } from '../../src/runtime/journal/reconciliationReport.js';

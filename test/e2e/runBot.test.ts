@@ -9,7 +9,7 @@ import { runBot } from '../../src/runtime/runBot.js';
 import { revokeSigner } from '../../src/runtime/setup/revokeSigner.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { Engine } from '../../src/engine/engine.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount, grantAllowance } from './support/simAccount.js';
 

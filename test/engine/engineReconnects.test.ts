@@ -1,7 +1,7 @@
 import { NEVER, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { dryRunSender } from '../../src/engine/actionSender.js';
+import { dryRunSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { placeLimit, placeMarket, cancel, cancelAll, closePosition } from '../../src/engine/intentBuilders.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
+import { placeLimit, placeMarket, cancel, cancelAll, closePosition } from '../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import { OrderLifecycle, type OrderUpdate } from '../../src/strategy/orderLifecycle.js';
 import type { OrderEvent } from '../../src/strategy/orderEvents.js';
 

@@ -2,8 +2,8 @@ import { Subject, map, mergeMap, EMPTY, NEVER, of, type Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../src/core/clock.js';
-import type { IntentOutcome } from '../../src/engine/intentOutcome.js';
-import type { Intent } from '../../src/engine/intents.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import type { Intent } from '../../src/engine/intents/intents.js';
 import { defineStrategy } from '../../src/strategy/strategyDefinition.js';
 import {
   StrategyHost,

@@ -1,7 +1,7 @@
 import type { Address } from '../../../src/core/address.js';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
-import type { NoncePair } from '../../../src/engine/noncePair.js';
-import { buildSignedRequest } from '../../../src/engine/signedRequest.js';
+import type { NoncePair } from '../../../src/engine/nonces/noncePair.js';
+import { buildSignedRequest } from '../../../src/engine/sending/signedRequest.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { wideFromOrderId } from '../../../src/sim/exchange/orderIds.js';
 import { benchAccountAt } from '../simAccount.js';

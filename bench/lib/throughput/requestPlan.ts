@@ -1,4 +1,4 @@
-import { NONCE_BITS_PER_ANCHOR, type NoncePair } from '../../../src/engine/noncePair.js';
+import { NONCE_BITS_PER_ANCHOR, type NoncePair } from '../../../src/engine/nonces/noncePair.js';
 
 /**
  * The order of one load slice's signed requests: `pairs` place-then-cancel pairs, each cancel

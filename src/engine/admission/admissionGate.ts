@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import type { AccountState } from '../accountState.js';
+import type { AccountState } from '../tracking/accountState.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { fullBucket, recordAction, type TokenBucketState } from '../guards/actionRateLimit.js';
 import { evaluateGuards } from '../guards/evaluateGuards.js';
@@ -12,8 +12,8 @@ import {
   type KillSwitchState,
   type PnlSnapshot,
 } from '../guards/killSwitch.js';
-import type { Intent } from '../intents.js';
-import { rejection, type Rejection } from '../rejection.js';
+import type { Intent } from '../intents/intents.js';
+import { rejection, type Rejection } from '../intents/rejection.js';
 import type { InFlightActions, InFlightFilter, InFlightTicket } from './inFlightActions.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { isPlaceIntent, type Intent } from '../intents.js';
+import { isPlaceIntent, type Intent } from '../intents/intents.js';
 
 /**
  * The one count of actions in flight: from the first gate that admits an intent (its strategy's

@@ -2,8 +2,8 @@ import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { DegradedConfig } from '../engineConfig.js';
 import { ALLOW, refused, type GuardVerdict } from '../guards/guardState.js';
-import type { Intent } from '../intents.js';
-import { rejection } from '../rejection.js';
+import type { Intent } from '../intents/intents.js';
+import { rejection } from '../intents/rejection.js';
 
 /**
  * Whether the engine may trade, as strategies and the admission gate see it:

@@ -1,5 +1,5 @@
 import type { GuardConfig } from '../engineConfig.js';
-import type { Intent } from '../intents.js';
+import type { Intent } from '../intents/intents.js';
 import { checkActionRate } from './actionRateLimit.js';
 import { ALLOW, type Guard, type GuardState, type GuardVerdict } from './guardState.js';
 import { checkKillSwitch } from './killSwitch.js';

@@ -1,7 +1,7 @@
-import type { AccountState } from '../accountState.js';
+import type { AccountState } from '../tracking/accountState.js';
 import type { GuardConfig } from '../engineConfig.js';
-import type { Intent } from '../intents.js';
-import type { Rejection } from '../rejection.js';
+import type { Intent } from '../intents/intents.js';
+import type { Rejection } from '../intents/rejection.js';
 import type { KillSwitchState } from './killSwitch.js';
 import type { TokenBucketState } from './actionRateLimit.js';
 

@@ -1,7 +1,7 @@
 import { addDecimals, compareDecimals } from '../../core/decimal.js';
 import type { GuardConfig } from '../engineConfig.js';
-import { isRiskReducing, type Intent } from '../intents.js';
-import { rejection } from '../rejection.js';
+import { isRiskReducing, type Intent } from '../intents/intents.js';
+import { rejection } from '../intents/rejection.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { GuardConfig } from '../engineConfig.js';
-import type { Intent } from '../intents.js';
+import type { Intent } from '../intents/intents.js';
 import { ALLOW, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**

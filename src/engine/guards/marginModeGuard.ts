@@ -1,6 +1,6 @@
-import { countIn, marginModeOf, openPosition } from '../accountState.js';
-import type { Intent } from '../intents.js';
-import { rejection } from '../rejection.js';
+import { countIn, marginModeOf, openPosition } from '../tracking/accountState.js';
+import type { Intent } from '../intents/intents.js';
+import { rejection } from '../intents/rejection.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**

@@ -1,7 +1,7 @@
-import { countIn } from '../accountState.js';
+import { countIn } from '../tracking/accountState.js';
 import type { GuardConfig } from '../engineConfig.js';
-import type { Intent } from '../intents.js';
-import { rejection } from '../rejection.js';
+import type { Intent } from '../intents/intents.js';
+import { rejection } from '../intents/rejection.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**

@@ -1,8 +1,8 @@
-import { parsedDecimal } from '../parsedDecimal.js';
+import { parsedDecimal } from '../checks/parsedDecimal.js';
 import type { GuardConfig } from '../engineConfig.js';
-import { compareFixed, fixedText } from '../fixedPoint.js';
-import { isPlaceIntent, type Intent } from '../intents.js';
-import { rejection } from '../rejection.js';
+import { compareFixed, fixedText } from '../checks/fixedPoint.js';
+import { isPlaceIntent, type Intent } from '../intents/intents.js';
+import { rejection } from '../intents/rejection.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 import { notional, valuationPrice } from './orderExposure.js';
 

@@ -1,7 +1,7 @@
 import type { FixedPoint } from '../../core/decimal.js';
-import { parsedDecimal } from '../parsedDecimal.js';
-import { addFixed, multiplyFixed, negateFixed } from '../fixedPoint.js';
-import type { PlaceIntent } from '../intents.js';
+import { parsedDecimal } from '../checks/parsedDecimal.js';
+import { addFixed, multiplyFixed, negateFixed } from '../checks/fixedPoint.js';
+import type { PlaceIntent } from '../intents/intents.js';
 import type { GuardState } from './guardState.js';
 
 /**

@@ -1,7 +1,7 @@
 import { pairwise, startWith, Subscription, type Observable } from 'rxjs';
 import type { TradingState } from '../../engine/admission/tradingConditions.js';
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
-import type { TrackedFill } from '../../engine/orderTracker.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import type { TrackedFill } from '../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../venue/ws/connectionState.js';
 import { describeStale, type FreshnessChange } from '../freshness/freshnessBudgets.js';
 import type { Alert } from './webhookAlerts.js';

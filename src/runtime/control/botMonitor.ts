@@ -1,10 +1,10 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
-import type { PositionView } from '../../engine/accountState.js';
+import type { PositionView } from '../../engine/tracking/accountState.js';
 import type { TradingState } from '../../engine/admission/tradingConditions.js';
 import type { PnlSnapshot } from '../../engine/guards/killSwitch.js';
-import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/orderTracker.js';
+import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../venue/ws/connectionState.js';
 import type { FeedClock } from '../freshness/feedClock.js';
 import { describeStale, type FreshnessBudgets } from '../freshness/freshnessBudgets.js';

@@ -1,7 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import { ALLOW, refused, type GuardVerdict } from '../../engine/guards/guardState.js';
-import type { Intent } from '../../engine/intents.js';
-import { rejection } from '../../engine/rejection.js';
+import type { Intent } from '../../engine/intents/intents.js';
+import { rejection } from '../../engine/intents/rejection.js';
 import { FRESHNESS_CHANNELS, type FreshnessBudget, type FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import type { FeedClock } from './feedClock.js';
 

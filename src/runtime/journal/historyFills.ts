@@ -1,5 +1,5 @@
 import { addDecimals, compareDecimals } from '../../core/decimal.js';
-import { trackedFill } from '../../engine/orderTracker.js';
+import { trackedFill } from '../../engine/tracking/orderTracker.js';
 import type { OrderHistoryRecord } from '../../venue/schemas/restHistory.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { Journal } from './journal.js';

@@ -1,4 +1,4 @@
-import type { NonceState } from '../../engine/noncePair.js';
+import type { NonceState } from '../../engine/nonces/noncePair.js';
 import type { InFlightIntent } from './journalRows.js';
 
 /** The client_order_id a placement was sent with (from its journaled request bodies). */

@@ -1,11 +1,11 @@
-import type { TrackedFill } from '../../engine/orderTracker.js';
+import type { TrackedFill } from '../../engine/tracking/orderTracker.js';
 import type { Database, Statement } from 'better-sqlite3';
 import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
-import type { Intent } from '../../engine/intents.js';
-import type { NoncePair } from '../../engine/noncePair.js';
-import type { OrderState } from '../../engine/orderTracker.js';
-import type { Side } from '../../engine/intents.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import type { Intent } from '../../engine/intents/intents.js';
+import type { NoncePair } from '../../engine/nonces/noncePair.js';
+import type { OrderState } from '../../engine/tracking/orderTracker.js';
+import type { Side } from '../../engine/intents/intents.js';
 import {
   fillFromRow,
   orderFromRow,

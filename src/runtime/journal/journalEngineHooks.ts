@@ -1,4 +1,4 @@
-import type { EngineJournal } from '../../engine/engineJournal.js';
+import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import type { Journal } from './journal.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import type { FillLedger } from '../../engine/fillLedger.js';
+import type { FillLedger } from '../../engine/tracking/fillLedger.js';
 import type { Journal } from './journal.js';
 
 /**

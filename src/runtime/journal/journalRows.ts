@@ -1,5 +1,5 @@
-import type { OrderState } from '../../engine/orderTracker.js';
-import type { Side } from '../../engine/intents.js';
+import type { OrderState } from '../../engine/tracking/orderTracker.js';
+import type { Side } from '../../engine/intents/intents.js';
 
 type Row = Record<string, unknown>;
 

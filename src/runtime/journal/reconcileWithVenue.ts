@@ -7,10 +7,10 @@ import {
   negateDecimal,
   normalizeDecimal,
 } from '../../core/decimal.js';
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
-import type { IntentKind, Side } from '../../engine/intents.js';
-import { parseNonceState } from '../../engine/noncePair.js';
-import type { OrderState } from '../../engine/orderTracker.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import type { IntentKind, Side } from '../../engine/intents/intents.js';
+import { parseNonceState } from '../../engine/nonces/noncePair.js';
+import type { OrderState } from '../../engine/tracking/orderTracker.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';

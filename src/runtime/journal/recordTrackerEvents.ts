@@ -1,7 +1,7 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { addDecimals, compareDecimals } from '../../core/decimal.js';
-import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/orderTracker.js';
+import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type { Journal } from './journal.js';
 
 export interface TrackerEvents {

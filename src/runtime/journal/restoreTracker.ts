@@ -1,5 +1,5 @@
 import { compareDecimals } from '../../core/decimal.js';
-import type { OrderTracker } from '../../engine/orderTracker.js';
+import type { OrderTracker } from '../../engine/tracking/orderTracker.js';
 import type { Journal } from './journal.js';
 
 /**

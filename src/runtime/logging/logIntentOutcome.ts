@@ -1,5 +1,5 @@
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
-import { rejectionCode } from '../../engine/rejection.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import { rejectionCode } from '../../engine/intents/rejection.js';
 import type { Logger } from './createLogger.js';
 
 /**

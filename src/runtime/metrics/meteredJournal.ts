@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { EngineJournal } from '../../engine/engineJournal.js';
+import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import type { FeedClock } from '../freshness/feedClock.js';
 import type { BotMetrics } from './botMetrics.js';
 

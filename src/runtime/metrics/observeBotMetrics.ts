@@ -1,7 +1,7 @@
 import { Subscription, type Observable } from 'rxjs';
-import type { IntentOutcome } from '../../engine/intentOutcome.js';
-import type { TrackedFill } from '../../engine/orderTracker.js';
-import { rejectionCode } from '../../engine/rejection.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import type { TrackedFill } from '../../engine/tracking/orderTracker.js';
+import { rejectionCode } from '../../engine/intents/rejection.js';
 import type { FreshnessChange } from '../freshness/freshnessBudgets.js';
 import type { BotMetrics } from './botMetrics.js';
 

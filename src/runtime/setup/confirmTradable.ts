@@ -1,8 +1,8 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
-import { NonceAllocator } from '../../engine/nonceAllocator.js';
-import { parseNonceState } from '../../engine/noncePair.js';
+import { NonceAllocator } from '../../engine/nonces/nonceAllocator.js';
+import { parseNonceState } from '../../engine/nonces/noncePair.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';

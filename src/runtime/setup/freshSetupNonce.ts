@@ -1,5 +1,5 @@
 import type { Address } from '../../core/address.js';
-import { parseNonceState, type NoncePair } from '../../engine/noncePair.js';
+import { parseNonceState, type NoncePair } from '../../engine/nonces/noncePair.js';
 import { MAX_NONCE_ANCHOR } from '../../protocol/permit.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { SetupError } from './setupError.js';

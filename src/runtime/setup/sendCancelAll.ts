@@ -1,8 +1,8 @@
 import type { Address } from '../../core/address.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
 import { checkUint } from '../../core/integerRange.js';
-import type { NonceAllocator } from '../../engine/nonceAllocator.js';
-import { buildSignedRequest } from '../../engine/signedRequest.js';
+import type { NonceAllocator } from '../../engine/nonces/nonceAllocator.js';
+import { buildSignedRequest } from '../../engine/sending/signedRequest.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';

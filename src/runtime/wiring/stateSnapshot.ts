@@ -1,6 +1,6 @@
 import { compareDecimals, isDecimalString, multiplyDecimals, negateDecimal, addDecimals } from '../../core/decimal.js';
 import type { Engine } from '../../engine/engine.js';
-import type { TrackedOrder, TrackedPosition } from '../../engine/orderTracker.js';
+import type { TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type { FundingView, OpenOrderSnapshot, PositionSnapshot, StateSnapshot } from '../../strategy/strategyViews.js';
 import type { PositionExtras } from './venueExtras.js';
 

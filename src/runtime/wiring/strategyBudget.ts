@@ -5,8 +5,8 @@ import { checkKillSwitch } from '../../engine/guards/killSwitch.js';
 import { checkMaxOpenOrders } from '../../engine/guards/maxOpenOrders.js';
 import { checkMaxOrderNotional } from '../../engine/guards/maxOrderNotional.js';
 import { checkMaxPosition } from '../../engine/guards/maxPosition.js';
-import type { Intent } from '../../engine/intents.js';
-import type { Rejection, RejectionRule } from '../../engine/rejection.js';
+import type { Intent } from '../../engine/intents/intents.js';
+import type { Rejection, RejectionRule } from '../../engine/intents/rejection.js';
 import type { RiskLimits } from '../config/configSchema.js';
 import { guardLimitsOf } from './engineConfigFromConfig.js';
 

@@ -1,7 +1,7 @@
 import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
-import type { PositionView } from '../../engine/accountState.js';
+import type { PositionView } from '../../engine/tracking/accountState.js';
 import type { PnlSnapshot } from '../../engine/guards/killSwitch.js';
-import type { Side } from '../../engine/intents.js';
+import type { Side } from '../../engine/intents/intents.js';
 
 export interface LedgerFill {
   readonly marketId: number;

@@ -1,5 +1,5 @@
 import { systemClock } from '../../../src/core/clock.js';
-import { venueSender, type ActionSender } from '../../../src/engine/actionSender.js';
+import { venueSender, type ActionSender } from '../../../src/engine/sending/actionSender.js';
 import { Engine } from '../../../src/engine/engine.js';
 import { withEngineDefaults, type GuardConfig, type RetryConfig } from '../../../src/engine/engineConfig.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';

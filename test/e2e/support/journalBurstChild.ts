@@ -4,10 +4,10 @@
  * test kills it. Inputs come from the environment (the signer key is a secret: never argv).
  */
 import { systemClock } from '../../../src/core/clock.js';
-import { venueSender } from '../../../src/engine/actionSender.js';
+import { venueSender } from '../../../src/engine/sending/actionSender.js';
 import { Engine } from '../../../src/engine/engine.js';
 import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
-import { placeLimit } from '../../../src/engine/intentBuilders.js';
+import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { openJournalForBot } from '../../../src/runtime/journal/openJournalForBot.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import type { AccountState } from '../../../src/engine/accountState.js';
+import type { AccountState } from '../../../src/engine/tracking/accountState.js';
 import { AdmissionGate, type AdmissionScope } from '../../../src/engine/admission/admissionGate.js';
 import { InFlightActions, type InFlightTicket } from '../../../src/engine/admission/inFlightActions.js';
 import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
 import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/engineConfig.js';
-import { cancel, placeLimit, setLeverage } from '../../../src/engine/intentBuilders.js';
-import type { Rejection } from '../../../src/engine/rejection.js';
+import { cancel, placeLimit, setLeverage } from '../../../src/engine/intents/intentBuilders.js';
+import type { Rejection } from '../../../src/engine/intents/rejection.js';
 
 const config: GuardConfig = {
   ...DEFAULT_ENGINE_CONFIG.guards,

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { InFlightActions } from '../../../src/engine/admission/inFlightActions.js';
-import { cancel, placeLimit, setLeverage } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { cancel, placeLimit, setLeverage } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 
 const intentOf = (id: number, kind: number, marketId: number): Intent => {
   const base = { intentId: `i${id}`, strategy: `s${id % 2}`, marketId };

@@ -12,8 +12,8 @@ import {
   placeLimit,
   placeMarket,
   setLeverage,
-} from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+} from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 
 const base = { strategy: 's', marketId: 1 };
 const opening = placeLimit({ ...base, intentId: 'o', side: 'buy', size: '1', price: '100' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkActionRate, fullBucket, recordAction } from '../../../src/engine/guards/actionRateLimit.js';
-import { cancelAll } from '../../../src/engine/intentBuilders.js';
+import { cancelAll } from '../../../src/engine/intents/intentBuilders.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { base, guardState, limits } from './guardFixture.js';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fullBucket } from '../../../src/engine/guards/actionRateLimit.js';
 import { evaluateGuards } from '../../../src/engine/guards/evaluateGuards.js';
 import { ARMED_KILL_SWITCH, tripKillSwitch } from '../../../src/engine/guards/killSwitch.js';
-import { closePosition, placeLimit, setMarginMode } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { closePosition, placeLimit, setMarginMode } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, NOW, outcome } from './guardFixture.js';
 
 const big = placeLimit({ ...base, side: 'buy', size: '50', price: '100' });

@@ -1,9 +1,9 @@
-import type { PositionView } from '../../../src/engine/accountState.js';
+import type { PositionView } from '../../../src/engine/tracking/accountState.js';
 import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/engineConfig.js';
 import { fullBucket } from '../../../src/engine/guards/actionRateLimit.js';
 import type { GuardState, GuardVerdict } from '../../../src/engine/guards/guardState.js';
 import { ARMED_KILL_SWITCH } from '../../../src/engine/guards/killSwitch.js';
-import type { MarginMode } from '../../../src/engine/intents.js';
+import type { MarginMode } from '../../../src/engine/intents/intents.js';
 
 /** Guard limits small enough to read in a table: 1000 USDC per order, 2000 per position. */
 export const limits: GuardConfig = {

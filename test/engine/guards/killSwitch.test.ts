@@ -15,8 +15,8 @@ import {
   placeMarket,
   setLeverage,
   setMarginMode,
-} from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+} from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, NOW, outcome } from './guardFixture.js';
 
 const tripped = tripKillSwitch(ARMED_KILL_SWITCH, 'manual', NOW).state;

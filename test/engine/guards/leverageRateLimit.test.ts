@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkLeverageRate } from '../../../src/engine/guards/leverageRateLimit.js';
-import { cancelAll, setLeverage } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { cancelAll, setLeverage } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, NOW } from './guardFixture.js';
 
 describe('one leverage update per second per account', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkMarginMode } from '../../../src/engine/guards/marginModeGuard.js';
-import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, outcome } from './guardFixture.js';
 
 const short = guardState({ positions: [[1, { side: 'sell', size: '0.5' }]] });

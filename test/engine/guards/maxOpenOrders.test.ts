@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkMaxOpenOrders } from '../../../src/engine/guards/maxOpenOrders.js';
-import { placeLimit, placeMarket } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { placeLimit, placeMarket } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, outcome } from './guardFixture.js';
 
 const gtc = placeLimit({ ...base, side: 'buy', size: '1', price: '99' });

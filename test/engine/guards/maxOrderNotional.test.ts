@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkMaxOrderNotional } from '../../../src/engine/guards/maxOrderNotional.js';
-import { cancelAll, closePosition, placeLimit, placeMarket } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { cancelAll, closePosition, placeLimit, placeMarket } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, outcome } from './guardFixture.js';
 
 describe('max order notional (limit 1000; mark of market 1 is 100)', () => {

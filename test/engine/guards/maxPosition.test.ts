@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkMaxPosition } from '../../../src/engine/guards/maxPosition.js';
-import { placeLimit, placeMarket, setLeverage } from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+import { placeLimit, placeMarket, setLeverage } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, outcome } from './guardFixture.js';
 
 const long15 = guardState({ positions: [[1, { side: 'buy', size: '15' }]] });

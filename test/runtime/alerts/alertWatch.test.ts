@@ -1,8 +1,8 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { TradingState } from '../../../src/engine/admission/tradingConditions.js';
-import type { IntentOutcome } from '../../../src/engine/intentOutcome.js';
-import type { TrackedFill } from '../../../src/engine/orderTracker.js';
+import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
+import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
 import { watchForAlerts } from '../../../src/runtime/alerts/alertWatch.js';
 import type { Alert } from '../../../src/runtime/alerts/webhookAlerts.js';
 import type { FreshnessChange } from '../../../src/runtime/freshness/freshnessBudgets.js';

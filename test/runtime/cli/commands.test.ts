@@ -1,8 +1,8 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NonceAllocator } from '../../../src/engine/nonceAllocator.js';
-import { parseNonceState } from '../../../src/engine/noncePair.js';
+import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
+import { parseNonceState } from '../../../src/engine/nonces/noncePair.js';
 import { runCli } from '../../../src/runtime/cli/runCli.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';

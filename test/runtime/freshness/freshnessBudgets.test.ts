@@ -7,8 +7,8 @@ import {
   placeLimit,
   placeMarket,
   setLeverage,
-} from '../../../src/engine/intentBuilders.js';
-import type { Intent } from '../../../src/engine/intents.js';
+} from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
 import { FeedClock } from '../../../src/runtime/freshness/feedClock.js';
 import { FreshnessBudgets, type FreshnessChange } from '../../../src/runtime/freshness/freshnessBudgets.js';
 import { resolveFreshness } from '../../../src/runtime/freshness/resolveFreshness.js';

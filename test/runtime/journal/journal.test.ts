@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { placeLimit } from '../../../src/engine/intentBuilders.js';
+import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import { reconciledFillId, type Journal } from '../../../src/runtime/journal/journal.js';
 import { MIGRATIONS } from '../../../src/runtime/journal/journalMigrations.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';

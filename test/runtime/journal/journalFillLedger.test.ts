@@ -1,8 +1,8 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { memoryFillLedger } from '../../../src/engine/fillLedger.js';
-import { OrderTracker, type TrackedFill } from '../../../src/engine/orderTracker.js';
+import { memoryFillLedger } from '../../../src/engine/tracking/fillLedger.js';
+import { OrderTracker, type TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
 import { journalHistoryFill } from '../../../src/runtime/journal/historyFills.js';
 import { reconciledFillId, type Journal } from '../../../src/runtime/journal/journal.js';
 import { journalFillLedger } from '../../../src/runtime/journal/journalFillLedger.js';

@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { OrderTracker } from '../../../src/engine/orderTracker.js';
+import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import type { Journal } from '../../../src/runtime/journal/journal.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 import { journalFillLedger } from '../../../src/runtime/journal/journalFillLedger.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentOutcome } from '../../../src/engine/intentOutcome.js';
-import { rejection } from '../../../src/engine/rejection.js';
+import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
+import { rejection } from '../../../src/engine/intents/rejection.js';
 import { createLogger } from '../../../src/runtime/logging/createLogger.js';
 import { logIntentOutcome } from '../../../src/runtime/logging/logIntentOutcome.js';
 

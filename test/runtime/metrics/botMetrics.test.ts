@@ -1,11 +1,11 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { NO_JOURNAL } from '../../../src/engine/engineJournal.js';
-import type { IntentOutcome } from '../../../src/engine/intentOutcome.js';
-import { placeLimit } from '../../../src/engine/intentBuilders.js';
-import type { TrackedFill } from '../../../src/engine/orderTracker.js';
-import { rejection } from '../../../src/engine/rejection.js';
+import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
+import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
+import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
+import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
+import { rejection } from '../../../src/engine/intents/rejection.js';
 import type { BotStatus } from '../../../src/runtime/control/botStatus.js';
 import { FeedClock } from '../../../src/runtime/freshness/feedClock.js';
 import type { FreshnessChange } from '../../../src/runtime/freshness/freshnessBudgets.js';

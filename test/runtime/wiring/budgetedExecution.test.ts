@@ -2,10 +2,10 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { InFlightActions } from '../../../src/engine/admission/inFlightActions.js';
-import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intentBuilders.js';
-import type { IntentOutcome } from '../../../src/engine/intentOutcome.js';
-import type { Intent } from '../../../src/engine/intents.js';
-import type { TrackedFill } from '../../../src/engine/orderTracker.js';
+import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
+import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
 import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
 import { budgetedExecution, type BudgetedEngine } from '../../../src/runtime/wiring/budgetedExecution.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PositionView } from '../../../src/engine/accountState.js';
+import type { PositionView } from '../../../src/engine/tracking/accountState.js';
 import { fullBucket, recordAction } from '../../../src/engine/guards/actionRateLimit.js';
 import type { GuardState, GuardVerdict } from '../../../src/engine/guards/guardState.js';
 import { ARMED_KILL_SWITCH, tripKillSwitch } from '../../../src/engine/guards/killSwitch.js';
-import { cancelAll, closePosition, placeLimit, placeMarket } from '../../../src/engine/intentBuilders.js';
+import { cancelAll, closePosition, placeLimit, placeMarket } from '../../../src/engine/intents/intentBuilders.js';
 import { budgetGuardConfig, budgetVerdict } from '../../../src/runtime/wiring/strategyBudget.js';
 
 const NOW = 1_700_000_000_000;

@@ -2,7 +2,7 @@ import { firstValueFrom, Subject, toArray, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import type { Engine } from '../../../src/engine/engine.js';
-import type { TrackedFill } from '../../../src/engine/orderTracker.js';
+import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
 import { fundingOf, stateSnapshot, toPositionSnapshot } from '../../../src/runtime/wiring/stateSnapshot.js';
 import { strategyStreams } from '../../../src/runtime/wiring/strategyStreams.js';
 import { VenueExtras } from '../../../src/runtime/wiring/venueExtras.js';

@@ -1,0 +1,130 @@
+import type { AccountState } from '../tracking/accountState.js';
+import { checkAdjustIsolatedMargin, checkSetLeverage, checkSetMarginMode } from './checkAccountAction.js';
+import { checkClosePosition, checkPlaceLimit, checkPlaceMarket } from './checkPlaceOrder.js';
+import type { PreTradeConfig } from '../engineConfig.js';
+import type { Intent } from '../intents/intents.js';
+import { marketGrid } from './marketGrid.js';
+import { isMarketTradable, type MarketView } from './marketView.js';
+import type { Rejection } from '../intents/rejection.js';
+import { refuse, Refusal } from '../intents/refusal.js';
+import type { WireAction } from '../sending/wireAction.js';
+
+/**
+ * The one pure gate between an intent and a signature: either the exact wire values (every
+ * integer range-checked, no silent rounding) or a rejection naming the rule and the value.
+ * `intent` in a passing verdict is the input with size and price snapped to the grid, so the
+ * guards that run next judge what will really be sent.
+ */
+export type PreTradeVerdict =
+  | { readonly ok: true; readonly action: WireAction; readonly intent: Intent }
+  | { readonly ok: false; readonly rejection: Rejection };
+
+const UINT16_MAX = 65_535;
+
+export function preTradeChecks(
+  intent: Intent,
+  market: MarketView | undefined,
+  account: AccountState,
+  config: PreTradeConfig,
+): PreTradeVerdict {
+  try {
+    const action = check(intent, market, account, config);
+    return { ok: true, action, intent: snapped(intent, action) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, rejection: error.rejection };
+    throw error;
+  }
+}
+
+function check(
+  intent: Intent,
+  market: MarketView | undefined,
+  account: AccountState,
+  config: PreTradeConfig,
+): WireAction {
+  if (typeof intent.intentId !== 'string' || intent.intentId.length === 0 || typeof intent.strategy !== 'string') {
+    refuse('intent', intent.intentId, 'an intent needs a non-empty intentId and the name of its strategy');
+  }
+  const marketId = intent.marketId;
+  if (!Number.isSafeInteger(marketId) || marketId < 0 || marketId > UINT16_MAX) {
+    refuse('market_id', marketId, `market id must be a whole number from 0 to ${UINT16_MAX} (16 bits)`);
+  }
+  // A cancel must stay possible in a market that was delisted or halted.
+  if (intent.kind === 'cancel') return checkCancel(intent.target, marketId);
+  if (intent.kind === 'cancelAll') return { action: 'cancelAllOrders', market_id: marketId };
+
+  if (market === undefined) refuse('market_id', marketId, 'unknown market', 'check the id against GET /v1/markets');
+  // The common case is the same digits; otherwise compare as numbers ("01" is market 1).
+  if (
+    market.market_id !== String(marketId) &&
+    (!/^\d+$/.test(market.market_id) || BigInt(market.market_id) !== BigInt(marketId))
+  ) {
+    refuse('market_id', marketId, `the market record passed is market ${market.market_id}`);
+  }
+  // Refuses a malformed step, tick or minimum size; parsed once per market record.
+  marketGrid(market);
+  if (!isMarketTradable(market)) {
+    refuse('market_inactive', marketId, 'the market is not active or not unlocked; only cancels are accepted');
+  }
+  switch (intent.kind) {
+    case 'placeLimit':
+      requireReduceOnlyIfMarketIs(market, intent.reduceOnly);
+      return checkPlaceLimit(intent, market, account, config);
+    case 'placeMarket':
+      requireReduceOnlyIfMarketIs(market, intent.reduceOnly);
+      return checkPlaceMarket(intent, market, account, config);
+    case 'closePosition':
+      return checkClosePosition(intent, market, account, config);
+    case 'setLeverage':
+      return checkSetLeverage(intent, market);
+    case 'setMarginMode':
+      return checkSetMarginMode(intent);
+    case 'adjustIsolatedMargin':
+      return checkAdjustIsolatedMargin(intent, config);
+    default:
+      // Unreachable for typed callers; plugins are plain JS at runtime.
+      return refuse('intent', (intent as { kind?: unknown }).kind, 'unknown intent kind');
+  }
+}
+
+function checkCancel(
+  target: { readonly intentId: string } | { readonly orderId: string },
+  marketId: number,
+): WireAction {
+  if ('orderId' in target) {
+    if (typeof target.orderId !== 'string' || !/^(0x)?[0-9a-fA-F]+$/.test(target.orderId)) {
+      refuse('cancel_target', target.orderId, 'order_id must be the hex string returned by placement');
+    }
+  } else if (typeof target.intentId !== 'string' || target.intentId.length === 0) {
+    refuse('cancel_target', target.intentId, 'a cancel names the intent that placed the order, or its order_id');
+  }
+  return { action: 'cancelOrder', market_id: marketId, target };
+}
+
+function requireReduceOnlyIfMarketIs(market: MarketView, reduceOnly: boolean): void {
+  if (market.reduce_only === true && !reduceOnly) {
+    refuse(
+      'market_reduce_only',
+      market.market_id,
+      'this market accepts only reduce-only orders',
+      'set reduceOnly or close the position',
+    );
+  }
+}
+
+function snapped(intent: Intent, action: WireAction): Intent {
+  if (action.action !== 'placeOrder') return intent;
+  if (intent.kind === 'placeLimit') {
+    // Without rounding fields to drop, a plain copy (a rest pattern costs far more per intent).
+    if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding'))
+      return { ...intent, size: action.size, price: action.price };
+    const { sizeRounding: _size, priceRounding: _price, ...rest } = intent;
+    return { ...rest, size: action.size, price: action.price };
+  }
+  if (intent.kind === 'placeMarket') {
+    if (!Object.hasOwn(intent, 'sizeRounding')) return { ...intent, size: action.size };
+    const { sizeRounding: _size, ...rest } = intent;
+    return { ...rest, size: action.size };
+  }
+  return intent;
+}

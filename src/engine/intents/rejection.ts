@@ -1,0 +1,96 @@
+import { PerpbotError } from '../../core/perpbotError.js';
+
+/**
+ * Why an intent was refused before anything was signed: the rule that refused it, the offending
+ * value as text, a reason a human can act on, and optional hints. Pre-trade checks and guards
+ * share this shape so outcomes, logs and the strategy all see one format.
+ */
+export type RejectionRule =
+  // pre-trade checks
+  | 'intent'
+  | 'market_id'
+  | 'market_config'
+  | 'market_inactive'
+  | 'market_reduce_only'
+  | 'market_post_only'
+  | 'side'
+  | 'size'
+  | 'size_step'
+  | 'min_order_size'
+  | 'size_steps_range'
+  | 'price'
+  | 'price_tick'
+  | 'price_ticks_range'
+  | 'mark_price'
+  | 'slippage'
+  | 'time_in_force'
+  | 'post_only'
+  | 'reduce_only'
+  | 'stp_mode'
+  | 'client_order_id'
+  | 'ttl_units'
+  | 'leverage'
+  | 'margin_mode'
+  | 'isolated_margin_amount'
+  | 'cancel_target'
+  /** The cancel's order already filled or was cancelled: a race with the venue, nothing to do. */
+  | 'cancel_target_finished'
+  // guards
+  | 'kill_switch'
+  | 'max_order_notional'
+  | 'max_position'
+  | 'max_open_orders'
+  | 'margin_mode_open_position'
+  | 'isolated_margin_mode'
+  // engine wiring
+  | 'guard_wait_timeout'
+  /** A check threw while judging the intent: refused, because a check that cannot decide fails closed. */
+  | 'guard_error'
+  /** Degraded: the private feeds are down or not reconciled since a reconnect; nothing that opens risk goes. */
+  | 'feed_down'
+  /** A stream this strategy declared a freshness budget on is older than the budget: only it is reduce-only. */
+  | 'feed_stale'
+  | 'engine_stopped';
+
+/** The rule as the code logs and metrics carry (FEED_DOWN, MAX_OPEN_ORDERS, ...). */
+export type RejectionCode = Uppercase<RejectionRule>;
+
+export function rejectionCode(rule: RejectionRule): RejectionCode {
+  return rule.toUpperCase() as RejectionCode;
+}
+
+export interface Rejection {
+  readonly rule: RejectionRule;
+  readonly value: string;
+  readonly reason: string;
+  readonly hints: readonly string[];
+}
+
+export function rejection(rule: RejectionRule, value: unknown, reason: string, ...hints: string[]): Rejection {
+  return { rule, value: showValue(value), reason, hints };
+}
+
+/** The thrown form, for callers that prefer exceptions (`IntentRejected` in the style guide). */
+export class IntentRejectedError extends PerpbotError {
+  readonly rejection: Rejection;
+
+  constructor(intentId: string, refused: Rejection) {
+    super(`intent ${intentId} refused by ${refused.rule}: ${refused.reason} (value ${refused.value})`, {
+      code: 'INTENT_REJECTED',
+      details: { intentId, rule: refused.rule, value: refused.value },
+      hints: refused.hints,
+    });
+    this.rejection = refused;
+  }
+}
+
+function showValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,78 @@
+import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
+import type { SignedRequest } from './signedRequest.js';
+
+/**
+ * Where a signed request goes. The engine never branches on "dry run": the runtime gives it the
+ * venue sender or the dry-run sender, and everything up to signing is identical.
+ */
+export interface SendReceipt {
+  /** Placement: the venue's hex order id. */
+  readonly orderId?: string;
+  readonly txHash?: string;
+  readonly dryRun?: true;
+}
+
+export interface ActionSender {
+  send(request: SignedRequest, options?: RestCallOptions): Promise<SendReceipt>;
+  /**
+   * JWT mode: drops the token the venue refused (Unauthenticated), so the next send logs in
+   * again. Absent: the sender cannot renew its authorisation (permits, dry run).
+   */
+  reauthenticate?(): void;
+}
+
+/** Where a JWT sender gets its token; a `JwtSession` is one. */
+export interface BearerSource {
+  /** A valid access token, logging in or refreshing first when needed. */
+  bearer(): Promise<string>;
+  /** Drops the token: the next `bearer()` logs in again. */
+  invalidate(): void;
+}
+
+/** Sends to the venue's REST endpoints. `jwt` supplies the Bearer token in JWT mode. */
+export function venueSender(rest: RestClient, jwt?: BearerSource): ActionSender {
+  return {
+    ...(jwt === undefined ? {} : { reauthenticate: () => jwt.invalidate() }),
+    async send(request, options = {}) {
+      const callOptions = jwt === undefined ? options : { ...options, bearer: await jwt.bearer() };
+      const body = request.body as never;
+      switch (request.endpoint) {
+        case 'placeOrder': {
+          const placed = await rest.placeOrder(body, callOptions);
+          return { orderId: placed.order_id, ...(placed.tx_hash === undefined ? {} : { txHash: placed.tx_hash }) };
+        }
+        case 'cancelOrder':
+          return receipt(await rest.cancelOrder(body, callOptions));
+        case 'cancelAllOrders':
+          return receipt(await rest.cancelAll(body, callOptions));
+        case 'updateLeverage':
+          return receipt(await rest.updateLeverage(body, callOptions));
+        case 'updateMarginMode':
+          return receipt(await rest.updateMarginMode(body, callOptions));
+        case 'updateIsolatedMargin':
+          return receipt(await rest.updateIsolatedMargin(body, callOptions));
+      }
+    },
+  };
+}
+
+function receipt(answer: { tx_hash?: string | undefined }): SendReceipt {
+  return answer.tx_hash === undefined || answer.tx_hash === '' ? {} : { txHash: answer.tx_hash };
+}
+
+export interface DryRunLogger {
+  info(obj: object, msg?: string): void;
+}
+
+/** Logs the request it would have sent (the permit signature is redacted by the logger). */
+export function dryRunSender(log: DryRunLogger): ActionSender {
+  return {
+    async send(request) {
+      log.info(
+        { endpoint: request.endpoint, body: request.body, actionHash: request.actionHash },
+        'dry run: request not sent',
+      );
+      return { dryRun: true };
+    },
+  };
+}

@@ -1,0 +1,306 @@
+import { faultVerdict, requestFailureOf } from '../../venue/rest/requestFaults.js';
+import { VenueError } from '../../venue/venueError.js';
+import { VenueTransportError } from '../../venue/venueTransportError.js';
+import type { RetryConfig } from '../engineConfig.js';
+import type { LandingEvidence } from './landingEvidence.js';
+import type { NonceFate } from '../nonces/nonceAllocator.js';
+import type { Endpoint } from './signedRequest.js';
+
+/**
+ * The one place that decides what to do after a signed request failed. Every decision also says
+ * what to report to the nonce allocator for the pair the request used: `in_flight` while the
+ * same signed bytes will be sent again, otherwise its fate.
+ *
+ * Idempotency comes from the (anchor, bit) nonce, not from client_order_id: an identical resend
+ * cannot execute twice, so timeouts, 5xx and dropped connections are resent as they are. A new
+ * signature with a new pair is only made once the old pair is known not to have executed.
+ */
+export type RetryAction =
+  | 'retry_same_after_delay'
+  | 'resend_identical'
+  | 'confirm_landed'
+  | 'resign_new_nonce'
+  | 'resync_nonces_then_resign'
+  | 'stop_signer_not_authorized'
+  /** JWT mode: drop the refused token (the sender logs in again) and send the request once more. */
+  | 'reauthenticate_then_resend'
+  | 'fail';
+
+export interface RetryDecision {
+  readonly action: RetryAction;
+  /** Wait this long before acting (0 when the action is immediate). */
+  readonly delayMs: number;
+  readonly nonceFate: NonceFate | 'in_flight';
+  readonly reason: string;
+  readonly hints: readonly string[];
+  /** The failure as parsed by the venue layer, kept for the outcome and the log. */
+  readonly error: unknown;
+}
+
+export interface FailureContext {
+  /** How many times these exact signed bytes have been sent, this failed send included (1-based). */
+  readonly attempt: number;
+  /** The permit's deadline is already behind the local clock. */
+  readonly deadlinePassed: boolean;
+  /**
+   * How many earlier sends of these bytes got no definite answer (timeout, 5xx, dropped
+   * connection). Only those can have executed unseen; sends the venue definitely refused
+   * (registration lag, rate limit) cannot. Absent: every earlier send is assumed unanswered.
+   */
+  readonly unansweredBefore?: number;
+  /**
+   * JWT mode with a sender that can drop its token: how many times this intent already did so
+   * after an Unauthenticated answer. Absent: permit mode, where Unauthenticated is final.
+   */
+  readonly reauthentications?: number;
+}
+
+const SIGNER_HINTS = [
+  'check that permit target is addresses.router (not the account, not the domain verifying contract)',
+  'refresh the system config (GET /v1/system/config): contract addresses change on redeploys',
+];
+
+type Decide = (
+  action: RetryAction,
+  nonceFate: RetryDecision['nonceFate'],
+  reason: string,
+  extra?: { delayMs?: number; hints?: readonly string[] },
+) => RetryDecision;
+
+/**
+ * The failure's class and the venue table's verdict for a signed action come from
+ * `venue/rest/requestFaults.ts`, the one classification: no answer (resend the identical bytes),
+ * rate limited (the table's only retry here), a definite refusal (by its named cause), or give up.
+ */
+export function classifyFailure(error: unknown, context: FailureContext, config: RetryConfig): RetryDecision {
+  // A nonce error or an expired deadline after an unanswered send may mean that send executed.
+  const resend = (context.unansweredBefore ?? context.attempt - 1) > 0;
+  const decide: Decide = (action, nonceFate, reason, extra = {}) => ({
+    action,
+    delayMs: extra.delayMs ?? 0,
+    nonceFate,
+    reason,
+    hints: [...(extra.hints ?? []), ...venueHints(error)],
+    error,
+  });
+  const noAnswer = (what: string): RetryDecision => {
+    if (context.deadlinePassed) {
+      return decide(
+        'confirm_landed',
+        'unknown',
+        `${what} and the permit deadline has passed: a resend would only expire, but the first send may have executed`,
+      );
+    }
+    if (context.attempt <= config.maxResends) {
+      return decide(
+        'resend_identical',
+        'in_flight',
+        `${what}: resending the same signed request is idempotent thanks to its nonce`,
+        {
+          delayMs: config.resendDelayMs,
+        },
+      );
+    }
+    return decide('fail', 'unknown', `${what} after ${context.attempt} sends; the outcome is unknown`, {
+      hints: ['confirm via the open orders or the orders channel before acting again'],
+    });
+  };
+
+  const failure = requestFailureOf(error);
+  switch (faultVerdict('signed', failure)) {
+    case 'unknown_outcome':
+      return noAnswer(
+        failure === 'timeout'
+          ? 'the request timed out'
+          : failure === 'connection_failed'
+            ? 'the connection failed'
+            : `the venue answered HTTP ${(error as VenueError).httpStatus}`,
+      );
+    case 'retry':
+      // The table's one retry for a signed action: rate limited, refused before it executed.
+      if (context.attempt < config.rateLimitedMaxAttempts) {
+        return decide('retry_same_after_delay', 'in_flight', 'rate limited', { delayMs: config.rateLimitedDelayMs });
+      }
+      return decide('fail', 'rejected', `still rate limited after ${context.attempt} attempts`);
+    case 'refused':
+      if (error instanceof VenueError) return venueRefusal(error, context, config, decide, resend);
+      break;
+    case 'give_up':
+      if (error instanceof VenueTransportError && error.kind === 'Aborted') {
+        if (!error.requestSent) {
+          // These bytes never left this process, so the pair was not consumed by this send; an
+          // earlier unanswered send of the same bytes still may have consumed it.
+          return decide('fail', resend ? 'unknown' : 'rejected', 'the request was aborted before it was sent');
+        }
+        return decide('fail', 'unknown', 'the request was aborted by the caller; it may have executed');
+      }
+      break;
+  }
+  return decide('fail', 'unknown', 'an unexpected error, not a venue answer; the request may have executed');
+}
+
+/** A definite answer from the venue, decided by its named cause. */
+function venueRefusal(
+  error: VenueError,
+  context: FailureContext,
+  config: RetryConfig,
+  decide: Decide,
+  resend: boolean,
+): RetryDecision {
+  switch (error.kind) {
+    case 'SignerNotAuthorized':
+      return decide(
+        'stop_signer_not_authorized',
+        'rejected',
+        'the venue recovered a signer that is not authorised for this account',
+        {
+          hints: SIGNER_HINTS,
+        },
+      );
+    case 'NonceUsed':
+      return resend
+        ? decide('confirm_landed', 'landed', 'NonceUsed on a resend: the first send most likely executed')
+        : decide(
+            'resync_nonces_then_resign',
+            'landed',
+            'NonceUsed on a fresh pair: something else consumed it; resync the nonce state',
+          );
+    case 'InvalidNonceAnchor':
+      return resend
+        ? decide(
+            'confirm_landed',
+            'unknown',
+            'InvalidNonceAnchor on a resend: the anchor moved on, perhaps because the first send executed',
+          )
+        : decide('resync_nonces_then_resign', 'rejected', 'the anchor is no longer accepted; resync the nonce state');
+    case 'InvalidNonceIndex':
+      return decide('resync_nonces_then_resign', 'rejected', 'the bit index was refused; resync the nonce state');
+    case 'PermitExpired':
+      return resend
+        ? decide('confirm_landed', 'unknown', 'the permit expired on a resend; the first send may have executed')
+        : decide('resign_new_nonce', 'rejected', 'the permit deadline passed before the venue saw it');
+    case 'AccountNotRegistered':
+      if (context.attempt < config.accountNotRegisteredMaxAttempts) {
+        const delayMs = Math.min(
+          config.accountNotRegisteredMaxDelayMs,
+          config.accountNotRegisteredBaseDelayMs * 2 ** (context.attempt - 1),
+        );
+        return decide(
+          'retry_same_after_delay',
+          'in_flight',
+          'the account is not registered yet (registration lag after the first deposit)',
+          { delayMs },
+        );
+      }
+      return decide('fail', 'rejected', `the account is still not registered after ${context.attempt} attempts`, {
+        hints: ['deposit collateral first (testnet: POST /v1/account/deposit)'],
+      });
+    case 'AllowanceExpired':
+    case 'OpenPositionExists':
+    case 'MarketOrderTimeInForce':
+    case 'InvalidArgument':
+      // A named refusal or revert is definite even when it comes with a 5xx: resending repeats it.
+      return decide('fail', 'rejected', `the venue refused the request (${error.kind})`);
+    case 'Unauthenticated':
+      // Refused before it executed. A JWT expires or is revoked (its lifetime is not shown): log in
+      // again and send once more; a second refusal with a fresh token is final.
+      if (context.reauthentications === 0) {
+        return decide(
+          'reauthenticate_then_resend',
+          'in_flight',
+          'the venue refused the JWT (expired or revoked): logging in again, then sending once more',
+        );
+      }
+      return decide(
+        'fail',
+        'rejected',
+        context.reauthentications === undefined
+          ? 'the venue refused the request (Unauthenticated)'
+          : 'the venue refused the request (Unauthenticated) also with a fresh JWT',
+      );
+    case 'RateLimited':
+    case 'Internal':
+    case 'Unknown':
+      return decide('fail', 'rejected', `the venue refused the request (${error.kind}, HTTP ${error.httpStatus})`);
+  }
+}
+
+function venueHints(error: unknown): readonly string[] {
+  return error instanceof VenueError || error instanceof VenueTransportError ? error.hints : [];
+}
+
+/**
+ * After `confirm_landed`, once a venue read has shown whether the first send took effect: accept
+ * it, sign the action again with a new nonce, or report the outcome unknown. The old signed
+ * request can no longer execute (its pair is consumed, its anchor passed or its deadline gone),
+ * and only actions that set a value (a cancel, leverage, margin mode) are signed again, because
+ * one more execution of those changes nothing; a placement or an isolated-margin change (an
+ * amount) is never repeated on a guess, and "cannot tell" is never reported as accepted.
+ */
+export type LandingAction = 'accept' | 'resign_new_nonce' | 'report_unknown';
+
+export interface LandingDecision {
+  readonly action: LandingAction;
+  readonly reason: string;
+  readonly hints: readonly string[];
+}
+
+/** New signatures per intent after reads showed the action had not taken effect, before reporting unknown. */
+export const MAX_LANDING_RESIGNS = 2;
+
+const REPEATABLE: ReadonlySet<Endpoint> = new Set([
+  'cancelOrder',
+  'cancelAllOrders',
+  'updateLeverage',
+  'updateMarginMode',
+]);
+
+const UNKNOWN_HINTS: Readonly<Record<Endpoint, readonly string[]>> = {
+  placeOrder: [
+    'the order may exist: the orders channel or the next reconciliation will show it; do not place it again before then',
+  ],
+  cancelOrder: ['read the open orders before cancelling again'],
+  cancelAllOrders: ['read the open orders of the market; cancel again what should not be open'],
+  updateLeverage: ['read the leverage from GET /v1/account/position once a position is open'],
+  updateMarginMode: ['read the margin mode from GET /v1/account/position once a position is open'],
+  updateIsolatedMargin: [
+    'read isolated_usdc_balance (GET /v1/account/position) before adjusting again: a repeat would move it twice',
+  ],
+};
+
+export function classifyLanding(
+  endpoint: Endpoint,
+  evidence: LandingEvidence,
+  context: { readonly resigns: number },
+): LandingDecision {
+  switch (evidence.kind) {
+    case 'in_effect':
+      return { action: 'accept', reason: `the first send took effect: ${evidence.detail}`, hints: [] };
+    case 'cannot_tell':
+      return {
+        action: 'report_unknown',
+        reason: `whether it took effect is unknown: ${evidence.detail}`,
+        hints: UNKNOWN_HINTS[endpoint],
+      };
+    case 'not_in_effect':
+      if (!REPEATABLE.has(endpoint)) {
+        return {
+          action: 'report_unknown',
+          reason: `${evidence.detail}, and repeating it could act twice`,
+          hints: UNKNOWN_HINTS[endpoint],
+        };
+      }
+      if (context.resigns >= MAX_LANDING_RESIGNS) {
+        return {
+          action: 'report_unknown',
+          reason: `${evidence.detail}, still after ${context.resigns} new signatures`,
+          hints: UNKNOWN_HINTS[endpoint],
+        };
+      }
+      return {
+        action: 'resign_new_nonce',
+        reason: `${evidence.detail}: it did not take effect; signing it again with a new nonce`,
+        hints: [],
+      };
+  }
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { PerpbotError } from '../../../src/core/perpbotError.js';
+import { IntentRejectedError, rejection } from '../../../src/engine/intents/rejection.js';
+
+describe('rejections', () => {
+  it('show values as text, bigints included', () => {
+    expect(rejection('size_steps_range', 4_294_967_296n, 'too big')).toEqual({
+      rule: 'size_steps_range',
+      value: '4294967296',
+      reason: 'too big',
+      hints: [],
+    });
+    expect(rejection('cancel_target', { orderId: 1n }, 'bad', 'hint').value).toBe('{"orderId":"1"}');
+  });
+
+  it('can be thrown as a PerpbotError carrying the rule, value and hints', () => {
+    const error = new IntentRejectedError('i-9', rejection('leverage', 300, 'leverage must be 1 to 50', 'lower it'));
+    expect(error).toBeInstanceOf(PerpbotError);
+    expect(error.code).toBe('INTENT_REJECTED');
+    expect(error.message).toBe('intent i-9 refused by leverage: leverage must be 1 to 50 (value 300)');
+    expect(error.details).toEqual({ intentId: 'i-9', rule: 'leverage', value: '300' });
+    expect(error.hints).toEqual(['lower it']);
+  });
+});
