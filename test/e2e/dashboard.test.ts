@@ -158,7 +158,7 @@ describe('the live dashboard in headless Chromium', () => {
     await page.goto(url);
     await page.waitForSelector('body[data-connected="true"]');
     await page.waitForSelector('[data-testid="positions"] tr[data-position="1"]');
-    const read = (): Promise<PageView> => page.evaluate(READ_PAGE) as Promise<PageView>;
+    const read = (): Promise<PageView> => page.evaluate<PageView>(READ_PAGE);
     const pick = (view: PageView) => ({
       cards: view.cards,
       positions: Object.fromEntries(

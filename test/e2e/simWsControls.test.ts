@@ -163,7 +163,8 @@ describe('stall and the orderbook checksum', () => {
       const data = frame['data'] as { bids: Level[]; asks: Level[]; checksum: number };
       if (frame['type'] === 'snapshot') levels.clear();
       for (const level of data.bids)
-        level.quantity === '0' ? levels.delete(level.price) : levels.set(level.price, level.quantity);
+        if (level.quantity === '0') levels.delete(level.price);
+        else levels.set(level.price, level.quantity);
       const bids = [...levels].map(([price, quantity]) => ({
         price: weiToDecimal(price),
         quantity: weiToDecimal(quantity),

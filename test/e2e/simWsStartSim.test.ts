@@ -76,7 +76,8 @@ describe('WebSocket on startSim', () => {
         [asks, data.asks],
       ] as const) {
         for (const level of levels)
-          level.quantity === '0' ? side.delete(level.price) : side.set(level.price, level.quantity);
+          if (level.quantity === '0') side.delete(level.price);
+          else side.set(level.price, level.quantity);
       }
       const ordered = (m: Map<string, string>, desc: boolean) =>
         [...m]

@@ -17,6 +17,9 @@ import { permitDigest, signPermit } from '../../src/protocol/permit.js';
 import { recoverTypedStructSigner } from '../../src/protocol/typedSignatures.js';
 import { ACCOUNT_KEY, DOMAIN, ROUTER, SIGNER_KEY } from './fixtures.js';
 
+/** Malformed hex typed as hex, to reach the signer's own checks. */
+const hexText = (text: string): `0x${string}` => text as `0x${string}`;
+
 const signer = privateKeySigner(SIGNER_KEY);
 
 describe('signature encodings', () => {
@@ -106,10 +109,10 @@ describe('permits', () => {
       /^nonce_anchor: invalid value 281474976710656; allowed: uint48/,
     ],
     ['deadline beyond uint32', { deadline: 2 ** 32 }, /^deadline: invalid value 4294967296; allowed: uint32/],
-    ['malformed account', { account: '0x1234' as `0x${string}` }, /^VerifyWitness.account: invalid value "0x1234"/],
+    ['malformed account', { account: hexText('0x1234') }, /^VerifyWitness.account: invalid value "0x1234"/],
     [
       'malformed hash',
-      { actionHash: '0xabcd' as `0x${string}` },
+      { actionHash: hexText('0xabcd') },
       /^VerifyWitness.hash: invalid value "0xabcd"; allowed: 0x-prefixed hex of 32 bytes/,
     ],
   ])('refuses %s before signing', async (_label, change, message) => {

@@ -8,6 +8,8 @@ import { runCli } from '../../../src/runtime/cli/runCli.js';
 import { memoryIo } from './cliTestSupport.js';
 
 function failing(error: unknown): CommandSpec {
+  // The value may be a non-Error on purpose: the CLI must report whatever a command rejects with.
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
   return { name: 'boom', summary: 'fails', usage: 'perpbot boom', flags: {}, run: async () => Promise.reject(error) };
 }
 
