@@ -9,7 +9,7 @@
  * directory (default: a fresh temp directory).
  */
 import { Session } from 'node:inspector/promises';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,7 @@ const intervalUs = Number(values['interval-us'] ?? 50);
 const top = Number(values.top ?? 20);
 const out = resolve(values.out ?? mkdtempSync(join(tmpdir(), 'perpbot-tick-profile-')));
 const root = fileURLToPath(new URL('..', import.meta.url));
+mkdirSync(out, { recursive: true });
 
 const session = new Session();
 session.connect();

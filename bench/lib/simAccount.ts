@@ -4,7 +4,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { fastPrivateKeySigner } from '../../src/protocol/nativeSigner.js';
 import type { SyncDigestSigner } from '../../src/protocol/digestSigner.js';
 import type { SigningContext } from '../../src/protocol/signingContext.js';
-import { readSigningInfo } from '../../src/runtime/setup/readSigningInfo.js';
+import { readVenueSigning } from '../../src/engine/venueInfo.js';
 import { registerSigner } from '../../src/runtime/setup/registerSigner.js';
 import type { RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
@@ -25,7 +25,7 @@ export interface BenchAccount {
 
 /** Domain and router from the venue, as setup reads them. */
 export async function signingContextOf(rest: RestClient): Promise<SigningContext> {
-  return (await readSigningInfo(rest)).context;
+  return (await readVenueSigning(rest)).context;
 }
 
 export async function benchAccount(sim: RunningSim): Promise<BenchAccount> {

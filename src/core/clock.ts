@@ -1,3 +1,5 @@
+import { abortError } from './abortError.js';
+
 /**
  * Time is injected, never read from globals inside logic: tests pass a manual clock and run in
  * virtual time; production passes `systemClock`.
@@ -5,7 +7,7 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
-  /** Resolves after `ms`, or rejects with the signal's reason when aborted. */
+  /** Resolves after `ms`, or rejects with the signal's reason when aborted (see `abortError`). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -14,7 +16,7 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
-        reject(signal.reason);
+        reject(abortError(signal.reason));
         return;
       }
       const timer = setTimeout(() => {
@@ -23,7 +25,7 @@ export const systemClock: Clock = {
       }, ms);
       const onAbort = (): void => {
         clearTimeout(timer);
-        reject(signal?.reason);
+        reject(abortError(signal?.reason));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
@@ -48,11 +50,11 @@ export class ManualClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(signal?.reason);
+        reject(abortError(signal?.reason));
       };
       // A woken sleeper lets go of the signal, so a long-lived signal does not collect listeners.
       const waiter = {

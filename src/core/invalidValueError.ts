@@ -26,9 +26,21 @@ function showValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 140 ? `${value.slice(0, 140)}…` : value);
   if (typeof value === 'bigint') return value.toString();
   if (value === undefined) return 'undefined';
+  // Functions and symbols have no JSON form; their own text names them.
+  if (typeof value === 'function' || typeof value === 'symbol') return value.toString();
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value, bigintAsText) ?? typeName(value);
   } catch {
-    return String(value);
+    // A cycle: the kind of value is all that can be shown.
+    return typeName(value);
   }
+}
+
+/** Nested bigints, which JSON cannot hold, shown as their digits. */
+function bigintAsText(_key: string, nested: unknown): unknown {
+  return typeof nested === 'bigint' ? nested.toString() : nested;
+}
+
+function typeName(value: unknown): string {
+  return Object.prototype.toString.call(value);
 }

@@ -2,71 +2,46 @@ import { setMaxListeners } from 'node:events';
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
-import { compareDecimals } from '../core/decimal.js';
 import { PerpbotError } from '../core/perpbotError.js';
-import { exponentialBackoff, withRetry } from '../core/withRetry.js';
 import type { SignerLike } from '../protocol/digestSigner.js';
-import { parseDomain } from '../protocol/domain.js';
 import type { SelectorTable } from '../protocol/selectors.js';
-import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
+import type { SigningContext } from '../protocol/signingContext.js';
 import type { RestClient } from '../venue/rest/restClient.js';
-import { SignerNotActiveError } from '../venue/ws/venueWsError.js';
 import type { Market } from '../venue/schemas/restMarkets.js';
-import type {
-  AccountMessage,
-  FillsMessage,
-  OrdersMessage,
-  PositionsMessage,
-} from '../venue/schemas/wsFramesPrivate.js';
-import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
 import type { ActionSender } from './sending/actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
 import { NO_JOURNAL, type EngineJournal } from './tracking/engineJournal.js';
 import { SessionPnl } from './tracking/sessionPnl.js';
 import type { PnlSnapshot } from './guards/killSwitch.js';
 import { ClientOrderIds } from './intents/clientOrderIds.js';
-import { executeIntent, type ExecutorDeps, type ExecutorLogger } from './sending/executor.js';
-import { FeedLostError } from './feedLostError.js';
+import { executeIntent, type ExecutorDeps } from './sending/executor.js';
+import type { FeedLostError } from './feedLostError.js';
 import { AdmissionGate } from './admission/admissionGate.js';
 import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
 import { InFlightActions } from './admission/inFlightActions.js';
-import { OutageWatch } from './admission/outageWatch.js';
 import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
-import { TradingStoppedError, type StopCause } from './tradingStoppedError.js';
+import type { TradingStoppedError, StopCause } from './tradingStoppedError.js';
 import type { IntentOutcome } from './intents/intentOutcome.js';
-import {
-  closePosition as closePositionIntent,
-  cancel as cancelIntent,
-  cancelAll as cancelAllIntent,
-} from './intents/intentBuilders.js';
+import { cancel as cancelIntent, cancelAll as cancelAllIntent } from './intents/intentBuilders.js';
 import { isPlaceIntent, type Intent } from './intents/intents.js';
 import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './sending/landingEvidence.js';
 import type { MarketView } from './checks/marketView.js';
-import { NonceAllocator } from './nonces/nonceAllocator.js';
+import type { NonceAllocator } from './nonces/nonceAllocator.js';
 import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
-import { rejection } from './intents/rejection.js';
+import { rejection, type Rejection } from './intents/rejection.js';
 import { readVenueSnapshot } from './tracking/venueSnapshot.js';
+import { CloseBeforeSwitch } from './closeBeforeSwitch.js';
+import { DegradedModeWatch } from './degradedModeWatch.js';
+import { FeedFollower, type EngineFeeds, type FeedTargets } from './feedFollower.js';
+import { openNonceAllocator } from './openNonceAllocator.js';
+import { ENGINE_RECONCILER, ReconnectReconciler } from './reconnectReconciler.js';
+import { SignerRefusal } from './signerRefusal.js';
+import { TradingStop } from './tradingStop.js';
+import { VenueInfo } from './venueInfo.js';
+import type { Logger } from '../core/logger.js';
 
-/**
- * The execution engine: intents in, outcomes out. Owns the order tracker, the nonce allocator,
- * the guard gate and the executor; reads the venue's private feeds to keep its state; reconciles
- * from REST at start and after every reconnect; never lets two intents share a nonce.
- */
-export interface EngineFeeds {
-  readonly orders: Observable<OrdersMessage>;
-  readonly positions: Observable<PositionsMessage>;
-  readonly fills: Observable<FillsMessage>;
-  readonly account: Observable<AccountMessage>;
-  readonly oracle: Observable<OracleMessage>;
-  /**
-   * The connection's states (the WebSocket client's `connectionState$`): leaving `authenticated`
-   * makes the engine degraded; coming back reconciles through REST, which lifts it.
-   */
-  readonly connection?: Observable<ConnectionStatusView>;
-  /** Emits after each reconnect (once re-authenticated): the engine reconciles through REST. For feeds without `connection`. */
-  readonly reconnected?: Observable<unknown>;
-}
+export type { EngineFeeds } from './feedFollower.js';
 
 export interface EngineHooks {
   /** A feed failed for good (also reported through `onStopped`). */
@@ -83,7 +58,7 @@ export interface EngineOptions {
   readonly config: EngineConfig;
   readonly selectors: SelectorTable;
   readonly clock: Clock;
-  readonly log: ExecutorLogger;
+  readonly log: Logger;
   /** Markets to reconcile (open orders, positions); all markets when absent. */
   readonly markets?: readonly number[];
   readonly permitDeadlineSeconds?: number;
@@ -102,6 +77,13 @@ export interface EngineOptions {
   readonly authMode?: 'permit' | 'jwt';
 }
 
+/**
+ * The execution engine: intents in, outcomes out. Owns the order tracker, the nonce allocator,
+ * the guard gate and the executor; reconciles from REST at start and after every reconnect;
+ * never lets two intents share a nonce. Its side jobs are classes of their own that it composes:
+ * `VenueInfo` (domain, system config, markets), `FeedFollower` (the private feeds and the oracle),
+ * `SignerRefusal`, `CloseBeforeSwitch`, `ReconnectReconciler`, `DegradedModeWatch` and `TradingStop`.
+ */
 export class Engine {
   readonly tracker = new OrderTracker();
   private readonly outcomeSubject = new Subject<IntentOutcome>();
@@ -117,50 +99,65 @@ export class Engine {
    */
   readonly reconnects$: Observable<{ readonly lostAtMs: number }> = this.reconnectSubject.asObservable();
 
-  private context: SigningContext | undefined;
+  private readonly venue: VenueInfo;
   private allocator: NonceAllocator | undefined;
-  private marketsById = new Map<number, Market>();
-  /** Live marks newer than their market's record in `marketsById` (see `marketRecord`). */
-  private readonly freshMarks = new Map<number, string>();
   private readonly gate: AdmissionGate;
   /** The one count of admitted actions not yet settled, shared by every admission scope. */
   readonly inFlight: InFlightActions;
   /** Degraded, reconciling or stopped: judged before the guards; see `tradingState$`. */
   readonly conditions: TradingConditions;
   readonly tradingState$: Observable<TradingState>;
-  private outageWatch: OutageWatch | undefined;
-  private readonly stops = new Map<StopCause, number>();
-  private hooks: EngineHooks = {};
-  private stopReported = false;
+  private readonly tradingStop: TradingStop;
+  private readonly signerRefusal: SignerRefusal;
+  private readonly closer: CloseBeforeSwitch;
+  private readonly reconnectReconciler: ReconnectReconciler;
+  private degradedWatch: DegradedModeWatch | undefined;
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
   private readonly abort = new AbortController();
   private readonly subscriptions = new Subscription();
   private readonly pnl = new SessionPnl();
   private readonly clientOrderIds: ClientOrderIds;
   private stopped = false;
-  /** Bumped by every reconnect: an older reconciliation's retries stand down. */
-  private reconcileRound = 0;
   private readonly journal: EngineJournal;
-  private signerRefused: unknown;
-  private venueRefresh: Promise<void> | undefined;
   private deps:
     { readonly context: SigningContext; readonly allocator: NonceAllocator; readonly deps: ExecutorDeps } | undefined;
 
   constructor(private readonly options: EngineOptions) {
-    this.clientOrderIds = new ClientOrderIds(
-      options.clock.now(),
-      options.config.nonces.slot,
-      options.config.nonces.slots,
-    );
+    const { clock, log } = options;
+    this.clientOrderIds = new ClientOrderIds(clock.now(), options.config.nonces.slot, options.config.nonces.slots);
     this.journal = options.journal ?? NO_JOURNAL;
     // Every intent in flight (hundreds in a burst) listens on this one stop signal while it waits
     // for a nonce, a guard or the network, and removes its listener when done.
     setMaxListeners(0, this.abort.signal);
-    this.inFlight = new InFlightActions(options.clock);
-    this.conditions = new TradingConditions(options.clock);
+    this.venue = new VenueInfo(options.rest);
+    this.inFlight = new InFlightActions(clock);
+    this.conditions = new TradingConditions(clock);
     this.tradingState$ = this.conditions.state$;
+    const reconcile = () => this.reconcile();
+    this.closer = new CloseBeforeSwitch({
+      execute: (intent) => this.execute(intent),
+      tracker: this.tracker,
+      reconcile,
+      clock,
+      signal: this.abort.signal,
+    });
+    this.gate = this.admissionGate();
+    this.tradingStop = new TradingStop({ trip: (reason) => this.gate.trip(reason), conditions: this.conditions, log });
+    this.signerRefusal = new SignerRefusal({ venue: this.venue, tradingStop: this.tradingStop, log });
+    this.reconnectReconciler = new ReconnectReconciler({
+      conditions: this.conditions,
+      reconcile,
+      clock,
+      log,
+      signal: this.abort.signal,
+      stopping: () => this.stopped,
+    });
+  }
+
+  private admissionGate(): AdmissionGate {
+    const { options } = this;
     const degraded = options.config.degraded;
-    this.gate = new AdmissionGate({
+    return new AdmissionGate({
       name: 'account',
       config: options.config.guards,
       clock: options.clock,
@@ -168,13 +165,13 @@ export class Engine {
       inFlight: this.inFlight,
       accountState: () => this.tracker.accountState(),
       conditions: { verdict: (intent) => this.conditions.verdict(intent, degraded) },
-      closePosition: (intent) => this.closeBeforeSwitch(intent),
+      closePosition: (intent) => this.closer.close(intent),
       onKillSwitchTripped: (reason) => void this.onKillSwitch(reason),
     });
   }
 
   get signingContext(): SigningContext | undefined {
-    return this.context;
+    return this.venue.signing?.context;
   }
 
   get killSwitch(): { tripped: boolean; reason?: string } {
@@ -187,72 +184,34 @@ export class Engine {
   }
 
   market(marketId: number): MarketView | undefined {
-    return this.marketRecord(marketId);
+    return this.venue.market(marketId);
   }
 
   markets(): readonly Market[] {
-    for (const marketId of [...this.freshMarks.keys()]) this.marketRecord(marketId);
-    return [...this.marketsById.values()];
-  }
-
-  /** The market's record with its live mark: copied here, on the first read after the mark moved. */
-  private marketRecord(marketId: number): Market | undefined {
-    const mark = this.freshMarks.get(marketId);
-    if (mark !== undefined) {
-      this.freshMarks.delete(marketId);
-      const market = this.marketsById.get(marketId);
-      if (market !== undefined) this.marketsById.set(marketId, { ...market, mark_price: mark });
-    }
-    return this.marketsById.get(marketId);
+    return this.venue.markets();
   }
 
   /** Reads domain, system config, markets and nonce state, then reconciles orders and positions. */
   async start(): Promise<void> {
-    const { rest } = this.options;
-    await this.refreshVenueInfo();
+    const { rest, account, config, restoredNonceHighWater } = this.options;
+    await this.venue.refreshSigning();
     await this.refreshMarkets();
-    const nonceState = parseNonceState(await rest.nonceState(this.options.account));
-    this.allocator = new NonceAllocator(this.options.account, nonceState, {
-      slots: this.options.config.nonces,
-      ...(this.options.restoredNonceHighWater === undefined
-        ? {}
-        : { restoredHighWater: this.options.restoredNonceHighWater }),
+    this.allocator = await openNonceAllocator({
+      rest,
+      account,
+      slots: config.nonces,
+      ...(restoredNonceHighWater === undefined ? {} : { restoredHighWater: restoredNonceHighWater }),
     });
     await this.reconcile();
   }
 
-  /**
-   * Reads the signing domain and the system config again (spec: contract addresses change on
-   * redeploys and are read at runtime). Permits signed afterwards use the new router as target.
-   * Returns whether the router or the domain changed.
-   */
-  async refreshVenueInfo(): Promise<{ changed: boolean }> {
-    const { rest } = this.options;
-    const [domain, system] = await Promise.all([rest.eip712Domain(), rest.systemConfig()]);
-    const next = createSigningContext(
-      parseDomain({
-        name: domain.name,
-        version: domain.version,
-        chain_id: domain.chain_id.toString(),
-        verifying_contract: domain.verifying_contract,
-      }),
-      system.addresses.router,
-    );
-    const before = this.context;
-    this.context = next;
-    return { changed: before !== undefined && !sameSigningContext(before, next) };
-  }
-
   /** Why trading stopped for good (the venue refused our signer), or undefined while trading. */
   get tradingStopped(): string | undefined {
-    return this.signerRefused === undefined ? undefined : 'the venue refused the signer (SignerNotAuthorized)';
+    return this.signerRefusal.reason;
   }
 
   async refreshMarkets(): Promise<void> {
-    const markets = await this.options.rest.markets();
-    this.marketsById = new Map(markets.markets.map((m) => [Number(m.market_id), m]));
-    this.freshMarks.clear();
-    for (const m of markets.markets) this.gate.setMark(Number(m.market_id), m.mark_price);
+    for (const m of await this.venue.refreshMarkets()) this.gate.setMark(Number(m.market_id), m.mark_price);
   }
 
   /**
@@ -260,14 +219,13 @@ export class Engine {
    * value positions with it, so a stale mark from the start-up read must never be used.
    */
   setMark(marketId: number, markPrice: string): void {
-    // Every oracle frame carries every market: the record is copied when next read, not per frame.
-    if (this.marketsById.has(marketId)) this.freshMarks.set(marketId, markPrice);
+    this.venue.setMark(marketId, markPrice);
     this.gate.setMark(marketId, markPrice);
   }
 
   /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
   async reconcile(): Promise<void> {
-    const ids = this.options.markets ?? [...this.marketsById.keys()];
+    const ids = this.options.markets ?? this.venue.marketIds();
     const snapshot = await readVenueSnapshot(this.options.rest, this.options.account, ids);
     this.tracker.onPositions(snapshot.positions);
     // Isolated balances before the balance: the session's starting equity includes them.
@@ -285,68 +243,24 @@ export class Engine {
    * once through `hooks.onStopped` (and counted, `stopCounts`): a feed that fails for good (a
    * private channel whose signer is not Active, a refused subscription, a handler that threw), an
    * outage longer than `degraded.maxOutageMs` with policy `stop`, or a signer the venue still
-   * refuses after the system config was read again. Nothing is rethrown to RxJS, which would
-   * report it asynchronously as unhandled.
+   * refuses after the system config was read again.
    */
   attach(feeds: EngineFeeds, hooks: EngineHooks = {}): void {
-    this.hooks = hooks;
+    this.tradingStop.listen(hooks.onStopped);
     // A loss awaiting confirmation stops with the feeds that reported it.
     this.subscriptions.add(() => this.gate.dispose());
-    const lost = (channel: string, cause: unknown): void => {
-      const error = new FeedLostError(channel, cause);
-      if (this.stopped) {
-        this.options.log.info({ err: error, channel }, 'a venue feed ended while the engine stops');
-        return;
-      }
-      this.options.log.error({ err: error, channel }, 'a venue feed failed: trading stopped (kill switch tripped)');
-      this.gate.trip(`feed lost: ${error.message}`);
-      if (!this.stopReported) hooks.onFeedLost?.(error);
-      this.stopTrading(feedLossCause(cause), error.message, error);
-    };
-    const follow = <T>(channel: keyof EngineFeeds, source: Observable<T>, next: (message: T) => void): void => {
-      this.subscriptions.add(
-        source.subscribe({
-          next: (message) => {
-            try {
-              next(message);
-            } catch (error) {
-              lost(channel, error);
-            }
-          },
-          error: (error: unknown) => lost(channel, error),
-        }),
-      );
-    };
-    follow('orders', feeds.orders, (m) => this.tracker.onOrderRecords(m.orders, m.type === 'snapshot'));
-    follow('positions', feeds.positions, (m) => {
-      this.tracker.onPositions(m.positions);
-      this.pnl.onPositions(m.positions);
-      this.checkLoss();
+    const follower = new FeedFollower({
+      subscriptions: this.subscriptions,
+      log: this.options.log,
+      trip: (reason) => this.gate.trip(reason),
+      tradingStop: this.tradingStop,
+      stopping: () => this.stopped,
+      onFeedLost: hooks.onFeedLost,
     });
-    follow('fills', feeds.fills, (m) => this.tracker.onFill(m.fill));
-    follow('account', feeds.account, (m) => {
-      this.tracker.onBalance(m.account.balance);
-      this.pnl.onBalance(m.account.balance);
-      this.checkLoss();
-    });
-    follow('oracle', feeds.oracle, (m) => {
-      for (const [marketId, price] of m.prices)
-        if (price.markPrice !== undefined) this.setMark(marketId, price.markPrice);
-    });
-    if (feeds.connection !== undefined) {
-      this.conditions.registerReconciler('engine');
-      this.subscriptions.add(
-        followConnection(feeds.connection, this.conditions, () => {
-          // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
-          const lostAtMs = this.conditions.state.sinceMs;
-          void this.reconcileAfterReconnect();
-          this.reconnectSubject.next({ lostAtMs });
-        }),
-      );
-      this.watchOutages();
-    }
+    follower.followAll(feeds, this.feedTargets());
+    if (feeds.connection !== undefined) this.followConnection(feeds.connection);
     if (feeds.reconnected !== undefined) {
-      follow('reconnected', feeds.reconnected, () => {
+      follower.follow('reconnected', feeds.reconnected, () => {
         this.reconcile().catch((error: unknown) =>
           this.options.log.error({ err: error }, 'reconciliation after reconnect failed'),
         );
@@ -354,100 +268,46 @@ export class Engine {
     }
   }
 
+  private feedTargets(): FeedTargets {
+    return {
+      tracker: this.tracker,
+      pnl: this.pnl,
+      setMark: (marketId, markPrice) => this.setMark(marketId, markPrice),
+      pnlChanged: () => this.checkLoss(),
+    };
+  }
+
+  /** Degraded while the connection is down; back, it reconciles (and tells the other reconcilers). */
+  private followConnection(connection: Observable<ConnectionStatusView>): void {
+    this.conditions.registerReconciler(ENGINE_RECONCILER);
+    this.subscriptions.add(
+      followConnection(connection, this.conditions, () => {
+        // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
+        const lostAtMs = this.conditions.state.sinceMs;
+        void this.reconnectReconciler.run();
+        this.reconnectSubject.next({ lostAtMs });
+      }),
+    );
+    const watch = new DegradedModeWatch({
+      conditions: this.conditions,
+      clock: this.options.clock,
+      config: this.options.config.degraded,
+      log: this.options.log,
+      trip: (reason) => this.gate.trip(reason),
+      tradingStop: this.tradingStop,
+    });
+    this.degradedWatch = watch;
+    this.subscriptions.add(() => watch.dispose());
+  }
+
   /** How many times trading stopped for each definite cause (0 or 1 per process, as a metric). */
   get stopCounts(): ReadonlyMap<StopCause, number> {
-    return this.stops;
+    return this.tradingStop.stopCounts;
   }
 
   /** Degraded periods so far and the longest that ended (ms); zero when no connection is followed. */
   get degradedStats(): { readonly periods: number; readonly longestMs: number } {
-    return this.outageWatch?.stats ?? { periods: 0, longestMs: 0 };
-  }
-
-  /**
-   * The reconciliation after a reconnect, retried with backoff while it fails (the engine stays
-   * degraded meanwhile, with the reason). A newer reconnect's reconciliation takes over.
-   */
-  private async reconcileAfterReconnect(): Promise<void> {
-    const { log, clock } = this.options;
-    const round = ++this.reconcileRound;
-    try {
-      await withRetry(
-        async () => {
-          if (round !== this.reconcileRound) return;
-          this.conditions.reconcileStarted('engine');
-          try {
-            await this.reconcile();
-            if (round === this.reconcileRound) this.conditions.reconcileSucceeded('engine');
-          } catch (error) {
-            this.conditions.reconcileFailed(
-              'engine',
-              `the engine's reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`,
-              ['the engine retries it with backoff'],
-            );
-            throw error;
-          }
-        },
-        {
-          attempts: Number.POSITIVE_INFINITY,
-          delayMs: exponentialBackoff({ baseMs: 1_000, maxMs: 30_000 }),
-          shouldRetry: () => round === this.reconcileRound && !this.stopped,
-          clock,
-          signal: this.abort.signal,
-          onRetry: ({ attempt, delayMs, error }) =>
-            log.warn(
-              { err: error, attempt, delayMs },
-              `reconciliation after a reconnect failed: trading stays degraded; retrying in ${delayMs} ms`,
-            ),
-        },
-      );
-    } catch (error) {
-      if (!this.stopped) log.error({ err: error }, 'reconciliation after a reconnect gave up');
-    }
-  }
-
-  private watchOutages(): void {
-    const { degraded } = this.options.config;
-    this.outageWatch = new OutageWatch(this.conditions, this.options.clock, degraded.maxOutageMs, (state) => {
-      const reason = `degraded for more than ${degraded.maxOutageMs} ms (${state.reasons.join('; ')})`;
-      this.options.log.error(
-        { reasons: state.reasons, maxOutageMs: degraded.maxOutageMs, policy: degraded.onMaxOutage },
-        `outage too long: kill switch tripped; ${degraded.onMaxOutage === 'stop' ? 'stopping' : 'waiting for the feeds'}`,
-      );
-      this.gate.trip(`outage: ${reason}`);
-      if (degraded.onMaxOutage === 'stop') this.stopTrading('outage_exceeded', reason);
-    });
-    this.subscriptions.add(() => this.outageWatch?.dispose());
-    // One line when a degraded period begins and one when it ends; the reasons in between are on tradingState$.
-    let previous = this.conditions.state;
-    this.subscriptions.add(
-      this.conditions.state$.subscribe((state) => {
-        if (state.mode === previous.mode) return;
-        if (state.mode === 'degraded')
-          this.options.log.warn(
-            { reasons: state.reasons },
-            'trading degraded: opening intents refused (FEED_DOWN), cancels and reduce-only go through',
-          );
-        else if (state.mode === 'trading' && previous.mode === 'degraded')
-          this.options.log.info(
-            { degradedMs: state.sinceMs - previous.sinceMs },
-            'trading resumed: feeds up and reconciled',
-          );
-        previous = state;
-      }),
-    );
-  }
-
-  /** A definite condition: nothing more is admitted; reported once through `onStopped`. */
-  private stopTrading(cause: StopCause, reason: string, causeError?: unknown): void {
-    this.gate.trip(`trading stopped (${cause}): ${reason}`);
-    this.conditions.stop(reason);
-    if (this.stopReported) return;
-    this.stopReported = true;
-    this.stops.set(cause, (this.stops.get(cause) ?? 0) + 1);
-    const error = new TradingStoppedError(cause, reason, causeError);
-    this.options.log.error({ cause, reason }, `trading stopped: ${cause}`);
-    this.hooks.onStopped?.(error);
+    return this.degradedWatch?.stats ?? { periods: 0, longestMs: 0 };
   }
 
   /** Queues an intent; its outcome arrives on `outcomes$`. */
@@ -516,24 +376,8 @@ export class Engine {
       marketId: intent.marketId,
       atMs: this.options.clock.now(),
     };
-    if (this.stopped)
-      return {
-        ...base,
-        type: 'refused',
-        rejection: rejection('engine_stopped', intent.kind, 'the engine is stopping; no new intents'),
-      };
-    if (this.signerRefused !== undefined) {
-      return {
-        ...base,
-        type: 'refused',
-        rejection: rejection(
-          'engine_stopped',
-          intent.kind,
-          'trading stopped: the venue refused the signer (SignerNotAuthorized)',
-          'check that permit target is addresses.router, then restart',
-        ),
-      };
-    }
+    const refusal = this.refusal(intent);
+    if (refusal !== undefined) return { ...base, type: 'refused', rejection: refusal };
     if (intent.kind === 'cancel' && 'intentId' in intent.target) {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
@@ -559,13 +403,25 @@ export class Engine {
     }
   }
 
+  /** Refused before anything else: the engine stops, or the venue refused our signer. */
+  private refusal(intent: Intent): Rejection | undefined {
+    if (this.stopped) return rejection('engine_stopped', intent.kind, 'the engine is stopping; no new intents');
+    if (!this.signerRefusal.refused) return undefined;
+    return rejection(
+      'engine_stopped',
+      intent.kind,
+      'trading stopped: the venue refused the signer (SignerNotAuthorized)',
+      'check that permit target is addresses.router, then restart',
+    );
+  }
+
   /**
    * The executor's view of this engine, built once per signing context and allocator (they change
    * on a refresh or a restart) rather than per intent: a dozen closures per intent showed up in
    * the engine's profile as allocation and garbage collection.
    */
   private executorDeps(): ExecutorDeps {
-    const context = this.context;
+    const context = this.venue.signing?.context;
     const allocator = this.allocator;
     if (context === undefined || allocator === undefined)
       throw new PerpbotError('engine used before start()', {
@@ -603,7 +459,7 @@ export class Engine {
       log: o.log,
       journal: this.journal,
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
-      market: (id) => this.marketRecord(id),
+      market: (id) => this.venue.market(id),
       guard: (intent, state) => this.gate.admit(intent, this.abort.signal, state),
       guardNow: (intent, state) => this.gate.admitNow(intent, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),
@@ -614,66 +470,8 @@ export class Engine {
       },
       readLandingEvidence: (intent, action, request, signal) =>
         readLandingEvidence(landing, intent.intentId, action, request, signal),
-      onSignerNotAuthorized: async (error) => {
-        // Every intent in flight may hit this at once: stop and refresh once, all wait for it.
-        if (this.signerRefused !== undefined) return this.venueRefresh;
-        this.signerRefused = error;
-        o.log.error(
-          { err: error },
-          'the venue refused our signer: trading stopped; check permit target = addresses.router',
-        );
-        this.venueRefresh = this.refreshAfterSignerRefused();
-        return this.venueRefresh;
-      },
+      onSignerNotAuthorized: (error) => this.signerRefusal.onRefused(error),
     };
-  }
-
-  /**
-   * SignerNotAuthorized is definite only once it survives a fresh read of the system config: when
-   * the domain or router changed (a redeploy), permits signed from now on use the new addresses
-   * and trading resumes; when nothing changed (or the config cannot be read), the signer itself is
-   * refused and trading stops.
-   */
-  private async refreshAfterSignerRefused(): Promise<void> {
-    const { log } = this.options;
-    try {
-      const { changed } = await this.refreshVenueInfo();
-      if (changed) {
-        log.warn({}, "the venue's domain or router changed: permits now use the new addresses; trading resumes");
-        this.signerRefused = undefined;
-        return;
-      }
-      this.stopTrading(
-        'signer_not_authorized',
-        'the venue refused the signer (SignerNotAuthorized) and the system config is unchanged: the signer itself is refused (revoked?)',
-      );
-    } catch (refreshError) {
-      log.error({ err: refreshError }, 'refreshing the system config failed');
-      this.stopTrading(
-        'signer_not_authorized',
-        'the venue refused the signer (SignerNotAuthorized) and the system config could not be read again',
-        refreshError,
-      );
-    }
-  }
-
-  private async closeBeforeSwitch(intent: Intent): Promise<boolean> {
-    const outcome = await this.execute(
-      closePositionIntent({
-        intentId: `${intent.intentId}-close`,
-        strategy: intent.strategy,
-        marketId: intent.marketId,
-      }),
-    );
-    if (outcome.type !== 'accepted') return false;
-    // Wait (bounded) until the venue reports the market flat.
-    for (let i = 0; i < 100; i++) {
-      const position = this.tracker.position(intent.marketId);
-      if (position === undefined || compareDecimals(position.size, '0') === 0) return true;
-      await this.options.clock.sleep(100, this.abort.signal);
-      if (i % 10 === 9) await this.reconcile();
-    }
-    return false;
   }
 
   private async onKillSwitch(reason: string): Promise<void> {
@@ -697,17 +495,4 @@ export class Engine {
     const pnl = this.pnl.snapshot();
     if (pnl !== undefined) this.gate.watchPnl(pnl);
   }
-}
-
-/** A feed lost to a revoked signer is a signer condition; anything else, the feed's. */
-function feedLossCause(cause: unknown): StopCause {
-  return cause instanceof SignerNotActiveError ? 'signer_not_active' : 'feed_lost';
-}
-
-function sameSigningContext(a: SigningContext, b: SigningContext): boolean {
-  return (
-    a.router.toLowerCase() === b.router.toLowerCase() &&
-    a.separator.length === b.separator.length &&
-    a.separator.every((byte, i) => byte === b.separator[i])
-  );
 }

@@ -59,7 +59,7 @@ export function placeOrderHash(input: PlaceOrderHashInput, selectors: SelectorTa
       writeUintWord(buf, (o += WORD), builderId);
       if (withFee) writeUintWord(buf, (o += WORD), feeBps);
       writeUintWord(buf, (o += WORD), clientOrderId);
-      writeUintWord(buf, (o += WORD), ttl);
+      writeUintWord(buf, o + WORD, ttl);
     },
     withFee ? 6 : 5,
   );

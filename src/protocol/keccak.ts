@@ -24,7 +24,8 @@ function loadNative(): NativeKeccakState | null {
     const require = createRequire(import.meta.url);
     // The addon the package's `keccak/bindings` entry loads, found the way that entry finds it.
     const bindings = require.resolve('keccak/bindings');
-    const State = createRequire(bindings)('node-gyp-build')(dirname(bindings)) as new () => NativeKeccakState;
+    const loadAddon = createRequire(bindings)('node-gyp-build') as (dir: string) => new () => NativeKeccakState;
+    const State = loadAddon(dirname(bindings));
     const state = new State();
     return digestWith(state, Buffer.alloc(0)).toString('hex') === EMPTY_DIGEST ? state : null;
   } catch {

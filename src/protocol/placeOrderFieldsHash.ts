@@ -38,7 +38,11 @@ function isUint(value: unknown, max: number): value is number {
 }
 
 function fastPathApplies(f: PlaceOrderFields): boolean {
-  const id = f.clientOrderId;
+  return orderWordFieldsFit(f) && optionalWordsFit(f);
+}
+
+/** The fields packed into the uint88 order word are small numbers within their ranges. */
+function orderWordFieldsFit(f: PlaceOrderFields): boolean {
   return (
     isUint(f.marketId, UINT16) &&
     isUint(f.sizeSteps, UINT32) &&
@@ -47,7 +51,14 @@ function fastPathApplies(f: PlaceOrderFields): boolean {
     (f.side === 0 || f.side === 1) &&
     (f.stpMode === 0 || f.stpMode === 1 || f.stpMode === 2) &&
     (f.orderType === 0 || f.orderType === 1) &&
-    (f.timeInForce === 0 || f.timeInForce === 1 || f.timeInForce === 2 || f.timeInForce === 3) &&
+    (f.timeInForce === 0 || f.timeInForce === 1 || f.timeInForce === 2 || f.timeInForce === 3)
+  );
+}
+
+/** The client order id and time to live, when given, fit their uint64 and uint16 words. */
+function optionalWordsFit(f: PlaceOrderFields): boolean {
+  const id = f.clientOrderId;
+  return (
     (id === undefined || (typeof id === 'bigint' && id >= 0n && id <= UINT64)) &&
     (f.ttlUnits === undefined || isUint(f.ttlUnits, UINT16))
   );

@@ -12,7 +12,7 @@ export interface SimControlHooks {
 
 /**
  * The simulator's test controls as plain functions over the runtime. The WebSocket handle is
- * looked up on each call because it is attached after the controls exist.
+ * looked up on each call, so the controls do not depend on the order the two are built in.
  */
 export function createSimControls(
   runtime: SimRuntime,

@@ -36,21 +36,20 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const clock = config.clock ?? systemClock;
   const onError = config.onError ?? (() => {});
   const runtime = new SimRuntime(options, clock);
-  let webSocket: SimWebSocket | undefined;
+  const server: Server = createServer(createSimRequestListener(runtime, onError));
+  server.keepAliveTimeout = 5_000;
+  // Nothing reads the controls before the server listens, so they may be attached after this.
+  const webSocket: SimWebSocket = attachSimWebSocket(server, runtime, { path: '/ws' });
   // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): real time, like the server's own stalls.
   const wsFaults = new WsFaultSchedule({
     timers: systemClock,
     seed: options.seed,
-    targets: { dropAll: () => webSocket?.dropAll(), stall: (ms) => webSocket?.stall(ms) },
+    targets: { dropAll: () => webSocket.dropAll(), stall: (ms) => webSocket.stall(ms) },
     onError,
   });
   runtime.attachControls(
     createSimControls(runtime, () => webSocket, { faultsChanged: (faults) => wsFaults.apply(faults) }),
   );
-
-  const server: Server = createServer(createSimRequestListener(runtime, onError));
-  server.keepAliveTimeout = 5_000;
-  webSocket = attachSimWebSocket(server, runtime, { path: '/ws' });
   try {
     await listen(server, options.host, options.port);
   } catch (error) {
@@ -76,7 +75,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
       closing ??= (async () => {
         blocks.abort();
         wsFaults.close();
-        await webSocket?.close();
+        await webSocket.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

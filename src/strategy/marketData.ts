@@ -1,5 +1,5 @@
 import { distinctUntilChanged, map, Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
-import { addDecimals, compareDecimals } from '../core/decimal.js';
+import { CandleBuilder } from './candleBuilder.js';
 import { mid } from './priceMath.js';
 import { subtractDecimals } from './decimalMath.js';
 import type { BookView, Candle, TopOfBook, TradeView } from './strategyViews.js';
@@ -53,55 +53,15 @@ export function candlesFrom(trades: Observable<TradeView>, options: CandleOption
     throw new RangeError(`candle interval must be a positive whole number of ms, got ${intervalMs}`);
   return new Observable<Candle>((subscriber) => {
     for (const candle of options.seed ?? []) subscriber.next(candle);
-    let lastClose = options.seed?.at(-1)?.close;
-    let startMs = Math.floor(scheduler.now() / intervalMs) * intervalMs;
-    let current: { open: string; high: string; low: string; close: string; volume: string; trades: number } | undefined;
-    const close = (): void => {
-      if (current !== undefined) {
-        subscriber.next({ marketId, startMs, intervalMs, ...current });
-        lastClose = current.close;
-      } else if (lastClose !== undefined) {
-        subscriber.next({
-          marketId,
-          startMs,
-          intervalMs,
-          open: lastClose,
-          high: lastClose,
-          low: lastClose,
-          close: lastClose,
-          volume: '0',
-          trades: 0,
-        });
-      }
-      current = undefined;
-      startMs += intervalMs;
-    };
-    const tick = scheduler.schedule(
-      function () {
-        close();
-        this.schedule(undefined, startMs + intervalMs - scheduler.now());
-      },
-      startMs + intervalMs - scheduler.now(),
-    );
+    const firstStartMs = Math.floor(scheduler.now() / intervalMs) * intervalMs;
+    const builder = new CandleBuilder(marketId, intervalMs, firstStartMs, options.seed?.at(-1)?.close);
+    const tick = scheduler.schedule(function () {
+      const candle = builder.close();
+      if (candle !== undefined) subscriber.next(candle);
+      this.schedule(undefined, builder.endMs - scheduler.now());
+    }, builder.endMs - scheduler.now());
     const source = trades.subscribe({
-      next: (trade) => {
-        if (current === undefined)
-          current = {
-            open: trade.price,
-            high: trade.price,
-            low: trade.price,
-            close: trade.price,
-            volume: trade.size,
-            trades: 1,
-          };
-        else {
-          if (compareDecimals(trade.price, current.high) > 0) current.high = trade.price;
-          if (compareDecimals(trade.price, current.low) < 0) current.low = trade.price;
-          current.close = trade.price;
-          current.volume = addDecimals(current.volume, trade.size);
-          current.trades += 1;
-        }
-      },
+      next: (trade) => builder.add(trade),
       error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),
     });

@@ -87,7 +87,10 @@ export class OrderLifecycle {
         for (const record of this.records.values())
           if (record.marketId === intent.marketId) record.cancelRequested = true;
         return;
-      default:
+      case 'setLeverage':
+      case 'setMarginMode':
+      case 'adjustIsolatedMargin':
+        // Account settings: no order, no life.
         return;
     }
   }
@@ -118,24 +121,35 @@ export class OrderLifecycle {
 
   onOrder(update: OrderUpdate): void {
     if (this.finished.has(update.intentId)) return;
-    let record = this.records.get(update.intentId);
-    if (record === undefined) {
-      // An order this run did not send (restored from the journal, or adopted): its life starts here.
-      if (update.state === 'pending' || update.state === 'unknown') return;
-      record = this.start(update, {
-        side: update.side,
-        size: update.size,
-        price: update.price,
-        expires: false,
-        isMarket: false,
-      });
-      // What filled before is history (counted by the run that saw it): this life starts from here.
-      if (update.state !== 'filled') record.filledSize = update.filledSize;
-    }
+    const record = this.records.get(update.intentId) ?? this.adopt(update);
+    if (record === undefined) return;
     record.side = update.side;
     record.size = update.size;
     if (!record.isMarket) record.price ??= update.price;
     if (update.orderId !== undefined) record.orderId ??= update.orderId;
+    this.onState(record, update);
+  }
+
+  /**
+   * An order this run did not send (restored from the journal, or adopted): its life starts here,
+   * once the venue has it.
+   */
+  private adopt(update: OrderUpdate): OrderRecord | undefined {
+    if (update.state === 'pending' || update.state === 'unknown') return undefined;
+    const record = this.start(update, {
+      side: update.side,
+      size: update.size,
+      price: update.price,
+      expires: false,
+      isMarket: false,
+    });
+    // What filled before is history (counted by the run that saw it): this life starts from here.
+    if (update.state !== 'filled') record.filledSize = update.filledSize;
+    return record;
+  }
+
+  /** The events the order's new state means for its life. */
+  private onState(record: OrderRecord, update: OrderUpdate): void {
     switch (update.state) {
       case 'pending':
       case 'unknown':
@@ -150,17 +164,22 @@ export class OrderLifecycle {
         this.finishFilled(record, maxOf(update.filledSize, update.size));
         return;
       case 'cancelled':
-        if (!record.placed) this.emit(record, 'placed');
-        this.onFilledSize(record, update.filledSize);
-        if (this.finished.has(record.intentId)) return;
-        if (record.expires && !record.cancelRequested) this.finish(record, 'expired');
-        else this.finish(record, 'cancelled', { requested: record.cancelRequested });
+        this.onCancelled(record, update.filledSize);
         return;
       case 'rejected':
       case 'failed':
         // The outcome carries the reason; a record the outcome already finished is gone.
         return;
     }
+  }
+
+  /** Off the book: fills reported with the cancel count first; an order that ends by itself expired. */
+  private onCancelled(record: OrderRecord, filledSize: string): void {
+    if (!record.placed) this.emit(record, 'placed');
+    this.onFilledSize(record, filledSize);
+    if (this.finished.has(record.intentId)) return;
+    if (record.expires && !record.cancelRequested) this.finish(record, 'expired');
+    else this.finish(record, 'cancelled', { requested: record.cancelRequested });
   }
 
   /** Orders with a life in progress (tests and diagnostics). */

@@ -17,14 +17,10 @@ import type {
   TradeView,
   TradingStateView,
 } from './strategyViews.js';
+import type { Logger } from '../core/logger.js';
 
-/** The logger a strategy gets: bound to its name, pino-compatible. */
-export interface StrategyLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+/** The logger a strategy gets: bound to its name; the project's one `Logger` (pino-compatible). */
+export type StrategyLogger = Logger;
 
 /**
  * The venue's channels as streams. Reconnects are invisible here: a stream never completes

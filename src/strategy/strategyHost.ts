@@ -176,7 +176,10 @@ export class StrategyHost {
   async stop(): Promise<void> {
     await Promise.all(
       this.running.map((entry) =>
-        entry.status === 'waiting' || entry.status === 'running' ? this.windDown(entry, 'stopped') : entry.winding,
+        // One already ended or winding down is waited for too (never wound down: nothing to wait for).
+        entry.status === 'waiting' || entry.status === 'running'
+          ? this.windDown(entry, 'stopped')
+          : (entry.winding ?? Promise.resolve()),
       ),
     );
     this.shared.unsubscribe();

@@ -28,7 +28,10 @@ export type ScriptedOutcome =
 
 export type Responder = (intent: Intent) => ScriptedOutcome | undefined;
 
-/** `touch`: limit orders fill when the book or a trade reaches their price, market orders at once; `none`: only scripted fills. */
+/**
+ * `touch`: limit orders fill when the book or a trade reaches their price, market orders at once;
+ * `none`: only scripted fills.
+ */
 export type FillModel = 'touch' | 'none';
 
 export interface PaperExchangeOptions {
@@ -168,8 +171,12 @@ export class PaperExchange {
         this.accept(intent);
         for (const order of this.resting(intent.marketId)) this.setState(order, 'cancelled');
         return;
-      default:
+      case 'setLeverage':
+      case 'setMarginMode':
+      case 'adjustIsolatedMargin':
+        // Account settings: accepted, with no order and no effect on the paper account.
         this.accept(intent);
+        return;
     }
   }
 

@@ -6,12 +6,13 @@ import type { MarketView } from '../engine/checks/marketView.js';
 import type { OrderEvent } from '../strategy/orderEvents.js';
 import type { StrategyStreams } from '../strategy/strategyContext.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';
-import { StrategyHost, type StrategyStatus } from '../strategy/strategyHost.js';
+import { StrategyHost, type ExecutionPort, type StrategyStatus } from '../strategy/strategyHost.js';
 import type {
   BookLevel,
   BookView,
   MarkPrice,
   PnlView,
+  StateSnapshot,
   TradeView,
   TradingStateView,
 } from '../strategy/strategyViews.js';
@@ -31,7 +32,7 @@ export interface KitMarket {
 
 export interface StrategyTestOptions<P> {
   /** The strategy's config params (parsed by its schema, as at start-up). */
-  readonly params?: z.input<z.ZodType<P>> | Record<string, unknown>;
+  readonly params?: z.input<z.ZodType<P>>;
   /** Markets the strategy trades (default [1]). */
   readonly markets?: readonly number[];
   /** Per-market grid; markets not listed take the defaults. */
@@ -98,22 +99,10 @@ export class StrategyTest<P = unknown> {
     });
     this.storageMap = new Map(options.storage ?? []);
     this.exchange.outcomes$.subscribe((o) => this.outcomes.push(o));
-    const name = options.name ?? definition.name;
-    const exchange = this.exchange;
-    const streams: StrategyStreams = {
-      mark: (m) => this.marks.pipe(filter((x) => x.marketId === m)),
-      book: (m) => this.books.pipe(filter((x) => x.marketId === m)),
-      trades: (m) => this.trades$.pipe(filter((x) => x.marketId === m)),
-      fills: () => exchange.fills$,
-      positions: () => exchange.positions$,
-      orders: () => exchange.orders$,
-      balance: () => exchange.balance$,
-      tradingState: () => this.trading,
-    };
     this.host = new StrategyHost({
       strategies: [
         {
-          name,
+          name: options.name ?? definition.name,
           definition: definition,
           params: options.params ?? {},
           markets: marketIds,
@@ -121,27 +110,10 @@ export class StrategyTest<P = unknown> {
           configPath: 'params',
         },
       ],
-      streams,
-      state: {
-        markets: () => exchange.allMarkets(),
-        market: (m) => exchange.market(m),
-        position: (m) => exchange.position(m),
-        openOrders: (m) => exchange.openOrders(m),
-        balance: () => exchange.balance$.value,
-      },
-      execution: {
-        submit: (intent) => {
-          this.intents.push(intent);
-          // The engine answers asynchronously: so does the kit, on the next microtask.
-          queueMicrotask(() => exchange.submit(intent));
-        },
-        outcomes: exchange.outcomes$,
-        cancelOrdersOf: async (strategy) => {
-          for (const o of exchange.openOrders())
-            if (o.strategy === strategy && o.intentId !== undefined) exchange.endOrder(o.intentId);
-        },
-      },
-      orderUpdates: exchange.orderUpdates$,
+      streams: this.scriptedStreams(),
+      state: paperState(this.exchange),
+      execution: this.paperExecution(),
+      orderUpdates: this.exchange.orderUpdates$,
       logger: recordingLogger(this.logs, options.printLogs === true),
       clock: this.time,
       scheduler: this.time,
@@ -151,6 +123,39 @@ export class StrategyTest<P = unknown> {
       stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
     });
     this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+  }
+
+  /** The market as scripted (`mark`, `book`, `trade`), the account as the paper exchange keeps it. */
+  private scriptedStreams(): StrategyStreams {
+    const exchange = this.exchange;
+    return {
+      mark: (m) => this.marks.pipe(filter((x) => x.marketId === m)),
+      book: (m) => this.books.pipe(filter((x) => x.marketId === m)),
+      trades: (m) => this.trades$.pipe(filter((x) => x.marketId === m)),
+      fills: () => exchange.fills$,
+      positions: () => exchange.positions$,
+      orders: () => exchange.orders$,
+      balance: () => exchange.balance$,
+      tradingState: () => this.trading,
+    };
+  }
+
+  /** The paper exchange in the engine's place; every intent is also recorded in `intents`. */
+  private paperExecution(): ExecutionPort {
+    const exchange = this.exchange;
+    return {
+      submit: (intent) => {
+        this.intents.push(intent);
+        // The engine answers asynchronously: so does the kit, on the next microtask.
+        queueMicrotask(() => exchange.submit(intent));
+      },
+      outcomes: exchange.outcomes$,
+      cancelOrdersOf: (strategy) => {
+        for (const o of exchange.openOrders())
+          if (o.strategy === strategy && o.intentId !== undefined) exchange.endOrder(o.intentId);
+        return Promise.resolve();
+      },
+    };
   }
 
   /** Starts the strategy (params checked, onStart, then `run` once ready); rejects as start-up would (bad params). */
@@ -303,4 +308,15 @@ function kitMarket(id: number, m: KitMarket | undefined): MarketView {
 
 function toLevels(levels: KitLevels | undefined): BookLevel[] {
   return (levels ?? []).map((l) => ('price' in l ? l : { price: l[0], quantity: l[1] }));
+}
+
+/** The account and markets as the paper exchange holds them, read as the strategy's state snapshot. */
+function paperState(exchange: PaperExchange): StateSnapshot {
+  return {
+    markets: () => exchange.allMarkets(),
+    market: (m) => exchange.market(m),
+    position: (m) => exchange.position(m),
+    openOrders: (m) => exchange.openOrders(m),
+    balance: () => exchange.balance$.value,
+  };
 }

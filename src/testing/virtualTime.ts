@@ -1,5 +1,6 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.js';
+import { abortError } from '../core/abortError.js';
 
 interface Entry {
   readonly at: number;
@@ -56,11 +57,11 @@ export class VirtualTime implements Clock, SchedulerLike {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
         action.unsubscribe();
-        reject(signal?.reason);
+        reject(abortError(signal?.reason));
       };
       const action = this.schedule(() => {
         signal?.removeEventListener('abort', onAbort);

@@ -1,4 +1,6 @@
+import { screamingSnake } from '../core/errorCodes.js';
 import { PerpbotError } from '../core/perpbotError.js';
+import { redactText } from '../core/redactor.js';
 import { errorEnvelopeSchema } from './schemas/restEnvelope.js';
 
 /**
@@ -111,6 +113,9 @@ function kindFromStatus(statusName: string | undefined, httpStatus: number | und
       return 'InvalidArgument';
     case 'Internal':
       return 'Internal';
+    case undefined:
+      // No status name: the HTTP status decides, below.
+      break;
   }
   if (httpStatus === 401 || httpStatus === 403) return 'Unauthenticated';
   if (httpStatus === 429) return 'RateLimited';
@@ -185,14 +190,6 @@ const HINTS: Readonly<Record<VenueErrorKind, readonly string[]>> = {
   Unknown: [],
 };
 
-/** Keeps signatures and JWTs out of messages even if a venue echoes them back. */
-export function redactSecrets(text: string): string {
-  return text
-    .replace(/0x[0-9a-fA-F]{128,}/g, '0x<redacted>')
-    .replace(/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '<redacted-jwt>')
-    .replace(/[A-Za-z0-9+/]{86,}={0,2}/g, '<redacted>');
-}
-
 function extractText(rawBody: string): { text: string; code?: string; requestId?: string } {
   let json: unknown;
   try {
@@ -226,6 +223,10 @@ export interface VenueErrorInit {
   readonly retryAfterMs?: number;
 }
 
+/**
+ * An answer the venue gave with an error status: its kind (what the client may do about it), the
+ * contract error it names, the request id, and the body, redacted before anything keeps it.
+ */
 export class VenueError extends PerpbotError {
   readonly kind: VenueErrorKind;
   readonly httpStatus: number;
@@ -245,7 +246,10 @@ export class VenueError extends PerpbotError {
   constructor(init: VenueErrorInit) {
     const body = extractText(init.rawBody);
     const parsed = classify(body.text, body.code, init.httpStatus);
-    const shown = redactSecrets(body.text.length > 300 ? `${body.text.slice(0, 300)}…` : body.text);
+    // The project's one redactor, before the cut (half a key no longer matches the key): a key,
+    // signature or JWT the venue echoes back is kept out, the order ids and hashes it names are not.
+    const reason = redactText(body.text);
+    const shown = reason.length > 300 ? `${reason.slice(0, 300)}…` : reason;
     const where = init.endpoint ?? 'venue request';
     const hints = [...HINTS[parsed.kind]];
     if (parsed.kind === 'Unknown' && parsed.errorName !== undefined) {
@@ -259,7 +263,7 @@ export class VenueError extends PerpbotError {
       );
     }
     super(`${where} failed with HTTP ${init.httpStatus}: ${shown || '(empty body)'}`, {
-      code: `VENUE_${parsed.kind.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`,
+      code: `VENUE_${screamingSnake(parsed.kind)}`,
       details: {
         endpoint: init.endpoint,
         httpStatus: init.httpStatus,
@@ -279,10 +283,10 @@ export class VenueError extends PerpbotError {
     this.action = parsed.action;
     this.args = Object.freeze([...parsed.args]);
     this.errorName = parsed.errorName;
-    this.rawBody = init.rawBody;
+    this.rawBody = redactText(init.rawBody);
     this.endpoint = init.endpoint;
     this.requestId = body.requestId;
-    this.reason = body.text;
+    this.reason = reason;
     this.retryAfterMs = init.retryAfterMs;
   }
 

@@ -1,3 +1,4 @@
+import { screamingSnake } from '../core/errorCodes.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import { VenueError } from './venueError.js';
 
@@ -29,7 +30,7 @@ export class VenueTransportError extends PerpbotError {
           ? 'was aborted by the caller'
           : `could not reach the venue${describeCause(init.cause)}`;
     super(`${init.endpoint} ${what}${requestSent ? '; no definite answer' : ' before it was sent'}`, {
-      code: `VENUE_${init.kind === 'ConnectionFailed' ? 'CONNECTION_FAILED' : init.kind.toUpperCase()}`,
+      code: `VENUE_${screamingSnake(init.kind)}`,
       details: { endpoint: init.endpoint, kind: init.kind, timeoutMs: init.timeoutMs, requestSent },
       hints: requestSent
         ? [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseVenueErrorText, VenueError, type VenueErrorKind } from '../../src/venue/venueError.js';
 import { PerpbotError } from '../../src/core/perpbotError.js';
+import { registerRecentSecret } from '../../src/core/secretRegistry.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
 const OTHER = '0x2222222222222222222222222222222222222222';
@@ -208,6 +209,7 @@ describe('VenueError', () => {
 
   it('keeps signatures and JWTs out of the message', () => {
     const signature = `0x${'ab'.repeat(65)}`;
+    registerRecentSecret(signature); // as the engine does with every signature it makes
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
     const error = new VenueError({
       httpStatus: 400,

@@ -1,14 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { isPlaceIntent, type Intent } from '../intents/intents.js';
 
-/**
- * The one count of actions in flight: from the first gate that admits an intent (its strategy's
- * budget, or the account's guards) until it settles (answered, failed, given up, or refused on
- * its way). Every gate reads it, so a burst admitted together is counted before any of it reaches
- * the venue, and a strategy's budget and the account's limits see the same intents. Leverage
- * updates also go one at a time: the venue allows one per second and measures between arrivals,
- * so the next waits for the previous answer (see `checkLeverageRate`).
- */
+/** What the holder of an in-flight slot calls once its action is over. */
 export interface InFlightTicket {
   /** The action settled or will not be sent. Later calls do nothing. */
   settled(): void;
@@ -32,6 +25,14 @@ export interface InFlightFilter {
 
 const NO_COUNTS: ReadonlyMap<number, number> = new Map();
 
+/**
+ * The one count of actions in flight: from the first gate that admits an intent (its strategy's
+ * budget, or the account's guards) until it settles (answered, failed, given up, or refused on
+ * its way). Every gate reads it, so a burst admitted together is counted before any of it reaches
+ * the venue, and a strategy's budget and the account's limits see the same intents. Leverage
+ * updates also go one at a time: the venue allows one per second and measures between arrivals,
+ * so the next waits for the previous answer (see `checkLeverageRate`).
+ */
 export class InFlightActions {
   private readonly entries = new Map<string, Entry>();
   /** Every entry per market, kept as entries come and go: the account's count, read per admission. */

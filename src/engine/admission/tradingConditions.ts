@@ -32,6 +32,10 @@ type ReconcilerState =
 
 const REASON_HINT = 'the bot resumes by itself once the private feeds are back and reconciled';
 
+/**
+ * Works out the trading mode from the feed's state, the reconcilers' phases and a definite stop,
+ * publishes it, and gives the admission gate its verdict for each intent.
+ */
 export class TradingConditions {
   private feedDownReason: string | undefined;
   private stoppedReason: string | undefined;
@@ -98,7 +102,10 @@ export class TradingConditions {
     this.publish();
   }
 
-  /** The conditions' word on an intent, before the risk guards (only cancels and reduce-only orders pass while degraded). */
+  /**
+   * The conditions' word on an intent, before the risk guards (only cancels and reduce-only orders
+   * pass while degraded).
+   */
   verdict(intent: Intent, config: DegradedConfig): GuardVerdict {
     const state = this.subject.value;
     // Every definite stop trips the kill switch, which refuses what opens risk and lets cancels

@@ -1,19 +1,19 @@
-import { decimalToFixed, isDecimalString, parseDecimal } from '../../core/decimal.js';
+import { decimalToFixed, isDecimalString } from '../../core/decimal.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { checkInt } from '../../core/integerRange.js';
 import type { PreTradeConfig } from '../engineConfig.js';
 import type { AdjustIsolatedMarginIntent, SetLeverageIntent, SetMarginModeIntent } from '../intents/intents.js';
-import type { MarketView } from './marketView.js';
+import type { MarketRules } from './marketRules.js';
 import { refuse } from '../intents/refusal.js';
 import { MARGIN_MODE_CODE, type WireAction } from '../sending/wireAction.js';
 
 /** Leverage, margin-mode and isolated-margin intents to their wire values. */
 
-const UINT8_MAX = 255;
-
 /** 1 to min(255, the market's max_leverage rounded down); the same integer is sent and signed. */
-export function checkSetLeverage(intent: SetLeverageIntent, market: MarketView): WireAction {
-  const max = maxLeverage(market);
+export function checkSetLeverage(intent: SetLeverageIntent, rules: MarketRules): WireAction {
+  const max = rules.maxLeverage;
+  if (max === 'malformed')
+    refuse('market_config', rules.maxLeverageText, 'the market reports a malformed max_leverage');
   const leverage = intent.leverage;
   if (!Number.isSafeInteger(leverage) || leverage < 1 || leverage > max) {
     refuse('leverage', leverage, `leverage must be a whole number from 1 to ${max}`);
@@ -49,14 +49,4 @@ export function checkAdjustIsolatedMargin(intent: AdjustIsolatedMarginIntent, co
   if (amount === 0n)
     refuse('isolated_margin_amount', text, 'amount must not be 0: positive adds margin, negative removes it');
   return { action: 'updateIsolatedMargin', market_id: intent.marketId, amount };
-}
-
-function maxLeverage(market: MarketView): number {
-  const text = market.config.max_leverage;
-  if (text === undefined) return UINT8_MAX;
-  if (!isDecimalString(text) || text.startsWith('-'))
-    refuse('market_config', text, 'the market reports a malformed max_leverage');
-  const value = parseDecimal(text, 'max_leverage');
-  const whole = value.units / 10n ** BigInt(value.scale);
-  return whole < BigInt(UINT8_MAX) ? Number(whole) : UINT8_MAX;
 }

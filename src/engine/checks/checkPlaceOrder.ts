@@ -1,4 +1,4 @@
-import { compareDecimals } from '../../core/decimal.js';
+import type { FixedPoint } from '../../core/decimal.js';
 import { uintMax } from '../../core/integerRange.js';
 import { openPosition, type AccountState } from '../tracking/accountState.js';
 import type { PreTradeConfig } from '../engineConfig.js';
@@ -10,8 +10,11 @@ import {
   type Side,
   type StpMode,
 } from '../intents/intents.js';
+import { compareFixed } from './fixedPoint.js';
+import type { MarketRules } from './marketRules.js';
 import type { MarketView } from './marketView.js';
 import { snapPrice, snapSize } from './orderGrid.js';
+import { parsedDecimal } from './parsedDecimal.js';
 import { refuse } from '../intents/refusal.js';
 import { slippageBound } from './slippageBound.js';
 import {
@@ -23,9 +26,21 @@ import {
   type WireOrder,
 } from '../sending/wireAction.js';
 
-/** Order intents to wire orders. Market-level flags are checked by the caller first. */
+/**
+ * Order intents to wire orders, on the market's rules as parsed once (`marketRules`). Market-level
+ * flags are checked by the caller first.
+ */
 
 type PlaceOrderAction = Extract<WireAction, { action: 'placeOrder' }>;
+
+/** A placement that passed: its wire action and the exact values of its size and price texts. */
+export interface CheckedPlacement {
+  readonly action: PlaceOrderAction;
+  /** Snapped to the market's step. */
+  readonly size: FixedPoint;
+  /** Snapped to the market's tick; undefined for a market order (its price is the slippage bound). */
+  readonly limitPrice: FixedPoint | undefined;
+}
 
 const UINT64_MAX = uintMax(64);
 const UINT16_MAX = 65_535;
@@ -33,9 +48,10 @@ const UINT16_MAX = 65_535;
 export function checkPlaceLimit(
   intent: PlaceLimitIntent,
   market: MarketView,
+  rules: MarketRules,
   account: AccountState,
   config: PreTradeConfig,
-): PlaceOrderAction {
+): CheckedPlacement {
   checkSide(intent.side);
   const tif = intent.timeInForce;
   if (!(tif in TIME_IN_FORCE_CODE)) refuse('time_in_force', tif, 'time_in_force must be GTC, GTT, FOK or IOC');
@@ -45,9 +61,9 @@ export function checkPlaceLimit(
   if (market.post_only === true && !intent.postOnly) {
     refuse('market_post_only', intent.marketId, 'this market accepts only post-only orders', 'set postOnly');
   }
-  const size = snapSize(intent.size, market, intent.sizeRounding);
-  const price = snapPrice(intent.price, market, intent.priceRounding);
-  if (intent.reduceOnly) checkReduces(intent.side, size.snapped, intent.marketId, account);
+  const size = snapSize(intent.size, rules, intent.sizeRounding);
+  const price = snapPrice(intent.price, rules, intent.priceRounding);
+  if (intent.reduceOnly) checkReduces(intent.side, size.snapped, size.value, intent.marketId, account);
   const order = withOptionalFields(
     {
       market_id: intent.marketId,
@@ -63,38 +79,47 @@ export function checkPlaceLimit(
     clientOrderId(intent.clientOrderId),
     ttlUnits(tif, intent.ttlUnits),
   );
-  return { action: 'placeOrder', order, size: size.snapped, price: price.snapped };
+  return {
+    action: { action: 'placeOrder', order, size: size.snapped, price: price.snapped },
+    size: size.value,
+    limitPrice: price.value,
+  };
 }
 
 export function checkPlaceMarket(
   intent: PlaceMarketIntent,
   market: MarketView,
+  rules: MarketRules,
   account: AccountState,
   config: PreTradeConfig,
-): PlaceOrderAction {
+): CheckedPlacement {
   checkSide(intent.side);
   // The type has no postOnly, but plugins are plain JS at runtime: say no rather than drop it.
   if ((intent as { postOnly?: unknown }).postOnly === true) {
     refuse('post_only', true, 'post-only applies only to limit orders; a market order takes liquidity');
   }
-  const size = snapSize(intent.size, market, intent.sizeRounding);
-  if (intent.reduceOnly) checkReduces(intent.side, size.snapped, intent.marketId, account);
-  return marketOrder(intent, intent.side, size.units, size.snapped, intent.reduceOnly, market, config);
+  const size = snapSize(intent.size, rules, intent.sizeRounding);
+  if (intent.reduceOnly) checkReduces(intent.side, size.snapped, size.value, intent.marketId, account);
+  const action = marketOrder(intent, intent.side, size.units, size.snapped, intent.reduceOnly, market, rules, config);
+  return { action, size: size.value, limitPrice: undefined };
 }
 
 /** The whole position, reduce-only, at the market: exactly its size, never rounded. */
 export function checkClosePosition(
   intent: ClosePositionIntent,
   market: MarketView,
+  rules: MarketRules,
   account: AccountState,
   config: PreTradeConfig,
-): PlaceOrderAction {
+): CheckedPlacement {
   const position = openPosition(account, intent.marketId);
   if (position === undefined)
     refuse('reduce_only', intent.marketId, 'there is no open position to close in this market');
   const side = oppositeSide(position.side);
-  const size = snapSize(position.size, market);
-  return marketOrder({ ...intent, timeInForce: 'IOC' }, side, size.units, size.snapped, true, market, config);
+  const size = snapSize(position.size, rules);
+  const order = { ...intent, timeInForce: 'IOC' };
+  const action = marketOrder(order, side, size.units, size.snapped, true, market, rules, config);
+  return { action, size: size.value, limitPrice: undefined };
 }
 
 function marketOrder(
@@ -110,6 +135,7 @@ function marketOrder(
   size: string,
   reduceOnly: boolean,
   market: MarketView,
+  rules: MarketRules,
   config: PreTradeConfig,
 ): PlaceOrderAction {
   const tif = intent.timeInForce;
@@ -127,7 +153,7 @@ function marketOrder(
   if (bps > config.maxSlippageBpsLimit) {
     refuse('slippage', bps, `max slippage above the configured limit of ${config.maxSlippageBpsLimit} bps`);
   }
-  const bound = slippageBound(side, market.mark_price, market.config.step_price, bps);
+  const bound = slippageBound(side, market.mark_price, rules, bps);
   const order = withOptionalFields(
     {
       market_id: intent.marketId,
@@ -150,7 +176,7 @@ function marketOrder(
  * Reduce-only needs an open position on the other side, and an order larger than the position is
  * refused rather than capped: resizing silently would send an order the strategy did not ask for.
  */
-function checkReduces(side: Side, size: string, marketId: number, account: AccountState): void {
+function checkReduces(side: Side, size: string, exact: FixedPoint, marketId: number, account: AccountState): void {
   const position = openPosition(account, marketId);
   if (position === undefined) refuse('reduce_only', size, 'reduce-only needs an open position in this market');
   if (position.side === side) {
@@ -160,7 +186,7 @@ function checkReduces(side: Side, size: string, marketId: number, account: Accou
       `reduce-only ${side} would grow the ${position.side} position; it must be on the opposite side`,
     );
   }
-  if (compareDecimals(size, position.size) > 0) {
+  if (compareFixed(exact, parsedDecimal(position.size, 'position size')) > 0) {
     refuse(
       'reduce_only',
       size,

@@ -1,16 +1,16 @@
-import { divideRounded, isDecimalString, type FixedPoint, type Rounding } from '../../core/decimal.js';
-import { parsedDecimal } from './parsedDecimal.js';
+import { divideRounded, type FixedPoint, type Rounding } from '../../core/decimal.js';
 import { MAX_PRICE_TICKS, MAX_SIZE_STEPS } from '../../protocol/orderQuantities.js';
 import { compareFixed, fixedText, unitsAt } from './fixedPoint.js';
-import { marketGrid } from './marketGrid.js';
-import type { MarketView } from './marketView.js';
+import type { MarketRules } from './marketRules.js';
+import { decimalOrUndefined } from './parsedDecimal.js';
 import { refuse } from '../intents/refusal.js';
 
 /**
  * Decimal size and price to whole steps and ticks of a market, exactly, as refusals that name the
  * rule (the protocol's `sizeToSteps`/`priceToTicks` throw instead and know no minimum size). A
- * value off the grid is refused unless the intent named a rounding mode; the snapped decimal is
- * returned alongside so guards and logs see the value that will really be sent.
+ * value off the grid is refused unless the intent named a rounding mode; the snapped value is
+ * returned alongside, as text and exact, so guards and logs see the value that will really be
+ * sent without parsing it again. The intent's text is parsed once, the market's rules not at all.
  */
 
 const UINT32_MAX = MAX_SIZE_STEPS;
@@ -20,38 +20,36 @@ export interface GridValue {
   readonly units: number;
   /** units × step, exact. */
   readonly snapped: string;
+  /** The same value, at the step's (or tick's) scale. */
+  readonly value: FixedPoint;
 }
 
-export function snapSize(size: unknown, market: MarketView, rounding?: Rounding): GridValue {
-  if (!isDecimalString(size)) refuse('size', size, 'size must be a decimal string such as "0.01"');
-  const value = parsedDecimal(size, 'size');
+export function snapSize(size: unknown, rules: MarketRules, rounding?: Rounding): GridValue {
+  const value = decimalOrUndefined(size);
+  if (value === undefined) refuse('size', size, 'size must be a decimal string such as "0.01"');
   if (value.units <= 0n) refuse('size', size, 'size must be greater than 0');
-  const grid = marketGrid(market);
-  const step = market.config.step_size;
-  const steps = onGrid(size, value, step, grid.step, rounding, 'size_step', 'step_size', 'sizeRounding');
-  if (steps === 0n) refuse('size', size, `size rounds ${rounding ?? 'down'} to 0 steps of ${step}`);
+  const text = size as string; // it parsed, so it is a string
+  const steps = onGrid(text, value, rules.stepText, rules.step, rounding, 'size_step', 'step_size', 'sizeRounding');
+  if (steps === 0n) refuse('size', text, `size rounds ${rounding ?? 'down'} to 0 steps of ${rules.stepText}`);
   if (steps > UINT32_MAX) refuse('size_steps_range', steps, `size_steps must fit uint32 (at most ${UINT32_MAX})`);
-  const snapped: FixedPoint = { units: steps * grid.step.units, scale: grid.step.scale };
-  if (compareFixed(snapped, grid.minSize) < 0) {
-    refuse(
-      'min_order_size',
-      fixedText(snapped),
-      `size is below the market's min_order_size ${market.config.min_order_size}`,
-    );
+  const snapped: FixedPoint = { units: steps * rules.step.units, scale: rules.step.scale };
+  if (compareFixed(snapped, rules.minSize) < 0) {
+    refuse('min_order_size', fixedText(snapped), `size is below the market's min_order_size ${rules.minSizeText}`);
   }
-  return { units: Number(steps), snapped: fixedText(snapped) };
+  return { units: Number(steps), snapped: fixedText(snapped), value: snapped };
 }
 
-export function snapPrice(price: unknown, market: MarketView, rounding?: Rounding): GridValue {
-  if (!isDecimalString(price)) refuse('price', price, 'price must be a decimal string such as "65000.5"');
-  const value = parsedDecimal(price, 'price');
+export function snapPrice(price: unknown, rules: MarketRules, rounding?: Rounding): GridValue {
+  const value = decimalOrUndefined(price);
+  if (value === undefined) refuse('price', price, 'price must be a decimal string such as "65000.5"');
   if (value.units <= 0n) refuse('price', price, 'price must be greater than 0');
-  const grid = marketGrid(market);
-  const tick = market.config.step_price;
-  const ticks = onGrid(price, value, tick, grid.tick, rounding, 'price_tick', 'step_price', 'priceRounding');
-  if (ticks === 0n) refuse('price', price, `price rounds ${rounding ?? 'down'} to 0 ticks of ${tick}`);
+  const text = price as string; // it parsed, so it is a string
+  const tick = rules.tickText;
+  const ticks = onGrid(text, value, tick, rules.tick, rounding, 'price_tick', 'step_price', 'priceRounding');
+  if (ticks === 0n) refuse('price', text, `price rounds ${rounding ?? 'down'} to 0 ticks of ${tick}`);
   if (ticks > UINT24_MAX) refuse('price_ticks_range', ticks, `price_ticks must fit uint24 (at most ${UINT24_MAX})`);
-  return { units: Number(ticks), snapped: fixedText({ units: ticks * grid.tick.units, scale: grid.tick.scale }) };
+  const snapped: FixedPoint = { units: ticks * rules.tick.units, scale: rules.tick.scale };
+  return { units: Number(ticks), snapped: fixedText(snapped), value: snapped };
 }
 
 /** Whole units of `unit` in a positive value: exact, or rounded only in the mode the intent named. */

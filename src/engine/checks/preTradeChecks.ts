@@ -1,9 +1,10 @@
 import type { AccountState } from '../tracking/accountState.js';
 import { checkAdjustIsolatedMargin, checkSetLeverage, checkSetMarginMode } from './checkAccountAction.js';
-import { checkClosePosition, checkPlaceLimit, checkPlaceMarket } from './checkPlaceOrder.js';
+import { checkClosePosition, checkPlaceLimit, checkPlaceMarket, type CheckedPlacement } from './checkPlaceOrder.js';
 import type { PreTradeConfig } from '../engineConfig.js';
-import type { Intent } from '../intents/intents.js';
-import { marketGrid } from './marketGrid.js';
+import type { Intent, PlaceLimitIntent, PlaceMarketIntent } from '../intents/intents.js';
+import { marketRules, type MarketRules } from './marketRules.js';
+import { rememberDecimal } from './parsedDecimal.js';
 import { isMarketTradable, type MarketView } from './marketView.js';
 import type { Rejection } from '../intents/rejection.js';
 import { refuse, Refusal } from '../intents/refusal.js';
@@ -13,11 +14,14 @@ import type { WireAction } from '../sending/wireAction.js';
  * The one pure gate between an intent and a signature: either the exact wire values (every
  * integer range-checked, no silent rounding) or a rejection naming the rule and the value.
  * `intent` in a passing verdict is the input with size and price snapped to the grid, so the
- * guards that run next judge what will really be sent.
+ * guards that run next judge what will really be sent (and find its size and price already
+ * parsed, `rememberDecimal`).
  */
 export type PreTradeVerdict =
   | { readonly ok: true; readonly action: WireAction; readonly intent: Intent }
   | { readonly ok: false; readonly rejection: Rejection };
+
+type Passed = Extract<PreTradeVerdict, { ok: true }>;
 
 const UINT16_MAX = 65_535;
 
@@ -28,20 +32,32 @@ export function preTradeChecks(
   config: PreTradeConfig,
 ): PreTradeVerdict {
   try {
-    const action = check(intent, market, account, config);
-    return { ok: true, action, intent: snapped(intent, action) };
+    return check(intent, market, account, config);
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, rejection: error.rejection };
     throw error;
   }
 }
 
-function check(
-  intent: Intent,
-  market: MarketView | undefined,
-  account: AccountState,
-  config: PreTradeConfig,
-): WireAction {
+/** Throws a `Refusal` for the first rule the intent breaks. */
+function check(intent: Intent, market: MarketView | undefined, account: AccountState, config: PreTradeConfig): Passed {
+  checkIdentity(intent);
+  const marketId = intent.marketId;
+  // A cancel must stay possible in a market that was delisted or halted.
+  if (intent.kind === 'cancel') return { ok: true, action: checkCancel(intent.target, marketId), intent };
+  if (intent.kind === 'cancelAll')
+    return { ok: true, action: { action: 'cancelAllOrders', market_id: marketId }, intent };
+  const known = knownMarket(marketId, market);
+  // Refuses a malformed step, tick or minimum size; parsed once per market record, read once per intent.
+  const rules = marketRules(known);
+  if (!isMarketTradable(known)) {
+    refuse('market_inactive', marketId, 'the market is not active or not unlocked; only cancels are accepted');
+  }
+  return checkOnMarket(intent, known, rules, account, config);
+}
+
+/** The intent's id, strategy and market id, whatever its kind. */
+function checkIdentity(intent: Intent): void {
   if (typeof intent.intentId !== 'string' || intent.intentId.length === 0 || typeof intent.strategy !== 'string') {
     refuse('intent', intent.intentId, 'an intent needs a non-empty intentId and the name of its strategy');
   }
@@ -49,10 +65,10 @@ function check(
   if (!Number.isSafeInteger(marketId) || marketId < 0 || marketId > UINT16_MAX) {
     refuse('market_id', marketId, `market id must be a whole number from 0 to ${UINT16_MAX} (16 bits)`);
   }
-  // A cancel must stay possible in a market that was delisted or halted.
-  if (intent.kind === 'cancel') return checkCancel(intent.target, marketId);
-  if (intent.kind === 'cancelAll') return { action: 'cancelAllOrders', market_id: marketId };
+}
 
+/** The market record, which must be the intent's market. */
+function knownMarket(marketId: number, market: MarketView | undefined): MarketView {
   if (market === undefined) refuse('market_id', marketId, 'unknown market', 'check the id against GET /v1/markets');
   // The common case is the same digits; otherwise compare as numbers ("01" is market 1).
   if (
@@ -61,26 +77,32 @@ function check(
   ) {
     refuse('market_id', marketId, `the market record passed is market ${market.market_id}`);
   }
-  // Refuses a malformed step, tick or minimum size; parsed once per market record.
-  marketGrid(market);
-  if (!isMarketTradable(market)) {
-    refuse('market_inactive', marketId, 'the market is not active or not unlocked; only cancels are accepted');
-  }
+  return market;
+}
+
+/** An intent that needs a tradable market, checked against its rules. */
+function checkOnMarket(
+  intent: Exclude<Intent, { kind: 'cancel' | 'cancelAll' }>,
+  market: MarketView,
+  rules: MarketRules,
+  account: AccountState,
+  config: PreTradeConfig,
+): Passed {
   switch (intent.kind) {
     case 'placeLimit':
       requireReduceOnlyIfMarketIs(market, intent.reduceOnly);
-      return checkPlaceLimit(intent, market, account, config);
+      return placed(intent, checkPlaceLimit(intent, market, rules, account, config));
     case 'placeMarket':
       requireReduceOnlyIfMarketIs(market, intent.reduceOnly);
-      return checkPlaceMarket(intent, market, account, config);
+      return placed(intent, checkPlaceMarket(intent, market, rules, account, config));
     case 'closePosition':
-      return checkClosePosition(intent, market, account, config);
+      return { ok: true, action: checkClosePosition(intent, market, rules, account, config).action, intent };
     case 'setLeverage':
-      return checkSetLeverage(intent, market);
+      return { ok: true, action: checkSetLeverage(intent, rules), intent };
     case 'setMarginMode':
-      return checkSetMarginMode(intent);
+      return { ok: true, action: checkSetMarginMode(intent), intent };
     case 'adjustIsolatedMargin':
-      return checkAdjustIsolatedMargin(intent, config);
+      return { ok: true, action: checkAdjustIsolatedMargin(intent, config), intent };
     default:
       // Unreachable for typed callers; plugins are plain JS at runtime.
       return refuse('intent', (intent as { kind?: unknown }).kind, 'unknown intent kind');
@@ -112,19 +134,29 @@ function requireReduceOnlyIfMarketIs(market: MarketView, reduceOnly: boolean): v
   }
 }
 
-function snapped(intent: Intent, action: WireAction): Intent {
-  if (action.action !== 'placeOrder') return intent;
-  if (intent.kind === 'placeLimit') {
-    // Without rounding fields to drop, a plain copy (a rest pattern costs far more per intent).
-    if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding'))
-      return { ...intent, size: action.size, price: action.price };
-    const { sizeRounding: _size, priceRounding: _price, ...rest } = intent;
-    return { ...rest, size: action.size, price: action.price };
-  }
-  if (intent.kind === 'placeMarket') {
-    if (!Object.hasOwn(intent, 'sizeRounding')) return { ...intent, size: action.size };
-    const { sizeRounding: _size, ...rest } = intent;
-    return { ...rest, size: action.size };
-  }
-  return intent;
+/**
+ * The passing verdict of an order: the intent snapped to the grid. The guards read its size and
+ * limit price as decimals next; the exact values those texts were made from are handed to the
+ * parse memo, so the intent's decimals are parsed once, here, and not again by each guard.
+ */
+function placed(intent: PlaceLimitIntent | PlaceMarketIntent, checked: CheckedPlacement): Passed {
+  const action = checked.action;
+  rememberDecimal(action.size, checked.size);
+  if (checked.limitPrice !== undefined) rememberDecimal(action.price, checked.limitPrice);
+  const snapped = intent.kind === 'placeLimit' ? snappedLimit(intent, action) : snappedMarket(intent, action);
+  return { ok: true, action, intent: snapped };
+}
+
+function snappedLimit(intent: PlaceLimitIntent, action: CheckedPlacement['action']): PlaceLimitIntent {
+  // Without rounding fields to drop, a plain copy (a rest pattern costs far more per intent).
+  if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding'))
+    return { ...intent, size: action.size, price: action.price };
+  const { sizeRounding: _size, priceRounding: _price, ...rest } = intent;
+  return { ...rest, size: action.size, price: action.price };
+}
+
+function snappedMarket(intent: PlaceMarketIntent, action: CheckedPlacement['action']): PlaceMarketIntent {
+  if (!Object.hasOwn(intent, 'sizeRounding')) return { ...intent, size: action.size };
+  const { sizeRounding: _size, ...rest } = intent;
+  return { ...rest, size: action.size };
 }

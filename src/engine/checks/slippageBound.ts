@@ -1,14 +1,10 @@
-import {
-  compareDecimals,
-  divideRounded,
-  isDecimalString,
-  multiplyUnits,
-  parseDecimal,
-  pow10,
-} from '../../core/decimal.js';
+import { divideRounded, pow10, type FixedPoint } from '../../core/decimal.js';
 import { uintMax } from '../../core/integerRange.js';
 import type { Side } from '../intents/intents.js';
 import { refuse } from '../intents/refusal.js';
+import { compareFixed, fixedText } from './fixedPoint.js';
+import type { MarketRules } from './marketRules.js';
+import { decimalOrUndefined } from './parsedDecimal.js';
 
 /**
  * The price_ticks of a market order: the worst price it may trade at, derived from the mark and a
@@ -16,7 +12,8 @@ import { refuse } from '../intents/refusal.js';
  * slippage: a buy bound mark × (1 + bps) rounds DOWN to the tick, a sell bound mark × (1 − bps)
  * rounds UP. When one tick is wider than the allowed slippage the bound would land on the wrong
  * side of the mark (the order could never fill as intended), so that is refused, as is a bound of
- * 0 ticks, which some clients send and the spec does not allow.
+ * 0 ticks, which some clients send and the spec does not allow. The tick comes parsed with the
+ * market's rules; the mark is parsed once here.
  */
 
 const UINT24_MAX = uintMax(24);
@@ -31,10 +28,11 @@ export interface SlippageBound {
 export function slippageBound(
   side: Side,
   markPrice: unknown,
-  stepPrice: string,
+  rules: Pick<MarketRules, 'tick' | 'tickText'>,
   maxSlippageBps: number,
 ): SlippageBound {
-  if (!isDecimalString(markPrice) || compareDecimals(markPrice, '0') <= 0) {
+  const mark = decimalOrUndefined(markPrice);
+  if (mark === undefined || mark.units <= 0n) {
     refuse(
       'mark_price',
       markPrice,
@@ -45,25 +43,30 @@ export function slippageBound(
   if (!Number.isSafeInteger(maxSlippageBps) || maxSlippageBps < 1 || maxSlippageBps > 9_999) {
     refuse('slippage', maxSlippageBps, 'max slippage must be a whole number of basis points from 1 to 9999');
   }
-  const mark = parseDecimal(markPrice, 'mark_price');
-  const tick = parseDecimal(stepPrice, 'step_price');
-  const factor = side === 'buy' ? BPS + BigInt(maxSlippageBps) : BPS - BigInt(maxSlippageBps);
-  // bound / tick = (m / 10^a) × factor / 10^4 / (s / 10^c)
-  const numerator = mark.units * factor * pow10(tick.scale);
-  const denominator = pow10(mark.scale) * BPS * tick.units;
-  const ticks = divideRounded(numerator, denominator, side === 'buy' ? 'down' : 'up');
-  if (ticks <= 0n) refuse('slippage', ticks, `the ${side} slippage bound rounds to 0 ticks of ${stepPrice}`);
+  const { tick, tickText } = rules;
+  const ticks = boundTicks(side, mark, tick, maxSlippageBps);
+  if (ticks <= 0n) refuse('slippage', ticks, `the ${side} slippage bound rounds to 0 ticks of ${tickText}`);
   if (ticks > UINT24_MAX)
     refuse('price_ticks_range', ticks, `the slippage bound must fit uint24 (at most ${UINT24_MAX} ticks)`);
-  const price = multiplyUnits(ticks, stepPrice);
-  const wrongSide = side === 'buy' ? compareDecimals(price, markPrice) < 0 : compareDecimals(price, markPrice) > 0;
+  const bound: FixedPoint = { units: ticks * tick.units, scale: tick.scale };
+  const price = fixedText(bound);
+  const wrongSide = side === 'buy' ? compareFixed(bound, mark) < 0 : compareFixed(bound, mark) > 0;
   if (wrongSide) {
     refuse(
       'slippage',
       maxSlippageBps,
-      `${maxSlippageBps} bps of the mark ${markPrice} is less than one tick (${stepPrice}); the bound ${price} is on the wrong side of the mark`,
+      `${maxSlippageBps} bps of the mark ${markPrice as string} is less than one tick (${tickText}); the bound ${price} is on the wrong side of the mark`,
       'allow more slippage for this market',
     );
   }
   return { ticks: Number(ticks), price };
+}
+
+/** mark × (1 ± bps) in whole ticks, rounded toward the mark. */
+function boundTicks(side: Side, mark: FixedPoint, tick: FixedPoint, maxSlippageBps: number): bigint {
+  const factor = side === 'buy' ? BPS + BigInt(maxSlippageBps) : BPS - BigInt(maxSlippageBps);
+  // bound / tick = (m / 10^a) × factor / 10^4 / (s / 10^c)
+  const numerator = mark.units * factor * pow10(tick.scale);
+  const denominator = pow10(mark.scale) * BPS * tick.units;
+  return divideRounded(numerator, denominator, side === 'buy' ? 'down' : 'up');
 }

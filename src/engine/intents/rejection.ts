@@ -89,8 +89,17 @@ function showValue(value: unknown): string {
   if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === undefined) return 'undefined';
   try {
-    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value);
+    return (
+      JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? unserializable(value)
+    );
   } catch {
-    return String(value);
+    return unserializable(value);
   }
+}
+
+/** What JSON cannot show (a symbol, a function, a circular object), named by its kind rather than its source text. */
+function unserializable(value: unknown): string {
+  if (typeof value === 'symbol') return value.toString();
+  if (typeof value === 'function') return `[function ${value.name === '' ? '(anonymous)' : value.name}]`;
+  return Object.prototype.toString.call(value);
 }

@@ -1,3 +1,4 @@
+import { abortError } from '../../core/abortError.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { NonceConfig } from '../engineConfig.js';
@@ -10,6 +11,25 @@ import {
   type NoncePair,
   type NonceState,
 } from './noncePair.js';
+
+/** What became of a handed-out pair (see `NonceAllocator`: every pair is reported once). */
+export type NonceFate = 'landed' | 'rejected' | 'unknown';
+
+export interface NonceAllocatorOptions {
+  readonly slots?: NonceConfig;
+  /** The highest pair a previous run handed out (from the journal). */
+  readonly restoredHighWater?: NoncePair;
+}
+
+export interface NonceAllocatorStatus {
+  readonly venueAnchor: bigint;
+  /** The next pair to hand out; `bit` above 207 means the anchor is used up and must roll. */
+  readonly cursor: NoncePair;
+  readonly inFlight: number;
+  readonly waiting: number;
+  /** Why allocation is blocked right now, or undefined when a pair is available. */
+  readonly blockedBy: string | undefined;
+}
 
 /**
  * Hands out (anchor, bit) nonces for one account with no round trips, in strictly increasing
@@ -33,24 +53,6 @@ import {
  * it stops blocking the roll, but is no evidence that the venue moved). A later `landed` for an
  * unknown pair is welcome.
  */
-export type NonceFate = 'landed' | 'rejected' | 'unknown';
-
-export interface NonceAllocatorOptions {
-  readonly slots?: NonceConfig;
-  /** The highest pair a previous run handed out (from the journal). */
-  readonly restoredHighWater?: NoncePair;
-}
-
-export interface NonceAllocatorStatus {
-  readonly venueAnchor: bigint;
-  /** The next pair to hand out; `bit` above 207 means the anchor is used up and must roll. */
-  readonly cursor: NoncePair;
-  readonly inFlight: number;
-  readonly waiting: number;
-  /** Why allocation is blocked right now, or undefined when a pair is available. */
-  readonly blockedBy: string | undefined;
-}
-
 export class NonceAllocator {
   readonly account: string;
   private readonly slot: number;
@@ -109,9 +111,9 @@ export class NonceAllocator {
     return this.waiters.size > 0 ? undefined : this.take();
   }
 
-  /** A pair as soon as one may be signed; rejects with the signal's reason when aborted. */
+  /** A pair as soon as one may be signed; rejects with the signal's reason (`abortError`) when aborted. */
   allocate(signal?: AbortSignal): Promise<NoncePair> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const now = this.tryAllocate();
     if (now !== undefined) return Promise.resolve(now);
     return this.waiters.wait(signal);

@@ -1,12 +1,8 @@
-/**
- * First come, first served waiting for a value that arrives later (the nonce allocator's
- * backpressure), where each waiter may be cancelled by an abort signal. Waiters sharing a signal
- * share one abort listener: a burst of hundreds of intents all waiting on the engine's stop signal
- * would otherwise add and remove a listener per intent, which cost more than the allocation.
- */
+import { abortError } from '../../core/abortError.js';
+
 interface Waiter<T> {
   readonly resolve: (value: T) => void;
-  readonly reject: (reason: unknown) => void;
+  readonly reject: (reason: Error) => void;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -15,6 +11,12 @@ interface Watch {
   waiting: number;
 }
 
+/**
+ * First come, first served waiting for a value that arrives later (the nonce allocator's
+ * backpressure), where each waiter may be cancelled by an abort signal. Waiters sharing a signal
+ * share one abort listener: a burst of hundreds of intents all waiting on the engine's stop signal
+ * would otherwise add and remove a listener per intent, which cost more than the allocation.
+ */
 export class WaitQueue<T> {
   private waiters: Waiter<T>[] = [];
   private readonly watches = new Map<AbortSignal, Watch>();
@@ -23,9 +25,9 @@ export class WaitQueue<T> {
     return this.waiters.length;
   }
 
-  /** Waits its turn; rejects with the signal's reason when the signal aborts first. */
+  /** Waits its turn; rejects with the signal's reason (`abortError`) when the signal aborts first. */
   wait(signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     return new Promise<T>((resolve, reject) => {
       this.waiters.push({ resolve, reject, signal });
       if (signal !== undefined) this.watch(signal);
@@ -64,6 +66,7 @@ export class WaitQueue<T> {
     this.watches.delete(signal);
     const aborted = this.waiters.filter((w) => w.signal === signal);
     this.waiters = this.waiters.filter((w) => w.signal !== signal);
-    for (const waiter of aborted) waiter.reject(signal.reason);
+    const reason = abortError(signal.reason);
+    for (const waiter of aborted) waiter.reject(reason);
   }
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '../../core/logger.js';
 import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
 import type { SignedRequest } from './signedRequest.js';
 
@@ -60,19 +61,16 @@ function receipt(answer: { tx_hash?: string | undefined }): SendReceipt {
   return answer.tx_hash === undefined || answer.tx_hash === '' ? {} : { txHash: answer.tx_hash };
 }
 
-export interface DryRunLogger {
-  info(obj: object, msg?: string): void;
-}
-
 /** Logs the request it would have sent (the permit signature is redacted by the logger). */
-export function dryRunSender(log: DryRunLogger): ActionSender {
+export function dryRunSender(log: Pick<Logger, 'info'>): ActionSender {
   return {
-    async send(request) {
+    // Nothing to wait for: a settled promise, as the interface asks, without an async function.
+    send(request) {
       log.info(
         { endpoint: request.endpoint, body: request.body, actionHash: request.actionHash },
         'dry run: request not sent',
       );
-      return { dryRun: true };
+      return Promise.resolve({ dryRun: true });
     },
   };
 }

@@ -4,10 +4,11 @@ import type { SendReceipt } from './actionSender.js';
 import type { ExecutorDeps } from './executorDeps.js';
 import type { AcceptedOutcome, IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent } from '../intents/intents.js';
+import type { InFlightTicket } from '../admission/inFlightActions.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { preTradeChecks } from '../checks/preTradeChecks.js';
 import { rejection, type Rejection } from '../intents/rejection.js';
-import { isUnconfirmed, sendWithPolicy } from './sendWithPolicy.js';
+import { isUnconfirmed, sendWithPolicy, type SendResult } from './sendWithPolicy.js';
 import type { ResolvedAction } from './signedRequest.js';
 import type { WireAction } from './wireAction.js';
 
@@ -17,7 +18,7 @@ import type { WireAction } from './wireAction.js';
  * signed bytes are resent after an answerless failure (the nonce makes that idempotent); a new
  * signature is made only when the old nonce is known not to have executed.
  */
-export { type ExecutorDeps, type ExecutorLogger } from './executorDeps.js';
+export { type ExecutorDeps } from './executorDeps.js';
 
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
   const state = deps.tracker.accountState();
@@ -33,53 +34,65 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
 
   // Only a cancel has something to look up (its resting id); every other action goes as checked.
   const action = verdict.action;
-  const resolved =
-    action.action === 'cancelOrder'
-      ? await resolveCancel(action, deps).catch((error: unknown) => {
-          ticket?.settled();
-          throw error;
-        })
-      : action;
+  const resolved = action.action === 'cancelOrder' ? await resolveCancelHeld(action, ticket, deps) : action;
   if ('rule' in resolved) {
     ticket?.settled();
     return refused(intent, resolved, deps);
   }
-
-  if (resolved.action === 'placeOrder') {
-    const order: Parameters<OrderTracker['pending']>[0] = {
-      intentId: intent.intentId,
-      strategy: intent.strategy,
-      marketId: intent.marketId,
-      side: resolved.order.side === 0 ? 'buy' : 'sell',
-      size: resolved.size,
-      price: resolved.price,
-    };
-    const clientOrderId = resolved.order.client_order_id;
-    deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
-  }
+  if (resolved.action === 'placeOrder') trackPending(intent, resolved, deps);
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
-    if (result.type === 'accepted') onAccepted(resolved, result.receipt, intent, deps);
-    else if (resolved.action === 'placeOrder')
-      deps.tracker.settle(
-        intent.intentId,
-        result.type === 'unknown' || isUnconfirmed(result.error) ? 'unknown' : 'failed',
-      );
-    const { intentId, strategy, kind, marketId } = intent;
-    if (result.type === 'accepted') {
-      if (result.receipt.dryRun === true)
-        return {
-          intentId,
-          strategy,
-          kind,
-          marketId,
-          type: 'dry_run',
-          request: { path: resolved.action, body: result.request.body },
-          atMs: deps.clock.now(),
-        };
-      return acceptedOutcome(intent, result.receipt, deps.clock.now());
-    }
-    if (result.type === 'unknown')
+    recordResult(intent, resolved, result, deps);
+    return outcomeOf(intent, resolved, result, deps.clock.now());
+  } finally {
+    ticket?.settled();
+  }
+}
+
+/** The placement is about to be signed and sent: the tracker knows it from now on. */
+function trackPending(
+  intent: Intent,
+  action: Extract<ResolvedAction, { action: 'placeOrder' }>,
+  deps: ExecutorDeps,
+): void {
+  const order: Parameters<OrderTracker['pending']>[0] = {
+    intentId: intent.intentId,
+    strategy: intent.strategy,
+    marketId: intent.marketId,
+    side: action.order.side === 0 ? 'buy' : 'sell',
+    size: action.size,
+    price: action.price,
+  };
+  const clientOrderId = action.order.client_order_id;
+  deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
+}
+
+/** What the send's result means for the tracker: the accepted action's effect, or a placement that did not land. */
+function recordResult(intent: Intent, action: ResolvedAction, result: SendResult, deps: ExecutorDeps): void {
+  if (result.type === 'accepted') onAccepted(action, result.receipt, intent, deps);
+  else if (action.action === 'placeOrder')
+    deps.tracker.settle(
+      intent.intentId,
+      result.type === 'unknown' || isUnconfirmed(result.error) ? 'unknown' : 'failed',
+    );
+}
+
+/** The intent's terminal outcome for the send's result. */
+function outcomeOf(intent: Intent, action: ResolvedAction, result: SendResult, atMs: number): IntentOutcome {
+  const { intentId, strategy, kind, marketId } = intent;
+  switch (result.type) {
+    case 'accepted':
+      if (result.receipt.dryRun !== true) return acceptedOutcome(intent, result.receipt, atMs);
+      return {
+        intentId,
+        strategy,
+        kind,
+        marketId,
+        type: 'dry_run',
+        request: { path: action.action, body: result.request.body },
+        atMs,
+      };
+    case 'unknown':
       return {
         intentId,
         strategy,
@@ -88,19 +101,10 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
         type: 'unknown',
         reason: result.error.message,
         hints: result.error.hints,
-        atMs: deps.clock.now(),
+        atMs,
       };
-    return {
-      intentId,
-      strategy,
-      kind,
-      marketId,
-      type: 'failed',
-      error: errorSummary(result.error),
-      atMs: deps.clock.now(),
-    };
-  } finally {
-    ticket?.settled();
+    case 'failed':
+      return { intentId, strategy, kind, marketId, type: 'failed', error: errorSummary(result.error), atMs };
   }
 }
 
@@ -144,6 +148,20 @@ function onAccepted(action: ResolvedAction, receipt: SendReceipt, intent: Intent
       if (o.orderId !== undefined) deps.tracker.cancelled(o.orderId);
   if (action.action === 'updateMarginMode')
     deps.tracker.setMarginMode(action.market_id, action.margin_mode === 1 ? 'isolated' : 'cross');
+}
+
+/** `resolveCancel`, settling the admission ticket when the lookup throws (a refusal is settled by the caller). */
+async function resolveCancelHeld(
+  action: Extract<WireAction, { action: 'cancelOrder' }>,
+  ticket: InFlightTicket | undefined,
+  deps: ExecutorDeps,
+): Promise<ResolvedAction | Rejection> {
+  try {
+    return await resolveCancel(action, deps);
+  } catch (error) {
+    ticket?.settled();
+    throw error;
+  }
 }
 
 async function resolveCancel(

@@ -1,5 +1,6 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
@@ -19,13 +20,6 @@ import type { Rejection } from '../intents/rejection.js';
 import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 
 /** What the executor needs from the engine: its state, its venue reads, and its reactions. */
-export interface ExecutorLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export type AuthSource =
   | {
       readonly mode: 'permit';
@@ -43,7 +37,7 @@ export interface ExecutorDeps {
   readonly sender: ActionSender;
   readonly tracker: OrderTracker;
   readonly clock: Clock;
-  readonly log: ExecutorLogger;
+  readonly log: Logger;
   readonly journal: EngineJournal;
   market(marketId: number): MarketView | undefined;
   /**
@@ -81,4 +75,5 @@ export interface ExecutorDeps {
   readonly maxResyncs?: number;
 }
 
+/** An intent that ended without reaching the venue for a reason of ours (its outcome says which). */
 export class IntentFailedError extends PerpbotError {}

@@ -1,15 +1,11 @@
 import type { Address } from '../../core/address.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
+import { registerRecentSecret } from '../../core/secretRegistry.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import { signTypedStruct } from '../../protocol/typedSignatures.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 
-/**
- * JWT authorisation (spec "JWT path"): logs in with the account key over a single-use server
- * nonce, then hands out the access token, refreshing it before it expires (and logging in again
- * when the refresh is refused). Concurrent callers share one login or refresh.
- */
 export interface JwtSessionOptions {
   readonly rest: RestClient;
   readonly account: Address;
@@ -29,6 +25,11 @@ interface Tokens {
   readonly expiresAtMs: number;
 }
 
+/**
+ * JWT authorisation (spec "JWT path"): logs in with the account key over a single-use server
+ * nonce, then hands out the access token, refreshing it before it expires (and logging in again
+ * when the refresh is refused). Concurrent callers share one login or refresh.
+ */
 export class JwtSession {
   private tokens: Tokens | undefined;
   private inProgress: Promise<Tokens> | undefined;
@@ -71,10 +72,14 @@ export class JwtSession {
       nonce: BigInt(nonce),
       deadline,
     });
+    registerRecentSecret(signature);
     return rest.login({ account, nonce, deadline, signature });
   }
 
   private keep(pair: { access_token: string; refresh_token: string; expires_in: number }): Tokens {
+    // The redactor recognises both wherever they turn up (an error body, a message).
+    registerRecentSecret(pair.access_token);
+    registerRecentSecret(pair.refresh_token);
     const tokens = {
       access: pair.access_token,
       refresh: pair.refresh_token,

@@ -1,13 +1,14 @@
-import { unixSeconds } from '../../core/clock.js';
+import { unixSeconds, type Clock } from '../../core/clock.js';
 import { hasNoDefiniteAnswer } from '../../venue/venueTransportError.js';
 import type { SendReceipt } from './actionSender.js';
+import { confirmFirstSend } from './confirmFirstSend.js';
 import { journalBody, NO_JOURNAL } from '../tracking/engineJournal.js';
 import { IntentFailedError, type ExecutorDeps } from './executorDeps.js';
 import type { Intent } from '../intents/intents.js';
-import type { NonceAllocator, NonceFate } from '../nonces/nonceAllocator.js';
-import type { NoncePair } from '../nonces/noncePair.js';
-import { classifyFailure, classifyLanding } from './retryPolicy.js';
-import { signRequest, type ResolvedAction, type SignedRequest } from './signedRequest.js';
+import type { NonceFate } from '../nonces/nonceAllocator.js';
+import { classifyFailure, type RetryDecision } from './retryPolicy.js';
+import { signAction } from './signAction.js';
+import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 
 /**
  * Signs one resolved action and sends it until the retry policy reaches a verdict: the same bytes
@@ -31,261 +32,231 @@ export function isUnconfirmed(error: unknown): boolean {
 /** New signatures per intent after deadlines passed, before it fails (a too-short deadline). */
 const MAX_DEADLINE_RESIGNS = 5;
 
-export async function sendWithPolicy(
+/** What comes after a failed send when it is not the result yet: sign anew, or send the same bytes again. */
+const RESIGN = 'resign';
+const AGAIN = 'again';
+type Next = SendResult | typeof RESIGN | typeof AGAIN;
+
+export function sendWithPolicy(
   intent: Intent,
   action: ResolvedAction,
   deps: ExecutorDeps,
   signal?: AbortSignal,
 ): Promise<SendResult> {
-  const maxResyncs = deps.maxResyncs ?? 3;
-  let resyncs = 0;
-  let deadlineResigns = 0;
-  // New signatures after a venue read showed the first send had not taken effect.
-  let landingResigns = 0;
-  // JWT mode: times a refused token was dropped and the request sent again.
-  let reauthentications = 0;
-  const canReauthenticate = deps.auth.mode === 'jwt' && deps.sender.reauthenticate !== undefined;
-  for (;;) {
-    const signing = sign(intent.intentId, action, deps, signal);
-    const request = signing instanceof Promise ? await signing : signing;
-    // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
-    // error mean "the first send executed".
-    let unansweredBefore = 0;
-    let resign = false;
-    for (let attempt = 1; !resign; attempt++) {
-      signal?.throwIfAborted();
-      if (request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline) {
-        const reason = `the permit deadline ${request.deadline} passed before send ${attempt}`;
-        if (unansweredBefore > 0) {
-          reportFate(deps, request, 'unknown');
-          const confirmed = await confirmFirstSend(
-            intent,
-            action,
-            request,
-            deps,
-            `${reason}, after a send with no definite answer`,
-            undefined,
-            landingResigns,
-            signal,
-          );
-          if (confirmed !== 'resign') return confirmed;
-          landingResigns++;
-          break;
+  return new PolicySend(intent, action, deps, signal).run();
+}
+
+/**
+ * One intent's way through the retry policy: the loop of signatures and sends, and the counts that
+ * bound its new signatures, nonce resyncs and logins across all of them. The send itself stays in
+ * `run`, so an order that is accepted at once takes no extra hop; what follows a failure or a
+ * passed deadline, the rare paths, are methods of their own.
+ */
+class PolicySend {
+  private resyncs = 0;
+  private deadlineResigns = 0;
+  /** New signatures after a venue read showed the first send had not taken effect. */
+  private landingResigns = 0;
+  /** JWT mode: times a refused token was dropped and the request sent again. */
+  private reauthentications = 0;
+  private readonly maxResyncs: number;
+  private readonly canReauthenticate: boolean;
+  /** Without a journal there is no one to read the entries: skip building them (body copies). */
+  private readonly journaled: boolean;
+
+  constructor(
+    private readonly intent: Intent,
+    private readonly action: ResolvedAction,
+    private readonly deps: ExecutorDeps,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.maxResyncs = deps.maxResyncs ?? 3;
+    this.canReauthenticate = deps.auth.mode === 'jwt' && deps.sender.reauthenticate !== undefined;
+    this.journaled = deps.journal !== NO_JOURNAL;
+  }
+
+  async run(): Promise<SendResult> {
+    const { deps, signal } = this;
+    const sendOptions = signal === undefined ? {} : { signal };
+    for (;;) {
+      const signing = signAction(this.intent.intentId, this.action, deps, signal);
+      const request = signing instanceof Promise ? await signing : signing;
+      // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
+      // error mean "the first send executed".
+      let unansweredBefore = 0;
+      for (let attempt = 1; ; attempt++) {
+        signal?.throwIfAborted();
+        if (deadlinePassed(request, deps.clock)) {
+          const next = await this.deadlinePassedBeforeSend(request, attempt, unansweredBefore);
+          if (next === RESIGN) break;
+          return next;
         }
-        // Every earlier send was definitely refused, so the pair was not consumed: sign anew.
-        reportFate(deps, request, 'rejected');
-        if (++deadlineResigns > MAX_DEADLINE_RESIGNS) {
-          return {
-            type: 'failed',
-            error: new IntentFailedError(`${reason}, ${deadlineResigns} times`, {
-              code: 'PERMIT_DEADLINE_TOO_SHORT',
-              details: { permitDeadlineSeconds: deps.permitDeadlineSeconds },
-              hints: [
-                'raise permitDeadlineSeconds (auth.permit_deadline_seconds) above the retry delays',
-                'check the local clock',
-              ],
-            }),
-          };
-        }
-        deps.log.info(
-          { intentId: intent.intentId, deadline: request.deadline },
-          'permit deadline passed before sending: signing again with a new nonce',
-        );
-        break;
-      }
-      // Without a journal there is no one to read the entries: skip building them (body copies).
-      const journaled = deps.journal !== NO_JOURNAL;
-      if (journaled) {
-        deps.journal.requestSent({
-          intentId: intent.intentId,
-          endpoint: request.endpoint,
-          body: journalBody(request.body),
-          ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
-          attempt,
-          atMs: deps.clock.now(),
-        });
-      }
-      try {
-        const receipt = await deps.sender.send(request, signal === undefined ? {} : { signal });
-        if (journaled)
-          deps.journal.responseReceived({
-            intentId: intent.intentId,
-            attempt,
-            ok: true,
-            ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }),
-            atMs: deps.clock.now(),
-          });
-        // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
-        // anchors as it would live instead of waiting forever for a landing that never comes.
-        reportFate(deps, request, 'landed');
-        return { type: 'accepted', receipt, request };
-      } catch (error) {
-        if (journaled)
-          deps.journal.responseReceived({
-            intentId: intent.intentId,
-            attempt,
-            ok: false,
-            error: error instanceof Error ? error.message : String(error),
-            atMs: deps.clock.now(),
-          });
-        const deadlinePassed = request.deadline !== undefined && unixSeconds(deps.clock) >= request.deadline;
-        const decision = classifyFailure(
-          error,
-          { attempt, deadlinePassed, unansweredBefore, ...(canReauthenticate ? { reauthentications } : {}) },
-          deps.config.retry,
-        );
-        if (hasNoDefiniteAnswer(error)) unansweredBefore++;
-        deps.log.debug(
-          { intentId: intent.intentId, attempt, action: decision.action, reason: decision.reason },
-          'send failed',
-        );
-        if (decision.nonceFate !== 'in_flight') reportFate(deps, request, decision.nonceFate);
-        switch (decision.action) {
-          case 'retry_same_after_delay':
-          case 'resend_identical':
-            await deps.clock.sleep(decision.delayMs, signal);
-            continue;
-          case 'confirm_landed': {
-            const confirmed = await confirmFirstSend(
-              intent,
-              action,
-              request,
-              deps,
-              decision.reason,
-              error,
-              landingResigns,
-              signal,
-            );
-            if (confirmed !== 'resign') return confirmed;
-            landingResigns++;
-            resign = true;
-            break;
-          }
-          case 'resign_new_nonce':
-            resign = true;
-            break;
-          case 'resync_nonces_then_resign':
-            if (deps.auth.mode !== 'permit' || ++resyncs > maxResyncs) return { type: 'failed', error };
-            deps.auth.allocator.resync(await deps.readNonceState());
-            deps.log.warn({ intentId: intent.intentId, reason: decision.reason }, 'nonce state resynced');
-            resign = true;
-            break;
-          case 'stop_signer_not_authorized':
-            await deps.onSignerNotAuthorized(error);
-            return { type: 'failed', error };
-          case 'reauthenticate_then_resend':
-            reauthentications++;
-            deps.sender.reauthenticate?.();
-            deps.log.warn({ intentId: intent.intentId, reason: decision.reason }, 'JWT refused: logging in again');
-            continue;
-          case 'fail':
-            return { type: 'failed', error };
+        if (this.journaled) this.journalRequest(request, attempt);
+        try {
+          const receipt = await deps.sender.send(request, sendOptions);
+          if (this.journaled) this.journalAnswer(attempt, receipt);
+          // A dry run stands in for a venue that consumed the pair, so the allocator keeps rolling
+          // anchors as it would live instead of waiting forever for a landing that never comes.
+          reportFate(deps, request, 'landed');
+          return { type: 'accepted', receipt, request };
+        } catch (error) {
+          if (this.journaled) this.journalFailure(attempt, error);
+          const next = await this.afterFailure(error, request, attempt, unansweredBefore);
+          if (hasNoDefiniteAnswer(error)) unansweredBefore++;
+          if (next === RESIGN) break;
+          if (next !== AGAIN) return next;
         }
       }
     }
   }
+
+  /**
+   * The permit's deadline passed before this send. After a send with no definite answer the pair
+   * may be consumed: confirm. Otherwise every earlier send was definitely refused, so the pair was
+   * not consumed: sign anew, a bounded number of times.
+   */
+  private async deadlinePassedBeforeSend(
+    request: SignedRequest,
+    attempt: number,
+    unansweredBefore: number,
+  ): Promise<SendResult | typeof RESIGN> {
+    const { deps } = this;
+    const reason = `the permit deadline ${request.deadline} passed before send ${attempt}`;
+    if (unansweredBefore > 0) {
+      reportFate(deps, request, 'unknown');
+      return this.confirm(request, `${reason}, after a send with no definite answer`, undefined);
+    }
+    reportFate(deps, request, 'rejected');
+    if (++this.deadlineResigns > MAX_DEADLINE_RESIGNS) {
+      return { type: 'failed', error: deadlineTooShort(`${reason}, ${this.deadlineResigns} times`, deps) };
+    }
+    deps.log.info(
+      { intentId: this.intent.intentId, deadline: request.deadline },
+      'permit deadline passed before sending: signing again with a new nonce',
+    );
+    return RESIGN;
+  }
+
+  /** Carries out the retry policy's decision on a failed send. */
+  private async afterFailure(
+    error: unknown,
+    request: SignedRequest,
+    attempt: number,
+    unansweredBefore: number,
+  ): Promise<Next> {
+    const decision = this.classify(error, request, attempt, unansweredBefore);
+    switch (decision.action) {
+      case 'retry_same_after_delay':
+      case 'resend_identical':
+        await this.deps.clock.sleep(decision.delayMs, this.signal);
+        return AGAIN;
+      case 'confirm_landed':
+        return this.confirm(request, decision.reason, error);
+      case 'resign_new_nonce':
+        return RESIGN;
+      case 'resync_nonces_then_resign':
+        return this.resync(error, decision.reason);
+      case 'stop_signer_not_authorized':
+        await this.deps.onSignerNotAuthorized(error);
+        return { type: 'failed', error };
+      case 'reauthenticate_then_resend':
+        this.reauthentications++;
+        this.deps.sender.reauthenticate?.();
+        this.deps.log.warn(
+          { intentId: this.intent.intentId, reason: decision.reason },
+          'JWT refused: logging in again',
+        );
+        return AGAIN;
+      case 'fail':
+        return { type: 'failed', error };
+    }
+  }
+
+  /** The policy's decision on a failed send, logged, with the pair's fate reported unless it is resent. */
+  private classify(error: unknown, request: SignedRequest, attempt: number, unansweredBefore: number): RetryDecision {
+    const { deps } = this;
+    const context = { attempt, deadlinePassed: deadlinePassed(request, deps.clock), unansweredBefore };
+    const decision = classifyFailure(
+      error,
+      this.canReauthenticate ? { ...context, reauthentications: this.reauthentications } : context,
+      deps.config.retry,
+    );
+    deps.log.debug(
+      { intentId: this.intent.intentId, attempt, action: decision.action, reason: decision.reason },
+      'send failed',
+    );
+    if (decision.nonceFate !== 'in_flight') reportFate(deps, request, decision.nonceFate);
+    return decision;
+  }
+
+  /** Whether the first send took effect decides: the result, or a new signature (counted). */
+  private async confirm(request: SignedRequest, reason: string, cause: unknown): Promise<SendResult | typeof RESIGN> {
+    const why = { reason, cause, resigns: this.landingResigns };
+    const confirmed = await confirmFirstSend(this.intent, this.action, request, this.deps, why, this.signal);
+    if (confirmed !== RESIGN) return confirmed;
+    this.landingResigns++;
+    return RESIGN;
+  }
+
+  /** Reads the venue's nonce state into the allocator before a new signature (permit mode; bounded). */
+  private async resync(error: unknown, reason: string): Promise<SendResult | typeof RESIGN> {
+    const { deps } = this;
+    if (deps.auth.mode !== 'permit' || ++this.resyncs > this.maxResyncs) return { type: 'failed', error };
+    deps.auth.allocator.resync(await deps.readNonceState());
+    deps.log.warn({ intentId: this.intent.intentId, reason }, 'nonce state resynced');
+    return RESIGN;
+  }
+
+  private journalRequest(request: SignedRequest, attempt: number): void {
+    const { deps } = this;
+    deps.journal.requestSent({
+      intentId: this.intent.intentId,
+      endpoint: request.endpoint,
+      body: journalBody(request.body),
+      ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+      attempt,
+      atMs: deps.clock.now(),
+    });
+  }
+
+  private journalAnswer(attempt: number, receipt: SendReceipt): void {
+    const { deps } = this;
+    deps.journal.responseReceived({
+      intentId: this.intent.intentId,
+      attempt,
+      ok: true,
+      ...(receipt.orderId === undefined ? {} : { orderId: receipt.orderId }),
+      atMs: deps.clock.now(),
+    });
+  }
+
+  private journalFailure(attempt: number, error: unknown): void {
+    const { deps } = this;
+    deps.journal.responseReceived({
+      intentId: this.intent.intentId,
+      attempt,
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      atMs: deps.clock.now(),
+    });
+  }
+}
+
+function deadlinePassed(request: SignedRequest, clock: Clock): boolean {
+  return request.deadline !== undefined && unixSeconds(clock) >= request.deadline;
 }
 
 function reportFate(deps: ExecutorDeps, request: SignedRequest, fate: NonceFate): void {
   if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
 }
 
-/**
- * After an ambiguous answer: reads whether the first send took effect and lets the retry policy
- * decide. `resign`: it did not, and a new signature with a new nonce is safe.
- */
-async function confirmFirstSend(
-  intent: Intent,
-  action: ResolvedAction,
-  request: SignedRequest,
-  deps: ExecutorDeps,
-  reason: string,
-  cause: unknown,
-  resigns: number,
-  signal?: AbortSignal,
-): Promise<SendResult | 'resign'> {
-  const evidence = await deps.readLandingEvidence(intent, action, request, signal);
-  const decision = classifyLanding(action.action, evidence, { resigns });
-  deps.log.info(
-    {
-      intentId: intent.intentId,
-      endpoint: action.action,
-      evidence: evidence.kind,
-      decision: decision.action,
-      reason: decision.reason,
-    },
-    'checked whether the first send took effect',
-  );
-  switch (decision.action) {
-    case 'accept':
-      return {
-        type: 'accepted',
-        receipt: evidence.kind === 'in_effect' && evidence.orderId !== undefined ? { orderId: evidence.orderId } : {},
-        request,
-      };
-    case 'resign_new_nonce':
-      return 'resign';
-    case 'report_unknown':
-      return {
-        type: 'unknown',
-        error: new IntentFailedError(`${reason}; ${decision.reason}`, {
-          code: 'OUTCOME_UNCONFIRMED',
-          cause: evidence.kind === 'cannot_tell' && evidence.cause !== undefined ? evidence.cause : cause,
-          hints: decision.hints,
-        }),
-      };
-  }
-}
-
-/**
- * A nonce and a signature: synchronous when a nonce is free and the signer answers at once (the
- * common case: no microtask hop between the checks and the socket), a promise otherwise.
- */
-function sign(
-  intentId: string,
-  action: ResolvedAction,
-  deps: ExecutorDeps,
-  signal?: AbortSignal,
-): SignedRequest | Promise<SignedRequest> {
-  if (deps.auth.mode === 'jwt') return signRequest(action, { mode: 'jwt' }, deps.selectors);
-  const allocator = deps.auth.allocator;
-  // What allocate() would resolve with at once; an aborted signal goes through allocate(), which refuses it.
-  const free = signal?.aborted === true ? undefined : allocator.tryAllocate();
-  if (free !== undefined) return signWithNonce(free, intentId, action, deps);
-  return allocator.allocate(signal).then((nonce) => signWithNonce(nonce, intentId, action, deps));
-}
-
-function signWithNonce(
-  nonce: NoncePair,
-  intentId: string,
-  action: ResolvedAction,
-  deps: ExecutorDeps,
-): SignedRequest | Promise<SignedRequest> {
-  const auth = deps.auth as Extract<ExecutorDeps['auth'], { mode: 'permit' }>;
-  try {
-    deps.journal.nonceAllocated(nonce, intentId);
-    const signed = signRequest(
-      action,
-      {
-        mode: 'permit',
-        context: auth.context(),
-        signer: auth.signer,
-        account: deps.account,
-        nonce,
-        deadline: unixSeconds(deps.clock) + deps.permitDeadlineSeconds,
-      },
-      deps.selectors,
-    );
-    return signed instanceof Promise
-      ? signed.catch((error: unknown) => notSigned(auth.allocator, nonce, error))
-      : signed;
-  } catch (error) {
-    return notSigned(auth.allocator, nonce, error);
-  }
-}
-
-/** Never signed (or unsignable): the pair was not consumed. */
-function notSigned(allocator: NonceAllocator, nonce: NoncePair, error: unknown): never {
-  allocator.report(nonce, 'rejected');
-  throw error;
+function deadlineTooShort(reason: string, deps: ExecutorDeps): IntentFailedError {
+  return new IntentFailedError(reason, {
+    code: 'PERMIT_DEADLINE_TOO_SHORT',
+    details: { permitDeadlineSeconds: deps.permitDeadlineSeconds },
+    hints: [
+      'raise permitDeadlineSeconds (auth.permit_deadline_seconds) above the retry delays',
+      'check the local clock',
+    ],
+  });
 }

@@ -1,4 +1,5 @@
 import type { Address } from '../../core/address.js';
+import { registerRecentSecret } from '../../core/secretRegistry.js';
 import {
   cancelAllOrdersHash,
   cancelOrderHash,
@@ -179,5 +180,7 @@ function withPermit(
 ): SignedRequest {
   // bodyOf made a fresh object: the permit goes on it directly (a spread adding a field is slow in V8).
   body[permitField(action.action)] = permit;
+  // One array push: the redactor recognises the signature if the venue ever echoes it back.
+  registerRecentSecret(permit.signature);
   return { endpoint: action.action, body, nonce: auth.nonce, deadline: auth.deadline, actionHash };
 }

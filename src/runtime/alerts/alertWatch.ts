@@ -40,110 +40,25 @@ export interface AlertWatch {
  */
 export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWatch {
   const subscriptions = new Subscription();
-  const tripped = new Map<string, boolean>();
-  const statuses = new Map<string, string>();
-
+  const send = (alert: Alert | undefined): void => {
+    if (alert !== undefined) sink.send(alert);
+  };
   subscriptions.add(
     sources.tradingState$.pipe(startWith(undefined), pairwise()).subscribe(([before, state]) => {
-      if (state === undefined) return;
-      if (state.mode === 'degraded' && before?.mode !== 'degraded') {
-        sink.send({
-          event: 'degraded',
-          text: `trading degraded: opening intents refused (FEED_DOWN): ${state.reasons.join('; ')}`,
-          details: { reasons: state.reasons },
-        });
-      } else if (state.mode === 'trading' && before?.mode === 'degraded') {
-        const seconds = ((state.sinceMs - before.sinceMs) / 1000).toFixed(1);
-        sink.send({
-          event: 'recovered',
-          text: `trading resumed after ${seconds} s degraded: feeds up and reconciled`,
-          details: { degradedMs: state.sinceMs - before.sinceMs },
-        });
-      }
+      if (state !== undefined) send(tradingStateAlert(before, state));
     }),
   );
   subscriptions.add(
-    sources.connection$.pipe(startWith(undefined), pairwise()).subscribe(([before, state]) => {
-      if (
-        state?.status === 'reconnecting' &&
-        before !== undefined &&
-        before.status !== 'reconnecting' &&
-        before.status !== 'connecting'
-      ) {
-        sink.send({
-          event: 'feed_lost',
-          text: `venue WebSocket lost${state.reason === undefined ? '' : ` (${state.reason})`}; reconnecting`,
-          details: { reason: state.reason },
-        });
-      }
-    }),
+    sources.connection$
+      .pipe(startWith(undefined), pairwise())
+      .subscribe(([before, state]) => send(connectionAlert(before, state))),
   );
-  subscriptions.add(
-    sources.freshness$.subscribe((change) => {
-      const feeds = change.feeds.map(describeStale).join('; ');
-      sink.send(
-        change.stale
-          ? {
-              event: 'feed_stale',
-              text: `strategy ${change.strategy} is reduce-only (FEED_STALE): ${feeds}`,
-              details: { strategy: change.strategy, feeds: change.feeds },
-            }
-          : {
-              event: 'feed_stale',
-              text: `strategy ${change.strategy}: its streams are fresh again; opening intents allowed`,
-              details: { strategy: change.strategy },
-            },
-      );
-    }),
-  );
-  subscriptions.add(
-    sources.outcomes.subscribe((o) => {
-      if (o.type !== 'unknown') return;
-      sink.send({
-        event: 'unknown_outcome',
-        text: `outcome unknown: ${o.strategy} ${o.kind} on market ${o.marketId} (intent ${o.intentId}): ${o.reason}; the next reconciliation resolves it`,
-        details: { intentId: o.intentId, strategy: o.strategy },
-      });
-    }),
-  );
-  subscriptions.add(
-    sources.fills$.subscribe((f) => {
-      sink.send({
-        event: 'fill',
-        text: `fill: ${f.strategy ?? 'no strategy'} ${f.side} ${f.size} @ ${f.price} on market ${f.marketId} (${f.liquidity.toLowerCase()}, fee ${f.fee})`,
-        details: { id: f.id, strategy: f.strategy, marketId: f.marketId },
-      });
-    }),
-  );
-
+  subscriptions.add(sources.freshness$.subscribe((change) => send(freshnessAlert(change))));
+  subscriptions.add(sources.outcomes.subscribe((o) => send(unknownOutcomeAlert(o))));
+  subscriptions.add(sources.fills$.subscribe((f) => send(fillAlert(f))));
+  const polled = new PolledAlerts(sink, sources);
   return {
-    poll() {
-      for (const k of sources.killSwitches()) {
-        if (k.tripped && tripped.get(k.scope) !== true) {
-          sink.send({
-            event: 'kill_switch',
-            text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} tripped: ${k.reason ?? 'no reason given'}`,
-            details: { scope: k.scope, reason: k.reason },
-          });
-        } else if (!k.tripped && tripped.get(k.scope) === true) {
-          sink.send({
-            event: 'kill_switch',
-            text: `${k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`} reset`,
-            details: { scope: k.scope },
-          });
-        }
-        tripped.set(k.scope, k.tripped);
-      }
-      for (const [name, status] of sources.strategyStatuses()) {
-        if (status === 'failed' && statuses.get(name) !== 'failed')
-          sink.send({
-            event: 'strategy_error',
-            text: `strategy ${name} failed and was stopped (see the bot log for the error)`,
-            details: { strategy: name },
-          });
-        statuses.set(name, status);
-      }
-    },
+    poll: () => polled.poll(),
     feedLost(channel, message) {
       sink.send({
         event: 'feed_lost',
@@ -155,4 +70,112 @@ export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWat
       subscriptions.unsubscribe();
     },
   };
+}
+
+/** Degraded on entering it; recovered (with how long) on trading again after it. */
+function tradingStateAlert(before: TradingState | undefined, state: TradingState): Alert | undefined {
+  if (state.mode === 'degraded' && before?.mode !== 'degraded') {
+    return {
+      event: 'degraded',
+      text: `trading degraded: opening intents refused (FEED_DOWN): ${state.reasons.join('; ')}`,
+      details: { reasons: state.reasons },
+    };
+  }
+  if (state.mode === 'trading' && before?.mode === 'degraded') {
+    const seconds = ((state.sinceMs - before.sinceMs) / 1000).toFixed(1);
+    return {
+      event: 'recovered',
+      text: `trading resumed after ${seconds} s degraded: feeds up and reconciled`,
+      details: { degradedMs: state.sinceMs - before.sinceMs },
+    };
+  }
+  return undefined;
+}
+
+/** The WebSocket lost after it was up (not the first connection, nor a reconnect that fails again). */
+function connectionAlert(before: ConnectionState | undefined, state: ConnectionState | undefined): Alert | undefined {
+  if (
+    state?.status !== 'reconnecting' ||
+    before === undefined ||
+    before.status === 'reconnecting' ||
+    before.status === 'connecting'
+  )
+    return undefined;
+  return {
+    event: 'feed_lost',
+    text: `venue WebSocket lost${state.reason === undefined ? '' : ` (${state.reason})`}; reconnecting`,
+    details: { reason: state.reason },
+  };
+}
+
+function freshnessAlert(change: FreshnessChange): Alert {
+  const feeds = change.feeds.map(describeStale).join('; ');
+  return change.stale
+    ? {
+        event: 'feed_stale',
+        text: `strategy ${change.strategy} is reduce-only (FEED_STALE): ${feeds}`,
+        details: { strategy: change.strategy, feeds: change.feeds },
+      }
+    : {
+        event: 'feed_stale',
+        text: `strategy ${change.strategy}: its streams are fresh again; opening intents allowed`,
+        details: { strategy: change.strategy },
+      };
+}
+
+function unknownOutcomeAlert(o: IntentOutcome): Alert | undefined {
+  if (o.type !== 'unknown') return undefined;
+  return {
+    event: 'unknown_outcome',
+    text: `outcome unknown: ${o.strategy} ${o.kind} on market ${o.marketId} (intent ${o.intentId}): ${o.reason}; the next reconciliation resolves it`,
+    details: { intentId: o.intentId, strategy: o.strategy },
+  };
+}
+
+function fillAlert(f: TrackedFill): Alert {
+  return {
+    event: 'fill',
+    text: `fill: ${f.strategy ?? 'no strategy'} ${f.side} ${f.size} @ ${f.price} on market ${f.marketId} (${f.liquidity.toLowerCase()}, fee ${f.fee})`,
+    details: { id: f.id, strategy: f.strategy, marketId: f.marketId },
+  };
+}
+
+/**
+ * What has no stream, read on each poll: a kill switch tripped or reset (the account's or a
+ * strategy's) and a strategy that failed, each alerted once per change.
+ */
+class PolledAlerts {
+  private readonly tripped = new Map<string, boolean>();
+  private readonly statuses = new Map<string, string>();
+
+  constructor(
+    private readonly sink: AlertSink,
+    private readonly sources: Pick<AlertSources, 'killSwitches' | 'strategyStatuses'>,
+  ) {}
+
+  poll(): void {
+    for (const k of this.sources.killSwitches()) {
+      const was = this.tripped.get(k.scope) === true;
+      const name = k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`;
+      if (k.tripped && !was) {
+        this.sink.send({
+          event: 'kill_switch',
+          text: `${name} tripped: ${k.reason ?? 'no reason given'}`,
+          details: { scope: k.scope, reason: k.reason },
+        });
+      } else if (!k.tripped && was) {
+        this.sink.send({ event: 'kill_switch', text: `${name} reset`, details: { scope: k.scope } });
+      }
+      this.tripped.set(k.scope, k.tripped);
+    }
+    for (const [name, status] of this.sources.strategyStatuses()) {
+      if (status === 'failed' && this.statuses.get(name) !== 'failed')
+        this.sink.send({
+          event: 'strategy_error',
+          text: `strategy ${name} failed and was stopped (see the bot log for the error)`,
+          details: { strategy: name },
+        });
+      this.statuses.set(name, status);
+    }
+  }
 }

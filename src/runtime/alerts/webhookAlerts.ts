@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
-import { redactSecrets, redactSecretsInText } from '../logging/redactSecrets.js';
+import { redactText, redactValue } from '../../core/redactor.js';
 import type { AlertEvent } from './alertEvents.js';
 
 export interface Alert {
@@ -12,11 +13,6 @@ export interface Alert {
 
 export type AlertResult = 'sent' | 'failed' | 'dropped';
 
-export interface AlertLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
-
 export interface WebhookAlertsOptions {
   /** The webhook (a credential: never logged). */
   readonly url: string;
@@ -24,7 +20,7 @@ export interface WebhookAlertsOptions {
   /** Names the bot in every text: e.g. the account's short address. */
   readonly bot: string;
   readonly clock: Clock;
-  readonly log: AlertLogger;
+  readonly log: Pick<Logger, 'info' | 'warn'>;
   /** Per post. */
   readonly timeoutMs: number;
   /** Per alert, the first included. */
@@ -44,7 +40,7 @@ class PermanentRefusal extends Error {}
  * endpoint and most chat tools show). `send` only queues: posting runs in the background, one
  * alert at a time in order, each retried with exponential backoff (through withRetry) on network
  * errors, timeouts, 429 and 5xx, so a slow or dead receiver never holds up trading. Every payload
- * passes through the log redaction first.
+ * passes through the one redactor (core/redactor.ts) first.
  */
 export class WebhookAlerts {
   private readonly queue: Alert[] = [];
@@ -88,13 +84,13 @@ export class WebhookAlerts {
 
   private async deliver(alert: Alert): Promise<AlertResult> {
     const { clock, log } = this.options;
-    const body = redactSecretsInText(
+    const body = redactText(
       JSON.stringify({
         text: `[perpbot ${this.options.bot}] ${alert.text}`,
         event: alert.event,
         at: new Date(clock.now()).toISOString(),
         bot: this.options.bot,
-        ...(alert.details === undefined ? {} : { details: redactSecrets(alert.details) }),
+        ...(alert.details === undefined ? {} : { details: redactValue(alert.details) }),
       }),
     );
     const backoff = this.options.backoff ?? { baseMs: 1_000, maxMs: 30_000 };

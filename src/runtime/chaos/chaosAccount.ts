@@ -1,6 +1,7 @@
 import { generatePrivateKey } from 'viem/accounts';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
+import { registerSecret } from '../../core/secretRegistry.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { configuredMarkets, createCliRestClient, selectorsOf } from '../cli/cliContext.js';
 import type { Config } from '../config/configSchema.js';
@@ -30,6 +31,9 @@ export async function createChaosAccount(
 ): Promise<ChaosAccount> {
   const accountKey = generatePrivateKey();
   const signerKey = generatePrivateKey();
+  // Setup logs before the bot starts: the redactor must know them from here on.
+  registerSecret(accountKey);
+  registerSecret(signerKey);
   const account = fastPrivateKeySigner(accountKey);
   const signer = fastPrivateKeySigner(signerKey);
   const firstMarket = configuredMarkets(config)[0];

@@ -93,8 +93,14 @@ export function failedIntentOf(intentId: string, outcome: unknown): FailedIntent
   const kind = error['kind'];
   return {
     intentId,
-    code: String(error['code'] ?? ''),
-    message: String(error['message'] ?? ''),
+    code: textOf(error['code']),
+    message: textOf(error['message']),
     ...(typeof kind === 'string' ? { kind } : {}),
   };
+}
+
+/** A JSON value as text: a string as it is, nothing as empty, anything else as its JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }

@@ -2,26 +2,21 @@ import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { NonceConfig } from '../../engine/engineConfig.js';
-import { NonceAllocator } from '../../engine/nonces/nonceAllocator.js';
-import { parseNonceState } from '../../engine/nonces/noncePair.js';
+import { OneShotNonces, type NonceReservations } from '../../engine/oneShotNonces.js';
+import { readVenueSigning } from '../../engine/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
+import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { readSigningInfo } from '../setup/readSigningInfo.js';
 import { sendCancelAll } from '../setup/sendCancelAll.js';
+import { withJournalReservations } from '../setup/withJournalReservations.js';
 import { runOnce, type VenueWait } from '../startup/untilDeadline.js';
 
 export type CancelAllOutcome =
   | { readonly marketId: number; readonly ok: true; readonly txHash: string | undefined }
   | { readonly marketId: number; readonly ok: false; readonly error: unknown };
 
-/**
- * Cancel-all with a permit in each market, one after the other, every nonce from one allocator
- * over a fresh nonce-state read. A market that fails does not stop the others: this is the
- * command run when something is wrong, so it does as much as it can and reports each market.
- * The reads before it ride out a flaky venue through `wait`; the signed cancels are sent once each.
- */
-export async function cancelAllMarkets(options: {
+export interface CancelAllMarketsOptions {
   readonly rest: Pick<RestClient, 'eip712Domain' | 'systemConfig' | 'nonceState' | 'cancelAll'>;
   readonly account: Address;
   readonly signer: SignerLike;
@@ -30,45 +25,82 @@ export async function cancelAllMarkets(options: {
   readonly clock: Clock;
   readonly deadlineSeconds: number;
   readonly slots?: NonceConfig;
+  /**
+   * The bot's journal (`journal.path`): the cancels' nonces start above every pair it reserved and
+   * are reserved in it before they are signed. Without it, only the venue's nonce state counts.
+   */
+  readonly journalPath?: string;
   readonly signal?: AbortSignal;
   /** Runs the read-only step again while it fails transiently (default: once). */
   readonly wait?: VenueWait;
-}): Promise<CancelAllOutcome[]> {
-  const { rest, account, signal } = options;
-  const { context, nonceState } = await (options.wait ?? runOnce(signal))(
+}
+
+/**
+ * Cancel-all with a permit in each market, one after the other, every nonce from the engine's
+ * allocator over a fresh nonce-state read and the journal's reservations. A market that fails
+ * does not stop the others: this is the command run when something is wrong, so it does as much
+ * as it can and reports each market. The reads before it ride out a flaky venue through `wait`;
+ * the signed cancels are sent once each.
+ */
+export async function cancelAllMarkets(options: CancelAllMarketsOptions): Promise<CancelAllOutcome[]> {
+  return withJournalReservations(
+    options.journalPath,
+    options.account,
+    { name: 'cancel-all', clock: options.clock },
+    async (reservations) => {
+      const { context, nonces } = await readSigningAndNonces(options, reservations);
+      const outcomes: CancelAllOutcome[] = [];
+      for (const marketId of options.markets) outcomes.push(await cancelOneMarket(options, context, nonces, marketId));
+      return outcomes;
+    },
+  );
+}
+
+function readSigningAndNonces(
+  options: CancelAllMarketsOptions,
+  reservations: NonceReservations | undefined,
+): Promise<{ context: SigningContext; nonces: OneShotNonces }> {
+  const { rest, account, slots } = options;
+  return (options.wait ?? runOnce(options.signal))(
     'reading the signing domain and the nonce state',
-    async (s) => ({
-      context: (await readSigningInfo(rest, s)).context,
-      nonceState: parseNonceState(await rest.nonceState(account, { signal: s })),
+    async (signal) => ({
+      context: (await readVenueSigning(rest, signal)).context,
+      nonces: await OneShotNonces.open({
+        rest,
+        account,
+        signal,
+        ...(slots === undefined ? {} : { slots }),
+        ...(reservations === undefined ? {} : { reservations }),
+      }),
     }),
   );
-  const allocator = new NonceAllocator(
-    account,
-    nonceState,
-    options.slots === undefined ? {} : { slots: options.slots },
-  );
-  const outcomes: CancelAllOutcome[] = [];
-  for (const marketId of options.markets) {
-    try {
-      const sent = await sendCancelAll({
-        rest,
-        context,
-        allocator,
-        account,
-        signer: options.signer,
-        marketId,
-        selectors: options.selectors,
-        clock: options.clock,
-        deadlineSeconds: options.deadlineSeconds,
-        ...(signal === undefined ? {} : { signal }),
-      });
-      outcomes.push({ marketId, ok: true, txHash: sent.txHash });
-    } catch (error) {
-      signal?.throwIfAborted();
-      outcomes.push({ marketId, ok: false, error });
-    }
+}
+
+async function cancelOneMarket(
+  options: CancelAllMarketsOptions,
+  context: SigningContext,
+  nonces: OneShotNonces,
+  marketId: number,
+): Promise<CancelAllOutcome> {
+  const { signal } = options;
+  try {
+    const sent = await sendCancelAll({
+      rest: options.rest,
+      context,
+      nonces,
+      account: options.account,
+      signer: options.signer,
+      marketId,
+      selectors: options.selectors,
+      clock: options.clock,
+      deadlineSeconds: options.deadlineSeconds,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    return { marketId, ok: true, txHash: sent.txHash };
+  } catch (error) {
+    signal?.throwIfAborted();
+    return { marketId, ok: false, error };
   }
-  return outcomes;
 }
 
 /** One error for the markets that failed, quoting the first failure's reason and hints. */

@@ -1,6 +1,6 @@
 import { config } from 'rxjs';
 import { failCurrentStrategy } from '../../strategy/strategyScope.js';
-import { redactSecretsInText } from '../logging/redactSecrets.js';
+import { redactText } from '../../core/redactor.js';
 
 export type FatalOrigin = 'uncaught exception' | 'unhandled rejection' | 'error in an RxJS subscriber';
 
@@ -31,5 +31,5 @@ export function installFatalErrorHandlers(onFatal: (error: unknown, origin: Fata
 /** The one line a fatal error prints on stderr (secrets scrubbed, no stack). */
 export function formatFatalError(error: unknown, origin: FatalOrigin): string {
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return `${redactSecretsInText(`perpbot: fatal ${origin}: ${what.replace(/\s*\n\s*/g, '; ')}; shutting down`)}\n`;
+  return `${redactText(`perpbot: fatal ${origin}: ${what.replace(/\s*\n\s*/g, '; ')}; shutting down`)}\n`;
 }

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { isPerpbotError } from '../../core/perpbotError.js';
-import { redactSecretsInText } from '../logging/redactSecrets.js';
+import { redactText } from '../../core/redactor.js';
 
 /**
  * What a failed command prints on stderr: one line, the error's message and its hints, with no
@@ -8,7 +8,7 @@ import { redactSecretsInText } from '../logging/redactSecrets.js';
  */
 export function formatCliError(error: unknown, verbose: boolean): string {
   const line = `perpbot: ${oneLine(error)}`;
-  if (!verbose) return `${redactSecretsInText(line)}\n`;
+  if (!verbose) return `${redactText(line)}\n`;
   const detail = error instanceof Error ? (error.stack ?? '') : inspect(error);
   const causes: string[] = [];
   let cause = error instanceof Error ? error.cause : undefined;
@@ -16,7 +16,7 @@ export function formatCliError(error: unknown, verbose: boolean): string {
     causes.push(`caused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : inspect(cause)}`);
     cause = cause instanceof Error ? cause.cause : undefined;
   }
-  return `${redactSecretsInText([line, detail, ...causes].join('\n'))}\n`;
+  return `${redactText([line, detail, ...causes].join('\n'))}\n`;
 }
 
 function oneLine(error: unknown): string {

@@ -1,4 +1,4 @@
-import type { BotStatus } from '../control/botStatus.js';
+import type { BotStatus, StreamStatus } from '../control/botStatus.js';
 import type { ControlRecord } from '../control/controlFile.js';
 import { formatTable } from './formatStatus.js';
 
@@ -12,72 +12,68 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
     `balance  ${status.balance ?? '-'} USDC   equity ${status.equity ?? '-'}   session PnL ${status.pnl?.total ?? '-'} (realised ${status.pnl?.realized ?? '-'}, unrealised ${status.pnl?.unrealized ?? '-'})`,
   ];
   for (const warning of status.ready.warnings) out.push(`warning  ${warning}`);
-  out.push('');
-  if (status.positions.length === 0) out.push('positions: none');
-  else {
-    out.push('positions:');
-    out.push(
-      formatTable(
-        ['market', 'side', 'size', 'entry', 'mark', 'uPnL'],
-        status.positions.map((p) => [
-          String(p.marketId),
-          p.side,
-          p.signedSize,
-          p.entryPrice ?? '-',
-          p.markPrice ?? '-',
-          p.unrealizedPnl ?? '-',
-        ]),
-      ),
-    );
-  }
-  out.push('');
-  if (status.openOrders.length === 0) out.push('open orders: none');
-  else {
-    out.push('open orders:');
-    out.push(
-      formatTable(
-        ['strategy', 'market', 'side', 'size', 'price', 'filled', 'state', 'order id'],
-        status.openOrders.map((o) => [
-          o.strategy,
-          String(o.marketId),
-          o.side,
-          o.size,
-          o.price,
-          o.filledSize,
-          o.state,
-          o.orderId ?? '-',
-        ]),
-      ),
-    );
-  }
-  out.push('');
-  out.push('strategies:');
-  out.push(
+  out.push('', ...positionLines(status), '', ...openOrderLines(status), '', 'strategies:', strategyTable(status), '');
+  out.push(`streams  ${status.streams.map(streamText).join(', ')}`);
+  return `${out.join('\n')}\n`;
+}
+
+function positionLines(status: BotStatus): string[] {
+  if (status.positions.length === 0) return ['positions: none'];
+  return [
+    'positions:',
     formatTable(
-      ['strategy', 'state', 'position', 'PnL', 'orders', 'feeds', 'kill switch'],
-      status.strategies.map((s) => [
-        s.name,
-        s.status,
-        s.positions.map((p) => `${p.marketId}:${p.signedSize}`).join(' ') || '0',
-        s.pnl?.total ?? '-',
-        String(s.openOrders),
-        s.feed.stale
-          ? `REDUCE-ONLY (${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')})`
-          : 'fresh',
-        s.killSwitch.tripped ? 'tripped' : 'armed',
+      ['market', 'side', 'size', 'entry', 'mark', 'uPnL'],
+      status.positions.map((p) => [
+        String(p.marketId),
+        p.side,
+        p.signedSize,
+        p.entryPrice ?? '-',
+        p.markPrice ?? '-',
+        p.unrealizedPnl ?? '-',
       ]),
     ),
+  ];
+}
+
+function openOrderLines(status: BotStatus): string[] {
+  if (status.openOrders.length === 0) return ['open orders: none'];
+  return [
+    'open orders:',
+    formatTable(
+      ['strategy', 'market', 'side', 'size', 'price', 'filled', 'state', 'order id'],
+      status.openOrders.map((o) => [
+        o.strategy,
+        String(o.marketId),
+        o.side,
+        o.size,
+        o.price,
+        o.filledSize,
+        o.state,
+        o.orderId ?? '-',
+      ]),
+    ),
+  ];
+}
+
+function strategyTable(status: BotStatus): string {
+  return formatTable(
+    ['strategy', 'state', 'position', 'PnL', 'orders', 'feeds', 'kill switch'],
+    status.strategies.map((s) => [
+      s.name,
+      s.status,
+      s.positions.map((p) => `${p.marketId}:${p.signedSize}`).join(' ') || '0',
+      s.pnl?.total ?? '-',
+      String(s.openOrders),
+      s.feed.stale ? `REDUCE-ONLY (${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')})` : 'fresh',
+      s.killSwitch.tripped ? 'tripped' : 'armed',
+    ]),
   );
-  out.push('');
-  out.push(
-    `streams  ${status.streams
-      .map(
-        (f) =>
-          `${f.channel}${f.marketId === undefined ? '' : `:${f.marketId}`} ${(f.ageMs / 1000).toFixed(1)}s${f.stale ? ' STALE' : ''}`,
-      )
-      .join(', ')}`,
-  );
-  return `${out.join('\n')}\n`;
+}
+
+/** One stream's age: `mark:1 0.4s`, with STALE past its budget. */
+function streamText(f: StreamStatus): string {
+  const market = f.marketId === undefined ? '' : `:${f.marketId}`;
+  return `${f.channel}${market} ${(f.ageMs / 1000).toFixed(1)}s${f.stale ? ' STALE' : ''}`;
 }
 
 function duration(seconds: number): string {

@@ -1,6 +1,7 @@
 import { generatePrivateKey } from 'viem/accounts';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
+import { registerSecret } from '../../core/secretRegistry.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
@@ -100,6 +101,9 @@ async function throwawayAccount(config: Config, restUrl: string, options: StartB
   const account = fastPrivateKeySigner(accountKey);
   const signerKey = generatePrivateKey();
   const signer = fastPrivateKeySigner(signerKey);
+  // Setup logs before runBot registers them: the redactor must know them from here on.
+  registerSecret(accountKey);
+  registerSecret(signerKey);
   const firstMarket = configuredMarkets(config)[0];
   await setupAccount({
     rest: createCliRestClient(config, restUrl, options.logger),

@@ -53,15 +53,27 @@ export function formatConfigPath(path: readonly PropertyKey[]): string {
 
 /** A value as it appears in an error line: quoted strings, truncated when long. */
 export function showConfigValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (typeof value === 'bigint') return value.toString();
-  if (value !== null && typeof value === 'object') {
-    const json = safeJson(value);
-    if (json !== undefined && json.length <= 80) return json;
-    return Array.isArray(value) ? `a list of ${value.length}` : 'an object';
+  switch (typeof value) {
+    case 'undefined':
+      return 'nothing';
+    case 'string':
+      return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+    case 'object':
+      return value === null ? 'null' : showObject(value);
+    case 'bigint':
+    case 'number':
+    case 'boolean':
+    case 'symbol':
+    case 'function':
+      return value.toString();
   }
-  return String(value);
+}
+
+/** Its JSON when short, else what it is: `a list of 3`, `an object`. */
+function showObject(value: object): string {
+  const json = safeJson(value);
+  if (json !== undefined && json.length <= 80) return json;
+  return Array.isArray(value) ? `a list of ${value.length}` : 'an object';
 }
 
 function safeJson(value: unknown): string | undefined {

@@ -83,7 +83,14 @@ function expectation(issue: z.core.$ZodIssue, node: z.core.$ZodType | undefined)
       );
       return `expected ${[...new Set(options)].join(' or ')}`;
     }
-    default:
+    // zod's own wording: a refinement's message is the config's own (custom); the others name no
+    // type or bound a field's description could say better. Unknown keys get a line per key in
+    // describeIssue; they arrive here only inside a union's branch.
+    case 'custom':
+    case 'not_multiple_of':
+    case 'unrecognized_keys':
+    case 'invalid_key':
+    case 'invalid_element':
       return issue.message;
   }
 }

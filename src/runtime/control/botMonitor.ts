@@ -10,7 +10,9 @@ import type { FeedClock } from '../freshness/feedClock.js';
 import { describeStale, type FreshnessBudgets } from '../freshness/freshnessBudgets.js';
 import type {
   BotStatus,
+  DegradedStatus,
   FillStatus,
+  OrderStatus,
   PnlStatus,
   PositionStatus,
   StrategyStatusView,
@@ -143,20 +145,9 @@ export class BotMonitor {
       .filter((p) => !isZero(p.size))
       .map((p) => this.position(p));
     const balance = engine.tracker.currentBalance() ?? null;
-    const unrealized = positions.reduce<string | null>(
-      (sum, p) => (sum === null || p.unrealizedPnl === null ? null : addDecimals(sum, p.unrealizedPnl)),
-      '0',
-    );
     const strategies = this.options.strategies.map((s) => this.strategy(s.name, s.markets));
     const killSwitch = engine.killSwitch;
-    const warnings = strategies.flatMap((s) => [
-      ...(s.feed.stale
-        ? [`strategy ${s.name} is reduce-only (FEED_STALE): ${s.feed.staleFeeds.map(describeStale).join('; ')}`]
-        : []),
-      ...(s.status === 'failed' ? [`strategy ${s.name} failed and was stopped`] : []),
-      ...(s.killSwitch.tripped ? [`strategy ${s.name} kill switch tripped: ${s.killSwitch.reason ?? ''}`] : []),
-    ]);
-    const degradedStats = engine.degradedStats;
+    const warnings = strategies.flatMap(warningsOf);
     return {
       version: 1,
       seq: ++this.seq,
@@ -171,15 +162,7 @@ export class BotMonitor {
       phase: this.phase,
       mode: trading.mode,
       ready: readinessOf({ phase: this.phase, connection: this.connection, trading, killSwitch, warnings }),
-      degraded: {
-        active: trading.mode !== 'trading',
-        reasons: trading.reasons,
-        reconciling: trading.reconciling,
-        sinceMs: trading.sinceMs,
-        periods: degradedStats.periods,
-        longestMs: degradedStats.longestMs,
-        totalMs: this.degradedDoneMs + (this.degradedSince === undefined ? 0 : now - this.degradedSince),
-      },
+      degraded: this.degraded(trading, now),
       killSwitch: {
         tripped: killSwitch.tripped,
         ...(killSwitch.reason === undefined ? {} : { reason: killSwitch.reason }),
@@ -190,23 +173,26 @@ export class BotMonitor {
         reconnects: this.options.reconnects(),
       },
       balance,
-      equity: balance === null || unrealized === null ? null : rounded(addDecimals(balance, unrealized)),
+      equity: equityOf(balance, positions),
       pnl: pnlStatus(engine.sessionPnl()),
       positions,
-      openOrders: engine.tracker.openOrders().map((o) => ({
-        intentId: o.intentId,
-        strategy: o.strategy,
-        marketId: o.marketId,
-        side: o.side,
-        size: o.size,
-        price: o.price,
-        filledSize: o.filledSize,
-        state: o.state,
-        orderId: o.orderId ?? null,
-      })),
+      openOrders: engine.tracker.openOrders().map(openOrderStatus),
       recentFills: [...this.fills],
       strategies,
       streams: this.streams(),
+    };
+  }
+
+  private degraded(trading: TradingState, now: number): DegradedStatus {
+    const { periods, longestMs } = this.options.engine.degradedStats;
+    return {
+      active: trading.mode !== 'trading',
+      reasons: trading.reasons,
+      reconciling: trading.reconciling,
+      sinceMs: trading.sinceMs,
+      periods,
+      longestMs,
+      totalMs: this.degradedDoneMs + (this.degradedSince === undefined ? 0 : now - this.degradedSince),
     };
   }
 
@@ -264,6 +250,40 @@ export class BotMonitor {
       };
     });
   }
+}
+
+/** What /ready warns of a strategy: reduce-only on a late stream, failed, its kill switch tripped. */
+function warningsOf(s: StrategyStatusView): string[] {
+  return [
+    ...(s.feed.stale
+      ? [`strategy ${s.name} is reduce-only (FEED_STALE): ${s.feed.staleFeeds.map(describeStale).join('; ')}`]
+      : []),
+    ...(s.status === 'failed' ? [`strategy ${s.name} failed and was stopped`] : []),
+    ...(s.killSwitch.tripped ? [`strategy ${s.name} kill switch tripped: ${s.killSwitch.reason ?? ''}`] : []),
+  ];
+}
+
+/** The balance plus every position's unrealised PnL; null when the balance or a mark is not known. */
+function equityOf(balance: string | null, positions: readonly PositionStatus[]): string | null {
+  const unrealized = positions.reduce<string | null>(
+    (sum, p) => (sum === null || p.unrealizedPnl === null ? null : addDecimals(sum, p.unrealizedPnl)),
+    '0',
+  );
+  return balance === null || unrealized === null ? null : rounded(addDecimals(balance, unrealized));
+}
+
+function openOrderStatus(o: TrackedOrder): OrderStatus {
+  return {
+    intentId: o.intentId,
+    strategy: o.strategy,
+    marketId: o.marketId,
+    side: o.side,
+    size: o.size,
+    price: o.price,
+    filledSize: o.filledSize,
+    state: o.state,
+    orderId: o.orderId ?? null,
+  };
 }
 
 function pnlStatus(pnl: PnlSnapshot | undefined): PnlStatus | null {

@@ -9,12 +9,12 @@ import type { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { RestRetryEvent } from '../../venue/rest/restTransport.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
-import { watchForAlerts, type AlertWatch } from '../alerts/alertWatch.js';
+import { watchForAlerts, type AlertSources, type AlertWatch } from '../alerts/alertWatch.js';
 import { WebhookAlerts } from '../alerts/webhookAlerts.js';
 import type { Config } from '../config/configSchema.js';
 import { FeedClock } from '../freshness/feedClock.js';
 import { followFeeds } from '../freshness/followFeeds.js';
-import type { FreshnessBudgets } from '../freshness/freshnessBudgets.js';
+import type { FreshnessBudgets, FreshnessChange } from '../freshness/freshnessBudgets.js';
 import type { Logger } from '../logging/createLogger.js';
 import { BotMetrics } from '../metrics/botMetrics.js';
 import { meteredJournal } from '../metrics/meteredJournal.js';
@@ -90,7 +90,7 @@ export class BotService {
   static async start(options: BotServiceOptions): Promise<BotService> {
     const service = new BotService(options);
     try {
-      await service.startAlerts();
+      service.startAlerts();
       await service.startControl();
     } catch (error) {
       await service.close();
@@ -124,8 +124,9 @@ export class BotService {
     this.control?.starting(step);
   }
 
+  /** Watches the running bot: its feeds' ages, its status, metrics and alerts, and a tick that polls them. */
   wire(bot: WiredBot): void {
-    const { clock, logger } = this.options;
+    const { logger } = this.options;
     this.subscriptions.add(
       followFeeds({
         ws: bot.ws,
@@ -135,12 +136,29 @@ export class BotService {
         declared: bot.freshness.declared(),
       }),
     );
-    const monitor = new BotMonitor({
+    const monitor = this.monitorOf(bot);
+    this.monitor = monitor;
+    this.subscriptions.add(logFreshnessChanges(bot.freshness.changes$, logger));
+    if (this.metrics !== undefined)
+      this.subscriptions.add(
+        observeBotMetrics(this.metrics, {
+          outcomes: bot.execution.outcomes,
+          fills$: bot.engine.fills$,
+          freshness$: bot.freshness.changes$,
+        }),
+      );
+    if (this.alerts !== undefined) this.watch = watchForAlerts(this.alerts, alertSourcesOf(bot));
+    this.control?.attach(monitor, bot.engine);
+    this.ticker = this.tick(bot.freshness, monitor);
+  }
+
+  private monitorOf(bot: WiredBot): BotMonitor {
+    return new BotMonitor({
       account: this.options.account,
       signer: bot.signer,
       runId: this.options.runId,
       dryRun: this.options.config.engine.dry_run,
-      clock,
+      clock: this.options.clock,
       engine: bot.engine,
       budgets: bot.execution,
       strategies: bot.strategies,
@@ -150,52 +168,22 @@ export class BotService {
       connection$: bot.ws.connectionState$,
       reconnects: () => bot.ws.metrics.reconnects,
     });
-    this.monitor = monitor;
-    this.subscriptions.add(
-      bot.freshness.changes$.subscribe((change) => {
-        const feeds = change.feeds.map((f) => `${f.channel}:${f.marketId}`).join(', ');
-        if (change.stale)
-          logger.warn(
-            { strategy: change.strategy, feeds: change.feeds },
-            `strategy reduce-only: a stream it depends on is late (FEED_STALE: ${feeds})`,
-          );
-        else logger.info({ strategy: change.strategy }, 'strategy streams fresh again: opening intents allowed');
-      }),
-    );
-    if (this.metrics !== undefined)
-      this.subscriptions.add(
-        observeBotMetrics(this.metrics, {
-          outcomes: bot.execution.outcomes,
-          fills$: bot.engine.fills$,
-          freshness$: bot.freshness.changes$,
-        }),
-      );
-    if (this.alerts !== undefined) {
-      this.watch = watchForAlerts(this.alerts, {
-        tradingState$: bot.engine.tradingState$,
-        connection$: bot.ws.connectionState$,
-        freshness$: bot.freshness.changes$,
-        outcomes: bot.execution.outcomes,
-        fills$: bot.engine.fills$,
-        killSwitches: () => [
-          { scope: 'account', ...bot.engine.killSwitch },
-          ...bot.strategies.map((s) => ({ scope: s.name, tripped: false, ...bot.execution.killSwitch(s.name) })),
-        ],
-        strategyStatuses: bot.strategyStatuses,
-      });
-    }
-    this.control?.attach(monitor, bot.engine);
+  }
+
+  /** Every TICK_MS: the freshness budgets, the alerts' polls, the equity curve, and now and then the status line. */
+  private tick(freshness: FreshnessBudgets, monitor: BotMonitor): Promise<void> {
+    const { clock, logger, statusLine } = this.options;
     let ticks = 0;
-    this.ticker = tickEvery(
+    return tickEvery(
       clock,
       TICK_MS,
       this.ticking.signal,
       () => {
-        bot.freshness.check();
+        freshness.check();
         this.watch?.poll();
         monitor.sample();
-        if (this.options.statusLine !== undefined && ++ticks % (STATUS_LINE_EVERY_MS / TICK_MS) === 0)
-          this.options.statusLine.write(`${formatStatusLine(monitor.status())}\n`);
+        if (statusLine !== undefined && ++ticks % (STATUS_LINE_EVERY_MS / TICK_MS) === 0)
+          statusLine.write(`${formatStatusLine(monitor.status())}\n`);
       },
       (error) => logger.warn({ err: error }, 'a service tick failed'),
     );
@@ -225,25 +213,12 @@ export class BotService {
     await this.server?.close();
   }
 
-  private async startAlerts(): Promise<void> {
+  private startAlerts(): void {
     const alerts = this.options.config.alerts;
     if (alerts === undefined) return;
-    const url = this.options.env[alerts.webhook_url_env]?.trim();
-    if (url === undefined || url === '') {
-      throw new PerpbotError(`alerts.webhook_url_env names ${alerts.webhook_url_env}, which is not set`, {
-        code: 'CONFIG_ALERTS',
-        hints: [`export ${alerts.webhook_url_env}=https://hooks.example/...`, 'or remove the alerts: section'],
-      });
-    }
-    if (!/^https?:\/\//.test(url)) {
-      throw new PerpbotError(`${alerts.webhook_url_env} is not an http(s) URL (value not shown)`, {
-        code: 'CONFIG_ALERTS',
-        hints: ['set it to the webhook URL the chat tool gave you'],
-      });
-    }
     const metrics = this.metrics;
     this.alerts = new WebhookAlerts({
-      url,
+      url: webhookUrl(alerts.webhook_url_env, this.options.env),
       events: new Set(alerts.events),
       bot: `${this.options.account.slice(0, 10)}…`,
       clock: this.options.clock,
@@ -278,4 +253,51 @@ export class BotService {
     });
     this.options.onControlServer?.(this.server.url);
   }
+}
+
+/** The webhook URL from the variable `alerts.webhook_url_env` names: set, and http(s). */
+function webhookUrl(name: string, env: Readonly<Record<string, string | undefined>>): string {
+  const url = env[name]?.trim();
+  if (url === undefined || url === '') {
+    throw new PerpbotError(`alerts.webhook_url_env names ${name}, which is not set`, {
+      code: 'CONFIG_ALERTS',
+      hints: [`export ${name}=https://hooks.example/...`, 'or remove the alerts: section'],
+    });
+  }
+  if (!/^https?:\/\//.test(url)) {
+    throw new PerpbotError(`${name} is not an http(s) URL (value not shown)`, {
+      code: 'CONFIG_ALERTS',
+      hints: ['set it to the webhook URL the chat tool gave you'],
+    });
+  }
+  return url;
+}
+
+/** One line each time a strategy goes reduce-only on a late stream, and when its streams are fresh again. */
+function logFreshnessChanges(changes$: Observable<FreshnessChange>, logger: Logger): Subscription {
+  return changes$.subscribe((change) => {
+    const feeds = change.feeds.map((f) => `${f.channel}:${f.marketId}`).join(', ');
+    if (change.stale)
+      logger.warn(
+        { strategy: change.strategy, feeds: change.feeds },
+        `strategy reduce-only: a stream it depends on is late (FEED_STALE: ${feeds})`,
+      );
+    else logger.info({ strategy: change.strategy }, 'strategy streams fresh again: opening intents allowed');
+  });
+}
+
+/** What the alerts watch: the engine's state, the connection, freshness, outcomes, fills, every kill switch. */
+function alertSourcesOf(bot: WiredBot): AlertSources {
+  return {
+    tradingState$: bot.engine.tradingState$,
+    connection$: bot.ws.connectionState$,
+    freshness$: bot.freshness.changes$,
+    outcomes: bot.execution.outcomes,
+    fills$: bot.engine.fills$,
+    killSwitches: () => [
+      { scope: 'account', ...bot.engine.killSwitch },
+      ...bot.strategies.map((s) => ({ scope: s.name, tripped: false, ...bot.execution.killSwitch(s.name) })),
+    ],
+    strategyStatuses: bot.strategyStatuses,
+  };
 }

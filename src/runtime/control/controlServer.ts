@@ -2,15 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { PerpbotError } from '../../core/perpbotError.js';
-import { redactSecretsInText } from '../logging/redactSecrets.js';
+import type { Logger } from '../../core/logger.js';
+import { redactJson, redactText } from '../../core/redactor.js';
 import type { BotControl } from './botControl.js';
 import { bearerMatches } from './controlToken.js';
 import { dashboardAsset } from './dashboardAssets.js';
-
-export interface ControlServerLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
 
 export interface ControlServerOptions {
   readonly host: string;
@@ -21,7 +17,7 @@ export interface ControlServerOptions {
   readonly token: string | undefined;
   /** Where the token comes from, for the refusal's hint (never the token). */
   readonly tokenSource: string;
-  readonly log: ControlServerLogger;
+  readonly log: Pick<Logger, 'info' | 'warn'>;
   /** How often the dashboard's event stream gets a fresh status (default 1 s). */
   readonly pushEveryMs?: number;
 }
@@ -46,7 +42,7 @@ const SECURITY_HEADERS = {
 /**
  * The bot's control server: health and readiness for a supervisor or a load balancer, Prometheus
  * metrics, the status as JSON, a live dashboard, and the kill switch behind a bearer token. It
- * binds loopback unless told otherwise. Every JSON answer passes through the log redaction (keys,
+ * binds loopback unless told otherwise. Every answer passes through the one redactor (keys,
  * signatures and tokens have no business in a status, and this makes sure none slips out).
  */
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
@@ -114,7 +110,7 @@ async function route(
     case '/metrics': {
       const metrics = await control.renderMetrics();
       res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': metrics.contentType });
-      res.end(redactSecretsInText(metrics.text));
+      res.end(redactText(metrics.text));
       return;
     }
     case '/api/status':
@@ -176,7 +172,7 @@ async function killSwitch(req: IncomingMessage, res: ServerResponse, options: Co
       error: `invalid body: ${body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
       hints: ['send {"action":"trip"|"reset", "reason"?: string}'],
     });
-  const reason = `kill switch ${body.data.action === 'trip' ? 'tripped' : 'reset'} through the control server${body.data.reason === undefined ? '' : `: ${redactSecretsInText(body.data.reason)}`}`;
+  const reason = `kill switch ${body.data.action === 'trip' ? 'tripped' : 'reset'} through the control server${body.data.reason === undefined ? '' : `: ${redactText(body.data.reason)}`}`;
   const answer = options.control.killSwitch(body.data.action, reason);
   if (!answer.ok) return sendJson(res, answer.httpStatus, { error: answer.error });
   options.log.warn({ action: body.data.action, reason, remote: req.socket.remoteAddress }, reason);
@@ -184,7 +180,7 @@ async function killSwitch(req: IncomingMessage, res: ServerResponse, options: Co
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = redactSecretsInText(JSON.stringify(body));
+  const text = redactJson(body);
   res.writeHead(status, {
     ...SECURITY_HEADERS,
     'content-type': 'application/json; charset=utf-8',
@@ -269,5 +265,5 @@ class EventClients {
 }
 
 function frame(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${redactSecretsInText(JSON.stringify(data))}\n\n`;
+  return `event: ${event}\ndata: ${redactJson(data)}\n\n`;
 }

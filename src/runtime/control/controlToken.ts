@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { PerpbotError } from '../../core/perpbotError.js';
+import { registerSecret } from '../../core/secretRegistry.js';
 import type { ControlConfig } from '../config/configSchema.js';
 
 const MIN_TOKEN_LENGTH = 16;
@@ -44,6 +45,7 @@ function checked(token: string, origin: string): string {
       },
     );
   }
+  registerSecret(token);
   return token;
 }
 

@@ -35,18 +35,11 @@ export class FeedClock {
 
   /** Starts the age of a stream (idempotent). */
   follow(channel: FeedName, marketId?: number): void {
-    const key = keyOf(channel, marketId);
-    if (!this.entries.has(key))
-      this.entries.set(key, { channel, marketId, sinceMs: this.clock.now(), lastMs: undefined, lastHr: undefined });
+    this.entryOf(channel, marketId);
   }
 
   touch(channel: FeedName, marketId?: number): void {
-    const key = keyOf(channel, marketId);
-    let entry = this.entries.get(key);
-    if (entry === undefined) {
-      this.follow(channel, marketId);
-      entry = this.entries.get(key) as Entry;
-    }
+    const entry = this.entryOf(channel, marketId);
     entry.lastMs = this.clock.now();
     entry.lastHr = performance.now();
   }
@@ -70,6 +63,17 @@ export class FeedClock {
       ...(e.lastMs === undefined ? {} : { lastMs: e.lastMs }),
       ageMs: now - (e.lastMs ?? e.sinceMs),
     }));
+  }
+
+  /** The stream's entry, its age started now when it was not followed yet. */
+  private entryOf(channel: FeedName, marketId: number | undefined): Entry {
+    const key = keyOf(channel, marketId);
+    let entry = this.entries.get(key);
+    if (entry === undefined) {
+      entry = { channel, marketId, sinceMs: this.clock.now(), lastMs: undefined, lastHr: undefined };
+      this.entries.set(key, entry);
+    }
+    return entry;
   }
 }
 

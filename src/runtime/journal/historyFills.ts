@@ -26,6 +26,11 @@ export function describeHistoryOrder(record: OrderHistoryRecord): string {
   return `order ${record.id} ${record.status.replace('ORDER_STATUS_', '')}, filled ${record.filled_size} of ${record.size}${avg}`;
 }
 
+/** An order's filled size once its history record is known: the larger of the journal's and the record's. */
+export function filledSizeWith(journaled: string, record: OrderHistoryRecord): string {
+  return compareDecimals(journaled, record.filled_size) >= 0 ? journaled : record.filled_size;
+}
+
 /**
  * Journals a fill read from the venue's trade history (source `history`) when its id is new,
  * linked to the journal's order (by order id, else client_order_id); raises that order's filled

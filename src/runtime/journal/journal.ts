@@ -18,6 +18,7 @@ import {
   type JournalPosition,
   type JournalRequest,
 } from './journalRows.js';
+import { optionalTextColumn, textColumn, type Row } from './sqliteRow.js';
 
 /**
  * The durable record of one or more accounts' trading, over an open SQLite file (see
@@ -59,8 +60,11 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
-type Row = Record<string, unknown>;
-
+/**
+ * The bot's write-ahead journal in SQLite: runs, intents, nonces, requests, orders, fills,
+ * positions and balances, each written (and fsynced) before the engine acts on it, so a restart
+ * after `kill -9` knows every nonce it used and every order it may have placed.
+ */
 export class Journal {
   private readonly statements = new Map<string, Statement>();
 
@@ -231,7 +235,7 @@ export class Journal {
       if (inserted && source !== 'reconciled') {
         const inferred = this.get('SELECT size FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
         if (inferred !== undefined) {
-          const rest = addDecimals(String(inferred['size']), negateDecimal(fill.size));
+          const rest = addDecimals(textColumn(inferred, 'size'), negateDecimal(fill.size));
           if (compareDecimals(rest, '0') <= 0)
             this.run('DELETE FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
           else this.run('UPDATE fills SET size = ? WHERE fill_id = ?', rest, reconciledFillId(fill.orderId));
@@ -327,7 +331,7 @@ export class Journal {
     );
     return row === undefined
       ? undefined
-      : { balance: String(row['balance']), source: String(row['source']), atMs: Number(row['at_ms']) };
+      : { balance: textColumn(row, 'balance'), source: textColumn(row, 'source'), atMs: Number(row['at_ms']) };
   }
 
   recordReconciliation(
@@ -367,7 +371,7 @@ export class Journal {
       strategy,
       key,
     );
-    return row === undefined ? undefined : String(row['value']);
+    return row === undefined ? undefined : textColumn(row, 'value');
   }
 
   deleteStrategyState(account: string, strategy: string, key: string): void {
@@ -394,16 +398,16 @@ export class Journal {
       'SELECT * FROM intents WHERE account = ? AND outcome_type IS NULL ORDER BY received_ms, rowid',
       account.toLowerCase(),
     ).map((row) => {
-      const intentId = String(row['intent_id']);
+      const intentId = textColumn(row, 'intent_id');
       const order = this.order(intentId);
       return {
         intentId,
-        runId: String(row['run_id']),
-        strategy: String(row['strategy']),
-        kind: String(row['kind']),
+        runId: textColumn(row, 'run_id'),
+        strategy: textColumn(row, 'strategy'),
+        kind: textColumn(row, 'kind'),
         marketId: Number(row['market_id']),
         receivedMs: Number(row['received_ms']),
-        intent: JSON.parse(String(row['intent'])) as Record<string, unknown>,
+        intent: JSON.parse(textColumn(row, 'intent')) as Record<string, unknown>,
         requests: this.requestsOf(intentId),
         ...(order === undefined ? {} : { order }),
       };
@@ -412,8 +416,8 @@ export class Journal {
 
   requestsOf(intentId: string): JournalRequest[] {
     return this.all('SELECT * FROM requests WHERE intent_id = ? ORDER BY id', intentId).map((row) => ({
-      endpoint: String(row['endpoint']),
-      body: JSON.parse(String(row['body'])) as Record<string, unknown>,
+      endpoint: textColumn(row, 'endpoint'),
+      body: JSON.parse(textColumn(row, 'body')) as Record<string, unknown>,
       ...(row['nonce_anchor'] === null
         ? {}
         : { nonce: { anchor: BigInt(row['nonce_anchor'] as number), bit: Number(row['nonce_bit']) } }),
@@ -451,7 +455,8 @@ export class Journal {
       "SELECT intent FROM intents WHERE account = ? AND kind = 'cancel' AND outcome_type = 'accepted'",
       account.toLowerCase(),
     )) {
-      const target = (JSON.parse(String(row['intent'])) as { target?: { intentId?: string; orderId?: string } }).target;
+      const target = (JSON.parse(textColumn(row, 'intent')) as { target?: { intentId?: string; orderId?: string } })
+        .target;
       if (target?.intentId !== undefined) targets.add(target.intentId);
       if (target?.orderId !== undefined) targets.add(target.orderId.toLowerCase());
     }
@@ -523,13 +528,15 @@ export class Journal {
             source,
           );
     if (row === undefined) return undefined;
+    const avgEntryPrice = optionalTextColumn(row, 'avg_entry_price');
+    const marginMode = optionalTextColumn(row, 'margin_mode');
     return {
       marketId: Number(row['market_id']),
       side: row['side'] as Side,
-      size: String(row['size']),
-      ...(row['avg_entry_price'] === null ? {} : { avgEntryPrice: String(row['avg_entry_price']) }),
-      ...(row['margin_mode'] === null ? {} : { marginMode: String(row['margin_mode']) }),
-      source: String(row['source']),
+      size: textColumn(row, 'size'),
+      ...(avgEntryPrice === undefined ? {} : { avgEntryPrice }),
+      ...(marginMode === undefined ? {} : { marginMode }),
+      source: textColumn(row, 'source'),
       fillSeq: Number(row['fill_seq']),
       atMs: Number(row['at_ms']),
     };

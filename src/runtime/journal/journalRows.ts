@@ -1,7 +1,6 @@
 import type { OrderState } from '../../engine/tracking/orderTracker.js';
 import type { Side } from '../../engine/intents/intents.js';
-
-type Row = Record<string, unknown>;
+import { optionalTextColumn, textColumn, type Row } from './sqliteRow.js';
 
 /**
  * What the journal hands back: plain, JSON-safe records (ids and money as strings), so the CLI can
@@ -94,42 +93,45 @@ export const TERMINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set(['filled',
 
 /** A row of `orders` as a record. */
 export function orderFromRow(row: Row): JournalOrder {
-  const optional = (name: string) => (row[name] === null || row[name] === undefined ? undefined : String(row[name]));
-  const clientOrderId = optional('client_order_id');
-  const orderId = optional('order_id');
-  const restingOrderId = optional('resting_order_id');
+  const clientOrderId = optionalTextColumn(row, 'client_order_id');
+  const orderId = optionalTextColumn(row, 'order_id');
+  const restingOrderId = optionalTextColumn(row, 'resting_order_id');
   return {
-    intentId: String(row['intent_id']),
-    account: String(row['account']),
-    strategy: String(row['strategy']),
+    intentId: textColumn(row, 'intent_id'),
+    account: textColumn(row, 'account'),
+    strategy: textColumn(row, 'strategy'),
     marketId: Number(row['market_id']),
     side: row['side'] as Side,
-    size: String(row['size']),
-    price: String(row['price']),
+    size: textColumn(row, 'size'),
+    price: textColumn(row, 'price'),
     ...(clientOrderId === undefined ? {} : { clientOrderId }),
     ...(orderId === undefined ? {} : { orderId }),
     ...(restingOrderId === undefined ? {} : { restingOrderId }),
     state: row['state'] as OrderState,
-    filledSize: String(row['filled_size']),
+    filledSize: textColumn(row, 'filled_size'),
     updatedMs: Number(row['updated_ms']),
   };
 }
 
 /** A row of `fills` as a record. */
 export function fillFromRow(row: Row): JournalFill {
+  const intentId = optionalTextColumn(row, 'intent_id');
+  const strategy = optionalTextColumn(row, 'strategy');
+  const fee = optionalTextColumn(row, 'fee');
+  const liquidity = optionalTextColumn(row, 'liquidity');
   return {
     seq: Number(row['seq']),
-    fillId: String(row['fill_id']),
-    account: String(row['account']),
+    fillId: textColumn(row, 'fill_id'),
+    account: textColumn(row, 'account'),
     marketId: Number(row['market_id']),
-    orderId: String(row['order_id']),
-    ...(row['intent_id'] === null ? {} : { intentId: String(row['intent_id']) }),
-    ...(row['strategy'] === null ? {} : { strategy: String(row['strategy']) }),
+    orderId: textColumn(row, 'order_id'),
+    ...(intentId === undefined ? {} : { intentId }),
+    ...(strategy === undefined ? {} : { strategy }),
     side: row['side'] as Side,
-    price: String(row['price']),
-    size: String(row['size']),
-    ...(row['fee'] === null ? {} : { fee: String(row['fee']) }),
-    ...(row['liquidity'] === null ? {} : { liquidity: String(row['liquidity']) }),
+    price: textColumn(row, 'price'),
+    size: textColumn(row, 'size'),
+    ...(fee === undefined ? {} : { fee }),
+    ...(liquidity === undefined ? {} : { liquidity }),
     source: row['source'] as FillSource,
     atMs: Number(row['at_ms']),
   };

@@ -45,7 +45,10 @@ export type Difference =
       readonly reason: string;
     }
   | {
-      /** A fill the fills channel never delivered, journaled from the venue's trade history with its real id, price and fee. */
+      /**
+       * A fill the fills channel never delivered, journaled from the venue's trade history with its
+       * real id, price and fee.
+       */
       readonly type: 'fill_recovered';
       readonly fillId: string;
       readonly orderId: string;

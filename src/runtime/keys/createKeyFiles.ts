@@ -2,6 +2,7 @@ import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { registerSecret } from '../../core/secretRegistry.js';
 import { KeyError } from './keyError.js';
 
 export const ACCOUNT_KEY_FILE = 'account.key';
@@ -47,6 +48,7 @@ export async function createKeyFiles(dir: string): Promise<CreatedKeyFiles> {
 
 async function writeNewKey(file: string): Promise<Address> {
   const privateKey = generatePrivateKey();
+  registerSecret(privateKey);
   try {
     // 'wx' fails if the file appeared since the check; the mode applies at creation.
     await writeFile(file, `${privateKey}\n`, { mode: 0o600, flag: 'wx' });

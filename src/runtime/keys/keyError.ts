@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../core/errorCodes.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 
 /**
@@ -8,7 +9,13 @@ export class KeyError extends PerpbotError {
   /** The environment variable or file the key came from. */
   readonly origin: string;
 
-  constructor(origin: string, message: string, hints: readonly string[], code = 'KEY_INVALID', cause?: unknown) {
+  constructor(
+    origin: string,
+    message: string,
+    hints: readonly string[],
+    code: Extract<ErrorCode, `KEY_${string}`> = 'KEY_INVALID',
+    cause?: unknown,
+  ) {
     super(message, { code, details: { origin }, hints, cause });
     this.origin = origin;
   }

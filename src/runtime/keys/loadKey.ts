@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { privateKeyToAccount } from 'viem/accounts';
+import { registerSecret } from '../../core/secretRegistry.js';
 import { KeyError } from './keyError.js';
 import { LoadedKey } from './loadedKey.js';
 import { parsePrivateKey } from './parsePrivateKey.js';
@@ -23,6 +24,8 @@ const MAX_KEY_FILE_BYTES = 1024;
 export async function loadKey(options: LoadKeyOptions): Promise<LoadedKey> {
   const fromEnv = options.env[options.envVar];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    // Before parsing: even a malformed key (a typo of the real one) must not reach a log or error.
+    registerSecret(fromEnv);
     return withAddress(parsePrivateKey(fromEnv, options.envVar), 'env', options.envVar);
   }
   if (options.file === undefined) {
@@ -34,6 +37,7 @@ export async function loadKey(options: LoadKeyOptions): Promise<LoadedKey> {
     );
   }
   const text = await readKeyFile(options.file);
+  registerSecret(text);
   return withAddress(parsePrivateKey(text, `key file ${options.file}`), 'file', options.file);
 }
 

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { Address, Hex } from 'viem';
+import { registerSecret } from '../../core/secretRegistry.js';
 
 /**
  * A private key with its address. The key lives in a private field behind a getter, so spreading,
@@ -13,6 +14,8 @@ export class LoadedKey {
   readonly #privateKey: Hex;
 
   constructor(privateKey: Hex, address: Address, source: 'env' | 'file', origin: string) {
+    // Every loaded key passes here: from now on the redactor recognises it in any text.
+    registerSecret(privateKey);
     this.#privateKey = privateKey;
     this.address = address;
     this.source = source;

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { REDACTED, redactText, redactValue } from '../../core/redactor.js';
 import { terminalStream } from '../terminal/terminalLines.js';
-import { redactSecrets, redactSecretsInText, REDACTED } from './redactSecrets.js';
-import { secretRedactionPaths } from './secretLogKeys.js';
+import { secretRedactionPaths } from './redactionPaths.js';
 
 export type { Logger };
 
@@ -15,10 +15,11 @@ export interface LoggerOptions {
 }
 
 /**
- * The project's logger. Three layers keep secrets out: redaction paths for the field names we
- * know (keys, signatures, JWTs, credentials, at every depth we log), a formatter that scrubs
- * every logged object and error by name and by shape, and a final pass over each serialised line
- * that catches what reached the message text. Pass it in; never import a global one.
+ * The project's logger. Three layers of the one redactor (core/redactor.ts) keep secrets out:
+ * pino redaction paths for the secret field names at the depths we log, a formatter that copies
+ * every logged object and error with secret-named fields and held secret values redacted, and a
+ * final pass over each serialised line that catches what reached the message text. Identifiers
+ * (order ids, tx hashes, addresses) stay readable. Pass it in; never import a global one.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? process.stdout;
@@ -30,10 +31,10 @@ export function createLogger(options: LoggerOptions): Logger {
     {
       level: options.level,
       redact: { paths: secretRedactionPaths(), censor: REDACTED },
-      formatters: { log: (object) => asRecord(redactSecrets(object)) },
+      formatters: { log: (object) => asRecord(redactValue(object)) },
       // The formatter already made errors plain objects; pino's own serializer would rename their type.
-      serializers: { err: redactSecrets },
-      hooks: { streamWrite: redactSecretsInText },
+      serializers: { err: redactValue },
+      hooks: { streamWrite: redactText },
     },
     stream,
   );

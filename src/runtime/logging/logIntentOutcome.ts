@@ -11,8 +11,13 @@ export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
   const where = { strategy: o.strategy, intentId: o.intentId, kind: o.kind, marketId: o.marketId };
   switch (o.type) {
     case 'accepted':
+      // The venue's order id and the action's tx hash are public: the trail support asks for.
       logger.info(
-        { ...where, ...(o.orderId === undefined ? {} : { orderId: o.orderId }) },
+        {
+          ...where,
+          ...(o.orderId === undefined ? {} : { orderId: o.orderId }),
+          ...(o.txHash === undefined ? {} : { txHash: o.txHash }),
+        },
         o.kind === 'placeLimit' || o.kind === 'placeMarket'
           ? 'order placed'
           : o.kind === 'cancel' || o.kind === 'cancelAll'

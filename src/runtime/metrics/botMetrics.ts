@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { BotStatus } from '../control/botStatus.js';
+import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botStatus.js';
 
 const PREFIX = 'perpbot_';
 
@@ -167,25 +167,31 @@ export class BotMetrics {
     for (const p of status.positions) this.position.set({ market: String(p.marketId) }, Number(p.signedSize));
     if (status.balance !== null) this.balance.set(Number(status.balance));
     if (status.equity !== null) this.equity.set(Number(status.equity));
-    if (status.pnl !== null) {
-      this.pnl.set({ strategy: 'account', kind: 'realized' }, Number(status.pnl.realized));
-      this.pnl.set({ strategy: 'account', kind: 'unrealized' }, Number(status.pnl.unrealized));
-      this.pnl.set({ strategy: 'account', kind: 'total' }, Number(status.pnl.total));
-    }
-    for (const s of status.strategies) {
-      this.killSwitch.set({ scope: s.name }, s.killSwitch.tripped ? 1 : 0);
-      this.reduceOnly.set({ strategy: s.name }, s.feed.stale ? 1 : 0);
-      this.strategyUp.set({ strategy: s.name }, s.status === 'running' ? 1 : 0);
-      for (const p of s.positions)
-        this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
-      if (s.pnl !== null) {
-        this.pnl.set({ strategy: s.name, kind: 'realized' }, Number(s.pnl.realized));
-        this.pnl.set({ strategy: s.name, kind: 'unrealized' }, Number(s.pnl.unrealized));
-        this.pnl.set({ strategy: s.name, kind: 'total' }, Number(s.pnl.total));
-      }
-    }
+    this.setPnl('account', status.pnl);
+    for (const s of status.strategies) this.setStrategy(s);
     for (const o of status.openOrders) this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
-    // Running totals the status keeps: the counters move by what changed since the last scrape.
+    this.countSinceLastScrape(status);
+  }
+
+  private setStrategy(s: StrategyStatusView): void {
+    this.killSwitch.set({ scope: s.name }, s.killSwitch.tripped ? 1 : 0);
+    this.reduceOnly.set({ strategy: s.name }, s.feed.stale ? 1 : 0);
+    this.strategyUp.set({ strategy: s.name }, s.status === 'running' ? 1 : 0);
+    for (const p of s.positions)
+      this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
+    this.setPnl(s.name, s.pnl);
+  }
+
+  /** `strategy` is the account's label for the session PnL. */
+  private setPnl(strategy: string, pnl: PnlStatus | null): void {
+    if (pnl === null) return;
+    this.pnl.set({ strategy, kind: 'realized' }, Number(pnl.realized));
+    this.pnl.set({ strategy, kind: 'unrealized' }, Number(pnl.unrealized));
+    this.pnl.set({ strategy, kind: 'total' }, Number(pnl.total));
+  }
+
+  /** Running totals the status keeps: the counters move by what changed since the last scrape. */
+  private countSinceLastScrape(status: BotStatus): void {
     if (status.connection.reconnects > this.reported.reconnects)
       this.reconnects.inc(status.connection.reconnects - this.reported.reconnects);
     if (status.degraded.totalMs > this.reported.degradedMs)

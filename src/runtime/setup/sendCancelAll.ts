@@ -1,14 +1,13 @@
 import type { Address } from '../../core/address.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
 import { checkUint } from '../../core/integerRange.js';
-import type { NonceAllocator } from '../../engine/nonces/nonceAllocator.js';
+import type { OneShotNonces } from '../../engine/oneShotNonces.js';
 import { buildSignedRequest } from '../../engine/sending/signedRequest.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { CancelAllRequestWire } from '../../venue/schemas/restOrders.js';
-import { hasNoDefiniteAnswer } from '../../venue/venueTransportError.js';
 
 export interface CancelAllSent {
   readonly marketId: number;
@@ -17,14 +16,15 @@ export interface CancelAllSent {
 }
 
 /**
- * One permit-signed cancel-all for one market: a pair from the allocator, the permit signed by
- * the session key, sent to POST /v1/orders/cancel-all, and the pair's fate reported back
- * (landed, rejected, or unknown when no definite answer came).
+ * One permit-signed cancel-all for one market: a pair from the engine's nonces (reserved in the
+ * journal when there is one), the permit signed by the session key, sent to POST
+ * /v1/orders/cancel-all; the pair's fate (landed, rejected, or unknown when no definite answer
+ * came) is reported back by `OneShotNonces.use`.
  */
 export async function sendCancelAll(options: {
   readonly rest: Pick<RestClient, 'cancelAll'>;
   readonly context: SigningContext;
-  readonly allocator: NonceAllocator;
+  readonly nonces: OneShotNonces;
   readonly account: Address;
   readonly signer: SignerLike;
   readonly marketId: number;
@@ -33,11 +33,9 @@ export async function sendCancelAll(options: {
   readonly deadlineSeconds: number;
   readonly signal?: AbortSignal;
 }): Promise<CancelAllSent> {
-  const { allocator, signal } = options;
+  const { signal } = options;
   const marketId = Number(checkUint(options.marketId, 16, 'market_id'));
-  const nonce = await allocator.allocate(signal);
-  let landed = false;
-  try {
+  return options.nonces.use(`cancel-all:${marketId}`, async (nonce) => {
     const deadline = Number(checkUint(unixSeconds(options.clock) + options.deadlineSeconds, 32, 'permit deadline'));
     const request = await buildSignedRequest(
       { action: 'cancelAllOrders', market_id: marketId },
@@ -50,11 +48,6 @@ export async function sendCancelAll(options: {
       request.body as CancelAllRequestWire,
       signal === undefined ? undefined : { signal },
     );
-    landed = true;
-    allocator.report(nonce, 'landed');
     return { marketId, txHash: receipt.tx_hash === '' ? undefined : receipt.tx_hash, nonce };
-  } catch (error) {
-    if (!landed) allocator.report(nonce, hasNoDefiniteAnswer(error) ? 'unknown' : 'rejected');
-    throw error;
-  }
+  });
 }

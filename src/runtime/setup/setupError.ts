@@ -1,4 +1,9 @@
+import { screamingSnake } from '../../core/errorCodes.js';
 import { PerpbotError } from '../../core/perpbotError.js';
+
+/** The setup steps that can fail; each is its error's code, `SETUP_` + the step in capitals. */
+export type SetupStep =
+  'start' | 'confirmStatus' | 'registration' | 'registerSigner' | 'approveSingle' | 'revokeSigner';
 
 /**
  * A setup step that could not complete: the account never became registered, the signer did not
@@ -6,15 +11,15 @@ import { PerpbotError } from '../../core/perpbotError.js';
  * addresses involved; never a key, signature or token.
  */
 export class SetupError extends PerpbotError {
-  readonly step: string;
+  readonly step: SetupStep;
 
   constructor(
-    step: string,
+    step: SetupStep,
     message: string,
     options: { hints?: readonly string[]; details?: Readonly<Record<string, unknown>>; cause?: unknown } = {},
   ) {
     super(message, {
-      code: `SETUP_${step.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`,
+      code: `SETUP_${screamingSnake(step)}`,
       details: { step, ...(options.details ?? {}) },
       hints: options.hints ?? [],
       cause: options.cause,

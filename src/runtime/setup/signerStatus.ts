@@ -19,6 +19,7 @@ export async function readSignerStatus(
   return rest.sessionKeyStatus({ account, signer }, signal === undefined ? undefined : { signal });
 }
 
+/** The status read does not show the expected value yet: retried, never shown to the user. */
 class StatusNotYet extends PerpbotError {
   constructor(readonly seen: SessionKeyStatus) {
     super(`status ${seen.status}`, { code: 'SETUP_STATUS_NOT_YET' });

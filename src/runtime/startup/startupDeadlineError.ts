@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { PerpbotError } from '../../core/perpbotError.js';
 import { VenueTransportError } from '../../venue/venueTransportError.js';
 
@@ -10,12 +11,7 @@ export class StartupDeadlineError extends PerpbotError {
   readonly lastFailure: unknown;
 
   constructor(init: { step: string; deadlineMs: number; elapsedMs: number; attempts: number; lastFailure: unknown }) {
-    const last =
-      init.lastFailure instanceof Error
-        ? init.lastFailure.message
-        : init.lastFailure === undefined
-          ? 'no answer yet'
-          : String(init.lastFailure);
+    const last = describeFailure(init.lastFailure);
     const unreachable = init.lastFailure instanceof VenueTransportError && init.lastFailure.kind === 'ConnectionFailed';
     super(
       `gave up ${init.step} after ${seconds(init.elapsedMs)} s (${init.attempts} attempt${init.attempts === 1 ? '' : 's'}): ${last}`,
@@ -34,6 +30,13 @@ export class StartupDeadlineError extends PerpbotError {
     this.step = init.step;
     this.lastFailure = init.lastFailure;
   }
+}
+
+/** An error by its message; anything else thrown as itself: a string as it is, other values as Node prints them. */
+function describeFailure(failure: unknown): string {
+  if (failure instanceof Error) return failure.message;
+  if (failure === undefined) return 'no answer yet';
+  return typeof failure === 'string' ? failure : inspect(failure, { depth: 2, breakLength: Infinity });
 }
 
 function seconds(ms: number): string {

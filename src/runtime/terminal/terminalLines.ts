@@ -31,27 +31,13 @@ export function formatTerminalLine(json: string, options: TerminalLineOptions): 
   const time =
     typeof record['time'] === 'number' ? new Date(record['time']).toISOString().slice(11, 23) : '--:--:--.---';
   const level = LEVELS[Number(record['level'])] ?? { name: String(record['level']).padEnd(5), color: '0' };
-  const msg = String(record['msg'] ?? '');
+  const msg = textOf(record['msg']);
   // A fill or a position names its strategy inside the object the line is about.
   const subject = record[msg];
   const inner =
     subject !== null && typeof subject === 'object' ? (subject as Record<string, unknown>)['strategy'] : undefined;
-  const who =
-    typeof record['strategy'] === 'string'
-      ? record['strategy']
-      : typeof inner === 'string'
-        ? inner
-        : typeof record['component'] === 'string'
-          ? record['component']
-          : undefined;
-  const fields: string[] = [];
-  for (const [key, value] of Object.entries(record)) {
-    if (SKIPPED.has(key)) continue;
-    if (key === msg && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [name, item] of Object.entries(value as Record<string, unknown>))
-        if (name !== 'strategy' || typeof inner !== 'string') flatten(name, item, fields, 1);
-    } else flatten(key, value, fields, 0);
-  }
+  const who = whoOf(record, inner);
+  const fields = fieldsOf(record, msg, typeof inner === 'string');
   const parts = [
     paint('90', time),
     paint(level.color, level.name),
@@ -59,6 +45,32 @@ export function formatTerminalLine(json: string, options: TerminalLineOptions): 
     msg,
   ];
   return `${parts.join(' ')}${fields.length === 0 ? '' : `  ${paint('90', fields.join(' '))}`}\n`;
+}
+
+/** A JSON value as text: a string as it is, nothing as empty, anything else as its JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+/** Whose line it is: the strategy, else the strategy inside the line's subject, else the component. */
+function whoOf(record: Record<string, unknown>, inner: unknown): string | undefined {
+  if (typeof record['strategy'] === 'string') return record['strategy'];
+  if (typeof inner === 'string') return inner;
+  return typeof record['component'] === 'string' ? record['component'] : undefined;
+}
+
+/** The other fields as key=value; the subject's own fields without its prefix (its strategy is shown already). */
+function fieldsOf(record: Record<string, unknown>, msg: string, innerShown: boolean): string[] {
+  const fields: string[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (SKIPPED.has(key)) continue;
+    if (key === msg && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [name, item] of Object.entries(value as Record<string, unknown>))
+        if (name !== 'strategy' || !innerShown) flatten(name, item, fields, 1);
+    } else flatten(key, value, fields, 0);
+  }
+  return fields;
 }
 
 /** A pino destination writing formatted lines to `destination`, synchronously. */

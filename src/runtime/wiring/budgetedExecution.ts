@@ -1,5 +1,6 @@
 import { merge, Subject, Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { AccountState } from '../../engine/tracking/accountState.js';
 import { AdmissionGate, type Admission } from '../../engine/admission/admissionGate.js';
 import type { InFlightActions } from '../../engine/admission/inFlightActions.js';
@@ -29,16 +30,12 @@ export interface BudgetedEngine {
   cancelOrdersOf(strategy: string): Promise<void>;
 }
 
-export interface BudgetLogger {
-  error(obj: object, msg?: string): void;
-}
-
 export interface BudgetedExecutionOptions {
   readonly engine: BudgetedEngine;
   /** Each strategy's effective budget, by instance name; a strategy not listed is not budgeted. */
   readonly budgets: ReadonlyMap<string, RiskLimits>;
   readonly clock: Clock;
-  readonly log: BudgetLogger;
+  readonly log: Pick<Logger, 'error'>;
   /** Longest an intent waits on its strategy's action rate before it is refused (default 30 s, as the engine). */
   readonly maxWaitMs?: number;
   /** Every emission values the strategies' positions at the current marks again (the oracle feed). */

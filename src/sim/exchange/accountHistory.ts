@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { BoundedLog } from './boundedLog.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
-import type { FillRecord, OrderHistoryRecord, OrderStatus } from './exchangeRecords.js';
+import type { FillRecord, OrderHistoryRecord, OrderRecord, OrderStatus } from './exchangeRecords.js';
 import {
   applyFill,
   newHistoryEntry,
@@ -42,6 +42,9 @@ export interface Page<T> {
   readonly hasNextPage: boolean;
 }
 
+/** Fills (and the log_index) of orders whose first order event has not been seen yet, by order id. */
+type PendingFills = Map<string, { readonly logIndex: number; readonly fills: FillRecord[] }>;
+
 interface AccountLogs {
   readonly orders: BoundedLog<HistoryEntry>;
   readonly fills: BoundedLog<FillRecord>;
@@ -72,45 +75,59 @@ export class AccountHistory {
   /** Records what one transaction or block produced, in order. */
   record(events: readonly ExchangeEvent[], stamp: HistoryStamp): void {
     // Fills of an order arrive before its first order event when it takes liquidity on entry.
-    const pending = new Map<string, { readonly logIndex: number; readonly fills: FillRecord[] }>();
+    const pending: PendingFills = new Map();
     for (const event of events) {
       const logIndex = this.nextLogIndex(stamp.blockNumber);
       if (event.type === 'trade') {
         // A taker's first event is its trade: the order's log_index is taken from there.
         const taker = event.trade.taker_order_id;
         if (!this.byOrderId.has(taker) && !pending.has(taker)) pending.set(taker, { logIndex, fills: [] });
-      } else if (event.type === 'fill') {
-        if (this.isExempt(event.account)) continue;
-        this.logs(event.account).fills.push(event.fill);
-        const entry = this.byOrderId.get(event.fill.order_id);
-        if (entry !== undefined) applyFill(entry, event.fill);
-        else {
-          let waiting = pending.get(event.fill.order_id);
-          if (waiting === undefined) {
-            waiting = { logIndex, fills: [] };
-            pending.set(event.fill.order_id, waiting);
-          }
-          waiting.fills.push(event.fill);
-        }
-      } else if (event.type === 'order') {
-        const sequence = BigInt(event.order.resting_order_id);
-        const known = this.byOrderId.get(event.order.order_id);
-        if (known !== undefined) {
-          known.order = event.order;
-        } else if (sequence > this.highestSequence && !this.isExempt(event.account)) {
-          const waiting = pending.get(event.order.order_id);
-          const tookLiquidity = waiting?.fills.some((fill) => fill.liquidity_indicator === 'TAKER') ?? false;
-          // The rate the order pays: taker when it traded on entry or never rested, else maker.
-          const rests = event.order.status === 'ORDER_STATUS_OPEN' && !tookLiquidity;
-          const feeBps = Number(rests ? this.deps.makerFeeBps : this.deps.takerFeeBps);
-          const entry = newHistoryEntry(event.order, stamp, waiting?.logIndex ?? logIndex, feeBps);
-          for (const fill of waiting?.fills ?? []) applyFill(entry, fill);
-          this.byOrderId.set(event.order.order_id, entry);
-          this.logs(event.account).orders.push(entry);
-        }
-        if (sequence > this.highestSequence) this.highestSequence = sequence;
-      }
+      } else if (event.type === 'fill') this.recordFill(event.account, event.fill, logIndex, pending);
+      else if (event.type === 'order') this.recordOrder(event.account, event.order, stamp, logIndex, pending);
     }
+  }
+
+  /** A fill goes to the account's list and to its order, or waits for the order's first event. */
+  private recordFill(account: Address, fill: FillRecord, logIndex: number, pending: PendingFills): void {
+    if (this.isExempt(account)) return;
+    this.logs(account).fills.push(fill);
+    const entry = this.byOrderId.get(fill.order_id);
+    if (entry !== undefined) {
+      applyFill(entry, fill);
+      return;
+    }
+    let waiting = pending.get(fill.order_id);
+    if (waiting === undefined) {
+      waiting = { logIndex, fills: [] };
+      pending.set(fill.order_id, waiting);
+    }
+    waiting.fills.push(fill);
+  }
+
+  /** A known order takes its latest record; a new one gets its entry, with the fills that came first. */
+  private recordOrder(
+    account: Address,
+    order: OrderRecord,
+    stamp: HistoryStamp,
+    logIndex: number,
+    pending: PendingFills,
+  ): void {
+    const sequence = BigInt(order.resting_order_id);
+    const known = this.byOrderId.get(order.order_id);
+    if (known !== undefined) {
+      known.order = order;
+    } else if (sequence > this.highestSequence && !this.isExempt(account)) {
+      const waiting = pending.get(order.order_id);
+      const tookLiquidity = waiting?.fills.some((fill) => fill.liquidity_indicator === 'TAKER') ?? false;
+      // The rate the order pays: taker when it traded on entry or never rested, else maker.
+      const rests = order.status === 'ORDER_STATUS_OPEN' && !tookLiquidity;
+      const feeBps = Number(rests ? this.deps.makerFeeBps : this.deps.takerFeeBps);
+      const entry = newHistoryEntry(order, stamp, waiting?.logIndex ?? logIndex, feeBps);
+      for (const fill of waiting?.fills ?? []) applyFill(entry, fill);
+      this.byOrderId.set(order.order_id, entry);
+      this.logs(account).orders.push(entry);
+    }
+    if (sequence > this.highestSequence) this.highestSequence = sequence;
   }
 
   /** One page of an account's orders, newest first unless `filter.oldestFirst`. */

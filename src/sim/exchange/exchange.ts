@@ -232,7 +232,10 @@ export class Exchange {
     );
   }
 
-  /** One block: the oracle moves, GTT orders past their time expire, the synthetic makers run, then liquidations (if enabled). */
+  /**
+   * One block: the oracle moves, GTT orders past their time expire, the synthetic makers run, then
+   * liquidations (if enabled).
+   */
   advanceBlock(blockNumber: number, timestampMs: number): ActionResult {
     if (!Number.isSafeInteger(blockNumber) || blockNumber <= this.currentBlock) {
       throw new InvalidValueError(

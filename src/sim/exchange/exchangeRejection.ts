@@ -25,6 +25,7 @@ export function revertReason(
 export type ExchangeAction =
   'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
 
+/** The simulated venue refusing an action, worded and coded as the real venue words it. */
 export class ExchangeRejection extends PerpbotError {
   readonly status: GrpcStatusName;
   readonly reason: string;

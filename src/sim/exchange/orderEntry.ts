@@ -3,9 +3,9 @@ import { divideRounded, fixedToDecimal, weiToDecimal } from '../../core/decimal.
 import type { AccountLedger } from './accountLedger.js';
 import type { EventCollector } from './eventCollector.js';
 import { reverted } from './exchangeRejection.js';
-import type { FillRecord } from './exchangeRecords.js';
+import { fillRecord, tradeRecord, type ExecutionPrint } from './executionRecords.js';
 import { notionalWei, type MarketSpec } from './markets.js';
-import { fillableSteps, matchOrder, type MatchContext } from './matchOrder.js';
+import { fillableSteps, matchOrder, type MatchContext, type MatchStop } from './matchOrder.js';
 import { orderIdHex, wideOrderId } from './orderIds.js';
 import type { OrderBook } from './orderBook.js';
 import type { OrderStore } from './orderStore.js';
@@ -35,46 +35,63 @@ export class OrderEntry {
   constructor(private readonly deps: OrderEntryDeps) {}
 
   place(account: Address, checked: CheckedOrder, nowMs: number, events: EventCollector): SimOrder {
-    const { store, ledger } = this.deps;
     const market = this.deps.market(checked.marketId);
-    const book = store.book(checked.marketId);
-    let sizeSteps = checked.sizeSteps;
-    if (checked.reduceOnly) {
-      const position = ledger.position(account, checked.marketId).sizeSteps;
-      const reducible = reducibleSteps(position, checked.side);
-      if (reducible === 0n) {
-        throw reverted(
-          'PlaceOrder',
-          'ReduceOnlyWouldIncrease',
-          [position],
-          'a reduce-only order must be on the side opposite to the open position',
-        );
-      }
-      // Venue choice: a reduce-only order larger than the position is clipped to it.
-      if (BigInt(sizeSteps) > reducible) sizeSteps = Number(reducible);
-    }
-    if (checked.postOnly) {
-      const best = firstLive(book.orders(checked.side === 0 ? 1 : 0), nowMs);
-      const wouldCross =
-        best !== undefined &&
-        (checked.side === 0 ? best.priceTicks <= checked.priceTicks : best.priceTicks >= checked.priceTicks);
-      if (wouldCross) {
-        throw reverted(
-          'PlaceOrder',
-          'PostOnlyWouldCross',
-          [checked.priceTicks, best.priceTicks],
-          'price a post-only order behind the best opposite price',
-        );
-      }
-    }
+    const sizeSteps = checked.reduceOnly ? this.reduceOnlySize(account, checked) : checked.sizeSteps;
+    if (checked.postOnly) this.refuseCrossingPostOnly(checked, nowMs);
     if (!checked.reduceOnly) this.checkMargin(account, checked, sizeSteps);
     // Every refusal is behind us: only now change state. Orders past their GTT expiry leave the
     // book first, so the new order never rests against (or trades with) an expired one.
     this.expireDue(checked.marketId, nowMs, events);
 
+    const order = this.newOrder(account, checked, sizeSteps, nowMs);
+    this.deps.store.track(order);
+    const context = this.matchContext(checked.marketId, nowMs, events);
+    if (order.timeInForce === 2 && fillableSteps(context, order) < order.sizeSteps) {
+      this.finish(order, 'ORDER_STATUS_CANCELLED', market, events);
+      return order;
+    }
+    this.settleRemainder(order, matchOrder(context, order), market, events);
+    return order;
+  }
+
+  /** A reduce-only order's size: refused when it would not reduce, clipped to the position. */
+  private reduceOnlySize(account: Address, checked: CheckedOrder): number {
+    const position = this.deps.ledger.position(account, checked.marketId).sizeSteps;
+    const reducible = reducibleSteps(position, checked.side);
+    if (reducible === 0n) {
+      throw reverted(
+        'PlaceOrder',
+        'ReduceOnlyWouldIncrease',
+        [position],
+        'a reduce-only order must be on the side opposite to the open position',
+      );
+    }
+    // Venue choice: a reduce-only order larger than the position is clipped to it.
+    return BigInt(checked.sizeSteps) > reducible ? Number(reducible) : checked.sizeSteps;
+  }
+
+  /** A post-only order that would trade on entry is refused (expired orders are no liquidity). */
+  private refuseCrossingPostOnly(checked: CheckedOrder, nowMs: number): void {
+    const book = this.deps.store.book(checked.marketId);
+    const best = firstLive(book.orders(checked.side === 0 ? 1 : 0), nowMs);
+    const wouldCross =
+      best !== undefined &&
+      (checked.side === 0 ? best.priceTicks <= checked.priceTicks : best.priceTicks >= checked.priceTicks);
+    if (wouldCross) {
+      throw reverted(
+        'PlaceOrder',
+        'PostOnlyWouldCross',
+        [checked.priceTicks, best.priceTicks],
+        'price a post-only order behind the best opposite price',
+      );
+    }
+  }
+
+  /** The new order, with the next sequence (and so the next order id). */
+  private newOrder(account: Address, checked: CheckedOrder, sizeSteps: number, nowMs: number): SimOrder {
     this.sequence += 1n;
     const wide = wideOrderId(this.sequence, checked.side);
-    const order: SimOrder = {
+    return {
       sequence: this.sequence,
       wide,
       orderId: orderIdHex(wide),
@@ -93,23 +110,24 @@ export class OrderEntry {
       filledSteps: 0,
       status: 'ORDER_STATUS_OPEN',
     };
-    store.track(order);
-    const context = this.matchContext(checked.marketId, nowMs, events);
-    if (order.timeInForce === 2 && fillableSteps(context, order) < order.sizeSteps) {
-      this.finish(order, 'ORDER_STATUS_CANCELLED', market, events);
-      return order;
-    }
-    const stop = matchOrder(context, order);
+  }
+
+  /** After the walk: filled; resting when a GTC or GTT limit order no longer crosses; else cancelled. */
+  private settleRemainder(order: SimOrder, stop: MatchStop, market: MarketSpec, events: EventCollector): void {
     if (remainingSteps(order) === 0) {
       this.finish(order, 'ORDER_STATUS_FILLED', market, events);
     } else if (stop === 'no_cross' && order.orderType === 1 && (order.timeInForce === 0 || order.timeInForce === 1)) {
-      store.rest(order);
+      this.deps.store.rest(order);
       events.touchBook(order.marketId);
-      events.push({ type: 'order', account, market_id: order.marketId, order: toOrderRecord(order, market) });
+      events.push({
+        type: 'order',
+        account: order.account,
+        market_id: order.marketId,
+        order: toOrderRecord(order, market),
+      });
     } else {
       this.finish(order, 'ORDER_STATUS_CANCELLED', market, events);
     }
-    return order;
   }
 
   /** Cancels every order of the market whose GTT expiry is at or before `nowMs`, oldest first. */
@@ -161,71 +179,22 @@ export class OrderEntry {
     // Fees round up to the next USD wei: the venue never undercharges.
     const makerFee = divideRounded(notional * this.deps.makerFeeBps, 10_000n, 'up');
     const takerFee = divideRounded(notional * this.deps.takerFeeBps, 10_000n, 'up');
-    const makerPnl = this.deps.ledger.settleFill(
-      maker.account,
-      maker.marketId,
-      maker.side,
-      BigInt(steps),
-      priceWei,
-      makerFee,
-    );
-    const takerPnl = this.deps.ledger.settleFill(
-      taker.account,
-      taker.marketId,
-      taker.side,
-      BigInt(steps),
-      priceWei,
-      takerFee,
-    );
+    const makerPnl = this.settle(maker, steps, priceWei, makerFee);
+    const takerPnl = this.settle(taker, steps, priceWei, takerFee);
     this.deps.store.fill(maker, steps);
     this.deps.store.fill(taker, steps);
     this.deps.onTrade(maker.marketId, maker.priceTicks);
 
+    const print: ExecutionPrint = {
+      price: weiToDecimal(priceWei),
+      size: fixedToDecimal(BigInt(steps) * market.stepSize.units, market.stepSize.scale),
+      time: (BigInt(nowMs) * 1_000_000n).toString(),
+    };
     this.tradeSequence += 1n;
-    const time = (BigInt(nowMs) * 1_000_000n).toString();
-    const price = weiToDecimal(priceWei);
-    const size = fixedToDecimal(BigInt(steps) * market.stepSize.units, market.stepSize.scale);
-    events.push({
-      type: 'trade',
-      market_id: maker.marketId,
-      trade: {
-        id: this.tradeSequence.toString(),
-        market_id: maker.marketId,
-        maker_order_id: maker.orderId,
-        taker_order_id: taker.orderId,
-        maker: maker.account,
-        taker: taker.account,
-        maker_side: maker.side,
-        price,
-        size,
-        fee_maker: weiToDecimal(makerFee),
-        fee_taker: weiToDecimal(takerFee),
-        time,
-      },
-    });
-    for (const [order, fee, pnl, liquidity] of [
-      [maker, makerFee, makerPnl, 'MAKER'],
-      [taker, takerFee, takerPnl, 'TAKER'],
-    ] as const) {
-      this.fillSequence += 1n;
-      const fill: FillRecord = {
-        id: this.fillSequence.toString(),
-        market_id: order.marketId,
-        account: order.account,
-        order_id: order.orderId,
-        side: order.side,
-        price,
-        size,
-        fee: weiToDecimal(fee),
-        time,
-        liquidity_indicator: liquidity,
-        ...(order.clientOrderId === undefined ? {} : { client_order_id: order.clientOrderId.toString() }),
-        realized_pnl: weiToDecimal(pnl),
-      };
-      events.push({ type: 'fill', account: order.account, market_id: order.marketId, fill });
-      events.touchPosition(order.account, order.marketId);
-      events.touchBalance(order.account);
-    }
+    const trade = tradeRecord(this.tradeSequence.toString(), maker, taker, print, makerFee, takerFee);
+    events.push({ type: 'trade', market_id: maker.marketId, trade });
+    this.pushFill(maker, 'MAKER', print, makerFee, makerPnl, events);
+    this.pushFill(taker, 'TAKER', print, takerFee, takerPnl, events);
     events.touchBook(maker.marketId);
     if (remainingSteps(maker) === 0) this.finish(maker, 'ORDER_STATUS_FILLED', market, events);
     else
@@ -235,6 +204,27 @@ export class OrderEntry {
         market_id: maker.marketId,
         order: toOrderRecord(maker, market),
       });
+  }
+
+  /** One side's ledger settlement of an execution; returns the PnL it realised. */
+  private settle(order: SimOrder, steps: number, priceWei: bigint, feeWei: bigint): bigint {
+    return this.deps.ledger.settleFill(order.account, order.marketId, order.side, BigInt(steps), priceWei, feeWei);
+  }
+
+  /** One side's fill event, with the position and balance it changed. */
+  private pushFill(
+    order: SimOrder,
+    liquidity: 'MAKER' | 'TAKER',
+    print: ExecutionPrint,
+    feeWei: bigint,
+    pnlWei: bigint,
+    events: EventCollector,
+  ): void {
+    this.fillSequence += 1n;
+    const fill = fillRecord(this.fillSequence.toString(), order, liquidity, print, feeWei, pnlWei);
+    events.push({ type: 'fill', account: order.account, market_id: order.marketId, fill });
+    events.touchPosition(order.account, order.marketId);
+    events.touchBalance(order.account);
   }
 
   /** Terminal state: out of the book, one last order event. */

@@ -120,7 +120,10 @@ export class OrderStore {
     return this.openByAccount.get(account)?.get(marketId)?.orders ?? EMPTY;
   }
 
-  /** The margin side sums of the account's open orders in `market`, valued at `markWei` (O(1) while the mark stands still). */
+  /**
+   * The margin side sums of the account's open orders in `market`, valued at `markWei` (O(1) while
+   * the mark stands still).
+   */
   marginNotionals(account: Address, market: MarketSpec, markWei: bigint): SideNotionals {
     const open = this.openByAccount.get(account)?.get(market.marketId);
     return open === undefined ? NO_ORDERS : open.margin.at(market, markWei, open.orders);

@@ -58,30 +58,13 @@ export function checkPlaceOrder(market: MarketSpec | undefined, params: PlaceOrd
   const timeInForce = enumValue(params.time_in_force, TIME_IN_FORCE, 'time_in_force') as 0 | 1 | 2 | 3;
   const stpMode = enumValue(params.stp_mode, STP_MODES, 'stp_mode') as 0 | 1 | 2;
   if (params.size_steps === 0) throw invalidArgument('size_steps must be at least 1, got 0');
-  if (orderType === 0 && timeInForce !== 2 && timeInForce !== 3) {
-    throw invalidArgument(`market orders require FOK or IOC time_in_force, got ${timeInForce}`);
-  }
-  if (orderType === 1 && params.price_ticks === 0)
-    throw invalidArgument('limit orders need price_ticks of at least 1, got 0');
-  if (params.post_only && (orderType === 0 || timeInForce === 2 || timeInForce === 3)) {
-    throw invalidArgument(
-      `post_only orders must be limit orders with GTC or GTT time_in_force, got order_type ${orderType} time_in_force ${timeInForce}`,
-    );
-  }
+  checkTypeCombination(params, orderType, timeInForce);
   const ttl = params.ttl_units ?? 0;
-  uintValue(ttl, 16, 'ttl_units');
-  if (timeInForce === 1 && ttl === 0) throw invalidArgument('GTT orders need ttl_units (seconds) of at least 1, got 0');
-  if (timeInForce !== 1 && ttl !== 0)
-    throw invalidArgument(`ttl_units is only valid with GTT (time_in_force 1), got time_in_force ${timeInForce}`);
+  checkTtl(ttl, timeInForce);
   const clientOrderId = params.client_order_id ?? 0n;
   uintValue(clientOrderId, 64, 'client_order_id');
   checkMarketFlags(market, params);
-  if (!params.reduce_only && BigInt(params.size_steps) < market.minOrderSteps) {
-    const stepSize = market.definition.config.step_size;
-    throw invalidArgument(
-      `order size ${multiplyUnits(BigInt(params.size_steps), stepSize)} (size_steps ${params.size_steps}) is below min_order_size ${market.definition.config.min_order_size} of market ${market.marketId}`,
-    );
-  }
+  checkMinSize(market, params);
   return {
     marketId: market.marketId,
     sizeSteps: params.size_steps,
@@ -95,6 +78,37 @@ export function checkPlaceOrder(market: MarketSpec | undefined, params: PlaceOrd
     ...(clientOrderId === 0n ? {} : { clientOrderId }),
     ...(ttl === 0 ? {} : { ttlSeconds: ttl }),
   };
+}
+
+/** Order type against time in force, price and post-only. */
+function checkTypeCombination(params: PlaceOrderParams, orderType: 0 | 1, timeInForce: 0 | 1 | 2 | 3): void {
+  if (orderType === 0 && timeInForce !== 2 && timeInForce !== 3) {
+    throw invalidArgument(`market orders require FOK or IOC time_in_force, got ${timeInForce}`);
+  }
+  if (orderType === 1 && params.price_ticks === 0)
+    throw invalidArgument('limit orders need price_ticks of at least 1, got 0');
+  if (params.post_only && (orderType === 0 || timeInForce === 2 || timeInForce === 3)) {
+    throw invalidArgument(
+      `post_only orders must be limit orders with GTC or GTT time_in_force, got order_type ${orderType} time_in_force ${timeInForce}`,
+    );
+  }
+}
+
+/** ttl_units (0 = none) is required by GTT and refused with anything else. */
+function checkTtl(ttl: number, timeInForce: 0 | 1 | 2 | 3): void {
+  uintValue(ttl, 16, 'ttl_units');
+  if (timeInForce === 1 && ttl === 0) throw invalidArgument('GTT orders need ttl_units (seconds) of at least 1, got 0');
+  if (timeInForce !== 1 && ttl !== 0)
+    throw invalidArgument(`ttl_units is only valid with GTT (time_in_force 1), got time_in_force ${timeInForce}`);
+}
+
+/** The market's min_order_size; reduce-only orders are exempt from it. */
+function checkMinSize(market: MarketSpec, params: PlaceOrderParams): void {
+  if (params.reduce_only || BigInt(params.size_steps) >= market.minOrderSteps) return;
+  const stepSize = market.definition.config.step_size;
+  throw invalidArgument(
+    `order size ${multiplyUnits(BigInt(params.size_steps), stepSize)} (size_steps ${params.size_steps}) is below min_order_size ${market.definition.config.min_order_size} of market ${market.marketId}`,
+  );
 }
 
 function checkMarketFlags(market: MarketSpec, params: PlaceOrderParams): void {

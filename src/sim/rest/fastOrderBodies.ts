@@ -22,6 +22,12 @@ const UINT24 = 0xff_ffff;
 const UINT32 = 0xffff_ffff;
 const UINT48_MAX = uintMax(48);
 const UINT64_MAX = uintMax(64);
+// The enumerations are the integers 0..max: side Buy/Sell, stp_mode ExpireMaker/Taker/Both,
+// order_type Market/Limit, time_in_force GTC/GTT/FOK/IOC.
+const SIDE_MAX = 1;
+const STP_MODE_MAX = 2;
+const ORDER_TYPE_MAX = 1;
+const TIME_IN_FORCE_MAX = 3;
 const DIGITS = /^\d+$/;
 const HEX_ID = /^(0x)?[0-9a-fA-F]+$/;
 
@@ -41,12 +47,12 @@ export function fastPlaceOrderBody(input: unknown): PlaceOrderRequest | undefine
     !isUint(marketId, UINT16) ||
     !isUint(sizeSteps, UINT32) ||
     !isUint(priceTicks, UINT24) ||
-    !(side === 0 || side === 1) ||
+    !isUint(side, SIDE_MAX) ||
     typeof postOnly !== 'boolean' ||
     typeof reduceOnly !== 'boolean' ||
-    !(stpMode === 0 || stpMode === 1 || stpMode === 2) ||
-    !(orderType === 0 || orderType === 1) ||
-    !(timeInForce === 0 || timeInForce === 1 || timeInForce === 2 || timeInForce === 3)
+    !isUint(stpMode, STP_MODE_MAX) ||
+    !isUint(orderType, ORDER_TYPE_MAX) ||
+    !isUint(timeInForce, TIME_IN_FORCE_MAX)
   ) {
     return undefined;
   }

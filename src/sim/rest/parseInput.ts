@@ -54,7 +54,8 @@ function throwingPath(schema: z.ZodType, input: unknown, path: PropertyKey[]): P
     return input === undefined || input === null ? path : throwingPath(schema.unwrap() as z.ZodType, input, path);
   }
   if (!(schema instanceof z.ZodObject) || typeof input !== 'object' || input === null) return path;
-  for (const [key, field] of Object.entries(schema.shape)) {
+  // A ZodObject's shape is typed loosely (any per field); every field of it is a schema.
+  for (const [key, field] of Object.entries<z.ZodType>(schema.shape)) {
     const value = valueAtPath(input, [key]);
     try {
       field.safeParse(value);

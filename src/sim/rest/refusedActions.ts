@@ -43,13 +43,19 @@ export function noteRefusedAction(
   if (method !== 'POST' || response.status < 400 || response.status >= 500) return;
   const error = response.body['error'];
   if (error === null || typeof error !== 'object') return;
-  const code = String((error as Record<string, unknown>)['code'] ?? '');
-  const message = String((error as Record<string, unknown>)['message'] ?? '');
+  const code = fieldText(error, 'code');
+  const message = fieldText(error, 'message');
   const counts = countsOf(sim);
   if (message.includes('SignerNotAuthorized')) counts.signerNotAuthorized += 1;
   else if (code === 'InvalidArgument') counts.invalidArgument += 1;
   else return;
   if (counts.samples.length < MAX_SAMPLES) counts.samples.push(`POST ${(path ?? '').split('?')[0] ?? ''}: ${message}`);
+}
+
+/** The server writes `code` and `message` as strings; anything else counts as no text. */
+function fieldText(error: object, key: 'code' | 'message'): string {
+  const value = (error as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : '';
 }
 
 /** What a running simulator (its `context`) has refused so far. */

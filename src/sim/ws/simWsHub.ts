@@ -102,8 +102,10 @@ export class SimWsHub {
       case 'account':
         if (account !== undefined) connection.send(accountFrame('snapshot', this.ctx.exchange.balance(account), meta));
         return;
-      default:
-        return;
+      case 'oracle':
+      case 'trades':
+      case 'fills':
+        return; // streams of events only: nothing to start from
     }
   }
 

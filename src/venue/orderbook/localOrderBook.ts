@@ -13,8 +13,8 @@ export type ApplyResult =
 /**
  * The local copy of one market's book: a snapshot, then updates carrying absolute levels
  * (quantity 0 deletes). Levels are keyed by the canonical wire integer of the price, so no two
- * spellings of a price can make two levels, and no level is converted to a bigint to be stored. After a checksum mismatch the book is unsynced and ignores updates
- * until the next snapshot.
+ * spellings of a price can make two levels, and no level is converted to a bigint to be stored.
+ * After a checksum mismatch the book is unsynced and ignores updates until the next snapshot.
  */
 export class LocalOrderBook {
   private readonly bidLevels = new Map<string, OrderbookLevel>();

@@ -3,8 +3,8 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
 import { orderbookChecksumOfWire } from '../../protocol/orderbookChecksum.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import type { ConnectionState } from '../ws/venueWsClient.js';
-import { silentWsLogger, type WsLogger } from '../ws/wsLogger.js';
 import { LocalOrderBook, type OrderbookChecksumFn } from './localOrderBook.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
 
 /** What the feed needs from the WebSocket client (`VenueWsClient` satisfies it). */
 export interface OrderbookSource {
@@ -28,7 +28,7 @@ export interface OrderBookView {
 export interface OrderBookFeedOptions {
   /** Defaults to the venue's checksum over the wire integers (`orderbookChecksumOfWire`). */
   readonly checksum?: OrderbookChecksumFn;
-  readonly logger?: WsLogger;
+  readonly logger?: Pick<Logger, 'debug' | 'warn'>;
   /**
    * Updates tolerated while the book waits for a snapshot before it asks for one again (default
    * 5). A few are normal: updates in flight when a resubscribe goes out. More mean the snapshot was
@@ -49,13 +49,13 @@ const DEFAULT_UPDATES_WITHOUT_SNAPSHOT = 5;
 export class OrderBookFeed {
   private readonly shared = new Map<string, Observable<OrderBookView>>();
   private readonly counters = { checksumMismatches: 0, resyncs: 0 };
-  private readonly logger: WsLogger;
+  private readonly logger: Pick<Logger, 'debug' | 'warn'>;
 
   constructor(
     private readonly source: OrderbookSource,
     private readonly options: OrderBookFeedOptions = {},
   ) {
-    this.logger = options.logger ?? silentWsLogger;
+    this.logger = options.logger ?? silentLogger;
     const tolerated = options.updatesWithoutSnapshot;
     if (tolerated !== undefined && (!Number.isSafeInteger(tolerated) || tolerated < 0)) {
       throw new InvalidValueError('updatesWithoutSnapshot', tolerated, 'a non-negative integer');

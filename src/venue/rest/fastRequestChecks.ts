@@ -74,12 +74,15 @@ function isOptionalPermit(value: unknown): boolean {
 }
 
 export function fastAcceptsPlaceOrder(body: unknown): boolean {
-  if (!isRecord(body)) return false;
+  return isRecord(body) && acceptsOrderTerms(body) && acceptsOptionalPlaceFields(body);
+}
+
+/** The fields every placement carries: market, size, price, side, flags, self-trade mode and order kind. */
+function acceptsOrderTerms(body: Record<string, unknown>): boolean {
   const side = body['side'];
   const stp = body['stp_mode'];
   const type = body['order_type'];
   const tif = body['time_in_force'];
-  const clientOrderId = body['client_order_id'];
   return (
     isUint(body['market_id'], UINT16) &&
     isUint(body['size_steps'], UINT32) &&
@@ -89,7 +92,14 @@ export function fastAcceptsPlaceOrder(body: unknown): boolean {
     typeof body['reduce_only'] === 'boolean' &&
     (stp === 0 || stp === 1 || stp === 2) &&
     (type === 0 || type === 1) &&
-    (tif === 0 || tif === 1 || tif === 2 || tif === 3) &&
+    (tif === 0 || tif === 1 || tif === 2 || tif === 3)
+  );
+}
+
+/** The fields a placement may leave out: permit, builder, client order id and time to live. */
+function acceptsOptionalPlaceFields(body: Record<string, unknown>): boolean {
+  const clientOrderId = body['client_order_id'];
+  return (
     isOptionalPermit(body['permit']) &&
     isOptionalUint(body['builder_id'], UINT16) &&
     isOptionalUint(body['builder_fee_bps'], UINT16) &&

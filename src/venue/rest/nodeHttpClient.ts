@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { abortError } from '../../core/abortError.js';
 import { decodeBody, utf8 } from './httpBodyText.js';
 import { HttpResponseParser, type ResponseHead } from './httpResponseParser.js';
 
@@ -44,7 +45,10 @@ export class HttpTimeout extends DOMException {
   }
 }
 
-/** Idle connections are dropped after this long, or 1 s before the server's `Keep-Alive: timeout=` when that is sooner. */
+/**
+ * Idle connections are dropped after this long, or 1 s before the server's `Keep-Alive: timeout=`
+ * when that is sooner.
+ */
 const IDLE_MS = 4_000;
 
 interface Origin {
@@ -103,7 +107,7 @@ export function nodeHttpSend(call: HttpCall): Promise<HttpAnswer> {
   return new Promise<HttpAnswer>((resolve, reject) => {
     const signal = call.signal;
     if (signal?.aborted === true) {
-      reject(signal.reason);
+      reject(abortError(signal.reason));
       return;
     }
     // A malformed URL or header throws here, which rejects: nothing was written.
@@ -243,7 +247,10 @@ class Connection {
     this.socket.destroy();
   }
 
-  /** The exchange on this connection settled early (timeout, abort): the answer is not read to its end, so the connection goes. */
+  /**
+   * The exchange on this connection settled early (timeout, abort): the answer is not read to its
+   * end, so the connection goes.
+   */
   abandon(exchange: Exchange): void {
     if (this.exchange === exchange) this.destroy();
   }
@@ -333,7 +340,7 @@ class Exchange {
 
   /** The caller's signal aborted. */
   handleEvent(): void {
-    this.fail(this.signal?.reason);
+    this.fail(abortError(this.signal?.reason));
   }
 
   fail(error: unknown): void {

@@ -73,7 +73,10 @@ function checkNotAborted(request: ExchangeRequest<z.ZodType>): void {
   }
 }
 
-/** Through the node:http client, whose failures are its own: its timeout, the caller's reason, or node's system error. */
+/**
+ * Through the node:http client, whose failures are its own: its timeout, the caller's reason, or
+ * node's system error.
+ */
 async function httpText(request: ExchangeRequest<z.ZodType>): Promise<HttpAnswer> {
   const callerSignal = request.signal;
   try {

@@ -34,6 +34,7 @@ export const AUTH_REPLY_TIMEOUT_MS = 1000;
 /** Lost replies in a row before this connection's authentication is given up as transient. */
 export const AUTH_LOST_REPLIES = 5;
 
+/** The venue answered auth_v2 with an error: retried while the signer is active. */
 class AuthRejected extends VenueWsError {}
 
 /** No auth reply within the reply timeout; the caller's retries decide, and it is never a refusal. */
@@ -54,7 +55,10 @@ export class AuthReplyLostError extends VenueWsError {
  */
 export async function authenticateWs(deps: {
   readonly authenticator: WsAuthenticator;
-  /** Sends the frame and resolves with the server's auth reply (rejects if the connection drops, `AuthReplyLostError` if none comes). */
+  /**
+   * Sends the frame and resolves with the server's auth reply (rejects if the connection drops,
+   * `AuthReplyLostError` if none comes).
+   */
   readonly exchange: (frame: AuthV2Frame) => Promise<AuthReply>;
   readonly clock: Clock;
   readonly signal?: AbortSignal;

@@ -11,15 +11,9 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (!isJsonObject(frame)) return undefined;
   const { channel, type, data } = frame;
   if (channel !== 'orderbook' || (type !== 'snapshot' && type !== 'update')) return undefined;
-  let envelopeMarketId: number | undefined;
-  if (frame.market_id !== undefined) {
-    envelopeMarketId = decodeMarketId(frame.market_id);
-    if (envelopeMarketId === undefined) return undefined;
-  }
   if (!isJsonObject(data)) return undefined;
-  const marketId = decodeMarketId(data.market_id);
+  const marketId = agreedMarketId(frame.market_id, data.market_id);
   if (marketId === undefined) return undefined;
-  if (envelopeMarketId !== undefined && envelopeMarketId !== marketId) return undefined;
   const { checksum } = data;
   if (checksum !== undefined && !(isNonNegativeInt(checksum) && checksum <= UINT32_MAX)) return undefined;
   const bids = decodeLevels(data.bids);
@@ -40,6 +34,13 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (meta.txHash !== undefined) message.txHash = meta.txHash;
   if (checksum !== undefined) message.checksum = checksum;
   return message;
+}
+
+/** The data's market id, when valid and the envelope's (optional) market id names the same market. */
+function agreedMarketId(envelope: unknown, inner: unknown): number | undefined {
+  const marketId = decodeMarketId(inner);
+  if (marketId === undefined || envelope === undefined) return marketId;
+  return decodeMarketId(envelope) === marketId ? marketId : undefined;
 }
 
 function decodeLevels(raw: unknown): OrderbookLevel[] | undefined {

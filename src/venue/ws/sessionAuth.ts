@@ -5,13 +5,13 @@ import type { AuthV2Frame } from '../schemas/wsFramesClient.js';
 import type { AuthReply } from '../schemas/wsFramesControl.js';
 import { AuthReplyLostError, authenticateWs, type WsAuthenticator } from './authenticateWs.js';
 import { VenueWsError } from './venueWsError.js';
-import type { WsLogger } from './wsLogger.js';
+import type { Logger } from '../../core/logger.js';
 
 export interface SessionAuthDeps {
   readonly authenticator: WsAuthenticator | undefined;
   readonly clock: Clock;
   readonly signal: AbortSignal;
-  readonly logger: WsLogger;
+  readonly logger: Pick<Logger, 'debug' | 'warn'>;
   /** Sends on the current connection. */
   readonly send: (frame: AuthV2Frame) => void;
   readonly onAuthenticated: () => void;
@@ -31,7 +31,7 @@ export interface SessionAuthDeps {
 export class SessionAuth {
   private authenticated = false;
   private running = false;
-  private pending: { resolve(reply: AuthReply): void; reject(error: unknown): void } | undefined;
+  private pending: { resolve(reply: AuthReply): void; reject(error: Error): void } | undefined;
   private generation = 0;
   /** Transient failures in a row on this connection, for the backoff. */
   private transientFailures = 0;

@@ -22,9 +22,9 @@ import { runReconnectLoop } from './reconnectLoop.js';
 import { SessionAuth } from './sessionAuth.js';
 import { channelRefusedError, clientClosedError, VenueWsError } from './venueWsError.js';
 import { WireSubscriptions } from './wireSubscriptions.js';
-import { silentWsLogger, type WsLogger } from './wsLogger.js';
 import { watchStaleness } from './watchStaleness.js';
 import { WsSession } from './wsSession.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
 
 export type { ConnectionState, ConnectionStatus } from './connectionState.js';
 
@@ -43,7 +43,7 @@ export interface VenueWsClientOptions {
   /** Market ids of the venue (GET /v1/markets); requested ids are checked against it. */
   readonly knownMarketIds: () => Promise<readonly number[]>;
   readonly authenticator?: WsAuthenticator;
-  readonly logger?: WsLogger;
+  readonly logger?: Pick<Logger, 'debug' | 'warn'>;
   readonly clock?: Clock;
   /** Block time; the oracle channel broadcasts once per block. */
   readonly blockMs?: number;
@@ -82,7 +82,7 @@ export class VenueWsClient {
   private readonly clock: Clock;
   /** Market ids of the venue as last read: an ack may list them all to mean "all markets". */
   private readonly venueMarkets: VenueMarketList;
-  private readonly logger: WsLogger;
+  private readonly logger: Pick<Logger, 'debug' | 'warn'>;
   private readonly lifetime = new AbortController();
   private readonly counters: WsClientMetrics = {
     malformedFrames: 0,
@@ -111,7 +111,7 @@ export class VenueWsClient {
   constructor(private readonly options: VenueWsClientOptions) {
     this.clock = options.clock ?? systemClock;
     this.venueMarkets = new VenueMarketList(options.knownMarketIds);
-    this.logger = options.logger ?? silentWsLogger;
+    this.logger = options.logger ?? silentLogger;
     this.backoff = exponentialBackoff({
       // A connection that worked comes back fast (50-100 ms); repeated failures back off to 30 s.
       baseMs: options.reconnect?.baseMs ?? 100,
@@ -213,15 +213,16 @@ export class VenueWsClient {
     this.syncChannel(name);
   }
 
-  /** Ends the connection for good and completes every stream. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Ends the connection for good and completes every stream; all of it happens before this returns. */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.closed = true;
     this.lifetime.abort(clientClosedError());
     this.session?.end('closed by client');
     this.registry.completeAll();
     this.state.next({ status: 'closed', reason: 'closed by client', connections: this.connections });
     this.state.complete();
+    return Promise.resolve();
   }
 
   private run(): Promise<void> {
@@ -244,16 +245,15 @@ export class VenueWsClient {
   }
 
   private async openSession(): Promise<WsSession> {
-    let session: WsSession | undefined;
     const opened = await WsSession.open({
       url: this.options.url,
       clock: this.clock,
       maxFramesPerSecond: this.options.maxFramesPerSecond ?? 10,
-      onText: (text) => {
-        if (session !== undefined && session === this.session) this.onText(session, text);
+      // Only the current connection's frames count: not one still opening, nor one replaced.
+      onText: (text, session) => {
+        if (session === this.session) this.onText(session, text);
       },
     });
-    session = opened;
     if (this.closed) {
       opened.end('closed by client');
       throw clientClosedError();

@@ -21,6 +21,7 @@ export class VenueWsError extends PerpbotError {
 /** Signer status values from GET /v1/auth/session-key-status. */
 export const SIGNER_STATUS_ACTIVE = 1;
 
+/** WebSocket auth refused because the signer is not Active: private channels stop until resubscribed. */
 export class SignerNotActiveError extends VenueWsError {
   readonly signer: string;
   readonly account: string;

@@ -6,7 +6,8 @@ export interface WsSessionOptions {
   readonly url: string;
   readonly clock: Clock;
   readonly maxFramesPerSecond: number;
-  readonly onText: (text: string) => void;
+  /** A text frame, with the session it came on (frames can arrive before `open` resolves). */
+  readonly onText: (text: string, session: WsSession) => void;
   /** Opening handshake budget; a venue that accepts TCP but never upgrades must not hang us. */
   readonly openTimeoutMs?: number;
 }
@@ -35,6 +36,7 @@ export class WsSession {
       if (!isBinary)
         options.onText(
           Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'),
+          this,
         );
     });
     socket.on('close', (code, reason) =>

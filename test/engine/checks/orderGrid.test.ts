@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fixedText } from '../../../src/engine/checks/fixedPoint.js';
+import { marketRules } from '../../../src/engine/checks/marketRules.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { snapPrice, snapSize } from '../../../src/engine/checks/orderGrid.js';
 import { Refusal } from '../../../src/engine/intents/refusal.js';
@@ -9,6 +11,7 @@ const market: MarketView = {
   mark_price: '100',
   config: { step_size: '0.001', step_price: '0.5', min_order_size: '0.002' },
 };
+const rules = marketRules(market);
 
 function rule(run: () => unknown): string {
   try {
@@ -29,7 +32,11 @@ describe('order grid (snapSize, snapPrice)', () => {
     ['0.0025', 'nearest', 3, '0.003'],
     ['4294967.295', undefined, 4_294_967_295, '4294967.295'],
   ] as const)('size %s (rounding %s) -> %i steps', (size, rounding, units, snapped) => {
-    expect(snapSize(size, market, rounding)).toEqual({ units, snapped });
+    const { value, ...shown } = snapSize(size, rules, rounding);
+    expect(shown).toEqual({ units, snapped });
+    // The exact value is the snapped text at the step's scale.
+    expect(value.scale).toBe(3);
+    expect(fixedText(value)).toBe(snapped);
   });
 
   it.each([
@@ -38,22 +45,25 @@ describe('order grid (snapSize, snapPrice)', () => {
     ['100.25', 'up', 201, '100.5'],
     ['8388607.5', undefined, 16_777_215, '8388607.5'],
   ] as const)('price %s (rounding %s) -> %i ticks', (price, rounding, units, snapped) => {
-    expect(snapPrice(price, market, rounding)).toEqual({ units, snapped });
+    const { value, ...shown } = snapPrice(price, rules, rounding);
+    expect(shown).toEqual({ units, snapped });
+    expect(value).toEqual({ units: BigInt(units) * 5n, scale: 1 });
   });
 
   it.each([
-    ['off-grid size', () => snapSize('0.0025', market), 'size_step'],
+    ['off-grid size', () => snapSize('0.0025', rules), 'size_step'],
     [
       'size rounded below the minimum',
-      () => snapSize('0.0025', { ...market, config: { ...market.config, min_order_size: '0.003' } }, 'down'),
+      () =>
+        snapSize('0.0025', marketRules({ ...market, config: { ...market.config, min_order_size: '0.003' } }), 'down'),
       'min_order_size',
     ],
-    ['size one step past uint32', () => snapSize('4294967.296', market), 'size_steps_range'],
-    ['a number instead of a string', () => snapSize(0.002, market), 'size'],
-    ['off-grid price', () => snapPrice('100.25', market), 'price_tick'],
-    ['price one tick past uint24', () => snapPrice('8388608', market), 'price_ticks_range'],
-    ['negative price', () => snapPrice('-1', market), 'price'],
-    ['price rounding down to 0 ticks', () => snapPrice('0.25', market, 'down'), 'price'],
+    ['size one step past uint32', () => snapSize('4294967.296', rules), 'size_steps_range'],
+    ['a number instead of a string', () => snapSize(0.002, rules), 'size'],
+    ['off-grid price', () => snapPrice('100.25', rules), 'price_tick'],
+    ['price one tick past uint24', () => snapPrice('8388608', rules), 'price_ticks_range'],
+    ['negative price', () => snapPrice('-1', rules), 'price'],
+    ['price rounding down to 0 ticks', () => snapPrice('0.25', rules, 'down'), 'price'],
   ])('refuses %s', (_name, run, expected) => {
     expect(rule(run)).toBe(expected);
   });
@@ -70,7 +80,7 @@ describe('order grid properties', () => {
           const size = `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, '0')}`;
           let snapped: { units: number; snapped: string };
           try {
-            snapped = snapSize(size, market, rounding);
+            snapped = snapSize(size, rules, rounding);
           } catch (error) {
             if (!(error instanceof Refusal)) throw error;
             expect(['size_steps_range', 'min_order_size']).toContain(error.rejection.rule);
@@ -81,8 +91,8 @@ describe('order grid properties', () => {
           expect(diff < 1_000n && diff > -1_000n).toBe(true);
           if (rounding === 'down') expect(diff <= 0n).toBe(true);
           if (rounding === 'up') expect(diff >= 0n).toBe(true);
-          if (micro % 1_000n === 0n) expect(snapSize(size, market).units).toBe(snapped.units);
-          else expect(rule(() => snapSize(size, market))).toBe('size_step');
+          if (micro % 1_000n === 0n) expect(snapSize(size, rules).units).toBe(snapped.units);
+          else expect(rule(() => snapSize(size, rules))).toBe('size_step');
         },
       ),
     );

@@ -13,6 +13,7 @@ import {
 } from '../../../src/engine/intents/intentBuilders.js';
 import type { Intent } from '../../../src/engine/intents/intents.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
+import { parsedDecimal } from '../../../src/engine/checks/parsedDecimal.js';
 import { preTradeChecks } from '../../../src/engine/checks/preTradeChecks.js';
 import type { RejectionRule } from '../../../src/engine/intents/rejection.js';
 
@@ -237,6 +238,30 @@ describe('preTradeChecks: refusals name the rule', () => {
   });
 });
 
+describe('preTradeChecks: the decimals the guards read next', () => {
+  it('hands the snapped size and price to the parse memo with the exact values they were made from', () => {
+    // 12345.04 rounds down to 123450 ticks of 0.1, written "12345": a parse of that text would give
+    // scale 0, the checks' own value has the tick's scale 1.
+    const verdict = preTradeChecks(
+      placeLimit({
+        ...base,
+        side: 'buy',
+        size: '0.0012349',
+        price: '12345.04',
+        sizeRounding: 'down',
+        priceRounding: 'down',
+      }),
+      btc,
+      EMPTY_ACCOUNT_STATE,
+      config,
+    );
+    if (!verdict.ok || verdict.intent.kind !== 'placeLimit') throw new Error('expected a passing limit order');
+    expect(verdict.intent).toMatchObject({ size: '0.00123', price: '12345' });
+    expect(parsedDecimal(verdict.intent.price, 'price')).toEqual({ units: 123450n, scale: 1 });
+    expect(parsedDecimal(verdict.intent.size, 'size')).toEqual({ units: 123n, scale: 5 });
+  });
+});
+
 describe('preTradeChecks: market orders and closes', () => {
   it('derives the slippage bound from the mark, rounding toward the mark', () => {
     const buy = preTradeChecks(
@@ -294,6 +319,13 @@ describe('preTradeChecks: account actions and cancels', () => {
     [cancelAll(base), { action: 'cancelAllOrders', market_id: 1 }],
   ])('maps %o to its wire values', (intent, action) => {
     expect(preTradeChecks(intent, btc, EMPTY_ACCOUNT_STATE, config)).toEqual({ ok: true, action, intent });
+  });
+
+  it('refuses a leverage change, and only that, when the market reports a malformed max_leverage', () => {
+    const odd = { ...btc, config: { ...btc.config, max_leverage: 'fifty' } };
+    expect(refusedBy(setLeverage({ ...base, leverage: 5 }), odd)).toBe('market_config');
+    const order = placeLimit({ ...base, side: 'buy', size: '0.001', price: '60000' });
+    expect(preTradeChecks(order, odd, EMPTY_ACCOUNT_STATE, config).ok).toBe(true);
   });
 
   it('still cancels in a halted or unknown market', () => {

@@ -2,6 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/engine/intents/refusal.js';
 import { slippageBound } from '../../../src/engine/checks/slippageBound.js';
+import { parseDecimal } from '../../../src/core/decimal.js';
+
+/** A market's tick as the checks hold it (`marketRules`): parsed once, with its text. */
+function tickOf(text: string): { tick: ReturnType<typeof parseDecimal>; tickText: string } {
+  return { tick: parseDecimal(text, 'tick'), tickText: text };
+}
 
 function ruleOf(run: () => unknown): string {
   try {
@@ -22,13 +28,13 @@ describe('slippageBound', () => {
     ['sell', '100.07', '0.1', 10, 1000, '100'], // 99.96993 -> up to 100.0, still below the mark
     ['buy', '0.5', '0.5', 9999, 1, '0.5'], // 0.99995 -> down to one tick
   ] as const)('%s at mark %s, tick %s, %i bps -> %i ticks', (side, mark, tick, bps, ticks, price) => {
-    expect(slippageBound(side, mark, tick, bps)).toEqual({ ticks, price });
+    expect(slippageBound(side, mark, tickOf(tick), bps)).toEqual({ ticks, price });
   });
 
   it('never lets the bound exceed the allowed slippage', () => {
     for (let bps = 1; bps <= 300; bps += 7) {
-      const buy = slippageBound('buy', '65000.5', '0.1', bps);
-      const sell = slippageBound('sell', '65000.5', '0.1', bps);
+      const buy = slippageBound('buy', '65000.5', tickOf('0.1'), bps);
+      const sell = slippageBound('sell', '65000.5', tickOf('0.1'), bps);
       // bound × 10^4 against mark × (10^4 ± bps), both at one decimal: integer arithmetic only.
       expect(BigInt(buy.ticks) * 10_000n <= 650005n * BigInt(10_000 + bps)).toBe(true);
       expect(BigInt(sell.ticks) * 10_000n >= 650005n * BigInt(10_000 - bps)).toBe(true);
@@ -38,16 +44,16 @@ describe('slippageBound', () => {
   it.each([
     [
       'a slippage narrower than one tick (bound below the mark)',
-      () => slippageBound('buy', '100.05', '0.1', 1),
+      () => slippageBound('buy', '100.05', tickOf('0.1'), 1),
       'slippage',
     ],
-    ['a sell bound above the mark', () => slippageBound('sell', '100.05', '0.1', 1), 'slippage'],
-    ['a buy bound of 0 ticks', () => slippageBound('buy', '0.4', '1', 10), 'slippage'],
-    ['a bound beyond uint24', () => slippageBound('buy', '16777215', '1', 10), 'price_ticks_range'],
-    ['no mark', () => slippageBound('buy', '', '0.1', 10), 'mark_price'],
-    ['a zero mark', () => slippageBound('sell', '0', '0.1', 10), 'mark_price'],
-    ['10000 bps (a sell bound of 0)', () => slippageBound('sell', '100', '0.1', 10_000), 'slippage'],
-    ['fractional bps', () => slippageBound('buy', '100', '0.1', 1.5), 'slippage'],
+    ['a sell bound above the mark', () => slippageBound('sell', '100.05', tickOf('0.1'), 1), 'slippage'],
+    ['a buy bound of 0 ticks', () => slippageBound('buy', '0.4', tickOf('1'), 10), 'slippage'],
+    ['a bound beyond uint24', () => slippageBound('buy', '16777215', tickOf('1'), 10), 'price_ticks_range'],
+    ['no mark', () => slippageBound('buy', '', tickOf('0.1'), 10), 'mark_price'],
+    ['a zero mark', () => slippageBound('sell', '0', tickOf('0.1'), 10), 'mark_price'],
+    ['10000 bps (a sell bound of 0)', () => slippageBound('sell', '100', tickOf('0.1'), 10_000), 'slippage'],
+    ['fractional bps', () => slippageBound('buy', '100', tickOf('0.1'), 1.5), 'slippage'],
   ])('refuses %s', (_name, run, rule) => {
     expect(ruleOf(run)).toBe(rule);
   });
@@ -73,7 +79,7 @@ describe('slippageBound properties', () => {
           const tick = decimal(tickUnits, tickScale);
           let bound: { ticks: number; price: string };
           try {
-            bound = slippageBound(side, mark, tick, bps);
+            bound = slippageBound(side, mark, tickOf(tick), bps);
           } catch (error) {
             if (!(error instanceof Refusal)) throw error;
             expect(['slippage', 'price_ticks_range']).toContain(error.rejection.rule);

@@ -13,6 +13,15 @@ describe('rejections', () => {
     expect(rejection('cancel_target', { orderId: 1n }, 'bad', 'hint').value).toBe('{"orderId":"1"}');
   });
 
+  it('name what JSON cannot show by its kind', () => {
+    const circular: { self?: unknown } = {};
+    circular.self = circular;
+    expect(rejection('intent', circular, 'bad').value).toBe('[object Object]');
+    expect(rejection('intent', Symbol('kind'), 'bad').value).toBe('Symbol(kind)');
+    expect(rejection('intent', function placeIt() {}, 'bad').value).toBe('[function placeIt]');
+    expect(rejection('intent', null, 'bad').value).toBe('null');
+  });
+
   it('can be thrown as a PerpbotError carrying the rule, value and hints', () => {
     const error = new IntentRejectedError('i-9', rejection('leverage', 300, 'leverage must be 1 to 50', 'lower it'));
     expect(error).toBeInstanceOf(PerpbotError);

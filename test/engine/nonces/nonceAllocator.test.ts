@@ -107,6 +107,19 @@ describe('NonceAllocator', () => {
     await expect(allocator.allocate(AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
   });
 
+  it('rejects with an Error also when an abort reason is not one', async () => {
+    const allocator = new NonceAllocator(ACCOUNT, { anchor: 0n, bitmap: 0n });
+    drain(allocator, 208);
+    const controller = new AbortController();
+    const waiting = allocator.allocate(controller.signal);
+    controller.abort('stop');
+    await expect(waiting).rejects.toMatchObject({ code: 'ABORTED', message: 'stop', cause: 'stop' });
+    await expect(allocator.allocate(AbortSignal.abort('gone'))).rejects.toMatchObject({
+      code: 'ABORTED',
+      cause: 'gone',
+    });
+  });
+
   it.each([
     [{ slot: 0, slots: 2 }, [0, 2, 4]],
     [{ slot: 1, slots: 2 }, [1, 3, 5]],

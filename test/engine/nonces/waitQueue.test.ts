@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { AbortedError } from '../../../src/core/abortError.js';
 import { WaitQueue } from '../../../src/engine/nonces/waitQueue.js';
 
 describe('WaitQueue', () => {
@@ -36,6 +37,18 @@ describe('WaitQueue', () => {
     const queue = new WaitQueue<number>();
     await expect(queue.wait(AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
     expect(queue.size).toBe(0);
+  });
+
+  it('rejects with an AbortedError carrying the reason when the reason is not an Error', async () => {
+    const queue = new WaitQueue<number>();
+    const stop = new AbortController();
+    const waiting = queue.wait(stop.signal);
+    stop.abort('shutting down');
+    const error: unknown = await waiting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ code: 'ABORTED', message: 'shutting down', cause: 'shutting down' });
+    const already: unknown = await queue.wait(AbortSignal.abort(42)).catch((e: unknown) => e);
+    expect(already).toMatchObject({ code: 'ABORTED', cause: 42 });
   });
 
   it('listens on a shared signal once, and stops listening when its last waiter is served', async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
+import { registerSecret } from '../../../src/core/secretRegistry.js';
 import { DEFAULT_ALERT_EVENTS, type AlertEvent } from '../../../src/runtime/alerts/alertEvents.js';
 import { WebhookAlerts, type AlertResult } from '../../../src/runtime/alerts/webhookAlerts.js';
 
@@ -171,6 +172,7 @@ describe('webhook alerts against a local HTTP receiver', () => {
     const results: [AlertEvent, AlertResult][] = [];
     const alerts = alertsTo(hook.url, results);
     const key = `0x${'ab'.repeat(32)}`;
+    registerSecret(key); // as the bot does when it loads its keys
     alerts.send({
       event: 'strategy_error',
       text: `strategy failed: leaked ${key} and Bearer abc.def.ghi`,

@@ -8,7 +8,7 @@ import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { CliIo } from '../../../src/runtime/cli/cliIo.js';
-import { readSigningInfo } from '../../../src/runtime/setup/readSigningInfo.js';
+import { readVenueSigning } from '../../../src/engine/venueInfo.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
 import type { PlaceOrderRequestWire } from '../../../src/venue/schemas/restOrders.js';
@@ -106,7 +106,7 @@ export async function placeLimit(
     nonce: { anchor: bigint; bit: number };
   },
 ): Promise<string> {
-  const { context } = await readSigningInfo(rest);
+  const { context } = await readVenueSigning(rest);
   const request = await buildSignedRequest(
     {
       action: 'placeOrder',

@@ -1,5 +1,6 @@
 import { config } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { registerSecret } from '../../../src/core/secretRegistry.js';
 import {
   formatFatalError,
   installFatalErrorHandlers,
@@ -52,6 +53,7 @@ describe('installFatalErrorHandlers', () => {
 describe('formatFatalError', () => {
   it('is one line with the origin and the reason, and no secret', () => {
     const key = `0x${'ab'.repeat(32)}`;
+    registerSecret(key); // as the bot does when it loads its keys
     expect(formatFatalError(new TypeError(`bad\nkey ${key}`), 'unhandled rejection')).toBe(
       'perpbot: fatal unhandled rejection: TypeError: bad; key [redacted]; shutting down\n',
     );

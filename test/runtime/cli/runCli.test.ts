@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
+import { registerSecret } from '../../../src/core/secretRegistry.js';
 import { ConfigError } from '../../../src/runtime/config/configError.js';
 import type { CommandSpec } from '../../../src/runtime/cli/commandSpec.js';
 import { COMMANDS } from '../../../src/runtime/cli/commands/index.js';
@@ -65,7 +66,7 @@ describe('runCli', () => {
   });
 
   it('--verbose adds the stack and the causes', async () => {
-    const error = new PerpbotError('outer failure', { code: 'X', cause: new Error('inner reason') });
+    const error = new PerpbotError('outer failure', { code: 'CLI_USAGE', cause: new Error('inner reason') });
     const m = memoryIo();
     expect(await runCli(['boom', '--verbose'], m.io, [failing(error)])).toBe(1);
     expect(m.stderr()).toMatch(/^perpbot: outer failure\n/);
@@ -84,6 +85,7 @@ describe('runCli', () => {
 describe('formatCliError', () => {
   it('keeps secrets out even of foreign error messages', () => {
     const key = `0x${'ab'.repeat(32)}`;
+    registerSecret(key); // as the CLI does when it reads a key
     const line = formatCliError(new Error(`invalid private key ${key}`), false);
     expect(line).not.toContain('ab'.repeat(32));
     expect(line).toMatch(

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { redactText } from '../../../src/core/redactor.js';
 import { bearerMatches, loadControlToken } from '../../../src/runtime/control/controlToken.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perpbot-control-token-'));
@@ -10,6 +11,13 @@ const TOKEN = 'a'.repeat(20) + 'Z9';
 const control = { host: '127.0.0.1', port: 0, token_env: 'PERPBOT_CONTROL_TOKEN' };
 
 describe('the control token', () => {
+  it('is known to the redactor once loaded: no log line or answer shows it, whatever its shape', async () => {
+    const token = 'kill-switch!token:for-tests';
+    expect(redactText(`header was ${token}`)).toBe(`header was ${token}`);
+    expect(await loadControlToken(control, { PERPBOT_CONTROL_TOKEN: token }, dir)).toBe(token);
+    expect(redactText(`header was ${token}`)).toBe('header was [redacted]');
+  });
+
   it('comes from the environment first, then from a chmod 600 file; none configured: undefined', async () => {
     const file = join(dir, 'token');
     writeFileSync(file, `${TOKEN}\n`, { mode: 0o600 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { redactText } from '../../../src/core/redactor.js';
 import { KeyError } from '../../../src/runtime/keys/keyError.js';
 import { loadKey } from '../../../src/runtime/keys/loadKey.js';
 import { loadVenueKeys } from '../../../src/runtime/keys/loadVenueKeys.js';
@@ -40,6 +41,14 @@ async function refusal(promise: Promise<unknown>): Promise<KeyError> {
 }
 
 describe('loadKey', () => {
+  it('makes the key known to the redactor: from then on no log line, error or answer shows it', async () => {
+    const key = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'; // Anvil account 2
+    expect(redactText(`echoed ${key}`)).toBe(`echoed ${key}`);
+    await loadKey({ envVar: 'PERPBOT_SIGNER_KEY', env: { PERPBOT_SIGNER_KEY: key } });
+    expect(redactText(`echoed ${key}`)).toBe('echoed [redacted]');
+    expect(redactText(`echoed ${key.slice(2).toUpperCase()}`)).toBe('echoed [redacted]');
+  });
+
   it('loads a key from the environment and derives its address', async () => {
     const key = await loadKey({ envVar: 'PERPBOT_ACCOUNT_KEY', env: { PERPBOT_ACCOUNT_KEY: KEY_A } });
     expect(key.address).toBe(ADDRESS_A);

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
+import { registerRecentSecret, registerSecret } from '../../../src/core/secretRegistry.js';
 import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
 import { createLogger, createSilentLogger } from '../../../src/runtime/logging/createLogger.js';
 
@@ -9,6 +10,12 @@ const HEX_SIGNATURE = `0x${'a1'.repeat(32)}${'b2'.repeat(32)}1c`;
 const BASE64_SIGNATURE = Buffer.from(HEX_SIGNATURE.slice(2), 'hex').toString('base64');
 const JWT = 'eyJhbGciOiJFUzI1NksiLCJ0eXAiOiJKV1QifQ.eyJhY2NvdW50IjoiMHg3MDk5In0.c2lnbmVkLWJ5LXRoZS12ZW51ZQ';
 const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const ORDER_ID = `0x${'00000000000004d2'}${'9f'.repeat(24)}`;
+const TX_HASH = `0x${'c3'.repeat(32)}`;
+// Values are redacted once the process holds them (a key when loaded, a signature when made);
+// everything else below is redacted by field name, or on sight (JWTs, bearer credentials).
+registerSecret(KEY);
+registerRecentSecret(HEX_SIGNATURE);
 const SECRET_FRAGMENTS = [
   KEY.slice(2, 22),
   'a1a1a1a1a1',
@@ -64,7 +71,7 @@ describe('createLogger', () => {
     const logger = createLogger({ level: 'info', pretty: false, destination: out });
     const cause = new Error(`venue said: bad signature ${HEX_SIGNATURE}`);
     const error = new PerpbotError(`signing failed with ${KEY}`, {
-      code: 'SIGN_FAILED',
+      code: 'INVALID_VALUE',
       details: { signature: BASE64_SIGNATURE, market: 1 },
       cause,
     });
@@ -78,13 +85,28 @@ describe('createLogger', () => {
     expect(direct?.['msg']).toBe('signing failed with [redacted]');
     expect(direct?.['err']).toMatchObject({
       type: 'PerpbotError',
-      code: 'SIGN_FAILED',
+      code: 'INVALID_VALUE',
       details: { market: 1, signature: '[redacted]' },
     });
     expect(underErr?.['err']?.['cause']?.['message']).toBe('venue said: bad signature [redacted]');
     expect(String(underErr?.['err']?.['stack'])).toContain('signing failed with [redacted]');
     expect(nested?.['context']?.['error']?.['message']).toBe('signing failed with [redacted]');
     expect(nested?.['attempt']).toBe(2);
+  });
+
+  it('keeps order ids and tx hashes readable in messages and fields (reconciliation lines)', () => {
+    const out = memory();
+    const logger = createLogger({ level: 'info', pretty: false, destination: out });
+    logger.warn(
+      { difference: { type: 'order_closed', orderId: ORDER_ID, intentId: 'probe-1' }, txHash: TX_HASH },
+      `reconciliation (start): order ${ORDER_ID} (intent probe-1) left the book while unobserved: cancelled`,
+    );
+    const entry = JSON.parse(out.lines[0] ?? '{}') as Record<string, any>;
+    expect(entry['msg']).toBe(
+      `reconciliation (start): order ${ORDER_ID} (intent probe-1) left the book while unobserved: cancelled`,
+    );
+    expect(entry['difference']['orderId']).toBe(ORDER_ID);
+    expect(entry['txHash']).toBe(TX_HASH);
   });
 
   it('redacts child bindings and keeps them in every line', () => {

@@ -22,6 +22,14 @@ describe('logIntentOutcome', () => {
   it('logs a placement at info with the venue order id', () => {
     const line = logged({ ...base, kind: 'placeLimit', type: 'accepted', orderId: '0xabc' });
     expect(line).toMatchObject({ level: 30, msg: 'order placed', orderId: '0xabc', intentId: 'mm-7', strategy: 'mm' });
+    expect('txHash' in line).toBe(false);
+  });
+
+  it('logs the order id and tx hash of a placement verbatim: 32 bytes of hex are not a secret', () => {
+    const orderId = `0x${'0000000000001a2b'}${'c'.repeat(48)}`;
+    const txHash = `0x${'7e'.repeat(32)}`;
+    const line = logged({ ...base, kind: 'placeLimit', type: 'accepted', orderId, txHash });
+    expect(line).toMatchObject({ msg: 'order placed', orderId, txHash });
   });
 
   it('logs a refusal at warn with its rule, value and reason', () => {

@@ -1,14 +1,19 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type Clock } from '../../../src/core/clock.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
+import { parseNonceState } from '../../../src/engine/nonces/noncePair.js';
+import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 import { faucetDeposit } from '../../../src/runtime/setup/faucetDeposit.js';
 import { registerSigner } from '../../../src/runtime/setup/registerSigner.js';
 import { revokeSigner } from '../../../src/runtime/setup/revokeSigner.js';
 import { setupAccount, type SetupAccountOptions } from '../../../src/runtime/setup/setupAccount.js';
 import { SetupError } from '../../../src/runtime/setup/setupError.js';
-import { readSigningInfo } from '../../../src/runtime/setup/readSigningInfo.js';
+import { readVenueSigning } from '../../../src/engine/venueInfo.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';
 
@@ -107,7 +112,7 @@ describe('setupAccount against the simulator', () => {
   it('treats the venue answering an already Active signer with an empty transaction hash as done', async () => {
     const keys = freshKeys();
     await setupAccount(options(keys));
-    const { context } = await readSigningInfo(rest);
+    const { context } = await readVenueSigning(rest);
     const repeat = await registerSigner({ rest, context, account: keys.account, signer: keys.signer, clock });
     expect(repeat.alreadyActive).toBe(true);
     expect(repeat.transactionHash).toBe('');
@@ -124,7 +129,7 @@ describe('setupAccount against the simulator', () => {
     const log = recordingLog();
     const result = await setupAccount(options(keys, log, { jwt: { budget: '250.5', validForSeconds: 3_600 } }));
 
-    const { operatorHub } = await readSigningInfo(rest);
+    const { operatorHub } = await readVenueSigning(rest);
     expect(result.jwt?.approval.operator).toBe(operatorHub);
     expect(result.jwt?.accessTokenExpiresIn).toBeGreaterThan(0);
     const allowance = sim.controls.state().allowance(keys.account.address);
@@ -160,6 +165,33 @@ describe('setupAccount against the simulator', () => {
     expect(again.transactionHash).toBeUndefined();
 
     await expect(setupAccount(options(keys))).rejects.toMatchObject({ step: 'registerSigner' });
+  });
+
+  it("with the bot's journal, signs above the pairs it reserved and reserves its own there", async () => {
+    const keys = freshKeys();
+    const dir = await mkdtemp(join(tmpdir(), 'perpbot-setup-'));
+    const journalPath = join(dir, 'journal.sqlite');
+    try {
+      const { anchor } = parseNonceState(await rest.nonceState(keys.account.address));
+      // A crashed bot on this account (a re-run of setup after one) reserved (anchor + 1, 0..2).
+      const crashed = openJournal(journalPath);
+      for (const bit of [0, 1, 2])
+        crashed.recordNonce(keys.account.address, 'crashed', { anchor: anchor + 1n, bit }, 'i');
+      crashed.close();
+      const log = recordingLog();
+
+      await setupAccount(options(keys, log, { journalPath }));
+
+      const sent = log.lines.find((l) => l.message === 'register-signer sent');
+      expect(sent?.object).toMatchObject({ nonce_anchor: (anchor + 1n).toString(), nonce_bitmap_index: 3 });
+      // Then the probe's cancel-alls (session key, the same account's nonces): the register moved the
+      // venue's anchor to anchor + 1, so they sign anchor + 2 (one pair per attempt), reserved too.
+      const journal = openJournal(journalPath);
+      expect(journal.nonceHighWater(keys.account.address)?.anchor).toBe(anchor + 2n);
+      journal.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to revoke a signer that was never registered', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_ROUTES } from '../../../src/sim/rest/simRestServer.js';
+import { SIM_ROUTES } from '../../../src/sim/rest/routeTable.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { deepArray, hostileString, hostileValue, jsonText, junkEntries, POLLUTING, RawJson } from '../hostileValues.js';
 import { corruptedObject, kinds, type FieldSpecs } from './fieldKinds.js';

@@ -83,6 +83,24 @@ describe('HTTP response parser', () => {
     expect(extra.reusable).toBe(false);
   });
 
+  it('accepts repeated Content-Length values that agree', () => {
+    const { parser, completeAfter } = feed('HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\nContent-Length: 3\r\n\r\nabc');
+    expect(completeAfter).toEqual([true]);
+    expect(parser.body().toString()).toBe('abc');
+    expect(parser.reusable).toBe(true);
+  });
+
+  it('reads a body whose last transfer coding is not chunked until the connection ends, and never reuses it', () => {
+    const { parser, completeAfter } = feed(
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\nContent-Length: 2\r\n\r\n0\r\n\r\nrest',
+    );
+    expect(completeAfter).toEqual([false]);
+    expect(parser.end()).toBe(true);
+    expect(parser.body().toString()).toBe('0\r\n\r\nrest');
+    expect(parser.head?.keepAlive).toBe(false);
+    expect(parser.reusable).toBe(false);
+  });
+
   it('reads 204 and 304 as bodiless whatever their Content-Length', () => {
     expect(feed('HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n').completeAfter).toEqual([true]);
     expect(feed('HTTP/1.1 304 Not Modified\r\n\r\n').parser.body().length).toBe(0);

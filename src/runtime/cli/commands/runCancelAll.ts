@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { cancelAllFailure, cancelAllMarkets } from '../cancelAllMarkets.js';
 import {
   cliVenueWait,
@@ -30,6 +31,7 @@ export async function runCancelAll(args: ParsedArgs, io: CliIo): Promise<number>
     clock: io.clock,
     deadlineSeconds: config.auth.permit_deadline_seconds,
     slots: { slot: config.engine.nonce_slot.k, slots: config.engine.nonce_slot.n },
+    journalPath: resolve(io.cwd, config.journal.path),
     signal: io.shutdown,
   });
   for (const outcome of outcomes) {

@@ -9,7 +9,7 @@ import { configSnippet, strategyFileName, strategySource, testSource } from './s
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /** `perpbot new strategy NAME`: the two files, never over existing ones, and what to run next. */
-export async function runNewStrategy(args: ParsedArgs, io: CliIo): Promise<number> {
+export function runNewStrategy(args: ParsedArgs, io: CliIo): number {
   const [kind, name] = args.positionals;
   if (kind !== 'strategy')
     throw new CliUsageError(`perpbot new: unknown kind ${JSON.stringify(kind)}`, ['usage: perpbot new strategy NAME']);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { revokeSigner } from '../../setup/revokeSigner.js';
 import {
   cliVenueWait,
@@ -22,6 +23,7 @@ export async function runRevokeSigner(args: ParsedArgs, io: CliIo): Promise<numb
     signer: signer.address,
     clock: io.clock,
     log,
+    journalPath: resolve(io.cwd, config.journal.path),
     signal: io.shutdown,
     wait: cliVenueWait(config, io, log),
   });

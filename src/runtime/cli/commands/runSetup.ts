@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { decimalToWei } from '../../../core/decimal.js';
 import { setupAccount, type SetupResult } from '../../setup/setupAccount.js';
 import {
@@ -84,6 +85,7 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
         }
       : {}),
     ...(jwt ? { jwt: { budget, validForSeconds: days * 86_400 } } : {}),
+    journalPath: resolve(io.cwd, config.journal.path),
     signal: io.shutdown,
     wait: cliVenueWait(config, io, log),
   });

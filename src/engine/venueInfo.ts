@@ -1,0 +1,106 @@
+import type { Address } from '../core/address.js';
+import { parseDomain } from '../protocol/domain.js';
+import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
+import type { RestClient } from '../venue/rest/restClient.js';
+import type { Market } from '../venue/schemas/restMarkets.js';
+
+/** What signing needs from the venue: the EIP-712 domain with the permit target, and the operator hub. */
+export interface VenueSigning {
+  readonly context: SigningContext;
+  /** `addresses.operator_hub` of the system config, when the venue publishes one. */
+  readonly operatorHub: Address | undefined;
+}
+
+type SigningRest = Pick<RestClient, 'eip712Domain' | 'systemConfig'>;
+
+/**
+ * The EIP-712 domain and the system config, read fresh (spec: contract addresses change on
+ * redeploys and are read at run time): the permit target is `addresses.router`. Setup and the CLI
+ * call this once per command; the engine through its `VenueInfo`.
+ */
+export async function readVenueSigning(rest: SigningRest, signal?: AbortSignal): Promise<VenueSigning> {
+  const call = signal === undefined ? undefined : { signal };
+  const [domain, system] = await Promise.all([rest.eip712Domain(call), rest.systemConfig(call)]);
+  const context = createSigningContext(
+    parseDomain({
+      name: domain.name,
+      version: domain.version,
+      chain_id: domain.chain_id.toString(),
+      verifying_contract: domain.verifying_contract,
+    }),
+    system.addresses.router,
+  );
+  return { context, operatorHub: system.addresses.operator_hub };
+}
+
+/**
+ * The venue as the engine knows it: the signing info and the market records, each read at start and
+ * read again on demand (signing after SignerNotAuthorized, markets by the runtime). Live marks from
+ * the oracle are kept apart and merged into a market's record when it is next read: every oracle
+ * frame carries every market, so copying the record per frame would cost for nothing.
+ */
+export class VenueInfo {
+  private current: VenueSigning | undefined;
+  private marketsById = new Map<number, Market>();
+  /** Live marks newer than their market's record in `marketsById` (see `market`). */
+  private readonly freshMarks = new Map<number, string>();
+
+  constructor(private readonly rest: SigningRest & Pick<RestClient, 'markets'>) {}
+
+  /** The last signing info read, or undefined before the first `refreshSigning`. */
+  get signing(): VenueSigning | undefined {
+    return this.current;
+  }
+
+  /**
+   * Reads the domain and the system config again; permits signed afterwards use what it read.
+   * `changed` says whether the router or the domain differ from the previous read (a redeploy).
+   */
+  async refreshSigning(signal?: AbortSignal): Promise<{ readonly signing: VenueSigning; readonly changed: boolean }> {
+    const next = await readVenueSigning(this.rest, signal);
+    const before = this.current;
+    this.current = next;
+    return { signing: next, changed: before !== undefined && !sameSigningContext(before.context, next.context) };
+  }
+
+  /** Reads the markets again: their records replace the old ones, live marks included. */
+  async refreshMarkets(signal?: AbortSignal): Promise<readonly Market[]> {
+    const { markets } = await this.rest.markets(signal === undefined ? undefined : { signal });
+    this.marketsById = new Map(markets.map((m) => [Number(m.market_id), m]));
+    this.freshMarks.clear();
+    return markets;
+  }
+
+  /** A live mark for a known market (an unknown one is ignored: there is no record to carry it). */
+  setMark(marketId: number, markPrice: string): void {
+    if (this.marketsById.has(marketId)) this.freshMarks.set(marketId, markPrice);
+  }
+
+  /** The market's record with its live mark: copied here, on the first read after the mark moved. */
+  market(marketId: number): Market | undefined {
+    const mark = this.freshMarks.get(marketId);
+    if (mark !== undefined) {
+      this.freshMarks.delete(marketId);
+      const market = this.marketsById.get(marketId);
+      if (market !== undefined) this.marketsById.set(marketId, { ...market, mark_price: mark });
+    }
+    return this.marketsById.get(marketId);
+  }
+
+  markets(): readonly Market[] {
+    for (const marketId of [...this.freshMarks.keys()]) this.market(marketId);
+    return [...this.marketsById.values()];
+  }
+
+  marketIds(): number[] {
+    return [...this.marketsById.keys()];
+  }
+}
+
+function sameSigningContext(a: SigningContext, b: SigningContext): boolean {
+  return (
+    a.router.toLowerCase() === b.router.toLowerCase() &&
+    a.separator.length === b.separator.length &&
+    a.separator.every((byte, i) => byte === b.separator[i])
+  );
+}

@@ -1,0 +1,86 @@
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../../core/clock.js';
+import type { Engine } from '../../engine/engine.js';
+import type { StrategyStorage } from '../../strategy/strategyContext.js';
+import { StrategyHost, type HostedStrategy } from '../../strategy/strategyHost.js';
+import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
+import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
+import type { Config } from '../config/configSchema.js';
+import { effectiveRisk } from '../config/effectiveRisk.js';
+import type { FreshnessBudgets } from '../freshness/freshnessBudgets.js';
+import type { Logger } from '../logging/createLogger.js';
+import { logIntentOutcome } from '../logging/logIntentOutcome.js';
+import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
+import { stateSnapshot } from '../wiring/stateSnapshot.js';
+import { strategyStreams } from '../wiring/strategyStreams.js';
+import type { VenueExtras } from '../wiring/venueExtras.js';
+import { untilFailed } from './untilFailed.js';
+
+export interface BotStrategiesOptions {
+  readonly config: Config;
+  readonly hosted: readonly HostedStrategy[];
+  readonly freshness: FreshnessBudgets;
+  /** Started and following the venue. */
+  readonly engine: Engine;
+  readonly ws: VenueWsClient;
+  readonly venueExtras: VenueExtras;
+  readonly storage: (strategy: string) => StrategyStorage;
+  readonly markets: readonly number[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The budgets' refusals are logged as the engine's. */
+  readonly engineLog: Logger;
+  readonly runId: string;
+}
+
+export interface BotStrategies {
+  /** What strategies submit through: each one's budget, then the engine. */
+  readonly execution: BudgetedExecution;
+  readonly books: OrderBookFeed;
+  readonly host: StrategyHost;
+  /** Aborts once every strategy is done, when `shutdown.when_all_done` is `stop`. */
+  readonly allDone: AbortSignal;
+  /** The outcome log; ends with the bot. */
+  readonly outcomeLog: Subscription;
+}
+
+/**
+ * The configured strategies, hosted (not yet started) on the venue's streams and the engine's
+ * state, each submitting through its own budget: run() starts once its markets have a mark (the
+ * start-up read's at first) and a book, and the engine trades.
+ */
+export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
+  const { config, engine, ws, clock, logger } = o;
+  const execution = budgetedExecution({
+    engine,
+    budgets: new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)])),
+    clock,
+    log: o.engineLog,
+    revalue: untilFailed(ws.channel('oracle', { marketIds: o.markets })),
+    conditions: (strategy) => o.freshness.conditions(strategy),
+  });
+  // The engine's outcomes and the refusals of the budgets, one line each.
+  const outcomeLog = execution.outcomes.subscribe((outcome) => logIntentOutcome(logger, outcome));
+  const books = new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) });
+  const allDone = new AbortController();
+  const host = new StrategyHost({
+    strategies: o.hosted,
+    streams: strategyStreams(ws, books, engine, { venue: o.venueExtras, clock }),
+    state: stateSnapshot(engine, o.venueExtras),
+    execution,
+    logger,
+    clock,
+    runId: o.runId,
+    storage: o.storage,
+    waitUntilReady: true,
+    marksFromState: true,
+    orderUpdates: engine.orders$,
+    stopTimeoutMs: config.shutdown.timeout_ms,
+    onAllDone: () => {
+      if (config.shutdown.when_all_done !== 'stop') return;
+      logger.info({}, 'every strategy is done: stopping (shutdown.when_all_done: stop)');
+      allDone.abort();
+    },
+  });
+  return { execution, books, host, allDone: allDone.signal, outcomeLog };
+}

@@ -1,0 +1,45 @@
+import type { Engine } from '../../engine/engine.js';
+import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
+import type { SigningContext } from '../../protocol/signingContext.js';
+import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
+import { VenueWsClient } from '../../venue/ws/venueWsClient.js';
+import { wsAuthenticatorFromRest } from '../../venue/ws/wsAuthenticatorFromRest.js';
+import type { Config } from '../config/configSchema.js';
+import type { BotService } from '../control/botService.js';
+import type { Logger } from '../logging/createLogger.js';
+import { logRestRetry } from '../startup/logRestRetry.js';
+
+/** The venue's REST API as the bot calls it: its timeout configured, retries logged, timed and counted. */
+export function botRestClient(restUrl: string, config: Config, logger: Logger, service: BotService): RestClient {
+  return service.instrumentRest(
+    createRestClient({
+      baseUrl: restUrl,
+      timeoutMs: config.venue.request_timeout_ms,
+      onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))),
+    }),
+  );
+}
+
+export interface BotWsOptions {
+  readonly wsUrl: string;
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Started: its markets are the ones the venue lists. */
+  readonly engine: Engine;
+  readonly rest: RestClient;
+  readonly account: `0x${string}`;
+  readonly signer: SyncDigestSigner;
+  readonly context: SigningContext;
+}
+
+/** The venue's WebSocket, its private feeds authenticated with the signer (a login read over REST). */
+export function botWsClient(o: BotWsOptions): VenueWsClient {
+  const { engine } = o;
+  return new VenueWsClient({
+    url: o.wsUrl,
+    knownMarketIds: () => Promise.resolve(engine.markets().map((m) => Number(m.market_id))),
+    authenticator: wsAuthenticatorFromRest({ rest: o.rest, context: o.context, account: o.account, signer: o.signer }),
+    logger: o.logger.child({ component: 'ws' }),
+    ...(o.config.venue.profile === 'sim' ? { blockMs: o.config.sim.block_ms } : {}),
+  });
+}

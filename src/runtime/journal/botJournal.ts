@@ -1,0 +1,92 @@
+import { Subject, Subscription } from 'rxjs';
+import type { Engine } from '../../engine/engine.js';
+import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
+import type { NoncePair } from '../../engine/nonces/noncePair.js';
+import type { StrategyStorage } from '../../strategy/strategyContext.js';
+import type { Journal } from './journal.js';
+import { journalEngineHooks } from './journalEngineHooks.js';
+import { journalFillLedger } from './journalFillLedger.js';
+import { journalStrategyStorage } from './journalStrategyStorage.js';
+import type { ConnectionFeeds, JournalForBot, JournalForBotOptions } from './openJournalForBot.js';
+import { reconcileCancel } from './reconcileCancel.js';
+import { ReconnectReconciliation } from './reconnectReconciliation.js';
+import type { ReconciliationReport } from './reconciliationReport.js';
+import { recordTrackerEvents } from './recordTrackerEvents.js';
+import { restoreTracker } from './restoreTracker.js';
+
+/** The journal of a bot whose start-up reconciliation completed: see `JournalForBot`. */
+export class BotJournal implements JournalForBot {
+  readonly engineJournal: EngineJournal;
+  // Declared, not defined: the property is absent, not undefined, when the journal holds no nonce.
+  declare readonly restoredNonceHighWater?: NoncePair;
+  private readonly subscriptions = new Subscription();
+  private readonly reconnects: ReconnectReconciliation;
+
+  constructor(
+    private readonly o: JournalForBotOptions,
+    readonly journal: Journal,
+    readonly startReport: ReconciliationReport,
+  ) {
+    this.engineJournal = journalEngineHooks(journal, o.account, o.runId);
+    const highWater = journal.nonceHighWater(o.account);
+    if (highWater !== undefined) this.restoredNonceHighWater = highWater;
+    this.reconnects = new ReconnectReconciliation(o, journal);
+  }
+
+  beforeStart(engine: Engine): void {
+    engine.tracker.useFillLedger(journalFillLedger(this.journal, this.o.account, this.o.clock));
+    const restored = restoreTracker(engine.tracker, this.journal, this.o.account);
+    if (restored > 0) this.o.log.info({ restored }, 'resting orders of the previous run restored from the journal');
+    this.subscriptions.add(
+      recordTrackerEvents(
+        this.journal,
+        this.o.account,
+        {
+          orders$: engine.orders$,
+          fills$: engine.fills$,
+          positionsChanged$: new Subject(),
+          allPositions: () => engine.tracker.allPositions(),
+        },
+        this.o.clock,
+      ),
+    );
+  }
+
+  async afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void> {
+    this.reconnects.gate(engine).register();
+    this.subscriptions.add(
+      recordTrackerEvents(
+        this.journal,
+        this.o.account,
+        {
+          orders$: new Subject(),
+          fills$: new Subject(),
+          positionsChanged$: feeds.positionsChanged$,
+          allPositions: () => engine.tracker.allPositions(),
+        },
+        this.o.clock,
+      ),
+    );
+    await Promise.all(this.startReport.toCancel.map((c) => engine.execute(reconcileCancel(c, this.o.clock.now()))));
+    this.subscriptions.add(
+      engine.reconnects$.subscribe(({ lostAtMs }) => this.reconnects.onReconnect(engine, lostAtMs)),
+    );
+  }
+
+  storage(strategy: string): StrategyStorage {
+    return journalStrategyStorage(this.journal, this.o.account, strategy, this.o.clock);
+  }
+
+  reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport> {
+    return this.reconnects.attempt(engine, closedSinceMs);
+  }
+
+  close(): void {
+    this.subscriptions.unsubscribe();
+    this.reconnects.stop();
+    if (this.journal.db.open) {
+      this.journal.endRun(this.o.runId, this.o.clock.now());
+      this.journal.close();
+    }
+  }
+}

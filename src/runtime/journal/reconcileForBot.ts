@@ -1,0 +1,55 @@
+import type { Engine } from '../../engine/engine.js';
+import type { Logger } from '../../core/logger.js';
+import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
+import type { Journal } from './journal.js';
+import type { JournalForBotOptions } from './openJournalForBot.js';
+import { reconcileWithVenue } from './reconcileWithVenue.js';
+import { describeDifference, type ReconciliationReport } from './reconciliationReport.js';
+
+/**
+ * One reconciliation as the running bot makes it: applied to the journal, this run's own in-flight
+ * intents left to the engine, and logged (each difference a warning). `engine`, once it runs: the
+ * missed fills go through its tracker, so they are counted once (its ledger is the journal) and
+ * strategies and their budgets hear them.
+ */
+export async function reconcileForBot(
+  o: JournalForBotOptions,
+  journal: Journal,
+  trigger: ReconciliationReport['trigger'],
+  closedSinceMs?: number,
+  engine?: Engine,
+): Promise<ReconciliationReport> {
+  const report = await reconcileWithVenue({
+    journal,
+    rest: o.rest,
+    account: o.account,
+    markets: o.markets,
+    clock: o.clock,
+    trigger,
+    currentRunId: o.runId,
+    unknownOrders: o.unknownOrders,
+    adopter: o.adopter,
+    apply: true,
+    ...(closedSinceMs === undefined ? {} : { closedSinceMs }),
+    ...(engine === undefined
+      ? {}
+      : { countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined }),
+  });
+  logReport(o.log, trigger, report);
+  return report;
+}
+
+function logReport(log: Logger, trigger: ReconciliationReport['trigger'], report: ReconciliationReport): void {
+  if (report.historyUnavailable !== undefined) {
+    log.warn(
+      { trigger, reason: report.historyUnavailable },
+      `reconciliation (${trigger}): the venue's history could not be read; missed fills and order fates inferred from the position (inferred: history unavailable)`,
+    );
+  }
+  for (const d of report.differences)
+    log.warn({ difference: d }, `reconciliation (${trigger}): ${describeDifference(d)}`);
+  log.info(
+    { trigger, ok: report.ok, differences: report.differences.length, balance: report.balance },
+    'reconciliation done',
+  );
+}

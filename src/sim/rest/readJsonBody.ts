@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import { SimRejection } from '../simRejection.js';
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; error: SimRejection };
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Reads at most `limit` bytes; an oversized, non-UTF-8 or non-JSON-object body is refused. */
+export function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('error', () =>
+      resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body could not be read') }),
+    );
+    req.on('end', () => {
+      if (tooLarge) {
+        resolve({ ok: false, error: new SimRejection(413, 'InvalidArgument', `request body exceeds ${limit} bytes`) });
+        return;
+      }
+      // Fatal decoding: invalid UTF-8 is refused, not silently turned into U+FFFD and acted on.
+      let text: string;
+      try {
+        text = STRICT_UTF8.decode(Buffer.concat(chunks));
+      } catch {
+        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is not valid UTF-8') });
+        return;
+      }
+      if (text.trim() === '') {
+        resolve({
+          ok: false,
+          error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object'),
+        });
+        return;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is not valid JSON') });
+        return;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+        resolve({
+          ok: false,
+          error: new SimRejection(400, 'InvalidArgument', `request body must be a JSON object, got ${got}`),
+        });
+        return;
+      }
+      resolve({ ok: true, value });
+    });
+  });
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import type { Journal } from '../../../src/runtime/journal/journal.js';
+import type { InFlightIntent, JournalOrder } from '../../../src/runtime/journal/journalRows.js';
+import type { ReconcileOptions } from '../../../src/runtime/journal/reconcileWithVenue.js';
+import type { ReconciliationInputs } from '../../../src/runtime/journal/reconciliationInputs.js';
+import { ReconciliationRun } from '../../../src/runtime/journal/reconciliationRun.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000aa';
+const AT_MS = 1_700_000_000_000;
+const order: JournalOrder = {
+  intentId: 'i1',
+  account: ACCOUNT,
+  strategy: 's',
+  marketId: 1,
+  side: 'buy',
+  size: '1',
+  price: '100',
+  state: 'open',
+  filledSize: '0',
+  updatedMs: 1,
+};
+const inFlight: InFlightIntent = {
+  intentId: 'i1',
+  runId: 'r0',
+  strategy: 's',
+  kind: 'placeLimit',
+  marketId: 1,
+  receivedMs: 1,
+  intent: {},
+  requests: [],
+};
+
+function run(apply: boolean, history: ReconciliationInputs['history'] = { available: false, reason: 'HTTP 404' }) {
+  const journal = { recordOrder: vi.fn(), recordOutcome: vi.fn() };
+  const options = {
+    journal: journal as unknown as Journal,
+    account: ACCOUNT,
+    trigger: 'reconnect',
+    apply,
+    clock: new ManualClock(AT_MS),
+  } as unknown as ReconcileOptions;
+  const inputs = { history, balance: { venue: '10' } } as unknown as ReconciliationInputs;
+  return { journal, run: new ReconciliationRun(options, inputs, AT_MS) };
+}
+
+describe('ReconciliationRun', () => {
+  it('writes to the journal only when it applies what it finds', () => {
+    const reportOnly = run(false);
+    reportOnly.run.recordOrder({ ...order, state: 'filled' });
+    reportOnly.run.recordOutcome(inFlight, { type: 'accepted' });
+    expect(reportOnly.journal.recordOrder).not.toHaveBeenCalled();
+    expect(reportOnly.journal.recordOutcome).not.toHaveBeenCalled();
+
+    const applying = run(true);
+    applying.run.recordOrder({ ...order, state: 'filled' });
+    applying.run.recordOrder({ ...order, state: 'open' }, 'adopted');
+    applying.run.recordOutcome(inFlight, { type: 'accepted', orderId: '0x01' });
+    expect(applying.journal.recordOrder.mock.calls).toEqual([
+      [ACCOUNT, { ...order, state: 'filled' }, 'reconcile', AT_MS],
+      [ACCOUNT, { ...order, state: 'open' }, 'adopted', AT_MS],
+    ]);
+    expect(applying.journal.recordOutcome).toHaveBeenCalledWith({
+      intentId: 'i1',
+      strategy: 's',
+      kind: 'placeLimit',
+      marketId: 1,
+      atMs: AT_MS,
+      type: 'accepted',
+      orderId: '0x01',
+    });
+  });
+
+  it('is ok until a permit could still land, then reports the latest time to look again', () => {
+    const { run: r } = run(true);
+    expect(r.report()).toEqual({
+      trigger: 'reconnect',
+      ok: true,
+      differences: [],
+      balance: { venue: '10' },
+      toCancel: [],
+      historyUnavailable: 'HTTP 404',
+      atMs: AT_MS,
+    });
+    r.pendingUntil(AT_MS + 5_000);
+    r.pendingUntil(AT_MS + 2_000);
+    expect(r.ok).toBe(false);
+    expect(r.report()).toMatchObject({ ok: false, retryAtMs: AT_MS + 5_000 });
+  });
+
+  it('labels what the position judged with why the order history did not settle it', () => {
+    expect(run(true).run.inferred).toBe('inferred: history unavailable (HTTP 404)');
+    const available = {
+      available: true as const,
+      fills: [],
+      order: () => undefined,
+      byClientOrderId: () => undefined,
+    };
+    const r = run(true, available).run;
+    expect(r.inferred).toBe("inferred: not in the venue's order history");
+    expect(r.report()).not.toHaveProperty('historyUnavailable');
+  });
+});
