@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 async function cli(args: string[], keys?: TestKeys): Promise<{ code: number; stdout: string; stderr: string }> {
-  const m = memoryIo({ env: keys?.env ?? {} });
+  // The config's relative journal.path lands in the test's own directory, never the repository's.
+  const m = memoryIo({ env: keys?.env ?? {}, cwd: configDir });
   const code = await runCli(args, m.io);
   return { code, stdout: m.stdout(), stderr: m.stderr() };
 }
