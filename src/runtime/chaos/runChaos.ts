@@ -3,11 +3,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address } from '../../core/address.js';
-import type { Clock } from '../../core/clock.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import { selectorsOf } from '../cli/cliContext.js';
-import type { TextSink } from '../cli/cliIo.js';
-import type { Config } from '../config/configSchema.js';
 import { parseStrategyParams } from '../config/parseStrategyParams.js';
 import { createSilentLogger } from '../logging/createLogger.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
@@ -15,26 +12,14 @@ import { auditChaosRun } from './audit/auditChaosRun.js';
 import type { InvariantResult } from './audit/invariant.js';
 import { reconnectsOf } from './audit/reconnectTime.js';
 import { writeBotConfig } from './botConfig.js';
-import { BotSession } from './botSession.js';
+import { BotSession, type BotSessionOptions } from './botSession.js';
 import { createChaosAccount } from './chaosAccount.js';
-import type { ChaosOptions } from './chaosOptions.js';
 import type { ChaosReport } from './chaosReport.js';
 import { readJournalTruth, type JournalTruth } from './journalTruth.js';
 import { readVenueTruth, type VenueTruth } from './venueTruth.js';
 
-export interface RunChaosOptions {
-  readonly config: Config;
+export interface RunChaosOptions extends BotSessionOptions {
   readonly configPath: string;
-  readonly chaos: ChaosOptions;
-  /** The bot runs here (strategy modules are resolved from it). */
-  readonly cwd: string;
-  /** The environment the bot inherits (without any PERPBOT_ variable, which the run sets itself). */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly out: TextSink;
-  readonly tty: boolean;
-  readonly clock: Clock;
-  /** Aborting it ends the run early: the bot is stopped and what happened so far is audited. */
-  readonly signal: AbortSignal;
 }
 
 /** What the audit compared: the simulator's records, the journal's, and the invariants that held or not. */
