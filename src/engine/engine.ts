@@ -35,10 +35,11 @@ import { CloseBeforeSwitch } from './closeBeforeSwitch.js';
 import { DegradedModeWatch } from './degradedModeWatch.js';
 import { FeedFollower, type EngineFeeds, type FeedTargets } from './feedFollower.js';
 import { openNonceAllocator } from './openNonceAllocator.js';
-import { ENGINE_RECONCILER, ReconnectReconciler } from './reconnectReconciler.js';
+import { ReconnectReconciler, type ReconnectPart } from './reconnectReconciler.js';
 import { SignerRefusal } from './signerRefusal.js';
+import { SnapshotReconnectPart } from './snapshotReconnectPart.js';
 import { TradingStop } from './tradingStop.js';
-import { VenueInfo } from './venueInfo.js';
+import { VenueInfo } from '../venue/venueInfo.js';
 import type { Logger } from '../core/logger.js';
 
 export type { EngineFeeds } from './feedFollower.js';
@@ -146,11 +147,8 @@ export class Engine {
     this.signerRefusal = new SignerRefusal({ venue: this.venue, tradingStop: this.tradingStop, log });
     this.reconnectReconciler = new ReconnectReconciler({
       conditions: this.conditions,
-      reconcile,
       clock,
-      log,
       signal: this.abort.signal,
-      stopping: () => this.stopped,
     });
   }
 
@@ -279,12 +277,19 @@ export class Engine {
 
   /** Degraded while the connection is down; back, it reconciles (and tells the other reconcilers). */
   private followConnection(connection: Observable<ConnectionStatusView>): void {
-    this.conditions.registerReconciler(ENGINE_RECONCILER);
+    // First among the parts: its snapshot starts before any other part's reconciliation.
+    this.reconnectReconciler.add(
+      new SnapshotReconnectPart({
+        conditions: this.conditions,
+        reconcile: () => this.reconcile(),
+        log: this.options.log,
+      }),
+    );
     this.subscriptions.add(
       followConnection(connection, this.conditions, () => {
         // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
         const lostAtMs = this.conditions.state.sinceMs;
-        void this.reconnectReconciler.run();
+        void this.reconnectReconciler.reconnected(lostAtMs);
         this.reconnectSubject.next({ lostAtMs });
       }),
     );
@@ -298,6 +303,15 @@ export class Engine {
     });
     this.degradedWatch = watch;
     this.subscriptions.add(() => watch.dispose());
+  }
+
+  /**
+   * Adds a reconciliation that must succeed after every reconnect before trading resumes (the
+   * journal's): run by the engine's one reconnect reconciler after the engine's own snapshot has
+   * started, with its own retry policy and settle pause. Returns its removal, which aborts its retries.
+   */
+  addReconnectPart(part: ReconnectPart): () => void {
+    return this.reconnectReconciler.add(part);
   }
 
   /** How many times trading stopped for each definite cause (0 or 1 per process, as a metric). */

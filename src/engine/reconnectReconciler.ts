@@ -1,65 +1,119 @@
 import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import { exponentialBackoff, withRetry } from '../core/withRetry.js';
 import type { TradingConditions } from './admission/tradingConditions.js';
-import type { Logger } from '../core/logger.js';
 
-/** The engine's name among the reconcilers of the trading conditions. */
-export const ENGINE_RECONCILER = 'engine';
+/** Attempts of one part after a reconnect (the first included; may be infinite) and their exponential backoff. */
+export interface ReconnectRetry {
+  readonly attempts: number;
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
 
 /**
- * The engine's reconciliation after a reconnect, retried with backoff while it fails: the engine
- * stays degraded meanwhile, with the reason. A newer reconnect's reconciliation takes over (its
- * round wins; an older one's retries stand down), and nothing is retried once the engine stops.
+ * One reconciliation that must succeed after every reconnect before trading resumes (the engine's
+ * REST snapshot, the journal's history). It reports each attempt to the trading conditions itself,
+ * since the reason of a failure and what comes next are its own; the reconciler runs and retries it.
+ */
+export interface ReconnectPart {
+  /** Its name among the reconcilers of the trading conditions. */
+  readonly name: string;
+  /** What it is, in the log lines of its retries (`<label>: retrying in …`). */
+  readonly label: string;
+  readonly retry: ReconnectRetry;
+  /** Pause after the reconnect before the first attempt; none at all (not even a zero-length one) when absent. */
+  readonly settleMs?: number;
+  readonly log: Logger;
+  /** At the reconnect, before the settle pause: `lostAtMs` starts the window the attempts must cover. */
+  readonly reconnected?: (lostAtMs: number) => void;
+  /** One attempt (1-based); throws when it failed. `round` aborts once a newer reconnect supersedes this one. */
+  readonly attempt: (attempt: number, round: AbortSignal) => Promise<unknown>;
+}
+
+/** A part and the retries of its latest reconnect (aborted by a newer one, its removal and the engine's stop). */
+interface PartEntry {
+  readonly part: ReconnectPart;
+  round: AbortController | undefined;
+}
+
+/**
+ * The one reconciliation after a reconnect: each part (the engine's first, then those added later,
+ * in that order) counts as running from the reconnect, waits its settle pause, and is retried with
+ * backoff through `withRetry` while it fails, by its own policy. A newer reconnect aborts the
+ * retries of an older one (its round wins), and nothing runs or is retried once the engine stops.
  */
 export class ReconnectReconciler {
-  private round = 0;
+  private readonly entries: PartEntry[] = [];
 
   constructor(
     private readonly o: {
       readonly conditions: TradingConditions;
-      readonly reconcile: () => Promise<void>;
       readonly clock: Clock;
-      readonly log: Logger;
+      /** The engine's stop. */
       readonly signal: AbortSignal;
-      readonly stopping: () => boolean;
     },
-  ) {}
+  ) {
+    o.signal.addEventListener('abort', () => this.entries.forEach((e) => e.round?.abort()), { once: true });
+  }
 
-  async run(): Promise<void> {
-    const { log, clock } = this.o;
-    const round = ++this.round;
+  /** Registers a part with the trading conditions; returns its removal, which aborts its retries. */
+  add(part: ReconnectPart): () => void {
+    this.o.conditions.registerReconciler(part.name);
+    const entry: PartEntry = { part, round: undefined };
+    this.entries.push(entry);
+    return () => {
+      entry.round?.abort();
+      const at = this.entries.indexOf(entry);
+      if (at >= 0) this.entries.splice(at, 1);
+    };
+  }
+
+  /**
+   * The connection is back after a loss at `lostAtMs`: every part reconciles the window since.
+   * Resolves once each part has succeeded, run out of attempts or been aborted (never rejects).
+   */
+  async reconnected(lostAtMs: number): Promise<void> {
+    if (this.o.signal.aborted) return;
+    await Promise.all(this.entries.map((entry) => this.runPart(entry, lostAtMs)));
+  }
+
+  private async runPart(entry: PartEntry, lostAtMs: number): Promise<void> {
+    const { part } = entry;
+    entry.round?.abort();
+    const round = new AbortController();
+    entry.round = round;
+    part.reconnected?.(lostAtMs);
+    // Intents wait from now: the part counts as running through its settle pause.
+    this.o.conditions.reconcileStarted(part.name);
+    const { attempts } = part.retry;
     try {
-      await withRetry(() => this.attempt(round), {
-        attempts: Number.POSITIVE_INFINITY,
-        delayMs: exponentialBackoff({ baseMs: 1_000, maxMs: 30_000 }),
-        shouldRetry: () => round === this.round && !this.o.stopping(),
-        clock,
-        signal: this.o.signal,
-        onRetry: ({ attempt, delayMs, error }) =>
-          log.warn(
-            { err: error, attempt, delayMs },
-            `reconciliation after a reconnect failed: trading stays degraded; retrying in ${delayMs} ms`,
-          ),
-      });
+      if (part.settleMs !== undefined) await this.o.clock.sleep(part.settleMs, round.signal);
+      await this.retry(part, round.signal);
     } catch (error) {
-      if (!this.o.stopping()) log.error({ err: error }, 'reconciliation after a reconnect gave up');
+      // Aborted: superseded by a newer reconnect, removed, or the engine stopped. Else out of attempts.
+      if (round.signal.aborted) return;
+      part.log.error(
+        { err: error, attempts },
+        `trading stays paused: ${part.label} failed ${attempts} times: the bot retries at the next reconnect`,
+      );
+    } finally {
+      if (entry.round === round) entry.round = undefined;
     }
   }
 
-  private async attempt(round: number): Promise<void> {
-    const { conditions } = this.o;
-    if (round !== this.round) return;
-    conditions.reconcileStarted(ENGINE_RECONCILER);
-    try {
-      await this.o.reconcile();
-      if (round === this.round) conditions.reconcileSucceeded(ENGINE_RECONCILER);
-    } catch (error) {
-      conditions.reconcileFailed(
-        ENGINE_RECONCILER,
-        `the engine's reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`,
-        ['the engine retries it with backoff'],
-      );
-      throw error;
-    }
+  private retry(part: ReconnectPart, round: AbortSignal): Promise<unknown> {
+    const { attempts, baseMs, maxMs } = part.retry;
+    return withRetry((attempt) => part.attempt(attempt, round), {
+      attempts,
+      delayMs: exponentialBackoff({ baseMs, maxMs }),
+      shouldRetry: () => !round.aborted,
+      signal: round,
+      clock: this.o.clock,
+      onRetry: ({ attempt, delayMs, error }) =>
+        part.log.warn(
+          { err: error, attempt, attempts, delayMs },
+          `${part.label}: retrying in ${delayMs} ms (attempt ${attempt + 1}${Number.isFinite(attempts) ? ` of ${attempts}` : ''})`,
+        ),
+    });
   }
 }

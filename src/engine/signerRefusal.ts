@@ -1,5 +1,5 @@
 import type { TradingStop } from './tradingStop.js';
-import type { VenueInfo } from './venueInfo.js';
+import type { VenueInfo } from '../venue/venueInfo.js';
 import type { Logger } from '../core/logger.js';
 
 /**

@@ -23,7 +23,10 @@ import type {
 
 /** The venue took the action. */
 export const isAccepted = (o: IntentOutcome): o is AcceptedOutcome => o.type === 'accepted';
-/** Refused before anything was sent (a pre-trade check or a guard): `o.rejection` says which rule and value. */
+/**
+ * Refused (a pre-trade check or a guard, before anything was sent; or `cancel_target_finished`, a
+ * cancel whose order the venue says is no longer open): `o.rejection` says which rule and value.
+ */
 export const isRefused = (o: IntentOutcome): o is RefusedOutcome => o.type === 'refused';
 /** Sent, and the venue rejected it or the retries ran out: `o.error` has the venue's code and message. */
 export const isFailed = (o: IntentOutcome): o is FailedOutcome => o.type === 'failed';

@@ -4,7 +4,8 @@ import { startSim, type RunningSim } from '../../src/sim/index.js';
 import { OrderBookFeed } from '../../src/venue/orderbook/orderBookFeed.js';
 import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';
 import { VenueWsClient, type ConnectionState } from '../../src/venue/ws/venueWsClient.js';
-import { knownMarketIdsFromRest, wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
+import { readMarkets } from '../../src/venue/venueInfo.js';
+import { wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /**
@@ -35,7 +36,7 @@ afterAll(async () => {
 function clientFor(who: SimAccount): VenueWsClient {
   return new VenueWsClient({
     url: sim.wsUrl,
-    knownMarketIds: knownMarketIdsFromRest(who.rest),
+    knownMarketIds: async () => (await readMarkets(who.rest)).map((market) => Number(market.market_id)),
     authenticator: wsAuthenticatorFromRest({
       rest: who.rest,
       context: who.context,

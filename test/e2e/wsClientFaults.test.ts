@@ -8,7 +8,8 @@ import { OrderBookFeed } from '../../src/venue/orderbook/orderBookFeed.js';
 import { AUTH_RETRY_DELAY_MS, type Hex, type WsAuthenticator } from '../../src/venue/ws/authenticateWs.js';
 import { SignerNotActiveError, VenueWsError } from '../../src/venue/ws/venueWsError.js';
 import { VenueWsClient, type ConnectionState, type VenueWsClientOptions } from '../../src/venue/ws/venueWsClient.js';
-import { knownMarketIdsFromRest, wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
+import { readMarkets } from '../../src/venue/venueInfo.js';
+import { wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /**
@@ -96,7 +97,7 @@ function clientFor(
 ): VenueWsClient {
   const client = new VenueWsClient({
     url: sim.wsUrl,
-    knownMarketIds: knownMarketIdsFromRest(who.rest),
+    knownMarketIds: async () => (await readMarkets(who.rest)).map((market) => Number(market.market_id)),
     ...(authenticator === undefined ? {} : { authenticator }),
     blockMs: BLOCK_MS,
     staleAfterBlocks: 40,

@@ -25,7 +25,12 @@ export interface AcceptedOutcome extends OutcomeBase {
   readonly txHash?: string;
 }
 
-/** Refused locally by a pre-trade check or a guard: nothing was signed or sent. */
+/**
+ * Refused locally by a pre-trade check or a guard: nothing was signed or sent. One exception, rule
+ * `cancel_target_finished`: a cancel whose order is no longer open (it filled or was cancelled
+ * first), known to the tracker before sending or answered `OrderNotFound` by the venue. Nothing to
+ * do and not a failure; the order's events say whether it filled or was cancelled.
+ */
 export interface RefusedOutcome extends OutcomeBase {
   readonly type: 'refused';
   readonly rejection: Rejection;

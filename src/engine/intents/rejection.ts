@@ -33,7 +33,10 @@ export type RejectionRule =
   | 'margin_mode'
   | 'isolated_margin_amount'
   | 'cancel_target'
-  /** The cancel's order already filled or was cancelled: a race with the venue, nothing to do. */
+  /**
+   * The cancel's order already filled or was cancelled: a race with the venue, nothing to do. Also the
+   * outcome of a cancel the venue answered OrderNotFound (sent, but it found nothing open to cancel).
+   */
   | 'cancel_target_finished'
   // guards
   | 'kill_switch'

@@ -8,6 +8,7 @@ import type { InFlightTicket } from '../admission/inFlightActions.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { preTradeChecks } from '../checks/preTradeChecks.js';
 import { rejection, type Rejection } from '../intents/rejection.js';
+import { finishedCancelTarget } from './finishedCancelTarget.js';
 import { isUnconfirmed, sendWithPolicy, type SendResult } from './sendWithPolicy.js';
 import type { ResolvedAction } from './signedRequest.js';
 import type { WireAction } from './wireAction.js';
@@ -103,14 +104,22 @@ function outcomeOf(intent: Intent, action: ResolvedAction, result: SendResult, a
         hints: result.error.hints,
         atMs,
       };
-    case 'failed':
+    case 'failed': {
+      // A cancel that found its order already gone did what it wanted: not a failure (the tracker is left alone).
+      const finished = finishedCancelTarget(intent, action, result.error);
+      if (finished !== undefined) return refusedOutcome(intent, finished, atMs);
       return { intentId, strategy, kind, marketId, type: 'failed', error: errorSummary(result.error), atMs };
+    }
   }
 }
 
 /** A module function rather than a closure per intent: the refused outcome, the order settled as rejected. */
 function refused(intent: Intent, r: Rejection, deps: ExecutorDeps): IntentOutcome {
   if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket') deps.tracker.settle(intent.intentId, 'rejected');
+  return refusedOutcome(intent, r, deps.clock.now());
+}
+
+function refusedOutcome(intent: Intent, r: Rejection, atMs: number): IntentOutcome {
   return {
     intentId: intent.intentId,
     strategy: intent.strategy,
@@ -118,7 +127,7 @@ function refused(intent: Intent, r: Rejection, deps: ExecutorDeps): IntentOutcom
     marketId: intent.marketId,
     type: 'refused',
     rejection: r,
-    atMs: deps.clock.now(),
+    atMs,
   };
 }
 
@@ -186,6 +195,17 @@ async function resolveCancel(
       return rejection('cancel_target_finished', action.target.intentId, `the order is already ${order.state}`);
   } else {
     orderId = action.target.orderId;
+  }
+  // The venue answers a cancel in the wrong market with the same OrderNotFound as one of a finished
+  // order: refused here, so that answer can only mean "no longer open".
+  const tracked = deps.tracker.orderByOrderId(orderId);
+  if (tracked !== undefined && tracked.marketId !== action.market_id) {
+    return rejection(
+      'cancel_target',
+      orderId,
+      `the order is in market ${tracked.marketId}, not in market ${action.market_id}`,
+      'cancel it with the market it was placed in',
+    );
   }
   const resting = deps.tracker.restingIdOf(orderId) ?? (await deps.lookupRestingId(action.market_id, orderId));
   if (resting === undefined)

@@ -4,6 +4,7 @@ import type { RestClient } from '../../venue/rest/restClient.js';
 import { isFlatPosition, type Position } from '../../venue/schemas/restAccount.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import { readMarkets } from '../../venue/venueInfo.js';
 import { isNotRegisteredYet } from '../setup/waitForRegistration.js';
 
 export interface StatusOrder {
@@ -59,8 +60,7 @@ export async function readAccountStatus(options: {
 }): Promise<AccountStatus> {
   const { rest, account, signal } = options;
   const call = signal === undefined ? undefined : { signal };
-  const { markets: all } = await rest.markets(call);
-  const byId = new Map(all.map((m) => [Number(m.market_id), m]));
+  const byId = new Map((await readMarkets(rest, signal)).map((m) => [Number(m.market_id), m]));
   let balance: string | null = null;
   try {
     balance = (await rest.crossMarginBalance(account, call)).balance;

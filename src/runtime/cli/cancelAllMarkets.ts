@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { NonceConfig } from '../../engine/engineConfig.js';
 import { OneShotNonces, type NonceReservations } from '../../engine/oneShotNonces.js';
-import { readVenueSigning } from '../../engine/venueInfo.js';
+import { readVenueSigning } from '../../venue/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';

@@ -53,7 +53,6 @@ export class BotJournal implements JournalForBot {
   }
 
   async afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void> {
-    this.reconnects.gate(engine).register();
     this.subscriptions.add(
       recordTrackerEvents(
         this.journal,
@@ -68,9 +67,8 @@ export class BotJournal implements JournalForBot {
       ),
     );
     await Promise.all(this.startReport.toCancel.map((c) => engine.execute(reconcileCancel(c, this.o.clock.now()))));
-    this.subscriptions.add(
-      engine.reconnects$.subscribe(({ lostAtMs }) => this.reconnects.onReconnect(engine, lostAtMs)),
-    );
+    // Removed (its retries aborted) when the journal closes.
+    this.subscriptions.add(engine.addReconnectPart(this.reconnects.part(engine)));
   }
 
   storage(strategy: string): StrategyStorage {
@@ -83,7 +81,6 @@ export class BotJournal implements JournalForBot {
 
   close(): void {
     this.subscriptions.unsubscribe();
-    this.reconnects.stop();
     if (this.journal.db.open) {
       this.journal.endRun(this.o.runId, this.o.clock.now());
       this.journal.close();

@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import type { Logger } from '../../core/logger.js';
 import type { NoncePair } from '../../engine/nonces/noncePair.js';
+import type { ReconnectRetry } from '../../engine/reconnectReconciler.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { BotJournal } from './botJournal.js';
@@ -11,7 +12,6 @@ import type { Journal } from './journal.js';
 import { openJournal } from './openJournal.js';
 import { reconcileAtStart } from './reconcileAtStart.js';
 import type { UnknownOrderPolicy } from './reconcileWithVenue.js';
-import type { ReconnectRetry } from './reconnectReconciliation.js';
 import type { ReconciliationReport } from './reconciliationReport.js';
 
 export interface JournalForBotOptions {
@@ -53,14 +53,14 @@ export interface JournalForBot {
    */
   beforeStart(engine: Engine): void;
   /**
-   * After `engine.start()`: cancels unknown orders (policy cancel) and follows the engine's
-   * reconnects (`engine.reconnects$`). The reconnect reconciliation is one of the engine's trading
-   * conditions: while it runs, intents wait in the engine's admission gate; while it has failed,
-   * the engine is degraded.
+   * After `engine.start()`: cancels unknown orders (policy cancel) and adds the journal's
+   * reconciliation to the engine's reconnect reconciler (`engine.addReconnectPart`), after the
+   * engine's own. It is one of the engine's trading conditions: while it runs, intents wait in the
+   * engine's admission gate; while it has failed, the engine is degraded.
    */
   afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void>;
   storage(strategy: string): StrategyStorage;
-  /** Runs the reconnect reconciliation once, now (tests, and each attempt of the reconnect handler). */
+  /** Runs the reconnect reconciliation once, now, as each of its attempts after a reconnect does. */
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport>;
   close(): void;
 }

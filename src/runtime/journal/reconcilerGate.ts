@@ -1,7 +1,7 @@
 import type { TradingConditions } from '../../engine/admission/tradingConditions.js';
 
 /** The journal's name among the engine's reconcilers (in the reasons strategies and logs see). */
-const RECONCILER = 'journal';
+export const JOURNAL_RECONCILER = 'journal';
 
 /**
  * The journal's reconnect reconciliation as one of the engine's trading conditions: while it runs,
@@ -15,16 +15,12 @@ export class ReconcilerGate {
     private readonly attempts: number,
   ) {}
 
-  register(): void {
-    this.conditions.registerReconciler(RECONCILER);
-  }
-
   running(): void {
-    this.conditions.reconcileStarted(RECONCILER);
+    this.conditions.reconcileStarted(JOURNAL_RECONCILER);
   }
 
   succeeded(): void {
-    this.conditions.reconcileSucceeded(RECONCILER);
+    this.conditions.reconcileSucceeded(JOURNAL_RECONCILER);
   }
 
   /**
@@ -38,6 +34,6 @@ export class ReconcilerGate {
         : attempt < this.attempts
           ? `the bot retries reconciliation shortly (attempt ${attempt + 1} of ${this.attempts})`
           : `reconciliation failed ${this.attempts} times: the bot retries at the next reconnect`;
-    this.conditions.reconcileFailed(RECONCILER, reason, [hint]);
+    this.conditions.reconcileFailed(JOURNAL_RECONCILER, reason, [hint]);
   }
 }

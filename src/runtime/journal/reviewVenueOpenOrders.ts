@@ -2,6 +2,7 @@ import { multiplyUnits } from '../../core/decimal.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import { readMarkets } from '../../venue/venueInfo.js';
 import { placementClientOrderId } from './inFlightPlacement.js';
 import type { UnknownOrderPolicy } from './reconcileWithVenue.js';
 import type { ReconciliationRun } from './reconciliationRun.js';
@@ -64,7 +65,7 @@ function unknownOrderAction(
 }
 
 async function readMarketConfigs(rest: Pick<RestClient, 'markets'>): Promise<MarketConfigs> {
-  return new Map((await rest.markets()).markets.map((m) => [Number(m.market_id), m.config]));
+  return new Map((await readMarkets(rest)).map((m) => [Number(m.market_id), m.config]));
 }
 
 function adopt(run: ReconciliationRun, v: OpenOrder, marketId: number, strategy: string, config: Grid): void {

@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { OneShotNonces, type NonceReservations } from '../../engine/oneShotNonces.js';
-import { readVenueSigning } from '../../engine/venueInfo.js';
+import { readVenueSigning } from '../../venue/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import { signTypedStruct } from '../../protocol/typedSignatures.js';
 import type { RestClient } from '../../venue/rest/restClient.js';

@@ -1,5 +1,5 @@
 import type { Address } from '../../core/address.js';
-import { readVenueSigning } from '../../engine/venueInfo.js';
+import { readVenueSigning } from '../../venue/venueInfo.js';
 import { runOnce } from '../startup/untilDeadline.js';
 import { awaitRegistration, fundIfNeeded, probeTrading, type AccountFunding } from './accountRegistration.js';
 import { grantJwtAccess, type JwtAccess } from './jwtAccess.js';

@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { NonceReservations } from '../../engine/oneShotNonces.js';
-import type { VenueSigning } from '../../engine/venueInfo.js';
+import type { VenueSigning } from '../../venue/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { TradingProbe } from './confirmTradable.js';

@@ -39,8 +39,3 @@ export function wsAuthenticatorFromRest(deps: {
       (await deps.rest.sessionKeyStatus({ account: deps.account, signer: signerAddress })).status,
   };
 }
-
-/** Market ids for `knownMarketIds`, read from GET /v1/markets. */
-export function knownMarketIdsFromRest(rest: Pick<RestClient, 'markets'>): () => Promise<number[]> {
-  return async () => (await rest.markets()).markets.map((market) => Number(market.market_id));
-}

@@ -4,7 +4,7 @@ import { createRestClient, type RestClient } from '../../../src/venue/rest/restC
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
 import type { SigningContext } from '../../../src/protocol/signingContext.js';
-import { readVenueSigning } from '../../../src/engine/venueInfo.js';
+import { readVenueSigning } from '../../../src/venue/venueInfo.js';
 import { registerSigner } from '../../../src/runtime/setup/registerSigner.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { signTypedStruct } from '../../../src/protocol/typedSignatures.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { parseNonceState, type NoncePair } from '../../../src/engine/nonces/noncePair.js';
-import { readVenueSigning } from '../../../src/engine/venueInfo.js';
+import { readVenueSigning } from '../../../src/venue/venueInfo.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { cancelAllMarkets } from '../../../src/runtime/cli/cancelAllMarkets.js';
 import { runCli } from '../../../src/runtime/cli/runCli.js';

@@ -8,7 +8,7 @@ import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { CliIo } from '../../../src/runtime/cli/cliIo.js';
-import { readVenueSigning } from '../../../src/engine/venueInfo.js';
+import { readVenueSigning } from '../../../src/venue/venueInfo.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
 import type { PlaceOrderRequestWire } from '../../../src/venue/schemas/restOrders.js';

@@ -3,7 +3,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/engineConfig.js';
 import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
-import { ReconcilerGate } from '../../../src/runtime/journal/reconcilerGate.js';
+import { JOURNAL_RECONCILER, ReconcilerGate } from '../../../src/runtime/journal/reconcilerGate.js';
 
 const opening = placeLimit({ strategy: 's', marketId: 1, intentId: 'o', side: 'buy', size: '1', price: '100' });
 
@@ -17,7 +17,7 @@ describe('ReconcilerGate', () => {
   it('holds intents while the journal reconciles and lets them through once it succeeded', () => {
     const conditions = new TradingConditions(new ManualClock());
     const gate = new ReconcilerGate(conditions, 8);
-    gate.register();
+    conditions.registerReconciler(JOURNAL_RECONCILER);
     gate.running();
     expect(conditions.state).toMatchObject({
       mode: 'degraded',
@@ -32,7 +32,7 @@ describe('ReconcilerGate', () => {
   it('refuses with the failure as the reason and says what comes next: the next attempt, or the next reconnect', () => {
     const conditions = new TradingConditions(new ManualClock());
     const gate = new ReconcilerGate(conditions, 3);
-    gate.register();
+    conditions.registerReconciler(JOURNAL_RECONCILER);
     gate.failed('reconciliation after a reconnect failed (timeout)', 1);
     expect(conditions.state.reasons).toEqual(['reconciliation after a reconnect failed (timeout)']);
     expect(refusalHints(conditions)).toEqual(['the bot retries reconciliation shortly (attempt 2 of 3)']);

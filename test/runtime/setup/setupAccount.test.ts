@@ -13,7 +13,7 @@ import { registerSigner } from '../../../src/runtime/setup/registerSigner.js';
 import { revokeSigner } from '../../../src/runtime/setup/revokeSigner.js';
 import { setupAccount, type SetupAccountOptions } from '../../../src/runtime/setup/setupAccount.js';
 import { SetupError } from '../../../src/runtime/setup/setupError.js';
-import { readVenueSigning } from '../../../src/engine/venueInfo.js';
+import { readVenueSigning } from '../../../src/venue/venueInfo.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';
 

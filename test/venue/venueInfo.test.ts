@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readVenueSigning, VenueInfo } from '../../src/engine/venueInfo.js';
+import { readMarkets, readVenueSigning, VenueInfo } from '../../src/venue/venueInfo.js';
 import { createSigningContext } from '../../src/protocol/signingContext.js';
 import { parseDomain } from '../../src/protocol/domain.js';
 import type { RestClient } from '../../src/venue/rest/restClient.js';
@@ -71,6 +71,19 @@ describe('readVenueSigning', () => {
     const signing = await readVenueSigning(rest, signal);
     expect(signing.operatorHub).toBeUndefined();
     expect(calls.map((c) => c.options?.signal)).toEqual([signal, signal]);
+  });
+});
+
+describe('readMarkets', () => {
+  it('returns the market records, passing the caller signal when there is one and no options otherwise', async () => {
+    const { calls, rest } = fakeVenue();
+    const signal = new AbortController().signal;
+    expect((await readMarkets(rest, signal)).map((m) => m.market_id)).toEqual(['1', '2']);
+    await readMarkets(rest);
+    expect(calls).toEqual([
+      { read: 'markets', options: { signal } },
+      { read: 'markets', options: undefined },
+    ]);
   });
 });
 

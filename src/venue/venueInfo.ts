@@ -1,8 +1,8 @@
 import type { Address } from '../core/address.js';
 import { parseDomain } from '../protocol/domain.js';
 import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
-import type { RestClient } from '../venue/rest/restClient.js';
-import type { Market } from '../venue/schemas/restMarkets.js';
+import type { RestClient } from './rest/restClient.js';
+import type { Market } from './schemas/restMarkets.js';
 
 /** What signing needs from the venue: the EIP-712 domain with the permit target, and the operator hub. */
 export interface VenueSigning {
@@ -33,6 +33,16 @@ export async function readVenueSigning(rest: SigningRest, signal?: AbortSignal):
   return { context, operatorHub: system.addresses.operator_hub };
 }
 
+type MarketsRest = Pick<RestClient, 'markets'>;
+
+/**
+ * The market records (GET /v1/markets), read fresh: the one place the venue's markets are read, by
+ * `VenueInfo` for the engine and directly by the commands and the reconciliation that have no engine.
+ */
+export async function readMarkets(rest: MarketsRest, signal?: AbortSignal): Promise<readonly Market[]> {
+  return (await rest.markets(signal === undefined ? undefined : { signal })).markets;
+}
+
 /**
  * The venue as the engine knows it: the signing info and the market records, each read at start and
  * read again on demand (signing after SignerNotAuthorized, markets by the runtime). Live marks from
@@ -45,7 +55,7 @@ export class VenueInfo {
   /** Live marks newer than their market's record in `marketsById` (see `market`). */
   private readonly freshMarks = new Map<number, string>();
 
-  constructor(private readonly rest: SigningRest & Pick<RestClient, 'markets'>) {}
+  constructor(private readonly rest: SigningRest & MarketsRest) {}
 
   /** The last signing info read, or undefined before the first `refreshSigning`. */
   get signing(): VenueSigning | undefined {
@@ -65,7 +75,7 @@ export class VenueInfo {
 
   /** Reads the markets again: their records replace the old ones, live marks included. */
   async refreshMarkets(signal?: AbortSignal): Promise<readonly Market[]> {
-    const { markets } = await this.rest.markets(signal === undefined ? undefined : { signal });
+    const markets = await readMarkets(this.rest, signal);
     this.marketsById = new Map(markets.map((m) => [Number(m.market_id), m]));
     this.freshMarks.clear();
     return markets;

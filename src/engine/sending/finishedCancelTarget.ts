@@ -1,0 +1,26 @@
+import { VenueError } from '../../venue/venueError.js';
+import type { Intent } from '../intents/intents.js';
+import { rejection, type Rejection } from '../intents/rejection.js';
+import type { ResolvedAction } from './signedRequest.js';
+
+/**
+ * A cancel the venue answered `OrderNotFound`: the order was no longer open when the cancel
+ * arrived (it filled, expired or was cancelled first, a normal race in live trading). The spec
+ * shows no error for it; the simulator reverts `CancelOrder reverted: OrderNotFound(<resting id>)`
+ * (docs/spec-gaps.md). The order is off the book, which is what the cancel wanted, so this is the
+ * same `cancel_target_finished` refusal as when the tracker already knew, never a failure.
+ *
+ * Only whether the order is open is known here, not its fate: the orders and fills channels (or a
+ * reconciliation's history read) say whether it filled or was cancelled, so the caller must leave
+ * the tracker as it is. Undefined for any other answer or action.
+ */
+export function finishedCancelTarget(intent: Intent, action: ResolvedAction, error: unknown): Rejection | undefined {
+  if (action.action !== 'cancelOrder' || intent.kind !== 'cancel') return undefined;
+  if (!(error instanceof VenueError) || error.errorName !== 'OrderNotFound') return undefined;
+  return rejection(
+    'cancel_target_finished',
+    'intentId' in intent.target ? intent.target.intentId : action.order_id,
+    `the venue has no open order ${action.order_id} (OrderNotFound): it already filled or was cancelled`,
+    'nothing to cancel; the order events (filled or cancelled) follow from the venue feeds',
+  );
+}

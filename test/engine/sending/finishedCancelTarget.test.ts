@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src/core/clock.js';
+import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
+import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
+import type { ActionSender } from '../../../src/engine/sending/actionSender.js';
+import { executeIntent, type ExecutorDeps } from '../../../src/engine/sending/executor.js';
+import { finishedCancelTarget } from '../../../src/engine/sending/finishedCancelTarget.js';
+import type { SignedRequest } from '../../../src/engine/sending/signedRequest.js';
+import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
+import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
+import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
+import { parseDomain } from '../../../src/protocol/domain.js';
+import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
+import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
+import { createSigningContext } from '../../../src/protocol/signingContext.js';
+import { VenueError } from '../../../src/venue/venueError.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000a1';
+/** Wide id 0xf2 in its first 8 bytes: resting id 0x79 (121). */
+const ORDER_ID = '0x00000000000000f2aa';
+const context = createSigningContext(
+  parseDomain({
+    name: 'Perps',
+    version: '1',
+    chain_id: '31337',
+    verifying_contract: '0x00000000000000000000000000000000000000c1',
+  }),
+  '0x00000000000000000000000000000000000000d1',
+);
+const signer = fastPrivateKeySigner(`0x${'11'.repeat(32)}`);
+
+function cancelRevert(errorName: string): VenueError {
+  return new VenueError({
+    httpStatus: 400,
+    rawBody: JSON.stringify({
+      error: { code: 'FailedPrecondition', message: `FailedPrecondition: CancelOrder reverted: ${errorName}(121)` },
+    }),
+    endpoint: 'POST /v1/orders/cancel',
+  });
+}
+
+const fixedClock: Clock = { now: () => 1_700_000_000_000, sleep: async () => undefined };
+
+/** An engine's executor whose tracker holds order `m-1` open in market 1, and a venue that answers `answer`. */
+function executorWith(answer: () => Error) {
+  const tracker = new OrderTracker();
+  tracker.pending({ intentId: 'm-1', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '66000' });
+  tracker.placed('m-1', ORDER_ID);
+  const sent: SignedRequest[] = [];
+  const sender: ActionSender = {
+    async send(request) {
+      sent.push(request);
+      throw answer();
+    },
+  };
+  const deps: ExecutorDeps = {
+    account: ACCOUNT,
+    config: withEngineDefaults({}),
+    selectors: SPEC_SELECTORS,
+    auth: {
+      mode: 'permit',
+      context: () => context,
+      signer,
+      allocator: new NonceAllocator(ACCOUNT, { anchor: 10n, bitmap: 0n }),
+    },
+    sender,
+    tracker,
+    clock: fixedClock,
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+    journal: NO_JOURNAL,
+    market: () => undefined,
+    guard: async () => undefined,
+    readNonceState: async () => ({ anchor: 10n, bitmap: 0n }),
+    lookupRestingId: async () => undefined,
+    readLandingEvidence: async () => ({ kind: 'cannot_tell', detail: 'no venue in this test' }),
+    onSignerNotAuthorized: () => undefined,
+    permitDeadlineSeconds: 60,
+  };
+  return { deps, tracker, sent };
+}
+
+const cancelM1 = (marketId = 1) => cancel({ intentId: 'c-1', strategy: 's', marketId, target: { intentId: 'm-1' } });
+
+describe('a cancel whose order is no longer open on the venue', () => {
+  it('answered OrderNotFound is refused as cancel_target_finished, not failed, and the tracker keeps its view', async () => {
+    const { deps, tracker, sent } = executorWith(() => cancelRevert('OrderNotFound'));
+    const outcome = await executeIntent(cancelM1(), deps);
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.body).toMatchObject({ order_id: ORDER_ID });
+    expect(outcome).toEqual({
+      intentId: 'c-1',
+      strategy: 's',
+      kind: 'cancel',
+      marketId: 1,
+      type: 'refused',
+      rejection: {
+        rule: 'cancel_target_finished',
+        value: 'm-1',
+        reason: `the venue has no open order ${ORDER_ID} (OrderNotFound): it already filled or was cancelled`,
+        hints: ['nothing to cancel; the order events (filled or cancelled) follow from the venue feeds'],
+      },
+      atMs: 1_700_000_000_000,
+    });
+    // Filled or cancelled is the feeds' to say: a fill arriving now must still be able to fill it.
+    expect(tracker.order('m-1')?.state).toBe('open');
+  });
+
+  it('any other revert of the cancel (NotOrderOwner) is still a failure', async () => {
+    const { deps, tracker } = executorWith(() => cancelRevert('NotOrderOwner'));
+    const outcome = await executeIntent(cancelM1(), deps);
+    expect(outcome.type === 'failed' && outcome.error.message).toMatch(/NotOrderOwner\(121\)/);
+    expect(tracker.order('m-1')?.state).toBe('open');
+  });
+
+  it('a cancel naming another market than the order is refused before sending (the venue would answer OrderNotFound)', async () => {
+    const { deps, sent } = executorWith(() => cancelRevert('OrderNotFound'));
+    const outcome = await executeIntent(cancelM1(2), deps);
+    expect(sent).toHaveLength(0);
+    expect(outcome.type === 'refused' && outcome.rejection).toMatchObject({
+      rule: 'cancel_target',
+      value: ORDER_ID,
+      reason: 'the order is in market 1, not in market 2',
+    });
+  });
+
+  it('finishedCancelTarget names the order id for a cancel by order id, and ignores other actions and errors', () => {
+    const byOrderId = cancel({ intentId: 'c-2', strategy: 's', marketId: 1, target: { orderId: ORDER_ID } });
+    const resolved = { action: 'cancelOrder', market_id: 1, order_id: ORDER_ID, resting_order_id: 121n } as const;
+    expect(finishedCancelTarget(byOrderId, resolved, cancelRevert('OrderNotFound'))).toMatchObject({
+      rule: 'cancel_target_finished',
+      value: ORDER_ID,
+    });
+    expect(finishedCancelTarget(byOrderId, resolved, cancelRevert('NotOrderOwner'))).toBeUndefined();
+    expect(finishedCancelTarget(byOrderId, resolved, new Error('OrderNotFound(121)'))).toBeUndefined();
+    const place = placeLimit({ intentId: 'p-1', strategy: 's', marketId: 1, side: 'buy', size: '0.001', price: '1' });
+    const placement = {
+      action: 'placeOrder',
+      order: {
+        market_id: 1,
+        size_steps: 1,
+        price_ticks: 10,
+        side: 0,
+        post_only: false,
+        reduce_only: false,
+        stp_mode: 0,
+        order_type: 1,
+        time_in_force: 0,
+      },
+      size: '0.001',
+      price: '1',
+    } as const;
+    expect(finishedCancelTarget(place, placement, cancelRevert('OrderNotFound'))).toBeUndefined();
+  });
+});
