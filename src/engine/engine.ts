@@ -15,12 +15,12 @@ import { SessionPnl } from './tracking/sessionPnl.js';
 import type { PnlSnapshot } from './guards/killSwitch.js';
 import { ClientOrderIds } from './intents/clientOrderIds.js';
 import { executeIntent, type ExecutorDeps } from './sending/executor.js';
-import type { FeedLostError } from './feedLostError.js';
+import type { FeedLostError } from './connection/feedLostError.js';
 import { AdmissionGate } from './admission/admissionGate.js';
 import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
 import { InFlightActions } from './admission/inFlightActions.js';
 import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
-import type { TradingStoppedError, StopCause } from './tradingStoppedError.js';
+import type { TradingStoppedError, StopCause } from './stopping/tradingStoppedError.js';
 import type { IntentOutcome } from './intents/intentOutcome.js';
 import { cancel as cancelIntent, cancelAll as cancelAllIntent } from './intents/intentBuilders.js';
 import { isPlaceIntent, type Intent } from './intents/intents.js';
@@ -31,18 +31,18 @@ import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
 import { rejection, type Rejection } from './intents/rejection.js';
 import { readVenueSnapshot } from './tracking/venueSnapshot.js';
-import { CloseBeforeSwitch } from './closeBeforeSwitch.js';
-import { DegradedModeWatch } from './degradedModeWatch.js';
-import { FeedFollower, type EngineFeeds, type FeedTargets } from './feedFollower.js';
-import { openNonceAllocator } from './openNonceAllocator.js';
-import { ReconnectReconciler, type ReconnectPart } from './reconnectReconciler.js';
-import { SignerRefusal } from './signerRefusal.js';
-import { SnapshotReconnectPart } from './snapshotReconnectPart.js';
-import { TradingStop } from './tradingStop.js';
+import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
+import { DegradedModeWatch } from './connection/degradedModeWatch.js';
+import { FeedFollower, type EngineFeeds, type FeedTargets } from './connection/feedFollower.js';
+import { openNonceAllocator } from './nonces/openNonceAllocator.js';
+import { ReconnectReconciler, type ReconnectPart } from './connection/reconnectReconciler.js';
+import { SignerRefusal } from './stopping/signerRefusal.js';
+import { SnapshotReconnectPart } from './connection/snapshotReconnectPart.js';
+import { TradingStop } from './stopping/tradingStop.js';
 import { VenueInfo } from '../venue/venueInfo.js';
 import type { Logger } from '../core/logger.js';
 
-export type { EngineFeeds } from './feedFollower.js';
+export type { EngineFeeds } from './connection/feedFollower.js';
 
 export interface EngineHooks {
   /** A feed failed for good (also reported through `onStopped`). */

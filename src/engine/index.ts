@@ -2,7 +2,7 @@ export { Engine, type EngineOptions } from './engine.js';
 export { withEngineDefaults } from './engineConfig.js';
 export { dryRunSender, venueSender } from './sending/actionSender.js';
 export { JwtSession } from './sending/jwtSession.js';
-export { FeedLostError } from './feedLostError.js';
+export { FeedLostError } from './connection/feedLostError.js';
 export {
   adjustIsolatedMargin,
   cancel,

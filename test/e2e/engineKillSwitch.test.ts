@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
-import { FeedLostError } from '../../src/engine/feedLostError.js';
+import { FeedLostError } from '../../src/engine/connection/feedLostError.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { SignedRequest } from '../../src/engine/sending/signedRequest.js';

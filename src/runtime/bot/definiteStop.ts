@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger.js';
-import { FeedLostError } from '../../engine/feedLostError.js';
-import type { TradingStoppedError } from '../../engine/tradingStoppedError.js';
+import { FeedLostError } from '../../engine/connection/feedLostError.js';
+import type { TradingStoppedError } from '../../engine/stopping/tradingStoppedError.js';
 
 /**
  * A lost connection only degrades the engine (it resumes by itself). A definite condition (a feed

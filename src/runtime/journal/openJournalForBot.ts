@@ -4,7 +4,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import type { Logger } from '../../core/logger.js';
 import type { NoncePair } from '../../engine/nonces/noncePair.js';
-import type { ReconnectRetry } from '../../engine/reconnectReconciler.js';
+import type { ReconnectRetry } from '../../engine/connection/reconnectReconciler.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { BotJournal } from './botJournal.js';

@@ -1,5 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
-import type { ReconnectPart, ReconnectRetry } from '../../engine/reconnectReconciler.js';
+import type { ReconnectPart, ReconnectRetry } from '../../engine/connection/reconnectReconciler.js';
 import type { Journal } from './journal.js';
 import type { JournalForBotOptions } from './openJournalForBot.js';
 import { reconcileCancel } from './reconcileCancel.js';

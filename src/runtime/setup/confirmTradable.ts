@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { exponentialBackoff, withRetry, type RetryOptions } from '../../core/withRetry.js';
-import { OneShotNonces, type NonceReservations } from '../../engine/oneShotNonces.js';
+import { OneShotNonces, type NonceReservations } from '../../engine/nonces/oneShotNonces.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';

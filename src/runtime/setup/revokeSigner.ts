@@ -1,6 +1,6 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import { OneShotNonces, type NonceReservations } from '../../engine/oneShotNonces.js';
+import { OneShotNonces, type NonceReservations } from '../../engine/nonces/oneShotNonces.js';
 import { readVenueSigning } from '../../venue/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import { signTypedStruct } from '../../protocol/typedSignatures.js';

@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
 import { checkUint } from '../../core/integerRange.js';
-import type { OneShotNonces } from '../../engine/oneShotNonces.js';
+import type { OneShotNonces } from '../../engine/nonces/oneShotNonces.js';
 import { buildSignedRequest } from '../../engine/sending/signedRequest.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';

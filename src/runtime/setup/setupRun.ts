@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { NonceReservations } from '../../engine/oneShotNonces.js';
+import type { NonceReservations } from '../../engine/nonces/oneShotNonces.js';
 import type { VenueSigning } from '../../venue/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { RestClient } from '../../venue/rest/restClient.js';

@@ -1,6 +1,6 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import type { NonceReservations } from '../../engine/oneShotNonces.js';
+import type { NonceReservations } from '../../engine/nonces/oneShotNonces.js';
 import { journalEngineHooks } from '../journal/journalEngineHooks.js';
 import { openJournal } from '../journal/openJournal.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FeedLostError } from '../../../src/engine/feedLostError.js';
-import { TradingStoppedError } from '../../../src/engine/tradingStoppedError.js';
+import { FeedLostError } from '../../../src/engine/connection/feedLostError.js';
+import { TradingStoppedError } from '../../../src/engine/stopping/tradingStoppedError.js';
 import { DefiniteStop } from '../../../src/runtime/bot/definiteStop.js';
 
 function setup() {

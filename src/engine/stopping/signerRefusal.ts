@@ -1,6 +1,6 @@
 import type { TradingStop } from './tradingStop.js';
-import type { VenueInfo } from '../venue/venueInfo.js';
-import type { Logger } from '../core/logger.js';
+import type { VenueInfo } from '../../venue/venueInfo.js';
+import type { Logger } from '../../core/logger.js';
 
 /**
  * The venue refusing our signer (SignerNotAuthorized). Trading stops at once; the refusal is

@@ -1,8 +1,8 @@
-import type { Address } from '../core/address.js';
-import type { RestClient } from '../venue/rest/restClient.js';
-import type { NonceConfig } from './engineConfig.js';
-import { NonceAllocator } from './nonces/nonceAllocator.js';
-import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
+import type { Address } from '../../core/address.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
+import type { NonceConfig } from '../engineConfig.js';
+import { NonceAllocator } from './nonceAllocator.js';
+import { parseNonceState, type NoncePair } from './noncePair.js';
 
 export interface NonceAllocatorSource {
   readonly rest: Pick<RestClient, 'nonceState'>;

@@ -1,7 +1,7 @@
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import { exponentialBackoff, withRetry } from '../core/withRetry.js';
-import type { TradingConditions } from './admission/tradingConditions.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
+import type { TradingConditions } from '../admission/tradingConditions.js';
 
 /** Attempts of one part after a reconnect (the first included; may be infinite) and their exponential backoff. */
 export interface ReconnectRetry {

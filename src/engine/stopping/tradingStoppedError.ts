@@ -1,4 +1,4 @@
-import { PerpbotError } from '../core/perpbotError.js';
+import { PerpbotError } from '../../core/perpbotError.js';
 
 /**
  * Why trading stopped for good (the metric label and the log's `cause`):

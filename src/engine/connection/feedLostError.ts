@@ -1,4 +1,4 @@
-import { PerpbotError } from '../core/perpbotError.js';
+import { PerpbotError } from '../../core/perpbotError.js';
 
 /**
  * A venue feed the engine follows failed for good (a private channel whose authentication cannot

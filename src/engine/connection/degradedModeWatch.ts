@@ -1,10 +1,10 @@
 import { Subscription } from 'rxjs';
-import type { Clock } from '../core/clock.js';
-import { OutageWatch } from './admission/outageWatch.js';
-import type { TradingConditions, TradingState } from './admission/tradingConditions.js';
-import type { DegradedConfig } from './engineConfig.js';
-import type { TradingStop } from './tradingStop.js';
-import type { Logger } from '../core/logger.js';
+import type { Clock } from '../../core/clock.js';
+import { OutageWatch } from '../admission/outageWatch.js';
+import type { TradingConditions, TradingState } from '../admission/tradingConditions.js';
+import type { DegradedConfig } from '../engineConfig.js';
+import type { TradingStop } from '../stopping/tradingStop.js';
+import type { Logger } from '../../core/logger.js';
 
 /**
  * Watches the engine's degraded periods: one log line when a period begins and one when it ends

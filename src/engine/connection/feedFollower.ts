@@ -1,19 +1,19 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { OracleMessage } from '../venue/schemas/wsFramesOracle.js';
+import type { OracleMessage } from '../../venue/schemas/wsFramesOracle.js';
 import type {
   AccountMessage,
   FillsMessage,
   OrdersMessage,
   PositionsMessage,
-} from '../venue/schemas/wsFramesPrivate.js';
-import { SignerNotActiveError } from '../venue/ws/venueWsError.js';
-import type { ConnectionStatusView } from './admission/followConnection.js';
+} from '../../venue/schemas/wsFramesPrivate.js';
+import { SignerNotActiveError } from '../../venue/ws/venueWsError.js';
+import type { ConnectionStatusView } from '../admission/followConnection.js';
 import { FeedLostError } from './feedLostError.js';
-import type { SessionPnl } from './tracking/sessionPnl.js';
-import type { OrderTracker } from './tracking/orderTracker.js';
-import type { TradingStop } from './tradingStop.js';
-import type { StopCause } from './tradingStoppedError.js';
-import type { Logger } from '../core/logger.js';
+import type { SessionPnl } from '../tracking/sessionPnl.js';
+import type { OrderTracker } from '../tracking/orderTracker.js';
+import type { TradingStop } from '../stopping/tradingStop.js';
+import type { StopCause } from '../stopping/tradingStoppedError.js';
+import type { Logger } from '../../core/logger.js';
 
 /** The venue's feeds the engine keeps its state from. */
 export interface EngineFeeds {

@@ -1,6 +1,6 @@
-import type { TradingConditions } from './admission/tradingConditions.js';
+import type { TradingConditions } from '../admission/tradingConditions.js';
 import { TradingStoppedError, type StopCause } from './tradingStoppedError.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../../core/logger.js';
 
 /**
  * Stopping trading for a definite reason (a feed lost for good, a refused signer, an outage too

@@ -1,5 +1,5 @@
-import type { Logger } from '../core/logger.js';
-import type { TradingConditions } from './admission/tradingConditions.js';
+import type { Logger } from '../../core/logger.js';
+import type { TradingConditions } from '../admission/tradingConditions.js';
 import type { ReconnectPart, ReconnectRetry } from './reconnectReconciler.js';
 
 /** The engine's name among the reconcilers of the trading conditions. */

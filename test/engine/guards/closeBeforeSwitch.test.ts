@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/core/clock.js';
-import { CloseBeforeSwitch } from '../../src/engine/closeBeforeSwitch.js';
-import { setMarginMode } from '../../src/engine/intents/intentBuilders.js';
-import type { Intent } from '../../src/engine/intents/intents.js';
-import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import { ManualClock } from '../../../src/core/clock.js';
+import { CloseBeforeSwitch } from '../../../src/engine/guards/closeBeforeSwitch.js';
+import { setMarginMode } from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
+import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 
 const SWITCH = setMarginMode({
   intentId: 's1',

@@ -1,9 +1,9 @@
-import type { Clock } from '../core/clock.js';
-import { compareDecimals } from '../core/decimal.js';
-import { closePosition } from './intents/intentBuilders.js';
-import type { IntentOutcome } from './intents/intentOutcome.js';
-import type { Intent } from './intents/intents.js';
-import type { OrderTracker } from './tracking/orderTracker.js';
+import type { Clock } from '../../core/clock.js';
+import { compareDecimals } from '../../core/decimal.js';
+import { closePosition } from '../intents/intentBuilders.js';
+import type { IntentOutcome } from '../intents/intentOutcome.js';
+import type { Intent } from '../intents/intents.js';
+import type { OrderTracker } from '../tracking/orderTracker.js';
 
 /** Polls of the position after the close, and how often the position is read from REST among them. */
 const FLAT_POLLS = 100;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/core/clock.js';
-import { TradingConditions } from '../../src/engine/admission/tradingConditions.js';
-import { ReconnectReconciler, type ReconnectPart } from '../../src/engine/reconnectReconciler.js';
-import { SnapshotReconnectPart } from '../../src/engine/snapshotReconnectPart.js';
+import { ManualClock } from '../../../src/core/clock.js';
+import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
+import { ReconnectReconciler, type ReconnectPart } from '../../../src/engine/connection/reconnectReconciler.js';
+import { SnapshotReconnectPart } from '../../../src/engine/connection/snapshotReconnectPart.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 

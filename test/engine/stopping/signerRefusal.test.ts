@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SignerRefusal } from '../../src/engine/signerRefusal.js';
-import type { StopCause } from '../../src/engine/tradingStoppedError.js';
+import { SignerRefusal } from '../../../src/engine/stopping/signerRefusal.js';
+import type { StopCause } from '../../../src/engine/stopping/tradingStoppedError.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 

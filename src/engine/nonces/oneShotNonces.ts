@@ -1,8 +1,8 @@
-import { PerpbotError } from '../core/perpbotError.js';
-import { hasNoDefiniteAnswer } from '../venue/venueTransportError.js';
+import { PerpbotError } from '../../core/perpbotError.js';
+import { hasNoDefiniteAnswer } from '../../venue/venueTransportError.js';
 import { openNonceAllocator, type NonceAllocatorSource } from './openNonceAllocator.js';
-import type { NonceAllocator } from './nonces/nonceAllocator.js';
-import { MAX_NONCE_ANCHOR, MAX_NONCE_BIT, type NoncePair } from './nonces/noncePair.js';
+import type { NonceAllocator } from './nonceAllocator.js';
+import { MAX_NONCE_ANCHOR, MAX_NONCE_BIT, type NoncePair } from './noncePair.js';
 
 /**
  * The durable record of the pairs handed out for an account, as the bot keeps it (its journal):

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { OneShotNonces, type NonceReservations } from '../../src/engine/oneShotNonces.js';
-import { MAX_NONCE_ANCHOR, type NoncePair } from '../../src/engine/nonces/noncePair.js';
-import type { RestClient } from '../../src/venue/rest/restClient.js';
-import { VenueTransportError } from '../../src/venue/venueTransportError.js';
+import { OneShotNonces, type NonceReservations } from '../../../src/engine/nonces/oneShotNonces.js';
+import { MAX_NONCE_ANCHOR, type NoncePair } from '../../../src/engine/nonces/noncePair.js';
+import type { RestClient } from '../../../src/venue/rest/restClient.js';
+import { VenueTransportError } from '../../../src/venue/venueTransportError.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
 const ANCHOR = 7n;
