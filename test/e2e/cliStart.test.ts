@@ -89,7 +89,8 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
   it('sets up a throwaway account, trades, and on SIGINT cancels its orders and stops cleanly with exit code 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
     const config = join(dir, 'start.yaml');
-    await writeFile(config, CONFIG);
+    // Run from the repository as `npm start` is, with the journal in the test's own directory.
+    await writeFile(config, `${CONFIG}journal: { path: ${join(dir, 'journal.sqlite')} }\n`);
     const { command, args } = npmScript('start');
     // `npm start -- --config F`.
     const { code, stderr, lines, messages } = await runUntil(
