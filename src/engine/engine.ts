@@ -41,6 +41,7 @@ import { SnapshotReconnectPart } from './connection/snapshotReconnectPart.js';
 import { TradingStop } from './stopping/tradingStop.js';
 import { VenueInfo } from '../venue/venueInfo.js';
 import type { Logger } from '../core/logger.js';
+import { detach } from '../core/detach.js';
 
 export type { EngineFeeds } from './connection/feedFollower.js';
 
@@ -164,7 +165,10 @@ export class Engine {
       accountState: () => this.tracker.accountState(),
       conditions: { verdict: (intent) => this.conditions.verdict(intent, degraded) },
       closePosition: (intent) => this.closer.close(intent),
-      onKillSwitchTripped: (reason) => void this.onKillSwitch(reason),
+      onKillSwitchTripped: (reason) =>
+        detach(this.onKillSwitch(reason), (err) =>
+          this.options.log.error({ err, reason }, 'kill switch: cancelling the orders failed; cancel them by hand'),
+        ),
     });
   }
 
@@ -289,7 +293,9 @@ export class Engine {
       followConnection(connection, this.conditions, () => {
         // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
         const lostAtMs = this.conditions.state.sinceMs;
-        void this.reconnectReconciler.reconnected(lostAtMs);
+        detach(this.reconnectReconciler.reconnected(lostAtMs), (err) =>
+          this.options.log.error({ err }, 'reconciliation after a reconnect failed; trading stays degraded'),
+        );
         this.reconnectSubject.next({ lostAtMs });
       }),
     );
@@ -326,7 +332,9 @@ export class Engine {
 
   /** Queues an intent; its outcome arrives on `outcomes$`. */
   submit(intent: Intent): void {
-    void this.execute(intent);
+    detach(this.execute(intent), (err) =>
+      this.options.log.error({ err, intentId: intent.intentId }, 'intent ended without an outcome'),
+    );
   }
 
   /** Runs an intent to its terminal outcome (also published on `outcomes$`). */
@@ -473,7 +481,7 @@ export class Engine {
       log: o.log,
       journal: this.journal,
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
-      market: (id) => this.venue.market(id),
+      market: (id) => this.venue.checkedMarket(id),
       guard: (intent, state) => this.gate.admit(intent, this.abort.signal, state),
       guardNow: (intent, state) => this.gate.admitNow(intent, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),

@@ -8,6 +8,7 @@ import { resolveSimOptions, type StartSimOptions } from './simOptions.js';
 import { SimRuntime } from './simRuntime.js';
 import { attachSimWebSocket, type SimWebSocket } from './ws/attachSimWebSocket.js';
 import { WsFaultSchedule } from './ws/wsFaultSchedule.js';
+import { detach } from '../core/detach.js';
 
 export interface StartSimConfig extends StartSimOptions {
   /** Where unexpected internal failures go (the REST answer is a plain 500 either way). */
@@ -62,7 +63,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   const blocks = new AbortController();
-  if (options.blockMs > 0) void produceBlocks(runtime, options.blockMs, blocks.signal, onError);
+  if (options.blockMs > 0) detach(produceBlocks(runtime, options.blockMs, blocks.signal, onError), onError);
 
   let closing: Promise<void> | undefined;
   return {

@@ -45,7 +45,8 @@ export async function sendFinalIntents(
       await Promise.race([
         new Promise<void>((resolve, reject) => {
           const subscription = returned.subscribe({ next: submit, error: reject, complete: resolve });
-          void timeout.then(() => subscription.unsubscribe());
+          const unsubscribe = (): void => subscription.unsubscribe();
+          timeout.then(unsubscribe, unsubscribe);
         }),
         timeout,
       ]);

@@ -22,6 +22,7 @@ import {
 } from './strategyScope.js';
 import type { OrderEvent } from './orderEvents.js';
 import type { PnlView, StateSnapshot } from './strategyViews.js';
+import { detach } from '../core/detach.js';
 
 /** What the host needs from the engine: a place to send intents and their outcomes. */
 export interface ExecutionPort {
@@ -148,7 +149,7 @@ export class StrategyHost {
     for (const { hosted, params } of prepared) {
       const resources = new Subscription();
       // Called only once `running` exists: errors reach a scope after its strategy's code ran.
-      const scope: StrategyScope = { strategy: hosted.name, fail: (error) => void this.fail(running, error) };
+      const scope: StrategyScope = { strategy: hosted.name, fail: (error) => this.failLater(running, error) };
       const context = this.contextFor(hosted, params, scope, resources, () => this.markDone(running));
       const running: Running = {
         hosted,
@@ -234,7 +235,7 @@ export class StrategyHost {
       (this.options.waitUntilReady === true ? marketsReady(entry.context, this.scheduler) : of(true));
     const wait = ready.pipe(take(1)).subscribe({
       next: () => runInStrategyScope(entry.scope, () => this.run(entry)),
-      error: (error: unknown) => void this.fail(entry, error),
+      error: (error: unknown) => this.failLater(entry, error),
     });
     entry.resources.add(wait);
   }
@@ -246,7 +247,7 @@ export class StrategyHost {
     try {
       const subscription = hosted.definition.run(context).subscribe({
         next: (intent) => this.accept(entry, intent),
-        error: (error: unknown) => void this.fail(entry, error),
+        error: (error: unknown) => this.failLater(entry, error),
         // Its own subscriptions may still act (and fail): only ctx.done() ends it.
         complete: () => context.log.info({}, 'strategy completed'),
       });
@@ -254,7 +255,7 @@ export class StrategyHost {
       if (entry.status === 'running') entry.subscription = subscription;
       else subscription.unsubscribe();
     } catch (error) {
-      void this.fail(entry, error);
+      this.failLater(entry, error);
       return;
     }
     context.log.info({ markets: hosted.markets }, 'strategy started');
@@ -264,7 +265,7 @@ export class StrategyHost {
     if (entry.status !== 'running' && entry.status !== 'stopping') return false;
     const { hosted } = entry;
     if (intent.strategy !== hosted.name) {
-      void this.fail(
+      this.failLater(
         entry,
         new PerpbotError(`strategy ${hosted.name} emitted an intent stamped for "${intent.strategy}"`, {
           code: 'STRATEGY_INTENT',
@@ -274,7 +275,7 @@ export class StrategyHost {
       return false;
     }
     if (!hosted.markets.includes(intent.marketId)) {
-      void this.fail(
+      this.failLater(
         entry,
         new PerpbotError(
           `strategy ${hosted.name} emitted an intent for market ${intent.marketId}, outside its markets [${hosted.markets.join(', ')}]`,
@@ -297,12 +298,18 @@ export class StrategyHost {
   /** The strategy said it is done: it winds down; the last one done reports it. */
   private markDone(entry: Running): void {
     if (entry.status !== 'running' && entry.status !== 'waiting') return;
-    void this.windDown(entry, 'done').then(() => {
+    const reportAllDone = (): void => {
       if (this.allDoneReported || !this.running.every((r) => r.status === 'done')) return;
       this.allDoneReported = true;
       this.options.logger.info({ strategies: this.running.map((r) => r.hosted.name) }, 'every strategy is done');
       this.options.onAllDone?.();
-    });
+    };
+    detach(this.windDown(entry, 'done').then(reportAllDone), (err) =>
+      this.options.logger.error(
+        { err, strategy: entry.hosted.name },
+        'strategy host: winding down a done strategy threw',
+      ),
+    );
   }
 
   /** `run` unsubscribed, then `onStop` and its final intents within the stop timeout, then its subscriptions end. */
@@ -345,6 +352,16 @@ export class StrategyHost {
   private settled(entry: Running): Promise<void> {
     if (entry.inFlight.size === 0) return Promise.resolve();
     return new Promise((resolve) => (entry.onSettled = resolve));
+  }
+
+  /** `fail` from a callback that cannot wait for it. */
+  private failLater(entry: Running, error: unknown): void {
+    detach(this.fail(entry, error), (err) =>
+      this.options.logger.error(
+        { err, strategy: entry.hosted.name },
+        'strategy host: stopping a failed strategy threw',
+      ),
+    );
   }
 
   private async fail(entry: Running, error: unknown): Promise<void> {

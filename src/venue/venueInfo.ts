@@ -44,16 +44,42 @@ export async function readMarkets(rest: MarketsRest, signal?: AbortSignal): Prom
 }
 
 /**
+ * A market as the pre-trade checks read it: one object per market, made when the records are read,
+ * whose mark the oracle moves in place. Every oracle frame moves every mark, so a copy of the record
+ * per order would cost for nothing; the checks read it synchronously and keep nothing of it. Fixed
+ * keys (absent flags are undefined), so every view has the same layout.
+ */
+interface LiveMarket {
+  readonly market_id: string;
+  mark_price: string;
+  readonly active: boolean | undefined;
+  readonly post_only: boolean | undefined;
+  readonly reduce_only: boolean | undefined;
+  readonly config: Market['config'];
+}
+
+function liveMarket(m: Market): LiveMarket {
+  return {
+    market_id: m.market_id,
+    mark_price: m.mark_price,
+    active: m.active,
+    post_only: m.post_only,
+    reduce_only: m.reduce_only,
+    config: m.config,
+  };
+}
+
+/**
  * The venue as the engine knows it: the signing info and the market records, each read at start and
  * read again on demand (signing after SignerNotAuthorized, markets by the runtime). Live marks from
- * the oracle are kept apart and merged into a market's record when it is next read: every oracle
- * frame carries every market, so copying the record per frame would cost for nothing.
+ * the oracle go to the checks' views in place, and into a market's record when it is next read:
+ * every oracle frame carries every market, so copying the record per frame would cost for nothing.
  */
 export class VenueInfo {
   private current: VenueSigning | undefined;
   private marketsById = new Map<number, Market>();
-  /** Live marks newer than their market's record in `marketsById` (see `market`). */
-  private readonly freshMarks = new Map<number, string>();
+  /** The checks' views of `marketsById`, holding the live marks (see `liveMarket`). */
+  private liveById = new Map<number, LiveMarket>();
 
   constructor(private readonly rest: SigningRest & MarketsRest) {}
 
@@ -77,29 +103,38 @@ export class VenueInfo {
   async refreshMarkets(signal?: AbortSignal): Promise<readonly Market[]> {
     const markets = await readMarkets(this.rest, signal);
     this.marketsById = new Map(markets.map((m) => [Number(m.market_id), m]));
-    this.freshMarks.clear();
+    this.liveById = new Map(markets.map((m) => [Number(m.market_id), liveMarket(m)]));
     return markets;
   }
 
   /** A live mark for a known market (an unknown one is ignored: there is no record to carry it). */
   setMark(marketId: number, markPrice: string): void {
-    if (this.marketsById.has(marketId)) this.freshMarks.set(marketId, markPrice);
+    const live = this.liveById.get(marketId);
+    if (live !== undefined) live.mark_price = markPrice;
   }
 
   /** The market's record with its live mark: copied here, on the first read after the mark moved. */
   market(marketId: number): Market | undefined {
-    const mark = this.freshMarks.get(marketId);
-    if (mark !== undefined) {
-      this.freshMarks.delete(marketId);
-      const market = this.marketsById.get(marketId);
-      if (market !== undefined) this.marketsById.set(marketId, { ...market, mark_price: mark });
-    }
-    return this.marketsById.get(marketId);
+    const market = this.marketsById.get(marketId);
+    const mark = this.liveById.get(marketId)?.mark_price;
+    if (market === undefined || mark === undefined || mark === market.mark_price) return market;
+    const merged = { ...market, mark_price: mark };
+    this.marketsById.set(marketId, merged);
+    return merged;
+  }
+
+  /**
+   * The market as the pre-trade checks read it, with its live mark, without a copy: an object that
+   * changes as marks arrive, to be read at once and not kept (`market` gives a record to keep).
+   */
+  checkedMarket(marketId: number): LiveMarket | undefined {
+    return this.liveById.get(marketId);
   }
 
   markets(): readonly Market[] {
-    for (const marketId of [...this.freshMarks.keys()]) this.market(marketId);
-    return [...this.marketsById.values()];
+    const out: Market[] = [];
+    for (const marketId of this.marketsById.keys()) out.push(this.market(marketId) as Market);
+    return out;
   }
 
   marketIds(): number[] {

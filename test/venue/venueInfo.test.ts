@@ -154,4 +154,25 @@ describe('VenueInfo', () => {
     expect(venue.market(2)).toBeUndefined();
     expect(venue.marketIds()).toEqual([1, 3]);
   });
+
+  it("gives the checks one view per market that carries the live mark without copying, and the record's rules", async () => {
+    const { state, rest } = fakeVenue();
+    const venue = new VenueInfo(rest);
+    expect(venue.checkedMarket(1)).toBeUndefined();
+    await venue.refreshMarkets();
+    const view = venue.checkedMarket(1);
+    expect(view?.mark_price).toBe('100');
+    expect(view?.config).toBe(venue.market(1)?.config);
+
+    venue.setMark(1, '101.5');
+    expect(venue.checkedMarket(1)).toBe(view);
+    expect(view?.mark_price).toBe('101.5');
+    expect(venue.market(1)?.mark_price).toBe('101.5');
+    expect(venue.checkedMarket(9)).toBeUndefined();
+
+    state.markets = [market(1, '120')];
+    await venue.refreshMarkets();
+    expect(venue.checkedMarket(1)?.mark_price).toBe('120');
+    expect(view?.mark_price).toBe('101.5');
+  });
 });

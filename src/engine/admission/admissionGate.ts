@@ -15,6 +15,7 @@ import {
 import type { Intent } from '../intents/intents.js';
 import { rejection, type Rejection } from '../intents/rejection.js';
 import type { InFlightActions, InFlightFilter, InFlightTicket } from './inFlightActions.js';
+import { detach } from '../../core/detach.js';
 
 /**
  * One scope of admission: the account (every guard, the trading conditions) or one strategy's
@@ -198,13 +199,28 @@ export class AdmissionGate {
       }
     }
     this.queue.push({ intent, sinceMs: now, done });
-    if (!this.pumping) void this.pump();
+    if (!this.pumping) detach(this.pump(), (error) => this.refuseQueued(error));
   }
 
   /** Refuses everything still queued with `refusal` and stops the gate's timers. */
   close(refusal: (intent: Intent) => Rejection): void {
     this.lifetime.abort();
     for (const queued of this.queue.splice(0)) queued.done(refusal(queued.intent));
+  }
+
+  /** The queue stopped on a fault of its own (close() aborting a wait is none): what waits is refused. */
+  private refuseQueued(error: unknown): void {
+    if (this.lifetime.signal.aborted) return;
+    const message = error instanceof Error ? error.message : String(error);
+    for (const queued of this.queue.splice(0))
+      queued.done(
+        rejection(
+          'guard_error',
+          queued.intent.kind,
+          `the ${this.scope.name} admission queue failed (${message}): refused, since admission fails closed`,
+          'report the error; later intents are admitted afresh',
+        ),
+      );
   }
 
   private async pump(): Promise<void> {
@@ -228,8 +244,6 @@ export class AdmissionGate {
           await this.scope.clock.sleep(step.waitMs, this.lifetime.signal);
         }
       }
-    } catch {
-      // Aborted by close(), which refuses what is left.
     } finally {
       this.pumping = false;
     }
@@ -293,7 +307,7 @@ export class AdmissionGate {
       positions,
       marginModes,
       openOrders,
-      inFlight: inFlight.byMarket({ ...this.scope.inFlightFilter, excluding: intent.intentId }),
+      inFlight: inFlight.byMarket(inFlightFilterExcluding(this.scope.inFlightFilter, intent.intentId)),
       nowMs: now,
       marks: this.scope.marks?.(intent) ?? this.ownMarks,
       actionBucket: this.bucket,
@@ -314,4 +328,15 @@ export class AdmissionGate {
     this.lossPending = false;
     this.lossEpisode++;
   }
+}
+
+/**
+ * The scope's filter less the intent being judged, always with the same three keys: a spread that
+ * adds a key makes V8 build a new hidden class on every call, and this runs per intent.
+ */
+function inFlightFilterExcluding(
+  filter: Omit<InFlightFilter, 'excluding'> | undefined,
+  excluding: string,
+): InFlightFilter {
+  return { strategy: filter?.strategy, placementsOnly: filter?.placementsOnly, excluding };
 }

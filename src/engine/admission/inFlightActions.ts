@@ -16,9 +16,9 @@ interface Entry {
 
 export interface InFlightFilter {
   /** Only this strategy's intents. */
-  readonly strategy?: string;
+  readonly strategy?: string | undefined;
   /** Only placements (a strategy's budget counts its orders, not its cancels). */
-  readonly placementsOnly?: boolean;
+  readonly placementsOnly?: boolean | undefined;
   /** Leave this intent out: the one being judged, already held by an earlier gate. */
   readonly excluding?: string;
 }

@@ -39,6 +39,7 @@ export interface ExecutorDeps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly journal: EngineJournal;
+  /** The market for the pre-trade checks, read at once and not kept (it may change as marks arrive). */
   market(marketId: number): MarketView | undefined;
   /**
    * Guards after the pre-trade checks, on the intent as checked (snapped to the grid): a refusal,

@@ -13,6 +13,7 @@ import type { BotEvent, BotExit, BotRun } from './botTimeline.js';
 import type { ChaosAccount } from './chaosAccount.js';
 import type { ChaosOptions } from './chaosOptions.js';
 import { ProgressDisplay, type ChaosProgress } from './chaosProgress.js';
+import { detach } from '../../core/detach.js';
 
 /** What the session reads of the chaos run's options. */
 export interface BotSessionOptions {
@@ -235,7 +236,11 @@ export class BotSession {
       onEvent: (event) => this.events.push(event),
     });
     this.current = { bot, record };
-    void bot.exited.then((status) => this.ended(record, status));
+    // `ended` only records; a throw there is a bug in the chaos run, which must not pass unseen.
+    detach(
+      bot.exited.then((status) => this.ended(record, status)),
+      (error) => this.o.out.write(`chaos: recording bot ${record.run}'s exit failed: ${String(error)}\n`),
+    );
     return bot;
   }
 

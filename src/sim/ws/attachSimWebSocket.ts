@@ -12,6 +12,7 @@ import type { ConnectionLimits } from './simWsConnection.js';
 import type { SimWsContext } from './simWsContext.js';
 import { SimWsHub } from './simWsHub.js';
 import { WsStallControl } from './wsStallControl.js';
+import { detach } from '../../core/detach.js';
 
 export interface SimWebSocketOptions {
   /** Upgrade path, e.g. "/ws". */
@@ -79,7 +80,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
   httpServer.on('upgrade', onUpgrade);
   const batcher = new SimEventBatcher(hub, onError);
   const subscription = ctx.events.subscribe((event) => batcher.push(event));
-  void runPingLoop({ connections: hub, timers, intervalMs: pingIntervalMs, stalls }, lifetime.signal);
+  detach(runPingLoop({ connections: hub, timers, intervalMs: pingIntervalMs, stalls }, lifetime.signal), onError);
 
   const close = async (): Promise<void> => {
     lifetime.abort();

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { deriveSeed, SeededRandom } from '../exchange/seededRandom.js';
 import type { SimFaults } from '../simContext.js';
+import { detach } from '../../core/detach.js';
 
 export type WsFaultSettings = Pick<SimFaults, 'wsDropEveryMs' | 'wsStallEveryMs' | 'wsStallForMs'>;
 
@@ -81,7 +82,7 @@ export class WsFaultSchedule {
   private run(everyMs: number, random: SeededRandom, act: () => void, busyMs: number): AbortController {
     const controller = new AbortController();
     const { timers, onError } = this.deps;
-    void (async () => {
+    const loop = async (): Promise<void> => {
       for (;;) {
         try {
           await timers.sleep(drawGap(everyMs, random), controller.signal);
@@ -100,7 +101,8 @@ export class WsFaultSchedule {
           return;
         }
       }
-    })();
+    };
+    detach(loop(), (error) => onError?.(error));
     return controller;
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import { detach } from '../../core/detach.js';
 
 export interface OutboundFrameQueueOptions {
   readonly clock: Clock;
@@ -31,7 +32,8 @@ export class OutboundFrameQueue {
   push(text: string): void {
     if (this.abort.signal.aborted) return;
     this.queue.push(text);
-    if (!this.pumping) void this.pump();
+    // The pump fails only when close() aborts its wait: the frames belong to a connection that is gone.
+    if (!this.pumping) detach(this.pump(), () => undefined);
   }
 
   get pending(): number {
@@ -58,8 +60,6 @@ export class OutboundFrameQueue {
         if (this.sentAt.length > this.maxFrames) this.sentAt.shift();
         this.deliver(text);
       }
-    } catch {
-      // Aborted by close(): pending frames belong to a connection that is gone.
     } finally {
       this.pumping = false;
     }

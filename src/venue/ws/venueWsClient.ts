@@ -25,6 +25,7 @@ import { WireSubscriptions } from './wireSubscriptions.js';
 import { watchStaleness } from './watchStaleness.js';
 import { WsSession } from './wsSession.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
+import { detach } from '../../core/detach.js';
 
 export type { ConnectionState, ConnectionStatus } from './connectionState.js';
 
@@ -144,7 +145,12 @@ export class VenueWsClient {
       },
     });
     if (this.staleAfterMs > 0) this.registry.add(this.heartbeatSink());
-    void this.run();
+    // The loop ends only when the client closes; anything else is a fault that ends the stream,
+    // which subscribers must see as a closed connection rather than a silent one.
+    detach(this.run(), (error) => {
+      this.logger.warn({ err: describe(error) }, 'venue WebSocket reconnect loop failed; the connection is closed');
+      this.setState('closed', `reconnect loop failed: ${describe(error)}`);
+    });
   }
 
   get metrics(): Readonly<WsClientMetrics> {
@@ -270,12 +276,16 @@ export class VenueWsClient {
     this.lastOracleAt = this.clock.now();
     this.setState('open');
     if (this.staleAfterMs > 0) {
-      void watchStaleness({
-        session,
-        clock: this.clock,
-        limitMs: () => this.staleAfterMs,
-        lastHeardAt: () => this.lastOracleAt,
-      });
+      detach(
+        watchStaleness({
+          session,
+          clock: this.clock,
+          limitMs: () => this.staleAfterMs,
+          lastHeardAt: () => this.lastOracleAt,
+        }),
+        (error) =>
+          this.logger.warn({ err: describe(error) }, 'staleness watch failed; the connection goes on unwatched'),
+      );
     }
     // Public subscriptions first: their acknowledgements are the first sign that the stream is live.
     for (const channel of this.registry.channels()) if (!isPrivateChannel(channel)) this.syncChannel(channel);

@@ -13,7 +13,8 @@ export async function watchStaleness(deps: {
 }): Promise<void> {
   const { session, clock } = deps;
   const stop = new AbortController();
-  void session.ended.then(() => stop.abort());
+  const abort = (): void => stop.abort();
+  session.ended.then(abort, abort);
   try {
     while (session.open && deps.limitMs() > 0) {
       const limit = deps.limitMs();

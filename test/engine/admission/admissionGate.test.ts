@@ -314,3 +314,26 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
     expect(await account2.admit(bid('c'))).toMatchObject(admittedTicket);
   });
 });
+
+describe('AdmissionGate queue faults', () => {
+  /** A clock whose timers break: the queue's wait fails with something other than its own abort. */
+  class BrokenTimerClock extends ManualClock {
+    override sleep(): Promise<void> {
+      return Promise.reject(new Error('timer broke'));
+    }
+  }
+
+  it('refuses what waits with guard_error when the queue fails on a fault of its own (fails closed)', async () => {
+    const clock = new BrokenTimerClock();
+    const g = accountGate({ clock, config: { ...config, maxOpenOrders: 100 } });
+    const answers: string[] = [];
+    const record = (id: string) => (answer: Rejection | InFlightTicket) =>
+      answers.push(`${id}:${'rule' in answer ? `${answer.rule} ${answer.reason}` : 'admitted'}`);
+    g.enqueue(bid('a'), record('a'));
+    g.enqueue(bid('b'), record('b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers[0]).toBe('a:admitted');
+    expect(answers[1]).toMatch(/^b:guard_error the account admission queue failed \(timer broke\)/);
+    expect(answers).toHaveLength(2);
+  });
+});
