@@ -1,18 +1,15 @@
-import { generatePrivateKey } from 'viem/accounts';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import { registerSecret } from '../../core/secretRegistry.js';
-import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
 import { parseStrategyParams } from '../config/parseStrategyParams.js';
 import type { Logger } from '../logging/createLogger.js';
 import { runBot, type BotKeys } from '../runBot.js';
 import { SetupError } from '../setup/setupError.js';
-import { setupAccount } from '../setup/setupAccount.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../setup/signerStatus.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
-import { configuredMarkets, createCliRestClient, selectorsOf, usesEmbeddedSim } from './cliContext.js';
+import { createCliRestClient, selectorsOf, usesEmbeddedSim } from './cliContext.js';
+import { throwawayAccount } from './throwawayAccount.js';
 
 export interface StartBotOptions {
   readonly config: Config;
@@ -90,49 +87,6 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       logger.info({}, 'embedded simulator stopped');
     }
   }
-}
-
-/**
- * Fresh keys for the embedded simulator, generated here and never written anywhere; the account
- * is funded by the faucet and the signer registered by the setup flow.
- */
-async function throwawayAccount(config: Config, restUrl: string, options: StartBotOptions): Promise<BotKeys> {
-  const accountKey = generatePrivateKey();
-  const account = fastPrivateKeySigner(accountKey);
-  const signerKey = generatePrivateKey();
-  const signer = fastPrivateKeySigner(signerKey);
-  // Setup logs before runBot registers them: the redactor must know them from here on.
-  registerSecret(accountKey);
-  registerSecret(signerKey);
-  const firstMarket = configuredMarkets(config)[0];
-  await setupAccount({
-    rest: createCliRestClient(config, restUrl, options.logger),
-    account,
-    signer,
-    clock: options.clock,
-    log: options.logger.child({ component: 'setup' }),
-    faucet: true,
-    registration: {
-      attempts: config.engine.registration_retry.attempts,
-      baseMs: config.engine.registration_retry.base_ms,
-    },
-    ...(firstMarket === undefined
-      ? {}
-      : {
-          tradingProbe: {
-            marketId: firstMarket,
-            selectors: selectorsOf(config),
-            deadlineSeconds: config.auth.permit_deadline_seconds,
-          },
-        }),
-    // JWT mode also needs the operator-hub allowance (approve-single) before trading.
-    ...(config.auth.mode === 'jwt' ? { jwt: { budget: '100000', validForSeconds: 7 * 24 * 3600 } } : {}),
-    signal: options.signal,
-  });
-  return {
-    account: { address: account.address, privateKey: accountKey },
-    signer: { address: signer.address, privateKey: signerKey },
-  };
 }
 
 async function requireActiveSigner(
