@@ -1,49 +1,19 @@
 import { firstValueFrom, NEVER, Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
 import { compareDecimals } from '../../src/core/decimal.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
 import type { OrderState } from '../../src/engine/tracking/orderTracker.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
-import { wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
+import { privateFeedsClient, roomyEngineFor } from './support/simEngine.js';
 
 /**
  * A cancel that reaches the venue after its order filled: the venue answers OrderNotFound, the
  * outcome is the `cancel_target_finished` refusal (nothing to do, not a failure), and the engine
  * learns the order's real fate from the feeds rather than calling it cancelled.
  */
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
-function engineFor(who: SimAccount): Engine {
-  return new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: venueSender(who.rest),
-    config: withEngineDefaults({
-      guards: {
-        maxOpenOrders: 100,
-        actionsPerSecond: 1000,
-        actionBurst: 1000,
-        maxOrderNotional: '100000',
-        maxPositionNotional: '1000000',
-        killSwitchMaxLoss: '100000',
-      },
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
-}
 
 /**
  * Holds the private feeds' frames back while closed and delivers them, in arrival order, on
@@ -77,18 +47,7 @@ class FeedGate {
 }
 
 async function attachedThrough(sim: RunningSim, who: SimAccount, engine: Engine, gate: FeedGate) {
-  const ws = new VenueWsClient({
-    reconnect: { baseMs: 20, maxMs: 100 },
-    url: sim.wsUrl,
-    knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-    authenticator: wsAuthenticatorFromRest({
-      rest: who.rest,
-      context: who.context,
-      account: who.account,
-      signer: who.signer,
-    }),
-    staleAfterBlocks: 0,
-  });
+  const ws = privateFeedsClient(sim, who, engine);
   engine.attach({
     orders: gate.pass(ws.channel('orders')),
     positions: gate.pass(ws.channel('positions')),
@@ -130,8 +89,8 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
 
   it('a resting order filled before the cancel arrived: cancel_target_finished, and the feeds then show it filled', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = engineFor(maker);
-    const other = engineFor(taker);
+    const engine = roomyEngineFor(maker);
+    const other = roomyEngineFor(taker);
     await Promise.all([engine.start(), other.start()]);
     const gate = new FeedGate();
     const ws = await attachedThrough(sim, maker, engine, gate);
@@ -168,8 +127,8 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
 
   it('an IOC order that filled at once, cancelled by its order id: cancel_target_finished, and it stays filled', async () => {
     const [taker, maker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = engineFor(taker);
-    const other = engineFor(maker);
+    const engine = roomyEngineFor(taker);
+    const other = roomyEngineFor(maker);
     await Promise.all([engine.start(), other.start()]);
     const ws = await attachedThrough(sim, taker, engine, new FeedGate());
     expect((await other.execute({ ...limit('r-1', 'sell', 'GTC'), strategy: 'maker' })).type).toBe('accepted');

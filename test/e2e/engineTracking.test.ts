@@ -1,42 +1,13 @@
 import { filter, firstValueFrom, merge, NEVER, pairwise, type Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
 import { compareDecimals } from '../../src/core/decimal.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { OrderState, TrackedFill } from '../../src/engine/tracking/orderTracker.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
-import { wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
+import type { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
-function engineFor(who: SimAccount): Engine {
-  return new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: venueSender(who.rest),
-    config: withEngineDefaults({
-      guards: {
-        maxOpenOrders: 100,
-        actionsPerSecond: 1000,
-        actionBurst: 1000,
-        maxOrderNotional: '100000',
-        maxPositionNotional: '1000000',
-        killSwitchMaxLoss: '100000',
-      },
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
-}
+import { privateFeedsClient, roomyEngineFor } from './support/simEngine.js';
 
 /** The maker's engine, following its orders, positions, fills and account over the venue's WebSocket. */
 async function attachedToWs(
@@ -45,19 +16,7 @@ async function attachedToWs(
   engine: Engine,
   options: { followReconnects?: boolean } = {},
 ): Promise<VenueWsClient> {
-  const ws = new VenueWsClient({
-    reconnect: { baseMs: 20, maxMs: 100 },
-    url: sim.wsUrl,
-    knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
-    authenticator: wsAuthenticatorFromRest({
-      rest: who.rest,
-      context: who.context,
-      account: who.account,
-      signer: who.signer,
-    }),
-    // No blocks are mined in these tests, so no oracle messages: the silence watchdog stays off.
-    staleAfterBlocks: 0,
-  });
+  const ws = privateFeedsClient(sim, who, engine);
   const fills = ws.channel('fills');
   engine.attach({
     orders: ws.channel('orders'),
@@ -112,8 +71,8 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('follows an order pending → open → partially filled → filled, with fills carrying the intent id, each counted once', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = engineFor(maker);
-    const other = engineFor(taker);
+    const engine = roomyEngineFor(maker);
+    const other = roomyEngineFor(taker);
     await Promise.all([engine.start(), other.start()]);
     const delivered = vi.spyOn(engine.tracker, 'onFill');
     const ws = await attachedToWs(sim, maker, engine);
@@ -149,7 +108,7 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('follows an order pending → open → cancelled, and the orders feed agrees', async () => {
     const maker = await fundedAccount(sim);
-    const engine = engineFor(maker);
+    const engine = roomyEngineFor(maker);
     await engine.start();
     const ws = await attachedToWs(sim, maker, engine);
     const states = statesOf(engine);
@@ -183,8 +142,8 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('after a reconnect, reconciles through REST and catches up on a position that changed while the feed was silent', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = engineFor(maker);
-    const other = engineFor(taker);
+    const engine = roomyEngineFor(maker);
+    const other = roomyEngineFor(taker);
     await Promise.all([engine.start(), other.start()]);
     const ws = await attachedToWs(sim, maker, engine, { followReconnects: true });
     const reconciled = vi.spyOn(engine, 'reconcile');
