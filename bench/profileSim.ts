@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { summariseCpuProfile, type CpuProfile, type ProfileEntry } from './lib/cpuProfileSummary.js';
+import { summariseCpuProfile, type CpuProfile, printProfileTables } from './lib/cpuProfileSummary.js';
 import { median } from './lib/measureRate.js';
 import { measureThroughput, type RoundReading } from './lib/throughput/simThroughputRun.js';
 
@@ -66,17 +66,5 @@ console.log(
 console.log(
   `profile ${join(out, largest)} (measured rounds only): sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms`,
 );
-const row = (e: ProfileEntry) => ({
-  function: e.name.length > 100 ? `${e.name.slice(0, 97)}...` : e.name,
-  'self ms': e.selfMs,
-  'self %': e.selfPct,
-  'total ms': e.totalMs,
-  'total %': e.totalPct,
-});
-console.log(`\ntop ${top} by self time (% of busy time)`);
-console.table(summary.bySelf.slice(0, top).map(row));
-console.log(`\ntop ${top * 3} by total time`);
-console.table(summary.byTotal.slice(0, top * 3).map(row));
-console.log('\nself time by file');
-console.table(summary.byFile.slice(0, top * 2));
+printProfileTables(summary, top, 100);
 console.log(`\nwrote ${join(out, 'summary.json')}`);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { summariseCpuProfile, type CpuProfile, type ProfileEntry } from './lib/cpuProfileSummary.js';
+import { summariseCpuProfile, type CpuProfile, printProfileTables } from './lib/cpuProfileSummary.js';
 import { summariseUs } from './lib/tickToTrade/latencySummary.js';
 import { oracleFrames } from './lib/tickToTrade/oracleFrames.js';
 import { measureTickToTrade } from './lib/tickToTrade/tickToTradeRun.js';
@@ -60,16 +60,4 @@ console.log(
 console.log(
   `profile ${join(out, 'tick.cpuprofile')}: sampled ${summary.sampledMs} ms, busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${((summary.busyMs * 1000) / frames).toFixed(1)} busy us per frame)`,
 );
-const row = (e: ProfileEntry) => ({
-  function: e.name.length > 110 ? `${e.name.slice(0, 107)}...` : e.name,
-  'self ms': e.selfMs,
-  'self %': e.selfPct,
-  'total ms': e.totalMs,
-  'total %': e.totalPct,
-});
-console.log(`\ntop ${top} by self time (% of busy time)`);
-console.table(summary.bySelf.slice(0, top).map(row));
-console.log(`\ntop ${top * 3} by total time`);
-console.table(summary.byTotal.slice(0, top * 3).map(row));
-console.log('\nself time by file');
-console.table(summary.byFile.slice(0, top * 2));
+printProfileTables(summary, top, 110);

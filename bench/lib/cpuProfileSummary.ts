@@ -119,3 +119,20 @@ function shortFile(url: string, root: string): string {
   if (root !== '' && path.startsWith(root)) path = path.slice(root.length).replace(/^\/+/, '');
   return path;
 }
+
+/** The summary's three tables on the console: top functions by self and total time, self time by file. */
+export function printProfileTables(summary: ProfileSummary, top: number, nameWidth: number): void {
+  const row = (e: ProfileEntry) => ({
+    function: e.name.length > nameWidth ? `${e.name.slice(0, nameWidth - 3)}...` : e.name,
+    'self ms': e.selfMs,
+    'self %': e.selfPct,
+    'total ms': e.totalMs,
+    'total %': e.totalPct,
+  });
+  console.log(`\ntop ${top} by self time (% of busy time)`);
+  console.table(summary.bySelf.slice(0, top).map(row));
+  console.log(`\ntop ${top * 3} by total time`);
+  console.table(summary.byTotal.slice(0, top * 3).map(row));
+  console.log('\nself time by file');
+  console.table(summary.byFile.slice(0, top * 2));
+}
