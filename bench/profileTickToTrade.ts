@@ -3,7 +3,7 @@
  * feed, venue and idle simulator): the V8 CPU profiler runs over the measured frames only (the
  * warm-up left out), then the top functions by self and total time. Not a figure:
  *
- *   node --import tsx bench/profileTickToTrade.ts [--frames 5000] [--interval-us 50] [--top 20] [--out <dir>]
+ *   node --import tsx bench/profileTickToTrade.ts [--frames 5000] [--interval-us 50] [--top 20] [--out <dir>] [--no-busy-poll]
  *
  * The profile (.cpuprofile, loadable in Chrome DevTools) and a JSON summary stay in the output
  * directory (default: a fresh temp directory).
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     'interval-us': { type: 'string' },
     top: { type: 'string' },
     out: { type: 'string' },
+    'no-busy-poll': { type: 'boolean' },
   },
 });
 const frames = Number(values.frames ?? 5_000);
@@ -40,7 +41,13 @@ session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
 const readings = await measureTickToTrade(
-  { frames, warmupFrames, paceMs: 1, onMeasuredFrom: () => session.post('Profiler.start') },
+  {
+    frames,
+    warmupFrames,
+    paceMs: 1,
+    busyPoll: values['no-busy-poll'] !== true,
+    onMeasuredFrom: () => session.post('Profiler.start'),
+  },
   oracleFrames(warmupFrames + frames),
 );
 const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };

@@ -8,6 +8,7 @@ import type { RestClient } from '../venue/rest/restClient.js';
 import type { VenueWsClient } from '../venue/ws/venueWsClient.js';
 import { logConnection, logFills, logPositions, logTradingState } from './bot/botActivityLog.js';
 import { attachVenueFeeds, createBotEngine, startBotEngine } from './bot/botEngine.js';
+import { startBotBusyPoll } from './bot/botBusyPoll.js';
 import { BotSigning } from './bot/botSigning.js';
 import { hostStrategies } from './bot/botStrategies.js';
 import { DefiniteStop } from './bot/definiteStop.js';
@@ -259,6 +260,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     subscriptions: venue.subscriptions,
     markets: run.markets,
   };
+  const busyPoll = startBotBusyPoll(config, venue.ws, logger);
   try {
     await runUntilStopped(run, bot, {
       strategyNames: hosted.map((h) => h.name),
@@ -266,6 +268,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
       allDone: strategies.allDone,
     });
   } finally {
+    busyPoll?.stop();
     await shutdownBot(bot, { config, clock, logger, stopping: () => service.stopping() });
   }
 }

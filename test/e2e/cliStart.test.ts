@@ -129,6 +129,34 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
   }, 45_000);
 });
 
+describe('npm start with busy polling on', () => {
+  it('says so, trades, and on SIGTERM still stops cleanly with exit code 0 (the spinning loop ends with the bot)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'perpbot-busy-'));
+    const config = join(dir, 'busy.yaml');
+    await writeFile(
+      config,
+      `${CONFIG}busy_poll: { enabled: true, window_ms: 20 }\njournal: { path: ${join(dir, 'journal.sqlite')} }\n`,
+    );
+    const { command, args } = npmScript('start');
+    const { code, stderr, lines, messages } = await runUntil(
+      command,
+      [...args, '--config', config],
+      ROOT,
+      'order placed',
+      'SIGTERM',
+    );
+    await rm(dir, { recursive: true, force: true });
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const on = lines.find((l) => l.msg.startsWith('busy polling on'));
+    expect(on?.['windowMs']).toBe(20);
+    expect(messages.indexOf(on?.msg ?? '')).toBeLessThan(messages.indexOf('bot running'));
+    expect(messages).toEqual(expect.arrayContaining(['order placed', 'open orders cancelled on shutdown']));
+    expect(messages.at(-1)).toBe('stopped');
+  }, 45_000);
+});
+
 describe('perpbot start: an error no strategy can be blamed for', () => {
   it('prints one line with the reason, cancels the open orders, stops, and exits 1', async () => {
     // A directory of its own: strategies/faulty.ts re-exports the test strategy, which throws from

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { NEVER } from 'rxjs';
+import { BusyPoll } from '../../../src/core/busyPoll.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
 import { venueSender, type ActionSender } from '../../../src/engine/sending/actionSender.js';
@@ -37,6 +38,11 @@ export interface TickToTradeOptions {
   readonly warmupFrames: number;
   /** Least time between two frames; a frame also waits for the previous order's outcome. */
   readonly paceMs: number;
+  /**
+   * Busy polling on (the config's `busy_poll: { enabled: true }`, its default 50 ms window): the
+   * loop spins while frames arrive instead of sleeping between them.
+   */
+  readonly busyPoll: boolean;
   /** Called once, after the warm-up frames, before the first measured one (a profiler starts here). */
   readonly onMeasuredFrom?: () => Promise<void> | void;
 }
@@ -97,6 +103,11 @@ export async function measureTickToTrade(
       knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
     });
     cleanups.push(() => ws.close());
+    if (options.busyPoll) {
+      const poll = new BusyPoll({ windowMs: 50, activity: () => ws.framesReceived });
+      poll.start();
+      cleanups.unshift(() => poll.stop());
+    }
     engine.attach({
       orders: NEVER,
       positions: NEVER,

@@ -206,6 +206,14 @@ const alertsSchema = z.strictObject({
   attempts: integer(1, 20).default(5),
 });
 
+// Busy polling: the event loop spins (one core at 100 %) while venue frames keep arriving, so a
+// frame finds the core awake; off by default. See src/core/busyPoll.ts for why and what it costs.
+const busyPollSchema = z.strictObject({
+  enabled: flag().default(false),
+  // Spin this long after the last frame, then block as usual until frames come again.
+  window_ms: integer(1, 60_000).default(50),
+});
+
 const simSchema = z.strictObject({
   seed: integer(0, 0xffff_ffff).default(1),
   block_ms: millis(60_000).default(250),
@@ -227,6 +235,7 @@ export const configSchema = z
     reconcile: reconcileSchema.prefault({}),
     degraded: degradedSchema.prefault({}),
     sim: simSchema.prefault({}),
+    busy_poll: busyPollSchema.prefault({}),
     control: controlSchema.optional(),
     alerts: alertsSchema.optional(),
   })

@@ -153,6 +153,11 @@ export class VenueWsClient {
     });
   }
 
+  /** Frames received so far (a plain read: `metrics` copies every counter). */
+  get framesReceived(): number {
+    return this.counters.framesReceived;
+  }
+
   get metrics(): Readonly<WsClientMetrics> {
     return { ...this.counters };
   }

@@ -71,6 +71,7 @@ describe('loadConfig', () => {
     expect(config.auth).toEqual({ mode: 'permit', permit_deadline_seconds: 60 });
     expect(config.sim).toEqual({ seed: 1, block_ms: 250, registration_lag_ms: 2000, port: 0 });
     expect(config.shutdown).toEqual({ open_orders: 'cancel', timeout_ms: 10_000, when_all_done: 'idle' });
+    expect(config.busy_poll).toEqual({ enabled: false, window_ms: 50 });
     expect(config.strategies[0]?.on_error).toBe('cancel');
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.strategies[0]?.params)).toBe(true);
@@ -148,6 +149,8 @@ describe('loadConfig', () => {
       'config error at shutdown.open_orders: expected one of "cancel" | "keep", got "close"',
     ],
     ['sim.port', 70_000, 'config error at sim.port: expected an integer from 0 to 65535, got 70000'],
+    ['busy_poll.window_ms', 0, 'config error at busy_poll.window_ms: expected an integer from 1 to 60000, got 0'],
+    ['busy_poll.enabled', 'fast', 'config error at busy_poll.enabled: expected a boolean, got "fast"'],
     ['strategies.0.markets', [], 'config error at strategies[0].markets: expected at least 1 entry, got []'],
     [
       'strategies.0.markets',
