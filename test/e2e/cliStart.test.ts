@@ -79,6 +79,22 @@ async function runUntil(
   return { code, stderr, lines, messages: lines.map((l) => l.msg) };
 }
 
+/**
+ * `npm start -- --config F` run from the repository, as a newcomer runs it, with `extra` YAML
+ * appended and the journal in a directory of the test's own; `signal` once an order is placed.
+ */
+async function npmStartUntilOrder(extra: string, signal: NodeJS.Signals): Promise<ChildRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
+  const config = join(dir, 'start.yaml');
+  await writeFile(config, `${CONFIG}${extra}journal: { path: ${join(dir, 'journal.sqlite')} }\n`);
+  const { command, args } = npmScript('start');
+  try {
+    return await runUntil(command, [...args, '--config', config], ROOT, 'order placed', signal);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('npm start (its command line spawned, embedded simulator)', () => {
   it('runs node with the tsx loader, not the tsx CLI', () => {
     // The tsx CLI relays a signal and, under load, SIGKILLs its child ~60 ms later: no cancel, no exit 0.
@@ -87,20 +103,7 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
   });
 
   it('sets up a throwaway account, trades, and on SIGINT cancels its orders and stops cleanly with exit code 0', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
-    const config = join(dir, 'start.yaml');
-    // Run from the repository as `npm start` is, with the journal in the test's own directory.
-    await writeFile(config, `${CONFIG}journal: { path: ${join(dir, 'journal.sqlite')} }\n`);
-    const { command, args } = npmScript('start');
-    // `npm start -- --config F`.
-    const { code, stderr, lines, messages } = await runUntil(
-      command,
-      [...args, '--config', config],
-      ROOT,
-      'order placed',
-      'SIGINT',
-    );
-    await rm(dir, { recursive: true, force: true });
+    const { code, stderr, lines, messages } = await npmStartUntilOrder('', 'SIGINT');
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -131,21 +134,10 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
 
 describe('npm start with busy polling on', () => {
   it('says so, trades, and on SIGTERM still stops cleanly with exit code 0 (the spinning loop ends with the bot)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'perpbot-busy-'));
-    const config = join(dir, 'busy.yaml');
-    await writeFile(
-      config,
-      `${CONFIG}busy_poll: { enabled: true, window_ms: 20 }\njournal: { path: ${join(dir, 'journal.sqlite')} }\n`,
-    );
-    const { command, args } = npmScript('start');
-    const { code, stderr, lines, messages } = await runUntil(
-      command,
-      [...args, '--config', config],
-      ROOT,
-      'order placed',
+    const { code, stderr, lines, messages } = await npmStartUntilOrder(
+      'busy_poll: { enabled: true, window_ms: 20 }\n',
       'SIGTERM',
     );
-    await rm(dir, { recursive: true, force: true });
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
