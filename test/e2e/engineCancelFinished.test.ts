@@ -3,9 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compareDecimals } from '../../src/core/decimal.js';
 import { Engine } from '../../src/engine/engine.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { OrderState } from '../../src/engine/tracking/orderTracker.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { anotherProcessRollsTheAnchorTwice } from './support/anchorRoll.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { privateFeedsClient, roomyEngineFor } from './support/simEngine.js';
 
@@ -120,6 +122,51 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
     expect(states.get('m-1')).toEqual(['pending', 'open', 'filled']);
     await vi.waitFor(() => expect(compareDecimals(engine.tracker.position(1)?.size ?? '0', '0.001')).toBe(0));
     expect(engine.tracker.position(1)?.side).toBe('sell');
+
+    await Promise.all([engine.stop(), other.stop()]);
+    await ws.close();
+  });
+
+  it('a cancel whose answer was lost, its order filled meanwhile: the order history says so, cancel_target_finished, never accepted', async () => {
+    const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
+    const other = roomyEngineFor(taker);
+    // The cancel's first send gets a 503 before it executes; meanwhile the taker fills the order
+    // and another process of the maker's moves its nonce anchor on, so the identical resend is
+    // refused (InvalidNonceAnchor) and the engine must read what became of the order.
+    let lost = 0;
+    const sender: ActionSender = {
+      async send(request, options) {
+        if (request.endpoint !== 'cancelOrder' || lost++ > 0) return venueSender(maker.rest).send(request, options);
+        sim.controls.setFaults({ errorRate: 1, errorAfterActionShare: 0 });
+        try {
+          return await venueSender(maker.rest).send(request, options);
+        } finally {
+          sim.controls.setFaults({ errorRate: 0 });
+          expect((await other.execute({ ...limit('t-1', 'buy', 'IOC'), strategy: 'taker' })).type).toBe('accepted');
+          await anotherProcessRollsTheAnchorTwice(maker);
+        }
+      },
+    };
+    const engine = roomyEngineFor(maker, sender);
+    await Promise.all([engine.start(), other.start()]);
+    const gate = new FeedGate();
+    const ws = await attachedThrough(sim, maker, engine, gate);
+    const placed = await engine.execute(limit('m-1', 'sell', 'GTC'));
+    expect(placed.type).toBe('accepted');
+    gate.close();
+
+    const outcome = await engine.execute(
+      cancel({ intentId: 'c-1', strategy: 'mm', marketId: 1, target: { intentId: 'm-1' } }),
+    );
+    expect(lost).toBe(2);
+    expect(finishedRefusal(outcome)).toMatchObject({
+      rule: 'cancel_target_finished',
+      value: 'm-1',
+      reason: expect.stringContaining('its history shows ORDER_STATUS_FILLED') as unknown,
+    });
+    expect(engine.tracker.order('m-1')?.state).toBe('open');
+    gate.release();
+    await vi.waitFor(() => expect(engine.tracker.order('m-1')?.state).toBe('filled'));
 
     await Promise.all([engine.stop(), other.stop()]);
     await ws.close();

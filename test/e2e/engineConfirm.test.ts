@@ -1,17 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock, unixSeconds } from '../../src/core/clock.js';
 import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { cancel, placeLimit, placeMarket, setLeverage } from '../../src/engine/intents/intentBuilders.js';
 import { noncePairKey, type NoncePair } from '../../src/engine/nonces/noncePair.js';
 import type { TrackedFill } from '../../src/engine/tracking/orderTracker.js';
-import { buildSignedRequest } from '../../src/engine/sending/signedRequest.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import type { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
 import { attachEngineToSimWs } from './support/engineOnSimWs.js';
 import { engineOnSim } from './support/engineOnSim.js';
+import { anotherProcessRollsTheAnchorTwice } from './support/anchorRoll.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /**
@@ -68,33 +66,6 @@ function faultySender(
 }
 
 const engineFor = (who: SimAccount, sender: ActionSender) => engineOnSim(who, { sender, retry: { resendDelayMs: 50 } });
-
-/**
- * Another process sharing the account (another nonce slot) lands two actions, in market 2 so
- * they touch nothing of the engine's, and moves the venue's anchor two steps: past the pair the
- * engine signed with (current + 1 when it signed).
- */
-async function anotherProcessRollsTheAnchorTwice(who: SimAccount): Promise<void> {
-  const anchor = BigInt((await who.rest.nonceState(who.account)).nonce_anchor);
-  for (const nonce of [
-    { anchor: anchor + 1n, bit: 207 },
-    { anchor: anchor + 2n, bit: 207 },
-  ]) {
-    const request = await buildSignedRequest(
-      { action: 'cancelAllOrders', market_id: 2 },
-      {
-        mode: 'permit',
-        context: who.context,
-        signer: who.signer,
-        account: who.account,
-        nonce,
-        deadline: unixSeconds(systemClock) + 60,
-      },
-      SPEC_SELECTORS,
-    );
-    await venueSender(who.rest).send(request);
-  }
-}
 
 /** Polls until `done` holds (feeds trail the REST answers a little). */
 async function eventually(done: () => boolean, timeoutMs = 3000): Promise<void> {

@@ -6,12 +6,12 @@ import { withEngineDefaults, type NonceConfig } from '../../src/engine/engineCon
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import { noncePairKey, type NoncePair } from '../../src/engine/nonces/noncePair.js';
-import { buildSignedRequest, type SignedRequest } from '../../src/engine/sending/signedRequest.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { VenueError } from '../../src/venue/venueError.js';
+import { foreignCancelAll } from './support/anchorRoll.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -91,23 +91,6 @@ function recordingSender(
       },
     },
   };
-}
-
-/** Another client on the same account: signs a cancel-all with a pair of its choosing and sends it. */
-async function foreignCancelAll(who: SimAccount, nonce: NoncePair): Promise<void> {
-  const request: SignedRequest = await buildSignedRequest(
-    { action: 'cancelAllOrders', market_id: 1 },
-    {
-      mode: 'permit',
-      context: who.context,
-      signer: who.signer,
-      account: who.account,
-      nonce,
-      deadline: unixSeconds(systemClock) + 60,
-    },
-    SPEC_SELECTORS,
-  );
-  await venueSender(who.rest).send(request);
 }
 
 async function venueAnchor(who: SimAccount): Promise<bigint> {

@@ -39,6 +39,11 @@ export async function confirmFirstSend(
       };
     case 'resign_new_nonce':
       return 'resign';
+    case 'target_finished':
+      return {
+        type: 'failed',
+        error: new IntentFailedError(`${why.reason}; ${decision.reason}`, { code: 'CANCEL_TARGET_FINISHED' }),
+      };
     case 'report_unknown':
       return {
         type: 'unknown',

@@ -1,4 +1,5 @@
 import { VenueError } from '../../venue/venueError.js';
+import { IntentFailedError } from './executorDeps.js';
 import type { Intent } from '../intents/intents.js';
 import { rejection, type Rejection } from '../intents/rejection.js';
 import type { ResolvedAction } from './signedRequest.js';
@@ -16,11 +17,16 @@ import type { ResolvedAction } from './signedRequest.js';
  */
 export function finishedCancelTarget(intent: Intent, action: ResolvedAction, error: unknown): Rejection | undefined {
   if (action.action !== 'cancelOrder' || intent.kind !== 'cancel') return undefined;
+  const target = 'intentId' in intent.target ? intent.target.intentId : action.order_id;
+  const hint = 'nothing to cancel; the order events (filled or cancelled) follow from the venue feeds';
+  // After a send with no answer, the venue's state showed the order gone by a fill (confirmFirstSend).
+  if (error instanceof IntentFailedError && error.code === 'CANCEL_TARGET_FINISHED')
+    return rejection('cancel_target_finished', target, error.message, hint);
   if (!(error instanceof VenueError) || error.errorName !== 'OrderNotFound') return undefined;
   return rejection(
     'cancel_target_finished',
-    'intentId' in intent.target ? intent.target.intentId : action.order_id,
+    target,
     `the venue has no open order ${action.order_id} (OrderNotFound): it already filled or was cancelled`,
-    'nothing to cancel; the order events (filled or cancelled) follow from the venue feeds',
+    hint,
   );
 }

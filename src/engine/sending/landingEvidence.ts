@@ -20,19 +20,24 @@ import type { ResolvedAction, SignedRequest } from './signedRequest.js';
  *   channels: an IOC or FOK order that filled at once is never open), among the open orders, or
  *   in the venue's order history (filled or cancelled at once: history shows it although no feed
  *   did); then, for a bounded time, on those feeds.
- * - cancel: whether the order is still open. cancel-all: whether the market has no open order.
+ * - cancel: whether the order is still open; if not, how it left the book (the orders channel,
+ *   else the order by id from the venue's history): cancelled is the cancel in effect, filled is
+ *   nothing left to cancel (`target_finished`, the tracker left to the feeds), and so is a gone
+ *   order whose history cannot be read. cancel-all: whether the market has no open order.
  * - leverage, margin mode: the position's value against the requested one (GET
  *   /v1/account/position); a flat position shows neither (venue-facts), so it cannot tell.
  * - isolated margin: the request is a change, not a value; a read cannot tell.
  */
 export type LandingEvidence =
   | { readonly kind: 'in_effect'; readonly detail: string; readonly orderId?: string }
+  /** A cancel whose order left the book some other way (it filled), or whose fate no read shows: nothing to cancel. */
+  | { readonly kind: 'target_finished'; readonly detail: string }
   | { readonly kind: 'not_in_effect'; readonly detail: string }
   | { readonly kind: 'cannot_tell'; readonly detail: string; readonly cause?: unknown };
 
 export interface LandingReader {
   /** Without `orderHistory`, a placement is looked for in the tracker, the open orders and the feeds only. */
-  readonly rest: Pick<RestClient, 'openOrders' | 'position'> & Partial<Pick<RestClient, 'orderHistory'>>;
+  readonly rest: Pick<RestClient, 'openOrders' | 'position'> & Partial<Pick<RestClient, 'orderHistory' | 'orderById'>>;
   readonly account: Address;
   readonly tracker: OrderTracker;
   readonly clock: Clock;
@@ -145,8 +150,10 @@ async function placementEvidence(
 
 async function cancelEvidence(reader: LandingReader, marketId: number, orderId: string): Promise<LandingEvidence> {
   const tracked = reader.tracker.orderByOrderId(orderId);
-  if (tracked?.state === 'cancelled' || tracked?.state === 'filled')
-    return { kind: 'in_effect', detail: `the orders channel shows order ${orderId} ${tracked.state}` };
+  if (tracked?.state === 'cancelled')
+    return { kind: 'in_effect', detail: `the orders channel shows order ${orderId} cancelled` };
+  if (tracked?.state === 'filled')
+    return { kind: 'target_finished', detail: `the orders channel shows order ${orderId} filled` };
   const wanted = normalizeOrderId(orderId);
   const open = await findOpenOrder(reader, marketId, (o) => normalizeOrderId(o.order_id) === wanted);
   if (open.found !== undefined) return { kind: 'not_in_effect', detail: `order ${orderId} is still open on the venue` };
@@ -155,7 +162,28 @@ async function cancelEvidence(reader: LandingReader, marketId: number, orderId: 
       kind: 'cannot_tell',
       detail: `the first ${MAX_PAGES} pages of open orders do not list order ${orderId}, and there are more`,
     };
-  return { kind: 'in_effect', detail: `order ${orderId} is no longer open on the venue` };
+  return goneOrderEvidence(reader, orderId);
+}
+
+/**
+ * An order no longer open: how it left the book, from its history record. Only "cancelled" shows
+ * the cancel in effect (ours, or another's: the order is cancelled either way); a fill, or a
+ * history that cannot be read, leaves the order's fate to the feeds.
+ */
+async function goneOrderEvidence(reader: LandingReader, orderId: string): Promise<LandingEvidence> {
+  const gone = `order ${orderId} is no longer open on the venue`;
+  if (reader.rest.orderById === undefined)
+    return { kind: 'target_finished', detail: `${gone}; without an order history to read, the feeds say how it left` };
+  let status: string;
+  try {
+    status = (await reader.rest.orderById(orderId)).status;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { kind: 'target_finished', detail: `${gone}, and reading its history failed (${why})` };
+  }
+  if (status === 'ORDER_STATUS_CANCELLED')
+    return { kind: 'in_effect', detail: `${gone}: its history shows it cancelled` };
+  return { kind: 'target_finished', detail: `${gone}: its history shows ${status}` };
 }
 
 async function cancelAllEvidence(reader: LandingReader, marketId: number): Promise<LandingEvidence> {

@@ -303,9 +303,10 @@ function venueHints(error: unknown): readonly string[] {
  * request can no longer execute (its pair is consumed, its anchor passed or its deadline gone),
  * and only actions that set a value (a cancel, leverage, margin mode) are signed again, because
  * one more execution of those changes nothing; a placement or an isolated-margin change (an
- * amount) is never repeated on a guess, and "cannot tell" is never reported as accepted.
+ * amount) is never repeated on a guess, and "cannot tell" is never reported as accepted. A cancel
+ * whose order left the book by a fill ends as a cancel that found its target finished.
  */
-export type LandingAction = 'accept' | 'resign_new_nonce' | 'report_unknown';
+export type LandingAction = 'accept' | 'resign_new_nonce' | 'report_unknown' | 'target_finished';
 
 export interface LandingDecision {
   readonly action: LandingAction;
@@ -344,6 +345,8 @@ export function classifyLanding(
   switch (evidence.kind) {
     case 'in_effect':
       return { action: 'accept', reason: `the first send took effect: ${evidence.detail}`, hints: [] };
+    case 'target_finished':
+      return { action: 'target_finished', reason: `nothing left to cancel: ${evidence.detail}`, hints: [] };
     case 'cannot_tell':
       return {
         action: 'report_unknown',

@@ -1,7 +1,7 @@
 import { systemClock } from '../../../src/core/clock.js';
 import { Engine } from '../../../src/engine/engine.js';
 import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
-import { venueSender } from '../../../src/engine/sending/actionSender.js';
+import { venueSender, type ActionSender } from '../../../src/engine/sending/actionSender.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
 import { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
@@ -10,13 +10,13 @@ import type { SimAccount } from './simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** An engine on market 1 whose guards never get in a test's way, sending straight to the simulator. */
-export function roomyEngineFor(who: SimAccount): Engine {
+/** An engine on market 1 whose guards never get in a test's way, sending straight to the simulator (or through `sender`). */
+export function roomyEngineFor(who: SimAccount, sender: ActionSender = venueSender(who.rest)): Engine {
   return new Engine({
     account: who.account,
     signer: who.signer,
     rest: who.rest,
-    sender: venueSender(who.rest),
+    sender,
     config: withEngineDefaults({
       guards: {
         maxOpenOrders: 100,

@@ -106,6 +106,33 @@ describe('a cancel whose order is no longer open on the venue', () => {
     expect(tracker.order('m-1')?.state).toBe('open');
   });
 
+  it('answered with no definite answer, then NonceUsed, and found gone by a fill: refused as cancel_target_finished, the tracker untouched', async () => {
+    const answers = [
+      new VenueError({
+        httpStatus: 500,
+        rawBody: JSON.stringify({ error: { code: 'Internal', message: 'Internal: simulated failure' } }),
+        endpoint: 'POST /v1/orders/cancel',
+      }),
+      cancelRevert('NonceUsed'),
+    ];
+    const { deps, tracker, sent } = executorWith(() => answers.shift() ?? new Error('no more answers'));
+    const filled = 'order 0x00000000000000f2aa is no longer open on the venue: its history shows ORDER_STATUS_FILLED';
+    const outcome = await executeIntent(cancelM1(), {
+      ...deps,
+      config: withEngineDefaults({ retry: { resendDelayMs: 0 } }),
+      readLandingEvidence: async () => ({ kind: 'target_finished', detail: filled }),
+    });
+
+    expect(sent).toHaveLength(2);
+    expect(outcome.type === 'refused' && outcome.rejection).toMatchObject({
+      rule: 'cancel_target_finished',
+      value: 'm-1',
+      reason: expect.stringContaining(`nothing left to cancel: ${filled}`),
+    });
+    // The fill is the feeds' to report: the tracker must not call it cancelled.
+    expect(tracker.order('m-1')?.state).toBe('open');
+  });
+
   it('any other revert of the cancel (NotOrderOwner) is still a failure', async () => {
     const { deps, tracker } = executorWith(() => cancelRevert('NotOrderOwner'));
     const outcome = await executeIntent(cancelM1(), deps);

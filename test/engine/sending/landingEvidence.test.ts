@@ -67,6 +67,37 @@ function reader(
   };
 }
 
+/** The reader with the venue's order-by-id read: the order's history record has `status`, or the read fails. */
+function withHistory(
+  r: ReturnType<typeof reader>,
+  status: OrderHistoryRecord['status'] | Error,
+): ReturnType<typeof reader> & { byId: string[] } {
+  const byId: string[] = [];
+  return {
+    ...r,
+    byId,
+    rest: {
+      ...r.rest,
+      orderById: async (orderId) => {
+        byId.push(orderId);
+        if (status instanceof Error) throw status;
+        return {
+          id: orderId,
+          market_id: '1',
+          side: 'BUY',
+          type: 'LIMIT',
+          status,
+          price: '1',
+          size: '1',
+          filled_size: status === 'ORDER_STATUS_FILLED' ? '1' : '0',
+          avg_price: undefined,
+          created_at: 1n,
+        };
+      },
+    },
+  };
+}
+
 describe('readLandingEvidence for a cancel', () => {
   it('finds the order on a later page, whatever the case and 0x prefix of its id', async () => {
     const others = Array.from({ length: 1500 }, (_, i) => order(`0x${(i + 1).toString(16).padStart(18, '0')}`));
@@ -77,12 +108,41 @@ describe('readLandingEvidence for a cancel', () => {
 
   it('reads every page before calling the order gone; pages without total_orders end at a short page', async () => {
     const others = Array.from({ length: 1200 }, (_, i) => order(`0x${(i + 1).toString(16).padStart(18, '0')}`));
-    const r = reader(others, { total: false });
+    const r = withHistory(reader(others, { total: false }), 'ORDER_STATUS_CANCELLED');
     expect(await readLandingEvidence(r, 'c', cancelAction, request)).toMatchObject({
       kind: 'in_effect',
-      detail: expect.stringMatching(/no longer open/),
+      detail: expect.stringMatching(/no longer open on the venue: its history shows it cancelled/),
     });
     expect(r.starts).toEqual(['0', '1000']);
+    expect(r.byId).toEqual([ORDER_ID]);
+  });
+
+  it('a gone order whose history shows it filled: nothing left to cancel, not the cancel in effect', async () => {
+    const r = withHistory(reader([]), 'ORDER_STATUS_FILLED');
+    expect(await readLandingEvidence(r, 'c', cancelAction, request)).toEqual({
+      kind: 'target_finished',
+      detail: `order ${ORDER_ID} is no longer open on the venue: its history shows ORDER_STATUS_FILLED`,
+    });
+  });
+
+  it('a gone order whose history cannot be read (or without a history to read) is left to the feeds', async () => {
+    const failing = withHistory(reader([]), new Error('HTTP 503'));
+    expect(await readLandingEvidence(failing, 'c', cancelAction, request)).toEqual({
+      kind: 'target_finished',
+      detail: `order ${ORDER_ID} is no longer open on the venue, and reading its history failed (HTTP 503)`,
+    });
+    expect((await readLandingEvidence(reader([]), 'c', cancelAction, request)).kind).toBe('target_finished');
+  });
+
+  it('takes the orders channel at its word when it already shows the order filled: nothing left to cancel', async () => {
+    const tracker = new OrderTracker();
+    tracker.pending({ intentId: 'p', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '1' });
+    tracker.placed('p', ORDER_ID);
+    tracker.onOrderRecords([{ order_id: ORDER_ID, market_id: 1, status: 'ORDER_STATUS_FILLED' }], false);
+    const r = withHistory(reader([], {}, tracker), 'ORDER_STATUS_CANCELLED');
+    expect((await readLandingEvidence(r, 'c', cancelAction, request)).kind).toBe('target_finished');
+    expect(r.starts).toEqual([]);
+    expect(r.byId).toEqual([]);
   });
 
   it('cannot tell when a venue keeps serving full pages past the page limit', async () => {

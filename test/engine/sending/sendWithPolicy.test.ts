@@ -25,6 +25,7 @@ import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { createSigningContext } from '../../../src/protocol/signingContext.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
+import type { OrderHistoryRecord } from '../../../src/venue/schemas/restHistory.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
 import { VenueError } from '../../../src/venue/venueError.js';
 import { VenueTransportError } from '../../../src/venue/venueTransportError.js';
@@ -244,9 +245,12 @@ describe('sendWithPolicy and permit deadlines', () => {
 interface FakeVenue {
   open: OpenOrder[];
   position: Position;
+  /** How the order the cancels target left the book, as its history record says. */
+  status: OrderHistoryRecord['status'];
   reads: string[];
   openOrders: LandingReader['rest']['openOrders'];
   positionRead: LandingReader['rest']['position'];
+  orderById: NonNullable<LandingReader['rest']['orderById']>;
 }
 
 const FLAT: Position = {
@@ -298,6 +302,13 @@ function fakeVenue(): FakeVenue {
       venue.reads.push('position');
       return venue.position;
     },
+    status: 'ORDER_STATUS_CANCELLED',
+    orderById: async (orderId) => {
+      venue.reads.push('orderById');
+      const filled = venue.status === 'ORDER_STATUS_FILLED' ? '0.001' : '0';
+      const record = { id: orderId, market_id: '1', side: 'BUY', type: 'LIMIT', price: '1', size: '0.001' } as const;
+      return { ...record, status: venue.status, filled_size: filled, avg_price: undefined, created_at: 1n };
+    },
   };
   return venue;
 }
@@ -305,7 +316,11 @@ function fakeVenue(): FakeVenue {
 /** The harness's deps with the real landing checks over a fake venue and the harness's tracker. */
 function onVenue(deps: ExecutorDeps, venue: FakeVenue, feedWaitMs = 500): ExecutorDeps {
   const reader: LandingReader = {
-    rest: { openOrders: (q, o) => venue.openOrders(q, o), position: (q, o) => venue.positionRead(q, o) },
+    rest: {
+      openOrders: (q, o) => venue.openOrders(q, o),
+      position: (q, o) => venue.positionRead(q, o),
+      orderById: (id, o) => venue.orderById(id, o),
+    },
     account: ACCOUNT,
     tracker: deps.tracker,
     clock: deps.clock,
@@ -434,12 +449,24 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     resting_order_id: 0x79n,
   };
 
-  it('cancel: the order gone after NonceUsed on the resend is accepted', async () => {
+  it('cancel: the order gone (its history: cancelled) after NonceUsed on the resend is accepted', async () => {
     const venue = fakeVenue();
     const h = harness((n) => (n === 1 ? lostReply() : nonceUsed()));
     const result = await sendWithPolicy(cancelIntent, cancelAction, onVenue(h.deps, venue));
     expect(result.type).toBe('accepted');
-    expect(venue.reads).toEqual(['openOrders']);
+    expect(venue.reads).toEqual(['openOrders', 'orderById']);
+    expect(h.sent).toHaveLength(2);
+  });
+
+  it('cancel: the order gone by a fill after NonceUsed on the resend ends as its target finished, never accepted', async () => {
+    const venue = fakeVenue();
+    venue.status = 'ORDER_STATUS_FILLED';
+    const h = harness((n) => (n === 1 ? lostReply() : nonceUsed()));
+    const result = await sendWithPolicy(cancelIntent, cancelAction, onVenue(h.deps, venue));
+    expect(result.type).toBe('failed');
+    const error = (result as { error: unknown }).error;
+    expect(error).toMatchObject({ code: 'CANCEL_TARGET_FINISHED' });
+    expect((error as Error).message).toMatch(/its history shows ORDER_STATUS_FILLED/);
     expect(h.sent).toHaveLength(2);
   });
 
