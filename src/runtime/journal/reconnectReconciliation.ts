@@ -22,6 +22,8 @@ export class ReconnectReconciliation {
   private unreconciledSince: number | undefined;
   /** Start of the window the latest reconnect's attempts cover. */
   private roundSince = 0;
+  /** Counts the windows opened: an attempt that finishes after a newer one opened speaks only for its own. */
+  private windows = 0;
   private readonly policy: ReconnectRetry;
 
   constructor(
@@ -49,26 +51,46 @@ export class ReconnectReconciliation {
    * one-off: the hint of a refusal says what comes next. Cancels the unknown orders it finds (policy cancel).
    */
   async attempt(engine: Engine, closedSinceMs: number, attempt?: number): Promise<ReconciliationReport> {
+    const window = this.windows;
     const gate = new ReconcilerGate(engine.conditions, this.policy.attempts);
     gate.running();
     try {
       const report = await reconcileForBot(this.o, this.journal, 'reconnect', closedSinceMs, engine);
-      this.unreconciledSince = undefined;
-      gate.succeeded();
+      if (window === this.windows) {
+        this.unreconciledSince = undefined;
+        gate.succeeded();
+      } else this.superseded();
       for (const c of report.toCancel) engine.submit(reconcileCancel(c, this.o.clock.now()));
       return report;
     } catch (error) {
       const failure = `reconciliation after a reconnect failed (${error instanceof Error ? error.message : String(error)})`;
-      gate.failed(failure, attempt);
+      // A newer reconnect's attempts own the gate now: this failure is only logged.
+      if (window === this.windows) gate.failed(failure, attempt);
       this.o.log.error({ err: error, attempt }, failure);
       throw error;
     }
+  }
+
+  /**
+   * An attempt that succeeded after the connection dropped again: its history read may predate
+   * fills of the newer window, so that window stays open (in memory, and in the journal, whose
+   * gap the success just closed) and the gate stays with the newer reconnect's attempts.
+   */
+  private superseded(): void {
+    const since = this.unreconciledSince ?? this.roundSince;
+    this.unreconciledSince = since;
+    this.journal.openFillGap(this.o.account, since);
+    this.o.log.info(
+      { sinceMs: since },
+      'reconciliation after a reconnect finished, but the connection dropped again meanwhile: the next one covers both',
+    );
   }
 
   /** A reconnect whose connection was lost at `lostAtMs`: the window its attempts cover. */
   private openWindow(lostAtMs: number): void {
     // A drop while an earlier reconnect is still unreconciled: cover both windows.
     const since = Math.min(lostAtMs, this.unreconciledSince ?? lostAtMs);
+    this.windows++;
     this.unreconciledSince = since;
     this.roundSince = since;
     // Until a reconciliation reads the history of this window, a restart reads back to it.

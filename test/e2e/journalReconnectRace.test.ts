@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import type { JournalForBotOptions } from '../../src/runtime/journal/openJournalForBot.js';
+import { createSilentLogger } from '../../src/runtime/logging/createLogger.js';
+import { JOURNAL_RECONCILER } from '../../src/runtime/journal/reconcilerGate.js';
+import { ReconnectReconciliation } from '../../src/runtime/journal/reconnectReconciliation.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import type { RestClient } from '../../src/venue/rest/restClient.js';
+import { fundedAccount } from './support/simAccount.js';
+import { roomyEngineFor } from './support/simEngine.js';
+
+/** The account's REST client, whose balance reads wait while held: a reconciliation caught mid-read. */
+function holdableRest(rest: RestClient) {
+  let held: Promise<void> | undefined;
+  let reached: () => void = () => undefined;
+  const reading = new Promise<void>((resolve) => (reached = resolve));
+  const client: RestClient = {
+    ...rest,
+    crossMarginBalance: async (...args) => {
+      reached();
+      await held;
+      return rest.crossMarginBalance(...args);
+    },
+  };
+  const hold = (): (() => void) => {
+    let release: () => void = () => undefined;
+    held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      held = undefined;
+      release();
+    };
+  };
+  return { client, hold, reading };
+}
+
+describe('journal: a reconnect reconciliation overtaken by a newer drop', () => {
+  let sim: RunningSim;
+  let dir: string;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, restRequestsPer10s: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-race-'));
+  });
+  afterEach(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finishing after the connection dropped again, it keeps the newer window open and trading waiting for it', async () => {
+    const who = await fundedAccount(sim);
+    const engine = roomyEngineFor(who);
+    await engine.start();
+    const rest = holdableRest(who.rest);
+    const o: JournalForBotOptions = {
+      path: join(dir, 'journal.sqlite'),
+      account: who.account,
+      rest: rest.client,
+      clock: systemClock,
+      log: createSilentLogger(),
+      markets: [1],
+      runId: 'run-1',
+      unknownOrders: 'leave',
+      adopter: () => undefined,
+      maxInFlightWaitMs: 0,
+    };
+    const journal = openJournal(o.path);
+    const reconciliation = new ReconnectReconciliation(o, journal);
+    const part = reconciliation.part(engine);
+    engine.conditions.registerReconciler(JOURNAL_RECONCILER);
+    const drop = (lostAtMs: number) => {
+      engine.conditions.feedDown('connection lost');
+      engine.conditions.feedUp();
+      part.reconnected?.(lostAtMs);
+    };
+
+    const firstLost = Date.now() - 5_000;
+    drop(firstLost);
+    const release = rest.hold();
+    const first = reconciliation.attempt(engine, firstLost, 1);
+    await rest.reading;
+    // Dropped again while the first reconciliation reads the venue: fills after this may be
+    // missing from what it read.
+    drop(Date.now() - 1_000);
+    release();
+    await first;
+
+    expect(journal.fillsMissingSince(who.account, 'run-1')).toBe(firstLost);
+    expect(engine.conditions.state.mode).toBe('degraded');
+
+    // The newer reconnect's attempt covers both windows; then trading resumes and the gap closes.
+    await reconciliation.attempt(engine, firstLost, 1);
+    expect(journal.fillsMissingSince(who.account, 'run-1')).toBeUndefined();
+    expect(engine.conditions.state.mode).toBe('trading');
+
+    journal.close();
+    await engine.stop();
+  });
+});
