@@ -45,7 +45,8 @@ beforeAll(async () => {
   server = createServer(
     { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')), ALPNProtocols: ['http/1.1'] },
     (req, res) => {
-      const socket = req.socket as TLSSocket;
+      // node sets `servername` (the SNI the client sent) on a server's TLS socket; @types/node leaves it out.
+      const socket = req.socket as TLSSocket & { readonly servername?: string | false };
       seen.push({
         url: req.url ?? '',
         connection: ids.get(socket) ?? -1,
