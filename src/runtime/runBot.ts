@@ -242,6 +242,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     runId: run.runId,
   });
   venue.subscriptions.add(strategies.outcomeLog);
+  const busyPoll = startBotBusyPoll(config, venue.ws, logger);
   service.wire({
     engine,
     ws: venue.ws,
@@ -252,6 +253,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     strategyStatuses: () => strategies.host.statuses(),
     markets: run.markets,
     signer: run.signing.signer.address,
+    ...(busyPoll === undefined ? {} : { busyPoll }),
   });
   const bot: RunningBot = {
     engine,
@@ -260,7 +262,6 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     subscriptions: venue.subscriptions,
     markets: run.markets,
   };
-  const busyPoll = startBotBusyPoll(config, venue.ws, logger);
   try {
     await runUntilStopped(run, bot, {
       strategyNames: hosted.map((h) => h.name),

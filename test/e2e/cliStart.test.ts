@@ -49,13 +49,17 @@ interface ChildRun {
   readonly messages: string[];
 }
 
-/** Runs the CLI in a child process until a log line with `msg` appears, then sends `signal` (if any) and waits for the exit. */
+/**
+ * Runs the CLI in a child process until a log line with `msg` appears, runs `meanwhile` (given the
+ * log lines so far) if any, then sends `signal` (if any) and waits for the exit.
+ */
 async function runUntil(
   command: string,
   args: readonly string[],
   cwd: string,
   msg: string,
   signal?: NodeJS.Signals,
+  meanwhile?: (lines: LogLine[]) => Promise<void>,
 ): Promise<ChildRun> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -70,26 +74,38 @@ async function runUntil(
   });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   await Promise.race([seen, exited]);
-  if (signal !== undefined) child.kill(signal);
+  try {
+    await meanwhile?.(logLines(stdout));
+  } finally {
+    if (signal !== undefined) child.kill(signal);
+  }
   const code = await exited;
-  const lines = stdout
+  const lines = logLines(stdout);
+  return { code, stderr, lines, messages: lines.map((l) => l.msg) };
+}
+
+function logLines(stdout: string): LogLine[] {
+  return stdout
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as LogLine);
-  return { code, stderr, lines, messages: lines.map((l) => l.msg) };
 }
 
 /**
  * `npm start -- --config F` run from the repository, as a newcomer runs it, with `extra` YAML
  * appended and the journal in a directory of the test's own; `signal` once an order is placed.
  */
-async function npmStartUntilOrder(extra: string, signal: NodeJS.Signals): Promise<ChildRun> {
+async function npmStartUntilOrder(
+  extra: string,
+  signal: NodeJS.Signals,
+  meanwhile?: (lines: LogLine[]) => Promise<void>,
+): Promise<ChildRun> {
   const dir = await mkdtemp(join(tmpdir(), 'perpbot-start-'));
   const config = join(dir, 'start.yaml');
   await writeFile(config, `${CONFIG}${extra}journal: { path: ${join(dir, 'journal.sqlite')} }\n`);
   const { command, args } = npmScript('start');
   try {
-    return await runUntil(command, [...args, '--config', config], ROOT, 'order placed', signal);
+    return await runUntil(command, [...args, '--config', config], ROOT, 'order placed', signal, meanwhile);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -133,16 +149,26 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
 });
 
 describe('npm start with busy polling on', () => {
-  it('says so, trades, and on SIGTERM still stops cleanly with exit code 0 (the spinning loop ends with the bot)', async () => {
+  it('says so in the log, /api/status and /metrics, trades, and on SIGTERM still stops cleanly with exit code 0', async () => {
+    let status: unknown;
+    let metrics = '';
+    // Frames every 50 ms (the config's block time) and a 1 s window: spinning throughout.
     const { code, stderr, lines, messages } = await npmStartUntilOrder(
-      'busy_poll: { enabled: true, window_ms: 20 }\n',
+      'busy_poll: { enabled: true, window_ms: 1000 }\ncontrol: { port: 0 }\n',
       'SIGTERM',
+      async (running) => {
+        const url = String(running.find((l) => l.msg === 'control server listening')?.['url']);
+        status = await (await fetch(`${url}/api/status`)).json();
+        metrics = await (await fetch(`${url}/metrics`)).text();
+      },
     );
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
+    expect(status).toMatchObject({ busyPoll: 'spinning' });
+    expect(metrics).toMatch(/^perpbot_busy_poll_spinning 1$/m);
     const on = lines.find((l) => l.msg.startsWith('busy polling on'));
-    expect(on?.['windowMs']).toBe(20);
+    expect(on?.['windowMs']).toBe(1000);
     expect(messages.indexOf(on?.msg ?? '')).toBeLessThan(messages.indexOf('bot running'));
     expect(messages).toEqual(expect.arrayContaining(['order placed', 'open orders cancelled on shutdown']));
     expect(messages.at(-1)).toBe('stopped');

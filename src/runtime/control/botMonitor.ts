@@ -1,4 +1,5 @@
 import { Subscription, type Observable } from 'rxjs';
+import type { BusyPollState } from '../../core/busyPoll.js';
 import type { Clock } from '../../core/clock.js';
 import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
 import type { PositionView } from '../../engine/tracking/accountState.js';
@@ -59,11 +60,17 @@ export interface BotMonitorOptions {
   readonly connection$: Observable<ConnectionState>;
   /** WebSocket reconnects so far. */
   readonly reconnects: () => number;
+  /** The busy poll's state; absent when the bot has none. */
+  readonly busyPoll?: () => BusyPollState;
   /** How many fills `recentFills` keeps (default 50). */
   readonly fillsKept?: number;
 }
 
 const UNREALIZED_DECIMALS = 6;
+
+function busyPollView(state: BusyPollState | undefined): BotStatus['busyPoll'] {
+  return state === undefined || state === 'stopped' ? 'off' : state;
+}
 
 /**
  * The running bot as one snapshot (`status()`): what the control server, the dashboard, the
@@ -172,6 +179,7 @@ export class BotMonitor {
         ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }),
         reconnects: this.options.reconnects(),
       },
+      busyPoll: busyPollView(this.options.busyPoll?.()),
       balance,
       equity: equityOf(balance, positions),
       pnl: pnlStatus(engine.sessionPnl()),

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Subscription, type Observable } from 'rxjs';
+import type { BusyPoll } from '../../core/busyPoll.js';
 import type { Clock } from '../../core/clock.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { Engine } from '../../engine/engine.js';
@@ -55,6 +56,8 @@ export interface WiredBot {
   readonly strategyStatuses: () => ReadonlyMap<string, string>;
   readonly markets: readonly number[];
   readonly signer: string;
+  /** The bot's busy poll (`busy_poll:` on); absent when off. */
+  readonly busyPoll?: BusyPoll;
 }
 
 const TICK_MS = 250;
@@ -167,6 +170,7 @@ export class BotService {
       feeds: this.feeds,
       connection$: bot.ws.connectionState$,
       reconnects: () => bot.ws.metrics.reconnects,
+      ...(bot.busyPoll === undefined ? {} : { busyPoll: () => bot.busyPoll?.current ?? 'stopped' }),
     });
   }
 

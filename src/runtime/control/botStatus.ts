@@ -26,6 +26,8 @@ export interface BotStatus {
   readonly degraded: DegradedStatus;
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
   readonly connection: { readonly status: string; readonly reason?: string; readonly reconnects: number };
+  /** Busy polling (`busy_poll:`): off, spinning while frames arrive (a core at 100 %), or parked between bursts. */
+  readonly busyPoll: 'off' | 'spinning' | 'parked';
   /** Cross-margin balance (USDC); null until the venue reported one. */
   readonly balance: string | null;
   /** Balance plus the unrealised PnL of the positions below, to 6 decimals (nearest). */

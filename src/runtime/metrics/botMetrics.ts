@@ -126,6 +126,11 @@ export class BotMetrics {
     [],
   );
   private readonly openOrders = this.gauge('open_orders', 'Open orders by strategy and market', ['strategy', 'market']);
+  private readonly busyPoll = this.gauge(
+    'busy_poll_spinning',
+    '1 while busy polling spins the event loop (a core at 100 %), 0 while parked or off (busy_poll in the config)',
+    [],
+  );
   private reported = { reconnects: 0, degradedMs: 0 };
 
   constructor() {
@@ -156,6 +161,7 @@ export class BotMetrics {
     ])
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
+    this.busyPoll.set(status.busyPoll === 'spinning' ? 1 : 0);
     for (const mode of ['trading', 'degraded', 'stopped'] as const)
       this.mode.set({ mode }, status.mode === mode ? 1 : 0);
     this.killSwitch.set({ scope: 'account' }, status.killSwitch.tripped ? 1 : 0);

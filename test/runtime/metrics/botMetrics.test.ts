@@ -165,6 +165,7 @@ describe('the bot metrics', () => {
       ],
       connection: { reconnects: 2 },
       degraded: { totalMs: 1500 },
+      busyPoll: 'spinning',
     } as unknown as BotStatus;
     let s = await samples(metrics, status);
     expect(s.get('perpbot_ready')).toBe(0);
@@ -181,11 +182,14 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_open_orders{strategy="mm",market="1"}')).toBe(2);
     expect(s.get('perpbot_reconnects_total')).toBe(2);
     expect(s.get('perpbot_degraded_seconds_total')).toBe(1.5);
+    expect(s.get('perpbot_busy_poll_spinning')).toBe(1);
     s = await samples(metrics, {
       ...status,
       connection: { reconnects: 3 },
       degraded: { ...status.degraded, totalMs: 4000 },
+      busyPoll: 'parked',
     } as BotStatus);
+    expect(s.get('perpbot_busy_poll_spinning')).toBe(0);
     expect(s.get('perpbot_reconnects_total')).toBe(3);
     expect(s.get('perpbot_degraded_seconds_total')).toBe(4);
   });
