@@ -9,7 +9,8 @@ import type { OrderState } from '../../src/engine/tracking/orderTracker.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { anotherProcessRollsTheAnchorTwice } from './support/anchorRoll.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-import { privateFeedsClient, roomyEngineFor } from './support/simEngine.js';
+import { engineOnSim } from './support/engineOnSim.js';
+import { privateFeedsClient } from './support/engineOnSimWs.js';
 
 /**
  * A cancel that reaches the venue after its order filled: the venue answers OrderNotFound, the
@@ -91,8 +92,8 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
 
   it('a resting order filled before the cancel arrived: cancel_target_finished, and the feeds then show it filled', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = roomyEngineFor(maker);
-    const other = roomyEngineFor(taker);
+    const engine = engineOnSim(maker);
+    const other = engineOnSim(taker);
     await Promise.all([engine.start(), other.start()]);
     const gate = new FeedGate();
     const ws = await attachedThrough(sim, maker, engine, gate);
@@ -129,7 +130,7 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
 
   it('a cancel whose answer was lost, its order filled meanwhile: the order history says so, cancel_target_finished, never accepted', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const other = roomyEngineFor(taker);
+    const other = engineOnSim(taker);
     // The cancel's first send gets a 503 before it executes; meanwhile the taker fills the order
     // and another process of the maker's moves its nonce anchor on, so the identical resend is
     // refused (InvalidNonceAnchor) and the engine must read what became of the order.
@@ -147,7 +148,7 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
         }
       },
     };
-    const engine = roomyEngineFor(maker, sender);
+    const engine = engineOnSim(maker, { sender });
     await Promise.all([engine.start(), other.start()]);
     const gate = new FeedGate();
     const ws = await attachedThrough(sim, maker, engine, gate);
@@ -174,8 +175,8 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
 
   it('an IOC order that filled at once, cancelled by its order id: cancel_target_finished, and it stays filled', async () => {
     const [taker, maker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = roomyEngineFor(taker);
-    const other = roomyEngineFor(maker);
+    const engine = engineOnSim(taker);
+    const other = engineOnSim(maker);
     await Promise.all([engine.start(), other.start()]);
     const ws = await attachedThrough(sim, taker, engine, new FeedGate());
     expect((await other.execute({ ...limit('r-1', 'sell', 'GTC'), strategy: 'maker' })).type).toBe('accepted');

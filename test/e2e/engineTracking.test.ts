@@ -7,7 +7,8 @@ import type { OrderState, TrackedFill } from '../../src/engine/tracking/orderTra
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-import { privateFeedsClient, roomyEngineFor } from './support/simEngine.js';
+import { engineOnSim } from './support/engineOnSim.js';
+import { privateFeedsClient } from './support/engineOnSimWs.js';
 
 /** The maker's engine, following its orders, positions, fills and account over the venue's WebSocket. */
 async function attachedToWs(
@@ -71,8 +72,8 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('follows an order pending → open → partially filled → filled, with fills carrying the intent id, each counted once', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = roomyEngineFor(maker);
-    const other = roomyEngineFor(taker);
+    const engine = engineOnSim(maker);
+    const other = engineOnSim(taker);
     await Promise.all([engine.start(), other.start()]);
     const delivered = vi.spyOn(engine.tracker, 'onFill');
     const ws = await attachedToWs(sim, maker, engine);
@@ -108,7 +109,7 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('follows an order pending → open → cancelled, and the orders feed agrees', async () => {
     const maker = await fundedAccount(sim);
-    const engine = roomyEngineFor(maker);
+    const engine = engineOnSim(maker);
     await engine.start();
     const ws = await attachedToWs(sim, maker, engine);
     const states = statesOf(engine);
@@ -142,8 +143,8 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('after a reconnect, reconciles through REST and catches up on a position that changed while the feed was silent', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    const engine = roomyEngineFor(maker);
-    const other = roomyEngineFor(taker);
+    const engine = engineOnSim(maker);
+    const other = engineOnSim(taker);
     await Promise.all([engine.start(), other.start()]);
     const ws = await attachedToWs(sim, maker, engine, { followReconnects: true });
     const reconciled = vi.spyOn(engine, 'reconcile');

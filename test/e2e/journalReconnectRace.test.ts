@@ -11,7 +11,7 @@ import { ReconnectReconciliation } from '../../src/runtime/journal/reconnectReco
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { RestClient } from '../../src/venue/rest/restClient.js';
 import { fundedAccount } from './support/simAccount.js';
-import { roomyEngineFor } from './support/simEngine.js';
+import { engineOnSim } from './support/engineOnSim.js';
 
 /** The account's REST client, whose balance reads wait while held: a reconciliation caught mid-read. */
 function holdableRest(rest: RestClient) {
@@ -51,7 +51,7 @@ describe('journal: a reconnect reconciliation overtaken by a newer drop', () => 
 
   it('finishing after the connection dropped again, it keeps the newer window open and trading waiting for it', async () => {
     const who = await fundedAccount(sim);
-    const engine = roomyEngineFor(who);
+    const engine = engineOnSim(who);
     await engine.start();
     const rest = holdableRest(who.rest);
     const o: JournalForBotOptions = {

@@ -6,18 +6,11 @@ import { wsAuthenticatorFromRest } from '../../../src/venue/ws/wsAuthenticatorFr
 import type { SimAccount } from './simAccount.js';
 
 /**
- * Attaches an engine to the simulator's WebSocket as the runtime does (orders, positions, fills,
- * account), for simulators without automatic blocks (no oracle messages, so the silence watchdog
- * is off). Resolves once the account channel's snapshot arrived: it is subscribed last, so every
- * feed is live on the venue by then.
+ * The account's WebSocket client for the engine's private feeds. No blocks are mined in these
+ * tests, so no oracle messages: the silence watchdog stays off.
  */
-export async function attachEngineToSimWs(
-  sim: RunningSim,
-  who: SimAccount,
-  engine: Engine,
-  hooks: Parameters<Engine['attach']>[1] = {},
-): Promise<VenueWsClient> {
-  const ws = new VenueWsClient({
+export function privateFeedsClient(sim: RunningSim, who: SimAccount, engine: Engine): VenueWsClient {
+  return new VenueWsClient({
     reconnect: { baseMs: 20, maxMs: 100 },
     url: sim.wsUrl,
     knownMarketIds: async () => engine.markets().map((m) => Number(m.market_id)),
@@ -29,6 +22,21 @@ export async function attachEngineToSimWs(
     }),
     staleAfterBlocks: 0,
   });
+}
+
+/**
+ * Attaches an engine to the simulator's WebSocket as the runtime does (orders, positions, fills,
+ * account), for simulators without automatic blocks (no oracle messages, so the silence watchdog
+ * is off). Resolves once the account channel's snapshot arrived: it is subscribed last, so every
+ * feed is live on the venue by then.
+ */
+export async function attachEngineToSimWs(
+  sim: RunningSim,
+  who: SimAccount,
+  engine: Engine,
+  hooks: Parameters<Engine['attach']>[1] = {},
+): Promise<VenueWsClient> {
+  const ws = privateFeedsClient(sim, who, engine);
   engine.attach(
     {
       orders: ws.channel('orders'),
