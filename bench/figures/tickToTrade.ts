@@ -1,3 +1,4 @@
+import { DEFAULT_BUSY_POLL_WINDOW_MS } from '../../src/core/busyPoll.js';
 import { nativeSignerAvailable } from '../../src/protocol/nativeSigner.js';
 import type { Figure, FigureBench } from '../lib/figure.js';
 import { oracleFrames } from '../lib/tickToTrade/oracleFrames.js';
@@ -52,7 +53,7 @@ export const tickToTrade: FigureBench = {
         'x limit (p50)': Number((total.p50 / limitUs).toFixed(2)),
         'limit p99 us': limit.p99,
         'limit timing': 'p50 of JSON.parse + sign timed once per cycle, between two frames',
-        'busy polling': 'on (config busy_poll.enabled, 50 ms window): the loop spins while frames arrive',
+        'busy polling': `on (config busy_poll.enabled, ${DEFAULT_BUSY_POLL_WINDOW_MS} ms window): the loop spins while frames arrive`,
         'without busy polling (the default), 5,000 frames: p50 / p99 us, limit us, x limit': `${sleepingTotal.p50} / ${sleepingTotal.p99}, ${sleepingLimit.p50}, ${(sleepingTotal.p50 / sleepingLimit.p50).toFixed(2)}`,
         'frames split over 2+ reads': readings.cyclesWithSplitFrame,
         'cycles with 2+ socket writes': readings.cyclesWithSeveralWrites,

@@ -29,6 +29,9 @@ export type BusyPollState = 'spinning' | 'parked' | 'stopped';
 
 const DEFAULT_PARK_CHECK_MS = 10;
 
+/** The config's default `busy_poll.window_ms`: a few frames' gaps at the venue's block times. */
+export const DEFAULT_BUSY_POLL_WINDOW_MS = 50;
+
 export class BusyPoll {
   private state: BusyPollState = 'stopped';
   private lastCount = 0;

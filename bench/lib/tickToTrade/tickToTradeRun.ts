@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { NEVER } from 'rxjs';
-import { BusyPoll } from '../../../src/core/busyPoll.js';
+import { BusyPoll, DEFAULT_BUSY_POLL_WINDOW_MS } from '../../../src/core/busyPoll.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
 import { venueSender, type ActionSender } from '../../../src/engine/sending/actionSender.js';
@@ -39,7 +39,7 @@ export interface TickToTradeOptions {
   /** Least time between two frames; a frame also waits for the previous order's outcome. */
   readonly paceMs: number;
   /**
-   * Busy polling on (the config's `busy_poll: { enabled: true }`, its default 50 ms window): the
+   * Busy polling on (the config's `busy_poll: { enabled: true }`, its default window): the
    * loop spins while frames arrive instead of sleeping between them.
    */
   readonly busyPoll: boolean;
@@ -104,7 +104,7 @@ export async function measureTickToTrade(
     });
     cleanups.push(() => ws.close());
     if (options.busyPoll) {
-      const poll = new BusyPoll({ windowMs: 50, activity: () => ws.framesReceived });
+      const poll = new BusyPoll({ windowMs: DEFAULT_BUSY_POLL_WINDOW_MS, activity: () => ws.framesReceived });
       poll.start();
       cleanups.unshift(() => poll.stop());
     }

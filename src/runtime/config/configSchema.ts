@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_BUSY_POLL_WINDOW_MS } from '../../core/busyPoll.js';
 import type { SelectorProfile } from '../../protocol/selectors.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../alerts/alertEvents.js';
@@ -211,7 +212,7 @@ const alertsSchema = z.strictObject({
 const busyPollSchema = z.strictObject({
   enabled: flag().default(false),
   // Spin this long after the last frame, then block as usual until frames come again.
-  window_ms: integer(1, 60_000).default(50),
+  window_ms: integer(1, 60_000).default(DEFAULT_BUSY_POLL_WINDOW_MS),
 });
 
 const simSchema = z.strictObject({

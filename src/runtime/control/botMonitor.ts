@@ -60,16 +60,16 @@ export interface BotMonitorOptions {
   readonly connection$: Observable<ConnectionState>;
   /** WebSocket reconnects so far. */
   readonly reconnects: () => number;
-  /** The busy poll's state; absent when the bot has none. */
-  readonly busyPoll?: () => BusyPollState;
+  /** The busy poll's state ('stopped' when the bot has none). */
+  readonly busyPoll: () => BusyPollState;
   /** How many fills `recentFills` keeps (default 50). */
   readonly fillsKept?: number;
 }
 
 const UNREALIZED_DECIMALS = 6;
 
-function busyPollView(state: BusyPollState | undefined): BotStatus['busyPoll'] {
-  return state === undefined || state === 'stopped' ? 'off' : state;
+function busyPollView(state: BusyPollState): BotStatus['busyPoll'] {
+  return state === 'stopped' ? 'off' : state;
 }
 
 /**
@@ -179,7 +179,7 @@ export class BotMonitor {
         ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }),
         reconnects: this.options.reconnects(),
       },
-      busyPoll: busyPollView(this.options.busyPoll?.()),
+      busyPoll: busyPollView(this.options.busyPoll()),
       balance,
       equity: equityOf(balance, positions),
       pnl: pnlStatus(engine.sessionPnl()),

@@ -170,7 +170,7 @@ export class BotService {
       feeds: this.feeds,
       connection$: bot.ws.connectionState$,
       reconnects: () => bot.ws.metrics.reconnects,
-      ...(bot.busyPoll === undefined ? {} : { busyPoll: () => bot.busyPoll?.current ?? 'stopped' }),
+      busyPoll: () => bot.busyPoll?.current ?? 'stopped',
     });
   }
 
