@@ -13,7 +13,7 @@ import type { RestClient } from '../../src/venue/rest/restClient.js';
 import { fundedAccount } from './support/simAccount.js';
 import { engineOnSim } from './support/engineOnSim.js';
 
-/** The account's REST client, whose balance reads wait while held: a reconciliation caught mid-read. */
+/** The account's REST client, whose next balance read after `hold()` waits for the release: a reconciliation caught mid-read. */
 function holdableRest(rest: RestClient) {
   let held: Promise<void> | undefined;
   let reached: () => void = () => undefined;
@@ -21,20 +21,58 @@ function holdableRest(rest: RestClient) {
   const client: RestClient = {
     ...rest,
     crossMarginBalance: async (...args) => {
+      const wait = held;
+      held = undefined;
       reached();
-      await held;
+      await wait;
       return rest.crossMarginBalance(...args);
     },
   };
   const hold = (): (() => void) => {
     let release: () => void = () => undefined;
     held = new Promise<void>((resolve) => (release = resolve));
-    return () => {
-      held = undefined;
-      release();
-    };
+    return release;
   };
   return { client, hold, reading };
+}
+
+/** An engine on the simulator, the journal's reconnect reconciliation over a holdable REST client, and a way to drop the connection. */
+async function raceRig(sim: RunningSim, dir: string) {
+  const who = await fundedAccount(sim);
+  const engine = engineOnSim(who);
+  await engine.start();
+  const rest = holdableRest(who.rest);
+  const o: JournalForBotOptions = {
+    path: join(dir, 'journal.sqlite'),
+    account: who.account,
+    rest: rest.client,
+    clock: systemClock,
+    log: createSilentLogger(),
+    markets: [1],
+    runId: 'run-1',
+    unknownOrders: 'leave',
+    adopter: () => undefined,
+    maxInFlightWaitMs: 0,
+  };
+  const journal = openJournal(o.path);
+  const reconciliation = new ReconnectReconciliation(o, journal);
+  const part = reconciliation.part(engine);
+  engine.conditions.registerReconciler(JOURNAL_RECONCILER);
+  return {
+    engine,
+    rest,
+    reconciliation,
+    missingSince: () => journal.fillsMissingSince(who.account, 'run-1'),
+    drop: (lostAtMs: number) => {
+      engine.conditions.feedDown('connection lost');
+      engine.conditions.feedUp();
+      part.reconnected?.(lostAtMs);
+    },
+    close: async () => {
+      journal.close();
+      await engine.stop();
+    },
+  };
 }
 
 describe('journal: a reconnect reconciliation overtaken by a newer drop', () => {
@@ -50,32 +88,7 @@ describe('journal: a reconnect reconciliation overtaken by a newer drop', () => 
   });
 
   it('finishing after the connection dropped again, it keeps the newer window open and trading waiting for it', async () => {
-    const who = await fundedAccount(sim);
-    const engine = engineOnSim(who);
-    await engine.start();
-    const rest = holdableRest(who.rest);
-    const o: JournalForBotOptions = {
-      path: join(dir, 'journal.sqlite'),
-      account: who.account,
-      rest: rest.client,
-      clock: systemClock,
-      log: createSilentLogger(),
-      markets: [1],
-      runId: 'run-1',
-      unknownOrders: 'leave',
-      adopter: () => undefined,
-      maxInFlightWaitMs: 0,
-    };
-    const journal = openJournal(o.path);
-    const reconciliation = new ReconnectReconciliation(o, journal);
-    const part = reconciliation.part(engine);
-    engine.conditions.registerReconciler(JOURNAL_RECONCILER);
-    const drop = (lostAtMs: number) => {
-      engine.conditions.feedDown('connection lost');
-      engine.conditions.feedUp();
-      part.reconnected?.(lostAtMs);
-    };
-
+    const { engine, rest, reconciliation, missingSince, drop, close } = await raceRig(sim, dir);
     const firstLost = Date.now() - 5_000;
     drop(firstLost);
     const release = rest.hold();
@@ -87,15 +100,31 @@ describe('journal: a reconnect reconciliation overtaken by a newer drop', () => 
     release();
     await first;
 
-    expect(journal.fillsMissingSince(who.account, 'run-1')).toBe(firstLost);
+    expect(missingSince()).toBe(firstLost);
     expect(engine.conditions.state.mode).toBe('degraded');
 
     // The newer reconnect's attempt covers both windows; then trading resumes and the gap closes.
     await reconciliation.attempt(engine, firstLost, 1);
-    expect(journal.fillsMissingSince(who.account, 'run-1')).toBeUndefined();
+    expect(missingSince()).toBeUndefined();
     expect(engine.conditions.state.mode).toBe('trading');
+    await close();
+  });
 
-    journal.close();
-    await engine.stop();
+  it("finishing after the newer reconnect's attempt already covered both windows, it reopens nothing", async () => {
+    const { engine, rest, reconciliation, missingSince, drop, close } = await raceRig(sim, dir);
+    const firstLost = Date.now() - 5_000;
+    drop(firstLost);
+    const release = rest.hold();
+    const first = reconciliation.attempt(engine, firstLost, 1);
+    await rest.reading;
+    drop(Date.now() - 1_000);
+    await reconciliation.attempt(engine, firstLost, 1);
+    expect(missingSince()).toBeUndefined();
+
+    release();
+    await first;
+    expect(missingSince()).toBeUndefined();
+    expect(engine.conditions.state.mode).toBe('trading');
+    await close();
   });
 });

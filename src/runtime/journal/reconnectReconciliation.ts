@@ -73,12 +73,13 @@ export class ReconnectReconciliation {
 
   /**
    * An attempt that succeeded after the connection dropped again: its history read may predate
-   * fills of the newer window, so that window stays open (in memory, and in the journal, whose
-   * gap the success just closed) and the gate stays with the newer reconnect's attempts.
+   * fills of the newer window, so that window stays open (in the journal too, whose gap the
+   * success just closed) and the gate stays with the newer reconnect's attempts. Nothing to do
+   * when one of those already succeeded: it read after the drop and covered both windows.
    */
   private superseded(): void {
-    const since = this.unreconciledSince ?? this.roundSince;
-    this.unreconciledSince = since;
+    const since = this.unreconciledSince;
+    if (since === undefined) return;
     this.journal.openFillGap(this.o.account, since);
     this.o.log.info(
       { sinceMs: since },
