@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { getAddress, type Address } from 'viem';
 import { parseDomain } from '../../src/protocol/domain.js';
+import { createSigningContext } from '../../src/protocol/signingContext.js';
 
 /** Fixed, publicly known test keys (the first two of the standard development mnemonic). */
 export const ACCOUNT_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -13,6 +14,8 @@ export const DOMAIN = parseDomain({
   verifying_contract: '0x1111111111111111111111111111111111111111',
 });
 export const ROUTER = getAddress('0x2222222222222222222222222222222222222222');
+/** The signing context of DOMAIN and ROUTER, for tests that sign without a venue. */
+export const CONTEXT = createSigningContext(DOMAIN, ROUTER);
 
 export const arbAddress: fc.Arbitrary<Address> = fc
   .uint8Array({ minLength: 20, maxLength: 20 })

@@ -9,25 +9,15 @@ import type { SignedRequest } from '../../../src/engine/sending/signedRequest.js
 import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
-import { parseDomain } from '../../../src/protocol/domain.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
-import { createSigningContext } from '../../../src/protocol/signingContext.js';
 import { VenueError } from '../../../src/venue/venueError.js';
+import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
 /** Wide id 0xf2 in its first 8 bytes: resting id 0x79 (121). */
 const ORDER_ID = '0x00000000000000f2aa';
-const context = createSigningContext(
-  parseDomain({
-    name: 'Perps',
-    version: '1',
-    chain_id: '31337',
-    verifying_contract: '0x00000000000000000000000000000000000000c1',
-  }),
-  '0x00000000000000000000000000000000000000d1',
-);
-const signer = fastPrivateKeySigner(`0x${'11'.repeat(32)}`);
+const signer = fastPrivateKeySigner(SIGNER_KEY);
 
 function cancelRevert(errorName: string): VenueError {
   return new VenueError({

@@ -20,27 +20,17 @@ import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { isUnconfirmed, sendWithPolicy } from '../../../src/engine/sending/sendWithPolicy.js';
 import type { ResolvedAction, SignedRequest } from '../../../src/engine/sending/signedRequest.js';
 import { MAX_LANDING_RESIGNS } from '../../../src/engine/sending/retryPolicy.js';
-import { parseDomain } from '../../../src/protocol/domain.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
-import { createSigningContext } from '../../../src/protocol/signingContext.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
 import type { OrderHistoryRecord } from '../../../src/venue/schemas/restHistory.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
 import { VenueError } from '../../../src/venue/venueError.js';
 import { VenueTransportError } from '../../../src/venue/venueTransportError.js';
+import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
-const context = createSigningContext(
-  parseDomain({
-    name: 'Perps',
-    version: '1',
-    chain_id: '31337',
-    verifying_contract: '0x00000000000000000000000000000000000000c1',
-  }),
-  '0x00000000000000000000000000000000000000d1',
-);
-const signer = fastPrivateKeySigner(`0x${'11'.repeat(32)}`);
+const signer = fastPrivateKeySigner(SIGNER_KEY);
 const intent = placeLimit({
   intentId: 'i-1',
   strategy: 's',

@@ -8,22 +8,12 @@ import type { ResolvedAction } from '../../../src/engine/sending/signedRequest.j
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import type { DigestSigner } from '../../../src/protocol/digestSigner.js';
-import { parseDomain } from '../../../src/protocol/domain.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
-import { createSigningContext } from '../../../src/protocol/signingContext.js';
+import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
-const context = createSigningContext(
-  parseDomain({
-    name: 'Perps',
-    version: '1',
-    chain_id: '31337',
-    verifying_contract: '0x00000000000000000000000000000000000000c1',
-  }),
-  '0x00000000000000000000000000000000000000d1',
-);
-const key = fastPrivateKeySigner(`0x${'11'.repeat(32)}`);
+const key = fastPrivateKeySigner(SIGNER_KEY);
 const action: ResolvedAction = { action: 'cancelAllOrders', market_id: 1 };
 const clock: Clock = { now: () => 1_700_000_000_000, sleep: () => Promise.resolve() };
 

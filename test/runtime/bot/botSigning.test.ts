@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { parseDomain } from '../../../src/protocol/domain.js';
-import { createSigningContext } from '../../../src/protocol/signingContext.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
 import { BotSigning } from '../../../src/runtime/bot/botSigning.js';
+import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
-const context = createSigningContext(
-  parseDomain({
-    name: 'Perps',
-    version: '1',
-    chain_id: '31337',
-    verifying_contract: '0x00000000000000000000000000000000000000c1',
-  }),
-  '0x00000000000000000000000000000000000000d1',
-);
-const signerKey = `0x${'11'.repeat(32)}` as const;
+const signerKey = SIGNER_KEY;
 const accountKey = `0x${'22'.repeat(32)}` as const;
 
 /** A venue that hands out login nonces and records the logins it is sent. */
