@@ -2,32 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+import { engineOnSim } from './support/engineOnSim.js';
 
 /** Places a resting bid for the account from outside the bot (no journal). */
 async function foreignBid(who: SimAccount, price: string): Promise<string> {
-  const engine = new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: venueSender(who.rest),
-    config: withEngineDefaults({}),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
+  const engine = engineOnSim(who);
   await engine.start();
   const outcome = await engine.execute(
     placeLimit({
@@ -129,17 +113,7 @@ describe('reconciliation at start (runBot)', () => {
     );
     await first.stop();
 
-    const outside = new Engine({
-      account: who.account,
-      signer: who.signer,
-      rest: who.rest,
-      sender: venueSender(who.rest),
-      config: withEngineDefaults({}),
-      selectors: SPEC_SELECTORS,
-      clock: systemClock,
-      log: quiet,
-      markets: [1],
-    });
+    const outside = engineOnSim(who);
     await outside.start();
     expect(
       (

@@ -2,18 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { journalBotConfig, prepareProbeRoot, startBotOnSim, until } from './support/journalBot.js';
 import { startSecretEchoProxy, type SecretEchoProxy } from './support/secretEchoProxy.js';
 import { fundedAccount, grantAllowance, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+import { engineOnSim } from './support/engineOnSim.js';
 
 /** Every way a hex key can be written, and a 20-character piece of each (a cut-off echo). */
 function hexForms(key: string): string[] {
@@ -35,17 +29,7 @@ function expectNowhere(lines: readonly string[], secrets: readonly string[]): vo
 
 /** Cancels an order from outside the bot (no journal): it leaves the book while the bot is down. */
 async function cancelFromOutside(who: SimAccount, orderId: string): Promise<void> {
-  const engine = new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: venueSender(who.rest),
-    config: withEngineDefaults({}),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
+  const engine = engineOnSim(who);
   await engine.start();
   const outcome = await engine.execute(
     cancel({ intentId: 'outside', strategy: 'x', marketId: 1, target: { orderId } }),
