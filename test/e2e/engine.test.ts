@@ -18,37 +18,25 @@ import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient } from '../../src/venue/rest/restClient.js';
 import { VenueError } from '../../src/venue/venueError.js';
+import { engineOnSim } from './support/engineOnSim.js';
 import { fundedAccount, grantAllowance, type SimAccount } from './support/simAccount.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** Room for bursts of a thousand orders. */
+const BURST_GUARDS = { maxOpenOrders: 1000, actionsPerSecond: 10_000, actionBurst: 10_000 } as const;
+
 function engineFor(who: SimAccount, overrides: { sender?: ActionSender; journal?: EngineJournal } = {}): Engine {
-  return new Engine({
-    ...(overrides.journal === undefined ? {} : { journal: overrides.journal }),
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: overrides.sender ?? venueSender(who.rest),
-    config: withEngineDefaults({
-      guards: {
-        maxOpenOrders: 1000,
-        actionsPerSecond: 10_000,
-        actionBurst: 10_000,
-        maxOrderNotional: '100000',
-        maxPositionNotional: '1000000',
-        killSwitchMaxLoss: '100000',
-      },
-      retry: {
-        accountNotRegisteredBaseDelayMs: 100,
-        accountNotRegisteredMaxDelayMs: 400,
-        accountNotRegisteredMaxAttempts: 40,
-        resendDelayMs: 50,
-        rateLimitedDelayMs: 200,
-      },
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
+  return engineOnSim(who, {
+    ...overrides,
+    guards: BURST_GUARDS,
+    retry: {
+      accountNotRegisteredBaseDelayMs: 100,
+      accountNotRegisteredMaxDelayMs: 400,
+      accountNotRegisteredMaxAttempts: 40,
+      resendDelayMs: 50,
+      rateLimitedDelayMs: 200,
+    },
     markets: [1, 2],
   });
 }

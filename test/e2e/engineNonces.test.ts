@@ -2,19 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, unixSeconds, type Clock } from '../../src/core/clock.js';
 import { dryRunSender, venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults, type NonceConfig } from '../../src/engine/engineConfig.js';
+import type { NonceConfig } from '../../src/engine/engineConfig.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import { noncePairKey, type NoncePair } from '../../src/engine/nonces/noncePair.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import { foreignCancelAll } from './support/anchorRoll.js';
+import { engineOnSim } from './support/engineOnSim.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface EngineSetup {
   sender?: ActionSender;
@@ -24,32 +22,15 @@ interface EngineSetup {
 }
 
 function engineFor(who: SimAccount, setup: EngineSetup = {}): Engine {
-  return new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: setup.rest ?? who.rest,
-    sender: setup.sender ?? venueSender(who.rest),
-    config: withEngineDefaults({
-      guards: {
-        maxOpenOrders: 1000,
-        actionsPerSecond: 10_000,
-        actionBurst: 10_000,
-        maxOrderNotional: '100000',
-        maxPositionNotional: '1000000',
-        killSwitchMaxLoss: '100000',
-      },
-      retry: {
-        accountNotRegisteredBaseDelayMs: 100,
-        accountNotRegisteredMaxDelayMs: 200,
-        accountNotRegisteredMaxAttempts: 40,
-        resendDelayMs: 50,
-      },
-      ...(setup.nonces === undefined ? {} : { nonces: setup.nonces }),
-    }),
-    selectors: SPEC_SELECTORS,
-    clock: setup.clock ?? systemClock,
-    log: quiet,
-    markets: [1],
+  return engineOnSim(who, {
+    ...setup,
+    guards: { maxOpenOrders: 1000, actionsPerSecond: 10_000, actionBurst: 10_000 },
+    retry: {
+      accountNotRegisteredBaseDelayMs: 100,
+      accountNotRegisteredMaxDelayMs: 200,
+      accountNotRegisteredMaxAttempts: 40,
+      resendDelayMs: 50,
+    },
   });
 }
 
