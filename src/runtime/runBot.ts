@@ -20,6 +20,7 @@ import type { Config } from './config/configSchema.js';
 import { BotService } from './control/botService.js';
 import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
+import { holdJournal } from './journal/holdJournal.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from './journal/openJournalForBot.js';
 import type { Logger } from './logging/createLogger.js';
 import { bindUntilDeadline, type VenueWait } from './startup/untilDeadline.js';
@@ -65,6 +66,17 @@ export async function runBot(options: RunBotOptions): Promise<void> {
   if (options.keys.account.privateKey !== undefined) registerSecret(options.keys.account.privateKey);
   const clock = options.clock ?? systemClock;
   const runId = clock.now().toString(36);
+  // Taken again when `perpbot start` holds it already (re-entrant); first of all for library callers.
+  const lock = holdJournal(resolve(rootOf(options), config.journal.path), 'start', logger);
+  try {
+    await runHoldingJournal(options, clock, runId);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runHoldingJournal(options: RunBotOptions, clock: Clock, runId: string): Promise<void> {
+  const { config, logger } = options;
   // First, so /health answers through a long start-up; closed last, on every path.
   const service = await BotService.start({
     config,

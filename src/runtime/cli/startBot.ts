@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
 import { parseStrategyParams } from '../config/parseStrategyParams.js';
+import { holdJournal } from '../journal/holdJournal.js';
 import type { Logger } from '../logging/createLogger.js';
 import { runBot, type BotKeys } from '../runBot.js';
 import { SetupError } from '../setup/setupError.js';
@@ -39,11 +41,13 @@ export interface StartBotOptions {
  */
 export async function startBot(options: StartBotOptions): Promise<void> {
   const { config, logger, signal } = options;
-  const hosted = await loadStrategies(config, options.cwd);
-  hosted.forEach((strategy, index) => parseStrategyParams(strategy.definition.params, strategy.params, index));
-
+  // First of all, before the venue is touched: a second bot on this journal must leave the first
+  // one's orders, nonces and control file alone, and say so at once.
+  const lock = holdJournal(resolve(options.cwd, config.journal.path), 'start', logger);
   let sim: RunningSim | undefined;
   try {
+    const hosted = await loadStrategies(config, options.cwd);
+    hosted.forEach((strategy, index) => parseStrategyParams(strategy.definition.params, strategy.params, index));
     let keys: BotKeys;
     let restUrl: string;
     let wsUrl: string;
@@ -86,6 +90,7 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       await sim.close();
       logger.info({}, 'embedded simulator stopped');
     }
+    lock.release();
   }
 }
 

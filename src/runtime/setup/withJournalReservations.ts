@@ -2,6 +2,8 @@ import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import type { NonceReservations } from '../../engine/nonces/oneShotNonces.js';
 import { journalEngineHooks } from '../journal/journalEngineHooks.js';
+import type { Journal } from '../journal/journal.js';
+import { acquireJournalLock } from '../journal/journalLock.js';
 import { openJournal } from '../journal/openJournal.js';
 
 /**
@@ -9,7 +11,8 @@ import { openJournal } from '../journal/openJournal.js';
  * reservations, the road the bot's own nonces take: allocation resumes above the highest pair any
  * run reserved (a crashed bot's permits may still land), and each pair is recorded before it is
  * signed, so the next bot never hands it out again. The journal is open only while `run` runs;
- * without a path, nothing is reserved.
+ * without a path, nothing is reserved. It holds the journal's lock meanwhile: a running bot's
+ * nonces are its own.
  */
 export async function withJournalReservations<T>(
   journalPath: string | undefined,
@@ -18,7 +21,14 @@ export async function withJournalReservations<T>(
   run: (reservations: NonceReservations | undefined) => Promise<T>,
 ): Promise<T> {
   if (journalPath === undefined) return run(undefined);
-  const journal = openJournal(journalPath);
+  const lock = acquireJournalLock(journalPath, command.name);
+  let journal: Journal;
+  try {
+    journal = openJournal(journalPath);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   // Not a bot run: no row in `runs` (which would move where a bot's fill history starts), only nonces.
   const hooks = journalEngineHooks(journal, account, `${command.name}-${command.clock.now()}`);
   try {
@@ -28,5 +38,6 @@ export async function withJournalReservations<T>(
     });
   } finally {
     journal.close();
+    lock.release();
   }
 }

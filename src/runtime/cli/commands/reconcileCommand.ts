@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import type { Journal } from '../../journal/journal.js';
+import { acquireJournalLock } from '../../journal/journalLock.js';
 import { openJournal } from '../../journal/openJournal.js';
 import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
 import { describeBalance, describeDifference } from '../../journal/reconciliationReport.js';
@@ -22,7 +24,8 @@ export const reconcileCommand: CommandSpec = {
   description:
     'Reads open orders, positions, the cross-margin balance and the nonce state from the venue and compares them with the journal ' +
     '(the balance against the last snapshot journaled). ' +
-    'Without --apply nothing is written (safe while a bot runs); with --apply the resolutions are journaled, as a bot does at start. ' +
+    'Without --apply nothing is written (safe while a bot runs); with --apply the resolutions are journaled, as a bot does at start, ' +
+    'and the journal must not be in use by a running bot. ' +
     'Only reads are sent to the venue, so no key is needed with --account.',
   flags: {
     ...CONFIG_FLAGS,
@@ -36,7 +39,16 @@ export const reconcileCommand: CommandSpec = {
     const account = await accountOf(args.flags['account'], config, io);
     const log = createCliLogger(config, io.stderr);
     const rest = createCliRestClient(config, venue.restUrl, log);
-    const journal = openJournal(resolve(io.cwd, config.journal.path));
+    const journalPath = resolve(io.cwd, config.journal.path);
+    // --apply writes what a bot writes at start: not beside a running bot.
+    const lock = booleanFlag(args, 'apply') ? acquireJournalLock(journalPath, 'reconcile --apply') : undefined;
+    let journal: Journal;
+    try {
+      journal = openJournal(journalPath);
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
     try {
       // Safe to run again after a failed read: with unknown orders left alone, every venue read
       // comes before the first journal write.
@@ -70,6 +82,7 @@ export const reconcileCommand: CommandSpec = {
       return report.differences.length === 0 ? 0 : 1;
     } finally {
       journal.close();
+      lock?.release();
     }
   },
 };
