@@ -192,6 +192,8 @@ const controlSchema = z.strictObject({
   port: integer(0, 65_535),
   token_env: z.string().regex(ENV_NAME, 'expected an environment variable name').default('PERPBOT_CONTROL_TOKEN'),
   token_file: filePath().optional(),
+  // Host names (besides 127.0.0.1, localhost and [::1]) the server answers: any other Host gets 421.
+  allowed_hosts: z.array(z.string().trim().min(1)).default([]),
 });
 
 // Alerts posted to a webhook (Slack-style JSON with a `text` field). The URL carries a credential,

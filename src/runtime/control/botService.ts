@@ -247,6 +247,7 @@ export class BotService {
           ? `environment variable ${config.control.token_env}`
           : `${config.control.token_env} or control.token_file`,
       log: logger.child({ component: 'control' }),
+      allowedHosts: config.control.allowed_hosts,
     });
     this.controlFile = controlFileFor(resolve(root, config.journal.path));
     writeControlFile(this.controlFile, {

@@ -5,7 +5,7 @@ import { PerpbotError } from '../../core/perpbotError.js';
 import type { Logger } from '../../core/logger.js';
 import { redactJson, redactText } from '../../core/redactor.js';
 import type { BotControl } from './botControl.js';
-import { bearerMatches } from './controlToken.js';
+import { ControlGuard, type GuardRefusal } from './controlGuard.js';
 import { dashboardAsset } from './dashboardAssets.js';
 
 export interface ControlServerOptions {
@@ -20,6 +20,11 @@ export interface ControlServerOptions {
   readonly log: Pick<Logger, 'info' | 'warn'>;
   /** How often the dashboard's event stream gets a fresh status (default 1 s). */
   readonly pushEveryMs?: number;
+  /** Host names besides loopback's that the server answers (`control.allowed_hosts`). */
+  readonly allowedHosts?: readonly string[];
+  /** Open connections at most (default 64): the event streams hold theirs. */
+  readonly maxConnections?: number;
+  readonly now?: () => number;
 }
 
 export interface ControlServer {
@@ -46,14 +51,24 @@ const SECURITY_HEADERS = {
  * signatures and tokens have no business in a status, and this makes sure none slips out).
  */
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
+  const guard = new ControlGuard({
+    host: options.host,
+    allowedHosts: options.allowedHosts ?? [],
+    token: options.token,
+    tokenSource: options.tokenSource,
+    log: options.log,
+    now: options.now ?? Date.now,
+  });
+  if (guard.tokenEverywhere) refuseOpenToTheNetwork(options);
   const events = new EventClients(options.control, options.pushEveryMs ?? 1_000);
   const server = createServer((req, res) => {
-    route(req, res, options, events).catch((error: unknown) => {
+    route(req, res, { ...options, guard }, events).catch((error: unknown) => {
       options.log.warn({ err: error, path: req.url }, 'control server request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error; see the bot log' });
       else res.end();
     });
   });
+  server.maxConnections = options.maxConnections ?? 64;
   try {
     await listen(server, options.port, options.host);
   } catch (error) {
@@ -87,17 +102,42 @@ export async function startControlServer(options: ControlServerOptions): Promise
   };
 }
 
+/**
+ * Bound beyond loopback, status, metrics and the dashboard would go to the network: only with a
+ * token, which every route then needs, and with a warning, since plain HTTP carries it in clear.
+ */
+function refuseOpenToTheNetwork(options: ControlServerOptions): void {
+  if (options.token === undefined)
+    throw new PerpbotError(
+      `control.host ${options.host} is not a loopback address, and no control token is configured: status, metrics and the dashboard would be open to the network`,
+      {
+        code: 'CONTROL_TOKEN',
+        details: { host: options.host },
+        hints: [
+          `set ${options.tokenSource}: every route then needs it`,
+          'or keep control.host 127.0.0.1 and reach it through a TLS reverse proxy or an SSH tunnel',
+        ],
+      },
+    );
+  options.log.warn(
+    { host: options.host },
+    'the control server listens beyond this machine: every route needs the token, which plain HTTP carries in clear; put a TLS reverse proxy in front',
+  );
+}
+
 async function route(
   req: IncomingMessage,
   res: ServerResponse,
-  options: ControlServerOptions,
+  options: ControlServerOptions & { readonly guard: ControlGuard },
   events: EventClients,
 ): Promise<void> {
-  const { control } = options;
+  const { control, guard } = options;
   const path = new URL(req.url ?? '/', 'http://control').pathname;
+  const refused = guard.admit(req, path);
+  if (refused !== undefined) return sendRefusal(res, refused);
   if (path === '/api/kill-switch') {
     if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
-    return killSwitch(req, res, options);
+    return killSwitch(req, res, options, guard);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, 'GET');
   switch (path) {
@@ -141,20 +181,15 @@ async function route(
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-async function killSwitch(req: IncomingMessage, res: ServerResponse, options: ControlServerOptions): Promise<void> {
-  if (options.token === undefined) {
-    return sendJson(res, 403, {
-      error: 'the kill-switch endpoint is disabled: no control token is configured',
-      hints: [`set ${options.tokenSource} and restart the bot`],
-    });
-  }
-  if (!bearerMatches(req.headers.authorization, options.token)) {
-    res.setHeader('www-authenticate', 'Bearer realm="perpbot"');
-    return sendJson(res, 401, {
-      error: 'a valid bearer token is required',
-      hints: ['send Authorization: Bearer <token>', `the token is the bot's ${options.tokenSource}`],
-    });
-  }
+async function killSwitch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ControlServerOptions,
+  guard: ControlGuard,
+): Promise<void> {
+  // Checked already on every route beyond loopback.
+  const refused = guard.tokenEverywhere ? undefined : guard.checkToken(req, '/api/kill-switch');
+  if (refused !== undefined) return sendRefusal(res, refused);
   const text = await readBody(req);
   if (text === undefined) return sendJson(res, 413, { error: `the body is larger than ${MAX_BODY_BYTES} bytes` });
   let parsed: unknown;
@@ -187,6 +222,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+function sendRefusal(res: ServerResponse, refusal: GuardRefusal): void {
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+  sendJson(res, refusal.status, refusal.body);
 }
 
 function methodNotAllowed(res: ServerResponse, allowed: string): void {

@@ -8,7 +8,7 @@ import { bearerMatches, loadControlToken } from '../../../src/runtime/control/co
 const dir = mkdtempSync(join(tmpdir(), 'perpbot-control-token-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TOKEN = 'a'.repeat(20) + 'Z9';
-const control = { host: '127.0.0.1', port: 0, token_env: 'PERPBOT_CONTROL_TOKEN' };
+const control = { host: '127.0.0.1', port: 0, token_env: 'PERPBOT_CONTROL_TOKEN', allowed_hosts: [] };
 
 describe('the control token', () => {
   it('is known to the redactor once loaded: no log line or answer shows it, whatever its shape', async () => {

@@ -20,7 +20,13 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
       ? dryRun
       : {
           ...dryRun,
-          control: { host: '127.0.0.1', token_env: 'PERPBOT_CONTROL_TOKEN', ...dryRun.control, port: controlPort },
+          control: {
+            host: '127.0.0.1',
+            token_env: 'PERPBOT_CONTROL_TOKEN',
+            allowed_hosts: [],
+            ...dryRun.control,
+            port: controlPort,
+          },
         };
   const logger = createCliLogger(config, io.stdout, level);
   try {
