@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Journal } from './journal.js';
-import { JournalError } from './journalError.js';
+import { checkJournalIntegrity, checkJournalSchema } from './checkJournal.js';
+import { journalOpenError } from './journalOpenError.js';
 import { migrate } from './journalMigrations.js';
 
 export interface OpenJournalOptions {
@@ -18,40 +19,33 @@ export interface OpenJournalOptions {
  * too, since a committed WAL frame is in the OS cache, but could lose the last commits on power
  * loss; a lost nonce record could then be reused, so FULL it is.) `busy_timeout` lets the CLI read
  * while a bot writes.
+ *
+ * A writable journal checks itself first (SQLite's quick_check, then the schema after migrating):
+ * a file damaged between runs is refused at start with the next step, and a read-only one is
+ * said to be read-only.
  */
 export function openJournal(path: string, options: OpenJournalOptions = {}): Journal {
+  const readonly = options.readonly === true;
   let db: Database.Database;
   try {
-    if (options.readonly !== true && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path, options.readonly === true ? { readonly: true, fileMustExist: true } : {});
+    if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
-    throw new JournalError(`cannot open the journal ${path}`, {
-      code: 'JOURNAL_OPEN',
-      details: { path },
-      hints:
-        options.readonly === true
-          ? ['run the bot once to create it, or check journal.path in the config']
-          : ['check that the directory of journal.path is writable'],
-      cause: error,
-    });
+    throw journalOpenError(path, error, readonly);
   }
   try {
     db.pragma('busy_timeout = 5000');
-    if (options.readonly !== true) {
+    if (!readonly) {
+      checkJournalIntegrity(db, path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       migrate(db, path);
+      checkJournalSchema(db, path);
     }
   } catch (error) {
     db.close();
-    if (error instanceof JournalError) throw error;
-    throw new JournalError(`cannot prepare the journal ${path}`, {
-      code: 'JOURNAL_OPEN',
-      details: { path },
-      hints: ['is it a perpbot journal (SQLite) file?'],
-      cause: error,
-    });
+    throw journalOpenError(path, error, readonly);
   }
   return new Journal(db, path);
 }
