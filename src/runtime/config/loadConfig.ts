@@ -5,6 +5,7 @@ import { configErrorFromZod } from './configErrorFromZod.js';
 import { configSchema, type Config } from './configSchema.js';
 import { deepFreeze } from './deepFreeze.js';
 import { refuseSecrets } from './refuseSecrets.js';
+import { refuseUnsafeKeys } from './refuseUnsafeKeys.js';
 import { substituteEnv, type Env } from './substituteEnv.js';
 
 export interface LoadConfigOptions {
@@ -23,8 +24,9 @@ export const WS_URL_ENV = 'PERPBOT_WS_URL';
 export const MAINNET_ACK_ENV = 'PERPBOT_I_UNDERSTAND_MAINNET';
 
 /**
- * YAML -> secret check -> `${ENV}` substitution -> secret check again (a key can arrive through a
- * variable) -> URL overrides -> schema -> mainnet acknowledgement -> deeply frozen `Config`.
+ * YAML -> no `__proto__`-like keys -> secret check -> `${ENV}` substitution -> secret check again
+ * (a key can arrive through a variable) -> URL overrides -> schema -> mainnet acknowledgement ->
+ * deeply frozen `Config`.
  * Every failure is a `ConfigError` naming the path; secrets are never echoed.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
@@ -58,6 +60,7 @@ function parseConfigText(text: string, options: LoadConfigOptions): Config {
       `expected a mapping of sections (venue, risk, strategies, ...), got ${raw === null ? 'an empty document' : Array.isArray(raw) ? 'a list' : typeof raw}`,
     );
   }
+  refuseUnsafeKeys(raw);
   refuseSecrets(raw);
   const substituted = substituteEnv(raw, options.env);
   refuseSecrets(substituted);

@@ -27,11 +27,11 @@ export function controlFileFor(journalPath: string): string {
   return join(dirname(journalPath), `${basename(journalPath, ext)}.control.json`);
 }
 
-/** Written whole or not at all (a temporary file renamed over it). */
+/** Written whole or not at all (a temporary file renamed over it), readable by its owner only. */
 export function writeControlFile(path: string, record: ControlRecord): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${record.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
+  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, path);
 }
 

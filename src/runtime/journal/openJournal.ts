@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Journal } from './journal.js';
@@ -30,6 +30,8 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
   try {
     if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+    // Before WAL mode: SQLite gives the -wal and -shm files the database file's permissions.
+    if (!readonly && path !== ':memory:') chmodSync(path, 0o600);
   } catch (error) {
     throw journalOpenError(path, error, readonly);
   }

@@ -366,3 +366,31 @@ describe('loadConfig', () => {
     await expect(loadConfig({ env: {}, text: '', path: 'x' })).rejects.toBeInstanceOf(ConfigError);
   });
 });
+
+describe('loadConfig and prototype keys', () => {
+  it('refuses a __proto__ key anywhere, so a ${ENV} value cannot slip past the secret check through it', async () => {
+    const { strategies: _strategies, ...rest } = base();
+    const text = [
+      stringify(rest),
+      'strategies:',
+      '  - name: mm',
+      '    module: strategies/marketMaker.ts',
+      '    markets: [1]',
+      '    params:',
+      '      __proto__: { spread_bps: "${PERPBOT_SIGNER_KEY}" }',
+      '',
+    ].join('\n');
+    const error = await failure(text, { PERPBOT_SIGNER_KEY: KEY });
+    expect(error.message).toContain('strategies[0].params: the key "__proto__" is not allowed');
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('refuses constructor and prototype keys too, and accepts the same file without them', async () => {
+    expect((await failure(`${stringify(base())}logging: { constructor: { level: info } }\n`)).message).toContain(
+      'logging: the key "constructor" is not allowed',
+    );
+    await expect(loadConfig({ text: stringify(base()), env: {} })).resolves.toMatchObject({
+      venue: { profile: 'sim' },
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ describe('the control record beside the journal', () => {
     const record = { url: 'http://127.0.0.1:4321', pid: 4242, account: '0xabc', startedAt: '2026-11-25T12:00:00.000Z' };
     writeControlFile(path, record);
     expect(readControlFile(path)).toEqual(record);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     removeControlFile(path, 1);
     expect(readControlFile(path)).toEqual(record);
     removeControlFile(path, 4242);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, statSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,9 @@ describe('Journal', () => {
     expect(journal.db.prepare('SELECT version FROM schema_version').get()).toEqual({ version: MIGRATIONS.length });
     expect(journal.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(journal.db.pragma('synchronous', { simple: true })).toBe(2);
+    // Orders, nonces and fills are the owner's business alone.
+    for (const file of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm'])
+      expect(statSync(join(dir, 'nested', file)).mode & 0o777, file).toBe(0o600);
     journal.close();
     journal = openJournal(join(dir, 'nested', 'journal.sqlite'));
     expect(journal.db.prepare('SELECT COUNT(*) AS n FROM schema_version').get()).toEqual({ n: 1 });
