@@ -123,10 +123,16 @@ export class WebhookAlerts {
       headers: { 'content-type': 'application/json' },
       body,
       signal,
+      // A redirect would re-send the alert (and what it says about the account) wherever it points.
+      redirect: 'manual',
     });
     // The receiver's answer is not ours to keep; drain it so the connection can be reused.
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return;
+    if (response.status >= 300 && response.status < 400)
+      throw new PermanentRefusal(
+        `the webhook answered a redirect (HTTP ${response.status}), which is not followed: set the final URL`,
+      );
     if (response.status === 429 || response.status >= 500)
       throw new Error(`the webhook answered HTTP ${response.status}`);
     throw new PermanentRefusal(`the webhook refused the alert with HTTP ${response.status}`);

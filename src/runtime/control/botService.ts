@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { Subscription, type Observable } from 'rxjs';
 import type { BusyPoll } from '../../core/busyPoll.js';
 import type { Clock } from '../../core/clock.js';
-import { PerpbotError } from '../../core/perpbotError.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
@@ -23,6 +22,7 @@ import { observeBotMetrics } from '../metrics/observeBotMetrics.js';
 import { timedRestClient } from '../metrics/timedRestClient.js';
 import { formatStatusLine } from '../terminal/formatStatusLine.js';
 import type { BudgetedExecution } from '../wiring/budgetedExecution.js';
+import { webhookUrlFrom } from '../alerts/webhookUrl.js';
 import { BotControl } from './botControl.js';
 import { BotMonitor } from './botMonitor.js';
 import { controlFileFor, removeControlFile, writeControlFile } from './controlFile.js';
@@ -222,7 +222,7 @@ export class BotService {
     if (alerts === undefined) return;
     const metrics = this.metrics;
     this.alerts = new WebhookAlerts({
-      url: webhookUrl(alerts.webhook_url_env, this.options.env),
+      url: webhookUrlFrom(alerts.webhook_url_env, this.options.env),
       events: new Set(alerts.events),
       bot: `${this.options.account.slice(0, 10)}…`,
       clock: this.options.clock,
@@ -258,24 +258,6 @@ export class BotService {
     });
     this.options.onControlServer?.(this.server.url);
   }
-}
-
-/** The webhook URL from the variable `alerts.webhook_url_env` names: set, and http(s). */
-function webhookUrl(name: string, env: Readonly<Record<string, string | undefined>>): string {
-  const url = env[name]?.trim();
-  if (url === undefined || url === '') {
-    throw new PerpbotError(`alerts.webhook_url_env names ${name}, which is not set`, {
-      code: 'CONFIG_ALERTS',
-      hints: [`export ${name}=https://hooks.example/...`, 'or remove the alerts: section'],
-    });
-  }
-  if (!/^https?:\/\//.test(url)) {
-    throw new PerpbotError(`${name} is not an http(s) URL (value not shown)`, {
-      code: 'CONFIG_ALERTS',
-      hints: ['set it to the webhook URL the chat tool gave you'],
-    });
-  }
-  return url;
 }
 
 /** One line each time a strategy goes reduce-only on a late stream, and when its streams are fresh again. */
