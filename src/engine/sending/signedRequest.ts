@@ -173,51 +173,55 @@ function withPermit(
   return requestOf(action, { permit, nonce: auth.nonce, deadline: auth.deadline }, actionHash);
 }
 
-/** The request without what authorised it, discriminated by its endpoint. */
-type UnsignedRequest = { [E in Endpoint]: { readonly endpoint: E; readonly body: ActionRequestBodies[E] } }[Endpoint];
-
-function requestOf(action: ResolvedAction, signed: PermitParts | undefined, actionHash: Hex32): SignedRequest {
-  const request = unsignedRequestOf(action, signed?.permit);
-  return signed === undefined
-    ? { ...request, actionHash }
-    : { ...request, nonce: signed.nonce, deadline: signed.deadline, actionHash };
-}
-
 /**
  * The request of each endpoint, its body in the spec's field order with the permit last (`permit`
  * on order actions, `permit_params` on account actions). Every value was range-checked when the
  * action was built (pre-trade checks) or signed (`signPermitNow`), so the body is marked checked.
  */
-function unsignedRequestOf(action: ResolvedAction, permit: PermitWire | undefined): UnsignedRequest {
+function requestOf(action: ResolvedAction, signed: PermitParts | undefined, actionHash: Hex32): SignedRequest {
+  const permit = signed?.permit;
   switch (action.action) {
     case 'placeOrder':
-      return { endpoint: 'placeOrder', body: checkedBody(placeOrderBody(action.order, permit)) };
+      return finish('placeOrder', placeOrderBody(action.order, permit), signed, actionHash);
     case 'cancelOrder': {
       const body: CancelOrderRequestWire = { market_id: action.market_id, order_id: action.order_id };
       if (permit !== undefined) body.permit = permit;
-      return { endpoint: 'cancelOrder', body: checkedBody(body) };
+      return finish('cancelOrder', body, signed, actionHash);
     }
     case 'cancelAllOrders': {
       const body: CancelAllRequestWire = { market_id: action.market_id };
       if (permit !== undefined) body.permit = permit;
-      return { endpoint: 'cancelAllOrders', body: checkedBody(body) };
+      return finish('cancelAllOrders', body, signed, actionHash);
     }
     case 'updateLeverage': {
       const body: LeverageRequestWire = { market_id: String(action.market_id), leverage: String(action.leverage) };
       if (permit !== undefined) body.permit_params = permit;
-      return { endpoint: 'updateLeverage', body: checkedBody(body) };
+      return finish('updateLeverage', body, signed, actionHash);
     }
     case 'updateMarginMode': {
       const body: MarginModeRequestWire = { market_id: String(action.market_id), margin_mode: action.margin_mode };
       if (permit !== undefined) body.permit_params = permit;
-      return { endpoint: 'updateMarginMode', body: checkedBody(body) };
+      return finish('updateMarginMode', body, signed, actionHash);
     }
     case 'updateIsolatedMargin': {
       const body: IsolatedMarginRequestWire = { market_id: String(action.market_id), amount: action.amount.toString() };
       if (permit !== undefined) body.permit_params = permit;
-      return { endpoint: 'updateIsolatedMargin', body: checkedBody(body) };
+      return finish('updateIsolatedMargin', body, signed, actionHash);
     }
   }
+}
+
+/** One object per request (no spread on the order path); the nonce and deadline only with a permit. */
+function finish<E extends Endpoint>(
+  endpoint: E,
+  body: ActionRequestBodies[E],
+  signed: PermitParts | undefined,
+  actionHash: Hex32,
+): SignedRequestOf<E> {
+  checkedBody(body);
+  return signed === undefined
+    ? { endpoint, body, actionHash }
+    : { endpoint, body, nonce: signed.nonce, deadline: signed.deadline, actionHash };
 }
 
 function placeOrderBody(o: WireOrder, permit: PermitWire | undefined): PlaceOrderRequestWire {
