@@ -31,6 +31,7 @@ import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
 import { rejection, type Rejection } from './intents/rejection.js';
 import { readVenueSnapshot } from './tracking/venueSnapshot.js';
+import { readAllOpenOrders } from '../venue/rest/readAllOpenOrders.js';
 import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
 import { DegradedModeWatch } from './connection/degradedModeWatch.js';
 import { FeedFollower, type EngineFeeds, type FeedTargets } from './connection/feedFollower.js';
@@ -486,12 +487,12 @@ export class Engine {
       guardNow: (intent, state) => this.gate.admitNow(intent, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),
       lookupRestingId: async (marketId, orderId) => {
-        const open = await o.rest.openOrders({ account: o.account, market_id: String(marketId) });
+        // Every page, filtered to the one id: the first page alone misses an order further down.
+        const open = await readAllOpenOrders(o.rest, { account: o.account, marketId, orderIds: [orderId] });
         const found = open.orders.find((x) => x.order_id.toLowerCase() === orderId.toLowerCase());
         return found === undefined ? undefined : BigInt(found.resting_order_id);
       },
-      readLandingEvidence: (intent, action, request, signal) =>
-        readLandingEvidence(landing, intent.intentId, action, request, signal),
+      readLandingEvidence: (intent, action, signal) => readLandingEvidence(landing, intent.intentId, action, signal),
       onSignerNotAuthorized: (error) => this.signerRefusal.onRefused(error),
     };
   }

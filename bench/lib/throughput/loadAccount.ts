@@ -49,7 +49,7 @@ export async function prepareLoadAccount(
     },
     SPEC_SELECTORS,
   );
-  const placed = await who.rest.placeOrder(place.body as never);
+  const placed = await who.rest.placeOrder(place.body);
   const wide = wideFromOrderId(placed.order_id);
   if (wide === undefined)
     throw new PerpbotError(`the simulator answered an order id the bench cannot read: ${placed.order_id}`, {

@@ -45,8 +45,11 @@ function check(intent: Intent, market: MarketView | undefined, account: AccountS
   const marketId = intent.marketId;
   // A cancel must stay possible in a market that was delisted or halted.
   if (intent.kind === 'cancel') return { ok: true, action: checkCancel(intent.target, marketId), intent };
-  if (intent.kind === 'cancelAll')
+  if (intent.kind === 'cancelAll') {
+    // Whether 0 means "all markets" is disputed (venue-wire.md §2, cancel-all): a real market is asked for.
+    if (marketId < 1) refuse('market_id', marketId, 'cancel-all needs a market id from 1; 0 is not "all markets"');
     return { ok: true, action: { action: 'cancelAllOrders', market_id: marketId }, intent };
+  }
   const known = knownMarket(marketId, market);
   // Refuses a malformed step, tick or minimum size; parsed once per market record, read once per intent.
   const rules = marketRules(known);

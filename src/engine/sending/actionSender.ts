@@ -30,28 +30,34 @@ export interface BearerSource {
   invalidate(): void;
 }
 
+/** The REST client's six trading actions, one per endpoint of a signed request. */
+export type ActionEndpoints = Pick<
+  RestClient,
+  'placeOrder' | 'cancelOrder' | 'cancelAll' | 'updateLeverage' | 'updateMarginMode' | 'updateIsolatedMargin'
+>;
+
 /** Sends to the venue's REST endpoints. `jwt` supplies the Bearer token in JWT mode. */
-export function venueSender(rest: RestClient, jwt?: BearerSource): ActionSender {
+export function venueSender(rest: ActionEndpoints, jwt?: BearerSource): ActionSender {
   return {
     ...(jwt === undefined ? {} : { reauthenticate: () => jwt.invalidate() }),
     async send(request, options = {}) {
       const callOptions = jwt === undefined ? options : { ...options, bearer: await jwt.bearer() };
-      const body = request.body as never;
+      // The endpoint narrows the body to that endpoint's request type.
       switch (request.endpoint) {
         case 'placeOrder': {
-          const placed = await rest.placeOrder(body, callOptions);
+          const placed = await rest.placeOrder(request.body, callOptions);
           return { orderId: placed.order_id, ...(placed.tx_hash === undefined ? {} : { txHash: placed.tx_hash }) };
         }
         case 'cancelOrder':
-          return receipt(await rest.cancelOrder(body, callOptions));
+          return receipt(await rest.cancelOrder(request.body, callOptions));
         case 'cancelAllOrders':
-          return receipt(await rest.cancelAll(body, callOptions));
+          return receipt(await rest.cancelAll(request.body, callOptions));
         case 'updateLeverage':
-          return receipt(await rest.updateLeverage(body, callOptions));
+          return receipt(await rest.updateLeverage(request.body, callOptions));
         case 'updateMarginMode':
-          return receipt(await rest.updateMarginMode(body, callOptions));
+          return receipt(await rest.updateMarginMode(request.body, callOptions));
         case 'updateIsolatedMargin':
-          return receipt(await rest.updateIsolatedMargin(body, callOptions));
+          return receipt(await rest.updateIsolatedMargin(request.body, callOptions));
       }
     },
   };

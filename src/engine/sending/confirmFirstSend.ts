@@ -18,7 +18,7 @@ export async function confirmFirstSend(
   why: { readonly reason: string; readonly cause: unknown; readonly resigns: number },
   signal?: AbortSignal,
 ): Promise<SendResult | 'resign'> {
-  const evidence = await deps.readLandingEvidence(intent, action, request, signal);
+  const evidence = await deps.readLandingEvidence(intent, action, signal);
   const decision = classifyLanding(action.action, evidence, { resigns: why.resigns });
   deps.log.info(
     {

@@ -17,7 +17,7 @@ import type { NonceAllocator } from '../nonces/nonceAllocator.js';
 import type { NonceState } from '../nonces/noncePair.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { Rejection } from '../intents/rejection.js';
-import type { ResolvedAction, SignedRequest } from './signedRequest.js';
+import type { ResolvedAction } from './signedRequest.js';
 
 /** What the executor needs from the engine: its state, its venue reads, and its reactions. */
 export type AuthSource =
@@ -62,12 +62,7 @@ export interface ExecutorDeps {
    * its client_order_id (tracker, fills, open orders), a cancel by whether the order is still
    * open, leverage and margin mode from the position. Never throws: a failed read cannot tell.
    */
-  readLandingEvidence(
-    intent: Intent,
-    action: ResolvedAction,
-    request: SignedRequest,
-    signal?: AbortSignal,
-  ): Promise<LandingEvidence>;
+  readLandingEvidence(intent: Intent, action: ResolvedAction, signal?: AbortSignal): Promise<LandingEvidence>;
   /** The venue refused our signer: stop trading and refresh the system config (awaited before the outcome). */
   onSignerNotAuthorized(error: unknown): void | Promise<void>;
   /** Permit deadline in seconds from now. */

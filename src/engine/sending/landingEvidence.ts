@@ -5,10 +5,11 @@ import { compareDecimals } from '../../core/decimal.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { orderHistoryRecords } from '../../venue/rest/historyPages.js';
 import type { OrderHistoryRecord } from '../../venue/schemas/restHistory.js';
-import { isFlatPosition } from '../../venue/schemas/restAccount.js';
+import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import { readVenuePosition } from '../../venue/state/venuePosition.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { ResolvedAction, SignedRequest } from './signedRequest.js';
+import type { ResolvedAction } from './signedRequest.js';
 
 /**
  * What the venue's state shows about an action whose first send may have executed unseen (a
@@ -67,21 +68,18 @@ export async function readLandingEvidence(
   reader: LandingReader,
   intentId: string,
   action: ResolvedAction,
-  request: SignedRequest,
   signal?: AbortSignal,
 ): Promise<LandingEvidence> {
   try {
     switch (action.action) {
-      case 'placeOrder': {
-        const coid = request.body['client_order_id'];
+      case 'placeOrder':
         return await placementEvidence(
           reader,
           intentId,
           action.order.market_id,
-          typeof coid === 'string' ? coid : undefined,
+          action.order.client_order_id?.toString(),
           signal,
         );
-      }
       case 'cancelOrder':
         return await cancelEvidence(reader, action.market_id, action.order_id);
       case 'cancelAllOrders':
@@ -123,11 +121,11 @@ async function placementEvidence(
   if (coid === undefined)
     return { kind: 'cannot_tell', detail: 'the order carries no client_order_id to look it up by' };
   const open = await findOpenOrder(reader, marketId, (o) => o.client_order_id?.toString() === coid);
-  if (open.found !== undefined)
+  if (open !== undefined)
     return {
       kind: 'in_effect',
-      orderId: open.found.order_id,
-      detail: `order ${open.found.order_id} with client_order_id ${coid} is open on the venue`,
+      orderId: open.order_id,
+      detail: `order ${open.order_id} with client_order_id ${coid} is open on the venue`,
     };
   const past = await findInHistory(reader, coid);
   if (past !== undefined) {
@@ -141,10 +139,9 @@ async function placementEvidence(
   // orders and fills channels show it, and their frames may trail the action's answer.
   const late = linked() ?? (await waitForLink(reader, intentId, signal));
   if (late !== undefined) return fromFeed(late);
-  const where = open.complete ? 'no open order has it' : `the first ${MAX_PAGES} pages of open orders do not list it`;
   return {
     kind: 'cannot_tell',
-    detail: `client_order_id ${coid}: ${where}, and the orders and fills channels showed none within ${reader.feedWaitMs} ms`,
+    detail: `client_order_id ${coid}: no open order has it, and the orders and fills channels showed none within ${reader.feedWaitMs} ms`,
   };
 }
 
@@ -156,12 +153,7 @@ async function cancelEvidence(reader: LandingReader, marketId: number, orderId: 
     return { kind: 'target_finished', detail: `the orders channel shows order ${orderId} filled` };
   const wanted = normalizeOrderId(orderId);
   const open = await findOpenOrder(reader, marketId, (o) => normalizeOrderId(o.order_id) === wanted);
-  if (open.found !== undefined) return { kind: 'not_in_effect', detail: `order ${orderId} is still open on the venue` };
-  if (!open.complete)
-    return {
-      kind: 'cannot_tell',
-      detail: `the first ${MAX_PAGES} pages of open orders do not list order ${orderId}, and there are more`,
-    };
+  if (open !== undefined) return { kind: 'not_in_effect', detail: `order ${orderId} is still open on the venue` };
   return goneOrderEvidence(reader, orderId);
 }
 
@@ -188,11 +180,11 @@ async function goneOrderEvidence(reader: LandingReader, orderId: string): Promis
 
 async function cancelAllEvidence(reader: LandingReader, marketId: number): Promise<LandingEvidence> {
   const open = await findOpenOrder(reader, marketId, () => true);
-  if (open.found === undefined) return { kind: 'in_effect', detail: `market ${marketId} has no open order` };
+  if (open === undefined) return { kind: 'in_effect', detail: `market ${marketId} has no open order` };
   // Orders placed after the cancel-all would be open too: their presence does not show it failed.
   return {
     kind: 'cannot_tell',
-    detail: `order ${open.found.order_id} is open in market ${marketId}, and it may have been placed after the cancel-all`,
+    detail: `order ${open.order_id} is open in market ${marketId}, and it may have been placed after the cancel-all`,
   };
 }
 
@@ -200,9 +192,9 @@ async function positionEvidence(
   reader: LandingReader,
   action: Extract<ResolvedAction, { action: 'updateLeverage' | 'updateMarginMode' }>,
 ): Promise<LandingEvidence> {
-  const position = await reader.rest.position({ account: reader.account, market_id: String(action.market_id) });
+  const position = await readVenuePosition(reader.rest, reader.account, action.market_id);
   const what = action.action === 'updateLeverage' ? 'leverage' : 'margin mode';
-  if (isFlatPosition(position))
+  if (position.flat)
     return {
       kind: 'cannot_tell',
       detail: `the position in market ${action.market_id} is flat, and a flat position shows no ${what} (venue-facts)`,
@@ -211,10 +203,10 @@ async function positionEvidence(
   const actual =
     action.action === 'updateLeverage'
       ? position.leverage
-      : position.margin_mode === null
-        ? null
-        : String(position.margin_mode);
-  if (actual === null)
+      : position.marginMode === undefined
+        ? undefined
+        : String(position.marginMode);
+  if (actual === undefined)
     return { kind: 'cannot_tell', detail: `the position in market ${action.market_id} shows no ${what}` };
   const same = action.action === 'updateLeverage' ? compareDecimals(actual, requested) === 0 : actual === requested;
   return same
@@ -223,31 +215,17 @@ async function positionEvidence(
 }
 
 /**
- * The first open order of a market that matches, reading page after page. `complete`: every page
- * was read, so none found means none open.
+ * The first open order of a market that matches, from a whole snapshot of its open orders (the
+ * venue layer's paged reader): none found means none open. A snapshot that cannot be had (more
+ * than MAX_PAGES pages, or a book that kept changing) throws, and the evidence cannot tell.
  */
 async function findOpenOrder(
   reader: LandingReader,
   marketId: number,
   match: (o: OpenOrder) => boolean,
-): Promise<{ found?: OpenOrder; complete: boolean }> {
-  let start = 0;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await reader.rest.openOrders({
-      account: reader.account,
-      market_id: String(marketId),
-      ...(start === 0 ? {} : { start_index: String(start) }),
-    });
-    const found = result.orders.find(match);
-    if (found !== undefined) return { found, complete: true };
-    start += result.orders.length;
-    // Without total_orders, a short page is the last one (the venue's page holds up to 1000).
-    const more =
-      result.orders.length > 0 &&
-      (result.total_orders === undefined ? result.orders.length >= 1000 : start < result.total_orders);
-    if (!more) return { complete: true };
-  }
-  return { complete: false };
+): Promise<OpenOrder | undefined> {
+  const open = await readAllOpenOrders(reader.rest, { account: reader.account, marketId }, { maxPages: MAX_PAGES });
+  return open.orders.find(match);
 }
 
 /**

@@ -14,7 +14,18 @@ import { signPermitNow, type PermitSignatureEncoding, type PermitWire } from '..
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { NoncePair } from '../nonces/noncePair.js';
-import type { WireAction } from './wireAction.js';
+import { checkedBody, type ActionRequestBodies } from '../../venue/rest/actionBodies.js';
+import type {
+  IsolatedMarginRequestWire,
+  LeverageRequestWire,
+  MarginModeRequestWire,
+} from '../../venue/schemas/restAccount.js';
+import type {
+  CancelAllRequestWire,
+  CancelOrderRequestWire,
+  PlaceOrderRequestWire,
+} from '../../venue/schemas/restOrders.js';
+import type { WireAction, WireOrder } from './wireAction.js';
 
 /**
  * A checked wire action whose cancel target has been resolved to the venue's ids: the cancel hash
@@ -51,13 +62,22 @@ export interface JwtAuthorization {
 export type Authorization = PermitAuthorization | JwtAuthorization;
 
 /** The exact body for one endpoint, and what was used to authorise it (to report its fate). */
-export interface SignedRequest {
-  readonly endpoint: Endpoint;
-  readonly body: Readonly<Record<string, unknown>>;
+interface SignedRequestOf<E extends Endpoint> {
+  readonly endpoint: E;
+  /** Built by `requestOf` from range-checked values and marked `checkedBody`: sent without a second parse. */
+  readonly body: Readonly<ActionRequestBodies[E]>;
+  /** The permit's nonce pair; absent on the JWT path. */
   readonly nonce?: NoncePair;
+  /** The permit's deadline (uint32 unix seconds); absent on the JWT path. */
   readonly deadline?: number;
   readonly actionHash: Hex32;
 }
+
+/** One signed action, discriminated by its endpoint: `switch (request.endpoint)` narrows the body. */
+export type SignedRequest = { [E in Endpoint]: SignedRequestOf<E> }[Endpoint];
+
+/** The signed request of one endpoint. */
+export type SignedRequestFor<E extends Endpoint> = Extract<SignedRequest, { readonly endpoint: E }>;
 
 /** The action hash the venue recomputes from the body (spec "Action hashes"). */
 export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): Hex32 {
@@ -94,46 +114,18 @@ export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): 
   }
 }
 
-/** The body fields of the action, in the spec's order, without authorisation. */
-export function bodyOf(action: ResolvedAction): Record<string, unknown> {
-  switch (action.action) {
-    case 'placeOrder': {
-      const o = action.order;
-      const body: Record<string, unknown> = {
-        market_id: o.market_id,
-        size_steps: o.size_steps,
-        price_ticks: o.price_ticks,
-        side: o.side,
-        post_only: o.post_only,
-        reduce_only: o.reduce_only,
-        stp_mode: o.stp_mode,
-        order_type: o.order_type,
-        time_in_force: o.time_in_force,
-      };
-      if (o.client_order_id !== undefined) body['client_order_id'] = o.client_order_id.toString();
-      if (o.ttl_units !== undefined) body['ttl_units'] = o.ttl_units;
-      return body;
-    }
-    case 'cancelOrder':
-      return { market_id: action.market_id, order_id: action.order_id };
-    case 'cancelAllOrders':
-      return { market_id: action.market_id };
-    case 'updateLeverage':
-      return { market_id: String(action.market_id), leverage: String(action.leverage) };
-    case 'updateMarginMode':
-      return { market_id: String(action.market_id), margin_mode: action.margin_mode };
-    case 'updateIsolatedMargin':
-      return { market_id: String(action.market_id), amount: action.amount.toString() };
-  }
+/** The permit and what it used, on a request authorised by a permit. */
+interface PermitParts {
+  readonly permit: PermitWire;
+  readonly nonce: NoncePair;
+  readonly deadline: number;
 }
 
-/** Account actions carry the permit as `permit_params`; order actions as `permit`. */
-function permitField(endpoint: Endpoint): 'permit' | 'permit_params' {
-  return endpoint === 'placeOrder' || endpoint === 'cancelOrder' || endpoint === 'cancelAllOrders'
-    ? 'permit'
-    : 'permit_params';
-}
-
+export async function buildSignedRequest<A extends ResolvedAction>(
+  action: A,
+  auth: Authorization,
+  selectors: SelectorTable,
+): Promise<SignedRequestFor<A['action']>>;
 export async function buildSignedRequest(
   action: ResolvedAction,
   auth: Authorization,
@@ -153,8 +145,7 @@ export function signRequest(
   selectors: SelectorTable,
 ): SignedRequest | Promise<SignedRequest> {
   const actionHash = actionHashOf(action, selectors);
-  const body = bodyOf(action);
-  if (auth.mode === 'jwt') return { endpoint: action.action, body, actionHash };
+  if (auth.mode === 'jwt') return requestOf(action, undefined, actionHash);
   const permit = signPermitNow(
     auth.context,
     auth.signer,
@@ -167,20 +158,87 @@ export function signRequest(
     },
     auth.encoding ?? 'compact64',
   );
-  if (permit instanceof Promise) return permit.then((p) => withPermit(action, body, p, auth, actionHash));
-  return withPermit(action, body, permit, auth, actionHash);
+  if (permit instanceof Promise) return permit.then((p) => withPermit(action, p, auth, actionHash));
+  return withPermit(action, permit, auth, actionHash);
 }
 
 function withPermit(
   action: ResolvedAction,
-  body: Record<string, unknown>,
   permit: PermitWire,
   auth: PermitAuthorization,
   actionHash: Hex32,
 ): SignedRequest {
-  // bodyOf made a fresh object: the permit goes on it directly (a spread adding a field is slow in V8).
-  body[permitField(action.action)] = permit;
   // One array push: the redactor recognises the signature if the venue ever echoes it back.
   registerRecentSecret(permit.signature);
-  return { endpoint: action.action, body, nonce: auth.nonce, deadline: auth.deadline, actionHash };
+  return requestOf(action, { permit, nonce: auth.nonce, deadline: auth.deadline }, actionHash);
+}
+
+/**
+ * The request of each endpoint, its body in the spec's field order with the permit last (`permit`
+ * on order actions, `permit_params` on account actions). Every value was range-checked when the
+ * action was built (pre-trade checks) or signed (`signPermitNow`), so the body is marked checked.
+ */
+function requestOf(action: ResolvedAction, signed: PermitParts | undefined, actionHash: Hex32): SignedRequest {
+  const permit = signed?.permit;
+  switch (action.action) {
+    case 'placeOrder':
+      return finish('placeOrder', placeOrderBody(action.order, permit), signed, actionHash);
+    case 'cancelOrder': {
+      const body: CancelOrderRequestWire = { market_id: action.market_id, order_id: action.order_id };
+      if (permit !== undefined) body.permit = permit;
+      return finish('cancelOrder', body, signed, actionHash);
+    }
+    case 'cancelAllOrders': {
+      const body: CancelAllRequestWire = { market_id: action.market_id };
+      if (permit !== undefined) body.permit = permit;
+      return finish('cancelAllOrders', body, signed, actionHash);
+    }
+    case 'updateLeverage': {
+      const body: LeverageRequestWire = { market_id: String(action.market_id), leverage: String(action.leverage) };
+      if (permit !== undefined) body.permit_params = permit;
+      return finish('updateLeverage', body, signed, actionHash);
+    }
+    case 'updateMarginMode': {
+      const body: MarginModeRequestWire = { market_id: String(action.market_id), margin_mode: action.margin_mode };
+      if (permit !== undefined) body.permit_params = permit;
+      return finish('updateMarginMode', body, signed, actionHash);
+    }
+    case 'updateIsolatedMargin': {
+      const body: IsolatedMarginRequestWire = { market_id: String(action.market_id), amount: action.amount.toString() };
+      if (permit !== undefined) body.permit_params = permit;
+      return finish('updateIsolatedMargin', body, signed, actionHash);
+    }
+  }
+}
+
+/** One object per request (no spread on the order path); the nonce and deadline only with a permit. */
+function finish<E extends Endpoint>(
+  endpoint: E,
+  body: ActionRequestBodies[E],
+  signed: PermitParts | undefined,
+  actionHash: Hex32,
+): SignedRequestOf<E> {
+  checkedBody(body);
+  return signed === undefined
+    ? { endpoint, body, actionHash }
+    : { endpoint, body, nonce: signed.nonce, deadline: signed.deadline, actionHash };
+}
+
+function placeOrderBody(o: WireOrder, permit: PermitWire | undefined): PlaceOrderRequestWire {
+  const body: PlaceOrderRequestWire = {
+    market_id: o.market_id,
+    size_steps: o.size_steps,
+    price_ticks: o.price_ticks,
+    side: o.side,
+    post_only: o.post_only,
+    reduce_only: o.reduce_only,
+    stp_mode: o.stp_mode,
+    order_type: o.order_type,
+    time_in_force: o.time_in_force,
+  };
+  // uint64 exceeds JSON numbers, hence a decimal string (venue-wire.md §2, place).
+  if (o.client_order_id !== undefined) body.client_order_id = o.client_order_id.toString();
+  if (o.ttl_units !== undefined) body.ttl_units = o.ttl_units;
+  if (permit !== undefined) body.permit = permit;
+  return body;
 }

@@ -1,7 +1,8 @@
 import type { Address } from '../../core/address.js';
-import type { RestClient } from '../../venue/rest/restClient.js';
-import { readAllOpenOrders, type OpenOrdersSnapshotOptions } from '../../venue/rest/readAllOpenOrders.js';
+import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import type { OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
+import { readVenueState, type VenueStateOptions, type VenueStateReads } from '../../venue/state/readVenueState.js';
+import type { VenuePosition } from '../../venue/state/venuePosition.js';
 
 /**
  * The account as REST shows it, in the shapes the WebSocket feeds use, so the tracker applies a
@@ -17,55 +18,48 @@ export interface VenueSnapshot {
 }
 
 /**
- * The open orders are read with the venue layer's one snapshot reader (`readAllOpenOrders`): every
- * page, accepted only when consistent. One page would not do: the tracker takes the list as the
- * whole book and closes every order of ours it does not name.
+ * Read with the venue layer's one reader (`readVenueState`: every page of open orders, accepted
+ * only when consistent, and each position normalised once); only the mapping to the tracker's
+ * records is the engine's.
  */
 export async function readVenueSnapshot(
-  rest: Pick<RestClient, 'openOrders' | 'position' | 'crossMarginBalance'>,
+  rest: VenueStateReads,
   account: Address,
   marketIds: readonly number[],
-  options: Pick<OpenOrdersSnapshotOptions, 'pageSize'> = {},
+  options: Pick<VenueStateOptions, 'pageSize'> = {},
 ): Promise<VenueSnapshot> {
-  // Independent reads side by side: a reconnect waits on them before trading resumes.
-  const [perMarket, { balance }] = await Promise.all([
-    Promise.all(
-      marketIds.map((marketId) =>
-        Promise.all([
-          readAllOpenOrders(rest, { account, marketId }, options),
-          rest.position({ account, market_id: String(marketId) }),
-        ]),
-      ),
-    ),
-    rest.crossMarginBalance(account),
-  ]);
-  const orders: OrderRecord[] = [];
-  const positions: PositionRecord[] = [];
+  const state = await readVenueState(rest, { account, markets: marketIds }, options);
   const unrealized = new Map<number, string>();
-  for (const [i, marketId] of marketIds.entries()) {
-    const [open, position] = perMarket[i]!;
-    for (const o of open.orders) {
-      orders.push({
-        order_id: o.order_id,
-        market_id: Number(o.market_id),
-        status: 'ORDER_STATUS_OPEN',
-        side: o.side === 0 ? 'buy' : 'sell',
-        resting_order_id: o.resting_order_id.toString(),
-        wide_order_id: o.wide_order_id.toString(),
-        ...(o.client_order_id === undefined ? {} : { client_order_id: o.client_order_id.toString() }),
-      });
-    }
-    // venue-facts: a flat position comes back with empty fields.
-    positions.push({
-      market_id: marketId,
-      size: position.size ?? '0',
-      ...(position.side === null ? {} : { side: position.side === 'BUY' ? 'buy' : 'sell' }),
-      ...(position.margin_mode === null ? {} : { margin_mode: position.margin_mode as 0 | 1 }),
-      ...(position.avg_entry_price === null ? {} : { avg_entry_price: position.avg_entry_price }),
-      // Margin set aside for the market, flat or not: the session's equity counts it.
-      ...(position.isolated_usdc_balance === null ? {} : { isolated_usdc_balance: position.isolated_usdc_balance }),
-    });
-    if (position.unrealized_pnl !== null) unrealized.set(marketId, position.unrealized_pnl);
-  }
-  return { orders, positions, unrealized, balance };
+  for (const p of state.positions.values())
+    if (p.unrealizedPnl !== undefined) unrealized.set(p.marketId, p.unrealizedPnl);
+  return {
+    orders: state.openOrders.map(orderRecordOf),
+    positions: [...state.positions.values()].map(positionRecordOf),
+    unrealized,
+    balance: state.balance,
+  };
+}
+
+function orderRecordOf(o: OpenOrder): OrderRecord {
+  return {
+    order_id: o.order_id,
+    market_id: Number(o.market_id),
+    status: 'ORDER_STATUS_OPEN',
+    side: o.side === 0 ? 'buy' : 'sell',
+    resting_order_id: o.resting_order_id.toString(),
+    wide_order_id: o.wide_order_id.toString(),
+    ...(o.client_order_id === undefined ? {} : { client_order_id: o.client_order_id.toString() }),
+  };
+}
+
+/** A flat position is a record of size "0": the tracker removes it, the PnL keeps its isolated margin. */
+function positionRecordOf(p: VenuePosition): PositionRecord {
+  return {
+    market_id: p.marketId,
+    size: p.size,
+    side: p.side,
+    ...(p.marginMode === undefined ? {} : { margin_mode: p.marginMode }),
+    ...(p.avgEntryPrice === undefined ? {} : { avg_entry_price: p.avgEntryPrice }),
+    ...(p.isolatedBalance === undefined ? {} : { isolated_usdc_balance: p.isolatedBalance }),
+  };
 }

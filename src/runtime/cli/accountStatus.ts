@@ -1,9 +1,10 @@
 import type { Address } from '../../core/address.js';
 import { multiplyUnits } from '../../core/decimal.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { isFlatPosition, type Position } from '../../venue/schemas/restAccount.js';
+import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import { readVenuePosition, type VenuePosition } from '../../venue/state/venuePosition.js';
 import { readMarkets } from '../../venue/venueInfo.js';
 import { isNotRegisteredYet } from '../setup/waitForRegistration.js';
 
@@ -71,9 +72,9 @@ export async function readAccountStatus(options: {
   for (const marketId of options.markets) {
     const market = byId.get(marketId);
     if (market === undefined) continue;
-    const position =
-      balance === null ? null : toPosition(await rest.position({ account, market_id: String(marketId) }, call));
-    const open = await rest.openOrders({ account, market_id: String(marketId) }, call);
+    // The venue layer's readers: the position normalised as everywhere else, every page of orders.
+    const position = balance === null ? null : toPosition(await readVenuePosition(rest, account, marketId, call));
+    const open = await readAllOpenOrders(rest, { account, marketId }, call === undefined ? {} : { callOptions: call });
     markets.push({
       marketId,
       name: market.config.name,
@@ -91,16 +92,16 @@ export function unknownMarkets(requested: readonly number[], status: AccountStat
   return requested.filter((id) => !seen.has(id));
 }
 
-function toPosition(position: Position): StatusPosition | null {
-  if (isFlatPosition(position) || position.side === null || position.size === null) return null;
+function toPosition(position: VenuePosition): StatusPosition | null {
+  if (position.flat) return null;
   return {
-    side: position.side,
+    side: position.side === 'sell' ? 'SELL' : 'BUY',
     size: position.size,
-    avgEntryPrice: position.avg_entry_price,
-    markPrice: position.mark_price,
-    unrealizedPnl: position.unrealized_pnl,
-    leverage: position.leverage,
-    liquidationPrice: position.liquidation_price,
+    avgEntryPrice: position.avgEntryPrice ?? null,
+    markPrice: position.markPrice ?? null,
+    unrealizedPnl: position.unrealizedPnl ?? null,
+    leverage: position.leverage ?? null,
+    liquidationPrice: position.liquidationPrice ?? null,
   };
 }
 

@@ -1,10 +1,8 @@
 import { parseNonceState, type NonceState } from '../../engine/nonces/noncePair.js';
-import type { Side } from '../../engine/intents/intents.js';
-import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
-import type { Position } from '../../venue/schemas/restAccount.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import { readVenueStateWithNonces } from '../../venue/state/readVenueState.js';
+import type { VenuePosition as VenueStatePosition } from '../../venue/state/venuePosition.js';
 import type { PositionWrite } from './journal.js';
-import { signedPosition } from './positionBase.js';
 import type { ReconcileOptions } from './reconcileWithVenue.js';
 
 /** The venue's position in a market as the journal writes it, and as one signed decimal. */
@@ -24,35 +22,22 @@ export interface VenueSnapshot {
   readonly openByCoid: ReadonlyMap<string, OpenOrder>;
 }
 
-/** Reads the account's nonce state, balance, and each market's open orders and position. */
+/**
+ * Reads the account's nonce state, balance, and each market's open orders and position with the
+ * venue layer's one reader (`readVenueState`); only the mapping to the journal's rows is here.
+ */
 export async function readVenueSnapshot(o: ReconcileOptions, markets: readonly number[]): Promise<VenueSnapshot> {
-  const { account } = o;
-  // Independent reads side by side: every reconnect waits on them before trading resumes.
-  const [nonceState, balanceRead, perMarket] = await Promise.all([
-    o.rest.nonceState(account),
-    o.rest.crossMarginBalance(account),
-    Promise.all(
-      markets.map((marketId) =>
-        Promise.all([
-          readAllOpenOrders(o.rest, { account, marketId }, o.pageSize === undefined ? {} : { pageSize: o.pageSize }),
-          o.rest.position({ account, market_id: String(marketId) }),
-        ]),
-      ),
-    ),
-  ]);
-  const nonce = parseNonceState(nonceState);
-  const openOrders: OpenOrder[] = [];
-  const positions = new Map<number, VenuePosition>();
-  for (const [i, marketId] of markets.entries()) {
-    const [open, p] = perMarket[i]!;
-    openOrders.push(...open.orders);
-    positions.set(marketId, venuePositionOf(marketId, p));
-  }
+  const state = await readVenueStateWithNonces(
+    o.rest,
+    { account: o.account, markets },
+    o.pageSize === undefined ? {} : { pageSize: o.pageSize },
+  );
+  const { openOrders } = state;
   return {
-    nonce,
-    balance: balanceRead.balance,
+    nonce: parseNonceState(state.nonceState),
+    balance: state.balance,
     openOrders,
-    positions,
+    positions: new Map([...state.positions.values()].map((p) => [p.marketId, journalPositionOf(p)])),
     openById: new Map(openOrders.map((v) => [v.order_id.toLowerCase(), v])),
     openByCoid: new Map(
       openOrders.flatMap((v) => (v.client_order_id === undefined ? [] : [[v.client_order_id.toString(), v] as const])),
@@ -60,17 +45,13 @@ export async function readVenueSnapshot(o: ReconcileOptions, markets: readonly n
   };
 }
 
-function venuePositionOf(marketId: number, p: Position): VenuePosition {
-  const size = (p.size ?? '0').replace(/^-/, '') || '0';
-  const side: Side = p.side === 'SELL' || (p.size ?? '').startsWith('-') ? 'sell' : 'buy';
+function journalPositionOf(p: VenueStatePosition): VenuePosition {
   return {
-    marketId,
-    side,
-    size,
-    signed: signedPosition(side, size),
-    ...(p.avg_entry_price === null || p.avg_entry_price === undefined || p.avg_entry_price === ''
-      ? {}
-      : { avgEntryPrice: p.avg_entry_price }),
-    ...(p.margin_mode === null || p.margin_mode === undefined ? {} : { marginMode: String(p.margin_mode) }),
+    marketId: p.marketId,
+    side: p.side,
+    size: p.size,
+    signed: p.signedSize,
+    ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }),
+    ...(p.marginMode === undefined ? {} : { marginMode: String(p.marginMode) }),
   };
 }

@@ -1,13 +1,12 @@
 import type { Address } from '../../core/address.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
-import { checkUint } from '../../core/integerRange.js';
+import { checkRange, checkUint } from '../../core/integerRange.js';
 import type { OneShotNonces } from '../../engine/nonces/oneShotNonces.js';
 import { buildSignedRequest } from '../../engine/sending/signedRequest.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import type { CancelAllRequestWire } from '../../venue/schemas/restOrders.js';
 
 export interface CancelAllSent {
   readonly marketId: number;
@@ -34,7 +33,8 @@ export async function sendCancelAll(options: {
   readonly signal?: AbortSignal;
 }): Promise<CancelAllSent> {
   const { signal } = options;
-  const marketId = Number(checkUint(options.marketId, 16, 'market_id'));
+  // uint16, and 1 or more: whether 0 means "all markets" is disputed (venue-wire.md §2, cancel-all).
+  const marketId = Number(checkRange(options.marketId, 1n, 0xffffn, 'market_id'));
   return options.nonces.use(`cancel-all:${marketId}`, async (nonce) => {
     const deadline = Number(checkUint(unixSeconds(options.clock) + options.deadlineSeconds, 32, 'permit deadline'));
     const request = await buildSignedRequest(
@@ -42,12 +42,8 @@ export async function sendCancelAll(options: {
       { mode: 'permit', context: options.context, signer: options.signer, account: options.account, nonce, deadline },
       options.selectors,
     );
-    // buildSignedRequest returns the body of the endpoint it names; the transport checks it
-    // against the cancel-all schema before anything is sent.
-    const receipt = await options.rest.cancelAll(
-      request.body as CancelAllRequestWire,
-      signal === undefined ? undefined : { signal },
-    );
+    // A cancel-all action gives a cancel-all request: its body is the endpoint's, range-checked when built.
+    const receipt = await options.rest.cancelAll(request.body, signal === undefined ? undefined : { signal });
     return { marketId, txHash: receipt.tx_hash === '' ? undefined : receipt.tx_hash, nonce };
   });
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
-import { FAST_REQUEST_CHECKS } from './fastRequestChecks.js';
+import { isCheckedBody } from './actionBodies.js';
 import { exchangeOnce, type ExchangeDeps, type ExchangeRequest } from './restExchange.js';
 import { retryRead, type RestRetryEvent } from './readRetry.js';
 import { venueRestLimiter, type RequestLimiter } from './slidingWindowLimiter.js';
@@ -65,7 +65,10 @@ export interface RestRequest<S extends z.ZodType> {
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: unknown;
-  /** Checked before sending, so a malformed body never leaves (and never spends a nonce). */
+  /**
+   * Checked before sending, so a malformed body never leaves (and never spends a nonce); a body
+   * marked by `checkedBody` was checked where it was built.
+   */
   readonly requestSchema?: z.ZodType;
   readonly responseSchema: S;
   readonly options?: RestCallOptions | undefined;
@@ -124,9 +127,8 @@ function headersFor(
 }
 
 function checkRequestBody(request: RestRequest<z.ZodType>): void {
-  if (request.requestSchema === undefined) return;
-  // The order bodies' hand-written checks answer "certainly valid" or "ask the schema".
-  if (FAST_REQUEST_CHECKS.get(request.requestSchema)?.(request.body) === true) return;
+  // A body its builder range-checked is not parsed a second time (actionBodies.ts).
+  if (request.requestSchema === undefined || isCheckedBody(request.body)) return;
   const checked = request.requestSchema.safeParse(request.body);
   if (!checked.success) {
     throw new VenueSchemaError({

@@ -328,6 +328,11 @@ describe('preTradeChecks: account actions and cancels', () => {
     expect(preTradeChecks(order, odd, EMPTY_ACCOUNT_STATE, config).ok).toBe(true);
   });
 
+  it('refuses a cancel-all of market 0: whether it means "all markets" is disputed', () => {
+    const verdict = preTradeChecks(cancelAll({ ...base, marketId: 0 }), undefined, EMPTY_ACCOUNT_STATE, config);
+    expect(verdict).toMatchObject({ ok: false, rejection: { rule: 'market_id', value: '0' } });
+  });
+
   it('still cancels in a halted or unknown market', () => {
     expect(preTradeChecks(cancelAll(base), undefined, EMPTY_ACCOUNT_STATE, config).ok).toBe(true);
     expect(

@@ -6,7 +6,7 @@ import {
   type LandingReader,
 } from '../../../src/engine/sending/landingEvidence.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
-import type { ResolvedAction, SignedRequest } from '../../../src/engine/sending/signedRequest.js';
+import type { ResolvedAction } from '../../../src/engine/sending/signedRequest.js';
 import type { OrderHistoryRecord } from '../../../src/venue/schemas/restHistory.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
 
@@ -18,7 +18,6 @@ const cancelAction: ResolvedAction = {
   order_id: ORDER_ID,
   resting_order_id: 0x79n,
 };
-const request: SignedRequest = { endpoint: 'cancelOrder', body: {}, actionHash: `0x${'00'.repeat(32)}` };
 
 function order(orderId: string): OpenOrder {
   return {
@@ -102,14 +101,14 @@ describe('readLandingEvidence for a cancel', () => {
   it('finds the order on a later page, whatever the case and 0x prefix of its id', async () => {
     const others = Array.from({ length: 1500 }, (_, i) => order(`0x${(i + 1).toString(16).padStart(18, '0')}`));
     const r = reader([...others, order('00000000000000f2aa')]);
-    expect((await readLandingEvidence(r, 'c', cancelAction, request)).kind).toBe('not_in_effect');
+    expect((await readLandingEvidence(r, 'c', cancelAction)).kind).toBe('not_in_effect');
     expect(r.starts).toEqual(['0', '1000']);
   });
 
   it('reads every page before calling the order gone; pages without total_orders end at a short page', async () => {
     const others = Array.from({ length: 1200 }, (_, i) => order(`0x${(i + 1).toString(16).padStart(18, '0')}`));
     const r = withHistory(reader(others, { total: false }), 'ORDER_STATUS_CANCELLED');
-    expect(await readLandingEvidence(r, 'c', cancelAction, request)).toMatchObject({
+    expect(await readLandingEvidence(r, 'c', cancelAction)).toMatchObject({
       kind: 'in_effect',
       detail: expect.stringMatching(/no longer open on the venue: its history shows it cancelled/),
     });
@@ -119,7 +118,7 @@ describe('readLandingEvidence for a cancel', () => {
 
   it('a gone order whose history shows it filled: nothing left to cancel, not the cancel in effect', async () => {
     const r = withHistory(reader([]), 'ORDER_STATUS_FILLED');
-    expect(await readLandingEvidence(r, 'c', cancelAction, request)).toEqual({
+    expect(await readLandingEvidence(r, 'c', cancelAction)).toEqual({
       kind: 'target_finished',
       detail: `order ${ORDER_ID} is no longer open on the venue: its history shows ORDER_STATUS_FILLED`,
     });
@@ -127,11 +126,11 @@ describe('readLandingEvidence for a cancel', () => {
 
   it('a gone order whose history cannot be read (or without a history to read) is left to the feeds', async () => {
     const failing = withHistory(reader([]), new Error('HTTP 503'));
-    expect(await readLandingEvidence(failing, 'c', cancelAction, request)).toEqual({
+    expect(await readLandingEvidence(failing, 'c', cancelAction)).toEqual({
       kind: 'target_finished',
       detail: `order ${ORDER_ID} is no longer open on the venue, and reading its history failed (HTTP 503)`,
     });
-    expect((await readLandingEvidence(reader([]), 'c', cancelAction, request)).kind).toBe('target_finished');
+    expect((await readLandingEvidence(reader([]), 'c', cancelAction)).kind).toBe('target_finished');
   });
 
   it('takes the orders channel at its word when it already shows the order filled: nothing left to cancel', async () => {
@@ -140,7 +139,7 @@ describe('readLandingEvidence for a cancel', () => {
     tracker.placed('p', ORDER_ID);
     tracker.onOrderRecords([{ order_id: ORDER_ID, market_id: 1, status: 'ORDER_STATUS_FILLED' }], false);
     const r = withHistory(reader([], {}, tracker), 'ORDER_STATUS_CANCELLED');
-    expect((await readLandingEvidence(r, 'c', cancelAction, request)).kind).toBe('target_finished');
+    expect((await readLandingEvidence(r, 'c', cancelAction)).kind).toBe('target_finished');
     expect(r.starts).toEqual([]);
     expect(r.byId).toEqual([]);
   });
@@ -150,7 +149,7 @@ describe('readLandingEvidence for a cancel', () => {
     const r = reader(full, { total: false });
     // A venue that ignores start_index: page one again and again.
     r.rest.openOrders = async () => ({ orders: full });
-    expect((await readLandingEvidence(r, 'c', cancelAction, request)).kind).toBe('cannot_tell');
+    expect((await readLandingEvidence(r, 'c', cancelAction)).kind).toBe('cannot_tell');
   });
 
   it('takes the orders channel at its word when it already shows the order cancelled', async () => {
@@ -159,7 +158,7 @@ describe('readLandingEvidence for a cancel', () => {
     tracker.placed('p', ORDER_ID);
     tracker.onOrderRecords([{ order_id: ORDER_ID, market_id: 1, status: 'ORDER_STATUS_CANCELLED' }], false);
     const r = reader([order(ORDER_ID)], {}, tracker);
-    expect((await readLandingEvidence(r, 'c', cancelAction, request)).kind).toBe('in_effect');
+    expect((await readLandingEvidence(r, 'c', cancelAction)).kind).toBe('in_effect');
     expect(r.starts).toEqual([]);
   });
 });
@@ -182,11 +181,6 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
     },
     size: '0.00015',
     price: '30000',
-  };
-  const placeRequest: SignedRequest = {
-    endpoint: 'placeOrder',
-    body: { client_order_id: '42' },
-    actionHash: `0x${'00'.repeat(32)}`,
   };
   const historyOrder = (id: string, coid: string | undefined, createdMs: number): OrderHistoryRecord => ({
     id,
@@ -239,7 +233,7 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
     );
     const mine = `0x${'f2'.padStart(64, '0')}`;
     const { reader: r, pages } = placementReader([...others, historyOrder(mine, '42', NOW - 2000)]);
-    expect(await readLandingEvidence(r, 'p', placeAction, placeRequest)).toMatchObject({
+    expect(await readLandingEvidence(r, 'p', placeAction)).toMatchObject({
       kind: 'in_effect',
       orderId: mine,
       detail: expect.stringMatching(/order history \(FILLED, filled 0.00015 of 0.00015\)/),
@@ -250,10 +244,8 @@ describe('readLandingEvidence for a placement whose answer was lost', () => {
   it('stops at orders older than the window and cannot tell; without history reads it cannot tell either', async () => {
     const old = historyOrder(`0x${'f3'.padStart(64, '0')}`, '42', NOW - LANDING_HISTORY_WINDOW_MS - 1);
     const { reader: r, pages } = placementReader([historyOrder(`0x${'f4'.padStart(64, '0')}`, '7', NOW), old]);
-    expect((await readLandingEvidence(r, 'p', placeAction, placeRequest)).kind).toBe('cannot_tell');
+    expect((await readLandingEvidence(r, 'p', placeAction)).kind).toBe('cannot_tell');
     expect(pages).toEqual([1]);
-    expect((await readLandingEvidence(placementReader('none').reader, 'p', placeAction, placeRequest)).kind).toBe(
-      'cannot_tell',
-    );
+    expect((await readLandingEvidence(placementReader('none').reader, 'p', placeAction)).kind).toBe('cannot_tell');
   });
 });

@@ -316,7 +316,7 @@ function onVenue(deps: ExecutorDeps, venue: FakeVenue, feedWaitMs = 500): Execut
     clock: deps.clock,
     feedWaitMs,
   };
-  return { ...deps, readLandingEvidence: (i, a, r, signal) => readLandingEvidence(reader, i.intentId, a, r, signal) };
+  return { ...deps, readLandingEvidence: (i, a, signal) => readLandingEvidence(reader, i.intentId, a, signal) };
 }
 
 function pairsOf(sent: readonly Sent[]): string[] {

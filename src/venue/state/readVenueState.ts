@@ -1,0 +1,78 @@
+import { readAllOpenOrders } from '../rest/readAllOpenOrders.js';
+import type { RestCallOptions, RestClient } from '../rest/restClient.js';
+import type { OpenOrder } from '../schemas/restOrders.js';
+import type { NonceState } from '../schemas/restSystem.js';
+import { readVenuePosition, type VenuePosition } from './venuePosition.js';
+
+export type VenueStateReads = Pick<RestClient, 'openOrders' | 'position' | 'crossMarginBalance'>;
+
+export interface VenueStateQuery {
+  readonly account: string;
+  readonly markets: readonly number[];
+}
+
+export interface VenueStateOptions {
+  /** `limit` of each open-orders page; default the venue's maximum (readAllOpenOrders). */
+  readonly pageSize?: number;
+  readonly callOptions?: RestCallOptions;
+}
+
+/** What the venue holds for an account in some markets, read before anything is applied. */
+export interface VenueState {
+  /** Every open order of the markets read (each market a consistent snapshot), market by market. */
+  readonly openOrders: readonly OpenOrder[];
+  /** Each market read, flat ones included. */
+  readonly positions: ReadonlyMap<number, VenuePosition>;
+  /** The cross-margin balance as the venue sent it. */
+  readonly balance: string;
+}
+
+/**
+ * The one reader of venue state: every page of each market's open orders (`readAllOpenOrders`:
+ * accepted only when consistent, since a reader takes the list as the whole book), each market's
+ * position normalised once (`normalizePosition`), and the cross-margin balance. The reads run side
+ * by side: a reconnect waits on them before trading resumes.
+ */
+export async function readVenueState(
+  rest: VenueStateReads,
+  query: VenueStateQuery,
+  options: VenueStateOptions = {},
+): Promise<VenueState> {
+  const { account, markets } = query;
+  const { callOptions } = options;
+  const pages = {
+    ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    ...(callOptions === undefined ? {} : { callOptions }),
+  };
+  const [perMarket, balance] = await Promise.all([
+    Promise.all(
+      markets.map((marketId) =>
+        Promise.all([
+          readAllOpenOrders(rest, { account, marketId }, pages),
+          readVenuePosition(rest, account, marketId, callOptions),
+        ]),
+      ),
+    ),
+    rest.crossMarginBalance(account, callOptions),
+  ]);
+  const openOrders: OpenOrder[] = [];
+  const positions = new Map<number, VenuePosition>();
+  for (const [open, position] of perMarket) {
+    openOrders.push(...open.orders);
+    positions.set(position.marketId, position);
+  }
+  return { openOrders, positions, balance: balance.balance };
+}
+
+/** `readVenueState` and the account's nonce state (GET /v1/nonce-state), read side by side. */
+export async function readVenueStateWithNonces(
+  rest: VenueStateReads & Pick<RestClient, 'nonceState'>,
+  query: VenueStateQuery,
+  options: VenueStateOptions = {},
+): Promise<VenueState & { readonly nonceState: NonceState }> {
+  const [state, nonceState] = await Promise.all([
+    readVenueState(rest, query, options),
+    rest.nonceState(query.account, options.callOptions),
+  ]);
+  return { ...state, nonceState };
+}
