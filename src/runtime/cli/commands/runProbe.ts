@@ -85,7 +85,7 @@ async function configuredKeys(config: Config, io: CliIo): Promise<{ keys: ProbeK
     try {
       return { keys: { account: await accountOf(undefined, config, io) } };
     } catch {
-      return { reason: `no keys: ${bothError instanceof Error ? bothError.message : String(bothError)}` };
+      return { reason: bothError instanceof Error ? bothError.message : String(bothError) };
     }
   }
 }
