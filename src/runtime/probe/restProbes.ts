@@ -35,16 +35,17 @@ export interface RestRead {
   readonly schema: z.ZodType;
 }
 
-/** One endpoint of the table: what it needs and the reads it makes of the target. */
-export interface RestProbe {
-  readonly needs: 'nothing' | 'account' | 'signer';
-  readonly endpoint: string;
-  readonly schema: z.ZodType;
-  readonly reads: (target: ProbeTarget & { readonly account: Address; readonly signer: Address }) => readonly {
-    readonly path: string;
-    readonly label?: string;
-  }[];
-}
+/** The target of a read that needs the account, and of one that also needs the session key. */
+type WithAccount = ProbeTarget & { readonly account: Address };
+type WithSigner = WithAccount & { readonly signer: Address };
+type ReadsOf<T> = (target: T) => readonly { readonly path: string; readonly label?: string }[];
+
+/** One endpoint of the table: what it needs, the schema the client decodes it with, the reads it makes. */
+export type RestProbe = { readonly endpoint: string; readonly schema: z.ZodType } & (
+  | { readonly needs: 'nothing'; readonly reads: ReadsOf<ProbeTarget> }
+  | { readonly needs: 'account'; readonly reads: ReadsOf<WithAccount> }
+  | { readonly needs: 'signer'; readonly reads: ReadsOf<WithSigner> }
+);
 
 const once = (path: string) => [{ path }];
 const perMarket =
@@ -71,10 +72,11 @@ export const REST_PROBES: readonly RestProbe[] = [
   },
   { needs: 'nothing', endpoint: 'GET /v1/markets', schema: marketsResponseSchema, reads: () => once('/v1/markets') },
   {
-    needs: 'account',
+    // venue-wire.md §2: the account query is optional; sent when known, as DOC does.
+    needs: 'nothing',
     endpoint: 'GET /v1/auth/nonce',
     schema: loginNonceResponseSchema,
-    reads: (t) => once(`/v1/auth/nonce?account=${t.account}`),
+    reads: (t) => once(t.account === undefined ? '/v1/auth/nonce' : `/v1/auth/nonce?account=${t.account}`),
   },
   {
     needs: 'account',
@@ -128,17 +130,12 @@ export function restReads(
   const reads: RestRead[] = [];
   const skipped: { name: string; reason: string }[] = [];
   for (const probe of probes) {
-    const missing = missingFor(probe.needs, target);
-    if (missing !== undefined) {
-      skipped.push({ name: probe.endpoint, reason: missing });
+    const made = readsOf(probe, target);
+    if (typeof made === 'string') {
+      skipped.push({ name: probe.endpoint, reason: made });
       continue;
     }
-    const full = {
-      ...target,
-      account: target.account as Address,
-      signer: (target.signer ?? target.account) as Address,
-    };
-    for (const read of probe.reads(full))
+    for (const read of made)
       reads.push({
         name: read.label === undefined ? probe.endpoint : `${probe.endpoint}?${read.label}`,
         source: `rest:${probe.endpoint}`,
@@ -149,10 +146,12 @@ export function restReads(
   return { reads, skipped };
 }
 
-function missingFor(needs: RestProbe['needs'], target: ProbeTarget): string | undefined {
-  if (needs === 'account' && target.account === undefined)
-    return 'no account key configured (PERPBOT_ACCOUNT_KEY or keys.account_key_file)';
-  if (needs === 'signer' && (target.account === undefined || target.signer === undefined))
-    return 'no signer key configured (PERPBOT_SIGNER_KEY or keys.signer_key_file)';
-  return undefined;
+/** The probe's reads of the target, or why it cannot make them (a key is missing). */
+function readsOf(probe: RestProbe, target: ProbeTarget): ReturnType<ReadsOf<ProbeTarget>> | string {
+  if (probe.needs === 'nothing') return probe.reads(target);
+  const { account, signer } = target;
+  if (account === undefined) return 'no account key configured (PERPBOT_ACCOUNT_KEY or keys.account_key_file)';
+  if (probe.needs === 'account') return probe.reads({ ...target, account });
+  if (signer === undefined) return 'no signer key configured (PERPBOT_SIGNER_KEY or keys.signer_key_file)';
+  return probe.reads({ ...target, account, signer });
 }

@@ -14,15 +14,18 @@ describe('the REST probe table', () => {
       'GET /v1/system/config',
       'GET /v1/auth/eip712-domain',
       'GET /v1/markets',
+      'GET /v1/auth/nonce',
     ]);
+    // venue-wire.md §2: the login nonce needs no account.
+    expect(reads.find((r) => r.name === 'GET /v1/auth/nonce')?.path).toBe('/v1/auth/nonce');
     expect(skipped.map((s) => s.name)).toContain('GET /v1/account/position');
-    expect(skipped.find((s) => s.name === 'GET /v1/auth/session-key-status')?.reason).toMatch(/signer key/);
     expect(skipped.find((s) => s.name === 'GET /v1/orders')?.reason).toMatch(/account key/);
   });
 
   it('with both keys: every read, one per market where the endpoint is per market, sources as the client labels them', () => {
     const { reads, skipped } = restReads(REST_PROBES, { markets: [1, 2], account: ACCOUNT, signer: SIGNER });
     expect(skipped).toEqual([]);
+    expect(reads.find((r) => r.name === 'GET /v1/auth/nonce')?.path).toBe(`/v1/auth/nonce?account=${ACCOUNT}`);
     expect(reads.filter((r) => r.name.startsWith('GET /v1/account/position')).map((r) => r.path)).toEqual([
       `/v1/account/position?account=${ACCOUNT}&market_id=1`,
       `/v1/account/position?account=${ACCOUNT}&market_id=2`,
@@ -36,7 +39,7 @@ describe('the REST probe table', () => {
   it('with the account alone: the account reads, the signer status skipped', () => {
     const { reads, skipped } = restReads(REST_PROBES, { markets: [1], account: ACCOUNT });
     expect(reads.some((r) => r.name === 'GET /v1/trade-history')).toBe(true);
-    expect(skipped.map((s) => s.name)).toEqual(['GET /v1/auth/session-key-status']);
+    expect(skipped).toEqual([{ name: 'GET /v1/auth/session-key-status', reason: expect.stringMatching(/signer key/) }]);
   });
 });
 
