@@ -46,6 +46,12 @@ export async function probeWs(options: ProbeWsOptions): Promise<ProbeRow[]> {
   }
   try {
     socket.on('message', (data: WebSocket.RawData) => judge.judge(textOf(data)));
+    // After the handshake an error closes the socket; the rows say what did not come.
+    socket.on('error', () => undefined);
+    let closed: string | undefined;
+    socket.once('close', (code: number, reason: Buffer) => {
+      closed = `the venue closed the connection (code ${code}${reason.length > 0 ? `, ${reason.toString()}` : ''})`;
+    });
     const send = (frame: unknown): void => socket.send(JSON.stringify(frame));
     for (const c of options.channels) if (!c.private) send(subscribeFrame(c, options.markets));
     const authRow = await authenticate(options, judge, send);
@@ -57,7 +63,10 @@ export async function probeWs(options: ProbeWsOptions): Promise<ProbeRow[]> {
     await options.clock.sleep(options.listenMs, options.signal).catch(() => undefined);
     const rows = [authRow];
     for (const tally of tallies.values()) rows.push(await tally.row(options.saveSample, options.listenMs));
-    rows.push(await judge.control.row(options.saveSample, options.listenMs));
+    const control = await judge.control.row(options.saveSample, options.listenMs);
+    rows.push(
+      closed === undefined || control.status !== 'ok' ? control : { ...control, status: 'failed', detail: closed },
+    );
     return rows;
   } finally {
     socket.close();
