@@ -212,6 +212,7 @@ async function followVenue(run: BotRun, engine: Engine, journaled: JournalForBot
     account: options.keys.account.address,
     signer: run.signing.signer,
     context: run.signing.contextFrom(engine),
+    onDecodeFailure: run.service.wireDrift.sink,
   });
   const subscriptions = new Subscription();
   subscriptions.add(logConnection(ws, logger));

@@ -131,7 +131,7 @@ describe('perpbot (spawned)', () => {
     const run = runs['unknownCommand'];
     expect(run?.code).toBe(2);
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
-      expect.stringMatching(/^perpbot: unknown command "frobnicate" \(commands: start, setup, status/),
+      expect.stringMatching(/^perpbot: unknown command "frobnicate" \(commands: start, setup, probe, status/),
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
 import { VenueWsClient } from '../../venue/ws/venueWsClient.js';
+import type { WireDecodeFailureSink } from '../../venue/wireDecodeFailure.js';
 import { wsAuthenticatorFromRest } from '../../venue/ws/wsAuthenticatorFromRest.js';
 import type { Config } from '../config/configSchema.js';
 import type { BotService } from '../control/botService.js';
@@ -30,6 +31,11 @@ export interface BotWsOptions {
   readonly account: `0x${string}`;
   readonly signer: SyncDigestSigner;
   readonly context: SigningContext;
+  /**
+   * Where frames the decoders refuse go (`BotService.wireDrift.sink`). Handed to the client as its
+   * `onDecodeFailure` once VenueWsClient takes one (issue 24, the WebSocket decoders' branch).
+   */
+  readonly onDecodeFailure?: WireDecodeFailureSink;
 }
 
 /** The venue's WebSocket, its private feeds authenticated with the signer (a login read over REST). */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import { startSim, type RunningSim } from '../../sim/startSim.js';
+import type { RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
 import { parseStrategyParams } from '../config/parseStrategyParams.js';
 import { holdJournal } from '../journal/holdJournal.js';
@@ -10,7 +10,8 @@ import { runBot, type BotKeys } from '../runBot.js';
 import { SetupError } from '../setup/setupError.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../setup/signerStatus.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
-import { createCliRestClient, selectorsOf, usesEmbeddedSim } from './cliContext.js';
+import { createCliRestClient, usesEmbeddedSim } from './cliContext.js';
+import { startEmbeddedSim } from './embeddedSim.js';
 import { throwawayAccount } from './throwawayAccount.js';
 
 export interface StartBotOptions {
@@ -52,19 +53,9 @@ export async function startBot(options: StartBotOptions): Promise<void> {
     let restUrl: string;
     let wsUrl: string;
     if (usesEmbeddedSim(config)) {
-      sim = await startSim({
-        host: '127.0.0.1',
-        port: config.sim.port,
-        seed: config.sim.seed,
-        blockMs: config.sim.block_ms,
-        registrationLagMs: config.sim.registration_lag_ms,
-        selectors: selectorsOf(config),
-        clock: options.clock,
-        onError: (error) => logger.error({ err: error }, 'simulator internal error'),
-      });
+      sim = await startEmbeddedSim(config, options.clock, logger);
       options.onSim?.(sim);
       ({ restUrl, wsUrl } = sim);
-      logger.info({ rest: restUrl, ws: wsUrl }, 'embedded simulator started');
       keys = await throwawayAccount(config, restUrl, options);
     } else {
       restUrl = config.venue.rest_url ?? '';

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Subscription, type Observable } from 'rxjs';
 import type { BusyPoll } from '../../core/busyPoll.js';
 import type { Clock } from '../../core/clock.js';
@@ -21,6 +21,7 @@ import { meteredJournal } from '../metrics/meteredJournal.js';
 import { observeBotMetrics } from '../metrics/observeBotMetrics.js';
 import { timedRestClient } from '../metrics/timedRestClient.js';
 import { formatStatusLine } from '../terminal/formatStatusLine.js';
+import { createWireDriftMonitor, type WireDriftMonitor } from '../wire/wireDriftMonitor.js';
 import type { BudgetedExecution } from '../wiring/budgetedExecution.js';
 import { webhookUrlFrom } from '../alerts/webhookUrl.js';
 import { BotControl } from './botControl.js';
@@ -71,6 +72,11 @@ const STATUS_LINE_EVERY_MS = 5_000;
  */
 export class BotService {
   readonly feeds: FeedClock;
+  /**
+   * Where the venue clients report bodies and frames they could not decode (`wireDrift.sink` is
+   * their `onDecodeFailure`): counted, logged once per shape, sampled under the journal directory.
+   */
+  readonly wireDrift: WireDriftMonitor;
   private readonly metrics: BotMetrics | undefined;
   private readonly control: BotControl | undefined;
   private server: ControlServer | undefined;
@@ -88,6 +94,12 @@ export class BotService {
       this.metrics = new BotMetrics();
       this.control = new BotControl(this.metrics);
     }
+    this.wireDrift = createWireDriftMonitor({
+      logger: options.logger.child({ component: 'wire' }),
+      journalDir: dirname(resolve(options.root, options.config.journal.path)),
+      clock: options.clock,
+      ...(this.metrics === undefined ? {} : { counter: this.metrics.wireDecodeFailures }),
+    });
   }
 
   static async start(options: BotServiceOptions): Promise<BotService> {
@@ -213,6 +225,7 @@ export class BotService {
     this.subscriptions.unsubscribe();
     this.monitor?.close();
     await this.alerts?.close(2_000);
+    await this.wireDrift.flush();
     if (this.controlFile !== undefined) removeControlFile(this.controlFile, process.pid);
     await this.server?.close();
   }

@@ -59,6 +59,11 @@ export class BotMetrics {
     'Freshness budget breaches: a strategy turned reduce-only because a stream it depends on was late',
     ['strategy', 'channel', 'market'],
   );
+  readonly wireDecodeFailures = this.counter(
+    'wire_decode_failures_total',
+    'Venue bodies and frames the decoders refused, by source (ws:<channel>, rest:<METHOD> <path>); each is dropped',
+    ['source'],
+  );
   readonly alerts = this.counter('alerts_total', 'Webhook alerts by event and result (sent, failed, dropped)', [
     'event',
     'result',

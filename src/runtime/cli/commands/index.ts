@@ -5,6 +5,7 @@ import { checkCommand } from './checkCommand.js';
 import { historyCommand } from './historyCommand.js';
 import { keysCommand } from './keysCommand.js';
 import { newCommand } from './newCommand.js';
+import { probeCommand } from './probeCommand.js';
 import { reconcileCommand } from './reconcileCommand.js';
 import { revokeSignerCommand } from './revokeSignerCommand.js';
 import { setupCommand } from './setupCommand.js';
@@ -16,6 +17,7 @@ import { statusCommand } from './statusCommand.js';
 export const COMMANDS: readonly CommandSpec[] = [
   startCommand,
   setupCommand,
+  probeCommand,
   statusCommand,
   cancelAllCommand,
   revokeSignerCommand,
