@@ -32,7 +32,8 @@ export function describeReceived(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array of ${value.length}`;
   if (typeof value === 'object') return 'object';
-  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 48 ? `${value.slice(0, 48)}…` : value)}`;
+  if (typeof value === 'string')
+    return `string ${JSON.stringify(value.length > 48 ? `${value.slice(0, 48)}…` : value)}`;
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
   return typeof value;
 }
@@ -50,7 +51,8 @@ export function valueAtPath(root: unknown, path: readonly PropertyKey[]): unknow
 /** A failure from the first issue of a zod error over `raw` (the parsed JSON that was refused). */
 export function failureFromZod(source: string, error: z.ZodError, raw: unknown): WireDecodeFailure {
   const issue = error.issues[0];
-  if (issue === undefined) return { source, field: '(frame)', expected: 'a valid body', received: describeReceived(raw) };
+  if (issue === undefined)
+    return { source, field: '(frame)', expected: 'a valid body', received: describeReceived(raw) };
   const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol');
   return {
     source,

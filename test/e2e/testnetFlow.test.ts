@@ -184,5 +184,5 @@ async function takeFrom(rest: RestClient, priceTicks: number): Promise<void> {
     },
     RISE_SELECTORS,
   );
-  await rest.placeOrder(request.body as never);
+  await rest.placeOrder(request.body);
 }

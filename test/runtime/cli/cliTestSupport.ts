@@ -11,7 +11,6 @@ import type { CliIo } from '../../../src/runtime/cli/cliIo.js';
 import { readVenueSigning } from '../../../src/venue/venueInfo.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
-import type { PlaceOrderRequestWire } from '../../../src/venue/schemas/restOrders.js';
 
 /** A CliIo over strings: what a command printed, and a shutdown switch. */
 export function memoryIo(options: { env?: Record<string, string | undefined>; cwd?: string; clock?: Clock } = {}): {
@@ -135,6 +134,6 @@ export async function placeLimit(
     },
     SPEC_SELECTORS,
   );
-  const placed = await rest.placeOrder(request.body as PlaceOrderRequestWire);
+  const placed = await rest.placeOrder(request.body);
   return placed.order_id;
 }
