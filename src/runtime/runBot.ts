@@ -22,6 +22,7 @@ import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { holdJournal } from './journal/holdJournal.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from './journal/openJournalForBot.js';
+import { routeConsoleToLogger } from './logging/consoleBridge.js';
 import type { Logger } from './logging/createLogger.js';
 import { bindUntilDeadline, type VenueWait } from './startup/untilDeadline.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
@@ -68,9 +69,12 @@ export async function runBot(options: RunBotOptions): Promise<void> {
   const runId = clock.now().toString(36);
   // Taken again when `perpbot start` holds it already (re-entrant); first of all for library callers.
   const lock = holdJournal(resolve(rootOf(options), config.journal.path), 'start', logger);
+  // A strategy's console.log gets the logger's redaction, like every other line.
+  const restoreConsole = routeConsoleToLogger(logger);
   try {
     await runHoldingJournal(options, clock, runId);
   } finally {
+    restoreConsole();
     lock.release();
   }
 }
