@@ -34,13 +34,14 @@ export function routeConsoleToLogger(logger: Pick<Logger, 'child'>): () => void 
 }
 
 function install(log: Pick<Logger, 'info' | 'debug' | 'warn' | 'error'>): () => void {
-  const original = new Map<ConsoleMethod, (...args: unknown[]) => void>();
+  // The functions themselves (not bound copies): restoring puts back exactly what was there.
+  const original = new Map<ConsoleMethod, unknown>();
   for (const method of Object.keys(LEVELS) as ConsoleMethod[]) {
-    original.set(method, console[method]);
+    original.set(method, Reflect.get(console, method));
     const level = LEVELS[method];
     console[method] = (...args: unknown[]) => log[level]({ console: method }, format(...args));
   }
   return () => {
-    for (const [method, fn] of original) console[method] = fn;
+    for (const [method, fn] of original) Reflect.set(console, method, fn);
   };
 }
