@@ -18,9 +18,12 @@ import { botRestClient, botWsClient } from './bot/venueClients.js';
 import { waitForPrivateFeeds } from './bot/waitForPrivateFeeds.js';
 import type { Config } from './config/configSchema.js';
 import { BotService } from './control/botService.js';
+import { tickEvery } from './control/tickEvery.js';
+import { detach } from '../core/detach.js';
 import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { holdJournal } from './journal/holdJournal.js';
+import { ResilientEngineJournal } from './journal/resilientEngineJournal.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from './journal/openJournalForBot.js';
 import { routeConsoleToLogger } from './logging/consoleBridge.js';
 import type { Logger } from './logging/createLogger.js';
@@ -175,6 +178,27 @@ function journalOptions(run: BotRun): JournalForBotOptions {
 
 /** Starts the engine on the journal, follows the venue, runs the strategies; rejects with what stopped it unasked. */
 async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void> {
+  const journal = new ResilientEngineJournal({
+    inner: run.service.instrumentJournal(journaled.engineJournal),
+    journalPath: journaled.journal.path,
+    log: run.engineLog,
+    clock: run.clock,
+  });
+  const watch = new AbortController();
+  try {
+    await runOnJournal(run, journaled, journal, watch.signal);
+  } finally {
+    watch.abort();
+    reportKeptRecords(journal, run.logger);
+  }
+}
+
+async function runOnJournal(
+  run: BotRun,
+  journaled: JournalForBot,
+  journal: ResilientEngineJournal,
+  watchSignal: AbortSignal,
+): Promise<void> {
   const { options, config, service } = run;
   const engine = createBotEngine({
     config,
@@ -184,9 +208,24 @@ async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void
     clock: run.clock,
     log: run.engineLog,
     markets: run.markets,
-    journal: service.instrumentJournal(journaled.engineJournal),
+    journal,
     journaled,
   });
+  journal.attach(engine.conditions);
+  // A vanished or refusing journal is noticed within a second, and written again once it can be.
+  detach(
+    tickEvery(
+      run.clock,
+      1_000,
+      watchSignal,
+      () => {
+        journal.checkFile();
+        journal.retry();
+      },
+      (err) => run.logger.warn({ err }, 'journal watch failed'),
+    ),
+    (err) => run.logger.warn({ err }, 'journal watch ended'),
+  );
   const hosted = await loadStrategies(config, rootOf(options));
   const freshness = freshnessBudgetsFor(hosted, config, service.feeds);
   await startBotEngine(engine, {
@@ -198,6 +237,16 @@ async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void
   const venue = await followVenue(run, engine, journaled);
   await runStrategies(run, { engine, venue, hosted, freshness, journaled });
   if (venue.stop.stoppedBy !== undefined) throw venue.stop.stoppedBy;
+}
+
+/** At the end of a run whose journal went down: the last try, and where what it could not take is. */
+function reportKeptRecords(journal: ResilientEngineJournal, logger: Logger): void {
+  if (journal.retry()) return;
+  // The records themselves too: the fallback file may sit on the same full disk.
+  logger.error(
+    { kept: journal.keptCount, fallback: journal.fallbackFile, records: journal.keptRecords() },
+    'the journal could not be written to the end: the records it lacks are in the fallback file; reconcile before the next start (perpbot reconcile)',
+  );
 }
 
 /**

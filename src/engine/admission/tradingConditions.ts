@@ -38,6 +38,7 @@ const REASON_HINT = 'the bot resumes by itself once the private feeds are back a
  */
 export class TradingConditions {
   private feedDownReason: string | undefined;
+  private journalDownReason: string | undefined;
   private stoppedReason: string | undefined;
   private readonly reconcilers = new Map<string, ReconcilerState>();
   private readonly subject: BehaviorSubject<TradingState>;
@@ -80,6 +81,22 @@ export class TradingConditions {
     this.publish();
   }
 
+  /**
+   * The journal cannot be written (disk full, I/O error, file removed): opening stops at once,
+   * while cancels and closes still go, their records kept until the journal takes them again.
+   */
+  journalDown(reason: string): void {
+    this.journalDownReason = reason;
+    this.publish();
+  }
+
+  /** The journal takes writes again (what was kept meanwhile is written). */
+  journalUp(): void {
+    if (this.journalDownReason === undefined) return;
+    this.journalDownReason = undefined;
+    this.publish();
+  }
+
   reconcileStarted(name: string): void {
     this.reconcilers.set(name, { phase: 'running' });
     this.publish();
@@ -114,6 +131,15 @@ export class TradingConditions {
     if (state.reconciling)
       return { kind: 'wait', reason: 'a reconciliation with the venue is running', retryAfterMs: 50 };
     if (state.mode === 'trading' || reducesRisk(intent, config)) return ALLOW;
+    if (this.journalDownReason !== undefined)
+      return refused(
+        rejection(
+          'journal_down',
+          intent.kind,
+          `trading paused (JOURNAL_DOWN): ${state.reasons.join('; ')}`,
+          'free space or fix the journal file; opening resumes by itself once the journal takes writes again',
+        ),
+      );
     const hints = [...this.reconcilers.values()].flatMap((r) => (r.phase === 'failed' ? r.hints : []));
     return refused(
       rejection(
@@ -129,6 +155,7 @@ export class TradingConditions {
     const reasons: string[] = [];
     if (this.stoppedReason !== undefined) reasons.push(this.stoppedReason);
     if (this.feedDownReason !== undefined) reasons.push(`private feeds down (${this.feedDownReason})`);
+    if (this.journalDownReason !== undefined) reasons.push(`journal unwritable (${this.journalDownReason})`);
     let reconciling = false;
     for (const [name, r] of this.reconcilers) {
       if (r.phase === 'running') reconciling = true;

@@ -51,6 +51,8 @@ export type RejectionRule =
   | 'guard_error'
   /** Degraded: the private feeds are down or not reconciled since a reconnect; nothing that opens risk goes. */
   | 'feed_down'
+  /** The journal cannot be written: nothing that opens risk goes until it can; cancels and closes do. */
+  | 'journal_down'
   /** A stream this strategy declared a freshness budget on is older than the budget: only it is reduce-only. */
   | 'feed_stale'
   | 'engine_stopped';

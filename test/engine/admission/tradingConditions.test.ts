@@ -35,6 +35,20 @@ function verdicts(conditions: TradingConditions, config: DegradedConfig = DEFAUL
 }
 
 describe('TradingConditions', () => {
+  it('with the journal down opens nothing (JOURNAL_DOWN) but lets cancels and closes through, until it is up', () => {
+    const c = new TradingConditions(new ManualClock());
+    c.journalDown('disk full (SQLITE_FULL)');
+    expect(c.state).toMatchObject({ mode: 'degraded', reasons: ['journal unwritable (disk full (SQLITE_FULL))'] });
+    expect(verdicts(c)).toEqual(['o:journal_down', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:journal_down']);
+    const refusal = c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded);
+    expect(refusal.kind === 'refuse' && refusal.rejection.reason).toBe(
+      'trading paused (JOURNAL_DOWN): journal unwritable (disk full (SQLITE_FULL))',
+    );
+    c.journalUp();
+    expect(c.state.mode).toBe('trading');
+    expect(verdicts(c)).toEqual(['o:allow', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:allow']);
+  });
+
   it('trades by default; degraded while the feeds are down lets only cancels and reduce-only orders through', () => {
     const c = new TradingConditions(new ManualClock());
     expect(verdicts(c)).toEqual(['o:allow', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:allow']);
