@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { controlFileFor } from '../../src/runtime/control/controlFile.js';
 import { runCli } from '../../src/runtime/cli/runCli.js';
@@ -11,28 +8,7 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { memoryIo, testKeys, type TestKeys } from '../runtime/cli/cliTestSupport.js';
 import { journalBotConfig, prepareProbeRoot, until } from './support/journalBot.js';
-import { REPO_ROOT } from './support/spawnPerpbot.js';
-
-// The CLI's own process (bin/perpbot.js in a checkout runs it as a child): the pid the lock names and kill -9 hits.
-const MAIN = join(REPO_ROOT, 'src', 'runtime', 'cli', 'main.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-interface RunningCli {
-  readonly child: ChildProcess;
-  readonly output: () => string;
-  readonly exited: Promise<number | null>;
-}
-
-/** The real CLI in a child process started in `cwd` (strategy paths are relative to it). */
-function startCli(args: readonly string[], cwd: string, env: Record<string, string>): RunningCli {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, env: { ...base, ...env } });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, output: () => output, exited };
-}
+import { startPerpbotIn, type RunningPerpbot } from './support/spawnPerpbot.js';
 
 async function openOrderIds(rest: RestClient, keys: TestKeys): Promise<string[]> {
   const open = await rest.openOrders({ account: keys.account.address, market_id: '1' });
@@ -42,7 +18,7 @@ async function openOrderIds(rest: RestClient, keys: TestKeys): Promise<string[]>
 describe('one bot per journal (perpbot start spawned)', () => {
   let sim: RunningSim;
   let dir: string;
-  const running: RunningCli[] = [];
+  const running: RunningPerpbot[] = [];
   beforeEach(async () => {
     sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-lock-'));
@@ -70,7 +46,7 @@ describe('one bot per journal (perpbot start spawned)', () => {
     const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });
     const args = ['start', '--config', configPath];
 
-    const first = startCli(args, dir, keys.env);
+    const first = startPerpbotIn(args, dir, keys.env);
     running.push(first);
     await until(async () => (await openOrderIds(rest, keys)).length === 2, 60_000).catch((error: unknown) => {
       throw new Error(`the first bot placed no orders: ${first.output().slice(-2000)}`, { cause: error });
@@ -80,7 +56,7 @@ describe('one bot per journal (perpbot start spawned)', () => {
     const controlFile = controlFileFor(join(dir, 'journal.sqlite'));
     const control = readFileSync(controlFile, 'utf8');
 
-    const second = startCli(args, dir, keys.env);
+    const second = startPerpbotIn(args, dir, keys.env);
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain(`in use by perpbot pid ${first.child.pid} (start`);
     expect(second.output()).toContain(`kill ${first.child.pid}`);
@@ -95,7 +71,7 @@ describe('one bot per journal (perpbot start spawned)', () => {
 
     first.child.kill('SIGKILL');
     await first.exited;
-    const third = startCli(args, dir, keys.env);
+    const third = startPerpbotIn(args, dir, keys.env);
     running.push(third);
     await until(() => third.output().includes('"msg":"bot running"'), 60_000);
     expect(third.output()).toContain(`"previousPid":${first.child.pid}`);

@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -30,4 +32,26 @@ export function spawnPerpbot(
       },
     );
   });
+}
+
+/** A CLI process that keeps running: its output so far and its exit. */
+export interface RunningPerpbot {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+// The CLI's own process (bin/perpbot.js in a checkout runs it as a child): the pid a lock names and kill -9 hits.
+const MAIN = join(REPO_ROOT, 'src', 'runtime', 'cli', 'main.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** The real CLI started in `cwd` (strategy paths are relative to it), left running. */
+export function startPerpbotIn(args: readonly string[], cwd: string, env: Record<string, string>): RunningPerpbot {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, env: { ...base, ...env } });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, output: () => output, exited };
 }
