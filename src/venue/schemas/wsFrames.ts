@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChannelName } from './wsFramesFields.js';
 import { authReplySchema, errorFrameSchema, subscribedAckSchema, unsubscribedAckSchema } from './wsFramesControl.js';
+import { fundingFrameSchema, type FundingMessage } from './wsFramesFunding.js';
 import { oracleFrameSchema, type OracleMessage } from './wsFramesOracle.js';
 import { orderbookFrameSchema, type OrderbookMessage } from './wsFramesOrderbook.js';
 import { tradesFrameSchema, type TradesMessage } from './wsFramesTrades.js';
@@ -20,6 +21,7 @@ export const channelFrameSchemas = {
   oracle: oracleFrameSchema,
   orderbook: orderbookFrameSchema,
   trades: tradesFrameSchema,
+  funding: fundingFrameSchema,
   orders: ordersFrameSchema,
   positions: positionsFrameSchema,
   fills: fillsFrameSchema,
@@ -30,6 +32,7 @@ export interface ChannelMessages {
   oracle: OracleMessage;
   orderbook: OrderbookMessage;
   trades: TradesMessage;
+  funding: FundingMessage;
   orders: OrdersMessage;
   positions: PositionsMessage;
   fills: FillsMessage;
@@ -53,4 +56,5 @@ export * from './wsFramesControl.js';
 export * from './wsFramesOracle.js';
 export * from './wsFramesOrderbook.js';
 export * from './wsFramesTrades.js';
+export * from './wsFramesFunding.js';
 export * from './wsFramesPrivate.js';

@@ -7,14 +7,20 @@ import { z } from 'zod';
 
 const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
-/** `data.market_ids` echoes the filter actually applied; empty means all markets. */
+/**
+ * The subscribe acknowledgement (venue-wire.md §3, subscribe ack): `data.market_ids` echoes the
+ * filter actually applied; empty means all markets. A refusal is the same frame with `status:
+ * "error"` and a `message` ("invalid channel: <name>", "authentication required for <name>
+ * channel"), which the client handles exactly as an error frame. `method`, `message` and
+ * `data` are optional on input: only `type`, `status` and `channel` decide what the frame means.
+ */
 export const subscribedAckSchema = z.object({
   type: z.literal('subscribed'),
-  method: z.literal('subscribe'),
-  status: z.literal('success'),
-  message: z.string(),
+  method: z.literal('subscribe').optional(),
+  status: z.enum(['success', 'error']),
+  message: z.string().optional(),
   channel: z.string(),
-  data: z.object({ market_ids: z.array(z.number().int().min(0)).nullable().optional() }),
+  data: z.object({ market_ids: z.array(z.number().int().min(0)).nullable().optional() }).optional(),
 });
 export type SubscribedAck = z.infer<typeof subscribedAckSchema>;
 
@@ -63,9 +69,16 @@ export function authRequiredMessage(name: string): string {
   return `authentication required for ${name} channel`;
 }
 
-/** The channel an error frame is about: its `channel` field, or the name inside a known message. */
-export function errorFrameChannel(frame: ErrorFrame): string | undefined {
+/**
+ * The channel a refusal (an error frame or a refusing subscribe ack) is about: its `channel`
+ * field, or the name inside a known message.
+ */
+export function errorFrameChannel(frame: {
+  readonly channel?: string | undefined;
+  readonly message?: string | undefined;
+}): string | undefined {
   if (frame.channel !== undefined) return frame.channel;
+  if (frame.message === undefined) return undefined;
   const invalid = /^(?:[A-Za-z]+: )?invalid channel: (\S+)/.exec(frame.message);
   if (invalid?.[1] !== undefined) return invalid[1];
   const auth = /^(?:[A-Za-z]+: )?authentication required for (\S+) channel/.exec(frame.message);
