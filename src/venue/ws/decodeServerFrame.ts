@@ -110,7 +110,7 @@ function malformed(failure: WireDecodeFailure): DecodedServerFrame {
   const where = failure.field === '(frame)' ? '' : ` at ${failure.field}`;
   return {
     kind: 'malformed',
-    reason: `invalid ${failure.source.slice(3)} frame${where}: expected ${failure.expected}, got ${failure.received}`,
+    reason: `${failure.source}${where}: expected ${failure.expected}, got ${failure.received}`,
     failure,
   };
 }
