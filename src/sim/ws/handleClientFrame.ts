@@ -1,6 +1,6 @@
 import { sameAddress } from '../../core/address.js';
 import { clientFrameSchema, type AuthV2Frame, type SubscribeFrame } from '../../venue/schemas/wsFramesClient.js';
-import { authRequiredMessage, invalidChannelMessage } from '../../venue/schemas/wsFramesControl.js';
+import { authRequiredMessage, invalidChannelMessage, type AppPong } from '../../venue/schemas/wsFramesControl.js';
 import { channelNameSchema, isPrivateChannel } from '../../venue/schemas/wsFramesFields.js';
 import {
   authRefusal,
@@ -41,7 +41,7 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
   if (isAppPing(json)) {
     // risex-ts sends {"op":"ping"} every 15 s; the venue's reply is unknown (venue-wire.md §3,
     // app heartbeat). Chosen: a pong in kind, never an error frame.
-    connection.send({ op: 'pong' });
+    connection.send({ op: 'pong' } satisfies AppPong);
     return;
   }
   const parsed = clientFrameSchema.safeParse(json);

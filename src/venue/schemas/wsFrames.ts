@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { ChannelName } from './wsFramesFields.js';
-import { authReplySchema, errorFrameSchema, subscribedAckSchema, unsubscribedAckSchema } from './wsFramesControl.js';
+import {
+  appPongSchema,
+  authReplySchema,
+  errorFrameSchema,
+  subscribedAckSchema,
+  unsubscribedAckSchema,
+} from './wsFramesControl.js';
 import { fundingFrameSchema, type FundingMessage } from './wsFramesFunding.js';
 import { oracleFrameSchema, type OracleMessage } from './wsFramesOracle.js';
 import { orderbookFrameSchema, type OrderbookMessage } from './wsFramesOrderbook.js';
@@ -46,6 +52,7 @@ export const controlFrameSchema = z.union([
   unsubscribedAckSchema,
   errorFrameSchema,
   authReplySchema,
+  appPongSchema,
 ]);
 export type ControlFrame = z.infer<typeof controlFrameSchema>;
 

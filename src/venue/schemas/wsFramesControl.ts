@@ -45,6 +45,14 @@ export const authReplySchema = z.object({
 export type AuthReply = z.infer<typeof authReplySchema>;
 
 /**
+ * The answer to an application heartbeat: `{"op":"pong"}` (the simulator's answer to risex-ts's
+ * `{"op":"ping"}`) or `{"method":"pong"}` (which FB skips on the live venue; venue-wire.md §3).
+ * Read and ignored.
+ */
+export const appPongSchema = z.union([z.object({ op: z.literal('pong') }), z.object({ method: z.literal('pong') })]);
+export type AppPong = z.infer<typeof appPongSchema>;
+
+/**
  * Error envelope (not shown in the spec; chosen): `{type: "error", status: "error", code?, message,
  * method?, channel?}`. The messages seen on the venue are `invalid channel: <name>` and
  * `authentication required for <name> channel`; `channel` is filled when the server knows it,
