@@ -12,14 +12,14 @@ const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
  * filter actually applied; empty means all markets. A refusal is the same frame with `status:
  * "error"` and a `message` ("invalid channel: <name>", "authentication required for <name>
  * channel"), which the client handles exactly as an error frame. `method`, `message` and
- * `data` are optional on input: only `type`, `status` and `channel` decide what the frame means.
+ * `data` (and `channel`, which a refusal's message also names) are optional on input.
  */
 export const subscribedAckSchema = z.object({
   type: z.literal('subscribed'),
   method: z.literal('subscribe').optional(),
   status: z.enum(['success', 'error']),
   message: z.string().optional(),
-  channel: z.string(),
+  channel: z.string().optional(),
   data: z.object({ market_ids: z.array(z.number().int().min(0)).nullable().optional() }).optional(),
 });
 export type SubscribedAck = z.infer<typeof subscribedAckSchema>;

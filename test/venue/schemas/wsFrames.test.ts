@@ -245,9 +245,16 @@ describe('client and control frames', () => {
     expect(
       clientFrameSchema.parse({ method: 'subscribe', params: { channel: 'account', makers: [ACCOUNT] } }).method,
     ).toBe('subscribe');
+    // Integers as digit strings are read as numbers (protojson, venue-wire.md §4.4); anything else is refused.
     expect(
-      subscribeFrameSchema.safeParse({ method: 'subscribe', params: { channel: 'x', market_ids: ['1'] } }).success,
-    ).toBe(false);
+      subscribeFrameSchema.parse({ method: 'subscribe', params: { channel: 'x', market_ids: ['1'] } }).params
+        .market_ids,
+    ).toEqual([1]);
+    for (const id of ['01', 'one', 1.5, -1])
+      expect(
+        subscribeFrameSchema.safeParse({ method: 'subscribe', params: { channel: 'x', market_ids: [id] } }).success,
+        String(id),
+      ).toBe(false);
   });
 
   it('accept auth_v2 with and without expiration, and refuse a non-hex signature', () => {
