@@ -17,7 +17,7 @@ export const NANOS_PATTERN = /^\d{1,30}$/;
  * 10^18 times too high.
  */
 export const BOOK_DECIMAL_PATTERN = /^\d{1,18}(?:\.\d{1,18})?$/;
-export const BOOK_DECIMAL_EXPECTED = 'a decimal string below 1e18 with at most 18 decimals';
+const BOOK_DECIMAL_EXPECTED = 'a decimal string below 1e18 with at most 18 decimals';
 /** Canonical: no leading zeros, so "01" and "1" cannot both name market 1. */
 export const MARKET_ID_PATTERN = /^(?:0|[1-9]\d{0,4})$/;
 /** Market ids fit in 16 bits (the packed order word gives them 16). */

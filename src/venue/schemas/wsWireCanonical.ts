@@ -19,7 +19,7 @@ const uint = z.number().int().min(0);
 const nanos = z.string().regex(NANOS_PATTERN, 'an integer nanosecond string');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address');
 
-export const canonicalBookLevelSchema = z.strictObject({
+const canonicalBookLevelSchema = z.strictObject({
   price: decimalText,
   quantity: decimalText,
   order_count: uint,
@@ -41,7 +41,7 @@ const orderbookEnvelope = {
 };
 
 /** venue-wire.md §3, orderbook snapshot (captured): no checksum. */
-export const canonicalOrderbookSnapshotSchema = z.strictObject({
+const canonicalOrderbookSnapshotSchema = z.strictObject({
   method: z.literal('snapshot'),
   type: z.literal('snapshot'),
   ...orderbookEnvelope,
@@ -52,7 +52,7 @@ export const canonicalOrderbookSnapshotSchema = z.strictObject({
  * updates repeat `method` and `level_count` is unknown; the simulator sends both (`method:
  * "update"`, `level_count` the levels in the frame), as the snapshot does.
  */
-export const canonicalOrderbookUpdateSchema = z.strictObject({
+const canonicalOrderbookUpdateSchema = z.strictObject({
   method: z.literal('update'),
   type: z.literal('update'),
   ...orderbookEnvelope,
