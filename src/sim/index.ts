@@ -1,3 +1,3 @@
 export { startSim, type RunningSim, type StartSimConfig } from './startSim.js';
 export type { SimEvent } from './simContext.js';
-export { WIRE_DEPARTURES, type WireDeparture } from './ws/wireDepartures.js';
+export type { WireDeparture } from './ws/wireDepartures.js';

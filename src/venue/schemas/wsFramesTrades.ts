@@ -38,7 +38,6 @@ export const tradesWireFrameSchema = z.object({
   data: z.union([tradeWireSchema, z.array(tradeWireSchema)]),
   ...envelopeTailShape,
 });
-export type TradesWireFrame = z.input<typeof tradesWireFrameSchema>;
 
 export interface Trade {
   readonly id: string;
