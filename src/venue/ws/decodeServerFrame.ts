@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   controlFrameSchema,
   channelFrameSchemas,
@@ -71,7 +71,7 @@ function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
   }
   const parsed = channelFrameSchemas[channel as ChannelName].safeParse(raw);
   if (parsed.success) return { kind: 'channel', message: parsed.data };
-  return malformed(failureFromZod(`ws:${channel}`, parsed.error, raw));
+  return malformed(failureFromZod(`ws:${channel}`, deepestBranch(parsed.error), raw));
 }
 
 function refused(channel: 'oracle' | 'orderbook', raw: unknown): DecodedServerFrame {
@@ -82,6 +82,18 @@ function refused(channel: 'oracle' | 'orderbook', raw: unknown): DecodedServerFr
     ? { source: `ws:${channel}`, field: '(frame)', expected: `a valid ${channel} frame`, received: 'object' }
     : failureFromZod(`ws:${channel}`, parsed.error, raw);
   return malformed(failure);
+}
+
+/**
+ * A union's refusal names only the union (trades' `data` is one trade or a list): the branch
+ * that got furthest names the field that departed, so its issues stand for the error.
+ */
+function deepestBranch(error: z.ZodError): z.ZodError {
+  const issue = error.issues[0];
+  if (issue?.code !== 'invalid_union' || issue.errors.length === 0) return error;
+  const depth = (branch: readonly z.core.$ZodIssue[]): number => branch[0]?.path.length ?? -1;
+  const best = issue.errors.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+  return new z.ZodError(best.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
 }
 
 /** The control shape the frame claims by its `type` or `method`, so the failure names a field. */
