@@ -180,6 +180,25 @@ export function weiTextToDecimal(wei: string): string {
   return fraction.length > 0 ? `${whole}.${fraction}` : whole;
 }
 
+const WEI_ZEROS = '0'.repeat(WEI_DECIMALS);
+
+/**
+ * The mirror of `weiTextToDecimal`: a non-negative decimal string with at most 18 fraction digits
+ * to its integer wei text, by string slicing alone ("63218.5" -> "63218500000000000000000",
+ * "0.0" -> "0"). The orderbook checksum covers the wei of every level of the book on every update,
+ * so this stays off BigInt. The caller has checked `^\d+(\.\d{1,18})?$`.
+ */
+export function decimalTextToWeiText(decimal: string): string {
+  const point = decimal.indexOf('.');
+  const digits =
+    point < 0
+      ? decimal + WEI_ZEROS
+      : decimal.slice(0, point) + decimal.slice(point + 1) + WEI_ZEROS.slice(decimal.length - point - 1);
+  let start = 0;
+  while (start < digits.length - 1 && digits.charCodeAt(start) === 48) start++;
+  return start === 0 ? digits : digits.slice(start);
+}
+
 export function decimalToWei(text: unknown, field: string, rounding?: Rounding): bigint {
   return decimalToFixed(text, WEI_DECIMALS, field, rounding);
 }

@@ -8,10 +8,11 @@ export interface ChecksumLevel {
 }
 
 /**
- * The text the orderbook checksum covers (venue-facts "WebSocket"): bids best-first (descending)
- * and asks best-first (ascending) interleaved bid0, ask0, bid1, ask1, …, the longer side
- * continuing alone; each level as its price and quantity in integer wei strings; everything joined
- * by ":". Levels must already be in book order; the function does not sort.
+ * The text the orderbook checksum covers (venue-wire.md §3, checksum formula): over the whole
+ * book, bids best-first (descending) and asks best-first (ascending) interleaved bid0, ask0, bid1,
+ * ask1, …, the longer side continuing alone; each level as its price and quantity converted to
+ * integer wei strings (the wire carries decimals; only the checksum input is wei); everything
+ * joined by ":". Levels must already be in book order; the function does not sort.
  */
 export function orderbookChecksumText(bids: readonly ChecksumLevel[], asks: readonly ChecksumLevel[]): string {
   const parts: string[] = [];
@@ -25,21 +26,28 @@ export function orderbookChecksumText(bids: readonly ChecksumLevel[], asks: read
   return parts.join(':');
 }
 
-/** CRC32 (IEEE, as zlib computes it) of `orderbookChecksumText`, an unsigned 32-bit number. */
+/**
+ * CRC32 (IEEE, as zlib computes it) of `orderbookChecksumText`, an unsigned 32-bit number. The
+ * simulator stamps its updates with this; it converts each level and hands the wei texts to
+ * `orderbookChecksumOfWire`, the code the client checks them with.
+ */
 export function orderbookChecksum(bids: readonly ChecksumLevel[], asks: readonly ChecksumLevel[]): number {
-  return crc32(orderbookChecksumText(bids, asks)) >>> 0;
+  return orderbookChecksumOfWire(
+    bids.map((level, i) => weiLevel(level, `bids[${i}]`)),
+    asks.map((level, i) => weiLevel(level, `asks[${i}]`)),
+  );
 }
 
-/** A book level as the wire's canonical integer wei strings (no leading zeros). */
+/** A book level as canonical integer wei texts (no leading zeros). */
 export interface WireChecksumLevel {
-  readonly priceText: string;
-  readonly quantityText: string;
+  readonly priceWeiText: string;
+  readonly quantityWeiText: string;
 }
 
 /**
- * `orderbookChecksum` over levels that still hold the wire's integer strings, as the client's
- * decoded levels do: the same text without converting each level back from a decimal, which the
- * client pays on every update of a deep book.
+ * The checksum over levels that already hold their wei texts, as the client's decoded levels do
+ * (cached per level): the same text without converting each level again, which the client would
+ * pay on every update of a deep book.
  */
 export function orderbookChecksumOfWire(
   bids: readonly WireChecksumLevel[],
@@ -50,10 +58,15 @@ export function orderbookChecksumOfWire(
   for (let i = 0; i < depth; i++) {
     const bid = bids[i];
     const ask = asks[i];
-    if (bid !== undefined) text += (text.length === 0 ? '' : ':') + bid.priceText + ':' + bid.quantityText;
-    if (ask !== undefined) text += (text.length === 0 ? '' : ':') + ask.priceText + ':' + ask.quantityText;
+    if (bid !== undefined) text += (text.length === 0 ? '' : ':') + bid.priceWeiText + ':' + bid.quantityWeiText;
+    if (ask !== undefined) text += (text.length === 0 ? '' : ':') + ask.priceWeiText + ':' + ask.quantityWeiText;
   }
   return crc32(text) >>> 0;
+}
+
+function weiLevel(level: ChecksumLevel, field: string): WireChecksumLevel {
+  const [priceWeiText, quantityWeiText] = levelParts(level, field);
+  return { priceWeiText, quantityWeiText };
 }
 
 function levelParts(level: ChecksumLevel, field: string): [string, string] {

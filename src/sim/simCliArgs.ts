@@ -3,6 +3,7 @@ import { InvalidValueError } from '../core/invalidValueError.js';
 import { SELECTOR_PROFILES, type SelectorProfile } from '../protocol/selectors.js';
 import type { SimFaults } from './simContext.js';
 import { DEFAULT_SIM_OPTIONS, type StartSimOptions } from './simOptions.js';
+import { checkWireDepartures, WIRE_DEPARTURES } from './ws/wireDepartures.js';
 
 export const SIM_CLI_HELP = `Usage: npm run sim -- [options]
 
@@ -25,6 +26,8 @@ Options:
   --ws-stall-every-ms <n>       stall every WebSocket stream about every n ms, seeded (default 0: never)
   --ws-stall-for-ms <n>         how long each stall lasts (default 1000)
   --rest-requests-per-10s <n>   per-IP REST limit, 0 for none (default ${DEFAULT_SIM_OPTIONS.restRequestsPer10s})
+  --wire-departure <name>       send one part of the wire in a departed shape, to test drift detection;
+                                repeatable; ${WIRE_DEPARTURES.join(', ')} (default none)
   -h, --help                    this text
 `;
 
@@ -52,6 +55,7 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
       'ws-stall-every-ms': { type: 'string' },
       'ws-stall-for-ms': { type: 'string' },
       'rest-requests-per-10s': { type: 'string' },
+      'wire-departure': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,6 +81,8 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
     options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');
   if (values['rest-requests-per-10s'] !== undefined)
     options.restRequestsPer10s = integer(values['rest-requests-per-10s'], '--rest-requests-per-10s');
+  if (values['wire-departure'] !== undefined)
+    options.wireDepartures = checkWireDepartures(values['wire-departure'], '--wire-departure');
   if (values['chain-id'] !== undefined) options.chainId = integer(values['chain-id'], '--chain-id');
   if (values.selectors !== undefined) {
     if (!(values.selectors in SELECTOR_PROFILES))

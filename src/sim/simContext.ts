@@ -9,6 +9,7 @@ import type { Exchange } from './exchange/exchange.js';
 import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { MarketDefinition } from './exchange/markets.js';
 import type { SubscribeFault } from './ws/subscribeFault.js';
+import type { WireDeparture } from './ws/wireDepartures.js';
 
 /**
  * The seam between the simulator's HTTP side (chain, REST, startSim) and its WebSocket side:
@@ -69,6 +70,8 @@ export interface SimOptions {
   readonly bodyLimitBytes: number;
   /** REST requests allowed per client IP per 10 s (venue-facts: 500); 0 disables the limit. */
   readonly restRequestsPer10s: number;
+  /** Deliberate departures from the venue's wire (`ws/wireDepartures.ts`); empty in normal runs. */
+  readonly wireDepartures: readonly WireDeparture[];
 }
 
 /** What one mined block or action carries. */

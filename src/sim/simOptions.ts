@@ -2,6 +2,7 @@ import { InvalidValueError } from '../core/invalidValueError.js';
 import { SPEC_SELECTORS, type SelectorTable } from '../protocol/selectors.js';
 import { DEFAULT_MARKETS, type MarketDefinition } from './exchange/markets.js';
 import { NO_FAULTS, type SimFaults, type SimOptions } from './simContext.js';
+import { checkWireDepartures, type WireDeparture } from './ws/wireDepartures.js';
 
 /** What `startSim` accepts; every field has a default. */
 export interface StartSimOptions {
@@ -20,6 +21,8 @@ export interface StartSimOptions {
   readonly bodyLimitBytes?: number;
   /** Default 500 (venue-facts); 0 disables the per-IP limit. */
   readonly restRequestsPer10s?: number;
+  /** Test switches that make one part of the wire depart from the venue's shape; default none. */
+  readonly wireDepartures?: readonly WireDeparture[];
 }
 
 export const DEFAULT_SIM_OPTIONS = Object.freeze({
@@ -60,6 +63,7 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
       'restRequestsPer10s',
       1_000_000,
     ),
+    wireDepartures: checkWireDepartures(input.wireDepartures ?? [], 'wireDepartures'),
   });
 }
 

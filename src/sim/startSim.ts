@@ -40,7 +40,10 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
   // Nothing reads the controls before the server listens, so they may be attached after this.
-  const webSocket: SimWebSocket = attachSimWebSocket(server, runtime, { path: '/ws' });
+  const webSocket: SimWebSocket = attachSimWebSocket(server, runtime, {
+    path: '/ws',
+    wireDepartures: options.wireDepartures,
+  });
   // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): real time, like the server's own stalls.
   const wsFaults = new WsFaultSchedule({
     timers: systemClock,

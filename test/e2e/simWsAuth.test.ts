@@ -49,7 +49,7 @@ describe('auth_v2', () => {
         { method: 'subscribe', params: { channel } },
         (f) => isAck(channel)(f) || isError(f),
       );
-      expect(ack['type']).toBe('subscribed');
+      expect(ack).toMatchObject({ type: 'subscribed', status: 'success' });
     }
   });
 
@@ -74,8 +74,9 @@ describe('auth_v2', () => {
       code: 'Unauthenticated',
       message: expect.stringMatching(/^Unauthenticated: invalid signature: RegisterV2 does not recover to signer/),
     });
-    const error = await client.request({ method: 'subscribe', params: { channel: 'orders' } }, isError);
-    expect(error['message']).toBe('authentication required for orders channel');
+    // The venue's refusal: the ack frame with status error (venue-wire.md §3).
+    const refusal = await client.request({ method: 'subscribe', params: { channel: 'orders' } }, isAck('orders'));
+    expect(refusal).toMatchObject({ status: 'error', message: 'authentication required for orders channel' });
   });
 
   it('fails when a nonce is reused', async () => {
@@ -109,10 +110,10 @@ describe('auth_v2', () => {
     await client.request(await authFrame(), isAuthReply);
     const error = await client.request(
       { method: 'subscribe', params: { channel: 'account', makers: ['0x000000000000000000000000000000000000dEaD'] } },
-      isError,
+      isAck('account'),
     );
     expect(error).toMatchObject({
-      code: 'PermissionDenied',
+      status: 'error',
       message: 'PermissionDenied: makers must be the authenticated account for account channel',
       channel: 'account',
     });
@@ -133,7 +134,7 @@ describe('auth_v2', () => {
       { method: 'subscribe', params: { channel: 'fills' } },
       (f) => isAck('fills')(f) || isError(f),
     );
-    expect(ack['type']).toBe('subscribed');
+    expect(ack).toMatchObject({ type: 'subscribed', status: 'success' });
   });
 });
 
@@ -196,8 +197,9 @@ describe('malformed auth frames', () => {
       expect(reply['type']).toBeUndefined();
       expect(JSON.stringify(reply)).not.toContain('deadbeef');
     }
-    const error = await client.request({ method: 'subscribe', params: { channel: 'orders' } }, isError);
-    expect(error['message']).toBe('authentication required for orders channel');
+    // The venue's refusal: the ack frame with status error (venue-wire.md §3).
+    const refusal = await client.request({ method: 'subscribe', params: { channel: 'orders' } }, isAck('orders'));
+    expect(refusal).toMatchObject({ status: 'error', message: 'authentication required for orders channel' });
     // The malformed frames burnt nothing: the nonce of the well-formed frame still works.
     expect((await client.request(good, isAuthReply))['status']).toBe('success');
   });

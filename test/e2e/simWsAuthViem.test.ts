@@ -48,9 +48,10 @@ async function refusesPrivateChannels(c: FrameRecorder): Promise<void> {
     { method: 'subscribe', params: { channel: 'orders' } },
     (f) => isError(f) || isAck('orders')(f),
   );
+  // The venue's refusal: the ack frame with status error (venue-wire.md §3).
   expect(error).toMatchObject({
-    type: 'error',
-    code: 'Unauthenticated',
+    type: 'subscribed',
+    status: 'error',
     message: 'authentication required for orders channel',
   });
 }

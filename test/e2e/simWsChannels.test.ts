@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
-import { decimalToWei, weiToDecimal } from '../../src/core/decimal.js';
+import { compareDecimals } from '../../src/core/decimal.js';
 import { orderbookChecksum } from '../../src/protocol/orderbookChecksum.js';
+import { canonicalTradesFrameSchema } from '../../src/venue/schemas/wsWireCanonical.js';
 import { FrameRecorder, isAck, isAuthReply, settle, startWsSim, type WsSim } from './simWsHarness.js';
 
 const alice = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -85,7 +86,9 @@ describe('orderbook channel', () => {
     const bids = new Map<string, Level>();
     const asks = new Map<string, Level>();
     const apply = (frame: Record<string, unknown>): void => {
-      const data = frame['data'] as { bids: Level[]; asks: Level[]; checksum: number; market_id: number };
+      const data = frame['data'] as { bids: Level[]; asks: Level[]; market_id: number };
+      // The venue's envelope (venue-wire.md §3): string id outside, number inside.
+      expect(frame['market_id']).toBe('1');
       expect(data.market_id).toBe(1);
       for (const [side, levels] of [
         [bids, data.bids],
@@ -96,10 +99,13 @@ describe('orderbook channel', () => {
           else side.set(level.price, level);
         }
       }
-      expect(data.checksum).toBe(wireChecksum(sorted(bids, true), sorted(asks, false)));
+      // The checksum rides on updates only, at the envelope.
+      if (frame['type'] === 'update')
+        expect(frame['checksum']).toBe(orderbookChecksum(sorted(bids, true), sorted(asks, false)));
+      else expect(frame).not.toHaveProperty('checksum');
     };
     apply(snapshot);
-    expect(sorted(bids, true).map((l) => l.price)).toEqual(['64900000000000000000000', '64800000000000000000000']);
+    expect(sorted(bids, true).map((l) => l.price)).toEqual(['64900', '64800']);
 
     const changes = [
       () => sim.place(alice.address, { side: 0, price_ticks: 649_000, size_steps: 30 }), // grows a level
@@ -116,28 +122,16 @@ describe('orderbook channel', () => {
     expect(updates).toHaveLength(3);
     expect(client.ofChannel('orderbook')[0]?.['type']).toBe('snapshot');
     const [grown, taken, added] = updates.map((u) => u['data'] as { bids: Level[]; asks: Level[] });
-    expect(grown).toMatchObject({
-      bids: [{ price: '64900000000000000000000', quantity: '1300000000000000', order_count: 2 }],
-      asks: [],
-    });
-    expect(taken).toMatchObject({
-      bids: [{ price: '64900000000000000000000', quantity: '0', order_count: 0 }],
-      asks: [],
-    });
-    expect(added).toMatchObject({
-      bids: [],
-      asks: [{ price: '65200000000000000000000', quantity: '200000000000000', order_count: 1 }],
-    });
+    expect(grown).toMatchObject({ bids: [{ price: '64900', quantity: '0.0013', order_count: 2 }], asks: [] });
+    expect(taken).toMatchObject({ bids: [{ price: '64900', quantity: '0', order_count: 0 }], asks: [] });
+    expect(added).toMatchObject({ bids: [], asks: [{ price: '65200', quantity: '0.0002', order_count: 1 }] });
     for (const update of updates) apply(update);
 
     const book = sim.exchange.book(1);
-    const wei = (levels: readonly { price: string; quantity: string }[]) =>
-      levels.map((l) => ({
-        price: decimalToWei(l.price, 'p').toString(),
-        quantity: decimalToWei(l.quantity, 'q').toString(),
-      }));
-    expect(sorted(bids, true).map(({ price, quantity }) => ({ price, quantity }))).toEqual(wei(book.bids));
-    expect(sorted(asks, false).map(({ price, quantity }) => ({ price, quantity }))).toEqual(wei(book.asks));
+    const plain = (levels: readonly { price: string; quantity: string }[]) =>
+      levels.map(({ price, quantity }) => ({ price, quantity }));
+    expect(plain(sorted(bids, true))).toEqual(plain(book.bids));
+    expect(plain(sorted(asks, false))).toEqual(plain(book.asks));
   });
 });
 
@@ -207,9 +201,17 @@ describe('trades and private channels after a trade', () => {
     const trade = client.ofChannel('trades')[0];
     expect(trade).toMatchObject({
       type: 'update',
-      market_id: 1,
-      data: { maker: alice.address, taker: bob.address, maker_side: 0, price: '64900', size: '0.0004' },
+      market_id: '1',
+      data: {
+        maker: alice.address,
+        taker: bob.address,
+        maker_side: 0,
+        price: '64900',
+        size: '0.0004',
+        fee_liquidation: '0',
+      },
     });
+    canonicalTradesFrameSchema.parse(trade);
     expect(observer.ofChannel('trades')).toHaveLength(1);
 
     const fills = client.ofChannel('fills');
@@ -241,15 +243,5 @@ describe('trades and private channels after a trade', () => {
 });
 
 function sorted(levels: Map<string, Level>, descending: boolean): Level[] {
-  return [...levels.values()].sort((a, b) => (BigInt(a.price) < BigInt(b.price) ? -1 : 1) * (descending ? -1 : 1));
-}
-
-/** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
-function wireChecksum(
-  bids: readonly { price: string; quantity: string }[],
-  asks: readonly { price: string; quantity: string }[],
-): number {
-  const decimal = (levels: readonly { price: string; quantity: string }[]) =>
-    levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
-  return orderbookChecksum(decimal(bids), decimal(asks));
+  return [...levels.values()].sort((a, b) => compareDecimals(a.price, b.price) * (descending ? -1 : 1));
 }

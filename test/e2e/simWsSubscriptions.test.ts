@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
 import { FrameRecorder, isAck, isError, settle, startWsSim, type WsSim } from './simWsHarness.js';
+import { canonicalSubscribeRefusalSchema } from '../../src/venue/schemas/wsWireCanonical.js';
 
 const MAKER = privateKeySigner('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d').address;
 
@@ -95,14 +96,15 @@ describe('subscribe acknowledgements', () => {
     control.close();
   });
 
-  it('answer an unknown channel with `invalid channel: <name>` (the venue text verbatim, status in code)', async () => {
-    const error = await client.request({ method: 'subscribe', params: { channel: 'candles' } }, isError);
-    expect(error).toMatchObject({
-      type: 'error',
-      code: 'InvalidArgument',
-      message: 'invalid channel: candles',
-      channel: 'candles',
+  it('refuse a subscribe to an unknown channel with the ack frame, status error and the venue text; an unsubscribe with an error frame', async () => {
+    const refusal = await client.request({ method: 'subscribe', params: { channel: 'candles' } }, isAck('candles'));
+    // Exactly the venue's refusal (venue-wire.md §3, subscribe refusal).
+    expect(canonicalSubscribeRefusalSchema.parse(refusal)).toEqual({
+      type: 'subscribed',
       method: 'subscribe',
+      status: 'error',
+      channel: 'candles',
+      message: 'invalid channel: candles',
     });
     const unsubscribe = await client.request({ method: 'unsubscribe', params: { channel: 'candles' } }, isError);
     expect(unsubscribe).toMatchObject({
@@ -115,13 +117,24 @@ describe('subscribe acknowledgements', () => {
 
   it('refuse a private channel before authentication', async () => {
     for (const channel of ['orders', 'positions', 'fills', 'account']) {
-      const error = await client.request({ method: 'subscribe', params: { channel } }, isError);
-      expect(error).toMatchObject({
-        code: 'Unauthenticated',
+      const refusal = await client.request({ method: 'subscribe', params: { channel } }, isAck(channel));
+      expect(canonicalSubscribeRefusalSchema.parse(refusal)).toMatchObject({
+        status: 'error',
         message: `authentication required for ${channel} channel`,
         channel,
       });
     }
+  });
+
+  it('acknowledge the funding channel and send nothing on it; answer an application ping without an error', async () => {
+    const ack = await client.request({ method: 'subscribe', params: { channel: 'funding' } }, isAck('funding'));
+    expect(ack).toMatchObject({ status: 'success', channel: 'funding' });
+    const pong = await client.request({ op: 'ping' }, (f) => 'op' in f);
+    expect(pong).toEqual({ op: 'pong' });
+    sim.mineBlock();
+    await settle(client);
+    expect(client.ofChannel('funding')).toEqual([]);
+    expect(client.frames.filter((f) => f['type'] === 'error' && f['channel'] !== 'barrier')).toEqual([]);
   });
 
   it('unsubscribe stops delivery and is acknowledged', async () => {

@@ -36,6 +36,8 @@ describe('parseSimCliArgs', () => {
       '20000',
       '--ws-stall-for-ms',
       '1500',
+      '--wire-departure',
+      'orderbook-wei',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
@@ -59,6 +61,7 @@ describe('parseSimCliArgs', () => {
       wsStallForMs: 1_500,
     });
     expect(options.selectors).toBe(RISE_SELECTORS);
+    expect(options.wireDepartures).toEqual(['orderbook-wei']);
   });
 
   it('gives defaults with no flags and help with -h', () => {
@@ -69,6 +72,7 @@ describe('parseSimCliArgs', () => {
       seed: 1,
       blockMs: 200,
       registrationLagMs: 2000,
+      wireDepartures: [],
     });
     // Every fault is off by default, the WebSocket ones included.
     expect(resolveSimOptions(command.options).faults).toMatchObject({
@@ -88,5 +92,6 @@ describe('parseSimCliArgs', () => {
     expect(() => resolveSimOptions({ faults: { wsStallForMs: 0 } })).toThrow(/wsStallForMs/);
     expect(() => parseSimCliArgs(['--selectors', 'other'])).toThrow(/spec or rise/);
     expect(() => resolveSimOptions({ port: 70_000 })).toThrow(/port/);
+    expect(() => parseSimCliArgs(['--wire-departure', 'orderbook-float'])).toThrow(/--wire-departure.*orderbook-wei/);
   });
 });

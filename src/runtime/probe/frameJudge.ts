@@ -1,8 +1,8 @@
 import { orderbookChecksumOfWire } from '../../protocol/orderbookChecksum.js';
 import { LocalOrderBook } from '../../venue/orderbook/localOrderBook.js';
-import { channelFrameSchemas, errorFrameChannel, type AuthReply } from '../../venue/schemas/wsFrames.js';
+import { errorFrameChannel, type AuthReply } from '../../venue/schemas/wsFrames.js';
 import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
-import { describeReceived, failureFromZod, type WireDecodeFailure } from '../../venue/wireDecodeFailure.js';
+import { describeReceived } from '../../venue/wireDecodeFailure.js';
 import { ChannelTally } from './channelTally.js';
 
 export const CONTROL_ROW = 'control frames (acks, auth replies)';
@@ -47,7 +47,14 @@ export class FrameJudge {
         if (decoded.message.channel === 'orderbook') this.checkBook(decoded.message, tally, raw);
       } else
         tally.departed(
-          channelFailure(channel, raw, decoded.kind === 'malformed' ? decoded.reason : 'not channel data'),
+          decoded.kind === 'malformed'
+            ? decoded.failure
+            : {
+                source: `ws:${channel}`,
+                field: '(frame)',
+                expected: `a ${channel} frame`,
+                received: 'a control frame',
+              },
           raw,
         );
       return;
@@ -68,9 +75,10 @@ export class FrameJudge {
       return;
     }
     if (decoded.kind !== 'control') {
-      const reason = decoded.kind === 'malformed' ? decoded.reason : 'channel data without a channel';
       tally.departed(
-        { source: 'ws:control', field: '(frame)', expected: 'a control frame the client reads', received: reason },
+        decoded.kind === 'malformed'
+          ? decoded.failure
+          : { source: 'ws:control', field: '(frame)', expected: 'a control frame', received: 'channel data' },
         raw,
       );
       return;
@@ -81,7 +89,7 @@ export class FrameJudge {
       const about = errorFrameChannel(frame);
       (about === undefined ? this.control : (this.channels.get(about) ?? this.control)).refused(frame.message);
       return;
-    } else if (!('type' in frame)) for (const wake of this.authWaiters.splice(0)) wake(frame);
+    } else if (!('type' in frame) && 'status' in frame) for (const wake of this.authWaiters.splice(0)) wake(frame);
     this.control.decoded('control');
   }
 
@@ -104,14 +112,4 @@ export class FrameJudge {
       );
     else if (result.kind === 'applied' && message.checksum !== undefined) tally.checksumVerified();
   }
-}
-
-/** The field-level departure of a channel frame, from the channel's zod schema when it has one. */
-function channelFailure(channel: string, raw: unknown, reason: string): WireDecodeFailure {
-  const source = `ws:${channel}`;
-  if (Object.hasOwn(channelFrameSchemas, channel)) {
-    const parsed = channelFrameSchemas[channel as keyof typeof channelFrameSchemas].safeParse(raw);
-    if (!parsed.success) return failureFromZod(source, parsed.error, raw);
-  }
-  return { source, field: '(frame)', expected: `a ${channel} frame the client decodes`, received: reason };
 }

@@ -12,6 +12,7 @@ import type { ConnectionLimits } from './simWsConnection.js';
 import type { SimWsContext } from './simWsContext.js';
 import { SimWsHub } from './simWsHub.js';
 import { WsStallControl } from './wsStallControl.js';
+import type { WireDeparture } from './wireDepartures.js';
 import { detach } from '../../core/detach.js';
 
 export interface SimWebSocketOptions {
@@ -29,6 +30,8 @@ export interface SimWebSocketOptions {
   readonly maxPayloadBytes?: number;
   /** Where internal failures (a bug in a handler or the fan-out) are reported; never secrets. */
   readonly onError?: (error: unknown) => void;
+  /** Parts of the wire sent in a departed shape on purpose (tests of drift detection); default none. */
+  readonly wireDepartures?: readonly WireDeparture[];
 }
 
 export interface SimWebSocket extends SimWebSocketHandle {
@@ -61,7 +64,7 @@ export function attachSimWebSocket(httpServer: Server, ctx: SimWsContext, option
   const pingIntervalMs = positiveInteger(options.pingIntervalMs ?? 15_000, 'pingIntervalMs');
   const limits = connectionLimits(options);
   const onError = options.onError ?? (() => {});
-  const hub = new SimWsHub(ctx);
+  const hub = new SimWsHub(ctx, options.wireDepartures);
   const wss = new WebSocketServer({
     noServer: true,
     autoPong: false,

@@ -5,7 +5,7 @@ import type {
   PositionsWireFrame,
 } from '../../venue/schemas/wsFramesPrivate.js';
 import type { OracleWireFrame } from '../../venue/schemas/wsFramesOracle.js';
-import type { TradesWireFrame } from '../../venue/schemas/wsFramesTrades.js';
+import type { CanonicalTradesFrame } from '../../venue/schemas/wsWireCanonical.js';
 import type {
   BalanceRecord,
   FillRecord,
@@ -43,9 +43,31 @@ export function oracleFrame(
   };
 }
 
-export function tradesFrame(trade: TradeRecord, meta: FrameMeta): TradesWireFrame {
-  const { time: _time, ...wire } = trade;
-  return { channel: 'trades', type: 'update', market_id: trade.market_id, data: wire, ...meta };
+/**
+ * trades as the venue sends them (venue-wire.md §3, trades update): the market id at the
+ * envelope only, `maker_side` a number, and `fee_liquidation` ("0": the simulator's trades are
+ * never liquidations).
+ */
+export function tradesFrame(trade: TradeRecord, meta: FrameMeta): CanonicalTradesFrame {
+  return {
+    channel: 'trades',
+    type: 'update',
+    market_id: String(trade.market_id),
+    data: {
+      id: trade.id,
+      maker_order_id: trade.maker_order_id,
+      taker_order_id: trade.taker_order_id,
+      maker: trade.maker,
+      taker: trade.taker,
+      maker_side: trade.maker_side,
+      price: trade.price,
+      size: trade.size,
+      fee_maker: trade.fee_maker,
+      fee_taker: trade.fee_taker,
+      fee_liquidation: '0',
+    },
+    ...meta,
+  };
 }
 
 export function ordersFrame(

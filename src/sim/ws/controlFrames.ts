@@ -1,5 +1,6 @@
 import type { Address } from '../../core/address.js';
-import type { AuthReply, ErrorFrame, SubscribedAck, UnsubscribedAck } from '../../venue/schemas/wsFramesControl.js';
+import type { AuthReply, ErrorFrame, UnsubscribedAck } from '../../venue/schemas/wsFramesControl.js';
+import type { CanonicalSubscribedAck, CanonicalSubscribeRefusal } from '../../venue/schemas/wsWireCanonical.js';
 
 /**
  * Control replies the server sends, typed by the client's schemas so a shape drift fails the
@@ -22,7 +23,7 @@ export function subscribedAck(
   channel: string,
   filter: readonly number[],
   venueMarketIds: readonly number[],
-): SubscribedAck {
+): CanonicalSubscribedAck {
   const applied = filter.length === 0 ? [...venueMarketIds].sort((a, b) => a - b) : [...filter];
   return {
     type: 'subscribed',
@@ -32,6 +33,15 @@ export function subscribedAck(
     channel,
     data: { market_ids: applied },
   };
+}
+
+/**
+ * A refused subscribe, as the venue refuses one (venue-wire.md §3, subscribe refusal): the ack
+ * frame with `status: "error"` and the venue's words ("invalid channel: <name>", "authentication
+ * required for <name> channel"), not an error frame.
+ */
+export function subscribeRefusal(channel: string, message: string): CanonicalSubscribeRefusal {
+  return { type: 'subscribed', method: 'subscribe', status: 'error', channel, message };
 }
 
 export function unsubscribedAck(channel: string): UnsubscribedAck {

@@ -1,6 +1,6 @@
 import { sameAddress } from '../../core/address.js';
 import { clientFrameSchema, type AuthV2Frame, type SubscribeFrame } from '../../venue/schemas/wsFramesClient.js';
-import { authRequiredMessage, invalidChannelMessage } from '../../venue/schemas/wsFramesControl.js';
+import { authRequiredMessage, invalidChannelMessage, type AppPong } from '../../venue/schemas/wsFramesControl.js';
 import { channelNameSchema, isPrivateChannel } from '../../venue/schemas/wsFramesFields.js';
 import {
   authRefusal,
@@ -8,6 +8,7 @@ import {
   errorFrame,
   statusErrorFrame,
   subscribedAck,
+  subscribeRefusal,
   unsubscribedAck,
 } from './controlFrames.js';
 import { valueAtPath, wireValueText } from '../wireValueText.js';
@@ -35,6 +36,12 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
     json = JSON.parse(text);
   } catch {
     connection.send(statusErrorFrame('InvalidArgument', 'malformed frame: not JSON'));
+    return;
+  }
+  if (isAppPing(json)) {
+    // risex-ts sends {"op":"ping"} every 15 s; the venue's reply is unknown (venue-wire.md §3,
+    // app heartbeat). Chosen: a pong in kind, never an error frame.
+    connection.send({ op: 'pong' } satisfies AppPong);
     return;
   }
   const parsed = clientFrameSchema.safeParse(json);
@@ -73,32 +80,22 @@ export function handleClientFrame(ctx: SimWsContext, hub: SimWsHub, connection: 
 }
 
 function subscribe(hub: SimWsHub, connection: SimWsConnection, params: SubscribeFrame['params']): void {
+  // Every refusal of a subscribe is an ack with status "error" (venue-wire.md §3).
   const channel = channelNameSchema.safeParse(params.channel);
   if (!channel.success) {
-    connection.send(
-      errorFrame(invalidChannelMessage(params.channel), {
-        code: 'InvalidArgument',
-        method: 'subscribe',
-        channel: params.channel,
-      }),
-    );
+    connection.send(subscribeRefusal(params.channel, invalidChannelMessage(params.channel)));
     return;
   }
   const name = channel.data;
   if (isPrivateChannel(name)) {
     const account = connection.account;
     if (account === undefined) {
-      connection.send(
-        errorFrame(authRequiredMessage(name), { code: 'Unauthenticated', method: 'subscribe', channel: name }),
-      );
+      connection.send(subscribeRefusal(name, authRequiredMessage(name)));
       return;
     }
     if (params.makers !== undefined && !params.makers.every((maker) => sameAddress(maker, account))) {
       connection.send(
-        statusErrorFrame('PermissionDenied', `makers must be the authenticated account for ${name} channel`, {
-          method: 'subscribe',
-          channel: name,
-        }),
+        subscribeRefusal(name, `PermissionDenied: makers must be the authenticated account for ${name} channel`),
       );
       return;
     }
@@ -128,6 +125,10 @@ function authenticate(
 }
 
 const METHODS = ['subscribe', 'unsubscribe', 'auth_v2', 'auth'] as const;
+
+function isAppPing(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && 'op' in json && json.op === 'ping';
+}
 
 /**
  * A frame the client schemas refuse, answered InvalidArgument. A malformed auth frame gets the

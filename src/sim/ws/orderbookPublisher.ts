@@ -1,39 +1,43 @@
-import { decimalToWei } from '../../core/decimal.js';
 import { orderbookChecksum } from '../../protocol/orderbookChecksum.js';
-import type { OrderbookLevelWire, OrderbookWireFrame } from '../../venue/schemas/wsFramesOrderbook.js';
+import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import { bookDiff } from '../exchange/bookDiff.js';
 import type { BookLevel, BookSnapshot } from '../exchange/exchangeRecords.js';
-import type { FrameMeta } from './frameMeta.js';
+
+/** Where a book frame sits in the chain: the orderbook envelope always carries all three. */
+export interface BookFrameMeta {
+  readonly worker_timestamp: string;
+  readonly block_number: number;
+  readonly log_index: number;
+}
 
 /**
- * Turns the exchange's decimal books into orderbook frames: a snapshot of the whole book, and
+ * Turns the exchange's decimal books into orderbook frames in the venue's shape
+ * (`wsWireCanonical.ts`, venue-wire.md §3): a snapshot of the whole book without a checksum, and
  * updates carrying only the levels that changed since the last publication, as absolute values
- * (quantity "0" deletes a level). Every frame carries the checksum of the full book after it is
- * applied. One publisher is shared by all connections, so every subscriber sees the same diffs.
+ * (quantity "0" deletes a level), with the checksum of the full book after it is applied at the
+ * envelope. One publisher is shared by all connections, so every subscriber sees the same diffs.
  */
 export class OrderbookPublisher {
-  private readonly published = new Map<number, { readonly book: BookSnapshot; readonly checksum: number }>();
+  private readonly published = new Map<number, BookSnapshot>();
 
   /**
    * Publishes `book`: the levels that changed since the last publication, or undefined when
    * nothing did. Call it before `snapshot` so that existing subscribers stay in step.
    */
-  update(book: BookSnapshot, meta: FrameMeta): OrderbookWireFrame | undefined {
-    const previous = this.published.get(book.market_id)?.book ?? emptyBook(book.market_id);
-    const checksum = orderbookChecksum(book.bids, book.asks);
-    this.published.set(book.market_id, { book, checksum });
+  update(book: BookSnapshot, meta: BookFrameMeta): CanonicalOrderbookFrame | undefined {
+    const previous = this.published.get(book.market_id) ?? emptyBook(book.market_id);
+    this.published.set(book.market_id, book);
     const changed = bookDiff(previous, book);
     if (changed.bids.length === 0 && changed.asks.length === 0) return undefined;
-    return frame('update', book.market_id, changed.bids, changed.asks, checksum, meta);
+    // The client checks the same CRC32 code over the same wei conversions (venue-wire.md §3).
+    const checksum = orderbookChecksum(book.bids, book.asks);
+    return { method: 'update', type: 'update', ...body(book.market_id, changed.bids, changed.asks, meta), checksum };
   }
 
   /** The whole book as last published. */
-  snapshot(marketId: number, meta: FrameMeta): OrderbookWireFrame {
-    const published = this.published.get(marketId) ?? {
-      book: emptyBook(marketId),
-      checksum: orderbookChecksum([], []),
-    };
-    return frame('snapshot', marketId, published.book.bids, published.book.asks, published.checksum, meta);
+  snapshot(marketId: number, meta: BookFrameMeta): CanonicalOrderbookFrame {
+    const book = this.published.get(marketId) ?? emptyBook(marketId);
+    return { method: 'snapshot', type: 'snapshot', ...body(marketId, book.bids, book.asks, meta) };
   }
 
   /** Forgets a market's book, e.g. when nobody is subscribed to it any more. */
@@ -46,28 +50,25 @@ function emptyBook(marketId: number): BookSnapshot {
   return { market_id: marketId, bids: [], asks: [] };
 }
 
-/** Wire levels are integer wei strings (venue-facts: the checksum is computed over those). */
-function toWire(levels: readonly BookLevel[], side: string): OrderbookLevelWire[] {
-  return levels.map((level, i) => ({
-    price: decimalToWei(level.price, `book.${side}[${i}].price`).toString(),
-    quantity: decimalToWei(level.quantity, `book.${side}[${i}].quantity`).toString(),
-    order_count: level.order_count,
-  }));
-}
-
-function frame(
-  type: 'snapshot' | 'update',
+/** The envelope as captured: market id a string outside `data` and a number inside. */
+function body(
   marketId: number,
   bids: readonly BookLevel[],
   asks: readonly BookLevel[],
-  checksum: number,
-  meta: FrameMeta,
-): OrderbookWireFrame {
+  meta: BookFrameMeta,
+): Omit<CanonicalOrderbookFrame, 'method' | 'type' | 'checksum'> {
   return {
     channel: 'orderbook',
-    type,
-    market_id: marketId,
-    data: { market_id: marketId, bids: toWire(bids, 'bids'), asks: toWire(asks, 'asks'), checksum },
-    ...meta,
+    market_id: String(marketId),
+    data: { market_id: marketId, bids: bids.map(wireLevel), asks: asks.map(wireLevel) },
+    level_count: bids.length + asks.length,
+    block_number: meta.block_number,
+    log_index: meta.log_index,
+    worker_timestamp: meta.worker_timestamp,
   };
+}
+
+/** The exchange's levels are canonical decimals already, which is what the wire carries. */
+function wireLevel(level: BookLevel): CanonicalBookLevel {
+  return { price: level.price, quantity: level.quantity, order_count: level.order_count };
 }

@@ -3,8 +3,9 @@ import type { ChannelName } from '../../venue/schemas/wsFramesFields.js';
 import type { ExchangeEvent } from '../exchange/exchangeEvents.js';
 import type { BalanceRecord, OraclePriceRecord, OrderRecord, PositionRecord } from '../exchange/exchangeRecords.js';
 import { accountFrame, fillsFrame, oracleFrame, ordersFrame, positionsFrame, tradesFrame } from './channelFrames.js';
-import { frameMeta, type FrameMeta } from './frameMeta.js';
-import { OrderbookPublisher } from './orderbookPublisher.js';
+import { frameMeta } from './frameMeta.js';
+import { OrderbookPublisher, type BookFrameMeta } from './orderbookPublisher.js';
+import { departedOrderbookFrame, type WireDeparture } from './wireDepartures.js';
 import type { BlockStamp, SimEvent } from '../simContext.js';
 import type { SimWsContext } from './simWsContext.js';
 import { CLOSE_SIGNER_REVOKED, type SimWsConnection } from './simWsConnection.js';
@@ -17,8 +18,13 @@ export class SimWsHub {
   private readonly connections = new Set<SimWsConnection>();
   private readonly byAccount = new Map<string, Set<SimWsConnection>>();
   private readonly books = new OrderbookPublisher();
+  /** The head block as the events have told it; book snapshots between blocks carry it. */
+  private headBlock = 0;
 
-  constructor(private readonly ctx: Pick<SimWsContext, 'clock' | 'exchange'>) {}
+  constructor(
+    private readonly ctx: Pick<SimWsContext, 'clock' | 'exchange'>,
+    private readonly departures: readonly WireDeparture[] = [],
+  ) {}
 
   add(connection: SimWsConnection): void {
     this.connections.add(connection);
@@ -72,13 +78,15 @@ export class SimWsHub {
     // A filter naming only ids that are no market never delivers anything, not even a snapshot.
     if (filter !== undefined && !this.knownMarkets().some((id) => filter.has(id))) return;
     switch (channel) {
-      case 'orderbook':
+      case 'orderbook': {
+        const bookMeta = { worker_timestamp: meta.worker_timestamp, block_number: this.headBlock, log_index: 0 };
         for (const marketId of this.knownMarkets().filter(wants)) {
           // Others first catch up to the current book; this connection starts from the snapshot.
-          this.publishBook(marketId, meta, connection);
-          connection.send(this.books.snapshot(marketId, meta));
+          this.publishBook(marketId, bookMeta, connection);
+          connection.send(departedOrderbookFrame(this.books.snapshot(marketId, bookMeta), this.departures));
         }
         return;
+      }
       case 'orders':
         if (account !== undefined)
           connection.send(
@@ -105,7 +113,8 @@ export class SimWsHub {
       case 'oracle':
       case 'trades':
       case 'fills':
-        return; // streams of events only: nothing to start from
+      case 'funding':
+        return; // streams of events only (funding: silent, as on testnet): nothing to start from
     }
   }
 
@@ -116,6 +125,7 @@ export class SimWsHub {
   publish(events: readonly SimEvent[]): void {
     let batch: ExchangeBatch | undefined;
     for (const event of events) {
+      this.headBlock = Math.max(this.headBlock, event.blockNumber);
       if (event.type === 'exchange') {
         if (batch !== undefined && batch.stamp.txHash === event.txHash) {
           batch.events.push(event.event);
@@ -169,7 +179,8 @@ export class SimWsHub {
           break;
       }
     }
-    for (const marketId of dirtyBooks) this.publishBook(marketId, meta);
+    const bookMeta = { worker_timestamp: meta.worker_timestamp, block_number: batch.stamp.blockNumber, log_index: 0 };
+    for (const marketId of dirtyBooks) this.publishBook(marketId, bookMeta);
     for (const [account, list] of orders)
       this.sendFiltered(account, 'orders', list, (kept) => ordersFrame('update', kept, meta));
     for (const [account, list] of positions)
@@ -188,7 +199,7 @@ export class SimWsHub {
   }
 
   /** Sends the book's changes to its subscribers; a book nobody watches is not tracked. */
-  private publishBook(marketId: number, meta: FrameMeta, except?: SimWsConnection): void {
+  private publishBook(marketId: number, meta: BookFrameMeta, except?: SimWsConnection): void {
     const watchers = [...this.connections].filter((c) => c !== except && c.subscriptions.wants('orderbook', marketId));
     if (watchers.length === 0 && except === undefined) {
       this.books.forget(marketId);
@@ -196,7 +207,7 @@ export class SimWsHub {
     }
     const update = this.books.update(this.ctx.exchange.book(marketId), meta);
     if (update === undefined) return;
-    const text = JSON.stringify(update);
+    const text = JSON.stringify(departedOrderbookFrame(update, this.departures));
     for (const connection of watchers) connection.send(text);
   }
 

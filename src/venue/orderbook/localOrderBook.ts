@@ -12,8 +12,8 @@ export type ApplyResult =
 
 /**
  * The local copy of one market's book: a snapshot, then updates carrying absolute levels
- * (quantity 0 deletes). Levels are keyed by the canonical wire integer of the price, so no two
- * spellings of a price can make two levels, and no level is converted to a bigint to be stored.
+ * (quantity 0 deletes). Levels are keyed by the price's canonical wei text, so no two spellings
+ * of a price ("63220", "63220.0") can make two levels, and no level is converted to a bigint.
  * After a checksum mismatch the book is unsynced and ignores updates until the next snapshot.
  */
 export class LocalOrderBook {
@@ -73,13 +73,13 @@ export class LocalOrderBook {
 
   /** Best first: highest price first. */
   bids(depth?: number): readonly OrderbookLevel[] {
-    this.sortedBids ??= [...this.bidLevels.values()].sort((a, b) => compareIntegerText(b.priceText, a.priceText));
+    this.sortedBids ??= [...this.bidLevels.values()].sort((a, b) => compareIntegerText(b.priceWeiText, a.priceWeiText));
     return depth === undefined ? this.sortedBids : this.sortedBids.slice(0, depth);
   }
 
   /** Best first: lowest price first. */
   asks(depth?: number): readonly OrderbookLevel[] {
-    this.sortedAsks ??= [...this.askLevels.values()].sort((a, b) => compareIntegerText(a.priceText, b.priceText));
+    this.sortedAsks ??= [...this.askLevels.values()].sort((a, b) => compareIntegerText(a.priceWeiText, b.priceWeiText));
     return depth === undefined ? this.sortedAsks : this.sortedAsks.slice(0, depth);
   }
 
@@ -94,7 +94,7 @@ export class LocalOrderBook {
 
 function setLevels(side: Map<string, OrderbookLevel>, levels: readonly OrderbookLevel[]): void {
   for (const level of levels) {
-    if (level.isDeletion) side.delete(level.priceText);
-    else side.set(level.priceText, level);
+    if (level.isDeletion) side.delete(level.priceWeiText);
+    else side.set(level.priceWeiText, level);
   }
 }

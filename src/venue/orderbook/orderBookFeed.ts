@@ -26,7 +26,7 @@ export interface OrderBookView {
 }
 
 export interface OrderBookFeedOptions {
-  /** Defaults to the venue's checksum over the wire integers (`orderbookChecksumOfWire`). */
+  /** Defaults to the venue's checksum over the levels' wei texts (`orderbookChecksumOfWire`). */
   readonly checksum?: OrderbookChecksumFn;
   readonly logger?: Pick<Logger, 'debug' | 'warn'>;
   /**

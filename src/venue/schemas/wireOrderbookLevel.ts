@@ -1,63 +1,63 @@
-import { weiTextToDecimal } from '../../core/decimal.js';
+import { decimalTextToWeiText, weiTextToDecimal } from '../../core/decimal.js';
 import type { OrderbookLevel } from './wsFramesOrderbook.js';
 
 /**
- * One orderbook level kept as the wire's integer wei strings, converted on first read. A book
- * update carries dozens of levels and a strategy reads a few of them; converting every level to a
- * decimal and two bigints up front cost more than parsing the frame (ws_ingest benchmark). The
- * decoders validate the text (`^\d{1,78}$`) before constructing one, so the lazy conversions
- * cannot fail. Leading zeros are dropped so that the text is the canonical integer the checksum
- * covers and the key the local book uses.
+ * One orderbook level kept as the wire's decimal strings, converted on first read. A book update
+ * carries dozens of levels and a strategy reads a few of them; converting every level up front
+ * cost more than parsing the frame (ws_ingest benchmark). The decoders validate the text (a
+ * decimal below 1e18 with at most 18 decimals) before constructing one, so the lazy conversions
+ * cannot fail. The wei text is cached: the local book keys levels by it (so "63220" and "63220.0"
+ * are one price) and the checksum covers it for every level on every update (venue-wire.md §3,
+ * checksum formula).
  */
 export class WireOrderbookLevel implements OrderbookLevel {
-  readonly priceText: string;
-  readonly quantityText: string;
+  #priceWeiText: string | undefined;
+  #quantityWeiText: string | undefined;
   #price: string | undefined;
   #quantity: string | undefined;
   #priceWei: bigint | undefined;
   #quantityWei: bigint | undefined;
 
   constructor(
-    priceText: string,
-    quantityText: string,
+    private readonly wirePrice: string,
+    private readonly wireQuantity: string,
     readonly orderCount: number,
-  ) {
-    this.priceText = canonicalInteger(priceText);
-    this.quantityText = canonicalInteger(quantityText);
+  ) {}
+
+  get priceWeiText(): string {
+    return (this.#priceWeiText ??= decimalTextToWeiText(this.wirePrice));
   }
 
+  get quantityWeiText(): string {
+    return (this.#quantityWeiText ??= decimalTextToWeiText(this.wireQuantity));
+  }
+
+  /** Canonical: "063220.50" reads "63220.5". */
   get price(): string {
-    return (this.#price ??= weiTextToDecimal(this.priceText));
+    return (this.#price ??= weiTextToDecimal(this.priceWeiText));
   }
 
   get quantity(): string {
-    return (this.#quantity ??= weiTextToDecimal(this.quantityText));
+    return (this.#quantity ??= weiTextToDecimal(this.quantityWeiText));
   }
 
   get priceWei(): bigint {
-    return (this.#priceWei ??= BigInt(this.priceText));
+    return (this.#priceWei ??= BigInt(this.priceWeiText));
   }
 
   get quantityWei(): bigint {
-    return (this.#quantityWei ??= BigInt(this.quantityText));
+    return (this.#quantityWei ??= BigInt(this.quantityWeiText));
   }
 
-  /** Quantity 0 deletes the level (venue-facts "WebSocket"). */
+  /** Quantity 0 deletes the level (venue-wire.md §3, orderbook update). */
   get isDeletion(): boolean {
-    return this.quantityText === '0';
+    return this.quantityWeiText === '0';
   }
 
-  /** Logs and JSON show the decoded values, not the wire text. */
+  /** Logs and JSON show the decoded values. */
   toJSON(): { price: string; quantity: string; orderCount: number } {
     return { price: this.price, quantity: this.quantity, orderCount: this.orderCount };
   }
-}
-
-function canonicalInteger(digits: string): string {
-  if (digits.length < 2 || digits.charCodeAt(0) !== 48) return digits;
-  let start = 1;
-  while (start < digits.length - 1 && digits.charCodeAt(start) === 48) start++;
-  return digits.slice(start);
 }
 
 /** Orders canonical non-negative integer strings numerically without converting them. */

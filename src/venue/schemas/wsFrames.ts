@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { ChannelName } from './wsFramesFields.js';
-import { authReplySchema, errorFrameSchema, subscribedAckSchema, unsubscribedAckSchema } from './wsFramesControl.js';
+import {
+  appPongSchema,
+  authReplySchema,
+  errorFrameSchema,
+  subscribedAckSchema,
+  unsubscribedAckSchema,
+} from './wsFramesControl.js';
+import { fundingFrameSchema, type FundingMessage } from './wsFramesFunding.js';
 import { oracleFrameSchema, type OracleMessage } from './wsFramesOracle.js';
 import { orderbookFrameSchema, type OrderbookMessage } from './wsFramesOrderbook.js';
 import { tradesFrameSchema, type TradesMessage } from './wsFramesTrades.js';
@@ -20,6 +27,7 @@ export const channelFrameSchemas = {
   oracle: oracleFrameSchema,
   orderbook: orderbookFrameSchema,
   trades: tradesFrameSchema,
+  funding: fundingFrameSchema,
   orders: ordersFrameSchema,
   positions: positionsFrameSchema,
   fills: fillsFrameSchema,
@@ -30,6 +38,7 @@ export interface ChannelMessages {
   oracle: OracleMessage;
   orderbook: OrderbookMessage;
   trades: TradesMessage;
+  funding: FundingMessage;
   orders: OrdersMessage;
   positions: PositionsMessage;
   fills: FillsMessage;
@@ -43,6 +52,7 @@ export const controlFrameSchema = z.union([
   unsubscribedAckSchema,
   errorFrameSchema,
   authReplySchema,
+  appPongSchema,
 ]);
 export type ControlFrame = z.infer<typeof controlFrameSchema>;
 
@@ -53,4 +63,5 @@ export * from './wsFramesControl.js';
 export * from './wsFramesOracle.js';
 export * from './wsFramesOrderbook.js';
 export * from './wsFramesTrades.js';
+export * from './wsFramesFunding.js';
 export * from './wsFramesPrivate.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MARKET_ID_MAX } from './wsFramesFields.js';
+import { marketIdSchema } from './wsFramesFields.js';
 
 /**
  * Frames the client sends. The simulator validates what it receives with these. Unknown keys are
@@ -14,7 +14,8 @@ export const subscribeFrameSchema = z.object({
   method: z.literal('subscribe'),
   params: z.object({
     channel: z.string().min(1),
-    market_ids: z.array(z.number().int().min(0).max(MARKET_ID_MAX)).optional(),
+    /** JSON numbers on the venue; digit strings are accepted too, as protojson does (venue-wire.md §4.4). */
+    market_ids: z.array(marketIdSchema).optional(),
     makers: z.array(addressSchema).optional(),
   }),
 });
@@ -33,7 +34,8 @@ export const authV2FrameSchema = z.object({
     account: addressSchema,
     signer: addressSchema,
     message: z.string(),
-    nonce: hexSchema,
+    /** As received from GET /v1/auth/nonce: 64 hex without 0x on the venue (venue-wire.md §3, auth_v2); 0x accepted. */
+    nonce: z.string().regex(/^(?:0x)?[0-9a-fA-F]+$/, 'a hex string, with or without 0x'),
     /** Unix seconds as a decimal string; a working client omits it, so it is optional. */
     expiration: z.union([z.string().regex(/^\d{1,10}$/), z.number().int().min(0)]).optional(),
     signature: hexSchema,

@@ -6,7 +6,7 @@ import {
   type EnvelopeMeta,
   type FrameType,
 } from './wsFramesEnvelope.js';
-import { decimalSchema, marketIdSchema, nonNegativeIntSchema, sideSchema } from './wsFramesFields.js';
+import { decimalSchema, idSchema, marketIdSchema, nonNegativeIntSchema, sideSchema } from './wsFramesFields.js';
 
 /**
  * Account-scoped channels (orders, positions, fills, account), after auth_v2. Payloads are not in
@@ -14,7 +14,6 @@ import { decimalSchema, marketIdSchema, nonNegativeIntSchema, sideSchema } from 
  * engine can read what the venue adds without a schema change; the named ones are validated and
  * decoded. Amounts on these channels are decimal strings already.
  */
-const idSchema = z.union([z.string().min(1), z.number().int().min(0)]).transform(String);
 const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 export const ORDER_STATUSES = [
@@ -24,7 +23,13 @@ export const ORDER_STATUSES = [
   'ORDER_STATUS_CANCELLED',
 ] as const;
 
-export const orderRecordWireSchema = z.looseObject({
+/** "" is how the venue says "none" (venue-wire.md §1, unset values); it decodes as absent. */
+const clientOrderIdSchema = z
+  .union([z.string(), z.number().int().min(0)])
+  .transform((id) => (id === '' ? undefined : String(id)))
+  .optional();
+
+const orderRecordObjectSchema = z.looseObject({
   order_id: z.string().min(1),
   market_id: marketIdSchema,
   status: z.enum(ORDER_STATUSES),
@@ -39,14 +44,20 @@ export const orderRecordWireSchema = z.looseObject({
     .transform(String)
     .optional(),
   filled_size: decimalSchema.optional(),
-  client_order_id: z
-    .union([z.string(), z.number().int().min(0)])
-    .transform(String)
-    .optional(),
-  wide_order_id: z.string().regex(/^\d+$/).optional(),
-  resting_order_id: z.string().regex(/^\d+$/).optional(),
+  client_order_id: clientOrderIdSchema,
+  wide_order_id: z.string().regex(/^\d*$/).optional(),
+  resting_order_id: z.string().regex(/^\d*$/).optional(),
 });
-export type OrderRecord = z.output<typeof orderRecordWireSchema>;
+/**
+ * An order on the orders channel: the open-order record (`order_id`) or the history record the
+ * venue sends there (venue-wire.md §3, orders: `id`, `sender`, string enums), read as one shape.
+ */
+export const orderRecordWireSchema = z.preprocess(
+  (raw) =>
+    typeof raw === 'object' && raw !== null && !('order_id' in raw) && 'id' in raw ? { ...raw, order_id: raw.id } : raw,
+  orderRecordObjectSchema,
+);
+export type OrderRecord = z.output<typeof orderRecordObjectSchema>;
 
 export const ordersFrameSchema = z
   .object({
@@ -61,7 +72,9 @@ export const ordersFrameSchema = z
     type: frame.type,
     orders: frame.data,
   }));
-export type OrdersWireFrame = z.input<typeof ordersFrameSchema>;
+export type OrdersWireFrame = Omit<z.input<typeof ordersFrameSchema>, 'data'> & {
+  data: z.input<typeof orderRecordObjectSchema>[];
+};
 export interface OrdersMessage extends EnvelopeMeta {
   readonly channel: 'orders';
   readonly type: FrameType;
@@ -112,10 +125,7 @@ export const fillRecordWireSchema = z.looseObject({
   fee: decimalSchema,
   time: z.union([z.string().regex(/^\d{1,30}$/), nonNegativeIntSchema]).transform((t) => BigInt(t)),
   liquidity_indicator: z.enum(['MAKER', 'TAKER']),
-  client_order_id: z
-    .union([z.string(), z.number().int().min(0)])
-    .transform(String)
-    .optional(),
+  client_order_id: clientOrderIdSchema,
   realized_pnl: decimalSchema.optional(),
 });
 export type FillRecord = z.output<typeof fillRecordWireSchema>;

@@ -6,20 +6,21 @@ import {
   type EnvelopeMeta,
   type FrameType,
 } from './wsFramesEnvelope.js';
-import { decimalSchema, marketIdSchema, sideSchema } from './wsFramesFields.js';
+import { decimalSchema, idSchema, marketIdSchema, sideSchema } from './wsFramesFields.js';
 
 /**
- * trades channel (venue-facts): `data: {id, maker_order_id, taker_order_id, maker, taker,
- * maker_side, price, size, fee_maker, fee_taker}` with prices already decimal (unlike oracle and
- * orderbook). We also accept an array of such objects, and `market_id` in the envelope or in data.
+ * trades channel (venue-wire.md §3, trades update): `data: {id, maker_order_id, taker_order_id,
+ * maker, taker, maker_side, price, size, fee_maker, fee_taker, fee_liquidation}`, prices and
+ * sizes decimal strings. `maker_side` is a JSON number 0/1 on the venue; "0"/"1" and "BUY"/"SELL"
+ * are accepted too (public clients disagree). Ids may arrive as numbers. We also accept an array
+ * of such objects, and `market_id` (number or string) in the envelope or in data.
  */
-const idSchema = z.union([z.string().min(1), z.number().int().min(0)]).transform(String);
 
 export const tradeWireSchema = z.object({
   id: idSchema,
   market_id: marketIdSchema.optional(),
-  maker_order_id: z.string(),
-  taker_order_id: z.string(),
+  maker_order_id: idSchema,
+  taker_order_id: idSchema,
   maker: z.string(),
   taker: z.string(),
   maker_side: sideSchema,
@@ -27,6 +28,7 @@ export const tradeWireSchema = z.object({
   size: decimalSchema,
   fee_maker: decimalSchema.optional(),
   fee_taker: decimalSchema.optional(),
+  fee_liquidation: decimalSchema.optional(),
 });
 
 export const tradesWireFrameSchema = z.object({
@@ -36,7 +38,6 @@ export const tradesWireFrameSchema = z.object({
   data: z.union([tradeWireSchema, z.array(tradeWireSchema)]),
   ...envelopeTailShape,
 });
-export type TradesWireFrame = z.input<typeof tradesWireFrameSchema>;
 
 export interface Trade {
   readonly id: string;
@@ -50,6 +51,7 @@ export interface Trade {
   readonly size: string;
   readonly feeMaker?: string;
   readonly feeTaker?: string;
+  readonly feeLiquidation?: string;
 }
 
 export interface TradesMessage extends EnvelopeMeta {
@@ -75,6 +77,7 @@ export const tradesFrameSchema = tradesWireFrameSchema.transform((frame): Trades
       size: t.size,
       ...(t.fee_maker === undefined ? {} : { feeMaker: t.fee_maker }),
       ...(t.fee_taker === undefined ? {} : { feeTaker: t.fee_taker }),
+      ...(t.fee_liquidation === undefined ? {} : { feeLiquidation: t.fee_liquidation }),
     };
   });
   const marketId = frame.market_id ?? trades[0]?.marketId;

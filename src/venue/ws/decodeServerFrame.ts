@@ -1,62 +1,128 @@
+import { z } from 'zod';
 import {
   controlFrameSchema,
   channelFrameSchemas,
   type ChannelMessage,
   type ControlFrame,
 } from '../schemas/wsFrames.js';
+import {
+  authReplySchema,
+  errorFrameSchema,
+  subscribedAckSchema,
+  unsubscribedAckSchema,
+} from '../schemas/wsFramesControl.js';
 import { CHANNELS, type ChannelName } from '../schemas/wsFramesFields.js';
+import { describeReceived, failureFromZod, type WireDecodeFailure } from '../wireDecodeFailure.js';
 import { fastDecodeOracle } from './fastDecodeOracle.js';
 import { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
 
 export type DecodedServerFrame =
   | { readonly kind: 'channel'; readonly message: ChannelMessage }
   | { readonly kind: 'control'; readonly frame: ControlFrame }
-  | { readonly kind: 'malformed'; readonly reason: string };
+  | { readonly kind: 'malformed'; readonly reason: string; readonly failure: WireDecodeFailure };
 
 const DATA_TYPES = new Set<unknown>(['snapshot', 'update']);
+const CONTROL = 'ws:control';
 
 /**
  * Classifies and decodes one text frame. Channel data (a `channel` and a snapshot/update `type`)
  * goes through the fast decoders on the hot channels and zod elsewhere; anything else must be a
- * control frame. Never throws: a frame that fits nothing is reported as malformed.
+ * control frame. Never throws: a frame that fits nothing is reported as malformed, with the first
+ * field that departed (`failure`, for the drift monitor) and the same in words (`reason`).
  */
 export function decodeServerFrame(text: string): DecodedServerFrame {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return { kind: 'malformed', reason: 'not JSON' };
+    return malformed({
+      source: CONTROL,
+      field: '(frame)',
+      expected: 'a JSON object',
+      received: 'text that is not JSON',
+    });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return { kind: 'malformed', reason: 'not a JSON object' };
+    return malformed({ source: CONTROL, field: '(frame)', expected: 'a JSON object', received: describeReceived(raw) });
   const { channel, type } = raw as Record<string, unknown>;
   if (typeof channel === 'string' && DATA_TYPES.has(type)) return decodeChannelFrame(channel, raw);
   const control = controlFrameSchema.safeParse(raw);
   if (control.success) return { kind: 'control', frame: control.data };
-  return {
-    kind: 'malformed',
-    reason: `unrecognised frame: ${control.error.issues[0]?.message ?? 'no matching shape'}`,
-  };
+  return malformed(controlFailure(raw as Record<string, unknown>, control.error));
 }
 
 function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
+  // The hot channels: a hand-checked decoder; zod runs only on a refusal, to name the field.
   if (channel === 'oracle') {
     const message = fastDecodeOracle(raw);
-    return message === undefined ? { kind: 'malformed', reason: 'invalid oracle frame' } : { kind: 'channel', message };
+    return message === undefined ? refused('oracle', raw) : { kind: 'channel', message };
   }
   if (channel === 'orderbook') {
     const message = fastDecodeOrderbook(raw);
-    return message === undefined
-      ? { kind: 'malformed', reason: 'invalid orderbook frame' }
-      : { kind: 'channel', message };
+    return message === undefined ? refused('orderbook', raw) : { kind: 'channel', message };
   }
-  if (!(CHANNELS as readonly string[]).includes(channel))
-    return { kind: 'malformed', reason: `unknown channel ${channel}` };
+  if (!(CHANNELS as readonly string[]).includes(channel)) {
+    return malformed({
+      source: `ws:${channel.slice(0, 40)}`,
+      field: 'channel',
+      expected: `one of ${CHANNELS.join(', ')}`,
+      received: describeReceived(channel),
+    });
+  }
   const parsed = channelFrameSchemas[channel as ChannelName].safeParse(raw);
   if (parsed.success) return { kind: 'channel', message: parsed.data };
-  const issue = parsed.error.issues[0];
+  return malformed(failureFromZod(`ws:${channel}`, deepestBranch(parsed.error), raw));
+}
+
+function refused(channel: 'oracle' | 'orderbook', raw: unknown): DecodedServerFrame {
+  const parsed = channelFrameSchemas[channel].safeParse(raw);
+  // The fast decoders equal the schemas (a property test holds them so); should they ever part,
+  // the frame is still reported, as a whole.
+  const failure = parsed.success
+    ? { source: `ws:${channel}`, field: '(frame)', expected: `a valid ${channel} frame`, received: 'object' }
+    : failureFromZod(`ws:${channel}`, parsed.error, raw);
+  return malformed(failure);
+}
+
+/**
+ * A union's refusal names only the union (trades' `data` is one trade or a list): the branch
+ * that got furthest names the field that departed, so its issues stand for the error.
+ */
+function deepestBranch(error: z.ZodError): z.ZodError {
+  const issue = error.issues[0];
+  if (issue?.code !== 'invalid_union' || issue.errors.length === 0) return error;
+  const depth = (branch: readonly z.core.$ZodIssue[]): number => branch[0]?.path.length ?? -1;
+  const best = issue.errors.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+  return new z.ZodError(best.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
+}
+
+/** The control shape the frame claims by its `type` or `method`, so the failure names a field. */
+function controlFailure(raw: Record<string, unknown>, unionError: z.ZodError): WireDecodeFailure {
+  const schema =
+    raw['type'] === 'subscribed'
+      ? subscribedAckSchema
+      : raw['type'] === 'unsubscribed'
+        ? unsubscribedAckSchema
+        : raw['type'] === 'error'
+          ? errorFrameSchema
+          : raw['method'] === 'auth_v2' || raw['method'] === 'auth'
+            ? authReplySchema
+            : undefined;
+  const parsed = schema?.safeParse(raw);
+  if (parsed !== undefined && !parsed.success) return failureFromZod(CONTROL, parsed.error, raw);
+  return {
+    source: CONTROL,
+    field: '(frame)',
+    expected: `a channel frame (channel, type snapshot|update) or a control frame (${unionError.issues[0]?.message ?? 'no matching shape'})`,
+    received: describeReceived(raw),
+  };
+}
+
+function malformed(failure: WireDecodeFailure): DecodedServerFrame {
+  const where = failure.field === '(frame)' ? '' : ` at ${failure.field}`;
   return {
     kind: 'malformed',
-    reason: `invalid ${channel} frame at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
+    reason: `${failure.source}${where}: expected ${failure.expected}, got ${failure.received}`,
+    failure,
   };
 }

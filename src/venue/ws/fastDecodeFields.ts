@@ -1,6 +1,12 @@
 import { weiTextToDecimal } from '../../core/decimal.js';
 import type { EnvelopeMeta } from '../schemas/wsFramesEnvelope.js';
-import { MARKET_ID_MAX, MARKET_ID_PATTERN, NANOS_PATTERN, WEI_PATTERN } from '../schemas/wsFramesFields.js';
+import {
+  BOOK_DECIMAL_PATTERN,
+  MARKET_ID_MAX,
+  MARKET_ID_PATTERN,
+  NANOS_PATTERN,
+  WEI_PATTERN,
+} from '../schemas/wsFramesFields.js';
 
 /**
  * Checks shared by the hot-path decoders. Each mirrors one zod rule in `src/venue/schemas/`
@@ -21,6 +27,11 @@ export function isNonNegativeInt(value: unknown): value is number {
 
 export function isWeiString(value: unknown): value is string {
   return typeof value === 'string' && WEI_PATTERN.test(value);
+}
+
+/** bookDecimalSchema: an orderbook level's decimal price or quantity. */
+export function isBookDecimal(value: unknown): value is string {
+  return typeof value === 'string' && BOOK_DECIMAL_PATTERN.test(value);
 }
 
 export function weiStringToDecimal(wei: string): string {

@@ -1,7 +1,14 @@
 import { UINT32_MAX } from '../schemas/wsFramesFields.js';
 import { WireOrderbookLevel } from '../schemas/wireOrderbookLevel.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
-import { decodeEnvelopeMeta, decodeMarketId, isJsonObject, isNonNegativeInt, isWeiString } from './fastDecodeFields.js';
+import {
+  decodeEnvelopeMeta,
+  decodeMarketId,
+  isBookDecimal,
+  isJsonObject,
+  isNonNegativeInt,
+  type JsonObject,
+} from './fastDecodeFields.js';
 
 /**
  * Hand-checked decoder for orderbook frames: same result as `orderbookFrameSchema` (including
@@ -14,8 +21,8 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (!isJsonObject(data)) return undefined;
   const marketId = agreedMarketId(frame.market_id, data.market_id);
   if (marketId === undefined) return undefined;
-  const { checksum } = data;
-  if (checksum !== undefined && !(isNonNegativeInt(checksum) && checksum <= UINT32_MAX)) return undefined;
+  const checks = decodeChecks(frame, data);
+  if (checks === undefined) return undefined;
   const bids = decodeLevels(data.bids);
   const asks = decodeLevels(data.asks);
   if (bids === undefined || asks === undefined) return undefined;
@@ -32,12 +39,34 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (meta.blockNumber !== undefined) message.blockNumber = meta.blockNumber;
   if (meta.logIndex !== undefined) message.logIndex = meta.logIndex;
   if (meta.txHash !== undefined) message.txHash = meta.txHash;
-  if (checksum !== undefined) message.checksum = checksum;
+  if (checks.checksum !== undefined) message.checksum = checks.checksum;
+  if (checks.levelCount !== undefined) message.levelCount = checks.levelCount;
   return message;
 }
 
-/** The data's market id, when valid and the envelope's (optional) market id names the same market. */
+/**
+ * The envelope's `checksum` (or, the older reading, `data.checksum`; the envelope's wins) and
+ * `level_count`, each optional; undefined when one that is present is malformed.
+ */
+function decodeChecks(
+  frame: JsonObject,
+  data: JsonObject,
+): { checksum: number | undefined; levelCount: number | undefined } | undefined {
+  const { checksum: outer, level_count: levelCount } = frame;
+  const inner = data.checksum;
+  if (outer !== undefined && !isChecksum(outer)) return undefined;
+  if (inner !== undefined && !isChecksum(inner)) return undefined;
+  if (levelCount !== undefined && !isNonNegativeInt(levelCount)) return undefined;
+  return { checksum: outer ?? inner, levelCount };
+}
+
+function isChecksum(value: unknown): value is number {
+  return isNonNegativeInt(value) && value <= UINT32_MAX;
+}
+
+/** The market id of the envelope or of data (either may be absent, not both); both must agree. */
 function agreedMarketId(envelope: unknown, inner: unknown): number | undefined {
+  if (inner === undefined) return envelope === undefined ? undefined : decodeMarketId(envelope);
   const marketId = decodeMarketId(inner);
   if (marketId === undefined || envelope === undefined) return marketId;
   return decodeMarketId(envelope) === marketId ? marketId : undefined;
@@ -50,7 +79,7 @@ function decodeLevels(raw: unknown): OrderbookLevel[] | undefined {
     const level: unknown = raw[i];
     if (!isJsonObject(level)) return undefined;
     const { price, quantity, order_count: orderCount } = level;
-    if (!isWeiString(price) || !isWeiString(quantity) || !isNonNegativeInt(orderCount)) return undefined;
+    if (!isBookDecimal(price) || !isBookDecimal(quantity) || !isNonNegativeInt(orderCount)) return undefined;
     levels[i] = new WireOrderbookLevel(price, quantity, orderCount);
   }
   return levels;

@@ -15,7 +15,7 @@ export function selectMarkets(message: ChannelMessage, marketIds: ReadonlySet<nu
       return prices.size === 0 ? undefined : { ...message, prices };
     }
     case 'orderbook':
-      return marketIds.has(message.marketId) ? message : undefined;
+      return concerns(message.marketId, marketIds) ? message : undefined;
     case 'trades': {
       const trades = message.trades.filter((t) => {
         const id = t.marketId ?? message.marketId;
@@ -31,9 +31,16 @@ export function selectMarkets(message: ChannelMessage, marketIds: ReadonlySet<nu
       const positions = message.positions.filter((p) => marketIds.has(p.market_id));
       return positions.length === 0 && message.type === 'update' ? undefined : { ...message, positions };
     }
+    case 'funding':
+      return concerns(message.marketId, marketIds) ? message : undefined;
     case 'fills':
-      return marketIds.has(message.fill.market_id) ? message : undefined;
+      return concerns(message.fill.market_id, marketIds) ? message : undefined;
     case 'account':
       return message;
   }
+}
+
+/** A message about one market (or none named) concerns the subscriber when it names a wanted market or none. */
+function concerns(marketId: number | undefined, marketIds: ReadonlySet<number>): boolean {
+  return marketId === undefined || marketIds.has(marketId);
 }

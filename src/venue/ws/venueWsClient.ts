@@ -376,6 +376,11 @@ export class VenueWsClient {
   }
 
   private onControl(session: WsSession, frame: ControlFrame): void {
+    // A refusing ack and an error frame are one thing said two ways (venue-wire.md §3).
+    if ('type' in frame && (frame.type === 'error' || (frame.type === 'subscribed' && frame.status === 'error'))) {
+      this.onRefused(frame);
+      return;
+    }
     if ('type' in frame && frame.type === 'subscribed') {
       const channel = asChannelName(frame.channel);
       const expected = channel === undefined ? undefined : this.wire.takeAck(channel);
@@ -384,7 +389,7 @@ export class VenueWsClient {
         return;
       }
       if (!this.registry.has(channel)) return; // every consumer left while the ack was in flight
-      const error = checkSubscribeAck(channel, expected.requested, frame.data.market_ids, this.venueMarkets.latest);
+      const error = checkSubscribeAck(channel, expected.requested, frame.data?.market_ids, this.venueMarkets.latest);
       if (error !== undefined) {
         this.logger.warn({ err: error.message }, 'subscribe ack does not match the request');
         this.registry.fail(channel, error);
@@ -393,19 +398,21 @@ export class VenueWsClient {
       return;
     }
     if ('type' in frame && frame.type === 'unsubscribed') return;
-    if ('type' in frame && frame.type === 'error') {
-      const channel = asChannelName(errorFrameChannel(frame));
-      this.logger.warn({ serverMessage: frame.message, channel }, 'venue WebSocket error frame');
-      if (channel === undefined) return;
-      this.wire.forget(channel);
-      this.registry.fail(channel, channelRefusedError(channel, frame.message, isPrivateChannel(channel)));
-      return;
-    }
     if ('method' in frame && (frame.method === 'auth_v2' || frame.method === 'auth')) {
       if (session !== this.session || !this.auth.onReply(frame)) {
         this.logger.debug({ status: frame.status }, 'auth reply with no auth_v2 in flight');
       }
     }
+  }
+
+  /** A subscribe the venue refused: its consumers fail with the venue's words. */
+  private onRefused(frame: { readonly channel?: string | undefined; readonly message?: string | undefined }): void {
+    const channel = asChannelName(errorFrameChannel(frame));
+    const message = frame.message ?? 'subscribe refused (no message)';
+    this.logger.warn({ serverMessage: message, channel }, 'venue WebSocket refusal');
+    if (channel === undefined) return;
+    this.wire.forget(channel);
+    this.registry.fail(channel, channelRefusedError(channel, message, isPrivateChannel(channel)));
   }
 
   /** Oracle frames arrive once per block; the watchdog needs them even when no one else asks. */

@@ -26,7 +26,9 @@ describe('bench ingest pipeline', () => {
   it('refuses frames the client would drop, so the figure never counts them', () => {
     const pipeline = ingestPipeline();
     expect(() => pipeline.feed('{"channel":"oracle","type":"update"')).toThrow(/not JSON/);
-    expect(() => pipeline.feed(oracle({ '1': { mark_price: '1.5' } }))).toThrow(/invalid oracle frame/);
+    expect(() => pipeline.feed(oracle({ '1': { mark_price: '1.5' } }))).toThrow(
+      /ws:oracle at data.prices.1.mark_price/,
+    );
     expect(pipeline.delivered()).toBe(0);
   });
 });

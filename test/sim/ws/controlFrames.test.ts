@@ -5,8 +5,13 @@ import {
   errorFrame,
   statusErrorFrame,
   subscribedAck,
+  subscribeRefusal,
   unsubscribedAck,
 } from '../../../src/sim/ws/controlFrames.js';
+import {
+  canonicalSubscribedAckSchema,
+  canonicalSubscribeRefusalSchema,
+} from '../../../src/venue/schemas/wsWireCanonical.js';
 import { controlFrameSchema } from '../../../src/venue/schemas/wsFrames.js';
 import {
   authReplySchema,
@@ -22,14 +27,14 @@ const SIGNER = '0x2222222222222222222222222222222222222222';
 describe('control frames', () => {
   it('subscribed ack echoes the applied filter and states the count', () => {
     const ack = subscribedAckSchema.parse(subscribedAck('orderbook', [1, 7], [1, 2, 3]));
-    expect(ack.data.market_ids).toEqual([1, 7]);
+    expect(ack.data?.market_ids).toEqual([1, 7]);
     expect(ack.message).toBe('subscribed to orderbook for 2 market(s)');
     expect(ack.channel).toBe('orderbook');
   });
 
   it('an ack without a filter says all markets and lists every market of the venue, sorted', () => {
     const ack = subscribedAckSchema.parse(subscribedAck('oracle', [], [3, 1, 2]));
-    expect(ack.data.market_ids).toEqual([1, 2, 3]);
+    expect(ack.data?.market_ids).toEqual([1, 2, 3]);
     expect(ack.message).toBe('subscribed to oracle for all markets');
   });
 
@@ -37,6 +42,14 @@ describe('control frames', () => {
     const ack = subscribedAck('oracle', [1, 2], [1, 2]);
     expect(ack.data.market_ids).toEqual([1, 2]);
     expect(ack.message).toBe('subscribed to oracle for 2 market(s)');
+  });
+
+  it("acks and refusals are the venue's exact shapes, and the client reads a refusal's channel", () => {
+    canonicalSubscribedAckSchema.parse(subscribedAck('oracle', [], [1, 2]));
+    const refusal = canonicalSubscribeRefusalSchema.parse(subscribeRefusal('ticker', 'invalid channel: ticker'));
+    const decoded = controlFrameSchema.parse(refusal);
+    expect(decoded).toMatchObject({ type: 'subscribed', status: 'error', channel: 'ticker' });
+    expect(errorFrameChannel({ message: 'authentication required for fills channel' })).toBe('fills');
   });
 
   it('unsubscribe ack, error and auth replies parse with the client schemas', () => {

@@ -1,14 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
 import type { BookLevel, BookSnapshot } from '../../../src/sim/exchange/exchangeRecords.js';
-import { weiToDecimal } from '../../../src/core/decimal.js';
-import { orderbookChecksum } from '../../../src/protocol/orderbookChecksum.js';
-import { frameMeta } from '../../../src/sim/ws/frameMeta.js';
+import { orderbookChecksumOfWire } from '../../../src/protocol/orderbookChecksum.js';
 import { OrderbookPublisher } from '../../../src/sim/ws/orderbookPublisher.js';
-import { orderbookWireFrameSchema, type OrderbookWireFrame } from '../../../src/venue/schemas/wsFramesOrderbook.js';
+import { LocalOrderBook } from '../../../src/venue/orderbook/localOrderBook.js';
+import { orderbookFrameSchema } from '../../../src/venue/schemas/wsFramesOrderbook.js';
+import { canonicalOrderbookFrameSchema } from '../../../src/venue/schemas/wsWireCanonical.js';
 
-const meta = frameMeta(new ManualClock());
+const meta = { worker_timestamp: '1000000', block_number: 9, log_index: 0 };
 
 function book(bids: [string, string, number][], asks: [string, string, number][]): BookSnapshot {
   const level = ([price, quantity, order_count]: [string, string, number]): BookLevel => ({
@@ -19,36 +18,29 @@ function book(bids: [string, string, number][], asks: [string, string, number][]
   return { market_id: 1, bids: bids.map(level), asks: asks.map(level) };
 }
 
-/** What a client does: absolute levels replace, quantity 0 deletes. */
-function apply(levels: Map<string, string>, update: readonly { price: string; quantity: string }[]): void {
-  for (const level of update) {
-    if (level.quantity === '0') levels.delete(level.price);
-    else levels.set(level.price, level.quantity);
-  }
-}
-
-function sorted(levels: Map<string, string>, descending: boolean): { price: string; quantity: string }[] {
-  return [...levels]
-    .map(([price, quantity]) => ({ price, quantity }))
-    .sort((a, b) => (BigInt(a.price) < BigInt(b.price) ? -1 : 1) * (descending ? -1 : 1));
-}
-
 describe('OrderbookPublisher', () => {
-  it('snapshots the last published book in wei, with the checksum of the whole book', () => {
+  it('snapshots the last published book in the captured shape: decimal levels, no checksum', () => {
     const publisher = new OrderbookPublisher();
     publisher.update(book([['100.5', '2', 1]], [['101', '0.25', 3]]), meta);
-    const snapshot = orderbookWireFrameSchema.parse(publisher.snapshot(1, meta));
-    expect(snapshot.type).toBe('snapshot');
-    expect(snapshot.data.bids).toEqual([
-      { price: '100500000000000000000', quantity: '2000000000000000000', order_count: 1 },
-    ]);
-    expect(snapshot.data.asks).toEqual([
-      { price: '101000000000000000000', quantity: '250000000000000000', order_count: 3 },
-    ]);
-    expect(snapshot.data.checksum).toBe(wireChecksum(snapshot.data.bids, snapshot.data.asks));
+    const snapshot = canonicalOrderbookFrameSchema.parse(publisher.snapshot(1, meta));
+    expect(snapshot).toEqual({
+      method: 'snapshot',
+      channel: 'orderbook',
+      type: 'snapshot',
+      market_id: '1',
+      data: {
+        market_id: 1,
+        bids: [{ price: '100.5', quantity: '2', order_count: 1 }],
+        asks: [{ price: '101', quantity: '0.25', order_count: 3 }],
+      },
+      level_count: 2,
+      block_number: 9,
+      log_index: 0,
+      worker_timestamp: '1000000',
+    });
   });
 
-  it('sends only changed levels, absolute, and deletes removed ones with quantity 0', () => {
+  it('sends only changed levels, absolute, deletes removed ones with quantity 0, and stamps the checksum at the envelope', () => {
     const publisher = new OrderbookPublisher();
     publisher.update(
       book(
@@ -60,24 +52,30 @@ describe('OrderbookPublisher', () => {
       ),
       meta,
     );
-    const update = publisher.update(
-      book(
-        [['100', '3', 2]],
-        [
-          ['101', '1', 1],
-          ['102', '4', 1],
-        ],
+    const update = canonicalOrderbookFrameSchema.parse(
+      publisher.update(
+        book(
+          [['100', '3', 2]],
+          [
+            ['101', '1', 1],
+            ['102', '4', 1],
+          ],
+        ),
+        meta,
       ),
-      meta,
     );
-    expect(update?.type).toBe('update');
-    expect(update?.data.bids).toEqual([
-      { price: '100000000000000000000', quantity: '3000000000000000000', order_count: 2 },
-      { price: '99000000000000000000', quantity: '0', order_count: 0 },
+    expect(update.type).toBe('update');
+    expect(update.data.bids).toEqual([
+      { price: '100', quantity: '3', order_count: 2 },
+      { price: '99', quantity: '0', order_count: 0 },
     ]);
-    expect(update?.data.asks).toEqual([
-      { price: '102000000000000000000', quantity: '4000000000000000000', order_count: 1 },
-    ]);
+    expect(update.data.asks).toEqual([{ price: '102', quantity: '4', order_count: 1 }]);
+    expect(update.level_count).toBe(3);
+    // The whole book after the update: bids 100x3, asks 101x1 and 102x4, interleaved best first.
+    const decoded = orderbookFrameSchema.parse(publisher.snapshot(1, meta));
+    expect(update.type === 'update' ? update.checksum : undefined).toBe(
+      orderbookChecksumOfWire(decoded.bids, decoded.asks),
+    );
   });
 
   it('publishes nothing when the book did not change', () => {
@@ -87,7 +85,7 @@ describe('OrderbookPublisher', () => {
     expect(publisher.update(b, meta)).toBeUndefined();
   });
 
-  it('a client applying snapshot then updates holds the exchange book, and every checksum matches', () => {
+  it("the client's local book, fed the snapshot then the updates, holds the exchange book and verifies every checksum", () => {
     const side = fc.uniqueArray(fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 9 })), {
       selector: ([price]) => price,
       maxLength: 8,
@@ -97,38 +95,26 @@ describe('OrderbookPublisher', () => {
       fc.property(side, side, books, (firstBids, firstAsks, sequence) => {
         const toBook = (bids: [number, number][], asks: [number, number][]): BookSnapshot =>
           book(
-            [...bids].sort((a, b) => b[0] - a[0]).map(([p, q]) => [String(p), `0.${q}`, 1]),
+            [...bids].sort((a, b) => b[0] - a[0]).map(([p, q]) => [`${p}.5`, `0.${q}`, 1]),
             [...asks].sort((a, b) => a[0] - b[0]).map(([p, q]) => [String(p + 100), `0.${q}`, 1]),
           );
         const publisher = new OrderbookPublisher();
         publisher.update(toBook(firstBids, firstAsks), meta);
-        const snap = orderbookWireFrameSchema.parse(publisher.snapshot(1, meta));
-        const bids = new Map(snap.data.bids.map((l) => [l.price, l.quantity]));
-        const asks = new Map(snap.data.asks.map((l) => [l.price, l.quantity]));
+        const local = new LocalOrderBook(1, orderbookChecksumOfWire);
+        expect(local.apply(orderbookFrameSchema.parse(publisher.snapshot(1, meta))).kind).toBe('applied');
         for (const [b, a] of sequence) {
-          const next = toBook(b, a);
-          const frame: OrderbookWireFrame | undefined = publisher.update(next, meta);
+          const frame = publisher.update(toBook(b, a), meta);
           if (frame !== undefined) {
-            const parsed = orderbookWireFrameSchema.parse(frame);
-            apply(bids, parsed.data.bids);
-            apply(asks, parsed.data.asks);
-            expect(parsed.data.checksum).toBe(wireChecksum(sorted(bids, true), sorted(asks, false)));
+            canonicalOrderbookFrameSchema.parse(frame);
+            expect(local.apply(orderbookFrameSchema.parse(frame))).toEqual({ kind: 'applied' });
           }
-          const expected = orderbookWireFrameSchema.parse(publisher.snapshot(1, meta));
-          expect(sorted(bids, true)).toEqual(expected.data.bids.map(({ price, quantity }) => ({ price, quantity })));
-          expect(sorted(asks, false)).toEqual(expected.data.asks.map(({ price, quantity }) => ({ price, quantity })));
+          const expected = orderbookFrameSchema.parse(publisher.snapshot(1, meta));
+          const view = (levels: readonly { price: string; quantity: string }[]): string[][] =>
+            levels.map((l) => [l.price, l.quantity]);
+          expect(view(local.bids())).toEqual(view(expected.bids));
+          expect(view(local.asks())).toEqual(view(expected.asks));
         }
       }),
     );
   });
 });
-
-/** The checksum of wire (wei) levels, through the protocol's function over exact decimals. */
-function wireChecksum(
-  bids: readonly { price: string; quantity: string }[],
-  asks: readonly { price: string; quantity: string }[],
-): number {
-  const decimal = (levels: readonly { price: string; quantity: string }[]) =>
-    levels.map((l) => ({ price: weiToDecimal(l.price), quantity: weiToDecimal(l.quantity) }));
-  return orderbookChecksum(decimal(bids), decimal(asks));
-}

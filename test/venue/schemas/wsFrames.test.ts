@@ -62,20 +62,25 @@ describe('oracle frames', () => {
 });
 
 describe('orderbook frames', () => {
+  // The venue's shape (venue-wire.md §3): decimal levels, string envelope id, checksum at the envelope.
   const wire = {
+    method: 'update',
     channel: 'orderbook',
-    type: 'snapshot',
-    market_id: 1,
+    type: 'update',
+    market_id: '1',
     data: {
       market_id: 1,
-      bids: [{ price: '65000000000000000000000', quantity: '1500000000000000000', order_count: 2 }],
-      asks: [{ price: '65010000000000000000000', quantity: '0', order_count: 0 }],
-      checksum: 12345,
+      bids: [{ price: '65000.0', quantity: '1.5', order_count: 2 }],
+      asks: [{ price: '65010', quantity: '0', order_count: 0 }],
     },
+    level_count: 2,
+    checksum: 12345,
+    block_number: 3,
+    log_index: 0,
     worker_timestamp: '1',
   };
 
-  it('decode levels to decimals and keep the wire integers', () => {
+  it('decode decimal levels to canonical decimals, wei and wei text, and read the envelope', () => {
     const m = orderbookFrameSchema.parse(wire);
     expect(m.marketId).toBe(1);
     const level = m.bids[0]!;
@@ -84,34 +89,61 @@ describe('orderbook frames', () => {
       quantity: level.quantity,
       priceWei: level.priceWei,
       quantityWei: level.quantityWei,
+      priceWeiText: level.priceWeiText,
       orderCount: level.orderCount,
     }).toEqual({
       price: '65000',
       quantity: '1.5',
       priceWei: 65_000n * 10n ** 18n,
       quantityWei: 15n * 10n ** 17n,
+      priceWeiText: '65000000000000000000000',
       orderCount: 2,
     });
     expect(level.isDeletion).toBe(false);
     expect(m.asks[0]?.isDeletion).toBe(true);
     expect(m.asks[0]?.quantity).toBe('0');
     expect(m.checksum).toBe(12345);
+    expect(m.levelCount).toBe(2);
+    expect(m.blockNumber).toBe(3);
   });
 
-  it('accept a string market id and refuse one that disagrees with the envelope', () => {
-    expect(
-      orderbookFrameSchema.parse({ ...wire, market_id: undefined, data: { ...wire.data, market_id: '7' } }).marketId,
-    ).toBe(7);
-    expect(orderbookFrameSchema.safeParse({ ...wire, market_id: 2 }).success).toBe(false);
+  it('accept either JSON type for either market id, one of them absent, and refuse two that disagree', () => {
+    const { market_id: _inner, ...dataWithoutId } = wire.data;
+    expect(orderbookFrameSchema.parse({ ...wire, market_id: 7, data: { ...wire.data, market_id: '7' } }).marketId).toBe(
+      7,
+    );
+    expect(orderbookFrameSchema.parse({ ...wire, market_id: undefined }).marketId).toBe(1);
+    expect(orderbookFrameSchema.parse({ ...wire, data: dataWithoutId }).marketId).toBe(1);
+    expect(orderbookFrameSchema.safeParse({ ...wire, market_id: undefined, data: dataWithoutId }).success).toBe(false);
+    expect(orderbookFrameSchema.safeParse({ ...wire, market_id: '2' }).success).toBe(false);
   });
 
-  it('refuse decimal prices and out-of-range checksums', () => {
-    const decimalPrice = {
+  it('read the older checksum in data, the envelope one winning, and none on a snapshot', () => {
+    const older = { ...wire, checksum: undefined, data: { ...wire.data, checksum: 99 } };
+    expect(orderbookFrameSchema.parse(older).checksum).toBe(99);
+    expect(orderbookFrameSchema.parse({ ...older, checksum: 5 }).checksum).toBe(5);
+    const snapshot = orderbookFrameSchema.parse({ ...wire, type: 'snapshot', method: 'snapshot', checksum: undefined });
+    expect('checksum' in snapshot).toBe(false);
+  });
+
+  it('refuse wei-shaped levels (the old reading) naming the field, and out-of-range checksums', () => {
+    const weiPrice = {
       ...wire,
-      data: { ...wire.data, bids: [{ price: '65000.5', quantity: '1', order_count: 1 }] },
+      data: { ...wire.data, bids: [{ price: '65000000000000000000000', quantity: '1', order_count: 1 }] },
     };
-    expect(orderbookFrameSchema.safeParse(decimalPrice).success).toBe(false);
-    expect(orderbookFrameSchema.safeParse({ ...wire, data: { ...wire.data, checksum: 2 ** 32 } }).success).toBe(false);
+    const refused = orderbookFrameSchema.safeParse(weiPrice);
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.path).toEqual(['data', 'bids', 0, 'price']);
+    expect(refused.error?.issues[0]?.message).toMatch(/decimal string below 1e18/);
+    for (const price of ['-1', '1e3', '1.', '1.0000000000000000001'])
+      expect(
+        orderbookFrameSchema.safeParse({
+          ...wire,
+          data: { ...wire.data, bids: [{ price, quantity: '1', order_count: 1 }] },
+        }).success,
+        price,
+      ).toBe(false);
+    expect(orderbookFrameSchema.safeParse({ ...wire, checksum: 2 ** 32 }).success).toBe(false);
   });
 });
 
@@ -213,9 +245,16 @@ describe('client and control frames', () => {
     expect(
       clientFrameSchema.parse({ method: 'subscribe', params: { channel: 'account', makers: [ACCOUNT] } }).method,
     ).toBe('subscribe');
+    // Integers as digit strings are read as numbers (protojson, venue-wire.md §4.4); anything else is refused.
     expect(
-      subscribeFrameSchema.safeParse({ method: 'subscribe', params: { channel: 'x', market_ids: ['1'] } }).success,
-    ).toBe(false);
+      subscribeFrameSchema.parse({ method: 'subscribe', params: { channel: 'x', market_ids: ['1'] } }).params
+        .market_ids,
+    ).toEqual([1]);
+    for (const id of ['01', 'one', 1.5, -1])
+      expect(
+        subscribeFrameSchema.safeParse({ method: 'subscribe', params: { channel: 'x', market_ids: [id] } }).success,
+        String(id),
+      ).toBe(false);
   });
 
   it('accept auth_v2 with and without expiration, and refuse a non-hex signature', () => {

@@ -25,6 +25,30 @@ const wei = fc.oneof(
   { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 78n - 1n }).map(String), weight: 20 },
   { arbitrary: fc.constantFrom('0', '1', '-1', '1.5', '1e18', ' 1', '0x10', '9'.repeat(79)), weight: 1 },
 );
+/** Book levels: decimals below 1e18 (venue-wire.md §3), and the departures around that rule. */
+const bookDecimal = fc.oneof(
+  {
+    arbitrary: fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 18n - 1n }), fc.option(fc.nat({ max: 10 ** 9 }), { nil: undefined }))
+      .map(([whole, fraction]) => (fraction === undefined ? `${whole}` : `${whole}.${fraction}`)),
+    weight: 60,
+  },
+  { arbitrary: fc.constantFrom('0', '0.0', '007.50', `${'9'.repeat(18)}.${'9'.repeat(18)}`), weight: 5 },
+  {
+    arbitrary: fc.constantFrom(
+      '63218500000000000000000',
+      '1'.repeat(19),
+      `1.${'0'.repeat(19)}`,
+      '-1',
+      '1.',
+      '.5',
+      '1e18',
+      ' 1',
+      '0x10',
+    ),
+    weight: 2,
+  },
+);
 const marketId = fc.oneof(
   { arbitrary: fc.integer({ min: 0, max: 65_535 }), weight: 30 },
   { arbitrary: fc.integer({ min: 0, max: 65_535 }).map(String), weight: 10 },
@@ -61,27 +85,30 @@ const oracleFrame = fc.record({
   worker_timestamp: field(nanos),
 });
 
-const level = fc.record({ price: field(wei), quantity: field(wei), order_count: field(nonNegInt) });
+const level = fc.record({ price: field(bookDecimal), quantity: field(bookDecimal), order_count: field(nonNegInt) });
+const checksum = fc.oneof(
+  { arbitrary: fc.nat({ max: 4_294_967_295 }), weight: 30 },
+  { arbitrary: fc.constantFrom(4_294_967_296, -1, 2.5, '1'), weight: 1 },
+);
 
 const orderbookFrame = fc.tuple(marketId, fc.nat(9)).chain(([id, sameEnvelopeId]) =>
   fc.record({
     channel: field(fc.constant('orderbook')),
     type: field(fc.constantFrom('snapshot', 'update')),
-    market_id: field(sameEnvelopeId > 0 ? fc.constant(id) : marketId),
+    method: field(fc.constantFrom('snapshot', 'update')),
+    // The venue's envelope id is a string, data's a number; either may be absent (not both).
+    market_id: field(sameEnvelopeId > 0 ? fc.constantFrom(id, String(id)) : marketId),
+    level_count: field(nonNegInt),
+    checksum: field(checksum),
     data: field(
       fc.record(
         {
           market_id: field(fc.constant(id)),
           bids: field(fc.array(field(level), { maxLength: 4 })),
           asks: field(fc.array(field(level), { maxLength: 4 })),
-          checksum: field(
-            fc.oneof(
-              { arbitrary: fc.nat({ max: 4_294_967_295 }), weight: 30 },
-              { arbitrary: fc.constantFrom(4_294_967_296, -1, 2.5), weight: 1 },
-            ),
-          ),
+          checksum: field(checksum),
         },
-        { requiredKeys: ['market_id', 'bids', 'asks'] },
+        { requiredKeys: ['bids', 'asks'] },
       ),
     ),
     worker_timestamp: field(nanos),

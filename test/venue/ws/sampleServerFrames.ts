@@ -1,6 +1,6 @@
 /**
- * One valid frame of every kind the venue sends (venue-facts "WebSocket" shapes, the simulator's
- * choices where the venue's are unknown): the seeds the decoder property tests mutate.
+ * One valid frame of every kind the venue sends (venue-wire.md §3 shapes, the simulator's choices
+ * where the venue's are unknown): the seeds the decoder property tests mutate.
  */
 
 const ENVELOPE = {
@@ -26,16 +26,20 @@ export const SAMPLE_CHANNEL_FRAMES: readonly Record<string, unknown>[] = [
     ...ENVELOPE,
   },
   {
+    method: 'update',
     channel: 'orderbook',
-    type: 'snapshot',
-    market_id: 1,
+    type: 'update',
+    market_id: '1',
     data: {
       market_id: 1,
-      bids: [{ price: '64990000000000000000000', quantity: '1500000000000000000', order_count: 2 }],
-      asks: [{ price: '65010000000000000000000', quantity: '0', order_count: 0 }],
-      checksum: 123_456,
+      bids: [{ price: '64990', quantity: '1.5', order_count: 2 }],
+      asks: [{ price: '65010.25', quantity: '0', order_count: 0 }],
     },
-    ...ENVELOPE,
+    level_count: 2,
+    checksum: 123_456,
+    worker_timestamp: '1700000000000000000',
+    block_number: 7,
+    log_index: 0,
   },
   {
     channel: 'trades',
@@ -47,11 +51,12 @@ export const SAMPLE_CHANNEL_FRAMES: readonly Record<string, unknown>[] = [
       taker_order_id: '0x02',
       maker: ACCOUNT,
       taker: ACCOUNT,
-      maker_side: 'BUY',
+      maker_side: 0,
       price: '65000.5',
       size: '0.5',
       fee_maker: '0.1',
       fee_taker: '0.2',
+      fee_liquidation: '0',
     },
     ...ENVELOPE,
   },
@@ -123,6 +128,13 @@ export const SAMPLE_CONTROL_FRAMES: readonly Record<string, unknown>[] = [
     message: 'subscribed to trades for all markets',
     channel: 'trades',
     data: { market_ids: [1, 2, 3, 4] },
+  },
+  {
+    type: 'subscribed',
+    method: 'subscribe',
+    status: 'error',
+    channel: 'fills',
+    message: 'authentication required for fills channel',
   },
   {
     type: 'unsubscribed',

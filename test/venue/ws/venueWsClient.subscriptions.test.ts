@@ -175,6 +175,34 @@ describe('VenueWsClient subscriptions', () => {
     expect(oracle).toEqual([]);
   });
 
+  it.each([
+    ['with its channel', { channel: 'trades' }],
+    ['without a channel field', {}],
+  ])(
+    "treats the venue's refusal, a subscribe ack with status error, as an error frame (%s)",
+    async (_name, channelField) => {
+      client = makeClient();
+      const message = 'invalid channel: trades';
+      venue.respond = (seen, socket) => {
+        if (seen.frame.method !== 'subscribe' || seen.frame.params.channel !== 'trades') return false;
+        socket.send(
+          JSON.stringify({ type: 'subscribed', method: 'subscribe', status: 'error', ...channelField, message }),
+        );
+        return true;
+      };
+      const oracle: unknown[] = [];
+      subscriptions.push(
+        client.channel('oracle').subscribe({ next: (m) => oracle.push(m), error: (e) => oracle.push(e) }),
+      );
+      const error = await errorOf(client.channel('trades'));
+      expect(error).toMatchObject({
+        code: 'WS_CHANNEL_REFUSED',
+        details: { channel: 'trades', serverMessage: message },
+      });
+      expect(oracle).toEqual([]);
+    },
+  );
+
   it('routes an error frame that names its status (code, `<Status>: ` prefix, no channel field)', async () => {
     client = makeClient();
     const message = 'Unauthenticated: authentication required for trades channel';
@@ -200,7 +228,7 @@ describe('VenueWsClient subscriptions', () => {
     expect((await received).trades[0]?.id).toBe('good');
     expect(client.metrics.malformedFrames).toBe(4);
     expect(warnings).toHaveLength(4);
-    expect(warnings[0]).toMatchObject({ reason: 'not JSON' });
+    expect(warnings[0]).toMatchObject({ reason: expect.stringMatching(/not JSON/) as unknown });
   });
 
   it('refuses out-of-range market ids at the call', () => {
