@@ -31,10 +31,7 @@ export interface BotWsOptions {
   readonly account: `0x${string}`;
   readonly signer: SyncDigestSigner;
   readonly context: SigningContext;
-  /**
-   * Where frames the decoders refuse go (`BotService.wireDrift.sink`). Handed to the client as its
-   * `onDecodeFailure` once VenueWsClient takes one (issue 24, the WebSocket decoders' branch).
-   */
+  /** Where frames the decoders refuse go (`BotService.wireDrift.sink`). */
   readonly onDecodeFailure?: WireDecodeFailureSink;
 }
 
@@ -47,5 +44,6 @@ export function botWsClient(o: BotWsOptions): VenueWsClient {
     authenticator: wsAuthenticatorFromRest({ rest: o.rest, context: o.context, account: o.account, signer: o.signer }),
     logger: o.logger.child({ component: 'ws' }),
     ...(o.config.venue.profile === 'sim' ? { blockMs: o.config.sim.block_ms } : {}),
+    ...(o.onDecodeFailure === undefined ? {} : { onDecodeFailure: o.onDecodeFailure }),
   });
 }

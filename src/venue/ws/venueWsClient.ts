@@ -26,6 +26,7 @@ import { watchStaleness } from './watchStaleness.js';
 import { WsSession } from './wsSession.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
 import { detach } from '../../core/detach.js';
+import type { WireDecodeFailure, WireDecodeFailureSink } from '../wireDecodeFailure.js';
 
 export type { ConnectionState, ConnectionStatus } from './connectionState.js';
 
@@ -59,6 +60,8 @@ export interface VenueWsClientOptions {
   readonly maxFramesPerSecond?: number;
   /** How long to wait for an auth_v2 reply before sending a new one (a lost reply is not a refusal); default 1 s. */
   readonly authReplyTimeoutMs?: number;
+  /** Where frames the decoders refuse are reported (the runtime's wire-drift monitor). */
+  readonly onDecodeFailure?: WireDecodeFailureSink;
 }
 
 export interface ChannelOptions {
@@ -359,10 +362,7 @@ export class VenueWsClient {
     switch (decoded.kind) {
       case 'malformed':
         this.counters.malformedFrames++;
-        this.logger.warn(
-          { reason: decoded.reason, frame: text.slice(0, 200) },
-          'malformed venue WebSocket frame dropped',
-        );
+        this.reportMalformed(decoded.failure, decoded.reason, text);
         return;
       case 'channel':
         this.channelFramesThisSession++;
@@ -373,6 +373,25 @@ export class VenueWsClient {
         this.onControl(session, decoded.frame);
         return;
     }
+  }
+
+  /**
+   * A frame the decoders refused is dropped, never thrown: with a sink it is counted, logged once
+   * per shape and sampled there (the runtime's drift monitor); without one it is logged here.
+   */
+  private reportMalformed(failure: WireDecodeFailure, reason: string, text: string): void {
+    const sink = this.options.onDecodeFailure;
+    if (sink === undefined) {
+      this.logger.warn({ reason, frame: text.slice(0, 200) }, 'malformed venue WebSocket frame dropped');
+      return;
+    }
+    let raw: unknown = text;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // Not JSON: the text itself is the sample.
+    }
+    sink(failure, raw);
   }
 
   private onControl(session: WsSession, frame: ControlFrame): void {
