@@ -80,7 +80,10 @@ export const cancelAllRequestSchema = z.object({
 });
 export type CancelAllRequestWire = z.input<typeof cancelAllRequestSchema>;
 
-/** One open order (venue-facts record). The first 8 bytes of order_id carry the wide id. */
+/**
+ * One open order (venue-wire.md §2 orders/open): market_id a number on the wire (a string is
+ * taken too), ids as strings. The first 8 bytes of order_id carry the wide id.
+ */
 export const openOrderSchema = z.object({
   order_id: hexIdSchema,
   resting_order_id: uintStringSchema(256),
@@ -98,9 +101,15 @@ export const openOrderSchema = z.object({
 });
 export type OpenOrder = z.output<typeof openOrderSchema>;
 
+/**
+ * `data` of GET /v1/orders/open. The venue sends `total_orders` and the top-level `market_id`
+ * ("0" when unfiltered) as strings; numbers are taken too, and both are optional.
+ */
 export const openOrdersDataSchema = z.object({
   orders: z.array(openOrderSchema),
-  total_orders: z.number().int().min(0).optional(),
+  total_orders: safeUintLooseSchema.optional(),
+  market_id: idLooseSchema.optional(),
+  account: z.string().optional(),
 });
 export const openOrdersResponseSchema = successEnvelope(openOrdersDataSchema);
 export type OpenOrders = z.output<typeof openOrdersDataSchema>;
