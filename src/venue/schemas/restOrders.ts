@@ -97,7 +97,8 @@ export const openOrderSchema = z.object({
   time_in_force: timeInForceSchema,
   post_only: z.boolean(),
   reduce_only: z.boolean(),
-  client_order_id: uintStringSchema(64).optional(),
+  /** A uint64 string; "" (none) becomes undefined. */
+  client_order_id: z.union([uintStringSchema(64), z.literal('').transform(() => undefined)]).optional(),
 });
 export type OpenOrder = z.output<typeof openOrderSchema>;
 
