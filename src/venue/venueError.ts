@@ -96,6 +96,14 @@ const CAUSES: readonly { kind: VenueErrorKind; pattern: RegExp; args: (m: RegExp
     args: (m) => splitArgs(m[1]),
   },
   { kind: 'RateLimited', pattern: /rate[ -]?limit/i, args: () => [] },
+  // The live venue's texts for malformed requests and for a private channel without auth
+  // (live-error-texts.json), so a body without a status name still classifies.
+  {
+    kind: 'InvalidArgument',
+    pattern: /permit_params is required|invalid order_id length|invalid channel:/i,
+    args: () => [],
+  },
+  { kind: 'Unauthenticated', pattern: /authentication required/i, args: () => [] },
 ];
 
 function statusPrefix(text: string): { statusName?: string; rest: string } {
