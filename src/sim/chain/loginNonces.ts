@@ -21,7 +21,10 @@ export class LoginNonces {
   issue(account: Address | undefined, nowMs: number): `0x${string}` {
     this.sweep(nowMs);
     const nonce = `0x${Buffer.from(this.random(32)).toString('hex')}` as const;
-    this.issued.set(nonce, { account: account?.toLowerCase() ?? ANY_ACCOUNT, expiresAt: nowMs + LOGIN_NONCE_LIFETIME_MS });
+    this.issued.set(nonce, {
+      account: account?.toLowerCase() ?? ANY_ACCOUNT,
+      expiresAt: nowMs + LOGIN_NONCE_LIFETIME_MS,
+    });
     return nonce;
   }
 

@@ -14,7 +14,11 @@ export type PermitAction =
   'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
 
 /** The actions whose permit comes as `permit_params` (account settings). */
-const ACCOUNT_ACTIONS: ReadonlySet<PermitAction> = new Set(['UpdateLeverage', 'UpdateMarginMode', 'UpdateIsolatedMargin']);
+const ACCOUNT_ACTIONS: ReadonlySet<PermitAction> = new Set([
+  'UpdateLeverage',
+  'UpdateMarginMode',
+  'UpdateIsolatedMargin',
+]);
 
 export interface PermitCheck {
   readonly action: PermitAction;

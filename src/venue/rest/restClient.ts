@@ -115,7 +115,10 @@ export interface RestClient {
   /** GET /v1/markets/id/{id}/trade-history: a market's public trades, newest first. */
   marketTradeHistory(query: MarketTradeHistoryQuery, options?: RestCallOptions): Promise<MarketTradeHistory>;
   /** GET /v1/markets/id/{id}/funding-rate-history. */
-  fundingRateHistory(query: { readonly market_id: number | string }, options?: RestCallOptions): Promise<FundingRateHistory>;
+  fundingRateHistory(
+    query: { readonly market_id: number | string },
+    options?: RestCallOptions,
+  ): Promise<FundingRateHistory>;
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {

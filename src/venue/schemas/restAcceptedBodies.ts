@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  isolatedMarginRequestSchema,
-  leverageRequestSchema,
-  marginModeRequestSchema,
-} from './restAccount.js';
+import { isolatedMarginRequestSchema, leverageRequestSchema, marginModeRequestSchema } from './restAccount.js';
 import {
   approveSingleRequestSchema,
   loginRequestSchema,
@@ -39,7 +35,13 @@ import {
 /** An int enum sent as its number or its base-10 string; the output is the strict schema's. */
 function looseEnum<T extends number>(strict: z.ZodType<T, T>) {
   return z
-    .union([z.number(), z.string().regex(/^\d{1,3}$/, { error: 'expected an integer' }).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,3}$/, { error: 'expected an integer' })
+        .transform(Number),
+    ])
     .pipe(strict);
 }
 

@@ -78,10 +78,7 @@ export const positionSideSchema = z
   });
 
 /** margin_mode 0 (cross) / 1 (isolated) as a number or its string; "" is none. */
-export const marginModeLooseSchema = z.union([
-  uintNumberLooseSchema(8),
-  z.literal('').transform(() => null),
-]);
+export const marginModeLooseSchema = z.union([uintNumberLooseSchema(8), z.literal('').transform(() => null)]);
 
 /**
  * `data.position` of GET /v1/account/position (venue-wire.md §2, live). A flat position comes

@@ -190,7 +190,12 @@ export const tradeHistoryDataSchema = z
   .transform(({ fills, trades, ...rest }, ctx) => {
     const list = trades ?? fills;
     if (list === undefined) {
-      ctx.issues.push({ code: 'custom', input: undefined, path: ['trades'], message: 'expected an array at trades (or the legacy fills)' });
+      ctx.issues.push({
+        code: 'custom',
+        input: undefined,
+        path: ['trades'],
+        message: 'expected an array at trades (or the legacy fills)',
+      });
       return z.NEVER;
     }
     return { ...rest, trades: list };

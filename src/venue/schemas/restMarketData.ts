@@ -46,7 +46,10 @@ export const MARKET_TRADES_MAX_LIMIT = 1000;
 
 export const marketTradeHistoryQuerySchema = z.object({ limit: limitText(MARKET_TRADES_MAX_LIMIT).optional() });
 
-const nanosSchema = z.union([z.string().regex(/^\d{1,30}$/, { error: 'expected integer nanoseconds' }), z.number().int().min(0)]);
+const nanosSchema = z.union([
+  z.string().regex(/^\d{1,30}$/, { error: 'expected integer nanoseconds' }),
+  z.number().int().min(0),
+]);
 
 /**
  * maker_side: disputed (venue-wire.md §2): 0/1, "0"/"1" or "BUY"/"SELL", all read; the output

@@ -9,7 +9,10 @@ import { decimalStringSchema, idLooseSchema, nonNegativeDecimalStringSchema } fr
  */
 
 /** Nanoseconds or seconds as an integer string (the venue's) or a number. */
-const intTextSchema = z.union([z.string().regex(/^\d+$/, { error: 'expected an integer string' }), z.number().int().min(0)]);
+const intTextSchema = z.union([
+  z.string().regex(/^\d+$/, { error: 'expected an integer string' }),
+  z.number().int().min(0),
+]);
 
 /** `config` of a market: the grid every order is snapped to. */
 export const marketConfigSchema = z.object({

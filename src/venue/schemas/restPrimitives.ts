@@ -77,7 +77,11 @@ export function uintNumberLooseSchema(bits: number) {
     .transform((value, ctx) => {
       if (typeof value === 'number') return value;
       if (UNSIGNED_INTEGER_TEXT.test(value)) return Number(value);
-      ctx.issues.push({ code: 'custom', input: value, message: `expected a base-10 unsigned integer string (uint${bits})` });
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `expected a base-10 unsigned integer string (uint${bits})`,
+      });
       return z.NEVER;
     })
     .pipe(uintNumberSchema(bits));
@@ -115,7 +119,11 @@ export function intStringLooseSchema(bits: number) {
     .transform((value, ctx) => {
       if (typeof value === 'string') return value;
       if (Number.isSafeInteger(value)) return String(value);
-      ctx.issues.push({ code: 'custom', input: value, message: `not an exact integer: got ${value}; send int${bits} as a string` });
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `not an exact integer: got ${value}; send int${bits} as a string`,
+      });
       return z.NEVER;
     })
     .pipe(intStringSchema(bits));

@@ -74,7 +74,18 @@ const uintNumber = (bits: number): FieldGen => ({
     fc.integer({ min: 0, max: 2 ** bits - 1 }).map(String),
   ),
   near: fc.oneof(
-    fc.constantFrom(-1, 2 ** bits, 2 ** bits - 0.5, 0.5, Number.MAX_SAFE_INTEGER + 2, 1e300, String(2 ** bits), '-1', '1.0', true),
+    fc.constantFrom(
+      -1,
+      2 ** bits,
+      2 ** bits - 0.5,
+      0.5,
+      Number.MAX_SAFE_INTEGER + 2,
+      1e300,
+      String(2 ** bits),
+      '-1',
+      '1.0',
+      true,
+    ),
     fc.constantFrom(new RawJson('1e400'), new RawJson('-1e400'), new RawJson('1.5e1')),
   ),
 });
@@ -265,7 +276,12 @@ describe('fast place/cancel body checks against the zod schemas', () => {
     });
     expect(fastCancelOrderBody({ market_id: 1, order_id: '0xab', permit })?.permit?.account).toBe(CHECKSUMMED);
     // Integers as strings or numbers, as a live client sends them (venue-wire.md §4.4).
-    const numeric = { ...place, market_id: '1', size_steps: '15', permit: { ...permit, nonce_anchor: 42, deadline: '1800000000' } };
+    const numeric = {
+      ...place,
+      market_id: '1',
+      size_steps: '15',
+      permit: { ...permit, nonce_anchor: 42, deadline: '1800000000' },
+    };
     expect(fastPlaceOrderBody(numeric)).toStrictEqual(fastPlaceOrderBody(place));
     // Anything doubtful is the schema's to judge.
     expect(fastPlaceOrderBody({ ...place, builder_id: undefined })).toBeUndefined();

@@ -59,8 +59,7 @@ function looseIntegerKind(inRange: (value: bigint) => boolean, signed = false): 
 }
 
 export const kinds = {
-  looseUint: (bits: number, min = 0) =>
-    looseIntegerKind((value) => value >= BigInt(min) && value < 1n << BigInt(bits)),
+  looseUint: (bits: number, min = 0) => looseIntegerKind((value) => value >= BigInt(min) && value < 1n << BigInt(bits)),
   looseInt: (bits: number) =>
     looseIntegerKind((value) => value >= -(1n << BigInt(bits - 1)) && value < 1n << BigInt(bits - 1), true),
   looseEnum: (...values: number[]) => looseIntegerKind((value) => values.includes(Number(value))),

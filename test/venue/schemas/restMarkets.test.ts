@@ -51,8 +51,8 @@ describe('markets schema', () => {
       'data.markets.0.market_id',
     ]);
     // venue-wire.md §2: a string on the wire; a number is read too, as the canonical string.
-    expect(marketsResponseSchema.parse({ data: { markets: [{ ...btc, market_id: 1 }] } }).data.markets[0]?.market_id).toBe(
-      '1',
-    );
+    expect(
+      marketsResponseSchema.parse({ data: { markets: [{ ...btc, market_id: 1 }] } }).data.markets[0]?.market_id,
+    ).toBe('1');
   });
 });
