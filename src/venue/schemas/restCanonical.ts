@@ -94,7 +94,6 @@ export const canonicalOrderbookSchema = z.strictObject({
   total_bids: int64,
   total_asks: int64,
 });
-export type OrderbookWire = z.input<typeof canonicalOrderbookSchema>;
 
 /** GET /v1/account/position: side and margin_mode int 0/1, "" for absent numbers. */
 export const canonicalPositionSchema = z.strictObject({
@@ -214,7 +213,6 @@ export const canonicalMarketTradeSchema = z.strictObject({
   size: dec,
   maker_side: binary,
 });
-export type MarketTradeWire = z.input<typeof canonicalMarketTradeSchema>;
 export const canonicalMarketTradeHistorySchema = z.strictObject({
   trades: z.array(canonicalMarketTradeSchema),
   market_id: int64,
@@ -226,5 +224,4 @@ export const canonicalFundingRateRecordSchema = z.strictObject({
   funding_rate: dec,
   index_price: dec,
 });
-export type FundingRateRecordWire = z.input<typeof canonicalFundingRateRecordSchema>;
 export const canonicalFundingRateHistorySchema = z.strictObject({ records: z.array(canonicalFundingRateRecordSchema) });

@@ -21,7 +21,6 @@ export const orderbookQuerySchema = z.object({
   market_id: idStringSchema,
   limit: limitText(ORDERBOOK_MAX_LIMIT).optional(),
 });
-export type OrderbookQueryWire = z.input<typeof orderbookQuerySchema>;
 
 /** One aggregated level: decimal price and quantity, the resting order count. */
 export const restBookLevelSchema = z.object({

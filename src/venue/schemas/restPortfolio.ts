@@ -47,7 +47,6 @@ export const positionRowSchema = z.object({
   log_index: intLike.optional(),
   worker_timestamp: intLike.optional(),
 });
-export type PositionRow = z.output<typeof positionRowSchema>;
 
 export const positionsDataSchema = z.object({
   positions: z.array(positionRowSchema),
