@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SIM_ROUTES } from '../../src/sim/rest/routeTable.js';
+import { createRestClient } from '../../src/venue/rest/restClient.js';
 import {
   crossMarginBalanceResponseSchema,
   depositResponseSchema,
@@ -280,5 +281,22 @@ describe('every REST route of the simulator speaks the venue wire', () => {
     const book = h.sim.context.exchange.book(1, 3);
     const rest = (await h.get('/v1/orderbook?market_id=1&limit=3')).json['data'];
     expect({ bids: rest.bids, asks: rest.asks }).toEqual({ bids: book.bids, asks: book.asks });
+  });
+
+  it('is read by the REST client’s live-read methods, which the probe walks', async () => {
+    const client = createRestClient({ baseUrl: h.sim.restUrl, timeoutMs: 10_000, rateLimit: false });
+    const book = await client.orderbook({ market_id: 1, limit: 2 });
+    expect(book.market_id).toBe('1');
+    expect(book.bids.length).toBeLessThanOrEqual(2);
+    const positions = await client.positions({ account: trader.address, page: 1, page_size: 10 });
+    expect(positions.positions[0]).toMatchObject({ market_id: '1', side: 'BUY' });
+    const portfolio = await client.portfolioDetails(trader.address);
+    expect(portfolio.positions[0]).toMatchObject({ market_id: '1', side: 'BUY' });
+    expect((await client.marketTradeHistory({ market_id: 1, limit: 5 })).trades.length).toBeGreaterThan(0);
+    expect(await client.fundingRateHistory({ market_id: 1 })).toEqual({ records: [] });
+    const nonce = await client.loginNonce();
+    expect(nonce.nonce).toMatch(/^0x[0-9a-f]{64}$/);
+    // A refused query is refused before sending.
+    await expect(client.orderbook({ market_id: 1, limit: 251 })).rejects.toThrow(/limit/);
   });
 });
