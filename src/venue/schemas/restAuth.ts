@@ -7,6 +7,7 @@ import {
   safeUintLooseSchema,
   hexSignatureSchema,
   txHashSchema,
+  uintNumberLooseSchema,
   uintNumberSchema,
   uintStringSchema,
 } from './restPrimitives.js';
@@ -24,7 +25,7 @@ export type Eip712Domain = z.output<typeof eip712DomainDataSchema>;
 
 /** GET /v1/auth/session-key-status. 1 = Active, 3 = Revoked; other values are passed through. */
 export const sessionKeyStatusDataSchema = z.object({
-  status: z.number().int().min(0),
+  status: uintNumberLooseSchema(8),
   status_description: z.string(),
 });
 export const sessionKeyStatusResponseSchema = successEnvelope(sessionKeyStatusDataSchema);

@@ -54,8 +54,15 @@ export const placeOrderDataSchema = z.object({
   block_number: safeUintLooseSchema.optional(),
   /** Not what the cancel hash uses; kept only for logs. */
   sc_order_id: idLooseSchema.optional(),
-  filled_quantity: decimalStringSchema.optional(),
-  filled_percent: z.union([decimalStringSchema, z.number().transform(String).pipe(decimalStringSchema)]).optional(),
+  /** "" when nothing filled (venue-wire.md §4.20): read as absent. */
+  filled_quantity: z.union([decimalStringSchema, z.literal('').transform(() => undefined)]).optional(),
+  filled_percent: z
+    .union([
+      decimalStringSchema,
+      z.literal('').transform(() => undefined),
+      z.number().transform(String).pipe(decimalStringSchema),
+    ])
+    .optional(),
   message: z.string().optional(),
 });
 export const placeOrderResponseSchema = successEnvelope(placeOrderDataSchema);
