@@ -107,8 +107,11 @@ export interface SimChain {
   /** Current head block. */
   readonly blockNumber: number;
   signerStatus(account: Address, signer: Address): SignerStatus;
-  /** A fresh 0x + 64 hex nonce for login or WebSocket auth; single use, expires after 5 minutes. */
-  issueLoginNonce(account: Address): `0x${string}`;
+  /**
+   * A fresh 0x + 64 hex nonce for login or WebSocket auth; single use, expires after 5 minutes.
+   * Bound to `account` when one asked; without one (the venue's `account` is optional), any account may use it.
+   */
+  issueLoginNonce(account: Address | undefined): `0x${string}`;
   /** Consumes a nonce issued for `account` (any 0x/non-0x, any case); fails when unknown, used or expired. */
   consumeLoginNonce(account: Address, nonce: string): ChainCheck<true>;
   /** Verifies an access token (signature and expiry) and returns its account. */

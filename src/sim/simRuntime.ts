@@ -2,12 +2,14 @@ import { Subject, type Observable } from 'rxjs';
 import { parseAddress, type Address } from '../core/address.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import { parseDomain } from '../protocol/domain.js';
+import { RISE_SELECTORS, type SelectorTable } from '../protocol/selectors.js';
 import { createSigningContext, type SigningContext } from '../protocol/signingContext.js';
 import type { Eip712DomainWire } from '../venue/schemas/restAuth.js';
 import type { SystemConfigWire } from '../venue/schemas/restSystem.js';
 import { SimChainState } from './chain/simChainState.js';
 import { seededAddress } from './chain/txHashes.js';
 import { Exchange } from './exchange/exchange.js';
+import { MarketTrades } from './exchange/marketTrades.js';
 import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { BlockStamp, SimContext, SimControls, SimEvent, SimFaults, SimOptions } from './simContext.js';
 import { resolveFaults } from './simOptions.js';
@@ -15,6 +17,11 @@ import { FixedWindowLimiter } from './rest/fixedWindowLimiter.js';
 
 export const SIM_DOMAIN_NAME = 'PerpsAuthorization';
 export const SIM_DOMAIN_VERSION = '1';
+/** The rise profile's domain name, as the live venue's eip712-domain returns it (venue-wire.md §2). */
+const RISE_DOMAIN_NAME = 'RISEx';
+
+/** Public trades kept per market for the trade-history read. */
+const MARKET_TRADES_KEPT = 1000;
 
 /**
  * One running simulator's state: the chain, the exchange core, the event stream and the fixed
@@ -24,6 +31,8 @@ export class SimRuntime implements SimContext {
   readonly clock: Clock;
   readonly chainState: SimChainState;
   readonly exchange: Exchange;
+  /** Each market's latest public trades (GET /v1/markets/id/{id}/trade-history). */
+  readonly marketTrades = new MarketTrades(MARKET_TRADES_KEPT);
   readonly signingContext: SigningContext;
   readonly domainWire: Eip712DomainWire;
   readonly systemConfigWire: SystemConfigWire;
@@ -46,7 +55,7 @@ export class SimRuntime implements SimContext {
     const router = seededAddress(options.seed, 'router');
     this.operatorHub = parseDomainAddress(seededAddress(options.seed, 'operator-hub'));
     this.domainWire = Object.freeze({
-      name: SIM_DOMAIN_NAME,
+      name: domainName(options.selectors),
       version: SIM_DOMAIN_VERSION,
       chain_id: String(options.chainId),
       verifying_contract: parseDomainAddress(auth),
@@ -128,8 +137,14 @@ export class SimRuntime implements SimContext {
   private publishExchange(events: readonly ExchangeEvent[], stamp: BlockStamp): void {
     // The history reads are built from the same events the channels send, stamped alike.
     this.exchange.history.record(events, stamp);
+    this.marketTrades.record(events);
     for (const event of events) this.subject.next({ type: 'exchange', event, ...stamp });
   }
+}
+
+/** The rise profile speaks as the live venue, whose domain is "RISEx"; the spec profile keeps the spec's name. */
+function domainName(selectors: SelectorTable): string {
+  return selectors.placeOrder === RISE_SELECTORS.placeOrder ? RISE_DOMAIN_NAME : SIM_DOMAIN_NAME;
 }
 
 function parseDomainAddress(hex: `0x${string}`): Address {

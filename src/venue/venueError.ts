@@ -68,6 +68,12 @@ const CAUSES: readonly { kind: VenueErrorKind; pattern: RegExp; args: (m: RegExp
   { kind: 'SignerNotAuthorized', pattern: /SignerNotAuthorized(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
   // The spec's symptom of a type-string or width mistake: the recovered signer is not authorised.
   { kind: 'SignerNotAuthorized', pattern: /recovers? (?:to )?(?:the |a )?wrong address/i, args: () => [] },
+  // The live venue's text for an account action's permit that recovers to another key (venue-wire.md §4.14).
+  {
+    kind: 'SignerNotAuthorized',
+    pattern: /permit signature mismatch: expected (\S+), got (\S+)/i,
+    args: (m) => [m[1] ?? '', m[2] ?? ''].map((arg) => arg.replace(/[.,;)"']+$/, '')),
+  },
   { kind: 'InvalidNonceAnchor', pattern: /InvalidNonceAnchor(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
   { kind: 'InvalidNonceIndex', pattern: /InvalidNonceIndex(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
   { kind: 'NonceUsed', pattern: /NonceUsed(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
@@ -90,6 +96,14 @@ const CAUSES: readonly { kind: VenueErrorKind; pattern: RegExp; args: (m: RegExp
     args: (m) => splitArgs(m[1]),
   },
   { kind: 'RateLimited', pattern: /rate[ -]?limit/i, args: () => [] },
+  // The live venue's texts for malformed requests and for a private channel without auth
+  // (live-error-texts.json), so a body without a status name still classifies.
+  {
+    kind: 'InvalidArgument',
+    pattern: /permit_params is required|invalid order_id length|invalid channel:/i,
+    args: () => [],
+  },
+  { kind: 'Unauthenticated', pattern: /authentication required/i, args: () => [] },
 ];
 
 function statusPrefix(text: string): { statusName?: string; rest: string } {

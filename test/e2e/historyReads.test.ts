@@ -227,12 +227,12 @@ describe('GET /v1/orders', () => {
 
 describe('GET /v1/orders/by-id/{order_id}', () => {
   it('answers 404 NotFound for an unknown id and 400 InvalidArgument for a malformed one', async () => {
-    const unknown = `0x${'00'.repeat(7)}ff${'ab'.repeat(24)}`;
+    const unknown = `0x${'00'.repeat(7)}ff${'ab'.repeat(16)}`;
     const error = await rest.orderById(unknown).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueError);
     expect(error).toMatchObject({ httpStatus: 404, statusName: 'NotFound' });
     expect(errorOf(await h.get(`/v1/orders/by-id/${unknown}`)).message).toBe(`NotFound: order ${unknown} not found`);
-    for (const malformed of ['0x1234', `0x${'zz'.repeat(32)}`, `${'ab'.repeat(33)}`]) {
+    for (const malformed of ['0x1234', `0x${'zz'.repeat(24)}`, `${'ab'.repeat(25)}`, `0x${'ab'.repeat(32)}`]) {
       expect(errorOf(await h.get(`/v1/orders/by-id/${malformed}`))).toMatchObject({
         status: 400,
         code: 'InvalidArgument',

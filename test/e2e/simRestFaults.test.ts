@@ -22,7 +22,7 @@ describe('simulator faults', () => {
       h.sim.controls.setFaults({ errorRate: 0 });
     }
     expect(errorOf(answer)).toMatchObject({ status: 500, code: 'Internal' });
-    expect((await h.get(`/v1/orders/open?account=${account.address}&market_id=1`)).json['data'].total_orders).toBe(1);
+    expect((await h.get(`/v1/orders/open?account=${account.address}&market_id=1`)).json['data'].total_orders).toBe('1');
     // The nonce, not the order, is the idempotency key: the resend is refused.
     const resend = await h.place(signer, account.address, limitOrder(), { anchor: 0n, bit: 1 });
     expect(resend.json['error'].message).toBe('FailedPrecondition: PlaceOrder reverted: NonceUsed');

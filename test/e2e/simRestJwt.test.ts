@@ -138,7 +138,7 @@ describe('simulator REST: JWT trading and the operator-hub allowance', () => {
     const placed = await h.post('/v1/orders/place', limitOrder(), auth);
     expect(placed.status).toBe(200);
     const open = (await h.get(`/v1/orders/open?account=${account.address}&market_id=1`)).json['data'];
-    expect(open.total_orders).toBe(1);
+    expect(open.total_orders).toBe('1');
   });
 
   it('accepts a base64 approve-single signature and spends the budget by fill notional', async () => {
@@ -301,7 +301,9 @@ describe('simulator REST: the operator-hub allowance runs out by budget or by ex
     // A cancel trades nothing: an exhausted budget does not block it.
     const cancel = await sim.post('/v1/orders/cancel', { market_id: 1, order_id: resting.json['data'].order_id }, auth);
     expect(cancel.json['data']).toMatchObject({ success: true });
-    expect((await sim.get(`/v1/orders/open?account=${account.address}&market_id=1`)).json['data'].total_orders).toBe(0);
+    expect((await sim.get(`/v1/orders/open?account=${account.address}&market_id=1`)).json['data'].total_orders).toBe(
+      '0',
+    );
   });
 
   it('refuses every JWT action with AllowanceExpired once the allowance expiry has passed, until a new approval', async () => {

@@ -86,7 +86,8 @@ describe('simulator REST: fees, entry price and PnL in the position and balance 
 
     const entryWei = BigInt(entry) * wei(btc.config.step_price);
     const long = await taker.position();
-    expect(long).toMatchObject({ market_id: '1', side: 'BUY', unrealized_pnl: '0' });
+    // venue-wire.md §2 account/position: side and margin_mode are ints (0 = buy).
+    expect(long).toMatchObject({ market_id: '1', side: 0, unrealized_pnl: '0' });
     expect(signedSteps(btc, long)).toBe(size);
     expect(wei(long['avg_entry_price'] ?? '')).toBe(entryWei);
     expect(signedSteps(btc, await maker.position())).toBe(-size);
@@ -119,7 +120,8 @@ describe('simulator REST: fees, entry price and PnL in the position and balance 
     const reduced = await taker.position();
     expect(signedSteps(btc, reduced)).toBe(size - part);
     expect(wei(reduced['avg_entry_price'] ?? '')).toBe(entryWei);
-    expect(wei(reduced['realized_pnl'] ?? '')).toBe(move(part));
+    // The venue's position read carries no realised PnL (venue-wire.md §2): the simulator's own record does.
+    expect(wei(h.sim.context.exchange.position(taker.address, 1).realized_pnl)).toBe(move(part));
     expect(wei(reduced['unrealized_pnl'] ?? '')).toBe(move(size - part));
     const afterPart =
       1000n * USD - fee(opening, TAKER_FEE_BPS) + move(part) - fee(notionalWei(btc, exitTicks, part), TAKER_FEE_BPS);
@@ -137,7 +139,7 @@ describe('simulator REST: fees, entry price and PnL in the position and balance 
         })
       ).status,
     ).toBe(200);
-    expect(await taker.position()).toMatchObject({ market_id: '0', size: '', side: '' });
+    expect(await taker.position()).toMatchObject({ market_id: '0', size: '', side: 0 });
     expect(await taker.balanceWei()).toBe(
       afterPart + move(size - part) - fee(notionalWei(btc, exitTicks, size - part), TAKER_FEE_BPS),
     );
@@ -186,7 +188,7 @@ describe('simulator REST: isolated margin', () => {
     ).toBe(100);
     const position = await trader.position(ETH);
     const isolated = 30n * USD - fee(notionalWei(eth, ticks, size), TAKER_FEE_BPS);
-    expect(position).toMatchObject({ market_id: String(ETH), side: 'BUY', margin_mode: 1, unrealized_pnl: '0' });
+    expect(position).toMatchObject({ market_id: String(ETH), side: 0, margin_mode: 1, unrealized_pnl: '0' });
     expect(wei(position['isolated_usdc_balance'] ?? '')).toBe(isolated);
     // The taker fee came out of the isolated balance, not the cross balance.
     expect(await trader.balanceWei()).toBe(cross - 30n * USD);

@@ -288,16 +288,24 @@ describe('simulator REST: orders', () => {
     });
     expect(actionReceiptResponseSchema.parse(cancel.json).data.success).toBe(true);
     const after = (await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json['data'];
-    expect(after).toEqual({ orders: [], total_orders: 0 });
-    const unknown = await h.post('/v1/orders/cancel', {
-      market_id: 1,
-      order_id: '0xdeadbeef',
-      permit: await h.permit(trader.signer, trader.account.address, actionHash.cancel(1, 1n), { anchor: 0n, bit: 3 }),
+    expect(after).toEqual({ orders: [], market_id: '1', account: trader.account.address, total_orders: '0' });
+    const permit3 = await h.permit(trader.signer, trader.account.address, actionHash.cancel(1, 1n), {
+      anchor: 0n,
+      bit: 3,
     });
+    // Not 24 bytes: the live venue's text (venue-wire.md §4.15).
+    const short = await h.post('/v1/orders/cancel', { market_id: 1, order_id: '0xdeadbeef', permit: permit3 });
+    expect(errorOf(short)).toEqual({
+      status: 400,
+      code: 'InvalidArgument',
+      message: 'InvalidArgument: invalid order_id length: expected 24, got 4',
+    });
+    const unknownId = `0x${'de'.repeat(24)}`;
+    const unknown = await h.post('/v1/orders/cancel', { market_id: 1, order_id: unknownId, permit: permit3 });
     expect(errorOf(unknown)).toEqual({
       status: 400,
       code: 'NotFound',
-      message: 'NotFound: order 0xdeadbeef not found',
+      message: `NotFound: order ${unknownId} not found`,
     });
   });
 
@@ -320,7 +328,7 @@ describe('simulator REST: orders', () => {
     expect(actionReceiptResponseSchema.parse(all.json).data.success).toBe(true);
     expect(
       (await h.get(`/v1/orders/open?account=${trader.account.address}&market_id=1`)).json['data'].total_orders,
-    ).toBe(0);
+    ).toBe('0');
     const zero = await h.post('/v1/orders/cancel-all', {
       market_id: 0,
       permit: await h.permit(trader.signer, trader.account.address, actionHash.cancelAll(0), { anchor: 0n, bit: 4 }),
@@ -404,7 +412,7 @@ describe('simulator REST: account actions', () => {
       });
       const flat = (await h.get(`/v1/account/position?account=${trader.account.address}&market_id=2`)).json['data']
         .position;
-      expect(flat).toMatchObject({ market_id: '0', size: '', side: '' });
+      expect(flat).toMatchObject({ market_id: '0', size: '', side: 0 });
     }
   });
 
@@ -428,10 +436,11 @@ describe('simulator REST: account actions', () => {
         bit: 2,
       }),
     });
-    expect(parseVenueErrorText(message(mismatch))).toMatchObject({
-      kind: 'SignerNotAuthorized',
-      action: 'UpdateIsolatedMargin',
-    });
+    // The live venue's wording for an account action (venue-wire.md §4.14), still SignerNotAuthorized to the client.
+    expect(message(mismatch)).toMatch(
+      /^InvalidArgument: permit signature mismatch: expected 0x[0-9a-fA-F]{40}, got 0x[0-9a-fA-F]{40}$/,
+    );
+    expect(parseVenueErrorText(message(mismatch))).toMatchObject({ kind: 'SignerNotAuthorized' });
     const add = await h.post('/v1/account/isolated-margin', {
       market_id: '2',
       amount: String(amount),
@@ -444,7 +453,8 @@ describe('simulator REST: account actions', () => {
     const balance = (await h.get(`/v1/account/cross-margin-balance?account=${trader.account.address}`)).json['data']
       .balance;
     expect(balance).toBe('990');
-    const malformed = await h.post('/v1/account/isolated-margin', { market_id: 2, amount: '1.5' });
+    // A number market_id is fine (venue-wire.md §4.4); a fractional one is not.
+    const malformed = await h.post('/v1/account/isolated-margin', { market_id: 2.5, amount: '1.5' });
     expect(message(malformed)).toMatch(/^InvalidArgument: invalid request body: market_id: .*; amount: /);
   });
 });

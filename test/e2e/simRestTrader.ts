@@ -1,4 +1,6 @@
 import { parseUnits, type Hex } from 'viem';
+import { expect } from 'vitest';
+import { openOrderWire } from '../../src/sim/rest/marketWire.js';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import {
   actionHash,
@@ -82,8 +84,16 @@ export class SimRestTrader {
     });
   }
 
+  /**
+   * The open orders as the simulator keeps them (with fill progress and GTT expiry), after
+   * checking that GET /v1/orders/open lists exactly these in the venue's row shape.
+   */
   async openOrders(marketId = 1): Promise<Record<string, any>[]> {
-    return (await this.h.get(`/v1/orders/open?account=${this.address}&market_id=${marketId}`)).json['data'].orders;
+    const rows = (await this.h.get(`/v1/orders/open?account=${this.address}&market_id=${marketId}`)).json['data']
+      .orders;
+    const records = this.h.sim.context.exchange.openOrders(this.address, marketId);
+    expect(rows).toEqual(records.map(openOrderWire));
+    return records;
   }
 
   async position(marketId = 1): Promise<Record<string, string>> {
@@ -137,7 +147,8 @@ export function notionalWei(market: MarketWire, ticks: number | bigint, steps: n
 export function signedSteps(market: MarketWire, position: Record<string, string>): bigint {
   if (position['size'] === '' || position['size'] === undefined) return 0n;
   const steps = wei(position['size']) / wei(market.config.step_size);
-  return position['side'] === 'SELL' ? -steps : steps;
+  // The single-position read sends side as an int, 1 = sell (venue-wire.md §2).
+  return String(position['side']) === '1' || position['side'] === 'SELL' ? -steps : steps;
 }
 
 /** Integer division rounded up (positive operands). */

@@ -13,6 +13,13 @@ import type { SignerRegistry } from './signerRegistry.js';
 export type PermitAction =
   'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
 
+/** The actions whose permit comes as `permit_params` (account settings). */
+const ACCOUNT_ACTIONS: ReadonlySet<PermitAction> = new Set([
+  'UpdateLeverage',
+  'UpdateMarginMode',
+  'UpdateIsolatedMargin',
+]);
+
 export interface PermitCheck {
   readonly action: PermitAction;
   readonly permit: Permit;
@@ -47,6 +54,12 @@ export function verifyPermit(
   const authorised = sameAddress(recovered, permit.signer) && signers.isActive(permit.account, recovered);
   if (!authorised) {
     if (signedOtherAnchor(context, nonces, signers, check, signature)) throw revertedWith(action, 'InvalidNonceAnchor');
+    // The live venue checks the account actions' permit_params before the chain and words a
+    // signature that recovers to another key so (venue-wire.md §4.14); the client reads it as
+    // SignerNotAuthorized all the same.
+    if (ACCOUNT_ACTIONS.has(action) && !sameAddress(recovered, permit.signer)) {
+      throw invalidArgument(`permit signature mismatch: expected ${permit.signer}, got ${recovered}`);
+    }
     throw revertedWith(action, `SignerNotAuthorized(${recovered})`);
   }
   const reuse = nonces.check(permit.account, permit.nonce_anchor, permit.nonce_bitmap_index, action);

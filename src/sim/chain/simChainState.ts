@@ -40,7 +40,7 @@ export class SimChainState implements SimChain {
     return this.signers.status(account, signer);
   }
 
-  issueLoginNonce(account: Address): `0x${string}` {
+  issueLoginNonce(account: Address | undefined): `0x${string}` {
     return this.loginNonces.issue(account, this.clock.now());
   }
 

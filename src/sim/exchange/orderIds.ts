@@ -5,8 +5,9 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
  * - wide_order_id = (sequence << 1) | sideBit, so resting_order_id = wide >> 1 is the sequence
  *   number, unique across markets, and the low bit tells buy (0) from sell (1);
  * - resting_order_id = wide >> 1, what the cancel action hash commits to;
- * - order_id: 0x + 32 bytes hex, whose first 8 bytes are the wide id (so clients can derive the
- *   resting id from it) and whose last 24 bytes are three splitmix64 outputs seeded by the wide
+ * - order_id: 0x + 24 bytes hex, the venue's length (venue-wire.md §4.15: "invalid order_id
+ *   length: expected 24"), whose first 8 bytes are the wide id (so clients can derive the
+ *   resting id from it) and whose last 16 bytes are two splitmix64 outputs seeded by the wide
  *   id (deterministic, cheap, and looking as opaque as the venue's).
  */
 const WIDE_MAX = (1n << 64n) - 1n;
@@ -26,7 +27,7 @@ export function orderIdHex(wide: bigint): string {
   const head = wide.toString(16).padStart(16, '0');
   let state = wide;
   let tail = '';
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     state = (state + 0x9e3779b97f4a7c15n) & MASK64;
     tail += splitmix64Finish(state).toString(16).padStart(16, '0');
   }
@@ -44,7 +45,7 @@ function splitmix64Finish(x: bigint): bigint {
 
 /** The wide id carried by the first 8 bytes of an order_id, or undefined if it is not one. */
 export function wideFromOrderId(orderId: string): bigint | undefined {
-  const match = /^(?:0x)?([0-9a-fA-F]{64})$/.exec(orderId);
+  const match = /^(?:0x)?([0-9a-fA-F]{48})$/.exec(orderId);
   if (match?.[1] === undefined) return undefined;
   return BigInt(`0x${match[1].slice(0, 16)}`);
 }

@@ -1,18 +1,21 @@
 import { updateIsolatedMarginHash, updateLeverageHash, updateMarginModeHash } from '../../protocol/actionHashes.js';
 import { crossMarginBalanceQuerySchema, positionQuerySchema } from '../../venue/schemas/restQueries.js';
+import { depositRequestSchema } from '../../venue/schemas/restAccount.js';
 import {
-  depositRequestSchema,
-  isolatedMarginRequestSchema,
-  leverageRequestSchema,
-  marginModeRequestSchema,
-} from '../../venue/schemas/restAccount.js';
+  isolatedMarginAcceptSchema,
+  leverageAcceptSchema,
+  marginModeAcceptSchema,
+} from '../../venue/schemas/restAcceptedBodies.js';
 import type { Address } from '../../core/address.js';
 import { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT } from '../exchange/syntheticMakers.js';
 import { SimRejection, invalidArgument } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
 import { parseInput } from './parseInput.js';
+import { positionWire } from './positionWire.js';
 import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
+import type { canonicalPositionDataSchema } from '../../venue/schemas/restCanonical.js';
+import type { z } from 'zod';
 
 /** The simulator's own market-making wallets: the faucet is for non-bot wallets only (spec "Limits"). */
 const BOT_WALLETS = new Set([...SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT].map((a) => a.toLowerCase()));
@@ -43,8 +46,18 @@ function receipt(stamp: { txHash: string; blockNumber: number }): SimResponse {
   return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber });
 }
 
+/**
+ * The account actions take their permit as `permit_params`; a body that sends `permit` instead is
+ * refused in the venue's words (venue-wire.md §4.14, live), not treated as unsigned.
+ */
+function checkPermitParams(body: unknown): void {
+  if (typeof body !== 'object' || body === null) return;
+  if ('permit' in body && !('permit_params' in body)) throw invalidArgument('permit_params is required');
+}
+
 function leverage(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(leverageRequestSchema, request.body, 'body');
+  checkPermitParams(request.body);
+  const body = parseInput(leverageAcceptSchema, request.body, 'body');
   const marketId = Number(body.market_id);
   const value = Number(body.leverage);
   const hash = () => updateLeverageHash(marketId, value, runtime.options.selectors);
@@ -58,7 +71,8 @@ function leverage(runtime: SimRuntime, request: SimRequest): SimResponse {
 }
 
 function marginMode(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(marginModeRequestSchema, request.body, 'body');
+  checkPermitParams(request.body);
+  const body = parseInput(marginModeAcceptSchema, request.body, 'body');
   const marketId = Number(body.market_id);
   const hash = () => updateMarginModeHash(marketId, body.margin_mode, runtime.options.selectors);
   const { stamp } = runAuthorizedAction(runtime, request, 'UpdateMarginMode', body.permit_params, hash, (who) =>
@@ -68,7 +82,8 @@ function marginMode(runtime: SimRuntime, request: SimRequest): SimResponse {
 }
 
 function isolatedMargin(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(isolatedMarginRequestSchema, request.body, 'body');
+  checkPermitParams(request.body);
+  const body = parseInput(isolatedMarginAcceptSchema, request.body, 'body');
   const marketId = Number(body.market_id);
   if (body.amount === 0n) throw invalidArgument('amount must not be 0');
   const hash = () => updateIsolatedMarginHash(marketId, body.amount, runtime.options.selectors);
@@ -86,7 +101,7 @@ export function checkKnownMarket(runtime: SimRuntime, marketId: string): number 
 }
 
 /** venue-facts: an account with no on-chain state answers 500 Internal on account reads. */
-function checkOnChain(runtime: SimRuntime, account: Address): void {
+export function checkOnChain(runtime: SimRuntime, account: Address): void {
   if (!runtime.chainState.accounts.isKnown(account)) {
     throw new SimRejection(500, 'Internal', `account ${account} has no on-chain state`);
   }
@@ -97,35 +112,8 @@ function position(runtime: SimRuntime, request: SimRequest): SimResponse {
   const marketId = checkKnownMarket(runtime, query.market_id);
   checkOnChain(runtime, query.account);
   const record = runtime.exchange.position(query.account, marketId);
-  if (record.side === undefined || /^0*(\.0*)?$/.test(record.size)) {
-    const empty = {
-      size: '',
-      side: '',
-      margin_mode: '',
-      isolated_usdc_balance: '',
-      avg_entry_price: '',
-      mark_price: '',
-      leverage: '',
-      unrealized_pnl: '',
-      liquidation_price: '',
-    };
-    return ok({ position: { market_id: '0', ...empty } });
-  }
-  return ok({
-    position: {
-      market_id: String(record.market_id),
-      size: record.size,
-      side: record.side,
-      margin_mode: record.margin_mode,
-      isolated_usdc_balance: record.isolated_usdc_balance,
-      avg_entry_price: record.avg_entry_price,
-      mark_price: record.mark_price,
-      leverage: record.leverage,
-      unrealized_pnl: record.unrealized_pnl,
-      realized_pnl: record.realized_pnl,
-      liquidation_price: record.liquidation_price,
-    },
-  });
+  const indexPrice = runtime.exchange.markets().find((m) => m.market_id === String(marketId))?.index_price ?? '';
+  return ok({ position: positionWire(record, indexPrice) } satisfies z.input<typeof canonicalPositionDataSchema>);
 }
 
 function crossMarginBalance(runtime: SimRuntime, request: SimRequest): SimResponse {

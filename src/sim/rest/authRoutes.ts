@@ -1,12 +1,11 @@
 import { sameAddress } from '../../core/address.js';
 import {
-  approveSingleRequestSchema,
-  loginRequestSchema,
-  normalizeLoginNonce,
-  refreshRequestSchema,
-  registerSignerRequestSchema,
-  revokeSignerRequestSchema,
-} from '../../venue/schemas/restAuth.js';
+  approveSingleAcceptSchema,
+  loginAcceptSchema,
+  registerSignerAcceptSchema,
+  revokeSignerAcceptSchema,
+} from '../../venue/schemas/restAcceptedBodies.js';
+import { bareLoginNonce, normalizeLoginNonce, refreshRequestSchema } from '../../venue/schemas/restAuth.js';
 import { loginNonceQuerySchema, sessionKeyStatusQuerySchema } from '../../venue/schemas/restQueries.js';
 import { signerStatusDescription } from '../chain/signerRegistry.js';
 import { invalidArgument, revertedWith, unauthenticated } from '../simRejection.js';
@@ -14,6 +13,7 @@ import type { SimRuntime } from '../simRuntime.js';
 import { parseInput } from './parseInput.js';
 import { decodeSignature, recoverSetupSigner } from './setupSignature.js';
 import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
+import type { LoginNonceWire } from '../../venue/schemas/restCanonical.js';
 
 function sessionKeyStatus(runtime: SimRuntime, request: SimRequest): SimResponse {
   const query = parseInput(sessionKeyStatusQuerySchema, request.query, 'query');
@@ -23,11 +23,12 @@ function sessionKeyStatus(runtime: SimRuntime, request: SimRequest): SimResponse
 
 function loginNonce(runtime: SimRuntime, request: SimRequest): SimResponse {
   const query = parseInput(loginNonceQuerySchema, request.query, 'query');
-  return ok({ nonce: runtime.chainState.issueLoginNonce(query.account) });
+  // Live: data-wrapped, 64 hex digits without 0x (venue-wire.md §2 auth/nonce).
+  return ok({ nonce: bareLoginNonce(runtime.chainState.issueLoginNonce(query.account)) } satisfies LoginNonceWire);
 }
 
 function registerSigner(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(registerSignerRequestSchema, request.body, 'body');
+  const body = parseInput(registerSignerAcceptSchema, request.body, 'body');
   const action = 'RegisterSigner';
   const now = runtime.nowSeconds();
   if (body.expiration <= BigInt(now))
@@ -68,7 +69,7 @@ function registerSigner(runtime: SimRuntime, request: SimRequest): SimResponse {
 }
 
 function revokeSigner(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(revokeSignerRequestSchema, request.body, 'body');
+  const body = parseInput(revokeSignerAcceptSchema, request.body, 'body');
   const action = 'RevokeSigner';
   const recovered = recoverSetupSigner(
     runtime,
@@ -94,7 +95,7 @@ function revokeSigner(runtime: SimRuntime, request: SimRequest): SimResponse {
 }
 
 function login(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(loginRequestSchema, request.body, 'body');
+  const body = parseInput(loginAcceptSchema, request.body, 'body');
   const now = runtime.nowSeconds();
   if (body.deadline < now) throw invalidArgument(`login deadline expired (deadline ${body.deadline}, now ${now})`);
   const nonce = normalizeLoginNonce(body.nonce);
@@ -120,7 +121,7 @@ function refresh(runtime: SimRuntime, request: SimRequest): SimResponse {
 }
 
 function approveSingle(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(approveSingleRequestSchema, request.body, 'body');
+  const body = parseInput(approveSingleAcceptSchema, request.body, 'body');
   const action = 'ApproveSingle';
   const now = runtime.nowSeconds();
   if (body.allowance_expiry <= now)

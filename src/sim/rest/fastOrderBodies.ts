@@ -11,8 +11,10 @@ import type { CancelOrderRequest, PlaceOrderRequest } from '../../venue/schemas/
  * checksummed addresses, bigint integer strings), or undefined for anything it does not accept
  * outright; the caller then runs the zod schema, which accepts or refuses with its own texts.
  * So this may only ever accept a subset of what the schema accepts, never more, and refusals
- * always come from the schema. A property test holds both against the schemas in
- * src/venue/schemas/restOrders.ts: change one, and the test says whether this must change too.
+ * always come from the schema. Integers are taken as JSON numbers or base-10 strings, as the
+ * venue takes them (int enums only as numbers here; their strings go to the schema). A property
+ * test holds both against the schemas in src/venue/schemas/restAcceptedBodies.ts: change one,
+ * and the test says whether this must change too.
  */
 type Body = Record<string, unknown>;
 
@@ -43,10 +45,13 @@ export function fastPlaceOrderBody(input: unknown): PlaceOrderRequest | undefine
   const stpMode = input['stp_mode'];
   const orderType = input['order_type'];
   const timeInForce = input['time_in_force'];
+  const market = uintOf(marketId, UINT16);
+  const size = uintOf(sizeSteps, UINT32);
+  const price = uintOf(priceTicks, UINT24);
   if (
-    !isUint(marketId, UINT16) ||
-    !isUint(sizeSteps, UINT32) ||
-    !isUint(priceTicks, UINT24) ||
+    market === undefined ||
+    size === undefined ||
+    price === undefined ||
     !isUint(side, SIDE_MAX) ||
     typeof postOnly !== 'boolean' ||
     typeof reduceOnly !== 'boolean' ||
@@ -57,9 +62,9 @@ export function fastPlaceOrderBody(input: unknown): PlaceOrderRequest | undefine
     return undefined;
   }
   const out: Body = {
-    market_id: marketId,
-    size_steps: sizeSteps,
-    price_ticks: priceTicks,
+    market_id: market,
+    size_steps: size,
+    price_ticks: price,
     side,
     post_only: postOnly,
     reduce_only: reduceOnly,
@@ -80,8 +85,9 @@ export function fastCancelOrderBody(input: unknown): CancelOrderRequest | undefi
   if (!isObject(input)) return undefined;
   const marketId = input['market_id'];
   const orderId = input['order_id'];
-  if (!isUint(marketId, UINT16) || typeof orderId !== 'string' || !HEX_ID.test(orderId)) return undefined;
-  const out: Body = { market_id: marketId, order_id: orderId };
+  const market = uintOf(marketId, UINT16);
+  if (market === undefined || typeof orderId !== 'string' || !HEX_ID.test(orderId)) return undefined;
+  const out: Body = { market_id: market, order_id: orderId };
   if (!optional(input, out, 'permit', permitValue)) return undefined;
   return out as CancelOrderRequest;
 }
@@ -107,14 +113,12 @@ function permitValue(value: unknown): unknown {
   if (!isObject(value)) return NO;
   const account = addressValue(value['account']);
   const signer = addressValue(value['signer']);
-  const anchor = value['nonce_anchor'];
-  const bit = value['nonce_bitmap_index'];
-  const deadline = value['deadline'];
+  const bit = uintOf(value['nonce_bitmap_index'], UINT8);
+  const deadline = uintOf(value['deadline'], UINT32);
   const signature = value['signature'];
-  if (account === undefined || signer === undefined || !isUint(bit, UINT8) || !isUint(deadline, UINT32)) return NO;
-  if (typeof anchor !== 'string' || !DIGITS.test(anchor)) return NO;
-  const nonceAnchor = BigInt(anchor);
-  if (nonceAnchor > UINT48_MAX) return NO;
+  if (account === undefined || signer === undefined || bit === undefined || deadline === undefined) return NO;
+  const nonceAnchor = bigUintOf(value['nonce_anchor'], UINT48_MAX);
+  if (nonceAnchor === undefined) return NO;
   if (typeof signature !== 'string') return NO;
   const length = base64ByteLength(signature);
   if (length !== 64 && length !== 65) return NO;
@@ -123,13 +127,33 @@ function permitValue(value: unknown): unknown {
 }
 
 function uint16Value(value: unknown): unknown {
-  return isUint(value, UINT16) ? value : NO;
+  return uintOf(value, UINT16) ?? NO;
 }
 
 function uint64TextValue(value: unknown): unknown {
-  if (typeof value !== 'string' || !DIGITS.test(value)) return NO;
-  const parsed = BigInt(value);
-  return parsed <= UINT64_MAX ? parsed : NO;
+  return bigUintOf(value, UINT64_MAX) ?? NO;
+}
+
+/** An unsigned integer up to `max` sent as a JSON number or a digit string, as a number. */
+function uintOf(value: unknown, max: number): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= max ? value : undefined;
+  if (typeof value !== 'string' || value.length > 16 || !DIGITS.test(value)) return undefined;
+  const parsed = Number(value);
+  return parsed <= max ? parsed : undefined;
+}
+
+/** An unsigned integer up to `max` sent as a digit string or a safe JSON number, as a bigint. */
+function bigUintOf(value: unknown, max: bigint): bigint | undefined {
+  let parsed: bigint;
+  if (typeof value === 'string') {
+    if (!DIGITS.test(value)) return undefined;
+    parsed = BigInt(value);
+  } else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    parsed = BigInt(value);
+  } else {
+    return undefined;
+  }
+  return parsed <= max ? parsed : undefined;
 }
 
 function isUint(value: unknown, max: number): value is number {

@@ -55,6 +55,8 @@ function tradeHistory(runtime: SimRuntime, request: SimRequest): SimResponse {
     trades: result.items.map((fill) => ({ ...fill })),
     page,
     has_next_page: result.hasNextPage,
+    // Unfiltered: "0" (venue-wire.md §4.13).
+    market_id: '0',
     wallet_address: query.account,
   } satisfies TradeHistoryWire);
 }

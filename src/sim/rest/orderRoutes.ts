@@ -1,12 +1,12 @@
 import { cancelAllOrdersHash, cancelOrderHash, placeOrderHash } from '../../protocol/actionHashes.js';
 import { packOrderWord } from '../../protocol/orderWord.js';
 import {
-  cancelAllRequestSchema,
-  cancelOrderRequestSchema,
-  placeOrderRequestSchema,
-} from '../../venue/schemas/restOrders.js';
+  cancelAllAcceptSchema,
+  cancelOrderAcceptSchema,
+  placeOrderAcceptSchema,
+} from '../../venue/schemas/restAcceptedBodies.js';
 import type { PlaceOrderParams } from '../exchange/exchangeRecords.js';
-import { SimRejection } from '../simRejection.js';
+import { invalidArgument, SimRejection } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
 import { fastCancelOrderBody, fastPlaceOrderBody } from './fastOrderBodies.js';
@@ -15,7 +15,7 @@ import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute
 
 function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   // The schema decides (and words the refusal) whenever the fast check does not accept outright.
-  const body = fastPlaceOrderBody(request.body) ?? parseInput(placeOrderRequestSchema, request.body, 'body');
+  const body = fastPlaceOrderBody(request.body) ?? parseInput(placeOrderAcceptSchema, request.body, 'body');
   // Packing range-checks every field the signature commits to before any key work is done.
   const orderWord = packOrderWord({
     marketId: body.market_id,
@@ -87,8 +87,19 @@ function findRestingOrderId(runtime: SimRuntime, orderId: string): bigint | unde
   return exchange.restingOrderIdOf(`0x${digits}`) ?? exchange.restingOrderIdOf(digits);
 }
 
+/** The venue's order ids are 24 bytes; any other length is refused in its words (venue-wire.md §4.15). */
+const ORDER_ID_BYTES = 24;
+
+function checkOrderIdLength(orderId: string): void {
+  const digits = orderId.replace(/^0x/i, '');
+  if (digits.length !== ORDER_ID_BYTES * 2) {
+    throw invalidArgument(`invalid order_id length: expected ${ORDER_ID_BYTES}, got ${Math.floor(digits.length / 2)}`);
+  }
+}
+
 function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = fastCancelOrderBody(request.body) ?? parseInput(cancelOrderRequestSchema, request.body, 'body');
+  const body = fastCancelOrderBody(request.body) ?? parseInput(cancelOrderAcceptSchema, request.body, 'body');
+  checkOrderIdLength(body.order_id);
   // The hash commits to the resting id the venue looks up, not to the order_id string.
   const restingOrderId = findRestingOrderId(runtime, body.order_id);
   if (restingOrderId === undefined) throw new SimRejection(400, 'NotFound', `order ${body.order_id} not found`);
@@ -104,7 +115,7 @@ function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
 }
 
 function cancelAll(runtime: SimRuntime, request: SimRequest): SimResponse {
-  const body = parseInput(cancelAllRequestSchema, request.body, 'body');
+  const body = parseInput(cancelAllAcceptSchema, request.body, 'body');
   const hash = () => cancelAllOrdersHash(body.market_id, runtime.options.selectors);
   const { result, stamp } = runAuthorizedAction(runtime, request, 'CancelAllOrders', body.permit, hash, (who) =>
     runtime.exchange.cancelAll(who.account, body.market_id),

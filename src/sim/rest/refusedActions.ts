@@ -46,7 +46,9 @@ export function noteRefusedAction(
   const code = fieldText(error, 'code');
   const message = fieldText(error, 'message');
   const counts = countsOf(sim);
-  if (message.includes('SignerNotAuthorized')) counts.signerNotAuthorized += 1;
+  // "permit signature mismatch" is the venue's wording of the same refusal for account actions.
+  if (message.includes('SignerNotAuthorized') || message.includes('permit signature mismatch'))
+    counts.signerNotAuthorized += 1;
   else if (code === 'InvalidArgument') counts.invalidArgument += 1;
   else return;
   if (counts.samples.length < MAX_SAMPLES) counts.samples.push(`POST ${(path ?? '').split('?')[0] ?? ''}: ${message}`);

@@ -1,6 +1,7 @@
 import { ACCOUNT_ROUTES } from './accountRoutes.js';
 import { AUTH_ROUTES } from './authRoutes.js';
 import { HISTORY_ROUTES } from './historyRoutes.js';
+import { LIVE_READ_ROUTES } from './liveReadRoutes.js';
 import { ORDER_ROUTES } from './orderRoutes.js';
 import { READ_ROUTES } from './readRoutes.js';
 import type { SimRoute } from './simRoute.js';
@@ -12,6 +13,7 @@ export const SIM_ROUTES: readonly SimRoute[] = [
   ...ORDER_ROUTES,
   ...ACCOUNT_ROUTES,
   ...HISTORY_ROUTES,
+  ...LIVE_READ_ROUTES,
 ];
 
 interface Matched {

@@ -4,6 +4,7 @@ import { checkUint } from '../../core/integerRange.js';
 import { isPerpbotError } from '../../core/perpbotError.js';
 import { parseHexSignature } from '../../protocol/signature.js';
 import { recoverTypedStructSigner } from '../../protocol/typedSignatures.js';
+import { normalizeLoginNonce } from '../../venue/schemas/restAuth.js';
 import type { AuthV2Frame } from '../../venue/schemas/wsFramesClient.js';
 import { authRefusal, type WsAuthRefusal } from './controlFrames.js';
 import type { SimWsContext } from './simWsContext.js';
@@ -29,7 +30,8 @@ export function verifyAuthV2(
   try {
     account = parseAddress(params.account, 'account');
     signer = parseAddress(params.signer, 'signer');
-    nonce = checkUint(BigInt(params.nonce), 256, 'nonce');
+    // The live venue issues and reads the nonce as bare hex (venue-wire.md §3 auth_v2); 0x is taken too.
+    nonce = checkUint(BigInt(normalizeLoginNonce(params.nonce)), 256, 'nonce');
   } catch (error) {
     return authRefusal(
       'InvalidArgument',

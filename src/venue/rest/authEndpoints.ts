@@ -1,6 +1,7 @@
 import { actionReceiptResponseSchema, type ActionReceipt } from '../schemas/restActionReceipt.js';
 import {
   approveSingleRequestSchema,
+  bareLoginNonce,
   loginNonceResponseSchema,
   loginRequestSchema,
   refreshRequestSchema,
@@ -46,7 +47,7 @@ export function getSessionKeyStatus(
 /** The login / WebSocket nonce, normalised to lowercase 0x hex. */
 export async function getLoginNonce(
   transport: RestTransport,
-  account: string,
+  account: string | undefined,
   options?: RestCallOptions,
 ): Promise<LoginNonce> {
   const endpoint = 'GET /v1/auth/nonce';
@@ -54,7 +55,7 @@ export async function getLoginNonce(
     method: 'GET',
     endpoint,
     path: '/v1/auth/nonce',
-    query: checkedQuery(endpoint, loginNonceQuerySchema, { account }),
+    query: checkedQuery(endpoint, loginNonceQuerySchema, account === undefined ? {} : { account }),
     responseSchema: loginNonceResponseSchema,
     options,
   });
@@ -90,8 +91,10 @@ export function revokeSigner(
   );
 }
 
+/** The nonce goes out as the venue sent it: bare hex, without 0x (venue-wire.md §2 login). */
 export function login(transport: RestTransport, body: LoginRequestWire, options?: RestCallOptions): Promise<TokenPair> {
-  return postData(transport, '/v1/auth/login', loginRequestSchema, tokenPairResponseSchema, body, options);
+  const wire = { ...body, nonce: bareLoginNonce(body.nonce) };
+  return postData(transport, '/v1/auth/login', loginRequestSchema, tokenPairResponseSchema, wire, options);
 }
 
 export function refreshTokens(

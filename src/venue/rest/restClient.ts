@@ -22,6 +22,7 @@ import type {
   TokenPair,
 } from '../schemas/restAuth.js';
 import type { OrderHistory, OrderHistoryRecord, TradeHistory } from '../schemas/restHistory.js';
+import type { FundingRateHistory, MarketTradeHistory, RestOrderbook } from '../schemas/restMarketData.js';
 import type { Markets } from '../schemas/restMarkets.js';
 import type {
   CancelAllRequestWire,
@@ -31,6 +32,7 @@ import type {
   PlaceOrderResult,
 } from '../schemas/restOrders.js';
 import type { OpenOrdersQueryWire, PositionQueryWire, SessionKeyStatusQueryWire } from '../schemas/restQueries.js';
+import type { PortfolioDetails, Positions } from '../schemas/restPortfolio.js';
 import type { NonceState, SystemConfig } from '../schemas/restSystem.js';
 import {
   depositFaucet,
@@ -56,6 +58,16 @@ import {
   registerSigner,
   revokeSigner,
 } from './authEndpoints.js';
+import {
+  getFundingRateHistory,
+  getMarketTradeHistory,
+  getOrderbook,
+  getPortfolioDetails,
+  getPositions,
+  type MarketTradeHistoryQuery,
+  type OrderbookQuery,
+  type PositionsQuery,
+} from './liveReadEndpoints.js';
 import { cancelAllOrders, cancelOrder, getOpenOrders, placeOrder } from './orderEndpoints.js';
 import { createRestTransport, type RestCallOptions, type RestClientOptions } from './restTransport.js';
 import { getEip712Domain, getMarkets, getNonceState, getSystemConfig } from './systemEndpoints.js';
@@ -72,7 +84,8 @@ export interface RestClient {
   markets(options?: RestCallOptions): Promise<Markets>;
   openOrders(query: OpenOrdersQueryWire, options?: RestCallOptions): Promise<OpenOrders>;
   sessionKeyStatus(query: SessionKeyStatusQueryWire, options?: RestCallOptions): Promise<SessionKeyStatus>;
-  loginNonce(account: string, options?: RestCallOptions): Promise<LoginNonce>;
+  /** GET /v1/auth/nonce; `account` is optional on the venue (sent when given). */
+  loginNonce(account?: string, options?: RestCallOptions): Promise<LoginNonce>;
   deposit(body: DepositRequestWire, options?: RestCallOptions): Promise<DepositResult>;
   registerSigner(body: RegisterSignerRequestWire, options?: RestCallOptions): Promise<RegisterSignerResult>;
   revokeSigner(body: RevokeSignerRequestWire, options?: RestCallOptions): Promise<RevokeSignerResult>;
@@ -93,6 +106,19 @@ export interface RestClient {
   orderById(orderId: string, options?: RestCallOptions): Promise<OrderHistoryRecord>;
   /** GET /v1/trade-history: one page of the account's fills, newest first. */
   tradeHistory(query: TradeHistoryQuery, options?: RestCallOptions): Promise<TradeHistory>;
+  /** GET /v1/orderbook: the aggregated book, `limit` levels a side (1-250). */
+  orderbook(query: OrderbookQuery, options?: RestCallOptions): Promise<RestOrderbook>;
+  /** GET /v1/positions: one page of the account's positions in every market (or one). */
+  positions(query: PositionsQuery, options?: RestCallOptions): Promise<Positions>;
+  /** GET /v1/portfolio/details: the account summary and its positions. */
+  portfolioDetails(account: string, options?: RestCallOptions): Promise<PortfolioDetails>;
+  /** GET /v1/markets/id/{id}/trade-history: a market's public trades, newest first. */
+  marketTradeHistory(query: MarketTradeHistoryQuery, options?: RestCallOptions): Promise<MarketTradeHistory>;
+  /** GET /v1/markets/id/{id}/funding-rate-history. */
+  fundingRateHistory(
+    query: { readonly market_id: number | string },
+    options?: RestCallOptions,
+  ): Promise<FundingRateHistory>;
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
@@ -122,8 +148,14 @@ export function createRestClient(options: RestClientOptions): RestClient {
     orderHistory: (query, o) => getOrderHistory(t, query, o),
     orderById: (orderId, o) => getOrderById(t, orderId, o),
     tradeHistory: (query, o) => getTradeHistory(t, query, o),
+    orderbook: (query, o) => getOrderbook(t, query, o),
+    positions: (query, o) => getPositions(t, query, o),
+    portfolioDetails: (account, o) => getPortfolioDetails(t, account, o),
+    marketTradeHistory: (query, o) => getMarketTradeHistory(t, query, o),
+    fundingRateHistory: (query, o) => getFundingRateHistory(t, query, o),
   };
 }
 
 export type { RestCallOptions, RestClientOptions } from './restTransport.js';
 export type { OrderHistoryQuery, TradeHistoryQuery } from './historyEndpoints.js';
+export type { MarketTradeHistoryQuery, OrderbookQuery, PositionsQuery } from './liveReadEndpoints.js';

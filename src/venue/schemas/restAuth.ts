@@ -7,6 +7,7 @@ import {
   safeUintLooseSchema,
   hexSignatureSchema,
   txHashSchema,
+  uintNumberLooseSchema,
   uintNumberSchema,
   uintStringSchema,
 } from './restPrimitives.js';
@@ -24,7 +25,7 @@ export type Eip712Domain = z.output<typeof eip712DomainDataSchema>;
 
 /** GET /v1/auth/session-key-status. 1 = Active, 3 = Revoked; other values are passed through. */
 export const sessionKeyStatusDataSchema = z.object({
-  status: z.number().int().min(0),
+  status: uintNumberLooseSchema(8),
   status_description: z.string(),
 });
 export const sessionKeyStatusResponseSchema = successEnvelope(sessionKeyStatusDataSchema);
@@ -38,13 +39,23 @@ const loginNonceTextSchema = z
 
 /** "ABC" and "0xabc" both become "0xabc": the nonce is signed as a uint256. */
 export function normalizeLoginNonce(text: string): `0x${string}` {
-  const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
-  return `0x${digits.toLowerCase()}`;
+  return `0x${bareLoginNonce(text)}`;
 }
 
 /**
- * GET /v1/auth/nonce: the one answer that may skip the envelope. Accepts top-level `nonce` or
- * `data.nonce` and outputs `{nonce}` with a lowercase 0x-prefixed value.
+ * The nonce's hex digits without 0x, lowercase: the form the live venue sends and reads back in
+ * login and in WebSocket auth_v2 (venue-wire.md §3 auth_v2, §4.9).
+ */
+export function bareLoginNonce(text: string): string {
+  const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
+  return digits.toLowerCase();
+}
+
+/**
+ * GET /v1/auth/nonce: live it is `{"data":{"nonce":"<64 hex, no 0x>"}}`; the official page
+ * prints it top-level and a mock adds 0x, so all are read (venue-wire.md §2 auth/nonce).
+ * Outputs `{nonce}` with a lowercase 0x-prefixed value (signed as a uint256); bareLoginNonce
+ * gives back the form that is sent.
  */
 export const loginNonceResponseSchema = z
   .object({

@@ -103,11 +103,11 @@ export const tradeHistoryQuerySchema = z.object({
   limit: limitParamSchema.optional(),
 });
 
-/** GET /v1/orders/by-id/{order_id}: what the simulator accepts (its ids are 32 bytes). */
+/** GET /v1/orders/by-id/{order_id}: what the simulator accepts (its ids are 24 bytes, as the venue's). */
 export const orderByIdPathSchema = z.object({
   order_id: z
     .string()
-    .regex(/^(0x)?[0-9a-fA-F]{64}$/, { error: 'expected a 32-byte hex order id (64 hex digits, 0x optional)' }),
+    .regex(/^(0x)?[0-9a-fA-F]{48}$/, { error: 'expected a 24-byte hex order id (48 hex digits, 0x optional)' }),
 });
 
 /** The client checks only that an id is hex: the venue's id length is its business. */
@@ -173,13 +173,33 @@ export const orderByIdDataSchema = z.object({ order: orderHistoryRecordSchema })
 export const orderByIdResponseSchema = successEnvelope(orderByIdDataSchema);
 export type OrderByIdWire = z.input<typeof orderByIdDataSchema>;
 
-/** `data` of GET /v1/trade-history; each trade is the fills channel's record (venue-facts' best guess). */
-export const tradeHistoryDataSchema = z.object({
-  trades: z.array(fillRecordWireSchema),
-  page: safeUintLooseSchema,
-  has_next_page: z.boolean(),
-  wallet_address: addressSchema.optional(),
-});
+/**
+ * `data` of GET /v1/trade-history; each trade is the fills channel's record. The envelope also
+ * carries `market_id` ("0" unfiltered, venue-wire.md §4.13); `fills` is read as a legacy name of
+ * `trades` (two live clients accept it), and the output always says `trades`.
+ */
+export const tradeHistoryDataSchema = z
+  .object({
+    trades: z.array(fillRecordWireSchema).optional(),
+    fills: z.array(fillRecordWireSchema).optional(),
+    page: safeUintLooseSchema,
+    has_next_page: z.boolean(),
+    market_id: idLooseSchema.optional(),
+    wallet_address: addressSchema.optional(),
+  })
+  .transform(({ fills, trades, ...rest }, ctx) => {
+    const list = trades ?? fills;
+    if (list === undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: undefined,
+        path: ['trades'],
+        message: 'expected an array at trades (or the legacy fills)',
+      });
+      return z.NEVER;
+    }
+    return { ...rest, trades: list };
+  });
 export const tradeHistoryResponseSchema = successEnvelope(tradeHistoryDataSchema);
 export type TradeHistoryWire = z.input<typeof tradeHistoryDataSchema>;
 export type TradeHistory = z.output<typeof tradeHistoryDataSchema>;

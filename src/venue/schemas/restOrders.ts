@@ -54,8 +54,15 @@ export const placeOrderDataSchema = z.object({
   block_number: safeUintLooseSchema.optional(),
   /** Not what the cancel hash uses; kept only for logs. */
   sc_order_id: idLooseSchema.optional(),
-  filled_quantity: decimalStringSchema.optional(),
-  filled_percent: z.union([decimalStringSchema, z.number().transform(String).pipe(decimalStringSchema)]).optional(),
+  /** "" when nothing filled (venue-wire.md §4.20): read as absent. */
+  filled_quantity: z.union([decimalStringSchema, z.literal('').transform(() => undefined)]).optional(),
+  filled_percent: z
+    .union([
+      decimalStringSchema,
+      z.literal('').transform(() => undefined),
+      z.number().transform(String).pipe(decimalStringSchema),
+    ])
+    .optional(),
   message: z.string().optional(),
 });
 export const placeOrderResponseSchema = successEnvelope(placeOrderDataSchema);
@@ -80,7 +87,10 @@ export const cancelAllRequestSchema = z.object({
 });
 export type CancelAllRequestWire = z.input<typeof cancelAllRequestSchema>;
 
-/** One open order (venue-facts record). The first 8 bytes of order_id carry the wide id. */
+/**
+ * One open order (venue-wire.md §2 orders/open): market_id a number on the wire (a string is
+ * taken too), ids as strings. The first 8 bytes of order_id carry the wide id.
+ */
 export const openOrderSchema = z.object({
   order_id: hexIdSchema,
   resting_order_id: uintStringSchema(256),
@@ -94,13 +104,20 @@ export const openOrderSchema = z.object({
   time_in_force: timeInForceSchema,
   post_only: z.boolean(),
   reduce_only: z.boolean(),
-  client_order_id: uintStringSchema(64).optional(),
+  /** A uint64 string; "" (none) becomes undefined. */
+  client_order_id: z.union([uintStringSchema(64), z.literal('').transform(() => undefined)]).optional(),
 });
 export type OpenOrder = z.output<typeof openOrderSchema>;
 
+/**
+ * `data` of GET /v1/orders/open. The venue sends `total_orders` and the top-level `market_id`
+ * ("0" when unfiltered) as strings; numbers are taken too, and both are optional.
+ */
 export const openOrdersDataSchema = z.object({
   orders: z.array(openOrderSchema),
-  total_orders: z.number().int().min(0).optional(),
+  total_orders: safeUintLooseSchema.optional(),
+  market_id: idLooseSchema.optional(),
+  account: z.string().optional(),
 });
 export const openOrdersResponseSchema = successEnvelope(openOrdersDataSchema);
 export type OpenOrders = z.output<typeof openOrdersDataSchema>;

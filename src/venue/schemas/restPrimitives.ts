@@ -64,6 +64,71 @@ export function uintNumberSchema(bits: number) {
     .max(Number(uintMax(bits)), { error: (issue) => outOfRange(issue.input, `uint${bits}`, 0n, uintMax(bits)) });
 }
 
+/**
+ * An unsigned integer of `bits` bits sent as a JSON number or a base-10 string, output as a
+ * number (bits <= 48). The real venue decodes like protojson, which takes either JSON type for
+ * every integer (venue-wire.md §4.4: numbers were accepted live where the docs send strings).
+ */
+export function uintNumberLooseSchema(bits: number) {
+  return z
+    .union([z.number(), z.string()], {
+      error: `expected an unsigned integer (uint${bits}) as a JSON number or a base-10 string`,
+    })
+    .transform((value, ctx) => {
+      if (typeof value === 'number') return value;
+      if (UNSIGNED_INTEGER_TEXT.test(value)) return Number(value);
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `expected a base-10 unsigned integer string (uint${bits})`,
+      });
+      return z.NEVER;
+    })
+    .pipe(uintNumberSchema(bits));
+}
+
+/**
+ * An unsigned integer of `bits` bits sent as a base-10 string or a JSON number, output as bigint.
+ * A JSON number past 2^53 has already lost digits when it was parsed, so it is refused: such a
+ * value must come as a string.
+ */
+export function uintStringLooseSchema(bits: number) {
+  return z
+    .union([z.string(), z.number()], {
+      error: `expected an unsigned integer (uint${bits}) as a base-10 string or a JSON number`,
+    })
+    .transform((value, ctx) => {
+      if (typeof value === 'string') return value;
+      if (Number.isSafeInteger(value)) return String(value);
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: Number.isInteger(value)
+          ? `not exact as a JSON number (past 2^53): got ${value}; send uint${bits} as a string`
+          : `expected an integer (uint${bits}), got ${value}`,
+      });
+      return z.NEVER;
+    })
+    .pipe(uintStringSchema(bits));
+}
+
+/** A signed integer string or a safe JSON integer, range-checked to `bits`, output as bigint. */
+export function intStringLooseSchema(bits: number) {
+  return z
+    .union([z.string(), z.number()], { error: `expected a signed integer (int${bits}) as a string or a JSON number` })
+    .transform((value, ctx) => {
+      if (typeof value === 'string') return value;
+      if (Number.isSafeInteger(value)) return String(value);
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `not an exact integer: got ${value}; send int${bits} as a string`,
+      });
+      return z.NEVER;
+    })
+    .pipe(intStringSchema(bits));
+}
+
 /** The value, the width and the allowed range: a refusal the sender can act on without the spec. */
 function outOfRange(input: unknown, width: string, min: bigint, max: bigint): string {
   return `out of range for ${width}: got ${String(input)}, allowed ${min} to ${max}`;
@@ -101,6 +166,15 @@ export const marketIdStringSchema = idStringSchema.refine((value) => BigInt(valu
 });
 
 export const marketIdNumberSchema = uintNumberSchema(16);
+
+/** A market id in a request body: a JSON number or a string (venue-wire.md §4.4), output as a number. */
+export const marketIdLooseNumberSchema = uintNumberLooseSchema(16);
+
+/** A market id in a request body: a JSON number or a string, output as the canonical string. */
+export const marketIdLooseStringSchema = z
+  .union([z.number(), z.string()], { error: 'expected a market id as a JSON number or a string' })
+  .transform((value) => (typeof value === 'number' ? String(value) : value))
+  .pipe(marketIdStringSchema);
 
 /** 0x-prefixed hex of exactly 65 bytes (r, s, v): account, signer and login signatures. */
 export const hexSignatureSchema = z

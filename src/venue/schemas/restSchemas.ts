@@ -10,3 +10,5 @@ export * from './restActionReceipt.js';
 export * from './restAccount.js';
 export * from './restQueries.js';
 export * from './restHistory.js';
+export * from './restMarketData.js';
+export * from './restPortfolio.js';

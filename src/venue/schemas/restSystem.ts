@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from './restEnvelope.js';
-import { addressSchema, uintNumberSchema, uintStringSchema } from './restPrimitives.js';
+import { addressSchema, uintNumberLooseSchema, uintStringLooseSchema, uintStringSchema } from './restPrimitives.js';
 
 /** A chain id sent as a decimal string or a number; signing needs it as a uint256 bigint. */
 export const chainIdSchema = z.union([
@@ -32,8 +32,9 @@ export type SystemConfig = z.output<typeof systemConfigDataSchema>;
  * stays the venue's string; the allocator needs only the anchor and the current index.
  */
 export const nonceStateDataSchema = z.object({
-  nonce_anchor: uintStringSchema(48),
-  current_bitmap_index: uintNumberSchema(8),
+  /** A string on the wire (64-bit), a number read too (venue-wire.md §2 nonce-state). */
+  nonce_anchor: uintStringLooseSchema(48),
+  current_bitmap_index: uintNumberLooseSchema(8),
   bitmap: z.string(),
 });
 export const nonceStateResponseSchema = successEnvelope(nonceStateDataSchema);

@@ -18,9 +18,9 @@ describe('order identity', () => {
     expect(() => wideOrderId(0n, 0)).toThrow(/order sequence/);
   });
 
-  it('order_id is 32 bytes whose first 8 carry the wide id', () => {
+  it('order_id is 24 bytes (the venue length) whose first 8 carry the wide id', () => {
     const id = orderIdHex(24691n);
-    expect(id).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(id).toMatch(/^0x[0-9a-f]{48}$/);
     expect(id.slice(0, 18)).toBe('0x0000000000006073');
     expect(wideFromOrderId(id)).toBe(24691n);
     expect(wideFromOrderId(id.slice(2))).toBe(24691n);

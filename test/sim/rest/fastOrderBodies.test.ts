@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { fastCancelOrderBody, fastPlaceOrderBody } from '../../../src/sim/rest/fastOrderBodies.js';
 import { parseInput } from '../../../src/sim/rest/parseInput.js';
-import { cancelOrderRequestSchema, placeOrderRequestSchema } from '../../../src/venue/schemas/restOrders.js';
+import { cancelOrderAcceptSchema, placeOrderAcceptSchema } from '../../../src/venue/schemas/restAcceptedBodies.js';
 import { hostileValue, JsonEntries, jsonText, junkEntries, RawJson } from '../hostileValues.js';
 
 /**
@@ -58,22 +58,41 @@ const signature: FieldGen = {
   ),
 };
 
+/** Integers as the venue takes them: digit strings, and JSON numbers while they are exact. */
 const uintText = (bits: number): FieldGen => ({
-  valid: fc.bigInt({ min: 0n, max: (1n << BigInt(bits)) - 1n }).map(String),
+  valid: fc.oneof(
+    fc.bigInt({ min: 0n, max: (1n << BigInt(bits)) - 1n }).map(String),
+    fc.integer({ min: 0, max: Math.min(2 ** bits - 1, Number.MAX_SAFE_INTEGER) }),
+  ),
   near: fc.constantFrom(String(1n << BigInt(bits)), '-1', ' 1', '1.0', '', '１', '0x1', '1e3'),
 });
 
 const uintNumber = (bits: number): FieldGen => ({
-  valid: fc.oneof(fc.integer({ min: 0, max: 2 ** bits - 1 }), fc.constantFrom(0, 2 ** bits - 1, -0)),
+  valid: fc.oneof(
+    fc.integer({ min: 0, max: 2 ** bits - 1 }),
+    fc.constantFrom(0, 2 ** bits - 1, -0),
+    fc.integer({ min: 0, max: 2 ** bits - 1 }).map(String),
+  ),
   near: fc.oneof(
-    fc.constantFrom(-1, 2 ** bits, 2 ** bits - 0.5, 0.5, Number.MAX_SAFE_INTEGER + 2, 1e300, '1', true),
+    fc.constantFrom(
+      -1,
+      2 ** bits,
+      2 ** bits - 0.5,
+      0.5,
+      Number.MAX_SAFE_INTEGER + 2,
+      1e300,
+      String(2 ** bits),
+      '-1',
+      '1.0',
+      true,
+    ),
     fc.constantFrom(new RawJson('1e400'), new RawJson('-1e400'), new RawJson('1.5e1')),
   ),
 });
 
 const enumOf = (...values: number[]): FieldGen => ({
   valid: fc.constantFrom(...values, -0),
-  near: fc.constantFrom(values.length, -1, 0.5, '0', null),
+  near: fc.constantFrom(values.length, -1, 0.5, '0', '00', String(values.length), null),
 });
 const bool: FieldGen = { valid: fc.boolean(), near: fc.constantFrom(0, 1, 'true', null) };
 
@@ -215,15 +234,15 @@ function holdsAgainst<S extends z.ZodType>(
 }
 
 describe('fast place/cancel body checks against the zod schemas', () => {
-  it('place: accepts only what placeOrderRequestSchema accepts, with its exact output; refusals are the schema’s', () => {
-    const tally = holdsAgainst(fastPlaceOrderBody, placeOrderRequestSchema, placeBody);
+  it('place: accepts only what placeOrderAcceptSchema accepts, with its exact output; refusals are the schema’s', () => {
+    const tally = holdsAgainst(fastPlaceOrderBody, placeOrderAcceptSchema, placeBody);
     // Both sides of the property were exercised.
     expect(tally.accepted).toBeGreaterThan(50);
     expect(tally.refused).toBeGreaterThan(300);
   });
 
-  it('cancel: accepts only what cancelOrderRequestSchema accepts, with its exact output; refusals are the schema’s', () => {
-    const tally = holdsAgainst(fastCancelOrderBody, cancelOrderRequestSchema, cancelBody);
+  it('cancel: accepts only what cancelOrderAcceptSchema accepts, with its exact output; refusals are the schema’s', () => {
+    const tally = holdsAgainst(fastCancelOrderBody, cancelOrderAcceptSchema, cancelBody);
     expect(tally.accepted).toBeGreaterThan(100);
     expect(tally.refused).toBeGreaterThan(300);
   });
@@ -256,6 +275,14 @@ describe('fast place/cancel body checks against the zod schemas', () => {
       client_order_id: 7n,
     });
     expect(fastCancelOrderBody({ market_id: 1, order_id: '0xab', permit })?.permit?.account).toBe(CHECKSUMMED);
+    // Integers as strings or numbers, as a live client sends them (venue-wire.md §4.4).
+    const numeric = {
+      ...place,
+      market_id: '1',
+      size_steps: '15',
+      permit: { ...permit, nonce_anchor: 42, deadline: '1800000000' },
+    };
+    expect(fastPlaceOrderBody(numeric)).toStrictEqual(fastPlaceOrderBody(place));
     // Anything doubtful is the schema's to judge.
     expect(fastPlaceOrderBody({ ...place, builder_id: undefined })).toBeUndefined();
     expect(

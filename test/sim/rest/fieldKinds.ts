@@ -33,7 +33,6 @@ export interface FieldSpec {
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
 
 const notAString = fc.oneof(hostileNumber, hostileContainer);
-const notANumber = fc.oneof(hostileString, hostileContainer);
 const notABoolean = fc.oneof(
   hostileString,
   hostileNumber,
@@ -45,32 +44,28 @@ function stringKind(mightBeValid: (text: string) => boolean): FieldKind {
   return { invalid: fc.oneof(badText, notAString), invalidText: badText };
 }
 
-function numberKind(mightBeValid: (value: number) => boolean): FieldKind {
+/**
+ * An integer the venue takes as a JSON number or a string (venue-wire.md §4.4): certainly invalid
+ * only when it is neither an in-range integer number nor a text of digits in range.
+ */
+function looseIntegerKind(inRange: (value: bigint) => boolean, signed = false): FieldKind {
+  const text = signed ? /^-?\d+$/ : /^\d+$/;
+  const badText = hostileString.filter((t) => !(text.test(t) && inRange(BigInt(t))));
   const badNumber = hostileNumber.filter((value) => {
     const number = value instanceof RawJson ? Number(value.text) : value;
-    return typeof number === 'number' && !mightBeValid(number);
+    return typeof number === 'number' && !(Number.isInteger(number) && inRange(BigInt(number)));
   });
-  return { invalid: fc.oneof(notANumber, badNumber), invalidText: hostileString };
+  return { invalid: fc.oneof(badText, badNumber, hostileContainer), invalidText: badText };
 }
 
-const digits = (text: string): boolean => /^\d+$/.test(text);
-const inUint =
-  (bits: number, min = 0) =>
-  (value: number) =>
-    Number.isInteger(value) && value >= min && value <= 2 ** bits - 1;
-
 export const kinds = {
+  looseUint: (bits: number, min = 0) => looseIntegerKind((value) => value >= BigInt(min) && value < 1n << BigInt(bits)),
+  looseInt: (bits: number) =>
+    looseIntegerKind((value) => value >= -(1n << BigInt(bits - 1)) && value < 1n << BigInt(bits - 1), true),
+  looseEnum: (...values: number[]) => looseIntegerKind((value) => values.includes(Number(value))),
   address: stringKind((text) => /^0x[0-9a-fA-F]{40}$/.test(text)),
-  uintString: (bits: number) => stringKind((text) => digits(text) && BigInt(text) < 1n << BigInt(bits)),
-  intString: (bits: number) =>
-    stringKind(
-      (text) =>
-        /^-?\d+$/.test(text) && BigInt(text) < 1n << BigInt(bits - 1) && BigInt(text) >= -(1n << BigInt(bits - 1)),
-    ),
   nonNegativeDecimal: stringKind((text) => isDecimalString(text) && !text.startsWith('-')),
-  marketIdString: stringKind((text) => /^(0|[1-9]\d*)$/.test(text) && BigInt(text) <= 65_535n),
   idString: stringKind((text) => /^(0|[1-9]\d*)$/.test(text)),
-  leverageString: stringKind((text) => digits(text) && BigInt(text) >= 1n && BigInt(text) <= 255n),
   loginNonce: stringKind((text) => /^(0x|0X)?[0-9a-fA-F]{1,64}$/.test(text)),
   hexSignature: stringKind((text) => /^0x[0-9a-fA-F]{130}$/.test(text)),
   base64Signature: stringKind((text) => [64, 65].includes(base64ByteLength(text) ?? -1)),
@@ -81,8 +76,6 @@ export const kinds = {
   nonEmptyString: { invalid: fc.oneof(fc.constant(''), notAString), invalidText: fc.constant('') } as FieldKind,
   /** Free text: only a non-string is wrong. */
   anyString: { invalid: notAString, invalidText: fc.constant('') } as FieldKind,
-  uintNumber: (bits: number, min = 0) => numberKind(inUint(bits, min)),
-  enumNumber: (...values: number[]) => numberKind((value) => values.includes(value)),
   boolean: { invalid: notABoolean, invalidText: hostileString } as FieldKind,
   object: (fields: FieldSpecs): FieldKind => ({
     invalid: fc.oneof(

@@ -21,9 +21,9 @@ const BASE64_SIGNATURE = `${'A'.repeat(86)}==`;
 const permitFields: FieldSpecs = {
   account: { kind: kinds.address, valid: FUNDED },
   signer: { kind: kinds.address, valid: OTHER },
-  nonce_anchor: { kind: kinds.uintString(48), valid: '0' },
-  nonce_bitmap_index: { kind: kinds.uintNumber(8), valid: 0 },
-  deadline: { kind: kinds.uintNumber(32), valid: 4_000_000_000 },
+  nonce_anchor: { kind: kinds.looseUint(48), valid: '0' },
+  nonce_bitmap_index: { kind: kinds.looseUint(8), valid: 0 },
+  deadline: { kind: kinds.looseUint(32), valid: 4_000_000_000 },
   signature: { kind: kinds.base64Signature, valid: BASE64_SIGNATURE },
 };
 const permit = {
@@ -32,79 +32,82 @@ const permit = {
   optional: true,
 };
 
-/** Every POST endpoint with a valid body, field by field (spec "Endpoints", venue-facts). */
+/**
+ * Every POST endpoint with a valid body, field by field (spec "Endpoints", venue-facts); every
+ * integer may come as a JSON number or a string, as the venue takes it (venue-wire.md §4.4).
+ */
 const POST_BODIES: Readonly<Record<string, FieldSpecs>> = {
   '/v1/account/deposit': {
     account: { kind: kinds.address, valid: FUNDED },
     amount: { kind: kinds.nonNegativeDecimal, valid: '1' },
   },
   '/v1/account/leverage': {
-    market_id: { kind: kinds.marketIdString, valid: '1' },
-    leverage: { kind: kinds.leverageString, valid: '5' },
+    market_id: { kind: kinds.looseUint(16), valid: '1' },
+    leverage: { kind: kinds.looseUint(8, 1), valid: '5' },
     permit_params: permit,
   },
   '/v1/account/margin-mode': {
-    market_id: { kind: kinds.marketIdString, valid: '1' },
-    margin_mode: { kind: kinds.enumNumber(0, 1), valid: 1 },
+    market_id: { kind: kinds.looseUint(16), valid: '1' },
+    margin_mode: { kind: kinds.looseEnum(0, 1), valid: 1 },
     permit_params: permit,
   },
   '/v1/account/isolated-margin': {
-    market_id: { kind: kinds.marketIdString, valid: '1' },
-    amount: { kind: kinds.intString(128), valid: '-5' },
+    market_id: { kind: kinds.looseUint(16), valid: '1' },
+    amount: { kind: kinds.looseInt(128), valid: '-5' },
     permit_params: permit,
   },
   '/v1/orders/place': {
-    market_id: { kind: kinds.uintNumber(16), valid: 1 },
-    size_steps: { kind: kinds.uintNumber(32), valid: 100 },
-    price_ticks: { kind: kinds.uintNumber(24), valid: 650_000 },
-    side: { kind: kinds.enumNumber(0, 1), valid: 0 },
+    market_id: { kind: kinds.looseUint(16), valid: 1 },
+    size_steps: { kind: kinds.looseUint(32), valid: 100 },
+    price_ticks: { kind: kinds.looseUint(24), valid: 650_000 },
+    side: { kind: kinds.looseEnum(0, 1), valid: 0 },
     post_only: { kind: kinds.boolean, valid: false },
     reduce_only: { kind: kinds.boolean, valid: false },
-    stp_mode: { kind: kinds.enumNumber(0, 1, 2), valid: 0 },
-    order_type: { kind: kinds.enumNumber(0, 1), valid: 1 },
-    time_in_force: { kind: kinds.enumNumber(0, 1, 2, 3), valid: 0 },
+    stp_mode: { kind: kinds.looseEnum(0, 1, 2), valid: 0 },
+    order_type: { kind: kinds.looseEnum(0, 1), valid: 1 },
+    time_in_force: { kind: kinds.looseEnum(0, 1, 2, 3), valid: 0 },
     permit,
-    builder_id: { kind: kinds.uintNumber(16), valid: 1, optional: true },
-    client_order_id: { kind: kinds.uintString(64), valid: '7', optional: true },
-    ttl_units: { kind: kinds.uintNumber(16), valid: 3, optional: true },
+    builder_id: { kind: kinds.looseUint(16), valid: 1, optional: true },
+    client_order_id: { kind: kinds.looseUint(64), valid: '7', optional: true },
+    ttl_units: { kind: kinds.looseUint(16), valid: 3, optional: true },
   },
   '/v1/orders/cancel': {
-    market_id: { kind: kinds.uintNumber(16), valid: 1 },
+    market_id: { kind: kinds.looseUint(16), valid: 1 },
     order_id: { kind: kinds.hexId, valid: '0xabc' },
     permit,
   },
-  '/v1/orders/cancel-all': { market_id: { kind: kinds.uintNumber(16, 1), valid: 1 }, permit },
+  '/v1/orders/cancel-all': { market_id: { kind: kinds.looseUint(16, 1), valid: 1 }, permit },
   '/v1/auth/register-signer': {
     account: { kind: kinds.address, valid: FUNDED },
     signer: { kind: kinds.address, valid: OTHER },
     message: { kind: kinds.anyString, valid: 'hello' },
-    expiration: { kind: kinds.uintString(32), valid: '4000000000' },
-    nonce_anchor: { kind: kinds.uintString(48), valid: '0' },
-    nonce_bitmap_index: { kind: kinds.uintNumber(8), valid: 0 },
+    expiration: { kind: kinds.looseUint(32), valid: '4000000000' },
+    nonce_anchor: { kind: kinds.looseUint(48), valid: '0' },
+    nonce_bitmap_index: { kind: kinds.looseUint(8), valid: 0 },
     account_signature: { kind: kinds.hexSignature, valid: HEX_SIGNATURE },
     signer_signature: { kind: kinds.hexSignature, valid: HEX_SIGNATURE },
   },
   '/v1/auth/revoke-signer': {
     account: { kind: kinds.address, valid: FUNDED },
     signer: { kind: kinds.address, valid: OTHER },
-    nonce_anchor: { kind: kinds.uintString(48), valid: '0' },
-    nonce_bitmap_index: { kind: kinds.uintNumber(8), valid: 0 },
+    nonce_anchor: { kind: kinds.looseUint(48), valid: '0' },
+    nonce_bitmap_index: { kind: kinds.looseUint(8), valid: 0 },
     account_signature: { kind: kinds.hexSignature, valid: HEX_SIGNATURE },
   },
   '/v1/auth/login': {
     account: { kind: kinds.address, valid: FUNDED },
     nonce: { kind: kinds.loginNonce, valid: '0x01' },
-    deadline: { kind: kinds.uintNumber(32), valid: 4_000_000_000 },
+    deadline: { kind: kinds.looseUint(32), valid: 4_000_000_000 },
     signature: { kind: kinds.hexSignature, valid: HEX_SIGNATURE },
   },
   '/v1/auth/refresh': { refresh_token: { kind: kinds.nonEmptyString, valid: 'token' } },
   '/v1/auth/approve-single': {
     account: { kind: kinds.address, valid: FUNDED },
     operator: { kind: kinds.address, valid: OTHER },
-    budget: { kind: kinds.uintString(96), valid: '1000' },
-    allowance_expiry: { kind: kinds.uintNumber(32), valid: 4_000_000_000 },
-    nonce_anchor: { kind: kinds.uintString(48), valid: '0' },
-    nonce_bitmap_index: { kind: kinds.uintNumber(8), valid: 0 },
+    budget: { kind: kinds.looseUint(96), valid: '1000' },
+    allowance_expiry: { kind: kinds.looseUint(32), valid: 4_000_000_000 },
+    nonce_anchor: { kind: kinds.looseUint(48), valid: '0' },
+    nonce_bitmap_index: { kind: kinds.looseUint(8), valid: 0 },
     signature: { kind: kinds.anySignature, valid: HEX_SIGNATURE },
   },
 };
@@ -113,7 +116,7 @@ const POST_BODIES: Readonly<Record<string, FieldSpecs>> = {
 const GET_QUERIES: Readonly<Record<string, FieldSpecs>> = {
   '/v1/orders/open': {
     account: { kind: kinds.address, valid: FUNDED },
-    market_id: { kind: kinds.idString, valid: '1' },
+    market_id: { kind: kinds.idString, valid: '1', optional: true },
     start_index: { kind: kinds.idString, valid: '0', optional: true },
     limit: { kind: kinds.idString, valid: '10', optional: true },
   },
@@ -121,12 +124,23 @@ const GET_QUERIES: Readonly<Record<string, FieldSpecs>> = {
     account: { kind: kinds.address, valid: FUNDED },
     signer: { kind: kinds.address, valid: OTHER },
   },
-  '/v1/auth/nonce': { account: { kind: kinds.address, valid: FUNDED } },
+  '/v1/auth/nonce': { account: { kind: kinds.address, valid: FUNDED, optional: true } },
   '/v1/account/position': {
     account: { kind: kinds.address, valid: FUNDED },
     market_id: { kind: kinds.idString, valid: '1' },
   },
   '/v1/account/cross-margin-balance': { account: { kind: kinds.address, valid: FUNDED } },
+  '/v1/orderbook': {
+    market_id: { kind: kinds.idString, valid: '1' },
+    limit: { kind: kinds.idString, valid: '10', optional: true },
+  },
+  '/v1/positions': {
+    account: { kind: kinds.address, valid: FUNDED },
+    page: { kind: kinds.idString, valid: '1', optional: true },
+    page_size: { kind: kinds.idString, valid: '10', optional: true },
+    market_id: { kind: kinds.idString, valid: '1', optional: true },
+  },
+  '/v1/portfolio/details': { account: { kind: kinds.address, valid: FUNDED } },
 };
 
 const CONTENT_TYPES = [

@@ -77,6 +77,28 @@ describe('position and balance schemas', () => {
     expect(isFlatPosition(parsed)).toBe(true);
   });
 
+  it('reads the live int side and margin_mode (venue-wire.md §2) into the names the engine reads', () => {
+    const read = (side: unknown, marginMode: unknown = 1) =>
+      positionResponseSchema.parse({ data: { position: { ...open, side, margin_mode: marginMode } } }).data.position;
+    expect(read(0)).toMatchObject({ side: 'BUY', margin_mode: 1 });
+    expect(read(1)).toMatchObject({ side: 'SELL' });
+    expect(read('1', '0')).toMatchObject({ side: 'SELL', margin_mode: 0 });
+    expect(read('SELL')).toMatchObject({ side: 'SELL' });
+    // The live record's extra fields are read, "" as null; unknown ones are dropped.
+    const live = positionResponseSchema.parse({
+      data: { position: { ...open, side: 1, quote_amount: '-10.5', adl_price: '', shiny_new_field: 7 } },
+    }).data.position;
+    expect(live).toMatchObject({ quote_amount: '-10.5', adl_price: null });
+    expect(live).not.toHaveProperty('shiny_new_field');
+  });
+
+  it('tells a flat position by its size, whatever its side says (the venue keeps side 0)', () => {
+    const flat = { ...open, market_id: '1', size: '', side: 0 };
+    expect(isFlatPosition(positionResponseSchema.parse({ data: { position: flat } }).data.position)).toBe(true);
+    const zero = { ...open, size: '0', side: 1 };
+    expect(isFlatPosition(positionResponseSchema.parse({ data: { position: zero } }).data.position)).toBe(true);
+  });
+
   it('names a bad position field', () => {
     expect(issuePaths(positionResponseSchema.safeParse({ data: { position: { ...open, side: 'LONG' } } }))).toEqual([
       'data.position.side',

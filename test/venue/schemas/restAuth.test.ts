@@ -94,8 +94,14 @@ describe('signer setup schemas', () => {
     expect(
       sessionKeyStatusResponseSchema.parse({ data: { status: 1, status_description: 'Active' } }).data.status,
     ).toBe(1);
+    // An int on the wire; its string is read too (venue-wire.md §4.4, protojson).
     expect(
-      issuePaths(sessionKeyStatusResponseSchema.safeParse({ data: { status: '1', status_description: 'Active' } })),
+      sessionKeyStatusResponseSchema.parse({ data: { status: '1', status_description: 'Active' } }).data.status,
+    ).toBe(1);
+    expect(
+      issuePaths(
+        sessionKeyStatusResponseSchema.safeParse({ data: { status: 'Active', status_description: 'Active' } }),
+      ),
     ).toEqual(['data.status']);
   });
 });

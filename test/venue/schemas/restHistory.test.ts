@@ -10,7 +10,7 @@ import {
 import { issuePaths } from './restIssuePaths.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
-const ORDER_ID = `0x${'0'.repeat(14)}02${'ab'.repeat(24)}`;
+const ORDER_ID = `0x${'0'.repeat(14)}02${'ab'.repeat(16)}`;
 
 const record: OrderHistoryRecordWire = {
   id: ORDER_ID,
@@ -91,11 +91,12 @@ describe('order history query', () => {
 });
 
 describe('order by id path (simulator)', () => {
-  it('takes a 32-byte hex id with or without 0x and refuses anything else', () => {
+  it('takes a 24-byte hex id (the venue length) with or without 0x and refuses anything else', () => {
     expect(orderByIdPathSchema.safeParse({ order_id: ORDER_ID }).success).toBe(true);
     expect(orderByIdPathSchema.safeParse({ order_id: ORDER_ID.slice(2) }).success).toBe(true);
     expect(issuePaths(orderByIdPathSchema.safeParse({ order_id: '0x1234' }))).toEqual(['order_id']);
-    expect(issuePaths(orderByIdPathSchema.safeParse({ order_id: `0x${'zz'.repeat(32)}` }))).toEqual(['order_id']);
+    expect(issuePaths(orderByIdPathSchema.safeParse({ order_id: `0x${'zz'.repeat(24)}` }))).toEqual(['order_id']);
+    expect(issuePaths(orderByIdPathSchema.safeParse({ order_id: `0x${'ab'.repeat(32)}` }))).toEqual(['order_id']);
   });
 });
 

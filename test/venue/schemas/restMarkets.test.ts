@@ -47,8 +47,12 @@ describe('markets schema', () => {
     expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [btc, noStep] } }))).toEqual([
       'data.markets.1.config.step_size',
     ]);
-    expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [{ ...btc, market_id: 1 }] } }))).toEqual([
+    expect(issuePaths(marketsResponseSchema.safeParse({ data: { markets: [{ ...btc, market_id: 1.5 }] } }))).toEqual([
       'data.markets.0.market_id',
     ]);
+    // venue-wire.md §2: a string on the wire; a number is read too, as the canonical string.
+    expect(
+      marketsResponseSchema.parse({ data: { markets: [{ ...btc, market_id: 1 }] } }).data.markets[0]?.market_id,
+    ).toBe('1');
   });
 });

@@ -6,7 +6,11 @@ import {
   decimalStringSchema,
   hexSignatureSchema,
   intStringSchema,
+  intStringLooseSchema,
+  marketIdLooseStringSchema,
   marketIdStringSchema,
+  uintNumberLooseSchema,
+  uintStringLooseSchema,
   uintNumberSchema,
   uintStringSchema,
 } from '../../../src/venue/schemas/restPrimitives.js';
@@ -64,5 +68,28 @@ describe('REST wire primitives', () => {
     expect(base64SignatureSchema.safeParse(full).success).toBe(true);
     expect(base64SignatureSchema.safeParse(Buffer.alloc(63, 7).toString('base64')).success).toBe(false);
     expect(base64SignatureSchema.safeParse(`0x${'ab'.repeat(65)}`).success).toBe(false);
+  });
+});
+
+describe('integers as JSON numbers or strings (venue-wire.md §4.4)', () => {
+  it('reads both forms to the same value, range-checked', () => {
+    expect(uintNumberLooseSchema(16).parse(7)).toBe(7);
+    expect(uintNumberLooseSchema(16).parse('7')).toBe(7);
+    expect(uintNumberLooseSchema(16).safeParse('65536').success).toBe(false);
+    expect(uintNumberLooseSchema(16).safeParse('1.5').success).toBe(false);
+    expect(uintNumberLooseSchema(16).safeParse(true).success).toBe(false);
+    expect(uintStringLooseSchema(48).parse('42')).toBe(42n);
+    expect(uintStringLooseSchema(48).parse(42)).toBe(42n);
+    expect(uintStringLooseSchema(48).safeParse(2 ** 48).success).toBe(false);
+    expect(intStringLooseSchema(128).parse(-5)).toBe(-5n);
+    expect(marketIdLooseStringSchema.parse(2)).toBe('2');
+    expect(marketIdLooseStringSchema.safeParse(2.5).success).toBe(false);
+  });
+
+  it('refuses a JSON number past 2^53, whose digits were lost in parsing, saying to send a string', () => {
+    const result = uintStringLooseSchema(64).safeParse(2 ** 53 + 2);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toMatch(/past 2\^53.*as a string/);
+    expect(uintStringLooseSchema(64).parse(String(2n ** 53n + 1n))).toBe(2n ** 53n + 1n);
   });
 });

@@ -44,9 +44,13 @@ describe('system schemas', () => {
       data: { nonce_anchor: '1234', current_bitmap_index: 17, bitmap: '131071' },
     });
     expect(parsed.data).toEqual({ nonce_anchor: 1234n, current_bitmap_index: 17, bitmap: '131071' });
+    // A string on the wire; a number is read too (venue-wire.md §4.4), a fraction is not.
+    expect(
+      nonceStateResponseSchema.parse({ data: { nonce_anchor: 1234, current_bitmap_index: '17', bitmap: '0' } }).data,
+    ).toMatchObject({ nonce_anchor: 1234n, current_bitmap_index: 17 });
     expect(
       issuePaths(
-        nonceStateResponseSchema.safeParse({ data: { nonce_anchor: 1234, current_bitmap_index: 17, bitmap: '0' } }),
+        nonceStateResponseSchema.safeParse({ data: { nonce_anchor: 12.5, current_bitmap_index: 17, bitmap: '0' } }),
       ),
     ).toEqual(['data.nonce_anchor']);
   });
