@@ -1,3 +1,4 @@
+import { bareLoginNonce } from '../schemas/restAuth.js';
 import type { Clock } from '../../core/clock.js';
 import { withRetry } from '../../core/withRetry.js';
 import type { AuthV2Frame } from '../schemas/wsFramesClient.js';
@@ -77,7 +78,8 @@ export async function authenticateWs(deps: {
           account: auth.account,
           signer: auth.signer,
           message: signed.message,
-          nonce,
+          // As the venue sent it: 64 hex without 0x (venue-wire.md §3, auth_v2, live).
+          nonce: bareLoginNonce(nonce),
           ...(signed.expiration === undefined ? {} : { expiration: signed.expiration }),
           signature: signed.signature,
         },

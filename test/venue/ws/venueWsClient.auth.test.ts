@@ -66,7 +66,8 @@ describe('VenueWsClient private channels', () => {
       account: auth.account,
       signer: auth.signer,
       message: 'WebSocket Authentication',
-      nonce: `0x${'1'.padStart(64, '0')}`,
+      // Sent bare, as the venue hands it out (venue-wire.md §3, auth_v2).
+      nonce: '1'.padStart(64, '0'),
       signature: expect.stringMatching(/^0x[0-9a-f]+$/),
     });
     const subscribe = await venue.frameWith('subscribe', 'fills');
