@@ -17,6 +17,7 @@ export function botRestClient(restUrl: string, config: Config, logger: Logger, s
       baseUrl: restUrl,
       timeoutMs: config.venue.request_timeout_ms,
       onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))),
+      onDecodeFailure: service.wireDrift.sink,
     }),
   );
 }

@@ -4,6 +4,7 @@ import { VenueTransportError } from '../venueTransportError.js';
 import { HttpTimeout, nodeHttpSend, type HttpAnswer } from './nodeHttpClient.js';
 import { parseRetryAfter } from './retryAfter.js';
 import type { RequestLimiter } from './slidingWindowLimiter.js';
+import { failureFromZod, type WireDecodeFailureSink } from '../wireDecodeFailure.js';
 import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
 
 /** What one exchange needs, resolved by the transport (URL built, headers chosen). */
@@ -23,6 +24,8 @@ export interface ExchangeDeps {
   readonly fetch: typeof fetch | undefined;
   readonly limiter: RequestLimiter | false;
   readonly now: () => number;
+  /** Where a 2xx body that fails its schema is reported (the runtime's wire-drift monitor). */
+  readonly onDecodeFailure?: WireDecodeFailureSink | undefined;
 }
 
 /**
@@ -50,7 +53,12 @@ export async function exchangeOnce<S extends z.ZodType>(
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
-  return parseAnswer(request, status, text);
+  return parseAnswer(request, status, text, deps.onDecodeFailure);
+}
+
+/** `GET /v1/orders/by-id/0xab…` -> `GET /v1/orders/by-id/{id}`: one source per endpoint, not per order. */
+function endpointShape(endpoint: string): string {
+  return endpoint.replace(/\/(?:0x[0-9a-fA-F]+|\d+)(?=\/|$)/g, '/{id}');
 }
 
 async function takeToken(request: ExchangeRequest<z.ZodType>, limiter: RequestLimiter): Promise<void> {
@@ -123,7 +131,12 @@ async function fetchText(request: ExchangeRequest<z.ZodType>, doFetch: typeof fe
   }
 }
 
-function parseAnswer<S extends z.ZodType>(request: ExchangeRequest<S>, status: number, text: string): z.output<S> {
+function parseAnswer<S extends z.ZodType>(
+  request: ExchangeRequest<S>,
+  status: number,
+  text: string,
+  onDecodeFailure: WireDecodeFailureSink | undefined,
+): z.output<S> {
   const executed = request.method === 'POST';
   let json: unknown;
   try {
@@ -139,6 +152,7 @@ function parseAnswer<S extends z.ZodType>(request: ExchangeRequest<S>, status: n
   }
   const parsed = request.responseSchema.safeParse(json);
   if (!parsed.success) {
+    onDecodeFailure?.(failureFromZod(`rest:${endpointShape(request.endpoint)}`, parsed.error, json), json);
     throw new VenueSchemaError({
       endpoint: request.endpoint,
       direction: 'response',

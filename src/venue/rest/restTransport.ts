@@ -1,3 +1,4 @@
+import type { WireDecodeFailureSink } from '../wireDecodeFailure.js';
 import type { z } from 'zod';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
@@ -46,6 +47,8 @@ export interface RestClientOptions {
   readonly clock?: Clock;
   /** Called before each wait between read attempts, so the runtime can log it. */
   readonly onRetry?: (event: RestRetryEvent) => void;
+  /** Where a 2xx body that fails its schema is reported (the runtime's wire-drift monitor); it is still an error. */
+  readonly onDecodeFailure?: WireDecodeFailureSink;
 }
 
 export interface RestCallOptions {
@@ -154,6 +157,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
     fetch: options.fetch,
     limiter: options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit,
     now: () => clock.now(),
+    onDecodeFailure: options.onDecodeFailure,
   };
   const backoff = exponentialBackoff({ ...DEFAULT_READ_BACKOFF, ...options.readBackoff, jitter: 1 });
   const base = options.baseUrl.replace(/\/+$/, '');
