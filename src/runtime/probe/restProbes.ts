@@ -13,6 +13,12 @@ import {
   systemConfigResponseSchema,
   tradeHistoryResponseSchema,
 } from '../../venue/schemas/restSchemas.js';
+import {
+  fundingRateHistoryResponseSchema,
+  marketTradeHistoryResponseSchema,
+  orderbookResponseSchema,
+} from '../../venue/schemas/restMarketData.js';
+import { portfolioDetailsResponseSchema, positionsResponseSchema } from '../../venue/schemas/restPortfolio.js';
 
 /** What the probe knows when it reads: the markets to look at and, with keys, who. */
 export interface ProbeTarget {
@@ -79,6 +85,24 @@ export const REST_PROBES: readonly RestProbe[] = [
     reads: (t) => once(t.account === undefined ? '/v1/auth/nonce' : `/v1/auth/nonce?account=${t.account}`),
   },
   {
+    needs: 'nothing',
+    endpoint: 'GET /v1/orderbook',
+    schema: orderbookResponseSchema,
+    reads: perMarket((m) => `/v1/orderbook?market_id=${m}&limit=50`),
+  },
+  {
+    needs: 'nothing',
+    endpoint: 'GET /v1/markets/id/{id}/trade-history',
+    schema: marketTradeHistoryResponseSchema,
+    reads: perMarket((m) => `/v1/markets/id/${m}/trade-history?limit=50`),
+  },
+  {
+    needs: 'nothing',
+    endpoint: 'GET /v1/markets/id/{id}/funding-rate-history',
+    schema: fundingRateHistoryResponseSchema,
+    reads: perMarket((m) => `/v1/markets/id/${m}/funding-rate-history`),
+  },
+  {
     needs: 'account',
     endpoint: 'GET /v1/nonce-state/{account}',
     schema: nonceStateResponseSchema,
@@ -100,7 +124,11 @@ export const REST_PROBES: readonly RestProbe[] = [
     needs: 'account',
     endpoint: 'GET /v1/orders/open',
     schema: openOrdersResponseSchema,
-    reads: (t) => perMarket((m) => `/v1/orders/open?account=${t.account}&market_id=${m}`)(t),
+    // market_id is optional (venue-wire.md §2): every market at once, then each market.
+    reads: (t) => [
+      { path: `/v1/orders/open?account=${t.account}`, label: 'all markets' },
+      ...perMarket((m) => `/v1/orders/open?account=${t.account}&market_id=${m}`)(t),
+    ],
   },
   {
     needs: 'account',
@@ -113,6 +141,18 @@ export const REST_PROBES: readonly RestProbe[] = [
     endpoint: 'GET /v1/trade-history',
     schema: tradeHistoryResponseSchema,
     reads: (t) => once(`/v1/trade-history?account=${t.account}&page=1&limit=50`),
+  },
+  {
+    needs: 'account',
+    endpoint: 'GET /v1/positions',
+    schema: positionsResponseSchema,
+    reads: (t) => once(`/v1/positions?account=${t.account}&page=1&page_size=50`),
+  },
+  {
+    needs: 'account',
+    endpoint: 'GET /v1/portfolio/details',
+    schema: portfolioDetailsResponseSchema,
+    reads: (t) => once(`/v1/portfolio/details?account=${t.account}`),
   },
   {
     needs: 'signer',

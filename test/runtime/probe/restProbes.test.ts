@@ -15,10 +15,18 @@ describe('the REST probe table', () => {
       'GET /v1/auth/eip712-domain',
       'GET /v1/markets',
       'GET /v1/auth/nonce',
+      'GET /v1/orderbook?market_id=1',
+      'GET /v1/orderbook?market_id=2',
+      'GET /v1/markets/id/{id}/trade-history?market_id=1',
+      'GET /v1/markets/id/{id}/trade-history?market_id=2',
+      'GET /v1/markets/id/{id}/funding-rate-history?market_id=1',
+      'GET /v1/markets/id/{id}/funding-rate-history?market_id=2',
     ]);
     // venue-wire.md §2: the login nonce needs no account.
     expect(reads.find((r) => r.name === 'GET /v1/auth/nonce')?.path).toBe('/v1/auth/nonce');
-    expect(skipped.map((s) => s.name)).toContain('GET /v1/account/position');
+    expect(skipped.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['GET /v1/account/position', 'GET /v1/positions', 'GET /v1/portfolio/details']),
+    );
     expect(skipped.find((s) => s.name === 'GET /v1/orders')?.reason).toMatch(/account key/);
   });
 
