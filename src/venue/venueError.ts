@@ -1,3 +1,4 @@
+import { GRPC_STATUS_BY_NUMBER } from './grpcStatus.js';
 import { screamingSnake } from '../core/errorCodes.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import { redactText } from '../core/redactor.js';
@@ -34,26 +35,8 @@ export interface ParsedVenueErrorText {
   errorName?: string;
 }
 
-const GRPC_STATUS_NAMES = new Set([
-  'OK',
-  'Canceled',
-  'Cancelled',
-  'Unknown',
-  'InvalidArgument',
-  'DeadlineExceeded',
-  'NotFound',
-  'AlreadyExists',
-  'PermissionDenied',
-  'ResourceExhausted',
-  'FailedPrecondition',
-  'Aborted',
-  'OutOfRange',
-  'Unimplemented',
-  'Internal',
-  'Unavailable',
-  'DataLoss',
-  'Unauthenticated',
-]);
+// 'Cancelled' too: the British spelling some gateways print.
+const GRPC_STATUS_NAMES = new Set<string>([...GRPC_STATUS_BY_NUMBER, 'Cancelled']);
 
 function splitArgs(list: string | undefined): string[] {
   if (list === undefined) return [];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GRPC_STATUS_BY_NUMBER } from '../grpcStatus.js';
 
 /**
  * Every successful REST answer wraps its payload as `{data, request_id?}`; errors come as
@@ -7,27 +8,6 @@ import { z } from 'zod';
 export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ data, request_id: z.string().optional() });
 }
-
-/** gRPC status codes by number, for a venue that sends `error.code` as a number. */
-const GRPC_CODE_NAMES = [
-  'OK',
-  'Canceled',
-  'Unknown',
-  'InvalidArgument',
-  'DeadlineExceeded',
-  'NotFound',
-  'AlreadyExists',
-  'PermissionDenied',
-  'ResourceExhausted',
-  'FailedPrecondition',
-  'Aborted',
-  'OutOfRange',
-  'Unimplemented',
-  'Internal',
-  'Unavailable',
-  'DataLoss',
-  'Unauthenticated',
-] as const;
 
 /**
  * `error.code` is a gRPC status name or its number (venue-wire.md §1, disputed: both are read);
@@ -38,7 +18,7 @@ const errorCodeSchema = z.union([
   z
     .number()
     .int()
-    .transform((code) => GRPC_CODE_NAMES[code] ?? String(code)),
+    .transform((code) => GRPC_STATUS_BY_NUMBER[code] ?? String(code)),
 ]);
 
 export const errorEnvelopeSchema = z.object({

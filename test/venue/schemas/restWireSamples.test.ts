@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { fastPlaceOrderBody } from '../../../src/sim/rest/fastOrderBodies.js';
@@ -33,40 +31,13 @@ import { marketsResponseSchema } from '../../../src/venue/schemas/restMarkets.js
 import { placeOrderRequestSchema } from '../../../src/venue/schemas/restOrders.js';
 import { nonceStateResponseSchema } from '../../../src/venue/schemas/restSystem.js';
 import { VenueError, type VenueErrorKind } from '../../../src/venue/venueError.js';
+import { wireSample, withoutPlaceholders } from '../wireSamples/wireSample.js';
 
 /**
- * Every REST file of the shared wire samples (venue-wire.md, wire-samples/README.md) through the
- * client's decoders, the canonical shapes the simulator is held to, and (for requests) the
- * client's request schemas and the simulator's body parsers. The samples sit beside the
- * checkout: ../shared/spec/wire-samples from the repository root.
+ * Every REST file of the wire samples (venue-wire.md, wire-samples/README.md) through the client's
+ * decoders, the canonical shapes the simulator is held to, and (for requests) the client's request
+ * schemas and the simulator's body parsers.
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const SAMPLES = join(ROOT, '..', 'shared', 'spec', 'wire-samples');
-
-function sample(name: string): unknown {
-  return JSON.parse(readFileSync(join(SAMPLES, name), 'utf8'));
-}
-
-const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const HEX_SIGNATURE = `0x${'ab'.repeat(64)}1b`;
-const BASE64_SIGNATURE = Buffer.alloc(64, 7).toString('base64');
-const NONCE = 'a1b2c3'.padEnd(64, '0');
-
-/**
- * The official page's placeholders ("0x...", "base64...", "a1b2c3...") replaced by valid values
- * of the same JSON type: what the field holds on the real wire.
- */
-function filled(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((item) => filled(item));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, k)]));
-  }
-  if (value === '0x...') return key.endsWith('signature') ? HEX_SIGNATURE : ADDRESS;
-  if (value === 'base64...') return BASE64_SIGNATURE;
-  if (value === 'a1b2c3...') return NONCE;
-  return value;
-}
-
 function parses(schema: z.ZodType, value: unknown): void {
   const result = schema.safeParse(value);
   expect(result.error?.issues ?? []).toEqual([]);
@@ -74,7 +45,7 @@ function parses(schema: z.ZodType, value: unknown): void {
 
 describe('captured REST samples', () => {
   it('GET /v1/markets (rest-markets.fb.json): decoded, and exactly the canonical shape', () => {
-    const body = sample('rest-markets.fb.json') as { data: unknown };
+    const body = wireSample('rest-markets.fb.json') as { data: unknown };
     const markets = marketsResponseSchema.parse(body).data.markets;
     expect(markets[0]).toMatchObject({ market_id: '1', mark_price: '84533.372074747582246946' });
     expect(markets[0]?.config.step_size).toBe('0.000001');
@@ -83,7 +54,7 @@ describe('captured REST samples', () => {
   });
 
   it('GET /v1/orderbook (rest-orderbook.fb.json): decimal levels, string totals', () => {
-    const body = sample('rest-orderbook.fb.json') as { data: unknown };
+    const body = wireSample('rest-orderbook.fb.json') as { data: unknown };
     const book = orderbookResponseSchema.parse(body).data;
     expect(book).toMatchObject({ market_id: '1', total_bids: 55, total_asks: 13 });
     expect(book.bids[0]).toEqual({ price: '84567.8', quantity: '0.118587', order_count: 1 });
@@ -93,7 +64,9 @@ describe('captured REST samples', () => {
 
 describe('the official page’s REST examples (official-doc/)', () => {
   it('lists only files this test or the WebSocket tests cover', () => {
-    const files = readdirSync(join(SAMPLES, 'official-doc')).filter((name) => !name.startsWith('doc-ws-'));
+    const files = readdirSync(new URL('../../vectors/wire-samples/official-doc', import.meta.url)).filter(
+      (name) => !name.startsWith('doc-ws-'),
+    );
     expect(files.sort()).toEqual(
       [
         'doc-auth-nonce-response.json',
@@ -110,20 +83,21 @@ describe('the official page’s REST examples (official-doc/)', () => {
   });
 
   it('answers: domain, nonce state, session-key status, login nonce', () => {
-    const domain = sample('official-doc/doc-eip712-domain.json') as { data: unknown };
+    const domain = wireSample('official-doc/doc-eip712-domain.json') as { data: unknown };
     expect(eip712DomainResponseSchema.parse(domain).data).toMatchObject({ name: 'RISEx', chain_id: 4153n });
     parses(canonicalEip712DomainSchema, domain.data);
-    const nonceState = sample('official-doc/doc-nonce-state.json') as { data: unknown };
+    const nonceState = wireSample('official-doc/doc-nonce-state.json') as { data: unknown };
     expect(nonceStateResponseSchema.parse(nonceState).data).toMatchObject({
       nonce_anchor: 0n,
       current_bitmap_index: 0,
     });
     parses(canonicalNonceStateSchema, nonceState.data);
-    const status = sample('official-doc/doc-session-key-status.json') as { data: unknown };
+    const status = wireSample('official-doc/doc-session-key-status.json') as { data: unknown };
     expect(sessionKeyStatusResponseSchema.parse(status).data.status).toBe(1);
     parses(canonicalSessionKeyStatusSchema, status.data);
     // Printed top-level on the page; live it is data-wrapped (venue-wire.md §2): both read.
-    const printed = filled(sample('official-doc/doc-auth-nonce-response.json'));
+    const printed = withoutPlaceholders(wireSample('official-doc/doc-auth-nonce-response.json'));
+    const NONCE = 'a1b2c3'.padEnd(64, '0');
     expect(loginNonceResponseSchema.parse(printed).nonce).toBe(`0x${NONCE}`);
     expect(loginNonceResponseSchema.parse({ data: printed }).nonce).toBe(`0x${NONCE}`);
     expect(bareLoginNonce(loginNonceResponseSchema.parse({ data: printed }).nonce)).toBe(NONCE);
@@ -138,11 +112,11 @@ describe('the official page’s REST examples (official-doc/)', () => {
       ['doc-revoke-signer-request.json', revokeSignerRequestSchema, revokeSignerAcceptSchema],
     ];
     for (const [file, client, simulator] of pairs) {
-      const body = filled(sample(`official-doc/${file}`));
+      const body = withoutPlaceholders(wireSample(`official-doc/${file}`));
       parses(client, body);
       expect(parseInput(simulator, body, 'body')).toEqual(client.parse(body));
     }
-    const place = filled(sample('official-doc/doc-place-order-request.json'));
+    const place = withoutPlaceholders(wireSample('official-doc/doc-place-order-request.json'));
     expect(fastPlaceOrderBody(place)).toEqual(placeOrderAcceptSchema.parse(place));
   });
 });
@@ -157,7 +131,7 @@ describe('live error texts (live-error-texts.json) through the client’s classi
     'invalid channel: ticker': 'InvalidArgument',
     'authentication required for <name> channel': 'Unauthenticated',
   };
-  const texts = (sample('live-error-texts.json') as { texts: { text: string }[] }).texts.map((t) => t.text);
+  const texts = (wireSample('live-error-texts.json') as { texts: { text: string }[] }).texts.map((t) => t.text);
 
   it('names a kind for every text in the file', () => {
     expect(texts.sort()).toEqual(Object.keys(expected).sort());

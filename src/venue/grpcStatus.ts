@@ -1,0 +1,20 @@
+/** gRPC status names by their number: a venue may send `error.code` either way (venue-wire.md §1). */
+export const GRPC_STATUS_BY_NUMBER = [
+  'OK',
+  'Canceled',
+  'Unknown',
+  'InvalidArgument',
+  'DeadlineExceeded',
+  'NotFound',
+  'AlreadyExists',
+  'PermissionDenied',
+  'ResourceExhausted',
+  'FailedPrecondition',
+  'Aborted',
+  'OutOfRange',
+  'Unimplemented',
+  'Internal',
+  'Unavailable',
+  'DataLoss',
+  'Unauthenticated',
+] as const;
