@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WireDeparture } from '../../src/sim/index.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { ProbeRow } from '../../src/runtime/probe/probeRow.js';
 import { writeSimConfig } from '../runtime/cli/cliTestSupport.js';
@@ -48,8 +49,8 @@ describe('perpbot probe (spawned)', () => {
   beforeAll(async () => {
     sim = await startSim({ port: 0, seed: 3, blockMs: 50, registrationLagMs: 0 });
     // The simulator's switch for one channel in the shape the real venue does not send (wt-ws).
-    const departure = { wireDepartures: ['orderbook-wei'] as const };
-    departed = await startSim({ port: 0, seed: 3, blockMs: 50, registrationLagMs: 0, ...departure });
+    const wireDepartures: readonly WireDeparture[] = ['orderbook-wei'];
+    departed = await startSim({ port: 0, seed: 3, blockMs: 50, registrationLagMs: 0, wireDepartures });
   }, 30_000);
 
   afterAll(async () => {

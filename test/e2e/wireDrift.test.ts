@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WireDeparture } from '../../src/sim/index.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
 import {
@@ -39,8 +40,8 @@ describe('a venue whose order book departs from the wire the bot reads', () => {
   let bot: ServiceBot | undefined;
 
   beforeEach(async () => {
-    const departure = { wireDepartures: ['orderbook-wei'] as const };
-    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0, ...departure });
+    const wireDepartures: readonly WireDeparture[] = ['orderbook-wei'];
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0, wireDepartures });
     dir = mkdtempSync(join(tmpdir(), 'perpbot-drift-'));
     prepareServiceRoot(dir);
   });

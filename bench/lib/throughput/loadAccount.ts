@@ -1,3 +1,4 @@
+import { cancelOrderRequestSchema, type CancelOrderRequestWire } from '../../../src/venue/schemas/restOrders.js';
 import type { Address } from '../../../src/core/address.js';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
 import type { NoncePair } from '../../../src/engine/nonces/noncePair.js';
@@ -57,6 +58,14 @@ export async function prepareLoadAccount(
     });
   const probeSequence = wide >> 1n;
   const [cancel] = await signSlice([cancelPlan], signer, probeSequence);
-  await who.rest.cancelOrder(JSON.parse(cancel!.body) as never);
+  // The body was signed as text for the load run; checked back against its schema, not cast.
+  const body: unknown = JSON.parse(cancel!.body);
+  if (!isCancelBody(body))
+    throw new PerpbotError('the bench signed a cancel body its schema refuses', { code: 'BENCH_ORDER_ID' });
+  await who.rest.cancelOrder(body);
   return { signer, nonce: probe.next, firstSequence: probeSequence + 1n };
+}
+
+function isCancelBody(body: unknown): body is CancelOrderRequestWire {
+  return cancelOrderRequestSchema.safeParse(body).success;
 }
