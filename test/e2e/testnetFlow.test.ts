@@ -117,12 +117,16 @@ describe('testnet flow against a separate simulator process', () => {
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('"balance"');
 
-    const cancelAll = await cli(['cancel-all', '--config', 'config/testnet.yaml'], env);
-    expect(cancelAll.code, cancelAll.stderr).toBe(0);
+    // Beside the running bot cancel-all is refused (its nonces are the bot's), naming the bot's pid.
+    const besideBot = await cli(['cancel-all', '--config', 'config/testnet.yaml'], env);
+    expect(besideBot.code).toBe(1);
+    expect(besideBot.stderr).toMatch(/the journal \S+ is in use by perpbot pid \d+ \(start/);
 
     bot.kill('SIGINT');
     expect(await exited(bot)).toBe(0);
     expect((await rest.openOrders({ account: account!, market_id: '1' })).orders).toHaveLength(0);
+    const cancelAll = await cli(['cancel-all', '--config', 'config/testnet.yaml'], env);
+    expect(cancelAll.code, cancelAll.stderr).toBe(0);
   }, 120_000);
 });
 

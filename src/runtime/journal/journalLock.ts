@@ -100,6 +100,7 @@ function lockedError(journalPath: string, holder: JournalLockHolder | undefined,
         ? 'stop the other bot or command that uses this journal first'
         : `stop it first: kill ${holder.pid} (SIGTERM stops a bot gracefully, per shutdown.open_orders)`,
       'or give this one its own journal.path: one journal per bot and account',
+      "to cancel a running bot's orders, trip its kill switch (POST /api/kill-switch) or stop it: it cancels on the way out",
     ],
     cause,
   });

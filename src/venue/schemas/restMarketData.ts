@@ -14,7 +14,8 @@ export const ORDERBOOK_MAX_LIMIT = 250;
 const limitText = (max: number) =>
   z
     .string()
-    .regex(/^\d{1,4}$/, { error: `expected an integer 1 to ${max}` })
+    // Canonical digits only (no leading zeros), as every other numeric query the simulator reads.
+    .regex(/^[1-9]\d{0,3}$/, { error: `expected an integer 1 to ${max}` })
     .refine((text) => Number(text) >= 1 && Number(text) <= max, { error: `expected an integer 1 to ${max}` });
 
 export const orderbookQuerySchema = z.object({
