@@ -327,6 +327,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     strategies,
     subscriptions: venue.subscriptions,
     markets: run.markets,
+    venue: { rest: run.rest, account: run.options.keys.account.address },
   };
   try {
     await runUntilStopped(run, bot, {

@@ -78,5 +78,7 @@ describe('one bot per journal (perpbot start spawned)', () => {
     expect(JSON.parse(readFileSync(controlFile, 'utf8'))).toMatchObject({ pid: third.child.pid });
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
+    // shutdown.open_orders: keep — the exit says exactly what it left resting.
+    expect(third.output()).toContain('left on the venue at exit: 2 open order(s), 0 position(s)');
   }, 120_000);
 });

@@ -62,6 +62,7 @@ describe('a journal removed under a running bot (perpbot start spawned)', () => 
     expect(hooks).toContain('requestSent');
     expect(hooks).toContain('outcome');
     expect(bot.output()).toContain('the journal could not be written to the end');
+    expect(bot.output()).toContain('left on the venue at exit: nothing (no open orders, no positions)');
     expect(existsSync(journal)).toBe(false);
   }, 120_000);
 });

@@ -2,10 +2,12 @@ import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../engine/engine.js';
 import { cancelAll } from '../../engine/intents/intentBuilders.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { Logger } from '../logging/createLogger.js';
 import type { BotStrategies } from './botStrategies.js';
+import { reportLeftOnVenue } from './reportLeftOnVenue.js';
 
 /** What a running bot is made of, as its shutdown takes it apart. */
 export interface RunningBot {
@@ -15,6 +17,8 @@ export interface RunningBot {
   /** Everything that follows the venue and the engine besides them (logs, extras). */
   readonly subscriptions: Subscription;
   readonly markets: readonly number[];
+  /** For the exit's report of what the venue still holds. */
+  readonly venue: { readonly rest: RestClient; readonly account: string };
 }
 
 /**
@@ -34,6 +38,7 @@ export async function shutdownBot(
   // A placement still in flight would land after a cancel-all: let every intent settle first.
   await Promise.race([engine.drain(), o.clock.sleep(timeoutMs)]);
   if (openOrders === 'cancel') await cancelEverything(engine, bot.markets, timeoutMs, o.clock, o.logger);
+  await reportLeftOnVenue(bot.venue.rest, bot.venue.account, bot.markets, o.logger);
   await engine.stop();
   bot.subscriptions.unsubscribe();
   await bot.ws.close();
