@@ -56,11 +56,6 @@ export async function exchangeOnce<S extends z.ZodType>(
   return parseAnswer(request, status, text, deps.onDecodeFailure);
 }
 
-/** `GET /v1/orders/by-id/0xab…` -> `GET /v1/orders/by-id/{id}`: one source per endpoint, not per order. */
-function endpointShape(endpoint: string): string {
-  return endpoint.replace(/\/(?:0x[0-9a-fA-F]+|\d+)(?=\/|$)/g, '/{id}');
-}
-
 async function takeToken(request: ExchangeRequest<z.ZodType>, limiter: RequestLimiter): Promise<void> {
   try {
     await limiter.take(request.signal);
@@ -152,7 +147,7 @@ function parseAnswer<S extends z.ZodType>(
   }
   const parsed = request.responseSchema.safeParse(json);
   if (!parsed.success) {
-    onDecodeFailure?.(failureFromZod(`rest:${endpointShape(request.endpoint)}`, parsed.error, json), json);
+    onDecodeFailure?.(failureFromZod(`rest:${request.endpoint}`, parsed.error, json), json);
     throw new VenueSchemaError({
       endpoint: request.endpoint,
       direction: 'response',

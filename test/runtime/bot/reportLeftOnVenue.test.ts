@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reportLeftOnVenue } from '../../../src/runtime/bot/reportLeftOnVenue.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
+import { positionRecord as position } from '../../venue/state/venueRecords.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
@@ -20,21 +21,6 @@ const RESTING: OpenOrder = {
   post_only: true,
   reduce_only: false,
 };
-
-function position(size: string | null, side: Position['side']): Position {
-  return {
-    market_id: size === null ? '0' : '1',
-    size,
-    side,
-    margin_mode: size === null ? null : 0,
-    isolated_usdc_balance: null,
-    avg_entry_price: null,
-    mark_price: null,
-    leverage: null,
-    unrealized_pnl: null,
-    liquidation_price: null,
-  };
-}
 
 type Reads = Pick<RestClient, 'openOrders' | 'position' | 'crossMarginBalance'>;
 

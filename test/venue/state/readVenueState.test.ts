@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPerpbotError } from '../../../src/core/perpbotError.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
+import { positionRecord as position } from './venueRecords.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
 import { readVenueState, readVenueStateWithNonces } from '../../../src/venue/state/readVenueState.js';
 
@@ -21,21 +22,6 @@ function open(marketId: number, n: number): OpenOrder {
     time_in_force: 0,
     post_only: false,
     reduce_only: false,
-  };
-}
-
-function position(size: string | null, side: Position['side']): Position {
-  return {
-    market_id: size === null ? '0' : '1',
-    size,
-    side,
-    margin_mode: size === null ? null : 0,
-    isolated_usdc_balance: null,
-    avg_entry_price: null,
-    mark_price: null,
-    leverage: null,
-    unrealized_pnl: null,
-    liquidation_price: null,
   };
 }
 
