@@ -24,6 +24,7 @@ import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { holdJournal } from './journal/holdJournal.js';
 import { ResilientEngineJournal } from './journal/resilientEngineJournal.js';
+import { journalWriteFault } from './journal/journalWriteFault.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from './journal/openJournalForBot.js';
 import { routeConsoleToLogger } from './logging/consoleBridge.js';
 import type { Logger } from './logging/createLogger.js';
@@ -173,7 +174,15 @@ function journalOptions(run: BotRun): JournalForBotOptions {
     unknownOrders: config.reconcile.unknown_orders,
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
+    ...optionalWriteFault(options.env ?? {}),
   };
+}
+
+function optionalWriteFault(
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<JournalForBotOptions, 'writeFault'> {
+  const writeFault = journalWriteFault(env);
+  return writeFault === undefined ? {} : { writeFault };
 }
 
 /** Starts the engine on the journal, follows the venue, runs the strategies; rejects with what stopped it unasked. */
@@ -184,6 +193,7 @@ async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void
     log: run.engineLog,
     clock: run.clock,
   });
+  journaled.guardWrites(journal);
   const watch = new AbortController();
   try {
     await runOnJournal(run, journaled, journal, watch.signal);

@@ -7,6 +7,7 @@ import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { Logger } from '../logging/createLogger.js';
 import type { BotStrategies } from './botStrategies.js';
+import { closePositionsAtExit } from './closePositionsAtExit.js';
 import { reportLeftOnVenue } from './reportLeftOnVenue.js';
 
 /** What a running bot is made of, as its shutdown takes it apart. */
@@ -23,7 +24,8 @@ export interface RunningBot {
 
 /**
  * Shuts down in order: /ready says stopping, the strategies stop, their budgets refuse what still
- * waits, the engine drains, open orders are cancelled or kept per `shutdown.open_orders`, the
+ * waits, the engine drains, open orders are cancelled or kept per `shutdown.open_orders`,
+ * positions closed or kept per `shutdown.positions`, what the venue still holds is said, the
  * engine stops, the connection closes.
  */
 export async function shutdownBot(
@@ -31,13 +33,14 @@ export async function shutdownBot(
   o: { readonly config: Config; readonly clock: Clock; readonly logger: Logger; readonly stopping: () => void },
 ): Promise<void> {
   const { engine, strategies } = bot;
-  const { timeout_ms: timeoutMs, open_orders: openOrders } = o.config.shutdown;
+  const { timeout_ms: timeoutMs, open_orders: openOrders, positions } = o.config.shutdown;
   o.stopping();
   await strategies.host.stop();
   strategies.execution.close();
   // A placement still in flight would land after a cancel-all: let every intent settle first.
   await Promise.race([engine.drain(), o.clock.sleep(timeoutMs)]);
   if (openOrders === 'cancel') await cancelEverything(engine, bot.markets, timeoutMs, o.clock, o.logger);
+  if (positions === 'close') await closePositionsAtExit(engine, bot.markets, { timeoutMs, ...o });
   await reportLeftOnVenue(bot.venue.rest, bot.venue.account, bot.markets, o.logger);
   await engine.stop();
   bot.subscriptions.unsubscribe();

@@ -161,6 +161,8 @@ const loggingSchema = z.strictObject({
 
 const shutdownSchema = z.strictObject({
   open_orders: z.enum(['cancel', 'keep']).default('cancel'),
+  // Positions in the bot's markets at exit: keep them (default), or close each with a reduce-only market order.
+  positions: z.enum(['close', 'keep']).default('keep'),
   timeout_ms: millis(600_000).default(10_000),
   // When every strategy has declared itself done: stop the bot (exit 0), or keep it running idle.
   when_all_done: z.enum(['stop', 'idle']).default('idle'),

@@ -13,6 +13,8 @@ import { ReconnectReconciliation } from './reconnectReconciliation.js';
 import type { ReconciliationReport } from './reconciliationReport.js';
 import { recordTrackerEvents } from './recordTrackerEvents.js';
 import { restoreTracker } from './restoreTracker.js';
+import { guardedJournalWrites } from './guardedJournalWrites.js';
+import type { ResilientEngineJournal } from './resilientEngineJournal.js';
 
 /** The journal of a bot whose start-up reconciliation completed: see `JournalForBot`. */
 export class BotJournal implements JournalForBot {
@@ -21,6 +23,8 @@ export class BotJournal implements JournalForBot {
   declare readonly restoredNonceHighWater?: NoncePair;
   private readonly subscriptions = new Subscription();
   private readonly reconnects: ReconnectReconciliation;
+  /** The journal the runtime's writers use: guarded once `guardWrites` is called. */
+  private writes: Journal;
 
   constructor(
     private readonly o: JournalForBotOptions,
@@ -31,15 +35,20 @@ export class BotJournal implements JournalForBot {
     const highWater = journal.nonceHighWater(o.account);
     if (highWater !== undefined) this.restoredNonceHighWater = highWater;
     this.reconnects = new ReconnectReconciliation(o, journal);
+    this.writes = journal;
+  }
+
+  guardWrites(resilient: ResilientEngineJournal): void {
+    this.writes = guardedJournalWrites(this.journal, resilient);
   }
 
   beforeStart(engine: Engine): void {
-    engine.tracker.useFillLedger(journalFillLedger(this.journal, this.o.account, this.o.clock));
+    engine.tracker.useFillLedger(journalFillLedger(this.writes, this.o.account, this.o.clock));
     const restored = restoreTracker(engine.tracker, this.journal, this.o.account);
     if (restored > 0) this.o.log.info({ restored }, 'resting orders of the previous run restored from the journal');
     this.subscriptions.add(
       recordTrackerEvents(
-        this.journal,
+        this.writes,
         this.o.account,
         {
           orders$: engine.orders$,
@@ -55,7 +64,7 @@ export class BotJournal implements JournalForBot {
   async afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void> {
     this.subscriptions.add(
       recordTrackerEvents(
-        this.journal,
+        this.writes,
         this.o.account,
         {
           orders$: new Subject(),
@@ -72,7 +81,7 @@ export class BotJournal implements JournalForBot {
   }
 
   storage(strategy: string): StrategyStorage {
-    return journalStrategyStorage(this.journal, this.o.account, strategy, this.o.clock);
+    return journalStrategyStorage(this.writes, this.o.account, strategy, this.o.clock);
   }
 
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport> {
@@ -81,9 +90,12 @@ export class BotJournal implements JournalForBot {
 
   close(): void {
     this.subscriptions.unsubscribe();
-    if (this.journal.db.open) {
+    if (!this.journal.db.open) return;
+    try {
       this.journal.endRun(this.o.runId, this.o.clock.now());
-      this.journal.close();
+    } catch (err) {
+      this.o.log.warn({ err }, 'the end of the run could not be journaled (the next start reconciles it)');
     }
+    this.journal.close();
   }
 }

@@ -71,6 +71,8 @@ export class Journal {
   constructor(
     readonly db: Database,
     readonly path: string,
+    /** A drill (`journalWriteFault`): while it answers a reason, every write fails with SQLITE_FULL. */
+    private readonly writeFault?: () => string | undefined,
   ) {}
 
   close(): void {
@@ -552,6 +554,9 @@ export class Journal {
   }
 
   private run(sql: string, ...params: unknown[]): { changes: number } {
+    const fault = this.writeFault?.();
+    if (fault !== undefined)
+      throw Object.assign(new Error(`database or disk is full (drill: ${fault})`), { code: 'SQLITE_FULL' });
     return this.statement(sql).run(...params);
   }
 

@@ -9,6 +9,8 @@ import { migrate } from './journalMigrations.js';
 export interface OpenJournalOptions {
   /** Open an existing journal read-only (the CLI's `history`); never creates or migrates. */
   readonly readonly?: boolean;
+  /** While it answers a reason, every write fails as on a full disk (`journalWriteFault`). */
+  readonly writeFault?: () => string | undefined;
 }
 
 /**
@@ -49,5 +51,5 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
     db.close();
     throw journalOpenError(path, error, readonly);
   }
-  return new Journal(db, path);
+  return new Journal(db, path, options.writeFault);
 }

@@ -9,6 +9,7 @@ import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import { BotJournal } from './botJournal.js';
 import type { Journal } from './journal.js';
+import type { ResilientEngineJournal } from './resilientEngineJournal.js';
 import { openJournal } from './openJournal.js';
 import { reconcileAtStart } from './reconcileAtStart.js';
 import type { UnknownOrderPolicy } from './reconcileWithVenue.js';
@@ -27,6 +28,8 @@ export interface JournalForBotOptions {
   readonly adopter: (marketId: number) => string | undefined;
   /** Longest the start waits for permits of a previous run that could still land. */
   readonly maxInFlightWaitMs: number;
+  /** A drill: while it answers a reason, every journal write fails as on a full disk (see `journalWriteFault`). */
+  readonly writeFault?: () => string | undefined;
   /**
    * Pause after a reconnect before reconciling (default 100 ms), so fills already on the wire
    * arrive on the channel first; one missed anyway comes from the trade history, counted once.
@@ -59,6 +62,11 @@ export interface JournalForBot {
    * engine's admission gate; while it has failed, the engine is degraded.
    */
   afterStart(engine: Engine, feeds: ConnectionFeeds): Promise<void>;
+  /**
+   * From now on the runtime's writes (orders, fills, positions, strategy state) go through the
+   * resilient journal: a journal that cannot be written stops opening instead of throwing.
+   */
+  guardWrites(resilient: ResilientEngineJournal): void;
   storage(strategy: string): StrategyStorage;
   /** Runs the reconnect reconciliation once, now, as each of its attempts after a reconnect does. */
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport>;
@@ -73,7 +81,7 @@ export interface JournalForBot {
  * know.
  */
 export async function openJournalForBot(o: JournalForBotOptions): Promise<JournalForBot> {
-  const journal = openJournal(o.path);
+  const journal = openJournal(o.path, o.writeFault === undefined ? {} : { writeFault: o.writeFault });
   const startReport = await reconcileAtStart(o, journal);
   return new BotJournal(o, journal, startReport);
 }

@@ -1,13 +1,15 @@
-import { appendFileSync, statSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
-
-type Hook = keyof EngineJournal;
+import { journalFileProblem, readJournalFileState, type JournalFileState } from './journalFileWatch.js';
 
 interface KeptRecord {
-  readonly hook: Hook;
+  /** The engine hook or journal method the record is for (the fallback file names it). */
+  readonly hook: string;
   readonly args: readonly unknown[];
+  /** Writes it to the journal. */
+  readonly write: () => void;
 }
 
 /** What the bot does when the journal stops or resumes taking writes (the engine's trading conditions). */
@@ -24,7 +26,8 @@ export interface ResilientEngineJournalOptions {
   /** Where kept records are appended while the journal is down (default `<journal>.fallback.jsonl`). */
   readonly fallbackPath?: string;
   readonly append?: (path: string, text: string) => void;
-  readonly inode?: (path: string) => number | undefined;
+  /** How the file is read each second (default: stat and its first 16 bytes). */
+  readonly fileState?: (path: string) => JournalFileState | undefined;
 }
 
 /**
@@ -38,15 +41,16 @@ export interface ResilientEngineJournalOptions {
 export class ResilientEngineJournal implements EngineJournal {
   private readonly kept: KeptRecord[] = [];
   private downReason: string | undefined;
-  /** The file was removed or replaced: writes would land in a file nobody reads again. */
+  /** The file was removed, replaced or cut: writes would be lost or damage it further. */
   private vanished = false;
   private target: JournalHealthTarget | undefined;
-  private readonly inode: number | undefined;
+  private readonly opened: JournalFileState | undefined;
+  private lastSeen: JournalFileState | undefined;
   private readonly fallbackPath: string;
   private fallbackFailed = false;
 
   constructor(private readonly o: ResilientEngineJournalOptions) {
-    this.inode = this.inodeOf();
+    this.opened = this.fileStateNow();
     this.fallbackPath = o.fallbackPath ?? `${o.journalPath}.fallback.jsonl`;
   }
 
@@ -71,7 +75,7 @@ export class ResilientEngineJournal implements EngineJournal {
 
   /** The records not yet in the journal, in order (for the last report when it never came back). */
   keptRecords(): readonly { readonly hook: string; readonly args: readonly unknown[] }[] {
-    return [...this.kept];
+    return this.kept.map(({ hook, args }) => ({ hook, args }));
   }
 
   intentReceived(...args: Parameters<EngineJournal['intentReceived']>): void {
@@ -94,13 +98,15 @@ export class ResilientEngineJournal implements EngineJournal {
     this.write('outcome', args);
   }
 
-  /** Notices a journal file that was removed or replaced (writes to it would be lost). Call every second. */
+  /** Notices a journal file that was removed, replaced or truncated (writes would be lost). Call every second. */
   checkFile(): void {
     if (this.vanished || this.o.journalPath === ':memory:') return;
-    const now = this.inodeOf();
-    if (now === this.inode) return;
+    const now = this.fileStateNow();
+    const problem = journalFileProblem(this.opened, this.lastSeen, now);
+    this.lastSeen = now;
+    if (problem === undefined) return;
     this.vanished = true;
-    this.goDown(now === undefined ? 'the journal file was removed' : 'the journal file was replaced');
+    this.goDown(problem);
   }
 
   /** Writes what was kept, in order; true once everything is in the journal again. */
@@ -110,7 +116,7 @@ export class ResilientEngineJournal implements EngineJournal {
     while (this.kept.length > 0) {
       const record = this.kept[0] as KeptRecord;
       try {
-        this.call(record);
+        record.write();
       } catch {
         return false;
       }
@@ -125,20 +131,31 @@ export class ResilientEngineJournal implements EngineJournal {
     return true;
   }
 
-  private write(hook: Hook, args: readonly unknown[]): void {
+  /**
+   * A write of the journal other than the engine's hooks (orders, fills, positions, strategy
+   * state): made now while the journal takes writes; otherwise (or when it fails) kept in order
+   * with the engine's records, and `whileDown` answers for it.
+   */
+  writeThrough<T>(hook: string, args: readonly unknown[], write: () => T, whileDown: () => T): T {
     if (this.downReason === undefined) {
       try {
-        this.call({ hook, args });
-        return;
+        return write();
       } catch (error) {
         this.goDown(describe(error));
       }
     }
-    this.keep({ hook, args });
+    this.keep({ hook, args, write });
+    return whileDown();
   }
 
-  private call(record: KeptRecord): void {
-    (this.o.inner[record.hook] as (...args: readonly unknown[]) => void)(...record.args);
+  private write(hook: keyof EngineJournal, args: readonly unknown[]): void {
+    const inner: Record<string, unknown> = this.o.inner as unknown as Record<string, unknown>;
+    this.writeThrough(
+      hook,
+      args,
+      () => (inner[hook] as (...a: unknown[]) => void).apply(this.o.inner, [...args]),
+      () => undefined,
+    );
   }
 
   private goDown(reason: string): void {
@@ -166,13 +183,9 @@ export class ResilientEngineJournal implements EngineJournal {
     }
   }
 
-  private inodeOf(): number | undefined {
-    if (this.o.inode !== undefined) return this.o.inode(this.o.journalPath);
-    try {
-      return statSync(this.o.journalPath).ino;
-    } catch {
-      return undefined;
-    }
+  private fileStateNow(): JournalFileState | undefined {
+    if (this.o.journalPath === ':memory:') return undefined;
+    return (this.o.fileState ?? readJournalFileState)(this.o.journalPath);
   }
 }
 

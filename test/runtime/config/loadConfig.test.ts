@@ -70,7 +70,12 @@ describe('loadConfig', () => {
     });
     expect(config.auth).toEqual({ mode: 'permit', permit_deadline_seconds: 60 });
     expect(config.sim).toEqual({ seed: 1, block_ms: 250, registration_lag_ms: 2000, port: 0 });
-    expect(config.shutdown).toEqual({ open_orders: 'cancel', timeout_ms: 10_000, when_all_done: 'idle' });
+    expect(config.shutdown).toEqual({
+      open_orders: 'cancel',
+      positions: 'keep',
+      timeout_ms: 10_000,
+      when_all_done: 'idle',
+    });
     expect(config.busy_poll).toEqual({ enabled: false, window_ms: 50 });
     expect(config.strategies[0]?.on_error).toBe('cancel');
     expect(Object.isFrozen(config)).toBe(true);
@@ -218,7 +223,7 @@ describe('loadConfig', () => {
   it('lists the allowed keys when an unknown key is not close to any of them', async () => {
     const error = await failure(stringify(withValue(base(), 'shutdown.whatever', 1)));
     expect(error.message).toBe(
-      'config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, timeout_ms, when_all_done)',
+      'config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, positions, timeout_ms, when_all_done)',
     );
   });
 

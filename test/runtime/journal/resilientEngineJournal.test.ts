@@ -24,7 +24,9 @@ function fakeJournal(): { journal: EngineJournal; written: string[]; failing: { 
   };
 }
 
-function setup(inode: () => number | undefined = () => 7) {
+type FileState = { inode: number; size: number; sqliteHeader: boolean } | undefined;
+
+function setup(fileState: () => FileState = () => ({ inode: 7, size: 4096, sqliteHeader: true })) {
   const inner = fakeJournal();
   const lines: string[] = [];
   const logs: string[] = [];
@@ -39,7 +41,7 @@ function setup(inode: () => number | undefined = () => 7) {
       error: (_o, m) => logs.push(`error ${m ?? ''}`),
     },
     append: (path, text) => lines.push(`${path} ${text}`),
-    inode,
+    fileState,
   });
   journal.attach({ journalDown: (r) => health.push(`down ${r}`), journalUp: () => health.push('up') });
   return { inner, journal, lines, logs, health };
@@ -86,11 +88,11 @@ describe('ResilientEngineJournal', () => {
   });
 
   it('notices a removed journal file and never writes into the lost file again', () => {
-    let inode: number | undefined = 7;
-    const { inner, journal, health } = setup(() => inode);
+    let state: FileState = { inode: 7, size: 4096, sqliteHeader: true };
+    const { inner, journal, health } = setup(() => state);
     journal.checkFile();
     expect(journal.isDown).toBe(false);
-    inode = undefined;
+    state = undefined;
     journal.checkFile();
     expect(health).toEqual(['down the journal file was removed']);
     journal.outcome(outcome('x'));
@@ -110,12 +112,45 @@ describe('ResilientEngineJournal', () => {
       append: () => {
         throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
       },
-      inode: () => 1,
+      fileState: () => ({ inode: 1, size: 0, sqliteHeader: true }),
     });
     inner.failing.on = true;
     journal.outcome(outcome('a'));
     journal.outcome(outcome('b'));
     expect(journal.keptCount).toBe(2);
     expect(logs.filter((m) => m.includes('fallback file cannot be written'))).toHaveLength(1);
+  });
+
+  it('notices a journal file cut shorter or stripped of its header, and stops writing into it', () => {
+    let state: FileState = { inode: 7, size: 8192, sqliteHeader: true };
+    const { inner, journal, health } = setup(() => state);
+    state = { inode: 7, size: 12288, sqliteHeader: true };
+    journal.checkFile();
+    expect(journal.isDown).toBe(false);
+    state = { inode: 7, size: 4096, sqliteHeader: true };
+    journal.checkFile();
+    expect(health).toHaveLength(1);
+    expect(health[0]).toContain('the journal file was truncated (4096 bytes, was 12288)');
+    expect(health[0]).toContain('perpbot reconcile --rebuild');
+    journal.outcome(outcome('x'));
+    expect(inner.written).toEqual([]);
+    expect(journal.retry()).toBe(false);
+  });
+
+  it('takes a file whose header was overwritten at the same size for a damaged journal', () => {
+    let state: FileState = { inode: 7, size: 8192, sqliteHeader: true };
+    const { journal, health } = setup(() => state);
+    journal.checkFile();
+    state = { inode: 7, size: 8192, sqliteHeader: false };
+    journal.checkFile();
+    expect(health[0]).toContain('SQLite header is gone');
+  });
+
+  it('notices a replaced journal file (another inode at the same path)', () => {
+    let state: FileState = { inode: 7, size: 8192, sqliteHeader: true };
+    const { journal, health } = setup(() => state);
+    state = { inode: 8, size: 8192, sqliteHeader: true };
+    journal.checkFile();
+    expect(health).toEqual(['down the journal file was replaced']);
   });
 });

@@ -1,0 +1,121 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.js';
+import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import { runCli } from '../../src/runtime/cli/runCli.js';
+import { JOURNAL_FAULT_FILE_ENV } from '../../src/runtime/journal/journalWriteFault.js';
+import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { createRestClient } from '../../src/venue/rest/restClient.js';
+import { isFlatPosition } from '../../src/venue/schemas/restAccount.js';
+import { memoryIo, testKeys } from '../runtime/cli/cliTestSupport.js';
+import { engineOnSim } from './support/engineOnSim.js';
+import { journalBotConfig, prepareProbeRoot, until } from './support/journalBot.js';
+import { fundedAccount } from './support/simAccount.js';
+import { startPerpbotIn, type RunningPerpbot } from './support/spawnPerpbot.js';
+
+/**
+ * The full-disk drill: `PERPBOT_JOURNAL_FAULT_FILE` makes every journal write fail as on a full
+ * disk while the file exists (a real full disk cannot be made on demand: SQLite reuses its WAL).
+ */
+describe('a journal that cannot be written under a running bot with an order resting and a position open', () => {
+  let sim: RunningSim;
+  let dir: string;
+  let bot: RunningPerpbot | undefined;
+  let counterparty: Engine | undefined;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-full-'));
+    prepareProbeRoot(dir);
+  });
+  afterEach(async () => {
+    await counterparty?.stop();
+    bot?.child.kill('SIGKILL');
+    await bot?.exited;
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops opening, still cancels and closes on stop, leaves nothing on the venue, and keeps every record', async () => {
+    const keys = testKeys();
+    const configPath = join(dir, 'perpbot.yaml');
+    const journal = join(dir, 'journal.sqlite');
+    const faultFile = join(dir, 'disk-full');
+    writeFileSync(
+      configPath,
+      journalBotConfig(dir)
+        .replace('shutdown: { open_orders: keep }', 'shutdown: { open_orders: cancel, positions: close }')
+        .replace('http://127.0.0.1:1', sim.restUrl)
+        .replace('ws://127.0.0.1:1/ws', sim.wsUrl),
+    );
+    expect(await runCli(['setup', '--config', configPath], memoryIo({ env: keys.env, cwd: dir }).io)).toBe(0);
+    const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });
+    const account = keys.account.address;
+    const open = async (who = account) => (await rest.openOrders({ account: who, market_id: '1' })).orders.length;
+    const flat = async () => isFlatPosition(await rest.position({ account, market_id: '1' }));
+
+    bot = startPerpbotIn(['start', '--config', configPath], dir, { ...keys.env, [JOURNAL_FAULT_FILE_ENV]: faultFile });
+    await until(async () => (await open()) === 2, 60_000);
+    // A counterparty sells into the bot's 64000 bid: the bot is long, one bid still rests.
+    const seller = await fundedAccount(sim);
+    counterparty = engineOnSim(seller);
+    await counterparty.start();
+    const sold = await counterparty.execute(
+      placeLimit({
+        intentId: 'hit-bid',
+        strategy: 'c',
+        marketId: 1,
+        side: 'sell',
+        size: '0.0005',
+        price: '64000',
+        timeInForce: 'IOC',
+      }),
+    );
+    expect(sold.type).toBe('accepted');
+    await until(async () => !(await flat()) && (await open()) === 1, 30_000);
+
+    // Someone to close against: a bid resting just below the mark, within the close's slippage bound.
+    const bid = await counterparty.execute(
+      placeLimit({
+        intentId: 'rest-bid',
+        strategy: 'c',
+        marketId: 1,
+        side: 'buy',
+        size: '0.001',
+        price: '64900',
+        postOnly: true,
+      }),
+    );
+    expect(bid.type).toBe('accepted');
+
+    writeFileSync(faultFile, 'drill');
+    await until(() => (bot?.output() ?? '').includes('journal cannot be written'), 15_000);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+
+    const output = bot.output();
+    expect(await open(), output.slice(-3000)).toBe(0);
+    expect(await flat(), output.slice(-3000)).toBe(true);
+    expect(output).toContain('database or disk is full');
+    expect(output).toContain('left on the venue at exit: nothing (no open orders, no positions)');
+    // Every action sent while the journal was down has its outcome in the fallback file.
+    const records = readFileSync(`${journal}.fallback.jsonl`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { hook: string; args: [{ intentId?: string; kind?: string }] });
+    const sent = new Set(records.filter((r) => r.hook === 'requestSent').map((r) => r.args[0].intentId));
+    const answered = new Set(records.filter((r) => r.hook === 'outcome').map((r) => r.args[0].intentId));
+    expect(sent.size).toBeGreaterThanOrEqual(2);
+    for (const id of sent) expect(answered.has(id)).toBe(true);
+    expect(records.some((r) => r.hook === 'outcome' && r.args[0].kind === 'closePosition')).toBe(true);
+    expect(records.some((r) => r.hook === 'outcome' && r.args[0].kind === 'cancelAll')).toBe(true);
+
+    // The disk has room again: the next start writes; the journal itself was never damaged.
+    rmSync(faultFile);
+    const reopened = openJournal(journal);
+    reopened.close();
+    expect(existsSync(journal)).toBe(true);
+  }, 180_000);
+});
