@@ -73,11 +73,16 @@ export function watchForAlerts(sink: AlertSink, sources: AlertSources): AlertWat
 }
 
 /** Degraded on entering it; recovered (with how long) on trading again after it. */
+/** The refusal code a degraded engine gives opening intents: the journal's when it is the cause. */
+function degradedCode(state: TradingState): string {
+  return state.reasons.some((r) => r.startsWith('journal unwritable')) ? 'JOURNAL_DOWN' : 'FEED_DOWN';
+}
+
 function tradingStateAlert(before: TradingState | undefined, state: TradingState): Alert | undefined {
   if (state.mode === 'degraded' && before?.mode !== 'degraded') {
     return {
       event: 'degraded',
-      text: `trading degraded: opening intents refused (FEED_DOWN): ${state.reasons.join('; ')}`,
+      text: `trading degraded: opening intents refused (${degradedCode(state)}): ${state.reasons.join('; ')}`,
       details: { reasons: state.reasons },
     };
   }
@@ -85,7 +90,7 @@ function tradingStateAlert(before: TradingState | undefined, state: TradingState
     const seconds = ((state.sinceMs - before.sinceMs) / 1000).toFixed(1);
     return {
       event: 'recovered',
-      text: `trading resumed after ${seconds} s degraded: feeds up and reconciled`,
+      text: `trading resumed after ${seconds} s degraded: ${degradedCode(before) === 'JOURNAL_DOWN' ? 'the journal takes writes again' : 'feeds up and reconciled'}`,
       details: { degradedMs: state.sinceMs - before.sinceMs },
     };
   }

@@ -71,6 +71,21 @@ describe('watchForAlerts', () => {
     ]);
   });
 
+  it('names the journal as the cause when it cannot be written, and its return', () => {
+    const t = setup();
+    t.trading.next({
+      mode: 'degraded',
+      reasons: ['journal unwritable (database or disk is full (SQLITE_FULL))'],
+      sinceMs: 1_000,
+      reconciling: false,
+    });
+    t.trading.next({ mode: 'trading', reasons: [], sinceMs: 2_000, reconciling: false });
+    expect(t.texts()).toEqual([
+      'degraded: trading degraded: opening intents refused (JOURNAL_DOWN): journal unwritable (database or disk is full (SQLITE_FULL))',
+      'recovered: trading resumed after 1.0 s degraded: the journal takes writes again',
+    ]);
+  });
+
   it('the WebSocket lost while it was up (not the first connect), and a feed lost for good', () => {
     const t = setup();
     t.connection.next({ status: 'reconnecting', connections: 0 });
