@@ -11,7 +11,7 @@ import { PnlBook } from './pnlBook.js';
 import { strategyClock } from './strategyClock.js';
 import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
 import type { StrategyDefinition } from './strategyDefinition.js';
-import { StrategyParamsError } from './strategyParamsError.js';
+import { parseStrategyParams } from './strategyParams.js';
 import { marketsReady } from './strategyReadiness.js';
 import {
   containStrategyErrors,
@@ -143,7 +143,7 @@ export class StrategyHost {
 
   /** Validates every strategy's params first (nothing starts on a bad config), then starts all. */
   async start(): Promise<void> {
-    const prepared = this.options.strategies.map((hosted) => ({ hosted, params: parseParams(hosted) }));
+    const prepared = this.options.strategies.map((hosted) => ({ hosted, params: parseStrategyParams(hosted) }));
     containStrategyErrors();
     this.followEngine();
     for (const { hosted, params } of prepared) {
@@ -419,10 +419,4 @@ export class StrategyHost {
       ...(this.options.storage === undefined ? {} : { storage: this.options.storage(hosted.name) }),
     });
   }
-}
-
-function parseParams(hosted: HostedStrategy): unknown {
-  const result = hosted.definition.params.safeParse(hosted.params ?? {});
-  if (!result.success) throw new StrategyParamsError(hosted.name, hosted.configPath, result.error.issues);
-  return result.data;
 }

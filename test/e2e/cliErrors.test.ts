@@ -27,7 +27,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function configText(restUrl: string, module = 'strategies/marketMaker.ts'): string {
+function configText(
+  restUrl: string,
+  module = 'strategies/marketMaker.ts',
+  params = '{ size: "0.001", spread_bps: 20, max_inventory: "0.01" }',
+): string {
   return [
     'venue:',
     '  profile: sim',
@@ -46,7 +50,7 @@ function configText(restUrl: string, module = 'strategies/marketMaker.ts'): stri
     '  - name: mm',
     `    module: ${module}`,
     '    markets: [1]',
-    '    params: { size: "0.001", spread_bps: 20, max_inventory: "0.01" }',
+    `    params: ${params}`,
     'logging: { level: silent, pretty: false }',
     '',
   ].join('\n');
@@ -64,19 +68,25 @@ beforeAll(async () => {
     bad: join(dir, 'bad.yaml'),
     venue: join(dir, 'venue.yaml'),
     strategy: join(dir, 'strategy.yaml'),
+    paramTypo: join(dir, 'param-typo.yaml'),
   };
   await writeFile(files.bad, 'venue:\n  profile: moon\nrisk: {}\nstrategies: []\n');
   await writeFile(files.venue, configText(url));
   await writeFile(files.strategy, configText(url, 'strategies/doesNotExist.ts'));
-  const [help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand] = await Promise.all([
+  await writeFile(
+    files.paramTypo,
+    configText(url, 'strategies/marketMaker.ts', '{ size: "0.001", spred_bps: 5, max_inventory: "0.01" }'),
+  );
+  const [help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand, paramTypo] = await Promise.all([
     perpbot(['--help']),
     perpbot(['status', '--config', files.bad], keysEnv),
     perpbot(['status', '--config', files.venue]),
     perpbot(['status', '--config', files.venue], keysEnv),
     perpbot(['start', '--config', files.strategy], keysEnv),
     perpbot(['frobnicate']),
+    perpbot(['start', '--config', files.paramTypo], keysEnv),
   ]);
-  Object.assign(runs, { help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand });
+  Object.assign(runs, { help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand, paramTypo });
 }, 90_000);
 
 afterAll(async () => {
@@ -123,6 +133,16 @@ describe('perpbot (spawned)', () => {
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
       expect.stringMatching(
         /^perpbot: unknown strategy module "strategies\/doesNotExist\.ts" \(strategies\[0\]\.module\)/,
+      ),
+    ]);
+  });
+
+  it("a typo in a strategy's params: one line naming the key and the nearest one, before any venue is contacted, exit 1", () => {
+    const run = runs['paramTypo'];
+    expect(run?.code).toBe(1);
+    expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
+      expect.stringMatching(
+        /^perpbot: config error at strategies\[0\]\.params\.spred_bps: unknown key "spred_bps" \(did you mean "spread_bps"\?\) \(strategy mm\)/,
       ),
     ]);
   });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { closestName } from '../config/closestName.js';
+import { closestName } from '../../core/closestName.js';
 import { CliUsageError } from './cliUsageError.js';
 import { COMMON_FLAGS, type CommandSpec, type FlagSpec, type ParsedArgs } from './commandSpec.js';
 

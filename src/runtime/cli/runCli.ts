@@ -1,4 +1,4 @@
-import { closestName } from '../config/closestName.js';
+import { closestName } from '../../core/closestName.js';
 import type { CliIo } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { CommandSpec } from './commandSpec.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { closestName } from './closestName.js';
+import { closestName } from '../../core/closestName.js';
 import { ConfigError, formatConfigPath, showConfigValue, type ConfigProblem } from './configError.js';
 import { VALUE_NOT_SHOWN } from './configFields.js';
 import { allowedKeys, describeNumber, schemaAt } from './schemaAt.js';

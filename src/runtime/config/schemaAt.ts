@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unwrapSchema as unwrap } from '../../core/zodUnwrap.js';
 
 /**
  * Reads a zod schema to word error lines the way a user thinks of a field ("an integer from 1
@@ -16,26 +17,6 @@ export function schemaAt(root: z.core.$ZodType, path: readonly PropertyKey[]): z
     else return undefined;
     if (node === undefined) return undefined;
     node = unwrap(node);
-  }
-  return node;
-}
-
-export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
-  let node = schema;
-  for (let i = 0; i < 16; i++) {
-    if (
-      node instanceof z.ZodOptional ||
-      node instanceof z.ZodDefault ||
-      node instanceof z.ZodPrefault ||
-      node instanceof z.ZodNullable
-    ) {
-      node = node.unwrap();
-    } else if (node instanceof z.ZodPipe) {
-      // preprocess = pipe(transform, schema): the schema is the out side; .transform() = pipe(schema, transform).
-      node = node.in instanceof z.ZodTransform ? node.out : node.in;
-    } else {
-      return node;
-    }
   }
   return node;
 }

@@ -1,3 +1,4 @@
+import { parseStrategyParams } from '../../strategy/strategyParams.js';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -58,7 +59,8 @@ export async function loadStrategyModule(module: string, root: string, where: st
 
 /**
  * Imports each configured strategy module (a path under strategies/, relative to `root`, or a
- * package name) and checks it exports a definition (default export or `strategy`).
+ * package name), checks it exports a definition (default export or `strategy`) and that its
+ * params pass its schema with no key the schema does not know.
  */
 export async function loadStrategies(config: Config, root: string): Promise<HostedStrategy[]> {
   const hosted: HostedStrategy[] = [];
@@ -73,5 +75,7 @@ export async function loadStrategies(config: Config, root: string): Promise<Host
       configPath: `strategies[${index}].params`,
     });
   }
+  // Before anything touches the venue: a typo in a param is a config error, not a silent default.
+  for (const strategy of hosted) parseStrategyParams(strategy);
   return hosted;
 }

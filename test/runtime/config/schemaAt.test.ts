@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { closestName } from '../../../src/runtime/config/closestName.js';
 import { allowedKeys, describeNumber, schemaAt } from '../../../src/runtime/config/schemaAt.js';
 
 describe('schemaAt', () => {
@@ -34,16 +33,5 @@ describe('schemaAt', () => {
   it('describes only numbers', () => {
     expect(describeNumber(z.string())).toBeUndefined();
     expect(describeNumber(undefined)).toBeUndefined();
-  });
-});
-
-describe('closestName', () => {
-  it.each([
-    ['max_opne_orders', 'max_open_orders'],
-    ['marketz', 'markets'],
-    ['Rest_URL', 'rest_url'],
-    ['timeout', undefined],
-  ])('%s -> %s', (name, expected) => {
-    expect(closestName(name, ['max_open_orders', 'markets', 'rest_url', 'open_orders', 'timeout_ms'])).toBe(expected);
   });
 });

@@ -1,3 +1,4 @@
+import { describeUnknownKey, unknownParamKeys } from '../../../strategy/unknownParamKeys.js';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { loadConfig } from '../../config/loadConfig.js';
@@ -46,11 +47,16 @@ export async function runCheckStrategy(args: ParsedArgs, io: CliIo): Promise<num
   }
 
   for (const { label, params } of await paramSets(args, io, file)) {
+    const unknown = unknownParamKeys(definition.params, params ?? {});
     const result = definition.params.safeParse(params);
-    if (result.success) out(`params  ok (${label}): ${JSON.stringify(result.data)}`);
+    const issues = [
+      ...unknown.map((u) => ({ path: u.path, message: describeUnknownKey(u) })),
+      ...(result.success ? [] : result.error.issues),
+    ];
+    if (issues.length === 0 && result.success) out(`params  ok (${label}): ${JSON.stringify(result.data)}`);
     else {
       ok = false;
-      for (const issue of result.error.issues)
+      for (const issue of issues)
         out(
           `params  ${label}${issue.path.length === 0 ? '' : `.${issue.path.map(String).join('.')}`}: ${issue.message}`,
         );
