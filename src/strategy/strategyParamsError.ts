@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { PerpbotError } from '../core/perpbotError.js';
 import { describeUnknownKey, type UnknownParamKey } from './unknownParamKeys.js';
 
-/** A strategy's `params` block failed its own schema, or names a key it does not know: names the config path and the value. */
+/**
+ * A strategy's `params` block failed its own schema, or names a key it does not know: names the
+ * config path and the value.
+ */
 export class StrategyParamsError extends PerpbotError {
   constructor(strategy: string, configPath: string, issues: readonly z.core.$ZodIssue[]) {
     const first = issues[0];

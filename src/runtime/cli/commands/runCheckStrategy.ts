@@ -1,3 +1,4 @@
+import type { StrategyDefinition } from '../../../strategy/strategyDefinition.js';
 import { describeUnknownKey, unknownParamKeys } from '../../../strategy/unknownParamKeys.js';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -46,24 +47,32 @@ export async function runCheckStrategy(args: ParsedArgs, io: CliIo): Promise<num
     return 1;
   }
 
-  for (const { label, params } of await paramSets(args, io, file)) {
-    const unknown = unknownParamKeys(definition.params, params ?? {});
-    const result = definition.params.safeParse(params);
-    const issues = [
-      ...unknown.map((u) => ({ path: u.path, message: describeUnknownKey(u) })),
-      ...(result.success ? [] : result.error.issues),
-    ];
-    if (issues.length === 0 && result.success) out(`params  ok (${label}): ${JSON.stringify(result.data)}`);
-    else {
-      ok = false;
-      for (const issue of issues)
-        out(
-          `params  ${label}${issue.path.length === 0 ? '' : `.${issue.path.map(String).join('.')}`}: ${issue.message}`,
-        );
-    }
-  }
+  for (const { label, params } of await paramSets(args, io, file))
+    if (!checkParams(definition.params, label, params, out)) ok = false;
   out(ok ? `${shown}: ok` : `${shown}: not ok`);
   return ok ? 0 : 1;
+}
+
+/** One params set against the schema (unknown keys first, then the schema's own issues): false on any problem. */
+function checkParams(
+  schema: StrategyDefinition['params'],
+  label: string,
+  params: unknown,
+  out: (line: string) => void,
+): boolean {
+  const unknown = unknownParamKeys(schema, params ?? {});
+  const result = schema.safeParse(params);
+  const issues = [
+    ...unknown.map((u) => ({ path: u.path, message: describeUnknownKey(u) })),
+    ...(result.success ? [] : result.error.issues),
+  ];
+  if (issues.length === 0 && result.success) {
+    out(`params  ok (${label}): ${JSON.stringify(result.data)}`);
+    return true;
+  }
+  for (const issue of issues)
+    out(`params  ${label}${issue.path.length === 0 ? '' : `.${issue.path.map(String).join('.')}`}: ${issue.message}`);
+  return false;
 }
 
 /** The params to validate: --params, each config entry naming the file, or {} (the defaults). */
