@@ -94,4 +94,12 @@ describe('perpbot check', () => {
     const missing = memoryIo({ cwd: ROOT });
     expect(await runCli(['check', 'strategies/nope.ts'], missing.io)).toBe(2);
   }, 30_000);
+
+  it('reports a param key the schema does not know, with the nearest known one, and exits 1', async () => {
+    const file = writeInRepo('typo', strategySource('typo'));
+    const m = memoryIo({ cwd: ROOT });
+    expect(await runCli(['check', file, '--params', '{"size":"0.001","intervl_ms":5000}'], m.io)).toBe(1);
+    expect(m.stdout()).toContain('params  --params.intervl_ms: unknown key "intervl_ms" (did you mean "interval_ms"?)');
+    expect(m.stdout()).toMatch(/: not ok\n$/);
+  }, 30_000);
 });
