@@ -142,7 +142,7 @@ describe('perpbot (spawned)', () => {
     expect(run?.code).toBe(1);
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
       expect.stringMatching(
-        /^perpbot: config error at strategies\[0\]\.params\.spred_bps: unknown key "spred_bps" \(did you mean "spread_bps"\?\) \(strategy mm\)/,
+        /^perpbot: config error at strategies\[0\]\.params\.spred_bps: unknown key "spred_bps" \(did you mean "spread_bps"\?\)/,
       ),
     ]);
   });

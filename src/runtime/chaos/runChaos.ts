@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { Address } from '../../core/address.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import { selectorsOf } from '../cli/cliContext.js';
-import { parseStrategyParams } from '../config/parseStrategyParams.js';
 import { createSilentLogger } from '../logging/createLogger.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
 import { auditChaosRun } from './audit/auditChaosRun.js';
@@ -37,8 +36,7 @@ interface ChaosAudit {
 export async function runChaos(o: RunChaosOptions): Promise<ChaosReport> {
   const { config, chaos, clock } = o;
   // A typo in a strategy's params costs nothing: checked here, as perpbot start does, before anything runs.
-  const hosted = await loadStrategies(config, o.cwd);
-  hosted.forEach((strategy, index) => parseStrategyParams(strategy.definition.params, strategy.params, index));
+  await loadStrategies(config, o.cwd);
   const dir = chaos.dir ?? (await mkdtemp(join(tmpdir(), 'perpbot-chaos-')));
   await mkdir(dir, { recursive: true });
   const journalPath = join(dir, 'journal.sqlite');

@@ -3,7 +3,6 @@ import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import type { RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
-import { parseStrategyParams } from '../config/parseStrategyParams.js';
 import { holdJournal } from '../journal/holdJournal.js';
 import type { Logger } from '../logging/createLogger.js';
 import { runBot, type BotKeys } from '../runBot.js';
@@ -47,8 +46,7 @@ export async function startBot(options: StartBotOptions): Promise<void> {
   const lock = holdJournal(resolve(options.cwd, config.journal.path), 'start', logger);
   let sim: RunningSim | undefined;
   try {
-    const hosted = await loadStrategies(config, options.cwd);
-    hosted.forEach((strategy, index) => parseStrategyParams(strategy.definition.params, strategy.params, index));
+    await loadStrategies(config, options.cwd);
     let keys: BotKeys;
     let restUrl: string;
     let wsUrl: string;

@@ -1,4 +1,4 @@
-import { parseStrategyParams } from '../../strategy/strategyParams.js';
+import { parseStrategyParams } from '../config/parseStrategyParams.js';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,6 +76,6 @@ export async function loadStrategies(config: Config, root: string): Promise<Host
     });
   }
   // Before anything touches the venue: a typo in a param is a config error, not a silent default.
-  for (const strategy of hosted) parseStrategyParams(strategy);
+  hosted.forEach((strategy, index) => parseStrategyParams(strategy.definition.params, strategy.params, index));
   return hosted;
 }

@@ -38,4 +38,14 @@ describe('parseStrategyParams', () => {
       'config error at strategies[0].params.order_size: required value is missing (expected a string)',
     );
   });
+
+  it('refuses a key a plain (non-strict) schema would drop, with the nearest known key', () => {
+    const plain = z.object({ spread_bps: z.number().default(10), nested: z.object({ size: z.string() }).optional() });
+    expect(() => parseStrategyParams(plain, { spred_bps: 5 }, 1)).toThrow(
+      'config error at strategies[1].params.spred_bps: unknown key "spred_bps" (did you mean "spread_bps"?)',
+    );
+    expect(() => parseStrategyParams(plain, { nested: { sise: '1' } }, 0)).toThrow(
+      'config error at strategies[0].params.nested.sise: unknown key "sise" (did you mean "size"?)',
+    );
+  });
 });
