@@ -1,4 +1,4 @@
-import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
+import { addDecimals, negateDecimal } from '../../core/decimal.js';
 import type { PnlSnapshot } from '../guards/killSwitch.js';
 import type { PositionView } from '../tracking/accountState.js';
 import type { Side } from '../intents/intents.js';
@@ -124,7 +124,3 @@ export function lossView(view: PnlView): PnlSnapshot | undefined {
   return { realized: addDecimals(view.realized, negateDecimal(view.fees)), unrealized: view.unrealized };
 }
 
-/** Signed size of a position view: long positive, short negative. */
-export function signedSizeOf(p: PositionView): string {
-  return p.side === 'buy' || compareDecimals(p.size, '0') === 0 ? p.size : negateDecimal(p.size);
-}
