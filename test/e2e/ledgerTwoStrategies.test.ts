@@ -168,7 +168,10 @@ describe('one ledger: two strategies in one market on the simulator', () => {
     for (const o of ours) {
       const venue = venueOrders.find((v) => v.id.toLowerCase() === o.orderId?.toLowerCase());
       expect(venue, o.intentId).toBeDefined();
-      expect([o.intentId, o.state], o.intentId).toEqual([o.intentId, venue?.status.replace('ORDER_STATUS_', '').toLowerCase()]);
+      expect([o.intentId, o.state], o.intentId).toEqual([
+        o.intentId,
+        venue?.status.replace('ORDER_STATUS_', '').toLowerCase(),
+      ]);
       expect(compareDecimals(o.filledSize, venue?.filled_size ?? ''), o.intentId).toBe(0);
     }
   }, 60_000);

@@ -109,7 +109,8 @@ export class PnlLedger {
     for (const marketId of this.lots.keys()) {
       const signed = this.netSize(marketId);
       const sign = compareDecimals(signed, '0');
-      if (sign !== 0) views.set(marketId, { side: sign > 0 ? 'buy' : 'sell', size: sign > 0 ? signed : negateDecimal(signed) });
+      if (sign !== 0)
+        views.set(marketId, { side: sign > 0 ? 'buy' : 'sell', size: sign > 0 ? signed : negateDecimal(signed) });
     }
     return views;
   }

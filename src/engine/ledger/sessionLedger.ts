@@ -46,7 +46,7 @@ export class SessionLedger {
 
   constructor(private readonly markOf: MarkOf) {}
 
-  /** The account's opening positions; only the first call counts (a reconnect's reconciliation is not a new session). */
+  /** The account's opening positions; only the first call counts (a reconnect is not a new session). */
   seed(positions: readonly OpeningPosition[]): void {
     if (this.seeded) return;
     this.seeded = true;
@@ -123,4 +123,3 @@ export function lossView(view: PnlView): PnlSnapshot | undefined {
   if (view.unpricedMarkets.length > 0) return undefined;
   return { realized: addDecimals(view.realized, negateDecimal(view.fees)), unrealized: view.unrealized };
 }
-

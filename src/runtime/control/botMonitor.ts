@@ -300,7 +300,7 @@ function openOrderStatus(o: TrackedOrder): OrderStatus {
   };
 }
 
-/** The ledger's figures as they are, every digit (status, metrics and `ctx.pnl` must agree); null while a mark is missing. */
+/** The ledger's figures, every digit (status, metrics and `ctx.pnl` agree); null while a mark is missing. */
 function pnlStatus(pnl: PnlView): PnlStatus | null {
   if (pnl.unpricedMarkets.length > 0) return null;
   return { realized: pnl.realized, unrealized: pnl.unrealized, fees: pnl.fees, total: pnl.net };

@@ -8,7 +8,7 @@ export interface JournalHistory {
   readonly path: string;
   readonly orders: readonly JournalOrder[];
   readonly fills: readonly JournalFill[];
-  /** Each strategy's PnL over every journaled fill of its account (the engine ledger's arithmetic; open lots unpriced). */
+  /** Each strategy's PnL over every journaled fill of its account (the engine ledger's; open lots unpriced). */
   readonly pnl: readonly JournalPnlRow[];
 }
 
