@@ -42,7 +42,12 @@ describe('the engine ledger against the simulator', () => {
     await Promise.all([engine.start(), maker.start()]);
     const ws = await attachEngineToSimWs(sim, who, engine);
     const fills: TrackedFill[] = [];
-    engine.fills$.subscribe((f) => fills.push(f));
+    // What a fills subscriber sees of the ledger: the fill it hears of is already booked.
+    const positionsSeen: unknown[] = [];
+    engine.fills$.subscribe((f) => {
+      fills.push(f);
+      positionsSeen.push(engine.ledger.strategyPositions('taker').get(1) ?? 'flat');
+    });
 
     await accepted(maker.execute(offer('ask', 'sell', '66000')));
     await accepted(
@@ -68,6 +73,7 @@ describe('the engine ledger against the simulator', () => {
       ['flatten', 'taker'],
     ]);
     expect(engine.tracker.order('flatten')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+    expect(positionsSeen).toEqual([{ side: 'buy', size: '0.002' }, 'flat']);
     expect(engine.ledger.unattributed().fills).toBe(0);
     expect(engine.ledger.strategyPositions('taker')).toEqual(new Map());
 
