@@ -52,6 +52,16 @@ describe('the bot metrics', () => {
       fee: '0',
       liquidity: 'MAKER',
     });
+    fills.next({
+      id: 'g',
+      marketId: 1,
+      orderId: '0x9',
+      side: 'sell',
+      price: '1',
+      size: '1',
+      fee: '0',
+      liquidity: 'TAKER',
+    });
     freshness.next({
       strategy: 'mm',
       stale: true,
@@ -68,6 +78,7 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_refusals_total{strategy="mm",rule="FEED_STALE"}')).toBe(1);
     expect(s.get('perpbot_unknown_outcomes_total{strategy="mm",kind="placeLimit"}')).toBe(1);
     expect(s.get('perpbot_fills_total{strategy="mm",market="1",liquidity="MAKER"}')).toBe(1);
+    expect(s.get('perpbot_fills_total{strategy="unattributed",market="1",liquidity="TAKER"}')).toBe(1);
     expect(s.get('perpbot_feed_stale_total{strategy="mm",channel="mark",market="1"}')).toBe(1);
     expect(s.has('perpbot_process_resident_memory_bytes')).toBe(true);
   });
