@@ -139,12 +139,7 @@ export class Engine {
     this.venue = new VenueInfo(options.rest);
     this.ledger = new SessionLedger((marketId) => this.venue.market(marketId)?.mark_price);
     // First subscriber of the tracker's fills: the ledger is current when anyone else hears of one.
-    this.subscriptions.add(
-      this.tracker.fills$.subscribe((fill) => {
-        this.ledger.onFill(fill);
-        this.checkLoss();
-      }),
-    );
+    this.subscriptions.add(this.tracker.fills$.subscribe((fill) => this.book(fill)));
     this.inFlight = new InFlightActions(clock);
     this.conditions = new TradingConditions(clock);
     this.tradingState$ = this.conditions.state$;
@@ -518,6 +513,19 @@ export class Engine {
         ),
       ),
     );
+  }
+
+  /**
+   * Books a counted fill and judges the account's loss again. A fill the ledger cannot take (the
+   * feeds' schemas make it unlikely) is logged, never thrown at the subscribers after it.
+   */
+  private book(fill: TrackedFill): void {
+    try {
+      this.ledger.onFill(fill);
+      this.checkLoss();
+    } catch (err) {
+      this.options.log.error({ err, fillId: fill.id }, 'a fill could not be booked in the ledger; PnL misses it');
+    }
   }
 
   /** The account's kill switch judges the ledger's account figure: fills and fees, at the marks. */
