@@ -11,8 +11,7 @@ import type { Market } from '../venue/schemas/restMarkets.js';
 import type { ActionSender } from './sending/actionSender.js';
 import type { EngineConfig } from './engineConfig.js';
 import { NO_JOURNAL, type EngineJournal } from './tracking/engineJournal.js';
-import { SessionPnl } from './tracking/sessionPnl.js';
-import type { PnlSnapshot } from './guards/killSwitch.js';
+import { lossView, SessionLedger } from './ledger/sessionLedger.js';
 import { ClientOrderIds } from './intents/clientOrderIds.js';
 import { executeIntent, type ExecutorDeps } from './sending/executor.js';
 import type { FeedLostError } from './connection/feedLostError.js';
@@ -23,7 +22,7 @@ import { TradingConditions, type TradingState } from './admission/tradingConditi
 import type { TradingStoppedError, StopCause } from './stopping/tradingStoppedError.js';
 import type { IntentOutcome } from './intents/intentOutcome.js';
 import { cancel as cancelIntent, cancelAll as cancelAllIntent } from './intents/intentBuilders.js';
-import { isPlaceIntent, type Intent } from './intents/intents.js';
+import { placesAnOrder, type Intent } from './intents/intents.js';
 import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './sending/landingEvidence.js';
 import type { MarketView } from './checks/marketView.js';
 import type { NonceAllocator } from './nonces/nonceAllocator.js';
@@ -93,6 +92,12 @@ export class Engine {
   readonly outcomes$: Observable<IntentOutcome> = this.outcomeSubject.asObservable();
   readonly orders$: Observable<TrackedOrder> = this.tracker.orders$;
   readonly fills$: Observable<TrackedFill> = this.tracker.fills$;
+  /**
+   * The one ledger of fills and PnL, per strategy and for the account, valued at the engine's
+   * marks: `ctx.pnl`, the strategies' and the account's kill switches, status, metrics read it.
+   * Booked before any other subscriber of `fills$` hears of a fill.
+   */
+  readonly ledger: SessionLedger;
   private readonly reconnectSubject = new Subject<{ readonly lostAtMs: number }>();
   /**
    * The one reconnect stream: emits each time the followed connection is back (re-authenticated)
@@ -118,7 +123,6 @@ export class Engine {
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
   private readonly abort = new AbortController();
   private readonly subscriptions = new Subscription();
-  private readonly pnl = new SessionPnl();
   private readonly clientOrderIds: ClientOrderIds;
   private stopped = false;
   private readonly journal: EngineJournal;
@@ -133,6 +137,9 @@ export class Engine {
     // for a nonce, a guard or the network, and removes its listener when done.
     setMaxListeners(0, this.abort.signal);
     this.venue = new VenueInfo(options.rest);
+    this.ledger = new SessionLedger((marketId) => this.venue.market(marketId)?.mark_price);
+    // First subscriber of the tracker's fills: the ledger is current when anyone else hears of one.
+    this.subscriptions.add(this.tracker.fills$.subscribe((fill) => this.book(fill)));
     this.inFlight = new InFlightActions(clock);
     this.conditions = new TradingConditions(clock);
     this.tradingState$ = this.conditions.state$;
@@ -181,11 +188,6 @@ export class Engine {
     return this.gate.killSwitch;
   }
 
-  /** The session's PnL as the kill switch judges it (undefined until a balance is seen): for status and metrics. */
-  sessionPnl(): PnlSnapshot | undefined {
-    return this.pnl.snapshot();
-  }
-
   market(marketId: number): MarketView | undefined {
     return this.venue.market(marketId);
   }
@@ -206,6 +208,8 @@ export class Engine {
       ...(restoredNonceHighWater === undefined ? {} : { restoredHighWater: restoredNonceHighWater }),
     });
     await this.reconcile();
+    // The session's opening positions: what the account held before its first fill here.
+    this.ledger.seed(this.tracker.allPositions());
   }
 
   /** Why trading stopped for good (the venue refused our signer), or undefined while trading. */
@@ -224,6 +228,7 @@ export class Engine {
   setMark(marketId: number, markPrice: string): void {
     this.venue.setMark(marketId, markPrice);
     this.gate.setMark(marketId, markPrice);
+    if (this.ledger.holds(marketId)) this.checkLoss();
   }
 
   /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
@@ -231,12 +236,8 @@ export class Engine {
     const ids = this.options.markets ?? this.venue.marketIds();
     const snapshot = await readVenueSnapshot(this.options.rest, this.options.account, ids);
     this.tracker.onPositions(snapshot.positions);
-    // Isolated balances before the balance: the session's starting equity includes them.
-    this.pnl.onPositions(snapshot.positions);
-    for (const [marketId, pnl] of snapshot.unrealized) this.pnl.onUnrealized(marketId, pnl);
     this.tracker.onOrderRecords(snapshot.orders, true);
     this.tracker.onBalance(snapshot.balance);
-    this.pnl.onBalance(snapshot.balance);
   }
 
   /**
@@ -274,9 +275,7 @@ export class Engine {
   private feedTargets(): FeedTargets {
     return {
       tracker: this.tracker,
-      pnl: this.pnl,
       setMark: (marketId, markPrice) => this.setMark(marketId, markPrice),
-      pnlChanged: () => this.checkLoss(),
     };
   }
 
@@ -405,9 +404,11 @@ export class Engine {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
     }
-    // Object.assign, not a spread: a spread that adds a field costs about a microsecond in V8.
+    // Every order gets a client_order_id, a close too: a fill that arrives before the placement's
+    // answer is tied to its order (and strategy) by it. Object.assign, not a spread: a spread that
+    // adds a field costs about a microsecond in V8.
     const prepared =
-      isPlaceIntent(intent) && intent.clientOrderId === undefined
+      placesAnOrder(intent) && intent.clientOrderId === undefined
         ? Object.assign({}, intent, { clientOrderId: this.clientOrderIds.next() })
         : intent;
     try {
@@ -514,8 +515,22 @@ export class Engine {
     );
   }
 
+  /**
+   * Books a counted fill and judges the account's loss again. A fill the ledger cannot take (the
+   * feeds' schemas make it unlikely) is logged, never thrown at the subscribers after it.
+   */
+  private book(fill: TrackedFill): void {
+    try {
+      this.ledger.onFill(fill);
+      this.checkLoss();
+    } catch (err) {
+      this.options.log.error({ err, fillId: fill.id }, 'a fill could not be booked in the ledger; PnL misses it');
+    }
+  }
+
+  /** The account's kill switch judges the ledger's account figure: fills and fees, at the marks. */
   private checkLoss(): void {
-    const pnl = this.pnl.snapshot();
+    const pnl = lossView(this.ledger.accountPnl());
     if (pnl !== undefined) this.gate.watchPnl(pnl);
   }
 }

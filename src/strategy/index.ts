@@ -107,7 +107,7 @@ export {
 export { roundToTick, roundToStep, clampToMinSize, meetsMinSize, tradableSize, marketGrid } from './marketGridMath.js';
 // Market data from the streams.
 export { topOfBookOf, toTopOfBook, candlesFrom, type CandleOptions } from './marketData.js';
-export { PnlLedger, type PnlFill } from './pnlLedger.js';
+export { PnlLedger, type PnlFill } from '../engine/ledger/pnlLedger.js';
 export type {
   Intent,
   IntentKind,

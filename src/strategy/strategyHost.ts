@@ -7,7 +7,7 @@ import { contextStreams, LatestMarketData } from './contextStreams.js';
 import { sendFinalIntents } from './finalIntents.js';
 import { createIntentFactory } from './intentFactory.js';
 import { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';
-import { PnlBook } from './pnlBook.js';
+import { standaloneLedger, type PnlSource } from './standaloneLedger.js';
 import { strategyClock } from './strategyClock.js';
 import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
 import type { StrategyDefinition } from './strategyDefinition.js';
@@ -70,6 +70,11 @@ export interface StrategyHostOptions {
    * is each market's first mark, before the oracle's first update (the runtime: yes).
    */
   readonly marksFromState?: boolean;
+  /**
+   * The engine's ledger of fills and PnL (`engine.ledger`), what `ctx.pnl` reads. Without it the
+   * host books `streams.fills()` in a ledger of its own, seeded with the positions `state` shows.
+   */
+  readonly ledger?: PnlSource;
   /** The engine's order changes (`engine.orders$`), for `ctx.orderEvents`. */
   readonly orderUpdates?: Observable<OrderUpdate>;
   /** How long a stopping strategy's `onStop` and final intents may take (default 10 s). */
@@ -121,7 +126,7 @@ export class StrategyHost {
   private readonly shared = new Subscription();
   private readonly latest: LatestMarketData;
   private readonly lifecycle: OrderLifecycle;
-  private readonly pnl: PnlBook;
+  private pnl: PnlSource | undefined;
   private readonly scheduler: SchedulerLike;
   private allDoneReported = false;
 
@@ -136,9 +141,7 @@ export class StrategyHost {
       now: () => options.clock.now(),
       position: (marketId) => options.state.position(marketId),
     });
-    this.pnl = new PnlBook(options.state, (error) =>
-      options.logger.error({ err: error }, 'strategy host: a fill could not be counted in PnL'),
-    );
+    this.pnl = options.ledger;
   }
 
   /** Validates every strategy's params first (nothing starts on a bad config), then starts all. */
@@ -194,7 +197,16 @@ export class StrategyHost {
 
   /** A strategy's own PnL now (`ctx.pnl.own()`). */
   pnlOf(strategy: string): PnlView {
-    return this.pnl.ownView(strategy);
+    return this.ledger().strategyPnl(strategy);
+  }
+
+  private ledger(): PnlSource {
+    if (this.pnl === undefined)
+      throw new PerpbotError('strategy host: PnL read before start()', {
+        code: 'ENGINE_NOT_STARTED',
+        hints: ['await host.start() first, or give the host the engine ledger'],
+      });
+    return this.pnl;
   }
 
   statuses(): ReadonlyMap<string, StrategyStatus> {
@@ -223,8 +235,16 @@ export class StrategyHost {
       this.shared.add(
         orderUpdates.subscribe((u) => safely('order events from an order change', () => this.lifecycle.onOrder(u))),
       );
-    const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
-    this.shared.add(outsideStrategyScope(() => this.pnl.follow(streams.fills(), markets)));
+    if (this.pnl === undefined) {
+      const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
+      const own = outsideStrategyScope(() =>
+        standaloneLedger(this.options.state, streams.fills(), markets, (error) =>
+          this.options.logger.error({ err: error }, 'strategy host: a fill could not be counted in PnL'),
+        ),
+      );
+      this.pnl = own.ledger;
+      this.shared.add(own.subscription);
+    }
   }
 
   /** Subscribes `run` once the strategy is ready (at once unless the host waits for readiness). */
@@ -408,7 +428,10 @@ export class StrategyHost {
       state: this.options.state,
       outcomes: own(this.options.execution.outcomes),
       orderEvents: own(this.lifecycle.events$),
-      pnl: this.pnl.forStrategy(hosted.name),
+      pnl: Object.freeze({
+        session: () => this.ledger().accountPnl(),
+        own: () => this.ledger().strategyPnl(hosted.name),
+      }),
       intents: createIntentFactory(hosted.name, this.options.runId),
       log,
       clock: strategyClock(this.options.clock, this.scheduler),

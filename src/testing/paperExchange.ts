@@ -14,7 +14,7 @@ import type { MarketView } from '../engine/checks/marketView.js';
 import type { OrderState } from '../engine/tracking/orderTracker.js';
 import { rejection, type RejectionRule } from '../engine/intents/rejection.js';
 import type { OrderUpdate } from '../strategy/orderLifecycle.js';
-import { PnlLedger } from '../strategy/pnlLedger.js';
+import { PnlLedger } from '../engine/ledger/pnlLedger.js';
 import type { BookView, FillView, OpenOrderSnapshot, PositionSnapshot, TradeView } from '../strategy/strategyViews.js';
 
 /** What a scripted responder answers for an intent; undefined lets the fill model decide. */

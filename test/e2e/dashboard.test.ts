@@ -41,6 +41,7 @@ function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints'> 
       'pnl-total': status.pnl?.total ?? '–',
       'pnl-realized': status.pnl?.realized ?? '–',
       'pnl-unrealized': status.pnl?.unrealized ?? '–',
+      'pnl-fees': status.pnl?.fees ?? '–',
       account: status.account,
     },
     positions: Object.fromEntries(
@@ -90,7 +91,7 @@ const READ_PAGE = `(() => {
         Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.dataset.field, text(td)])),
       ]),
     );
-  const cards = Object.fromEntries(['mode', 'kill-switch', 'balance', 'equity', 'pnl-total', 'pnl-realized', 'pnl-unrealized', 'account'].map((id) => [id, text(document.querySelector('[data-testid="' + id + '"]'))]));
+  const cards = Object.fromEntries(['mode', 'kill-switch', 'balance', 'equity', 'pnl-total', 'pnl-realized', 'pnl-unrealized', 'pnl-fees', 'account'].map((id) => [id, text(document.querySelector('[data-testid="' + id + '"]'))]));
   return {
     seq: Number(document.body.dataset.seq || '0'),
     cards,

@@ -50,7 +50,7 @@ describe('the loss kill switch against the simulator', () => {
     await sim.close();
   });
 
-  it('does not trip when margin moves into an isolated market and back (equity, not the cross balance)', async () => {
+  it('does not trip when margin moves into an isolated market and back (the ledger counts fills and fees, not balances)', async () => {
     const who = await fundedAccount(sim);
     const engine = engineFor(who);
     await engine.start();

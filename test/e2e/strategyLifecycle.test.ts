@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
+import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { createLogger } from '../../src/runtime/logging/createLogger.js';
 import { runBot } from '../../src/runtime/runBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
@@ -140,5 +141,13 @@ journal: { path: ${JSON.stringify(join(DIR, 'journal.sqlite'))} }
     });
     // onStop's closePosition ran before the shutdown: the account is flat on the venue.
     expect(isFlatPosition(await who.rest.position({ account: who.account, market_id: '1' }))).toBe(true);
+    // Every venue fill, the close's included, is journaled as the strategy's.
+    const journal = openJournal(join(DIR, 'journal.sqlite'), { readonly: true });
+    const journaled = journal.recentFills(1000, who.account);
+    journal.close();
+    const venueFills = (await who.rest.tradeHistory({ account: who.account })).trades;
+    expect(journaled.map((f) => f.fillId).sort()).toEqual(venueFills.map((f) => f.id).sort());
+    expect(new Set(journaled.map((f) => f.strategy))).toEqual(new Set(['probe']));
+    expect(new Set(journaled.map((f) => f.side))).toEqual(new Set(['buy', 'sell']));
   }, 40_000);
 });

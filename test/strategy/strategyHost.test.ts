@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ManualClock } from '../../src/core/clock.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../src/engine/intents/intents.js';
+import { SessionLedger } from '../../src/engine/ledger/sessionLedger.js';
 import { defineStrategy } from '../../src/strategy/strategyDefinition.js';
 import {
   StrategyHost,
@@ -12,7 +13,7 @@ import {
   type HostedStrategy,
 } from '../../src/strategy/strategyHost.js';
 import type { StrategyStreams } from '../../src/strategy/strategyContext.js';
-import type { MarkPrice, StateSnapshot } from '../../src/strategy/strategyViews.js';
+import type { FillView, MarkPrice, StateSnapshot } from '../../src/strategy/strategyViews.js';
 import { StrategyParamsError } from '../../src/strategy/strategyParamsError.js';
 import { currentStrategyScope } from '../../src/strategy/strategyScope.js';
 
@@ -130,6 +131,59 @@ describe('StrategyHost', () => {
     await host.stop();
     h.marks.next({ marketId: 1, markPrice: '102', blockNumber: 3 });
     expect(h.submitted).toHaveLength(2);
+  });
+
+  it("gives ctx.pnl the engine ledger's figures when given it, and books the fills itself when not", async () => {
+    const h = harness();
+    const ledger = new SessionLedger(() => '110');
+    ledger.onFill({ marketId: 1, side: 'buy', price: '100', size: '2', fee: '0.1', strategy: 'a' });
+    ledger.onFill({ marketId: 1, side: 'sell', price: '105', size: '1', fee: '0.1', strategy: 'b' });
+    const seen: unknown[] = [];
+    const reader = defineStrategy({
+      name: 'reader',
+      description: 'reads its PnL at start',
+      params: z.object({}),
+      onStart: (ctx) => void seen.push(ctx.pnl.own().net, ctx.pnl.session().net),
+      run: () => NEVER,
+    });
+    const options = { streams: h.streams, state: h.state, execution: h.execution, logger: h.logger };
+    const withLedger = new StrategyHost({
+      ...options,
+      strategies: [hosted(reader, 'a', {})],
+      clock: new ManualClock(),
+      runId: 'r1',
+      ledger,
+    });
+    await withLedger.start();
+    // a: 2 bought at 100, marked at 110; the account also sold 1 at 105 (FIFO: +5), 1 left at 110.
+    expect(seen).toEqual(['19.9', '14.8']);
+    expect(withLedger.pnlOf('a')).toEqual(ledger.strategyPnl('a'));
+    await withLedger.stop();
+
+    const fills = new Subject<FillView>();
+    const own = new StrategyHost({
+      ...options,
+      streams: { ...h.streams, fills: () => fills },
+      strategies: [hosted(reader, 'a', {})],
+      clock: new ManualClock(),
+      runId: 'r2',
+    });
+    await own.start();
+    fills.next({
+      id: 'f',
+      marketId: 1,
+      orderId: '0x1',
+      side: 'sell',
+      price: '10',
+      size: '1',
+      fee: '0',
+      liquidity: 'TAKER',
+      strategy: 'a',
+      timeMs: 1,
+    });
+    // No mark in this state: the open lot is unpriced, the fill is booked.
+    expect(own.pnlOf('a')).toMatchObject({ realized: '0', fees: '0', unpricedMarkets: [1] });
+    await own.stop();
   });
 
   it('refuses to start anything when one strategy has bad params, naming the config path', async () => {

@@ -9,7 +9,6 @@ import type {
 import { SignerNotActiveError } from '../../venue/ws/venueWsError.js';
 import type { ConnectionStatusView } from '../admission/followConnection.js';
 import { FeedLostError } from './feedLostError.js';
-import type { SessionPnl } from '../tracking/sessionPnl.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { TradingStop } from '../stopping/tradingStop.js';
 import type { StopCause } from '../stopping/tradingStoppedError.js';
@@ -34,11 +33,8 @@ export interface EngineFeeds {
 /** What the followed messages update. */
 export interface FeedTargets {
   readonly tracker: OrderTracker;
-  readonly pnl: SessionPnl;
   /** A live mark from the oracle. */
   setMark(marketId: number, markPrice: string): void;
-  /** Balance or positions moved: the kill switch looks at the session's PnL again. */
-  pnlChanged(): void;
 }
 
 export interface FeedFollowerOptions {
@@ -62,17 +58,9 @@ export class FeedFollower {
   /** The private channels and the oracle, each into what it updates. */
   followAll(feeds: EngineFeeds, to: FeedTargets): void {
     this.follow('orders', feeds.orders, (m) => to.tracker.onOrderRecords(m.orders, m.type === 'snapshot'));
-    this.follow('positions', feeds.positions, (m) => {
-      to.tracker.onPositions(m.positions);
-      to.pnl.onPositions(m.positions);
-      to.pnlChanged();
-    });
+    this.follow('positions', feeds.positions, (m) => to.tracker.onPositions(m.positions));
     this.follow('fills', feeds.fills, (m) => to.tracker.onFill(m.fill));
-    this.follow('account', feeds.account, (m) => {
-      to.tracker.onBalance(m.account.balance);
-      to.pnl.onBalance(m.account.balance);
-      to.pnlChanged();
-    });
+    this.follow('account', feeds.account, (m) => to.tracker.onBalance(m.account.balance));
     this.follow('oracle', feeds.oracle, (m) => {
       for (const [marketId, price] of m.prices)
         if (price.markPrice !== undefined) to.setMark(marketId, price.markPrice);

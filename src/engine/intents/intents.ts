@@ -71,6 +71,8 @@ export interface CancelAllIntent extends IntentBase {
 export interface ClosePositionIntent extends IntentBase {
   readonly kind: 'closePosition';
   readonly maxSlippageBps?: number;
+  /** Given by the engine when absent, as for placements: it ties an early fill to the order. */
+  readonly clientOrderId?: bigint;
 }
 
 export interface SetLeverageIntent extends IntentBase {
@@ -108,6 +110,11 @@ export type IntentKind = Intent['kind'];
 /** Cancels and closing a position reduce risk; a tripped kill switch still lets them through. */
 export function isRiskReducing(intent: Intent): boolean {
   return intent.kind === 'cancel' || intent.kind === 'cancelAll' || intent.kind === 'closePosition';
+}
+
+/** Intents the engine sends as a placeOrder action: placements and closes. */
+export function placesAnOrder(intent: Intent): intent is PlaceIntent | ClosePositionIntent {
+  return isPlaceIntent(intent) || intent.kind === 'closePosition';
 }
 
 /** Intents that become an order on the book (or an attempt at one). */

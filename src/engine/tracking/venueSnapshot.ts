@@ -12,8 +12,6 @@ export interface VenueSnapshot {
   /** Every open order of the markets read (a snapshot: an order of ours not listed is closed). */
   readonly orders: readonly OrderRecord[];
   readonly positions: readonly PositionRecord[];
-  /** Unrealized PnL per market, where the venue reports one. */
-  readonly unrealized: ReadonlyMap<number, string>;
   readonly balance: string;
 }
 
@@ -29,13 +27,9 @@ export async function readVenueSnapshot(
   options: Pick<VenueStateOptions, 'pageSize'> = {},
 ): Promise<VenueSnapshot> {
   const state = await readVenueState(rest, { account, markets: marketIds }, options);
-  const unrealized = new Map<number, string>();
-  for (const p of state.positions.values())
-    if (p.unrealizedPnl !== undefined) unrealized.set(p.marketId, p.unrealizedPnl);
   return {
     orders: state.openOrders.map(orderRecordOf),
     positions: [...state.positions.values()].map(positionRecordOf),
-    unrealized,
     balance: state.balance,
   };
 }
@@ -52,7 +46,7 @@ function orderRecordOf(o: OpenOrder): OrderRecord {
   };
 }
 
-/** A flat position is a record of size "0": the tracker removes it, the PnL keeps its isolated margin. */
+/** A flat position is a record of size "0": the tracker removes it. */
 function positionRecordOf(p: VenuePosition): PositionRecord {
   return {
     market_id: p.marketId,

@@ -67,6 +67,7 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     strategies: o.hosted,
     streams: strategyStreams(ws, books, engine, { venue: o.venueExtras, clock }),
     state: stateSnapshot(engine, o.venueExtras),
+    ledger: engine.ledger,
     execution,
     logger,
     clock,

@@ -9,8 +9,12 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
     `account  ${status.account}`,
     `mode     ${status.mode}${status.ready.ready ? ' (ready)' : ` (not ready: ${status.ready.reasons.join('; ')})`}`,
     `kill     ${status.killSwitch.tripped ? `TRIPPED: ${status.killSwitch.reason ?? ''}` : 'armed'}`,
-    `balance  ${status.balance ?? '-'} USDC   equity ${status.equity ?? '-'}   session PnL ${status.pnl?.total ?? '-'} (realised ${status.pnl?.realized ?? '-'}, unrealised ${status.pnl?.unrealized ?? '-'})`,
+    `balance  ${status.balance ?? '-'} USDC   equity ${status.equity ?? '-'}   session PnL ${status.pnl?.total ?? '-'} (realised ${status.pnl?.realized ?? '-'}, unrealised ${status.pnl?.unrealized ?? '-'}, fees ${status.pnl?.fees ?? '-'})`,
   ];
+  // Older bots' status has no `unattributed`: read it only where it is.
+  const foreign = (status as Partial<BotStatus>).unattributed;
+  if (foreign !== undefined && foreign.fills > 0)
+    out.push(`foreign  ${foreign.fills} fills of orders this bot did not place: PnL ${foreign.pnl?.total ?? '-'}`);
   for (const warning of status.ready.warnings) out.push(`warning  ${warning}`);
   out.push('', ...positionLines(status), '', ...openOrderLines(status), '', 'strategies:', strategyTable(status), '');
   out.push(`streams  ${status.streams.map(streamText).join(', ')}`);

@@ -2,9 +2,9 @@ import { Subscription, type Observable } from 'rxjs';
 import type { BusyPollState } from '../../core/busyPoll.js';
 import type { Clock } from '../../core/clock.js';
 import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
-import type { PositionView } from '../../engine/tracking/accountState.js';
 import type { TradingState } from '../../engine/admission/tradingConditions.js';
-import type { PnlSnapshot } from '../../engine/guards/killSwitch.js';
+import type { PnlView } from '../../engine/ledger/pnlView.js';
+import type { SessionLedger } from '../../engine/ledger/sessionLedger.js';
 import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../venue/ws/connectionState.js';
 import type { FeedClock } from '../freshness/feedClock.js';
@@ -33,7 +33,8 @@ export interface MonitoredEngine {
   readonly conditions: { readonly state: TradingState };
   readonly degradedStats: { readonly periods: number; readonly longestMs: number };
   market(marketId: number): { readonly mark_price: string } | undefined;
-  sessionPnl(): PnlSnapshot | undefined;
+  /** The one ledger of fills and PnL: the account's and each strategy's figures and positions. */
+  readonly ledger: Pick<SessionLedger, 'accountPnl' | 'strategyPnl' | 'strategyPositions' | 'unattributed'>;
   readonly fills$: Observable<TrackedFill>;
   readonly tradingState$: Observable<TradingState>;
 }
@@ -41,8 +42,6 @@ export interface MonitoredEngine {
 /** What the monitor reads of the strategies' budgets (budgetedExecution satisfies it). */
 export interface MonitoredBudgets {
   killSwitch(strategy: string): { readonly tripped: boolean; readonly reason?: string } | undefined;
-  strategyPnl(strategy: string): PnlSnapshot | undefined;
-  strategyPositions(strategy: string): ReadonlyMap<number, PositionView>;
 }
 
 export interface BotMonitorOptions {
@@ -182,7 +181,8 @@ export class BotMonitor {
       busyPoll: busyPollView(this.options.busyPoll()),
       balance,
       equity: equityOf(balance, positions),
-      pnl: pnlStatus(engine.sessionPnl()),
+      pnl: pnlStatus(engine.ledger.accountPnl()),
+      unattributed: this.unattributed(),
       positions,
       openOrders: engine.tracker.openOrders().map(openOrderStatus),
       recentFills: [...this.fills],
@@ -224,14 +224,20 @@ export class BotMonitor {
       status: this.options.strategyStatuses().get(name) ?? 'starting',
       markets,
       openOrders: engine.tracker.openOrders().filter((o) => o.strategy === name).length,
-      positions: [...budgets.strategyPositions(name)].map(([marketId, p]) => ({
+      positions: [...engine.ledger.strategyPositions(name)].map(([marketId, p]) => ({
         marketId,
         signedSize: p.side === 'buy' ? p.size : negateDecimal(p.size),
       })),
-      pnl: pnlStatus(budgets.strategyPnl(name)),
+      pnl: pnlStatus(engine.ledger.strategyPnl(name)),
       killSwitch: { tripped: kill.tripped, ...(kill.reason === undefined ? {} : { reason: kill.reason }) },
       feed: { stale: staleFeeds.length > 0, budgets: freshness.budgetOf(name) ?? {}, staleFeeds },
     };
+  }
+
+  /** Fills of orders this process did not place: counted in the account's PnL, shown apart. */
+  private unattributed(): BotStatus['unattributed'] {
+    const { fills, pnl } = this.options.engine.ledger.unattributed();
+    return { fills, pnl: pnlStatus(pnl) };
   }
 
   private streams(): StreamStatus[] {
@@ -294,13 +300,10 @@ function openOrderStatus(o: TrackedOrder): OrderStatus {
   };
 }
 
-function pnlStatus(pnl: PnlSnapshot | undefined): PnlStatus | null {
-  if (pnl === undefined) return null;
-  return {
-    realized: rounded(pnl.realized),
-    unrealized: rounded(pnl.unrealized),
-    total: rounded(addDecimals(pnl.realized, pnl.unrealized)),
-  };
+/** The ledger's figures, every digit (status, metrics and `ctx.pnl` agree); null while a mark is missing. */
+function pnlStatus(pnl: PnlView): PnlStatus | null {
+  if (pnl.unpricedMarkets.length > 0) return null;
+  return { realized: pnl.realized, unrealized: pnl.unrealized, fees: pnl.fees, total: pnl.net };
 }
 
 /** To 6 decimals, nearest: PnL products of sizes and prices carry more digits than anyone reads. */

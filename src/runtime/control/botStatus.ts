@@ -32,8 +32,14 @@ export interface BotStatus {
   readonly balance: string | null;
   /** Balance plus the unrealised PnL of the positions below, to 6 decimals (nearest). */
   readonly equity: string | null;
-  /** The session's PnL as the kill switch judges it. */
+  /**
+   * The account's PnL in this session from the engine's ledger (fills and fees, first in, first
+   * out, at the marks; positions held at start count from their entry price), as the account's
+   * kill switch judges it; null while a market with a position has no mark.
+   */
   readonly pnl: PnlStatus | null;
+  /** Fills of orders this process did not place (in `pnl`, attributed to no strategy). */
+  readonly unattributed: { readonly fills: number; readonly pnl: PnlStatus | null };
   readonly positions: readonly PositionStatus[];
   readonly openOrders: readonly OrderStatus[];
   /** The last fills, newest first. */
@@ -63,9 +69,15 @@ export interface DegradedStatus {
   readonly totalMs: number;
 }
 
+/** Exact USDC decimals from the ledger, not rounded: every reader shows the same digits. */
 export interface PnlStatus {
+  /** What closed lots made, first in, first out. */
   readonly realized: string;
+  /** The open lots at the mark. */
   readonly unrealized: string;
+  /** Fees paid (a rebate lowers it). */
+  readonly fees: string;
+  /** realized + unrealized − fees: what the kill switch judges. */
   readonly total: string;
 }
 

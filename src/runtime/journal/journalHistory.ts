@@ -1,4 +1,6 @@
+import { addDecimals, negateDecimal } from '../../core/decimal.js';
 import type { Journal } from './journal.js';
+import { journalPnl, type JournalPnlRow } from './journalPnl.js';
 import type { JournalFill, JournalOrder } from './journalRows.js';
 
 /** Recent orders and fills from the journal, newest first (`perpbot history`). */
@@ -6,13 +8,19 @@ export interface JournalHistory {
   readonly path: string;
   readonly orders: readonly JournalOrder[];
   readonly fills: readonly JournalFill[];
+  /** Each strategy's PnL over every journaled fill of its account (the engine ledger's; open lots unpriced). */
+  readonly pnl: readonly JournalPnlRow[];
 }
+
+/** Every fill of the journal; a bot's journal holds one row per fill, so reading them all stays cheap. */
+const ALL = Number.MAX_SAFE_INTEGER;
 
 export function readJournalHistory(journal: Journal, limit: number, account?: string): JournalHistory {
   return {
     path: journal.path,
     orders: journal.recentOrders(limit, account),
     fills: journal.recentFills(limit, account),
+    pnl: journalPnl(journal.recentFills(ALL, account).reverse()),
   };
 }
 
@@ -80,5 +88,25 @@ export function formatJournalHistory(history: JournalHistory): string {
       ),
     );
   }
+  out.push('', ...formatPnl(history.pnl));
   return `${out.join('\n')}\n`;
+}
+
+function formatPnl(rows: readonly JournalPnlRow[]): string[] {
+  if (rows.length === 0) return ['pnl: none'];
+  return [
+    'pnl (every journaled fill, first in, first out; open positions are not valued offline: perpbot status does):',
+    table(
+      ['strategy', 'account', 'fills', 'realized', 'fees', 'realized - fees', 'open'],
+      rows.map((r) => [
+        r.strategy,
+        shortId(r.account),
+        String(r.fills),
+        r.pnl.realized,
+        r.pnl.fees,
+        addDecimals(r.pnl.realized, negateDecimal(r.pnl.fees)),
+        r.positions.map((p) => `${p.signedSize}@${p.marketId}`).join(' ') || 'flat',
+      ]),
+    ),
+  ];
 }

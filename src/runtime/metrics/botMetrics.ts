@@ -121,7 +121,7 @@ export class BotMetrics {
   );
   private readonly pnl = this.gauge(
     'pnl_usdc',
-    'Session PnL in USDC: the account (strategy="account") as the kill switch judges it, and each strategy on its own fills',
+    'Session PnL in USDC from the engine ledger (kind realized, unrealized, fees, total = realized + unrealized - fees): the account (strategy="account"), each strategy on its own fills, and fills of orders not ours (strategy="unattributed")',
     ['strategy', 'kind'],
   );
   private readonly balance = this.gauge('balance_usdc', 'Cross-margin balance (USDC)', []);
@@ -179,6 +179,7 @@ export class BotMetrics {
     if (status.balance !== null) this.balance.set(Number(status.balance));
     if (status.equity !== null) this.equity.set(Number(status.equity));
     this.setPnl('account', status.pnl);
+    this.setPnl('unattributed', status.unattributed.pnl);
     for (const s of status.strategies) this.setStrategy(s);
     for (const o of status.openOrders) this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
     this.countSinceLastScrape(status);
@@ -193,11 +194,12 @@ export class BotMetrics {
     this.setPnl(s.name, s.pnl);
   }
 
-  /** `strategy` is the account's label for the session PnL. */
+  /** `strategy` is the label: a strategy's name, `account` or `unattributed`. */
   private setPnl(strategy: string, pnl: PnlStatus | null): void {
     if (pnl === null) return;
     this.pnl.set({ strategy, kind: 'realized' }, Number(pnl.realized));
     this.pnl.set({ strategy, kind: 'unrealized' }, Number(pnl.unrealized));
+    this.pnl.set({ strategy, kind: 'fees' }, Number(pnl.fees));
     this.pnl.set({ strategy, kind: 'total' }, Number(pnl.total));
   }
 

@@ -23,8 +23,13 @@ export function observeBotMetrics(metrics: BotMetrics, sources: MetricSources): 
     }),
   );
   subscriptions.add(
+    // A fill of an order this bot did not place is labelled as the PnL gauge labels it.
     sources.fills$.subscribe((f) =>
-      metrics.fills.inc({ strategy: f.strategy ?? '', market: String(f.marketId), liquidity: f.liquidity }),
+      metrics.fills.inc({
+        strategy: f.strategy ?? 'unattributed',
+        market: String(f.marketId),
+        liquidity: f.liquidity,
+      }),
     ),
   );
   subscriptions.add(

@@ -5,8 +5,8 @@ import type { AccountState } from '../../engine/tracking/accountState.js';
 import { AdmissionGate, type Admission } from '../../engine/admission/admissionGate.js';
 import type { InFlightActions } from '../../engine/admission/inFlightActions.js';
 import type { GuardVerdict } from '../../engine/guards/guardState.js';
-import type { KillSwitchState, PnlSnapshot } from '../../engine/guards/killSwitch.js';
-import type { PositionView } from '../../engine/tracking/accountState.js';
+import type { KillSwitchState } from '../../engine/guards/killSwitch.js';
+import { lossView, type StrategyBook } from '../../engine/ledger/sessionLedger.js';
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { Intent } from '../../engine/intents/intents.js';
 import type { TrackedFill, TrackedOrder } from '../../engine/tracking/orderTracker.js';
@@ -14,7 +14,6 @@ import { rejection, type Rejection } from '../../engine/intents/rejection.js';
 import type { ExecutionPort } from '../../strategy/strategyHost.js';
 import type { RiskLimits } from '../config/configSchema.js';
 import { budgetGuardConfig, budgetVerdict } from './strategyBudget.js';
-import { StrategyLedger } from './strategyLedger.js';
 
 /** What the budget layer needs of the engine (the Engine satisfies it). */
 export interface BudgetedEngine {
@@ -27,6 +26,8 @@ export interface BudgetedEngine {
   /** The one in-flight count every admission scope shares. */
   readonly inFlight: InFlightActions;
   market(marketId: number): { readonly mark_price: string } | undefined;
+  /** The engine's one ledger: each strategy's positions and PnL from its own fills. */
+  readonly ledger: { bookOf(strategy: string): StrategyBook };
   cancelOrdersOf(strategy: string): Promise<void>;
 }
 
@@ -47,17 +48,13 @@ export interface BudgetedExecutionOptions {
 export interface BudgetedExecution extends ExecutionPort {
   /** A strategy's own kill switch. */
   killSwitch(strategy: string): KillSwitchState | undefined;
-  /** A strategy's PnL on its own fills at the current marks (undefined: not budgeted, or a mark missing). */
-  strategyPnl(strategy: string): PnlSnapshot | undefined;
-  /** A strategy's net positions from its own fills in this run. */
-  strategyPositions(strategy: string): ReadonlyMap<number, PositionView>;
   /** Refuses what still waits on a rate budget and lets nothing more through (call after the strategies stopped). */
   close(): void;
 }
 
 interface Budgeted {
   readonly name: string;
-  readonly ledger: StrategyLedger;
+  readonly book: StrategyBook;
   readonly gate: AdmissionGate;
 }
 
@@ -92,16 +89,15 @@ export function budgetedExecution(options: BudgetedExecutionOptions): BudgetedEx
     });
   };
   const revalue = (s: Budgeted): void => {
-    const pnl = s.ledger.pnl((marketId) => engine.market(marketId)?.mark_price);
+    const pnl = lossView(s.book.pnl());
     if (pnl !== undefined) s.gate.watchPnl(pnl);
   };
 
   subscriptions.add(
     engine.fills$.subscribe((fill) => {
       const s = fill.strategy === undefined ? undefined : strategies.get(fill.strategy);
-      if (s === undefined) return;
-      s.ledger.onFill(fill);
-      revalue(s);
+      // The engine's ledger booked the fill before this subscriber hears of it.
+      if (s !== undefined) revalue(s);
     }),
   );
   // The engine releases in-flight intents as it publishes their outcomes; a refusal here never held one.
@@ -125,8 +121,6 @@ export function budgetedExecution(options: BudgetedExecutionOptions): BudgetedEx
     outcomes: merge(engine.outcomes$, local),
     cancelOrdersOf: (strategy) => engine.cancelOrdersOf(strategy),
     killSwitch: (strategy) => strategies.get(strategy)?.gate.killSwitch,
-    strategyPnl: (strategy) => strategies.get(strategy)?.ledger.pnl((marketId) => engine.market(marketId)?.mark_price),
-    strategyPositions: (strategy) => strategies.get(strategy)?.ledger.positions() ?? new Map(),
     close() {
       if (closed) return;
       closed = true;
@@ -141,12 +135,12 @@ function budgetScope(name: string, budget: RiskLimits, options: BudgetedExecutio
   const { engine, clock, log } = options;
   // The strategy's loss is judged on its own fills, which arrive whole: no confirmation delay.
   const config = { ...budgetGuardConfig(budget), killSwitchLossConfirmMs: 0 };
-  const ledger = new StrategyLedger();
+  const book = engine.ledger.bookOf(name);
   const accountState = (): AccountState => {
     const openOrders = new Map<number, number>();
     for (const order of engine.tracker.openOrders({ strategy: name }))
       openOrders.set(order.marketId, (openOrders.get(order.marketId) ?? 0) + 1);
-    return { positions: ledger.positions(), marginModes: new Map(), openOrders };
+    return { positions: book.positions(), marginModes: new Map(), openOrders };
   };
   const gate = new AdmissionGate({
     name: `strategy ${name}`,
@@ -174,7 +168,7 @@ function budgetScope(name: string, budget: RiskLimits, options: BudgetedExecutio
         );
     },
   });
-  return { name, ledger, gate };
+  return { name, book, gate };
 }
 
 function conditionsOf(

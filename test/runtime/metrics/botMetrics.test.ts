@@ -52,6 +52,16 @@ describe('the bot metrics', () => {
       fee: '0',
       liquidity: 'MAKER',
     });
+    fills.next({
+      id: 'g',
+      marketId: 1,
+      orderId: '0x9',
+      side: 'sell',
+      price: '1',
+      size: '1',
+      fee: '0',
+      liquidity: 'TAKER',
+    });
     freshness.next({
       strategy: 'mm',
       stale: true,
@@ -68,6 +78,7 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_refusals_total{strategy="mm",rule="FEED_STALE"}')).toBe(1);
     expect(s.get('perpbot_unknown_outcomes_total{strategy="mm",kind="placeLimit"}')).toBe(1);
     expect(s.get('perpbot_fills_total{strategy="mm",market="1",liquidity="MAKER"}')).toBe(1);
+    expect(s.get('perpbot_fills_total{strategy="unattributed",market="1",liquidity="TAKER"}')).toBe(1);
     expect(s.get('perpbot_feed_stale_total{strategy="mm",channel="mark",market="1"}')).toBe(1);
     expect(s.has('perpbot_process_resident_memory_bytes')).toBe(true);
   });
@@ -148,7 +159,8 @@ describe('the bot metrics', () => {
       positions: [{ marketId: 1, signedSize: '-0.002' }],
       balance: '999.5',
       equity: '999.25',
-      pnl: { realized: '-0.5', unrealized: '-0.25', total: '-0.75' },
+      pnl: { realized: '-0.5', unrealized: '-0.25', fees: '0.01', total: '-0.76' },
+      unattributed: { fills: 1, pnl: { realized: '0', unrealized: '0.125', fees: '0', total: '0.125' } },
       strategies: [
         {
           name: 'mm',
@@ -156,7 +168,7 @@ describe('the bot metrics', () => {
           feed: { stale: true },
           status: 'running',
           positions: [{ marketId: 1, signedSize: '-0.002' }],
-          pnl: { realized: '1', unrealized: '0', total: '1' },
+          pnl: { realized: '1', unrealized: '0', fees: '0.002', total: '0.998' },
         },
       ],
       openOrders: [
@@ -176,8 +188,10 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_feed_age_seconds{channel="orders",market=""}')).toBe(0.2);
     expect(s.get('perpbot_position_size{market="1"}')).toBe(-0.002);
     expect(s.get('perpbot_balance_usdc')).toBe(999.5);
-    expect(s.get('perpbot_pnl_usdc{strategy="account",kind="total"}')).toBe(-0.75);
-    expect(s.get('perpbot_pnl_usdc{strategy="mm",kind="total"}')).toBe(1);
+    expect(s.get('perpbot_pnl_usdc{strategy="account",kind="total"}')).toBe(-0.76);
+    expect(s.get('perpbot_pnl_usdc{strategy="account",kind="fees"}')).toBe(0.01);
+    expect(s.get('perpbot_pnl_usdc{strategy="mm",kind="total"}')).toBe(0.998);
+    expect(s.get('perpbot_pnl_usdc{strategy="unattributed",kind="unrealized"}')).toBe(0.125);
     expect(s.get('perpbot_strategy_reduce_only{strategy="mm"}')).toBe(1);
     expect(s.get('perpbot_open_orders{strategy="mm",market="1"}')).toBe(2);
     expect(s.get('perpbot_reconnects_total')).toBe(2);

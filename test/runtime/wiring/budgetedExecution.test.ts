@@ -6,6 +6,7 @@ import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intent
 import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../../src/engine/intents/intents.js';
 import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
+import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
 import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
 import { budgetedExecution, type BudgetedEngine } from '../../../src/runtime/wiring/budgetedExecution.js';
 
@@ -27,6 +28,9 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: numbe
   const open: { intentId: string; marketId: number; strategy: string }[] = [];
   const cancelledFor: string[] = [];
   const errors: string[] = [];
+  // As in the engine: the ledger books a fill before any other subscriber hears of it.
+  const ledger = new SessionLedger((id) => mark.get(id));
+  fills.subscribe((f) => ledger.onFill(f));
   const engine: BudgetedEngine = {
     submit: (intent) => submitted.push(intent),
     outcomes$: outcomes,
@@ -35,6 +39,7 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: numbe
     inFlight: new InFlightActions(clock),
     market: (id) => (mark.has(id) ? { mark_price: mark.get(id)! } : undefined),
     cancelOrdersOf: async (strategy) => void cancelledFor.push(strategy),
+    ledger,
   };
   const port = budgetedExecution({
     engine,

@@ -122,6 +122,7 @@
     total.className = `value ${signClass(pnl && pnl.total)}`;
     setText('pnl-realized', show(pnl && pnl.realized));
     setText('pnl-unrealized', show(pnl && pnl.unrealized));
+    setText('pnl-fees', show(pnl && pnl.fees));
     setText('connection', status.connection.status);
     setText('reconnects', String(status.connection.reconnects));
     setText('degraded-total', seconds(status.degraded.totalMs));

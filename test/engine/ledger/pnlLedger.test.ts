@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PnlLedger } from '../../src/strategy/pnlLedger.js';
+import { PnlLedger } from '../../../src/engine/ledger/pnlLedger.js';
 
 const marks = (m: Record<number, string>) => (id: number) => m[id];
 

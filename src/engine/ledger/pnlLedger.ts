@@ -1,7 +1,17 @@
-import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal, normalizeDecimal } from '../core/decimal.js';
-import { divideDecimals } from './decimalMath.js';
-import type { Side } from '../engine/intents/intents.js';
-import type { PnlView } from './strategyViews.js';
+import {
+  addDecimals,
+  compareDecimals,
+  divideRounded,
+  fixedToDecimal,
+  multiplyDecimals,
+  negateDecimal,
+  normalizeDecimal,
+  parseDecimal,
+  pow10,
+} from '../../core/decimal.js';
+import type { Side } from '../intents/intents.js';
+import type { PositionView } from '../tracking/accountState.js';
+import type { PnlView } from './pnlView.js';
 
 export interface PnlFill {
   readonly marketId: number;
@@ -84,13 +94,30 @@ export class PnlLedger {
     }
     return {
       signedSize: size,
-      avgEntryPrice: normalizeDecimal(divideDecimals(cost, size, 18, 'nearest'), 'average entry'),
+      avgEntryPrice: normalizeDecimal(averagePrice(cost, size), 'average entry'),
     };
   }
 
   /** Signed open size of a market ("0" when flat). */
   netSize(marketId: number): string {
     return (this.lots.get(marketId) ?? []).reduce((sum, lot) => addDecimals(sum, lot.size), '0');
+  }
+
+  /** Open positions per market as the guards read them (absolute size and a side); flat markets left out. */
+  positions(): ReadonlyMap<number, PositionView> {
+    const views = new Map<number, PositionView>();
+    for (const marketId of this.lots.keys()) {
+      const signed = this.netSize(marketId);
+      const sign = compareDecimals(signed, '0');
+      if (sign !== 0)
+        views.set(marketId, { side: sign > 0 ? 'buy' : 'sell', size: sign > 0 ? signed : negateDecimal(signed) });
+    }
+    return views;
+  }
+
+  /** Whether a market has open lots (a mark change there moves unrealized). */
+  holds(marketId: number): boolean {
+    return (this.lots.get(marketId)?.length ?? 0) > 0;
   }
 
   /** The figures now, valuing open lots at `markOf` (a market without a mark is listed unpriced). */
@@ -119,4 +146,11 @@ export class PnlLedger {
     }
     return lots;
   }
+}
+
+/** cost ÷ size to 18 decimals, nearest: the one rounded figure, and only for display (sizes are never zero here). */
+function averagePrice(cost: string, size: string): string {
+  const x = parseDecimal(cost, 'position cost');
+  const y = parseDecimal(size, 'position size');
+  return fixedToDecimal(divideRounded(x.units * pow10(18 + y.scale), y.units * pow10(x.scale), 'nearest'), 18);
 }

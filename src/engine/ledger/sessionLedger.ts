@@ -1,0 +1,125 @@
+import { addDecimals, negateDecimal } from '../../core/decimal.js';
+import type { PnlSnapshot } from '../guards/killSwitch.js';
+import type { PositionView } from '../tracking/accountState.js';
+import type { Side } from '../intents/intents.js';
+import { PnlLedger, type PnlFill } from './pnlLedger.js';
+import type { PnlView } from './pnlView.js';
+
+/** A fill as the ledger books it: the strategy whose order produced it, absent for an order not ours. */
+export interface AttributedFill extends PnlFill {
+  readonly strategy?: string;
+}
+
+/** A position held when the session began. */
+export interface OpeningPosition {
+  readonly marketId: number;
+  readonly side: Side;
+  readonly size: string;
+  readonly avgEntryPrice?: string;
+}
+
+/** One strategy's share of the ledger, as its budget (positions, kill switch) and its views read it. */
+export interface StrategyBook {
+  pnl(): PnlView;
+  /** Its net position per market from its own fills (absolute size and a side). */
+  positions(): ReadonlyMap<number, PositionView>;
+}
+
+/** Marks to value open lots with: the engine's, the one source of marks. */
+export type MarkOf = (marketId: number) => string | undefined;
+
+/**
+ * The one ledger of this session's fills and their PnL, exact and first in, first out. Every
+ * fill the engine counts (once, by the tracker's fill ledger) is booked here for the account and
+ * for the strategy whose order produced it; a fill of an order this process did not place is
+ * booked for the account and kept apart as unattributed, never dropped. The account starts from
+ * the positions held when the session began (at their entry price, or the mark when the venue gave
+ * none); a strategy starts flat. Open lots are valued at the engine's marks. Fills and fees only:
+ * funding payments move the balance, not this ledger.
+ */
+export class SessionLedger {
+  private readonly account = new PnlLedger();
+  private readonly unattributedFills = new PnlLedger();
+  private readonly strategies = new Map<string, PnlLedger>();
+  private unattributedCount = 0;
+  private seeded = false;
+
+  constructor(private readonly markOf: MarkOf) {}
+
+  /** The account's opening positions; only the first call counts (a reconnect is not a new session). */
+  seed(positions: readonly OpeningPosition[]): void {
+    if (this.seeded) return;
+    this.seeded = true;
+    for (const p of positions) {
+      const entry = p.avgEntryPrice ?? this.markOf(p.marketId);
+      if (entry !== undefined) this.account.seed(p.marketId, p.side, p.size, entry);
+    }
+  }
+
+  /** Books one counted fill (call once per fill id). */
+  onFill(fill: AttributedFill): void {
+    this.account.onFill(fill);
+    if (fill.strategy === undefined) {
+      this.unattributedCount += 1;
+      this.unattributedFills.onFill(fill);
+    } else this.ledgerOf(fill.strategy).onFill(fill);
+  }
+
+  /** The account's PnL: every fill of the session, from the opening positions. */
+  accountPnl(): PnlView {
+    return this.account.view(this.markOf);
+  }
+
+  /** One strategy's PnL on its own fills (flat and zero before its first fill). */
+  strategyPnl(strategy: string): PnlView {
+    return (this.strategies.get(strategy) ?? EMPTY).view(this.markOf);
+  }
+
+  /** Fills of orders this process did not place (another process on the account, a lost order). */
+  unattributed(): { readonly fills: number; readonly pnl: PnlView } {
+    return { fills: this.unattributedCount, pnl: this.unattributedFills.view(this.markOf) };
+  }
+
+  accountPositions(): ReadonlyMap<number, PositionView> {
+    return this.account.positions();
+  }
+
+  strategyPositions(strategy: string): ReadonlyMap<number, PositionView> {
+    return this.strategies.get(strategy)?.positions() ?? new Map<number, PositionView>();
+  }
+
+  /** The strategies with fills so far. */
+  strategyNames(): readonly string[] {
+    return [...this.strategies.keys()];
+  }
+
+  /** Whether the account holds a position in the market (a mark change there moves its PnL). */
+  holds(marketId: number): boolean {
+    return this.account.holds(marketId);
+  }
+
+  /** A strategy's share, read live. */
+  bookOf(strategy: string): StrategyBook {
+    return { pnl: () => this.strategyPnl(strategy), positions: () => this.strategyPositions(strategy) };
+  }
+
+  private ledgerOf(strategy: string): PnlLedger {
+    let ledger = this.strategies.get(strategy);
+    if (ledger === undefined) {
+      ledger = new PnlLedger();
+      this.strategies.set(strategy, ledger);
+    }
+    return ledger;
+  }
+}
+
+const EMPTY = new PnlLedger();
+
+/**
+ * What a kill switch judges of a PnL view: net of fees (a fee is a realized cost). Undefined while
+ * a market with an open position has no mark: a loss is never judged on part of the book.
+ */
+export function lossView(view: PnlView): PnlSnapshot | undefined {
+  if (view.unpricedMarkets.length > 0) return undefined;
+  return { realized: addDecimals(view.realized, negateDecimal(view.fees)), unrealized: view.unrealized };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { addDecimals } from '../../../src/core/decimal.js';
+import { lossView, SessionLedger, type AttributedFill } from '../../../src/engine/ledger/sessionLedger.js';
+
+const marks = new Map<number, string>();
+const ledgerAt = (mark: Record<number, string>) => {
+  marks.clear();
+  for (const [id, price] of Object.entries(mark)) marks.set(Number(id), price);
+  return new SessionLedger((id) => marks.get(id));
+};
+const fill = (strategy: string | undefined, side: 'buy' | 'sell', size: string, price: string, fee = '0') =>
+  ({ marketId: 1, side, size, price, fee, ...(strategy === undefined ? {} : { strategy }) }) satisfies AttributedFill;
+
+describe('the session ledger', () => {
+  it("books each fill for its strategy and for the account; the account is the strategies' sum when it started flat", () => {
+    const ledger = ledgerAt({ 1: '105' });
+    ledger.onFill(fill('mm', 'buy', '0.3', '100', '0.01'));
+    ledger.onFill(fill('grid', 'sell', '0.1', '102', '0.002'));
+    ledger.onFill(fill('mm', 'sell', '0.1', '104', '-0.001'));
+    ledger.onFill(fill('grid', 'buy', '0.1', '101', '0.003'));
+    const mm = ledger.strategyPnl('mm');
+    const grid = ledger.strategyPnl('grid');
+    // mm: 0.1 closed at +4 (0.4), 0.2 open from 100 at 105 (+1); grid: 0.1 short closed at +1 (0.1).
+    expect(mm).toEqual({ realized: '0.4', unrealized: '1', fees: '0.009', net: '1.391', unpricedMarkets: [] });
+    expect(grid).toEqual({ realized: '0.1', unrealized: '0', fees: '0.005', net: '0.095', unpricedMarkets: [] });
+    // FIFO on the account's merged fills splits realized and unrealized differently; their sum and the fees agree.
+    const account = ledger.accountPnl();
+    expect(account.net).toBe(addDecimals(mm.net, grid.net));
+    expect(account.fees).toBe('0.014');
+    expect(ledger.strategyPositions('mm')).toEqual(new Map([[1, { side: 'buy', size: '0.2' }]]));
+    expect(ledger.strategyPositions('grid')).toEqual(new Map());
+    expect(ledger.accountPositions()).toEqual(new Map([[1, { side: 'buy', size: '0.2' }]]));
+    expect(ledger.strategyNames()).toEqual(['mm', 'grid']);
+  });
+
+  it('keeps fills of orders not ours apart: counted for the account, never dropped', () => {
+    const ledger = ledgerAt({ 1: '99' });
+    ledger.onFill(fill('mm', 'buy', '1', '100'));
+    ledger.onFill(fill(undefined, 'sell', '0.5', '101', '0.01'));
+    expect(ledger.unattributed()).toEqual({
+      fills: 1,
+      pnl: { realized: '0', unrealized: '1', fees: '0.01', net: '0.99', unpricedMarkets: [] },
+    });
+    // The account's FIFO closes half of mm's lot against the foreign sell: +0.5 realized, 0.5 open at 99.
+    expect(ledger.accountPnl()).toMatchObject({ realized: '0.5', unrealized: '-0.5', fees: '0.01' });
+    expect(ledger.strategyPnl('mm')).toMatchObject({ realized: '0', unrealized: '-1' });
+  });
+
+  it('starts the account from the opening positions (entry price, else the mark), once; a strategy starts flat', () => {
+    const ledger = ledgerAt({ 1: '110', 2: '50' });
+    ledger.seed([
+      { marketId: 1, side: 'sell', size: '2', avgEntryPrice: '100' },
+      { marketId: 2, side: 'buy', size: '1' },
+    ]);
+    ledger.seed([{ marketId: 1, side: 'buy', size: '5', avgEntryPrice: '1' }]);
+    expect(ledger.accountPnl()).toMatchObject({ realized: '0', unrealized: '-20' });
+    ledger.onFill(fill('mm', 'buy', '1', '105'));
+    expect(ledger.accountPnl()).toMatchObject({ realized: '-5', unrealized: '-10' });
+    expect(ledger.strategyPnl('mm')).toMatchObject({ realized: '0', unrealized: '5' });
+    expect(ledger.holds(2)).toBe(true);
+    expect(ledger.holds(3)).toBe(false);
+  });
+
+  it("reads the marks live, and a strategy's book follows its later fills", () => {
+    const ledger = ledgerAt({ 1: '100' });
+    const book = ledger.bookOf('mm');
+    ledger.onFill(fill('mm', 'buy', '1', '100'));
+    marks.set(1, '90');
+    expect(book.pnl()).toMatchObject({ unrealized: '-10', net: '-10' });
+    expect(book.positions()).toEqual(new Map([[1, { side: 'buy', size: '1' }]]));
+  });
+
+  it('gives a kill switch the net of fees, and nothing while a position has no mark', () => {
+    const ledger = ledgerAt({});
+    ledger.onFill(fill('mm', 'buy', '1', '100', '0.5'));
+    expect(ledger.strategyPnl('mm').unpricedMarkets).toEqual([1]);
+    expect(lossView(ledger.strategyPnl('mm'))).toBeUndefined();
+    marks.set(1, '97');
+    expect(lossView(ledger.strategyPnl('mm'))).toEqual({ realized: '-0.5', unrealized: '-3' });
+  });
+});
