@@ -1,0 +1,26 @@
+import type { Market } from '../../venue/schemas/restMarkets.js';
+import { ConfigError, type ConfigProblem } from '../config/configError.js';
+import type { Config } from '../config/configSchema.js';
+import { marketRows, marketsInOneLine } from './marketTable.js';
+
+/**
+ * Every market a strategy names must exist on the venue: checked against the venue's market list
+ * before anything is placed or cancelled, so a wrong id is a config error naming the entry and
+ * listing the markets there are, not a venue refusal halfway through the start or at exit.
+ */
+export function checkConfiguredMarkets(config: Pick<Config, 'strategies'>, markets: readonly Market[]): void {
+  const known = new Set(markets.map((m) => Number(m.market_id)));
+  const problems: ConfigProblem[] = [];
+  config.strategies.forEach((strategy, i) =>
+    strategy.markets.forEach((id, j) => {
+      if (!known.has(id))
+        problems.push({
+          path: `strategies[${i}].markets[${j}]`,
+          problem: `market ${id} does not exist on this venue; its markets: ${marketsInOneLine(marketRows(markets))}`,
+        });
+    }),
+  );
+  const [first, ...rest] = problems;
+  if (first !== undefined)
+    throw new ConfigError([first, ...rest], { hints: ['`perpbot markets` prints the venue\'s markets as a table'] });
+}
