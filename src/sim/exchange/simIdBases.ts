@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 
 /**
@@ -28,10 +27,14 @@ export const ID_BASE_LIMIT = 1n << 61n;
 /** Every counter from 1, the same ids every run: what a test that asks for fixed ids gets. */
 export const COUNTING_FROM_ONE: SimIdBases = Object.freeze({ order: 0n, fill: 0n, trade: 0n });
 
-/** Three independent bases from the operating system's randomness (`draw` is for tests). */
-export function randomIdBases(draw: (bytes: number) => Uint8Array = randomBytes): SimIdBases {
-  const base = (): bigint => uint64Of(draw(8)) % ID_BASE_LIMIT;
-  return checkIdBases({ order: base(), fill: base(), trade: base() });
+/**
+ * Three bases from 24 random bytes (8 each, big-endian, reduced below 2^61). The exchange core
+ * draws nothing itself: the runtime hands it bytes from the operating system (`randomIdBases`).
+ */
+export function idBasesFrom(bytes: Uint8Array): SimIdBases {
+  if (bytes.length < 24) throw new RangeError(`idBasesFrom: expected 24 random bytes, got ${bytes.length}`);
+  const base = (at: number): bigint => uint64At(bytes, at) % ID_BASE_LIMIT;
+  return checkIdBases({ order: base(0), fill: base(8), trade: base(16) });
 }
 
 /** Refuses a base outside 0..2^61-1: ids past it could overflow what readers of the wide id hold. */
@@ -43,9 +46,8 @@ export function checkIdBases(bases: SimIdBases): SimIdBases {
   return Object.freeze({ ...bases });
 }
 
-function uint64Of(bytes: Uint8Array): bigint {
-  if (bytes.length < 8) throw new RangeError(`randomIdBases: expected 8 random bytes, got ${bytes.length}`);
+function uint64At(bytes: Uint8Array, at: number): bigint {
   let value = 0n;
-  for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(bytes[i] ?? 0);
+  for (let i = at; i < at + 8; i++) value = (value << 8n) | BigInt(bytes[i] ?? 0);
   return value;
 }

@@ -5,9 +5,10 @@ import {
   checkIdBases,
   COUNTING_FROM_ONE,
   ID_BASE_LIMIT,
-  randomIdBases,
+  idBasesFrom,
   type SimIdBases,
 } from '../../../src/sim/exchange/simIdBases.js';
+import { randomIdBases } from '../../../src/sim/randomIdBases.js';
 import { resolveSimOptions } from '../../../src/sim/simOptions.js';
 import { SimRuntime } from '../../../src/sim/simRuntime.js';
 import { ALICE, BOB, T0, limit, ofType, quietExchange } from './exchangeFixture.js';
@@ -48,15 +49,18 @@ describe('simulator id bases', () => {
     expect(ids.fills).toEqual([String(bases.fill + 1n), String(bases.fill + 2n)]);
   });
 
-  it('draws bases below 2^61 from 8 random bytes each, so wide ids stay below 2^63', () => {
-    const top = randomIdBases(() => new Uint8Array(8).fill(0xff));
+  it('makes bases below 2^61 from 8 random bytes each, so wide ids stay below 2^63', () => {
+    const top = idBasesFrom(new Uint8Array(24).fill(0xff));
     expect(top).toEqual({ order: ID_BASE_LIMIT - 1n, fill: ID_BASE_LIMIT - 1n, trade: ID_BASE_LIMIT - 1n });
     const ids = oneTrade(quietExchange({ idBases: top }));
     for (const wide of ids.wides) expect(wide).toBeLessThan(1n << 63n);
-    let n = 0;
-    const counting = randomIdBases(() => Uint8Array.of(0, 0, 0, 0, 0, 0, 0, ++n));
-    expect(counting).toEqual({ order: 1n, fill: 2n, trade: 3n });
-    expect(() => randomIdBases(() => new Uint8Array(4))).toThrow(/8 random bytes/);
+    const bytes = new Uint8Array(24);
+    bytes.set([1], 7);
+    bytes.set([0x20, 0, 0, 0, 0, 0, 1, 2], 8);
+    bytes.set([3], 23);
+    // Big-endian, the bits from 2^61 up dropped.
+    expect(idBasesFrom(bytes)).toEqual({ order: 1n, fill: 0x102n, trade: 3n });
+    expect(() => idBasesFrom(new Uint8Array(16))).toThrow(/24 random bytes/);
   });
 
   it('gives two draws of the system randomness different bases', () => {
