@@ -14,6 +14,8 @@ Options:
   --host <addr>                 listen address (default ${DEFAULT_SIM_OPTIONS.host})
   --port <n>                    port, 0 for a free one (default ${DEFAULT_SIM_OPTIONS.port})
   --seed <n>                    seed of addresses, hashes, oracle and makers (default ${DEFAULT_SIM_OPTIONS.seed})
+  --deterministic-ids           number orders, fills and trades from 1 every run (default: from random
+                                bases, unique across runs like the venue's ids)
   --block-ms <n>                block interval in ms, 0 for no automatic blocks (default ${DEFAULT_SIM_OPTIONS.blockMs})
   --registration-lag-ms <n>     deposit-to-registered lag in ms (default ${DEFAULT_SIM_OPTIONS.registrationLagMs})
   --chain-id <n>                EIP-712 chain id (default ${DEFAULT_SIM_OPTIONS.chainId})
@@ -43,6 +45,7 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
       host: { type: 'string' },
       port: { type: 'string' },
       seed: { type: 'string' },
+      'deterministic-ids': { type: 'boolean' },
       'block-ms': { type: 'string' },
       'registration-lag-ms': { type: 'string' },
       'chain-id': { type: 'string' },
@@ -76,6 +79,7 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
   if (values.host !== undefined) options.host = values.host;
   if (values.port !== undefined) options.port = integer(values.port, '--port');
   if (values.seed !== undefined) options.seed = integer(values.seed, '--seed');
+  if (values['deterministic-ids'] === true) options.deterministicIds = true;
   if (values['block-ms'] !== undefined) options.blockMs = integer(values['block-ms'], '--block-ms');
   if (values['registration-lag-ms'] !== undefined)
     options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');

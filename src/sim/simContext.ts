@@ -58,6 +58,8 @@ export interface SimOptions {
   readonly port: number;
   /** Seeds addresses, tx hashes, the oracle walk and the synthetic makers (uint32). */
   readonly seed: number;
+  /** Orders, fills and trades numbered from 1 every run; false: from random bases (unique across runs). */
+  readonly deterministicIds: boolean;
   /** Block interval; 0 disables automatic blocks (tests then call `controls.advanceBlocks`). */
   readonly blockMs: number;
   /** Time between a faucet deposit and the account counting as registered. */

@@ -10,6 +10,12 @@ export interface StartSimOptions {
   /** 0 picks a free port. */
   readonly port?: number;
   readonly seed?: number;
+  /**
+   * Number orders, fills and trades from 1, the same every run (for a test that asserts ids).
+   * Default false: each run counts from random bases, so its ids are unique across runs and
+   * processes like the venue's (`exchange/simIdBases.ts`); the seed does not change them.
+   */
+  readonly deterministicIds?: boolean;
   /** Default 200; 0 disables automatic blocks. */
   readonly blockMs?: number;
   /** Default 2000. */
@@ -42,6 +48,7 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
     host: input.host ?? DEFAULT_SIM_OPTIONS.host,
     port,
     seed: checkWhole(input.seed ?? DEFAULT_SIM_OPTIONS.seed, 'seed', 0xffff_ffff),
+    deterministicIds: input.deterministicIds === true,
     blockMs: checkWhole(input.blockMs ?? DEFAULT_SIM_OPTIONS.blockMs, 'blockMs', 3_600_000),
     registrationLagMs: checkWhole(
       input.registrationLagMs ?? DEFAULT_SIM_OPTIONS.registrationLagMs,

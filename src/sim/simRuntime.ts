@@ -10,6 +10,8 @@ import { SimChainState } from './chain/simChainState.js';
 import { seededAddress } from './chain/txHashes.js';
 import { Exchange } from './exchange/exchange.js';
 import { MarketTrades } from './exchange/marketTrades.js';
+import { COUNTING_FROM_ONE } from './exchange/simIdBases.js';
+import { randomIdBases } from './randomIdBases.js';
 import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { BlockStamp, SimContext, SimControls, SimEvent, SimFaults, SimOptions } from './simContext.js';
 import { resolveFaults } from './simOptions.js';
@@ -50,7 +52,11 @@ export class SimRuntime implements SimContext {
     this.clock = clock;
     this.ipLimiter = new FixedWindowLimiter(options.restRequestsPer10s, 10_000);
     this.chainState = new SimChainState({ clock, seed: options.seed, registrationLagMs: options.registrationLagMs });
-    this.exchange = new Exchange({ seed: options.seed, markets: options.markets });
+    this.exchange = new Exchange({
+      seed: options.seed,
+      markets: options.markets,
+      idBases: options.deterministicIds ? COUNTING_FROM_ONE : randomIdBases(),
+    });
     const auth = seededAddress(options.seed, 'authorization');
     const router = seededAddress(options.seed, 'router');
     this.operatorHub = parseDomainAddress(seededAddress(options.seed, 'operator-hub'));

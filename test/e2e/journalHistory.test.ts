@@ -175,7 +175,7 @@ describe('reconciliation reads the venue history (runBot on the simulator)', () 
     await run2.stop();
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
     try {
-      expect(journal.fillsOfOrder(high.orderId!).map((f) => [f.source, ...row(f)])).toEqual(
+      expect(journal.fillsOfOrder(who.account, high.orderId!).map((f) => [f.source, ...row(f)])).toEqual(
         made.map((f) => ['history', ...row(f)]),
       );
       expect(journal.order(high.intentId)).toMatchObject({ state: 'filled', filledSize: '0.0005' });
@@ -253,7 +253,7 @@ describe('reconciliation reads the venue history (runBot on the simulator)', () 
           ),
         }),
       ]);
-      expect(copy.fillsOfOrder(high.orderId!).map((f) => [f.source, f.fillId, f.fee])).toEqual([
+      expect(copy.fillsOfOrder(who.account, high.orderId!).map((f) => [f.source, f.fillId, f.fee])).toEqual([
         ['reconciled', `reconciled:${high.orderId!.toLowerCase()}`, undefined],
       ]);
     } finally {

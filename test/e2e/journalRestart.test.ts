@@ -119,9 +119,9 @@ describe('journal across a restart (runBot on the simulator)', () => {
           (t) => t.order_id.toLowerCase() === high!.orderId!.toLowerCase(),
         );
         expect(venueFills.map((t) => [t.size, t.price])).toEqual([['0.0005', '64000']]);
-        expect(journal.fillsOfOrder(high!.orderId!).map((f) => [f.source, f.fillId, f.size, f.price, f.fee])).toEqual(
-          venueFills.map((t) => ['history', t.id, t.size, t.price, t.fee]),
-        );
+        expect(
+          journal.fillsOfOrder(bot.account, high!.orderId!).map((f) => [f.source, f.fillId, f.size, f.price, f.fee]),
+        ).toEqual(venueFills.map((t) => ['history', t.id, t.size, t.price, t.fee]));
         expect(journal.loadStrategyState(bot.account, 'probe', 'placed')).toBeDefined();
         expect(placedState.parse(JSON.parse(journal.loadStrategyState(bot.account, 'probe', 'placed')!)).starts).toBe(
           2,
@@ -156,7 +156,7 @@ describe('journal across a restart (runBot on the simulator)', () => {
         apply: true,
       });
       expect(report.differences.filter((d) => d.type !== 'in_flight_resolved')).toEqual([]);
-      expect(journal.fillsOfOrder(high!.orderId!)).toHaveLength(1);
+      expect(journal.fillsOfOrder(bot.account, high!.orderId!)).toHaveLength(1);
       expect(journal.order(low!.intentId)?.state).toBe('cancelled');
     } finally {
       journal.close();

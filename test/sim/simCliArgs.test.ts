@@ -38,6 +38,7 @@ describe('parseSimCliArgs', () => {
       '1500',
       '--wire-departure',
       'orderbook-wei',
+      '--deterministic-ids',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
@@ -50,6 +51,7 @@ describe('parseSimCliArgs', () => {
       chainId: 42,
       host: '0.0.0.0',
       restRequestsPer10s: 0,
+      deterministicIds: true,
     });
     expect(options.faults).toEqual({
       latencyMs: 5,
@@ -73,6 +75,8 @@ describe('parseSimCliArgs', () => {
       blockMs: 200,
       registrationLagMs: 2000,
       wireDepartures: [],
+      // Ids unique across runs unless asked for fixed ones.
+      deterministicIds: false,
     });
     // Every fault is off by default, the WebSocket ones included.
     expect(resolveSimOptions(command.options).faults).toMatchObject({

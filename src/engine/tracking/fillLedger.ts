@@ -2,12 +2,14 @@ import type { TrackedFill } from './orderTracker.js';
 
 /**
  * Where a fill becomes counted: the one place that decides whether a fill was seen before, keyed
- * by the venue's fill id alone. A fill can reach the bot several ways (the fills channel, the
- * venue's trade history read by a reconciliation, a restart that reads history again, a resend
- * after a 5xx whose first send had executed) and must be counted once across all of them: by the
- * tracker (order states, the fills strategies and budgets hear) and by the journal alike. The
- * tracker asks its ledger before it counts anything; with a journal, the ledger is the journal's
- * fills table (`INSERT OR IGNORE` by fill id), so what one run counted the next one does not.
+ * by the account and the venue's fill id (an engine trades one account, so its ledger is that
+ * account's; another account's fill may carry the same id). A fill can reach the bot several ways
+ * (the fills channel, the venue's trade history read by a reconciliation, a restart that reads
+ * history again, a resend after a 5xx whose first send had executed) and must be counted once
+ * across all of them: by the tracker (order states, the fills strategies and budgets hear) and by
+ * the journal alike. The tracker asks its ledger before it counts anything; with a journal, the
+ * ledger is the journal's fills table (`INSERT OR IGNORE` by account and fill id), so what one run
+ * counted the next one does not.
  */
 export type FillOrigin = 'venue' | 'history';
 

@@ -39,7 +39,7 @@ export function guardedJournalWrites(journal: Journal, resilient: ResilientEngin
             () => target.recordFill(...args),
             () => {
               const key = fillKey(args);
-              if (keptFills.has(key) || target.hasFill(args[1].id)) return false;
+              if (keptFills.has(key) || target.hasFill(args[0], args[1].id)) return false;
               keptFills.add(key);
               return true;
             },

@@ -32,7 +32,7 @@ export function filledSizeWith(journaled: string, record: OrderHistoryRecord): s
 }
 
 /**
- * Journals a fill read from the venue's trade history (source `history`) when its id is new,
+ * Journals a fill read from the venue's trade history (source `history`) when the account's fill id is new,
  * linked to the journal's order (by order id, else client_order_id); raises that order's filled
  * size to what its journaled fills add up to. Returns whether the fill was new.
  */
@@ -44,7 +44,7 @@ export function journalHistoryFill(journal: Journal, account: string, fill: Fill
   if (!inserted || order === undefined || order.orderId === undefined) return inserted;
   if (order.state !== 'open' && order.state !== 'partially_filled' && order.state !== 'cancelled') return inserted;
   let filled = '0';
-  for (const f of journal.fillsOfOrder(order.orderId)) filled = addDecimals(filled, f.size);
+  for (const f of journal.fillsOfOrder(account, order.orderId)) filled = addDecimals(filled, f.size);
   if (compareDecimals(filled, order.filledSize) <= 0) return inserted;
   const state =
     compareDecimals(filled, order.size) >= 0
@@ -57,7 +57,7 @@ export function journalHistoryFill(journal: Journal, account: string, fill: Fill
 }
 
 /**
- * The fills of a history read the journal does not hold yet, each journaled once by id and
+ * The fills of a history read the journal does not hold yet, each journaled once per (account, id) and
  * reported as `fill_recovered`. `count`: who counts them ('journal': straight into the journal; a
  * function: the engine's tracker, whose ledger journals them); 'report': nothing is written.
  */
@@ -70,11 +70,11 @@ export function recoverHistoryFills(
 ): Difference[] {
   const recovered: Difference[] = [];
   for (const fill of fills) {
-    if (journal.hasFill(fill.id)) continue;
+    if (journal.hasFill(account, fill.id)) continue;
     if (count !== 'report') {
       const counted = count === 'journal' ? journalHistoryFill(journal, account, fill, atMs) : count(fill);
       // A counter whose ledger is not this journal: the journal holds every fill all the same.
-      if (!journal.hasFill(fill.id)) journalHistoryFill(journal, account, fill, atMs);
+      if (!journal.hasFill(account, fill.id)) journalHistoryFill(journal, account, fill, atMs);
       if (!counted) continue;
     }
     const intentId = journal.orderByOrderId(fill.order_id)?.intentId;

@@ -208,20 +208,23 @@ export class Journal {
   }
 
   /**
-   * A fill, once per id: the one place that decides whether a fill is new (the engine's tracker
-   * asks it through `journalFillLedger`; reconciliation journals history fills through it too). A
-   * real fill (channel or history) of an order that carries an inferred (`reconciled`) fill takes
-   * that much off it: the inferred row only ever stands for what nothing else showed.
-   * Returns false when the id was journaled before, whatever its source.
+   * A fill, once per (account, fill id): the one place that decides whether a fill is new (the
+   * engine's tracker asks it through `journalFillLedger`; reconciliation journals history fills
+   * through it too). The account is part of the key because fill ids are the venue's, and one
+   * journal may serve several accounts (each `npm start` on the embedded simulator makes one).
+   * A real fill (channel or history) of an order that carries an inferred (`reconciled`) fill
+   * takes that much off it: the inferred row only ever stands for what nothing else showed.
+   * Returns false when the account's fill id was journaled before, whatever its source.
    */
   recordFill(account: string, fill: FillWrite, source: FillSource, atMs: number): boolean {
+    const key = account.toLowerCase();
     return this.db.transaction(() => {
       const inserted =
         this.run(
           `INSERT OR IGNORE INTO fills (fill_id, account, market_id, order_id, intent_id, strategy, side, price, size, fee, liquidity, source, at_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           fill.id,
-          account.toLowerCase(),
+          key,
           fill.marketId,
           fill.orderId.toLowerCase(),
           fill.intentId ?? null,
@@ -234,21 +237,28 @@ export class Journal {
           source,
           atMs,
         ).changes > 0;
-      if (inserted && source !== 'reconciled') {
-        const inferred = this.get('SELECT size FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
-        if (inferred !== undefined) {
-          const rest = addDecimals(textColumn(inferred, 'size'), negateDecimal(fill.size));
-          if (compareDecimals(rest, '0') <= 0)
-            this.run('DELETE FROM fills WHERE fill_id = ?', reconciledFillId(fill.orderId));
-          else this.run('UPDATE fills SET size = ? WHERE fill_id = ?', rest, reconciledFillId(fill.orderId));
-        }
-      }
+      if (inserted && source !== 'reconciled') this.takeOffInferred(key, fill.orderId, fill.size);
       return inserted;
     })();
   }
 
-  hasFill(fillId: string): boolean {
-    return this.get('SELECT 1 AS found FROM fills WHERE fill_id = ?', fillId) !== undefined;
+  /** A real fill of `size` of the order: its inferred row shrinks by that much, or goes. */
+  private takeOffInferred(account: string, orderId: string, size: string): void {
+    const inferredId = reconciledFillId(orderId);
+    const inferred = this.get('SELECT size FROM fills WHERE account = ? AND fill_id = ?', account, inferredId);
+    if (inferred === undefined) return;
+    const rest = addDecimals(textColumn(inferred, 'size'), negateDecimal(size));
+    if (compareDecimals(rest, '0') <= 0)
+      this.run('DELETE FROM fills WHERE account = ? AND fill_id = ?', account, inferredId);
+    else this.run('UPDATE fills SET size = ? WHERE account = ? AND fill_id = ?', rest, account, inferredId);
+  }
+
+  /** Whether the account's fill of this id is journaled (fill ids are unique per account, not per journal). */
+  hasFill(account: string, fillId: string): boolean {
+    return (
+      this.get('SELECT 1 AS found FROM fills WHERE account = ? AND fill_id = ?', account.toLowerCase(), fillId) !==
+      undefined
+    );
   }
 
   /**
@@ -500,8 +510,13 @@ export class Journal {
     ).map(fillFromRow);
   }
 
-  fillsOfOrder(orderId: string): JournalFill[] {
-    return this.all('SELECT * FROM fills WHERE order_id = ? ORDER BY seq', orderId.toLowerCase()).map(fillFromRow);
+  /** The account's journaled fills of one order, oldest first. */
+  fillsOfOrder(account: string, orderId: string): JournalFill[] {
+    return this.all(
+      'SELECT * FROM fills WHERE account = ? AND order_id = ? ORDER BY seq',
+      account.toLowerCase(),
+      orderId.toLowerCase(),
+    ).map(fillFromRow);
   }
 
   /** Fills of a market journaled after `seq`. */

@@ -68,26 +68,7 @@ export function formatJournalHistory(history: JournalHistory): string {
   }
   out.push('');
   if (history.fills.length === 0) out.push('fills: none');
-  else {
-    out.push('fills:');
-    out.push(
-      table(
-        ['time', 'strategy', 'market', 'side', 'size', 'price', 'fee', 'source', 'fill id', 'order id'],
-        history.fills.map((f) => [
-          time(f.atMs),
-          f.strategy ?? '-',
-          String(f.marketId),
-          f.side,
-          f.size,
-          f.price,
-          f.fee ?? '-',
-          f.source,
-          shortId(f.fillId),
-          shortId(f.orderId),
-        ]),
-      ),
-    );
-  }
+  else out.push('fills:', fillsTable(history.fills));
   out.push('', ...formatPnl(history.pnl));
   return `${out.join('\n')}\n`;
 }
@@ -109,4 +90,26 @@ function formatPnl(rows: readonly JournalPnlRow[]): string[] {
       ]),
     ),
   ];
+}
+
+/** The fills as a table; listing several accounts, each fill's account too (an id alone identifies no fill). */
+function fillsTable(fills: readonly JournalFill[]): string {
+  const accounts = new Set(fills.map((f) => f.account)).size > 1;
+  const header = ['time', 'strategy', 'market', 'side', 'size', 'price', 'fee', 'source'];
+  return table(
+    [...header, ...(accounts ? ['account'] : []), 'fill id', 'order id'],
+    fills.map((f) => [
+      time(f.atMs),
+      f.strategy ?? '-',
+      String(f.marketId),
+      f.side,
+      f.size,
+      f.price,
+      f.fee ?? '-',
+      f.source,
+      ...(accounts ? [shortId(f.account)] : []),
+      shortId(f.fillId),
+      shortId(f.orderId),
+    ]),
+  );
 }

@@ -82,6 +82,26 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX IF NOT EXISTS fill_gaps_open ON fill_gaps (account, closed_ms);
   CREATE INDEX IF NOT EXISTS fills_account ON fills (account, seq);
   `,
+  // A fill is identified by (account, fill id): the venue numbers fills per venue, not per
+  // journal, and a journal shared by several accounts (one per `npm start` on the embedded
+  // simulator) dropped the second account's fills as duplicates of the first's. SQLite cannot
+  // drop a UNIQUE constraint, so the table is rebuilt; every row already carries its account
+  // (NOT NULL since the first version), and seq is kept (positions.fill_seq points at it).
+  `
+  CREATE TABLE fills_by_account (
+    seq INTEGER PRIMARY KEY, fill_id TEXT NOT NULL, account TEXT NOT NULL, market_id INTEGER NOT NULL,
+    order_id TEXT NOT NULL, intent_id TEXT, strategy TEXT, side TEXT NOT NULL, price TEXT NOT NULL, size TEXT NOT NULL,
+    fee TEXT, liquidity TEXT, source TEXT NOT NULL, at_ms INTEGER NOT NULL,
+    UNIQUE (account, fill_id)
+  );
+  INSERT INTO fills_by_account (seq, fill_id, account, market_id, order_id, intent_id, strategy, side, price, size, fee, liquidity, source, at_ms)
+    SELECT seq, fill_id, lower(account), market_id, order_id, intent_id, strategy, side, price, size, fee, liquidity, source, at_ms
+    FROM fills ORDER BY seq;
+  DROP TABLE fills;
+  ALTER TABLE fills_by_account RENAME TO fills;
+  CREATE INDEX fills_order ON fills (account, order_id);
+  CREATE INDEX fills_account ON fills (account, seq);
+  `,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

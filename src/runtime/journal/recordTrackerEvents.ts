@@ -66,7 +66,7 @@ function correctClosedOrder(journal: Journal, account: string, orderId: string, 
   const order = journal.orderByOrderId(orderId);
   if (order === undefined || order.state !== 'cancelled') return;
   let filled = '0';
-  for (const f of journal.fillsOfOrder(orderId)) filled = addDecimals(filled, f.size);
+  for (const f of journal.fillsOfOrder(account, orderId)) filled = addDecimals(filled, f.size);
   if (compareDecimals(filled, order.filledSize) <= 0) return;
   journal.recordOrder(
     account,

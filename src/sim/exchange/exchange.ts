@@ -24,6 +24,7 @@ import { OrderEntry } from './orderEntry.js';
 import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
+import { checkIdBases, COUNTING_FROM_ONE, type SimIdBases } from './simIdBases.js';
 import { Liquidator } from './liquidation.js';
 import {
   SYNTHETIC_MAKER_ACCOUNTS,
@@ -54,6 +55,11 @@ export interface ExchangeOptions {
    * the book. Default false: the venue's liquidation rules are not shown, so it is opt-in.
    */
   readonly liquidation?: boolean;
+  /**
+   * Where order sequences, fill ids and trade ids count from. Default: from 1, the same every
+   * run (the core stays deterministic); `startSim` draws random bases unless asked for fixed ids.
+   */
+  readonly idBases?: SimIdBases;
 }
 
 export type { SyntheticMakersConfig };
@@ -118,6 +124,7 @@ export class Exchange {
       makerFeeBps,
       takerFeeBps,
       onTrade: (marketId, ticks) => this.lastTradeTicks.set(marketId, ticks),
+      ids: checkIdBases(options.idBases ?? COUNTING_FROM_ONE),
     });
     this.history = new AccountHistory({
       market: (id) => this.spec(id),

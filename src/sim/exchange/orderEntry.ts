@@ -11,6 +11,7 @@ import type { OrderBook } from './orderBook.js';
 import type { OrderStore } from './orderStore.js';
 import type { CheckedOrder } from './placeOrderChecks.js';
 import { reducibleSteps } from './positionMath.js';
+import type { SimIdBases } from './simIdBases.js';
 import { remainingSteps, toOrderRecord, type SimOrder } from './simOrder.js';
 
 export interface OrderEntryDeps {
@@ -21,6 +22,8 @@ export interface OrderEntryDeps {
   readonly takerFeeBps: bigint;
   /** Called with each trade's price so the market can report last_price. */
   onTrade(marketId: number, priceTicks: number): void;
+  /** Where order sequences, fill ids and trade ids count from (unique across runs, or from 1). */
+  readonly ids: SimIdBases;
 }
 
 /**
@@ -28,11 +31,15 @@ export interface OrderEntryDeps {
  * post-only, margin), then the matching walk, then what happens to the remainder.
  */
 export class OrderEntry {
-  private sequence = 0n;
-  private tradeSequence = 0n;
-  private fillSequence = 0n;
+  private sequence: bigint;
+  private tradeSequence: bigint;
+  private fillSequence: bigint;
 
-  constructor(private readonly deps: OrderEntryDeps) {}
+  constructor(private readonly deps: OrderEntryDeps) {
+    this.sequence = deps.ids.order;
+    this.tradeSequence = deps.ids.trade;
+    this.fillSequence = deps.ids.fill;
+  }
 
   place(account: Address, checked: CheckedOrder, nowMs: number, events: EventCollector): SimOrder {
     const market = this.deps.market(checked.marketId);

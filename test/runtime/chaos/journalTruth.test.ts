@@ -53,7 +53,8 @@ describe('readJournalTruth', () => {
       'INSERT INTO fills (fill_id, account, market_id, order_id, side, price, size, source, at_ms) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)',
     );
     fill.run('11', me, '0xA1', 'buy', '65000', '0.001', 'venue', 10);
-    fill.run('12', other, '0xb1', 'buy', '65000', '0.001', 'venue', 11);
+    // Fill ids are keyed per account: another account's fill may carry the same id.
+    fill.run('11', other, '0xb1', 'buy', '65000', '0.002', 'venue', 11);
     const position = db.prepare(
       'INSERT INTO positions (account, market_id, side, size, source, fill_seq, at_ms) VALUES (?, ?, ?, ?, ?, 0, ?)',
     );

@@ -70,7 +70,7 @@ describe("the runtime's journal writes behind the resilient journal (a real SQLi
     expect(guarded.recordFill(ACCOUNT, fill('f2'), 'history', 4)).toBe(false);
     disk.full = false;
     expect(resilient.retry()).toBe(true);
-    expect(journal.hasFill('f2')).toBe(true);
+    expect(journal.hasFill(ACCOUNT, 'f2')).toBe(true);
     expect(guarded.recordFill(ACCOUNT, fill('f2'), 'venue', 5)).toBe(false);
     journal.close();
   });
@@ -79,7 +79,7 @@ describe("the runtime's journal writes behind the resilient journal (a real SQLi
     const { journal, guarded, disk } = setup();
     guarded.recordFill(ACCOUNT, fill('f1'), 'venue', 1);
     disk.full = true;
-    expect(guarded.hasFill('f1')).toBe(true);
+    expect(guarded.hasFill(ACCOUNT, 'f1')).toBe(true);
     expect(guarded.recentFills(10, ACCOUNT)).toHaveLength(1);
     journal.close();
   });

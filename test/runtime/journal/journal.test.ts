@@ -171,15 +171,36 @@ describe('Journal', () => {
     expect(journal.recentFills(10).map((f) => f.fillId)).toEqual(['f1']);
   });
 
+  it('keys fills by account and fill id: another account may carry the same id', () => {
+    const other = '0x00000000000000000000000000000000000000BB';
+    expect(journal.recordFill(ACCOUNT, fill('7', '0.001'), 'venue', 1)).toBe(true);
+    expect(journal.recordFill(other, fill('7', '0.002'), 'venue', 2)).toBe(true);
+    expect(journal.recordFill(other.toLowerCase(), fill('7', '0.002'), 'history', 3)).toBe(false);
+    expect(journal.hasFill(ACCOUNT, '7')).toBe(true);
+    expect(journal.hasFill(other, '7')).toBe(true);
+    expect(journal.hasFill(other, '8')).toBe(false);
+    expect(journal.fillsOfOrder(ACCOUNT, '0xabc').map((f) => [f.fillId, f.size])).toEqual([['7', '0.001']]);
+    expect(journal.fillsOfOrder(other, '0xabc').map((f) => [f.fillId, f.size])).toEqual([['7', '0.002']]);
+  });
+
+  it("takes a real fill off its own account's inferred fill only", () => {
+    const other = '0x00000000000000000000000000000000000000bb';
+    journal.recordFill(ACCOUNT, fill(reconciledFillId('0xabc'), '0.002'), 'reconciled', 1);
+    journal.recordFill(other, fill(reconciledFillId('0xabc'), '0.002'), 'reconciled', 1);
+    journal.recordFill(other, fill('f1', '0.0005'), 'venue', 2);
+    expect(journal.fillsOfOrder(ACCOUNT, '0xabc').map((f) => f.size)).toEqual(['0.002']);
+    expect(journal.fillsOfOrder(other, '0xabc').map((f) => f.size)).toEqual(['0.0015', '0.0005']);
+  });
+
   it('lets a late venue fill take its size off the inferred fill of the same order', () => {
     journal.recordFill(ACCOUNT, fill(reconciledFillId('0xABC'), '0.002'), 'reconciled', 1);
     journal.recordFill(ACCOUNT, fill('f1', '0.0005'), 'venue', 2);
-    expect(journal.fillsOfOrder('0xabc').map((f) => [f.fillId, f.size])).toEqual([
+    expect(journal.fillsOfOrder(ACCOUNT, '0xabc').map((f) => [f.fillId, f.size])).toEqual([
       ['reconciled:0xabc', '0.0015'],
       ['f1', '0.0005'],
     ]);
     journal.recordFill(ACCOUNT, fill('f2', '0.0015'), 'venue', 3);
-    expect(journal.fillsOfOrder('0xabc').map((f) => f.fillId)).toEqual(['f1', 'f2']);
+    expect(journal.fillsOfOrder(ACCOUNT, '0xabc').map((f) => f.fillId)).toEqual(['f1', 'f2']);
   });
 
   it('counts fills after a position snapshot of a source', () => {

@@ -117,7 +117,7 @@ describe('fills counted once across the fills channel, trade history and restart
       1,
     );
     journalHistoryFill(journal, ACCOUNT, fill('f1', '0.0005'), 2);
-    expect(journal.fillsOfOrder(ORDER_ID).map((f) => [f.source, f.size])).toEqual([
+    expect(journal.fillsOfOrder(ACCOUNT, ORDER_ID).map((f) => [f.source, f.size])).toEqual([
       ['reconciled', '0.0015'],
       ['history', '0.0005'],
     ]);

@@ -9,7 +9,7 @@ import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 const A = '0x00000000000000000000000000000000000000aa';
 const B = '0x00000000000000000000000000000000000000bb';
 let n = 0;
-const fill = (side: 'buy' | 'sell', size: string, price: string, fee: string, strategy?: string) => ({
+const pnlFill = (side: 'buy' | 'sell', size: string, price: string, fee: string, strategy?: string) => ({
   id: `f${++n}`,
   marketId: 1,
   orderId: `0x${n}`,
@@ -33,10 +33,10 @@ describe('perpbot history: PnL from the journaled fills', () => {
   });
 
   it('books every fill of an account, oldest first, per strategy, fills of orders not ours apart', () => {
-    journal.recordFill(A, fill('buy', '0.2', '100', '0.02', 'mm'), 'venue', 1);
-    journal.recordFill(A, fill('sell', '0.1', '110', '0.01', 'mm'), 'venue', 2);
-    journal.recordFill(A, fill('sell', '0.5', '90', '0.03'), 'history', 3);
-    journal.recordFill(B, fill('sell', '1', '50', '0', 'mm'), 'venue', 4);
+    journal.recordFill(A, pnlFill('buy', '0.2', '100', '0.02', 'mm'), 'venue', 1);
+    journal.recordFill(A, pnlFill('sell', '0.1', '110', '0.01', 'mm'), 'venue', 2);
+    journal.recordFill(A, pnlFill('sell', '0.5', '90', '0.03'), 'history', 3);
+    journal.recordFill(B, pnlFill('sell', '1', '50', '0', 'mm'), 'venue', 4);
     // Newer than the limit still counts: the PnL is over every journaled fill.
     const history = readJournalHistory(journal, 1);
     expect(history.fills).toHaveLength(1);
@@ -49,5 +49,61 @@ describe('perpbot history: PnL from the journaled fills', () => {
     const text = formatJournalHistory(history);
     expect(text).toMatch(/^strategy +account +fills +realized +fees +realized - fees +open$/m);
     expect(text).toMatch(/^mm +0x00000000…0000aa +2 +1 +0\.03 +0\.97 +0\.1@1$/m);
+  });
+});
+
+const ALICE = '0x00000000000000000000000000000000000000aa';
+const BOB = '0x00000000000000000000000000000000000000bb';
+const fill = (id: string, orderId: string) => ({
+  id,
+  marketId: 1,
+  orderId,
+  side: 'buy' as const,
+  price: '64000',
+  size: '0.001',
+  fee: '0.0128',
+  liquidity: 'TAKER',
+});
+
+/** The fills table of the text (up to the blank line before the PnL): its header and rows, split into cells. */
+function fillRows(text: string): string[][] {
+  const lines = text.split('\n');
+  const start = lines.indexOf('fills:') + 1;
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end === -1 ? undefined : end).map((l) => l.split(/\s{2,}/));
+}
+
+describe('perpbot history (journal history)', () => {
+  let dir: string;
+  let journal: Journal;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-history-'));
+    journal = openJournal(join(dir, 'journal.sqlite'));
+  });
+  afterEach(() => {
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the same fill id of two accounts as two fills, each with its account', () => {
+    journal.recordFill(ALICE, fill('1', '0xa1'), 'venue', Date.UTC(2026, 0, 1));
+    journal.recordFill(BOB, fill('1', '0xb1'), 'venue', Date.UTC(2026, 0, 2));
+    const rows = fillRows(formatJournalHistory(readJournalHistory(journal, 10)));
+    const header = rows[0]!;
+    expect(header).toContain('account');
+    const at = (row: string[], column: string): string | undefined => row[header.indexOf(column)];
+    // Addresses shortened like the ids: the first 10 characters and the last 6.
+    expect(rows.slice(1).map((row) => [at(row, 'account'), at(row, 'fill id'), at(row, 'order id')])).toEqual([
+      ['0x00000000…0000bb', '1', '0xb1'],
+      ['0x00000000…0000aa', '1', '0xa1'],
+    ]);
+  });
+
+  it('leaves the account column out when every fill listed is one account’s', () => {
+    journal.recordFill(ALICE, fill('1', '0xa1'), 'venue', 1);
+    journal.recordFill(BOB, fill('1', '0xb1'), 'venue', 2);
+    const rows = fillRows(formatJournalHistory(readJournalHistory(journal, 10, BOB)));
+    expect(rows[0]).not.toContain('account');
+    expect(rows.slice(1)).toHaveLength(1);
   });
 });

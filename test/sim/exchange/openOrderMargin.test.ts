@@ -9,6 +9,7 @@ import { compileMarkets, DEFAULT_MARKETS, type MarketSpec } from '../../../src/s
 import { OrderEntry } from '../../../src/sim/exchange/orderEntry.js';
 import { OrderStore } from '../../../src/sim/exchange/orderStore.js';
 import { checkPlaceOrder } from '../../../src/sim/exchange/placeOrderChecks.js';
+import { COUNTING_FROM_ONE } from '../../../src/sim/exchange/simIdBases.js';
 
 /**
  * The kept margin side sums (OrderStore.marginNotionals, updated on rest, fill and retire) must
@@ -91,7 +92,15 @@ function world() {
     },
     10,
   );
-  const entry = new OrderEntry({ store, ledger, market: spec, makerFeeBps: 2n, takerFeeBps: 5n, onTrade: () => {} });
+  const entry = new OrderEntry({
+    store,
+    ledger,
+    market: spec,
+    makerFeeBps: 2n,
+    takerFeeBps: 5n,
+    onTrade: () => {},
+    ids: COUNTING_FROM_ONE,
+  });
   // Small deposits so margin refusals happen too.
   ACCOUNTS.forEach((account, i) => ledger.deposit(account, BigInt(200 + 400 * i) * 10n ** 18n));
   return { spec, marks, store, ledger, entry };
