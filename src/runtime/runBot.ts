@@ -28,7 +28,7 @@ import { journalWriteFault } from './journal/journalWriteFault.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from './journal/openJournalForBot.js';
 import { routeConsoleToLogger } from './logging/consoleBridge.js';
 import type { Logger } from './logging/createLogger.js';
-import { checkConfiguredMarkets } from './startup/checkConfiguredMarkets.js';
+import { readAndCheckMarkets } from './startup/checkConfiguredMarkets.js';
 import { bindUntilDeadline, type VenueWait } from './startup/untilDeadline.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { VenueExtras } from './wiring/venueExtras.js';
@@ -151,8 +151,7 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       signal: options.signal,
     }),
   };
-  const { markets } = await run.startup('reading the markets', (signal) => rest.markets({ signal }));
-  checkConfiguredMarkets(config, markets);
+  await readAndCheckMarkets(config, rest, run.startup);
   const journaled = await run.startup('the first reconciliation with the venue', () =>
     openJournalForBot(journalOptions(run)),
   );

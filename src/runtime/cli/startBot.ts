@@ -8,6 +8,8 @@ import type { Logger } from '../logging/createLogger.js';
 import { runBot, type BotKeys } from '../runBot.js';
 import { SetupError } from '../setup/setupError.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../setup/signerStatus.js';
+import { readAndCheckMarkets } from '../startup/checkConfiguredMarkets.js';
+import { bindUntilDeadline } from '../startup/untilDeadline.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
 import { createCliRestClient, usesEmbeddedSim } from './cliContext.js';
 import { startEmbeddedSim } from './embeddedSim.js';
@@ -54,11 +56,13 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       sim = await startEmbeddedSim(config, options.clock, logger);
       options.onSim?.(sim);
       ({ restUrl, wsUrl } = sim);
+      await checkMarketsBeforeAnyAction(config, restUrl, options);
       keys = await throwawayAccount(config, restUrl, options);
     } else {
       restUrl = config.venue.rest_url ?? '';
       wsUrl = config.venue.ws_url ?? '';
       keys = await options.loadKeys();
+      await checkMarketsBeforeAnyAction(config, restUrl, options);
       await requireActiveSigner(config, keys, restUrl, signal, logger);
     }
     signal.throwIfAborted();
@@ -81,6 +85,17 @@ export async function startBot(options: StartBotOptions): Promise<void> {
     }
     lock.release();
   }
+}
+
+/** A market the venue does not have is a config error before the setup flow or the bot acts on any market. */
+async function checkMarketsBeforeAnyAction(config: Config, restUrl: string, options: StartBotOptions): Promise<void> {
+  const wait = bindUntilDeadline({
+    deadlineMs: config.venue.startup_deadline_ms,
+    clock: options.clock,
+    log: options.logger,
+    signal: options.signal,
+  });
+  await readAndCheckMarkets(config, createCliRestClient(config, restUrl, options.logger), wait);
 }
 
 async function requireActiveSigner(

@@ -1,7 +1,9 @@
+import type { RestClient } from '../../venue/rest/restClient.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import { ConfigError, type ConfigProblem } from '../config/configError.js';
 import type { Config } from '../config/configSchema.js';
 import { marketRows, marketsInOneLine } from './marketTable.js';
+import type { VenueWait } from './untilDeadline.js';
 
 /**
  * Every market a strategy names must exist on the venue: checked against the venue's market list
@@ -22,5 +24,16 @@ export function checkConfiguredMarkets(config: Pick<Config, 'strategies'>, marke
   );
   const [first, ...rest] = problems;
   if (first !== undefined)
-    throw new ConfigError([first, ...rest], { hints: ['`perpbot markets` prints the venue\'s markets as a table'] });
+    throw new ConfigError([first, ...rest], { hints: ["`perpbot markets` prints the venue's markets as a table"] });
+}
+
+/** Reads the venue's markets (riding out a flaky venue) and checks the configured ones against them. */
+export async function readAndCheckMarkets(
+  config: Pick<Config, 'strategies'>,
+  rest: Pick<RestClient, 'markets'>,
+  wait: VenueWait,
+): Promise<readonly Market[]> {
+  const { markets } = await wait('reading the markets', (signal) => rest.markets({ signal }));
+  checkConfiguredMarkets(config, markets);
+  return markets;
 }

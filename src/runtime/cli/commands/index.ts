@@ -4,6 +4,7 @@ import { chaosCommand } from './chaosCommand.js';
 import { checkCommand } from './checkCommand.js';
 import { historyCommand } from './historyCommand.js';
 import { keysCommand } from './keysCommand.js';
+import { marketsCommand } from './marketsCommand.js';
 import { newCommand } from './newCommand.js';
 import { probeCommand } from './probeCommand.js';
 import { reconcileCommand } from './reconcileCommand.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   setupCommand,
   probeCommand,
   statusCommand,
+  marketsCommand,
   cancelAllCommand,
   revokeSignerCommand,
   keysCommand,
