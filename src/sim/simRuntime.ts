@@ -8,7 +8,7 @@ import type { Eip712DomainWire } from '../venue/schemas/restAuth.js';
 import type { SystemConfigWire } from '../venue/schemas/restSystem.js';
 import { SimChainState } from './chain/simChainState.js';
 import { seededAddress } from './chain/txHashes.js';
-import { Exchange } from './exchange/exchange.js';
+import { Exchange, type ExchangeOptions } from './exchange/exchange.js';
 import { MarketTrades } from './exchange/marketTrades.js';
 import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { BlockStamp, SimContext, SimControls, SimEvent, SimFaults, SimOptions } from './simContext.js';
@@ -45,12 +45,20 @@ export class SimRuntime implements SimContext {
   private currentOptions: SimOptions;
   private controlsValue: SimControls | undefined;
 
-  constructor(options: SimOptions, clock: Clock) {
+  /**
+   * `exchange` tunes the exchange core beyond the options (fees, synthetic makers, the oracle's
+   * walk): the test kit turns the makers and the walk off so only scripted prices move.
+   */
+  constructor(
+    options: SimOptions,
+    clock: Clock,
+    exchange: Omit<ExchangeOptions, 'seed' | 'markets'> = {},
+  ) {
     this.currentOptions = options;
     this.clock = clock;
     this.ipLimiter = new FixedWindowLimiter(options.restRequestsPer10s, 10_000);
     this.chainState = new SimChainState({ clock, seed: options.seed, registrationLagMs: options.registrationLagMs });
-    this.exchange = new Exchange({ seed: options.seed, markets: options.markets });
+    this.exchange = new Exchange({ ...exchange, seed: options.seed, markets: options.markets });
     const auth = seededAddress(options.seed, 'authorization');
     const router = seededAddress(options.seed, 'router');
     this.operatorHub = parseDomainAddress(seededAddress(options.seed, 'operator-hub'));
