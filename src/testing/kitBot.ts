@@ -32,8 +32,10 @@ export interface KitBotOptions {
   readonly venue: KitVenue;
   readonly time: VirtualTime;
   readonly markets: readonly number[];
-  /** The account's limits and the strategy's budget, as the config's `risk:` block. */
+  /** The account's limits, as the config's `risk:` block. */
   readonly risk: RiskLimits;
+  /** The strategy's effective budget (its own `risk:` block over the account's). */
+  readonly budget: RiskLimits;
   /** USDC the account deposits before the engine starts. */
   readonly balance: string;
   /** One-way latency of REST and WebSocket in virtual ms (read on each request, so it can change). */
@@ -118,7 +120,7 @@ export class KitBot {
   execution(strategy: string): BudgetedExecution {
     this.executionValue ??= budgetedExecution({
       engine: this.engine,
-      budgets: new Map([[strategy, this.o.risk]]),
+      budgets: new Map([[strategy, this.o.budget]]),
       clock: this.o.time,
       log: this.o.log.child({ component: 'engine' }),
       revalue: this.channels.channel('oracle', { marketIds: this.o.markets }),

@@ -4,6 +4,7 @@ import { PerpbotError } from '../core/perpbotError.js';
 import type { Side } from '../engine/intents/intents.js';
 import type { MarketDefinition } from '../sim/exchange/markets.js';
 import type { OrderRecord, PlaceOrderParams } from '../sim/exchange/exchangeRecords.js';
+import { isExchangeRejection } from '../sim/exchange/exchangeRejection.js';
 import { createSimAnswerer, type SimRequestAnswerer } from '../sim/rest/simRestServer.js';
 import type { SimControls } from '../sim/simContext.js';
 import { createSimControls } from '../sim/simControls.js';
@@ -105,13 +106,15 @@ export class KitVenue {
 
   /**
    * A public trade of `size` at up to `price`: the flow account rests `size` at `price` on the
-   * maker side (so the trade prints even on an empty book), then the taker sends an IOC order for
+   * maker side, post-only (so the trade prints even on an empty book, and the flow itself never
+   * takes a resting order), then the taker sends an IOC order for
    * `size` at `price`. It matches in price-time priority as on the venue: better-priced orders
    * (the bot's among them) first, then those at `price` in the order they arrived.
    */
   trade(marketId: number, price: string, size: string, aggressorSide: Side): void {
     const makerSide: Side = aggressorSide === 'buy' ? 'sell' : 'buy';
-    this.place(SCRIPT_ACCOUNTS.flow, marketId, makerSide, price, size, 'GTC');
+    // Post-only: on a book already crossing `price` it is refused and the taker meets that book alone.
+    this.tryPlace(() => this.place(SCRIPT_ACCOUNTS.flow, marketId, makerSide, price, size, 'GTC', true));
     this.place(SCRIPT_ACCOUNTS.taker, marketId, aggressorSide, price, size, 'IOC');
     this.cancelAll(SCRIPT_ACCOUNTS.flow, marketId);
   }
@@ -175,11 +178,21 @@ export class KitVenue {
     price: string,
     size: string,
     timeInForce: 'GTC' | 'IOC',
+    postOnly = false,
   ): void {
     const spec = this.marketOf(marketId);
     const steps = Number(countUnits(size, spec.config.step_size, 'size'));
     const ticks = countUnits(price, spec.config.step_price, 'price');
-    this.placeSteps(account, marketId, side === 'buy' ? 0 : 1, steps, ticks, timeInForce);
+    this.placeSteps(account, marketId, side === 'buy' ? 0 : 1, steps, ticks, timeInForce, postOnly);
+  }
+
+  /** Runs a scripting order the venue may refuse (a post-only that would cross): the refusal is its answer. */
+  private tryPlace(place: () => void): void {
+    try {
+      place();
+    } catch (error) {
+      if (!isExchangeRejection(error)) throw error;
+    }
   }
 
   private placeSteps(
@@ -189,6 +202,7 @@ export class KitVenue {
     steps: number,
     ticks: bigint,
     timeInForce: 'GTC' | 'IOC',
+    postOnly = false,
   ): void {
     if (steps <= 0) return;
     const params: PlaceOrderParams = {
@@ -196,7 +210,7 @@ export class KitVenue {
       size_steps: steps,
       price_ticks: Number(ticks),
       side,
-      post_only: false,
+      post_only: postOnly,
       reduce_only: false,
       stp_mode: 0,
       order_type: 1,

@@ -22,8 +22,8 @@ export interface SimChannelsOptions {
   readonly onError: (error: Error) => void;
 }
 
-/** Per-connection limits that never drop the kit's one connection: it reads every frame at once. */
-const UNLIMITED = { inboundFrames: Number.MAX_SAFE_INTEGER, inboundWindowMs: 1_000, maxBufferedBytes: Infinity };
+/** Per-connection limits: the kit sends no client frames, and its one connection reads every frame at once. */
+const UNLIMITED = { inboundFrames: 1, inboundWindowMs: 1_000, maxBufferedBytes: Infinity };
 
 /**
  * The venue's WebSocket channels in one process: the simulator's own fan-out (`SimWsHub`, the same

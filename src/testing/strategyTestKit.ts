@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
 import type { RiskLimits } from '../runtime/config/configSchema.js';
+import { effectiveRisk } from '../runtime/config/effectiveRisk.js';
 import type { SimFaults } from '../sim/simContext.js';
 import type { OrderEvent } from '../strategy/orderEvents.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';
@@ -39,11 +40,16 @@ export interface StrategyTestOptions<P> {
   readonly name?: string;
   /** Virtual start time, Unix ms (default 2026-01-01T00:00:00Z). */
   readonly startMs?: number;
-  /** The account's limits and the strategy's budget, as `risk:` in the config (default: the default profile's). */
+  /** The account's limits, as `risk:` in the config (default: the default profile's). */
   readonly risk?: KitRisk;
+  /** The strategy's own budget, as its `risk:` block in the config: any field, the others fall back to `risk`. */
+  readonly budget?: KitRisk;
   /** One-way latency of every REST request, answer and channel frame, in virtual ms (default 0). */
   readonly latencyMs?: number;
-  /** A block (with its oracle frame) every this many virtual ms (default 250); 0: only `mark()` mines one. */
+  /**
+   * A block (with its oracle frame, GTT expiries) every this many virtual ms; default 0: only `mark()`
+   * mines one, so a virtual day costs nothing (250, as the default profile's simulator, costs ~30 µs a block).
+   */
   readonly blockMs?: number;
   /** The venue's REST limit per IP and 10 s (default 500, as the venue). */
   readonly restRequestsPer10s?: number;
@@ -105,11 +111,13 @@ export class StrategyTest<P = unknown> {
     });
     const log = recordingLogger(this.logs, options.printLogs === true);
     const risk = { ...DEFAULT_RISK, ...options.risk };
+    const budget = effectiveRisk(risk, options.budget === undefined ? {} : { risk: options.budget });
     this.bot = new KitBot({
       venue: this.venue,
       time: this.time,
       markets: marketIds,
       risk,
+      budget,
       balance: options.balance ?? '100000',
       latencyMs: () => this.latencyMs,
       log,
@@ -151,7 +159,7 @@ export class StrategyTest<P = unknown> {
   async start(): Promise<this> {
     await this.untilSettled(this.bot.start());
     this.latencyMs = this.options.latencyMs ?? 0;
-    const blockMs = this.options.blockMs ?? 250;
+    const blockMs = this.options.blockMs ?? 0;
     if (blockMs > 0) void this.venue.produceBlocks(blockMs, this.blocks.signal);
     // onStart may wait on virtual time: start-up goes on in the background while time is advanced.
     await this.untilSettled(this.host.start(), false);
