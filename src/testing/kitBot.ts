@@ -113,6 +113,7 @@ export class KitBot {
       fills: channels.channel('fills'),
       account: channels.channel('account'),
       oracle: channels.channel('oracle', { marketIds: o.markets }),
+      connection: channels.connection$,
     });
   }
 

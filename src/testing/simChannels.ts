@@ -1,7 +1,8 @@
-import { Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, type Subscription } from 'rxjs';
 import type { WebSocket } from 'ws';
 import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
+import type { ConnectionStatusView } from '../engine/admission/followConnection.js';
 import type { SimRuntime } from '../sim/simRuntime.js';
 import { SimEventBatcher } from '../sim/ws/simEventBatcher.js';
 import { SimWsConnection } from '../sim/ws/simWsConnection.js';
@@ -33,6 +34,8 @@ const UNLIMITED = { inboundFrames: 1, inboundWindowMs: 1_000, maxBufferedBytes: 
  * see are the frames a bot on the simulator would receive, minus the socket.
  */
 export class SimChannels {
+  /** The connection's state as the WebSocket client reports it: the engine goes degraded while it is down. */
+  readonly connection$ = new BehaviorSubject<ConnectionStatusView>({ status: 'authenticated' });
   private readonly registry = new ChannelRegistry();
   private readonly hub: SimWsHub;
   private readonly connection: SimWsConnection;
@@ -75,7 +78,22 @@ export class SimChannels {
     this.hub.sendSnapshot(this.connection, name);
   }
 
+  /** The connection drops: frames sent meanwhile are lost, as on a real outage, until `restore`. */
+  drop(reason: string): void {
+    this.connection.stall();
+    this.connection$.next({ status: 'reconnecting', reason });
+  }
+
+  /** The connection is back: the channels with snapshots start again from them, then it is authenticated. */
+  restore(): void {
+    this.connection.resume();
+    for (const channel of ['orderbook', 'orders', 'positions', 'account'] as const)
+      if (this.registry.has(channel)) this.hub.sendSnapshot(this.connection, channel);
+    this.connection$.next({ status: 'authenticated' });
+  }
+
   close(): void {
+    this.connection$.complete();
     this.events.unsubscribe();
     this.registry.completeAll();
   }

@@ -18,15 +18,16 @@ const KIT_IP = '127.0.0.1';
  * limiter, schemas and error classification) runs unchanged, with the wire's latency in virtual time.
  */
 export function simFetch(o: SimFetchOptions): typeof fetch {
-  const delay = async (): Promise<void> => {
+  const delay = async (signal: AbortSignal | undefined): Promise<void> => {
     const ms = o.latencyMs();
-    if (ms > 0) await o.clock.sleep(ms);
+    if (ms > 0) await o.clock.sleep(ms, signal);
   };
   return async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const headers = new Headers(init?.headers);
     const body = typeof init?.body === 'string' ? Buffer.from(init.body, 'utf8') : Buffer.alloc(0);
-    await delay();
+    const signal = init?.signal ?? undefined;
+    await delay(signal);
     const { response, requestId } = await o.answer({
       method: init?.method ?? 'GET',
       url: `${url.pathname}${url.search}`,
@@ -35,7 +36,8 @@ export function simFetch(o: SimFetchOptions): typeof fetch {
       readBody: (limit) => Promise.resolve(parseJsonBody(body, limit)),
       discardBody: () => Promise.resolve(),
     });
-    await delay();
+    await delay(signal);
+    signal?.throwIfAborted();
     return new Response(answerText(response, requestId), {
       status: response.status,
       headers: { ...response.headers, 'content-type': 'application/json; charset=utf-8' },

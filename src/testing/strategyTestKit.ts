@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Address } from '../core/address.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
 import type { RiskLimits } from '../runtime/config/configSchema.js';
@@ -171,6 +172,11 @@ export class StrategyTest<P = unknown> {
     return this.host.statuses().get(this.name);
   }
 
+  /** The bot's account on the venue. */
+  get account(): Address {
+    return this.bot.account;
+  }
+
   /** What the strategy's `ctx.state` reads: the engine's markets, positions, open orders and balance. */
   get state(): StateSnapshot {
     return this.bot.state();
@@ -213,6 +219,21 @@ export class StrategyTest<P = unknown> {
   /** Gives the account a position as a trade outside the bot would (by hand, or an earlier run). */
   position(marketId: number, side: Side, size: string, entryPrice: string): Promise<void> {
     this.venue.openPosition(this.bot.account, marketId, side, size, entryPrice);
+    return this.time.settle();
+  }
+
+  /**
+   * The venue connection drops: the engine goes degraded (opens nothing; `tradingState` says why)
+   * and the frames sent meanwhile are lost, until `reconnect`.
+   */
+  disconnect(reason = 'connection dropped by the test'): Promise<void> {
+    this.bot.channels.drop(reason);
+    return this.time.settle();
+  }
+
+  /** The connection is back: the engine reconciles from the venue (REST) and trades again. */
+  reconnect(): Promise<void> {
+    this.bot.channels.restore();
     return this.time.settle();
   }
 
