@@ -49,11 +49,7 @@ export class SimRuntime implements SimContext {
    * `exchange` tunes the exchange core beyond the options (fees, synthetic makers, the oracle's
    * walk): the test kit turns the makers and the walk off so only scripted prices move.
    */
-  constructor(
-    options: SimOptions,
-    clock: Clock,
-    exchange: Omit<ExchangeOptions, 'seed' | 'markets'> = {},
-  ) {
+  constructor(options: SimOptions, clock: Clock, exchange: Omit<ExchangeOptions, 'seed' | 'markets'> = {}) {
     this.currentOptions = options;
     this.clock = clock;
     this.ipLimiter = new FixedWindowLimiter(options.restRequestsPer10s, 10_000);

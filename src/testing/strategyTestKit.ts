@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Address } from '../core/address.js';
+import { detach } from '../core/detach.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
 import type { RiskLimits } from '../runtime/config/configSchema.js';
@@ -7,7 +8,7 @@ import { effectiveRisk } from '../runtime/config/effectiveRisk.js';
 import type { SimFaults } from '../sim/simContext.js';
 import type { OrderEvent } from '../strategy/orderEvents.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';
-import { StrategyHost, type StrategyStatus } from '../strategy/strategyHost.js';
+import { StrategyHost, type HostLogger, type StrategyStatus } from '../strategy/strategyHost.js';
 import type { BookLevel, PnlView, StateSnapshot } from '../strategy/strategyViews.js';
 import type { OrderRecord } from '../sim/exchange/exchangeRecords.js';
 import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
@@ -125,14 +126,27 @@ export class StrategyTest<P = unknown> {
       onError,
     });
     this.storageMap = new Map(options.storage ?? []);
-    const execution = this.bot.execution(this.name);
+    this.host = this.hostOn(this.bot, marketIds, log);
+    this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+  }
+
+  /** The runtime's strategy host on the bot: its streams, state, budgeted execution and order events. */
+  private hostOn(bot: KitBot, marketIds: readonly number[], log: HostLogger): StrategyHost {
+    const execution = bot.execution(this.name);
     execution.outcomes.subscribe((o) => this.outcomes.push(o));
-    this.host = new StrategyHost({
+    const host = new StrategyHost({
       strategies: [
-        { name: this.name, definition, params: options.params ?? {}, markets: marketIds, onError: 'cancel', configPath: 'params' },
+        {
+          name: this.name,
+          definition: this.definition,
+          params: this.options.params ?? {},
+          markets: marketIds,
+          onError: 'cancel',
+          configPath: 'params',
+        },
       ],
-      streams: this.bot.streams(),
-      state: this.bot.state(),
+      streams: bot.streams(),
+      state: bot.state(),
       execution: {
         ...execution,
         submit: (intent) => {
@@ -140,16 +154,16 @@ export class StrategyTest<P = unknown> {
           execution.submit(intent);
         },
       },
-      orderUpdates: this.bot.engine.orders$,
+      orderUpdates: bot.engine.orders$,
       logger: log,
       clock: this.time,
       scheduler: this.time,
       runId: 'test',
       storage: () => memoryStorage(this.storageMap),
-      waitUntilReady: options.waitUntilReady ?? true,
-      stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+      waitUntilReady: this.options.waitUntilReady ?? true,
+      stopTimeoutMs: this.options.stopTimeoutMs ?? 10_000,
     });
-    this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+    return host;
   }
 
   private get name(): string {
@@ -161,7 +175,7 @@ export class StrategyTest<P = unknown> {
     await this.untilSettled(this.bot.start());
     this.latencyMs = this.options.latencyMs ?? 0;
     const blockMs = this.options.blockMs ?? 0;
-    if (blockMs > 0) void this.venue.produceBlocks(blockMs, this.blocks.signal);
+    if (blockMs > 0) detach(this.venue.produceBlocks(blockMs, this.blocks.signal), (e) => this.errors.push(e));
     // onStart may wait on virtual time: start-up goes on in the background while time is advanced.
     await this.untilSettled(this.host.start(), false);
     return this;
@@ -193,13 +207,19 @@ export class StrategyTest<P = unknown> {
     return this.time.settle();
   }
 
-  /** The scripted levels become the book (another account's orders); a level that reaches a resting order of the bot trades with it. */
+  /**
+   * The scripted levels become the book (another account's orders); a level that reaches a resting
+   * order of the bot trades with it.
+   */
   book(marketId: number, levels: { readonly bids?: KitLevels; readonly asks?: KitLevels }): Promise<void> {
     this.venue.book(marketId, toLevels(levels.bids), toLevels(levels.asks));
     return this.time.settle();
   }
 
-  /** A public trade: a taker's IOC order of `size` at up to `price`, matching the book (the bot's orders too) as on the venue. */
+  /**
+   * A public trade: a taker's IOC order of `size` at up to `price`, matching the book (the bot's
+   * orders too) in price-time priority, as on the venue.
+   */
   trade(
     marketId: number,
     trade: { readonly price: string; readonly size: string; readonly aggressorSide: Side },
@@ -208,7 +228,10 @@ export class StrategyTest<P = unknown> {
     return this.time.settle();
   }
 
-  /** A taker trades against the strategy's resting order (by intent id) until `size` of it (default: all) filled; orders ahead of it fill first. */
+  /**
+   * A taker trades against the strategy's resting order (by intent id) until `size` of it (default:
+   * all) filled; the orders ahead of it fill first.
+   */
   fill(intentId: string, size?: string): Promise<void> {
     const order = this.bot.engine.tracker.openOrders().find((o) => o.intentId === intentId);
     if (order?.orderId === undefined) throw new Error(`the strategy has no resting order for intent ${intentId}`);
@@ -237,7 +260,10 @@ export class StrategyTest<P = unknown> {
     return this.time.settle();
   }
 
-  /** Sets the simulator's faults (`errorRate`, `latencyMs` added by the venue, ...); the kit's own latency is `latencyMs`. */
+  /**
+   * Sets the simulator's faults (`errorRate`, `latencyMs` added by the venue, ...); the kit's own
+   * wire latency is the `latencyMs` option.
+   */
   faults(change: Partial<SimFaults>): this {
     this.venue.controls.setFaults(change);
     return this;

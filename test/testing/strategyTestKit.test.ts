@@ -1,7 +1,7 @@
 import { map, mergeMap, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, isRefused, type Intent } from '../../src/strategy/index.js';
+import { addDecimals, defineStrategy, isRefused, type Intent } from '../../src/strategy/index.js';
 import { strategyTest } from '../../src/testing/index.js';
 
 /** Emits whatever intents the test hands it, once the market is ready. */
@@ -140,11 +140,28 @@ describe('the kit runs the real engine: rate limits, queues and budgets', () => 
     params: z.object({}),
     run: (ctx) =>
       ctx.streams.mark(1).pipe(
-        map((m) => Number(m.markPrice)),
+        map((m) => m.markPrice),
         mergeMap((mid) => [
-          ...ctx.state.openOrders(1).map((o) => ctx.intents.cancel({ marketId: 1, target: { intentId: o.intentId } })),
-          ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '0.01', price: String(mid - 1), postOnly: true }),
-          ctx.intents.placeLimit({ marketId: 1, side: 'sell', size: '0.01', price: String(mid + 1), postOnly: true }),
+          ...ctx.state.openOrders(1).map((o) =>
+            ctx.intents.cancel({
+              marketId: 1,
+              target: o.intentId === undefined ? { orderId: o.orderId } : { intentId: o.intentId },
+            }),
+          ),
+          ctx.intents.placeLimit({
+            marketId: 1,
+            side: 'buy',
+            size: '0.01',
+            price: addDecimals(mid, '-1'),
+            postOnly: true,
+          }),
+          ctx.intents.placeLimit({
+            marketId: 1,
+            side: 'sell',
+            size: '0.01',
+            price: addDecimals(mid, '1'),
+            postOnly: true,
+          }),
         ]),
       ),
   });

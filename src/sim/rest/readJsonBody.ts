@@ -38,7 +38,10 @@ export function parseJsonBody(bytes: Buffer, limit: number): BodyResult {
     return { ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is not valid UTF-8') };
   }
   if (text.trim() === '')
-    return { ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object') };
+    return {
+      ok: false,
+      error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object'),
+    };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { detach } from '../../core/detach.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { isExchangeRejection } from '../exchange/exchangeRejection.js';
 import { isSimRejection, SimRejection } from '../simRejection.js';
@@ -72,8 +73,12 @@ export function createSimRequestListener(
   onInternalError: (error: unknown) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const answer = createSimAnswerer(runtime, onInternalError);
+  // The answerer turns every failure into an answer; a rejection here is a bug, reported as one.
   return (req, res) => {
-    void answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId));
+    detach(
+      answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId)),
+      onInternalError,
+    );
   };
 }
 
