@@ -184,6 +184,22 @@ describe('the kit runs the real engine: rate limits, queues and budgets', () => 
     expect(t.state.openOrders(1)).toHaveLength(t.venueOrders(1).length);
   });
 
+  it('latencyMs delays every request and answer in virtual time: an order is answered a round trip later', async () => {
+    const t = await strategyTest(
+      scripted((ctx) => [ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '0.01', price: '95' })]),
+      { latencyMs: 40 },
+    );
+    await t.book(1, { bids: [['99', '1']], asks: [['100.1', '1']] });
+    // The mark's frame itself takes 40 ms to arrive; then the request 40 ms there, the answer 40 ms back.
+    await t.mark(1, '100');
+    const start = t.time.now();
+    await t.advance(79);
+    expect(t.outcomes).toHaveLength(0);
+    await t.advance(200);
+    expect(t.outcomes).toEqual([expect.objectContaining({ type: 'accepted' })]);
+    expect(t.outcomes[0]!.atMs - start).toBeGreaterThanOrEqual(120);
+  });
+
   // Fails today, as the kit shows: the budget counts the first placement twice while it is in flight
   // (tracked and in flight: "2 orders are open or in flight") and refuses the second. Issue 25 part A
   // (one admission pipeline, one release of in-flight) makes it pass: then `it.fails` becomes `it`.
