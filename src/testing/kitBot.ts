@@ -117,7 +117,7 @@ export class KitBot {
     });
   }
 
-  /** What strategies submit through: their budget (one per strategy name), then the engine. */
+  /** What the kit's one strategy submits through: its budget, then the engine (built once, for the first name). */
   execution(strategy: string): BudgetedExecution {
     this.executionValue ??= budgetedExecution({
       engine: this.engine,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Address } from '../core/address.js';
 import { detach } from '../core/detach.js';
+import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
 import type { RiskLimits } from '../runtime/config/configSchema.js';
@@ -234,7 +235,12 @@ export class StrategyTest<P = unknown> {
    */
   fill(intentId: string, size?: string): Promise<void> {
     const order = this.bot.engine.tracker.openOrders().find((o) => o.intentId === intentId);
-    if (order?.orderId === undefined) throw new Error(`the strategy has no resting order for intent ${intentId}`);
+    if (order?.orderId === undefined)
+      throw new PerpbotError(`the strategy has no resting order for intent ${intentId}`, {
+        code: 'INVALID_VALUE',
+        details: { intentId, resting: this.bot.engine.tracker.openOrders().map((o) => o.intentId) },
+        hints: ['a placement that waits on the rate limit rests only once sent: advance the time first'],
+      });
     this.venue.fillOrder(this.bot.account, order.orderId, size);
     return this.time.settle();
   }
