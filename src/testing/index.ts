@@ -9,13 +9,8 @@
  *   await t.advance(60_000);
  *   expect(t.intentsOf('placeLimit')).toHaveLength(1);
  */
-export {
-  strategyTest,
-  StrategyTest,
-  type StrategyTestOptions,
-  type KitMarket,
-  type KitLevels,
-  type KitRisk,
-} from './strategyTestKit.js';
+export { strategyTest, StrategyTest } from './strategyTestKit.js';
+export type { StrategyTestOptions, KitLevels, KitRisk } from './kitOptions.js';
+export type { KitMarket } from './kitMarkets.js';
 export { VirtualTime } from './virtualTime.js';
 export { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
