@@ -2,6 +2,9 @@ import { map, mergeMap, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { addDecimals, defineStrategy, isRefused, type Intent } from '../../src/strategy/index.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { DEFAULT_RISK } from '../../src/testing/kitOptions.js';
 import { strategyTest } from '../../src/testing/index.js';
 
 /** Emits whatever intents the test hands it, once the market is ready. */
@@ -130,6 +133,13 @@ describe('the strategy test kit', () => {
 });
 
 describe('the kit runs the real engine: rate limits, queues and budgets', () => {
+  it("takes its default limits from the default profile's risk block", () => {
+    const profile = parse(readFileSync(new URL('../../config/default.yaml', import.meta.url), 'utf8')) as {
+      risk: unknown;
+    };
+    expect(DEFAULT_RISK).toEqual(profile.risk);
+  });
+
   /**
    * Requotes on every mark from what `ctx.state.openOrders()` lists: cancel those, place a bid and
    * an ask. Places still waiting on the rate limit are not listed, so it cannot cancel them.
