@@ -8,7 +8,7 @@ import type { Eip712DomainWire } from '../venue/schemas/restAuth.js';
 import type { SystemConfigWire } from '../venue/schemas/restSystem.js';
 import { SimChainState } from './chain/simChainState.js';
 import { seededAddress } from './chain/txHashes.js';
-import { Exchange } from './exchange/exchange.js';
+import { Exchange, type ExchangeOptions } from './exchange/exchange.js';
 import { MarketTrades } from './exchange/marketTrades.js';
 import { COUNTING_FROM_ONE } from './exchange/simIdBases.js';
 import { randomIdBases } from './randomIdBases.js';
@@ -47,15 +47,20 @@ export class SimRuntime implements SimContext {
   private currentOptions: SimOptions;
   private controlsValue: SimControls | undefined;
 
-  constructor(options: SimOptions, clock: Clock) {
+  /**
+   * `exchange` tunes the exchange core beyond the options (fees, synthetic makers, the oracle's
+   * walk): the test kit turns the makers and the walk off so only scripted prices move.
+   */
+  constructor(options: SimOptions, clock: Clock, exchange: Omit<ExchangeOptions, 'seed' | 'markets'> = {}) {
     this.currentOptions = options;
     this.clock = clock;
     this.ipLimiter = new FixedWindowLimiter(options.restRequestsPer10s, 10_000);
     this.chainState = new SimChainState({ clock, seed: options.seed, registrationLagMs: options.registrationLagMs });
     this.exchange = new Exchange({
+      idBases: options.deterministicIds ? COUNTING_FROM_ONE : randomIdBases(),
+      ...exchange,
       seed: options.seed,
       markets: options.markets,
-      idBases: options.deterministicIds ? COUNTING_FROM_ONE : randomIdBases(),
     });
     const auth = seededAddress(options.seed, 'authorization');
     const router = seededAddress(options.seed, 'router');

@@ -1,6 +1,7 @@
 /**
- * `perpbot/testing`: run a strategy in virtual time against scripted streams and a paper exchange,
- * and assert on what it does. The same host and context as the runtime; no network, no wall clock.
+ * `perpbot/testing`: run a strategy in virtual time on the real bot (the runtime's host and
+ * budgets, the real engine) against the simulator's own exchange in-process, script the market,
+ * and assert on what it does. No network, no wall clock.
  *
  *   const t = await strategyTest(myStrategy, { params: { size: '0.01' } });
  *   await t.mark(1, '65000');
@@ -8,19 +9,8 @@
  *   await t.advance(60_000);
  *   expect(t.intentsOf('placeLimit')).toHaveLength(1);
  */
-export {
-  strategyTest,
-  StrategyTest,
-  type StrategyTestOptions,
-  type KitMarket,
-  type KitLevels,
-} from './strategyTestKit.js';
-export {
-  PaperExchange,
-  type FillModel,
-  type Responder,
-  type ScriptedOutcome,
-  type PaperExchangeOptions,
-} from './paperExchange.js';
+export { strategyTest, StrategyTest } from './strategyTestKit.js';
+export type { StrategyTestOptions, KitLevels, KitRisk } from './kitOptions.js';
+export type { KitMarket } from './kitMarkets.js';
 export { VirtualTime } from './virtualTime.js';
 export { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';

@@ -1,71 +1,28 @@
-import { BehaviorSubject, filter, Subject } from 'rxjs';
-import type { z } from 'zod';
+import type { Address } from '../core/address.js';
+import { detach } from '../core/detach.js';
+import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
-import type { MarketView } from '../engine/checks/marketView.js';
+import { effectiveRisk } from '../runtime/config/effectiveRisk.js';
+import type { SimFaults } from '../sim/simContext.js';
 import type { OrderEvent } from '../strategy/orderEvents.js';
-import type { StrategyStreams } from '../strategy/strategyContext.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';
-import { StrategyHost, type ExecutionPort, type StrategyStatus } from '../strategy/strategyHost.js';
-import type {
-  BookLevel,
-  BookView,
-  MarkPrice,
-  PnlView,
-  StateSnapshot,
-  TradeView,
-  TradingStateView,
-} from '../strategy/strategyViews.js';
+import { StrategyHost, type HostLogger, type StrategyStatus } from '../strategy/strategyHost.js';
+import type { PnlView, StateSnapshot } from '../strategy/strategyViews.js';
+import type { OrderRecord } from '../sim/exchange/exchangeRecords.js';
 import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
-import { PaperExchange, type FillModel, type Responder, type ScriptedOutcome } from './paperExchange.js';
+import { KitBot } from './kitBot.js';
+import { kitMarkets } from './kitMarkets.js';
+import { DEFAULT_RISK, type KitLevels, type StrategyTestOptions } from './kitOptions.js';
+import { KitVenue, type ScriptedLevel } from './kitVenue.js';
 import { VirtualTime } from './virtualTime.js';
 
-/** A market of the kit: its grid (defaults: tick 0.1, step 0.001, minimum size 0.001). */
-export interface KitMarket {
-  readonly tick?: string;
-  readonly step?: string;
-  readonly minSize?: string;
-  readonly maxLeverage?: string;
-  /** The mark before the first scripted one (the venue's market read). Default "0" until `mark()` is called. */
-  readonly mark?: string;
-}
-
-export interface StrategyTestOptions<P> {
-  /** The strategy's config params (parsed by its schema, as at start-up). */
-  readonly params?: z.input<z.ZodType<P>>;
-  /** Markets the strategy trades (default [1]). */
-  readonly markets?: readonly number[];
-  /** Per-market grid; markets not listed take the defaults. */
-  readonly marketConfig?: Readonly<Record<number, KitMarket>>;
-  /** Instance name (default the definition's name). */
-  readonly name?: string;
-  /** Virtual start time, Unix ms (default 2026-01-01T00:00:00Z). */
-  readonly startMs?: number;
-  /** `touch` (default): orders fill when the scripted book or trades reach them; `none`: only `fill()` fills. */
-  readonly fillModel?: FillModel;
-  /** Fee rates as fractions of notional (default maker 0.0001, taker 0.0004). */
-  readonly fees?: { readonly maker: string; readonly taker: string };
-  /** Starting USDC balance (default "100000"). */
-  readonly balance?: string;
-  /** Saved state to start from (e.g. another kit's `storage` after a simulated restart). */
-  readonly storage?: ReadonlyMap<string, unknown>;
-  /** Wait for a mark, a book and trading before `run` (default true, as the runtime). */
-  readonly waitUntilReady?: boolean;
-  /** How long `stop()` lets onStop and its final intents take, in virtual ms (default 10 s). */
-  readonly stopTimeoutMs?: number;
-  /** Also print log lines (default: only recorded in `logs`). */
-  readonly printLogs?: boolean;
-}
-
-/** Book levels as `[price, quantity]` pairs or level objects. */
-export type KitLevels = readonly (readonly [string, string] | BookLevel)[];
-
 /**
- * A strategy running in virtual time against scripted streams: the same host, context and
- * lifecycle as the runtime, with a paper exchange instead of the engine. Script the market
- * (`mark`, `book`, `trade`), let time pass (`advance`), and assert on `intents`, `outcomes`,
- * `orderEvents`, positions and storage. Every scripting call returns a promise that settles once
- * the strategy and the exchange have reacted; await it before asserting.
+ * A strategy running in virtual time on the real bot: the runtime's host, context, streams and
+ * budgets, the real `Engine`, and the simulator's own exchange answering its requests in-process.
+ * Script the market (`mark`, `book`, `trade`), let time pass (`advance`), and assert on
+ * `intents`, `outcomes`, `orderEvents`, `state` (what `ctx.state` reads) and `venueOrders`. Every
+ * scripting call returns a promise that settles once the bot and the strategy have reacted.
  */
 export class StrategyTest<P = unknown> {
   /** Every intent the strategy emitted, in order (including those refused). */
@@ -73,15 +30,16 @@ export class StrategyTest<P = unknown> {
   readonly outcomes: IntentOutcome[] = [];
   readonly orderEvents: OrderEvent[] = [];
   readonly logs: KitLogLine[] = [];
+  /** Failures inside the kit itself (a frame the decoders refused, a simulator error): none in a sound run. */
+  readonly errors: unknown[] = [];
   readonly time: VirtualTime;
-  readonly exchange: PaperExchange;
-  private readonly storageMap: Map<string, unknown>;
-  private readonly marks = new Subject<MarkPrice>();
-  private readonly books = new Subject<BookView>();
-  private readonly trades$ = new Subject<TradeView>();
-  private readonly trading = new BehaviorSubject<TradingStateView>({ mode: 'trading', reasons: [], sinceMs: 0 });
+  /** The simulator behind the kit: its runtime, exchange and controls. */
+  readonly venue: KitVenue;
+  private readonly bot: KitBot;
   private readonly host: StrategyHost;
-  private block = 0;
+  private readonly storageMap: Map<string, unknown>;
+  private readonly blocks = new AbortController();
+  private latencyMs = 0;
   private stopped = false;
 
   constructor(
@@ -90,164 +48,178 @@ export class StrategyTest<P = unknown> {
   ) {
     this.time = new VirtualTime(options.startMs);
     const marketIds = options.markets ?? [1];
-    this.exchange = new PaperExchange({
-      clock: this.time,
-      markets: marketIds.map((id) => kitMarket(id, options.marketConfig?.[id])),
-      fillModel: options.fillModel ?? 'touch',
-      fees: options.fees ?? { maker: '0.0001', taker: '0.0004' },
+    const onError = (error: unknown): void => void this.errors.push(error);
+    this.venue = new KitVenue({
+      time: this.time,
+      markets: kitMarkets(marketIds, options.marketConfig ?? {}),
+      ...(options.feesBps === undefined ? {} : { feesBps: options.feesBps }),
+      restRequestsPer10s: options.restRequestsPer10s ?? 500,
+      onError,
+    });
+    const log = recordingLogger(this.logs, options.printLogs === true);
+    const risk = { ...DEFAULT_RISK, ...options.risk };
+    const budget = effectiveRisk(risk, options.budget === undefined ? {} : { risk: options.budget });
+    this.bot = new KitBot({
+      venue: this.venue,
+      time: this.time,
+      markets: marketIds,
+      risk,
+      budget,
       balance: options.balance ?? '100000',
+      latencyMs: () => this.latencyMs,
+      log,
+      onError,
     });
     this.storageMap = new Map(options.storage ?? []);
-    this.exchange.outcomes$.subscribe((o) => this.outcomes.push(o));
-    this.host = new StrategyHost({
+    this.host = this.hostOn(this.bot, marketIds, log);
+    this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+  }
+
+  /** The runtime's strategy host on the bot: its streams, state, budgeted execution and order events. */
+  private hostOn(bot: KitBot, marketIds: readonly number[], log: HostLogger): StrategyHost {
+    const execution = bot.execution(this.name);
+    execution.outcomes.subscribe((o) => this.outcomes.push(o));
+    const host = new StrategyHost({
       strategies: [
         {
-          name: options.name ?? definition.name,
-          definition: definition,
-          params: options.params ?? {},
+          name: this.name,
+          definition: this.definition,
+          params: this.options.params ?? {},
           markets: marketIds,
           onError: 'cancel',
           configPath: 'params',
         },
       ],
-      streams: this.scriptedStreams(),
-      state: paperState(this.exchange),
-      execution: this.paperExecution(),
-      orderUpdates: this.exchange.orderUpdates$,
-      logger: recordingLogger(this.logs, options.printLogs === true),
+      streams: bot.streams(),
+      state: bot.state(),
+      execution: {
+        ...execution,
+        submit: (intent) => {
+          this.intents.push(intent);
+          execution.submit(intent);
+        },
+      },
+      orderUpdates: bot.engine.orders$,
+      logger: log,
       clock: this.time,
       scheduler: this.time,
       runId: 'test',
       storage: () => memoryStorage(this.storageMap),
-      waitUntilReady: options.waitUntilReady ?? true,
-      stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+      waitUntilReady: this.options.waitUntilReady ?? true,
+      stopTimeoutMs: this.options.stopTimeoutMs ?? 10_000,
     });
-    this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+    return host;
   }
 
-  /** The market as scripted (`mark`, `book`, `trade`), the account as the paper exchange keeps it. */
-  private scriptedStreams(): StrategyStreams {
-    const exchange = this.exchange;
-    return {
-      mark: (m) => this.marks.pipe(filter((x) => x.marketId === m)),
-      book: (m) => this.books.pipe(filter((x) => x.marketId === m)),
-      trades: (m) => this.trades$.pipe(filter((x) => x.marketId === m)),
-      fills: () => exchange.fills$,
-      positions: () => exchange.positions$,
-      orders: () => exchange.orders$,
-      balance: () => exchange.balance$,
-      tradingState: () => this.trading,
-    };
+  private get name(): string {
+    return this.options.name ?? this.definition.name;
   }
 
-  /** The paper exchange in the engine's place; every intent is also recorded in `intents`. */
-  private paperExecution(): ExecutionPort {
-    const exchange = this.exchange;
-    return {
-      submit: (intent) => {
-        this.intents.push(intent);
-        // The engine answers asynchronously: so does the kit, on the next microtask.
-        queueMicrotask(() => exchange.submit(intent));
-      },
-      outcomes: exchange.outcomes$,
-      cancelOrdersOf: (strategy) => {
-        for (const o of exchange.openOrders())
-          if (o.strategy === strategy && o.intentId !== undefined) exchange.endOrder(o.intentId);
-        return Promise.resolve();
-      },
-    };
-  }
-
-  /** Starts the strategy (params checked, onStart, then `run` once ready); rejects as start-up would (bad params). */
+  /** Starts the bot (account funded, session key registered, engine reconciled), then the strategy. */
   async start(): Promise<this> {
-    let failure: { error: unknown } | undefined;
+    await this.untilSettled(this.bot.start());
+    this.latencyMs = this.options.latencyMs ?? 0;
+    const blockMs = this.options.blockMs ?? 0;
+    if (blockMs > 0) detach(this.venue.produceBlocks(blockMs, this.blocks.signal), (e) => this.errors.push(e));
     // onStart may wait on virtual time: start-up goes on in the background while time is advanced.
-    this.host.start().catch((error: unknown) => (failure = { error }));
-    await this.time.settle();
-    if (failure !== undefined) throw failure.error;
+    await this.untilSettled(this.host.start(), false);
     return this;
   }
 
   /** The strategy's status: waiting, running, stopping, done, stopped or failed. */
   get status(): StrategyStatus | undefined {
-    return this.host.statuses().get(this.options.name ?? this.definition.name);
+    return this.host.statuses().get(this.name);
   }
 
-  /** A new mark (the market view's mark too). */
+  /** The bot's account on the venue. */
+  get account(): Address {
+    return this.bot.account;
+  }
+
+  /** What the strategy's `ctx.state` reads: the engine's markets, positions, open orders and balance. */
+  get state(): StateSnapshot {
+    return this.bot.state();
+  }
+
+  /** The account's open orders as the venue lists them. */
+  venueOrders(marketId?: number): OrderRecord[] {
+    return this.venue.openOrders(this.bot.account, marketId);
+  }
+
+  /** A new mark (oracle and index), sent with a block at once. */
   mark(marketId: number, markPrice: string): Promise<void> {
-    this.exchange.setMark(marketId, markPrice);
-    this.marks.next({ marketId, markPrice, blockNumber: ++this.block });
+    this.venue.mark(marketId, markPrice);
     return this.time.settle();
   }
 
-  /** A new full book; resting orders it reaches fill (fill model `touch`). */
+  /**
+   * The scripted levels become the book (another account's orders); a level that reaches a resting
+   * order of the bot trades with it.
+   */
   book(marketId: number, levels: { readonly bids?: KitLevels; readonly asks?: KitLevels }): Promise<void> {
-    const book: BookView = { marketId, bids: toLevels(levels.bids), asks: toLevels(levels.asks) };
-    this.books.next(book);
-    this.exchange.setBook(book);
+    this.venue.book(marketId, toLevels(levels.bids), toLevels(levels.asks));
     return this.time.settle();
   }
 
-  /** A public trade; resting orders at or through its price fill (fill model `touch`). */
+  /**
+   * A public trade: a taker's IOC order of `size` at up to `price`, matching the book (the bot's
+   * orders too) in price-time priority, as on the venue.
+   */
   trade(
     marketId: number,
     trade: { readonly price: string; readonly size: string; readonly aggressorSide: Side },
   ): Promise<void> {
-    const view: TradeView = {
-      marketId,
-      price: trade.price,
-      size: trade.size,
-      aggressorSide: trade.aggressorSide,
-      makerSide: trade.aggressorSide === 'buy' ? 'sell' : 'buy',
-      timeMs: this.time.now(),
-    };
-    this.trades$.next(view);
-    this.exchange.onTrade(view);
+    this.venue.trade(marketId, trade.price, trade.size, trade.aggressorSide);
     return this.time.settle();
   }
 
-  /** Fills a resting order of the strategy (by intent id): all that is left, or `size`, at its limit or `price`. */
-  fill(intentId: string, size?: string, price?: string): Promise<void> {
-    this.exchange.fillOrder(intentId, size, price);
+  /**
+   * A taker trades against the strategy's resting order (by intent id) until `size` of it (default:
+   * all) filled; the orders ahead of it fill first.
+   */
+  fill(intentId: string, size?: string): Promise<void> {
+    const order = this.bot.engine.tracker.openOrders().find((o) => o.intentId === intentId);
+    if (order?.orderId === undefined)
+      throw new PerpbotError(`the strategy has no resting order for intent ${intentId}`, {
+        code: 'INVALID_VALUE',
+        details: { intentId, resting: this.bot.engine.tracker.openOrders().map((o) => o.intentId) },
+        hints: ['a placement that waits on the rate limit rests only once sent: advance the time first'],
+      });
+    this.venue.fillOrder(this.bot.account, order.orderId, size);
     return this.time.settle();
   }
 
-  /** Ends a resting order without a cancel of the strategy's (the venue cancelled it, or its time ran out). */
-  endOrder(intentId: string): Promise<void> {
-    this.exchange.endOrder(intentId);
-    return this.time.settle();
-  }
-
-  /** Sets the account's position (as the venue would report it). */
+  /** Gives the account a position as a trade outside the bot would (by hand, or an earlier run). */
   position(marketId: number, side: Side, size: string, entryPrice: string): Promise<void> {
-    this.exchange.setPosition(marketId, side, size, entryPrice);
+    this.venue.openPosition(this.bot.account, marketId, side, size, entryPrice);
     return this.time.settle();
   }
 
-  /** The engine's trading state (degraded: as while the private feeds are down). */
-  tradingState(mode: TradingStateView['mode'], reasons: readonly string[] = []): Promise<void> {
-    this.trading.next({ mode, reasons, sinceMs: this.time.now() });
+  /**
+   * The venue connection drops: the engine goes degraded (opens nothing; `tradingState` says why)
+   * and the frames sent meanwhile are lost, until `reconnect`.
+   */
+  disconnect(reason = 'connection dropped by the test'): Promise<void> {
+    this.bot.channels.drop(reason);
     return this.time.settle();
   }
 
-  /** Answers intents before the fill model: the first responder returning an outcome decides. */
-  respond(responder: Responder): this {
-    this.exchange.respond(responder);
+  /** The connection is back: the engine reconciles from the venue (REST) and trades again. */
+  reconnect(): Promise<void> {
+    this.bot.channels.restore();
+    return this.time.settle();
+  }
+
+  /**
+   * Sets the simulator's faults (`errorRate`, `latencyMs` added by the venue, ...); the kit's own
+   * wire latency is the `latencyMs` option.
+   */
+  faults(change: Partial<SimFaults>): this {
+    this.venue.controls.setFaults(change);
     return this;
   }
 
-  /** The next intent of `kind` (any kind when omitted) gets `outcome`. */
-  respondOnce(outcome: ScriptedOutcome, kind?: IntentKind): this {
-    let used = false;
-    this.exchange.respond((intent) => {
-      if (used || (kind !== undefined && intent.kind !== kind)) return undefined;
-      used = true;
-      return outcome;
-    });
-    return this;
-  }
-
-  /** Lets `ms` of virtual time pass, running the strategy's timers on the way. */
+  /** Lets `ms` of virtual time pass, running the strategy's timers, the blocks and the bot's waits on the way. */
   advance(ms: number): Promise<void> {
     return this.time.advance(ms);
   }
@@ -257,16 +229,14 @@ export class StrategyTest<P = unknown> {
     return this.time.settle();
   }
 
-  /** Stops the strategy as a shutdown does: its onStop runs and its final intents are answered. */
+  /** Stops the strategy as a shutdown does (onStop and its final intents answered), then the bot. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    let finished = false;
-    const stopping = this.host.stop().finally(() => (finished = true));
     // The stop timeout runs on virtual time: let it pass in steps until the host has stopped.
-    const limit = this.time.now() + (this.options.stopTimeoutMs ?? 10_000) + 1;
-    while (!finished && this.time.now() < limit) await this.time.advance(100);
-    await stopping;
+    await this.untilSettled(this.host.stop(), true, (this.options.stopTimeoutMs ?? 10_000) + 1);
+    this.blocks.abort();
+    await this.untilSettled(this.bot.stop());
   }
 
   /** Intents of one kind, narrowed. */
@@ -281,7 +251,27 @@ export class StrategyTest<P = unknown> {
 
   /** The strategy's own PnL at the current marks. */
   pnl(): PnlView {
-    return this.host.pnlOf(this.options.name ?? this.definition.name);
+    return this.host.pnlOf(this.name);
+  }
+
+  /**
+   * Waits for `work` while virtual time moves in 100 ms steps (up to `limitMs`); with `advance`
+   * false it only settles, and a rejection is rethrown after the settle.
+   */
+  private async untilSettled(work: Promise<unknown>, advance = true, limitMs = 60_000): Promise<void> {
+    let finished = false;
+    let failure: { error: unknown } | undefined;
+    work.then(
+      () => (finished = true),
+      (error: unknown) => {
+        finished = true;
+        failure = { error };
+      },
+    );
+    await this.time.settle();
+    const limit = this.time.now() + limitMs;
+    while (advance && !finished && this.time.now() < limit) await this.time.advance(100);
+    if (failure !== undefined) throw failure.error;
   }
 }
 
@@ -293,30 +283,6 @@ export async function strategyTest<P>(
   return new StrategyTest(definition, options).start();
 }
 
-function kitMarket(id: number, m: KitMarket | undefined): MarketView {
-  return {
-    market_id: String(id),
-    mark_price: m?.mark ?? '0',
-    config: {
-      step_price: m?.tick ?? '0.1',
-      step_size: m?.step ?? '0.001',
-      min_order_size: m?.minSize ?? '0.001',
-      ...(m?.maxLeverage === undefined ? {} : { max_leverage: m.maxLeverage }),
-    },
-  };
-}
-
-function toLevels(levels: KitLevels | undefined): BookLevel[] {
-  return (levels ?? []).map((l) => ('price' in l ? l : { price: l[0], quantity: l[1] }));
-}
-
-/** The account and markets as the paper exchange holds them, read as the strategy's state snapshot. */
-function paperState(exchange: PaperExchange): StateSnapshot {
-  return {
-    markets: () => exchange.allMarkets(),
-    market: (m) => exchange.market(m),
-    position: (m) => exchange.position(m),
-    openOrders: (m) => exchange.openOrders(m),
-    balance: () => exchange.balance$.value,
-  };
+function toLevels(levels: KitLevels | undefined): ScriptedLevel[] {
+  return (levels ?? []).map((l): ScriptedLevel => ('price' in l ? [l.price, l.quantity] : [l[0], l[1]]));
 }

@@ -17,6 +17,7 @@ export type VenueErrorKind =
   | 'NonceUsed'
   | 'AllowanceExpired'
   | 'OpenPositionExists'
+  | 'PostOnlyWouldCross'
   | 'AccountNotRegistered'
   | 'MarketOrderTimeInForce'
   | 'PermitExpired'
@@ -62,6 +63,8 @@ const CAUSES: readonly { kind: VenueErrorKind; pattern: RegExp; args: (m: RegExp
   { kind: 'NonceUsed', pattern: /NonceUsed(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
   { kind: 'AllowanceExpired', pattern: /AllowanceExpired(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
   { kind: 'OpenPositionExists', pattern: /OpenPositionExists(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
+  // The venue's revert for a post-only order that would trade on entry (args: its ticks, the best opposite).
+  { kind: 'PostOnlyWouldCross', pattern: /PostOnlyWouldCross(?:\(([^)]*)\))?/, args: (m) => splitArgs(m[1]) },
   {
     kind: 'AccountNotRegistered',
     pattern: /account (0x[0-9a-fA-F]{40}) is not registered/i,
@@ -171,6 +174,9 @@ const HINTS: Readonly<Record<VenueErrorKind, readonly string[]>> = {
     'JWT orders run against an operator-hub allowance: grant one with POST /v1/auth/approve-single, or use the permit path',
   ],
   OpenPositionExists: ['close the position in this market before switching margin mode'],
+  PostOnlyWouldCross: [
+    'the post-only price reached the best opposite price: price it at least one tick behind the opposite touch, or drop post-only',
+  ],
   AccountNotRegistered: [
     'the deposit may not be indexed yet; retry shortly (an account is registered by its first collateral deposit)',
   ],

@@ -7,12 +7,26 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const params = { side: 'buy', size: '0.12', limit_price: '65100', duration_ms: HOUR, slices: 60 } as const;
 
+/** Room for 0.12 at 65,000 (the default profile allows 1,000 an order, 5,000 a position). */
+const RISK = { max_order_notional: '10000', max_position_per_market: '20000' };
+
+const BOOK = { bids: [['64990', '5']], asks: [['65010', '5']] } as const;
+
 /** A started TWAP with a book around 65,000 (bid 64,990, ask 65,010). */
 async function started(extra: Partial<Parameters<typeof strategyTest>[1]> = {}) {
-  const t = await strategyTest(twap, { params, ...extra });
+  const t = await strategyTest(twap, { params, risk: RISK, ...extra });
+  await t.book(1, BOOK);
   await t.mark(1, '65000');
-  await t.book(1, { bids: [['64990', '5']], asks: [['65010', '5']] });
   return t;
+}
+
+/**
+ * The book's own orders are placed again: now behind the child resting at the same bid, so a
+ * seller hitting the bid reaches the child first (on the simulator, as on the venue, the queue
+ * at a price is time priority).
+ */
+async function requeueBook(t: Awaited<ReturnType<typeof started>>): Promise<void> {
+  await t.book(1, BOOK);
 }
 
 describe('twap schedule (pure parts)', () => {
@@ -47,12 +61,13 @@ describe('twap schedule (pure parts)', () => {
 });
 
 describe('twap executor in virtual time', () => {
-  it('runs a 60-minute schedule in well under a second: 60 post-only slices at the touch, then the remainder at market, then done', async () => {
+  it('runs a 60-minute schedule in virtual time, in seconds at most: 60 post-only slices at the touch, then the remainder at market, then done', async () => {
     const wall = performance.now();
     const t = await started();
     // Half of each child fills from a seller hitting the bid a few seconds into every minute.
     for (let minute = 0; minute < 60; minute++) {
       await t.advance(5_000);
+      await requeueBook(t);
       await t.trade(1, { price: '64990', size: '0.001', aggressorSide: 'sell' });
       await t.advance(MINUTE - 5_000);
     }
@@ -73,13 +88,14 @@ describe('twap executor in virtual time', () => {
     expect(filled).toBe('0.12');
     expect(market[0]?.size).toBe('0.06');
     expect(t.status).toBe('done');
-    expect(t.exchange.position(1)?.signedSize).toBe('0.12');
+    expect(t.state.position(1)?.signedSize).toBe('0.12');
     expect(t.storage.get('twap-1')).toMatchObject({ filled: '0.12', finished: true });
-    expect(elapsed).toBeLessThan(1_000);
+    // About 240 signed actions on the simulator's exchange: half a second on an idle machine.
+    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('cancels the resting child and waits for its end before placing the next slice', async () => {
-    const t = await started({ fillModel: 'none' });
+    const t = await started();
     await t.advance(MINUTE);
     const kinds = t.intents.map((i) =>
       i.kind === 'cancel' ? `cancel:${'intentId' in i.target ? i.target.intentId : ''}` : `${i.kind}:${i.intentId}`,
@@ -93,7 +109,7 @@ describe('twap executor in virtual time', () => {
   });
 
   it('ends without a market order when the market is beyond the limit price', async () => {
-    const t = await started({ fillModel: 'none', params: { ...params, duration_ms: 10 * MINUTE, slices: 10 } });
+    const t = await started({ params: { ...params, duration_ms: 10 * MINUTE, slices: 10 } });
     await t.advance(9 * MINUTE);
     await t.book(1, { bids: [['65190', '5']], asks: [['65200', '5']] });
     await t.advance(MINUTE);
@@ -103,7 +119,7 @@ describe('twap executor in virtual time', () => {
   });
 
   it('iceberg: a child shows at most max_visible and a filled piece is replaced at once', async () => {
-    const t = await started({ fillModel: 'none', params: { ...params, size: '0.6', max_visible: '0.004' } });
+    const t = await started({ params: { ...params, size: '0.6', max_visible: '0.004' } });
     const first = t.intentsOf('placeLimit')[0]!;
     expect(first.size).toBe('0.004');
     await t.fill(first.intentId);
@@ -117,7 +133,7 @@ describe('twap executor in virtual time', () => {
   });
 
   it('cancels its resting child when it stops', async () => {
-    const t = await started({ fillModel: 'none' });
+    const t = await started();
     const child = t.intentsOf('placeLimit')[0]!;
     await t.stop();
     expect(t.intentsOf('cancel').map((c) => c.target)).toEqual([{ intentId: child.intentId }]);
@@ -126,16 +142,17 @@ describe('twap executor in virtual time', () => {
   });
 
   it('resumes its schedule from storage after a restart, never exceeding the total', async () => {
-    const first = await started({ fillModel: 'none' });
+    const first = await started();
     for (let i = 0; i < 30; i++) {
       const child = first.intentsOf('placeLimit').at(-1)!;
+      await requeueBook(first);
       await first.fill(child.intentId, '0.001');
       await first.advance(MINUTE);
     }
     const saved = first.storage;
     expect(saved.get('twap-1')).toMatchObject({ filled: '0.03' });
     // Down for 10 minutes; the resting child is gone (it filled while down).
-    const second = await started({ fillModel: 'none', storage: saved, startMs: first.time.now() + 10 * MINUTE });
+    const second = await started({ storage: saved, startMs: first.time.now() + 10 * MINUTE });
     expect(second.logs.some((l) => l.msg === 'twap resumed')).toBe(true);
     const resumed = second.storage.get('twap-1') as { filled: string; startMs: number };
     expect(resumed.startMs).toBe((saved.get('twap-1') as { startMs: number }).startMs);

@@ -84,9 +84,17 @@ describe('parseVenueErrorText', () => {
   });
 
   it('names any contract error and its arguments, known or not', () => {
-    expect(parseVenueErrorText('FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(650000,649990)')).toEqual({
+    expect(parseVenueErrorText('FailedPrecondition: PlaceOrder reverted: PriceBandExceeded(650000,649990)')).toEqual({
       statusName: 'FailedPrecondition',
       kind: 'Unknown',
+      action: 'PlaceOrder',
+      errorName: 'PriceBandExceeded',
+      args: ['650000', '649990'],
+    });
+    // A post-only cross is a kind of its own: VENUE_POST_ONLY_WOULD_CROSS, as the strategy guide's outcome table says.
+    expect(parseVenueErrorText('FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(650000,649990)')).toEqual({
+      statusName: 'FailedPrecondition',
+      kind: 'PostOnlyWouldCross',
       action: 'PlaceOrder',
       errorName: 'PostOnlyWouldCross',
       args: ['650000', '649990'],

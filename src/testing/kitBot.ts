@@ -1,0 +1,148 @@
+import type { Subscription } from 'rxjs';
+import type { Address } from '../core/address.js';
+import { Engine } from '../engine/engine.js';
+import { withEngineDefaults } from '../engine/engineConfig.js';
+import { venueSender } from '../engine/sending/actionSender.js';
+import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
+import { SPEC_SELECTORS } from '../protocol/selectors.js';
+import type { RiskLimits } from '../runtime/config/configSchema.js';
+import { registerSigner } from '../runtime/setup/registerSigner.js';
+import { budgetedExecution, type BudgetedExecution } from '../runtime/wiring/budgetedExecution.js';
+import { guardLimitsOf } from '../runtime/wiring/engineConfigFromConfig.js';
+import { stateSnapshot } from '../runtime/wiring/stateSnapshot.js';
+import { strategyStreams } from '../runtime/wiring/strategyStreams.js';
+import { VenueExtras } from '../runtime/wiring/venueExtras.js';
+import type { StrategyStreams } from '../strategy/strategyContext.js';
+import type { HostLogger } from '../strategy/strategyHost.js';
+import type { StateSnapshot } from '../strategy/strategyViews.js';
+import { OrderBookFeed } from '../venue/orderbook/orderBookFeed.js';
+import { createRestClient, type RestClient } from '../venue/rest/restClient.js';
+import { venueRestLimiter } from '../venue/rest/slidingWindowLimiter.js';
+import { readVenueSigning } from '../venue/venueInfo.js';
+import type { KitVenue } from './kitVenue.js';
+import { SimChannels } from './simChannels.js';
+import { simFetch } from './simFetch.js';
+import type { VirtualTime } from './virtualTime.js';
+
+/** Fixed keys: a kit run is deterministic, and no key of the kit's is a secret. */
+const KIT_ACCOUNT_KEY = `0x${'11'.repeat(32)}` as const;
+const KIT_SIGNER_KEY = `0x${'22'.repeat(32)}` as const;
+
+export interface KitBotOptions {
+  readonly venue: KitVenue;
+  readonly time: VirtualTime;
+  readonly markets: readonly number[];
+  /** The account's limits, as the config's `risk:` block. */
+  readonly risk: RiskLimits;
+  /** The strategy's effective budget (its own `risk:` block over the account's). */
+  readonly budget: RiskLimits;
+  /** USDC the account deposits before the engine starts. */
+  readonly balance: string;
+  /** One-way latency of REST and WebSocket in virtual ms (read on each request, so it can change). */
+  readonly latencyMs: () => number;
+  readonly log: HostLogger;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * The bot's side of the kit, wired as `runBot` wires it: the real `Engine` (admission, rate limits,
+ * pre-trade checks, order tracking, nonces and signing with a registered session key) on a REST
+ * client whose requests the simulator answers in-process, its feeds from the simulator's channel
+ * frames, each strategy's budget in front of it, and the strategy streams and state views the
+ * runtime builds from them.
+ */
+export class KitBot {
+  readonly account: Address;
+  readonly engine: Engine;
+  readonly rest: RestClient;
+  readonly channels: SimChannels;
+  private readonly extras = new VenueExtras();
+  private readonly subscriptions: Subscription[] = [];
+  private executionValue: BudgetedExecution | undefined;
+
+  constructor(private readonly o: KitBotOptions) {
+    const accountSigner = fastPrivateKeySigner(KIT_ACCOUNT_KEY);
+    this.account = accountSigner.address;
+    this.rest = createRestClient({
+      baseUrl: 'http://kit.sim.invalid',
+      timeoutMs: 10_000,
+      fetch: simFetch({ answer: o.venue.answer, clock: o.time, latencyMs: o.latencyMs }),
+      rateLimit: venueRestLimiter(o.time),
+      clock: o.time,
+    });
+    this.engine = new Engine({
+      account: this.account,
+      signer: fastPrivateKeySigner(KIT_SIGNER_KEY),
+      rest: this.rest,
+      sender: venueSender(this.rest),
+      config: withEngineDefaults({ guards: guardLimitsOf(o.risk) }),
+      selectors: SPEC_SELECTORS,
+      clock: o.time,
+      log: o.log.child({ component: 'engine' }),
+      markets: o.markets,
+    });
+    this.channels = new SimChannels({
+      runtime: o.venue.runtime,
+      account: this.account,
+      clock: o.time,
+      latencyMs: o.latencyMs,
+      onError: o.onError,
+    });
+  }
+
+  /** Funds the account, registers the session key, starts the engine and attaches its feeds. */
+  async start(): Promise<void> {
+    const { rest, o } = this;
+    await rest.deposit({ account: this.account, amount: o.balance });
+    o.venue.controls.registerNow(this.account);
+    await registerSigner({
+      rest,
+      context: (await readVenueSigning(rest)).context,
+      account: fastPrivateKeySigner(KIT_ACCOUNT_KEY),
+      signer: fastPrivateKeySigner(KIT_SIGNER_KEY),
+      clock: o.time,
+      message: 'perpbot test kit session key',
+    });
+    await this.engine.start();
+    // Before the engine's: a fill's venue time is known when the engine's fill event is built.
+    this.subscriptions.push(this.extras.follow(this.channels));
+    const { channels } = this;
+    this.engine.attach({
+      orders: channels.channel('orders'),
+      positions: channels.channel('positions'),
+      fills: channels.channel('fills'),
+      account: channels.channel('account'),
+      oracle: channels.channel('oracle', { marketIds: o.markets }),
+      connection: channels.connection$,
+    });
+  }
+
+  /** What the kit's one strategy submits through: its budget, then the engine (built once, for the first name). */
+  execution(strategy: string): BudgetedExecution {
+    this.executionValue ??= budgetedExecution({
+      engine: this.engine,
+      budgets: new Map([[strategy, this.o.budget]]),
+      clock: this.o.time,
+      log: this.o.log.child({ component: 'engine' }),
+      revalue: this.channels.channel('oracle', { marketIds: this.o.markets }),
+    });
+    return this.executionValue;
+  }
+
+  /** The streams a strategy reads, built as the runtime builds them. */
+  streams(): StrategyStreams {
+    const books = new OrderBookFeed(this.channels);
+    return strategyStreams(this.channels, books, this.engine, { venue: this.extras, clock: this.o.time });
+  }
+
+  state(): StateSnapshot {
+    return stateSnapshot(this.engine, this.extras);
+  }
+
+  async stop(): Promise<void> {
+    this.executionValue?.close();
+    await this.engine.stop();
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.channels.close();
+  }
+}
