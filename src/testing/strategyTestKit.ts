@@ -100,6 +100,7 @@ export class StrategyTest<P = unknown> {
         },
       },
       orderUpdates: bot.engine.orders$,
+      ledger: bot.engine.ledger,
       logger: log,
       clock: this.time,
       scheduler: this.time,

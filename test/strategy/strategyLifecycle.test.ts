@@ -119,10 +119,8 @@ describe('strategy lifecycle', () => {
     });
   });
 
-  // Fails today, as the kit on the real engine shows: the closePosition fill is attributed to no
-  // strategy, so ctx.pnl misses the loss. Issue 25 part B (every fill attributed, one ledger) makes
-  // it pass: then `it.fails` becomes `it`.
-  it.fails("the closing fill of onStop's closePosition counts in the strategy's PnL", async () => {
+  // The kit on the real engine showed it: the closePosition fill was attributed to no strategy.
+  it("the closing fill of onStop's closePosition counts in the strategy's PnL", async () => {
     const definition = defineStrategy({
       name: 'flatten',
       description: 'buys once, closes on stop',

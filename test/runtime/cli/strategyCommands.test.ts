@@ -62,9 +62,8 @@ describe('perpbot new strategy', () => {
     // Three fills logged by run(); the close's fill comes after run() was unsubscribed.
     expect(t.logs.filter((l) => l.msg === 'filled')).toHaveLength(3);
     expect(t.outcomes.find((o) => o.kind === 'closePosition')?.type).toBe('accepted');
-    // On the real engine the close's order is not yet attributed to the strategy, so its filled
-    // event is missing (4 once issue 25 part B attributes closePosition fills).
-    expect(t.orderEvents.filter((e) => e.type === 'filled').length).toBeGreaterThanOrEqual(3);
+    // Three buys and sells, and the close: each order's filled event, the close's too.
+    expect(t.orderEvents.filter((e) => e.type === 'filled')).toHaveLength(4);
     // The generated test asserts the same and imports what the template exports.
     expect(testSource('template')).toContain("import strategy, { decide } from '../strategies/template.js';");
   });
