@@ -45,7 +45,10 @@ export type {
   OrderFilledEvent,
   OrderPartiallyFilledEvent,
   OrderPlacedEvent,
+  OrderQueuedEvent,
   OrderRejectedEvent,
+  OrderSubmittedEvent,
+  OrderUnknownEvent,
   TerminalOrderEvent,
 } from './orderEvents.js';
 export { isTerminalOrderEvent } from './orderEvents.js';
