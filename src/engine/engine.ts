@@ -444,9 +444,18 @@ export class Engine {
     }
     if (intent.kind === 'cancel') {
       const target =
-        'intentId' in intent.target ? intent.target.intentId : this.tracker.orderByOrderId(intent.target.orderId)?.intentId;
+        'intentId' in intent.target
+          ? intent.target.intentId
+          : this.tracker.orderByOrderId(intent.target.orderId)?.intentId;
       if (target === undefined || !this.cancelQueued(target)) return undefined;
-      return { intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: intent.marketId, type: 'accepted', atMs: this.options.clock.now() };
+      return {
+        intentId: intent.intentId,
+        strategy: intent.strategy,
+        kind: intent.kind,
+        marketId: intent.marketId,
+        type: 'accepted',
+        atMs: this.options.clock.now(),
+      };
     }
     if (intent.kind === 'cancelAll')
       for (const o of this.tracker.openOrders({ marketId: intent.marketId })) this.cancelQueued(o.intentId);

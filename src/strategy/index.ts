@@ -30,6 +30,7 @@ export type {
   MarkPrice,
   MarketView,
   OpenOrderSnapshot,
+  OpenOrderState,
   PnlView,
   PositionSnapshot,
   StateSnapshot,
@@ -142,4 +143,3 @@ export {
   type StrategyHostOptions,
   type StrategyStatus,
 } from './strategyHost.js';
-export { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';

@@ -1,4 +1,4 @@
-import { asyncScheduler, filter, of, Subscription, take, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, filter, NEVER, of, Subscription, take, type Observable, type SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
@@ -6,7 +6,6 @@ import type { Intent } from '../engine/intents/intents.js';
 import { contextStreams, LatestMarketData } from './contextStreams.js';
 import { sendFinalIntents } from './finalIntents.js';
 import { createIntentFactory } from './intentFactory.js';
-import { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';
 import { PnlBook } from './pnlBook.js';
 import { strategyClock } from './strategyClock.js';
 import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
@@ -70,8 +69,11 @@ export interface StrategyHostOptions {
    * is each market's first mark, before the oracle's first update (the runtime: yes).
    */
   readonly marksFromState?: boolean;
-  /** The engine's order changes (`engine.orders$`), for `ctx.orderEvents`. */
-  readonly orderUpdates?: Observable<OrderUpdate>;
+  /**
+   * The engine's order events (`engine.orderEvents$`): each strategy's `ctx.orderEvents` is this
+   * stream filtered to its own orders (none when absent).
+   */
+  readonly orderEvents?: Observable<OrderEvent>;
   /** How long a stopping strategy's `onStop` and final intents may take (default 10 s). */
   readonly stopTimeoutMs?: number;
   /** Called once when every strategy has declared itself done. */
@@ -120,7 +122,6 @@ export class StrategyHost {
   private readonly running: Running[] = [];
   private readonly shared = new Subscription();
   private readonly latest: LatestMarketData;
-  private readonly lifecycle: OrderLifecycle;
   private readonly pnl: PnlBook;
   private readonly scheduler: SchedulerLike;
   private allDoneReported = false;
@@ -132,10 +133,6 @@ export class StrategyHost {
       this.shared,
       options.marksFromState === true ? (id) => options.state.market(id)?.mark_price : undefined,
     );
-    this.lifecycle = new OrderLifecycle({
-      now: () => options.clock.now(),
-      position: (marketId) => options.state.position(marketId),
-    });
     this.pnl = new PnlBook(options.state, (error) =>
       options.logger.error({ err: error }, 'strategy host: a fill could not be counted in PnL'),
     );
@@ -184,12 +181,6 @@ export class StrategyHost {
       ),
     );
     this.shared.unsubscribe();
-    this.lifecycle.complete();
-  }
-
-  /** Every strategy's order events (each strategy's context sees its own). */
-  get orderEvents(): Observable<OrderEvent> {
-    return this.lifecycle.events$;
   }
 
   /** A strategy's own PnL now (`ctx.pnl.own()`). */
@@ -203,26 +194,13 @@ export class StrategyHost {
 
   /** The engine's reports every strategy's views are derived from, followed before any strategy starts. */
   private followEngine(): void {
-    const { execution, orderUpdates, streams } = this.options;
-    // A fault in deriving the views is logged: it must not become an unhandled error of the bot.
-    const safely = (what: string, fn: () => void): void => {
-      try {
-        fn();
-      } catch (error) {
-        this.options.logger.error({ err: error }, `strategy host: could not derive ${what}`);
-      }
-    };
+    const { execution, streams } = this.options;
     this.shared.add(
       execution.outcomes.subscribe((o) => {
-        safely('order events from an outcome', () => this.lifecycle.onOutcome(o));
         const entry = this.running.find((r) => r.hosted.name === o.strategy);
         if (entry?.inFlight.delete(o.intentId) === true && entry.inFlight.size === 0) entry.onSettled?.();
       }),
     );
-    if (orderUpdates !== undefined)
-      this.shared.add(
-        orderUpdates.subscribe((u) => safely('order events from an order change', () => this.lifecycle.onOrder(u))),
-      );
     const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
     this.shared.add(outsideStrategyScope(() => this.pnl.follow(streams.fills(), markets)));
   }
@@ -288,7 +266,6 @@ export class StrategyHost {
       );
       return false;
     }
-    this.lifecycle.onIntent(intent);
     entry.inFlight.add(intent.intentId);
     // The engine's work is its own: an error in it later must not be taken for this strategy's.
     outsideStrategyScope(() => this.options.execution.submit(intent));
@@ -378,7 +355,6 @@ export class StrategyHost {
     entry.resources.unsubscribe();
     entry.context.log.error({ err: error, onError: entry.hosted.onError }, 'strategy failed and was stopped');
     if (entry.hosted.onError === 'cancel') {
-      this.lifecycle.cancelRequestedFor(entry.hosted.name);
       try {
         await outsideStrategyScope(() => this.options.execution.cancelOrdersOf(entry.hosted.name));
       } catch (cancelError) {
@@ -407,7 +383,7 @@ export class StrategyHost {
       streams: contextStreams(this.options.streams, this.latest, scope, resources, this.scheduler),
       state: this.options.state,
       outcomes: own(this.options.execution.outcomes),
-      orderEvents: own(this.lifecycle.events$),
+      orderEvents: own(this.options.orderEvents ?? NEVER),
       pnl: this.pnl.forStrategy(hosted.name),
       intents: createIntentFactory(hosted.name, this.options.runId),
       log,

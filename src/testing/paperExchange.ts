@@ -13,7 +13,7 @@ import type { Intent, PlaceLimitIntent, PlaceMarketIntent, Side, TimeInForce } f
 import type { MarketView } from '../engine/checks/marketView.js';
 import type { OrderState } from '../engine/tracking/orderTracker.js';
 import { rejection, type RejectionRule } from '../engine/intents/rejection.js';
-import type { OrderUpdate } from '../strategy/orderLifecycle.js';
+import type { OrderUpdate } from './paperOrderEvents.js';
 import { PnlLedger } from '../strategy/pnlLedger.js';
 import type { BookView, FillView, OpenOrderSnapshot, PositionSnapshot, TradeView } from '../strategy/strategyViews.js';
 
@@ -489,5 +489,6 @@ function snapshotOf(o: PaperOrder): OpenOrderSnapshot {
     price: o.price,
     size: o.size,
     filledSize: o.filledSize,
+    state: o.state === 'partially_filled' ? 'partially_filled' : 'open',
   };
 }

@@ -18,6 +18,7 @@ import type {
 } from '../strategy/strategyViews.js';
 import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
 import { PaperExchange, type FillModel, type Responder, type ScriptedOutcome } from './paperExchange.js';
+import { PaperOrderEvents } from './paperOrderEvents.js';
 import { VirtualTime } from './virtualTime.js';
 
 /** A market of the kit: its grid (defaults: tick 0.1, step 0.001, minimum size 0.001). */
@@ -75,6 +76,7 @@ export class StrategyTest<P = unknown> {
   readonly logs: KitLogLine[] = [];
   readonly time: VirtualTime;
   readonly exchange: PaperExchange;
+  private readonly paperEvents: PaperOrderEvents;
   private readonly storageMap: Map<string, unknown>;
   private readonly marks = new Subject<MarkPrice>();
   private readonly books = new Subject<BookView>();
@@ -99,6 +101,12 @@ export class StrategyTest<P = unknown> {
     });
     this.storageMap = new Map(options.storage ?? []);
     this.exchange.outcomes$.subscribe((o) => this.outcomes.push(o));
+    this.paperEvents = new PaperOrderEvents({
+      now: () => this.time.now(),
+      position: (marketId) => this.exchange.position(marketId),
+    });
+    this.exchange.outcomes$.subscribe((o) => this.paperEvents.onOutcome(o));
+    this.exchange.orderUpdates$.subscribe((u) => this.paperEvents.onOrder(u));
     this.host = new StrategyHost({
       strategies: [
         {
@@ -113,7 +121,7 @@ export class StrategyTest<P = unknown> {
       streams: this.scriptedStreams(),
       state: paperState(this.exchange),
       execution: this.paperExecution(),
-      orderUpdates: this.exchange.orderUpdates$,
+      orderEvents: this.paperEvents.events$,
       logger: recordingLogger(this.logs, options.printLogs === true),
       clock: this.time,
       scheduler: this.time,
@@ -122,7 +130,7 @@ export class StrategyTest<P = unknown> {
       waitUntilReady: options.waitUntilReady ?? true,
       stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
     });
-    this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+    this.paperEvents.events$.subscribe((e) => this.orderEvents.push(e));
   }
 
   /** The market as scripted (`mark`, `book`, `trade`), the account as the paper exchange keeps it. */
@@ -146,11 +154,13 @@ export class StrategyTest<P = unknown> {
     return {
       submit: (intent) => {
         this.intents.push(intent);
+        this.paperEvents.onIntent(intent);
         // The engine answers asynchronously: so does the kit, on the next microtask.
         queueMicrotask(() => exchange.submit(intent));
       },
       outcomes: exchange.outcomes$,
       cancelOrdersOf: (strategy) => {
+        this.paperEvents.cancelRequestedFor(strategy);
         for (const o of exchange.openOrders())
           if (o.strategy === strategy && o.intentId !== undefined) exchange.endOrder(o.intentId);
         return Promise.resolve();

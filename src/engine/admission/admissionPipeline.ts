@@ -115,7 +115,11 @@ export class AdmissionPipeline {
     return this.budgets?.admit(intent);
   }
 
-  private async accountAnswer(intent: Intent, cancel: AbortSignal, state: AccountState | undefined): Promise<Admission> {
+  private async accountAnswer(
+    intent: Intent,
+    cancel: AbortSignal,
+    state: AccountState | undefined,
+  ): Promise<Admission> {
     try {
       return await this.o.account.admit(intent, AbortSignal.any([this.o.signal, cancel]), state);
     } catch (error) {

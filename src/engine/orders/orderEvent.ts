@@ -16,15 +16,7 @@ import type { Side } from '../intents/intents.js';
  * delivered first (from whichever report came first), and `orderId` is on it when known by then.
  */
 export type OrderEventType =
-  | 'queued'
-  | 'submitted'
-  | 'unknown'
-  | 'placed'
-  | 'partially_filled'
-  | 'filled'
-  | 'cancelled'
-  | 'expired'
-  | 'rejected';
+  'queued' | 'submitted' | 'unknown' | 'placed' | 'partially_filled' | 'filled' | 'cancelled' | 'expired' | 'rejected';
 
 interface OrderEventBase {
   readonly type: OrderEventType;

@@ -55,11 +55,16 @@ export function orderEventsOf(
       if (compareDecimals(after.filledSize, filledBefore) > 0)
         events.push(filled(after, 'partially_filled', filledBefore, after.filledSize, context.atMs));
       if (after.expires === true && !context.cancelRequested) events.push(event(after, 'expired', context.atMs));
-      else events.push({ ...event(after, 'cancelled', context.atMs), requested: context.cancelRequested } as OrderEvent);
+      else
+        events.push({ ...event(after, 'cancelled', context.atMs), requested: context.cancelRequested } as OrderEvent);
       return events;
     case 'rejected':
     case 'failed': {
-      const cause = context.cause ?? { code: to.toUpperCase(), reason: `the order was ${to}`, by: to === 'rejected' ? 'refused' : 'failed' };
+      const cause = context.cause ?? {
+        code: to.toUpperCase(),
+        reason: `the order was ${to}`,
+        by: to === 'rejected' ? 'refused' : 'failed',
+      };
       events.push({ ...event(after, 'rejected', context.atMs), ...cause } as OrderEvent);
       return events;
     }

@@ -9,7 +9,10 @@ type NewOrder = Omit<TrackedOrder, 'state' | 'filledSize'>;
  * and price as the strategy wrote them (the pre-trade checks snap them before it is sent). A
  * closePosition's side and size are the open position's. Undefined for intents that place no order.
  */
-export function queuedOrderOf(intent: Intent, position: (marketId: number) => TrackedPosition | undefined): NewOrder | undefined {
+export function queuedOrderOf(
+  intent: Intent,
+  position: (marketId: number) => TrackedPosition | undefined,
+): NewOrder | undefined {
   const base = { intentId: intent.intentId, strategy: intent.strategy, marketId: intent.marketId };
   switch (intent.kind) {
     case 'placeLimit': {

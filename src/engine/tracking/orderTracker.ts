@@ -107,7 +107,8 @@ export class OrderTracker {
   pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
     const queued = this.orders.get(order.intentId);
     if (queued !== undefined && queued.state !== 'queued') return;
-    const flags = queued === undefined ? order : Object.assign({}, order, { market: queued.market, expires: queued.expires });
+    const flags =
+      queued === undefined ? order : Object.assign({}, order, { market: queued.market, expires: queued.expires });
     this.set(trackedOrder(flags, 'pending', '0'));
   }
 

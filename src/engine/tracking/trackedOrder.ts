@@ -10,15 +10,7 @@ import type { Side } from '../intents/intents.js';
  * answer); `unknown`: sent without a definite answer.
  */
 export type OrderState =
-  | 'queued'
-  | 'pending'
-  | 'open'
-  | 'partially_filled'
-  | 'filled'
-  | 'cancelled'
-  | 'rejected'
-  | 'failed'
-  | 'unknown';
+  'queued' | 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed' | 'unknown';
 
 export interface TrackedOrder {
   readonly intentId: string;

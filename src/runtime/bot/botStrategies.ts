@@ -71,7 +71,7 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     storage: o.storage,
     waitUntilReady: true,
     marksFromState: true,
-    orderUpdates: engine.orders$,
+    orderEvents: engine.orderEvents$,
     stopTimeoutMs: config.shutdown.timeout_ms,
     onAllDone: () => {
       if (config.shutdown.when_all_done !== 'stop') return;

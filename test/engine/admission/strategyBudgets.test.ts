@@ -54,7 +54,15 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_00
   const stopping = (intent: Intent) => rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
   const answer = (intent: Intent) => (a: Admission) => {
     if ('rule' in a)
-      seen.push({ type: 'refused', intentId: intent.intentId, strategy: intent.strategy, kind: intent.kind, marketId: 1, atMs: clock.now(), rejection: a });
+      seen.push({
+        type: 'refused',
+        intentId: intent.intentId,
+        strategy: intent.strategy,
+        kind: intent.kind,
+        marketId: 1,
+        atMs: clock.now(),
+        rejection: a,
+      });
     else {
       tickets.set(intent.intentId, a);
       submitted.push(intent);
@@ -94,7 +102,16 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_00
   const refusals = () =>
     seen.filter((o) => o.type === 'refused').map((o) => [o.strategy, o.type === 'refused' ? o.rejection.rule : '']);
   const rest = (intentId: string): void =>
-    void open.push({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '0.001', price: '65000', state: 'open', filledSize: '0' });
+    void open.push({
+      intentId,
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.001',
+      price: '65000',
+      state: 'open',
+      filledSize: '0',
+    });
   return { clock, port, outcomes, marks, mark, submitted, rest, cancelledFor, errors, seen, buy, fill, refusals };
 }
 

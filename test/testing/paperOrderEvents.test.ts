@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { placeLimit, placeMarket, cancel, cancelAll, closePosition } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
-import { OrderLifecycle, type OrderUpdate } from '../../src/strategy/orderLifecycle.js';
+import { PaperOrderEvents, type OrderUpdate } from '../../src/testing/paperOrderEvents.js';
 import type { OrderEvent } from '../../src/strategy/orderEvents.js';
 
 function lifecycle(position?: { side: 'buy' | 'sell'; size: string }) {
   let now = 1_000;
   const events: OrderEvent[] = [];
-  const life = new OrderLifecycle({ now: () => now++, position: () => position });
+  const life = new PaperOrderEvents({ now: () => now++, position: () => position });
   life.events$.subscribe((e) => events.push(e));
   return { life, events, types: () => events.map((e) => `${e.intentId}:${e.type}`) };
 }

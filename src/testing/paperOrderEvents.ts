@@ -3,9 +3,9 @@ import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js'
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { Intent, Side } from '../engine/intents/intents.js';
 import type { TrackedOrder } from '../engine/tracking/orderTracker.js';
-import type { OrderEvent, OrderEventType } from './orderEvents.js';
+import type { OrderEvent, OrderEventType } from '../engine/orders/orderEvent.js';
 
-/** An order as the engine tracks it: the input of the lifecycle. */
+/** An order as the paper exchange reports it. */
 export type OrderUpdate = Pick<
   TrackedOrder,
   'intentId' | 'strategy' | 'marketId' | 'side' | 'size' | 'price' | 'state' | 'filledSize' | 'orderId'
@@ -30,24 +30,25 @@ interface OrderRecord {
 /** Finished intents remembered so that a late report does not start a second life. */
 const FINISHED_KEPT = 10_000;
 
-export interface OrderLifecycleOptions {
+export interface PaperOrderEventsOptions {
   readonly now: () => number;
   /** A closePosition's side and size before the engine sized it: the open position's. */
   readonly position?: (marketId: number) => { readonly side: Side; readonly size: string } | undefined;
 }
 
 /**
- * Turns what the engine reports about orders (the intents strategies send, their outcomes, and the
- * tracker's order changes, which may arrive in any order) into one ordered life per order: see
- * `OrderEvent`. Lives in the strategy layer so the runtime and the test kit derive it alike.
+ * The paper exchange's order events, for the test kit until it runs the real engine (issue 25,
+ * part D, removes it with `paperExchange.ts`): turns what the paper exchange reports (the intents,
+ * their outcomes, its order changes) into one ordered life per order. The bot's order events come
+ * from the engine's order model (`engine.orderEvents$`), not from here.
  */
-export class OrderLifecycle {
+export class PaperOrderEvents {
   private readonly records = new Map<string, OrderRecord>();
   private readonly finished = new Set<string>();
   private readonly subject = new Subject<OrderEvent>();
   readonly events$: Observable<OrderEvent> = this.subject.asObservable();
 
-  constructor(private readonly options: OrderLifecycleOptions) {}
+  constructor(private readonly options: PaperOrderEventsOptions) {}
 
   /** An intent a strategy sent (placements start a record; cancels mark their targets). */
   onIntent(intent: Intent): void {
@@ -135,7 +136,7 @@ export class OrderLifecycle {
    * once the venue has it.
    */
   private adopt(update: OrderUpdate): OrderRecord | undefined {
-    if (update.state === 'pending' || update.state === 'unknown') return undefined;
+    if (update.state === 'queued' || update.state === 'pending' || update.state === 'unknown') return undefined;
     const record = this.start(update, {
       side: update.side,
       size: update.size,
@@ -151,6 +152,7 @@ export class OrderLifecycle {
   /** The events the order's new state means for its life. */
   private onState(record: OrderRecord, update: OrderUpdate): void {
     switch (update.state) {
+      case 'queued':
       case 'pending':
       case 'unknown':
         return;

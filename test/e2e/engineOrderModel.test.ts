@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
+import type { OrderEvent } from '../../src/engine/orders/orderEvent.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { readAllOpenOrders } from '../../src/venue/rest/readAllOpenOrders.js';
+import { fundedAccount } from './support/simAccount.js';
+import { engineOnSim } from './support/engineOnSim.js';
+import { attachEngineToSimWs } from './support/engineOnSimWs.js';
+
+/**
+ * The engine's one order model on the simulator: a placement waiting on the rate limit is the
+ * engine's order (queued, listed, cancellable with nothing sent), and what the views show when
+ * each stream emits (the strategy guide's ordering guarantees).
+ */
+const sell = (id: string, price = '66000', size = '0.001') =>
+  placeLimit({ intentId: id, strategy: 'mm', marketId: 1, side: 'sell', size, price, postOnly: true });
+const takeBuy = (id: string, size: string) =>
+  placeLimit({ intentId: id, strategy: 'taker', marketId: 1, side: 'buy', size, price: '66000', timeInForce: 'IOC' });
+
+describe('the engine order model on the simulator', () => {
+  let sim: RunningSim;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, restRequestsPer10s: 0 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('lists a placement waiting on the rate limit as queued, and a cancel takes it out of the queue with nothing sent', async () => {
+    const maker = await fundedAccount(sim);
+    // One action a second: the second placement, right after the first, must wait.
+    const engine = engineOnSim(maker, { guards: { actionsPerSecond: 1, actionBurst: 1 } });
+    await engine.start();
+    const ws = await attachEngineToSimWs(sim, maker, engine);
+    const events: OrderEvent[] = [];
+    engine.orderEvents$.subscribe((e) => events.push(e));
+    const outcomes: IntentOutcome[] = [];
+    engine.outcomes$.subscribe((o) => outcomes.push(o));
+
+    expect((await engine.execute(sell('q-1'))).type).toBe('accepted');
+    const waiting = engine.execute(sell('q-2', '66100'));
+    expect(engine.tracker.openOrders({ strategy: 'mm' }).map((o) => [o.intentId, o.state])).toEqual([
+      ['q-1', 'open'],
+      ['q-2', 'queued'],
+    ]);
+    expect(engine.queuedOrders()).toEqual(new Map([['mm', 1]]));
+
+    const cancelled = await engine.execute(
+      cancel({ intentId: 'c-2', strategy: 'mm', marketId: 1, target: { intentId: 'q-2' } }),
+    );
+    expect(cancelled.type).toBe('accepted');
+    const placement = await waiting;
+    expect(placement.type === 'refused' && placement.rejection.rule).toBe('cancelled_queued');
+    expect(engine.tracker.order('q-2')?.state).toBe('cancelled');
+    expect(engine.queuedOrders()).toEqual(new Map());
+    expect(
+      events.filter((e) => e.intentId === 'q-2').map((e) => [e.type, 'requested' in e ? e.requested : '']),
+    ).toEqual([
+      ['queued', ''],
+      ['cancelled', true],
+    ]);
+    expect(events.filter((e) => e.intentId === 'q-1').map((e) => e.type)).toEqual(['queued', 'submitted', 'placed']);
+    // The venue only ever saw the first placement.
+    const open = await readAllOpenOrders(maker.rest, { account: maker.account, marketId: 1 });
+    expect(open.orders).toHaveLength(1);
+    expect(outcomes.map((o) => [o.intentId, o.type])).toEqual([
+      ['q-1', 'accepted'],
+      ['c-2', 'accepted'],
+      ['q-2', 'refused'],
+    ]);
+
+    await engine.stop();
+    await ws.close();
+  });
+
+  it('inside a fills handler the filled order is no longer open; inside its order event the order already shows the fill', async () => {
+    const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
+    const engine = engineOnSim(maker);
+    const other = engineOnSim(taker);
+    await Promise.all([engine.start(), other.start()]);
+    const ws = await attachEngineToSimWs(sim, maker, engine);
+    const seenInFillHandler: string[][] = [];
+    engine.fills$.subscribe(() => seenInFillHandler.push(engine.tracker.openOrders().map((o) => o.intentId)));
+    const seenInEvent: [string, string | undefined, string | undefined][] = [];
+    engine.orderEvents$.subscribe((e) => {
+      const order = engine.tracker.order(e.intentId);
+      seenInEvent.push([e.type, order?.state, order?.filledSize]);
+    });
+
+    expect((await engine.execute(sell('f-1'))).type).toBe('accepted');
+    expect((await other.execute(takeBuy('t-1', '0.001'))).type).toBe('accepted');
+    await vi.waitFor(() => expect(seenInFillHandler).toHaveLength(1));
+    expect(seenInFillHandler).toEqual([[]]);
+    const filled = seenInEvent.find(([type]) => type === 'filled');
+    expect(filled?.[1]).toBe('filled');
+    expect(Number(filled?.[2])).toBe(0.001);
+
+    await Promise.all([engine.stop(), other.stop()]);
+    await ws.close();
+  });
+});
