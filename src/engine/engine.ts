@@ -137,6 +137,8 @@ export class Engine {
   private readonly reconnectReconciler: ReconnectReconciler;
   private degradedWatch: DegradedModeWatch | undefined;
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
+  /** Each strategy's cancels (and cancel-alls) still running: its later placements go after them. */
+  private readonly cancelsOf = new Map<string, Set<Promise<IntentOutcome>>>();
   private readonly abort = new AbortController();
   private readonly subscriptions = new Subscription();
   private readonly pnl = new SessionPnl();
@@ -428,7 +430,36 @@ export class Engine {
       return outcome;
     });
     this.pending.set(intent.intentId, run);
+    if (local === undefined && (intent.kind === 'cancel' || intent.kind === 'cancelAll'))
+      this.holdPlacements(intent, run);
     return run;
+  }
+
+  /**
+   * A strategy's placements go after its earlier cancels have their outcome: a requote (cancel,
+   * cancel, place, place) never has its new quotes resting beside the old ones while those
+   * cancels wait (on the rate limit, or for the placement they cancel to be answered).
+   */
+  private holdPlacements(intent: Intent, run: Promise<IntentOutcome>): void {
+    let cancels = this.cancelsOf.get(intent.strategy);
+    if (cancels === undefined) {
+      cancels = new Set();
+      this.cancelsOf.set(intent.strategy, cancels);
+    }
+    const held = cancels;
+    held.add(run);
+    void run.then(() => {
+      held.delete(run);
+      if (held.size === 0 && this.cancelsOf.get(intent.strategy) === held) this.cancelsOf.delete(intent.strategy);
+    });
+  }
+
+  /** Waits for the strategy's cancels emitted before this placement; false when the placement was cancelled meanwhile. */
+  private async afterEarlierCancels(intent: Intent): Promise<boolean> {
+    const cancels = this.cancelsOf.get(intent.strategy);
+    if (cancels === undefined) return true;
+    await Promise.allSettled([...cancels]);
+    return this.tracker.order(intent.intentId)?.state !== 'cancelled';
   }
 
   /**
@@ -525,6 +556,17 @@ export class Engine {
     if (intent.kind === 'cancel' && 'intentId' in intent.target) {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
+    }
+    if (isPlaceIntent(intent) && this.cancelsOf.has(intent.strategy) && !(await this.afterEarlierCancels(intent))) {
+      return {
+        ...base,
+        type: 'refused',
+        rejection: rejection(
+          'cancelled_queued',
+          intent.intentId,
+          "cancelled while it waited for its strategy's earlier cancels: nothing was sent",
+        ),
+      };
     }
     // Object.assign, not a spread: a spread that adds a field costs about a microsecond in V8.
     const prepared =
