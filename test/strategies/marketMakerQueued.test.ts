@@ -69,29 +69,38 @@ function quoting(stateOf: (intentId: string) => OpenOrderState | undefined) {
 }
 
 describe('market maker with quotes the engine still holds', () => {
-  it.each(['queued', 'in_flight'] as const)('cancels %s quotes on a requote instead of leaving them to rest', (state) => {
-    const q = quoting(() => state);
-    q.books.next({ marketId: 1, bids: [['64900', '1']].map(([price, quantity]) => ({ price: price!, quantity: quantity! })), asks: [] });
-    q.mark('65000');
-    q.mark('65100');
-    q.mark('65200');
-    const kinds = q.emitted.map((i) => i.kind);
-    expect(kinds).toEqual([
-      'placeLimit',
-      'placeLimit',
-      'cancel',
-      'cancel',
-      'placeLimit',
-      'placeLimit',
-      'cancel',
-      'cancel',
-      'placeLimit',
-      'placeLimit',
-    ]);
-    // Never more than its two quotes live at once, however long the engine holds them.
-    expect(q.live()).toHaveLength(2);
-    const places = q.emitted.filter((i) => i.kind === 'placeLimit').map((i) => i.intentId);
-    const cancelled = q.emitted.flatMap((i) => (i.kind === 'cancel' && 'intentId' in i.target ? [i.target.intentId] : []));
-    expect(cancelled).toEqual(places.slice(0, 4));
-  });
+  it.each(['queued', 'in_flight'] as const)(
+    'cancels %s quotes on a requote instead of leaving them to rest',
+    (state) => {
+      const q = quoting(() => state);
+      q.books.next({
+        marketId: 1,
+        bids: [['64900', '1']].map(([price, quantity]) => ({ price: price!, quantity: quantity! })),
+        asks: [],
+      });
+      q.mark('65000');
+      q.mark('65100');
+      q.mark('65200');
+      const kinds = q.emitted.map((i) => i.kind);
+      expect(kinds).toEqual([
+        'placeLimit',
+        'placeLimit',
+        'cancel',
+        'cancel',
+        'placeLimit',
+        'placeLimit',
+        'cancel',
+        'cancel',
+        'placeLimit',
+        'placeLimit',
+      ]);
+      // Never more than its two quotes live at once, however long the engine holds them.
+      expect(q.live()).toHaveLength(2);
+      const places = q.emitted.filter((i) => i.kind === 'placeLimit').map((i) => i.intentId);
+      const cancelled = q.emitted.flatMap((i) =>
+        i.kind === 'cancel' && 'intentId' in i.target ? [i.target.intentId] : [],
+      );
+      expect(cancelled).toEqual(places.slice(0, 4));
+    },
+  );
 });
