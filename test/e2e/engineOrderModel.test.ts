@@ -36,7 +36,11 @@ describe('the engine order model on the simulator', () => {
     const events: OrderEvent[] = [];
     engine.orderEvents$.subscribe((e) => events.push(e));
     const outcomes: IntentOutcome[] = [];
-    engine.outcomes$.subscribe((o) => outcomes.push(o));
+    const stateAtOutcome = new Map<string, string | undefined>();
+    engine.outcomes$.subscribe((o) => {
+      outcomes.push(o);
+      stateAtOutcome.set(o.intentId, engine.tracker.order(o.intentId)?.state);
+    });
 
     expect((await engine.execute(sell('q-1'))).type).toBe('accepted');
     const waiting = engine.execute(sell('q-2', '66100'));
@@ -69,6 +73,35 @@ describe('the engine order model on the simulator', () => {
       ['c-2', 'accepted'],
       ['q-2', 'refused'],
     ]);
+    // Inside an outcome the order model already shows the answer: accepted and resting, or gone.
+    expect(stateAtOutcome.get('q-1')).toBe('open');
+    expect(stateAtOutcome.get('q-2')).toBe('cancelled');
+    expect(engine.tracker.openOrders().map((o) => o.intentId)).toEqual(['q-1']);
+
+    await engine.stop();
+    await ws.close();
+  });
+
+  it("sends a strategy's placement only after its earlier cancels have their outcome (a requote never rests beside the old quotes)", async () => {
+    const maker = await fundedAccount(sim);
+    const engine = engineOnSim(maker);
+    await engine.start();
+    const ws = await attachEngineToSimWs(sim, maker, engine);
+    const seen: string[] = [];
+    engine.outcomes$.subscribe((o) => seen.push(`${o.intentId}:${o.type}`));
+    engine.orderEvents$.subscribe((e) => seen.push(`${e.intentId}:${e.type}`));
+    expect((await engine.execute(sell('r-1'))).type).toBe('accepted');
+    seen.length = 0;
+    const requote = [
+      engine.execute(cancel({ intentId: 'rc-1', strategy: 'mm', marketId: 1, target: { intentId: 'r-1' } })),
+      engine.execute(sell('r-2', '66100')),
+    ];
+    expect(engine.tracker.order('r-2')?.state).toBe('queued');
+    await Promise.all(requote);
+    expect(seen.indexOf('rc-1:accepted')).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf('rc-1:accepted')).toBeLessThan(seen.indexOf('r-2:submitted'));
+    const open = await readAllOpenOrders(maker.rest, { account: maker.account, marketId: 1 });
+    expect(open.orders).toHaveLength(1);
 
     await engine.stop();
     await ws.close();
