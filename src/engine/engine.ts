@@ -234,7 +234,7 @@ export class Engine {
     return this.budgets?.killSwitch(strategy);
   }
 
-  /** A strategy's PnL on its own fills at the engine's marks, as its budget judges it (undefined: no budget, or a mark missing). */
+  /** A strategy's PnL on its own fills at the engine's marks, as its budget judges it (undefined: none yet). */
   strategyPnl(strategy: string): PnlSnapshot | undefined {
     return this.budgets?.pnl(strategy);
   }
@@ -244,7 +244,7 @@ export class Engine {
     return this.budgets?.positions(strategy) ?? new Map();
   }
 
-  /** Refuses what still waits on a strategy's budget (the strategies stopped); the engine goes on for cancels and closes. */
+  /** Refuses what still waits on a strategy's budget (the strategies stopped); cancels and closes go on. */
   closeBudgets(): void {
     this.budgets?.close(stoppingRefusal);
   }
@@ -448,13 +448,14 @@ export class Engine {
     }
     const held = cancels;
     held.add(run);
-    void run.then(() => {
+    const done = (): void => {
       held.delete(run);
       if (held.size === 0 && this.cancelsOf.get(intent.strategy) === held) this.cancelsOf.delete(intent.strategy);
-    });
+    };
+    run.then(done, done);
   }
 
-  /** Waits for the strategy's cancels emitted before this placement; false when the placement was cancelled meanwhile. */
+  /** Waits for the strategy's cancels emitted before this placement; false when it was cancelled meanwhile. */
   private async afterEarlierCancels(intent: Intent): Promise<boolean> {
     const cancels = this.cancelsOf.get(intent.strategy);
     if (cancels === undefined) return true;

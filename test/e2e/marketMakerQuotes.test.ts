@@ -55,7 +55,7 @@ describe('market maker quotes under the rate limit, on the simulator', () => {
         },
         restUrl: sim.restUrl,
         wsUrl: sim.wsUrl,
-        logger: createLogger({ level: 'warn', pretty: false, destination: { write: () => true } as never }),
+        logger: createLogger({ level: 'warn', pretty: false, destination: { write: () => true } }),
         signal: controller.signal,
         root: ROOT,
         onReady: (bot) => {

@@ -43,7 +43,7 @@ export class AdmissionPipeline {
     this.budgets = budgets;
   }
 
-  /** The answer when it is known at once, with the same effects as `admit` giving it; undefined when the intent must wait. */
+  /** The answer when it is known at once (same effects as `admit` giving it); undefined when the intent must wait. */
   admitNow(intent: Intent, state: AccountState): Admission | undefined {
     const budgets = this.budgets;
     let budgetTicket: InFlightTicket | undefined;
@@ -62,7 +62,7 @@ export class AdmissionPipeline {
     return account;
   }
 
-  /** Waits for the budget's and the account's answers; a cancel of the intent meanwhile refuses it (`cancelled_queued`). */
+  /** Waits for the budget's, then the account's answer; a cancel of it meanwhile refuses it (`cancelled_queued`). */
   async admit(intent: Intent, state?: AccountState): Promise<Admission> {
     const started = this.o.clock.now();
     const cancel = new AbortController();

@@ -33,42 +33,59 @@ export function orderEventsOf(
 ): readonly OrderEvent[] {
   const from = before?.state;
   const to = after.state;
+  if (from === to && before?.filledSize === after.filledSize) return [];
+  if (to === 'queued' || to === 'pending' || to === 'unknown')
+    return from === to ? [] : [event(after, to === 'pending' ? 'submitted' : to, context.atMs)];
   const events: OrderEvent[] = [];
-  if (from === to && before?.filledSize === after.filledSize) return events;
-  if (to === 'queued' || to === 'pending' || to === 'unknown') {
-    if (from !== to) events.push(event(after, to === 'pending' ? 'submitted' : to, context.atMs));
-    return events;
-  }
-  if (ON_VENUE.has(to) && (from === undefined || isAwaitingVenue(from)) && !(to === 'cancelled' && from === 'queued'))
-    events.push(event(after, 'placed', context.atMs, before?.filledSize ?? '0'));
-  const filledBefore = before?.filledSize ?? '0';
-  switch (to) {
+  if (reachedVenue(from, to)) events.push(event(after, 'placed', context.atMs, before?.filledSize ?? '0'));
+  events.push(...venueEvents(before?.filledSize ?? '0', after, context));
+  return events;
+}
+
+/** The first report that the venue has the order: `placed` goes before it. */
+function reachedVenue(from: OrderState | undefined, to: OrderState): boolean {
+  if (!ON_VENUE.has(to)) return false;
+  if (from === undefined) return true;
+  // A queued order cancelled was never sent.
+  return isAwaitingVenue(from) && !(to === 'cancelled' && from === 'queued');
+}
+
+/** What the order's new state on (or off) the venue means: fills, then its end. */
+function venueEvents(filledBefore: string, after: TrackedOrder, context: TransitionContext): OrderEvent[] {
+  const { atMs } = context;
+  const grew = (): boolean => compareDecimals(after.filledSize, filledBefore) > 0;
+  switch (after.state) {
     case 'open':
     case 'partially_filled':
-      if (compareDecimals(after.filledSize, filledBefore) > 0)
-        events.push(filled(after, 'partially_filled', filledBefore, after.filledSize, context.atMs));
-      return events;
+      return grew() ? [filled(after, 'partially_filled', filledBefore, after.filledSize, atMs)] : [];
     case 'filled':
-      events.push(filled(after, 'filled', filledBefore, larger(after.filledSize, after.size), context.atMs));
-      return events;
-    case 'cancelled':
-      if (compareDecimals(after.filledSize, filledBefore) > 0)
-        events.push(filled(after, 'partially_filled', filledBefore, after.filledSize, context.atMs));
-      if (after.expires === true && !context.cancelRequested) events.push(event(after, 'expired', context.atMs));
-      else
-        events.push({ ...event(after, 'cancelled', context.atMs), requested: context.cancelRequested } as OrderEvent);
-      return events;
-    case 'rejected':
-    case 'failed': {
-      const cause = context.cause ?? {
-        code: to.toUpperCase(),
-        reason: `the order was ${to}`,
-        by: to === 'rejected' ? 'refused' : 'failed',
-      };
-      events.push({ ...event(after, 'rejected', context.atMs), ...cause } as OrderEvent);
-      return events;
+      return [filled(after, 'filled', filledBefore, larger(after.filledSize, after.size), atMs)];
+    case 'cancelled': {
+      const fills = grew() ? [filled(after, 'partially_filled', filledBefore, after.filledSize, atMs)] : [];
+      const end: OrderEvent =
+        after.expires === true && !context.cancelRequested
+          ? event(after, 'expired', atMs)
+          : ({ ...event(after, 'cancelled', atMs), requested: context.cancelRequested } as OrderEvent);
+      return [...fills, end];
     }
+    case 'rejected':
+    case 'failed':
+      return [ended(after, context)];
+    case 'queued':
+    case 'pending':
+    case 'unknown':
+      return [];
   }
+}
+
+/** `rejected`: refused by our checks, or failed at the venue, with why. */
+function ended(after: TrackedOrder, context: TransitionContext): OrderEvent {
+  const cause = context.cause ?? {
+    code: after.state.toUpperCase(),
+    reason: `the order was ${after.state}`,
+    by: after.state === 'rejected' ? 'refused' : 'failed',
+  };
+  return { ...event(after, 'rejected', context.atMs), ...cause };
 }
 
 function filled(order: TrackedOrder, type: OrderEventType, before: string, now: string, atMs: number): OrderEvent {

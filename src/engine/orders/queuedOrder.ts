@@ -26,7 +26,11 @@ export function queuedOrderOf(
       const side = p === undefined ? 'sell' : p.side === 'buy' ? 'sell' : 'buy';
       return Object.assign(base, { side, size: p?.size ?? '0', price: '0', market: true, expires: true } as const);
     }
-    default:
+    case 'cancel':
+    case 'cancelAll':
+    case 'setLeverage':
+    case 'setMarginMode':
+    case 'adjustIsolatedMargin':
       return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { merge, Subject, type Observable } from 'rxjs';
+import { merge, Subject } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../engine/engine.js';
 import type { BudgetLedger } from '../../engine/admission/strategyBudgets.js';
@@ -79,7 +79,7 @@ export function budgetedExecution(options: BudgetedExecutionOptions): BudgetedEx
         rejection: rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents'),
       });
     },
-    outcomes: merge(engine.outcomes$, local) as Observable<IntentOutcome>,
+    outcomes: merge(engine.outcomes$, local),
     cancelOrdersOf: (strategy) => engine.cancelOrdersOf(strategy),
     killSwitch: (strategy) => engine.strategyKillSwitch(strategy),
     strategyPnl: (strategy) => engine.strategyPnl(strategy),

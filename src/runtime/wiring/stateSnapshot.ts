@@ -32,8 +32,13 @@ function openOrderStateOf(state: TrackedOrder['state']): OpenOrderState {
     case 'open':
     case 'partially_filled':
       return state;
-    default:
-      // pending; a finished state is never listed as open
+    case 'pending':
+      return 'in_flight';
+    case 'filled':
+    case 'cancelled':
+    case 'rejected':
+    case 'failed':
+      // Never listed as open: shown as what it was last.
       return 'in_flight';
   }
 }
