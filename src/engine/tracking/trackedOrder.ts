@@ -42,11 +42,6 @@ export function isAwaitingVenue(state: OrderState): boolean {
   return state === 'queued' || state === 'pending' || state === 'unknown';
 }
 
-/** Not finished: queued, in flight, unknown or resting (what `openOrders()` lists). */
-export function isLive(state: OrderState): boolean {
-  return !TERMINAL.has(state);
-}
-
 /** On the venue's book: what the open-orders guard counts. */
 export function isResting(state: OrderState): boolean {
   return state === 'open' || state === 'partially_filled';
