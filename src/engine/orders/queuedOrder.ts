@@ -13,18 +13,30 @@ export function queuedOrderOf(
   intent: Intent,
   position: (marketId: number) => TrackedPosition | undefined,
 ): NewOrder | undefined {
-  const base = { intentId: intent.intentId, strategy: intent.strategy, marketId: intent.marketId };
+  // Literals, not spreads or Object.assign: this runs for every placement on its way out.
+  const { intentId, strategy, marketId } = intent;
   switch (intent.kind) {
     case 'placeLimit': {
-      const order: NewOrder = Object.assign(base, { side: intent.side, size: intent.size, price: intent.price });
-      return intent.timeInForce === 'GTC' ? order : Object.assign(order, { expires: true });
+      const { side, size, price } = intent;
+      return intent.timeInForce === 'GTC'
+        ? { intentId, strategy, marketId, side, size, price }
+        : { intentId, strategy, marketId, side, size, price, expires: true };
     }
     case 'placeMarket':
-      return Object.assign(base, { side: intent.side, size: intent.size, price: '0', market: true, expires: true });
+      return {
+        intentId,
+        strategy,
+        marketId,
+        side: intent.side,
+        size: intent.size,
+        price: '0',
+        market: true,
+        expires: true,
+      };
     case 'closePosition': {
-      const p = position(intent.marketId);
-      const side = p === undefined ? 'sell' : p.side === 'buy' ? 'sell' : 'buy';
-      return Object.assign(base, { side, size: p?.size ?? '0', price: '0', market: true, expires: true } as const);
+      const p = position(marketId);
+      const side = p?.side === 'sell' ? 'buy' : 'sell';
+      return { intentId, strategy, marketId, side, size: p?.size ?? '0', price: '0', market: true, expires: true };
     }
     case 'cancel':
     case 'cancelAll':

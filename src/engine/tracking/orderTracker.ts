@@ -107,9 +107,7 @@ export class OrderTracker {
   pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
     const queued = this.orders.get(order.intentId);
     if (queued !== undefined && queued.state !== 'queued') return;
-    const flags =
-      queued === undefined ? order : Object.assign({}, order, { market: queued.market, expires: queued.expires });
-    this.set(trackedOrder(flags, 'pending', '0'));
+    this.set(trackedOrder(order, 'pending', '0', order.orderId, order.restingOrderId, queued ?? order));
   }
 
   /**
