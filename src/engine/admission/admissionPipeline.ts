@@ -74,7 +74,11 @@ export class AdmissionPipeline {
         budgetTicket?.settled();
         return cancelledQueued(intent);
       }
-      const account = await this.accountAnswer(intent, cancel.signal, state);
+      const account = await this.accountAnswer(intent, cancel.signal, state).catch((error: unknown) => {
+        // The engine stops while it waits: the budget's hold ends with it.
+        budgetTicket?.settled();
+        throw error;
+      });
       if ('rule' in account) budgetTicket?.settled();
       return account;
     } finally {
