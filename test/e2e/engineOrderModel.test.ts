@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import { cancel, cancelAll, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { OrderEvent } from '../../src/engine/orders/orderEvent.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
@@ -77,6 +77,36 @@ describe('the engine order model on the simulator', () => {
     expect(stateAtOutcome.get('q-1')).toBe('open');
     expect(stateAtOutcome.get('q-2')).toBe('cancelled');
     expect(engine.tracker.openOrders().map((o) => o.intentId)).toEqual(['q-1']);
+
+    await engine.stop();
+    await ws.close();
+  });
+
+  it("a cancel-all drops the market's queued placements at once, and cancelOrdersOf a strategy's, nothing sent for them", async () => {
+    const maker = await fundedAccount(sim);
+    const engine = engineOnSim(maker, { guards: { actionsPerSecond: 1, actionBurst: 1 } });
+    await engine.start();
+    const ws = await attachEngineToSimWs(sim, maker, engine);
+    expect((await engine.execute(sell('a-1'))).type).toBe('accepted');
+    const queued = [engine.execute(sell('a-2', '66100')), engine.execute(sell('a-3', '66200'))];
+    const all = engine.execute(cancelAll({ intentId: 'ca', strategy: 'mm', marketId: 1 }));
+    expect(engine.tracker.openOrders().map((o) => [o.intentId, o.state])).toEqual([['a-1', 'open']]);
+    const outcomes = await Promise.all(queued);
+    expect(outcomes.map((o) => o.type === 'refused' && o.rejection.rule)).toEqual([
+      'cancelled_queued',
+      'cancelled_queued',
+    ]);
+    expect((await all).type).toBe('accepted');
+    await vi.waitFor(() => expect(engine.tracker.openOrders()).toEqual([]));
+
+    const more = [engine.execute(sell('b-1', '66300')), engine.execute(sell('b-2', '66400'))];
+    await engine.cancelOrdersOf('mm');
+    expect((await Promise.all(more)).map((o) => o.type === 'refused' && o.rejection.rule)).toEqual([
+      'cancelled_queued',
+      'cancelled_queued',
+    ]);
+    const open = await readAllOpenOrders(maker.rest, { account: maker.account, marketId: 1 });
+    expect(open.orders).toEqual([]);
 
     await engine.stop();
     await ws.close();
