@@ -194,7 +194,7 @@ describe('the bot metrics', () => {
     } as BotStatus);
     expect(s.get('perpbot_busy_poll_spinning')).toBe(0);
     expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(1);
-    s = await samples(metrics, { ...status, openOrders: [] } as unknown as BotStatus);
+    s = await samples(metrics, { ...status, openOrders: [] });
     // Nothing queued: zero, so the graph shows the wait ending.
     expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(0);
     expect(s.get('perpbot_reconnects_total')).toBe(3);
