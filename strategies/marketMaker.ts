@@ -6,7 +6,8 @@
  *   off, lower bids buy less), and symmetrically when short. The side that would grow the
  *   inventory beyond `max_inventory` stops quoting.
  * - It requotes (cancel both, place both) when the mark moves more than `requote_bps` from the
- *   centre it last quoted around, and after every fill of its own orders.
+ *   centre it last quoted around, and after every fill of its own orders. Quotes the engine still
+ *   holds (queued on the rate limit, or in flight) are cancelled like resting ones.
  * - Quotes are post-only by default, bids rounded down and asks rounded up to the tick, so a
  *   quote never crosses the mark by rounding. A post-only quote that would still cross the book
  *   (skewed past the touch, or priced off a mark the book has already left) is moved one tick
@@ -181,7 +182,9 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     const tick = ctx.state.market(marketId)?.config.step_price;
     const quotes = p.post_only && tick !== undefined ? keepOffTheTouch(wanted, touch, tick) : wanted;
     const intents: Intent[] = [];
-    // Cancel only quotes still open (or in flight): a filled quote has nothing left to cancel.
+    // Cancel every quote still live: resting, in flight, or queued in the engine (a queued one
+    // goes at once, never sent; the engine sends the new quotes only after these cancels), so no
+    // quote is left behind to rest beside the new ones. A filled quote has nothing left to cancel.
     const open = new Set(ctx.state.openOrders(marketId).map((o) => o.intentId));
     for (const id of [live.bid, live.ask])
       if (id !== undefined && open.has(id)) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));

@@ -18,11 +18,16 @@ import type { FeedLostError } from './connection/feedLostError.js';
 import { AdmissionGate } from './admission/admissionGate.js';
 import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
 import { InFlightActions } from './admission/inFlightActions.js';
+import { AdmissionPipeline } from './admission/admissionPipeline.js';
+import { StrategyBudgets, type BudgetsConfig } from './admission/strategyBudgets.js';
+import type { KillSwitchState } from './guards/killSwitch.js';
+import type { OrderEvent } from './orders/orderEvent.js';
+import { queuedOrderOf } from './orders/queuedOrder.js';
 import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
 import type { TradingStoppedError, StopCause } from './stopping/tradingStoppedError.js';
 import type { IntentOutcome } from './intents/intentOutcome.js';
 import { cancel as cancelIntent, cancelAll as cancelAllIntent } from './intents/intentBuilders.js';
-import { placesAnOrder, type Intent } from './intents/intents.js';
+import { isPlaceIntent, placesAnOrder, type Intent } from './intents/intents.js';
 import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './sending/landingEvidence.js';
 import type { MarketView } from './checks/marketView.js';
 import type { NonceAllocator } from './nonces/nonceAllocator.js';
@@ -64,8 +69,13 @@ export interface EngineOptions {
   /** Markets to reconcile (open orders, positions); all markets when absent. */
   readonly markets?: readonly number[];
   readonly permitDeadlineSeconds?: number;
-  /** Longest an intent waits on a guard (rate limits, in-flight orders) before it is refused. */
+  /**
+   * Longest an intent waits on admission (its strategy's budget, the account's rate limit,
+   * in-flight orders) before it is refused (`guard_wait_timeout`); default 30 s.
+   */
   readonly maxGuardWaitMs?: number;
+  /** Each strategy's budget (its `risk:` block), judged after the pre-trade checks and before the account's limits. */
+  readonly budgets?: BudgetsConfig;
   /** The highest nonce pair a previous run handed out (from the journal). */
   readonly restoredNonceHighWater?: NoncePair;
   /** Durable record of intents, nonces, requests, responses and outcomes (default: none). */
@@ -87,11 +97,18 @@ export interface EngineOptions {
  * `SignerRefusal`, `CloseBeforeSwitch`, `ReconnectReconciler`, `DegradedModeWatch` and `TradingStop`.
  */
 export class Engine {
-  readonly tracker = new OrderTracker();
+  /** The one order model: every order of this process from the moment its intent arrives. */
+  readonly tracker: OrderTracker;
   private readonly outcomeSubject = new Subject<IntentOutcome>();
   readonly outcomes$: Observable<IntentOutcome> = this.outcomeSubject.asObservable();
-  readonly orders$: Observable<TrackedOrder> = this.tracker.orders$;
-  readonly fills$: Observable<TrackedFill> = this.tracker.fills$;
+  /** Every change of an order that was sent (the journal's input). */
+  readonly orders$: Observable<TrackedOrder>;
+  /**
+   * Every transition of every order, from `queued` to its terminal event, in the order they
+   * happen (see `OrderEvent`): what strategies' `ctx.orderEvents`, metrics and views read.
+   */
+  readonly orderEvents$: Observable<OrderEvent>;
+  readonly fills$: Observable<TrackedFill>;
   /**
    * The one ledger of fills and PnL, per strategy and for the account, valued at the engine's
    * marks: `ctx.pnl`, the strategies' and the account's kill switches, status, metrics read it.
@@ -110,6 +127,9 @@ export class Engine {
   private readonly venue: VenueInfo;
   private allocator: NonceAllocator | undefined;
   private readonly gate: AdmissionGate;
+  /** Budget, then account: the one admission after the pre-trade checks. */
+  private readonly admission: AdmissionPipeline;
+  private budgets: StrategyBudgets | undefined;
   /** The one count of admitted actions not yet settled, shared by every admission scope. */
   readonly inFlight: InFlightActions;
   /** Degraded, reconciling or stopped: judged before the guards; see `tradingState$`. */
@@ -121,6 +141,8 @@ export class Engine {
   private readonly reconnectReconciler: ReconnectReconciler;
   private degradedWatch: DegradedModeWatch | undefined;
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
+  /** Each strategy's cancels (and cancel-alls) still running: its later placements go after them. */
+  private readonly cancelsOf = new Map<string, Set<Promise<IntentOutcome>>>();
   private readonly abort = new AbortController();
   private readonly subscriptions = new Subscription();
   private readonly clientOrderIds: ClientOrderIds;
@@ -131,6 +153,10 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     const { clock, log } = options;
+    this.tracker = new OrderTracker(() => clock.now());
+    this.orders$ = this.tracker.orders$;
+    this.orderEvents$ = this.tracker.events$;
+    this.fills$ = this.tracker.fills$;
     this.clientOrderIds = new ClientOrderIds(clock.now(), options.config.nonces.slot, options.config.nonces.slots);
     this.journal = options.journal ?? NO_JOURNAL;
     // Every intent in flight (hundreds in a burst) listens on this one stop signal while it waits
@@ -152,6 +178,9 @@ export class Engine {
       signal: this.abort.signal,
     });
     this.gate = this.admissionGate();
+    this.admission = new AdmissionPipeline({ account: this.gate, clock, log, signal: this.abort.signal });
+    if (options.budgets !== undefined) this.useBudgets(options.budgets);
+    this.subscriptions.add(this.tracker.fills$.subscribe((fill) => this.budgets?.onFill(fill)));
     this.tradingStop = new TradingStop({ trip: (reason) => this.gate.trip(reason), conditions: this.conditions, log });
     this.signerRefusal = new SignerRefusal({ venue: this.venue, tradingStop: this.tradingStop, log });
     this.reconnectReconciler = new ReconnectReconciler({
@@ -186,6 +215,43 @@ export class Engine {
 
   get killSwitch(): { tripped: boolean; reason?: string } {
     return this.gate.killSwitch;
+  }
+
+  /**
+   * Each strategy's budget from now on (replacing any before): the runtime hands them once its
+   * strategies' freshness budgets exist. Intents of a strategy not listed pass the account's limits only.
+   */
+  useBudgets(config: BudgetsConfig): void {
+    this.budgets?.close(stoppingRefusal);
+    this.budgets = new StrategyBudgets(config, {
+      clock: this.options.clock,
+      log: this.options.log,
+      maxWaitMs: this.options.maxGuardWaitMs ?? 30_000,
+      inFlight: this.inFlight,
+      openOrders: (strategy) => this.tracker.openOrders({ strategy }),
+      markOf: (marketId) => this.venue.market(marketId)?.mark_price,
+      bookOf: (strategy) => this.ledger.bookOf(strategy),
+      cancelOrdersOf: (strategy) => this.cancelOrdersOf(strategy),
+    });
+    this.admission.useBudgets(this.budgets);
+  }
+
+  /** A strategy's own kill switch (undefined: no budget). */
+  strategyKillSwitch(strategy: string): KillSwitchState | undefined {
+    return this.budgets?.killSwitch(strategy);
+  }
+
+  /** Refuses what still waits on a strategy's budget (the strategies stopped); cancels and closes go on. */
+  closeBudgets(): void {
+    this.budgets?.close(stoppingRefusal);
+  }
+
+  /** Placements waiting for admission now (queued orders), per strategy: the `perpbot_orders_queued` gauge. */
+  queuedOrders(): ReadonlyMap<string, number> {
+    const counts = new Map<string, number>();
+    for (const o of this.tracker.openOrders())
+      if (o.state === 'queued') counts.set(o.strategy, (counts.get(o.strategy) ?? 0) + 1);
+    return counts;
   }
 
   market(marketId: number): MarketView | undefined {
@@ -229,6 +295,7 @@ export class Engine {
     this.venue.setMark(marketId, markPrice);
     this.gate.setMark(marketId, markPrice);
     if (this.ledger.holds(marketId)) this.checkLoss();
+    this.budgets?.revalueAll();
   }
 
   /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
@@ -337,21 +404,93 @@ export class Engine {
     );
   }
 
-  /** Runs an intent to its terminal outcome (also published on `outcomes$`). */
+  /**
+   * Runs an intent to its terminal outcome (also published on `outcomes$`). A placement is the
+   * engine's order from here on (`queued`, listed by `tracker.openOrders()`); a cancel of an order
+   * still queued takes it out of the queue, nothing sent, and is accepted at once.
+   */
   execute(intent: Intent): Promise<IntentOutcome> {
     this.journal.intentReceived(intent, this.options.clock.now());
-    const run = this.run(intent).then((outcome) => {
+    const local = this.takeOrder(intent);
+    const run = (local === undefined ? this.run(intent) : Promise.resolve(local)).then((outcome) => {
       this.pending.delete(intent.intentId);
-      this.inFlight.release(intent.intentId);
       this.journal.outcome(outcome);
       this.outcomeSubject.next(outcome);
       return outcome;
     });
     this.pending.set(intent.intentId, run);
+    if (local === undefined && (intent.kind === 'cancel' || intent.kind === 'cancelAll'))
+      this.holdPlacements(intent, run);
     return run;
   }
 
-  /** Cancels every open order a strategy placed. */
+  /**
+   * A strategy's placements go after its earlier cancels have their outcome: a requote (cancel,
+   * cancel, place, place) never has its new quotes resting beside the old ones while those
+   * cancels wait (on the rate limit, or for the placement they cancel to be answered).
+   */
+  private holdPlacements(intent: Intent, run: Promise<IntentOutcome>): void {
+    let cancels = this.cancelsOf.get(intent.strategy);
+    if (cancels === undefined) {
+      cancels = new Set();
+      this.cancelsOf.set(intent.strategy, cancels);
+    }
+    const held = cancels;
+    held.add(run);
+    const done = (): void => {
+      held.delete(run);
+      if (held.size === 0 && this.cancelsOf.get(intent.strategy) === held) this.cancelsOf.delete(intent.strategy);
+    };
+    run.then(done, done);
+  }
+
+  /** Waits for the strategy's cancels emitted before this placement; false when it was cancelled meanwhile. */
+  private async afterEarlierCancels(intent: Intent): Promise<boolean> {
+    const cancels = this.cancelsOf.get(intent.strategy);
+    if (cancels === undefined) return true;
+    await Promise.allSettled([...cancels]);
+    return this.tracker.order(intent.intentId)?.state !== 'cancelled';
+  }
+
+  /**
+   * The order model's part of an intent as it arrives: a placement is queued; a cancel marks its
+   * target asked to go (and ends it at once when it is still queued: the cancel's outcome then);
+   * a cancel-all does so for every order of its market.
+   */
+  private takeOrder(intent: Intent): IntentOutcome | undefined {
+    const order = queuedOrderOf(intent, (marketId) => this.tracker.position(marketId));
+    if (order !== undefined) {
+      this.tracker.queued(order);
+      return undefined;
+    }
+    if (intent.kind === 'cancel') {
+      const target =
+        'intentId' in intent.target
+          ? intent.target.intentId
+          : this.tracker.orderByOrderId(intent.target.orderId)?.intentId;
+      if (target === undefined || !this.cancelQueued(target)) return undefined;
+      return {
+        intentId: intent.intentId,
+        strategy: intent.strategy,
+        kind: intent.kind,
+        marketId: intent.marketId,
+        type: 'accepted',
+        atMs: this.options.clock.now(),
+      };
+    }
+    if (intent.kind === 'cancelAll')
+      for (const o of this.tracker.openOrders({ marketId: intent.marketId })) this.cancelQueued(o.intentId);
+    return undefined;
+  }
+
+  /** Asks the order to go; a queued one goes now (withdrawn from admission, nothing sent). True when it was queued. */
+  private cancelQueued(intentId: string): boolean {
+    if (!this.tracker.requestCancel(intentId)) return false;
+    this.admission.withdraw(intentId);
+    return true;
+  }
+
+  /** Cancels every open order a strategy placed (those still queued at once, nothing sent). */
   async cancelOrdersOf(strategy: string): Promise<void> {
     const open = this.tracker.openOrders({ strategy });
     await Promise.all(
@@ -384,6 +523,7 @@ export class Engine {
   /** Stops taking intents, aborts waits, and lets in-flight sends finish. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.budgets?.close(stoppingRefusal);
     this.abort.abort(new PerpbotError('engine stopped', { code: 'ENGINE_STOPPED' }));
     await Promise.allSettled([...this.pending.values()]);
     this.subscriptions.unsubscribe();
@@ -399,10 +539,24 @@ export class Engine {
       atMs: this.options.clock.now(),
     };
     const refusal = this.refusal(intent);
-    if (refusal !== undefined) return { ...base, type: 'refused', rejection: refusal };
+    if (refusal !== undefined) {
+      this.tracker.settle(intent.intentId, 'rejected', { code: refusal.rule, reason: refusal.reason, by: 'refused' });
+      return { ...base, type: 'refused', rejection: refusal };
+    }
     if (intent.kind === 'cancel' && 'intentId' in intent.target) {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
+    }
+    if (isPlaceIntent(intent) && this.cancelsOf.has(intent.strategy) && !(await this.afterEarlierCancels(intent))) {
+      return {
+        ...base,
+        type: 'refused',
+        rejection: rejection(
+          'cancelled_queued',
+          intent.intentId,
+          "cancelled while it waited for its strategy's earlier cancels: nothing was sent",
+        ),
+      };
     }
     // Every order gets a client_order_id, a close too: a fill that arrives before the placement's
     // answer is tied to its order (and strategy) by it. Object.assign, not a spread: a spread that
@@ -415,6 +569,9 @@ export class Engine {
       return await executeIntent(prepared, this.executorDeps(), this.abort.signal);
     } catch (error) {
       this.options.log.error({ err: error, intentId: intent.intentId }, 'intent failed unexpectedly');
+      const code = error instanceof PerpbotError ? error.code : 'UNEXPECTED';
+      const reason = error instanceof Error ? error.message : String(error);
+      this.tracker.settle(intent.intentId, 'failed', { code, reason, by: 'failed' });
       return {
         ...base,
         type: 'failed',
@@ -484,8 +641,8 @@ export class Engine {
       journal: this.journal,
       permitDeadlineSeconds: o.permitDeadlineSeconds ?? 60,
       market: (id) => this.venue.checkedMarket(id),
-      guard: (intent, state) => this.gate.admit(intent, this.abort.signal, state),
-      guardNow: (intent, state) => this.gate.admitNow(intent, state),
+      guard: (intent, state) => this.admission.admit(intent, state),
+      guardNow: (intent, state) => this.admission.admitNow(intent, state),
       readNonceState: async () => parseNonceState(await o.rest.nonceState(o.account)),
       lookupRestingId: async (marketId, orderId) => {
         // Every page, filtered to the one id: the first page alone misses an order further down.
@@ -533,4 +690,8 @@ export class Engine {
     const pnl = lossView(this.ledger.accountPnl());
     if (pnl !== undefined) this.gate.watchPnl(pnl);
   }
+}
+
+function stoppingRefusal(intent: Intent): Rejection {
+  return rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
 }

@@ -30,6 +30,7 @@ export type {
   MarkPrice,
   MarketView,
   OpenOrderSnapshot,
+  OpenOrderState,
   PnlView,
   PositionSnapshot,
   StateSnapshot,
@@ -45,7 +46,10 @@ export type {
   OrderFilledEvent,
   OrderPartiallyFilledEvent,
   OrderPlacedEvent,
+  OrderQueuedEvent,
   OrderRejectedEvent,
+  OrderSubmittedEvent,
+  OrderUnknownEvent,
   TerminalOrderEvent,
 } from './orderEvents.js';
 export { isTerminalOrderEvent } from './orderEvents.js';
@@ -139,4 +143,3 @@ export {
   type StrategyHostOptions,
   type StrategyStatus,
 } from './strategyHost.js';
-export { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';

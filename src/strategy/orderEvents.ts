@@ -1,89 +1,16 @@
-import type { Side } from '../engine/intents/intents.js';
-
-/**
- * One order's life as a strategy sees it, keyed by the intent that placed it. Per intent the
- * events come in this order: `placed` once, `partially_filled` any number of times (each with
- * what is left), then exactly one terminal event: `filled`, `cancelled`, `expired` or `rejected`.
- * Nothing follows a terminal event. A `rejected` order was never placed, so it has no `placed`.
- *
- * The venue may report a market order's fills before its placement answer: `placed` is still
- * delivered first (from whichever report came first), and `orderId` is on it when known by then.
- */
-export type OrderEventType = 'placed' | 'partially_filled' | 'filled' | 'cancelled' | 'expired' | 'rejected';
-
-interface OrderEventBase {
-  readonly type: OrderEventType;
-  readonly intentId: string;
-  readonly strategy: string;
-  readonly marketId: number;
-  readonly side: Side;
-  /** The order's size as placed (a closePosition's size is known once the venue reports it). */
-  readonly size: string;
-  /** The limit price as placed (absent for market orders). */
-  readonly price?: string;
-  /** The venue's order id, once known. */
-  readonly orderId?: string;
-  /** Total filled so far. */
-  readonly filledSize: string;
-  /** size − filledSize. */
-  readonly remainingSize: string;
-  /** Engine clock (ms) when the runtime saw it. */
-  readonly atMs: number;
-}
-
-/** The venue has the order (resting, or about to fill). */
-export interface OrderPlacedEvent extends OrderEventBase {
-  readonly type: 'placed';
-}
-
-/** Some of it filled; `remainingSize` is what still rests (or is still to match). */
-export interface OrderPartiallyFilledEvent extends OrderEventBase {
-  readonly type: 'partially_filled';
-  /** What this step filled. */
-  readonly lastFillSize: string;
-}
-
-/** All of it filled. */
-export interface OrderFilledEvent extends OrderEventBase {
-  readonly type: 'filled';
-  readonly lastFillSize: string;
-}
-
-/** Cancelled: by a cancel of ours, a cancel-all, the venue, or another client of the account. */
-export interface OrderCancelledEvent extends OrderEventBase {
-  readonly type: 'cancelled';
-  /** Whether a cancel or cancel-all of this process asked for it. */
-  readonly requested: boolean;
-}
-
-/**
- * Ended by its own time in force without a cancel of ours: the unfilled rest of an IOC, FOK or
- * market order, or a GTT order past its time.
- */
-export interface OrderExpiredEvent extends OrderEventBase {
-  readonly type: 'expired';
-}
-
-/** Never placed: refused by a local check or guard, or rejected by the venue. */
-export interface OrderRejectedEvent extends OrderEventBase {
-  readonly type: 'rejected';
-  /** The local rule (`refused`) or the venue's error code (`failed`). */
-  readonly code: string;
-  readonly reason: string;
-  /** `refused` before anything was sent, `failed` when the venue said no or the retries ran out. */
-  readonly by: 'refused' | 'failed';
-}
-
-export type OrderEvent =
-  | OrderPlacedEvent
-  | OrderPartiallyFilledEvent
-  | OrderFilledEvent
-  | OrderCancelledEvent
-  | OrderExpiredEvent
-  | OrderRejectedEvent;
-
-export type TerminalOrderEvent = OrderFilledEvent | OrderCancelledEvent | OrderExpiredEvent | OrderRejectedEvent;
-
-export function isTerminalOrderEvent(event: OrderEvent): event is TerminalOrderEvent {
-  return event.type === 'filled' || event.type === 'cancelled' || event.type === 'expired' || event.type === 'rejected';
-}
+/** The engine's order events, as strategies read them (`ctx.orderEvents`): one model, defined by the engine. */
+export {
+  isTerminalOrderEvent,
+  type OrderCancelledEvent,
+  type OrderEvent,
+  type OrderEventType,
+  type OrderExpiredEvent,
+  type OrderFilledEvent,
+  type OrderPartiallyFilledEvent,
+  type OrderPlacedEvent,
+  type OrderQueuedEvent,
+  type OrderRejectedEvent,
+  type OrderSubmittedEvent,
+  type OrderUnknownEvent,
+  type TerminalOrderEvent,
+} from '../engine/orders/orderEvent.js';

@@ -1,4 +1,4 @@
-import { asyncScheduler, filter, of, Subscription, take, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, filter, NEVER, of, Subscription, take, type Observable, type SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
@@ -6,7 +6,6 @@ import type { Intent } from '../engine/intents/intents.js';
 import { contextStreams, LatestMarketData } from './contextStreams.js';
 import { sendFinalIntents } from './finalIntents.js';
 import { createIntentFactory } from './intentFactory.js';
-import { OrderLifecycle, type OrderUpdate } from './orderLifecycle.js';
 import { standaloneLedger, type PnlSource } from './standaloneLedger.js';
 import { strategyClock } from './strategyClock.js';
 import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams } from './strategyContext.js';
@@ -75,8 +74,11 @@ export interface StrategyHostOptions {
    * host books `streams.fills()` in a ledger of its own, seeded with the positions `state` shows.
    */
   readonly ledger?: PnlSource;
-  /** The engine's order changes (`engine.orders$`), for `ctx.orderEvents`. */
-  readonly orderUpdates?: Observable<OrderUpdate>;
+  /**
+   * The engine's order events (`engine.orderEvents$`): each strategy's `ctx.orderEvents` is this
+   * stream filtered to its own orders (none when absent).
+   */
+  readonly orderEvents?: Observable<OrderEvent>;
   /** How long a stopping strategy's `onStop` and final intents may take (default 10 s). */
   readonly stopTimeoutMs?: number;
   /** Called once when every strategy has declared itself done. */
@@ -125,7 +127,6 @@ export class StrategyHost {
   private readonly running: Running[] = [];
   private readonly shared = new Subscription();
   private readonly latest: LatestMarketData;
-  private readonly lifecycle: OrderLifecycle;
   private pnl: PnlSource | undefined;
   private readonly scheduler: SchedulerLike;
   private allDoneReported = false;
@@ -137,10 +138,6 @@ export class StrategyHost {
       this.shared,
       options.marksFromState === true ? (id) => options.state.market(id)?.mark_price : undefined,
     );
-    this.lifecycle = new OrderLifecycle({
-      now: () => options.clock.now(),
-      position: (marketId) => options.state.position(marketId),
-    });
     this.pnl = options.ledger;
   }
 
@@ -187,12 +184,6 @@ export class StrategyHost {
       ),
     );
     this.shared.unsubscribe();
-    this.lifecycle.complete();
-  }
-
-  /** Every strategy's order events (each strategy's context sees its own). */
-  get orderEvents(): Observable<OrderEvent> {
-    return this.lifecycle.events$;
   }
 
   /** A strategy's own PnL now (`ctx.pnl.own()`). */
@@ -215,26 +206,13 @@ export class StrategyHost {
 
   /** The engine's reports every strategy's views are derived from, followed before any strategy starts. */
   private followEngine(): void {
-    const { execution, orderUpdates, streams } = this.options;
-    // A fault in deriving the views is logged: it must not become an unhandled error of the bot.
-    const safely = (what: string, fn: () => void): void => {
-      try {
-        fn();
-      } catch (error) {
-        this.options.logger.error({ err: error }, `strategy host: could not derive ${what}`);
-      }
-    };
+    const { execution, streams } = this.options;
     this.shared.add(
       execution.outcomes.subscribe((o) => {
-        safely('order events from an outcome', () => this.lifecycle.onOutcome(o));
         const entry = this.running.find((r) => r.hosted.name === o.strategy);
         if (entry?.inFlight.delete(o.intentId) === true && entry.inFlight.size === 0) entry.onSettled?.();
       }),
     );
-    if (orderUpdates !== undefined)
-      this.shared.add(
-        orderUpdates.subscribe((u) => safely('order events from an order change', () => this.lifecycle.onOrder(u))),
-      );
     if (this.pnl === undefined) {
       const markets = [...new Set(this.options.strategies.flatMap((s) => s.markets))];
       const own = outsideStrategyScope(() =>
@@ -308,7 +286,6 @@ export class StrategyHost {
       );
       return false;
     }
-    this.lifecycle.onIntent(intent);
     entry.inFlight.add(intent.intentId);
     // The engine's work is its own: an error in it later must not be taken for this strategy's.
     outsideStrategyScope(() => this.options.execution.submit(intent));
@@ -398,7 +375,6 @@ export class StrategyHost {
     entry.resources.unsubscribe();
     entry.context.log.error({ err: error, onError: entry.hosted.onError }, 'strategy failed and was stopped');
     if (entry.hosted.onError === 'cancel') {
-      this.lifecycle.cancelRequestedFor(entry.hosted.name);
       try {
         await outsideStrategyScope(() => this.options.execution.cancelOrdersOf(entry.hosted.name));
       } catch (cancelError) {
@@ -427,7 +403,7 @@ export class StrategyHost {
       streams: contextStreams(this.options.streams, this.latest, scope, resources, this.scheduler),
       state: this.options.state,
       outcomes: own(this.options.execution.outcomes),
-      orderEvents: own(this.lifecycle.events$),
+      orderEvents: own(this.options.orderEvents ?? NEVER),
       pnl: Object.freeze({
         session: () => this.ledger().accountPnl(),
         own: () => this.ledger().strategyPnl(hosted.name),

@@ -41,7 +41,17 @@ export interface PositionSnapshot {
   readonly liquidationPrice?: string;
 }
 
+/**
+ * Where a live order is: `queued` (the engine has it and it waits for admission: its strategy's
+ * budget or a rate limit; nothing sent), `in_flight` (admitted: being signed and sent, no answer
+ * yet), `unknown` (sent without a definite answer), `open` or `partially_filled` (resting on the
+ * venue). A queued or in-flight order can be cancelled by its intent id like a resting one: a
+ * queued one goes at once and is never sent.
+ */
+export type OpenOrderState = 'queued' | 'in_flight' | 'unknown' | 'open' | 'partially_filled';
+
 export interface OpenOrderSnapshot {
+  /** The venue's order id; "" while the order is queued or in flight (the venue has not named it yet). */
   readonly orderId: string;
   /** The intent that placed it, when this process placed it. */
   readonly intentId?: string;
@@ -51,6 +61,7 @@ export interface OpenOrderSnapshot {
   readonly price: string;
   readonly size: string;
   readonly filledSize: string;
+  readonly state: OpenOrderState;
 }
 
 export interface FillView {

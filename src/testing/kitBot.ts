@@ -123,8 +123,6 @@ export class KitBot {
       engine: this.engine,
       budgets: new Map([[strategy, this.o.budget]]),
       clock: this.o.time,
-      log: this.o.log.child({ component: 'engine' }),
-      revalue: this.channels.channel('oracle', { marketIds: this.o.markets }),
     });
     return this.executionValue;
   }

@@ -72,7 +72,9 @@ export class StrategyTest<P = unknown> {
     });
     this.storageMap = new Map(options.storage ?? []);
     this.host = this.hostOn(this.bot, marketIds, log);
-    this.host.orderEvents.subscribe((e) => this.orderEvents.push(e));
+    this.bot.engine.orderEvents$.subscribe((e) => {
+      if (e.strategy === this.name) this.orderEvents.push(e);
+    });
   }
 
   /** The runtime's strategy host on the bot: its streams, state, budgeted execution and order events. */
@@ -99,7 +101,7 @@ export class StrategyTest<P = unknown> {
           execution.submit(intent);
         },
       },
-      orderUpdates: bot.engine.orders$,
+      orderEvents: bot.engine.orderEvents$,
       ledger: bot.engine.ledger,
       logger: log,
       clock: this.time,

@@ -7,7 +7,7 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startBotOnSim, until, type JournalBot } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
 
-describe('one admission gate that fails closed, on the simulator', () => {
+describe('one admission pipeline, on the simulator', () => {
   let sim: RunningSim;
   let dir: string;
   let bot: JournalBot | undefined;
@@ -24,7 +24,7 @@ describe('one admission gate that fails closed, on the simulator', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a budget check that throws refuses the intent with the error, and nothing reaches the engine or the venue', async () => {
+  it("a malformed intent is refused by the engine's pre-trade checks before its budget judges it, and nothing reaches the venue", async () => {
     const who = await fundedAccount(sim);
     const config = `
 venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
@@ -40,20 +40,15 @@ journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
         .map((l) => JSON.parse(l) as { msg: string; rule?: string; code?: string; reason?: string; strategy?: string })
         .filter((l) => l.msg === 'intent refused');
     await until(() => refusals().length > 0);
+    // Checks, then the strategy's budget: the budget (whose notional check would throw on this
+    // size) never sees it. Budget checks that throw are refused `guard_error` (strategyBudgets.test.ts).
     expect(refusals()).toEqual([
-      expect.objectContaining({
-        strategy: 'bad',
-        rule: 'guard_error',
-        code: 'GUARD_ERROR',
-        reason: expect.stringMatching(
-          /^the strategy bad admission check threw \(.+\): refused, since a check that cannot decide fails closed$/,
-        ),
-      }),
+      expect.objectContaining({ strategy: 'bad', rule: 'size', code: 'SIZE', value: 'abc' }),
     ]);
-    // Never handed on: the engine journals every intent it receives and every request it sends.
+    // The engine owns the intent (journaled as received) and sent nothing.
     const journal = new Database(join(dir, 'journal.sqlite'), { readonly: true });
     try {
-      expect(journal.prepare("SELECT COUNT(*) AS n FROM intents WHERE strategy = 'bad'").get()).toEqual({ n: 0 });
+      expect(journal.prepare("SELECT COUNT(*) AS n FROM intents WHERE strategy = 'bad'").get()).toEqual({ n: 1 });
       expect(journal.prepare('SELECT COUNT(*) AS n FROM requests').get()).toEqual({ n: 0 });
     } finally {
       journal.close();

@@ -27,6 +27,7 @@ function order(
     price,
     size: '0.001',
     filledSize: '0',
+    state: 'open',
     ...extra,
   };
 }

@@ -202,6 +202,20 @@ export class AdmissionGate {
     if (!this.pumping) detach(this.pump(), (error) => this.refuseQueued(error));
   }
 
+  /** Whether intents wait in the queue: a new one must queue behind them. */
+  get queueing(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** Takes a queued intent out of the queue, answering it with `answer`; false when it is not queued. */
+  withdraw(intentId: string, answer: Admission): boolean {
+    const at = this.queue.findIndex((q) => q.intent.intentId === intentId);
+    if (at < 0) return false;
+    const [queued] = this.queue.splice(at, 1);
+    queued?.done(answer);
+    return true;
+  }
+
   /** Refuses everything still queued with `refusal` and stops the gate's timers. */
   close(refusal: (intent: Intent) => Rejection): void {
     this.lifetime.abort();

@@ -55,6 +55,8 @@ export type RejectionRule =
   | 'journal_down'
   /** A stream this strategy declared a freshness budget on is older than the budget: only it is reduce-only. */
   | 'feed_stale'
+  /** A placement cancelled while it waited for admission (its strategy's budget, a rate limit): nothing was sent. */
+  | 'cancelled_queued'
   | 'engine_stopped';
 
 /** The rule as the code logs and metrics carry (FEED_DOWN, MAX_OPEN_ORDERS, ...). */

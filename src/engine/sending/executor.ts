@@ -30,7 +30,7 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   if (admitted === undefined) admitted = await deps.guard(verdict.intent, state);
   if (admitted !== undefined && 'rule' in admitted) return refused(intent, admitted, deps);
   // Admitted: the action counts as in flight (and a leverage update holds its one-at-a-time slot)
-  // until it settles.
+  // until it settles. This ticket is the one thing that releases it, on every path below.
   const ticket = admitted;
 
   // Only a cancel has something to look up (its resting id); every other action goes as checked.
@@ -40,7 +40,11 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     ticket?.settled();
     return refused(intent, resolved, deps);
   }
-  if (resolved.action === 'placeOrder') trackPending(intent, resolved, deps);
+  if (resolved.action === 'placeOrder' && !trackPending(intent, resolved, deps)) {
+    // Cancelled in the moment between its admission and here: nothing is sent.
+    ticket?.settled();
+    return refusedOutcome(intent, cancelledBeforeSending(intent), deps.clock.now());
+  }
   try {
     const result = await sendWithPolicy(intent, resolved, deps, signal);
     recordResult(intent, resolved, result, deps);
@@ -50,12 +54,16 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
   }
 }
 
-/** The placement is about to be signed and sent: the tracker knows it from now on. */
+/**
+ * The placement is about to be signed and sent: in flight in the order model, with its size and
+ * price as checked. False when the order was cancelled while it was queued: it must not go.
+ */
 function trackPending(
   intent: Intent,
   action: Extract<ResolvedAction, { action: 'placeOrder' }>,
   deps: ExecutorDeps,
-): void {
+): boolean {
+  if (deps.tracker.order(intent.intentId)?.state === 'cancelled') return false;
   const order: Parameters<OrderTracker['pending']>[0] = {
     intentId: intent.intentId,
     strategy: intent.strategy,
@@ -66,16 +74,23 @@ function trackPending(
   };
   const clientOrderId = action.order.client_order_id;
   deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
+  return true;
+}
+
+function cancelledBeforeSending(intent: Intent): Rejection {
+  return rejection('cancelled_queued', intent.intentId, 'cancelled while it waited for admission: nothing was sent');
 }
 
 /** What the send's result means for the tracker: the accepted action's effect, or a placement that did not land. */
 function recordResult(intent: Intent, action: ResolvedAction, result: SendResult, deps: ExecutorDeps): void {
   if (result.type === 'accepted') onAccepted(action, result.receipt, intent, deps);
-  else if (action.action === 'placeOrder')
-    deps.tracker.settle(
-      intent.intentId,
-      result.type === 'unknown' || isUnconfirmed(result.error) ? 'unknown' : 'failed',
-    );
+  else if (action.action === 'placeOrder') {
+    if (result.type === 'unknown' || isUnconfirmed(result.error)) deps.tracker.settle(intent.intentId, 'unknown');
+    else {
+      const error = errorSummary(result.error);
+      deps.tracker.settle(intent.intentId, 'failed', { code: error.code, reason: error.message, by: 'failed' });
+    }
+  }
 }
 
 /** The intent's terminal outcome for the send's result. */
@@ -115,7 +130,8 @@ function outcomeOf(intent: Intent, action: ResolvedAction, result: SendResult, a
 
 /** A module function rather than a closure per intent: the refused outcome, the order settled as rejected. */
 function refused(intent: Intent, r: Rejection, deps: ExecutorDeps): IntentOutcome {
-  if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket') deps.tracker.settle(intent.intentId, 'rejected');
+  if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket' || intent.kind === 'closePosition')
+    deps.tracker.settle(intent.intentId, 'rejected', { code: r.rule, reason: r.reason, by: 'refused' });
   return refusedOutcome(intent, r, deps.clock.now());
 }
 

@@ -46,7 +46,8 @@ export class OrderRegistry {
     this.byIntent.set(order.intentId, order);
     if (isTerminal(order.state)) this.finish(order.intentId);
     if (order.orderId !== undefined) this.intentByOrderId.set(order.orderId.toLowerCase(), order.intentId);
-    if (order.clientOrderId !== undefined && before === undefined)
+    // Set when the order is signed: a queued order has none yet.
+    if (order.clientOrderId !== undefined && before?.clientOrderId === undefined)
       this.intentByClientOrderId.set(order.clientOrderId.toString(), order.intentId);
     return before;
   }

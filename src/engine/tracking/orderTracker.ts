@@ -1,4 +1,6 @@
 import { Subject, type Observable } from 'rxjs';
+import type { OrderEvent } from '../orders/orderEvent.js';
+import { orderEventsOf, type OrderEndCause } from '../orders/orderEventsOf.js';
 import { compareDecimals } from '../../core/decimal.js';
 import type { FillRecord, OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { AccountState } from './accountState.js';
@@ -9,6 +11,7 @@ import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
 import {
+  isAwaitingVenue,
   isResting,
   isTerminal,
   largerFilledSize,
@@ -78,13 +81,46 @@ export class OrderTracker {
   private balance: string | undefined;
   private readonly orderChanges = new Subject<TrackedOrder>();
   private readonly fillEvents = new Subject<TrackedFill>();
+  private readonly eventSubject = new Subject<OrderEvent>();
+  /** Live orders a cancel of this process asked to go: their end is `cancelled`, not `expired`. */
+  private readonly cancelAsked = new Set<string>();
 
+  /**
+   * Every change of an order that reached the venue (or was sent to it): what the journal keeps.
+   * An order that never left the queue (cancelled or refused there) is on `events$` only.
+   */
   readonly orders$: Observable<TrackedOrder> = this.orderChanges.asObservable();
   readonly fills$: Observable<TrackedFill> = this.fillEvents.asObservable();
+  /** Every transition of every order of this process, in the order they happen: the one order model's events. */
+  readonly events$: Observable<OrderEvent> = this.eventSubject.asObservable();
 
-  /** A placement is about to be signed and sent. */
+  /** `now`: the engine clock, for the events' `atMs`. */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** A strategy emitted a placement: the engine owns it from now on, waiting for admission. */
+  queued(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
+    if (this.orders.get(order.intentId) !== undefined) return;
+    this.set(trackedOrder(order, 'queued', '0'));
+  }
+
+  /** A placement is about to be signed and sent (its size and price as checked, snapped to the grid). */
   pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
-    this.set(trackedOrder(order, 'pending', '0'));
+    const queued = this.orders.get(order.intentId);
+    if (queued !== undefined && queued.state !== 'queued') return;
+    this.set(trackedOrder(order, 'pending', '0', order.orderId, order.restingOrderId, queued ?? order));
+  }
+
+  /**
+   * A cancel of this process asks the order to go. A queued order goes at once, nothing sent:
+   * returns true when it was queued (now cancelled), false when a cancel must be sent for it.
+   */
+  requestCancel(intentId: string): boolean {
+    const order = this.orders.get(intentId);
+    if (order === undefined || isTerminal(order.state)) return false;
+    this.cancelAsked.add(intentId);
+    if (order.state !== 'queued') return false;
+    this.set(trackedOrder(order, 'cancelled', '0'));
+    return true;
   }
 
   /** The venue accepted the placement and named the order. */
@@ -98,11 +134,14 @@ export class OrderTracker {
     this.foreign.forget(orderId.toLowerCase());
   }
 
-  /** The placement did not happen (refused, rejected, failed) or its fate is not known yet. */
-  settle(intentId: string, state: 'rejected' | 'failed' | 'unknown'): void {
+  /**
+   * The placement did not happen (refused, rejected, failed) or its fate is not known yet. An
+   * order the venue already reported (a fill adopted it) is left to the venue's reports.
+   */
+  settle(intentId: string, state: 'rejected' | 'failed' | 'unknown', cause?: OrderEndCause): void {
     const order = this.orders.get(intentId);
-    if (order === undefined || isTerminal(order.state)) return;
-    this.set(trackedOrder(order, state, order.filledSize));
+    if (order === undefined || !isAwaitingVenue(order.state)) return;
+    this.set(trackedOrder(order, state, order.filledSize), cause);
   }
 
   /** A cancel the engine sent was accepted. */
@@ -113,7 +152,10 @@ export class OrderTracker {
       return;
     }
     const order = this.orders.get(intentId);
-    if (order !== undefined && !isTerminal(order.state)) this.set(trackedOrder(order, 'cancelled', order.filledSize));
+    if (order !== undefined && !isTerminal(order.state)) {
+      this.cancelAsked.add(intentId);
+      this.set(trackedOrder(order, 'cancelled', order.filledSize));
+    }
   }
 
   /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
@@ -221,10 +263,14 @@ export class OrderTracker {
     return this.orderByOrderId(orderId)?.restingOrderId ?? this.foreign.restingIdOf(orderId.toLowerCase());
   }
 
+  /**
+   * Orders not finished: queued (waiting for admission), in flight (`pending`), `unknown`, or
+   * resting (`open`, `partially_filled`); each carries its `state`.
+   */
   openOrders(filter: { strategy?: string; marketId?: number } = {}): TrackedOrder[] {
     return [...this.orders.values()].filter(
       (o) =>
-        (o.state === 'open' || o.state === 'partially_filled' || o.state === 'pending' || o.state === 'unknown') &&
+        !isTerminal(o.state) &&
         (filter.strategy === undefined || o.strategy === filter.strategy) &&
         (filter.marketId === undefined || o.marketId === filter.marketId),
     );
@@ -256,11 +302,21 @@ export class OrderTracker {
     };
   }
 
-  /** Every change of an order goes through here: stored and indexed, counted, and published when it shows. */
-  private set(order: TrackedOrder): void {
+  /**
+   * Every change of an order goes through here: stored and indexed, counted, and published when it
+   * shows: its events first, then (once it was sent) the order itself.
+   */
+  private set(order: TrackedOrder, cause?: OrderEndCause): void {
     const before = this.orders.put(order);
     this.restingCounts.onChange(before, order);
-    if (before === undefined || before.state !== order.state || before.filledSize !== order.filledSize)
-      this.orderChanges.next(order);
+    if (before !== undefined && before.state === order.state && before.filledSize === order.filledSize) return;
+    const cancelRequested = this.cancelAsked.has(order.intentId);
+    if (isTerminal(order.state)) this.cancelAsked.delete(order.intentId);
+    if (this.eventSubject.observed) {
+      const context = { atMs: this.now(), cancelRequested, cause };
+      for (const event of orderEventsOf(before, order, context)) this.eventSubject.next(event);
+    }
+    if (order.state !== 'queued' && before?.state !== 'queued') this.orderChanges.next(order);
+    else if (order.state === 'pending') this.orderChanges.next(order);
   }
 }

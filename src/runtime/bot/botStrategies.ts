@@ -14,7 +14,6 @@ import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExe
 import { stateSnapshot } from '../wiring/stateSnapshot.js';
 import { strategyStreams } from '../wiring/strategyStreams.js';
 import type { VenueExtras } from '../wiring/venueExtras.js';
-import { untilFailed } from './untilFailed.js';
 
 export interface BotStrategiesOptions {
   readonly config: Config;
@@ -55,8 +54,6 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     engine,
     budgets: new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)])),
     clock,
-    log: o.engineLog,
-    revalue: untilFailed(ws.channel('oracle', { marketIds: o.markets })),
     conditions: (strategy) => o.freshness.conditions(strategy),
   });
   // The engine's outcomes and the refusals of the budgets, one line each.
@@ -75,7 +72,7 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     storage: o.storage,
     waitUntilReady: true,
     marksFromState: true,
-    orderUpdates: engine.orders$,
+    orderEvents: engine.orderEvents$,
     stopTimeoutMs: config.shutdown.timeout_ms,
     onAllDone: () => {
       if (config.shutdown.when_all_done !== 'stop') return;

@@ -114,7 +114,8 @@ const riskFields = {
 export const riskSchema = z.strictObject(riskFields);
 // A strategy's own budget over the global limits (effectiveRisk), every field enforced per strategy
 // on what it did in this run: its open and in-flight orders, its actions per second, and the net
-// position and PnL of its own fills (budgetedExecution). The global limits still bind the account.
+// position and PnL of its own fills (the engine's strategy budgets, engine/admission). The global
+// limits still bind the account.
 export const strategyRiskSchema = z.strictObject(riskFields).partial();
 
 // A module is a path under strategies/ (resolved from the working directory) or a package name.

@@ -29,7 +29,8 @@ export interface FreshnessChange {
 
 /**
  * Each strategy's freshness budgets, judged on the feed clock. A strategy with a stream past its
- * budget is reduce-only on its own: its admission scope (budgetedExecution) asks `conditions()`
+ * budget is reduce-only on its own: its admission scope (its budget in the engine's admission,
+ * engine/admission/strategyBudgets.ts) asks `conditions()`
  * before its rules, so opening intents are refused with FEED_STALE while cancels, closes and
  * reduce-only orders go through; the other strategies are not affected. The verdict reads the
  * ages live, so it lifts the moment the stream speaks again; `check()` (called on a short timer)

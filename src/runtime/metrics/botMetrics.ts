@@ -130,7 +130,16 @@ export class BotMetrics {
     'Cross-margin balance plus the unrealised PnL of the open positions at the mark (USDC)',
     [],
   );
-  private readonly openOrders = this.gauge('open_orders', 'Open orders by strategy and market', ['strategy', 'market']);
+  private readonly openOrders = this.gauge(
+    'open_orders',
+    'Open orders by strategy and market: resting, in flight or unknown (queued ones are perpbot_orders_queued)',
+    ['strategy', 'market'],
+  );
+  private readonly queuedOrders = this.gauge(
+    'orders_queued',
+    "Placements the engine holds for admission (the strategy's budget or the account's rate limit), nothing sent yet",
+    ['strategy'],
+  );
   private readonly busyPoll = this.gauge(
     'busy_poll_spinning',
     '1 while busy polling spins the event loop (a core at 100 %), 0 while parked or off (busy_poll in the config)',
@@ -163,6 +172,7 @@ export class BotMetrics {
       this.strategyPosition,
       this.pnl,
       this.openOrders,
+      this.queuedOrders,
     ])
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
@@ -181,7 +191,11 @@ export class BotMetrics {
     this.setPnl('account', status.pnl);
     this.setPnl('unattributed', status.unattributed.pnl);
     for (const s of status.strategies) this.setStrategy(s);
-    for (const o of status.openOrders) this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
+    for (const o of status.openOrders)
+      if (o.state === 'queued') this.queuedOrders.inc({ strategy: o.strategy });
+      else this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
+    // Zero for a strategy with nothing queued, so a graph shows the wait ending.
+    for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
     this.countSinceLastScrape(status);
   }
 

@@ -32,3 +32,8 @@ export function guardLimitsOf(risk: RiskLimits): Partial<GuardConfig> {
     killSwitchMaxLoss: risk.kill_switch.max_loss,
   };
 }
+
+/** A strategy's effective budget as guard limits (the engine's defaults for knobs it has none of). */
+export function budgetGuardConfig(budget: RiskLimits): GuardConfig {
+  return withEngineDefaults({ guards: { ...guardLimitsOf(budget), maxPositionNotionalByMarket: {} } }).guards;
+}

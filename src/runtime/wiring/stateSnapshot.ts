@@ -1,10 +1,16 @@
 import { compareDecimals, isDecimalString, multiplyDecimals, negateDecimal, addDecimals } from '../../core/decimal.js';
 import type { Engine } from '../../engine/engine.js';
 import type { TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
-import type { FundingView, OpenOrderSnapshot, PositionSnapshot, StateSnapshot } from '../../strategy/strategyViews.js';
+import type {
+  FundingView,
+  OpenOrderSnapshot,
+  OpenOrderState,
+  PositionSnapshot,
+  StateSnapshot,
+} from '../../strategy/strategyViews.js';
 import type { PositionExtras } from './venueExtras.js';
 
-/** The engine's tracked order as a strategy sees it. */
+/** The engine's tracked (live) order as a strategy sees it, its state named as the strategy guide does. */
 export function toOpenOrderSnapshot(o: TrackedOrder): OpenOrderSnapshot {
   return {
     orderId: o.orderId ?? '',
@@ -15,7 +21,26 @@ export function toOpenOrderSnapshot(o: TrackedOrder): OpenOrderSnapshot {
     price: o.price,
     size: o.size,
     filledSize: o.filledSize,
+    state: openOrderStateOf(o.state),
   };
+}
+
+function openOrderStateOf(state: TrackedOrder['state']): OpenOrderState {
+  switch (state) {
+    case 'queued':
+    case 'unknown':
+    case 'open':
+    case 'partially_filled':
+      return state;
+    case 'pending':
+      return 'in_flight';
+    case 'filled':
+    case 'cancelled':
+    case 'rejected':
+    case 'failed':
+      // Never listed as open: shown as what it was last.
+      return 'in_flight';
+  }
 }
 
 /**

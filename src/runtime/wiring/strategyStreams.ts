@@ -42,7 +42,7 @@ export function strategyStreams(
       ws
         .channel('positions')
         .pipe(map(() => engine.tracker.allPositions().map((p) => positionSnapshotOf(engine, p, extras?.venue)))),
-    orders: () => engine.orders$.pipe(map(() => engine.tracker.openOrders().map(toOpenOrderSnapshot))),
+    orders: () => engine.orderEvents$.pipe(map(() => engine.tracker.openOrders().map(toOpenOrderSnapshot))),
     tradingState: () =>
       engine.tradingState$.pipe(map((s) => ({ mode: s.mode, reasons: s.reasons, sinceMs: s.sinceMs }))),
     balance: () =>

@@ -172,8 +172,9 @@ describe('the bot metrics', () => {
         },
       ],
       openOrders: [
-        { strategy: 'mm', marketId: 1 },
-        { strategy: 'mm', marketId: 1 },
+        { strategy: 'mm', marketId: 1, state: 'open' },
+        { strategy: 'mm', marketId: 1, state: 'pending' },
+        { strategy: 'mm', marketId: 1, state: 'queued' },
       ],
       connection: { reconnects: 2 },
       degraded: { totalMs: 1500 },
@@ -193,7 +194,9 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_pnl_usdc{strategy="mm",kind="total"}')).toBe(0.998);
     expect(s.get('perpbot_pnl_usdc{strategy="unattributed",kind="unrealized"}')).toBe(0.125);
     expect(s.get('perpbot_strategy_reduce_only{strategy="mm"}')).toBe(1);
+    // Held by the engine for admission: queued, not open.
     expect(s.get('perpbot_open_orders{strategy="mm",market="1"}')).toBe(2);
+    expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(1);
     expect(s.get('perpbot_reconnects_total')).toBe(2);
     expect(s.get('perpbot_degraded_seconds_total')).toBe(1.5);
     expect(s.get('perpbot_busy_poll_spinning')).toBe(1);
@@ -204,6 +207,10 @@ describe('the bot metrics', () => {
       busyPoll: 'parked',
     } as BotStatus);
     expect(s.get('perpbot_busy_poll_spinning')).toBe(0);
+    expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(1);
+    s = await samples(metrics, { ...status, openOrders: [] });
+    // Nothing queued: zero, so the graph shows the wait ending.
+    expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(0);
     expect(s.get('perpbot_reconnects_total')).toBe(3);
     expect(s.get('perpbot_degraded_seconds_total')).toBe(4);
   });

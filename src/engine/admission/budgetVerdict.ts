@@ -1,21 +1,20 @@
-import { withEngineDefaults, type GuardConfig } from '../../engine/engineConfig.js';
-import { checkActionRate } from '../../engine/guards/actionRateLimit.js';
-import { ALLOW, refused, type Guard, type GuardState, type GuardVerdict } from '../../engine/guards/guardState.js';
-import { checkKillSwitch } from '../../engine/guards/killSwitch.js';
-import { checkMaxOpenOrders } from '../../engine/guards/maxOpenOrders.js';
-import { checkMaxOrderNotional } from '../../engine/guards/maxOrderNotional.js';
-import { checkMaxPosition } from '../../engine/guards/maxPosition.js';
-import type { Intent } from '../../engine/intents/intents.js';
-import type { Rejection, RejectionRule } from '../../engine/intents/rejection.js';
-import type { RiskLimits } from '../config/configSchema.js';
-import { guardLimitsOf } from './engineConfigFromConfig.js';
+import type { GuardConfig } from '../engineConfig.js';
+import { checkActionRate } from '../guards/actionRateLimit.js';
+import { ALLOW, refused, type Guard, type GuardState, type GuardVerdict } from '../guards/guardState.js';
+import { checkKillSwitch } from '../guards/killSwitch.js';
+import { checkMaxOpenOrders } from '../guards/maxOpenOrders.js';
+import { checkMaxOrderNotional } from '../guards/maxOrderNotional.js';
+import { checkMaxPosition } from '../guards/maxPosition.js';
+import type { Intent } from '../intents/intents.js';
+import type { Rejection, RejectionRule } from '../intents/rejection.js';
 
 /**
  * Each strategy's own risk budget (its `risk:` block over the global limits), judged by the
  * engine's own pure guards on a state that holds only that strategy's share: its open and
  * in-flight orders, the net position and PnL of its own fills, its action bucket and its kill
- * switch. Checked before the engine's account-wide guards, which still apply to everything.
- * Most decisive first, the rate limit last so a refused intent never reports a wait.
+ * switch. Checked after the pre-trade checks (on the intent as it will be sent) and before the
+ * account-wide guards, which still apply to everything. Most decisive first, the rate limit last
+ * so a refused intent never reports a wait.
  */
 export const BUDGET_GUARDS: readonly Guard[] = [
   checkKillSwitch,
@@ -32,11 +31,6 @@ const BUDGET_FIELDS: Partial<Record<RejectionRule, string>> = {
   max_position: 'max_position_per_market',
   max_open_orders: 'max_open_orders',
 };
-
-/** A strategy's effective budget as guard limits (the engine's defaults for knobs it has none of). */
-export function budgetGuardConfig(budget: RiskLimits): GuardConfig {
-  return withEngineDefaults({ guards: { ...guardLimitsOf(budget), maxPositionNotionalByMarket: {} } }).guards;
-}
 
 /** allow, refuse (naming the strategy and its budget field) or wait (its action rate). */
 export function budgetVerdict(strategy: string, state: GuardState, intent: Intent, config: GuardConfig): GuardVerdict {

@@ -4,7 +4,8 @@ import { fullBucket, recordAction } from '../../../src/engine/guards/actionRateL
 import type { GuardState, GuardVerdict } from '../../../src/engine/guards/guardState.js';
 import { ARMED_KILL_SWITCH, tripKillSwitch } from '../../../src/engine/guards/killSwitch.js';
 import { cancelAll, closePosition, placeLimit, placeMarket } from '../../../src/engine/intents/intentBuilders.js';
-import { budgetGuardConfig, budgetVerdict } from '../../../src/runtime/wiring/strategyBudget.js';
+import { budgetVerdict } from '../../../src/engine/admission/budgetVerdict.js';
+import { budgetGuardConfig } from '../../../src/runtime/wiring/engineConfigFromConfig.js';
 
 const NOW = 1_700_000_000_000;
 const budget = {

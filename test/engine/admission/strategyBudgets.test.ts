@@ -1,14 +1,16 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { InFlightActions } from '../../../src/engine/admission/inFlightActions.js';
+import { InFlightActions, type InFlightTicket } from '../../../src/engine/admission/inFlightActions.js';
+import type { Admission } from '../../../src/engine/admission/admissionGate.js';
+import { StrategyBudgets } from '../../../src/engine/admission/strategyBudgets.js';
 import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../../src/engine/intents/intents.js';
-import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
-import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
+import { rejection } from '../../../src/engine/intents/rejection.js';
+import type { TrackedOrder } from '../../../src/engine/tracking/orderTracker.js';
 import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
-import { budgetedExecution, type BudgetedEngine } from '../../../src/runtime/wiring/budgetedExecution.js';
+import { budgetGuardConfig } from '../../../src/runtime/wiring/engineConfigFromConfig.js';
+import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
 
 const GLOBAL: RiskLimits = {
   max_order_notional: '1000',
@@ -18,44 +20,77 @@ const GLOBAL: RiskLimits = {
   kill_switch: { max_loss: '500' },
 };
 
-function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: number) {
+/**
+ * The engine's budgets with a stand-in for the rest of the engine: `submitted` is what passed its
+ * strategy's budget (next: the account's limits), `outcomes.next` plays the engine settling an
+ * intent (its ticket), `marks.next` a new mark.
+ */
+function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_000) {
   const clock = new ManualClock();
-  const outcomes = new Subject<IntentOutcome>();
-  const fills = new Subject<TrackedFill>();
-  const marks = new Subject<void>();
   const mark = new Map([[1, '65000']]);
   const submitted: Intent[] = [];
-  const open: { intentId: string; marketId: number; strategy: string }[] = [];
+  const open: TrackedOrder[] = [];
   const cancelledFor: string[] = [];
   const errors: string[] = [];
-  // As in the engine: the ledger books a fill before any other subscriber hears of it.
-  const ledger = new SessionLedger((id) => mark.get(id));
-  fills.subscribe((f) => ledger.onFill(f));
-  const engine: BudgetedEngine = {
-    submit: (intent) => submitted.push(intent),
-    outcomes$: outcomes,
-    fills$: fills,
-    tracker: { openOrders: ({ strategy }) => open.filter((o) => o.strategy === strategy) },
-    inFlight: new InFlightActions(clock),
-    market: (id) => (mark.has(id) ? { mark_price: mark.get(id)! } : undefined),
-    cancelOrdersOf: async (strategy) => void cancelledFor.push(strategy),
-    ledger,
-  };
-  const port = budgetedExecution({
-    engine,
-    budgets: new Map(Object.entries(budgets).map(([name, own]) => [name, { ...GLOBAL, ...own }])),
-    clock,
-    log: { error: (_obj, msg) => errors.push(msg ?? '') },
-    revalue: marks,
-    ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-  });
   const seen: IntentOutcome[] = [];
-  port.outcomes.subscribe((o) => seen.push(o));
+  const tickets = new Map<string, InFlightTicket>();
+  const inFlight = new InFlightActions(clock);
+  // As in the engine: the one ledger books a fill before the budgets judge it.
+  const ledger = new SessionLedger((id) => mark.get(id));
+  const engine = new StrategyBudgets(
+    {
+      limits: new Map(Object.entries(budgets).map(([name, own]) => [name, budgetGuardConfig({ ...GLOBAL, ...own })])),
+    },
+    {
+      clock,
+      log: { error: (_obj: unknown, msg?: string) => void errors.push(msg ?? '') },
+      maxWaitMs,
+      inFlight,
+      openOrders: (strategy) => open.filter((o) => o.strategy === strategy),
+      markOf: (id) => mark.get(id),
+      bookOf: (strategy) => ledger.bookOf(strategy),
+      cancelOrdersOf: async (strategy) => void cancelledFor.push(strategy),
+    },
+  );
+  let closed = false;
+  const stopping = (intent: Intent) => rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
+  const answer = (intent: Intent) => (a: Admission) => {
+    if ('rule' in a)
+      seen.push({
+        type: 'refused',
+        intentId: intent.intentId,
+        strategy: intent.strategy,
+        kind: intent.kind,
+        marketId: 1,
+        atMs: clock.now(),
+        rejection: a,
+      });
+    else {
+      tickets.set(intent.intentId, a);
+      submitted.push(intent);
+    }
+  };
+  const port = {
+    submit(intent: Intent): void {
+      if (closed) return answer(intent)(stopping(intent));
+      if (!engine.has(intent.strategy)) return void submitted.push(intent);
+      const now = engine.admitNow(intent);
+      if (now !== undefined) answer(intent)(now);
+      else void engine.admit(intent)?.then(answer(intent));
+    },
+    killSwitch: (strategy: string) => engine.killSwitch(strategy),
+    close(): void {
+      closed = true;
+      engine.close(stopping);
+    },
+  };
+  const outcomes = { next: (o: IntentOutcome) => tickets.get(o.intentId)?.settled() };
+  const marks = { next: () => engine.revalueAll() };
   let n = 0;
   const buy = (strategy: string, size = '0.001', price = '65000') =>
     placeLimit({ intentId: `${strategy}-${++n}`, strategy, marketId: 1, side: 'buy', size, price });
-  const fill = (strategy: string, side: 'buy' | 'sell', size: string, price: string): void =>
-    fills.next({
+  const fill = (strategy: string, side: 'buy' | 'sell', size: string, price: string): void => {
+    const tracked = {
       id: `f${++n}`,
       marketId: 1,
       orderId: `o${n}`,
@@ -64,14 +99,28 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs?: numbe
       size,
       price,
       fee: '0',
-      liquidity: 'TAKER',
-    });
+      liquidity: 'TAKER' as const,
+    };
+    ledger.onFill(tracked);
+    engine.onFill(tracked);
+  };
   const refusals = () =>
     seen.filter((o) => o.type === 'refused').map((o) => [o.strategy, o.type === 'refused' ? o.rejection.rule : '']);
-  return { clock, port, outcomes, marks, mark, submitted, open, cancelledFor, errors, seen, buy, fill, refusals };
+  const rest = (intentId: string): void =>
+    void open.push({
+      intentId,
+      strategy: 's',
+      marketId: 1,
+      side: 'buy',
+      size: '0.001',
+      price: '65000',
+      state: 'open',
+      filledSize: '0',
+    });
+  return { clock, port, outcomes, marks, mark, submitted, rest, cancelledFor, errors, seen, buy, fill, refusals };
 }
 
-describe('budgetedExecution: every strategy on its own budget', () => {
+describe('strategy budgets: every strategy on its own budget, inside the engine', () => {
   it("max_position_per_market counts only the strategy's own fills", () => {
     const h = harness({ small: { max_position_per_market: '150' }, large: {} });
     h.fill('small', 'buy', '0.002', '65000'); // small holds 130 of market 1
@@ -147,7 +196,7 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     for (const intent of [first, second, third]) h.port.submit(intent);
     expect(h.refusals()).toEqual([['s', 'max_open_orders']]);
     // The first rests (the tracker has it); the second is refused by the venue: one slot frees.
-    h.open.push({ intentId: first.intentId, marketId: 1, strategy: 's' });
+    h.rest(first.intentId);
     h.outcomes.next({
       type: 'accepted',
       intentId: first.intentId,
@@ -188,7 +237,7 @@ describe('budgetedExecution: every strategy on its own budget', () => {
     ]);
   });
 
-  it('a budget check that throws refuses the intent with the error and sends nothing (fails closed)', () => {
+  it('a budget check that throws refuses the intent with the error and sends nothing (fails closed)', async () => {
     const h = harness({ s: { max_order_notional: '100' } });
     // Not a decimal: the notional guard cannot multiply it and throws.
     h.port.submit(

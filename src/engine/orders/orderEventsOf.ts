@@ -1,0 +1,131 @@
+import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
+import { isAwaitingVenue, type OrderState, type TrackedOrder } from '../tracking/trackedOrder.js';
+import type { OrderEvent, OrderEventType } from './orderEvent.js';
+
+/** Why an order ended without reaching the book: the local rule or the venue's error. */
+export interface OrderEndCause {
+  readonly code: string;
+  readonly reason: string;
+  readonly by: 'refused' | 'failed';
+}
+
+/** What the tracker knows beside the order when it changes. */
+export interface TransitionContext {
+  readonly atMs: number;
+  /** A cancel (or cancel-all) of this process asked for the order to go. */
+  readonly cancelRequested: boolean;
+  /** Why a placement ended `rejected` or `failed`. */
+  readonly cause?: OrderEndCause | undefined;
+}
+
+const ON_VENUE: ReadonlySet<OrderState> = new Set(['open', 'partially_filled', 'filled', 'cancelled']);
+
+/**
+ * The events one change of an order means, in order: the tracker's state is the one order model,
+ * and this is its one translation into `OrderEvent`s (no second state machine). `placed` is
+ * delivered once, before anything the venue reported about the order (a fill may arrive before
+ * the placement's answer); a fill reported with a cancel is delivered before the cancel.
+ */
+export function orderEventsOf(
+  before: TrackedOrder | undefined,
+  after: TrackedOrder,
+  context: TransitionContext,
+): readonly OrderEvent[] {
+  const from = before?.state;
+  const to = after.state;
+  if (from === to && before?.filledSize === after.filledSize) return [];
+  if (to === 'queued' || to === 'pending' || to === 'unknown')
+    return from === to ? [] : [event(after, to === 'pending' ? 'submitted' : to, context.atMs)];
+  const events: OrderEvent[] = [];
+  if (reachedVenue(from, to)) events.push(event(after, 'placed', context.atMs, before?.filledSize ?? '0'));
+  events.push(...venueEvents(before?.filledSize ?? '0', after, context));
+  return events;
+}
+
+/** The first report that the venue has the order: `placed` goes before it. */
+function reachedVenue(from: OrderState | undefined, to: OrderState): boolean {
+  if (!ON_VENUE.has(to)) return false;
+  if (from === undefined) return true;
+  // A queued order cancelled was never sent.
+  return isAwaitingVenue(from) && !(to === 'cancelled' && from === 'queued');
+}
+
+/** What the order's new state on (or off) the venue means: fills, then its end. */
+function venueEvents(filledBefore: string, after: TrackedOrder, context: TransitionContext): OrderEvent[] {
+  const { atMs } = context;
+  const grew = (): boolean => compareDecimals(after.filledSize, filledBefore) > 0;
+  switch (after.state) {
+    case 'open':
+    case 'partially_filled':
+      return grew() ? [filled(after, 'partially_filled', filledBefore, after.filledSize, atMs)] : [];
+    case 'filled':
+      return [filled(after, 'filled', filledBefore, larger(after.filledSize, after.size), atMs)];
+    case 'cancelled': {
+      const fills = grew() ? [filled(after, 'partially_filled', filledBefore, after.filledSize, atMs)] : [];
+      const end: OrderEvent =
+        after.expires === true && !context.cancelRequested
+          ? event(after, 'expired', atMs)
+          : ({ ...event(after, 'cancelled', atMs), requested: context.cancelRequested } as OrderEvent);
+      return [...fills, end];
+    }
+    case 'rejected':
+    case 'failed':
+      return [ended(after, context)];
+    case 'queued':
+    case 'pending':
+    case 'unknown':
+      return [];
+  }
+}
+
+/** `rejected`: refused by our checks, or failed at the venue, with why. */
+function ended(after: TrackedOrder, context: TransitionContext): OrderEvent {
+  const cause = context.cause ?? {
+    code: after.state.toUpperCase(),
+    reason: `the order was ${after.state}`,
+    by: after.state === 'rejected' ? 'refused' : 'failed',
+  };
+  return { ...event(after, 'rejected', context.atMs), ...cause };
+}
+
+function filled(order: TrackedOrder, type: OrderEventType, before: string, now: string, atMs: number): OrderEvent {
+  return { ...event(order, type, atMs, now), lastFillSize: addDecimals(now, negateDecimal(before)) } as OrderEvent;
+}
+
+function event(order: TrackedOrder, type: OrderEventType, atMs: number, filledSize = order.filledSize): OrderEvent {
+  const built: Record<string, unknown> = {
+    type,
+    intentId: order.intentId,
+    strategy: order.strategy,
+    marketId: order.marketId,
+    side: order.side,
+    size: order.size,
+  };
+  if (order.market !== true) built['price'] = order.price;
+  if (order.orderId !== undefined) built['orderId'] = order.orderId;
+  built['filledSize'] = filledSize;
+  built['remainingSize'] = remainingOf(order.size, filledSize);
+  built['atMs'] = atMs;
+  return built as unknown as OrderEvent;
+}
+
+/**
+ * size − filled, never below zero. A refused intent may carry a size that is not a decimal at all
+ * (that is why it was refused): its event shows the size as sent instead of throwing.
+ */
+function remainingOf(size: string, filled: string): string {
+  try {
+    const remaining = addDecimals(size, negateDecimal(filled));
+    return compareDecimals(remaining, '0') < 0 ? '0' : remaining;
+  } catch {
+    return size;
+  }
+}
+
+function larger(a: string, b: string): string {
+  try {
+    return compareDecimals(a, b) >= 0 ? a : b;
+  } catch {
+    return a;
+  }
+}
