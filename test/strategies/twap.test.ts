@@ -102,6 +102,8 @@ describe('twap executor in virtual time', () => {
     );
     expect(kinds).toEqual(['placeLimit:twap-test-1', 'cancel:twap-test-1', 'placeLimit:twap-test-3']);
     expect(t.orderEvents.filter((e) => e.intentId === 'twap-test-1').map((e) => e.type)).toEqual([
+      'queued',
+      'submitted',
       'placed',
       'cancelled',
     ]);

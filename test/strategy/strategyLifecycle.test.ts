@@ -189,7 +189,7 @@ describe('strategy lifecycle', () => {
     await t.book(1, { bids: [['99', '1']], asks: [['101', '1']] });
     statuses.push(t.status);
     expect(t.status).toBe('done');
-    expect(t.orderEvents.map((e) => e.type)).toEqual(['placed', 'cancelled']);
+    expect(t.orderEvents.map((e) => e.type)).toEqual(['queued', 'submitted', 'placed', 'cancelled']);
     expect(t.logs.some((l) => l.msg === 'every strategy is done')).toBe(true);
     // Nothing runs after done: another book changes nothing.
     await t.book(1, { bids: [['99', '1']], asks: [['89', '1']] });

@@ -13,12 +13,7 @@ import { budgetGuardConfig } from './engineConfigFromConfig.js';
 /** What the port needs of the engine (the Engine satisfies it). */
 export type BudgetedEngine = Pick<
   Engine,
-  | 'submit'
-  | 'outcomes$'
-  | 'cancelOrdersOf'
-  | 'useBudgets'
-  | 'closeBudgets'
-  | 'strategyKillSwitch'
+  'submit' | 'outcomes$' | 'cancelOrdersOf' | 'useBudgets' | 'closeBudgets' | 'strategyKillSwitch'
 >;
 
 export interface BudgetedExecutionOptions {
