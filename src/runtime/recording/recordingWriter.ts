@@ -14,6 +14,14 @@ import {
 import { SegmentFile } from './segmentFile.js';
 import { segmentFileName } from './segmentFiles.js';
 
+/**
+ * Room kept for the segment being written: its size, and a quarter more, since the compressed size
+ * is known only as zlib hands data back and a segment rotates a few records past its limit.
+ */
+export function segmentReserve(segmentBytes: number): number {
+  return Math.ceil(segmentBytes * 1.25);
+}
+
 export interface RecordingLimits {
   /** Rotate once a segment holds this many compressed bytes. */
   readonly segmentBytes: number;
@@ -66,10 +74,10 @@ export class RecordingWriter {
   /** Creates the directory, makes room within the budget, and opens the first segment. */
   static async open(options: RecordingWriterOptions): Promise<RecordingWriter> {
     const { segmentBytes, maxDiskBytes } = options.limits;
-    if (segmentBytes > maxDiskBytes) {
-      throw new RecordingError(`segment size ${segmentBytes} bytes is larger than the disk budget ${maxDiskBytes}`, {
+    if (segmentReserve(segmentBytes) > maxDiskBytes) {
+      throw new RecordingError(`segment size ${segmentBytes} bytes (with its margin, ${segmentReserve(segmentBytes)}) is larger than the disk budget ${maxDiskBytes}`, {
         details: { segmentBytes, maxDiskBytes },
-        hints: ['set recorder.segment_mb below recorder.max_disk_mb'],
+        hints: ['set recorder.segment_mb to at most 80 % of recorder.max_disk_mb'],
       });
     }
     await mkdir(options.dir, { recursive: true, mode: 0o700 });
@@ -94,6 +102,12 @@ export class RecordingWriter {
 
   gap(src: RecordSource, reason: string): void {
     this.append({ type: 'gap', t: this.options.clock.now(), src, reason: redactText(reason) });
+  }
+
+  /** Resolves once every record so far is compressed and handed to the file (and any rotation is done). */
+  async flushed(): Promise<void> {
+    await this.segment?.flushed();
+    await this.background;
   }
 
   /** Closes the last segment properly (a complete .gz) and waits for every file operation. */
@@ -148,7 +162,7 @@ export class RecordingWriter {
       const deleted = await enforceRecordingBudget({
         dir: this.options.dir,
         maxBytes: this.options.limits.maxDiskBytes,
-        reserveBytes: this.options.limits.segmentBytes,
+        reserveBytes: segmentReserve(this.options.limits.segmentBytes),
         ...(keep === undefined ? {} : { keep }),
       });
       if (deleted.length > 0) this.options.onDeleted?.(deleted);

@@ -2,19 +2,23 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 
 /**
- * One segment being written: a single gzip stream of JSON lines, flushed (Z_SYNC_FLUSH) after
- * every line. The flush puts each whole record on disk as it comes while the compressor keeps its
- * window across records (one gzip member per record would lose it and triple the size), and a
- * reader with `finishFlush: Z_SYNC_FLUSH` decodes a segment cut short by a crash up to its last
- * flushed record.
+ * One segment being written: a single gzip stream of JSON lines, flushed (Z_SYNC_FLUSH) after the
+ * records of each event-loop turn. The flush puts every record on disk as soon as the turn that
+ * brought it ends, while the compressor keeps its window across records (a gzip member per record
+ * would lose it and several times the size); a reader with `finishFlush: Z_SYNC_FLUSH` decodes a
+ * segment cut short by a crash up to its last flushed record. Batching per turn keeps a burst of
+ * frames to one zlib and one file operation instead of one each.
  */
 export class SegmentFile {
-  /** Compressed bytes produced so far (what the file will hold once they are written). */
+  /** Compressed bytes produced so far (what the file holds once they are written). */
   bytes = 0;
   records = 0;
   private readonly gzip: Gzip;
   private readonly file: WriteStream;
   private readonly closed: Promise<void>;
+  private batch: string[] = [];
+  private lastFlush: Promise<void> = Promise.resolve();
+  private ended = false;
 
   constructor(
     readonly path: string,
@@ -35,16 +39,32 @@ export class SegmentFile {
     this.gzip.on('error', onError);
   }
 
-  /** One line (no newline inside); on disk after the flush, compressed with the lines before it. */
+  /** One line (no newline inside), compressed with the lines before it, flushed at the end of this turn. */
   write(line: string): void {
-    this.gzip.write(`${line}\n`);
-    this.gzip.flush(constants.Z_SYNC_FLUSH);
+    if (this.ended) return;
+    if (this.batch.length === 0) setImmediate(() => this.flushBatch());
+    this.batch.push(line);
     this.records++;
+  }
+
+  /** Resolves once every record written so far has been compressed and handed to the file. */
+  flushed(): Promise<void> {
+    this.flushBatch();
+    return this.lastFlush;
   }
 
   /** Ends the gzip stream (its trailer makes the file a complete .gz) and waits for the file to close. */
   async close(): Promise<void> {
+    this.flushBatch();
+    this.ended = true;
     this.gzip.end();
     await this.closed.catch(() => undefined);
+  }
+
+  private flushBatch(): void {
+    if (this.batch.length === 0 || this.ended) return;
+    this.gzip.write(`${this.batch.join('\n')}\n`);
+    this.batch = [];
+    this.lastFlush = new Promise((resolve) => this.gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()));
   }
 }
