@@ -61,6 +61,8 @@ export interface RecordingWriterOptions {
 export class RecordingWriter {
   private segment: SegmentFile | undefined;
   private segmentNumber = 0;
+  /** Frames written so far, for the summary line. */
+  framesWritten = 0;
   private readonly run: string;
   /** Closing and budget work, in order; `close()` waits for it. */
   private background: Promise<void> = Promise.resolve();
@@ -87,12 +89,18 @@ export class RecordingWriter {
     return writer;
   }
 
+  /** Segments opened by this writer. */
+  get segments(): number {
+    return this.segmentNumber;
+  }
+
   /** The segment being written. */
   get currentPath(): string | undefined {
     return this.segment?.path;
   }
 
   frame(src: RecordSource, raw: string): void {
+    this.framesWritten++;
     this.append({ type: 'frame', t: this.options.clock.now(), src, raw: redactText(raw) });
   }
 
@@ -133,7 +141,7 @@ export class RecordingWriter {
     const { segmentBytes, segmentMs } = this.options.limits;
     if (current.bytes < segmentBytes && this.options.clock.now() - current.startedAt < segmentMs) return;
     this.openSegment();
-    const next = this.segment as SegmentFile | undefined;
+    const next = this.segment;
     this.background = this.background.then(async () => {
       await current.close();
       this.options.onRotate?.({ path: current.path, bytes: current.bytes, records: current.records }, next?.path ?? '');
