@@ -77,10 +77,13 @@ export class RecordingWriter {
   static async open(options: RecordingWriterOptions): Promise<RecordingWriter> {
     const { segmentBytes, maxDiskBytes } = options.limits;
     if (segmentReserve(segmentBytes) > maxDiskBytes) {
-      throw new RecordingError(`segment size ${segmentBytes} bytes (with its margin, ${segmentReserve(segmentBytes)}) is larger than the disk budget ${maxDiskBytes}`, {
-        details: { segmentBytes, maxDiskBytes },
-        hints: ['set recorder.segment_mb to at most 80 % of recorder.max_disk_mb'],
-      });
+      throw new RecordingError(
+        `segment size ${segmentBytes} bytes (with its margin, ${segmentReserve(segmentBytes)}) is larger than the disk budget ${maxDiskBytes}`,
+        {
+          details: { segmentBytes, maxDiskBytes },
+          hints: ['set recorder.segment_mb to at most 80 % of recorder.max_disk_mb'],
+        },
+      );
     }
     await mkdir(options.dir, { recursive: true, mode: 0o700 });
     const writer = new RecordingWriter(options);

@@ -67,7 +67,11 @@ describe('RecordingWriter and readRecording', () => {
     ]);
     // A closed segment is a complete gzip file any tool reads.
     const [file] = await readdir(dir);
-    expect(gunzipSync(await readFile(join(dir, file ?? ''))).toString().split('\n')).toHaveLength(7);
+    expect(
+      gunzipSync(await readFile(join(dir, file ?? '')))
+        .toString()
+        .split('\n'),
+    ).toHaveLength(7);
   });
 
   it('rotates by age and by size, each segment starting with its header, and reads them in order', async () => {
@@ -175,7 +179,10 @@ describe('RecordingWriter and readRecording', () => {
     const orderId = `0x${'3c'.repeat(32)}`;
     const txHash = `0x${'e1'.repeat(32)}`;
     const writer = await RecordingWriter.open({ dir, clock, description: DESCRIPTION, limits: ROOMY });
-    writer.frame('public', JSON.stringify({ channel: 'orders', data: { order_id: orderId, tx_hash: txHash, key: secret } }));
+    writer.frame(
+      'public',
+      JSON.stringify({ channel: 'orders', data: { order_id: orderId, tx_hash: txHash, key: secret } }),
+    );
     writer.gap('public', `socket error near ${secret.toUpperCase()}`);
     await writer.close();
 

@@ -14,7 +14,11 @@ export const recordCommand: CommandSpec = {
     'records an embedded simulator.',
   flags: {
     ...CONFIG_FLAGS,
-    markets: { type: 'string', value: '1,2', description: 'market ids (default: the markets of the configured strategies)' },
+    markets: {
+      type: 'string',
+      value: '1,2',
+      description: 'market ids (default: the markets of the configured strategies)',
+    },
     out: { type: 'string', value: 'DIR', description: 'directory of the recording' },
     hours: { type: 'string', value: 'N', description: 'stop after N hours (a decimal, e.g. 0.5)' },
   },

@@ -95,7 +95,8 @@ async function record(run: RecordRun): Promise<void> {
       onConnected: (n) => {
         if (n > 1) io.stdout.write(`reconnected (connection ${n}); frames resume\n`);
       },
-      onDropped: (reason, ms) => io.stdout.write(`connection lost (${reason}); gap recorded, reconnecting in ${ms} ms\n`),
+      onDropped: (reason, ms) =>
+        io.stdout.write(`connection lost (${reason}); gap recorded, reconnecting in ${ms} ms\n`),
       onConnectFailed: (error, ms) =>
         io.stderr.write(`cannot connect to ${venue.wsUrl} (${messageOf(error)}); retrying in ${ms} ms\n`),
     });
