@@ -21,7 +21,11 @@ export async function* readRecording(path: string): AsyncGenerator<RecordingReco
  */
 export async function* readSegment(path: string): AsyncGenerator<RecordingRecord> {
   // Z_SYNC_FLUSH at the end: a stream without its trailer is decoded as far as it goes, not refused.
-  const lines = createReadStream(path).pipe(createGunzip({ finishFlush: constants.Z_SYNC_FLUSH }));
+  const lines = createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
+  // pipe() does not pass a read error on: without this a missing file would hang the reader.
+  createReadStream(path)
+    .on('error', (error) => lines.destroy(error))
+    .pipe(lines);
   let pending = '';
   let lineNumber = 0;
   try {

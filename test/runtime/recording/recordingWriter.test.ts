@@ -130,6 +130,9 @@ describe('RecordingWriter and readRecording', () => {
     const damaged = join(dir, 'rec-20270115T080000.000Z-000002.jsonl.gz');
     await writeFile(damaged, 'plain text, not gzip');
     await expect(collect(damaged)).rejects.toThrow(/000002\.jsonl\.gz is not a readable recording segment/);
+    await expect(collect(join(dir, 'rec-20270115T080000.000Z-000003.jsonl.gz'))).rejects.toThrow(/ENOENT/);
+    const gone = readSegment(join(dir, 'rec-20270115T080000.000Z-000004.jsonl.gz'));
+    await expect(gone.next()).rejects.toThrow(/000004\.jsonl\.gz is not a readable recording segment.*ENOENT/);
   });
 
   it('deletes the oldest segments before the directory would pass its budget', async () => {
