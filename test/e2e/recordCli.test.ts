@@ -71,8 +71,13 @@ describe('perpbot record (spawned)', () => {
       await until(async () => {
         const all = await records(out);
         const resumed = all.findIndex((r) => r.type === 'connected' && r.connection === 2);
-        return resumed > 0 && all.slice(resumed).some((r) => r.type === 'frame' && r.raw.includes('"snapshot"'));
-      }, 10_000);
+        // The synthetic makers trade now and then: wait for one, so the trades channel is in the recording too.
+        return (
+          resumed > 0 &&
+          all.slice(resumed).some((r) => r.type === 'frame' && r.raw.includes('"snapshot"')) &&
+          decodedChannels(all).some((c) => c.channel === 'trades')
+        );
+      }, 30_000);
       bot.child.kill('SIGINT');
       expect(await bot.exited, bot.output()).toBe(0);
     } finally {
@@ -98,7 +103,7 @@ describe('perpbot record (spawned)', () => {
     expect(files).toHaveLength(1);
     expect(() => gunzipSync(readFileSync(join(out, files[0] ?? '')))).not.toThrow();
     expect(bot.output()).toMatch(/recorded \d+ frames in 1 segment\(s\)/);
-  }, 60_000);
+  }, 90_000);
 
   it('stops by itself after --hours', async () => {
     const out = join(dir, 'rec-hours');
