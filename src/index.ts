@@ -77,4 +77,13 @@ export type { StrategyContext, StrategyDefinition } from './strategy/index.js';
 export { loadConfig, ConfigError, type Config } from './runtime/config/index.js';
 export { createLogger } from './runtime/logging/index.js';
 export { runBot, type RunBotOptions } from './runtime/runBot.js';
+// Recordings of `perpbot record`, streamed back in order (for a replay or an analysis of one's own).
+export { readRecording, readSegment } from './runtime/recording/readRecording.js';
+export type {
+  ConnectedRecord,
+  FrameRecord,
+  GapRecord,
+  HeaderRecord,
+  RecordingRecord,
+} from './runtime/recording/recordingRecords.js';
 export { startSim, type RunningSim } from './sim/index.js';

@@ -173,6 +173,21 @@ const journalSchema = z.strictObject({
   path: filePath().default('data/journal.sqlite'),
 });
 
+// Recordings of the venue's frames (`perpbot record`): where they go, how they rotate, and the
+// most they may take on disk; the oldest segment is deleted before the budget would be passed.
+const recorderSchema = z
+  .strictObject({
+    // Default: a `recordings` directory beside the journal.
+    dir: filePath().optional(),
+    max_disk_mb: integer(1, 10_000_000).default(2_048),
+    segment_mb: integer(1, 100_000).default(32),
+    segment_minutes: integer(1, 24 * 60).default(60),
+  })
+  .refine((r) => r.segment_mb * 1.25 <= r.max_disk_mb, {
+    message: 'expected segment_mb at most 80 % of max_disk_mb (a segment being written is kept room for)',
+    path: ['segment_mb'],
+  });
+
 // While the private feeds are down or unreconciled the engine opens nothing; these say what still
 // goes, and how long an outage may last before the kill switch trips (then stop, or keep waiting).
 const degradedSchema = z.strictObject({
@@ -238,6 +253,7 @@ export const configSchema = z
     logging: loggingSchema.prefault({}),
     shutdown: shutdownSchema.prefault({}),
     journal: journalSchema.prefault({}),
+    recorder: recorderSchema.prefault({}),
     reconcile: reconcileSchema.prefault({}),
     degraded: degradedSchema.prefault({}),
     sim: simSchema.prefault({}),

@@ -77,6 +77,7 @@ describe('loadConfig', () => {
       when_all_done: 'idle',
     });
     expect(config.busy_poll).toEqual({ enabled: false, window_ms: 50 });
+    expect(config.recorder).toEqual({ max_disk_mb: 2048, segment_mb: 32, segment_minutes: 60 });
     expect(config.strategies[0]?.on_error).toBe('cancel');
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.strategies[0]?.params)).toBe(true);
@@ -156,6 +157,12 @@ describe('loadConfig', () => {
     ['sim.port', 70_000, 'config error at sim.port: expected an integer from 0 to 65535, got 70000'],
     ['busy_poll.window_ms', 0, 'config error at busy_poll.window_ms: expected an integer from 1 to 60000, got 0'],
     ['busy_poll.enabled', 'fast', 'config error at busy_poll.enabled: expected a boolean, got "fast"'],
+    ['recorder.max_disk_mb', 0, 'config error at recorder.max_disk_mb: expected an integer from 1 to 10000000, got 0'],
+    [
+      'recorder.segment_mb',
+      2000,
+      'config error at recorder.segment_mb: expected segment_mb at most 80 % of max_disk_mb (a segment being written is kept room for), got 2000',
+    ],
     ['strategies.0.markets', [], 'config error at strategies[0].markets: expected at least 1 entry, got []'],
     [
       'strategies.0.markets',

@@ -8,6 +8,7 @@ import { marketsCommand } from './marketsCommand.js';
 import { newCommand } from './newCommand.js';
 import { probeCommand } from './probeCommand.js';
 import { reconcileCommand } from './reconcileCommand.js';
+import { recordCommand } from './recordCommand.js';
 import { revokeSignerCommand } from './revokeSignerCommand.js';
 import { setupCommand } from './setupCommand.js';
 import { simCommand } from './simCommand.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   startCommand,
   setupCommand,
   probeCommand,
+  recordCommand,
   statusCommand,
   marketsCommand,
   cancelAllCommand,

@@ -1,0 +1,77 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { constants, createGunzip } from 'node:zlib';
+import { RecordingError } from './recordingError.js';
+import { recordingRecordSchema, type RecordingRecord } from './recordingRecords.js';
+import { listSegments } from './segmentFiles.js';
+
+/**
+ * The records of a recording in the order they were written: `path` is a directory of segments
+ * (read oldest first) or one segment file. Streamed: a segment is never held in memory whole.
+ */
+export async function* readRecording(path: string): AsyncGenerator<RecordingRecord> {
+  const segments = (await stat(path)).isDirectory() ? (await listSegments(path)).map((s) => s.path) : [path];
+  for (const segment of segments) yield* readSegment(segment);
+}
+
+/**
+ * The records of one segment. A segment cut short (the recorder was killed, the disk filled) reads
+ * up to its last whole record: the gzip stream is decoded as far as it was flushed and a last line
+ * without its newline is dropped. A line that is whole but not a record is an error naming it.
+ */
+export async function* readSegment(path: string): AsyncGenerator<RecordingRecord> {
+  // Z_SYNC_FLUSH at the end: a stream without its trailer is decoded as far as it goes, not refused.
+  const lines = createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
+  // pipe() does not pass a read error on: without this a missing file would hang the reader.
+  createReadStream(path)
+    .on('error', (error) => lines.destroy(error))
+    .pipe(lines);
+  let pending = '';
+  let lineNumber = 0;
+  try {
+    for await (const chunk of lines as AsyncIterable<Buffer>) {
+      pending += chunk.toString('utf8');
+      let end = pending.indexOf('\n');
+      while (end >= 0) {
+        lineNumber++;
+        yield parseRecord(pending.slice(0, end), path, lineNumber);
+        pending = pending.slice(end + 1);
+        end = pending.indexOf('\n');
+      }
+    }
+  } catch (error) {
+    // Cut short inside the gzip header or a block: what was whole has been read.
+    if (isTruncation(error)) return;
+    if (error instanceof RecordingError) throw error;
+    throw new RecordingError(`${path} is not a readable recording segment: ${(error as Error).message}`, {
+      code: 'RECORDING_FORMAT',
+      cause: error,
+      details: { path, line: lineNumber },
+      hints: ['a segment is a gzip file of JSON lines written by `perpbot record`; is this one damaged?'],
+    });
+  }
+}
+
+function parseRecord(line: string, path: string, lineNumber: number): RecordingRecord {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    throw formatError(path, lineNumber, `not JSON (${(error as Error).message})`);
+  }
+  const parsed = recordingRecordSchema.safeParse(json);
+  if (!parsed.success) throw formatError(path, lineNumber, parsed.error.issues[0]?.message ?? 'not a record');
+  return parsed.data;
+}
+
+function formatError(path: string, line: number, why: string): RecordingError {
+  return new RecordingError(`${path} line ${line} is not a recording record: ${why}`, {
+    code: 'RECORDING_FORMAT',
+    details: { path, line },
+    hints: ['read it with the perpbot version that wrote it (the header says the format version)'],
+  });
+}
+
+function isTruncation(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'Z_BUF_ERROR';
+}

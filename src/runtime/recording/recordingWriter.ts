@@ -1,0 +1,193 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../../core/clock.js';
+import { redactText } from '../../core/redactor.js';
+import { RecordingError } from './recordingError.js';
+import { enforceRecordingBudget } from './recordingBudget.js';
+import {
+  RECORDING_FORMAT_VERSION,
+  type HeaderRecord,
+  type RecordingDescription,
+  type RecordingRecord,
+  type RecordSource,
+} from './recordingRecords.js';
+import { SegmentFile } from './segmentFile.js';
+import { segmentFileName } from './segmentFiles.js';
+
+/**
+ * Room kept for the segment being written: its size, and a quarter more, since the compressed size
+ * is known only as zlib hands data back and a segment rotates a few records past its limit.
+ */
+export function segmentReserve(segmentBytes: number): number {
+  return Math.ceil(segmentBytes * 1.25);
+}
+
+export interface RecordingLimits {
+  /** Rotate once a segment holds this many compressed bytes. */
+  readonly segmentBytes: number;
+  /** Rotate once a segment is this old. */
+  readonly segmentMs: number;
+  /** The most every segment in the directory (this run's and earlier ones) may take together. */
+  readonly maxDiskBytes: number;
+}
+
+/** A segment that was closed: where, how big, how many records. */
+export interface ClosedSegment {
+  readonly path: string;
+  readonly bytes: number;
+  readonly records: number;
+}
+
+export interface RecordingWriterOptions {
+  readonly dir: string;
+  readonly clock: Clock;
+  readonly description: RecordingDescription;
+  readonly limits: RecordingLimits;
+  /** After a rotation: the segment closed and the one now written. */
+  readonly onRotate?: (closed: ClosedSegment, next: string) => void;
+  /** Old segments deleted to stay within the budget. */
+  readonly onDeleted?: (paths: readonly string[]) => void;
+  /** A write or a deletion failed (disk full, directory gone): the recording is no longer complete. */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * Writes a recording: every record through the redactor (a frame holding a secret this process
+ * holds is written with it replaced; ids and hashes stay), one JSON line each, into gzip segments
+ * rotated by size and age, each starting with a header. Before a segment is opened the oldest
+ * segments are deleted so that the directory, with the new segment at its full size, stays within
+ * the budget. Writes are synchronous calls in arrival order; the file work runs behind them.
+ */
+export class RecordingWriter {
+  private segment: SegmentFile | undefined;
+  private segmentNumber = 0;
+  /** Frames written so far, for the summary line. */
+  framesWritten = 0;
+  private readonly run: string;
+  /** Closing and budget work, in order; `close()` waits for it. */
+  private background: Promise<void> = Promise.resolve();
+  private failure: Error | undefined;
+  private closing = false;
+
+  private constructor(private readonly options: RecordingWriterOptions) {
+    this.run = new Date(options.clock.now()).toISOString();
+  }
+
+  /** Creates the directory, makes room within the budget, and opens the first segment. */
+  static async open(options: RecordingWriterOptions): Promise<RecordingWriter> {
+    const { segmentBytes, maxDiskBytes } = options.limits;
+    if (segmentReserve(segmentBytes) > maxDiskBytes) {
+      throw new RecordingError(
+        `segment size ${segmentBytes} bytes (with its margin, ${segmentReserve(segmentBytes)}) is larger than the disk budget ${maxDiskBytes}`,
+        {
+          details: { segmentBytes, maxDiskBytes },
+          hints: ['set recorder.segment_mb to at most 80 % of recorder.max_disk_mb'],
+        },
+      );
+    }
+    await mkdir(options.dir, { recursive: true, mode: 0o700 });
+    const writer = new RecordingWriter(options);
+    await writer.makeRoom(undefined);
+    writer.openSegment();
+    return writer;
+  }
+
+  /** Segments opened by this writer. */
+  get segments(): number {
+    return this.segmentNumber;
+  }
+
+  /** The segment being written. */
+  get currentPath(): string | undefined {
+    return this.segment?.path;
+  }
+
+  frame(src: RecordSource, raw: string): void {
+    this.framesWritten++;
+    this.append({ type: 'frame', t: this.options.clock.now(), src, raw: redactText(raw) });
+  }
+
+  connected(src: RecordSource, connection: number): void {
+    this.append({ type: 'connected', t: this.options.clock.now(), src, connection });
+  }
+
+  gap(src: RecordSource, reason: string): void {
+    this.append({ type: 'gap', t: this.options.clock.now(), src, reason: redactText(reason) });
+  }
+
+  /** Resolves once every record so far is compressed and handed to the file (and any rotation is done). */
+  async flushed(): Promise<void> {
+    await this.segment?.flushed();
+    await this.background;
+  }
+
+  /** Closes the last segment properly (a complete .gz) and waits for every file operation. */
+  async close(): Promise<void> {
+    if (this.closing) return this.background;
+    this.closing = true;
+    const last = this.segment;
+    this.segment = undefined;
+    if (last !== undefined) this.background = this.background.then(() => last.close());
+    await this.background;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private append(record: RecordingRecord): void {
+    if (this.closing) return;
+    this.rotateIfDue();
+    this.segment?.write(JSON.stringify(record));
+  }
+
+  private rotateIfDue(): void {
+    const current = this.segment;
+    if (current === undefined || current.records <= 1) return;
+    const { segmentBytes, segmentMs } = this.options.limits;
+    if (current.bytes < segmentBytes && this.options.clock.now() - current.startedAt < segmentMs) return;
+    this.openSegment();
+    const next = this.segment;
+    this.background = this.background.then(async () => {
+      await current.close();
+      this.options.onRotate?.({ path: current.path, bytes: current.bytes, records: current.records }, next?.path ?? '');
+      await this.makeRoom(next?.path);
+    });
+  }
+
+  private openSegment(): void {
+    const startedAt = this.options.clock.now();
+    this.segmentNumber++;
+    const path = join(this.options.dir, segmentFileName(startedAt, this.segmentNumber));
+    this.segment = new SegmentFile(path, startedAt, (error) => this.fail(error));
+    const header: HeaderRecord = {
+      type: 'header',
+      version: RECORDING_FORMAT_VERSION,
+      run: this.run,
+      segment: this.segmentNumber,
+      startedAt,
+      ...this.options.description,
+    };
+    this.segment.write(redactText(JSON.stringify(header)));
+  }
+
+  private async makeRoom(keep: string | undefined): Promise<void> {
+    try {
+      const deleted = await enforceRecordingBudget({
+        dir: this.options.dir,
+        maxBytes: this.options.limits.maxDiskBytes,
+        reserveBytes: segmentReserve(this.options.limits.segmentBytes),
+        ...(keep === undefined ? {} : { keep }),
+      });
+      if (deleted.length > 0) this.options.onDeleted?.(deleted);
+    } catch (error) {
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private fail(error: Error): void {
+    if (this.failure !== undefined) return;
+    this.failure = new RecordingError(`the recording in ${this.options.dir} failed: ${error.message}`, {
+      cause: error,
+      hints: ['check that the directory exists, is writable and the disk has room (recorder.max_disk_mb)'],
+    });
+    this.options.onError?.(this.failure);
+  }
+}
