@@ -132,7 +132,7 @@ interface FollowedVenue {
 
 async function runWithService(options: RunBotOptions, clock: Clock, runId: string, service: BotService): Promise<void> {
   const { config, logger } = options;
-  const rest = botRestClient(options.restUrl, config, logger, service);
+  const rest = botRestClient(options.restUrl, config, logger, service, clock);
   const run: BotRun = {
     options,
     config,
@@ -277,6 +277,7 @@ async function followVenue(run: BotRun, engine: Engine, journaled: JournalForBot
     account: options.keys.account.address,
     signer: run.signing.signer,
     context: run.signing.contextFrom(engine),
+    clock: run.clock,
     onDecodeFailure: run.service.wireDrift.sink,
   });
   const subscriptions = new Subscription();

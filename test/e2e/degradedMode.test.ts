@@ -6,18 +6,33 @@ import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startFaultyRestProxy, type FaultyRestProxy } from './support/faultyRestProxy.js';
 import { writeFileSync } from 'node:fs';
+import { JumpClock } from './support/jumpClock.js';
 import { journalBotConfig, prepareProbeRoot, startBotOnSim, until, type JournalBot } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
 
 const OUTAGE_MS = 60_000;
+/** Real time given to the sockets after each virtual second: pacing only, no assertion rests on it. */
+const PACE_MS = 10;
+
+/** Moves the clock a second at a time, giving the real I/O its turn, until `check` holds. */
+async function jumpUntil(clock: JumpClock, check: () => boolean, maxMs = 60_000): Promise<void> {
+  for (let jumped = 0; !check(); jumped += 1_000) {
+    if (jumped >= maxMs) throw new Error(`not met within ${maxMs} ms of virtual time: ${check.toString()}`);
+    await clock.jump(1_000);
+    await new Promise((r) => setTimeout(r, PACE_MS));
+  }
+}
 
 describe('degraded mode: the private feeds down for a minute', () => {
   let sim: RunningSim;
   let proxy: FaultyRestProxy;
   let dir: string;
   let bot: JournalBot | undefined;
+  // The simulator's and the bot's time: the minute down passes in jumps, not on the wall clock.
+  let clock: JumpClock;
   beforeEach(async () => {
-    sim = await startSim({ port: 0, blockMs: 200, registrationLagMs: 0 });
+    clock = new JumpClock();
+    sim = await startSim({ port: 0, blockMs: 200, registrationLagMs: 0, clock });
     proxy = await startFaultyRestProxy(sim.restUrl);
     dir = mkdtempSync(join(tmpdir(), 'perpbot-degraded-'));
     prepareProbeRoot(dir);
@@ -37,7 +52,7 @@ describe('degraded mode: the private feeds down for a minute', () => {
       'strategies:\n',
       'strategies:\n  - { name: watcher, module: strategies/watcher.ts, markets: [1] }\n',
     );
-    bot = await startBotOnSim(sim, who, config, dir, { restUrl: proxy.url });
+    bot = await startBotOnSim(sim, who, config, dir, { restUrl: proxy.url, clock });
     const { engine, lines } = bot;
     await until(() => engine.tracker.openOrders().filter((o) => o.orderId !== undefined).length === 2);
     let stopped = false;
@@ -45,7 +60,7 @@ describe('degraded mode: the private feeds down for a minute', () => {
 
     // The venue's nonce read fails (so auth_v2 cannot be signed) and the account's socket drops.
     proxy.fail('/v1/auth/nonce');
-    const downAt = Date.now();
+    const downAt = clock.now();
     expect(sim.controls.dropAccountWebSockets(who.account)).toBeGreaterThan(0);
     await until(() => engine.conditions.state.mode === 'degraded');
 
@@ -70,17 +85,21 @@ describe('degraded mode: the private feeds down for a minute', () => {
     );
     expect(cancelled).toMatchObject({ type: 'accepted' });
 
-    // A minute down: still running, still degraded, never stopped.
-    while (Date.now() - downAt < OUTAGE_MS) {
-      await new Promise((r) => setTimeout(r, 1_000));
+    // A minute down in virtual time, a second at a time: every timer of the bot and the simulator
+    // (auth and read backoff, the outage watch) runs on this clock. Still degraded, never stopped,
+    // and the nonce read was tried again and again.
+    while (clock.now() - downAt < OUTAGE_MS) {
+      await clock.jump(1_000);
+      await new Promise((r) => setTimeout(r, PACE_MS));
       expect(engine.conditions.state.mode).toBe('degraded');
     }
     expect(stopped).toBe(false);
     expect(proxy.refused.get('/v1/auth/nonce') ?? 0).toBeGreaterThan(3);
 
-    // The venue answers again: re-authentication, reconciliation, trading resumes with no one's help.
+    // The venue answers again: re-authentication, reconciliation, trading resumes with no one's help
+    // (within the auth backoff's 10 s cap and the reconciliation, in virtual time).
     proxy.restore();
-    await until(() => engine.conditions.state.mode === 'trading', 30_000);
+    await jumpUntil(clock, () => engine.conditions.state.mode === 'trading', 30_000);
     const resumed = await engine.execute(
       placeLimit({
         intentId: 'resumed',
@@ -109,5 +128,5 @@ describe('degraded mode: the private feeds down for a minute', () => {
     const modes = seen.map((l) => l.mode).filter((m, i, all) => i === 0 || m !== all[i - 1]);
     expect(modes).toEqual(['trading', 'degraded', 'trading']);
     expect(seen.find((l) => l.mode === 'degraded')?.reasons?.[0]).toMatch(/^private feeds down/);
-  }, 120_000);
+  }, 30_000);
 });

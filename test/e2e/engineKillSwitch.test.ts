@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { FeedLostError } from '../../src/engine/connection/feedLostError.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intents/intentBuilders.js';
@@ -10,6 +11,7 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';
 import { attachEngineToSimWs } from './support/engineOnSimWs.js';
 import { engineOnSim, quietLog } from './support/engineOnSim.js';
+import { JumpClock } from './support/jumpClock.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /** The venue sender, recording every request it sends. */
@@ -20,9 +22,10 @@ function recording(who: SimAccount): ActionSender & { sent: SignedRequest[] } {
 }
 
 /** Kill switch at a 5 USDC loss, confirmed after 150 ms; every other limit out of the way. */
-const engineFor = (who: SimAccount, sender?: ActionSender) =>
+const engineFor = (who: SimAccount, sender?: ActionSender, clock?: Clock) =>
   engineOnSim(who, {
     ...(sender === undefined ? {} : { sender }),
+    ...(clock === undefined ? {} : { clock }),
     guards: { killSwitchMaxLoss: '5', killSwitchLossConfirmMs: 150 },
   });
 
@@ -37,8 +40,14 @@ const rest = (id: string) =>
     postOnly: true,
   });
 const accepted = async (outcome: Promise<IntentOutcome>) => expect((await outcome).type).toBe('accepted');
-/** Longer than the loss confirmation, so a loss seen on the feeds would have tripped the switch. */
-const pastConfirmation = () => new Promise((r) => setTimeout(r, 400));
+/**
+ * Once the engine's feeds show the venue's `balance`, its clock moves past the loss confirmation:
+ * a loss those frames showed, even between two of them, would have tripped the switch by then.
+ */
+async function pastConfirmation(engine: Engine, clock: JumpClock, balance: string): Promise<void> {
+  await vi.waitFor(() => expect(engine.tracker.currentBalance()).toBe(balance), { timeout: 5_000 });
+  await clock.jump(1_000);
+}
 
 describe('the loss kill switch against the simulator', () => {
   let sim: RunningSim;
@@ -52,7 +61,8 @@ describe('the loss kill switch against the simulator', () => {
 
   it('does not trip when margin moves into an isolated market and back (the ledger counts fills and fees, not balances)', async () => {
     const who = await fundedAccount(sim);
-    const engine = engineFor(who);
+    const clock = new JumpClock();
+    const engine = engineFor(who, undefined, clock);
     await engine.start();
     const ws = await attachEngineToSimWs(sim, who, engine);
 
@@ -63,7 +73,7 @@ describe('the loss kill switch against the simulator', () => {
       engine.execute(adjustIsolatedMargin({ intentId: 'iso-add', strategy: 't', marketId: 1, amount: '150' })),
     );
     await vi.waitFor(async () => expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('850'));
-    await pastConfirmation();
+    await pastConfirmation(engine, clock, '850');
     expect(engine.killSwitch.tripped).toBe(false);
     // Out again: the positions frame (isolated -150) reaches the engine before the account frame.
     await accepted(
@@ -72,8 +82,8 @@ describe('the loss kill switch against the simulator', () => {
     await accepted(
       engine.execute(setMarginMode({ intentId: 'cross-mode', strategy: 't', marketId: 1, marginMode: 'cross' })),
     );
-    await pastConfirmation();
-    expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('1000');
+    await vi.waitFor(async () => expect((await who.rest.crossMarginBalance(who.account)).balance).toBe('1000'));
+    await pastConfirmation(engine, clock, '1000');
     expect(engine.killSwitch).toEqual({ tripped: false });
     await accepted(engine.execute(rest('after')));
 

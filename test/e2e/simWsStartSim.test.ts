@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compareDecimals } from '../../src/core/decimal.js';
 import { orderbookChecksum } from '../../src/protocol/orderbookChecksum.js';
 import { SimRestHarness, limitOrder } from './simRestHarness.js';
@@ -125,12 +125,15 @@ describe('WebSocket on startSim', () => {
     await watcher.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
     await watcher.next((f) => f['channel'] === 'oracle' && f['type'] === 'update');
     h.sim.controls.stallStreams(true);
-    await new Promise((r) => setTimeout(r, 30));
-    const during = watcher.frames.length;
-    await new Promise((r) => setTimeout(r, 200)); // about four blocks
-    expect(watcher.frames.length).toBe(during);
+    const chain = h.sim.context.chain;
+    const stalledAt = chain.blockNumber;
+    // Four blocks mined in the stall; none of them may ever reach the client.
+    await vi.waitFor(() => expect(chain.blockNumber).toBeGreaterThanOrEqual(stalledAt + 4), { timeout: 5_000 });
+    const lastStalled = chain.blockNumber;
     h.sim.controls.stallStreams(false);
-    await watcher.next((f) => f['channel'] === 'oracle', during);
+    // Frames arrive in order: the first oracle frame past the stall's start is one mined after it.
+    const first = await watcher.next((f) => f['channel'] === 'oracle' && (f['block_number'] as number) > stalledAt);
+    expect(first['block_number']).toBeGreaterThan(lastStalled);
     await settle(watcher);
     expect(h.sim.controls.dropWebSockets()).toBeGreaterThanOrEqual(2);
     expect((await watcher.closed).code).toBe(1006);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
 import { FrameRecorder, isAck, isError, settle, startWsSim, type WsSim } from './simWsHarness.js';
 import { canonicalSubscribeRefusalSchema } from '../../src/venue/schemas/wsWireCanonical.js';
@@ -217,8 +217,9 @@ describe('inbound rate limit (venue-facts: 10 client frames per second)', () => 
     try {
       for (let i = 0; i < 12; i++)
         flooder.send({ method: 'subscribe', params: { channel: 'oracle', market_ids: [i + 1] } });
-      await flooder.next((f) => f['type'] === 'error', 0);
-      await new Promise((r) => setTimeout(r, 100));
+      // One reply per frame, in order: twelve replies are all there will be.
+      const replies = () => flooder.frames.filter((f) => isAck('oracle')(f) || isError(f));
+      await vi.waitFor(() => expect(replies()).toHaveLength(12), { timeout: 5_000 });
       const acks = flooder.frames.filter(isAck('oracle'));
       const errors = flooder.frames.filter(isError);
       expect(acks).toHaveLength(10);

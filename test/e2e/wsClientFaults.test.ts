@@ -10,6 +10,7 @@ import { SignerNotActiveError, VenueWsError } from '../../src/venue/ws/venueWsEr
 import { VenueWsClient, type ConnectionState, type VenueWsClientOptions } from '../../src/venue/ws/venueWsClient.js';
 import { readMarkets } from '../../src/venue/venueInfo.js';
 import { wsAuthenticatorFromRest } from '../../src/venue/ws/wsAuthenticatorFromRest.js';
+import { JumpClock } from './support/jumpClock.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /**
@@ -65,11 +66,13 @@ function recordingAuthenticator(who: SimAccount, forged = 0) {
     // Claims to be the session key, signs with another.
     signer: { address: who.signer.address, signDigest: (digest) => wrongKey.signDigest(digest) },
   });
-  const record = { nonces: [] as Hex[], signedAt: [] as number[], statusChecks: 0 };
+  // nonceReads counts calls as they start (before the REST answer), so a retry shows at once.
+  const record = { nonces: [] as Hex[], nonceReads: 0, signedAt: [] as number[], statusChecks: 0 };
   const authenticator: WsAuthenticator = {
     account: real.account,
     signer: real.signer,
     fetchNonce: async () => {
+      record.nonceReads++;
       const nonce = await real.fetchNonce();
       record.nonces.push(nonce);
       return nonce;
@@ -240,7 +243,9 @@ describe.concurrent('auth_v2 against the simulator', () => {
   it('stops with SignerNotActive when the signer is revoked while connected: 4001, one refused re-auth, no retries', async (own) => {
     const who = await fundedAccount(sim);
     const { authenticator, record } = recordingAuthenticator(who);
-    const client = clientFor(own, who, authenticator);
+    // Real time, moved past the retry delay at the end rather than waited for.
+    const clock = new JumpClock();
+    const client = clientFor(own, who, authenticator, { clock });
     const states = recordStates(own, client);
     const account = errorOf(own, client.channel('account'));
     const fills = errorOf(own, client.channel('fills'));
@@ -268,12 +273,16 @@ describe.concurrent('auth_v2 against the simulator', () => {
     expect(record.nonces).toHaveLength(2);
     expect(record.statusChecks).toBe(1);
 
-    // Nothing more is attempted for longer than a retry delay, while the public stream goes on.
-    const before = oracleFrames;
-    await sleep(AUTH_RETRY_DELAY_MS + 200);
-    expect(record.nonces).toHaveLength(2);
+    // The reconnect comes, unauthenticated; with the clock past a retry delay (a retry would have
+    // woken and asked for a nonce by the time `jump` returns) nothing more is attempted, while the
+    // public stream goes on.
+    await until(() => client.metrics.reconnects === 1 && states.at(-1)?.state.status === 'open');
+    await clock.jump(AUTH_RETRY_DELAY_MS + 200);
+    expect(record.nonceReads).toBe(2);
     expect(record.statusChecks).toBe(1);
-    expect(oracleFrames).toBeGreaterThan(before);
+    const before = oracleFrames;
+    await until(() => oracleFrames > before);
+    expect(record.nonces).toHaveLength(2);
     expect(client.metrics.reconnects).toBe(1);
     expect(states.at(-1)?.state.status).toBe('open');
   });

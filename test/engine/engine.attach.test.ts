@@ -1,5 +1,5 @@
-import { NEVER, Subject } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { config as rxConfig, NEVER, Subject } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { dryRunSender } from '../../src/engine/sending/actionSender.js';
 import { Engine, type EngineFeeds } from '../../src/engine/engine.js';
@@ -37,6 +37,22 @@ function feeds() {
   return { orders, positions, all };
 }
 
+// RxJS reports an error nobody handled on a timer of its own (0 ms); these tests collect them.
+let unhandled: unknown[] = [];
+beforeEach(() => {
+  unhandled = [];
+  rxConfig.onUnhandledError = (error) => unhandled.push(error);
+});
+afterEach(() => {
+  rxConfig.onUnhandledError = null;
+});
+
+/** What RxJS reported unhandled so far: a 0 ms timer set now fires after the ones RxJS set before. */
+async function unhandledErrors(): Promise<unknown[]> {
+  await new Promise((r) => setTimeout(r, 0));
+  return unhandled;
+}
+
 describe('Engine.attach when a feed fails', () => {
   it('logs it, trips the kill switch naming the feed, and tells the runtime once; nothing is rethrown', async () => {
     const { engine, logged } = engineWithLog();
@@ -65,8 +81,7 @@ describe('Engine.attach when a feed fails', () => {
     expect(stopped.map((e) => e.stopCause)).toEqual(['signer_not_active']);
     expect([...engine.stopCounts]).toEqual([['signer_not_active', 1]]);
     expect(engine.conditions.state.mode).toBe('stopped');
-    // An unhandled RxJS error surfaces on a timer: give it the chance (vitest fails the run on one).
-    await new Promise((r) => setTimeout(r, 10));
+    expect(await unhandledErrors()).toEqual([]);
     await engine.stop();
   });
 
@@ -78,7 +93,7 @@ describe('Engine.attach when a feed fails', () => {
     orders.next({ channel: 'orders', type: 'update', orders: null } as unknown as OrdersMessage);
     expect(lost.map((e) => e.channel)).toEqual(['orders']);
     expect(engine.killSwitch.reason).toMatch(/^feed lost: the orders feed failed: /);
-    await new Promise((r) => setTimeout(r, 10));
+    expect(await unhandledErrors()).toEqual([]);
     await engine.stop();
   });
 

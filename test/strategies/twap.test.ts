@@ -61,8 +61,7 @@ describe('twap schedule (pure parts)', () => {
 });
 
 describe('twap executor in virtual time', () => {
-  it('runs a 60-minute schedule in virtual time, in seconds at most: 60 post-only slices at the touch, then the remainder at market, then done', async () => {
-    const wall = performance.now();
+  it('runs a 60-minute schedule in virtual time: 60 post-only slices at the touch, then the remainder at market, then done', async () => {
     const t = await started();
     // Half of each child fills from a seller hitting the bid a few seconds into every minute.
     for (let minute = 0; minute < 60; minute++) {
@@ -72,7 +71,6 @@ describe('twap executor in virtual time', () => {
       await t.advance(MINUTE - 5_000);
     }
     await t.advance(1);
-    const elapsed = performance.now() - wall;
 
     const children = t.intentsOf('placeLimit');
     expect(children).toHaveLength(60);
@@ -90,8 +88,6 @@ describe('twap executor in virtual time', () => {
     expect(t.status).toBe('done');
     expect(t.state.position(1)?.signedSize).toBe('0.12');
     expect(t.storage.get('twap-1')).toMatchObject({ filled: '0.12', finished: true });
-    // About 240 signed actions on the simulator's exchange: half a second on an idle machine.
-    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('cancels the resting child and waits for its end before placing the next slice', async () => {

@@ -2,10 +2,7 @@ import type { Logger } from '../../core/logger.js';
 import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
 import type { SignedRequest } from './signedRequest.js';
 
-/**
- * Where a signed request goes. The engine never branches on "dry run": the runtime gives it the
- * venue sender or the dry-run sender, and everything up to signing is identical.
- */
+/** What the venue (or the dry-run sender) answered to one signed request. */
 export interface SendReceipt {
   /** Placement: the venue's hex order id. */
   readonly orderId?: string;
@@ -13,6 +10,10 @@ export interface SendReceipt {
   readonly dryRun?: true;
 }
 
+/**
+ * Where a signed request goes. The engine never branches on "dry run": the runtime gives it the
+ * venue sender or the dry-run sender, and everything up to signing is identical.
+ */
 export interface ActionSender {
   send(request: SignedRequest, options?: RestCallOptions): Promise<SendReceipt>;
   /**

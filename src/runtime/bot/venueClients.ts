@@ -1,3 +1,4 @@
+import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../engine/engine.js';
 import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
@@ -10,12 +11,22 @@ import type { BotService } from '../control/botService.js';
 import type { Logger } from '../logging/createLogger.js';
 import { logRestRetry } from '../startup/logRestRetry.js';
 
-/** The venue's REST API as the bot calls it: its timeout configured, retries logged, timed and counted. */
-export function botRestClient(restUrl: string, config: Config, logger: Logger, service: BotService): RestClient {
+/**
+ * The venue's REST API as the bot calls it: its timeout configured, retries logged, timed and
+ * counted, its read backoff and deadline on the bot's clock (a test's virtual time reaches them).
+ */
+export function botRestClient(
+  restUrl: string,
+  config: Config,
+  logger: Logger,
+  service: BotService,
+  clock: Clock,
+): RestClient {
   return service.instrumentRest(
     createRestClient({
       baseUrl: restUrl,
       timeoutMs: config.venue.request_timeout_ms,
+      clock,
       onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))),
       onDecodeFailure: service.wireDrift.sink,
     }),
@@ -32,6 +43,8 @@ export interface BotWsOptions {
   readonly account: `0x${string}`;
   readonly signer: SyncDigestSigner;
   readonly context: SigningContext;
+  /** The bot's clock: reconnect and auth backoff, reply timeouts and the staleness watch run on it. */
+  readonly clock: Clock;
   /** Where frames the decoders refuse go (`BotService.wireDrift.sink`). */
   readonly onDecodeFailure?: WireDecodeFailureSink;
 }
@@ -44,6 +57,7 @@ export function botWsClient(o: BotWsOptions): VenueWsClient {
     knownMarketIds: () => Promise.resolve(engine.markets().map((m) => Number(m.market_id))),
     authenticator: wsAuthenticatorFromRest({ rest: o.rest, context: o.context, account: o.account, signer: o.signer }),
     logger: o.logger.child({ component: 'ws' }),
+    clock: o.clock,
     ...(o.config.venue.profile === 'sim' ? { blockMs: o.config.sim.block_ms } : {}),
     ...(o.onDecodeFailure === undefined ? {} : { onDecodeFailure: o.onDecodeFailure }),
   });

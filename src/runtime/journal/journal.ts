@@ -20,11 +20,7 @@ import {
 } from './journalRows.js';
 import { optionalTextColumn, textColumn, type Row } from './sqliteRow.js';
 
-/**
- * The durable record of one or more accounts' trading, over an open SQLite file (see
- * `openJournal`). Every write is its own committed transaction by the time the method returns,
- * because callers act right after it (sign, send, tell a strategy).
- */
+/** An order's current state as the journal takes it (`Journal.recordOrder`). */
 export interface OrderWrite {
   readonly intentId: string;
   readonly strategy: string;
@@ -42,6 +38,7 @@ export interface OrderWrite {
 /** A fill as journaled: the tracker's fill, where fee and liquidity may be unknown (inferred fills). */
 export type FillWrite = Omit<TrackedFill, 'fee' | 'liquidity'> & { readonly fee?: string; readonly liquidity?: string };
 
+/** A position snapshot as the journal takes it (`Journal.recordPosition`). */
 export interface PositionWrite {
   readonly marketId: number;
   readonly side: Side;
@@ -62,8 +59,10 @@ export function toJson(value: unknown): string {
 
 /**
  * The bot's write-ahead journal in SQLite: runs, intents, nonces, requests, orders, fills,
- * positions and balances, each written (and fsynced) before the engine acts on it, so a restart
- * after `kill -9` knows every nonce it used and every order it may have placed.
+ * positions and balances of one or more accounts, over an open file (see `openJournal`), each
+ * written (and fsynced) before the engine acts on it, so a restart after `kill -9` knows every
+ * nonce it used and every order it may have placed. Every write is its own committed transaction
+ * by the time the method returns, because callers act right after it (sign, send, tell a strategy).
  */
 export class Journal {
   private readonly statements = new Map<string, Statement>();

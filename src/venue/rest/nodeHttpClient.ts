@@ -4,24 +4,7 @@ import { abortError } from '../../core/abortError.js';
 import { decodeBody, utf8 } from './httpBodyText.js';
 import { HttpResponseParser, type ResponseHead } from './httpResponseParser.js';
 
-/**
- * The REST client's default HTTP/1.1 client: keep-alive TCP (or TLS) connections of its own,
- * each request written as one string in one socket write, the answer read by
- * `HttpResponseParser`. It does just what one venue exchange needs (method, headers, a JSON body,
- * a timeout and the caller's AbortSignal; status, body text and `Retry-After` back).
- *
- * Why not fetch or node:http: an order's latency is counted to its bytes on the socket, and on
- * this project's 2-core host, between two oracle frames (caches cold), the global fetch (undici:
- * a WHATWG Request, Headers, body stream and Response per call) took 60-200 µs from the call to
- * the write, and node:http's ClientRequest and Agent about 50 µs; this takes a fraction of that.
- *
- * It sends what fetch sent that a server may rely on (Host, keep-alive, `accept-encoding: gzip,
- * deflate` with gzip and deflate answers decoded, `user-agent: node` unless one is given) and
- * fails the way `restExchange` classifies failures: its timeout rejects with `HttpTimeout` (the
- * `TimeoutError` DOMException fetch gave), a caller abort with the signal's reason, a refused or
- * reset connection with node's system error (its `code`, e.g. ECONNREFUSED or ECONNRESET, is what
- * the error message shows). Nothing is retried here: a request is written once.
- */
+/** One request as the REST client hands it over. */
 export interface HttpCall {
   readonly method: 'GET' | 'POST';
   /** Absolute http:// or https:// URL. */
@@ -32,6 +15,7 @@ export interface HttpCall {
   readonly signal: AbortSignal | undefined;
 }
 
+/** The answer's status, body text and `Retry-After`, read before the promise resolves. */
 export interface HttpAnswer {
   readonly status: number;
   readonly text: string;
@@ -103,6 +87,24 @@ function targetOf(url: string): Target {
   return target;
 }
 
+/**
+ * The REST client's default HTTP/1.1 client: keep-alive TCP (or TLS) connections of its own,
+ * each request written as one string in one socket write, the answer read by
+ * `HttpResponseParser`. It does just what one venue exchange needs (method, headers, a JSON body,
+ * a timeout and the caller's AbortSignal; status, body text and `Retry-After` back).
+ *
+ * Why not fetch or node:http: an order's latency is counted to its bytes on the socket, and on
+ * this project's 2-core host, between two oracle frames (caches cold), the global fetch (undici:
+ * a WHATWG Request, Headers, body stream and Response per call) took 60-200 µs from the call to
+ * the write, and node:http's ClientRequest and Agent about 50 µs; this takes a fraction of that.
+ *
+ * It sends what fetch sent that a server may rely on (Host, keep-alive, `accept-encoding: gzip,
+ * deflate` with gzip and deflate answers decoded, `user-agent: node` unless one is given) and
+ * fails the way `restExchange` classifies failures: its timeout rejects with `HttpTimeout` (the
+ * `TimeoutError` DOMException fetch gave), a caller abort with the signal's reason, a refused or
+ * reset connection with node's system error (its `code`, e.g. ECONNREFUSED or ECONNRESET, is what
+ * the error message shows). Nothing is retried here: a request is written once.
+ */
 export function nodeHttpSend(call: HttpCall): Promise<HttpAnswer> {
   return new Promise<HttpAnswer>((resolve, reject) => {
     const signal = call.signal;

@@ -13,7 +13,7 @@ export type { RestRetryEvent } from './readRetry.js';
 
 /** A read is retried for at most this long by default (then the last failure is thrown). */
 export const DEFAULT_READ_DEADLINE_MS = 30_000;
-/** Read backoff: 250 ms doubling to 5 s, full jitter (each delay uniform in [0, step]). */
+/** Read backoff: 100 ms doubling to 5 s, full jitter (each delay uniform in [0, step]). */
 // A gateway's 502/503 usually passes within a moment: the first retries come fast (full jitter
 // under 100, 200, 400 ms ...), the later ones back off to 5 s; a Retry-After always wins.
 export const DEFAULT_READ_BACKOFF = Object.freeze({ baseMs: 100, maxMs: 5_000 });

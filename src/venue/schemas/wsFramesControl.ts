@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Control replies from the server: subscribe/unsubscribe acknowledgements, auth replies and
- * errors. Channel data frames live in `wsFramesPublic.ts` / `wsFramesPrivate.ts`.
+ * errors. Channel data frames live in `wsFramesTrades.ts`, `wsFramesOrderbook.ts`, `wsFramesOracle.ts`,
+ * `wsFramesFunding.ts` (public) and `wsFramesPrivate.ts`, gathered in `wsFrames.ts`.
  */
 
 const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);

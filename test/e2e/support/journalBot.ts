@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { Clock } from '../../../src/core/clock.js';
 import type { Engine } from '../../../src/engine/engine.js';
 import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
 import { createLogger } from '../../../src/runtime/logging/createLogger.js';
@@ -59,6 +60,8 @@ export interface BotOnSimOptions {
   readonly env?: Record<string, string>;
   /** The control server's URL, when the config turns it on. */
   readonly onControlServer?: (url: string) => void;
+  /** The bot's clock (the simulator's too, for virtual time); default the system clock. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -101,6 +104,7 @@ export async function startBotOnSim(
     root,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.onControlServer === undefined ? {} : { onControlServer: options.onControlServer }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     onReady: ({ engine }) => ready(engine),
   });
   const engine = await Promise.race([

@@ -54,11 +54,17 @@ async function httpPeer(answer: (req: IncomingMessage, res: ServerResponse, seen
 /** A raw TCP peer: `onData` sees each request's bytes and answers with whatever it writes. */
 async function tcpPeer(onData: (socket: Socket, text: string) => void) {
   const sockets = new Set<Socket>();
+  let onEmpty: (() => void)[] = [];
   const server = createTcpServer((socket) => {
     sockets.add(socket);
     socket.on('data', (data) => onData(socket, data.toString('latin1')));
     socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      if (sockets.size > 0) return;
+      for (const resolve of onEmpty) resolve();
+      onEmpty = [];
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -69,7 +75,12 @@ async function tcpPeer(onData: (socket: Socket, text: string) => void) {
         server.close(() => resolve());
       }),
   );
-  return { url: `http://127.0.0.1:${port}`, connections: () => sockets.size };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => sockets.size,
+    /** Resolves once every connection the peer accepted has closed (the client dropped them). */
+    allClosed: () => (sockets.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => onEmpty.push(resolve))),
+  };
 }
 
 function call(url: string, more: Partial<HttpCall> = {}): HttpCall {
@@ -197,7 +208,7 @@ describe('node HTTP client', () => {
     expect(error).toBeInstanceOf(HttpTimeout);
     expect((error as DOMException).name).toBe('TimeoutError');
     expect((error as Error).message).toBe('timed out after 50 ms');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await peer.allClosed();
     expect(peer.connections()).toBe(0);
   });
 

@@ -82,6 +82,19 @@ export class ScriptedVenue {
     socket?.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
 
+  /**
+   * Resolves once the newest connection answers a ping. The client's pong goes out after every
+   * frame it wrote before it read the ping, on the same socket, so by then `frames` holds all of
+   * them: a test asserts that a frame was not sent without waiting on the wall clock.
+   */
+  async flush(): Promise<void> {
+    const socket = this.sockets[this.sockets.length - 1];
+    if (socket === undefined) throw new Error('flush: no connection to ping');
+    const pong = once(socket, 'pong');
+    socket.ping();
+    await pong;
+  }
+
   /** Drops the newest connection abruptly (no close handshake). */
   drop(): void {
     this.sockets[this.sockets.length - 1]?.terminate();

@@ -175,7 +175,10 @@ describe('VenueWsClient private channels', () => {
     venue.respond = (seen) => seen.frame.method === 'subscribe';
     subscriptions.push(client.channel('orders').subscribe());
     await venue.frameWith('subscribe', 'oracle');
-    await new Promise((r) => setTimeout(r, 50));
+    // Authentication would have begun (a nonce read) in the turn that sent the subscribe; a frame
+    // it sent would be seen before the pong.
+    expect(auth.nonceFetchedAt).toEqual([]);
+    await venue.flush();
     expect(venue.sent('auth_v2')).toHaveLength(0);
     // The stream comes back: the first frame releases the authentication.
     venue.respond = undefined;

@@ -251,10 +251,16 @@ describe('VenueWsClient subscriptions', () => {
     early.unsubscribe();
     release([1]);
     await new Promise((r) => setImmediate(r));
-    subscriptions.push(client.channel('trades').subscribe());
+    const unfiltered = client.channel('trades').subscribe();
     await venue.frameWith('subscribe', 'trades');
-    await new Promise((r) => setTimeout(r, 20));
+    await venue.flush();
     expect(venue.sent('subscribe', 'trades').map((f) => f.frame.params)).toEqual([{ channel: 'trades' }]);
+    // Had the early subscriber's sink been attached after all, trades for market 1 would stay
+    // wanted: the last subscriber leaving would narrow the subscription instead of ending it.
+    const from = venue.frames.length;
+    unfiltered.unsubscribe();
+    const next = await venue.nextFrame((f) => f.frame.params.channel === 'trades', from);
+    expect(next.frame).toEqual({ method: 'unsubscribe', params: { channel: 'trades' } });
   });
 
   it('resubscribe renews a live channel and ignores one that is not subscribed', async () => {
