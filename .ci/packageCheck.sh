@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # perpbot as a package, as a user gets it, in a fresh directory outside the repository:
 # npm pack, npm install the tarball, `perpbot new strategy mine` (nothing edited), `perpbot check`,
-# the generated test with vitest, then `npx perpbot start` on the embedded simulator until the new
-# strategy has traded, and a Ctrl-C-like stop. Needs the npm registry (dependencies, vitest).
+# the generated test with vitest, then `npx perpbot start --control-port 0` on the embedded
+# simulator (the new strategy and the packaged market maker) until the new strategy has traded;
+# the control server's dashboard (with every script and style it loads), /metrics and /api/status
+# must answer 200, and the dashboard's screenshot, taken in headless Chromium from the installed
+# bot, is saved as docs/dashboard.png; then a Ctrl-C-like stop. Needs the npm registry
+# (dependencies, vitest) and /usr/bin/chromium (.ci/run installs it).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/perpbot-package-XXXXXX")"
@@ -36,7 +40,7 @@ step "the generated test, with vitest $vitest_version"
 npm install --no-audit --no-fund -D "vitest@$vitest_version" >/dev/null
 npx vitest run
 
-step "npx perpbot start --config bot.yaml (profile sim) until the strategy has traded"
+step "npx perpbot start --config bot.yaml --control-port 0 (profile sim) until the strategy has traded"
 cat > bot.yaml <<'YAML'
 venue: { profile: sim }
 risk:
@@ -50,10 +54,15 @@ strategies:
     module: strategies/mine.ts
     markets: [1]
     params: { size: "0.001", interval_ms: 2000 }
+  # The example shipped in the package (dist/examples): resting quotes for the dashboard to show.
+  - name: market-maker
+    module: strategies/marketMaker.ts
+    markets: [1]
+    params: { size: "0.001", spread_bps: 4, max_inventory: "0.01" }
 logging: { level: info, pretty: false }
 YAML
 # Its own process group, so the stop below reaches npx and the bot as Ctrl-C would.
-setsid npx perpbot start --config bot.yaml >bot.log 2>&1 &
+setsid npx perpbot start --config bot.yaml --control-port 0 >bot.log 2>&1 &
 bot_pid=$!
 for _ in $(seq 1 120); do
   fills="$(grep -c '"msg":"filled"' bot.log || true)"
@@ -62,6 +71,16 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 [ "${fills:-0}" -ge 2 ] || fail "the strategy did not trade within 120 s"
+
+step "the installed bot's control server: /, its scripts and styles, /metrics, /api/status; the screenshot"
+control_url="$(grep '"msg":"control server listening"' bot.log | head -1 | sed -E 's/.*"url":"([^"]+)".*/\1/')"
+[ -n "$control_url" ] || fail "no \"control server listening\" line in the log: --control-port 0 did not start it"
+# Run from the repository: playwright-core is its devDependency, not the installed package's.
+node "$repo/tools/checkInstalledDashboard.mjs" "$control_url" "$repo/docs/dashboard.png" ||
+  fail "the installed bot's dashboard at $control_url"
+kill -0 "$bot_pid" 2>/dev/null || fail "perpbot start exited during the dashboard check"
+
+step "stop (SIGINT to the process group, as Ctrl-C)"
 kill -INT -- "-$bot_pid"
 for _ in $(seq 1 30); do kill -0 "$bot_pid" 2>/dev/null || break; sleep 1; done
 kill -0 "$bot_pid" 2>/dev/null && fail "perpbot did not stop within 30 s of SIGINT"
@@ -69,4 +88,4 @@ bot_pid=""
 # npx reports 130 after an interrupt whatever the bot returned; the bot's own end is in its log.
 tail -1 bot.log | grep -q '"msg":"stopped"' || fail "the bot did not shut down cleanly"
 grep -q '"level":50' bot.log && fail "the bot logged an error"
-printf '\npackage check passed: %s fills on the embedded simulator, clean stop\n' "$fills"
+printf '\npackage check passed: %s fills on the embedded simulator, the dashboard served whole (docs/dashboard.png), clean stop\n' "$fills"

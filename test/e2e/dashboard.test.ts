@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shortId } from '../../src/core/shortId.js';
 import type { BotStatus } from '../../src/runtime/control/botStatus.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
@@ -27,11 +28,13 @@ interface PageView {
   readonly orders: Record<string, Record<string, string>>;
   readonly strategies: Record<string, Record<string, string>>;
   readonly fills: string[];
+  /** Each order row's id cell: what it shows and its title (the tooltip), by intent id. */
+  readonly orderIds: Record<string, { readonly text: string; readonly title: string }>;
   readonly chartPoints: number;
 }
 
 /** The same values as /api/status gives them, in the page's shape. */
-function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints'> {
+function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints' | 'orderIds'> {
   return {
     cards: {
       mode: status.mode,
@@ -99,6 +102,12 @@ const READ_PAGE = `(() => {
     orders: rows('orders', 'order'),
     strategies: rows('strategies', 'strategy'),
     fills: [...document.querySelectorAll('[data-testid="fills"] tr[data-fill]')].map((tr) => tr.dataset.fill),
+    orderIds: Object.fromEntries(
+      [...document.querySelectorAll('[data-testid="orders"] tr[data-order]')].map((tr) => {
+        const td = tr.querySelector('td[data-field="orderId"]');
+        return [tr.dataset.order, { text: text(td), title: td === null ? '' : td.title }];
+      }),
+    ),
     chartPoints: Number(document.body.dataset.chartPoints || '0'),
   };
 })()`;
@@ -229,6 +238,17 @@ describe('the live dashboard in headless Chromium', () => {
     expect(Object.keys(shown.orders)).toHaveLength(2);
     expect(shown.positions['1']?.['signedSize']).toBe('0.001');
     expect(shown.fills.length).toBeGreaterThan(0);
+    // Order ids: the part that tells them apart (not the wide id's shared leading zeros), the whole id on hover.
+    const ids = Object.fromEntries(truth.openOrders.map((o) => [o.intentId, o.orderId]));
+    const idCells = Object.entries(shown.orderIds);
+    expect(idCells).toHaveLength(2);
+    for (const [intentId, cell] of idCells) {
+      const whole = ids[intentId];
+      expect(whole).toMatch(/^0x[0-9a-f]{48}$/);
+      expect(cell.title).toBe(whole);
+      expect(cell.text).toBe(shortId(whole!));
+    }
+    expect(idCells[0]![1].text).not.toBe(idCells[1]![1].text);
     expect(shown.chartPoints).toBeGreaterThanOrEqual(2);
     expect(await page.locator('#chart canvas').count()).toBeGreaterThan(0);
     expect(outside).toEqual([]);

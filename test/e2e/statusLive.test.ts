@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { shortId } from '../../src/core/shortId.js';
 import { runCli } from '../../src/runtime/cli/runCli.js';
 import { memoryIo } from '../runtime/cli/cliTestSupport.js';
 import { until } from './support/journalBot.js';
@@ -61,11 +62,15 @@ describe('perpbot status while perpbot start runs', () => {
     const parsed = JSON.parse(json.stdout()) as {
       source: string;
       mode: string;
-      openOrders: { price: string }[];
+      openOrders: { price: string; orderId: string }[];
       account: string;
     };
     expect(parsed).toMatchObject({ source: 'bot', mode: 'trading' });
     expect(parsed.openOrders.map((o) => o.price)).toEqual(['60000']);
+    // The table's order id is the short form (core/shortId), the JSON's the whole id.
+    const orderId = parsed.openOrders[0]!.orderId;
+    expect(orderId).toMatch(/^0x[0-9a-f]{48}$/);
+    expect(text).toMatch(new RegExp(`\\nprobe +1 +buy +0\\.0005 +60000 +0 +open +${shortId(orderId)}\\n`));
 
     start.abort();
     expect(await exit).toBe(0);

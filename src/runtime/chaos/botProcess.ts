@@ -6,8 +6,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { botEventOf, type BotEvent } from './botTimeline.js';
 
-// src/runtime/chaos -> src/runtime/cli/main.ts, resolved from this package, as `npm start` runs it.
-const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.ts');
+// src/runtime/chaos -> src/runtime/cli/main.ts, resolved from this package, as `npm start` runs it;
+// dist/runtime/cli/main.js in the installed package, which has no TypeScript sources and needs no loader.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', FROM_SOURCE ? 'main.ts' : 'main.js');
 const STDERR_TAIL_LINES = 20;
 
 export interface BotProcessOptions {
@@ -30,8 +32,8 @@ export interface BotExitStatus {
 }
 
 /**
- * One `perpbot start --config <file>` in a child process (node with the tsx loader, like
- * `npm start`), its log lines parsed into bot events as they arrive.
+ * One `perpbot start --config <file>` in a child process (from the sources: node with the tsx
+ * loader, like `npm start`; installed: the compiled CLI), its log lines parsed into bot events as they arrive.
  */
 export class BotProcess {
   readonly run: number;
@@ -48,8 +50,8 @@ export class BotProcess {
   constructor(options: BotProcessOptions) {
     this.run = options.run;
     this.startedAtMs = options.now();
-    const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    this.child = spawn(process.execPath, ['--import', tsxLoader, CLI_MAIN, 'start', '--config', options.configPath], {
+    const loader = FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+    this.child = spawn(process.execPath, [...loader, CLI_MAIN, 'start', '--config', options.configPath], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],

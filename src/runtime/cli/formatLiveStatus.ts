@@ -1,3 +1,4 @@
+import { shortId } from '../../core/shortId.js';
 import type { BotStatus, StreamStatus } from '../control/botStatus.js';
 import type { ControlRecord } from '../control/controlFile.js';
 import { formatTable } from './formatStatus.js';
@@ -53,7 +54,7 @@ function openOrderLines(status: BotStatus): string[] {
         o.price,
         o.filledSize,
         o.state,
-        o.orderId ?? '-',
+        o.orderId === null ? '-' : shortId(o.orderId),
       ]),
     ),
   ];

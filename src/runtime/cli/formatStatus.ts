@@ -1,3 +1,4 @@
+import { shortId } from '../../core/shortId.js';
 import type { AccountStatus } from './accountStatus.js';
 
 /** Left-aligned columns separated by two spaces; the header row first. */
@@ -54,7 +55,7 @@ export function formatStatusText(status: AccountStatus): string {
         ['market', 'order id', 'side', 'type', 'size', 'price', 'tif', 'flags'],
         orders.map(({ market, order }) => [
           `${market.marketId} ${market.name}`,
-          order.orderId,
+          shortId(order.orderId),
           order.side,
           order.type,
           order.size,

@@ -2,6 +2,7 @@ import { Subscription, type Observable } from 'rxjs';
 import type { BusyPollState } from '../../core/busyPoll.js';
 import type { Clock } from '../../core/clock.js';
 import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
+import { shortId } from '../../core/shortId.js';
 import type { TradingState } from '../../engine/admission/tradingConditions.js';
 import type { PnlView } from '../../engine/ledger/pnlView.js';
 import type { SessionLedger } from '../../engine/ledger/sessionLedger.js';
@@ -297,6 +298,7 @@ function openOrderStatus(o: TrackedOrder): OrderStatus {
     filledSize: o.filledSize,
     state: o.state,
     orderId: o.orderId ?? null,
+    orderIdShort: o.orderId === undefined ? null : shortId(o.orderId),
   };
 }
 

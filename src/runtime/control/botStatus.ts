@@ -103,6 +103,8 @@ export interface OrderStatus {
   readonly filledSize: string;
   readonly state: string;
   readonly orderId: string | null;
+  /** `orderId` as tables show it (core/shortId: its leading zero bytes dropped, head and tail), for the dashboard. */
+  readonly orderIdShort: string | null;
 }
 
 export interface FillStatus {

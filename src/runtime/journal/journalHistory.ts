@@ -1,4 +1,5 @@
 import { addDecimals, negateDecimal } from '../../core/decimal.js';
+import { shortId } from '../../core/shortId.js';
 import type { Journal } from './journal.js';
 import { journalPnl, type JournalPnlRow } from './journalPnl.js';
 import type { JournalFill, JournalOrder } from './journalRows.js';
@@ -40,8 +41,7 @@ const time = (ms: number): string =>
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d+Z$/, 'Z');
-const shortId = (id: string | undefined): string =>
-  id === undefined ? '-' : id.length > 20 ? `${id.slice(0, 10)}…${id.slice(-6)}` : id;
+const shortOrNone = (id: string | undefined): string => (id === undefined ? '-' : shortId(id));
 
 export function formatJournalHistory(history: JournalHistory): string {
   const out: string[] = [`journal  ${history.path}`, ''];
@@ -60,7 +60,7 @@ export function formatJournalHistory(history: JournalHistory): string {
           o.price,
           o.filledSize,
           o.state,
-          shortId(o.orderId),
+          shortOrNone(o.orderId),
           o.intentId,
         ]),
       ),
@@ -109,7 +109,7 @@ function fillsTable(fills: readonly JournalFill[]): string {
       f.source,
       ...(accounts ? [shortId(f.account)] : []),
       shortId(f.fillId),
-      shortId(f.orderId),
+      shortOrNone(f.orderId),
     ]),
   );
 }

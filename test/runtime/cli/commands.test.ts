@@ -1,6 +1,7 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortId } from '../../../src/core/shortId.js';
 import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { parseNonceState } from '../../../src/engine/nonces/noncePair.js';
 import { runCli } from '../../../src/runtime/cli/runCli.js';
@@ -143,8 +144,9 @@ describe('perpbot status', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('balance  1000 USDC (cross margin)');
     expect(table.stdout).toContain('positions: none');
+    // The table shows the id by the digits that tell orders apart (core/shortId); --json has it whole.
     expect(table.stdout).toMatch(
-      new RegExp(`1 BTC/USDC\\s+${btc}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\s+GTC\\s+post-only`),
+      new RegExp(`1 BTC/USDC\\s+${shortId(btc!)}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\s+GTC\\s+post-only`),
     );
     expect(table.stdout).not.toContain(eth ?? 'no eth order');
   });

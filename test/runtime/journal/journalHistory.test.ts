@@ -48,7 +48,7 @@ describe('perpbot history: PnL from the journaled fills', () => {
     expect(readJournalHistory(journal, 5, B).pnl.map((r) => r.account)).toEqual([B]);
     const text = formatJournalHistory(history);
     expect(text).toMatch(/^strategy +account +fills +realized +fees +realized - fees +open$/m);
-    expect(text).toMatch(/^mm +0x00000000…0000aa +2 +1 +0\.03 +0\.97 +0\.1@1$/m);
+    expect(text).toMatch(/^mm +0xaa +2 +1 +0\.03 +0\.97 +0\.1@1$/m);
   });
 });
 
@@ -92,11 +92,21 @@ describe('perpbot history (journal history)', () => {
     const header = rows[0]!;
     expect(header).toContain('account');
     const at = (row: string[], column: string): string | undefined => row[header.indexOf(column)];
-    // Addresses shortened like the ids: the first 10 characters and the last 6.
+    // Addresses shortened like the ids (core/shortId): these test addresses are all leading zeros but one byte.
     expect(rows.slice(1).map((row) => [at(row, 'account'), at(row, 'fill id'), at(row, 'order id')])).toEqual([
-      ['0x00000000…0000bb', '1', '0xb1'],
-      ['0x00000000…0000aa', '1', '0xa1'],
+      ['0xbb', '1', '0xb1'],
+      ['0xaa', '1', '0xa1'],
     ]);
+  });
+
+  it('shows venue order ids by the digits that tell them apart, not their shared leading zeros', () => {
+    const first = '0x0000000000000004d1e5c0a4f3b2e1d07a6b5c4d3e2f1a09';
+    const second = '0x00000000000000070b4c9e2d1f3a5b6c7d8e9f0a1b2c3d4e';
+    journal.recordFill(ALICE, fill('1', first), 'venue', 1);
+    journal.recordFill(ALICE, fill('2', second), 'venue', 2);
+    const rows = fillRows(formatJournalHistory(readJournalHistory(journal, 10)));
+    const column = rows[0]!.indexOf('order id');
+    expect(rows.slice(1).map((row) => row[column])).toEqual(['0x070b…1b2c3d4e', '0x04d1…3e2f1a09']);
   });
 
   it('leaves the account column out when every fill listed is one account’s', () => {

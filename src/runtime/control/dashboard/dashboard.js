@@ -24,6 +24,7 @@
     if (options.num) td.className = 'num';
     if (options.cls) td.classList.add(options.cls);
     if (options.field) td.dataset.field = options.field;
+    if (options.title) td.title = options.title;
     return td;
   }
 
@@ -190,7 +191,8 @@
         cell(o.price, { num: true, field: 'price' }),
         cell(o.filledSize, { num: true, field: 'filledSize' }),
         cell(o.state, { field: 'state' }),
-        cell(o.orderId === null ? null : `${o.orderId.slice(0, 10)}…`, { field: 'orderId' }),
+        // The bot's short form (the part that tells orders apart), the whole id on hover.
+        cell(o.orderIdShort, { field: 'orderId', title: o.orderId }),
       ],
       'none',
     );
