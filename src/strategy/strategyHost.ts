@@ -81,6 +81,12 @@ export interface StrategyHostOptions {
   readonly orderEvents?: Observable<OrderEvent>;
   /** How long a stopping strategy's `onStop` and final intents may take (default 10 s). */
   readonly stopTimeoutMs?: number;
+  /**
+   * Whether a stopping strategy's orders (resting, queued and in flight) are cancelled before its
+   * `onStop` runs, so no quote can fill after its flattening order (default true; the runtime
+   * passes false with `shutdown.open_orders: keep`).
+   */
+  readonly cancelOrdersOnStop?: boolean;
   /** Called once when every strategy has declared itself done. */
   readonly onAllDone?: () => void;
 }
@@ -319,6 +325,8 @@ export class StrategyHost {
       const abort = new AbortController();
       const deadline = this.options.clock.sleep(timeoutMs, abort.signal).catch(() => undefined);
       try {
+        // Its quotes off the book first: a quote that filled after the flattening order would reopen the position.
+        if (this.options.cancelOrdersOnStop !== false) await Promise.race([this.cancelOrdersOf(entry), deadline]);
         // What it sent last has its outcome first, so onStop judges the state those intents left.
         if (entry.hosted.definition.onStop !== undefined) await Promise.race([this.settled(entry), deadline]);
         const returned = await Promise.race([
@@ -343,6 +351,15 @@ export class StrategyHost {
       entry.context.log.info({ status: entry.status }, end === 'done' ? 'strategy done' : 'strategy stopped');
     })();
     return entry.winding;
+  }
+
+  /** Cancels the strategy's orders (a failure is logged: onStop still runs). */
+  private async cancelOrdersOf(entry: Running): Promise<void> {
+    try {
+      await outsideStrategyScope(() => this.options.execution.cancelOrdersOf(entry.hosted.name));
+    } catch (error) {
+      entry.context.log.error({ err: error }, "could not cancel the strategy's orders before its onStop");
+    }
   }
 
   /** Resolves once every intent the strategy sent has its outcome. */

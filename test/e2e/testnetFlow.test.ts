@@ -105,12 +105,10 @@ describe('testnet flow against a separate simulator process', () => {
     const placed = await waitForLine(bot, /"msg":"order placed"/, 30_000);
     expect(placed).toContain('"strategy":"market-maker"');
 
-    // A second account takes the bot's ask: a trade the bot sees as a fill.
+    // A second account takes the bot's ask: a trade the bot sees as a fill. The market maker requotes
+    // on every mark move, so the ask read may be gone by the time the taker arrives: then take the next.
     const rest = createRestClient({ baseUrl: restUrl, timeoutMs: 10_000 });
-    const ask = (await rest.openOrders({ account: account!, market_id: '1' })).orders.find((o) => o.side === 1);
-    expect(ask).toBeDefined();
-    await takeFrom(rest, ask!.price_ticks);
-    const fill = await waitForLine(bot, /"msg":"fill"/, 20_000);
+    const fill = await takeAnAsk(rest, account!, bot);
     expect(fill).toContain('"liquidity":"MAKER"');
 
     const status = await cli(['status', '--config', 'config/testnet.yaml', '--json'], env);
@@ -130,13 +128,35 @@ describe('testnet flow against a separate simulator process', () => {
   }, 120_000);
 });
 
-/** A funded taker with its own session key buys through the given price with an IOC limit. */
-async function takeFrom(rest: RestClient, priceTicks: number): Promise<void> {
+/** Takes the bot's current ask until the bot logs a fill (at most 5 tries); returns the fill's line. */
+async function takeAnAsk(rest: RestClient, account: string, bot: ChildProcess): Promise<string> {
+  const take = await fundedTaker(rest);
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const ask = (await rest.openOrders({ account, market_id: '1' })).orders.find((o) => o.side === 1);
+    if (ask === undefined) {
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    const filled = waitForLine(bot, /"msg":"fill"/, 4_000);
+    try {
+      await take(ask.price_ticks);
+      return await filled;
+    } catch (error) {
+      lastError = error;
+      await filled.catch(() => undefined);
+    }
+  }
+  throw lastError instanceof Error ? lastError : new Error('the bot never had an ask to take');
+}
+
+/** A funded taker with its own session key: each call buys up to 0.1 through the given price with an IOC limit. */
+async function fundedTaker(rest: RestClient): Promise<(priceTicks: number) => Promise<void>> {
   const accountSigner = fastPrivateKeySigner(generatePrivateKey());
   const signer = fastPrivateKeySigner(generatePrivateKey());
   const account = accountSigner.address;
   const context = await signingContextOf(rest);
-  await rest.deposit({ account, amount: '1000' });
+  await rest.deposit({ account, amount: '10000' });
   await new Promise((r) => setTimeout(r, 500)); // the simulator's registration lag is 300 ms here
   const anchor = BigInt((await rest.nonceState(account)).nonce_anchor) + 1n;
   const expiration = Math.floor(Date.now() / 1000) + 3600;
@@ -161,32 +181,37 @@ async function takeFrom(rest: RestClient, priceTicks: number): Promise<void> {
       nonceBitmap: 0,
     }),
   });
-  const request = await buildSignedRequest(
-    {
-      action: 'placeOrder',
-      size: '0.001',
-      price: '0',
-      order: {
-        market_id: 1,
-        size_steps: 100,
-        price_ticks: priceTicks,
-        side: 0,
-        post_only: false,
-        reduce_only: false,
-        stp_mode: 0,
-        order_type: 1,
-        time_in_force: 3,
+  let bit = 0;
+  return async (priceTicks) => {
+    const request = await buildSignedRequest(
+      {
+        action: 'placeOrder',
+        size: '0.1',
+        price: (priceTicks / 10).toFixed(1),
+        order: {
+          market_id: 1,
+          // The simulator's synthetic makers quote a tick from the mark, inside the bot's 30 bps: a
+          // limit IOC at the bot's ask for more than their depth takes theirs and then the bot's.
+          size_steps: 10_000,
+          price_ticks: priceTicks,
+          side: 0,
+          post_only: false,
+          reduce_only: false,
+          stp_mode: 0,
+          order_type: 0,
+          time_in_force: 3,
+        },
       },
-    },
-    {
-      mode: 'permit',
-      context,
-      signer,
-      account,
-      nonce: { anchor: anchor + 1n, bit: 0 },
-      deadline: Math.floor(Date.now() / 1000) + 60,
-    },
-    RISE_SELECTORS,
-  );
-  await rest.placeOrder(request.body);
+      {
+        mode: 'permit',
+        context,
+        signer,
+        account,
+        nonce: { anchor: anchor + 1n, bit: bit++ },
+        deadline: Math.floor(Date.now() / 1000) + 60,
+      },
+      RISE_SELECTORS,
+    );
+    await rest.placeOrder(request.body);
+  };
 }

@@ -74,6 +74,7 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     marksFromState: true,
     orderEvents: engine.orderEvents$,
     stopTimeoutMs: config.shutdown.timeout_ms,
+    cancelOrdersOnStop: config.shutdown.open_orders === 'cancel',
     onAllDone: () => {
       if (config.shutdown.when_all_done !== 'stop') return;
       logger.info({}, 'every strategy is done: stopping (shutdown.when_all_done: stop)');
