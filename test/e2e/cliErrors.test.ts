@@ -151,7 +151,9 @@ describe('perpbot (spawned)', () => {
     const run = runs['unknownCommand'];
     expect(run?.code).toBe(2);
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
-      expect.stringMatching(/^perpbot: unknown command "frobnicate" \(commands: start, setup, probe, status/),
+      expect.stringMatching(
+        /^perpbot: unknown command "frobnicate" \(commands: start, setup, probe, record, status, markets/,
+      ),
     ]);
   });
 

@@ -131,15 +131,18 @@ describe('npm start (its command line spawned, embedded simulator)', () => {
         'bot running',
         'order placed',
         'stopping',
-        'open orders cancelled on shutdown',
+        'order cancelled',
+        'left on the venue at exit: nothing (no open orders, no positions)',
         'embedded simulator stopped',
         'stopped',
       ]),
     );
     expect(messages.indexOf('signer Active')).toBeLessThan(messages.indexOf('bot running'));
-    expect(messages.indexOf('stopping')).toBeLessThan(messages.indexOf('open orders cancelled on shutdown'));
-    const cancelled = lines.find((l) => l.msg === 'open orders cancelled on shutdown');
-    expect(cancelled?.['outcomes']).toEqual([{ marketId: 1, type: 'accepted' }]);
+    // The stopping strategy's quotes are cancelled before its onStop (the safe stop), each one logged.
+    const stopping = messages.indexOf('stopping');
+    const cancels = lines.slice(stopping).filter((l) => l.msg === 'order cancelled' && l['kind'] === 'cancel');
+    expect(cancels.length).toBeGreaterThan(0);
+    expect(messages.lastIndexOf('order cancelled')).toBeLessThan(messages.indexOf('strategy stopped'));
     expect(messages.at(-1)).toBe('stopped');
     // Throwaway keys never reach the output: the only 32-byte hex values logged are hashes and order ids.
     for (const [field, value] of lines.flatMap((l) => entries(l))) {
@@ -170,7 +173,13 @@ describe('npm start with busy polling on', () => {
     const on = lines.find((l) => l.msg.startsWith('busy polling on'));
     expect(on?.['windowMs']).toBe(1000);
     expect(messages.indexOf(on?.msg ?? '')).toBeLessThan(messages.indexOf('bot running'));
-    expect(messages).toEqual(expect.arrayContaining(['order placed', 'open orders cancelled on shutdown']));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'order placed',
+        'order cancelled',
+        'left on the venue at exit: nothing (no open orders, no positions)',
+      ]),
+    );
     expect(messages.at(-1)).toBe('stopped');
   }, 45_000);
 });
@@ -214,7 +223,8 @@ describe('perpbot start: an error no strategy can be blamed for', () => {
         'bot running',
         'order placed',
         'stopping',
-        'open orders cancelled on shutdown',
+        'order cancelled',
+        'left on the venue at exit: nothing (no open orders, no positions)',
         'embedded simulator stopped',
       ]),
     );
