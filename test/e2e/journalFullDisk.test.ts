@@ -1,62 +1,39 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { runCli } from '../../src/runtime/cli/runCli.js';
 import { JOURNAL_FAULT_FILE_ENV } from '../../src/runtime/journal/journalWriteFault.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
-import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { createRestClient } from '../../src/venue/rest/restClient.js';
 import { isFlatPosition } from '../../src/venue/schemas/restAccount.js';
-import { memoryIo, testKeys } from '../runtime/cli/cliTestSupport.js';
 import { engineOnSim } from './support/engineOnSim.js';
-import { journalBotConfig, prepareProbeRoot, until } from './support/journalBot.js';
+import { until } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
-import { startPerpbotIn, type RunningPerpbot } from './support/spawnPerpbot.js';
+import { spawnedProbeBot, type SpawnedProbeBot } from './support/spawnedProbeBot.js';
+import type { RunningPerpbot } from './support/spawnPerpbot.js';
 
 /**
  * The full-disk drill: `PERPBOT_JOURNAL_FAULT_FILE` makes every journal write fail as on a full
  * disk while the file exists (a real full disk cannot be made on demand: SQLite reuses its WAL).
  */
 describe('a journal that cannot be written under a running bot with an order resting and a position open', () => {
-  let sim: RunningSim;
-  let dir: string;
+  let probe: SpawnedProbeBot;
   let bot: RunningPerpbot | undefined;
   let counterparty: Engine | undefined;
   beforeEach(async () => {
-    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-full-'));
-    prepareProbeRoot(dir);
+    probe = await spawnedProbeBot('journal-full', '{ open_orders: cancel, positions: close }');
   });
   afterEach(async () => {
     await counterparty?.stop();
-    bot?.child.kill('SIGKILL');
-    await bot?.exited;
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    await probe.close();
   });
 
   it('stops opening, still cancels and closes on stop, leaves nothing on the venue, and keeps every record', async () => {
-    const keys = testKeys();
-    const configPath = join(dir, 'perpbot.yaml');
-    const journal = join(dir, 'journal.sqlite');
-    const faultFile = join(dir, 'disk-full');
-    writeFileSync(
-      configPath,
-      journalBotConfig(dir)
-        .replace('shutdown: { open_orders: keep }', 'shutdown: { open_orders: cancel, positions: close }')
-        .replace('http://127.0.0.1:1', sim.restUrl)
-        .replace('ws://127.0.0.1:1/ws', sim.wsUrl),
-    );
-    expect(await runCli(['setup', '--config', configPath], memoryIo({ env: keys.env, cwd: dir }).io)).toBe(0);
-    const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });
-    const account = keys.account.address;
-    const open = async (who = account) => (await rest.openOrders({ account: who, market_id: '1' })).orders.length;
+    const { journal, rest, account, sim } = probe;
+    const faultFile = join(probe.dir, 'disk-full');
+    const open = () => probe.openOrders();
     const flat = async () => isFlatPosition(await rest.position({ account, market_id: '1' }));
-
-    bot = startPerpbotIn(['start', '--config', configPath], dir, { ...keys.env, [JOURNAL_FAULT_FILE_ENV]: faultFile });
+    bot = probe.start({ [JOURNAL_FAULT_FILE_ENV]: faultFile });
     await until(async () => (await open()) === 2, 60_000);
     // A counterparty sells into the bot's 64000 bid: the bot is long, one bid still rests.
     const seller = await fundedAccount(sim);
