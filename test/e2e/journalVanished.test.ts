@@ -1,46 +1,21 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/runtime/cli/runCli.js';
-import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { createRestClient } from '../../src/venue/rest/restClient.js';
-import { memoryIo, testKeys } from '../runtime/cli/cliTestSupport.js';
-import { journalBotConfig, prepareProbeRoot, until } from './support/journalBot.js';
-import { startPerpbotIn, type RunningPerpbot } from './support/spawnPerpbot.js';
+import { until } from './support/journalBot.js';
+import { spawnedProbeBot, type SpawnedProbeBot } from './support/spawnedProbeBot.js';
+import type { RunningPerpbot } from './support/spawnPerpbot.js';
 
 describe('a journal removed under a running bot (perpbot start spawned)', () => {
-  let sim: RunningSim;
-  let dir: string;
+  let probe: SpawnedProbeBot;
   let bot: RunningPerpbot | undefined;
   beforeEach(async () => {
-    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-vanished-'));
-    prepareProbeRoot(dir);
+    probe = await spawnedProbeBot('journal-vanished', '{ open_orders: cancel }');
   });
-  afterEach(async () => {
-    bot?.child.kill('SIGKILL');
-    await bot?.exited;
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => probe.close());
 
   it('is noticed within a second, stops opening, still cancels on stop, and keeps every record it could not journal', async () => {
-    const keys = testKeys();
-    const configPath = join(dir, 'perpbot.yaml');
-    const journal = join(dir, 'journal.sqlite');
-    writeFileSync(
-      configPath,
-      journalBotConfig(dir)
-        .replace('shutdown: { open_orders: keep }', 'shutdown: { open_orders: cancel }')
-        .replace('http://127.0.0.1:1', sim.restUrl)
-        .replace('ws://127.0.0.1:1/ws', sim.wsUrl),
-    );
-    expect(await runCli(['setup', '--config', configPath], memoryIo({ env: keys.env, cwd: dir }).io)).toBe(0);
-    const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });
-    const open = async () => (await rest.openOrders({ account: keys.account.address, market_id: '1' })).orders.length;
-
-    bot = startPerpbotIn(['start', '--config', configPath], dir, keys.env);
+    const { journal } = probe;
+    const open = () => probe.openOrders();
+    bot = probe.start();
     await until(async () => (await open()) === 2, 60_000);
     for (const file of [journal, `${journal}-wal`, `${journal}-shm`]) rmSync(file, { force: true });
     const removedAt = Date.now();
