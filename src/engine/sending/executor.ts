@@ -13,14 +13,14 @@ import { isUnconfirmed, sendWithPolicy, type SendResult } from './sendWithPolicy
 import type { ResolvedAction } from './signedRequest.js';
 import type { WireAction } from './wireAction.js';
 
+export { type ExecutorDeps } from './executorDeps.js';
+
 /**
  * Turns one intent into at most one executed venue action: checks, guards, a nonce, a signature,
  * the send, and the retry policy's decisions, ending in exactly one terminal outcome. The same
  * signed bytes are resent after an answerless failure (the nonce makes that idempotent); a new
  * signature is made only when the old nonce is known not to have executed.
  */
-export { type ExecutorDeps } from './executorDeps.js';
-
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
   const state = deps.tracker.accountState();
   const verdict = preTradeChecks(intent, deps.market(intent.marketId), state, deps.config.preTrade);

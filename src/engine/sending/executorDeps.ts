@@ -19,7 +19,7 @@ import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { Rejection } from '../intents/rejection.js';
 import type { ResolvedAction } from './signedRequest.js';
 
-/** What the executor needs from the engine: its state, its venue reads, and its reactions. */
+/** How actions are authorised: a permit signed by the session key with a nonce, or the session's JWT. */
 export type AuthSource =
   | {
       readonly mode: 'permit';
@@ -29,6 +29,7 @@ export type AuthSource =
     }
   | { readonly mode: 'jwt' };
 
+/** What the executor needs from the engine: its state, its venue reads, and its reactions. */
 export interface ExecutorDeps {
   readonly account: Address;
   readonly config: EngineConfig;

@@ -10,14 +10,7 @@ import { classifyFailure, type RetryDecision } from './retryPolicy.js';
 import { signAction } from './signAction.js';
 import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 
-/**
- * Signs one resolved action and sends it until the retry policy reaches a verdict: the same bytes
- * again after an answerless failure, a new signature with a new nonce only once the old pair is
- * known not to have executed. A permit whose deadline has passed locally is never sent: it is
- * re-signed when every earlier send of it was definitely refused, otherwise confirmed first.
- * Confirming means reading the venue's state (`readLandingEvidence`); a read that cannot tell
- * ends `unknown`, never `accepted`.
- */
+/** How a send ended: accepted, failed, or unknown (it may have executed). */
 export type SendResult =
   | { type: 'accepted'; receipt: SendReceipt; request: SignedRequest }
   | { type: 'failed'; error: unknown }
@@ -37,6 +30,14 @@ const RESIGN = 'resign';
 const AGAIN = 'again';
 type Next = SendResult | typeof RESIGN | typeof AGAIN;
 
+/**
+ * Signs one resolved action and sends it until the retry policy reaches a verdict: the same bytes
+ * again after an answerless failure, a new signature with a new nonce only once the old pair is
+ * known not to have executed. A permit whose deadline has passed locally is never sent: it is
+ * re-signed when every earlier send of it was definitely refused, otherwise confirmed first.
+ * Confirming means reading the venue's state (`readLandingEvidence`); a read that cannot tell
+ * ends `unknown`, never `accepted`.
+ */
 export function sendWithPolicy(
   intent: Intent,
   action: ResolvedAction,

@@ -21,16 +21,6 @@ import {
   type TrackedOrder,
 } from './trackedOrder.js';
 
-/**
- * The engine's memory of orders, fills, positions and balance, behind one object. Links each
- * intent to its client_order_id, order_id and resting_order_id, and moves orders through their
- * states from the engine's own sends and the venue's orders, fills and positions feeds (WebSocket
- * or REST), in whatever order those arrive. The parts it coordinates each keep one thing: the
- * orders by their ids (`OrderRegistry`), the venue's orders that are not ours (`ForeignOrders`),
- * the guards' count of resting orders (`RestingOrderCounts`), positions and margin modes
- * (`PositionBook`). Fills are counted once by id: the tracker's `FillLedger` decides (in memory
- * by default, the journal's fills table when the bot journals).
- */
 export type { OrderState, TrackedOrder } from './trackedOrder.js';
 export type { TrackedPosition } from './positionBook.js';
 export { FINISHED_ORDERS_KEPT } from './orderRegistry.js';
@@ -67,10 +57,16 @@ export function trackedFill(
 }
 
 /**
- * The engine's view of its orders, positions and balance, fed by the venue's channels, REST
- * snapshots and its own receipts. It coordinates the parts that keep each (the order registry,
- * foreign orders, resting counts for the guards, the position book) and counts every fill once
- * through the fill ledger.
+ * The engine's one order model: every order from the moment its intent arrives (`queued`) to its
+ * terminal state, each transition one event on `events$`. Also its memory of fills, positions and
+ * balance, behind one object. Links each
+ * intent to its client_order_id, order_id and resting_order_id, and moves orders through their
+ * states from the engine's own sends and the venue's orders, fills and positions feeds (WebSocket
+ * or REST), in whatever order those arrive. The parts it coordinates each keep one thing: the
+ * orders by their ids (`OrderRegistry`), the venue's orders that are not ours (`ForeignOrders`),
+ * the guards' count of resting orders (`RestingOrderCounts`), positions and margin modes
+ * (`PositionBook`). Fills are counted once by id: the tracker's `FillLedger` decides (in memory
+ * by default, the journal's fills table when the bot journals).
  */
 export class OrderTracker {
   private readonly orders = new OrderRegistry();
