@@ -26,7 +26,11 @@ import { queuedOrderOf } from './orders/queuedOrder.js';
 import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
 import type { TradingStoppedError, StopCause } from './stopping/tradingStoppedError.js';
 import type { IntentOutcome } from './intents/intentOutcome.js';
-import { cancel as cancelIntent, cancelAll as cancelAllIntent } from './intents/intentBuilders.js';
+import {
+  cancel as cancelIntent,
+  cancelAll as cancelAllIntent,
+  closePosition as closePositionIntent,
+} from './intents/intentBuilders.js';
 import { isPlaceIntent, placesAnOrder, type Intent } from './intents/intents.js';
 import { FEED_WAIT_MS, readLandingEvidence, type LandingReader } from './sending/landingEvidence.js';
 import type { MarketView } from './checks/marketView.js';
@@ -505,6 +509,15 @@ export class Engine {
         ),
       ),
     );
+  }
+
+  /**
+   * Closes a market's position with a reduce-only market order (the intent `<intentId>-close`) and
+   * waits, bounded, until the venue reports it flat: the margin-mode guard's close, for the
+   * shutdown's `positions: close` too. True once flat.
+   */
+  closePositionAndWait(marketId: number, strategy: string, intentId: string): Promise<boolean> {
+    return this.closer.close(closePositionIntent({ intentId, strategy, marketId }));
   }
 
   tripKillSwitch(reason: string): void {

@@ -1,29 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnPerpbot, type CliRun } from './support/spawnPerpbot.js';
+import { REPO_ROOT, spawnPerpbot, type CliRun } from './support/spawnPerpbot.js';
 
-/** A bot on the embedded simulator whose strategy names market `market`. */
-function config(dir: string, market: number): string {
-  return [
-    'venue: { profile: sim }',
-    'risk:',
-    '  max_order_notional: "1000"',
-    '  max_position_per_market: "5000"',
-    '  max_open_orders: 20',
-    '  max_actions_per_second: 5',
-    '  kill_switch: { max_loss: "500" }',
-    'strategies:',
-    '  - name: mm',
-    '    module: strategies/marketMaker.ts',
-    `    markets: [${market}]`,
-    '    params: { size: "0.001", spread_bps: 20, max_inventory: "0.01" }',
-    'logging: { level: info, pretty: false }',
-    `journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }`,
-    'sim: { block_ms: 50, registration_lag_ms: 0, port: 0 }',
-    '',
-  ].join('\n');
+/** The default config, as a user edits it, with its strategy on market `market` and its journal in `dir`. */
+async function config(dir: string, market: number): Promise<string> {
+  const text = await readFile(join(REPO_ROOT, 'config', 'default.yaml'), 'utf8');
+  const edited = text
+    .replace('    markets: [1]', `    markets: [${market}]`)
+    .replace('  path: data/journal.sqlite', `  path: ${JSON.stringify(join(dir, 'journal.sqlite'))}`);
+  if (!edited.includes(`markets: [${market}]`) || edited.includes('data/journal.sqlite'))
+    throw new Error('config/default.yaml changed: its strategy market or journal path is not where this test edits it');
+  return edited;
 }
 
 let dir = '';
@@ -31,7 +20,7 @@ const runs: Record<string, CliRun> = {};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'perpbot-markets-'));
-  await writeFile(join(dir, 'seven.yaml'), config(dir, 7));
+  await writeFile(join(dir, 'seven.yaml'), await config(dir, 7));
   const [table, json, missing] = await Promise.all([
     spawnPerpbot(['markets']),
     spawnPerpbot(['markets', '--json']),
