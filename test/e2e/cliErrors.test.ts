@@ -28,6 +28,7 @@ async function closedPort(): Promise<number> {
 }
 
 function configText(
+  journalPath: string,
   restUrl: string,
   module = 'strategies/marketMaker.ts',
   params = '{ size: "0.001", spread_bps: 20, max_inventory: "0.01" }',
@@ -51,6 +52,8 @@ function configText(
     `    module: ${module}`,
     '    markets: [1]',
     `    params: ${params}`,
+    // Each run its own journal: the runs go in parallel, and a start holds its journal.
+    `journal: { path: ${JSON.stringify(journalPath)} }`,
     'logging: { level: silent, pretty: false }',
     '',
   ].join('\n');
@@ -71,11 +74,11 @@ beforeAll(async () => {
     paramTypo: join(dir, 'param-typo.yaml'),
   };
   await writeFile(files.bad, 'venue:\n  profile: moon\nrisk: {}\nstrategies: []\n');
-  await writeFile(files.venue, configText(url));
-  await writeFile(files.strategy, configText(url, 'strategies/doesNotExist.ts'));
+  await writeFile(files.venue, configText(join(dir, 'venue.sqlite'), url));
+  await writeFile(files.strategy, configText(join(dir, 'strategy.sqlite'), url, 'strategies/doesNotExist.ts'));
   await writeFile(
     files.paramTypo,
-    configText(url, 'strategies/marketMaker.ts', '{ size: "0.001", spred_bps: 5, max_inventory: "0.01" }'),
+    configText(join(dir, 'param-typo.sqlite'), url, 'strategies/marketMaker.ts', '{ size: "0.001", spred_bps: 5, max_inventory: "0.01" }'),
   );
   const [help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand, paramTypo] = await Promise.all([
     perpbot(['--help']),

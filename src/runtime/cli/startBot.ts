@@ -43,12 +43,13 @@ export interface StartBotOptions {
  */
 export async function startBot(options: StartBotOptions): Promise<void> {
   const { config, logger, signal } = options;
-  // First of all, before the venue is touched: a second bot on this journal must leave the first
+  // A config mistake is reported as such, even beside a running bot: nothing here touches the journal or venue.
+  await loadStrategies(config, options.cwd);
+  // Then, before the venue is touched: a second bot on this journal must leave the first
   // one's orders, nonces and control file alone, and say so at once.
   const lock = holdJournal(resolve(options.cwd, config.journal.path), 'start', logger);
   let sim: RunningSim | undefined;
   try {
-    await loadStrategies(config, options.cwd);
     let keys: BotKeys;
     let restUrl: string;
     let wsUrl: string;
