@@ -18,7 +18,7 @@ const ARTIFACTS = join(ROOT, 'test-artifacts');
 const HOSTILE = 'mm</script><script>window.injected = 1</script><img src=x onerror="window.injected = 2">';
 
 /** The colours replay.js draws with, as RGB: each plot's data must show in its own. */
-const COLOUR = { first: [88, 166, 255], second: [210, 153, 34], buy: [63, 185, 80], sell: [248, 81, 73] } as const;
+const COLOUR = { line: [88, 166, 255], position: [210, 153, 34], buy: [63, 185, 80], sell: [248, 81, 73] } as const;
 
 /**
  * Runs in the page: for each plot, the points it was given and how many canvas pixels carry each
@@ -68,7 +68,7 @@ describe('the replay page in headless Chromium, opened from a file with no netwo
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('draws equity, position and each market’s mark with buys and sells apart, and shows the totals', async () => {
+  it('draws equity and each market’s mark, with buys and sells apart, and position, and shows the totals', async () => {
     const report = replayReportFixture({ steps: 360, strategyName: HOSTILE });
     const file = join(dir, 'replay.html');
     writeFileSync(file, renderReplayHtml(report));
@@ -105,28 +105,27 @@ describe('the replay page in headless Chromium, opened from a file with no netwo
     ]);
     expect(tables.injected).toBeNull();
     expect(tables.images).toBe(0);
-    expect(tables.plots).toBe('4');
+    expect(tables.plots).toBe('5');
 
     const plots = await page.evaluate<Record<string, PlotView>>(READ_PLOTS);
-    const { equity, position, price } = report.series;
-    const fillsOf = (id: number) => report.series.fills.filter((f) => f.marketId === id);
-    const pricesOf = (id: number) => price.filter((p) => p.marketId === id);
-    expect(Object.keys(plots)).toEqual(['equity', 'position', 'price:1', 'price:2']);
+    const { equity, position, price, fills } = report.series;
+    const fillsOf = (id: number) => fills.filter((f) => f.marketId === id);
+    expect(Object.keys(plots)).toEqual(['equity', 'price:1', 'position:1', 'price:2', 'position:2']);
     expect(plots['equity']!.points).toBe(equity.length);
-    expect(plots['position']!.points).toBe(new Set(position.map((p) => p.t)).size);
     for (const id of [1, 2]) {
-      expect(plots[`price:${id}`]!.points).toBe(pricesOf(id).length + fillsOf(id).length);
+      expect(plots[`price:${id}`]!.points).toBe(price.filter((p) => p.marketId === id).length + fillsOf(id).length);
+      // Each change of size, and the last size held to the recording's end.
+      expect(plots[`position:${id}`]!.points).toBe(position.filter((p) => p.marketId === id).length + 1);
       expect(fillsOf(id).some((f) => f.side === 'buy') && fillsOf(id).some((f) => f.side === 'sell')).toBe(true);
     }
     // Drawn, not just laid out: each series' colour covers real area of its canvas.
-    const drew = (view: PlotView | undefined, colour: keyof typeof COLOUR) => view?.pixels[colour] ?? 0;
-    expect(drew(plots['equity'], 'first')).toBeGreaterThan(500);
-    expect(drew(plots['position'], 'first')).toBeGreaterThan(300);
-    expect(drew(plots['position'], 'second')).toBeGreaterThan(300);
+    const drew = (key: string, colour: keyof typeof COLOUR) => plots[key]?.pixels[colour] ?? 0;
+    expect(drew('equity', 'line')).toBeGreaterThan(500);
     for (const id of [1, 2]) {
-      expect(drew(plots[`price:${id}`], 'first')).toBeGreaterThan(500);
-      expect(drew(plots[`price:${id}`], 'buy')).toBeGreaterThan(100);
-      expect(drew(plots[`price:${id}`], 'sell')).toBeGreaterThan(100);
+      expect(drew(`price:${id}`, 'line')).toBeGreaterThan(500);
+      expect(drew(`price:${id}`, 'buy')).toBeGreaterThan(100);
+      expect(drew(`price:${id}`, 'sell')).toBeGreaterThan(100);
+      expect(drew(`position:${id}`, 'position')).toBeGreaterThan(300);
     }
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
@@ -147,7 +146,7 @@ describe('the replay page in headless Chromium, opened from a file with no netwo
         cwd: ROOT,
       },
     );
-    expect(stdout).toContain('4 of 4 plots drawn');
+    expect(stdout).toContain('5 of 5 plots drawn');
     // A PNG, and not a blank one: the signature, then more than a near-empty image compresses to.
     const png = readFileSync(out);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');

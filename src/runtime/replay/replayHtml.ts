@@ -115,33 +115,38 @@ function header(report: ReplayReport): string {
   );
 }
 
-/** Every market the page plots a price for: the recording's and any that the series name. */
-function priceMarkets(report: ReplayReport): number[] {
-  const ids = new Set<number>(report.recording.markets);
-  for (const p of report.series.price) ids.add(p.marketId);
-  for (const f of report.series.fills) ids.add(f.marketId);
+/** Every market the page plots: the recording's and any that the series name. */
+function plotMarkets(report: ReplayReport): number[] {
+  const { price, fills, position } = report.series;
+  const ids = new Set<number>([
+    ...report.recording.markets,
+    ...[...price, ...fills, ...position].map((p) => p.marketId),
+  ]);
   return [...ids].sort((a, b) => a - b);
 }
 
+/**
+ * The plots' places, filled by the page's script: equity, then each market's mark with its fills
+ * and, if it held one, its position below it on the same time axis (one scale per market: sizes
+ * of different markets are not comparable).
+ */
 function plots(report: ReplayReport): string {
   const panel = (title: string, attributes: string): string =>
     `<section class="panel"><h2>${title}</h2><div class="plot" ${attributes}></div></section>`;
-  return [
-    panel('equity', 'data-plot="equity"'),
-    panel('position', 'data-plot="position"'),
-    ...priceMarkets(report).map((id) =>
-      panel(
-        `market ${escapeHtml(String(id))}: mark price and fills`,
-        `data-plot="price" data-market="${escapeHtml(String(id))}"`,
-      ),
-    ),
-  ].join('\n');
+  const held = new Set(report.series.position.map((p) => p.marketId));
+  const market = (id: number): string[] => {
+    const shown = escapeHtml(String(id));
+    const price = panel(`market ${shown}: mark price and fills`, `data-plot="price" data-market="${shown}"`);
+    if (!held.has(id)) return [price];
+    return [price, panel(`market ${shown}: position`, `data-plot="position" data-market="${shown}"`)];
+  };
+  return [panel('equity', 'data-plot="equity"'), ...plotMarkets(report).flatMap(market)].join('\n');
 }
 
 /**
  * The replay's report as one self-contained HTML page: the totals and strategies as HTML (readable
- * with scripts off), the report itself as JSON for the page's script, which draws equity, position
- * and each market's mark with its fills. The same report gives the same bytes.
+ * with scripts off), the report itself as JSON for the page's script, which draws equity and each
+ * market's mark with its fills and its position. The same report gives the same bytes.
  */
 export function renderReplayHtml(report: ReplayReport): string {
   const { uplotCss, uplotJs, pageCss, pageJs } = pageAssets();

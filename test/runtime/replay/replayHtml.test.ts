@@ -66,7 +66,7 @@ describe('renderReplayHtml', () => {
     expect(html).toMatch(/<style>\.uplot/);
   });
 
-  it('plots a price for every market the recording or the fills name, in market order', () => {
+  it('plots equity, then every market the report names: its mark and fills, and its position if it held one', () => {
     const report = replayReportFixture({ steps: 10 });
     const fill = { ...report.series.fills[0]!, marketId: 7 };
     const html = renderReplayHtml({
@@ -74,12 +74,9 @@ describe('renderReplayHtml', () => {
       recording: { ...report.recording, markets: [2, 1] },
       series: { ...report.series, fills: [...report.series.fills, fill] },
     });
-    expect([...html.matchAll(/data-plot="(\w+)"(?: data-market="(\d+)")?/g)].map((m) => m[2] ?? m[1])).toEqual([
-      'equity',
-      'position',
-      '1',
-      '2',
-      '7',
-    ]);
+    const plots = [...html.matchAll(/data-plot="(\w+)"(?: data-market="(\d+)")?/g)].map((m) =>
+      m[2] === undefined ? m[1] : `${m[1]}:${m[2]}`,
+    );
+    expect(plots).toEqual(['equity', 'price:1', 'position:1', 'price:2', 'position:2', 'price:7']);
   });
 });

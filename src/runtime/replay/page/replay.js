@@ -1,13 +1,16 @@
 // The replay page's plots: reads the report the page carries (a JSON block, never run as script)
-// and draws equity, position per market and each market's mark with its fills, with the uPlot
+// and draws equity, and for each market its mark with its fills and its position, with the uPlot
 // inlined beside it. Amounts are exact decimal strings in the report; only the plots turn them
-// into floats. Times on the axes are UTC, as in the page's header.
+// into floats. Every plot spans the whole recording on one UTC time axis, as in the page's header,
+// so reading down the page is reading the same moment.
 (function () {
   'use strict';
 
   const report = JSON.parse(document.getElementById('replay-report').textContent);
   const HEIGHT = 260;
-  const COLOURS = ['#58a6ff', '#d29922', '#a371f7', '#39c5cf', '#db61a2', '#7ee787'];
+  const POSITION_HEIGHT = 200;
+  const LINE = '#58a6ff';
+  const POSITION = '#d29922';
   const BUY = '#3fb950';
   const SELL = '#f85149';
   const BACKGROUND = '#161c24';
@@ -15,9 +18,11 @@
   const seconds = (ms) => ms / 1000;
   const num = (text) => (text === null || text === undefined ? null : Number(text));
   const byTime = (a, b) => a.t - b.t;
+  const inMarket = (marketId) => (p) => p.marketId === marketId;
+  const span = [seconds(report.recording.startMs), seconds(report.recording.endMs)];
   let drawn = 0;
 
-  function plot(el, series, data) {
+  function plot(el, series, data, height = HEIGHT) {
     if (data[0].length === 0) {
       el.textContent = 'nothing to plot';
       el.className = 'plot empty';
@@ -25,14 +30,17 @@
     }
     const options = {
       width: Math.max(300, el.clientWidth),
-      height: HEIGHT,
+      height,
+      // Hovering one plot shows the same moment on all of them.
+      cursor: { sync: { key: 'replay' } },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: true } },
+      scales: { x: { time: true, range: (_u, min, max) => [Math.min(span[0], min), Math.max(span[1], max)] } },
       series: [{ label: 'time (UTC)' }, ...series],
-      axes: [AXIS, { ...AXIS, size: 80 }],
+      // Ticks closer than the default 30 px: a short position plot of a small size still gets labels.
+      axes: [AXIS, { ...AXIS, size: 80, space: 20 }],
     };
     const chart = new uPlot(options, data, el);
-    window.addEventListener('resize', () => chart.setSize({ width: Math.max(300, el.clientWidth), height: HEIGHT }));
+    window.addEventListener('resize', () => chart.setSize({ width: Math.max(300, el.clientWidth), height }));
     el.dataset.drawn = String(data[0].length);
     drawn += 1;
   }
@@ -41,56 +49,50 @@
     const points = [...report.series.equity].sort(byTime);
     plot(
       el,
-      [{ label: 'equity', stroke: COLOURS[0], width: 2 }],
+      [{ label: 'equity', stroke: LINE, width: 2 }],
       [points.map((p) => seconds(p.t)), points.map((p) => num(p.value))],
     );
   }
 
-  /**
-   * One step line per market on one time axis: uPlot wants every series on the same x values, so
-   * each market's size is carried forward to the times at which another market's changed.
-   */
+  /** A market's position as a step line: a size holds until the next change, or the recording's end. */
   function position(el) {
-    const points = [...report.series.position].sort(byTime);
-    const markets = [...new Set(points.map((p) => p.marketId))].sort((a, b) => a - b);
-    const times = [...new Set(points.map((p) => p.t))];
-    const row = new Map(times.map((t, i) => [t, i]));
-    const columns = markets.map(() => new Array(times.length).fill(null));
-    for (const p of points) columns[markets.indexOf(p.marketId)][row.get(p.t)] = num(p.size);
-    for (const column of columns)
-      for (let i = 1; i < column.length; i++) if (column[i] === null) column[i] = column[i - 1];
-    plot(
-      el,
-      markets.map((id, i) => ({
-        label: `market ${id}`,
-        stroke: COLOURS[i % COLOURS.length],
-        width: 2,
-        paths: uPlot.paths.stepped({ align: 1 }),
-        points: { show: false },
-      })),
-      [times.map(seconds), ...columns],
-    );
+    const points = report.series.position.filter(inMarket(Number(el.dataset.market))).sort(byTime);
+    const last = points[points.length - 1];
+    const times = points.map((p) => seconds(p.t));
+    const sizes = points.map((p) => num(p.size));
+    if (last !== undefined && seconds(last.t) < span[1]) {
+      times.push(span[1]);
+      sizes.push(num(last.size));
+    }
+    const step = { label: 'size', stroke: POSITION, width: 2, paths: uPlot.paths.stepped({ align: 1 }) };
+    plot(el, [{ ...step, points: { show: false } }], [times, sizes], POSITION_HEIGHT);
   }
 
-  /** The mark as a line, each fill as a point at its price: buys filled green, sells hollow red. */
+  /**
+   * The mark as a line, each fill as a point at its price: buys filled green, sells hollow red.
+   * Fills have their own rows (uPlot wants one x per row), so two at one time both show.
+   */
   function price(el) {
     const marketId = Number(el.dataset.market);
+    const fills = report.series.fills.filter(inMarket(marketId));
     const rows = [
-      ...report.series.price.filter((p) => p.marketId === marketId).map((p) => ({ t: p.t, mark: num(p.mark) })),
-      ...report.series.fills.filter((f) => f.marketId === marketId).map((f) => ({ t: f.t, [f.side]: num(f.price) })),
+      ...report.series.price.filter(inMarket(marketId)).map((p) => ({ t: p.t, mark: num(p.mark) })),
+      ...fills.map((f) => ({ t: f.t, [f.side]: num(f.price) })),
     ].sort(byTime);
-    const fills = (label, colour, fill) => ({
+    // Smaller marks when fills crowd the plot, so the mark's line still shows between them.
+    const size = fills.length > el.clientWidth / 10 ? 5 : 9;
+    const marks = (label, colour, fill) => ({
       label,
       stroke: colour,
       paths: () => null,
-      points: { show: true, size: 9, width: 2, stroke: colour, fill },
+      points: { show: true, size, width: size > 5 ? 2 : 1, stroke: colour, fill },
     });
     plot(
       el,
       [
-        { label: 'mark', stroke: COLOURS[0], width: 1.5, spanGaps: true, points: { show: false } },
-        fills('buy fills', BUY, BUY),
-        fills('sell fills', SELL, BACKGROUND),
+        { label: 'mark', stroke: LINE, width: 1.5, spanGaps: true, points: { show: false } },
+        marks('buy fills', BUY, BUY),
+        marks('sell fills', SELL, BACKGROUND),
       ],
       [
         rows.map((r) => seconds(r.t)),
