@@ -2,9 +2,10 @@
 // The package build (`npm run build`, and `prepack` before `npm pack` / `npm publish`):
 // - src/ compiled to dist/ as JavaScript with type declarations (tsconfig.build.json), so the
 //   installed runtime needs no TypeScript loader of its own;
-// - every other file under src/ (the dashboard's page, script and styles) copied beside the
-//   compiled code, at the same path: the runtime reads them next to its own module
-//   (new URL('./dashboard/index.html', import.meta.url)), and tsc copies nothing but code;
+// - every other file under src/ (the dashboard's page, script and styles; the replay page's script
+//   and styles, which renderReplayHtml inlines) copied beside the compiled code, at the same path:
+//   the runtime reads them next to its own module (new URL('./dashboard/index.html',
+//   import.meta.url)), and tsc copies nothing but code;
 // - the example strategies copied to dist/examples/strategies/ as TypeScript, importing
 //   `perpbot/strategy` instead of the repository's ../src/strategy/index.js.
 import { execFileSync } from 'node:child_process';

@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ReplayReport } from './replayReport.js';
+
+const require = createRequire(import.meta.url);
+
+/** The page's own script and styles (copied beside the compiled code by tools/buildPackage.mjs). */
+const own = (name: string): string => fileURLToPath(new URL(`./page/${name}`, import.meta.url));
+
+interface PageAssets {
+  readonly uplotCss: string;
+  readonly uplotJs: string;
+  readonly pageCss: string;
+  readonly pageJs: string;
+}
+
+let assets: PageAssets | undefined;
+
+/**
+ * Everything the page loads, inlined: the report is a file a user opens (or mails) with no server
+ * and no network, and the chart library is the exact uPlot of package-lock.json, as the dashboard's.
+ */
+function pageAssets(): PageAssets {
+  assets ??= {
+    uplotCss: inlineable(require.resolve('uplot/dist/uPlot.min.css'), 'style'),
+    uplotJs: inlineable(require.resolve('uplot/dist/uPlot.iife.min.js'), 'script'),
+    pageCss: inlineable(own('replay.css'), 'style'),
+    pageJs: inlineable(own('replay.js'), 'script'),
+  };
+  return assets;
+}
+
+/** A file's text, refused if it would end its inline element early (the HTML parser does not know JavaScript). */
+function inlineable(file: string, element: 'script' | 'style'): string {
+  const text = readFileSync(file, 'utf8');
+  if (text.toLowerCase().includes(`</${element}`) || (element === 'script' && text.includes('<!--')))
+    throw new Error(
+      `${file} contains "</${element}" or "<!--", so it cannot be inlined in the replay page's <${element}>: ` +
+        'serve it as a file instead, or pin a uPlot version without it',
+    );
+  return text;
+}
+
+/** Text for an HTML text node or a quoted attribute. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * JSON that a `<script type="application/json">` block holds verbatim: no `<` (so no `</script>` or
+ * `<!--` in a strategy's name ends or bends the block), and the line separators some parsers trip on.
+ */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+const utc = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.000Z$|Z$/, '');
+
+/** The class that colours a signed decimal: red below zero, green above, none at zero. */
+function signClass(value: string): string {
+  if (value.startsWith('-')) return 'neg';
+  return /^[+]?0*(\.0*)?$/.test(value) ? '' : 'pos';
+}
+
+function totalsTable(totals: ReplayReport['totals']): string {
+  const rows: readonly (readonly [keyof ReplayReport['totals'], string, boolean])[] = [
+    ['orders', 'orders', false],
+    ['fills', 'fills', false],
+    ['volume', 'volume', false],
+    ['fees', 'fees', false],
+    ['realisedPnl', 'realised PnL', true],
+    ['unrealisedPnl', 'unrealised PnL', true],
+    ['netPnl', 'net PnL', true],
+    ['maxDrawdown', 'max drawdown', false],
+  ];
+  const body = rows
+    .map(([key, label, signed]) => {
+      const value = String(totals[key]);
+      const cls = signed ? ` ${signClass(value)}` : '';
+      return `<tr><th>${label}</th><td class="num${cls}" data-total="${key}">${escapeHtml(value)}</td></tr>`;
+    })
+    .join('\n');
+  return `<section class="panel"><h2>totals</h2>\n<table data-testid="totals">\n${body}\n</table></section>`;
+}
+
+function strategiesTable(strategies: ReplayReport['strategies']): string {
+  const rows = strategies.map(
+    (s) =>
+      `<tr data-strategy="${escapeHtml(s.name)}"><td>${escapeHtml(s.name)}</td>` +
+      `<td>${escapeHtml(s.module)}</td><td>${escapeHtml(s.markets.join(', '))}</td></tr>`,
+  );
+  const body = rows.length > 0 ? rows.join('\n') : '<tr><td class="empty" colspan="3">none</td></tr>';
+  return (
+    '<section class="panel"><h2>strategies</h2>\n<table data-testid="strategies">\n' +
+    `<thead><tr><th>name</th><th>module</th><th>markets</th></tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></section>`
+  );
+}
+
+function header(report: ReplayReport): string {
+  const { recording, options } = report;
+  return (
+    `<header><h1>perpbot replay</h1><span data-testid="run">${escapeHtml(recording.run)}</span>\n` +
+    `<span class="muted">${utc(recording.startMs)} → ${utc(recording.endMs)} UTC · ` +
+    `markets ${escapeHtml(recording.markets.join(', '))} · ${escapeHtml(String(recording.frames))} frames · ` +
+    `latency ${escapeHtml(String(options.latencyMs))} ms · fees maker ${escapeHtml(options.makerFeeBps)} bps, ` +
+    `taker ${escapeHtml(options.takerFeeBps)} bps</span></header>`
+  );
+}
+
+/** Every market the page plots: the recording's and any that the series name. */
+function plotMarkets(report: ReplayReport): number[] {
+  const { price, fills, position } = report.series;
+  const ids = new Set<number>([
+    ...report.recording.markets,
+    ...[...price, ...fills, ...position].map((p) => p.marketId),
+  ]);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * The plots' places, filled by the page's script: equity, then each market's mark with its fills
+ * and, if it held one, its position below it on the same time axis (one scale per market: sizes
+ * of different markets are not comparable).
+ */
+function plots(report: ReplayReport): string {
+  const panel = (title: string, attributes: string): string =>
+    `<section class="panel"><h2>${title}</h2><div class="plot" ${attributes}></div></section>`;
+  const held = new Set(report.series.position.map((p) => p.marketId));
+  const market = (id: number): string[] => {
+    const shown = escapeHtml(String(id));
+    const price = panel(`market ${shown}: mark price and fills`, `data-plot="price" data-market="${shown}"`);
+    if (!held.has(id)) return [price];
+    return [price, panel(`market ${shown}: position`, `data-plot="position" data-market="${shown}"`)];
+  };
+  return [panel('equity', 'data-plot="equity"'), ...plotMarkets(report).flatMap(market)].join('\n');
+}
+
+/**
+ * The replay's report as one self-contained HTML page: the totals and strategies as HTML (readable
+ * with scripts off), the report itself as JSON for the page's script, which draws equity and each
+ * market's mark with its fills and its position. The same report gives the same bytes.
+ */
+export function renderReplayHtml(report: ReplayReport): string {
+  const { uplotCss, uplotJs, pageCss, pageJs } = pageAssets();
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>perpbot replay · ${escapeHtml(report.recording.run)}</title>
+<style>${uplotCss}</style>
+<style>${pageCss}</style>
+</head>
+<body>
+${header(report)}
+<main>
+<div class="columns">
+${totalsTable(report.totals)}
+${strategiesTable(report.strategies)}
+</div>
+${plots(report)}
+</main>
+<script type="application/json" id="replay-report">${jsonForScript(report)}</script>
+<script>${uplotJs}</script>
+<script>${pageJs}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { renderReplayHtml } from '../../../src/runtime/replay/replayHtml.js';
+import type { ReplayReport } from '../../../src/runtime/replay/replayReport.js';
+import { replayReportFixture } from './replayReportFixture.js';
+
+const HOSTILE = `</script><script>alert("x")</script><!-- <img src=x onerror=alert(1)> & 'q' \u2028`;
+
+/** The report as the page's script reads it: the JSON block up to the first `</script`, as the HTML parser cuts it. */
+function embeddedReport(html: string): unknown {
+  const open = '<script type="application/json" id="replay-report">';
+  const start = html.indexOf(open) + open.length;
+  return JSON.parse(html.slice(start, html.indexOf('</script', start)));
+}
+
+/** Each total's cell text, by the data-total attribute the page puts on it. */
+function totalsShown(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/data-total="(\w+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
+}
+
+describe('renderReplayHtml', () => {
+  it('shows every total exactly as the report gives it, with PnL coloured by its sign', () => {
+    const report = replayReportFixture({ steps: 50 });
+    const html = renderReplayHtml(report);
+    expect(totalsShown(html)).toEqual(
+      Object.fromEntries(Object.entries(report.totals).map(([key, value]) => [key, String(value)])),
+    );
+    const negative: ReplayReport = { ...report, totals: { ...report.totals, netPnl: '-1.5', realisedPnl: '2' } };
+    const shown = renderReplayHtml(negative);
+    expect(shown).toContain('<td class="num neg" data-total="netPnl">-1.5</td>');
+    expect(shown).toContain('<td class="num pos" data-total="realisedPnl">2</td>');
+  });
+
+  it('escapes user text in the HTML and keeps it whole in the embedded report, whatever it contains', () => {
+    const report = replayReportFixture({ steps: 20, strategyName: HOSTILE });
+    const html = renderReplayHtml({ ...report, recording: { ...report.recording, run: HOSTILE } });
+    // Three script elements (the data, uPlot, the page's), each closed once: the name closes none.
+    expect(html.match(/<\/script/gi)).toHaveLength(3);
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<!-- ');
+    expect(html).toContain(
+      '<td>&#60;/script&#62;&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;&#60;!-- &#60;img src=x onerror=alert(1)&#62; &#38; &#39;q&#39; \u2028</td>',
+    );
+    const embedded = embeddedReport(html) as ReplayReport;
+    expect(embedded.strategies[0]?.name).toBe(HOSTILE);
+    expect(embedded.recording.run).toBe(HOSTILE);
+  });
+
+  it('embeds the report itself, so the page plots exactly what report.json holds', () => {
+    const report = replayReportFixture({ steps: 30 });
+    expect(embeddedReport(renderReplayHtml(report))).toEqual(report);
+  });
+
+  it('gives the same bytes for the same report, also once it has been through report.json', () => {
+    const report = replayReportFixture();
+    const html = renderReplayHtml(report);
+    expect(renderReplayHtml(replayReportFixture())).toBe(html);
+    expect(renderReplayHtml(JSON.parse(JSON.stringify(report)) as ReplayReport)).toBe(html);
+  });
+
+  it('needs nothing from outside: no script, style or image loaded by address, uPlot inlined', () => {
+    const html = renderReplayHtml(replayReportFixture({ steps: 10 }));
+    expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/\b(src|href)=|url\(/i);
+    expect(html).toContain('var uPlot=function');
+    expect(html).toMatch(/<style>\.uplot/);
+  });
+
+  it('plots equity, then every market the report names: its mark and fills, and its position if it held one', () => {
+    const report = replayReportFixture({ steps: 10 });
+    const fill = { ...report.series.fills[0]!, marketId: 7 };
+    const html = renderReplayHtml({
+      ...report,
+      recording: { ...report.recording, markets: [2, 1] },
+      series: { ...report.series, fills: [...report.series.fills, fill] },
+    });
+    const plots = [...html.matchAll(/data-plot="(\w+)"(?: data-market="(\d+)")?/g)].map((m) =>
+      m[2] === undefined ? m[1] : `${m[1]}:${m[2]}`,
+    );
+    expect(plots).toEqual(['equity', 'price:1', 'position:1', 'price:2', 'position:2', 'price:7']);
+  });
+});
