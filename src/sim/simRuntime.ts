@@ -29,6 +29,9 @@ const MARKET_TRADES_KEPT = 1000;
  * One running simulator's state: the chain, the exchange core, the event stream and the fixed
  * wire answers. The HTTP and WebSocket sides both act through it; time comes from the clock.
  */
+/** The exchange core's options beyond the simulator's own (fees, synthetic makers, the oracle's walk). */
+export type ExchangeTuning = Omit<ExchangeOptions, 'seed' | 'markets'>;
+
 export class SimRuntime implements SimContext {
   readonly clock: Clock;
   readonly chainState: SimChainState;
@@ -51,7 +54,7 @@ export class SimRuntime implements SimContext {
    * `exchange` tunes the exchange core beyond the options (fees, synthetic makers, the oracle's
    * walk): the test kit turns the makers and the walk off so only scripted prices move.
    */
-  constructor(options: SimOptions, clock: Clock, exchange: Omit<ExchangeOptions, 'seed' | 'markets'> = {}) {
+  constructor(options: SimOptions, clock: Clock, exchange: ExchangeTuning = {}) {
     this.currentOptions = options;
     this.clock = clock;
     this.ipLimiter = new FixedWindowLimiter(options.restRequestsPer10s, 10_000);

@@ -5,7 +5,7 @@ import { createSimRequestListener } from './rest/simRestServer.js';
 import type { SimContext, SimControls } from './simContext.js';
 import { createSimControls } from './simControls.js';
 import { resolveSimOptions, type StartSimOptions } from './simOptions.js';
-import { SimRuntime } from './simRuntime.js';
+import { SimRuntime, type ExchangeTuning } from './simRuntime.js';
 import { attachSimWebSocket, type SimWebSocket } from './ws/attachSimWebSocket.js';
 import { WsFaultSchedule } from './ws/wsFaultSchedule.js';
 import { detach } from '../core/detach.js';
@@ -15,6 +15,8 @@ export interface StartSimConfig extends StartSimOptions {
   readonly onError?: (error: unknown) => void;
   /** Defaults to the system clock; blocks, deadlines and lags all read it. */
   readonly clock?: Clock;
+  /** The exchange core beyond the options: paper trading turns the synthetic makers and the oracle walk off. */
+  readonly exchange?: ExchangeTuning;
 }
 
 export interface RunningSim {
@@ -24,6 +26,8 @@ export interface RunningSim {
   readonly controls: SimControls;
   /** The whole simulator context (for the WebSocket part and for assertions). */
   readonly context: SimContext;
+  /** The same object as `context`, with what drives the market from outside (`DrivenMarket`). */
+  readonly runtime: SimRuntime;
   /** Stops blocks, closes every WebSocket and the HTTP server. Idempotent. */
   close(): Promise<void>;
 }
@@ -36,7 +40,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const options = resolveSimOptions(config);
   const clock = config.clock ?? systemClock;
   const onError = config.onError ?? (() => {});
-  const runtime = new SimRuntime(options, clock);
+  const runtime = new SimRuntime(options, clock, config.exchange);
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
   // Nothing reads the controls before the server listens, so they may be attached after this.
@@ -75,6 +79,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
     port,
     controls: runtime.controls,
     context: runtime,
+    runtime,
     close: () => {
       closing ??= (async () => {
         blocks.abort();

@@ -58,7 +58,10 @@ export function botWsClient(o: BotWsOptions): VenueWsClient {
     authenticator: wsAuthenticatorFromRest({ rest: o.rest, context: o.context, account: o.account, signer: o.signer }),
     logger: o.logger.child({ component: 'ws' }),
     clock: o.clock,
-    ...(o.config.venue.profile === 'sim' ? { blockMs: o.config.sim.block_ms } : {}),
+    // A simulator of ours (embedded, or paper's shadow) paces its blocks by `sim.block_ms`.
+    ...(o.config.venue.profile === 'sim' || o.config.venue.profile === 'paper'
+      ? { blockMs: o.config.sim.block_ms }
+      : {}),
     ...(o.onDecodeFailure === undefined ? {} : { onDecodeFailure: o.onDecodeFailure }),
   });
 }

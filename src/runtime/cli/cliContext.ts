@@ -120,6 +120,15 @@ export interface CliKeys {
 
 /** Both keys from the environment or the configured files (paths relative to the working directory). */
 export async function loadCliKeys(config: Config, io: CliIo): Promise<CliKeys> {
+  if (config.venue.profile === 'paper')
+    throw ConfigError.at(
+      'venue.profile',
+      'profile paper has no account on the venue (its bot trades on a local shadow with keys made for the run), so this command has nothing to sign for',
+      [
+        '`perpbot start` runs a paper bot; `perpbot status` reads a running one',
+        'use a testnet or mainnet config for this command',
+      ],
+    );
   const at = (file: string | undefined): string | undefined =>
     file === undefined || isAbsolute(file) ? file : resolve(io.cwd, file);
   const keys = await loadVenueKeys(

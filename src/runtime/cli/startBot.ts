@@ -9,7 +9,8 @@ import { runBot, type BotKeys } from '../runBot.js';
 import { SetupError } from '../setup/setupError.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../setup/signerStatus.js';
 import { readAndCheckMarkets } from '../startup/checkConfiguredMarkets.js';
-import { bindUntilDeadline } from '../startup/untilDeadline.js';
+import { bindUntilDeadline, type VenueWait } from '../startup/untilDeadline.js';
+import { startPaperVenue, type PaperVenue } from '../paper/paperVenue.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
 import { createCliRestClient, usesEmbeddedSim } from './cliContext.js';
 import { startEmbeddedSim } from './embeddedSim.js';
@@ -49,6 +50,7 @@ export async function startBot(options: StartBotOptions): Promise<void> {
   // one's orders, nonces and control file alone, and say so at once.
   const lock = holdJournal(resolve(options.cwd, config.journal.path), 'start', logger);
   let sim: RunningSim | undefined;
+  let paper: PaperVenue | undefined;
   try {
     let keys: BotKeys;
     let restUrl: string;
@@ -58,6 +60,17 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       options.onSim?.(sim);
       ({ restUrl, wsUrl } = sim);
       await checkMarketsBeforeAnyAction(config, restUrl, options);
+      keys = await throwawayAccount(config, restUrl, options);
+    } else if (config.venue.profile === 'paper') {
+      paper = await startPaperVenue({
+        config,
+        venueRest: createCliRestClient(config, config.venue.rest_url ?? '', logger),
+        wait: startupWait(options),
+        clock: options.clock,
+        logger,
+      });
+      options.onSim?.(paper.sim);
+      ({ restUrl, wsUrl } = paper.sim);
       keys = await throwawayAccount(config, restUrl, options);
     } else {
       restUrl = config.venue.rest_url ?? '';
@@ -84,19 +97,26 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       await sim.close();
       logger.info({}, 'embedded simulator stopped');
     }
+    if (paper !== undefined) {
+      await paper.close();
+      logger.info({}, 'paper venue stopped');
+    }
     lock.release();
   }
 }
 
 /** A market the venue does not have is a config error before the setup flow or the bot acts on any market. */
 async function checkMarketsBeforeAnyAction(config: Config, restUrl: string, options: StartBotOptions): Promise<void> {
-  const wait = bindUntilDeadline({
-    deadlineMs: config.venue.startup_deadline_ms,
+  await readAndCheckMarkets(config, createCliRestClient(config, restUrl, options.logger), startupWait(options));
+}
+
+function startupWait(options: StartBotOptions): VenueWait {
+  return bindUntilDeadline({
+    deadlineMs: options.config.venue.startup_deadline_ms,
     clock: options.clock,
     log: options.logger,
     signal: options.signal,
   });
-  await readAndCheckMarkets(config, createCliRestClient(config, restUrl, options.logger), wait);
 }
 
 async function requireActiveSigner(

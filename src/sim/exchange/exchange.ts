@@ -20,7 +20,7 @@ import type {
 import { bookSnapshot, marketRecord } from './marketRecords.js';
 import { compileMarkets, DEFAULT_MARKETS, type MarketDefinition, type MarketSpec } from './markets.js';
 import { OraclePrices } from './oraclePrices.js';
-import { OrderEntry } from './orderEntry.js';
+import { OrderEntry, type UnmatchedLevel } from './orderEntry.js';
 import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
@@ -62,7 +62,7 @@ export interface ExchangeOptions {
   readonly idBases?: SimIdBases;
 }
 
-export type { SyntheticMakersConfig };
+export type { SyntheticMakersConfig, UnmatchedLevel };
 
 export type { ActionResult, CancelAllResult, PlaceOrderResult };
 
@@ -216,6 +216,54 @@ export class Exchange {
       cancelled.push(toOrderRecord(order, market));
     }
     return { cancelled, events: this.flush(events) };
+  }
+
+  /**
+   * Driven liquidity (`src/sim/replay`): `withdraw` the account's earlier unmatched orders (by
+   * resting id; one already consumed is skipped), then rest `levels` without matching. Returns the
+   * resting ids of the new orders, in the order of `levels`.
+   */
+  replaceUnmatched(
+    account: Address,
+    withdraw: readonly bigint[],
+    levels: readonly UnmatchedLevel[],
+    nowMs: number,
+  ): ActionResult & { readonly rested: readonly bigint[] } {
+    const address = this.registered(account);
+    const events = new EventCollector();
+    for (const id of withdraw) {
+      const order = this.store.bySequenceId(id);
+      if (order?.account === address && order.status === 'ORDER_STATUS_OPEN') this.entry.withdraw(order, events);
+    }
+    const rested = levels.map((level) => {
+      this.spec(level.marketId);
+      return this.entry.restUnmatched(address, level, nowMs, events).sequence;
+    });
+    return { rested, events: this.flush(events) };
+  }
+
+  /**
+   * A recorded trade reached a resting order (by resting id): `steps` of it trade with
+   * `counterparty` at the order's price, with fees, ledger and events as any fill.
+   */
+  fillResting(restingOrderId: bigint, counterparty: Address, steps: number, nowMs: number): ActionResult {
+    const taker = this.registered(counterparty);
+    const maker = this.store.bySequenceId(restingOrderId);
+    if (maker?.status !== 'ORDER_STATUS_OPEN' || steps <= 0 || steps > maker.sizeSteps - maker.filledSteps)
+      throw new InvalidValueError(
+        'fillResting',
+        { restingOrderId, steps },
+        'an open order and at most its remaining steps',
+      );
+    const events = new EventCollector();
+    this.entry.fillAgainst(maker, taker, steps, nowMs, events);
+    return { events: this.flush(events) };
+  }
+
+  /** Driven oracle (`src/sim/replay`): a market's mark and index as recorded, in wei. */
+  setOraclePrices(marketId: number, markWei: bigint, indexWei: bigint): void {
+    this.spec(marketId);
+    this.oracle.setPrices(marketId, markWei, indexWei);
   }
 
   /** leverage 1..255 and at most the market's max_leverage. */

@@ -42,6 +42,8 @@ export class OraclePrices {
   /** One block: every market's index moves by at most ±volatility, the mark gets a fresh premium. */
   step(): void {
     const v = this.volatilityPpm;
+    // A still oracle (the test kit, a replay) moves only when a price is set.
+    if (v === 0) return;
     for (const state of this.states.values()) {
       const move = BigInt(state.random.between(-v, v));
       const premium = BigInt(state.random.between(-Math.floor(v / 4), Math.floor(v / 4)));
@@ -56,6 +58,15 @@ export class OraclePrices {
     if (priceWei <= 0n) throw new InvalidValueError('price', priceWei, 'a positive price');
     state.markWei = priceWei;
     state.indexWei = priceWei;
+  }
+
+  /** A driven oracle: mark and index as given (a recording's). */
+  setPrices(marketId: number, markWei: bigint, indexWei: bigint): void {
+    const state = this.state(marketId);
+    if (markWei <= 0n || indexWei <= 0n)
+      throw new InvalidValueError('price', { markWei, indexWei }, 'positive mark and index prices');
+    state.markWei = markWei;
+    state.indexWei = indexWei;
   }
 
   markWei(marketId: number): bigint {

@@ -26,6 +26,14 @@ export interface OrderEntryDeps {
   readonly ids: SimIdBases;
 }
 
+/** Liquidity rested without matching: one level of a recorded book. */
+export interface UnmatchedLevel {
+  readonly marketId: number;
+  readonly side: 0 | 1;
+  readonly priceTicks: number;
+  readonly sizeSteps: number;
+}
+
 /**
  * Order placement, matching, fills and cancels: the stateful venue rules (reduce-only,
  * post-only, margin), then the matching walk, then what happens to the remainder.
@@ -135,6 +143,64 @@ export class OrderEntry {
     } else {
       this.finish(order, 'ORDER_STATUS_CANCELLED', market, events);
     }
+  }
+
+  /**
+   * Rests liquidity as given, with no matching, margin or post-only check and no order event: a
+   * level of a recorded book (`src/sim/replay`), which may even cross the bot's own orders, since
+   * in the recording nobody traded with them.
+   */
+  restUnmatched(account: Address, level: UnmatchedLevel, nowMs: number, events: EventCollector): SimOrder {
+    const checked: CheckedOrder = {
+      marketId: level.marketId,
+      sizeSteps: level.sizeSteps,
+      priceTicks: level.priceTicks,
+      side: level.side,
+      postOnly: false,
+      reduceOnly: false,
+      stpMode: 0,
+      orderType: 1,
+      timeInForce: 0,
+    };
+    const order = this.newOrder(account, checked, level.sizeSteps, nowMs);
+    this.deps.store.track(order);
+    this.deps.store.rest(order);
+    events.touchBook(level.marketId);
+    return order;
+  }
+
+  /** Takes unmatched liquidity out of the book without an order event (a recorded level replaced). */
+  withdraw(order: SimOrder, events: EventCollector): void {
+    order.status = 'ORDER_STATUS_CANCELLED';
+    this.deps.store.retire(order);
+    events.touchBook(order.marketId);
+  }
+
+  /**
+   * `steps` of the resting `maker` trade with `counterparty`, as an IOC taker at the maker's price
+   * would: a recorded trade that reached the order in a replay. Fees, ledger and events as any fill.
+   */
+  fillAgainst(maker: SimOrder, counterparty: Address, steps: number, nowMs: number, events: EventCollector): void {
+    const taker = this.newOrder(
+      counterparty,
+      {
+        marketId: maker.marketId,
+        sizeSteps: steps,
+        priceTicks: maker.priceTicks,
+        side: maker.side === 0 ? 1 : 0,
+        postOnly: false,
+        reduceOnly: false,
+        stpMode: 0,
+        orderType: 1,
+        timeInForce: 3,
+      },
+      steps,
+      nowMs,
+    );
+    this.deps.store.track(taker);
+    this.fill(maker, taker, steps, nowMs, events);
+    taker.status = 'ORDER_STATUS_FILLED';
+    this.deps.store.retire(taker);
   }
 
   /** Cancels every order of the market whose GTT expiry is at or before `nowMs`, oldest first. */

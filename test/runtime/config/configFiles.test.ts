@@ -56,6 +56,7 @@ describe('bundled config files', () => {
     ['default.yaml', {}],
     ['testnet.yaml', urls],
     ['mainnet.yaml', { ...urls, PERPBOT_I_UNDERSTAND_MAINNET: 'yes' }],
+    ['paper.yaml', urls],
   ])('%s names strategy modules that exist and params their own schemas accept', async (name, env) => {
     const config = await loadConfig({ path: file(name), env });
     for (const [i, strategy] of config.strategies.entries()) {

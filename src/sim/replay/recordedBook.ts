@@ -1,0 +1,100 @@
+/** One level of a recorded book on the market's grid; 0 steps: the level is gone. */
+export interface LevelChange {
+  readonly side: 0 | 1;
+  readonly priceTicks: number;
+  readonly steps: number;
+}
+
+/** A recorded level as the wire decoder gives it: exact wei price and quantity. */
+export interface RecordedLevel {
+  readonly priceWei: bigint;
+  readonly quantityWei: bigint;
+}
+
+/** One side: each recorded price's quantity, and what they add up to on each tick of the grid. */
+interface RecordedSide {
+  readonly quantities: Map<bigint, bigint>;
+  readonly ticks: Map<number, bigint>;
+}
+
+/**
+ * A market's book as the recording shows it, on the market's grid: what the venue displayed at
+ * each tick, in whole steps. A recorded price off the grid is moved to the tick that shows it no
+ * better (bids down, asks up) and a quantity is rounded down to whole steps, so the replay never
+ * offers more, or better, liquidity than was recorded.
+ */
+export class RecordedBook {
+  private readonly sides: readonly [RecordedSide, RecordedSide] = [emptySide(), emptySide()];
+
+  constructor(
+    private readonly tickWei: bigint,
+    private readonly stepWei: bigint,
+  ) {}
+
+  /**
+   * A snapshot replaces the whole book: every tick it shows, and every tick now gone (0 steps).
+   * Each is a fresh level, so what a taker of ours consumed from it is back.
+   */
+  replace(bids: readonly RecordedLevel[], asks: readonly RecordedLevel[]): LevelChange[] {
+    const before = [[...this.sides[0].ticks.keys()], [...this.sides[1].ticks.keys()]] as const;
+    for (const side of this.sides) {
+      side.quantities.clear();
+      side.ticks.clear();
+    }
+    this.apply(0, bids);
+    this.apply(1, asks);
+    const changes: LevelChange[] = [];
+    for (const s of [0, 1] as const) {
+      const now = this.sides[s].ticks;
+      for (const ticks of before[s]) if (!now.has(ticks)) changes.push({ side: s, priceTicks: ticks, steps: 0 });
+      for (const ticks of now.keys()) changes.push({ side: s, priceTicks: ticks, steps: this.displayed(s, ticks) });
+    }
+    return changes;
+  }
+
+  /** An update carries absolute levels (quantity 0 deletes): each tick it touched, as it now stands. */
+  update(bids: readonly RecordedLevel[], asks: readonly RecordedLevel[]): LevelChange[] {
+    const changes: LevelChange[] = [];
+    for (const [s, levels] of [
+      [0, bids],
+      [1, asks],
+    ] as const) {
+      this.apply(s, levels);
+      const ticks = new Set(levels.map((level) => this.ticksOf(s, level.priceWei)));
+      for (const tick of ticks) changes.push({ side: s, priceTicks: tick, steps: this.displayed(s, tick) });
+    }
+    return changes;
+  }
+
+  /** Whole steps displayed at `priceTicks` on `side` (0 bids, 1 asks). */
+  displayed(side: 0 | 1, priceTicks: number): number {
+    return this.stepsOf(this.sides[side].ticks.get(priceTicks) ?? 0n);
+  }
+
+  private apply(side: 0 | 1, levels: readonly RecordedLevel[]): void {
+    const { quantities, ticks } = this.sides[side];
+    for (const level of levels) {
+      const tick = this.ticksOf(side, level.priceWei);
+      const total = (ticks.get(tick) ?? 0n) - (quantities.get(level.priceWei) ?? 0n) + level.quantityWei;
+      if (level.quantityWei > 0n) quantities.set(level.priceWei, level.quantityWei);
+      else quantities.delete(level.priceWei);
+      if (total > 0n) ticks.set(tick, total);
+      else ticks.delete(tick);
+    }
+  }
+
+  /** Bids round down and asks up: an off-grid price is shown no better than recorded. */
+  private ticksOf(side: 0 | 1, priceWei: bigint): number {
+    const whole = priceWei / this.tickWei;
+    const up = side === 1 && priceWei % this.tickWei !== 0n;
+    return Number(up ? whole + 1n : whole);
+  }
+
+  private stepsOf(wei: bigint): number {
+    return Number(wei / this.stepWei);
+  }
+}
+
+function emptySide(): RecordedSide {
+  return { quantities: new Map(), ticks: new Map() };
+}
