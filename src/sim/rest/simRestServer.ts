@@ -73,7 +73,7 @@ export function createSimRequestListener(
   onInternalError: (error: unknown) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const answer = createSimAnswerer(runtime, onInternalError);
-  // The answerer turns every failure into an answer; a rejection here is a bug, reported as one.
+  // The answerer turns every failure into an answer; a promise rejection here is a bug, reported as one.
   return (req, res) => {
     detach(
       answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId)),
