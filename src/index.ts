@@ -70,7 +70,7 @@ export {
   type EngineOptions,
   type Intent,
   type IntentOutcome,
-  type Rejection,
+  type Refusal,
 } from './engine/index.js';
 export { defineStrategy, StrategyHost } from './strategy/index.js';
 export type { StrategyContext, StrategyDefinition } from './strategy/index.js';

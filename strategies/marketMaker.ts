@@ -233,7 +233,7 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     ),
     mergeMap(() => requote(true)),
   );
-  // A quote the engine refused or the venue rejected is not resting: forget it.
+  // A quote the engine or the venue refused is not resting: forget it.
   const onDeadQuote = ctx.outcomes.pipe(
     filter(
       (o) => (o.type === 'refused' || o.type === 'failed') && (o.intentId === live.bid || o.intentId === live.ask),

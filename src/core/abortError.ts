@@ -2,7 +2,7 @@ import { PerpbotError } from './perpbotError.js';
 
 /**
  * A wait or request cut short by an AbortSignal whose reason is not an Error (`abort('stop')`):
- * the reason is kept as `cause`, so the rejection still has a stack and a code. Printed, it reads
+ * the reason is kept as `cause`, so the promise rejection still has a stack and a code. Printed, it reads
  * as the bare reason did, so a caller that showed the reason shows the same text.
  */
 export class AbortedError extends PerpbotError {

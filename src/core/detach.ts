@@ -1,5 +1,5 @@
 /**
- * Starts work that nobody awaits. A rejection nobody handles ends a Node process, so the caller
+ * Starts work that nobody awaits. An unhandled rejection ends a Node process, so the caller
  * says what a failure of this work means (log it, fail the strategy, refuse what waits on it):
  * fire-and-forget without that decision is what the lint rule `no-floating-promises` refuses.
  */

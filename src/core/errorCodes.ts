@@ -41,7 +41,7 @@ type VenueErrorCode =
   | 'VENUE_OPEN_ORDERS_TOO_MANY'
   | 'VENUE_OPEN_ORDERS_UNSTABLE'
   | 'WS_AUTH_NO_REPLY'
-  | 'WS_AUTH_REJECTED'
+  | 'WS_AUTH_REFUSED'
   | 'WS_CHANNEL_REFUSED'
   | 'WS_CLOSED'
   | 'WS_CONNECTION_LOST'
@@ -55,7 +55,7 @@ type EngineErrorCode =
   | 'ENGINE_NOT_STARTED'
   | 'ENGINE_STOPPED'
   | 'FEED_LOST'
-  | 'INTENT_REJECTED'
+  | 'INTENT_REFUSED'
   | 'NONCE_BLOCKED'
   | 'NONCE_EXHAUSTED'
   | 'NONCE_NOT_ALLOCATED'
@@ -113,7 +113,7 @@ type RuntimeErrorCode =
   | 'SETUP_STATUS_NOT_YET'
   | 'STARTUP_DEADLINE';
 
-type SimErrorCode = 'EXCHANGE_REJECTED' | 'SIM_REJECTED';
+type SimErrorCode = 'EXCHANGE_REFUSED' | 'SIM_REFUSED';
 
 /** The benchmarks' harness (bench/). */
 type BenchErrorCode =

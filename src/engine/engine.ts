@@ -37,7 +37,7 @@ import type { MarketView } from './checks/marketView.js';
 import type { NonceAllocator } from './nonces/nonceAllocator.js';
 import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
-import { rejection, type Rejection } from './intents/rejection.js';
+import { refusal, type Refusal } from './intents/refusal.js';
 import { readVenueSnapshot } from './tracking/venueSnapshot.js';
 import { readAllOpenOrders } from '../venue/rest/readAllOpenOrders.js';
 import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
@@ -551,10 +551,10 @@ export class Engine {
       marketId: intent.marketId,
       atMs: this.options.clock.now(),
     };
-    const refusal = this.refusal(intent);
-    if (refusal !== undefined) {
-      this.tracker.settle(intent.intentId, 'rejected', { code: refusal.rule, reason: refusal.reason, by: 'refused' });
-      return { ...base, type: 'refused', rejection: refusal };
+    const refused = this.refusal(intent);
+    if (refused !== undefined) {
+      this.tracker.settle(intent.intentId, 'refused', { code: refused.rule, reason: refused.reason, by: 'checks' });
+      return { ...base, type: 'refused', refusal: refused };
     }
     if (intent.kind === 'cancel' && 'intentId' in intent.target) {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
@@ -564,7 +564,7 @@ export class Engine {
       return {
         ...base,
         type: 'refused',
-        rejection: rejection(
+        refusal: refusal(
           'cancelled_queued',
           intent.intentId,
           "cancelled while it waited for its strategy's earlier cancels: nothing was sent",
@@ -584,7 +584,7 @@ export class Engine {
       this.options.log.error({ err: error, intentId: intent.intentId }, 'intent failed unexpectedly');
       const code = error instanceof PerpbotError ? error.code : 'UNEXPECTED';
       const reason = error instanceof Error ? error.message : String(error);
-      this.tracker.settle(intent.intentId, 'failed', { code, reason, by: 'failed' });
+      this.tracker.settle(intent.intentId, 'failed', { code, reason, by: 'venue' });
       return {
         ...base,
         type: 'failed',
@@ -598,10 +598,10 @@ export class Engine {
   }
 
   /** Refused before anything else: the engine stops, or the venue refused our signer. */
-  private refusal(intent: Intent): Rejection | undefined {
-    if (this.stopped) return rejection('engine_stopped', intent.kind, 'the engine is stopping; no new intents');
+  private refusal(intent: Intent): Refusal | undefined {
+    if (this.stopped) return refusal('engine_stopped', intent.kind, 'the engine is stopping; no new intents');
     if (!this.signerRefusal.refused) return undefined;
-    return rejection(
+    return refusal(
       'engine_stopped',
       intent.kind,
       'trading stopped: the venue refused the signer (SignerNotAuthorized)',
@@ -705,6 +705,6 @@ export class Engine {
   }
 }
 
-function stoppingRefusal(intent: Intent): Rejection {
-  return rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
+function stoppingRefusal(intent: Intent): Refusal {
+  return refusal('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
 }

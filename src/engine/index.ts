@@ -15,4 +15,4 @@ export {
 } from './intents/intentBuilders.js';
 export { type Intent } from './intents/intents.js';
 export { type IntentOutcome } from './intents/intentOutcome.js';
-export { type Rejection } from './intents/rejection.js';
+export { type Refusal } from './intents/refusal.js';

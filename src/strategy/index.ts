@@ -47,7 +47,7 @@ export type {
   OrderPartiallyFilledEvent,
   OrderPlacedEvent,
   OrderQueuedEvent,
-  OrderRejectedEvent,
+  OrderRefusedEvent,
   OrderSubmittedEvent,
   OrderUnknownEvent,
   TerminalOrderEvent,
@@ -65,7 +65,6 @@ export {
   isFilled,
   isCancelled,
   isExpired,
-  isRejected,
   isFillEvent,
   forIntent,
 } from './typeGuards.js';
@@ -135,7 +134,7 @@ export type {
   RefusedOutcome,
   UnknownOutcome,
 } from '../engine/intents/intentOutcome.js';
-export type { Rejection, RejectionRule } from '../engine/intents/rejection.js';
+export type { Refusal, RefusalRule } from '../engine/intents/refusal.js';
 export {
   StrategyHost,
   type ExecutionPort,

@@ -9,7 +9,7 @@ export {
   type OrderPartiallyFilledEvent,
   type OrderPlacedEvent,
   type OrderQueuedEvent,
-  type OrderRejectedEvent,
+  type OrderRefusedEvent,
   type OrderSubmittedEvent,
   type OrderUnknownEvent,
   type TerminalOrderEvent,

@@ -6,8 +6,8 @@ import { config, Observable, type MonoTypeOperatorFunction, type Subscription } 
  * streams it gives that strategy, inside the strategy's scope. An error thrown in a strategy's own
  * subscriber (`ctx.streams.mark(1).subscribe(() => { throw ... })`) never reaches the strategy's
  * returned Observable: RxJS reports it later, from a timer, through `config.onUnhandledError`,
- * and a throw in a strategy's timer or promise becomes an uncaught exception or an unhandled
- * rejection. Node carries the scope into those timers and promises, so whoever catches such an
+ * and a throw in a strategy's timer or promise becomes an uncaught exception or an
+ * unhandled rejection. Node carries the scope into those timers and promises, so whoever catches such an
  * error can still tell which strategy it came from (`failCurrentStrategy`).
  */
 export interface StrategyScope {

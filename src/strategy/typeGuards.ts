@@ -13,22 +13,24 @@ import type {
   OrderFilledEvent,
   OrderPartiallyFilledEvent,
   OrderPlacedEvent,
-  OrderRejectedEvent,
 } from './orderEvents.js';
 
 /**
  * Narrowing guards for every outcome and order event kind, usable in `filter`:
- * `ctx.outcomes.pipe(filter(isRefused), map((o) => o.rejection.rule))`.
+ * `ctx.outcomes.pipe(filter(isRefused), map((o) => o.refusal.rule))`.
  */
 
 /** The venue took the action. */
 export const isAccepted = (o: IntentOutcome): o is AcceptedOutcome => o.type === 'accepted';
 /**
- * Refused (a pre-trade check or a guard, before anything was sent; or `cancel_target_finished`, a
- * cancel whose order the venue says is no longer open): `o.rejection` says which rule and value.
+ * Refused, for an outcome and for an order event alike. An outcome: a pre-trade check or a guard
+ * said no before anything was sent (or `cancel_target_finished`, a cancel whose order the venue
+ * says is no longer open), and `o.refusal` says which rule and value. An order event: the order
+ * was never placed, and `e.by` says whether our checks or the venue refused it.
  */
-export const isRefused = (o: IntentOutcome): o is RefusedOutcome => o.type === 'refused';
-/** Sent, and the venue rejected it or the retries ran out: `o.error` has the venue's code and message. */
+export const isRefused = <T extends { readonly type: string }>(x: T): x is Extract<T, { readonly type: 'refused' }> =>
+  x.type === 'refused';
+/** Sent, and the venue refused it or the retries ran out: `o.error` has the venue's code and message. */
 export const isFailed = (o: IntentOutcome): o is FailedOutcome => o.type === 'failed';
 /** Sent, and neither the answer nor the venue's state showed whether it executed: reconcile before acting again. */
 export const isUnknown = (o: IntentOutcome): o is UnknownOutcome => o.type === 'unknown';
@@ -43,7 +45,6 @@ export const isPartiallyFilled = (e: OrderEvent): e is OrderPartiallyFilledEvent
 export const isFilled = (e: OrderEvent): e is OrderFilledEvent => e.type === 'filled';
 export const isCancelled = (e: OrderEvent): e is OrderCancelledEvent => e.type === 'cancelled';
 export const isExpired = (e: OrderEvent): e is OrderExpiredEvent => e.type === 'expired';
-export const isRejected = (e: OrderEvent): e is OrderRejectedEvent => e.type === 'rejected';
 /** A fill event, partial or complete: `e.lastFillSize` is what this step filled. */
 export const isFillEvent = (e: OrderEvent): e is OrderPartiallyFilledEvent | OrderFilledEvent =>
   e.type === 'partially_filled' || e.type === 'filled';

@@ -4,7 +4,7 @@ import { PerpbotError } from '../core/perpbotError.js';
 import type { Side } from '../engine/intents/intents.js';
 import type { MarketDefinition } from '../sim/exchange/markets.js';
 import type { OrderRecord, PlaceOrderParams } from '../sim/exchange/exchangeRecords.js';
-import { isExchangeRejection } from '../sim/exchange/exchangeRejection.js';
+import { isExchangeRefusal } from '../sim/exchange/exchangeRefusal.js';
 import { createSimAnswerer, type SimRequestAnswerer } from '../sim/rest/simRestServer.js';
 import type { SimControls } from '../sim/simContext.js';
 import { createSimControls } from '../sim/simControls.js';
@@ -191,7 +191,7 @@ export class KitVenue {
     try {
       place();
     } catch (error) {
-      if (!isExchangeRejection(error)) throw error;
+      if (!isExchangeRefusal(error)) throw error;
     }
   }
 

@@ -259,7 +259,7 @@ export class StrategyTest<P = unknown> {
 
   /**
    * Waits for `work` while virtual time moves in 100 ms steps (up to `limitMs`); with `advance`
-   * false it only settles, and a rejection is rethrown after the settle.
+   * false it only settles, and a promise rejection is rethrown after the settle.
    */
   private async untilSettled(work: Promise<unknown>, advance = true, limitMs = 60_000): Promise<void> {
     let finished = false;

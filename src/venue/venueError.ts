@@ -7,7 +7,7 @@ import { errorEnvelopeSchema } from './schemas/restEnvelope.js';
 /**
  * A definite answer from the venue that refused a request (any non-2xx HTTP status). The venue's
  * error text is parsed here, once, into a `kind` the engine switches on; nothing else in the
- * project scrapes error strings. A 5xx answer is not a definite rejection: every action is an
+ * project scrapes error strings. A 5xx answer is not a definite refusal: every action is an
  * on-chain transaction mined before the venue replies, so it may have executed.
  */
 export type VenueErrorKind =
@@ -261,9 +261,7 @@ export class VenueError extends PerpbotError {
       );
     }
     if (init.httpStatus >= 500 && parsed.kind !== 'Internal') {
-      hints.push(
-        'a 5xx answer is not a definite rejection: the action may have executed; check state before resending',
-      );
+      hints.push('a 5xx answer is not a definite refusal: the action may have executed; check state before resending');
     }
     super(`${where} failed with HTTP ${init.httpStatus}: ${shown || '(empty body)'}`, {
       code: `VENUE_${screamingSnake(parsed.kind)}`,

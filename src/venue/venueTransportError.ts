@@ -7,7 +7,7 @@ export type VenueTransportErrorKind = 'Timeout' | 'Aborted' | 'ConnectionFailed'
 /**
  * No HTTP answer came back: the request timed out, the caller aborted it, or the connection failed
  * (refused, reset mid-body). The request may or may not have reached the venue, so this is "no
- * definite answer", never "rejected": a signed action may have executed.
+ * definite answer", never "refused": a signed action may have executed.
  */
 export class VenueTransportError extends PerpbotError {
   readonly kind: VenueTransportErrorKind;
@@ -58,7 +58,7 @@ function describeCause(cause: unknown): string {
 /**
  * True when the outcome of a request is unknown: a transport failure, or a 5xx answer (the venue
  * mines before replying, so a 5xx may follow an executed action). The engine must then reconcile
- * instead of treating the action as rejected.
+ * instead of treating the action as refused.
  */
 export function hasNoDefiniteAnswer(error: unknown): boolean {
   if (error instanceof VenueTransportError) return error.requestSent;

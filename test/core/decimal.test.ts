@@ -40,7 +40,7 @@ describe('decimal', () => {
     expect(divideRounded(7n, -2n, 'down')).toBe(-4n);
   });
 
-  it('rejects malformed decimals with the field name', () => {
+  it('refuses malformed decimals with the field name', () => {
     for (const bad of ['', '1.', '.5', '1e3', ' 1', '1,5', 'NaN', '0x10']) {
       expect(() => decimalToFixed(bad, 2, 'size'), bad).toThrow(/^size: invalid value/);
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detach } from '../../src/core/detach.js';
 
 describe('detach', () => {
-  it('hands a rejection to onFailure instead of leaving it unhandled', async () => {
+  it('hands a promise rejection to onFailure instead of leaving it unhandled', async () => {
     const failures: unknown[] = [];
     const boom = new Error('boom');
     detach(Promise.reject(boom), (error) => failures.push(error));

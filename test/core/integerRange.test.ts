@@ -29,7 +29,7 @@ describe('integer ranges', () => {
 });
 
 describe('addresses', () => {
-  it('checksums valid addresses and rejects malformed or badly checksummed ones', () => {
+  it('checksums valid addresses and refuses malformed or badly checksummed ones', () => {
     expect(parseAddress('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'account')).toBe(
       '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     );

@@ -75,8 +75,8 @@ describe('degraded mode: the private feeds down for a minute', () => {
         postOnly: true,
       }),
     );
-    expect(opening).toMatchObject({ type: 'refused', rejection: { rule: 'feed_down' } });
-    expect(opening.type === 'refused' ? opening.rejection.reason : '').toMatch(
+    expect(opening).toMatchObject({ type: 'refused', refusal: { rule: 'feed_down' } });
+    expect(opening.type === 'refused' ? opening.refusal.reason : '').toMatch(
       /^trading paused \(FEED_DOWN\): private feeds down/,
     );
     const target = engine.tracker.openOrders()[0]!;

@@ -173,7 +173,7 @@ describe('engine against the simulator', () => {
       setMarginMode({ intentId: 'mm-1', strategy: 't', marketId: 1, marginMode: 'isolated' }),
     );
     expect(refused.type).toBe('refused');
-    expect(refused.type === 'refused' ? refused.rejection.rule : '').toBe('margin_mode_open_position');
+    expect(refused.type === 'refused' ? refused.refusal.rule : '').toBe('margin_mode_open_position');
 
     const switched = await engine.execute(
       setMarginMode({ intentId: 'mm-2', strategy: 't', marketId: 1, marginMode: 'isolated', policy: 'close_first' }),
@@ -212,7 +212,7 @@ describe('engine against the simulator', () => {
       await new Promise((r) => setTimeout(r, 50));
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
     const blocked = await engine.execute(buy(10));
-    expect(blocked.type === 'refused' ? blocked.rejection.rule : blocked.type).toBe('kill_switch');
+    expect(blocked.type === 'refused' ? blocked.refusal.rule : blocked.type).toBe('kill_switch');
     expect(seen.some((o) => o.kind === 'cancelAll' && o.type === 'accepted')).toBe(true);
     engine.resetKillSwitch();
     expect((await engine.execute(buy(11))).type).toBe('accepted');
@@ -240,12 +240,12 @@ describe('engine against the simulator', () => {
     await engine.start();
     const anchorBefore = (await who.rest.nonceState(who.account)).nonce_anchor;
     const offGrid = await engine.execute(buy(1, { size: '0.000155' }));
-    expect(offGrid.type === 'refused' ? [offGrid.rejection.rule, offGrid.rejection.value] : offGrid.type).toEqual([
+    expect(offGrid.type === 'refused' ? [offGrid.refusal.rule, offGrid.refusal.value] : offGrid.type).toEqual([
       'size_step',
       '0.000155',
     ]);
     const lev = await engine.execute(setLeverage({ intentId: 'l', strategy: 't', marketId: 1, leverage: 51 }));
-    expect(lev.type === 'refused' ? lev.rejection.rule : lev.type).toBe('leverage');
+    expect(lev.type === 'refused' ? lev.refusal.rule : lev.type).toBe('leverage');
     expect((await who.rest.nonceState(who.account)).nonce_anchor).toBe(anchorBefore);
     await engine.stop();
   });

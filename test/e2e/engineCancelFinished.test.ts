@@ -75,7 +75,7 @@ function statesOf(engine: Engine): Map<string, OrderState[]> {
 }
 
 function finishedRefusal(outcome: IntentOutcome) {
-  return outcome.type === 'refused' ? outcome.rejection : outcome;
+  return outcome.type === 'refused' ? outcome.refusal : outcome;
 }
 
 const limit = (id: string, side: 'buy' | 'sell', timeInForce: 'GTC' | 'IOC') =>

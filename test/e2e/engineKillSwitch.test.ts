@@ -165,7 +165,7 @@ describe('the loss kill switch against the simulator', () => {
 
     const sends = sender.sent.length;
     const blocked = await engine.execute(rest('blocked'));
-    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({
+    expect(blocked.type === 'refused' && blocked.refusal).toMatchObject({
       rule: 'kill_switch',
       reason: expect.stringContaining('loss limit reached'),
     });
@@ -207,7 +207,7 @@ describe('the loss kill switch against the simulator', () => {
     expect(lost[0]?.hints[0]).toMatch(/the signer was revoked/);
 
     const blocked = await engine.execute(rest('after'));
-    expect(blocked.type === 'refused' && blocked.rejection).toMatchObject({
+    expect(blocked.type === 'refused' && blocked.refusal).toMatchObject({
       rule: 'kill_switch',
       reason: expect.stringContaining('feed lost: the '),
     });

@@ -104,7 +104,7 @@ describe('engine nonces and authorisation against the simulator', () => {
     );
 
     expect(outcomes.map((o) => o.type)).toEqual(Array.from({ length: 500 }, () => 'dry_run'));
-    expect(offGrid.type === 'refused' ? offGrid.rejection.rule : offGrid.type).toBe('size_step');
+    expect(offGrid.type === 'refused' ? offGrid.refusal.rule : offGrid.type).toBe('size_step');
     const pairs = outcomes.map((o) => {
       const body = (o as Extract<IntentOutcome, { type: 'dry_run' }>).request.body as {
         permit: { nonce_anchor: string; nonce_bitmap_index: number; signature: string };
@@ -319,7 +319,7 @@ describe('engine nonces and authorisation against the simulator', () => {
 
     const sendsBefore = rec.sends.length;
     const later = await engine.execute(buy('s-3'));
-    expect(later.type === 'refused' ? [later.rejection.rule, later.rejection.reason] : later.type).toEqual([
+    expect(later.type === 'refused' ? [later.refusal.rule, later.refusal.reason] : later.type).toEqual([
       'engine_stopped',
       expect.stringMatching(/SignerNotAuthorized/),
     ]);

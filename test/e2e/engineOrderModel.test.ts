@@ -55,7 +55,7 @@ describe('the engine order model on the simulator', () => {
     );
     expect(cancelled.type).toBe('accepted');
     const placement = await waiting;
-    expect(placement.type === 'refused' && placement.rejection.rule).toBe('cancelled_queued');
+    expect(placement.type === 'refused' && placement.refusal.rule).toBe('cancelled_queued');
     expect(engine.tracker.order('q-2')?.state).toBe('cancelled');
     expect(engine.queuedOrders()).toEqual(new Map());
     expect(
@@ -92,7 +92,7 @@ describe('the engine order model on the simulator', () => {
     const all = engine.execute(cancelAll({ intentId: 'ca', strategy: 'mm', marketId: 1 }));
     expect(engine.tracker.openOrders().map((o) => [o.intentId, o.state])).toEqual([['a-1', 'open']]);
     const outcomes = await Promise.all(queued);
-    expect(outcomes.map((o) => o.type === 'refused' && o.rejection.rule)).toEqual([
+    expect(outcomes.map((o) => o.type === 'refused' && o.refusal.rule)).toEqual([
       'cancelled_queued',
       'cancelled_queued',
     ]);
@@ -101,7 +101,7 @@ describe('the engine order model on the simulator', () => {
 
     const more = [engine.execute(sell('b-1', '66300')), engine.execute(sell('b-2', '66400'))];
     await engine.cancelOrdersOf('mm');
-    expect((await Promise.all(more)).map((o) => o.type === 'refused' && o.rejection.rule)).toEqual([
+    expect((await Promise.all(more)).map((o) => o.type === 'refused' && o.refusal.rule)).toEqual([
       'cancelled_queued',
       'cancelled_queued',
     ]);

@@ -41,7 +41,7 @@ const engineFor = (who: SimAccount, sender: ActionSender, guards: Partial<GuardC
 /** A post-only bid below the simulator's BTC mark (65000): it rests. */
 const bid = (id: string, size: string, price = '60000', marketId = 1) =>
   placeLimit({ intentId: id, strategy: 't', marketId, side: 'buy', size, price, postOnly: true });
-const rejectionOf = (o: IntentOutcome) => (o.type === 'refused' ? o.rejection : o);
+const refusalOf = (o: IntentOutcome) => (o.type === 'refused' ? o.refusal : o);
 
 describe('engine risk limits against the simulator', () => {
   let sim: RunningSim;
@@ -58,14 +58,14 @@ describe('engine risk limits against the simulator', () => {
     const sender = recording(who);
     const engine = engineFor(who, sender, { maxOrderNotional: '50' });
     await engine.start();
-    expect(rejectionOf(await engine.execute(bid('big', '0.001')))).toMatchObject({
+    expect(refusalOf(await engine.execute(bid('big', '0.001')))).toMatchObject({
       rule: 'max_order_notional',
       value: '60',
       reason: 'order notional 60 exceeds the limit of 50',
     });
     // A market order is valued at the mark: 0.001 × 65000.
     expect(
-      rejectionOf(
+      refusalOf(
         await engine.execute(placeMarket({ intentId: 'mkt', strategy: 't', marketId: 1, side: 'sell', size: '0.001' })),
       ),
     ).toMatchObject({ rule: 'max_order_notional', value: '65' });
@@ -83,7 +83,7 @@ describe('engine risk limits against the simulator', () => {
     await Promise.all([engine.start(), counterparty.start()]);
 
     // Valued at the mark: 0.002 × 65000 = 130 > 100 in market 1; market 2 has the general limit.
-    expect(rejectionOf(await engine.execute(bid('too-long', '0.002')))).toMatchObject({
+    expect(refusalOf(await engine.execute(bid('too-long', '0.002')))).toMatchObject({
       rule: 'max_position',
       value: '130',
       reason: 'position value after this order, 130, exceeds the limit of 100 for market 1',
@@ -126,7 +126,7 @@ describe('engine risk limits against the simulator', () => {
     expect(engine.tracker.position(1)).toMatchObject({ side: 'sell', size: '0.001' });
     const sends = sender.sent.length;
     expect(
-      rejectionOf(
+      refusalOf(
         await engine.execute(
           placeLimit({
             intentId: 'shorter',
@@ -157,13 +157,13 @@ describe('engine risk limits against the simulator', () => {
       ),
     );
     expect(outcomes.map((o) => o.type)).toEqual(['accepted', 'accepted', 'refused']);
-    expect(rejectionOf(outcomes[2] as IntentOutcome)).toMatchObject({
+    expect(refusalOf(outcomes[2] as IntentOutcome)).toMatchObject({
       rule: 'max_open_orders',
       value: '2',
       reason: '2 orders are open or in flight; the limit is 2',
     });
     expect(sender.sent).toHaveLength(2);
-    expect(rejectionOf(await engine.execute(bid('o-4', '0.00015')))).toMatchObject({
+    expect(refusalOf(await engine.execute(bid('o-4', '0.00015')))).toMatchObject({
       rule: 'max_open_orders',
       value: '2',
     });
@@ -211,7 +211,7 @@ describe('engine risk limits against the simulator', () => {
       strict.execute(bid('s-2', '0.00015')),
     ]);
     expect(first.type).toBe('accepted');
-    expect(rejectionOf(second)).toMatchObject({
+    expect(refusalOf(second)).toMatchObject({
       rule: 'guard_wait_timeout',
       reason: expect.stringMatching(/^waited \d+ ms: more than 1 actions per second \(burst 1\)$/),
     });

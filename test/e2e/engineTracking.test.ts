@@ -131,7 +131,7 @@ describe('engine order tracking from the venue feeds', () => {
     const again = await engine.execute(
       cancel({ intentId: 'c-3', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }),
     );
-    expect(again.type === 'refused' && again.rejection).toMatchObject({
+    expect(again.type === 'refused' && again.refusal).toMatchObject({
       rule: 'cancel_target_finished',
       value: 'm-2',
       reason: 'the order is already cancelled',

@@ -146,7 +146,7 @@ describe('intents wait while a reconciliation runs', () => {
         }),
       );
       const pausedOutcome = await refused;
-      expect(pausedOutcome.type === 'refused' ? pausedOutcome.rejection.reason : pausedOutcome.type).toMatch(
+      expect(pausedOutcome.type === 'refused' ? pausedOutcome.refusal.reason : pausedOutcome.type).toMatch(
         /^trading paused \(FEED_DOWN\): reconciliation after a reconnect failed/,
       );
     } finally {
@@ -217,7 +217,7 @@ describe('intents wait while a reconciliation runs', () => {
       ]);
       const exhausted = await submit('paused-1');
       expect(
-        exhausted.type === 'refused' ? [exhausted.rejection.reason, exhausted.rejection.hints] : exhausted.type,
+        exhausted.type === 'refused' ? [exhausted.refusal.reason, exhausted.refusal.hints] : exhausted.type,
       ).toEqual([
         'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
         ['reconciliation failed 3 times: the bot retries at the next reconnect'],
@@ -235,7 +235,7 @@ describe('intents wait while a reconciliation runs', () => {
       reconnect();
       await until(() => attempts >= 4);
       const refused = await meanwhile;
-      expect(refused.type === 'refused' ? [refused.rejection.reason, refused.rejection.hints] : refused.type).toEqual([
+      expect(refused.type === 'refused' ? [refused.refusal.reason, refused.refusal.hints] : refused.type).toEqual([
         'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
         ['the bot retries reconciliation shortly (attempt 2 of 3)'],
       ]);

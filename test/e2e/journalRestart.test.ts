@@ -133,7 +133,7 @@ describe('journal across a restart (runBot on the simulator)', () => {
       const switched = await run2.engine.execute(
         setMarginMode({ intentId: 'to-isolated', strategy: 'manual', marketId: 1, marginMode: 'isolated' }),
       );
-      expect(switched.type === 'refused' ? switched.rejection.rule : switched.type).toBe('margin_mode_open_position');
+      expect(switched.type === 'refused' ? switched.refusal.rule : switched.type).toBe('margin_mode_open_position');
       const cancelled = await run2.engine.execute(
         cancel({ intentId: 'cancel-low', strategy: 'probe', marketId: 1, target: { intentId: low!.intentId } }),
       );

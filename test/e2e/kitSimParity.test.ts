@@ -52,7 +52,7 @@ const CASES: readonly {
 /** The outcome's code: the rule of a refusal, the error code of a failure, else its type. */
 function codeOf(o: IntentOutcome | undefined): string | undefined {
   if (o === undefined) return undefined;
-  if (o.type === 'refused') return o.rejection.rule;
+  if (o.type === 'refused') return o.refusal.rule;
   if (o.type === 'failed') return o.error.code;
   return o.type;
 }

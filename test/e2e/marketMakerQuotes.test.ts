@@ -79,7 +79,7 @@ describe('market maker quotes under the rate limit, on the simulator', () => {
       const overTwo = quoting.filter((n) => n > 2).length;
       const refusals = outcomes
         .filter((o) => o.type === 'refused')
-        .map((o) => (o.type === 'refused' ? o.rejection.rule : ''));
+        .map((o) => (o.type === 'refused' ? o.refusal.rule : ''));
       const figures = {
         samples: quoting.length,
         atMostTwoPct: quoting.length === 0 ? 0 : (100 * (quoting.length - overTwo)) / quoting.length,

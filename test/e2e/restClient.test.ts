@@ -118,7 +118,7 @@ async function registerSigner(): Promise<{ success: boolean; transaction_hash: s
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<VenueError> {
+async function refusal(promise: Promise<unknown>): Promise<VenueError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -200,7 +200,7 @@ describe('REST client against the simulator', () => {
     expect((await registerSigner()).success).toBe(true);
     await resyncNonce();
     const order = restingBuy;
-    const error = await rejection(client.placeOrder({ ...order, permit: await permitFor(orderHash(order)) }));
+    const error = await refusal(client.placeOrder({ ...order, permit: await permitFor(orderHash(order)) }));
     expectRefusal(error, {
       kind: 'AccountNotRegistered',
       statusName: 'FailedPrecondition',
@@ -241,7 +241,7 @@ describe('REST client against the simulator', () => {
   it('maps the venue refusals to their kinds', async () => {
     await resyncNonce();
     const market = { ...restingBuy, order_type: 0 as const, time_in_force: 0 as const };
-    expectRefusal(await rejection(client.placeOrder({ ...market, permit: await permitFor(orderHash(market)) })), {
+    expectRefusal(await refusal(client.placeOrder({ ...market, permit: await permitFor(orderHash(market)) })), {
       kind: 'MarketOrderTimeInForce',
       statusName: 'InvalidArgument',
       args: ['0'],
@@ -252,7 +252,7 @@ describe('REST client against the simulator', () => {
 
     const order = restingBuy;
     const wrongTarget = createSigningContext(context.domain, context.domain.verifyingContract);
-    const notAuthorised = await rejection(
+    const notAuthorised = await refusal(
       client.placeOrder({ ...order, permit: await permitFor(orderHash(order), wrongTarget) }),
     );
     expectRefusal(notAuthorised, {
@@ -269,7 +269,7 @@ describe('REST client against the simulator', () => {
 
     const permit = await permitFor(orderHash(order));
     await client.placeOrder({ ...order, permit });
-    expectRefusal(await rejection(client.placeOrder({ ...order, permit })), {
+    expectRefusal(await refusal(client.placeOrder({ ...order, permit })), {
       kind: 'NonceUsed',
       statusName: 'FailedPrecondition',
       action: 'PlaceOrder',
@@ -297,7 +297,7 @@ describe('REST client against the simulator', () => {
       });
 
     // More than current + 1: refused on the anchor window, before the signature is looked at.
-    const farAnchor = await rejection(client.placeOrder({ ...order, permit: await sign(current + 5n, 0) }));
+    const farAnchor = await refusal(client.placeOrder({ ...order, permit: await sign(current + 5n, 0) }));
     expectRefusal(farAnchor, {
       kind: 'InvalidNonceAnchor',
       statusName: 'FailedPrecondition',
@@ -311,7 +311,7 @@ describe('REST client against the simulator', () => {
 
     // Signed current + 1, sent current: both anchors are in the window, the signed and sent differ.
     const signedOther = await sign(current + 1n, 0);
-    const mismatch = await rejection(
+    const mismatch = await refusal(
       client.placeOrder({ ...order, permit: { ...signedOther, nonce_anchor: current.toString() } }),
     );
     expect(mismatch.kind).toBe('InvalidNonceAnchor');
@@ -319,9 +319,7 @@ describe('REST client against the simulator', () => {
 
     // 208 is a valid uint8 on the wire (the schema lets it through) but above the contract's 207.
     const signedBitZero = await sign(current + 1n, 0);
-    const index = await rejection(
-      client.placeOrder({ ...order, permit: { ...signedBitZero, nonce_bitmap_index: 208 } }),
-    );
+    const index = await refusal(client.placeOrder({ ...order, permit: { ...signedBitZero, nonce_bitmap_index: 208 } }));
     expectRefusal(index, {
       kind: 'InvalidNonceIndex',
       statusName: 'FailedPrecondition',
@@ -334,7 +332,7 @@ describe('REST client against the simulator', () => {
     });
 
     const past = unixSeconds(systemClock) - 5;
-    const expired = await rejection(client.placeOrder({ ...order, permit: await sign(current + 1n, 0, past) }));
+    const expired = await refusal(client.placeOrder({ ...order, permit: await sign(current + 1n, 0, past) }));
     expectRefusal(expired, {
       kind: 'PermitExpired',
       statusName: 'InvalidArgument',
@@ -354,7 +352,7 @@ describe('REST client against the simulator', () => {
 
   it('parses Unauthenticated from the real 401: a bad Bearer, and no authorisation at all', async () => {
     const order = restingBuy;
-    const badToken = await rejection(client.placeOrder(order, { bearer: 'not-a-jwt' }));
+    const badToken = await refusal(client.placeOrder(order, { bearer: 'not-a-jwt' }));
     expectRefusal(badToken, {
       kind: 'Unauthenticated',
       statusName: 'Unauthenticated',
@@ -377,7 +375,7 @@ describe('REST client against the simulator', () => {
     await expect(guarded.placeOrder(order)).rejects.toBeInstanceOf(InvalidValueError);
     expect(requests).toBe(0);
     const transport = createRestTransport({ baseUrl: sim.restUrl, timeoutMs: 5000, rateLimit: false, fetch: counting });
-    const absent = await rejection(
+    const absent = await refusal(
       transport.request({
         method: 'POST',
         endpoint: 'POST /v1/orders/place',
@@ -406,7 +404,7 @@ describe('REST client against the simulator', () => {
       permit_params: await permitFor(updateLeverageHash(1, 5)),
     });
     expect(leverage.success).toBe(true);
-    const tooSoon = await rejection(
+    const tooSoon = await refusal(
       client.updateLeverage({
         market_id: '1',
         leverage: '6',
@@ -445,7 +443,7 @@ describe('REST client against the simulator', () => {
     expect(tokens.expires_in).toBeGreaterThan(0);
     const rotated = await client.refresh({ refresh_token: tokens.refresh_token });
     const order = restingBuy;
-    const noAllowance = await rejection(client.placeOrder(order, { bearer: rotated.access_token }));
+    const noAllowance = await refusal(client.placeOrder(order, { bearer: rotated.access_token }));
     expectRefusal(noAllowance, {
       kind: 'AllowanceExpired',
       statusName: 'FailedPrecondition',
@@ -514,7 +512,7 @@ describe('REST client against the simulator', () => {
     expect(hasNoDefiniteAnswer(lost)).toBe(true);
     // It executed anyway, and resending the same signed permit cannot place it twice.
     expect((await client.openOrders({ account: account.address, market_id: '1' })).orders.length).toBe(before + 1);
-    expect((await rejection(client.placeOrder({ ...order, permit }))).kind).toBe('NonceUsed');
+    expect((await refusal(client.placeOrder({ ...order, permit }))).kind).toBe('NonceUsed');
   });
 
   it('trades into an isolated position, adds margin, and cannot switch mode while it is open', async () => {
@@ -548,7 +546,7 @@ describe('REST client against the simulator', () => {
     const position = await client.position({ account: account.address, market_id: '1' });
     expect(position.side).toBe('BUY');
     expect(position.size).not.toBeNull();
-    const blocked = await rejection(
+    const blocked = await refusal(
       client.updateMarginMode({
         market_id: '1',
         margin_mode: 0,

@@ -220,7 +220,7 @@ describe('simulator REST: permits', () => {
     expect(message(mismatch)).toBe('FailedPrecondition: PlaceOrder reverted: InvalidNonceAnchor');
   });
 
-  it('rejects an expired deadline with a text the client recognises', async () => {
+  it('refuses an expired deadline with a text the client recognises', async () => {
     const answer = await h.place(signer, account.address, limitOrder(), {
       anchor: 0n,
       bit: bit(),

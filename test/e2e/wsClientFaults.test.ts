@@ -229,7 +229,7 @@ describe.concurrent('auth_v2 against the simulator', () => {
     expect(error).toBeInstanceOf(VenueWsError);
     expect(error).not.toBeInstanceOf(SignerNotActiveError);
     expect(error).toMatchObject({
-      code: 'WS_AUTH_REJECTED',
+      code: 'WS_AUTH_REFUSED',
       details: { attempts: 4, signer: hopelessAccount.signer.address },
     });
     expect((error as VenueWsError).details['serverMessage']).toMatch(/does not recover to signer/);

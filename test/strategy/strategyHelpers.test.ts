@@ -1,3 +1,4 @@
+import { filter, from, map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import {
   applyBps,
@@ -15,7 +16,6 @@ import {
   isPartiallyFilled,
   isPlaced,
   isRefused,
-  isRejected,
   isTerminalOrderEvent,
   isUnknown,
   maxDecimal,
@@ -88,7 +88,7 @@ describe('narrowing guards', () => {
   const base = { intentId: 'i', strategy: 's', kind: 'placeLimit' as const, marketId: 1, atMs: 0 };
   const outcomes: IntentOutcome[] = [
     { ...base, type: 'accepted', orderId: '0x1' },
-    { ...base, type: 'refused', rejection: { rule: 'size', value: '0', reason: 'zero', hints: [] } },
+    { ...base, type: 'refused', refusal: { rule: 'size', value: '0', reason: 'zero', hints: [] } },
     { ...base, type: 'failed', error: { code: 'VENUE_X', message: 'no', hints: [] } },
     { ...base, type: 'unknown', reason: 'timeout' },
     { ...base, type: 'dry_run', request: { path: '/v1/orders', body: {} } },
@@ -105,7 +105,16 @@ describe('narrowing guards', () => {
     ]);
     expect(outcomes.filter(isNotDone).map((o) => o.type)).toEqual(['refused', 'failed']);
     const refused = outcomes.find(isRefused);
-    expect(refused?.rejection.rule).toBe('size');
+    expect(refused?.refusal.rule).toBe('size');
+    // The same guard narrows in an RxJS filter, as the strategy guide uses it.
+    const rules: string[] = [];
+    from(outcomes)
+      .pipe(
+        filter(isRefused),
+        map((o) => o.refusal.rule),
+      )
+      .subscribe((rule) => rules.push(rule));
+    expect(rules).toEqual(['size']);
     expect(outcomes.find(isAccepted)?.orderId).toBe('0x1');
   });
 
@@ -126,23 +135,24 @@ describe('narrowing guards', () => {
       { ...e, type: 'filled', lastFillSize: '0.5', filledSize: '1', remainingSize: '0' },
       { ...e, type: 'cancelled', requested: true },
       { ...e, type: 'expired' },
-      { ...e, type: 'rejected', code: 'size', reason: 'zero', by: 'refused' },
+      { ...e, type: 'refused', code: 'size', reason: 'zero', by: 'checks' },
     ];
-    const guards = [isPlaced, isPartiallyFilled, isFilled, isCancelled, isExpired, isRejected];
+    const guards = [isPlaced, isPartiallyFilled, isFilled, isCancelled, isExpired, isRefused];
     expect(guards.map((g) => events.filter(g).map((x) => x.type))).toEqual([
       ['placed'],
       ['partially_filled'],
       ['filled'],
       ['cancelled'],
       ['expired'],
-      ['rejected'],
+      ['refused'],
     ]);
     expect(events.filter(isFillEvent).map((x) => x.lastFillSize)).toEqual(['0.5', '0.5']);
+    expect(events.filter(isRefused).map((x) => x.by)).toEqual(['checks']);
     expect(events.filter(isTerminalOrderEvent).map((x) => x.type)).toEqual([
       'filled',
       'cancelled',
       'expired',
-      'rejected',
+      'refused',
     ]);
   });
 });

@@ -289,7 +289,7 @@ describe('StrategyHost', () => {
       kind: 'placeLimit',
       marketId: 1,
       atMs: 0,
-      rejection: { rule: 'size', value: '0', reason: 'zero', hints: [] },
+      refusal: { rule: 'size', value: '0', reason: 'zero', hints: [] },
     });
     expect(seen).toEqual(['x:x-r-1', 'y:y-r-1']);
   });

@@ -44,7 +44,7 @@ describe('the strategy test kit', () => {
         { marketConfig: { 1: { minSize: '0.002' } } },
       ),
     );
-    expect(t.outcomes.map((o) => (isRefused(o) ? o.rejection.rule : o.type))).toEqual([
+    expect(t.outcomes.map((o) => (isRefused(o) ? o.refusal.rule : o.type))).toEqual([
       'price_tick',
       'size_step',
       'min_order_size',
@@ -78,7 +78,7 @@ describe('the strategy test kit', () => {
       'placed',
       'partially_filled',
       'filled',
-      'rejected',
+      'refused',
     ]);
     // Taker fees at the simulator's 5 bps of 50.05 + 50.15.
     expect(t.pnl()).toMatchObject({ fees: '0.0501', unrealized: '-0.2' });
@@ -205,7 +205,7 @@ describe('the kit runs the real engine: rate limits, queues and budgets', () => 
     const places = t.outcomes.filter((o) => o.kind === 'placeLimit');
     expect(Math.max(...places.map((o) => o.atMs)) - start).toBeGreaterThanOrEqual(2_000);
     // Quotes the next requote replaced while they waited went nowhere: refused cancelled_queued, nothing sent.
-    expect(places.some((o) => isRefused(o) && o.rejection.rule === 'cancelled_queued')).toBe(true);
+    expect(places.some((o) => isRefused(o) && o.refusal.rule === 'cancelled_queued')).toBe(true);
     expect(t.orderEvents.some((e) => e.type === 'cancelled' && e.filledSize === '0')).toBe(true);
     // Each requote means two resting orders, and never more rest.
     expect(mostResting).toBeLessThanOrEqual(2);
@@ -240,7 +240,7 @@ describe('the kit runs the real engine: rate limits, queues and budgets', () => 
       ),
     );
     await t.advance(2_000);
-    const byIntent = new Map(t.outcomes.map((o) => [o.intentId, isRefused(o) ? o.rejection.rule : o.type]));
+    const byIntent = new Map(t.outcomes.map((o) => [o.intentId, isRefused(o) ? o.refusal.rule : o.type]));
     expect(t.intents.map((i) => byIntent.get(i.intentId))).toEqual(['accepted', 'accepted', 'max_open_orders']);
   });
 });

@@ -21,7 +21,7 @@ describe('VenueTransportError', () => {
     expect(failed.cause).toBeInstanceOf(TypeError);
   });
 
-  it('tells "no definite answer" apart from a rejection', () => {
+  it('tells "no definite answer" apart from a refusal', () => {
     expect(hasNoDefiniteAnswer(new VenueTransportError({ kind: 'Timeout', endpoint: 'x' }))).toBe(true);
     expect(hasNoDefiniteAnswer(new VenueTransportError({ kind: 'Aborted', endpoint: 'x' }))).toBe(true);
     const neverSent = new VenueTransportError({ kind: 'Aborted', endpoint: 'x', requestSent: false });

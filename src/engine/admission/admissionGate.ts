@@ -13,7 +13,7 @@ import {
   type PnlSnapshot,
 } from '../guards/killSwitch.js';
 import type { Intent } from '../intents/intents.js';
-import { rejection, type Rejection } from '../intents/rejection.js';
+import { refusal, type Refusal } from '../intents/refusal.js';
 import type { InFlightActions, InFlightFilter, InFlightTicket } from './inFlightActions.js';
 import { detach } from '../../core/detach.js';
 
@@ -47,7 +47,7 @@ export interface AdmissionScope {
 }
 
 /** What the gate answers: a refusal, or a ticket (admitted: in flight until settled). */
-export type Admission = Rejection | InFlightTicket;
+export type Admission = Refusal | InFlightTicket;
 
 /** One decision: an answer, or how long to wait before asking again and why. */
 type Step =
@@ -160,7 +160,7 @@ export class AdmissionGate {
         } else {
           closed = true;
           if (this.scope.closePosition === undefined || !(await this.scope.closePosition(intent))) {
-            return rejection(
+            return refusal(
               'margin_mode_open_position',
               step.closeFirst,
               'the position could not be closed before switching margin mode',
@@ -217,7 +217,7 @@ export class AdmissionGate {
   }
 
   /** Refuses everything still queued with `refusal` and stops the gate's timers. */
-  close(refusal: (intent: Intent) => Rejection): void {
+  close(refusal: (intent: Intent) => Refusal): void {
     this.lifetime.abort();
     for (const queued of this.queue.splice(0)) queued.done(refusal(queued.intent));
   }
@@ -228,7 +228,7 @@ export class AdmissionGate {
     const message = error instanceof Error ? error.message : String(error);
     for (const queued of this.queue.splice(0))
       queued.done(
-        rejection(
+        refusal(
           'guard_error',
           queued.intent.kind,
           `the ${this.scope.name} admission queue failed (${message}): refused, since admission fails closed`,
@@ -248,7 +248,7 @@ export class AdmissionGate {
         } else if ('closeFirst' in step) {
           this.queue.shift();
           head.done(
-            rejection(
+            refusal(
               'margin_mode_open_position',
               step.closeFirst,
               `the ${this.scope.name} scope cannot close a position first`,
@@ -273,14 +273,14 @@ export class AdmissionGate {
         this.bucket = recordAction(this.bucket, now, this.scope.config);
         return { answer: this.scope.inFlight.hold(intent) };
       case 'refuse':
-        return { answer: verdict.rejection };
+        return { answer: verdict.refusal };
       case 'close_first':
       case 'wait':
         break;
     }
     if (now - startedMs >= maxWaitMs) {
       return {
-        answer: rejection(
+        answer: refusal(
           'guard_wait_timeout',
           intent.kind,
           `waited ${now - startedMs} ms: ${verdict.reason}`,
@@ -303,7 +303,7 @@ export class AdmissionGate {
       const message = error instanceof Error ? error.message : String(error);
       return {
         kind: 'refuse',
-        rejection: rejection(
+        refusal: refusal(
           'guard_error',
           intent.kind,
           `the ${this.scope.name} admission check threw (${message}): refused, since a check that cannot decide fails closed`,

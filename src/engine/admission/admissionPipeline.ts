@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Intent } from '../intents/intents.js';
-import { rejection, type Rejection } from '../intents/rejection.js';
+import { refusal, type Refusal } from '../intents/refusal.js';
 import type { AccountState } from '../tracking/accountState.js';
 import type { AdmissionGate, Admission } from './admissionGate.js';
 import type { InFlightTicket } from './inFlightActions.js';
@@ -133,8 +133,8 @@ export class AdmissionPipeline {
   }
 }
 
-function cancelledQueued(intent: Intent): Rejection {
-  return rejection(
+function cancelledQueued(intent: Intent): Refusal {
+  return refusal(
     'cancelled_queued',
     intent.intentId,
     'cancelled while it waited for admission (the strategy budget or the account rate limit): nothing was sent',

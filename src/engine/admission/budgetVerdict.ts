@@ -6,7 +6,7 @@ import { checkMaxOpenOrders } from '../guards/maxOpenOrders.js';
 import { checkMaxOrderNotional } from '../guards/maxOrderNotional.js';
 import { checkMaxPosition } from '../guards/maxPosition.js';
 import type { Intent } from '../intents/intents.js';
-import type { Rejection, RejectionRule } from '../intents/rejection.js';
+import type { Refusal, RefusalRule } from '../intents/refusal.js';
 
 /**
  * Each strategy's own risk budget (its `risk:` block over the global limits), judged by the
@@ -25,7 +25,7 @@ export const BUDGET_GUARDS: readonly Guard[] = [
 ];
 
 /** The config field of a strategy's `risk:` block behind each rule the budget can refuse with. */
-const BUDGET_FIELDS: Partial<Record<RejectionRule, string>> = {
+const BUDGET_FIELDS: Partial<Record<RefusalRule, string>> = {
   kill_switch: 'kill_switch.max_loss',
   max_order_notional: 'max_order_notional',
   max_position: 'max_position_per_market',
@@ -36,14 +36,14 @@ const BUDGET_FIELDS: Partial<Record<RejectionRule, string>> = {
 export function budgetVerdict(strategy: string, state: GuardState, intent: Intent, config: GuardConfig): GuardVerdict {
   for (const guard of BUDGET_GUARDS) {
     const verdict = guard(state, intent, config);
-    if (verdict.kind === 'refuse') return refused(budgetRejection(strategy, verdict.rejection));
+    if (verdict.kind === 'refuse') return refused(budgetRefusal(strategy, verdict.refusal));
     if (verdict.kind === 'wait') return { ...verdict, reason: `strategy ${strategy}'s budget: ${verdict.reason}` };
     if (verdict.kind !== 'allow') return verdict;
   }
   return ALLOW;
 }
 
-function budgetRejection(strategy: string, engine: Rejection): Rejection {
+function budgetRefusal(strategy: string, engine: Refusal): Refusal {
   const field = BUDGET_FIELDS[engine.rule];
   const hint =
     engine.rule === 'kill_switch'

@@ -4,7 +4,7 @@ import type { GuardConfig } from '../engineConfig.js';
 import type { GuardVerdict } from '../guards/guardState.js';
 import type { KillSwitchState } from '../guards/killSwitch.js';
 import type { Intent } from '../intents/intents.js';
-import type { Rejection } from '../intents/rejection.js';
+import type { Refusal } from '../intents/refusal.js';
 import type { AccountState } from '../tracking/accountState.js';
 import type { TrackedFill } from '../tracking/orderTracker.js';
 import { isResting, type TrackedOrder } from '../tracking/trackedOrder.js';
@@ -78,7 +78,7 @@ export class StrategyBudgets {
   }
 
   /** Takes a waiting intent out of its strategy's queue, answered with `answer`. */
-  withdraw(intent: Intent, answer: Rejection): boolean {
+  withdraw(intent: Intent, answer: Refusal): boolean {
     return this.budgets.get(intent.strategy)?.gate.withdraw(intent.intentId, answer) ?? false;
   }
 
@@ -98,7 +98,7 @@ export class StrategyBudgets {
   }
 
   /** Refuses what still waits with `refusal` and stops the budgets' timers. */
-  close(refusal: (intent: Intent) => Rejection): void {
+  close(refusal: (intent: Intent) => Refusal): void {
     for (const budget of this.budgets.values()) budget.gate.close(refusal);
   }
 

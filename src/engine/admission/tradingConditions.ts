@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { DegradedConfig } from '../engineConfig.js';
 import { ALLOW, refused, type GuardVerdict } from '../guards/guardState.js';
 import type { Intent } from '../intents/intents.js';
-import { rejection } from '../intents/rejection.js';
+import { refusal } from '../intents/refusal.js';
 
 /**
  * Whether the engine may trade, as strategies and the admission gate see it:
@@ -133,7 +133,7 @@ export class TradingConditions {
     if (state.mode === 'trading' || reducesRisk(intent, config)) return ALLOW;
     if (this.journalDownReason !== undefined)
       return refused(
-        rejection(
+        refusal(
           'journal_down',
           intent.kind,
           `trading paused (JOURNAL_DOWN): ${state.reasons.join('; ')}`,
@@ -142,7 +142,7 @@ export class TradingConditions {
       );
     const hints = [...this.reconcilers.values()].flatMap((r) => (r.phase === 'failed' ? r.hints : []));
     return refused(
-      rejection(
+      refusal(
         'feed_down',
         intent.kind,
         `trading paused (FEED_DOWN): ${state.reasons.join('; ')}`,

@@ -6,20 +6,20 @@ import type { Intent, PlaceLimitIntent, PlaceMarketIntent } from '../intents/int
 import { marketRules, type MarketRules } from './marketRules.js';
 import { rememberDecimal } from './parsedDecimal.js';
 import { isMarketTradable, type MarketView } from './marketView.js';
-import type { Rejection } from '../intents/rejection.js';
-import { refuse, Refusal } from '../intents/refusal.js';
+import type { Refusal } from '../intents/refusal.js';
+import { refuse, ThrownRefusal } from '../intents/refusal.js';
 import type { WireAction } from '../sending/wireAction.js';
 
 /**
  * The one pure gate between an intent and a signature: either the exact wire values (every
- * integer range-checked, no silent rounding) or a rejection naming the rule and the value.
+ * integer range-checked, no silent rounding) or a refusal naming the rule and the value.
  * `intent` in a passing verdict is the input with size and price snapped to the grid, so the
  * guards that run next judge what will really be sent (and find its size and price already
  * parsed, `rememberDecimal`).
  */
 export type PreTradeVerdict =
   | { readonly ok: true; readonly action: WireAction; readonly intent: Intent }
-  | { readonly ok: false; readonly rejection: Rejection };
+  | { readonly ok: false; readonly refusal: Refusal };
 
 type Passed = Extract<PreTradeVerdict, { ok: true }>;
 
@@ -34,12 +34,12 @@ export function preTradeChecks(
   try {
     return check(intent, market, account, config);
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, rejection: error.rejection };
+    if (error instanceof ThrownRefusal) return { ok: false, refusal: error.refusal };
     throw error;
   }
 }
 
-/** Throws a `Refusal` for the first rule the intent breaks. */
+/** Throws a `ThrownRefusal` for the first rule the intent breaks. */
 function check(intent: Intent, market: MarketView | undefined, account: AccountState, config: PreTradeConfig): Passed {
   checkIdentity(intent);
   const marketId = intent.marketId;

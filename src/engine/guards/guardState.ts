@@ -1,7 +1,7 @@
 import type { AccountState } from '../tracking/accountState.js';
 import type { GuardConfig } from '../engineConfig.js';
 import type { Intent } from '../intents/intents.js';
-import type { Rejection } from '../intents/rejection.js';
+import type { Refusal } from '../intents/refusal.js';
 import type { KillSwitchState } from './killSwitch.js';
 import type { TokenBucketState } from './actionRateLimit.js';
 
@@ -26,7 +26,7 @@ export interface GuardState extends AccountState {
 
 export type GuardVerdict =
   | { readonly kind: 'allow' }
-  | { readonly kind: 'refuse'; readonly rejection: Rejection }
+  | { readonly kind: 'refuse'; readonly refusal: Refusal }
   /** Not now: ask again after `retryAfterMs`, or when the named condition clears. */
   | { readonly kind: 'wait'; readonly reason: string; readonly retryAfterMs?: number }
   /** A margin-mode switch with policy close_first: close the position, then try again. */
@@ -36,6 +36,6 @@ export type Guard = (state: GuardState, intent: Intent, config: GuardConfig) => 
 
 export const ALLOW: GuardVerdict = Object.freeze({ kind: 'allow' });
 
-export function refused(rejection: Rejection): GuardVerdict {
-  return { kind: 'refuse', rejection };
+export function refused(refusal: Refusal): GuardVerdict {
+  return { kind: 'refuse', refusal };
 }

@@ -1,7 +1,7 @@
 import { addDecimals, compareDecimals } from '../../core/decimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { isRiskReducing, type Intent } from '../intents/intents.js';
-import { rejection } from '../intents/rejection.js';
+import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**
@@ -53,7 +53,7 @@ export function watchLoss(
 export function checkKillSwitch(state: GuardState, intent: Intent): GuardVerdict {
   if (!state.killSwitch.tripped || isRiskReducing(intent)) return ALLOW;
   return refused(
-    rejection(
+    refusal(
       'kill_switch',
       intent.kind,
       `the kill switch is tripped (${state.killSwitch.reason ?? 'manual'}); only cancels and position closes pass`,

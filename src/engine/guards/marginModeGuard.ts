@@ -1,6 +1,6 @@
 import { countIn, marginModeOf, openPosition } from '../tracking/accountState.js';
 import type { Intent } from '../intents/intents.js';
-import { rejection } from '../intents/rejection.js';
+import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**
@@ -15,7 +15,7 @@ export function checkMarginMode(state: GuardState, intent: Intent): GuardVerdict
     const mode = marginModeOf(state, intent.marketId);
     if (mode === 'isolated') return ALLOW;
     return refused(
-      rejection(
+      refusal(
         'isolated_margin_mode',
         mode,
         `market ${intent.marketId} is in ${mode} margin mode; isolated margin can only be changed in isolated mode`,
@@ -30,7 +30,7 @@ export function checkMarginMode(state: GuardState, intent: Intent): GuardVerdict
     const reason = `market ${intent.marketId} has an open ${position.side} position of ${position.size}; the venue refuses a margin-mode switch with OpenPositionExists`;
     if (intent.policy === 'close_first') return { kind: 'close_first', marketId: intent.marketId, reason };
     return refused(
-      rejection(
+      refusal(
         'margin_mode_open_position',
         position.size,
         reason,

@@ -1,7 +1,7 @@
 import { countIn } from '../tracking/accountState.js';
 import type { GuardConfig } from '../engineConfig.js';
 import type { Intent } from '../intents/intents.js';
-import { rejection } from '../intents/rejection.js';
+import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 
 /**
@@ -14,7 +14,7 @@ export function checkMaxOpenOrders(state: GuardState, intent: Intent, config: Gu
   const count = countIn(state.openOrders) + countIn(state.inFlight);
   if (count < config.maxOpenOrders) return ALLOW;
   return refused(
-    rejection(
+    refusal(
       'max_open_orders',
       count,
       `${count} orders are open or in flight; the limit is ${config.maxOpenOrders}`,

@@ -2,7 +2,7 @@ import { parsedDecimal } from '../checks/parsedDecimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { compareFixed, fixedText } from '../checks/fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents/intents.js';
-import { rejection } from '../intents/rejection.js';
+import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 import { notional, valuationPrice } from './orderExposure.js';
 
@@ -12,7 +12,7 @@ export function checkMaxOrderNotional(state: GuardState, intent: Intent, config:
   const price = valuationPrice(state, intent);
   if (price === undefined) {
     return refused(
-      rejection(
+      refusal(
         'max_order_notional',
         intent.marketId,
         'no mark price for this market, so the order notional is unknown',
@@ -24,7 +24,7 @@ export function checkMaxOrderNotional(state: GuardState, intent: Intent, config:
   if (compareFixed(value, parsedDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
   const text = fixedText(value);
   return refused(
-    rejection(
+    refusal(
       'max_order_notional',
       text,
       `order notional ${text} exceeds the limit of ${config.maxOrderNotional}`,

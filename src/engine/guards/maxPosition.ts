@@ -2,7 +2,7 @@ import { parsedDecimal } from '../checks/parsedDecimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { absFixed, compareFixed, fixedText } from '../checks/fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents/intents.js';
-import { rejection } from '../intents/rejection.js';
+import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
 import { notional, positionAfter } from './orderExposure.js';
 
@@ -16,7 +16,7 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   const price = state.marks.get(intent.marketId) ?? (intent.kind === 'placeLimit' ? intent.price : undefined);
   if (price === undefined) {
     return refused(
-      rejection(
+      refusal(
         'max_position',
         intent.marketId,
         'no mark price for this market, so the position value is unknown',
@@ -31,7 +31,7 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   if (current !== undefined && compareFixed(after, parsedDecimal(current.size, 'value')) < 0) return ALLOW;
   const text = fixedText(value);
   return refused(
-    rejection(
+    refusal(
       'max_position',
       text,
       `position value after this order, ${text}, exceeds the limit of ${limit} for market ${intent.marketId}`,

@@ -1,4 +1,4 @@
-import type { Rejection } from './rejection.js';
+import type { Refusal } from './refusal.js';
 import type { IntentKind } from './intents.js';
 
 /**
@@ -33,10 +33,10 @@ export interface AcceptedOutcome extends OutcomeBase {
  */
 export interface RefusedOutcome extends OutcomeBase {
   readonly type: 'refused';
-  readonly rejection: Rejection;
+  readonly refusal: Refusal;
 }
 
-/** Sent and rejected by the venue, or given up after the retry policy ran out. */
+/** Sent and refused by the venue, or given up after the retry policy ran out. */
 export interface FailedOutcome extends OutcomeBase {
   readonly type: 'failed';
   readonly error: {

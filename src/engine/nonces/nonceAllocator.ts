@@ -13,7 +13,7 @@ import {
 } from './noncePair.js';
 
 /** What became of a handed-out pair (see `NonceAllocator`: every pair is reported once). */
-export type NonceFate = 'landed' | 'rejected' | 'unknown';
+export type NonceFate = 'landed' | 'refused' | 'unknown';
 
 export interface NonceAllocatorOptions {
   readonly slots?: NonceConfig;
@@ -49,7 +49,7 @@ export interface NonceAllocatorStatus {
  * - Several processes share an account by each taking a slot: bits b with b % slots === slot.
  *
  * Every pair handed out must be reported once its fate is known: `landed` (the venue consumed
- * it), `rejected` (it definitely did not, or it was never signed), `unknown` (no definite answer;
+ * it), `refused` (it definitely did not, or it was never signed), `unknown` (no definite answer;
  * it stops blocking the roll, but is no evidence that the venue moved). A later `landed` for an
  * unknown pair is welcome.
  */

@@ -49,7 +49,7 @@ export class OneShotNonces {
     try {
       result = await send(pair);
     } catch (error) {
-      this.allocator.report(pair, hasNoDefiniteAnswer(error) ? 'unknown' : 'rejected');
+      this.allocator.report(pair, hasNoDefiniteAnswer(error) ? 'unknown' : 'refused');
       throw error;
     }
     this.allocator.report(pair, 'landed');

@@ -61,7 +61,7 @@ export class WaitQueue<T> {
     signal.removeEventListener('abort', watch.listener);
   }
 
-  /** Every waiter of the aborted signal leaves the queue, rejected, in queue order. */
+  /** Every waiter of the aborted signal leaves the queue, its promise rejected, in queue order. */
   private abortWaitersOf(signal: AbortSignal): void {
     this.watches.delete(signal);
     const aborted = this.waiters.filter((w) => w.signal === signal);

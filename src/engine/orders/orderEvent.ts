@@ -8,15 +8,15 @@ import type { Side } from '../intents/intents.js';
  * arrives; it may wait there on the strategy's budget or a rate limit), `submitted` once it is
  * admitted and about to be signed and sent, `unknown` when the send got no definite answer,
  * `placed` once, `partially_filled` any number of times (each with what is left), then exactly one
- * terminal event: `filled`, `cancelled`, `expired` or `rejected`. Nothing follows a terminal event.
- * A `rejected` order was never placed, so it has no `placed`; an order cancelled while queued has
+ * terminal event: `filled`, `cancelled`, `expired` or `refused`. Nothing follows a terminal event.
+ * A `refused` order was never placed, so it has no `placed`; an order cancelled while queued has
  * no `submitted` and no `placed` (nothing was sent).
  *
  * The venue may report a market order's fills before its placement answer: `placed` is still
  * delivered first (from whichever report came first), and `orderId` is on it when known by then.
  */
 export type OrderEventType =
-  'queued' | 'submitted' | 'unknown' | 'placed' | 'partially_filled' | 'filled' | 'cancelled' | 'expired' | 'rejected';
+  'queued' | 'submitted' | 'unknown' | 'placed' | 'partially_filled' | 'filled' | 'cancelled' | 'expired' | 'refused';
 
 interface OrderEventBase {
   readonly type: OrderEventType;
@@ -86,14 +86,18 @@ export interface OrderExpiredEvent extends OrderEventBase {
   readonly type: 'expired';
 }
 
-/** Never placed: refused by a local check or guard, or rejected by the venue. */
-export interface OrderRejectedEvent extends OrderEventBase {
-  readonly type: 'rejected';
-  /** The local rule (`refused`) or the venue's error code (`failed`). */
+/** Never placed: refused by a local check or guard, or by the venue. */
+export interface OrderRefusedEvent extends OrderEventBase {
+  readonly type: 'refused';
+  /** The local rule (`by: 'checks'`) or the error's code (`by: 'venue'`). */
   readonly code: string;
   readonly reason: string;
-  /** `refused` before anything was sent, `failed` when the venue said no or the retries ran out. */
-  readonly by: 'refused' | 'failed';
+  /**
+   * Who refused it: `checks`, a pre-trade check, guard, budget or the stopping engine, before
+   * anything was signed; `venue`, on its way to the venue or there: the venue said no, or sending
+   * gave up (the retries or the permit's re-signs ran out, an unexpected error; `code` says which).
+   */
+  readonly by: 'checks' | 'venue';
 }
 
 export type OrderEvent =
@@ -105,10 +109,10 @@ export type OrderEvent =
   | OrderFilledEvent
   | OrderCancelledEvent
   | OrderExpiredEvent
-  | OrderRejectedEvent;
+  | OrderRefusedEvent;
 
-export type TerminalOrderEvent = OrderFilledEvent | OrderCancelledEvent | OrderExpiredEvent | OrderRejectedEvent;
+export type TerminalOrderEvent = OrderFilledEvent | OrderCancelledEvent | OrderExpiredEvent | OrderRefusedEvent;
 
 export function isTerminalOrderEvent(event: OrderEvent): event is TerminalOrderEvent {
-  return event.type === 'filled' || event.type === 'cancelled' || event.type === 'expired' || event.type === 'rejected';
+  return event.type === 'filled' || event.type === 'cancelled' || event.type === 'expired' || event.type === 'refused';
 }

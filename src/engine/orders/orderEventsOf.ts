@@ -6,7 +6,7 @@ import type { OrderEvent, OrderEventType } from './orderEvent.js';
 export interface OrderEndCause {
   readonly code: string;
   readonly reason: string;
-  readonly by: 'refused' | 'failed';
+  readonly by: 'checks' | 'venue';
 }
 
 /** What the tracker knows beside the order when it changes. */
@@ -14,7 +14,7 @@ export interface TransitionContext {
   readonly atMs: number;
   /** A cancel (or cancel-all) of this process asked for the order to go. */
   readonly cancelRequested: boolean;
-  /** Why a placement ended `rejected` or `failed`. */
+  /** Why a placement ended `refused` or `failed`. */
   readonly cause?: OrderEndCause | undefined;
 }
 
@@ -68,7 +68,7 @@ function venueEvents(filledBefore: string, after: TrackedOrder, context: Transit
           : ({ ...event(after, 'cancelled', atMs), requested: context.cancelRequested } as OrderEvent);
       return [...fills, end];
     }
-    case 'rejected':
+    case 'refused':
     case 'failed':
       return [ended(after, context)];
     case 'queued':
@@ -78,14 +78,14 @@ function venueEvents(filledBefore: string, after: TrackedOrder, context: Transit
   }
 }
 
-/** `rejected`: refused by our checks, or failed at the venue, with why. */
+/** `refused`: by our checks (the order's state `refused`) or at the venue (`failed`), with why. */
 function ended(after: TrackedOrder, context: TransitionContext): OrderEvent {
   const cause = context.cause ?? {
     code: after.state.toUpperCase(),
     reason: `the order was ${after.state}`,
-    by: after.state === 'rejected' ? 'refused' : 'failed',
+    by: after.state === 'refused' ? 'checks' : 'venue',
   };
-  return { ...event(after, 'rejected', context.atMs), ...cause };
+  return { ...event(after, 'refused', context.atMs), ...cause };
 }
 
 function filled(order: TrackedOrder, type: OrderEventType, before: string, now: string, atMs: number): OrderEvent {

@@ -7,7 +7,7 @@ import type { Intent } from '../intents/intents.js';
 import type { InFlightTicket } from '../admission/inFlightActions.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { preTradeChecks } from '../checks/preTradeChecks.js';
-import { rejection, type Rejection } from '../intents/rejection.js';
+import { refusal, type Refusal } from '../intents/refusal.js';
 import { finishedCancelTarget } from './finishedCancelTarget.js';
 import { isUnconfirmed, sendWithPolicy, type SendResult } from './sendWithPolicy.js';
 import type { ResolvedAction } from './signedRequest.js';
@@ -24,7 +24,7 @@ export { type ExecutorDeps } from './executorDeps.js';
 export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
   const state = deps.tracker.accountState();
   const verdict = preTradeChecks(intent, deps.market(intent.marketId), state, deps.config.preTrade);
-  if (!verdict.ok) return refused(intent, verdict.rejection, deps);
+  if (!verdict.ok) return refused(intent, verdict.refusal, deps);
   // Decided at once when nothing has to be waited for: no microtask hop on an order's way out.
   let admitted = deps.guardNow?.(verdict.intent, state);
   if (admitted === undefined) admitted = await deps.guard(verdict.intent, state);
@@ -77,8 +77,8 @@ function trackPending(
   return true;
 }
 
-function cancelledBeforeSending(intent: Intent): Rejection {
-  return rejection('cancelled_queued', intent.intentId, 'cancelled while it waited for admission: nothing was sent');
+function cancelledBeforeSending(intent: Intent): Refusal {
+  return refusal('cancelled_queued', intent.intentId, 'cancelled while it waited for admission: nothing was sent');
 }
 
 /** What the send's result means for the tracker: the accepted action's effect, or a placement that did not land. */
@@ -88,7 +88,7 @@ function recordResult(intent: Intent, action: ResolvedAction, result: SendResult
     if (result.type === 'unknown' || isUnconfirmed(result.error)) deps.tracker.settle(intent.intentId, 'unknown');
     else {
       const error = errorSummary(result.error);
-      deps.tracker.settle(intent.intentId, 'failed', { code: error.code, reason: error.message, by: 'failed' });
+      deps.tracker.settle(intent.intentId, 'failed', { code: error.code, reason: error.message, by: 'venue' });
     }
   }
 }
@@ -128,21 +128,21 @@ function outcomeOf(intent: Intent, action: ResolvedAction, result: SendResult, a
   }
 }
 
-/** A module function rather than a closure per intent: the refused outcome, the order settled as rejected. */
-function refused(intent: Intent, r: Rejection, deps: ExecutorDeps): IntentOutcome {
+/** A module function rather than a closure per intent: the refused outcome, the order settled as refused. */
+function refused(intent: Intent, r: Refusal, deps: ExecutorDeps): IntentOutcome {
   if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket' || intent.kind === 'closePosition')
-    deps.tracker.settle(intent.intentId, 'rejected', { code: r.rule, reason: r.reason, by: 'refused' });
+    deps.tracker.settle(intent.intentId, 'refused', { code: r.rule, reason: r.reason, by: 'checks' });
   return refusedOutcome(intent, r, deps.clock.now());
 }
 
-function refusedOutcome(intent: Intent, r: Rejection, atMs: number): IntentOutcome {
+function refusedOutcome(intent: Intent, r: Refusal, atMs: number): IntentOutcome {
   return {
     intentId: intent.intentId,
     strategy: intent.strategy,
     kind: intent.kind,
     marketId: intent.marketId,
     type: 'refused',
-    rejection: r,
+    refusal: r,
     atMs,
   };
 }
@@ -180,7 +180,7 @@ async function resolveCancelHeld(
   action: Extract<WireAction, { action: 'cancelOrder' }>,
   ticket: InFlightTicket | undefined,
   deps: ExecutorDeps,
-): Promise<ResolvedAction | Rejection> {
+): Promise<ResolvedAction | Refusal> {
   try {
     return await resolveCancel(action, deps);
   } catch (error) {
@@ -192,15 +192,15 @@ async function resolveCancelHeld(
 async function resolveCancel(
   action: Extract<WireAction, { action: 'cancelOrder' }>,
   deps: ExecutorDeps,
-): Promise<ResolvedAction | Rejection> {
+): Promise<ResolvedAction | Refusal> {
   let orderId: string | undefined;
   if ('intentId' in action.target) {
     const order = deps.tracker.order(action.target.intentId);
     if (order === undefined)
-      return rejection('cancel_target', action.target.intentId, 'no order was placed by that intent');
+      return refusal('cancel_target', action.target.intentId, 'no order was placed by that intent');
     orderId = order.orderId;
     if (orderId === undefined) {
-      return rejection(
+      return refusal(
         'cancel_target',
         action.target.intentId,
         `the order of that intent is ${order.state}, with no venue order id to cancel`,
@@ -208,7 +208,7 @@ async function resolveCancel(
       );
     }
     if (order.state === 'filled' || order.state === 'cancelled')
-      return rejection('cancel_target_finished', action.target.intentId, `the order is already ${order.state}`);
+      return refusal('cancel_target_finished', action.target.intentId, `the order is already ${order.state}`);
   } else {
     orderId = action.target.orderId;
   }
@@ -216,7 +216,7 @@ async function resolveCancel(
   // order: refused here, so that answer can only mean "no longer open".
   const tracked = deps.tracker.orderByOrderId(orderId);
   if (tracked !== undefined && tracked.marketId !== action.market_id) {
-    return rejection(
+    return refusal(
       'cancel_target',
       orderId,
       `the order is in market ${tracked.marketId}, not in market ${action.market_id}`,
@@ -225,7 +225,7 @@ async function resolveCancel(
   }
   const resting = deps.tracker.restingIdOf(orderId) ?? (await deps.lookupRestingId(action.market_id, orderId));
   if (resting === undefined)
-    return rejection('cancel_target', orderId, 'the order is not open on the venue (no resting_order_id found)');
+    return refusal('cancel_target', orderId, 'the order is not open on the venue (no resting_order_id found)');
   return { action: 'cancelOrder', market_id: action.market_id, order_id: orderId, resting_order_id: resting };
 }
 

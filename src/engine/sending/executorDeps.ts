@@ -16,7 +16,7 @@ import type { MarketView } from '../checks/marketView.js';
 import type { NonceAllocator } from '../nonces/nonceAllocator.js';
 import type { NonceState } from '../nonces/noncePair.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { Rejection } from '../intents/rejection.js';
+import type { Refusal } from '../intents/refusal.js';
 import type { ResolvedAction } from './signedRequest.js';
 
 /** How actions are authorised: a permit signed by the session key with a nonce, or the session's JWT. */
@@ -47,13 +47,13 @@ export interface ExecutorDeps {
    * or a ticket (undefined: none) to proceed, reported begun once the tracker counts the action
    * and settled once it settled. May wait (rate limits, in-flight orders) or act (close first).
    */
-  guard(intent: Intent, state: AccountState): Promise<Rejection | InFlightTicket | undefined>;
+  guard(intent: Intent, state: AccountState): Promise<Refusal | InFlightTicket | undefined>;
   /**
    * The guard's answer when it is known at once (nothing to wait for, nothing to close first),
    * with the same effects as `guard` giving it; undefined when it is not, and the executor awaits
    * `guard`. Optional: without it every intent awaits `guard`.
    */
-  guardNow?(intent: Intent, state: AccountState): Rejection | InFlightTicket | undefined;
+  guardNow?(intent: Intent, state: AccountState): Refusal | InFlightTicket | undefined;
   /** Reads the venue's nonce state (for a resync). */
   readNonceState(): Promise<NonceState>;
   /** Finds the resting id of an order the tracker does not know (open-orders read). */

@@ -1,7 +1,7 @@
 import { VenueError } from '../../venue/venueError.js';
 import { IntentFailedError } from './executorDeps.js';
 import type { Intent } from '../intents/intents.js';
-import { rejection, type Rejection } from '../intents/rejection.js';
+import { refusal, type Refusal } from '../intents/refusal.js';
 import type { ResolvedAction } from './signedRequest.js';
 
 /**
@@ -15,15 +15,15 @@ import type { ResolvedAction } from './signedRequest.js';
  * reconciliation's history read) say whether it filled or was cancelled, so the caller must leave
  * the tracker as it is. Undefined for any other answer or action.
  */
-export function finishedCancelTarget(intent: Intent, action: ResolvedAction, error: unknown): Rejection | undefined {
+export function finishedCancelTarget(intent: Intent, action: ResolvedAction, error: unknown): Refusal | undefined {
   if (action.action !== 'cancelOrder' || intent.kind !== 'cancel') return undefined;
   const target = 'intentId' in intent.target ? intent.target.intentId : action.order_id;
   const hint = 'nothing to cancel; the order events (filled or cancelled) follow from the venue feeds';
   // After a send with no answer, the venue's state showed the order gone by a fill (confirmFirstSend).
   if (error instanceof IntentFailedError && error.code === 'CANCEL_TARGET_FINISHED')
-    return rejection('cancel_target_finished', target, error.message, hint);
+    return refusal('cancel_target_finished', target, error.message, hint);
   if (!(error instanceof VenueError) || error.errorName !== 'OrderNotFound') return undefined;
-  return rejection(
+  return refusal(
     'cancel_target_finished',
     target,
     `the venue has no open order ${action.order_id} (OrderNotFound): it already filled or was cancelled`,

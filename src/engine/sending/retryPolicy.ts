@@ -75,7 +75,7 @@ export function classifyFailure(error: unknown, context: FailureContext, config:
       if (context.attempt < config.rateLimitedMaxAttempts) {
         return decision(error, 'retry_same_after_delay', 'in_flight', 'rate limited', config.rateLimitedDelayMs);
       }
-      return decision(error, 'fail', 'rejected', `still rate limited after ${context.attempt} attempts`);
+      return decision(error, 'fail', 'refused', `still rate limited after ${context.attempt} attempts`);
     case 'refused':
       if (error instanceof VenueError) return venueRefusal(error, context, config);
       break;
@@ -147,7 +147,7 @@ function aborted(error: VenueTransportError, context: FailureContext): RetryDeci
   if (!error.requestSent) {
     // These bytes never left this process, so the pair was not consumed by this send; an earlier
     // unanswered send of the same bytes still may have consumed it.
-    const fate = afterUnansweredSend(context) ? 'unknown' : 'rejected';
+    const fate = afterUnansweredSend(context) ? 'unknown' : 'refused';
     return decision(error, 'fail', fate, 'the request was aborted before it was sent');
   }
   return decision(error, 'fail', 'unknown', 'the request was aborted by the caller; it may have executed');
@@ -160,7 +160,7 @@ function venueRefusal(error: VenueError, context: FailureContext, config: RetryC
       return decision(
         error,
         'stop_signer_not_authorized',
-        'rejected',
+        'refused',
         'the venue recovered a signer that is not authorised for this account',
         0,
         SIGNER_HINTS,
@@ -178,7 +178,7 @@ function venueRefusal(error: VenueError, context: FailureContext, config: RetryC
     case 'MarketOrderTimeInForce':
     case 'InvalidArgument':
       // A named refusal or revert is definite even when it comes with a 5xx: resending repeats it.
-      return decision(error, 'fail', 'rejected', `the venue refused the request (${error.kind})`);
+      return decision(error, 'fail', 'refused', `the venue refused the request (${error.kind})`);
     case 'Unauthenticated':
       return unauthenticated(error, context);
     case 'RateLimited':
@@ -187,7 +187,7 @@ function venueRefusal(error: VenueError, context: FailureContext, config: RetryC
       return decision(
         error,
         'fail',
-        'rejected',
+        'refused',
         `the venue refused the request (${error.kind}, HTTP ${error.httpStatus})`,
       );
   }
@@ -224,14 +224,14 @@ function nonceRefusal(
         : decision(
             error,
             'resync_nonces_then_resign',
-            'rejected',
+            'refused',
             'the anchor is no longer accepted; resync the nonce state',
           );
     case 'InvalidNonceIndex':
       return decision(
         error,
         'resync_nonces_then_resign',
-        'rejected',
+        'refused',
         'the bit index was refused; resync the nonce state',
       );
     case 'PermitExpired':
@@ -242,7 +242,7 @@ function nonceRefusal(
             'unknown',
             'the permit expired on a resend; the first send may have executed',
           )
-        : decision(error, 'resign_new_nonce', 'rejected', 'the permit deadline passed before the venue saw it');
+        : decision(error, 'resign_new_nonce', 'refused', 'the permit deadline passed before the venue saw it');
   }
 }
 
@@ -264,7 +264,7 @@ function registrationLag(error: VenueError, context: FailureContext, config: Ret
   return decision(
     error,
     'fail',
-    'rejected',
+    'refused',
     `the account is still not registered after ${context.attempt} attempts`,
     0,
     ['deposit collateral first (testnet: POST /v1/account/deposit)'],
@@ -287,7 +287,7 @@ function unauthenticated(error: VenueError, context: FailureContext): RetryDecis
   return decision(
     error,
     'fail',
-    'rejected',
+    'refused',
     context.reauthentications === undefined
       ? 'the venue refused the request (Unauthenticated)'
       : 'the venue refused the request (Unauthenticated) also with a fresh JWT',

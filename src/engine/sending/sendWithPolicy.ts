@@ -127,7 +127,7 @@ class PolicySend {
       reportFate(deps, request, 'unknown');
       return this.confirm(request, `${reason}, after a send with no definite answer`, undefined);
     }
-    reportFate(deps, request, 'rejected');
+    reportFate(deps, request, 'refused');
     if (++this.deadlineResigns > MAX_DEADLINE_RESIGNS) {
       return { type: 'failed', error: deadlineTooShort(`${reason}, ${this.deadlineResigns} times`, deps) };
     }

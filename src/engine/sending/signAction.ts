@@ -54,6 +54,6 @@ function signWithNonce(
 
 /** Never signed (or unsignable): the pair was not consumed. */
 function notSigned(allocator: NonceAllocator, nonce: NoncePair, error: unknown): never {
-  allocator.report(nonce, 'rejected');
+  allocator.report(nonce, 'refused');
   throw error;
 }

@@ -131,10 +131,10 @@ export class OrderTracker {
   }
 
   /**
-   * The placement did not happen (refused, rejected, failed) or its fate is not known yet. An
+   * The placement did not happen (refused by our checks, failed at the venue) or its fate is not known yet. An
    * order the venue already reported (a fill adopted it) is left to the venue's reports.
    */
-  settle(intentId: string, state: 'rejected' | 'failed' | 'unknown', cause?: OrderEndCause): void {
+  settle(intentId: string, state: 'refused' | 'failed' | 'unknown', cause?: OrderEndCause): void {
     const order = this.orders.get(intentId);
     if (order === undefined || !isAwaitingVenue(order.state)) return;
     this.set(trackedOrder(order, state, order.filledSize), cause);

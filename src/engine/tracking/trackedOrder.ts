@@ -10,7 +10,7 @@ import type { Side } from '../intents/intents.js';
  * answer); `unknown`: sent without a definite answer.
  */
 export type OrderState =
-  'queued' | 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed' | 'unknown';
+  'queued' | 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'refused' | 'failed' | 'unknown';
 
 export interface TrackedOrder {
   readonly intentId: string;
@@ -30,9 +30,9 @@ export interface TrackedOrder {
   readonly expires?: boolean;
 }
 
-const TERMINAL: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'failed']);
+const TERMINAL: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'refused', 'failed']);
 
-/** Filled, cancelled, rejected or failed: no feed moves it back. */
+/** Filled, cancelled, refused or failed: no feed moves it back. */
 export function isTerminal(state: OrderState): boolean {
   return TERMINAL.has(state);
 }

@@ -1,7 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import { ALLOW, refused, type GuardVerdict } from '../../engine/guards/guardState.js';
 import type { Intent } from '../../engine/intents/intents.js';
-import { rejection } from '../../engine/intents/rejection.js';
+import { refusal } from '../../engine/intents/refusal.js';
 import { FRESHNESS_CHANNELS, type FreshnessBudget, type FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import type { FeedClock } from './feedClock.js';
 
@@ -93,7 +93,7 @@ export class FreshnessBudgets {
     const stale = this.staleFeeds(strategy);
     if (stale.length === 0) return ALLOW;
     return refused(
-      rejection(
+      refusal(
         'feed_stale',
         stale.map(describeStale).join('; '),
         `strategy ${strategy} is reduce-only (FEED_STALE): ${stale.map(describeStale).join('; ')}`,

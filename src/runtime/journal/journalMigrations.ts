@@ -102,6 +102,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX fills_order ON fills (account, order_id);
   CREATE INDEX fills_account ON fills (account, seq);
   `,
+  // One word for a refusal: the order state `refused` and a refused outcome's `refusal` had older
+  // names in files written before; rewritten so an old row reads like a new one (a row under the
+  // old state would otherwise count as a live order). The old words stay in the SQL on purpose.
+  `
+  UPDATE orders SET state = 'refused' WHERE state = 'rejected'; -- refusal-rename: keep
+  UPDATE order_states SET state = 'refused' WHERE state = 'rejected'; -- refusal-rename: keep
+  UPDATE intents SET outcome = replace(outcome, '"rejection":', '"refusal":') -- refusal-rename: keep
+    WHERE outcome_type = 'refused';
+  `,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

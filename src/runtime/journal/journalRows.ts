@@ -89,7 +89,7 @@ export interface InFlightIntent {
   readonly order?: JournalOrder;
 }
 
-export const TERMINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'failed']);
+export const TERMINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'refused', 'failed']);
 
 /** A row of `orders` as a record. */
 export function orderFromRow(row: Row): JournalOrder {

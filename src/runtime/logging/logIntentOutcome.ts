@@ -1,5 +1,5 @@
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
-import { rejectionCode } from '../../engine/intents/rejection.js';
+import { refusalCode } from '../../engine/intents/refusal.js';
 import type { Logger } from './createLogger.js';
 
 /**
@@ -26,17 +26,17 @@ export function logIntentOutcome(logger: Logger, o: IntentOutcome): void {
       );
       return;
     case 'refused':
-      if (o.rejection.rule === 'cancel_target_finished') {
-        logger.info({ ...where, value: o.rejection.value, reason: o.rejection.reason }, 'cancel not needed');
+      if (o.refusal.rule === 'cancel_target_finished') {
+        logger.info({ ...where, value: o.refusal.value, reason: o.refusal.reason }, 'cancel not needed');
         return;
       }
       logger.warn(
         {
           ...where,
-          rule: o.rejection.rule,
-          code: rejectionCode(o.rejection.rule),
-          value: o.rejection.value,
-          reason: o.rejection.reason,
+          rule: o.refusal.rule,
+          code: refusalCode(o.refusal.rule),
+          value: o.refusal.value,
+          reason: o.refusal.reason,
         },
         'intent refused',
       );

@@ -1,7 +1,7 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { TrackedFill } from '../../engine/tracking/orderTracker.js';
-import { rejectionCode } from '../../engine/intents/rejection.js';
+import { refusalCode } from '../../engine/intents/refusal.js';
 import type { FreshnessChange } from '../freshness/freshnessBudgets.js';
 import type { BotMetrics } from './botMetrics.js';
 
@@ -18,7 +18,7 @@ export function observeBotMetrics(metrics: BotMetrics, sources: MetricSources): 
   subscriptions.add(
     sources.outcomes.subscribe((o) => {
       metrics.intents.inc({ strategy: o.strategy, kind: o.kind, outcome: o.type });
-      if (o.type === 'refused') metrics.refusals.inc({ strategy: o.strategy, rule: rejectionCode(o.rejection.rule) });
+      if (o.type === 'refused') metrics.refusals.inc({ strategy: o.strategy, rule: refusalCode(o.refusal.rule) });
       if (o.type === 'unknown') metrics.unknownOutcomes.inc({ strategy: o.strategy, kind: o.kind });
     }),
   );

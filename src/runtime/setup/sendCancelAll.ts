@@ -17,7 +17,7 @@ export interface CancelAllSent {
 /**
  * One permit-signed cancel-all for one market: a pair from the engine's nonces (reserved in the
  * journal when there is one), the permit signed by the session key, sent to POST
- * /v1/orders/cancel-all; the pair's fate (landed, rejected, or unknown when no definite answer
+ * /v1/orders/cancel-all; the pair's fate (landed, refused, or unknown when no definite answer
  * came) is reported back by `OneShotNonces.use`.
  */
 export async function sendCancelAll(options: {

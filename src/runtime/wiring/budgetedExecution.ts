@@ -5,7 +5,7 @@ import type { GuardVerdict } from '../../engine/guards/guardState.js';
 import type { KillSwitchState } from '../../engine/guards/killSwitch.js';
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { Intent } from '../../engine/intents/intents.js';
-import { rejection } from '../../engine/intents/rejection.js';
+import { refusal } from '../../engine/intents/refusal.js';
 import type { ExecutionPort } from '../../strategy/strategyHost.js';
 import type { RiskLimits } from '../config/configSchema.js';
 import { budgetGuardConfig } from './engineConfigFromConfig.js';
@@ -59,7 +59,7 @@ export function budgetedExecution(options: BudgetedExecutionOptions): BudgetedEx
         kind: intent.kind,
         marketId: intent.marketId,
         atMs: clock.now(),
-        rejection: rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents'),
+        refusal: refusal('engine_stopped', intent.kind, 'the bot is stopping; no new intents'),
       });
     },
     outcomes: merge(engine.outcomes$, local),

@@ -36,7 +36,7 @@ function openOrderStateOf(state: TrackedOrder['state']): OpenOrderState {
       return 'in_flight';
     case 'filled':
     case 'cancelled':
-    case 'rejected':
+    case 'refused':
     case 'failed':
       // Never listed as open: shown as what it was last.
       return 'in_flight';

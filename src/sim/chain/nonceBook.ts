@@ -1,5 +1,5 @@
 import type { Address } from '../../core/address.js';
-import { revertedWith, type SimRejection } from '../simRejection.js';
+import { revertedWith, type SimRefusal } from '../simRefusal.js';
 
 /** Highest bit index the contract accepts in an anchor; 208 and above revert. */
 export const MAX_BITMAP_INDEX = 207;
@@ -27,7 +27,7 @@ export class NonceBook {
   }
 
   /** The revert the contract would raise for (anchor, bit), or undefined when the pair is usable. */
-  check(account: Address, anchor: bigint, bit: number, action: string): SimRejection | undefined {
+  check(account: Address, anchor: bigint, bit: number, action: string): SimRefusal | undefined {
     const anchorError = this.checkAnchor(account, anchor, action);
     if (anchorError !== undefined) return anchorError;
     const indexError = checkIndex(bit, action);
@@ -38,7 +38,7 @@ export class NonceBook {
   }
 
   /** Only the anchor rule: current or current + 1. */
-  checkAnchor(account: Address, anchor: bigint, action: string): SimRejection | undefined {
+  checkAnchor(account: Address, anchor: bigint, action: string): SimRefusal | undefined {
     const current = this.state(account).anchor;
     return anchor === current || anchor === current + 1n ? undefined : revertedWith(action, 'InvalidNonceAnchor');
   }
@@ -57,6 +57,6 @@ export class NonceBook {
   }
 }
 
-export function checkIndex(bit: number, action: string): SimRejection | undefined {
+export function checkIndex(bit: number, action: string): SimRefusal | undefined {
   return bit > MAX_BITMAP_INDEX ? revertedWith(action, `InvalidNonceIndex(${bit})`) : undefined;
 }

@@ -4,7 +4,7 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
 import { keccak256 } from '../../protocol/keccak.js';
 import { loadNativeSecp256k1 } from '../../protocol/nativeSecp256k1.js';
 import { parseBase64Signature, recoverAddress } from '../../protocol/signature.js';
-import { invalidArgument } from '../simRejection.js';
+import { invalidArgument } from '../simRefusal.js';
 
 /**
  * A permit signature as the recovery needs it: the 64-byte r ‖ s (s without the EIP-2098 parity

@@ -4,7 +4,7 @@ import type { Hex32 } from '../../protocol/actionHashes.js';
 import { permitDigest } from '../../protocol/permit.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { Permit } from '../../venue/schemas/restPermit.js';
-import { invalidArgument, revertedWith } from '../simRejection.js';
+import { invalidArgument, revertedWith } from '../simRefusal.js';
 import { checkIndex, type NonceBook } from './nonceBook.js';
 import { decodePermitSignature, recoverSigner, type PermitSignature } from './permitSignature.js';
 import type { SignerRegistry } from './signerRegistry.js';

@@ -1,6 +1,6 @@
 import type { Address } from '../../core/address.js';
 import type { AccountLedger } from './accountLedger.js';
-import { invalidArgument, reverted } from './exchangeRejection.js';
+import { invalidArgument, reverted } from './exchangeRefusal.js';
 import type { MarketSpec } from './markets.js';
 
 /**

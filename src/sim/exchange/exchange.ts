@@ -7,7 +7,7 @@ import { updateIsolatedMargin, updateLeverage, updateMarginMode } from './accoun
 import { EventCollector } from './eventCollector.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
 import type { ActionResult, CancelAllResult, PlaceOrderResult } from './exchangeResults.js';
-import { ExchangeRejection, invalidArgument, reverted } from './exchangeRejection.js';
+import { ExchangeRefusal, invalidArgument, reverted } from './exchangeRefusal.js';
 import type {
   BalanceRecord,
   BookSnapshot,
@@ -71,7 +71,7 @@ export { DEFAULT_MARKETS };
 /**
  * The simulator's exchange core: pure, deterministic and synchronous. No I/O, no timers, no
  * clock: time and block numbers come in as arguments. Every mutating call returns the events it
- * produced; refusals throw `ExchangeRejection` whose `text` is the venue's error text, and leave
+ * produced; refusals throw `ExchangeRefusal` whose `text` is the venue's error text, and leave
  * the state unchanged.
  */
 export class Exchange {
@@ -435,9 +435,7 @@ export class Exchange {
   private spec(marketId: number): MarketSpec {
     const market = this.specs.get(marketId);
     if (market === undefined)
-      throw new ExchangeRejection('NotFound', `market ${marketId} does not exist`, [
-        'list markets with GET /v1/markets',
-      ]);
+      throw new ExchangeRefusal('NotFound', `market ${marketId} does not exist`, ['list markets with GET /v1/markets']);
     return market;
   }
 
@@ -459,7 +457,7 @@ export class Exchange {
   private registered(account: string): Address {
     const address = this.address(account);
     if (!this.ledger.isRegistered(address)) {
-      throw new ExchangeRejection('FailedPrecondition', `account ${address} is not registered (userId 0)`, [
+      throw new ExchangeRefusal('FailedPrecondition', `account ${address} is not registered (userId 0)`, [
         'an account is registered by its first collateral deposit',
       ]);
     }

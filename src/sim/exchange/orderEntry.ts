@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import { divideRounded, fixedToDecimal, weiToDecimal } from '../../core/decimal.js';
 import type { AccountLedger } from './accountLedger.js';
 import type { EventCollector } from './eventCollector.js';
-import { reverted } from './exchangeRejection.js';
+import { reverted } from './exchangeRefusal.js';
 import { fillRecord, tradeRecord, type ExecutionPrint } from './executionRecords.js';
 import { notionalWei, type MarketSpec } from './markets.js';
 import { fillableSteps, matchOrder, type MatchContext, type MatchStop } from './matchOrder.js';

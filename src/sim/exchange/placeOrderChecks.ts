@@ -1,6 +1,6 @@
 import { multiplyUnits } from '../../core/decimal.js';
 import { uintMax } from '../../core/integerRange.js';
-import { ExchangeRejection, invalidArgument } from './exchangeRejection.js';
+import { ExchangeRefusal, invalidArgument } from './exchangeRefusal.js';
 import type { PlaceOrderParams } from './exchangeRecords.js';
 import type { MarketSpec } from './markets.js';
 
@@ -47,7 +47,7 @@ function uintValue(value: number | bigint, bits: number, field: string): void {
 export function checkPlaceOrder(market: MarketSpec | undefined, params: PlaceOrderParams): CheckedOrder {
   uintValue(params.market_id, 16, 'market_id');
   if (market === undefined) {
-    throw new ExchangeRejection('NotFound', `market ${params.market_id} does not exist`, [
+    throw new ExchangeRefusal('NotFound', `market ${params.market_id} does not exist`, [
       'list markets with GET /v1/markets',
     ]);
   }
@@ -113,12 +113,12 @@ function checkMinSize(market: MarketSpec, params: PlaceOrderParams): void {
 
 function checkMarketFlags(market: MarketSpec, params: PlaceOrderParams): void {
   const name = `market ${market.marketId} (${market.definition.display_name})`;
-  if (!market.definition.active) throw new ExchangeRejection('FailedPrecondition', `${name} is not active`);
-  if (!market.definition.config.unlocked) throw new ExchangeRejection('FailedPrecondition', `${name} is locked`);
+  if (!market.definition.active) throw new ExchangeRefusal('FailedPrecondition', `${name} is not active`);
+  if (!market.definition.config.unlocked) throw new ExchangeRefusal('FailedPrecondition', `${name} is locked`);
   if (market.definition.reduce_only && !params.reduce_only) {
-    throw new ExchangeRejection('FailedPrecondition', `${name} accepts reduce-only orders only`);
+    throw new ExchangeRefusal('FailedPrecondition', `${name} accepts reduce-only orders only`);
   }
   if (market.definition.post_only && !params.post_only) {
-    throw new ExchangeRejection('FailedPrecondition', `${name} accepts post-only orders only`);
+    throw new ExchangeRefusal('FailedPrecondition', `${name} accepts post-only orders only`);
   }
 }

@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import { countUnits, decimalToWei } from '../../core/decimal.js';
 import type { ExchangeEvent } from './exchangeEvents.js';
-import { isExchangeRejection } from './exchangeRejection.js';
+import { isExchangeRefusal } from './exchangeRefusal.js';
 import type { MarketRecord, OraclePriceRecord, OrderRecord, PlaceOrderParams } from './exchangeRecords.js';
 import { deriveSeed, SeededRandom } from './seededRandom.js';
 
@@ -187,7 +187,7 @@ export class SyntheticMakers {
       events.push(...this.venue.placeOrder(account, params, nowMs).events);
     } catch (error) {
       // A bot refused by a venue rule (e.g. margin after a wild walk) just skips the quote.
-      if (!isExchangeRejection(error)) throw error;
+      if (!isExchangeRefusal(error)) throw error;
     }
   }
 }

@@ -8,7 +8,7 @@ import {
 } from '../../venue/schemas/restAcceptedBodies.js';
 import type { Address } from '../../core/address.js';
 import { SYNTHETIC_MAKER_ACCOUNTS, SYNTHETIC_TAKER_ACCOUNT } from '../exchange/syntheticMakers.js';
-import { SimRejection, invalidArgument } from '../simRejection.js';
+import { SimRefusal, invalidArgument } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
 import { parseInput } from './parseInput.js';
@@ -27,10 +27,10 @@ function deposit(runtime: SimRuntime, request: SimRequest): SimResponse {
   const body = parseInput(depositRequestSchema, request.body, 'body');
   const accounts = runtime.chainState.accounts;
   if (BOT_WALLETS.has(body.account.toLowerCase())) {
-    throw new SimRejection(400, 'FailedPrecondition', `faucet refuses bot wallet ${body.account}`);
+    throw new SimRefusal(400, 'FailedPrecondition', `faucet refuses bot wallet ${body.account}`);
   }
   if (accounts.hasUsedFaucet(body.account)) {
-    throw new SimRejection(
+    throw new SimRefusal(
       400,
       'FailedPrecondition',
       `faucet already used by ${body.account}: it pays ${FAUCET_USDC} USDC once per wallet`,
@@ -63,7 +63,7 @@ function leverage(runtime: SimRuntime, request: SimRequest): SimResponse {
   const hash = () => updateLeverageHash(marketId, value, runtime.options.selectors);
   const { stamp } = runAuthorizedAction(runtime, request, 'UpdateLeverage', body.permit_params, hash, (who) => {
     if (!runtime.leverageLimiter.take(who.account.toLowerCase(), runtime.clock.now())) {
-      throw new SimRejection(429, 'ResourceExhausted', 'rate limited: 1 request per second for update_leverage');
+      throw new SimRefusal(429, 'ResourceExhausted', 'rate limited: 1 request per second for update_leverage');
     }
     return runtime.exchange.setLeverage(who.account, marketId, value);
   });
@@ -103,7 +103,7 @@ export function checkKnownMarket(runtime: SimRuntime, marketId: string): number 
 /** venue-facts: an account with no on-chain state answers 500 Internal on account reads. */
 export function checkOnChain(runtime: SimRuntime, account: Address): void {
   if (!runtime.chainState.accounts.isKnown(account)) {
-    throw new SimRejection(500, 'Internal', `account ${account} has no on-chain state`);
+    throw new SimRefusal(500, 'Internal', `account ${account} has no on-chain state`);
   }
 }
 

@@ -8,7 +8,7 @@ import {
 import { bareLoginNonce, normalizeLoginNonce, refreshRequestSchema } from '../../venue/schemas/restAuth.js';
 import { loginNonceQuerySchema, sessionKeyStatusQuerySchema } from '../../venue/schemas/restQueries.js';
 import { signerStatusDescription } from '../chain/signerRegistry.js';
-import { invalidArgument, revertedWith, unauthenticated } from '../simRejection.js';
+import { invalidArgument, revertedWith, unauthenticated } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { parseInput } from './parseInput.js';
 import { decodeSignature, recoverSetupSigner } from './setupSignature.js';

@@ -5,7 +5,7 @@ import type { Permit } from '../../venue/schemas/restPermit.js';
 import { verifyPermit, type PermitAction } from '../chain/permitVerifier.js';
 import type { ExchangeEvent } from '../exchange/exchangeEvents.js';
 import type { BlockStamp } from '../simContext.js';
-import { revertedWith, SimRejection, unauthenticated } from '../simRejection.js';
+import { revertedWith, SimRefusal, unauthenticated } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import type { SimRequest } from './simRoute.js';
 
@@ -61,7 +61,7 @@ function authorize(
     );
   }
   const token = chain.verifyJwt(request.bearer);
-  if (!token.ok) throw new SimRejection(token.status, token.code, token.message.replace(/^\w+: /, ''));
+  if (!token.ok) throw new SimRefusal(token.status, token.code, token.message.replace(/^\w+: /, ''));
   const account = token.value;
   checkRegistered(runtime, account);
   // Only an order can spend the budget (by its fills), so only an order needs budget left.
@@ -73,7 +73,7 @@ function authorize(
 
 export function checkRegistered(runtime: SimRuntime, account: Address): void {
   if (!runtime.chainState.isRegistered(account)) {
-    throw new SimRejection(400, 'FailedPrecondition', `account ${account} is not registered (userId 0)`);
+    throw new SimRefusal(400, 'FailedPrecondition', `account ${account} is not registered (userId 0)`);
   }
 }
 

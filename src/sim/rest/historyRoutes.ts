@@ -7,7 +7,7 @@ import {
   type OrderHistoryWire,
   type TradeHistoryWire,
 } from '../../venue/schemas/restHistory.js';
-import { SimRejection } from '../simRejection.js';
+import { SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { parseInput } from './parseInput.js';
 import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute.js';
@@ -39,7 +39,7 @@ function orderById(runtime: SimRuntime, request: SimRequest): SimResponse {
   const { order_id } = parseInput(orderByIdPathSchema, request.params, 'path');
   const order = runtime.exchange.history.order(order_id);
   if (order === undefined) {
-    throw new SimRejection(404, 'NotFound', `order ${order_id} not found`, [
+    throw new SimRefusal(404, 'NotFound', `order ${order_id} not found`, [
       'the id may belong to another venue or simulator run, or be older than the retained history',
     ]);
   }

@@ -6,7 +6,7 @@ import {
   placeOrderAcceptSchema,
 } from '../../venue/schemas/restAcceptedBodies.js';
 import type { PlaceOrderParams } from '../exchange/exchangeRecords.js';
-import { invalidArgument, SimRejection } from '../simRejection.js';
+import { invalidArgument, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
 import { fastCancelOrderBody, fastPlaceOrderBody } from './fastOrderBodies.js';
@@ -102,7 +102,7 @@ function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   checkOrderIdLength(body.order_id);
   // The hash commits to the resting id the venue looks up, not to the order_id string.
   const restingOrderId = findRestingOrderId(runtime, body.order_id);
-  if (restingOrderId === undefined) throw new SimRejection(400, 'NotFound', `order ${body.order_id} not found`);
+  if (restingOrderId === undefined) throw new SimRefusal(400, 'NotFound', `order ${body.order_id} not found`);
   const { stamp } = runAuthorizedAction(
     runtime,
     request,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidArgument } from '../simRejection.js';
+import { invalidArgument } from '../simRefusal.js';
 import { valueAtPath, wireValueText } from '../wireValueText.js';
 
 /** Issues named in one refusal; more are counted, not listed. */

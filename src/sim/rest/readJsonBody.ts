@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { SimRejection } from '../simRejection.js';
+import { SimRefusal } from '../simRefusal.js';
 
-export type BodyResult = { ok: true; value: unknown } | { ok: false; error: SimRejection };
+export type BodyResult = { ok: true; value: unknown } | { ok: false; error: SimRefusal };
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -17,14 +17,14 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyR
       else chunks.push(chunk);
     });
     req.on('error', () =>
-      resolve({ ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body could not be read') }),
+      resolve({ ok: false, error: new SimRefusal(400, 'InvalidArgument', 'request body could not be read') }),
     );
     req.on('end', () => resolve(tooLarge ? tooLargeBody(limit) : parseJsonBody(Buffer.concat(chunks), limit)));
   });
 }
 
 function tooLargeBody(limit: number): BodyResult {
-  return { ok: false, error: new SimRejection(413, 'InvalidArgument', `request body exceeds ${limit} bytes`) };
+  return { ok: false, error: new SimRefusal(413, 'InvalidArgument', `request body exceeds ${limit} bytes`) };
 }
 
 /** A whole body's bytes as the server takes them: at most `limit`, strict UTF-8, a JSON object. */
@@ -35,24 +35,24 @@ export function parseJsonBody(bytes: Buffer, limit: number): BodyResult {
   try {
     text = STRICT_UTF8.decode(bytes);
   } catch {
-    return { ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is not valid UTF-8') };
+    return { ok: false, error: new SimRefusal(400, 'InvalidArgument', 'request body is not valid UTF-8') };
   }
   if (text.trim() === '')
     return {
       ok: false,
-      error: new SimRejection(400, 'InvalidArgument', 'request body is empty: expected a JSON object'),
+      error: new SimRefusal(400, 'InvalidArgument', 'request body is empty: expected a JSON object'),
     };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, error: new SimRejection(400, 'InvalidArgument', 'request body is not valid JSON') };
+    return { ok: false, error: new SimRefusal(400, 'InvalidArgument', 'request body is not valid JSON') };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return {
       ok: false,
-      error: new SimRejection(400, 'InvalidArgument', `request body must be a JSON object, got ${got}`),
+      error: new SimRefusal(400, 'InvalidArgument', `request body must be a JSON object, got ${got}`),
     };
   }
   return { ok: true, value };

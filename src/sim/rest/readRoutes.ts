@@ -2,7 +2,7 @@ import { unixSeconds } from '../../core/clock.js';
 import type { canonicalMarketsSchema, canonicalOpenOrdersSchema } from '../../venue/schemas/restCanonical.js';
 import { accountPathSchema, openOrdersQuerySchema } from '../../venue/schemas/restQueries.js';
 import type { z } from 'zod';
-import { invalidArgument } from '../simRejection.js';
+import { invalidArgument } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { checkKnownMarket } from './accountRoutes.js';
 import { marketWire, openOrderWire } from './marketWire.js';

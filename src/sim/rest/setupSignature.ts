@@ -3,7 +3,7 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
 import { parseBase64Signature, parseHexSignature, type Signature } from '../../protocol/signature.js';
 import { recoverTypedStructSigner } from '../../protocol/typedSignatures.js';
 import type { StructMessages, StructName } from '../../protocol/typedStructs.js';
-import { invalidArgument } from '../simRejection.js';
+import { invalidArgument } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 
 /** Decodes a 0x-hex (or, where allowed, base64) signature; a malformed one is an InvalidArgument. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { detach } from '../../core/detach.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
-import { isExchangeRejection } from '../exchange/exchangeRejection.js';
-import { isSimRejection, SimRejection } from '../simRejection.js';
+import { isExchangeRefusal } from '../exchange/exchangeRefusal.js';
+import { isSimRefusal, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
 import { readJsonBody, type BodyResult } from './readJsonBody.js';
@@ -11,21 +11,21 @@ import { noteRefusedAction } from './refusedActions.js';
 import { findRoute } from './routeTable.js';
 import type { SimRequest, SimResponse, SimRoute } from './simRoute.js';
 
-function rejectionBody(rejection: SimRejection): SimResponse {
-  return { status: rejection.httpStatus, body: { error: { code: rejection.status, message: rejection.text } } };
+function refusalBody(refusal: SimRefusal): SimResponse {
+  return { status: refusal.httpStatus, body: { error: { code: refusal.status, message: refusal.text } } };
 }
 
 /** Any thrown value becomes the venue's envelope; unknown failures never leak a stack trace. */
 export function errorResponse(error: unknown): SimResponse {
-  if (isSimRejection(error)) return rejectionBody(error);
-  if (isExchangeRejection(error)) {
+  if (isSimRefusal(error)) return refusalBody(error);
+  if (isExchangeRefusal(error)) {
     return {
       status: error.status === 'Internal' ? 500 : 400,
       body: { error: { code: error.status, message: error.text } },
     };
   }
-  if (error instanceof InvalidValueError) return rejectionBody(new SimRejection(400, 'InvalidArgument', error.message));
-  return rejectionBody(new SimRejection(500, 'Internal', 'internal error'));
+  if (error instanceof InvalidValueError) return refusalBody(new SimRefusal(400, 'InvalidArgument', error.message));
+  return refusalBody(new SimRefusal(500, 'Internal', 'internal error'));
 }
 
 /** One HTTP request as the simulator takes it, whatever carried it (node:http, or a caller in the same process). */
@@ -73,7 +73,7 @@ export function createSimRequestListener(
   onInternalError: (error: unknown) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const answer = createSimAnswerer(runtime, onInternalError);
-  // The answerer turns every failure into an answer; a rejection here is a bug, reported as one.
+  // The answerer turns every failure into an answer; a promise rejection here is a bug, reported as one.
   return (req, res) => {
     detach(
       answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId)),
@@ -141,9 +141,9 @@ class SimRequestHandler {
     const bodyResult = method === 'POST' ? await req.readBody(this.runtime.options.bodyLimitBytes) : NO_BODY;
     if (plan.delayMs > 0) await this.runtime.clock.sleep(plan.delayMs);
     if (plan.outcome === 'fail-before') {
-      return rejectionBody(new SimRejection(503, 'Unavailable', 'simulated outage: the request was not processed'));
+      return refusalBody(new SimRefusal(503, 'Unavailable', 'simulated outage: the request was not processed'));
     }
-    if (!bodyResult.ok) return rejectionBody(bodyResult.error);
+    if (!bodyResult.ok) return refusalBody(bodyResult.error);
     const request: SimRequest = {
       method,
       path: url.pathname,
@@ -164,8 +164,8 @@ class SimRequestHandler {
   /** The 429, with the whole seconds until the IP's window ends (RFC 9110 Retry-After), at least 1. */
   private rateLimited(req: SimHttpRequest): SimResponse {
     const { runtime } = this;
-    const refused = rejectionBody(
-      new SimRejection(
+    const refused = refusalBody(
+      new SimRefusal(
         429,
         'ResourceExhausted',
         `rate limited: ${runtime.options.restRequestsPer10s} requests per 10 s per IP`,
@@ -181,7 +181,7 @@ class SimRequestHandler {
     try {
       response = route.handle(this.runtime, request);
     } catch (error) {
-      if (!isSimRejection(error) && !isExchangeRejection(error) && !(error instanceof InvalidValueError))
+      if (!isSimRefusal(error) && !isExchangeRefusal(error) && !(error instanceof InvalidValueError))
         this.onInternalError(error);
       return errorResponse(error);
     }
@@ -192,8 +192,8 @@ class SimRequestHandler {
 /** 405 when the path exists under another method, else 404. */
 function unrouted(matched: 'wrong-method' | undefined, method: string, path: string): SimResponse {
   if (matched === 'wrong-method')
-    return rejectionBody(new SimRejection(405, 'Unimplemented', `method ${method} not allowed on ${path}`));
-  return rejectionBody(new SimRejection(404, 'NotFound', `no route for ${method} ${path}`));
+    return refusalBody(new SimRefusal(405, 'Unimplemented', `method ${method} not allowed on ${path}`));
+  return refusalBody(new SimRefusal(404, 'NotFound', `no route for ${method} ${path}`));
 }
 
 /**
@@ -203,13 +203,9 @@ function unrouted(matched: 'wrong-method' | undefined, method: string, path: str
  */
 function lostReply(route: SimRoute): SimResponse {
   if (!route.mutates)
-    return rejectionBody(new SimRejection(502, 'Unavailable', 'simulated gateway failure: the reply was lost'));
-  return rejectionBody(
-    new SimRejection(
-      500,
-      'Internal',
-      'simulated failure after execution: the action was applied but the reply was lost',
-    ),
+    return refusalBody(new SimRefusal(502, 'Unavailable', 'simulated gateway failure: the reply was lost'));
+  return refusalBody(
+    new SimRefusal(500, 'Internal', 'simulated failure after execution: the action was applied but the reply was lost'),
   );
 }
 

@@ -115,7 +115,7 @@ function authenticate(
   outcome: WsAuthOutcome,
   claimed: Partial<Pick<AuthV2Frame['params'], 'account' | 'signer'>>,
 ): void {
-  // A rejected frame leaves an earlier successful authentication in place: the client's retry
+  // A refused frame leaves an earlier successful authentication in place: the client's retry
   // flow sends several frames in a row and a stale one must not log it out.
   if (outcome.ok) {
     hub.pin(connection, outcome.account);

@@ -22,7 +22,7 @@ export interface HttpAnswer {
   readonly retryAfter: string | null;
 }
 
-/** The rejection when `timeoutMs` passed before the whole answer arrived. */
+/** The refusal when `timeoutMs` passed before the whole answer arrived. */
 export class HttpTimeout extends DOMException {
   constructor(timeoutMs: number) {
     super(`timed out after ${timeoutMs} ms`, 'TimeoutError');

@@ -3,7 +3,7 @@ import type { RestCallOptions } from './restTransport.js';
 
 /**
  * A trading action is authorised by exactly one of a permit or a JWT. Sending both leaks a token
- * to a permit endpoint; sending neither is a certain rejection after a round trip.
+ * to a permit endpoint; sending neither is a certain refusal after a round trip.
  */
 export function checkTradingAuth(endpoint: string, permit: unknown, options: RestCallOptions | undefined): void {
   const hasPermit = permit !== undefined;

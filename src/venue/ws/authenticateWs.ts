@@ -36,7 +36,7 @@ export const AUTH_REPLY_TIMEOUT_MS = 1000;
 export const AUTH_LOST_REPLIES = 5;
 
 /** The venue answered auth_v2 with an error: retried while the signer is active. */
-class AuthRejected extends VenueWsError {}
+class AuthRefused extends VenueWsError {}
 
 /** No auth reply within the reply timeout; the caller's retries decide, and it is never a refusal. */
 export class AuthReplyLostError extends VenueWsError {
@@ -63,7 +63,7 @@ export async function authenticateWs(deps: {
   readonly exchange: (frame: AuthV2Frame) => Promise<AuthReply>;
   readonly clock: Clock;
   readonly signal?: AbortSignal;
-  readonly onRejected?: (info: { attempt: number; message: string | undefined }) => void;
+  readonly onRefused?: (info: { attempt: number; message: string | undefined }) => void;
 }): Promise<AuthReply> {
   const { authenticator: auth } = deps;
   let refusals = 0;
@@ -85,13 +85,13 @@ export async function authenticateWs(deps: {
         },
       });
       if (reply.status === 'success') return reply;
-      deps.onRejected?.({ attempt, message: reply.message });
+      deps.onRefused?.({ attempt, message: reply.message });
       const status = await auth.signerStatus();
       if (status !== SIGNER_STATUS_ACTIVE)
         throw new SignerNotActiveError(auth.signer, auth.account, status, reply.message);
       refusals++;
-      throw new AuthRejected(`WebSocket auth_v2 refused ${refusals} time(s) although signer ${auth.signer} is Active`, {
-        code: 'WS_AUTH_REJECTED',
+      throw new AuthRefused(`WebSocket auth_v2 refused ${refusals} time(s) although signer ${auth.signer} is Active`, {
+        code: 'WS_AUTH_REFUSED',
         details: {
           account: auth.account,
           signer: auth.signer,
@@ -109,7 +109,7 @@ export async function authenticateWs(deps: {
       delayMs: (_attempt, error) => (error instanceof AuthReplyLostError ? 0 : AUTH_RETRY_DELAY_MS),
       shouldRetry: (error) => {
         if (error instanceof AuthReplyLostError) return ++lostReplies < AUTH_LOST_REPLIES;
-        return error instanceof AuthRejected && refusals <= AUTH_RETRIES;
+        return error instanceof AuthRefused && refusals <= AUTH_RETRIES;
       },
       clock: deps.clock,
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),

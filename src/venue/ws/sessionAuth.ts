@@ -63,7 +63,7 @@ export class SessionAuth {
       clock: this.deps.clock,
       signal: this.deps.signal,
       exchange: (frame) => this.exchange(generation, frame),
-      onRejected: ({ attempt, message }) =>
+      onRefused: ({ attempt, message }) =>
         this.deps.logger.warn({ attempt, serverMessage: message }, 'venue WebSocket auth_v2 refused'),
     }).then(
       () => {

@@ -7,7 +7,7 @@ import { PerpbotError, type PerpbotErrorOptions } from '../../core/perpbotError.
  * - WS_FILTER_IGNORED: the ack applied all markets although a filter was requested.
  * - WS_FILTER_MISMATCH: the ack applied a different set of markets than requested.
  * - WS_CHANNEL_REFUSED: the server answered the subscription with an error frame.
- * - WS_AUTH_REJECTED: auth_v2 was refused on every attempt while the signer was Active.
+ * - WS_AUTH_REFUSED: auth_v2 was refused on every attempt while the signer was Active.
  * - WS_SIGNER_NOT_ACTIVE: auth_v2 was refused and the signer is not Active on-chain.
  * - WS_NO_AUTHENTICATOR: a private channel was requested from a client built without one.
  * - WS_CLOSED: the client was closed.

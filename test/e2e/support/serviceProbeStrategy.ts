@@ -41,7 +41,7 @@ export default defineStrategy({
         if (o.type === 'accepted' && o.kind === 'placeLimit') resting = o.intentId;
         if (
           o.kind === 'cancel' &&
-          (o.type === 'accepted' || (o.type === 'refused' && o.rejection.rule === 'cancel_target_finished'))
+          (o.type === 'accepted' || (o.type === 'refused' && o.refusal.rule === 'cancel_target_finished'))
         )
           resting = undefined;
       }),

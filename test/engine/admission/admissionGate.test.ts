@@ -6,7 +6,7 @@ import { InFlightActions, type InFlightTicket } from '../../../src/engine/admiss
 import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
 import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/engineConfig.js';
 import { cancel, placeLimit, setLeverage } from '../../../src/engine/intents/intentBuilders.js';
-import type { Rejection } from '../../../src/engine/intents/rejection.js';
+import type { Refusal } from '../../../src/engine/intents/refusal.js';
 
 const config: GuardConfig = {
   ...DEFAULT_ENGINE_CONFIG.guards,
@@ -26,7 +26,7 @@ function account(openOrders: number): AccountState {
 const admittedTicket = { settled: expect.any(Function) };
 
 /** The ticket of an admitted intent (fails the test on a refusal). */
-function ticketOf(answer: Rejection | InFlightTicket): InFlightTicket {
+function ticketOf(answer: Refusal | InFlightTicket): InFlightTicket {
   if ('rule' in answer) throw new Error(`refused: ${answer.rule}`);
   return answer;
 }
@@ -205,7 +205,7 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
     });
     const answer = await g.admit(bid('a'));
     expect(answer).toMatchObject({ rule: 'guard_error', value: 'placeLimit' });
-    expect((answer as Rejection).reason).toMatch(/the account admission check threw \(not a decimal: "abc"\)/);
+    expect((answer as Refusal).reason).toMatch(/the account admission check threw \(not a decimal: "abc"\)/);
     expect(inFlight.size).toBe(0);
   });
 
@@ -232,7 +232,7 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
     conditions.feedDown('reconnecting: socket closed');
     const refused = await g.admit(bid('a'));
     expect(refused).toMatchObject({ rule: 'feed_down' });
-    expect((refused as Rejection).reason).toBe(
+    expect((refused as Refusal).reason).toBe(
       'trading paused (FEED_DOWN): private feeds down (reconnecting: socket closed)',
     );
     ticketOf(
@@ -265,7 +265,7 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
       conditions: { verdict: (i) => conditions.verdict(i, DEFAULT_ENGINE_CONFIG.degraded) },
     });
     conditions.reconcileStarted('journal');
-    let answer: Rejection | InFlightTicket | undefined;
+    let answer: Refusal | InFlightTicket | undefined;
     void g.admit(bid('a')).then((a) => (answer = a));
     await clock.advance(500);
     expect(answer).toBeUndefined();
@@ -278,7 +278,7 @@ describe('AdmissionGate: one gate for every scope, failing closed', () => {
     const clock = new ManualClock();
     const g = accountGate({ clock, config: { ...roomy, maxOpenOrders: 100, actionsPerSecond: 1, actionBurst: 1 } });
     const answers: string[] = [];
-    const record = (id: string) => (answer: Rejection | InFlightTicket) =>
+    const record = (id: string) => (answer: Refusal | InFlightTicket) =>
       answers.push(`${id}:${'rule' in answer ? answer.rule : 'admitted'}`);
     g.enqueue(bid('a'), record('a'));
     // Decided at once when nothing waits ahead.
@@ -327,7 +327,7 @@ describe('AdmissionGate queue faults', () => {
     const clock = new BrokenTimerClock();
     const g = accountGate({ clock, config: { ...config, maxOpenOrders: 100 } });
     const answers: string[] = [];
-    const record = (id: string) => (answer: Rejection | InFlightTicket) =>
+    const record = (id: string) => (answer: Refusal | InFlightTicket) =>
       answers.push(`${id}:${'rule' in answer ? `${answer.rule} ${answer.reason}` : 'admitted'}`);
     g.enqueue(bid('a'), record('a'));
     g.enqueue(bid('b'), record('b'));

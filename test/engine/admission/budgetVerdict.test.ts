@@ -57,7 +57,7 @@ function state(
   };
 }
 
-const verdictOf = (v: GuardVerdict) => (v.kind === 'refuse' ? v.rejection.rule : v.kind);
+const verdictOf = (v: GuardVerdict) => (v.kind === 'refuse' ? v.refusal.rule : v.kind);
 const tripped = tripKillSwitch(ARMED_KILL_SWITCH, 'loss limit reached', NOW).state;
 
 describe('a strategy budget judged by the engine guards', () => {
@@ -155,10 +155,10 @@ describe('a strategy budget judged by the engine guards', () => {
     'a %s refusal names the strategy, the value and the config field',
     (rule, intent, current, value, field) => {
       const verdict = budgetVerdict('s', current, intent, config);
-      expect(verdict).toMatchObject({ kind: 'refuse', rejection: { rule, value } });
+      expect(verdict).toMatchObject({ kind: 'refuse', refusal: { rule, value } });
       if (verdict.kind !== 'refuse') return;
-      expect(verdict.rejection.reason).toMatch(/^strategy s's budget: /);
-      expect(verdict.rejection.hints.join(' ')).toContain(`${field} of strategy s`);
+      expect(verdict.refusal.reason).toMatch(/^strategy s's budget: /);
+      expect(verdict.refusal.hints.join(' ')).toContain(`${field} of strategy s`);
     },
   );
 

@@ -6,7 +6,7 @@ import { StrategyBudgets } from '../../../src/engine/admission/strategyBudgets.j
 import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../../src/engine/intents/intents.js';
-import { rejection } from '../../../src/engine/intents/rejection.js';
+import { refusal } from '../../../src/engine/intents/refusal.js';
 import type { TrackedOrder } from '../../../src/engine/tracking/orderTracker.js';
 import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
 import { budgetGuardConfig } from '../../../src/runtime/wiring/engineConfigFromConfig.js';
@@ -53,7 +53,7 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_00
     },
   );
   let closed = false;
-  const stopping = (intent: Intent) => rejection('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
+  const stopping = (intent: Intent) => refusal('engine_stopped', intent.kind, 'the bot is stopping; no new intents');
   const answer = (intent: Intent) => (a: Admission) => {
     if ('rule' in a)
       seen.push({
@@ -63,7 +63,7 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_00
         kind: intent.kind,
         marketId: 1,
         atMs: clock.now(),
-        rejection: a,
+        refusal: a,
       });
     else {
       tickets.set(intent.intentId, a);
@@ -105,7 +105,7 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_00
     engine.onFill(tracked);
   };
   const refusals = () =>
-    seen.filter((o) => o.type === 'refused').map((o) => [o.strategy, o.type === 'refused' ? o.rejection.rule : '']);
+    seen.filter((o) => o.type === 'refused').map((o) => [o.strategy, o.type === 'refused' ? o.refusal.rule : '']);
   const rest = (intentId: string): void =>
     void open.push({
       intentId,
@@ -245,7 +245,7 @@ describe('strategy budgets: every strategy on its own budget, inside the engine'
     );
     expect(h.refusals()).toEqual([['s', 'guard_error']]);
     const refused = h.seen.find((o) => o.type === 'refused');
-    expect(refused?.type === 'refused' ? refused.rejection.reason : '').toMatch(/strategy s admission check threw/);
+    expect(refused?.type === 'refused' ? refused.refusal.reason : '').toMatch(/strategy s admission check threw/);
     expect(h.submitted).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ const kinds: readonly Intent[] = [
 function verdicts(conditions: TradingConditions, config: DegradedConfig = DEFAULT_ENGINE_CONFIG.degraded): string[] {
   return kinds.map((intent) => {
     const v = conditions.verdict(intent, config);
-    return `${intent.intentId}:${v.kind === 'refuse' ? v.rejection.rule : v.kind}`;
+    return `${intent.intentId}:${v.kind === 'refuse' ? v.refusal.rule : v.kind}`;
   });
 }
 
@@ -41,7 +41,7 @@ describe('TradingConditions', () => {
     expect(c.state).toMatchObject({ mode: 'degraded', reasons: ['journal unwritable (disk full (SQLITE_FULL))'] });
     expect(verdicts(c)).toEqual(['o:journal_down', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:journal_down']);
     const refusal = c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded);
-    expect(refusal.kind === 'refuse' && refusal.rejection.reason).toBe(
+    expect(refusal.kind === 'refuse' && refusal.refusal.reason).toBe(
       'trading paused (JOURNAL_DOWN): journal unwritable (disk full (SQLITE_FULL))',
     );
     c.journalUp();
@@ -82,7 +82,7 @@ describe('TradingConditions', () => {
     const refused = c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded);
     expect(refused).toEqual({
       kind: 'refuse',
-      rejection: {
+      refusal: {
         rule: 'feed_down',
         value: 'placeLimit',
         reason: 'trading paused (FEED_DOWN): reconciliation after a reconnect failed (HTTP 503)',

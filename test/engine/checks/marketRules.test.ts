@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { marketRules } from '../../../src/engine/checks/marketRules.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
-import { Refusal } from '../../../src/engine/intents/refusal.js';
+import { ThrownRefusal } from '../../../src/engine/intents/refusal.js';
 
 function market(config: Partial<MarketView['config']> = {}): MarketView {
   return {
@@ -15,7 +15,7 @@ function refusal(run: () => unknown): { rule: string; value: unknown } | undefin
   try {
     run();
   } catch (error) {
-    if (error instanceof Refusal) return { rule: error.rejection.rule, value: error.rejection.value };
+    if (error instanceof ThrownRefusal) return { rule: error.refusal.rule, value: error.refusal.value };
     throw error;
   }
   return undefined;

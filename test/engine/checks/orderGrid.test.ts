@@ -4,7 +4,7 @@ import { fixedText } from '../../../src/engine/checks/fixedPoint.js';
 import { marketRules } from '../../../src/engine/checks/marketRules.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { snapPrice, snapSize } from '../../../src/engine/checks/orderGrid.js';
-import { Refusal } from '../../../src/engine/intents/refusal.js';
+import { ThrownRefusal } from '../../../src/engine/intents/refusal.js';
 
 const market: MarketView = {
   market_id: '1',
@@ -17,7 +17,7 @@ function rule(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    if (error instanceof Refusal) return error.rejection.rule;
+    if (error instanceof ThrownRefusal) return error.refusal.rule;
     throw error;
   }
   return 'none';
@@ -82,8 +82,8 @@ describe('order grid properties', () => {
           try {
             snapped = snapSize(size, rules, rounding);
           } catch (error) {
-            if (!(error instanceof Refusal)) throw error;
-            expect(['size_steps_range', 'min_order_size']).toContain(error.rejection.rule);
+            if (!(error instanceof ThrownRefusal)) throw error;
+            expect(['size_steps_range', 'min_order_size']).toContain(error.refusal.rule);
             return;
           }
           const back = BigInt(snapped.units) * 1_000n; // in 10^-6

@@ -15,7 +15,7 @@ import { marketRules } from '../../../src/engine/checks/marketRules.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { snapPrice, snapSize } from '../../../src/engine/checks/orderGrid.js';
 import { slippageBound } from '../../../src/engine/checks/slippageBound.js';
-import { Refusal } from '../../../src/engine/intents/refusal.js';
+import { ThrownRefusal } from '../../../src/engine/intents/refusal.js';
 
 /**
  * The market's rules parsed once into fixed-point values, and the intent's decimals parsed once,
@@ -69,8 +69,8 @@ function answer(run: () => { units?: number; ticks?: number; snapped?: string; p
     const r = run();
     return { units: r.units ?? r.ticks ?? Number.NaN, snapped: r.snapped ?? r.price ?? '' };
   } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    return { rule: error.rejection.rule, value: error.rejection.value };
+    if (!(error instanceof ThrownRefusal)) throw error;
+    return { rule: error.refusal.rule, value: error.refusal.value };
   }
 }
 
@@ -130,7 +130,7 @@ describe('the parsed-once grid agrees with the string path', () => {
         try {
           value = snapSize(size, marketRules(marketOf(step, '1', '0')), rounding ?? 'down');
         } catch (error) {
-          if (error instanceof Refusal) return;
+          if (error instanceof ThrownRefusal) return;
           throw error;
         }
         expect(fixedText(value.value)).toBe(value.snapped);

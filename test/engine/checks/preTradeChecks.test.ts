@@ -15,7 +15,7 @@ import type { Intent } from '../../../src/engine/intents/intents.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { parsedDecimal } from '../../../src/engine/checks/parsedDecimal.js';
 import { preTradeChecks } from '../../../src/engine/checks/preTradeChecks.js';
-import type { RejectionRule } from '../../../src/engine/intents/rejection.js';
+import type { RefusalRule } from '../../../src/engine/intents/refusal.js';
 
 const btc: MarketView = {
   market_id: '1',
@@ -36,13 +36,13 @@ function refusedBy(
   intent: Intent,
   market: MarketView | undefined = btc,
   account: AccountState = EMPTY_ACCOUNT_STATE,
-): RejectionRule {
+): RefusalRule {
   const verdict = preTradeChecks(intent, market, account, config);
   if (verdict.ok)
     throw new Error(
-      `expected a rejection, got ${JSON.stringify(verdict.action, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`,
+      `expected a refusal, got ${JSON.stringify(verdict.action, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`,
     );
-  return verdict.rejection.rule;
+  return verdict.refusal.rule;
 }
 
 describe('preTradeChecks: limit orders become exact wire orders', () => {
@@ -95,7 +95,7 @@ describe('preTradeChecks: limit orders become exact wire orders', () => {
       EMPTY_ACCOUNT_STATE,
       config,
     );
-    if (!verdict.ok) throw new Error(verdict.rejection.reason);
+    if (!verdict.ok) throw new Error(verdict.refusal.reason);
     expect(verdict.action).toMatchObject({ order: { size_steps: steps, price_ticks: ticks }, size, price });
     expect(verdict.intent).toMatchObject({ size, price });
     expect(verdict.intent).not.toHaveProperty('sizeRounding');
@@ -129,7 +129,7 @@ describe('preTradeChecks: refusals name the rule', () => {
   const limit = (over: Partial<Parameters<typeof placeLimit>[0]> = {}): Intent =>
     placeLimit({ ...base, side: 'buy', size: '0.001', price: '60000', ...over });
 
-  it.each<[string, Intent, RejectionRule, MarketView?, AccountState?]>([
+  it.each<[string, Intent, RefusalRule, MarketView?, AccountState?]>([
     ['size off the step grid without rounding', limit({ size: '0.000015' }), 'size_step'],
     ['price off the tick grid without rounding', limit({ price: '60000.05' }), 'price_tick'],
     ['size of zero', limit({ size: '0' }), 'size'],
@@ -221,14 +221,14 @@ describe('preTradeChecks: refusals name the rule', () => {
 
   it('refuses an order for a market it has no record of', () => {
     const verdict = preTradeChecks(limit(), undefined, EMPTY_ACCOUNT_STATE, config);
-    expect(verdict).toMatchObject({ ok: false, rejection: { rule: 'market_id', reason: 'unknown market' } });
+    expect(verdict).toMatchObject({ ok: false, refusal: { rule: 'market_id', reason: 'unknown market' } });
   });
 
   it('says what the value was and what to do', () => {
     const verdict = preTradeChecks(limit({ size: '0.000015' }), btc, EMPTY_ACCOUNT_STATE, config);
     expect(verdict).toMatchObject({
       ok: false,
-      rejection: {
+      refusal: {
         rule: 'size_step',
         value: '0.000015',
         reason: expect.stringContaining('0.00001'),
@@ -330,7 +330,7 @@ describe('preTradeChecks: account actions and cancels', () => {
 
   it('refuses a cancel-all of market 0: whether it means "all markets" is disputed', () => {
     const verdict = preTradeChecks(cancelAll({ ...base, marketId: 0 }), undefined, EMPTY_ACCOUNT_STATE, config);
-    expect(verdict).toMatchObject({ ok: false, rejection: { rule: 'market_id', value: '0' } });
+    expect(verdict).toMatchObject({ ok: false, refusal: { rule: 'market_id', value: '0' } });
   });
 
   it('still cancels in a halted or unknown market', () => {

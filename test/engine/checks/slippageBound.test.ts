@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../../src/engine/intents/refusal.js';
+import { ThrownRefusal } from '../../../src/engine/intents/refusal.js';
 import { slippageBound } from '../../../src/engine/checks/slippageBound.js';
 import { parseDecimal } from '../../../src/core/decimal.js';
 
@@ -13,7 +13,7 @@ function ruleOf(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    if (error instanceof Refusal) return error.rejection.rule;
+    if (error instanceof ThrownRefusal) return error.refusal.rule;
     throw error;
   }
   throw new Error('expected a refusal');
@@ -81,8 +81,8 @@ describe('slippageBound properties', () => {
           try {
             bound = slippageBound(side, mark, tickOf(tick), bps);
           } catch (error) {
-            if (!(error instanceof Refusal)) throw error;
-            expect(['slippage', 'price_ticks_range']).toContain(error.rejection.rule);
+            if (!(error instanceof ThrownRefusal)) throw error;
+            expect(['slippage', 'price_ticks_range']).toContain(error.refusal.rule);
             return;
           }
           // Compare bound = ticks × tick with mark × (1 ± bps) in integers at a common scale.

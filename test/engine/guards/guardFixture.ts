@@ -51,7 +51,7 @@ export function guardState(
 
 /** 'allow', 'wait', 'close_first' or the refusing rule, for compact tables. */
 export function outcome(verdict: GuardVerdict): string {
-  return verdict.kind === 'refuse' ? verdict.rejection.rule : verdict.kind;
+  return verdict.kind === 'refuse' ? verdict.refusal.rule : verdict.kind;
 }
 
 export const base = { intentId: 'i-1', strategy: 'test', marketId: 1 } as const;

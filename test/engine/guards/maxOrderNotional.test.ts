@@ -48,7 +48,7 @@ describe('max order notional (limit 1000; mark of market 1 is 100)', () => {
     );
     expect(verdict).toMatchObject({
       kind: 'refuse',
-      rejection: { value: '2000', reason: expect.stringContaining('1000') },
+      refusal: { value: '2000', reason: expect.stringContaining('1000') },
     });
   });
 });

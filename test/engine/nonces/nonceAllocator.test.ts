@@ -62,7 +62,7 @@ describe('NonceAllocator', () => {
     expect(allocator.tryAllocate()).toBeUndefined();
     expect(allocator.status().blockedBy).toMatch(/anchor 10 is still in flight/);
 
-    for (const pair of first.slice(1, -1)) allocator.report(pair, 'rejected');
+    for (const pair of first.slice(1, -1)) allocator.report(pair, 'refused');
     expect(allocator.tryAllocate()).toBeUndefined();
     allocator.report(first.at(-1) as NoncePair, 'unknown');
     expect(allocator.tryAllocate()).toEqual({ anchor: 11n, bit: 0 });
@@ -148,7 +148,7 @@ describe('NonceAllocator', () => {
     venue.submit({ anchor: 9n, bit: 0 });
     venue.submit({ anchor: 9n, bit: 1 });
     expect(venue.submit(mine[0] as NoncePair)).toBe('InvalidNonceAnchor');
-    allocator.report(mine[0] as NoncePair, 'rejected');
+    allocator.report(mine[0] as NoncePair, 'refused');
     allocator.resync(venue.read());
     const next = allocator.tryAllocate();
     expect(next).toEqual({ anchor: 9n, bit: 2 });
@@ -296,7 +296,7 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
       if (pending.length === 0) continue;
       const [{ process, pair }] = pending.splice(s.index % pending.length, 1) as [{ process: number; pair: NoncePair }];
       if (s.how === 'drop') {
-        settle(process, pair, 'rejected');
+        settle(process, pair, 'refused');
       } else if (s.how === 'unknown') {
         if (s.venueTookIt) venue.submit(pair);
         settle(process, pair, 'unknown');
@@ -308,7 +308,7 @@ function runScenario(processes: number, start: bigint, steps: readonly Step[]): 
           throw new Error(`${noncePairKey(pair)}: ${result} with a single process`);
         if (result === 'landed') settle(process, pair, 'landed');
         else {
-          settle(process, pair, 'rejected');
+          settle(process, pair, 'refused');
           allocators[process]?.resync(venue.read());
         }
       }
@@ -389,7 +389,7 @@ describe('NonceAllocator in-flight bookkeeping', () => {
     allocator.report(first[0]!, 'landed');
     allocator.report(first[0]!, 'landed');
     expect(allocator.status().inFlight).toBe(MAX_NONCE_BIT);
-    for (const pair of first.slice(1, -1)) allocator.report(pair, 'rejected');
+    for (const pair of first.slice(1, -1)) allocator.report(pair, 'refused');
     expect(allocator.tryAllocate()).toBeUndefined();
     expect(allocator.status().blockedBy).toMatch(/anchor 10 is still in flight/);
     allocator.report(first[first.length - 1]!, 'unknown');

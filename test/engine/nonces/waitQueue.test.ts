@@ -16,7 +16,7 @@ describe('WaitQueue', () => {
     expect(queue.size).toBe(0);
   });
 
-  it('rejects every waiter of an aborted signal with its reason and keeps the others in order', async () => {
+  it('rejects with its reason every waiter of an aborted signal and keeps the others in order', async () => {
     const queue = new WaitQueue<number>();
     const stop = new AbortController();
     const other = new AbortController();
@@ -59,7 +59,7 @@ describe('WaitQueue', () => {
     for (let i = 0; i < 50; i++) queue.resolveNext(i);
     expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
     expect(await Promise.all(waits)).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    // A served waiter is not rejected by a later abort, and the queue listens again for new waiters.
+    // A later abort does not reject a served waiter, and the queue listens again for new waiters.
     const late = queue.wait(stop.signal);
     expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
     stop.abort(new Error('later'));

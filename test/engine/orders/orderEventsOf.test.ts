@@ -73,10 +73,13 @@ describe('the order model: every transition one event', () => {
     expect(t.tracker.order('q')?.state).toBe('cancelled');
   });
 
-  it('a refused placement ends rejected with its rule; an IOC that ends unfilled expired; a resting order cancelled by us is requested', () => {
+  it('a placement our checks refused ends `refused` with its rule and who refused it; an IOC that ends unfilled expired; a resting order cancelled by us is requested', () => {
     const t = tracked();
     t.tracker.queued(t.order('r'));
-    t.tracker.settle('r', 'rejected', { code: 'price_tick', reason: 'off the grid', by: 'refused' });
+    t.tracker.settle('r', 'refused', { code: 'price_tick', reason: 'off the grid', by: 'checks' });
+    t.tracker.queued(t.order('v'));
+    t.tracker.pending(t.order('v'));
+    t.tracker.settle('v', 'failed');
     t.tracker.queued(t.order('i', { expires: true }));
     t.tracker.pending(t.order('i'));
     t.tracker.placed('i', '0xii');
@@ -87,7 +90,8 @@ describe('the order model: every transition one event', () => {
     t.tracker.requestCancel('c');
     t.tracker.cancelled('0xcc');
     const last = (id: string) => t.events.filter((e) => e.intentId === id).at(-1);
-    expect(last('r')).toMatchObject({ type: 'rejected', code: 'price_tick', reason: 'off the grid', by: 'refused' });
+    expect(last('r')).toMatchObject({ type: 'refused', code: 'price_tick', reason: 'off the grid', by: 'checks' });
+    expect(last('v')).toMatchObject({ type: 'refused', code: 'FAILED', by: 'venue' });
     expect(t.events.filter((e) => e.intentId === 'c').map((e) => e.type)).toEqual([
       'queued',
       'submitted',

@@ -84,7 +84,7 @@ describe('a cancel whose order is no longer open on the venue', () => {
       kind: 'cancel',
       marketId: 1,
       type: 'refused',
-      rejection: {
+      refusal: {
         rule: 'cancel_target_finished',
         value: 'm-1',
         reason: `the venue has no open order ${ORDER_ID} (OrderNotFound): it already filled or was cancelled`,
@@ -114,7 +114,7 @@ describe('a cancel whose order is no longer open on the venue', () => {
     });
 
     expect(sent).toHaveLength(2);
-    expect(outcome.type === 'refused' && outcome.rejection).toMatchObject({
+    expect(outcome.type === 'refused' && outcome.refusal).toMatchObject({
       rule: 'cancel_target_finished',
       value: 'm-1',
       reason: expect.stringContaining(`nothing left to cancel: ${filled}`),
@@ -134,7 +134,7 @@ describe('a cancel whose order is no longer open on the venue', () => {
     const { deps, sent } = executorWith(() => cancelRevert('OrderNotFound'));
     const outcome = await executeIntent(cancelM1(2), deps);
     expect(sent).toHaveLength(0);
-    expect(outcome.type === 'refused' && outcome.rejection).toMatchObject({
+    expect(outcome.type === 'refused' && outcome.refusal).toMatchObject({
       rule: 'cancel_target',
       value: ORDER_ID,
       reason: 'the order is in market 1, not in market 2',

@@ -67,8 +67,8 @@ describe('signAction', () => {
     expect(() => signAction('i-1', action, deps(throwing, allocator))).toThrow('hardware signer unplugged');
     expect(allocator.status().inFlight).toBe(0);
 
-    const rejecting: DigestSigner = { address: key.address, signDigest: () => Promise.reject(new Error('refused')) };
-    await expect(signAction('i-2', action, deps(rejecting, allocator))).rejects.toThrow('refused');
+    const refusing: DigestSigner = { address: key.address, signDigest: () => Promise.reject(new Error('refused')) };
+    await expect(signAction('i-2', action, deps(refusing, allocator))).rejects.toThrow('refused');
     expect(allocator.status().inFlight).toBe(0);
   });
 

@@ -46,7 +46,7 @@ describe('OrderRegistry', () => {
     for (let i = 2; i < FINISHED_ORDERS_KEPT + 1; i++) registry.put(order(i, 'cancelled'));
     expect(registry.get('i-0')?.state).toBe('filled'); // exactly at the bound: kept
 
-    registry.put(order(FINISHED_ORDERS_KEPT + 1, 'rejected'));
+    registry.put(order(FINISHED_ORDERS_KEPT + 1, 'refused'));
     expect(registry.get('i-0')).toBeUndefined();
     expect(registry.intentOfOrderId('0x00')).toBeUndefined();
     expect(registry.intentOfClientOrderId('1')).toBeUndefined();

@@ -20,7 +20,7 @@ describe('trackedOrder', () => {
   it('tells resting from final states', () => {
     expect(['open', 'partially_filled'].every((s) => isResting(s as 'open'))).toBe(true);
     expect(isResting('pending') || isResting('unknown') || isResting('filled')).toBe(false);
-    expect(['filled', 'cancelled', 'rejected', 'failed'].every((s) => isTerminal(s as 'filled'))).toBe(true);
+    expect(['filled', 'cancelled', 'refused', 'failed'].every((s) => isTerminal(s as 'filled'))).toBe(true);
     expect(isTerminal('unknown') || isTerminal('open')).toBe(false);
   });
 

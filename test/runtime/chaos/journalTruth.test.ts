@@ -34,7 +34,7 @@ describe('readJournalTruth', () => {
       'failed',
       JSON.stringify({
         type: 'failed',
-        error: { code: 'VENUE_REJECTED', kind: 'NonceUsed', message: 'NonceUsed(1, 2)' },
+        error: { code: 'VENUE_REFUSED', kind: 'NonceUsed', message: 'NonceUsed(1, 2)' },
       }),
     );
     intent.run(
@@ -70,7 +70,7 @@ describe('readJournalTruth', () => {
     expect(truth.intents).toBe(2);
     expect(truth.fills).toEqual([{ fillId: '11', orderId: '0xa1', marketId: 1, size: '0.001', source: 'venue' }]);
     expect(truth.failedIntents).toEqual([
-      { intentId: 'i-2', code: 'VENUE_REJECTED', kind: 'NonceUsed', message: 'NonceUsed(1, 2)' },
+      { intentId: 'i-2', code: 'VENUE_REFUSED', kind: 'NonceUsed', message: 'NonceUsed(1, 2)' },
     ]);
     expect(truth.positions).toEqual([
       { marketId: 1, side: 'sell', size: '0.002', atMs: 21 },

@@ -39,7 +39,7 @@ describe('followFeeds with a book the decoders refuse from its first frame', () 
     const base = { strategy: 'mm', marketId: 1, side: 'buy' as const, size: '1', price: '10' };
     expect(budgets.verdict('mm', placeLimit({ ...base, intentId: 'open' }))).toMatchObject({
       kind: 'refuse',
-      rejection: { rule: 'feed_stale' },
+      refusal: { rule: 'feed_stale' },
     });
     expect(budgets.verdict('mm', placeLimit({ ...base, intentId: 'reduce', reduceOnly: true })).kind).toBe('allow');
     followed.unsubscribe();

@@ -69,9 +69,9 @@ describe('FreshnessBudgets', () => {
     const verdict = budgets.verdict('mm', intent);
     expect(verdict).toMatchObject({
       kind: 'refuse',
-      rejection: { rule: 'feed_stale', value: 'mark of market 2 is 1100 ms old (budget 1000 ms)' },
+      refusal: { rule: 'feed_stale', value: 'mark of market 2 is 1100 ms old (budget 1000 ms)' },
     });
-    expect(verdict.kind === 'refuse' ? verdict.rejection.reason : '').toBe(
+    expect(verdict.kind === 'refuse' ? verdict.refusal.reason : '').toBe(
       'strategy mm is reduce-only (FEED_STALE): mark of market 2 is 1100 ms old (budget 1000 ms)',
     );
   });

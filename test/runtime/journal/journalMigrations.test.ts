@@ -10,6 +10,8 @@ const ALICE = '0x00000000000000000000000000000000000000aa';
 const BOB = '0x00000000000000000000000000000000000000bb';
 /** The version whose fills table keyed fills by fill id alone (UNIQUE fill_id). */
 const FILL_ID_ALONE = 4;
+/** The last version whose refused orders and outcomes carried the older word. */
+const OLD_REFUSAL_WORD = 5;
 
 /** A journal file exactly as a perpbot of schema version 4 left it, with fills of two accounts. */
 function writeOldJournal(path: string): void {
@@ -36,6 +38,32 @@ function writeOldJournal(path: string): void {
         )
         .run(BOB).changes,
     ).toBe(0);
+  } finally {
+    db.close();
+  }
+}
+
+/** A version-5 journal with an order refused by the checks (stored under the old state) beside an open one. */
+function writeOldRefusals(path: string): void {
+  const db = new Database(path);
+  try {
+    for (const sql of MIGRATIONS.slice(0, OLD_REFUSAL_WORD)) db.exec(sql);
+    db.exec('CREATE TABLE schema_version (version INTEGER NOT NULL)');
+    db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(OLD_REFUSAL_WORD);
+    const order = db.prepare(
+      `INSERT INTO orders (intent_id, account, strategy, market_id, side, size, price, state, filled_size, updated_ms)
+       VALUES (?, ?, 'mm', 1, 'buy', '0.001', '64000', ?, '0', 100)`,
+    );
+    order.run('refused-1', ALICE, 'rejected'); // refusal-rename: keep
+    order.run('open-1', ALICE, 'open');
+    db.prepare(
+      "INSERT INTO order_states (intent_id, state, filled_size, source, at_ms) VALUES ('refused-1', ?, '0', 'local', 100)",
+    ).run('rejected'); // refusal-rename: keep
+    const outcome = { type: 'refused', rejection: { rule: 'price_tick', value: '1.5', reason: 'off the grid' } }; // refusal-rename: keep
+    db.prepare(
+      `INSERT INTO intents (intent_id, account, run_id, strategy, kind, market_id, intent, received_ms, outcome_type, outcome, outcome_ms)
+       VALUES ('refused-1', ?, 'run-1', 'mm', 'placeLimit', 1, '{}', 100, 'refused', ?, 100)`,
+    ).run(ALICE, JSON.stringify(outcome));
   } finally {
     db.close();
   }
@@ -79,6 +107,27 @@ describe('journal migrations', () => {
         ['reconciled:0xa2', '0.002'],
         ['a2-real', '0.001'],
       ]);
+    } finally {
+      journal.close();
+    }
+  });
+
+  it("reads a version-5 journal's refused orders under today's state, so they are not taken for live orders", () => {
+    const path = join(dir, 'old.sqlite');
+    writeOldRefusals(path);
+    const journal = openJournal(path);
+    try {
+      expect(journal.db.prepare('SELECT state FROM orders ORDER BY intent_id').all()).toEqual([
+        { state: 'open' },
+        { state: 'refused' },
+      ]);
+      expect(journal.db.prepare('SELECT state FROM order_states').all()).toEqual([{ state: 'refused' }]);
+      expect(journal.liveOrders(ALICE).map((o) => o.intentId)).toEqual(['open-1']);
+      const stored = journal.db.prepare('SELECT outcome FROM intents').get() as { outcome: string };
+      expect(JSON.parse(stored.outcome)).toEqual({
+        type: 'refused',
+        refusal: { rule: 'price_tick', value: '1.5', reason: 'off the grid' },
+      });
     } finally {
       journal.close();
     }

@@ -30,7 +30,7 @@ describe('journalStrategyStorage', () => {
     expect(grid.load('cursor', cursor)).toBeUndefined();
   });
 
-  it('refuses a saved value its schema rejects, naming the path but not the value', () => {
+  it('refuses a saved value its schema refuses, naming the path but not the value', () => {
     const storage = journalStrategyStorage(journal, ACCOUNT, 'grid', new ManualClock(0));
     storage.save('cursor', { lastLevel: 'secret-ish', placed: [] });
     expect(() => storage.load('cursor', cursor)).toThrow(

@@ -10,7 +10,7 @@ const opening = placeLimit({ strategy: 's', marketId: 1, intentId: 'o', side: 'b
 function refusalHints(conditions: TradingConditions): readonly string[] {
   const verdict = conditions.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded);
   if (verdict.kind !== 'refuse') throw new Error(`expected a refusal, got ${verdict.kind}`);
-  return verdict.rejection.hints;
+  return verdict.refusal.hints;
 }
 
 describe('ReconcilerGate', () => {

@@ -116,7 +116,7 @@ describe('recordTrackerEvents and restoreTracker', () => {
     before.placed('rest', ORDER_ID);
     before.onFill(fill('f1', '0.001'));
     before.pending({ intentId: 'gone', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '120' });
-    before.settle('gone', 'rejected');
+    before.settle('gone', 'refused');
     subscription.unsubscribe();
 
     const after = new OrderTracker();

@@ -76,7 +76,7 @@ describe('createLogger', () => {
       cause,
     });
     logger.error(error);
-    logger.error({ err: error }, 'order rejected');
+    logger.error({ err: error }, 'order refused');
     logger.warn({ attempt: 2, context: { error } }, `retrying after ${JWT}`);
     expect(out.lines).toHaveLength(3);
     const text = out.lines.join('');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
-import { rejection } from '../../../src/engine/intents/rejection.js';
+import { refusal } from '../../../src/engine/intents/refusal.js';
 import { createLogger } from '../../../src/runtime/logging/createLogger.js';
 import { logIntentOutcome } from '../../../src/runtime/logging/logIntentOutcome.js';
 
@@ -37,7 +37,7 @@ describe('logIntentOutcome', () => {
       ...base,
       kind: 'placeLimit',
       type: 'refused',
-      rejection: rejection('min_order_size', '0.0001', 'below the minimum'),
+      refusal: refusal('min_order_size', '0.0001', 'below the minimum'),
     });
     expect(line).toMatchObject({
       level: 40,
@@ -54,7 +54,7 @@ describe('logIntentOutcome', () => {
       ...base,
       kind: 'cancel',
       type: 'refused',
-      rejection: rejection('cancel_target_finished', 'mm-3', 'the order is already filled'),
+      refusal: refusal('cancel_target_finished', 'mm-3', 'the order is already filled'),
     });
     expect(line).toMatchObject({
       level: 30,
@@ -69,7 +69,7 @@ describe('logIntentOutcome', () => {
       ...base,
       kind: 'cancel',
       type: 'refused',
-      rejection: rejection('cancel_target', 'mm-404', 'no order was placed by that intent'),
+      refusal: refusal('cancel_target', 'mm-404', 'no order was placed by that intent'),
     });
     expect(line).toMatchObject({ level: 40, msg: 'intent refused', rule: 'cancel_target' });
   });

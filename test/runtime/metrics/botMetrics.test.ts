@@ -5,7 +5,7 @@ import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
-import { rejection } from '../../../src/engine/intents/rejection.js';
+import { refusal } from '../../../src/engine/intents/refusal.js';
 import type { BotStatus } from '../../../src/runtime/control/botStatus.js';
 import { FeedClock } from '../../../src/runtime/freshness/feedClock.js';
 import type { FreshnessChange } from '../../../src/runtime/freshness/freshnessBudgets.js';
@@ -39,7 +39,7 @@ describe('the bot metrics', () => {
     const freshness = new Subject<FreshnessChange>();
     observeBotMetrics(metrics, { outcomes, fills$: fills, freshness$: freshness });
     outcomes.next({ ...base, intentId: 'a', type: 'accepted', orderId: '0x1' });
-    outcomes.next({ ...base, intentId: 'b', type: 'refused', rejection: rejection('feed_stale', 'x', 'late') });
+    outcomes.next({ ...base, intentId: 'b', type: 'refused', refusal: refusal('feed_stale', 'x', 'late') });
     outcomes.next({ ...base, intentId: 'c', type: 'unknown', reason: 'timeout' });
     fills.next({
       id: 'f',

@@ -33,14 +33,14 @@ describe('NonceBook', () => {
     expect(errorText(book, 0n, 7)).toBe('FailedPrecondition: PlaceOrder reverted: InvalidNonceAnchor');
   });
 
-  it('rejects anchors beyond current + 1', () => {
+  it('refuses anchors beyond current + 1', () => {
     const book = new NonceBook();
     const text = errorText(book, 2n, 0);
     expect(text).toBe('FailedPrecondition: PlaceOrder reverted: InvalidNonceAnchor');
     expect(parseVenueErrorText(text ?? '').kind).toBe('InvalidNonceAnchor');
   });
 
-  it('rejects bit indexes above 207 with the index in the message', () => {
+  it('refuses bit indexes above 207 with the index in the message', () => {
     const book = new NonceBook();
     expect(errorText(book, 0n, 207)).toBeUndefined();
     const text = errorText(book, 0n, 208);

@@ -10,7 +10,7 @@ import {
   toBase64Full,
 } from '../../../src/protocol/signature.js';
 import { decodePermitSignature, recoverSigner } from '../../../src/sim/chain/permitSignature.js';
-import { invalidArgument } from '../../../src/sim/simRejection.js';
+import { invalidArgument } from '../../../src/sim/simRefusal.js';
 
 /**
  * The simulator's permit-signature fast path must answer exactly as the protocol path it replaced

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Address } from '../../../src/core/address.js';
 import { Exchange } from '../../../src/sim/exchange/exchange.js';
-import { ALICE, BOB, T0, limit, ofType, quietExchange, rejectionText } from './exchangeFixture.js';
+import { ALICE, BOB, T0, limit, ofType, quietExchange, refusalText } from './exchangeFixture.js';
 
 const ERIN = '0x6666666666666666666666666666666666666666' as Address;
 
@@ -19,7 +19,7 @@ describe('deposits and balances', () => {
     },
   ])('refuses deposit $amount', ({ amount, text }) => {
     const ex = quietExchange({}, []);
-    expect(rejectionText(() => ex.deposit(ERIN, amount))).toBe(text);
+    expect(refusalText(() => ex.deposit(ERIN, amount))).toBe(text);
     expect(ex.isRegistered(ERIN)).toBe(false);
   });
 
@@ -41,7 +41,7 @@ describe('deposits and balances', () => {
     const checksummed = ex.balance(lower.toUpperCase().replace('0X', '0x') as Address).account;
     expect(checksummed).toBe('0xABcdEFABcdEFabcdEfAbCdefabcdeFABcDEFabCD');
     expect(ex.balance(checksummed).balance).toBe('10');
-    expect(rejectionText(() => ex.deposit('0x1234', '1'))).toBe(
+    expect(refusalText(() => ex.deposit('0x1234', '1'))).toBe(
       'InvalidArgument: account must be a 0x-prefixed 20-byte address, got "0x1234"',
     );
   });
@@ -75,14 +75,14 @@ describe('account action events and refusals', () => {
     { name: 'cancel-all', act: (ex: Exchange) => ex.cancelAll(ERIN, 1) },
   ])('$name needs a registered account', ({ act }) => {
     const ex = quietExchange();
-    expect(rejectionText(() => act(ex))).toBe(`FailedPrecondition: account ${ERIN} is not registered (userId 0)`);
+    expect(refusalText(() => act(ex))).toBe(`FailedPrecondition: account ${ERIN} is not registered (userId 0)`);
   });
 
   it('refuses unknown markets in account actions and reads', () => {
     const ex = quietExchange();
-    expect(rejectionText(() => ex.setLeverage(ALICE, 77, 5))).toBe('NotFound: market 77 does not exist');
-    expect(rejectionText(() => ex.cancelAll(ALICE, 77))).toBe('NotFound: market 77 does not exist');
-    expect(rejectionText(() => ex.book(77))).toBe('NotFound: market 77 does not exist');
+    expect(refusalText(() => ex.setLeverage(ALICE, 77, 5))).toBe('NotFound: market 77 does not exist');
+    expect(refusalText(() => ex.cancelAll(ALICE, 77))).toBe('NotFound: market 77 does not exist');
+    expect(refusalText(() => ex.book(77))).toBe('NotFound: market 77 does not exist');
   });
 });
 
@@ -96,8 +96,8 @@ describe('blocks and marks', () => {
 
   it('setMark refuses non-positive or malformed prices and sets the market’s mark', () => {
     const ex = quietExchange();
-    expect(rejectionText(() => ex.setMark(1, '0'))).toBe('InvalidArgument: price must be positive, got 0');
-    expect(rejectionText(() => ex.setMark(1, 'abc'))).toBe(
+    expect(refusalText(() => ex.setMark(1, '0'))).toBe('InvalidArgument: price must be positive, got 0');
+    expect(refusalText(() => ex.setMark(1, 'abc'))).toBe(
       'InvalidArgument: price must be a decimal string with at most 18 decimals, got "abc"',
     );
     ex.setMark(2, '3333.33');

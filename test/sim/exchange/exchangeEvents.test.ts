@@ -25,7 +25,7 @@ describe('events', () => {
     expect(ex.openOrders(BOB).length).toBe(1);
   });
 
-  it('a resting order reports itself OPEN and changes the book; a rejected one reports nothing', () => {
+  it('a resting order reports itself OPEN and changes the book; a refused one reports nothing', () => {
     const ex = quietExchange();
     const placed = ex.placeOrder(ALICE, limit(0, 640_000, 20, { client_order_id: 5n }), T0);
     expect(placed.events.map((e) => e.type)).toEqual(['order', 'book']);

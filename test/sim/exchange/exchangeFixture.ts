@@ -56,13 +56,13 @@ export function ofType<T extends ExchangeEvent['type']>(
   return events.filter((e): e is Extract<ExchangeEvent, { type: T }> => e.type === type);
 }
 
-/** The text of the ExchangeRejection `action` throws (fails the test if nothing is thrown). */
-export function rejectionText(action: () => unknown): string {
+/** The text of the ExchangeRefusal `action` throws (fails the test if nothing is thrown). */
+export function refusalText(action: () => unknown): string {
   try {
     action();
   } catch (error) {
     if (error instanceof Error && 'text' in error && typeof error.text === 'string') return error.text;
     throw error;
   }
-  throw new Error('expected a rejection, but the action succeeded');
+  throw new Error('expected a refusal, but the action succeeded');
 }

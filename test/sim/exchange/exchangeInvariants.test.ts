@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Address } from '../../../src/core/address.js';
 import { decimalToWei } from '../../../src/core/decimal.js';
 import type { Exchange } from '../../../src/sim/exchange/exchange.js';
-import { isExchangeRejection } from '../../../src/sim/exchange/exchangeRejection.js';
+import { isExchangeRefusal } from '../../../src/sim/exchange/exchangeRefusal.js';
 import { ALICE, BOB, CAROL, T0, limit, ofType, quietExchange } from './exchangeFixture.js';
 
 const ACCOUNTS = [ALICE, BOB, CAROL] as const;
@@ -143,7 +143,7 @@ describe('exchange invariants under random operation sequences', () => {
                     fees += decimalToWei(fill.fill.fee, 'fee');
               }
             } catch (error) {
-              if (!isExchangeRejection(error)) throw error;
+              if (!isExchangeRefusal(error)) throw error;
             }
             checkInvariants(ex, fees, deposited);
           }

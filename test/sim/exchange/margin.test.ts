@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Address } from '../../../src/core/address.js';
 import { parseVenueErrorText } from '../../../src/venue/venueError.js';
-import { ALICE, BOB, T0, limit, market, ofType, quietExchange, rejectionText } from './exchangeFixture.js';
+import { ALICE, BOB, T0, limit, market, ofType, quietExchange, refusalText } from './exchangeFixture.js';
 
 const DAVE = '0x4444444444444444444444444444444444444444' as Address;
 const WEI = 10n ** 18n;
@@ -23,7 +23,7 @@ describe('initial margin on orders', () => {
     const place = () => ex.placeOrder(DAVE, limit(0, 650_000, steps), T0);
     if (ok) expect(place().order.status).toBe('ORDER_STATUS_OPEN');
     else
-      expect(rejectionText(place)).toBe(
+      expect(refusalText(place)).toBe(
         `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${104n * WEI},${100n * WEI})`,
       );
   });
@@ -33,7 +33,7 @@ describe('initial margin on orders', () => {
     ex.placeOrder(DAVE, limit(0, 650_000, 1500), T0);
     ex.placeOrder(DAVE, limit(0, 650_000, 15), T0);
     // 1565 steps of buys at 65,000 = 1,017.25 USDC of notional → 101.725 of margin.
-    expect(rejectionText(() => ex.placeOrder(DAVE, limit(0, 650_000, 50), T0))).toBe(
+    expect(refusalText(() => ex.placeOrder(DAVE, limit(0, 650_000, 50), T0))).toBe(
       `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${(101725n * WEI) / 1000n},${100n * WEI})`,
     );
     // Sells are the other side: the worse side (the buys) still decides, so they fit.
@@ -43,7 +43,7 @@ describe('initial margin on orders', () => {
   it('values a buy above the mark at its limit price', () => {
     const ex = smallAccount();
     // 1500 steps at 70,000 = 1,050 notional → 105 > 100, though at the mark it would be 97.5.
-    const text = rejectionText(() => ex.placeOrder(DAVE, limit(0, 700_000, 1500), T0));
+    const text = refusalText(() => ex.placeOrder(DAVE, limit(0, 700_000, 1500), T0));
     expect(text).toBe(`FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${105n * WEI},${100n * WEI})`);
     expect(parseVenueErrorText(text)).toMatchObject({ statusName: 'FailedPrecondition', action: 'PlaceOrder' });
   });
@@ -54,7 +54,7 @@ describe('initial margin on orders', () => {
     ex.placeOrder(DAVE, market(0, 650_000, 1500), T0);
     ex.setMark(1, '60000');
     // Equity 100 − 0.4875 fee − 75 loss ≈ 24.5, initial margin 90: new exposure is refused …
-    expect(rejectionText(() => ex.placeOrder(DAVE, limit(0, 590_000, 15), T0))).toMatch(
+    expect(refusalText(() => ex.placeOrder(DAVE, limit(0, 590_000, 15), T0))).toMatch(
       /^FailedPrecondition: PlaceOrder reverted: InsufficientMargin\(/,
     );
     // … closing is not.
@@ -83,7 +83,7 @@ describe('leverage', () => {
       expect(ofType(events, 'position')[0]?.position.leverage).toBe(String(leverage));
       expect(ex.position(ALICE, id).leverage).toBe(String(leverage));
     } else {
-      expect(rejectionText(act)).toBe(text);
+      expect(refusalText(act)).toBe(text);
       expect(ex.position(ALICE, id).leverage).toBe('10');
     }
   });
@@ -94,7 +94,7 @@ describe('leverage', () => {
     ex.setLeverage(DAVE, 1, 20);
     ex.placeOrder(BOB, limit(1, 650_000, 3000), T0);
     ex.placeOrder(DAVE, limit(0, 650_000, 3000), T0);
-    expect(rejectionText(() => ex.setLeverage(DAVE, 1, 5))).toMatch(
+    expect(refusalText(() => ex.setLeverage(DAVE, 1, 5))).toMatch(
       /^FailedPrecondition: UpdateLeverage reverted: InsufficientMargin\(/,
     );
     expect(ex.position(DAVE, 1).leverage).toBe('20');
@@ -109,7 +109,7 @@ describe('margin mode', () => {
     const ex = quietExchange();
     ex.placeOrder(BOB, limit(side === 0 ? 1 : 0, 650_000, 1500), T0);
     ex.placeOrder(ALICE, limit(side, 650_000, 1500), T0);
-    const text = rejectionText(() => ex.setMarginMode(ALICE, 1, 1));
+    const text = refusalText(() => ex.setMarginMode(ALICE, 1, 1));
     expect(text).toBe(`FailedPrecondition: UpdateMarginMode reverted: OpenPositionExists(${args})`);
     expect(parseVenueErrorText(text)).toMatchObject({
       kind: 'OpenPositionExists',
@@ -120,11 +120,11 @@ describe('margin mode', () => {
 
   it('refuses values other than 0 and 1, and switching with open orders', () => {
     const ex = quietExchange();
-    expect(rejectionText(() => ex.setMarginMode(ALICE, 1, 2))).toBe(
+    expect(refusalText(() => ex.setMarginMode(ALICE, 1, 2))).toBe(
       'InvalidArgument: margin_mode must be 0 (Cross) or 1 (Isolated), got 2',
     );
     ex.placeOrder(ALICE, limit(0, 600_000, 20), T0);
-    expect(rejectionText(() => ex.setMarginMode(ALICE, 1, 1))).toBe(
+    expect(refusalText(() => ex.setMarginMode(ALICE, 1, 1))).toBe(
       'FailedPrecondition: UpdateMarginMode reverted: OpenOrdersExist(1)',
     );
   });
@@ -133,15 +133,15 @@ describe('margin mode', () => {
 describe('isolated margin', () => {
   it('add and remove only in isolated mode, within free collateral and the position’s needs', () => {
     const ex = smallAccount();
-    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 10n * WEI))).toBe(
+    expect(refusalText(() => ex.adjustIsolatedMargin(DAVE, 1, 10n * WEI))).toBe(
       'FailedPrecondition: UpdateIsolatedMargin reverted: NotIsolatedMarginMode(1)',
     );
     ex.setMarginMode(DAVE, 1, 1);
     // Isolated orders are margined by the isolated balance only.
-    expect(rejectionText(() => ex.placeOrder(DAVE, limit(0, 650_000, 100), T0))).toBe(
+    expect(refusalText(() => ex.placeOrder(DAVE, limit(0, 650_000, 100), T0))).toBe(
       `FailedPrecondition: PlaceOrder reverted: InsufficientMargin(${(65n * WEI) / 10n},0)`,
     );
-    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 101n * WEI))).toBe(
+    expect(refusalText(() => ex.adjustIsolatedMargin(DAVE, 1, 101n * WEI))).toBe(
       `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientCollateral(${101n * WEI},${100n * WEI})`,
     );
     const added = ex.adjustIsolatedMargin(DAVE, 1, 40n * WEI);
@@ -153,7 +153,7 @@ describe('isolated margin', () => {
     // Position 325 USDC at 10x needs 32.5; fee 0.1625 came out of the isolated balance.
     expect(ex.position(DAVE, 1).isolated_usdc_balance).toBe('39.8375');
     expect(ex.balance(DAVE).balance).toBe('60');
-    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, -8n * WEI))).toBe(
+    expect(refusalText(() => ex.adjustIsolatedMargin(DAVE, 1, -8n * WEI))).toBe(
       `FailedPrecondition: UpdateIsolatedMargin reverted: InsufficientIsolatedMargin(${8n * WEI},${(73375n * WEI) / 10000n})`,
     );
     ex.adjustIsolatedMargin(DAVE, 1, -7n * WEI);
@@ -164,8 +164,8 @@ describe('isolated margin', () => {
   it('refuses a zero amount and one outside int128', () => {
     const ex = smallAccount();
     ex.setMarginMode(DAVE, 1, 1);
-    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 0n))).toBe('InvalidArgument: amount must not be 0');
-    expect(rejectionText(() => ex.adjustIsolatedMargin(DAVE, 1, 1n << 127n))).toMatch(
+    expect(refusalText(() => ex.adjustIsolatedMargin(DAVE, 1, 0n))).toBe('InvalidArgument: amount must not be 0');
+    expect(refusalText(() => ex.adjustIsolatedMargin(DAVE, 1, 1n << 127n))).toMatch(
       /^InvalidArgument: amount must fit int128/,
     );
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, T0, limit, market, ofType, quietExchange, rejectionText } from './exchangeFixture.js';
+import { ALICE, BOB, CAROL, T0, limit, market, ofType, quietExchange, refusalText } from './exchangeFixture.js';
 
 describe('price-time priority', () => {
   it('fills the best price first, then the oldest order at a price', () => {
@@ -140,9 +140,7 @@ describe('post-only', () => {
     const place = () => ex.placeOrder(BOB, limit(side, price, 20, { post_only: true }), T0);
     if (crosses) {
       const best = side === 0 ? 650_000 : 640_000;
-      expect(rejectionText(place)).toBe(
-        `FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(${price},${best})`,
-      );
+      expect(refusalText(place)).toBe(`FailedPrecondition: PlaceOrder reverted: PostOnlyWouldCross(${price},${best})`);
       expect(ex.openOrders(BOB)).toEqual([]);
     } else {
       expect(place().order).toMatchObject({ status: 'ORDER_STATUS_OPEN', post_only: true });
@@ -183,7 +181,7 @@ describe('market orders and the slippage bound', () => {
 
   it.each([0, 1])('a market order with time_in_force %i is refused with the venue text', (tif) => {
     const ex = book();
-    expect(rejectionText(() => ex.placeOrder(BOB, market(0, 650_050, 20, { time_in_force: tif }), T0))).toBe(
+    expect(refusalText(() => ex.placeOrder(BOB, market(0, 650_050, 20, { time_in_force: tif }), T0))).toBe(
       `InvalidArgument: market orders require FOK or IOC time_in_force, got ${tif}`,
     );
   });
@@ -265,14 +263,14 @@ describe('cancel', () => {
   ])('refuses $name', ({ who, id, text }) => {
     const ex = quietExchange();
     ex.placeOrder(ALICE, limit(0, 640_000, 20), T0);
-    expect(rejectionText(() => ex.cancelOrder(who, 1, id))).toBe(text);
+    expect(refusalText(() => ex.cancelOrder(who, 1, id))).toBe(text);
   });
 
   it('refuses to cancel an order that already filled', () => {
     const ex = quietExchange();
     const maker = ex.placeOrder(ALICE, limit(0, 640_000, 20), T0).order;
     ex.placeOrder(BOB, limit(1, 640_000, 20), T0);
-    expect(rejectionText(() => ex.cancelOrder(ALICE, 1, BigInt(maker.resting_order_id)))).toBe(
+    expect(refusalText(() => ex.cancelOrder(ALICE, 1, BigInt(maker.resting_order_id)))).toBe(
       `FailedPrecondition: CancelOrder reverted: OrderNotFound(${maker.resting_order_id})`,
     );
   });

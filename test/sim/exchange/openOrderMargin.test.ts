@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Address } from '../../../src/core/address.js';
 import { AccountLedger } from '../../../src/sim/exchange/accountLedger.js';
 import { EventCollector } from '../../../src/sim/exchange/eventCollector.js';
-import { isExchangeRejection } from '../../../src/sim/exchange/exchangeRejection.js';
+import { isExchangeRefusal } from '../../../src/sim/exchange/exchangeRefusal.js';
 import { marketInitialMarginWei, sideNotionalsWei } from '../../../src/sim/exchange/initialMargin.js';
 import { compileMarkets, DEFAULT_MARKETS, type MarketSpec } from '../../../src/sim/exchange/markets.js';
 import { OrderEntry } from '../../../src/sim/exchange/orderEntry.js';
@@ -143,7 +143,7 @@ function run(w: ReturnType<typeof world>, ops: readonly Op[]): { placed: number;
         w.entry.place(ACCOUNTS[op.who]!, checkPlaceOrder(w.spec(op.marketId), params), now, events);
         tally.placed += 1;
       } catch (error) {
-        if (!isExchangeRejection(error)) throw error;
+        if (!isExchangeRefusal(error)) throw error;
         tally.refused += 1;
       }
     } else if (op.kind === 'cancel') {

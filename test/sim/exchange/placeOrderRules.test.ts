@@ -3,7 +3,7 @@ import type { Address } from '../../../src/core/address.js';
 import type { PlaceOrderParams } from '../../../src/sim/exchange/exchangeRecords.js';
 import { DEFAULT_MARKETS, type MarketDefinition } from '../../../src/sim/exchange/markets.js';
 import { parseVenueErrorText } from '../../../src/venue/venueError.js';
-import { ALICE, BOB, T0, limit, market, quietExchange, rejectionText } from './exchangeFixture.js';
+import { ALICE, BOB, T0, limit, market, quietExchange, refusalText } from './exchangeFixture.js';
 
 const STRANGER = '0x5555555555555555555555555555555555555555' as Address;
 
@@ -98,13 +98,13 @@ describe('place-order rules', () => {
     },
   ])('$name', ({ params, text }) => {
     const ex = quietExchange();
-    expect(rejectionText(() => ex.placeOrder(ALICE, params, T0))).toBe(text);
+    expect(refusalText(() => ex.placeOrder(ALICE, params, T0))).toBe(text);
     expect(ex.openOrders(ALICE)).toEqual([]);
   });
 
   it('refuses an account without a deposit with the venue’s not-registered text', () => {
     const ex = quietExchange();
-    const text = rejectionText(() => ex.placeOrder(STRANGER, limit(0, 650_000, 20), T0));
+    const text = refusalText(() => ex.placeOrder(STRANGER, limit(0, 650_000, 20), T0));
     expect(text).toBe(`FailedPrecondition: account ${STRANGER} is not registered (userId 0)`);
     expect(parseVenueErrorText(text).kind).toBe('AccountNotRegistered');
     expect(ex.isRegistered(STRANGER)).toBe(false);
@@ -133,7 +133,7 @@ describe('place-order rules', () => {
     },
   ])('market flags: $text', ({ flags, params, text }) => {
     const ex = quietExchange({ markets: [restricted(7, flags)] });
-    expect(rejectionText(() => ex.placeOrder(ALICE, params, T0))).toBe(text);
+    expect(refusalText(() => ex.placeOrder(ALICE, params, T0))).toBe(text);
   });
 
   it('a post-only market accepts post-only orders', () => {
@@ -168,7 +168,7 @@ describe('reduce-only', () => {
     { name: 'buy on a long', position: 100, side: 0 as const, args: '100' },
   ])('refuses a reduce-only order that would open or increase: $name', ({ position, side, args }) => {
     const ex = position === 0 ? quietExchange() : long(position);
-    expect(rejectionText(() => ex.placeOrder(BOB, limit(side, 650_000, 20, { reduce_only: true }), T0))).toBe(
+    expect(refusalText(() => ex.placeOrder(BOB, limit(side, 650_000, 20, { reduce_only: true }), T0))).toBe(
       `FailedPrecondition: PlaceOrder reverted: ReduceOnlyWouldIncrease(${args})`,
     );
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseInput } from '../../../src/sim/rest/parseInput.js';
-import { SimRejection } from '../../../src/sim/simRejection.js';
+import { SimRefusal } from '../../../src/sim/simRefusal.js';
 import { leverageRequestSchema, isolatedMarginRequestSchema } from '../../../src/venue/schemas/restAccount.js';
 import { placeOrderRequestSchema } from '../../../src/venue/schemas/restOrders.js';
 
@@ -15,11 +15,11 @@ const PERMIT = {
   signature: `${'A'.repeat(86)}==`,
 };
 
-function refusal(run: () => unknown): SimRejection {
+function refusal(run: () => unknown): SimRefusal {
   try {
     run();
   } catch (error) {
-    if (error instanceof SimRejection) return error;
+    if (error instanceof SimRefusal) return error;
     throw error;
   }
   throw new Error('expected a refusal');

@@ -237,7 +237,7 @@ describe('node HTTP client', () => {
     expect(requests).toBe(0);
   });
 
-  it('rejects a malformed answer as a parse error', async () => {
+  it('refuses a malformed answer as a parse error', async () => {
     const peer = await tcpPeer((socket) => socket.write('NOT HTTP\r\n\r\n'));
     await expect(nodeHttpSend(call(peer.url))).rejects.toMatchObject({ code: 'HPE_INVALID_RESPONSE' });
   });

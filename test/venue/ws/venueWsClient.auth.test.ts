@@ -188,14 +188,14 @@ describe('VenueWsClient private channels', () => {
     expect(venue.sent('auth_v2')).toHaveLength(1);
   });
 
-  it('gives up after 3 retries with WS_AUTH_REJECTED', async () => {
+  it('gives up after 3 retries with WS_AUTH_REFUSED', async () => {
     venue.authStatus = () => 'error';
     const error = errorOf(client.channel('orders'));
     for (let i = 1; i <= 3; i++) {
       await afterStatusCheck(i);
       await advanceWhenSleeping(clock, 1000);
     }
-    expect(await error).toMatchObject({ code: 'WS_AUTH_REJECTED', details: expect.objectContaining({ attempts: 4 }) });
+    expect(await error).toMatchObject({ code: 'WS_AUTH_REFUSED', details: expect.objectContaining({ attempts: 4 }) });
     expect(venue.sent('auth_v2')).toHaveLength(4);
   });
 

@@ -56,7 +56,7 @@ export default defineStrategy({
         return of(ctx.intents.placeMarket({ marketId, side, size: ctx.params.size }));
       }),
     );
-    // The life of each order (placed, partially_filled, filled, cancelled, expired, rejected).
+    // The life of each order (placed, partially_filled, filled, cancelled, expired, refused).
     const report = ctx.orderEvents.pipe(
       filter(isFillEvent),
       tap((e) => ctx.log.info({ side: e.side, filled: e.lastFillSize, pnl: ctx.pnl.own() }, 'filled')),

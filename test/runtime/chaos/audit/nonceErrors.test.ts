@@ -9,7 +9,7 @@ describe('nonceErrors', () => {
         'i-1',
         JSON.stringify({
           type: 'failed',
-          error: { code: 'VENUE_REJECTED', kind: 'Unknown', message: 'OrderNotFound(7)' },
+          error: { code: 'VENUE_REFUSED', kind: 'Unknown', message: 'OrderNotFound(7)' },
         }),
       ),
     ];
@@ -23,7 +23,7 @@ describe('nonceErrors', () => {
       const failed = [
         failedIntentOf(
           'i-7',
-          JSON.stringify({ type: 'failed', error: { code: 'VENUE_REJECTED', kind, message: `${kind}(5)` } }),
+          JSON.stringify({ type: 'failed', error: { code: 'VENUE_REFUSED', kind, message: `${kind}(5)` } }),
         ),
       ];
       const result = nonceErrors(failed, 10);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ExchangeRejection,
+  ExchangeRefusal,
   formatErrorText,
-  isExchangeRejection,
+  isExchangeRefusal,
   revertReason,
   reverted,
-} from '../../../src/sim/exchange/exchangeRejection.js';
+} from '../../../src/sim/exchange/exchangeRefusal.js';
 import { parseVenueErrorText } from '../../../src/venue/venueError.js';
 
 describe('exchange error texts', () => {
@@ -30,18 +30,18 @@ describe('exchange error texts', () => {
     expect(parseVenueErrorText(text).kind).toBe(kind);
   });
 
-  it('the thrown rejection carries status, reason, full text and hints', () => {
+  it('the thrown refusal carries status, reason, full text and hints', () => {
     const error = reverted('CancelOrder', 'OrderNotFound', [9n], 'read the open orders');
-    expect(error).toBeInstanceOf(ExchangeRejection);
-    expect(isExchangeRejection(error)).toBe(true);
+    expect(error).toBeInstanceOf(ExchangeRefusal);
+    expect(isExchangeRefusal(error)).toBe(true);
     expect(error).toMatchObject({
       status: 'FailedPrecondition',
       reason: 'CancelOrder reverted: OrderNotFound(9)',
       text: 'FailedPrecondition: CancelOrder reverted: OrderNotFound(9)',
       message: 'FailedPrecondition: CancelOrder reverted: OrderNotFound(9)',
       hints: ['read the open orders'],
-      code: 'EXCHANGE_REJECTED',
+      code: 'EXCHANGE_REFUSED',
     });
-    expect(isExchangeRejection(new Error('x'))).toBe(false);
+    expect(isExchangeRefusal(new Error('x'))).toBe(false);
   });
 });

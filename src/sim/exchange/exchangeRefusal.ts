@@ -26,7 +26,7 @@ export type ExchangeAction =
   'PlaceOrder' | 'CancelOrder' | 'CancelAllOrders' | 'UpdateLeverage' | 'UpdateMarginMode' | 'UpdateIsolatedMargin';
 
 /** The simulated venue refusing an action, worded and coded as the real venue words it. */
-export class ExchangeRejection extends PerpbotError {
+export class ExchangeRefusal extends PerpbotError {
   readonly status: GrpcStatusName;
   readonly reason: string;
   /** The full venue text (`status: reason`); what the server puts in `error.message`. */
@@ -34,15 +34,15 @@ export class ExchangeRejection extends PerpbotError {
 
   constructor(status: GrpcStatusName, reason: string, hints: readonly string[] = []) {
     const text = formatErrorText(status, reason);
-    super(text, { code: 'EXCHANGE_REJECTED', details: { status, reason }, hints });
+    super(text, { code: 'EXCHANGE_REFUSED', details: { status, reason }, hints });
     this.status = status;
     this.reason = reason;
     this.text = text;
   }
 }
 
-export function invalidArgument(reason: string, ...hints: string[]): ExchangeRejection {
-  return new ExchangeRejection('InvalidArgument', reason, hints);
+export function invalidArgument(reason: string, ...hints: string[]): ExchangeRefusal {
+  return new ExchangeRefusal('InvalidArgument', reason, hints);
 }
 
 export function reverted(
@@ -50,10 +50,10 @@ export function reverted(
   errorName: string,
   args: readonly (bigint | number | string)[],
   ...hints: string[]
-): ExchangeRejection {
-  return new ExchangeRejection('FailedPrecondition', revertReason(action, errorName, args), hints);
+): ExchangeRefusal {
+  return new ExchangeRefusal('FailedPrecondition', revertReason(action, errorName, args), hints);
 }
 
-export function isExchangeRejection(value: unknown): value is ExchangeRejection {
-  return value instanceof ExchangeRejection;
+export function isExchangeRefusal(value: unknown): value is ExchangeRefusal {
+  return value instanceof ExchangeRefusal;
 }
