@@ -38,7 +38,7 @@ import type { NonceAllocator } from './nonces/nonceAllocator.js';
 import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
 import { refusal, type Refusal } from './intents/refusal.js';
-import { readVenueSnapshot } from './tracking/venueSnapshot.js';
+import { readVenuePositions, readVenueSnapshot } from './tracking/venueSnapshot.js';
 import { readAllOpenOrders } from '../venue/rest/readAllOpenOrders.js';
 import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
 import { DegradedModeWatch } from './connection/degradedModeWatch.js';
@@ -494,9 +494,30 @@ export class Engine {
     return true;
   }
 
-  /** Cancels every open order a strategy placed (those still queued at once, nothing sent). */
+  /**
+   * Cancels every open order a strategy placed (those still queued at once, nothing sent), then
+   * reads the positions of the markets where any had reached the venue again from REST: a
+   * cancel's answer does not say what filled just before it, and the feeds may report that fill
+   * after the answer, so a stopping strategy's onStop would otherwise flatten a stale position.
+   * Positions only: the open orders are the feeds' (a snapshot of them would close an order
+   * another strategy placed while it was read).
+   */
   async cancelOrdersOf(strategy: string): Promise<void> {
     const open = this.tracker.openOrders({ strategy });
+    await this.cancelEach(strategy, open);
+    const markets = [...new Set(open.filter((o) => o.state !== 'queued').map((o) => o.marketId))];
+    if (markets.length === 0) return;
+    try {
+      this.tracker.onPositions(await readVenuePositions(this.options.rest, this.options.account, markets));
+    } catch (err) {
+      this.options.log.warn(
+        { err, strategy, markets },
+        "positions not read again after cancelling the strategy's orders: what follows judges the feeds' state",
+      );
+    }
+  }
+
+  private async cancelEach(strategy: string, open: readonly TrackedOrder[]): Promise<void> {
     await Promise.all(
       open.map((o) =>
         this.execute(

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const USD = 10n ** 18n;
-/** The simulator's default fee schedule (docs/spec-gaps.md "Fees"), rounded up to the USD wei. */
+/** The simulator's default fee schedule (docs/spec-gaps/simulator.md, "Fees"), rounded up to the USD wei. */
 const MAKER_FEE_BPS = 2n;
 const TAKER_FEE_BPS = 5n;
 const fee = (notional: bigint, bps: bigint): bigint => ceilDiv(notional * bps, 10_000n);

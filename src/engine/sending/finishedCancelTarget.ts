@@ -8,7 +8,7 @@ import type { ResolvedAction } from './signedRequest.js';
  * A cancel the venue answered `OrderNotFound`: the order was no longer open when the cancel
  * arrived (it filled, expired or was cancelled first, a normal race in live trading). The spec
  * shows no error for it; the simulator reverts `CancelOrder reverted: OrderNotFound(<resting id>)`
- * (docs/spec-gaps.md). The order is off the book, which is what the cancel wanted, so this is the
+ * (docs/spec-gaps/engine.md). The order is off the book, which is what the cancel wanted, so this is the
  * same `cancel_target_finished` refusal as when the tracker already knew, never a failure.
  *
  * Only whether the order is open is known here, not its fate: the orders and fills channels (or a

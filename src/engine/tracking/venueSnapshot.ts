@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import type { OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import { readVenueState, type VenueStateOptions, type VenueStateReads } from '../../venue/state/readVenueState.js';
-import type { VenuePosition } from '../../venue/state/venuePosition.js';
+import { readVenuePosition, type VenuePosition } from '../../venue/state/venuePosition.js';
 
 /**
  * The account as REST shows it, in the shapes the WebSocket feeds use, so the tracker applies a
@@ -44,6 +44,16 @@ function orderRecordOf(o: OpenOrder): OrderRecord {
     wide_order_id: o.wide_order_id.toString(),
     ...(o.client_order_id === undefined ? {} : { client_order_id: o.client_order_id.toString() }),
   };
+}
+
+/** The positions of some markets alone, as the positions feed carries them. */
+export async function readVenuePositions(
+  rest: Pick<VenueStateReads, 'position'>,
+  account: Address,
+  marketIds: readonly number[],
+): Promise<PositionRecord[]> {
+  const positions = await Promise.all(marketIds.map((marketId) => readVenuePosition(rest, account, marketId)));
+  return positions.map(positionRecordOf);
 }
 
 /** A flat position is a record of size "0": the tracker removes it. */

@@ -29,7 +29,7 @@ export function formatProbeRows(
   lines.push(
     probePassed(rows)
       ? `all ${counts('ok')} reads and channels ok${counts('skipped') > 0 ? ` (${counts('skipped')} skipped)` : ''}`
-      : `${counts('departed')} departed, ${counts('failed')} failed of ${rows.length} rows: a departure is a shape the bot's decoders refuse (see its sample and docs/spec-gaps.md), a failure an answer that never came or a refusal`,
+      : `${counts('departed')} departed, ${counts('failed')} failed of ${rows.length} rows: a departure is a shape the bot's decoders refuse (see its sample and docs/spec-gaps/real-wire.md), a failure an answer that never came or a refusal`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -3,7 +3,7 @@ import type { Address } from '../../core/address.js';
 /**
  * What the exchange core hands the server: records already in the venue's wire vocabulary
  * (snake_case, decimal strings for amounts, integer strings for wide ids), so the server only
- * wraps them in envelopes. Shapes follow venue-facts; see docs/spec-gaps.md ("Simulator exchange core").
+ * wraps them in envelopes. Shapes follow venue-facts; see docs/spec-gaps/simulator.md ("Simulator exchange core").
  */
 
 /** Place params as decoded from the wire (POST /v1/orders/place), before any venue rule. */
@@ -76,7 +76,7 @@ export interface FillRecord {
  * One order as the history reads serve it (GET /v1/orders, GET /v1/orders/by-id/{order_id}):
  * the venue-facts history record. Prices and sizes are decimal strings; `created_at` is
  * nanoseconds as an integer string; block, log index and tx hash are those of the placing
- * transaction. See docs/spec-gaps.md ("History reads").
+ * transaction. See docs/spec-gaps/venue.md ("History reads").
  */
 export interface OrderHistoryRecord {
   readonly id: string;

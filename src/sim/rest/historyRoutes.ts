@@ -16,7 +16,7 @@ import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute
  * The history reads (venue-facts "History and other reads"), answered from the exchange's
  * per-account history, which is built from the very events the orders and fills channels send.
  * An account the simulator never saw has an empty history (not the 500 of the account reads:
- * nothing on chain is read). See docs/spec-gaps.md ("History reads").
+ * nothing on chain is read). See docs/spec-gaps/venue.md ("History reads").
  */
 
 function orderHistory(runtime: SimRuntime, request: SimRequest): SimResponse {

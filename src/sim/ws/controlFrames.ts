@@ -4,7 +4,7 @@ import type { CanonicalSubscribedAck, CanonicalSubscribeRefusal } from '../../ve
 
 /**
  * Control replies the server sends, typed by the client's schemas so a shape drift fails the
- * typecheck. Texts are part of the simulator's contract (docs/spec-gaps.md, "Simulator WebSocket server").
+ * typecheck. Texts are part of the simulator's contract (docs/spec-gaps/simulator.md, "Simulator WebSocket server").
  */
 
 /** `subscribed to orderbook for 2 market(s)` / `subscribed to oracle for all markets` (`filter` empty = all). */
@@ -65,7 +65,7 @@ export type WsStatusName =
 /**
  * An error frame with `message` sent as given. Used directly only for texts seen on the real
  * venue (`invalid channel: <name>`, `authentication required for <name> channel`), which stay
- * verbatim (docs/spec-gaps.md); everything else goes through `statusErrorFrame`.
+ * verbatim (docs/spec-gaps/simulator.md); everything else goes through `statusErrorFrame`.
  */
 export function errorFrame(
   message: string,

@@ -15,7 +15,7 @@ import { fillRecordWireSchema, ORDER_STATUSES } from './wsFramesPrivate.js';
  * The venue's history reads (venue-facts "History and other reads"): order history, one order by
  * id, and the account's fills. Query schemas are shared by the simulator (which answers a bad
  * query with 400 InvalidArgument) and the client (which refuses to send one).
- * See docs/spec-gaps.md ("History reads").
+ * See docs/spec-gaps/venue.md ("History reads").
  */
 
 /** venue-facts: `limit` at most 1000, at most 100 `order_ids`. */
