@@ -12,6 +12,8 @@ export interface FrameRates {
 /** Levels a side, 1 dollar apart (BTC, market 1: tick 0.1, step 0.00001). */
 const DEPTH = 20;
 const MARKET = 1;
+/** Levels a side whose size changes in each update (near the touch more often). */
+const CHANGED_LEVELS = 2;
 
 /**
  * Writes `hours` of a one-market recording (market 1) through the recorder's writer, stamped by a
@@ -52,7 +54,7 @@ export async function synthRecording(dir: string, hours: number, rates: FrameRat
       writer.frame(PUBLIC_SOURCE, tradeFrame(++trade, price, 1 + Math.floor(random() * 50), buy, event.t));
     } else {
       midTicks += Math.round((random() - 0.5) * 2 * 65);
-      const next = levelsAround(midTicks, random);
+      const next = levelsAround(midTicks, random, book);
       writer.frame(PUBLIC_SOURCE, bookFrame('update', diff(book.bids, next.bids), diff(book.asks, next.asks), event.t));
       book = next;
     }
@@ -63,12 +65,34 @@ export async function synthRecording(dir: string, hours: number, rates: FrameRat
 
 type Level = readonly [ticks: number, steps: number];
 
-function levelsAround(midTicks: number, random: () => number): { bids: Level[]; asks: Level[] } {
+/**
+ * The book around the mid: levels already shown keep their size, new ones get a random size, and
+ * a few levels change size (about what a venue update carries: a handful of levels, not the book).
+ */
+function levelsAround(
+  midTicks: number,
+  random: () => number,
+  before?: { bids: Level[]; asks: Level[] },
+): { bids: Level[]; asks: Level[] } {
   const base = Math.round(midTicks / 10) * 10;
-  const level = (ticks: number): Level => [ticks, 10 + Math.floor(random() * 200)];
+  const side = (prices: number[], was: readonly Level[] | undefined): Level[] => {
+    const sizes = new Map(was ?? []);
+    const out = prices.map((ticks): Level => [ticks, sizes.get(ticks) ?? 10 + Math.floor(random() * 200)]);
+    for (let i = 0; i < CHANGED_LEVELS; i++) {
+      const at = Math.floor(random() * random() * out.length);
+      out[at] = [out[at]![0], 10 + Math.floor(random() * 200)];
+    }
+    return out;
+  };
   return {
-    bids: Array.from({ length: DEPTH }, (_, i) => level(base - 5 - i * 10)),
-    asks: Array.from({ length: DEPTH }, (_, i) => level(base + 5 + i * 10)),
+    bids: side(
+      Array.from({ length: DEPTH }, (_, i) => base - 5 - i * 10),
+      before?.bids,
+    ),
+    asks: side(
+      Array.from({ length: DEPTH }, (_, i) => base + 5 + i * 10),
+      before?.asks,
+    ),
   };
 }
 

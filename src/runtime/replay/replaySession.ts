@@ -6,6 +6,7 @@ import { KitBot } from '../../testing/kitBot.js';
 import { memoryStorage } from '../../testing/kitSupport.js';
 import { KitVenue } from '../../testing/kitVenue.js';
 import { VirtualTime } from '../../testing/virtualTime.js';
+import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
 import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
@@ -50,7 +51,8 @@ export class ReplaySession {
       deterministicIds: true,
       onError: o.onError,
     });
-    this.driven = new DrivenMarket(venue.runtime);
+    // The client's own decoder (its fast paths), as the bot reads the same frames.
+    this.driven = new DrivenMarket(venue.runtime, decodeServerFrame);
     this.bot = new KitBot({
       venue,
       time: this.time,
