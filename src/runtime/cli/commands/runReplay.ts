@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ReplayReport } from '../../replay/replayReport.js';
@@ -18,6 +19,10 @@ const SAMPLE_MS = 1_000;
  */
 export async function runReplay(args: ParsedArgs, io: CliIo): Promise<number> {
   const rec = resolve(io.cwd, args.positionals[0] ?? '');
+  if (!existsSync(rec))
+    throw new CliUsageError(`no recording at ${rec}`, [
+      'pass the directory `perpbot record` wrote (its --out, or recordings/ beside the journal) or one segment of it',
+    ]);
   const config = await loadCliConfig(args, io);
   const fees = feesFlag(args) ?? { maker: config.replay.maker_fee_bps, taker: config.replay.taker_fee_bps };
   const latencyMs = integerFlag(args, 'latency-ms', 0, 60_000) ?? config.replay.latency_ms;
