@@ -12,6 +12,7 @@ import { orderBurst20ms } from './figures/orderBurst20ms.js';
 import { engineOverhead } from './figures/engineOverhead.js';
 import { tickToTrade } from './figures/tickToTrade.js';
 import { simThroughput } from './figures/simThroughput.js';
+import { replay } from './figures/replay.js';
 
 const ALL: readonly FigureBench[] = [
   permitSign,
@@ -21,6 +22,7 @@ const ALL: readonly FigureBench[] = [
   engineOverhead,
   tickToTrade,
   simThroughput,
+  replay,
 ];
 
 async function main(): Promise<void> {

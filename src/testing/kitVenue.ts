@@ -19,6 +19,8 @@ export interface KitVenueOptions {
   readonly feesBps?: { readonly maker: number; readonly taker: number };
   /** REST requests per 10 s per IP (the venue's 500); 0: no limit. */
   readonly restRequestsPer10s: number;
+  /** Number orders, fills and trades from 1 (a replay's ids are the same every run); default random bases. */
+  readonly deterministicIds?: boolean;
   readonly onError: (error: unknown) => void;
 }
 
@@ -58,6 +60,7 @@ export class KitVenue {
       registrationLagMs: 0,
       markets: o.markets,
       restRequestsPer10s: o.restRequestsPer10s,
+      deterministicIds: o.deterministicIds === true,
     });
     this.runtime = new SimRuntime(options, o.time, {
       makers: false,

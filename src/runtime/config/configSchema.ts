@@ -189,6 +189,15 @@ const recorderSchema = z
     path: ['segment_mb'],
   });
 
+// `perpbot replay`: the venue's fees (whole basis points of notional), the one-way wire latency in
+// virtual ms, and the USDC the replayed account starts with. The flags override them.
+const replaySchema = z.strictObject({
+  maker_fee_bps: integer(0, 1_000).default(2),
+  taker_fee_bps: integer(0, 1_000).default(5),
+  latency_ms: integer(0, 60_000).default(0),
+  balance: decimal({ positive: true }).default('100000'),
+});
+
 // While the private feeds are down or unreconciled the engine opens nothing; these say what still
 // goes, and how long an outage may last before the kill switch trips (then stop, or keep waiting).
 const degradedSchema = z.strictObject({
@@ -255,6 +264,7 @@ export const configSchema = z
     shutdown: shutdownSchema.prefault({}),
     journal: journalSchema.prefault({}),
     recorder: recorderSchema.prefault({}),
+    replay: replaySchema.prefault({}),
     reconcile: reconcileSchema.prefault({}),
     degraded: degradedSchema.prefault({}),
     sim: simSchema.prefault({}),

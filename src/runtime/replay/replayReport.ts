@@ -1,3 +1,8 @@
+/**
+ * What `perpbot replay` writes to report.json (and what the HTML page is drawn from). Money is an
+ * exact decimal string in USDC, `t` is recording time (unix ms), and nothing in it depends on the
+ * wall clock or on where the files are, so replaying one recording twice writes the same bytes.
+ */
 export interface ReplayReport {
   readonly version: 1;
   readonly recording: {
@@ -27,14 +32,17 @@ export interface ReplayReport {
     readonly equity: readonly { readonly t: number; readonly value: string }[];
     readonly position: readonly { readonly t: number; readonly marketId: number; readonly size: string }[];
     readonly price: readonly { readonly t: number; readonly marketId: number; readonly mark: string }[];
-    readonly fills: readonly {
-      readonly t: number;
-      readonly marketId: number;
-      readonly side: 'buy' | 'sell';
-      readonly price: string;
-      readonly size: string;
-      readonly fee: string;
-      readonly liquidity: 'maker' | 'taker';
-    }[];
+    readonly fills: readonly ReplayFill[];
   };
+}
+
+/** One fill of the replayed account, as the engine booked it. */
+export interface ReplayFill {
+  readonly t: number;
+  readonly marketId: number;
+  readonly side: 'buy' | 'sell';
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly liquidity: 'maker' | 'taker';
 }

@@ -219,27 +219,31 @@ export class Exchange {
   }
 
   /**
-   * Driven liquidity (`src/sim/replay`): `withdraw` the account's earlier unmatched orders (by
-   * resting id; one already consumed is skipped), then rest `levels` without matching. Returns the
-   * resting ids of the new orders, in the order of `levels`.
+   * Driven liquidity (`src/sim/replay`): each level is shown by one unmatched order of `account`.
+   * A level with `restingId` (the order that showed it) is shown again with `sizeSteps` left, in
+   * place (0 withdraws it; an order already consumed whole is shown anew); one without rests a new
+   * order, without matching. Returns the resting id showing each level (undefined: withdrawn).
    */
-  replaceUnmatched(
+  showUnmatched(
     account: Address,
-    withdraw: readonly bigint[],
-    levels: readonly UnmatchedLevel[],
+    levels: readonly (UnmatchedLevel & { readonly restingId: bigint | undefined })[],
     nowMs: number,
-  ): ActionResult & { readonly rested: readonly bigint[] } {
+  ): ActionResult & { readonly shown: readonly (bigint | undefined)[] } {
     const address = this.registered(account);
     const events = new EventCollector();
-    for (const id of withdraw) {
-      const order = this.store.bySequenceId(id);
-      if (order?.account === address && order.status === 'ORDER_STATUS_OPEN') this.entry.withdraw(order, events);
-    }
-    const rested = levels.map((level) => {
+    const shown = levels.map((level) => {
       this.spec(level.marketId);
-      return this.entry.restUnmatched(address, level, nowMs, events).sequence;
+      const known = level.restingId === undefined ? undefined : this.store.bySequenceId(level.restingId);
+      const open = known?.account === address && known.status === 'ORDER_STATUS_OPEN' ? known : undefined;
+      if (level.sizeSteps <= 0) {
+        if (open !== undefined) this.entry.withdraw(open, events);
+        return undefined;
+      }
+      if (open === undefined) return this.entry.restUnmatched(address, level, nowMs, events).sequence;
+      this.entry.resizeUnmatched(open, level.sizeSteps, events);
+      return open.sequence;
     });
-    return { rested, events: this.flush(events) };
+    return { shown, events: this.flush(events) };
   }
 
   /**

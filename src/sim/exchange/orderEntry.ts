@@ -169,6 +169,12 @@ export class OrderEntry {
     return order;
   }
 
+  /** Unmatched liquidity shows `remainingSteps` again, in place (what a taker consumed of it is back). */
+  resizeUnmatched(order: SimOrder, remainingSteps: number, events: EventCollector): void {
+    this.deps.store.resize(order, order.filledSteps + remainingSteps);
+    events.touchBook(order.marketId);
+  }
+
   /** Takes unmatched liquidity out of the book without an order event (a recorded level replaced). */
   withdraw(order: SimOrder, events: EventCollector): void {
     order.status = 'ORDER_STATUS_CANCELLED';

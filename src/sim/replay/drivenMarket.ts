@@ -14,6 +14,14 @@ import { RecordedBook, type LevelChange } from './recordedBook.js';
 /** What a frame did: moved the book, printed trades, set the oracle, nothing (an ack, another market), or refused. */
 export type DrivenFrameKind = 'book' | 'trades' | 'oracle' | 'ignored' | 'refused';
 
+/** A frame read as the client reads it: channel data (the channel's typed message), a control frame, or refused. */
+export type DecodedFrame =
+  | { readonly kind: 'channel'; readonly message: { readonly channel: string } }
+  | { readonly kind: 'control' }
+  | { readonly kind: 'malformed' };
+
+export type DrivenFrameDecoder = (raw: string) => DecodedFrame;
+
 /** Frames driven so far, by what they did. */
 export type DrivenCounts = Record<DrivenFrameKind, number>;
 
@@ -21,8 +29,8 @@ export type DrivenCounts = Record<DrivenFrameKind, number>;
 interface DrivenBook {
   readonly spec: MarketSpec;
   readonly book: RecordedBook;
-  /** `side:ticks` → the resting id of the book account's order showing that level. */
-  readonly levels: Map<string, bigint>;
+  /** The resting id of the book account's order showing each level, by `levelKey`. */
+  readonly levels: Map<number, bigint>;
   /** Our resting orders by resting id, with their place in the recorded queue. */
   readonly queue: Map<bigint, QueuedOrder>;
 }
@@ -46,7 +54,14 @@ export class DrivenMarket {
   private readonly markets = new Map<number, DrivenBook>();
   private readonly orders: Subscription;
 
-  constructor(private readonly runtime: SimRuntime) {
+  /**
+   * `decode` reads a frame as the client does: the runtime passes the client's own decoder (its fast
+   * paths); by default the venue's wire schemas.
+   */
+  constructor(
+    private readonly runtime: SimRuntime,
+    private readonly decode: DrivenFrameDecoder = decodeWithSchemas,
+  ) {
     for (const definition of runtime.options.markets) {
       const spec = compileMarket(definition);
       this.markets.set(spec.marketId, {
@@ -77,26 +92,14 @@ export class DrivenMarket {
   }
 
   private drive(raw: string, t: number): DrivenFrameKind {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return 'refused';
-    }
-    const channel = (json as { channel?: unknown } | null)?.channel;
-    const type = (json as { type?: unknown } | null)?.type;
-    if (type !== 'snapshot' && type !== 'update') return 'ignored';
-    if (channel === 'orderbook') return this.decoded(orderbookFrameSchema.safeParse(json), (m) => this.book(m, t));
-    if (channel === 'trades') return this.decoded(tradesFrameSchema.safeParse(json), (m) => this.trades(m, t));
-    if (channel === 'oracle') return this.decoded(oracleFrameSchema.safeParse(json), (m) => this.oracle(m));
+    const decoded = this.decode(raw);
+    if (decoded.kind === 'malformed') return 'refused';
+    if (decoded.kind !== 'channel') return 'ignored';
+    const message = decoded.message;
+    if (message.channel === 'orderbook') return this.book(message as OrderbookMessage, t);
+    if (message.channel === 'trades') return this.trades(message as TradesMessage, t);
+    if (message.channel === 'oracle') return this.oracle(message as OracleMessage);
     return 'ignored';
-  }
-
-  private decoded<M>(
-    parsed: { success: true; data: M } | { success: false },
-    apply: (message: M) => DrivenFrameKind,
-  ): DrivenFrameKind {
-    return parsed.success ? apply(parsed.data) : 'refused';
   }
 
   private book(message: OrderbookMessage, t: number): DrivenFrameKind {
@@ -112,25 +115,21 @@ export class DrivenMarket {
     return 'book';
   }
 
-  /** The book account's orders become the changed levels (its earlier order at each level withdrawn). */
+  /** The book account's orders show the changed levels (in place where a level was shown before). */
   private showLevels(market: DrivenBook, changes: readonly LevelChange[], t: number): void {
-    const withdraw: bigint[] = [];
-    const rest: { key: string; level: LevelChange }[] = [];
-    for (const change of changes) {
-      const key = `${change.side}:${change.priceTicks}`;
-      const earlier = market.levels.get(key);
-      if (earlier !== undefined) withdraw.push(earlier);
-      market.levels.delete(key);
-      if (change.steps > 0) rest.push({ key, level: change });
-    }
-    const levels = rest.map(({ level }) => ({
+    const levels = changes.map((change) => ({
       marketId: market.spec.marketId,
-      side: level.side,
-      priceTicks: level.priceTicks,
-      sizeSteps: level.steps,
+      side: change.side,
+      priceTicks: change.priceTicks,
+      sizeSteps: change.steps,
+      restingId: market.levels.get(levelKey(change.side, change.priceTicks)),
     }));
-    const result = this.runtime.exchange.replaceUnmatched(DRIVEN_ACCOUNTS.book, withdraw, levels, t);
-    result.rested.forEach((id, i) => market.levels.set(rest[i]!.key, id));
+    const result = this.runtime.exchange.showUnmatched(DRIVEN_ACCOUNTS.book, levels, t);
+    result.shown.forEach((id, i) => {
+      const key = levelKey(levels[i]!.side, levels[i]!.priceTicks);
+      if (id === undefined) market.levels.delete(key);
+      else market.levels.set(key, id);
+    });
     this.runtime.recordAction(result.events);
   }
 
@@ -204,6 +203,34 @@ export class DrivenMarket {
       aheadSteps: market.book.displayed(order.side, order.price_ticks),
     });
   }
+}
+
+/** The channels a driven market reads, by the venue's wire schemas. */
+function decodeWithSchemas(raw: string): DecodedFrame {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { kind: 'malformed' };
+  }
+  const { channel, type } = (json ?? {}) as { channel?: unknown; type?: unknown };
+  if (type !== 'snapshot' && type !== 'update') return { kind: 'control' };
+  const schema =
+    channel === 'orderbook'
+      ? orderbookFrameSchema
+      : channel === 'trades'
+        ? tradesFrameSchema
+        : channel === 'oracle'
+          ? oracleFrameSchema
+          : undefined;
+  if (schema === undefined) return { kind: 'channel', message: { channel: String(channel) } };
+  const parsed = schema.safeParse(json);
+  return parsed.success ? { kind: 'channel', message: parsed.data } : { kind: 'malformed' };
+}
+
+/** One number per level: bids at even keys, asks at odd ones. */
+function levelKey(side: 0 | 1, priceTicks: number): number {
+  return priceTicks * 2 + side;
 }
 
 /** A recorded trade as the trades channel publishes it again (its time: when it was received). */

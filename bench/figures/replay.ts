@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../../src/runtime/config/loadConfig.js';
+import { createLogger } from '../../src/runtime/logging/createLogger.js';
+import { replayRecording } from '../../src/runtime/replay/replayRecording.js';
+import { loadStrategies } from '../../src/runtime/wiring/loadStrategies.js';
+import type { Figure, FigureBench } from '../lib/figure.js';
+import { synthRecording, type FrameRates } from '../lib/replay/synthRecording.js';
+
+/**
+ * The venue's live rate on one market, as chosen (venue-facts and venue-wire give none): a book
+ * update every 100 ms, an oracle price every 200 ms (a block), a trade every 200 ms: 20 frames a
+ * second, about twice the simulator's default (docs/operations.md, recording size).
+ */
+const RATES: FrameRates = { book: 10, oracle: 5, trades: 5 };
+const HOURS = 1;
+const TARGET_SPEEDUP = 200;
+const REPO = join(import.meta.dirname, '..', '..');
+
+/**
+ * replay: one hour of a synthetic one-market recording at the live frame rate, replayed through
+ * the real engine with the bundled market maker (config/default.yaml) as `perpbot replay` runs it;
+ * the figure is recording time over wall time.
+ */
+export const replay: FigureBench = {
+  name: 'replay',
+  async run(): Promise<Figure> {
+    const dir = await mkdtemp(join(tmpdir(), 'perpbot-bench-replay-'));
+    try {
+      const frames = await synthRecording(join(dir, 'rec'), HOURS, RATES);
+      const config = await loadConfig({ path: join(REPO, 'config', 'default.yaml'), env: {}, acknowledgeMainnet: false });
+      const hosted = await loadStrategies(config, REPO);
+      let failures = 0;
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const report = await replayRecording({
+        path: join(dir, 'rec'),
+        config,
+        hosted,
+        latencyMs: 0,
+        makerFeeBps: 2,
+        takerFeeBps: 5,
+        balance: '100000',
+        sampleMs: 1_000,
+        log: createLogger({ level: 'silent', pretty: false, destination: process.stderr }),
+        onError: () => void failures++,
+      });
+      const wallMs = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1_000;
+      const spanMs = report.recording.endMs - report.recording.startMs;
+      const speedup = spanMs / wallMs;
+      return {
+        name: 'replay',
+        value: Math.round(speedup),
+        unit: 'x real time',
+        target: `>= ${TARGET_SPEEDUP}x real time (one hour of one market at the live frame rate)`,
+        target_met: speedup >= TARGET_SPEEDUP && failures === 0,
+        notes: {
+          'recording frames': frames,
+          'frames/s recorded (book/oracle/trades)': `${RATES.book + RATES.oracle + RATES.trades} (${RATES.book}/${RATES.oracle}/${RATES.trades})`,
+          'wall s': Number((wallMs / 1000).toFixed(2)),
+          'CPU s': Number((cpuMs / 1000).toFixed(2)),
+          'x real time per CPU second': Math.round(spanMs / cpuMs),
+          'us per frame (wall)': Number(((wallMs * 1000) / frames).toFixed(1)),
+          'orders placed': report.totals.orders,
+          fills: report.totals.fills,
+          'replay failures': failures,
+        },
+      };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+};

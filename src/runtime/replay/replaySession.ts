@@ -1,0 +1,142 @@
+import type { Clock } from '../../core/clock.js';
+import { DEFAULT_MARKETS, type MarketDefinition } from '../../sim/exchange/markets.js';
+import { DrivenMarket } from '../../sim/replay/drivenMarket.js';
+import { StrategyHost, type HostedStrategy, type HostLogger } from '../../strategy/strategyHost.js';
+import { KitBot } from '../../testing/kitBot.js';
+import { memoryStorage } from '../../testing/kitSupport.js';
+import { KitVenue } from '../../testing/kitVenue.js';
+import { VirtualTime } from '../../testing/virtualTime.js';
+import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
+import type { Config } from '../config/configSchema.js';
+import { effectiveRisk } from '../config/effectiveRisk.js';
+import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
+
+export interface ReplaySessionOptions {
+  readonly config: Config;
+  readonly hosted: readonly HostedStrategy[];
+  /** Every market the recording drives (the venue's grid for each comes from the simulator's markets). */
+  readonly markets: readonly MarketDefinition[];
+  /** The markets the bot follows: those of the configured strategies. */
+  readonly botMarkets: readonly number[];
+  readonly startMs: number;
+  readonly latencyMs: number;
+  readonly makerFeeBps: number;
+  readonly takerFeeBps: number;
+  readonly balance: string;
+  readonly log: HostLogger;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * One replay's machinery, wired as the strategy test kit wires a bot: the simulator's exchange in
+ * virtual time with its market driven by the recording (`DrivenMarket`), the real engine on it
+ * (`KitBot`: REST answered in-process, the simulator's own channel frames), and the runtime's
+ * strategy host with every configured strategy behind its own budget, as `perpbot start` hosts them.
+ */
+export class ReplaySession {
+  readonly time: VirtualTime;
+  readonly driven: DrivenMarket;
+  readonly bot: KitBot;
+  private readonly execution: BudgetedExecution;
+  private readonly host: StrategyHost;
+  private hostStart: Promise<void> | undefined;
+
+  constructor(private readonly o: ReplaySessionOptions) {
+    this.time = new VirtualTime(o.startMs);
+    const venue = new KitVenue({
+      time: this.time,
+      markets: o.markets,
+      feesBps: { maker: o.makerFeeBps, taker: o.takerFeeBps },
+      restRequestsPer10s: 500,
+      deterministicIds: true,
+      onError: o.onError,
+    });
+    // The client's own decoder (its fast paths), as the bot reads the same frames.
+    this.driven = new DrivenMarket(venue.runtime, decodeServerFrame);
+    this.bot = new KitBot({
+      venue,
+      time: this.time,
+      markets: o.botMarkets,
+      risk: o.config.risk,
+      budget: o.config.risk,
+      balance: o.balance,
+      latencyMs: () => o.latencyMs,
+      log: o.log,
+      onError: o.onError,
+    });
+    this.execution = budgetedExecution({
+      engine: this.bot.engine,
+      budgets: new Map(o.config.strategies.map((s) => [s.name, effectiveRisk(o.config.risk, s)])),
+      clock: this.time,
+    });
+    this.host = this.hostStrategies();
+  }
+
+  get clock(): Clock {
+    return this.time;
+  }
+
+  /** The bot starts (funded, key registered, engine reconciled); the strategies wait for a mark and a book. */
+  async start(): Promise<void> {
+    await this.untilSettled(this.bot.start(), 60_000);
+    this.hostStart = this.host.start();
+    this.hostStart.catch(this.o.onError);
+    await this.time.settle();
+  }
+
+  /** Stops the strategies as a shutdown does (their orders cancelled, onStop answered), then the bot. */
+  async stop(): Promise<void> {
+    await this.untilSettled(this.host.stop(), this.o.config.shutdown.timeout_ms + 1_000);
+    this.execution.close();
+    await this.untilSettled(this.bot.stop(), 60_000);
+    this.driven.close();
+  }
+
+  private hostStrategies(): StrategyHost {
+    const storage = new Map<string, Map<string, unknown>>();
+    return new StrategyHost({
+      strategies: this.o.hosted,
+      streams: this.bot.streams(),
+      state: this.bot.state(),
+      execution: this.execution,
+      ledger: this.bot.engine.ledger,
+      orderEvents: this.bot.engine.orderEvents$,
+      logger: this.o.log,
+      clock: this.time,
+      scheduler: this.time,
+      runId: 'replay',
+      // A replay starts from nothing saved and keeps nothing: each strategy's storage is in memory.
+      storage: (name) => {
+        const map = storage.get(name) ?? new Map<string, unknown>();
+        storage.set(name, map);
+        return memoryStorage(map);
+      },
+      waitUntilReady: true,
+      stopTimeoutMs: this.o.config.shutdown.timeout_ms,
+      cancelOrdersOnStop: this.o.config.shutdown.open_orders === 'cancel',
+    });
+  }
+
+  /** Waits for `work` while virtual time moves on in 100 ms steps (at most `limitMs`). */
+  private async untilSettled(work: Promise<unknown>, limitMs: number): Promise<void> {
+    let finished = false;
+    let failure: { error: unknown } | undefined;
+    work.then(
+      () => (finished = true),
+      (error: unknown) => {
+        finished = true;
+        failure = { error };
+      },
+    );
+    await this.time.settle();
+    const limit = this.time.now() + limitMs;
+    while (!finished && this.time.now() < limit) await this.time.advance(100);
+    if (failure !== undefined) throw failure.error;
+  }
+}
+
+/** The simulator's definition of each market id (its grid), or the ids it does not know. */
+export function marketDefinitions(ids: readonly number[]): { known: MarketDefinition[]; unknown: number[] } {
+  const known = ids.flatMap((id) => DEFAULT_MARKETS.filter((m) => m.market_id === id));
+  return { known, unknown: ids.filter((id) => !known.some((m) => m.market_id === id)) };
+}

@@ -1,0 +1,98 @@
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../../core/clock.js';
+import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
+import type { Engine } from '../../engine/engine.js';
+import type { ReplayFill, ReplayReport } from './replayReport.js';
+
+type Series = ReplayReport['series'];
+type Totals = ReplayReport['totals'];
+
+/**
+ * What a replay shows over time, read from the engine as it runs: every fill it booked (its
+ * `fills$`), the orders the venue accepted (`placed` order events), and samples of equity (the
+ * starting balance plus the ledger's net PnL at the marks), each market's position (the ledger's)
+ * and mark (the engine's market view). The numbers are the engine's; the tape only records them.
+ */
+export class ReplayTape {
+  private readonly equity: { t: number; value: string }[] = [];
+  private readonly position: { t: number; marketId: number; size: string }[] = [];
+  private readonly price: { t: number; marketId: number; mark: string }[] = [];
+  private readonly fills: ReplayFill[] = [];
+  private orders = 0;
+  private volume = '0';
+  private peak: string | undefined;
+  private maxDrawdown = '0';
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly clock: Clock,
+    private readonly markets: readonly number[],
+    private readonly balance: string,
+  ) {
+    this.subscriptions.push(
+      engine.fills$.subscribe((fill) => {
+        this.fills.push({
+          t: clock.now(),
+          marketId: fill.marketId,
+          side: fill.side,
+          price: fill.price,
+          size: fill.size,
+          fee: fill.fee,
+          liquidity: fill.liquidity === 'MAKER' ? 'maker' : 'taker',
+        });
+        this.volume = addDecimals(this.volume, multiplyDecimals(fill.price, fill.size));
+        this.judgeDrawdown(this.equityNow());
+      }),
+      engine.orderEvents$.subscribe((event) => {
+        if (event.type === 'placed') this.orders++;
+      }),
+    );
+  }
+
+  /** One sample of every series at the clock's time. */
+  sample(): void {
+    const t = this.clock.now();
+    const value = this.equityNow();
+    this.equity.push({ t, value });
+    this.judgeDrawdown(value);
+    const positions = this.engine.ledger.accountPositions();
+    for (const marketId of this.markets) {
+      const held = positions.get(marketId);
+      const size = held === undefined ? '0' : held.side === 'buy' ? held.size : negateDecimal(held.size);
+      this.position.push({ t, marketId, size });
+      const mark = this.engine.market(marketId)?.mark_price;
+      if (mark !== undefined) this.price.push({ t, marketId, mark });
+    }
+  }
+
+  /** The totals now (the ledger's figures at the current marks) and every series so far. */
+  finish(): { readonly totals: Totals; readonly series: Series } {
+    for (const s of this.subscriptions) s.unsubscribe();
+    const pnl = this.engine.ledger.accountPnl();
+    return {
+      totals: {
+        orders: this.orders,
+        fills: this.fills.length,
+        volume: this.volume,
+        fees: pnl.fees,
+        realisedPnl: pnl.realized,
+        unrealisedPnl: pnl.unrealized,
+        netPnl: pnl.net,
+        maxDrawdown: this.maxDrawdown,
+      },
+      series: { equity: this.equity, position: this.position, price: this.price, fills: this.fills },
+    };
+  }
+
+  private equityNow(): string {
+    return addDecimals(this.balance, this.engine.ledger.accountPnl().net);
+  }
+
+  /** The largest fall of equity from its highest point so far. */
+  private judgeDrawdown(value: string): void {
+    if (this.peak === undefined || compareDecimals(value, this.peak) > 0) this.peak = value;
+    const drawdown = addDecimals(this.peak, negateDecimal(value));
+    if (compareDecimals(drawdown, this.maxDrawdown) > 0) this.maxDrawdown = drawdown;
+  }
+}
