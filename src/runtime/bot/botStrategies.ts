@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../engine/engine.js';
+import type { Intent } from '../../engine/intents/intents.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import { StrategyHost, type HostedStrategy } from '../../strategy/strategyHost.js';
 import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
@@ -30,6 +31,8 @@ export interface BotStrategiesOptions {
   /** The budgets' refusals are logged as the engine's. */
   readonly engineLog: Logger;
   readonly runId: string;
+  /** Told of every intent a strategy submits, before the engine sees it (the flight recorder). */
+  readonly onIntent?: (intent: Intent) => void;
 }
 
 export interface BotStrategies {
@@ -50,12 +53,23 @@ export interface BotStrategies {
  */
 export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
   const { config, engine, ws, clock, logger } = o;
-  const execution = budgetedExecution({
+  const budgeted = budgetedExecution({
     engine,
     budgets: new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)])),
     clock,
     conditions: (strategy) => o.freshness.conditions(strategy),
   });
+  const { onIntent } = o;
+  const execution: BudgetedExecution =
+    onIntent === undefined
+      ? budgeted
+      : {
+          ...budgeted,
+          submit: (intent) => {
+            onIntent(intent);
+            budgeted.submit(intent);
+          },
+        };
   // The engine's outcomes and the refusals of the budgets, one line each.
   const outcomeLog = execution.outcomes.subscribe((outcome) => logIntentOutcome(logger, outcome));
   const books = new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) });
