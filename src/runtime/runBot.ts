@@ -144,6 +144,7 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
     markets: [...new Set(options.config.strategies.flatMap((s) => s.markets))],
     account: options.keys.account.address,
     signer: privateKeyToAddress(options.keys.signer.privateKey),
+    runId,
   });
   try {
     await runRecorded(options, clock, runId, service, flight);

@@ -1,10 +1,10 @@
-import type { Subscription } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../engine/engine.js';
 import type { Intent } from '../../engine/intents/intents.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import { StrategyHost, type HostedStrategy } from '../../strategy/strategyHost.js';
-import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
+import { OrderBookFeed, type OrderbookSource } from '../../venue/orderbook/orderBookFeed.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
@@ -22,7 +22,8 @@ export interface BotStrategiesOptions {
   readonly freshness: FreshnessBudgets;
   /** Started and following the venue. */
   readonly engine: Engine;
-  readonly ws: VenueWsClient;
+  /** The venue's WebSocket client (or a flight recording's channels, in a replay). */
+  readonly ws: Pick<VenueWsClient, 'channel' | 'connectionState$'> & OrderbookSource;
   readonly venueExtras: VenueExtras;
   readonly storage: (strategy: string) => StrategyStorage;
   readonly markets: readonly number[];
@@ -33,6 +34,8 @@ export interface BotStrategiesOptions {
   readonly runId: string;
   /** Told of every intent a strategy submits, before the engine sees it (the flight recorder). */
   readonly onIntent?: (intent: Intent) => void;
+  /** The strategies' timing (`ctx.clock.scheduler`): the wall clock's unless given (a replay's virtual time). */
+  readonly scheduler?: SchedulerLike;
 }
 
 export interface BotStrategies {
@@ -87,6 +90,7 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     waitUntilReady: true,
     marksFromState: true,
     orderEvents: engine.orderEvents$,
+    ...(o.scheduler === undefined ? {} : { scheduler: o.scheduler }),
     stopTimeoutMs: config.shutdown.timeout_ms,
     cancelOrdersOnStop: config.shutdown.open_orders === 'cancel',
     onAllDone: () => {

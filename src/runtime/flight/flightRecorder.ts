@@ -26,6 +26,7 @@ export interface FlightRecorderOptions {
   readonly markets: readonly number[];
   readonly account: string;
   readonly signer: string;
+  readonly runId: string;
 }
 
 /** What the recorder follows of the engine and the strategies' execution port. */
@@ -58,7 +59,7 @@ export class FlightRecorder {
         venue: { profile: o.config.venue.profile, restUrl: o.venue.restUrl, wsUrl: o.venue.wsUrl },
         markets: [...o.markets],
         channels: [...PUBLIC_CHANNELS],
-        flight: { account: o.account, signer: o.signer },
+        flight: { account: o.account, signer: o.signer, runId: o.runId },
       },
       limits: recordingLimits(o.config),
       onDeleted: (paths) => o.logger.info({ paths }, 'flight recordings deleted to stay within recorder.max_disk_mb'),

@@ -39,8 +39,11 @@ export const headerRecordSchema = z.object({
   venue: z.object({ profile: z.string(), restUrl: z.string(), wsUrl: z.string() }),
   markets: z.array(z.number().int().nonnegative()),
   channels: z.array(z.string()),
-  /** A flight recording's account and signer (addresses: what a replay's engine acts as). */
-  flight: z.object({ account: z.string(), signer: z.string() }).optional(),
+  /**
+   * A flight recording's account and signer (addresses: what a replay's engine acts as) and the
+   * bot's run id (its strategies' intent ids carry it).
+   */
+  flight: z.object({ account: z.string(), signer: z.string(), runId: z.string() }).optional(),
 });
 
 export const frameRecordSchema = z.object({

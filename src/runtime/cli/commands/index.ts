@@ -9,6 +9,7 @@ import { newCommand } from './newCommand.js';
 import { probeCommand } from './probeCommand.js';
 import { reconcileCommand } from './reconcileCommand.js';
 import { recordCommand } from './recordCommand.js';
+import { replayCommand } from './replayCommand.js';
 import { revokeSignerCommand } from './revokeSignerCommand.js';
 import { setupCommand } from './setupCommand.js';
 import { simCommand } from './simCommand.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   setupCommand,
   probeCommand,
   recordCommand,
+  replayCommand,
   statusCommand,
   marketsCommand,
   cancelAllCommand,
