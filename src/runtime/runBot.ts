@@ -351,7 +351,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     logger,
     engineLog: run.engineLog,
     runId: run.runId,
-    ...(run.flight === undefined ? {} : { onIntent: run.flight.onIntent }),
+    ...(run.flight === undefined ? {} : { routeIntent: run.flight.routeIntent }),
   });
   venue.subscriptions.add(strategies.outcomeLog);
   run.flight?.followEngine({ outcomes: strategies.execution.outcomes, orderEvents: engine.orderEvents$ });

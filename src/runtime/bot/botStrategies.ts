@@ -32,8 +32,11 @@ export interface BotStrategiesOptions {
   /** The budgets' refusals are logged as the engine's. */
   readonly engineLog: Logger;
   readonly runId: string;
-  /** Told of every intent a strategy submits, before the engine sees it (the flight recorder). */
-  readonly onIntent?: (intent: Intent) => void;
+  /**
+   * Every intent a strategy submits passes through here on its way to the engine: `submit` hands
+   * it on (the flight recorder records it first; a flight replay hands it on at the recorded time).
+   */
+  readonly routeIntent?: (intent: Intent, submit: (intent: Intent) => void) => void;
   /** The strategies' timing (`ctx.clock.scheduler`): the wall clock's unless given (a replay's virtual time). */
   readonly scheduler?: SchedulerLike;
 }
@@ -62,17 +65,10 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     clock,
     conditions: (strategy) => o.freshness.conditions(strategy),
   });
-  const { onIntent } = o;
+  const { routeIntent } = o;
+  const submit = (intent: Intent): void => budgeted.submit(intent);
   const execution: BudgetedExecution =
-    onIntent === undefined
-      ? budgeted
-      : {
-          ...budgeted,
-          submit: (intent) => {
-            onIntent(intent);
-            budgeted.submit(intent);
-          },
-        };
+    routeIntent === undefined ? budgeted : { ...budgeted, submit: (intent) => routeIntent(intent, submit) };
   // The engine's outcomes and the refusals of the budgets, one line each.
   const outcomeLog = execution.outcomes.subscribe((outcome) => logIntentOutcome(logger, outcome));
   const books = new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) });

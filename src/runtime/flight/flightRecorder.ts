@@ -75,8 +75,11 @@ export class FlightRecorder {
   /** The WebSocket client's observer: every frame of the connection as received. */
   readonly onFrame = (text: string): void => this.writer.frame(BOT_SOURCE, text);
 
-  /** What a strategy submitted, before the engine sees it. */
-  readonly onIntent = (intent: Intent): void => this.writer.engineRecord('intent', intent);
+  /** What a strategy submitted, recorded before the engine sees it. */
+  readonly routeIntent = (intent: Intent, submit: (intent: Intent) => void): void => {
+    this.writer.engineRecord('intent', intent);
+    submit(intent);
+  };
 
   /** The states of the bot's WebSocket connection (a replay gives the engine the same ones). */
   followConnection(states: Observable<ConnectionState>): void {

@@ -2,6 +2,7 @@ import type { RestRecord } from '../recording/recordingRecords.js';
 
 interface Waiter {
   readonly path: string;
+  readonly body: string | undefined;
   readonly resolve: (response: Response) => void;
   readonly reject: (error: Error) => void;
 }
@@ -9,8 +10,10 @@ interface Waiter {
 /**
  * The venue's REST API as a flight recording replays it: a `fetch` whose requests wait until the
  * replay reaches a recorded exchange of the same method and path (`release`), and are answered
- * with its status and body, so answers arrive in the recorded order among the frames. A request
- * with the same path and query is answered first; failing that, one with the same path. Recorded
+ * with its status and body, so answers arrive in the recorded order among the frames. Of the
+ * requests waiting, the one asking the same (path, query and body but for its permit and client
+ * order id: two placements sent together are told apart by their orders) is answered first;
+ * failing that, one with the same path and query; failing that, one with the same path. Recorded
  * exchanges nobody asked for (the recorded bot's journal and service reads) are counted and passed.
  */
 export class RecordedRest {
@@ -27,7 +30,8 @@ export class RecordedRest {
         reject(new TypeError('fetch failed (the recording has ended)'));
         return;
       }
-      const waiter: Waiter = { path: `${url.pathname}${url.search}`, resolve, reject };
+      const body = typeof init?.body === 'string' ? whatItAsks(init.body) : undefined;
+      const waiter: Waiter = { path: `${url.pathname}${url.search}`, body, resolve, reject };
       const key = keyOf(method, url.pathname);
       const list = this.waiters.get(key) ?? [];
       list.push(waiter);
@@ -48,7 +52,11 @@ export class RecordedRest {
     const pathname = record.path.split('?')[0] ?? record.path;
     const key = keyOf(record.method, pathname);
     const list = this.waiters.get(key);
-    const waiter = list?.find((w) => w.path === record.path) ?? list?.[0];
+    const body = record.body === undefined ? undefined : whatItAsks(record.body);
+    const waiter =
+      list?.find((w) => w.path === record.path && w.body === body) ??
+      list?.find((w) => w.path === record.path) ??
+      list?.[0];
     if (waiter === undefined) {
       this.unasked++;
       return;
@@ -87,4 +95,16 @@ export class RecordedRest {
 
 function keyOf(method: string, pathname: string): string {
   return `${method} ${pathname}`;
+}
+
+/** The fields of a signed body that differ between a run and its replay (the permit, its signature, the client order id). */
+const RUN_SPECIFIC = new Set(['permit', 'signature', 'client_order_id']);
+
+/** A request body without what differs between a run and its replay, as comparable text. */
+function whatItAsks(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), (key, value: unknown) => (RUN_SPECIFIC.has(key) ? undefined : value));
+  } catch {
+    return body;
+  }
 }

@@ -6,7 +6,7 @@ import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../../protocol/selectors.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
-import type { StrategyHost } from '../../strategy/strategyHost.js';
+import type { HostedStrategy, StrategyHost } from '../../strategy/strategyHost.js';
 import type { VirtualTime } from '../time/virtualTime.js';
 import { createRestClient } from '../../venue/rest/restClient.js';
 import { attachVenueFeeds } from '../bot/botEngine.js';
@@ -36,14 +36,15 @@ export interface ReplayBotOptions {
   readonly flight: FlightRun['header']['flight'];
   readonly markets: readonly number[];
   readonly logger: Logger;
-  readonly onIntent: (intent: Intent) => void;
+  /** Every intent the strategies submit, and how to hand it on to the engine (see `hostStrategies`). */
+  readonly routeIntent: (intent: Intent, submit: (intent: Intent) => void) => void;
 }
 
 /**
  * The recorded bot again, as `runBot` wires it, on a flight recording instead of a venue: the real
  * engine (admission, checks, tracking, signing) on the recorded REST answers and the recorded
  * channels, the configured strategies hosted on them with their budgets and freshness, every
- * intent they submit told to `onIntent`. On virtual time, as the acting account and signer of the
+ * intent they submit routed through `routeIntent`. On virtual time, as the acting account and signer of the
  * recording and with its run id (so intent ids come out the same). No journal: a restarted bot's
  * restored state is not in the recording (its reconciliation reads are).
  */
@@ -52,7 +53,15 @@ export class ReplayBot {
   private strategies: BotStrategies | undefined;
   private readonly engine: Engine;
 
-  constructor(private readonly o: ReplayBotOptions) {
+  /** Loads the strategies first: a module's import is real I/O, which must not overlap virtual time. */
+  static async create(o: ReplayBotOptions): Promise<ReplayBot> {
+    return new ReplayBot(o, await loadStrategies(o.config, o.root));
+  }
+
+  private constructor(
+    private readonly o: ReplayBotOptions,
+    private readonly hosted: readonly HostedStrategy[],
+  ) {
     const rest = createRestClient({
       baseUrl: 'http://flight.recording.invalid',
       timeoutMs: o.config.venue.request_timeout_ms,
@@ -77,8 +86,7 @@ export class ReplayBot {
 
   /** Starts the engine on the recorded answers, attaches the recorded feeds and hosts the strategies (not started). */
   async start(): Promise<void> {
-    const { o, engine } = this;
-    const hosted = await loadStrategies(o.config, o.root);
+    const { o, engine, hosted } = this;
     await engine.start();
     const extras = new VenueExtras();
     this.subscriptions.add(extras.follow(o.channels));
@@ -101,7 +109,7 @@ export class ReplayBot {
       logger: o.logger,
       engineLog: o.logger.child({ component: 'engine' }),
       runId: o.flight.runId,
-      onIntent: o.onIntent,
+      routeIntent: o.routeIntent,
       scheduler: o.time,
     });
     this.subscriptions.add(this.strategies.outcomeLog);

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/createLogger.js';
 import type { FrameRecord, RecordingRecord } from '../recording/recordingRecords.js';
 import { VirtualTime } from '../time/virtualTime.js';
 import { canonicalIntent } from './canonicalIntent.js';
+import { engineActTimes } from './engineActTimes.js';
 import { BOT_SOURCE } from './flightRecorder.js';
 import { readFlight, type FlightRun } from './readFlight.js';
 import { RecordedChannels } from './recordedChannels.js';
@@ -30,6 +31,10 @@ export interface TimedIntent {
   readonly t: number;
   /** `canonicalIntent` of it. */
   readonly canonical: string;
+}
+
+interface RecordedIntent extends TimedIntent {
+  readonly intentId: string;
 }
 
 export interface FlightDivergence {
@@ -65,10 +70,14 @@ export interface FlightVerdict {
 export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdict> {
   const flight = await readFlight(o.path);
   const replayed: TimedIntent[] = [];
-  const time = new VirtualTime(flight.header.startedAt);
+  const recorded = recordedIntents(flight);
+  const actedAt = engineActTimes(flight);
+  const engineStartMs = engineStartOf(flight);
+  // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
+  const time = new VirtualTime(engineStartMs);
   const rest = new RecordedRest();
   const channels = new RecordedChannels();
-  const bot = new ReplayBot({
+  const bot = await ReplayBot.create({
     config: o.config,
     root: o.root,
     time,
@@ -77,13 +86,26 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     flight: flight.header.flight,
     markets: flight.header.markets,
     logger: o.logger,
-    onIntent: (intent: Intent) => replayed.push({ t: time.now(), canonical: canonicalIntent(intent) }),
+    routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
+      const canonical = canonicalIntent(intent);
+      const recordedAt = recorded[replayed.length];
+      replayed.push({ t: time.now(), canonical });
+      // Given to the engine when the recorded engine acted on it (see engineActTimes).
+      const at = recordedAt?.canonical === canonical ? actedAt.get(recordedAt.intentId) : undefined;
+      const delay = at === undefined ? 0 : at - time.now();
+      if (delay <= 0) submit(intent);
+      else
+        time.sleep(delay).then(
+          () => submit(intent),
+          () => undefined,
+        );
+    },
   });
   const started = bot.start();
   // Failures surface after the run; until then it must not count as unhandled.
   started.catch(() => undefined);
   try {
-    await drive(flight, { time, rest, channels, bot, started, logger: o.logger });
+    await drive(flight, engineStartMs, { time, rest, channels, bot, started, logger: o.logger });
     await time.advance(SETTLE_MS);
   } finally {
     rest.finish();
@@ -91,7 +113,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     channels.close();
   }
   await settleOnVirtualTime(time, started);
-  return verdictOf(flight, replayed, rest.unasked);
+  return verdictOf(flight, recorded, replayed, rest.unasked);
 }
 
 /**
@@ -116,9 +138,11 @@ interface Replay {
   readonly logger: Logger;
 }
 
-/** Every record at its time, in the recorded order. */
-async function drive(flight: FlightRun, r: Replay): Promise<void> {
+/** Every record from the engine's start on at its time, in the recorded order. */
+async function drive(flight: FlightRun, fromMs: number, r: Replay): Promise<void> {
   for (const record of flight.records) {
+    // Before the recorded engine existed: the bot's own start-up reads, which the replay does not make.
+    if (record.t < fromMs) continue;
     await r.time.advanceTo(record.t);
     apply(record, r);
   }
@@ -158,13 +182,41 @@ function connectionStateOf(record: Extract<RecordingRecord, { type: 'connection'
   };
 }
 
-function verdictOf(flight: FlightRun, replayed: readonly TimedIntent[], unasked: number): FlightVerdict {
-  const recorded: TimedIntent[] = [];
+/**
+ * When the recorded bot made its engine: the engine numbers client order ids from that time
+ * (`ClientOrderIds`: start ms << 20, plus a sequence), and the venue's order frames carry them, so
+ * the replay's must be the same. Read from the first placement's id; the recording's start when
+ * there is none (or a strategy chose its own ids).
+ */
+function engineStartOf(flight: FlightRun): number {
+  const startedAt = flight.header.startedAt;
+  const placement = flight.records.find((r) => r.type === 'rest' && r.path.startsWith('/v1/orders/place'));
+  const id = placement?.type === 'rest' ? /"client_order_id":"?(\d+)/.exec(placement.body ?? '')?.[1] : undefined;
+  if (id === undefined) return startedAt;
+  const ms = Number(BigInt(id) >> 20n);
+  return ms >= startedAt && ms <= (placement?.t ?? startedAt) ? ms : startedAt;
+}
+
+function recordedIntents(flight: FlightRun): RecordedIntent[] {
+  const recorded: RecordedIntent[] = [];
+  for (const record of flight.records)
+    if (record.type === 'intent')
+      recorded.push({
+        t: record.t,
+        canonical: canonicalIntent(record.intent),
+        intentId: typeof record.intent['intentId'] === 'string' ? record.intent['intentId'] : '',
+      });
+  return recorded;
+}
+
+function verdictOf(
+  flight: FlightRun,
+  recorded: readonly TimedIntent[],
+  replayed: readonly TimedIntent[],
+  unasked: number,
+): FlightVerdict {
   const frames: FrameRecord[] = [];
-  for (const record of flight.records) {
-    if (record.type === 'intent') recorded.push({ t: record.t, canonical: canonicalIntent(record.intent) });
-    if (record.type === 'frame' && record.src === BOT_SOURCE) frames.push(record);
-  }
+  for (const record of flight.records) if (record.type === 'frame' && record.src === BOT_SOURCE) frames.push(record);
   const base = {
     run: flight.header.run,
     recordedIntents: recorded.length,

@@ -1,0 +1,89 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { JumpClock } from './support/jumpClock.js';
+import { startBotOnSim } from './support/journalBot.js';
+import { fundedAccount } from './support/simAccount.js';
+import { REPO_ROOT, spawnPerpbot } from './support/spawnPerpbot.js';
+
+/**
+ * The flight recorder and `perpbot replay FLIGHT --verify`: the bundled market maker runs three
+ * minutes of bot time on the simulator with `recorder.enabled` (the simulator's and the bot's
+ * clock jump a second at a time, the sockets real), then the CLI re-drives the recording through
+ * the same strategy: 0 divergences; with spread_bps changed by one, the first requote differs.
+ */
+const BOT_MS = 180_000;
+/** Real time given to the sockets after each virtual second: pacing only, no assertion rests on it. */
+const PACE_MS = 15;
+
+function configText(dir: string, spreadBps: number): string {
+  return `
+venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
+risk:
+  max_order_notional: "1000"
+  max_position_per_market: "5000"
+  max_open_orders: 20
+  max_actions_per_second: 5
+  kill_switch: { max_loss: "500" }
+strategies:
+  - name: market-maker
+    module: strategies/marketMaker.ts
+    markets: [1]
+    params: { size: "0.001", spread_bps: ${spreadBps}, requote_bps: 3, max_inventory: "0.01", skew_bps: 10, post_only: true }
+logging: { level: warn, pretty: false }
+journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
+recorder: { enabled: true }
+`;
+}
+
+describe('flight recorder: a 3-minute market-maker run replays with --verify', () => {
+  let sim: RunningSim;
+  let dir: string;
+  let flight: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-flight-'));
+    const clock = new JumpClock();
+    sim = await startSim({ port: 0, blockMs: 1_000, registrationLagMs: 0, seed: 7, clock });
+    const who = await fundedAccount(sim);
+    const bot = await startBotOnSim(sim, who, configText(dir, 4), REPO_ROOT, { clock });
+    for (let ms = 0; ms < BOT_MS; ms += 1_000) {
+      await clock.jump(1_000);
+      await new Promise((r) => setTimeout(r, PACE_MS));
+    }
+    await bot.stop();
+    flight = join(dir, 'flight');
+  }, 60_000);
+  afterAll(async () => {
+    await sim.close();
+    if (process.env["KEEP_FLIGHT"] === undefined) rmSync(dir, { recursive: true, force: true });
+    else console.log(dir);
+  });
+
+  it('writes the flight into flight/ beside the journal', () => {
+    expect(readdirSync(flight).filter((n) => n.endsWith('.jsonl.gz')).length).toBeGreaterThan(0);
+  });
+
+  it('replays with the same config: the same intents in the same order, 0 divergences, exit 0', async () => {
+    const config = join(dir, 'same.yaml');
+    writeFileSync(config, configText(dir, 4));
+    const run = await spawnPerpbot(['replay', flight, '--verify', '--config', config]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/(\d+) intents recorded, \1 replayed/);
+    expect(Number(/(\d+) intents recorded/.exec(run.stdout)?.[1])).toBeGreaterThan(4);
+    expect(run.stdout).toContain('0 divergences');
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it('replays with spread_bps changed by one: the first differing intent and the frames before it, exit 1', async () => {
+    const config = join(dir, 'changed.yaml');
+    writeFileSync(config, configText(dir, 5));
+    const run = await spawnPerpbot(['replay', flight, '--verify', '--config', config]);
+    expect(run.stdout).toMatch(/divergence at intent #\d+:/);
+    expect(run.stdout).toMatch(/recorded at .*"kind":"placeLimit".*"price":"/);
+    expect(run.stdout).toMatch(/now at .*"kind":"placeLimit".*"price":"/);
+    expect(run.stdout).toMatch(/the last [1-5] frames before it:\n {2}\d{4}-/);
+    expect(run.code).toBe(1);
+  }, 60_000);
+});
