@@ -97,7 +97,7 @@ function keyOf(method: string, pathname: string): string {
   return `${method} ${pathname}`;
 }
 
-/** The fields of a signed body that differ between a run and its replay (the permit, its signature, the client order id). */
+/** The fields of a signed body that differ between a run and its replay: the permit, its signature, client order id. */
 const RUN_SPECIFIC = new Set(['permit', 'signature', 'client_order_id']);
 
 /** A request body without what differs between a run and its replay, as comparable text. */

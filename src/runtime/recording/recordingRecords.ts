@@ -137,7 +137,6 @@ export type ConnectedRecord = z.infer<typeof connectedRecordSchema>;
 export type GapRecord = z.infer<typeof gapRecordSchema>;
 export type ConnectionRecord = z.infer<typeof connectionRecordSchema>;
 export type RestRecord = z.infer<typeof restRecordSchema>;
-export type IntentRecord = z.infer<typeof intentRecordSchema>;
 export type MarkerRecord = z.infer<typeof markerRecordSchema>;
 export type RecordingRecord = z.infer<typeof recordingRecordSchema>;
 

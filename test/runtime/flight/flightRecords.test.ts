@@ -84,9 +84,15 @@ describe('the flight records and the recording redaction rule', () => {
       'marker',
     ]);
     expect(records[0]).toMatchObject({ flight: DESCRIPTION.flight });
-    expect(records[2]).toMatchObject({ t: Date.UTC(2026, 10, 28) + 5, sentAt: Date.UTC(2026, 10, 28) + 2, status: 200 });
+    expect(records[2]).toMatchObject({
+      t: Date.UTC(2026, 10, 28) + 5,
+      sentAt: Date.UTC(2026, 10, 28) + 2,
+      status: 200,
+    });
     expect(records[3]).toMatchObject({ status: 0, failure: 'Timeout' });
-    expect(records[4]).toMatchObject({ intent: { kind: 'placeLimit', price: '65000', clientOrderId: '12345678901234567890' } });
+    expect(records[4]).toMatchObject({
+      intent: { kind: 'placeLimit', price: '65000', clientOrderId: '12345678901234567890' },
+    });
   });
 
   it('a registered key, control token, JWT and refresh token never reach a segment; signatures and order ids do', async () => {

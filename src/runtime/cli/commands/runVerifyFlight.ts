@@ -7,7 +7,10 @@ import type { ParsedArgs } from '../commandSpec.js';
 /** Frames are shown up to this many characters each. */
 const FRAME_CHARS = 300;
 
-/** `perpbot replay FLIGHT --verify`: 0 when the replayed strategies made the recorded decisions, 1 at the first that differs. */
+/**
+ * `perpbot replay FLIGHT --verify`: 0 when the replayed strategies made the recorded decisions,
+ * 1 at the first that differs.
+ */
 export async function runVerifyFlight(args: ParsedArgs, io: CliIo): Promise<number> {
   const config = await loadCliConfig(args, io);
   const path = resolve(io.cwd, args.positionals[0] ?? '');
