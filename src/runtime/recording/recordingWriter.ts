@@ -62,7 +62,8 @@ export type RestExchangeRecord = Omit<RestRecord, 'type' | 't'>;
  * tokens and credentials this process holds are replaced; signatures, ids and hashes stay), one
  * JSON line each, into gzip segments rotated by size and age, each starting with a header. Before
  * a segment is opened the oldest segments are deleted so that the directory, with the new segment
- * at its full size, stays within the budget. Writes are synchronous calls in arrival order; the file work runs behind them.
+ * at its full size, stays within the budget. Writes are synchronous calls in arrival order; the
+ * file work runs behind them.
  */
 export class RecordingWriter {
   private segment: SegmentFile | undefined;
