@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Subscription } from 'rxjs';
 import { Engine } from '../../engine/engine.js';
 import { dryRunSender, venueSender } from '../../engine/sending/actionSender.js';
@@ -5,16 +8,16 @@ import type { Intent } from '../../engine/intents/intents.js';
 import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SELECTOR_PROFILES } from '../../protocol/selectors.js';
-import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import type { HostedStrategy, StrategyHost } from '../../strategy/strategyHost.js';
 import type { VirtualTime } from '../time/virtualTime.js';
-import { createRestClient } from '../../venue/rest/restClient.js';
+import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
 import { attachVenueFeeds } from '../bot/botEngine.js';
 import { hostStrategies, type BotStrategies } from '../bot/botStrategies.js';
 import type { Config } from '../config/configSchema.js';
 import { FeedClock } from '../freshness/feedClock.js';
 import { followFeeds } from '../freshness/followFeeds.js';
 import { freshnessBudgetsFor } from '../freshness/freshnessBudgetsFor.js';
+import { openJournalForBot, type JournalForBot } from '../journal/openJournalForBot.js';
 import type { Logger } from '../logging/createLogger.js';
 import { engineConfigFromConfig } from '../wiring/engineConfigFromConfig.js';
 import { loadStrategies } from '../wiring/loadStrategies.js';
@@ -35,6 +38,8 @@ export interface ReplayBotOptions {
   readonly channels: RecordedChannels;
   readonly flight: FlightRun['header']['flight'];
   readonly markets: readonly number[];
+  /** When the recorded bot made its engine (see `verifyFlight`): the replay's is made then too. */
+  readonly engineStartMs: number;
   readonly logger: Logger;
   /** Every intent the strategies submit, and how to hand it on to the engine (see `hostStrategies`). */
   readonly routeIntent: (intent: Intent, submit: (intent: Intent) => void) => void;
@@ -45,13 +50,18 @@ export interface ReplayBotOptions {
  * engine (admission, checks, tracking, signing) on the recorded REST answers and the recorded
  * channels, the configured strategies hosted on them with their budgets and freshness, every
  * intent they submit routed through `routeIntent`. On virtual time, as the acting account and signer of the
- * recording and with its run id (so intent ids come out the same). No journal: a restarted bot's
- * restored state is not in the recording (its reconciliation reads are).
+ * recording and with its run id (so intent ids come out the same), with a journal of its own (a
+ * fresh one in a temporary directory, reconciled on the recorded reads as the recorded bot's was:
+ * its reconnect reconciliation is one of the engine's trading conditions). A restarted bot's
+ * restored journal is not in the recording; its reconciliation reads are.
  */
 export class ReplayBot {
   private readonly subscriptions = new Subscription();
   private strategies: BotStrategies | undefined;
-  private readonly engine: Engine;
+  private engine: Engine | undefined;
+  private journaled: JournalForBot | undefined;
+  private readonly rest: RestClient;
+  private readonly journalDir = mkdtempSync(join(tmpdir(), 'perpbot-flight-replay-'));
 
   /** Loads the strategies first: a module's import is real I/O, which must not overlap virtual time. */
   static async create(o: ReplayBotOptions): Promise<ReplayBot> {
@@ -62,40 +72,79 @@ export class ReplayBot {
     private readonly o: ReplayBotOptions,
     private readonly hosted: readonly HostedStrategy[],
   ) {
-    const rest = createRestClient({
+    this.rest = createRestClient({
       baseUrl: 'http://flight.recording.invalid',
       timeoutMs: o.config.venue.request_timeout_ms,
       fetch: o.rest.fetch,
       rateLimit: false,
       clock: o.time,
     });
-    const log = o.logger.child({ component: 'engine' });
-    this.engine = new Engine({
-      account: o.flight.account as `0x${string}`,
-      signer: actingAs(o.flight.signer as `0x${string}`),
-      rest,
-      sender: o.config.engine.dry_run ? dryRunSender(log) : venueSender(rest),
-      config: engineConfigFromConfig(o.config),
-      selectors: SELECTOR_PROFILES[o.config.venue.selectors],
-      clock: o.time,
-      log,
-      markets: o.markets,
-      permitDeadlineSeconds: o.config.auth.permit_deadline_seconds,
-    });
   }
 
-  /** Starts the engine on the recorded answers, attaches the recorded feeds and hosts the strategies (not started). */
+  /**
+   * As `runBot` starts: the journal reconciled, the engine made (at the recorded time) and started
+   * on it, the recorded feeds attached, the journal's reconnect part added, the strategies hosted
+   * (not started).
+   */
   async start(): Promise<void> {
-    const { o, engine, hosted } = this;
+    const { o } = this;
+    const journaled = await openJournalForBot(this.journalOptions());
+    this.journaled = journaled;
+    await o.time.sleep(Math.max(0, o.engineStartMs - o.time.now()));
+    const engine = this.createEngine(journaled);
+    journaled.beforeStart(engine);
     await engine.start();
     const extras = new VenueExtras();
     this.subscriptions.add(extras.follow(o.channels));
     attachVenueFeeds(engine, o.channels, o.markets, (error) =>
       o.logger.warn({ err: error }, 'the replayed engine stopped trading'),
     );
+    await journaled.afterStart(engine, { positionsChanged$: o.channels.channel('positions') });
+    this.host(engine, journaled, extras);
+  }
+
+  private journalOptions(): Parameters<typeof openJournalForBot>[0] {
+    const { o } = this;
+    return {
+      path: join(this.journalDir, 'journal.sqlite'),
+      account: o.flight.account,
+      rest: this.rest,
+      clock: o.time,
+      log: o.logger.child({ component: 'engine' }),
+      markets: o.markets,
+      runId: o.flight.runId,
+      unknownOrders: o.config.reconcile.unknown_orders,
+      adopter: (marketId) => o.config.strategies.find((s) => s.markets.includes(marketId))?.name,
+      maxInFlightWaitMs: (o.config.auth.permit_deadline_seconds + 5) * 1000,
+    };
+  }
+
+  private createEngine(journaled: JournalForBot): Engine {
+    const { o } = this;
+    const log = o.logger.child({ component: 'engine' });
+    this.engine = new Engine({
+      account: o.flight.account as `0x${string}`,
+      signer: actingAs(o.flight.signer as `0x${string}`),
+      rest: this.rest,
+      sender: o.config.engine.dry_run ? dryRunSender(log) : venueSender(this.rest),
+      config: engineConfigFromConfig(o.config),
+      selectors: SELECTOR_PROFILES[o.config.venue.selectors],
+      clock: o.time,
+      log,
+      markets: o.markets,
+      permitDeadlineSeconds: o.config.auth.permit_deadline_seconds,
+      journal: journaled.engineJournal,
+      ...(journaled.restoredNonceHighWater === undefined
+        ? {}
+        : { restoredNonceHighWater: journaled.restoredNonceHighWater }),
+    });
+    return this.engine;
+  }
+
+  private host(engine: Engine, journaled: JournalForBot, extras: VenueExtras): void {
+    const { o, hosted } = this;
     const feeds = new FeedClock(o.time);
     const freshness = freshnessBudgetsFor(hosted, o.config, feeds);
-    const storage = new Map<string, Map<string, unknown>>();
     this.strategies = hostStrategies({
       config: o.config,
       hosted,
@@ -103,7 +152,7 @@ export class ReplayBot {
       engine,
       ws: o.channels,
       venueExtras: extras,
-      storage: (name) => memoryStorage(storage, name),
+      storage: (name) => journaled.storage(name),
       markets: o.markets,
       clock: o.time,
       logger: o.logger,
@@ -125,14 +174,19 @@ export class ReplayBot {
   }
 
   /** The strategies start where the recorded bot started them. */
-  get host(): StrategyHost | undefined {
+  get strategyHost(): StrategyHost | undefined {
     return this.strategies?.host;
   }
 
   async stop(): Promise<void> {
-    this.strategies?.execution.close();
-    await this.engine.stop();
-    this.subscriptions.unsubscribe();
+    try {
+      this.strategies?.execution.close();
+      await this.engine?.stop();
+      this.subscriptions.unsubscribe();
+    } finally {
+      this.journaled?.close();
+      rmSync(this.journalDir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -140,20 +194,4 @@ export class ReplayBot {
 function actingAs(address: `0x${string}`): SyncDigestSigner {
   const signer = fastPrivateKeySigner(REPLAY_SIGNING_KEY);
   return { address, signDigest: (digest) => signer.signDigest(digest) };
-}
-
-/** A strategy's storage for one replay: starts empty, as a fresh journal's does. */
-function memoryStorage(all: Map<string, Map<string, unknown>>, strategy: string): StrategyStorage {
-  const own = all.get(strategy) ?? new Map<string, unknown>();
-  all.set(strategy, own);
-  return {
-    load: (key, schema) => {
-      const value = own.get(key);
-      if (value === undefined) return undefined;
-      const parsed = schema.safeParse(value);
-      return parsed.success ? parsed.data : undefined;
-    },
-    save: (key, value) => void own.set(key, JSON.parse(JSON.stringify(value)) as unknown),
-    delete: (key) => void own.delete(key),
-  };
 }

@@ -73,8 +73,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   const recorded = recordedIntents(flight);
   const actedAt = engineActTimes(flight);
   const engineStartMs = engineStartOf(flight);
-  // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
-  const time = new VirtualTime(engineStartMs);
+  const time = new VirtualTime(flight.header.startedAt);
   const rest = new RecordedRest();
   const channels = new RecordedChannels();
   const bot = await ReplayBot.create({
@@ -85,6 +84,8 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     channels,
     flight: flight.header.flight,
     markets: flight.header.markets,
+    // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
+    engineStartMs,
     logger: o.logger,
     routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
       const canonical = canonicalIntent(intent);
@@ -105,7 +106,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   // Failures surface after the run; until then it must not count as unhandled.
   started.catch(() => undefined);
   try {
-    await drive(flight, engineStartMs, { time, rest, channels, bot, started, logger: o.logger });
+    await drive(flight, { time, rest, channels, bot, started, logger: o.logger });
     await time.advance(SETTLE_MS);
   } finally {
     rest.finish();
@@ -138,11 +139,9 @@ interface Replay {
   readonly logger: Logger;
 }
 
-/** Every record from the engine's start on at its time, in the recorded order. */
-async function drive(flight: FlightRun, fromMs: number, r: Replay): Promise<void> {
+/** Every record at its time, in the recorded order. */
+async function drive(flight: FlightRun, r: Replay): Promise<void> {
   for (const record of flight.records) {
-    // Before the recorded engine existed: the bot's own start-up reads, which the replay does not make.
-    if (record.t < fromMs) continue;
     await r.time.advanceTo(record.t);
     apply(record, r);
   }
@@ -161,7 +160,7 @@ function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay):
       return;
     case 'marker':
       r.started
-        .then(() => (record.marker === 'strategies_started' ? r.bot.host?.start() : r.bot.host?.stop()))
+        .then(() => (record.marker === 'strategies_started' ? r.bot.strategyHost?.start() : r.bot.strategyHost?.stop()))
         .catch((err: unknown) => r.logger.warn({ err }, `the replay could not take step ${record.marker}`));
       return;
     case 'connected':
