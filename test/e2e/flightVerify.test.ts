@@ -57,8 +57,7 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
   }, 60_000);
   afterAll(async () => {
     await sim.close();
-    if (process.env['KEEP_FLIGHT'] === undefined) rmSync(dir, { recursive: true, force: true });
-    else console.log(dir);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('writes the flight into flight/ beside the journal', () => {
