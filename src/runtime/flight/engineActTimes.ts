@@ -8,7 +8,8 @@ import type { FlightRun } from './readFlight.js';
  * time, so it gives each intent to the engine when the recorded one acted on it:
  * - a cancel: when its request left (the first cancel request naming its order, sent after the
  *   intent), or its outcome came, whichever was first (a cancel refused locally sends nothing);
- * - anything else: its first order event or its outcome, whichever was first.
+ * - anything else: its first order event after `queued` (admitted: `submitted`; or `rejected`) or
+ *   its outcome, whichever was first.
  * An intent the recorded engine never acted on is absent.
  */
 export function engineActTimes(flight: FlightRun): Map<string, number> {
@@ -24,7 +25,8 @@ export function engineActTimes(flight: FlightRun): Map<string, number> {
       const orderId = cancelledOrderId(record.intent, orderIds);
       if (orderId !== undefined)
         cancels.push({ id: stringField(record.intent, 'intentId') ?? '', t: record.t, orderId });
-    } else if (record.type === 'outcome' || record.type === 'order') {
+    } else if (record.type === 'outcome' || (record.type === 'order' && record.event['type'] !== 'queued')) {
+      // `queued` is emitted as the intent arrives; the engine's judgement of it comes after.
       const id = stringField(record.type === 'outcome' ? record.outcome : record.event, 'intentId');
       if (id !== undefined) first(id, record.t);
     } else if (record.type === 'rest' && record.path.startsWith('/v1/orders/cancel')) {
