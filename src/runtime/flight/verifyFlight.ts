@@ -70,6 +70,8 @@ export interface FlightVerdict {
 export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdict> {
   const flight = await readFlight(o.path);
   const replayed: TimedIntent[] = [];
+  // Compared up to the recorded bot's `stopping`: what its shutdown sends is not a strategy's decision.
+  const phase = { stopping: false };
   const recorded = recordedIntents(flight);
   const actedAt = engineActTimes(flight);
   const engineStartMs = engineStartOf(flight);
@@ -90,7 +92,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
       const canonical = canonicalIntent(intent);
       const recordedAt = recorded[replayed.length];
-      replayed.push({ t: time.now(), canonical });
+      if (!phase.stopping) replayed.push({ t: time.now(), canonical });
       // Given to the engine when the recorded engine acted on it (see engineActTimes).
       const at = recordedAt?.canonical === canonical ? actedAt.get(recordedAt.intentId) : undefined;
       const delay = at === undefined ? 0 : at - time.now();
@@ -106,7 +108,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   // Failures surface after the run; until then it must not count as unhandled.
   started.catch(() => undefined);
   try {
-    await drive(flight, { time, rest, channels, bot, started, logger: o.logger });
+    await drive(flight, { time, rest, channels, bot, started, phase, logger: o.logger });
     await time.advance(SETTLE_MS);
   } finally {
     rest.finish();
@@ -136,6 +138,7 @@ interface Replay {
   readonly channels: RecordedChannels;
   readonly bot: ReplayBot;
   readonly started: Promise<void>;
+  readonly phase: { stopping: boolean };
   readonly logger: Logger;
 }
 
@@ -159,6 +162,7 @@ function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay):
       r.rest.release(record);
       return;
     case 'marker':
+      if (record.marker === 'stopping') r.phase.stopping = true;
       r.started
         .then(() => (record.marker === 'strategies_started' ? r.bot.strategyHost?.start() : r.bot.strategyHost?.stop()))
         .catch((err: unknown) => r.logger.warn({ err }, `the replay could not take step ${record.marker}`));
@@ -198,13 +202,15 @@ function engineStartOf(flight: FlightRun): number {
 
 function recordedIntents(flight: FlightRun): RecordedIntent[] {
   const recorded: RecordedIntent[] = [];
-  for (const record of flight.records)
+  for (const record of flight.records) {
+    if (record.type === 'marker' && record.marker === 'stopping') break;
     if (record.type === 'intent')
       recorded.push({
         t: record.t,
         canonical: canonicalIntent(record.intent),
         intentId: typeof record.intent['intentId'] === 'string' ? record.intent['intentId'] : '',
       });
+  }
   return recorded;
 }
 
