@@ -1,11 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { JumpClock } from './support/jumpClock.js';
 import { startBotOnSim } from './support/journalBot.js';
-import { fundedAccount } from './support/simAccount.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { REPO_ROOT, spawnPerpbot } from './support/spawnPerpbot.js';
 
 /**
@@ -42,11 +43,12 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
   let sim: RunningSim;
   let dir: string;
   let flight: string;
+  let who: SimAccount;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpbot-flight-'));
     const clock = new JumpClock();
     sim = await startSim({ port: 0, blockMs: 1_000, registrationLagMs: 0, seed: 7, clock });
-    const who = await fundedAccount(sim);
+    who = await fundedAccount(sim);
     const bot = await startBotOnSim(sim, who, configText(dir, 4), REPO_ROOT, { clock });
     for (let ms = 0; ms < BOT_MS; ms += 1_000) {
       await clock.jump(1_000);
@@ -60,8 +62,16 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes the flight into flight/ beside the journal', () => {
-    expect(readdirSync(flight).filter((n) => n.endsWith('.jsonl.gz')).length).toBeGreaterThan(0);
+  it('writes the flight into flight/ beside the journal: signatures and order ids, never the keys', () => {
+    const segments = readdirSync(flight).filter((n) => n.endsWith('.jsonl.gz'));
+    expect(segments.length).toBeGreaterThan(0);
+    const text = segments.map((n) => gunzipSync(readFileSync(join(flight, n))).toString('utf8')).join('');
+    for (const key of [who.signerKey, who.accountKey]) {
+      expect(text).not.toContain(key.slice(2));
+      expect(text.toLowerCase()).not.toContain(key.slice(2).toLowerCase());
+    }
+    expect(text).toMatch(/\\"signature\\":\\"[A-Za-z0-9+/]{40,}/);
+    expect(text).toMatch(/\\"order_id\\":\\"0x[0-9a-f]{40,}/);
   });
 
   it('replays with the same config: the same intents in the same order, 0 divergences, exit 0', async () => {
