@@ -8,8 +8,9 @@ import type { FlightRun } from './readFlight.js';
  * time, so it gives each intent to the engine when the recorded one acted on it:
  * - a cancel: when its request left (the first cancel request naming its order, sent after the
  *   intent), or its outcome came, whichever was first (a cancel refused locally sends nothing);
- * - anything else: its first order event after `queued` (admitted: `submitted`; or `rejected`) or
- *   its outcome, whichever was first.
+ * - anything else: its first order event or its outcome, whichever was first; but `queued` (the
+ *   intent arrived) counts only while the feeds were up: queued while they were down, the
+ *   engine's judgement of it waited on the reconnect (`submitted`, `rejected` or its outcome).
  * An intent the recorded engine never acted on is absent.
  */
 export function engineActTimes(flight: FlightRun): Map<string, number> {
@@ -20,13 +21,17 @@ export function engineActTimes(flight: FlightRun): Map<string, number> {
     if (known === undefined || t < known) acted.set(id, t);
   };
   const cancels: { readonly id: string; readonly t: number; readonly orderId: string }[] = [];
+  let feedsUp = true;
   for (const record of flight.records) {
-    if (record.type === 'intent') {
+    if (record.type === 'connection') feedsUp = record.status === 'authenticated';
+    else if (record.type === 'intent') {
       const orderId = cancelledOrderId(record.intent, orderIds);
       if (orderId !== undefined)
         cancels.push({ id: stringField(record.intent, 'intentId') ?? '', t: record.t, orderId });
-    } else if (record.type === 'outcome' || (record.type === 'order' && record.event['type'] !== 'queued')) {
-      // `queued` is emitted as the intent arrives; the engine's judgement of it comes after.
+    } else if (
+      record.type === 'outcome' ||
+      (record.type === 'order' && (feedsUp || record.event['type'] !== 'queued'))
+    ) {
       const id = stringField(record.type === 'outcome' ? record.outcome : record.event, 'intentId');
       if (id !== undefined) first(id, record.t);
     } else if (record.type === 'rest' && record.path.startsWith('/v1/orders/cancel')) {
