@@ -49,7 +49,7 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
     const clock = new JumpClock();
     sim = await startSim({ port: 0, blockMs: 1_000, registrationLagMs: 0, seed: 7, clock });
     who = await fundedAccount(sim);
-    const bot = await startBotOnSim(sim, who, configText(dir, 4), REPO_ROOT, { clock });
+    const bot = await startBotOnSim(sim, who, configText(dir, 20), REPO_ROOT, { clock });
     for (let ms = 0; ms < BOT_MS; ms += 1_000) {
       await clock.jump(1_000);
       await new Promise((r) => setTimeout(r, PACE_MS));
@@ -76,7 +76,7 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
 
   it('replays with the same config: the same intents in the same order, 0 divergences, exit 0', async () => {
     const config = join(dir, 'same.yaml');
-    writeFileSync(config, configText(dir, 4));
+    writeFileSync(config, configText(dir, 20));
     const run = await spawnPerpbot(['replay', flight, '--verify', '--config', config]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/(\d+) intents recorded, \1 replayed/);
@@ -87,7 +87,7 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
 
   it('replays with spread_bps changed by one: the first differing intent and the frames before it, exit 1', async () => {
     const config = join(dir, 'changed.yaml');
-    writeFileSync(config, configText(dir, 5));
+    writeFileSync(config, configText(dir, 21));
     const run = await spawnPerpbot(['replay', flight, '--verify', '--config', config]);
     expect(run.stdout).toMatch(/divergence at intent #\d+:/);
     expect(run.stdout).toMatch(/recorded at .*"kind":"placeLimit".*"price":"/);
