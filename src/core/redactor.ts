@@ -29,6 +29,42 @@ export function redactText(text: string): string {
   return out.replace(HEX_RUN, redactHexRun).replace(BASE64_RUN, redactBase64Run);
 }
 
+/**
+ * Members of a JSON text whose names say they hold a credential (`access_token`, `refresh_token`,
+ * `jwt`, `private_key`...), signatures excepted: `"name": "value"` with the value replaced.
+ */
+const CREDENTIAL_MEMBER =
+  /"([A-Za-z_-]*(?:token|jwt|bearer|key|secret|mnemonic|password|authorization|cookie))"(\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+
+/**
+ * `text` as a recording may hold it (the flight recorder's rule): the lasting secrets (private
+ * keys, the control token, webhook URLs), JWTs, bearer credentials and credential-named JSON
+ * members are replaced; signatures, order ids, tx hashes and addresses are kept, since a replay
+ * and an incident review need them and a signature cannot sign anything else. (`redactText`, for
+ * logs, also hides the signatures this process made.)
+ */
+export function redactRecordingText(text: string): string {
+  if (text.length < SHORTEST_SECRET) return text;
+  let out = text
+    .replace(BEARER, `$1${REDACTED}`)
+    .replace(JWT, REDACTED)
+    .replace(CREDENTIAL_MEMBER, (member: string, name: string, colon: string) =>
+      isSecretFieldName(name) ? `"${name}"${colon}"${REDACTED}"` : member,
+    );
+  for (const secret of heldSecrets.textSecrets()) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  return out.replace(HEX_RUN, redactLastingHexRun).replace(BASE64_RUN, redactLastingBase64Run);
+}
+
+function redactLastingHexRun(run: string): string {
+  const form = hexForm(run);
+  return heldSecrets.holdsLasting(form) || heldSecrets.holdsInside(form) ? REDACTED : run;
+}
+
+function redactLastingBase64Run(run: string): string {
+  if (PURE_HEX.test(run)) return run;
+  return heldSecrets.holdsLasting(run) || heldSecrets.holdsLasting(base64BytesForm(run)) ? REDACTED : run;
+}
+
 function redactHexRun(run: string): string {
   const form = hexForm(run);
   return heldSecrets.holds(form) || heldSecrets.holdsInside(form) ? REDACTED : run;

@@ -94,6 +94,11 @@ export class SecretRegistry {
     return this.lasting.has(form) || this.current.has(form) || this.previous.has(form);
   }
 
+  /** Only the lasting secrets (keys, the control token, webhook URLs): not signatures or session tokens. */
+  holdsLasting(form: string): boolean {
+    return this.lasting.has(form);
+  }
+
   /** A long hex run (calldata, a concatenation) with a whole key inside it. */
   holdsInside(hex: string): boolean {
     for (const secret of this.lastingHex) if (hex.length > secret.length && hex.includes(secret)) return true;

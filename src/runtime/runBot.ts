@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Subscription } from 'rxjs';
+import { privateKeyToAddress } from 'viem/accounts';
 import { systemClock, type Clock } from '../core/clock.js';
 import { registerSecret } from '../core/secretRegistry.js';
 import type { Engine } from '../engine/engine.js';
@@ -32,6 +33,7 @@ import { readAndCheckMarkets } from './startup/checkConfiguredMarkets.js';
 import { bindUntilDeadline, type VenueWait } from './startup/untilDeadline.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { VenueExtras } from './wiring/venueExtras.js';
+import { FlightRecorder } from './flight/flightRecorder.js';
 
 export interface BotKeys {
   /** The account key is needed only in JWT mode (the login is signed by the main wallet). */
@@ -120,6 +122,8 @@ interface BotRun {
   readonly markets: readonly number[];
   /** Start-up rides out a venue's bad minutes: each step runs again while it fails transiently. */
   readonly startup: VenueWait;
+  /** The flight recorder, when `recorder.enabled`. */
+  readonly flight: FlightRecorder | undefined;
 }
 
 /** The venue followed by the engine, and what the bot keeps of it besides. */
@@ -131,8 +135,33 @@ interface FollowedVenue {
 }
 
 async function runWithService(options: RunBotOptions, clock: Clock, runId: string, service: BotService): Promise<void> {
+  const flight = await FlightRecorder.open({
+    config: options.config,
+    root: rootOf(options),
+    clock,
+    logger: options.logger,
+    venue: { restUrl: options.restUrl, wsUrl: options.wsUrl },
+    markets: [...new Set(options.config.strategies.flatMap((s) => s.markets))],
+    account: options.keys.account.address,
+    signer: privateKeyToAddress(options.keys.signer.privateKey),
+    runId,
+  });
+  try {
+    await runRecorded(options, clock, runId, service, flight);
+  } finally {
+    await flight?.close();
+  }
+}
+
+async function runRecorded(
+  options: RunBotOptions,
+  clock: Clock,
+  runId: string,
+  service: BotService,
+  flight: FlightRecorder | undefined,
+): Promise<void> {
   const { config, logger } = options;
-  const rest = botRestClient(options.restUrl, config, logger, service, clock);
+  const rest = botRestClient(options.restUrl, config, logger, service, clock, flight?.onExchange);
   const run: BotRun = {
     options,
     config,
@@ -150,6 +179,7 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
       log: logger,
       signal: options.signal,
     }),
+    flight,
   };
   await readAndCheckMarkets(config, rest, run.startup);
   const journaled = await run.startup('the first reconciliation with the venue', () =>
@@ -279,7 +309,9 @@ async function followVenue(run: BotRun, engine: Engine, journaled: JournalForBot
     context: run.signing.contextFrom(engine),
     clock: run.clock,
     onDecodeFailure: run.service.wireDrift.sink,
+    ...(run.flight === undefined ? {} : { onFrame: run.flight.onFrame }),
   });
+  run.flight?.followConnection(ws.connectionState$);
   const subscriptions = new Subscription();
   subscriptions.add(logConnection(ws, logger));
   const stop = new DefiniteStop(logger, run.service);
@@ -319,8 +351,10 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     logger,
     engineLog: run.engineLog,
     runId: run.runId,
+    ...(run.flight === undefined ? {} : { routeIntent: run.flight.routeIntent }),
   });
   venue.subscriptions.add(strategies.outcomeLog);
+  run.flight?.followEngine({ outcomes: strategies.execution.outcomes, orderEvents: engine.orderEvents$ });
   const busyPoll = startBotBusyPoll(config, venue.ws, logger);
   service.wire({
     engine,
@@ -370,6 +404,7 @@ async function runUntilStopped(run: BotRun, bot: RunningBot, until: RunUntil): P
   const startSignal = AbortSignal.any([options.signal, definiteStop]);
   await waitForPrivateFeeds(bot.ws, config.venue.startup_deadline_ms, clock, logger, startSignal);
   await host.start();
+  run.flight?.marker('strategies_started');
   logger.info(
     {
       account: options.keys.account.address,
@@ -381,6 +416,7 @@ async function runUntilStopped(run: BotRun, bot: RunningBot, until: RunUntil): P
   );
   options.onReady?.({ engine: bot.engine, host });
   await waitForAbort(AbortSignal.any([options.signal, definiteStop, allDone]));
+  run.flight?.marker('stopping');
   logger.info({}, 'stopping');
 }
 

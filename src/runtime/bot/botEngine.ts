@@ -78,7 +78,7 @@ export async function startBotEngine(engine: Engine, o: EngineStart): Promise<vo
 /** The engine follows the venue's private feeds, the oracle of its markets and the connection. */
 export function attachVenueFeeds(
   engine: Engine,
-  ws: VenueWsClient,
+  ws: Pick<VenueWsClient, 'channel' | 'connectionState$'>,
   markets: readonly number[],
   onStopped: NonNullable<EngineHooks['onStopped']>,
 ): void {

@@ -1,9 +1,10 @@
-import type { Subscription } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../engine/engine.js';
+import type { Intent } from '../../engine/intents/intents.js';
 import type { StrategyStorage } from '../../strategy/strategyContext.js';
 import { StrategyHost, type HostedStrategy } from '../../strategy/strategyHost.js';
-import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
+import { OrderBookFeed, type OrderbookSource } from '../../venue/orderbook/orderBookFeed.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
@@ -21,7 +22,8 @@ export interface BotStrategiesOptions {
   readonly freshness: FreshnessBudgets;
   /** Started and following the venue. */
   readonly engine: Engine;
-  readonly ws: VenueWsClient;
+  /** The venue's WebSocket client (or a flight recording's channels, in a replay). */
+  readonly ws: Pick<VenueWsClient, 'channel' | 'connectionState$'> & OrderbookSource;
   readonly venueExtras: VenueExtras;
   readonly storage: (strategy: string) => StrategyStorage;
   readonly markets: readonly number[];
@@ -30,6 +32,13 @@ export interface BotStrategiesOptions {
   /** The budgets' refusals are logged as the engine's. */
   readonly engineLog: Logger;
   readonly runId: string;
+  /**
+   * Every intent a strategy submits passes through here on its way to the engine: `submit` hands
+   * it on (the flight recorder records it first; a flight replay hands it on at the recorded time).
+   */
+  readonly routeIntent?: (intent: Intent, submit: (intent: Intent) => void) => void;
+  /** The strategies' timing (`ctx.clock.scheduler`): the wall clock's unless given (a replay's virtual time). */
+  readonly scheduler?: SchedulerLike;
 }
 
 export interface BotStrategies {
@@ -50,12 +59,16 @@ export interface BotStrategies {
  */
 export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
   const { config, engine, ws, clock, logger } = o;
-  const execution = budgetedExecution({
+  const budgeted = budgetedExecution({
     engine,
     budgets: new Map(config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s)])),
     clock,
     conditions: (strategy) => o.freshness.conditions(strategy),
   });
+  const { routeIntent } = o;
+  const submit = (intent: Intent): void => budgeted.submit(intent);
+  const execution: BudgetedExecution =
+    routeIntent === undefined ? budgeted : { ...budgeted, submit: (intent) => routeIntent(intent, submit) };
   // The engine's outcomes and the refusals of the budgets, one line each.
   const outcomeLog = execution.outcomes.subscribe((outcome) => logIntentOutcome(logger, outcome));
   const books = new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) });
@@ -73,6 +86,7 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
     waitUntilReady: true,
     marksFromState: true,
     orderEvents: engine.orderEvents$,
+    ...(o.scheduler === undefined ? {} : { scheduler: o.scheduler }),
     stopTimeoutMs: config.shutdown.timeout_ms,
     cancelOrdersOnStop: config.shutdown.open_orders === 'cancel',
     onAllDone: () => {

@@ -3,6 +3,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
+import type { RestExchangeObserver } from '../../venue/rest/restExchange.js';
 import { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { WireDecodeFailureSink } from '../../venue/wireDecodeFailure.js';
 import { wsAuthenticatorFromRest } from '../../venue/ws/wsAuthenticatorFromRest.js';
@@ -21,6 +22,7 @@ export function botRestClient(
   logger: Logger,
   service: BotService,
   clock: Clock,
+  onExchange?: RestExchangeObserver,
 ): RestClient {
   return service.instrumentRest(
     createRestClient({
@@ -29,6 +31,7 @@ export function botRestClient(
       clock,
       onRetry: service.onRestRetry(logRestRetry(logger.child({ component: 'rest' }))),
       onDecodeFailure: service.wireDrift.sink,
+      ...(onExchange === undefined ? {} : { onExchange }),
     }),
   );
 }
@@ -47,6 +50,8 @@ export interface BotWsOptions {
   readonly clock: Clock;
   /** Where frames the decoders refuse go (`BotService.wireDrift.sink`). */
   readonly onDecodeFailure?: WireDecodeFailureSink;
+  /** Told of every frame as received (the flight recorder). */
+  readonly onFrame?: (text: string) => void;
 }
 
 /** The venue's WebSocket, its private feeds authenticated with the signer (a login read over REST). */
@@ -63,5 +68,6 @@ export function botWsClient(o: BotWsOptions): VenueWsClient {
       ? { blockMs: o.config.sim.block_ms }
       : {}),
     ...(o.onDecodeFailure === undefined ? {} : { onDecodeFailure: o.onDecodeFailure }),
+    ...(o.onFrame === undefined ? {} : { onFrame: o.onFrame }),
   });
 }

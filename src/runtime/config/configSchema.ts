@@ -180,6 +180,10 @@ const recorderSchema = z
   .strictObject({
     // Default: a `recordings` directory beside the journal.
     dir: filePath().optional(),
+    // The flight recorder of `perpbot start`: its frames, REST exchanges, intents, outcomes and
+    // order events, for `perpbot replay FLIGHT --verify`. Default: a `flight` directory beside the journal.
+    enabled: flag().default(false),
+    flight_dir: filePath().optional(),
     max_disk_mb: integer(1, 10_000_000).default(2_048),
     segment_mb: integer(1, 100_000).default(32),
     segment_minutes: integer(1, 24 * 60).default(60),

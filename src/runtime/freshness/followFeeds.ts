@@ -4,7 +4,7 @@ import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { FeedClock } from './feedClock.js';
 
 export interface FollowFeedsOptions {
-  readonly ws: VenueWsClient;
+  readonly ws: Pick<VenueWsClient, 'channel'>;
   readonly books: OrderBookFeed;
   readonly feeds: FeedClock;
   /** Every market the bot trades: the oracle feed (mark) is timed for each. */

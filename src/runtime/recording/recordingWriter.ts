@@ -1,15 +1,18 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
-import { redactText } from '../../core/redactor.js';
+import { redactRecordingText } from '../../core/redactor.js';
 import { RecordingError } from './recordingError.js';
 import { enforceRecordingBudget } from './recordingBudget.js';
 import {
   RECORDING_FORMAT_VERSION,
+  type ConnectionRecord,
   type HeaderRecord,
+  type MarkerRecord,
   type RecordingDescription,
   type RecordingRecord,
   type RecordSource,
+  type RestRecord,
 } from './recordingRecords.js';
 import { SegmentFile } from './segmentFile.js';
 import { segmentFileName } from './segmentFiles.js';
@@ -51,12 +54,16 @@ export interface RecordingWriterOptions {
   readonly onError?: (error: Error) => void;
 }
 
+/** A REST exchange as the venue layer reports it (`RestExchangeObserver`), before redaction. */
+export type RestExchangeRecord = Omit<RestRecord, 'type' | 't'>;
+
 /**
- * Writes a recording: every record through the redactor (a frame holding a secret this process
- * holds is written with it replaced; ids and hashes stay), one JSON line each, into gzip segments
- * rotated by size and age, each starting with a header. Before a segment is opened the oldest
- * segments are deleted so that the directory, with the new segment at its full size, stays within
- * the budget. Writes are synchronous calls in arrival order; the file work runs behind them.
+ * Writes a recording: every record through the recording redactor (`redactRecordingText`: keys,
+ * tokens and credentials this process holds are replaced; signatures, ids and hashes stay), one
+ * JSON line each, into gzip segments rotated by size and age, each starting with a header. Before
+ * a segment is opened the oldest segments are deleted so that the directory, with the new segment
+ * at its full size, stays within the budget. Writes are synchronous calls in arrival order; the
+ * file work runs behind them.
  */
 export class RecordingWriter {
   private segment: SegmentFile | undefined;
@@ -104,7 +111,39 @@ export class RecordingWriter {
 
   frame(src: RecordSource, raw: string): void {
     this.framesWritten++;
-    this.append({ type: 'frame', t: this.options.clock.now(), src, raw: redactText(raw) });
+    this.append({ type: 'frame', t: this.options.clock.now(), src, raw: redactRecordingText(raw) });
+  }
+
+  /** A state the bot's WebSocket client reported. */
+  connection(src: RecordSource, state: Omit<ConnectionRecord, 'type' | 't' | 'src'>): void {
+    const reason = state.reason === undefined ? {} : { reason: redactRecordingText(state.reason) };
+    this.append({ type: 'connection', t: this.options.clock.now(), src, ...state, ...reason });
+  }
+
+  /** One REST exchange, written when its answer came (or failed to). */
+  rest(exchange: RestExchangeRecord): void {
+    const body = exchange.body === undefined ? {} : { body: redactRecordingText(exchange.body) };
+    this.append({
+      ...exchange,
+      type: 'rest',
+      t: this.options.clock.now(),
+      path: redactRecordingText(exchange.path),
+      ...body,
+      answer: redactRecordingText(exchange.answer),
+    });
+  }
+
+  /** An intent a strategy submitted, an outcome or an order event of the engine (plain data; bigints as strings). */
+  engineRecord(type: 'intent' | 'outcome' | 'order', value: object): void {
+    const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
+    const t = this.options.clock.now();
+    if (type === 'intent') this.append({ type, t, intent: json });
+    else if (type === 'outcome') this.append({ type, t, outcome: json });
+    else this.append({ type, t, event: json });
+  }
+
+  marker(marker: MarkerRecord['marker']): void {
+    this.append({ type: 'marker', t: this.options.clock.now(), marker });
   }
 
   connected(src: RecordSource, connection: number): void {
@@ -112,7 +151,7 @@ export class RecordingWriter {
   }
 
   gap(src: RecordSource, reason: string): void {
-    this.append({ type: 'gap', t: this.options.clock.now(), src, reason: redactText(reason) });
+    this.append({ type: 'gap', t: this.options.clock.now(), src, reason: redactRecordingText(reason) });
   }
 
   /** Resolves once every record so far is compressed and handed to the file (and any rotation is done). */
@@ -165,7 +204,7 @@ export class RecordingWriter {
       startedAt,
       ...this.options.description,
     };
-    this.segment.write(redactText(JSON.stringify(header)));
+    this.segment.write(redactRecordingText(JSON.stringify(header)));
   }
 
   private async makeRoom(keep: string | undefined): Promise<void> {
@@ -190,4 +229,8 @@ export class RecordingWriter {
     });
     this.options.onError?.(this.failure);
   }
+}
+
+function bigintAsString(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
 }

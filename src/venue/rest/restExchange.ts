@@ -19,6 +19,24 @@ export interface ExchangeRequest<S extends z.ZodType> {
   readonly signal: AbortSignal | undefined;
 }
 
+/**
+ * One exchange as an observer sees it (the flight recorder): what was sent and what came back, as
+ * text. `status` 0 with `failure` when no answer came.
+ */
+export interface ObservedExchange {
+  readonly method: 'GET' | 'POST';
+  /** Path and query. */
+  readonly path: string;
+  /** The request body as sent (JSON text); absent for a GET. */
+  readonly body?: string;
+  readonly sentAt: number;
+  readonly status: number;
+  readonly answer: string;
+  readonly failure?: 'Timeout' | 'Aborted' | 'ConnectionFailed';
+}
+
+export type RestExchangeObserver = (exchange: ObservedExchange) => void;
+
 export interface ExchangeDeps {
   /** A fetch to send through (tests, proxies); undefined: the lean node:http client (`nodeHttpClient.ts`). */
   readonly fetch: typeof fetch | undefined;
@@ -26,6 +44,8 @@ export interface ExchangeDeps {
   readonly now: () => number;
   /** Where a 2xx body that fails its schema is reported (the runtime's wire-drift monitor). */
   readonly onDecodeFailure?: WireDecodeFailureSink | undefined;
+  /** Told of every exchange that reached the wire, answered or not. */
+  readonly onExchange?: RestExchangeObserver | undefined;
 }
 
 /**
@@ -43,7 +63,7 @@ export async function exchangeOnce<S extends z.ZodType>(
   if (deps.limiter === false) checkNotAborted(request);
   else await takeToken(request, deps.limiter);
   const { status, text, retryAfter } =
-    deps.fetch === undefined ? await httpText(request) : await fetchText(request, deps.fetch);
+    deps.onExchange === undefined ? await send(request, deps) : await sendObserved(request, deps, deps.onExchange);
   if (status < 200 || status > 299) {
     const retryAfterMs = parseRetryAfter(retryAfter, deps.now());
     throw new VenueError({
@@ -54,6 +74,34 @@ export async function exchangeOnce<S extends z.ZodType>(
     });
   }
   return parseAnswer(request, status, text, deps.onDecodeFailure);
+}
+
+function send(request: ExchangeRequest<z.ZodType>, deps: ExchangeDeps): Promise<HttpAnswer> {
+  return deps.fetch === undefined ? httpText(request) : fetchText(request, deps.fetch);
+}
+
+/** The send, its request and answer (or the failure that came instead) told to the observer. */
+async function sendObserved(
+  request: ExchangeRequest<z.ZodType>,
+  deps: ExchangeDeps,
+  observe: RestExchangeObserver,
+): Promise<HttpAnswer> {
+  const url = new URL(request.url);
+  const sent = {
+    method: request.method,
+    path: `${url.pathname}${url.search}`,
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    sentAt: deps.now(),
+  };
+  try {
+    const answer = await send(request, deps);
+    observe({ ...sent, status: answer.status, answer: answer.text });
+    return answer;
+  } catch (error) {
+    const failure = error instanceof VenueTransportError ? error.kind : 'ConnectionFailed';
+    observe({ ...sent, status: 0, answer: '', failure });
+    throw error;
+  }
 }
 
 async function takeToken(request: ExchangeRequest<z.ZodType>, limiter: RequestLimiter): Promise<void> {

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
 import { isCheckedBody } from './actionBodies.js';
-import { exchangeOnce, type ExchangeDeps, type ExchangeRequest } from './restExchange.js';
+import { exchangeOnce, type ExchangeDeps, type ExchangeRequest, type RestExchangeObserver } from './restExchange.js';
 import { retryRead, type RestRetryEvent } from './readRetry.js';
 import { venueRestLimiter, type RequestLimiter } from './slidingWindowLimiter.js';
 import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
@@ -49,6 +49,8 @@ export interface RestClientOptions {
   readonly onRetry?: (event: RestRetryEvent) => void;
   /** Where a 2xx body that fails its schema is reported (the runtime's wire-drift monitor); it is still an error. */
   readonly onDecodeFailure?: WireDecodeFailureSink;
+  /** Told of every exchange that reached the wire, with its bodies as text (the flight recorder). */
+  readonly onExchange?: RestExchangeObserver;
 }
 
 export interface RestCallOptions {
@@ -158,6 +160,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
     limiter: options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit,
     now: () => clock.now(),
     onDecodeFailure: options.onDecodeFailure,
+    onExchange: options.onExchange,
   };
   const backoff = exponentialBackoff({ ...DEFAULT_READ_BACKOFF, ...options.readBackoff, jitter: 1 });
   const base = options.baseUrl.replace(/\/+$/, '');

@@ -62,6 +62,8 @@ export interface VenueWsClientOptions {
   readonly authReplyTimeoutMs?: number;
   /** Where frames the decoders refuse are reported (the runtime's wire-drift monitor). */
   readonly onDecodeFailure?: WireDecodeFailureSink;
+  /** Told of every text frame of the current connection as received, before it is decoded (the flight recorder). */
+  readonly onFrame?: (text: string) => void;
 }
 
 export interface ChannelOptions {
@@ -265,7 +267,9 @@ export class VenueWsClient {
       maxFramesPerSecond: this.options.maxFramesPerSecond ?? 10,
       // Only the current connection's frames count: not one still opening, nor one replaced.
       onText: (text, session) => {
-        if (session === this.session) this.onText(session, text);
+        if (session !== this.session) return;
+        this.options.onFrame?.(text);
+        this.onText(session, text);
       },
     });
     if (this.closed) {

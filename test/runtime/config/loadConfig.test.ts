@@ -77,7 +77,7 @@ describe('loadConfig', () => {
       when_all_done: 'idle',
     });
     expect(config.busy_poll).toEqual({ enabled: false, window_ms: 50 });
-    expect(config.recorder).toEqual({ max_disk_mb: 2048, segment_mb: 32, segment_minutes: 60 });
+    expect(config.recorder).toEqual({ enabled: false, max_disk_mb: 2048, segment_mb: 32, segment_minutes: 60 });
     expect(config.strategies[0]?.on_error).toBe('cancel');
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.strategies[0]?.params)).toBe(true);

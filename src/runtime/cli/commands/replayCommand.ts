@@ -1,9 +1,12 @@
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
+import { booleanFlag } from '../parseCommandArgs.js';
 
 export const replayCommand: CommandSpec = {
   name: 'replay',
-  summary: 'replays a recording through the real engine with the configured strategies, and reports',
-  usage: 'perpbot replay REC [--config FILE] [--out DIR] [--latency-ms N] [--fee-bps MAKER,TAKER]',
+  summary: "replays a recording through the real engine with the configured strategies (--verify: a bot's flight)",
+  usage:
+    'perpbot replay REC [--config FILE] [--out DIR] [--latency-ms N] [--fee-bps MAKER,TAKER]\n' +
+    '       perpbot replay FLIGHT --verify [--config FILE]',
   description:
     'Runs the configured strategies (loaded and checked as `perpbot start` loads them) through the real\n' +
     "engine against the simulator's matching engine, whose book, trades and mark come from the recording REC\n" +
@@ -11,14 +14,26 @@ export const replayCommand: CommandSpec = {
     'virtual clock, as fast as the CPU allows. Fills are conservative: a resting order fills only when a\n' +
     'recorded trade goes through its price, or trades at it after the displayed size ahead of it; a taker\n' +
     'walks the recorded book. Prints a summary and writes report.json (orders, fills, fees, PnL, drawdown,\n' +
-    'and the equity, position, price and fill series) into --out (default: REC.replay beside the recording).\n' +
-    'Fees and latency default to the config (replay.maker_fee_bps, replay.taker_fee_bps, replay.latency_ms).',
+    'and the equity, position, price and fill series) and report.html (the same, with plots) into --out\n' +
+    '(default: REC.replay beside the recording). Fees and latency default to the config (replay.maker_fee_bps,\n' +
+    'replay.taker_fee_bps, replay.latency_ms).\n' +
+    '\n' +
+    'With --verify, FLIGHT is a flight recording (recorder.enabled on `perpbot start`; flight/ beside the journal):\n' +
+    'the last run in it is re-driven through the strategies of --config and the real engine on virtual time, the\n' +
+    'recorded frames, REST answers and start of the strategies each at its recorded time. The strategies must\n' +
+    'submit the recorded intents in the recorded order (compared by side, size, price, market, type and flags).\n' +
+    'Prints "0 divergences" and exits 0, or the first differing intent (recorded and now) with the frames\n' +
+    'before it and exits 1.',
   positionals: ['rec'],
   flags: {
     ...CONFIG_FLAGS,
-    out: { type: 'string', value: 'DIR', description: 'where report.json goes (default REC.replay)' },
+    out: { type: 'string', value: 'DIR', description: 'where report.json and report.html go (default REC.replay)' },
     'latency-ms': { type: 'string', value: 'N', description: 'one-way latency of every request and frame, ms' },
     'fee-bps': { type: 'string', value: 'MAKER,TAKER', description: 'venue fees in whole basis points, e.g. 2,5' },
+    verify: { type: 'boolean', description: 'REC is a flight recording: check the strategies make the same decisions' },
   },
-  run: async (args, io) => (await import('./runReplay.js')).runReplay(args, io),
+  run: async (args, io) =>
+    booleanFlag(args, 'verify')
+      ? (await import('./runVerifyFlight.js')).runVerifyFlight(args, io)
+      : (await import('./runReplay.js')).runReplay(args, io),
 };

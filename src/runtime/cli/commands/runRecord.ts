@@ -2,7 +2,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { RunningSim } from '../../../sim/startSim.js';
 import type { Config } from '../../config/configSchema.js';
 import { recordPublicFeeds, RECORDED_CHANNELS } from '../../recording/recordPublicFeeds.js';
-import { RecordingWriter, type RecordingLimits } from '../../recording/recordingWriter.js';
+import { recordingLimits } from '../../recording/recordingLimits.js';
+import { RecordingWriter } from '../../recording/recordingWriter.js';
 import {
   configuredMarkets,
   createCliLogger,
@@ -63,7 +64,7 @@ async function record(run: RecordRun): Promise<void> {
       markets: [...markets],
       channels: [...RECORDED_CHANNELS],
     },
-    limits: limitsOf(run.config),
+    limits: recordingLimits(run.config),
     onRotate: (closed, next) =>
       io.stdout.write(`segment closed: ${closed.path} (${kb(closed.bytes)}, ${closed.records} records); now ${next}\n`),
     onDeleted: (paths) => io.stdout.write(`deleted to stay within recorder.max_disk_mb: ${paths.join(', ')}\n`),
@@ -106,14 +107,6 @@ async function record(run: RecordRun): Promise<void> {
     await writer.close();
   }
   io.stdout.write(`recorded ${writer.framesWritten} frames in ${writer.segments} segment(s) into ${dir}\n`);
-}
-
-function limitsOf(config: Config): RecordingLimits {
-  return {
-    segmentBytes: config.recorder.segment_mb * MB,
-    segmentMs: config.recorder.segment_minutes * 60_000,
-    maxDiskBytes: config.recorder.max_disk_mb * MB,
-  };
 }
 
 /** --out, else recorder.dir, else `recordings/` beside the journal. */

@@ -1,0 +1,138 @@
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import type { Clock } from '../../core/clock.js';
+import { abortError } from '../../core/abortError.js';
+
+interface Entry {
+  readonly at: number;
+  readonly seq: number;
+  readonly action: VirtualAction<unknown>;
+}
+
+/** One scheduled piece of work; `schedule` again (as `interval` does) moves it to a later time. */
+class VirtualAction<T> extends Subscription implements SchedulerAction<T> {
+  seq = -1;
+  private state: T | undefined;
+
+  constructor(
+    private readonly time: VirtualTime,
+    private readonly work: (this: SchedulerAction<T>, state?: T) => void,
+  ) {
+    super();
+  }
+
+  schedule(state?: T, delay = 0): Subscription {
+    if (this.closed) return this;
+    this.state = state;
+    this.time.enqueue(this as VirtualAction<unknown>, delay);
+    return this;
+  }
+
+  execute(): void {
+    if (this.closed) return;
+    this.work.call(this, this.state);
+  }
+}
+
+/**
+ * Virtual time for tests: one clock that is both perpbot's `Clock` (`now`, `sleep`) and an RxJS
+ * scheduler, so `timer(60_000, ctx.clock.scheduler)` and `ctx.clock.sleep(60_000)` wait for
+ * `advance`, not for the wall clock. `advance(ms)` runs everything due in time order, letting
+ * promises settle between steps, so an hour of a strategy's schedule runs in milliseconds.
+ */
+export class VirtualTime implements Clock, SchedulerLike {
+  private current: number;
+  private seq = 0;
+  private queue: Entry[] = [];
+
+  constructor(startMs = Date.UTC(2026, 0, 1)) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
+    return new VirtualAction<T>(this, work).schedule(state, delay);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        action.unsubscribe();
+        reject(abortError(signal?.reason));
+      };
+      const action = this.schedule(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** @internal Places an action at now + delay; a later schedule of the same action replaces the earlier. */
+  enqueue(action: VirtualAction<unknown>, delay: number): void {
+    action.seq = ++this.seq;
+    this.queue.push({ at: this.current + Math.max(0, delay), seq: action.seq, action });
+  }
+
+  /** Moves time forward by `ms`, running everything due on the way, in order. */
+  async advance(ms: number): Promise<void> {
+    if (!(ms >= 0)) throw new RangeError(`advance needs a non-negative duration, got ${ms}`);
+    await this.runUntil(this.current + ms);
+  }
+
+  /** Moves time to `atMs` (not backwards). */
+  async advanceTo(atMs: number): Promise<void> {
+    await this.runUntil(Math.max(this.current, atMs));
+  }
+
+  /** Lets pending promises and work due now run, without moving time. */
+  async settle(): Promise<void> {
+    await this.runUntil(this.current);
+  }
+
+  /** Scheduled work not yet run (sleeps, timers, intervals). */
+  get pending(): number {
+    this.queue = this.queue.filter((e) => e.seq === e.action.seq && !e.action.closed);
+    return this.queue.length;
+  }
+
+  private async runUntil(target: number): Promise<void> {
+    for (;;) {
+      await flushPromises();
+      const next = this.nextDue(target);
+      if (next === undefined) break;
+      this.current = Math.max(this.current, next.at);
+      next.action.execute();
+    }
+    this.current = target;
+    await flushPromises();
+  }
+
+  private nextDue(target: number): Entry | undefined {
+    let best: Entry | undefined;
+    let index = -1;
+    for (let i = 0; i < this.queue.length; i++) {
+      const e = this.queue[i]!;
+      if (e.seq !== e.action.seq || e.action.closed) continue;
+      if (e.at > target) continue;
+      if (best === undefined || e.at < best.at || (e.at === best.at && e.seq < best.seq)) {
+        best = e;
+        index = i;
+      }
+    }
+    if (best !== undefined) {
+      this.queue.splice(index, 1);
+      // Stale entries (rescheduled or closed actions) are dropped as time passes.
+      if (this.queue.length > 64) this.queue = this.queue.filter((e) => e.seq === e.action.seq && !e.action.closed);
+    }
+    return best;
+  }
+}
+
+/** Lets every queued promise reaction run (twice over, for reactions that queue more). */
+async function flushPromises(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
