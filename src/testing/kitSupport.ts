@@ -1,6 +1,4 @@
-import type { z } from 'zod';
 import type { HostLogger } from '../strategy/strategyHost.js';
-import type { StrategyStorage } from '../strategy/strategyContext.js';
 
 export interface KitLogLine {
   readonly level: 'debug' | 'info' | 'warn' | 'error';
@@ -33,19 +31,5 @@ export function recordingLogger(
   };
 }
 
-/** Storage in a map, with the journal's round trip through JSON and the schema check on load. */
-export function memoryStorage(map: Map<string, unknown>): StrategyStorage {
-  return {
-    load<T>(key: string, schema: z.ZodType<T>): T | undefined {
-      if (!map.has(key)) return undefined;
-      const result = schema.safeParse(map.get(key));
-      return result.success ? result.data : undefined;
-    },
-    save(key, value) {
-      map.set(key, JSON.parse(JSON.stringify(value)) as unknown);
-    },
-    delete(key) {
-      map.delete(key);
-    },
-  };
-}
+// The kit's storage is the runtime's in-process one (a replay's strategies keep state in it too).
+export { memoryStorage } from '../runtime/inProcess/memoryStorage.js';

@@ -11,10 +11,10 @@ import { StrategyHost, type HostLogger, type StrategyStatus } from '../strategy/
 import type { PnlView, StateSnapshot } from '../strategy/strategyViews.js';
 import type { OrderRecord } from '../sim/exchange/exchangeRecords.js';
 import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
-import { KitBot } from './kitBot.js';
+import { InProcessBot } from '../runtime/inProcess/inProcessBot.js';
 import { kitMarkets } from './kitMarkets.js';
 import { DEFAULT_RISK, type KitLevels, type StrategyTestOptions } from './kitOptions.js';
-import { KitVenue, type ScriptedLevel } from './kitVenue.js';
+import { InProcessVenue, type ScriptedLevel } from '../runtime/inProcess/inProcessVenue.js';
 import { VirtualTime } from './virtualTime.js';
 
 /**
@@ -34,8 +34,8 @@ export class StrategyTest<P = unknown> {
   readonly errors: unknown[] = [];
   readonly time: VirtualTime;
   /** The simulator behind the kit: its runtime, exchange and controls. */
-  readonly venue: KitVenue;
-  private readonly bot: KitBot;
+  readonly venue: InProcessVenue;
+  private readonly bot: InProcessBot;
   private readonly host: StrategyHost;
   private readonly storageMap: Map<string, unknown>;
   private readonly blocks = new AbortController();
@@ -49,7 +49,7 @@ export class StrategyTest<P = unknown> {
     this.time = new VirtualTime(options.startMs);
     const marketIds = options.markets ?? [1];
     const onError = (error: unknown): void => void this.errors.push(error);
-    this.venue = new KitVenue({
+    this.venue = new InProcessVenue({
       time: this.time,
       markets: kitMarkets(marketIds, options.marketConfig ?? {}),
       ...(options.feesBps === undefined ? {} : { feesBps: options.feesBps }),
@@ -59,7 +59,7 @@ export class StrategyTest<P = unknown> {
     const log = recordingLogger(this.logs, options.printLogs === true);
     const risk = { ...DEFAULT_RISK, ...options.risk };
     const budget = effectiveRisk(risk, options.budget === undefined ? {} : { risk: options.budget });
-    this.bot = new KitBot({
+    this.bot = new InProcessBot({
       venue: this.venue,
       time: this.time,
       markets: marketIds,
@@ -78,7 +78,7 @@ export class StrategyTest<P = unknown> {
   }
 
   /** The runtime's strategy host on the bot: its streams, state, budgeted execution and order events. */
-  private hostOn(bot: KitBot, marketIds: readonly number[], log: HostLogger): StrategyHost {
+  private hostOn(bot: InProcessBot, marketIds: readonly number[], log: HostLogger): StrategyHost {
     const execution = bot.execution(this.name);
     execution.outcomes.subscribe((o) => this.outcomes.push(o));
     const host = new StrategyHost({

@@ -2,10 +2,10 @@ import type { Clock } from '../../core/clock.js';
 import { DEFAULT_MARKETS, type MarketDefinition } from '../../sim/exchange/markets.js';
 import { DrivenMarket } from '../../sim/replay/drivenMarket.js';
 import { StrategyHost, type HostedStrategy, type HostLogger } from '../../strategy/strategyHost.js';
-import { KitBot } from '../../testing/kitBot.js';
-import { memoryStorage } from '../../testing/kitSupport.js';
-import { KitVenue } from '../../testing/kitVenue.js';
-import { VirtualTime } from '../../testing/virtualTime.js';
+import { InProcessBot } from '../inProcess/inProcessBot.js';
+import { memoryStorage } from '../inProcess/memoryStorage.js';
+import { InProcessVenue } from '../inProcess/inProcessVenue.js';
+import { VirtualTime } from '../time/virtualTime.js';
 import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
@@ -30,20 +30,20 @@ export interface ReplaySessionOptions {
 /**
  * One replay's machinery, wired as the strategy test kit wires a bot: the simulator's exchange in
  * virtual time with its market driven by the recording (`DrivenMarket`), the real engine on it
- * (`KitBot`: REST answered in-process, the simulator's own channel frames), and the runtime's
+ * (`InProcessBot`: REST answered in-process, the simulator's own channel frames), and the runtime's
  * strategy host with every configured strategy behind its own budget, as `perpbot start` hosts them.
  */
 export class ReplaySession {
   readonly time: VirtualTime;
   readonly driven: DrivenMarket;
-  readonly bot: KitBot;
+  readonly bot: InProcessBot;
   private readonly execution: BudgetedExecution;
   private readonly host: StrategyHost;
   private hostStart: Promise<void> | undefined;
 
   constructor(private readonly o: ReplaySessionOptions) {
     this.time = new VirtualTime(o.startMs);
-    const venue = new KitVenue({
+    const venue = new InProcessVenue({
       time: this.time,
       markets: o.markets,
       feesBps: { maker: o.makerFeeBps, taker: o.takerFeeBps },
@@ -53,7 +53,7 @@ export class ReplaySession {
     });
     // The client's own decoder (its fast paths), as the bot reads the same frames.
     this.driven = new DrivenMarket(venue.runtime, decodeServerFrame);
-    this.bot = new KitBot({
+    this.bot = new InProcessBot({
       venue,
       time: this.time,
       markets: o.botMarkets,

@@ -1,6 +1,6 @@
-import type { Clock } from '../core/clock.js';
-import { parseJsonBody } from '../sim/rest/readJsonBody.js';
-import { answerText, type SimRequestAnswerer } from '../sim/rest/simRestServer.js';
+import type { Clock } from '../../core/clock.js';
+import { parseJsonBody } from '../../sim/rest/readJsonBody.js';
+import { answerText, type SimRequestAnswerer } from '../../sim/rest/simRestServer.js';
 
 export interface SimFetchOptions {
   readonly answer: SimRequestAnswerer;

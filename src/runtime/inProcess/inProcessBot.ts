@@ -1,35 +1,35 @@
 import type { Subscription } from 'rxjs';
-import type { Address } from '../core/address.js';
-import { Engine } from '../engine/engine.js';
-import { withEngineDefaults } from '../engine/engineConfig.js';
-import { venueSender } from '../engine/sending/actionSender.js';
-import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';
-import { SPEC_SELECTORS } from '../protocol/selectors.js';
-import type { RiskLimits } from '../runtime/config/configSchema.js';
-import { registerSigner } from '../runtime/setup/registerSigner.js';
-import { budgetedExecution, type BudgetedExecution } from '../runtime/wiring/budgetedExecution.js';
-import { guardLimitsOf } from '../runtime/wiring/engineConfigFromConfig.js';
-import { stateSnapshot } from '../runtime/wiring/stateSnapshot.js';
-import { strategyStreams } from '../runtime/wiring/strategyStreams.js';
-import { VenueExtras } from '../runtime/wiring/venueExtras.js';
-import type { StrategyStreams } from '../strategy/strategyContext.js';
-import type { HostLogger } from '../strategy/strategyHost.js';
-import type { StateSnapshot } from '../strategy/strategyViews.js';
-import { OrderBookFeed } from '../venue/orderbook/orderBookFeed.js';
-import { createRestClient, type RestClient } from '../venue/rest/restClient.js';
-import { venueRestLimiter } from '../venue/rest/slidingWindowLimiter.js';
-import { readVenueSigning } from '../venue/venueInfo.js';
-import type { KitVenue } from './kitVenue.js';
+import type { Address } from '../../core/address.js';
+import { Engine } from '../../engine/engine.js';
+import { withEngineDefaults } from '../../engine/engineConfig.js';
+import { venueSender } from '../../engine/sending/actionSender.js';
+import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
+import { SPEC_SELECTORS } from '../../protocol/selectors.js';
+import type { RiskLimits } from '../config/configSchema.js';
+import { registerSigner } from '../setup/registerSigner.js';
+import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
+import { guardLimitsOf } from '../wiring/engineConfigFromConfig.js';
+import { stateSnapshot } from '../wiring/stateSnapshot.js';
+import { strategyStreams } from '../wiring/strategyStreams.js';
+import { VenueExtras } from '../wiring/venueExtras.js';
+import type { StrategyStreams } from '../../strategy/strategyContext.js';
+import type { HostLogger } from '../../strategy/strategyHost.js';
+import type { StateSnapshot } from '../../strategy/strategyViews.js';
+import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
+import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
+import { venueRestLimiter } from '../../venue/rest/slidingWindowLimiter.js';
+import { readVenueSigning } from '../../venue/venueInfo.js';
+import type { InProcessVenue } from './inProcessVenue.js';
 import { SimChannels } from './simChannels.js';
 import { simFetch } from './simFetch.js';
-import type { VirtualTime } from './virtualTime.js';
+import type { VirtualTime } from '../time/virtualTime.js';
 
 /** Fixed keys: a kit run is deterministic, and no key of the kit's is a secret. */
 const KIT_ACCOUNT_KEY = `0x${'11'.repeat(32)}` as const;
 const KIT_SIGNER_KEY = `0x${'22'.repeat(32)}` as const;
 
-export interface KitBotOptions {
-  readonly venue: KitVenue;
+export interface InProcessBotOptions {
+  readonly venue: InProcessVenue;
   readonly time: VirtualTime;
   readonly markets: readonly number[];
   /** The account's limits, as the config's `risk:` block. */
@@ -51,7 +51,7 @@ export interface KitBotOptions {
  * frames, each strategy's budget in front of it, and the strategy streams and state views the
  * runtime builds from them.
  */
-export class KitBot {
+export class InProcessBot {
   readonly account: Address;
   readonly engine: Engine;
   readonly rest: RestClient;
@@ -60,7 +60,7 @@ export class KitBot {
   private readonly subscriptions: Subscription[] = [];
   private executionValue: BudgetedExecution | undefined;
 
-  constructor(private readonly o: KitBotOptions) {
+  constructor(private readonly o: InProcessBotOptions) {
     const accountSigner = fastPrivateKeySigner(KIT_ACCOUNT_KEY);
     this.account = accountSigner.address;
     this.rest = createRestClient({

@@ -1,18 +1,18 @@
-import { parseAddress, type Address } from '../core/address.js';
-import { countUnits } from '../core/decimal.js';
-import { PerpbotError } from '../core/perpbotError.js';
-import type { Side } from '../engine/intents/intents.js';
-import type { MarketDefinition } from '../sim/exchange/markets.js';
-import type { OrderRecord, PlaceOrderParams } from '../sim/exchange/exchangeRecords.js';
-import { isExchangeRefusal } from '../sim/exchange/exchangeRefusal.js';
-import { createSimAnswerer, type SimRequestAnswerer } from '../sim/rest/simRestServer.js';
-import type { SimControls } from '../sim/simContext.js';
-import { createSimControls } from '../sim/simControls.js';
-import { resolveSimOptions } from '../sim/simOptions.js';
-import { SimRuntime } from '../sim/simRuntime.js';
-import type { VirtualTime } from './virtualTime.js';
+import { parseAddress, type Address } from '../../core/address.js';
+import { countUnits } from '../../core/decimal.js';
+import { PerpbotError } from '../../core/perpbotError.js';
+import type { Side } from '../../engine/intents/intents.js';
+import type { MarketDefinition } from '../../sim/exchange/markets.js';
+import type { OrderRecord, PlaceOrderParams } from '../../sim/exchange/exchangeRecords.js';
+import { isExchangeRefusal } from '../../sim/exchange/exchangeRefusal.js';
+import { createSimAnswerer, type SimRequestAnswerer } from '../../sim/rest/simRestServer.js';
+import type { SimControls } from '../../sim/simContext.js';
+import { createSimControls } from '../../sim/simControls.js';
+import { resolveSimOptions } from '../../sim/simOptions.js';
+import { SimRuntime } from '../../sim/simRuntime.js';
+import type { VirtualTime } from '../time/virtualTime.js';
 
-export interface KitVenueOptions {
+export interface InProcessVenueOptions {
   readonly time: VirtualTime;
   readonly markets: readonly MarketDefinition[];
   /** Fees in basis points of notional (the simulator's defaults: maker 2, taker 5). */
@@ -47,13 +47,13 @@ const SCRIPT_DEPOSIT = '1000000000000';
  * other accounts' orders: a scripted book is an account's resting orders, a scripted trade a
  * taker's order, so the bot's orders match exactly as they would on the simulator.
  */
-export class KitVenue {
+export class InProcessVenue {
   readonly runtime: SimRuntime;
   readonly controls: SimControls;
   /** The simulator's REST handling, called in-process (see `simFetch`). */
   readonly answer: SimRequestAnswerer;
 
-  constructor(private readonly o: KitVenueOptions) {
+  constructor(private readonly o: InProcessVenueOptions) {
     const options = resolveSimOptions({
       seed: 1,
       blockMs: 0,
