@@ -15,6 +15,12 @@ export interface StartSimConfig extends StartSimOptions {
   readonly onError?: (error: unknown) => void;
   /** Defaults to the system clock; blocks, deadlines and lags all read it. */
   readonly clock?: Clock;
+  /**
+   * The WebSocket's own timers: pings, stalls and the automatic drops and stalls. Defaults to the
+   * system clock (real time, apart from the simulated `clock`); a test passes a manual clock to
+   * drive the fault schedule in virtual time.
+   */
+  readonly wsTimers?: Clock;
 }
 
 export interface RunningSim {
@@ -40,13 +46,15 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
   // Nothing reads the controls before the server listens, so they may be attached after this.
+  const wsTimers = config.wsTimers ?? systemClock;
   const webSocket: SimWebSocket = attachSimWebSocket(server, runtime, {
     path: '/ws',
+    timers: wsTimers,
     wireDepartures: options.wireDepartures,
   });
-  // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): real time, like the server's own stalls.
+  // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): on the timers of the server's own stalls.
   const wsFaults = new WsFaultSchedule({
-    timers: systemClock,
+    timers: wsTimers,
     seed: options.seed,
     targets: { dropAll: () => webSocket.dropAll(), stall: (ms) => webSocket.stall(ms) },
     onError,
