@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects. Module loading, not the tests, was most of the run (import 213 s of 380 s): each
- * file in a fresh module graph loads viem, zod and the engine again. The unit files share one
- * graph per worker thread (isolate: false): they keep no module state that leaks between files
- * (the secret registry only grows, and no test asserts that something is not redacted). The e2e
- * files start simulators, bots and child processes, and keep their own process each.
+ * Module loading, not the tests, was most of the run (import 213 s of 380 s): each file in a fresh
+ * module graph loaded viem, zod, the engine and the simulator again. So files share one module
+ * graph per worker (isolate: false). Nothing in src/ keeps module state that leaks between files
+ * (the secret registry only grows, and no test asserts that a value is not redacted; metrics have
+ * a registry per bot; no test changes process.env). The unit files run in worker threads; the e2e
+ * files (simulators, bots, child processes, signals) in worker processes.
  */
 export default defineConfig({
   test: {
@@ -26,7 +27,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks', isolate: false },
       },
     ],
   },
