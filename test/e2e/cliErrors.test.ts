@@ -78,7 +78,12 @@ beforeAll(async () => {
   await writeFile(files.strategy, configText(join(dir, 'strategy.sqlite'), url, 'strategies/doesNotExist.ts'));
   await writeFile(
     files.paramTypo,
-    configText(join(dir, 'param-typo.sqlite'), url, 'strategies/marketMaker.ts', '{ size: "0.001", spred_bps: 5, max_inventory: "0.01" }'),
+    configText(
+      join(dir, 'param-typo.sqlite'),
+      url,
+      'strategies/marketMaker.ts',
+      '{ size: "0.001", spred_bps: 5, max_inventory: "0.01" }',
+    ),
   );
   const [help, badConfig, missingKey, unreachable, unknownStrategy, unknownCommand, paramTypo] = await Promise.all([
     perpbot(['--help']),
