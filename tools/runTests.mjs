@@ -25,7 +25,7 @@ const checks = [
     ['.', '--cache', '--cache-strategy', 'content', '--cache-location', join(cache, 'eslint/')],
   ],
   ['prettier', bin('prettier'), ['--check', '.', '--cache', '--cache-location', join(cache, 'prettier.json')]],
-  ['knip', bin('knip'), []],
+  ['knip', bin('knip'), ['--cache', '--cache-location', join(cache, 'knip')]],
 ];
 
 /** Runs a command with its output held back, so parallel outputs never interleave. */
