@@ -17,6 +17,12 @@ export interface StartSimConfig extends StartSimOptions {
   readonly clock?: Clock;
   /** The exchange core beyond the options: paper trading turns the synthetic makers and the oracle walk off. */
   readonly exchange?: ExchangeTuning;
+  /**
+   * The WebSocket's own timers: pings, stalls and the automatic drops and stalls. Defaults to the
+   * system clock (real time, apart from the simulated `clock`); a test passes a manual clock to
+   * drive the fault schedule in virtual time.
+   */
+  readonly wsTimers?: Clock;
 }
 
 export interface RunningSim {
@@ -44,13 +50,15 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
   // Nothing reads the controls before the server listens, so they may be attached after this.
+  const wsTimers = config.wsTimers ?? systemClock;
   const webSocket: SimWebSocket = attachSimWebSocket(server, runtime, {
     path: '/ws',
+    timers: wsTimers,
     wireDepartures: options.wireDepartures,
   });
-  // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): real time, like the server's own stalls.
+  // Automatic drops and stalls (faults wsDropEveryMs, wsStallEveryMs): on the timers of the server's own stalls.
   const wsFaults = new WsFaultSchedule({
-    timers: systemClock,
+    timers: wsTimers,
     seed: options.seed,
     targets: { dropAll: () => webSocket.dropAll(), stall: (ms) => webSocket.stall(ms) },
     onError,

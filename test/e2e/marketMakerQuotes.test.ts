@@ -14,10 +14,12 @@ import { fundedAccount } from './support/simAccount.js';
  * The bundled market maker on config/default.yaml (`risk.max_actions_per_second: 5`) on the
  * simulator: its requotes (cancel, cancel, place, place) wait on the rate limit, and the engine
  * holds them as queued orders the next requote cancels, so no quote is left behind to rest. The
- * venue's own book is sampled every 100 ms. 45 s in the suite; `npm run soak:quotes` runs 5 minutes.
+ * venue's own book is sampled every 100 ms. 15 s (60 blocks) in the suite, for the real wire: the
+ * same rule is held over many more requotes in virtual time (test/strategies/examplesInVirtualTime),
+ * and `npm run soak:quotes` runs 5 minutes.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
-const RUN_MS = Number(process.env['QUOTES_SOAK_MS'] ?? 45_000);
+const RUN_MS = Number(process.env['QUOTES_SOAK_MS'] ?? 15_000);
 const DIR = mkdtempSync(join(tmpdir(), 'perpbot-quotes-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
 import { SimRestHarness } from './simRestHarness.js';
 import { FrameRecorder, isAck, isAuthReply, settle } from './simWsHarness.js';
 import { authV2Frame } from './support/viemAuth.js';
@@ -28,63 +29,51 @@ async function client(h: SimRestHarness): Promise<FrameRecorder> {
   return c;
 }
 
-/** Resolves true if the socket closes within `ms`, false if it is still open then. */
-function closesWithin(c: FrameRecorder, ms: number): Promise<boolean> {
-  return Promise.race([
-    c.closed.then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
-  ]);
-}
-
 describe('wsDropEveryMs', () => {
   it('drops every connection again and again while set, and setFaults turns it off', async () => {
-    const h = await harness({ blockMs: 0, faults: { wsDropEveryMs: 100 } });
+    // The fault schedule runs on the WebSocket's timers: virtual here, so each period is one `advance`.
+    const timers = new ManualClock();
+    const h = await harness({ blockMs: 0, wsTimers: timers, faults: { wsDropEveryMs: 100 } });
     expect(h.sim.controls.state().faults).toMatchObject({ wsDropEveryMs: 100, wsStallEveryMs: 0 });
     for (let round = 0; round < 2; round++) {
       const c = await client(h);
-      const started = Date.now();
+      await timers.advance(150); // the longest gap drawn for a 100 ms period
       expect((await c.closed).code).toBe(1006); // ended without a close frame, as on a network drop
-      expect(Date.now() - started).toBeLessThan(1_000);
     }
     h.sim.controls.setFaults({ wsDropEveryMs: 0 });
     const survivor = await client(h);
-    expect(await closesWithin(survivor, 400)).toBe(false);
+    await timers.advance(10_000); // a hundred periods: a drop would have ended the socket by now
     expect(
       (await survivor.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle')))['status'],
     ).toBe('success');
+    expect(timers.pendingSleeps).toBe(1); // the ping loop alone: the drop schedule has ended
   });
 });
 
 describe('wsStallEveryMs / wsStallForMs', () => {
   it('silences the streams for a while (blocks go missing) without closing, then delivery resumes', async () => {
-    const h = await harness({ blockMs: 20 });
+    const timers = new ManualClock();
+    const h = await harness({ blockMs: 0, wsTimers: timers });
     const c = await client(h);
     await c.request({ method: 'subscribe', params: { channel: 'oracle' } }, isAck('oracle'));
-    const from = c.frames.length;
-    await c.next((f) => f['channel'] === 'oracle', from);
+    const oracleAfter = async (from: number): Promise<number> =>
+      (await c.next((f) => f['channel'] === 'oracle' && f['type'] === 'update', from))['block_number'] as number;
+    const mined = (): number => h.sim.controls.advanceBlocks(1);
+    let from = c.frames.length;
+    let head = mined();
+    expect(await oracleAfter(from)).toBe(head);
+
     h.sim.controls.setFaults({ wsStallEveryMs: 100, wsStallForMs: 400 });
-    let last: number | undefined;
-    // The first frame after a stall: about 20 blocks of 20 ms were mined and never sent.
-    const resumed = await c.next(
-      (f) => {
-        if (f['channel'] !== 'oracle') return false;
-        const block = f['block_number'] as number;
-        const jumped = last !== undefined && block - last >= 5;
-        last = block;
-        return jumped;
-      },
-      from,
-      3_000,
-    );
-    h.sim.controls.setFaults({ wsStallEveryMs: 0 });
-    expect(resumed['type']).toBe('update');
-    expect(await closesWithin(c, 50)).toBe(false);
-    // With the fault off, consecutive blocks arrive again (after any stall still in progress ends).
-    await new Promise((resolve) => setTimeout(resolve, 450));
-    const after = c.frames.length;
-    const a = await c.next((f) => f['channel'] === 'oracle', after);
-    const b = await c.next((f) => f['channel'] === 'oracle' && f !== a, after);
-    expect((b['block_number'] as number) - (a['block_number'] as number)).toBe(1);
+    await timers.advance(150); // the stall has begun: the next blocks are mined and never sent
+    h.sim.controls.setFaults({ wsStallEveryMs: 0 }); // no further stall; the one running keeps its 400 ms
+    from = c.frames.length;
+    for (let i = 0; i < 5; i++) mined();
+    await timers.advance(400);
+    head = mined();
+    expect(await oracleAfter(from)).toBe(head); // the first frame after the stall: five blocks lost
+    from = c.frames.length;
+    head = mined();
+    expect(await oracleAfter(from)).toBe(head); // consecutive again, on the same connection
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,9 @@ strategies:
     module: strategies/grid.ts
     markets: [1]
     params: { lower: "${(mark * 0.9).toFixed(1)}", upper: "${(mark * 1.1).toFixed(1)}", levels: 6, size: "0.0002" }
+  - name: echo
+    module: strategies/markEcho.ts
+    markets: [1]
 logging: { level: info, pretty: false }
 shutdown: { open_orders: keep }
 journal: { path: ${JSON.stringify(journalPath)} }
@@ -33,8 +36,20 @@ journal: { path: ${JSON.stringify(journalPath)} }
 
 type Run = JournalBot;
 
-const startRun = (sim: RunningSim, who: SimAccount, text: string): Promise<Run> =>
-  startBotOnSim(sim, who, text, repoRoot);
+/** A strategies root in `dir`: the two examples and the mark echo, re-exported from the repository. */
+function prepareRoot(dir: string): void {
+  mkdirSync(join(dir, 'strategies'));
+  const modules = {
+    'marketMaker.ts': join(repoRoot, 'strategies', 'marketMaker.ts'),
+    'grid.ts': join(repoRoot, 'strategies', 'grid.ts'),
+    'markEcho.ts': fileURLToPath(new URL('./support/markEchoStrategy.ts', import.meta.url)),
+  };
+  for (const [name, target] of Object.entries(modules))
+    writeFileSync(join(dir, 'strategies', name), `export { default } from ${JSON.stringify(target)};\n`);
+}
+
+const startRun = (sim: RunningSim, who: SimAccount, text: string, root: string): Promise<Run> =>
+  startBotOnSim(sim, who, text, root);
 
 describe('example strategies across a restart (runBot on the simulator)', () => {
   let sim: RunningSim;
@@ -43,6 +58,7 @@ describe('example strategies across a restart (runBot on the simulator)', () => 
     // Blocks drive the marks both strategies quote from.
     sim = await startSim({ port: 0, blockMs: 100, registrationLagMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'perpbot-strategy-restart-'));
+    prepareRoot(dir);
   });
   afterEach(async () => {
     await sim.close();
@@ -58,22 +74,24 @@ describe('example strategies across a restart (runBot on the simulator)', () => 
     const resting = (engine: Engine, strategy: string) =>
       engine.tracker.openOrders({ strategy }).filter((o) => o.state === 'open');
     const firstMarkSeen = (run: Run) => run.lines.some((l) => l.includes('"msg":"grid placed"'));
+    const marksSeen = (run: Run) => run.lines.filter((l) => l.includes('"msg":"mark seen"')).length;
     const expectNoDoubles = (orders: Awaited<ReturnType<typeof venueOpen>>) => {
       const keys = orders.map((o) => `${o.side}@${o.price_ticks}`);
       expect(new Set(keys).size).toBe(keys.length);
     };
 
     // Run 1: one bid and one ask; five grid orders (six levels, the one nearest the mark empty).
-    const run1 = await startRun(sim, who, text);
+    const run1 = await startRun(sim, who, text, dir);
     await until(() => resting(run1.engine, 'mm').length === 2 && resting(run1.engine, 'grid').length === 5);
     await run1.stop();
     const before = (await venueOpen()).map((o) => o.order_id).sort();
     expect(before).toHaveLength(7);
 
     // Run 2 (shutdown kept the orders): both strategies resume them and place nothing.
-    const run2 = await startRun(sim, who, text);
-    await until(() => firstMarkSeen(run2));
-    await new Promise((r) => setTimeout(r, 350)); // a few more marks: the market maker does not requote
+    const run2 = await startRun(sim, who, text, dir);
+    // A few marks handed to every strategy (the echo is handed each one beside them): the market
+    // maker has seen its quotes still centred and left them.
+    await until(() => firstMarkSeen(run2) && marksSeen(run2) >= 4);
     expect(run2.lines.filter((l) => l.includes('taken over')).length).toBe(2);
     await run2.stop();
     const afterRestart = await venueOpen();
@@ -86,7 +104,7 @@ describe('example strategies across a restart (runBot on the simulator)', () => 
     const journal = openJournal(journalPath);
     journal.db.prepare('DELETE FROM strategy_state').run();
     journal.close();
-    const run3 = await startRun(sim, who, text);
+    const run3 = await startRun(sim, who, text, dir);
     try {
       const oldQuotes = new Set(run2.engine.tracker.openOrders({ strategy: 'mm' }).map((o) => o.intentId));
       await until(

@@ -95,13 +95,13 @@ describe('fast path equals viem, bit for bit', () => {
   });
 
   for (const name of Object.keys(arbMessages) as StructName[]) {
-    it(`${name}: digest over thousands of random messages`, () => {
+    it(`${name}: digest over hundreds of random messages`, () => {
       fc.assert(
         fc.property(arbMessages[name] as fc.Arbitrary<StructMessages[typeof name]>, (message) => {
           const fast = toHex(typedDigest(context, name, message));
           expect(fast).toBe(hashTypedData(viemTypedData(DOMAIN, name, message)));
         }),
-        { numRuns: 2000 },
+        { numRuns: 500 },
       );
     });
   }

@@ -86,12 +86,11 @@ describe('strategy lifecycle', () => {
       params: z.object({}),
       run: (ctx) => ctx.clock.interval(3_600_000).pipe(map(() => ctx.intents.cancelAll({ marketId: 1 }))),
     });
-    const wall = performance.now();
+    // On the wall clock a day would outlast the test's timeout: reaching the count is the proof.
     const t = await strategyTest(definition, { waitUntilReady: false });
     await t.advance(24 * 3_600_000);
     expect(t.intentsOf('cancelAll')).toHaveLength(24);
     expect(t.intents.length).toBe(24);
-    expect(performance.now() - wall).toBeLessThan(1_000);
   });
 
   it("onStop's final intents run before the strategy stops: it flattens its position", async () => {
