@@ -75,8 +75,8 @@ export {
 export { defineStrategy, StrategyHost } from './strategy/index.js';
 export type { StrategyContext, StrategyDefinition } from './strategy/index.js';
 export { loadConfig, ConfigError, type Config } from './runtime/config/index.js';
-export { createLogger } from './runtime/logging/index.js';
-export { runBot, type RunBotOptions } from './runtime/runBot.js';
+export { createLogger } from './runtime/operations/logging/index.js';
+export { runBot, type RunBotOptions } from './runtime/bot/runBot.js';
 // Recordings of `perpbot record`, streamed back in order (for a replay or an analysis of one's own).
 export { readRecording, readSegment } from './runtime/recording/readRecording.js';
 export type {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
-import { createLogger } from '../../src/runtime/logging/createLogger.js';
+import { createLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { replayRecording } from '../../src/runtime/replay/replayRecording.js';
-import { loadStrategies } from '../../src/runtime/wiring/loadStrategies.js';
+import { loadStrategies } from '../../src/runtime/bot/wiring/loadStrategies.js';
 import type { Figure, FigureBench } from '../lib/figure.js';
 import { synthRecording, type FrameRates } from '../lib/replay/synthRecording.js';
 

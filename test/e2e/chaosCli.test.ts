@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { INVARIANT_IDS } from '../../src/runtime/chaos/audit/invariant.js';
-import type { ChaosReport } from '../../src/runtime/chaos/chaosReport.js';
+import { INVARIANT_IDS } from '../../src/runtime/diagnostics/chaos/audit/invariant.js';
+import type { ChaosReport } from '../../src/runtime/diagnostics/chaos/chaosReport.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const dirs: string[] = [];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { controlFileFor, readControlFile } from '../../src/runtime/control/controlFile.js';
+import { controlFileFor, readControlFile } from '../../src/runtime/operations/control/controlFile.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startFaultyRestProxy, type FaultyRestProxy } from './support/faultyRestProxy.js';
 import { until } from './support/journalBot.js';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BotControl } from '../../src/runtime/control/botControl.js';
-import { startControlServer, type ControlServer } from '../../src/runtime/control/controlServer.js';
-import { BotMetrics } from '../../src/runtime/metrics/botMetrics.js';
+import { BotControl } from '../../src/runtime/operations/control/botControl.js';
+import { startControlServer, type ControlServer } from '../../src/runtime/operations/control/controlServer.js';
+import { BotMetrics } from '../../src/runtime/operations/metrics/botMetrics.js';
 
 /** Debian's chromium package (.ci/run installs it when missing). */
 const CHROMIUM = '/usr/bin/chromium';

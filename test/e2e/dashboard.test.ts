@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/core/shortId.js';
-import type { BotStatus } from '../../src/runtime/control/botStatus.js';
+import type { BotStatus } from '../../src/runtime/operations/control/botStatus.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
 import { prepareServiceRoot, serviceBotConfig, startServiceBot, type ServiceBot } from './support/serviceBot.js';

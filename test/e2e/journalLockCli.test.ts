@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { controlFileFor } from '../../src/runtime/control/controlFile.js';
+import { controlFileFor } from '../../src/runtime/operations/control/controlFile.js';
 import { runCli } from '../../src/runtime/cli/runCli.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';

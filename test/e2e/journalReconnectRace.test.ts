@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import type { JournalForBotOptions } from '../../src/runtime/journal/openJournalForBot.js';
-import { createSilentLogger } from '../../src/runtime/logging/createLogger.js';
+import { createSilentLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { JOURNAL_RECONCILER } from '../../src/runtime/journal/reconcilerGate.js';
 import { ReconnectReconciliation } from '../../src/runtime/journal/reconnectReconciliation.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';

@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
-import { createLogger } from '../../src/runtime/logging/createLogger.js';
-import { runBot } from '../../src/runtime/runBot.js';
+import { createLogger } from '../../src/runtime/operations/logging/createLogger.js';
+import { runBot } from '../../src/runtime/bot/runBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount } from './support/simAccount.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireDeparture } from '../../src/sim/index.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import type { ProbeRow } from '../../src/runtime/probe/probeRow.js';
+import type { ProbeRow } from '../../src/runtime/diagnostics/probe/probeRow.js';
 import { writeSimConfig } from '../runtime/cli/cliTestSupport.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { spawnPerpbot } from './support/spawnPerpbot.js';

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Engine } from '../../engine/engine.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 import { untilFailed } from './untilFailed.js';
 
 /*

@@ -1,7 +1,7 @@
 import { BusyPoll } from '../../core/busyPoll.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 
 /**
  * The bot's busy polling (`busy_poll:` in the config), driven by the venue's frames: spinning

@@ -8,9 +8,9 @@ import type { RestClient } from '../../venue/rest/restClient.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { JournalForBot } from '../journal/openJournalForBot.js';
-import type { Logger } from '../logging/createLogger.js';
-import type { VenueWait } from '../startup/untilDeadline.js';
-import { engineConfigFromConfig } from '../wiring/engineConfigFromConfig.js';
+import type { Logger } from '../operations/logging/createLogger.js';
+import type { VenueWait } from './startup/untilDeadline.js';
+import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';
 import type { BotSigning } from './botSigning.js';
 
 export interface BotEngineOptions {

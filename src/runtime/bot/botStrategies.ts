@@ -8,13 +8,13 @@ import { OrderBookFeed, type OrderbookSource } from '../../venue/orderbook/order
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
-import type { FreshnessBudgets } from '../freshness/freshnessBudgets.js';
-import type { Logger } from '../logging/createLogger.js';
-import { logIntentOutcome } from '../logging/logIntentOutcome.js';
-import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
-import { stateSnapshot } from '../wiring/stateSnapshot.js';
-import { strategyStreams } from '../wiring/strategyStreams.js';
-import type { VenueExtras } from '../wiring/venueExtras.js';
+import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
+import type { Logger } from '../operations/logging/createLogger.js';
+import { logIntentOutcome } from '../operations/logging/logIntentOutcome.js';
+import { budgetedExecution, type BudgetedExecution } from './wiring/budgetedExecution.js';
+import { stateSnapshot } from './wiring/stateSnapshot.js';
+import { strategyStreams } from './wiring/strategyStreams.js';
+import type { VenueExtras } from './wiring/venueExtras.js';
 
 export interface BotStrategiesOptions {
   readonly config: Config;

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { compareDecimals } from '../../core/decimal.js';
 import type { Engine } from '../../engine/engine.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 
 /**
  * `shutdown.positions: close`: every non-flat position in the bot's markets is closed with a

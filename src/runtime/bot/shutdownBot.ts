@@ -5,7 +5,7 @@ import { cancelAll } from '../../engine/intents/intentBuilders.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 import type { BotStrategies } from './botStrategies.js';
 import { closePositionsAtExit } from './closePositionsAtExit.js';
 import { reportLeftOnVenue } from './reportLeftOnVenue.js';

@@ -8,9 +8,9 @@ import { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { WireDecodeFailureSink } from '../../venue/wireDecodeFailure.js';
 import { wsAuthenticatorFromRest } from '../../venue/ws/wsAuthenticatorFromRest.js';
 import type { Config } from '../config/configSchema.js';
-import type { BotService } from '../control/botService.js';
-import type { Logger } from '../logging/createLogger.js';
-import { logRestRetry } from '../startup/logRestRetry.js';
+import type { BotService } from '../operations/control/botService.js';
+import type { Logger } from '../operations/logging/createLogger.js';
+import { logRestRetry } from './startup/logRestRetry.js';
 
 /**
  * The venue's REST API as the bot calls it: its timeout configured, retries logged, timed and

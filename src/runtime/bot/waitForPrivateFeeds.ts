@@ -2,7 +2,7 @@ import { filter, firstValueFrom, tap } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 
 /**
  * Start-up waits (bounded by the start-up deadline) until the private feeds are authenticated, so

@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseAddress, type Address } from '../../core/address.js';
 import type { Config } from '../config/configSchema.js';
-import { loadKey } from '../keys/loadKey.js';
-import { ACCOUNT_KEY_ENV } from '../keys/loadVenueKeys.js';
+import { loadKey } from '../account/keys/loadKey.js';
+import { ACCOUNT_KEY_ENV } from '../account/keys/loadVenueKeys.js';
 import type { CliIo } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 

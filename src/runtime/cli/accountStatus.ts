@@ -6,7 +6,7 @@ import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import { readVenuePosition, type VenuePosition } from '../../venue/state/venuePosition.js';
 import { readMarkets } from '../../venue/venueInfo.js';
-import { isNotRegisteredYet } from '../setup/waitForRegistration.js';
+import { isNotRegisteredYet } from '../account/waitForRegistration.js';
 
 export interface StatusOrder {
   readonly orderId: string;

@@ -8,9 +8,9 @@ import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { sendCancelAll } from '../setup/sendCancelAll.js';
-import { withJournalReservations } from '../setup/withJournalReservations.js';
-import { runOnce, type VenueWait } from '../startup/untilDeadline.js';
+import { sendCancelAll } from '../account/sendCancelAll.js';
+import { withJournalReservations } from '../account/withJournalReservations.js';
+import { runOnce, type VenueWait } from '../bot/startup/untilDeadline.js';
 
 export type CancelAllOutcome =
   | { readonly marketId: number; readonly ok: true; readonly txHash: string | undefined }

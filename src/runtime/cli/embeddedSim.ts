@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 import { selectorsOf } from './cliContext.js';
 
 /** The simulator `perpbot start` and `perpbot probe` run in this process (profile sim, no URLs), per `sim:`. */

@@ -1,6 +1,6 @@
 import { shortId } from '../../core/shortId.js';
-import type { BotStatus, StreamStatus } from '../control/botStatus.js';
-import type { ControlRecord } from '../control/controlFile.js';
+import type { BotStatus, StreamStatus } from '../operations/control/botStatus.js';
+import type { ControlRecord } from '../operations/control/controlFile.js';
 import { formatTable } from './formatStatus.js';
 
 /** `perpbot status` while a bot runs: its own view, live, with what the venue reads cannot show. */

@@ -3,9 +3,9 @@ import type { Clock } from '../../core/clock.js';
 import { registerSecret } from '../../core/secretRegistry.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import type { Config } from '../config/configSchema.js';
-import type { Logger } from '../logging/createLogger.js';
-import type { BotKeys } from '../runBot.js';
-import { setupAccount } from '../setup/setupAccount.js';
+import type { Logger } from '../operations/logging/createLogger.js';
+import type { BotKeys } from '../bot/runBot.js';
+import { setupAccount } from '../account/setupAccount.js';
 import { configuredMarkets, createCliRestClient, selectorsOf } from './cliContext.js';
 
 /** Keys made here: both private keys are known. */

@@ -6,12 +6,12 @@ import { venueSender } from '../../engine/sending/actionSender.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../protocol/selectors.js';
 import type { RiskLimits } from '../config/configSchema.js';
-import { registerSigner } from '../setup/registerSigner.js';
-import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
-import { guardLimitsOf } from '../wiring/engineConfigFromConfig.js';
-import { stateSnapshot } from '../wiring/stateSnapshot.js';
-import { strategyStreams } from '../wiring/strategyStreams.js';
-import { VenueExtras } from '../wiring/venueExtras.js';
+import { registerSigner } from '../account/registerSigner.js';
+import { budgetedExecution, type BudgetedExecution } from '../bot/wiring/budgetedExecution.js';
+import { guardLimitsOf } from '../bot/wiring/engineConfigFromConfig.js';
+import { stateSnapshot } from '../bot/wiring/stateSnapshot.js';
+import { strategyStreams } from '../bot/wiring/strategyStreams.js';
+import { VenueExtras } from '../bot/wiring/venueExtras.js';
 import type { StrategyStreams } from '../../strategy/strategyContext.js';
 import type { HostLogger } from '../../strategy/strategyHost.js';
 import type { StateSnapshot } from '../../strategy/strategyViews.js';
@@ -22,7 +22,7 @@ import { readVenueSigning } from '../../venue/venueInfo.js';
 import type { InProcessVenue } from './inProcessVenue.js';
 import { SimChannels } from './simChannels.js';
 import { simFetch } from './simFetch.js';
-import type { VirtualTime } from '../time/virtualTime.js';
+import type { VirtualTime } from './virtualTime.js';
 
 /** Fixed keys: a kit run is deterministic, and no key of the kit's is a secret. */
 const KIT_ACCOUNT_KEY = `0x${'11'.repeat(32)}` as const;

@@ -10,7 +10,7 @@ import type { SimControls } from '../../sim/simContext.js';
 import { createSimControls } from '../../sim/simControls.js';
 import { resolveSimOptions } from '../../sim/simOptions.js';
 import { SimRuntime } from '../../sim/simRuntime.js';
-import type { VirtualTime } from '../time/virtualTime.js';
+import type { VirtualTime } from './virtualTime.js';
 
 export interface InProcessVenueOptions {
   readonly time: VirtualTime;

@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 import { acquireJournalLock, type JournalLock } from './journalLock.js';
 
 /** The bot's journal lock, saying in the log when it took over a lock a killed bot left behind. */

@@ -6,10 +6,10 @@ import type { RestClient } from '../../venue/rest/restClient.js';
 import { orderbookFrameSchema } from '../../venue/schemas/wsFramesOrderbook.js';
 import { configuredMarkets, selectorsOf } from '../cli/cliContext.js';
 import type { Config } from '../config/configSchema.js';
-import type { Logger } from '../logging/createLogger.js';
+import type { Logger } from '../operations/logging/createLogger.js';
 import { recordPublicFeeds } from '../recording/recordPublicFeeds.js';
-import { readAndCheckMarkets } from '../startup/checkConfiguredMarkets.js';
-import type { VenueWait } from '../startup/untilDeadline.js';
+import { readAndCheckMarkets } from '../bot/startup/checkConfiguredMarkets.js';
+import type { VenueWait } from '../bot/startup/untilDeadline.js';
 import { PaperFeedError } from './paperFeedError.js';
 
 /** The local shadow a paper bot trades on, and the live feed that drives it. */

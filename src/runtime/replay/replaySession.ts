@@ -5,11 +5,11 @@ import { StrategyHost, type HostedStrategy, type HostLogger } from '../../strate
 import { InProcessBot } from '../inProcess/inProcessBot.js';
 import { memoryStorage } from '../inProcess/memoryStorage.js';
 import { InProcessVenue } from '../inProcess/inProcessVenue.js';
-import { VirtualTime } from '../time/virtualTime.js';
+import { VirtualTime } from '../inProcess/virtualTime.js';
 import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
-import { budgetedExecution, type BudgetedExecution } from '../wiring/budgetedExecution.js';
+import { budgetedExecution, type BudgetedExecution } from '../bot/wiring/budgetedExecution.js';
 
 export interface ReplaySessionOptions {
   readonly config: Config;

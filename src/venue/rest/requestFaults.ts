@@ -6,7 +6,7 @@ import { VenueSchemaError } from './venueSchemaError.js';
  * The one table that says what a failed venue request means, keyed by what kind of request it
  * was and how it failed. Every layer reads it: the REST transport retries reads by it, the
  * engine's signed-action policy (`engine/sending/retryPolicy.ts`) takes its "no answer / rate limited /
- * definite" split from it, and start-up (`runtime/startup/untilDeadline.ts`) rides out what it
+ * definite" split from it, and start-up (`runtime/bot/startup/untilDeadline.ts`) rides out what it
  * calls transient. Nothing else in the project decides whether a failure is worth another try.
  *
  * | failure \ request        | read (every GET)    | signed action (permit/JWT POST) | setup/login POST |

@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import type { Clock } from '../../../src/core/clock.js';
 import type { Engine } from '../../../src/engine/engine.js';
 import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
-import { createLogger } from '../../../src/runtime/logging/createLogger.js';
-import { runBot } from '../../../src/runtime/runBot.js';
+import { createLogger } from '../../../src/runtime/operations/logging/createLogger.js';
+import { runBot } from '../../../src/runtime/bot/runBot.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
 import type { SimAccount } from './simAccount.js';
 

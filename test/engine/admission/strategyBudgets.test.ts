@@ -9,7 +9,7 @@ import type { Intent } from '../../../src/engine/intents/intents.js';
 import { refusal } from '../../../src/engine/intents/refusal.js';
 import type { TrackedOrder } from '../../../src/engine/tracking/orderTracker.js';
 import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
-import { budgetGuardConfig } from '../../../src/runtime/wiring/engineConfigFromConfig.js';
+import { budgetGuardConfig } from '../../../src/runtime/bot/wiring/engineConfigFromConfig.js';
 import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
 
 const GLOBAL: RiskLimits = {

@@ -1,4 +1,4 @@
-import { SIM_FLAG_HELP, SIM_FLAG_NAMES } from '../../chaos/chaosFaults.js';
+import { SIM_FLAG_HELP, SIM_FLAG_NAMES } from '../../diagnostics/chaos/chaosFaults.js';
 import { CONFIG_FLAGS, type CommandSpec, type FlagSpec } from '../commandSpec.js';
 
 const SIM_FLAGS: Record<string, FlagSpec> = Object.fromEntries(

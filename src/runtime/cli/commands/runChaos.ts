@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { chaosOptionsFromFlags } from '../../chaos/chaosOptions.js';
-import { formatChaosReport } from '../../chaos/formatChaosReport.js';
-import { reportJson } from '../../chaos/chaosReport.js';
-import { runChaos } from '../../chaos/runChaos.js';
+import { chaosOptionsFromFlags } from '../../diagnostics/chaos/chaosOptions.js';
+import { formatChaosReport } from '../../diagnostics/chaos/formatChaosReport.js';
+import { reportJson } from '../../diagnostics/chaos/chaosReport.js';
+import { runChaos } from '../../diagnostics/chaos/runChaos.js';
 import { configPathOf, loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';

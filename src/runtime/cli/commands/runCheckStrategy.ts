@@ -3,7 +3,7 @@ import { describeUnknownKey, unknownParamKeys } from '../../../strategy/unknownP
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { loadConfig } from '../../config/loadConfig.js';
-import { loadStrategyModule } from '../../wiring/loadStrategies.js';
+import { loadStrategyModule } from '../../bot/wiring/loadStrategies.js';
 import type { CliIo } from '../cliIo.js';
 import { CliUsageError } from '../cliUsageError.js';
 import type { ParsedArgs } from '../commandSpec.js';

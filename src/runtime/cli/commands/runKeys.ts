@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createKeyFiles } from '../../keys/createKeyFiles.js';
+import { createKeyFiles } from '../../account/keys/createKeyFiles.js';
 import { CliUsageError } from '../cliUsageError.js';
 import { stringFlag } from '../parseCommandArgs.js';
 import { DEFAULT_KEY_DIR } from './keysCommand.js';

@@ -1,5 +1,5 @@
 import type { RunningSim } from '../../../sim/startSim.js';
-import { formatMarketTable, marketRows } from '../../startup/marketTable.js';
+import { formatMarketTable, marketRows } from '../../bot/startup/marketTable.js';
 import type { CliIo } from '../cliIo.js';
 import {
   cliVenueWait,

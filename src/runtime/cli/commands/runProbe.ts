@@ -3,10 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fastPrivateKeySigner } from '../../../protocol/nativeSigner.js';
 import type { RunningSim } from '../../../sim/startSim.js';
 import type { Config } from '../../config/configSchema.js';
-import { formatProbeRows } from '../../probe/formatProbeRows.js';
-import { probePassed, type ProbeRow } from '../../probe/probeRow.js';
-import { probeVenue, type ProbeKeys } from '../../probe/probeVenue.js';
-import { WIRE_SAMPLES_DIR, WireSampleStore } from '../../wire/wireSampleStore.js';
+import { formatProbeRows } from '../../diagnostics/probe/formatProbeRows.js';
+import { probePassed, type ProbeRow } from '../../diagnostics/probe/probeRow.js';
+import { probeVenue, type ProbeKeys } from '../../diagnostics/probe/probeVenue.js';
+import { WIRE_SAMPLES_DIR, WireSampleStore } from '../../diagnostics/wire/wireSampleStore.js';
 import { accountOf } from '../accountFlag.js';
 import {
   configuredMarkets,

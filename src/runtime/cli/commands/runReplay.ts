@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ReplayReport } from '../../replay/replayReport.js';
 import { renderReplayHtml } from '../../replay/replayHtml.js';
 import { replayRecording } from '../../replay/replayRecording.js';
-import { loadStrategies } from '../../wiring/loadStrategies.js';
+import { loadStrategies } from '../../bot/wiring/loadStrategies.js';
 import { createCliLogger, loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import { CliUsageError } from '../cliUsageError.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { revokeSigner } from '../../setup/revokeSigner.js';
+import { revokeSigner } from '../../account/revokeSigner.js';
 import {
   cliVenueWait,
   createCliLogger,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { decimalToWei } from '../../../core/decimal.js';
-import { setupAccount, type SetupResult } from '../../setup/setupAccount.js';
+import { setupAccount, type SetupResult } from '../../account/setupAccount.js';
 import {
   cliVenueWait,
   configuredMarkets,

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/configSchema.js';
 import { createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
 import { booleanFlag, integerFlag } from '../parseCommandArgs.js';
-import { usesTerminal } from '../../terminal/usesTerminal.js';
+import { usesTerminal } from '../../operations/terminal/usesTerminal.js';
 import { startBot } from '../startBot.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';

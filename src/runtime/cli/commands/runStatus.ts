@@ -11,7 +11,7 @@ import {
 } from '../cliContext.js';
 import { formatStatusText } from '../formatStatus.js';
 import { formatLiveStatus } from '../formatLiveStatus.js';
-import { liveBotStatus } from '../../control/liveBotStatus.js';
+import { liveBotStatus } from '../../operations/control/liveBotStatus.js';
 import { resolve } from 'node:path';
 import { booleanFlag, integerFlag } from '../parseCommandArgs.js';
 import type { ParsedArgs } from '../commandSpec.js';

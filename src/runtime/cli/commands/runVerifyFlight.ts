@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { verifyFlight, type FlightDivergence, type FlightVerdict } from '../../flight/verifyFlight.js';
+import { verifyFlight, type FlightDivergence, type FlightVerdict } from '../../replay/flight/verifyFlight.js';
 import { createCliLogger, loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';

@@ -1,0 +1,81 @@
+import { parseStrategyParams } from '../../config/parseStrategyParams.js';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PerpbotError } from '../../../core/perpbotError.js';
+import { isStrategyDefinition, type StrategyDefinition } from '../../../strategy/strategyDefinition.js';
+import type { HostedStrategy } from '../../../strategy/strategyHost.js';
+import type { Config } from '../../config/configSchema.js';
+import { defaultExportOf, ensureTypeScriptLoader, needsTypeScriptLoader } from './typescriptLoader.js';
+
+/** A strategy module that is missing or does not export a strategy definition. */
+export class StrategyLoadError extends PerpbotError {}
+
+// The example strategies of an installed package (built into dist/examples by the package build).
+const PACKAGED_EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples');
+
+/**
+ * Where a configured module is: a path under strategies/ (or ./) relative to `root`, an absolute
+ * path, or a package name. A `strategies/` path that is not under `root` but names an example
+ * shipped with the installed package (`strategies/marketMaker.ts`) is that example.
+ */
+export function strategySpecifier(module: string, root: string): string {
+  if (isAbsolute(module)) return pathToFileURL(module).href;
+  if (!module.startsWith('strategies/') && !module.startsWith('.//')) return module;
+  const local = resolve(root, module);
+  const packaged = join(PACKAGED_EXAMPLES, module);
+  return pathToFileURL(
+    !existsSync(local) && module.startsWith('strategies/') && existsSync(packaged) ? packaged : local,
+  ).href;
+}
+
+/** Imports one strategy module and returns its definition (default export or `strategy`). */
+export async function loadStrategyModule(module: string, root: string, where: string): Promise<StrategyDefinition> {
+  const specifier = strategySpecifier(module, root);
+  let loaded: Record<string, unknown>;
+  try {
+    if (needsTypeScriptLoader(specifier)) await ensureTypeScriptLoader();
+    loaded = (await import(specifier)) as Record<string, unknown>;
+  } catch (error) {
+    throw new StrategyLoadError(`unknown strategy module "${module}" (${where})`, {
+      code: 'STRATEGY_NOT_FOUND',
+      details: { module },
+      hints: [
+        'the path is relative to the directory perpbot starts in, e.g. strategies/marketMaker.ts',
+        'a module that fails to compile or throws on import is reported here too: see the cause',
+      ],
+      cause: error,
+    });
+  }
+  const candidate = defaultExportOf(loaded) ?? loaded['strategy'];
+  if (!isStrategyDefinition(candidate)) {
+    throw new StrategyLoadError(`module "${module}" does not export a strategy (${where})`, {
+      code: 'STRATEGY_INVALID',
+      hints: ['export default defineStrategy({ name, description, params, run })'],
+    });
+  }
+  return candidate;
+}
+
+/**
+ * Imports each configured strategy module (a path under strategies/, relative to `root`, or a
+ * package name), checks it exports a definition (default export or `strategy`) and that its
+ * params pass its schema with no key the schema does not know.
+ */
+export async function loadStrategies(config: Config, root: string): Promise<HostedStrategy[]> {
+  const hosted: HostedStrategy[] = [];
+  for (const [index, entry] of config.strategies.entries()) {
+    const definition = await loadStrategyModule(entry.module, root, `strategies[${index}].module`);
+    hosted.push({
+      name: entry.name,
+      definition,
+      params: entry.params,
+      markets: [...entry.markets],
+      onError: entry.on_error,
+      configPath: `strategies[${index}].params`,
+    });
+  }
+  // Before anything touches the venue: a typo in a param is a config error, not a silent default.
+  hosted.forEach((strategy, index) => parseStrategyParams(strategy.definition.params, strategy.params, index));
+  return hosted;
+}

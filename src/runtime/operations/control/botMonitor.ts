@@ -1,0 +1,318 @@
+import { Subscription, type Observable } from 'rxjs';
+import type { BusyPollState } from '../../../core/busyPoll.js';
+import type { Clock } from '../../../core/clock.js';
+import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../../core/decimal.js';
+import { shortId } from '../../../core/shortId.js';
+import type { TradingState } from '../../../engine/admission/tradingConditions.js';
+import type { PnlView } from '../../../engine/ledger/pnlView.js';
+import type { SessionLedger } from '../../../engine/ledger/sessionLedger.js';
+import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
+import type { ConnectionState } from '../../../venue/ws/connectionState.js';
+import type { FeedClock } from '../../bot/freshness/feedClock.js';
+import { describeStale, type FreshnessBudgets } from '../../bot/freshness/freshnessBudgets.js';
+import type {
+  BotStatus,
+  DegradedStatus,
+  FillStatus,
+  OrderStatus,
+  PnlStatus,
+  PositionStatus,
+  StrategyStatusView,
+  StreamStatus,
+} from './botStatus.js';
+import { EquityHistory, type EquityPoint } from './equityHistory.js';
+import { readinessOf } from './readiness.js';
+
+/** What the monitor reads of the engine (the Engine satisfies it). */
+export interface MonitoredEngine {
+  readonly tracker: {
+    openOrders(): readonly TrackedOrder[];
+    allPositions(): readonly TrackedPosition[];
+    currentBalance(): string | undefined;
+  };
+  readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
+  readonly conditions: { readonly state: TradingState };
+  readonly degradedStats: { readonly periods: number; readonly longestMs: number };
+  market(marketId: number): { readonly mark_price: string } | undefined;
+  /** The one ledger of fills and PnL: the account's and each strategy's figures and positions. */
+  readonly ledger: Pick<SessionLedger, 'accountPnl' | 'strategyPnl' | 'strategyPositions' | 'unattributed'>;
+  readonly fills$: Observable<TrackedFill>;
+  readonly tradingState$: Observable<TradingState>;
+}
+
+/** What the monitor reads of the strategies' budgets (budgetedExecution satisfies it). */
+export interface MonitoredBudgets {
+  killSwitch(strategy: string): { readonly tripped: boolean; readonly reason?: string } | undefined;
+}
+
+export interface BotMonitorOptions {
+  readonly account: string;
+  readonly signer: string;
+  readonly runId: string;
+  readonly dryRun: boolean;
+  readonly clock: Clock;
+  readonly engine: MonitoredEngine;
+  readonly budgets: MonitoredBudgets;
+  readonly strategies: readonly { readonly name: string; readonly markets: readonly number[] }[];
+  readonly strategyStatuses: () => ReadonlyMap<string, string>;
+  readonly freshness: FreshnessBudgets;
+  readonly feeds: FeedClock;
+  readonly connection$: Observable<ConnectionState>;
+  /** WebSocket reconnects so far. */
+  readonly reconnects: () => number;
+  /** The busy poll's state ('stopped' when the bot has none). */
+  readonly busyPoll: () => BusyPollState;
+  /** How many fills `recentFills` keeps (default 50). */
+  readonly fillsKept?: number;
+}
+
+const UNREALIZED_DECIMALS = 6;
+
+function busyPollView(state: BusyPollState): BotStatus['busyPoll'] {
+  return state === 'stopped' ? 'off' : state;
+}
+
+/**
+ * The running bot as one snapshot (`status()`): what the control server, the dashboard, the
+ * metrics' gauges and the terminal read. It keeps only what the engine does not: the last fills
+ * with their arrival time, the connection state, time spent degraded, and the equity curve.
+ */
+export class BotMonitor {
+  private readonly subscriptions = new Subscription();
+  private readonly fills: FillStatus[] = [];
+  private connection: ConnectionState = { status: 'connecting', connections: 0 };
+  private degradedSince: number | undefined;
+  private degradedDoneMs = 0;
+  private seq = 0;
+  private phase: 'running' | 'stopping' = 'running';
+  private readonly startedAtMs: number;
+  private readonly history = new EquityHistory();
+
+  constructor(private readonly options: BotMonitorOptions) {
+    this.startedAtMs = options.clock.now();
+    const kept = options.fillsKept ?? 50;
+    this.subscriptions.add(options.connection$.subscribe((state) => (this.connection = state)));
+    this.subscriptions.add(
+      options.engine.fills$.subscribe((f) => {
+        this.fills.unshift({
+          id: f.id,
+          atMs: options.clock.now(),
+          strategy: f.strategy ?? null,
+          marketId: f.marketId,
+          side: f.side,
+          price: f.price,
+          size: f.size,
+          fee: f.fee,
+          liquidity: f.liquidity,
+        });
+        if (this.fills.length > kept) this.fills.length = kept;
+      }),
+    );
+    this.subscriptions.add(
+      options.engine.tradingState$.subscribe((state) => {
+        const now = options.clock.now();
+        if (state.mode === 'trading' && this.degradedSince !== undefined) {
+          this.degradedDoneMs += now - this.degradedSince;
+          this.degradedSince = undefined;
+        } else if (state.mode !== 'trading' && this.degradedSince === undefined) {
+          this.degradedSince = now;
+        }
+      }),
+    );
+  }
+
+  /** From now on /ready says the bot is stopping. */
+  stopping(): void {
+    this.phase = 'stopping';
+  }
+
+  close(): void {
+    this.subscriptions.unsubscribe();
+  }
+
+  /** Samples the equity curve (at most once per its interval); call it on a timer. */
+  sample(): void {
+    // The snapshot is built only when the curve wants a point (every second or coarser), not on every tick.
+    const last = this.history.all().at(-1);
+    if (last !== undefined && this.options.clock.now() - last.t < this.history.intervalMs) return;
+    const status = this.status();
+    this.history.offer({ t: status.generatedAtMs, equity: status.equity, pnl: status.pnl?.total ?? null });
+  }
+
+  equityHistory(): readonly EquityPoint[] {
+    return this.history.all();
+  }
+
+  status(): BotStatus {
+    const { engine, clock } = this.options;
+    const now = clock.now();
+    const trading = engine.conditions.state;
+    const positions = engine.tracker
+      .allPositions()
+      .filter((p) => !isZero(p.size))
+      .map((p) => this.position(p));
+    const balance = engine.tracker.currentBalance() ?? null;
+    const strategies = this.options.strategies.map((s) => this.strategy(s.name, s.markets));
+    const killSwitch = engine.killSwitch;
+    const warnings = strategies.flatMap(warningsOf);
+    return {
+      version: 1,
+      seq: ++this.seq,
+      generatedAtMs: now,
+      generatedAt: new Date(now).toISOString(),
+      account: this.options.account,
+      signer: this.options.signer,
+      runId: this.options.runId,
+      startedAt: new Date(this.startedAtMs).toISOString(),
+      uptimeSeconds: Math.floor((now - this.startedAtMs) / 1000),
+      dryRun: this.options.dryRun,
+      phase: this.phase,
+      mode: trading.mode,
+      ready: readinessOf({ phase: this.phase, connection: this.connection, trading, killSwitch, warnings }),
+      degraded: this.degraded(trading, now),
+      killSwitch: {
+        tripped: killSwitch.tripped,
+        ...(killSwitch.reason === undefined ? {} : { reason: killSwitch.reason }),
+      },
+      connection: {
+        status: this.connection.status,
+        ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }),
+        reconnects: this.options.reconnects(),
+      },
+      busyPoll: busyPollView(this.options.busyPoll()),
+      balance,
+      equity: equityOf(balance, positions),
+      pnl: pnlStatus(engine.ledger.accountPnl()),
+      unattributed: this.unattributed(),
+      positions,
+      openOrders: engine.tracker.openOrders().map(openOrderStatus),
+      recentFills: [...this.fills],
+      strategies,
+      streams: this.streams(),
+    };
+  }
+
+  private degraded(trading: TradingState, now: number): DegradedStatus {
+    const { periods, longestMs } = this.options.engine.degradedStats;
+    return {
+      active: trading.mode !== 'trading',
+      reasons: trading.reasons,
+      reconciling: trading.reconciling,
+      sinceMs: trading.sinceMs,
+      periods,
+      longestMs,
+      totalMs: this.degradedDoneMs + (this.degradedSince === undefined ? 0 : now - this.degradedSince),
+    };
+  }
+
+  private position(p: TrackedPosition): PositionStatus {
+    const signedSize = p.side === 'buy' ? p.size : negateDecimal(p.size);
+    const markPrice = this.options.engine.market(p.marketId)?.mark_price ?? null;
+    const entryPrice = p.avgEntryPrice ?? null;
+    const unrealizedPnl =
+      markPrice === null || entryPrice === null
+        ? null
+        : rounded(multiplyDecimals(addDecimals(markPrice, negateDecimal(entryPrice)), signedSize));
+    return { marketId: p.marketId, side: p.side, size: p.size, signedSize, entryPrice, markPrice, unrealizedPnl };
+  }
+
+  private strategy(name: string, markets: readonly number[]): StrategyStatusView {
+    const { budgets, freshness, engine } = this.options;
+    const kill = budgets.killSwitch(name) ?? { tripped: false };
+    const staleFeeds = freshness.staleFeeds(name);
+    return {
+      name,
+      status: this.options.strategyStatuses().get(name) ?? 'starting',
+      markets,
+      openOrders: engine.tracker.openOrders().filter((o) => o.strategy === name).length,
+      positions: [...engine.ledger.strategyPositions(name)].map(([marketId, p]) => ({
+        marketId,
+        signedSize: p.side === 'buy' ? p.size : negateDecimal(p.size),
+      })),
+      pnl: pnlStatus(engine.ledger.strategyPnl(name)),
+      killSwitch: { tripped: kill.tripped, ...(kill.reason === undefined ? {} : { reason: kill.reason }) },
+      feed: { stale: staleFeeds.length > 0, budgets: freshness.budgetOf(name) ?? {}, staleFeeds },
+    };
+  }
+
+  /** Fills of orders this process did not place: counted in the account's PnL, shown apart. */
+  private unattributed(): BotStatus['unattributed'] {
+    const { fills, pnl } = this.options.engine.ledger.unattributed();
+    return { fills, pnl: pnlStatus(pnl) };
+  }
+
+  private streams(): StreamStatus[] {
+    const budgets = new Map<string, number>();
+    for (const s of this.options.strategies) {
+      const budget = this.options.freshness.budgetOf(s.name) ?? {};
+      for (const [channel, ms] of Object.entries(budget)) {
+        if (ms === undefined) continue;
+        for (const marketId of s.markets) {
+          const key = `${channel}:${marketId}`;
+          budgets.set(key, Math.min(budgets.get(key) ?? Number.POSITIVE_INFINITY, ms));
+        }
+      }
+    }
+    return this.options.feeds.readings().map((r) => {
+      const budgetMs = r.marketId === undefined ? undefined : budgets.get(`${r.channel}:${r.marketId}`);
+      return {
+        channel: r.channel,
+        ...(r.marketId === undefined ? {} : { marketId: r.marketId }),
+        lastAtMs: r.lastMs ?? null,
+        ageMs: r.ageMs,
+        ...(budgetMs === undefined ? {} : { budgetMs }),
+        stale: budgetMs !== undefined && r.ageMs > budgetMs,
+      };
+    });
+  }
+}
+
+/** What /ready warns of a strategy: reduce-only on a late stream, failed, its kill switch tripped. */
+function warningsOf(s: StrategyStatusView): string[] {
+  return [
+    ...(s.feed.stale
+      ? [`strategy ${s.name} is reduce-only (FEED_STALE): ${s.feed.staleFeeds.map(describeStale).join('; ')}`]
+      : []),
+    ...(s.status === 'failed' ? [`strategy ${s.name} failed and was stopped`] : []),
+    ...(s.killSwitch.tripped ? [`strategy ${s.name} kill switch tripped: ${s.killSwitch.reason ?? ''}`] : []),
+  ];
+}
+
+/** The balance plus every position's unrealised PnL; null when the balance or a mark is not known. */
+function equityOf(balance: string | null, positions: readonly PositionStatus[]): string | null {
+  const unrealized = positions.reduce<string | null>(
+    (sum, p) => (sum === null || p.unrealizedPnl === null ? null : addDecimals(sum, p.unrealizedPnl)),
+    '0',
+  );
+  return balance === null || unrealized === null ? null : rounded(addDecimals(balance, unrealized));
+}
+
+function openOrderStatus(o: TrackedOrder): OrderStatus {
+  return {
+    intentId: o.intentId,
+    strategy: o.strategy,
+    marketId: o.marketId,
+    side: o.side,
+    size: o.size,
+    price: o.price,
+    filledSize: o.filledSize,
+    state: o.state,
+    orderId: o.orderId ?? null,
+    orderIdShort: o.orderId === undefined ? null : shortId(o.orderId),
+  };
+}
+
+/** The ledger's figures, every digit (status, metrics and `ctx.pnl` agree); null while a mark is missing. */
+function pnlStatus(pnl: PnlView): PnlStatus | null {
+  if (pnl.unpricedMarkets.length > 0) return null;
+  return { realized: pnl.realized, unrealized: pnl.unrealized, fees: pnl.fees, total: pnl.net };
+}
+
+/** To 6 decimals, nearest: PnL products of sizes and prices carry more digits than anyone reads. */
+function rounded(value: string): string {
+  return fixedToDecimal(decimalToFixed(value, UNREALIZED_DECIMALS, 'pnl', 'nearest'), UNREALIZED_DECIMALS);
+}
+
+function isZero(size: string): boolean {
+  return /^-?0*(?:\.0*)?$/.test(size);
+}

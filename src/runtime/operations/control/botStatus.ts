@@ -1,0 +1,148 @@
+import type { TradingMode } from '../../../engine/admission/tradingConditions.js';
+import type { FreshnessBudget } from '../../../strategy/strategyDefinition.js';
+import type { StaleFeed } from '../../bot/freshness/freshnessBudgets.js';
+
+/**
+ * What a running bot reports about itself: `/api/status`, the dashboard, the metrics' gauges, the
+ * terminal's status line and `perpbot status` all read this one shape. Money and sizes are exact
+ * decimal strings; times are engine-clock milliseconds with an ISO copy where a person reads them.
+ * No key, signature or token is ever part of it (addresses are public).
+ */
+export interface BotStatus {
+  readonly version: 1;
+  /** Bumped on every snapshot: the dashboard shows which one it rendered. */
+  readonly seq: number;
+  readonly generatedAtMs: number;
+  readonly generatedAt: string;
+  readonly account: string;
+  readonly signer: string;
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly uptimeSeconds: number;
+  readonly dryRun: boolean;
+  readonly phase: 'running' | 'stopping';
+  readonly mode: TradingMode;
+  readonly ready: Readiness;
+  readonly degraded: DegradedStatus;
+  readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
+  readonly connection: { readonly status: string; readonly reason?: string; readonly reconnects: number };
+  /** Busy polling (`busy_poll:`): off, spinning while frames arrive (a core at 100 %), or parked between bursts. */
+  readonly busyPoll: 'off' | 'spinning' | 'parked';
+  /** Cross-margin balance (USDC); null until the venue reported one. */
+  readonly balance: string | null;
+  /** Balance plus the unrealised PnL of the positions below, to 6 decimals (nearest). */
+  readonly equity: string | null;
+  /**
+   * The account's PnL in this session from the engine's ledger (fills and fees, first in, first
+   * out, at the marks; positions held at start count from their entry price), as the account's
+   * kill switch judges it; null while a market with a position has no mark.
+   */
+  readonly pnl: PnlStatus | null;
+  /** Fills of orders this process did not place (in `pnl`, attributed to no strategy). */
+  readonly unattributed: { readonly fills: number; readonly pnl: PnlStatus | null };
+  readonly positions: readonly PositionStatus[];
+  readonly openOrders: readonly OrderStatus[];
+  /** The last fills, newest first. */
+  readonly recentFills: readonly FillStatus[];
+  readonly strategies: readonly StrategyStatusView[];
+  readonly streams: readonly StreamStatus[];
+}
+
+export interface Readiness {
+  /** Trading: connected, reconciled, not degraded, kill switch armed. */
+  readonly ready: boolean;
+  /** Why not (empty when ready). */
+  readonly reasons: readonly string[];
+  /** Not reasons to take the bot out of rotation, but worth a look (a strategy reduce-only on a late stream). */
+  readonly warnings: readonly string[];
+}
+
+export interface DegradedStatus {
+  readonly active: boolean;
+  readonly reasons: readonly string[];
+  readonly reconciling: boolean;
+  /** When the current mode began (engine clock). */
+  readonly sinceMs: number;
+  readonly periods: number;
+  readonly longestMs: number;
+  /** Time spent degraded so far, the current period included. */
+  readonly totalMs: number;
+}
+
+/** Exact USDC decimals from the ledger, not rounded: every reader shows the same digits. */
+export interface PnlStatus {
+  /** What closed lots made, first in, first out. */
+  readonly realized: string;
+  /** The open lots at the mark. */
+  readonly unrealized: string;
+  /** Fees paid (a rebate lowers it). */
+  readonly fees: string;
+  /** realized + unrealized − fees: what the kill switch judges. */
+  readonly total: string;
+}
+
+export interface PositionStatus {
+  readonly marketId: number;
+  readonly side: 'buy' | 'sell';
+  readonly size: string;
+  /** Long positive, short negative. */
+  readonly signedSize: string;
+  readonly entryPrice: string | null;
+  readonly markPrice: string | null;
+  /** (mark - entry) x signed size, to 6 decimals (nearest); null without an entry price or mark. */
+  readonly unrealizedPnl: string | null;
+}
+
+export interface OrderStatus {
+  readonly intentId: string;
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly side: 'buy' | 'sell';
+  readonly size: string;
+  readonly price: string;
+  readonly filledSize: string;
+  readonly state: string;
+  readonly orderId: string | null;
+  /** `orderId` as tables show it (core/shortId: its leading zero bytes dropped, head and tail), for the dashboard. */
+  readonly orderIdShort: string | null;
+}
+
+export interface FillStatus {
+  readonly id: string;
+  readonly atMs: number;
+  readonly strategy: string | null;
+  readonly marketId: number;
+  readonly side: 'buy' | 'sell';
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly liquidity: string;
+}
+
+export interface StrategyStatusView {
+  readonly name: string;
+  /** The host's word: running, stopped, failed... */
+  readonly status: string;
+  readonly markets: readonly number[];
+  readonly openOrders: number;
+  /** Net positions of its own fills in this run. */
+  readonly positions: readonly { readonly marketId: number; readonly signedSize: string }[];
+  /** On its own fills at the current marks; null while a mark is missing. */
+  readonly pnl: PnlStatus | null;
+  readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
+  readonly feed: {
+    readonly stale: boolean;
+    readonly budgets: FreshnessBudget;
+    readonly staleFeeds: readonly StaleFeed[];
+  };
+}
+
+export interface StreamStatus {
+  readonly channel: string;
+  readonly marketId?: number;
+  readonly lastAtMs: number | null;
+  readonly ageMs: number;
+  /** The tightest budget a strategy declared on it, if any. */
+  readonly budgetMs?: number;
+  readonly stale: boolean;
+}

@@ -1,0 +1,252 @@
+import type { Intent } from '../../../engine/intents/intents.js';
+import type { Config } from '../../config/configSchema.js';
+import type { Logger } from '../../operations/logging/createLogger.js';
+import type { FrameRecord, RecordingRecord } from '../../recording/recordingRecords.js';
+import { VirtualTime } from '../../inProcess/virtualTime.js';
+import { canonicalIntent } from './canonicalIntent.js';
+import { engineActTimes } from './engineActTimes.js';
+import { BOT_SOURCE } from './flightRecorder.js';
+import { readFlight, type FlightRun } from './readFlight.js';
+import { RecordedChannels } from './recordedChannels.js';
+import { RecordedRest } from './recordedRest.js';
+import { ReplayBot } from './replayBot.js';
+
+/** Virtual time the replay runs on past the last record, for what the last frames set off. */
+const SETTLE_MS = 1_000;
+/** Frames shown before a divergence. */
+const FRAMES_SHOWN = 5;
+
+export interface VerifyFlightOptions {
+  /** A flight recording: its directory (the last run in it is verified) or one segment. */
+  readonly path: string;
+  /** The config the recorded bot ran with (its strategies and their params are the ones replayed). */
+  readonly config: Config;
+  /** Where strategy modules are resolved from. */
+  readonly root: string;
+  readonly logger: Logger;
+}
+
+/** One intent as it was submitted: when, and what. */
+export interface TimedIntent {
+  readonly t: number;
+  /** `canonicalIntent` of it. */
+  readonly canonical: string;
+}
+
+interface RecordedIntent extends TimedIntent {
+  readonly intentId: string;
+}
+
+export interface FlightDivergence {
+  /** 0-based position of the first intent that differs. */
+  readonly index: number;
+  /** Absent: the replay emitted an intent the recorded bot did not. */
+  readonly recorded?: TimedIntent;
+  /** Absent: the replay did not emit this recorded intent. */
+  readonly replayed?: TimedIntent;
+  /** The last frames the recorded bot received before the recorded (else the replayed) intent. */
+  readonly framesBefore: readonly FrameRecord[];
+}
+
+export interface FlightVerdict {
+  /** The run verified (its first segment's header). */
+  readonly run: string;
+  readonly recordedIntents: number;
+  readonly replayedIntents: number;
+  readonly frames: number;
+  /** Recorded REST exchanges that no replayed request asked for (the recorded bot's journal and service reads). */
+  readonly unaskedExchanges: number;
+  readonly divergence?: FlightDivergence;
+}
+
+/**
+ * `perpbot replay FLIGHT --verify`: re-drives the last run of a flight recording through the
+ * configured strategies and the real engine (`ReplayBot`), on virtual time set to each record's
+ * time in turn: the recorded frames and connection states delivered when they were received, each
+ * REST request answered when the recording reached its recorded answer, the strategies started
+ * when the recorded bot started them. The intents they submit must be the recorded ones, in the
+ * same order (compared by `canonicalIntent`); the first that differs is the divergence.
+ */
+export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdict> {
+  const flight = await readFlight(o.path);
+  const replayed: TimedIntent[] = [];
+  // Compared up to the recorded bot's `stopping`: what its shutdown sends is not a strategy's decision.
+  const phase = { stopping: false };
+  const recorded = recordedIntents(flight);
+  const actedAt = engineActTimes(flight);
+  const engineStartMs = engineStartOf(flight);
+  const time = new VirtualTime(flight.header.startedAt);
+  const rest = new RecordedRest();
+  const channels = new RecordedChannels();
+  const bot = await ReplayBot.create({
+    config: o.config,
+    root: o.root,
+    time,
+    rest,
+    channels,
+    flight: flight.header.flight,
+    markets: flight.header.markets,
+    // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
+    engineStartMs,
+    logger: o.logger,
+    routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
+      const canonical = canonicalIntent(intent);
+      const recordedAt = recorded[replayed.length];
+      if (!phase.stopping) replayed.push({ t: time.now(), canonical });
+      // Given to the engine when the recorded engine acted on it (see engineActTimes).
+      const at = recordedAt?.canonical === canonical ? actedAt.get(recordedAt.intentId) : undefined;
+      const delay = at === undefined ? 0 : at - time.now();
+      if (delay <= 0) submit(intent);
+      else
+        time.sleep(delay).then(
+          () => submit(intent),
+          () => undefined,
+        );
+    },
+  });
+  const started = bot.start();
+  // Failures surface after the run; until then it must not count as unhandled.
+  started.catch(() => undefined);
+  try {
+    await drive(flight, { time, rest, channels, bot, started, phase, logger: o.logger });
+    await time.advance(SETTLE_MS);
+  } finally {
+    rest.finish();
+    await settleOnVirtualTime(time, bot.stop());
+    channels.close();
+  }
+  await settleOnVirtualTime(time, started);
+  return verdictOf(flight, recorded, replayed, rest.unasked);
+}
+
+/**
+ * Waits for `work`, moving virtual time on while it waits (a retry's backoff, a stop's deadline),
+ * for at most a minute of it: the recording has ended, so nothing else would move it.
+ */
+async function settleOnVirtualTime<T>(time: VirtualTime, work: Promise<T>): Promise<T> {
+  let done = false;
+  const watched = work.finally(() => (done = true));
+  watched.catch(() => undefined);
+  for (let waited = 0; !done && waited < 60_000; waited += 100) await time.advance(100);
+  if (!done) throw new Error('the replay did not settle within a minute of virtual time after the recording ended');
+  return watched;
+}
+
+interface Replay {
+  readonly time: VirtualTime;
+  readonly rest: RecordedRest;
+  readonly channels: RecordedChannels;
+  readonly bot: ReplayBot;
+  readonly started: Promise<void>;
+  readonly phase: { stopping: boolean };
+  readonly logger: Logger;
+}
+
+/** Every record at its time, in the recorded order. */
+async function drive(flight: FlightRun, r: Replay): Promise<void> {
+  for (const record of flight.records) {
+    await r.time.advanceTo(record.t);
+    apply(record, r);
+  }
+}
+
+function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay): void {
+  switch (record.type) {
+    case 'frame':
+      if (record.src === BOT_SOURCE) r.channels.deliver(record.raw);
+      return;
+    case 'connection':
+      if (record.src === BOT_SOURCE) r.channels.state(connectionStateOf(record));
+      return;
+    case 'rest':
+      r.rest.release(record);
+      return;
+    case 'marker':
+      if (record.marker === 'stopping') r.phase.stopping = true;
+      r.started
+        .then(() => (record.marker === 'strategies_started' ? r.bot.strategyHost?.start() : r.bot.strategyHost?.stop()))
+        .catch((err: unknown) => r.logger.warn({ err }, `the replay could not take step ${record.marker}`));
+      return;
+    case 'connected':
+    case 'gap':
+    case 'intent':
+    case 'outcome':
+    case 'order':
+      // Written by the recorded bot, compared after the run (intents) or kept for the reader.
+      return;
+  }
+}
+
+function connectionStateOf(record: Extract<RecordingRecord, { type: 'connection' }>) {
+  return {
+    status: record.status,
+    connections: record.connections,
+    ...(record.reason === undefined ? {} : { reason: record.reason }),
+  };
+}
+
+/**
+ * When the recorded bot made its engine: the engine numbers client order ids from that time
+ * (`ClientOrderIds`: start ms << 20, plus a sequence), and the venue's order frames carry them, so
+ * the replay's must be the same. Read from the first placement's id; the recording's start when
+ * there is none (or a strategy chose its own ids).
+ */
+function engineStartOf(flight: FlightRun): number {
+  const startedAt = flight.header.startedAt;
+  const placement = flight.records.find((r) => r.type === 'rest' && r.path.startsWith('/v1/orders/place'));
+  const id = placement?.type === 'rest' ? /"client_order_id":"?(\d+)/.exec(placement.body ?? '')?.[1] : undefined;
+  if (id === undefined) return startedAt;
+  const ms = Number(BigInt(id) >> 20n);
+  return ms >= startedAt && ms <= (placement?.t ?? startedAt) ? ms : startedAt;
+}
+
+function recordedIntents(flight: FlightRun): RecordedIntent[] {
+  const recorded: RecordedIntent[] = [];
+  for (const record of flight.records) {
+    if (record.type === 'marker' && record.marker === 'stopping') break;
+    if (record.type === 'intent')
+      recorded.push({
+        t: record.t,
+        canonical: canonicalIntent(record.intent),
+        intentId: typeof record.intent['intentId'] === 'string' ? record.intent['intentId'] : '',
+      });
+  }
+  return recorded;
+}
+
+function verdictOf(
+  flight: FlightRun,
+  recorded: readonly TimedIntent[],
+  replayed: readonly TimedIntent[],
+  unasked: number,
+): FlightVerdict {
+  const frames: FrameRecord[] = [];
+  for (const record of flight.records) if (record.type === 'frame' && record.src === BOT_SOURCE) frames.push(record);
+  const base = {
+    run: flight.header.run,
+    recordedIntents: recorded.length,
+    replayedIntents: replayed.length,
+    frames: frames.length,
+    unaskedExchanges: unasked,
+  };
+  const index = firstDifference(recorded, replayed);
+  if (index === undefined) return base;
+  const atRecorded = recorded[index];
+  const atReplayed = replayed[index];
+  const at = atRecorded?.t ?? atReplayed?.t ?? 0;
+  return {
+    ...base,
+    divergence: {
+      index,
+      ...(atRecorded === undefined ? {} : { recorded: atRecorded }),
+      ...(atReplayed === undefined ? {} : { replayed: atReplayed }),
+      framesBefore: frames.filter((f) => f.t <= at).slice(-FRAMES_SHOWN),
+    },
+  };
+}
+
+function firstDifference(a: readonly TimedIntent[], b: readonly TimedIntent[]): number | undefined {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i]?.canonical !== b[i]?.canonical) return i;
+  return undefined;
+}

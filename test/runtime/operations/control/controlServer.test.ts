@@ -1,0 +1,124 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BotControl } from '../../../../src/runtime/operations/control/botControl.js';
+import { startControlServer, type ControlServer } from '../../../../src/runtime/operations/control/controlServer.js';
+import { BotMetrics } from '../../../../src/runtime/operations/metrics/botMetrics.js';
+
+const TOKEN = 'control-test-token-0123456789';
+
+interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+}
+
+/** A raw request: fetch cannot set Host, which is the point here. */
+function call(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        // The event stream never ends: its first event is enough.
+        if (path === '/api/events') res.destroy();
+      });
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the control server answers only this machine', () => {
+  let server: ControlServer | undefined;
+  const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
+  const log = {
+    info: () => undefined,
+    warn: (fields: Record<string, unknown>, msg: string) => warnings.push({ fields, msg }),
+  };
+  const start = (o: { host?: string; token?: string; allowedHosts?: string[] } = {}) =>
+    startControlServer({
+      host: o.host ?? '127.0.0.1',
+      port: 0,
+      control: new BotControl(new BotMetrics()),
+      token: o.token,
+      tokenSource: 'environment variable PERPBOT_CONTROL_TOKEN',
+      log,
+      ...(o.allowedHosts === undefined ? {} : { allowedHosts: o.allowedHosts }),
+    });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    warnings.length = 0;
+  });
+
+  it('refuses a foreign Host with 421 on every route, and answers loopback names', async () => {
+    server = await start({ token: TOKEN });
+    const port = new URL(server.url).port;
+    for (const path of ['/api/status', '/metrics', '/api/events', '/', '/health']) {
+      const foreign = await call(server.url, path, { host: `rebind.evil.test:${port}` });
+      expect(foreign.status, path).toBe(421);
+      expect(foreign.body).not.toContain('starting');
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const status = await call(server.url, '/api/status', { host });
+      expect(status.status).toBe(200);
+      expect(JSON.parse(status.body)).toMatchObject({ phase: 'starting' });
+    }
+    expect(warnings.some((w) => w.msg === 'control server: foreign Host refused')).toBe(true);
+  });
+
+  it('answers a name the operator lists', async () => {
+    server = await start({ allowedHosts: ['bot.internal'] });
+    expect((await call(server.url, '/health', { host: 'bot.internal:1' })).status).toBe(200);
+    expect((await call(server.url, '/health', { host: 'bot.other:1' })).status).toBe(421);
+  });
+
+  it('refuses to bind beyond loopback without a token, and with one asks for it on every route', async () => {
+    await expect(start({ host: '0.0.0.0' })).rejects.toMatchObject({ code: 'CONTROL_TOKEN' });
+    server = await start({ host: '0.0.0.0', token: TOKEN });
+    expect(warnings.some((w) => w.msg.includes('put a TLS reverse proxy in front'))).toBe(true);
+    const url = server.url.replace('0.0.0.0', '127.0.0.1');
+    expect((await call(url, '/api/status', { host: 'bot.example' })).status).toBe(401);
+    expect((await call(url, '/metrics', { host: 'bot.example' })).status).toBe(401);
+    const ok = await call(url, '/api/status', { host: 'bot.example', authorization: `Bearer ${TOKEN}` });
+    expect(ok.status).toBe(200);
+  });
+
+  it('logs failed kill-switch attempts without the token and throttles them (429 with Retry-After)', async () => {
+    server = await start({ token: TOKEN });
+    const wrong = 'wrong-token-value-9876543210';
+    const attempt = () =>
+      call(
+        server?.url ?? '',
+        '/api/kill-switch',
+        { host: '127.0.0.1', authorization: `Bearer ${wrong}`, 'content-type': 'application/json' },
+        'POST',
+        '{"action":"trip"}',
+      );
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
+    const throttled = await attempt();
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    // Even the right token waits out the window: guessing gets five tries a minute.
+    const right = await call(
+      server.url,
+      '/api/kill-switch',
+      { host: '127.0.0.1', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      'POST',
+      '{"action":"trip"}',
+    );
+    expect(right.status).toBe(429);
+    const refusals = warnings.filter((w) => w.msg === 'control server: request with a missing or wrong token refused');
+    expect(refusals).toHaveLength(5);
+    expect(refusals[4]?.fields).toMatchObject({ failures: 5, path: '/api/kill-switch', sent: 'a wrong token' });
+    expect(JSON.stringify(warnings)).not.toContain(wrong);
+  });
+});
