@@ -10,7 +10,10 @@ import { decimal, filePath, flag, integer, millis, urlWithScheme } from './confi
  * a misspelt limit that silently falls back to its default is how a bot overtrades a live account.
  */
 
-/** `paper`: the venue's public feeds (its URLs) drive a local shadow the bot trades on; no keys, nothing signed for the venue. */
+/**
+ * `paper`: the venue's public feeds (its URLs) drive a local shadow the bot trades on; no keys,
+ * nothing signed for the venue.
+ */
 export const VENUE_PROFILES = ['sim', 'paper', 'testnet', 'mainnet'] as const;
 
 /** The protocol's selector tables by name (spec: SVC_PERPS_*_V1, rise: RISE_PERPS_*_V1). */

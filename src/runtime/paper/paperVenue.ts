@@ -67,7 +67,7 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
 
 interface Following {
   readonly stop: () => Promise<void>;
-  /** Resolves once every configured market has had its book from the venue; throws PaperFeedError after `deadlineMs`. */
+  /** Resolves once every configured market has had its book from the venue; PaperFeedError after `deadlineMs`. */
   readonly firstBooks: (deadlineMs: number) => Promise<void>;
 }
 
