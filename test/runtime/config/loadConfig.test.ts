@@ -131,7 +131,7 @@ describe('loadConfig', () => {
     [
       'venue.profile',
       'prod',
-      'config error at venue.profile: expected one of "sim" | "testnet" | "mainnet", got "prod"',
+      'config error at venue.profile: expected one of "sim" | "paper" | "testnet" | "mainnet", got "prod"',
     ],
     ['venue.selectors', 'RISE', 'config error at venue.selectors: expected one of "spec" | "rise", got "RISE"'],
     ['venue.rest_url', 'ftp://x', 'config error at venue.rest_url: expected a http:// or https:// URL, got "ftp://x"'],
