@@ -120,12 +120,12 @@ export class StrategyTest<P = unknown> {
 
   /** Starts the bot (account funded, session key registered, engine reconciled), then the strategy. */
   async start(): Promise<this> {
-    await this.untilSettled(this.bot.start());
+    await this.time.untilSettled(this.bot.start());
     this.latencyMs = this.options.latencyMs ?? 0;
     const blockMs = this.options.blockMs ?? 0;
     if (blockMs > 0) detach(this.venue.produceBlocks(blockMs, this.blocks.signal), (e) => this.errors.push(e));
     // onStart may wait on virtual time: start-up goes on in the background while time is advanced.
-    await this.untilSettled(this.host.start(), false);
+    await this.time.untilSettled(this.host.start(), 60_000, false);
     return this;
   }
 
@@ -237,9 +237,9 @@ export class StrategyTest<P = unknown> {
     if (this.stopped) return;
     this.stopped = true;
     // The stop timeout runs on virtual time: let it pass in steps until the host has stopped.
-    await this.untilSettled(this.host.stop(), true, (this.options.stopTimeoutMs ?? 10_000) + 1);
+    await this.time.untilSettled(this.host.stop(), (this.options.stopTimeoutMs ?? 10_000) + 1);
     this.blocks.abort();
-    await this.untilSettled(this.bot.stop());
+    await this.time.untilSettled(this.bot.stop());
   }
 
   /** Intents of one kind, narrowed. */
@@ -255,26 +255,6 @@ export class StrategyTest<P = unknown> {
   /** The strategy's own PnL at the current marks. */
   pnl(): PnlView {
     return this.host.pnlOf(this.name);
-  }
-
-  /**
-   * Waits for `work` while virtual time moves in 100 ms steps (up to `limitMs`); with `advance`
-   * false it only settles, and a promise rejection is rethrown after the settle.
-   */
-  private async untilSettled(work: Promise<unknown>, advance = true, limitMs = 60_000): Promise<void> {
-    let finished = false;
-    let failure: { error: unknown } | undefined;
-    work.then(
-      () => (finished = true),
-      (error: unknown) => {
-        finished = true;
-        failure = { error };
-      },
-    );
-    await this.time.settle();
-    const limit = this.time.now() + limitMs;
-    while (advance && !finished && this.time.now() < limit) await this.time.advance(100);
-    if (failure !== undefined) throw failure.error;
   }
 }
 

@@ -94,6 +94,26 @@ export class VirtualTime implements Clock, SchedulerLike {
   }
 
   /** Scheduled work not yet run (sleeps, timers, intervals). */
+  /**
+   * Waits for `work` while time moves on in 100 ms steps (at most `limitMs`); with `advance` false
+   * it only settles. A failure of `work` is thrown after the settle.
+   */
+  async untilSettled(work: Promise<unknown>, limitMs = 60_000, advance = true): Promise<void> {
+    let finished = false;
+    let failure: { error: unknown } | undefined;
+    work.then(
+      () => (finished = true),
+      (error: unknown) => {
+        finished = true;
+        failure = { error };
+      },
+    );
+    await this.settle();
+    const limit = this.now() + limitMs;
+    while (advance && !finished && this.now() < limit) await this.advance(100);
+    if (failure !== undefined) throw failure.error;
+  }
+
   get pending(): number {
     this.queue = this.queue.filter((e) => e.seq === e.action.seq && !e.action.closed);
     return this.queue.length;

@@ -78,7 +78,7 @@ export class ReplaySession {
 
   /** The bot starts (funded, key registered, engine reconciled); the strategies wait for a mark and a book. */
   async start(): Promise<void> {
-    await this.untilSettled(this.bot.start(), 60_000);
+    await this.time.untilSettled(this.bot.start(), 60_000);
     this.hostStart = this.host.start();
     this.hostStart.catch(this.o.onError);
     await this.time.settle();
@@ -86,9 +86,9 @@ export class ReplaySession {
 
   /** Stops the strategies as a shutdown does (their orders cancelled, onStop answered), then the bot. */
   async stop(): Promise<void> {
-    await this.untilSettled(this.host.stop(), this.o.config.shutdown.timeout_ms + 1_000);
+    await this.time.untilSettled(this.host.stop(), this.o.config.shutdown.timeout_ms + 1_000);
     this.execution.close();
-    await this.untilSettled(this.bot.stop(), 60_000);
+    await this.time.untilSettled(this.bot.stop(), 60_000);
     this.driven.close();
   }
 
@@ -115,23 +115,6 @@ export class ReplaySession {
       stopTimeoutMs: this.o.config.shutdown.timeout_ms,
       cancelOrdersOnStop: this.o.config.shutdown.open_orders === 'cancel',
     });
-  }
-
-  /** Waits for `work` while virtual time moves on in 100 ms steps (at most `limitMs`). */
-  private async untilSettled(work: Promise<unknown>, limitMs: number): Promise<void> {
-    let finished = false;
-    let failure: { error: unknown } | undefined;
-    work.then(
-      () => (finished = true),
-      (error: unknown) => {
-        finished = true;
-        failure = { error };
-      },
-    );
-    await this.time.settle();
-    const limit = this.time.now() + limitMs;
-    while (!finished && this.time.now() < limit) await this.time.advance(100);
-    if (failure !== undefined) throw failure.error;
   }
 }
 
