@@ -128,16 +128,21 @@ describe('testnet flow against a separate simulator process', () => {
   }, 120_000);
 });
 
-/** Takes the bot's current ask until the bot logs a fill (at most 5 tries); returns the fill's line. */
+/**
+ * Takes the bot's current ask until the bot logs a fill (at most 5 takes); returns the fill's line.
+ * Between requotes the bot may briefly have no ask (under load, for seconds): it is looked for up
+ * to 40 times, half a second apart.
+ */
 async function takeAnAsk(rest: RestClient, account: string, bot: ChildProcess): Promise<string> {
   const take = await fundedTaker(rest);
   let lastError: unknown;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0, looks = 0; attempt < 5 && looks < 40; looks++) {
     const ask = (await rest.openOrders({ account, market_id: '1' })).orders.find((o) => o.side === 1);
     if (ask === undefined) {
       await new Promise((r) => setTimeout(r, 500));
       continue;
     }
+    attempt++;
     const filled = waitForLine(bot, /"msg":"fill"/, 4_000);
     try {
       await take(ask.price_ticks);
