@@ -3,7 +3,6 @@ import { DrivenMarket } from '../../sim/replay/drivenMarket.js';
 import { marketDefinitionOf } from '../../sim/replay/venueMarkets.js';
 import { startSim, type RunningSim } from '../../sim/startSim.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { orderbookFrameSchema } from '../../venue/schemas/wsFramesOrderbook.js';
 import { configuredMarkets, selectorsOf } from '../cli/cliContext.js';
 import type { Config } from '../config/configSchema.js';
 import type { Logger } from '../operations/logging/createLogger.js';
@@ -74,8 +73,9 @@ interface Following {
 function followVenue(config: Config, driven: DrivenMarket, clock: Clock, logger: Logger): Following {
   const abort = new AbortController();
   const wanted = configuredMarkets(config);
-  const booked = new Set<number>();
-  let allBooked: () => void = () => {};
+  // Set only while start-up waits for the first books, so the live feed does no check after.
+  let booksArrived: (() => void) | undefined;
+  const haveBooks = (): boolean => wanted.every((m) => driven.hasBook(m));
   const run = recordPublicFeeds({
     wsUrl: config.venue.ws_url ?? '',
     markets: wanted,
@@ -83,10 +83,9 @@ function followVenue(config: Config, driven: DrivenMarket, clock: Clock, logger:
     signal: abort.signal,
     writer: {
       frame: (_source, raw) => {
-        if (driven.driveFrame(raw, clock.now()) !== 'book' || booked.size === wanted.length) return;
-        const book = orderbookFrameSchema.safeParse(JSON.parse(raw));
-        if (book.success) booked.add(book.data.marketId);
-        if (wanted.every((m) => booked.has(m))) allBooked();
+        if (driven.driveFrame(raw, clock.now()) !== 'book' || booksArrived === undefined || !haveBooks()) return;
+        booksArrived();
+        booksArrived = undefined;
       },
       connected: (_source, connection) => logger.info({ connection }, 'paper: following the venue feed'),
       gap: (_source, reason) =>
@@ -96,18 +95,19 @@ function followVenue(config: Config, driven: DrivenMarket, clock: Clock, logger:
       logger.warn({ err: error, retryInMs }, 'paper: could not reach the venue feed; retrying'),
   }).catch((error: unknown) => logger.error({ err: error }, 'paper: the venue feed stopped'));
   const firstBooks = async (deadlineMs: number): Promise<void> => {
-    if (wanted.every((m) => booked.has(m))) return;
+    if (haveBooks()) return;
     const waited = new AbortController();
-    const books = new Promise<void>((resolve) => (allBooked = resolve));
+    const books = new Promise<void>((resolve) => (booksArrived = resolve));
     const timeout = clock.sleep(deadlineMs, waited.signal).then(
       () => 'timeout' as const,
       () => 'booked' as const,
     );
     const outcome = await Promise.race([books.then(() => 'booked' as const), timeout]);
     waited.abort();
+    booksArrived = undefined;
     if (outcome === 'timeout')
       throw new PaperFeedError(
-        wanted.filter((m) => !booked.has(m)),
+        wanted.filter((m) => !driven.hasBook(m)),
         deadlineMs,
         config.venue.ws_url ?? '',
       );

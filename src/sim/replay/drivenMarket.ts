@@ -52,6 +52,8 @@ interface DrivenBook {
 export class DrivenMarket {
   readonly counts: DrivenCounts = { book: 0, trades: 0, oracle: 0, ignored: 0, refused: 0 };
   private readonly markets = new Map<number, DrivenBook>();
+  /** Markets whose recorded book has arrived (a frame of it was driven). */
+  private readonly booked = new Set<number>();
   private readonly orders: Subscription;
 
   /**
@@ -86,6 +88,11 @@ export class DrivenMarket {
     return kind;
   }
 
+  /** Whether a book frame of `marketId` has been driven (a strategy should not start on an empty book). */
+  hasBook(marketId: number): boolean {
+    return this.booked.has(marketId);
+  }
+
   /** Stops following our orders. */
   close(): void {
     this.orders.unsubscribe();
@@ -105,6 +112,7 @@ export class DrivenMarket {
   private book(message: OrderbookMessage, t: number): DrivenFrameKind {
     const market = this.markets.get(message.marketId);
     if (market === undefined) return 'ignored';
+    this.booked.add(message.marketId);
     const changes =
       message.type === 'snapshot'
         ? market.book.replace(message.bids, message.asks)

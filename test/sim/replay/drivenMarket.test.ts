@@ -88,7 +88,9 @@ function botFills(events: readonly ExchangeEvent[]): { price: string; size: stri
 describe('DrivenMarket', () => {
   it('shows the recorded book (decimal levels on the wire) as the exchange book', () => {
     const { runtime, market } = driven();
+    expect(market.hasBook(1)).toBe(false);
     expect(market.driveFrame(book('snapshot', [['63218.5', '1.5']], [['63220', '0.2']]), T0)).toBe('book');
+    expect(market.hasBook(1)).toBe(true);
     expect(runtime.exchange.book(1)).toMatchObject({
       bids: [{ price: '63218.5', quantity: '1.5' }],
       asks: [{ price: '63220', quantity: '0.2' }],
