@@ -84,13 +84,23 @@ try {
     CHART_POINTS,
     { timeout: PAGE_TIMEOUT_MS, polling: 500 },
   );
-  const ids = await page.$$eval('[data-testid="orders"] td[data-field="orderId"]', (cells) =>
-    cells.map((td) => ({ text: td.textContent, title: td.title })),
+  const rows = await page.$$eval('[data-testid="orders"] tr[data-order]', (trs) =>
+    trs.map((tr) => {
+      const id = tr.querySelector('td[data-field="orderId"]');
+      const state = tr.querySelector('td[data-field="state"]');
+      return { state: state?.textContent ?? '', text: id?.textContent ?? '', title: id?.title ?? '' };
+    }),
   );
+  // An order still queued or on its way to the venue has no venue id yet: it shows a dash and says why.
+  const unacknowledged = new Set(['queued', 'pending']);
+  const ids = rows.filter((row) => !unacknowledged.has(row.state));
   if (new Set(ids.map((id) => id.text)).size !== ids.length)
     fail(`two open orders show the same id: ${JSON.stringify(ids)}`);
   for (const id of ids)
     if (!/^0x[0-9a-f]{48}$/.test(id.title)) fail(`an order id's title is not the whole id: ${JSON.stringify(id)}`);
+  for (const row of rows.filter((r) => unacknowledged.has(r.state)))
+    if (row.text !== '–' || !/no venue id yet/.test(row.title))
+      fail(`an order the venue has not acknowledged shows no explanation: ${JSON.stringify(row)}`);
   if (outside.length > 0) fail(`the page asked for something other than the bot: ${outside.join(', ')}`);
   if (errors.length > 0) fail(`the page logged errors: ${errors.join('; ')}`);
   await page.screenshot({ path: screenshotPath, fullPage: true });

@@ -192,7 +192,10 @@
         cell(o.filledSize, { num: true, field: 'filledSize' }),
         cell(o.state, { field: 'state' }),
         // The bot's short form (the part that tells orders apart), the whole id on hover.
-        cell(o.orderIdShort, { field: 'orderId', title: o.orderId }),
+        cell(o.orderIdShort, {
+          field: 'orderId',
+          title: o.orderId ?? 'no venue id yet: the venue has not acknowledged this order',
+        }),
       ],
       'none',
     );
