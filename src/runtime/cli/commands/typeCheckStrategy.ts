@@ -1,4 +1,5 @@
-import { dirname } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export interface TypeCheckResult {
@@ -27,6 +28,33 @@ const DEFAULT_OPTIONS: ts.CompilerOptions = {
   esModuleInterop: true,
 };
 
+/**
+ * The program of the last check: a second check in the same process (the tests, an editor
+ * integration) reuses its parsed files instead of reading the whole of perpbot again.
+ */
+let lastProgram: ts.Program | undefined;
+
+/** perpbot's own sources (src/ in the repository, dist/ when installed): checked by perpbot's CI, not here. */
+const PERPBOT_SOURCES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..') + sep;
+
+/**
+ * The problems in the user's own files: the strategy and what it imports of its own. perpbot's
+ * sources and declaration files are read for their types but not checked again, so a check takes
+ * seconds, not the time to type-check the whole framework.
+ */
+function userDiagnostics(program: ts.Program): readonly ts.Diagnostic[] {
+  const own = program
+    .getSourceFiles()
+    .filter((f) => !f.isDeclarationFile && !resolve(f.fileName).startsWith(PERPBOT_SOURCES))
+    .filter((f) => !f.fileName.split(/[\\/]/).includes('node_modules'));
+  return [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...own.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+  ];
+}
+
 /** Type-checks one file (and what it imports) with the nearest tsconfig.json, or strict defaults. */
 export function typeCheckStrategy(file: string): TypeCheckResult {
   const tsconfig = ts.findConfigFile(dirname(file), (path) => ts.sys.fileExists(path));
@@ -37,8 +65,13 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
       return { ok: false, problems: [format([read.error])], tsconfig, typescriptVersion: ts.version };
     options = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(tsconfig)).options;
   }
-  const program = ts.createProgram({ rootNames: [file], options: { ...options, noEmit: true, incremental: false } });
-  const diagnostics = ts.getPreEmitDiagnostics(program);
+  const program = ts.createProgram({
+    rootNames: [file],
+    options: { ...options, noEmit: true, incremental: false },
+    ...(lastProgram === undefined ? {} : { oldProgram: lastProgram }),
+  });
+  lastProgram = program;
+  const diagnostics = userDiagnostics(program);
   return {
     ok: diagnostics.length === 0,
     problems: diagnostics.map((d) => format([d]).trimEnd()),
