@@ -1,4 +1,5 @@
-import { getAddress, isAddress, type Address } from 'viem';
+import type { Address } from 'viem';
+import { checksumAddress, isHexAddress } from './checksumAddress.js';
 import { InvalidValueError } from './invalidValueError.js';
 
 export type { Address };
@@ -9,12 +10,12 @@ export type { Address };
  * address is caught here rather than sending funds or permits to the wrong place).
  */
 export function parseAddress(value: unknown, field: string): Address {
-  if (typeof value !== 'string' || !isAddress(value, { strict: false })) {
+  if (typeof value !== 'string' || !isHexAddress(value)) {
     throw new InvalidValueError(field, value, 'a 0x-prefixed 20-byte hex address');
   }
   const body = value.slice(2);
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
-  const checksummed = getAddress(value);
+  const checksummed = checksumAddress(value);
   if (mixed && checksummed !== value) {
     throw new InvalidValueError(
       field,

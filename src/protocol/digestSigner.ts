@@ -1,5 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { privateKeyToAddress } from 'viem/accounts';
+import { addressOfPrivateKey } from './privateKeys.js';
 import type { Address } from '../core/address.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { hexBytes, toHex } from './abiWords.js';
@@ -46,7 +46,7 @@ export function privateKeySigner(privateKey: `0x${string}`): SyncDigestSigner {
   if (!secp256k1.utils.isValidPrivateKey(key)) {
     throw new InvalidValueError('private key', '(hidden)', 'a 32-byte secp256k1 private key in 1 .. n-1');
   }
-  const address = privateKeyToAddress(privateKey);
+  const address = addressOfPrivateKey(privateKey);
   return Object.freeze({
     address,
     signDigest(digest: Uint8Array): Signature {

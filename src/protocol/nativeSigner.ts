@@ -1,4 +1,4 @@
-import { privateKeyToAddress } from 'viem/accounts';
+import { addressOfPrivateKey } from './privateKeys.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { hexBytes } from './abiWords.js';
 import { privateKeySigner, type SyncDigestSigner } from './digestSigner.js';
@@ -27,7 +27,7 @@ export function fastPrivateKeySigner(privateKey: `0x${string}`): SyncDigestSigne
   if (!lib.privateKeyVerify(key)) {
     throw new InvalidValueError('private key', '(hidden)', 'a 32-byte secp256k1 private key in 1 .. n-1');
   }
-  const address = privateKeyToAddress(privateKey);
+  const address = addressOfPrivateKey(privateKey);
   return Object.freeze({
     address,
     signDigest(digest: Uint8Array): Signature {

@@ -1,6 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak256 } from './keccak.js';
-import { getAddress, type Address } from 'viem';
+import type { Address } from 'viem';
+import { checksumAddress } from '../core/checksumAddress.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { toHex } from './abiWords.js';
 import { nativeRecoverPublicKey } from './nativeSecp256k1.js';
@@ -135,5 +136,5 @@ export function recoverAddress(digest: Uint8Array, sig: Signature): Address {
     nativeRecoverPublicKey(digest, rs, sig.yParity) ??
     new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.yParity).recoverPublicKey(digest).toRawBytes(false);
   const hash = keccak256(uncompressed.subarray(1));
-  return getAddress(toHex(hash.subarray(12)));
+  return checksumAddress(toHex(hash.subarray(12)));
 }

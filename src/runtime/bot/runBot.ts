@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Subscription } from 'rxjs';
-import { privateKeyToAddress } from 'viem/accounts';
+import { addressOfPrivateKey } from '../../protocol/privateKeys.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { registerSecret } from '../../core/secretRegistry.js';
 import type { Engine } from '../../engine/engine.js';
@@ -143,7 +143,7 @@ async function runWithService(options: RunBotOptions, clock: Clock, runId: strin
     venue: { restUrl: options.restUrl, wsUrl: options.wsUrl },
     markets: [...new Set(options.config.strategies.flatMap((s) => s.markets))],
     account: options.keys.account.address,
-    signer: privateKeyToAddress(options.keys.signer.privateKey),
+    signer: addressOfPrivateKey(options.keys.signer.privateKey),
     runId,
   });
   try {

@@ -10,7 +10,7 @@ import { SetupError } from '../account/setupError.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../account/signerStatus.js';
 import { readAndCheckMarkets } from '../bot/startup/checkConfiguredMarkets.js';
 import { bindUntilDeadline, type VenueWait } from '../bot/startup/untilDeadline.js';
-import { startPaperVenue, type PaperVenue } from '../paper/paperVenue.js';
+import type { PaperVenue } from '../paper/paperVenue.js';
 import { loadStrategies } from '../bot/wiring/loadStrategies.js';
 import { createCliRestClient, usesEmbeddedSim } from './cliContext.js';
 import { startEmbeddedSim } from './embeddedSim.js';
@@ -62,6 +62,8 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       await checkMarketsBeforeAnyAction(config, restUrl, options);
       keys = await throwawayAccount(config, restUrl, options);
     } else if (config.venue.profile === 'paper') {
+      // Loaded only for paper: it brings the simulator, which a bot on a real venue never needs.
+      const { startPaperVenue } = await import('../paper/paperVenue.js');
       paper = await startPaperVenue({
         config,
         venueRest: createCliRestClient(config, config.venue.rest_url ?? '', logger),

@@ -1,4 +1,4 @@
-import { generatePrivateKey } from 'viem/accounts';
+import { newPrivateKey } from '../../protocol/privateKeys.js';
 import type { Clock } from '../../core/clock.js';
 import { registerSecret } from '../../core/secretRegistry.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
@@ -21,9 +21,9 @@ export async function throwawayAccount(
   restUrl: string,
   options: { readonly clock: Clock; readonly logger: Logger; readonly signal: AbortSignal },
 ): Promise<ThrowawayKeys> {
-  const accountKey = generatePrivateKey();
+  const accountKey = newPrivateKey();
   const account = fastPrivateKeySigner(accountKey);
-  const signerKey = generatePrivateKey();
+  const signerKey = newPrivateKey();
   const signer = fastPrivateKeySigner(signerKey);
   // Setup logs before the bot registers them: the redactor must know them from here on.
   registerSecret(accountKey);

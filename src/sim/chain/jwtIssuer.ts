@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { getAddress } from 'viem';
+import { checksumAddress } from '../../core/checksumAddress.js';
 import type { Address } from '../../core/address.js';
 
 export const ACCESS_TOKEN_LIFETIME_S = 900;
@@ -57,7 +57,7 @@ export class JwtIssuer {
     const { sub, exp } = claims as Record<string, unknown>;
     if (typeof sub !== 'string' || typeof exp !== 'number') return { ok: false, failure: 'malformed' };
     if (Math.floor(nowMs / 1000) >= exp) return { ok: false, failure: 'expired' };
-    return { ok: true, account: getAddress(sub) };
+    return { ok: true, account: checksumAddress(sub) };
   }
 
   /** Rotates: the old refresh token stops working and a fresh pair is issued. */

@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import { checksumAddress } from '../../core/checksumAddress.js';
 import type { Address } from '../../core/address.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { keccak256 } from '../../protocol/keccak.js';
@@ -91,7 +91,7 @@ export function recoverSigner(digest: Uint8Array, signature: PermitSignature, ex
   const uncompressed = native.ecdsaRecover(signature.rs, signature.yParity, digest, false);
   const hex = addressHexOf(uncompressed);
   if (hex === expected.slice(2).toLowerCase()) return expected;
-  return getAddress(`0x${hex}`);
+  return checksumAddress(`0x${hex}`);
 }
 
 /**

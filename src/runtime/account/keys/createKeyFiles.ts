@@ -1,7 +1,7 @@
 import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey, newPrivateKey } from '../../../protocol/privateKeys.js';
 import { registerSecret } from '../../../core/secretRegistry.js';
 import { KeyError } from './keyError.js';
 
@@ -47,7 +47,7 @@ export async function createKeyFiles(dir: string): Promise<CreatedKeyFiles> {
 }
 
 async function writeNewKey(file: string): Promise<Address> {
-  const privateKey = generatePrivateKey();
+  const privateKey = newPrivateKey();
   registerSecret(privateKey);
   try {
     // 'wx' fails if the file appeared since the check; the mode applies at creation.
@@ -62,7 +62,7 @@ async function writeNewKey(file: string): Promise<Address> {
       cause,
     );
   }
-  return privateKeyToAccount(privateKey).address;
+  return addressOfPrivateKey(privateKey);
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey } from '../../../protocol/privateKeys.js';
 import { registerSecret } from '../../../core/secretRegistry.js';
 import { KeyError } from './keyError.js';
 import { LoadedKey } from './loadedKey.js';
@@ -88,5 +88,5 @@ async function readKeyFile(file: string): Promise<string> {
 }
 
 function withAddress(privateKey: `0x${string}`, source: 'env' | 'file', origin: string): LoadedKey {
-  return new LoadedKey(privateKey, privateKeyToAccount(privateKey).address, source, origin);
+  return new LoadedKey(privateKey, addressOfPrivateKey(privateKey), source, origin);
 }
