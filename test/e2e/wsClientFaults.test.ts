@@ -290,7 +290,9 @@ describe.concurrent('auth_v2 against the simulator', () => {
 
 describe('staleness against the simulator (stallStreams)', () => {
   it('reconnects after the configured block times without an oracle message; every stream delivers again once unstalled', async (own) => {
-    const staleAfterBlocks = 6;
+    // 20 blocks (1 s): short enough to wait for, long enough that the resumed connection is not
+    // itself called stale on a loaded machine before its first frames arrive (6 blocks, 300 ms, was).
+    const staleAfterBlocks = 20;
     const staleMs = staleAfterBlocks * BLOCK_MS;
     const who = await fundedAccount(sim);
     const { authenticator } = recordingAuthenticator(who);
