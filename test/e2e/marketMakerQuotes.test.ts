@@ -92,7 +92,9 @@ describe('market maker quotes under the rate limit, on the simulator', () => {
         maxOpenOrdersRefusals: refusals.filter((r) => r === 'max_open_orders').length,
       };
       console.log(`market maker quotes: ${JSON.stringify(figures)}`);
-      expect(quoting.length).toBeGreaterThan(RUN_MS / 200);
+      // Enough samples with quotes resting for the share below to mean something (how many depends
+      // on the machine's load: a loaded one samples less often and requotes more slowly).
+      expect(quoting.length).toBeGreaterThan(20);
       expect(figures.atMostTwoPct).toBeGreaterThanOrEqual(99);
       // Its two quotes, and at most the two they replace while those cancels are on their way.
       expect(figures.maxResting).toBeLessThanOrEqual(4);

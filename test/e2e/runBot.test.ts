@@ -144,7 +144,13 @@ describe('runBot on the simulator', () => {
         expect(sides).toEqual(['buy', 'sell']);
         const mark = engine.market(1)!.mark_price;
         sim.controls.setMark(1, (Number(mark) * 1.01).toFixed(1));
-        await until(() => seen.some((o) => o.kind === 'cancel' && o.type === 'accepted'));
+        // The requote: the old quotes cancelled and two new ones placed (on a loaded machine the
+        // placements can land well after the first cancel's answer).
+        await until(
+          () =>
+            seen.some((o) => o.kind === 'cancel' && o.type === 'accepted') &&
+            seen.filter((o) => o.kind === 'placeLimit' && o.type === 'accepted').length >= 4,
+        );
       },
     );
     expect(outcomes.filter((o) => o.kind === 'placeLimit' && o.type === 'accepted').length).toBeGreaterThanOrEqual(4);
