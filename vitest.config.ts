@@ -29,7 +29,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks', isolate: false },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          pool: 'forks',
+          isolate: false,
+          // The CLI compiled once per run for the tests that spawn it (see the file).
+          globalSetup: ['test/e2e/support/compiledCli.ts'],
+        },
       },
     ],
   },

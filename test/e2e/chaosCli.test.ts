@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { INVARIANT_IDS } from '../../src/runtime/diagnostics/chaos/audit/invariant.js';
 import type { ChaosReport } from '../../src/runtime/diagnostics/chaos/chaosReport.js';
 
@@ -12,11 +10,10 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-/** `perpbot chaos ...` as a process (node with the tsx loader, as bin/perpbot.js runs it). */
+/** `perpbot chaos ...` as a process (the compiled CLI: test/e2e/support/compiledCli.ts). */
 function perpbot(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/runtime/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, [inject('perpbotMain'), ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

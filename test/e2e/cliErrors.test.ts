@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnPerpbot, type CliRun } from './support/spawnPerpbot.js';
 
 /**
- * The real CLI in a child process (bin/perpbot.js through tsx, from the repository): every
+ * The real CLI in a child process (compiled, as installed: support/compiledCli.ts): every
  * failure a user is likely to meet first is one line on stderr and a non-zero exit code.
- * The processes run in parallel; each costs about a second of tsx start-up.
+ * The processes run in parallel.
  */
 type Run = CliRun;
 const perpbot = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> => spawnPerpbot(args, env);

@@ -10,7 +10,7 @@ import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { spawnPerpbot } from './support/spawnPerpbot.js';
 
 /**
- * `perpbot probe` as a user runs it (bin/perpbot.js in a child process) against a simulator in
+ * `perpbot probe` as a user runs it (the CLI in a child process) against a simulator in
  * this process: every row ok and exit 0 on the simulator as it is; on one that sends the order
  * book in a departed shape (wei levels instead of decimals), that row names the field and exit 1.
  */
