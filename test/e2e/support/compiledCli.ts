@@ -20,10 +20,29 @@ declare module 'vitest' {
  * TypeScript and load through tsx as they do for an installed package. bin/perpbot.js's own
  * checkout path (tsx) keeps its tests: cliStart and testnetFlow spawn it.
  */
+/** The compiled copies of runs that ended without their teardown (a killed vitest). */
+function removeOrphans(cache: string): void {
+  for (const name of readdirSync(cache)) {
+    const pid = /^e2e-cli-(\d+)-/.exec(name)?.[1];
+    if (pid !== undefined && !isRunning(Number(pid))) rmSync(join(cache, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export default async function compileCli(project: TestProject): Promise<() => void> {
   const cache = join(REPO_ROOT, '.cache');
   mkdirSync(cache, { recursive: true });
-  const out = mkdtempSync(join(cache, 'e2e-cli-'));
+  removeOrphans(cache);
+  const out = mkdtempSync(join(cache, `e2e-cli-${process.pid}-`));
   const src = join(REPO_ROOT, 'src');
   const files = readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   await build({
