@@ -5,12 +5,52 @@ import type { OrderBook } from './orderBook.js';
 
 /** A market's book as aggregated decimal levels: bids descending, asks ascending. */
 export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number): BookSnapshot {
+  const texts = levelTexts(market);
   const level = (l: { priceTicks: number; steps: bigint; orderCount: number }): BookLevel => ({
-    price: multiplyUnits(BigInt(l.priceTicks), market.definition.config.step_price),
-    quantity: multiplyUnits(l.steps, market.definition.config.step_size),
+    price: texts.price(l.priceTicks),
+    quantity: texts.quantity(l.steps),
     order_count: l.orderCount,
   });
   return { market_id: market.marketId, bids: book.levels(0, depth).map(level), asks: book.levels(1, depth).map(level) };
+}
+
+interface LevelTexts {
+  price(ticks: number): string;
+  quantity(steps: bigint): string;
+}
+
+/**
+ * A market's level prices and sizes as decimals, remembered: a book is snapshot on every change
+ * (each published update diffs two), and its levels repeat a few hundred prices and sizes.
+ */
+const levelTextsByMarket = new WeakMap<MarketSpec, LevelTexts>();
+/** Distinct values a market's cache holds before it starts again. */
+const MAX_LEVEL_TEXTS = 10_000;
+
+function levelTexts(market: MarketSpec): LevelTexts {
+  let texts = levelTextsByMarket.get(market);
+  if (texts === undefined) {
+    const { step_price: stepPrice, step_size: stepSize } = market.definition.config;
+    texts = {
+      price: remembered((ticks: number) => multiplyUnits(BigInt(ticks), stepPrice)),
+      quantity: remembered((steps: bigint) => multiplyUnits(steps, stepSize)),
+    };
+    levelTextsByMarket.set(market, texts);
+  }
+  return texts;
+}
+
+function remembered<K>(compute: (key: K) => string): (key: K) => string {
+  const known = new Map<K, string>();
+  return (key) => {
+    let text = known.get(key);
+    if (text === undefined) {
+      if (known.size >= MAX_LEVEL_TEXTS) known.clear();
+      text = compute(key);
+      known.set(key, text);
+    }
+    return text;
+  };
 }
 
 /** A market as GET /v1/markets shows it; `last_price` is the mark until the first trade. */

@@ -1,4 +1,5 @@
-import { orderbookChecksum } from '../../protocol/orderbookChecksum.js';
+import { decimalToWei } from '../../core/decimal.js';
+import { orderbookChecksumOfWire, type WireChecksumLevel } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import { bookDiff } from '../exchange/bookDiff.js';
 import type { BookLevel, BookSnapshot } from '../exchange/exchangeRecords.js';
@@ -19,6 +20,12 @@ export interface BookFrameMeta {
  */
 export class OrderbookPublisher {
   private readonly published = new Map<number, BookSnapshot>();
+  /**
+   * The wei text of each decimal price and quantity seen (a book repeats a few hundred of them):
+   * the checksum covers the whole book on every update, and converting each level again was most
+   * of a replay's publishing cost. Cleared when it grows past `MAX_WEI_TEXTS`.
+   */
+  private readonly weiTexts = new Map<string, string>();
 
   /**
    * Publishes `book`: the levels that changed since the last publication, or undefined when
@@ -30,7 +37,7 @@ export class OrderbookPublisher {
     const changed = bookDiff(previous, book);
     if (changed.bids.length === 0 && changed.asks.length === 0) return undefined;
     // The client checks the same CRC32 code over the same wei conversions (venue-wire.md §3).
-    const checksum = orderbookChecksum(book.bids, book.asks);
+    const checksum = orderbookChecksumOfWire(this.wireLevels(book.bids, 'bids'), this.wireLevels(book.asks, 'asks'));
     return { method: 'update', type: 'update', ...body(book.market_id, changed.bids, changed.asks, meta), checksum };
   }
 
@@ -44,7 +51,28 @@ export class OrderbookPublisher {
   forget(marketId: number): void {
     this.published.delete(marketId);
   }
+
+  /** The levels with their wei texts, as `orderbookChecksum` converts them. */
+  private wireLevels(levels: readonly BookLevel[], side: string): WireChecksumLevel[] {
+    return levels.map((level, i) => ({
+      priceWeiText: this.weiText(level.price, `${side}[${i}].price`),
+      quantityWeiText: this.weiText(level.quantity, `${side}[${i}].quantity`),
+    }));
+  }
+
+  private weiText(decimal: string, field: string): string {
+    let text = this.weiTexts.get(decimal);
+    if (text === undefined) {
+      if (this.weiTexts.size >= MAX_WEI_TEXTS) this.weiTexts.clear();
+      text = decimalToWei(decimal, field).toString();
+      this.weiTexts.set(decimal, text);
+    }
+    return text;
+  }
 }
+
+/** Distinct decimals the wei cache holds before it starts again (a few MB at most). */
+const MAX_WEI_TEXTS = 20_000;
 
 function emptyBook(marketId: number): BookSnapshot {
   return { market_id: marketId, bids: [], asks: [] };
