@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { constants, createGunzip } from 'node:zlib';
+import type { TransformOptions } from 'node:stream';
+import { constants, createGunzip, type ZlibOptions } from 'node:zlib';
 import { RecordingError } from './recordingError.js';
 import { recordingRecordSchema, type RecordingRecord } from './recordingRecords.js';
 import { listSegments } from './segmentFiles.js';
@@ -23,7 +24,12 @@ export async function* readSegment(path: string): AsyncGenerator<RecordingRecord
   // Z_SYNC_FLUSH at the end: a stream without its trailer is decoded as far as it goes, not refused.
   // Read and inflated a few MB ahead (on the thread pool): with the default 16 KB a replay waited
   // for the next chunk about 8% of its time.
-  const lines = createGunzip({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 256 * 1024, highWaterMark: READ_AHEAD });
+  const options: ZlibOptions & TransformOptions = {
+    finishFlush: constants.Z_SYNC_FLUSH,
+    chunkSize: 256 * 1024,
+    highWaterMark: READ_AHEAD,
+  };
+  const lines = createGunzip(options);
   // pipe() does not pass a read error on: without this a missing file would hang the reader.
   createReadStream(path, { highWaterMark: 1024 * 1024 })
     .on('error', (error) => lines.destroy(error))
