@@ -55,18 +55,20 @@ export class OrderbookPublisher {
   /** The levels with their wei texts, as `orderbookChecksum` converts them. */
   private wireLevels(levels: readonly BookLevel[], side: string): WireChecksumLevel[] {
     return levels.map((level, i) => ({
-      priceWeiText: this.weiText(level.price, `${side}[${i}].price`),
-      quantityWeiText: this.weiText(level.quantity, `${side}[${i}].quantity`),
+      priceWeiText: this.weiText(level.price) ?? this.convert(level.price, `${side}[${i}].price`),
+      quantityWeiText: this.weiText(level.quantity) ?? this.convert(level.quantity, `${side}[${i}].quantity`),
     }));
   }
 
-  private weiText(decimal: string, field: string): string {
-    let text = this.weiTexts.get(decimal);
-    if (text === undefined) {
-      if (this.weiTexts.size >= MAX_WEI_TEXTS) this.weiTexts.clear();
-      text = decimalToWei(decimal, field).toString();
-      this.weiTexts.set(decimal, text);
-    }
+  private weiText(decimal: string): string | undefined {
+    return this.weiTexts.get(decimal);
+  }
+
+  /** A decimal not seen yet (the field names it in the error of one that is no decimal). */
+  private convert(decimal: string, field: string): string {
+    if (this.weiTexts.size >= MAX_WEI_TEXTS) this.weiTexts.clear();
+    const text = decimalToWei(decimal, field).toString();
+    this.weiTexts.set(decimal, text);
     return text;
   }
 }
