@@ -1,12 +1,12 @@
 import { multiplyUnits, weiToDecimal } from '../../core/decimal.js';
 import type { BookLevel, BookSnapshot, MarketRecord } from './exchangeRecords.js';
 import type { MarketSpec } from './markets.js';
-import type { OrderBook } from './orderBook.js';
+import type { OrderBook, TickLevel } from './orderBook.js';
 
 /** A market's book as aggregated decimal levels: bids descending, asks ascending. */
 export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number): BookSnapshot {
   const texts = levelTexts(market);
-  const level = (l: { priceTicks: number; steps: bigint; orderCount: number }): BookLevel => ({
+  const level = (l: TickLevel): BookLevel => ({
     price: texts.price(l.priceTicks),
     quantity: texts.quantity(l.steps),
     order_count: l.orderCount,
@@ -14,26 +14,32 @@ export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number
   return { market_id: market.marketId, bids: book.levels(0, depth).map(level), asks: book.levels(1, depth).map(level) };
 }
 
-interface LevelTexts {
+/** A market's level prices and sizes as decimals (the wire's) and as integer wei texts (the checksum's). */
+export interface LevelTexts {
   price(ticks: number): string;
   quantity(steps: bigint): string;
+  priceWei(ticks: number): string;
+  quantityWei(steps: bigint): string;
 }
 
 /**
- * A market's level prices and sizes as decimals, remembered: a book is snapshot on every change
- * (each published update diffs two), and its levels repeat a few hundred prices and sizes.
+ * A market's level prices and sizes as texts, remembered: the orderbook channel converts the
+ * levels of every update and checksums the whole book, and a book repeats a few hundred prices
+ * and sizes. Wei texts are ticks times the tick's wei (the wei of the decimal price, exactly).
  */
 const levelTextsByMarket = new WeakMap<MarketSpec, LevelTexts>();
 /** Distinct values a market's cache holds before it starts again. */
 const MAX_LEVEL_TEXTS = 10_000;
 
-function levelTexts(market: MarketSpec): LevelTexts {
+export function levelTexts(market: MarketSpec): LevelTexts {
   let texts = levelTextsByMarket.get(market);
   if (texts === undefined) {
     const { step_price: stepPrice, step_size: stepSize } = market.definition.config;
     texts = {
       price: remembered((ticks: number) => multiplyUnits(BigInt(ticks), stepPrice)),
       quantity: remembered((steps: bigint) => multiplyUnits(steps, stepSize)),
+      priceWei: remembered((ticks: number) => (BigInt(ticks) * market.tickWei).toString()),
+      quantityWei: remembered((steps: bigint) => (steps * market.stepWei).toString()),
     };
     levelTextsByMarket.set(market, texts);
   }
