@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { TransformOptions } from 'node:stream';
 import { constants, createGunzip, type ZlibOptions } from 'node:zlib';
 import { RecordingError } from './recordingError.js';
-import { recordingRecordSchema, type RecordingRecord } from './recordingRecords.js';
+import { recordingRecordSchema, type FrameRecord, type RecordingRecord } from './recordingRecords.js';
 import { listSegments } from './segmentFiles.js';
 
 /**
@@ -70,9 +70,23 @@ function parseRecord(line: string, path: string, lineNumber: number): RecordingR
   } catch (error) {
     throw formatError(path, lineNumber, `not JSON (${(error as Error).message})`);
   }
+  const frame = wellFormedFrame(json);
+  if (frame !== undefined) return frame;
   const parsed = recordingRecordSchema.safeParse(json);
   if (!parsed.success) throw formatError(path, lineNumber, parsed.error.issues[0]?.message ?? 'not a record');
   return parsed.data;
+}
+
+/**
+ * A frame record (nearly every line) checked by hand as `frameRecordSchema` checks it, and built
+ * as it builds it; anything else, or a frame that departs, goes to the schema (and its error).
+ */
+function wellFormedFrame(json: unknown): FrameRecord | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { type, t, src, raw } = json as Record<string, unknown>;
+  if (type !== 'frame' || typeof raw !== 'string' || typeof src !== 'string' || src.length === 0) return undefined;
+  if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) return undefined;
+  return { type, t, src, raw };
 }
 
 function formatError(path: string, line: number, why: string): RecordingError {
