@@ -37,14 +37,21 @@ export function levelTexts(market: MarketSpec): LevelTexts {
     const { step_price: stepPrice, step_size: stepSize } = market.definition.config;
     texts = {
       price: remembered((ticks: number) => multiplyUnits(BigInt(ticks), stepPrice)),
-      quantity: remembered((steps: bigint) => multiplyUnits(steps, stepSize)),
+      quantity: bySteps(remembered((steps: bigint | number) => multiplyUnits(BigInt(steps), stepSize))),
       priceWei: remembered((ticks: number) => (BigInt(ticks) * market.tickWei).toString()),
-      quantityWei: remembered((steps: bigint) => (steps * market.stepWei).toString()),
+      quantityWei: bySteps(remembered((steps: bigint | number) => (BigInt(steps) * market.stepWei).toString())),
     };
     levelTextsByMarket.set(market, texts);
   }
   return texts;
 }
+
+/** Keyed by a number where the steps fit one: a Map hashes a number much faster than a bigint. */
+function bySteps(texts: (steps: bigint | number) => string): (steps: bigint) => string {
+  return (steps) => texts(steps <= MAX_SAFE_STEPS ? Number(steps) : steps);
+}
+
+const MAX_SAFE_STEPS = BigInt(Number.MAX_SAFE_INTEGER);
 
 function remembered<K>(compute: (key: K) => string): (key: K) => string {
   const known = new Map<K, string>();
