@@ -32,8 +32,11 @@ export function parseDecimal(text: unknown, field: string): FixedPoint {
   return { units: sign === '-' ? -units : units, scale: fraction.length };
 }
 
+/** 10^0 … 10^80, computed once: a bigint power on every decimal operation was a hot spot. */
+const POWERS_OF_10: readonly bigint[] = Array.from({ length: 81 }, (_, i) => 10n ** BigInt(i));
+
 export function pow10(exponent: number): bigint {
-  return 10n ** BigInt(exponent);
+  return POWERS_OF_10[exponent] ?? 10n ** BigInt(exponent);
 }
 
 /** Integer division with an explicit rounding mode; `undefined` mode means it must be exact. */
