@@ -53,15 +53,16 @@ export function orderbookChecksumOfWire(
   bids: readonly WireChecksumLevel[],
   asks: readonly WireChecksumLevel[],
 ): number {
-  let text = '';
+  // One join, not a string grown part by part: it runs on every book frame, on both sides.
+  const parts: string[] = [];
   const depth = Math.max(bids.length, asks.length);
   for (let i = 0; i < depth; i++) {
     const bid = bids[i];
     const ask = asks[i];
-    if (bid !== undefined) text += (text.length === 0 ? '' : ':') + bid.priceWeiText + ':' + bid.quantityWeiText;
-    if (ask !== undefined) text += (text.length === 0 ? '' : ':') + ask.priceWeiText + ':' + ask.quantityWeiText;
+    if (bid !== undefined) parts.push(bid.priceWeiText, bid.quantityWeiText);
+    if (ask !== undefined) parts.push(ask.priceWeiText, ask.quantityWeiText);
   }
-  return crc32(text) >>> 0;
+  return crc32(parts.join(':')) >>> 0;
 }
 
 function weiLevel(level: ChecksumLevel, field: string): WireChecksumLevel {

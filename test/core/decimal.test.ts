@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareDecimals,
@@ -7,6 +8,7 @@ import {
   fixedToDecimal,
   multiplyUnits,
   normalizeDecimal,
+  parseDecimal,
   weiToDecimal,
 } from '../../src/core/decimal.js';
 import { InvalidValueError } from '../../src/core/invalidValueError.js';
@@ -101,5 +103,26 @@ describe('weiTextToDecimal', () => {
     expect(weiTextToDecimal('000')).toBe('0');
     expect(weiTextToDecimal('1')).toBe('0.000000000000000001');
     expect(weiTextToDecimal('65000500000000000000000')).toBe('65000.5');
+  });
+
+  it('parseDecimal accepts exactly what its pattern accepts, with the same value', () => {
+    const pattern = /^(-)?(\d+)(?:\.(\d+))?$/;
+    const text = fc.string({
+      unit: fc.constantFrom('-', '.', '0', '1', '7', '9', ' ', 'e', '+', '\n', '٣'),
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(text, (t) => {
+        const match = pattern.exec(t);
+        if (match === null) {
+          expect(() => parseDecimal(t, 'x')).toThrow(/a decimal string/);
+          return;
+        }
+        const [, sign, whole, fraction = ''] = match;
+        const units = BigInt(`${whole}${fraction}`);
+        expect(parseDecimal(t, 'x')).toEqual({ units: sign === '-' ? -units : units, scale: fraction.length });
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

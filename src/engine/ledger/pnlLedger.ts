@@ -131,8 +131,7 @@ export class PnlLedger {
         unpriced.push(marketId);
         continue;
       }
-      for (const lot of lots)
-        unrealized = addDecimals(unrealized, multiplyDecimals(lot.size, addDecimals(mark, negateDecimal(lot.price))));
+      unrealized = addDecimals(unrealized, unrealizedOf(lots, mark));
     }
     const net = addDecimals(addDecimals(this.realized, unrealized), negateDecimal(this.fees));
     return { realized: this.realized, unrealized, fees: this.fees, net, unpricedMarkets: unpriced };
@@ -146,6 +145,30 @@ export class PnlLedger {
     }
     return lots;
   }
+}
+
+/**
+ * Σ size × (mark − price) over the lots, exact: in fixed point at one scale, the mark parsed once
+ * (the ledger is valued on every mark; a decimal string per step was most of that).
+ */
+function unrealizedOf(lots: readonly Lot[], mark: string): string {
+  const m = parseDecimal(mark, 'mark price');
+  let units = 0n;
+  let scale = 0;
+  for (const lot of lots) {
+    const size = parseDecimal(lot.size, 'lot size');
+    const price = parseDecimal(lot.price, 'lot price');
+    const priceScale = Math.max(m.scale, price.scale);
+    const move = m.units * pow10(priceScale - m.scale) - price.units * pow10(priceScale - price.scale);
+    const termScale = size.scale + priceScale;
+    const term = size.units * move;
+    if (termScale > scale) {
+      units *= pow10(termScale - scale);
+      scale = termScale;
+    }
+    units += term * pow10(scale - termScale);
+  }
+  return fixedToDecimal(units, scale);
 }
 
 /** cost ÷ size to 18 decimals, nearest: the one rounded figure, and only for display (sizes are never zero here). */

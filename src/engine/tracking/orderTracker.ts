@@ -264,7 +264,7 @@ export class OrderTracker {
    * resting (`open`, `partially_filled`); each carries its `state`.
    */
   openOrders(filter: { strategy?: string; marketId?: number } = {}): TrackedOrder[] {
-    return [...this.orders.values()].filter(
+    return [...this.orders.open()].filter(
       (o) =>
         !isTerminal(o.state) &&
         (filter.strategy === undefined || o.strategy === filter.strategy) &&

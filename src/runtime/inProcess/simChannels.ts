@@ -8,7 +8,7 @@ import { SimEventBatcher } from '../../sim/ws/simEventBatcher.js';
 import { SimWsConnection } from '../../sim/ws/simWsConnection.js';
 import { SimWsHub } from '../../sim/ws/simWsHub.js';
 import type { ChannelMessages } from '../../venue/schemas/wsFrames.js';
-import { CHANNELS, type ChannelName } from '../../venue/schemas/wsFramesFields.js';
+import type { ChannelName } from '../../venue/schemas/wsFramesFields.js';
 import { ChannelRegistry, type ChannelSink } from '../../venue/ws/channelRegistry.js';
 import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
 
@@ -29,9 +29,10 @@ const UNLIMITED = { inboundFrames: 1, inboundWindowMs: 1_000, maxBufferedBytes: 
 /**
  * The venue's WebSocket channels in one process: the simulator's own fan-out (`SimWsHub`, the same
  * frame builders and event batching the simulator's WebSocket uses) writes text frames into one
- * connection subscribed to every channel, and the client's decoder (`decodeServerFrame`) and
- * per-subscriber market filter (`ChannelRegistry`) read them. What the kit's engine and strategy
- * see are the frames a bot on the simulator would receive, minus the socket.
+ * connection subscribed to the channels someone reads (as the WebSocket client subscribes the
+ * wire), and the client's decoder (`decodeServerFrame`) and per-subscriber market filter
+ * (`ChannelRegistry`) read them. What the kit's engine and strategy see are the frames a bot on
+ * the simulator would receive, minus the socket.
  */
 export class SimChannels {
   /** The connection's state as the WebSocket client reports it: the engine goes degraded while it is down. */
@@ -46,7 +47,6 @@ export class SimChannels {
     this.connection = new SimWsConnection(1, this.socket(), UNLIMITED, o.clock, () => {});
     this.hub.add(this.connection);
     this.hub.pin(this.connection, o.account);
-    for (const channel of CHANNELS) this.connection.subscriptions.set(channel, []);
     const batcher = new SimEventBatcher(this.hub, (error) => o.onError(asError(error)));
     this.events = o.runtime.events.subscribe((event) => batcher.push(event));
   }
@@ -67,9 +67,15 @@ export class SimChannels {
       };
       const first = !this.registry.has(name);
       this.registry.add(sink);
+      // A channel nobody reads is not sent (no frame built, serialised and decoded for nothing):
+      // the market filter stays with the registry, as the client's union would carry it.
+      if (first) this.connection.subscriptions.set(name, []);
       // As on the venue: a subscription starts with the channel's snapshot (the book: every new one).
       if (first || name === 'orderbook') this.hub.sendSnapshot(this.connection, name);
-      return () => this.registry.remove(sink);
+      return () => {
+        this.registry.remove(sink);
+        if (!this.registry.has(name)) this.connection.subscriptions.delete(name);
+      };
     });
   }
 

@@ -24,7 +24,6 @@ export function simFetch(o: SimFetchOptions): typeof fetch {
   };
   return async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const headers = new Headers(init?.headers);
     const body = typeof init?.body === 'string' ? Buffer.from(init.body, 'utf8') : Buffer.alloc(0);
     const signal = init?.signal ?? undefined;
     await delay(signal);
@@ -32,15 +31,40 @@ export function simFetch(o: SimFetchOptions): typeof fetch {
       method: init?.method ?? 'GET',
       url: `${url.pathname}${url.search}`,
       ip: KIT_IP,
-      authorization: headers.get('authorization') ?? undefined,
+      authorization: headerOf(init?.headers, 'authorization'),
       readBody: (limit) => Promise.resolve(parseJsonBody(body, limit)),
       discardBody: () => Promise.resolve(),
     });
     await delay(signal);
     signal?.throwIfAborted();
-    return new Response(answerText(response, requestId), {
-      status: response.status,
-      headers: { ...response.headers, 'content-type': 'application/json; charset=utf-8' },
-    });
+    return answerOf(response.status, response.headers, answerText(response, requestId));
   };
+}
+
+/** A request header by its lower-case name; the REST client sends a plain record. */
+function headerOf(headers: RequestInit['headers'], name: string): string | undefined {
+  if (headers === undefined) return undefined;
+  if (headers instanceof Headers || Array.isArray(headers)) return new Headers(headers).get(name) ?? undefined;
+  for (const [key, value] of Object.entries(headers))
+    if (key.toLowerCase() === name) return typeof value === 'string' ? value : value.join(', ');
+  return undefined;
+}
+
+/**
+ * The answer as the REST client reads it (`status`, `ok`, `headers.get`, `text`, `json`): no
+ * undici `Response`, whose body stream cost a replay more than the simulator's handling of the
+ * request. Only the kit's own client reads it (`inProcessBot.ts`); it is not a general `fetch`.
+ */
+function answerOf(status: number, headers: Readonly<Record<string, string>> | undefined, text: string): Response {
+  const fields = new Map<string, string>();
+  for (const [key, value] of Object.entries(headers ?? {})) fields.set(key.toLowerCase(), value);
+  fields.set('content-type', 'application/json; charset=utf-8');
+  const answer = {
+    status,
+    ok: status >= 200 && status <= 299,
+    headers: { get: (name: string): string | null => fields.get(name.toLowerCase()) ?? null },
+    text: (): Promise<string> => Promise.resolve(text),
+    json: (): Promise<unknown> => Promise.resolve(JSON.parse(text)),
+  };
+  return answer as unknown as Response;
 }

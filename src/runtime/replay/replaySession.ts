@@ -64,6 +64,8 @@ export class ReplaySession {
       log: o.log,
       onError: o.onError,
     });
+    // A replay's speed, not a wire: the bot still signs every permit, the simulator does not recover them.
+    venue.trustSignaturesOf(this.bot.account);
     this.execution = budgetedExecution({
       engine: this.bot.engine,
       budgets: new Map(o.config.strategies.map((s) => [s.name, effectiveRisk(o.config.risk, s)])),

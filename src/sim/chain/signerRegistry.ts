@@ -12,6 +12,7 @@ export function signerStatusDescription(status: SignerStatus): string {
 /** Session keys registered on-chain per account: Active (1) or Revoked (3). */
 export class SignerRegistry {
   private readonly statuses = new Map<string, SignerStatus>();
+  private readonly trusted = new Set<string>();
 
   status(account: Address, signer: Address): SignerStatus {
     return this.statuses.get(key(account, signer)) ?? 0;
@@ -27,6 +28,19 @@ export class SignerRegistry {
 
   revoke(account: Address, signer: Address): void {
     this.statuses.set(key(account, signer), SIGNER_REVOKED);
+  }
+
+  /**
+   * Only for an in-process replay (`InProcessVenue.trustSignaturesOf`), never on a socket: the
+   * account's permits count as signed by the signer they name, without recovering the signature
+   * (the bot still signs each one; every other check of the permit still runs).
+   */
+  trustSignaturesOf(account: Address): void {
+    this.trusted.add(account.toLowerCase());
+  }
+
+  trustsSignaturesOf(account: Address): boolean {
+    return this.trusted.size > 0 && this.trusted.has(account.toLowerCase());
   }
 }
 

@@ -21,6 +21,7 @@ import { bookSnapshot, marketRecord } from './marketRecords.js';
 import { compileMarkets, DEFAULT_MARKETS, type MarketDefinition, type MarketSpec } from './markets.js';
 import { OraclePrices } from './oraclePrices.js';
 import { OrderEntry, type UnmatchedLevel } from './orderEntry.js';
+import type { TickLevel } from './orderBook.js';
 import { OrderStore } from './orderStore.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
@@ -67,6 +68,13 @@ export type { SyntheticMakersConfig, UnmatchedLevel };
 export type { ActionResult, CancelAllResult, PlaceOrderResult };
 
 export { DEFAULT_MARKETS };
+
+/** A market's book in the exchange's units, with the market it is on. */
+export interface TickBook {
+  readonly market: MarketSpec;
+  readonly bids: readonly TickLevel[];
+  readonly asks: readonly TickLevel[];
+}
 
 /**
  * The simulator's exchange core: pure, deterministic and synchronous. No I/O, no timers, no
@@ -377,6 +385,13 @@ export class Exchange {
   /** Aggregated levels, bids descending and asks ascending, decimal strings. */
   book(marketId: number, depth?: number): BookSnapshot {
     return bookSnapshot(this.spec(marketId), this.store.book(marketId), depth);
+  }
+
+  /** The whole book in ticks and steps, best first (the orderbook channel converts only what changed). */
+  bookTicks(marketId: number): TickBook {
+    const market = this.spec(marketId);
+    const book = this.store.book(marketId);
+    return { market, bids: book.levels(0), asks: book.levels(1) };
   }
 
   /** Market records as GET /v1/markets shows them. */

@@ -1,16 +1,69 @@
 import { multiplyUnits, weiToDecimal } from '../../core/decimal.js';
 import type { BookLevel, BookSnapshot, MarketRecord } from './exchangeRecords.js';
 import type { MarketSpec } from './markets.js';
-import type { OrderBook } from './orderBook.js';
+import type { OrderBook, TickLevel } from './orderBook.js';
 
 /** A market's book as aggregated decimal levels: bids descending, asks ascending. */
 export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number): BookSnapshot {
-  const level = (l: { priceTicks: number; steps: bigint; orderCount: number }): BookLevel => ({
-    price: multiplyUnits(BigInt(l.priceTicks), market.definition.config.step_price),
-    quantity: multiplyUnits(l.steps, market.definition.config.step_size),
+  const texts = levelTexts(market);
+  const level = (l: TickLevel): BookLevel => ({
+    price: texts.price(l.priceTicks),
+    quantity: texts.quantity(l.steps),
     order_count: l.orderCount,
   });
   return { market_id: market.marketId, bids: book.levels(0, depth).map(level), asks: book.levels(1, depth).map(level) };
+}
+
+/** A market's level prices and sizes as decimals (the wire's) and as integer wei texts (the checksum's). */
+export interface LevelTexts {
+  price(ticks: number): string;
+  quantity(steps: bigint): string;
+  priceWei(ticks: number): string;
+  quantityWei(steps: bigint): string;
+}
+
+/**
+ * A market's level prices and sizes as texts, remembered: the orderbook channel converts the
+ * levels of every update and checksums the whole book, and a book repeats a few hundred prices
+ * and sizes. Wei texts are ticks times the tick's wei (the wei of the decimal price, exactly).
+ */
+const levelTextsByMarket = new WeakMap<MarketSpec, LevelTexts>();
+/** Distinct values a market's cache holds before it starts again. */
+const MAX_LEVEL_TEXTS = 10_000;
+
+export function levelTexts(market: MarketSpec): LevelTexts {
+  let texts = levelTextsByMarket.get(market);
+  if (texts === undefined) {
+    const { step_price: stepPrice, step_size: stepSize } = market.definition.config;
+    texts = {
+      price: remembered((ticks: number) => multiplyUnits(BigInt(ticks), stepPrice)),
+      quantity: bySteps(remembered((steps: bigint | number) => multiplyUnits(BigInt(steps), stepSize))),
+      priceWei: remembered((ticks: number) => (BigInt(ticks) * market.tickWei).toString()),
+      quantityWei: bySteps(remembered((steps: bigint | number) => (BigInt(steps) * market.stepWei).toString())),
+    };
+    levelTextsByMarket.set(market, texts);
+  }
+  return texts;
+}
+
+/** Keyed by a number where the steps fit one: a Map hashes a number much faster than a bigint. */
+function bySteps(texts: (steps: bigint | number) => string): (steps: bigint) => string {
+  return (steps) => texts(steps <= MAX_SAFE_STEPS ? Number(steps) : steps);
+}
+
+const MAX_SAFE_STEPS = BigInt(Number.MAX_SAFE_INTEGER);
+
+function remembered<K>(compute: (key: K) => string): (key: K) => string {
+  const known = new Map<K, string>();
+  return (key) => {
+    let text = known.get(key);
+    if (text === undefined) {
+      if (known.size >= MAX_LEVEL_TEXTS) known.clear();
+      text = compute(key);
+      known.set(key, text);
+    }
+    return text;
+  };
 }
 
 /** A market as GET /v1/markets shows it; `last_price` is the mark until the first trade. */

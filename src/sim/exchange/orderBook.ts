@@ -1,5 +1,12 @@
 import { remainingSteps, type SimOrder } from './simOrder.js';
 
+/** An aggregated level in the exchange's units: price in ticks, size in steps. */
+export interface TickLevel {
+  readonly priceTicks: number;
+  readonly steps: bigint;
+  readonly orderCount: number;
+}
+
 /** One side of a book: price levels kept sorted best-first, each a FIFO queue (time priority). */
 class BookSide {
   private readonly queues = new Map<number, SimOrder[]>();
@@ -45,8 +52,8 @@ class BookSide {
     }
   }
 
-  levels(depth: number): { priceTicks: number; steps: bigint; orderCount: number }[] {
-    const out: { priceTicks: number; steps: bigint; orderCount: number }[] = [];
+  levels(depth: number): TickLevel[] {
+    const out: TickLevel[] = [];
     for (const price of this.prices) {
       if (out.length >= depth) break;
       const queue = this.queues.get(price) ?? [];
@@ -112,7 +119,7 @@ export class OrderBook {
     return this.side(side).orders();
   }
 
-  levels(side: 0 | 1, depth = Number.POSITIVE_INFINITY): { priceTicks: number; steps: bigint; orderCount: number }[] {
+  levels(side: 0 | 1, depth = Number.POSITIVE_INFINITY): TickLevel[] {
     return this.side(side).levels(depth);
   }
 

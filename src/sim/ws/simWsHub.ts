@@ -205,7 +205,7 @@ export class SimWsHub {
       this.books.forget(marketId);
       return;
     }
-    const update = this.books.update(this.ctx.exchange.book(marketId), meta);
+    const update = this.books.update(this.ctx.exchange.bookTicks(marketId), meta);
     if (update === undefined) return;
     const text = JSON.stringify(departedOrderbookFrame(update, this.departures));
     for (const connection of watchers) connection.send(text);

@@ -10,6 +10,8 @@ import { normalizeDecimal } from '../../core/decimal.js';
 /** uint256 fits in 78 decimal digits; longer is not a wei amount. */
 export const WEI_PATTERN = /^\d{1,78}$/;
 export const NANOS_PATTERN = /^\d{1,30}$/;
+/** A decimal string as trades, fills and positions carry it (normalised after). */
+export const DECIMAL_PATTERN = /^-?\d+(?:\.\d+)?$/;
 /**
  * An orderbook price or quantity on the wire (venue-wire.md §3: decimal strings, "63218.5"): at
  * most 18 integer and 18 fraction digits. Below 1e18, so a level sent in integer wei (the old,
@@ -45,7 +47,7 @@ export const bookDecimalSchema = z.string().regex(BOOK_DECIMAL_PATTERN, BOOK_DEC
 /** Already-decimal wire values (trades, fills, positions) in canonical form. */
 export const decimalSchema = z
   .string()
-  .regex(/^-?\d+(?:\.\d+)?$/, 'a decimal string')
+  .regex(DECIMAL_PATTERN, 'a decimal string')
   .transform((text) => normalizeDecimal(text, 'decimal'));
 
 /** The WS sends market ids as numbers; REST sends them as strings. Both decode to a number. */

@@ -15,6 +15,7 @@ import { CHANNELS, type ChannelName } from '../schemas/wsFramesFields.js';
 import { describeReceived, failureFromZod, type WireDecodeFailure } from '../wireDecodeFailure.js';
 import { fastDecodeOracle } from './fastDecodeOracle.js';
 import { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
+import { fastDecodeTrades } from './fastDecodeTrades.js';
 
 export type DecodedServerFrame =
   | { readonly kind: 'channel'; readonly message: ChannelMessage }
@@ -60,6 +61,11 @@ function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
   if (channel === 'orderbook') {
     const message = fastDecodeOrderbook(raw);
     return message === undefined ? refused('orderbook', raw) : { kind: 'channel', message };
+  }
+  if (channel === 'trades') {
+    // A refusal goes on to zod below, whose deepest union branch names the field.
+    const message = fastDecodeTrades(raw);
+    if (message !== undefined) return { kind: 'channel', message };
   }
   if (!(CHANNELS as readonly string[]).includes(channel)) {
     return malformed({

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { addDecimals, multiplyDecimals, negateDecimal } from '../../../src/core/decimal.js';
 import { PnlLedger } from '../../../src/engine/ledger/pnlLedger.js';
 
 const marks = (m: Record<number, string>) => (id: number) => m[id];
@@ -41,5 +43,30 @@ describe('PnL ledger', () => {
     ledger.resetPosition(1, 'buy', '1', '3');
     expect(ledger.position(1)).toEqual({ signedSize: '1', avgEntryPrice: '3' });
     expect(ledger.position(4)).toBeUndefined();
+  });
+
+  it('values open lots exactly: unrealized is the sum of size x (mark - price) over the lots, in canonical form', () => {
+    const decimal = fc
+      .tuple(fc.integer({ min: 1, max: 10 ** 7 }), fc.integer({ min: 0, max: 6 }))
+      .map(([units, scale]) => (units / 10 ** scale).toFixed(scale));
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(fc.tuple(decimal, decimal), { minLength: 1, maxLength: 8 }),
+        decimal,
+        (buy, fills, mark) => {
+          // One direction only: each fill stays an open lot (sells as negative sizes).
+          const ledger = new PnlLedger();
+          for (const [price, size] of fills)
+            ledger.onFill({ marketId: 1, side: buy ? 'buy' : 'sell', price, size, fee: '0' });
+          let expected = '0';
+          for (const [price, size] of fills) {
+            const signed = buy ? size : negateDecimal(size);
+            expected = addDecimals(expected, multiplyDecimals(signed, addDecimals(mark, negateDecimal(price))));
+          }
+          expect(ledger.view(() => mark).unrealized).toBe(expected);
+        },
+      ),
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FINISHED_ORDERS_KEPT, OrderRegistry } from '../../../src/engine/tracking/orderRegistry.js';
-import { trackedOrder, type OrderState, type TrackedOrder } from '../../../src/engine/tracking/trackedOrder.js';
+import {
+  isTerminal,
+  trackedOrder,
+  type OrderState,
+  type TrackedOrder,
+} from '../../../src/engine/tracking/trackedOrder.js';
 
 function order(i: number, state: OrderState, ids: { orderId?: string; clientOrderId?: bigint } = {}): TrackedOrder {
   const base = { intentId: `i-${i}`, strategy: 's', marketId: 1, side: 'buy' as const, size: '1', price: '10' };
@@ -26,6 +31,24 @@ describe('OrderRegistry', () => {
     expect(registry.intentOfOrderId('0xabcd')).toBe('i-1');
     expect(registry.intentOfOrderId('0xAbCd')).toBe('i-1');
     expect([...registry.values()]).toEqual([open]);
+  });
+
+  it('lists the orders not finished in the order values() lists them, without the finished ones', () => {
+    const registry = new OrderRegistry();
+    for (let i = 0; i < 5; i++) registry.put(order(i, 'pending'));
+    registry.put(order(1, 'filled'));
+    registry.put(order(3, 'open'));
+    registry.put(order(5, 'queued'));
+    const openIds = (): string[] => [...registry.open()].map((o) => o.intentId);
+    const notFinished = (): string[] =>
+      [...registry.values()].filter((o) => !isTerminal(o.state)).map((o) => o.intentId);
+    expect(openIds()).toEqual(['i-0', 'i-2', 'i-3', 'i-4', 'i-5']);
+    expect(openIds()).toEqual(notFinished());
+    // Open again after it finished: listed in its first place, as values() has it.
+    registry.put(order(1, 'open'));
+    expect(openIds()).toEqual(['i-0', 'i-1', 'i-2', 'i-3', 'i-4', 'i-5']);
+    registry.put(order(0, 'cancelled'));
+    expect(openIds()).toEqual(notFinished());
   });
 
   it('sums the fills per intent exactly', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { registerSecret } from '../../../src/core/secretRegistry.js';
@@ -133,6 +133,25 @@ describe('RecordingWriter and readRecording', () => {
     await expect(collect(join(dir, 'rec-20270115T080000.000Z-000003.jsonl.gz'))).rejects.toThrow(/ENOENT/);
     const gone = readSegment(join(dir, 'rec-20270115T080000.000Z-000004.jsonl.gz'));
     await expect(gone.next()).rejects.toThrow(/000004\.jsonl\.gz is not a readable recording segment.*ENOENT/);
+  });
+
+  it('reads frame records as the schema does: extra fields dropped, a departing one refused with its line', async () => {
+    const path = join(dir, 'rec-20270115T080000.000Z-000001.jsonl.gz');
+    const lines = [
+      { type: 'frame', t: 5, src: 'public', raw: '{}', extra: 1 },
+      { type: 'frame', t: 6, src: 'public', raw: '[]' },
+      { type: 'frame', t: -1, src: 'public', raw: '{}' },
+    ];
+    await writeFile(path, gzipSync(lines.map((l) => JSON.stringify(l)).join('\n') + '\n'));
+    const read = readSegment(path);
+    expect((await read.next()).value).toStrictEqual({ type: 'frame', t: 5, src: 'public', raw: '{}' });
+    expect((await read.next()).value).toStrictEqual({ type: 'frame', t: 6, src: 'public', raw: '[]' });
+    await expect(read.next()).rejects.toThrow(/000001\.jsonl\.gz line 3 is not a recording record/);
+    for (const bad of [{ t: 1.5 }, { src: '' }, { raw: 1 }]) {
+      const one = join(dir, 'rec-20270115T080000.000Z-000002.jsonl.gz');
+      await writeFile(one, gzipSync(JSON.stringify({ type: 'frame', t: 1, src: 'public', raw: '{}', ...bad }) + '\n'));
+      await expect(collect(one)).rejects.toThrow(/line 1 is not a recording record/);
+    }
   });
 
   it('deletes the oldest segments before the directory would pass its budget', async () => {

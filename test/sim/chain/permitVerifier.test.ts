@@ -84,6 +84,24 @@ describe('verifyPermit', () => {
     );
   });
 
+  it("takes a trusted account's permit as signed by the signer it names (an in-process replay), and checks the rest", async () => {
+    const state = setup();
+    state.signers.trustSignaturesOf(account);
+    // Signed for another target: recovery would name another address; trusted, it is not recovered.
+    expect(
+      check(state, await permit({ routerOverride: '0x00000000000000000000000000000000000000d4' })),
+    ).toBeUndefined();
+    state.signers.revoke(account, key.address);
+    expect(check(state, await permit())).toBe(
+      `FailedPrecondition: CancelAllOrders reverted: SignerNotAuthorized(${key.address})`,
+    );
+    expect(check(state, await permit({ deadline: NOW - 1 }))).toMatch(/^InvalidArgument: permit deadline expired/);
+    const other = setup();
+    expect(check(other, await permit({ routerOverride: '0x00000000000000000000000000000000000000d4' }))).toMatch(
+      /SignerNotAuthorized/,
+    );
+  });
+
   it('checks deadline, anchor window, index and reuse in that order', async () => {
     const state = setup();
     expect(check(state, await permit({ deadline: NOW - 1, anchor: 5n }))).toMatch(

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BookLevel, BookSnapshot } from '../../../src/sim/exchange/exchangeRecords.js';
+import { decimalToWei } from '../../../src/core/decimal.js';
+import type { TickBook } from '../../../src/sim/exchange/exchange.js';
+import { compileMarket, DEFAULT_MARKETS } from '../../../src/sim/exchange/markets.js';
+import { ALICE, BOB, T0, limit, quietExchange } from '../exchange/exchangeFixture.js';
 import { orderbookChecksumOfWire } from '../../../src/protocol/orderbookChecksum.js';
 import { OrderbookPublisher } from '../../../src/sim/ws/orderbookPublisher.js';
 import { LocalOrderBook } from '../../../src/venue/orderbook/localOrderBook.js';
@@ -9,13 +12,16 @@ import { canonicalOrderbookFrameSchema } from '../../../src/venue/schemas/wsWire
 
 const meta = { worker_timestamp: '1000000', block_number: 9, log_index: 0 };
 
-function book(bids: [string, string, number][], asks: [string, string, number][]): BookSnapshot {
-  const level = ([price, quantity, order_count]: [string, string, number]): BookLevel => ({
-    price,
-    quantity,
-    order_count,
+/** Market 1's grid (tick 0.1, step 0.00001): the levels below are given as decimals on it. */
+const market = compileMarket(DEFAULT_MARKETS.find((m) => m.market_id === 1)!);
+
+function book(bids: [string, string, number][], asks: [string, string, number][]): TickBook {
+  const level = ([price, quantity, orderCount]: [string, string, number]) => ({
+    priceTicks: Number(decimalToWei(price, 'price') / market.tickWei),
+    steps: decimalToWei(quantity, 'quantity') / market.stepWei,
+    orderCount,
   });
-  return { market_id: 1, bids: bids.map(level), asks: asks.map(level) };
+  return { market, bids: bids.map(level), asks: asks.map(level) };
 }
 
 describe('OrderbookPublisher', () => {
@@ -78,6 +84,34 @@ describe('OrderbookPublisher', () => {
     );
   });
 
+  it("diffs the exchange's book: changed and new levels absolutely, gone ones with quantity 0, in book order", () => {
+    const ex = quietExchange();
+    ex.placeOrder(ALICE, limit(0, 649_000, 20), T0);
+    ex.placeOrder(ALICE, limit(0, 648_000, 20), T0);
+    const gone = ex.placeOrder(ALICE, limit(1, 651_000, 20), T0).order;
+    const publisher = new OrderbookPublisher();
+    publisher.update(ex.bookTicks(1), meta);
+    ex.placeOrder(BOB, limit(0, 649_000, 15), T0);
+    ex.placeOrder(BOB, limit(0, 649_500, 30), T0);
+    ex.placeOrder(BOB, limit(1, 652_000, 30), T0);
+    ex.cancelOrder(ALICE, 1, BigInt(gone.resting_order_id));
+    const update = publisher.update(ex.bookTicks(1), meta);
+    expect(update?.data).toEqual({
+      market_id: 1,
+      bids: [
+        { price: '64950', quantity: '0.0003', order_count: 1 },
+        { price: '64900', quantity: '0.00035', order_count: 2 },
+      ],
+      asks: [
+        { price: '65100', quantity: '0', order_count: 0 },
+        { price: '65200', quantity: '0.0003', order_count: 1 },
+      ],
+    });
+    // The snapshot is the exchange's book as REST shows it.
+    const whole = ex.book(1);
+    expect(publisher.snapshot(1, meta).data).toEqual({ market_id: 1, bids: whole.bids, asks: whole.asks });
+  });
+
   it('publishes nothing when the book did not change', () => {
     const publisher = new OrderbookPublisher();
     const b = book([['100', '1', 1]], []);
@@ -93,7 +127,7 @@ describe('OrderbookPublisher', () => {
     const books = fc.array(fc.tuple(side, side), { minLength: 1, maxLength: 12 });
     fc.assert(
       fc.property(side, side, books, (firstBids, firstAsks, sequence) => {
-        const toBook = (bids: [number, number][], asks: [number, number][]): BookSnapshot =>
+        const toBook = (bids: [number, number][], asks: [number, number][]): TickBook =>
           book(
             [...bids].sort((a, b) => b[0] - a[0]).map(([p, q]) => [`${p}.5`, `0.${q}`, 1]),
             [...asks].sort((a, b) => a[0] - b[0]).map(([p, q]) => [String(p + 100), `0.${q}`, 1]),

@@ -4,6 +4,8 @@ import { oracleFrameSchema } from '../../../src/venue/schemas/wsFramesOracle.js'
 import { orderbookFrameSchema } from '../../../src/venue/schemas/wsFramesOrderbook.js';
 import { fastDecodeOracle } from '../../../src/venue/ws/fastDecodeOracle.js';
 import { fastDecodeOrderbook } from '../../../src/venue/ws/fastDecodeOrderbook.js';
+import { tradesFrameSchema } from '../../../src/venue/schemas/wsFramesTrades.js';
+import { fastDecodeTrades } from '../../../src/venue/ws/fastDecodeTrades.js';
 
 /**
  * The fast decoders must agree with the zod schemas on every frame: same decoded value when the
@@ -118,6 +120,53 @@ const orderbookFrame = fc.tuple(marketId, fc.nat(9)).chain(([id, sameEnvelopeId]
   }),
 );
 
+const id = fc.oneof(
+  { arbitrary: fc.string({ minLength: 1, maxLength: 12 }), weight: 20 },
+  { arbitrary: fc.nat(), weight: 10 },
+  { arbitrary: fc.constantFrom('', -1, 1.5, Number.MAX_SAFE_INTEGER + 2, -0), weight: 1 },
+);
+const tradeDecimal = fc.oneof(
+  {
+    arbitrary: fc
+      .tuple(
+        fc.boolean(),
+        fc.bigInt({ min: 0n, max: 10n ** 20n }),
+        fc.option(fc.nat({ max: 10 ** 6 }), { nil: undefined }),
+      )
+      .map(([minus, whole, fraction]) => `${minus ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}`),
+    weight: 30,
+  },
+  { arbitrary: fc.constantFrom('007.50', '1.', '.5', '1e3', ' 1', '-0', '0.000'), weight: 2 },
+);
+const side = fc.constantFrom(0, 1, '0', '1', 'BUY', 'SELL', 'buy', 'sell', 2, 'Buy', true);
+const trade = fc.record(
+  {
+    id: field(id),
+    market_id: field(marketId),
+    maker_order_id: field(id),
+    taker_order_id: field(id),
+    maker: field(fc.string({ maxLength: 6 })),
+    taker: field(fc.string({ maxLength: 6 })),
+    maker_side: field(side),
+    price: field(tradeDecimal),
+    size: field(tradeDecimal),
+    fee_maker: field(tradeDecimal),
+    fee_taker: field(tradeDecimal),
+    fee_liquidation: field(tradeDecimal),
+  },
+  { requiredKeys: ['id', 'maker_order_id', 'taker_order_id', 'maker', 'taker', 'maker_side', 'price', 'size'] },
+);
+const tradesFrame = fc.record({
+  channel: field(fc.constant('trades')),
+  type: field(fc.constantFrom('snapshot', 'update')),
+  market_id: field(marketId),
+  data: field(fc.oneof(trade, fc.array(field(trade), { maxLength: 3 }))),
+  worker_timestamp: field(nanos),
+  block_number: field(nonNegInt),
+  log_index: field(nonNegInt),
+  tx_hash: field(fc.string()),
+});
+
 /** What arrives off the wire: JSON text parsed back (drops undefined keys, like a real frame). */
 function overTheWire(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value) ?? 'null');
@@ -160,10 +209,17 @@ describe('fast decoders equal the schemas', () => {
     expect(seen.refused).toBeGreaterThan(100);
   });
 
+  it('trades', () => {
+    const seen = holdEqual(tradesFrame, tradesFrameSchema, fastDecodeTrades);
+    expect(seen.accepted).toBeGreaterThan(100);
+    expect(seen.refused).toBeGreaterThan(100);
+  });
+
   it('refuse non-objects and other channels', () => {
     for (const frame of [null, [], 'oracle', 1, { channel: 'trades', type: 'update' }]) {
       expect(fastDecodeOracle(frame)).toBeUndefined();
       expect(fastDecodeOrderbook(frame)).toBeUndefined();
+      expect(fastDecodeTrades(frame === null ? null : { channel: 'oracle', type: 'update' })).toBeUndefined();
     }
   });
 });

@@ -1,0 +1,102 @@
+import { normalizeDecimal } from '../../core/decimal.js';
+import { DECIMAL_PATTERN } from '../schemas/wsFramesFields.js';
+import type { Trade, TradesMessage } from '../schemas/wsFramesTrades.js';
+import { decodeEnvelopeMeta, decodeMarketId, isJsonObject, type JsonObject } from './fastDecodeFields.js';
+
+/**
+ * Hand-checked decoder for trades frames (a replay drives every recorded trade through the
+ * client's decoder): same result as `tradesFrameSchema` (including which frames it refuses)
+ * without zod's per-field overhead. Returns undefined for a malformed frame.
+ */
+export function fastDecodeTrades(frame: unknown): TradesMessage | undefined {
+  if (!isJsonObject(frame) || frame.channel !== 'trades') return undefined;
+  const type = frame.type;
+  if (type !== 'snapshot' && type !== 'update') return undefined;
+  const envelopeMarket = optional(frame.market_id, decodeMarketId);
+  if (envelopeMarket === INVALID) return undefined;
+  const meta = decodeEnvelopeMeta(frame);
+  if (meta === undefined) return undefined;
+  const trades = decodeTradeList(frame.data, envelopeMarket);
+  if (trades === undefined) return undefined;
+  const marketId = envelopeMarket ?? trades[0]?.marketId;
+  return { ...meta, channel: 'trades', type, ...(marketId === undefined ? {} : { marketId }), trades };
+}
+
+/** `data`: one trade or a list of them (the union tries the object first). */
+function decodeTradeList(data: unknown, envelopeMarket: number | undefined): Trade[] | undefined {
+  if (isJsonObject(data)) {
+    const trade = decodeTrade(data, envelopeMarket);
+    return trade === undefined ? undefined : [trade];
+  }
+  if (!Array.isArray(data)) return undefined;
+  const trades: Trade[] = [];
+  for (const item of data as unknown[]) {
+    const trade = isJsonObject(item) ? decodeTrade(item, envelopeMarket) : undefined;
+    if (trade === undefined) return undefined;
+    trades.push(trade);
+  }
+  return trades;
+}
+
+/** tradeWireSchema, then the transform's field names; undefined when a field is malformed. */
+function decodeTrade(t: JsonObject, envelopeMarket: number | undefined): Trade | undefined {
+  const id = decodeId(t.id);
+  const makerOrderId = decodeId(t.maker_order_id);
+  const takerOrderId = decodeId(t.taker_order_id);
+  const ownMarket = optional(t.market_id, decodeMarketId);
+  const makerSide = decodeSide(t.maker_side);
+  const price = decodeDecimal(t.price);
+  const size = decodeDecimal(t.size);
+  const feeMaker = optional(t.fee_maker, decodeDecimal);
+  const feeTaker = optional(t.fee_taker, decodeDecimal);
+  const feeLiquidation = optional(t.fee_liquidation, decodeDecimal);
+  const { maker, taker } = t;
+  if (id === undefined || makerOrderId === undefined || takerOrderId === undefined) return undefined;
+  if (ownMarket === INVALID || feeMaker === INVALID || feeTaker === INVALID || feeLiquidation === INVALID)
+    return undefined;
+  if (typeof maker !== 'string' || typeof taker !== 'string') return undefined;
+  if (makerSide === undefined || price === undefined || size === undefined) return undefined;
+  const marketId = ownMarket ?? envelopeMarket;
+  return {
+    id,
+    ...(marketId === undefined ? {} : { marketId }),
+    makerOrderId,
+    takerOrderId,
+    maker,
+    taker,
+    makerSide,
+    price,
+    size,
+    ...(feeMaker === undefined ? {} : { feeMaker }),
+    ...(feeTaker === undefined ? {} : { feeTaker }),
+    ...(feeLiquidation === undefined ? {} : { feeLiquidation }),
+  };
+}
+
+/** An optional field that is present but malformed. */
+const INVALID = Symbol('invalid');
+
+/** zod's `.optional()`: absent (undefined) passes as undefined; anything else must decode. */
+function optional<T>(value: unknown, decode: (value: unknown) => T | undefined): T | undefined | typeof INVALID {
+  if (value === undefined) return undefined;
+  return decode(value) ?? INVALID;
+}
+
+/** idSchema: a non-empty string, or a safe integer >= 0, read as a string. */
+function decodeId(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length >= 1 ? value : undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  return undefined;
+}
+
+/** sideSchema: 0/1, "0"/"1", "BUY"/"SELL" or "buy"/"sell". */
+function decodeSide(value: unknown): 'buy' | 'sell' | undefined {
+  if (value === 0 || value === '0' || value === 'BUY' || value === 'buy') return 'buy';
+  if (value === 1 || value === '1' || value === 'SELL' || value === 'sell') return 'sell';
+  return undefined;
+}
+
+/** decimalSchema: a decimal string, normalised. */
+function decodeDecimal(value: unknown): string | undefined {
+  return typeof value === 'string' && DECIMAL_PATTERN.test(value) ? normalizeDecimal(value, 'decimal') : undefined;
+}
