@@ -16,6 +16,19 @@ export function isHexAddress(value: string): boolean {
 export function checksumAddress(value: string): Address {
   if (!isHexAddress(value)) throw new RangeError(`not a 0x address of 40 hex digits: ${JSON.stringify(value)}`);
   const lower = value.slice(2).toLowerCase();
+  const known = CHECKSUMMED.get(lower);
+  if (known !== undefined) return known;
+  const checksummed = eip55(lower);
+  // A few accounts recur (every recorded trade names its two): remembered, as viem's getAddress does.
+  if (CHECKSUMMED.size >= CACHE_SIZE) CHECKSUMMED.clear();
+  CHECKSUMMED.set(lower, checksummed);
+  return checksummed;
+}
+
+const CACHE_SIZE = 4096;
+const CHECKSUMMED = new Map<string, Address>();
+
+function eip55(lower: string): Address {
   const hash = keccak_256(new TextEncoder().encode(lower));
   let out = '0x';
   for (let i = 0; i < 40; i += 1) {
