@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: vitest, and beside it the typecheck; fails if either fails. The typecheck runs at a
-// low priority: it takes the CPU the tests leave while their bots and simulators wait on the
+// `npm test`: vitest, and beside it the typecheck; fails if either fails. The typecheck runs at the
+// lowest priority: it takes the CPU the tests leave while their bots and simulators wait on the
 // clock, so the tests keep their timing and the typecheck costs little wall time. The lint
 // (`npm run lint`: eslint, prettier, knip) is its own command, which CI runs too. Arguments go
 // to vitest (`npm test -- test/core`).
@@ -17,7 +17,7 @@ function tests(args) {
 }
 
 const started = performance.now();
-const [tested, typecheck] = await Promise.all([tests(process.argv.slice(2)), runCheck('typecheck', { nice: 10 })]);
+const [tested, typecheck] = await Promise.all([tests(process.argv.slice(2)), runCheck('typecheck', { nice: 19 })]);
 reportCheck(typecheck);
 const passed = tested && typecheck.ok;
 const seconds = ((performance.now() - started) / 1000).toFixed(0);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { npmScript } from './support/npmScript.js';
 import { generatePrivateKey } from 'viem/accounts';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
@@ -15,10 +15,11 @@ import { signingContextOf } from './support/simAccount.js';
 /**
  * The testnet flow of the issue, against a simulator started as a separate process (`npm run sim`
  * with the real venue's selector strings): keys new, setup, start with config/testnet.yaml pointed
- * at it by environment variables, a trade, status, cancel-all, shutdown.
+ * at it by environment variables, a trade, status, cancel-all, shutdown. The CLI is the compiled
+ * one every e2e file spawns (support/compiledCli.ts); cliStart runs the checkout's own (tsx) path.
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'perpbot.js');
+const PERPBOT = inject('perpbotMain');
 const JOURNAL = join(ROOT, 'data', 'testnet-journal.sqlite');
 
 interface Run {
@@ -47,7 +48,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, ms: number): Promise<
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [PERPBOT, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -98,7 +99,7 @@ describe('testnet flow against a separate simulator process', () => {
     const setup = await cli(['setup', '--config', 'config/testnet.yaml'], env);
     expect(setup.code, setup.stderr).toBe(0);
 
-    const bot = spawn(process.execPath, [BIN, 'start', '--config', 'config/testnet.yaml'], {
+    const bot = spawn(process.execPath, [PERPBOT, 'start', '--config', 'config/testnet.yaml'], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
