@@ -12,14 +12,6 @@ declare module 'vitest' {
   }
 }
 
-/**
- * The e2e project's global set-up: src/ compiled to JavaScript once per run (esbuild, the
- * transpiler tsx itself uses, file by file, about a second), so each spawned `perpbot` loads
- * plain modules as the installed package does instead of passing some 500 through tsx's loader
- * (which doubled a command's start-up CPU, and the e2e files spawn about eighty). Strategies stay
- * TypeScript and load through tsx as they do for an installed package. bin/perpbot.js's own
- * checkout path (tsx) keeps its tests: cliStart and testnetFlow spawn it.
- */
 /** The compiled copies of runs that ended without their teardown (a killed vitest). */
 function removeOrphans(cache: string): void {
   for (const name of readdirSync(cache)) {
@@ -38,6 +30,14 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * The e2e project's global set-up: src/ compiled to JavaScript once per run (esbuild, the
+ * transpiler tsx itself uses, file by file, about a second), so each spawned `perpbot` loads
+ * plain modules as the installed package does instead of passing some 500 through tsx's loader
+ * (which doubled a command's start-up CPU, and the e2e files spawn about eighty). Strategies stay
+ * TypeScript and load through tsx as they do for an installed package. The checkout's own path
+ * (`npm start`, node with tsx's loader) keeps its test: cliStart spawns it.
+ */
 export default async function compileCli(project: TestProject): Promise<() => void> {
   const cache = join(REPO_ROOT, '.cache');
   mkdirSync(cache, { recursive: true });
