@@ -35,8 +35,8 @@ function isRunning(pid: number): boolean {
  * transpiler tsx itself uses, file by file, about a second), so each spawned `perpbot` loads
  * plain modules as the installed package does instead of passing some 500 through tsx's loader
  * (which doubled a command's start-up CPU, and the e2e files spawn about eighty). Strategies stay
- * TypeScript and load through tsx as they do for an installed package. The checkout's own path
- * (`npm start`, node with tsx's loader) keeps its test: cliStart spawns it.
+ * TypeScript and load through tsx as they do for an installed package. The checkout's own paths
+ * keep their tests: cliStart (`npm start`) and binCheckout (bin/perpbot.js).
  */
 export default async function compileCli(project: TestProject): Promise<() => void> {
   const cache = join(REPO_ROOT, '.cache');
