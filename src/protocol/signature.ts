@@ -135,6 +135,11 @@ export function recoverAddress(digest: Uint8Array, sig: Signature): Address {
   const uncompressed =
     nativeRecoverPublicKey(digest, rs, sig.yParity) ??
     new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.yParity).recoverPublicKey(digest).toRawBytes(false);
+  return addressOfPublicKey(uncompressed);
+}
+
+/** The checksummed address of an uncompressed public key: the last 20 bytes of keccak(x ‖ y). */
+export function addressOfPublicKey(uncompressed: Uint8Array): Address {
   const hash = keccak256(uncompressed.subarray(1));
   return checksumAddress(toHex(hash.subarray(12)));
 }
