@@ -29,6 +29,12 @@ describe('order identity', () => {
     expect(wideFromOrderId('0x1234')).toBeUndefined();
   });
 
+  it("the last 16 bytes are splitmix64's first two outputs seeded by the wide id (the reference vectors for seed 0)", () => {
+    expect(orderIdHex(0n)).toBe('0x0000000000000000e220a8397b1dcdaf6e789e6aa1b965f4');
+    // Past 2^64 - 1 the state wraps, as the reference's uint64 arithmetic does.
+    expect(orderIdHex((1n << 64n) - 1n)).toBe('0xffffffffffffffffe4d971771b652c20e99ff867dbf682c9');
+  });
+
   it('placed orders carry consistent ids and are found by order_id (any case) and by resting id', () => {
     const ex = quietExchange();
     const buy = ex.placeOrder(ALICE, limit(0, 640_000, 20), T0).order;
