@@ -42,4 +42,30 @@ describe('virtual time', () => {
     expect(order).toEqual(['aborted:stop', 'a@100', 'b@200']);
     await expect(time.advance(-1)).rejects.toThrow(RangeError);
   });
+
+  it('settles a deep promise chain, and one that goes through a nextTick, before the next due work runs', async () => {
+    const time = new VirtualTime(0);
+    const seen: string[] = [];
+    time.schedule(() => {
+      void (async () => {
+        for (let i = 0; i < 1_000; i++) await Promise.resolve();
+        seen.push('deep chain');
+      })();
+      process.nextTick(() => void Promise.resolve().then(() => seen.push('through a nextTick')));
+    }, 10);
+    time.schedule(() => seen.push(`next work@${time.now()}`), 20);
+    await time.advance(15);
+    expect(seen).toEqual(['deep chain', 'through a nextTick']);
+    await time.advance(10);
+    expect(seen.at(-1)).toBe('next work@20');
+  });
+
+  it('still turns the event loop now and then, so I/O and real timers progress', async () => {
+    const time = new VirtualTime(0);
+    let immediateRan = false;
+    setImmediate(() => (immediateRan = true));
+    // Each advance with nothing due is one flush; the event loop turns on some of them.
+    for (let i = 0; i < 200 && !immediateRan; i++) await time.advance(1);
+    expect(immediateRan).toBe(true);
+  });
 });
