@@ -1,5 +1,5 @@
 import type { AccountMessage, AccountRecord } from '../schemas/wsFramesPrivate.js';
-import { decodeDecimal, isJsonObject } from './fastDecodeFields.js';
+import { decodeDecimal, isJsonObject, withEnvelope } from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
 import { decodeAddress, decodePrivateEnvelope } from './fastDecodePrivateFields.js';
 
@@ -12,7 +12,7 @@ export function fastDecodeAccount(frame: unknown): AccountMessage | undefined {
   if (envelope === undefined) return undefined;
   const account = decodeAccount(envelope.data);
   if (account === undefined) return undefined;
-  return { ...envelope.meta, channel: 'account', type: envelope.type, account };
+  return withEnvelope<AccountMessage>(envelope.meta, { channel: 'account', type: envelope.type, account });
 }
 
 /** accountRecordWireSchema's keys, in its order. */

@@ -66,6 +66,16 @@ export function decodeEnvelopeMeta(frame: JsonObject): EnvelopeMeta | undefined 
   return meta;
 }
 
+/**
+ * The decoded message: `meta`'s keys first, then the channel's, the order of the schemas'
+ * `{ ...envelopeMeta(frame), channel, ... }`. `meta` must be fresh (decodeEnvelopeMeta makes one
+ * per frame): the keys are added to it, not spread into a new object, because on Node 20 a spread
+ * followed by more keys costs 1 to 3 µs, more than the rest of a private frame's decode.
+ */
+export function withEnvelope<M extends EnvelopeMeta>(meta: EnvelopeMeta, rest: Omit<M, keyof EnvelopeMeta>): M {
+  return Object.assign(meta, rest) as M;
+}
+
 /** An optional field that is present but malformed. */
 export const INVALID = Symbol('invalid');
 

@@ -1,5 +1,5 @@
 import type { FillRecord, FillsMessage } from '../schemas/wsFramesPrivate.js';
-import { decodeDecimal, decodeId, decodeMarketId, decodeSide, isJsonObject } from './fastDecodeFields.js';
+import { decodeDecimal, decodeId, decodeMarketId, decodeSide, isJsonObject, withEnvelope } from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
 import {
   decodeFillTime,
@@ -18,7 +18,7 @@ export function fastDecodeFills(frame: unknown): FillsMessage | undefined {
   if (envelope === undefined) return undefined;
   const fill = decodeFill(envelope.data);
   if (fill === undefined) return undefined;
-  return { ...envelope.meta, channel: 'fills', type: envelope.type, fill };
+  return withEnvelope<FillsMessage>(envelope.meta, { channel: 'fills', type: envelope.type, fill });
 }
 
 /** fillRecordWireSchema's keys, in its order. */

@@ -1,5 +1,12 @@
 import type { OrderRecord, OrdersMessage } from '../schemas/wsFramesPrivate.js';
-import { decodeDecimal, decodeMarketId, decodeSide, isJsonObject, type JsonObject } from './fastDecodeFields.js';
+import {
+  decodeDecimal,
+  decodeMarketId,
+  decodeSide,
+  isJsonObject,
+  type JsonObject,
+  withEnvelope,
+} from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
 import {
   decodeAddress,
@@ -25,7 +32,7 @@ export function fastDecodeOrders(frame: unknown): OrdersMessage | undefined {
     if (order === undefined) return undefined;
     orders.push(order);
   }
-  return { ...envelope.meta, channel: 'orders', type: envelope.type, orders };
+  return withEnvelope<OrdersMessage>(envelope.meta, { channel: 'orders', type: envelope.type, orders });
 }
 
 /** orderRecordObjectSchema's keys, in its order. */

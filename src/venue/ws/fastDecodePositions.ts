@@ -1,5 +1,12 @@
 import type { PositionRecord, PositionsMessage } from '../schemas/wsFramesPrivate.js';
-import { decodeDecimal, decodeMarketId, decodeSide, isJsonObject, type JsonObject } from './fastDecodeFields.js';
+import {
+  decodeDecimal,
+  decodeMarketId,
+  decodeSide,
+  isJsonObject,
+  type JsonObject,
+  withEnvelope,
+} from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
 import { decodeAddress, decodeLeverage, decodeMarginMode, decodePrivateEnvelope } from './fastDecodePrivateFields.js';
 
@@ -16,7 +23,7 @@ export function fastDecodePositions(frame: unknown): PositionsMessage | undefine
     if (position === undefined) return undefined;
     positions.push(position);
   }
-  return { ...envelope.meta, channel: 'positions', type: envelope.type, positions };
+  return withEnvelope<PositionsMessage>(envelope.meta, { channel: 'positions', type: envelope.type, positions });
 }
 
 /** positionRecordWireSchema's keys, in its order. */
