@@ -9,6 +9,7 @@ import {
   isJsonObject,
   optional,
   type JsonObject,
+  withEnvelope,
 } from './fastDecodeFields.js';
 
 /**
@@ -27,7 +28,10 @@ export function fastDecodeTrades(frame: unknown): TradesMessage | undefined {
   const trades = decodeTradeList(frame.data, envelopeMarket);
   if (trades === undefined) return undefined;
   const marketId = envelopeMarket ?? trades[0]?.marketId;
-  return { ...meta, channel: 'trades', type, ...(marketId === undefined ? {} : { marketId }), trades };
+  return withEnvelope<TradesMessage>(
+    meta,
+    marketId === undefined ? { channel: 'trades', type, trades } : { channel: 'trades', type, marketId, trades },
+  );
 }
 
 /** `data`: one trade or a list of them (the union tries the object first). */
