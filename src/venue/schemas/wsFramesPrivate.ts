@@ -6,7 +6,14 @@ import {
   type EnvelopeMeta,
   type FrameType,
 } from './wsFramesEnvelope.js';
-import { decimalSchema, idSchema, marketIdSchema, nonNegativeIntSchema, sideSchema } from './wsFramesFields.js';
+import {
+  decimalSchema,
+  idSchema,
+  marketIdSchema,
+  NANOS_PATTERN,
+  nonNegativeIntSchema,
+  sideSchema,
+} from './wsFramesFields.js';
 
 /**
  * Account-scoped channels (orders, positions, fills, account), after auth_v2. Payloads are not in
@@ -14,7 +21,14 @@ import { decimalSchema, idSchema, marketIdSchema, nonNegativeIntSchema, sideSche
  * engine can read what the venue adds without a schema change; the named ones are validated and
  * decoded. Amounts on these channels are decimal strings already.
  */
-const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+/** A step or tick count sent as a string (open orders send numbers). */
+export const STEP_COUNT_PATTERN = /^\d+$/;
+/** `wide_order_id`, `resting_order_id`: decimal digits, "" when unset. */
+export const VENUE_ORDER_NUMBER_PATTERN = /^\d*$/;
+export const LIQUIDITY_INDICATORS = ['MAKER', 'TAKER'] as const;
+
+const addressSchema = z.string().regex(ADDRESS_PATTERN);
 
 export const ORDER_STATUSES = [
   'ORDER_STATUS_NONE',
@@ -36,17 +50,17 @@ const orderRecordObjectSchema = z.looseObject({
   side: sideSchema.optional(),
   account: addressSchema.optional(),
   size_steps: z
-    .union([nonNegativeIntSchema, z.string().regex(/^\d+$/)])
+    .union([nonNegativeIntSchema, z.string().regex(STEP_COUNT_PATTERN)])
     .transform(String)
     .optional(),
   price_ticks: z
-    .union([nonNegativeIntSchema, z.string().regex(/^\d+$/)])
+    .union([nonNegativeIntSchema, z.string().regex(STEP_COUNT_PATTERN)])
     .transform(String)
     .optional(),
   filled_size: decimalSchema.optional(),
   client_order_id: clientOrderIdSchema,
-  wide_order_id: z.string().regex(/^\d*$/).optional(),
-  resting_order_id: z.string().regex(/^\d*$/).optional(),
+  wide_order_id: z.string().regex(VENUE_ORDER_NUMBER_PATTERN).optional(),
+  resting_order_id: z.string().regex(VENUE_ORDER_NUMBER_PATTERN).optional(),
 });
 /**
  * An order on the orders channel: the open-order record (`order_id`) or the history record the
@@ -123,8 +137,8 @@ export const fillRecordWireSchema = z.looseObject({
   price: decimalSchema,
   size: decimalSchema,
   fee: decimalSchema,
-  time: z.union([z.string().regex(/^\d{1,30}$/), nonNegativeIntSchema]).transform((t) => BigInt(t)),
-  liquidity_indicator: z.enum(['MAKER', 'TAKER']),
+  time: z.union([z.string().regex(NANOS_PATTERN), nonNegativeIntSchema]).transform((t) => BigInt(t)),
+  liquidity_indicator: z.enum(LIQUIDITY_INDICATORS),
   client_order_id: clientOrderIdSchema,
   realized_pnl: decimalSchema.optional(),
 });

@@ -13,8 +13,12 @@ import {
 } from '../schemas/wsFramesControl.js';
 import { CHANNELS, type ChannelName } from '../schemas/wsFramesFields.js';
 import { describeReceived, failureFromZod, type WireDecodeFailure } from '../wireDecodeFailure.js';
+import { fastDecodeAccount } from './fastDecodeAccount.js';
+import { fastDecodeFills } from './fastDecodeFills.js';
 import { fastDecodeOracle } from './fastDecodeOracle.js';
 import { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
+import { fastDecodeOrders } from './fastDecodeOrders.js';
+import { fastDecodePositions } from './fastDecodePositions.js';
 import { fastDecodeTrades } from './fastDecodeTrades.js';
 
 export type DecodedServerFrame =
@@ -27,7 +31,7 @@ const CONTROL = 'ws:control';
 
 /**
  * Classifies and decodes one text frame. Channel data (a `channel` and a snapshot/update `type`)
- * goes through the fast decoders on the hot channels and zod elsewhere; anything else must be a
+ * goes through the channel's fast decoder (zod where it has none); anything else must be a
  * control frame. Never throws: a frame that fits nothing is reported as malformed, with the first
  * field that departed (`failure`, for the drift monitor) and the same in words (`reason`).
  */
@@ -52,21 +56,27 @@ export function decodeServerFrame(text: string): DecodedServerFrame {
   return malformed(controlFailure(raw as Record<string, unknown>, control.error));
 }
 
+/**
+ * The hand-checked decoders: the hot public channels, and the private ones a replay sends every
+ * order change, fill and position of the account through. Each equals its channel's zod schema
+ * (a property test holds them so); zod runs only on a refusal, to name the field.
+ */
+const FAST_DECODERS: ReadonlyMap<string, (raw: unknown) => ChannelMessage | undefined> = new Map<
+  ChannelName,
+  (raw: unknown) => ChannelMessage | undefined
+>([
+  ['oracle', fastDecodeOracle],
+  ['orderbook', fastDecodeOrderbook],
+  ['trades', fastDecodeTrades],
+  ['orders', fastDecodeOrders],
+  ['positions', fastDecodePositions],
+  ['fills', fastDecodeFills],
+  ['account', fastDecodeAccount],
+]);
+
 function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
-  // The hot channels: a hand-checked decoder; zod runs only on a refusal, to name the field.
-  if (channel === 'oracle') {
-    const message = fastDecodeOracle(raw);
-    return message === undefined ? refused('oracle', raw) : { kind: 'channel', message };
-  }
-  if (channel === 'orderbook') {
-    const message = fastDecodeOrderbook(raw);
-    return message === undefined ? refused('orderbook', raw) : { kind: 'channel', message };
-  }
-  if (channel === 'trades') {
-    // A refusal goes on to zod below, whose deepest union branch names the field.
-    const message = fastDecodeTrades(raw);
-    if (message !== undefined) return { kind: 'channel', message };
-  }
+  const message = FAST_DECODERS.get(channel)?.(raw);
+  if (message !== undefined) return { kind: 'channel', message };
   if (!(CHANNELS as readonly string[]).includes(channel)) {
     return malformed({
       source: `ws:${channel.slice(0, 40)}`,
@@ -75,19 +85,11 @@ function decodeChannelFrame(channel: string, raw: unknown): DecodedServerFrame {
       received: describeReceived(channel),
     });
   }
+  // A refusal is rare, so parsing the frame a second time costs nothing that matters; were the
+  // fast decoder ever to refuse a frame zod accepts, zod's message is the one used.
   const parsed = channelFrameSchemas[channel as ChannelName].safeParse(raw);
   if (parsed.success) return { kind: 'channel', message: parsed.data };
   return malformed(failureFromZod(`ws:${channel}`, deepestBranch(parsed.error), raw));
-}
-
-function refused(channel: 'oracle' | 'orderbook', raw: unknown): DecodedServerFrame {
-  const parsed = channelFrameSchemas[channel].safeParse(raw);
-  // The fast decoders equal the schemas (a property test holds them so); should they ever part,
-  // the frame is still reported, as a whole.
-  const failure = parsed.success
-    ? { source: `ws:${channel}`, field: '(frame)', expected: `a valid ${channel} frame`, received: 'object' }
-    : failureFromZod(`ws:${channel}`, parsed.error, raw);
-  return malformed(failure);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { weiTextToDecimal } from '../../core/decimal.js';
+import { normalizeDecimal, weiTextToDecimal } from '../../core/decimal.js';
 import type { EnvelopeMeta } from '../schemas/wsFramesEnvelope.js';
 import {
   BOOK_DECIMAL_PATTERN,
+  DECIMAL_PATTERN,
   MARKET_ID_MAX,
   MARKET_ID_PATTERN,
   NANOS_PATTERN,
@@ -63,4 +64,42 @@ export function decodeEnvelopeMeta(frame: JsonObject): EnvelopeMeta | undefined 
   if (log !== undefined) meta.logIndex = log;
   if (tx !== undefined) meta.txHash = tx;
   return meta;
+}
+
+/**
+ * The decoded message: `meta`'s keys first, then the channel's, the order of the schemas'
+ * `{ ...envelopeMeta(frame), channel, ... }`. `meta` must be fresh (decodeEnvelopeMeta makes one
+ * per frame): the keys are added to it, not spread into a new object, because on Node 20 a spread
+ * followed by more keys costs 1 to 3 µs, more than the rest of a private frame's decode.
+ */
+export function withEnvelope<M extends EnvelopeMeta>(meta: EnvelopeMeta, rest: Omit<M, keyof EnvelopeMeta>): M {
+  return Object.assign(meta, rest) as M;
+}
+
+/** An optional field that is present but malformed. */
+export const INVALID = Symbol('invalid');
+
+/** zod's `.optional()`: absent (undefined) passes as undefined; anything else must decode. */
+export function optional<T>(value: unknown, decode: (value: unknown) => T | undefined): T | undefined | typeof INVALID {
+  if (value === undefined) return undefined;
+  return decode(value) ?? INVALID;
+}
+
+/** idSchema: a non-empty string, or a safe integer >= 0, read as a string. */
+export function decodeId(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length >= 1 ? value : undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  return undefined;
+}
+
+/** sideSchema: 0/1, "0"/"1", "BUY"/"SELL" or "buy"/"sell". */
+export function decodeSide(value: unknown): 'buy' | 'sell' | undefined {
+  if (value === 0 || value === '0' || value === 'BUY' || value === 'buy') return 'buy';
+  if (value === 1 || value === '1' || value === 'SELL' || value === 'sell') return 'sell';
+  return undefined;
+}
+
+/** decimalSchema: a decimal string, normalised. */
+export function decodeDecimal(value: unknown): string | undefined {
+  return typeof value === 'string' && DECIMAL_PATTERN.test(value) ? normalizeDecimal(value, 'decimal') : undefined;
 }

@@ -1,7 +1,16 @@
-import { normalizeDecimal } from '../../core/decimal.js';
-import { DECIMAL_PATTERN } from '../schemas/wsFramesFields.js';
 import type { Trade, TradesMessage } from '../schemas/wsFramesTrades.js';
-import { decodeEnvelopeMeta, decodeMarketId, isJsonObject, type JsonObject } from './fastDecodeFields.js';
+import {
+  decodeDecimal,
+  decodeEnvelopeMeta,
+  decodeId,
+  decodeMarketId,
+  decodeSide,
+  INVALID,
+  isJsonObject,
+  optional,
+  type JsonObject,
+  withEnvelope,
+} from './fastDecodeFields.js';
 
 /**
  * Hand-checked decoder for trades frames (a replay drives every recorded trade through the
@@ -19,7 +28,10 @@ export function fastDecodeTrades(frame: unknown): TradesMessage | undefined {
   const trades = decodeTradeList(frame.data, envelopeMarket);
   if (trades === undefined) return undefined;
   const marketId = envelopeMarket ?? trades[0]?.marketId;
-  return { ...meta, channel: 'trades', type, ...(marketId === undefined ? {} : { marketId }), trades };
+  return withEnvelope<TradesMessage>(
+    meta,
+    marketId === undefined ? { channel: 'trades', type, trades } : { channel: 'trades', type, marketId, trades },
+  );
 }
 
 /** `data`: one trade or a list of them (the union tries the object first). */
@@ -71,32 +83,4 @@ function decodeTrade(t: JsonObject, envelopeMarket: number | undefined): Trade |
     ...(feeTaker === undefined ? {} : { feeTaker }),
     ...(feeLiquidation === undefined ? {} : { feeLiquidation }),
   };
-}
-
-/** An optional field that is present but malformed. */
-const INVALID = Symbol('invalid');
-
-/** zod's `.optional()`: absent (undefined) passes as undefined; anything else must decode. */
-function optional<T>(value: unknown, decode: (value: unknown) => T | undefined): T | undefined | typeof INVALID {
-  if (value === undefined) return undefined;
-  return decode(value) ?? INVALID;
-}
-
-/** idSchema: a non-empty string, or a safe integer >= 0, read as a string. */
-function decodeId(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.length >= 1 ? value : undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  return undefined;
-}
-
-/** sideSchema: 0/1, "0"/"1", "BUY"/"SELL" or "buy"/"sell". */
-function decodeSide(value: unknown): 'buy' | 'sell' | undefined {
-  if (value === 0 || value === '0' || value === 'BUY' || value === 'buy') return 'buy';
-  if (value === 1 || value === '1' || value === 'SELL' || value === 'sell') return 'sell';
-  return undefined;
-}
-
-/** decimalSchema: a decimal string, normalised. */
-function decodeDecimal(value: unknown): string | undefined {
-  return typeof value === 'string' && DECIMAL_PATTERN.test(value) ? normalizeDecimal(value, 'decimal') : undefined;
 }

@@ -4,8 +4,13 @@ import { channelFrameSchemas, controlFrameSchema } from '../../../src/venue/sche
 import { clientFrameSchema } from '../../../src/venue/schemas/wsFramesClient.js';
 import { errorFrameChannel, errorFrameSchema } from '../../../src/venue/schemas/wsFramesControl.js';
 import { decodeServerFrame } from '../../../src/venue/ws/decodeServerFrame.js';
+import { fastDecodeAccount } from '../../../src/venue/ws/fastDecodeAccount.js';
+import { fastDecodeFills } from '../../../src/venue/ws/fastDecodeFills.js';
 import { fastDecodeOracle } from '../../../src/venue/ws/fastDecodeOracle.js';
 import { fastDecodeOrderbook } from '../../../src/venue/ws/fastDecodeOrderbook.js';
+import { fastDecodeOrders } from '../../../src/venue/ws/fastDecodeOrders.js';
+import { fastDecodePositions } from '../../../src/venue/ws/fastDecodePositions.js';
+import { fastDecodeTrades } from '../../../src/venue/ws/fastDecodeTrades.js';
 import { arbitraryFrameText, mutatedFrameText } from './frameMutations.js';
 import { SAMPLE_CHANNEL_FRAMES, SAMPLE_CONTROL_FRAMES } from './sampleServerFrames.js';
 
@@ -19,6 +24,16 @@ const anyFrameText = fc.oneof(
   { arbitrary: fc.constantFrom(...SAMPLE_CHANNEL_FRAMES, ...SAMPLE_CONTROL_FRAMES).chain(mutatedFrameText), weight: 4 },
   { arbitrary: arbitraryFrameText, weight: 1 },
 );
+
+const FAST_DECODERS = [
+  ['oracle', fastDecodeOracle],
+  ['orderbook', fastDecodeOrderbook],
+  ['trades', fastDecodeTrades],
+  ['orders', fastDecodeOrders],
+  ['positions', fastDecodePositions],
+  ['fills', fastDecodeFills],
+  ['account', fastDecodeAccount],
+] as const;
 
 function parsed(text: string): unknown {
   try {
@@ -50,10 +65,10 @@ describe('decoding hostile server frames', () => {
   it('the fast decoders never throw, on parsed frames and on any JavaScript value', () => {
     fc.assert(
       fc.property(fc.oneof(anyFrameText.map(parsed), fc.anything()), (value) => {
-        const oracle = fastDecodeOracle(value);
-        const book = fastDecodeOrderbook(value);
-        expect(oracle === undefined || oracle.channel === 'oracle').toBe(true);
-        expect(book === undefined || book.channel === 'orderbook').toBe(true);
+        for (const [channel, decode] of FAST_DECODERS) {
+          const message = decode(value);
+          expect(message === undefined || message.channel === channel).toBe(true);
+        }
       }),
       { numRuns: 600 },
     );
