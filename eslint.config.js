@@ -11,7 +11,18 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   // strategies/.*: the strategy copies tests write and remove while the checks run beside them;
   // .cache/: the checks' caches and the CLI the e2e tests compile.
-  { ignores: ['node_modules/', 'dist/', 'data/', 'test-artifacts/', 'coverage/', '.cache/', 'strategies/.*'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'data/',
+      'test-artifacts/',
+      'coverage/',
+      '.cache/',
+      'strategies/.*',
+      '.scratch/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
