@@ -97,6 +97,20 @@ describe('perpbot check', () => {
     expect(await runCli(['check', 'strategies/nope.ts'], missing.io)).toBe(2);
   }, 30_000);
 
+  it("reports a type error in the strategy's own helper module, not only in the strategy file", async () => {
+    const helper = writeInRepo('helper', 'export const halve = (size: string): number => size;\n');
+    const helperName = helper.split(/[\\/]/).pop()!.replace(/\.ts$/, '.js');
+    const source = strategySource('helped').replace(
+      "from 'perpbot/strategy';",
+      `from 'perpbot/strategy';\nimport { halve } from './${helperName}';\nvoid halve;`,
+    );
+    const file = writeInRepo('helped', source);
+    expect(readFileSync(file, 'utf8')).toContain(`from './${helperName}'`);
+    const m = memoryIo({ cwd: ROOT });
+    expect(await runCli(['check', file], m.io)).toBe(1);
+    expect(m.stdout()).toMatch(/types {3}1 problem\(s\):\n.*strategy-commands-\d+-helper\.ts.*error TS2322/);
+  }, 30_000);
+
   it('reports a param key the schema does not know, with the nearest known one, and exits 1', async () => {
     const file = writeInRepo('typo', strategySource('typo'));
     const m = memoryIo({ cwd: ROOT });
