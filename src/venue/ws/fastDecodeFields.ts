@@ -103,3 +103,15 @@ export function decodeSide(value: unknown): 'buy' | 'sell' | undefined {
 export function decodeDecimal(value: unknown): string | undefined {
   return typeof value === 'string' && DECIMAL_PATTERN.test(value) ? normalizeDecimal(value, 'decimal') : undefined;
 }
+
+/** z.array(item): the decoded elements, or undefined when `data` is not an array or one element is refused. */
+export function decodeList<T>(data: unknown, decode: (item: unknown) => T | undefined): T[] | undefined {
+  if (!Array.isArray(data)) return undefined;
+  const decoded: T[] = [];
+  for (const item of data as unknown[]) {
+    const value = decode(item);
+    if (value === undefined) return undefined;
+    decoded.push(value);
+  }
+  return decoded;
+}

@@ -1,6 +1,7 @@
 import type { OrderRecord, OrdersMessage } from '../schemas/wsFramesPrivate.js';
 import {
   decodeDecimal,
+  decodeList,
   decodeMarketId,
   decodeSide,
   isJsonObject,
@@ -25,13 +26,9 @@ import {
  */
 export function fastDecodeOrders(frame: unknown): OrdersMessage | undefined {
   const envelope = decodePrivateEnvelope(frame, 'orders');
-  if (envelope === undefined || !Array.isArray(envelope.data)) return undefined;
-  const orders: OrderRecord[] = [];
-  for (const item of envelope.data as unknown[]) {
-    const order = decodeOrder(item);
-    if (order === undefined) return undefined;
-    orders.push(order);
-  }
+  if (envelope === undefined) return undefined;
+  const orders = decodeList(envelope.data, decodeOrder);
+  if (orders === undefined) return undefined;
   return withEnvelope<OrdersMessage>(envelope.meta, { channel: 'orders', type: envelope.type, orders });
 }
 

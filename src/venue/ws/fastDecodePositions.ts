@@ -1,6 +1,7 @@
 import type { PositionRecord, PositionsMessage } from '../schemas/wsFramesPrivate.js';
 import {
   decodeDecimal,
+  decodeList,
   decodeMarketId,
   decodeSide,
   isJsonObject,
@@ -16,13 +17,9 @@ import { decodeAddress, decodeLeverage, decodeMarginMode, decodePrivateEnvelope 
  */
 export function fastDecodePositions(frame: unknown): PositionsMessage | undefined {
   const envelope = decodePrivateEnvelope(frame, 'positions');
-  if (envelope === undefined || !Array.isArray(envelope.data)) return undefined;
-  const positions: PositionRecord[] = [];
-  for (const item of envelope.data as unknown[]) {
-    const position = decodePosition(item);
-    if (position === undefined) return undefined;
-    positions.push(position);
-  }
+  if (envelope === undefined) return undefined;
+  const positions = decodeList(envelope.data, decodePosition);
+  if (positions === undefined) return undefined;
   return withEnvelope<PositionsMessage>(envelope.meta, { channel: 'positions', type: envelope.type, positions });
 }
 
