@@ -2,6 +2,7 @@ import type { Trade, TradesMessage } from '../schemas/wsFramesTrades.js';
 import {
   decodeDecimal,
   decodeEnvelopeMeta,
+  decodeList,
   decodeId,
   decodeMarketId,
   decodeSide,
@@ -40,14 +41,7 @@ function decodeTradeList(data: unknown, envelopeMarket: number | undefined): Tra
     const trade = decodeTrade(data, envelopeMarket);
     return trade === undefined ? undefined : [trade];
   }
-  if (!Array.isArray(data)) return undefined;
-  const trades: Trade[] = [];
-  for (const item of data as unknown[]) {
-    const trade = isJsonObject(item) ? decodeTrade(item, envelopeMarket) : undefined;
-    if (trade === undefined) return undefined;
-    trades.push(trade);
-  }
-  return trades;
+  return decodeList(data, (item) => (isJsonObject(item) ? decodeTrade(item, envelopeMarket) : undefined));
 }
 
 /** tradeWireSchema, then the transform's field names; undefined when a field is malformed. */
