@@ -1,5 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { Address } from 'viem';
+import { BoundedMap } from './boundedMap.js';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -20,13 +21,11 @@ export function checksumAddress(value: string): Address {
   if (known !== undefined) return known;
   const checksummed = eip55(lower);
   // A few accounts recur (every recorded trade names its two): remembered, as viem's getAddress does.
-  if (CHECKSUMMED.size >= CACHE_SIZE) CHECKSUMMED.clear();
   CHECKSUMMED.set(lower, checksummed);
   return checksummed;
 }
 
-const CACHE_SIZE = 4096;
-const CHECKSUMMED = new Map<string, Address>();
+const CHECKSUMMED = new BoundedMap<string, Address>(4096);
 
 function eip55(lower: string): Address {
   const hash = keccak_256(new TextEncoder().encode(lower));

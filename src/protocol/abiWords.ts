@@ -1,6 +1,7 @@
 import { checkInt, checkUint } from '../core/integerRange.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { parseAddress } from '../core/address.js';
+import { BoundedMap } from '../core/boundedMap.js';
 
 /**
  * Writing ABI words (32 bytes each) straight into a preallocated buffer: the hashing fast path
@@ -61,15 +62,13 @@ export function writeAddressWord(buf: Uint8Array, offset: number, address: strin
   if (bytes === undefined) {
     bytes = hexBytes(parseAddress(address, field), 20, field);
     // Checksum validation hashes the address; a signer sees the same few addresses over and over.
-    if (addressWords.size >= ADDRESS_CACHE_LIMIT) addressWords.clear();
     addressWords.set(address, bytes);
   }
   buf.set(bytes, offset + 12);
 }
 
 /** The 20 bytes of every address text that parsed, keyed by the text as given (bounded). */
-const addressWords = new Map<unknown, Uint8Array>();
-const ADDRESS_CACHE_LIMIT = 10_000;
+const addressWords = new BoundedMap<unknown, Uint8Array>(10_000);
 
 export function writeBytes32Word(buf: Uint8Array, offset: number, value: string | Uint8Array, field: string): void {
   if (typeof value !== 'string') {

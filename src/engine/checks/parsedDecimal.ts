@@ -1,4 +1,5 @@
 import { isDecimalString, parseDecimal, type FixedPoint } from '../../core/decimal.js';
+import { BoundedMap } from '../../core/boundedMap.js';
 
 /**
  * `parseDecimal` with a bounded memo, for the per-intent path: the same texts recur from order to
@@ -6,8 +7,7 @@ import { isDecimalString, parseDecimal, type FixedPoint } from '../../core/decim
  * instead of a pattern match and a bigint. Parsed values are frozen, so sharing them is safe; a
  * text that does not parse is never remembered.
  */
-const memo = new Map<string, FixedPoint>();
-const MAX_ENTRIES = 4_096;
+const memo = new BoundedMap<string, FixedPoint>(4_096);
 
 /** The parsed value; throws `InvalidValueError` naming `field` for a text that is not a decimal string. */
 export function parsedDecimal(text: unknown, field: string): FixedPoint {
@@ -38,7 +38,6 @@ export function rememberDecimal(text: string, value: FixedPoint): void {
 
 function remember(text: string, value: FixedPoint): FixedPoint {
   const frozen = Object.freeze(value);
-  if (memo.size >= MAX_ENTRIES) memo.clear();
   memo.set(text, frozen);
   return frozen;
 }

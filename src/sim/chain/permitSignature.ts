@@ -5,6 +5,7 @@ import { keccak256 } from '../../protocol/keccak.js';
 import { loadNativeSecp256k1 } from '../../protocol/nativeSecp256k1.js';
 import { parseBase64Signature, recoverAddress } from '../../protocol/signature.js';
 import { invalidArgument } from '../simRefusal.js';
+import { BoundedMap } from '../../core/boundedMap.js';
 
 /**
  * A permit signature as the recovery needs it: the 64-byte r ‖ s (s without the EIP-2098 parity
@@ -104,11 +105,9 @@ function addressHexOf(uncompressed: Uint8Array): string {
   if (hex === undefined) {
     const hash = keccak256(uncompressed.subarray(1));
     hex = Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
-    if (keyAddresses.size >= KEY_CACHE_LIMIT) keyAddresses.clear();
     keyAddresses.set(key, hex);
   }
   return hex;
 }
 
-const keyAddresses = new Map<string, string>();
-const KEY_CACHE_LIMIT = 10_000;
+const keyAddresses = new BoundedMap<string, string>(10_000);

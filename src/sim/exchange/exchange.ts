@@ -33,6 +33,7 @@ import {
   SyntheticMakers,
   type SyntheticMakersConfig,
 } from './syntheticMakers.js';
+import { BoundedMap } from '../../core/boundedMap.js';
 
 export interface ExchangeOptions {
   /** Seeds the oracle walk and the synthetic makers (uint32). */
@@ -92,7 +93,7 @@ export class Exchange {
   private readonly makers: SyntheticMakers | undefined;
   private readonly liquidator: Liquidator | undefined;
   private currentBlock = 0;
-  private readonly addresses = new Map<string, Address>();
+  private readonly addresses = new BoundedMap<string, Address>(10_000);
   /**
    * Per-account order history and fills for the history reads. Fed by the caller with each
    * transaction's (or block's) events and stamp, since the core knows neither blocks nor hashes.
@@ -468,7 +469,6 @@ export class Exchange {
       throw invalidArgument(`account must be a 0x-prefixed 20-byte address, got ${JSON.stringify(account)}`);
     }
     // Checksumming hashes the address; remember the answer, within a bound.
-    if (this.addresses.size >= 10_000) this.addresses.clear();
     this.addresses.set(account, address);
     return address;
   }

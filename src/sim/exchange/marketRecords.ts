@@ -2,6 +2,7 @@ import { multiplyUnits, weiToDecimal } from '../../core/decimal.js';
 import type { BookLevel, BookSnapshot, MarketRecord } from './exchangeRecords.js';
 import type { MarketSpec } from './markets.js';
 import type { OrderBook, TickLevel } from './orderBook.js';
+import { BoundedMap } from '../../core/boundedMap.js';
 
 /** A market's book as aggregated decimal levels: bids descending, asks ascending. */
 export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number): BookSnapshot {
@@ -54,11 +55,10 @@ function bySteps(texts: (steps: bigint | number) => string): (steps: bigint) => 
 const MAX_SAFE_STEPS = BigInt(Number.MAX_SAFE_INTEGER);
 
 function remembered<K>(compute: (key: K) => string): (key: K) => string {
-  const known = new Map<K, string>();
+  const known = new BoundedMap<K, string>(MAX_LEVEL_TEXTS);
   return (key) => {
     let text = known.get(key);
     if (text === undefined) {
-      if (known.size >= MAX_LEVEL_TEXTS) known.clear();
       text = compute(key);
       known.set(key, text);
     }

@@ -3,6 +3,7 @@ import { uintMax } from '../../core/integerRange.js';
 import type { Permit } from '../../venue/schemas/restPermit.js';
 import { base64ByteLength } from '../../venue/schemas/restPrimitives.js';
 import type { CancelOrderRequest, PlaceOrderRequest } from '../../venue/schemas/restOrders.js';
+import { BoundedMap } from '../../core/boundedMap.js';
 
 /**
  * Hand-written acceptance of the two bodies every trading client sends most (place and cancel),
@@ -165,8 +166,7 @@ function isObject(value: unknown): value is Body {
 }
 
 /** Checksummed forms of the address texts seen (a client sends the same two over and over), bounded. */
-const addresses = new Map<string, Address>();
-const ADDRESS_CACHE_LIMIT = 10_000;
+const addresses = new BoundedMap<string, Address>(10_000);
 
 function addressValue(value: unknown): Address | undefined {
   if (typeof value !== 'string') return undefined;
@@ -178,7 +178,6 @@ function addressValue(value: unknown): Address | undefined {
   } catch {
     return undefined;
   }
-  if (addresses.size >= ADDRESS_CACHE_LIMIT) addresses.clear();
   addresses.set(value, address);
   return address;
 }

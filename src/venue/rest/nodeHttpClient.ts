@@ -3,6 +3,7 @@ import tls from 'node:tls';
 import { abortError } from '../../core/abortError.js';
 import { decodeBody, utf8 } from './httpBodyText.js';
 import { HttpResponseParser, type ResponseHead } from './httpResponseParser.js';
+import { BoundedMap } from '../../core/boundedMap.js';
 
 /** One request as the REST client hands it over. */
 export interface HttpCall {
@@ -59,8 +60,7 @@ const origins = new Map<string, Origin>();
  * Parsed targets by URL string: the order path sends to the same few URLs again and again, and
  * `new URL` costs more than the lookup. Cleared when full (query strings make URLs unbounded).
  */
-const targets = new Map<string, Target>();
-const MAX_TARGETS = 512;
+const targets = new BoundedMap<string, Target>(512);
 
 function targetOf(url: string): Target {
   const known = targets.get(url);
@@ -82,7 +82,6 @@ function targetOf(url: string): Target {
     origins.set(parsed.origin, origin);
   }
   const target: Target = { origin, path: `${parsed.pathname}${parsed.search}` };
-  if (targets.size >= MAX_TARGETS) targets.clear();
   targets.set(url, target);
   return target;
 }

@@ -1,0 +1,18 @@
+/**
+ * A Map that forgets everything once it holds `limit` entries and a new key arrives: for
+ * remembering answers whose keys recur (addresses, prices, level texts), bounded however long the
+ * process runs. Clearing all at once costs a few recomputations after it; an LRU would pay its
+ * bookkeeping on every hit, and the hits are the hot path.
+ */
+export class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new RangeError(`a BoundedMap needs a limit of at least 1 entry, got ${limit}`);
+  }
+
+  override set(key: K, value: V): this {
+    if (this.size >= this.limit && !this.has(key)) this.clear();
+    return super.set(key, value);
+  }
+}
