@@ -11,6 +11,7 @@ const own = (name: string): string => fileURLToPath(new URL(`./page/${name}`, im
 interface PageAssets {
   readonly uplotCss: string;
   readonly uplotJs: string;
+  readonly themeCss: string;
   readonly pageCss: string;
   readonly pageJs: string;
 }
@@ -25,6 +26,8 @@ function pageAssets(): PageAssets {
   assets ??= {
     uplotCss: inlineable(require.resolve('uplot/dist/uPlot.min.css'), 'style'),
     uplotJs: inlineable(require.resolve('uplot/dist/uPlot.iife.min.js'), 'script'),
+    // The palette and layout it shares with the dashboard.
+    themeCss: inlineable(fileURLToPath(new URL('../operations/theme.css', import.meta.url)), 'style'),
     pageCss: inlineable(own('replay.css'), 'style'),
     pageJs: inlineable(own('replay.js'), 'script'),
   };
@@ -149,7 +152,7 @@ function plots(report: ReplayReport): string {
  * market's mark with its fills and its position. The same report gives the same bytes.
  */
 export function renderReplayHtml(report: ReplayReport): string {
-  const { uplotCss, uplotJs, pageCss, pageJs } = pageAssets();
+  const { uplotCss, uplotJs, themeCss, pageCss, pageJs } = pageAssets();
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -157,6 +160,7 @@ export function renderReplayHtml(report: ReplayReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>perpbot replay · ${escapeHtml(report.recording.run)}</title>
 <style>${uplotCss}</style>
+<style>${themeCss}</style>
 <style>${pageCss}</style>
 </head>
 <body>

@@ -9,6 +9,8 @@ export interface Asset {
 
 const require = createRequire(import.meta.url);
 const own = (name: string): string => fileURLToPath(new URL(`./dashboard/${name}`, import.meta.url));
+/** The palette and layout the dashboard shares with the replay page. */
+const THEME = fileURLToPath(new URL('../theme.css', import.meta.url));
 
 /**
  * The dashboard's files, by the path they are served at. The chart library is served from
@@ -18,6 +20,7 @@ const own = (name: string): string => fileURLToPath(new URL(`./dashboard/${name}
 const ASSETS: Readonly<Record<string, { readonly file: () => string; readonly contentType: string }>> = {
   '/': { file: () => own('index.html'), contentType: 'text/html; charset=utf-8' },
   '/assets/dashboard.js': { file: () => own('dashboard.js'), contentType: 'text/javascript; charset=utf-8' },
+  '/assets/theme.css': { file: () => THEME, contentType: 'text/css; charset=utf-8' },
   '/assets/dashboard.css': { file: () => own('dashboard.css'), contentType: 'text/css; charset=utf-8' },
   '/assets/uPlot.iife.min.js': {
     file: () => require.resolve('uplot/dist/uPlot.iife.min.js'),

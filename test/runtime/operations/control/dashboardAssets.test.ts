@@ -16,6 +16,7 @@ describe('dashboardAsset', () => {
     expect(assets.sort()).toEqual([
       '/assets/dashboard.css',
       '/assets/dashboard.js',
+      '/assets/theme.css',
       '/assets/uPlot.iife.min.js',
       '/assets/uPlot.min.css',
     ]);
