@@ -182,7 +182,9 @@ describe('intents wait while a reconciliation runs', () => {
     const { journaled, connection, port, stop } = await startJournaledEngine(who, dir, {
       rest: flaky,
       log,
-      reconnectRetry: { attempts: 3, baseMs: 100, maxMs: 200 },
+      // A waiting intent looks at the conditions every 50 ms: the pause before the next attempt
+      // (150 to 300 ms with jitter) leaves it several looks at the failure, even on a loaded machine.
+      reconnectRetry: { attempts: 3, baseMs: 300, maxMs: 600 },
     });
     try {
       const submit = (intentId: string) => {
