@@ -254,15 +254,16 @@ const CHANNELS = [
 describe('the private channels’ fast decoders equal their schemas', () => {
   for (const { channel, frame, schema, fast } of CHANNELS) {
     it(`${channel}: generated frames, over the wire`, () => {
-      const seen = holdEqual(frame, schema, fast);
-      expect(seen.accepted).toBeGreaterThan(100);
-      expect(seen.refused).toBeGreaterThan(100);
+      // Each side is a fifth or more of the runs on every channel: the floors leave room for chance.
+      const seen = holdEqual(frame, schema, fast, { numRuns: 400 });
+      expect(seen.accepted).toBeGreaterThan(40);
+      expect(seen.refused).toBeGreaterThan(40);
     });
 
     it(`${channel}: generated frames as JavaScript values (a key present with undefined is not absent)`, () => {
-      const seen = holdEqual(frame, schema, fast, { asGenerated: true, numRuns: 300 });
-      expect(seen.accepted).toBeGreaterThan(30);
-      expect(seen.refused).toBeGreaterThan(30);
+      const seen = holdEqual(frame, schema, fast, { asGenerated: true, numRuns: 200 });
+      expect(seen.accepted).toBeGreaterThan(20);
+      expect(seen.refused).toBeGreaterThan(20);
     });
 
     it(`${channel}: the samples mutated (hostile values, deletions, junk and __proto__ keys)`, () => {
@@ -272,7 +273,7 @@ describe('the private channels’ fast decoders equal their schemas', () => {
         mutated.map((text) => JSON.parse(text) as unknown),
         schema,
         fast,
-        { asGenerated: true, numRuns: 500 },
+        { asGenerated: true, numRuns: 300 },
       );
       expect(seen.accepted).toBeGreaterThan(20);
       expect(seen.refused).toBeGreaterThan(20);
