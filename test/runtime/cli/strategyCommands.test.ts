@@ -79,36 +79,35 @@ describe('perpbot check', () => {
     expect(m.stdout()).toContain('params  ok (defaults {}): {"size":"0.001","interval_ms":10000}');
   }, 30_000);
 
-  it('reports a type error and params that fail the schema, and exits 1', async () => {
-    const broken = strategySource('broken').replace(
-      'return of(ctx.intents.placeMarket({ marketId, side, size: ctx.params.size }));',
-      'return of(ctx.intents.placeMarket({ marketId, side, size: 5 }));',
-    );
+  it('reports type errors (in the strategy and in a helper module of its own) and params that fail the schema, and exits 1', async () => {
+    // The check skips perpbot's own sources, never the user's other files.
+    const helper = writeInRepo('helper', 'export const halve = (size: string): number => size;\n');
+    const helperName = helper.split(/[\\/]/).pop()!.replace(/\.ts$/, '.js');
+    const broken = strategySource('broken')
+      .replace(
+        'return of(ctx.intents.placeMarket({ marketId, side, size: ctx.params.size }));',
+        'return of(ctx.intents.placeMarket({ marketId, side, size: 5 }));',
+      )
+      .replace(
+        "from 'perpbot/strategy';",
+        `from 'perpbot/strategy';\nimport { halve } from './${helperName}';\nvoid halve;`,
+      );
     const file = writeInRepo('broken', broken);
+    expect(readFileSync(file, 'utf8')).toContain(`from './${helperName}'`);
     const m = memoryIo({ cwd: ROOT });
     expect(await runCli(['check', file, '--params', '{"size":"abc","interval_ms":5}'], m.io)).toBe(1);
+    expect(m.stdout()).toMatch(/types {3}2 problem\(s\):\n/);
     expect(m.stdout()).toMatch(
-      /types {3}1 problem\(s\):\n.*error TS2322: Type 'number' is not assignable to type 'string'/,
+      /strategy-commands-\d+-broken\.ts.*error TS2322: Type 'number' is not assignable to type 'string'/,
+    );
+    expect(m.stdout()).toMatch(
+      /strategy-commands-\d+-helper\.ts.*error TS2322: Type 'string' is not assignable to type 'number'/,
     );
     expect(m.stdout()).toContain('params  --params.size: expected a decimal string such as "0.001"');
     expect(m.stdout()).toContain('params  --params.interval_ms:');
     expect(m.stdout()).toMatch(/: not ok\n$/);
     const missing = memoryIo({ cwd: ROOT });
     expect(await runCli(['check', 'strategies/nope.ts'], missing.io)).toBe(2);
-  }, 30_000);
-
-  it("reports a type error in the strategy's own helper module, not only in the strategy file", async () => {
-    const helper = writeInRepo('helper', 'export const halve = (size: string): number => size;\n');
-    const helperName = helper.split(/[\\/]/).pop()!.replace(/\.ts$/, '.js');
-    const source = strategySource('helped').replace(
-      "from 'perpbot/strategy';",
-      `from 'perpbot/strategy';\nimport { halve } from './${helperName}';\nvoid halve;`,
-    );
-    const file = writeInRepo('helped', source);
-    expect(readFileSync(file, 'utf8')).toContain(`from './${helperName}'`);
-    const m = memoryIo({ cwd: ROOT });
-    expect(await runCli(['check', file], m.io)).toBe(1);
-    expect(m.stdout()).toMatch(/types {3}1 problem\(s\):\n.*strategy-commands-\d+-helper\.ts.*error TS2322/);
   }, 30_000);
 
   it('reports a param key the schema does not know, with the nearest known one, and exits 1', async () => {
