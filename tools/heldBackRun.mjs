@@ -1,7 +1,7 @@
 // Runs the checks (the typecheck, eslint, prettier, knip) as child processes with their output held
 // back, so several run at once without interleaving, and says what each found once all are done.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,14 @@ export function runCheck(name, { nice = 0 } = {}) {
   mkdirSync(cache, { recursive: true });
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (nice > 0) lowerPriority(child.pid, nice);
+    const niceCommand = nice > 0 ? NICE.find((path) => existsSync(path)) : undefined;
+    // Through nice(1), every thread of the check starts at the lower priority: setPriority on a
+    // running child reaches its main thread only, and a compiler's GC threads went on at full priority.
+    const child =
+      niceCommand === undefined
+        ? spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(niceCommand, ['-n', String(nice), command, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (nice > 0 && niceCommand === undefined) lowerPriority(child.pid, nice);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -46,6 +52,8 @@ export function runCheck(name, { nice = 0 } = {}) {
     });
   });
 }
+
+const NICE = ['/usr/bin/nice', '/bin/nice'];
 
 function lowerPriority(pid, nice) {
   if (pid === undefined) return;
