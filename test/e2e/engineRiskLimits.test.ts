@@ -197,9 +197,10 @@ describe('engine risk limits against the simulator', () => {
       [bid('r-1', '0.00015'), bid('r-2', '0.00015'), bid('r-3', '0.00015')].map((i) => engine.execute(i)),
     );
     expect(outcomes.map((o) => o.type)).toEqual(['accepted', 'accepted', 'accepted']);
-    // Admitted 200 ms apart (5 per second, burst 1), sent after signing (jitter under load); at
-    // once they would all go within a few milliseconds.
-    expect((paced.sent[2]?.atMs ?? 0) - (paced.sent[0]?.atMs ?? 0)).toBeGreaterThanOrEqual(300);
+    // Admitted 200 ms apart (5 per second, burst 1), so the third 400 ms after the first; each is
+    // sent after signing, whose delay a loaded machine stretches (the first was once sent 135 ms
+    // late). At once they would all go within a few milliseconds.
+    expect((paced.sent[2]?.atMs ?? 0) - (paced.sent[0]?.atMs ?? 0)).toBeGreaterThanOrEqual(200);
     await engine.stop();
 
     const impatient = recording(who);
