@@ -1,14 +1,14 @@
 import type { AccountMessage, AccountRecord } from '../schemas/wsFramesPrivate.js';
-import { decodeDecimal, isJsonObject, withEnvelope } from './fastDecodeFields.js';
+import { decodeChannelEnvelope, decodeDecimal, isJsonObject, withEnvelope } from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
-import { decodeAddress, decodePrivateEnvelope } from './fastDecodePrivateFields.js';
+import { decodeAddress } from './fastDecodePrivateFields.js';
 
 /**
  * Hand-checked decoder for account frames: the same message as `accountFrameSchema`, key order
  * included, and undefined for every frame it refuses.
  */
 export function fastDecodeAccount(frame: unknown): AccountMessage | undefined {
-  const envelope = decodePrivateEnvelope(frame, 'account');
+  const envelope = decodeChannelEnvelope(frame, 'account');
   if (envelope === undefined) return undefined;
   const account = decodeAccount(envelope.data);
   if (account === undefined) return undefined;

@@ -1,6 +1,7 @@
 import { normalizeDecimal, weiTextToDecimal } from '../../core/decimal.js';
-import type { EnvelopeMeta } from '../schemas/wsFramesEnvelope.js';
+import type { EnvelopeMeta, FrameType } from '../schemas/wsFramesEnvelope.js';
 import {
+  type ChannelName,
   BOOK_DECIMAL_PATTERN,
   DECIMAL_PATTERN,
   MARKET_ID_MAX,
@@ -64,6 +65,23 @@ export function decodeEnvelopeMeta(frame: JsonObject): EnvelopeMeta | undefined 
   if (log !== undefined) meta.logIndex = log;
   if (tx !== undefined) meta.txHash = tx;
   return meta;
+}
+
+/** A channel frame's envelope, checked; `data` (and any other field) is left to the channel's decoder. */
+export interface ChannelEnvelope {
+  readonly frame: JsonObject;
+  readonly meta: EnvelopeMeta;
+  readonly type: FrameType;
+  readonly data: unknown;
+}
+
+/** An object on `channel`, of type snapshot or update, with a well-formed envelope tail. */
+export function decodeChannelEnvelope(frame: unknown, channel: ChannelName): ChannelEnvelope | undefined {
+  if (!isJsonObject(frame) || frame.channel !== channel) return undefined;
+  const type = frame.type;
+  if (type !== 'snapshot' && type !== 'update') return undefined;
+  const meta = decodeEnvelopeMeta(frame);
+  return meta === undefined ? undefined : { frame, meta, type, data: frame.data };
 }
 
 /**

@@ -1,11 +1,18 @@
 import type { FillRecord, FillsMessage } from '../schemas/wsFramesPrivate.js';
-import { decodeDecimal, decodeId, decodeMarketId, decodeSide, isJsonObject, withEnvelope } from './fastDecodeFields.js';
+import {
+  decodeChannelEnvelope,
+  decodeDecimal,
+  decodeId,
+  decodeMarketId,
+  decodeSide,
+  isJsonObject,
+  withEnvelope,
+} from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
 import {
   decodeFillTime,
   decodeLiquidityIndicator,
   decodeNonEmptyString,
-  decodePrivateEnvelope,
   setClientOrderId,
 } from './fastDecodePrivateFields.js';
 
@@ -14,7 +21,7 @@ import {
  * key order included, and undefined for every frame it refuses.
  */
 export function fastDecodeFills(frame: unknown): FillsMessage | undefined {
-  const envelope = decodePrivateEnvelope(frame, 'fills');
+  const envelope = decodeChannelEnvelope(frame, 'fills');
   if (envelope === undefined) return undefined;
   const fill = decodeFill(envelope.data);
   if (fill === undefined) return undefined;

@@ -1,5 +1,6 @@
 import type { OrderRecord, OrdersMessage } from '../schemas/wsFramesPrivate.js';
 import {
+  decodeChannelEnvelope,
   decodeDecimal,
   decodeList,
   decodeMarketId,
@@ -13,7 +14,6 @@ import {
   decodeAddress,
   decodeNonEmptyString,
   decodeOrderStatus,
-  decodePrivateEnvelope,
   decodeStepCount,
   decodeVenueOrderNumber,
   setClientOrderId,
@@ -25,7 +25,7 @@ import {
  * for every frame it refuses.
  */
 export function fastDecodeOrders(frame: unknown): OrdersMessage | undefined {
-  const envelope = decodePrivateEnvelope(frame, 'orders');
+  const envelope = decodeChannelEnvelope(frame, 'orders');
   if (envelope === undefined) return undefined;
   const orders = decodeList(envelope.data, decodeOrder);
   if (orders === undefined) return undefined;

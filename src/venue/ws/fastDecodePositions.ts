@@ -1,5 +1,6 @@
 import type { PositionRecord, PositionsMessage } from '../schemas/wsFramesPrivate.js';
 import {
+  decodeChannelEnvelope,
   decodeDecimal,
   decodeList,
   decodeMarketId,
@@ -9,14 +10,14 @@ import {
   withEnvelope,
 } from './fastDecodeFields.js';
 import { copyUndeclaredKeys, setOptional } from './fastDecodeLooseRecord.js';
-import { decodeAddress, decodeLeverage, decodeMarginMode, decodePrivateEnvelope } from './fastDecodePrivateFields.js';
+import { decodeAddress, decodeLeverage, decodeMarginMode } from './fastDecodePrivateFields.js';
 
 /**
  * Hand-checked decoder for positions frames: the same message as `positionsFrameSchema`, key
  * order included, and undefined for every frame it refuses.
  */
 export function fastDecodePositions(frame: unknown): PositionsMessage | undefined {
-  const envelope = decodePrivateEnvelope(frame, 'positions');
+  const envelope = decodeChannelEnvelope(frame, 'positions');
   if (envelope === undefined) return undefined;
   const positions = decodeList(envelope.data, decodePosition);
   if (positions === undefined) return undefined;

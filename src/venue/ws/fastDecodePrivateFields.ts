@@ -1,5 +1,4 @@
-import type { EnvelopeMeta, FrameType } from '../schemas/wsFramesEnvelope.js';
-import { NANOS_PATTERN, type PrivateChannel } from '../schemas/wsFramesFields.js';
+import { NANOS_PATTERN } from '../schemas/wsFramesFields.js';
 import {
   ADDRESS_PATTERN,
   LIQUIDITY_INDICATORS,
@@ -7,29 +6,13 @@ import {
   STEP_COUNT_PATTERN,
   VENUE_ORDER_NUMBER_PATTERN,
 } from '../schemas/wsFramesPrivate.js';
-import { decodeEnvelopeMeta, isJsonObject, isNonNegativeInt, type JsonObject } from './fastDecodeFields.js';
+import { isNonNegativeInt, type JsonObject } from './fastDecodeFields.js';
 import { setOptional } from './fastDecodeLooseRecord.js';
 
 /**
  * The field rules of the private channels' schemas (`src/venue/schemas/wsFramesPrivate.ts`), one
  * function each, for their fast decoders. Each returns undefined where the schema refuses.
  */
-
-/** A private channel's envelope, checked: `data` is left to the channel's decoder. */
-export interface PrivateEnvelope {
-  readonly meta: EnvelopeMeta;
-  readonly type: FrameType;
-  readonly data: unknown;
-}
-
-/** The frame object of the channel's schema: channel literal, snapshot/update, envelope tail. */
-export function decodePrivateEnvelope(frame: unknown, channel: PrivateChannel): PrivateEnvelope | undefined {
-  if (!isJsonObject(frame) || frame.channel !== channel) return undefined;
-  const type = frame.type;
-  if (type !== 'snapshot' && type !== 'update') return undefined;
-  const meta = decodeEnvelopeMeta(frame);
-  return meta === undefined ? undefined : { meta, type, data: frame.data };
-}
 
 /** z.string().min(1): `order_id` on orders and fills. */
 export function decodeNonEmptyString(value: unknown): string | undefined {

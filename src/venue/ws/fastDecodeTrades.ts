@@ -1,7 +1,7 @@
 import type { Trade, TradesMessage } from '../schemas/wsFramesTrades.js';
 import {
   decodeDecimal,
-  decodeEnvelopeMeta,
+  decodeChannelEnvelope,
   decodeList,
   decodeId,
   decodeMarketId,
@@ -19,14 +19,12 @@ import {
  * without zod's per-field overhead. Returns undefined for a malformed frame.
  */
 export function fastDecodeTrades(frame: unknown): TradesMessage | undefined {
-  if (!isJsonObject(frame) || frame.channel !== 'trades') return undefined;
-  const type = frame.type;
-  if (type !== 'snapshot' && type !== 'update') return undefined;
-  const envelopeMarket = optional(frame.market_id, decodeMarketId);
+  const envelope = decodeChannelEnvelope(frame, 'trades');
+  if (envelope === undefined) return undefined;
+  const { meta, type } = envelope;
+  const envelopeMarket = optional(envelope.frame.market_id, decodeMarketId);
   if (envelopeMarket === INVALID) return undefined;
-  const meta = decodeEnvelopeMeta(frame);
-  if (meta === undefined) return undefined;
-  const trades = decodeTradeList(frame.data, envelopeMarket);
+  const trades = decodeTradeList(envelope.data, envelopeMarket);
   if (trades === undefined) return undefined;
   const marketId = envelopeMarket ?? trades[0]?.marketId;
   return withEnvelope<TradesMessage>(
