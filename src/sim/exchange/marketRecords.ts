@@ -7,12 +7,13 @@ import { BoundedMap } from '../../core/boundedMap.js';
 /** A market's book as aggregated decimal levels: bids descending, asks ascending. */
 export function bookSnapshot(market: MarketSpec, book: OrderBook, depth?: number): BookSnapshot {
   const texts = levelTexts(market);
-  const level = (l: TickLevel): BookLevel => ({
-    price: texts.price(l.priceTicks),
-    quantity: texts.quantity(l.steps),
-    order_count: l.orderCount,
-  });
+  const level = (l: TickLevel): BookLevel => decimalLevel(l, texts);
   return { market_id: market.marketId, bids: book.levels(0, depth).map(level), asks: book.levels(1, depth).map(level) };
+}
+
+/** A level in ticks and steps as the wire shows it: decimal price and quantity (a gone level's "0"). */
+export function decimalLevel(level: TickLevel, texts: LevelTexts): BookLevel {
+  return { price: texts.price(level.priceTicks), quantity: texts.quantity(level.steps), order_count: level.orderCount };
 }
 
 /** A market's level prices and sizes as decimals (the wire's) and as integer wei texts (the checksum's). */

@@ -1,7 +1,7 @@
 import { orderbookChecksumOfWire, type WireChecksumLevel } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import type { TickBook } from '../exchange/exchange.js';
-import { levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
+import { decimalLevel, levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
 import type { TickLevel } from '../exchange/orderBook.js';
 
 /** Where a book frame sits in the chain: the orderbook envelope always carries all three. */
@@ -93,11 +93,7 @@ function changedLevels(
 
 /** Levels as the wire carries them: canonical decimals (a gone level's quantity "0"). */
 function decimalLevels(levels: readonly TickLevel[], texts: LevelTexts): CanonicalBookLevel[] {
-  return levels.map((level) => ({
-    price: texts.price(level.priceTicks),
-    quantity: level.steps === 0n ? '0' : texts.quantity(level.steps),
-    order_count: level.orderCount,
-  }));
+  return levels.map((level) => decimalLevel(level, texts));
 }
 
 /** Levels with the wei texts the checksum covers. */
