@@ -33,10 +33,9 @@ export function runCheck(name, { nice = 0 } = {}) {
     const niceCommand = nice > 0 ? NICE.find((path) => existsSync(path)) : undefined;
     // Through nice(1), every thread of the check starts at the lower priority: setPriority on a
     // running child reaches its main thread only, and a compiler's GC threads went on at full priority.
-    const child =
-      niceCommand === undefined
-        ? spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn(niceCommand, ['-n', String(nice), command, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [file, argv] =
+      niceCommand === undefined ? [command, args] : [niceCommand, ['-n', String(nice), command, ...args]];
+    const child = spawn(file, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     if (nice > 0 && niceCommand === undefined) lowerPriority(child.pid, nice);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
