@@ -61,7 +61,7 @@ export function decodeServerFrame(text: string): DecodedServerFrame {
  * order change, fill and position of the account through. Each equals its channel's zod schema
  * (a property test holds them so); zod runs only on a refusal, to name the field.
  */
-const FAST_DECODERS: ReadonlyMap<string, (raw: unknown) => ChannelMessage | undefined> = new Map<
+export const FAST_DECODERS: ReadonlyMap<string, (raw: unknown) => ChannelMessage | undefined> = new Map<
   ChannelName,
   (raw: unknown) => ChannelMessage | undefined
 >([
