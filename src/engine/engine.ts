@@ -1,5 +1,13 @@
 import { setMaxListeners } from 'node:events';
-import { Subject, Subscription, type Observable } from 'rxjs';
+import {
+  BehaviorSubject,
+  combineLatest,
+  distinctUntilChanged,
+  map,
+  Subject,
+  Subscription,
+  type Observable,
+} from 'rxjs';
 import type { Address } from '../core/address.js';
 import type { Clock } from '../core/clock.js';
 import { PerpbotError } from '../core/perpbotError.js';
@@ -24,6 +32,7 @@ import type { KillSwitchState } from './guards/killSwitch.js';
 import type { OrderEvent } from './orders/orderEvent.js';
 import { queuedOrderOf } from './orders/queuedOrder.js';
 import { TradingConditions, type TradingState } from './admission/tradingConditions.js';
+import { strategyTradingState } from './admission/strategyTradingState.js';
 import type { TradingStoppedError, StopCause } from './stopping/tradingStoppedError.js';
 import type { IntentOutcome } from './intents/intentOutcome.js';
 import {
@@ -139,6 +148,8 @@ export class Engine {
   /** Degraded, reconciling or stopped: judged before the guards; see `tradingState$`. */
   readonly conditions: TradingConditions;
   readonly tradingState$: Observable<TradingState>;
+  /** Each budgeted strategy's own kill switch, by name: a tripped one halts that strategy only. */
+  private readonly strategyKills = new BehaviorSubject<ReadonlyMap<string, KillSwitchState>>(new Map());
   private readonly tradingStop: TradingStop;
   private readonly signerRefusal: SignerRefusal;
   private readonly closer: CloseBeforeSwitch;
@@ -206,6 +217,8 @@ export class Engine {
       accountState: () => this.tracker.accountState(),
       conditions: { verdict: (intent) => this.conditions.verdict(intent, degraded) },
       closePosition: (intent) => this.closer.close(intent),
+      onKillSwitchChanged: (state) =>
+        state.tripped ? this.conditions.halt(state.reason ?? 'manual') : this.conditions.resume(),
       onKillSwitchTripped: (reason) =>
         detach(this.onKillSwitch(reason), (err) =>
           this.options.log.error({ err, reason }, 'kill switch: cancelling the orders failed; cancel them by hand'),
@@ -236,8 +249,25 @@ export class Engine {
       markOf: (marketId) => this.venue.market(marketId)?.mark_price,
       bookOf: (strategy) => this.ledger.bookOf(strategy),
       cancelOrdersOf: (strategy) => this.cancelOrdersOf(strategy),
+      onKillSwitchChanged: (strategy, state) =>
+        this.strategyKills.next(new Map(this.strategyKills.value).set(strategy, state)),
     });
     this.admission.useBudgets(this.budgets);
+  }
+
+  /**
+   * The trading state a strategy sees: the account's, or `halted` while its own budget's kill
+   * switch is tripped (`strategyTradingState`); the current one first, then every change.
+   */
+  tradingStateOf(strategy: string): Observable<TradingState> {
+    const own = this.strategyKills.pipe(
+      map((kills) => kills.get(strategy)),
+      distinctUntilChanged(),
+    );
+    return combineLatest([this.tradingState$, own]).pipe(
+      map(([account, kill]) => strategyTradingState(account, kill, this.options.clock.now())),
+      distinctUntilChanged((a, b) => a.mode === b.mode && a.reasons.join('\n') === b.reasons.join('\n')),
+    );
   }
 
   /** A strategy's own kill switch (undefined: no budget). */
@@ -545,8 +575,10 @@ export class Engine {
     this.gate.trip(reason);
   }
 
+  /** Resets the account's kill switch and every strategy's own: trading resumes (unless degraded or stopped). */
   resetKillSwitch(): void {
     this.gate.reset();
+    this.budgets?.resetKillSwitches();
   }
 
   /** Resolves once every intent submitted so far has its terminal outcome. */

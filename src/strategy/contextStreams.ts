@@ -63,6 +63,7 @@ export function contextStreams(
   scope: StrategyScope,
   owner: Subscription,
   scheduler: SchedulerLike,
+  strategy?: string,
 ): ContextStreams {
   const scoped = <T>(source: Observable<T>): Observable<T> => source.pipe(inStrategyScope(scope, owner));
   const mark = (marketId: number) => scoped(latest.mark(marketId));
@@ -76,7 +77,7 @@ export function contextStreams(
     positions: () => scoped(streams.positions()),
     orders: () => scoped(streams.orders()),
     balance: () => scoped(streams.balance()),
-    tradingState: () => scoped(streams.tradingState()),
+    tradingState: () => scoped(streams.tradingState(strategy)),
     topOfBook: (marketId: number) => book(marketId).pipe(toTopOfBook()),
     candles: (marketId: number, intervalMs: number) =>
       candlesFrom(trades(marketId), { marketId, intervalMs, scheduler }),

@@ -45,9 +45,11 @@ export interface StrategyStreams {
   /**
    * Whether the engine trades: the current state first, then every change. `degraded` while the
    * private feeds are down or not yet reconciled (opening intents are refused with FEED_DOWN,
-   * cancels and reduce-only orders go through; it lifts by itself); `stopped` for good.
+   * cancels and reduce-only orders go through; it lifts by itself); `halted` while a kill switch
+   * is tripped, the account's or (given `strategy`) that strategy's own (only cancels and closes
+   * go, until it is reset); `stopped` for good.
    */
-  tradingState(): Observable<TradingStateView>;
+  tradingState(strategy?: string): Observable<TradingStateView>;
 }
 
 /**
@@ -91,6 +93,11 @@ export interface StrategyContext<P = unknown> {
   readonly orderEvents: Observable<OrderEvent>;
   /** Session and own PnL at the current marks. */
   readonly pnl: StrategyPnl;
+  /**
+   * The engine's trading state for this strategy now (`streams.tradingState()` gives every change):
+   * while it is not `trading`, opening intents are refused, so a strategy may as well wait.
+   */
+  tradingState(): TradingStateView;
   /** Builds intents stamped with this strategy's name and fresh intent ids. */
   readonly intents: IntentFactory;
   readonly log: StrategyLogger;

@@ -20,7 +20,7 @@ import {
   type StrategyScope,
 } from './strategyScope.js';
 import type { OrderEvent } from './orderEvents.js';
-import type { PnlView, StateSnapshot } from './strategyViews.js';
+import type { PnlView, StateSnapshot, TradingStateView } from './strategyViews.js';
 import { detach } from '../core/detach.js';
 
 /** What the host needs from the engine: a place to send intents and their outcomes. */
@@ -413,11 +413,13 @@ export class StrategyHost {
         filter((o) => o.strategy === hosted.name),
         inStrategyScope(scope, resources),
       );
+    const trading = currentTradingState(this.options.streams, hosted.name, this.options.clock, resources);
     return Object.freeze({
       name: hosted.name,
       params,
       markets: Object.freeze([...hosted.markets]),
-      streams: contextStreams(this.options.streams, this.latest, scope, resources, this.scheduler),
+      streams: contextStreams(this.options.streams, this.latest, scope, resources, this.scheduler, hosted.name),
+      tradingState: trading,
       state: this.options.state,
       outcomes: own(this.options.execution.outcomes),
       orderEvents: own(this.options.orderEvents ?? NEVER),
@@ -435,4 +437,19 @@ export class StrategyHost {
       ...(this.options.storage === undefined ? {} : { storage: this.options.storage(hosted.name) }),
     });
   }
+}
+
+/** A strategy's trading state now, kept from its stream for as long as the strategy's resources live. */
+function currentTradingState(
+  streams: StrategyStreams,
+  strategy: string,
+  clock: Clock,
+  resources: Subscription,
+): () => TradingStateView {
+  // Until the stream says otherwise (an embedder's streams may start empty): trading, as the engine starts.
+  let current: TradingStateView = { mode: 'trading', reasons: [], sinceMs: clock.now() };
+  resources.add(
+    streams.tradingState(strategy).subscribe({ next: (state) => (current = state), error: () => undefined }),
+  );
+  return () => current;
 }

@@ -146,9 +146,14 @@ export interface FundingView {
   readonly nextFundingTimeMs?: number;
 }
 
-/** The engine's trading state as strategies see it (`ctx.streams.tradingState()`). */
+/**
+ * The engine's trading state as a strategy sees it (`ctx.tradingState()`, `ctx.streams.tradingState()`):
+ * `trading`; `degraded` (the feeds are down or not reconciled: only cancels and reduce-only orders
+ * go; it lifts by itself); `halted` (a kill switch is tripped, the account's or the strategy's own:
+ * only cancels and closes go until a person resets it); `stopped` for good.
+ */
 export interface TradingStateView {
-  readonly mode: 'trading' | 'degraded' | 'stopped';
+  readonly mode: 'trading' | 'degraded' | 'halted' | 'stopped';
   /** Why not trading, one entry per condition (empty while trading). */
   readonly reasons: readonly string[];
   /** Engine clock (ms) when this mode began. */

@@ -11,7 +11,7 @@ export const DEFAULT_RISK: RiskLimits = {
   max_order_notional: '1000',
   max_position_per_market: '5000',
   max_open_orders: 20,
-  max_actions_per_second: 5,
+  max_actions_per_second: 40,
   kill_switch: { max_loss: '500' },
 };
 

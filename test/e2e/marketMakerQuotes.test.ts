@@ -44,7 +44,7 @@ describe('market maker quotes under the rate limit, on the simulator', () => {
     'never rests more than its two quotes but for those being replaced, and is never refused MAX_OPEN_ORDERS',
     async () => {
       const config = await loadConfig({ text: defaultConfigText(), env: {} });
-      expect(config.risk.max_actions_per_second).toBe(5);
+      expect(config.risk.max_actions_per_second).toBe(40);
       const who = await fundedAccount(sim);
       const controller = new AbortController();
       const outcomes: IntentOutcome[] = [];

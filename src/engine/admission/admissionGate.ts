@@ -44,6 +44,8 @@ export interface AdmissionScope {
   closePosition?(intent: Intent): Promise<boolean>;
   /** Called once when the kill switch trips, to cancel what the scope has open. */
   onKillSwitchTripped(reason: string): void;
+  /** Called after every change of the kill switch (a trip, a reset): the trading state shows it. */
+  onKillSwitchChanged?(state: KillSwitchState): void;
 }
 
 /** What the gate answers: a refusal, or a ticket (admitted: in flight until settled). */
@@ -95,12 +97,14 @@ export class AdmissionGate {
   trip(reason: string): void {
     const t = tripKillSwitch(this.kill, reason, this.scope.clock.now());
     this.kill = t.state;
-    if (t.justTripped) this.scope.onKillSwitchTripped(reason);
+    if (t.justTripped) this.tripped(reason);
   }
 
   reset(): void {
+    const wasTripped = this.kill.tripped;
     this.kill = resetKillSwitch();
     this.clearPendingLoss();
+    if (wasTripped) this.scope.onKillSwitchChanged?.(this.kill);
   }
 
   /**
@@ -334,7 +338,13 @@ export class AdmissionGate {
   private applyLoss(pnl: PnlSnapshot): void {
     const t = watchLoss(this.kill, pnl, this.scope.config, this.scope.clock.now());
     this.kill = t.state;
-    if (t.justTripped) this.scope.onKillSwitchTripped(t.state.reason ?? 'loss limit');
+    if (t.justTripped) this.tripped(t.state.reason ?? 'loss limit');
+  }
+
+  /** Told first (the trading state says halted before the cancels go), then the scope cancels. */
+  private tripped(reason: string): void {
+    this.scope.onKillSwitchChanged?.(this.kill);
+    this.scope.onKillSwitchTripped(reason);
   }
 
   private clearPendingLoss(): void {

@@ -33,7 +33,7 @@ export class OutageWatch {
   }
 
   private onState(state: TradingState): void {
-    if (state.mode === 'degraded') {
+    if (state.mode === 'degraded' || state.degraded === true) {
       if (this.period !== undefined) return;
       this.periods++;
       const timer = new AbortController();

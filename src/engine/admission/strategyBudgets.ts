@@ -35,6 +35,8 @@ export interface BudgetsDeps {
   bookOf(strategy: string): StrategyBook;
   /** Cancels every order of the strategy (its kill switch tripped). */
   cancelOrdersOf(strategy: string): Promise<void>;
+  /** The strategy's kill switch tripped or was reset. */
+  onKillSwitchChanged?(strategy: string, state: KillSwitchState): void;
 }
 
 interface Budget {
@@ -97,6 +99,11 @@ export class StrategyBudgets {
     return this.budgets.get(strategy)?.gate.killSwitch;
   }
 
+  /** Resets every strategy's kill switch (a loss still past its limit trips it again at the next valuation). */
+  resetKillSwitches(): void {
+    for (const budget of this.budgets.values()) budget.gate.reset();
+  }
+
   /** Refuses what still waits with `refusal` and stops the budgets' timers. */
   close(refusal: (intent: Intent) => Refusal): void {
     for (const budget of this.budgets.values()) budget.gate.close(refusal);
@@ -136,6 +143,7 @@ export class StrategyBudgets {
         const mark = deps.markOf(intent.marketId);
         return mark === undefined ? new Map() : new Map([[intent.marketId, mark]]);
       },
+      onKillSwitchChanged: (state) => deps.onKillSwitchChanged?.(name, state),
       onKillSwitchTripped: (reason) => {
         deps.log.error({ strategy: name, reason }, 'strategy kill switch tripped: cancelling its orders');
         deps

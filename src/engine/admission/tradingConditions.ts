@@ -11,10 +11,13 @@ import { refusal } from '../intents/refusal.js';
  * - `degraded`: the feeds are down, or a reconciliation is due, running or failed: the engine
  *   does not know its orders and fills, so it opens nothing (FEED_DOWN) and lets through what
  *   only reduces risk; it resumes by itself once the feeds are back and reconciled;
+ * - `halted`: the kill switch is tripped (by hand, over the control server, or on the loss limit):
+ *   only cancels and closes go, until it is reset by hand; it outranks `degraded`, which lifts by
+ *   itself while a halt does not;
  * - `stopped`: a definite condition (see `stop`), for good; the kill switch, tripped with it,
  *   decides what still goes.
  */
-export type TradingMode = 'trading' | 'degraded' | 'stopped';
+export type TradingMode = 'trading' | 'degraded' | 'halted' | 'stopped';
 
 export interface TradingState {
   readonly mode: TradingMode;
@@ -24,6 +27,16 @@ export interface TradingState {
   readonly sinceMs: number;
   /** A reconciliation is running: intents wait for it rather than being refused. */
   readonly reconciling: boolean;
+  /**
+   * The feeds or the journal are down, or a reconciliation is not done, whatever the mode shows
+   * (a halt outranks it): the outage watch times this. Absent: as `mode === 'degraded'`.
+   */
+  readonly degraded?: boolean;
+}
+
+/** Whether the feeds, the journal or a reconciliation hold the engine back, whatever the mode shows. */
+export function isDegraded(state: TradingState): boolean {
+  return state.degraded ?? state.mode === 'degraded';
 }
 
 type ReconcilerState =
@@ -40,6 +53,7 @@ export class TradingConditions {
   private feedDownReason: string | undefined;
   private journalDownReason: string | undefined;
   private stoppedReason: string | undefined;
+  private haltedReason: string | undefined;
   private readonly reconcilers = new Map<string, ReconcilerState>();
   private readonly subject: BehaviorSubject<TradingState>;
   readonly state$: Observable<TradingState>;
@@ -53,7 +67,11 @@ export class TradingConditions {
     });
     this.state$ = this.subject.pipe(
       distinctUntilChanged(
-        (a, b) => a.mode === b.mode && a.reconciling === b.reconciling && sameReasons(a.reasons, b.reasons),
+        (a, b) =>
+          a.mode === b.mode &&
+          a.reconciling === b.reconciling &&
+          a.degraded === b.degraded &&
+          sameReasons(a.reasons, b.reasons),
       ),
     );
   }
@@ -119,9 +137,23 @@ export class TradingConditions {
     this.publish();
   }
 
+  /** The kill switch tripped: `halted` until `resume` (its reset). */
+  halt(reason: string): void {
+    this.haltedReason = reason;
+    this.publish();
+  }
+
+  /** The kill switch was reset: trading again, unless something else still holds it. */
+  resume(): void {
+    if (this.haltedReason === undefined) return;
+    this.haltedReason = undefined;
+    this.publish();
+  }
+
   /**
    * The conditions' word on an intent, before the risk guards (only cancels and reduce-only orders
-   * pass while degraded).
+   * pass while degraded). A halt is the kill switch's to judge: it refuses what opens risk with its
+   * own rule and reason.
    */
   verdict(intent: Intent, config: DegradedConfig): GuardVerdict {
     const state = this.subject.value;
@@ -130,7 +162,7 @@ export class TradingConditions {
     if (state.mode === 'stopped') return ALLOW;
     if (state.reconciling)
       return { kind: 'wait', reason: 'a reconciliation with the venue is running', retryAfterMs: 50 };
-    if (state.mode === 'trading' || reducesRisk(intent, config)) return ALLOW;
+    if (!this.degraded() || reducesRisk(intent, config)) return ALLOW;
     if (this.journalDownReason !== undefined)
       return refused(
         refusal(
@@ -151,9 +183,17 @@ export class TradingConditions {
     );
   }
 
+  /** The feeds or the journal are down, or a reconciliation is not done. */
+  private degraded(): boolean {
+    if (this.feedDownReason !== undefined || this.journalDownReason !== undefined) return true;
+    for (const r of this.reconcilers.values()) if (r.phase !== 'done') return true;
+    return false;
+  }
+
   private publish(): void {
     const reasons: string[] = [];
     if (this.stoppedReason !== undefined) reasons.push(this.stoppedReason);
+    if (this.haltedReason !== undefined) reasons.push(`kill switch tripped (${this.haltedReason})`);
     if (this.feedDownReason !== undefined) reasons.push(`private feeds down (${this.feedDownReason})`);
     if (this.journalDownReason !== undefined) reasons.push(`journal unwritable (${this.journalDownReason})`);
     let reconciling = false;
@@ -164,10 +204,16 @@ export class TradingConditions {
       if (r.phase === 'failed') reasons.push(r.reason);
     }
     const mode: TradingMode =
-      this.stoppedReason !== undefined ? 'stopped' : reasons.length > 0 ? 'degraded' : 'trading';
+      this.stoppedReason !== undefined
+        ? 'stopped'
+        : this.haltedReason !== undefined
+          ? 'halted'
+          : reasons.length > 0
+            ? 'degraded'
+            : 'trading';
     const before = this.subject.value;
     const sinceMs = before.mode === mode ? before.sinceMs : this.clock.now();
-    this.subject.next({ mode, reasons, sinceMs, reconciling });
+    this.subject.next({ mode, reasons, sinceMs, reconciling, degraded: this.degraded() });
   }
 }
 

@@ -11,6 +11,7 @@ import { effectiveRisk } from '../config/effectiveRisk.js';
 import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import { logIntentOutcome } from '../operations/logging/logIntentOutcome.js';
+import { HaltedRefusalLog } from '../operations/logging/haltedRefusalLog.js';
 import { budgetedExecution, type BudgetedExecution } from './wiring/budgetedExecution.js';
 import { stateSnapshot } from './wiring/stateSnapshot.js';
 import { strategyStreams } from './wiring/strategyStreams.js';
@@ -69,8 +70,17 @@ export function hostStrategies(o: BotStrategiesOptions): BotStrategies {
   const submit = (intent: Intent): void => budgeted.submit(intent);
   const execution: BudgetedExecution =
     routeIntent === undefined ? budgeted : { ...budgeted, submit: (intent) => routeIntent(intent, submit) };
-  // The engine's outcomes and the refusals of the budgets, one line each.
-  const outcomeLog = execution.outcomes.subscribe((outcome) => logIntentOutcome(logger, outcome));
+  // The engine's outcomes and the refusals of the budgets, one line each; but a halt's refusals.
+  const halted = new HaltedRefusalLog(logger);
+  const outcomeLog = execution.outcomes.subscribe((outcome) => {
+    if (!halted.take(outcome)) logIntentOutcome(logger, outcome);
+  });
+  for (const s of config.strategies)
+    outcomeLog.add(
+      engine.tradingStateOf(s.name).subscribe((state) => {
+        if (state.mode !== 'halted') halted.resumed(s.name);
+      }),
+    );
   const books = new OrderBookFeed(ws, { logger: logger.child({ component: 'orderbook' }) });
   const allDone = new AbortController();
   const host = new StrategyHost({

@@ -106,6 +106,15 @@ const engineSchema = z
     }
   });
 
+/**
+ * The account's signed actions per second when the config sets none, from the venue's published
+ * limit (venue-facts: 500 REST requests per 10 s per IP): a bucket refilled at 40/s with a burst of
+ * 40 sends at most 40 + 10 × 40 = 440 actions in any 10 s window, leaving 60 for the reads that
+ * share the address (reconciliation, landing evidence, `perpbot status`). A requote (a cancel and a
+ * place a side) is never held back a slot at a time by it.
+ */
+export const DEFAULT_MAX_ACTIONS_PER_SECOND = 40;
+
 // Notionals are USDC: an order's size × price, a position's |size| × mark (per market).
 const riskFields = {
   max_order_notional: decimal({ positive: true }),
@@ -115,7 +124,10 @@ const riskFields = {
   kill_switch: z.strictObject({ max_loss: decimal({ positive: true }) }),
 };
 
-export const riskSchema = z.strictObject(riskFields);
+export const riskSchema = z.strictObject({
+  ...riskFields,
+  max_actions_per_second: riskFields.max_actions_per_second.default(DEFAULT_MAX_ACTIONS_PER_SECOND),
+});
 // A strategy's own budget over the global limits (effectiveRisk), every field enforced per strategy
 // on what it did in this run: its open and in-flight orders, its actions per second, and the net
 // position and PnL of its own fills (the engine's strategy budgets, engine/admission). The global

@@ -17,6 +17,7 @@ export default defineStrategy({
     bids: z.array(z.string()).default([]),
     cycle_bid: z.string().optional(),
     every_ms: z.number().int().positive().default(100),
+    report_trading_state: z.boolean().default(false),
   }),
   freshness: { mark: 60_000 },
   run: (ctx) => {
@@ -30,7 +31,19 @@ export default defineStrategy({
         ctx.intents.placeLimit({ marketId, side: 'buy', size: params.size, price, postOnly: true }),
       ),
     ];
-    if (params.cycle_bid === undefined) return from(opening);
+    let seenMode: string | undefined;
+    const report = params.report_trading_state
+      ? interval(params.every_ms).pipe(
+          tap(() => {
+            const state = ctx.tradingState();
+            if (state.mode === seenMode) return;
+            seenMode = state.mode;
+            ctx.log.info({ mode: state.mode, reasons: state.reasons }, 'strategy trading state');
+          }),
+          mergeMap(() => EMPTY as Observable<Intent>),
+        )
+      : EMPTY;
+    if (params.cycle_bid === undefined) return merge(from(opening), report);
     const cycleBid = params.cycle_bid;
     let resting: string | undefined;
     let pending: string | undefined;
@@ -58,6 +71,6 @@ export default defineStrategy({
         return [intent];
       }),
     );
-    return merge(from(opening), followed, cycle);
+    return merge(from(opening), followed, cycle, report);
   },
 });

@@ -102,6 +102,39 @@ describe('TradingConditions', () => {
     expect(verdicts(c).every((v) => v.endsWith(':allow'))).toBe(true);
   });
 
+  it('a halt (the kill switch tripped) is a mode of its own, outranks degraded, and leaves opening to the kill switch to refuse', () => {
+    const c = new TradingConditions(new ManualClock());
+    c.halt('manual: operator');
+    expect(c.state).toMatchObject({
+      mode: 'halted',
+      reasons: ['kill switch tripped (manual: operator)'],
+      degraded: false,
+    });
+    // The conditions allow; the kill switch guard refuses with its own rule and reason.
+    expect(verdicts(c)).toEqual(['o:allow', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:allow']);
+    c.feedDown('socket closed');
+    expect(c.state).toMatchObject({
+      mode: 'halted',
+      reasons: ['kill switch tripped (manual: operator)', 'private feeds down (socket closed)'],
+      degraded: true,
+    });
+    // Halted and degraded at once: the feed's refusal still applies to what opens risk.
+    expect(verdicts(c)).toEqual(['o:feed_down', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:feed_down']);
+    c.resume();
+    expect(c.state).toMatchObject({ mode: 'degraded', degraded: true });
+    c.feedUp();
+    expect(c.state).toMatchObject({ mode: 'trading', reasons: [], degraded: false });
+  });
+
+  it('a stop outranks a halt', () => {
+    const c = new TradingConditions(new ManualClock());
+    c.halt('loss limit reached');
+    c.stop('signer revoked');
+    expect(c.state.mode).toBe('stopped');
+    c.resume();
+    expect(c.state.mode).toBe('stopped');
+  });
+
   it('publishes each change of mode or reasons once, with when the mode began', async () => {
     const clock = new ManualClock(1_000);
     const c = new TradingConditions(clock);

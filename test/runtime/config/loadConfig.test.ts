@@ -87,6 +87,16 @@ describe('loadConfig', () => {
     }).toThrow(TypeError);
   });
 
+  it("takes the account's action rate from the venue's published limit when the config gives none", async () => {
+    const config = await loadConfig({
+      text: stringify(withValue(base(), 'risk.max_actions_per_second', undefined)),
+      env: {},
+    });
+    // 500 REST requests per 10 s per IP: a bucket of 40/s with a burst of 40 sends at most 440 in 10 s.
+    expect(config.risk.max_actions_per_second).toBe(40);
+    expect(40 + 10 * config.risk.max_actions_per_second).toBeLessThanOrEqual(500);
+  });
+
   it('offers exactly the selector tables the protocol has', () => {
     expect([...SELECTOR_NAMES].sort()).toEqual(Object.keys(SELECTOR_PROFILES).sort());
   });

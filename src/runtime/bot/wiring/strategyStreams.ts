@@ -43,8 +43,10 @@ export function strategyStreams(
         .channel('positions')
         .pipe(map(() => engine.tracker.allPositions().map((p) => positionSnapshotOf(engine, p, extras?.venue)))),
     orders: () => engine.orderEvents$.pipe(map(() => engine.tracker.openOrders().map(toOpenOrderSnapshot))),
-    tradingState: () =>
-      engine.tradingState$.pipe(map((s) => ({ mode: s.mode, reasons: s.reasons, sinceMs: s.sinceMs }))),
+    tradingState: (strategy) =>
+      (strategy === undefined ? engine.tradingState$ : engine.tradingStateOf(strategy)).pipe(
+        map((s) => ({ mode: s.mode, reasons: s.reasons, sinceMs: s.sinceMs })),
+      ),
     balance: () =>
       ws.channel('account').pipe(
         map((m) => m.account.balance),

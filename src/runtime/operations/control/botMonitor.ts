@@ -3,7 +3,7 @@ import type { BusyPollState } from '../../../core/busyPoll.js';
 import type { Clock } from '../../../core/clock.js';
 import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../../core/decimal.js';
 import { shortId } from '../../../core/shortId.js';
-import type { TradingState } from '../../../engine/admission/tradingConditions.js';
+import { isDegraded, type TradingState } from '../../../engine/admission/tradingConditions.js';
 import type { PnlView } from '../../../engine/ledger/pnlView.js';
 import type { SessionLedger } from '../../../engine/ledger/sessionLedger.js';
 import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
@@ -111,10 +111,10 @@ export class BotMonitor {
     this.subscriptions.add(
       options.engine.tradingState$.subscribe((state) => {
         const now = options.clock.now();
-        if (state.mode === 'trading' && this.degradedSince !== undefined) {
+        if (!isDegraded(state) && this.degradedSince !== undefined) {
           this.degradedDoneMs += now - this.degradedSince;
           this.degradedSince = undefined;
-        } else if (state.mode !== 'trading' && this.degradedSince === undefined) {
+        } else if (isDegraded(state) && this.degradedSince === undefined) {
           this.degradedSince = now;
         }
       }),
@@ -152,7 +152,7 @@ export class BotMonitor {
       .filter((p) => !isZero(p.size))
       .map((p) => this.position(p));
     const balance = engine.tracker.currentBalance() ?? null;
-    const strategies = this.options.strategies.map((s) => this.strategy(s.name, s.markets));
+    const strategies = this.options.strategies.map((s) => this.strategy(s.name, s.markets, trading.mode === 'halted'));
     const killSwitch = engine.killSwitch;
     const warnings = strategies.flatMap(warningsOf);
     return {
@@ -195,7 +195,7 @@ export class BotMonitor {
   private degraded(trading: TradingState, now: number): DegradedStatus {
     const { periods, longestMs } = this.options.engine.degradedStats;
     return {
-      active: trading.mode !== 'trading',
+      active: isDegraded(trading),
       reasons: trading.reasons,
       reconciling: trading.reconciling,
       sinceMs: trading.sinceMs,
@@ -216,13 +216,14 @@ export class BotMonitor {
     return { marketId: p.marketId, side: p.side, size: p.size, signedSize, entryPrice, markPrice, unrealizedPnl };
   }
 
-  private strategy(name: string, markets: readonly number[]): StrategyStatusView {
+  private strategy(name: string, markets: readonly number[], accountHalted: boolean): StrategyStatusView {
     const { budgets, freshness, engine } = this.options;
     const kill = budgets.killSwitch(name) ?? { tripped: false };
     const staleFeeds = freshness.staleFeeds(name);
+    const hostStatus = this.options.strategyStatuses().get(name) ?? 'starting';
     return {
       name,
-      status: this.options.strategyStatuses().get(name) ?? 'starting',
+      status: haltedOr(hostStatus, accountHalted || kill.tripped),
       markets,
       openOrders: engine.tracker.openOrders().filter((o) => o.strategy === name).length,
       positions: [...engine.ledger.strategyPositions(name)].map(([marketId, p]) => ({
@@ -265,6 +266,14 @@ export class BotMonitor {
       };
     });
   }
+}
+
+/**
+ * A strategy that runs (or waits to) while a kill switch that binds it is tripped is `halted`: its
+ * opening intents are refused until a person resets the switch.
+ */
+function haltedOr(hostStatus: string, halted: boolean): string {
+  return halted && (hostStatus === 'running' || hostStatus === 'waiting') ? 'halted' : hostStatus;
 }
 
 /** What /ready warns of a strategy: reduce-only on a late stream, failed, its kill switch tripped. */

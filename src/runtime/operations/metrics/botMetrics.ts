@@ -109,6 +109,11 @@ export class BotMetrics {
   private readonly strategyUp = this.gauge('strategy_running', '1 while the strategy runs, 0 once stopped or failed', [
     'strategy',
   ]);
+  private readonly strategyHalted = this.gauge(
+    'strategy_halted',
+    "1 while a kill switch that binds the strategy (the account's or its own) is tripped: it opens nothing",
+    ['strategy'],
+  );
   private readonly position = this.gauge(
     'position_size',
     'Signed position size of the account (base asset; short negative)',
@@ -168,6 +173,7 @@ export class BotMetrics {
       this.feedAge,
       this.reduceOnly,
       this.strategyUp,
+      this.strategyHalted,
       this.position,
       this.strategyPosition,
       this.pnl,
@@ -177,7 +183,7 @@ export class BotMetrics {
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
     this.busyPoll.set(status.busyPoll === 'spinning' ? 1 : 0);
-    for (const mode of ['trading', 'degraded', 'stopped'] as const)
+    for (const mode of ['trading', 'degraded', 'halted', 'stopped'] as const)
       this.mode.set({ mode }, status.mode === mode ? 1 : 0);
     this.killSwitch.set({ scope: 'account' }, status.killSwitch.tripped ? 1 : 0);
     for (const feed of status.streams)
@@ -202,7 +208,8 @@ export class BotMetrics {
   private setStrategy(s: StrategyStatusView): void {
     this.killSwitch.set({ scope: s.name }, s.killSwitch.tripped ? 1 : 0);
     this.reduceOnly.set({ strategy: s.name }, s.feed.stale ? 1 : 0);
-    this.strategyUp.set({ strategy: s.name }, s.status === 'running' ? 1 : 0);
+    this.strategyUp.set({ strategy: s.name }, s.status === 'running' || s.status === 'halted' ? 1 : 0);
+    this.strategyHalted.set({ strategy: s.name }, s.status === 'halted' ? 1 : 0);
     for (const p of s.positions)
       this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
     this.setPnl(s.name, s.pnl);

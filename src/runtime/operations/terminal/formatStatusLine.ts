@@ -15,7 +15,7 @@ export function formatStatusLine(status: BotStatus): string {
     const flags = [
       s.status === 'running' ? '' : s.status,
       s.feed.stale ? 'REDUCE-ONLY' : '',
-      s.killSwitch.tripped ? 'KILLED' : '',
+      s.killSwitch.tripped && s.status !== 'halted' ? 'KILLED' : '',
     ]
       .filter((f) => f !== '')
       .join(' ');
@@ -28,7 +28,7 @@ export function formatStatusLine(status: BotStatus): string {
     .map((f) => `${f.channel}:${f.marketId} ${(f.ageMs / 1000).toFixed(1)}s${f.stale ? '!' : ''}`)
     .join(' ');
   if (feeds !== '') parts.push(`feeds ${feeds}`);
-  if (status.mode !== 'trading') parts.push(`degraded: ${status.degraded.reasons.join('; ')}`);
+  if (status.degraded.active) parts.push(`degraded: ${status.degraded.reasons.join('; ')}`);
   if (status.killSwitch.tripped) parts.push(`KILL SWITCH: ${status.killSwitch.reason ?? ''}`);
   return `── ${parts.join(' | ')}`;
 }

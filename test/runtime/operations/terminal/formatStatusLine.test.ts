@@ -6,7 +6,7 @@ const status = {
   generatedAtMs: Date.UTC(2026, 10, 25, 12, 0, 5),
   mode: 'trading',
   killSwitch: { tripped: false },
-  degraded: { reasons: [] },
+  degraded: { active: false, reasons: [] },
   strategies: [
     {
       name: 'mm',
@@ -47,13 +47,27 @@ describe('formatStatusLine', () => {
     const bad = {
       ...status,
       mode: 'degraded',
-      degraded: { reasons: ['private feeds down (socket closed)'] },
+      degraded: { active: true, reasons: ['private feeds down (socket closed)'] },
       killSwitch: { tripped: true, reason: 'loss limit' },
       strategies: [],
       streams: [],
     } as unknown as BotStatus;
     expect(formatStatusLine(bad)).toBe(
       '── 12:00:05 DEGRADED | degraded: private feeds down (socket closed) | KILL SWITCH: loss limit',
+    );
+  });
+
+  it('says HALTED, and which strategies a halt binds, without calling a halt degraded', () => {
+    const halted = {
+      ...status,
+      mode: 'halted',
+      degraded: { active: false, reasons: ['kill switch tripped (operator)'] },
+      killSwitch: { tripped: true, reason: 'operator' },
+      strategies: [{ ...status.strategies[0], status: 'halted' }],
+      streams: [],
+    } as unknown as BotStatus;
+    expect(formatStatusLine(halted)).toBe(
+      '── 12:00:05 HALTED | mm: pos 0.002 pnl -0.12 orders 2 halted | KILL SWITCH: operator',
     );
   });
 });

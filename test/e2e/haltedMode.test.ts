@@ -1,0 +1,155 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BotStatus } from '../../src/runtime/operations/control/botStatus.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { until } from './support/journalBot.js';
+import {
+  CONTROL_TOKEN,
+  parsePrometheus,
+  prepareServiceRoot,
+  serviceBotConfig,
+  startServiceBot,
+  sumOf,
+  type ServiceBot,
+} from './support/serviceBot.js';
+import { fundedAccount } from './support/simAccount.js';
+
+/** Debian's chromium package (.ci/run installs it when missing). */
+const CHROMIUM = '/usr/bin/chromium';
+
+/** A strategy that keeps opening (a bid placed, cancelled, placed...) and logs the trading state it sees. */
+const PROBE = `  - name: probe
+    module: strategies/serviceProbe.ts
+    markets: [1]
+    params: { size: "0.0005", cycle_bid: "60000", every_ms: 50, report_trading_state: true }`;
+
+interface Seen {
+  readonly mode: string;
+  readonly strategyStatus: string | undefined;
+  readonly strategySees: string | undefined;
+  readonly metricHalted: number;
+  readonly metricStrategyHalted: number;
+  readonly ready: number;
+  readonly page: string;
+}
+
+describe('a tripped kill switch is a trading state everyone sees: halted', () => {
+  let sim: RunningSim;
+  let dir: string;
+  let bot: ServiceBot | undefined;
+  let browser: Browser | undefined;
+
+  beforeEach(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
+      );
+    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-halted-'));
+    prepareServiceRoot(dir);
+  });
+  afterEach(async () => {
+    await browser?.close();
+    await bot?.stop();
+    bot = undefined;
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function openDashboard(url: string): Promise<Page> {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const context = await browser.newContext();
+    await context.route('**/*', (route) => (route.request().url().startsWith(url) ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector('body[data-connected="true"]');
+    return page;
+  }
+
+  it('trip over HTTP: /api/status, the strategy, ctx.tradingState(), /ready, metrics and the dashboard say halted within a second; the refusals are logged once; reset restores trading', async () => {
+    const who = await fundedAccount(sim);
+    bot = await startServiceBot(sim, who, dir, serviceBotConfig(dir, PROBE));
+    const { url, lines } = bot;
+    const page = await openDashboard(url);
+    const strategySees = (): string | undefined =>
+      lines
+        .map((l) => JSON.parse(l) as { msg?: string; mode?: string })
+        .filter((l) => l.msg === 'strategy trading state')
+        .at(-1)?.mode;
+    const seen = async (): Promise<Seen> => {
+      const status = (await (await fetch(`${url}/api/status`)).json()) as BotStatus;
+      const samples = parsePrometheus(await (await fetch(`${url}/metrics`)).text());
+      const ready = await fetch(`${url}/ready`);
+      return {
+        mode: status.mode,
+        strategyStatus: status.strategies.find((s) => s.name === 'probe')?.status,
+        strategySees: strategySees(),
+        metricHalted: sumOf(samples, 'perpbot_trading_mode', { mode: 'halted' }),
+        metricStrategyHalted: sumOf(samples, 'perpbot_strategy_halted', { strategy: 'probe' }),
+        ready: ready.status,
+        page: (await page.locator('[data-testid="mode"]').textContent()) ?? '',
+      };
+    };
+    const trading: Seen = {
+      mode: 'trading',
+      strategyStatus: 'running',
+      strategySees: 'trading',
+      metricHalted: 0,
+      metricStrategyHalted: 0,
+      ready: 200,
+      page: 'trading',
+    };
+    await until(async () => JSON.stringify(await seen()) === JSON.stringify(trading), 10_000);
+
+    const post = (action: string) =>
+      fetch(`${url}/api/kill-switch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${CONTROL_TOKEN}` },
+        body: JSON.stringify({ action, reason: 'operator drill' }),
+      });
+    const refusedBefore = lines.length;
+    const tripped = await post('trip');
+    expect(tripped.status).toBe(200);
+    const halted: Seen = {
+      mode: 'halted',
+      strategyStatus: 'halted',
+      strategySees: 'halted',
+      metricHalted: 1,
+      metricStrategyHalted: 1,
+      ready: 503,
+      page: 'halted',
+    };
+    const trippedAt = Date.now();
+    await until(async () => JSON.stringify(await seen()) === JSON.stringify(halted), 1_000);
+    expect(Date.now() - trippedAt).toBeLessThan(1_000);
+    const readiness = (await (await fetch(`${url}/ready`)).json()) as { reasons: string[] };
+    expect(readiness.reasons.join('; ')).toContain('operator drill');
+
+    // The strategy keeps opening every 50 ms: each intent is refused, only the first is logged.
+    const refusedIntents = async () =>
+      sumOf(parsePrometheus(await (await fetch(`${url}/metrics`)).text()), 'perpbot_refusals_total', {
+        strategy: 'probe',
+        rule: 'KILL_SWITCH',
+      });
+    await until(async () => (await refusedIntents()) >= 10, 5_000);
+    const warnings = lines
+      .slice(refusedBefore)
+      .map((l) => JSON.parse(l) as { msg?: string; level?: number; strategy?: string })
+      .filter((l) => l.level === 40 && l.strategy === 'probe');
+    expect(warnings.map((w) => w.msg)).toEqual([
+      'intent refused: trading is halted; further refusals of this strategy while halted are counted, not logged',
+    ]);
+
+    expect((await post('reset')).status).toBe(200);
+    await until(async () => JSON.stringify(await seen()) === JSON.stringify(trading), 1_000);
+    const unlogged = lines
+      .map((l) => JSON.parse(l) as { msg?: string; refusedUnlogged?: number })
+      .find((l) => l.msg === 'intents refused while halted, not logged');
+    expect(unlogged?.refusedUnlogged).toBeGreaterThanOrEqual(9);
+    // Trading again: the strategy's bid rests on the venue.
+    await until(() => sim.context.exchange.openOrders(who.account, 1).length === 1, 5_000);
+  });
+});
