@@ -60,6 +60,7 @@ import { TradingStop } from './stopping/tradingStop.js';
 import { VenueInfo } from '../venue/venueInfo.js';
 import type { Logger } from '../core/logger.js';
 import { detach } from '../core/detach.js';
+import { Quoting } from './quoting/quoting.js';
 
 export type { EngineFeeds } from './connection/feedFollower.js';
 
@@ -163,6 +164,8 @@ export class Engine {
   private readonly clientOrderIds: ClientOrderIds;
   private stopped = false;
   private readonly journal: EngineJournal;
+  /** Replacements and quote targets (`replace`, `quote` intents). */
+  readonly quoting: Quoting;
   private deps:
     { readonly context: SigningContext; readonly allocator: NonceAllocator; readonly deps: ExecutorDeps } | undefined;
 
@@ -203,6 +206,43 @@ export class Engine {
       clock,
       signal: this.abort.signal,
     });
+    this.quoting = this.quotingFor();
+  }
+
+  private quotingFor(): Quoting {
+    const { clock, log } = this.options;
+    return new Quoting({
+      tracker: this.tracker,
+      market: (marketId) => this.venue.market(marketId),
+      execute: (intent) => this.execute(intent),
+      place: (placement) => this.run(placement),
+      cancelQueued: (intentId) => this.cancelQueued(intentId),
+      notTrading: (strategy, intent) => this.openingRefusal(strategy, intent),
+      now: () => clock.now(),
+      onError: (err, intentId) => log.error({ err, intentId }, 'a quote action ended without an outcome'),
+    });
+  }
+
+  /**
+   * Why a strategy may not open risk now (a quote target then sends only its cancels): the engine
+   * stopping, a kill switch (the account's or the strategy's own), or the trading conditions.
+   */
+  private openingRefusal(strategy: string, intent: Intent): Refusal | undefined {
+    const stopping = this.refusal(intent);
+    if (stopping !== undefined) return stopping;
+    const account = this.gate.killSwitch;
+    const kill = account.tripped ? account : this.budgets?.killSwitch(strategy);
+    if (kill?.tripped === true)
+      return refusal(
+        'kill_switch',
+        intent.kind,
+        `the kill switch is tripped (${kill.reason ?? 'manual'}); only cancels and position closes pass`,
+        'reset the kill switch by hand once the cause is understood',
+      );
+    const verdict = this.conditions.verdict(intent, this.options.config.degraded);
+    if (verdict.kind === 'refuse') return verdict.refusal;
+    if (verdict.kind === 'allow') return undefined;
+    return refusal('feed_down', intent.kind, `trading paused: ${verdict.reason}`, 'quote again once it trades');
   }
 
   private admissionGate(): AdmissionGate {
@@ -446,7 +486,7 @@ export class Engine {
   execute(intent: Intent): Promise<IntentOutcome> {
     this.journal.intentReceived(intent, this.options.clock.now());
     const local = this.takeOrder(intent);
-    const run = (local === undefined ? this.run(intent) : Promise.resolve(local)).then((outcome) => {
+    const run = (local === undefined ? this.runKind(intent) : Promise.resolve(local)).then((outcome) => {
       this.pending.delete(intent.intentId);
       this.journal.outcome(outcome);
       this.outcomeSubject.next(outcome);
@@ -456,6 +496,13 @@ export class Engine {
     if (local === undefined && (intent.kind === 'cancel' || intent.kind === 'cancelAll'))
       this.holdPlacements(intent, run);
     return run;
+  }
+
+  /** A quote target is taken at once; a replace runs its pair; every other intent runs to its action. */
+  private runKind(intent: Intent): Promise<IntentOutcome> {
+    if (intent.kind === 'quote') return Promise.resolve(this.quoting.quote(intent));
+    if (intent.kind === 'replace') return this.quoting.replace(intent);
+    return this.run(intent);
   }
 
   /**
@@ -492,8 +539,10 @@ export class Engine {
    * a cancel-all does so for every order of its market.
    */
   private takeOrder(intent: Intent): IntentOutcome | undefined {
+    if (intent.kind === 'replace') return this.quoting.arrivedReplace(intent);
     const order = queuedOrderOf(intent, (marketId) => this.tracker.position(marketId));
     if (order !== undefined) {
+      if (intent.kind === 'placeLimit') this.quoting.arrived(intent);
       this.tracker.queued(order);
       return undefined;
     }
@@ -593,6 +642,7 @@ export class Engine {
     this.abort.abort(new PerpbotError('engine stopped', { code: 'ENGINE_STOPPED' }));
     await Promise.allSettled([...this.pending.values()]);
     this.subscriptions.unsubscribe();
+    this.quoting.dispose();
     this.outcomeSubject.complete();
   }
 

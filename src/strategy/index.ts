@@ -123,6 +123,11 @@ export type {
   SetLeverageIntent,
   SetMarginModeIntent,
   AdjustIsolatedMarginIntent,
+  ReplaceIntent,
+  ReplaceMode,
+  QuoteIntent,
+  QuoteOrder,
+  QuoteTolerance,
   Side,
   TimeInForce,
 } from '../engine/intents/intents.js';

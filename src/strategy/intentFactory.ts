@@ -5,6 +5,8 @@ import {
   closePosition,
   placeLimit,
   placeMarket,
+  quote,
+  replace,
   setLeverage,
   setMarginMode,
 } from '../engine/intents/intentBuilders.js';
@@ -15,6 +17,8 @@ import type {
   ClosePositionIntent,
   PlaceLimitIntent,
   PlaceMarketIntent,
+  QuoteIntent,
+  ReplaceIntent,
   SetLeverageIntent,
   SetMarginModeIntent,
 } from '../engine/intents/intents.js';
@@ -35,6 +39,10 @@ export interface IntentFactory {
   setLeverage(fields: Draft<SetLeverageIntent>): SetLeverageIntent;
   setMarginMode(fields: Draft<SetMarginModeIntent, 'policy'>): SetMarginModeIntent;
   adjustIsolatedMargin(fields: Draft<AdjustIsolatedMarginIntent>): AdjustIsolatedMarginIntent;
+  /** Moves one of its resting (or queued) orders to a new price and/or size (see `ReplaceIntent`). */
+  replace(fields: Draft<ReplaceIntent>): ReplaceIntent;
+  /** The orders it wants resting on a market, declared whole: the engine keeps, moves, places, cancels to get there. */
+  quote(fields: Draft<QuoteIntent>): QuoteIntent;
 }
 
 export function createIntentFactory(strategy: string, runId: string): IntentFactory {
@@ -52,5 +60,7 @@ export function createIntentFactory(strategy: string, runId: string): IntentFact
     setLeverage: (f) => setLeverage(stamp(f)),
     setMarginMode: (f) => setMarginMode(stamp(f)),
     adjustIsolatedMargin: (f) => adjustIsolatedMargin(stamp(f)),
+    replace: (f) => replace(stamp(f)),
+    quote: (f) => quote(stamp(f)),
   };
 }

@@ -149,6 +149,18 @@ export class StrategyTest<P = unknown> {
     return this.venue.openOrders(this.bot.account, marketId);
   }
 
+  /** Trips the account's kill switch as `POST /api/kill-switch` does: every order is cancelled, trading halts. */
+  tripKillSwitch(reason = 'tripped by the test'): Promise<void> {
+    this.bot.engine.tripKillSwitch(reason);
+    return this.time.settle();
+  }
+
+  /** Resets the kill switches (the account's and the strategy's own): trading resumes. */
+  resetKillSwitch(): Promise<void> {
+    this.bot.engine.resetKillSwitch();
+    return this.time.settle();
+  }
+
   /** A new mark (oracle and index), sent with a block at once. */
   mark(marketId: number, markPrice: string): Promise<void> {
     this.venue.mark(marketId, markPrice);

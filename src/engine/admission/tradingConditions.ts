@@ -231,6 +231,8 @@ function reducesRisk(intent: Intent, config: DegradedConfig): boolean {
     case 'setLeverage':
     case 'setMarginMode':
     case 'adjustIsolatedMargin':
+    case 'replace':
+    case 'quote':
       return false;
   }
 }

@@ -5,6 +5,8 @@ import type {
   ClosePositionIntent,
   PlaceLimitIntent,
   PlaceMarketIntent,
+  QuoteIntent,
+  ReplaceIntent,
   SetLeverageIntent,
   SetMarginModeIntent,
 } from './intents.js';
@@ -48,4 +50,12 @@ export function setMarginMode(fields: Optional<SetMarginModeIntent, 'policy'>): 
 
 export function adjustIsolatedMargin(fields: Omit<AdjustIsolatedMarginIntent, 'kind'>): AdjustIsolatedMarginIntent {
   return { ...fields, kind: 'adjustIsolatedMargin' };
+}
+
+export function replace(fields: Omit<ReplaceIntent, 'kind'>): ReplaceIntent {
+  return { ...fields, kind: 'replace' };
+}
+
+export function quote(fields: Omit<QuoteIntent, 'kind'>): QuoteIntent {
+  return { ...fields, kind: 'quote' };
 }

@@ -93,6 +93,79 @@ export interface AdjustIsolatedMarginIntent extends IntentBase {
   readonly amount: string;
 }
 
+/**
+ * How a resting order is moved to a new price or size (the venue has no amend: a new order and a
+ * cancel of the old). `make_before_break`: the new order is placed first and the old cancelled once
+ * the venue took it, so the price level is never empty (for a moment both rest: the wanted count
+ * plus those being replaced); taken only where the account's margin covers both, else
+ * `break_before_make`: the old is cancelled first and the new placed once the venue answered, so
+ * never more than one order stands for it. Either way both actions are signed side by side (the
+ * nonce bitmap lets them be in flight at once); only the second waits for the first's answer.
+ */
+export type ReplaceMode = 'make_before_break' | 'break_before_make';
+
+/**
+ * Moves a resting (or still queued) limit order to a new price and/or size: a new order with the
+ * old one's side, time in force, post-only and reduce-only, and a cancel of the old (`mode`). The
+ * new order is this intent's order (its events and fills carry this intent's id). When the old
+ * order filled before it could be cancelled, nothing new is placed (refused `replace_target_finished`
+ * under break-before-make; under make-before-break the new one was placed first and stays).
+ */
+export interface ReplaceIntent extends IntentBase {
+  readonly kind: 'replace';
+  readonly target: { readonly intentId: string } | { readonly orderId: string };
+  /** New limit price (absent: the old one). */
+  readonly price?: string;
+  /** New size (absent: the old one's size). */
+  readonly size?: string;
+  readonly priceRounding?: Rounding;
+  readonly sizeRounding?: Rounding;
+  /** Absent: the old order's. */
+  readonly postOnly?: boolean;
+  /** Absent: the old order's. */
+  readonly reduceOnly?: boolean;
+  /** Absent: make-before-break where margin allows. */
+  readonly mode?: ReplaceMode;
+}
+
+/** One order a strategy wants resting (a `quote` target's element). */
+export interface QuoteOrder {
+  readonly side: Side;
+  readonly size: string;
+  readonly price: string;
+  readonly sizeRounding?: Rounding;
+  readonly priceRounding?: Rounding;
+  /** Default false, as a limit intent's. */
+  readonly postOnly?: boolean;
+  readonly reduceOnly?: boolean;
+}
+
+/** How far a resting order may be from a wanted one and still be kept: the larger of the two, each optional. */
+export interface QuoteTolerance {
+  /** Whole ticks of the market's price step. */
+  readonly ticks?: number;
+  /** Basis points of the wanted price. */
+  readonly bps?: number;
+}
+
+/**
+ * The orders a strategy wants resting on a market, declared whole: the engine keeps each resting
+ * order of the strategy in that market that is within `tolerance` of a wanted one (same side, the
+ * same remaining size), moves the others (`replace`, in `mode`), places what is missing and cancels
+ * what is no longer wanted: the fewest actions from what rests to what is wanted. Every quote
+ * intent is a fresh declaration: an order that filled or was refused since the last is placed
+ * again if still wanted. An empty `orders` cancels the strategy's orders in the market. Accepted at
+ * once; the actions it takes have outcomes of their own (intent ids `<this id>.<n>`).
+ */
+export interface QuoteIntent extends IntentBase {
+  readonly kind: 'quote';
+  readonly orders: readonly QuoteOrder[];
+  /** Absent: exact (an order is kept only at the wanted tick). */
+  readonly tolerance?: QuoteTolerance;
+  /** How a wanted order replaces one out of tolerance (absent: make-before-break where margin allows). */
+  readonly mode?: ReplaceMode;
+}
+
 export type PlaceIntent = PlaceLimitIntent | PlaceMarketIntent;
 
 export type Intent =
@@ -103,7 +176,9 @@ export type Intent =
   | ClosePositionIntent
   | SetLeverageIntent
   | SetMarginModeIntent
-  | AdjustIsolatedMarginIntent;
+  | AdjustIsolatedMarginIntent
+  | ReplaceIntent
+  | QuoteIntent;
 
 export type IntentKind = Intent['kind'];
 

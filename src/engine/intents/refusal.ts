@@ -38,6 +38,14 @@ export type RefusalRule =
    * outcome of a cancel the venue answered OrderNotFound (sent, but it found nothing open to cancel).
    */
   | 'cancel_target_finished'
+  /** A replace whose old order is not one of this process's live limit orders. */
+  | 'replace_target'
+  /** A replace (break-before-make) whose old order filled before its cancel: nothing new was placed. */
+  | 'replace_target_finished'
+  /** A replace (break-before-make) whose old order's cancel did not go through: nothing new was placed. */
+  | 'replace_cancel_failed'
+  /** A quote target the engine cannot take (an unknown market, a price or size off its grid). */
+  | 'quote_target'
   // guards
   | 'kill_switch'
   | 'max_order_notional'

@@ -43,6 +43,9 @@ export function queuedOrderOf(
     case 'setLeverage':
     case 'setMarginMode':
     case 'adjustIsolatedMargin':
+    // A replace's order is its replacement placement's (`Quoting.arrivedReplace`); a quote places through its own intents.
+    case 'replace':
+    case 'quote':
       return undefined;
   }
 }

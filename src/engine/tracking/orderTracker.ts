@@ -119,6 +119,11 @@ export class OrderTracker {
     return true;
   }
 
+  /** Whether a cancel of this process asked the (still live) order to go. */
+  cancelRequested(intentId: string): boolean {
+    return this.cancelAsked.has(intentId);
+  }
+
   /** The venue accepted the placement and named the order. */
   placed(intentId: string, orderId: string): void {
     const order = this.orders.get(intentId);

@@ -1,0 +1,217 @@
+import { countUnits, type Rounding } from '../../core/decimal.js';
+import type { MarketView } from '../checks/marketView.js';
+import { cancel, placeLimit, replace } from '../intents/intentBuilders.js';
+import type { IntentOutcome } from '../intents/intentOutcome.js';
+import type { Intent, QuoteIntent, QuoteOrder } from '../intents/intents.js';
+import { refusal, type Refusal } from '../intents/refusal.js';
+import type { OrderTracker } from '../tracking/orderTracker.js';
+import { isResting, type TrackedOrder } from '../tracking/trackedOrder.js';
+import type { LivePlacements } from './livePlacements.js';
+import { planQuotes, type LiveQuote, type QuotePlan, type WantedQuote } from './quotePlan.js';
+
+/** What the keeper needs of the engine. */
+export interface QuoteKeeperDeps {
+  readonly tracker: OrderTracker;
+  readonly placements: LivePlacements;
+  market(marketId: number): MarketView | undefined;
+  /** An action of the target's (a place, a replace, a cancel) through the whole engine. */
+  execute(intent: Intent): Promise<IntentOutcome>;
+  /** Why the strategy may not open anything now; undefined while it may. */
+  notTrading(strategy: string, intent: Intent): Refusal | undefined;
+  now(): number;
+  /** An action ended without an outcome (a fault of the engine's own): logged. */
+  onError(error: unknown, intentId: string): void;
+}
+
+/** A target as the keeper holds it, with what it took to reach. */
+export interface KeptTarget {
+  readonly intent: QuoteIntent;
+  /** Each wanted order on the grid, in the target's order. */
+  readonly wanted: readonly WantedQuote[];
+  /** The actions it sent (a replacement counts two: its place and its cancel). */
+  readonly actions: number;
+}
+
+/**
+ * The engine's part of `ctx.intents.quote(...)`: per strategy and market, the latest target, and the
+ * actions from what rests to it (`planQuotes`): kept orders untouched, replacements in the target's
+ * mode, new orders placed, the rest cancelled, each action an intent of its own through the whole
+ * engine (checks, budget, admission, nonce, signature, tracking, journal). Orders it is retiring (a
+ * cancel or replacement on its way) are not offered to the next target. While the strategy may not
+ * open (degraded, halted, stopped) only the cancels go, and the target is refused with the reason.
+ */
+export class QuoteKeeper {
+  private readonly targets = new Map<string, KeptTarget>();
+  private readonly retiring = new Set<string>();
+
+  constructor(private readonly deps: QuoteKeeperDeps) {}
+
+  /** The latest target of a strategy on a market. */
+  target(strategy: string, marketId: number): KeptTarget | undefined {
+    return this.targets.get(keyOf(strategy, marketId));
+  }
+
+  /** Every target held, by strategy and market. */
+  all(): IterableIterator<KeptTarget> {
+    return this.targets.values();
+  }
+
+  /** The order ended: nothing retires it any longer. */
+  ended(intentId: string): void {
+    this.retiring.delete(intentId);
+  }
+
+  /** Takes a target, sends what it takes, and answers the quote intent. */
+  take(intent: QuoteIntent): IntentOutcome {
+    const market = this.deps.market(intent.marketId);
+    if (market === undefined) return this.outcome(intent, refusal('market_id', intent.marketId, 'no such market'));
+    const wanted = wantedOf(intent, market);
+    if (!Array.isArray(wanted)) return this.outcome(intent, wanted);
+    const plan = planQuotes(wanted, this.liveQuotes(intent, market));
+    const blocked = this.deps.notTrading(intent.strategy, intent);
+    const actions = this.send(intent, plan, blocked === undefined);
+    this.targets.set(keyOf(intent.strategy, intent.marketId), { intent, wanted, actions });
+    return this.outcome(intent, blocked);
+  }
+
+  /** The strategy's live limit orders in the market that a target may keep or move. */
+  private liveQuotes(intent: QuoteIntent, market: MarketView): LiveQuote[] {
+    const { tracker, placements } = this.deps;
+    const tick = market.config.step_price;
+    const step = market.config.step_size;
+    const out: LiveQuote[] = [];
+    for (const o of tracker.openOrders({ strategy: intent.strategy, marketId: intent.marketId })) {
+      if (!offered(o) || this.retiring.has(o.intentId) || tracker.cancelRequested(o.intentId)) continue;
+      const placed = placements.get(o.intentId);
+      const ticks = gridUnits(placed?.price ?? o.price, tick, placed?.priceRounding ?? 'nearest');
+      const left = gridUnits(o.size, step, placed?.sizeRounding ?? 'nearest');
+      const filled = gridUnits(o.filledSize, step, 'nearest');
+      if (ticks === undefined || left === undefined || filled === undefined) continue;
+      out.push({ intentId: o.intentId, side: o.side, ticks, remainingSteps: left - filled });
+    }
+    return out;
+  }
+
+  /** Sends the plan's actions (only its cancels when the strategy may not open); returns how many went. */
+  private send(intent: QuoteIntent, plan: QuotePlan, opening: boolean): number {
+    let n = 0;
+    const { strategy, marketId } = intent;
+    const id = (): string => `${intent.intentId}.${++n}`;
+    for (const live of plan.cancel) {
+      this.retiring.add(live);
+      this.run(cancel({ intentId: id(), strategy, marketId, target: { intentId: live } }));
+    }
+    if (!opening) return n;
+    let actions = n;
+    for (const r of plan.replace) {
+      const order = intent.orders[r.wanted] as QuoteOrder;
+      this.retiring.add(r.live);
+      const target = { intentId: r.live };
+      const mode = intent.mode === undefined ? {} : { mode: intent.mode };
+      this.run(replace({ ...replaceFields(order), ...mode, intentId: id(), strategy, marketId, target }), r.live);
+      actions += 2;
+    }
+    for (const index of plan.place) {
+      const order = intent.orders[index] as QuoteOrder;
+      this.run(placeLimit({ ...placeFields(order), intentId: id(), strategy, marketId }));
+      actions += 1;
+    }
+    return actions;
+  }
+
+  /**
+   * Runs one action. A replacement that left its old order resting without a cancel (its new order
+   * refused under make-before-break) hands the old one back to the next target.
+   */
+  private run(action: Intent, replacing?: string): void {
+    this.deps.execute(action).then(
+      () => {
+        if (replacing !== undefined && !this.deps.tracker.cancelRequested(replacing)) this.retiring.delete(replacing);
+      },
+      (error: unknown) => this.deps.onError(error, action.intentId),
+    );
+  }
+
+  private outcome(intent: QuoteIntent, refused: Refusal | undefined): IntentOutcome {
+    const { intentId, strategy, marketId } = intent;
+    const atMs = this.deps.now();
+    if (refused === undefined) return { intentId, strategy, kind: 'quote', marketId, type: 'accepted', atMs };
+    return { intentId, strategy, kind: 'quote', marketId, type: 'refused', refusal: refused, atMs };
+  }
+}
+
+function keyOf(strategy: string, marketId: number): string {
+  return `${strategy}\u0000${marketId}`;
+}
+
+/** Orders a target may keep or move: limit orders on their way or resting (not one sent without an answer). */
+function offered(o: TrackedOrder): boolean {
+  return o.market !== true && (o.state === 'queued' || o.state === 'pending' || isResting(o.state));
+}
+
+/** The target's orders on the market's grid, or the first that is not on it (a price off the tick with no rounding). */
+function wantedOf(intent: QuoteIntent, market: MarketView): WantedQuote[] | Refusal {
+  const { step_price: tick, step_size: step } = market.config;
+  const out: WantedQuote[] = [];
+  for (const [index, o] of intent.orders.entries()) {
+    const ticks = gridUnits(o.price, tick, o.priceRounding);
+    const steps = gridUnits(o.size, step, o.sizeRounding);
+    if (ticks === undefined || ticks <= 0n)
+      return refusal(
+        'quote_target',
+        o.price,
+        `orders[${index}].price is not a positive price on the tick ${tick}`,
+        'name priceRounding to snap it',
+      );
+    if (steps === undefined || steps <= 0n)
+      return refusal(
+        'quote_target',
+        o.size,
+        `orders[${index}].size is not a positive size on the step ${step}`,
+        'name sizeRounding to snap it',
+      );
+    out.push({ index, side: o.side, ticks, steps, toleranceTicks: toleranceTicks(intent, ticks) });
+  }
+  return out;
+}
+
+/** The larger of the target's tolerances, in whole ticks (bps of the wanted price, rounded down). */
+function toleranceTicks(intent: QuoteIntent, ticks: bigint): bigint {
+  const byTicks = BigInt(Math.max(0, Math.floor(intent.tolerance?.ticks ?? 0)));
+  const bps = intent.tolerance?.bps ?? 0;
+  // ticks × bps / 10 000, in hundredths of a bp so a fractional bps setting counts.
+  const byBps = bps > 0 ? (ticks * BigInt(Math.floor(bps * 100))) / 1_000_000n : 0n;
+  return byTicks > byBps ? byTicks : byBps;
+}
+
+/** Whole units of the grid in a decimal, or undefined when it is not one (or off the grid without a rounding). */
+function gridUnits(value: string, unit: string, rounding: Rounding | undefined): bigint | undefined {
+  try {
+    return countUnits(value, unit, 'value', rounding);
+  } catch {
+    return undefined;
+  }
+}
+
+function placeFields(o: QuoteOrder) {
+  return {
+    side: o.side,
+    size: o.size,
+    price: o.price,
+    postOnly: o.postOnly ?? false,
+    reduceOnly: o.reduceOnly ?? false,
+    ...(o.priceRounding === undefined ? {} : { priceRounding: o.priceRounding }),
+    ...(o.sizeRounding === undefined ? {} : { sizeRounding: o.sizeRounding }),
+  };
+}
+
+function replaceFields(o: QuoteOrder) {
+  return {
+    size: o.size,
+    price: o.price,
+    postOnly: o.postOnly ?? false,
+    reduceOnly: o.reduceOnly ?? false,
+    ...(o.priceRounding === undefined ? {} : { priceRounding: o.priceRounding }),
+    ...(o.sizeRounding === undefined ? {} : { sizeRounding: o.sizeRounding }),
+  };
+}

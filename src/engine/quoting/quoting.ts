@@ -1,0 +1,114 @@
+import { Subscription } from 'rxjs';
+import type { MarketView } from '../checks/marketView.js';
+import type { IntentOutcome } from '../intents/intentOutcome.js';
+import type { Intent, PlaceLimitIntent, QuoteIntent, ReplaceIntent } from '../intents/intents.js';
+import type { Refusal } from '../intents/refusal.js';
+import { isTerminalOrderEvent } from '../orders/orderEvent.js';
+import { queuedOrderOf } from '../orders/queuedOrder.js';
+import type { OrderTracker } from '../tracking/orderTracker.js';
+import type { TrackedOrder } from '../tracking/trackedOrder.js';
+import { LivePlacements } from './livePlacements.js';
+import { marginCoversBoth } from './marginCoversBoth.js';
+import { QuoteKeeper } from './quoteKeeper.js';
+import { replacementOf, replaceTarget, runReplace } from './replaceOrder.js';
+
+/** What replacements and quote targets need of the engine. */
+export interface QuotingDeps {
+  readonly tracker: OrderTracker;
+  market(marketId: number): MarketView | undefined;
+  /** Runs an intent through the whole engine, journaled, its outcome published. */
+  execute(intent: Intent): Promise<IntentOutcome>;
+  /** Runs a placement as the order of the intent being executed (its outcome is that intent's). */
+  place(placement: PlaceLimitIntent): Promise<IntentOutcome>;
+  /** Takes a queued order out of admission, cancelled, nothing sent. */
+  cancelQueued(intentId: string): boolean;
+  /** Why the strategy may not open now; undefined while it may. */
+  notTrading(strategy: string, intent: Intent): Refusal | undefined;
+  now(): number;
+  onError(error: unknown, intentId: string): void;
+}
+
+/**
+ * The engine's replacements (`replace` intents) and quote targets (`quote` intents): it keeps the
+ * terms of every live limit order (`LivePlacements`) and each strategy's targets (`QuoteKeeper`).
+ */
+export class Quoting {
+  readonly placements = new LivePlacements();
+  readonly keeper: QuoteKeeper;
+  private readonly replacements = new Map<string, { placement: PlaceLimitIntent; old?: TrackedOrder }>();
+  private readonly subscription: Subscription;
+
+  constructor(private readonly deps: QuotingDeps) {
+    this.keeper = new QuoteKeeper({
+      tracker: deps.tracker,
+      placements: this.placements,
+      market: (id) => deps.market(id),
+      execute: (intent) => deps.execute(intent),
+      notTrading: (strategy, intent) => deps.notTrading(strategy, intent),
+      now: () => deps.now(),
+      onError: (error, intentId) => deps.onError(error, intentId),
+    });
+    this.subscription = deps.tracker.events$.subscribe((e) => {
+      if (!isTerminalOrderEvent(e)) return;
+      this.placements.forget(e.intentId);
+      this.keeper.ended(e.intentId);
+    });
+  }
+
+  /** A limit placement arrives: its terms are kept while its order lives (a replacement inherits them). */
+  arrived(intent: PlaceLimitIntent): void {
+    this.placements.remember(intent);
+  }
+
+  /**
+   * A replace arrives: its new order is queued as the engine's from now on, and an old order still
+   * queued goes at once (nothing was sent, so the new one simply takes its turn). The refusal when
+   * it names no live limit order of this process.
+   */
+  arrivedReplace(intent: ReplaceIntent): IntentOutcome | undefined {
+    const old = replaceTarget(intent, this.deps.tracker);
+    if ('rule' in old) {
+      const { intentId, strategy, marketId } = intent;
+      return { intentId, strategy, kind: 'replace', marketId, type: 'refused', refusal: old, atMs: this.deps.now() };
+    }
+    const placement = replacementOf(intent, old, this.placements.get(old.intentId));
+    this.placements.remember(placement);
+    this.deps.tracker.queued(queuedOrderOf(placement, () => undefined) as Omit<TrackedOrder, 'state' | 'filledSize'>);
+    if (old.state === 'queued' && this.deps.cancelQueued(old.intentId))
+      this.replacements.set(intent.intentId, { placement });
+    else this.replacements.set(intent.intentId, { placement, old });
+    return undefined;
+  }
+
+  /** Runs a replace taken by `arrivedReplace`. */
+  async replace(intent: ReplaceIntent): Promise<IntentOutcome> {
+    const taken = this.replacements.get(intent.intentId);
+    this.replacements.delete(intent.intentId);
+    if (taken === undefined) throw new Error(`replace ${intent.intentId} was not taken first`);
+    if (taken.old === undefined) return { ...(await this.deps.place(taken.placement)), kind: 'replace' };
+    const { tracker } = this.deps;
+    return runReplace(intent, taken.placement, taken.old, {
+      tracker,
+      placements: this.placements,
+      execute: (i) => this.deps.execute(i),
+      place: (p) => this.deps.place(p),
+      marginCoversBoth: (p) =>
+        marginCoversBoth(p, {
+          balance: tracker.currentBalance(),
+          orders: tracker.openOrders(),
+          positions: tracker.allPositions(),
+          markOf: (id) => this.deps.market(id)?.mark_price,
+        }),
+      now: () => this.deps.now(),
+    });
+  }
+
+  /** A quote target: taken at once (its actions go on their own). */
+  quote(intent: QuoteIntent): IntentOutcome {
+    return this.keeper.take(intent);
+  }
+
+  dispose(): void {
+    this.subscription.unsubscribe();
+  }
+}
