@@ -5,23 +5,25 @@
  *   `max_inventory` long the centre moves down by `skew_bps` (cheaper asks sell the inventory
  *   off, lower bids buy less), and symmetrically when short. The side that would grow the
  *   inventory beyond `max_inventory` stops quoting.
- * - It requotes (cancel both, place both) when the mark moves more than `requote_bps` from the
- *   centre it last quoted around, and after every fill of its own orders. Quotes the engine still
- *   holds (queued on the rate limit, or in flight) are cancelled like resting ones.
+ * - It states its quotes as a quote target (`ctx.intents.quote`) at every mark and after every
+ *   fill of its own orders; the engine keeps a quote while it is within `requote_bps` of where it
+ *   is wanted and moves it otherwise (`replace`: break-before-make by default, so never two quotes
+ *   a side rest at once), placing a side that filled again. Quotes the engine still holds (queued,
+ *   in flight) count as its quotes.
  * - Quotes are post-only by default, bids rounded down and asks rounded up to the tick, so a
  *   quote never crosses the mark by rounding. A post-only quote that would still cross the book
  *   (skewed past the touch, or priced off a mark the book has already left) is moved one tick
  *   behind the opposite best price, so it rests instead of being refused as PostOnlyWouldCross.
- * - Restart-safe: the centre and the intent ids of its quotes are saved in `ctx.storage` at every
- *   requote. On start it takes over its own resting orders (restored from the journal, or adopted
- *   at reconciliation): when every saved quote still rests, they are its live quotes again and
- *   nothing is requoted until the mark moves; otherwise all of them are cancelled and the first
- *   mark quotes afresh. A restart never leaves more than one bid and one ask.
+ * - Restart-safe: its resting orders restored from the journal are the engine's again, and the
+ *   first target keeps those still within `requote_bps` and moves or cancels the others. A
+ *   restart never leaves more than one bid and one ask.
+ * - While trading is degraded or halted it states nothing (opening would be refused); the first
+ *   mark after trading resumes quotes again.
  *
  * Params: size (decimal, per quote), spread_bps, requote_bps, max_inventory (decimal), skew_bps,
- * post_only.
+ * post_only, replace (break_before_make or make_before_break).
  */
-import { defer, EMPTY, filter, from, ignoreElements, merge, mergeMap, tap, type Observable } from 'rxjs';
+import { defer, EMPTY, filter, ignoreElements, merge, mergeMap, of, tap, type Observable } from 'rxjs';
 import { z } from 'zod';
 import {
   absDecimal,
@@ -35,8 +37,8 @@ import {
   parseDecimal,
   pow10,
   type Intent,
-  type OpenOrderSnapshot,
   type PositionSnapshot,
+  type QuoteOrder,
   type StrategyContext,
 } from '../src/strategy/index.js';
 
@@ -49,6 +51,9 @@ export const marketMakerParams = z.object({
   max_inventory: decimal,
   skew_bps: z.number().min(0).max(5000).default(10),
   post_only: z.boolean().default(true),
+  // Break before make: never two quotes a side on the venue, so an old and a new bid cannot both
+  // fill and double the step into inventory; make_before_break keeps the level filled throughout.
+  replace: z.enum(['break_before_make', 'make_before_break']).default('break_before_make'),
 });
 export type MarketMakerParams = z.infer<typeof marketMakerParams>;
 
@@ -120,148 +125,61 @@ export function shouldRequote(lastCenter: string | undefined, center: string, re
   return compareDecimals(absDecimal(changeBps(lastCenter, center)), String(requoteBps)) >= 0;
 }
 
-/** What the market maker saves per market: the centre it last quoted around and its quotes' intent ids. */
-export const savedQuotesSchema = z.object({
-  center: z.string(),
-  bid: z.string().optional(),
-  ask: z.string().optional(),
-});
-export type SavedQuotes = z.infer<typeof savedQuotesSchema>;
-
-export interface LiveQuotes {
-  center?: string;
-  bid?: string;
-  ask?: string;
-}
-
-export interface QuoteTakeover {
-  readonly live: LiveQuotes;
-  /** Own resting orders to cancel. */
-  readonly cancel: readonly ({ readonly intentId: string } | { readonly orderId: string })[];
-}
-
-/**
- * Takes over the strategy's own resting orders of a market on start. When the saved quotes all
- * still rest (a bid as a buy, an ask as a sell), they and the saved centre are live again and
- * every other own order is cancelled; otherwise (a quote filled or cancelled while down, nothing
- * saved, orders adopted at reconciliation) every own order is cancelled and nothing is live, so
- * the first mark quotes afresh.
- */
-export function takeOverQuotes(saved: SavedQuotes | undefined, own: readonly OpenOrderSnapshot[]): QuoteTakeover {
-  const resting = (id: string | undefined, side: 'buy' | 'sell') =>
-    id !== undefined && own.some((o) => o.intentId === id && o.side === side);
-  const intact =
-    saved !== undefined &&
-    (saved.bid !== undefined || saved.ask !== undefined) &&
-    (saved.bid === undefined || resting(saved.bid, 'buy')) &&
-    (saved.ask === undefined || resting(saved.ask, 'sell'));
-  const live: LiveQuotes = intact
-    ? {
-        center: saved.center,
-        ...(saved.bid === undefined ? {} : { bid: saved.bid }),
-        ...(saved.ask === undefined ? {} : { ask: saved.ask }),
-      }
-    : {};
-  const cancel = own
-    .filter((o) => o.intentId === undefined || (o.intentId !== live.bid && o.intentId !== live.ask))
-    .map((o) => (o.intentId === undefined ? { orderId: o.orderId } : { intentId: o.intentId }));
-  return { live, cancel };
+/** Its quotes as the orders of a quote target: the bid rounded down to the tick, the ask up. */
+export function quoteOrders(quotes: Quotes, params: Pick<MarketMakerParams, 'size' | 'post_only'>): QuoteOrder[] {
+  const orders: QuoteOrder[] = [];
+  const common = { size: params.size, postOnly: params.post_only };
+  if (quotes.bid !== undefined) orders.push({ side: 'buy', price: quotes.bid, priceRounding: 'down', ...common });
+  if (quotes.ask !== undefined) orders.push({ side: 'sell', price: quotes.ask, priceRounding: 'up', ...common });
+  return orders;
 }
 
 function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number): Observable<Intent> {
   const p = ctx.params;
-  const key = `quotes-${marketId}`;
-  let live: LiveQuotes = {};
   let lastMark: string | undefined;
   let touch: Touch = {};
 
-  const requote = (force: boolean): Observable<Intent> => {
-    if (lastMark === undefined) return EMPTY;
+  // The whole target on every mark and own fill: the engine keeps the quotes still within
+  // requote_bps and sends only what changed, so asking often costs nothing on the venue.
+  const target = (): Observable<Intent> => {
+    // Degraded or halted, opening is refused anyway: the next mark after trading resumes quotes again.
+    if (lastMark === undefined || ctx.tradingState().mode !== 'trading') return EMPTY;
     const wanted = computeQuotes(lastMark, signedInventory(ctx.state.position(marketId)), p);
-    if (!force && !shouldRequote(live.center, wanted.center, p.requote_bps)) return EMPTY;
     const tick = ctx.state.market(marketId)?.config.step_price;
     const quotes = p.post_only && tick !== undefined ? keepOffTheTouch(wanted, touch, tick) : wanted;
-    const intents: Intent[] = [];
-    // Cancel every quote still live: resting, in flight, or queued in the engine (a queued one
-    // goes at once, never sent; the engine sends the new quotes only after these cancels), so no
-    // quote is left behind to rest beside the new ones. A filled quote has nothing left to cancel.
-    const open = new Set(ctx.state.openOrders(marketId).map((o) => o.intentId));
-    for (const id of [live.bid, live.ask])
-      if (id !== undefined && open.has(id)) intents.push(ctx.intents.cancel({ marketId, target: { intentId: id } }));
-    const next: LiveQuotes & SavedQuotes = { center: quotes.center };
-    if (quotes.bid !== undefined) {
-      const bid = ctx.intents.placeLimit({
+    ctx.log.debug({ marketId, mark: lastMark, ...quotes }, 'quote target');
+    return of(
+      ctx.intents.quote({
         marketId,
-        side: 'buy',
-        size: p.size,
-        price: quotes.bid,
-        priceRounding: 'down',
-        postOnly: p.post_only,
-      });
-      next.bid = bid.intentId;
-      intents.push(bid);
-    }
-    if (quotes.ask !== undefined) {
-      const ask = ctx.intents.placeLimit({
-        marketId,
-        side: 'sell',
-        size: p.size,
-        price: quotes.ask,
-        priceRounding: 'up',
-        postOnly: p.post_only,
-      });
-      next.ask = ask.intentId;
-      intents.push(ask);
-    }
-    live = next;
-    // Saved before the intents leave: a restart finds the new quotes (or sees they never rested).
-    ctx.storage?.save(key, next);
-    ctx.log.debug({ marketId, mark: lastMark, ...quotes }, 'requote');
-    return from(intents);
+        orders: quoteOrders(quotes, p),
+        tolerance: { bps: p.requote_bps },
+        mode: p.replace,
+      }),
+    );
   };
 
   const onMark = ctx.streams.mark(marketId).pipe(
     mergeMap((m) => {
       lastMark = m.markPrice;
-      return requote(false);
+      return target();
     }),
   );
   const onOwnFill = ctx.streams.fills().pipe(
-    filter(
-      (f) =>
-        f.marketId === marketId && f.intentId !== undefined && (f.intentId === live.bid || f.intentId === live.ask),
-    ),
-    mergeMap(() => requote(true)),
-  );
-  // A quote the engine or the venue refused is not resting: forget it.
-  const onDeadQuote = ctx.outcomes.pipe(
-    filter(
-      (o) => (o.type === 'refused' || o.type === 'failed') && (o.intentId === live.bid || o.intentId === live.ask),
-    ),
-    mergeMap((o) => {
-      if (o.intentId === live.bid) delete live.bid;
-      if (o.intentId === live.ask) delete live.ask;
-      ctx.log.warn({ intentId: o.intentId, outcome: o.type }, 'quote not placed');
-      return EMPTY;
-    }),
+    filter((f) => f.marketId === marketId && f.strategy === ctx.name),
+    mergeMap(() => target()),
   );
   const onBook = ctx.streams.book(marketId).pipe(
     tap((book) => (touch = { bestBid: book.bids[0]?.price, bestAsk: book.asks[0]?.price })),
     ignoreElements(),
   );
-  // At subscription, not at definition: the engine's tracker holds the restored orders by then.
+  // At subscription: the engine's tracker holds the orders restored from the journal by then, and
+  // the first target keeps those still within requote_bps (the rest it moves or cancels).
   const takeOver = defer(() => {
     const own = ctx.state.openOrders(marketId).filter((o) => o.strategy === ctx.name);
-    const takeover = takeOverQuotes(ctx.storage?.load(key, savedQuotesSchema), own);
-    live = { ...takeover.live };
-    if (own.length > 0)
-      ctx.log.info(
-        { marketId, kept: own.length - takeover.cancel.length, cancelled: takeover.cancel.length },
-        'resting quotes taken over',
-      );
-    return from(takeover.cancel.map((target) => ctx.intents.cancel({ marketId, target })));
+    if (own.length > 0) ctx.log.info({ marketId, orders: own.length }, 'resting quotes taken over by the first target');
+    return EMPTY;
   });
-  return merge(takeOver, onBook, onMark, onOwnFill, onDeadQuote);
+  return merge(takeOver, onBook, onMark, onOwnFill);
 }
 
 export default defineStrategy({

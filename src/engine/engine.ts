@@ -22,6 +22,7 @@ import { NO_JOURNAL, type EngineJournal } from './tracking/engineJournal.js';
 import { lossView, SessionLedger } from './ledger/sessionLedger.js';
 import { ClientOrderIds } from './intents/clientOrderIds.js';
 import { executeIntent, type ExecutorDeps } from './sending/executor.js';
+import type { SendHold } from './sending/sendWithPolicy.js';
 import type { FeedLostError } from './connection/feedLostError.js';
 import { AdmissionGate } from './admission/admissionGate.js';
 import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
@@ -164,7 +165,7 @@ export class Engine {
   private readonly clientOrderIds: ClientOrderIds;
   private stopped = false;
   private readonly journal: EngineJournal;
-  /** Replacements and quote targets (`replace`, `quote` intents). */
+  /** Replacements and quote targets (`replace`, `quote` intents), and quote uptime (`quoting.uptime`). */
   readonly quoting: Quoting;
   private deps:
     { readonly context: SigningContext; readonly allocator: NonceAllocator; readonly deps: ExecutorDeps } | undefined;
@@ -214,8 +215,8 @@ export class Engine {
     return new Quoting({
       tracker: this.tracker,
       market: (marketId) => this.venue.market(marketId),
-      execute: (intent) => this.execute(intent),
-      place: (placement) => this.run(placement),
+      execute: (intent, hold) => this.execute(intent, hold),
+      place: (placement, hold) => this.run(placement, hold),
       cancelQueued: (intentId) => this.cancelQueued(intentId),
       notTrading: (strategy, intent) => this.openingRefusal(strategy, intent),
       now: () => clock.now(),
@@ -483,10 +484,11 @@ export class Engine {
    * engine's order from here on (`queued`, listed by `tracker.openOrders()`); a cancel of an order
    * still queued takes it out of the queue, nothing sent, and is accepted at once.
    */
-  execute(intent: Intent): Promise<IntentOutcome> {
+  execute(intent: Intent, hold?: SendHold): Promise<IntentOutcome> {
     this.journal.intentReceived(intent, this.options.clock.now());
+    this.quoting.acted(intent);
     const local = this.takeOrder(intent);
-    const run = (local === undefined ? this.runKind(intent) : Promise.resolve(local)).then((outcome) => {
+    const run = (local === undefined ? this.runKind(intent, hold) : Promise.resolve(local)).then((outcome) => {
       this.pending.delete(intent.intentId);
       this.journal.outcome(outcome);
       this.outcomeSubject.next(outcome);
@@ -499,10 +501,10 @@ export class Engine {
   }
 
   /** A quote target is taken at once; a replace runs its pair; every other intent runs to its action. */
-  private runKind(intent: Intent): Promise<IntentOutcome> {
+  private runKind(intent: Intent, hold: SendHold | undefined): Promise<IntentOutcome> {
     if (intent.kind === 'quote') return Promise.resolve(this.quoting.quote(intent));
     if (intent.kind === 'replace') return this.quoting.replace(intent);
-    return this.run(intent);
+    return this.run(intent, hold);
   }
 
   /**
@@ -646,7 +648,11 @@ export class Engine {
     this.outcomeSubject.complete();
   }
 
-  private async run(intent: Intent): Promise<IntentOutcome> {
+  /**
+   * An intent to its terminal outcome. With a `hold` (one action of a replacement) it is signed at
+   * once and sent when the hold allows, instead of waiting for the strategy's earlier cancels.
+   */
+  private async run(intent: Intent, hold?: SendHold): Promise<IntentOutcome> {
     const base = {
       intentId: intent.intentId,
       strategy: intent.strategy,
@@ -663,7 +669,8 @@ export class Engine {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
     }
-    if (isPlaceIntent(intent) && this.cancelsOf.has(intent.strategy) && !(await this.afterEarlierCancels(intent))) {
+    const waits = hold === undefined && isPlaceIntent(intent) && this.cancelsOf.has(intent.strategy);
+    if (waits && !(await this.afterEarlierCancels(intent))) {
       return {
         ...base,
         type: 'refused',
@@ -682,7 +689,7 @@ export class Engine {
         ? Object.assign({}, intent, { clientOrderId: this.clientOrderIds.next() })
         : intent;
     try {
-      return await executeIntent(prepared, this.executorDeps(), this.abort.signal);
+      return await executeIntent(prepared, this.executorDeps(), this.abort.signal, hold);
     } catch (error) {
       this.options.log.error({ err: error, intentId: intent.intentId }, 'intent failed unexpectedly');
       const code = error instanceof PerpbotError ? error.code : 'UNEXPECTED';

@@ -14,3 +14,4 @@ export type { StrategyTestOptions, KitLevels, KitRisk } from './kitOptions.js';
 export type { KitMarket } from './kitMarkets.js';
 export { VirtualTime } from './virtualTime.js';
 export { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
+export type { QuoteUptimeView } from '../engine/quoting/quoteUptime.js';

@@ -2,6 +2,7 @@ import type { Address } from '../core/address.js';
 import { detach } from '../core/detach.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
+import type { QuoteUptimeView } from '../engine/quoting/quoteUptime.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
 import { effectiveRisk } from '../runtime/config/effectiveRisk.js';
 import type { SimFaults } from '../sim/simContext.js';
@@ -147,6 +148,11 @@ export class StrategyTest<P = unknown> {
   /** The account's open orders as the venue lists them. */
   venueOrders(marketId?: number): OrderRecord[] {
     return this.venue.openOrders(this.bot.account, marketId);
+  }
+
+  /** The strategy's quote uptime per market so far (as `/api/status` shows it), measured in virtual time. */
+  quoteUptime(): QuoteUptimeView[] {
+    return this.bot.engine.quoting.uptime.views().filter((v) => v.strategy === this.name);
   }
 
   /** Trips the account's kill switch as `POST /api/kill-switch` does: every order is cancelled, trading halts. */

@@ -7,36 +7,36 @@ import momentumTaker from '../../strategies/momentumTaker.js';
 
 /** The example strategies end to end in the test kit: the runtime's host and the real engine on the simulator's exchange. */
 describe('example strategies in the test kit', () => {
-  it('market maker: quotes both sides post-only once ready, requotes (cancel, place) on a move and after a fill', async () => {
+  it('market maker: quotes both sides post-only once ready, keeps them within requote_bps, moves them past it, requotes after a fill', async () => {
     const t = await strategyTest(marketMaker, {
       params: { size: '0.001', spread_bps: 20, requote_bps: 5, max_inventory: '0.01', skew_bps: 10 },
     });
+    const resting = () =>
+      t
+        .venueOrders(1)
+        .map((o) => `${o.side === 0 ? 'buy' : 'sell'}@${o.price_ticks}${o.post_only ? ' post-only' : ''}`)
+        .sort();
+    const sent = () => t.orderEvents.filter((e) => e.type === 'submitted').length;
     await t.book(1, { bids: [['64900', '1']], asks: [['65100', '1']] });
     expect(t.intents).toHaveLength(0); // no mark yet: not started
     await t.mark(1, '65000');
-    expect(t.intentsOf('placeLimit').map((i) => [i.side, i.price, i.postOnly])).toEqual([
-      ['buy', '64935', true],
-      ['sell', '65065', true],
-    ]);
+    // The kit's market 1 has a tick of 0.1: 64935 and 65065 are 649350 and 650650 ticks.
+    expect(resting()).toEqual(['buy@649350 post-only', 'sell@650650 post-only']);
+    expect(sent()).toBe(2);
+    // 10 of 5 bps of tolerance: the same two orders rest, nothing sent.
     await t.mark(1, '65010');
-    expect(t.intents).toHaveLength(2);
+    expect(t.intentsOf('quote')).toHaveLength(2);
+    expect(sent()).toBe(2);
+    // A move past requote_bps: each quote moved (a cancel and a place a side).
     await t.mark(1, '65100');
-    expect(t.intents.map((i) => i.kind)).toEqual([
-      'placeLimit',
-      'placeLimit',
-      'cancel',
-      'cancel',
-      'placeLimit',
-      'placeLimit',
-    ]);
-    // Six actions at once: the last waits on max_actions_per_second (5) before it is sent.
-    await t.advance(1_000);
-    const bid = t.intentsOf('placeLimit')[2]!;
-    await t.fill(bid.intentId);
+    expect(resting()).toEqual(['buy@650349 post-only', 'sell@651651 post-only']);
+    expect(sent()).toBe(4);
+    const bid = t.state.openOrders(1).find((o) => o.side === 'buy')!;
+    await t.fill(bid.intentId!);
     expect(t.state.position(1)?.signedSize).toBe('0.001');
-    // After its own fill it requotes around a centre skewed against the new inventory.
-    expect(t.intentsOf('placeLimit')).toHaveLength(6);
-    expect(t.storage.get('quotes-1')).toMatchObject({ bid: t.intentsOf('placeLimit')[4]!.intentId });
+    // After its own fill it quotes around a centre skewed against the new inventory: both sides rest again.
+    expect(t.venueOrders(1)).toHaveLength(2);
+    expect(t.state.openOrders(1).find((o) => o.side === 'buy')?.intentId).not.toBe(bid.intentId);
   });
 
   it('grid: places the ladder around the first mark and replaces a filled level with the opposite order', async () => {

@@ -7,7 +7,6 @@ import {
   restingPrice,
   takeOverLadder,
 } from '../../strategies/grid.js';
-import { takeOverQuotes } from '../../strategies/marketMaker.js';
 import { resumeEntry } from '../../strategies/momentumTaker.js';
 import type { OpenOrderSnapshot } from '../../src/strategy/index.js';
 
@@ -31,48 +30,6 @@ function order(
     ...extra,
   };
 }
-
-describe('market maker takes over its resting quotes on start', () => {
-  const saved = { center: '65000', bid: 'mm-r1-1', ask: 'mm-r1-2' };
-
-  it('keeps the saved quotes and centre when both still rest, and cancels any other own order', () => {
-    const own = [
-      order('mm-r1-1', 'buy', '64935'),
-      order('mm-r1-2', 'sell', '65065'),
-      order('adopted-0xab', 'buy', '60000'),
-    ];
-    expect(takeOverQuotes(saved, own)).toEqual({ live: saved, cancel: [{ intentId: 'adopted-0xab' }] });
-  });
-
-  it('keeps a one-sided quote (the other side stopped at the inventory limit)', () => {
-    expect(takeOverQuotes({ center: '65000', ask: 'mm-r1-2' }, [order('mm-r1-2', 'sell', '65065')])).toEqual({
-      live: { center: '65000', ask: 'mm-r1-2' },
-      cancel: [],
-    });
-  });
-
-  it('cancels everything and requotes at the first mark when a saved quote no longer rests', () => {
-    // The ask filled while the bot was down: the inventory moved, the bid alone is stale.
-    expect(takeOverQuotes(saved, [order('mm-r1-1', 'buy', '64935')])).toEqual({
-      live: {},
-      cancel: [{ intentId: 'mm-r1-1' }],
-    });
-    // A saved id on the wrong side is not that quote.
-    expect(takeOverQuotes(saved, [order('mm-r1-1', 'sell', '64935'), order('mm-r1-2', 'sell', '65065')]).live).toEqual(
-      {},
-    );
-  });
-
-  it('cancels orders it has no saved quotes for (no storage, or adopted at reconciliation)', () => {
-    const { intentId: _placedElsewhere, ...withoutIntent } = order('x', 'buy', '1');
-    const own = [order('adopted-0x1', 'buy', '64000'), order('adopted-0x2', 'sell', '66000'), withoutIntent];
-    expect(takeOverQuotes(undefined, own)).toEqual({
-      live: {},
-      cancel: [{ intentId: 'adopted-0x1' }, { intentId: 'adopted-0x2' }, { orderId: '0xx' }],
-    });
-    expect(takeOverQuotes(undefined, [])).toEqual({ live: {}, cancel: [] });
-  });
-});
 
 describe('grid ladder', () => {
   const levels = gridLevels('100', '110', 6); // 100 102 104 106 108 110

@@ -44,6 +44,8 @@ export type RefusalRule =
   | 'replace_target_finished'
   /** A replace (break-before-make) whose old order's cancel did not go through: nothing new was placed. */
   | 'replace_cancel_failed'
+  /** A replace (make-before-break) whose new order was not placed: the old one's cancel was not sent. */
+  | 'replacement_not_placed'
   /** A quote target the engine cannot take (an unknown market, a price or size off its grid). */
   | 'quote_target'
   // guards

@@ -3,7 +3,7 @@ import type { MarketView } from '../checks/marketView.js';
 import { cancel, placeLimit, replace } from '../intents/intentBuilders.js';
 import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent, QuoteIntent, QuoteOrder } from '../intents/intents.js';
-import { refusal, type Refusal } from '../intents/refusal.js';
+import { refusal, type Refusal, type RefusalRule } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { isResting, type TrackedOrder } from '../tracking/trackedOrder.js';
 import type { LivePlacements } from './livePlacements.js';
@@ -29,7 +29,9 @@ export interface KeptTarget {
   /** Each wanted order on the grid, in the target's order. */
   readonly wanted: readonly WantedQuote[];
   /** The actions it sent (a replacement counts two: its place and its cancel). */
-  readonly actions: number;
+  actions: number;
+  /** Its actions' intent ids so far (`<quote id>.<n>`). */
+  sent: number;
 }
 
 /**
@@ -43,6 +45,8 @@ export interface KeptTarget {
 export class QuoteKeeper {
   private readonly targets = new Map<string, KeptTarget>();
   private readonly retiring = new Set<string>();
+  /** Orders being moved by a replacement: they stand for their wanted order until they are off the book. */
+  private readonly moving = new Set<string>();
 
   constructor(private readonly deps: QuoteKeeperDeps) {}
 
@@ -59,6 +63,12 @@ export class QuoteKeeper {
   /** The order ended: nothing retires it any longer. */
   ended(intentId: string): void {
     this.retiring.delete(intentId);
+    this.moving.delete(intentId);
+  }
+
+  /** Whether a replacement is moving this order (it still rests until its cancel lands). */
+  isMoving(intentId: string): boolean {
+    return this.moving.has(intentId);
   }
 
   /** Takes a target, sends what it takes, and answers the quote intent. */
@@ -67,11 +77,30 @@ export class QuoteKeeper {
     if (market === undefined) return this.outcome(intent, refusal('market_id', intent.marketId, 'no such market'));
     const wanted = wantedOf(intent, market);
     if (!Array.isArray(wanted)) return this.outcome(intent, wanted);
-    const plan = planQuotes(wanted, this.liveQuotes(intent, market));
+    const target: KeptTarget = { intent, wanted, actions: 0, sent: 0 };
+    this.targets.set(keyOf(intent.strategy, intent.marketId), target);
+    return this.outcome(intent, this.converge(target, market));
+  }
+
+  /** Plans the target against what is live now and sends the plan; the reason opening is refused, if it is. */
+  private converge(target: KeptTarget, market: MarketView): Refusal | undefined {
+    const { intent } = target;
+    const plan = planQuotes(target.wanted, this.liveQuotes(intent, market));
     const blocked = this.deps.notTrading(intent.strategy, intent);
-    const actions = this.send(intent, plan, blocked === undefined);
-    this.targets.set(keyOf(intent.strategy, intent.marketId), { intent, wanted, actions });
-    return this.outcome(intent, blocked);
+    target.actions += this.send(target, plan, blocked === undefined);
+    return blocked;
+  }
+
+  /**
+   * A replacement of the target found its old order gone (filled first) or could not cancel it:
+   * its new order never went, so the latest target of that market is planned again now rather
+   * than at the strategy's next one. A refused placement is not retried here (a post-only quote
+   * that would cross would only cross again).
+   */
+  private replan(strategy: string, marketId: number): void {
+    const target = this.targets.get(keyOf(strategy, marketId));
+    const market = this.deps.market(marketId);
+    if (target !== undefined && market !== undefined) this.converge(target, market);
   }
 
   /** The strategy's live limit orders in the market that a target may keep or move. */
@@ -93,19 +122,20 @@ export class QuoteKeeper {
   }
 
   /** Sends the plan's actions (only its cancels when the strategy may not open); returns how many went. */
-  private send(intent: QuoteIntent, plan: QuotePlan, opening: boolean): number {
-    let n = 0;
+  private send(kept: KeptTarget, plan: QuotePlan, opening: boolean): number {
+    const { intent } = kept;
     const { strategy, marketId } = intent;
-    const id = (): string => `${intent.intentId}.${++n}`;
+    const id = (): string => `${intent.intentId}.${++kept.sent}`;
     for (const live of plan.cancel) {
       this.retiring.add(live);
       this.run(cancel({ intentId: id(), strategy, marketId, target: { intentId: live } }));
     }
-    if (!opening) return n;
-    let actions = n;
+    let actions = plan.cancel.length;
+    if (!opening) return actions;
     for (const r of plan.replace) {
       const order = intent.orders[r.wanted] as QuoteOrder;
       this.retiring.add(r.live);
+      this.moving.add(r.live);
       const target = { intentId: r.live };
       const mode = intent.mode === undefined ? {} : { mode: intent.mode };
       this.run(replace({ ...replaceFields(order), ...mode, intentId: id(), strategy, marketId, target }), r.live);
@@ -125,8 +155,14 @@ export class QuoteKeeper {
    */
   private run(action: Intent, replacing?: string): void {
     this.deps.execute(action).then(
-      () => {
-        if (replacing !== undefined && !this.deps.tracker.cancelRequested(replacing)) this.retiring.delete(replacing);
+      (outcome) => {
+        if (replacing === undefined) return;
+        if (!this.deps.tracker.cancelRequested(replacing)) {
+          this.retiring.delete(replacing);
+          this.moving.delete(replacing);
+        }
+        if (outcome.type === 'refused' && REPLAN_AFTER.has(outcome.refusal.rule))
+          this.replan(action.strategy, action.marketId);
       },
       (error: unknown) => this.deps.onError(error, action.intentId),
     );
@@ -139,6 +175,9 @@ export class QuoteKeeper {
     return { intentId, strategy, kind: 'quote', marketId, type: 'refused', refusal: refused, atMs };
   }
 }
+
+/** A replacement refused for these left its slot empty with nothing on its way: plan the target again. */
+const REPLAN_AFTER: ReadonlySet<RefusalRule> = new Set(['replace_target_finished', 'replace_cancel_failed']);
 
 function keyOf(strategy: string, marketId: number): string {
   return `${strategy}\u0000${marketId}`;

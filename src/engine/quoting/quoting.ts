@@ -7,19 +7,21 @@ import { isTerminalOrderEvent } from '../orders/orderEvent.js';
 import { queuedOrderOf } from '../orders/queuedOrder.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { TrackedOrder } from '../tracking/trackedOrder.js';
+import type { SendHold } from '../sending/sendWithPolicy.js';
 import { LivePlacements } from './livePlacements.js';
 import { marginCoversBoth } from './marginCoversBoth.js';
 import { QuoteKeeper } from './quoteKeeper.js';
+import { QuoteUptime } from './quoteUptime.js';
 import { replacementOf, replaceTarget, runReplace } from './replaceOrder.js';
 
 /** What replacements and quote targets need of the engine. */
 export interface QuotingDeps {
   readonly tracker: OrderTracker;
   market(marketId: number): MarketView | undefined;
-  /** Runs an intent through the whole engine, journaled, its outcome published. */
-  execute(intent: Intent): Promise<IntentOutcome>;
-  /** Runs a placement as the order of the intent being executed (its outcome is that intent's). */
-  place(placement: PlaceLimitIntent): Promise<IntentOutcome>;
+  /** Runs an intent through the whole engine, journaled, its outcome published; sent when `hold` allows. */
+  execute(intent: Intent, hold?: SendHold): Promise<IntentOutcome>;
+  /** Runs a placement as the order of the intent being executed (its outcome is that intent's), sent on `hold`. */
+  place(placement: PlaceLimitIntent, hold?: SendHold): Promise<IntentOutcome>;
   /** Takes a queued order out of admission, cancelled, nothing sent. */
   cancelQueued(intentId: string): boolean;
   /** Why the strategy may not open now; undefined while it may. */
@@ -35,6 +37,8 @@ export interface QuotingDeps {
 export class Quoting {
   readonly placements = new LivePlacements();
   readonly keeper: QuoteKeeper;
+  /** Quote uptime per strategy and market, from the order events and the targets. */
+  readonly uptime: QuoteUptime;
   private readonly replacements = new Map<string, { placement: PlaceLimitIntent; old?: TrackedOrder }>();
   private readonly subscription: Subscription;
 
@@ -48,10 +52,24 @@ export class Quoting {
       now: () => deps.now(),
       onError: (error, intentId) => deps.onError(error, intentId),
     });
+    this.uptime = new QuoteUptime({
+      tracker: deps.tracker,
+      now: () => deps.now(),
+      target: (strategy, marketId) => this.keeper.target(strategy, marketId),
+      isMoving: (intentId) => this.keeper.isMoving(intentId),
+      grid: (marketId) => {
+        const config = deps.market(marketId)?.config;
+        return config === undefined ? undefined : { tick: config.step_price, step: config.step_size };
+      },
+    });
     this.subscription = deps.tracker.events$.subscribe((e) => {
-      if (!isTerminalOrderEvent(e)) return;
-      this.placements.forget(e.intentId);
-      this.keeper.ended(e.intentId);
+      if (isTerminalOrderEvent(e)) {
+        this.placements.forget(e.intentId);
+        this.keeper.ended(e.intentId);
+      }
+      // Without a target, a new order is a change of what the strategy wants, and one action.
+      const wantedChanged = e.type === 'queued' && this.keeper.target(e.strategy, e.marketId) === undefined;
+      this.uptime.touched(e.strategy, e.marketId, wantedChanged ? { actions: 1 } : undefined);
     });
   }
 
@@ -90,8 +108,8 @@ export class Quoting {
     return runReplace(intent, taken.placement, taken.old, {
       tracker,
       placements: this.placements,
-      execute: (i) => this.deps.execute(i),
-      place: (p) => this.deps.place(p),
+      execute: (i, hold) => this.deps.execute(i, hold),
+      place: (p, hold) => this.deps.place(p, hold),
       marginCoversBoth: (p) =>
         marginCoversBoth(p, {
           balance: tracker.currentBalance(),
@@ -105,7 +123,15 @@ export class Quoting {
 
   /** A quote target: taken at once (its actions go on their own). */
   quote(intent: QuoteIntent): IntentOutcome {
-    return this.keeper.take(intent);
+    const outcome = this.keeper.take(intent);
+    const actions = this.keeper.target(intent.strategy, intent.marketId)?.actions ?? 0;
+    this.uptime.touched(intent.strategy, intent.marketId, { actions });
+    return outcome;
+  }
+
+  /** An intent the engine runs (a quote's actions among them): counted toward the requote under way. */
+  acted(intent: Intent): void {
+    this.uptime.acted(intent);
   }
 
   dispose(): void {

@@ -4,16 +4,17 @@ import type { Intent, PlaceLimitIntent, ReplaceIntent, ReplaceMode } from '../in
 import { refusal, type Refusal } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { isTerminal, type TrackedOrder } from '../tracking/trackedOrder.js';
+import type { SendHold } from '../sending/sendWithPolicy.js';
 import type { LivePlacements } from './livePlacements.js';
 
 /** What a replacement needs of the engine. */
 export interface ReplaceDeps {
   readonly tracker: OrderTracker;
   readonly placements: LivePlacements;
-  /** The old order's cancel, through the whole engine: journaled, its outcome published. */
-  execute(intent: Intent): Promise<IntentOutcome>;
-  /** The new order's placement, run as the replace intent's own order (its outcome becomes the replace's). */
-  place(placement: PlaceLimitIntent): Promise<IntentOutcome>;
+  /** The old order's cancel, through the whole engine (journaled, its outcome published), sent when `hold` allows. */
+  execute(intent: Intent, hold?: SendHold): Promise<IntentOutcome>;
+  /** The new order's placement as the replace intent's own order (its outcome the replace's), sent on `hold`. */
+  place(placement: PlaceLimitIntent, hold?: SendHold): Promise<IntentOutcome>;
   /** Whether the account's margin covers the new order while the old one still rests. */
   marginCoversBoth(placement: PlaceLimitIntent): boolean;
   now(): number;
@@ -83,10 +84,12 @@ export function replaceModeOf(asked: ReplaceMode | undefined, marginCoversBoth: 
 }
 
 /**
- * Runs a replacement of a resting order: make-before-break places the new order and, once the
- * venue took it, cancels the old; break-before-make cancels the old and, once the venue answered,
- * places the new (nothing when the old one filled first, or its cancel did not go through). The
- * outcome is the new order's, as the replace's.
+ * Runs a replacement of a resting order, both actions checked, admitted and signed side by side
+ * (the nonce bitmap lets both be in flight) and the second sent the moment the first's answer
+ * allows: make-before-break sends the new order and then the old one's cancel once the venue took
+ * the new; break-before-make sends the cancel and then the new order once the old one is gone
+ * (nothing new when it filled first, or its cancel did not go through). The outcome is the new
+ * order's, as the replace's.
  */
 export async function runReplace(
   intent: ReplaceIntent,
@@ -94,7 +97,7 @@ export async function runReplace(
   old: TrackedOrder,
   deps: ReplaceDeps,
 ): Promise<IntentOutcome> {
-  const cancelOld = (): Promise<IntentOutcome> =>
+  const cancelOld = (hold?: SendHold): Promise<IntentOutcome> =>
     deps.execute(
       cancelIntent({
         intentId: `${intent.intentId}.cancel`,
@@ -102,18 +105,37 @@ export async function runReplace(
         marketId: old.marketId,
         target: { intentId: old.intentId },
       }),
+      hold,
     );
   if (replaceModeOf(intent.mode, () => deps.marginCoversBoth(placement)) === 'make_before_break') {
-    const placed = await deps.place(placement);
+    let placedThen: (outcome: IntentOutcome) => void = () => undefined;
+    const placed = new Promise<IntentOutcome>((resolve) => (placedThen = resolve));
     // A new order refused or failed leaves the old one resting: better than an empty level.
-    if (placed.type === 'accepted' || placed.type === 'unknown' || placed.type === 'dry_run') await cancelOld();
-    return asReplace(placed);
+    const cancelled = cancelOld(placed.then((outcome) => refusalAfterPlace(outcome, old)));
+    // Held by nothing: the new order goes first, not behind the strategy's cancels (its own among them).
+    const outcome = await deps.place(placement, Promise.resolve(undefined));
+    placedThen(outcome);
+    await cancelled;
+    return asReplace(outcome);
   }
-  const cancelled = await cancelOld();
-  const notPlaced = refusalAfterCancel(cancelled, deps.tracker.order(old.intentId));
-  if (notPlaced === undefined) return asReplace(await deps.place(placement));
-  deps.tracker.settle(intent.intentId, 'refused', { code: notPlaced.rule, reason: notPlaced.reason, by: 'checks' });
-  return refusedReplace(intent, notPlaced, deps.now());
+  const cancelled = cancelOld();
+  const outcome = await deps.place(
+    placement,
+    cancelled.then((c) => refusalAfterCancel(c, deps.tracker.order(old.intentId))),
+  );
+  await cancelled;
+  return asReplace(outcome);
+}
+
+/** Why the old order's cancel must not go after the new order's placement; undefined once the venue took it. */
+function refusalAfterPlace(placed: IntentOutcome, old: TrackedOrder): Refusal | undefined {
+  if (placed.type === 'accepted' || placed.type === 'unknown' || placed.type === 'dry_run') return undefined;
+  return refusal(
+    'replacement_not_placed',
+    old.intentId,
+    `the new order ended ${placed.type}: the old one stays on the book`,
+    'replace it again, or cancel it',
+  );
 }
 
 /** Why the new order must not go after the old one's cancel; undefined when the old one is gone (or partly filled). */
@@ -140,9 +162,4 @@ function refusalAfterCancel(cancelled: IntentOutcome, old: TrackedOrder | undefi
 
 function asReplace(outcome: IntentOutcome): IntentOutcome {
   return { ...outcome, kind: 'replace' };
-}
-
-function refusedReplace(intent: ReplaceIntent, r: Refusal, atMs: number): IntentOutcome {
-  const { intentId, strategy, marketId } = intent;
-  return { intentId, strategy, kind: 'replace', marketId, type: 'refused', refusal: r, atMs };
 }

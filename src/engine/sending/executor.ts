@@ -9,7 +9,7 @@ import type { OrderTracker } from '../tracking/orderTracker.js';
 import { preTradeChecks } from '../checks/preTradeChecks.js';
 import { refusal, type Refusal } from '../intents/refusal.js';
 import { finishedCancelTarget } from './finishedCancelTarget.js';
-import { isUnconfirmed, sendWithPolicy, type SendResult } from './sendWithPolicy.js';
+import { isUnconfirmed, sendWithPolicy, type SendHold, type SendResult } from './sendWithPolicy.js';
 import type { ResolvedAction } from './signedRequest.js';
 import type { WireAction } from './wireAction.js';
 
@@ -21,7 +21,12 @@ export { type ExecutorDeps } from './executorDeps.js';
  * signed bytes are resent after an answerless failure (the nonce makes that idempotent); a new
  * signature is made only when the old nonce is known not to have executed.
  */
-export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?: AbortSignal): Promise<IntentOutcome> {
+export async function executeIntent(
+  intent: Intent,
+  deps: ExecutorDeps,
+  signal?: AbortSignal,
+  hold?: SendHold,
+): Promise<IntentOutcome> {
   const state = deps.tracker.accountState();
   const verdict = preTradeChecks(intent, deps.market(intent.marketId), state, deps.config.preTrade);
   if (!verdict.ok) return refused(intent, verdict.refusal, deps);
@@ -46,7 +51,7 @@ export async function executeIntent(intent: Intent, deps: ExecutorDeps, signal?:
     return refusedOutcome(intent, cancelledBeforeSending(intent), deps.clock.now());
   }
   try {
-    const result = await sendWithPolicy(intent, resolved, deps, signal);
+    const result = await sendWithPolicy(intent, resolved, deps, signal, hold);
     recordResult(intent, resolved, result, deps);
     return outcomeOf(intent, resolved, result, deps.clock.now());
   } finally {
@@ -84,7 +89,15 @@ function cancelledBeforeSending(intent: Intent): Refusal {
 /** What the send's result means for the tracker: the accepted action's effect, or a placement that did not land. */
 function recordResult(intent: Intent, action: ResolvedAction, result: SendResult, deps: ExecutorDeps): void {
   if (result.type === 'accepted') onAccepted(action, result.receipt, intent, deps);
-  else if (action.action === 'placeOrder') {
+  else if (result.type === 'withheld') {
+    if (action.action === 'cancelOrder') deps.tracker.cancelDropped(action.order_id);
+    if (action.action === 'placeOrder')
+      deps.tracker.settle(intent.intentId, 'refused', {
+        code: result.refusal.rule,
+        reason: result.refusal.reason,
+        by: 'checks',
+      });
+  } else if (action.action === 'placeOrder') {
     if (result.type === 'unknown' || isUnconfirmed(result.error)) deps.tracker.settle(intent.intentId, 'unknown');
     else {
       const error = errorSummary(result.error);
@@ -119,6 +132,8 @@ function outcomeOf(intent: Intent, action: ResolvedAction, result: SendResult, a
         hints: result.error.hints,
         atMs,
       };
+    case 'withheld':
+      return refusedOutcome(intent, result.refusal, atMs);
     case 'failed': {
       // A cancel that found its order already gone did what it wanted: not a failure (the tracker is left alone).
       const finished = finishedCancelTarget(intent, action, result.error);

@@ -9,13 +9,23 @@ import type { NonceFate } from '../nonces/nonceAllocator.js';
 import { classifyFailure, type RetryDecision } from './retryPolicy.js';
 import { signAction } from './signAction.js';
 import type { ResolvedAction, SignedRequest } from './signedRequest.js';
+import type { Refusal } from '../intents/refusal.js';
+
+/**
+ * What a held send waits for once signed: undefined to send, or why not (then nothing is sent and
+ * the pair is reported refused). One action of a replacement is signed beside the other and sent
+ * the moment the other's answer allows it.
+ */
+export type SendHold = Promise<Refusal | undefined>;
 
 /** How a send ended: accepted, failed, or unknown (it may have executed). */
 export type SendResult =
   | { type: 'accepted'; receipt: SendReceipt; request: SignedRequest }
   | { type: 'failed'; error: unknown }
   /** It may have executed and the venue's state does not show whether (error code OUTCOME_UNCONFIRMED). */
-  | { type: 'unknown'; error: IntentFailedError };
+  | { type: 'unknown'; error: IntentFailedError }
+  /** Signed and never sent: the hold said no (`SendHold`). */
+  | { type: 'withheld'; refusal: Refusal };
 
 /** A failure after which the action may still have executed: the order's state is unknown, not failed. */
 export function isUnconfirmed(error: unknown): boolean {
@@ -43,8 +53,9 @@ export function sendWithPolicy(
   action: ResolvedAction,
   deps: ExecutorDeps,
   signal?: AbortSignal,
+  hold?: SendHold,
 ): Promise<SendResult> {
-  return new PolicySend(intent, action, deps, signal).run();
+  return new PolicySend(intent, action, deps, signal, hold).run();
 }
 
 /**
@@ -70,6 +81,7 @@ class PolicySend {
     private readonly action: ResolvedAction,
     private readonly deps: ExecutorDeps,
     private readonly signal: AbortSignal | undefined,
+    private hold?: SendHold,
   ) {
     this.maxResyncs = deps.maxResyncs ?? 3;
     this.canReauthenticate = deps.auth.mode === 'jwt' && deps.sender.reauthenticate !== undefined;
@@ -82,6 +94,13 @@ class PolicySend {
     for (;;) {
       const signing = signAction(this.intent.intentId, this.action, deps, signal);
       const request = signing instanceof Promise ? await signing : signing;
+      if (this.hold !== undefined) {
+        const withheld = await this.released();
+        if (withheld !== undefined) {
+          reportFate(deps, request, 'refused');
+          return { type: 'withheld', refusal: withheld };
+        }
+      }
       // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
       // error mean "the first send executed".
       let unansweredBefore = 0;
@@ -109,6 +128,13 @@ class PolicySend {
         }
       }
     }
+  }
+
+  /** Waits for the hold once (a re-signed request goes at once) and says why not to send, if so. */
+  private released(): SendHold {
+    const hold = this.hold ?? Promise.resolve(undefined);
+    this.hold = undefined;
+    return hold;
   }
 
   /**

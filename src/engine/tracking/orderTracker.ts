@@ -119,6 +119,12 @@ export class OrderTracker {
     return true;
   }
 
+  /** A cancel asked for the order was never sent (its hold said no): the order is not on its way out. */
+  cancelDropped(orderId: string): void {
+    const intentId = this.orders.intentOfOrderId(orderId);
+    if (intentId !== undefined) this.cancelAsked.delete(intentId);
+  }
+
   /** Whether a cancel of this process asked the (still live) order to go. */
   cancelRequested(intentId: string): boolean {
     return this.cancelAsked.has(intentId);

@@ -98,13 +98,28 @@ function strategiesTable(strategies: ReplayReport['strategies']): string {
   const rows = strategies.map(
     (s) =>
       `<tr data-strategy="${escapeHtml(s.name)}"><td>${escapeHtml(s.name)}</td>` +
-      `<td>${escapeHtml(s.module)}</td><td>${escapeHtml(s.markets.join(', '))}</td></tr>`,
+      `<td>${escapeHtml(s.module)}</td><td>${escapeHtml(s.markets.join(', '))}</td>` +
+      `<td class="num" data-field="quoteUptime">${escapeHtml(uptimeText(s.quoteUptime ?? []))}</td></tr>`,
   );
-  const body = rows.length > 0 ? rows.join('\n') : '<tr><td class="empty" colspan="3">none</td></tr>';
+  const body = rows.length > 0 ? rows.join('\n') : '<tr><td class="empty" colspan="4">none</td></tr>';
   return (
     '<section class="panel"><h2>strategies</h2>\n<table data-testid="strategies">\n' +
-    `<thead><tr><th>name</th><th>module</th><th>markets</th></tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></section>`
+    '<thead><tr><th>name</th><th>module</th><th>markets</th><th class="num">quote uptime</th></tr></thead>\n' +
+    `<tbody>\n${body}\n</tbody>\n</table></section>`
   );
+}
+
+/** Per market quoted: its uptime, the median requote and actions per requote; – when nothing was wanted. */
+function uptimeText(views: ReplayReport['strategies'][number]['quoteUptime']): string {
+  const shown = views.filter((u) => u.uptime !== null);
+  if (shown.length === 0) return '–';
+  return shown
+    .map((u) => {
+      const p50 = u.requoteLatencyMs.p50 === null ? '' : ` · p50 ${u.requoteLatencyMs.p50} ms`;
+      const actions = u.actionsPerRequote === null ? '' : ` · ${u.actionsPerRequote.toFixed(1)} actions/requote`;
+      return `${shown.length > 1 ? `${u.marketId}: ` : ''}${((u.uptime ?? 0) * 100).toFixed(1)} %${p50}${actions}`;
+    })
+    .join(', ');
 }
 
 function header(report: ReplayReport): string {

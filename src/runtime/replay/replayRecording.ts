@@ -52,13 +52,20 @@ export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
   const endMs = driven.endMs ?? header.startedAt;
   await session.time.advanceTo(endMs);
   tape.sample();
+  // Before the stop: its cancels are the shutdown's, not a gap in the quoting.
+  const uptime = session.bot.engine.quoting.uptime.views();
   await session.stop();
   const { totals, series } = tape.finish();
   return {
     version: 1,
     recording: { run: header.run, startMs: header.startedAt, endMs, markets: drivenIds, frames: driven.frames },
     options: { latencyMs: o.latencyMs, makerFeeBps: String(o.makerFeeBps), takerFeeBps: String(o.takerFeeBps) },
-    strategies: o.config.strategies.map((s) => ({ name: s.name, module: s.module, markets: [...s.markets] })),
+    strategies: o.config.strategies.map((s) => ({
+      name: s.name,
+      module: s.module,
+      markets: [...s.markets],
+      quoteUptime: uptime.filter((u) => u.strategy === s.name).map(({ strategy: _strategy, ...rest }) => rest),
+    })),
     totals,
     series,
   };

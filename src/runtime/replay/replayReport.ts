@@ -1,3 +1,4 @@
+import type { QuoteUptimeStatus } from '../operations/control/botStatus.js';
 /**
  * What `perpbot replay` writes to report.json (and what the HTML page is drawn from). Money is an
  * exact decimal string in USDC, `t` is recording time (unix ms), and nothing in it depends on the
@@ -17,6 +18,8 @@ export interface ReplayReport {
     readonly name: string;
     readonly module: string;
     readonly markets: readonly number[];
+    /** Per market it quoted on, up to the recording's end (before the shutdown's cancels). */
+    readonly quoteUptime: readonly QuoteUptimeStatus[];
   }[];
   readonly totals: {
     readonly orders: number;

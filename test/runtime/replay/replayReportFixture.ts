@@ -109,8 +109,22 @@ export function replayReportFixture(options: { steps?: number; strategyName?: st
     },
     options: { latencyMs: 50, makerFeeBps: '1', takerFeeBps: '3.5' },
     strategies: [
-      { name: options.strategyName ?? 'market-maker', module: 'strategies/marketMaker.ts', markets: [1, 2] },
-      { name: 'hedger', module: 'strategies/hedger.ts', markets: [2] },
+      {
+        name: options.strategyName ?? 'market-maker',
+        module: 'strategies/marketMaker.ts',
+        markets: [1, 2],
+        quoteUptime: [1, 2].map((marketId) => ({
+          marketId,
+          wantedMs: steps * STEP_MS,
+          uptime: 0.98,
+          missing: 0.02,
+          none: 0.005,
+          requotes: steps,
+          requoteLatencyMs: { p50: 12, p99: 40 },
+          actionsPerRequote: 2.5,
+        })),
+      },
+      { name: 'hedger', module: 'strategies/hedger.ts', markets: [2], quoteUptime: [] },
     ],
     totals: {
       orders: series.fills.length * 3,

@@ -17,6 +17,7 @@ import type {
   OrderStatus,
   PnlStatus,
   PositionStatus,
+  QuoteUptimeView,
   StrategyStatusView,
   StreamStatus,
 } from './botStatus.js';
@@ -38,6 +39,8 @@ export interface MonitoredEngine {
   readonly ledger: Pick<SessionLedger, 'accountPnl' | 'strategyPnl' | 'strategyPositions' | 'unattributed'>;
   readonly fills$: Observable<TrackedFill>;
   readonly tradingState$: Observable<TradingState>;
+  /** Quote uptime per strategy and market. */
+  readonly quoting: { readonly uptime: { views(): readonly QuoteUptimeView[] } };
 }
 
 /** What the monitor reads of the strategies' budgets (budgetedExecution satisfies it). */
@@ -152,7 +155,10 @@ export class BotMonitor {
       .filter((p) => !isZero(p.size))
       .map((p) => this.position(p));
     const balance = engine.tracker.currentBalance() ?? null;
-    const strategies = this.options.strategies.map((s) => this.strategy(s.name, s.markets, trading.mode === 'halted'));
+    const uptime = engine.quoting.uptime.views();
+    const strategies = this.options.strategies.map((s) =>
+      this.strategy(s.name, s.markets, trading.mode === 'halted', uptime),
+    );
     const killSwitch = engine.killSwitch;
     const warnings = strategies.flatMap(warningsOf);
     return {
@@ -216,7 +222,12 @@ export class BotMonitor {
     return { marketId: p.marketId, side: p.side, size: p.size, signedSize, entryPrice, markPrice, unrealizedPnl };
   }
 
-  private strategy(name: string, markets: readonly number[], accountHalted: boolean): StrategyStatusView {
+  private strategy(
+    name: string,
+    markets: readonly number[],
+    accountHalted: boolean,
+    uptime: readonly QuoteUptimeView[],
+  ): StrategyStatusView {
     const { budgets, freshness, engine } = this.options;
     const kill = budgets.killSwitch(name) ?? { tripped: false };
     const staleFeeds = freshness.staleFeeds(name);
@@ -233,6 +244,7 @@ export class BotMonitor {
       pnl: pnlStatus(engine.ledger.strategyPnl(name)),
       killSwitch: { tripped: kill.tripped, ...(kill.reason === undefined ? {} : { reason: kill.reason }) },
       feed: { stale: staleFeeds.length > 0, budgets: freshness.budgetOf(name) ?? {}, staleFeeds },
+      quoteUptime: uptime.filter((u) => u.strategy === name).map(({ strategy: _strategy, ...rest }) => rest),
     };
   }
 

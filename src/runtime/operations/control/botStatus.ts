@@ -1,3 +1,4 @@
+import type { QuoteUptimeView } from '../../../engine/quoting/quoteUptime.js';
 import type { TradingMode } from '../../../engine/admission/tradingConditions.js';
 import type { FreshnessBudget } from '../../../strategy/strategyDefinition.js';
 import type { StaleFeed } from '../../bot/freshness/freshnessBudgets.js';
@@ -119,6 +120,8 @@ export interface FillStatus {
   readonly liquidity: string;
 }
 
+export type { QuoteUptimeView };
+
 export interface StrategyStatusView {
   readonly name: string;
   /** The host's word: running, stopped, failed... */
@@ -135,7 +138,12 @@ export interface StrategyStatusView {
     readonly budgets: FreshnessBudget;
     readonly staleFeeds: readonly StaleFeed[];
   };
+  /** Per market it quoted on: how much of the time the venue held what it wanted (the engine's `QuoteUptime`). */
+  readonly quoteUptime: readonly QuoteUptimeStatus[];
 }
+
+/** A strategy's quote uptime on one market, as the engine measures it. */
+export type QuoteUptimeStatus = Omit<QuoteUptimeView, 'strategy'>;
 
 export interface StreamStatus {
   readonly channel: string;

@@ -150,6 +150,31 @@ export class BotMetrics {
     '1 while busy polling spins the event loop (a core at 100 %), 0 while parked or off (busy_poll in the config)',
     [],
   );
+  private readonly quoteUptime = this.gauge(
+    'quote_uptime_ratio',
+    'Share of the time a strategy wanted orders on a market that the venue held every one of them (its quote target within tolerance, or its live limit orders), 0..1',
+    ['strategy', 'market'],
+  );
+  private readonly quoteMissing = this.gauge(
+    'quote_missing_ratio',
+    'Share of that time with at least one wanted order missing from the venue (all="true": every one missing)',
+    ['strategy', 'market', 'all'],
+  );
+  private readonly requoteLatency = this.gauge(
+    'requote_latency_seconds',
+    'From a change of what a strategy wants on a market to the venue holding all of it, over the last 1000 such changes',
+    ['strategy', 'market', 'quantile'],
+  );
+  private readonly requotes = this.gauge(
+    'requotes',
+    'Changes of what a strategy wants that the venue did not already hold, since the start',
+    ['strategy', 'market'],
+  );
+  private readonly actionsPerRequote = this.gauge(
+    'actions_per_requote',
+    'Venue actions (places and cancels; a replacement is two) per such change',
+    ['strategy', 'market'],
+  );
   private reported = { reconnects: 0, degradedMs: 0 };
 
   constructor() {
@@ -179,6 +204,11 @@ export class BotMetrics {
       this.pnl,
       this.openOrders,
       this.queuedOrders,
+      this.quoteUptime,
+      this.quoteMissing,
+      this.requoteLatency,
+      this.requotes,
+      this.actionsPerRequote,
     ])
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
@@ -213,6 +243,19 @@ export class BotMetrics {
     for (const p of s.positions)
       this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
     this.setPnl(s.name, s.pnl);
+    for (const u of s.quoteUptime) this.setQuoteUptime(s.name, u);
+  }
+
+  private setQuoteUptime(strategy: string, u: StrategyStatusView['quoteUptime'][number]): void {
+    const market = String(u.marketId);
+    if (u.uptime !== null) this.quoteUptime.set({ strategy, market }, u.uptime);
+    if (u.missing !== null) this.quoteMissing.set({ strategy, market, all: 'false' }, u.missing);
+    if (u.none !== null) this.quoteMissing.set({ strategy, market, all: 'true' }, u.none);
+    const { p50, p99 } = u.requoteLatencyMs;
+    if (p50 !== null) this.requoteLatency.set({ strategy, market, quantile: '0.5' }, p50 / 1000);
+    if (p99 !== null) this.requoteLatency.set({ strategy, market, quantile: '0.99' }, p99 / 1000);
+    this.requotes.set({ strategy, market }, u.requotes);
+    if (u.actionsPerRequote !== null) this.actionsPerRequote.set({ strategy, market }, u.actionsPerRequote);
   }
 
   /** `strategy` is the label: a strategy's name, `account` or `unattributed`. */

@@ -169,6 +169,18 @@ describe('the bot metrics', () => {
           status: 'running',
           positions: [{ marketId: 1, signedSize: '-0.002' }],
           pnl: { realized: '1', unrealized: '0', fees: '0.002', total: '0.998' },
+          quoteUptime: [
+            {
+              marketId: 1,
+              wantedMs: 60_000,
+              uptime: 0.975,
+              missing: 0.025,
+              none: 0.005,
+              requotes: 40,
+              requoteLatencyMs: { p50: 12, p99: 45 },
+              actionsPerRequote: 2.5,
+            },
+          ],
         },
       ],
       openOrders: [
@@ -194,6 +206,11 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_pnl_usdc{strategy="mm",kind="total"}')).toBe(0.998);
     expect(s.get('perpbot_pnl_usdc{strategy="unattributed",kind="unrealized"}')).toBe(0.125);
     expect(s.get('perpbot_strategy_reduce_only{strategy="mm"}')).toBe(1);
+    expect(s.get('perpbot_quote_uptime_ratio{strategy="mm",market="1"}')).toBe(0.975);
+    expect(s.get('perpbot_quote_missing_ratio{strategy="mm",market="1",all="false"}')).toBe(0.025);
+    expect(s.get('perpbot_quote_missing_ratio{strategy="mm",market="1",all="true"}')).toBe(0.005);
+    expect(s.get('perpbot_requote_latency_seconds{strategy="mm",market="1",quantile="0.99"}')).toBe(0.045);
+    expect(s.get('perpbot_actions_per_requote{strategy="mm",market="1"}')).toBe(2.5);
     // Held by the engine for admission: queued, not open.
     expect(s.get('perpbot_open_orders{strategy="mm",market="1"}')).toBe(2);
     expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(1);

@@ -98,6 +98,19 @@
     document.body.dataset.chartPoints = String(series.t.length);
   }
 
+  /** "97.8 % · 12 ms" per market quoted (the market's id first when several), "–" before anything was wanted. */
+  function quoteUptimeText(views) {
+    const shown = (views || []).filter((u) => u.uptime !== null);
+    if (shown.length === 0) return null;
+    return shown
+      .map((u) => {
+        const pct = `${(u.uptime * 100).toFixed(1)} %`;
+        const latency = u.requoteLatencyMs.p50 === null ? '' : ` · ${u.requoteLatencyMs.p50} ms`;
+        return `${shown.length > 1 ? `${u.marketId}: ` : ''}${pct}${latency}`;
+      })
+      .join(', ');
+  }
+
   // ---- status ---------------------------------------------------------------------------
   function render(status) {
     if (status.phase === 'starting') {
@@ -167,6 +180,7 @@
         ),
         cell(s.pnl === null ? null : s.pnl.total, { num: true, field: 'pnl', cls: signClass(s.pnl && s.pnl.total) }),
         cell(s.openOrders, { num: true, field: 'openOrders' }),
+        cell(quoteUptimeText(s.quoteUptime), { num: true, field: 'quoteUptime' }),
         cell(
           s.feed.stale
             ? `reduce-only: ${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')}`
