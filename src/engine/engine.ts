@@ -49,6 +49,7 @@ import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
 import { refusal, type Refusal } from './intents/refusal.js';
 import { readVenuePositions, readVenueSnapshot } from './tracking/venueSnapshot.js';
+import { unlistedOrderFates } from './connection/unlistedOrderFates.js';
 import { readAllOpenOrders } from '../venue/rest/readAllOpenOrders.js';
 import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
 import { DegradedModeWatch } from './connection/degradedModeWatch.js';
@@ -318,6 +319,7 @@ export class Engine {
 
   /** Refuses what still waits on a strategy's budget (the strategies stopped); cancels and closes go on. */
   closeBudgets(): void {
+    this.quoting.keeper.forget();
     this.budgets?.close(stoppingRefusal);
   }
 
@@ -373,11 +375,24 @@ export class Engine {
     this.budgets?.revalueAll();
   }
 
-  /** Open orders, positions and balance from REST, as the truth after a start or a reconnect. */
+  /**
+   * Open orders, positions and balance from REST, as the truth after a start or a reconnect; an
+   * order held as resting that the snapshot no longer lists takes its fate from the order history
+   * (filled or cancelled), so what the executor reads next is what the journal records.
+   */
   async reconcile(): Promise<void> {
+    const { rest, account, log } = this.options;
     const ids = this.options.markets ?? this.venue.marketIds();
-    const snapshot = await readVenueSnapshot(this.options.rest, this.options.account, ids);
+    const snapshot = await readVenueSnapshot(rest, account, ids);
+    const fates = await unlistedOrderFates(rest, account, this.tracker.openOrders(), snapshot.orders).catch(
+      (err: unknown) => {
+        log.warn({ err }, 'order history not read: orders that left the book while unobserved count as cancelled');
+        return [];
+      },
+    );
     this.tracker.onPositions(snapshot.positions);
+    this.tracker.onOrderRecords(fates, false);
+    this.tracker.holdSnapshotCloses(false);
     this.tracker.onOrderRecords(snapshot.orders, true);
     this.tracker.onBalance(snapshot.balance);
   }
@@ -432,14 +447,19 @@ export class Engine {
       }),
     );
     this.subscriptions.add(
-      followConnection(connection, this.conditions, () => {
-        // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
-        const lostAtMs = this.conditions.state.sinceMs;
-        detach(this.reconnectReconciler.reconnected(lostAtMs), (err) =>
-          this.options.log.error({ err }, 'reconciliation after a reconnect failed; trading stays degraded'),
-        );
-        this.reconnectSubject.next({ lostAtMs });
-      }),
+      followConnection(
+        connection,
+        this.conditions,
+        () => {
+          // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
+          const lostAtMs = this.conditions.state.sinceMs;
+          detach(this.reconnectReconciler.reconnected(lostAtMs), (err) =>
+            this.options.log.error({ err }, 'reconciliation after a reconnect failed; trading stays degraded'),
+          );
+          this.reconnectSubject.next({ lostAtMs });
+        },
+        () => this.tracker.holdSnapshotCloses(true),
+      ),
     );
     const watch = new DegradedModeWatch({
       conditions: this.conditions,
@@ -584,6 +604,8 @@ export class Engine {
    * another strategy placed while it was read).
    */
   async cancelOrdersOf(strategy: string): Promise<void> {
+    // Its quote targets go with its orders: nothing is placed for them any more.
+    this.quoting.keeper.forget(strategy);
     const open = this.tracker.openOrders({ strategy });
     await this.cancelEach(strategy, open);
     const markets = [...new Set(open.filter((o) => o.state !== 'queued').map((o) => o.marketId))];

@@ -93,8 +93,8 @@ describe('flight recorder: a 3-minute market-maker run replays with --verify', (
     writeFileSync(config, configText(dir, 21));
     const run = await spawnPerpbot(['replay', flight, '--verify', '--config', config]);
     expect(run.stdout).toMatch(/divergence at intent #\d+:/);
-    expect(run.stdout).toMatch(/recorded at .*"kind":"placeLimit".*"price":"/);
-    expect(run.stdout).toMatch(/now at .*"kind":"placeLimit".*"price":"/);
+    expect(run.stdout).toMatch(/recorded at .*"kind":"quote".*"price":"/);
+    expect(run.stdout).toMatch(/now at .*"kind":"quote".*"price":"/);
     expect(run.stdout).toMatch(/the last [1-5] frames before it:\n {2}\d{4}-/);
     expect(run.code).toBe(1);
   }, 60_000);

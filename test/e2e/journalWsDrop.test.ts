@@ -7,7 +7,7 @@ import { addDecimals, compareDecimals, negateDecimal } from '../../src/core/deci
 import { venueSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
 import { withEngineDefaults } from '../../src/engine/engineConfig.js';
-import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
@@ -139,6 +139,16 @@ describe('journal across a WebSocket drop during fills', () => {
       );
       expect(journal.order('bid-1')?.state).toBe('filled');
       expect(journal.order('bid-2')?.state).toBe('filled');
+      // The engine's model says what the journal says (the order history, read at the reconnect),
+      // so a cancel sent now is told the order filled, never that it was cancelled.
+      expect(run.engine.tracker.order('bid-1')?.state).toBe('filled');
+      expect(run.engine.tracker.order('bid-2')?.state).toBe('filled');
+      const late = await run.engine.execute(
+        cancel({ intentId: 'late-cancel', strategy: 'manual', marketId: 1, target: { intentId: 'bid-1' } }),
+      );
+      expect(late).toMatchObject({ type: 'refused', refusal: { rule: 'cancel_target_finished' } });
+      expect(late.type === 'refused' && late.refusal.reason).toBe('the order is already filled');
+      expect(run.lines.filter((l) => l.includes('already cancelled'))).toEqual([]);
     } finally {
       journal.close();
       await run.stop();

@@ -3,20 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
-import type { Engine } from '../../src/engine/engine.js';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
+import type { BotStatus } from '../../src/runtime/operations/control/botStatus.js';
 import { createLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { runBot } from '../../src/runtime/bot/runBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount } from './support/simAccount.js';
 
 /**
- * The bundled market maker on config/default.yaml (`risk.max_actions_per_second: 5`) on the
- * simulator: its requotes (cancel, cancel, place, place) wait on the rate limit, and the engine
- * holds them as queued orders the next requote cancels, so no quote is left behind to rest. The
- * venue's own book is sampled every 100 ms. 15 s (60 blocks) in the suite, for the real wire: the
- * same rule is held over many more requotes in virtual time (test/strategies/examplesInVirtualTime),
- * and `npm run soak:quotes` runs 5 minutes.
+ * The bundled market maker on config/default.yaml on the simulator, the venue's own open orders
+ * read over REST every 200 ms (not the bot's view): both quotes rest nearly all the time, never
+ * more than two orders rest, and the quote uptime `/api/status` reports agrees with the sampling.
+ * 15 s in the suite; `npm run soak:quotes` runs the issue's 2 minutes (QUOTES_SOAK_MS=120000).
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 const RUN_MS = Number(process.env['QUOTES_SOAK_MS'] ?? 15_000);
@@ -30,7 +28,12 @@ function defaultConfigText(): string {
     .replace(/pretty: auto/, 'pretty: false');
 }
 
-describe('market maker quotes under the rate limit, on the simulator', () => {
+interface Sample {
+  readonly orders: number;
+  readonly both: boolean;
+}
+
+describe('market maker quotes on the simulator, config/default.yaml', () => {
   let sim: RunningSim;
   beforeEach(async () => {
     // As config/default.yaml's sim section: a block every 250 ms, seed 1.
@@ -41,14 +44,16 @@ describe('market maker quotes under the rate limit, on the simulator', () => {
   });
 
   it(
-    'never rests more than its two quotes but for those being replaced, and is never refused MAX_OPEN_ORDERS',
+    'the venue holds both quotes in 97 % of 200 ms samples or more, never more than two orders, and /api/status agrees within 2 points',
     async () => {
       const config = await loadConfig({ text: defaultConfigText(), env: {} });
+      // The default action budget, from the venue's published limit.
       expect(config.risk.max_actions_per_second).toBe(40);
       const who = await fundedAccount(sim);
       const controller = new AbortController();
       const outcomes: IntentOutcome[] = [];
-      let engine: Engine | undefined;
+      let control: string | undefined;
+      let ready = false;
       const running = runBot({
         config,
         keys: {
@@ -60,46 +65,56 @@ describe('market maker quotes under the rate limit, on the simulator', () => {
         logger: createLogger({ level: 'warn', pretty: false, destination: { write: () => true } }),
         signal: controller.signal,
         root: ROOT,
+        onControlServer: (url) => (control = url),
         onReady: (bot) => {
-          engine = bot.engine;
+          ready = true;
           bot.engine.outcomes$.subscribe((o) => outcomes.push(o));
         },
       });
-      const resting: number[] = [];
-      let maxQueued = 0;
-      const started = Date.now();
-      while (Date.now() - started < RUN_MS) {
-        await new Promise((r) => setTimeout(r, 100));
-        if (engine === undefined) continue;
-        resting.push(sim.context.exchange.openOrders(who.account, 1).length);
-        maxQueued = Math.max(maxQueued, engine.queuedOrders().get('market-maker') ?? 0);
+      const venueOpen = async (): Promise<Sample> => {
+        const url = `${sim.restUrl}/v1/orders/open?account=${who.account}&market_id=1`;
+        const { data } = (await (await fetch(url)).json()) as { data: { orders: { side: number }[] } };
+        return { orders: data.orders.length, both: new Set(data.orders.map((o) => o.side)).size === 2 };
+      };
+      // From the first sample with both quotes: the start-up (funding, reconciling) is not quoting time.
+      const samples: Sample[] = [];
+      const deadline = Date.now() + RUN_MS + 30_000;
+      let startedAt: number | undefined;
+      while (Date.now() < deadline && (startedAt === undefined || Date.now() - startedAt < RUN_MS)) {
+        const next = Date.now() + 200;
+        if (ready) {
+          const sample = await venueOpen();
+          if (startedAt === undefined && sample.both) startedAt = Date.now();
+          if (startedAt !== undefined) samples.push(sample);
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
       }
+      const status = (await (await fetch(`${control ?? ''}/api/status`)).json()) as BotStatus;
       controller.abort();
       await running;
 
-      const quoting = resting.filter((n) => n > 0);
-      const overTwo = quoting.filter((n) => n > 2).length;
-      const refusals = outcomes
+      const both = samples.filter((s) => s.both).length / samples.length;
+      const reported = status.strategies.find((s) => s.name === 'market-maker')?.quoteUptime[0];
+      const refused = outcomes
         .filter((o) => o.type === 'refused')
         .map((o) => (o.type === 'refused' ? o.refusal.rule : ''));
-      const figures = {
-        samples: quoting.length,
-        atMostTwoPct: quoting.length === 0 ? 0 : (100 * (quoting.length - overTwo)) / quoting.length,
-        maxResting: Math.max(0, ...resting),
-        maxQueued,
-        placements: outcomes.filter((o) => o.kind === 'placeLimit').length,
-        cancelledQueued: refusals.filter((r) => r === 'cancelled_queued').length,
-        maxOpenOrdersRefusals: refusals.filter((r) => r === 'max_open_orders').length,
-      };
-      console.log(`market maker quotes: ${JSON.stringify(figures)}`);
-      // Enough samples with quotes resting for the share below to mean something (how many depends
-      // on the machine's load: a loaded one samples less often and requotes more slowly).
-      expect(quoting.length).toBeGreaterThan(20);
-      expect(figures.atMostTwoPct).toBeGreaterThanOrEqual(99);
-      // Its two quotes, and at most the two they replace while those cancels are on their way.
-      expect(figures.maxResting).toBeLessThanOrEqual(4);
-      expect(figures.maxOpenOrdersRefusals).toBe(0);
+      console.log(
+        `market maker quotes: ${JSON.stringify({
+          samples: samples.length,
+          bothPct: (100 * both).toFixed(1),
+          maxOrders: Math.max(...samples.map((s) => s.orders)),
+          reported,
+          refused: refused.filter((r) => r !== 'cancel_target_finished' && r !== 'replace_target_finished'),
+        })}`,
+      );
+      // Enough samples for a share to mean something (a loaded machine samples less often).
+      expect(samples.length).toBeGreaterThan((RUN_MS / 200) * 0.6);
+      expect(both).toBeGreaterThanOrEqual(0.97);
+      expect(Math.max(...samples.map((s) => s.orders))).toBeLessThanOrEqual(2);
+      expect(reported?.uptime).not.toBeNull();
+      expect(Math.abs((reported?.uptime ?? 0) - both)).toBeLessThanOrEqual(0.02);
+      expect(refused).not.toContain('max_open_orders');
     },
-    RUN_MS + 60_000,
+    RUN_MS + 90_000,
   );
 });

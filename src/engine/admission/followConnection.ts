@@ -10,13 +10,14 @@ export interface ConnectionStatusView {
 /**
  * Turns the connection's states into the trading conditions: the private feeds are up only while
  * the connection is authenticated. Leaving `authenticated` puts the engine in degraded mode;
- * coming back calls `onReconnected`, whose reconciliation lifts it. Before the first
- * authentication nothing was lost, so nothing is reported.
+ * coming back calls `onReconnected`, whose reconciliation lifts it (`onLost` hears of the loss
+ * first). Before the first authentication nothing was lost, so nothing is reported.
  */
 export function followConnection(
   connection$: Observable<ConnectionStatusView>,
   conditions: TradingConditions,
   onReconnected: () => void,
+  onLost?: () => void,
 ): Subscription {
   let everAuthenticated = false;
   let down = false;
@@ -30,6 +31,7 @@ export function followConnection(
       return;
     }
     if (!everAuthenticated || state.status === 'closed') return;
+    if (!down) onLost?.();
     down = true;
     conditions.feedDown(describeStatus(state));
   });

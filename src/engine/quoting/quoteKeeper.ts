@@ -60,6 +60,15 @@ export class QuoteKeeper {
     return this.targets.values();
   }
 
+  /**
+   * The strategy stopped (or every strategy did: no name): its targets are dropped, so nothing
+   * more is sent for them (a replacement refused meanwhile plans nothing again).
+   */
+  forget(strategy?: string): void {
+    for (const [key, target] of this.targets)
+      if (strategy === undefined || target.intent.strategy === strategy) this.targets.delete(key);
+  }
+
   /** The order ended: nothing retires it any longer. */
   ended(intentId: string): void {
     this.retiring.delete(intentId);

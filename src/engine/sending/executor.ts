@@ -214,6 +214,8 @@ async function resolveCancel(
     if (order === undefined)
       return refusal('cancel_target', action.target.intentId, 'no order was placed by that intent');
     orderId = order.orderId;
+    if (order.state === 'refused' || order.state === 'failed')
+      return refusal('cancel_target_finished', action.target.intentId, `the order is ${order.state}: it never rested`);
     if (orderId === undefined) {
       return refusal(
         'cancel_target',

@@ -80,6 +80,8 @@ export class OrderTracker {
   private readonly eventSubject = new Subject<OrderEvent>();
   /** Live orders a cancel of this process asked to go: their end is `cancelled`, not `expired`. */
   private readonly cancelAsked = new Set<string>();
+  /** While a reconciliation is due: a snapshot does not close our orders it leaves out (see `holdSnapshotCloses`). */
+  private snapshotClosesHeld = false;
 
   /**
    * Every change of an order that reached the venue (or was sent to it): what the journal keeps.
@@ -169,7 +171,17 @@ export class OrderTracker {
   onOrderRecords(records: readonly OrderRecord[], snapshot: boolean): void {
     const listed = new Set<string>();
     for (const record of records) listed.add(this.onOrderRecord(record));
-    if (snapshot) this.closeUnlisted(listed);
+    if (snapshot) this.closeUnlisted(listed, this.snapshotClosesHeld);
+  }
+
+  /**
+   * From a lost connection until the reconciliation that reads the order history: an order of ours
+   * a snapshot (the orders channel's, on resubscribing) no longer lists has left the book while
+   * its fills may not have been seen, so it is left resting for that reconciliation to tell filled
+   * from cancelled, rather than called cancelled now and filled later.
+   */
+  holdSnapshotCloses(held: boolean): void {
+    this.snapshotClosesHeld = held;
   }
 
   /** One venue order record: ours (adopted if its placement answer was lost) or foreign. Returns its key. */
@@ -191,9 +203,9 @@ export class OrderTracker {
     return key;
   }
 
-  /** After a snapshot of every open order: an order it no longer lists, ours or foreign, is not open any more. */
-  private closeUnlisted(listed: ReadonlySet<string>): void {
-    for (const order of this.orders.values()) {
+  /** After a snapshot of every open order: an order it no longer lists (ours, unless held; foreign) is not open. */
+  private closeUnlisted(listed: ReadonlySet<string>, oursHeld: boolean): void {
+    for (const order of oursHeld ? [] : this.orders.values()) {
       if (isResting(order.state) && order.orderId !== undefined && !listed.has(order.orderId.toLowerCase())) {
         const state = compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled';
         this.set(trackedOrder(order, state, order.filledSize));
