@@ -103,6 +103,11 @@ export interface EngineOptions {
    * fresh login); needs an operator-hub allowance (approve-single) on the venue.
    */
   readonly authMode?: 'permit' | 'jwt';
+  /**
+   * A flight's replay only: what a placement waits for before its admission (the time the recorded
+   * engine admitted it); undefined to go on at once.
+   */
+  readonly admissionHold?: (intent: Intent) => Promise<void> | undefined;
 }
 
 /**
@@ -117,6 +122,9 @@ export class Engine {
   readonly tracker: OrderTracker;
   private readonly outcomeSubject = new Subject<IntentOutcome>();
   readonly outcomes$: Observable<IntentOutcome> = this.outcomeSubject.asObservable();
+  private readonly actionSubject = new Subject<Intent>();
+  /** Every intent the engine runs as it arrives: the strategies' and its own (a quote target's actions). */
+  readonly actions$: Observable<Intent> = this.actionSubject.asObservable();
   /** Every change of an order that was sent (the journal's input). */
   readonly orders$: Observable<TrackedOrder>;
   /**
@@ -506,6 +514,7 @@ export class Engine {
    */
   execute(intent: Intent, hold?: SendHold): Promise<IntentOutcome> {
     this.journal.intentReceived(intent, this.options.clock.now());
+    if (this.actionSubject.observed) this.actionSubject.next(intent);
     this.quoting.acted(intent);
     const local = this.takeOrder(intent);
     const run = (local === undefined ? this.runKind(intent, hold) : Promise.resolve(local)).then((outcome) => {
@@ -545,6 +554,11 @@ export class Engine {
       if (held.size === 0 && this.cancelsOf.get(intent.strategy) === held) this.cancelsOf.delete(intent.strategy);
     };
     run.then(done, done);
+  }
+
+  /** False when the intent's order was cancelled while it waited (nothing is sent for it then). */
+  private stillWanted(intent: Intent): boolean {
+    return !placesAnOrder(intent) || this.tracker.order(intent.intentId)?.state !== 'cancelled';
   }
 
   /** Waits for the strategy's cancels emitted before this placement; false when it was cancelled meanwhile. */
@@ -691,8 +705,11 @@ export class Engine {
       // Cancelling an order whose placement is still in flight: wait for the placement first.
       await this.pending.get(intent.target.intentId);
     }
+    const replayed = this.options.admissionHold?.(intent);
+    // Held, it never reached admission, where a cancel of it would have found it: see whether one came.
+    const cancelledMeanwhile = replayed !== undefined && !(await replayed.then(() => this.stillWanted(intent)));
     const waits = hold === undefined && isPlaceIntent(intent) && this.cancelsOf.has(intent.strategy);
-    if (waits && !(await this.afterEarlierCancels(intent))) {
+    if (cancelledMeanwhile || (waits && !(await this.afterEarlierCancels(intent)))) {
       return {
         ...base,
         type: 'refused',
@@ -713,7 +730,10 @@ export class Engine {
     try {
       return await executeIntent(prepared, this.executorDeps(), this.abort.signal, hold);
     } catch (error) {
-      this.options.log.error({ err: error, intentId: intent.intentId }, 'intent failed unexpectedly');
+      // Stopping aborts what still waits (a hold, a guard): expected then, not a fault.
+      if (error instanceof PerpbotError && error.code === 'ENGINE_STOPPED')
+        this.options.log.info({ intentId: intent.intentId }, 'intent ended by the engine stopping');
+      else this.options.log.error({ err: error, intentId: intent.intentId }, 'intent failed unexpectedly');
       const code = error instanceof PerpbotError ? error.code : 'UNEXPECTED';
       const reason = error instanceof Error ? error.message : String(error);
       this.tracker.settle(intent.intentId, 'failed', { code, reason, by: 'venue' });

@@ -39,7 +39,15 @@ describe('perpbot replay (spawned)', () => {
     const report = JSON.parse(text) as ReplayReport;
     expect(report.recording.markets).toEqual([1]);
     expect(report.recording.endMs - report.recording.startMs).toBeGreaterThan(110_000);
-    expect(report.strategies).toEqual([{ name: 'market-maker', module: 'strategies/marketMaker.ts', markets: [1] }]);
+    expect(report.strategies).toEqual([
+      { name: 'market-maker', module: 'strategies/marketMaker.ts', markets: [1], quoteUptime: [expect.anything()] },
+    ]);
+    // The replay measures quote uptime from the engine's events as a live run does.
+    const [uptime] = report.strategies[0]!.quoteUptime;
+    expect(uptime).toMatchObject({ marketId: 1 });
+    expect(uptime!.uptime).toBeGreaterThan(0.5);
+    expect(uptime!.uptime).toBeLessThanOrEqual(1);
+    expect(uptime!.requotes).toBeGreaterThan(0);
     expect(report.totals.orders).toBeGreaterThan(0);
     expect(report.totals.fills).toBeGreaterThan(0);
     expect(report.series.fills.length).toBe(report.totals.fills);

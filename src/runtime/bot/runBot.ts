@@ -354,7 +354,11 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     ...(run.flight === undefined ? {} : { routeIntent: run.flight.routeIntent }),
   });
   venue.subscriptions.add(strategies.outcomeLog);
-  run.flight?.followEngine({ outcomes: strategies.execution.outcomes, orderEvents: engine.orderEvents$ });
+  run.flight?.followEngine({
+    outcomes: strategies.execution.outcomes,
+    orderEvents: engine.orderEvents$,
+    actions: engine.actions$,
+  });
   const busyPoll = startBotBusyPoll(config, venue.ws, logger);
   service.wire({
     engine,

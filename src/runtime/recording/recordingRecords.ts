@@ -95,10 +95,15 @@ export const restRecordSchema = z.object({
 /** Intents, outcomes and order events are JSON objects as the engine made them (bigints as strings). */
 const engineObject = z.record(z.string(), z.unknown());
 
+/**
+ * An intent as a strategy handed it over; with `origin: "engine"`, one the engine made itself
+ * (a quote target's place, replace or cancel; a replacement's cancel), recorded when it ran.
+ */
 export const intentRecordSchema = z.object({
   type: z.literal('intent'),
   t: z.number().int().nonnegative(),
   intent: engineObject,
+  origin: z.literal('engine').optional(),
 });
 export const outcomeRecordSchema = z.object({
   type: z.literal('outcome'),

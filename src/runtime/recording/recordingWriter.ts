@@ -134,10 +134,11 @@ export class RecordingWriter {
   }
 
   /** An intent a strategy submitted, an outcome or an order event of the engine (plain data; bigints as strings). */
-  engineRecord(type: 'intent' | 'outcome' | 'order', value: object): void {
+  engineRecord(type: 'intent' | 'outcome' | 'order', value: object, origin?: 'engine'): void {
     const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
     const t = this.options.clock.now();
-    if (type === 'intent') this.append({ type, t, intent: json });
+    if (type === 'intent')
+      this.append(origin === undefined ? { type, t, intent: json } : { type, t, intent: json, origin });
     else if (type === 'outcome') this.append({ type, t, outcome: json });
     else this.append({ type, t, event: json });
   }

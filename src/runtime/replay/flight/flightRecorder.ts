@@ -33,6 +33,8 @@ export interface FlightRecorderOptions {
 export interface FlightEngineStreams {
   readonly outcomes: Observable<IntentOutcome>;
   readonly orderEvents: Observable<OrderEvent>;
+  /** Every intent the engine runs, the strategies' and its own (`Engine.actions$`). */
+  readonly actions?: Observable<Intent>;
 }
 
 /**
@@ -45,6 +47,8 @@ export interface FlightEngineStreams {
  */
 export class FlightRecorder {
   private readonly subscriptions = new Subscription();
+  /** Intents a strategy handed over, recorded as such, until the engine runs them. */
+  private readonly routed = new Set<string>();
 
   private constructor(private readonly writer: RecordingWriter) {}
 
@@ -78,6 +82,7 @@ export class FlightRecorder {
   /** What a strategy submitted, recorded before the engine sees it. */
   readonly routeIntent = (intent: Intent, submit: (intent: Intent) => void): void => {
     this.writer.engineRecord('intent', intent);
+    this.routed.add(intent.intentId);
     submit(intent);
   };
 
@@ -89,6 +94,13 @@ export class FlightRecorder {
   followEngine(streams: FlightEngineStreams): void {
     this.subscriptions.add(streams.outcomes.subscribe((o) => this.writer.engineRecord('outcome', o)));
     this.subscriptions.add(streams.orderEvents.subscribe((e) => this.writer.engineRecord('order', e)));
+    // The engine's own intents, so a replay acts on them when the recorded engine did.
+    if (streams.actions !== undefined)
+      this.subscriptions.add(
+        streams.actions.subscribe((intent) => {
+          if (!this.routed.delete(intent.intentId)) this.writer.engineRecord('intent', intent, 'engine');
+        }),
+      );
   }
 
   marker(marker: MarkerRecord['marker']): void {

@@ -43,6 +43,8 @@ export interface ReplayBotOptions {
   readonly logger: Logger;
   /** Every intent the strategies submit, and how to hand it on to the engine (see `hostStrategies`). */
   readonly routeIntent: (intent: Intent, submit: (intent: Intent) => void) => void;
+  /** What a placement waits for before the engine admits it (see `EngineOptions.admissionHold`). */
+  readonly admissionHold?: (intent: Intent) => Promise<void> | undefined;
 }
 
 /**
@@ -134,6 +136,7 @@ export class ReplayBot {
       markets: o.markets,
       permitDeadlineSeconds: o.config.auth.permit_deadline_seconds,
       journal: journaled.engineJournal,
+      ...(o.admissionHold === undefined ? {} : { admissionHold: o.admissionHold }),
       ...(journaled.restoredNonceHighWater === undefined
         ? {}
         : { restoredNonceHighWater: journaled.restoredNonceHighWater }),

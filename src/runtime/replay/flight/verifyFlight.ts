@@ -4,8 +4,8 @@ import type { Logger } from '../../operations/logging/createLogger.js';
 import type { FrameRecord, RecordingRecord } from '../../recording/recordingRecords.js';
 import { VirtualTime } from '../../inProcess/virtualTime.js';
 import { canonicalIntent } from './canonicalIntent.js';
-import { engineActTimes } from './engineActTimes.js';
 import { BOT_SOURCE } from './flightRecorder.js';
+import { admissionTimes } from './admissionTimes.js';
 import { readFlight, type FlightRun } from './readFlight.js';
 import { RecordedChannels } from './recordedChannels.js';
 import { RecordedRest } from './recordedRest.js';
@@ -63,9 +63,13 @@ export interface FlightVerdict {
  * `perpbot replay FLIGHT --verify`: re-drives the last run of a flight recording through the
  * configured strategies and the real engine (`ReplayBot`), on virtual time set to each record's
  * time in turn: the recorded frames and connection states delivered when they were received, each
- * REST request answered when the recording reached its recorded answer, the strategies started
- * when the recorded bot started them. The intents they submit must be the recorded ones, in the
- * same order (compared by `canonicalIntent`); the first that differs is the divergence.
+ * intent given to the engine when the recorded strategy handed it over, and each placement and
+ * cancel taken no earlier than the recorded engine took it (`admissionTimes`), each REST request
+ * answered with its recorded answer when the recording reached it (or at once, when the replay
+ * asks later than the recorded bot did), the strategies started when the recorded bot started
+ * them. The intents they submit must be the recorded ones, in the same order (compared by
+ * `canonicalIntent`; the engine's own intents are not compared); the first that differs is the
+ * divergence.
  */
 export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdict> {
   const flight = await readFlight(o.path);
@@ -73,7 +77,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   // Compared up to the recorded bot's `stopping`: what its shutdown sends is not a strategy's decision.
   const phase = { stopping: false };
   const recorded = recordedIntents(flight);
-  const actedAt = engineActTimes(flight);
+  const admittedAt = admissionTimes(flight);
   const engineStartMs = engineStartOf(flight);
   const time = new VirtualTime(flight.header.startedAt);
   const rest = new RecordedRest();
@@ -88,13 +92,18 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     markets: flight.header.markets,
     // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
     engineStartMs,
+    admissionHold: (intent: Intent) => {
+      const wait = (admittedAt.get(intent.intentId) ?? 0) - time.now();
+      return wait > 0 ? time.sleep(wait).catch(() => undefined) : undefined;
+    },
     logger: o.logger,
     routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
       const canonical = canonicalIntent(intent);
       const recordedAt = recorded[replayed.length];
       if (!phase.stopping) replayed.push({ t: time.now(), canonical });
-      // Given to the engine when the recorded engine acted on it (see engineActTimes).
-      const at = recordedAt?.canonical === canonical ? actedAt.get(recordedAt.intentId) : undefined;
+      // Given to the engine when the recorded strategy handed it over (every kind alike), in the
+      // recorded order: the engine then waits, checks and sends as the recorded one did.
+      const at = recordedAt?.canonical === canonical ? recordedAt.t : undefined;
       const delay = at === undefined ? 0 : at - time.now();
       if (delay <= 0) submit(intent);
       else
@@ -204,7 +213,7 @@ function recordedIntents(flight: FlightRun): RecordedIntent[] {
   const recorded: RecordedIntent[] = [];
   for (const record of flight.records) {
     if (record.type === 'marker' && record.marker === 'stopping') break;
-    if (record.type === 'intent')
+    if (record.type === 'intent' && record.origin === undefined)
       recorded.push({
         t: record.t,
         canonical: canonicalIntent(record.intent),

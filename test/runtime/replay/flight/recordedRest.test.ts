@@ -47,6 +47,28 @@ describe('RecordedRest: recorded answers for replayed requests', () => {
     expect(await ask).toBe('ask');
   });
 
+  it('answers a request asked after its exchange was replayed with that answer at once (the recorded refusal too), the same order only', async () => {
+    const rest = new RecordedRest();
+    const refused = { ...exchange('/v1/orders/place', 'post-only would cross', place(300, 'r')), status: 400 };
+    rest.release(refused);
+    rest.release(exchange('/v1/markets', 'markets-1'));
+    rest.release(exchange('/v1/markets', 'markets-2'));
+    expect(rest.unasked).toBe(3);
+    const post = (body: object) =>
+      rest.fetch('http://x.invalid/v1/orders/place', { method: 'POST', body: JSON.stringify(body) });
+    // Another order waits for an exchange of its own; the refused one is answered as recorded.
+    let other: Response | undefined;
+    void post(place(301, 'replay')).then((r) => (other = r));
+    const late = await post(place(300, 'replay'));
+    expect([late.status, await late.text()]).toEqual([400, 'post-only would cross']);
+    // Reads of one path, oldest first.
+    expect(await (await rest.fetch('http://x.invalid/v1/markets')).text()).toBe('markets-1');
+    expect(await (await rest.fetch('http://x.invalid/v1/markets')).text()).toBe('markets-2');
+    await Promise.resolve();
+    expect(other).toBeUndefined();
+    expect(rest.unasked).toBe(0);
+  });
+
   it('counts exchanges no request waited for, and fails what still waits when the recording ends', async () => {
     const rest = new RecordedRest();
     rest.release(exchange('/v1/journal-read', '{}'));
