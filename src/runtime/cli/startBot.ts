@@ -5,7 +5,7 @@ import type { RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
 import { holdJournal } from '../journal/holdJournal.js';
 import type { Logger } from '../operations/logging/createLogger.js';
-import { runBot, type BotKeys } from '../bot/runBot.js';
+import { runBot, type BotKeys, type RunBotOptions } from '../bot/runBot.js';
 import { SetupError } from '../account/setupError.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../account/signerStatus.js';
 import { readAndCheckMarkets } from '../bot/startup/checkConfiguredMarkets.js';
@@ -33,6 +33,8 @@ export interface StartBotOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Passed on to runBot: the terminal's status line. */
   readonly statusLine?: { write(text: string): void };
+  /** Passed on to runBot: the config file's name, for the metrics' `perpbot_info`. */
+  readonly configName?: string;
 }
 
 /**
@@ -91,8 +93,7 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       signal,
       root: options.cwd,
       clock: options.clock,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
+      ...passedOn(options),
     });
   } finally {
     if (sim !== undefined) {
@@ -105,6 +106,15 @@ export async function startBot(options: StartBotOptions): Promise<void> {
     }
     lock.release();
   }
+}
+
+/** What runBot takes from the CLI as it was given: the environment, the status line, the config's name. */
+function passedOn(options: StartBotOptions): Pick<RunBotOptions, 'env' | 'statusLine' | 'configName'> {
+  return {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
+    ...(options.configName === undefined ? {} : { configName: options.configName }),
+  };
 }
 
 /** A market the venue does not have is a config error before the setup flow or the bot acts on any market. */

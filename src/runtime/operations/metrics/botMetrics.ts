@@ -4,6 +4,26 @@ import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botSta
 const PREFIX = 'perpbot_';
 
 /**
+ * prom-client's default metrics that are gauges named like counters (`promtool check metrics`:
+ * "non-counter metrics should not have "_total" suffix"); the same counts stay, by type, in
+ * perpbot_nodejs_active_handles, perpbot_nodejs_active_requests and perpbot_nodejs_active_resources.
+ */
+const GAUGES_NAMED_AS_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
+/** What `perpbot_info` says of the bot, for joins across a fleet (each a single bounded value). */
+export interface BotIdentity {
+  readonly account: string;
+  readonly version: string;
+  /** The config file's name without its extension (`desk-a` for desk-a.yaml). */
+  readonly config: string;
+  readonly profile: string;
+}
+
+/**
  * The bot's Prometheus metrics, in a registry of its own (never prom-client's global one, so two
  * bots in one process, as in the tests, do not mix). Counters and histograms are fed by the
  * streams the bot already has (`observeBotMetrics`); gauges are set from the same status snapshot
@@ -145,10 +165,37 @@ export class BotMetrics {
     '1 while busy polling spins the event loop (a core at 100 %), 0 while parked or off (busy_poll in the config)',
     [],
   );
+  private readonly info = this.gauge(
+    'info',
+    'Always 1: who this bot is, for joins (account, perpbot version, config name, venue profile)',
+    ['account', 'version', 'config', 'profile'],
+  );
+  private readonly lossLimit = this.gauge(
+    'loss_limit_usdc',
+    'The loss at which a kill switch trips (kill_switch.max_loss): the account (strategy="account") and each strategy',
+    ['strategy'],
+  );
+  private readonly journalFallback = this.gauge(
+    'journal_fallback_active',
+    '1 while the journal cannot be written (JOURNAL_DOWN): records go to memory and the fallback file',
+    [],
+  );
+  private readonly journalKept = this.gauge(
+    'journal_fallback_records',
+    'Records not yet in the journal (in memory and the fallback file); written to it once it takes writes',
+    [],
+  );
   private reported = { reconnects: 0, degradedMs: 0 };
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    for (const name of GAUGES_NAMED_AS_COUNTERS) this.registry.removeSingleMetric(`${PREFIX}${name}`);
+  }
+
+  /** Sets `perpbot_info`: the one series that carries the account, so every other series can join on it. */
+  identify(identity: BotIdentity): void {
+    this.info.reset();
+    this.info.set({ ...identity }, 1);
   }
 
   /** The exposition text, gauges set from `status` first. */
@@ -197,6 +244,15 @@ export class BotMetrics {
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
     this.countSinceLastScrape(status);
+    this.setLimitsAndJournal(status);
+  }
+
+  private setLimitsAndJournal(status: BotStatus): void {
+    this.lossLimit.reset();
+    this.lossLimit.set({ strategy: 'account' }, Number(status.lossLimit));
+    for (const s of status.strategies) this.lossLimit.set({ strategy: s.name }, Number(s.lossLimit));
+    this.journalFallback.set(status.journal.writable ? 0 : 1);
+    this.journalKept.set(status.journal.keptRecords);
   }
 
   private setStrategy(s: StrategyStatusView): void {
