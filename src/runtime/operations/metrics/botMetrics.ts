@@ -1,5 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { IntentKind } from '../../../engine/intents/intents.js';
 import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botStatus.js';
+import { NONCE_ERROR_KINDS } from './timedRestClient.js';
 
 const PREFIX = 'perpbot_';
 
@@ -13,6 +15,22 @@ const GAUGES_NAMED_AS_COUNTERS = [
   'nodejs_active_requests_total',
   'nodejs_active_resources_total',
 ] as const;
+
+/**
+ * Every intent kind, so each strategy's unknown-outcome counters exist at 0 before the first one:
+ * `increase()` in an alert sees a series only from its second sample, and the first unknown
+ * outcome would otherwise go unnoticed. A Record, so a new kind is a compile error here.
+ */
+const INTENT_KINDS = Object.keys({
+  placeLimit: true,
+  placeMarket: true,
+  cancel: true,
+  cancelAll: true,
+  closePosition: true,
+  setLeverage: true,
+  setMarginMode: true,
+  adjustIsolatedMargin: true,
+} satisfies Record<IntentKind, true>) as IntentKind[];
 
 /** What `perpbot_info` says of the bot, for joins across a fleet (each a single bounded value). */
 export interface BotIdentity {
@@ -190,6 +208,8 @@ export class BotMetrics {
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
     for (const name of GAUGES_NAMED_AS_COUNTERS) this.registry.removeSingleMetric(`${PREFIX}${name}`);
+    // At 0 from the start, for the alerts' increase() (see INTENT_KINDS).
+    for (const kind of NONCE_ERROR_KINDS) this.nonceErrors.inc({ kind }, 0);
   }
 
   /** Sets `perpbot_info`: the one series that carries the account, so every other series can join on it. */
@@ -244,10 +264,13 @@ export class BotMetrics {
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
     this.countSinceLastScrape(status);
-    this.setLimitsAndJournal(status);
+    this.setFleetSeries(status);
   }
 
-  private setLimitsAndJournal(status: BotStatus): void {
+  /** The loss limits, the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */
+  private setFleetSeries(status: BotStatus): void {
+    for (const s of status.strategies)
+      for (const kind of INTENT_KINDS) this.unknownOutcomes.inc({ strategy: s.name, kind }, 0);
     this.lossLimit.reset();
     this.lossLimit.set({ strategy: 'account' }, Number(status.lossLimit));
     for (const s of status.strategies) this.lossLimit.set({ strategy: s.name }, Number(s.lossLimit));
