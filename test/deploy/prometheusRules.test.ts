@@ -48,7 +48,9 @@ function anchorOf(heading: string): string {
     .replace(/ /g, '-');
 }
 const docAnchors = new Set(
-  [...readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1]!)),
+  [...readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+    anchorOf(m[1]!),
+  ),
 );
 
 const scratch: string[] = [];
@@ -92,13 +94,16 @@ describe('the Prometheus rules in deploy/prometheus', () => {
     expect(tested.sort()).toEqual(alerts.map((a) => a.alert).sort());
   });
 
-  it.each(alerts.map((a) => [a.alert, a] as const))('%s has a severity, a summary and a runbook section', (_, alert) => {
-    expect(['critical', 'warning']).toContain(alert.labels?.['severity']);
-    expect(alert.annotations?.['summary']).toMatch(/\S{10,}/);
-    const runbook = /^docs\/operations\.md#(.+)$/.exec(alert.annotations?.['runbook_url'] ?? '');
-    expect(runbook, 'runbook_url: docs/operations.md#<section>').not.toBeNull();
-    expect(docAnchors, `docs/operations.md has no heading for #${runbook![1]}`).toContain(runbook![1]);
-  });
+  it.each(alerts.map((a) => [a.alert, a] as const))(
+    '%s has a severity, a summary and a runbook section',
+    (_, alert) => {
+      expect(['critical', 'warning']).toContain(alert.labels?.['severity']);
+      expect(alert.annotations?.['summary']).toMatch(/\S{10,}/);
+      const runbook = /^docs\/operations\.md#(.+)$/.exec(alert.annotations?.['runbook_url'] ?? '');
+      expect(runbook, 'runbook_url: docs/operations.md#<section>').not.toBeNull();
+      expect(docAnchors, `docs/operations.md has no heading for #${runbook![1]}`).toContain(runbook![1]);
+    },
+  );
 
   it.each(alerts.map((a) => [a.alert] as const))(
     '%s has a firing and a silent case, and each one fails against a rule that is wrong',

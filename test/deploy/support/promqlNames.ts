@@ -8,7 +8,8 @@ import { BotMetrics } from '../../../src/runtime/operations/metrics/botMetrics.j
 export function metricNamesIn(expr: string): string[] {
   const withoutStrings = expr.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
   const names = new Set<string>();
-  for (const [name] of withoutStrings.matchAll(/(?<![\w:])(?:perpbot_[a-z0-9_]+|up|ALERTS)(?![\w:(])/g)) names.add(name);
+  for (const [name] of withoutStrings.matchAll(/(?<![\w:])(?:perpbot_[a-z0-9_]+|up|ALERTS)(?![\w:(])/g))
+    names.add(name);
   return [...names];
 }
 

@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
  */
 export const PROMTOOL = '/usr/bin/promtool';
 export const PROMETHEUS = '/usr/bin/prometheus';
+/** Debian's amtool (package `prometheus-alertmanager`). */
+export const AMTOOL = '/usr/bin/amtool';
 
 export function requireBinary(path: string, pkg: string): void {
   if (!existsSync(path))
@@ -22,8 +24,18 @@ export interface ToolRun {
 /** Runs promtool with `args`, `input` on its stdin; resolves with its exit code and output. */
 export function promtool(args: readonly string[], input?: string): Promise<ToolRun> {
   requireBinary(PROMTOOL, 'prometheus');
+  return run(PROMTOOL, args, input);
+}
+
+/** Runs amtool with `args`. */
+export function amtool(args: readonly string[]): Promise<ToolRun> {
+  requireBinary(AMTOOL, 'prometheus-alertmanager');
+  return run(AMTOOL, args);
+}
+
+function run(binary: string, args: readonly string[], input?: string): Promise<ToolRun> {
   return new Promise((done) => {
-    const child = execFile(PROMTOOL, [...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(binary, [...args], { timeout: 30_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       done({ code, stdout, stderr });
     });
