@@ -38,7 +38,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
 
 /** As loadConfig, for a command that never trades: the `risk:` section may be left out. */
 export async function loadNonTradingConfig(options: LoadConfigOptions): Promise<NonTradingConfig> {
-  return withSchema(options, nonTradingConfigSchema) as Promise<NonTradingConfig>;
+  return withSchema(options, nonTradingConfigSchema);
 }
 
 type ConfigSchema = typeof configSchema | typeof nonTradingConfigSchema;
