@@ -12,6 +12,7 @@ import { readAndCheckMarkets } from '../bot/startup/checkConfiguredMarkets.js';
 import { bindUntilDeadline, type VenueWait } from '../bot/startup/untilDeadline.js';
 import type { PaperVenue } from '../paper/paperVenue.js';
 import { loadStrategies } from '../bot/wiring/loadStrategies.js';
+import { checkStrategyTypes } from './checkStrategyTypes.js';
 import { createCliRestClient, usesEmbeddedSim } from './cliContext.js';
 import { startEmbeddedSim } from './embeddedSim.js';
 import { throwawayAccount } from './throwawayAccount.js';
@@ -47,6 +48,8 @@ export interface StartBotOptions {
 export async function startBot(options: StartBotOptions): Promise<void> {
   const { config, logger, signal } = options;
   // A config mistake is reported as such, even beside a running bot: nothing here touches the journal or venue.
+  // First the types, as perpbot check judges them: a module with a type error never runs.
+  await checkStrategyTypes(config, options.cwd, options.env ?? {}, logger);
   await loadStrategies(config, options.cwd);
   // Then, before the venue is touched: a second bot on this journal must leave the first
   // one's orders, nonces and control file alone, and say so at once.

@@ -1,6 +1,6 @@
 import { parseStrategyParams } from '../../config/parseStrategyParams.js';
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { isStrategyDefinition, type StrategyDefinition } from '../../../strategy/strategyDefinition.js';
@@ -13,6 +13,11 @@ export class StrategyLoadError extends PerpbotError {}
 
 // The example strategies of an installed package (built into dist/examples by the package build).
 const PACKAGED_EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples');
+
+/** True for an example strategy shipped in the installed package (checked by perpbot's CI, not at each start). */
+export function isPackagedExample(file: string): boolean {
+  return resolve(file).startsWith(PACKAGED_EXAMPLES + sep);
+}
 
 /**
  * Where a configured module is: a path under strategies/ (or ./) relative to `root`, an absolute
