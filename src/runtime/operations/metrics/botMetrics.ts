@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IntentKind } from '../../../engine/intents/intents.js';
 import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botStatus.js';
+import { FleetGauges, type BotIdentity } from './fleetGauges.js';
 import { NONCE_ERROR_KINDS } from './timedRestClient.js';
 
 const PREFIX = 'perpbot_';
@@ -31,15 +32,6 @@ const INTENT_KINDS = Object.keys({
   setMarginMode: true,
   adjustIsolatedMargin: true,
 } satisfies Record<IntentKind, true>) as IntentKind[];
-
-/** What `perpbot_info` says of the bot, for joins across a fleet (each a single bounded value). */
-export interface BotIdentity {
-  readonly account: string;
-  readonly version: string;
-  /** The config file's name without its extension (`desk-a` for desk-a.yaml). */
-  readonly config: string;
-  readonly profile: string;
-}
 
 /**
  * The bot's Prometheus metrics, in a registry of its own (never prom-client's global one, so two
@@ -183,26 +175,7 @@ export class BotMetrics {
     '1 while busy polling spins the event loop (a core at 100 %), 0 while parked or off (busy_poll in the config)',
     [],
   );
-  private readonly info = this.gauge(
-    'info',
-    'Always 1: who this bot is, for joins (account, perpbot version, config name, venue profile)',
-    ['account', 'version', 'config', 'profile'],
-  );
-  private readonly lossLimit = this.gauge(
-    'loss_limit_usdc',
-    'The loss at which a kill switch trips (kill_switch.max_loss): the account (strategy="account") and each strategy',
-    ['strategy'],
-  );
-  private readonly journalFallback = this.gauge(
-    'journal_fallback_active',
-    '1 while the journal cannot be written (JOURNAL_DOWN): records go to memory and the fallback file',
-    [],
-  );
-  private readonly journalKept = this.gauge(
-    'journal_fallback_records',
-    'Records not yet in the journal (in memory and the fallback file); written to it once it takes writes',
-    [],
-  );
+  private readonly fleet = new FleetGauges(this.registry, PREFIX);
   private reported = { reconnects: 0, degradedMs: 0 };
 
   constructor() {
@@ -214,8 +187,7 @@ export class BotMetrics {
 
   /** Sets `perpbot_info`: the one series that carries the account, so every other series can join on it. */
   identify(identity: BotIdentity): void {
-    this.info.reset();
-    this.info.set({ ...identity }, 1);
+    this.fleet.identify(identity);
   }
 
   /** The exposition text, gauges set from `status` first. */
@@ -267,15 +239,11 @@ export class BotMetrics {
     this.setFleetSeries(status);
   }
 
-  /** The loss limits, the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */
+  /** The loss limits and the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */
   private setFleetSeries(status: BotStatus): void {
     for (const s of status.strategies)
       for (const kind of INTENT_KINDS) this.unknownOutcomes.inc({ strategy: s.name, kind }, 0);
-    this.lossLimit.reset();
-    this.lossLimit.set({ strategy: 'account' }, Number(status.lossLimit));
-    for (const s of status.strategies) this.lossLimit.set({ strategy: s.name }, Number(s.lossLimit));
-    this.journalFallback.set(status.journal.writable ? 0 : 1);
-    this.journalKept.set(status.journal.keptRecords);
+    this.fleet.set(status);
   }
 
   private setStrategy(s: StrategyStatusView): void {
