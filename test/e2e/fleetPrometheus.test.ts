@@ -99,6 +99,10 @@ describe('a fleet of two bots scraped by a real Prometheus', () => {
       })
     ).result;
 
+  it('starts the second bot without checking the strategy the first one checked', () => {
+    expect(bots[1]!.cli.output()).toMatch(/"checked":"before, unchanged since".*"msg":"strategy types ok"/);
+  });
+
   it('scrapes both bots, and both accounts have their PnL series', async () => {
     await until(async () => {
       const targets = await prometheus!.api<{ activeTargets: { health: string; labels: { job: string } }[] }>(
