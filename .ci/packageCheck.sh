@@ -4,8 +4,10 @@
 # the generated test with vitest, then `npx perpbot start --control-port 0` on the embedded
 # simulator (the new strategy and the packaged market maker) until the new strategy has traded;
 # the control server's dashboard (with every script and style it loads), /metrics and /api/status
-# must answer 200, and the dashboard's screenshot, taken in headless Chromium from the installed
-# bot, is saved as docs/dashboard.png; then a Ctrl-C-like stop. Needs the npm registry
+# must answer 200, promtool check metrics must pass its /metrics, and the dashboard's screenshot,
+# taken in headless Chromium from the installed bot, is saved as docs/dashboard.png; then a
+# Ctrl-C-like stop. Before that: the package holds docs/operations.md and deploy/, and a config
+# error names node_modules/perpbot/config/default.yaml. Needs the npm registry
 # (dependencies, vitest) and /usr/bin/chromium (.ci/run installs it).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +30,15 @@ step "npm install $(basename "$tarball") in $work/project"
 mkdir "$work/project" && cd "$work/project"
 npm init -y >/dev/null
 npm install --no-audit --no-fund "$tarball" >/dev/null
+
+step "the package ships the operations guide and deploy/; a config error names its default config"
+for f in docs/operations.md docs/strategy-guide.md deploy/prometheus/rules/perpbot.rules.yml deploy/docker/probe.mjs; do
+  [ -f "node_modules/perpbot/$f" ] || fail "the package lacks $f"
+done
+printf 'venue: { profile: sim }\nrisk: { max_open_order: 1 }\nstrategies: []\n' > typo.yaml
+hint="$(npx perpbot status --config typo.yaml 2>&1 || true)"
+printf '%s\n' "$hint" | grep -q 'in node_modules/perpbot/config/default.yaml' ||
+  fail "a config error should point at node_modules/perpbot/config/default.yaml: $hint"
 
 step "npx perpbot new strategy mine"
 npx perpbot new strategy mine
@@ -79,6 +90,11 @@ control_url="$(grep '"msg":"control server listening"' bot.log | head -1 | sed -
 node "$repo/tools/checkInstalledDashboard.mjs" "$control_url" "$repo/docs/dashboard.png" ||
   fail "the installed bot's dashboard at $control_url"
 kill -0 "$bot_pid" 2>/dev/null || fail "perpbot start exited during the dashboard check"
+grep -q '"msg":"strategy types ok"' bot.log || fail "perpbot start did not type-check strategies/mine.ts"
+# The installed bot's metrics follow Prometheus's conventions (promtool: .ci/run installs it).
+metrics="$(node -e 'fetch(process.argv[1]).then((r) => r.text()).then((t) => process.stdout.write(t))' "$control_url/metrics")"
+lint="$(printf '%s\n' "$metrics" | promtool check metrics 2>&1)" || fail "promtool check metrics: $lint"
+[ -z "$lint" ] || fail "promtool check metrics: $lint"
 
 step "stop (SIGINT to the process group, as Ctrl-C)"
 kill -INT -- "-$bot_pid"

@@ -2,6 +2,7 @@ import { InvalidValueError } from '../core/invalidValueError.js';
 import { SPEC_SELECTORS, type SelectorTable } from '../protocol/selectors.js';
 import { DEFAULT_MARKETS, type MarketDefinition } from './exchange/markets.js';
 import { NO_FAULTS, type SimFaults, type SimOptions } from './simContext.js';
+import { DEFAULT_BLOCK_MS } from './simDefaults.js';
 import { checkWireDepartures, type WireDeparture } from './ws/wireDepartures.js';
 
 /** What `startSim` accepts; every field has a default. */
@@ -16,7 +17,7 @@ export interface StartSimOptions {
    * processes like the venue's (`exchange/simIdBases.ts`); the seed does not change them.
    */
   readonly deterministicIds?: boolean;
-  /** Default 200; 0 disables automatic blocks. */
+  /** Default 250 (as the embedded simulator's sim.block_ms); 0 disables automatic blocks. */
   readonly blockMs?: number;
   /** Default 2000. */
   readonly registrationLagMs?: number;
@@ -35,7 +36,7 @@ export const DEFAULT_SIM_OPTIONS = Object.freeze({
   host: '127.0.0.1',
   port: 0,
   seed: 1,
-  blockMs: 200,
+  blockMs: DEFAULT_BLOCK_MS,
   registrationLagMs: 2000,
   chainId: 31337,
   bodyLimitBytes: 64 * 1024,

@@ -194,6 +194,24 @@ describe('perpbot start: an error no strategy can be blamed for', () => {
       join(dir, 'strategies', 'faulty.ts'),
       `export { default } from ${JSON.stringify(join(import.meta.dirname, 'support', 'faultyStrategy.ts'))};\n`,
     );
+    // The test strategy uses Node's timers and async_hooks: the project's tsconfig gives it Node's
+    // types, or start refuses it as perpbot check would (its defaults have none).
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          allowImportingTsExtensions: true,
+          noEmit: true,
+          strict: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+        },
+      }),
+    );
     const config = join(dir, 'fatal.yaml');
     await writeFile(
       config,

@@ -72,7 +72,7 @@ describe('parseSimCliArgs', () => {
     expect(resolveSimOptions(command.options)).toMatchObject({
       port: 0,
       seed: 1,
-      blockMs: 200,
+      blockMs: 250,
       registrationLagMs: 2000,
       wireDepartures: [],
       // Ids unique across runs unless asked for fixed ones.

@@ -60,6 +60,8 @@ export interface RunBotOptions {
   readonly statusLine?: { write(text: string): void };
   /** Called with the control server's URL once it listens (`control:` configured). */
   readonly onControlServer?: (url: string) => void;
+  /** The config file's name without its extension, for the metrics' `perpbot_info`. */
+  readonly configName?: string;
 }
 
 /**
@@ -99,6 +101,7 @@ async function runHoldingJournal(options: RunBotOptions, clock: Clock, runId: st
     runId,
     ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
     ...(options.onControlServer === undefined ? {} : { onControlServer: options.onControlServer }),
+    ...(options.configName === undefined ? {} : { configName: options.configName }),
   });
   try {
     await runWithService(options, clock, runId, service);
@@ -226,6 +229,7 @@ async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void
     clock: run.clock,
   });
   journaled.guardWrites(journal);
+  run.service.watchJournal(journal);
   const watch = new AbortController();
   try {
     await runOnJournal(run, journaled, journal, watch.signal);

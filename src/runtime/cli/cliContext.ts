@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Address } from '../../core/address.js';
 import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
@@ -8,8 +8,14 @@ import { SELECTOR_PROFILES, type SelectorTable } from '../../protocol/selectors.
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
 import { DEFAULT_READ_DEADLINE_MS } from '../../venue/rest/restTransport.js';
 import { ConfigError } from '../config/configError.js';
-import type { Config } from '../config/configSchema.js';
-import { loadConfig, REST_URL_ENV, WS_URL_ENV } from '../config/loadConfig.js';
+import type { Config, NonTradingConfig } from '../config/configSchema.js';
+import {
+  loadConfig,
+  loadNonTradingConfig,
+  REST_URL_ENV,
+  WS_URL_ENV,
+  type LoadConfigOptions,
+} from '../config/loadConfig.js';
 import { loadVenueKeys, type VenueKeys } from '../account/keys/loadVenueKeys.js';
 import { createLogger, type Logger, type LoggerOptions } from '../operations/logging/createLogger.js';
 import { logRestRetry } from '../bot/startup/logRestRetry.js';
@@ -33,11 +39,33 @@ export function configPathOf(args: ParsedArgs, io: CliIo): string {
 }
 
 export async function loadCliConfig(args: ParsedArgs, io: CliIo): Promise<Config> {
-  return loadConfig({
+  return loadConfig(cliConfigOptions(args, io));
+}
+
+/** For a command that never trades (`record`): a config without `risk:` is fine. */
+export async function loadCliNonTradingConfig(args: ParsedArgs, io: CliIo): Promise<NonTradingConfig> {
+  return loadNonTradingConfig(cliConfigOptions(args, io));
+}
+
+function cliConfigOptions(args: ParsedArgs, io: CliIo): LoadConfigOptions {
+  return {
     path: configPathOf(args, io),
     env: io.env,
     acknowledgeMainnet: booleanFlag(args, 'i-understand-mainnet'),
-  });
+    reference: defaultConfigShown(io.cwd),
+  };
+}
+
+/**
+ * The commented default config as a user in `cwd` reaches it: config/default.yaml in a checkout,
+ * node_modules/perpbot/config/default.yaml in a project that installed perpbot (its absolute path
+ * when neither is below `cwd`), so a config error's hint names a file that is there.
+ */
+export function defaultConfigShown(cwd: string): string {
+  if (existsSync(resolve(cwd, DEFAULT_CONFIG_PATH))) return DEFAULT_CONFIG_PATH;
+  const bundled = join(PACKAGE_ROOT, DEFAULT_CONFIG_PATH);
+  const shown = relative(cwd, bundled);
+  return shown.startsWith('..') || isAbsolute(shown) ? bundled : shown;
 }
 
 export interface VenueUrls {
@@ -46,7 +74,7 @@ export interface VenueUrls {
 }
 
 /** True when `start` runs the simulator itself: profile sim and no venue URLs. */
-export function usesEmbeddedSim(config: Config): boolean {
+export function usesEmbeddedSim(config: NonTradingConfig): boolean {
   return config.venue.profile === 'sim' && config.venue.rest_url === undefined;
 }
 
@@ -54,7 +82,7 @@ export function usesEmbeddedSim(config: Config): boolean {
  * The venue a one-shot command talks to. Profile sim without URLs has no venue outside
  * `perpbot start`, which runs its own simulator and throws it away on exit.
  */
-export function remoteVenue(config: Config, command: string): VenueUrls {
+export function remoteVenue(config: NonTradingConfig, command: string): VenueUrls {
   const { rest_url: restUrl, ws_url: wsUrl } = config.venue;
   if (restUrl === undefined || wsUrl === undefined) {
     throw ConfigError.at(
@@ -69,7 +97,7 @@ export function remoteVenue(config: Config, command: string): VenueUrls {
   return { restUrl, wsUrl };
 }
 
-export function selectorsOf(config: Config): SelectorTable {
+export function selectorsOf(config: NonTradingConfig): SelectorTable {
   return SELECTOR_PROFILES[config.venue.selectors];
 }
 
@@ -92,7 +120,11 @@ export function cliVenueWait(config: Config, io: CliIo, log: Pick<Logger, 'warn'
   return bindUntilDeadline({ deadlineMs: config.venue.startup_deadline_ms, clock: io.clock, log, signal: io.shutdown });
 }
 
-export function createCliLogger(config: Config, destination: TextSink, level?: LoggerOptions['level']): Logger {
+export function createCliLogger(
+  config: NonTradingConfig,
+  destination: TextSink,
+  level?: LoggerOptions['level'],
+): Logger {
   return createLogger({ level: level ?? config.logging.level, pretty: config.logging.pretty, destination });
 }
 
@@ -143,6 +175,6 @@ export async function loadCliKeys(config: Config, io: CliIo): Promise<CliKeys> {
 }
 
 /** Every market the configured strategies trade, ascending. */
-export function configuredMarkets(config: Config): number[] {
+export function configuredMarkets(config: NonTradingConfig): number[] {
   return [...new Set(config.strategies.flatMap((s) => s.markets))].sort((a, b) => a - b);
 }

@@ -1,11 +1,11 @@
 import type { Clock } from '../../core/clock.js';
 import type { RunningSim } from '../../sim/startSim.js';
-import type { Config } from '../config/configSchema.js';
+import type { NonTradingConfig } from '../config/configSchema.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import { selectorsOf } from './cliContext.js';
 
 /** The simulator `perpbot start` and `perpbot probe` run in this process (profile sim, no URLs), per `sim:`. */
-export async function startEmbeddedSim(config: Config, clock: Clock, logger: Logger): Promise<RunningSim> {
+export async function startEmbeddedSim(config: NonTradingConfig, clock: Clock, logger: Logger): Promise<RunningSim> {
   // Imported here, not at the top: a command against a real venue never loads the simulator.
   const { startSim } = await import('../../sim/startSim.js');
   const sim = await startSim({

@@ -5,13 +5,14 @@ import type { RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
 import { holdJournal } from '../journal/holdJournal.js';
 import type { Logger } from '../operations/logging/createLogger.js';
-import { runBot, type BotKeys } from '../bot/runBot.js';
+import { runBot, type BotKeys, type RunBotOptions } from '../bot/runBot.js';
 import { SetupError } from '../account/setupError.js';
 import { readSignerStatus, SESSION_KEY_ACTIVE } from '../account/signerStatus.js';
 import { readAndCheckMarkets } from '../bot/startup/checkConfiguredMarkets.js';
 import { bindUntilDeadline, type VenueWait } from '../bot/startup/untilDeadline.js';
 import type { PaperVenue } from '../paper/paperVenue.js';
 import { loadStrategies } from '../bot/wiring/loadStrategies.js';
+import { checkStrategyTypes } from './checkStrategyTypes.js';
 import { createCliRestClient, usesEmbeddedSim } from './cliContext.js';
 import { startEmbeddedSim } from './embeddedSim.js';
 import { throwawayAccount } from './throwawayAccount.js';
@@ -33,6 +34,8 @@ export interface StartBotOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Passed on to runBot: the terminal's status line. */
   readonly statusLine?: { write(text: string): void };
+  /** Passed on to runBot: the config file's name, for the metrics' `perpbot_info`. */
+  readonly configName?: string;
 }
 
 /**
@@ -45,6 +48,8 @@ export interface StartBotOptions {
 export async function startBot(options: StartBotOptions): Promise<void> {
   const { config, logger, signal } = options;
   // A config mistake is reported as such, even beside a running bot: nothing here touches the journal or venue.
+  // First the types, as perpbot check judges them: a module with a type error never runs.
+  await checkStrategyTypes(config, options.cwd, options.env ?? {}, logger);
   await loadStrategies(config, options.cwd);
   // Then, before the venue is touched: a second bot on this journal must leave the first
   // one's orders, nonces and control file alone, and say so at once.
@@ -91,8 +96,7 @@ export async function startBot(options: StartBotOptions): Promise<void> {
       signal,
       root: options.cwd,
       clock: options.clock,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
+      ...passedOn(options),
     });
   } finally {
     if (sim !== undefined) {
@@ -105,6 +109,15 @@ export async function startBot(options: StartBotOptions): Promise<void> {
     }
     lock.release();
   }
+}
+
+/** What runBot takes from the CLI as it was given: the environment, the status line, the config's name. */
+function passedOn(options: StartBotOptions): Pick<RunBotOptions, 'env' | 'statusLine' | 'configName'> {
+  return {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.statusLine === undefined ? {} : { statusLine: options.statusLine }),
+    ...(options.configName === undefined ? {} : { configName: options.configName }),
+  };
 }
 
 /** A market the venue does not have is a config error before the setup flow or the bot acts on any market. */

@@ -11,9 +11,11 @@ export interface ConfigErrorContext {
   readonly basePath?: readonly PropertyKey[];
   /** The file, shown after the lines. */
   readonly source?: string;
+  /** The commented default config as the user reaches it (in a package project, under node_modules/perpbot/). */
+  readonly reference?: string;
 }
 
-const HINT = 'every key is listed, with comments, in config/default.yaml';
+export const DEFAULT_REFERENCE = 'config/default.yaml';
 
 /**
  * Turns zod issues into one line each: where, what was expected, and what was there. The value is
@@ -24,7 +26,8 @@ const HINT = 'every key is listed, with comments, in config/default.yaml';
 export function configErrorFromZod(error: z.ZodError, input: unknown, context: ConfigErrorContext = {}): ConfigError {
   const basePath = context.basePath ?? [];
   const problems = error.issues.flatMap((issue) => describeIssue(issue, input, basePath, context.schema));
-  const options = { hints: [HINT], ...(context.source === undefined ? {} : { source: context.source }) };
+  const hint = `every key is listed, with comments, in ${context.reference ?? DEFAULT_REFERENCE}`;
+  const options = { hints: [hint], ...(context.source === undefined ? {} : { source: context.source }) };
   const [first, ...rest] = problems;
   if (first === undefined)
     return new ConfigError([{ path: formatConfigPath(basePath), problem: 'invalid value' }], options);

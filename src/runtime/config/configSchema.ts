@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_BUSY_POLL_WINDOW_MS } from '../../core/busyPoll.js';
 import type { SelectorProfile } from '../../protocol/selectors.js';
+import { DEFAULT_BLOCK_MS } from '../../sim/simDefaults.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../operations/alerts/alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
@@ -266,46 +267,59 @@ const busyPollSchema = z.strictObject({
 
 const simSchema = z.strictObject({
   seed: integer(0, 0xffff_ffff).default(1),
-  block_ms: millis(60_000).default(250),
+  block_ms: millis(60_000).default(DEFAULT_BLOCK_MS),
   registration_lag_ms: integer(0, 600_000).default(2_000),
   port: integer(0, 65_535).default(0),
 });
 
-export const configSchema = z
-  .strictObject({
-    venue: venueSchema,
-    keys: keysSchema.prefault({}),
-    auth: authSchema.prefault({}),
-    engine: engineSchema.prefault({}),
-    risk: riskSchema,
-    strategies: z.array(strategySchema).min(1),
-    logging: loggingSchema.prefault({}),
-    shutdown: shutdownSchema.prefault({}),
-    journal: journalSchema.prefault({}),
-    recorder: recorderSchema.prefault({}),
-    replay: replaySchema.prefault({}),
-    reconcile: reconcileSchema.prefault({}),
-    degraded: degradedSchema.prefault({}),
-    sim: simSchema.prefault({}),
-    busy_poll: busyPollSchema.prefault({}),
-    control: controlSchema.optional(),
-    alerts: alertsSchema.optional(),
-  })
-  .superRefine((config, ctx) => {
-    const seen = new Map<string, number>();
-    config.strategies.forEach((strategy, i) => {
-      const first = seen.get(strategy.name);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['strategies', i, 'name'],
-          input: strategy.name,
-          message: `expected a unique name (strategies[${first}] has it too)`,
-        });
-      }
-      seen.set(strategy.name, i);
-    });
+const sections = {
+  venue: venueSchema,
+  keys: keysSchema.prefault({}),
+  auth: authSchema.prefault({}),
+  engine: engineSchema.prefault({}),
+  risk: riskSchema,
+  strategies: z.array(strategySchema).min(1),
+  logging: loggingSchema.prefault({}),
+  shutdown: shutdownSchema.prefault({}),
+  journal: journalSchema.prefault({}),
+  recorder: recorderSchema.prefault({}),
+  replay: replaySchema.prefault({}),
+  reconcile: reconcileSchema.prefault({}),
+  degraded: degradedSchema.prefault({}),
+  sim: simSchema.prefault({}),
+  busy_poll: busyPollSchema.prefault({}),
+  control: controlSchema.optional(),
+  alerts: alertsSchema.optional(),
+};
+
+function uniqueStrategyNames(
+  config: { readonly strategies: readonly { readonly name: string }[] },
+  ctx: z.RefinementCtx,
+): void {
+  const seen = new Map<string, number>();
+  config.strategies.forEach((strategy, i) => {
+    const first = seen.get(strategy.name);
+    if (first !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['strategies', i, 'name'],
+        input: strategy.name,
+        message: `expected a unique name (strategies[${first}] has it too)`,
+      });
+    }
+    seen.set(strategy.name, i);
   });
+}
+
+export const configSchema = z.strictObject(sections).superRefine(uniqueStrategyNames);
+
+/**
+ * For a command that never trades (`perpbot record`): the same file, its `risk:` section optional
+ * (checked when present), since nothing it does is limited by it.
+ */
+export const nonTradingConfigSchema = z
+  .strictObject({ ...sections, risk: riskSchema.optional() })
+  .superRefine(uniqueStrategyNames);
 
 type DeepReadonly<T> = T extends (infer U)[]
   ? readonly DeepReadonly<U>[]
@@ -316,5 +330,7 @@ type DeepReadonly<T> = T extends (infer U)[]
 /** A validated config; deeply frozen at runtime, deeply readonly in types. */
 export type Config = DeepReadonly<z.output<typeof configSchema>>;
 export type RiskLimits = Config['risk'];
+/** What a command that never trades reads: every section but `risk:`. */
+export type NonTradingConfig = Omit<Config, 'risk'>;
 export type StrategyConfig = Config['strategies'][number];
 export type ControlConfig = NonNullable<Config['control']>;

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parse as parseYaml, YAMLError } from 'yaml';
 import { ConfigError } from './configError.js';
-import { configErrorFromZod } from './configErrorFromZod.js';
-import { configSchema, type Config } from './configSchema.js';
+import { configErrorFromZod, DEFAULT_REFERENCE } from './configErrorFromZod.js';
+import { configSchema, nonTradingConfigSchema, type Config, type NonTradingConfig } from './configSchema.js';
 import { deepFreeze } from './deepFreeze.js';
 import { refuseSecrets } from './refuseSecrets.js';
 import { refuseUnsafeKeys } from './refuseUnsafeKeys.js';
@@ -16,6 +17,8 @@ export interface LoadConfigOptions {
   readonly env: Env;
   /** The CLI's explicit "I understand this is mainnet" flag. */
   readonly acknowledgeMainnet?: boolean;
+  /** Where the commented default config is, as the user reaches it, for the hints (default config/default.yaml). */
+  readonly reference?: string;
 }
 
 /** These override the venue URLs of any profile, so one file can point at different hosts. */
@@ -30,6 +33,17 @@ export const MAINNET_ACK_ENV = 'PERPBOT_I_UNDERSTAND_MAINNET';
  * Every failure is a `ConfigError` naming the path; secrets are never echoed.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
+  return (await withSchema(options, configSchema)) as Config;
+}
+
+/** As loadConfig, for a command that never trades: the `risk:` section may be left out. */
+export async function loadNonTradingConfig(options: LoadConfigOptions): Promise<NonTradingConfig> {
+  return withSchema(options, nonTradingConfigSchema);
+}
+
+type ConfigSchema = typeof configSchema | typeof nonTradingConfigSchema;
+
+async function withSchema(options: LoadConfigOptions, schema: ConfigSchema): Promise<Config | NonTradingConfig> {
   const { path, text } = options;
   if ((path === undefined) === (text === undefined)) {
     throw ConfigError.at('', 'loadConfig needs exactly one of path and text');
@@ -42,17 +56,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
       throw new ConfigError([{ path: '', problem: `cannot read config file ${path} (${errorCode(cause)})` }], {
         cause,
         hints: [
-          'check the path given with --config; the bundled profiles are config/default.yaml, config/testnet.yaml and config/mainnet.yaml',
+          `check the path given with --config; the bundled profiles are default.yaml, testnet.yaml and mainnet.yaml in ${dirname(options.reference ?? DEFAULT_REFERENCE)}/`,
         ],
       });
     }
   } else {
     source = text ?? '';
   }
-  return withSource(path, () => parseConfigText(source, options));
+  return withSource(path, () => parseConfigText(source, options, schema));
 }
 
-function parseConfigText(text: string, options: LoadConfigOptions): Config {
+function parseConfigText(text: string, options: LoadConfigOptions, schema: ConfigSchema): Config | NonTradingConfig {
   const raw = parseYamlText(text);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw ConfigError.at(
@@ -65,9 +79,13 @@ function parseConfigText(text: string, options: LoadConfigOptions): Config {
   const substituted = substituteEnv(raw, options.env);
   refuseSecrets(substituted);
   const input = applyUrlOverrides(substituted, options.env);
-  const result = configSchema.safeParse(input);
-  if (!result.success) throw configErrorFromZod(result.error, input, { schema: configSchema });
-  const config: Config = result.data;
+  const result = schema.safeParse(input);
+  if (!result.success)
+    throw configErrorFromZod(result.error, input, {
+      schema,
+      ...(options.reference === undefined ? {} : { reference: options.reference }),
+    });
+  const config = result.data as Config | NonTradingConfig;
   requireMainnetAcknowledgement(config, options);
   return deepFreeze(config);
 }
@@ -103,7 +121,7 @@ function applyUrlOverrides(tree: unknown, env: Env): unknown {
   return root;
 }
 
-function requireMainnetAcknowledgement(config: Config, options: LoadConfigOptions): void {
+function requireMainnetAcknowledgement(config: NonTradingConfig, options: LoadConfigOptions): void {
   if (config.venue.profile !== 'mainnet') return;
   if (options.acknowledgeMainnet === true || options.env[MAINNET_ACK_ENV] === 'yes') return;
   throw ConfigError.at(

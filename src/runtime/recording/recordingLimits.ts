@@ -1,10 +1,10 @@
-import type { Config } from '../config/configSchema.js';
+import type { NonTradingConfig } from '../config/configSchema.js';
 import type { RecordingLimits } from './recordingWriter.js';
 
 const MB = 1024 * 1024;
 
 /** The writer's limits from the config's `recorder:` block. */
-export function recordingLimits(config: Config): RecordingLimits {
+export function recordingLimits(config: NonTradingConfig): RecordingLimits {
   return {
     segmentBytes: config.recorder.segment_mb * MB,
     segmentMs: config.recorder.segment_minutes * 60_000,

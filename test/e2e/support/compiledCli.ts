@@ -59,6 +59,8 @@ export default async function compileCli(project: TestProject): Promise<() => vo
     cpSync(join(asset.parentPath, asset.name), join(out, 'src', relative(src, join(asset.parentPath, asset.name))));
   // The bundled default config, found from the package root when perpbot runs outside a checkout.
   symlinkSync(join(REPO_ROOT, 'config'), join(out, 'config'));
+  // Its version (the metrics' perpbot_info), read from the package root as in the package.
+  symlinkSync(join(REPO_ROOT, 'package.json'), join(out, 'package.json'));
   project.provide('perpbotMain', join(out, 'src', 'runtime', 'cli', 'main.js'));
   return () => rmSync(out, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import { parseStrategyParams } from '../../config/parseStrategyParams.js';
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { isStrategyDefinition, type StrategyDefinition } from '../../../strategy/strategyDefinition.js';
@@ -13,6 +13,11 @@ export class StrategyLoadError extends PerpbotError {}
 
 // The example strategies of an installed package (built into dist/examples by the package build).
 const PACKAGED_EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples');
+
+/** True for an example strategy shipped in the installed package (checked by perpbot's CI, not at each start). */
+export function isPackagedExample(file: string): boolean {
+  return resolve(file).startsWith(PACKAGED_EXAMPLES + sep);
+}
 
 /**
  * Where a configured module is: a path under strategies/ (or ./) relative to `root`, an absolute
@@ -37,15 +42,7 @@ export async function loadStrategyModule(module: string, root: string, where: st
     if (needsTypeScriptLoader(specifier)) await ensureTypeScriptLoader();
     loaded = (await import(specifier)) as Record<string, unknown>;
   } catch (error) {
-    throw new StrategyLoadError(`unknown strategy module "${module}" (${where})`, {
-      code: 'STRATEGY_NOT_FOUND',
-      details: { module },
-      hints: [
-        'the path is relative to the directory perpbot starts in, e.g. strategies/marketMaker.ts',
-        'a module that fails to compile or throws on import is reported here too: see the cause',
-      ],
-      cause: error,
-    });
+    throw loadFailure(module, where, specifier, error);
   }
   const candidate = defaultExportOf(loaded) ?? loaded['strategy'];
   if (!isStrategyDefinition(candidate)) {
@@ -55,6 +52,39 @@ export async function loadStrategyModule(module: string, root: string, where: st
     });
   }
   return candidate;
+}
+
+/**
+ * A module that is not there is "unknown"; one that is there but failed to compile or threw on
+ * import says so with its first line, since a person starting the bot needs that line and
+ * nothing else to fix it (the whole cause follows with --verbose).
+ */
+function loadFailure(module: string, where: string, specifier: string, error: unknown): StrategyLoadError {
+  if (isMissing(specifier, error))
+    return new StrategyLoadError(`unknown strategy module "${module}" (${where})`, {
+      code: 'STRATEGY_NOT_FOUND',
+      details: { module },
+      hints: ['the path is relative to the directory perpbot starts in, e.g. strategies/marketMaker.ts'],
+      cause: error,
+    });
+  return new StrategyLoadError(`strategy module "${module}" (${where}) failed to load: ${firstLine(error)}`, {
+    code: 'STRATEGY_INVALID',
+    details: { module },
+    hints: [`perpbot check ${module} shows every problem; --verbose prints the whole cause`],
+    cause: error,
+  });
+}
+
+/** True when the module itself was not found (not a missing import inside it). */
+function isMissing(specifier: string, error: unknown): boolean {
+  if (specifier.startsWith('file:')) return !existsSync(fileURLToPath(specifier));
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  return code === 'ERR_MODULE_NOT_FOUND' && error instanceof Error && error.message.includes(`'${specifier}'`);
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.split('\n')[0] ?? text;
 }
 
 /**

@@ -1,13 +1,13 @@
 import { dirname, join, resolve } from 'node:path';
 import type { RunningSim } from '../../../sim/startSim.js';
-import type { Config } from '../../config/configSchema.js';
+import type { NonTradingConfig } from '../../config/configSchema.js';
 import { recordPublicFeeds, RECORDED_CHANNELS } from '../../recording/recordPublicFeeds.js';
 import { recordingLimits } from '../../recording/recordingLimits.js';
 import { RecordingWriter } from '../../recording/recordingWriter.js';
 import {
   configuredMarkets,
   createCliLogger,
-  loadCliConfig,
+  loadCliNonTradingConfig,
   remoteVenue,
   usesEmbeddedSim,
   type VenueUrls,
@@ -28,7 +28,7 @@ const MAX_HOURS = 24 * 366;
  */
 export async function runRecord(args: ParsedArgs, io: CliIo): Promise<number> {
   const hours = hoursFlag(args);
-  const config = await loadCliConfig(args, io);
+  const config = await loadCliNonTradingConfig(args, io);
   const markets = marketsFlag(args) ?? configuredMarkets(config);
   const dir = recordingDir(args, config, io);
   const log = createCliLogger(config, io.stderr, config.logging.level === 'silent' ? 'silent' : 'warn');
@@ -45,7 +45,7 @@ export async function runRecord(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 interface RecordRun {
-  readonly config: Config;
+  readonly config: NonTradingConfig;
   readonly io: CliIo;
   readonly venue: VenueUrls;
   readonly markets: readonly number[];
@@ -110,7 +110,7 @@ async function record(run: RecordRun): Promise<void> {
 }
 
 /** --out, else recorder.dir, else `recordings/` beside the journal. */
-function recordingDir(args: ParsedArgs, config: Config, io: CliIo): string {
+function recordingDir(args: ParsedArgs, config: NonTradingConfig, io: CliIo): string {
   const out = stringFlag(args, 'out') ?? config.recorder.dir;
   return out === undefined ? join(dirname(resolve(io.cwd, config.journal.path)), 'recordings') : resolve(io.cwd, out);
 }

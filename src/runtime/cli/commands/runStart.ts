@@ -1,5 +1,6 @@
 import type { Config } from '../../config/configSchema.js';
-import { createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
+import { basename, extname } from 'node:path';
+import { configPathOf, createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
 import { booleanFlag, integerFlag } from '../parseCommandArgs.js';
 import { usesTerminal } from '../../operations/terminal/usesTerminal.js';
 import { startBot } from '../startBot.js';
@@ -37,6 +38,7 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
       cwd: io.cwd,
       signal: io.shutdown,
       env: io.env,
+      configName: configNameOf(configPathOf(args, io)),
       ...(usesTerminal(config.logging.pretty, io.stdout) ? { statusLine: io.stdout } : {}),
       loadKeys: async () => {
         const { keys } = await loadCliKeys(config, io);
@@ -50,4 +52,9 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   logger.info({}, 'stopped');
   return 0;
+}
+
+/** `desk-a` for /etc/perpbot/desk-a.yaml: the name a fleet's dashboards and alerts show. */
+function configNameOf(path: string): string {
+  return basename(path, extname(path));
 }

@@ -1,4 +1,4 @@
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -9,6 +9,8 @@ export interface TypeCheckResult {
   /** The tsconfig.json used, when one was found. */
   readonly tsconfig?: string;
   readonly typescriptVersion: string;
+  /** Every file the check read (the module, what it imports, declarations): what a cached pass depends on. */
+  readonly files: readonly string[];
 }
 
 /**
@@ -38,6 +40,35 @@ let lastProgram: ts.Program | undefined;
 const PERPBOT_SOURCES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..') + sep;
 
 /**
+ * True for a file of perpbot's own: under this copy's sources, or under src/ or dist/ of any
+ * folder whose package.json names perpbot (a checkout a strategy imports by path while another
+ * copy of perpbot checks it).
+ */
+function isPerpbotSource(file: string): boolean {
+  const path = resolve(file);
+  if (path.startsWith(PERPBOT_SOURCES)) return true;
+  for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+    const named = packageNames.get(dir) ?? packageNameIn(dir);
+    packageNames.set(dir, named);
+    if (named !== undefined) return named === 'perpbot' && /^(?:src|dist)[\\/]/.test(relative(dir, path));
+  }
+  return false;
+}
+
+const packageNames = new Map<string, string | undefined>();
+
+function packageNameIn(dir: string): string | undefined {
+  const manifest = join(dir, 'package.json');
+  if (!ts.sys.fileExists(manifest)) return undefined;
+  try {
+    const name: unknown = (JSON.parse(ts.sys.readFile(manifest) ?? '{}') as { name?: unknown }).name;
+    return typeof name === 'string' ? name : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
  * The problems in the user's own files: the strategy and what it imports of its own. perpbot's
  * sources and declaration files are read for their types but not checked again, so a check takes
  * seconds, not the time to type-check the whole framework.
@@ -45,7 +76,7 @@ const PERPBOT_SOURCES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 function userDiagnostics(program: ts.Program): readonly ts.Diagnostic[] {
   const own = program
     .getSourceFiles()
-    .filter((f) => !f.isDeclarationFile && !resolve(f.fileName).startsWith(PERPBOT_SOURCES))
+    .filter((f) => !f.isDeclarationFile && !isPerpbotSource(f.fileName))
     .filter((f) => !f.fileName.split(/[\\/]/).includes('node_modules'));
   return [
     ...program.getConfigFileParsingDiagnostics(),
@@ -62,7 +93,13 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
   if (tsconfig !== undefined) {
     const read = ts.readConfigFile(tsconfig, (path) => ts.sys.readFile(path));
     if (read.error !== undefined)
-      return { ok: false, problems: [format([read.error])], tsconfig, typescriptVersion: ts.version };
+      return {
+        ok: false,
+        problems: [format([read.error])],
+        tsconfig,
+        typescriptVersion: ts.version,
+        files: [tsconfig],
+      };
     options = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(tsconfig)).options;
   }
   const program = ts.createProgram({
@@ -77,6 +114,7 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
     problems: diagnostics.map((d) => format([d]).trimEnd()),
     ...(tsconfig === undefined ? {} : { tsconfig }),
     typescriptVersion: ts.version,
+    files: [...(tsconfig === undefined ? [] : [tsconfig]), ...program.getSourceFiles().map((f) => f.fileName)],
   };
 }
 

@@ -14,6 +14,7 @@ import type {
   BotStatus,
   DegradedStatus,
   FillStatus,
+  JournalStatus,
   OrderStatus,
   PnlStatus,
   PositionStatus,
@@ -67,6 +68,17 @@ export interface BotMonitorOptions {
   readonly busyPoll: () => BusyPollState;
   /** How many fills `recentFills` keeps (default 50). */
   readonly fillsKept?: number;
+  /** The loss each kill switch trips at (USDC): the account's, and each strategy's effective one. */
+  readonly lossLimits: { readonly account: string; strategy(name: string): string };
+  /** The journal's state (the bot's ResilientEngineJournal satisfies it). */
+  readonly journal: JournalState;
+}
+
+/** What the monitor reads of the journal. */
+export interface JournalState {
+  readonly isDown: boolean;
+  readonly keptCount: number;
+  readonly fallbackFile: string;
 }
 
 const UNREALIZED_DECIMALS = 6;
@@ -180,6 +192,8 @@ export class BotMonitor {
         tripped: killSwitch.tripped,
         ...(killSwitch.reason === undefined ? {} : { reason: killSwitch.reason }),
       },
+      lossLimit: this.options.lossLimits.account,
+      journal: this.journal(),
       connection: {
         status: this.connection.status,
         ...(this.connection.reason === undefined ? {} : { reason: this.connection.reason }),
@@ -243,9 +257,15 @@ export class BotMonitor {
       })),
       pnl: pnlStatus(engine.ledger.strategyPnl(name)),
       killSwitch: { tripped: kill.tripped, ...(kill.reason === undefined ? {} : { reason: kill.reason }) },
+      lossLimit: this.options.lossLimits.strategy(name),
       feed: { stale: staleFeeds.length > 0, budgets: freshness.budgetOf(name) ?? {}, staleFeeds },
       quoteUptime: uptime.filter((u) => u.strategy === name).map(({ strategy: _strategy, ...rest }) => rest),
     };
+  }
+
+  private journal(): JournalStatus {
+    const { journal } = this.options;
+    return { writable: !journal.isDown, keptRecords: journal.keptCount, fallbackFile: journal.fallbackFile };
   }
 
   /** Fills of orders this process did not place: counted in the account's PnL, shown apart. */

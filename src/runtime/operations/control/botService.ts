@@ -12,6 +12,8 @@ import type { VenueWsClient } from '../../../venue/ws/venueWsClient.js';
 import { watchForAlerts, type AlertSources, type AlertWatch } from '../alerts/alertWatch.js';
 import { WebhookAlerts } from '../alerts/webhookAlerts.js';
 import type { Config } from '../../config/configSchema.js';
+import { effectiveRisk } from '../../config/effectiveRisk.js';
+import { perpbotVersion } from '../../perpbotVersion.js';
 import { FeedClock } from '../../bot/freshness/feedClock.js';
 import { followFeeds } from '../../bot/freshness/followFeeds.js';
 import type { FreshnessBudgets, FreshnessChange } from '../../bot/freshness/freshnessBudgets.js';
@@ -25,7 +27,7 @@ import { createWireDriftMonitor, type WireDriftMonitor } from '../../diagnostics
 import type { BudgetedExecution } from '../../bot/wiring/budgetedExecution.js';
 import { webhookUrlFrom } from '../alerts/webhookUrl.js';
 import { BotControl } from './botControl.js';
-import { BotMonitor } from './botMonitor.js';
+import { BotMonitor, type BotMonitorOptions, type JournalState } from './botMonitor.js';
 import { controlFileFor, removeControlFile, writeControlFile } from './controlFile.js';
 import { startControlServer, type ControlServer } from './controlServer.js';
 import { loadControlToken } from './controlToken.js';
@@ -40,6 +42,8 @@ export interface BotServiceOptions {
   readonly root: string;
   readonly account: string;
   readonly runId: string;
+  /** The config file's name without its extension, for `perpbot_info` (default `unnamed`). */
+  readonly configName?: string;
   /** Where the terminal's status line goes (a TTY); absent: none. */
   readonly statusLine?: { write(text: string): void };
   /** Called with the control server's URL once it listens. */
@@ -84,6 +88,7 @@ export class BotService {
   private alerts: WebhookAlerts | undefined;
   private watch: AlertWatch | undefined;
   private monitor: BotMonitor | undefined;
+  private journal: JournalState = NO_JOURNAL_YET;
   private readonly subscriptions = new Subscription();
   private readonly ticking = new AbortController();
   private ticker: Promise<void> | undefined;
@@ -92,6 +97,12 @@ export class BotService {
     this.feeds = new FeedClock(options.clock);
     if (options.config.control !== undefined) {
       this.metrics = new BotMetrics();
+      this.metrics.identify({
+        account: options.account,
+        version: perpbotVersion(),
+        config: options.configName ?? 'unnamed',
+        profile: options.config.venue.profile,
+      });
       this.control = new BotControl(this.metrics);
     }
     this.wireDrift = createWireDriftMonitor({
@@ -132,6 +143,11 @@ export class BotService {
   /** The engine's journal hooks, teed into the metrics (resends, tick-to-trade) when they are on. */
   instrumentJournal(journal: EngineJournal): EngineJournal {
     return this.metrics === undefined ? journal : meteredJournal(journal, this.metrics, this.feeds);
+  }
+
+  /** The journal the engine writes through, for the status (and metrics) to say whether it takes writes. */
+  watchJournal(journal: JournalState): void {
+    this.journal = journal;
   }
 
   /** What /ready says while the bot starts. */
@@ -183,6 +199,8 @@ export class BotService {
       connection$: bot.ws.connectionState$,
       reconnects: () => bot.ws.metrics.reconnects,
       busyPoll: () => bot.busyPoll?.current ?? 'stopped',
+      lossLimits: lossLimitsOf(this.options.config),
+      journal: this.journal,
     });
   }
 
@@ -271,6 +289,17 @@ export class BotService {
     });
     this.options.onControlServer?.(this.server.url);
   }
+}
+
+const NO_JOURNAL_YET: JournalState = { isDown: false, keptCount: 0, fallbackFile: '' };
+
+/** The loss each kill switch trips at: the account's, and each strategy's own budget or the account's. */
+function lossLimitsOf(config: Config): BotMonitorOptions['lossLimits'] {
+  const account = config.risk.kill_switch.max_loss;
+  const byStrategy = new Map(
+    config.strategies.map((s) => [s.name, effectiveRisk(config.risk, s).kill_switch.max_loss]),
+  );
+  return { account, strategy: (name) => byStrategy.get(name) ?? account };
 }
 
 /** One line each time a strategy goes reduce-only on a late stream, and when its streams are fresh again. */

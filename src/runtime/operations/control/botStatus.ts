@@ -26,6 +26,9 @@ export interface BotStatus {
   readonly ready: Readiness;
   readonly degraded: DegradedStatus;
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
+  /** The account's kill switch trips when `pnl.total` falls to minus this (risk.kill_switch.max_loss, USDC). */
+  readonly lossLimit: string;
+  readonly journal: JournalStatus;
   readonly connection: { readonly status: string; readonly reason?: string; readonly reconnects: number };
   /** Busy polling (`busy_poll:`): off, spinning while frames arrive (a core at 100 %), or parked between bursts. */
   readonly busyPoll: 'off' | 'spinning' | 'parked';
@@ -47,6 +50,15 @@ export interface BotStatus {
   readonly recentFills: readonly FillStatus[];
   readonly strategies: readonly StrategyStatusView[];
   readonly streams: readonly StreamStatus[];
+}
+
+/** Whether the journal takes writes; while it does not, records wait in memory and in the fallback file. */
+export interface JournalStatus {
+  /** False while the journal cannot be written (JOURNAL_DOWN): the bot opens nothing and keeps what it writes aside. */
+  readonly writable: boolean;
+  /** Records not yet in the journal (kept in memory, appended to `fallbackFile`). */
+  readonly keptRecords: number;
+  readonly fallbackFile: string;
 }
 
 export interface Readiness {
@@ -133,6 +145,8 @@ export interface StrategyStatusView {
   /** On its own fills at the current marks; null while a mark is missing. */
   readonly pnl: PnlStatus | null;
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
+  /** Its kill switch trips when its own `pnl.total` falls to minus this (its effective kill_switch.max_loss, USDC). */
+  readonly lossLimit: string;
   readonly feed: {
     readonly stale: boolean;
     readonly budgets: FreshnessBudget;

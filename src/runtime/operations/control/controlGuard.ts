@@ -88,7 +88,8 @@ export class ControlGuard {
     return {
       status: 401,
       body: {
-        error: 'a valid bearer token is required',
+        // Not "bearer token": every answer passes the redactor, which takes the word after "bearer" for a credential.
+        error: 'a valid control token is required',
         hints: ['send Authorization: Bearer <token>', `the token is the bot's ${this.o.tokenSource}`],
       },
       headers: { 'www-authenticate': 'Bearer realm="perpbot"' },

@@ -1,7 +1,39 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { IntentKind } from '../../../engine/intents/intents.js';
 import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botStatus.js';
+import { FleetGauges, type BotIdentity } from './fleetGauges.js';
+import { NONCE_ERROR_KINDS } from './timedRestClient.js';
 
 const PREFIX = 'perpbot_';
+
+/**
+ * prom-client's default metrics that are gauges named like counters (`promtool check metrics`:
+ * "non-counter metrics should not have "_total" suffix"); the same counts stay, by type, in
+ * perpbot_nodejs_active_handles, perpbot_nodejs_active_requests and perpbot_nodejs_active_resources.
+ */
+const GAUGES_NAMED_AS_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
+/**
+ * Every intent kind, so each strategy's unknown-outcome counters exist at 0 before the first one:
+ * `increase()` in an alert sees a series only from its second sample, and the first unknown
+ * outcome would otherwise go unnoticed. A Record, so a new kind is a compile error here.
+ */
+const INTENT_KINDS = Object.keys({
+  placeLimit: true,
+  placeMarket: true,
+  cancel: true,
+  cancelAll: true,
+  closePosition: true,
+  setLeverage: true,
+  setMarginMode: true,
+  adjustIsolatedMargin: true,
+  replace: true,
+  quote: true,
+} satisfies Record<IntentKind, true>) as IntentKind[];
 
 /**
  * The bot's Prometheus metrics, in a registry of its own (never prom-client's global one, so two
@@ -175,10 +207,19 @@ export class BotMetrics {
     'Venue actions (places and cancels; a replacement is two) per such change',
     ['strategy', 'market'],
   );
+  private readonly fleet = new FleetGauges(this.registry, PREFIX);
   private reported = { reconnects: 0, degradedMs: 0 };
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    for (const name of GAUGES_NAMED_AS_COUNTERS) this.registry.removeSingleMetric(`${PREFIX}${name}`);
+    // At 0 from the start, for the alerts' increase() (see INTENT_KINDS).
+    for (const kind of NONCE_ERROR_KINDS) this.nonceErrors.inc({ kind }, 0);
+  }
+
+  /** Sets `perpbot_info`: the one series that carries the account, so every other series can join on it. */
+  identify(identity: BotIdentity): void {
+    this.fleet.identify(identity);
   }
 
   /** The exposition text, gauges set from `status` first. */
@@ -233,6 +274,14 @@ export class BotMetrics {
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
     this.countSinceLastScrape(status);
+    this.setFleetSeries(status);
+  }
+
+  /** The loss limits and the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */
+  private setFleetSeries(status: BotStatus): void {
+    for (const s of status.strategies)
+      for (const kind of INTENT_KINDS) this.unknownOutcomes.inc({ strategy: s.name, kind }, 0);
+    this.fleet.set(status);
   }
 
   private setStrategy(s: StrategyStatusView): void {

@@ -152,6 +152,8 @@ describe('the bot metrics', () => {
       ready: { ready: false },
       mode: 'degraded',
       killSwitch: { tripped: true },
+      lossLimit: '500',
+      journal: { writable: true, keptRecords: 0, fallbackFile: 'journal.sqlite.fallback.jsonl' },
       streams: [
         { channel: 'mark', marketId: 1, ageMs: 1500 },
         { channel: 'orders', ageMs: 200 },
@@ -165,6 +167,7 @@ describe('the bot metrics', () => {
         {
           name: 'mm',
           killSwitch: { tripped: false },
+          lossLimit: '100',
           feed: { stale: true },
           status: 'running',
           positions: [{ marketId: 1, signedSize: '-0.002' }],
