@@ -24,6 +24,7 @@ import { detach } from '../../core/detach.js';
 import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { holdJournal } from '../journal/holdJournal.js';
+import { JournalIntegrityWatch } from '../journal/journalIntegrityWatch.js';
 import { ResilientEngineJournal } from '../journal/resilientEngineJournal.js';
 import { journalWriteFault } from '../journal/journalWriteFault.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from '../journal/openJournalForBot.js';
@@ -254,7 +255,9 @@ async function runOnJournal(
     journaled,
   });
   journal.attach(engine.conditions);
-  // A vanished or refusing journal is noticed within a second, and written again once it can be.
+  const integrity = integrityWatch(run, journal);
+  // A vanished or refusing journal is noticed within a second, and written again once it can be;
+  // a journal damaged in place, within a minute.
   detach(
     tickEvery(
       run.clock,
@@ -263,6 +266,7 @@ async function runOnJournal(
       () => {
         journal.checkFile();
         journal.retry();
+        detach(integrity.tick(), (err) => run.logger.warn({ err }, 'journal integrity check failed'));
       },
       (err) => run.logger.warn({ err }, 'journal watch failed'),
     ),
@@ -280,6 +284,19 @@ async function runOnJournal(
   await runStrategies(run, { engine, venue, hosted, freshness, journaled });
   if (venue.stop.stoppedBy !== undefined) throw venue.stop.stoppedBy;
 }
+
+/** SQLite's quick_check of the journal every minute, off the event loop: a page damaged in place stops opening. */
+function integrityWatch(run: BotRun, journal: ResilientEngineJournal): JournalIntegrityWatch {
+  return new JournalIntegrityWatch({
+    path: journal.path,
+    everyMs: JOURNAL_CHECK_EVERY_MS,
+    now: () => run.clock.now(),
+    onDamaged: (reason) => journal.damaged(reason),
+    onCheckFailed: (reason) => run.logger.warn({ reason }, 'the journal integrity check could not run; trying again'),
+  });
+}
+
+const JOURNAL_CHECK_EVERY_MS = 60_000;
 
 /** At the end of a run whose journal went down: the last try, and where what it could not take is. */
 function reportKeptRecords(journal: ResilientEngineJournal, logger: Logger): void {

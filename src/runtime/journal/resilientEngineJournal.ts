@@ -69,6 +69,10 @@ export class ResilientEngineJournal implements EngineJournal {
     return this.kept.length;
   }
 
+  get path(): string {
+    return this.o.journalPath;
+  }
+
   get fallbackFile(): string {
     return this.fallbackPath;
   }
@@ -107,6 +111,13 @@ export class ResilientEngineJournal implements EngineJournal {
     if (problem === undefined) return;
     this.vanished = true;
     this.goDown(problem);
+  }
+
+  /** The file is damaged in place (a periodic integrity check): writes would land on bad pages, so it stays down. */
+  damaged(reason: string): void {
+    if (this.vanished) return;
+    this.vanished = true;
+    this.goDown(reason);
   }
 
   /** Writes what was kept, in order; true once everything is in the journal again. */
