@@ -44,7 +44,8 @@ describe('fetchWithDeadline', () => {
     ]);
     expect(error).toBeInstanceOf(DeadlineError);
     expect((error as DeadlineError).name).toBe('TimeoutError');
-    expect(Date.now() - startedAt).toBeLessThan(1_500);
+    // At its deadline, not never: the race above gives up after 3 s.
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(400);
   });
 
   it('ends a body that stalls after the headers at the same deadline', async () => {

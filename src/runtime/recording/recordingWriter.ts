@@ -110,48 +110,62 @@ export class RecordingWriter {
   }
 
   frame(src: RecordSource, raw: string): void {
-    this.framesWritten++;
-    this.append({ type: 'frame', t: this.options.clock.now(), src, raw: redactRecordingText(raw) });
+    this.write(() => {
+      const record: RecordingRecord = {
+        type: 'frame',
+        t: this.options.clock.now(),
+        src,
+        raw: redactRecordingText(raw),
+      };
+      this.framesWritten++;
+      return record;
+    });
   }
 
   /** A state the bot's WebSocket client reported. */
   connection(src: RecordSource, state: Omit<ConnectionRecord, 'type' | 't' | 'src'>): void {
-    const reason = state.reason === undefined ? {} : { reason: redactRecordingText(state.reason) };
-    this.append({ type: 'connection', t: this.options.clock.now(), src, ...state, ...reason });
+    this.write(() => {
+      const reason = state.reason === undefined ? {} : { reason: redactRecordingText(state.reason) };
+      return { type: 'connection', t: this.options.clock.now(), src, ...state, ...reason };
+    });
   }
 
   /** One REST exchange, written when its answer came (or failed to). */
   rest(exchange: RestExchangeRecord): void {
-    const body = exchange.body === undefined ? {} : { body: redactRecordingText(exchange.body) };
-    this.append({
-      ...exchange,
-      type: 'rest',
-      t: this.options.clock.now(),
-      path: redactRecordingText(exchange.path),
-      ...body,
-      answer: redactRecordingText(exchange.answer),
+    this.write(() => {
+      const body = exchange.body === undefined ? {} : { body: redactRecordingText(exchange.body) };
+      return {
+        ...exchange,
+        type: 'rest',
+        t: this.options.clock.now(),
+        path: redactRecordingText(exchange.path),
+        ...body,
+        answer: redactRecordingText(exchange.answer),
+      };
     });
   }
 
   /** An intent a strategy submitted, an outcome or an order event of the engine (plain data; bigints as strings). */
   engineRecord(type: 'intent' | 'outcome' | 'order', value: object): void {
-    const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
-    const t = this.options.clock.now();
-    if (type === 'intent') this.append({ type, t, intent: json });
-    else if (type === 'outcome') this.append({ type, t, outcome: json });
-    else this.append({ type, t, event: json });
+    this.write(() => {
+      const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
+      const t = this.options.clock.now();
+      if (type === 'intent') return { type, t, intent: json };
+      if (type === 'outcome') return { type, t, outcome: json };
+      return { type, t, event: json };
+    });
   }
 
   marker(marker: MarkerRecord['marker']): void {
-    this.append({ type: 'marker', t: this.options.clock.now(), marker });
+    this.write(() => ({ type: 'marker', t: this.options.clock.now(), marker }));
   }
 
   connected(src: RecordSource, connection: number): void {
-    this.append({ type: 'connected', t: this.options.clock.now(), src, connection });
+    this.write(() => ({ type: 'connected', t: this.options.clock.now(), src, connection }));
   }
 
   gap(src: RecordSource, reason: string): void {
-    this.append({ type: 'gap', t: this.options.clock.now(), src, reason: redactRecordingText(reason) });
+    this.write(() => ({ type: 'gap', t: this.options.clock.now(), src, reason: redactRecordingText(reason) }));
   }
 
   /** Resolves once every record so far is compressed and handed to the file (and any rotation is done). */
@@ -160,7 +174,10 @@ export class RecordingWriter {
     await this.background;
   }
 
-  /** Closes the last segment properly (a complete .gz) and waits for every file operation. */
+  /**
+   * Closes the last segment properly (a complete .gz) and waits for every file operation; rejects
+   * with the failure that ended the recording, if one did.
+   */
   async close(): Promise<void> {
     if (this.closing) return this.background;
     this.closing = true;
@@ -171,10 +188,20 @@ export class RecordingWriter {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  private append(record: RecordingRecord): void {
-    if (this.closing) return;
-    this.rotateIfDue();
-    this.segment?.write(JSON.stringify(record));
+  /**
+   * One record, built and written; whatever fails on the way (a record that cannot be redacted or
+   * serialised, a segment that cannot be opened) ends the recording through `fail`, never the
+   * caller: a bot's run must not stop because its recording did.
+   */
+  private write(build: () => RecordingRecord): void {
+    if (this.closing || this.failure !== undefined) return;
+    try {
+      const line = JSON.stringify(build());
+      this.rotateIfDue();
+      this.segment?.write(line);
+    } catch (error) {
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   private rotateIfDue(): void {
@@ -221,12 +248,16 @@ export class RecordingWriter {
     }
   }
 
+  /** The recording ends here: said once, and the segment closed so what it holds stays readable. */
   private fail(error: Error): void {
     if (this.failure !== undefined) return;
     this.failure = new RecordingError(`the recording in ${this.options.dir} failed: ${error.message}`, {
       cause: error,
       hints: ['check that the directory exists, is writable and the disk has room (recorder.max_disk_mb)'],
     });
+    const last = this.segment;
+    this.segment = undefined;
+    if (last !== undefined) this.background = this.background.then(() => last.close());
     this.options.onError?.(this.failure);
   }
 }

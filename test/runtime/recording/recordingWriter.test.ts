@@ -184,6 +184,29 @@ describe('RecordingWriter and readRecording', () => {
     expect(frames.at(-1)).toMatchObject({ raw: bookFrame(1_499) });
   });
 
+  it('a record that cannot be written ends the recording, never its caller; what was written stays readable', async () => {
+    const errors: Error[] = [];
+    const writer = await RecordingWriter.open({
+      dir,
+      clock,
+      description: DESCRIPTION,
+      limits: ROOMY,
+      onError: (error) => errors.push(error),
+    });
+    writer.frame('public', bookFrame(1));
+    const cyclic: Record<string, unknown> = { kind: 'placeLimit' };
+    cyclic['self'] = cyclic;
+    expect(() => writer.engineRecord('intent', cyclic)).not.toThrow();
+    writer.frame('public', bookFrame(2));
+    writer.marker('stopping');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/^the recording in .* failed: .*circular/i);
+    await expect(writer.close()).rejects.toBe(errors[0]);
+    const records = await collect(dir);
+    expect(records.map((r) => r.type)).toEqual(['header', 'frame']);
+    expect(writer.framesWritten).toBe(1);
+  });
+
   it('refuses a segment size above the budget, saying which settings to change', async () => {
     await expect(
       RecordingWriter.open({

@@ -1,6 +1,8 @@
 import WebSocket from 'ws';
 import type { Clock } from '../../../core/clock.js';
 import type { AuthReply } from '../../../venue/schemas/wsFrames.js';
+import { MAX_VENUE_FRAME_BYTES } from '../../../venue/ws/maxFrameBytes.js';
+import { OVERSIZED_FRAME_REASON } from '../../../venue/ws/wsSession.js';
 import { AuthReplyLostError, authenticateWs, type WsAuthenticator } from '../../../venue/ws/authenticateWs.js';
 import { ChannelTally } from './channelTally.js';
 import { FrameJudge } from './frameJudge.js';
@@ -46,11 +48,11 @@ export async function probeWs(options: ProbeWsOptions): Promise<ProbeRow[]> {
   }
   try {
     socket.on('message', (data: WebSocket.RawData) => judge.judge(textOf(data)));
-    // After the handshake an error closes the socket; the rows say what did not come.
-    socket.on('error', () => undefined);
     let closed: string | undefined;
     socket.once('close', (code: number, reason: Buffer) => {
-      closed = `the venue closed the connection (code ${code}${reason.length > 0 ? `, ${reason.toString()}` : ''})`;
+      closed = oversizedFrames.has(socket)
+        ? OVERSIZED_FRAME_REASON
+        : `the venue closed the connection (code ${code}${reason.length > 0 ? `, ${reason.toString()}` : ''})`;
     });
     const send = (frame: unknown): void => socket.send(JSON.stringify(frame));
     for (const c of options.channels) if (!c.private) send(subscribeFrame(c, options.markets));
@@ -104,11 +106,19 @@ function replyWithin(reply: Promise<AuthReply>, clock: Clock, ms: number): Promi
   return Promise.race([reply, late]).finally(() => stop.abort());
 }
 
+/** Sockets that refused a frame past MAX_VENUE_FRAME_BYTES (said on the control row). */
+const oversizedFrames = new WeakSet<WebSocket>();
+
 function connect(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { handshakeTimeout: CONNECT_TIMEOUT_MS });
+    const socket = new WebSocket(url, { handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_VENUE_FRAME_BYTES });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
+    // From the start: a frame that came with the handshake's answer is read in the same turn as
+    // 'open'. After the handshake an error closes the socket; the rows say what did not come.
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') oversizedFrames.add(socket);
+    });
   });
 }
 

@@ -136,7 +136,7 @@ describe('probeRest', () => {
           new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the probe hangs')), 3_000)),
         ]);
         expect(rows[0]).toMatchObject({ status: 'failed', detail: 'no answer: no complete answer within 300 ms' });
-        expect(Date.now() - startedAt).toBeLessThan(1_500);
+        expect(Date.now() - startedAt).toBeLessThan(2_500);
       } finally {
         clearInterval(collect);
       }

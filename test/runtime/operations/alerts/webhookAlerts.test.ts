@@ -199,7 +199,7 @@ describe('webhook alerts against a local HTTP receiver', () => {
       const startedAt = Date.now();
       alerts.send({ event: 'kill_switch', text: 'kill switch tripped' });
       await until(() => results.length === 2, 3_000);
-      expect(Date.now() - startedAt).toBeLessThan(1_500);
+      expect(Date.now() - startedAt).toBeLessThan(2_500);
       expect(results).toEqual([
         ['degraded', 'failed'],
         ['kill_switch', 'failed'],
