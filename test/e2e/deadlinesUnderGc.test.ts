@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -148,6 +148,7 @@ describe('timeouts that cannot be lost (the CLI spawned with --expose-gc, gc eve
       expect(took).toBeLessThan(30_000);
       expect(run.stdout).toContain('GET /v1/markets');
       expect(run.stdout).toMatch(/FAILED +no answer: no complete answer within 500 ms/);
+      expect(statSync(json).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

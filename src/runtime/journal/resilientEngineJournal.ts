@@ -1,5 +1,5 @@
-import { appendFileSync } from 'node:fs';
 import type { Clock } from '../../core/clock.js';
+import { appendPrivateFileSync } from '../../core/privateFiles.js';
 import type { Logger } from '../../core/logger.js';
 import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import { journalFileProblem, readJournalFileState, type JournalFileState } from './journalFileWatch.js';
@@ -200,8 +200,9 @@ export class ResilientEngineJournal implements EngineJournal {
   }
 }
 
+/** 0600, and a symlink planted at the fallback's path is refused, never followed (`appendPrivateFileSync`). */
 function appendOwnerOnly(path: string, text: string): void {
-  appendFileSync(path, text, { mode: 0o600 });
+  appendPrivateFileSync(path, text);
 }
 
 function describe(error: unknown): string {
