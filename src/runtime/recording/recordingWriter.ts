@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
-import { redactRecordingText } from '../../core/redactor.js';
+import { redactRecordingText, redactText, redactValue } from '../../core/redactor.js';
 import { RecordingError } from './recordingError.js';
 import { enforceRecordingBudget } from './recordingBudget.js';
 import {
@@ -130,10 +130,16 @@ export class RecordingWriter {
     });
   }
 
-  /** One REST exchange, written when its answer came (or failed to). */
+  /**
+   * One REST exchange, written when its answer came (or failed to). The request's signatures are
+   * kept only when the venue answered it for good (see `venueSettled`): a permit sent into a
+   * timeout, a dropped connection, a 429 or a 5xx may never have been executed and stays valid
+   * until its deadline, so the recording must not hold it.
+   */
   rest(exchange: RestExchangeRecord): void {
     this.write(() => {
-      const body = exchange.body === undefined ? {} : { body: redactRecordingText(exchange.body) };
+      const redactBody = venueSettled(exchange.status) ? redactRecordingText : redactUnsettledRequest;
+      const body = exchange.body === undefined ? {} : { body: redactBody(exchange.body) };
       return {
         ...exchange,
         type: 'rest',
@@ -259,6 +265,20 @@ export class RecordingWriter {
     this.segment = undefined;
     if (last !== undefined) this.background = this.background.then(() => last.close());
     this.options.onError?.(this.failure);
+  }
+}
+
+/** The venue took the request and answered for good: 2xx, or a 4xx refusal other than 408 and 429. */
+function venueSettled(status: number): boolean {
+  return (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+}
+
+/** A request body with its signature-named members (and every held secret) redacted, as a log line would be. */
+function redactUnsettledRequest(body: string): string {
+  try {
+    return redactRecordingText(JSON.stringify(redactValue(JSON.parse(body))));
+  } catch {
+    return redactText(body);
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,5 +237,29 @@ describe('RecordingWriter and readRecording', () => {
     expect(text).toContain('[redacted]');
     expect(text).toContain(orderId);
     expect(text).toContain(txHash);
+  });
+
+  it('keeps the permit signature of a request the venue answered for good, and of no other', async () => {
+    const signed = (n: number): string =>
+      JSON.stringify({
+        permit: { nonce: n, deadline: 1_900_000_000, signature: `c2lnbmF0dXJl${'QUJD'.repeat(20)}${n}` },
+      });
+    const writer = await RecordingWriter.open({ dir, clock, description: DESCRIPTION, limits: ROOMY });
+    const exchange = { method: 'POST' as const, path: '/v1/orders', sentAt: clock.now() };
+    writer.rest({ ...exchange, body: signed(1), status: 200, answer: '{"order_id":"0x01"}' });
+    writer.rest({ ...exchange, body: signed(2), status: 400, answer: '{"error":{"code":"InvalidArgument"}}' });
+    writer.rest({ ...exchange, body: signed(3), status: 0, answer: '', failure: 'Timeout' });
+    writer.rest({ ...exchange, body: signed(4), status: 0, answer: '', failure: 'ConnectionFailed' });
+    writer.rest({ ...exchange, body: signed(5), status: 503, answer: 'unavailable' });
+    writer.rest({ ...exchange, body: signed(6), status: 429, answer: 'slow down' });
+    await writer.close();
+    const bodies = (await collect(dir)).flatMap((r) => (r.type === 'rest' && r.body !== undefined ? [r.body] : []));
+    expect(bodies.slice(0, 2)).toEqual([signed(1), signed(2)]);
+    for (const [i, body] of bodies.slice(2).entries()) {
+      expect(body).not.toContain('QUJDQUJD');
+      expect(JSON.parse(body)).toEqual({ permit: { nonce: i + 3, deadline: 1_900_000_000, signature: '[redacted]' } });
+    }
+    const [segment] = await readdir(dir);
+    expect(statSync(join(dir, segment ?? '')).mode & 0o777).toBe(0o600);
   });
 });
