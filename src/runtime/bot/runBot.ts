@@ -25,6 +25,7 @@ import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { holdJournal } from '../journal/holdJournal.js';
 import { JournalIntegrityWatch } from '../journal/journalIntegrityWatch.js';
+import { JournalError } from '../journal/journalError.js';
 import { ResilientEngineJournal } from '../journal/resilientEngineJournal.js';
 import { journalWriteFault } from '../journal/journalWriteFault.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from '../journal/openJournalForBot.js';
@@ -228,12 +229,15 @@ async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void
   });
   journaled.guardWrites(journal);
   const watch = new AbortController();
+  let complete: boolean;
   try {
     await runOnJournal(run, journaled, journal, watch.signal);
   } finally {
     watch.abort();
-    reportKeptRecords(journal, run.logger);
+    complete = reportKeptRecords(journal, run.logger);
   }
+  // After the ordered shutdown: a run whose records did not all reach the journal does not end as a success.
+  if (!complete) throw journalIncomplete(journal);
 }
 
 async function runOnJournal(
@@ -298,13 +302,29 @@ function integrityWatch(run: BotRun, journal: ResilientEngineJournal): JournalIn
 
 const JOURNAL_CHECK_EVERY_MS = 60_000;
 
-/** At the end of a run whose journal went down: the last try, and where what it could not take is. */
-function reportKeptRecords(journal: ResilientEngineJournal, logger: Logger): void {
-  if (journal.retry()) return;
+/** At the end of a run whose journal went down: the last try, and where what it could not take is. True: complete. */
+function reportKeptRecords(journal: ResilientEngineJournal, logger: Logger): boolean {
+  if (journal.retry()) return true;
   // The records themselves too: the fallback file may sit on the same full disk.
   logger.error(
     { kept: journal.keptCount, fallback: journal.fallbackFile, records: journal.keptRecords() },
     'the journal could not be written to the end: the records it lacks are in the fallback file; reconcile before the next start (perpbot reconcile)',
+  );
+  return false;
+}
+
+function journalIncomplete(journal: ResilientEngineJournal): JournalError {
+  return new JournalError(
+    `the journal ${journal.path} lacks ${journal.keptCount} record(s) of this run (orders, fills or nonces): they are in ${journal.fallbackFile} and in the log`,
+    {
+      code: 'JOURNAL_INCOMPLETE',
+      details: { path: journal.path, kept: journal.keptCount, fallback: journal.fallbackFile },
+      hints: [
+        `keep ${journal.fallbackFile} for the review; make the journal writable again (free space, restore or move the file aside)`,
+        'run `perpbot reconcile` with the same config to see the journal against the venue',
+        'then start again: the start reconciles with the venue (open orders, positions, nonces) before it trades',
+      ],
+    },
   );
 }
 
