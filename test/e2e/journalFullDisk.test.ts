@@ -78,6 +78,7 @@ describe('a journal that cannot be written under a running bot with an order res
     expect(await flat(), output.slice(-3000)).toBe(true);
     expect(output).toContain('journal cannot be written');
     expect(output).toContain('database or disk is full');
+    expect(output).toContain('full-disk drill armed: while');
     expect(output).toContain('left on the venue at exit: nothing (no open orders, no positions)');
     expect(output).toMatch(/perpbot: the journal .* lacks \d+ record\(s\) of this run/);
     // Every action sent while the journal was down has its outcome in the fallback file.

@@ -208,14 +208,15 @@ function journalOptions(run: BotRun): JournalForBotOptions {
     unknownOrders: config.reconcile.unknown_orders,
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
-    ...optionalWriteFault(options.env ?? {}),
+    ...optionalWriteFault(options.env ?? {}, run.logger),
   };
 }
 
 function optionalWriteFault(
   env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
 ): Pick<JournalForBotOptions, 'writeFault'> {
-  const writeFault = journalWriteFault(env);
+  const writeFault = journalWriteFault(env, logger);
   return writeFault === undefined ? {} : { writeFault };
 }
 
