@@ -15,7 +15,7 @@ import { openersOf, type Opener } from './journalOpeners.js';
 export function realJournalPath(journalPath: string): string {
   const given = resolve(journalPath);
   const dir = dirname(given);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = statOrUndefined(given);
   const real = file === undefined ? resolve(realpathSync(dir), basename(given)) : realOf(given, file);
   for (const path of [real, `${real}-wal`, `${real}-shm`, `${real}.lock`]) refuseLinked(path, given);

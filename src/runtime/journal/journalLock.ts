@@ -66,7 +66,7 @@ function shared(entry: { count: number; lock: JournalLock }, first: boolean): Jo
 
 function takeLock(journalPath: string, command: string, now: () => number): JournalLock {
   const lockPath = `${journalPath}.lock`;
-  mkdirSync(dirname(journalPath), { recursive: true });
+  mkdirSync(dirname(journalPath), { recursive: true, mode: 0o700 });
   // timeout 0: a held lock is refused at once, not after better-sqlite3's default 5 s wait.
   const db = new Database(lockPath, { timeout: 0 });
   try {

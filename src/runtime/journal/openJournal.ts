@@ -33,7 +33,7 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
   let db: Database.Database;
   try {
     if (!readonly && path !== ':memory:') {
-      mkdirSync(dirname(path), { recursive: true });
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       refuseUnusableJournalFile(path);
     }
     db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});

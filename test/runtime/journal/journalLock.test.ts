@@ -111,9 +111,10 @@ describe('acquireJournalLock', () => {
     expect(await free.firstLine).toBe('held null');
   });
 
-  it('keeps the lock and holder files to their owner (0600)', () => {
+  it('keeps the lock and holder files to their owner (0600), in a directory it made 0700', () => {
     const lock = acquireJournalLock(journal, 'start');
     try {
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
       expect(statSync(`${journal}.lock`).mode & 0o777).toBe(0o600);
       expect(statSync(`${journal}.lock.json`).mode & 0o777).toBe(0o600);
     } finally {
