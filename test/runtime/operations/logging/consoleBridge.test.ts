@@ -67,8 +67,8 @@ describe('console output while a bot runs', () => {
     };
     const originalDir = console.dir;
     // An own `write` on each stream stands for the terminal: the bridge wraps it, then puts it back.
-    process.stdout.write = capture as typeof process.stdout.write;
-    process.stderr.write = capture as typeof process.stderr.write;
+    process.stdout.write = capture;
+    process.stderr.write = capture;
     try {
       const restore = routeConsoleToLogger(logger);
       console.dir({ signerKey: key, note: `key ${key}` });
