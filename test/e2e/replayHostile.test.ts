@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordSimInProcess } from './support/recordSimInProcess.js';
 import { REPO_ROOT, startPerpbotIn } from './support/spawnPerpbot.js';
+
+const SEGMENT = 'rec-20260601T120000.000Z-000001.jsonl.gz';
 
 interface Run {
   readonly code: number | null;
@@ -15,8 +17,11 @@ interface Run {
   readonly peakRssMb: number;
 }
 
-/** `perpbot replay REC` spawned, its peak memory polled from /proc; SIGTERM after `termAfterMs` if given. */
-async function replay(rec: string, out: string, extra: readonly string[] = [], termAfterMs?: number): Promise<Run> {
+/**
+ * `perpbot replay REC` spawned, its peak memory polled from /proc; with `termWhenReading`, SIGTERM
+ * as soon as it has that file open (reading it: its signal handlers are in place by then).
+ */
+async function replay(rec: string, out: string, extra: readonly string[] = [], termWhenReading?: string): Promise<Run> {
   const startedAt = Date.now();
   const cli = startPerpbotIn(['replay', rec, '--config', 'config/default.yaml', '--out', out, ...extra], REPO_ROOT, {});
   let peakKb = 0;
@@ -30,18 +35,34 @@ async function replay(rec: string, out: string, extra: readonly string[] = [], t
   }, 20);
   let termedAt: number | undefined;
   const term =
-    termAfterMs === undefined
+    termWhenReading === undefined
       ? undefined
-      : setTimeout(() => {
+      : setInterval(() => {
+          if (termedAt !== undefined || !hasOpen(cli.child.pid, termWhenReading)) return;
           termedAt = Date.now();
           cli.child.kill('SIGTERM');
-        }, termAfterMs);
+        }, 20);
   const guard = setTimeout(() => cli.child.kill('SIGKILL'), 60_000);
   const code = await cli.exited;
   clearInterval(poll);
   clearTimeout(guard);
-  if (term !== undefined) clearTimeout(term);
+  if (term !== undefined) clearInterval(term);
   return { code, output: cli.output(), ms: Date.now() - (termedAt ?? startedAt), peakRssMb: Math.round(peakKb / 1024) };
+}
+
+/** Whether process `pid` has `path` open (through /proc/PID/fd). */
+function hasOpen(pid: number | undefined, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** Records of a recording segment as JSON lines. */
@@ -89,7 +110,7 @@ describe('perpbot replay on a hostile recording (spawned)', () => {
   async function segment(name: string, body: Buffer): Promise<string> {
     const path = join(dir, name);
     await mkdir(path);
-    await writeFile(join(path, 'rec-20260601T120000.000Z-000001.jsonl.gz'), body);
+    await writeFile(join(path, SEGMENT), body);
     return path;
   }
 
@@ -176,7 +197,7 @@ describe('perpbot replay on a hostile recording (spawned)', () => {
       ),
     );
     const rec = await segment('large', body);
-    const run = (runs['SIGTERM'] = await replay(rec, join(dir, 'out-term'), [], 700));
+    const run = (runs['SIGTERM'] = await replay(rec, join(dir, 'out-term'), [], join(rec, SEGMENT)));
     expect(run.output).toContain('perpbot: interrupted');
     expect(run.ms).toBeLessThan(1_000);
   }, 30_000);

@@ -23,8 +23,11 @@ export interface ProbeWsOptions {
   /** Why there is no `auth` (printed on the skipped rows). */
   readonly noAuthReason?: string;
   readonly signal?: AbortSignal;
+  /** The opening handshake's budget (the probe passes venue.request_timeout_ms); default 10 s. */
+  readonly connectTimeoutMs?: number;
 }
 
+/** The opening handshake's budget when none is given (the venue's default request timeout). */
 const CONNECT_TIMEOUT_MS = 10_000;
 const AUTH_REPLY_WAIT_MS = 5_000;
 
@@ -41,7 +44,7 @@ export async function probeWs(options: ProbeWsOptions): Promise<ProbeRow[]> {
   const judge = new FrameJudge(tallies);
   let socket: WebSocket;
   try {
-    socket = await connect(options.wsUrl);
+    socket = await connect(options.wsUrl, options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
   } catch (error) {
     const detail = `no connection: ${error instanceof Error ? error.message : String(error)}`;
     return [...tallies.values()].map((t) => ({ kind: 'ws', name: t.name, status: 'failed', detail }));
@@ -109,9 +112,9 @@ function replyWithin(reply: Promise<AuthReply>, clock: Clock, ms: number): Promi
 /** Sockets that refused a frame past MAX_VENUE_FRAME_BYTES (said on the control row). */
 const oversizedFrames = new WeakSet<WebSocket>();
 
-function connect(url: string): Promise<WebSocket> {
+function connect(url: string, timeoutMs: number): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_VENUE_FRAME_BYTES });
+    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: MAX_VENUE_FRAME_BYTES });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
     // From the start: a frame that came with the handshake's answer is read in the same turn as
