@@ -11,13 +11,15 @@ const CONNECTION_DEADLINES = { idleMs: 5_000, requestMs: 10_000 } as const;
 interface Slot {
   /** The response being written on it, while there is one. */
   response: ServerResponse | undefined;
+  /** Requests it has carried: a client's keep-alive connection has, a socket opened only to sit there has not. */
+  served: number;
   timer: NodeJS.Timeout | undefined;
 }
 
 /**
  * At most `max` open connections, without ever turning a new one away while old ones merely sit
- * there: at the cap, a new connection closes the oldest that serves no request (idle keep-alive,
- * or one that never finished its headers), else the oldest dashboard event stream. And every
+ * there: at the cap, a new connection closes the oldest that never carried a request, else the
+ * oldest idle keep-alive one, else the oldest dashboard event stream. And every
  * connection has a deadline: one without a request, or with a request that is not answered (a
  * slow sender), is closed when it passes; only an event stream lives on. A handful of idle or
  * slow sockets (nobody needs a token to open one) so cannot lock out health and the kill switch.
@@ -37,7 +39,7 @@ export function limitConnections(
     }, ms).unref();
   };
   server.on('connection', (socket: Socket) => {
-    const slot: Slot = { response: undefined, timer: undefined };
+    const slot: Slot = { response: undefined, served: 0, timer: undefined };
     slots.set(socket, slot);
     arm(socket, slot, deadlines.idleMs);
     socket.once('close', () => {
@@ -54,6 +56,7 @@ export function limitConnections(
     const slot = slots.get(req.socket);
     if (slot === undefined) return;
     slot.response = res;
+    slot.served++;
     arm(req.socket, slot, deadlines.requestMs);
     const done = (): void => {
       if (slot.response !== res) return;
@@ -66,12 +69,14 @@ export function limitConnections(
 }
 
 function oldestEvictable(slots: ReadonlyMap<Socket, Slot>): Socket | undefined {
+  let idle: Socket | undefined;
   let stream: Socket | undefined;
   for (const [socket, slot] of slots) {
-    if (slot.response === undefined) return socket;
-    stream ??= isEventStream(slot.response) ? socket : undefined;
+    if (slot.response === undefined && slot.served === 0) return socket;
+    if (slot.response === undefined) idle ??= socket;
+    else stream ??= isEventStream(slot.response) ? socket : undefined;
   }
-  return stream;
+  return idle ?? stream;
 }
 
 function isEventStream(res: ServerResponse): boolean {
