@@ -1,3 +1,4 @@
+import { replaceBase64Runs, replaceCredentialMembers, replaceHexRuns, replaceJwts } from './redactionScan.js';
 import { isSecretFieldName } from './secretFieldNames.js';
 import { base64BytesForm, heldSecrets, hexForm } from './secretRegistry.js';
 
@@ -11,12 +12,10 @@ import { base64BytesForm, heldSecrets, hexForm } from './secretRegistry.js';
  */
 export const REDACTED = '[redacted]';
 
+// Plain greedy loops over character classes: V8 runs them without a backtracking stack. The
+// searches that needed look-around or counts (hex and base64 runs, JWTs, credential members) are
+// hand-written scans (redactionScan.ts): as regexps they overflowed the stack on a 5.6 MB run.
 const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/-]+=*/gi;
-const JWT = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-// 16 bytes or more of hex, with or without 0x, not part of a longer word.
-const HEX_RUN = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{32,}(?![0-9A-Za-z])/g;
-// 16 bytes or more of base64 or base64url (a signature in the permit encoding, a refresh token).
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{22,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const PURE_HEX = /^(?:0[xX])?[0-9a-fA-F]+$/;
 // No registered secret is shorter (secretRegistry's minimum), and a JWT is longer.
 const SHORTEST_SECRET = 16;
@@ -24,17 +23,10 @@ const SHORTEST_SECRET = 16;
 /** `text` with every held secret, JWT and bearer credential in it replaced by `[redacted]`. */
 export function redactText(text: string): string {
   if (text.length < SHORTEST_SECRET) return text;
-  let out = text.replace(BEARER, `$1${REDACTED}`).replace(JWT, REDACTED);
+  let out = replaceJwts(text.replace(BEARER, `$1${REDACTED}`), REDACTED);
   for (const secret of heldSecrets.textSecrets()) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
-  return out.replace(HEX_RUN, redactHexRun).replace(BASE64_RUN, redactBase64Run);
+  return replaceBase64Runs(replaceHexRuns(out, redactHexRun), redactBase64Run);
 }
-
-/**
- * Members of a JSON text whose names say they hold a credential (`access_token`, `refresh_token`,
- * `jwt`, `private_key`...), signatures excepted: `"name": "value"` with the value replaced.
- */
-const CREDENTIAL_MEMBER =
-  /"([A-Za-z_-]*(?:token|jwt|bearer|key|secret|mnemonic|password|authorization|cookie))"(\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 
 /**
  * `text` as a recording may hold it (the flight recorder's rule): the lasting secrets (private
@@ -45,14 +37,15 @@ const CREDENTIAL_MEMBER =
  */
 export function redactRecordingText(text: string): string {
   if (text.length < SHORTEST_SECRET) return text;
-  let out = text
-    .replace(BEARER, `$1${REDACTED}`)
-    .replace(JWT, REDACTED)
-    .replace(CREDENTIAL_MEMBER, (member: string, name: string, colon: string) =>
-      isSecretFieldName(name) ? `"${name}"${colon}"${REDACTED}"` : member,
-    );
+  // Members of a JSON text whose names say they hold a credential (`access_token`, `refresh_token`,
+  // `jwt`, `private_key`...), signatures excepted: `"name": "value"` with the value replaced.
+  let out = replaceCredentialMembers(
+    replaceJwts(text.replace(BEARER, `$1${REDACTED}`), REDACTED),
+    isSecretFieldName,
+    REDACTED,
+  );
   for (const secret of heldSecrets.textSecrets()) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
-  return out.replace(HEX_RUN, redactLastingHexRun).replace(BASE64_RUN, redactLastingBase64Run);
+  return replaceBase64Runs(replaceHexRuns(out, redactLastingHexRun), redactLastingBase64Run);
 }
 
 function redactLastingHexRun(run: string): string {

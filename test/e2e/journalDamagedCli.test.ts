@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,12 +13,7 @@ describe('perpbot start on a journal damaged between runs (spawned)', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('exits 1 with the integrity error and the next step, before it trades', async () => {
-    const journal = join(dir, 'journal.sqlite');
-    openJournal(journal).close();
-    const db = new Database(journal);
-    db.exec('DROP TABLE nonces');
-    db.close();
+  function writeConfig(journal: string): string {
     const config = join(dir, 'bot.yaml');
     writeFileSync(
       config,
@@ -32,10 +27,55 @@ describe('perpbot start on a journal damaged between runs (spawned)', () => {
         '',
       ].join('\n'),
     );
+    return config;
+  }
+
+  it('exits 1 with the integrity error and the next step, before it trades', async () => {
+    const journal = join(dir, 'journal.sqlite');
+    openJournal(journal).close();
+    const db = new Database(journal);
+    db.exec('DROP TABLE nonces');
+    db.close();
+    const config = writeConfig(journal);
     const run = await spawnPerpbot(['start', '--config', config]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`the journal ${journal} has no table nonces`);
     expect(run.stderr).toContain(`mv ${journal} ${journal}.damaged`);
     expect(run.stdout).not.toContain('"msg":"bot running"');
   }, 60_000);
+
+  it.each([
+    ['an empty (0-byte) file', (path: string) => writeFileSync(path, ''), 'is an empty file (0 bytes), not a journal'],
+    [
+      "another program's database",
+      (path: string) => {
+        const db = new Database(path);
+        db.exec('CREATE TABLE customers (id INTEGER PRIMARY KEY)');
+        db.close();
+      },
+      "is another program's database (tables customers",
+    ],
+    [
+      'a journal its owner made read-only',
+      (path: string) => {
+        openJournal(path).close();
+        chmodSync(path, 0o444);
+      },
+      'is read-only (mode 0444)',
+    ],
+  ])(
+    'exits 1 on %s at the journal path, saying what it is, before the venue is touched',
+    async (_, make, says) => {
+      const journal = join(dir, 'journal.sqlite');
+      make(journal);
+      const before = readFileSync(journal);
+      const run = await spawnPerpbot(['start', '--config', writeConfig(journal)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`the journal ${journal} ${says}`);
+      // Refused before the embedded simulator started: nothing touched the venue, nor the file.
+      expect(run.stdout).not.toContain('simulator');
+      expect(readFileSync(journal).equals(before)).toBe(true);
+    },
+    60_000,
+  );
 });

@@ -70,14 +70,17 @@ describe('a journal that cannot be written under a running bot with an order res
     // The disk fills; the stop's first write (a cancel's intent) finds it full.
     writeFileSync(faultFile, 'drill');
     bot.child.kill('SIGTERM');
-    expect(await bot.exited).toBe(0);
+    // Stopped in order, but records of the run never reached the journal: not a success.
+    expect(await bot.exited).toBe(1);
 
     const output = bot.output();
     expect(await open(), output.slice(-3000)).toBe(0);
     expect(await flat(), output.slice(-3000)).toBe(true);
     expect(output).toContain('journal cannot be written');
     expect(output).toContain('database or disk is full');
+    expect(output).toContain('full-disk drill armed: while');
     expect(output).toContain('left on the venue at exit: nothing (no open orders, no positions)');
+    expect(output).toMatch(/perpbot: the journal .* lacks \d+ record\(s\) of this run/);
     // Every action sent while the journal was down has its outcome in the fallback file.
     const records = readFileSync(`${journal}.fallback.jsonl`, 'utf8')
       .trim()

@@ -29,7 +29,10 @@ describe('a journal removed under a running bot (perpbot start spawned)', () => 
     );
 
     bot.child.kill('SIGTERM');
-    expect(await bot.exited).toBe(0);
+    // Stopped in order, but records of the run never reached the journal: not a success.
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toMatch(/perpbot: the journal .* lacks \d+ record\(s\) of this run .* in .*fallback\.jsonl/);
+    expect(bot.output()).toContain('run `perpbot reconcile` with the same config');
     expect(await open()).toBe(0);
     const fallback = readFileSync(`${journal}.fallback.jsonl`, 'utf8').trim().split('\n');
     const hooks = fallback.map((line) => (JSON.parse(line) as { hook: string }).hook);

@@ -24,6 +24,8 @@ import { detach } from '../../core/detach.js';
 import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
 import { freshnessBudgetsFor } from './freshness/freshnessBudgetsFor.js';
 import { holdJournal } from '../journal/holdJournal.js';
+import { JournalIntegrityWatch } from '../journal/journalIntegrityWatch.js';
+import { JournalError } from '../journal/journalError.js';
 import { ResilientEngineJournal } from '../journal/resilientEngineJournal.js';
 import { journalWriteFault } from '../journal/journalWriteFault.js';
 import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from '../journal/openJournalForBot.js';
@@ -209,14 +211,15 @@ function journalOptions(run: BotRun): JournalForBotOptions {
     unknownOrders: config.reconcile.unknown_orders,
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
-    ...optionalWriteFault(options.env ?? {}),
+    ...optionalWriteFault(options.env ?? {}, run.logger),
   };
 }
 
 function optionalWriteFault(
   env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
 ): Pick<JournalForBotOptions, 'writeFault'> {
-  const writeFault = journalWriteFault(env);
+  const writeFault = journalWriteFault(env, logger);
   return writeFault === undefined ? {} : { writeFault };
 }
 
@@ -231,12 +234,15 @@ async function runJournaled(run: BotRun, journaled: JournalForBot): Promise<void
   journaled.guardWrites(journal);
   run.service.watchJournal(journal);
   const watch = new AbortController();
+  let complete: boolean;
   try {
     await runOnJournal(run, journaled, journal, watch.signal);
   } finally {
     watch.abort();
-    reportKeptRecords(journal, run.logger);
+    complete = reportKeptRecords(journal, run.logger);
   }
+  // After the ordered shutdown: a run whose records did not all reach the journal does not end as a success.
+  if (!complete) throw journalIncomplete(journal);
 }
 
 async function runOnJournal(
@@ -258,7 +264,9 @@ async function runOnJournal(
     journaled,
   });
   journal.attach(engine.conditions);
-  // A vanished or refusing journal is noticed within a second, and written again once it can be.
+  const integrity = integrityWatch(run, journal);
+  // A vanished or refusing journal is noticed within a second, and written again once it can be;
+  // a journal damaged in place, within a minute.
   detach(
     tickEvery(
       run.clock,
@@ -267,6 +275,7 @@ async function runOnJournal(
       () => {
         journal.checkFile();
         journal.retry();
+        detach(integrity.tick(), (err) => run.logger.warn({ err }, 'journal integrity check failed'));
       },
       (err) => run.logger.warn({ err }, 'journal watch failed'),
     ),
@@ -285,13 +294,42 @@ async function runOnJournal(
   if (venue.stop.stoppedBy !== undefined) throw venue.stop.stoppedBy;
 }
 
-/** At the end of a run whose journal went down: the last try, and where what it could not take is. */
-function reportKeptRecords(journal: ResilientEngineJournal, logger: Logger): void {
-  if (journal.retry()) return;
+/** SQLite's quick_check of the journal every minute, off the event loop: a page damaged in place stops opening. */
+function integrityWatch(run: BotRun, journal: ResilientEngineJournal): JournalIntegrityWatch {
+  return new JournalIntegrityWatch({
+    path: journal.path,
+    everyMs: JOURNAL_CHECK_EVERY_MS,
+    now: () => run.clock.now(),
+    onDamaged: (reason) => journal.damaged(reason),
+    onCheckFailed: (reason) => run.logger.warn({ reason }, 'the journal integrity check could not run; trying again'),
+  });
+}
+
+const JOURNAL_CHECK_EVERY_MS = 60_000;
+
+/** At the end of a run whose journal went down: the last try, and where what it could not take is. True: complete. */
+function reportKeptRecords(journal: ResilientEngineJournal, logger: Logger): boolean {
+  if (journal.retry()) return true;
   // The records themselves too: the fallback file may sit on the same full disk.
   logger.error(
     { kept: journal.keptCount, fallback: journal.fallbackFile, records: journal.keptRecords() },
     'the journal could not be written to the end: the records it lacks are in the fallback file; reconcile before the next start (perpbot reconcile)',
+  );
+  return false;
+}
+
+function journalIncomplete(journal: ResilientEngineJournal): JournalError {
+  return new JournalError(
+    `the journal ${journal.path} lacks ${journal.keptCount} record(s) of this run (orders, fills or nonces): they are in ${journal.fallbackFile} and in the log`,
+    {
+      code: 'JOURNAL_INCOMPLETE',
+      details: { path: journal.path, kept: journal.keptCount, fallback: journal.fallbackFile },
+      hints: [
+        `keep ${journal.fallbackFile} for the review; make the journal writable again (free space, restore or move the file aside)`,
+        'run `perpbot reconcile` with the same config to see the journal against the venue',
+        'then start again: the start reconciles with the venue (open orders, positions, nonces) before it trades',
+      ],
+    },
   );
 }
 

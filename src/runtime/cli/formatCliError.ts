@@ -1,14 +1,16 @@
 import { inspect } from 'node:util';
 import { isPerpbotError } from '../../core/perpbotError.js';
+import { printable } from '../../core/printable.js';
 import { redactText } from '../../core/redactor.js';
 
 /**
  * What a failed command prints on stderr: one line, the error's message and its hints, with no
- * stack trace (unless verbose). Secrets are scrubbed even from messages we did not write.
+ * stack trace (unless verbose). Secrets are scrubbed even from messages we did not write, and
+ * control characters are shown escaped (a message may quote a file or a peer: a recording's line).
  */
 export function formatCliError(error: unknown, verbose: boolean): string {
   const line = `perpbot: ${oneLine(error)}`;
-  if (!verbose) return `${redactText(line)}\n`;
+  if (!verbose) return `${redactText(printable(line))}\n`;
   const detail = error instanceof Error ? (error.stack ?? '') : inspect(error);
   const causes: string[] = [];
   let cause = error instanceof Error ? error.cause : undefined;
@@ -16,7 +18,7 @@ export function formatCliError(error: unknown, verbose: boolean): string {
     causes.push(`caused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : inspect(cause)}`);
     cause = cause instanceof Error ? cause.cause : undefined;
   }
-  return `${redactText([line, detail, ...causes].join('\n'))}\n`;
+  return `${redactText(printable([line, detail, ...causes].join('\n'), true))}\n`;
 }
 
 function oneLine(error: unknown): string {

@@ -24,6 +24,28 @@ export function checkJournalIntegrity(db: Database.Database, path: string): void
   });
 }
 
+/**
+ * A SQLite file with tables but no `schema_version` is some other program's database: migrating
+ * it would add perpbot's tables to it (and switch it to WAL), so it is refused before anything is
+ * written, naming a few of its tables.
+ */
+export function refuseForeignDatabase(db: Database.Database, path: string): void {
+  const tables = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
+  if (tables.length === 0 || tables.includes('schema_version')) return;
+  throw new JournalError(
+    `the journal ${path} is another program's database (tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''}; no perpbot schema_version), left as it is`,
+    {
+      code: 'JOURNAL_CORRUPT',
+      details: { path, tables: tables.slice(0, 20) },
+      hints: ['point journal.path at a file of its own: perpbot creates its journal where none is'],
+    },
+  );
+}
+
 let expected: ReadonlyMap<string, readonly string[]> | undefined;
 
 /**

@@ -1,9 +1,20 @@
 import type { Logger } from '../operations/logging/createLogger.js';
+import { preflightJournalFile } from './journalFileChecks.js';
 import { acquireJournalLock, type JournalLock } from './journalLock.js';
 
-/** The bot's journal lock, saying in the log when it took over a lock a killed bot left behind. */
+/**
+ * The bot's journal lock, saying in the log when it took over a lock a killed bot left behind;
+ * then, before anything touches the venue, the file is looked at (empty, read-only, another
+ * program's database: see `preflightJournalFile`).
+ */
 export function holdJournal(journalPath: string, command: string, logger: Pick<Logger, 'warn'>): JournalLock {
   const lock = acquireJournalLock(journalPath, command);
+  try {
+    preflightJournalFile(journalPath);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const previous = lock.tookOverFrom;
   if (previous !== undefined)
     logger.warn(

@@ -1,5 +1,9 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
+/** The next step for a journal cut or overwritten under the bot: commands that exist, in order. */
+const AFTER_THE_STOP =
+  'after the bot stops, restore it from a backup, or move it aside and start again (the start reads open orders, positions and nonces back from the venue)';
+
 /** What the once-a-second watch reads of the journal file. */
 export interface JournalFileState {
   readonly inode: number;
@@ -47,8 +51,8 @@ export function journalFileProblem(
   if (now.inode !== opened.inode) return 'the journal file was replaced';
   const before = last ?? opened;
   if (now.size < before.size)
-    return `the journal file was truncated (${now.size} bytes, was ${before.size}); restore it or rebuild it with perpbot reconcile --rebuild after the bot stops`;
+    return `the journal file was truncated (${now.size} bytes, was ${before.size}); ${AFTER_THE_STOP}`;
   if (before.size > 0 && !now.sqliteHeader)
-    return 'the journal file was overwritten (its SQLite header is gone); restore it or rebuild it with perpbot reconcile --rebuild after the bot stops';
+    return `the journal file was overwritten (its SQLite header is gone); ${AFTER_THE_STOP}`;
   return undefined;
 }

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { JournalError } from './journalError.js';
+import { realJournalPath } from './journalIdentity.js';
 import { readLockHolder, removeLockHolder, writeLockHolder, type JournalLockHolder } from './journalLockHolder.js';
 
 /** The journal held by this process alone: see `acquireJournalLock`. */
@@ -26,12 +27,16 @@ const held = new Map<string, { count: number; lock: JournalLock }>();
  * a `kill -9` is free again at once and never has to be guessed stale from a pid or a clock; the
  * pid file beside it only names the holder. Throws `JOURNAL_LOCKED` naming the holder.
  *
+ * The lock is the file's, not the name's: it is taken beside the journal's real path, so a symlink
+ * to a running bot's journal (or to its directory) meets that bot's lock, and a journal with a
+ * second hard link is refused (`JOURNAL_LINKED`, see journalIdentity.ts).
+ *
  * Re-entrant within one process: `perpbot start` takes it first, and the steps it runs (the
  * embedded simulator's account setup, `runBot`) take it again; each holder releases its own.
  */
 export function acquireJournalLock(journalPath: string, command: string, now: () => number = Date.now): JournalLock {
   if (journalPath === ':memory:') return NO_LOCK;
-  const path = resolve(journalPath);
+  const path = realJournalPath(journalPath);
   const mine = held.get(path);
   if (mine !== undefined) {
     mine.count++;
@@ -61,7 +66,7 @@ function shared(entry: { count: number; lock: JournalLock }, first: boolean): Jo
 
 function takeLock(journalPath: string, command: string, now: () => number): JournalLock {
   const lockPath = `${journalPath}.lock`;
-  mkdirSync(dirname(journalPath), { recursive: true });
+  mkdirSync(dirname(journalPath), { recursive: true, mode: 0o700 });
   // timeout 0: a held lock is refused at once, not after better-sqlite3's default 5 s wait.
   const db = new Database(lockPath, { timeout: 0 });
   try {

@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { writePrivateFileSync } from '../../core/privateFiles.js';
 
 /** Who holds a journal: written beside the lock by its holder, read by whoever is refused. */
 export interface JournalLockHolder {
@@ -26,12 +27,9 @@ export function readLockHolder(lockPath: string): JournalLockHolder | undefined 
   }
 }
 
-/** Written whole or not at all (temporary file, then rename), readable by its owner only. */
+/** Written whole or not at all, readable by its owner only, never through a symlink (`writePrivateFileSync`). */
 export function writeLockHolder(lockPath: string, holder: JournalLockHolder): void {
-  const path = holderPath(lockPath);
-  const temporary = `${path}.${holder.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writePrivateFileSync(holderPath(lockPath), `${JSON.stringify(holder)}\n`);
 }
 
 /** Removes the holder file if it still names `pid` (a later holder's file is left alone). */

@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Journal } from './journal.js';
-import { checkJournalIntegrity, checkJournalSchema } from './checkJournal.js';
+import { checkJournalIntegrity, checkJournalSchema, refuseForeignDatabase } from './checkJournal.js';
+import { readOnlyFile, refuseUnusableJournalFile } from './journalFileChecks.js';
 import { journalOpenError } from './journalOpenError.js';
 import { migrate } from './journalMigrations.js';
 
@@ -22,16 +23,24 @@ export interface OpenJournalOptions {
  * loss; a lost nonce record could then be reused, so FULL it is.) `busy_timeout` lets the CLI read
  * while a bot writes.
  *
- * A writable journal checks itself first (SQLite's quick_check, then the schema after migrating):
- * a file damaged between runs is refused at start with the next step, and a read-only one is
- * said to be read-only.
+ * A writable journal checks itself first (an empty or read-only file, SQLite's quick_check, another
+ * program's database, then the schema after migrating): a file damaged between runs is refused at
+ * start with the next step, and a read-only one is said to be read-only (never made writable
+ * again behind its owner's back).
  */
 export function openJournal(path: string, options: OpenJournalOptions = {}): Journal {
   const readonly = options.readonly === true;
   let db: Database.Database;
   try {
-    if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (!readonly && path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      refuseUnusableJournalFile(path);
+    }
     db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+    if (!readonly && db.readonly) {
+      db.close();
+      throw readOnlyFile(path, undefined);
+    }
     // Before WAL mode: SQLite gives the -wal and -shm files the database file's permissions.
     if (!readonly && path !== ':memory:') chmodSync(path, 0o600);
   } catch (error) {
@@ -41,6 +50,7 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
     db.pragma('busy_timeout = 5000');
     if (!readonly) {
       checkJournalIntegrity(db, path);
+      refuseForeignDatabase(db, path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');

@@ -1,6 +1,7 @@
 import { isTransientFailure } from '../../venue/rest/requestFaults.js';
 import type { Journal } from './journal.js';
 import { JournalError } from './journalError.js';
+import { journalOpenError } from './journalOpenError.js';
 import type { JournalForBotOptions } from './openJournalForBot.js';
 import { reconcileForBot } from './reconcileForBot.js';
 import { describeDifference, type ReconciliationReport } from './reconciliationReport.js';
@@ -20,6 +21,8 @@ export async function reconcileAtStart(o: JournalForBotOptions, journal: Journal
   } catch (error) {
     journal.close();
     if (isTransientFailure(error)) throw error;
+    // The journal's own refusal (read-only, full, damaged) is said as such, never as the venue's.
+    if (isSqliteError(error)) throw journalOpenError(o.path, error, false);
     throw new JournalError('reconciliation with the venue failed at start: refusing to trade', {
       code: 'RECONCILE_FAILED',
       details: { path: o.path },
@@ -71,5 +74,11 @@ function incompleteError(report: ReconciliationReport): JournalError {
         'run `perpbot reconcile` to see the differences',
       ],
     },
+  );
+}
+
+function isSqliteError(error: unknown): boolean {
+  return (
+    error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('SQLITE_')
   );
 }

@@ -1,5 +1,5 @@
-import { appendFileSync } from 'node:fs';
 import type { Clock } from '../../core/clock.js';
+import { appendPrivateFileSync } from '../../core/privateFiles.js';
 import type { Logger } from '../../core/logger.js';
 import type { EngineJournal } from '../../engine/tracking/engineJournal.js';
 import { journalFileProblem, readJournalFileState, type JournalFileState } from './journalFileWatch.js';
@@ -69,6 +69,10 @@ export class ResilientEngineJournal implements EngineJournal {
     return this.kept.length;
   }
 
+  get path(): string {
+    return this.o.journalPath;
+  }
+
   get fallbackFile(): string {
     return this.fallbackPath;
   }
@@ -107,6 +111,13 @@ export class ResilientEngineJournal implements EngineJournal {
     if (problem === undefined) return;
     this.vanished = true;
     this.goDown(problem);
+  }
+
+  /** The file is damaged in place (a periodic integrity check): writes would land on bad pages, so it stays down. */
+  damaged(reason: string): void {
+    if (this.vanished) return;
+    this.vanished = true;
+    this.goDown(reason);
   }
 
   /** Writes what was kept, in order; true once everything is in the journal again. */
@@ -189,8 +200,9 @@ export class ResilientEngineJournal implements EngineJournal {
   }
 }
 
+/** 0600, and a symlink planted at the fallback's path is refused, never followed (`appendPrivateFileSync`). */
 function appendOwnerOnly(path: string, text: string): void {
-  appendFileSync(path, text, { mode: 0o600 });
+  appendPrivateFileSync(path, text);
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { printable } from '../../core/printable.js';
+import { MAX_VENUE_FRAME_BYTES } from '../../venue/ws/maxFrameBytes.js';
 import type { TransformOptions } from 'node:stream';
 import { constants, createGunzip, type ZlibOptions } from 'node:zlib';
 import { RecordingError } from './recordingError.js';
@@ -7,12 +9,36 @@ import { recordingRecordSchema, type FrameRecord, type RecordingRecord } from '.
 import { listSegments } from './segmentFiles.js';
 
 /**
+ * A recording is read as untrusted input: a line longer than any record the recorder writes (a
+ * frame is at most 4 MiB, MAX_VENUE_FRAME_BYTES, and JSON escaping of its quotes and backslashes at
+ * most doubles it) or a segment that inflates far past what recorded JSON lines compress to (a
+ * gzip bomb) is refused with its path, before it can take the memory or the hours.
+ */
+export const RECORDING_LIMITS = {
+  maxLineChars: 2 * MAX_VENUE_FRAME_BYTES + 64 * 1024,
+  /** Inflated bytes per compressed byte of a segment: a recording of the simulator's books is about 8. */
+  maxInflationRatio: 50,
+  /** A small segment may always inflate to this much. */
+  minInflatedBytes: 64 * 1024 * 1024,
+} as const;
+
+export interface ReadRecordingOptions {
+  /** Stops the reading (a SIGTERM): the reader throws `RECORDING_STOPPED` at the next chunk or line. */
+  readonly signal?: AbortSignal;
+  /** Default RECORDING_LIMITS. */
+  readonly limits?: Partial<typeof RECORDING_LIMITS>;
+}
+
+/**
  * The records of a recording in the order they were written: `path` is a directory of segments
  * (read oldest first) or one segment file. Streamed: a segment is never held in memory whole.
  */
-export async function* readRecording(path: string): AsyncGenerator<RecordingRecord> {
+export async function* readRecording(
+  path: string,
+  options: ReadRecordingOptions = {},
+): AsyncGenerator<RecordingRecord> {
   const segments = (await stat(path)).isDirectory() ? (await listSegments(path)).map((s) => s.path) : [path];
-  for (const segment of segments) yield* readSegment(segment);
+  for (const segment of segments) yield* readSegment(segment, options);
 }
 
 /**
@@ -20,7 +46,7 @@ export async function* readRecording(path: string): AsyncGenerator<RecordingReco
  * up to its last whole record: the gzip stream is decoded as far as it was flushed and a last line
  * without its newline is dropped. A line that is whole but not a record is an error naming it.
  */
-export async function* readSegment(path: string): AsyncGenerator<RecordingRecord> {
+export async function* readSegment(path: string, read: ReadRecordingOptions = {}): AsyncGenerator<RecordingRecord> {
   // Z_SYNC_FLUSH at the end: a stream without its trailer is decoded as far as it goes, not refused.
   // Read and inflated a few MB ahead (on the thread pool): with the default 16 KB a replay waited
   // for the next chunk about 8% of its time.
@@ -34,20 +60,30 @@ export async function* readSegment(path: string): AsyncGenerator<RecordingRecord
   createReadStream(path, { highWaterMark: 1024 * 1024 })
     .on('error', (error) => lines.destroy(error))
     .pipe(lines);
+  const limits = { ...RECORDING_LIMITS, ...read.limits };
+  let inflated = 0;
   let pending = '';
   let lineNumber = 0;
   try {
+    const maxInflated = Math.max(limits.minInflatedBytes, (await stat(path)).size * limits.maxInflationRatio);
     for await (const chunk of lines as AsyncIterable<Buffer>) {
+      stopIfAborted(read.signal, path);
+      inflated += chunk.length;
+      if (inflated > maxInflated) throw bombError(path, maxInflated, limits.maxInflationRatio);
       pending += chunk.toString('utf8');
       let end = pending.indexOf('\n');
       while (end >= 0) {
         lineNumber++;
         yield parseRecord(pending.slice(0, end), path, lineNumber);
+        stopIfAborted(read.signal, path);
         pending = pending.slice(end + 1);
         end = pending.indexOf('\n');
       }
+      if (pending.length > limits.maxLineChars)
+        throw formatError(path, lineNumber + 1, `longer than ${limits.maxLineChars} characters`);
     }
   } catch (error) {
+    lines.destroy();
     // Cut short inside the gzip header or a block: what was whole has been read.
     if (isTruncation(error)) return;
     if (error instanceof RecordingError) throw error;
@@ -68,7 +104,8 @@ function parseRecord(line: string, path: string, lineNumber: number): RecordingR
   try {
     json = JSON.parse(line);
   } catch (error) {
-    throw formatError(path, lineNumber, `not JSON (${(error as Error).message})`);
+    // V8's message quotes the line: short, and never a raw control character.
+    throw formatError(path, lineNumber, `not JSON (${printable((error as Error).message.slice(0, 120))})`);
   }
   const frame = wellFormedFrame(json);
   if (frame !== undefined) return frame;
@@ -95,6 +132,30 @@ function formatError(path: string, line: number, why: string): RecordingError {
     details: { path, line },
     hints: ['read it with the perpbot version that wrote it (the header says the format version)'],
   });
+}
+
+function stopIfAborted(signal: AbortSignal | undefined, path: string): void {
+  if (signal?.aborted !== true) return;
+  throw new RecordingError(
+    `reading ${path} stopped: ${printable(String((signal.reason as Error | undefined)?.message ?? 'aborted'))}`,
+    {
+      code: 'RECORDING_STOPPED',
+      details: { path },
+    },
+  );
+}
+
+function bombError(path: string, maxBytes: number, ratio: number): RecordingError {
+  return new RecordingError(
+    `${path} inflates past ${maxBytes} bytes (more than ${ratio} times its size): not a recording segment, refused`,
+    {
+      code: 'RECORDING_FORMAT',
+      details: { path, maxBytes },
+      hints: [
+        'a segment written by `perpbot record` compresses JSON lines about 5 to 20 to 1; is this file what it claims?',
+      ],
+    },
+  );
 }
 
 function isTruncation(error: unknown): boolean {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
-import { redactRecordingText } from '../../core/redactor.js';
+import { redactRecordingText, redactText, redactValue } from '../../core/redactor.js';
 import { RecordingError } from './recordingError.js';
 import { enforceRecordingBudget } from './recordingBudget.js';
 import {
@@ -110,49 +110,68 @@ export class RecordingWriter {
   }
 
   frame(src: RecordSource, raw: string): void {
-    this.framesWritten++;
-    this.append({ type: 'frame', t: this.options.clock.now(), src, raw: redactRecordingText(raw) });
+    this.write(() => {
+      const record: RecordingRecord = {
+        type: 'frame',
+        t: this.options.clock.now(),
+        src,
+        raw: redactRecordingText(raw),
+      };
+      this.framesWritten++;
+      return record;
+    });
   }
 
   /** A state the bot's WebSocket client reported. */
   connection(src: RecordSource, state: Omit<ConnectionRecord, 'type' | 't' | 'src'>): void {
-    const reason = state.reason === undefined ? {} : { reason: redactRecordingText(state.reason) };
-    this.append({ type: 'connection', t: this.options.clock.now(), src, ...state, ...reason });
+    this.write(() => {
+      const reason = state.reason === undefined ? {} : { reason: redactRecordingText(state.reason) };
+      return { type: 'connection', t: this.options.clock.now(), src, ...state, ...reason };
+    });
   }
 
-  /** One REST exchange, written when its answer came (or failed to). */
+  /**
+   * One REST exchange, written when its answer came (or failed to). The request's signatures are
+   * kept only when the venue answered it for good (see `venueSettled`): a permit sent into a
+   * timeout, a dropped connection, a 429 or a 5xx may never have been executed and stays valid
+   * until its deadline, so the recording must not hold it.
+   */
   rest(exchange: RestExchangeRecord): void {
-    const body = exchange.body === undefined ? {} : { body: redactRecordingText(exchange.body) };
-    this.append({
-      ...exchange,
-      type: 'rest',
-      t: this.options.clock.now(),
-      path: redactRecordingText(exchange.path),
-      ...body,
-      answer: redactRecordingText(exchange.answer),
+    this.write(() => {
+      const redactBody = venueSettled(exchange.status) ? redactRecordingText : redactUnsettledRequest;
+      const body = exchange.body === undefined ? {} : { body: redactBody(exchange.body) };
+      return {
+        ...exchange,
+        type: 'rest',
+        t: this.options.clock.now(),
+        path: redactRecordingText(exchange.path),
+        ...body,
+        answer: redactRecordingText(exchange.answer),
+      };
     });
   }
 
   /** An intent a strategy submitted, an outcome or an order event of the engine (plain data; bigints as strings). */
   engineRecord(type: 'intent' | 'outcome' | 'order', value: object, origin?: 'engine'): void {
-    const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
-    const t = this.options.clock.now();
-    if (type === 'intent')
-      this.append(origin === undefined ? { type, t, intent: json } : { type, t, intent: json, origin });
-    else if (type === 'outcome') this.append({ type, t, outcome: json });
-    else this.append({ type, t, event: json });
+    this.write(() => {
+      const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
+      const t = this.options.clock.now();
+      if (type === 'intent') return origin === undefined ? { type, t, intent: json } : { type, t, intent: json, origin };
+      if (type === 'outcome') return { type, t, outcome: json };
+      return { type, t, event: json };
+    });
   }
 
   marker(marker: MarkerRecord['marker']): void {
-    this.append({ type: 'marker', t: this.options.clock.now(), marker });
+    this.write(() => ({ type: 'marker', t: this.options.clock.now(), marker }));
   }
 
   connected(src: RecordSource, connection: number): void {
-    this.append({ type: 'connected', t: this.options.clock.now(), src, connection });
+    this.write(() => ({ type: 'connected', t: this.options.clock.now(), src, connection }));
   }
 
   gap(src: RecordSource, reason: string): void {
-    this.append({ type: 'gap', t: this.options.clock.now(), src, reason: redactRecordingText(reason) });
+    this.write(() => ({ type: 'gap', t: this.options.clock.now(), src, reason: redactRecordingText(reason) }));
   }
 
   /** Resolves once every record so far is compressed and handed to the file (and any rotation is done). */
@@ -161,7 +180,10 @@ export class RecordingWriter {
     await this.background;
   }
 
-  /** Closes the last segment properly (a complete .gz) and waits for every file operation. */
+  /**
+   * Closes the last segment properly (a complete .gz) and waits for every file operation; rejects
+   * with the failure that ended the recording, if one did.
+   */
   async close(): Promise<void> {
     if (this.closing) return this.background;
     this.closing = true;
@@ -172,10 +194,20 @@ export class RecordingWriter {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  private append(record: RecordingRecord): void {
-    if (this.closing) return;
-    this.rotateIfDue();
-    this.segment?.write(JSON.stringify(record));
+  /**
+   * One record, built and written; whatever fails on the way (a record that cannot be redacted or
+   * serialised, a segment that cannot be opened) ends the recording through `fail`, never the
+   * caller: a bot's run must not stop because its recording did.
+   */
+  private write(build: () => RecordingRecord): void {
+    if (this.closing || this.failure !== undefined) return;
+    try {
+      const line = JSON.stringify(build());
+      this.rotateIfDue();
+      this.segment?.write(line);
+    } catch (error) {
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   private rotateIfDue(): void {
@@ -222,13 +254,31 @@ export class RecordingWriter {
     }
   }
 
+  /** The recording ends here: said once, and the segment closed so what it holds stays readable. */
   private fail(error: Error): void {
     if (this.failure !== undefined) return;
     this.failure = new RecordingError(`the recording in ${this.options.dir} failed: ${error.message}`, {
       cause: error,
       hints: ['check that the directory exists, is writable and the disk has room (recorder.max_disk_mb)'],
     });
+    const last = this.segment;
+    this.segment = undefined;
+    if (last !== undefined) this.background = this.background.then(() => last.close());
     this.options.onError?.(this.failure);
+  }
+}
+
+/** The venue took the request and answered for good: 2xx, or a 4xx refusal other than 408 and 429. */
+function venueSettled(status: number): boolean {
+  return (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+}
+
+/** A request body with its signature-named members (and every held secret) redacted, as a log line would be. */
+function redactUnsettledRequest(body: string): string {
+  try {
+    return redactRecordingText(JSON.stringify(redactValue(JSON.parse(body))));
+  } catch {
+    return redactText(body);
   }
 }
 

@@ -25,6 +25,8 @@ export interface ReplayOptions {
   readonly log: HostLogger;
   /** A failure inside the replay's machinery (a frame the bot's decoders refused): none in a sound run. */
   readonly onError: (error: unknown) => void;
+  /** Stops the replay (SIGTERM): the reading throws RECORDING_STOPPED at its next chunk or line. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface ReplayOptions {
  * numbers are the engine's ledger and order events.
  */
 export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
-  const records = readRecording(o.path);
+  const records = readRecording(o.path, o.signal === undefined ? {} : { signal: o.signal });
   const header = await firstHeader(records, o.path);
   const botMarkets = [...new Set(o.config.strategies.flatMap((s) => s.markets))].sort((a, b) => a - b);
   const drivenIds = checkMarkets(header, botMarkets);
@@ -58,7 +60,16 @@ export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
   const { totals, series } = tape.finish();
   return {
     version: 1,
-    recording: { run: header.run, startMs: header.startedAt, endMs, markets: drivenIds, frames: driven.frames },
+    recording: {
+      run: header.run,
+      startMs: header.startedAt,
+      endMs,
+      markets: drivenIds,
+      frames: driven.frames,
+      refusedFrames: session.driven.counts.refused,
+      // Frames of other markets are the recording's noise when it recorded every market.
+      foreignFrames: header.markets.length === 0 ? 0 : session.driven.counts.foreign,
+    },
     options: { latencyMs: o.latencyMs, makerFeeBps: String(o.makerFeeBps), takerFeeBps: String(o.takerFeeBps) },
     strategies: o.config.strategies.map((s) => ({
       name: s.name,

@@ -12,6 +12,10 @@ export interface ReplayReport {
     readonly endMs: number;
     readonly markets: readonly number[];
     readonly frames: number;
+    /** Frames the bot's decoders refused (malformed: a NaN or negative price, a missing field). */
+    readonly refusedFrames: number;
+    /** Frames only of markets the recording's header does not list. */
+    readonly foreignFrames: number;
   };
   readonly options: { readonly latencyMs: number; readonly makerFeeBps: string; readonly takerFeeBps: string };
   readonly strategies: readonly {

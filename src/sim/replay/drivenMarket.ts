@@ -12,7 +12,12 @@ import { fillsFromTrade, type QueuedOrder } from './queueFills.js';
 import { RecordedBook, type LevelChange } from './recordedBook.js';
 
 /** What a frame did: moved the book, printed trades, set the oracle, nothing (an ack, another market), or refused. */
-export type DrivenFrameKind = 'book' | 'trades' | 'oracle' | 'ignored' | 'refused';
+/**
+ * What became of a frame: driven (book, trades, oracle), ignored (control frames, channels that
+ * move nothing), refused (the decoders refused it: malformed, a NaN or negative price), or
+ * foreign (channel data only of markets this market does not drive).
+ */
+export type DrivenFrameKind = 'book' | 'trades' | 'oracle' | 'ignored' | 'refused' | 'foreign';
 
 /** A frame read as the client reads it: channel data (the channel's typed message), a control frame, or refused. */
 export type DecodedFrame =
@@ -50,7 +55,7 @@ interface DrivenBook {
  * The same object drives a replay (recorded frames, virtual time) and paper trading (live frames).
  */
 export class DrivenMarket {
-  readonly counts: DrivenCounts = { book: 0, trades: 0, oracle: 0, ignored: 0, refused: 0 };
+  readonly counts: DrivenCounts = { book: 0, trades: 0, oracle: 0, ignored: 0, refused: 0, foreign: 0 };
   private readonly markets = new Map<number, DrivenBook>();
   /** Markets whose recorded book has arrived (a frame of it was driven). */
   private readonly booked = new Set<number>();
@@ -111,7 +116,7 @@ export class DrivenMarket {
 
   private book(message: OrderbookMessage, t: number): DrivenFrameKind {
     const market = this.markets.get(message.marketId);
-    if (market === undefined) return 'ignored';
+    if (market === undefined) return 'foreign';
     this.booked.add(message.marketId);
     const changes =
       message.type === 'snapshot'
@@ -151,7 +156,7 @@ export class DrivenMarket {
       const marketId = market.spec.marketId;
       this.runtime.recordAction([{ type: 'trade', market_id: marketId, trade: tradeRecord(trade, marketId, t) }]);
     }
-    return any ? 'trades' : 'ignored';
+    return any ? 'trades' : message.trades.length > 0 ? 'foreign' : 'ignored';
   }
 
   private fillQueue(market: DrivenBook, trade: Trade, t: number): void {
@@ -173,8 +178,10 @@ export class DrivenMarket {
 
   private oracle(message: OracleMessage): DrivenFrameKind {
     let any = false;
+    let driven = false;
     for (const [marketId, price] of message.prices) {
       const mark = price.markPrice ?? price.indexPrice;
+      driven ||= this.markets.has(marketId);
       if (!this.markets.has(marketId) || mark === undefined) continue;
       const markWei = decimalToWei(mark, 'mark price');
       const indexWei = price.indexPrice === undefined ? markWei : decimalToWei(price.indexPrice, 'index price');
@@ -182,7 +189,7 @@ export class DrivenMarket {
       this.runtime.exchange.setOraclePrices(marketId, markWei, indexWei);
       any = true;
     }
-    if (!any) return 'ignored';
+    if (!any) return driven || message.prices.size === 0 ? 'ignored' : 'foreign';
     this.runtime.mineBlock();
     return 'oracle';
   }

@@ -23,12 +23,21 @@ import { SessionAuth } from './sessionAuth.js';
 import { channelRefusedError, clientClosedError, VenueWsError } from './venueWsError.js';
 import { WireSubscriptions } from './wireSubscriptions.js';
 import { watchStaleness } from './watchStaleness.js';
-import { WsSession } from './wsSession.js';
+import { MAX_VENUE_FRAME_BYTES } from './maxFrameBytes.js';
+import { OVERSIZED_FRAME_REASON, WsSession } from './wsSession.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
 import { detach } from '../../core/detach.js';
-import type { WireDecodeFailure, WireDecodeFailureSink } from '../wireDecodeFailure.js';
+import { wireFailureShapeKey, type WireDecodeFailure, type WireDecodeFailureSink } from '../wireDecodeFailure.js';
 
 export type { ConnectionState, ConnectionStatus } from './connectionState.js';
+
+/** A frame past MAX_VENUE_FRAME_BYTES, as the drift monitor counts and samples it. */
+const OVERSIZED_FRAME: WireDecodeFailure = {
+  source: 'ws:frame',
+  field: '(frame)',
+  expected: `a frame of at most ${MAX_VENUE_FRAME_BYTES} bytes`,
+  received: 'a larger frame (refused unread; the connection was replaced)',
+};
 
 export interface WsClientMetrics {
   malformedFrames: number;
@@ -97,6 +106,8 @@ export class VenueWsClient {
     framesReceived: 0,
     framesQueued: 0,
   };
+  /** Shapes of dropped frames logged already, when no sink takes them. */
+  private readonly loggedShapes = new Set<string>();
   private readonly backoff: (attempt: number) => number;
   /** 0 = no watchdog (disabled by option, or the oracle heartbeat subscription failed). */
   private staleAfterMs: number;
@@ -271,6 +282,10 @@ export class VenueWsClient {
         this.options.onFrame?.(text);
         this.onText(session, text);
       },
+      onOversizedFrame: () => {
+        this.counters.malformedFrames++;
+        this.reportMalformed(OVERSIZED_FRAME, OVERSIZED_FRAME_REASON, '(refused unread)');
+      },
     });
     if (this.closed) {
       opened.end('closed by client');
@@ -380,13 +395,20 @@ export class VenueWsClient {
   }
 
   /**
-   * A frame the decoders refused is dropped, never thrown: with a sink it is counted, logged once
-   * per shape and sampled there (the runtime's drift monitor); without one it is logged here.
+   * A frame the decoders refused (or one too large to read) is dropped, never thrown, and always
+   * counted (`malformedFrames`): with a sink it is logged once per shape and sampled there (the
+   * runtime's drift monitor); without one it is logged here, once per shape too.
    */
   private reportMalformed(failure: WireDecodeFailure, reason: string, text: string): void {
     const sink = this.options.onDecodeFailure;
     if (sink === undefined) {
-      this.logger.warn({ reason, frame: text.slice(0, 200) }, 'malformed venue WebSocket frame dropped');
+      const shape = wireFailureShapeKey(failure);
+      if (this.loggedShapes.has(shape) || this.loggedShapes.size >= 256) return;
+      this.loggedShapes.add(shape);
+      this.logger.warn(
+        { reason, frame: text.slice(0, 200) },
+        'malformed venue WebSocket frame dropped (said once per shape; malformedFrames counts them all)',
+      );
       return;
     }
     let raw: unknown = text;

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { Clock } from '../../core/clock.js';
+import { MAX_VENUE_FRAME_BYTES } from './maxFrameBytes.js';
 import { OutboundFrameQueue } from './outboundFrameQueue.js';
 
 export interface WsSessionOptions {
@@ -10,7 +11,12 @@ export interface WsSessionOptions {
   readonly onText: (text: string, session: WsSession) => void;
   /** Opening handshake budget; a venue that accepts TCP but never upgrades must not hang us. */
   readonly openTimeoutMs?: number;
+  /** A frame larger than MAX_VENUE_FRAME_BYTES was refused (the session then ends). */
+  readonly onOversizedFrame?: () => void;
 }
+
+/** Why a session ended when the venue sent a frame larger than we read. */
+export const OVERSIZED_FRAME_REASON = `the venue sent a frame larger than ${MAX_VENUE_FRAME_BYTES} bytes: refused unread, the connection is replaced`;
 
 /**
  * One WebSocket connection: opens, hands text frames to `onText`, sends through the rate-limited
@@ -42,12 +48,20 @@ export class WsSession {
     socket.on('close', (code, reason) =>
       this.end(`closed by server (code ${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`),
     );
-    socket.on('error', (error) => this.end(`socket error: ${error.message}`));
+    socket.on('error', (error) => {
+      if ((error as Error & { code?: string }).code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+        return this.end(`socket error: ${error.message}`);
+      options.onOversizedFrame?.();
+      this.end(OVERSIZED_FRAME_REASON);
+    });
   }
 
   static open(options: WsSessionOptions): Promise<WsSession> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(options.url, { handshakeTimeout: options.openTimeoutMs ?? 10_000 });
+      const socket = new WebSocket(options.url, {
+        handshakeTimeout: options.openTimeoutMs ?? 10_000,
+        maxPayload: MAX_VENUE_FRAME_BYTES,
+      });
       const detach = (): void => {
         socket.off('open', onOpen);
         socket.off('error', onError);

@@ -1,9 +1,20 @@
 import Database from 'better-sqlite3';
-import { chmodSync, mkdtempSync, openSync, rmSync, statSync, writeSync, closeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isPerpbotError } from '../../../src/core/perpbotError.js';
+import { preflightJournalFile } from '../../../src/runtime/journal/journalFileChecks.js';
 import { journalOpenError } from '../../../src/runtime/journal/journalOpenError.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 
@@ -98,5 +109,39 @@ describe('the journal checks itself when it opens', () => {
     writtenJournal(path);
     chmodSync(path, 0o444);
     expect(refusal(() => openJournal(path)).code).toBe('JOURNAL_READONLY');
+  });
+
+  it('refuses an empty (0-byte) file instead of silently making a fresh journal of it', () => {
+    writeFileSync(path, '');
+    const error = refusal(() => openJournal(path));
+    expect(error).toMatchObject({
+      code: 'JOURNAL_CORRUPT',
+      message: `the journal ${path} is an empty file (0 bytes), not a journal`,
+    });
+    expect(error.hints.join(' ')).toContain(`rm ${path}`);
+    expect(statSync(path).size).toBe(0);
+    expect(() => preflightJournalFile(path)).toThrow(/empty file/);
+  });
+
+  it("refuses another program's database and leaves it as it was", () => {
+    const db = new Database(path);
+    db.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('ada')");
+    db.close();
+    const before = readFileSync(path);
+    expect(() => preflightJournalFile(path)).toThrow(/another program's database \(tables customers/);
+    const error = refusal(() => openJournal(path));
+    expect(error).toMatchObject({ code: 'JOURNAL_CORRUPT' });
+    expect(error.message).toContain("is another program's database (tables customers; no perpbot schema_version)");
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a journal its owner made read-only (0444) as read-only, and leaves its mode alone', () => {
+    writtenJournal(path);
+    chmodSync(path, 0o444);
+    const error = refusal(() => openJournal(path));
+    expect(error).toMatchObject({ code: 'JOURNAL_READONLY' });
+    expect(error.message).toContain(`the journal ${path} is read-only (mode 0444)`);
+    expect(statSync(path).mode & 0o777).toBe(0o444);
+    expect(() => preflightJournalFile(path)).toThrow(/read-only \(mode 0444\)/);
   });
 });

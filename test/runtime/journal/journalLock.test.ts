@@ -1,10 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isPerpbotError } from '../../../src/core/perpbotError.js';
+import Database from 'better-sqlite3';
 import { acquireJournalLock } from '../../../src/runtime/journal/journalLock.js';
+import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 
 const CHILD = new URL('./support/lockHolderChild.ts', import.meta.url).pathname;
 
@@ -15,8 +17,10 @@ interface Child {
   readonly exited: Promise<number | null>;
 }
 
-function lockInChild(journal: string): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, journal], { stdio: 'pipe' });
+function lockInChild(journal: string, open = false): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, journal, ...(open ? ['open'] : [])], {
+    stdio: 'pipe',
+  });
   let out = '';
   const firstLine = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -107,9 +111,10 @@ describe('acquireJournalLock', () => {
     expect(await free.firstLine).toBe('held null');
   });
 
-  it('keeps the lock and holder files to their owner (0600)', () => {
+  it('keeps the lock and holder files to their owner (0600), in a directory it made 0700', () => {
     const lock = acquireJournalLock(journal, 'start');
     try {
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
       expect(statSync(`${journal}.lock`).mode & 0o777).toBe(0o600);
       expect(statSync(`${journal}.lock.json`).mode & 0o777).toBe(0o600);
     } finally {
@@ -128,5 +133,83 @@ describe('acquireJournalLock', () => {
       expect(isPerpbotError(error) && error.code).toBe('JOURNAL_LOCKED');
       expect(isPerpbotError(error) && error.details).toMatchObject({ path: journal, holderCommand: 'lock-test' });
     }
+  });
+
+  describe('keyed on the file, not the name', () => {
+    function refusalOf(path: string): { code: string; message: string; hints: string[] } {
+      try {
+        acquireJournalLock(path, 'start').release();
+      } catch (error) {
+        if (isPerpbotError(error)) return { code: error.code, message: error.message, hints: [...error.hints] };
+        throw error;
+      }
+      throw new Error(`the lock through ${path} was taken`);
+    }
+
+    it('refuses a second process through a symlink to the journal file, naming the holder', async () => {
+      const holder = lockInChild(journal, true);
+      children.push(holder);
+      expect(await holder.firstLine).toBe('held null');
+      const link = join(dir, 'elsewhere', 'link.sqlite');
+      mkdirSync(join(dir, 'elsewhere'));
+      symlinkSync(journal, link);
+      const refusal = refusalOf(link);
+      expect(refusal.code).toBe('JOURNAL_LOCKED');
+      expect(refusal.message).toContain(`in use by perpbot pid ${holder.process.pid} (lock-test`);
+      expect(refusal.message).toContain(journal);
+    });
+
+    it('refuses a second process through a symlinked directory', async () => {
+      const holder = lockInChild(journal, true);
+      children.push(holder);
+      await holder.firstLine;
+      symlinkSync(join(dir, 'data'), join(dir, 'linked'));
+      expect(refusalOf(join(dir, 'linked', 'journal.sqlite'))).toMatchObject({ code: 'JOURNAL_LOCKED' });
+    });
+
+    it('refuses a journal with a second hard link, naming the process that has it open under its other name', async () => {
+      const holder = lockInChild(journal, true);
+      children.push(holder);
+      await holder.firstLine;
+      const other = join(dir, 'elsewhere.sqlite');
+      linkSync(journal, other);
+      const refusal = refusalOf(other);
+      expect(refusal.code).toBe('JOURNAL_LINKED');
+      expect(refusal.message).toContain(`${other} has 2 hard links`);
+      expect(refusal.message).toContain(`open in perpbot pid ${holder.process.pid} (lock-test`);
+      expect(refusal.message).toContain(journal);
+      expect(refusal.hints.join('\n')).toContain(`kill ${holder.process.pid}`);
+    });
+
+    it('refuses a hard-linked journal even when nothing holds it, and so a hard-linked WAL', () => {
+      openJournal(journal).close();
+      const other = join(dir, 'copy.sqlite');
+      linkSync(journal, other);
+      expect(refusalOf(journal)).toMatchObject({
+        code: 'JOURNAL_LINKED',
+        message: expect.stringContaining('2 hard links'),
+      });
+      rmSync(other);
+      const wal = `${journal}-wal`;
+      const db = new Database(journal);
+      db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE IF NOT EXISTS kept (x)');
+      // Left open, so the WAL stays beside it.
+      linkSync(wal, join(dir, 'copy.sqlite-wal'));
+      try {
+        expect(refusalOf(journal)).toMatchObject({ code: 'JOURNAL_LINKED', message: expect.stringContaining(wal) });
+      } finally {
+        db.close();
+      }
+    });
+
+    it('refuses a journal path that is a symlink to nothing', () => {
+      mkdirSync(join(dir, 'data'));
+      symlinkSync(join(dir, 'gone.sqlite'), journal);
+      expect(refusalOf(journal)).toMatchObject({
+        code: 'JOURNAL_LINKED',
+        message: expect.stringContaining('gone.sqlite'),
+      });
+    });
   });
 });

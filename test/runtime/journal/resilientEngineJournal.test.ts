@@ -131,7 +131,9 @@ describe('ResilientEngineJournal', () => {
     journal.checkFile();
     expect(health).toHaveLength(1);
     expect(health[0]).toContain('the journal file was truncated (4096 bytes, was 12288)');
-    expect(health[0]).toContain('perpbot reconcile --rebuild');
+    // Commands that exist: no `reconcile --rebuild`.
+    expect(health[0]).toContain('restore it from a backup, or move it aside and start again');
+    expect(health[0]).not.toContain('--rebuild');
     journal.outcome(outcome('x'));
     expect(inner.written).toEqual([]);
     expect(journal.retry()).toBe(false);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { systemClock } from '../../../src/core/clock.js';
 import { recordPublicFeeds } from '../../../src/runtime/recording/recordPublicFeeds.js';
+import { OVERSIZED_FRAME_REASON } from '../../../src/venue/ws/wsSession.js';
 
 /** What the writer was asked to write, in order. */
 function fakeWriter(): {
@@ -81,5 +82,27 @@ describe('recordPublicFeeds', () => {
     expect(writer.lines[gap + 1]).toBe('connected public 2');
     // Stopping is not a gap.
     expect(writer.lines.filter((l) => l.startsWith('gap'))).toHaveLength(1);
+  });
+
+  it('refuses a frame larger than MAX_VENUE_FRAME_BYTES unread: a gap saying so, then it records on', async () => {
+    const writer = fakeWriter();
+    const stop = new AbortController();
+    const running = recordPublicFeeds({
+      wsUrl: url,
+      markets: [1],
+      writer,
+      clock: systemClock,
+      signal: stop.signal,
+      backoff: () => 5,
+    });
+    await until(() => received.length === 4);
+    sockets[0]?.send('x9'.repeat(5 * 1024 * 1024));
+    await until(() => received.length === 8);
+    sockets[1]?.send('{"after":true}');
+    await until(() => writer.lines.includes('frame public {"after":true}'));
+    stop.abort();
+    await running;
+    expect(writer.lines).toContain(`gap public ${OVERSIZED_FRAME_REASON}`);
+    expect(writer.lines.every((line) => line.length < 1000)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,6 +184,29 @@ describe('RecordingWriter and readRecording', () => {
     expect(frames.at(-1)).toMatchObject({ raw: bookFrame(1_499) });
   });
 
+  it('a record that cannot be written ends the recording, never its caller; what was written stays readable', async () => {
+    const errors: Error[] = [];
+    const writer = await RecordingWriter.open({
+      dir,
+      clock,
+      description: DESCRIPTION,
+      limits: ROOMY,
+      onError: (error) => errors.push(error),
+    });
+    writer.frame('public', bookFrame(1));
+    const cyclic: Record<string, unknown> = { kind: 'placeLimit' };
+    cyclic['self'] = cyclic;
+    expect(() => writer.engineRecord('intent', cyclic)).not.toThrow();
+    writer.frame('public', bookFrame(2));
+    writer.marker('stopping');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/^the recording in .* failed: .*circular/i);
+    await expect(writer.close()).rejects.toBe(errors[0]);
+    const records = await collect(dir);
+    expect(records.map((r) => r.type)).toEqual(['header', 'frame']);
+    expect(writer.framesWritten).toBe(1);
+  });
+
   it('refuses a segment size above the budget, saying which settings to change', async () => {
     await expect(
       RecordingWriter.open({
@@ -214,5 +237,29 @@ describe('RecordingWriter and readRecording', () => {
     expect(text).toContain('[redacted]');
     expect(text).toContain(orderId);
     expect(text).toContain(txHash);
+  });
+
+  it('keeps the permit signature of a request the venue answered for good, and of no other', async () => {
+    const signed = (n: number): string =>
+      JSON.stringify({
+        permit: { nonce: n, deadline: 1_900_000_000, signature: `c2lnbmF0dXJl${'QUJD'.repeat(20)}${n}` },
+      });
+    const writer = await RecordingWriter.open({ dir, clock, description: DESCRIPTION, limits: ROOMY });
+    const exchange = { method: 'POST' as const, path: '/v1/orders', sentAt: clock.now() };
+    writer.rest({ ...exchange, body: signed(1), status: 200, answer: '{"order_id":"0x01"}' });
+    writer.rest({ ...exchange, body: signed(2), status: 400, answer: '{"error":{"code":"InvalidArgument"}}' });
+    writer.rest({ ...exchange, body: signed(3), status: 0, answer: '', failure: 'Timeout' });
+    writer.rest({ ...exchange, body: signed(4), status: 0, answer: '', failure: 'ConnectionFailed' });
+    writer.rest({ ...exchange, body: signed(5), status: 503, answer: 'unavailable' });
+    writer.rest({ ...exchange, body: signed(6), status: 429, answer: 'slow down' });
+    await writer.close();
+    const bodies = (await collect(dir)).flatMap((r) => (r.type === 'rest' && r.body !== undefined ? [r.body] : []));
+    expect(bodies.slice(0, 2)).toEqual([signed(1), signed(2)]);
+    for (const [i, body] of bodies.slice(2).entries()) {
+      expect(body).not.toContain('QUJDQUJD');
+      expect(JSON.parse(body)).toEqual({ permit: { nonce: i + 3, deadline: 1_900_000_000, signature: '[redacted]' } });
+    }
+    const [segment] = await readdir(dir);
+    expect(statSync(join(dir, segment ?? '')).mode & 0o777).toBe(0o600);
   });
 });

@@ -106,6 +106,8 @@ export function replayReportFixture(options: { steps?: number; strategyName?: st
       endMs: START + steps * STEP_MS,
       markets: [1, 2],
       frames: steps * 40,
+      refusedFrames: 0,
+      foreignFrames: 0,
     },
     options: { latencyMs: 50, makerFeeBps: '1', takerFeeBps: '3.5' },
     strategies: [

@@ -4,16 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { decodeServerFrame } from '../../../src/venue/ws/decodeServerFrame.js';
 import { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
+import { MAX_VENUE_FRAME_BYTES } from '../../../src/venue/ws/maxFrameBytes.js';
+import { wireFailureShapeKey } from '../../../src/venue/wireDecodeFailure.js';
 import { arbitraryFrameText, mutatedFrameText } from './frameMutations.js';
 import { SAMPLE_CHANNEL_FRAMES } from './sampleServerFrames.js';
 import { ScriptedVenue, tradeFrame } from './scriptedVenue.js';
 
 /**
  * Property, end to end over a real socket: whatever a venue sends, the client never throws into a
- * subscriber. A malformed frame is counted in `metrics.malformedFrames` and logged once; frames
- * that decode go on being delivered; the connection and every stream stay up.
+ * subscriber. A malformed frame is counted in `metrics.malformedFrames` and its shape logged once;
+ * frames that decode go on being delivered; the connection and every stream stay up. A frame past
+ * MAX_VENUE_FRAME_BYTES is refused unread: counted, the connection replaced, the streams go on.
  */
 
+const clock = new ManualClock(0);
 let venue: ScriptedVenue;
 let client: VenueWsClient;
 const warnings: { readonly reason?: unknown }[] = [];
@@ -25,7 +29,7 @@ beforeAll(async () => {
   client = new VenueWsClient({
     url: venue.url,
     knownMarketIds: async () => [1, 2, 3],
-    clock: new ManualClock(0),
+    clock,
     staleAfterBlocks: 0,
     logger: { debug: () => undefined, warn: (o: object) => warnings.push(o) },
   });
@@ -47,13 +51,20 @@ const hostileText = fc
   .filter((text) => decodeServerFrame(text).kind !== 'control');
 
 describe('VenueWsClient under hostile venue frames', () => {
-  it('counts and logs each malformed frame, never errors a stream, and keeps delivering', async () => {
+  it('counts each malformed frame and logs each shape once, never errors a stream, and keeps delivering', async () => {
     let marker = 0;
+    const shapesSeen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.array(hostileText, { minLength: 1, maxLength: 6 }), async (texts) => {
         const malformedBefore = client.metrics.malformedFrames;
         const warningsBefore = warnings.length;
-        const expectedMalformed = texts.filter((text) => decodeServerFrame(text).kind === 'malformed').length;
+        const failures = texts.flatMap((text) => {
+          const decoded = decodeServerFrame(text);
+          return decoded.kind === 'malformed' ? [decoded.failure] : [];
+        });
+        const expectedMalformed = failures.length;
+        const newShapes = new Set(failures.map(wireFailureShapeKey).filter((shape) => !shapesSeen.has(shape)));
+        for (const shape of newShapes) shapesSeen.add(shape);
         marker += 1;
         const id = `marker-${marker}`;
         const delivered = firstValueFrom(client.channel('trades').pipe(filter((m) => m.trades[0]?.id === id)));
@@ -63,10 +74,28 @@ describe('VenueWsClient under hostile venue frames', () => {
         await delivered;
         expect(client.metrics.malformedFrames - malformedBefore).toBe(expectedMalformed);
         const logged = warnings.slice(warningsBefore).filter((w) => typeof w.reason === 'string');
-        expect(logged).toHaveLength(expectedMalformed);
+        expect(logged).toHaveLength(newShapes.size);
         expect(streamErrors).toEqual([]);
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('refuses a frame larger than it reads, unread: counted once, the connection replaced, the streams go on', async () => {
+    const malformedBefore = client.metrics.malformedFrames;
+    const reconnectsBefore = client.metrics.reconnects;
+    const connections = venue.sockets.length;
+    venue.push('a1'.repeat(5 * 1024 * 1024));
+    // The reconnect waits out its backoff on the client's (virtual) clock.
+    while (venue.sockets.length === connections) await clock.advance(100);
+    expect(client.metrics.malformedFrames - malformedBefore).toBe(1);
+    expect(client.metrics.reconnects - reconnectsBefore).toBe(1);
+    expect(warnings.some((w) => String(w.reason).includes(`larger than ${MAX_VENUE_FRAME_BYTES} bytes`))).toBe(true);
+    const id = 'after-oversized';
+    const delivered = firstValueFrom(client.channel('trades').pipe(filter((m) => m.trades[0]?.id === id)));
+    await venue.nextFrame((f) => f.connection === connections && f.frame.params.channel === 'trades');
+    venue.push(tradeFrame(1, id));
+    await delivered;
+    expect(streamErrors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ export const replayCommand: CommandSpec = {
   name: 'replay',
   summary: "replays a recording through the real engine with the configured strategies (--verify: a bot's flight)",
   usage:
-    'perpbot replay REC [--config FILE] [--out DIR] [--latency-ms N] [--fee-bps MAKER,TAKER]\n' +
+    'perpbot replay REC [--config FILE] [--out DIR] [--latency-ms N] [--fee-bps MAKER,TAKER] [--allow-bad-frames]\n' +
     '       perpbot replay FLIGHT --verify [--config FILE]',
   description:
     'Runs the configured strategies (loaded and checked as `perpbot start` loads them) through the real\n' +
@@ -16,7 +16,8 @@ export const replayCommand: CommandSpec = {
     'walks the recorded book. Prints a summary and writes report.json (orders, fills, fees, PnL, drawdown,\n' +
     'and the equity, position, price and fill series) and report.html (the same, with plots) into --out\n' +
     '(default: REC.replay beside the recording). Fees and latency default to the config (replay.maker_fee_bps,\n' +
-    'replay.taker_fee_bps, replay.latency_ms).\n' +
+    'replay.taker_fee_bps, replay.latency_ms). Frames the decoders refuse (a NaN or negative price) or of\n' +
+    "markets the recording's header does not list are counted and make the exit 1 (--allow-bad-frames: 0).\n" +
     '\n' +
     'With --verify, FLIGHT is a flight recording (recorder.enabled on `perpbot start`; flight/ beside the journal):\n' +
     'the last run in it is re-driven through the strategies of --config and the real engine on virtual time, the\n' +
@@ -31,6 +32,10 @@ export const replayCommand: CommandSpec = {
     'latency-ms': { type: 'string', value: 'N', description: 'one-way latency of every request and frame, ms' },
     'fee-bps': { type: 'string', value: 'MAKER,TAKER', description: 'venue fees in whole basis points, e.g. 2,5' },
     verify: { type: 'boolean', description: 'REC is a flight recording: check the strategies make the same decisions' },
+    'allow-bad-frames': {
+      type: 'boolean',
+      description: 'exit 0 though the recording held frames the decoders refused or of unlisted markets',
+    },
   },
   run: async (args, io) =>
     booleanFlag(args, 'verify')

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writePrivateFile } from '../../../core/privateFiles.js';
 import { resolve } from 'node:path';
 import { chaosOptionsFromFlags } from '../../diagnostics/chaos/chaosOptions.js';
 import { formatChaosReport } from '../../diagnostics/chaos/formatChaosReport.js';
@@ -24,7 +24,7 @@ export async function runChaosCommand(args: ParsedArgs, io: CliIo): Promise<numb
     signal: io.shutdown,
   });
   io.stdout.write(formatChaosReport(report));
-  if (chaos.jsonPath !== undefined) await writeFile(chaos.jsonPath, reportJson(report));
+  if (chaos.jsonPath !== undefined) await writePrivateFile(chaos.jsonPath, reportJson(report));
   if (io.shutdown.aborted) return 130;
   return report.ok ? 0 : 1;
 }

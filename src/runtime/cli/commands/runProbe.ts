@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writePrivateFile } from '../../../core/privateFiles.js';
 import { dirname, join, resolve } from 'node:path';
 import { fastPrivateKeySigner } from '../../../protocol/nativeSigner.js';
 import type { RunningSim } from '../../../sim/startSim.js';
@@ -69,7 +69,7 @@ export async function runProbe(args: ParsedArgs, io: CliIo): Promise<number> {
       signal: io.shutdown,
     });
     io.stdout.write(formatProbeRows(rows, venue));
-    if (jsonPath !== undefined) await writeFile(resolve(io.cwd, jsonPath), probeJson(rows, venue));
+    if (jsonPath !== undefined) await writePrivateFile(resolve(io.cwd, jsonPath), probeJson(rows, venue));
     return probePassed(rows) ? 0 : 1;
   } finally {
     await sim?.close();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { printable } from '../../../core/printable.js';
+import { writePrivateFile } from '../../../core/privateFiles.js';
 import type { ReplayReport } from '../../replay/replayReport.js';
 import { renderReplayHtml } from '../../replay/replayHtml.js';
 import { replayRecording } from '../../replay/replayRecording.js';
@@ -9,14 +10,18 @@ import { createCliLogger, loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import { CliUsageError } from '../cliUsageError.js';
 import type { ParsedArgs } from '../commandSpec.js';
-import { integerFlag, stringFlag } from '../parseCommandArgs.js';
+import { booleanFlag, integerFlag, stringFlag } from '../parseCommandArgs.js';
 
 /** Samples of equity, position and price: one a second of recording time. */
 const SAMPLE_MS = 1_000;
 
 /**
  * `perpbot replay REC`: the configured strategies through the real engine against the market the
- * recording drives, on a virtual clock; prints a summary and writes report.json and report.html.
+ * recording drives, on a virtual clock; prints a summary and writes report.json and report.html
+ * (0600, in a directory it creates 0700). A recording is untrusted input: the reader bounds its
+ * lines and inflation and stops on SIGTERM; frames the decoders refused or of markets the header
+ * does not list are counted and make the exit 1 unless --allow-bad-frames; what is printed of it
+ * has its control characters escaped.
  */
 export async function runReplay(args: ParsedArgs, io: CliIo): Promise<number> {
   const rec = resolve(io.cwd, args.positionals[0] ?? '');
@@ -47,23 +52,36 @@ export async function runReplay(args: ParsedArgs, io: CliIo): Promise<number> {
       errors++;
       log.warn({ err: error }, 'replay: a failure inside the replay machinery');
     },
+    signal: io.shutdown,
   });
   const wallMs = Math.max(1, io.clock.now() - started);
-  await mkdir(out, { recursive: true });
   const path = join(out, 'report.json');
-  await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+  await writePrivateFile(path, `${JSON.stringify(report, null, 2)}\n`);
   const page = join(out, 'report.html');
-  await writeFile(page, renderReplayHtml(report));
+  await writePrivateFile(page, renderReplayHtml(report));
   io.stdout.write(summary(report, wallMs, path, page));
   if (errors > 0) io.stderr.write(`${errors} failure(s) inside the replay machinery: see the log above\n`);
-  return errors > 0 ? 1 : 0;
+  const bad = badFrames(report);
+  if (bad !== undefined) io.stderr.write(`perpbot: ${bad}\n`);
+  return errors > 0 || (bad !== undefined && !booleanFlag(args, 'allow-bad-frames')) ? 1 : 0;
+}
+
+/** The frames the replay could not use, in one line; undefined when there were none. */
+function badFrames(report: ReplayReport): string | undefined {
+  const { refusedFrames, foreignFrames } = report.recording;
+  if (refusedFrames === 0 && foreignFrames === 0) return undefined;
+  return (
+    `the recording held ${refusedFrames} frame(s) the bot's decoders refused (malformed: a NaN or negative price, ` +
+    `a missing field) and ${foreignFrames} of markets its header does not list; the replay ran without them ` +
+    '(--allow-bad-frames accepts this with exit 0)'
+  );
 }
 
 function summary(report: ReplayReport, wallMs: number, path: string, page: string): string {
   const { recording, totals, options } = report;
   const spanMs = recording.endMs - recording.startMs;
   return [
-    `replayed ${recording.frames} frames of run ${recording.run} (markets ${recording.markets.join(',')}, ` +
+    `replayed ${recording.frames} frames of run ${printable(recording.run.slice(0, 100))} (markets ${recording.markets.join(',')}, ` +
       `${(spanMs / 60_000).toFixed(1)} min) in ${(wallMs / 1000).toFixed(1)} s: ${(spanMs / wallMs).toFixed(0)}x real time`,
     `fees maker ${options.makerFeeBps} bps, taker ${options.takerFeeBps} bps; latency ${options.latencyMs} ms`,
     `orders ${totals.orders}, fills ${totals.fills}, volume ${totals.volume} USDC, fees ${totals.fees}`,

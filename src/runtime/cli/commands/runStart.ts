@@ -1,5 +1,7 @@
+import { isPerpbotError } from '../../../core/perpbotError.js';
 import type { Config } from '../../config/configSchema.js';
 import { basename, extname } from 'node:path';
+import { formatCliError } from '../formatCliError.js';
 import { configPathOf, createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
 import { booleanFlag, integerFlag } from '../parseCommandArgs.js';
 import { usesTerminal } from '../../operations/terminal/usesTerminal.js';
@@ -46,6 +48,11 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
       },
     });
   } catch (error) {
+    // Records of the run that never reached the journal: a failure however the run was stopped.
+    if (isPerpbotError(error) && error.code === 'JOURNAL_INCOMPLETE') {
+      io.stderr.write(formatCliError(error, false));
+      return 1;
+    }
     // Interrupted before trading began (during setup, say): still a requested, clean stop.
     if (!io.shutdown.aborted) throw error;
     logger.info({}, 'stopped before trading started');

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writePrivateFile } from '../../../core/privateFiles.js';
 import { stringify } from 'yaml';
 import type { Config } from '../../config/configSchema.js';
 
@@ -29,7 +29,7 @@ export function botConfigFor(config: Config, target: BotConfigTarget): Record<st
 
 export async function writeBotConfig(path: string, config: Config, target: BotConfigTarget): Promise<void> {
   const header = '# Written by perpbot chaos for one run: the configured strategies against the chaos simulator.\n';
-  await writeFile(path, header + stringify(botConfigFor(config, target)), { mode: 0o600 });
+  await writePrivateFile(path, header + stringify(botConfigFor(config, target)));
 }
 
 /** `${` in a loaded value is literal text now: written back, it must not be substituted again. */

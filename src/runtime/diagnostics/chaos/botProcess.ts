@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
+import { APPEND_NO_FOLLOW } from '../../../core/privateFiles.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -56,7 +57,8 @@ export class BotProcess {
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const log = createWriteStream(options.logPath, { flags: 'a', mode: 0o600 });
+    // Opened here with O_NOFOLLOW (a symlink at the log's path is refused): the stream takes the descriptor.
+    const log = createWriteStream('', { fd: openSync(options.logPath, APPEND_NO_FOLLOW, 0o600) });
     let onReady: (ready: boolean) => void = () => {};
     this.ready = new Promise((resolve) => (onReady = resolve));
     const stdout = createInterface({ input: this.child.stdout! });

@@ -1,3 +1,4 @@
+import { BodyTooLargeError, fetchWithDeadline, type DeadlineAnswer } from '../../../core/fetchWithDeadline.js';
 import { failureFromZod, type WireDecodeFailure } from '../../../venue/wireDecodeFailure.js';
 import { departureDetail, type ProbeRow } from './probeRow.js';
 import type { RestRead } from './restProbes.js';
@@ -13,10 +14,17 @@ export interface ProbeRestOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** Far above any body the venue sends (its largest, a full market list or order page, is kilobytes). */
+export const PROBE_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Redirects followed within the venue's own origin; one to another host is never followed. */
+const MAX_REDIRECTS = 3;
+
 /**
  * Each read once, its body decoded with the schema the bot's REST client uses. Plain HTTP
  * rather than the client: the probe needs the raw body of a departure (the client throws it
- * away), and no retries, so that what is printed is what the venue answered.
+ * away), and no retries, so that what is printed is what the venue answered. Each read has the
+ * request deadline (one that survives garbage collection: fetchWithDeadline.ts), a body of at most
+ * PROBE_MAX_BODY_BYTES, and follows a redirect only within the venue's origin.
  */
 export async function probeRest(reads: readonly RestRead[], options: ProbeRestOptions): Promise<ProbeRow[]> {
   const rows: ProbeRow[] = [];
@@ -26,19 +34,14 @@ export async function probeRest(reads: readonly RestRead[], options: ProbeRestOp
 
 async function probeRead(read: RestRead, options: ProbeRestOptions): Promise<ProbeRow> {
   const row = { kind: 'rest' as const, name: read.name };
-  const url = new URL(read.path, options.baseUrl).toString();
   let status: number;
   let text: string;
   try {
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(options.timeoutMs),
-      ...(options.signal ? [options.signal] : []),
-    ]);
-    const response = await (options.fetch ?? fetch)(url, { headers: { accept: 'application/json' }, signal });
-    status = response.status;
-    text = await response.text();
+    const answer = await getWithinOrigin(new URL(read.path, options.baseUrl), options);
+    status = answer.status;
+    text = answer.text();
   } catch (error) {
-    return { ...row, status: 'failed', detail: `no answer: ${error instanceof Error ? error.message : String(error)}` };
+    return { ...row, status: 'failed', detail: `no answer: ${describeFailure(error)}` };
   }
   let body: unknown;
   try {
@@ -60,6 +63,39 @@ async function probeRead(read: RestRead, options: ProbeRestOptions): Promise<Pro
   const parsed = read.schema.safeParse(body);
   if (parsed.success) return { ...row, status: 'ok', detail: `HTTP ${status}, decoded` };
   return departedRow(row, failureFromZod(read.source, parsed.error, body), body, options);
+}
+
+/** A GET that follows same-origin redirects (a few) and refuses one to another host. */
+async function getWithinOrigin(url: URL, options: ProbeRestOptions): Promise<DeadlineAnswer> {
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    const answer = await fetchWithDeadline(
+      target.toString(),
+      { headers: { accept: 'application/json' }, redirect: 'manual' },
+      {
+        timeoutMs: options.timeoutMs,
+        lifetime: options.signal,
+        maxBodyBytes: PROBE_MAX_BODY_BYTES,
+        fetch: options.fetch,
+      },
+    );
+    const location = answer.headers.get('location');
+    if (answer.status < 300 || answer.status > 399 || location === null) return answer;
+    const next = new URL(location, target);
+    if (next.origin !== url.origin)
+      throw new Error(
+        `HTTP ${answer.status} redirects to another host (${next.origin}), which the probe does not follow`,
+      );
+    if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    target = next;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof BodyTooLargeError) return error.message;
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${error.name === 'TimeoutError' ? '' : cause}`;
 }
 
 async function departedRow(

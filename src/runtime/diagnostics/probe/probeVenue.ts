@@ -60,6 +60,7 @@ export async function probeVenue(options: ProbeVenueOptions): Promise<ProbeRow[]
   const auth = await authenticator(options);
   const wsRows = await probeWs({
     wsUrl: options.wsUrl,
+    connectTimeoutMs: options.timeoutMs,
     channels: options.channels ?? WS_PROBES,
     markets,
     listenMs: options.listenMs,

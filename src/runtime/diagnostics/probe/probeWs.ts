@@ -1,6 +1,8 @@
 import WebSocket from 'ws';
 import type { Clock } from '../../../core/clock.js';
 import type { AuthReply } from '../../../venue/schemas/wsFrames.js';
+import { MAX_VENUE_FRAME_BYTES } from '../../../venue/ws/maxFrameBytes.js';
+import { OVERSIZED_FRAME_REASON } from '../../../venue/ws/wsSession.js';
 import { AuthReplyLostError, authenticateWs, type WsAuthenticator } from '../../../venue/ws/authenticateWs.js';
 import { ChannelTally } from './channelTally.js';
 import { FrameJudge } from './frameJudge.js';
@@ -21,8 +23,11 @@ export interface ProbeWsOptions {
   /** Why there is no `auth` (printed on the skipped rows). */
   readonly noAuthReason?: string;
   readonly signal?: AbortSignal;
+  /** The opening handshake's budget (the probe passes venue.request_timeout_ms); default 10 s. */
+  readonly connectTimeoutMs?: number;
 }
 
+/** The opening handshake's budget when none is given (the venue's default request timeout). */
 const CONNECT_TIMEOUT_MS = 10_000;
 const AUTH_REPLY_WAIT_MS = 5_000;
 
@@ -39,18 +44,18 @@ export async function probeWs(options: ProbeWsOptions): Promise<ProbeRow[]> {
   const judge = new FrameJudge(tallies);
   let socket: WebSocket;
   try {
-    socket = await connect(options.wsUrl);
+    socket = await connect(options.wsUrl, options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
   } catch (error) {
     const detail = `no connection: ${error instanceof Error ? error.message : String(error)}`;
     return [...tallies.values()].map((t) => ({ kind: 'ws', name: t.name, status: 'failed', detail }));
   }
   try {
     socket.on('message', (data: WebSocket.RawData) => judge.judge(textOf(data)));
-    // After the handshake an error closes the socket; the rows say what did not come.
-    socket.on('error', () => undefined);
     let closed: string | undefined;
     socket.once('close', (code: number, reason: Buffer) => {
-      closed = `the venue closed the connection (code ${code}${reason.length > 0 ? `, ${reason.toString()}` : ''})`;
+      closed = oversizedFrames.has(socket)
+        ? OVERSIZED_FRAME_REASON
+        : `the venue closed the connection (code ${code}${reason.length > 0 ? `, ${reason.toString()}` : ''})`;
     });
     const send = (frame: unknown): void => socket.send(JSON.stringify(frame));
     for (const c of options.channels) if (!c.private) send(subscribeFrame(c, options.markets));
@@ -104,11 +109,19 @@ function replyWithin(reply: Promise<AuthReply>, clock: Clock, ms: number): Promi
   return Promise.race([reply, late]).finally(() => stop.abort());
 }
 
-function connect(url: string): Promise<WebSocket> {
+/** Sockets that refused a frame past MAX_VENUE_FRAME_BYTES (said on the control row). */
+const oversizedFrames = new WeakSet<WebSocket>();
+
+function connect(url: string, timeoutMs: number): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { handshakeTimeout: CONNECT_TIMEOUT_MS });
+    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: MAX_VENUE_FRAME_BYTES });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
+    // From the start: a frame that came with the handshake's answer is read in the same turn as
+    // 'open'. After the handshake an error closes the socket; the rows say what did not come.
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') oversizedFrames.add(socket);
+    });
   });
 }
 

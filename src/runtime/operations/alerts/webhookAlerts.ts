@@ -2,6 +2,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { Logger } from '../../../core/logger.js';
 import { exponentialBackoff, withRetry } from '../../../core/withRetry.js';
 import { redactText, redactValue } from '../../../core/redactor.js';
+import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
 import type { AlertEvent } from './alertEvents.js';
 
 export interface Alert {
@@ -116,19 +117,26 @@ export class WebhookAlerts {
   }
 
   private async post(body: string): Promise<void> {
-    const send = this.options.fetch ?? fetch;
-    const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(this.options.timeoutMs)]);
-    const response = await send(this.options.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      signal,
-      // A redirect would re-send the alert (and what it says about the account) wherever it points.
-      redirect: 'manual',
-    });
-    // The receiver's answer is not ours to keep; drain it so the connection can be reused.
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.ok) return;
+    // A deadline that survives garbage collection (fetchWithDeadline.ts says why it matters): one
+    // stalled receiver must not end alerting for the rest of the run.
+    const response = await fetchWithDeadline(
+      this.options.url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        // A redirect would re-send the alert (and what it says about the account) wherever it points.
+        redirect: 'manual',
+      },
+      {
+        timeoutMs: this.options.timeoutMs,
+        lifetime: this.lifetime.signal,
+        // The receiver's answer is not ours to keep: read (so the connection can be reused) and dropped.
+        maxBodyBytes: 1024 * 1024,
+        fetch: this.options.fetch,
+      },
+    );
+    if (response.status >= 200 && response.status < 300) return;
     if (response.status >= 300 && response.status < 400)
       throw new PermanentRefusal(
         `the webhook answered a redirect (HTTP ${response.status}), which is not followed: set the final URL`,

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writePrivateFileSync } from '../../../core/privateFiles.js';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 
@@ -27,12 +28,9 @@ export function controlFileFor(journalPath: string): string {
   return join(dirname(journalPath), `${basename(journalPath, ext)}.control.json`);
 }
 
-/** Written whole or not at all (a temporary file renamed over it), readable by its owner only. */
+/** Written whole or not at all, readable by its owner only, never through a symlink (`writePrivateFileSync`). */
 export function writeControlFile(path: string, record: ControlRecord): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${record.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writePrivateFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** Removes the file if it still names this process (a newer bot may have replaced it). */

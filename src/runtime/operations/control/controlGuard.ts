@@ -22,15 +22,20 @@ export interface ControlGuardOptions {
 }
 
 /**
- * Who the control server answers: the Host check against DNS rebinding on every request, the
- * bearer token on the kill switch (and on every route when bound beyond loopback), and failed
- * token attempts logged (never the token) and throttled per remote address.
+ * Who the control server answers: the Host check against DNS rebinding on every request, a
+ * request that changes something (the kill switch's POST) refused when it comes from another site
+ * (a foreign `Origin` or `Sec-Fetch-Site`, or a body that is not JSON: what a page can send without
+ * a CORS preflight), then the bearer token on the kill switch (and on every route when bound
+ * beyond loopback). The token is compared first, so the valid one is never throttled; only
+ * failures are counted, logged (never the token) and, past a handful a minute from one address,
+ * answered 429 without a log line each.
  */
 export class ControlGuard {
   /** Bound beyond loopback: status, metrics and the dashboard need the token too. */
   readonly tokenEverywhere: boolean;
   private readonly hostAllowed: (header: string | undefined) => boolean;
   private readonly throttle: FailedTokenThrottle;
+  private readonly lastLogged = new Map<string, { at: number; suppressed: number }>();
 
   constructor(private readonly o: ControlGuardOptions) {
     this.tokenEverywhere = !isLoopbackHost(o.host);
@@ -38,8 +43,14 @@ export class ControlGuard {
     this.throttle = new FailedTokenThrottle(o.now);
   }
 
-  /** Every request: the Host, then (beyond loopback) the token. Undefined: go on. */
+  /** Every request: the Host, then a POST's site, then (beyond loopback) the token. Undefined: go on. */
   admit(req: IncomingMessage, path: string): GuardRefusal | undefined {
+    const refused = this.refuseForeignHost(req, path) ?? this.refuseCrossSite(req, path);
+    if (refused !== undefined) return refused;
+    return this.tokenEverywhere ? this.checkToken(req, path) : undefined;
+  }
+
+  private refuseForeignHost(req: IncomingMessage, path: string): GuardRefusal | undefined {
     if (!this.hostAllowed(req.headers.host)) {
       this.o.log.warn(
         { host: req.headers.host, path, remote: req.socket.remoteAddress },
@@ -54,10 +65,41 @@ export class ControlGuard {
         },
       };
     }
-    return this.tokenEverywhere ? this.checkToken(req, path) : undefined;
+    return undefined;
   }
 
-  /** The bearer token, throttled per remote address. Undefined: the token matched. */
+  /**
+   * A request that is not a read, sent by a page of another site: refused before its token is
+   * looked at, so it neither counts against the address nor reaches the kill switch. A browser
+   * names the page's origin on every POST; curl and scripts send none.
+   */
+  private refuseCrossSite(req: IncomingMessage, path: string): GuardRefusal | undefined {
+    if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+    const reason = crossSiteReason(req);
+    if (reason === undefined) return undefined;
+    this.logQuietly(
+      'cross-site',
+      { remote: req.socket.remoteAddress, path, reason },
+      'control server: cross-site request refused',
+    );
+    if (reason.startsWith('content type'))
+      return {
+        status: 415,
+        body: {
+          error: `the body must be JSON (Content-Type: application/json); got ${reason.slice('content type '.length)}`,
+          hints: ['send -H "content-type: application/json" with curl'],
+        },
+      };
+    return {
+      status: 403,
+      body: {
+        error: `a request from another site is refused (${reason})`,
+        hints: ['send it from this machine (curl), not from a web page'],
+      },
+    };
+  }
+
+  /** The bearer token; failures throttled per remote address. Undefined: the token matched. */
   checkToken(req: IncomingMessage, path: string): GuardRefusal | undefined {
     const { token } = this.o;
     if (token === undefined)
@@ -68,6 +110,9 @@ export class ControlGuard {
           hints: [`set ${this.o.tokenSource} and restart the bot`],
         },
       };
+    // Compared before the throttle is asked: whoever else fails from this address (any local
+    // process shares 127.0.0.1), the token's holder is never locked out of the kill switch.
+    if (bearerMatches(req.headers.authorization, token)) return undefined;
     const remote = req.socket.remoteAddress ?? 'unknown';
     const waitMs = this.throttle.retryAfterMs(remote);
     if (waitMs > 0)
@@ -76,10 +121,6 @@ export class ControlGuard {
         body: { error: 'too many requests with a wrong or missing token; try again later' },
         headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
       };
-    if (bearerMatches(req.headers.authorization, token)) {
-      this.throttle.recordSuccess(remote);
-      return undefined;
-    }
     const failures = this.throttle.recordFailure(remote);
     this.o.log.warn(
       { remote, path, failures, sent: req.headers.authorization === undefined ? 'no token' : 'a wrong token' },
@@ -94,5 +135,39 @@ export class ControlGuard {
       },
       headers: { 'www-authenticate': 'Bearer realm="perpbot"' },
     };
+  }
+
+  /** One line per kind a minute at most: a flood of refusals must not fill the disk with the same line. */
+  private logQuietly(kind: string, fields: Record<string, unknown>, msg: string): void {
+    const now = this.o.now();
+    const last = this.lastLogged.get(kind);
+    if (last !== undefined && now - last.at < 60_000) {
+      last.suppressed++;
+      return;
+    }
+    this.o.log.warn({ ...fields, ...(last === undefined ? {} : { suppressedSinceLast: last.suppressed }) }, msg);
+    this.lastLogged.set(kind, { at: now, suppressed: 0 });
+  }
+}
+
+/** Why a request that changes something looks sent by a page of another site; undefined when it does not. */
+function crossSiteReason(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  if (origin !== undefined && originHost(origin) !== req.headers.host?.toLowerCase())
+    return `Origin ${origin.slice(0, 100)} is not this server`;
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site ${site.slice(0, 20)}`;
+  const type = req.headers['content-type'];
+  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type))
+    return `content type ${type === undefined ? 'none' : type.slice(0, 100)}`;
+  return undefined;
+}
+
+/** `host[:port]` of an Origin, lower case; undefined for `null` or what is not a URL. */
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { PerpbotError } from '../../../core/perpbotError.js';
 import type { Logger } from '../../../core/logger.js';
 import { redactJson, redactText } from '../../../core/redactor.js';
 import type { BotControl } from './botControl.js';
+import { limitConnections } from './controlConnections.js';
 import { ControlGuard, type GuardRefusal } from './controlGuard.js';
 import { dashboardAsset } from './dashboardAssets.js';
 
@@ -22,8 +23,10 @@ export interface ControlServerOptions {
   readonly pushEveryMs?: number;
   /** Host names besides loopback's that the server answers (`control.allowed_hosts`). */
   readonly allowedHosts?: readonly string[];
-  /** Open connections at most (default 64): the event streams hold theirs. */
+  /** Open connections at most (default 64); idle ones give way to a newcomer (controlConnections.ts). */
   readonly maxConnections?: number;
+  /** Idle and request deadlines of a connection (default `CONNECTION_DEADLINES`: 5 s, 10 s). */
+  readonly connectionDeadlines?: { readonly idleMs: number; readonly requestMs: number };
   readonly now?: () => number;
 }
 
@@ -68,7 +71,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       else res.end();
     });
   });
-  server.maxConnections = options.maxConnections ?? 64;
+  limitConnections(server, options.maxConnections ?? 64, options.connectionDeadlines);
   try {
     await listen(server, options.port, options.host);
   } catch (error) {

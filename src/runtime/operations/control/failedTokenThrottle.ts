@@ -1,7 +1,10 @@
 /**
- * Counts requests with a missing or wrong control token per remote address, and refuses an
- * address that failed `limit` times within `windowMs` until that window has passed: guessing a
- * token gets a handful of tries a minute. Bounded: at most `maxAddresses` are remembered (the
+ * Counts requests with a missing or wrong control token per remote address, and answers an
+ * address that failed `limit` times within `windowMs` with 429 until that window has passed. The
+ * valid token is compared first and never throttled (every local process shares 127.0.0.1: the
+ * operator must not be locked out by another's failures), so what stands against guessing is the
+ * token's length (16 characters at least; `openssl rand -hex 32` gives 64); this keeps a flood of
+ * failures out of the log. Bounded: at most `maxAddresses` are remembered (the
  * oldest go first), so a flood of addresses cannot grow it.
  */
 export class FailedTokenThrottle {
@@ -32,10 +35,6 @@ export class FailedTokenThrottle {
       if (oldest !== undefined) this.failures.delete(oldest);
     }
     return entry.count;
-  }
-
-  recordSuccess(remote: string): void {
-    this.failures.delete(remote);
   }
 
   private current(remote: string): { count: number; since: number } | undefined {

@@ -1,3 +1,4 @@
+import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
 import { controlFileFor, readControlFile, type ControlRecord } from './controlFile.js';
 import type { BotStatus } from './botStatus.js';
 
@@ -19,9 +20,14 @@ export async function liveBotStatus(
   const record = readControlFile(controlFileFor(journalPath));
   if (record === undefined || !processAlive(record.pid)) return undefined;
   try {
-    const response = await fetchImpl(`${record.url}/api/status`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) return { kind: 'silent', record, reason: `GET /api/status answered HTTP ${response.status}` };
-    const body = (await response.json()) as BotStatus | { phase: 'starting'; step: string };
+    const response = await fetchWithDeadline(
+      `${record.url}/api/status`,
+      { redirect: 'manual' },
+      { timeoutMs, maxBodyBytes: 16 * 1024 * 1024, fetch: fetchImpl },
+    );
+    if (response.status !== 200)
+      return { kind: 'silent', record, reason: `GET /api/status answered HTTP ${response.status}` };
+    const body = JSON.parse(response.text()) as BotStatus | { phase: 'starting'; step: string };
     if (body.phase === 'starting')
       return { kind: 'silent', record, reason: `the bot is starting (${(body as { step: string }).step})` };
     return { kind: 'running', record, status: body };

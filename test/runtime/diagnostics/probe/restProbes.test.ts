@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { probeRest } from '../../../../src/runtime/diagnostics/probe/probeRest.js';
+import { PROBE_MAX_BODY_BYTES, probeRest } from '../../../../src/runtime/diagnostics/probe/probeRest.js';
 import { REST_PROBES, restReads, type RestRead } from '../../../../src/runtime/diagnostics/probe/restProbes.js';
 import type { WireDecodeFailure } from '../../../../src/venue/wireDecodeFailure.js';
+import { forceGc } from '../../../core/support/forceGc.js';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const SIGNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -104,5 +107,76 @@ describe('probeRest', () => {
       saveSample: () => Promise.resolve(undefined),
     });
     expect(dead).toMatchObject({ status: 'failed', detail: 'no answer: connect ECONNREFUSED' });
+  });
+
+  describe('against a real server', () => {
+    const servers: Server[] = [];
+    afterEach(async () => {
+      for (const server of servers.splice(0)) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+    async function serve(handler: RequestListener): Promise<string> {
+      const server = createServer(handler);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+    const probe = (baseUrl: string, timeoutMs = 1_000) =>
+      probeRest([read], { baseUrl, timeoutMs, saveSample: () => Promise.resolve(undefined) });
+
+    it('fails the row of a venue that never answers at the deadline, though a garbage collection ran meanwhile', async () => {
+      const baseUrl = await serve(() => undefined);
+      const collect = setInterval(forceGc, 50);
+      try {
+        const startedAt = Date.now();
+        const rows = await Promise.race([
+          probe(baseUrl, 300),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the probe hangs')), 3_000)),
+        ]);
+        expect(rows[0]).toMatchObject({ status: 'failed', detail: 'no answer: no complete answer within 300 ms' });
+        expect(Date.now() - startedAt).toBeLessThan(2_500);
+      } finally {
+        clearInterval(collect);
+      }
+    });
+
+    it('reads no more than its cap of a huge body', async () => {
+      const baseUrl = await serve((_, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        // Writes until the client goes away: 8 MiB is read at most.
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.on('close', () => undefined);
+        pump();
+      });
+      const [row] = await probe(baseUrl, 10_000);
+      expect(row).toMatchObject({
+        status: 'failed',
+        detail: `no answer: the body is larger than ${PROBE_MAX_BODY_BYTES} bytes; not read further`,
+      });
+    });
+
+    it('follows a redirect within the venue, never one to another host', async () => {
+      const other = await serve((_, res) => res.end('{"data":{"market_id":"1","side":0}}'));
+      const baseUrl = await serve((req, res) => {
+        if (req.url === '/v1/thing') res.writeHead(302, { location: '/v1/moved' }).end();
+        else if (req.url === '/v1/moved') res.writeHead(307, { location: `${other}/v1/thing` }).end();
+      });
+      const [row] = await probe(baseUrl);
+      expect(row).toMatchObject({ status: 'failed' });
+      expect(row?.detail).toBe(
+        `no answer: HTTP 307 redirects to another host (${other}), which the probe does not follow`,
+      );
+      const same = await serve((req, res) => {
+        if (req.url === '/v1/thing') res.writeHead(301, { location: '/v1/here' }).end();
+        else res.end('{"data":{"market_id":"1","side":0}}');
+      });
+      expect((await probe(same))[0]).toMatchObject({ status: 'ok' });
+    });
   });
 });

@@ -5,6 +5,7 @@ import { systemClock } from '../../../../src/core/clock.js';
 import { registerSecret } from '../../../../src/core/secretRegistry.js';
 import { DEFAULT_ALERT_EVENTS, type AlertEvent } from '../../../../src/runtime/operations/alerts/alertEvents.js';
 import { WebhookAlerts, type AlertResult } from '../../../../src/runtime/operations/alerts/webhookAlerts.js';
+import { forceGc } from '../../../core/support/forceGc.js';
 
 interface Receiver {
   readonly url: string;
@@ -184,6 +185,34 @@ describe('webhook alerts against a local HTTP receiver', () => {
     expect(mine.map((w) => w.msg)).toEqual(['alert webhook failed; alert dropped']);
     expect(JSON.stringify(mine)).toContain('redirect (HTTP 307), which is not followed');
     await alerts.close(100);
+  });
+
+  it('after a receiver stalled and a garbage collection ran, the next alert (a kill-switch trip) is still tried within its timeout and logged when it fails', async () => {
+    const r = await receiver();
+    r.hang = true;
+    const results: [AlertEvent, AlertResult][] = [];
+    const alerts = alertsTo(r.url, results, { timeoutMs: 300, attempts: 1 });
+    const collect = setInterval(forceGc, 50);
+    try {
+      alerts.send({ event: 'degraded', text: 'degraded: the venue stalls' });
+      await until(() => results.length === 1, 3_000);
+      const startedAt = Date.now();
+      alerts.send({ event: 'kill_switch', text: 'kill switch tripped' });
+      await until(() => results.length === 2, 3_000);
+      expect(Date.now() - startedAt).toBeLessThan(2_500);
+      expect(results).toEqual([
+        ['degraded', 'failed'],
+        ['kill_switch', 'failed'],
+      ]);
+      expect(warnings).toContainEqual({
+        obj: { event: 'kill_switch', attempts: 1, reason: 'timed out' },
+        msg: 'alert webhook failed; alert dropped',
+      });
+    } finally {
+      clearInterval(collect);
+      await alerts.close(0);
+      await r.close();
+    }
   });
 
   it('redacts secrets from the text and details', async () => {

@@ -60,13 +60,8 @@ describe('FailedTokenThrottle', () => {
     expect(throttle.recordFailure('10.0.0.1')).toBe(1);
   });
 
-  it('forgets an address after a success, and remembers a bounded number of addresses', () => {
+  it('remembers a bounded number of addresses', () => {
     const throttle = new FailedTokenThrottle(() => 0, 2, 60_000, 3);
-    throttle.recordFailure('a');
-    throttle.recordFailure('a');
-    expect(throttle.retryAfterMs('a')).toBeGreaterThan(0);
-    throttle.recordSuccess('a');
-    expect(throttle.retryAfterMs('a')).toBe(0);
     for (const address of ['b', 'c', 'd', 'e']) {
       throttle.recordFailure(address);
       throttle.recordFailure(address);

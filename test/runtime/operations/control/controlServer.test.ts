@@ -1,5 +1,6 @@
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BotControl } from '../../../../src/runtime/operations/control/botControl.js';
 import { startControlServer, type ControlServer } from '../../../../src/runtime/operations/control/controlServer.js';
 import { BotMetrics } from '../../../../src/runtime/operations/metrics/botMetrics.js';
@@ -43,7 +44,7 @@ describe('the control server answers only this machine', () => {
     info: () => undefined,
     warn: (fields: Record<string, unknown>, msg: string) => warnings.push({ fields, msg }),
   };
-  const start = (o: { host?: string; token?: string; allowedHosts?: string[] } = {}) =>
+  const start = (o: { host?: string; token?: string; allowedHosts?: string[]; idleMs?: number } = {}) =>
     startControlServer({
       host: o.host ?? '127.0.0.1',
       port: 0,
@@ -52,6 +53,7 @@ describe('the control server answers only this machine', () => {
       tokenSource: 'environment variable PERPBOT_CONTROL_TOKEN',
       log,
       ...(o.allowedHosts === undefined ? {} : { allowedHosts: o.allowedHosts }),
+      ...(o.idleMs === undefined ? {} : { connectionDeadlines: { idleMs: o.idleMs, requestMs: 2 * o.idleMs } }),
     });
   afterEach(async () => {
     await server?.close();
@@ -92,7 +94,7 @@ describe('the control server answers only this machine', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('logs failed kill-switch attempts without the token and throttles them (429 with Retry-After)', async () => {
+  it('logs failed kill-switch attempts without the token and throttles them (429 with Retry-After), never the valid token', async () => {
     server = await start({ token: TOKEN });
     const wrong = 'wrong-token-value-9876543210';
     const attempt = () =>
@@ -107,7 +109,7 @@ describe('the control server answers only this machine', () => {
     const throttled = await attempt();
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
-    // Even the right token waits out the window: guessing gets five tries a minute.
+    // Any local process shares 127.0.0.1: its failures never lock the token's holder out.
     const right = await call(
       server.url,
       '/api/kill-switch',
@@ -115,10 +117,88 @@ describe('the control server answers only this machine', () => {
       'POST',
       '{"action":"trip"}',
     );
-    expect(right.status).toBe(429);
+    // Past the guard: the bot itself answers (this one is still starting; the e2e trips a running one).
+    expect(right.status).toBe(503);
+    expect(JSON.parse(right.body)).toMatchObject({ error: expect.stringContaining('the bot is starting') });
+    expect((await attempt()).status).toBe(429);
     const refusals = warnings.filter((w) => w.msg === 'control server: request with a missing or wrong token refused');
     expect(refusals).toHaveLength(5);
     expect(refusals[4]?.fields).toMatchObject({ failures: 5, path: '/api/kill-switch', sent: 'a wrong token' });
     expect(JSON.stringify(warnings)).not.toContain(wrong);
   });
+
+  it('refuses a cross-site POST (foreign Origin, Sec-Fetch-Site, a body not declared JSON) before it counts against the address', async () => {
+    server = await start({ token: TOKEN });
+    const port = new URL(server.url).port;
+    const post = (headers: Record<string, string>) =>
+      call(
+        server?.url ?? '',
+        '/api/kill-switch',
+        { host: `127.0.0.1:${port}`, ...headers },
+        'POST',
+        '{"action":"trip"}',
+      );
+    for (let i = 0; i < 20; i++) {
+      expect((await post({ origin: 'http://evil.test', 'content-type': 'text/plain' })).status).toBe(403);
+      expect((await post({ 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' })).status).toBe(403);
+      expect((await post({ 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(415);
+      expect((await post({})).status).toBe(415);
+    }
+    expect(JSON.parse((await post({ 'content-type': 'text/plain' })).body)).toMatchObject({
+      error: 'the body must be JSON (Content-Type: application/json); got text/plain',
+    });
+    expect(warnings.filter((w) => w.msg === 'control server: request with a missing or wrong token refused')).toEqual(
+      [],
+    );
+    // One line a minute, however many came.
+    expect(warnings.filter((w) => w.msg === 'control server: cross-site request refused')).toHaveLength(1);
+    // Same origin (the server's own Host) and the token: the trip goes through.
+    const trip = await post({
+      origin: `http://127.0.0.1:${port}`,
+      'content-type': 'application/json',
+      authorization: `Bearer ${TOKEN}`,
+    });
+    expect(trip.status).toBe(503);
+    // A GET never needs a content type.
+    expect((await call(server.url, '/health', { host: '127.0.0.1', origin: 'http://evil.test' })).status).toBe(200);
+  });
+
+  it('keeps answering health and the kill switch while 64 idle connections are held open, and times out a slow sender', async () => {
+    server = await start({ token: TOKEN, idleMs: 500 });
+    const { port } = new URL(server.url);
+    const idle: Socket[] = [];
+    const closed = new Set<Socket>();
+    for (let i = 0; i < 64; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.resume();
+      socket.on('close', () => closed.add(socket));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      idle.push(socket);
+    }
+    const slow = connect(Number(port), '127.0.0.1');
+    slow.on('error', () => undefined);
+    await new Promise((resolve) => slow.once('connect', resolve));
+    const slowSince = Date.now();
+    const slowClosedAfter = new Promise<number>((resolve) => slow.once('close', () => resolve(Date.now() - slowSince)));
+    slow.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    try {
+      expect((await call(server.url, '/health', { host: '127.0.0.1' })).status).toBe(200);
+      const trip = await call(
+        server.url,
+        '/api/kill-switch',
+        { host: '127.0.0.1', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        'POST',
+        '{"action":"trip"}',
+      );
+      expect(trip.status).toBe(503);
+      // The oldest idle connections gave way to them.
+      expect(closed.size).toBeGreaterThan(0);
+      // A sender that never finishes its headers is cut off, and so is every idle connection.
+      expect(await slowClosedAfter).toBeLessThan(3_000);
+      await vi.waitFor(() => expect(closed.size).toBe(64), { timeout: 3_000 });
+    } finally {
+      for (const socket of [...idle, slow]) socket.destroy();
+    }
+  }, 15_000);
 });

@@ -55,4 +55,36 @@ describe('console output while a bot runs', () => {
     second();
     expect(console.info).toBe(original);
   });
+
+  it('redacts console.dir and what is written straight to stdout and stderr, and restores both streams', async () => {
+    const key = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+    registerSecret(key);
+    const { lines, logger } = loggerToMemory();
+    const written: string[] = [];
+    const capture = (chunk: unknown): boolean => {
+      written.push(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
+      return true;
+    };
+    const originalDir = console.dir;
+    // An own `write` on each stream stands for the terminal: the bridge wraps it, then puts it back.
+    process.stdout.write = capture;
+    process.stderr.write = capture;
+    try {
+      const restore = routeConsoleToLogger(logger);
+      console.dir({ signerKey: key, note: `key ${key}` });
+      process.stdout.write(`stdout ${key}\n`);
+      process.stderr.write(Buffer.from(`stderr ${key}\n`));
+      restore();
+      expect(process.stdout.write).toBe(capture);
+      expect(process.stderr.write).toBe(capture);
+      expect(console.dir).toBe(originalDir);
+    } finally {
+      Reflect.deleteProperty(process.stdout, 'write');
+      Reflect.deleteProperty(process.stderr, 'write');
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(written).toEqual(['stdout [redacted]\n', 'stderr [redacted]\n']);
+    const dir = lines().find((l) => l['console'] === 'dir');
+    expect(String(dir?.['msg']).replace(/\s+/g, ' ')).toBe("{ signerKey: '[redacted]', note: 'key [redacted]' }");
+  });
 });
