@@ -13,6 +13,7 @@ import { engineOverhead } from './figures/engineOverhead.js';
 import { tickToTrade } from './figures/tickToTrade.js';
 import { simThroughput } from './figures/simThroughput.js';
 import { replay } from './figures/replay.js';
+import { quoteUptime } from './figures/quoteUptime.js';
 
 const ALL: readonly FigureBench[] = [
   permitSign,
@@ -23,6 +24,7 @@ const ALL: readonly FigureBench[] = [
   tickToTrade,
   simThroughput,
   replay,
+  quoteUptime,
 ];
 
 async function main(): Promise<void> {

@@ -18,7 +18,7 @@ const TEMP = join(ROOT, 'strategies', `.readme-guide-${process.pid}.ts`);
 afterAll(() => rmSync(TEMP, { force: true }));
 
 describe('README guide', () => {
-  it('its strategy snippet loads and bids 10 bps under the mark while flat', async () => {
+  it('its strategy snippet loads and wants one bid 10 bps under the mark while flat', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(snippet).toBeDefined();
@@ -71,14 +71,11 @@ describe('README guide', () => {
     marks.next({ marketId: 1, markPrice: '65000', blockNumber: 1 });
     expect(submitted).toEqual([
       expect.objectContaining({
-        kind: 'placeLimit',
+        kind: 'quote',
         marketId: 1,
-        side: 'buy',
-        size: '0.001',
-        price: '64935',
-        priceRounding: 'down',
-        postOnly: true,
         strategy: 'mine',
+        tolerance: { bps: 2 },
+        orders: [{ side: 'buy', size: '0.001', price: '64935', priceRounding: 'down', postOnly: true }],
       }),
     ]);
     await host.stop();

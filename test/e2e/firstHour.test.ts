@@ -202,9 +202,10 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       const tick = Number((await market()).config.step_price);
       const higher = (Number((await market()).mark_price) * 1.02).toFixed(2);
       sim.controls.setMark(1, higher);
+      // Until the one bid stands under the new mark (the oracle's own walk may move it a little first).
       await until(async () => {
         const now = await bids();
-        return now.length === 1 && now[0]!.price_ticks > first.price_ticks;
+        return now.length === 1 && now[0]!.price_ticks * tick > Number(higher) * 0.995;
       }, 20_000).catch((error: unknown) => {
         throw new Error(
           `the bid did not move: ${JSON.stringify(first, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))} ${bot.output().slice(-2000)}`,

@@ -161,6 +161,7 @@ describe('a fleet of two bots scraped by a real Prometheus', () => {
   it('answers a kill-switch request without the token 401, with a message that says what is missing', async () => {
     const answer = await fetch(`http://${bots[1]!.target}/api/kill-switch`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'trip' }),
     });
     expect(answer.status).toBe(401);

@@ -13,6 +13,8 @@ export interface QuoteUptimeView {
   readonly marketId: number;
   /** Time something was wanted on this market (ms): the figures' denominator. */
   readonly wantedMs: number;
+  /** Of that, the time the venue held all of it (ms). */
+  readonly heldMs: number;
   /** Share of that time the venue held every wanted order (0..1; null before anything was wanted). */
   readonly uptime: number | null;
   /** Share of it with at least one wanted order missing. */
@@ -194,6 +196,7 @@ function viewOf(key: string, book: Book, now: number): QuoteUptimeView {
     strategy,
     marketId: Number(market),
     wantedMs,
+    heldMs: ms.full,
     uptime: share(ms.full),
     missing: share(ms.partial + ms.none),
     none: share(ms.none),

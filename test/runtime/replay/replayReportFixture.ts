@@ -118,6 +118,7 @@ export function replayReportFixture(options: { steps?: number; strategyName?: st
         quoteUptime: [1, 2].map((marketId) => ({
           marketId,
           wantedMs: steps * STEP_MS,
+          heldMs: steps * STEP_MS * 0.98,
           uptime: 0.98,
           missing: 0.02,
           none: 0.005,

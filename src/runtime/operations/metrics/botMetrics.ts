@@ -192,16 +192,33 @@ export class BotMetrics {
     'Share of that time with at least one wanted order missing from the venue (all="true": every one missing)',
     ['strategy', 'market', 'all'],
   );
-  private readonly requoteLatency = this.gauge(
-    'requote_latency_seconds',
-    'From a change of what a strategy wants on a market to the venue holding all of it, over the last 1000 such changes',
-    ['strategy', 'market', 'quantile'],
+  private readonly requoteLatencyP50 = this.gauge(
+    'requote_latency_p50_seconds',
+    'From a change of what a strategy wants on a market to the venue holding all of it: the median of the last 1000 such changes',
+    ['strategy', 'market'],
+  );
+  private readonly requoteLatencyP99 = this.gauge(
+    'requote_latency_p99_seconds',
+    'The same, the 99th percentile of the last 1000',
+    ['strategy', 'market'],
   );
   private readonly requotes = this.gauge(
     'requotes',
     'Changes of what a strategy wants that the venue did not already hold, since the start',
     ['strategy', 'market'],
   );
+  private readonly quoteWanted = this.counter(
+    'quote_wanted_seconds_total',
+    'Time a strategy wanted orders on a market (the quote uptime denominator): rate(held) / rate(wanted) is the uptime over a window',
+    ['strategy', 'market'],
+  );
+  private readonly quoteHeld = this.counter(
+    'quote_held_seconds_total',
+    'Of that time, the time the venue held every wanted order',
+    ['strategy', 'market'],
+  );
+  /** What the quote counters last reported, per strategy and market (ms). */
+  private readonly quoteReported = new Map<string, { wantedMs: number; heldMs: number }>();
   private readonly actionsPerRequote = this.gauge(
     'actions_per_requote',
     'Venue actions (places and cancels; a replacement is two) per such change',
@@ -247,7 +264,8 @@ export class BotMetrics {
       this.queuedOrders,
       this.quoteUptime,
       this.quoteMissing,
-      this.requoteLatency,
+      this.requoteLatencyP50,
+      this.requoteLatencyP99,
       this.requotes,
       this.actionsPerRequote,
     ])
@@ -292,7 +310,7 @@ export class BotMetrics {
     for (const p of s.positions)
       this.strategyPosition.set({ strategy: s.name, market: String(p.marketId) }, Number(p.signedSize));
     this.setPnl(s.name, s.pnl);
-    for (const u of s.quoteUptime) this.setQuoteUptime(s.name, u);
+    for (const u of s.quoteUptime ?? []) this.setQuoteUptime(s.name, u);
   }
 
   private setQuoteUptime(strategy: string, u: StrategyStatusView['quoteUptime'][number]): void {
@@ -301,9 +319,17 @@ export class BotMetrics {
     if (u.missing !== null) this.quoteMissing.set({ strategy, market, all: 'false' }, u.missing);
     if (u.none !== null) this.quoteMissing.set({ strategy, market, all: 'true' }, u.none);
     const { p50, p99 } = u.requoteLatencyMs;
-    if (p50 !== null) this.requoteLatency.set({ strategy, market, quantile: '0.5' }, p50 / 1000);
-    if (p99 !== null) this.requoteLatency.set({ strategy, market, quantile: '0.99' }, p99 / 1000);
+    if (p50 !== null) this.requoteLatencyP50.set({ strategy, market }, p50 / 1000);
+    if (p99 !== null) this.requoteLatencyP99.set({ strategy, market }, p99 / 1000);
     this.requotes.set({ strategy, market }, u.requotes);
+    const key = `${strategy}\u0000${market}`;
+    const before = this.quoteReported.get(key) ?? { wantedMs: 0, heldMs: 0 };
+    if (u.wantedMs > before.wantedMs) this.quoteWanted.inc({ strategy, market }, (u.wantedMs - before.wantedMs) / 1000);
+    if (u.heldMs > before.heldMs) this.quoteHeld.inc({ strategy, market }, (u.heldMs - before.heldMs) / 1000);
+    this.quoteReported.set(key, {
+      wantedMs: Math.max(before.wantedMs, u.wantedMs),
+      heldMs: Math.max(before.heldMs, u.heldMs),
+    });
     if (u.actionsPerRequote !== null) this.actionsPerRequote.set({ strategy, market }, u.actionsPerRequote);
   }
 

@@ -176,6 +176,7 @@ describe('the bot metrics', () => {
             {
               marketId: 1,
               wantedMs: 60_000,
+              heldMs: 58_500,
               uptime: 0.975,
               missing: 0.025,
               none: 0.005,
@@ -212,8 +213,10 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_quote_uptime_ratio{strategy="mm",market="1"}')).toBe(0.975);
     expect(s.get('perpbot_quote_missing_ratio{strategy="mm",market="1",all="false"}')).toBe(0.025);
     expect(s.get('perpbot_quote_missing_ratio{strategy="mm",market="1",all="true"}')).toBe(0.005);
-    expect(s.get('perpbot_requote_latency_seconds{strategy="mm",market="1",quantile="0.99"}')).toBe(0.045);
+    expect(s.get('perpbot_requote_latency_p99_seconds{strategy="mm",market="1"}')).toBe(0.045);
     expect(s.get('perpbot_actions_per_requote{strategy="mm",market="1"}')).toBe(2.5);
+    expect(s.get('perpbot_quote_wanted_seconds_total{strategy="mm",market="1"}')).toBe(60);
+    expect(s.get('perpbot_quote_held_seconds_total{strategy="mm",market="1"}')).toBe(58.5);
     // Held by the engine for admission: queued, not open.
     expect(s.get('perpbot_open_orders{strategy="mm",market="1"}')).toBe(2);
     expect(s.get('perpbot_orders_queued{strategy="mm"}')).toBe(1);
