@@ -1,4 +1,5 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -15,7 +16,8 @@ export interface TypeCheckResult {
 
 /**
  * Strict settings for a strategy without a tsconfig.json of its own: ES modules resolved as a
- * bundler does (package `exports` with their `types`), no Node types needed.
+ * bundler does (package `exports` with their `types`); Node's own types (console, timers,
+ * process) where they can be found (`nodeTypes`), since a strategy runs on Node.
  */
 const DEFAULT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -29,6 +31,22 @@ const DEFAULT_OPTIONS: ts.CompilerOptions = {
   allowImportingTsExtensions: true,
   esModuleInterop: true,
 };
+
+/**
+ * The default settings with Node's types when `@types/node` resolves from the strategy's folder
+ * or from perpbot's own (a package project has them through its own dependencies, or not at all).
+ */
+function withNodeTypes(options: ts.CompilerOptions, from: string): ts.CompilerOptions {
+  for (const base of [from, PERPBOT_SOURCES]) {
+    try {
+      const manifest = createRequire(join(base, 'noop.js')).resolve('@types/node/package.json');
+      return { ...options, types: ['node'], typeRoots: [dirname(dirname(manifest))] };
+    } catch {
+      // Not here: the next place, else without Node's types.
+    }
+  }
+  return options;
+}
 
 /**
  * The program of the last check: a second check in the same process (the tests, an editor
@@ -89,7 +107,7 @@ function userDiagnostics(program: ts.Program): readonly ts.Diagnostic[] {
 /** Type-checks one file (and what it imports) with the nearest tsconfig.json, or strict defaults. */
 export function typeCheckStrategy(file: string): TypeCheckResult {
   const tsconfig = ts.findConfigFile(dirname(file), (path) => ts.sys.fileExists(path));
-  let options = DEFAULT_OPTIONS;
+  let options = withNodeTypes(DEFAULT_OPTIONS, dirname(file));
   if (tsconfig !== undefined) {
     const read = ts.readConfigFile(tsconfig, (path) => ts.sys.readFile(path));
     if (read.error !== undefined)
