@@ -1,21 +1,22 @@
 /**
- * Grid: a ladder of `levels` prices evenly spaced from `lower` to `upper`. At the first mark it
- * places a buy at every level below the mark and a sell at every level above, except the level
- * nearest the mark, which stays empty. Each time a grid order fills completely, it places the
- * opposite order one level away: a filled buy at level i becomes a sell at level i+1, a filled
- * sell at level i a buy at level i-1. The replacement lands on the empty level and the filled
- * order's level becomes the new gap, so no level ever holds two orders. The grid so buys dips
- * and sells rallies inside the range, earning the level spacing on each round trip.
+ * Grid: a ladder of `levels` prices evenly spaced from `lower` to `upper`, one level of it empty
+ * (the gap): a buy at every level below the gap and a sell at every level above it. At the first
+ * mark the gap is the level nearest the mark. Each time a grid order fills completely, the gap
+ * moves to its level: a filled buy at level i leaves buys below i and sells above it, so the level
+ * above (the old gap) gets a sell; a filled sell at level i a buy at the level below. The grid so
+ * buys dips and sells rallies inside the range, earning the level spacing on each round trip.
  *
- * Restart-safe: the ladder (which intent rests at which level) is saved in `ctx.storage` after
- * every change. On start the grid takes over its own resting orders (restored from the journal,
- * or adopted at reconciliation): an order saved in the ladder keeps its level, another one is
- * placed at the level its price matches, and an order off the grid or on a level already taken
- * is cancelled. At the first mark it places only the levels still missing.
+ * It states the whole ladder as a quote target (`ctx.intents.quote`) at the first mark and after
+ * every complete fill; the engine keeps every order already at its level (a partly filled one too)
+ * and sends only what changed: a level's new order, an order that must change sides.
+ *
+ * Restart-safe: the gap is saved in `ctx.storage` with the ladder's params. On start its resting
+ * orders restored from the journal are the engine's again, and the first target keeps those at
+ * their levels; without a saved gap (or for other params) the gap is the level nearest the mark.
  *
  * Params: lower, upper (decimal prices), levels (2..100), size (decimal per order).
  */
-import { defer, filter, merge, mergeMap, from, take, EMPTY, type Observable } from 'rxjs';
+import { defer, filter, map, merge, mergeMap, take, EMPTY, type Observable } from 'rxjs';
 import { z } from 'zod';
 import {
   absDecimal,
@@ -28,7 +29,6 @@ import {
   multiplyUnits,
   negateDecimal,
   type Intent,
-  type OpenOrderSnapshot,
   type StrategyContext,
 } from '../src/strategy/index.js';
 
@@ -55,67 +55,14 @@ export interface GridOrder {
   readonly price: string;
 }
 
-/**
- * The orders a ladder lacks at this mark: every level not in `occupied` gets a buy when below
- * the mark and a sell when above, except the free level nearest the mark (the lower one on a
- * tie), which stays the gap a filled order's replacement goes to. A full ladder (one gap or
- * none) lacks nothing.
- */
-export function missingGridOrders(
-  levels: readonly string[],
-  mark: string,
-  occupied: ReadonlySet<number> = new Set(),
-): GridOrder[] {
-  const free = levels.map((price, level) => ({ price, level })).filter((l) => !occupied.has(l.level));
-  let gap: { price: string; level: number; distance: string } | undefined;
-  for (const l of free) {
-    const distance = absDecimal(addDecimals(l.price, negateDecimal(mark)));
-    if (gap === undefined || compareDecimals(distance, gap.distance) < 0) gap = { ...l, distance };
-  }
-  const orders: GridOrder[] = [];
-  for (const { price, level } of free) {
-    if (level === gap?.level) continue;
-    const c = compareDecimals(price, mark);
-    if (c < 0) orders.push({ level, side: 'buy', price });
-    else if (c > 0) orders.push({ level, side: 'sell', price });
-  }
-  return orders;
-}
-
-/** The ladder at the first mark of a fresh start: buys below, sells above, the nearest level empty. */
-export function initialGridOrders(levels: readonly string[], mark: string): GridOrder[] {
-  return missingGridOrders(levels, mark);
-}
-
-/** The order that replaces a completely filled one, or undefined at the edge of the grid. */
-export function replacementOrder(levels: readonly string[], filled: GridOrder): GridOrder | undefined {
-  const level = filled.side === 'buy' ? filled.level + 1 : filled.level - 1;
-  const price = levels[level];
-  if (price === undefined) return undefined;
-  return { level, side: filled.side === 'buy' ? 'sell' : 'buy', price };
-}
-
-/** What the grid saves in storage per market: the params the ladder was built for and its resting orders. */
-export const savedLadderSchema = z.object({
+/** What the grid saves in storage per market: the params the ladder was built for and its gap. */
+export const savedGridSchema = z.object({
   lower: z.string(),
   upper: z.string(),
   levels: z.number().int(),
-  orders: z.array(z.object({ intentId: z.string(), level: z.number().int().min(0), side: z.enum(['buy', 'sell']) })),
+  gap: z.number().int().min(0),
 });
-export type SavedLadder = z.infer<typeof savedLadderSchema>;
-
-export interface KeptGridOrder {
-  readonly intentId: string;
-  readonly order: GridOrder;
-  /** What is left to fill of it. */
-  readonly remaining: string;
-}
-
-export interface LadderTakeover {
-  readonly kept: readonly KeptGridOrder[];
-  /** Own resting orders to cancel: off the grid, or on a level another order already holds. */
-  readonly cancel: readonly ({ readonly intentId: string } | { readonly orderId: string })[];
-}
+export type SavedGrid = z.infer<typeof savedGridSchema>;
 
 /** A level's price as the engine rests it: buys rounded down to the tick, sells up (exact without a tick). */
 export function restingPrice(price: string, side: 'buy' | 'sell', tick: string | undefined): string {
@@ -123,175 +70,87 @@ export function restingPrice(price: string, side: 'buy' | 'sell', tick: string |
   return multiplyUnits(countUnits(price, tick, 'price', side === 'buy' ? 'down' : 'up'), tick, 'tick');
 }
 
-/**
- * Takes over the strategy's own resting orders of a market on start. An order the saved ladder
- * (for the same lower, upper and levels) lists keeps its level; any other order (from a run
- * without storage, or adopted at reconciliation) takes the level whose resting price equals its
- * price. An order that matches no level, or a level already kept, is cancelled: the ladder never
- * holds two orders at one level.
- */
-export function takeOverLadder(
-  levels: readonly string[],
-  params: Pick<GridParams, 'lower' | 'upper' | 'levels'>,
-  tick: string | undefined,
-  saved: SavedLadder | undefined,
-  own: readonly OpenOrderSnapshot[],
-): LadderTakeover {
-  const sameGrid =
-    saved !== undefined &&
-    saved.lower === params.lower &&
-    saved.upper === params.upper &&
-    saved.levels === params.levels;
-  const savedLevel = new Map(sameGrid ? saved.orders.map((o) => [o.intentId, o] as const) : []);
-  const kept: KeptGridOrder[] = [];
-  const cancel: ({ intentId: string } | { orderId: string })[] = [];
-  const taken = new Set<number>();
-  const levelOf = (o: OpenOrderSnapshot): number | undefined => {
-    const s = o.intentId === undefined ? undefined : savedLevel.get(o.intentId);
-    if (s !== undefined && s.side === o.side && levels[s.level] !== undefined) return s.level;
-    const i = levels.findIndex((price) => compareDecimals(restingPrice(price, o.side, tick), o.price) === 0);
-    return i < 0 ? undefined : i;
-  };
-  // Saved orders first, so an unsaved order at the same price is the one cancelled.
-  const ordered = [...own].sort(
-    (a, b) => Number(!savedLevel.has(a.intentId ?? '')) - Number(!savedLevel.has(b.intentId ?? '')),
-  );
-  for (const o of ordered) {
-    const level = levelOf(o);
-    const price = level === undefined ? undefined : levels[level];
-    if (level === undefined || price === undefined || taken.has(level) || o.intentId === undefined) {
-      cancel.push(o.intentId === undefined ? { orderId: o.orderId } : { intentId: o.intentId });
-      continue;
+/** The level nearest the mark (the lower one on a tie): the first gap. */
+export function nearestLevel(levels: readonly string[], mark: string): number {
+  let nearest = 0;
+  let best: string | undefined;
+  for (const [level, price] of levels.entries()) {
+    const distance = absDecimal(addDecimals(price, negateDecimal(mark)));
+    if (best === undefined || compareDecimals(distance, best) < 0) {
+      best = distance;
+      nearest = level;
     }
-    taken.add(level);
-    kept.push({
-      intentId: o.intentId,
-      order: { level, side: o.side, price },
-      remaining: addDecimals(o.size, negateDecimal(o.filledSize)),
-    });
   }
-  return { kept, cancel };
+  return nearest;
 }
 
-/** Tracks fills per grid order until it is complete. */
-export class GridTracker {
-  private readonly open = new Map<string, { order: GridOrder; remaining: bigint }>();
+/** The ladder with the gap at `gap`: a buy at every level below it, a sell at every level above. */
+export function ladderAround(levels: readonly string[], gap: number): GridOrder[] {
+  return levels.flatMap((price, level): GridOrder[] =>
+    level < gap ? [{ level, side: 'buy', price }] : level > gap ? [{ level, side: 'sell', price }] : [],
+  );
+}
 
-  constructor(private readonly size: string) {}
+/** The level a filled order of this grid stood at (its side and resting price), if it is one of the ladder's. */
+export function levelOfOrder(
+  levels: readonly string[],
+  order: { readonly side: 'buy' | 'sell'; readonly price: string },
+  tick: string | undefined,
+): number | undefined {
+  const level = levels.findIndex((price) => compareDecimals(restingPrice(price, order.side, tick), order.price) === 0);
+  return level < 0 ? undefined : level;
+}
 
-  /** A new order (its whole size left), or one taken over with `remaining` left to fill. */
-  track(intentId: string, order: GridOrder, remaining: string = this.size): void {
-    this.open.set(intentId, { order, remaining: decimalToFixed(remaining, SCALE, 'size') });
-  }
-
-  /** Whether it was tracked. */
-  forget(intentId: string): boolean {
-    return this.open.delete(intentId);
-  }
-
-  /** Records a fill; returns the grid order when it is now completely filled. */
-  onFill(intentId: string, size: string): GridOrder | undefined {
-    const entry = this.open.get(intentId);
-    if (entry === undefined) return undefined;
-    entry.remaining -= decimalToFixed(size, SCALE, 'fill size');
-    if (entry.remaining > 0n) return undefined;
-    this.open.delete(intentId);
-    return entry.order;
-  }
-
-  /** Levels that hold an order. */
-  occupiedLevels(): Set<number> {
-    return new Set([...this.open.values()].map((e) => e.order.level));
-  }
-
-  /** The resting orders, as saved in storage. */
-  entries(): SavedLadder['orders'] {
-    return [...this.open].map(([intentId, e]) => ({ intentId, level: e.order.level, side: e.order.side }));
-  }
-
-  get openCount(): number {
-    return this.open.size;
-  }
+/** The saved gap, when it was saved for this ladder's params. */
+function savedGap(saved: SavedGrid | undefined, p: GridParams): number | undefined {
+  if (saved === undefined || saved.lower !== p.lower || saved.upper !== p.upper || saved.levels !== p.levels)
+    return undefined;
+  return saved.gap < p.levels ? saved.gap : undefined;
 }
 
 function runGrid(ctx: StrategyContext<GridParams>, marketId: number): Observable<Intent> {
   return defer(() => {
     const p = ctx.params;
-    const key = `ladder-${marketId}`;
+    const key = `grid-${marketId}`;
     const levels = gridLevels(p.lower, p.upper, p.levels);
-    const tracker = new GridTracker(p.size);
-    const persist = () =>
-      ctx.storage?.save(key, {
-        lower: p.lower,
-        upper: p.upper,
-        levels: p.levels,
-        orders: tracker.entries(),
-      } satisfies SavedLadder);
-
+    let gap = savedGap(ctx.storage?.load(key, savedGridSchema), p);
     const own = ctx.state.openOrders(marketId).filter((o) => o.strategy === ctx.name);
-    const takeover = takeOverLadder(
-      levels,
-      p,
-      ctx.state.market(marketId)?.config.step_price,
-      ctx.storage?.load(key, savedLadderSchema),
-      own,
-    );
-    for (const k of takeover.kept) tracker.track(k.intentId, k.order, k.remaining);
-    if (own.length > 0)
-      ctx.log.info(
-        { marketId, kept: takeover.kept.length, cancelled: takeover.cancel.length },
-        'resting grid orders taken over',
-      );
-    persist();
-    const cancels = from(takeover.cancel.map((target) => ctx.intents.cancel({ marketId, target })));
+    if (own.length > 0) ctx.log.info({ marketId, orders: own.length, gap }, 'resting grid orders taken over');
 
-    // The ladder is saved before its intents leave, so a crash in between re-places, never doubles.
-    const place = (orders: readonly GridOrder[]): Observable<Intent> => {
-      const intents = orders.map((order) => {
-        const intent = ctx.intents.placeLimit({
-          marketId,
-          side: order.side,
-          size: p.size,
-          price: order.price,
-          priceRounding: order.side === 'buy' ? 'down' : 'up',
-        });
-        tracker.track(intent.intentId, order);
-        return intent;
-      });
-      if (intents.length > 0) persist();
-      return from(intents);
+    // The gap is saved before the target leaves, so a crash in between states the same ladder again.
+    const ladder = (at: number): Intent => {
+      gap = at;
+      ctx.storage?.save(key, { lower: p.lower, upper: p.upper, levels: p.levels, gap: at } satisfies SavedGrid);
+      const orders = ladderAround(levels, at).map((o) => ({
+        side: o.side,
+        size: p.size,
+        price: o.price,
+        priceRounding: o.side === 'buy' ? ('down' as const) : ('up' as const),
+      }));
+      // Exactly at their levels; a partly filled order stays until it fills.
+      return ctx.intents.quote({ marketId, orders, tolerance: { ticks: 0, partial: true } });
     };
     const seed = ctx.streams.mark(marketId).pipe(
       take(1),
-      mergeMap((m) => {
-        const orders = missingGridOrders(levels, m.markPrice, tracker.occupiedLevels());
-        ctx.log.info({ marketId, mark: m.markPrice, orders: orders.length, kept: tracker.openCount }, 'grid placed');
-        return place(orders);
+      map((m) => {
+        const at = gap ?? nearestLevel(levels, m.markPrice);
+        ctx.log.info({ marketId, mark: m.markPrice, gap: at, orders: levels.length - 1 }, 'grid placed');
+        return ladder(at);
       }),
     );
-    const refill = ctx.streams.fills().pipe(
-      filter((f) => f.marketId === marketId && f.intentId !== undefined),
-      mergeMap((f) => {
-        const done = tracker.onFill(f.intentId!, f.size);
-        if (done === undefined) return EMPTY;
-        persist();
-        const next = replacementOrder(levels, done);
-        if (next === undefined) return EMPTY;
-        if (tracker.occupiedLevels().has(next.level)) {
-          ctx.log.warn({ marketId, level: next.level }, 'replacement level already holds an order: not placed');
-          return EMPTY;
-        }
-        return place([next]);
+    const refill = ctx.orderEvents.pipe(
+      filter((e) => e.type === 'filled' && e.marketId === marketId && e.price !== undefined),
+      mergeMap((e) => {
+        const level = levelOfOrder(
+          levels,
+          { side: e.side, price: e.price! },
+          ctx.state.market(marketId)?.config.step_price,
+        );
+        if (level === undefined || level === gap) return EMPTY;
+        return [ladder(level)];
       }),
     );
-    const dead = ctx.outcomes.pipe(
-      filter((o) => o.type === 'refused' || o.type === 'failed'),
-      mergeMap((o) => {
-        if (tracker.forget(o.intentId)) persist();
-        return EMPTY;
-      }),
-    );
-    return merge(cancels, seed, refill, dead);
+    return merge(seed, refill);
   });
 }
 

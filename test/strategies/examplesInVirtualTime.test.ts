@@ -39,21 +39,25 @@ describe('example strategies in the test kit', () => {
     expect(t.state.openOrders(1).find((o) => o.side === 'buy')?.intentId).not.toBe(bid.intentId);
   });
 
-  it('grid: places the ladder around the first mark and replaces a filled level with the opposite order', async () => {
+  it('grid: places the ladder around the first mark; a filled level moves the gap there, the old gap gets the opposite order', async () => {
     const t = await strategyTest(grid, {
       params: { lower: '100', upper: '110', levels: 6, size: '0.01' },
     });
+    const ladder = () =>
+      t
+        .venueOrders(1)
+        .map((o) => `${o.side === 0 ? 'buy' : 'sell'}@${o.price_ticks / 10}`)
+        .sort();
     await t.book(1, { bids: [['105', '1']], asks: [['106', '1']] });
     await t.mark(1, '105.5');
-    expect(t.intentsOf('placeLimit').map((i) => `${i.side}@${i.price}`)).toEqual([
-      'buy@100',
-      'buy@102',
-      'buy@104',
-      'sell@108',
-      'sell@110',
-    ]);
-    await t.fill(t.intentsOf('placeLimit')[2]!.intentId);
-    expect(t.intentsOf('placeLimit').at(-1)).toMatchObject({ side: 'sell', price: '106' });
+    // The gap at 106 (nearest 105.5), buys below it, sells above.
+    expect(ladder()).toEqual(['buy@100', 'buy@102', 'buy@104', 'sell@108', 'sell@110']);
+    const buy104 = t.state.openOrders(1).find((o) => o.side === 'buy' && o.price === '104')!;
+    await t.fill(buy104.intentId!);
+    // The gap moves to 104; 106 gets a sell; nothing else is sent (one placement).
+    expect(ladder()).toEqual(['buy@100', 'buy@102', 'sell@106', 'sell@108', 'sell@110']);
+    expect(t.orderEvents.filter((e) => e.type === 'submitted')).toHaveLength(6);
+    expect(t.storage.get('grid-1')).toMatchObject({ gap: 2 });
   });
 
   it('momentum taker: enters on a move over its window and closes on the stop loss', async () => {

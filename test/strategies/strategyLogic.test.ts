@@ -7,7 +7,7 @@ import {
   skewBps,
   marketMakerParams,
 } from '../../strategies/marketMaker.js';
-import { GridTracker, gridLevels, initialGridOrders, replacementOrder } from '../../strategies/grid.js';
+import { gridLevels, ladderAround } from '../../strategies/grid.js';
 import { decide, momentumParams } from '../../strategies/momentumTaker.js';
 
 describe('market maker quotes', () => {
@@ -89,36 +89,17 @@ describe('grid', () => {
     expect(gridLevels('1', '2', 4)).toEqual(['1', '1.333333333333333333', '1.666666666666666666', '2']);
   });
 
-  it('buys below the mark and sells above, nothing at the mark', () => {
+  it('buys below the gap and sells above it, nothing at it', () => {
     const levels = gridLevels('100', '110', 3);
-    expect(initialGridOrders(levels, '105')).toEqual([
+    expect(ladderAround(levels, 1)).toEqual([
       { level: 0, side: 'buy', price: '100' },
       { level: 2, side: 'sell', price: '110' },
     ]);
-  });
-
-  it('replaces a filled order with the opposite one a level away, not past the edges', () => {
-    const levels = gridLevels('100', '110', 3);
-    expect(replacementOrder(levels, { level: 0, side: 'buy', price: '100' })).toEqual({
-      level: 1,
-      side: 'sell',
-      price: '105',
-    });
-    expect(replacementOrder(levels, { level: 1, side: 'sell', price: '105' })).toEqual({
-      level: 0,
-      side: 'buy',
-      price: '100',
-    });
-    expect(replacementOrder(levels, { level: 2, side: 'buy', price: '110' })).toBeUndefined();
-  });
-
-  it('reports an order complete only when its fills add up to the size', () => {
-    const tracker = new GridTracker('0.003');
-    tracker.track('g-1', { level: 0, side: 'buy', price: '100' });
-    expect(tracker.onFill('g-1', '0.001')).toBeUndefined();
-    expect(tracker.onFill('g-1', '0.002')).toEqual({ level: 0, side: 'buy', price: '100' });
-    expect(tracker.onFill('g-1', '0.001')).toBeUndefined();
-    expect(tracker.openCount).toBe(0);
+    // A filled buy at level 0 moves the gap there: a sell at the old gap.
+    expect(ladderAround(levels, 0)).toEqual([
+      { level: 1, side: 'sell', price: '105' },
+      { level: 2, side: 'sell', price: '110' },
+    ]);
   });
 });
 

@@ -146,6 +146,11 @@ export interface QuoteTolerance {
   readonly ticks?: number;
   /** Basis points of the wanted price. */
   readonly bps?: number;
+  /**
+   * Keep an order part of which filled (less left than wanted) instead of moving it to a full one
+   * (default false: a partly filled quote is replaced by a whole one).
+   */
+  readonly partial?: boolean;
 }
 
 /**

@@ -218,7 +218,8 @@ function wantedOf(intent: QuoteIntent, market: MarketView): WantedQuote[] | Refu
         `orders[${index}].size is not a positive size on the step ${step}`,
         'name sizeRounding to snap it',
       );
-    out.push({ index, side: o.side, ticks, steps, toleranceTicks: toleranceTicks(intent, ticks) });
+    const keepPartial = intent.tolerance?.partial === true;
+    out.push({ index, side: o.side, ticks, steps, toleranceTicks: toleranceTicks(intent, ticks), keepPartial });
   }
   return out;
 }

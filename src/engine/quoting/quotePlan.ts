@@ -9,6 +9,8 @@ export interface WantedQuote {
   readonly steps: bigint;
   /** How many ticks away a resting order may be and still stand for it. */
   readonly toleranceTicks: bigint;
+  /** Whether an order with less left than `steps` (part of it filled) still stands for it. */
+  readonly keepPartial?: boolean;
 }
 
 /** An order of the strategy in the market that could stand for a wanted one. */
@@ -47,9 +49,9 @@ interface Pair {
 export function planQuotes(wanted: readonly WantedQuote[], live: readonly LiveQuote[]): QuotePlan {
   const usedWanted = new Set<number>();
   const usedLive = new Set<string>();
-  const keep = closestFirst(
-    pairs(wanted, live, (w, l) => w.steps === l.remainingSteps && distance(w, l) <= w.toleranceTicks),
-  ).filter((p) => take(p, usedWanted, usedLive));
+  const keep = closestFirst(pairs(wanted, live, (w, l) => sizeFits(w, l) && distance(w, l) <= w.toleranceTicks)).filter(
+    (p) => take(p, usedWanted, usedLive),
+  );
   const restWanted = wanted.filter((w) => !usedWanted.has(w.index));
   const restLive = live.filter((l) => !usedLive.has(l.intentId));
   const replace = closestFirst(pairs(restWanted, restLive, () => true)).filter((p) => take(p, usedWanted, usedLive));
@@ -83,6 +85,12 @@ function take(p: Pair, usedWanted: Set<number>, usedLive: Set<string>): boolean 
   usedWanted.add(p.wanted.index);
   usedLive.add(p.live.intentId);
   return true;
+}
+
+/** The same size left, or (keepPartial) some of it, no more than wanted. */
+function sizeFits(w: WantedQuote, l: LiveQuote): boolean {
+  if (w.steps === l.remainingSteps) return true;
+  return w.keepPartial === true && l.remainingSteps > 0n && l.remainingSteps < w.steps;
 }
 
 function distance(w: WantedQuote, l: LiveQuote): bigint {

@@ -62,6 +62,13 @@ describe('planQuotes', () => {
     expect(plan.replace).toEqual([{ live: 'b', wanted: 0 }]);
   });
 
+  it('with keepPartial, keeps a partly filled order at its price instead of moving it to a whole one', () => {
+    const partial = { ...w(0, 'buy', 100, 0, 10), keepPartial: true };
+    expect(planQuotes([partial], [l('b', 'buy', 100, 5)]).keep).toEqual([{ live: 'b', wanted: 0 }]);
+    // Never one with more left than wanted.
+    expect(planQuotes([partial], [l('b', 'buy', 100, 15)]).keep).toEqual([]);
+  });
+
   it('keeps the closest pairs first, so a ladder that shifts by one level keeps all but one order', () => {
     // Bids at 100, 99, 98 wanted at 101, 100, 99: 100 and 99 stay, 98 moves to 101.
     const plan = planQuotes(
