@@ -106,6 +106,10 @@ function checkOnMarket(
       return { ok: true, action: checkSetMarginMode(intent), intent };
     case 'adjustIsolatedMargin':
       return { ok: true, action: checkAdjustIsolatedMargin(intent, config), intent };
+    case 'replace':
+    case 'quote':
+      // The engine turns these into placements and cancels before any check (engine/quoting).
+      return refuse('intent', intent.kind, `a ${intent.kind} intent is not an action: the engine runs it`);
     default:
       // Unreachable for typed callers; plugins are plain JS at runtime.
       return refuse('intent', (intent as { kind?: unknown }).kind, 'unknown intent kind');

@@ -43,9 +43,10 @@ export function queuedOrderOf(
     case 'setLeverage':
     case 'setMarginMode':
     case 'adjustIsolatedMargin':
-    // A replace's order is its replacement placement's (`Quoting.arrivedReplace`); a quote places through its own intents.
     case 'replace':
     case 'quote':
+      // A replace's order is its replacement placement's (`Quoting.arrivedReplace`); a quote
+      // places through intents of its own.
       return undefined;
   }
 }

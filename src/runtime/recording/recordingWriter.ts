@@ -156,7 +156,8 @@ export class RecordingWriter {
     this.write(() => {
       const json = JSON.parse(redactRecordingText(JSON.stringify(value, bigintAsString))) as Record<string, unknown>;
       const t = this.options.clock.now();
-      if (type === 'intent') return origin === undefined ? { type, t, intent: json } : { type, t, intent: json, origin };
+      if (type === 'intent')
+        return origin === undefined ? { type, t, intent: json } : { type, t, intent: json, origin };
       if (type === 'outcome') return { type, t, outcome: json };
       return { type, t, event: json };
     });

@@ -148,10 +148,10 @@ export function opensRisk(intent: Intent): boolean {
     case 'setLeverage':
     case 'setMarginMode':
     case 'adjustIsolatedMargin':
-    // A replacement opens a new order (its reduce-only flag is the old order's, not known here);
-    // a quote target's actions are judged one by one as they go.
     case 'replace':
     case 'quote':
+      // A replacement opens a new order (its reduce-only flag is the old order's, not known here);
+      // a quote target's actions are judged one by one as they go.
       return true;
   }
 }
