@@ -1,39 +1,9 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { Intent, QuoteOrder, StrategyContext } from '../../../src/strategy/index.js';
-import { defineStrategy } from '../../../src/strategy/index.js';
-import { StrategyTest } from '../../../src/testing/index.js';
+import type { QuoteOrder } from '../../../src/strategy/index.js';
+import type { StrategyTest } from '../../../src/testing/index.js';
+import { drivenKit } from './drivenKit.js';
 
-/** A strategy the test drives: `emit` builds intents with the strategy's own context, and it emits them. */
-async function kit(options: { latencyMs?: number } = {}) {
-  const commands = new Subject<(ctx: StrategyContext) => Intent[]>();
-  const sink = new Subject<Intent>();
-  const definition = defineStrategy({
-    name: 'driven',
-    description: 'test',
-    params: z.object({}),
-    run: (ctx) => {
-      commands.subscribe((build) => build(ctx).forEach((i) => sink.next(i)));
-      return sink.asObservable();
-    },
-  });
-  const t = new StrategyTest(definition, {
-    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
-  });
-  await t.start();
-  await t.book(1, { bids: [['99', '1']], asks: [['101', '1']] });
-  await t.mark(1, '100');
-  // With a wire latency the book and mark take that long to reach the strategy, which runs once it has them.
-  await t.advance(100);
-  const emit = async (build: (ctx: StrategyContext) => Intent[]): Promise<Intent[]> => {
-    let out: Intent[] = [];
-    commands.next((ctx) => (out = build(ctx)));
-    await t.settle();
-    return out;
-  };
-  return { t, emit };
-}
+const kit = drivenKit;
 
 const bid = (price: string): QuoteOrder => ({ side: 'buy', size: '0.01', price, postOnly: true });
 const ask = (price: string): QuoteOrder => ({ side: 'sell', size: '0.01', price, postOnly: true });
