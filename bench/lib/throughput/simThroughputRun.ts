@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
 import { startListeningProcess, startSimProcess, type ListeningProcess, type SimProcess } from '../simProcess.js';
 import type { LoadRequest, LoadResult } from './loadJob.js';
+import { sequencesAsPlanned } from './orderSequences.js';
 import { processCpuMs } from './processCpu.js';
 import { planPairs } from './requestPlan.js';
 import { prepareLoadAccount } from './loadAccount.js';
@@ -147,15 +148,12 @@ async function loadRound(
 
 function checkSimRound(result: LoadResult, firstSequence: bigint, pairs: number): void {
   const seqs = result.orderSequences;
-  const expected = { min: Number(firstSequence), max: Number(firstSequence) + pairs - 1, distinct: pairs };
-  if (
-    result.error !== undefined ||
-    result.failed > 0 ||
-    seqs === undefined ||
-    seqs.min !== expected.min ||
-    seqs.max !== expected.max ||
-    seqs.distinct !== expected.distinct
-  ) {
+  const expected = {
+    min: firstSequence.toString(),
+    max: (firstSequence + BigInt(pairs) - 1n).toString(),
+    distinct: pairs,
+  };
+  if (result.error !== undefined || result.failed > 0 || !sequencesAsPlanned(seqs, firstSequence, pairs)) {
     throw new PerpbotError(
       `sim_throughput: the simulator did not serve every pre-signed request (${result.ok} ok, ${result.failed} refused)`,
       {
