@@ -4,6 +4,7 @@ import type { SelectorProfile } from '../../protocol/selectors.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../operations/alerts/alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
+import { sweepSchema } from './sweepSchema.js';
 
 /**
  * The shape of a perpbot YAML config. Every object is strict: an unknown key is an error, because
@@ -278,6 +279,8 @@ export const configSchema = z
     busy_poll: busyPollSchema.prefault({}),
     control: controlSchema.optional(),
     alerts: alertsSchema.optional(),
+    // `perpbot sweep`: the params to vary and how (src/runtime/config/sweepSchema.ts).
+    sweep: sweepSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, number>();

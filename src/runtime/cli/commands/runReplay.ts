@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ReplayReport } from '../../replay/replayReport.js';
+import { replayReportText, type ReplayReport } from '../../replay/replayReport.js';
 import { renderReplayHtml } from '../../replay/replayHtml.js';
 import { replayRecording } from '../../replay/replayRecording.js';
 import { loadStrategies } from '../../bot/wiring/loadStrategies.js';
@@ -51,7 +51,7 @@ export async function runReplay(args: ParsedArgs, io: CliIo): Promise<number> {
   const wallMs = Math.max(1, io.clock.now() - started);
   await mkdir(out, { recursive: true });
   const path = join(out, 'report.json');
-  await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path, replayReportText(report));
   const page = join(out, 'report.html');
   await writeFile(page, renderReplayHtml(report));
   io.stdout.write(summary(report, wallMs, path, page));
