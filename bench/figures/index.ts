@@ -5,6 +5,7 @@ import { orderBurst20ms } from './orderBurst20ms.js';
 import { permitSign } from './permitSign.js';
 import { replay } from './replay.js';
 import { simThroughput } from './simThroughput.js';
+import { sweep } from './sweep.js';
 import { tickToTrade } from './tickToTrade.js';
 import { wsIngest } from './wsIngest.js';
 
@@ -18,4 +19,5 @@ export const ALL_FIGURES: readonly FigureBench[] = [
   tickToTrade,
   simThroughput,
   replay,
+  sweep,
 ];
