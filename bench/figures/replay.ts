@@ -17,7 +17,7 @@ import { synthRecording, type FrameRates } from '../lib/replay/synthRecording.js
 const RATES: FrameRates = { book: 10, oracle: 5, trades: 5 };
 /** One hour; the smoke run replays two minutes of the same recording's kind. */
 const HOURS = { full: 1, smoke: 2 / 60 } as const;
-const TARGET_SPEEDUP = 200;
+const TARGET_SPEEDUP = 1_000;
 const REPO = join(import.meta.dirname, '..', '..');
 
 /**
