@@ -67,8 +67,7 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
   const variants = sweepVariants(o.section);
   await checkVariants(o.config, strategyIndex, variants, o.cwd);
   o.progress(`reading ${o.recordings.length} recording(s) once for every replay...`);
-  const loaded = [];
-  for (const path of o.recordings) loaded.push({ path, ...(await loadSharedFrames(path, SHARED_FRAMES_BYTES)) });
+  const loaded = await loadRecordings(o.recordings);
   const header = studyHeader(
     o,
     strategyIndex,
@@ -113,6 +112,18 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
     cpuMs: (used.user + used.system) / 1_000,
     replayedMs,
   };
+}
+
+/** Each recording once, into shared memory while all of them fit in SHARED_FRAMES_BYTES together. */
+async function loadRecordings(paths: readonly string[]) {
+  const loaded = [];
+  let room = SHARED_FRAMES_BYTES;
+  for (const path of paths) {
+    const one = await loadSharedFrames(path, room);
+    room -= one.shared?.toShared().bytes.byteLength ?? 0;
+    loaded.push({ path, ...one });
+  }
+  return loaded;
 }
 
 /** The report on disk first, then its line in the study: a result the study names always has its report. */
