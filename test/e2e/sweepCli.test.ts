@@ -30,6 +30,7 @@ describe('perpbot sweep (spawned)', () => {
   let dir: string;
   let rec: string;
   let study: string;
+  let summary: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'perpbot-sweep-'));
@@ -45,6 +46,7 @@ describe('perpbot sweep (spawned)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/swept 4 replay\(s\)/);
     study = await readFile(join(dir, 'whole', 'study.jsonl'), 'utf8');
+    summary = run.stdout;
   }, 120_000);
 
   afterAll(async () => {
@@ -74,12 +76,10 @@ describe('perpbot sweep (spawned)', () => {
           expect(await readFile(join(dir, 'whole', 'reports', `${v.id}.r1.full.json`), 'utf8')).toBe(expected);
         }),
       );
-    // The chosen variant's config loads and runs as written: best.yaml is the config with its params.
+    // best.yaml is the config with the chosen variant's params, and no sweep section.
     const best = parseDocument(await readFile(join(dir, 'whole', 'best.yaml'), 'utf8'));
     expect(best.has('sweep')).toBe(false);
-    const chosen = /chosen: (v\d) /.exec(
-      (await spawnPerpbot(['sweep', rec, '--params', GRID, '--out', join(dir, 'whole')])).stdout,
-    )?.[1];
+    const chosen = /chosen: (v\d) /.exec(summary)?.[1];
     const variant = VARIANTS.find((v) => v.id === chosen)!;
     expect(best.getIn(['strategies', 0, 'params', 'spread_bps'])).toBe(variant.spread_bps);
     expect(best.getIn(['strategies', 0, 'params', 'requote_bps'])).toBe(variant.requote_bps);
