@@ -89,7 +89,7 @@ export async function runSweepJob(context: SweepJobContext, job: SweepJobInput):
     key: job.key,
     report: text,
     reportSha256: createHash('sha256').update(text).digest('hex'),
-    metrics: metricsOf(report, failures),
+    metrics: metricsOf(report, failures, config.strategies[context.strategyIndex]?.name),
     firstFailure,
     wallMs: performance.now() - started,
     spanMs: report.recording.endMs - report.recording.startMs,

@@ -15,7 +15,7 @@ export interface SweepMetrics {
   readonly orders: number;
   /** Annualised Sharpe ratio of the equity samples' returns; null with fewer than 3 samples or no variation. */
   readonly sharpe: number | null;
-  /** Share of the time both quotes rested (0 to 1), when the replay report carries it; null otherwise. */
+  /** Share of the time the swept strategy's wanted quotes rested (0 to 1), from the replay report; else null. */
   readonly quoteUptime: number | null;
   /** Failures inside the replay's machinery: a variant with any is never ranked feasible. */
   readonly failures: number;
@@ -23,7 +23,8 @@ export interface SweepMetrics {
 
 const YEAR_MS = 365.25 * 86_400_000;
 
-export function metricsOf(report: ReplayReport, failures: number): SweepMetrics {
+/** The figures of one replay; quote uptime is `strategy`'s (the swept one) when given. */
+export function metricsOf(report: ReplayReport, failures: number, strategy?: string): SweepMetrics {
   const { totals } = report;
   return {
     netPnl: totals.netPnl,
@@ -33,7 +34,7 @@ export function metricsOf(report: ReplayReport, failures: number): SweepMetrics 
     fills: totals.fills,
     orders: totals.orders,
     sharpe: sharpeOf(report.series.equity),
-    quoteUptime: quoteUptimeOf(report),
+    quoteUptime: quoteUptimeOf(report, strategy),
     failures,
   };
 }
@@ -57,11 +58,33 @@ export function sharpeOf(equity: ReplayReport['series']['equity']): number | nul
 }
 
 /**
- * Quote uptime as the replay report gives it: the engine's figure from the order model's events
- * (`totals.quoteUptime`, a share 0 to 1 or a percentage string "97.5%"). A report without it
- * (a replay from before the figure existed) has none, and ranking by it is refused.
+ * Quote uptime as the replay report gives it: the engine's figure from the order model's events,
+ * per strategy and market (`strategies[].quoteUptime[]`: `uptime`, a share 0 to 1 of `wantedMs`,
+ * the time something was wanted), weighted by the time wanted, of `strategy` or of every strategy;
+ * or one `totals.quoteUptime` (a share, or a percentage "97.5%"). A report without it (a replay
+ * from before the figure existed, or a strategy that never quoted) has none, and ranking by it
+ * is refused.
  */
-export function quoteUptimeOf(report: ReplayReport): number | null {
+export function quoteUptimeOf(report: ReplayReport, strategy?: string): number | null {
+  return perMarketUptime(report, strategy) ?? totalUptime(report);
+}
+
+function perMarketUptime(report: ReplayReport, strategy: string | undefined): number | null {
+  let wanted = 0;
+  let held = 0;
+  for (const s of report.strategies as readonly { name: string; quoteUptime?: unknown }[]) {
+    if (strategy !== undefined && s.name !== strategy) continue;
+    if (!Array.isArray(s.quoteUptime)) continue;
+    for (const view of s.quoteUptime as readonly { uptime?: unknown; wantedMs?: unknown }[]) {
+      if (typeof view.uptime !== 'number' || typeof view.wantedMs !== 'number' || !(view.wantedMs > 0)) continue;
+      wanted += view.wantedMs;
+      held += view.uptime * view.wantedMs;
+    }
+  }
+  return wanted > 0 ? round(held / wanted, 6) : null;
+}
+
+function totalUptime(report: ReplayReport): number | null {
   const totals = report.totals as unknown as Record<string, unknown>;
   const value = totals['quoteUptime'] ?? totals['quote_uptime'];
   if (typeof value === 'number' && Number.isFinite(value)) return value;

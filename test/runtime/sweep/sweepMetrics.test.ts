@@ -26,7 +26,27 @@ describe('sweep metrics', () => {
     expect(sharpeOf([0, 1, 2].map((i) => ({ t: i * day, value: '100' })))).toBeNull();
   });
 
-  it('quote uptime comes from the report when it carries it, as a share or a percentage; absent otherwise', () => {
+  it("quote uptime: the engine's per-market figures weighted by the time wanted, of the swept strategy", () => {
+    const report = replayReportFixture();
+    const strategies = [
+      {
+        ...report.strategies[0]!,
+        name: 'mm',
+        quoteUptime: [
+          { marketId: 1, wantedMs: 3_000, uptime: 1 },
+          { marketId: 2, wantedMs: 1_000, uptime: 0.5 },
+          { marketId: 3, wantedMs: 0, uptime: null },
+        ],
+      },
+      { ...report.strategies[0]!, name: 'other', quoteUptime: [{ marketId: 1, wantedMs: 4_000, uptime: 0 }] },
+    ];
+    const withViews = { ...report, strategies } as unknown as typeof report;
+    expect(quoteUptimeOf(withViews, 'mm')).toBe(0.875);
+    expect(quoteUptimeOf(withViews)).toBe(0.4375);
+    expect(quoteUptimeOf(withViews, 'nobody')).toBeNull();
+  });
+
+  it('quote uptime from a total when the report carries one, as a share or a percentage; absent otherwise', () => {
     const report = replayReportFixture();
     expect(quoteUptimeOf(report)).toBeNull();
     const withShare = { ...report, totals: { ...report.totals, quoteUptime: 0.975 } };
