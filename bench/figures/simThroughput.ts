@@ -6,7 +6,7 @@ const TARGET_RATE = 3_000;
 const TARGET_RATIO = 2;
 const SCALES = {
   full: { warmupPairs: 1_500, pairsPerRound: 4_000, rounds: 5, connections: 8, lag: 32, bare: true },
-  smoke: { warmupPairs: 20, pairsPerRound: 40, rounds: 1, connections: 4, lag: 8, bare: true },
+  smoke: { warmupPairs: 0, pairsPerRound: 40, rounds: 1, connections: 4, lag: 8, bare: true },
 } as const;
 
 /**

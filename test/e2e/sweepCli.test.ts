@@ -112,11 +112,6 @@ describe('perpbot sweep (spawned)', () => {
     expect(await readFile(join(dir, 'merged', 'best.yaml'), 'utf8')).toBe(
       await readFile(join(dir, 'whole', 'best.yaml'), 'utf8'),
     );
-    // A shard alone is not the sweep: merging one of two is refused.
-    const alone = await spawnPerpbot(['sweep', 'merge', join(dir, 'shard1'), '--out', join(dir, 'alone')]);
-    expect(alone.code).toBe(1);
-    expect(alone.stderr).toMatch(/the shards given are 1 of 2/);
-
     const shot = join(dir, 'sweep.png');
     const { stdout } = await promisify(execFile)(
       process.execPath,
@@ -158,14 +153,14 @@ describe('perpbot sweep (spawned)', () => {
   it('walk-forward: each window ranks on its train span and shows the test span beside', async () => {
     const out = join(dir, 'walk');
     const run = await spawnPerpbot(
-      ['sweep', rec, '--params', 'spread_bps=4,8', '--train', '60s', '--test', '30s', '--out', out],
+      ['sweep', rec, '--params', 'spread_bps=4,8', '--train', '40s', '--test', '20s', '--step', '40s', '--out', out],
       {},
       90_000,
     );
     expect(run.code).toBe(0);
-    // Two windows (train 0-60 s, test 60-90 s; train 30-90 s, test 90-120 s), each variant's figures in and out of sample.
-    expect(run.stdout).toMatch(/window 1 \(r1 train 0s-1m, test 1m-90s\)/);
-    expect(run.stdout).toMatch(/window 2 \(r1 train 30s-90s, test 90s-2m\)/);
+    // Two windows (train 0-40 s, test 40-60 s; train 40-80 s, test 80-100 s), each variant's figures in and out of sample.
+    expect(run.stdout).toMatch(/window 1 \(r1 train 0s-40s, test 40s-1m\)/);
+    expect(run.stdout).toMatch(/window 2 \(r1 train 40s-80s, test 80s-100s\)/);
     const rows = [...run.stdout.matchAll(/ {2}\d\. (v\d) .*: net_pnl (-?[\d.]+) in sample, (-?[\d.]+) out of sample/g)];
     expect(rows).toHaveLength(4);
     const lines = (await readFile(join(out, 'study.jsonl'), 'utf8')).trim().split('\n');
@@ -177,8 +172,8 @@ describe('perpbot sweep (spawned)', () => {
     );
     // The figures beside each other are the train span's and the test span's own replays.
     const [window1] = rows;
-    expect(window1?.[2]).toBe(metrics.get(`${window1?.[1]}/r1/0s-1m`));
-    expect(window1?.[3]).toBe(metrics.get(`${window1?.[1]}/r1/1m-90s`));
+    expect(window1?.[2]).toBe(metrics.get(`${window1?.[1]}/r1/0s-40s`));
+    expect(window1?.[3]).toBe(metrics.get(`${window1?.[1]}/r1/40s-1m`));
     expect(run.stdout).toMatch(/walk-forward: the picks made net -?[\d.]+ in sample, -?[\d.]+ out of sample/);
     const page = await readFile(join(out, 'report.html'), 'utf8');
     expect(page).toContain('data-window="1"');

@@ -64,7 +64,7 @@ describe('the Kubernetes Indexed Job of a sharded sweep', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'perpbot-k8s-sweep-'));
-    await recordSimInProcess({ dir: join(dir, 'rec'), markets: [1], minutes: 2, seed: 5, blockMs: 250 });
+    await recordSimInProcess({ dir: join(dir, 'rec'), markets: [1], minutes: 1, seed: 5, blockMs: 250 });
     // `perpbot` on PATH, as the image has it: the CLI this run compiled.
     mkdirSync(join(dir, 'bin'));
     writeFileSync(
