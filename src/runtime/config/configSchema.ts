@@ -5,6 +5,7 @@ import { DEFAULT_BLOCK_MS } from '../../sim/simDefaults.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../operations/alerts/alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
+import { sweepSchema } from './sweepSchema.js';
 
 /**
  * The shape of a perpbot YAML config. Every object is strict: an unknown key is an error, because
@@ -290,6 +291,8 @@ const sections = {
   busy_poll: busyPollSchema.prefault({}),
   control: controlSchema.optional(),
   alerts: alertsSchema.optional(),
+  // `perpbot sweep`: the params to vary and how (src/runtime/config/sweepSchema.ts).
+  sweep: sweepSchema.optional(),
 };
 
 function uniqueStrategyNames(
