@@ -47,7 +47,10 @@ describe('sweep metrics', () => {
   });
 
   it('quote uptime from a total when the report carries one, as a share or a percentage; absent otherwise', () => {
-    const report = replayReportFixture();
+    // A replay's own figure (each strategy's markets, weighted by the time wanted) first.
+    expect(quoteUptimeOf(replayReportFixture())).toBe(0.98);
+    const fixture = replayReportFixture();
+    const report = { ...fixture, strategies: fixture.strategies.map((s) => ({ ...s, quoteUptime: [] })) };
     expect(quoteUptimeOf(report)).toBeNull();
     const withShare = { ...report, totals: { ...report.totals, quoteUptime: 0.975 } };
     expect(quoteUptimeOf(withShare)).toBe(0.975);
