@@ -12,9 +12,9 @@ import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 import type { Refusal } from '../intents/refusal.js';
 
 /**
- * What a held send waits for once signed: undefined to send, or why not (then nothing is sent and
- * the pair is reported refused). One action of a replacement is signed beside the other and sent
- * the moment the other's answer allows it.
+ * What a held send waits for before it is signed: undefined to sign and send, or why not (then
+ * nothing is signed or sent). One action of a replacement is checked and admitted beside the other,
+ * and signed and sent the moment the other's answer allows it.
  */
 export type SendHold = Promise<Refusal | undefined>;
 
@@ -24,7 +24,7 @@ export type SendResult =
   | { type: 'failed'; error: unknown }
   /** It may have executed and the venue's state does not show whether (error code OUTCOME_UNCONFIRMED). */
   | { type: 'unknown'; error: IntentFailedError }
-  /** Signed and never sent: the hold said no (`SendHold`). */
+  /** Never signed or sent: the hold said no (`SendHold`). */
   | { type: 'withheld'; refusal: Refusal };
 
 /** A failure after which the action may still have executed: the order's state is unknown, not failed. */
@@ -92,15 +92,14 @@ class PolicySend {
     const { deps, signal } = this;
     const sendOptions = signal === undefined ? {} : { signal };
     for (;;) {
-      const signing = signAction(this.intent.intentId, this.action, deps, signal);
-      const request = signing instanceof Promise ? await signing : signing;
+      // Before the signature: a pair allocated and held would count as in flight and could keep the
+      // allocator from rolling to the next anchor, which the action the hold waits for may need.
       if (this.hold !== undefined) {
         const withheld = await this.released();
-        if (withheld !== undefined) {
-          reportFate(deps, request, 'refused');
-          return { type: 'withheld', refusal: withheld };
-        }
+        if (withheld !== undefined) return { type: 'withheld', refusal: withheld };
       }
+      const signing = signAction(this.intent.intentId, this.action, deps, signal);
+      const request = signing instanceof Promise ? await signing : signing;
       // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
       // error mean "the first send executed".
       let unansweredBefore = 0;

@@ -123,6 +123,25 @@ describe('quote: the orders a strategy wants, declared whole', () => {
     expect(resting(t)).toEqual(['buy@995', 'sell@1005']);
   });
 
+  it('moves quotes on through the nonce anchor rolls (208 pairs an anchor): a held replacement never blocks the roll', async () => {
+    const { t, emit } = await kit();
+    // 80 moves of both quotes: about 320 actions, past the first anchor's 208 pairs.
+    for (let i = 0; i < 80; i++) {
+      const bidPrice = i % 2 === 0 ? '99.5' : '99.6';
+      const askPrice = i % 2 === 0 ? '100.5' : '100.4';
+      await emit((ctx) => [
+        ctx.intents.quote({ marketId: 1, orders: [bid(bidPrice), ask(askPrice)], mode: 'break_before_make' }),
+      ]);
+      await t.advance(150);
+    }
+    // What waited on the rate limit (40 actions a second) goes meanwhile.
+    await t.advance(30_000);
+    expect(resting(t)).toEqual(['buy@996', 'sell@1004']);
+    expect(t.state.openOrders(1).map((o) => o.state)).toEqual(['open', 'open']);
+    expect(t.orderEvents.filter((e) => e.type === 'submitted').length).toBeGreaterThan(150);
+    expect(t.errors).toEqual([]);
+  });
+
   it('refuses a target off the grid without a rounding, and snaps one with it', async () => {
     const { t, emit } = await kit();
     const [q] = await emit((ctx) => [ctx.intents.quote({ marketId: 1, orders: [bid('99.55')] })]);
