@@ -3,7 +3,7 @@ import { DEFAULT_BUSY_POLL_WINDOW_MS } from '../../core/busyPoll.js';
 import type { SelectorProfile } from '../../protocol/selectors.js';
 import { DEFAULT_BLOCK_MS } from '../../sim/simDefaults.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
-import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../operations/alerts/alertEvents.js';
+import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from './alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
 
 /**
