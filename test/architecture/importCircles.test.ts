@@ -69,7 +69,9 @@ describe('imports in src/', () => {
   it('every relative import resolves to a file the graph holds', () => {
     expect(modules.length).toBeGreaterThan(300);
     const unresolved = modules.flatMap((m) =>
-      m.dependencies.filter((d) => d.couldNotResolve && d.module.startsWith('.')).map((d) => `${m.source}: ${d.module}`),
+      m.dependencies
+        .filter((d) => d.couldNotResolve && d.module.startsWith('.'))
+        .map((d) => `${m.source}: ${d.module}`),
     );
     expect(unresolved).toEqual([]);
   });

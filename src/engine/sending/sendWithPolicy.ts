@@ -21,7 +21,6 @@ export type { SendResult } from './sendResult.js';
  */
 export type SendHold = Promise<Refusal | undefined>;
 
-
 /** A failure after which the action may still have executed: the order's state is unknown, not failed. */
 export function isUnconfirmed(error: unknown): boolean {
   return (error instanceof IntentFailedError && error.code === 'OUTCOME_UNCONFIRMED') || hasNoDefiniteAnswer(error);
