@@ -3,29 +3,10 @@
  * prints a table and upserts the figures into bench/results.json. Pass figure names to run a subset
  * (`npm run bench -- tick_to_trade sim_throughput`).
  */
-import type { Figure, FigureBench } from './lib/figure.js';
-import { machineDescription, upsertFigure } from './lib/resultsFile.js';
-import { permitSign } from './figures/permitSign.js';
-import { wsIngest } from './figures/wsIngest.js';
-import { orderBurst } from './figures/orderBurst.js';
-import { orderBurst20ms } from './figures/orderBurst20ms.js';
-import { engineOverhead } from './figures/engineOverhead.js';
-import { tickToTrade } from './figures/tickToTrade.js';
-import { simThroughput } from './figures/simThroughput.js';
-import { replay } from './figures/replay.js';
-import { quoteUptime } from './figures/quoteUptime.js';
-
-const ALL: readonly FigureBench[] = [
-  permitSign,
-  wsIngest,
-  orderBurst,
-  orderBurst20ms,
-  engineOverhead,
-  tickToTrade,
-  simThroughput,
-  replay,
-  quoteUptime,
-];
+import type { Figure } from './lib/figure.js';
+import { machineDescription } from './lib/resultsFile.js';
+import { runFigures } from './lib/runFigures.js';
+import { ALL_FIGURES as ALL } from './figures/index.js';
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
@@ -36,18 +17,10 @@ async function main(): Promise<void> {
     return;
   }
   const selected = wanted.length === 0 ? ALL : ALL.filter((b) => wanted.includes(b.name));
-  const figures: Figure[] = [];
-  for (const bench of selected) {
-    process.stderr.write(`measuring ${bench.name}...\n`);
-    const out = await bench.run();
-    figures.push(...(Array.isArray(out) ? out : [out]));
-  }
-  const machine = machineDescription();
-  printTable(figures);
   const path = new URL('./results.json', import.meta.url);
-  // Upsert: figures measured elsewhere (soak_rss from npm run soak) stay in the file.
-  for (const figure of figures) upsertFigure(path, figure);
-  console.log(`\nmachine: ${machine}\nwrote bench/results.json`);
+  const figures = await runFigures(selected, 'full', path, (line) => process.stderr.write(`${line}\n`));
+  printTable(figures);
+  console.log(`\nmachine: ${machineDescription()}\nwrote bench/results.json`);
 }
 
 function printTable(figures: readonly Figure[]): void {

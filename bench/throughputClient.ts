@@ -9,9 +9,8 @@ import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { HttpResponseReader, type RawResponse } from './lib/throughput/httpResponseReader.js';
 import type { LoadJob, LoadResult } from './lib/throughput/loadJob.js';
+import { OrderSequenceTally } from './lib/throughput/orderSequences.js';
 import { SendScheduler } from './lib/throughput/sendScheduler.js';
-
-const ORDER_ID = /"order_id":"0x([0-9a-f]{16})/;
 
 async function run(job: LoadJob): Promise<LoadResult> {
   const url = new URL(job.url);
@@ -30,9 +29,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const failures: string[] = [];
   let ok = 0;
   let failed = 0;
-  let minSeq = Number.POSITIVE_INFINITY;
-  let maxSeq = -1;
-  const seqs = new Set<number>();
+  const sequences = new OrderSequenceTally();
   const started = performance.now();
   const cpuAtStart = process.cpuUsage();
   let ended = started;
@@ -44,6 +41,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
       finished = true;
       for (const s of sockets) s.destroy();
       const cpu = process.cpuUsage(cpuAtStart);
+      const range = sequences.range();
       resolve({
         clientCpuMs: (cpu.user + cpu.system) / 1000,
         requests: job.requests.length,
@@ -52,9 +50,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
         elapsedMs: ended - started,
         statuses,
         failures,
-        ...(job.readOrderIds && seqs.size > 0
-          ? { orderSequences: { min: minSeq, max: maxSeq, distinct: seqs.size } }
-          : {}),
+        ...(job.readOrderIds && range !== undefined ? { orderSequences: range } : {}),
         ...(error === undefined ? {} : { error }),
       });
     };
@@ -91,15 +87,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
         if (failures.length < 5)
           failures.push(`${request.kind} #${request.pair}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
       }
-      if (good && job.readOrderIds && request.kind === 'place') {
-        const match = ORDER_ID.exec(response.body);
-        if (match !== null) {
-          const seq = Number(BigInt(`0x${match[1]}`) >> 1n);
-          seqs.add(seq);
-          if (seq < minSeq) minSeq = seq;
-          if (seq > maxSeq) maxSeq = seq;
-        }
-      }
+      if (good && job.readOrderIds && request.kind === 'place') sequences.add(response.body);
       scheduler.answered(index, good);
       idle.push(socket);
       pump();

@@ -2,18 +2,20 @@ import { performance } from 'node:perf_hooks';
 import type { ActionSender } from '../../src/engine/sending/actionSender.js';
 import { signPermit } from '../../src/protocol/permit.js';
 import { startSim } from '../../src/sim/startSim.js';
-import type { Figure, FigureBench } from '../lib/figure.js';
+import type { BenchScale, Figure, FigureBench } from '../lib/figure.js';
 import { benchEngine, restingBid } from '../lib/benchEngine.js';
 import { median, measureRate, percentile } from '../lib/measureRate.js';
 import { benchAccount } from '../lib/simAccount.js';
 
-const INTENTS_PER_ROUND = 2_000;
-const BURST = 200;
 /**
  * Engine and signing rounds, alternated. Fifteen rather than five: the first rounds after the warm
  * one still run partly unoptimised code, and with five the median was one of them.
  */
-const ROUNDS = 15;
+const SCALES = {
+  full: { intentsPerRound: 2_000, burst: 200, rounds: 15, signMs: 400 },
+  smoke: { intentsPerRound: 100, burst: 50, rounds: 1, signMs: 20 },
+} as const;
+type Scale = (typeof SCALES)[BenchScale];
 const TARGET_OVERHEAD_US = 50;
 
 /**
@@ -24,7 +26,8 @@ const TARGET_OVERHEAD_US = 50;
  */
 export const engineOverhead: FigureBench = {
   name: 'engine_overhead',
-  async run(): Promise<Figure> {
+  async run(scale: BenchScale): Promise<Figure> {
+    const size: Scale = SCALES[scale];
     const sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
     try {
       const who = await benchAccount(sim);
@@ -41,12 +44,12 @@ export const engineOverhead: FigureBench = {
         });
       const rounds: RoundResult[] = [];
       const signRates: number[] = [];
-      await engineRound(who, 'warm');
-      await measureRate(sign, { rounds: 1 });
+      await engineRound(who, 'warm', size);
+      await measureRate(sign, { rounds: 1, roundMs: size.signMs, warmupMs: size.signMs / 2 });
       // Alternate engine rounds and signing rounds so that load from elsewhere hits both alike.
-      for (let r = 0; r < ROUNDS; r++) {
-        rounds.push(await engineRound(who, `r${r}`));
-        signRates.push(await measureRate(sign, { rounds: 1, roundMs: 400, warmupMs: 0 }));
+      for (let r = 0; r < size.rounds; r++) {
+        rounds.push(await engineRound(who, `r${r}`, size));
+        signRates.push(await measureRate(sign, { rounds: 1, roundMs: size.signMs, warmupMs: 0 }));
       }
       const engineRate = median(rounds.map((r) => r.rate));
       const signRate = median(signRates);
@@ -72,9 +75,9 @@ export const engineOverhead: FigureBench = {
           'overhead us/intent, paired rounds p25..p75': `${percentile(pairedUs, 25).toFixed(1)}..${percentile(pairedUs, 75).toFixed(1)}`,
           'first burst us/intent': Number(median(rounds.map((r) => r.firstBurstUs)).toFixed(1)),
           'last burst us/intent': Number(median(rounds.map((r) => r.lastBurstUs)).toFixed(1)),
-          'intents per round': INTENTS_PER_ROUND,
-          'burst size': BURST,
-          'rounds (median)': ROUNDS,
+          'intents per round': size.intentsPerRound,
+          'burst size': size.burst,
+          'rounds (median)': size.rounds,
         },
       };
     } finally {
@@ -90,8 +93,12 @@ interface RoundResult {
   readonly lastBurstUs: number;
 }
 
-/** One fresh engine, INTENTS_PER_ROUND limit orders in bursts of BURST. */
-async function engineRound(who: Parameters<typeof benchEngine>[0], run: string): Promise<RoundResult> {
+/** One fresh engine, `intentsPerRound` limit orders in bursts of `burst`. */
+async function engineRound(
+  who: Parameters<typeof benchEngine>[0],
+  run: string,
+  { intentsPerRound, burst }: Scale,
+): Promise<RoundResult> {
   let orders = 0;
   const instant: ActionSender = {
     // A venue-shaped order id: the first 8 bytes carry the wide id (venue-facts).
@@ -102,12 +109,12 @@ async function engineRound(who: Parameters<typeof benchEngine>[0], run: string):
   let refused = 0;
   const burstUs: number[] = [];
   const started = performance.now();
-  for (let done = 0; done < INTENTS_PER_ROUND; done += BURST) {
+  for (let done = 0; done < intentsPerRound; done += burst) {
     const burstStarted = performance.now();
     const outcomes = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => engine.execute(restingBid(done + i, run))),
+      Array.from({ length: burst }, (_, i) => engine.execute(restingBid(done + i, run))),
     );
-    burstUs.push(((performance.now() - burstStarted) * 1000) / BURST);
+    burstUs.push(((performance.now() - burstStarted) * 1000) / burst);
     refused += outcomes.filter((o) => o.type !== 'accepted').length;
   }
   const elapsedMs = performance.now() - started;
@@ -115,7 +122,7 @@ async function engineRound(who: Parameters<typeof benchEngine>[0], run: string):
   if (refused > 0)
     throw new Error(`engine_overhead: ${refused} intents were not accepted; the figure would be meaningless`);
   return {
-    rate: (INTENTS_PER_ROUND * 1000) / elapsedMs,
+    rate: (intentsPerRound * 1000) / elapsedMs,
     firstBurstUs: burstUs[0] ?? Number.NaN,
     lastBurstUs: burstUs[burstUs.length - 1] ?? Number.NaN,
   };

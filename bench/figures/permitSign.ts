@@ -7,7 +7,7 @@ import { viemTypedData } from '../../src/protocol/viemTypedData.js';
 import { fastPrivateKeySigner, nativeSignerAvailable } from '../../src/protocol/nativeSigner.js';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
 import { measureRate } from '../lib/measureRate.js';
-import type { Figure, FigureBench } from '../lib/figure.js';
+import type { BenchScale, Figure, FigureBench } from '../lib/figure.js';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const;
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
@@ -19,7 +19,8 @@ const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
  */
 export const permitSign: FigureBench = {
   name: 'permit_sign',
-  async run(): Promise<Figure> {
+  async run(scale: BenchScale): Promise<Figure> {
+    const rounds = scale === 'full' ? {} : { rounds: 1, roundMs: 20, warmupMs: 5 };
     const domain = parseDomain({
       name: 'RISEx',
       version: '1',
@@ -42,8 +43,8 @@ export const permitSign: FigureBench = {
       deadline: 1_900_000_000,
     });
 
-    const fastRate = await measureRate((i) => signPermit(context, fast, request(i)));
-    const pureRate = await measureRate((i) => signPermit(context, pureJs, request(i)));
+    const fastRate = await measureRate((i) => signPermit(context, fast, request(i)), rounds);
+    const pureRate = await measureRate((i) => signPermit(context, pureJs, request(i)), rounds);
     const viemRate = await measureRate((i) => {
       const r = request(i);
       return viemAccount.signTypedData(
@@ -56,9 +57,9 @@ export const permitSign: FigureBench = {
           deadline: r.deadline,
         }),
       );
-    });
+    }, rounds);
     const digests = hashes.map((h) => Buffer.from(h.slice(2), 'hex'));
-    const limitRate = await measureRate((i) => fast.signDigest(digests[i & 255]!));
+    const limitRate = await measureRate((i) => fast.signDigest(digests[i & 255]!), rounds);
 
     const us = (rate: number) => Number((1e6 / rate).toFixed(1));
     return {

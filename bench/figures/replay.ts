@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/runtime/config/loadConfig.js';
 import { createLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { replayRecording } from '../../src/runtime/replay/replayRecording.js';
 import { loadStrategies } from '../../src/runtime/bot/wiring/loadStrategies.js';
-import type { Figure, FigureBench } from '../lib/figure.js';
+import type { BenchScale, Figure, FigureBench } from '../lib/figure.js';
 import { synthRecording, type FrameRates } from '../lib/replay/synthRecording.js';
 
 /**
@@ -15,8 +15,9 @@ import { synthRecording, type FrameRates } from '../lib/replay/synthRecording.js
  * second, about twice the simulator's default (docs/operations.md, recording size).
  */
 const RATES: FrameRates = { book: 10, oracle: 5, trades: 5 };
-const HOURS = 1;
-const TARGET_SPEEDUP = 200;
+/** One hour; the smoke run replays two minutes of the same recording's kind. */
+const HOURS = { full: 1, smoke: 2 / 60 } as const;
+const TARGET_SPEEDUP = 1_000;
 const REPO = join(import.meta.dirname, '..', '..');
 
 /**
@@ -26,10 +27,10 @@ const REPO = join(import.meta.dirname, '..', '..');
  */
 export const replay: FigureBench = {
   name: 'replay',
-  async run(): Promise<Figure> {
+  async run(scale: BenchScale): Promise<Figure> {
     const dir = await mkdtemp(join(tmpdir(), 'perpbot-bench-replay-'));
     try {
-      const frames = await synthRecording(join(dir, 'rec'), HOURS, RATES);
+      const frames = await synthRecording(join(dir, 'rec'), HOURS[scale], RATES);
       const config = await loadConfig({ path: join(REPO, 'config', 'default.yaml'), env: {}, acknowledgeMainnet: false });
       const hosted = await loadStrategies(config, REPO);
       let failures = 0;

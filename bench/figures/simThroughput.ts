@@ -1,10 +1,13 @@
-import type { Figure, FigureBench } from '../lib/figure.js';
+import type { BenchScale, Figure, FigureBench } from '../lib/figure.js';
 import { median } from '../lib/measureRate.js';
 import { measureThroughput, type RoundReading } from '../lib/throughput/simThroughputRun.js';
 
 const TARGET_RATE = 3_000;
 const TARGET_RATIO = 2;
-const OPTIONS = { warmupPairs: 1_500, pairsPerRound: 4_000, rounds: 5, connections: 8, lag: 32, bare: true } as const;
+const SCALES = {
+  full: { warmupPairs: 1_500, pairsPerRound: 4_000, rounds: 5, connections: 8, lag: 32, bare: true },
+  smoke: { warmupPairs: 0, pairsPerRound: 40, rounds: 1, connections: 4, lag: 8, bare: true },
+} as const;
 
 /**
  * sim_throughput: signed requests per second `npm run sim` serves on its one core, as
@@ -14,8 +17,9 @@ const OPTIONS = { warmupPairs: 1_500, pairsPerRound: 4_000, rounds: 5, connectio
  */
 export const simThroughput: FigureBench = {
   name: 'sim_throughput',
-  async run(): Promise<Figure> {
-    const readings = await measureThroughput(OPTIONS);
+  async run(scale: BenchScale): Promise<Figure> {
+    const options = SCALES[scale];
+    const readings = await measureThroughput(options);
     const simRate = median(readings.sim.map((r) => r.rate));
     const bareRate = median(readings.bare.map((r) => r.rate));
     const us = (rate: number) => Number((1e6 / rate).toFixed(1));
@@ -44,9 +48,9 @@ export const simThroughput: FigureBench = {
         'sim rounds requests/s': readings.sim.map((r) => Math.round(r.rate)).join(' / '),
         'bare rounds requests/s': readings.bare.map((r) => Math.round(r.rate)).join(' / '),
         'requests per round': readings.sim[0]?.requests ?? 0,
-        'rounds (median), alternated': OPTIONS.rounds,
-        connections: `${OPTIONS.connections} keep-alive, one request in flight each`,
-        'resting orders (cancel lag)': OPTIONS.lag,
+        'rounds (median), alternated': options.rounds,
+        connections: `${options.connections} keep-alive, one request in flight each`,
+        'resting orders (cancel lag)': options.lag,
         'refused requests': 0,
         simulator: 'npm run sim --block-ms 0 --rest-requests-per-10s 0, own process',
       },

@@ -1,9 +1,9 @@
-import type { Figure, FigureBench } from '../lib/figure.js';
+import type { BenchScale, Figure, FigureBench } from '../lib/figure.js';
 import { captureSimFrames } from '../lib/captureSimFrames.js';
 import { ingestPipeline } from '../lib/ingestPipeline.js';
 import { interleavedRates } from '../lib/interleavedRates.js';
 
-const FRAMES = 3_000;
+const FRAMES = { full: 3_000, smoke: 60 } as const;
 const TARGET_RATE = 200_000;
 const TARGET_RATIO = 3;
 
@@ -14,8 +14,8 @@ const TARGET_RATIO = 3;
  */
 export const wsIngest: FigureBench = {
   name: 'ws_ingest',
-  async run(): Promise<Figure> {
-    const frames = await captureSimFrames(FRAMES);
+  async run(scale: BenchScale): Promise<Figure> {
+    const frames = await captureSimFrames(FRAMES[scale]);
     const oracle = frames.filter((f) => f.includes('"channel":"oracle"'));
     const books = frames.filter((f) => f.includes('"channel":"orderbook"'));
     const pipeline = ingestPipeline();
@@ -31,7 +31,7 @@ export const wsIngest: FigureBench = {
       parse: (i) => JSON.parse(frames[i % n]!),
       oracle: (i) => pipeline.feed(oracle[i % oracle.length]!),
       books: (i) => pipeline.feed(books[i % books.length]!),
-    });
+    }, scale === 'full' ? {} : { passes: 1, roundMs: 10, warmupMs: 15 });
     const { ingest: ingestRate, parse: parseRate, oracle: oracleRate, books: bookRate } = rates;
     const avgBytes = Math.round(frames.reduce((s, f) => s + f.length, 0) / n);
     return {

@@ -27,7 +27,14 @@ export interface BaselinedFigure extends Figure {
   readonly baseline_value: number;
 }
 
+/**
+ * How big a run is: `full` is what `npm run bench` measures; `smoke` runs the same code (its set-up,
+ * its checks, its result record) at a tiny size, in seconds, so the bench smoke test in `npm test`
+ * fails when a change breaks a figure. A smoke figure's value means nothing and its target is not judged.
+ */
+export type BenchScale = 'full' | 'smoke';
+
 export interface FigureBench {
   readonly name: string;
-  run(): Promise<Figure | Figure[]>;
+  run(scale: BenchScale): Promise<Figure | Figure[]>;
 }

@@ -7,13 +7,15 @@ import { measureRate, median } from './measureRate.js';
  */
 export async function interleavedRates<K extends string>(
   bodies: Readonly<Record<K, (i: number) => unknown>>,
-  options: { readonly passes?: number; readonly roundMs?: number } = {},
+  options: { readonly passes?: number; readonly roundMs?: number; readonly warmupMs?: number } = {},
 ): Promise<Record<K, number>> {
   const passes = options.passes ?? 7;
   const roundMs = options.roundMs ?? 300;
+  const warmupMs = options.warmupMs ?? 300;
   const keys = Object.keys(bodies) as K[];
   const samples = new Map<K, number[]>(keys.map((k) => [k, []]));
-  for (const k of keys) await measureRate(bodies[k], { rounds: 1, roundMs: 100, warmupMs: 200 });
+  for (const k of keys)
+    await measureRate(bodies[k], { rounds: 1, roundMs: warmupMs / 3, warmupMs: (2 * warmupMs) / 3 });
   for (let p = 0; p < passes; p++) {
     for (const k of keys) samples.get(k)!.push(await measureRate(bodies[k], { rounds: 1, roundMs, warmupMs: 0 }));
   }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { venueSender } from '../../src/engine/sending/actionSender.js';
-import type { Figure, FigureBench } from './figure.js';
+import type { BenchScale, Figure, FigureBench } from './figure.js';
 import { benchAccountAt } from './simAccount.js';
 import { startSimProcess, type SimProcess } from './simProcess.js';
 import { benchEngine, restingBid } from './benchEngine.js';
@@ -34,18 +34,23 @@ interface RunResult {
   readonly nonceErrors: number;
 }
 
+/** The smoke size: one run of each client, a few orders, no warm-up runs (each costs a simulator process). */
+const SMOKE = { orders: 8, runs: 1 } as const;
+
 export function orderBurstBench(options: OrderBurstOptions): FigureBench {
-  const orders = options.orders ?? 200;
-  const runs = options.runs ?? 3;
   return {
     name: options.name,
-    async run(): Promise<Figure> {
+    async run(scale: BenchScale): Promise<Figure> {
+      const orders = scale === 'full' ? (options.orders ?? 200) : SMOKE.orders;
+      const runs = scale === 'full' ? (options.runs ?? 3) : SMOKE.runs;
       const engineRuns: RunResult[] = [];
       const naiveRuns: RunResult[] = [];
       // One unmeasured run of each first (JIT, connection pools), then alternate the two so that
       // noise from other processes on the machine falls on both alike.
-      await engineBurst(options.latencyMs, orders, 'warm');
-      await naiveBurst(options.latencyMs, Math.min(orders, 50));
+      if (scale === 'full') {
+        await engineBurst(options.latencyMs, orders, 'warm');
+        await naiveBurst(options.latencyMs, Math.min(orders, 50));
+      }
       for (let r = 0; r < runs; r++) {
         engineRuns.push(await engineBurst(options.latencyMs, orders, `run${r}`));
         naiveRuns.push(await naiveBurst(options.latencyMs, orders));

@@ -115,13 +115,19 @@ type RuntimeErrorCode =
   | 'SETUP_REVOKE_SIGNER'
   | 'SETUP_START'
   | 'SETUP_STATUS_NOT_YET'
-  | 'STARTUP_DEADLINE';
+  | 'STARTUP_DEADLINE'
+  | 'SWEEP_FAILED'
+  | 'SWEEP_MERGE'
+  | 'SWEEP_OBJECTIVE'
+  | 'SWEEP_STUDY'
+  | 'SWEEP_STUDY_MISMATCH';
 
 type SimErrorCode = 'EXCHANGE_REFUSED' | 'SIM_REFUSED';
 
 /** The benchmarks' harness (bench/). */
 type BenchErrorCode =
   | 'BENCH_CAPTURE'
+  | 'BENCH_FIGURE_RECORD'
   | 'BENCH_FRAME'
   | 'BENCH_LOAD_CLIENT'
   | 'BENCH_LOAD_FAILED'

@@ -181,7 +181,11 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     const { clock, log } = options;
-    this.tracker = new OrderTracker(() => clock.now());
+    this.tracker = new OrderTracker(
+      () => clock.now(),
+      (refused, intentId) =>
+        log.warn({ intentId, from: refused.from, to: refused.to }, `order change refused: ${refused.reason}`),
+    );
     this.orders$ = this.tracker.orders$;
     this.orderEvents$ = this.tracker.events$;
     this.fills$ = this.tracker.fills$;

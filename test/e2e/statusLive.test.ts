@@ -56,6 +56,9 @@ describe('perpbot status while perpbot start runs', () => {
     expect(text).toMatch(/\n1 +buy +0\.001 /);
     expect(text).toMatch(/\nprobe +1 +buy +0\.0005 +60000 +0 +open /);
     expect(text).toContain('strategies:\nstrategy');
+    // The probe's resting bid is its wanted order: its quote uptime per market, as /api/status has it.
+    expect(text).toMatch(/quote uptime/);
+    expect(text).toMatch(/\nprobe .* 1: \d+\.\d%/);
 
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['status', '--config', 'bot.yaml', '--json'], json.io)).toBe(0);

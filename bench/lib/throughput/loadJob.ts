@@ -1,3 +1,5 @@
+import type { OrderSequenceRange } from './orderSequences.js';
+
 /**
  * What the parent hands the load client (a JSON file) and what the client answers (an IPC
  * message). Requests are complete, signed JSON bodies: the client only frames and sends them.
@@ -29,8 +31,8 @@ export interface LoadResult {
   readonly statuses: Readonly<Record<string, number>>;
   /** Up to five refused answers, for the error message. */
   readonly failures: readonly string[];
-  /** Sequence numbers (wide id >> 1) of the orders placed: lowest, highest, how many distinct. */
-  readonly orderSequences?: { readonly min: number; readonly max: number; readonly distinct: number };
+  /** Sequence numbers (wide id >> 1) of the orders placed: lowest, highest (decimal strings), how many distinct. */
+  readonly orderSequences?: OrderSequenceRange;
   /** CPU the client process used over the run, ms (it must stay well below one core). */
   readonly clientCpuMs: number;
   /** Set when the run could not finish (a connection dropped, a cancel waited for a failed place). */

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
 import { startListeningProcess, startSimProcess, type ListeningProcess, type SimProcess } from '../simProcess.js';
 import type { LoadRequest, LoadResult } from './loadJob.js';
+import { sequencesAsPlanned } from './orderSequences.js';
 import { processCpuMs } from './processCpu.js';
 import { planPairs } from './requestPlan.js';
 import { prepareLoadAccount } from './loadAccount.js';
@@ -18,6 +19,7 @@ import { runLoad } from './runLoad.js';
  * are known in advance; and no per-IP request limit, which the load is far above.
  */
 export interface ThroughputOptions {
+  /** Pairs of the unmeasured first slice; 0: none. */
   readonly warmupPairs: number;
   readonly pairsPerRound: number;
   readonly rounds: number;
@@ -82,7 +84,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     let nonce = firstNonce;
 
     // Every slice's requests, signed before anything is timed.
-    const sizes = [options.warmupPairs, ...Array.from({ length: options.rounds }, () => options.pairsPerRound)];
+    // No warm-up slice when none is asked for (the smoke size): every slice is then measured.
+    const warm = options.warmupPairs > 0 ? 1 : 0;
+    const sizes = [
+      ...(warm === 1 ? [options.warmupPairs] : []),
+      ...Array.from({ length: options.rounds }, () => options.pairsPerRound),
+    ];
     let sequence = firstSequence;
     const slices: { readonly requests: LoadRequest[]; readonly firstSequence: bigint; readonly pairs: number }[] = [];
     for (const pairs of sizes) {
@@ -96,7 +103,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     const bareReadings: RoundReading[] = [];
     let measuredFrom = Number.NaN;
     for (const [i, slice] of slices.entries()) {
-      if (i === 1) measuredFrom = performance.now();
+      if (i === warm) measuredFrom = performance.now();
       const simRound = await loadRound(sim.restUrl, sim.pid, slice.requests, options.connections, true);
       checkSimRound(simRound.result, slice.firstSequence, slice.pairs);
       const bareRound =
@@ -105,7 +112,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
           : await loadRound(bareUrl, bare.child.pid ?? 0, slice.requests, options.connections, false);
       if (bareRound !== undefined) checkBareRound(bareRound.result);
       // The first slice only warms both servers up (JIT, connection set-up).
-      if (i === 0) continue;
+      if (i < warm) continue;
       simReadings.push(simRound.reading);
       if (bareRound !== undefined) bareReadings.push(bareRound.reading);
     }
@@ -147,15 +154,12 @@ async function loadRound(
 
 function checkSimRound(result: LoadResult, firstSequence: bigint, pairs: number): void {
   const seqs = result.orderSequences;
-  const expected = { min: Number(firstSequence), max: Number(firstSequence) + pairs - 1, distinct: pairs };
-  if (
-    result.error !== undefined ||
-    result.failed > 0 ||
-    seqs === undefined ||
-    seqs.min !== expected.min ||
-    seqs.max !== expected.max ||
-    seqs.distinct !== expected.distinct
-  ) {
+  const expected = {
+    min: firstSequence.toString(),
+    max: (firstSequence + BigInt(pairs) - 1n).toString(),
+    distinct: pairs,
+  };
+  if (result.error !== undefined || result.failed > 0 || !sequencesAsPlanned(seqs, firstSequence, pairs)) {
     throw new PerpbotError(
       `sim_throughput: the simulator did not serve every pre-signed request (${result.ok} ok, ${result.failed} refused)`,
       {

@@ -99,8 +99,8 @@ export interface AdjustIsolatedMarginIntent extends IntentBase {
  * the venue took it, so the price level is never empty (for a moment both rest: the wanted count
  * plus those being replaced); taken only where the account's margin covers both, else
  * `break_before_make`: the old is cancelled first and the new placed once the venue answered, so
- * never more than one order stands for it. Either way both actions are signed side by side (the
- * nonce bitmap lets them be in flight at once); only the second waits for the first's answer.
+ * never more than one order stands for it. Either way both actions are checked and admitted side
+ * by side; the second is signed and sent the moment the first's answer allows it.
  */
 export type ReplaceMode = 'make_before_break' | 'break_before_make';
 

@@ -147,12 +147,12 @@ export class QuoteKeeper {
       this.moving.add(r.live);
       const target = { intentId: r.live };
       const mode = intent.mode === undefined ? {} : { mode: intent.mode };
-      this.run(replace({ ...replaceFields(order), ...mode, intentId: id(), strategy, marketId, target }), r.live);
+      this.run(replace({ ...orderTerms(order), ...mode, intentId: id(), strategy, marketId, target }), r.live);
       actions += 2;
     }
     for (const index of plan.place) {
       const order = intent.orders[index] as QuoteOrder;
-      this.run(placeLimit({ ...placeFields(order), intentId: id(), strategy, marketId }));
+      this.run(placeLimit({ ...orderTerms(order), side: order.side, intentId: id(), strategy, marketId }));
       actions += 1;
     }
     return actions;
@@ -204,24 +204,23 @@ function wantedOf(intent: QuoteIntent, market: MarketView): WantedQuote[] | Refu
   for (const [index, o] of intent.orders.entries()) {
     const ticks = gridUnits(o.price, tick, o.priceRounding);
     const steps = gridUnits(o.size, step, o.sizeRounding);
-    if (ticks === undefined || ticks <= 0n)
-      return refusal(
-        'quote_target',
-        o.price,
-        `orders[${index}].price is not a positive price on the tick ${tick}`,
-        'name priceRounding to snap it',
-      );
-    if (steps === undefined || steps <= 0n)
-      return refusal(
-        'quote_target',
-        o.size,
-        `orders[${index}].size is not a positive size on the step ${step}`,
-        'name sizeRounding to snap it',
-      );
+    if (ticks === undefined || ticks <= 0n) return offGrid(index, 'price', o.price, tick);
+    if (steps === undefined || steps <= 0n) return offGrid(index, 'size', o.size, step);
     const keepPartial = intent.tolerance?.partial === true;
     out.push({ index, side: o.side, ticks, steps, toleranceTicks: toleranceTicks(intent, ticks), keepPartial });
   }
   return out;
+}
+
+function offGrid(index: number, field: 'price' | 'size', value: string, unit: string): Refusal {
+  const rounding = field === 'price' ? 'priceRounding' : 'sizeRounding';
+  const grid = field === 'price' ? 'tick' : 'step';
+  return refusal(
+    'quote_target',
+    value,
+    `orders[${index}].${field} is not a positive ${field} on the ${grid} ${unit}`,
+    `name ${rounding} to snap it`,
+  );
 }
 
 /** The larger of the target's tolerances, in whole ticks (bps of the wanted price, rounded down). */
@@ -242,19 +241,8 @@ function gridUnits(value: string, unit: string, rounding: Rounding | undefined):
   }
 }
 
-function placeFields(o: QuoteOrder) {
-  return {
-    side: o.side,
-    size: o.size,
-    price: o.price,
-    postOnly: o.postOnly ?? false,
-    reduceOnly: o.reduceOnly ?? false,
-    ...(o.priceRounding === undefined ? {} : { priceRounding: o.priceRounding }),
-    ...(o.sizeRounding === undefined ? {} : { sizeRounding: o.sizeRounding }),
-  };
-}
-
-function replaceFields(o: QuoteOrder) {
+/** A wanted order's terms as a limit intent or a replacement takes them (the side is the placement's). */
+function orderTerms(o: QuoteOrder) {
   return {
     size: o.size,
     price: o.price,

@@ -84,9 +84,9 @@ export function replaceModeOf(asked: ReplaceMode | undefined, marginCoversBoth: 
 }
 
 /**
- * Runs a replacement of a resting order, both actions checked, admitted and signed side by side
- * (the nonce bitmap lets both be in flight) and the second sent the moment the first's answer
- * allows: make-before-break sends the new order and then the old one's cancel once the venue took
+ * Runs a replacement of a resting order, both actions checked and admitted side by side and the
+ * second signed and sent the moment the first's answer allows (the nonce bitmap lets both be in
+ * flight): make-before-break sends the new order and then the old one's cancel once the venue took
  * the new; break-before-make sends the cancel and then the new order once the old one is gone
  * (nothing new when it filled first, or its cancel did not go through). The outcome is the new
  * order's, as the replace's.

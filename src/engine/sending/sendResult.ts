@@ -9,5 +9,5 @@ export type SendResult =
   | { type: 'failed'; error: unknown }
   /** It may have executed and the venue's state does not show whether (error code OUTCOME_UNCONFIRMED). */
   | { type: 'unknown'; error: IntentFailedError }
-  /** Signed and never sent: the hold said no (`SendHold`). */
+  /** Never signed or sent: the hold said no (`SendHold`). */
   | { type: 'withheld'; refusal: Refusal };

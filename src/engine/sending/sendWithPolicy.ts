@@ -15,9 +15,9 @@ import type { SendResult } from './sendResult.js';
 export type { SendResult } from './sendResult.js';
 
 /**
- * What a held send waits for once signed: undefined to send, or why not (then nothing is sent and
- * the pair is reported refused). One action of a replacement is signed beside the other and sent
- * the moment the other's answer allows it.
+ * What a held send waits for before it is signed: undefined to sign and send, or why not (then
+ * nothing is signed or sent). One action of a replacement is checked and admitted beside the other,
+ * and signed and sent the moment the other's answer allows it.
  */
 export type SendHold = Promise<Refusal | undefined>;
 
@@ -86,15 +86,14 @@ class PolicySend {
     const { deps, signal } = this;
     const sendOptions = signal === undefined ? {} : { signal };
     for (;;) {
-      const signing = signAction(this.intent.intentId, this.action, deps, signal);
-      const request = signing instanceof Promise ? await signing : signing;
+      // Before the signature: a pair allocated and held would count as in flight and could keep the
+      // allocator from rolling to the next anchor, which the action the hold waits for may need.
       if (this.hold !== undefined) {
         const withheld = await this.released();
-        if (withheld !== undefined) {
-          reportFate(deps, request, 'refused');
-          return { type: 'withheld', refusal: withheld };
-        }
+        if (withheld !== undefined) return { type: 'withheld', refusal: withheld };
       }
+      const signing = signAction(this.intent.intentId, this.action, deps, signal);
+      const request = signing instanceof Promise ? await signing : signing;
       // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
       // error mean "the first send executed".
       let unansweredBefore = 0;

@@ -1,5 +1,6 @@
 import { Subject, type Observable } from 'rxjs';
 import type { OrderEvent } from '../orders/orderEvent.js';
+import { checkTransition, type RefusedTransition } from '../orders/orderStateMachine.js';
 import { orderEventsOf, type OrderEndCause } from '../orders/orderEventsOf.js';
 import { compareDecimals } from '../../core/decimal.js';
 import type { FillRecord, OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
@@ -63,8 +64,14 @@ export class OrderTracker {
   /** Every transition of every order of this process, in the order they happen: the one order model's events. */
   readonly events$: Observable<OrderEvent> = this.eventSubject.asObservable();
 
-  /** `now`: the engine clock, for the events' `atMs`. */
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `now`: the engine clock, for the events' `atMs`; `onRefused`: told of a change the order state
+   * machine refused (`orderStateMachine.ts`), which is never written.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly onRefused: (refused: RefusedTransition, intentId: string) => void = () => undefined,
+  ) {}
 
   /** A strategy emitted a placement: the engine owns it from now on, waiting for admission. */
   queued(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
@@ -297,6 +304,11 @@ export class OrderTracker {
    * shows: its events first, then (once it was sent) the order itself.
    */
   private set(order: TrackedOrder, cause?: OrderEndCause): void {
+    const refused = checkTransition(this.orders.get(order.intentId)?.state, order.state);
+    if (refused !== undefined) {
+      this.onRefused(refused, order.intentId);
+      return;
+    }
     const before = this.orders.put(order);
     this.restingCounts.onChange(before, order);
     if (before !== undefined && before.state === order.state && before.filledSize === order.filledSize) return;

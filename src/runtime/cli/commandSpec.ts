@@ -28,6 +28,8 @@ export interface CommandSpec {
   readonly flags: Readonly<Record<string, FlagSpec>>;
   /** Names of the positional arguments, all required (e.g. ["new"] for `keys new`). */
   readonly positionals?: readonly string[];
+  /** The last positional may be given more than once (`perpbot sweep REC...`). */
+  readonly variadic?: boolean;
   /** Hands the raw arguments on untouched (the simulator's own CLI parses them). */
   readonly passThrough?: boolean;
   run(args: ParsedArgs, io: CliIo, raw: readonly string[]): Promise<number>;

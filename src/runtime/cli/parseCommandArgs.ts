@@ -55,7 +55,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   }
   if (flags['help'] === true) return { flags, positionals };
   const expected = spec.positionals ?? [];
-  if (positionals.length > expected.length) {
+  if (positionals.length > expected.length && spec.variadic !== true) {
     throw new CliUsageError(
       `perpbot ${spec.name}: unexpected argument ${JSON.stringify(positionals[expected.length])}`,
       [`usage: ${spec.usage}`],

@@ -5,6 +5,8 @@ import { DEFAULT_BLOCK_MS } from '../../sim/simDefaults.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from './alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
+import type { DeepReadonly } from './deepFreeze.js';
+import { sweepSchema } from './sweepSchema.js';
 
 /**
  * The shape of a perpbot YAML config. Every object is strict: an unknown key is an error, because
@@ -290,6 +292,8 @@ const sections = {
   busy_poll: busyPollSchema.prefault({}),
   control: controlSchema.optional(),
   alerts: alertsSchema.optional(),
+  // `perpbot sweep`: the params to vary and how (src/runtime/config/sweepSchema.ts).
+  sweep: sweepSchema.optional(),
 };
 
 function uniqueStrategyNames(
@@ -320,12 +324,6 @@ export const configSchema = z.strictObject(sections).superRefine(uniqueStrategyN
 export const nonTradingConfigSchema = z
   .strictObject({ ...sections, risk: riskSchema.optional() })
   .superRefine(uniqueStrategyNames);
-
-type DeepReadonly<T> = T extends (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
 
 /** A validated config; deeply frozen at runtime, deeply readonly in types. */
 export type Config = DeepReadonly<z.output<typeof configSchema>>;

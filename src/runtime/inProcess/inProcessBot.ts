@@ -3,6 +3,7 @@ import type { Address } from '../../core/address.js';
 import { Engine } from '../../engine/engine.js';
 import { withEngineDefaults } from '../../engine/engineConfig.js';
 import { venueSender } from '../../engine/sending/actionSender.js';
+import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../protocol/selectors.js';
 import type { RiskLimits } from '../config/configSchema.js';
@@ -42,6 +43,16 @@ export interface InProcessBotOptions {
   readonly latencyMs: () => number;
   readonly log: HostLogger;
   readonly onError: (error: unknown) => void;
+  /**
+   * The engine's signer for the session key (default: the key itself). A replay passes one that
+   * signs nothing, for a simulator that trusts the account's permits (`replaySigner.ts`).
+   */
+  readonly engineSigner?: (signer: Address) => SyncDigestSigner;
+}
+
+function engineSigner(o: InProcessBotOptions): SyncDigestSigner {
+  const key = fastPrivateKeySigner(KIT_SIGNER_KEY);
+  return o.engineSigner?.(key.address) ?? key;
 }
 
 /**
@@ -72,7 +83,7 @@ export class InProcessBot {
     });
     this.engine = new Engine({
       account: this.account,
-      signer: fastPrivateKeySigner(KIT_SIGNER_KEY),
+      signer: engineSigner(o),
       rest: this.rest,
       sender: venueSender(this.rest),
       config: withEngineDefaults({ guards: guardLimitsOf(o.risk) }),

@@ -10,7 +10,7 @@ import { SimWsHub } from '../../sim/ws/simWsHub.js';
 import type { ChannelMessages } from '../../venue/schemas/wsFrames.js';
 import type { ChannelName } from '../../venue/schemas/wsFramesFields.js';
 import { ChannelRegistry, type ChannelSink } from '../../venue/ws/channelRegistry.js';
-import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
+import { decodeServerFrame, decodeServerValue, type DecodedServerFrame } from '../../venue/ws/decodeServerFrame.js';
 
 export interface SimChannelsOptions {
   readonly runtime: SimRuntime;
@@ -45,6 +45,12 @@ export class SimChannels {
   constructor(private readonly o: SimChannelsOptions) {
     this.hub = new SimWsHub(o.runtime);
     this.connection = new SimWsConnection(1, this.socket(), UNLIMITED, o.clock, () => {});
+    // No JSON between the simulator and the bot when a frame arrives at once: the bot's decoders read
+    // the frame object the hub built, as they would read it parsed from the wire. With latency a
+    // frame waits, so it travels as text, fixed when it was sent.
+    this.connection.readFramesAsObjects((frame) =>
+      this.o.latencyMs() <= 0 ? this.deliver(decodeServerValue(frame)) : this.receive(JSON.stringify(frame)),
+    );
     this.hub.add(this.connection);
     this.hub.pin(this.connection, o.account);
     const batcher = new SimEventBatcher(this.hub, (error) => o.onError(asError(error)));
@@ -119,15 +125,14 @@ export class SimChannels {
 
   private receive(text: string): void {
     const ms = this.o.latencyMs();
-    if (ms <= 0) return this.deliver(text);
+    if (ms <= 0) return this.deliver(decodeServerFrame(text));
     this.o.clock.sleep(ms).then(
-      () => this.deliver(text),
+      () => this.deliver(decodeServerFrame(text)),
       (error: unknown) => this.o.onError(asError(error)),
     );
   }
 
-  private deliver(text: string): void {
-    const decoded = decodeServerFrame(text);
+  private deliver(decoded: DecodedServerFrame): void {
     if (decoded.kind === 'malformed') {
       this.o.onError(new Error(`the kit's decoder refused a simulator frame: ${decoded.reason}`));
       return;

@@ -1,76 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { escapeHtml, inlineable, jsonForScript, sharedPageAssets, signClass, utc } from './pageParts.js';
 import type { ReplayReport } from './replayReport.js';
-
-const require = createRequire(import.meta.url);
 
 /** The page's own script and styles (copied beside the compiled code by tools/buildPackage.mjs). */
 const own = (name: string): string => fileURLToPath(new URL(`./page/${name}`, import.meta.url));
 
-interface PageAssets {
-  readonly uplotCss: string;
-  readonly uplotJs: string;
-  readonly themeCss: string;
-  readonly pageCss: string;
-  readonly pageJs: string;
-}
+let assets: { readonly pageCss: string; readonly pageJs: string } | undefined;
 
-let assets: PageAssets | undefined;
-
-/**
- * Everything the page loads, inlined: the report is a file a user opens (or mails) with no server
- * and no network, and the chart library is the exact uPlot of package-lock.json, as the dashboard's.
- */
-function pageAssets(): PageAssets {
-  assets ??= {
-    uplotCss: inlineable(require.resolve('uplot/dist/uPlot.min.css'), 'style'),
-    uplotJs: inlineable(require.resolve('uplot/dist/uPlot.iife.min.js'), 'script'),
-    // The palette and layout it shares with the dashboard.
-    themeCss: inlineable(fileURLToPath(new URL('../operations/theme.css', import.meta.url)), 'style'),
-    pageCss: inlineable(own('replay.css'), 'style'),
-    pageJs: inlineable(own('replay.js'), 'script'),
-  };
+function replayAssets(): { readonly pageCss: string; readonly pageJs: string } {
+  assets ??= { pageCss: inlineable(own('replay.css'), 'style'), pageJs: inlineable(own('replay.js'), 'script') };
   return assets;
-}
-
-/** A file's text, refused if it would end its inline element early (the HTML parser does not know JavaScript). */
-function inlineable(file: string, element: 'script' | 'style'): string {
-  const text = readFileSync(file, 'utf8');
-  if (text.toLowerCase().includes(`</${element}`) || (element === 'script' && text.includes('<!--')))
-    throw new Error(
-      `${file} contains "</${element}" or "<!--", so it cannot be inlined in the replay page's <${element}>: ` +
-        'serve it as a file instead, or pin a uPlot version without it',
-    );
-  return text;
-}
-
-/** Text for an HTML text node or a quoted attribute. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * JSON that a `<script type="application/json">` block holds verbatim: no `<` (so no `</script>` or
- * `<!--` in a strategy's name ends or bends the block), and the line separators some parsers trip on.
- */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-const utc = (ms: number): string =>
-  new Date(ms)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.000Z$|Z$/, '');
-
-/** The class that colours a signed decimal: red below zero, green above, none at zero. */
-function signClass(value: string): string {
-  if (value.startsWith('-')) return 'neg';
-  return /^[+]?0*(\.0*)?$/.test(value) ? '' : 'pos';
 }
 
 function totalsTable(totals: ReplayReport['totals']): string {
@@ -167,7 +106,8 @@ function plots(report: ReplayReport): string {
  * market's mark with its fills and its position. The same report gives the same bytes.
  */
 export function renderReplayHtml(report: ReplayReport): string {
-  const { uplotCss, uplotJs, themeCss, pageCss, pageJs } = pageAssets();
+  const { uplotCss, uplotJs, themeCss } = sharedPageAssets();
+  const { pageCss, pageJs } = replayAssets();
   return `<!doctype html>
 <html lang="en">
 <head>

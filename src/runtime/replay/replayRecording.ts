@@ -1,17 +1,24 @@
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { HostedStrategy, HostLogger } from '../../strategy/strategyHost.js';
 import type { Config } from '../config/configSchema.js';
-import { readRecording } from '../recording/readRecording.js';
-import { PUBLIC_SOURCE } from '../recording/recordPublicFeeds.js';
-import { RecordingError } from '../recording/recordingError.js';
-import type { HeaderRecord, RecordingRecord } from '../recording/recordingRecords.js';
+import type { HeaderRecord } from '../recording/recordingRecords.js';
+import { streamRecordingFrames, type ReplayFrameSource, type TimedFrame } from './replayFrames.js';
 import type { ReplayReport } from './replayReport.js';
 import { marketDefinitions, ReplaySession } from './replaySession.js';
 import { ReplayTape } from './replayTape.js';
 
-export interface ReplayOptions {
+export interface ReplayOptions extends ReplayRunOptions {
   /** A recording directory (its segments, oldest first) or one segment file. */
   readonly path: string;
+}
+
+/** A span of the recording to replay: frames from `fromMs` (the strategies start then) to before `toMs`. */
+export interface ReplayWindow {
+  readonly fromMs?: number;
+  readonly toMs?: number;
+}
+
+export interface ReplayRunOptions {
   readonly config: Config;
   /** The configured strategies, loaded and their params checked. */
   readonly hosted: readonly HostedStrategy[];
@@ -25,6 +32,12 @@ export interface ReplayOptions {
   readonly log: HostLogger;
   /** A failure inside the replay's machinery (a frame the bot's decoders refused): none in a sound run. */
   readonly onError: (error: unknown) => void;
+  /**
+   * Only this span (walk-forward windows): the frames before `fromMs` still move the market, so the
+   * book is whole when the bot starts at `fromMs`, but nobody trades on them; the report covers
+   * the span. Absent: the whole run.
+   */
+  readonly window?: ReplayWindow;
   /** Stops the replay (SIGTERM): the reading throws RECORDING_STOPPED at its next chunk or line. */
   readonly signal?: AbortSignal;
 }
@@ -36,8 +49,12 @@ export interface ReplayOptions {
  * numbers are the engine's ledger and order events.
  */
 export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
-  const records = readRecording(o.path, o.signal === undefined ? {} : { signal: o.signal });
-  const header = await firstHeader(records, o.path);
+  return replayFrames(await streamRecordingFrames(o.path, o.signal === undefined ? {} : { signal: o.signal }), o);
+}
+
+/** `replayRecording` over any frame source (a recording decoded into shared memory, for a sweep). */
+export async function replayFrames(source: ReplayFrameSource, o: ReplayRunOptions): Promise<ReplayReport> {
+  const { header } = source;
   const botMarkets = [...new Set(o.config.strategies.flatMap((s) => s.markets))].sort((a, b) => a - b);
   const drivenIds = checkMarkets(header, botMarkets);
   const { known, unknown } = marketDefinitions(drivenIds);
@@ -49,9 +66,17 @@ export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
     startMs: header.startedAt,
   });
   const tape = new ReplayTape(session.bot.engine, session.clock, botMarkets, o.balance);
-  await session.start();
-  const driven = await driveFrames(records, header.run, session, tape, o.sampleMs);
-  const endMs = driven.endMs ?? header.startedAt;
+  const fromMs = Math.max(header.startedAt, o.window?.fromMs ?? header.startedAt);
+  const frames = frameReader(source.frames());
+  let driven: { frames: number; endMs: number | undefined };
+  try {
+    if (fromMs > header.startedAt) await preRoll(frames, session, fromMs);
+    await session.start();
+    driven = await driveFrames(frames, session, tape, o.sampleMs, o.window?.toMs);
+  } finally {
+    await frames.close();
+  }
+  const endMs = driven.endMs ?? fromMs;
   await session.time.advanceTo(endMs);
   tape.sample();
   // Before the stop: its cancels are the shutdown's, not a gap in the quoting.
@@ -62,7 +87,7 @@ export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
     version: 1,
     recording: {
       run: header.run,
-      startMs: header.startedAt,
+      startMs: fromMs,
       endMs,
       markets: drivenIds,
       frames: driven.frames,
@@ -82,48 +107,74 @@ export async function replayRecording(o: ReplayOptions): Promise<ReplayReport> {
   };
 }
 
+/** Frames pulled one at a time, so a pre-roll and the replay read one pass; one looked at and kept for later. */
+interface FrameReader {
+  next(): Promise<TimedFrame | undefined>;
+  /** Puts the frame back: the next `next` returns it. */
+  unread(frame: TimedFrame): void;
+  close(): Promise<void>;
+}
+
+function frameReader(frames: AsyncIterable<TimedFrame> | Iterable<TimedFrame>): FrameReader {
+  const it: AsyncIterator<TimedFrame> | Iterator<TimedFrame> =
+    Symbol.asyncIterator in frames ? frames[Symbol.asyncIterator]() : frames[Symbol.iterator]();
+  let kept: TimedFrame | undefined;
+  return {
+    next: async () => {
+      if (kept !== undefined) {
+        const frame = kept;
+        kept = undefined;
+        return frame;
+      }
+      const step = await it.next();
+      return step.done === true ? undefined : step.value;
+    },
+    unread: (frame) => (kept = frame),
+    close: async () => {
+      await it.return?.();
+    },
+  };
+}
+
 /**
- * Delivers the run's public frames at their recorded times, sampling the tape every `sampleMs`.
- * A directory may hold segments of other runs (the recorder keeps them within its budget): only
- * the segments whose header names `run` are replayed.
+ * The frames before a window move the market before anyone trades (the bot is not started, so no
+ * channel is read and nothing is published to it); time then stands at `fromMs`.
  */
+async function preRoll(frames: FrameReader, session: ReplaySession, fromMs: number): Promise<void> {
+  for (let frame = await frames.next(); frame !== undefined; frame = await frames.next()) {
+    if (frame.t >= fromMs) {
+      frames.unread(frame);
+      break;
+    }
+    await session.time.advanceTo(frame.t);
+    session.driven.driveFrame(frame.raw, frame.t);
+  }
+  await session.time.advanceTo(fromMs);
+}
+
+/** Delivers the frames at their recorded times, sampling the tape every `sampleMs`, up to before `toMs`. */
 async function driveFrames(
-  records: AsyncGenerator<RecordingRecord>,
-  run: string,
+  frames: FrameReader,
   session: ReplaySession,
   tape: ReplayTape,
   sampleMs: number,
+  toMs = Number.POSITIVE_INFINITY,
 ): Promise<{ frames: number; endMs: number | undefined }> {
-  let frames = 0;
+  let count = 0;
   let endMs: number | undefined;
   let nextSample = Number.NEGATIVE_INFINITY;
-  let inRun = true;
-  for await (const record of records) {
-    if (record.type === 'header') inRun = record.run === run;
-    if (!inRun || record.type !== 'frame' || record.src !== PUBLIC_SOURCE) continue;
-    await session.time.advanceTo(record.t);
-    session.driven.driveFrame(record.raw, record.t);
-    frames++;
-    endMs = Math.max(endMs ?? record.t, record.t);
-    if (record.t >= nextSample) {
+  for (let frame = await frames.next(); frame !== undefined && frame.t < toMs; frame = await frames.next()) {
+    await session.time.advanceTo(frame.t);
+    session.driven.driveFrame(frame.raw, frame.t);
+    count++;
+    endMs = Math.max(endMs ?? frame.t, frame.t);
+    if (frame.t >= nextSample) {
       await session.time.settle();
       tape.sample();
-      nextSample = record.t + sampleMs;
+      nextSample = frame.t + sampleMs;
     }
   }
-  return { frames, endMs };
-}
-
-async function firstHeader(records: AsyncGenerator<RecordingRecord>, path: string): Promise<HeaderRecord> {
-  const first = await records.next();
-  if (first.done === true || first.value.type !== 'header') {
-    throw new RecordingError(`${path} does not start with a recording header`, {
-      code: 'RECORDING_FORMAT',
-      details: { path },
-      hints: ['replay a directory or segment written by `perpbot record`'],
-    });
-  }
-  return first.value;
+  return { frames: count, endMs };
 }
 
 /**

@@ -53,3 +53,8 @@ export interface ReplayFill {
   readonly fee: string;
   readonly liquidity: 'maker' | 'taker';
 }
+
+/** report.json's bytes: what `perpbot replay` writes and a sweep writes and hashes for each variant. */
+export function replayReportText(report: ReplayReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

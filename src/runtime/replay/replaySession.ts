@@ -10,6 +10,7 @@ import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
 import { budgetedExecution, type BudgetedExecution } from '../bot/wiring/budgetedExecution.js';
+import { placeholderSigner } from './replaySigner.js';
 
 export interface ReplaySessionOptions {
   readonly config: Config;
@@ -63,8 +64,10 @@ export class ReplaySession {
       latencyMs: () => o.latencyMs,
       log: o.log,
       onError: o.onError,
+      engineSigner: placeholderSigner,
     });
-    // A replay's speed, not a wire: the bot still signs every permit, the simulator does not recover them.
+    // A replay's speed, not a wire: the simulator does not recover the account's permits, so the
+    // engine's session key signs nothing (replaySigner.ts); every other check of a permit runs.
     venue.trustSignaturesOf(this.bot.account);
     this.execution = budgetedExecution({
       engine: this.bot.engine,

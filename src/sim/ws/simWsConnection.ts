@@ -34,6 +34,7 @@ export class SimWsConnection {
   private discarded = 0;
   private closed = false;
   private readonly limiter: InboundRateLimiter;
+  private objectReader: ((frame: object) => void) | undefined;
 
   constructor(
     readonly id: number,
@@ -67,15 +68,29 @@ export class SimWsConnection {
     return this.limiter.allow();
   }
 
+  /**
+   * Hands this connection's frames to an in-process reader as the objects they are built as, with
+   * no JSON between the simulator and its reader (a replay's bot: `SimChannels`); text a frame was
+   * already serialised to for many connections is still sent as text.
+   */
+  readFramesAsObjects(reader: (frame: object) => void): void {
+    this.objectReader = reader;
+  }
+
+  /** Whether `send` takes a frame object as it is (the hub then serialises nothing for it). */
+  get takesObjects(): boolean {
+    return this.objectReader !== undefined;
+  }
+
   /** Sends a frame (an object, or text already serialised once for many connections). */
   send(frame: object | string): void {
     if (this.closed) return;
-    const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
     if (this.stalled) {
       this.discarded++;
       return;
     }
-    this.transmit(text);
+    if (typeof frame === 'object' && this.objectReader !== undefined) this.objectReader(frame);
+    else this.transmit(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
 
   /** Stops sending (frames are discarded) until `resume`; the socket stays open. */

@@ -155,7 +155,7 @@ export class SimWsHub {
           dirtyBooks.add(event.market_id);
           break;
         case 'trade':
-          this.fanOut('trades', event.market_id, JSON.stringify(tradesFrame(event.trade, meta)));
+          this.fanOut('trades', event.market_id, tradesFrame(event.trade, meta));
           break;
         case 'fill':
           this.toAccount(
@@ -207,12 +207,11 @@ export class SimWsHub {
     }
     const update = this.books.update(this.ctx.exchange.bookTicks(marketId), meta);
     if (update === undefined) return;
-    const text = JSON.stringify(departedOrderbookFrame(update, this.departures));
-    for (const connection of watchers) connection.send(text);
+    sendToAll(watchers, departedOrderbookFrame(update, this.departures));
   }
 
   private publishOracle(block: BlockStamp): void {
-    const byFilter = new Map<string, string | undefined>();
+    const byFilter = new Map<string, OneFrame | undefined>();
     let all: Readonly<Record<string, OraclePriceRecord>> | undefined;
     const workerTimestamp = frameMeta(this.ctx.clock).worker_timestamp;
     for (const connection of this.connections) {
@@ -228,17 +227,18 @@ export class SimWsHub {
         // A filter naming no live market never delivers (spec: unknown ids are acknowledged, then silent).
         byFilter.set(
           key,
-          Object.keys(prices).length === 0 ? undefined : JSON.stringify(oracleFrame(prices, block, workerTimestamp)),
+          Object.keys(prices).length === 0 ? undefined : new OneFrame(oracleFrame(prices, block, workerTimestamp)),
         );
       }
-      const text = byFilter.get(key);
-      if (text !== undefined) connection.send(text);
+      byFilter.get(key)?.sendTo(connection);
     }
   }
 
-  private fanOut(channel: ChannelName, marketId: number, text: string): void {
-    for (const connection of this.connections)
-      if (connection.subscriptions.wants(channel, marketId)) connection.send(text);
+  private fanOut(channel: ChannelName, marketId: number, frame: object): void {
+    sendToAll(
+      [...this.connections].filter((c) => c.subscriptions.wants(channel, marketId)),
+      frame,
+    );
   }
 
   private toAccount(
@@ -247,10 +247,10 @@ export class SimWsHub {
     wants: (c: SimWsConnection) => boolean,
     frame: object,
   ): void {
-    const targets = this.ofAccount(account).filter((c) => c.subscriptions.has(channel) && wants(c));
-    if (targets.length === 0) return;
-    const text = JSON.stringify(frame);
-    for (const connection of targets) connection.send(text);
+    sendToAll(
+      this.ofAccount(account).filter((c) => c.subscriptions.has(channel) && wants(c)),
+      frame,
+    );
   }
 
   private sendFiltered<T extends { readonly market_id: number }>(
@@ -273,6 +273,22 @@ export class SimWsHub {
     set?.delete(connection);
     if (set?.size === 0) this.byAccount.delete(key);
   }
+}
+
+/** One frame for many connections: serialised once, for those that take text, and only if one does. */
+class OneFrame {
+  private text: string | undefined;
+
+  constructor(private readonly frame: object) {}
+
+  sendTo(connection: SimWsConnection): void {
+    connection.send(connection.takesObjects ? this.frame : (this.text ??= JSON.stringify(this.frame)));
+  }
+}
+
+function sendToAll(connections: Iterable<SimWsConnection>, frame: object): void {
+  const one = new OneFrame(frame);
+  for (const connection of connections) one.sendTo(connection);
 }
 
 interface ExchangeBatch {

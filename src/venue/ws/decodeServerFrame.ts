@@ -47,6 +47,14 @@ export function decodeServerFrame(text: string): DecodedServerFrame {
       received: 'text that is not JSON',
     });
   }
+  return decodeServerValue(raw);
+}
+
+/**
+ * `decodeServerFrame` of a frame already parsed, or built in process as a plain JSON value (a
+ * replay's simulator hands its frames to the bot as the objects it builds: `SimChannels`).
+ */
+export function decodeServerValue(raw: unknown): DecodedServerFrame {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return malformed({ source: CONTROL, field: '(frame)', expected: 'a JSON object', received: describeReceived(raw) });
   const { channel, type } = raw as Record<string, unknown>;

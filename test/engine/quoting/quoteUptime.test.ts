@@ -1,30 +1,9 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineStrategy, type Intent, type QuoteOrder, type StrategyContext } from '../../../src/strategy/index.js';
-import { StrategyTest } from '../../../src/testing/index.js';
+import type { QuoteOrder } from '../../../src/strategy/index.js';
+import { drivenKit } from './drivenKit.js';
 
 async function kit(latencyMs: number) {
-  const commands = new Subject<(ctx: StrategyContext) => Intent[]>();
-  const sink = new Subject<Intent>();
-  const definition = defineStrategy({
-    name: 'driven',
-    description: 'test',
-    params: z.object({}),
-    run: (ctx) => {
-      commands.subscribe((build) => build(ctx).forEach((i) => sink.next(i)));
-      return sink.asObservable();
-    },
-  });
-  const t = new StrategyTest(definition, { latencyMs });
-  await t.start();
-  await t.book(1, { bids: [['90', '1']], asks: [['110', '1']] });
-  await t.mark(1, '100');
-  await t.advance(200);
-  const emit = async (build: (ctx: StrategyContext) => Intent[]): Promise<void> => {
-    commands.next(build);
-    await t.settle();
-  };
+  const { t, emit } = await drivenKit({ latencyMs, book: { bids: '90', asks: '110' } });
   /** The venue's own book, sampled every virtual millisecond for `ms`: the share with both sides. */
   const sample = async (ms: number, into: { both: number; all: number }): Promise<void> => {
     for (let i = 0; i < ms; i++) {

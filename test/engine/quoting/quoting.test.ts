@@ -1,39 +1,9 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { Intent, QuoteOrder, StrategyContext } from '../../../src/strategy/index.js';
-import { defineStrategy } from '../../../src/strategy/index.js';
-import { StrategyTest } from '../../../src/testing/index.js';
+import type { QuoteOrder } from '../../../src/strategy/index.js';
+import type { StrategyTest } from '../../../src/testing/index.js';
+import { drivenKit } from './drivenKit.js';
 
-/** A strategy the test drives: `emit` builds intents with the strategy's own context, and it emits them. */
-async function kit(options: { latencyMs?: number } = {}) {
-  const commands = new Subject<(ctx: StrategyContext) => Intent[]>();
-  const sink = new Subject<Intent>();
-  const definition = defineStrategy({
-    name: 'driven',
-    description: 'test',
-    params: z.object({}),
-    run: (ctx) => {
-      commands.subscribe((build) => build(ctx).forEach((i) => sink.next(i)));
-      return sink.asObservable();
-    },
-  });
-  const t = new StrategyTest(definition, {
-    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
-  });
-  await t.start();
-  await t.book(1, { bids: [['99', '1']], asks: [['101', '1']] });
-  await t.mark(1, '100');
-  // With a wire latency the book and mark take that long to reach the strategy, which runs once it has them.
-  await t.advance(100);
-  const emit = async (build: (ctx: StrategyContext) => Intent[]): Promise<Intent[]> => {
-    let out: Intent[] = [];
-    commands.next((ctx) => (out = build(ctx)));
-    await t.settle();
-    return out;
-  };
-  return { t, emit };
-}
+const kit = drivenKit;
 
 const bid = (price: string): QuoteOrder => ({ side: 'buy', size: '0.01', price, postOnly: true });
 const ask = (price: string): QuoteOrder => ({ side: 'sell', size: '0.01', price, postOnly: true });
@@ -151,6 +121,25 @@ describe('quote: the orders a strategy wants, declared whole', () => {
     await t.resetKillSwitch();
     await emit((ctx) => [ctx.intents.quote({ marketId: 1, orders: [bid('99.5'), ask('100.5')] })]);
     expect(resting(t)).toEqual(['buy@995', 'sell@1005']);
+  });
+
+  it('moves quotes on through the nonce anchor rolls (208 pairs an anchor): a held replacement never blocks the roll', async () => {
+    const { t, emit } = await kit();
+    // 80 moves of both quotes: about 320 actions, past the first anchor's 208 pairs.
+    for (let i = 0; i < 80; i++) {
+      const bidPrice = i % 2 === 0 ? '99.5' : '99.6';
+      const askPrice = i % 2 === 0 ? '100.5' : '100.4';
+      await emit((ctx) => [
+        ctx.intents.quote({ marketId: 1, orders: [bid(bidPrice), ask(askPrice)], mode: 'break_before_make' }),
+      ]);
+      await t.advance(150);
+    }
+    // What waited on the rate limit (40 actions a second) goes meanwhile.
+    await t.advance(30_000);
+    expect(resting(t)).toEqual(['buy@996', 'sell@1004']);
+    expect(t.state.openOrders(1).map((o) => o.state)).toEqual(['open', 'open']);
+    expect(t.orderEvents.filter((e) => e.type === 'submitted').length).toBeGreaterThan(150);
+    expect(t.errors).toEqual([]);
   });
 
   it('refuses a target off the grid without a rounding, and snaps one with it', async () => {

@@ -15,6 +15,7 @@ import { setupCommand } from './setupCommand.js';
 import { simCommand } from './simCommand.js';
 import { startCommand } from './startCommand.js';
 import { statusCommand } from './statusCommand.js';
+import { sweepCommand } from './sweepCommand.js';
 
 /** Every `perpbot <command>`, in the order `perpbot --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   probeCommand,
   recordCommand,
   replayCommand,
+  sweepCommand,
   statusCommand,
   marketsCommand,
   cancelAllCommand,

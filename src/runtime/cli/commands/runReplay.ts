@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { printable } from '../../../core/printable.js';
 import { writePrivateFile } from '../../../core/privateFiles.js';
-import type { ReplayReport } from '../../replay/replayReport.js';
+import { replayReportText, type ReplayReport } from '../../replay/replayReport.js';
 import { renderReplayHtml } from '../../replay/replayHtml.js';
 import { replayRecording } from '../../replay/replayRecording.js';
 import { loadStrategies } from '../../bot/wiring/loadStrategies.js';
@@ -56,7 +56,7 @@ export async function runReplay(args: ParsedArgs, io: CliIo): Promise<number> {
   });
   const wallMs = Math.max(1, io.clock.now() - started);
   const path = join(out, 'report.json');
-  await writePrivateFile(path, `${JSON.stringify(report, null, 2)}\n`);
+  await writePrivateFile(path, replayReportText(report));
   const page = join(out, 'report.html');
   await writePrivateFile(page, renderReplayHtml(report));
   io.stdout.write(summary(report, wallMs, path, page));

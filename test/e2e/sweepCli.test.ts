@@ -1,0 +1,183 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { recordSimInProcess } from './support/recordSimInProcess.js';
+import { REPO_ROOT, spawnPerpbot, startPerpbotIn } from './support/spawnPerpbot.js';
+
+/**
+ * `perpbot sweep` as a user runs it, on two minutes recorded from the simulator: a 2 x 2 grid of
+ * the bundled market maker's params gives four results whose reports are, byte for byte, those of
+ * four single `perpbot replay` runs of the same variants; two shards merged give the unsharded
+ * study; a sweep killed half-way and started again finishes with the same study, running only what
+ * it had not finished; and a walk-forward sweep shows each window's in-sample and out-of-sample
+ * figures side by side.
+ */
+const GRID = 'spread_bps=4,8;requote_bps=3,6';
+/** The grid's variants in study order: the first param varies slowest. */
+const VARIANTS = [
+  { id: 'v1', spread_bps: 4, requote_bps: 3 },
+  { id: 'v2', spread_bps: 4, requote_bps: 6 },
+  { id: 'v3', spread_bps: 8, requote_bps: 3 },
+  { id: 'v4', spread_bps: 8, requote_bps: 6 },
+] as const;
+
+describe('perpbot sweep (spawned)', () => {
+  let dir: string;
+  let rec: string;
+  let study: string;
+  let summary: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'perpbot-sweep-'));
+    rec = join(dir, 'recording');
+    const recorded = await recordSimInProcess({ dir: rec, markets: [1], minutes: 2, seed: 3, blockMs: 250 });
+    expect(recorded.frames).toBeGreaterThan(400);
+    const run = await spawnPerpbot(
+      ['sweep', rec, '--params', GRID, '--workers', '2', '--out', join(dir, 'whole')],
+      {},
+      90_000,
+    );
+    expect(run.stderr).not.toMatch(/failure/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/swept 4 replay\(s\)/);
+    study = await readFile(join(dir, 'whole', 'study.jsonl'), 'utf8');
+    summary = run.stdout;
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives each variant the report a single perpbot replay of it writes, byte for byte', async () => {
+    const lines = study
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ type: 'study', strategy: 'market-maker', objective: 'net_pnl' });
+    expect(lines.slice(1).map((l) => l['job'])).toEqual(VARIANTS.map((v) => `${v.id}/r1/full`));
+    const base = await readFile(join(REPO_ROOT, 'config', 'default.yaml'), 'utf8');
+    // Two at a time: the machine has two cores.
+    for (const pair of [VARIANTS.slice(0, 2), VARIANTS.slice(2)])
+      await Promise.all(
+        pair.map(async (v) => {
+          const config = parseDocument(base);
+          config.setIn(['strategies', 0, 'params', 'spread_bps'], v.spread_bps);
+          config.setIn(['strategies', 0, 'params', 'requote_bps'], v.requote_bps);
+          const path = join(dir, `${v.id}.yaml`);
+          await writeFile(path, config.toString());
+          const single = await spawnPerpbot(['replay', rec, '--config', path, '--out', join(dir, `replay-${v.id}`)]);
+          expect(single.code).toBe(0);
+          const expected = await readFile(join(dir, `replay-${v.id}`, 'report.json'), 'utf8');
+          expect(await readFile(join(dir, 'whole', 'reports', `${v.id}.r1.full.json`), 'utf8')).toBe(expected);
+        }),
+      );
+    // best.yaml is the config with the chosen variant's params, and no sweep section.
+    const best = parseDocument(await readFile(join(dir, 'whole', 'best.yaml'), 'utf8'));
+    expect(best.has('sweep')).toBe(false);
+    const chosen = /chosen: (v\d) /.exec(summary)?.[1];
+    const variant = VARIANTS.find((v) => v.id === chosen)!;
+    expect(best.getIn(['strategies', 0, 'params', 'spread_bps'])).toBe(variant.spread_bps);
+    expect(best.getIn(['strategies', 0, 'params', 'requote_bps'])).toBe(variant.requote_bps);
+  }, 120_000);
+
+  it('two shards merged give the study of the whole sweep, byte for byte, and its page draws offline', async () => {
+    const [one, two] = await Promise.all(
+      ['1/2', '2/2'].map((shard, i) =>
+        spawnPerpbot(
+          ['sweep', rec, '--params', GRID, '--workers', '1', '--shard', shard, '--out', join(dir, `shard${i + 1}`)],
+          {},
+          90_000,
+        ),
+      ),
+    );
+    expect(one?.code).toBe(0);
+    expect(two?.code).toBe(0);
+    expect(readdirSync(join(dir, 'shard1', 'reports')).sort()).toEqual(['v1.r1.full.json', 'v3.r1.full.json']);
+    const merged = await spawnPerpbot([
+      'sweep',
+      'merge',
+      join(dir, 'shard1'),
+      join(dir, 'shard2'),
+      '--out',
+      join(dir, 'merged'),
+    ]);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toMatch(/merged 2 shard\(s\): 4 results, 4 reports copied/);
+    expect(await readFile(join(dir, 'merged', 'study.jsonl'), 'utf8')).toBe(study);
+    expect(await readFile(join(dir, 'merged', 'best.yaml'), 'utf8')).toBe(
+      await readFile(join(dir, 'whole', 'best.yaml'), 'utf8'),
+    );
+    const shot = join(dir, 'sweep.png');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(REPO_ROOT, 'tools', 'screenshotReplay.mjs'), join(dir, 'merged', 'report.html'), shot],
+      { cwd: REPO_ROOT },
+    );
+    expect(stdout).toContain('3 of 3 plots drawn');
+  }, 120_000);
+
+  it('killed half-way and started again, finishes with the same study and runs no variant twice', async () => {
+    const out = join(dir, 'killed');
+    const args = ['sweep', rec, '--params', GRID, '--workers', '1', '--out', out];
+    const first = startPerpbotIn(args, REPO_ROOT, {});
+    const studyPath = join(out, 'study.jsonl');
+    const results = async (): Promise<string[]> =>
+      existsSync(studyPath)
+        ? (await readFile(studyPath, 'utf8'))
+            .split('\n')
+            .filter((l) => l.startsWith('{"type":"result"'))
+            .map((l) => (JSON.parse(l) as { job: string }).job)
+        : [];
+    const deadline = Date.now() + 60_000;
+    while ((await results()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const before = await results();
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(before.length).toBeLessThan(4);
+
+    const second = await spawnPerpbot(args, {}, 90_000);
+    expect(second.code).toBe(0);
+    const ranNow = [...second.stderr.matchAll(/\] (v\d\/r1\/full):/g)].map((m) => m[1] ?? '');
+    expect(second.stderr).toContain(`${before.length} already in the study, ${4 - before.length} to run`);
+    expect(ranNow.filter((job) => before.includes(job))).toEqual([]);
+    expect([...before, ...ranNow].sort()).toEqual(VARIANTS.map((v) => `${v.id}/r1/full`));
+    expect(await readFile(studyPath, 'utf8')).toBe(study);
+  }, 120_000);
+
+  it('walk-forward: each window ranks on its train span and shows the test span beside', async () => {
+    const out = join(dir, 'walk');
+    const run = await spawnPerpbot(
+      ['sweep', rec, '--params', 'spread_bps=4,8', '--train', '40s', '--test', '20s', '--step', '40s', '--out', out],
+      {},
+      90_000,
+    );
+    expect(run.code).toBe(0);
+    // Two windows (train 0-40 s, test 40-60 s; train 40-80 s, test 80-100 s), each variant's figures in and out of sample.
+    expect(run.stdout).toMatch(/window 1 \(r1 train 0s-40s, test 40s-1m\)/);
+    expect(run.stdout).toMatch(/window 2 \(r1 train 40s-80s, test 80s-100s\)/);
+    const rows = [...run.stdout.matchAll(/ {2}\d\. (v\d) .*: net_pnl (-?[\d.]+) in sample, (-?[\d.]+) out of sample/g)];
+    expect(rows).toHaveLength(4);
+    const lines = (await readFile(join(out, 'study.jsonl'), 'utf8')).trim().split('\n');
+    const metrics = new Map(
+      lines.slice(1).map((l) => {
+        const r = JSON.parse(l) as { job: string; metrics: { netPnl: string } };
+        return [r.job, r.metrics.netPnl];
+      }),
+    );
+    // The figures beside each other are the train span's and the test span's own replays.
+    const [window1] = rows;
+    expect(window1?.[2]).toBe(metrics.get(`${window1?.[1]}/r1/0s-40s`));
+    expect(window1?.[3]).toBe(metrics.get(`${window1?.[1]}/r1/40s-1m`));
+    expect(run.stdout).toMatch(/walk-forward: the picks made net -?[\d.]+ in sample, -?[\d.]+ out of sample/);
+    const page = await readFile(join(out, 'report.html'), 'utf8');
+    expect(page).toContain('data-window="1"');
+    expect(page).toContain('data-window="2"');
+    expect(page).toContain('out of sample');
+  }, 120_000);
+});
