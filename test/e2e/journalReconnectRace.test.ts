@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
-import type { JournalForBotOptions } from '../../src/runtime/journal/openJournalForBot.js';
+import type { JournalForBotOptions } from '../../src/runtime/journal/journalForBot.js';
 import { createSilentLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { JOURNAL_RECONCILER } from '../../src/runtime/journal/reconcilerGate.js';
 import { ReconnectReconciliation } from '../../src/runtime/journal/reconnectReconciliation.js';

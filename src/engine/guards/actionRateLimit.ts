@@ -1,5 +1,7 @@
 import type { GuardConfig } from '../engineConfig.js';
-import { ALLOW, type GuardState, type GuardVerdict } from './guardState.js';
+import { ALLOW, type GuardState, type GuardVerdict, type TokenBucketState } from './guardState.js';
+
+export type { TokenBucketState } from './guardState.js';
 
 /**
  * A token bucket over every signed action: `actionBurst` at once, refilled at `actionsPerSecond`.
@@ -7,11 +9,6 @@ import { ALLOW, type GuardState, type GuardVerdict } from './guardState.js';
  * `recordAction` when it actually sends. Over the limit the verdict is "wait", not "refuse": a
  * cancel delayed by a few milliseconds is better than a cancel dropped.
  */
-export interface TokenBucketState {
-  readonly milliTokens: number;
-  readonly updatedAtMs: number;
-}
-
 const ONE_TOKEN = 1000;
 
 export function fullBucket(config: GuardConfig, nowMs: number): TokenBucketState {

@@ -2,8 +2,19 @@ import type { AccountState } from '../tracking/accountState.js';
 import type { GuardConfig } from '../engineConfig.js';
 import type { Intent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
-import type { KillSwitchState } from './killSwitch.js';
-import type { TokenBucketState } from './actionRateLimit.js';
+
+/** The action rate limit's token bucket (`actionRateLimit.ts`), in integer milli-tokens so refills are exact. */
+export interface TokenBucketState {
+  readonly milliTokens: number;
+  readonly updatedAtMs: number;
+}
+
+/** The kill switch (`killSwitch.ts`): tripped by hand or on a loss, until reset by hand. */
+export interface KillSwitchState {
+  readonly tripped: boolean;
+  readonly reason?: string;
+  readonly trippedAtMs?: number;
+}
 
 /**
  * Everything the risk guards read, as one immutable snapshot the wiring builds before each

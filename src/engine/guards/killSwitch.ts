@@ -2,19 +2,15 @@ import { addDecimals, compareDecimals } from '../../core/decimal.js';
 import type { GuardConfig } from '../engineConfig.js';
 import { isRiskReducing, type Intent } from '../intents/intents.js';
 import { refusal } from '../intents/refusal.js';
-import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';
+import { ALLOW, refused, type GuardState, type GuardVerdict, type KillSwitchState } from './guardState.js';
+
+export type { KillSwitchState } from './guardState.js';
 
 /**
  * The kill switch: tripped by hand or when the loss reaches the configured limit; while tripped it
  * refuses everything except cancels and position closes, until reset by hand. Cancelling every
  * order on the trip is the wiring's job: the transitions report `justTripped` so it happens once.
  */
-export interface KillSwitchState {
-  readonly tripped: boolean;
-  readonly reason?: string;
-  readonly trippedAtMs?: number;
-}
-
 export interface KillSwitchTransition {
   readonly state: KillSwitchState;
   /** True only on the transition from armed to tripped. */

@@ -2,7 +2,7 @@ import type { ExecutorDeps } from './executorDeps.js';
 import { IntentFailedError } from './executorDeps.js';
 import type { Intent } from '../intents/intents.js';
 import { classifyLanding } from './retryPolicy.js';
-import type { SendResult } from './sendWithPolicy.js';
+import type { SendResult } from './sendResult.js';
 import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 
 /**

@@ -10,6 +10,9 @@ import { classifyFailure, type RetryDecision } from './retryPolicy.js';
 import { signAction } from './signAction.js';
 import type { ResolvedAction, SignedRequest } from './signedRequest.js';
 import type { Refusal } from '../intents/refusal.js';
+import type { SendResult } from './sendResult.js';
+
+export type { SendResult } from './sendResult.js';
 
 /**
  * What a held send waits for before it is signed: undefined to sign and send, or why not (then
@@ -17,15 +20,6 @@ import type { Refusal } from '../intents/refusal.js';
  * and signed and sent the moment the other's answer allows it.
  */
 export type SendHold = Promise<Refusal | undefined>;
-
-/** How a send ended: accepted, failed, or unknown (it may have executed). */
-export type SendResult =
-  | { type: 'accepted'; receipt: SendReceipt; request: SignedRequest }
-  | { type: 'failed'; error: unknown }
-  /** It may have executed and the venue's state does not show whether (error code OUTCOME_UNCONFIRMED). */
-  | { type: 'unknown'; error: IntentFailedError }
-  /** Never signed or sent: the hold said no (`SendHold`). */
-  | { type: 'withheld'; refusal: Refusal };
 
 /** A failure after which the action may still have executed: the order's state is unknown, not failed. */
 export function isUnconfirmed(error: unknown): boolean {

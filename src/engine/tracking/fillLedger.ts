@@ -1,4 +1,4 @@
-import type { TrackedFill } from './orderTracker.js';
+import type { TrackedFill } from './trackedFill.js';
 
 /**
  * Where a fill becomes counted: the one place that decides whether a fill was seen before, keyed

@@ -7,10 +7,11 @@ import type { FillRecord, OrderRecord, PositionRecord } from '../../venue/schema
 import type { AccountState } from './accountState.js';
 import { memoryFillLedger, type FillLedger, type FillOrigin } from './fillLedger.js';
 import { ForeignOrders } from './foreignOrders.js';
-import type { MarginMode, Side } from '../intents/intents.js';
+import type { MarginMode } from '../intents/intents.js';
 import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
+import { trackedFill, type TrackedFill } from './trackedFill.js';
 import {
   isAwaitingVenue,
   isResting,
@@ -25,37 +26,7 @@ import {
 export type { OrderState, TrackedOrder } from './trackedOrder.js';
 export type { TrackedPosition } from './positionBook.js';
 export { FINISHED_ORDERS_KEPT } from './orderRegistry.js';
-
-export interface TrackedFill {
-  readonly id: string;
-  readonly marketId: number;
-  readonly orderId: string;
-  readonly intentId?: string;
-  readonly strategy?: string;
-  readonly side: Side;
-  readonly price: string;
-  readonly size: string;
-  readonly fee: string;
-  readonly liquidity: 'MAKER' | 'TAKER';
-}
-
-/** A venue fill as the engine and the journal keep it, with the intent and strategy of its order when known. */
-export function trackedFill(
-  fill: FillRecord,
-  order: Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined,
-): TrackedFill {
-  return {
-    id: fill.id,
-    marketId: fill.market_id,
-    orderId: fill.order_id,
-    ...(order === undefined ? {} : { intentId: order.intentId, strategy: order.strategy }),
-    side: fill.side,
-    price: fill.price,
-    size: fill.size,
-    fee: fill.fee,
-    liquidity: fill.liquidity_indicator,
-  };
-}
+export { trackedFill, type TrackedFill } from './trackedFill.js';
 
 /**
  * The engine's one order model: every order from the moment its intent arrives (`queued`) to its

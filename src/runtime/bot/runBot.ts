@@ -28,14 +28,15 @@ import { JournalIntegrityWatch } from '../journal/journalIntegrityWatch.js';
 import { JournalError } from '../journal/journalError.js';
 import { ResilientEngineJournal } from '../journal/resilientEngineJournal.js';
 import { journalWriteFault } from '../journal/journalWriteFault.js';
-import { openJournalForBot, type JournalForBot, type JournalForBotOptions } from '../journal/openJournalForBot.js';
+import type { JournalForBot, JournalForBotOptions } from '../journal/journalForBot.js';
+import { openJournalForBot } from '../journal/openJournalForBot.js';
 import { routeConsoleToLogger } from '../operations/logging/consoleBridge.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import { readAndCheckMarkets } from './startup/checkConfiguredMarkets.js';
 import { bindUntilDeadline, type VenueWait } from './startup/untilDeadline.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { VenueExtras } from './wiring/venueExtras.js';
-import { FlightRecorder } from '../replay/flight/flightRecorder.js';
+import { FlightRecorder } from '../recording/flightRecorder.js';
 
 export interface BotKeys {
   /** The account key is needed only in JWT mode (the login is signed by the main wallet). */

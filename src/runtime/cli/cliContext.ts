@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import type { Address } from '../../core/address.js';
 import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
-import { SELECTOR_PROFILES, type SelectorTable } from '../../protocol/selectors.js';
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
 import { DEFAULT_READ_DEADLINE_MS } from '../../venue/rest/restTransport.js';
 import { ConfigError } from '../config/configError.js';
@@ -24,6 +23,9 @@ import type { CliIo, TextSink } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { ParsedArgs } from './commandSpec.js';
 import { booleanFlag, stringFlag } from './parseCommandArgs.js';
+
+export { configuredMarkets } from '../config/configuredMarkets.js';
+export { selectorsOf } from '../config/selectorsOf.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/default.yaml';
 
@@ -97,10 +99,6 @@ export function remoteVenue(config: NonTradingConfig, command: string): VenueUrl
   return { restUrl, wsUrl };
 }
 
-export function selectorsOf(config: NonTradingConfig): SelectorTable {
-  return SELECTOR_PROFILES[config.venue.selectors];
-}
-
 /**
  * The REST client of a command (and of the bot's own set-up): reads are retried for at most the
  * start-up deadline (30 s at most per read), and with a logger each wait is logged.
@@ -172,9 +170,4 @@ export async function loadCliKeys(config: Config, io: CliIo): Promise<CliKeys> {
     account: fastPrivateKeySigner(keys.account.privateKey),
     signer: fastPrivateKeySigner(keys.signer.privateKey),
   };
-}
-
-/** Every market the configured strategies trade, ascending. */
-export function configuredMarkets(config: NonTradingConfig): number[] {
-  return [...new Set(config.strategies.flatMap((s) => s.markets))].sort((a, b) => a - b);
 }

@@ -3,8 +3,9 @@ import { DEFAULT_BUSY_POLL_WINDOW_MS } from '../../core/busyPoll.js';
 import type { SelectorProfile } from '../../protocol/selectors.js';
 import { DEFAULT_BLOCK_MS } from '../../sim/simDefaults.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
-import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from '../operations/alerts/alertEvents.js';
+import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from './alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
+import type { DeepReadonly } from './deepFreeze.js';
 import { sweepSchema } from './sweepSchema.js';
 
 /**
@@ -323,12 +324,6 @@ export const configSchema = z.strictObject(sections).superRefine(uniqueStrategyN
 export const nonTradingConfigSchema = z
   .strictObject({ ...sections, risk: riskSchema.optional() })
   .superRefine(uniqueStrategyNames);
-
-type DeepReadonly<T> = T extends (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
 
 /** A validated config; deeply frozen at runtime, deeply readonly in types. */
 export type Config = DeepReadonly<z.output<typeof configSchema>>;

@@ -6,3 +6,10 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** What `deepFreeze` makes of a data tree, in types: read-only all the way down. */
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;

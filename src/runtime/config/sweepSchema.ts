@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { integer } from './configFields.js';
-import type { Config } from './configSchema.js';
+import type { DeepReadonly } from './deepFreeze.js';
 
 /**
  * The `sweep:` section of a config (`perpbot sweep`): which strategy's params vary and over what,
@@ -94,6 +94,6 @@ export const sweepSchema = z.strictObject({
 });
 
 /** The section as a loaded config holds it (deeply read-only), or as the command's flags make it. */
-export type SweepSection = NonNullable<Config['sweep']>;
+export type SweepSection = DeepReadonly<z.output<typeof sweepSchema>>;
 export type ParamSpace = SweepSection['params'][string];
 export type ParamValue = z.output<typeof paramValue>;

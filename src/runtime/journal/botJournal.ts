@@ -7,7 +7,7 @@ import type { Journal } from './journal.js';
 import { journalEngineHooks } from './journalEngineHooks.js';
 import { journalFillLedger } from './journalFillLedger.js';
 import { journalStrategyStorage } from './journalStrategyStorage.js';
-import type { ConnectionFeeds, JournalForBot, JournalForBotOptions } from './openJournalForBot.js';
+import type { ConnectionFeeds, JournalForBot, JournalForBotOptions } from './journalForBot.js';
 import { reconcileCancel } from './reconcileCancel.js';
 import { ReconnectReconciliation } from './reconnectReconciliation.js';
 import type { ReconciliationReport } from './reconciliationReport.js';

@@ -2,7 +2,7 @@ import { isTransientFailure } from '../../venue/rest/requestFaults.js';
 import type { Journal } from './journal.js';
 import { JournalError } from './journalError.js';
 import { journalOpenError } from './journalOpenError.js';
-import type { JournalForBotOptions } from './openJournalForBot.js';
+import type { JournalForBotOptions } from './journalForBot.js';
 import { reconcileForBot } from './reconcileForBot.js';
 import { describeDifference, type ReconciliationReport } from './reconciliationReport.js';
 

@@ -2,7 +2,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { Logger } from '../../core/logger.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { Journal } from './journal.js';
-import type { JournalForBotOptions } from './openJournalForBot.js';
+import type { JournalForBotOptions } from './journalForBot.js';
 import { reconcileWithVenue } from './reconcileWithVenue.js';
 import { describeDifference, type ReconciliationReport } from './reconciliationReport.js';
 

@@ -2,7 +2,7 @@ import { compareBalance } from './compareBalance.js';
 import { isPlacement, placementClientOrderId } from './inFlightPlacement.js';
 import type { InFlightIntent, JournalOrder } from './journalRows.js';
 import { BASE_POSITION_SOURCE } from './positionBase.js';
-import type { ReconcileOptions } from './reconcileWithVenue.js';
+import type { ReconcileOptions } from './reconcileOptions.js';
 import type { BalanceComparison } from './reconciliationReport.js';
 import { readVenueHistory, type HistoryNeeds, type VenueHistory } from './venueHistory.js';
 import { readVenueSnapshot, type VenueSnapshot } from './venueSnapshot.js';

@@ -2,7 +2,7 @@ import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { IntentKind } from '../../engine/intents/intents.js';
 import type { OrderWrite } from './journal.js';
 import type { InFlightIntent, JournalOrder } from './journalRows.js';
-import type { ReconcileOptions } from './reconcileWithVenue.js';
+import type { ReconcileOptions } from './reconcileOptions.js';
 import type { Difference, ReconciliationReport } from './reconciliationReport.js';
 import type { ReconciliationInputs } from './reconciliationInputs.js';
 

@@ -1,7 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import type { ReconnectPart, ReconnectRetry } from '../../engine/connection/reconnectReconciler.js';
 import type { Journal } from './journal.js';
-import type { JournalForBotOptions } from './openJournalForBot.js';
+import type { JournalForBotOptions } from './journalForBot.js';
 import { reconcileCancel } from './reconcileCancel.js';
 import { reconcileForBot } from './reconcileForBot.js';
 import { JOURNAL_RECONCILER, ReconcilerGate } from './reconcilerGate.js';

@@ -4,7 +4,7 @@ import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import { readMarkets } from '../../venue/venueInfo.js';
 import { placementClientOrderId } from './inFlightPlacement.js';
-import type { UnknownOrderPolicy } from './reconcileWithVenue.js';
+import type { UnknownOrderPolicy } from './reconcileOptions.js';
 import type { ReconciliationRun } from './reconciliationRun.js';
 
 /** A market's grid: what turns an order's steps and ticks into decimals. */

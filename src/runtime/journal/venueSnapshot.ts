@@ -3,7 +3,7 @@ import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import { readVenueStateWithNonces } from '../../venue/state/readVenueState.js';
 import type { VenuePosition as VenueStatePosition } from '../../venue/state/venuePosition.js';
 import type { PositionWrite } from './journal.js';
-import type { ReconcileOptions } from './reconcileWithVenue.js';
+import type { ReconcileOptions } from './reconcileOptions.js';
 
 /** The venue's position in a market as the journal writes it, and as one signed decimal. */
 export type VenuePosition = PositionWrite & { readonly signed: string };

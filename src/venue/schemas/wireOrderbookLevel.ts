@@ -1,5 +1,22 @@
 import { decimalTextToWeiText, weiTextToDecimal } from '../../core/decimal.js';
-import type { OrderbookLevel } from './wsFramesOrderbook.js';
+
+/** One level of a decoded book, as the local book, the checksum and strategies read it. */
+export interface OrderbookLevel {
+  /** Exact decimal, canonical ("63220.0" reads "63220"). */
+  readonly price: string;
+  readonly quantity: string;
+  /** price × 10^18, for exact arithmetic. */
+  readonly priceWei: bigint;
+  readonly quantityWei: bigint;
+  /**
+   * The same as canonical integer text: what the checksum covers, and the local book's key (two
+   * spellings of one price are one level).
+   */
+  readonly priceWeiText: string;
+  readonly quantityWeiText: string;
+  readonly orderCount: number;
+  readonly isDeletion: boolean;
+}
 
 /**
  * One orderbook level kept as the wire's decimal strings, converted on first read. A book update

@@ -6,8 +6,10 @@ import {
   type EnvelopeMeta,
   type FrameType,
 } from './wsFramesEnvelope.js';
-import { WireOrderbookLevel } from './wireOrderbookLevel.js';
+import { WireOrderbookLevel, type OrderbookLevel } from './wireOrderbookLevel.js';
 import { bookDecimalSchema, marketIdSchema, nonNegativeIntSchema, UINT32_MAX } from './wsFramesFields.js';
+
+export type { OrderbookLevel } from './wireOrderbookLevel.js';
 
 /**
  * orderbook channel as the venue sends it (venue-wire.md §3, orderbook snapshot and update): a
@@ -55,23 +57,6 @@ export const orderbookWireFrameSchema = z
     )
       ctx.addIssue({ code: 'custom', message: 'the same market id as data.market_id', path: ['market_id'] });
   });
-
-export interface OrderbookLevel {
-  /** Exact decimal, canonical ("63220.0" reads "63220"). */
-  readonly price: string;
-  readonly quantity: string;
-  /** price × 10^18, for exact arithmetic. */
-  readonly priceWei: bigint;
-  readonly quantityWei: bigint;
-  /**
-   * The same as canonical integer text: what the checksum covers, and the local book's key (two
-   * spellings of one price are one level).
-   */
-  readonly priceWeiText: string;
-  readonly quantityWeiText: string;
-  readonly orderCount: number;
-  readonly isDeletion: boolean;
-}
 
 export interface OrderbookMessage extends EnvelopeMeta {
   readonly channel: 'orderbook';

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import type { Journal } from '../../../src/runtime/journal/journal.js';
 import type { InFlightIntent, JournalOrder } from '../../../src/runtime/journal/journalRows.js';
-import type { ReconcileOptions } from '../../../src/runtime/journal/reconcileWithVenue.js';
+import type { ReconcileOptions } from '../../../src/runtime/journal/reconcileOptions.js';
 import type { ReconciliationInputs } from '../../../src/runtime/journal/reconciliationInputs.js';
 import { ReconciliationRun } from '../../../src/runtime/journal/reconciliationRun.js';
 

@@ -1,6 +1,5 @@
 import type { CommandSpec } from '../commandSpec.js';
-
-export const DEFAULT_KEY_DIR = 'keys';
+import { DEFAULT_KEY_DIR } from './flagDefaults.js';
 
 export const keysCommand: CommandSpec = {
   name: 'keys',

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createKeyFiles } from '../../account/keys/createKeyFiles.js';
 import { CliUsageError } from '../cliUsageError.js';
 import { stringFlag } from '../parseCommandArgs.js';
-import { DEFAULT_KEY_DIR } from './keysCommand.js';
+import { DEFAULT_KEY_DIR } from './flagDefaults.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 

@@ -6,7 +6,7 @@ import type { Config } from '../../config/configSchema.js';
 import { formatProbeRows } from '../../diagnostics/probe/formatProbeRows.js';
 import { probePassed, type ProbeRow } from '../../diagnostics/probe/probeRow.js';
 import { probeVenue, type ProbeKeys } from '../../diagnostics/probe/probeVenue.js';
-import { WIRE_SAMPLES_DIR, WireSampleStore } from '../../diagnostics/wire/wireSampleStore.js';
+import { WIRE_SAMPLES_DIR, WireSampleStore } from '../../operations/wire/wireSampleStore.js';
 import { accountOf } from '../accountFlag.js';
 import {
   configuredMarkets,

@@ -14,7 +14,7 @@ import {
 } from '../cliContext.js';
 import { CliUsageError } from '../cliUsageError.js';
 import { booleanFlag, integerFlag, stringFlag } from '../parseCommandArgs.js';
-import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './setupCommand.js';
+import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './flagDefaults.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 

@@ -1,7 +1,5 @@
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
-
-export const DEFAULT_BUDGET_USD = '1000';
-export const DEFAULT_ALLOWANCE_DAYS = 30;
+import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './flagDefaults.js';
 
 export const setupCommand: CommandSpec = {
   name: 'setup',

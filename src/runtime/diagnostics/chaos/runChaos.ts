@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address } from '../../../core/address.js';
 import { startSim, type RunningSim } from '../../../sim/startSim.js';
-import { selectorsOf } from '../../cli/cliContext.js';
+import { selectorsOf } from '../../config/selectorsOf.js';
 import { createSilentLogger } from '../../operations/logging/createLogger.js';
 import { loadStrategies } from '../../bot/wiring/loadStrategies.js';
 import { auditChaosRun } from './audit/auditChaosRun.js';

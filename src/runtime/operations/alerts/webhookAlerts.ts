@@ -3,7 +3,7 @@ import type { Logger } from '../../../core/logger.js';
 import { exponentialBackoff, withRetry } from '../../../core/withRetry.js';
 import { redactText, redactValue } from '../../../core/redactor.js';
 import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
-import type { AlertEvent } from './alertEvents.js';
+import type { AlertEvent } from '../../config/alertEvents.js';
 
 export interface Alert {
   readonly event: AlertEvent;

@@ -23,7 +23,7 @@ import { meteredJournal } from '../metrics/meteredJournal.js';
 import { observeBotMetrics } from '../metrics/observeBotMetrics.js';
 import { timedRestClient } from '../metrics/timedRestClient.js';
 import { formatStatusLine } from '../terminal/formatStatusLine.js';
-import { createWireDriftMonitor, type WireDriftMonitor } from '../../diagnostics/wire/wireDriftMonitor.js';
+import { createWireDriftMonitor, type WireDriftMonitor } from '../wire/wireDriftMonitor.js';
 import type { BudgetedExecution } from '../../bot/wiring/budgetedExecution.js';
 import { webhookUrlFrom } from '../alerts/webhookUrl.js';
 import { BotControl } from './botControl.js';

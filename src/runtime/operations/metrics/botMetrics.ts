@@ -2,9 +2,11 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { IntentKind } from '../../../engine/intents/intents.js';
 import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botStatus.js';
 import { FleetGauges, type BotIdentity } from './fleetGauges.js';
-import { NONCE_ERROR_KINDS } from './timedRestClient.js';
 
 const PREFIX = 'perpbot_';
+
+/** The venue's refusals that name a nonce: the engine resyncs on them; many of them is a bug or a second process. */
+export const NONCE_ERROR_KINDS: ReadonlySet<string> = new Set(['NonceUsed', 'InvalidNonceAnchor', 'InvalidNonceIndex']);
 
 /**
  * prom-client's default metrics that are gauges named like counters (`promtool check metrics`:

@@ -2,10 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { RestClient } from '../../../venue/rest/restClient.js';
 import { VenueError } from '../../../venue/venueError.js';
 import { VenueTransportError } from '../../../venue/venueTransportError.js';
-import type { BotMetrics } from './botMetrics.js';
-
-/** The venue's refusals that name a nonce: the engine resyncs on them; many of them is a bug or a second process. */
-export const NONCE_ERROR_KINDS: ReadonlySet<string> = new Set(['NonceUsed', 'InvalidNonceAnchor', 'InvalidNonceIndex']);
+import { NONCE_ERROR_KINDS, type BotMetrics } from './botMetrics.js';
 
 /**
  * The REST client with every call timed and every error counted by kind, for the metrics: one

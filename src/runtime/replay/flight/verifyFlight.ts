@@ -4,7 +4,7 @@ import type { Logger } from '../../operations/logging/createLogger.js';
 import type { FrameRecord, RecordingRecord } from '../../recording/recordingRecords.js';
 import { VirtualTime } from '../../inProcess/virtualTime.js';
 import { canonicalIntent } from './canonicalIntent.js';
-import { BOT_SOURCE } from './flightRecorder.js';
+import { BOT_SOURCE } from '../../recording/flightRecorder.js';
 import { admissionTimes } from './admissionTimes.js';
 import { readFlight, type FlightRun } from './readFlight.js';
 import { RecordedChannels } from './recordedChannels.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../../src/core/clock.js';
 import { registerSecret } from '../../../../src/core/secretRegistry.js';
-import { DEFAULT_ALERT_EVENTS, type AlertEvent } from '../../../../src/runtime/operations/alerts/alertEvents.js';
+import { DEFAULT_ALERT_EVENTS, type AlertEvent } from '../../../../src/runtime/config/alertEvents.js';
 import { WebhookAlerts, type AlertResult } from '../../../../src/runtime/operations/alerts/webhookAlerts.js';
 import { forceGc } from '../../../core/support/forceGc.js';
 

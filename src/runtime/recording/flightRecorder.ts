@@ -1,17 +1,17 @@
 import { dirname, join, resolve } from 'node:path';
 import { Subscription, type Observable } from 'rxjs';
-import type { Clock } from '../../../core/clock.js';
-import type { IntentOutcome } from '../../../engine/intents/intentOutcome.js';
-import type { Intent } from '../../../engine/intents/intents.js';
-import type { OrderEvent } from '../../../engine/orders/orderEvent.js';
-import type { RestExchangeObserver } from '../../../venue/rest/restExchange.js';
-import type { ConnectionState } from '../../../venue/ws/connectionState.js';
-import { PUBLIC_CHANNELS } from '../../../venue/schemas/wsFramesFields.js';
-import type { Config } from '../../config/configSchema.js';
-import type { Logger } from '../../operations/logging/createLogger.js';
-import type { MarkerRecord } from '../../recording/recordingRecords.js';
-import { RecordingWriter } from '../../recording/recordingWriter.js';
-import { recordingLimits } from '../../recording/recordingLimits.js';
+import type { Clock } from '../../core/clock.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import type { Intent } from '../../engine/intents/intents.js';
+import type { OrderEvent } from '../../engine/orders/orderEvent.js';
+import type { RestExchangeObserver } from '../../venue/rest/restExchange.js';
+import type { ConnectionState } from '../../venue/ws/connectionState.js';
+import { PUBLIC_CHANNELS } from '../../venue/schemas/wsFramesFields.js';
+import type { Config } from '../config/configSchema.js';
+import type { Logger } from '../operations/logging/createLogger.js';
+import type { MarkerRecord } from './recordingRecords.js';
+import { RecordingWriter } from './recordingWriter.js';
+import { recordingLimits } from './recordingLimits.js';
 
 /** The source of the frames and connection states of the bot's one WebSocket connection. */
 export const BOT_SOURCE = 'bot';

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/core/clock.js';
 import { registerSecret } from '../../../../src/core/secretRegistry.js';
 import { BotMetrics } from '../../../../src/runtime/operations/metrics/botMetrics.js';
-import { createWireDriftMonitor } from '../../../../src/runtime/diagnostics/wire/wireDriftMonitor.js';
-import { WIRE_SAMPLES_DIR, sampleFileName } from '../../../../src/runtime/diagnostics/wire/wireSampleStore.js';
+import { createWireDriftMonitor } from '../../../../src/runtime/operations/wire/wireDriftMonitor.js';
+import { WIRE_SAMPLES_DIR, sampleFileName } from '../../../../src/runtime/operations/wire/wireSampleStore.js';
 import type { WireDecodeFailure } from '../../../../src/venue/wireDecodeFailure.js';
 
 // A key this process holds, and an order id of the same length that must stay readable.

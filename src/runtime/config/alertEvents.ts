@@ -1,7 +1,7 @@
 /**
- * What the webhook can be told about. Each is one JSON post with a `text` a chat tool shows as it
- * is. `fill` is off by default: a market maker fills all day, and an alert channel that speaks
- * every minute is one nobody reads.
+ * What the alert webhook can be told about (`alerts.events` of the config). Each is one JSON post
+ * with a `text` a chat tool shows as it is. `fill` is off by default: a market maker fills all day,
+ * and an alert channel that speaks every minute is one nobody reads.
  */
 export const ALERT_EVENTS = [
   'kill_switch',

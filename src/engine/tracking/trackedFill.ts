@@ -1,0 +1,35 @@
+import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
+import type { Side } from '../intents/intents.js';
+import type { TrackedOrder } from './trackedOrder.js';
+
+/** A fill as the engine, its ledger and the journal count it: the venue's fill with its order's intent and strategy. */
+export interface TrackedFill {
+  readonly id: string;
+  readonly marketId: number;
+  readonly orderId: string;
+  readonly intentId?: string;
+  readonly strategy?: string;
+  readonly side: Side;
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly liquidity: 'MAKER' | 'TAKER';
+}
+
+/** A venue fill as the engine and the journal keep it, with the intent and strategy of its order when known. */
+export function trackedFill(
+  fill: FillRecord,
+  order: Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined,
+): TrackedFill {
+  return {
+    id: fill.id,
+    marketId: fill.market_id,
+    orderId: fill.order_id,
+    ...(order === undefined ? {} : { intentId: order.intentId, strategy: order.strategy }),
+    side: fill.side,
+    price: fill.price,
+    size: fill.size,
+    fee: fill.fee,
+    liquidity: fill.liquidity_indicator,
+  };
+}
