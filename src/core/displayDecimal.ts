@@ -9,7 +9,7 @@ import { InvalidValueError } from './invalidValueError.js';
 
 /**
  * USDC on screen: 6 places, the USDC token's decimals. The venue's wire carries USDC at 18
- * (a balance reads "999.853798214999999996"); docs/spec-gaps/runtime.md, "Money on screen".
+ * (a balance reads "999.853798214999999996"); docs/spec-gaps/runtime.md, "Operations surface".
  */
 export const USDC_PLACES = 6;
 

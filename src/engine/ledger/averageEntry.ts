@@ -3,7 +3,7 @@ import { decimalToFixed, divideRounded, fixedToDecimal, pow10 } from '../../core
 /**
  * The one valuation of a position, the venue's: an average entry price, in USDC wei (18
  * decimals), the scale the venue settles its balance in. Sizes and prices are held at the same
- * scale. The venue's rules, as the simulator implements them (docs/spec-gaps/engine.md, "Valuation"):
+ * scale. The venue's rules, as the simulator implements them (docs/spec-gaps/engine.md, "Ledger"):
  * - a fill that opens or adds re-averages the entry, rounded half away from zero to 1 wei;
  * - a fill that reduces keeps the entry and realises (exit − entry) × closed size, rounded toward
  *   −infinity to 1 wei; what a fill leaves past flat opens at the fill's price;
