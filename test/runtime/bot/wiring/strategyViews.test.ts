@@ -139,7 +139,7 @@ describe('strategy streams from the venue', () => {
     expect(stateSnapshot(engine, extras).position(1)).toMatchObject({
       signedSize: '1',
       markPrice: '100',
-      unrealizedPnl: '10',
+      unrealisedPnl: '10',
     });
   });
 });
