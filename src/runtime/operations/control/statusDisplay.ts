@@ -53,7 +53,9 @@ export function price(value: string, places: number | undefined): string {
 }
 
 /** The places of a market record's `step_price`; undefined when it has none or a malformed one. */
-export function pricePlacesOf(market: { readonly config?: { readonly step_price?: string } } | undefined): number | undefined {
+export function pricePlacesOf(
+  market: { readonly config?: { readonly step_price?: string } } | undefined,
+): number | undefined {
   const step = market?.config?.step_price;
   if (step === undefined) return undefined;
   try {
@@ -63,8 +65,8 @@ export function pricePlacesOf(market: { readonly config?: { readonly step_price?
   }
 }
 
-/** A PnL on its own (a strategy's): realisedPnl, − fees, + unrealisedPnl as a statement from 0. */
-export function pnlDisplay(pnl: PnlView): PnlDisplay {
+/** A PnL on its own (a strategy's, a replay's): realisedPnl, − fees, + unrealisedPnl as a statement from 0. */
+export function pnlDisplay(pnl: Pick<PnlView, 'realisedPnl' | 'unrealisedPnl' | 'fees'>): PnlDisplay {
   const s = footedStatement('0', [pnl.realisedPnl, negateDecimal(pnl.fees), pnl.unrealisedPnl], USDC_PLACES);
   return {
     realisedPnl: s.lines[0]!,
@@ -104,11 +106,17 @@ export function accountDisplay(
           }
         : null,
     },
-    positions: positions.map((p, i) => positionDisplay(p, places(p.marketId), priced ? s.lines[head.length + i] : undefined)),
+    positions: positions.map((p, i) =>
+      positionDisplay(p, places(p.marketId), priced ? s.lines[head.length + i] : undefined),
+    ),
   };
 }
 
-function positionDisplay(p: PositionValue, places: number | undefined, unrealised: string | undefined): PositionDisplay {
+function positionDisplay(
+  p: PositionValue,
+  places: number | undefined,
+  unrealised: string | undefined,
+): PositionDisplay {
   return {
     avgEntryPrice: price(p.avgEntryPrice, places),
     markPrice: p.markPrice === undefined ? null : price(p.markPrice, places),
