@@ -22,9 +22,7 @@ describe('a statement that adds up on screen', () => {
   });
 
   it('adds up to the last digit, totals are the exact totals rounded, lines within one unit of exact', () => {
-    const money = fc
-      .bigInt({ min: -(10n ** 24n), max: 10n ** 24n })
-      .map((wei) => fixedToDecimal(wei, 18));
+    const money = fc.bigInt({ min: -(10n ** 24n), max: 10n ** 24n }).map((wei) => fixedToDecimal(wei, 18));
     fc.assert(
       fc.property(money, fc.array(money, { minLength: 1, maxLength: 8 }), (start, lines) => {
         const shown = footedStatement(start, lines, 6);

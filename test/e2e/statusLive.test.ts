@@ -57,9 +57,9 @@ describe('perpbot status while perpbot start runs', () => {
     expect(text).toMatch(/\nprobe +1 +buy +0\.0005 +60000\.0 +0 +open /);
     // Money as the bot's display gives it: USDC to 6 places, one statement that adds up.
     expect(text).toMatch(
-      /\nbalance  \d+\.\d{6} USDC \(cross margin; openingBalance \d+\.\d{6}, balanceChange -?\d+\.\d{6} = realisedPnl /,
+      /\nbalance {2}\d+\.\d{6} USDC \(cross margin; openingBalance \d+\.\d{6}, balanceChange -?\d+\.\d{6} = realisedPnl /,
     );
-    expect(text).toMatch(/\nequity   \d+\.\d{6} USDC = balance \+ unrealisedPnl -?\d+\.\d{6}   netPnl -?\d+\.\d{6} /);
+    expect(text).toMatch(/\nequity {3}\d+\.\d{6} USDC = balance \+ unrealisedPnl -?\d+\.\d{6} {3}netPnl -?\d+\.\d{6} /);
     expect(text).toContain('strategies:\nstrategy');
     // The probe's resting bid is its wanted order: its quote uptime per market, as /api/status has it.
     expect(text).toMatch(/quote uptime/);

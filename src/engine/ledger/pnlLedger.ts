@@ -1,14 +1,6 @@
 import type { Side } from '../intents/intents.js';
 import type { PositionView } from '../tracking/accountState.js';
-import {
-  applyFill,
-  FLAT,
-  fromWad,
-  markToWad,
-  toWad,
-  unrealisedWei,
-  type AverageEntry,
-} from './averageEntry.js';
+import { applyFill, FLAT, fromWad, markToWad, toWad, unrealisedWei, type AverageEntry } from './averageEntry.js';
 import { PnlFigures, type PnlView } from './pnlView.js';
 
 export interface PnlFill {
@@ -47,7 +39,10 @@ export class PnlLedger {
   private realisedWei = 0n;
   private feesWei = 0n;
 
-  /** Starts from a position held before the first fill (the session's opening position): booked as bought or sold at its entry, with no fee. */
+  /**
+   * Starts from a position held before the first fill (the session's opening position): booked as
+   * bought or sold at its entry, with no fee.
+   */
   seed(marketId: number, side: Side, size: string, entryPrice: string): void {
     const units = toWad(size, 'opening size');
     if (units === 0n) return;
@@ -74,7 +69,10 @@ export class PnlLedger {
     const views = new Map<number, PositionView>();
     for (const [marketId, book] of this.books) {
       if (book.size !== 0n)
-        views.set(marketId, { side: book.size > 0n ? 'buy' : 'sell', size: fromWad(book.size < 0n ? -book.size : book.size) });
+        views.set(marketId, {
+          side: book.size > 0n ? 'buy' : 'sell',
+          size: fromWad(book.size < 0n ? -book.size : book.size),
+        });
     }
     return views;
   }
@@ -111,7 +109,13 @@ export class PnlLedger {
       else unrealised += unrealisedWei(book, markToWad(mark));
     }
     const net = this.realisedWei + unrealised - this.feesWei;
-    return new PnlFigures(fromWad(this.realisedWei), fromWad(unrealised), fromWad(this.feesWei), fromWad(net), unpriced);
+    return new PnlFigures(
+      fromWad(this.realisedWei),
+      fromWad(unrealised),
+      fromWad(this.feesWei),
+      fromWad(net),
+      unpriced,
+    );
   }
 
   /** Applies a signed size at a price to the market's position; returns what it realised. */

@@ -97,28 +97,32 @@ describe('PnL ledger (average entry, the venue’s valuation)', () => {
       ticks: fc.integer({ min: 600_000, max: 700_000 }),
     });
     fc.assert(
-      fc.property(fc.array(fill, { minLength: 1, maxLength: 12 }), fc.integer({ min: 600_000, max: 700_000 }), (fills, markTicks) => {
-        const ledger = new PnlLedger();
-        let position = { sizeSteps: 0n, avgEntryWei: 0n };
-        let realisedWei = 0n;
-        for (const f of fills) {
-          const priceWei = BigInt(f.ticks) * spec.tickWei;
-          const outcome = applyFillToPosition(spec, position, f.buy ? 0 : 1, BigInt(f.steps), priceWei);
-          position = outcome;
-          realisedWei += outcome.realizedWei;
-          ledger.onFill({
-            marketId: 1,
-            side: f.buy ? 'buy' : 'sell',
-            price: weiToDecimal(priceWei),
-            size: weiToDecimal(BigInt(f.steps) * spec.stepWei),
-            fee: '0',
-          });
-        }
-        const markWei = BigInt(markTicks) * spec.tickWei;
-        const view = ledger.view(() => weiToDecimal(markWei));
-        expect(view.realisedPnl).toBe(weiToDecimal(realisedWei));
-        expect(view.unrealisedPnl).toBe(weiToDecimal(unrealizedPnlWei(spec, position, markWei)));
-      }),
+      fc.property(
+        fc.array(fill, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 600_000, max: 700_000 }),
+        (fills, markTicks) => {
+          const ledger = new PnlLedger();
+          let position = { sizeSteps: 0n, avgEntryWei: 0n };
+          let realisedWei = 0n;
+          for (const f of fills) {
+            const priceWei = BigInt(f.ticks) * spec.tickWei;
+            const outcome = applyFillToPosition(spec, position, f.buy ? 0 : 1, BigInt(f.steps), priceWei);
+            position = outcome;
+            realisedWei += outcome.realizedWei;
+            ledger.onFill({
+              marketId: 1,
+              side: f.buy ? 'buy' : 'sell',
+              price: weiToDecimal(priceWei),
+              size: weiToDecimal(BigInt(f.steps) * spec.stepWei),
+              fee: '0',
+            });
+          }
+          const markWei = BigInt(markTicks) * spec.tickWei;
+          const view = ledger.view(() => weiToDecimal(markWei));
+          expect(view.realisedPnl).toBe(weiToDecimal(realisedWei));
+          expect(view.unrealisedPnl).toBe(weiToDecimal(unrealizedPnlWei(spec, position, markWei)));
+        },
+      ),
     );
   });
 });

@@ -22,7 +22,13 @@ describe('the session ledger', () => {
     const grid = ledger.strategyPnl('grid');
     // mm: 0.1 closed at +4 (0.4), 0.2 open from 100 at 105 (+1); grid: 0.1 short closed at +1 (0.1).
     expect(mm).toEqual({ realisedPnl: '0.4', unrealisedPnl: '1', fees: '0.009', netPnl: '1.391', unpricedMarkets: [] });
-    expect(grid).toEqual({ realisedPnl: '0.1', unrealisedPnl: '0', fees: '0.005', netPnl: '0.095', unpricedMarkets: [] });
+    expect(grid).toEqual({
+      realisedPnl: '0.1',
+      unrealisedPnl: '0',
+      fees: '0.005',
+      netPnl: '0.095',
+      unpricedMarkets: [],
+    });
     // The account's merged fills: +0.2 and +0.4 realised against 100, then 0.2 left at an average of
     // 100.5 (+0.9 at 105). The split differs from the strategies'; their sum and the fees agree.
     const account = ledger.accountPnl();

@@ -34,16 +34,13 @@ export interface MonitoredEngine {
   readonly conditions: { readonly state: TradingState };
   readonly degradedStats: { readonly periods: number; readonly longestMs: number };
   /** A market's record: its mark and the tick its prices are shown to. */
-  market(marketId: number): { readonly mark_price: string; readonly config?: { readonly step_price?: string } } | undefined;
+  market(
+    marketId: number,
+  ): { readonly mark_price: string; readonly config?: { readonly step_price?: string } } | undefined;
   /** The one ledger of fills and PnL: the account's valuation, each strategy's figures and positions. */
   readonly ledger: Pick<
     SessionLedger,
-    | 'accountPnl'
-    | 'accountPositionValues'
-    | 'openingBalance'
-    | 'strategyPnl'
-    | 'strategyPositions'
-    | 'unattributed'
+    'accountPnl' | 'accountPositionValues' | 'openingBalance' | 'strategyPnl' | 'strategyPositions' | 'unattributed'
   >;
   readonly fills$: Observable<TrackedFill>;
   readonly tradingState$: Observable<TradingState>;

@@ -17,18 +17,16 @@ export type MoneyStatus = Pick<
 export function moneyStatus(ledger: ValuedLedger, balance: string | undefined, places: PricePlaces): MoneyStatus {
   const valuation = valueAccount(ledger, balance);
   const shown = accountDisplay(valuation, places);
-  const positions = valuation.positions.map(
-    (p, i): PositionStatus => ({
-      marketId: p.marketId,
-      side: p.signedSize.startsWith('-') ? 'sell' : 'buy',
-      size: p.signedSize.startsWith('-') ? p.signedSize.slice(1) : p.signedSize,
-      signedSize: p.signedSize,
-      avgEntryPrice: p.avgEntryPrice,
-      markPrice: p.markPrice ?? null,
-      unrealisedPnl: p.unrealisedPnl ?? null,
-      display: shown.positions[i]!,
-    }),
-  );
+  const positions = valuation.positions.map((p, i): PositionStatus => ({
+    marketId: p.marketId,
+    side: p.signedSize.startsWith('-') ? 'sell' : 'buy',
+    size: p.signedSize.startsWith('-') ? p.signedSize.slice(1) : p.signedSize,
+    signedSize: p.signedSize,
+    avgEntryPrice: p.avgEntryPrice,
+    markPrice: p.markPrice ?? null,
+    unrealisedPnl: p.unrealisedPnl ?? null,
+    display: shown.positions[i]!,
+  }));
   return {
     balance: valuation.balance,
     openingBalance: valuation.openingBalance,
