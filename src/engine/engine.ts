@@ -363,8 +363,8 @@ export class Engine {
       ...(restoredNonceHighWater === undefined ? {} : { restoredHighWater: restoredNonceHighWater }),
     });
     await this.reconcile();
-    // The session's opening positions: what the account held before its first fill here.
-    this.ledger.seed(this.tracker.allPositions());
+    // The session's opening positions and balance: what the account held before its first fill here.
+    this.ledger.seed(this.tracker.allPositions(), this.tracker.currentBalance());
   }
 
   /** Why trading stopped for good (the venue refused our signer), or undefined while trading. */

@@ -35,7 +35,12 @@ export interface PositionSnapshot {
   readonly avgEntryPrice?: string;
   /** The market's mark price when the snapshot was taken (absent before the first mark). */
   readonly markPrice?: string;
-  /** signedSize × (mark − average entry), or the venue's figure when the entry price is unknown. */
+  /**
+   * (mark − average entry) × signedSize, valued as the engine's ledger values positions (average
+   * entry, to the venue's 1 wei); the venue's own figure when the entry price is unknown.
+   */
+  readonly unrealisedPnl?: string;
+  /** @deprecated the earlier name, kept for strategies written against it: read `unrealisedPnl`. */
   readonly unrealizedPnl?: string;
   /** Where the venue would liquidate it, when the venue reports one. */
   readonly liquidationPrice?: string;

@@ -1,11 +1,6 @@
-import {
-  compareDecimals,
-  isDecimalString,
-  multiplyDecimals,
-  negateDecimal,
-  addDecimals,
-} from '../../../core/decimal.js';
+import { compareDecimals, isDecimalString, negateDecimal } from '../../../core/decimal.js';
 import type { Engine } from '../../../engine/engine.js';
+import { unrealisedPnlOf } from '../../../engine/ledger/averageEntry.js';
 import type { TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
 import type {
   FundingView,
@@ -50,16 +45,16 @@ function openOrderStateOf(state: TrackedOrder['state']): OpenOrderState {
 }
 
 /**
- * A tracked position as a strategy sees it: signed size, the mark, unrealized PnL at the mark
- * (from the average entry; the venue's own figure when the entry is unknown) and the venue's
- * liquidation price where it reports one.
+ * A tracked position as a strategy sees it: signed size, the mark, unrealised PnL at the mark
+ * (valued as the ledger values positions, from the average entry; the venue's own figure when the
+ * entry is unknown) and the venue's liquidation price where it reports one.
  */
 export function toPositionSnapshot(p: TrackedPosition, mark?: string, extras?: PositionExtras): PositionSnapshot {
   const flat = compareDecimals(p.size, '0') === 0;
   const signedSize = flat ? '0' : p.side === 'buy' ? p.size : negateDecimal(p.size);
-  const unrealizedPnl =
+  const unrealisedPnl =
     mark !== undefined && p.avgEntryPrice !== undefined
-      ? multiplyDecimals(signedSize, addDecimals(mark, negateDecimal(p.avgEntryPrice)))
+      ? unrealisedPnlOf(signedSize, p.avgEntryPrice, mark)
       : extras?.unrealizedPnl;
   return {
     marketId: p.marketId,
@@ -68,7 +63,7 @@ export function toPositionSnapshot(p: TrackedPosition, mark?: string, extras?: P
     signedSize,
     ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }),
     ...(mark === undefined ? {} : { markPrice: mark }),
-    ...(unrealizedPnl === undefined ? {} : { unrealizedPnl }),
+    ...(unrealisedPnl === undefined ? {} : { unrealisedPnl, unrealizedPnl: unrealisedPnl }),
     ...(extras?.liquidationPrice === undefined ? {} : { liquidationPrice: extras.liquidationPrice }),
   };
 }
