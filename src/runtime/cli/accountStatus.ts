@@ -1,10 +1,11 @@
 import type { Address } from '../../core/address.js';
 import { multiplyUnits } from '../../core/decimal.js';
-import type { RestClient } from '../../venue/rest/restClient.js';
+import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
 import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
-import { readVenuePosition, type VenuePosition } from '../../venue/state/venuePosition.js';
+import type { VenuePosition } from '../../venue/state/venuePosition.js';
+import { readVenueSnapshot, type VenueSnapshot, type VenueSnapshotReads } from '../../venue/state/venueSnapshot.js';
 import { readMarkets } from '../../venue/venueInfo.js';
 import { isNotRegisteredYet } from '../account/waitForRegistration.js';
 
@@ -62,28 +63,40 @@ export async function readAccountStatus(options: {
   const { rest, account, signal } = options;
   const call = signal === undefined ? undefined : { signal };
   const byId = new Map((await readMarkets(rest, signal)).map((m) => [Number(m.market_id), m]));
-  let balance: string | null = null;
-  try {
-    balance = (await rest.crossMarginBalance(account, call)).balance;
-  } catch (error) {
-    if (!isNotRegisteredYet(error)) throw error;
-  }
-  const markets: StatusMarket[] = [];
-  for (const marketId of options.markets) {
-    const market = byId.get(marketId);
-    if (market === undefined) continue;
-    // The venue layer's readers: the position normalised as everywhere else, every page of orders.
-    const position = balance === null ? null : toPosition(await readVenuePosition(rest, account, marketId, call));
-    const open = await readAllOpenOrders(rest, { account, marketId }, call === undefined ? {} : { callOptions: call });
-    markets.push({
+  const listed = options.markets.filter((id) => byId.has(id));
+  const snapshot = await readStatusSnapshot(rest, account, listed, call);
+  const markets = listed.map((marketId): StatusMarket => {
+    const market = byId.get(marketId) as Market;
+    const position = snapshot.positions.get(marketId);
+    return {
       marketId,
       name: market.config.name,
       markPrice: market.mark_price,
-      position,
-      openOrders: open.orders.map((o) => toOrder(o, market)),
-    });
+      position: position === undefined ? null : toPosition(position),
+      openOrders: snapshot.openOrders.filter((o) => Number(o.market_id) === marketId).map((o) => toOrder(o, market)),
+    };
+  });
+  return { account, registered: snapshot.balance !== null, balance: snapshot.balance, markets };
+}
+
+/**
+ * The venue layer's one read (every page of orders, the position normalised as everywhere else);
+ * for an account the venue does not know yet, its open orders alone (none, but asked), no balance.
+ */
+async function readStatusSnapshot(
+  rest: VenueSnapshotReads,
+  account: Address,
+  markets: readonly number[],
+  callOptions: RestCallOptions | undefined,
+): Promise<Omit<VenueSnapshot, 'balance'> & { readonly balance: string | null }> {
+  const options = callOptions === undefined ? {} : { callOptions };
+  try {
+    return await readVenueSnapshot(rest, { account, markets }, options);
+  } catch (error) {
+    if (!isNotRegisteredYet(error)) throw error;
   }
-  return { account, registered: balance !== null, balance, markets };
+  const pages = await Promise.all(markets.map((marketId) => readAllOpenOrders(rest, { account, marketId }, options)));
+  return { markets, openOrders: pages.flatMap((p) => p.orders), positions: new Map(), balance: null };
 }
 
 /** Configured markets the venue does not list (shown as a warning, not an error). */
