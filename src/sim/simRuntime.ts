@@ -16,6 +16,10 @@ import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { BlockStamp, SimContext, SimControls, SimEvent, SimFaults, SimOptions } from './simContext.js';
 import { resolveFaults } from './simOptions.js';
 import { FixedWindowLimiter } from './rest/fixedWindowLimiter.js';
+import { SimRequestLog } from './rest/simRequestLog.js';
+
+/** Requests the request log keeps: a few minutes of a busy bot. */
+const REQUESTS_LOGGED = 20_000;
 
 export const SIM_DOMAIN_NAME = 'PerpsAuthorization';
 export const SIM_DOMAIN_VERSION = '1';
@@ -46,6 +50,8 @@ export class SimRuntime implements SimContext {
   readonly leverageLimiter = new FixedWindowLimiter(1, 1000);
   /** venue-facts: REST 500 requests per 10 s per IP (option `restRequestsPer10s`). */
   readonly ipLimiter: FixedWindowLimiter;
+  /** The latest REST requests answered (`SimRequestLog`): what a test counts a client's reads by. */
+  readonly requestLog = new SimRequestLog(REQUESTS_LOGGED);
   private readonly subject = new Subject<SimEvent>();
   private currentOptions: SimOptions;
   private controlsValue: SimControls | undefined;

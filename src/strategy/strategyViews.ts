@@ -48,12 +48,12 @@ export interface PositionSnapshot {
 
 /**
  * Where a live order is: `queued` (the engine has it and it waits for admission: its strategy's
- * budget or a rate limit; nothing sent), `in_flight` (admitted: being signed and sent, no answer
+ * budget or a rate limit; nothing sent), `submitted` (admitted: being signed and sent, no answer
  * yet), `unknown` (sent without a definite answer), `open` or `partially_filled` (resting on the
- * venue). A queued or in-flight order can be cancelled by its intent id like a resting one: a
+ * venue). A queued or submitted order can be cancelled by its intent id like a resting one: a
  * queued one goes at once and is never sent.
  */
-export type OpenOrderState = 'queued' | 'in_flight' | 'unknown' | 'open' | 'partially_filled';
+export type OpenOrderState = 'queued' | 'submitted' | 'unknown' | 'open' | 'partially_filled';
 
 export interface OpenOrderSnapshot {
   /** The venue's order id; "" while the order is queued or in flight (the venue has not named it yet). */

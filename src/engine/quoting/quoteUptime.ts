@@ -1,7 +1,7 @@
 import { countUnits } from '../../core/decimal.js';
 import type { Intent } from '../intents/intents.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { isResting, isTerminal, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isResting, isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 import type { KeptTarget } from './quoteKeeper.js';
 
 /** Whether the venue holds what a strategy wants on a market, at one moment. */

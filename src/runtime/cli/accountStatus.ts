@@ -2,11 +2,12 @@ import type { Address } from '../../core/address.js';
 import { multiplyUnits } from '../../core/decimal.js';
 import { unrealisedPnlOf } from '../../engine/ledger/averageEntry.js';
 import { price, pricePlacesOf, usdc } from '../operations/control/statusDisplay.js';
-import type { RestClient } from '../../venue/rest/restClient.js';
+import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
 import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
-import { readVenuePosition, type VenuePosition } from '../../venue/state/venuePosition.js';
+import type { VenuePosition } from '../../venue/state/venuePosition.js';
+import { readVenueSnapshot, type VenueSnapshot, type VenueSnapshotReads } from '../../venue/state/venueSnapshot.js';
 import { readMarkets } from '../../venue/venueInfo.js';
 import { isNotRegisteredYet } from '../account/waitForRegistration.js';
 
@@ -80,31 +81,50 @@ export async function readAccountStatus(options: {
   const { rest, account, signal } = options;
   const call = signal === undefined ? undefined : { signal };
   const byId = new Map((await readMarkets(rest, signal)).map((m) => [Number(m.market_id), m]));
-  let balance: string | null = null;
-  try {
-    balance = (await rest.crossMarginBalance(account, call)).balance;
-  } catch (error) {
-    if (!isNotRegisteredYet(error)) throw error;
-  }
-  const markets: StatusMarket[] = [];
-  for (const marketId of options.markets) {
-    const market = byId.get(marketId);
-    if (market === undefined) continue;
+  const listed = options.markets.filter((id) => byId.has(id));
+  const snapshot = await readStatusSnapshot(rest, account, listed, call);
+  const markets = listed.map((marketId): StatusMarket => {
+    const market = byId.get(marketId) as Market;
     const places = pricePlacesOf(market);
-    // The venue layer's readers: the position normalised as everywhere else, every page of orders.
-    const position =
-      balance === null ? null : toPosition(await readVenuePosition(rest, account, marketId, call), places);
-    const open = await readAllOpenOrders(rest, { account, marketId }, call === undefined ? {} : { callOptions: call });
-    markets.push({
+    const position = snapshot.positions.get(marketId);
+    return {
       marketId,
       name: market.config.name,
       markPrice: market.mark_price,
-      position,
-      openOrders: open.orders.map((o) => toOrder(o, market, places)),
+      position: position === undefined ? null : toPosition(position, places),
+      openOrders: snapshot.openOrders
+        .filter((o) => Number(o.market_id) === marketId)
+        .map((o) => toOrder(o, market, places)),
       display: { markPrice: price(market.mark_price, places) },
-    });
+    };
+  });
+  return {
+    account,
+    registered: snapshot.balance !== null,
+    balance: snapshot.balance,
+    markets,
+    display: { balance: shown(snapshot.balance, usdc) },
+  };
+}
+
+/**
+ * The venue layer's one read (every page of orders, the position normalised as everywhere else);
+ * for an account the venue does not know yet, its open orders alone (none, but asked), no balance.
+ */
+async function readStatusSnapshot(
+  rest: VenueSnapshotReads,
+  account: Address,
+  markets: readonly number[],
+  callOptions: RestCallOptions | undefined,
+): Promise<Omit<VenueSnapshot, 'balance'> & { readonly balance: string | null }> {
+  const options = callOptions === undefined ? {} : { callOptions };
+  try {
+    return await readVenueSnapshot(rest, { account, markets }, options);
+  } catch (error) {
+    if (!isNotRegisteredYet(error)) throw error;
   }
-  return { account, registered: balance !== null, balance, markets, display: { balance: shown(balance, usdc) } };
+  const pages = await Promise.all(markets.map((marketId) => readAllOpenOrders(rest, { account, marketId }, options)));
+  return { markets, openOrders: pages.flatMap((p) => p.orders), positions: new Map(), balance: null };
 }
 
 /** Configured markets the venue does not list (shown as a warning, not an error). */

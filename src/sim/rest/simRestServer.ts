@@ -115,6 +115,7 @@ class SimRequestHandler {
   async answer(req: SimHttpRequest): Promise<SimAnswer> {
     this.requestCounter += 1;
     const requestId = `sim-${this.runtime.options.seed}-${this.requestCounter}`;
+    this.runtime.requestLog.note(req.method, req.url, this.runtime.clock.now());
     try {
       const response = await this.handle(req);
       noteRefusedAction(this.runtime, req.method, req.url, response);

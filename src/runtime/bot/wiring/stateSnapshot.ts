@@ -1,6 +1,7 @@
 import { compareDecimals, isDecimalString, negateDecimal } from '../../../core/decimal.js';
 import type { Engine } from '../../../engine/engine.js';
 import { unrealisedPnlOf } from '../../../engine/ledger/averageEntry.js';
+import { isTerminal } from '../../../engine/orders/orderState.js';
 import type { TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
 import type {
   FundingView,
@@ -27,21 +28,8 @@ export function toOpenOrderSnapshot(o: TrackedOrder): OpenOrderSnapshot {
 }
 
 function openOrderStateOf(state: TrackedOrder['state']): OpenOrderState {
-  switch (state) {
-    case 'queued':
-    case 'unknown':
-    case 'open':
-    case 'partially_filled':
-      return state;
-    case 'pending':
-      return 'in_flight';
-    case 'filled':
-    case 'cancelled':
-    case 'refused':
-    case 'failed':
-      // Never listed as open: shown as what it was last.
-      return 'in_flight';
-  }
+  // An order that has ended is never listed as open; were one passed, it shows as what it was last.
+  return isTerminal(state) ? 'submitted' : state;
 }
 
 /**

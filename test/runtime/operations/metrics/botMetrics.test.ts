@@ -189,7 +189,7 @@ describe('the bot metrics', () => {
       ],
       openOrders: [
         { strategy: 'mm', marketId: 1, state: 'open' },
-        { strategy: 'mm', marketId: 1, state: 'pending' },
+        { strategy: 'mm', marketId: 1, state: 'submitted' },
         { strategy: 'mm', marketId: 1, state: 'queued' },
       ],
       connection: { reconnects: 2 },
