@@ -6,6 +6,7 @@ import {
   cancelTpslAcceptSchema,
   placeTpslAcceptSchema,
 } from '../../venue/schemas/restTpslAccepted.js';
+import type { TpslOrdersWire } from '../../venue/schemas/restTpslCanonical.js';
 import { TPSL_STATUSES } from '../../venue/schemas/tpslNames.js';
 import { invalidArgument, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
@@ -131,8 +132,13 @@ function listTpsl(runtime: SimRuntime, request: SimRequest): SimResponse {
     ...(query.start_time === undefined ? {} : { startNs: query.start_time }),
     ...(query.end_time === undefined ? {} : { endNs: query.end_time }),
   });
-  const orders = all.slice((page - 1) * limit, page * limit).map(tpslOrderWire);
-  return ok({ orders, total: String(all.length), page, limit });
+  const data: TpslOrdersWire = {
+    orders: all.slice((page - 1) * limit, page * limit).map(tpslOrderWire),
+    total: String(all.length),
+    page,
+    limit,
+  };
+  return ok(data);
 }
 
 export const TPSL_ROUTES: readonly SimRoute[] = [

@@ -13,7 +13,7 @@ import {
   type PlaceTpslResult,
   type TpslOrderPage,
 } from '../schemas/restTpsl.js';
-import type { StopTypeFilter, TpslStatus } from '../schemas/tpslNames.js';
+import { TPSL_STATUSES, type StopTypeFilter, type TpslStatus } from '../schemas/tpslNames.js';
 import { getData, postData } from './endpointCalls.js';
 import type { RestCallOptions, RestTransport } from './restTransport.js';
 
@@ -41,12 +41,8 @@ export interface TpslOrdersQuery {
   readonly endTime?: bigint;
 }
 
-export const EVERY_TPSL_STATUS: readonly TpslStatus[] = [
-  'TPSL_ORDER_STATUS_ACCEPTED',
-  'TPSL_ORDER_STATUS_TRIGGERED',
-  'TPSL_ORDER_STATUS_SUCCESS',
-  'TPSL_ORDER_STATUS_CANCELLED',
-];
+/** Every status, in the venue's order: what a list asks for unless told otherwise. */
+export const EVERY_TPSL_STATUS: readonly TpslStatus[] = TPSL_STATUSES;
 
 export function getTpslOrders(
   transport: RestTransport,

@@ -14,6 +14,7 @@ import {
   uintNumberSchema,
 } from './restPrimitives.js';
 import {
+  ACTIVE_TPSL_STATUSES,
   STOP_PRICE_OPTIONS,
   STOP_TYPE_FILTERS,
   STOP_TYPES,
@@ -156,11 +157,10 @@ export const tpslOrderRecordSchema = z.object({
   filled_size: optionalDecimalSchema.optional(),
 });
 export type TpslOrderRecord = z.output<typeof tpslOrderRecordSchema>;
-export type TpslOrderRecordWire = z.input<typeof tpslOrderRecordSchema>;
 
 /** Active = ACCEPTED or TRIGGERED: a triggered order has fired and is being executed; it is not gone. */
 export function isActiveTpsl(record: { readonly status: TpslStatus }): boolean {
-  return record.status === 'TPSL_ORDER_STATUS_ACCEPTED' || record.status === 'TPSL_ORDER_STATUS_TRIGGERED';
+  return ACTIVE_TPSL_STATUSES.includes(record.status);
 }
 
 /**
