@@ -159,7 +159,7 @@ describe('TP/SL orders on the simulator', () => {
     const tp = await tpsl.place({ ...STOP, side: 'BUY', stopType: 'TAKE_PROFIT', stopPrice: '60000' });
     h.sim.controls.advanceBlocks(1);
     expect((await orderOf(tpsl, tp.order_id)).status).toBe('TPSL_ORDER_STATUS_ACCEPTED');
-    const moved = await h.post('/_sim/mark', { market_id: 1, price: '57000' });
+    const moved = await h.post('/_sim/mark', { market_id: '1', price: 57000 });
     expect(moved).toMatchObject({ status: 200, json: { data: { market_id: 1, mark_price: '57000' } } });
     h.sim.controls.advanceBlocks(1);
     expect((await orderOf(tpsl, tp.order_id)).status).toBe('TPSL_ORDER_STATUS_TRIGGERED');
@@ -169,6 +169,8 @@ describe('TP/SL orders on the simulator', () => {
     expect((await trader.position()).size).toBe(FLAT);
     expect((await h.post('/_sim/mark', { market_id: 99, price: '1' })).json['error'].code).toBe('NotFound');
     expect((await h.post('/_sim/mark', { market_id: 1, price: 'x' })).status).toBe(400);
+    expect((await h.post('/_sim/mark', { market_id: 1, price: 1e21 })).status).toBe(400);
+    expect((await h.post('/_sim/mark', { market_id: 1, price: '0' })).json['error'].message).toMatch(/positive/);
     expect((await h.get('/_sim/mark')).status).toBe(405);
   });
 

@@ -15,9 +15,10 @@ import { ok, type SimResponse } from './simRoute.js';
  */
 export const ADMIN_PREFIX = '/_sim/';
 
+/** A decimal string, as everywhere; a plain JSON number is taken too (a test control, typed by hand). */
 const markBodySchema = z.object({
   market_id: marketIdLooseNumberSchema,
-  price: decimalStringSchema,
+  price: z.union([decimalStringSchema, z.number().transform(String).pipe(decimalStringSchema)]),
 });
 
 export interface AdminRequest {
