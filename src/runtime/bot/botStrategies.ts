@@ -8,7 +8,7 @@ import { OrderBookFeed, type OrderbookSource } from '../../venue/orderbook/order
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
-import type { FreshnessBudgets } from './freshness/freshnessBudgets.js';
+import type { FreshnessBudgets } from '../freshness/freshnessBudgets.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import { logIntentOutcome } from '../operations/logging/logIntentOutcome.js';
 import { HaltedRefusalLog } from '../operations/logging/haltedRefusalLog.js';

@@ -19,7 +19,8 @@ import { loadVenueKeys, type VenueKeys } from '../account/keys/loadVenueKeys.js'
 import { createLogger, type Logger, type LoggerOptions } from '../operations/logging/createLogger.js';
 import { logRestRetry } from '../bot/startup/logRestRetry.js';
 import { bindUntilDeadline, type VenueWait } from '../bot/startup/untilDeadline.js';
-import type { CliIo, TextSink } from './cliIo.js';
+import type { TextSink } from '../../core/textSink.js';
+import type { CliIo } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { ParsedArgs } from './commandSpec.js';
 import { booleanFlag, stringFlag } from './parseCommandArgs.js';

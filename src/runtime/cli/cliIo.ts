@@ -1,9 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-
-/** Somewhere text goes: process.stdout, or a buffer in tests. */
-export interface TextSink {
-  write(text: string): void;
-}
+import type { TextSink } from '../../core/textSink.js';
 
 /**
  * Everything a command touches outside its arguments, passed in so each command runs in a test

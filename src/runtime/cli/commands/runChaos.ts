@@ -1,10 +1,11 @@
 import { writePrivateFile } from '../../../core/privateFiles.js';
 import { resolve } from 'node:path';
-import { chaosOptionsFromFlags } from '../../diagnostics/chaos/chaosOptions.js';
+import { chaosOptionsFromFlags } from './chaosFlags.js';
 import { formatChaosReport } from '../../diagnostics/chaos/formatChaosReport.js';
 import { reportJson } from '../../diagnostics/chaos/chaosReport.js';
 import { runChaos } from '../../diagnostics/chaos/runChaos.js';
 import { configPathOf, loadCliConfig } from '../cliContext.js';
+import { throwawayAccount } from '../throwawayAccount.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 
@@ -22,6 +23,7 @@ export async function runChaosCommand(args: ParsedArgs, io: CliIo): Promise<numb
     tty: 'isTTY' in io.stdout && io.stdout.isTTY === true,
     clock: io.clock,
     signal: io.shutdown,
+    makeKeys: throwawayAccount,
   });
   io.stdout.write(formatChaosReport(report));
   if (chaos.jsonPath !== undefined) await writePrivateFile(chaos.jsonPath, reportJson(report));

@@ -3,7 +3,7 @@ import type { Clock } from '../../../core/clock.js';
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { NO_FAULTS } from '../../../sim/simContext.js';
 import type { RunningSim } from '../../../sim/startSim.js';
-import type { TextSink } from '../../cli/cliIo.js';
+import type { TextSink } from '../../../core/textSink.js';
 import type { Config } from '../../config/configSchema.js';
 import { REST_URL_ENV, WS_URL_ENV } from '../../config/loadConfig.js';
 import { reconnectsOf } from './audit/reconnectTime.js';

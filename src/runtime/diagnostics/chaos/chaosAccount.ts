@@ -1,6 +1,5 @@
 import type { Address } from '../../../core/address.js';
 import type { Clock } from '../../../core/clock.js';
-import { throwawayAccount } from '../../cli/throwawayAccount.js';
 import type { Config } from '../../config/configSchema.js';
 import { ACCOUNT_KEY_ENV, SIGNER_KEY_ENV } from '../../account/keys/loadVenueKeys.js';
 import type { Logger } from '../../operations/logging/createLogger.js';
@@ -13,6 +12,16 @@ export interface ChaosAccount {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** Makes fresh keys for an account on the simulator at `restUrl`, funded and with its signer registered. */
+export type ThrowawayKeysMaker = (
+  config: Config,
+  restUrl: string,
+  options: { readonly clock: Clock; readonly logger: Logger; readonly signal: AbortSignal },
+) => Promise<{
+  readonly account: { readonly address: Address; readonly privateKey: `0x${string}` };
+  readonly signer: { readonly address: Address; readonly privateKey: `0x${string}` };
+}>;
+
 /** A throwaway account set up before any fault is switched on: the chaos is for the bot, not for the set-up. */
 export async function createChaosAccount(
   config: Config,
@@ -20,8 +29,9 @@ export async function createChaosAccount(
   clock: Clock,
   logger: Logger,
   signal: AbortSignal,
+  makeKeys: ThrowawayKeysMaker,
 ): Promise<ChaosAccount> {
-  const keys = await throwawayAccount(config, restUrl, { clock, logger, signal });
+  const keys = await makeKeys(config, restUrl, { clock, logger, signal });
   return {
     account: keys.account.address,
     signer: keys.signer.address,

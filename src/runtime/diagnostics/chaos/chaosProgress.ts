@@ -1,4 +1,4 @@
-import type { TextSink } from '../../cli/cliIo.js';
+import type { TextSink } from '../../../core/textSink.js';
 
 /** The counters shown while a chaos run goes on. */
 export interface ChaosProgress {

@@ -12,13 +12,15 @@ import type { InvariantResult } from './audit/invariant.js';
 import { reconnectsOf } from './audit/reconnectTime.js';
 import { writeBotConfig } from './botConfig.js';
 import { BotSession, type BotSessionOptions } from './botSession.js';
-import { createChaosAccount } from './chaosAccount.js';
+import { createChaosAccount, type ThrowawayKeysMaker } from './chaosAccount.js';
 import type { ChaosReport } from './chaosReport.js';
 import { readJournalTruth, type JournalTruth } from './journalTruth.js';
 import { readVenueTruth, type VenueTruth } from './venueTruth.js';
 
 export interface RunChaosOptions extends BotSessionOptions {
   readonly configPath: string;
+  /** The CLI's throwaway account (`cli/throwawayAccount.ts`), passed in: diagnostics does not import the CLI. */
+  readonly makeKeys: ThrowawayKeysMaker;
 }
 
 /** What the audit compared: the simulator's records, the journal's, and the invariants that held or not. */
@@ -45,7 +47,7 @@ export async function runChaos(o: RunChaosOptions): Promise<ChaosReport> {
   const sim = await startChaosSim(o, internalErrors);
   try {
     o.out.write(`perpbot chaos: simulator at ${sim.restUrl}; journal, bot config and logs in ${dir}\n`);
-    const account = await createChaosAccount(config, sim.restUrl, clock, createSilentLogger(), o.signal);
+    const account = await createChaosAccount(config, sim.restUrl, clock, createSilentLogger(), o.signal, o.makeKeys);
     o.out.write(`account ${account.account} funded, signer ${account.signer} registered\n`);
     sim.controls.setFaults(chaos.faults);
     const botConfigPath = join(dir, 'bot.yaml');

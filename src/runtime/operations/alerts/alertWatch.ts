@@ -3,7 +3,7 @@ import type { TradingState } from '../../../engine/admission/tradingConditions.j
 import type { IntentOutcome } from '../../../engine/intents/intentOutcome.js';
 import type { TrackedFill } from '../../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../../venue/ws/connectionState.js';
-import { describeStale, type FreshnessChange } from '../../bot/freshness/freshnessBudgets.js';
+import { describeStale, type FreshnessChange } from '../../freshness/freshnessBudgets.js';
 import type { Alert } from './webhookAlerts.js';
 
 export interface AlertSink {

@@ -7,8 +7,8 @@ import { isDegraded, type TradingState } from '../../../engine/admission/trading
 import type { SessionLedger } from '../../../engine/ledger/sessionLedger.js';
 import type { TrackedFill, TrackedOrder } from '../../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../../venue/ws/connectionState.js';
-import type { FeedClock } from '../../bot/freshness/feedClock.js';
-import { describeStale, type FreshnessBudgets } from '../../bot/freshness/freshnessBudgets.js';
+import type { FeedClock } from '../../freshness/feedClock.js';
+import { describeStale, type FreshnessBudgets } from '../../freshness/freshnessBudgets.js';
 import type {
   BotStatus,
   DegradedStatus,

@@ -1,7 +1,7 @@
 import type { QuoteUptimeView } from '../../../engine/quoting/quoteUptime.js';
 import type { TradingMode } from '../../../engine/admission/tradingConditions.js';
 import type { FreshnessBudget } from '../../../strategy/strategyDefinition.js';
-import type { StaleFeed } from '../../bot/freshness/freshnessBudgets.js';
+import type { StaleFeed } from '../../freshness/freshnessBudgets.js';
 import type { AccountDisplay, PnlDisplay, PositionDisplay } from './statusDisplay.js';
 
 /**

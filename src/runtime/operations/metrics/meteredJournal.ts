@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { EngineJournal } from '../../../engine/tracking/engineJournal.js';
-import type { FeedClock } from '../../bot/freshness/feedClock.js';
+import type { FeedClock } from '../../freshness/feedClock.js';
 import type { BotMetrics } from './botMetrics.js';
 
 /**

@@ -2,7 +2,7 @@ import { Subscription, type Observable } from 'rxjs';
 import type { IntentOutcome } from '../../../engine/intents/intentOutcome.js';
 import type { TrackedFill } from '../../../engine/tracking/orderTracker.js';
 import { refusalCode } from '../../../engine/intents/refusal.js';
-import type { FreshnessChange } from '../../bot/freshness/freshnessBudgets.js';
+import type { FreshnessChange } from '../../freshness/freshnessBudgets.js';
 import type { BotMetrics } from './botMetrics.js';
 
 export interface MetricSources {

@@ -14,9 +14,9 @@ import { createRestClient, type RestClient } from '../../../venue/rest/restClien
 import { attachVenueFeeds } from '../../bot/botEngine.js';
 import { hostStrategies, type BotStrategies } from '../../bot/botStrategies.js';
 import type { Config } from '../../config/configSchema.js';
-import { FeedClock } from '../../bot/freshness/feedClock.js';
-import { followFeeds } from '../../bot/freshness/followFeeds.js';
-import { freshnessBudgetsFor } from '../../bot/freshness/freshnessBudgetsFor.js';
+import { FeedClock } from '../../freshness/feedClock.js';
+import { followFeeds } from '../../freshness/followFeeds.js';
+import { freshnessBudgetsFor } from '../../freshness/freshnessBudgetsFor.js';
 import type { JournalForBot } from '../../journal/journalForBot.js';
 import { openJournalForBot } from '../../journal/openJournalForBot.js';
 import type { Logger } from '../../operations/logging/createLogger.js';

@@ -5,7 +5,7 @@ import type { IntentOutcome } from '../../../../src/engine/intents/intentOutcome
 import type { TrackedFill } from '../../../../src/engine/tracking/orderTracker.js';
 import { watchForAlerts } from '../../../../src/runtime/operations/alerts/alertWatch.js';
 import type { Alert } from '../../../../src/runtime/operations/alerts/webhookAlerts.js';
-import type { FreshnessChange } from '../../../../src/runtime/bot/freshness/freshnessBudgets.js';
+import type { FreshnessChange } from '../../../../src/runtime/freshness/freshnessBudgets.js';
 import type { ConnectionState } from '../../../../src/venue/ws/connectionState.js';
 
 function setup() {

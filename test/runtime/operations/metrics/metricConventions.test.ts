@@ -4,7 +4,7 @@ import type { IntentOutcome } from '../../../../src/engine/intents/intentOutcome
 import { refusal } from '../../../../src/engine/intents/refusal.js';
 import type { TrackedFill } from '../../../../src/engine/tracking/orderTracker.js';
 import type { BotStatus } from '../../../../src/runtime/operations/control/botStatus.js';
-import type { FreshnessChange } from '../../../../src/runtime/bot/freshness/freshnessBudgets.js';
+import type { FreshnessChange } from '../../../../src/runtime/freshness/freshnessBudgets.js';
 import { BotMetrics } from '../../../../src/runtime/operations/metrics/botMetrics.js';
 import { observeBotMetrics } from '../../../../src/runtime/operations/metrics/observeBotMetrics.js';
 import { parsePrometheus } from '../../../e2e/support/serviceBot.js';

@@ -1,12 +1,8 @@
 import { Subject, type Observable } from 'rxjs';
-import { ALLOW, refused, type GuardVerdict } from '../../../engine/guards/guardState.js';
-import type { Intent } from '../../../engine/intents/intents.js';
-import { refusal } from '../../../engine/intents/refusal.js';
-import {
-  FRESHNESS_CHANNELS,
-  type FreshnessBudget,
-  type FreshnessChannel,
-} from '../../../strategy/strategyDefinition.js';
+import { ALLOW, refused, type GuardVerdict } from '../../engine/guards/guardState.js';
+import type { Intent } from '../../engine/intents/intents.js';
+import { refusal } from '../../engine/intents/refusal.js';
+import { FRESHNESS_CHANNELS, type FreshnessBudget, type FreshnessChannel } from '../../strategy/strategyDefinition.js';
 import type { FeedClock } from './feedClock.js';
 
 export interface StrategyFreshness {

@@ -1,5 +1,5 @@
-import type { HostedStrategy } from '../../../strategy/strategyHost.js';
-import type { Config } from '../../config/configSchema.js';
+import type { HostedStrategy } from '../../strategy/strategyHost.js';
+import type { Config } from '../config/configSchema.js';
 import type { FeedClock } from './feedClock.js';
 import { FreshnessBudgets } from './freshnessBudgets.js';
 import { resolveFreshness } from './resolveFreshness.js';

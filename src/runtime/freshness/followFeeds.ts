@@ -1,6 +1,6 @@
 import { catchError, EMPTY, Subscription, type Observable } from 'rxjs';
-import type { OrderBookFeed } from '../../../venue/orderbook/orderBookFeed.js';
-import type { VenueWsClient } from '../../../venue/ws/venueWsClient.js';
+import type { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
+import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { FeedClock } from './feedClock.js';
 
 export interface FollowFeedsOptions {

@@ -1,12 +1,12 @@
 import { NEVER, Subject, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/core/clock.js';
-import { placeLimit } from '../../../../src/engine/intents/intentBuilders.js';
-import { FeedClock } from '../../../../src/runtime/bot/freshness/feedClock.js';
-import { followFeeds } from '../../../../src/runtime/bot/freshness/followFeeds.js';
-import { FreshnessBudgets } from '../../../../src/runtime/bot/freshness/freshnessBudgets.js';
-import { OrderBookFeed } from '../../../../src/venue/orderbook/orderBookFeed.js';
-import type { VenueWsClient } from '../../../../src/venue/ws/venueWsClient.js';
+import { ManualClock } from '../../../src/core/clock.js';
+import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
+import { FeedClock } from '../../../src/runtime/freshness/feedClock.js';
+import { followFeeds } from '../../../src/runtime/freshness/followFeeds.js';
+import { FreshnessBudgets } from '../../../src/runtime/freshness/freshnessBudgets.js';
+import { OrderBookFeed } from '../../../src/venue/orderbook/orderBookFeed.js';
+import type { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
 
 /**
  * A book whose every frame the decoders refuse (wire drift: the client drops them) never emits

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 
 /** A stream the bot follows: a market channel (per market) or an account channel (marketId undefined). */
 export type FeedName = 'mark' | 'book' | 'trades' | 'orders' | 'positions' | 'fills' | 'account';

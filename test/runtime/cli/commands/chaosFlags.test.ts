@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAOS_DEFAULT_FAULTS } from '../../../../src/runtime/diagnostics/chaos/chaosFaults.js';
-import { chaosOptionsFromFlags } from '../../../../src/runtime/diagnostics/chaos/chaosOptions.js';
+import { chaosOptionsFromFlags } from '../../../../src/runtime/cli/commands/chaosFlags.js';
 import { CliUsageError } from '../../../../src/runtime/cli/cliUsageError.js';
 
 const at = (path: string): string => `/work/${path}`;

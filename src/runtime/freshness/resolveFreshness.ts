@@ -1,9 +1,5 @@
-import { PerpbotError } from '../../../core/perpbotError.js';
-import {
-  FRESHNESS_CHANNELS,
-  type FreshnessBudget,
-  type FreshnessChannel,
-} from '../../../strategy/strategyDefinition.js';
+import { PerpbotError } from '../../core/perpbotError.js';
+import { FRESHNESS_CHANNELS, type FreshnessBudget, type FreshnessChannel } from '../../strategy/strategyDefinition.js';
 
 const MAX_BUDGET_MS = 3_600_000;
 

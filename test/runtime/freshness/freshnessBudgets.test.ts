@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/core/clock.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import {
   cancel,
   cancelAll,
@@ -7,11 +7,11 @@ import {
   placeLimit,
   placeMarket,
   setLeverage,
-} from '../../../../src/engine/intents/intentBuilders.js';
-import type { Intent } from '../../../../src/engine/intents/intents.js';
-import { FeedClock } from '../../../../src/runtime/bot/freshness/feedClock.js';
-import { FreshnessBudgets, type FreshnessChange } from '../../../../src/runtime/bot/freshness/freshnessBudgets.js';
-import { resolveFreshness } from '../../../../src/runtime/bot/freshness/resolveFreshness.js';
+} from '../../../src/engine/intents/intentBuilders.js';
+import type { Intent } from '../../../src/engine/intents/intents.js';
+import { FeedClock } from '../../../src/runtime/freshness/feedClock.js';
+import { FreshnessBudgets, type FreshnessChange } from '../../../src/runtime/freshness/freshnessBudgets.js';
+import { resolveFreshness } from '../../../src/runtime/freshness/resolveFreshness.js';
 
 function setup() {
   const clock = new ManualClock(1_000_000);
