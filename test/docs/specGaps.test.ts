@@ -1,12 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
  * docs/spec-gaps.md is an index of one file per layer: every file is listed there, and every
  * reference to a file (and to a section by its quoted name) from the code, tests and docs resolves.
  * It is a reference, not a change log: under 60 KB in all, sections by topic (none titled after a
- * tracker issue), one entry per choice ending in its source and status.
+ * tracker issue), one entry per choice ending in its source and status, naming only files that exist.
  */
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -46,6 +46,22 @@ function references(): { from: string; file: string; section: string | undefined
   );
 }
 
+/** Every backticked source path (`src/…`, `test/…`, `bench/…`) or file name (`retryPolicy.ts`) in the spec-gaps. */
+function namedFiles(): { f: string; name: string }[] {
+  return allFiles.flatMap((f) =>
+    [...read(f).matchAll(/`((?:src|test|bench)\/[\w./-]*|[\w-]+\.ts)`/g)].map((m) => ({ f, name: m[1]! })),
+  );
+}
+
+let sourceNames: Set<string> | undefined;
+
+/** Whether a named path, or a bare file name found nowhere in src/, test/ or bench/, is missing. */
+function missingFile(name: string): boolean {
+  if (name.includes('/')) return !existsSync(join(ROOT, name));
+  sourceNames ??= new Set(['src', 'test', 'bench'].flatMap(textFiles).map((path) => basename(path)));
+  return !sourceNames.has(name);
+}
+
 describe('docs/spec-gaps', () => {
   it('the index links every layer file, and only those', () => {
     const linked = [...read('docs/spec-gaps.md').matchAll(/\]\(spec-gaps\/([\w-]+\.md)\)/g)].map((m) => m[1]);
@@ -64,6 +80,12 @@ describe('docs/spec-gaps', () => {
           `${from}: "${section}" in ${file}`,
         ).toBe(true);
     }
+  });
+
+  it('names only source files that exist', () => {
+    const named = namedFiles();
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter(({ name }) => missingFile(name)).map(({ f, name }) => `${f}: ${name}`)).toEqual([]);
   });
 
   it('is under 60 KB in all', () => {
@@ -98,7 +120,7 @@ describe('docs/spec-gaps', () => {
     }
   });
 
-  it('the checks tell a change-log heading and an entry without a status', () => {
+  it('the checks tell a change-log heading, an entry without a status and a missing file', () => {
     expect(namesAnIssue('## Issue 25, part B: one ledger')).toBe(true);
     expect(namesAnIssue('## issue 26: the safe stop')).toBe(true);
     expect(namesAnIssue('## Part C of the journal')).toBe(true);
@@ -106,5 +128,9 @@ describe('docs/spec-gaps', () => {
     expect(entryStatuses('- **Fees**: maker 2 bps. [ours; sim]')).toEqual(['sim']);
     expect(entryStatuses('- **Login**: bare. [venue-facts; followed, disputed]')).toEqual(['followed', 'disputed']);
     expect(entryStatuses('- **Fees**: maker 2 bps.')).toBeUndefined();
+    expect(missingFile('src/venue/state/readVenueState.ts')).toBe(true);
+    expect(missingFile('src/venue/state/venueSnapshot.ts')).toBe(false);
+    expect(missingFile('retryPolicy.ts')).toBe(false);
+    expect(missingFile('readVenueState.ts')).toBe(true);
   });
 });
