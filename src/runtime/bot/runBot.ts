@@ -3,6 +3,7 @@ import { Subscription } from 'rxjs';
 import { addressOfPrivateKey } from '../../protocol/privateKeys.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { registerSecret } from '../../core/secretRegistry.js';
+import { Teardown } from '../../core/teardown.js';
 import type { Engine } from '../../engine/engine.js';
 import type { HostedStrategy, StrategyHost } from '../../strategy/strategyHost.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
@@ -70,33 +71,50 @@ export interface RunBotOptions {
 /**
  * Wires a venue (REST + WebSocket), the engine and the configured strategies, runs until the
  * signal aborts, then shuts down in order: strategies stop, open orders are cancelled or kept per
- * `shutdown.open_orders`, the engine drains, the connection closes.
+ * `shutdown.open_orders`, the engine drains, the connection closes. Each step below is undone,
+ * last first, on every path.
  */
 export async function runBot(options: RunBotOptions): Promise<void> {
-  const { config, logger } = options;
-  // Before anything can log: the redactor recognises the keys by value in every line and answer.
-  registerSecret(options.keys.signer.privateKey);
-  if (options.keys.account.privateKey !== undefined) registerSecret(options.keys.account.privateKey);
-  const clock = options.clock ?? systemClock;
-  const runId = clock.now().toString(36);
-  // Taken again when `perpbot start` holds it already (re-entrant); first of all for library callers.
-  const lock = holdJournal(resolve(rootOf(options), config.journal.path), 'start', logger);
-  // A strategy's console.log gets the logger's redaction, like every other line.
-  const restoreConsole = routeConsoleToLogger(logger);
-  try {
-    await runHoldingJournal(options, clock, runId);
-  } finally {
-    restoreConsole();
-    lock.release();
-  }
+  const teardown = new Teardown();
+  await teardown.around(async () => {
+    const { config, logger } = options;
+    const clock = options.clock ?? systemClock;
+    const runId = clock.now().toString(36);
+    // 1. Before anything can log: the redactor recognises the keys by value in every line and answer.
+    registerKeys(options.keys);
+    // 2. The journal's lock: taken again when `perpbot start` holds it already (re-entrant).
+    const lock = holdJournal(resolve(rootOf(options), config.journal.path), 'start', logger);
+    teardown.add(() => lock.release());
+    // 3. A strategy's console.log gets the logger's redaction, like every other line.
+    teardown.add(routeConsoleToLogger(logger));
+    // 4. The control service, so /health answers through a long start-up; closed last but the lock.
+    const service = await startService(options, clock, runId);
+    teardown.add(() => service.close());
+    // 5. The flight recorder, when `recorder.enabled`.
+    const flight = await openFlightRecorder(options, clock, runId);
+    teardown.add(() => flight?.close());
+    // 6. The venue's REST client and signing; the configured markets checked against the venue's.
+    const run = botRun(options, clock, runId, service, flight);
+    await readAndCheckMarkets(config, run.rest, run.startup);
+    // 7. The journal, reconciled with the venue before anything trades; closed after the engine stopped writing.
+    const journaled = await run.startup('the first reconciliation with the venue', () =>
+      openJournalForBot(journalOptions(run)),
+    );
+    teardown.add(() => journaled.close());
+    // 8. The engine on the journal, the venue followed, the strategies run until a stop, the ordered shutdown.
+    await runJournaled(run, journaled);
+  });
 }
 
-async function runHoldingJournal(options: RunBotOptions, clock: Clock, runId: string): Promise<void> {
-  const { config, logger } = options;
-  // First, so /health answers through a long start-up; closed last, on every path.
-  const service = await BotService.start({
-    config,
-    logger,
+function registerKeys(keys: BotKeys): void {
+  registerSecret(keys.signer.privateKey);
+  if (keys.account.privateKey !== undefined) registerSecret(keys.account.privateKey);
+}
+
+function startService(options: RunBotOptions, clock: Clock, runId: string): Promise<BotService> {
+  return BotService.start({
+    config: options.config,
+    logger: options.logger,
     clock,
     env: options.env ?? {},
     root: rootOf(options),
@@ -106,11 +124,6 @@ async function runHoldingJournal(options: RunBotOptions, clock: Clock, runId: st
     ...(options.onControlServer === undefined ? {} : { onControlServer: options.onControlServer }),
     ...(options.configName === undefined ? {} : { configName: options.configName }),
   });
-  try {
-    await runWithService(options, clock, runId, service);
-  } finally {
-    await service.close();
-  }
 }
 
 /** What the parts of one run share: the options and what the first steps made of them. */
@@ -140,35 +153,30 @@ interface FollowedVenue {
   readonly subscriptions: Subscription;
 }
 
-async function runWithService(options: RunBotOptions, clock: Clock, runId: string, service: BotService): Promise<void> {
-  const flight = await FlightRecorder.open({
+function openFlightRecorder(options: RunBotOptions, clock: Clock, runId: string): Promise<FlightRecorder | undefined> {
+  return FlightRecorder.open({
     config: options.config,
     root: rootOf(options),
     clock,
     logger: options.logger,
     venue: { restUrl: options.restUrl, wsUrl: options.wsUrl },
-    markets: [...new Set(options.config.strategies.flatMap((s) => s.markets))],
+    markets: marketsOf(options.config),
     account: options.keys.account.address,
     signer: addressOfPrivateKey(options.keys.signer.privateKey),
     runId,
   });
-  try {
-    await runRecorded(options, clock, runId, service, flight);
-  } finally {
-    await flight?.close();
-  }
 }
 
-async function runRecorded(
+function botRun(
   options: RunBotOptions,
   clock: Clock,
   runId: string,
   service: BotService,
   flight: FlightRecorder | undefined,
-): Promise<void> {
+): BotRun {
   const { config, logger } = options;
   const rest = botRestClient(options.restUrl, config, logger, service, clock, flight?.onExchange);
-  const run: BotRun = {
+  return {
     options,
     config,
     logger,
@@ -178,7 +186,7 @@ async function runRecorded(
     service,
     rest,
     signing: new BotSigning(options.keys, config.auth.mode, rest, clock),
-    markets: [...new Set(config.strategies.flatMap((s) => s.markets))],
+    markets: marketsOf(config),
     startup: bindUntilDeadline({
       deadlineMs: config.venue.startup_deadline_ms,
       clock,
@@ -187,16 +195,11 @@ async function runRecorded(
     }),
     flight,
   };
-  await readAndCheckMarkets(config, rest, run.startup);
-  const journaled = await run.startup('the first reconciliation with the venue', () =>
-    openJournalForBot(journalOptions(run)),
-  );
-  // Closed on every path, after the engine stopped writing to it (or failed to start).
-  try {
-    await runJournaled(run, journaled);
-  } finally {
-    journaled.close();
-  }
+}
+
+/** Every market a strategy trades, once. */
+function marketsOf(config: Config): readonly number[] {
+  return [...new Set(config.strategies.flatMap((s) => s.markets))];
 }
 
 function journalOptions(run: BotRun): JournalForBotOptions {
