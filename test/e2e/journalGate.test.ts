@@ -43,7 +43,8 @@ async function startJournaledEngine(who: SimAccount, dir: string, options: Journ
   const engine = new Engine({
     account: who.account,
     signer: who.signer,
-    rest: who.rest,
+    // One client, as in the bot: a reconnect's one venue read is shared by both reconciliations.
+    rest: options.rest ?? who.rest,
     sender: venueSender(who.rest),
     config: withEngineDefaults({}),
     selectors: SPEC_SELECTORS,
@@ -156,7 +157,7 @@ describe('intents wait while a reconciliation runs', () => {
 
   it('retries a failed reconnect reconciliation with backoff, refusing with the reason meanwhile, and resumes trading when an attempt succeeds', async () => {
     const who = await fundedAccount(sim);
-    // The journal's view of the venue: its reads fail while `down` (the engine's own client does not).
+    // The venue's nonce-state read fails while `down` (the reconnect's one read, which both reconciliations share).
     let down = false;
     let attempts = 0;
     let duringAttempt: ((attempt: number) => void) | undefined;
@@ -179,7 +180,7 @@ describe('intents wait while a reconciliation runs', () => {
       warn: (_o: object, msg?: string) => void warnings.push(msg ?? ''),
       error: (_o: object, msg?: string) => void warnings.push(msg ?? ''),
     };
-    const { journaled, connection, port, stop } = await startJournaledEngine(who, dir, {
+    const { journaled, engine, connection, port, stop } = await startJournaledEngine(who, dir, {
       rest: flaky,
       log,
       // A waiting intent looks at the conditions every 50 ms: the pause before the next attempt
@@ -212,35 +213,41 @@ describe('intents wait while a reconciliation runs', () => {
       down = true;
       reconnect();
       await until(() => warnings.some((w) => w.includes('failed 3 times')));
-      expect(attempts).toBe(3);
+      expect(attempts).toBeGreaterThanOrEqual(3);
       expect(warnings.filter((w) => w.includes('retrying in')).map((w) => w.replace(/in \d+ ms/, 'in N ms'))).toEqual([
         'reconciliation after a reconnect: retrying in N ms (attempt 2 of 3)',
         'reconciliation after a reconnect: retrying in N ms (attempt 3 of 3)',
       ]);
+      // The engine's own reconciliation judges the same read, so it fails too (and retries on its own terms).
       const exhausted = await submit('paused-1');
-      expect(
-        exhausted.type === 'refused' ? [exhausted.refusal.reason, exhausted.refusal.hints] : exhausted.type,
-      ).toEqual([
-        'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
-        ['reconciliation failed 3 times: the bot retries at the next reconnect'],
-      ]);
+      if (exhausted.type !== 'refused') throw new Error(`expected a refusal, got ${exhausted.type}`);
+      expect(exhausted.refusal.reason).toMatch(
+        /^trading paused \(FEED_DOWN\): .*(^|; )reconciliation after a reconnect failed \(venue unreachable\)$/,
+      );
+      expect(exhausted.refusal.hints).toContain('reconciliation failed 3 times: the bot retries at the next reconnect');
 
       // The next reconnect retries again. An intent submitted during its failing first attempt is
       // held, then refused with the reason and the next attempt; the venue answers again, the
       // second attempt succeeds and trading resumes.
       let meanwhile!: Promise<IntentOutcome>;
+      attempts = 0;
       duringAttempt = (n) => {
-        if (n !== 4) return;
+        if (n !== 1) return;
         meanwhile = submit('paused-2');
         down = false;
       };
       reconnect();
-      await until(() => attempts >= 4);
+      await until(() => attempts >= 1);
       const refused = await meanwhile;
-      expect(refused.type === 'refused' ? [refused.refusal.reason, refused.refusal.hints] : refused.type).toEqual([
-        'trading paused (FEED_DOWN): reconciliation after a reconnect failed (venue unreachable)',
-        ['the bot retries reconciliation shortly (attempt 2 of 3)'],
-      ]);
+      if (refused.type !== 'refused') throw new Error(`expected a refusal, got ${refused.type}`);
+      expect(refused.refusal.reason).toMatch(
+        /^trading paused \(FEED_DOWN\): .*reconciliation after a reconnect failed \(venue unreachable\)$/,
+      );
+      // Refused at the first failure of the round, the engine's or the journal's, each saying it retries.
+      expect(
+        refused.refusal.hints.some((h) => /retries/.test(h)),
+        JSON.stringify(refused.refusal),
+      ).toBe(true);
       const reconciled = () =>
         (
           journaled.journal.db
@@ -248,6 +255,8 @@ describe('intents wait while a reconciliation runs', () => {
             .get() as { n: number }
         ).n;
       await until(() => reconciled() === 1);
+      // The engine's part retried the same failed read on its own backoff: trading resumes once both are done.
+      await until(() => engine.conditions.state.mode === 'trading');
       expect((await submit('resumed')).type).toBe('accepted');
     } finally {
       await stop();

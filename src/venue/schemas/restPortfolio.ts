@@ -20,7 +20,7 @@ export const positionsQuerySchema = z.object({
     .optional(),
   page_size: z
     .string()
-    .regex(/^\d{1,4}$/, { error: `expected an integer 1 to ${POSITIONS_MAX_PAGE_SIZE}` })
+    .regex(/^[1-9]\d{0,3}$/, { error: `expected an integer 1 to ${POSITIONS_MAX_PAGE_SIZE}` })
     .refine((text) => Number(text) >= 1 && Number(text) <= POSITIONS_MAX_PAGE_SIZE, {
       error: `expected an integer 1 to ${POSITIONS_MAX_PAGE_SIZE}`,
     })
