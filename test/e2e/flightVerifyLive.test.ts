@@ -41,9 +41,12 @@ function project(name: string): string {
 async function recordFlight(dir: string, config: string): Promise<void> {
   const bot: RunningPerpbot = startPerpbotIn(['start', '--config', config], dir, {});
   const started = Date.now();
-  // Quoting once its first order event is journaled; then the run proper.
-  while (!/"msg":"order placed"|"msg":"action done"/.test(bot.output()) && Date.now() - started < 30_000)
+  // Quoting once its first order event is journaled; then the run proper. A start-up slowed by a
+  // loaded machine (the strategy's type check) is waited for, and one that never quotes fails here.
+  const quoting = () => /"msg":"order placed"|"msg":"action done"/.test(bot.output());
+  while (!quoting() && bot.child.exitCode === null && Date.now() - started < 90_000)
     await new Promise((r) => setTimeout(r, 100));
+  if (!quoting()) throw new Error(`the bot never quoted:\n${bot.output().slice(-3000)}`);
   await new Promise((r) => setTimeout(r, RUN_MS));
   bot.child.kill('SIGINT');
   expect(await bot.exited).toBe(0);
@@ -70,7 +73,7 @@ describe('flight recordings made on the wall clock replay true with --verify', (
     }
     // Side by side: each with its own embedded simulator.
     await Promise.all(Object.keys(dirs).map((name) => recordFlight(dirs[name]!, configs[name]!)));
-  }, RUN_MS + 90_000);
+  }, RUN_MS + 150_000);
   afterAll(() => {
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   });
