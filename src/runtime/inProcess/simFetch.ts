@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { parseJsonBody } from '../../sim/rest/readJsonBody.js';
+import { parseJsonBodyText } from '../../sim/rest/readJsonBody.js';
 import { answerText, type SimRequestAnswerer } from '../../sim/rest/simRestServer.js';
 
 export interface SimFetchOptions {
@@ -24,7 +24,8 @@ export function simFetch(o: SimFetchOptions): typeof fetch {
   };
   return async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const body = typeof init?.body === 'string' ? Buffer.from(init.body, 'utf8') : Buffer.alloc(0);
+    // The body stays text: its trip through UTF-8 bytes and back changed nothing but the time.
+    const body = typeof init?.body === 'string' ? init.body : '';
     const signal = init?.signal ?? undefined;
     await delay(signal);
     const { response, requestId } = await o.answer({
@@ -32,7 +33,7 @@ export function simFetch(o: SimFetchOptions): typeof fetch {
       url: `${url.pathname}${url.search}`,
       ip: KIT_IP,
       authorization: headerOf(init?.headers, 'authorization'),
-      readBody: (limit) => Promise.resolve(parseJsonBody(body, limit)),
+      readBody: (limit) => Promise.resolve(parseJsonBodyText(body, limit)),
       discardBody: () => Promise.resolve(),
     });
     await delay(signal);
