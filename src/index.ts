@@ -45,6 +45,9 @@ export {
 } from './protocol/index.js';
 export {
   createRestClient,
+  TpslClient,
+  type TpslClientOptions,
+  type TpslOrderRequest,
   VenueError,
   VenueTransportError,
   VenueWsClient,

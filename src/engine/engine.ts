@@ -48,7 +48,8 @@ import type { NonceAllocator } from './nonces/nonceAllocator.js';
 import { parseNonceState, type NoncePair } from './nonces/noncePair.js';
 import { OrderTracker, type TrackedFill, type TrackedOrder } from './tracking/orderTracker.js';
 import { refusal, type Refusal } from './intents/refusal.js';
-import { readVenuePositions, readVenueSnapshot } from './tracking/venueSnapshot.js';
+import { orderRecordsOf, positionRecordsOf, readVenuePositions } from './tracking/snapshotRecords.js';
+import { readVenueSnapshot, readVenueSnapshotWithNonces, type VenueSnapshot } from '../venue/state/venueSnapshot.js';
 import { unlistedOrderFates } from './connection/unlistedOrderFates.js';
 import { readAllOpenOrders } from '../venue/rest/readAllOpenOrders.js';
 import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
@@ -219,6 +220,7 @@ export class Engine {
       conditions: this.conditions,
       clock,
       signal: this.abort.signal,
+      readVenue: (markets) => readVenueSnapshotWithNonces(options.rest, { account: options.account, markets }),
     });
     this.quoting = this.quotingFor();
   }
@@ -363,8 +365,8 @@ export class Engine {
       ...(restoredNonceHighWater === undefined ? {} : { restoredHighWater: restoredNonceHighWater }),
     });
     await this.reconcile();
-    // The session's opening positions: what the account held before its first fill here.
-    this.ledger.seed(this.tracker.allPositions());
+    // The session's opening positions and balance: what the account held before its first fill here.
+    this.ledger.seed(this.tracker.allPositions(), this.tracker.currentBalance());
   }
 
   /** Why trading stopped for good (the venue refused our signer), or undefined while trading. */
@@ -392,21 +394,24 @@ export class Engine {
    * order held as resting that the snapshot no longer lists takes its fate from the order history
    * (filled or cancelled), so what the executor reads next is what the journal records.
    */
-  async reconcile(): Promise<void> {
+  async reconcile(read?: VenueSnapshot): Promise<void> {
     const { rest, account, log } = this.options;
-    const ids = this.options.markets ?? this.venue.marketIds();
-    const snapshot = await readVenueSnapshot(rest, account, ids);
-    const fates = await unlistedOrderFates(rest, account, this.tracker.openOrders(), snapshot.orders).catch(
-      (err: unknown) => {
-        log.warn({ err }, 'order history not read: orders that left the book while unobserved count as cancelled');
-        return [];
-      },
-    );
-    this.tracker.onPositions(snapshot.positions);
+    const snapshot = read ?? (await readVenueSnapshot(rest, { account, markets: this.reconciledMarkets() }));
+    const orders = orderRecordsOf(snapshot);
+    const fates = await unlistedOrderFates(rest, account, this.tracker.openOrders(), orders).catch((err: unknown) => {
+      log.warn({ err }, 'order history not read: orders that left the book while unobserved count as cancelled');
+      return [];
+    });
+    this.tracker.onPositions(positionRecordsOf(snapshot));
     this.tracker.onOrderRecords(fates, false);
     this.tracker.holdSnapshotCloses(false);
-    this.tracker.onOrderRecords(snapshot.orders, true);
+    this.tracker.onOrderRecords(orders, true);
     this.tracker.onBalance(snapshot.balance);
+  }
+
+  /** The markets a reconciliation reads: those configured, else every market of the venue. */
+  private reconciledMarkets(): readonly number[] {
+    return this.options.markets ?? this.venue.marketIds();
   }
 
   /**
@@ -454,7 +459,8 @@ export class Engine {
     this.reconnectReconciler.add(
       new SnapshotReconnectPart({
         conditions: this.conditions,
-        reconcile: () => this.reconcile(),
+        reconcile: (snapshot) => this.reconcile(snapshot),
+        markets: () => this.reconciledMarkets(),
         log: this.options.log,
       }),
     );

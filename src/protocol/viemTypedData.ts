@@ -1,6 +1,6 @@
 import type { TypedDataDefinition } from 'viem';
 import type { Eip712Domain } from './domain.js';
-import { TYPED_STRUCTS, type StructMessages, type StructName } from './typedStructs.js';
+import { primaryTypeOf, TYPED_STRUCTS, type StructMessages, type StructName } from './typedStructs.js';
 
 /**
  * The same structs in viem's typed-data shape: the reference the fast path is tested against,
@@ -25,8 +25,8 @@ export function viemTypedData<N extends StructName>(
       chainId: domain.chainId,
       verifyingContract: domain.verifyingContract,
     },
-    types: { [name]: fields },
-    primaryType: name,
+    types: { [primaryTypeOf(name)]: fields },
+    primaryType: primaryTypeOf(name),
     message: values,
   } as unknown as TypedDataDefinition;
 }

@@ -30,6 +30,9 @@ Options:
   --rest-requests-per-10s <n>   per-IP REST limit, 0 for none (default ${DEFAULT_SIM_OPTIONS.restRequestsPer10s})
   --wire-departure <name>       send one part of the wire in a departed shape, to test drift detection;
                                 repeatable; ${WIRE_DEPARTURES.join(', ')} (default none)
+  --tpsl-lag-ms <n>             time from a TP/SL's trigger to its execution (default ${DEFAULT_SIM_OPTIONS.tpslLagMs})
+  --admin                       serve the test controls to loopback clients: POST /_sim/mark
+                                {"market_id":1,"price":"64000"} sets a market's mark (default off)
   -h, --help                    this text
 `;
 
@@ -59,41 +62,74 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
       'ws-stall-for-ms': { type: 'string' },
       'rest-requests-per-10s': { type: 'string' },
       'wire-departure': { type: 'string', multiple: true },
+      'tpsl-lag-ms': { type: 'string' },
+      admin: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help === true) return { help: true };
+  return { help: false, options: { ...simOptionsOf(values), faults: faultsOf(values) } };
+}
+
+type CliValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
+
+function text(values: CliValues, flag: string): string | undefined {
+  const value = values[flag];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The fault flags; unset ones keep the simulator's defaults. */
+function faultsOf(values: CliValues): Partial<SimFaults> {
   const faults: { -readonly [K in keyof SimFaults]?: SimFaults[K] } = {};
-  if (values['latency-ms'] !== undefined) faults.latencyMs = integer(values['latency-ms'], '--latency-ms');
-  if (values['jitter-ms'] !== undefined) faults.jitterMs = integer(values['jitter-ms'], '--jitter-ms');
-  if (values['error-rate'] !== undefined) faults.errorRate = share(values['error-rate'], '--error-rate');
-  if (values['error-after-share'] !== undefined)
-    faults.errorAfterActionShare = share(values['error-after-share'], '--error-after-share');
-  if (values['ws-drop-every-ms'] !== undefined)
-    faults.wsDropEveryMs = integer(values['ws-drop-every-ms'], '--ws-drop-every-ms');
-  if (values['ws-stall-every-ms'] !== undefined)
-    faults.wsStallEveryMs = integer(values['ws-stall-every-ms'], '--ws-stall-every-ms');
-  if (values['ws-stall-for-ms'] !== undefined)
-    faults.wsStallForMs = integer(values['ws-stall-for-ms'], '--ws-stall-for-ms');
-  const options: { -readonly [K in keyof StartSimOptions]: StartSimOptions[K] } = { faults };
-  if (values.host !== undefined) options.host = values.host;
-  if (values.port !== undefined) options.port = integer(values.port, '--port');
-  if (values.seed !== undefined) options.seed = integer(values.seed, '--seed');
-  if (values['deterministic-ids'] === true) options.deterministicIds = true;
-  if (values['block-ms'] !== undefined) options.blockMs = integer(values['block-ms'], '--block-ms');
-  if (values['registration-lag-ms'] !== undefined)
-    options.registrationLagMs = integer(values['registration-lag-ms'], '--registration-lag-ms');
-  if (values['rest-requests-per-10s'] !== undefined)
-    options.restRequestsPer10s = integer(values['rest-requests-per-10s'], '--rest-requests-per-10s');
-  if (values['wire-departure'] !== undefined)
-    options.wireDepartures = checkWireDepartures(values['wire-departure'], '--wire-departure');
-  if (values['chain-id'] !== undefined) options.chainId = integer(values['chain-id'], '--chain-id');
-  if (values.selectors !== undefined) {
-    if (!(values.selectors in SELECTOR_PROFILES))
-      throw new InvalidValueError('--selectors', values.selectors, 'spec or rise');
-    options.selectors = SELECTOR_PROFILES[values.selectors as SelectorProfile];
+  const wholes: readonly [keyof SimFaults, string][] = [
+    ['latencyMs', 'latency-ms'],
+    ['jitterMs', 'jitter-ms'],
+    ['wsDropEveryMs', 'ws-drop-every-ms'],
+    ['wsStallEveryMs', 'ws-stall-every-ms'],
+    ['wsStallForMs', 'ws-stall-for-ms'],
+  ];
+  for (const [key, flag] of wholes) {
+    const value = text(values, flag);
+    if (value !== undefined) faults[key] = integer(value, `--${flag}`);
   }
-  return { help: false, options };
+  const errorRate = text(values, 'error-rate');
+  if (errorRate !== undefined) faults.errorRate = share(errorRate, '--error-rate');
+  const afterShare = text(values, 'error-after-share');
+  if (afterShare !== undefined) faults.errorAfterActionShare = share(afterShare, '--error-after-share');
+  return faults;
+}
+
+/** Every other flag. */
+function simOptionsOf(values: CliValues): StartSimOptions {
+  const options: { -readonly [K in keyof StartSimOptions]: StartSimOptions[K] } = {};
+  const wholes: readonly [
+    'port' | 'seed' | 'blockMs' | 'registrationLagMs' | 'restRequestsPer10s' | 'chainId' | 'tpslLagMs',
+    string,
+  ][] = [
+    ['port', 'port'],
+    ['seed', 'seed'],
+    ['blockMs', 'block-ms'],
+    ['registrationLagMs', 'registration-lag-ms'],
+    ['restRequestsPer10s', 'rest-requests-per-10s'],
+    ['chainId', 'chain-id'],
+    ['tpslLagMs', 'tpsl-lag-ms'],
+  ];
+  for (const [key, flag] of wholes) {
+    const value = text(values, flag);
+    if (value !== undefined) options[key] = integer(value, `--${flag}`);
+  }
+  const host = text(values, 'host');
+  if (host !== undefined) options.host = host;
+  if (values['deterministic-ids'] === true) options.deterministicIds = true;
+  if (values['admin'] === true) options.admin = true;
+  const departures = values['wire-departure'];
+  if (Array.isArray(departures)) options.wireDepartures = checkWireDepartures(departures, '--wire-departure');
+  const selectors = text(values, 'selectors');
+  if (selectors !== undefined) {
+    if (!(selectors in SELECTOR_PROFILES)) throw new InvalidValueError('--selectors', selectors, 'spec or rise');
+    options.selectors = SELECTOR_PROFILES[selectors as SelectorProfile];
+  }
+  return options;
 }
 
 function integer(text: string, flag: string): number {

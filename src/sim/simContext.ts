@@ -74,6 +74,10 @@ export interface SimOptions {
   readonly restRequestsPer10s: number;
   /** Deliberate departures from the venue's wire (`ws/wireDepartures.ts`); empty in normal runs. */
   readonly wireDepartures: readonly WireDeparture[];
+  /** Time from a TP/SL's trigger to its execution (the OperatorHub's transaction), in milliseconds. */
+  readonly tpslLagMs: number;
+  /** Serve the test controls under `/_sim/` (loopback clients only); off unless asked for. */
+  readonly admin: boolean;
 }
 
 /** What one mined block or action carries. */
@@ -147,8 +151,18 @@ export interface SimStateView {
   readonly isRegistered: (account: Address) => boolean;
   /** Remaining operator-hub budget in USD wei, or undefined when none was approved. */
   readonly allowance: (account: Address) => { readonly budgetWei: bigint; readonly expiry: number } | undefined;
+  /** The account's TP/SL orders, oldest first, with why the last execution attempt did not go through. */
+  readonly tpslOrders: (account: Address) => readonly SimTpslView[];
   readonly faults: SimFaults;
   readonly registrationLagMs: number;
+}
+
+/** A TP/SL order as a test sees it beside its wire record. */
+export interface SimTpslView {
+  readonly orderId: string;
+  readonly status: string;
+  /** The last reason it did not execute (budget spent or expired, nothing to reduce), if any. */
+  readonly refusal?: string;
 }
 
 /** First-class test controls; also exposed to the WebSocket part. */

@@ -54,19 +54,29 @@ export function createSimControls(
     registerNow(account: Address) {
       chain.accounts.registerNow(parseAddress(account, 'account'), runtime.clock.now());
     },
-    state(): SimStateView {
-      return {
-        blockNumber: chain.blockNumber,
-        nonce: (account) => chain.nonces.state(account),
-        signerStatus: (account, signer) => chain.signerStatus(account, signer),
-        isRegistered: (account) => chain.isRegistered(account),
-        allowance: (account) => {
-          const allowance = chain.allowances.get(account);
-          return allowance === undefined ? undefined : { budgetWei: allowance.budgetWei, expiry: allowance.expiry };
-        },
-        faults: runtime.options.faults,
-        registrationLagMs: runtime.options.registrationLagMs,
-      };
+    state: () => stateView(runtime),
+  };
+}
+
+/** A snapshot of the chain and TP/SL state for a test's assertions. */
+function stateView(runtime: SimRuntime): SimStateView {
+  const chain = runtime.chainState;
+  return {
+    blockNumber: chain.blockNumber,
+    nonce: (account) => chain.nonces.state(account),
+    signerStatus: (account, signer) => chain.signerStatus(account, signer),
+    isRegistered: (account) => chain.isRegistered(account),
+    allowance: (account) => {
+      const allowance = chain.allowances.get(account);
+      return allowance === undefined ? undefined : { budgetWei: allowance.budgetWei, expiry: allowance.expiry };
     },
+    tpslOrders: (account) =>
+      runtime.tpsl.orders(account).map((order) => ({
+        orderId: order.orderId,
+        status: order.status,
+        ...(order.refusal === undefined ? {} : { refusal: order.refusal }),
+      })),
+    faults: runtime.options.faults,
+    registrationLagMs: runtime.options.registrationLagMs,
   };
 }

@@ -30,6 +30,10 @@ export interface StartSimOptions {
   readonly restRequestsPer10s?: number;
   /** Test switches that make one part of the wire depart from the venue's shape; default none. */
   readonly wireDepartures?: readonly WireDeparture[];
+  /** A TP/SL's trigger-to-execution lag in ms; default 500. */
+  readonly tpslLagMs?: number;
+  /** Serve the test controls (`POST /_sim/mark`) to loopback clients; default false. */
+  readonly admin?: boolean;
 }
 
 export const DEFAULT_SIM_OPTIONS = Object.freeze({
@@ -41,6 +45,7 @@ export const DEFAULT_SIM_OPTIONS = Object.freeze({
   chainId: 31337,
   bodyLimitBytes: 64 * 1024,
   restRequestsPer10s: 500,
+  tpslLagMs: 500,
 });
 
 export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
@@ -72,6 +77,8 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
       1_000_000,
     ),
     wireDepartures: checkWireDepartures(input.wireDepartures ?? [], 'wireDepartures'),
+    tpslLagMs: checkWhole(input.tpslLagMs ?? DEFAULT_SIM_OPTIONS.tpslLagMs, 'tpslLagMs', 3_600_000),
+    admin: input.admin === true,
   });
 }
 

@@ -16,6 +16,12 @@ import type { ExchangeEvent } from './exchange/exchangeEvents.js';
 import type { BlockStamp, SimContext, SimControls, SimEvent, SimFaults, SimOptions } from './simContext.js';
 import { resolveFaults } from './simOptions.js';
 import { FixedWindowLimiter } from './rest/fixedWindowLimiter.js';
+import { SimRequestLog } from './rest/simRequestLog.js';
+
+/** Requests the request log keeps: a few minutes of a busy bot. */
+const REQUESTS_LOGGED = 20_000;
+import { TpslBook } from './tpsl/tpslBook.js';
+import { TpslWatcher } from './tpsl/tpslWatcher.js';
 
 export const SIM_DOMAIN_NAME = 'PerpsAuthorization';
 export const SIM_DOMAIN_VERSION = '1';
@@ -46,6 +52,11 @@ export class SimRuntime implements SimContext {
   readonly leverageLimiter = new FixedWindowLimiter(1, 1000);
   /** venue-facts: REST 500 requests per 10 s per IP (option `restRequestsPer10s`). */
   readonly ipLimiter: FixedWindowLimiter;
+  /** The latest REST requests answered (`SimRequestLog`): what a test counts a client's reads by. */
+  readonly requestLog = new SimRequestLog(REQUESTS_LOGGED);
+  /** The TP/SL orders the venue keeps and executes for the accounts (venue-tpsl.md). */
+  readonly tpsl: TpslBook;
+  private readonly tpslWatcher: TpslWatcher;
   private readonly subject = new Subject<SimEvent>();
   private currentOptions: SimOptions;
   private controlsValue: SimControls | undefined;
@@ -75,6 +86,15 @@ export class SimRuntime implements SimContext {
       verifying_contract: parseDomainAddress(auth),
     });
     this.signingContext = createSigningContext(parseDomain(this.domainWire), router);
+    this.tpsl = new TpslBook(options.deterministicIds ? 0n : randomIdBases().order);
+    this.tpslWatcher = new TpslWatcher({
+      book: this.tpsl,
+      exchange: this.exchange,
+      allowances: this.chainState.allowances,
+      operatorHub: this.operatorHub,
+      lagMs: () => this.currentOptions.tpslLagMs,
+      record: (events) => this.recordAction(events),
+    });
     this.systemConfigWire = Object.freeze({
       addresses: {
         auth: this.signingContext.domain.verifyingContract,
@@ -135,12 +155,17 @@ export class SimRuntime implements SimContext {
     this.subject.next(event);
   }
 
-  /** Seals a block: the oracle moves, makers act, GTT orders expire; the block event comes first. */
+  /**
+   * Seals a block: the oracle moves, makers act, GTT orders expire; the block event comes first.
+   * Then the TP/SL orders the block's prices reach fire, and those due execute, each as a
+   * transaction of its own.
+   */
   mineBlock(): BlockStamp {
     const stamp = this.chainState.blocks.mine(this.clock.now());
     const result = this.exchange.advanceBlock(stamp.blockNumber, stamp.timestampMs);
     this.subject.next({ type: 'block', ...stamp });
     this.publishExchange(result.events, stamp);
+    this.tpslWatcher.onBlock(stamp);
     return stamp;
   }
 

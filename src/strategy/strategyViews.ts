@@ -35,7 +35,12 @@ export interface PositionSnapshot {
   readonly avgEntryPrice?: string;
   /** The market's mark price when the snapshot was taken (absent before the first mark). */
   readonly markPrice?: string;
-  /** signedSize × (mark − average entry), or the venue's figure when the entry price is unknown. */
+  /**
+   * (mark − average entry) × signedSize, valued as the engine's ledger values positions (average
+   * entry, to the venue's 1 wei); the venue's own figure when the entry price is unknown.
+   */
+  readonly unrealisedPnl?: string;
+  /** @deprecated the earlier name, kept for strategies written against it: read `unrealisedPnl`. */
   readonly unrealizedPnl?: string;
   /** Where the venue would liquidate it, when the venue reports one. */
   readonly liquidationPrice?: string;
@@ -43,12 +48,12 @@ export interface PositionSnapshot {
 
 /**
  * Where a live order is: `queued` (the engine has it and it waits for admission: its strategy's
- * budget or a rate limit; nothing sent), `in_flight` (admitted: being signed and sent, no answer
+ * budget or a rate limit; nothing sent), `submitted` (admitted: being signed and sent, no answer
  * yet), `unknown` (sent without a definite answer), `open` or `partially_filled` (resting on the
- * venue). A queued or in-flight order can be cancelled by its intent id like a resting one: a
+ * venue). A queued or submitted order can be cancelled by its intent id like a resting one: a
  * queued one goes at once and is never sent.
  */
-export type OpenOrderState = 'queued' | 'in_flight' | 'unknown' | 'open' | 'partially_filled';
+export type OpenOrderState = 'queued' | 'submitted' | 'unknown' | 'open' | 'partially_filled';
 
 export interface OpenOrderSnapshot {
   /** The venue's order id; "" while the order is queued or in flight (the venue has not named it yet). */

@@ -162,9 +162,9 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
       ).type,
     ).toBe('accepted');
 
-    // The status: positions with mark and uPnL, open orders, fills, strategies, streams.
+    // The status: positions with mark and unrealised PnL, open orders, fills, strategies, streams.
     const status = (await json('/api/status')).body as {
-      positions: { marketId: number; signedSize: string; markPrice: string | null; unrealizedPnl: string | null }[];
+      positions: { marketId: number; signedSize: string; markPrice: string | null; unrealisedPnl: string | null }[];
       openOrders: { strategy: string; price: string }[];
       strategies: { name: string; status: string }[];
       streams: { channel: string }[];
@@ -174,7 +174,7 @@ describe('the control server of a bot on the simulator (--control-port 0)', () =
     expect(status.account).toBe(who.account);
     expect(status.positions).toEqual([expect.objectContaining({ marketId: 1, signedSize: '0.001' })]);
     expect(status.positions[0]?.markPrice).not.toBeNull();
-    expect(status.positions[0]?.unrealizedPnl).toMatch(/^-?\d+(\.\d+)?$/);
+    expect(status.positions[0]?.unrealisedPnl).toMatch(/^-?\d+(\.\d+)?$/);
     expect(status.openOrders.map((o) => o.price).sort()).toEqual(['60000', '61000']);
     expect(status.strategies).toEqual([expect.objectContaining({ name: 'probe', status: expect.any(String) })]);
     expect(status.streams.map((s) => s.channel)).toEqual(expect.arrayContaining(['mark', 'orders', 'fills']));

@@ -33,18 +33,22 @@ interface PageView {
   readonly chartPoints: number;
 }
 
-/** The same values as /api/status gives them, in the page's shape. */
+/** The same values as /api/status gives them for display, in the page's shape. */
 function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints' | 'orderIds'> {
+  const money = status.display;
   return {
     cards: {
       mode: status.mode,
       'kill-switch': status.killSwitch.tripped ? 'kill switch tripped' : 'kill switch armed',
-      balance: status.balance ?? '–',
-      equity: status.equity ?? '–',
-      'pnl-total': status.pnl?.total ?? '–',
-      'pnl-realized': status.pnl?.realized ?? '–',
-      'pnl-unrealized': status.pnl?.unrealized ?? '–',
-      'pnl-fees': status.pnl?.fees ?? '–',
+      balance: money.balance ?? '–',
+      'opening-balance': money.openingBalance ?? '–',
+      'balance-change': money.balanceChange ?? '–',
+      'other-balance-change': money.otherBalanceChange ?? '–',
+      equity: money.equity ?? '–',
+      'net-pnl': money.pnl?.netPnl ?? '–',
+      'realised-pnl': money.pnl?.realisedPnl ?? '–',
+      'unrealised-pnl': money.pnl?.unrealisedPnl ?? '–',
+      fees: money.pnl?.fees ?? '–',
       account: status.account,
     },
     positions: Object.fromEntries(
@@ -53,16 +57,23 @@ function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints' |
         {
           side: p.side,
           signedSize: p.signedSize,
-          entryPrice: p.entryPrice ?? '–',
-          markPrice: p.markPrice ?? '–',
-          unrealizedPnl: p.unrealizedPnl ?? '–',
+          avgEntryPrice: p.display.avgEntryPrice,
+          markPrice: p.display.markPrice ?? '–',
+          unrealisedPnl: p.display.unrealisedPnl ?? '–',
         },
       ]),
     ),
     orders: Object.fromEntries(
       status.openOrders.map((o) => [
         o.intentId,
-        { strategy: o.strategy, side: o.side, size: o.size, price: o.price, filledSize: o.filledSize, state: o.state },
+        {
+          strategy: o.strategy,
+          side: o.side,
+          size: o.size,
+          price: o.display.price,
+          filledSize: o.filledSize,
+          state: o.state,
+        },
       ]),
     ),
     strategies: Object.fromEntries(
@@ -71,7 +82,7 @@ function expectedView(status: BotStatus): Omit<PageView, 'seq' | 'chartPoints' |
         {
           status: s.status,
           position: s.positions.map((p) => p.signedSize).join(', ') || '0',
-          pnl: s.pnl?.total ?? '–',
+          netPnl: s.display.pnl?.netPnl ?? '–',
           openOrders: String(s.openOrders),
           killSwitch: s.killSwitch.tripped ? 'tripped' : 'armed',
         },
@@ -94,7 +105,7 @@ const READ_PAGE = `(() => {
         Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) => [td.dataset.field, text(td)])),
       ]),
     );
-  const cards = Object.fromEntries(['mode', 'kill-switch', 'balance', 'equity', 'pnl-total', 'pnl-realized', 'pnl-unrealized', 'pnl-fees', 'account'].map((id) => [id, text(document.querySelector('[data-testid="' + id + '"]'))]));
+  const cards = Object.fromEntries(['mode', 'kill-switch', 'balance', 'opening-balance', 'balance-change', 'other-balance-change', 'equity', 'net-pnl', 'realised-pnl', 'unrealised-pnl', 'fees', 'account'].map((id) => [id, text(document.querySelector('[data-testid="' + id + '"]'))]));
   return {
     seq: Number(document.body.dataset.seq || '0'),
     cards,
@@ -177,9 +188,9 @@ describe('the live dashboard in headless Chromium', () => {
           {
             side: v['side'],
             signedSize: v['signedSize'],
-            entryPrice: v['entryPrice'],
+            avgEntryPrice: v['avgEntryPrice'],
             markPrice: v['markPrice'],
-            unrealizedPnl: v['unrealizedPnl'],
+            unrealisedPnl: v['unrealisedPnl'],
           },
         ]),
       ),
@@ -202,7 +213,7 @@ describe('the live dashboard in headless Chromium', () => {
           {
             status: v['status'],
             position: v['position'],
-            pnl: v['pnl'],
+            netPnl: v['netPnl'],
             openOrders: v['openOrders'],
             killSwitch: v['killSwitch'],
           },
@@ -228,7 +239,7 @@ describe('the live dashboard in headless Chromium', () => {
       // A block now and then: under load the bot may be resubscribing when one goes out, and
       // with 60 s blocks it would wait a minute for the next. Each block walks on from 65500.
       if (checks++ % 40 === 0) sim.controls.advanceBlocks(1);
-      markAfter = (await status()).positions[0]?.markPrice;
+      markAfter = (await status()).positions[0]?.display.markPrice;
       return markAfter !== markBefore;
     }, 10_000);
     expect(Number(markAfter)).toBeGreaterThan(65_000);

@@ -120,7 +120,7 @@ describe('engine: cancelling an order that is no longer open on the venue', () =
     gate.release();
     await vi.waitFor(() => expect(engine.tracker.order('m-1')?.state).toBe('filled'));
     expect(compareDecimals(engine.tracker.order('m-1')?.filledSize ?? '', '0.001')).toBe(0);
-    expect(states.get('m-1')).toEqual(['pending', 'open', 'filled']);
+    expect(states.get('m-1')).toEqual(['submitted', 'open', 'filled']);
     await vi.waitFor(() => expect(compareDecimals(engine.tracker.position(1)?.size ?? '0', '0.001')).toBe(0));
     expect(engine.tracker.position(1)?.side).toBe('sell');
 

@@ -77,14 +77,14 @@ describe('the engine ledger against the simulator', () => {
     expect(engine.ledger.unattributed().fills).toBe(0);
     expect(engine.ledger.strategyPositions('taker')).toEqual(new Map());
 
-    // The strategy's realized PnL and fees equal the venue's own fills booked first in, first out.
+    // The strategy's realised PnL and fees equal the venue's own fills booked by average entry.
     const venue = new PnlLedger();
     for (const t of (await who.rest.tradeHistory({ account: who.account })).trades.reverse())
       venue.onFill({ marketId: t.market_id, side: t.side, price: t.price, size: t.size, fee: t.fee });
     const expected = venue.view(() => undefined);
     expect(engine.ledger.strategyPnl('taker')).toEqual(expected);
     expect(engine.ledger.accountPnl()).toEqual(expected);
-    expect(expected.realized).toBe('-2');
+    expect(expected.realisedPnl).toBe('-2');
 
     await Promise.all([engine.stop(), maker.stop()]);
     await ws.close();

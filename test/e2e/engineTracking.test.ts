@@ -99,7 +99,7 @@ describe('engine order tracking from the venue feeds', () => {
     expect(delivered).toHaveBeenCalledTimes(4); // each fill delivered twice, reported once
     expect(new Set(fills.map((f) => f.id)).size).toBe(2);
     expect(fills.every((f) => f.intentId === 'm-1')).toBe(true);
-    expect(states.get('m-1')).toEqual(['pending', 'open', 'partially_filled', 'filled']);
+    expect(states.get('m-1')).toEqual(['submitted', 'open', 'partially_filled', 'filled']);
     await vi.waitFor(() => expect(compareDecimals(engine.tracker.position(1)?.size ?? '0', '0.002')).toBe(0));
     expect(engine.tracker.position(1)?.side).toBe('sell');
 
@@ -126,7 +126,7 @@ describe('engine order tracking from the venue feeds', () => {
     ).toBe('accepted');
     await vi.waitFor(() => expect(fromFeed).toContain('ORDER_STATUS_CANCELLED'));
     expect(engine.tracker.order('m-2')?.state).toBe('cancelled');
-    expect(states.get('m-2')).toEqual(['pending', 'open', 'cancelled']);
+    expect(states.get('m-2')).toEqual(['submitted', 'open', 'cancelled']);
     // Cancelling it again is refused as finished, not as a bad target, and nothing is sent.
     const again = await engine.execute(
       cancel({ intentId: 'c-3', strategy: 'mm', marketId: 1, target: { intentId: 'm-2' } }),

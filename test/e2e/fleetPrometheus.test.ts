@@ -110,8 +110,8 @@ describe('a fleet of two bots scraped by a real Prometheus', () => {
       );
       return targets.activeTargets.filter((t) => t.labels.job === 'perpbot' && t.health === 'up').length === 2;
     }, 20_000);
-    await until(async () => (await query('account:perpbot_pnl_usdc:total')).length === 2, 20_000);
-    const pnl = await query('account:perpbot_pnl_usdc:total');
+    await until(async () => (await query('account:perpbot_pnl_usdc:net')).length === 2, 20_000);
+    const pnl = await query('account:perpbot_pnl_usdc:net');
     expect(pnl.map((s) => s.metric['account']?.toLowerCase()).sort()).toEqual(
       bots.map((b) => b.who.account.toLowerCase()).sort(),
     );

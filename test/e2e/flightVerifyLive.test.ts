@@ -52,7 +52,7 @@ async function recordFlight(dir: string, config: string): Promise<void> {
 async function verify(dir: string, config: string): Promise<string> {
   const run = startPerpbotIn(['replay', join(dir, 'flight'), '--verify', '--config', config], dir, {});
   const code = await run.exited;
-  expect({ code, tail: run.output().slice(-600) }).toMatchObject({ code: 0 });
+  expect(code, `perpbot replay --verify exited ${code}:\n${run.output().slice(-3000)}`).toBe(0);
   return run.output();
 }
 

@@ -171,7 +171,7 @@ describe('reconciliation at start (runBot)', () => {
         size: '0.0002',
         price: '60000',
         clientOrderId: 42n,
-        state: 'pending',
+        state: 'submitted',
         filledSize: '0',
       },
       'engine',

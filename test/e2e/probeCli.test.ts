@@ -73,6 +73,7 @@ describe('perpbot probe (spawned)', () => {
       'GET /v1/markets',
       'GET /v1/account/position',
       'GET /v1/orders/open',
+      'GET /v1/orders/tpsl',
       'auth_v2',
       'orderbook',
       'funding',

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderReplayHtml } from '../../src/runtime/replay/replayHtml.js';
+import { renderReplayHtml, shownTotals } from '../../src/runtime/replay/replayHtml.js';
 import { replayReportFixture } from '../runtime/replay/replayReportFixture.js';
 
 /** Debian's chromium package (.ci/run installs it when missing). */
@@ -96,7 +96,10 @@ describe('the replay page in headless Chromium, opened from a file with no netwo
       injected: number | null;
       images: number;
     }>(READ_TABLES);
-    expect(tables.totals).toEqual(Object.fromEntries(Object.entries(report.totals).map(([k, v]) => [k, String(v)])));
+    // Money as the bot's screens show it: USDC to 6 places, the exact figure in the cell's title.
+    expect(tables.totals).toEqual(shownTotals(report.totals));
+    for (const key of ['volume', 'fees', 'realisedPnl', 'unrealisedPnl', 'netPnl', 'maxDrawdown'])
+      expect(tables.totals[key], key).toMatch(/^-?\d+\.\d{6}$/);
     expect(tables.strategies).toEqual([
       [
         HOSTILE,

@@ -47,6 +47,17 @@ import { marketsResponseSchema } from '../../src/venue/schemas/restMarkets.js';
 import { openOrdersResponseSchema, placeOrderResponseSchema } from '../../src/venue/schemas/restOrders.js';
 import { portfolioDetailsResponseSchema, positionsResponseSchema } from '../../src/venue/schemas/restPortfolio.js';
 import { nonceStateResponseSchema, systemConfigResponseSchema } from '../../src/venue/schemas/restSystem.js';
+import {
+  cancelTpslResponseSchema,
+  placeTpslResponseSchema,
+  tpslOrdersResponseSchema,
+} from '../../src/venue/schemas/restTpsl.js';
+import { canonicalTpslOrdersSchema } from '../../src/venue/schemas/restTpslCanonical.js';
+import {
+  signedCancelAllTpslBody,
+  signedCancelTpslBody,
+  signedPlaceTpslBody,
+} from '../../src/venue/rest/tpslRequests.js';
 import { actionHash, newKey, SimRestHarness, type HttpAnswer } from './simRestHarness.js';
 import { SimRestTrader } from './simRestTrader.js';
 import { fetchAuthNonce, login, loginBody } from './support/viemAuth.js';
@@ -89,6 +100,55 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** The TP/SL routes, signed by the trader's session key: place, cancel the placed order, cancel-all, list. */
+function tpslChecks(): Record<string, RouteCheck> {
+  const a = trader.address;
+  const context = h.sim.context.signingContext;
+  const deadline = Math.floor(h.sim.context.clock.now() / 1000) + 600;
+  let placed = '';
+  return {
+    'POST /v1/orders/tpsl': {
+      call: async () => {
+        const body = await signedPlaceTpslBody(context, trader.signer, {
+          account: a,
+          marketId: 1,
+          side: 'SELL',
+          size: '0.0002',
+          stopType: 'STOP_LOSS',
+          stopPrice: '30000',
+          stopPriceOption: 'MARK_PRICE',
+          deadline,
+        });
+        const answer = await h.post('/v1/orders/tpsl', body);
+        placed = String(answer.json['data']?.order_id);
+        return answer;
+      },
+      decoder: placeTpslResponseSchema,
+    },
+    'POST /v1/orders/tpsl/cancel': {
+      call: async () =>
+        h.post(
+          '/v1/orders/tpsl/cancel',
+          await signedCancelTpslBody(context, trader.signer, { account: a, orderId: placed, deadline }),
+        ),
+      decoder: cancelTpslResponseSchema,
+    },
+    'POST /v1/orders/tpsl/cancel-all': {
+      call: async () =>
+        h.post(
+          '/v1/orders/tpsl/cancel-all',
+          await signedCancelAllTpslBody(context, trader.signer, { account: a, marketId: 1, deadline }),
+        ),
+      decoder: cancelTpslResponseSchema,
+    },
+    'GET /v1/orders/tpsl': {
+      call: () => h.get(`/v1/orders/tpsl?account=${a}&stop_type=STOP_TYPE_NONE`),
+      decoder: tpslOrdersResponseSchema,
+      canonical: canonicalTpslOrdersSchema,
+    },
+  };
+}
+
 function checks(): Record<string, RouteCheck> {
   const a = trader.address;
   const restingId = (): bigint => {
@@ -96,6 +156,7 @@ function checks(): Record<string, RouteCheck> {
     return BigInt(record?.resting_order_id ?? '0');
   };
   return {
+    ...tpslChecks(),
     'GET /v1/auth/eip712-domain': {
       call: () => h.get('/v1/auth/eip712-domain'),
       decoder: eip712DomainResponseSchema,

@@ -54,7 +54,12 @@ describe('perpbot status while perpbot start runs', () => {
     );
     expect(text).toMatch(/\nmode {5}trading \(ready\)\n/);
     expect(text).toMatch(/\n1 +buy +0\.001 /);
-    expect(text).toMatch(/\nprobe +1 +buy +0\.0005 +60000 +0 +open /);
+    expect(text).toMatch(/\nprobe +1 +buy +0\.0005 +60000\.0 +0 +open /);
+    // Money as the bot's display gives it: USDC to 6 places, one statement that adds up.
+    expect(text).toMatch(
+      /\nbalance {2}\d+\.\d{6} USDC \(cross margin; openingBalance \d+\.\d{6}, balanceChange -?\d+\.\d{6} = realisedPnl /,
+    );
+    expect(text).toMatch(/\nequity {3}\d+\.\d{6} USDC = balance \+ unrealisedPnl -?\d+\.\d{6} {3}netPnl -?\d+\.\d{6} /);
     expect(text).toContain('strategies:\nstrategy');
     // The probe's resting bid is its wanted order: its quote uptime per market, as /api/status has it.
     expect(text).toMatch(/quote uptime/);
@@ -73,7 +78,7 @@ describe('perpbot status while perpbot start runs', () => {
     // The table's order id is the short form (core/shortId), the JSON's the whole id.
     const orderId = parsed.openOrders[0]!.orderId;
     expect(orderId).toMatch(/^0x[0-9a-f]{48}$/);
-    expect(text).toMatch(new RegExp(`\\nprobe +1 +buy +0\\.0005 +60000 +0 +open +${shortId(orderId)}\\n`));
+    expect(text).toMatch(new RegExp(`\\nprobe +1 +buy +0\\.0005 +60000\\.0 +0 +open +${shortId(orderId)}\\n`));
 
     start.abort();
     expect(await exit).toBe(0);

@@ -25,6 +25,30 @@ import {
 
 const context = createSigningContext(DOMAIN, ROUTER);
 
+/** Decimal texts as the TP/SL structs sign them (any string hashes alike; these are the usual ones). */
+const arbDecimalText = fc.oneof(
+  fc.constant('0'),
+  fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.nat(18)).map(([units, scale]) => {
+    const digits = units.toString().padStart(scale + 1, '0');
+    return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  }),
+  arbText,
+);
+
+const arbPlaceTpsl = fc.record({
+  account: arbAddress,
+  marketId: arbUint(64),
+  side: fc.constantFrom(0, 1),
+  size: arbDecimalText,
+  stopType: fc.constantFrom(0, 1),
+  stopPrice: arbDecimalText,
+  limitPrice: arbDecimalText,
+  orderType: fc.constantFrom(0, 1),
+  stopPriceOption: fc.constantFrom(0, 1),
+  tif: fc.constantFrom(0, 1, 2, 3),
+  deadline: arbUint(32),
+});
+
 const arbMessages: { [N in StructName]: fc.Arbitrary<StructMessages[N]> } = {
   RegisterSigner: fc.record({
     account: arbAddress,
@@ -54,6 +78,12 @@ const arbMessages: { [N in StructName]: fc.Arbitrary<StructMessages[N]> } = {
     nonceAnchor: arbUint(48),
     nonceBitmap: arbBit,
   }),
+  PlaceTpslOrder: arbPlaceTpsl,
+  PlaceTpslOrderSized: fc
+    .tuple(arbPlaceTpsl, fc.integer({ min: 0, max: 10_000 }))
+    .map(([order, sizePercentBps]) => ({ ...order, sizePercentBps })),
+  CancelTpslOrder: fc.record({ account: arbAddress, orderId: arbText, deadline: arbUint(32) }),
+  CancelAllTpslOrders: fc.record({ account: arbAddress, marketId: arbUint(64), deadline: arbUint(32) }),
 };
 
 const arbDomain = fc

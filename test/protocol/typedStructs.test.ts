@@ -29,6 +29,23 @@ const CASES = [
     text: 'PermitSingle(address account,address operator,uint96 budget,uint32 allowanceExpiry,uint48 nonceAnchor,uint8 nonceBitmap)',
     hash: '0x0776297f41046e119f28b9bd380b653a8c632d5700a51311bc8fed061b1c00f1',
   },
+  // venue-tpsl.md "Typed data", character for character (two clients agree); no deployed hash known.
+  {
+    name: 'PlaceTpslOrder',
+    text: 'PlaceTpslOrder(address account,uint64 marketId,uint8 side,string size,uint8 stopType,string stopPrice,string limitPrice,uint8 orderType,uint8 stopPriceOption,uint8 tif,uint32 deadline)',
+    hash: undefined,
+  },
+  {
+    name: 'PlaceTpslOrderSized',
+    text: 'PlaceTpslOrder(address account,uint64 marketId,uint8 side,string size,uint8 stopType,string stopPrice,string limitPrice,uint8 orderType,uint8 stopPriceOption,uint8 tif,uint32 deadline,uint32 sizePercentBps)',
+    hash: undefined,
+  },
+  { name: 'CancelTpslOrder', text: 'CancelTpslOrder(address account,string orderId,uint32 deadline)', hash: undefined },
+  {
+    name: 'CancelAllTpslOrders',
+    text: 'CancelAllTpslOrders(address account,uint64 marketId,uint32 deadline)',
+    hash: undefined,
+  },
   { name: 'Login', text: 'Login(address account,uint256 nonce,uint32 deadline)', hash: undefined },
   { name: 'RegisterV2', text: 'RegisterV2(address signer,string message,uint256 nonce)', hash: undefined },
 ] as const;

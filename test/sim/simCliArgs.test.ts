@@ -39,6 +39,9 @@ describe('parseSimCliArgs', () => {
       '--wire-departure',
       'orderbook-wei',
       '--deterministic-ids',
+      '--tpsl-lag-ms',
+      '1500',
+      '--admin',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
@@ -52,6 +55,8 @@ describe('parseSimCliArgs', () => {
       host: '0.0.0.0',
       restRequestsPer10s: 0,
       deterministicIds: true,
+      tpslLagMs: 1500,
+      admin: true,
     });
     expect(options.faults).toEqual({
       latencyMs: 5,
@@ -97,5 +102,13 @@ describe('parseSimCliArgs', () => {
     expect(() => parseSimCliArgs(['--selectors', 'other'])).toThrow(/spec or rise/);
     expect(() => resolveSimOptions({ port: 70_000 })).toThrow(/port/);
     expect(() => parseSimCliArgs(['--wire-departure', 'orderbook-float'])).toThrow(/--wire-departure.*orderbook-wei/);
+  });
+
+  it('leaves the test controls off and the TP/SL lag at 500 ms unless asked, and refuses a bad lag', () => {
+    const command = parseSimCliArgs([]);
+    if (command.help) throw new Error('help');
+    expect(resolveSimOptions(command.options)).toMatchObject({ admin: false, tpslLagMs: 500 });
+    expect(() => parseSimCliArgs(['--tpsl-lag-ms', '-1'])).toThrow(/--tpsl-lag-ms/);
+    expect(() => parseSimCliArgs(['--admin=yes'])).toThrow();
   });
 });

@@ -143,7 +143,7 @@ describe('StrategyHost', () => {
       name: 'reader',
       description: 'reads its PnL at start',
       params: z.object({}),
-      onStart: (ctx) => void seen.push(ctx.pnl.own().net, ctx.pnl.session().net),
+      onStart: (ctx) => void seen.push(ctx.pnl.own().netPnl, ctx.pnl.session().netPnl),
       run: () => NEVER,
     });
     const options = { streams: h.streams, state: h.state, execution: h.execution, logger: h.logger };
@@ -155,7 +155,7 @@ describe('StrategyHost', () => {
       ledger,
     });
     await withLedger.start();
-    // a: 2 bought at 100, marked at 110; the account also sold 1 at 105 (FIFO: +5), 1 left at 110.
+    // a: 2 bought at 100, marked at 110; the account also sold 1 at 105 (against the average entry of 100: +5), 1 left at 110.
     expect(seen).toEqual(['19.9', '14.8']);
     expect(withLedger.pnlOf('a')).toEqual(ledger.strategyPnl('a'));
     await withLedger.stop();
@@ -182,7 +182,7 @@ describe('StrategyHost', () => {
       timeMs: 1,
     });
     // No mark in this state: the open lot is unpriced, the fill is booked.
-    expect(own.pnlOf('a')).toMatchObject({ realized: '0', fees: '0', unpricedMarkets: [1] });
+    expect(own.pnlOf('a')).toMatchObject({ realisedPnl: '0', fees: '0', unpricedMarkets: [1] });
     await own.stop();
   });
 

@@ -81,7 +81,7 @@ describe('the strategy test kit', () => {
       'refused',
     ]);
     // Taker fees at the simulator's 5 bps of 50.05 + 50.15.
-    expect(t.pnl()).toMatchObject({ fees: '0.0501', unrealized: '-0.2' });
+    expect(t.pnl()).toMatchObject({ fees: '0.0501', unrealisedPnl: '-0.2' });
   });
 
   it('fills a resting order when a trade or the book reaches it, at its price, as maker, behind the orders ahead of it', async () => {

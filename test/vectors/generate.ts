@@ -179,7 +179,27 @@ const actions = {
 };
 
 const t = (name: string, fields: [string, string][]) => ({ [name]: fields.map(([n, type]) => ({ name: n, type })) });
-const structs = [
+const tpslFields: [string, string][] = [
+  ['account', 'address'],
+  ['marketId', 'uint64'],
+  ['side', 'uint8'],
+  ['size', 'string'],
+  ['stopType', 'uint8'],
+  ['stopPrice', 'string'],
+  ['limitPrice', 'string'],
+  ['orderType', 'uint8'],
+  ['stopPriceOption', 'uint8'],
+  ['tif', 'uint8'],
+  ['deadline', 'uint32'],
+];
+const structs: {
+  primaryType: string;
+  /** The project's name of a struct whose primary type another struct shares. */
+  variant?: string;
+  key: string;
+  types: Record<string, { name: string; type: string }[]>;
+  message: Record<string, unknown>;
+}[] = [
   {
     primaryType: 'RegisterSigner',
     key: 'account',
@@ -281,6 +301,66 @@ const structs = [
       nonceBitmap: 1n,
     },
   },
+  // TP/SL (venue-tpsl.md "Typed data"): signed by the session signer; decimals are strings.
+  {
+    primaryType: 'PlaceTpslOrder',
+    key: 'signer',
+    types: t('PlaceTpslOrder', tpslFields),
+    message: {
+      account: account.address,
+      marketId: 1n,
+      side: 1n,
+      size: '0.015',
+      stopType: 1n,
+      stopPrice: '61250.5',
+      limitPrice: '0',
+      orderType: 0n,
+      stopPriceOption: 0n,
+      tif: 3n,
+      deadline: 1893456000n,
+    },
+  },
+  {
+    // The variant two other clients sign: the same type name, sizePercentBps appended.
+    primaryType: 'PlaceTpslOrder',
+    variant: 'PlaceTpslOrderSized',
+    key: 'signer',
+    types: t('PlaceTpslOrder', [...tpslFields, ['sizePercentBps', 'uint32']]),
+    message: {
+      account: account.address,
+      marketId: 2n,
+      side: 0n,
+      size: '0',
+      stopType: 0n,
+      stopPrice: '2890',
+      limitPrice: '2891.25',
+      orderType: 1n,
+      stopPriceOption: 1n,
+      tif: 0n,
+      deadline: 4294967295n,
+      sizePercentBps: 10000n,
+    },
+  },
+  {
+    primaryType: 'CancelTpslOrder',
+    key: 'signer',
+    types: t('CancelTpslOrder', [
+      ['account', 'address'],
+      ['orderId', 'string'],
+      ['deadline', 'uint32'],
+    ]),
+    message: { account: account.address, orderId: 'conditional-1', deadline: 1893456000n },
+  },
+  {
+    primaryType: 'CancelAllTpslOrders',
+    key: 'signer',
+    types: t('CancelAllTpslOrders', [
+      ['account', 'address'],
+      ['marketId', 'uint64'],
+      ['deadline', 'uint32'],
+    ]),
+    message: { account: account.address, marketId: 1n, deadline: 1893456000n },
+  },
 ];
 
 const signatures = [];
@@ -294,6 +374,7 @@ for (const s of structs) {
   if (v === 28) compact[32] = compact[32]! | 0x80;
   signatures.push({
     primaryType: s.primaryType,
+    ...(s.variant === undefined ? {} : { variant: s.variant }),
     signedBy: s.key,
     message: s.message,
     digest: hashTypedData(def),

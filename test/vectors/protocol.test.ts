@@ -23,7 +23,7 @@ import {
   toBase64Full,
   toHex65,
 } from '../../src/protocol/signature.js';
-import type { StructMessages, StructName } from '../../src/protocol/typedStructs.js';
+import { TYPED_STRUCTS, type StructMessages, type StructName } from '../../src/protocol/typedStructs.js';
 import type { OrderType, Side, StpMode, TimeInForce } from '../../src/protocol/enums.js';
 
 const context = createSigningContext(parseDomain(vectors.domain), vectors.router);
@@ -32,9 +32,12 @@ const keys = {
   signer: privateKeySigner(vectors.keys.signer.privateKey as `0x${string}`),
 };
 
-/** JSON carries integers as strings; struct fields typed uintN become bigint. */
-function reviveMessage(message: Record<string, string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(message).map(([k, v]) => [k, /^\d+$/.test(v) ? BigInt(v) : v]));
+/** JSON carries integers as strings; struct fields typed uintN become bigint (a string field stays as it is). */
+function reviveMessage(name: StructName, message: Record<string, string>): Record<string, unknown> {
+  const types = new Map<string, string>(TYPED_STRUCTS[name].map((f) => [f.name, f.type]));
+  return Object.fromEntries(
+    Object.entries(message).map(([k, v]) => [k, types.get(k)?.startsWith('uint') === true ? BigInt(v) : v]),
+  );
 }
 
 describe('published protocol vectors', () => {
@@ -85,8 +88,8 @@ describe('published protocol vectors', () => {
   });
 
   it.each(vectors.signatures)('$primaryType: digest and signature in every encoding', (v) => {
-    const name = v.primaryType as StructName;
-    const message = reviveMessage(v.message) as unknown as StructMessages[typeof name];
+    const name = ('variant' in v && typeof v.variant === 'string' ? v.variant : v.primaryType) as StructName;
+    const message = reviveMessage(name, v.message) as unknown as StructMessages[typeof name];
     const digest = typedDigest(context, name, message);
     expect(toHex(digest)).toBe(v.digest);
     const sig = keys[v.signedBy as 'account' | 'signer'].signDigest(digest);

@@ -7,7 +7,7 @@ import type { Intent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
 import type { AccountState } from '../tracking/accountState.js';
 import type { TrackedFill } from '../tracking/orderTracker.js';
-import { isResting, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 import { AdmissionGate, type Admission } from './admissionGate.js';
 import { budgetVerdict } from './budgetVerdict.js';
 import { lossView, type StrategyBook } from '../ledger/sessionLedger.js';

@@ -1,7 +1,9 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { exponentialBackoff, withRetry } from '../../core/withRetry.js';
+import type { VenueSnapshot } from '../../venue/state/venueSnapshot.js';
 import type { TradingConditions } from '../admission/tradingConditions.js';
+import { RoundSnapshot } from './roundSnapshot.js';
 
 /** Attempts of one part after a reconnect (the first included; may be infinite) and their exponential backoff. */
 export interface ReconnectRetry {
@@ -26,8 +28,13 @@ export interface ReconnectPart {
   readonly log: Logger;
   /** At the reconnect, before the settle pause: `lostAtMs` starts the window the attempts must cover. */
   readonly reconnected?: (lostAtMs: number) => void;
-  /** One attempt (1-based); throws when it failed. `round` aborts once a newer reconnect supersedes this one. */
-  readonly attempt: (attempt: number, round: AbortSignal) => Promise<unknown>;
+  /** Markets its reconciliation compares beside the engine's: the round's one read covers them too. */
+  readonly markets?: () => readonly number[];
+  /**
+   * One attempt (1-based); throws when it failed. `round` aborts once a newer reconnect supersedes
+   * this one; `venue` is the round's one read of the venue, shared by every part.
+   */
+  readonly attempt: (attempt: number, round: AbortSignal, venue: RoundSnapshot) => Promise<unknown>;
 }
 
 /** A part and the retries of its latest reconnect (aborted by a newer one, its removal and the engine's stop). */
@@ -51,6 +58,8 @@ export class ReconnectReconciler {
       readonly clock: Clock;
       /** The engine's stop. */
       readonly signal: AbortSignal;
+      /** Reads the venue (with the nonce state) in these markets: once per reconnect, shared by the parts. */
+      readonly readVenue: (markets: readonly number[]) => Promise<VenueSnapshot>;
     },
   ) {
     o.signal.addEventListener('abort', () => this.entries.forEach((e) => e.round?.abort()), { once: true });
@@ -74,10 +83,16 @@ export class ReconnectReconciler {
    */
   async reconnected(lostAtMs: number): Promise<void> {
     if (this.o.signal.aborted) return;
-    await Promise.all(this.entries.map((entry) => this.runPart(entry, lostAtMs)));
+    const venue = new RoundSnapshot(() => this.o.readVenue(this.markets()));
+    await Promise.all(this.entries.map((entry) => this.runPart(entry, lostAtMs, venue)));
   }
 
-  private async runPart(entry: PartEntry, lostAtMs: number): Promise<void> {
+  /** Every market a part compares, each once, in the order the parts name them. */
+  private markets(): number[] {
+    return [...new Set(this.entries.flatMap((e) => e.part.markets?.() ?? []))];
+  }
+
+  private async runPart(entry: PartEntry, lostAtMs: number, venue: RoundSnapshot): Promise<void> {
     const { part } = entry;
     entry.round?.abort();
     const round = new AbortController();
@@ -88,7 +103,7 @@ export class ReconnectReconciler {
     const { attempts } = part.retry;
     try {
       if (part.settleMs !== undefined) await this.o.clock.sleep(part.settleMs, round.signal);
-      await this.retry(part, round.signal);
+      await this.retry(part, round.signal, venue);
     } catch (error) {
       // Aborted: superseded by a newer reconnect, removed, or the engine stopped. Else out of attempts.
       if (round.signal.aborted) return;
@@ -101,9 +116,9 @@ export class ReconnectReconciler {
     }
   }
 
-  private retry(part: ReconnectPart, round: AbortSignal): Promise<unknown> {
+  private retry(part: ReconnectPart, round: AbortSignal, venue: RoundSnapshot): Promise<unknown> {
     const { attempts, baseMs, maxMs } = part.retry;
-    return withRetry((attempt) => part.attempt(attempt, round), {
+    return withRetry((attempt) => part.attempt(attempt, round, venue), {
       attempts,
       delayMs: exponentialBackoff({ baseMs, maxMs }),
       shouldRetry: () => !round.aborted,

@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import type { OrderHistoryQuery } from '../../venue/rest/historyEndpoints.js';
 import type { OrderHistory } from '../../venue/schemas/restHistory.js';
 import type { OrderRecord } from '../../venue/schemas/wsFramesPrivate.js';
-import { isResting, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 
 /** The venue's order history, read by order ids (at most 100 a read). */
 export interface OrderHistoryReads {

@@ -1,17 +1,7 @@
-import {
-  addDecimals,
-  compareDecimals,
-  divideRounded,
-  fixedToDecimal,
-  multiplyDecimals,
-  negateDecimal,
-  normalizeDecimal,
-  parseDecimal,
-  pow10,
-} from '../../core/decimal.js';
 import type { Side } from '../intents/intents.js';
 import type { PositionView } from '../tracking/accountState.js';
-import type { PnlView } from './pnlView.js';
+import { applyFill, FLAT, fromWad, markToWad, toWad, unrealisedWei, type AverageEntry } from './averageEntry.js';
+import { PnlFigures, type PnlView } from './pnlView.js';
 
 export interface PnlFill {
   readonly marketId: number;
@@ -22,158 +12,116 @@ export interface PnlFill {
   readonly fee: string;
 }
 
-/** An open lot: signed size (long positive) at the price it was opened at. */
-interface Lot {
-  size: string;
-  readonly price: string;
+/** One market's open position valued at its mark: what a position row shows. */
+export interface PositionValue {
+  readonly marketId: number;
+  /** Long positive, short negative. */
+  readonly signedSize: string;
+  readonly avgEntryPrice: string;
+  /** Absent while the market has no mark. */
+  readonly markPrice?: string;
+  /** (mark − entry) × signed size; absent without a mark. */
+  readonly unrealisedPnl?: string;
 }
 
+/** Marks to value open positions with. */
+export type MarkOf = (marketId: number) => string | undefined;
+
 /**
- * Realized and unrealized PnL and fees over a stream of fills, exact: every fill either adds a
- * lot to the open position or closes the oldest lots first (FIFO), realizing (close − open) ×
- * size for each. Unrealized is the open lots at the mark. FIFO keeps every figure an exact decimal
- * (an average entry price would need a rounded division); realized + unrealized is the same
- * either way, only the split between them can differ from the venue's average-entry figures.
+ * Realised and unrealised PnL and fees over a stream of fills, valued by average entry as the
+ * venue values them (averageEntry.ts): per market one position, re-averaged when a fill adds to
+ * it, realising against the average when one reduces it. Every figure is exact at the venue's 18
+ * decimals, so the account's realisedPnl − fees is the venue's balance change from these fills to
+ * the wei, and the positions' unrealisedPnl adds up to the view's.
  */
 export class PnlLedger {
-  private readonly lots = new Map<number, Lot[]>();
-  private realized = '0';
-  private fees = '0';
+  private readonly books = new Map<number, AverageEntry>();
+  private realisedWei = 0n;
+  private feesWei = 0n;
 
-  /** Starts from a position held before the first fill (the session's opening position). */
+  /**
+   * Starts from a position held before the first fill (the session's opening position): booked as
+   * bought or sold at its entry, with no fee.
+   */
   seed(marketId: number, side: Side, size: string, entryPrice: string): void {
-    if (compareDecimals(size, '0') === 0) return;
-    this.lotsOf(marketId).push({ size: side === 'buy' ? size : negateDecimal(size), price: entryPrice });
+    const units = toWad(size, 'opening size');
+    if (units === 0n) return;
+    this.book(marketId, side === 'buy' ? units : -units, toWad(entryPrice, 'opening entry price'));
   }
 
   onFill(fill: PnlFill): void {
-    this.fees = addDecimals(this.fees, fill.fee, 'fill fee');
-    const lots = this.lotsOf(fill.marketId);
-    const direction = fill.side === 'buy' ? 1 : -1;
-    let left = fill.size;
-    while (compareDecimals(left, '0') > 0) {
-      const oldest = lots[0];
-      const opposite = oldest !== undefined && compareDecimals(oldest.size, '0') * direction < 0;
-      if (!opposite) {
-        lots.push({ size: direction > 0 ? left : negateDecimal(left), price: fill.price });
-        return;
-      }
-      const open = oldest.size.startsWith('-') ? oldest.size.slice(1) : oldest.size;
-      const closed = compareDecimals(open, left) <= 0 ? open : left;
-      // A long lot closed by a sell gains (sell − entry); a short lot closed by a buy gains (entry − buy).
-      const perUnit =
-        direction < 0
-          ? addDecimals(fill.price, negateDecimal(oldest.price))
-          : addDecimals(oldest.price, negateDecimal(fill.price));
-      this.realized = addDecimals(this.realized, multiplyDecimals(closed, perUnit));
-      left = addDecimals(left, negateDecimal(closed));
-      const remaining = addDecimals(open, negateDecimal(closed));
-      if (compareDecimals(remaining, '0') === 0) lots.shift();
-      else oldest.size = direction < 0 ? remaining : negateDecimal(remaining);
-    }
+    const size = toWad(fill.size, 'fill size');
+    const price = toWad(fill.price, 'fill price');
+    const fee = toWad(fill.fee, 'fill fee');
+    this.realisedWei += this.book(fill.marketId, fill.side === 'buy' ? size : -size, price);
+    this.feesWei += fee;
   }
 
-  /** Replaces a market's open lots with one position (a test scripting the venue's position). */
-  resetPosition(marketId: number, side: Side, size: string, entryPrice: string): void {
-    this.lots.set(marketId, []);
-    this.seed(marketId, side, size, entryPrice);
-  }
-
-  /**
-   * The open position of a market: signed size and the average price of its open lots (exact
-   * sum of size × price over size, to 18 decimals, rounded to nearest); undefined when flat.
-   */
+  /** The open position of a market (signed size and average entry); undefined when flat. */
   position(marketId: number): { readonly signedSize: string; readonly avgEntryPrice: string } | undefined {
-    const lots = this.lots.get(marketId) ?? [];
-    if (lots.length === 0) return undefined;
-    let size = '0';
-    let cost = '0';
-    for (const lot of lots) {
-      size = addDecimals(size, lot.size);
-      cost = addDecimals(cost, multiplyDecimals(lot.size, lot.price));
-    }
-    return {
-      signedSize: size,
-      avgEntryPrice: normalizeDecimal(averagePrice(cost, size), 'average entry'),
-    };
-  }
-
-  /** Signed open size of a market ("0" when flat). */
-  netSize(marketId: number): string {
-    return (this.lots.get(marketId) ?? []).reduce((sum, lot) => addDecimals(sum, lot.size), '0');
+    const book = this.books.get(marketId);
+    if (book === undefined || book.size === 0n) return undefined;
+    return { signedSize: fromWad(book.size), avgEntryPrice: fromWad(book.entry) };
   }
 
   /** Open positions per market as the guards read them (absolute size and a side); flat markets left out. */
   positions(): ReadonlyMap<number, PositionView> {
     const views = new Map<number, PositionView>();
-    for (const marketId of this.lots.keys()) {
-      const signed = this.netSize(marketId);
-      const sign = compareDecimals(signed, '0');
-      if (sign !== 0)
-        views.set(marketId, { side: sign > 0 ? 'buy' : 'sell', size: sign > 0 ? signed : negateDecimal(signed) });
+    for (const [marketId, book] of this.books) {
+      if (book.size !== 0n)
+        views.set(marketId, {
+          side: book.size > 0n ? 'buy' : 'sell',
+          size: fromWad(book.size < 0n ? -book.size : book.size),
+        });
     }
     return views;
   }
 
-  /** Whether a market has open lots (a mark change there moves unrealized). */
+  /** Whether a market has an open position (a mark change there moves unrealised). */
   holds(marketId: number): boolean {
-    return (this.lots.get(marketId)?.length ?? 0) > 0;
+    return (this.books.get(marketId)?.size ?? 0n) !== 0n;
   }
 
-  /** The figures now, valuing open lots at `markOf` (a market without a mark is listed unpriced). */
-  view(markOf: (marketId: number) => string | undefined): PnlView {
-    let unrealized = '0';
-    const unpriced: number[] = [];
-    for (const [marketId, lots] of this.lots) {
-      if (lots.length === 0) continue;
+  /** Each open position valued at its mark, by market id. */
+  positionValues(markOf: MarkOf): PositionValue[] {
+    const values: PositionValue[] = [];
+    for (const [marketId, book] of [...this.books].sort(([a], [b]) => a - b)) {
+      if (book.size === 0n) continue;
       const mark = markOf(marketId);
-      if (mark === undefined) {
-        unpriced.push(marketId);
-        continue;
-      }
-      unrealized = addDecimals(unrealized, unrealizedOf(lots, mark));
+      const base = { marketId, signedSize: fromWad(book.size), avgEntryPrice: fromWad(book.entry) };
+      values.push(
+        mark === undefined
+          ? base
+          : { ...base, markPrice: mark, unrealisedPnl: fromWad(unrealisedWei(book, markToWad(mark))) },
+      );
     }
-    const net = addDecimals(addDecimals(this.realized, unrealized), negateDecimal(this.fees));
-    return { realized: this.realized, unrealized, fees: this.fees, net, unpricedMarkets: unpriced };
+    return values;
   }
 
-  private lotsOf(marketId: number): Lot[] {
-    let lots = this.lots.get(marketId);
-    if (lots === undefined) {
-      lots = [];
-      this.lots.set(marketId, lots);
+  /** The figures now, valuing open positions at `markOf` (a market without a mark is listed unpriced). */
+  view(markOf: MarkOf): PnlView {
+    let unrealised = 0n;
+    const unpriced: number[] = [];
+    for (const [marketId, book] of this.books) {
+      if (book.size === 0n) continue;
+      const mark = markOf(marketId);
+      if (mark === undefined) unpriced.push(marketId);
+      else unrealised += unrealisedWei(book, markToWad(mark));
     }
-    return lots;
+    const net = this.realisedWei + unrealised - this.feesWei;
+    return new PnlFigures(
+      fromWad(this.realisedWei),
+      fromWad(unrealised),
+      fromWad(this.feesWei),
+      fromWad(net),
+      unpriced,
+    );
   }
-}
 
-/**
- * Σ size × (mark − price) over the lots, exact: in fixed point at one scale, the mark parsed once
- * (the ledger is valued on every mark; a decimal string per step was most of that).
- */
-function unrealizedOf(lots: readonly Lot[], mark: string): string {
-  const m = parseDecimal(mark, 'mark price');
-  let units = 0n;
-  let scale = 0;
-  for (const lot of lots) {
-    const size = parseDecimal(lot.size, 'lot size');
-    const price = parseDecimal(lot.price, 'lot price');
-    const priceScale = Math.max(m.scale, price.scale);
-    const move = m.units * pow10(priceScale - m.scale) - price.units * pow10(priceScale - price.scale);
-    const termScale = size.scale + priceScale;
-    const term = size.units * move;
-    if (termScale > scale) {
-      units *= pow10(termScale - scale);
-      scale = termScale;
-    }
-    units += term * pow10(scale - termScale);
+  /** Applies a signed size at a price to the market's position; returns what it realised. */
+  private book(marketId: number, signedSize: bigint, price: bigint): bigint {
+    const effect = applyFill(this.books.get(marketId) ?? FLAT, signedSize, price);
+    this.books.set(marketId, effect.position);
+    return effect.realisedWei;
   }
-  return fixedToDecimal(units, scale);
-}
-
-/** cost ÷ size to 18 decimals, nearest: the one rounded figure, and only for display (sizes are never zero here). */
-function averagePrice(cost: string, size: string): string {
-  const x = parseDecimal(cost, 'position cost');
-  const y = parseDecimal(size, 'position size');
-  return fixedToDecimal(divideRounded(x.units * pow10(18 + y.scale), y.units * pow10(x.scale), 'nearest'), 18);
 }

@@ -2,8 +2,10 @@ import { addDecimals, negateDecimal } from '../../core/decimal.js';
 import type { PnlSnapshot } from '../guards/killSwitch.js';
 import type { PositionView } from '../tracking/accountState.js';
 import type { Side } from '../intents/intents.js';
-import { PnlLedger, type PnlFill } from './pnlLedger.js';
+import { PnlLedger, type MarkOf, type PnlFill, type PositionValue } from './pnlLedger.js';
 import type { PnlView } from './pnlView.js';
+
+export type { MarkOf } from './pnlLedger.js';
 
 /** A fill as the ledger books it: the strategy whose order produced it, absent for an order not ours. */
 export interface AttributedFill extends PnlFill {
@@ -25,17 +27,16 @@ export interface StrategyBook {
   positions(): ReadonlyMap<number, PositionView>;
 }
 
-/** Marks to value open lots with: the engine's, the one source of marks. */
-export type MarkOf = (marketId: number) => string | undefined;
-
 /**
- * The one ledger of this session's fills and their PnL, exact and first in, first out. Every
+ * The one ledger of this session's fills and their PnL, valued by average entry as the venue
+ * values them (pnlLedger.ts), exact at the venue's 18 decimals. Every
  * fill the engine counts (once, by the tracker's fill ledger) is booked here for the account and
  * for the strategy whose order produced it; a fill of an order this process did not place is
  * booked for the account and kept apart as unattributed, never dropped. The account starts from
  * the positions held when the session began (at their entry price, or the mark when the venue gave
- * none); a strategy starts flat. Open lots are valued at the engine's marks. Fills and fees only:
- * funding payments move the balance, not this ledger.
+ * none); a strategy starts flat. Open positions are valued at the engine's marks. Fills and fees
+ * only: funding payments move the balance, not this ledger. It keeps the balance the session
+ * started from, so a view can reconcile realisedPnl − fees with the balance's change.
  */
 export class SessionLedger {
   private readonly account = new PnlLedger();
@@ -43,13 +44,18 @@ export class SessionLedger {
   private readonly strategies = new Map<string, PnlLedger>();
   private unattributedCount = 0;
   private seeded = false;
+  private opening: string | undefined;
 
   constructor(private readonly markOf: MarkOf) {}
 
-  /** The account's opening positions; only the first call counts (a reconnect is not a new session). */
-  seed(positions: readonly OpeningPosition[]): void {
+  /**
+   * The account's opening positions and balance (USDC, the venue's, read with them); only the
+   * first call counts (a reconnect is not a new session).
+   */
+  seed(positions: readonly OpeningPosition[], balance?: string): void {
     if (this.seeded) return;
     this.seeded = true;
+    this.opening = balance;
     for (const p of positions) {
       const entry = p.avgEntryPrice ?? this.markOf(p.marketId);
       if (entry !== undefined) this.account.seed(p.marketId, p.side, p.size, entry);
@@ -78,6 +84,16 @@ export class SessionLedger {
   /** Fills of orders this process did not place (another process on the account, a lost order). */
   unattributed(): { readonly fills: number; readonly pnl: PnlView } {
     return { fills: this.unattributedCount, pnl: this.unattributedFills.view(this.markOf) };
+  }
+
+  /** The balance the session started from; undefined before the seed or when the venue reported none. */
+  openingBalance(): string | undefined {
+    return this.opening;
+  }
+
+  /** The account's open positions, each valued at the engine's mark: the rows every view shows. */
+  accountPositionValues(): PositionValue[] {
+    return this.account.positionValues(this.markOf);
   }
 
   accountPositions(): ReadonlyMap<number, PositionView> {
@@ -121,5 +137,5 @@ const EMPTY = new PnlLedger();
  */
 export function lossView(view: PnlView): PnlSnapshot | undefined {
   if (view.unpricedMarkets.length > 0) return undefined;
-  return { realized: addDecimals(view.realized, negateDecimal(view.fees)), unrealized: view.unrealized };
+  return { realized: addDecimals(view.realisedPnl, negateDecimal(view.fees)), unrealized: view.unrealisedPnl };
 }

@@ -1,13 +1,7 @@
 import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
-import { isAwaitingVenue, type OrderState, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isAwaitingVenue, type OrderState, type TrackedOrder } from './trackedOrder.js';
 import type { OrderEvent, OrderEventType } from './orderEvent.js';
-
-/** Why an order ended without reaching the book: the local rule or the venue's error. */
-export interface OrderEndCause {
-  readonly code: string;
-  readonly reason: string;
-  readonly by: 'checks' | 'venue';
-}
+import type { OrderEndCause } from './orderModelEvent.js';
 
 /** What the tracker knows beside the order when it changes. */
 export interface TransitionContext {
@@ -34,8 +28,8 @@ export function orderEventsOf(
   const from = before?.state;
   const to = after.state;
   if (from === to && before?.filledSize === after.filledSize) return [];
-  if (to === 'queued' || to === 'pending' || to === 'unknown')
-    return from === to ? [] : [event(after, to === 'pending' ? 'submitted' : to, context.atMs)];
+  if (to === 'queued' || to === 'submitted' || to === 'unknown')
+    return from === to ? [] : [event(after, to, context.atMs)];
   const events: OrderEvent[] = [];
   if (reachedVenue(from, to)) events.push(event(after, 'placed', context.atMs, before?.filledSize ?? '0'));
   events.push(...venueEvents(before?.filledSize ?? '0', after, context));
@@ -72,7 +66,7 @@ function venueEvents(filledBefore: string, after: TrackedOrder, context: Transit
     case 'failed':
       return [ended(after, context)];
     case 'queued':
-    case 'pending':
+    case 'submitted':
     case 'unknown':
       return [];
   }

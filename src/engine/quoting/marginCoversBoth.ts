@@ -1,6 +1,6 @@
 import { addDecimals, compareDecimals, isDecimalString, multiplyDecimals } from '../../core/decimal.js';
 import type { TrackedPosition } from '../tracking/positionBook.js';
-import type { TrackedOrder } from '../tracking/trackedOrder.js';
+import type { TrackedOrder } from '../orders/trackedOrder.js';
 
 /** What the estimate reads: the account as the engine tracks it. */
 export interface MarginInputs {

@@ -4,7 +4,7 @@ import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent, QuoteIntent, QuoteOrder } from '../intents/intents.js';
 import { refusal, type Refusal, type RefusalRule } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { isResting, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 import { gridUnits } from './gridUnits.js';
 import type { LivePlacements } from './livePlacements.js';
 import { planQuotes, type LiveQuote, type QuotePlan, type WantedQuote } from './quotePlan.js';
@@ -194,7 +194,7 @@ function keyOf(strategy: string, marketId: number): string {
 
 /** Orders a target may keep or move: limit orders on their way or resting (not one sent without an answer). */
 function offered(o: TrackedOrder): boolean {
-  return o.market !== true && (o.state === 'queued' || o.state === 'pending' || isResting(o.state));
+  return o.market !== true && (o.state === 'queued' || o.state === 'submitted' || isResting(o.state));
 }
 
 /** The target's orders on the market's grid, or the first that is not on it (a price off the tick with no rounding). */

@@ -1,6 +1,6 @@
 import type { Intent } from '../intents/intents.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { isResting, isTerminal, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isResting, isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 import { gridUnits } from './gridUnits.js';
 import type { KeptTarget } from './quoteKeeper.js';
 

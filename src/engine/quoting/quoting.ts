@@ -6,7 +6,7 @@ import type { Refusal } from '../intents/refusal.js';
 import { isTerminalOrderEvent } from '../orders/orderEvent.js';
 import { queuedOrderOf } from '../orders/queuedOrder.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { TrackedOrder } from '../tracking/trackedOrder.js';
+import type { TrackedOrder } from '../orders/trackedOrder.js';
 import type { SendHold } from '../sending/sendWithPolicy.js';
 import { LivePlacements } from './livePlacements.js';
 import { marginCoversBoth } from './marginCoversBoth.js';

@@ -3,7 +3,7 @@ import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent, PlaceLimitIntent, ReplaceIntent, ReplaceMode } from '../intents/intents.js';
 import { refusal, type Refusal } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { isTerminal, type TrackedOrder } from '../tracking/trackedOrder.js';
+import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 import type { SendHold } from '../sending/sendWithPolicy.js';
 import type { LivePlacements } from './livePlacements.js';
 

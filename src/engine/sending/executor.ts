@@ -69,7 +69,7 @@ function trackPending(
   deps: ExecutorDeps,
 ): boolean {
   if (deps.tracker.order(intent.intentId)?.state === 'cancelled') return false;
-  const order: Parameters<OrderTracker['pending']>[0] = {
+  const order: Parameters<OrderTracker['submitted']>[0] = {
     intentId: intent.intentId,
     strategy: intent.strategy,
     marketId: intent.marketId,
@@ -78,7 +78,7 @@ function trackPending(
     price: action.price,
   };
   const clientOrderId = action.order.client_order_id;
-  deps.tracker.pending(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
+  deps.tracker.submitted(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
   return true;
 }
 

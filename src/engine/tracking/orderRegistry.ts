@@ -1,5 +1,5 @@
 import { addDecimals } from '../../core/decimal.js';
-import { isTerminal, type TrackedOrder } from './trackedOrder.js';
+import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 
 /**
  * Finished orders kept for lookups (late fills, cancels by intent id, the journal); older ones

@@ -1,8 +1,8 @@
 import { Subject, type Observable } from 'rxjs';
 import type { OrderEvent } from '../orders/orderEvent.js';
-import { checkTransition, type RefusedTransition } from '../orders/orderStateMachine.js';
-import { orderEventsOf, type OrderEndCause } from '../orders/orderEventsOf.js';
-import { compareDecimals } from '../../core/decimal.js';
+import type { OrderEndCause, OrderModelEvent, OrderSpec } from '../orders/orderModelEvent.js';
+import { applyOrderEvent, type RefusedTransition } from '../orders/orderStateMachine.js';
+import { orderEventsOf } from '../orders/orderEventsOf.js';
 import type { FillRecord, OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { AccountState } from './accountState.js';
 import { memoryFillLedger, type FillLedger, type FillOrigin } from './fillLedger.js';
@@ -12,18 +12,9 @@ import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
 import { trackedFill, type TrackedFill } from './trackedFill.js';
-import {
-  isAwaitingVenue,
-  isResting,
-  isTerminal,
-  largerFilledSize,
-  restingIdFromOrderId,
-  stateOfRecord,
-  trackedOrder,
-  type TrackedOrder,
-} from './trackedOrder.js';
+import { isTerminal, restingIdFromOrderId, type TrackedOrder } from '../orders/trackedOrder.js';
 
-export type { OrderState, TrackedOrder } from './trackedOrder.js';
+export type { OrderState, TrackedOrder } from '../orders/trackedOrder.js';
 export type { TrackedPosition } from './positionBook.js';
 export { FINISHED_ORDERS_KEPT } from './orderRegistry.js';
 export { trackedFill, type TrackedFill } from './trackedFill.js';
@@ -74,16 +65,13 @@ export class OrderTracker {
   ) {}
 
   /** A strategy emitted a placement: the engine owns it from now on, waiting for admission. */
-  queued(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
-    if (this.orders.get(order.intentId) !== undefined) return;
-    this.set(trackedOrder(order, 'queued', '0'));
+  queued(order: OrderSpec): void {
+    this.apply(order.intentId, { type: 'queued', order });
   }
 
   /** A placement is about to be signed and sent (its size and price as checked, snapped to the grid). */
-  pending(order: Omit<TrackedOrder, 'state' | 'filledSize'>): void {
-    const queued = this.orders.get(order.intentId);
-    if (queued !== undefined && queued.state !== 'queued') return;
-    this.set(trackedOrder(order, 'pending', '0', order.orderId, order.restingOrderId, queued ?? order));
+  submitted(order: OrderSpec): void {
+    this.apply(order.intentId, { type: 'submitted', order });
   }
 
   /**
@@ -95,7 +83,7 @@ export class OrderTracker {
     if (order === undefined || isTerminal(order.state)) return false;
     this.cancelAsked.add(intentId);
     if (order.state !== 'queued') return false;
-    this.set(trackedOrder(order, 'cancelled', '0'));
+    this.apply(intentId, { type: 'cancelled_while_queued' });
     return true;
   }
 
@@ -112,12 +100,8 @@ export class OrderTracker {
 
   /** The venue accepted the placement and named the order. */
   placed(intentId: string, orderId: string): void {
-    const order = this.orders.get(intentId);
-    if (order === undefined) return;
-    const resting = order.restingOrderId ?? restingIdFromOrderId(orderId);
-    // A feed may already have reported it filled or cancelled: never move back from terminal.
-    const state = order.state === 'pending' || order.state === 'unknown' ? 'open' : order.state;
-    this.set(trackedOrder(order, state, order.filledSize, orderId, resting));
+    if (this.orders.get(intentId) === undefined) return;
+    this.apply(intentId, { type: 'accepted', orderId });
     this.foreign.forget(orderId.toLowerCase());
   }
 
@@ -126,9 +110,7 @@ export class OrderTracker {
    * order the venue already reported (a fill adopted it) is left to the venue's reports.
    */
   settle(intentId: string, state: 'refused' | 'failed' | 'unknown', cause?: OrderEndCause): void {
-    const order = this.orders.get(intentId);
-    if (order === undefined || !isAwaitingVenue(order.state)) return;
-    this.set(trackedOrder(order, state, order.filledSize), cause);
+    this.apply(intentId, { type: 'send_ended', state, cause });
   }
 
   /** A cancel the engine sent was accepted. */
@@ -139,10 +121,8 @@ export class OrderTracker {
       return;
     }
     const order = this.orders.get(intentId);
-    if (order !== undefined && !isTerminal(order.state)) {
-      this.cancelAsked.add(intentId);
-      this.set(trackedOrder(order, 'cancelled', order.filledSize));
-    }
+    if (order !== undefined && !isTerminal(order.state)) this.cancelAsked.add(intentId);
+    this.apply(intentId, { type: 'cancel_accepted' });
   }
 
   /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
@@ -173,35 +153,38 @@ export class OrderTracker {
       else this.foreign.forget(key);
       return key;
     }
-    const order = this.orders.get(intentId);
-    if (order === undefined) return key;
-    const filled = record.filled_size ?? order.filledSize;
-    const state = isTerminal(order.state) ? order.state : stateOfRecord(record.status, filled);
-    this.set(trackedOrder(order, state, largerFilledSize(order.filledSize, filled), order.orderId, resting));
+    this.apply(intentId, {
+      type: 'venue_reported',
+      status: record.status,
+      filledSize: record.filled_size,
+      restingOrderId: resting,
+    });
     return key;
   }
 
   /** After a snapshot of every open order: an order it no longer lists (ours, unless held; foreign) is not open. */
   private closeUnlisted(listed: ReadonlySet<string>, oursHeld: boolean): void {
-    for (const order of oursHeld ? [] : this.orders.values()) {
-      if (isResting(order.state) && order.orderId !== undefined && !listed.has(order.orderId.toLowerCase())) {
-        const state = compareDecimals(order.filledSize, order.size) >= 0 ? 'filled' : 'cancelled';
-        this.set(trackedOrder(order, state, order.filledSize));
-      }
+    for (const order of oursHeld ? [] : [...this.orders.open()]) {
+      if (order.orderId !== undefined && !listed.has(order.orderId.toLowerCase()))
+        this.apply(order.intentId, { type: 'left_book' });
     }
     this.foreign.keepOnly(listed);
   }
 
   /**
    * An order (or a fill of one) the venue reports that we have no order id for, but whose
-   * client_order_id is one of ours still pending or unknown: its placement landed although the
+   * client_order_id is one of ours still submitted or unknown: its placement landed although the
    * answer was lost. An IOC or FOK order that filled at once is only ever seen this way.
    */
   private adopt(clientOrderId: string | undefined, orderId: string): string | undefined {
     if (clientOrderId === undefined) return undefined;
     const intentId = this.orders.intentOfClientOrderId(clientOrderId);
     const order = intentId === undefined ? undefined : this.orders.get(intentId);
-    if (order === undefined || order.orderId !== undefined || (order.state !== 'pending' && order.state !== 'unknown'))
+    if (
+      order === undefined ||
+      order.orderId !== undefined ||
+      (order.state !== 'submitted' && order.state !== 'unknown')
+    )
       return undefined;
     this.placed(order.intentId, orderId);
     return order.intentId;
@@ -225,11 +208,8 @@ export class OrderTracker {
     const tracked = trackedFill(fill, order);
     // The one decision: counted before (by this run, another run, or from history) is not counted again.
     if (!this.fillLedger.record(tracked, origin)) return undefined;
-    if (order !== undefined && !isTerminal(order.state)) {
-      const filledSize = largerFilledSize(order.filledSize, this.orders.addFill(order.intentId, fill.size));
-      const state = compareDecimals(filledSize, order.size) >= 0 ? 'filled' : 'partially_filled';
-      this.set(trackedOrder(order, state, filledSize));
-    }
+    if (order !== undefined && !isTerminal(order.state))
+      this.apply(order.intentId, { type: 'filled_by', fillSum: this.orders.addFill(order.intentId, fill.size) });
     this.fillEvents.next(tracked);
     return tracked;
   }
@@ -261,7 +241,7 @@ export class OrderTracker {
   }
 
   /**
-   * Orders not finished: queued (waiting for admission), in flight (`pending`), `unknown`, or
+   * Orders not finished: queued (waiting for admission), in flight (`submitted`), `unknown`, or
    * resting (`open`, `partially_filled`); each carries its `state`.
    */
   openOrders(filter: { strategy?: string; marketId?: number } = {}): TrackedOrder[] {
@@ -300,25 +280,28 @@ export class OrderTracker {
   }
 
   /**
-   * Every change of an order goes through here: stored and indexed, counted, and published when it
-   * shows: its events first, then (once it was sent) the order itself.
+   * Every change of an order goes through here: the event applied by the order state machine
+   * (a move its table refuses is reported and never written), the new version stored and
+   * indexed, counted, and published when it shows: its events first, then (once it was sent) the
+   * order itself.
    */
-  private set(order: TrackedOrder, cause?: OrderEndCause): void {
-    const refused = checkTransition(this.orders.get(order.intentId)?.state, order.state);
-    if (refused !== undefined) {
-      this.onRefused(refused, order.intentId);
-      return;
-    }
-    const before = this.orders.put(order);
+  private apply(intentId: string, event: OrderModelEvent): void {
+    const before = this.orders.get(intentId);
+    const applied = applyOrderEvent(before, event);
+    if (applied.kind === 'refused') this.onRefused(applied.refusal, intentId);
+    if (applied.kind !== 'moved') return;
+    const order = applied.order;
+    this.orders.put(order);
     this.restingCounts.onChange(before, order);
     if (before !== undefined && before.state === order.state && before.filledSize === order.filledSize) return;
-    const cancelRequested = this.cancelAsked.has(order.intentId);
-    if (isTerminal(order.state)) this.cancelAsked.delete(order.intentId);
+    const cancelRequested = this.cancelAsked.has(intentId);
+    if (isTerminal(order.state)) this.cancelAsked.delete(intentId);
     if (this.eventSubject.observed) {
+      const cause = event.type === 'send_ended' ? event.cause : undefined;
       const context = { atMs: this.now(), cancelRequested, cause };
-      for (const event of orderEventsOf(before, order, context)) this.eventSubject.next(event);
+      for (const published of orderEventsOf(before, order, context)) this.eventSubject.next(published);
     }
     if (order.state !== 'queued' && before?.state !== 'queued') this.orderChanges.next(order);
-    else if (order.state === 'pending') this.orderChanges.next(order);
+    else if (order.state === 'submitted') this.orderChanges.next(order);
   }
 }

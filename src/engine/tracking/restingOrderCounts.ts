@@ -1,5 +1,5 @@
 import type { ForeignOrders } from './foreignOrders.js';
-import { isResting, type TrackedOrder } from './trackedOrder.js';
+import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 
 /**
  * How many of our orders rest on the book per market, kept as each order changes state, so the

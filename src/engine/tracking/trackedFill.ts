@@ -1,6 +1,6 @@
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { Side } from '../intents/intents.js';
-import type { TrackedOrder } from './trackedOrder.js';
+import type { TrackedOrder } from '../orders/trackedOrder.js';
 
 /** A fill as the engine, its ledger and the journal count it: the venue's fill with its order's intent and strategy. */
 export interface TrackedFill {

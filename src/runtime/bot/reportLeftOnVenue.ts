@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { readVenueState } from '../../venue/state/readVenueState.js';
+import { readVenueSnapshot } from '../../venue/state/venueSnapshot.js';
 
 const READ_BUDGET_MS = 5_000;
 
@@ -17,7 +17,7 @@ export async function reportLeftOnVenue(
   logger: Pick<Logger, 'info' | 'warn'>,
 ): Promise<void> {
   try {
-    const state = await readVenueState(
+    const state = await readVenueSnapshot(
       rest,
       { account, markets },
       { callOptions: { signal: AbortSignal.timeout(READ_BUDGET_MS), deadlineMs: READ_BUDGET_MS } },

@@ -10,16 +10,32 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
     `account  ${status.account}`,
     `mode     ${status.mode}${status.ready.ready ? ' (ready)' : ` (not ready: ${status.ready.reasons.join('; ')})`}`,
     `kill     ${status.killSwitch.tripped ? `TRIPPED: ${status.killSwitch.reason ?? ''}` : 'armed'}`,
-    `balance  ${status.balance ?? '-'} USDC   equity ${status.equity ?? '-'}   session PnL ${status.pnl?.total ?? '-'} (realised ${status.pnl?.realized ?? '-'}, unrealised ${status.pnl?.unrealized ?? '-'}, fees ${status.pnl?.fees ?? '-'})`,
+    ...moneyLines(status),
   ];
   // Older bots' status has no `unattributed`: read it only where it is.
   const foreign = (status as Partial<BotStatus>).unattributed;
   if (foreign !== undefined && foreign.fills > 0)
-    out.push(`foreign  ${foreign.fills} fills of orders this bot did not place: PnL ${foreign.pnl?.total ?? '-'}`);
+    out.push(
+      `foreign  ${foreign.fills} fills of orders this bot did not place: netPnl ${foreign.display?.pnl?.netPnl ?? '-'}`,
+    );
   for (const warning of status.ready.warnings) out.push(`warning  ${warning}`);
   out.push('', ...positionLines(status), '', ...openOrderLines(status), '', 'strategies:', strategyTable(status), '');
   out.push(`streams  ${status.streams.map(streamText).join(', ')}`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The account's money as the bot's status shows it (its `display`: USDC to 6 places, one
+ * statement that adds up): balance and what changed it, then equity and the session's PnL.
+ * A bot older than the one valuation sends no `display`: its figures show as '-'.
+ */
+function moneyLines(status: BotStatus): string[] {
+  const d: Partial<BotStatus['display']> = (status as Partial<BotStatus>).display ?? {};
+  const pnl = d.pnl ?? undefined;
+  return [
+    `balance  ${d.balance ?? '-'} USDC (cross margin; openingBalance ${d.openingBalance ?? '-'}, balanceChange ${d.balanceChange ?? '-'} = realisedPnl ${pnl?.realisedPnl ?? '-'} - fees ${pnl?.fees ?? '-'} + otherBalanceChange ${d.otherBalanceChange ?? '-'})`,
+    `equity   ${d.equity ?? '-'} USDC = balance + unrealisedPnl ${pnl?.unrealisedPnl ?? '-'}   netPnl ${pnl?.netPnl ?? '-'} (realisedPnl + unrealisedPnl - fees, average entry)`,
+  ];
 }
 
 function positionLines(status: BotStatus): string[] {
@@ -27,14 +43,14 @@ function positionLines(status: BotStatus): string[] {
   return [
     'positions:',
     formatTable(
-      ['market', 'side', 'size', 'entry', 'mark', 'uPnL'],
+      ['market', 'side', 'size', 'avgEntryPrice', 'markPrice', 'unrealisedPnl'],
       status.positions.map((p) => [
         String(p.marketId),
         p.side,
         p.signedSize,
-        p.entryPrice ?? '-',
-        p.markPrice ?? '-',
-        p.unrealizedPnl ?? '-',
+        p.display?.avgEntryPrice ?? '-',
+        p.display?.markPrice ?? '-',
+        p.display?.unrealisedPnl ?? '-',
       ]),
     ),
   ];
@@ -51,7 +67,7 @@ function openOrderLines(status: BotStatus): string[] {
         String(o.marketId),
         o.side,
         o.size,
-        o.price,
+        o.display?.price ?? o.price,
         o.filledSize,
         o.state,
         o.orderId === null ? '-' : shortId(o.orderId),
@@ -62,12 +78,12 @@ function openOrderLines(status: BotStatus): string[] {
 
 function strategyTable(status: BotStatus): string {
   return formatTable(
-    ['strategy', 'state', 'position', 'PnL', 'orders', 'quote uptime', 'feeds', 'kill switch'],
+    ['strategy', 'state', 'position', 'netPnl', 'orders', 'quote uptime', 'feeds', 'kill switch'],
     status.strategies.map((s) => [
       s.name,
       s.status,
       s.positions.map((p) => `${p.marketId}:${p.signedSize}`).join(' ') || '0',
-      s.pnl?.total ?? '-',
+      s.display?.pnl?.netPnl ?? '-',
       String(s.openOrders),
       quoteUptimeText(s.quoteUptime ?? []),
       s.feed.stale ? `REDUCE-ONLY (${s.feed.staleFeeds.map((f) => `${f.channel}:${f.marketId}`).join(', ')})` : 'fresh',

@@ -12,13 +12,16 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-/** `perpbot status` as text: account and balance, then positions, then open orders. */
+/**
+ * `perpbot status` as text: account and balance, then positions, then open orders, each money
+ * figure as the status's `display` gives it (USDC to 6 places, prices to the market's tick).
+ */
 export function formatStatusText(status: AccountStatus): string {
   const out: string[] = [`account  ${status.account}`];
   out.push(
     status.balance === null
       ? 'balance  (not registered: no deposit indexed yet)'
-      : `balance  ${status.balance} USDC (cross margin)`,
+      : `balance  ${status.display.balance} USDC (cross margin)`,
   );
   out.push('');
   const positions = status.markets.filter((m) => m.position !== null);
@@ -27,17 +30,17 @@ export function formatStatusText(status: AccountStatus): string {
     out.push('positions:');
     out.push(
       formatTable(
-        ['market', 'side', 'size', 'entry', 'mark', 'uPnL', 'leverage', 'liq. price'],
+        ['market', 'side', 'size', 'avgEntryPrice', 'markPrice', 'unrealisedPnl', 'leverage', 'liq. price'],
         positions.map((m) => {
-          const p = m.position;
+          const p = m.position?.display;
           return [
             `${m.marketId} ${m.name}`,
-            p?.side ?? '',
-            p?.size ?? '',
+            m.position?.side ?? '',
+            m.position?.size ?? '',
             p?.avgEntryPrice ?? '-',
-            p?.markPrice ?? m.markPrice,
-            p?.unrealizedPnl ?? '-',
-            p?.leverage ?? '-',
+            p?.markPrice ?? m.display.markPrice,
+            p?.unrealisedPnl ?? '-',
+            m.position?.leverage ?? '-',
             p?.liquidationPrice ?? '-',
           ];
         }),
@@ -59,7 +62,7 @@ export function formatStatusText(status: AccountStatus): string {
           order.side,
           order.type,
           order.size,
-          order.price,
+          order.display.price,
           order.timeInForce,
           [order.postOnly ? 'post-only' : '', order.reduceOnly ? 'reduce-only' : '']
             .filter((f) => f !== '')

@@ -15,7 +15,7 @@ const SCALE = 18;
 export function attributeByPosition(run: ReconciliationRun): void {
   for (const marketId of run.inputs.markets) {
     const venue = run.inputs.venue.positions.get(marketId);
-    if (venue !== undefined) attributeMarket(run, marketId, venue.signed);
+    if (venue !== undefined) attributeMarket(run, marketId, venue.signedSize);
   }
 }
 

@@ -1,5 +1,5 @@
-import { addDecimals, negateDecimal } from '../../core/decimal.js';
 import { shortId } from '../../core/shortId.js';
+import { pnlDisplay } from '../operations/control/statusDisplay.js';
 import type { Journal } from './journal.js';
 import { journalPnl, type JournalPnlRow } from './journalPnl.js';
 import type { JournalFill, JournalOrder } from './journalRows.js';
@@ -9,7 +9,7 @@ export interface JournalHistory {
   readonly path: string;
   readonly orders: readonly JournalOrder[];
   readonly fills: readonly JournalFill[];
-  /** Each strategy's PnL over every journaled fill of its account (the engine ledger's; open lots unpriced). */
+  /** Each strategy's PnL over every journaled fill of its account (the engine ledger's; open positions unpriced). */
   readonly pnl: readonly JournalPnlRow[];
 }
 
@@ -76,18 +76,22 @@ export function formatJournalHistory(history: JournalHistory): string {
 function formatPnl(rows: readonly JournalPnlRow[]): string[] {
   if (rows.length === 0) return ['pnl: none'];
   return [
-    'pnl (every journaled fill, first in, first out; open positions are not valued offline: perpbot status does):',
+    'pnl (every journaled fill, valued by average entry as the venue values it; USDC to 6 places; open positions are not valued offline: perpbot status does):',
     table(
-      ['strategy', 'account', 'fills', 'realized', 'fees', 'realized - fees', 'open'],
-      rows.map((r) => [
-        r.strategy,
-        shortId(r.account),
-        String(r.fills),
-        r.pnl.realized,
-        r.pnl.fees,
-        addDecimals(r.pnl.realized, negateDecimal(r.pnl.fees)),
-        r.positions.map((p) => `${p.signedSize}@${p.marketId}`).join(' ') || 'flat',
-      ]),
+      ['strategy', 'account', 'fills', 'realisedPnl', 'fees', 'realisedPnl - fees', 'open'],
+      rows.map((r) => {
+        // Shown as the bot shows a PnL: the columns add up on screen.
+        const shown = pnlDisplay({ realisedPnl: r.pnl.realisedPnl, fees: r.pnl.fees, unrealisedPnl: '0' });
+        return [
+          r.strategy,
+          shortId(r.account),
+          String(r.fills),
+          shown.realisedPnl,
+          shown.fees,
+          shown.netPnl,
+          r.positions.map((p) => `${p.signedSize}@${p.marketId}`).join(' ') || 'flat',
+        ];
+      }),
     ),
   ];
 }

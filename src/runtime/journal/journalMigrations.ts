@@ -111,6 +111,13 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE intents SET outcome = replace(outcome, '"rejection":', '"refusal":') -- refusal-rename: keep
     WHERE outcome_type = 'refused';
   `,
+  // One name per order state: an order admitted and on its way is \`submitted\` (the name of its
+  // event); files written before stored it under an older name, rewritten so an old in-flight row
+  // reads like a new one. The old word stays in the SQL on purpose.
+  `
+  UPDATE orders SET state = 'submitted' WHERE state = 'pending'; -- state-rename: keep
+  UPDATE order_states SET state = 'submitted' WHERE state = 'pending'; -- state-rename: keep
+  `,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

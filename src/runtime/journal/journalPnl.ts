@@ -20,8 +20,8 @@ export const UNATTRIBUTED = '-';
 
 /**
  * The journaled fills (oldest first) booked in the engine's own ledger, one per account: what
- * `perpbot history` shows of PnL, with the same first-in-first-out arithmetic the running bot's
- * `ctx.pnl`, status and metrics read. Offline there is no mark unless `markOf` gives one: open lots
+ * `perpbot history` shows of PnL, with the same average-entry valuation the running bot's
+ * `ctx.pnl`, status and metrics read. Offline there is no mark unless `markOf` gives one: open positions
  * are then listed as unpriced. A fill journaled without a fee counts none.
  */
 export function journalPnl(fills: readonly JournalFill[], markOf: MarkOf = () => undefined): JournalPnlRow[] {

@@ -1,6 +1,7 @@
 import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
 import type { Side } from '../../engine/intents/intents.js';
-import type { Journal } from './journal.js';
+import type { VenuePosition } from '../../venue/state/venuePosition.js';
+import type { Journal, PositionWrite } from './journal.js';
 
 /** Snapshots of this source are the position base the journaled fills are counted from. */
 export const BASE_POSITION_SOURCE = 'base';
@@ -21,4 +22,15 @@ export function expectedPosition(journal: Journal, account: string, marketId: nu
   for (const fill of journal.fillsAfter(account, marketId, base.fillSeq))
     signed = addDecimals(signed, fill.side === 'sell' ? negateDecimal(fill.size) : fill.size);
   return signed;
+}
+
+/** The venue's position as the journal writes it (its margin mode as the digit the venue sent). */
+export function positionWriteOf(p: VenuePosition): PositionWrite {
+  return {
+    marketId: p.marketId,
+    side: p.side,
+    size: p.size,
+    ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }),
+    ...(p.marginMode === undefined ? {} : { marginMode: String(p.marginMode) }),
+  };
 }

@@ -1,6 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import type { Logger } from '../../core/logger.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
+import type { VenueSnapshot } from '../../venue/state/venueSnapshot.js';
 import type { Journal } from './journal.js';
 import type { JournalForBotOptions } from './journalForBot.js';
 import { reconcileWithVenue } from './reconcileWithVenue.js';
@@ -16,9 +17,14 @@ export async function reconcileForBot(
   o: JournalForBotOptions,
   journal: Journal,
   trigger: ReconciliationReport['trigger'],
-  closedSinceMs?: number,
-  engine?: Engine,
+  given: {
+    readonly closedSinceMs?: number | undefined;
+    readonly engine?: Engine | undefined;
+    /** The venue as already read for this reconciliation (see `ReconcileOptions.snapshot`). */
+    readonly snapshot?: VenueSnapshot | undefined;
+  } = {},
 ): Promise<ReconciliationReport> {
+  const { closedSinceMs, engine, snapshot } = given;
   const report = await reconcileWithVenue({
     journal,
     rest: o.rest,
@@ -31,6 +37,7 @@ export async function reconcileForBot(
     adopter: o.adopter,
     apply: true,
     ...(closedSinceMs === undefined ? {} : { closedSinceMs }),
+    ...(snapshot === undefined ? {} : { snapshot }),
     ...(engine === undefined
       ? {}
       : { countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined }),

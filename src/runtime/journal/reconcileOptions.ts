@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
+import type { VenueSnapshot } from '../../venue/state/venueSnapshot.js';
 import type { Journal } from './journal.js';
 import type { ReconciliationReport } from './reconciliationReport.js';
 import type { HistoryReads } from './venueHistory.js';
@@ -35,6 +36,12 @@ export interface ReconcileOptions {
    * journals it), so strategies and their budgets hear it too. Default: straight into the journal.
    */
   readonly countHistoryFill?: (fill: FillRecord) => boolean;
+  /**
+   * The venue as already read for this reconciliation (after a reconnect, the one read the
+   * engine's reconciliation applied too): used when it covers every market needed and carries the
+   * nonce state, else the venue is read again.
+   */
+  readonly snapshot?: VenueSnapshot;
   /** Records per page of the history and open-orders reads; default the venue's maximum. */
   readonly pageSize?: number;
 }

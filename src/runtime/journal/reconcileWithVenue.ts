@@ -1,7 +1,7 @@
 import { attributeByPosition } from './attributeByPosition.js';
 import { recoverHistoryFills } from './historyFills.js';
 import type { ReconcileOptions } from './reconcileOptions.js';
-import { BASE_POSITION_SOURCE } from './positionBase.js';
+import { BASE_POSITION_SOURCE, positionWriteOf } from './positionBase.js';
 import { readReconciliationInputs } from './reconciliationInputs.js';
 import type { ReconciliationReport } from './reconciliationReport.js';
 import { ReconciliationRun } from './reconciliationRun.js';
@@ -55,7 +55,7 @@ function journalSnapshots(run: ReconciliationRun): void {
   if (!apply) return;
   if (trigger === 'start') {
     for (const position of venue.positions.values())
-      journal.recordPosition(account, position, BASE_POSITION_SOURCE, run.atMs);
+      journal.recordPosition(account, positionWriteOf(position), BASE_POSITION_SOURCE, run.atMs);
   }
   journal.recordBalance(account, balance.venue, trigger, run.atMs);
   // Every fill since the window's start is journaled now: the next start need not read back past it.

@@ -5,7 +5,9 @@ import { BASE_POSITION_SOURCE } from './positionBase.js';
 import type { ReconcileOptions } from './reconcileOptions.js';
 import type { BalanceComparison } from './reconciliationReport.js';
 import { readVenueHistory, type HistoryNeeds, type VenueHistory } from './venueHistory.js';
-import { readVenueSnapshot, type VenueSnapshot } from './venueSnapshot.js';
+import { parseNonceState, type NonceState } from '../../engine/nonces/noncePair.js';
+import type { OpenOrder } from '../../venue/schemas/restOrders.js';
+import { coversMarkets, readVenueSnapshotWithNonces, type VenueSnapshot } from '../../venue/state/venueSnapshot.js';
 
 /** Everything one reconciliation compares, read before it changes anything. */
 export interface ReconciliationInputs {
@@ -19,7 +21,13 @@ export interface ReconciliationInputs {
    * it could not tell), less those our own cancels closed.
    */
   readonly orders: readonly JournalOrder[];
+  /** What the venue holds now: given (the reconnect's one read, when it covers the markets) or read here. */
   readonly venue: VenueSnapshot;
+  readonly nonce: NonceState;
+  /** The venue's open orders by order id (lower case). */
+  readonly openById: ReadonlyMap<string, OpenOrder>;
+  /** The venue's open orders by client_order_id (decimal). */
+  readonly openByCoid: ReadonlyMap<string, OpenOrder>;
   readonly balance: BalanceComparison;
   readonly history: VenueHistory;
   /** The start of the window whose fills were read from history; undefined: none were. */
@@ -31,20 +39,51 @@ export async function readReconciliationInputs(o: ReconcileOptions): Promise<Rec
   const inFlight = journal.inFlightIntents(account).filter((f) => f.runId !== o.currentRunId);
   const live = journal.liveOrders(account);
   const markets = [...new Set([...o.markets, ...inFlight.map((f) => f.marketId), ...live.map((l) => l.marketId)])];
-  const venue = await readVenueSnapshot(o, markets);
+  const venue = await venueSnapshotFor(o, markets);
+  const openById = new Map(venue.openOrders.map((v) => [v.order_id.toLowerCase(), v]));
+  const openByCoid = new Map(
+    venue.openOrders.flatMap((v) =>
+      v.client_order_id === undefined ? [] : [[v.client_order_id.toString(), v] as const],
+    ),
+  );
   const balance = compareBalance(journal, account, venue.balance);
   const orders = [...live, ...closedInWindow(o, markets)];
   const fillsSinceMs = o.closedSinceMs ?? journal.fillsMissingSince(account, o.currentRunId);
-  const history = await readVenueHistory(o.rest, historyNeeds(o, venue, inFlight, orders, fillsSinceMs));
+  const history = await readVenueHistory(
+    o.rest,
+    historyNeeds(o, { openById, openByCoid }, inFlight, orders, fillsSinceMs),
+  );
   return {
     markets,
     inFlight,
     orders,
     venue,
+    nonce: parseNonceState(venue.nonceState),
+    openById,
+    openByCoid,
     balance,
     history,
     ...(fillsSinceMs === undefined ? {} : { fillsSinceMs }),
   };
+}
+
+/**
+ * The snapshot the reconciliation compares with: the one its caller read (after a reconnect, the
+ * read every reconciler shares) when it covers every market needed with the nonce state, else one
+ * read here.
+ */
+async function venueSnapshotFor(
+  o: ReconcileOptions,
+  markets: readonly number[],
+): Promise<VenueSnapshot & Required<Pick<VenueSnapshot, 'nonceState'>>> {
+  const given = o.snapshot;
+  if (given?.nonceState !== undefined && coversMarkets(given, markets))
+    return { ...given, nonceState: given.nonceState };
+  return readVenueSnapshotWithNonces(
+    o.rest,
+    { account: o.account, markets },
+    o.pageSize === undefined ? {} : { pageSize: o.pageSize },
+  );
 }
 
 /** Orders the engine marked cancelled since the window's start (default: the position base), less our own cancels. */
@@ -68,7 +107,7 @@ function closedInWindow(o: ReconcileOptions, markets: readonly number[]): Journa
  */
 function historyNeeds(
   o: ReconcileOptions,
-  venue: VenueSnapshot,
+  venue: Pick<ReconciliationInputs, 'openById' | 'openByCoid'>,
   inFlight: readonly InFlightIntent[],
   orders: readonly JournalOrder[],
   fillsSinceMs: number | undefined,

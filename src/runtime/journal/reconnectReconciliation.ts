@@ -1,5 +1,6 @@
 import type { Engine } from '../../engine/engine.js';
 import type { ReconnectPart, ReconnectRetry } from '../../engine/connection/reconnectReconciler.js';
+import type { RoundSnapshot } from '../../engine/connection/roundSnapshot.js';
 import type { Journal } from './journal.js';
 import type { JournalForBotOptions } from './journalForBot.js';
 import { reconcileCancel } from './reconcileCancel.js';
@@ -42,20 +43,29 @@ export class ReconnectReconciliation {
       settleMs: this.o.settleMs ?? 100,
       log: this.o.log,
       reconnected: (lostAtMs) => this.openWindow(lostAtMs),
-      attempt: (attempt) => this.attempt(engine, this.roundSince, attempt),
+      markets: () => this.markets(),
+      attempt: (attempt, _round, venue) => this.attempt(engine, this.roundSince, attempt, venue),
     };
   }
 
   /**
    * One reconnect reconciliation. `attempt` (1-based) is its place in the retries, undefined for a
    * one-off: the hint of a refusal says what comes next. Cancels the unknown orders it finds (policy cancel).
+   * `venue`: the reconnect's one read of the venue, which the first attempt shares with the engine's
+   * reconciliation; a retry reads afresh (the first read may be older than fills since).
    */
-  async attempt(engine: Engine, closedSinceMs: number, attempt?: number): Promise<ReconciliationReport> {
+  async attempt(
+    engine: Engine,
+    closedSinceMs: number,
+    attempt?: number,
+    venue?: RoundSnapshot,
+  ): Promise<ReconciliationReport> {
     const window = this.windows;
     const gate = new ReconcilerGate(engine.conditions, this.policy.attempts);
     gate.running();
     try {
-      const report = await reconcileForBot(this.o, this.journal, 'reconnect', closedSinceMs, engine);
+      const snapshot = await venue?.snapshot({ fresh: (attempt ?? 1) > 1 });
+      const report = await reconcileForBot(this.o, this.journal, 'reconnect', { closedSinceMs, engine, snapshot });
       if (window === this.windows) {
         this.unreconciledSince = undefined;
         gate.succeeded();
@@ -85,6 +95,14 @@ export class ReconnectReconciliation {
       { sinceMs: since },
       'reconciliation after a reconnect finished, but the connection dropped again meanwhile: the next one covers both',
     );
+  }
+
+  /** The markets the reconciliation compares: those configured, its live orders' and its in-flight intents'. */
+  private markets(): number[] {
+    const { account } = this.o;
+    const live = this.journal.liveOrders(account).map((l) => l.marketId);
+    const inFlight = this.journal.inFlightIntents(account).map((f) => f.marketId);
+    return [...new Set([...this.o.markets, ...live, ...inFlight])];
   }
 
   /** A reconnect whose connection was lost at `lostAtMs`: the window its attempts cover. */

@@ -22,7 +22,7 @@ export function resolveInFlightIntents(run: ReconciliationRun): void {
 /** A placement whose client_order_id rests on the venue: its order is open. */
 function resolveResting(run: ReconciliationRun, f: InFlightIntent): boolean {
   const coid = placementClientOrderId(f);
-  const resting = coid === undefined ? undefined : run.inputs.venue.openByCoid.get(coid);
+  const resting = coid === undefined ? undefined : run.inputs.openByCoid.get(coid);
   if (!isPlacement(f) || resting === undefined || f.order === undefined) return false;
   run.recordOrder({ ...f.order, orderId: resting.order_id, restingOrderId: resting.resting_order_id, state: 'open' });
   run.recordOutcome(f, { type: 'accepted', orderId: resting.order_id });
@@ -71,7 +71,7 @@ function resolveFromHistory(run: ReconciliationRun, f: InFlightIntent): boolean 
 
 /** What the venue's nonce state says of the intent's signed requests (see `inFlightFate`). */
 function resolveByNonce(run: ReconciliationRun, f: InFlightIntent): void {
-  const fate = inFlightFate(f, run.inputs.venue.nonce, Math.floor(run.atMs / 1000));
+  const fate = inFlightFate(f, run.inputs.nonce, Math.floor(run.atMs / 1000));
   const coid = placementClientOrderId(f);
   const placed = isPlacement(f) ? f.order : undefined;
   if (fate.kind === 'not_executed') {

@@ -12,7 +12,7 @@ export function resolveLeftOrders(run: ReconciliationRun): void {
   for (const order of run.inputs.orders) {
     if (run.handled.has(order.intentId) || order.orderId === undefined) continue;
     run.handled.add(order.intentId);
-    if (run.inputs.venue.openById.has(order.orderId.toLowerCase())) continue;
+    if (run.inputs.openById.has(order.orderId.toLowerCase())) continue;
     if (closeFromHistory(run, order, order.orderId)) continue;
     if (compareDecimals(order.filledSize, order.size) >= 0) run.recordOrder({ ...order, state: 'filled' });
     else run.candidates.push({ order, orderId: order.orderId });

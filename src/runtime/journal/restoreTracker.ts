@@ -12,7 +12,7 @@ export function restoreTracker(tracker: OrderTracker, journal: Journal, account:
   let restored = 0;
   for (const order of journal.liveOrders(account)) {
     if (order.orderId === undefined || (order.state !== 'open' && order.state !== 'partially_filled')) continue;
-    tracker.pending({
+    tracker.submitted({
       intentId: order.intentId,
       strategy: order.strategy,
       marketId: order.marketId,

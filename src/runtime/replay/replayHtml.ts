@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { pnlDisplay, usdc } from '../operations/control/statusDisplay.js';
 import { escapeHtml, inlineable, jsonForScript, sharedPageAssets, signClass, utc } from './pageParts.js';
 import type { ReplayReport } from './replayReport.js';
 
@@ -23,14 +24,33 @@ function totalsTable(totals: ReplayReport['totals']): string {
     ['netPnl', 'net PnL', true],
     ['maxDrawdown', 'max drawdown', false],
   ];
+  const shown = shownTotals(totals);
   const body = rows
     .map(([key, label, signed]) => {
       const value = String(totals[key]);
       const cls = signed ? ` ${signClass(value)}` : '';
-      return `<tr><th>${label}</th><td class="num${cls}" data-total="${key}">${escapeHtml(value)}</td></tr>`;
+      return `<tr><th>${label}</th><td class="num${cls}" title="${escapeHtml(value)}" data-total="${key}">${escapeHtml(shown[key])}</td></tr>`;
     })
     .join('\n');
   return `<section class="panel"><h2>totals</h2>\n<table data-testid="totals">\n${body}\n</table></section>`;
+}
+
+/**
+ * The totals as the bot's screens show money (statusDisplay.ts): USDC to 6 places, half to even,
+ * the PnL lines adding up to netPnl on screen; each cell's title holds the exact figure.
+ */
+export function shownTotals(totals: ReplayReport['totals']): Record<keyof ReplayReport['totals'], string> {
+  const pnl = pnlDisplay(totals);
+  return {
+    orders: String(totals.orders),
+    fills: String(totals.fills),
+    volume: usdc(totals.volume),
+    fees: pnl.fees,
+    realisedPnl: pnl.realisedPnl,
+    unrealisedPnl: pnl.unrealisedPnl,
+    netPnl: pnl.netPnl,
+    maxDrawdown: usdc(totals.maxDrawdown),
+  };
 }
 
 function strategiesTable(strategies: ReplayReport['strategies']): string {

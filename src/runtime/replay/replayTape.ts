@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
 import type { Engine } from '../../engine/engine.js';
+import { bookedBalance, equityOf } from '../../engine/ledger/accountValuation.js';
 import type { ReplayFill, ReplayReport } from './replayReport.js';
 
 type Series = ReplayReport['series'];
@@ -9,8 +10,8 @@ type Totals = ReplayReport['totals'];
 
 /**
  * What a replay shows over time, read from the engine as it runs: every fill it booked (its
- * `fills$`), the orders the venue accepted (`placed` order events), and samples of equity (the
- * starting balance plus the ledger's net PnL at the marks), each market's position (the ledger's)
+ * `fills$`), the orders the venue accepted (`placed` order events), and samples of equity (valued as
+ * the live bot's: balance + unrealisedPnl), each market's position (the ledger's)
  * and mark (the engine's market view). The numbers are the engine's; the tape only records them.
  */
 export class ReplayTape {
@@ -76,17 +77,25 @@ export class ReplayTape {
         fills: this.fills.length,
         volume: this.volume,
         fees: pnl.fees,
-        realisedPnl: pnl.realized,
-        unrealisedPnl: pnl.unrealized,
-        netPnl: pnl.net,
+        realisedPnl: pnl.realisedPnl,
+        unrealisedPnl: pnl.unrealisedPnl,
+        netPnl: pnl.netPnl,
         maxDrawdown: this.maxDrawdown,
       },
       series: { equity: this.equity, position: this.position, price: this.price, fills: this.fills },
     };
   }
 
+  /**
+   * Equity as the live bot values it (accountValuation.ts), on the balance the ledger books: the
+   * replay's simulator moves the balance by fills and fees only, and the booked one does not lag a
+   * fill until the balance frame. Until every market has a mark, the marked ones count (an
+   * unmarked one at its entry), as the report's totals do.
+   */
   private equityNow(): string {
-    return addDecimals(this.balance, this.engine.ledger.accountPnl().net);
+    const pnl = this.engine.ledger.accountPnl();
+    const balance = bookedBalance(this.balance, pnl);
+    return equityOf(balance, pnl) ?? addDecimals(balance, pnl.unrealisedPnl);
   }
 
   /** The largest fall of equity from its highest point so far. */

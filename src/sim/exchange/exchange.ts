@@ -348,6 +348,21 @@ export class Exchange {
     this.oracle.setMark(marketId, wei);
   }
 
+  /** A market's grid and rules, or undefined when it does not exist (what the TP/SL checks read). */
+  marketSpec(marketId: number): MarketSpec | undefined {
+    return this.specs.get(marketId);
+  }
+
+  /** What a TP/SL watches, in wei: the mark, and the last trade's price (undefined before any trade). */
+  watchedPrices(marketId: number): { readonly markWei: bigint; readonly lastTradeWei: bigint | undefined } {
+    const market = this.spec(marketId);
+    const ticks = this.lastTradeTicks.get(marketId);
+    return {
+      markWei: this.oracle.markWei(marketId),
+      lastTradeWei: ticks === undefined ? undefined : BigInt(ticks) * market.tickWei,
+    };
+  }
+
   openOrders(account: Address, marketId?: number): OrderRecord[] {
     return this.store.openOrders(this.address(account), marketId).map((o) => toOrderRecord(o, this.spec(o.marketId)));
   }

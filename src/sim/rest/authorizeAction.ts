@@ -1,9 +1,9 @@
 import type { Address } from '../../core/address.js';
-import { decimalToWei, multiplyDecimals } from '../../core/decimal.js';
 import type { Hex32 } from '../../protocol/actionHashes.js';
 import type { Permit } from '../../venue/schemas/restPermit.js';
 import { verifyPermit, type PermitAction } from '../chain/permitVerifier.js';
 import type { ExchangeEvent } from '../exchange/exchangeEvents.js';
+import { fillNotionalWei } from '../exchange/fillNotional.js';
 import type { BlockStamp } from '../simContext.js';
 import { revertedWith, SimRefusal, unauthenticated } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
@@ -75,14 +75,4 @@ export function checkRegistered(runtime: SimRuntime, account: Address): void {
   if (!runtime.chainState.isRegistered(account)) {
     throw new SimRefusal(400, 'FailedPrecondition', `account ${account} is not registered (userId 0)`);
   }
-}
-
-/** What the account's fills in `events` are worth in USD wei: the allowance budget they spend. */
-function fillNotionalWei(account: Address, events: readonly ExchangeEvent[]): bigint {
-  let total = 0n;
-  for (const event of events) {
-    if (event.type !== 'fill' || event.account.toLowerCase() !== account.toLowerCase()) continue;
-    total += decimalToWei(multiplyDecimals(event.fill.price, event.fill.size), 'fill notional', 'up');
-  }
-  return total;
 }

@@ -5,6 +5,7 @@ import { LIVE_READ_ROUTES } from './liveReadRoutes.js';
 import { ORDER_ROUTES } from './orderRoutes.js';
 import { READ_ROUTES } from './readRoutes.js';
 import type { SimRoute } from './simRoute.js';
+import { TPSL_ROUTES } from './tpslRoutes.js';
 
 /** Every REST route the simulator serves, and how a request finds its route and path parameters. */
 export const SIM_ROUTES: readonly SimRoute[] = [
@@ -14,6 +15,7 @@ export const SIM_ROUTES: readonly SimRoute[] = [
   ...ACCOUNT_ROUTES,
   ...HISTORY_ROUTES,
   ...LIVE_READ_ROUTES,
+  ...TPSL_ROUTES,
 ];
 
 interface Matched {

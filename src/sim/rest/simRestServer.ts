@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { detach } from '../../core/detach.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { isExchangeRefusal } from '../exchange/exchangeRefusal.js';
+import { ADMIN_PREFIX, answerAdmin } from './adminRoutes.js';
 import { isSimRefusal, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
@@ -115,6 +116,7 @@ class SimRequestHandler {
   async answer(req: SimHttpRequest): Promise<SimAnswer> {
     this.requestCounter += 1;
     const requestId = `sim-${this.runtime.options.seed}-${this.requestCounter}`;
+    this.runtime.requestLog.note(req.method, req.url, this.runtime.clock.now());
     try {
       const response = await this.handle(req);
       noteRefusedAction(this.runtime, req.method, req.url, response);
@@ -128,6 +130,7 @@ class SimRequestHandler {
   private async handle(req: SimHttpRequest): Promise<SimResponse> {
     const { method } = req;
     const url = requestTarget(req.url);
+    if (url.pathname.startsWith(ADMIN_PREFIX)) return this.admin(req, url.pathname);
     const matched = findRoute(method, url.pathname);
     if (matched === undefined || matched === 'wrong-method') {
       await req.discardBody();
@@ -149,10 +152,27 @@ class SimRequestHandler {
       path: url.pathname,
       params: matched.params,
       query: url.query,
+      target: req.url,
       body: bodyResult.value,
       bearer: bearerToken(req.authorization),
     };
     return this.execute(matched.route, request, plan.outcome);
+  }
+
+  /** A test control (adminRoutes.ts): no rate limit, no injected fault; a refusal is an answer, not a failure. */
+  private async admin(req: SimHttpRequest, path: string): Promise<SimResponse> {
+    try {
+      return await answerAdmin(this.runtime, {
+        method: req.method,
+        path,
+        ip: req.ip,
+        readBody: (limit) => req.readBody(limit),
+        discardBody: () => req.discardBody(),
+      });
+    } catch (error) {
+      if (!isSimRefusal(error) && !isExchangeRefusal(error) && !(error instanceof InvalidValueError)) throw error;
+      return errorResponse(error);
+    }
   }
 
   /** Counts the request against its IP's window (when the limit is on); false = over the limit. */

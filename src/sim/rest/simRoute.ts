@@ -8,6 +8,8 @@ export interface SimRequest {
   readonly params: Readonly<Record<string, string>>;
   /** Query parameters; a repeated name keeps its first value. */
   readonly query: Readonly<Record<string, string>>;
+  /** The request target as received (path and query), for a route that reads a repeated parameter. */
+  readonly target: string;
   /** Parsed JSON body of a POST; undefined for GET. */
   readonly body: unknown;
   /** Token of an `Authorization: Bearer <token>` header. */

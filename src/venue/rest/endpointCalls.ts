@@ -10,7 +10,7 @@ import { checkTradingAuth } from './tradingAuth.js';
 
 /** A response schema whose payload sits under `data` (spec "Resources and their fields"). */
 type DataResponse = z.ZodType<{ readonly data: unknown }>;
-type Query = Readonly<Record<string, string | number | undefined>>;
+type Query = Readonly<Record<string, string | number | readonly string[] | undefined>>;
 
 export async function getData<S extends DataResponse>(
   transport: RestTransport,

@@ -34,6 +34,14 @@ import type {
 import type { OpenOrdersQueryWire, PositionQueryWire, SessionKeyStatusQueryWire } from '../schemas/restQueries.js';
 import type { PortfolioDetails, Positions } from '../schemas/restPortfolio.js';
 import type { NonceState, SystemConfig } from '../schemas/restSystem.js';
+import type {
+  CancelAllTpslRequestWire,
+  CancelTpslRequestWire,
+  CancelTpslResult,
+  PlaceTpslRequestWire,
+  PlaceTpslResult,
+  TpslOrderPage,
+} from '../schemas/restTpsl.js';
 import {
   depositFaucet,
   getCrossMarginBalance,
@@ -71,6 +79,13 @@ import {
 import { cancelAllOrders, cancelOrder, getOpenOrders, placeOrder } from './orderEndpoints.js';
 import { createRestTransport, type RestCallOptions, type RestClientOptions } from './restTransport.js';
 import { getEip712Domain, getMarkets, getNonceState, getSystemConfig } from './systemEndpoints.js';
+import {
+  cancelAllTpslOrders,
+  cancelTpslOrder,
+  getTpslOrders,
+  placeTpslOrder,
+  type TpslOrdersQuery,
+} from './tpslEndpoints.js';
 
 /**
  * One method per venue REST endpoint. Each returns the parsed `data` payload and throws
@@ -119,6 +134,14 @@ export interface RestClient {
     query: { readonly market_id: number | string },
     options?: RestCallOptions,
   ): Promise<FundingRateHistory>;
+  /** POST /v1/orders/tpsl: a TP/SL the venue keeps and executes (body from `signedPlaceTpslBody`). */
+  placeTpslOrder(body: PlaceTpslRequestWire, options?: RestCallOptions): Promise<PlaceTpslResult>;
+  /** POST /v1/orders/tpsl/cancel (body from `signedCancelTpslBody`). */
+  cancelTpslOrder(body: CancelTpslRequestWire, options?: RestCallOptions): Promise<CancelTpslResult>;
+  /** POST /v1/orders/tpsl/cancel-all: the market's ACCEPTED orders (body from `signedCancelAllTpslBody`). */
+  cancelAllTpslOrders(body: CancelAllTpslRequestWire, options?: RestCallOptions): Promise<CancelTpslResult>;
+  /** GET /v1/orders/tpsl: one page, both stop types and every status unless asked (see tpslPages.ts for all). */
+  tpslOrders(query: TpslOrdersQuery, options?: RestCallOptions): Promise<TpslOrderPage>;
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
@@ -153,9 +176,14 @@ export function createRestClient(options: RestClientOptions): RestClient {
     portfolioDetails: (account, o) => getPortfolioDetails(t, account, o),
     marketTradeHistory: (query, o) => getMarketTradeHistory(t, query, o),
     fundingRateHistory: (query, o) => getFundingRateHistory(t, query, o),
+    placeTpslOrder: (body, o) => placeTpslOrder(t, body, o),
+    cancelTpslOrder: (body, o) => cancelTpslOrder(t, body, o),
+    cancelAllTpslOrders: (body, o) => cancelAllTpslOrders(t, body, o),
+    tpslOrders: (query, o) => getTpslOrders(t, query, o),
   };
 }
 
 export type { RestCallOptions, RestClientOptions } from './restTransport.js';
 export type { OrderHistoryQuery, TradeHistoryQuery } from './historyEndpoints.js';
 export type { MarketTradeHistoryQuery, OrderbookQuery, PositionsQuery } from './liveReadEndpoints.js';
+export type { TpslOrdersQuery } from './tpslEndpoints.js';

@@ -68,7 +68,8 @@ export interface RestRequest<S extends z.ZodType> {
   readonly endpoint: string;
   /** Concrete path starting with "/". */
   readonly path: string;
-  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  /** A list value is sent as the parameter repeated (`statuses=A&statuses=B`). */
+  readonly query?: Readonly<Record<string, string | number | readonly string[] | undefined>>;
   readonly body?: unknown;
   /**
    * Checked before sending, so a malformed body never leaves (and never spends a nonce); a body
@@ -89,7 +90,8 @@ function buildUrl(base: string, path: string, query: RestRequest<z.ZodType>['que
   if (query === undefined) return url;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value));
+    if (typeof value === 'object') for (const item of value) params.append(key, item);
+    else if (value !== undefined) params.set(key, String(value));
   }
   const text = params.toString();
   return text === '' ? url : `${url}?${text}`;

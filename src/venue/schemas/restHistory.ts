@@ -26,12 +26,12 @@ export const HISTORY_DEFAULT_LIMIT = 100;
 
 export type OrderStatusName = (typeof ORDER_STATUSES)[number];
 
-const pageParamSchema = z
+export const pageParamSchema = z
   .string()
   .regex(/^[1-9]\d{0,8}$/, { error: 'expected an integer page number >= 1' })
   .transform(Number);
 
-const limitParamSchema = z
+export const limitParamSchema = z
   .string()
   .regex(/^\d{1,9}$/, { error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}` })
   .transform(Number)

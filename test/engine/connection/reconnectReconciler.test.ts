@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
 import { ReconnectReconciler, type ReconnectPart } from '../../../src/engine/connection/reconnectReconciler.js';
 import { SnapshotReconnectPart } from '../../../src/engine/connection/snapshotReconnectPart.js';
+import type { VenueSnapshot } from '../../../src/venue/state/venueSnapshot.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -11,14 +12,19 @@ function reconcilerSetup() {
   const clock = new ManualClock(0);
   const conditions = new TradingConditions(clock);
   const abort = new AbortController();
-  const reconciler = new ReconnectReconciler({ conditions, clock, signal: abort.signal });
+  const reads: (readonly number[])[] = [];
+  const readVenue = (markets: readonly number[]): Promise<VenueSnapshot> => {
+    reads.push(markets);
+    return Promise.resolve({ markets, openOrders: [], positions: new Map(), balance: `${reads.length}` });
+  };
+  const reconciler = new ReconnectReconciler({ conditions, clock, signal: abort.signal, readVenue });
   const stop = () => abort.abort(new Error('engine stopped'));
   // The feeds drop and come back: every registered reconciler is due.
   const reconnect = () => {
     conditions.feedDown('reconnecting');
     conditions.feedUp();
   };
-  return { clock, conditions, reconciler, stop, reconnect };
+  return { clock, conditions, reconciler, stop, reconnect, reads };
 }
 
 /** The engine's snapshot part, whose REST read fails `failures` times. */
@@ -32,6 +38,7 @@ function setup(failures: number) {
         calls++;
         if (calls <= failures) throw new Error(`read ${calls} failed`);
       },
+      markets: () => [1],
       log: quiet,
     }),
   );
@@ -98,10 +105,10 @@ describe('ReconnectReconciler with the engine snapshot part', () => {
     expect(calls()).toBe(1);
   });
 
-  it('starts the snapshot at once, within the reconnect (no settle pause)', () => {
-    const { reconciler, conditions, calls } = setup(0);
+  it('starts the read at once, within the reconnect (no settle pause)', () => {
+    const { reconciler, conditions, reads } = setup(0);
     void reconciler.reconnected(0);
-    expect(calls()).toBe(1);
+    expect(reads).toEqual([[1]]);
     expect(conditions.state.reconciling).toBe(true);
   });
 });
@@ -176,5 +183,62 @@ describe('ReconnectReconciler', () => {
     await run;
     await reconciler.reconnected(0);
     expect(events).toEqual(['journal window from 0', 'journal attempt 1']);
+  });
+});
+
+describe('one read of the venue per reconnect', () => {
+  it('the engine part and another part compare the same read, of both their markets', async () => {
+    const { clock, reconciler, reads, reconnect } = reconcilerSetup();
+    const seen: string[] = [];
+    reconciler.add(
+      new SnapshotReconnectPart({
+        conditions: new TradingConditions(clock),
+        reconcile: (snapshot) => Promise.resolve(void seen.push(`engine read ${snapshot.balance}`)),
+        markets: () => [1, 2],
+        log: quiet,
+      }),
+    );
+    const journal = recordingPart('journal', 0, [], {
+      markets: () => [2, 3],
+      attempt: async (_attempt, _round, venue) => void seen.push(`journal read ${(await venue.snapshot()).balance}`),
+    });
+    reconciler.add(journal.part);
+    reconnect();
+    await Promise.all([reconciler.reconnected(0), clock.advance(0)]);
+    expect(reads).toEqual([[1, 2, 3]]);
+    expect(seen.sort()).toEqual(['engine read 1', 'journal read 1']);
+    // The next reconnect reads again, once.
+    await Promise.all([reconciler.reconnected(10), clock.advance(0)]);
+    expect(reads).toHaveLength(2);
+  });
+
+  it('a retry that asks for a fresh read gets one; a failed read is read again', async () => {
+    const { clock, conditions, reconnect } = reconcilerSetup();
+    let n = 0;
+    const reconciler = new ReconnectReconciler({
+      conditions,
+      clock,
+      signal: new AbortController().signal,
+      readVenue: (markets) =>
+        ++n === 1
+          ? Promise.reject(new Error('read 1 failed'))
+          : Promise.resolve({ markets, openOrders: [], positions: new Map(), balance: `${n}` }),
+    });
+    const balances: string[] = [];
+    const part = recordingPart('journal', 0, [], {
+      attempt: async (attempt, _round, venue) => {
+        balances.push((await venue.snapshot({ fresh: attempt > 2 })).balance);
+        if (attempt < 3) throw new Error(`attempt ${attempt} failed`);
+      },
+    });
+    reconciler.add(part.part);
+    reconnect();
+    const run = reconciler.reconnected(0);
+    await clock.advance(0);
+    await clock.advance(1_000);
+    await clock.advance(1_000);
+    await run;
+    // Attempt 1's read failed (attempt 1 threw it); attempt 2 read again; attempt 3 asked for a fresh one.
+    expect(balances).toEqual(['2', '3']);
   });
 });

@@ -21,12 +21,22 @@ describe('the session ledger', () => {
     const mm = ledger.strategyPnl('mm');
     const grid = ledger.strategyPnl('grid');
     // mm: 0.1 closed at +4 (0.4), 0.2 open from 100 at 105 (+1); grid: 0.1 short closed at +1 (0.1).
-    expect(mm).toEqual({ realized: '0.4', unrealized: '1', fees: '0.009', net: '1.391', unpricedMarkets: [] });
-    expect(grid).toEqual({ realized: '0.1', unrealized: '0', fees: '0.005', net: '0.095', unpricedMarkets: [] });
-    // FIFO on the account's merged fills splits realized and unrealized differently; their sum and the fees agree.
+    expect(mm).toEqual({ realisedPnl: '0.4', unrealisedPnl: '1', fees: '0.009', netPnl: '1.391', unpricedMarkets: [] });
+    expect(grid).toEqual({
+      realisedPnl: '0.1',
+      unrealisedPnl: '0',
+      fees: '0.005',
+      netPnl: '0.095',
+      unpricedMarkets: [],
+    });
+    // The account's merged fills: +0.2 and +0.4 realised against 100, then 0.2 left at an average of
+    // 100.5 (+0.9 at 105). The split differs from the strategies'; their sum and the fees agree.
     const account = ledger.accountPnl();
-    expect(account.net).toBe(addDecimals(mm.net, grid.net));
-    expect(account.fees).toBe('0.014');
+    expect(account).toMatchObject({ realisedPnl: '0.6', unrealisedPnl: '0.9', fees: '0.014', netPnl: '1.486' });
+    expect(account.netPnl).toBe(addDecimals(mm.netPnl, grid.netPnl));
+    expect(ledger.accountPositionValues()).toEqual([
+      { marketId: 1, signedSize: '0.2', avgEntryPrice: '100.5', markPrice: '105', unrealisedPnl: '0.9' },
+    ]);
     expect(ledger.strategyPositions('mm')).toEqual(new Map([[1, { side: 'buy', size: '0.2' }]]));
     expect(ledger.strategyPositions('grid')).toEqual(new Map());
     expect(ledger.accountPositions()).toEqual(new Map([[1, { side: 'buy', size: '0.2' }]]));
@@ -39,24 +49,29 @@ describe('the session ledger', () => {
     ledger.onFill(fill(undefined, 'sell', '0.5', '101', '0.01'));
     expect(ledger.unattributed()).toEqual({
       fills: 1,
-      pnl: { realized: '0', unrealized: '1', fees: '0.01', net: '0.99', unpricedMarkets: [] },
+      pnl: { realisedPnl: '0', unrealisedPnl: '1', fees: '0.01', netPnl: '0.99', unpricedMarkets: [] },
     });
-    // The account's FIFO closes half of mm's lot against the foreign sell: +0.5 realized, 0.5 open at 99.
-    expect(ledger.accountPnl()).toMatchObject({ realized: '0.5', unrealized: '-0.5', fees: '0.01' });
-    expect(ledger.strategyPnl('mm')).toMatchObject({ realized: '0', unrealized: '-1' });
+    // The account closes half of mm's long against the foreign sell: +0.5 realised, 0.5 open at 99.
+    expect(ledger.accountPnl()).toMatchObject({ realisedPnl: '0.5', unrealisedPnl: '-0.5', fees: '0.01' });
+    expect(ledger.strategyPnl('mm')).toMatchObject({ realisedPnl: '0', unrealisedPnl: '-1' });
   });
 
-  it('starts the account from the opening positions (entry price, else the mark), once; a strategy starts flat', () => {
+  it('starts the account from the opening positions (entry price, else the mark) and balance, once; a strategy starts flat', () => {
     const ledger = ledgerAt({ 1: '110', 2: '50' });
-    ledger.seed([
-      { marketId: 1, side: 'sell', size: '2', avgEntryPrice: '100' },
-      { marketId: 2, side: 'buy', size: '1' },
-    ]);
-    ledger.seed([{ marketId: 1, side: 'buy', size: '5', avgEntryPrice: '1' }]);
-    expect(ledger.accountPnl()).toMatchObject({ realized: '0', unrealized: '-20' });
+    expect(ledger.openingBalance()).toBeUndefined();
+    ledger.seed(
+      [
+        { marketId: 1, side: 'sell', size: '2', avgEntryPrice: '100' },
+        { marketId: 2, side: 'buy', size: '1' },
+      ],
+      '1000.25',
+    );
+    ledger.seed([{ marketId: 1, side: 'buy', size: '5', avgEntryPrice: '1' }], '5');
+    expect(ledger.openingBalance()).toBe('1000.25');
+    expect(ledger.accountPnl()).toMatchObject({ realisedPnl: '0', unrealisedPnl: '-20' });
     ledger.onFill(fill('mm', 'buy', '1', '105'));
-    expect(ledger.accountPnl()).toMatchObject({ realized: '-5', unrealized: '-10' });
-    expect(ledger.strategyPnl('mm')).toMatchObject({ realized: '0', unrealized: '5' });
+    expect(ledger.accountPnl()).toMatchObject({ realisedPnl: '-5', unrealisedPnl: '-10' });
+    expect(ledger.strategyPnl('mm')).toMatchObject({ realisedPnl: '0', unrealisedPnl: '5' });
     expect(ledger.holds(2)).toBe(true);
     expect(ledger.holds(3)).toBe(false);
   });
@@ -66,7 +81,7 @@ describe('the session ledger', () => {
     const book = ledger.bookOf('mm');
     ledger.onFill(fill('mm', 'buy', '1', '100'));
     marks.set(1, '90');
-    expect(book.pnl()).toMatchObject({ unrealized: '-10', net: '-10' });
+    expect(book.pnl()).toMatchObject({ unrealisedPnl: '-10', netPnl: '-10' });
     expect(book.positions()).toEqual(new Map([[1, { side: 'buy', size: '1' }]]));
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderEvent } from '../../../src/engine/orders/orderEvent.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
-import type { TrackedOrder } from '../../../src/engine/tracking/trackedOrder.js';
+import type { TrackedOrder } from '../../../src/engine/orders/trackedOrder.js';
 
 /** The tracker is the one order model: its transitions, as events, in order. */
 function tracked() {
@@ -39,7 +39,7 @@ describe('the order model: every transition one event', () => {
   it('queued, submitted, placed, partially filled, filled: in order, each once, with what is left', () => {
     const t = tracked();
     t.tracker.queued(t.order('a'));
-    t.tracker.pending(t.order('a', { clientOrderId: 7n }));
+    t.tracker.submitted(t.order('a', { clientOrderId: 7n }));
     t.tracker.placed('a', '0xaa');
     t.tracker.onFill(fill('f1', '0xaa', '0.25') as never);
     t.tracker.onFill(fill('f2', '0xaa', '0.75') as never);
@@ -54,7 +54,7 @@ describe('the order model: every transition one event', () => {
     expect(t.events[4]).toMatchObject({ lastFillSize: '0.75', orderId: '0xaa', price: '100' });
     expect(t.events.map((e) => e.atMs)).toEqual([...t.events.map((e) => e.atMs)].sort());
     // The journal's stream starts once the order is sent.
-    expect(t.orders.map((o) => o.state)).toEqual(['pending', 'open', 'partially_filled', 'filled']);
+    expect(t.orders.map((o) => o.state)).toEqual(['submitted', 'open', 'partially_filled', 'filled']);
   });
 
   it('a queued order is listed as queued; a cancel ends it at once, nothing sent, and the journal never sees it', () => {
@@ -69,7 +69,7 @@ describe('the order model: every transition one event', () => {
     ]);
     expect(t.orders).toEqual([]);
     // Its late admission changes nothing: it never becomes in flight.
-    t.tracker.pending(t.order('q'));
+    t.tracker.submitted(t.order('q'));
     expect(t.tracker.order('q')?.state).toBe('cancelled');
   });
 
@@ -78,14 +78,14 @@ describe('the order model: every transition one event', () => {
     t.tracker.queued(t.order('r'));
     t.tracker.settle('r', 'refused', { code: 'price_tick', reason: 'off the grid', by: 'checks' });
     t.tracker.queued(t.order('v'));
-    t.tracker.pending(t.order('v'));
+    t.tracker.submitted(t.order('v'));
     t.tracker.settle('v', 'failed');
     t.tracker.queued(t.order('i', { expires: true }));
-    t.tracker.pending(t.order('i'));
+    t.tracker.submitted(t.order('i'));
     t.tracker.placed('i', '0xii');
     t.tracker.onOrderRecords([{ order_id: '0xii', market_id: 1, status: 'ORDER_STATUS_CANCELLED' } as never], false);
     t.tracker.queued(t.order('c'));
-    t.tracker.pending(t.order('c'));
+    t.tracker.submitted(t.order('c'));
     t.tracker.placed('c', '0xcc');
     t.tracker.requestCancel('c');
     t.tracker.cancelled('0xcc');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { marginCoversBoth, type MarginInputs } from '../../../src/engine/quoting/marginCoversBoth.js';
-import type { TrackedOrder } from '../../../src/engine/tracking/trackedOrder.js';
+import type { TrackedOrder } from '../../../src/engine/orders/trackedOrder.js';
 
 const order = (size: string, price: string, market = false): TrackedOrder => ({
   intentId: `o-${size}-${price}`,

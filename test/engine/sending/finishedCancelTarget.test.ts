@@ -34,7 +34,7 @@ const fixedClock: Clock = { now: () => 1_700_000_000_000, sleep: async () => und
 /** An engine's executor whose tracker holds order `m-1` open in market 1, and a venue that answers `answer`. */
 function executorWith(answer: () => Error) {
   const tracker = new OrderTracker();
-  tracker.pending({ intentId: 'm-1', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '66000' });
+  tracker.submitted({ intentId: 'm-1', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '66000' });
   tracker.placed('m-1', ORDER_ID);
   const sent: SignedRequest[] = [];
   const sender: ActionSender = {

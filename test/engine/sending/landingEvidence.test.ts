@@ -135,7 +135,7 @@ describe('readLandingEvidence for a cancel', () => {
 
   it('takes the orders channel at its word when it already shows the order filled: nothing left to cancel', async () => {
     const tracker = new OrderTracker();
-    tracker.pending({ intentId: 'p', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '1' });
+    tracker.submitted({ intentId: 'p', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '1' });
     tracker.placed('p', ORDER_ID);
     tracker.onOrderRecords([{ order_id: ORDER_ID, market_id: 1, status: 'ORDER_STATUS_FILLED' }], false);
     const r = withHistory(reader([], {}, tracker), 'ORDER_STATUS_CANCELLED');
@@ -154,7 +154,7 @@ describe('readLandingEvidence for a cancel', () => {
 
   it('takes the orders channel at its word when it already shows the order cancelled', async () => {
     const tracker = new OrderTracker();
-    tracker.pending({ intentId: 'p', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '1' });
+    tracker.submitted({ intentId: 'p', strategy: 's', marketId: 1, side: 'buy', size: '1', price: '1' });
     tracker.placed('p', ORDER_ID);
     tracker.onOrderRecords([{ order_id: ORDER_ID, market_id: 1, status: 'ORDER_STATUS_CANCELLED' }], false);
     const r = reader([order(ORDER_ID)], {}, tracker);

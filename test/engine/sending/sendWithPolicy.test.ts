@@ -343,7 +343,7 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     price: '66000',
   };
   const pendingIoc = (deps: ExecutorDeps) =>
-    deps.tracker.pending({
+    deps.tracker.submitted({
       intentId: 'ioc-1',
       strategy: 's',
       marketId: 1,

@@ -5,7 +5,7 @@ import {
   trackedOrder,
   type OrderState,
   type TrackedOrder,
-} from '../../../src/engine/tracking/trackedOrder.js';
+} from '../../../src/engine/orders/trackedOrder.js';
 
 function order(i: number, state: OrderState, ids: { orderId?: string; clientOrderId?: bigint } = {}): TrackedOrder {
   const base = { intentId: `i-${i}`, strategy: 's', marketId: 1, side: 'buy' as const, size: '1', price: '10' };
@@ -20,7 +20,7 @@ function order(i: number, state: OrderState, ids: { orderId?: string; clientOrde
 describe('OrderRegistry', () => {
   it('stores each new version, returning the one it replaces, and indexes the ids in any case', () => {
     const registry = new OrderRegistry();
-    const pending = order(1, 'pending', { clientOrderId: 42n });
+    const pending = order(1, 'submitted', { clientOrderId: 42n });
     expect(registry.put(pending)).toBeUndefined();
     expect(registry.intentOfClientOrderId('42')).toBe('i-1');
     expect(registry.intentOfOrderId('0xABCD')).toBeUndefined();
@@ -35,7 +35,7 @@ describe('OrderRegistry', () => {
 
   it('lists the orders not finished in the order values() lists them, without the finished ones', () => {
     const registry = new OrderRegistry();
-    for (let i = 0; i < 5; i++) registry.put(order(i, 'pending'));
+    for (let i = 0; i < 5; i++) registry.put(order(i, 'submitted'));
     registry.put(order(1, 'filled'));
     registry.put(order(3, 'open'));
     registry.put(order(5, 'queued'));

@@ -11,7 +11,7 @@ const ORDER_ID = '0x00000000000000f2aa';
 
 function tracked(clientOrderId?: bigint): OrderTracker {
   const tracker = new OrderTracker();
-  tracker.pending({
+  tracker.submitted({
     intentId: 'i-1',
     strategy: 's',
     marketId: 1,
@@ -95,7 +95,7 @@ describe('OrderTracker', () => {
     // Another client order id is not ours.
     const other = tracked(42n);
     expect(other.onFill({ ...fill('f-2', '0.002'), client_order_id: '43' })?.intentId).toBeUndefined();
-    expect(other.order('i-1')?.state).toBe('pending');
+    expect(other.order('i-1')?.state).toBe('submitted');
   });
   it('does not adopt for a failed placement or another client order id: those stay foreign', () => {
     const failed = tracked(42n);
@@ -106,7 +106,7 @@ describe('OrderTracker', () => {
 
     const other = tracked(42n);
     other.onOrderRecords([record('ORDER_STATUS_OPEN', { client_order_id: '43' })], false);
-    expect(other.order('i-1')?.state).toBe('pending');
+    expect(other.order('i-1')?.state).toBe('submitted');
     expect(other.foreignOrders()).toHaveLength(1);
   });
 
@@ -124,7 +124,7 @@ describe('OrderTracker bounds', () => {
     const tracker = new OrderTracker();
     const orderId = (i: number) => `0x${(BigInt(i) << 1n).toString(16).padStart(16, '0')}${'ab'.repeat(24)}`;
     const place = (i: number, marketId: number) => {
-      tracker.pending({ intentId: `i-${i}`, strategy: 's', marketId, side: 'buy', size: '1', price: '10' });
+      tracker.submitted({ intentId: `i-${i}`, strategy: 's', marketId, side: 'buy', size: '1', price: '10' });
       tracker.placed(`i-${i}`, orderId(i));
     };
     place(1, 1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForeignOrders } from '../../../src/engine/tracking/foreignOrders.js';
 import { RestingOrderCounts } from '../../../src/engine/tracking/restingOrderCounts.js';
-import { trackedOrder, type OrderState, type TrackedOrder } from '../../../src/engine/tracking/trackedOrder.js';
+import { trackedOrder, type OrderState, type TrackedOrder } from '../../../src/engine/orders/trackedOrder.js';
 
 function order(marketId: number, state: OrderState): TrackedOrder {
   return trackedOrder({ intentId: 'i', strategy: 's', marketId, side: 'sell', size: '1', price: '10' }, state, '0');
@@ -11,9 +11,9 @@ describe('RestingOrderCounts', () => {
   it('counts an order while it rests (open, partially filled) and not before or after', () => {
     const counts = new RestingOrderCounts();
     const none = new ForeignOrders();
-    counts.onChange(undefined, order(1, 'pending'));
+    counts.onChange(undefined, order(1, 'submitted'));
     expect(counts.withForeign(none)).toEqual(new Map());
-    counts.onChange(order(1, 'pending'), order(1, 'open'));
+    counts.onChange(order(1, 'submitted'), order(1, 'open'));
     counts.onChange(order(1, 'open'), order(1, 'partially_filled'));
     counts.onChange(undefined, order(2, 'open'));
     expect(counts.withForeign(none)).toEqual(

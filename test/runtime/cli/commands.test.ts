@@ -142,11 +142,11 @@ describe('perpbot status', () => {
 
     const table = await cli(['status', '--config', configPath, '--market', '1'], keys);
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain('balance  1000 USDC (cross margin)');
+    expect(table.stdout).toContain('balance  1000.000000 USDC (cross margin)');
     expect(table.stdout).toContain('positions: none');
     // The table shows the id by the digits that tell orders apart (core/shortId); --json has it whole.
     expect(table.stdout).toMatch(
-      new RegExp(`1 BTC/USDC\\s+${shortId(btc!)}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\s+GTC\\s+post-only`),
+      new RegExp(`1 BTC/USDC\\s+${shortId(btc!)}\\s+buy\\s+limit\\s+0\\.001\\s+60000\\.0\\s+GTC\\s+post-only`),
     );
     expect(table.stdout).not.toContain(eth ?? 'no eth order');
   });
@@ -162,7 +162,7 @@ describe('perpbot status', () => {
     const table = await cli(['status', '--config', configPath, '--market', '1'], taker);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(
-      /positions:\nmarket\s+side\s+size\s+entry\s+mark\s+uPnL\s+leverage\s+liq\. price\n1 BTC\/USDC\s+BUY\s+0\.001\s+70000\s/,
+      /positions:\nmarket\s+side\s+size\s+avgEntryPrice\s+markPrice\s+unrealisedPnl\s+leverage\s+liq\. price\n1 BTC\/USDC\s+BUY\s+0\.001\s+70000\.0\s+\d+\.\d\s+-?\d+\.\d{6}\s/,
     );
     const json = JSON.parse(
       (await cli(['status', '--config', configPath, '--market', '1', '--json'], maker)).stdout,

@@ -16,7 +16,7 @@ const order = {
   size: '0.002',
   price: '100',
   clientOrderId: 77n,
-  state: 'pending' as const,
+  state: 'submitted' as const,
   filledSize: '0',
 };
 const fill = (id: string, size: string, orderId = '0xabc') => ({
@@ -124,7 +124,7 @@ describe('Journal', () => {
       intentId: 'i1',
       runId: 'run1',
       kind: 'placeLimit',
-      order: { clientOrderId: '77', state: 'pending' },
+      order: { clientOrderId: '77', state: 'submitted' },
     });
     expect(inFlight?.intent['clientOrderId']).toBe('77');
     expect(inFlight?.requests).toEqual([
@@ -160,7 +160,7 @@ describe('Journal', () => {
       clientOrderId: '77',
     });
     const history = journal.db.prepare('SELECT state FROM order_states ORDER BY id').all();
-    expect(history).toEqual([{ state: 'pending' }, { state: 'open' }, { state: 'partially_filled' }]);
+    expect(history).toEqual([{ state: 'submitted' }, { state: 'open' }, { state: 'partially_filled' }]);
     expect(journal.liveOrders(ACCOUNT).map((o) => o.intentId)).toEqual(['i1']);
     expect(journal.orderByOrderId('0xAbC')?.intentId).toBe('i1');
   });

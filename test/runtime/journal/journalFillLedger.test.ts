@@ -56,7 +56,7 @@ describe('fills counted once across the fills channel, trade history and restart
     return { tracker, counted, subscription };
   }
   const place = (tracker: OrderTracker) => {
-    tracker.pending({
+    tracker.submitted({
       intentId: 'i1',
       strategy: 's',
       marketId: 1,

@@ -40,15 +40,17 @@ describe('perpbot history: PnL from the journaled fills', () => {
     // Newer than the limit still counts: the PnL is over every journaled fill.
     const history = readJournalHistory(journal, 1);
     expect(history.fills).toHaveLength(1);
-    expect(history.pnl.map((r) => [r.account, r.strategy, r.fills, r.pnl.realized, r.pnl.fees, r.positions])).toEqual([
+    expect(
+      history.pnl.map((r) => [r.account, r.strategy, r.fills, r.pnl.realisedPnl, r.pnl.fees, r.positions]),
+    ).toEqual([
       [A, 'mm', 2, '1', '0.03', [{ marketId: 1, signedSize: '0.1' }]],
       [A, '-', 1, '0', '0.03', []],
       [B, 'mm', 1, '0', '0', [{ marketId: 1, signedSize: '-1' }]],
     ]);
     expect(readJournalHistory(journal, 5, B).pnl.map((r) => r.account)).toEqual([B]);
     const text = formatJournalHistory(history);
-    expect(text).toMatch(/^strategy +account +fills +realized +fees +realized - fees +open$/m);
-    expect(text).toMatch(/^mm +0xaa +2 +1 +0\.03 +0\.97 +0\.1@1$/m);
+    expect(text).toMatch(/^strategy +account +fills +realisedPnl +fees +realisedPnl - fees +open$/m);
+    expect(text).toMatch(/^mm +0xaa +2 +1\.000000 +0\.030000 +0\.970000 +0\.1@1$/m);
   });
 });
 

@@ -12,6 +12,8 @@ const BOB = '0x00000000000000000000000000000000000000bb';
 const FILL_ID_ALONE = 4;
 /** The last version whose refused orders and outcomes carried the older word. */
 const OLD_REFUSAL_WORD = 5;
+/** The last version whose orders in flight carried the older state name. */
+const OLD_SUBMITTED_WORD = 6;
 
 /** A journal file exactly as a perpbot of schema version 4 left it, with fills of two accounts. */
 function writeOldJournal(path: string): void {
@@ -64,6 +66,27 @@ function writeOldRefusals(path: string): void {
       `INSERT INTO intents (intent_id, account, run_id, strategy, kind, market_id, intent, received_ms, outcome_type, outcome, outcome_ms)
        VALUES ('refused-1', ?, 'run-1', 'mm', 'placeLimit', 1, '{}', 100, 'refused', ?, 100)`,
     ).run(ALICE, JSON.stringify(outcome));
+  } finally {
+    db.close();
+  }
+}
+
+/** A version-6 journal with an order in flight stored under the older state name, beside an open one. */
+function writeOldInFlight(path: string): void {
+  const db = new Database(path);
+  try {
+    for (const sql of MIGRATIONS.slice(0, OLD_SUBMITTED_WORD)) db.exec(sql);
+    db.exec('CREATE TABLE schema_version (version INTEGER NOT NULL)');
+    db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(OLD_SUBMITTED_WORD);
+    const order = db.prepare(
+      `INSERT INTO orders (intent_id, account, strategy, market_id, side, size, price, client_order_id, state, filled_size, updated_ms)
+       VALUES (?, ?, 'mm', 1, 'buy', '0.001', '64000', ?, ?, '0', 100)`,
+    );
+    order.run('flying-1', ALICE, '77', 'pending'); // state-rename: keep
+    order.run('open-1', ALICE, '78', 'open');
+    db.prepare(
+      "INSERT INTO order_states (intent_id, state, filled_size, source, at_ms) VALUES ('flying-1', ?, '0', 'local', 100)",
+    ).run('pending'); // state-rename: keep
   } finally {
     db.close();
   }
@@ -128,6 +151,25 @@ describe('journal migrations', () => {
         type: 'refused',
         refusal: { rule: 'price_tick', value: '1.5', reason: 'off the grid' },
       });
+    } finally {
+      journal.close();
+    }
+  });
+
+  it("reads a version-6 journal's orders in flight as submitted, still live", () => {
+    const path = join(dir, 'old.sqlite');
+    writeOldInFlight(path);
+    const journal = openJournal(path);
+    try {
+      expect(journal.db.prepare('SELECT intent_id, state FROM orders ORDER BY intent_id').all()).toEqual([
+        { intent_id: 'flying-1', state: 'submitted' },
+        { intent_id: 'open-1', state: 'open' },
+      ]);
+      expect(journal.db.prepare('SELECT state FROM order_states').all()).toEqual([{ state: 'submitted' }]);
+      expect(journal.liveOrders(ALICE).map((o) => [o.intentId, o.state])).toEqual([
+        ['flying-1', 'submitted'],
+        ['open-1', 'open'],
+      ]);
     } finally {
       journal.close();
     }

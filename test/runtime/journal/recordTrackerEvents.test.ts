@@ -50,7 +50,7 @@ describe('recordTrackerEvents and restoreTracker', () => {
     const tracker = new OrderTracker();
     const positions = new Subject<unknown>();
     const subscription = followed(tracker, positions);
-    tracker.pending({
+    tracker.submitted({
       intentId: 'i1',
       strategy: 's',
       marketId: 1,
@@ -76,7 +76,7 @@ describe('recordTrackerEvents and restoreTracker', () => {
       clientOrderId: '9',
     });
     expect(journal.db.prepare('SELECT state FROM order_states ORDER BY id').all()).toEqual([
-      { state: 'pending' },
+      { state: 'submitted' },
       { state: 'open' },
       { state: 'partially_filled' },
     ]);
@@ -90,7 +90,7 @@ describe('recordTrackerEvents and restoreTracker', () => {
   it('corrects an order a snapshot closed as cancelled when its fills arrive after', () => {
     const tracker = new OrderTracker();
     const subscription = followed(tracker);
-    tracker.pending({ intentId: 'ioc', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100' });
+    tracker.submitted({ intentId: 'ioc', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100' });
     tracker.placed('ioc', ORDER_ID);
     tracker.onOrderRecords([], true);
     expect(journal.order('ioc')?.state).toBe('cancelled');
@@ -104,7 +104,7 @@ describe('recordTrackerEvents and restoreTracker', () => {
   it('gives a new tracker the resting orders of the journal, linked to their intents', () => {
     const before = new OrderTracker();
     const subscription = followed(before);
-    before.pending({
+    before.submitted({
       intentId: 'rest',
       strategy: 's',
       marketId: 1,
@@ -115,7 +115,7 @@ describe('recordTrackerEvents and restoreTracker', () => {
     });
     before.placed('rest', ORDER_ID);
     before.onFill(fill('f1', '0.001'));
-    before.pending({ intentId: 'gone', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '120' });
+    before.submitted({ intentId: 'gone', strategy: 's', marketId: 1, side: 'sell', size: '0.002', price: '120' });
     before.settle('gone', 'refused');
     subscription.unsubscribe();
 

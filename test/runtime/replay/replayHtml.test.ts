@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderReplayHtml } from '../../../src/runtime/replay/replayHtml.js';
+import { renderReplayHtml, shownTotals } from '../../../src/runtime/replay/replayHtml.js';
 import type { ReplayReport } from '../../../src/runtime/replay/replayReport.js';
 import { replayReportFixture } from './replayReportFixture.js';
 
@@ -17,17 +17,37 @@ function totalsShown(html: string): Record<string, string> {
   return Object.fromEntries([...html.matchAll(/data-total="(\w+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
 }
 
+/** Each total's cell title (the exact figure). */
+function totalsExact(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/title="([^"]*)" data-total="(\w+)"/g)].map((m) => [m[2], m[1]]));
+}
+
 describe('renderReplayHtml', () => {
-  it('shows every total exactly as the report gives it, with PnL coloured by its sign', () => {
+  it('shows every total as the bot shows money (USDC to 6 places), the exact figure in its title, PnL coloured by its sign', () => {
     const report = replayReportFixture({ steps: 50 });
     const html = renderReplayHtml(report);
-    expect(totalsShown(html)).toEqual(
+    expect(totalsShown(html)).toEqual(shownTotals(report.totals));
+    expect(totalsExact(html)).toEqual(
       Object.fromEntries(Object.entries(report.totals).map(([key, value]) => [key, String(value)])),
     );
-    const negative: ReplayReport = { ...report, totals: { ...report.totals, netPnl: '-1.5', realisedPnl: '2' } };
+    const negative: ReplayReport = {
+      ...report,
+      totals: {
+        ...report.totals,
+        realisedPnl: '2',
+        unrealisedPnl: '-3.4999995',
+        fees: '0.0000005',
+        netPnl: '-1.5',
+        volume: '1234.5678905',
+      },
+    };
     const shown = renderReplayHtml(negative);
-    expect(shown).toContain('<td class="num neg" data-total="netPnl">-1.5</td>');
-    expect(shown).toContain('<td class="num pos" data-total="realisedPnl">2</td>');
+    // The PnL lines add up on screen: 2.000000 − 0.000000 − 3.500000 = −1.500000, though 0.0000005 rounds to even.
+    expect(shown).toContain('<td class="num neg" title="-1.5" data-total="netPnl">-1.500000</td>');
+    expect(shown).toContain('<td class="num pos" title="2" data-total="realisedPnl">2.000000</td>');
+    expect(shown).toContain('<td class="num neg" title="-3.4999995" data-total="unrealisedPnl">-3.500000</td>');
+    expect(shown).toContain('<td class="num" title="0.0000005" data-total="fees">0.000000</td>');
+    expect(shown).toContain('<td class="num" title="1234.5678905" data-total="volume">1234.567890</td>');
   });
 
   it('escapes user text in the HTML and keeps it whole in the embedded report, whatever it contains', () => {

@@ -73,6 +73,28 @@ export const kinds = {
     (text) => /^0x[0-9a-fA-F]{130}$/.test(text) || [64, 65].includes(base64ByteLength(text) ?? -1),
   ),
   hexId: stringKind((text) => /^(0x)?[0-9a-fA-F]+$/.test(text)),
+  /** A range the venue reads as a JSON number or a digit string. */
+  looseRange: (min: bigint, max: bigint) => looseIntegerKind((value) => value >= min && value <= max),
+  /** An enumeration by name, or by its number as a JSON number or a digit string (the TP/SL bodies). */
+  looseNamedEnum: (...names: string[]): FieldKind => {
+    const index = (text: string) => (/^\d{1,2}$/.test(text) ? Number(text) : -1);
+    const badText = hostileString.filter((t) => !names.includes(t) && !(index(t) >= 0 && index(t) < names.length));
+    const badNumber = hostileNumber.filter((value) => {
+      const number = value instanceof RawJson ? Number(value.text) : value;
+      return typeof number === 'number' && !(Number.isInteger(number) && number >= 0 && number < names.length);
+    });
+    return { invalid: fc.oneof(badText, badNumber, hostileContainer), invalidText: badText };
+  },
+  positiveDecimal: stringKind((text) => isDecimalString(text) && !text.startsWith('-') && /[1-9]/.test(text)),
+  /** An opaque id: a non-empty string of at most 256 characters (or a whole number). */
+  opaqueId: {
+    invalid: fc.oneof(fc.constant(''), hostileContainer, fc.string({ minLength: 257, maxLength: 300 })),
+    invalidText: fc.constant(''),
+  } as FieldKind,
+  /** One of these words (a query's enumeration). */
+  word: (...words: string[]) => stringKind((text) => words.includes(text)),
+  /** Comma-separated words of the list. */
+  words: (...words: string[]) => stringKind((text) => text.split(',').every((item) => words.includes(item.trim()))),
   nonEmptyString: { invalid: fc.oneof(fc.constant(''), notAString), invalidText: fc.constant('') } as FieldKind,
   /** Free text: only a non-string is wrong. */
   anyString: { invalid: notAString, invalidText: fc.constant('') } as FieldKind,

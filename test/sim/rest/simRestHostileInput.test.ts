@@ -110,7 +110,45 @@ const POST_BODIES: Readonly<Record<string, FieldSpecs>> = {
     nonce_bitmap_index: { kind: kinds.looseUint(8), valid: 0 },
     signature: { kind: kinds.anySignature, valid: HEX_SIGNATURE },
   },
+  // TP/SL (venue-tpsl.md): enums by name or number, integers as numbers or strings.
+  '/v1/orders/tpsl': {
+    account: { kind: kinds.address, valid: FUNDED },
+    market_id: { kind: kinds.looseUint(16), valid: '1' },
+    side: { kind: kinds.looseNamedEnum('BUY', 'SELL'), valid: 'SELL' },
+    size: { kind: kinds.nonNegativeDecimal, valid: '0.001' },
+    stop_type: { kind: kinds.looseNamedEnum('TAKE_PROFIT', 'STOP_LOSS'), valid: 'STOP_LOSS' },
+    order_type: { kind: kinds.looseNamedEnum('MARKET', 'LIMIT'), valid: 0 },
+    stop_price: { kind: kinds.positiveDecimal, valid: '61000' },
+    limit_price: { kind: kinds.nonNegativeDecimal, valid: '0' },
+    stop_price_option: { kind: kinds.looseNamedEnum('MARK_PRICE', 'LAST_TRADED_PRICE'), valid: 'MARK_PRICE' },
+    tif: { kind: kinds.looseNamedEnum('GTC', 'GTT', 'FOK', 'IOC'), valid: 'IOC' },
+    signer: { kind: kinds.address, valid: OTHER },
+    signature: { kind: kinds.anySignature, valid: BASE64_SIGNATURE },
+    deadline: { kind: kinds.looseUint(32), valid: 4_000_000_000 },
+    size_percent_bps: { kind: kinds.looseRange(0n, 10_000n), valid: 0, optional: true },
+  },
+  '/v1/orders/tpsl/cancel': {
+    order_id: { kind: kinds.opaqueId, valid: 'tpsl-1' },
+    account: { kind: kinds.address, valid: FUNDED },
+    signer: { kind: kinds.address, valid: OTHER },
+    signature: { kind: kinds.anySignature, valid: BASE64_SIGNATURE },
+    deadline: { kind: kinds.looseUint(32), valid: '4000000000' },
+  },
+  '/v1/orders/tpsl/cancel-all': {
+    account: { kind: kinds.address, valid: FUNDED },
+    market_id: { kind: kinds.looseUint(16, 1), valid: 1 },
+    signer: { kind: kinds.address, valid: OTHER },
+    deadline: { kind: kinds.looseUint(32), valid: 4_000_000_000 },
+    signature: { kind: kinds.anySignature, valid: HEX_SIGNATURE },
+  },
 };
+
+const TPSL_STATUSES = [
+  'TPSL_ORDER_STATUS_ACCEPTED',
+  'TPSL_ORDER_STATUS_TRIGGERED',
+  'TPSL_ORDER_STATUS_SUCCESS',
+  'TPSL_ORDER_STATUS_CANCELLED',
+];
 
 /** GET endpoints with parameters: query fields (strings), valid values for the funded account. */
 const GET_QUERIES: Readonly<Record<string, FieldSpecs>> = {
@@ -141,6 +179,20 @@ const GET_QUERIES: Readonly<Record<string, FieldSpecs>> = {
     market_id: { kind: kinds.idString, valid: '1', optional: true },
   },
   '/v1/portfolio/details': { account: { kind: kinds.address, valid: FUNDED } },
+  '/v1/orders/tpsl': {
+    account: { kind: kinds.address, valid: FUNDED },
+    market_id: { kind: kinds.idString, valid: '1', optional: true },
+    page: { kind: kinds.idString, valid: '1', optional: true },
+    limit: { kind: kinds.idString, valid: '50', optional: true },
+    stop_type: {
+      kind: kinds.word('STOP_TYPE_NONE', 'TAKE_PROFIT', 'STOP_LOSS'),
+      valid: 'STOP_TYPE_NONE',
+      optional: true,
+    },
+    statuses: { kind: kinds.words(...TPSL_STATUSES), valid: TPSL_STATUSES[0], optional: true },
+    start_time: { kind: kinds.idString, valid: '0', optional: true },
+    end_time: { kind: kinds.idString, valid: '1', optional: true },
+  },
 };
 
 const CONTENT_TYPES = [

@@ -1,11 +1,7 @@
-import {
-  compareDecimals,
-  isDecimalString,
-  multiplyDecimals,
-  negateDecimal,
-  addDecimals,
-} from '../../../core/decimal.js';
+import { compareDecimals, isDecimalString, negateDecimal } from '../../../core/decimal.js';
 import type { Engine } from '../../../engine/engine.js';
+import { unrealisedPnlOf } from '../../../engine/ledger/averageEntry.js';
+import { isTerminal } from '../../../engine/orders/orderState.js';
 import type { TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
 import type {
   FundingView,
@@ -32,34 +28,21 @@ export function toOpenOrderSnapshot(o: TrackedOrder): OpenOrderSnapshot {
 }
 
 function openOrderStateOf(state: TrackedOrder['state']): OpenOrderState {
-  switch (state) {
-    case 'queued':
-    case 'unknown':
-    case 'open':
-    case 'partially_filled':
-      return state;
-    case 'pending':
-      return 'in_flight';
-    case 'filled':
-    case 'cancelled':
-    case 'refused':
-    case 'failed':
-      // Never listed as open: shown as what it was last.
-      return 'in_flight';
-  }
+  // An order that has ended is never listed as open; were one passed, it shows as what it was last.
+  return isTerminal(state) ? 'submitted' : state;
 }
 
 /**
- * A tracked position as a strategy sees it: signed size, the mark, unrealized PnL at the mark
- * (from the average entry; the venue's own figure when the entry is unknown) and the venue's
- * liquidation price where it reports one.
+ * A tracked position as a strategy sees it: signed size, the mark, unrealised PnL at the mark
+ * (valued as the ledger values positions, from the average entry; the venue's own figure when the
+ * entry is unknown) and the venue's liquidation price where it reports one.
  */
 export function toPositionSnapshot(p: TrackedPosition, mark?: string, extras?: PositionExtras): PositionSnapshot {
   const flat = compareDecimals(p.size, '0') === 0;
   const signedSize = flat ? '0' : p.side === 'buy' ? p.size : negateDecimal(p.size);
-  const unrealizedPnl =
+  const unrealisedPnl =
     mark !== undefined && p.avgEntryPrice !== undefined
-      ? multiplyDecimals(signedSize, addDecimals(mark, negateDecimal(p.avgEntryPrice)))
+      ? unrealisedPnlOf(signedSize, p.avgEntryPrice, mark)
       : extras?.unrealizedPnl;
   return {
     marketId: p.marketId,
@@ -68,7 +51,7 @@ export function toPositionSnapshot(p: TrackedPosition, mark?: string, extras?: P
     signedSize,
     ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }),
     ...(mark === undefined ? {} : { markPrice: mark }),
-    ...(unrealizedPnl === undefined ? {} : { unrealizedPnl }),
+    ...(unrealisedPnl === undefined ? {} : { unrealisedPnl, unrealizedPnl: unrealisedPnl }),
     ...(extras?.liquidationPrice === undefined ? {} : { liquidationPrice: extras.liquidationPrice }),
   };
 }

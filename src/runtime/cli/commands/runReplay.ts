@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { printable } from '../../../core/printable.js';
 import { writePrivateFile } from '../../../core/privateFiles.js';
 import { replayReportText, type ReplayReport } from '../../replay/replayReport.js';
-import { renderReplayHtml } from '../../replay/replayHtml.js';
+import { renderReplayHtml, shownTotals } from '../../replay/replayHtml.js';
 import { replayRecording } from '../../replay/replayRecording.js';
 import { loadStrategies } from '../../bot/wiring/loadStrategies.js';
 import { createCliLogger, loadCliConfig } from '../cliContext.js';
@@ -79,14 +79,15 @@ function badFrames(report: ReplayReport): string | undefined {
 
 function summary(report: ReplayReport, wallMs: number, path: string, page: string): string {
   const { recording, totals, options } = report;
+  const shown = shownTotals(totals);
   const spanMs = recording.endMs - recording.startMs;
   return [
     `replayed ${recording.frames} frames of run ${printable(recording.run.slice(0, 100))} (markets ${recording.markets.join(',')}, ` +
       `${(spanMs / 60_000).toFixed(1)} min) in ${(wallMs / 1000).toFixed(1)} s: ${(spanMs / wallMs).toFixed(0)}x real time`,
     `fees maker ${options.makerFeeBps} bps, taker ${options.takerFeeBps} bps; latency ${options.latencyMs} ms`,
-    `orders ${totals.orders}, fills ${totals.fills}, volume ${totals.volume} USDC, fees ${totals.fees}`,
-    `PnL realised ${totals.realisedPnl}, unrealised ${totals.unrealisedPnl}, net ${totals.netPnl}; ` +
-      `max drawdown ${totals.maxDrawdown}`,
+    `orders ${totals.orders}, fills ${totals.fills}, volume ${shown.volume} USDC, fees ${shown.fees}`,
+    `realisedPnl ${shown.realisedPnl}, unrealisedPnl ${shown.unrealisedPnl}, netPnl ${shown.netPnl} USDC; ` +
+      `maxDrawdown ${shown.maxDrawdown} (exact figures in the report)`,
     `report: ${path}`,
     `page: ${page} (open it in a browser: it needs no network)`,
     '',

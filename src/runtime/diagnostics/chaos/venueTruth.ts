@@ -25,7 +25,7 @@ export interface VenueFill {
   readonly atMs: number;
 }
 
-export interface VenuePosition {
+export interface TruthPosition {
   readonly marketId: number;
   /** Negative when short; "0" when flat. */
   readonly signedSize: string;
@@ -38,7 +38,7 @@ export interface VenueTruth {
   /** Every fill of the account, oldest first (the order the venue made them in). */
   readonly fills: readonly VenueFill[];
   /** Every listed market's position, flat ones included. */
-  readonly positions: readonly VenuePosition[];
+  readonly positions: readonly TruthPosition[];
   /** Cross-margin balance, decimal USDC. */
   readonly balance: string;
   readonly refused: RefusedActions;
@@ -65,7 +65,7 @@ export function readVenueTruth(sim: SimContext, account: Address): VenueTruth {
     realizedPnl: f.realized_pnl,
     atMs: Number(BigInt(f.time) / 1_000_000n),
   }));
-  const positions = exchange.markets().map((m): VenuePosition => {
+  const positions = exchange.markets().map((m): TruthPosition => {
     const p = exchange.position(account, Number(m.market_id));
     const short = p.side === 'SELL' || p.size_steps.startsWith('-');
     return {

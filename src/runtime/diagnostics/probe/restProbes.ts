@@ -19,6 +19,8 @@ import {
   orderbookResponseSchema,
 } from '../../../venue/schemas/restMarketData.js';
 import { portfolioDetailsResponseSchema, positionsResponseSchema } from '../../../venue/schemas/restPortfolio.js';
+import { tpslOrdersResponseSchema } from '../../../venue/schemas/restTpsl.js';
+import { EVERY_TPSL_STATUS } from '../../../venue/rest/tpslEndpoints.js';
 
 /** What the probe knows when it reads: the markets to look at and, with keys, who. */
 export interface ProbeTarget {
@@ -153,6 +155,16 @@ export const REST_PROBES: readonly RestProbe[] = [
     endpoint: 'GET /v1/portfolio/details',
     schema: portfolioDetailsResponseSchema,
     reads: (t) => once(`/v1/portfolio/details?account=${t.account}`),
+  },
+  {
+    // venue-tpsl.md: both stop types (the venue's own default is TAKE_PROFIT) and every status.
+    needs: 'account',
+    endpoint: 'GET /v1/orders/tpsl',
+    schema: tpslOrdersResponseSchema,
+    reads: (t) =>
+      once(
+        `/v1/orders/tpsl?account=${t.account}&page=1&limit=50&stop_type=STOP_TYPE_NONE&${EVERY_TPSL_STATUS.map((s) => `statuses=${s}`).join('&')}`,
+      ),
   },
   {
     needs: 'signer',

@@ -1,12 +1,11 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { BusyPollState } from '../../../core/busyPoll.js';
 import type { Clock } from '../../../core/clock.js';
-import { addDecimals, decimalToFixed, fixedToDecimal, multiplyDecimals, negateDecimal } from '../../../core/decimal.js';
+import { negateDecimal } from '../../../core/decimal.js';
 import { shortId } from '../../../core/shortId.js';
 import { isDegraded, type TradingState } from '../../../engine/admission/tradingConditions.js';
-import type { PnlView } from '../../../engine/ledger/pnlView.js';
 import type { SessionLedger } from '../../../engine/ledger/sessionLedger.js';
-import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
+import type { TrackedFill, TrackedOrder } from '../../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../../venue/ws/connectionState.js';
 import type { FeedClock } from '../../bot/freshness/feedClock.js';
 import { describeStale, type FreshnessBudgets } from '../../bot/freshness/freshnessBudgets.js';
@@ -16,28 +15,33 @@ import type {
   FillStatus,
   JournalStatus,
   OrderStatus,
-  PnlStatus,
-  PositionStatus,
   QuoteUptimeView,
   StrategyStatusView,
   StreamStatus,
 } from './botStatus.js';
 import { EquityHistory, type EquityPoint } from './equityHistory.js';
+import { moneyStatus, pnlWithDisplay } from './moneyStatus.js';
 import { readinessOf } from './readiness.js';
+import { price, pricePlacesOf, usdc } from './statusDisplay.js';
 
 /** What the monitor reads of the engine (the Engine satisfies it). */
 export interface MonitoredEngine {
   readonly tracker: {
     openOrders(): readonly TrackedOrder[];
-    allPositions(): readonly TrackedPosition[];
     currentBalance(): string | undefined;
   };
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
   readonly conditions: { readonly state: TradingState };
   readonly degradedStats: { readonly periods: number; readonly longestMs: number };
-  market(marketId: number): { readonly mark_price: string } | undefined;
-  /** The one ledger of fills and PnL: the account's and each strategy's figures and positions. */
-  readonly ledger: Pick<SessionLedger, 'accountPnl' | 'strategyPnl' | 'strategyPositions' | 'unattributed'>;
+  /** A market's record: its mark and the tick its prices are shown to. */
+  market(
+    marketId: number,
+  ): { readonly mark_price: string; readonly config?: { readonly step_price?: string } } | undefined;
+  /** The one ledger of fills and PnL: the account's valuation, each strategy's figures and positions. */
+  readonly ledger: Pick<
+    SessionLedger,
+    'accountPnl' | 'accountPositionValues' | 'openingBalance' | 'strategyPnl' | 'strategyPositions' | 'unattributed'
+  >;
   readonly fills$: Observable<TrackedFill>;
   readonly tradingState$: Observable<TradingState>;
   /** Quote uptime per strategy and market. */
@@ -81,8 +85,6 @@ export interface JournalState {
   readonly fallbackFile: string;
 }
 
-const UNREALIZED_DECIMALS = 6;
-
 function busyPollView(state: BusyPollState): BotStatus['busyPoll'] {
   return state === 'stopped' ? 'off' : state;
 }
@@ -109,6 +111,7 @@ export class BotMonitor {
     this.subscriptions.add(options.connection$.subscribe((state) => (this.connection = state)));
     this.subscriptions.add(
       options.engine.fills$.subscribe((f) => {
+        const places = this.pricePlaces(f.marketId);
         this.fills.unshift({
           id: f.id,
           atMs: options.clock.now(),
@@ -119,6 +122,7 @@ export class BotMonitor {
           size: f.size,
           fee: f.fee,
           liquidity: f.liquidity,
+          display: { price: price(f.price, places), fee: usdc(f.fee) },
         });
         if (this.fills.length > kept) this.fills.length = kept;
       }),
@@ -151,7 +155,7 @@ export class BotMonitor {
     const last = this.history.all().at(-1);
     if (last !== undefined && this.options.clock.now() - last.t < this.history.intervalMs) return;
     const status = this.status();
-    this.history.offer({ t: status.generatedAtMs, equity: status.equity, pnl: status.pnl?.total ?? null });
+    this.history.offer({ t: status.generatedAtMs, equity: status.equity, netPnl: status.pnl?.netPnl ?? null });
   }
 
   equityHistory(): readonly EquityPoint[] {
@@ -162,11 +166,7 @@ export class BotMonitor {
     const { engine, clock } = this.options;
     const now = clock.now();
     const trading = engine.conditions.state;
-    const positions = engine.tracker
-      .allPositions()
-      .filter((p) => !isZero(p.size))
-      .map((p) => this.position(p));
-    const balance = engine.tracker.currentBalance() ?? null;
+    const money = moneyStatus(engine.ledger, engine.tracker.currentBalance(), (id) => this.pricePlaces(id));
     const uptime = engine.quoting.uptime.views();
     const strategies = this.options.strategies.map((s) =>
       this.strategy(s.name, s.markets, trading.mode === 'halted', uptime),
@@ -200,15 +200,19 @@ export class BotMonitor {
         reconnects: this.options.reconnects(),
       },
       busyPoll: busyPollView(this.options.busyPoll()),
-      balance,
-      equity: equityOf(balance, positions),
-      pnl: pnlStatus(engine.ledger.accountPnl()),
+      balance: money.balance,
+      openingBalance: money.openingBalance,
+      balanceChange: money.balanceChange,
+      otherBalanceChange: money.otherBalanceChange,
+      equity: money.equity,
+      pnl: money.pnl,
       unattributed: this.unattributed(),
-      positions,
-      openOrders: engine.tracker.openOrders().map(openOrderStatus),
+      positions: money.positions,
+      openOrders: engine.tracker.openOrders().map((o) => openOrderStatus(o, this.pricePlaces(o.marketId))),
       recentFills: [...this.fills],
       strategies,
       streams: this.streams(),
+      display: money.display,
     };
   }
 
@@ -225,15 +229,9 @@ export class BotMonitor {
     };
   }
 
-  private position(p: TrackedPosition): PositionStatus {
-    const signedSize = p.side === 'buy' ? p.size : negateDecimal(p.size);
-    const markPrice = this.options.engine.market(p.marketId)?.mark_price ?? null;
-    const entryPrice = p.avgEntryPrice ?? null;
-    const unrealizedPnl =
-      markPrice === null || entryPrice === null
-        ? null
-        : rounded(multiplyDecimals(addDecimals(markPrice, negateDecimal(entryPrice)), signedSize));
-    return { marketId: p.marketId, side: p.side, size: p.size, signedSize, entryPrice, markPrice, unrealizedPnl };
+  /** The places a market's prices are shown with (its tick's); undefined for a market not known. */
+  private pricePlaces(marketId: number): number | undefined {
+    return pricePlacesOf(this.options.engine.market(marketId));
   }
 
   private strategy(
@@ -255,7 +253,7 @@ export class BotMonitor {
         marketId,
         signedSize: p.side === 'buy' ? p.size : negateDecimal(p.size),
       })),
-      pnl: pnlStatus(engine.ledger.strategyPnl(name)),
+      ...pnlWithDisplay(engine.ledger.strategyPnl(name)),
       killSwitch: { tripped: kill.tripped, ...(kill.reason === undefined ? {} : { reason: kill.reason }) },
       lossLimit: this.options.lossLimits.strategy(name),
       feed: { stale: staleFeeds.length > 0, budgets: freshness.budgetOf(name) ?? {}, staleFeeds },
@@ -271,7 +269,7 @@ export class BotMonitor {
   /** Fills of orders this process did not place: counted in the account's PnL, shown apart. */
   private unattributed(): BotStatus['unattributed'] {
     const { fills, pnl } = this.options.engine.ledger.unattributed();
-    return { fills, pnl: pnlStatus(pnl) };
+    return { fills, ...pnlWithDisplay(pnl) };
   }
 
   private streams(): StreamStatus[] {
@@ -319,16 +317,7 @@ function warningsOf(s: StrategyStatusView): string[] {
   ];
 }
 
-/** The balance plus every position's unrealised PnL; null when the balance or a mark is not known. */
-function equityOf(balance: string | null, positions: readonly PositionStatus[]): string | null {
-  const unrealized = positions.reduce<string | null>(
-    (sum, p) => (sum === null || p.unrealizedPnl === null ? null : addDecimals(sum, p.unrealizedPnl)),
-    '0',
-  );
-  return balance === null || unrealized === null ? null : rounded(addDecimals(balance, unrealized));
-}
-
-function openOrderStatus(o: TrackedOrder): OrderStatus {
+function openOrderStatus(o: TrackedOrder, places: number | undefined): OrderStatus {
   return {
     intentId: o.intentId,
     strategy: o.strategy,
@@ -340,20 +329,6 @@ function openOrderStatus(o: TrackedOrder): OrderStatus {
     state: o.state,
     orderId: o.orderId ?? null,
     orderIdShort: o.orderId === undefined ? null : shortId(o.orderId),
+    display: { price: price(o.price, places) },
   };
-}
-
-/** The ledger's figures, every digit (status, metrics and `ctx.pnl` agree); null while a mark is missing. */
-function pnlStatus(pnl: PnlView): PnlStatus | null {
-  if (pnl.unpricedMarkets.length > 0) return null;
-  return { realized: pnl.realized, unrealized: pnl.unrealized, fees: pnl.fees, total: pnl.net };
-}
-
-/** To 6 decimals, nearest: PnL products of sizes and prices carry more digits than anyone reads. */
-function rounded(value: string): string {
-  return fixedToDecimal(decimalToFixed(value, UNREALIZED_DECIMALS, 'pnl', 'nearest'), UNREALIZED_DECIMALS);
-}
-
-function isZero(size: string): boolean {
-  return /^-?0*(?:\.0*)?$/.test(size);
 }

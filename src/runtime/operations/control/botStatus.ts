@@ -2,12 +2,21 @@ import type { QuoteUptimeView } from '../../../engine/quoting/quoteUptime.js';
 import type { TradingMode } from '../../../engine/admission/tradingConditions.js';
 import type { FreshnessBudget } from '../../../strategy/strategyDefinition.js';
 import type { StaleFeed } from '../../bot/freshness/freshnessBudgets.js';
+import type { AccountDisplay, PnlDisplay, PositionDisplay } from './statusDisplay.js';
 
 /**
  * What a running bot reports about itself: `/api/status`, the dashboard, the metrics' gauges, the
  * terminal's status line and `perpbot status` all read this one shape. Money and sizes are exact
- * decimal strings; times are engine-clock milliseconds with an ISO copy where a person reads them.
- * No key, signature or token is ever part of it (addresses are public).
+ * decimal strings (USDC at the venue's 18 decimals); each `display` beside them holds the same
+ * figures as every screen prints them (statusDisplay.ts: USDC to 6 places, prices to the market's
+ * tick, half to even). Times are engine-clock milliseconds with an ISO copy where a person reads
+ * them. No key, signature or token is ever part of it (addresses are public).
+ *
+ * The account is valued one way (engine/ledger/accountValuation.ts), by average entry as the venue
+ * values it, and its figures reconcile exactly:
+ *   balanceChange = balance − openingBalance = pnl.realisedPnl − pnl.fees + otherBalanceChange
+ *   equity = balance + pnl.unrealisedPnl; pnl.netPnl = pnl.realisedPnl + pnl.unrealisedPnl − pnl.fees
+ * and pnl.unrealisedPnl is the sum of the positions' unrealisedPnl.
  */
 export interface BotStatus {
   readonly version: 1;
@@ -26,30 +35,46 @@ export interface BotStatus {
   readonly ready: Readiness;
   readonly degraded: DegradedStatus;
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
-  /** The account's kill switch trips when `pnl.total` falls to minus this (risk.kill_switch.max_loss, USDC). */
+  /** The account's kill switch trips when `pnl.netPnl` falls to minus this (risk.kill_switch.max_loss, USDC). */
   readonly lossLimit: string;
   readonly journal: JournalStatus;
   readonly connection: { readonly status: string; readonly reason?: string; readonly reconnects: number };
   /** Busy polling (`busy_poll:`): off, spinning while frames arrive (a core at 100 %), or parked between bursts. */
   readonly busyPoll: 'off' | 'spinning' | 'parked';
-  /** Cross-margin balance (USDC); null until the venue reported one. */
+  /** Cross-margin balance (USDC), the venue's; null until the venue reported one. */
   readonly balance: string | null;
-  /** Balance plus the unrealised PnL of the positions below, to 6 decimals (nearest). */
+  /** The balance when this session began (the engine's first reconciliation); null if the venue gave none. */
+  readonly openingBalance: string | null;
+  /** balance − openingBalance. */
+  readonly balanceChange: string | null;
+  /**
+   * What moved the balance besides this session's fills and fees: funding, deposits, withdrawals,
+   * or a fill the ledger did not book (balanceChange − (pnl.realisedPnl − pnl.fees)).
+   */
+  readonly otherBalanceChange: string | null;
+  /** balance + pnl.unrealisedPnl; null while the balance is unknown or a position has no mark. */
   readonly equity: string | null;
   /**
-   * The account's PnL in this session from the engine's ledger (fills and fees, first in, first
-   * out, at the marks; positions held at start count from their entry price), as the account's
-   * kill switch judges it; null while a market with a position has no mark.
+   * The account's PnL in this session from the engine's ledger (fills and fees, by average entry,
+   * at the marks; positions held at start count from their entry price), as the account's kill
+   * switch judges it; null while a market with a position has no mark.
    */
   readonly pnl: PnlStatus | null;
   /** Fills of orders this process did not place (in `pnl`, attributed to no strategy). */
-  readonly unattributed: { readonly fills: number; readonly pnl: PnlStatus | null };
+  readonly unattributed: {
+    readonly fills: number;
+    readonly pnl: PnlStatus | null;
+    readonly display: { readonly pnl: PnlDisplay | null };
+  };
+  /** The account's open positions as the ledger values them (their unrealisedPnl add up to pnl's). */
   readonly positions: readonly PositionStatus[];
   readonly openOrders: readonly OrderStatus[];
   /** The last fills, newest first. */
   readonly recentFills: readonly FillStatus[];
   readonly strategies: readonly StrategyStatusView[];
   readonly streams: readonly StreamStatus[];
+  /** The account's money figures as screens show them: one statement that adds up to the last digit. */
+  readonly display: AccountDisplay;
 }
 
 /** Whether the journal takes writes; while it does not, records wait in memory and in the fallback file. */
@@ -82,16 +107,16 @@ export interface DegradedStatus {
   readonly totalMs: number;
 }
 
-/** Exact USDC decimals from the ledger, not rounded: every reader shows the same digits. */
+/** Exact USDC decimals from the ledger (engine/ledger/pnlView.ts): every reader shows the same digits. */
 export interface PnlStatus {
-  /** What closed lots made, first in, first out. */
-  readonly realized: string;
-  /** The open lots at the mark. */
-  readonly unrealized: string;
-  /** Fees paid (a rebate lowers it). */
+  /** What reduced positions made, against their average entry. */
+  readonly realisedPnl: string;
+  /** The open positions at the mark. */
+  readonly unrealisedPnl: string;
+  /** Fees paid, positive (a rebate lowers it). */
   readonly fees: string;
-  /** realized + unrealized − fees: what the kill switch judges. */
-  readonly total: string;
+  /** realisedPnl + unrealisedPnl − fees: what the kill switch judges. */
+  readonly netPnl: string;
 }
 
 export interface PositionStatus {
@@ -100,10 +125,11 @@ export interface PositionStatus {
   readonly size: string;
   /** Long positive, short negative. */
   readonly signedSize: string;
-  readonly entryPrice: string | null;
+  readonly avgEntryPrice: string;
   readonly markPrice: string | null;
-  /** (mark - entry) x signed size, to 6 decimals (nearest); null without an entry price or mark. */
-  readonly unrealizedPnl: string | null;
+  /** (mark − avgEntryPrice) × signed size; null without a mark. */
+  readonly unrealisedPnl: string | null;
+  readonly display: PositionDisplay;
 }
 
 export interface OrderStatus {
@@ -118,6 +144,8 @@ export interface OrderStatus {
   readonly orderId: string | null;
   /** `orderId` as tables show it (core/shortId: its leading zero bytes dropped, head and tail), for the dashboard. */
   readonly orderIdShort: string | null;
+  /** `price` at the market's tick. */
+  readonly display: { readonly price: string };
 }
 
 export interface FillStatus {
@@ -130,6 +158,8 @@ export interface FillStatus {
   readonly size: string;
   readonly fee: string;
   readonly liquidity: string;
+  /** `price` at the market's tick, `fee` in USDC to 6 places. */
+  readonly display: { readonly price: string; readonly fee: string };
 }
 
 export type { QuoteUptimeView };
@@ -144,8 +174,9 @@ export interface StrategyStatusView {
   readonly positions: readonly { readonly marketId: number; readonly signedSize: string }[];
   /** On its own fills at the current marks; null while a mark is missing. */
   readonly pnl: PnlStatus | null;
+  readonly display: { readonly pnl: PnlDisplay | null };
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
-  /** Its kill switch trips when its own `pnl.total` falls to minus this (its effective kill_switch.max_loss, USDC). */
+  /** Its kill switch trips when its own `pnl.netPnl` falls to minus this (its effective kill_switch.max_loss, USDC). */
   readonly lossLimit: string;
   readonly feed: {
     readonly stale: boolean;

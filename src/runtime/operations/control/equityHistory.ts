@@ -1,12 +1,12 @@
-/** One sample of the chart: equity and session PnL (exact decimals) at an engine-clock time. */
+/** One sample of the chart: the status's `equity` and `pnl.netPnl` (exact decimals) at an engine-clock time. */
 export interface EquityPoint {
   readonly t: number;
   readonly equity: string | null;
-  readonly pnl: string | null;
+  readonly netPnl: string | null;
 }
 
 /**
- * Equity and PnL over the whole run in bounded memory: a sample every `everyMs` until `maxPoints`
+ * Equity and netPnl over the whole run in bounded memory: a sample every `everyMs` until `maxPoints`
  * are kept, then every other point is dropped and the interval doubles. A bot that runs for weeks
  * keeps its whole curve at a coarser grain, the last hours at a finer one than the first.
  */

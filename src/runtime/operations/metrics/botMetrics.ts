@@ -160,13 +160,13 @@ export class BotMetrics {
   );
   private readonly pnl = this.gauge(
     'pnl_usdc',
-    'Session PnL in USDC from the engine ledger (kind realized, unrealized, fees, total = realized + unrealized - fees): the account (strategy="account"), each strategy on its own fills, and fills of orders not ours (strategy="unattributed")',
+    'Session PnL in USDC from the engine ledger, valued by average entry (kind realised = realisedPnl, unrealised = unrealisedPnl, fees = fees paid, net = netPnl = realised + unrealised - fees): the account (strategy="account"), each strategy on its own fills, and fills of orders not ours (strategy="unattributed")',
     ['strategy', 'kind'],
   );
   private readonly balance = this.gauge('balance_usdc', 'Cross-margin balance (USDC)', []);
   private readonly equity = this.gauge(
     'equity_usdc',
-    'Cross-margin balance plus the unrealised PnL of the open positions at the mark (USDC)',
+    'Cross-margin balance plus unrealisedPnl, the open positions at the mark valued by average entry (USDC)',
     [],
   );
   private readonly openOrders = this.gauge(
@@ -338,10 +338,10 @@ export class BotMetrics {
   /** `strategy` is the label: a strategy's name, `account` or `unattributed`. */
   private setPnl(strategy: string, pnl: PnlStatus | null): void {
     if (pnl === null) return;
-    this.pnl.set({ strategy, kind: 'realized' }, Number(pnl.realized));
-    this.pnl.set({ strategy, kind: 'unrealized' }, Number(pnl.unrealized));
+    this.pnl.set({ strategy, kind: 'realised' }, Number(pnl.realisedPnl));
+    this.pnl.set({ strategy, kind: 'unrealised' }, Number(pnl.unrealisedPnl));
     this.pnl.set({ strategy, kind: 'fees' }, Number(pnl.fees));
-    this.pnl.set({ strategy, kind: 'total' }, Number(pnl.total));
+    this.pnl.set({ strategy, kind: 'net' }, Number(pnl.netPnl));
   }
 
   /** Running totals the status keeps: the counters move by what changed since the last scrape. */

@@ -1,7 +1,7 @@
 import type { BotStatus } from '../control/botStatus.js';
 
 /**
- * The terminal's periodic summary, one line: the mode, then per strategy its net position, PnL
+ * The terminal's periodic summary, one line: the mode, then per strategy its net position, netPnl (USDC to 6 places)
  * and open orders, then the age of the market streams, then what is wrong if anything.
  */
 export function formatStatusLine(status: BotStatus): string {
@@ -20,7 +20,7 @@ export function formatStatusLine(status: BotStatus): string {
       .filter((f) => f !== '')
       .join(' ');
     parts.push(
-      `${s.name}: pos ${position} pnl ${s.pnl?.total ?? '?'} orders ${s.openOrders}${flags === '' ? '' : ` ${flags}`}`,
+      `${s.name}: pos ${position} netPnl ${s.display.pnl?.netPnl ?? '?'} orders ${s.openOrders}${flags === '' ? '' : ` ${flags}`}`,
     );
   }
   const feeds = status.streams

@@ -10,7 +10,7 @@ import type { OrderBookFeed } from '../../../../src/venue/orderbook/orderBookFee
 import type { VenueWsClient } from '../../../../src/venue/ws/venueWsClient.js';
 
 describe('positions as strategies see them', () => {
-  it('carry a signed size, the mark, unrealized PnL from the entry, and the venue liquidation price', () => {
+  it('carry a signed size, the mark, unrealised PnL from the average entry, and the venue liquidation price', () => {
     expect(
       toPositionSnapshot({ marketId: 1, side: 'sell', size: '0.5', avgEntryPrice: '100' }, '90', {
         liquidationPrice: '150.5',
@@ -22,16 +22,23 @@ describe('positions as strategies see them', () => {
       signedSize: '-0.5',
       avgEntryPrice: '100',
       markPrice: '90',
+      unrealisedPnl: '5',
+      // The earlier name, for strategies written against it.
       unrealizedPnl: '5',
       liquidationPrice: '150.5',
     });
-    // Without an entry price, the venue's own unrealized figure; without a mark, none computed.
+    // The ledger's valuation: to the venue's 1 wei, toward −infinity (−0.5 × 0.666…667 = −0.333…3335).
+    expect(
+      toPositionSnapshot({ marketId: 1, side: 'sell', size: '0.5', avgEntryPrice: '0.333333333333333333' }, '1')
+        .unrealisedPnl,
+    ).toBe('-0.333333333333333334');
+    // Without an entry price, the venue's own unrealised figure; without a mark, none computed.
     expect(toPositionSnapshot({ marketId: 1, side: 'buy', size: '2' }, '90', { unrealizedPnl: '-3' })).toMatchObject({
       signedSize: '2',
-      unrealizedPnl: '-3',
+      unrealisedPnl: '-3',
     });
     expect(toPositionSnapshot({ marketId: 1, side: 'buy', size: '2', avgEntryPrice: '1' })).not.toHaveProperty(
-      'unrealizedPnl',
+      'unrealisedPnl',
     );
   });
 
@@ -132,7 +139,7 @@ describe('strategy streams from the venue', () => {
     expect(stateSnapshot(engine, extras).position(1)).toMatchObject({
       signedSize: '1',
       markPrice: '100',
-      unrealizedPnl: '10',
+      unrealisedPnl: '10',
     });
   });
 });

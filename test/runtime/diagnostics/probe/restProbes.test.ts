@@ -45,6 +45,16 @@ describe('the REST probe table', () => {
     expect(reads.find((r) => r.name === 'GET /v1/auth/session-key-status')?.path).toContain(`signer=${SIGNER}`);
     // Read-only: nothing but GETs in the table.
     expect(REST_PROBES.every((p) => p.endpoint.startsWith('GET '))).toBe(true);
+    // The TP/SL list: both stop types (the venue's default omits every stop-loss) and every status.
+    const tpsl = new URL(reads.find((r) => r.name === 'GET /v1/orders/tpsl')?.path ?? '', 'http://venue.test');
+    expect(tpsl.searchParams.get('account')).toBe(ACCOUNT);
+    expect(tpsl.searchParams.get('stop_type')).toBe('STOP_TYPE_NONE');
+    expect(tpsl.searchParams.getAll('statuses')).toEqual([
+      'TPSL_ORDER_STATUS_ACCEPTED',
+      'TPSL_ORDER_STATUS_TRIGGERED',
+      'TPSL_ORDER_STATUS_SUCCESS',
+      'TPSL_ORDER_STATUS_CANCELLED',
+    ]);
   });
 
   it('with the account alone: the account reads, the signer status skipped', () => {

@@ -161,8 +161,8 @@ describe('the bot metrics', () => {
       positions: [{ marketId: 1, signedSize: '-0.002' }],
       balance: '999.5',
       equity: '999.25',
-      pnl: { realized: '-0.5', unrealized: '-0.25', fees: '0.01', total: '-0.76' },
-      unattributed: { fills: 1, pnl: { realized: '0', unrealized: '0.125', fees: '0', total: '0.125' } },
+      pnl: { realisedPnl: '-0.5', unrealisedPnl: '-0.25', fees: '0.01', netPnl: '-0.76' },
+      unattributed: { fills: 1, pnl: { realisedPnl: '0', unrealisedPnl: '0.125', fees: '0', netPnl: '0.125' } },
       strategies: [
         {
           name: 'mm',
@@ -171,7 +171,7 @@ describe('the bot metrics', () => {
           feed: { stale: true },
           status: 'running',
           positions: [{ marketId: 1, signedSize: '-0.002' }],
-          pnl: { realized: '1', unrealized: '0', fees: '0.002', total: '0.998' },
+          pnl: { realisedPnl: '1', unrealisedPnl: '0', fees: '0.002', netPnl: '0.998' },
           quoteUptime: [
             {
               marketId: 1,
@@ -189,7 +189,7 @@ describe('the bot metrics', () => {
       ],
       openOrders: [
         { strategy: 'mm', marketId: 1, state: 'open' },
-        { strategy: 'mm', marketId: 1, state: 'pending' },
+        { strategy: 'mm', marketId: 1, state: 'submitted' },
         { strategy: 'mm', marketId: 1, state: 'queued' },
       ],
       connection: { reconnects: 2 },
@@ -205,10 +205,10 @@ describe('the bot metrics', () => {
     expect(s.get('perpbot_feed_age_seconds{channel="orders",market=""}')).toBe(0.2);
     expect(s.get('perpbot_position_size{market="1"}')).toBe(-0.002);
     expect(s.get('perpbot_balance_usdc')).toBe(999.5);
-    expect(s.get('perpbot_pnl_usdc{strategy="account",kind="total"}')).toBe(-0.76);
+    expect(s.get('perpbot_pnl_usdc{strategy="account",kind="net"}')).toBe(-0.76);
     expect(s.get('perpbot_pnl_usdc{strategy="account",kind="fees"}')).toBe(0.01);
-    expect(s.get('perpbot_pnl_usdc{strategy="mm",kind="total"}')).toBe(0.998);
-    expect(s.get('perpbot_pnl_usdc{strategy="unattributed",kind="unrealized"}')).toBe(0.125);
+    expect(s.get('perpbot_pnl_usdc{strategy="mm",kind="net"}')).toBe(0.998);
+    expect(s.get('perpbot_pnl_usdc{strategy="unattributed",kind="unrealised"}')).toBe(0.125);
     expect(s.get('perpbot_strategy_reduce_only{strategy="mm"}')).toBe(1);
     expect(s.get('perpbot_quote_uptime_ratio{strategy="mm",market="1"}')).toBe(0.975);
     expect(s.get('perpbot_quote_missing_ratio{strategy="mm",market="1",all="false"}')).toBe(0.025);

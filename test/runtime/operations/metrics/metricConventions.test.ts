@@ -17,7 +17,7 @@ const ACCOUNT = '0x1111111111111111111111111111111111111111';
 
 /** A bot's status with every part filled in: orders with ids and prices, fills, positions, PnL. */
 function busyStatus(): BotStatus {
-  const pnl = { realized: '-1.5', unrealized: '0.25', fees: '0.125', total: '-1.375' };
+  const pnl = { realisedPnl: '-1.5', unrealisedPnl: '0.25', fees: '0.125', netPnl: '-1.375' };
   return {
     account: ACCOUNT,
     ready: { ready: true, reasons: [], warnings: [] },

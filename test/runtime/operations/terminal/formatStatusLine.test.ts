@@ -13,7 +13,8 @@ const status = {
       status: 'running',
       markets: [1],
       positions: [{ marketId: 1, signedSize: '0.002' }],
-      pnl: { total: '-0.12' },
+      pnl: { netPnl: '-0.12' },
+      display: { pnl: { netPnl: '-0.120000' } },
       openOrders: 2,
       killSwitch: { tripped: false },
       feed: { stale: false },
@@ -24,6 +25,7 @@ const status = {
       markets: [1, 2],
       positions: [],
       pnl: null,
+      display: { pnl: null },
       openOrders: 5,
       killSwitch: { tripped: false },
       feed: { stale: true },
@@ -37,9 +39,9 @@ const status = {
 } as unknown as BotStatus;
 
 describe('formatStatusLine', () => {
-  it('one line: mode, each strategy (position, PnL, open orders, flags), the market streams', () => {
+  it('one line: mode, each strategy (position, netPnl as shown, open orders, flags), the market streams', () => {
     expect(formatStatusLine(status)).toBe(
-      '── 12:00:05 TRADING | mm: pos 0.002 pnl -0.12 orders 2 | grid: pos 0 pnl ? orders 5 REDUCE-ONLY | feeds mark:1 0.2s book:1 6.2s!',
+      '── 12:00:05 TRADING | mm: pos 0.002 netPnl -0.120000 orders 2 | grid: pos 0 netPnl ? orders 5 REDUCE-ONLY | feeds mark:1 0.2s book:1 6.2s!',
     );
   });
 
@@ -67,7 +69,7 @@ describe('formatStatusLine', () => {
       streams: [],
     } as unknown as BotStatus;
     expect(formatStatusLine(halted)).toBe(
-      '── 12:00:05 HALTED | mm: pos 0.002 pnl -0.12 orders 2 halted | KILL SWITCH: operator',
+      '── 12:00:05 HALTED | mm: pos 0.002 netPnl -0.120000 orders 2 halted | KILL SWITCH: operator',
     );
   });
 });

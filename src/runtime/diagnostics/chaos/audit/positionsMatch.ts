@@ -1,13 +1,13 @@
 import { compareDecimals } from '../../../../core/decimal.js';
 import type { JournalPosition } from '../journalTruth.js';
-import type { VenuePosition } from '../venueTruth.js';
+import type { TruthPosition } from '../venueTruth.js';
 import { firstFew, type InvariantResult } from './invariant.js';
 
 /**
  * The journal's latest position of each market is the venue's, exactly (signed decimal sizes).
  * A market the journal never wrote counts as flat there.
  */
-export function positionsMatch(venue: readonly VenuePosition[], journal: readonly JournalPosition[]): InvariantResult {
+export function positionsMatch(venue: readonly TruthPosition[], journal: readonly JournalPosition[]): InvariantResult {
   const journaled = new Map(journal.map((p) => [p.marketId, signedOf(p)]));
   const venueById = new Map(venue.map((p) => [p.marketId, p.signedSize]));
   const markets = [

@@ -1,7 +1,8 @@
 // The perpbot dashboard: renders the bot's status as it streams in (server-sent events from
-// /api/events) and draws equity and session PnL with uPlot, served by the bot from node_modules.
-// Every number is shown exactly as the bot reports it (decimal strings); only the chart turns
-// them into floats. Text from the bot goes in with textContent, never as HTML.
+// /api/events) and draws equity and net PnL with uPlot, served by the bot from node_modules.
+// Every money figure is shown as the bot's `display` gives it (USDC to 6 places, prices to the
+// market's tick, one statement that adds up): the page rounds nothing and computes nothing; only
+// the chart turns the exact figures into floats. Text from the bot goes in with textContent, never as HTML.
 (function () {
   'use strict';
 
@@ -54,7 +55,7 @@
   }
 
   // ---- chart ----------------------------------------------------------------------------
-  const series = { t: [], equity: [], pnl: [] };
+  const series = { t: [], equity: [], netPnl: [] };
   let chart = null;
   let lastPointMs = 0;
 
@@ -69,7 +70,7 @@
         series: [
           {},
           { label: 'equity (USDC)', scale: 'eq', stroke: '#58a6ff', width: 2 },
-          { label: 'session PnL (USDC)', scale: 'pnl', stroke: '#3fb950', width: 1.5 },
+          { label: 'net PnL (USDC)', scale: 'pnl', stroke: '#3fb950', width: 1.5 },
         ],
         axes: [
           { stroke: '#7d8a9c', grid: { stroke: '#263040' } },
@@ -78,23 +79,23 @@
         ],
         legend: { live: true },
       },
-      [series.t, series.equity, series.pnl],
+      [series.t, series.equity, series.netPnl],
       el,
     );
     window.addEventListener('resize', () => chart.setSize({ width: Math.max(300, el.clientWidth), height: 260 }));
   }
 
-  function addPoint(tMs, equity, pnl) {
+  function addPoint(tMs, equity, netPnl) {
     series.t.push(tMs / 1000);
     series.equity.push(equity === null ? null : Number(equity));
-    series.pnl.push(pnl === null ? null : Number(pnl));
-    if (series.t.length > MAX_POINTS) for (const k of ['t', 'equity', 'pnl']) series[k].shift();
+    series.netPnl.push(netPnl === null ? null : Number(netPnl));
+    if (series.t.length > MAX_POINTS) for (const k of ['t', 'equity', 'netPnl']) series[k].shift();
     lastPointMs = tMs;
   }
 
   function redraw() {
     if (chart === null) makeChart();
-    else chart.setData([series.t, series.equity, series.pnl]);
+    else chart.setData([series.t, series.equity, series.netPnl]);
     document.body.dataset.chartPoints = String(series.t.length);
   }
 
@@ -129,14 +130,18 @@
     byTestId('dry-run').classList.toggle('hidden', !status.dryRun);
     setText('updated', time(status.generatedAtMs));
     setText('seq', String(status.seq));
-    setText('balance', show(status.balance));
-    setText('equity', show(status.equity));
-    const pnl = status.pnl;
-    const total = setText('pnl-total', show(pnl && pnl.total));
-    total.className = `value ${signClass(pnl && pnl.total)}`;
-    setText('pnl-realized', show(pnl && pnl.realized));
-    setText('pnl-unrealized', show(pnl && pnl.unrealized));
-    setText('pnl-fees', show(pnl && pnl.fees));
+    const money = status.display;
+    const pnl = money.pnl;
+    setText('balance', show(money.balance));
+    setText('opening-balance', show(money.openingBalance));
+    setText('balance-change', show(money.balanceChange));
+    setText('other-balance-change', show(money.otherBalanceChange));
+    setText('equity', show(money.equity));
+    const net = setText('net-pnl', show(pnl && pnl.netPnl));
+    net.className = `value ${signClass(pnl && pnl.netPnl)}`;
+    setText('realised-pnl', show(pnl && pnl.realisedPnl));
+    setText('unrealised-pnl', show(pnl && pnl.unrealisedPnl));
+    setText('fees', show(pnl && pnl.fees));
     setText('connection', status.connection.status);
     setText('reconnects', String(status.connection.reconnects));
     setText('degraded-total', seconds(status.degraded.totalMs));
@@ -158,9 +163,13 @@
         cell(p.marketId, { field: 'marketId' }),
         cell(p.side, { field: 'side', cls: p.side === 'buy' ? 'pos' : 'neg' }),
         cell(p.signedSize, { num: true, field: 'signedSize' }),
-        cell(p.entryPrice, { num: true, field: 'entryPrice' }),
-        cell(p.markPrice, { num: true, field: 'markPrice' }),
-        cell(p.unrealizedPnl, { num: true, field: 'unrealizedPnl', cls: signClass(p.unrealizedPnl) }),
+        cell(p.display.avgEntryPrice, { num: true, field: 'avgEntryPrice' }),
+        cell(p.display.markPrice, { num: true, field: 'markPrice' }),
+        cell(p.display.unrealisedPnl, {
+          num: true,
+          field: 'unrealisedPnl',
+          cls: signClass(p.display.unrealisedPnl),
+        }),
       ],
       'flat',
     );
@@ -178,7 +187,11 @@
                 .join(', '),
           { num: true, field: 'position' },
         ),
-        cell(s.pnl === null ? null : s.pnl.total, { num: true, field: 'pnl', cls: signClass(s.pnl && s.pnl.total) }),
+        cell(s.display.pnl && s.display.pnl.netPnl, {
+          num: true,
+          field: 'netPnl',
+          cls: signClass(s.display.pnl && s.display.pnl.netPnl),
+        }),
         cell(s.openOrders, { num: true, field: 'openOrders' }),
         cell(quoteUptimeText(s.quoteUptime), { num: true, field: 'quoteUptime' }),
         cell(
@@ -202,7 +215,7 @@
         cell(o.marketId, { field: 'marketId' }),
         cell(o.side, { field: 'side', cls: o.side === 'buy' ? 'pos' : 'neg' }),
         cell(o.size, { num: true, field: 'size' }),
-        cell(o.price, { num: true, field: 'price' }),
+        cell(o.display.price, { num: true, field: 'price' }),
         cell(o.filledSize, { num: true, field: 'filledSize' }),
         cell(o.state, { field: 'state' }),
         // The bot's short form (the part that tells orders apart), the whole id on hover.
@@ -222,8 +235,8 @@
         cell(f.marketId, { field: 'marketId' }),
         cell(f.side, { field: 'side', cls: f.side === 'buy' ? 'pos' : 'neg' }),
         cell(f.size, { num: true, field: 'size' }),
-        cell(f.price, { num: true, field: 'price' }),
-        cell(f.fee, { num: true, field: 'fee' }),
+        cell(f.display.price, { num: true, field: 'price' }),
+        cell(f.display.fee, { num: true, field: 'fee' }),
         cell(f.liquidity.toLowerCase(), { field: 'liquidity' }),
       ],
       'no fills yet',
@@ -248,7 +261,7 @@
     );
 
     if (status.generatedAtMs - lastPointMs >= 1000) {
-      addPoint(status.generatedAtMs, status.equity, status.pnl && status.pnl.total);
+      addPoint(status.generatedAtMs, status.equity, status.pnl && status.pnl.netPnl);
       redraw();
     }
     document.body.dataset.seq = String(status.seq);
@@ -265,8 +278,8 @@
     setText('link', 'reconnecting');
   });
   events.addEventListener('history', (e) => {
-    for (const k of ['t', 'equity', 'pnl']) series[k].length = 0;
-    for (const p of JSON.parse(e.data).points) addPoint(p.t, p.equity, p.pnl);
+    for (const k of ['t', 'equity', 'netPnl']) series[k].length = 0;
+    for (const p of JSON.parse(e.data).points) addPoint(p.t, p.equity, p.netPnl);
     redraw();
   });
   events.addEventListener('status', (e) => render(JSON.parse(e.data)));

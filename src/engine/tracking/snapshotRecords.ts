@@ -1,37 +1,20 @@
 import type { Address } from '../../core/address.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import type { OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
-import { readVenueState, type VenueStateOptions, type VenueStateReads } from '../../venue/state/readVenueState.js';
+import type { VenueSnapshot, VenueSnapshotReads } from '../../venue/state/venueSnapshot.js';
 import { readVenuePosition, type VenuePosition } from '../../venue/state/venuePosition.js';
 
 /**
- * The account as REST shows it, in the shapes the WebSocket feeds use, so the tracker applies a
- * reconciliation exactly like a feed snapshot. Everything is read before anything is applied.
+ * The venue's snapshot (`venue/state/venueSnapshot.ts`, the one reader) in the shapes the
+ * WebSocket feeds use, so the tracker applies a reconciliation exactly like a feed snapshot: every
+ * open order of the markets read (an order of ours not listed is closed), each position, the balance.
  */
-export interface VenueSnapshot {
-  /** Every open order of the markets read (a snapshot: an order of ours not listed is closed). */
-  readonly orders: readonly OrderRecord[];
-  readonly positions: readonly PositionRecord[];
-  readonly balance: string;
+export function orderRecordsOf(snapshot: VenueSnapshot): OrderRecord[] {
+  return snapshot.openOrders.map(orderRecordOf);
 }
 
-/**
- * Read with the venue layer's one reader (`readVenueState`: every page of open orders, accepted
- * only when consistent, and each position normalised once); only the mapping to the tracker's
- * records is the engine's.
- */
-export async function readVenueSnapshot(
-  rest: VenueStateReads,
-  account: Address,
-  marketIds: readonly number[],
-  options: Pick<VenueStateOptions, 'pageSize'> = {},
-): Promise<VenueSnapshot> {
-  const state = await readVenueState(rest, { account, markets: marketIds }, options);
-  return {
-    orders: state.openOrders.map(orderRecordOf),
-    positions: [...state.positions.values()].map(positionRecordOf),
-    balance: state.balance,
-  };
+export function positionRecordsOf(snapshot: VenueSnapshot): PositionRecord[] {
+  return [...snapshot.positions.values()].map(positionRecordOf);
 }
 
 function orderRecordOf(o: OpenOrder): OrderRecord {
@@ -48,7 +31,7 @@ function orderRecordOf(o: OpenOrder): OrderRecord {
 
 /** The positions of some markets alone, as the positions feed carries them. */
 export async function readVenuePositions(
-  rest: Pick<VenueStateReads, 'position'>,
+  rest: Pick<VenueSnapshotReads, 'position'>,
   account: Address,
   marketIds: readonly number[],
 ): Promise<PositionRecord[]> {

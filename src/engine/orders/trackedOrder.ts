@@ -1,17 +1,14 @@
 import { compareDecimals } from '../../core/decimal.js';
 import type { OrderRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { Side } from '../intents/intents.js';
+import type { OrderState } from './orderState.js';
+
+export { isAwaitingVenue, isResting, isTerminal, type OrderState } from './orderState.js';
 
 /**
- * One order of this process as the tracker knows it, and the pure rules of its life: which states
- * rest on the book, which are final, what a venue order record says the state is. `queued`: the
- * engine has the intent and it waits on admission (the strategy's budget, the account's limits, a
- * rate limit), nothing sent; `pending`: admitted and in flight (being signed, sent, awaiting the
- * answer); `unknown`: sent without a definite answer.
+ * One order of this process as the order model holds it, built only by the state machine
+ * (`orderStateMachine.ts`), and what a venue order record says its state is.
  */
-export type OrderState =
-  'queued' | 'pending' | 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'refused' | 'failed' | 'unknown';
-
 export interface TrackedOrder {
   readonly intentId: string;
   readonly strategy: string;
@@ -28,23 +25,6 @@ export interface TrackedOrder {
   readonly market?: boolean;
   /** Ends by itself when not filled (IOC, FOK, market, close, GTT): a cancel nobody asked for is an expiry. */
   readonly expires?: boolean;
-}
-
-const TERMINAL: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'refused', 'failed']);
-
-/** Filled, cancelled, refused or failed: no feed moves it back. */
-export function isTerminal(state: OrderState): boolean {
-  return TERMINAL.has(state);
-}
-
-/** Not known to the venue yet: waiting for admission, in flight, or sent without a definite answer. */
-export function isAwaitingVenue(state: OrderState): boolean {
-  return state === 'queued' || state === 'pending' || state === 'unknown';
-}
-
-/** On the venue's book: what the open-orders guard counts. */
-export function isResting(state: OrderState): boolean {
-  return state === 'open' || state === 'partially_filled';
 }
 
 type MutableOrder = { -readonly [K in keyof TrackedOrder]: TrackedOrder[K] };

@@ -4,27 +4,35 @@ import type { OpenOrder } from '../schemas/restOrders.js';
 import type { NonceState } from '../schemas/restSystem.js';
 import { readVenuePosition, type VenuePosition } from './venuePosition.js';
 
-export type VenueStateReads = Pick<RestClient, 'openOrders' | 'position' | 'crossMarginBalance'>;
+export type VenueSnapshotReads = Pick<RestClient, 'openOrders' | 'position' | 'crossMarginBalance'>;
 
-export interface VenueStateQuery {
+export interface VenueSnapshotQuery {
   readonly account: string;
   readonly markets: readonly number[];
 }
 
-export interface VenueStateOptions {
+export interface VenueSnapshotOptions {
   /** `limit` of each open-orders page; default the venue's maximum (readAllOpenOrders). */
   readonly pageSize?: number;
   readonly callOptions?: RestCallOptions;
 }
 
-/** What the venue holds for an account in some markets, read before anything is applied. */
-export interface VenueState {
+/**
+ * What the venue holds for an account in some markets, read before anything is applied: the one
+ * snapshot every reconciliation (the engine's and the journal's), `perpbot status` and the exit
+ * report read the venue into.
+ */
+export interface VenueSnapshot {
+  /** The markets read. */
+  readonly markets: readonly number[];
   /** Every open order of the markets read (each market a consistent snapshot), market by market. */
   readonly openOrders: readonly OpenOrder[];
   /** Each market read, flat ones included. */
   readonly positions: ReadonlyMap<number, VenuePosition>;
   /** The cross-margin balance as the venue sent it. */
   readonly balance: string;
+  /** The account's nonce state (GET /v1/nonce-state), when read with it (`readVenueSnapshotWithNonces`). */
+  readonly nonceState?: NonceState;
 }
 
 /**
@@ -33,11 +41,11 @@ export interface VenueState {
  * position normalised once (`normalizePosition`), and the cross-margin balance. The reads run side
  * by side: a reconnect waits on them before trading resumes.
  */
-export async function readVenueState(
-  rest: VenueStateReads,
-  query: VenueStateQuery,
-  options: VenueStateOptions = {},
-): Promise<VenueState> {
+export async function readVenueSnapshot(
+  rest: VenueSnapshotReads,
+  query: VenueSnapshotQuery,
+  options: VenueSnapshotOptions = {},
+): Promise<VenueSnapshot> {
   const { account, markets } = query;
   const { callOptions } = options;
   const pages = {
@@ -61,18 +69,25 @@ export async function readVenueState(
     openOrders.push(...open.orders);
     positions.set(position.marketId, position);
   }
-  return { openOrders, positions, balance: balance.balance };
+  return { markets: [...markets], openOrders, positions, balance: balance.balance };
 }
 
-/** `readVenueState` and the account's nonce state (GET /v1/nonce-state), read side by side. */
-export async function readVenueStateWithNonces(
-  rest: VenueStateReads & Pick<RestClient, 'nonceState'>,
-  query: VenueStateQuery,
-  options: VenueStateOptions = {},
-): Promise<VenueState & { readonly nonceState: NonceState }> {
-  const [state, nonceState] = await Promise.all([
-    readVenueState(rest, query, options),
-    rest.nonceState(query.account, options.callOptions),
+/** `readVenueSnapshot` and the account's nonce state (GET /v1/nonce-state), read side by side. */
+export async function readVenueSnapshotWithNonces(
+  rest: VenueSnapshotReads & Pick<RestClient, 'nonceState'>,
+  query: VenueSnapshotQuery,
+  options: VenueSnapshotOptions = {},
+): Promise<VenueSnapshot & { readonly nonceState: NonceState }> {
+  // Both reads are promises before either is awaited: one that fails never leaves the other unhandled.
+  const [snapshot, nonceState] = await Promise.all([
+    readVenueSnapshot(rest, query, options),
+    (async () => rest.nonceState(query.account, options.callOptions))(),
   ]);
-  return { ...state, nonceState };
+  return { ...snapshot, nonceState };
+}
+
+/** Whether the snapshot read every one of `markets`. */
+export function coversMarkets(snapshot: VenueSnapshot, markets: readonly number[]): boolean {
+  const read = new Set(snapshot.markets);
+  return markets.every((m) => read.has(m));
 }

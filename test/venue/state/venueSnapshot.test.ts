@@ -4,7 +4,7 @@ import type { RestClient } from '../../../src/venue/rest/restClient.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
 import { positionRecord as position } from './venueRecords.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
-import { readVenueState, readVenueStateWithNonces } from '../../../src/venue/state/readVenueState.js';
+import { readVenueSnapshot, readVenueSnapshotWithNonces } from '../../../src/venue/state/venueSnapshot.js';
 
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
 
@@ -47,7 +47,7 @@ function venue(
   return { rest, pages };
 }
 
-describe('readVenueState', () => {
+describe('readVenueSnapshot', () => {
   it('reads every page of every market, each position normalised once, and the balance', async () => {
     const books = new Map([
       [1, [1, 2, 3, 4, 5].map((n) => open(1, n))],
@@ -60,7 +60,7 @@ describe('readVenueState', () => {
         [2, position('0.25', 'SELL')],
       ]),
     );
-    const state = await readVenueState(rest, { account: ACCOUNT, markets: [1, 2, 3] }, { pageSize: 2 });
+    const state = await readVenueSnapshot(rest, { account: ACCOUNT, markets: [1, 2, 3] }, { pageSize: 2 });
     expect(state.openOrders).toEqual([...books.get(1)!, ...books.get(2)!]);
     expect(pages.filter(([m]) => m === '1').map(([, start]) => start)).toEqual(['0', '2', '4']);
     expect([...state.positions.values()].map((p) => [p.marketId, p.flat, p.signedSize])).toEqual([
@@ -76,7 +76,7 @@ describe('readVenueState', () => {
     const once = venue(new Map([[1, book]]), new Map(), (_m, call) => {
       if (call === 2) book.splice(0, 1);
     });
-    const state = await readVenueState(once.rest, { account: ACCOUNT, markets: [1] }, { pageSize: 2 });
+    const state = await readVenueSnapshot(once.rest, { account: ACCOUNT, markets: [1] }, { pageSize: 2 });
     expect(state.openOrders.map((o) => o.price_ticks)).toEqual([102, 103, 104]);
 
     const churn = [1, 2, 3, 4].map((n) => open(1, n));
@@ -84,7 +84,7 @@ describe('readVenueState', () => {
     const always = venue(new Map([[1, churn]]), new Map(), (_m, call) => {
       if (call % 2 === 0) churn.push(open(1, next++));
     });
-    const error = await readVenueState(always.rest, { account: ACCOUNT, markets: [1] }, { pageSize: 2 }).catch(
+    const error = await readVenueSnapshot(always.rest, { account: ACCOUNT, markets: [1] }, { pageSize: 2 }).catch(
       (e: unknown) => e,
     );
     expect(isPerpbotError(error) && error.code).toBe('VENUE_OPEN_ORDERS_UNSTABLE');
@@ -92,7 +92,7 @@ describe('readVenueState', () => {
 
   it('with the nonce state when asked for it', async () => {
     const { rest } = venue(new Map(), new Map());
-    const state = await readVenueStateWithNonces(rest, { account: ACCOUNT, markets: [] });
+    const state = await readVenueSnapshotWithNonces(rest, { account: ACCOUNT, markets: [] });
     expect(state.nonceState).toEqual({ nonce_anchor: 7n, current_bitmap_index: 3, bitmap: '5' });
     expect(state.positions.size).toBe(0);
   });

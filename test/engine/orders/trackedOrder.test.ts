@@ -6,7 +6,7 @@ import {
   restingIdFromOrderId,
   stateOfRecord,
   trackedOrder,
-} from '../../../src/engine/tracking/trackedOrder.js';
+} from '../../../src/engine/orders/trackedOrder.js';
 
 describe('trackedOrder', () => {
   it('reads the state of a venue order record, a partial fill staying OPEN on the venue', () => {
@@ -19,7 +19,7 @@ describe('trackedOrder', () => {
 
   it('tells resting from final states', () => {
     expect(['open', 'partially_filled'].every((s) => isResting(s as 'open'))).toBe(true);
-    expect(isResting('pending') || isResting('unknown') || isResting('filled')).toBe(false);
+    expect(isResting('submitted') || isResting('unknown') || isResting('filled')).toBe(false);
     expect(['filled', 'cancelled', 'refused', 'failed'].every((s) => isTerminal(s as 'filled'))).toBe(true);
     expect(isTerminal('unknown') || isTerminal('open')).toBe(false);
   });
