@@ -105,10 +105,14 @@ export function decimalToFixed(text: unknown, scale: number, field: string, roun
 /** 1500000000000000000n at scale 18 -> "1.5". Canonical: no trailing zeros, no trailing point. */
 export function fixedToDecimal(units: bigint, scale: number): string {
   const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
-  const body = fraction.length > 0 ? `${whole}.${fraction}` : whole;
+  let digits = (negative ? -units : units).toString();
+  if (digits.length <= scale) digits = digits.padStart(scale + 1, '0');
+  // The trailing zeros of the fraction dropped by hand: a regex replace on every decimal
+  // operation (sums, marks, PnL) was a hot spot of a replay.
+  const cut = digits.length - scale;
+  let end = digits.length;
+  while (end > cut && digits.charCodeAt(end - 1) === 48) end--;
+  const body = end > cut ? `${digits.slice(0, cut)}.${digits.slice(cut, end)}` : digits.slice(0, cut);
   return negative && body !== '0' ? `-${body}` : body;
 }
 

@@ -196,7 +196,7 @@ export class Engine {
     // for a nonce, a guard or the network, and removes its listener when done.
     setMaxListeners(0, this.abort.signal);
     this.venue = new VenueInfo(options.rest);
-    this.ledger = new SessionLedger((marketId) => this.venue.market(marketId)?.mark_price);
+    this.ledger = new SessionLedger((marketId) => this.venue.markOf(marketId));
     // First subscriber of the tracker's fills: the ledger is current when anyone else hears of one.
     this.subscriptions.add(this.tracker.fills$.subscribe((fill) => this.book(fill)));
     this.inFlight = new InFlightActions(clock);
@@ -302,7 +302,7 @@ export class Engine {
       maxWaitMs: this.options.maxGuardWaitMs ?? 30_000,
       inFlight: this.inFlight,
       openOrders: (strategy) => this.tracker.openOrders({ strategy }),
-      markOf: (marketId) => this.venue.market(marketId)?.mark_price,
+      markOf: (marketId) => this.venue.markOf(marketId),
       bookOf: (strategy) => this.ledger.bookOf(strategy),
       cancelOrdersOf: (strategy) => this.cancelOrdersOf(strategy),
       onKillSwitchChanged: (strategy, state) =>

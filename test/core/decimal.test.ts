@@ -126,3 +126,25 @@ describe('weiTextToDecimal', () => {
     );
   });
 });
+
+describe('fixedToDecimal', () => {
+  it('writes every value at every scale as the bigint divided by 10^scale, canonically', () => {
+    // The reference: the value's digits split at the scale by bigint division, trailing zeros dropped.
+    const reference = (units: bigint, scale: number): string => {
+      const abs = units < 0n ? -units : units;
+      const whole = abs / 10n ** BigInt(scale);
+      const fraction = (abs % 10n ** BigInt(scale)).toString().padStart(scale, '0').replace(/0+$/, '');
+      const body = fraction.length > 0 ? `${whole}.${fraction}` : `${whole}`;
+      return units < 0n ? `-${body}` : body;
+    };
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), fc.integer({ min: 0, max: 30 }), (u, scale) => {
+        expect(fixedToDecimal(u, scale)).toBe(reference(u, scale));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(fixedToDecimal(-1200n, 2)).toBe('-12');
+    expect(fixedToDecimal(5n, 3)).toBe('0.005');
+    expect(fixedToDecimal(-50n, 3)).toBe('-0.05');
+  });
+});

@@ -155,6 +155,21 @@ describe('VenueInfo', () => {
     expect(venue.marketIds()).toEqual([1, 3]);
   });
 
+  it('gives the live mark without a copy of the record, as the record read then would carry it', async () => {
+    const { rest } = fakeVenue();
+    const venue = new VenueInfo(rest);
+    expect(venue.markOf(1)).toBeUndefined();
+    await venue.refreshMarkets();
+    expect(venue.markOf(1)).toBe('100');
+    const record = venue.market(1);
+    venue.setMark(1, '101.5');
+    venue.setMark(9, '5');
+    expect(venue.markOf(1)).toBe('101.5');
+    expect(venue.markOf(9)).toBeUndefined();
+    expect(venue.market(1)?.mark_price).toBe(venue.markOf(1));
+    expect(record?.mark_price).toBe('100');
+  });
+
   it("gives the checks one view per market that carries the live mark without copying, and the record's rules", async () => {
     const { state, rest } = fakeVenue();
     const venue = new VenueInfo(rest);

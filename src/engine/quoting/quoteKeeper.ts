@@ -1,4 +1,3 @@
-import { countUnits, type Rounding } from '../../core/decimal.js';
 import type { MarketView } from '../checks/marketView.js';
 import { cancel, placeLimit, replace } from '../intents/intentBuilders.js';
 import type { IntentOutcome } from '../intents/intentOutcome.js';
@@ -6,6 +5,7 @@ import type { Intent, QuoteIntent, QuoteOrder } from '../intents/intents.js';
 import { refusal, type Refusal, type RefusalRule } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
+import { gridUnits } from './gridUnits.js';
 import type { LivePlacements } from './livePlacements.js';
 import { planQuotes, type LiveQuote, type QuotePlan, type WantedQuote } from './quotePlan.js';
 
@@ -230,15 +230,6 @@ function toleranceTicks(intent: QuoteIntent, ticks: bigint): bigint {
   // ticks × bps / 10 000, in hundredths of a bp so a fractional bps setting counts.
   const byBps = bps > 0 ? (ticks * BigInt(Math.floor(bps * 100))) / 1_000_000n : 0n;
   return byTicks > byBps ? byTicks : byBps;
-}
-
-/** Whole units of the grid in a decimal, or undefined when it is not one (or off the grid without a rounding). */
-function gridUnits(value: string, unit: string, rounding: Rounding | undefined): bigint | undefined {
-  try {
-    return countUnits(value, unit, 'value', rounding);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A wanted order's terms as a limit intent or a replacement takes them (the side is the placement's). */

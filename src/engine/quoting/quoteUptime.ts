@@ -1,7 +1,7 @@
-import { countUnits } from '../../core/decimal.js';
 import type { Intent } from '../intents/intents.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { isResting, isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
+import { gridUnits } from './gridUnits.js';
 import type { KeptTarget } from './quoteKeeper.js';
 
 /** Whether the venue holds what a strategy wants on a market, at one moment. */
@@ -144,11 +144,30 @@ export class QuoteUptime {
       const own = ownCoverage(orders, this.deps.tracker);
       return { coverage: own, exact: own };
     }
-    return {
-      coverage: targetCoverage(target, orders, grid, (id) => this.deps.isMoving(id)),
-      exact: targetCoverage(target, orders, grid, () => false),
-    };
+    const resting = restingQuotes(orders, grid.tick, (id) => this.deps.isMoving(id));
+    return { coverage: targetCoverage(target, resting, true), exact: targetCoverage(target, resting, false) };
   }
+}
+
+/** A resting order as the coverage reads it: its side, its price in ticks, whether a replacement moves it. */
+interface RestingQuote {
+  readonly side: TrackedOrder['side'];
+  readonly ticks: bigint | undefined;
+  readonly moving: boolean;
+}
+
+function restingQuotes(
+  orders: readonly TrackedOrder[],
+  tick: string,
+  isMoving: (intentId: string) => boolean,
+): RestingQuote[] {
+  return orders
+    .filter((o) => isResting(o.state))
+    .map((o): RestingQuote => ({
+      side: o.side,
+      ticks: gridUnits(o.price, tick, 'nearest'),
+      moving: isMoving(o.intentId),
+    }));
 }
 
 /**
@@ -156,20 +175,16 @@ export class QuoteUptime {
  * tolerance, or by one a replacement is moving to it (still on the book until its cancel lands:
  * the level is quoted, the figure counts the venue's gap, and the requote latency the move).
  */
-function targetCoverage(
-  target: KeptTarget,
-  orders: readonly TrackedOrder[],
-  grid: { readonly tick: string; readonly step: string },
-  isMoving: (intentId: string) => boolean,
-): QuoteCoverage {
+function targetCoverage(target: KeptTarget, restingNow: readonly RestingQuote[], movingHolds: boolean): QuoteCoverage {
   if (target.wanted.length === 0) return 'idle';
-  const resting = orders
-    .filter((o) => isResting(o.state))
-    .map((o) => ({ side: o.side, ticks: ticksOf(o.price, grid.tick), moving: isMoving(o.intentId) }));
+  const resting = [...restingNow];
   let held = 0;
   for (const w of target.wanted) {
     const at = resting.findIndex(
-      (r) => r.side === w.side && r.ticks !== undefined && (r.moving || abs(r.ticks - w.ticks) <= w.toleranceTicks),
+      (r) =>
+        r.side === w.side &&
+        r.ticks !== undefined &&
+        ((movingHolds && r.moving) || abs(r.ticks - w.ticks) <= w.toleranceTicks),
     );
     if (at < 0) continue;
     resting.splice(at, 1);
@@ -210,14 +225,6 @@ function viewOf(key: string, book: Book, now: number): QuoteUptimeView {
 function percentile(sorted: readonly number[], p: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? null;
-}
-
-function ticksOf(price: string, tick: string): bigint | undefined {
-  try {
-    return countUnits(price, tick, 'price', 'nearest');
-  } catch {
-    return undefined;
-  }
 }
 
 function abs(n: bigint): bigint {

@@ -22,7 +22,7 @@ import { venueRestLimiter } from '../../venue/rest/slidingWindowLimiter.js';
 import { readVenueSigning } from '../../venue/venueInfo.js';
 import type { InProcessVenue } from './inProcessVenue.js';
 import { SimChannels } from './simChannels.js';
-import { simFetch } from './simFetch.js';
+import { simSender } from './simSender.js';
 import type { VirtualTime } from './virtualTime.js';
 
 /** Fixed keys: a kit run is deterministic, and no key of the kit's is a secret. */
@@ -77,7 +77,7 @@ export class InProcessBot {
     this.rest = createRestClient({
       baseUrl: 'http://kit.sim.invalid',
       timeoutMs: 10_000,
-      fetch: simFetch({ answer: o.venue.answer, clock: o.time, latencyMs: o.latencyMs }),
+      direct: simSender({ answer: o.venue.answer, clock: o.time, latencyMs: o.latencyMs }),
       rateLimit: venueRestLimiter(o.time),
       clock: o.time,
     });

@@ -50,7 +50,7 @@ const SCRIPT_DEPOSIT = '1000000000000';
 export class InProcessVenue {
   readonly runtime: SimRuntime;
   readonly controls: SimControls;
-  /** The simulator's REST handling, called in-process (see `simFetch`). */
+  /** The simulator's REST handling, called in-process (see `simSender`). */
   readonly answer: SimRequestAnswerer;
 
   constructor(private readonly o: InProcessVenueOptions) {

@@ -84,13 +84,14 @@ export class VirtualTime implements Clock, SchedulerLike {
   }
 
   /** Moves time to `atMs` (not backwards). */
-  async advanceTo(atMs: number): Promise<void> {
-    await this.runUntil(Math.max(this.current, atMs));
+  advanceTo(atMs: number): Promise<void> {
+    // runUntil's own promise, not another async frame around it: a replay moves time once a frame.
+    return this.runUntil(Math.max(this.current, atMs));
   }
 
   /** Lets pending promises and work due now run, without moving time. */
-  async settle(): Promise<void> {
-    await this.runUntil(this.current);
+  settle(): Promise<void> {
+    return this.runUntil(this.current);
   }
 
   /** Scheduled work not yet run (sleeps, timers, intervals). */

@@ -37,8 +37,25 @@ export async function* readRecording(
   path: string,
   options: ReadRecordingOptions = {},
 ): AsyncGenerator<RecordingRecord> {
+  for await (const records of readRecordingChunks(path, options)) {
+    for (const record of records) {
+      yield record;
+      stopIfAborted(options.signal, path);
+    }
+  }
+}
+
+/**
+ * `readRecording` a chunk at a time: the records of each piece of a segment as it is inflated (a
+ * few hundred), in order. For a reader that takes many records at once (a replay), where a
+ * generator's turn per record was a cost of its own.
+ */
+export async function* readRecordingChunks(
+  path: string,
+  options: ReadRecordingOptions = {},
+): AsyncGenerator<readonly RecordingRecord[]> {
   const segments = (await stat(path)).isDirectory() ? (await listSegments(path)).map((s) => s.path) : [path];
-  for (const segment of segments) yield* readSegment(segment, options);
+  for (const segment of segments) yield* readSegmentChunks(segment, options);
 }
 
 /**
@@ -47,6 +64,22 @@ export async function* readRecording(
  * without its newline is dropped. A line that is whole but not a record is an error naming it.
  */
 export async function* readSegment(path: string, read: ReadRecordingOptions = {}): AsyncGenerator<RecordingRecord> {
+  for await (const records of readSegmentChunks(path, read)) {
+    for (const record of records) {
+      yield record;
+      stopIfAborted(read.signal, path);
+    }
+  }
+}
+
+/**
+ * `readSegment` a chunk at a time. The records before a line that is not one come first, then
+ * its error.
+ */
+async function* readSegmentChunks(
+  path: string,
+  read: ReadRecordingOptions,
+): AsyncGenerator<readonly RecordingRecord[]> {
   // Z_SYNC_FLUSH at the end: a stream without its trailer is decoded as far as it goes, not refused.
   // Read and inflated a few MB ahead (on the thread pool): with the default 16 KB a replay waited
   // for the next chunk about 8% of its time.
@@ -71,14 +104,22 @@ export async function* readSegment(path: string, read: ReadRecordingOptions = {}
       inflated += chunk.length;
       if (inflated > maxInflated) throw bombError(path, maxInflated, limits.maxInflationRatio);
       pending += chunk.toString('utf8');
+      const records: RecordingRecord[] = [];
+      let start = 0;
       let end = pending.indexOf('\n');
-      while (end >= 0) {
-        lineNumber++;
-        yield parseRecord(pending.slice(0, end), path, lineNumber);
-        stopIfAborted(read.signal, path);
-        pending = pending.slice(end + 1);
-        end = pending.indexOf('\n');
+      try {
+        while (end >= 0) {
+          lineNumber++;
+          records.push(parseRecord(pending.slice(start, end), path, lineNumber));
+          start = end + 1;
+          end = pending.indexOf('\n', start);
+        }
+      } catch (error) {
+        if (records.length > 0) yield records;
+        throw error;
       }
+      pending = pending.slice(start);
+      if (records.length > 0) yield records;
       if (pending.length > limits.maxLineChars)
         throw formatError(path, lineNumber + 1, `longer than ${limits.maxLineChars} characters`);
     }

@@ -1,4 +1,4 @@
-import { readRecording } from '../recording/readRecording.js';
+import { readRecordingChunks } from '../recording/readRecording.js';
 import { PUBLIC_SOURCE } from '../recording/recordPublicFeeds.js';
 import { RecordingError } from '../recording/recordingError.js';
 import type { HeaderRecord, RecordingRecord } from '../recording/recordingRecords.js';
@@ -16,7 +16,8 @@ export interface TimedFrame {
  */
 export interface ReplayFrameSource {
   readonly header: HeaderRecord;
-  frames(): AsyncIterable<TimedFrame> | Iterable<TimedFrame>;
+  /** The frames in batches (a few hundred), in order: what a replay reads, a batch per turn. */
+  frames(): AsyncIterable<readonly TimedFrame[]> | Iterable<readonly TimedFrame[]>;
 }
 
 /**
@@ -26,38 +27,62 @@ export interface ReplayFrameSource {
  */
 export async function streamRecordingFrames(
   path: string,
-  options: Parameters<typeof readRecording>[1] = {},
+  options: Parameters<typeof readRecordingChunks>[1] = {},
 ): Promise<ReplayFrameSource> {
-  const records = readRecording(path, options);
-  const header = await firstHeader(records, path);
+  const chunks = readRecordingChunks(path, options);
+  const { header, rest } = await firstHeader(chunks, path);
   let used = false;
   return {
     header,
     frames: () => {
       if (used) throw new Error('a streamed recording is read once: open it again to replay it again');
       used = true;
-      return runFrames(records, header.run);
+      return runFrames(rest, chunks, header.run);
     },
   };
 }
 
-async function* runFrames(records: AsyncGenerator<RecordingRecord>, run: string): AsyncGenerator<TimedFrame> {
+/** The public frames of `run`: those of the chunk the header came in, then those of the chunks after it. */
+async function* runFrames(
+  first: readonly RecordingRecord[],
+  chunks: AsyncGenerator<readonly RecordingRecord[]>,
+  run: string,
+): AsyncGenerator<readonly TimedFrame[]> {
   let inRun = true;
-  for await (const record of records) {
-    if (record.type === 'header') inRun = record.run === run;
-    if (inRun && record.type === 'frame' && record.src === PUBLIC_SOURCE) yield record;
+  const framesOf = (records: readonly RecordingRecord[]): TimedFrame[] => {
+    const frames: TimedFrame[] = [];
+    for (const record of records) {
+      if (record.type === 'header') inRun = record.run === run;
+      if (inRun && record.type === 'frame' && record.src === PUBLIC_SOURCE) frames.push(record);
+    }
+    return frames;
+  };
+  try {
+    const head = framesOf(first);
+    if (head.length > 0) yield head;
+    for await (const records of chunks) {
+      const frames = framesOf(records);
+      if (frames.length > 0) yield frames;
+    }
+  } finally {
+    await chunks.return(undefined);
   }
 }
 
-async function firstHeader(records: AsyncGenerator<RecordingRecord>, path: string): Promise<HeaderRecord> {
-  const first = await records.next();
-  if (first.done === true || first.value.type !== 'header') {
-    await records.return(undefined);
+/** The recording's first record, which must be a header, and the records that came with it. */
+async function firstHeader(
+  chunks: AsyncGenerator<readonly RecordingRecord[]>,
+  path: string,
+): Promise<{ header: HeaderRecord; rest: readonly RecordingRecord[] }> {
+  const first = await chunks.next();
+  const header = first.done === true ? undefined : first.value[0];
+  if (first.done === true || header?.type !== 'header') {
+    await chunks.return(undefined);
     throw new RecordingError(`${path} does not start with a recording header`, {
       code: 'RECORDING_FORMAT',
       details: { path },
       hints: ['replay a directory or segment written by `perpbot record`'],
     });
   }
-  return first.value;
+  return { header, rest: first.value.slice(1) };
 }

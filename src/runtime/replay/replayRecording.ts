@@ -109,25 +109,36 @@ export async function replayFrames(source: ReplayFrameSource, o: ReplayRunOption
 
 /** Frames pulled one at a time, so a pre-roll and the replay read one pass; one looked at and kept for later. */
 interface FrameReader {
-  next(): Promise<TimedFrame | undefined>;
+  /** The next frame, at once while the batch in hand has one; undefined at the end. */
+  next(): TimedFrame | undefined | Promise<TimedFrame | undefined>;
   /** Puts the frame back: the next `next` returns it. */
   unread(frame: TimedFrame): void;
   close(): Promise<void>;
 }
 
-function frameReader(frames: AsyncIterable<TimedFrame> | Iterable<TimedFrame>): FrameReader {
-  const it: AsyncIterator<TimedFrame> | Iterator<TimedFrame> =
-    Symbol.asyncIterator in frames ? frames[Symbol.asyncIterator]() : frames[Symbol.iterator]();
+function frameReader(batches: AsyncIterable<readonly TimedFrame[]> | Iterable<readonly TimedFrame[]>): FrameReader {
+  const it: AsyncIterator<readonly TimedFrame[]> | Iterator<readonly TimedFrame[]> =
+    Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]();
+  let batch: readonly TimedFrame[] = [];
+  let at = 0;
   let kept: TimedFrame | undefined;
+  const pull = async (): Promise<TimedFrame | undefined> => {
+    for (;;) {
+      const step = await it.next();
+      if (step.done === true) return undefined;
+      batch = step.value;
+      at = 0;
+      if (batch.length > 0) return batch[at++];
+    }
+  };
   return {
-    next: async () => {
+    next: () => {
       if (kept !== undefined) {
         const frame = kept;
         kept = undefined;
         return frame;
       }
-      const step = await it.next();
-      return step.done === true ? undefined : step.value;
+      return at < batch.length ? batch[at++] : pull();
     },
     unread: (frame) => (kept = frame),
     close: async () => {
@@ -163,7 +174,7 @@ async function driveFrames(
   let count = 0;
   let endMs: number | undefined;
   let nextSample = Number.NEGATIVE_INFINITY;
-  for (let frame = await frames.next(); frame !== undefined && frame.t < toMs; frame = await frames.next()) {
+  for (let frame = await frames.next(); frame !== undefined && frame.t < toMs;) {
     await session.time.advanceTo(frame.t);
     session.driven.driveFrame(frame.raw, frame.t);
     count++;
@@ -173,6 +184,9 @@ async function driveFrames(
       tape.sample();
       nextSample = frame.t + sampleMs;
     }
+    // A frame of the batch in hand is taken at once: only reading the next batch waits.
+    const next = frames.next();
+    frame = next instanceof Promise ? await next : next;
   }
   return { frames: count, endMs };
 }

@@ -30,6 +30,9 @@ export interface RecordingExtent {
   readonly sha256: string;
 }
 
+/** Frames a batch of `frames()` holds: as a streamed recording's chunk does, about. */
+const BATCH = 256;
+
 export class SharedFrames implements ReplayFrameSource {
   private readonly times: Float64Array;
   private readonly offsets: Float64Array;
@@ -68,10 +71,14 @@ export class SharedFrames implements ReplayFrameSource {
     };
   }
 
-  *frames(): Iterable<TimedFrame> {
+  *frames(): Iterable<readonly TimedFrame[]> {
     const { times, offsets, text } = this;
-    for (let i = 0; i < this.data.count; i++)
-      yield { t: times[i]!, raw: text.toString('utf8', offsets[i], offsets[i + 1]) };
+    for (let first = 0; first < this.data.count; first += BATCH) {
+      const batch: TimedFrame[] = [];
+      for (let i = first; i < Math.min(first + BATCH, this.data.count); i++)
+        batch.push({ t: times[i]!, raw: text.toString('utf8', offsets[i], offsets[i + 1]) });
+      yield batch;
+    }
   }
 }
 
@@ -88,13 +95,15 @@ export async function loadSharedFrames(
   const times: number[] = [];
   let texts: Buffer[] | undefined = [];
   let bytes = 0;
-  for await (const frame of source.frames()) {
-    const text = Buffer.from(frame.raw, 'utf8');
-    hash.update(`${frame.t}\n`).update(text).update('\n');
-    times.push(frame.t);
-    bytes += text.length;
-    if (texts !== undefined && bytes > maxBytes) texts = undefined;
-    texts?.push(text);
+  for await (const batch of source.frames()) {
+    for (const frame of batch) {
+      const text = Buffer.from(frame.raw, 'utf8');
+      hash.update(`${frame.t}\n`).update(text).update('\n');
+      times.push(frame.t);
+      bytes += text.length;
+      if (texts !== undefined && bytes > maxBytes) texts = undefined;
+      texts?.push(text);
+    }
   }
   const sha256 = hash.digest('hex');
   const { header } = source;

@@ -22,6 +22,9 @@ export interface LevelTexts {
   quantity(steps: bigint): string;
   priceWei(ticks: number): string;
   quantityWei(steps: bigint): string;
+  /** `priceWei` and `quantityWei` of a level: what the orderbook checksum reads of each. */
+  readonly levelPriceWei: (this: void, level: TickLevel) => string;
+  readonly levelQuantityWei: (this: void, level: TickLevel) => string;
 }
 
 /**
@@ -37,11 +40,15 @@ export function levelTexts(market: MarketSpec): LevelTexts {
   let texts = levelTextsByMarket.get(market);
   if (texts === undefined) {
     const { step_price: stepPrice, step_size: stepSize } = market.definition.config;
+    const priceWei = remembered((ticks: number) => (BigInt(ticks) * market.tickWei).toString());
+    const quantityWei = bySteps(remembered((steps: bigint | number) => (BigInt(steps) * market.stepWei).toString()));
     texts = {
       price: remembered((ticks: number) => multiplyUnits(BigInt(ticks), stepPrice)),
       quantity: bySteps(remembered((steps: bigint | number) => multiplyUnits(BigInt(steps), stepSize))),
-      priceWei: remembered((ticks: number) => (BigInt(ticks) * market.tickWei).toString()),
-      quantityWei: bySteps(remembered((steps: bigint | number) => (BigInt(steps) * market.stepWei).toString())),
+      priceWei,
+      quantityWei,
+      levelPriceWei: (level) => priceWei(level.priceTicks),
+      levelQuantityWei: (level) => quantityWei(level.steps),
     };
     levelTextsByMarket.set(market, texts);
   }

@@ -55,14 +55,8 @@ export class RecordedBook {
   /** An update carries absolute levels (quantity 0 deletes): each tick it touched, as it now stands. */
   update(bids: readonly RecordedLevel[], asks: readonly RecordedLevel[]): LevelChange[] {
     const changes: LevelChange[] = [];
-    for (const [s, levels] of [
-      [0, bids],
-      [1, asks],
-    ] as const) {
-      this.apply(s, levels);
-      const ticks = new Set(levels.map((level) => this.ticksOf(s, level.priceWei)));
-      for (const tick of ticks) changes.push({ side: s, priceTicks: tick, steps: this.displayed(s, tick) });
-    }
+    this.changesOf(0, this.apply(0, bids), changes);
+    this.changesOf(1, this.apply(1, asks), changes);
     return changes;
   }
 
@@ -71,16 +65,29 @@ export class RecordedBook {
     return this.stepsOf(this.sides[side].ticks.get(priceTicks) ?? 0n);
   }
 
-  private apply(side: 0 | 1, levels: readonly RecordedLevel[]): void {
+  /** Each tick touched, in the order first touched, as it now stands. */
+  private changesOf(side: 0 | 1, touched: readonly number[], changes: LevelChange[]): void {
+    for (let i = 0; i < touched.length; i++) {
+      const tick = touched[i]!;
+      if (touched.indexOf(tick) === i) changes.push({ side, priceTicks: tick, steps: this.displayed(side, tick) });
+    }
+  }
+
+  /** Applies the levels; the tick of each, in order (a tick once per level that landed on it). */
+  private apply(side: 0 | 1, levels: readonly RecordedLevel[]): number[] {
     const { quantities, ticks } = this.sides[side];
-    for (const level of levels) {
+    const touched: number[] = new Array<number>(levels.length);
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[i]!;
       const tick = this.ticksOf(side, level.priceWei);
+      touched[i] = tick;
       const total = (ticks.get(tick) ?? 0n) - (quantities.get(level.priceWei) ?? 0n) + level.quantityWei;
       if (level.quantityWei > 0n) quantities.set(level.priceWei, level.quantityWei);
       else quantities.delete(level.priceWei);
       if (total > 0n) ticks.set(tick, total);
       else ticks.delete(tick);
     }
+    return touched;
   }
 
   /** Bids round down and asks up: an off-grid price is shown no better than recorded. */

@@ -37,6 +37,27 @@ export function parseJsonBody(bytes: Buffer, limit: number): BodyResult {
   } catch {
     return { ok: false, error: new SimRefusal(400, 'InvalidArgument', 'request body is not valid UTF-8') };
   }
+  return parseJsonText(text);
+}
+
+/**
+ * A body already held as text, as a caller in the same process sends it: the answer of
+ * `parseJsonBody` for its UTF-8 bytes, without encoding and strictly decoding them again when
+ * that trip would change nothing (no surrogate, whose lone half would become U+FFFD, and no
+ * leading byte order mark, which decoding drops). `limit` counts the UTF-8 bytes, never fewer than
+ * the UTF-16 units.
+ */
+export function parseJsonBodyText(text: string, limit: number): BodyResult {
+  if (text.length > limit) return tooLargeBody(limit);
+  if (text.charCodeAt(0) === BYTE_ORDER_MARK || SURROGATE.test(text)) return parseJsonBody(Buffer.from(text), limit);
+  if (Buffer.byteLength(text, 'utf8') > limit) return tooLargeBody(limit);
+  return parseJsonText(text);
+}
+
+const BYTE_ORDER_MARK = 0xfeff;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function parseJsonText(text: string): BodyResult {
   if (text.trim() === '')
     return {
       ok: false,

@@ -1,4 +1,4 @@
-import { orderbookChecksumOfWire, type WireChecksumLevel } from '../../protocol/orderbookChecksum.js';
+import { orderbookChecksumVia } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import type { TickBook } from '../exchange/exchange.js';
 import { decimalLevel, levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
@@ -36,7 +36,7 @@ export class OrderbookPublisher {
     if (bids.length === 0 && asks.length === 0) return undefined;
     const texts = levelTexts(book.market);
     // The client checks the same CRC32 code over the same wei texts (venue-wire.md §3).
-    const checksum = orderbookChecksumOfWire(wireLevels(book.bids, texts), wireLevels(book.asks, texts));
+    const checksum = orderbookChecksumVia(book.bids, book.asks, texts.levelPriceWei, texts.levelQuantityWei);
     return {
       method: 'update',
       type: 'update',
@@ -94,14 +94,6 @@ function changedLevels(
 /** Levels as the wire carries them: canonical decimals (a gone level's quantity "0"). */
 function decimalLevels(levels: readonly TickLevel[], texts: LevelTexts): CanonicalBookLevel[] {
   return levels.map((level) => decimalLevel(level, texts));
-}
-
-/** Levels with the wei texts the checksum covers. */
-function wireLevels(levels: readonly TickLevel[], texts: LevelTexts): WireChecksumLevel[] {
-  return levels.map((level) => ({
-    priceWeiText: texts.priceWei(level.priceTicks),
-    quantityWeiText: texts.quantityWei(level.steps),
-  }));
 }
 
 /** The envelope as captured: market id a string outside `data` and a number inside. */

@@ -155,7 +155,7 @@ export class SimWsHub {
           dirtyBooks.add(event.market_id);
           break;
         case 'trade':
-          this.fanOut('trades', event.market_id, tradesFrame(event.trade, meta));
+          this.fanOut('trades', event.market_id, () => tradesFrame(event.trade, meta));
           break;
         case 'fill':
           this.toAccount(
@@ -234,11 +234,10 @@ export class SimWsHub {
     }
   }
 
-  private fanOut(channel: ChannelName, marketId: number, frame: object): void {
-    sendToAll(
-      [...this.connections].filter((c) => c.subscriptions.wants(channel, marketId)),
-      frame,
-    );
+  /** The frame is built only when a connection wants it (a replay's bot reads no trades). */
+  private fanOut(channel: ChannelName, marketId: number, build: () => object): void {
+    const watchers = [...this.connections].filter((c) => c.subscriptions.wants(channel, marketId));
+    if (watchers.length > 0) sendToAll(watchers, build());
   }
 
   private toAccount(

@@ -17,10 +17,9 @@ export type ApplyResult =
  * After a checksum mismatch the book is unsynced and ignores updates until the next snapshot.
  */
 export class LocalOrderBook {
-  private readonly bidLevels = new Map<string, OrderbookLevel>();
-  private readonly askLevels = new Map<string, OrderbookLevel>();
-  private sortedBids: OrderbookLevel[] | undefined;
-  private sortedAsks: OrderbookLevel[] | undefined;
+  /** Each side best first, a fresh array per applied message: a view handed out keeps its picture. */
+  private sortedBids: readonly OrderbookLevel[] = [];
+  private sortedAsks: readonly OrderbookLevel[] = [];
   private isSynced = false;
   private last: { blockNumber?: number; workerTimestamp: bigint } | undefined;
 
@@ -42,22 +41,20 @@ export class LocalOrderBook {
     if (message.marketId !== this.marketId)
       return { kind: 'ignored', reason: `message for market ${message.marketId}` };
     if (message.type === 'snapshot') {
-      this.bidLevels.clear();
-      this.askLevels.clear();
+      this.sortedBids = [];
+      this.sortedAsks = [];
       this.isSynced = true;
     } else if (!this.isSynced) {
       return { kind: 'ignored', reason: 'update before a snapshot' };
     }
-    setLevels(this.bidLevels, message.bids);
-    setLevels(this.askLevels, message.asks);
-    this.sortedBids = undefined;
-    this.sortedAsks = undefined;
+    this.sortedBids = withLevels(this.sortedBids, message.bids, HIGHEST_FIRST);
+    this.sortedAsks = withLevels(this.sortedAsks, message.asks, LOWEST_FIRST);
     this.last = {
       workerTimestamp: message.workerTimestamp,
       ...(message.blockNumber === undefined ? {} : { blockNumber: message.blockNumber }),
     };
     if (message.checksum !== undefined && this.checksum !== undefined) {
-      const actual = this.checksum(this.bids(), this.asks());
+      const actual = this.checksum(this.sortedBids, this.sortedAsks);
       if (actual !== message.checksum) {
         this.isSynced = false;
         return { kind: 'checksum-mismatch', expected: message.checksum, actual };
@@ -73,28 +70,61 @@ export class LocalOrderBook {
 
   /** Best first: highest price first. */
   bids(depth?: number): readonly OrderbookLevel[] {
-    this.sortedBids ??= [...this.bidLevels.values()].sort((a, b) => compareIntegerText(b.priceWeiText, a.priceWeiText));
     return depth === undefined ? this.sortedBids : this.sortedBids.slice(0, depth);
   }
 
   /** Best first: lowest price first. */
   asks(depth?: number): readonly OrderbookLevel[] {
-    this.sortedAsks ??= [...this.askLevels.values()].sort((a, b) => compareIntegerText(a.priceWeiText, b.priceWeiText));
     return depth === undefined ? this.sortedAsks : this.sortedAsks.slice(0, depth);
   }
 
   bestBid(): OrderbookLevel | undefined {
-    return this.bids()[0];
+    return this.sortedBids[0];
   }
 
   bestAsk(): OrderbookLevel | undefined {
-    return this.asks()[0];
+    return this.sortedAsks[0];
   }
 }
 
-function setLevels(side: Map<string, OrderbookLevel>, levels: readonly OrderbookLevel[]): void {
+/** Orders two wei texts best first: negative when `a` comes before `b`. */
+type BookOrder = (a: string, b: string) => number;
+
+const HIGHEST_FIRST: BookOrder = (a, b) => compareIntegerText(b, a);
+const LOWEST_FIRST: BookOrder = compareIntegerText;
+
+/**
+ * A side with a message's levels applied (absolute levels keyed by their price's wei text; a
+ * deletion removes its price), as a new array: each level is found by binary search and put in its
+ * place, where sorting the whole side again on every update was a hot spot of a replay.
+ */
+function withLevels(
+  side: readonly OrderbookLevel[],
+  levels: readonly OrderbookLevel[],
+  order: BookOrder,
+): readonly OrderbookLevel[] {
+  if (levels.length === 0) return side;
+  const next = side.slice();
   for (const level of levels) {
-    if (level.isDeletion) side.delete(level.priceWeiText);
-    else side.set(level.priceWeiText, level);
+    const key = level.priceWeiText;
+    const at = placeOf(next, key, order);
+    const found = at < next.length && next[at]!.priceWeiText === key;
+    if (level.isDeletion) {
+      if (found) next.splice(at, 1);
+    } else if (found) next[at] = level;
+    else next.splice(at, 0, level);
   }
+  return next;
+}
+
+/** The first index whose price does not come before `key` (where `key` is, or would go). */
+function placeOf(side: readonly OrderbookLevel[], key: string, order: BookOrder): number {
+  let low = 0;
+  let high = side.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (order(side[mid]!.priceWeiText, key) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

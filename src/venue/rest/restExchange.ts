@@ -12,6 +12,8 @@ export interface ExchangeRequest<S extends z.ZodType> {
   readonly method: 'GET' | 'POST';
   readonly endpoint: string;
   readonly url: string;
+  /** `url`'s path and query: what a direct sender is given. */
+  readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: unknown;
   readonly responseSchema: S;
@@ -37,9 +39,28 @@ export interface ObservedExchange {
 
 export type RestExchangeObserver = (exchange: ObservedExchange) => void;
 
+/** A request as a sender that is not HTTP reads it: the body as the JSON text HTTP would carry. */
+export interface DirectRequest {
+  readonly method: 'GET' | 'POST';
+  /** Path and query, after the client's base address. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * A venue answering in this process (the simulator in a replay): the answer's status and text, with
+ * no URL, fetch `Request` and `Response`, abort controller or timer per request. A throw is a
+ * transport failure (`Aborted` when the caller's signal is, else `ConnectionFailed`).
+ */
+export type DirectSender = (request: DirectRequest) => Promise<HttpAnswer>;
+
 export interface ExchangeDeps {
   /** A fetch to send through (tests, proxies); undefined: the lean node:http client (`nodeHttpClient.ts`). */
   readonly fetch: typeof fetch | undefined;
+  /** A venue in this process: used instead of `fetch` and HTTP when set. */
+  readonly direct?: DirectSender | undefined;
   readonly limiter: RequestLimiter | false;
   readonly now: () => number;
   /** Where a 2xx body that fails its schema is reported (the runtime's wire-drift monitor). */
@@ -77,6 +98,7 @@ export async function exchangeOnce<S extends z.ZodType>(
 }
 
 function send(request: ExchangeRequest<z.ZodType>, deps: ExchangeDeps): Promise<HttpAnswer> {
+  if (deps.direct !== undefined) return directText(request, deps.direct);
   return deps.fetch === undefined ? httpText(request) : fetchText(request, deps.fetch);
 }
 
@@ -143,6 +165,25 @@ async function httpText(request: ExchangeRequest<z.ZodType>): Promise<HttpAnswer
     // The caller's abort wins over a timeout that fired at the same moment (as with fetch below).
     const kind =
       callerSignal?.aborted === true ? 'Aborted' : error instanceof HttpTimeout ? 'Timeout' : 'ConnectionFailed';
+    throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs: request.timeoutMs, cause: error });
+  }
+}
+
+/**
+ * Through a venue in this process. No timer: the answer comes within the sender's own (virtual)
+ * latency, and the caller's signal is handed to the sender, which stops on it.
+ */
+async function directText(request: ExchangeRequest<z.ZodType>, direct: DirectSender): Promise<HttpAnswer> {
+  try {
+    return await direct({
+      method: request.method,
+      path: request.path,
+      headers: request.headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: request.signal,
+    });
+  } catch (error) {
+    const kind = request.signal?.aborted === true ? 'Aborted' : 'ConnectionFailed';
     throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs: request.timeoutMs, cause: error });
   }
 }

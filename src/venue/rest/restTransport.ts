@@ -4,7 +4,13 @@ import { systemClock, type Clock } from '../../core/clock.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
 import { isCheckedBody } from './actionBodies.js';
-import { exchangeOnce, type ExchangeDeps, type ExchangeRequest, type RestExchangeObserver } from './restExchange.js';
+import {
+  exchangeOnce,
+  type DirectSender,
+  type ExchangeDeps,
+  type ExchangeRequest,
+  type RestExchangeObserver,
+} from './restExchange.js';
 import { retryRead, type RestRetryEvent } from './readRetry.js';
 import { venueRestLimiter, type RequestLimiter } from './slidingWindowLimiter.js';
 import { schemaIssues, VenueSchemaError } from './venueSchemaError.js';
@@ -28,6 +34,11 @@ export interface RestClientOptions {
    * agents shared by the process, `nodeHttpClient.ts`): for tests and proxies.
    */
   readonly fetch?: typeof fetch;
+  /**
+   * A venue in this process to send to instead of HTTP or `fetch` (the simulator of a replay):
+   * the same checks, limiter, answer schemas and typed failures, without the HTTP-shaped objects.
+   */
+  readonly direct?: DirectSender;
   /**
    * A limiter to share between clients on one IP (default: the venue's 500 requests per 10 s as
    * a sliding window), or false to disable client-side limiting.
@@ -159,6 +170,7 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
   const clock = options.clock ?? systemClock;
   const deps: ExchangeDeps = {
     fetch: options.fetch,
+    direct: options.direct,
     limiter: options.rateLimit === undefined ? venueRestLimiter() : options.rateLimit,
     now: () => clock.now(),
     onDecodeFailure: options.onDecodeFailure,
@@ -172,10 +184,12 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
     async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
       checkRequestBody(request);
       const signal = request.options?.signal;
+      const url = buildUrl(base, request.path, request.query);
       const exchange: ExchangeRequest<S> = {
         method: request.method,
         endpoint: request.endpoint,
-        url: buildUrl(base, request.path, request.query),
+        url,
+        path: url.slice(base.length),
         headers: headersFor(request, options.userAgent, shared),
         body: request.body,
         responseSchema: request.responseSchema,
