@@ -3,37 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit, placeMarket, setMarginMode } from '../../src/engine/intents/intentBuilders.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { reconcileWithVenue } from '../../src/runtime/journal/reconcileWithVenue.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { placedState } from './support/journalProbeStrategy.js';
 import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
-import { fundedAccount, type SimAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
-/** Another trader on the same venue, without a journal. */
-async function counterparty(sim: RunningSim): Promise<{ who: SimAccount; engine: Engine }> {
-  const who = await fundedAccount(sim);
-  const engine = new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: venueSender(who.rest),
-    config: withEngineDefaults({ guards: { actionsPerSecond: 10_000, actionBurst: 10_000 } }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
-  await engine.start();
-  return { who, engine };
-}
+import { startCounterparty } from './support/counterparty.js';
+import { fundedAccount } from './support/simAccount.js';
 
 describe('journal across a restart (runBot on the simulator)', () => {
   let sim: RunningSim;
@@ -51,7 +28,7 @@ describe('journal across a restart (runBot on the simulator)', () => {
 
   it('resumes resting orders and the position, places nothing twice, and journals a fill made while down once', async () => {
     const bot = await fundedAccount(sim);
-    const other = await counterparty(sim);
+    const other = await startCounterparty(sim);
 
     // Run 1: the probe rests two bids; the bot also opens a long position.
     const run1 = await startJournalBot(sim, bot, dir);

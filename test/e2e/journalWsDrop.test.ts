@@ -2,19 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
 import { addDecimals, compareDecimals, negateDecimal } from '../../src/core/decimal.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
+import { startCounterparty } from './support/counterparty.js';
 import { fundedAccount } from './support/simAccount.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('journal across a WebSocket drop during fills', () => {
   let sim: RunningSim;
@@ -31,19 +25,7 @@ describe('journal across a WebSocket drop during fills', () => {
 
   it('loses no fill and doubles none', async () => {
     const bot = await fundedAccount(sim);
-    const otherWho = await fundedAccount(sim);
-    const other = new Engine({
-      account: otherWho.account,
-      signer: otherWho.signer,
-      rest: otherWho.rest,
-      sender: venueSender(otherWho.rest),
-      config: withEngineDefaults({ guards: { actionsPerSecond: 10_000, actionBurst: 10_000 } }),
-      selectors: SPEC_SELECTORS,
-      clock: systemClock,
-      log: quiet,
-      markets: [1],
-    });
-    await other.start();
+    const { engine: other } = await startCounterparty(sim);
     let n = 0;
     const sell = async (size: string, price: string) => {
       const outcome = await other.execute(

@@ -2,40 +2,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { venueSender } from '../../src/engine/sending/actionSender.js';
-import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import { runCli } from '../../src/runtime/cli/runCli.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { memoryIo } from '../runtime/cli/cliTestSupport.js';
 import { until } from './support/journalBot.js';
 import { CONTROL_TOKEN, serviceBotConfig, startServiceBot } from './support/serviceBot.js';
-import { fundedAccount, type SimAccount } from './support/simAccount.js';
+import { startCounterparty } from './support/counterparty.js';
+import { fundedAccount } from './support/simAccount.js';
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const BID = { price: '64400', size: '0.0005' };
 /** The reads a reconciliation makes of what the venue holds: each must be made once per reconnect. */
 const STATE_READS = ['GET /v1/orders/open', 'GET /v1/account/position', 'GET /v1/account/cross-margin-balance'];
 
 /** Another account of the simulator, which sells into the bot's bid while the bot cannot see it. */
 async function taker(sim: RunningSim): Promise<(size: string, price: string) => Promise<void>> {
-  const who: SimAccount = await fundedAccount(sim);
-  const engine = new Engine({
-    account: who.account,
-    signer: who.signer,
-    rest: who.rest,
-    sender: venueSender(who.rest),
-    config: withEngineDefaults({ guards: { actionsPerSecond: 10_000, actionBurst: 10_000 } }),
-    selectors: SPEC_SELECTORS,
-    clock: systemClock,
-    log: quiet,
-    markets: [1],
-  });
-  await engine.start();
+  const { engine } = await startCounterparty(sim);
   let n = 0;
   return async (size, price) => {
     const intent = { intentId: `sell-${++n}`, strategy: 'x', marketId: 1, side: 'sell' as const, size, price };
