@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotControl } from '../../src/runtime/operations/control/botControl.js';
 import { startControlServer, type ControlServer } from '../../src/runtime/operations/control/controlServer.js';
 import { BotMetrics } from '../../src/runtime/operations/metrics/botMetrics.js';
+import { launchChromium, WITHOUT_LOCAL_NETWORK_CHECKS } from './support/chromium.js';
 
 /** Debian's chromium package (.ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * What a hostile page tries once its name points at 127.0.0.1: read the status, the metrics and
@@ -48,10 +47,6 @@ describe('the control server under DNS rebinding, in headless Chromium', () => {
   });
 
   it('gives a page of another site no status, metrics or events; the same page under 127.0.0.1 reads them', async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-      );
     server = await startControlServer({
       host: '127.0.0.1',
       port: 0,
@@ -64,15 +59,10 @@ describe('the control server under DNS rebinding, in headless Chromium', () => {
     const port = new URL(server.url).port;
     // The rebinding: the attacker's name now resolves to this machine. Chromium's own local-network
     // checks are off: other browsers (and older Chromium) have none, and the server must not need them.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-dev-shm-usage',
-        '--host-resolver-rules=MAP rebind.evil.test 127.0.0.1',
-        '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults',
-      ],
-    });
+    browser = await launchChromium([
+      '--host-resolver-rules=MAP rebind.evil.test 127.0.0.1',
+      WITHOUT_LOCAL_NETWORK_CHECKS,
+    ]);
     const readAs = async (origin: string): Promise<PageResults> => {
       const page = await browser!.newPage();
       // The attacker's page itself, as its server sent it before the name was rebound.

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/core/shortId.js';
 import type { BotStatus } from '../../src/runtime/operations/control/botStatus.js';
@@ -9,9 +9,9 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
 import { prepareServiceRoot, serviceBotConfig, startServiceBot, type ServiceBot } from './support/serviceBot.js';
 import { fundedAccount } from './support/simAccount.js';
+import { launchChromium } from './support/chromium.js';
 
 /** Debian's chromium package (.ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
 /** Kept by CI (gitignored); the screenshot of each run lands here. */
 const ARTIFACTS = resolve(import.meta.dirname, '..', '..', 'test-artifacts');
 
@@ -130,10 +130,6 @@ describe('the live dashboard in headless Chromium', () => {
   let browser: Browser | undefined;
 
   beforeEach(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-      );
     // Long blocks: the mark moves only when the test says, so page and API can be compared exactly.
     sim = await startSim({ port: 0, blockMs: 60_000, registrationLagMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'perpbot-dashboard-'));
@@ -161,7 +157,7 @@ describe('the live dashboard in headless Chromium', () => {
     const status = async () => (await (await fetch(`${url}/api/status`)).json()) as BotStatus;
     await until(async () => (await status()).recentFills.length > 0);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     // Offline but for the bot: any request elsewhere (a CDN) fails the test.
     const outside: string[] = [];

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BotStatus } from '../../src/runtime/operations/control/botStatus.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
@@ -16,9 +16,9 @@ import {
   type ServiceBot,
 } from './support/serviceBot.js';
 import { fundedAccount } from './support/simAccount.js';
+import { launchChromium } from './support/chromium.js';
 
 /** Debian's chromium package (.ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
 
 /** A strategy that keeps opening (a bid placed, cancelled, placed...) and logs the trading state it sees. */
 const PROBE = `  - name: probe
@@ -43,10 +43,6 @@ describe('a tripped kill switch is a trading state everyone sees: halted', () =>
   let browser: Browser | undefined;
 
   beforeEach(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-      );
     sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'perpbot-halted-'));
     prepareServiceRoot(dir);
@@ -60,7 +56,7 @@ describe('a tripped kill switch is a trading state everyone sees: halted', () =>
   });
 
   async function openDashboard(url: string): Promise<Page> {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
     const context = await browser.newContext();
     await context.route('**/*', (route) => (route.request().url().startsWith(url) ? route.continue() : route.abort()));
     const page = await context.newPage();

@@ -1,16 +1,16 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/runtime/cli/runCli.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { memoryIo, testKeys, type TestKeys } from '../runtime/cli/cliTestSupport.js';
 import { journalBotConfig, prepareProbeRoot, until } from './support/journalBot.js';
 import { startPerpbotIn, type RunningPerpbot } from './support/spawnPerpbot.js';
+import { launchChromium, WITHOUT_LOCAL_NETWORK_CHECKS } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'lockout-test-token-0123456789abcdef';
 
 /** A page of another site that fires no-preflight POSTs (text/plain, no token) at the bot's kill switch. */
@@ -77,18 +77,7 @@ describe("the kill switch of a running bot can't be locked out (perpbot start sp
     });
 
   it('trips for the valid token within a second after 20 cross-site and 20 unauthenticated POSTs', async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-      );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-dev-shm-usage',
-        '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults',
-      ],
-    });
+    browser = await launchChromium([WITHOUT_LOCAL_NETWORK_CHECKS]);
     const page = await browser.newPage();
     await page.route('http://evil.test/attack.html', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: ATTACK_PAGE(`${url}/api/kill-switch`) }),

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReplayHtml, shownTotals } from '../../src/runtime/replay/replayHtml.js';
 import { replayReportFixture } from '../runtime/replay/replayReportFixture.js';
+import { launchChromium } from './support/chromium.js';
 
 /** Debian's chromium package (.ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** Kept by CI (gitignored); the screenshot of each run lands here. */
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -54,12 +54,8 @@ describe('the replay page in headless Chromium, opened from a file with no netwo
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-      );
     dir = mkdtempSync(join(tmpdir(), 'perpbot-replay-html-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
