@@ -4,7 +4,7 @@ import { VenueTransportError } from '../../venue/venueTransportError.js';
 import type { RetryConfig } from '../engineConfig.js';
 import type { LandingEvidence } from './landingEvidence.js';
 import type { NonceFate } from '../nonces/nonceAllocator.js';
-import type { Endpoint } from './signedRequest.js';
+import type { Endpoint } from '../signing/signedRequest.js';
 
 /**
  * The one place that decides what to do after a signed request failed. Every decision also says

@@ -9,7 +9,7 @@ import {
   type LandingAction,
   type RetryAction,
 } from '../../../src/engine/sending/retryPolicy.js';
-import type { Endpoint } from '../../../src/engine/sending/signedRequest.js';
+import type { Endpoint } from '../../../src/engine/signing/signedRequest.js';
 import { VenueError } from '../../../src/venue/venueError.js';
 import { VenueTransportError } from '../../../src/venue/venueTransportError.js';
 
