@@ -41,6 +41,26 @@ export async function runStages(
   }
 }
 
+/**
+ * A nonce (permit mode), the signature, the send: synchronous up to the socket when a nonce is free
+ * and the signer answers at once. The send stage signs anew itself when its retry policy asks.
+ */
+function signAndSend(
+  intent: Intent,
+  action: ResolvedAction,
+  deps: PipelineDeps,
+  signal: AbortSignal | undefined,
+): Promise<SendResult> {
+  const nonce = deps.auth.mode === 'permit' ? nonceFor(deps.auth.allocator, signal) : undefined;
+  const signed =
+    nonce instanceof Promise
+      ? nonce.then((pair) => signWith(pair, intent.intentId, action, deps))
+      : signWith(nonce, intent.intentId, action, deps);
+  return signed instanceof Promise
+    ? signed.then((request) => sendWithPolicy(intent, action, deps, signal, request))
+    : sendWithPolicy(intent, action, deps, signal, signed);
+}
+
 /** The admitted action: its cancel target resolved, then nonce, signature, send, and the order model told. */
 async function sendAdmitted(
   intent: Intent,
@@ -64,26 +84,6 @@ async function sendAdmitted(
       : { type: 'withheld', refusal: withheld };
   trackSendResult(intent, resolved, result, deps.tracker);
   return outcomeOf(intent, resolved, result, deps.clock.now());
-}
-
-/**
- * A nonce (permit mode), the signature, the send: synchronous up to the socket when a nonce is free
- * and the signer answers at once. The send stage signs anew itself when its retry policy asks.
- */
-function signAndSend(
-  intent: Intent,
-  action: ResolvedAction,
-  deps: PipelineDeps,
-  signal: AbortSignal | undefined,
-): Promise<SendResult> {
-  const nonce = deps.auth.mode === 'permit' ? nonceFor(deps.auth.allocator, signal) : undefined;
-  if (nonce instanceof Promise)
-    return nonce.then(async (pair) =>
-      sendWithPolicy(intent, action, deps, signal, await signWith(pair, intent.intentId, action, deps)),
-    );
-  const signed = signWith(nonce, intent.intentId, action, deps);
-  if (signed instanceof Promise) return signed.then((request) => sendWithPolicy(intent, action, deps, signal, request));
-  return sendWithPolicy(intent, action, deps, signal, signed);
 }
 
 /** The refused outcome, a placement's order settled as refused. */

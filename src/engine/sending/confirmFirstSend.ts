@@ -1,7 +1,7 @@
 import type { SendDeps } from './sendDeps.js';
 import { IntentFailedError } from './sendDeps.js';
 import type { Intent } from '../intents/intents.js';
-import { classifyLanding } from './retryPolicy.js';
+import { classifyLanding } from './landingPolicy.js';
 import type { SendResult } from './sendResult.js';
 import type { ResolvedAction, SignedRequest } from '../signing/signedRequest.js';
 

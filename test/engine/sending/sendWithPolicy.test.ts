@@ -19,7 +19,7 @@ import { noncePairKey } from '../../../src/engine/nonces/noncePair.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { isUnconfirmed, sendWithPolicy } from '../../../src/engine/sending/sendWithPolicy.js';
 import type { ResolvedAction, SignedRequest } from '../../../src/engine/signing/signedRequest.js';
-import { MAX_LANDING_RESIGNS } from '../../../src/engine/sending/retryPolicy.js';
+import { MAX_LANDING_RESIGNS } from '../../../src/engine/sending/landingPolicy.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
