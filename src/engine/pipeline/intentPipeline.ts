@@ -2,7 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { PerpbotError } from '../../core/perpbotError.js';
-import { acceptIntent } from '../accept/acceptIntent.js';
+import { acceptIntent, type AcceptDeps } from '../accept/acceptIntent.js';
 import { cancelledWhileQueued } from '../accept/cancelledWhileQueued.js';
 import { EarlierCancels } from '../accept/earlierCancels.js';
 import type { ClientOrderIds } from '../intents/clientOrderIds.js';
@@ -64,7 +64,18 @@ export class IntentPipeline {
   private readonly pending = new Map<string, Promise<IntentOutcome>>();
   private readonly earlierCancels = new EarlierCancels();
 
-  constructor(private readonly o: IntentPipelineOptions) {}
+  /** Built once, not per intent: closures per intent show in the engine's profile. */
+  private readonly accept: AcceptDeps;
+
+  constructor(private readonly o: IntentPipelineOptions) {
+    this.accept = {
+      tracker: o.tracker,
+      arrivedReplace: (replace) => o.quoting().arrivedReplace(replace),
+      arrivedPlacement: (placement) => o.quoting().arrived(placement),
+      cancelQueued: (intentId) => this.cancelQueued(intentId),
+      now: () => o.clock.now(),
+    };
+  }
 
   /**
    * Runs an intent to its terminal outcome (also published on `outcomes$`). A placement is the
@@ -76,13 +87,7 @@ export class IntentPipeline {
     if (this.actionSubject.observed) this.actionSubject.next(intent);
     const quoting = this.o.quoting();
     quoting.acted(intent);
-    const local = acceptIntent(intent, {
-      tracker: this.o.tracker,
-      arrivedReplace: (replace) => quoting.arrivedReplace(replace),
-      arrivedPlacement: (placement) => quoting.arrived(placement),
-      cancelQueued: (intentId) => this.cancelQueued(intentId),
-      now: () => this.o.clock.now(),
-    });
+    const local = acceptIntent(intent, this.accept);
     const run = (local === undefined ? this.runKind(intent, quoting, hold) : Promise.resolve(local)).then((outcome) => {
       this.pending.delete(intent.intentId);
       this.o.journal.outcome(outcome);
