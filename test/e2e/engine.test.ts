@@ -223,12 +223,27 @@ describe('engine against the simulator', () => {
     const who = await fundedAccount(sim);
     const engine = engineFor(who);
     await engine.start();
+    expect((await engine.execute(buy(1))).type).toBe('accepted');
+    const cancelled = await engine.execute(
+      cancel({ intentId: 'c-1', strategy: 't', marketId: 1, target: { intentId: 't-1' } }),
+    );
+    expect(cancelled.type, JSON.stringify(cancelled)).toBe('accepted');
+    expect(engine.tracker.order('t-1')?.state).toBe('cancelled');
+    expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
+    await engine.stop();
+  });
+
+  it('a cancel by intent id of a placement not yet sent takes it out of the queue: nothing reaches the venue', async () => {
+    const who = await fundedAccount(sim);
+    const engine = engineFor(who);
+    await engine.start();
     const placing = engine.execute(buy(1));
     const cancelled = await engine.execute(
       cancel({ intentId: 'c-1', strategy: 't', marketId: 1, target: { intentId: 't-1' } }),
     );
-    expect((await placing).type).toBe('accepted');
-    expect(cancelled.type).toBe('accepted');
+    const placed = await placing;
+    expect(cancelled.type, JSON.stringify(cancelled)).toBe('accepted');
+    expect(placed.type === 'refused' ? placed.refusal.rule : placed.type).toBe('cancelled_queued');
     expect(engine.tracker.order('t-1')?.state).toBe('cancelled');
     expect((await who.rest.openOrders({ account: who.account, market_id: '1' })).orders).toHaveLength(0);
     await engine.stop();

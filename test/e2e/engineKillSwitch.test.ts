@@ -5,7 +5,7 @@ import { venueSender, type ActionSender } from '../../src/engine/sending/actionS
 import { FeedLostError } from '../../src/engine/connection/feedLostError.js';
 import { adjustIsolatedMargin, placeLimit, setMarginMode } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
-import type { SignedRequest } from '../../src/engine/sending/signedRequest.js';
+import type { SignedRequest } from '../../src/engine/signing/signedRequest.js';
 import { revokeSigner } from '../../src/runtime/account/revokeSigner.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { SignerNotActiveError } from '../../src/venue/ws/venueWsError.js';

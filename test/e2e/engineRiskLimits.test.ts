@@ -3,7 +3,7 @@ import { venueSender, type ActionSender } from '../../src/engine/sending/actionS
 import type { GuardConfig } from '../../src/engine/engineConfig.js';
 import { placeLimit, placeMarket, setLeverage } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
-import type { SignedRequest } from '../../src/engine/sending/signedRequest.js';
+import type { SignedRequest } from '../../src/engine/signing/signedRequest.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import { engineOnSim } from './support/engineOnSim.js';

@@ -8,7 +8,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { fastPrivateKeySigner } from '../../src/protocol/nativeSigner.js';
 import { RISE_SELECTORS } from '../../src/protocol/selectors.js';
-import { buildSignedRequest } from '../../src/engine/sending/signedRequest.js';
+import { buildSignedRequest } from '../../src/engine/signing/signedRequest.js';
 import { signTypedStruct } from '../../src/protocol/typedSignatures.js';
 import { signingContextOf } from './support/simAccount.js';
 

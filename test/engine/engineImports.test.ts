@@ -33,3 +33,76 @@ describe('engine layering', () => {
     expect(offences).toEqual([]);
   });
 });
+
+/** The engine's folder of a file under src/engine (a top-level file is a folder of its own). */
+function folderOf(file: string): string {
+  return relative(ENGINE, file).split(/[\\/]/)[0] ?? '';
+}
+
+/** Folder -> folders it imports (type-only imports count: a type shared both ways belongs lower). */
+function folderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files(ENGINE)) {
+    const from = folderOf(file);
+    const targets = graph.get(from) ?? new Set<string>();
+    graph.set(from, targets);
+    for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const target = resolve(dirname(file), match[1] ?? '');
+      if (!target.startsWith(ENGINE + '/')) continue;
+      const to = folderOf(target);
+      if (to !== from) targets.add(to);
+    }
+  }
+  return graph;
+}
+
+/** Every import loop between folders, as `a -> b -> a` (depth-first, each loop reported from where it was found). */
+function folderLoops(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const loops: string[] = [];
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]): void => {
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      loops.push([...path.slice(at), node].join(' -> '));
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return loops;
+}
+
+describe('engine structure (issue 35: the engine as a pipeline of stages)', () => {
+  it('has no file over 300 lines', () => {
+    const long = files(ENGINE)
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > 300);
+    expect(files(ENGINE).length).toBeGreaterThan(50);
+    expect(long).toEqual([]);
+  });
+
+  it('has a folder per stage an intent passes, in order, and the pipeline that runs them', () => {
+    for (const stage of ['accept', 'checks', 'admission', 'nonces', 'signing', 'sending', 'tracking', 'pipeline'])
+      expect(statSync(join(ENGINE, stage)).isDirectory(), stage).toBe(true);
+    const runStages = readFileSync(join(ENGINE, 'pipeline/runStages.ts'), 'utf8');
+    const order = ['preTradeChecks(', 'deps.admit(', 'nonceFor(', 'signWith(', 'sendWithPolicy(', 'trackSendResult('];
+    const at = order.map((call) => runStages.indexOf(call));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // The admission's in-flight ticket is released in one place.
+    expect(runStages.match(/\.settled\(\)/g)).toHaveLength(1);
+  });
+
+  it('has no import loop between its folders (nothing imports back up)', () => {
+    const graph = folderGraph();
+    expect(graph.size).toBeGreaterThan(10);
+    expect(folderLoops(graph)).toEqual([]);
+  });
+
+  it('builds "cancelled while queued" in one place', () => {
+    const builders = files(ENGINE).filter((file) => /refusal\(\s*'cancelled_queued'/.test(readFileSync(file, 'utf8')));
+    expect(builders.map((file) => relative(SRC, file))).toEqual(['engine/accept/cancelledWhileQueued.ts']);
+  });
+});

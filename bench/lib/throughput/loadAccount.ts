@@ -2,7 +2,7 @@ import { cancelOrderRequestSchema, type CancelOrderRequestWire } from '../../../
 import type { Address } from '../../../src/core/address.js';
 import { PerpbotError } from '../../../src/core/perpbotError.js';
 import type { NoncePair } from '../../../src/engine/nonces/noncePair.js';
-import { buildSignedRequest } from '../../../src/engine/sending/signedRequest.js';
+import { buildSignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { wideFromOrderId } from '../../../src/sim/exchange/orderIds.js';
 import { benchAccountAt } from '../simAccount.js';

@@ -1,6 +1,6 @@
 import type { Address } from '../../../src/core/address.js';
-import { buildSignedRequest, type ResolvedAction } from '../../../src/engine/sending/signedRequest.js';
-import type { WireOrder } from '../../../src/engine/sending/wireAction.js';
+import { buildSignedRequest, type ResolvedAction } from '../../../src/engine/signing/signedRequest.js';
+import type { WireOrder } from '../../../src/engine/checks/wireAction.js';
 import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
 import { OrderType, Side, StpMode, TimeInForce } from '../../../src/protocol/enums.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';

@@ -1,55 +1,16 @@
-import type { Clock } from '../../core/clock.js';
 import type { AccountState } from '../tracking/accountState.js';
-import type { GuardConfig } from '../engineConfig.js';
 import { fullBucket, recordAction, type TokenBucketState } from '../guards/actionRateLimit.js';
 import { evaluateGuards } from '../guards/evaluateGuards.js';
 import type { GuardState, GuardVerdict } from '../guards/guardState.js';
-import {
-  ARMED_KILL_SWITCH,
-  resetKillSwitch,
-  tripKillSwitch,
-  watchLoss,
-  type KillSwitchState,
-  type PnlSnapshot,
-} from '../guards/killSwitch.js';
+import type { KillSwitchState, PnlSnapshot } from '../guards/killSwitch.js';
 import type { Intent } from '../intents/intents.js';
 import { refusal, type Refusal } from '../intents/refusal.js';
-import type { InFlightActions, InFlightFilter, InFlightTicket } from './inFlightActions.js';
+import { inFlightFilterExcluding } from './inFlightActions.js';
 import { detach } from '../../core/detach.js';
+import type { Admission, AdmissionScope } from './admissionScope.js';
+import { ScopeKillSwitch } from './scopeKillSwitch.js';
 
-/**
- * One scope of admission: the account (every guard, the trading conditions) or one strategy's
- * budget. Each scope has its own limits, action bucket and kill switch; all scopes share one
- * count of what is in flight.
- */
-export interface AdmissionScope {
-  /** "account" or "strategy <name>": named when a check throws. */
-  readonly name: string;
-  readonly config: GuardConfig;
-  readonly clock: Clock;
-  /** Longest an intent may wait on a guard before it is refused. */
-  readonly maxWaitMs: number;
-  readonly inFlight: InFlightActions;
-  /** Which in-flight actions this scope counts (a strategy: its own placements). */
-  readonly inFlightFilter?: Omit<InFlightFilter, 'excluding'>;
-  /** The scope's positions, margin modes and open orders, fresh on every call. */
-  accountState(): AccountState;
-  /** The scope's rules on one state (default: every account guard). */
-  readonly judge?: (state: GuardState, intent: Intent, config: GuardConfig) => GuardVerdict;
-  /** Judged before the rules: degraded, reconciling, stopped (the account scope). */
-  readonly conditions?: { verdict(intent: Intent): GuardVerdict };
-  /** Marks to value positions with (default: the ones given to `setMark`). */
-  readonly marks?: (intent: Intent) => ReadonlyMap<number, string>;
-  /** Closes the position of a market (a reduce-only market order); margin-mode switches with close_first. */
-  closePosition?(intent: Intent): Promise<boolean>;
-  /** Called once when the kill switch trips, to cancel what the scope has open. */
-  onKillSwitchTripped(reason: string): void;
-  /** Called after every change of the kill switch (a trip, a reset): the trading state shows it. */
-  onKillSwitchChanged?(state: KillSwitchState): void;
-}
-
-/** What the gate answers: a refusal, or a ticket (admitted: in flight until settled). */
-export type Admission = Refusal | InFlightTicket;
+export type { Admission, AdmissionScope } from './admissionScope.js';
 
 /** One decision: an answer, or how long to wait before asking again and why. */
 type Step =
@@ -71,19 +32,17 @@ interface Queued {
  */
 export class AdmissionGate {
   private bucket: TokenBucketState;
-  private kill: KillSwitchState = ARMED_KILL_SWITCH;
   private readonly ownMarks = new Map<number, string>();
-  private latestPnl: PnlSnapshot | undefined;
-  /** A loss seen and waiting for its confirmation; bumping the episode voids a pending one. */
-  private lossPending = false;
-  private lossEpisode = 0;
   private readonly lifetime = new AbortController();
   /** Intents waiting their turn in arrival order (`enqueue`), the head first. */
   private readonly queue: Queued[] = [];
   private pumping = false;
 
+  private readonly kill: ScopeKillSwitch;
+
   constructor(private readonly scope: AdmissionScope) {
     this.bucket = fullBucket(scope.config, scope.clock.now());
+    this.kill = new ScopeKillSwitch(scope, this.lifetime.signal);
   }
 
   setMark(marketId: number, price: string): void {
@@ -91,52 +50,20 @@ export class AdmissionGate {
   }
 
   get killSwitch(): KillSwitchState {
-    return this.kill;
+    return this.kill.state;
   }
 
   trip(reason: string): void {
-    const t = tripKillSwitch(this.kill, reason, this.scope.clock.now());
-    this.kill = t.state;
-    if (t.justTripped) this.tripped(reason);
+    this.kill.trip(reason);
   }
 
   reset(): void {
-    const wasTripped = this.kill.tripped;
-    this.kill = resetKillSwitch();
-    this.clearPendingLoss();
-    if (wasTripped) this.scope.onKillSwitchChanged?.(this.kill);
+    this.kill.reset();
   }
 
-  /**
-   * Trips the switch on a loss past the limit that is still there `killSwitchLossConfirmMs` after
-   * it was first seen (judged on the latest snapshot then), so the half-applied state between two
-   * frames of one transaction (a margin move seen on one channel before the other) never trips it.
-   */
+  /** See `ScopeKillSwitch.watchPnl`: a loss past the limit trips the switch once it is confirmed. */
   watchPnl(pnl: PnlSnapshot): void {
-    this.latestPnl = pnl;
-    if (this.kill.tripped) return;
-    const seen = watchLoss(this.kill, pnl, this.scope.config, this.scope.clock.now());
-    if (!seen.justTripped) {
-      this.clearPendingLoss();
-      return;
-    }
-    const confirmMs = this.scope.config.killSwitchLossConfirmMs;
-    if (confirmMs === 0) {
-      this.applyLoss(pnl);
-      return;
-    }
-    if (this.lossPending) return;
-    this.lossPending = true;
-    const episode = ++this.lossEpisode;
-    this.scope.clock.sleep(confirmMs, this.lifetime.signal).then(
-      () => {
-        if (episode !== this.lossEpisode) return;
-        this.lossPending = false;
-        if (this.latestPnl !== undefined) this.applyLoss(this.latestPnl);
-      },
-      // Aborted by dispose(): the scope stopped watching.
-      () => undefined,
-    );
+    this.kill.watchPnl(pnl);
   }
 
   /** Stops pending timers (a loss awaiting confirmation). */
@@ -331,36 +258,7 @@ export class AdmissionGate {
       actionBucket: this.bucket,
       lastLeverageUpdateMs: inFlight.lastLeverageUpdateMs,
       leverageUpdateInFlight: inFlight.leverageInFlight(intent.intentId),
-      killSwitch: this.kill,
+      killSwitch: this.kill.state,
     };
   }
-
-  private applyLoss(pnl: PnlSnapshot): void {
-    const t = watchLoss(this.kill, pnl, this.scope.config, this.scope.clock.now());
-    this.kill = t.state;
-    if (t.justTripped) this.tripped(t.state.reason ?? 'loss limit');
-  }
-
-  /** Told first (the trading state says halted before the cancels go), then the scope cancels. */
-  private tripped(reason: string): void {
-    this.scope.onKillSwitchChanged?.(this.kill);
-    this.scope.onKillSwitchTripped(reason);
-  }
-
-  private clearPendingLoss(): void {
-    if (!this.lossPending) return;
-    this.lossPending = false;
-    this.lossEpisode++;
-  }
-}
-
-/**
- * The scope's filter less the intent being judged, always with the same three keys: a spread that
- * adds a key makes V8 build a new hidden class on every call, and this runs per intent.
- */
-function inFlightFilterExcluding(
-  filter: Omit<InFlightFilter, 'excluding'> | undefined,
-  excluding: string,
-): InFlightFilter {
-  return { strategy: filter?.strategy, placementsOnly: filter?.placementsOnly, excluding };
 }

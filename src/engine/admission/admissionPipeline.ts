@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Intent } from '../intents/intents.js';
-import { refusal, type Refusal } from '../intents/refusal.js';
+import { cancelledWhileQueued } from '../accept/cancelledWhileQueued.js';
 import type { AccountState } from '../tracking/accountState.js';
 import type { AdmissionGate, Admission } from './admissionGate.js';
 import type { InFlightTicket } from './inFlightActions.js';
@@ -72,7 +72,7 @@ export class AdmissionPipeline {
       if (budgetTicket !== undefined && 'rule' in budgetTicket) return budgetTicket;
       if (cancel.signal.aborted) {
         budgetTicket?.settled();
-        return cancelledQueued(intent);
+        return cancelledWhileQueued(intent);
       }
       const account = await this.accountAnswer(intent, cancel.signal, state).catch((error: unknown) => {
         // The engine stops while it waits: the budget's hold ends with it.
@@ -101,7 +101,7 @@ export class AdmissionPipeline {
     const waiting = this.waiting.get(intentId);
     if (waiting === undefined) return false;
     waiting.cancel.abort();
-    this.budgets?.withdraw(waiting.intent, cancelledQueued(waiting.intent));
+    this.budgets?.withdraw(waiting.intent, cancelledWhileQueued(waiting.intent));
     return true;
   }
 
@@ -127,16 +127,8 @@ export class AdmissionPipeline {
     try {
       return await this.o.account.admit(intent, AbortSignal.any([this.o.signal, cancel]), state);
     } catch (error) {
-      if (cancel.aborted && !this.o.signal.aborted) return cancelledQueued(intent);
+      if (cancel.aborted && !this.o.signal.aborted) return cancelledWhileQueued(intent);
       throw error;
     }
   }
-}
-
-function cancelledQueued(intent: Intent): Refusal {
-  return refusal(
-    'cancelled_queued',
-    intent.intentId,
-    'cancelled while it waited for admission (the strategy budget or the account rate limit): nothing was sent',
-  );
 }

@@ -119,6 +119,17 @@ export class InFlightActions {
   }
 }
 
+/**
+ * The scope's filter less the intent being judged, always with the same three keys: a spread that
+ * adds a key makes V8 build a new hidden class on every call, and this runs per intent.
+ */
+export function inFlightFilterExcluding(
+  filter: Omit<InFlightFilter, 'excluding'> | undefined,
+  excluding: string,
+): InFlightFilter {
+  return { strategy: filter?.strategy, placementsOnly: filter?.placementsOnly, excluding };
+}
+
 /** A class rather than a closure per admitted intent. */
 class Ticket implements InFlightTicket {
   readonly #actions: InFlightActions;

@@ -5,7 +5,7 @@ import type { PreTradeConfig } from '../engineConfig.js';
 import type { AdjustIsolatedMarginIntent, SetLeverageIntent, SetMarginModeIntent } from '../intents/intents.js';
 import type { MarketRules } from './marketRules.js';
 import { refuse } from '../intents/refusal.js';
-import { MARGIN_MODE_CODE, type WireAction } from '../sending/wireAction.js';
+import { MARGIN_MODE_CODE, type WireAction } from './wireAction.js';
 
 /** Leverage, margin-mode and isolated-margin intents to their wire values. */
 

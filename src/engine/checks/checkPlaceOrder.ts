@@ -24,7 +24,7 @@ import {
   TIME_IN_FORCE_CODE,
   type WireAction,
   type WireOrder,
-} from '../sending/wireAction.js';
+} from './wireAction.js';
 
 /**
  * Order intents to wire orders, on the market's rules as parsed once (`marketRules`). Market-level

@@ -8,7 +8,7 @@ import { rememberDecimal } from './parsedDecimal.js';
 import { isMarketTradable, type MarketView } from './marketView.js';
 import type { Refusal } from '../intents/refusal.js';
 import { refuse, ThrownRefusal } from '../intents/refusal.js';
-import type { WireAction } from '../sending/wireAction.js';
+import type { WireAction } from './wireAction.js';
 
 /**
  * The one pure gate between an intent and a signature: either the exact wire values (every

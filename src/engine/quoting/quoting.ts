@@ -4,7 +4,7 @@ import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent, PlaceLimitIntent, QuoteIntent, ReplaceIntent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
 import { isTerminalOrderEvent } from '../orders/orderEvent.js';
-import { queuedOrderOf } from '../orders/queuedOrder.js';
+import { queuedOrderOf } from '../accept/queuedOrder.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { TrackedOrder } from '../orders/trackedOrder.js';
 import type { SendHold } from '../sending/sendWithPolicy.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { RestCallOptions, RestClient } from '../../venue/rest/restClient.js';
-import type { SignedRequest } from './signedRequest.js';
+import type { SignedRequest } from '../signing/signedRequest.js';
 
 /** What the venue (or the dry-run sender) answered to one signed request. */
 export interface SendReceipt {

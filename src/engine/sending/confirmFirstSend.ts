@@ -1,9 +1,9 @@
-import type { ExecutorDeps } from './executorDeps.js';
-import { IntentFailedError } from './executorDeps.js';
+import type { SendDeps } from './sendDeps.js';
+import { IntentFailedError } from './sendDeps.js';
 import type { Intent } from '../intents/intents.js';
-import { classifyLanding } from './retryPolicy.js';
+import { classifyLanding } from './landingPolicy.js';
 import type { SendResult } from './sendResult.js';
-import type { ResolvedAction, SignedRequest } from './signedRequest.js';
+import type { ResolvedAction, SignedRequest } from '../signing/signedRequest.js';
 
 /**
  * After an ambiguous answer: reads whether the first send took effect and lets the retry policy
@@ -14,7 +14,7 @@ export async function confirmFirstSend(
   intent: Intent,
   action: ResolvedAction,
   request: SignedRequest,
-  deps: ExecutorDeps,
+  deps: SendDeps,
   why: { readonly reason: string; readonly cause: unknown; readonly resigns: number },
   signal?: AbortSignal,
 ): Promise<SendResult | 'resign'> {

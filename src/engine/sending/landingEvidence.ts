@@ -9,13 +9,13 @@ import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import { readVenuePosition } from '../../venue/state/venuePosition.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { ResolvedAction } from './signedRequest.js';
+import type { ResolvedAction } from '../signing/signedRequest.js';
 
 /**
  * What the venue's state shows about an action whose first send may have executed unseen (a
  * resend answered NonceUsed or InvalidNonceAnchor, or a deadline that passed after a send with no
  * definite answer): its effect is in place, it is not, or the state cannot tell. Only reads here;
- * what to do with the answer is the retry policy's (`classifyLanding`).
+ * what to do with the answer is the retry policy's (`classifyLanding`, landingPolicy.ts).
  *
  * - placement: the order by its client_order_id, in the tracker (fed by the orders and fills
  *   channels: an IOC or FOK order that filled at once is never open), among the open orders, or

@@ -1,7 +1,7 @@
 import type { Refusal } from '../intents/refusal.js';
 import type { SendReceipt } from './actionSender.js';
-import type { IntentFailedError } from './executorDeps.js';
-import type { SignedRequest } from './signedRequest.js';
+import type { IntentFailedError } from './sendDeps.js';
+import type { SignedRequest } from '../signing/signedRequest.js';
 
 /** How a send ended: accepted, failed, or unknown (it may have executed). */
 export type SendResult =

@@ -3,12 +3,12 @@ import { hasNoDefiniteAnswer } from '../../venue/venueTransportError.js';
 import type { SendReceipt } from './actionSender.js';
 import { confirmFirstSend } from './confirmFirstSend.js';
 import { journalBody, NO_JOURNAL } from '../tracking/engineJournal.js';
-import { IntentFailedError, type ExecutorDeps } from './executorDeps.js';
+import { IntentFailedError, type SendDeps } from './sendDeps.js';
 import type { Intent } from '../intents/intents.js';
 import type { NonceFate } from '../nonces/nonceAllocator.js';
 import { classifyFailure, type RetryDecision } from './retryPolicy.js';
-import { signAction } from './signAction.js';
-import type { ResolvedAction, SignedRequest } from './signedRequest.js';
+import { signAction } from '../signing/signAction.js';
+import type { ResolvedAction, SignedRequest } from '../signing/signedRequest.js';
 import type { Refusal } from '../intents/refusal.js';
 import type { SendResult } from './sendResult.js';
 
@@ -35,9 +35,10 @@ const AGAIN = 'again';
 type Next = SendResult | typeof RESIGN | typeof AGAIN;
 
 /**
- * Signs one resolved action and sends it until the retry policy reaches a verdict: the same bytes
- * again after an answerless failure, a new signature with a new nonce only once the old pair is
- * known not to have executed. A permit whose deadline has passed locally is never sent: it is
+ * The send stage: sends one resolved action (signed by the sign stage as `first`, or signed here
+ * when absent) until the retry policy reaches a verdict: the same bytes again after an answerless
+ * failure, a new signature with a new nonce only once the old pair is known not to have executed.
+ * A permit whose deadline has passed locally is never sent: it is
  * re-signed when every earlier send of it was definitely refused, otherwise confirmed first.
  * Confirming means reading the venue's state (`readLandingEvidence`); a read that cannot tell
  * ends `unknown`, never `accepted`.
@@ -45,11 +46,11 @@ type Next = SendResult | typeof RESIGN | typeof AGAIN;
 export function sendWithPolicy(
   intent: Intent,
   action: ResolvedAction,
-  deps: ExecutorDeps,
+  deps: SendDeps,
   signal?: AbortSignal,
-  hold?: SendHold,
+  first?: SignedRequest,
 ): Promise<SendResult> {
-  return new PolicySend(intent, action, deps, signal, hold).run();
+  return new PolicySend(intent, action, deps, signal).run(first);
 }
 
 /**
@@ -73,26 +74,19 @@ class PolicySend {
   constructor(
     private readonly intent: Intent,
     private readonly action: ResolvedAction,
-    private readonly deps: ExecutorDeps,
+    private readonly deps: SendDeps,
     private readonly signal: AbortSignal | undefined,
-    private hold?: SendHold,
   ) {
     this.maxResyncs = deps.maxResyncs ?? 3;
     this.canReauthenticate = deps.auth.mode === 'jwt' && deps.sender.reauthenticate !== undefined;
     this.journaled = deps.journal !== NO_JOURNAL;
   }
 
-  async run(): Promise<SendResult> {
+  async run(first: SignedRequest | undefined): Promise<SendResult> {
     const { deps, signal } = this;
     const sendOptions = signal === undefined ? {} : { signal };
-    for (;;) {
-      // Before the signature: a pair allocated and held would count as in flight and could keep the
-      // allocator from rolling to the next anchor, which the action the hold waits for may need.
-      if (this.hold !== undefined) {
-        const withheld = await this.released();
-        if (withheld !== undefined) return { type: 'withheld', refusal: withheld };
-      }
-      const signing = signAction(this.intent.intentId, this.action, deps, signal);
+    for (let signed = first; ; signed = undefined) {
+      const signing = signed ?? signAction(this.intent.intentId, this.action, deps, signal);
       const request = signing instanceof Promise ? await signing : signing;
       // Sends of these exact bytes that got no definite answer: only after one of those can a nonce
       // error mean "the first send executed".
@@ -121,13 +115,6 @@ class PolicySend {
         }
       }
     }
-  }
-
-  /** Waits for the hold once (a re-signed request goes at once) and says why not to send, if so. */
-  private released(): SendHold {
-    const hold = this.hold ?? Promise.resolve(undefined);
-    this.hold = undefined;
-    return hold;
   }
 
   /**
@@ -266,11 +253,11 @@ function deadlinePassed(request: SignedRequest, clock: Clock): boolean {
   return request.deadline !== undefined && unixSeconds(clock) >= request.deadline;
 }
 
-function reportFate(deps: ExecutorDeps, request: SignedRequest, fate: NonceFate): void {
+function reportFate(deps: SendDeps, request: SignedRequest, fate: NonceFate): void {
   if (deps.auth.mode === 'permit' && request.nonce !== undefined) deps.auth.allocator.report(request.nonce, fate);
 }
 
-function deadlineTooShort(reason: string, deps: ExecutorDeps): IntentFailedError {
+function deadlineTooShort(reason: string, deps: SendDeps): IntentFailedError {
   return new IntentFailedError(reason, {
     code: 'PERMIT_DEADLINE_TOO_SHORT',
     details: { permitDeadlineSeconds: deps.permitDeadlineSeconds },

@@ -1,7 +1,7 @@
 import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent } from '../intents/intents.js';
 import type { NoncePair } from '../nonces/noncePair.js';
-import type { Endpoint } from '../sending/signedRequest.js';
+import type { ActionRequestBodies } from '../../venue/rest/actionBodies.js';
 
 /**
  * Where the engine records what it does, in the order it does it, so a restarted process can
@@ -16,7 +16,7 @@ export interface EngineJournal {
   /** About to send (first send and identical resends). */
   requestSent(entry: {
     intentId: string;
-    endpoint: Endpoint;
+    endpoint: keyof ActionRequestBodies;
     body: Readonly<Record<string, unknown>>;
     nonce?: NoncePair;
     attempt: number;

@@ -20,16 +20,11 @@ export { FINISHED_ORDERS_KEPT } from './orderRegistry.js';
 export { trackedFill, type TrackedFill } from './trackedFill.js';
 
 /**
- * The engine's one order model: every order from the moment its intent arrives (`queued`) to its
- * terminal state, each transition one event on `events$`. Also its memory of fills, positions and
- * balance, behind one object. Links each
- * intent to its client_order_id, order_id and resting_order_id, and moves orders through their
- * states from the engine's own sends and the venue's orders, fills and positions feeds (WebSocket
- * or REST), in whatever order those arrive. The parts it coordinates each keep one thing: the
- * orders by their ids (`OrderRegistry`), the venue's orders that are not ours (`ForeignOrders`),
- * the guards' count of resting orders (`RestingOrderCounts`), positions and margin modes
- * (`PositionBook`). Fills are counted once by id: the tracker's `FillLedger` decides (in memory
- * by default, the journal's fills table when the bot journals).
+ * The engine's one order model (the pipeline's track stage): every order from its intent's arrival
+ * (`queued`) to its terminal state, each transition one event on `events$`, moved by the engine's
+ * sends and the venue's feeds in whatever order those arrive; also fills, positions and balance.
+ * Its parts each keep one thing: `OrderRegistry` (orders by their ids), `ForeignOrders`,
+ * `RestingOrderCounts` (the guards'), `PositionBook`; fills are counted once by id (`FillLedger`).
  */
 export class OrderTracker {
   private readonly orders = new OrderRegistry();
@@ -240,10 +235,7 @@ export class OrderTracker {
     return this.orderByOrderId(orderId)?.restingOrderId ?? this.foreign.restingIdOf(orderId.toLowerCase());
   }
 
-  /**
-   * Orders not finished: queued (waiting for admission), in flight (`submitted`), `unknown`, or
-   * resting (`open`, `partially_filled`); each carries its `state`.
-   */
+  /** Orders not finished: `queued`, in flight (`submitted`), `unknown`, or resting; each with its `state`. */
   openOrders(filter: { strategy?: string; marketId?: number } = {}): TrackedOrder[] {
     return [...this.orders.open()].filter(
       (o) =>

@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
 import { checkRange, checkUint } from '../../core/integerRange.js';
 import type { OneShotNonces } from '../../engine/nonces/oneShotNonces.js';
-import { buildSignedRequest } from '../../engine/sending/signedRequest.js';
+import { buildSignedRequest } from '../../engine/signing/signedRequest.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';

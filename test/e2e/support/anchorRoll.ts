@@ -1,7 +1,7 @@
 import { systemClock, unixSeconds } from '../../../src/core/clock.js';
 import type { NoncePair } from '../../../src/engine/nonces/noncePair.js';
 import { venueSender } from '../../../src/engine/sending/actionSender.js';
-import { buildSignedRequest } from '../../../src/engine/sending/signedRequest.js';
+import { buildSignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { SimAccount } from './simAccount.js';
 

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/engineConfig.js';
-import type { LandingEvidence } from '../../../src/engine/sending/landingEvidence.js';
-import {
-  classifyFailure,
-  classifyLanding,
-  MAX_LANDING_RESIGNS,
-  type FailureContext,
-  type LandingAction,
-  type RetryAction,
-} from '../../../src/engine/sending/retryPolicy.js';
-import type { Endpoint } from '../../../src/engine/sending/signedRequest.js';
+import { classifyFailure, type FailureContext, type RetryAction } from '../../../src/engine/sending/retryPolicy.js';
 import { VenueError } from '../../../src/venue/venueError.js';
 import { VenueTransportError } from '../../../src/venue/venueTransportError.js';
 
@@ -207,35 +198,5 @@ describe('classifyFailure', () => {
   it('follows the configured limits', () => {
     const strict = { ...config, maxResends: 0 };
     expect(classifyFailure(timeout, fresh, strict).action).toBe('fail');
-  });
-});
-
-describe('classifyLanding', () => {
-  const seen: LandingEvidence = { kind: 'in_effect', detail: 'seen' };
-  const absent: LandingEvidence = { kind: 'not_in_effect', detail: 'absent' };
-  const unclear: LandingEvidence = { kind: 'cannot_tell', detail: 'unclear' };
-  it.each<[Endpoint, LandingEvidence, number, LandingAction]>([
-    ['placeOrder', seen, 0, 'accept'],
-    ['placeOrder', unclear, 0, 'report_unknown'],
-    // A placement is never repeated on a guess: it could trade twice.
-    ['placeOrder', absent, 0, 'report_unknown'],
-    ['cancelOrder', seen, 0, 'accept'],
-    ['cancelOrder', absent, 0, 'resign_new_nonce'],
-    ['cancelOrder', absent, MAX_LANDING_RESIGNS, 'report_unknown'],
-    ['cancelOrder', unclear, 0, 'report_unknown'],
-    ['cancelAllOrders', unclear, 0, 'report_unknown'],
-    ['updateLeverage', seen, 0, 'accept'],
-    ['updateLeverage', absent, 1, 'resign_new_nonce'],
-    ['updateLeverage', unclear, 0, 'report_unknown'],
-    ['updateMarginMode', absent, 0, 'resign_new_nonce'],
-    ['updateMarginMode', unclear, 0, 'report_unknown'],
-    // An amount, not a value: a repeat would move the balance twice.
-    ['updateIsolatedMargin', absent, 0, 'report_unknown'],
-    ['updateIsolatedMargin', unclear, 0, 'report_unknown'],
-  ])('%s, %o after %i re-signs -> %s', (endpoint, evidence, resigns, action) => {
-    const decision = classifyLanding(endpoint, evidence, { resigns });
-    expect(decision.action).toBe(action);
-    expect(decision.reason).toContain(evidence.detail);
-    if (action === 'report_unknown') expect(decision.hints.length).toBeGreaterThan(0);
   });
 });

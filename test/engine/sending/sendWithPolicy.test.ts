@@ -3,7 +3,7 @@ import { unixSeconds, type Clock } from '../../../src/core/clock.js';
 import type { ActionSender, SendReceipt } from '../../../src/engine/sending/actionSender.js';
 import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
-import type { ExecutorDeps } from '../../../src/engine/sending/executorDeps.js';
+import type { SendDeps } from '../../../src/engine/sending/sendDeps.js';
 import {
   adjustIsolatedMargin,
   cancel,
@@ -18,8 +18,8 @@ import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { noncePairKey } from '../../../src/engine/nonces/noncePair.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { isUnconfirmed, sendWithPolicy } from '../../../src/engine/sending/sendWithPolicy.js';
-import type { ResolvedAction, SignedRequest } from '../../../src/engine/sending/signedRequest.js';
-import { MAX_LANDING_RESIGNS } from '../../../src/engine/sending/retryPolicy.js';
+import type { ResolvedAction, SignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import { MAX_LANDING_RESIGNS } from '../../../src/engine/sending/landingPolicy.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { Position } from '../../../src/venue/schemas/restAccount.js';
@@ -119,7 +119,7 @@ interface Sent {
 
 function harness(
   answer: (n: number, clock: InstantClock) => SendReceipt | Error,
-  extra: Partial<ExecutorDeps> = {},
+  extra: Partial<SendDeps> = {},
   resendDelayMs = 50,
 ) {
   const clock = new InstantClock();
@@ -133,7 +133,7 @@ function harness(
       return result;
     },
   };
-  const deps: ExecutorDeps = {
+  const deps: SendDeps = {
     account: ACCOUNT,
     config: withEngineDefaults({
       retry: { accountNotRegisteredBaseDelayMs: 100, accountNotRegisteredMaxAttempts: 50, resendDelayMs },
@@ -145,10 +145,7 @@ function harness(
     clock,
     log: { debug() {}, info() {}, warn() {}, error() {} },
     journal: NO_JOURNAL,
-    market: () => undefined,
-    guard: async () => undefined,
     readNonceState: async () => ({ anchor: 10n, bitmap: 0n }),
-    lookupRestingId: async () => undefined,
     readLandingEvidence: async () => ({ kind: 'cannot_tell', detail: 'no venue in this test' }),
     onSignerNotAuthorized: () => undefined,
     permitDeadlineSeconds: 60,
@@ -304,7 +301,7 @@ function fakeVenue(): FakeVenue {
 }
 
 /** The harness's deps with the real landing checks over a fake venue and the harness's tracker. */
-function onVenue(deps: ExecutorDeps, venue: FakeVenue, feedWaitMs = 500): ExecutorDeps {
+function onVenue(deps: SendDeps, venue: FakeVenue, feedWaitMs = 500): SendDeps {
   const reader: LandingReader = {
     rest: {
       openOrders: (q, o) => venue.openOrders(q, o),
@@ -342,7 +339,7 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
     size: '0.001',
     price: '66000',
   };
-  const pendingIoc = (deps: ExecutorDeps) =>
+  const pendingIoc = (deps: SendDeps) =>
     deps.tracker.submitted({
       intentId: 'ioc-1',
       strategy: 's',
@@ -367,7 +364,7 @@ describe('sendWithPolicy confirms a first send that may have executed, per actio
 
   it('placement: an IOC that filled at once, answered 5xx, resent into NonceUsed, is accepted from its fill (never open)', async () => {
     const venue = fakeVenue();
-    let deps!: ExecutorDeps;
+    let deps!: SendDeps;
     const h = harness((n) => {
       if (n === 1) {
         // The order executed and filled; the fills channel reports it; the reply was lost.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { systemClock, type Clock } from '../../../src/core/clock.js';
-import { buildSignedRequest } from '../../../src/engine/sending/signedRequest.js';
+import { buildSignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';

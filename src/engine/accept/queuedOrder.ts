@@ -1,6 +1,6 @@
 import type { Intent } from '../intents/intents.js';
 import type { TrackedPosition } from '../tracking/positionBook.js';
-import type { TrackedOrder } from './trackedOrder.js';
+import type { TrackedOrder } from '../orders/trackedOrder.js';
 
 type NewOrder = Omit<TrackedOrder, 'state' | 'filledSize'>;
 

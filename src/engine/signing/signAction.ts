@@ -1,35 +1,45 @@
+import { PerpbotError } from '../../core/perpbotError.js';
 import { unixSeconds } from '../../core/clock.js';
-import type { ExecutorDeps } from './executorDeps.js';
+import { nonceFor } from '../nonces/nonceFor.js';
 import type { NonceAllocator } from '../nonces/nonceAllocator.js';
 import type { NoncePair } from '../nonces/noncePair.js';
 import { signRequest, type ResolvedAction, type SignedRequest } from './signedRequest.js';
+import type { SigningDeps } from './signingDeps.js';
 
 /**
- * A nonce and a signature for one resolved action: synchronous when a nonce is free and the
- * signer answers at once (the common case: no microtask hop between the checks and the socket), a
- * promise otherwise. A pair that never got signed is reported back as not consumed.
+ * A nonce and a signature for one resolved action (a new signature of the send stage's retries):
+ * synchronous when a nonce is free and the signer answers at once, a promise otherwise.
  */
 export function signAction(
   intentId: string,
   action: ResolvedAction,
-  deps: ExecutorDeps,
+  deps: SigningDeps,
   signal?: AbortSignal,
 ): SignedRequest | Promise<SignedRequest> {
-  if (deps.auth.mode === 'jwt') return signRequest(action, { mode: 'jwt' }, deps.selectors);
-  const allocator = deps.auth.allocator;
-  // What allocate() would resolve with at once; an aborted signal goes through allocate(), which refuses it.
-  const free = signal?.aborted === true ? undefined : allocator.tryAllocate();
-  if (free !== undefined) return signWithNonce(free, intentId, action, deps);
-  return allocator.allocate(signal).then((nonce) => signWithNonce(nonce, intentId, action, deps));
+  const nonce = deps.auth.mode === 'jwt' ? undefined : nonceFor(deps.auth.allocator, signal);
+  return nonce instanceof Promise
+    ? nonce.then((pair) => signWith(pair, intentId, action, deps))
+    : signWith(nonce, intentId, action, deps);
 }
 
-function signWithNonce(
-  nonce: NoncePair,
+/**
+ * The sign stage: the request for one resolved action, with the nonce stage's pair in permit mode
+ * (recorded in the journal before it is signed) or the session's JWT. A pair that never got
+ * signed is reported back as not consumed.
+ */
+export function signWith(
+  nonce: NoncePair | undefined,
   intentId: string,
   action: ResolvedAction,
-  deps: ExecutorDeps,
+  deps: SigningDeps,
 ): SignedRequest | Promise<SignedRequest> {
-  const auth = deps.auth as Extract<ExecutorDeps['auth'], { mode: 'permit' }>;
+  const auth = deps.auth;
+  if (auth.mode === 'jwt') return signRequest(action, { mode: 'jwt' }, deps.selectors);
+  if (nonce === undefined)
+    throw new PerpbotError('a permit needs a nonce pair', {
+      code: 'NONCE_NOT_ALLOCATED',
+      hints: ['report this as a bug'],
+    });
   try {
     deps.journal.nonceAllocated(nonce, intentId);
     const signed = signRequest(

@@ -4,7 +4,7 @@ import {
   buildSignedRequest,
   type ResolvedAction,
   type SignedRequest,
-} from '../../../src/engine/sending/signedRequest.js';
+} from '../../../src/engine/signing/signedRequest.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { isCheckedBody } from '../../../src/venue/rest/actionBodies.js';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
 import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
 import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
-import type { ExecutorDeps } from '../../../src/engine/sending/executorDeps.js';
-import { signAction } from '../../../src/engine/sending/signAction.js';
-import type { ResolvedAction } from '../../../src/engine/sending/signedRequest.js';
+import type { SendDeps } from '../../../src/engine/sending/sendDeps.js';
+import { signAction } from '../../../src/engine/signing/signAction.js';
+import type { ResolvedAction } from '../../../src/engine/signing/signedRequest.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import type { DigestSigner } from '../../../src/protocol/digestSigner.js';
@@ -17,7 +17,7 @@ const key = fastPrivateKeySigner(SIGNER_KEY);
 const action: ResolvedAction = { action: 'cancelAllOrders', market_id: 1 };
 const clock: Clock = { now: () => 1_700_000_000_000, sleep: () => Promise.resolve() };
 
-function deps(signer: DigestSigner, allocator: NonceAllocator, auth: 'permit' | 'jwt' = 'permit'): ExecutorDeps {
+function deps(signer: DigestSigner, allocator: NonceAllocator, auth: 'permit' | 'jwt' = 'permit'): SendDeps {
   return {
     account: ACCOUNT,
     config: withEngineDefaults({}),
@@ -28,10 +28,7 @@ function deps(signer: DigestSigner, allocator: NonceAllocator, auth: 'permit' | 
     clock,
     log: { debug() {}, info() {}, warn() {}, error() {} },
     journal: NO_JOURNAL,
-    market: () => undefined,
-    guard: () => Promise.resolve(undefined),
     readNonceState: () => Promise.resolve({ anchor: 0n, bitmap: 0n }),
-    lookupRestingId: () => Promise.resolve(undefined),
     readLandingEvidence: () => Promise.resolve({ kind: 'cannot_tell', detail: 'none' }),
     onSignerNotAuthorized: () => undefined,
     permitDeadlineSeconds: 60,

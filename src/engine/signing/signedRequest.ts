@@ -25,7 +25,7 @@ import type {
   CancelOrderRequestWire,
   PlaceOrderRequestWire,
 } from '../../venue/schemas/restOrders.js';
-import type { WireAction, WireOrder } from './wireAction.js';
+import type { WireAction, WireOrder } from '../checks/wireAction.js';
 
 /**
  * A checked wire action whose cancel target has been resolved to the venue's ids: the cancel hash

@@ -3,9 +3,10 @@ import type { Clock } from '../../../src/core/clock.js';
 import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
 import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { ActionSender } from '../../../src/engine/sending/actionSender.js';
-import { executeIntent, type ExecutorDeps } from '../../../src/engine/sending/executor.js';
+import type { PipelineDeps } from '../../../src/engine/pipeline/pipelineDeps.js';
+import { runStages } from '../../../src/engine/pipeline/runStages.js';
 import { finishedCancelTarget } from '../../../src/engine/sending/finishedCancelTarget.js';
-import type { SignedRequest } from '../../../src/engine/sending/signedRequest.js';
+import type { SignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
@@ -43,7 +44,7 @@ function executorWith(answer: () => Error) {
       throw answer();
     },
   };
-  const deps: ExecutorDeps = {
+  const deps: PipelineDeps = {
     account: ACCOUNT,
     config: withEngineDefaults({}),
     selectors: SPEC_SELECTORS,
@@ -59,7 +60,7 @@ function executorWith(answer: () => Error) {
     log: { debug() {}, info() {}, warn() {}, error() {} },
     journal: NO_JOURNAL,
     market: () => undefined,
-    guard: async () => undefined,
+    admit: async () => undefined,
     readNonceState: async () => ({ anchor: 10n, bitmap: 0n }),
     lookupRestingId: async () => undefined,
     readLandingEvidence: async () => ({ kind: 'cannot_tell', detail: 'no venue in this test' }),
@@ -74,7 +75,7 @@ const cancelM1 = (marketId = 1) => cancel({ intentId: 'c-1', strategy: 's', mark
 describe('a cancel whose order is no longer open on the venue', () => {
   it('answered OrderNotFound is refused as cancel_target_finished, not failed, and the tracker keeps its view', async () => {
     const { deps, tracker, sent } = executorWith(() => cancelRevert('OrderNotFound'));
-    const outcome = await executeIntent(cancelM1(), deps);
+    const outcome = await runStages(cancelM1(), deps);
 
     expect(sent).toHaveLength(1);
     expect(sent[0]?.body).toMatchObject({ order_id: ORDER_ID });
@@ -107,7 +108,7 @@ describe('a cancel whose order is no longer open on the venue', () => {
     ];
     const { deps, tracker, sent } = executorWith(() => answers.shift() ?? new Error('no more answers'));
     const filled = 'order 0x00000000000000f2aa is no longer open on the venue: its history shows ORDER_STATUS_FILLED';
-    const outcome = await executeIntent(cancelM1(), {
+    const outcome = await runStages(cancelM1(), {
       ...deps,
       config: withEngineDefaults({ retry: { resendDelayMs: 0 } }),
       readLandingEvidence: async () => ({ kind: 'target_finished', detail: filled }),
@@ -125,14 +126,14 @@ describe('a cancel whose order is no longer open on the venue', () => {
 
   it('any other revert of the cancel (NotOrderOwner) is still a failure', async () => {
     const { deps, tracker } = executorWith(() => cancelRevert('NotOrderOwner'));
-    const outcome = await executeIntent(cancelM1(), deps);
+    const outcome = await runStages(cancelM1(), deps);
     expect(outcome.type === 'failed' && outcome.error.message).toMatch(/NotOrderOwner\(121\)/);
     expect(tracker.order('m-1')?.state).toBe('open');
   });
 
   it('a cancel naming another market than the order is refused before sending (the venue would answer OrderNotFound)', async () => {
     const { deps, sent } = executorWith(() => cancelRevert('OrderNotFound'));
-    const outcome = await executeIntent(cancelM1(2), deps);
+    const outcome = await runStages(cancelM1(2), deps);
     expect(sent).toHaveLength(0);
     expect(outcome.type === 'refused' && outcome.refusal).toMatchObject({
       rule: 'cancel_target',
