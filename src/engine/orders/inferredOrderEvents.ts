@@ -39,7 +39,13 @@ export function isInferredCorrection(cause: InferenceCause, from: OrderState, to
 export function nextOfInferred(order: TrackedOrder | undefined, event: InferredOrderEvent): TrackedOrder | undefined {
   if (order === undefined)
     return event.type === 'found_resting' && event.order !== undefined
-      ? trackedOrder(event.order, 'open', '0', event.orderId, event.restingOrderId ?? restingIdFromOrderId(event.orderId))
+      ? trackedOrder(
+          event.order,
+          'open',
+          '0',
+          event.orderId,
+          event.restingOrderId ?? restingIdFromOrderId(event.orderId),
+        )
       : undefined;
   switch (event.type) {
     case 'history_recorded':
@@ -51,7 +57,13 @@ export function nextOfInferred(order: TrackedOrder | undefined, event: InferredO
     case 'found_resting': {
       const resting = event.restingOrderId ?? order.restingOrderId ?? restingIdFromOrderId(event.orderId);
       const state = compareDecimals(order.filledSize, '0') > 0 ? 'partially_filled' : 'open';
-      return trackedOrder(order, isResting(order.state) ? order.state : state, order.filledSize, event.orderId, resting);
+      return trackedOrder(
+        order,
+        isResting(order.state) ? order.state : state,
+        order.filledSize,
+        event.orderId,
+        resting,
+      );
     }
     case 'position_judged':
       return positionJudged(order, event.verdict);
@@ -79,9 +91,8 @@ function historyRecorded(
  */
 function fillsCounted(order: TrackedOrder, fillSum: string): TrackedOrder | undefined {
   const filled = largerFilledSize(order.filledSize, fillSum);
-  if (isAllFilled(order, filled)) return order.state === 'cancelled' || !isTerminal(order.state)
-    ? trackedOrder(order, 'filled', filled)
-    : undefined;
+  if (isAllFilled(order, filled))
+    return order.state === 'cancelled' || !isTerminal(order.state) ? trackedOrder(order, 'filled', filled) : undefined;
   if (compareDecimals(filled, order.filledSize) === 0) return undefined;
   if (order.state === 'cancelled') return trackedOrder(order, 'cancelled', filled);
   return isTerminal(order.state) ? undefined : trackedOrder(order, 'partially_filled', filled);

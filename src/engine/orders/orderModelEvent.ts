@@ -18,12 +18,7 @@ export type OrderSpec = Omit<TrackedOrder, 'state' | 'filledSize'>;
  * transition it caused.
  */
 export type InferenceCause =
-  | 'order_history'
-  | 'trade_history'
-  | 'journaled_fills'
-  | 'nonce_state'
-  | 'venue_open_orders'
-  | 'position';
+  'order_history' | 'trade_history' | 'journaled_fills' | 'nonce_state' | 'venue_open_orders' | 'position';
 
 /**
  * What reconciliation (at start, after a reconnect, `perpbot reconcile`) infers from one read of
@@ -62,7 +57,11 @@ export type InferredOrderEvent =
    * An order that left the book unobserved, judged by the position's move: it filled its
    * remainder, filled nothing more, or which of the two cannot be told.
    */
-  | { readonly type: 'position_judged'; readonly cause: 'position'; readonly verdict: 'filled' | 'cancelled' | 'untold' };
+  | {
+      readonly type: 'position_judged';
+      readonly cause: 'position';
+      readonly verdict: 'filled' | 'cancelled' | 'untold';
+    };
 
 /**
  * What happened to an order: the order model's input (`applyOrderEvent`). The engine feeds what it

@@ -94,8 +94,18 @@ export function applyOrderEvent(order: TrackedOrder | undefined, event: OrderMod
 
 const UNCHANGED: AppliedOrderEvent = { kind: 'unchanged' };
 
+/** Reconciliation's events (`send_ended` carries a `cause` too: its end's, not an inference's). */
 function isInferred(event: OrderModelEvent): event is InferredOrderEvent {
-  return 'cause' in event;
+  switch (event.type) {
+    case 'history_recorded':
+    case 'fills_counted':
+    case 'not_executed':
+    case 'found_resting':
+    case 'position_judged':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** The order's next version, or undefined when the event does not apply to it. */

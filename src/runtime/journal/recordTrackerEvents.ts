@@ -1,8 +1,10 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
-import { addDecimals, compareDecimals } from '../../core/decimal.js';
+import { isTerminal } from '../../engine/orders/orderState.js';
+import { storedOrder } from '../../engine/orders/storedOrder.js';
 import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type { Journal } from './journal.js';
+import { applyToJournal, journaledFillSum } from './journalOrderEvents.js';
 
 export interface TrackerEvents {
   readonly orders$: Observable<TrackedOrder>;
@@ -16,7 +18,7 @@ export interface TrackerEvents {
  * Journals what the tracker learns: every order state change (with history) and a position
  * snapshot whenever a market's position changes. Fills are journaled by the tracker's fill ledger
  * (`journalFillLedger`) before the tracker counts them; here a fill only corrects an order a
- * snapshot had closed. The subjects are synchronous, so a change is on disk before the next
+ * snapshot had ended. The subjects are synchronous, so a change is on disk before the next
  * subscriber (a strategy) hears of it.
  */
 export function recordTrackerEvents(
@@ -27,7 +29,7 @@ export function recordTrackerEvents(
 ): Subscription {
   const subscriptions = new Subscription();
   subscriptions.add(events.orders$.subscribe((order) => journal.recordOrder(account, order, 'engine', clock.now())));
-  subscriptions.add(events.fills$.subscribe((fill) => correctClosedOrder(journal, account, fill.orderId, clock.now())));
+  subscriptions.add(events.fills$.subscribe((fill) => correctEndedOrder(journal, account, fill.orderId, clock.now())));
   const last = new Map<number, string>();
   subscriptions.add(
     events.positionsChanged$.subscribe(() => {
@@ -58,20 +60,20 @@ export function recordTrackerEvents(
 }
 
 /**
- * The tracker never moves an order out of a terminal state, so a fill that arrives after a
- * snapshot stopped listing the order (marked cancelled: filled or cancelled could not be told)
- * would leave the journal saying cancelled with nothing filled. The fills say otherwise.
+ * The tracker never moves an order out of an end, so a fill that arrives after a snapshot stopped
+ * listing the order (marked cancelled: filled or cancelled could not be told) would leave the
+ * journal saying cancelled with less filled. What the order's journaled fills add up to is an
+ * event the order model applies to the journal's order (a cancelled one filled in full is filled).
  */
-function correctClosedOrder(journal: Journal, account: string, orderId: string, atMs: number): void {
+function correctEndedOrder(journal: Journal, account: string, orderId: string, atMs: number): void {
   const order = journal.orderByOrderId(orderId);
-  if (order === undefined || order.state !== 'cancelled') return;
-  let filled = '0';
-  for (const f of journal.fillsOfOrder(account, orderId)) filled = addDecimals(filled, f.size);
-  if (compareDecimals(filled, order.filledSize) <= 0) return;
-  journal.recordOrder(
+  if (order === undefined || !isTerminal(order.state)) return;
+  const fillSum = journaledFillSum(journal, account, orderId);
+  applyToJournal(
+    journal,
     account,
-    { ...order, filledSize: filled, state: compareDecimals(filled, order.size) >= 0 ? 'filled' : 'cancelled' },
-    'fill',
+    storedOrder(order),
+    { type: 'fills_counted', cause: 'journaled_fills', fillSum },
     atMs,
   );
 }
