@@ -95,17 +95,16 @@ export function applyOrderEvent(order: TrackedOrder | undefined, event: OrderMod
 const UNCHANGED: AppliedOrderEvent = { kind: 'unchanged' };
 
 /** Reconciliation's events (`send_ended` carries a `cause` too: its end's, not an inference's). */
+const INFERRED_TYPES: ReadonlySet<OrderModelEvent['type']> = new Set<InferredOrderEvent['type']>([
+  'history_recorded',
+  'fills_counted',
+  'not_executed',
+  'found_resting',
+  'position_judged',
+]);
+
 function isInferred(event: OrderModelEvent): event is InferredOrderEvent {
-  switch (event.type) {
-    case 'history_recorded':
-    case 'fills_counted':
-    case 'not_executed':
-    case 'found_resting':
-    case 'position_judged':
-      return true;
-    default:
-      return false;
-  }
+  return INFERRED_TYPES.has(event.type);
 }
 
 /** The order's next version, or undefined when the event does not apply to it. */

@@ -15,8 +15,9 @@ type MarketConfigs = ReadonlyMap<number, Grid>;
 
 /**
  * The venue's open orders against the journal: a journaled order rests on the venue (an event the
- * order model applies, which may correct an end it inferred); one an in-flight placement of this reconciliation sent is that intent's; any other is
- * unknown, reported, and per the policy adopted by its market's strategy, cancelled, or left.
+ * order model applies, which may correct an end it inferred); one an in-flight placement of this
+ * reconciliation sent is that intent's; any other is unknown, reported, and per the policy
+ * adopted by its market's strategy ("resting on the venue, unknown to us"), cancelled, or left.
  */
 export async function reviewVenueOpenOrders(run: ReconciliationRun): Promise<void> {
   let configs: MarketConfigs | undefined;
