@@ -107,6 +107,11 @@ function isInferred(event: OrderModelEvent): event is InferredOrderEvent {
   return INFERRED_TYPES.has(event.type);
 }
 
+/** The cause of an event reconciliation inferred; undefined for any other. */
+export function inferenceCauseOf(event: OrderModelEvent): InferenceCause | undefined {
+  return isInferred(event) ? event.cause : undefined;
+}
+
 /** The order's next version, or undefined when the event does not apply to it. */
 function nextOrder(
   order: TrackedOrder | undefined,

@@ -55,6 +55,7 @@ export class BotJournal implements JournalForBot {
           fills$: engine.fills$,
           positionsChanged$: new Subject(),
           allPositions: () => engine.tracker.allPositions(),
+          causeOf: (order) => engine.tracker.causeOf(order),
         },
         this.o.clock,
       ),

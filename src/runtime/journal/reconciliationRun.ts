@@ -63,8 +63,10 @@ export class ReconciliationRun {
   applyEvent(order: TrackedOrder, event: InferredOrderEvent): TrackedOrder;
   applyEvent(order: TrackedOrder | undefined, event: InferredOrderEvent): TrackedOrder | undefined;
   applyEvent(order: TrackedOrder | undefined, event: InferredOrderEvent): TrackedOrder | undefined {
-    const { journal, account, apply } = this.options;
-    const applied = applyToJournal(journal, account, order, event, this.atMs, apply);
+    const { journal, account, apply, live } = this.options;
+    // An order the engine holds goes through its tracker, whose changes the journal records.
+    const held = order === undefined || !apply ? undefined : live?.infer(order.intentId, event);
+    const applied = held ?? applyToJournal(journal, account, order, event, this.atMs, apply);
     if (applied.kind === 'moved') return applied.order;
     if (applied.kind === 'refused' && order !== undefined) {
       const { from, to, reason } = applied.refusal;

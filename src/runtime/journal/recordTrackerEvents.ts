@@ -12,10 +12,13 @@ export interface TrackerEvents {
   /** Emits whenever positions may have changed (the positions channel, a reconciliation). */
   readonly positionsChanged$: Observable<unknown>;
   allPositions(): readonly TrackedPosition[];
+  /** Why a reconciliation moved an order to this version (`OrderTracker.causeOf`): its journal source. */
+  causeOf?(order: TrackedOrder): string | undefined;
 }
 
 /**
- * Journals what the tracker learns: every order state change (with history) and a position
+ * Journals what the tracker learns: every order state change (with history; its source the
+ * cause when a reconciliation inferred it, else `engine`) and a position
  * snapshot whenever a market's position changes. Fills are journaled by the tracker's fill ledger
  * (`journalFillLedger`) before the tracker counts them; here a fill only corrects an order a
  * snapshot had ended. The subjects are synchronous, so a change is on disk before the next
@@ -28,7 +31,11 @@ export function recordTrackerEvents(
   clock: Clock,
 ): Subscription {
   const subscriptions = new Subscription();
-  subscriptions.add(events.orders$.subscribe((order) => journal.recordOrder(account, order, 'engine', clock.now())));
+  subscriptions.add(
+    events.orders$.subscribe((order) =>
+      journal.recordOrder(account, order, events.causeOf?.(order) ?? 'engine', clock.now()),
+    ),
+  );
   subscriptions.add(events.fills$.subscribe((fill) => correctEndedOrder(journal, account, fill.orderId, clock.now())));
   const last = new Map<number, string>();
   subscriptions.add(

@@ -81,6 +81,25 @@ describe('ReconciliationRun', () => {
     });
   });
 
+  it("applies what it infers of an order the engine holds through the engine's tracker, not the journal", () => {
+    const applying = run(true);
+    const infer = vi.fn((intentId: string) =>
+      intentId === 'i1'
+        ? ({ kind: 'moved', order: storedOrder({ ...order, state: 'cancelled' }) } as const)
+        : undefined,
+    );
+    const live = new ReconciliationRun({ ...applying.run.options, live: { infer } }, applying.run.inputs, AT_MS);
+    const event = { type: 'position_judged', cause: 'position', verdict: 'cancelled' } as const;
+    expect(live.applyEvent(storedOrder(order), event).state).toBe('cancelled');
+    expect(infer).toHaveBeenCalledWith('i1', event);
+    expect(applying.journal.recordOrder).not.toHaveBeenCalled();
+    // An order it does not hold: the journal's record takes the event.
+    live.applyEvent(storedOrder({ ...order, intentId: 'i2' }), event);
+    expect(applying.journal.recordOrder.mock.calls).toEqual([
+      [ACCOUNT, expect.objectContaining({ intentId: 'i2', state: 'cancelled' }), 'position', AT_MS],
+    ]);
+  });
+
   it('reports an inferred event the order model refuses, and writes nothing', () => {
     const applying = run(true);
     const filled = storedOrder({ ...order, state: 'filled', filledSize: '1' });
