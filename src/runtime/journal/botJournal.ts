@@ -56,6 +56,7 @@ export class BotJournal implements JournalForBot {
           positionsChanged$: new Subject(),
           allPositions: () => engine.tracker.allPositions(),
           causeOf: (order) => engine.tracker.causeOf(order),
+          infer: (intentId, event) => engine.tracker.infer(intentId, event),
         },
         this.o.clock,
       ),

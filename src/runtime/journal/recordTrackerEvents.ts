@@ -2,6 +2,8 @@ import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { isTerminal } from '../../engine/orders/orderState.js';
 import { storedOrder } from '../../engine/orders/storedOrder.js';
+import type { InferredOrderEvent } from '../../engine/orders/orderModelEvent.js';
+import type { AppliedOrderEvent } from '../../engine/orders/orderStateMachine.js';
 import type { TrackedFill, TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type { Journal } from './journal.js';
 import { applyToJournal, journaledFillSum } from './journalOrderEvents.js';
@@ -14,6 +16,8 @@ export interface TrackerEvents {
   allPositions(): readonly TrackedPosition[];
   /** Why a reconciliation moved an order to this version (`OrderTracker.causeOf`): its journal source. */
   causeOf?(order: TrackedOrder): string | undefined;
+  /** Applies an inferred event to an order the tracker holds (`OrderTracker.infer`); undefined when it holds none. */
+  infer?(intentId: string, event: InferredOrderEvent): AppliedOrderEvent | undefined;
 }
 
 /**
@@ -36,7 +40,9 @@ export function recordTrackerEvents(
       journal.recordOrder(account, order, events.causeOf?.(order) ?? 'engine', clock.now()),
     ),
   );
-  subscriptions.add(events.fills$.subscribe((fill) => correctEndedOrder(journal, account, fill.orderId, clock.now())));
+  subscriptions.add(
+    events.fills$.subscribe((fill) => correctEndedOrder(journal, account, events, fill.orderId, clock.now())),
+  );
   const last = new Map<number, string>();
   subscriptions.add(
     events.positionsChanged$.subscribe(() => {
@@ -67,20 +73,26 @@ export function recordTrackerEvents(
 }
 
 /**
- * The tracker never moves an order out of an end, so a fill that arrives after a snapshot stopped
- * listing the order (marked cancelled: filled or cancelled could not be told) would leave the
- * journal saying cancelled with less filled. What the order's journaled fills add up to is an
- * event the order model applies to the journal's order (a cancelled one filled in full is filled).
+ * The tracker's own fills never move an order out of an end, so a fill that arrives after a
+ * snapshot stopped listing the order (marked cancelled: filled or cancelled could not be told)
+ * would leave it cancelled with less filled. What the order's journaled fills add up to is an
+ * event the order model applies (a cancelled order filled in full is filled): the tracker's
+ * model when it holds the order (the journal records its change), else the journal's record.
  */
-function correctEndedOrder(journal: Journal, account: string, orderId: string, atMs: number): void {
+function correctEndedOrder(
+  journal: Journal,
+  account: string,
+  events: TrackerEvents,
+  orderId: string,
+  atMs: number,
+): void {
   const order = journal.orderByOrderId(orderId);
   if (order === undefined || !isTerminal(order.state)) return;
-  const fillSum = journaledFillSum(journal, account, orderId);
-  applyToJournal(
-    journal,
-    account,
-    storedOrder(order),
-    { type: 'fills_counted', cause: 'journaled_fills', fillSum },
-    atMs,
-  );
+  const event = {
+    type: 'fills_counted',
+    cause: 'journaled_fills',
+    fillSum: journaledFillSum(journal, account, orderId),
+  } as const;
+  if (events.infer?.(order.intentId, event) === undefined)
+    applyToJournal(journal, account, storedOrder(order), event, atMs);
 }

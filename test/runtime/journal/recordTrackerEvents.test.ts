@@ -41,6 +41,8 @@ describe('recordTrackerEvents and restoreTracker', () => {
         fills$: tracker.fills$,
         positionsChanged$: positionsChanged,
         allPositions: () => tracker.allPositions(),
+        causeOf: (order) => tracker.causeOf(order),
+        infer: (intentId, event) => tracker.infer(intentId, event),
       },
       clock,
     );
@@ -98,7 +100,43 @@ describe('recordTrackerEvents and restoreTracker', () => {
     expect(journal.order('ioc')).toMatchObject({ state: 'cancelled', filledSize: '0.001' });
     tracker.onFill(fill('f2', '0.001'));
     subscription.unsubscribe();
+    // The tracker's model moved it (per the journaled fills), and the journal recorded that.
+    expect(tracker.order('ioc')).toMatchObject({ state: 'filled', filledSize: '0.002' });
     expect(journal.order('ioc')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+    expect(
+      journal.db.prepare("SELECT state, source FROM order_states WHERE intent_id = 'ioc' ORDER BY id").all(),
+    ).toEqual([
+      { state: 'submitted', source: 'engine' },
+      { state: 'open', source: 'engine' },
+      { state: 'cancelled', source: 'engine' },
+      { state: 'cancelled', source: 'journaled_fills' },
+      { state: 'filled', source: 'journaled_fills' },
+    ]);
+  });
+
+  it("corrects the journal's own record of an ended order the tracker does not hold", () => {
+    journal.recordOrder(
+      ACCOUNT,
+      {
+        intentId: 'old',
+        strategy: 's',
+        marketId: 1,
+        side: 'buy',
+        size: '0.002',
+        price: '100',
+        orderId: ORDER_ID,
+        state: 'cancelled',
+        filledSize: '0',
+      },
+      'engine',
+      1,
+    );
+    const tracker = new OrderTracker();
+    const subscription = followed(tracker);
+    tracker.onFill(fill('f1', '0.002'));
+    subscription.unsubscribe();
+    expect(tracker.order('old')).toBeUndefined();
+    expect(journal.order('old')).toMatchObject({ state: 'filled', filledSize: '0.002' });
   });
 
   it('journals what a reconciliation inferred of an order the tracker holds, with its cause as the source', () => {
