@@ -139,6 +139,11 @@ describe('reconciliation at start (runBot)', () => {
       try {
         expect(journal.order(high!.intentId)?.state).toBe('cancelled');
         expect(journal.recentFills(10)).toEqual([]);
+        // The journal recorded what the order model made of "closed per order history", with that cause.
+        const transitions = journal.db
+          .prepare('SELECT state, source FROM order_states WHERE intent_id = ? ORDER BY id')
+          .all(high!.intentId);
+        expect(transitions.at(-1)).toEqual({ state: 'cancelled', source: 'order_history' });
       } finally {
         journal.close();
       }

@@ -33,7 +33,8 @@ export function orderEventsOf(
   const events: OrderEvent[] = [];
   if (reachedVenue(from, to)) events.push(event(after, 'placed', context.atMs, before?.filledSize ?? '0'));
   events.push(...venueEvents(before?.filledSize ?? '0', after, context));
-  return events;
+  // An ended order that learns of more filled (a fill after the cancel) has ended once already.
+  return from === to ? events.filter((e) => e.type === 'partially_filled') : events;
 }
 
 /** The first report that the venue has the order: `placed` goes before it. */

@@ -12,7 +12,10 @@ export type OrderState =
 /** The ends: nothing follows them. */
 export type TerminalOrderState = 'filled' | 'cancelled' | 'refused' | 'failed';
 
-const TERMINAL: ReadonlySet<OrderState> = new Set<TerminalOrderState>(['filled', 'cancelled', 'refused', 'failed']);
+/** The ends, listed (the journal selects the orders not yet ended by them). */
+export const TERMINAL_STATES: readonly TerminalOrderState[] = ['filled', 'cancelled', 'refused', 'failed'];
+
+const TERMINAL: ReadonlySet<OrderState> = new Set<OrderState>(TERMINAL_STATES);
 
 /** Filled, cancelled, refused or failed: nothing moves it on. */
 export function isTerminal(state: OrderState): state is TerminalOrderState {

@@ -1,7 +1,8 @@
-import { compareDecimals } from '../../core/decimal.js';
-import type { OrderModelEvent } from './orderModelEvent.js';
+import { isInferredCorrection, nextOfInferred } from './inferredOrderEvents.js';
+import type { InferenceCause, InferredOrderEvent, OrderModelEvent } from './orderModelEvent.js';
 import { isAwaitingVenue, isResting, isTerminal, type OrderState } from './orderState.js';
 import {
+  isAllFilled,
   largerFilledSize,
   restingIdFromOrderId,
   stateOfRecord,
@@ -10,6 +11,7 @@ import {
 } from './trackedOrder.js';
 
 export type { OrderState } from './orderState.js';
+export { INFERRED_CORRECTIONS } from './inferredOrderEvents.js';
 
 /**
  * The order's states and the moves between them: the one table every change of an order of this
@@ -19,7 +21,8 @@ export type { OrderState } from './orderState.js';
  * `partially_filled` while it rests, and ends `filled`, `cancelled` (an expiry too), `refused`
  * (never placed: a check, or the venue) or `failed` (sending gave up). Nothing leaves an end. A
  * fill may be reported before the placement's answer, so a placement in flight may go straight to
- * any venue state.
+ * any venue state. Reconciliation's inferred events may also make the few corrections of
+ * `INFERRED_CORRECTIONS`, each for its cause.
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = {
   queued: ['submitted', 'cancelled', 'refused', 'failed'],
@@ -54,17 +57,24 @@ export type AppliedOrderEvent =
  * Whether an order may move from `from` to `to`: undefined when it may (staying in a state, with
  * more filled, is always allowed), the refusal otherwise. A new order (`from` undefined) may start
  * anywhere a report can first show it (queued by its intent, or already on the venue when adopted).
+ * `cause`: the event is reconciliation's, inferred from the venue; it may also make the
+ * corrections `INFERRED_CORRECTIONS` allows for that cause.
  */
-export function checkTransition(from: OrderState | undefined, to: OrderState): RefusedTransition | undefined {
+export function checkTransition(
+  from: OrderState | undefined,
+  to: OrderState,
+  cause?: InferenceCause,
+): RefusedTransition | undefined {
   if (from === undefined || from === to) return undefined;
   if (ORDER_TRANSITIONS[from].includes(to)) return undefined;
+  if (cause !== undefined && isInferredCorrection(cause, from, to)) return undefined;
   const allowed = ORDER_TRANSITIONS[from];
   return {
     from,
     to,
     reason:
       allowed.length === 0
-        ? `an order ${from} has ended: nothing follows`
+        ? `an order ${from} has ended: nothing follows${cause === undefined ? '' : ` (not even per ${cause})`}`
         : `an order ${from} can only become ${allowed.join(', ')}`,
   };
 }
@@ -75,16 +85,38 @@ export function checkTransition(from: OrderState | undefined, to: OrderState): R
  * sends, the venue's feeds and reconciliation alike.
  */
 export function applyOrderEvent(order: TrackedOrder | undefined, event: OrderModelEvent): AppliedOrderEvent {
-  const next = nextOrder(order, event);
+  const inferred = isInferred(event);
+  const next = inferred ? nextOfInferred(order, event) : nextOrder(order, event);
   if (next === undefined) return UNCHANGED;
-  const refusal = checkTransition(order?.state, next.state);
+  const refusal = checkTransition(order?.state, next.state, inferred ? event.cause : undefined);
   return refusal === undefined ? { kind: 'moved', order: next } : { kind: 'refused', refusal };
 }
 
 const UNCHANGED: AppliedOrderEvent = { kind: 'unchanged' };
 
+/** Reconciliation's events (`send_ended` carries a `cause` too: its end's, not an inference's). */
+const INFERRED_TYPES: ReadonlySet<OrderModelEvent['type']> = new Set<InferredOrderEvent['type']>([
+  'history_recorded',
+  'fills_counted',
+  'not_executed',
+  'found_resting',
+  'position_judged',
+]);
+
+function isInferred(event: OrderModelEvent): event is InferredOrderEvent {
+  return INFERRED_TYPES.has(event.type);
+}
+
+/** The cause of an event reconciliation inferred; undefined for any other. */
+export function inferenceCauseOf(event: OrderModelEvent): InferenceCause | undefined {
+  return isInferred(event) ? event.cause : undefined;
+}
+
 /** The order's next version, or undefined when the event does not apply to it. */
-function nextOrder(order: TrackedOrder | undefined, event: OrderModelEvent): TrackedOrder | undefined {
+function nextOrder(
+  order: TrackedOrder | undefined,
+  event: Exclude<OrderModelEvent, InferredOrderEvent>,
+): TrackedOrder | undefined {
   if (event.type === 'queued') return order === undefined ? trackedOrder(event.order, 'queued', '0') : undefined;
   if (event.type === 'submitted') {
     if (order !== undefined && order.state !== 'queued') return undefined;
@@ -96,7 +128,7 @@ function nextOrder(order: TrackedOrder | undefined, event: OrderModelEvent): Tra
 
 function nextOfKnown(
   order: TrackedOrder,
-  event: Exclude<OrderModelEvent, { type: 'queued' | 'submitted' }>,
+  event: Exclude<OrderModelEvent, InferredOrderEvent | { type: 'queued' | 'submitted' }>,
 ): TrackedOrder | undefined {
   switch (event.type) {
     case 'cancelled_while_queued':
@@ -135,8 +167,4 @@ function reported(order: TrackedOrder, event: Extract<OrderModelEvent, { type: '
 
 function filledBy(order: TrackedOrder, filledSize: string): TrackedOrder {
   return trackedOrder(order, isAllFilled(order, filledSize) ? 'filled' : 'partially_filled', filledSize);
-}
-
-function isAllFilled(order: TrackedOrder, filledSize: string): boolean {
-  return compareDecimals(filledSize, order.size) >= 0;
 }

@@ -79,6 +79,11 @@ export function largerFilledSize(a: string, b: string): string {
   return compareDecimals(a, b) >= 0 ? a : b;
 }
 
+/** Whether `filledSize` is all of the order. */
+export function isAllFilled(order: Pick<TrackedOrder, 'size'>, filledSize: string): boolean {
+  return compareDecimals(filledSize, order.size) >= 0;
+}
+
 /** venue-facts: the first 8 bytes of order_id carry the wide id, and resting = wide >> 1. */
 export function restingIdFromOrderId(orderId: string): bigint | undefined {
   if (!/^0x[0-9a-fA-F]{16,}$/.test(orderId)) return undefined;

@@ -1,7 +1,18 @@
 import { Subject, type Observable } from 'rxjs';
 import type { OrderEvent } from '../orders/orderEvent.js';
-import type { OrderEndCause, OrderModelEvent, OrderSpec } from '../orders/orderModelEvent.js';
-import { applyOrderEvent, type RefusedTransition } from '../orders/orderStateMachine.js';
+import type {
+  InferenceCause,
+  InferredOrderEvent,
+  OrderEndCause,
+  OrderModelEvent,
+  OrderSpec,
+} from '../orders/orderModelEvent.js';
+import {
+  applyOrderEvent,
+  inferenceCauseOf,
+  type AppliedOrderEvent,
+  type RefusedTransition,
+} from '../orders/orderStateMachine.js';
 import { orderEventsOf } from '../orders/orderEventsOf.js';
 import type { FillRecord, OrderRecord, PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { AccountState } from './accountState.js';
@@ -40,6 +51,8 @@ export class OrderTracker {
   private readonly cancelAsked = new Set<string>();
   /** While a reconciliation is due: a snapshot does not close our orders it leaves out (see `holdSnapshotCloses`). */
   private snapshotClosesHeld = false;
+  /** The versions a reconciliation inferred, with the cause (`infer`): the journal's source for them. */
+  private readonly inferredCauses = new WeakMap<TrackedOrder, InferenceCause>();
 
   /**
    * Every change of an order that reached the venue (or was sent to it): what the journal keeps.
@@ -118,6 +131,20 @@ export class OrderTracker {
     const order = this.orders.get(intentId);
     if (order !== undefined && !isTerminal(order.state)) this.cancelAsked.add(intentId);
     this.apply(intentId, { type: 'cancel_accepted' });
+  }
+
+  /**
+   * What a reconciliation inferred of an order this tracker holds, applied like any other event
+   * and published with its cause (`causeOf`); undefined when it holds no such order (the journal's
+   * record of it takes the event instead).
+   */
+  infer(intentId: string, event: InferredOrderEvent): AppliedOrderEvent | undefined {
+    return this.orders.get(intentId) === undefined ? undefined : this.apply(intentId, event);
+  }
+
+  /** Why a reconciliation moved an order to this version (see `infer`); undefined for any other change. */
+  causeOf(order: TrackedOrder): InferenceCause | undefined {
+    return this.inferredCauses.get(order);
   }
 
   /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
@@ -277,15 +304,17 @@ export class OrderTracker {
    * indexed, counted, and published when it shows: its events first, then (once it was sent) the
    * order itself.
    */
-  private apply(intentId: string, event: OrderModelEvent): void {
+  private apply(intentId: string, event: OrderModelEvent): AppliedOrderEvent {
     const before = this.orders.get(intentId);
     const applied = applyOrderEvent(before, event);
     if (applied.kind === 'refused') this.onRefused(applied.refusal, intentId);
-    if (applied.kind !== 'moved') return;
+    if (applied.kind !== 'moved') return applied;
     const order = applied.order;
     this.orders.put(order);
     this.restingCounts.onChange(before, order);
-    if (before !== undefined && before.state === order.state && before.filledSize === order.filledSize) return;
+    if (before !== undefined && before.state === order.state && before.filledSize === order.filledSize) return applied;
+    const inferred = inferenceCauseOf(event);
+    if (inferred !== undefined) this.inferredCauses.set(order, inferred);
     const cancelRequested = this.cancelAsked.has(intentId);
     if (isTerminal(order.state)) this.cancelAsked.delete(intentId);
     if (this.eventSubject.observed) {
@@ -295,5 +324,6 @@ export class OrderTracker {
     }
     if (order.state !== 'queued' && before?.state !== 'queued') this.orderChanges.next(order);
     else if (order.state === 'submitted') this.orderChanges.next(order);
+    return applied;
   }
 }

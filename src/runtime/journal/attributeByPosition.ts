@@ -56,7 +56,7 @@ function attributionCandidate(c: Candidate): AttributionCandidate {
   return { key: c.order.intentId, signedRemainder: c.order.side === 'sell' ? -remainder : remainder };
 }
 
-/** No single choice of filled orders explains the move: the order's state is unknown. */
+/** No single choice of filled orders explains the move: which of filled or cancelled cannot be told. */
 function markUnattributed(run: ReconciliationRun, c: Candidate, attribution: Attribution): void {
   const move =
     attribution.kind === 'ambiguous'
@@ -64,15 +64,23 @@ function markUnattributed(run: ReconciliationRun, c: Candidate, attribution: Att
       : 'no choice of filled orders explains the position move';
   const reason = `${run.inferred}: ${move}`;
   run.differences.push({ type: 'order_closed_unattributed', intentId: c.order.intentId, orderId: c.orderId, reason });
-  run.recordOrder({ ...c.order, state: 'unknown' });
+  run.applyEvent(c.order, { type: 'position_judged', cause: 'position', verdict: 'untold' });
 }
 
-/** The one explanation of the move says whether the candidate filled its remainder or nothing. */
+/**
+ * The one explanation of the move says whether the candidate filled its remainder or nothing: an
+ * event the order model applies.
+ */
 function closeCandidate(run: ReconciliationRun, c: Candidate, filled: boolean): void {
   const remainder = addDecimals(c.order.size, negateDecimal(c.order.filledSize));
   const explanation = filled
     ? 'the position moved by exactly its remainder'
     : 'the position move is explained without it';
+  const verdict = filled ? 'filled' : 'cancelled';
+  const closed = run.applyEvent(c.order, { type: 'position_judged', cause: 'position', verdict });
+  recordCandidateOutcome(run, c, filled);
+  // Refused by the model (reported): nothing closed, nothing inferred.
+  if (closed.state !== verdict) return;
   if (filled)
     run.differences.push({
       type: 'fill_inferred',
@@ -86,16 +94,10 @@ function closeCandidate(run: ReconciliationRun, c: Candidate, filled: boolean): 
     type: 'order_closed',
     intentId: c.order.intentId,
     orderId: c.orderId,
-    state: filled ? 'filled' : 'cancelled',
+    state: verdict,
     reason: `${run.inferred}: ${explanation}`,
   });
   if (filled) journalInferredFill(run, c, remainder);
-  run.recordOrder({
-    ...c.order,
-    state: filled ? 'filled' : 'cancelled',
-    filledSize: filled ? c.order.size : c.order.filledSize,
-  });
-  recordCandidateOutcome(run, c, filled);
 }
 
 /** A resting order fills at its own price; the fee is not known. */

@@ -55,6 +55,8 @@ export class BotJournal implements JournalForBot {
           fills$: engine.fills$,
           positionsChanged$: new Subject(),
           allPositions: () => engine.tracker.allPositions(),
+          causeOf: (order) => engine.tracker.causeOf(order),
+          infer: (intentId, event) => engine.tracker.infer(intentId, event),
         },
         this.o.clock,
       ),

@@ -1,22 +1,23 @@
-import { addDecimals, compareDecimals } from '../../core/decimal.js';
+import { compareDecimals } from '../../core/decimal.js';
+import type { InferredOrderEvent } from '../../engine/orders/orderModelEvent.js';
+import { storedOrder } from '../../engine/orders/storedOrder.js';
 import { trackedFill } from '../../engine/tracking/orderTracker.js';
 import type { OrderHistoryRecord } from '../../venue/schemas/restHistory.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { Journal } from './journal.js';
+import { applyToJournal, journaledFillSum } from './journalOrderEvents.js';
 import type { Difference } from './reconciliationReport.js';
 
-/** What an order-history record says of an order's fate; undefined for ORDER_STATUS_NONE. */
-export function stateOfHistoryOrder(record: OrderHistoryRecord): 'open' | 'filled' | 'cancelled' | undefined {
-  switch (record.status) {
-    case 'ORDER_STATUS_OPEN':
-      return 'open';
-    case 'ORDER_STATUS_FILLED':
-      return 'filled';
-    case 'ORDER_STATUS_CANCELLED':
-      return 'cancelled';
-    case 'ORDER_STATUS_NONE':
-      return undefined;
-  }
+/** "Closed per order history": the record as the event the order model applies. */
+export function historyRecorded(record: OrderHistoryRecord): InferredOrderEvent {
+  return {
+    type: 'history_recorded',
+    cause: 'order_history',
+    status: record.status,
+    filledSize: record.filled_size,
+    orderId: record.id,
+    restingOrderId: record.resting_order_id,
+  };
 }
 
 /** "order 0x… FILLED, filled 0.0005 of 0.0005 at avg 64000", for the report. */
@@ -26,15 +27,11 @@ export function describeHistoryOrder(record: OrderHistoryRecord): string {
   return `order ${record.id} ${record.status.replace('ORDER_STATUS_', '')}, filled ${record.filled_size} of ${record.size}${avg}`;
 }
 
-/** An order's filled size once its history record is known: the larger of the journal's and the record's. */
-export function filledSizeWith(journaled: string, record: OrderHistoryRecord): string {
-  return compareDecimals(journaled, record.filled_size) >= 0 ? journaled : record.filled_size;
-}
-
 /**
  * Journals a fill read from the venue's trade history (source `history`) when the account's fill id is new,
- * linked to the journal's order (by order id, else client_order_id); raises that order's filled
- * size to what its journaled fills add up to. Returns whether the fill was new.
+ * linked to the journal's order (by order id, else client_order_id); what its journaled fills now
+ * add up to is an event ("filled per trade history") the order model applies to that order.
+ * Returns whether the fill was new.
  */
 export function journalHistoryFill(journal: Journal, account: string, fill: FillRecord, atMs: number): boolean {
   const order =
@@ -42,17 +39,14 @@ export function journalHistoryFill(journal: Journal, account: string, fill: Fill
     (fill.client_order_id === undefined ? undefined : journal.orderByClientOrderId(account, fill.client_order_id));
   const inserted = journal.recordFill(account, trackedFill(fill, order), 'history', atMs);
   if (!inserted || order === undefined || order.orderId === undefined) return inserted;
-  if (order.state !== 'open' && order.state !== 'partially_filled' && order.state !== 'cancelled') return inserted;
-  let filled = '0';
-  for (const f of journal.fillsOfOrder(account, order.orderId)) filled = addDecimals(filled, f.size);
-  if (compareDecimals(filled, order.filledSize) <= 0) return inserted;
-  const state =
-    compareDecimals(filled, order.size) >= 0
-      ? 'filled'
-      : order.state === 'cancelled'
-        ? 'cancelled'
-        : 'partially_filled';
-  journal.recordOrder(account, { ...order, state, filledSize: filled }, 'history', atMs);
+  const fillSum = journaledFillSum(journal, account, order.orderId);
+  applyToJournal(
+    journal,
+    account,
+    storedOrder(order),
+    { type: 'fills_counted', cause: 'trade_history', fillSum },
+    atMs,
+  );
   return inserted;
 }
 

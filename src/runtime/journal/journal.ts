@@ -5,11 +5,11 @@ import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { Intent } from '../../engine/intents/intents.js';
 import type { NoncePair } from '../../engine/nonces/noncePair.js';
 import type { OrderState } from '../../engine/tracking/orderTracker.js';
+import { TERMINAL_STATES } from '../../engine/orders/orderState.js';
 import type { Side } from '../../engine/intents/intents.js';
 import {
   fillFromRow,
   orderFromRow,
-  TERMINAL_ORDER_STATES,
   type FillSource,
   type InFlightIntent,
   type JournalBalance,
@@ -481,7 +481,7 @@ export class Journal {
 
   /** Orders not in a terminal state (open, partially filled, pending, unknown). */
   liveOrders(account: string): JournalOrder[] {
-    const terminal = [...TERMINAL_ORDER_STATES];
+    const terminal = TERMINAL_STATES;
     return this.all(
       `SELECT * FROM orders WHERE account = ? AND state NOT IN (${terminal.map(() => '?').join(', ')}) ORDER BY updated_ms, rowid`,
       account.toLowerCase(),

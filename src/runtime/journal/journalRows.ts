@@ -89,8 +89,6 @@ export interface InFlightIntent {
   readonly order?: JournalOrder;
 }
 
-export const TERMINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'refused', 'failed']);
-
 /** A row of `orders` as a record. */
 export function orderFromRow(row: Row): JournalOrder {
   const clientOrderId = optionalTextColumn(row, 'client_order_id');

@@ -10,8 +10,9 @@ import { describeDifference, type ReconciliationReport } from './reconciliationR
 /**
  * One reconciliation as the running bot makes it: applied to the journal, this run's own in-flight
  * intents left to the engine, and logged (each difference a warning). `engine`, once it runs: the
- * missed fills go through its tracker, so they are counted once (its ledger is the journal) and
- * strategies and their budgets hear them.
+ * missed fills, and what is inferred of the orders it holds, go through its tracker, so they are
+ * counted once (its ledger is the journal), strategies and their budgets hear them, and the
+ * journal records what the tracker made of them.
  */
 export async function reconcileForBot(
   o: JournalForBotOptions,
@@ -40,7 +41,10 @@ export async function reconcileForBot(
     ...(snapshot === undefined ? {} : { snapshot }),
     ...(engine === undefined
       ? {}
-      : { countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined }),
+      : {
+          countHistoryFill: (fill: FillRecord) => engine.tracker.onFill(fill, 'history') !== undefined,
+          live: engine.tracker,
+        }),
   });
   logReport(o.log, trigger, report);
   return report;

@@ -1,4 +1,6 @@
 import type { Clock } from '../../core/clock.js';
+import type { InferredOrderEvent } from '../../engine/orders/orderModelEvent.js';
+import type { AppliedOrderEvent } from '../../engine/orders/orderStateMachine.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { VenueSnapshot } from '../../venue/state/venueSnapshot.js';
@@ -36,6 +38,15 @@ export interface ReconcileOptions {
    * journals it), so strategies and their budgets hear it too. Default: straight into the journal.
    */
   readonly countHistoryFill?: (fill: FillRecord) => boolean;
+  /**
+   * The engine's order model while it runs (`OrderTracker.infer`): what the reconciliation infers
+   * of an order it holds is applied there, published to strategies, and journaled from its
+   * changes, so the journal and the engine agree; orders it does not hold take the event in the
+   * journal's records. Absent (at start, `perpbot reconcile`): the journal's records only.
+   */
+  readonly live?: {
+    infer(intentId: string, event: InferredOrderEvent): AppliedOrderEvent | undefined;
+  };
   /**
    * The venue as already read for this reconciliation (after a reconnect, the one read the
    * engine's reconciliation applied too): used when it covers every market needed and carries the

@@ -67,6 +67,16 @@ export type Difference =
       readonly reason: string;
     }
   | {
+      /** What the run inferred of an order would move it where the order model does not allow: not written. */
+      readonly type: 'order_event_refused';
+      readonly intentId: string;
+      readonly event: string;
+      readonly cause: string;
+      readonly from: string;
+      readonly to: string;
+      readonly reason: string;
+    }
+  | {
       readonly type: 'unknown_open_order';
       readonly orderId: string;
       readonly marketId: number;
@@ -123,6 +133,8 @@ export function describeDifference(d: Difference): string {
       return `fill ${d.fillId} of order ${d.orderId} (${d.side} ${d.size} at ${d.price}, fee ${d.fee}) was missed by the fills channel: journaled from the venue's trade history`;
     case 'position_unexplained':
       return `market ${d.marketId}: venue position ${d.venue}, journal expects ${d.expected} (${d.reason})`;
+    case 'order_event_refused':
+      return `intent ${d.intentId}: ${d.event} per ${d.cause} would move its order from ${d.from} to ${d.to}, which the order model refuses (${d.reason}): left as it is`;
     case 'unknown_open_order':
       return `order ${d.orderId} in market ${d.marketId} is open on the venue but not in the journal: ${d.action}${d.strategy === undefined ? '' : ` (by ${d.strategy})`}`;
   }

@@ -1,7 +1,9 @@
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { IntentKind } from '../../engine/intents/intents.js';
-import type { OrderWrite } from './journal.js';
-import type { InFlightIntent, JournalOrder } from './journalRows.js';
+import type { InferredOrderEvent } from '../../engine/orders/orderModelEvent.js';
+import type { TrackedOrder } from '../../engine/orders/trackedOrder.js';
+import { applyToJournal } from './journalOrderEvents.js';
+import type { InFlightIntent } from './journalRows.js';
 import type { ReconcileOptions } from './reconcileOptions.js';
 import type { Difference, ReconciliationReport } from './reconciliationReport.js';
 import type { ReconciliationInputs } from './reconciliationInputs.js';
@@ -11,7 +13,7 @@ import type { ReconciliationInputs } from './reconciliationInputs.js';
  * unobserved, or an in-flight placement that executed (or may have); the position judges it.
  */
 export interface Candidate {
-  readonly order: JournalOrder;
+  readonly order: TrackedOrder;
   readonly orderId: string;
   readonly inFlight?: InFlightIntent;
   /** For an in-flight intent: whether its nonce shows it executed, or the venue no longer says. */
@@ -21,7 +23,8 @@ export interface Candidate {
 /**
  * The shared state of one reconciliation: what it read, what it has found so far (the report's
  * differences, the candidates left for the position to judge, the orders to cancel), and its
- * journal writes, which only a run that applies what it finds makes.
+ * journal writes, which only a run that applies what it finds makes. What it infers of an order
+ * is an event the order model applies (`applyEvent`); the journal records the result.
  */
 export class ReconciliationRun {
   readonly differences: Difference[] = [];
@@ -53,8 +56,31 @@ export class ReconciliationRun {
     this.pendingUntilMs = Math.max(this.pendingUntilMs ?? 0, retryAtMs);
   }
 
-  recordOrder(order: OrderWrite, source = 'reconcile'): void {
-    if (this.options.apply) this.options.journal.recordOrder(this.options.account, order, source, this.atMs);
+  /**
+   * The order the model makes of `order` on what the run inferred (journaled when the run applies):
+   * the given order when the event changes nothing or the model refuses it (reported as a difference).
+   */
+  applyEvent(order: TrackedOrder, event: InferredOrderEvent): TrackedOrder;
+  applyEvent(order: TrackedOrder | undefined, event: InferredOrderEvent): TrackedOrder | undefined;
+  applyEvent(order: TrackedOrder | undefined, event: InferredOrderEvent): TrackedOrder | undefined {
+    const { journal, account, apply, live } = this.options;
+    // An order the engine holds goes through its tracker, whose changes the journal records.
+    const held = order === undefined || !apply ? undefined : live?.infer(order.intentId, event);
+    const applied = held ?? applyToJournal(journal, account, order, event, this.atMs, apply);
+    if (applied.kind === 'moved') return applied.order;
+    if (applied.kind === 'refused' && order !== undefined) {
+      const { from, to, reason } = applied.refusal;
+      this.differences.push({
+        type: 'order_event_refused',
+        intentId: order.intentId,
+        event: event.type,
+        cause: event.cause,
+        from,
+        to,
+        reason,
+      });
+    }
+    return order;
   }
 
   /** The terminal outcome of an in-flight intent. */

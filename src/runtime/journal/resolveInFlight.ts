@@ -1,6 +1,6 @@
-import { compareDecimals } from '../../core/decimal.js';
-import type { OrderState } from '../../engine/tracking/orderTracker.js';
-import { describeHistoryOrder, filledSizeWith, stateOfHistoryOrder } from './historyFills.js';
+import { isResting } from '../../engine/orders/orderState.js';
+import { storedOrder } from '../../engine/orders/storedOrder.js';
+import { describeHistoryOrder, historyRecorded } from './historyFills.js';
 import { inFlightFate } from './inFlightFate.js';
 import { isPlacement, placementClientOrderId } from './inFlightPlacement.js';
 import type { InFlightIntent } from './journalRows.js';
@@ -10,7 +10,7 @@ import type { ReconciliationRun } from './reconciliationRun.js';
  * Resolves each intent an earlier run left in flight from the best evidence there is: its order
  * resting on the venue, else its record in the venue's order history, else its nonce pair. A
  * placement that executed (or may have) and is neither resting nor in the history is left to the
- * position to judge.
+ * position to judge. What each says of its order is an event the order model applies.
  */
 export function resolveInFlightIntents(run: ReconciliationRun): void {
   for (const f of run.inputs.inFlight) {
@@ -19,12 +19,17 @@ export function resolveInFlightIntents(run: ReconciliationRun): void {
   }
 }
 
-/** A placement whose client_order_id rests on the venue: its order is open. */
+/** A placement whose client_order_id rests on the venue: its order rests there. */
 function resolveResting(run: ReconciliationRun, f: InFlightIntent): boolean {
   const coid = placementClientOrderId(f);
   const resting = coid === undefined ? undefined : run.inputs.openByCoid.get(coid);
   if (!isPlacement(f) || resting === undefined || f.order === undefined) return false;
-  run.recordOrder({ ...f.order, orderId: resting.order_id, restingOrderId: resting.resting_order_id, state: 'open' });
+  run.applyEvent(storedOrder(f.order), {
+    type: 'found_resting',
+    cause: 'venue_open_orders',
+    orderId: resting.order_id,
+    restingOrderId: resting.resting_order_id,
+  });
   run.recordOutcome(f, { type: 'accepted', orderId: resting.order_id });
   run.differences.push({
     type: 'in_flight_resolved',
@@ -45,24 +50,15 @@ function resolveFromHistory(run: ReconciliationRun, f: InFlightIntent): boolean 
   const found =
     (f.order.orderId === undefined ? undefined : history.order(f.order.orderId)) ??
     (coid === undefined ? undefined : history.byClientOrderId(coid));
-  const foundState = found === undefined ? undefined : stateOfHistoryOrder(found);
-  if (found === undefined || foundState === undefined) return false;
-  const filledSize = filledSizeWith(f.order.filledSize, found);
-  const state: OrderState =
-    foundState === 'open' && compareDecimals(filledSize, '0') > 0 ? 'partially_filled' : foundState;
-  run.recordOrder({
-    ...f.order,
-    orderId: found.id,
-    ...(found.resting_order_id === undefined ? {} : { restingOrderId: found.resting_order_id }),
-    state,
-    filledSize,
-  });
+  // ORDER_STATUS_NONE says nothing of its fate.
+  if (found === undefined || found.status === 'ORDER_STATUS_NONE') return false;
+  const { state } = run.applyEvent(storedOrder(f.order), historyRecorded(found));
   run.recordOutcome(f, { type: 'accepted', orderId: found.id });
   run.differences.push({
     type: 'in_flight_resolved',
     intentId: f.intentId,
     kind: f.kind,
-    resolution: foundState,
+    resolution: state === 'filled' || state === 'cancelled' ? state : isResting(state) ? 'open' : 'executed',
     orderId: found.id,
     reason: `order history: client_order_id ${coid ?? '-'} is ${describeHistoryOrder(found)}`,
   });
@@ -75,7 +71,7 @@ function resolveByNonce(run: ReconciliationRun, f: InFlightIntent): void {
   const coid = placementClientOrderId(f);
   const placed = isPlacement(f) ? f.order : undefined;
   if (fate.kind === 'not_executed') {
-    resolveNotExecuted(run, f, fate.reason);
+    resolveNotExecuted(run, f, fate.reason, 'nonce_state');
   } else if (fate.kind === 'pending') {
     run.pendingUntil(fate.retryAtMs);
     run.differences.push({
@@ -87,11 +83,16 @@ function resolveByNonce(run: ReconciliationRun, f: InFlightIntent): void {
     });
   } else if (placed !== undefined && fate.kind === 'unknowable' && run.inputs.history.available && coid !== undefined) {
     // Its anchor is past, so the nonce cannot say; the order history can: no order has its client_order_id.
-    resolveNotExecuted(run, f, `no order with client_order_id ${coid} in the venue's order history since it was sent`);
+    resolveNotExecuted(
+      run,
+      f,
+      `no order with client_order_id ${coid} in the venue's order history since it was sent`,
+      'order_history',
+    );
   } else if (placed !== undefined) {
     // Executed (or possibly executed), not resting, and not in the history: judged by the position.
     run.candidates.push({
-      order: placed,
+      order: storedOrder(placed),
       orderId: placed.orderId ?? `coid:${coid ?? f.intentId}`,
       inFlight: f,
       fate: fate.kind === 'executed' ? 'executed' : 'unknowable',
@@ -110,8 +111,13 @@ function resolveByNonce(run: ReconciliationRun, f: InFlightIntent): void {
   }
 }
 
-function resolveNotExecuted(run: ReconciliationRun, f: InFlightIntent, reason: string): void {
-  if (f.order !== undefined) run.recordOrder({ ...f.order, state: 'failed' });
+function resolveNotExecuted(
+  run: ReconciliationRun,
+  f: InFlightIntent,
+  reason: string,
+  cause: 'nonce_state' | 'order_history',
+): void {
+  if (f.order !== undefined) run.applyEvent(storedOrder(f.order), { type: 'not_executed', cause });
   run.recordOutcome(f, { type: 'failed', error: { code: 'NOT_EXECUTED', message: reason, hints: [] } });
   run.differences.push({
     type: 'in_flight_resolved',

@@ -1,41 +1,44 @@
-import { compareDecimals } from '../../core/decimal.js';
-import { describeHistoryOrder, filledSizeWith, stateOfHistoryOrder } from './historyFills.js';
-import type { JournalOrder } from './journalRows.js';
+import { storedOrder } from '../../engine/orders/storedOrder.js';
+import type { TrackedOrder } from '../../engine/orders/trackedOrder.js';
+import { describeHistoryOrder, historyRecorded } from './historyFills.js';
+import { journaledFillSum } from './journalOrderEvents.js';
 import type { ReconciliationRun } from './reconciliationRun.js';
 
 /**
  * The journal's orders that left the book unobserved (not open on the venue, and not an in-flight
- * intent's): their fate is their record in the venue's order history when it holds one; an order
- * whose journaled fills add up to its size is filled; any other is left to the position to judge.
+ * intent's): what the venue's order history holds of one ("closed per order history"), else what
+ * its journaled fills add up to, is an event the order model applies; one the model does not end
+ * is left to the position to judge.
  */
 export function resolveLeftOrders(run: ReconciliationRun): void {
-  for (const order of run.inputs.orders) {
-    if (run.handled.has(order.intentId) || order.orderId === undefined) continue;
-    run.handled.add(order.intentId);
-    if (run.inputs.openById.has(order.orderId.toLowerCase())) continue;
-    if (closeFromHistory(run, order, order.orderId)) continue;
-    if (compareDecimals(order.filledSize, order.size) >= 0) run.recordOrder({ ...order, state: 'filled' });
-    else run.candidates.push({ order, orderId: order.orderId });
+  for (const row of run.inputs.orders) {
+    if (run.handled.has(row.intentId) || row.orderId === undefined) continue;
+    run.handled.add(row.intentId);
+    if (run.inputs.openById.has(row.orderId.toLowerCase())) continue;
+    const order = storedOrder(row);
+    if (closeFromHistory(run, order, row.orderId)) continue;
+    const fillSum = journaledFillSum(run.options.journal, run.options.account, row.orderId);
+    const counted = run.applyEvent(order, { type: 'fills_counted', cause: 'journaled_fills', fillSum });
+    if (counted.state !== 'filled') run.candidates.push({ order: counted, orderId: row.orderId });
   }
 }
 
 /** Whether the venue's order history holds the order (and so settles it). */
-function closeFromHistory(run: ReconciliationRun, order: JournalOrder, orderId: string): boolean {
+function closeFromHistory(run: ReconciliationRun, order: TrackedOrder, orderId: string): boolean {
   const { history } = run.inputs;
   const record = history.available ? history.order(orderId) : undefined;
-  const recordState = record === undefined ? undefined : stateOfHistoryOrder(record);
-  if (record === undefined || recordState === undefined) return false;
-  // Still OPEN there (a read between two events) leaves the journal as it is.
-  if (recordState === 'open') return true;
-  const filledSize = filledSizeWith(order.filledSize, record);
-  if (order.state === recordState && compareDecimals(filledSize, order.filledSize) === 0) return true;
+  if (record === undefined || record.status === 'ORDER_STATUS_NONE') return false;
+  // Still OPEN there while the open orders, read first, no longer list it: a read between two events.
+  if (record.status === 'ORDER_STATUS_OPEN') return true;
+  const closed = run.applyEvent(order, historyRecorded(record));
+  if (closed.state === order.state && closed.filledSize === order.filledSize) return true;
+  if (closed.state !== 'filled' && closed.state !== 'cancelled') return true;
   run.differences.push({
     type: 'order_closed',
     intentId: order.intentId,
     orderId,
-    state: recordState,
+    state: closed.state,
     reason: `order history: ${describeHistoryOrder(record)}`,
   });
-  run.recordOrder({ ...order, state: recordState, filledSize });
   return true;
 }

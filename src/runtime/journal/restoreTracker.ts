@@ -1,4 +1,5 @@
 import { compareDecimals } from '../../core/decimal.js';
+import { isResting } from '../../engine/orders/orderState.js';
 import type { OrderTracker } from '../../engine/tracking/orderTracker.js';
 import type { Journal } from './journal.js';
 
@@ -11,7 +12,7 @@ import type { Journal } from './journal.js';
 export function restoreTracker(tracker: OrderTracker, journal: Journal, account: string): number {
   let restored = 0;
   for (const order of journal.liveOrders(account)) {
-    if (order.orderId === undefined || (order.state !== 'open' && order.state !== 'partially_filled')) continue;
+    if (order.orderId === undefined || !isResting(order.state)) continue;
     tracker.submitted({
       intentId: order.intentId,
       strategy: order.strategy,

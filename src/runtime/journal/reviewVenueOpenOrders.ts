@@ -1,4 +1,6 @@
 import { multiplyUnits } from '../../core/decimal.js';
+import type { InferredOrderEvent, OrderSpec } from '../../engine/orders/orderModelEvent.js';
+import { storedOrder } from '../../engine/orders/storedOrder.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { Market } from '../../venue/schemas/restMarkets.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
@@ -12,9 +14,10 @@ type Grid = Pick<Market['config'], 'step_size' | 'step_price'>;
 type MarketConfigs = ReadonlyMap<number, Grid>;
 
 /**
- * The venue's open orders against the journal: a journaled order the journal holds closed is open
- * again; one an in-flight placement of this reconciliation sent is that intent's; any other is
- * unknown, reported, and per the policy adopted by its market's strategy, cancelled, or left.
+ * The venue's open orders against the journal: a journaled order rests on the venue (an event the
+ * order model applies, which may correct an end it inferred); one an in-flight placement of this
+ * reconciliation sent is that intent's; any other is unknown, reported, and per the policy
+ * adopted by its market's strategy ("resting on the venue, unknown to us"), cancelled, or left.
  */
 export async function reviewVenueOpenOrders(run: ReconciliationRun): Promise<void> {
   let configs: MarketConfigs | undefined;
@@ -39,12 +42,22 @@ export async function reviewVenueOpenOrders(run: ReconciliationRun): Promise<voi
   }
 }
 
-/** A journaled order of this account: open, whatever state the journal last gave it. */
+/** A journaled order of this account: "resting on the venue", an event the order model applies to it. */
 function reopenIfKnown(run: ReconciliationRun, v: OpenOrder): boolean {
   const known = run.options.journal.orderByOrderId(v.order_id);
   if (known === undefined || known.account !== run.options.account.toLowerCase()) return false;
-  if (known.state !== 'open' && known.state !== 'partially_filled') run.recordOrder({ ...known, state: 'open' });
+  run.applyEvent(storedOrder(known), restingEvent(v));
   return true;
+}
+
+function restingEvent(v: OpenOrder, order?: OrderSpec): InferredOrderEvent {
+  return {
+    type: 'found_resting',
+    cause: 'venue_open_orders',
+    orderId: v.order_id,
+    restingOrderId: v.resting_order_id,
+    ...(order === undefined ? {} : { order }),
+  };
 }
 
 /** Whether an in-flight intent of the reconciliation sent the order (by client_order_id). */
@@ -68,21 +81,16 @@ async function readMarketConfigs(rest: Pick<RestClient, 'markets'>): Promise<Mar
   return new Map((await readMarkets(rest)).map((m) => [Number(m.market_id), m.config]));
 }
 
+/** "Resting on the venue, unknown to us": the order model starts it resting, the strategy's. */
 function adopt(run: ReconciliationRun, v: OpenOrder, marketId: number, strategy: string, config: Grid): void {
-  run.recordOrder(
-    {
-      intentId: `adopted-${v.order_id.toLowerCase()}`,
-      strategy,
-      marketId,
-      side: v.side === 0 ? 'buy' : 'sell',
-      size: multiplyUnits(BigInt(v.size_steps), config.step_size, 'step_size'),
-      price: multiplyUnits(BigInt(v.price_ticks), config.step_price, 'step_price'),
-      ...(v.client_order_id === undefined ? {} : { clientOrderId: v.client_order_id.toString() }),
-      orderId: v.order_id,
-      restingOrderId: v.resting_order_id.toString(),
-      state: 'open',
-      filledSize: '0',
-    },
-    'adopted',
-  );
+  const order: OrderSpec = {
+    intentId: `adopted-${v.order_id.toLowerCase()}`,
+    strategy,
+    marketId,
+    side: v.side === 0 ? 'buy' : 'sell',
+    size: multiplyUnits(BigInt(v.size_steps), config.step_size, 'step_size'),
+    price: multiplyUnits(BigInt(v.price_ticks), config.step_price, 'step_price'),
+    ...(v.client_order_id === undefined ? {} : { clientOrderId: v.client_order_id }),
+  };
+  run.applyEvent(undefined, restingEvent(v, order));
 }

@@ -106,4 +106,22 @@ describe('the order model: every transition one event', () => {
       'expired',
     ]);
   });
+
+  it('an order that has ended and learns of more filled hears the fill, not a second end; filled in full per its fills, filled', () => {
+    const t = tracked();
+    t.tracker.submitted(t.order('gone'));
+    t.tracker.placed('gone', '0xdd');
+    // A snapshot no longer lists it, its fills unseen: cancelled (filled or cancelled could not be told).
+    t.tracker.onOrderRecords([], true);
+    t.tracker.infer('gone', { type: 'fills_counted', cause: 'journaled_fills', fillSum: '0.4' });
+    t.tracker.infer('gone', { type: 'fills_counted', cause: 'journaled_fills', fillSum: '1' });
+    expect(t.events.filter((e) => e.intentId === 'gone').map((e) => `${e.type} ${e.filledSize}`)).toEqual([
+      'submitted 0',
+      'placed 0',
+      'cancelled 0',
+      'partially_filled 0.4',
+      'filled 1',
+    ]);
+    expect(t.tracker.causeOf(t.tracker.order('gone')!)).toBe('journaled_fills');
+  });
 });

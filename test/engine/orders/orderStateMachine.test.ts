@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   applyOrderEvent,
   checkTransition,
+  INFERRED_CORRECTIONS,
   ORDER_TRANSITIONS,
   type AppliedOrderEvent,
 } from '../../../src/engine/orders/orderStateMachine.js';
-import type { OrderModelEvent } from '../../../src/engine/orders/orderModelEvent.js';
+import type { InferenceCause, OrderModelEvent } from '../../../src/engine/orders/orderModelEvent.js';
+import type { OrderRecord } from '../../../src/venue/schemas/wsFramesPrivate.js';
 import { trackedOrder, type TrackedOrder } from '../../../src/engine/orders/trackedOrder.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import type { OrderState } from '../../../src/engine/orders/trackedOrder.js';
@@ -206,5 +208,150 @@ describe('applyOrderEvent: what each event makes of an order', () => {
     const queued = trackedOrder({ ...SPEC, market: true, expires: true }, 'queued', '0');
     const applied = applyOrderEvent(queued, { type: 'submitted', order: { ...SPEC, clientOrderId: 9n } });
     expect(applied).toMatchObject({ kind: 'moved', order: { market: true, expires: true, clientOrderId: 9n } });
+  });
+});
+
+/** The moves out of the table reconciliation's evidence may make, per cause (`INFERRED_CORRECTIONS`). */
+const EXPECTED_CORRECTIONS: Record<InferenceCause, Partial<Record<OrderState, readonly OrderState[]>>> = {
+  order_history: { cancelled: ['filled'] },
+  trade_history: { cancelled: ['filled'] },
+  journaled_fills: { cancelled: ['filled'] },
+  nonce_state: {},
+  venue_open_orders: { cancelled: ['open', 'partially_filled'] },
+  position: { open: ['unknown'], partially_filled: ['unknown'], cancelled: ['filled', 'unknown'] },
+};
+
+describe('the corrections only what reconciliation read may make', () => {
+  it('has a row for every cause', () => {
+    expect(Object.keys(INFERRED_CORRECTIONS).sort()).toEqual(Object.keys(EXPECTED_CORRECTIONS).sort());
+  });
+
+  for (const [cause, row] of Object.entries(EXPECTED_CORRECTIONS) as [
+    InferenceCause,
+    (typeof EXPECTED_CORRECTIONS)[InferenceCause],
+  ][]) {
+    const listed = Object.entries(row).map(([from, to]) => `${from} -> ${to.join(' | ')}`);
+    it(`per ${cause}: allows ${listed.join(', ') || 'nothing beyond the table'}; a live event may not; the rest is refused`, () => {
+      for (const from of STATES)
+        for (const to of STATES) {
+          const corrected = row[from]?.includes(to) === true;
+          const allowed = from === to || EXPECTED[from].includes(to) || corrected;
+          const verdict = checkTransition(from, to, cause);
+          if (allowed) expect(verdict, `${from} -> ${to} per ${cause}`).toBeUndefined();
+          else expect(verdict, `${from} -> ${to} per ${cause}`).toMatchObject({ from, to });
+          if (corrected) expect(checkTransition(from, to), `${from} -> ${to} live`).toBeDefined();
+        }
+    });
+  }
+});
+
+const history = (status: OrderRecord['status'], filledSize: string): OrderModelEvent => ({
+  type: 'history_recorded',
+  cause: 'order_history',
+  status,
+  filledSize,
+  orderId: '0xab',
+});
+const fills = (cause: 'trade_history' | 'journaled_fills', fillSum: string): OrderModelEvent => ({
+  type: 'fills_counted',
+  cause,
+  fillSum,
+});
+const resting = (order?: typeof SPEC): OrderModelEvent => ({
+  type: 'found_resting',
+  cause: 'venue_open_orders',
+  orderId: '0x0000000000000006ffff',
+  order,
+});
+const judged = (verdict: 'filled' | 'cancelled' | 'untold'): OrderModelEvent => ({
+  type: 'position_judged',
+  cause: 'position',
+  verdict,
+});
+
+describe('applyOrderEvent: what reconciliation infers, applied by the same model', () => {
+  const ended = (state: OrderState, cause: InferenceCause) =>
+    `refused: an order ${state} has ended: nothing follows (not even per ${cause})`;
+  const cases: [string, TrackedOrder | undefined, OrderModelEvent, string][] = [
+    ['closed per order history: filled', at('open', '1'), history('ORDER_STATUS_FILLED', '2'), 'filled 2'],
+    [
+      'closed per order history corrects a cancel inferred while its fills were unseen',
+      at('cancelled', '1'),
+      history('ORDER_STATUS_FILLED', '2'),
+      'filled 2',
+    ],
+    [
+      'closed per order history: cancelled, with the larger filled size',
+      at('partially_filled', '1'),
+      history('ORDER_STATUS_CANCELLED', '0.5'),
+      'cancelled 1',
+    ],
+    [
+      'a placement in flight, found resting in the order history with a fill',
+      at('submitted', '0', undefined),
+      history('ORDER_STATUS_OPEN', '0.5'),
+      'partially_filled 0.5',
+    ],
+    [
+      'a record still open does not reopen an ended order',
+      at('cancelled'),
+      history('ORDER_STATUS_OPEN', '0'),
+      'unchanged',
+    ],
+    [
+      'a filled order is not cancelled per order history',
+      at('filled', '2'),
+      history('ORDER_STATUS_CANCELLED', '2'),
+      ended('filled', 'order_history'),
+    ],
+    ['filled per trade history', at('open'), fills('trade_history', '2'), 'filled 2'],
+    ['fills of part of it per trade history', at('open'), fills('trade_history', '0.5'), 'partially_filled 0.5'],
+    ['fills after the cancel: all of it, filled', at('cancelled', '1'), fills('journaled_fills', '2'), 'filled 2'],
+    [
+      'fills after the cancel: part of it, cancelled with what filled',
+      at('cancelled', '0.5'),
+      fills('journaled_fills', '1'),
+      'cancelled 1',
+    ],
+    ['fills no more than seen change nothing', at('partially_filled', '1'), fills('trade_history', '1'), 'unchanged'],
+    ['fills of a refused order change nothing', at('refused'), fills('trade_history', '2'), 'unchanged'],
+    [
+      'not executed per nonce state',
+      at('submitted', '0', undefined),
+      { type: 'not_executed', cause: 'nonce_state' },
+      'failed 0',
+    ],
+    ['not executed per order history', at('unknown'), { type: 'not_executed', cause: 'order_history' }, 'failed 0'],
+    [
+      'an order resting on the venue was executed',
+      at('open'),
+      { type: 'not_executed', cause: 'nonce_state' },
+      'refused: an order open can only become partially_filled, filled, cancelled',
+    ],
+    ['resting on the venue: a placement in flight is open', at('submitted', '0', undefined), resting(), 'open 0'],
+    ['resting on the venue with a fill seen', at('unknown', '0.5'), resting(), 'partially_filled 0.5'],
+    ['resting on the venue corrects a cancel the model inferred', at('cancelled'), resting(), 'open 0'],
+    ['resting on the venue, unknown to us: adopted', undefined, resting(SPEC), 'open 0'],
+    ['unknown to us and no one adopts it: nothing starts', undefined, resting(), 'unchanged'],
+    ['a filled order does not rest again', at('filled', '2'), resting(), ended('filled', 'venue_open_orders')],
+    ['a failed order does not rest', at('failed'), resting(), ended('failed', 'venue_open_orders')],
+    ['the position says it filled its remainder', at('open', '0.5'), judged('filled'), 'filled 2'],
+    ['the position says it filled nothing more', at('partially_filled', '0.5'), judged('cancelled'), 'cancelled 0.5'],
+    ['the position cannot tell which: unknown', at('open'), judged('untold'), 'unknown 0'],
+    ['the position corrects a cancel the model inferred', at('cancelled'), judged('filled'), 'filled 2'],
+    ['the position does not undo a fill', at('filled', '2'), judged('untold'), ended('filled', 'position')],
+  ];
+  for (const [name, order, event, expected] of cases)
+    it(name, () => expect(outcome(applyOrderEvent(order, event))).toBe(expected));
+
+  it('learns the ids the venue shows: an adopted order carries its order id and resting id', () => {
+    expect(applyOrderEvent(undefined, resting(SPEC))).toMatchObject({
+      kind: 'moved',
+      order: { intentId: 'a', orderId: '0x0000000000000006ffff', restingOrderId: 3n, state: 'open' },
+    });
+    expect(applyOrderEvent(at('submitted', '0', undefined), history('ORDER_STATUS_FILLED', '2'))).toMatchObject({
+      kind: 'moved',
+      order: { orderId: '0xab', state: 'filled' },
+    });
   });
 });

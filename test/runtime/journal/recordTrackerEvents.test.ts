@@ -41,6 +41,8 @@ describe('recordTrackerEvents and restoreTracker', () => {
         fills$: tracker.fills$,
         positionsChanged$: positionsChanged,
         allPositions: () => tracker.allPositions(),
+        causeOf: (order) => tracker.causeOf(order),
+        infer: (intentId, event) => tracker.infer(intentId, event),
       },
       clock,
     );
@@ -98,7 +100,83 @@ describe('recordTrackerEvents and restoreTracker', () => {
     expect(journal.order('ioc')).toMatchObject({ state: 'cancelled', filledSize: '0.001' });
     tracker.onFill(fill('f2', '0.001'));
     subscription.unsubscribe();
+    // The tracker's model moved it (per the journaled fills), and the journal recorded that.
+    expect(tracker.order('ioc')).toMatchObject({ state: 'filled', filledSize: '0.002' });
     expect(journal.order('ioc')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+    expect(
+      journal.db.prepare("SELECT state, source FROM order_states WHERE intent_id = 'ioc' ORDER BY id").all(),
+    ).toEqual([
+      { state: 'submitted', source: 'engine' },
+      { state: 'open', source: 'engine' },
+      { state: 'cancelled', source: 'engine' },
+      { state: 'cancelled', source: 'journaled_fills' },
+      { state: 'filled', source: 'journaled_fills' },
+    ]);
+  });
+
+  it("corrects the journal's own record of an ended order the tracker does not hold", () => {
+    journal.recordOrder(
+      ACCOUNT,
+      {
+        intentId: 'old',
+        strategy: 's',
+        marketId: 1,
+        side: 'buy',
+        size: '0.002',
+        price: '100',
+        orderId: ORDER_ID,
+        state: 'cancelled',
+        filledSize: '0',
+      },
+      'engine',
+      1,
+    );
+    const tracker = new OrderTracker();
+    const subscription = followed(tracker);
+    tracker.onFill(fill('f1', '0.002'));
+    subscription.unsubscribe();
+    expect(tracker.order('old')).toBeUndefined();
+    expect(journal.order('old')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+  });
+
+  it('journals what a reconciliation inferred of an order the tracker holds, with its cause as the source', () => {
+    const tracker = new OrderTracker();
+    const clock = new ManualClock(5);
+    tracker.useFillLedger(journalFillLedger(journal, ACCOUNT, clock));
+    const subscription = recordTrackerEvents(
+      journal,
+      ACCOUNT,
+      {
+        orders$: tracker.orders$,
+        fills$: tracker.fills$,
+        positionsChanged$: new Subject<unknown>(),
+        allPositions: () => tracker.allPositions(),
+        causeOf: (order) => tracker.causeOf(order),
+      },
+      clock,
+    );
+    tracker.submitted({ intentId: 'left', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '100' });
+    tracker.placed('left', ORDER_ID);
+    // A snapshot that no longer lists it closes it, its fills unseen; the order history says filled.
+    tracker.onOrderRecords([], true);
+    const applied = tracker.infer('left', {
+      type: 'history_recorded',
+      cause: 'order_history',
+      status: 'ORDER_STATUS_FILLED',
+      filledSize: '0.002',
+      orderId: ORDER_ID,
+    });
+    expect(tracker.infer('not-held', { type: 'not_executed', cause: 'nonce_state' })).toBeUndefined();
+    subscription.unsubscribe();
+    expect(applied).toMatchObject({ kind: 'moved', order: { state: 'filled', filledSize: '0.002' } });
+    expect(tracker.order('left')?.state).toBe('filled');
+    expect(journal.order('left')).toMatchObject({ state: 'filled', filledSize: '0.002' });
+    expect(journal.db.prepare('SELECT state, source FROM order_states ORDER BY id').all()).toEqual([
+      { state: 'submitted', source: 'engine' },
+      { state: 'open', source: 'engine' },
+      { state: 'cancelled', source: 'engine' },
+      { state: 'filled', source: 'order_history' },
+    ]);
   });
 
   it('gives a new tracker the resting orders of the journal, linked to their intents', () => {
