@@ -23,7 +23,8 @@ import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
 import { trackedFill, type TrackedFill } from './trackedFill.js';
-import { isTerminal, restingIdFromOrderId, type TrackedOrder } from '../orders/trackedOrder.js';
+import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
+import { adoptedIntent, applyOrderRecord, closeUnlisted, type OrderRecordsTarget } from './venueOrderRecords.js';
 
 export type { OrderState, TrackedOrder } from '../orders/trackedOrder.js';
 export type { TrackedPosition } from './positionBook.js';
@@ -53,6 +54,13 @@ export class OrderTracker {
   private snapshotClosesHeld = false;
   /** The versions a reconciliation inferred, with the cause (`infer`): the journal's source for them. */
   private readonly inferredCauses = new WeakMap<TrackedOrder, InferenceCause>();
+  /** What the venue's order records move (`venueOrderRecords.ts`). */
+  private readonly recordsTarget: OrderRecordsTarget = {
+    orders: this.orders,
+    foreign: this.foreign,
+    apply: (intentId, event) => void this.apply(intentId, event),
+    placed: (intentId, orderId) => this.placed(intentId, orderId),
+  };
 
   /**
    * Every change of an order that reached the venue (or was sent to it): what the journal keeps.
@@ -150,8 +158,8 @@ export class OrderTracker {
   /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
   onOrderRecords(records: readonly OrderRecord[], snapshot: boolean): void {
     const listed = new Set<string>();
-    for (const record of records) listed.add(this.onOrderRecord(record));
-    if (snapshot) this.closeUnlisted(listed, this.snapshotClosesHeld);
+    for (const record of records) listed.add(applyOrderRecord(this.recordsTarget, record));
+    if (snapshot) closeUnlisted(this.recordsTarget, listed, this.snapshotClosesHeld);
   }
 
   /**
@@ -162,54 +170,6 @@ export class OrderTracker {
    */
   holdSnapshotCloses(held: boolean): void {
     this.snapshotClosesHeld = held;
-  }
-
-  /** One venue order record: ours (adopted if its placement answer was lost) or foreign. Returns its key. */
-  private onOrderRecord(record: OrderRecord): string {
-    const key = record.order_id.toLowerCase();
-    const resting =
-      record.resting_order_id === undefined ? restingIdFromOrderId(record.order_id) : BigInt(record.resting_order_id);
-    const intentId = this.orders.intentOfOrderId(key) ?? this.adopt(record.client_order_id, record.order_id);
-    if (intentId === undefined) {
-      if (record.status === 'ORDER_STATUS_OPEN') this.foreign.open(key, record.market_id, resting);
-      else this.foreign.forget(key);
-      return key;
-    }
-    this.apply(intentId, {
-      type: 'venue_reported',
-      status: record.status,
-      filledSize: record.filled_size,
-      restingOrderId: resting,
-    });
-    return key;
-  }
-
-  /** After a snapshot of every open order: an order it no longer lists (ours, unless held; foreign) is not open. */
-  private closeUnlisted(listed: ReadonlySet<string>, oursHeld: boolean): void {
-    for (const order of oursHeld ? [] : [...this.orders.open()]) {
-      if (order.orderId !== undefined && !listed.has(order.orderId.toLowerCase()))
-        this.apply(order.intentId, { type: 'left_book' });
-    }
-    this.foreign.keepOnly(listed);
-  }
-
-  /**
-   * An order (or a fill of one) the venue reports that we have no order id for, but whose
-   * client_order_id is one of ours still submitted or unknown: its placement landed although the
-   * answer was lost. An IOC or FOK order that filled at once is only ever seen this way.
-   */
-  private adopt(clientOrderId: string | undefined, orderId: string): string | undefined {
-    if (clientOrderId === undefined) return undefined;
-    const intentId = this.orders.intentOfClientOrderId(clientOrderId);
-    const order = intentId === undefined ? undefined : this.orders.get(intentId);
-    if (
-      order === undefined ||
-      order.orderId !== undefined ||
-      (order.state !== 'submitted' && order.state !== 'unknown')
-    )
-      return undefined;
-    this.placed(order.intentId, orderId);
-    return order.intentId;
   }
 
   /**
@@ -225,7 +185,9 @@ export class OrderTracker {
    * Returns it with its intent, or undefined when its id was counted before, whichever way it came.
    */
   onFill(fill: FillRecord, origin: FillOrigin = 'venue'): TrackedFill | undefined {
-    const intentId = this.orders.intentOfOrderId(fill.order_id) ?? this.adopt(fill.client_order_id, fill.order_id);
+    const intentId =
+      this.orders.intentOfOrderId(fill.order_id) ??
+      adoptedIntent(this.recordsTarget, fill.client_order_id, fill.order_id);
     const order = intentId === undefined ? undefined : this.orders.get(intentId);
     const tracked = trackedFill(fill, order);
     // The one decision: counted before (by this run, another run, or from history) is not counted again.
