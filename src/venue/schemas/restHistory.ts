@@ -33,7 +33,7 @@ export const pageParamSchema = z
 
 export const limitParamSchema = z
   .string()
-  .regex(/^\d{1,9}$/, { error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}` })
+  .regex(/^[1-9]\d{0,8}$/, { error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}` })
   .transform(Number)
   .refine((value) => value >= 1 && value <= HISTORY_MAX_LIMIT, {
     error: `expected an integer 1 to ${HISTORY_MAX_LIMIT}`,

@@ -196,7 +196,7 @@ const statusesParamSchema = z
 
 const nanosParamSchema = z
   .string()
-  .regex(/^\d{1,20}$/, { error: 'expected unix nanoseconds as an integer' })
+  .regex(/^(0|[1-9]\d{0,19})$/, { error: 'expected unix nanoseconds as an integer' })
   .transform((value) => BigInt(value));
 
 /** GET /v1/orders/tpsl's query (venue-tpsl.md "Endpoints"): pages from 1, limit 1 to 1000. */
