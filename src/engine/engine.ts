@@ -24,7 +24,7 @@ import { ClientOrderIds } from './intents/clientOrderIds.js';
 import { executeIntent, type ExecutorDeps } from './sending/executor.js';
 import type { SendHold } from './sending/sendWithPolicy.js';
 import type { FeedLostError } from './connection/feedLostError.js';
-import { AdmissionGate } from './admission/admissionGate.js';
+import { AdmissionGate, type ActionAdmission } from './admission/admissionGate.js';
 import { followConnection, type ConnectionStatusView } from './admission/followConnection.js';
 import { InFlightActions } from './admission/inFlightActions.js';
 import { AdmissionPipeline } from './admission/admissionPipeline.js';
@@ -126,6 +126,12 @@ export class Engine {
   private readonly actionSubject = new Subject<Intent>();
   /** Every intent the engine runs as it arrives: the strategies' and its own (a quote target's actions). */
   readonly actions$: Observable<Intent> = this.actionSubject.asObservable();
+  private readonly admissionSubject = new Subject<ActionAdmission>();
+  /**
+   * Every action the account's admission lets through, as it does (its rate-limit token taken):
+   * a flight recording keeps them, so a replay admits each action when the recorded engine did.
+   */
+  readonly admissions$: Observable<ActionAdmission> = this.admissionSubject.asObservable();
   /** Every change of an order that was sent (the journal's input). */
   readonly orders$: Observable<TrackedOrder>;
   /**
@@ -273,6 +279,9 @@ export class Engine {
       accountState: () => this.tracker.accountState(),
       conditions: { verdict: (intent) => this.conditions.verdict(intent, degraded) },
       closePosition: (intent) => this.closer.close(intent),
+      onAdmitted: (admission) => {
+        if (this.admissionSubject.observed) this.admissionSubject.next(admission);
+      },
       onKillSwitchChanged: (state) =>
         state.tripped ? this.conditions.halt(state.reason ?? 'manual') : this.conditions.resume(),
       onKillSwitchTripped: (reason) =>

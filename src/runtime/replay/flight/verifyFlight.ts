@@ -5,6 +5,7 @@ import type { FrameRecord, RecordingRecord } from '../../recording/recordingReco
 import { VirtualTime } from '../../inProcess/virtualTime.js';
 import { canonicalIntent } from './canonicalIntent.js';
 import { BOT_SOURCE } from '../../recording/flightRecorder.js';
+import { AdmissionPoints } from './admissionPoints.js';
 import { admissionTimes } from './admissionTimes.js';
 import { readFlight, type FlightRun } from './readFlight.js';
 import { RecordedChannels } from './recordedChannels.js';
@@ -24,6 +25,8 @@ export interface VerifyFlightOptions {
   /** Where strategy modules are resolved from. */
   readonly root: string;
   readonly logger: Logger;
+  /** Told of each input the replayed strategies get (frames, order events, outcomes) and each intent, in order. */
+  readonly trace?: (event: string, t: number) => void;
 }
 
 /** One intent as it was submitted: when, and what. */
@@ -77,7 +80,8 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   // Compared up to the recorded bot's `stopping`: what its shutdown sends is not a strategy's decision.
   const phase = { stopping: false };
   const recorded = recordedIntents(flight);
-  const admittedAt = admissionTimes(flight);
+  const points = new AdmissionPoints(flight);
+  const admittedAt = points.hasAdmissions ? undefined : admissionTimes(flight);
   const engineStartMs = engineStartOf(flight);
   const time = new VirtualTime(flight.header.startedAt);
   const rest = new RecordedRest();
@@ -93,11 +97,14 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
     engineStartMs,
     admissionHold: (intent: Intent) => {
+      if (admittedAt === undefined) return points.hold(intent.intentId);
       const wait = (admittedAt.get(intent.intentId) ?? 0) - time.now();
       return wait > 0 ? time.sleep(wait).catch(() => undefined) : undefined;
     },
     logger: o.logger,
+    ...(o.trace === undefined ? {} : { onEngine: traceEngine((e) => o.trace?.(e, time.now())) }),
     routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
+      o.trace?.(`I ${intent.intentId}`, time.now());
       const canonical = canonicalIntent(intent);
       const recordedAt = recorded[replayed.length];
       if (!phase.stopping) replayed.push({ t: time.now(), canonical });
@@ -117,9 +124,11 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   // Failures surface after the run; until then it must not count as unhandled.
   started.catch(() => undefined);
   try {
-    await drive(flight, { time, rest, channels, bot, started, phase, logger: o.logger });
+    await drive(flight, { time, rest, channels, bot, started, phase, points, logger: o.logger, trace: o.trace });
+    points.finish();
     await time.advance(SETTLE_MS);
   } finally {
+    points.finish();
     rest.finish();
     await settleOnVirtualTime(time, bot.stop());
     channels.close();
@@ -148,13 +157,23 @@ interface Replay {
   readonly bot: ReplayBot;
   readonly started: Promise<void>;
   readonly phase: { stopping: boolean };
+  readonly points: AdmissionPoints;
   readonly logger: Logger;
+  readonly trace: ((event: string, t: number) => void) | undefined;
+}
+
+function traceEngine(trace: (event: string) => void) {
+  return (engine: import('../../../engine/engine.js').Engine): void => {
+    engine.orderEvents$.subscribe((e) => trace(`O ${e.intentId} ${e.type}`));
+    engine.outcomes$.subscribe((e) => trace(`R ${e.intentId} ${e.type}`));
+  };
 }
 
 /** Every record at its time, in the recorded order. */
 async function drive(flight: FlightRun, r: Replay): Promise<void> {
-  for (const record of flight.records) {
+  for (const [index, record] of flight.records.entries()) {
     await r.time.advanceTo(record.t);
+    r.points.reach(index);
     apply(record, r);
   }
 }
@@ -162,7 +181,10 @@ async function drive(flight: FlightRun, r: Replay): Promise<void> {
 function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay): void {
   switch (record.type) {
     case 'frame':
-      if (record.src === BOT_SOURCE) r.channels.deliver(record.raw);
+      if (record.src === BOT_SOURCE) {
+        r.trace?.(`F ${record.t} ${record.raw.slice(0, 40)}`, r.time.now());
+        r.channels.deliver(record.raw);
+      }
       return;
     case 'connection':
       if (record.src === BOT_SOURCE) r.channels.state(connectionStateOf(record));
@@ -181,6 +203,7 @@ function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay):
     case 'intent':
     case 'outcome':
     case 'order':
+    case 'admitted':
       // Written by the recorded bot, compared after the run (intents) or kept for the reader.
       return;
   }
