@@ -1,63 +1,31 @@
 import type { FlightRun } from './readFlight.js';
 
 /**
- * Where in a flight recording the recorded engine admitted each action, by intent id: its
- * `admitted` record (the moment its rate limit counted it), or, for one never admitted, its end
- * (its first outcome, or its order's `refused` or `cancelled` event). The replay holds each action
- * until the drive reaches that record (`hold`, `reach`), so it is admitted among the frames and
- * answers exactly where the recorded one was, at the time its rate limit counted it: an action
- * admitted even a few milliseconds late (a cancel held to its request, which under load left many
- * milliseconds after its admission) leaves the replay's rate limit behind the recorded one, and the
- * actions after it wait where the recorded ones did not.
+ * Where in a flight recording the recorded engine admitted each action, as a record index by
+ * intent id: its `admitted` record (the moment its rate limit counted it), or, for one never
+ * admitted, the end its own run made (its `refused` order event or its outcome; not the
+ * `cancelled` a cancel of it made while it was queued: it went on waiting, for its strategy's
+ * earlier cancels, until its outcome). The replay takes each action there (`ReplayCursor.step`), so
+ * it is admitted among the frames and answers where the recorded one was, at the time its rate
+ * limit counted it: an action admitted even a few milliseconds late (a cancel held to its request,
+ * which under load left many milliseconds after its admission) leaves the replay's rate limit
+ * behind the recorded one, and the actions after it wait where the recorded ones did not.
  *
- * Only recordings with `admitted` records (`hasAdmissions`); older ones are held by time
+ * Empty for a recording made before `admitted` records were kept: its actions are held by time
  * (`admissionTimes`).
  */
-export class AdmissionPoints {
-  /** Record index by intent id. */
-  private readonly points = new Map<string, number>();
-  private readonly waiting = new Map<number, (() => void)[]>();
-  private reached = -1;
-  readonly hasAdmissions: boolean;
-
-  constructor(flight: FlightRun) {
-    const ends = new Map<string, number>();
-    flight.records.forEach((record, index) => {
-      if (record.type === 'admitted') firstOf(this.points, record.intentId, index);
-      else if (record.type === 'outcome') firstOf(ends, stringField(record.outcome, 'intentId'), index);
-      else if (record.type === 'order' && (record.event['type'] === 'refused' || record.event['type'] === 'cancelled'))
-        firstOf(ends, stringField(record.event, 'intentId'), index);
-    });
-    this.hasAdmissions = this.points.size > 0;
-    for (const [id, index] of ends) if (!this.points.has(id)) this.points.set(id, index);
-  }
-
-  /** Waits until the drive reaches the action's record; undefined when it has (or the action is not recorded). */
-  hold(intentId: string): Promise<void> | undefined {
-    const index = this.points.get(intentId);
-    if (index === undefined || index <= this.reached) return undefined;
-    return new Promise((resolve) => {
-      const list = this.waiting.get(index) ?? [];
-      list.push(resolve);
-      this.waiting.set(index, list);
-    });
-  }
-
-  /** The drive reached record `index`: the actions held until it go on. */
-  reach(index: number): void {
-    this.reached = index;
-    const list = this.waiting.get(index);
-    if (list === undefined) return;
-    this.waiting.delete(index);
-    for (const resolve of list) resolve();
-  }
-
-  /** The recording ended: nothing is held any more. */
-  finish(): void {
-    this.reached = Number.POSITIVE_INFINITY;
-    for (const list of this.waiting.values()) for (const resolve of list) resolve();
-    this.waiting.clear();
-  }
+export function admissionPoints(flight: FlightRun): ReadonlyMap<string, number> {
+  const admitted = new Map<string, number>();
+  const ends = new Map<string, number>();
+  flight.records.forEach((record, index) => {
+    if (record.type === 'admitted') firstOf(admitted, record.intentId, index);
+    else if (record.type === 'outcome') firstOf(ends, stringField(record.outcome, 'intentId'), index);
+    else if (record.type === 'order' && record.event['type'] === 'refused')
+      firstOf(ends, stringField(record.event, 'intentId'), index);
+  });
+  if (admitted.size === 0) return admitted;
+  for (const [id, index] of ends) if (!admitted.has(id)) admitted.set(id, index);
+  return admitted;
 }
 
 function firstOf(map: Map<string, number>, id: string | undefined, index: number): void {
