@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,15 @@ import { REPO_ROOT, startPerpbotIn, type RunningPerpbot } from './support/spawnP
  * its timers and the bot's real), then the replay. The bundled market maker (quote targets) and a
  * requoting strategy written against the public API as it stood before them (cancel and place,
  * under the old default of 5 actions a second, where placements wait on the rate limit) both
- * replay with 0 divergences: each intent is given to the engine when the strategy handed it over,
- * and each action is taken when the recorded engine took it.
+ * replay with 0 divergences, their strategies fed the recorded inputs (frames, order events,
+ * outcomes) in the recorded order: each intent is given to the engine where the strategy handed it
+ * over, and each action is admitted where the recorded engine admitted it.
+ *
+ * FLIGHT_RUN_MS: how long each bot runs (default 15 s; the issue's figure is 120000).
+ * FLIGHT_KEEP_DIR: a directory a flight that fails to verify is copied into, with its config.
  */
 const RUN_MS = Number(process.env['FLIGHT_RUN_MS'] ?? 15_000);
+const KEEP_DIR = process.env['FLIGHT_KEEP_DIR'];
 
 function configText(dir: string, module: string, actionsPerSecond: number): string {
   return readFileSync(join(REPO_ROOT, 'config/default.yaml'), 'utf8')
@@ -52,6 +57,8 @@ async function recordFlight(dir: string, config: string): Promise<void> {
 async function verify(dir: string, config: string): Promise<string> {
   const run = startPerpbotIn(['replay', join(dir, 'flight'), '--verify', '--config', config], dir, {});
   const code = await run.exited;
+  if ((code !== 0 || !run.output().includes('all in the recorded order')) && KEEP_DIR !== undefined)
+    cpSync(dir, join(KEEP_DIR, `${Date.now()}-${dir.split('/').at(-1)}`), { recursive: true });
   expect(code, `perpbot replay --verify exited ${code}:\n${run.output().slice(-3000)}`).toBe(0);
   return run.output();
 }
@@ -83,6 +90,7 @@ describe('flight recordings made on the wall clock replay true with --verify', (
       expect(Number(counts?.[1])).toBeGreaterThan(10);
       expect(counts?.[2]).toBe(counts?.[1]);
       expect(out).toContain('0 divergences');
+      expect(out).toMatch(/strategy inputs: \d+ \(frames, order events, outcomes\), all in the recorded order/);
     },
     120_000,
   );
