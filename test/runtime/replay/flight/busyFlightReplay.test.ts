@@ -21,10 +21,11 @@ const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const FLIGHT = join(import.meta.dirname, 'fixtures', 'legacy-maker-busy.jsonl.gz');
 
 /** The recorded bot's config: the default one, with the legacy maker under strategies/ and 5 actions a second. */
-async function legacyConfig() {
+async function legacyConfig(spreadBps = 4) {
   const text = readFileSync(join(REPO_ROOT, 'config/default.yaml'), 'utf8')
     .replace('module: strategies/marketMaker.ts', 'module: strategies/legacyMaker.ts')
-    .replace(/max_actions_per_second: 40/, 'max_actions_per_second: 5');
+    .replace(/max_actions_per_second: 40/, 'max_actions_per_second: 5')
+    .replace('spread_bps: 4', `spread_bps: ${spreadBps}`);
   return loadConfig({ text, env: {} });
 }
 
@@ -53,5 +54,18 @@ describe('a flight recorded on a busy machine replays with the recorded inputs i
     expect(verdict.divergence).toBeUndefined();
     expect(verdict.inputs.recorded).toBeGreaterThan(600);
     expect(verdict.inputs.firstDifference).toBeUndefined();
+  }, 60_000);
+
+  it('reports the first divergence of the strategy changed by one parameter (spread_bps 4 to 5): its first quote', async () => {
+    const verdict = await verifyFlight({
+      path: FLIGHT,
+      config: await legacyConfig(5),
+      root: project,
+      logger: createLogger({ level: 'silent', pretty: false }),
+    });
+    expect(verdict.divergence?.index).toBe(0);
+    expect(verdict.divergence?.recorded?.canonical).toContain('"kind":"placeLimit"');
+    expect(verdict.divergence?.replayed?.canonical).toContain('"kind":"placeLimit"');
+    expect(verdict.divergence?.replayed?.canonical).not.toBe(verdict.divergence?.recorded?.canonical);
   }, 60_000);
 });
