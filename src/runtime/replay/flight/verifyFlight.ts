@@ -71,11 +71,12 @@ export interface FlightVerdict {
  * `perpbot replay FLIGHT --verify`: re-drives the last run of a flight recording through the
  * configured strategies and the real engine (`ReplayBot`), on virtual time set to each record's
  * time in turn: the recorded frames and connection states delivered when they were received, each
- * intent given to the engine when the recorded strategy handed it over, and each placement and
- * cancel taken no earlier than the recorded engine took it (`admissionTimes`), each REST request
- * answered with its recorded answer when the recording reached it (or at once, when the replay
- * asks later than the recorded bot did), the strategies started when the recorded bot started
- * them. The intents they submit must be the recorded ones, in the same order (compared by
+ * intent given to the engine where the recorded strategy handed it over and each action admitted
+ * where the recorded engine admitted it (`ReplayCursor`, `admissionPoints`; by time in a recording
+ * without admitted records, `admissionTimes`), each REST request answered with its recorded answer
+ * when the recording reached it (or at once, when the replay asks later than the recorded bot
+ * did), the strategies started when the recorded bot started them. The strategies' inputs are
+ * compared with the recorded ones (`StrategyInputs`). The intents they submit must be the recorded ones, in the same order (compared by
  * `canonicalIntent`; the engine's own intents are not compared); the first that differs is the
  * divergence.
  */
