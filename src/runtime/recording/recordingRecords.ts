@@ -155,7 +155,6 @@ export type GapRecord = z.infer<typeof gapRecordSchema>;
 export type ConnectionRecord = z.infer<typeof connectionRecordSchema>;
 export type RestRecord = z.infer<typeof restRecordSchema>;
 export type MarkerRecord = z.infer<typeof markerRecordSchema>;
-export type AdmittedRecord = z.infer<typeof admittedRecordSchema>;
 export type RecordingRecord = z.infer<typeof recordingRecordSchema>;
 
 /** What a header says beyond the run bookkeeping the writer fills in. */

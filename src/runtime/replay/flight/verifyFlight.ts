@@ -75,10 +75,10 @@ export interface FlightVerdict {
  * where the recorded engine admitted it (`ReplayCursor`, `admissionPoints`; by time in a recording
  * without admitted records, `admissionTimes`), each REST request answered with its recorded answer
  * when the recording reached it (or at once, when the replay asks later than the recorded bot
- * did), the strategies started when the recorded bot started them. The strategies' inputs are
- * compared with the recorded ones (`StrategyInputs`). The intents they submit must be the recorded ones, in the same order (compared by
- * `canonicalIntent`; the engine's own intents are not compared); the first that differs is the
- * divergence.
+ * did), the strategies started when the recorded bot started them. The intents they submit must
+ * be the recorded ones, in the same order (compared by `canonicalIntent`; the engine's own intents
+ * are not compared); the first that differs is the divergence. Their inputs are compared with the
+ * recorded ones too (`StrategyInputs`): where a divergence would start.
  */
 export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdict> {
   const flight = await readFlight(o.path);
