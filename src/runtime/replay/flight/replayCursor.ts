@@ -22,6 +22,7 @@ type FlightRecord = FlightRun['records'][number];
 export class ReplayCursor {
   /** The next record the drive applies. */
   private next = 0;
+  /** Steps taken ahead of the drive, not yet passed by it. */
   private readonly done = new Set<number>();
   /** What waits for its step, by record index. */
   private readonly waiting = new Map<number, (() => void)[]>();
@@ -95,7 +96,6 @@ export class ReplayCursor {
   /** The drive is about to apply record `index` (its time reached): the steps there are taken. */
   reach(index: number): void {
     this.next = index;
-    this.done.add(index);
     const list = this.waiting.get(index);
     if (list !== undefined) {
       this.waiting.delete(index);
@@ -107,6 +107,8 @@ export class ReplayCursor {
   /** The drive applied record `index`. */
   applied(index: number): void {
     this.next = index + 1;
+    // Taken ahead of the drive, now behind it: `next` says so from here (the set stays small).
+    this.done.delete(index);
   }
 
   /** The recording ended: every step waiting is taken, in order. */
