@@ -1,3 +1,4 @@
+import type { ActionAdmission } from './admission/admissionScope.js';
 import type { Observable } from 'rxjs';
 import { detach } from '../core/detach.js';
 import { PerpbotError } from '../core/perpbotError.js';
@@ -42,6 +43,11 @@ export class Engine {
   readonly outcomes$: Observable<IntentOutcome>;
   /** Every intent the engine runs as it arrives: the strategies' and its own (a quote target's actions). */
   readonly actions$: Observable<Intent>;
+  /**
+   * Every action the account's admission lets through, as it does (its rate-limit token taken):
+   * a flight recording keeps them, so a replay admits each action when the recorded engine did.
+   */
+  readonly admissions$: Observable<ActionAdmission>;
   /** Every change of an order that was sent (the journal's input). */
   readonly orders$: Observable<TrackedOrder>;
   /** Every transition of every order, `queued` to its terminal event (`OrderEvent`): `ctx.orderEvents`, metrics. */
@@ -78,6 +84,7 @@ export class Engine {
     this.reconnects$ = parts.following.reconnects$;
     this.outcomes$ = parts.pipeline.outcomes$;
     this.actions$ = parts.pipeline.actions$;
+    this.admissions$ = parts.admissions.asObservable();
     this.quoting = parts.quoting;
   }
 

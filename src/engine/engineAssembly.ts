@@ -1,8 +1,9 @@
 import { setMaxListeners } from 'node:events';
-import { Subscription } from 'rxjs';
+import { Subject, Subscription } from 'rxjs';
 import { detach } from '../core/detach.js';
 import { VenueInfo } from '../venue/venueInfo.js';
 import { AdmissionGate } from './admission/admissionGate.js';
+import type { ActionAdmission } from './admission/admissionScope.js';
 import { AdmissionPipeline } from './admission/admissionPipeline.js';
 import { InFlightActions } from './admission/inFlightActions.js';
 import { StrategyScopes } from './admission/strategyScopes.js';
@@ -50,6 +51,8 @@ export interface EngineParts {
   readonly following: VenueFollowing;
   readonly pipeline: IntentPipeline;
   readonly quoting: Quoting;
+  /** Every action the account's admission lets through, as it does (see `Engine.admissions$`). */
+  readonly admissions: Subject<ActionAdmission>;
   setMark(marketId: number, markPrice: string): void;
   cancelOrdersOf(strategy: string): Promise<void>;
 }
@@ -89,6 +92,7 @@ function orderModel(p: Building, options: EngineOptions): void {
   p.subscriptions.add(p.tracker.fills$.subscribe((fill) => book(fill, p, options)));
   p.inFlight = new InFlightActions(clock);
   p.conditions = new TradingConditions(clock);
+  p.admissions = new Subject<ActionAdmission>();
 }
 
 function admissionOf(p: Building, options: EngineOptions): void {
@@ -111,6 +115,9 @@ function admissionOf(p: Building, options: EngineOptions): void {
     conditions: { verdict: (intent) => p.conditions.verdict(intent, config.degraded) },
     closePosition: (intent) => p.closer.close(intent),
     onKillSwitchChanged: (s) => (s.tripped ? p.conditions.halt(s.reason ?? 'manual') : p.conditions.resume()),
+    onAdmitted: (admission) => {
+      if (p.admissions.observed) p.admissions.next(admission);
+    },
     onKillSwitchTripped: (reason) =>
       detach(cancelEveryMarket(reason, cancels), (err) =>
         log.error({ err, reason }, 'kill switch: cancelling the orders failed; cancel them by hand'),

@@ -68,4 +68,22 @@ describe('virtual time', () => {
     for (let i = 0; i < 200 && !immediateRan; i++) await time.advance(1);
     expect(immediateRan).toBe(true);
   });
+
+  it('jumpTo moves the clock at once, running nothing; what fell due meanwhile runs late at the next advance, and time never goes back', async () => {
+    const time = new VirtualTime(0);
+    const ran: string[] = [];
+    void time.sleep(10).then(() => ran.push(`sleeper at ${time.now()}`));
+    void time.sleep(5).then(() => {
+      // A busy run of work inside a timer: the clock moves past the advance's target.
+      time.jumpTo(30);
+      ran.push(`busy until ${time.now()}`);
+    });
+    await time.advance(5);
+    expect(ran).toEqual(['busy until 30']);
+    expect(time.now()).toBe(30);
+    time.jumpTo(20);
+    expect(time.now()).toBe(30);
+    await time.advance(0);
+    expect(ran).toEqual(['busy until 30', 'sleeper at 30']);
+  });
 });

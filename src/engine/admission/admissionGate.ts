@@ -202,6 +202,7 @@ export class AdmissionGate {
     switch (verdict.kind) {
       case 'allow':
         this.bucket = recordAction(this.bucket, now, this.scope.config);
+        this.scope.onAdmitted?.({ intentId: intent.intentId, atMs: now });
         return { answer: this.scope.inFlight.hold(intent) };
       case 'refuse':
         return { answer: verdict.refusal };

@@ -36,6 +36,14 @@ export interface AdmissionScope {
   onKillSwitchTripped(reason: string): void;
   /** Called after every change of the kill switch (a trip, a reset): the trading state shows it. */
   onKillSwitchChanged?(state: KillSwitchState): void;
+  /** Called as the scope admits an action, with the time its rate limit counted it at. */
+  onAdmitted?(admission: ActionAdmission): void;
+}
+
+/** An action admitted by a scope: its intent, and the time the scope's action bucket took its token at. */
+export interface ActionAdmission {
+  readonly intentId: string;
+  readonly atMs: number;
 }
 
 /** What the gate answers: a refusal, or a ticket (admitted: in flight until settled). */

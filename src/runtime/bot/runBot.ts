@@ -404,6 +404,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     outcomes: strategies.execution.outcomes,
     orderEvents: engine.orderEvents$,
     actions: engine.actions$,
+    admissions: engine.admissions$,
   });
   const busyPoll = startBotBusyPoll(config, venue.ws, logger);
   service.wire({

@@ -89,6 +89,15 @@ export class VirtualTime implements Clock, SchedulerLike {
     return this.runUntil(Math.max(this.current, atMs));
   }
 
+  /**
+   * Moves the clock to `atMs` at once (not backwards) and runs nothing: the time one synchronous
+   * piece of work took on a recorded bot's clock (a busy event loop). What fell due meanwhile runs
+   * at the next advance, late, as it would have then.
+   */
+  jumpTo(atMs: number): void {
+    this.current = Math.max(this.current, atMs);
+  }
+
   /** Lets pending promises and work due now run, without moving time. */
   settle(): Promise<void> {
     return this.runUntil(this.current);
@@ -130,7 +139,8 @@ export class VirtualTime implements Clock, SchedulerLike {
       next.action.execute();
       ran = true;
     }
-    this.current = target;
+    // Not back: a jump (`jumpTo`) during the run may have moved the clock past the target.
+    this.current = Math.max(this.current, target);
     // Promises have just settled and nothing ran since: a second flush would find nothing to do
     // (it cost a replay an event-loop turn per recorded frame).
     if (ran) await flushPromises();

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
+import type { ActionAdmission } from '../../engine/admission/admissionScope.js';
 import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
 import type { Intent } from '../../engine/intents/intents.js';
 import type { OrderEvent } from '../../engine/orders/orderEvent.js';
@@ -35,6 +36,8 @@ export interface FlightEngineStreams {
   readonly orderEvents: Observable<OrderEvent>;
   /** Every intent the engine runs, the strategies' and its own (`Engine.actions$`). */
   readonly actions?: Observable<Intent>;
+  /** Every action the engine's admission let through (`Engine.admissions$`). */
+  readonly admissions?: Observable<ActionAdmission>;
 }
 
 /**
@@ -101,6 +104,9 @@ export class FlightRecorder {
           if (!this.routed.delete(intent.intentId)) this.writer.engineRecord('intent', intent, 'engine');
         }),
       );
+    // When each action was admitted: a replay admits it then too (see `admissionPoints`).
+    if (streams.admissions !== undefined)
+      this.subscriptions.add(streams.admissions.subscribe((a) => this.writer.admitted(a.intentId, a.atMs)));
   }
 
   marker(marker: MarkerRecord['marker']): void {

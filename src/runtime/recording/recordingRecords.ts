@@ -18,6 +18,7 @@ import { z } from 'zod';
  *   `t` is when the answer came, `sentAt` when the request left.
  * - `intent`: what a strategy submitted, as it submitted it (bigints as decimal strings).
  * - `outcome` / `order`: the engine's outcome of an intent and its order events (`engine.orderEvents$`).
+ * - `admitted`: the engine's admission let an action through (its rate-limit token taken), at `t`.
  * - `marker`: a step of the bot's life a replay must take at the same time (the strategies started).
  * These types are additive: a reader of this version reads a public recording as before.
  */
@@ -116,6 +117,16 @@ export const orderRecordSchema = z.object({
   event: engineObject,
 });
 
+/**
+ * An action (a placement, a cancel, any signed action) the engine's admission let through; `t` is
+ * the time its rate limit counted it at, where its order events and its request come later.
+ */
+export const admittedRecordSchema = z.object({
+  type: z.literal('admitted'),
+  t: z.number().int().nonnegative(),
+  intentId: z.string().min(1),
+});
+
 /** `strategies_started`: the strategies were started (a replay starts them at the same time). */
 export const markerRecordSchema = z.object({
   type: z.literal('marker'),
@@ -133,6 +144,7 @@ export const recordingRecordSchema = z.discriminatedUnion('type', [
   intentRecordSchema,
   outcomeRecordSchema,
   orderRecordSchema,
+  admittedRecordSchema,
   markerRecordSchema,
 ]);
 

@@ -163,6 +163,11 @@ export class RecordingWriter {
     });
   }
 
+  /** An action the engine admitted, at the time its admission counted it (the engine's clock). */
+  admitted(intentId: string, atMs: number): void {
+    this.write(() => ({ type: 'admitted', t: atMs, intentId: redactRecordingText(intentId) }));
+  }
+
   marker(marker: MarkerRecord['marker']): void {
     this.write(() => ({ type: 'marker', t: this.options.clock.now(), marker }));
   }

@@ -337,3 +337,24 @@ describe('AdmissionGate queue faults', () => {
     expect(answers).toHaveLength(2);
   });
 });
+
+describe('AdmissionGate tells of each admission', () => {
+  it('names each admitted action with the time its rate limit counted it: one waiting for a token, at the token', async () => {
+    const clock = new ManualClock(1_000);
+    const admitted: { intentId: string; atMs: number }[] = [];
+    const g = accountGate({ clock, onAdmitted: (a) => admitted.push({ ...a }) });
+    expect(await g.admit(bid('a'), undefined, account(0))).toMatchObject(admittedTicket);
+    // One action a second, burst 1: 'b' and the cancel wait for their tokens, refused ones are not told.
+    const b = g.admit(bid('b'), undefined, account(0));
+    const c = g.admit(cancel({ intentId: 'c', strategy: 's', marketId: 1, target: { orderId: '0x01' } }));
+    expect(await g.admit(bid('d'), undefined, account(2))).toMatchObject({ rule: 'max_open_orders' });
+    expect(admitted).toEqual([{ intentId: 'a', atMs: 1_000 }]);
+    await clock.advance(2_000);
+    await Promise.all([b, c]);
+    expect(admitted).toEqual([
+      { intentId: 'a', atMs: 1_000 },
+      { intentId: 'b', atMs: 2_000 },
+      { intentId: 'c', atMs: 3_000 },
+    ]);
+  });
+});

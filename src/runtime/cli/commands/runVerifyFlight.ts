@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { InputOrder } from '../../replay/flight/strategyInputs.js';
 import { verifyFlight, type FlightDivergence, type FlightVerdict } from '../../replay/flight/verifyFlight.js';
 import { createCliLogger, loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
@@ -17,6 +18,7 @@ export async function runVerifyFlight(args: ParsedArgs, io: CliIo): Promise<numb
   const logger = createCliLogger(config, io.stderr, config.logging.level === 'silent' ? 'silent' : 'error');
   const verdict = await verifyFlight({ path, config, root: io.cwd, logger });
   io.stdout.write(summaryOf(verdict));
+  io.stdout.write(inputsLine(verdict.inputs));
   if (verdict.divergence === undefined) {
     io.stdout.write('0 divergences\n');
     return 0;
@@ -30,6 +32,18 @@ function summaryOf(v: FlightVerdict): string {
     `flight run ${v.run}: ${v.frames} frames, ${v.recordedIntents} intents recorded, ${v.replayedIntents} replayed` +
     (v.unaskedExchanges > 0 ? ` (${v.unaskedExchanges} recorded REST exchanges not asked for by the replay)` : '') +
     '\n'
+  );
+}
+
+/** Whether the replayed strategies got the recorded inputs in order: where a false divergence would start. */
+function inputsLine(inputs: InputOrder): string {
+  const first = inputs.firstDifference;
+  if (first === undefined)
+    return `strategy inputs: ${inputs.recorded} (frames, order events, outcomes), all in the recorded order\n`;
+  return (
+    `strategy inputs: #${first.index + 1} of ${inputs.recorded} is not the recorded one:\n` +
+    `  recorded: ${first.recorded.slice(0, FRAME_CHARS)}\n` +
+    `  now: ${first.replayed?.slice(0, FRAME_CHARS) ?? '(none: the replay gave nothing more)'}\n`
   );
 }
 

@@ -46,6 +46,8 @@ export interface ReplayBotOptions {
   readonly routeIntent: (intent: Intent, submit: (intent: Intent) => void) => void;
   /** What a placement waits for before the engine admits it (see `EngineOptions.admissionHold`). */
   readonly admissionHold?: (intent: Intent) => Promise<void> | undefined;
+  /** Told of the engine once it is made (a trace of its outputs). */
+  readonly onEngine?: (engine: Engine) => void;
 }
 
 /**
@@ -95,6 +97,7 @@ export class ReplayBot {
     this.journaled = journaled;
     await o.time.sleep(Math.max(0, o.engineStartMs - o.time.now()));
     const engine = this.createEngine(journaled);
+    o.onEngine?.(engine);
     journaled.beforeStart(engine);
     await engine.start();
     const extras = new VenueExtras();

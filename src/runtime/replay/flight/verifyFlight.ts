@@ -1,3 +1,4 @@
+import type { Engine } from '../../../engine/engine.js';
 import type { Intent } from '../../../engine/intents/intents.js';
 import type { Config } from '../../config/configSchema.js';
 import type { Logger } from '../../operations/logging/createLogger.js';
@@ -5,11 +6,14 @@ import type { FrameRecord, RecordingRecord } from '../../recording/recordingReco
 import { VirtualTime } from '../../inProcess/virtualTime.js';
 import { canonicalIntent } from './canonicalIntent.js';
 import { BOT_SOURCE } from '../../recording/flightRecorder.js';
+import { admissionPoints } from './admissionPoints.js';
 import { admissionTimes } from './admissionTimes.js';
 import { readFlight, type FlightRun } from './readFlight.js';
 import { RecordedChannels } from './recordedChannels.js';
 import { RecordedRest } from './recordedRest.js';
 import { ReplayBot } from './replayBot.js';
+import { ReplayCursor } from './replayCursor.js';
+import { StrategyInputs, type InputOrder } from './strategyInputs.js';
 
 /** Virtual time the replay runs on past the last record, for what the last frames set off. */
 const SETTLE_MS = 1_000;
@@ -35,6 +39,8 @@ export interface TimedIntent {
 
 interface RecordedIntent extends TimedIntent {
   readonly intentId: string;
+  /** Its record's index in the flight. */
+  readonly index: number;
 }
 
 export interface FlightDivergence {
@@ -57,19 +63,22 @@ export interface FlightVerdict {
   /** Recorded REST exchanges that no replayed request asked for (the recorded bot's journal and service reads). */
   readonly unaskedExchanges: number;
   readonly divergence?: FlightDivergence;
+  /** Whether the replayed strategies got the recorded inputs in the recorded order, and where not. */
+  readonly inputs: InputOrder;
 }
 
 /**
  * `perpbot replay FLIGHT --verify`: re-drives the last run of a flight recording through the
  * configured strategies and the real engine (`ReplayBot`), on virtual time set to each record's
  * time in turn: the recorded frames and connection states delivered when they were received, each
- * intent given to the engine when the recorded strategy handed it over, and each placement and
- * cancel taken no earlier than the recorded engine took it (`admissionTimes`), each REST request
- * answered with its recorded answer when the recording reached it (or at once, when the replay
- * asks later than the recorded bot did), the strategies started when the recorded bot started
- * them. The intents they submit must be the recorded ones, in the same order (compared by
- * `canonicalIntent`; the engine's own intents are not compared); the first that differs is the
- * divergence.
+ * intent given to the engine where the recorded strategy handed it over and each action admitted
+ * where the recorded engine admitted it (`ReplayCursor`, `admissionPoints`; by time in a recording
+ * without admitted records, `admissionTimes`), each REST request answered with its recorded answer
+ * when the recording reached it (or at once, when the replay asks later than the recorded bot
+ * did), the strategies started when the recorded bot started them. The intents they submit must
+ * be the recorded ones, in the same order (compared by `canonicalIntent`; the engine's own intents
+ * are not compared); the first that differs is the divergence. Their inputs are compared with the
+ * recorded ones too (`StrategyInputs`): where a divergence would start.
  */
 export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdict> {
   const flight = await readFlight(o.path);
@@ -77,9 +86,10 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   // Compared up to the recorded bot's `stopping`: what its shutdown sends is not a strategy's decision.
   const phase = { stopping: false };
   const recorded = recordedIntents(flight);
-  const admittedAt = admissionTimes(flight);
-  const engineStartMs = engineStartOf(flight);
   const time = new VirtualTime(flight.header.startedAt);
+  const points = admissionPoints(flight);
+  const cursor = new ReplayCursor(flight.records, time);
+  const inputs = new StrategyInputs();
   const rest = new RecordedRest();
   const channels = new RecordedChannels();
   const bot = await ReplayBot.create({
@@ -91,41 +101,58 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
     flight: flight.header.flight,
     markets: flight.header.markets,
     // The replay's engine is made at the time the recorded one was, so its client order ids are the recorded ones.
-    engineStartMs,
-    admissionHold: (intent: Intent) => {
-      const wait = (admittedAt.get(intent.intentId) ?? 0) - time.now();
-      return wait > 0 ? time.sleep(wait).catch(() => undefined) : undefined;
-    },
+    engineStartMs: engineStartOf(flight),
+    admissionHold: admissionHold(flight, points, cursor, time),
     logger: o.logger,
+    onEngine: followEngine(cursor, inputs),
     routeIntent: (intent: Intent, submit: (intent: Intent) => void) => {
       const canonical = canonicalIntent(intent);
       const recordedAt = recorded[replayed.length];
       if (!phase.stopping) replayed.push({ t: time.now(), canonical });
-      // Given to the engine when the recorded strategy handed it over (every kind alike), in the
+      // Given to the engine where the recorded strategy handed it over (every kind alike), in the
       // recorded order: the engine then waits, checks and sends as the recorded one did.
-      const at = recordedAt?.canonical === canonical ? recordedAt.t : undefined;
-      const delay = at === undefined ? 0 : at - time.now();
-      if (delay <= 0) submit(intent);
-      else
-        time.sleep(delay).then(
-          () => submit(intent),
-          () => undefined,
-        );
+      if (recordedAt?.canonical === canonical) cursor.take(recordedAt.index, () => submit(intent));
+      else submit(intent);
     },
   });
   const started = bot.start();
   // Failures surface after the run; until then it must not count as unhandled.
   started.catch(() => undefined);
   try {
-    await drive(flight, { time, rest, channels, bot, started, phase, logger: o.logger });
+    await drive(flight, { time, rest, channels, bot, started, phase, cursor, inputs, logger: o.logger });
+    cursor.finish();
     await time.advance(SETTLE_MS);
   } finally {
+    cursor.finish();
     rest.finish();
     await settleOnVirtualTime(time, bot.stop());
     channels.close();
   }
   await settleOnVirtualTime(time, started);
-  return verdictOf(flight, recorded, replayed, rest.unasked);
+  return verdictOf(flight, recorded, replayed, rest.unasked, inputs.compare(flight));
+}
+
+/**
+ * What each action waits for before the replay's engine admits it: the drive to reach where the
+ * recorded engine admitted it (`admissionPoints`); in a recording without admitted records, the
+ * time the recorded engine acted on it (`admissionTimes`).
+ */
+function admissionHold(
+  flight: FlightRun,
+  points: ReadonlyMap<string, number>,
+  cursor: ReplayCursor,
+  time: VirtualTime,
+): (intent: Intent) => Promise<void> | undefined {
+  if (points.size > 0)
+    return (intent) => {
+      const index = points.get(intent.intentId);
+      return index === undefined ? undefined : cursor.hold(index);
+    };
+  const admittedAt = admissionTimes(flight);
+  return (intent) => {
+    const wait = (admittedAt.get(intent.intentId) ?? 0) - time.now();
+    return wait > 0 ? time.sleep(wait).catch(() => undefined) : undefined;
+  };
 }
 
 /**
@@ -148,21 +175,47 @@ interface Replay {
   readonly bot: ReplayBot;
   readonly started: Promise<void>;
   readonly phase: { stopping: boolean };
+  readonly cursor: ReplayCursor;
+  readonly inputs: StrategyInputs;
   readonly logger: Logger;
+}
+
+/**
+ * What the replay's engine makes, told to the cursor in the keys of the records (`recordKey`), and
+ * its order events and outcomes to the strategies' inputs. Followed before the strategies are.
+ */
+function followEngine(cursor: ReplayCursor, inputs: StrategyInputs) {
+  return (engine: Engine): void => {
+    engine.actions$.subscribe((intent) => cursor.made(`I ${intent.intentId}`));
+    engine.admissions$.subscribe((a) => cursor.made(`A ${a.intentId}`));
+    engine.orderEvents$.subscribe((e) => {
+      inputs.orderEvent(e.intentId, e.type);
+      cursor.made(`O ${e.intentId} ${e.type}`);
+    });
+    engine.outcomes$.subscribe((e) => {
+      inputs.outcome(e.intentId, e.type);
+      cursor.made(`R ${e.intentId}`);
+    });
+  };
 }
 
 /** Every record at its time, in the recorded order. */
 async function drive(flight: FlightRun, r: Replay): Promise<void> {
-  for (const record of flight.records) {
+  for (const [index, record] of flight.records.entries()) {
     await r.time.advanceTo(record.t);
+    r.cursor.reach(index);
     apply(record, r);
+    r.cursor.applied(index);
   }
 }
 
 function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay): void {
   switch (record.type) {
     case 'frame':
-      if (record.src === BOT_SOURCE) r.channels.deliver(record.raw);
+      if (record.src === BOT_SOURCE) {
+        r.inputs.frame(record.t, record.raw);
+        r.channels.deliver(record.raw);
+      }
       return;
     case 'connection':
       if (record.src === BOT_SOURCE) r.channels.state(connectionStateOf(record));
@@ -171,7 +224,10 @@ function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay):
       r.rest.release(record);
       return;
     case 'marker':
-      if (record.marker === 'stopping') r.phase.stopping = true;
+      if (record.marker === 'stopping') {
+        r.phase.stopping = true;
+        r.inputs.stop();
+      }
       r.started
         .then(() => (record.marker === 'strategies_started' ? r.bot.strategyHost?.start() : r.bot.strategyHost?.stop()))
         .catch((err: unknown) => r.logger.warn({ err }, `the replay could not take step ${record.marker}`));
@@ -181,6 +237,7 @@ function apply(record: Exclude<RecordingRecord, { type: 'header' }>, r: Replay):
     case 'intent':
     case 'outcome':
     case 'order':
+    case 'admitted':
       // Written by the recorded bot, compared after the run (intents) or kept for the reader.
       return;
   }
@@ -211,13 +268,14 @@ function engineStartOf(flight: FlightRun): number {
 
 function recordedIntents(flight: FlightRun): RecordedIntent[] {
   const recorded: RecordedIntent[] = [];
-  for (const record of flight.records) {
+  for (const [index, record] of flight.records.entries()) {
     if (record.type === 'marker' && record.marker === 'stopping') break;
     if (record.type === 'intent' && record.origin === undefined)
       recorded.push({
         t: record.t,
         canonical: canonicalIntent(record.intent),
         intentId: typeof record.intent['intentId'] === 'string' ? record.intent['intentId'] : '',
+        index,
       });
   }
   return recorded;
@@ -228,6 +286,7 @@ function verdictOf(
   recorded: readonly TimedIntent[],
   replayed: readonly TimedIntent[],
   unasked: number,
+  inputs: InputOrder,
 ): FlightVerdict {
   const frames: FrameRecord[] = [];
   for (const record of flight.records) if (record.type === 'frame' && record.src === BOT_SOURCE) frames.push(record);
@@ -237,6 +296,7 @@ function verdictOf(
     replayedIntents: replayed.length,
     frames: frames.length,
     unaskedExchanges: unasked,
+    inputs,
   };
   const index = firstDifference(recorded, replayed);
   if (index === undefined) return base;

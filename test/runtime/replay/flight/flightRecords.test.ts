@@ -42,7 +42,7 @@ describe('the flight records and the recording redaction rule', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes and reads back connection, rest, intent, outcome, order and marker records (bigints as strings)', async () => {
+  it('writes and reads back connection, rest, intent, admitted, outcome, order and marker records (bigints as strings)', async () => {
     const writer = await RecordingWriter.open({ dir, clock, description: DESCRIPTION, limits: LIMITS });
     writer.connection('bot', { status: 'authenticated', connections: 1 });
     await clock.advance(5);
@@ -66,6 +66,8 @@ describe('the flight records and the recording redaction rule', () => {
       clientOrderId: 12345678901234567890n,
     });
     writer.engineRecord('intent', intent);
+    // Admitted at the time its rate limit counted it, a millisecond before the writer's clock.
+    writer.admitted('mm-1', clock.now() - 1);
     writer.engineRecord('outcome', { type: 'accepted', intentId: 'mm-1', orderId: ORDER_ID });
     writer.engineRecord('order', { type: 'placed', intentId: 'mm-1', orderId: ORDER_ID });
     writer.marker('strategies_started');
@@ -79,10 +81,12 @@ describe('the flight records and the recording redaction rule', () => {
       'rest',
       'rest',
       'intent',
+      'admitted',
       'outcome',
       'order',
       'marker',
     ]);
+    expect(records[5]).toEqual({ type: 'admitted', t: Date.UTC(2026, 10, 28) + 4, intentId: 'mm-1' });
     expect(records[0]).toMatchObject({ flight: DESCRIPTION.flight });
     expect(records[2]).toMatchObject({
       t: Date.UTC(2026, 10, 28) + 5,
