@@ -61,11 +61,6 @@ export class WsSession {
       const socket = new WebSocket(options.url, {
         handshakeTimeout: options.openTimeoutMs ?? 10_000,
         maxPayload: MAX_VENUE_FRAME_BYTES,
-        // One frame at a time: what a frame set off (its promises: an outcome, an order event)
-        // settles before the next frame of the same read is handed over, as a flight replay
-        // hands its frames over. With ws's default the frames of one read came back to back,
-        // so the bot saw them in another order among its own events than the replay does.
-        allowSynchronousEvents: false,
       });
       const detach = (): void => {
         socket.off('open', onOpen);

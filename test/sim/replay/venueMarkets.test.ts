@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileMarket } from '../../../src/sim/exchange/markets.js';
 import { marketDefinitionOf } from '../../../src/sim/replay/venueMarkets.js';
 import { marketsResponseSchema } from '../../../src/venue/schemas/restMarkets.js';
+import { wireSample } from '../../venue/wireSamples/wireSample.js';
 
-const captured = marketsResponseSchema.parse(
-  JSON.parse(
-    readFileSync(new URL('../../../../shared/spec/wire-samples/rest-markets.fb.json', import.meta.url), 'utf8'),
-  ),
-).data.markets;
+// The in-repo copy of the captured sample: a clean clone has no ../shared beside it.
+const captured = marketsResponseSchema.parse(wireSample('rest-markets.fb.json')).data.markets;
 
 describe('marketDefinitionOf: the venue market a paper shadow copies', () => {
   it('keeps the captured venue market’s id, grid, minimum size and mark, and the simulator compiles it', () => {
