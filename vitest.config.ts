@@ -34,8 +34,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           pool: 'forks',
           isolate: false,
-          // The CLI compiled once per run for the tests that spawn it (see the file).
-          globalSetup: ['test/e2e/support/compiledCli.ts'],
+          // The CLI compiled once per run for the tests that spawn it, and the test strategies those
+          // spawned bots start type-checked once into the cache they read (see the files).
+          globalSetup: ['test/e2e/support/compiledCli.ts', 'test/e2e/support/warmTypeCache.ts'],
         },
       },
     ],

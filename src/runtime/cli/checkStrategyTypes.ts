@@ -39,7 +39,7 @@ export async function checkStrategyTypes(
           hints: [`perpbot check ${entry.module} reports the same; start runs a strategy only once it passes`],
         },
       );
-    if (key !== undefined) cache.remember(key, result.files);
+    if (key !== undefined) cache.remember(key, file, result.files);
     log.info({ module: entry.module, ms: Math.round(performance.now() - started) }, 'strategy types ok');
   }
 }

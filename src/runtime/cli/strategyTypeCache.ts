@@ -19,10 +19,13 @@ const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"\n]+)['"]/g;
 /**
  * Strategy modules whose type check passed, so `perpbot start` checks a module again only when it,
  * or a file its check read, changed. The key is the module's text, where each of its imports
- * leads from where it is, the tsconfig.json that applies and the TypeScript version; the entry
- * lists every file the check read with its size and modification time, all of which must be
- * unchanged. Only passes are kept. It lives in $PERPBOT_CACHE_DIR, else $XDG_CACHE_HOME/perpbot,
- * else ~/.cache/perpbot; one that cannot be read or written is no cache (the check runs each time).
+ * leads from where it is, the tsconfig.json and package.json that apply, the Node types found
+ * from there and the TypeScript version; the entry lists every other file the check read with its
+ * size and modification time, all of which must be unchanged. The module itself is not listed:
+ * its text is in the key, so the same module in another folder with the same surroundings (a
+ * re-export written afresh for each run) is the same pass. Only passes are kept. It lives in
+ * $PERPBOT_CACHE_DIR, else $XDG_CACHE_HOME/perpbot, else ~/.cache/perpbot; one that cannot be read
+ * or written is no cache (the check runs each time).
  */
 export class StrategyTypeCache {
   private constructor(private readonly path: string | undefined) {}
@@ -39,13 +42,18 @@ export class StrategyTypeCache {
   keyOf(file: string): string | undefined {
     try {
       const text = readFileSync(file, 'utf8');
-      const tsconfig = nearestTsconfig(dirname(file));
+      const tsconfig = nearest('tsconfig.json', dirname(file));
+      const manifest = nearest('package.json', dirname(file));
       return createHash('sha256')
         .update(
           JSON.stringify({
             typescript: typescriptVersion(),
             extension: extname(file),
             tsconfig: tsconfig === undefined ? null : [tsconfig, readFileSync(tsconfig, 'utf8')],
+            // Its "type" decides the module format under NodeNext.
+            packageJson: manifest === undefined ? null : [manifest, readFileSync(manifest, 'utf8')],
+            // Without a tsconfig.json, the check takes Node's types from where the module is.
+            nodeTypes: resolveSpecifier('@types/node', dirname(file)),
             imports: [...text.matchAll(IMPORT)].map(([, spec]) => [spec, resolveSpecifier(spec!, dirname(file))]),
             text,
           }),
@@ -62,14 +70,16 @@ export class StrategyTypeCache {
     return entry !== undefined && entry.files.every(([path, size, mtimeMs]) => sameFile(path, size, mtimeMs));
   }
 
-  /** Keeps a pass: the files the check read, as they are now. */
-  remember(key: string, files: readonly string[]): void {
+  /** Keeps a pass of `file`: the other files the check read, as they are now. */
+  remember(key: string, file: string, files: readonly string[]): void {
     if (this.path === undefined) return;
     try {
-      const stats = files.map((path) => {
-        const s = statSync(path);
-        return [path, s.size, s.mtimeMs] as const;
-      });
+      const stats = files
+        .filter((path) => resolve(path) !== resolve(file))
+        .map((path) => {
+          const s = statSync(path);
+          return [path, s.size, s.mtimeMs] as const;
+        });
       const entries = { ...this.read().entries, [key]: { at: Date.now(), files: stats } };
       const kept = Object.entries(entries)
         .sort(([, a], [, b]) => b.at - a.at)
@@ -111,10 +121,10 @@ function typescriptVersion(): string {
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
-/** The tsconfig.json TypeScript would use for a file in `dir`: the nearest one above it. */
-function nearestTsconfig(dir: string): string | undefined {
+/** The `name` (tsconfig.json, package.json) that applies to a file in `dir`: the nearest one above it. */
+function nearest(name: string, dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
-    if (existsSync(join(at, 'tsconfig.json'))) return join(at, 'tsconfig.json');
+    if (existsSync(join(at, name))) return join(at, name);
     if (dirname(at) === at) return undefined;
   }
 }
