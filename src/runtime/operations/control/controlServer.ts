@@ -274,11 +274,9 @@ class EventClients {
   ) {}
 
   add(res: ServerResponse): void {
-    res.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'content-type': 'text/event-stream; charset=utf-8',
-      connection: 'keep-alive',
-    });
+    // Set, not only written: the connection deadlines (controlConnections.ts) read it to let a stream live.
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.writeHead(200, { ...SECURITY_HEADERS, connection: 'keep-alive' });
     res.write('retry: 2000\n\n');
     res.write(frame('history', { points: this.control.history() }));
     res.write(frame('status', this.control.status() ?? this.control.startingStatus()));

@@ -163,6 +163,27 @@ describe('the control server answers only this machine', () => {
     expect((await call(server.url, '/health', { host: '127.0.0.1', origin: 'http://evil.test' })).status).toBe(200);
   });
 
+  it("keeps the dashboard's event stream open past the request deadline (only a stream lives on)", async () => {
+    server = await start({ token: TOKEN, idleMs: 100 });
+    const frames: string[] = [];
+    let ended = false;
+    const req = request(`${server.url}/api/events`, { headers: { host: '127.0.0.1' } }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => frames.push(chunk));
+      res.on('close', () => (ended = true));
+    });
+    req.on('error', () => undefined);
+    req.end();
+    try {
+      await vi.waitFor(() => expect(frames.length).toBeGreaterThan(0));
+      // The request deadline here is 200 ms: the stream is still open well past it.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(ended).toBe(false);
+    } finally {
+      req.destroy();
+    }
+  });
+
   it('keeps answering health and the kill switch while 64 idle connections are held open, and times out a slow sender', async () => {
     server = await start({ token: TOKEN, idleMs: 500 });
     const { port } = new URL(server.url);
