@@ -12,16 +12,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadStrategies } from '../src/runtime/bot/wiring/loadStrategies.js';
 import { loadConfig } from '../src/runtime/config/loadConfig.js';
-import { createLogger } from '../src/runtime/operations/logging/createLogger.js';
-import { replayRecording } from '../src/runtime/replay/replayRecording.js';
 import { replayReportText } from '../src/runtime/replay/replayReport.js';
 import { printProfileTables, summariseCpuProfile, type CpuProfile } from './lib/cpuProfileSummary.js';
 import { synthRecording } from './lib/replay/synthRecording.js';
+import { timedReplay } from './lib/replay/timedReplay.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,29 +45,12 @@ if (values.profile === true) {
   await session.post('Profiler.setSamplingInterval', { interval: Number(values['interval-us'] ?? 200) });
   await session.post('Profiler.start');
 }
-let failures = 0;
-const cpu = process.cpuUsage();
-const started = performance.now();
-const report = await replayRecording({
-  path: rec,
-  config,
-  hosted,
-  latencyMs: 0,
-  makerFeeBps: 2,
-  takerFeeBps: 5,
-  balance: '100000',
-  sampleMs: 1_000,
-  log: createLogger({ level: 'silent', pretty: false, destination: process.stderr }),
-  onError: () => void failures++,
-});
-const wallMs = performance.now() - started;
-const used = process.cpuUsage(cpu);
-const spanMs = report.recording.endMs - report.recording.startMs;
+const { report, failures, wallMs, cpuMs, spanMs } = await timedReplay(rec, config, hosted);
 const sha256 = createHash('sha256').update(replayReportText(report)).digest('hex');
 console.log(
   `${minutes} min, ${frames} frames: report sha256 ${sha256}; ${report.totals.orders} orders, ${report.totals.fills} fills, ` +
     `${failures} failures; wall ${(wallMs / 1000).toFixed(2)} s (${Math.round(spanMs / wallMs)}x real time), ` +
-    `CPU ${((used.user + used.system) / 1e6).toFixed(2)} s, ${((wallMs * 1000) / frames).toFixed(1)} us per frame`,
+    `CPU ${(cpuMs / 1000).toFixed(2)} s, ${((wallMs * 1000) / frames).toFixed(1)} us per frame`,
 );
 if (values.profile === true) {
   const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };

@@ -1,13 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
-import { createLogger } from '../../src/runtime/operations/logging/createLogger.js';
-import { replayRecording } from '../../src/runtime/replay/replayRecording.js';
 import { loadStrategies } from '../../src/runtime/bot/wiring/loadStrategies.js';
 import type { BenchScale, Figure, FigureBench } from '../lib/figure.js';
 import { synthRecording, type FrameRates } from '../lib/replay/synthRecording.js';
+import { timedReplay } from '../lib/replay/timedReplay.js';
 
 /**
  * The venue's live rate on one market, as chosen (venue-facts and venue-wire give none): a book
@@ -33,25 +31,7 @@ export const replay: FigureBench = {
       const frames = await synthRecording(join(dir, 'rec'), HOURS[scale], RATES);
       const config = await loadConfig({ path: join(REPO, 'config', 'default.yaml'), env: {}, acknowledgeMainnet: false });
       const hosted = await loadStrategies(config, REPO);
-      let failures = 0;
-      const cpu = process.cpuUsage();
-      const started = performance.now();
-      const report = await replayRecording({
-        path: join(dir, 'rec'),
-        config,
-        hosted,
-        latencyMs: 0,
-        makerFeeBps: 2,
-        takerFeeBps: 5,
-        balance: '100000',
-        sampleMs: 1_000,
-        log: createLogger({ level: 'silent', pretty: false, destination: process.stderr }),
-        onError: () => void failures++,
-      });
-      const wallMs = performance.now() - started;
-      const used = process.cpuUsage(cpu);
-      const cpuMs = (used.user + used.system) / 1_000;
-      const spanMs = report.recording.endMs - report.recording.startMs;
+      const { report, failures, wallMs, cpuMs, spanMs } = await timedReplay(join(dir, 'rec'), config, hosted);
       const speedup = spanMs / wallMs;
       return {
         name: 'replay',
