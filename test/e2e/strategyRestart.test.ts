@@ -11,7 +11,12 @@ import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The example market maker and grid together on market 1, keeping their orders on shutdown. */
+/**
+ * The example market maker and grid together on market 1, keeping their orders on shutdown. The
+ * grid's ladder is off-centre (its levels 1 % and 3 % from the mark) so the level nearest the mark,
+ * its gap, is the same in every run: a centred ladder has two levels equally near, and the gap
+ * a run without saved state derives flips with the mark's smallest move.
+ */
 function configText(journalPath: string, mark: number): string {
   return `
 venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
@@ -24,7 +29,7 @@ strategies:
   - name: grid
     module: strategies/grid.ts
     markets: [1]
-    params: { lower: "${(mark * 0.9).toFixed(1)}", upper: "${(mark * 1.1).toFixed(1)}", levels: 6, size: "0.0002" }
+    params: { lower: "${(mark * 0.91).toFixed(1)}", upper: "${(mark * 1.11).toFixed(1)}", levels: 6, size: "0.0002" }
   - name: echo
     module: strategies/markEcho.ts
     markets: [1]
