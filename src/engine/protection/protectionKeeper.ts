@@ -164,11 +164,21 @@ export class ProtectionKeeper {
   }
 
   /** Stops the passes; `cancel` also cancels every live TP/SL of ours (`keep` leaves them protecting). */
-  async stop(mode: 'keep' | 'cancel'): Promise<void> {
+  async stop(mode: 'keep' | 'cancel', why = 'shutdown'): Promise<void> {
     this.stopped = true;
     await this.running;
     if (mode === 'keep') return;
-    for (const order of this.orders.all().filter((o) => isLiveTpsl(o.state))) await this.cancel(order, 'shutdown');
+    for (const order of this.orders.all().filter((o) => isLiveTpsl(o.state))) await this.cancel(order, why);
+  }
+
+  /** Passes again after `stop` (the kill switch was reset). */
+  resume(): void {
+    this.stopped = false;
+    this.venueReadWanted = true;
+  }
+
+  get halted(): boolean {
+    return this.stopped;
   }
 
   private async pass(): Promise<void> {

@@ -27,6 +27,9 @@ export const protectionSchema = z
 export const protectionKeeperSchema = z.strictObject({
   venue_read_ms: millis(60_000).default(2_000),
   grace_ms: millis(3_600_000).default(10_000),
+  // When the account's kill switch trips: keep the TP/SL orders protecting the positions (default),
+  // or cancel them and place none until it is reset.
+  on_kill_switch: z.enum(['keep', 'cancel']).default('keep'),
 });
 
 /**

@@ -42,6 +42,7 @@ const PASS_EVERY_MS = 200;
 export class BotProtection {
   readonly keeper: ProtectionKeeper;
   private readonly subscriptions = new Subscription();
+  private stopping = false;
 
   static create(o: BotProtectionOptions): BotProtection | undefined {
     const protections = protectedMarkets(o.config);
@@ -99,15 +100,31 @@ export class BotProtection {
         clock,
         PASS_EVERY_MS,
         signal,
-        () => detach(this.keeper.sync(), () => undefined),
+        () => this.tick(),
         (err) => log.warn({ err }, 'protection pass failed'),
       ),
       (err) => log.warn({ err }, 'protection passes ended'),
     );
   }
 
+  /** One tick: the kill switch's choice (`protection.on_kill_switch`), then a pass. */
+  private tick(): void {
+    const { engine, config, log } = this.o;
+    const tripped = engine.killSwitch.tripped && config.protection.on_kill_switch === 'cancel';
+    if (tripped && !this.keeper.halted) {
+      log.warn({}, 'kill switch tripped: cancelling the TP/SL orders (protection.on_kill_switch: cancel)');
+      detach(this.keeper.stop('cancel', 'kill switch'), (err) =>
+        log.warn({ err }, 'TP/SL cancel on the kill switch failed'),
+      );
+      return;
+    }
+    if (!tripped && this.keeper.halted && !this.stopping) this.keeper.resume();
+    detach(this.keeper.sync(), () => undefined);
+  }
+
   /** At exit, after the strategies and the engine stopped: keep the TP/SL orders on the venue, or cancel them. */
   async stop(mode: 'keep' | 'cancel'): Promise<void> {
+    this.stopping = true;
     this.subscriptions.unsubscribe();
     await this.keeper.stop(mode);
     this.o.log.info(

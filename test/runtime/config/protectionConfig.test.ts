@@ -16,7 +16,7 @@ describe('protection: in the config', () => {
     const config = await loadConfig({ text: base(maker('{ stop_loss_bps: 50, take_profit_bps: 120 }')), env: {} });
     expect(config.strategies[0]?.protection).toEqual({ stop_loss_bps: 50, take_profit_bps: 120, trigger: 'mark' });
     expect(config.shutdown.protection).toBe('keep');
-    expect(config.protection).toEqual({ venue_read_ms: 2000, grace_ms: 10_000 });
+    expect(config.protection).toEqual({ venue_read_ms: 2000, grace_ms: 10_000, on_kill_switch: 'keep' });
     const last = await loadConfig({
       text: base(maker('{ take_profit_bps: 10, trigger: last }'), 'shutdown: { protection: cancel }'),
       env: {},
