@@ -403,7 +403,7 @@ interface StartedBot {
 
 /** Hosts the strategies and wires the service around them, runs until a stop, then shuts down. */
 async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
-  const { engine, venue, hosted, freshness, journaled } = started;
+  const { engine, venue, hosted, freshness, journaled, protection } = started;
   const { config, clock, logger, service } = run;
   const strategies = hostStrategies({
     config,
@@ -438,6 +438,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     markets: run.markets,
     signer: run.signing.signer.address,
     ...(busyPoll === undefined ? {} : { busyPoll }),
+    ...(protection === undefined ? {} : { protection: () => protection.status() }),
   });
   const bot: RunningBot = {
     engine,
@@ -456,7 +457,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
   } finally {
     busyPoll?.stop();
     await shutdownBot(bot, { config, clock, logger, stopping: () => service.stopping() });
-    await started.protection?.stop(config.shutdown.protection);
+    await protection?.stop(config.shutdown.protection);
   }
 }
 

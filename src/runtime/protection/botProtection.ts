@@ -15,6 +15,8 @@ import type { Config } from '../config/configSchema.js';
 import type { Journal } from '../journal/journal.js';
 import { tickEvery } from '../operations/control/tickEvery.js';
 import { TpslJournal } from './tpslJournal.js';
+import type { ProtectionStatus } from '../operations/control/botStatus.js';
+import { isLiveTpsl } from '../../engine/protection/tpslState.js';
 
 export interface BotProtectionOptions {
   readonly config: Config;
@@ -120,6 +122,39 @@ export class BotProtection {
     }
     if (!tripped && this.keeper.halted && !this.stopping) this.keeper.resume();
     detach(this.keeper.sync(), () => undefined);
+  }
+
+  /** The status's view: each protected position (unprotected past `protection.grace_ms`?), the live TP/SL orders. */
+  status(): ProtectionStatus {
+    const unprotected = this.keeper.unprotected(this.o.config.protection.grace_ms);
+    return {
+      venueRefusal: this.keeper.refusal ?? null,
+      positions: this.keeper.protections.map((p) => {
+        const bare = unprotected.find((u) => u.strategy === p.strategy && u.marketId === p.marketId);
+        return {
+          strategy: p.strategy,
+          marketId: p.marketId,
+          unprotected: bare !== undefined,
+          unprotectedSinceMs: bare?.sinceMs ?? null,
+          emulated: this.keeper.refusal !== undefined,
+        };
+      }),
+      orders: this.keeper.orders
+        .all()
+        .filter((o) => isLiveTpsl(o.state) || o.state === 'cancelling')
+        .map((o) => ({
+          id: o.id,
+          venueId: o.venueId ?? null,
+          strategy: o.strategy,
+          marketId: o.marketId,
+          role: o.role,
+          side: o.side,
+          size: o.size,
+          stopPrice: o.stopPrice,
+          trigger: o.trigger,
+          state: o.state,
+        })),
+    };
   }
 
   /** At exit, after the strategies and the engine stopped: keep the TP/SL orders on the venue, or cancel them. */

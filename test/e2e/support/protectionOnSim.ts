@@ -72,13 +72,16 @@ ${extra}
 `;
   }
 
+  /** The control server's URL, when the config turns it on (`control: { port: 0 }`). */
+  controlUrl: string | undefined;
+
   async startBot(
     params: string,
     protection: string,
     extra = 'protection: { venue_read_ms: 500 }',
   ): Promise<JournalBot> {
     this.bot = await startBotOnSim(this.sim, this.who, this.config(params, protection, extra), this.dir, {
-      env: { PERPBOT_CONTROL_TOKEN: 'protection-test-token-0123456789' },
+      onControlServer: (url) => (this.controlUrl = url),
     });
     await until(
       async () => (await this.who.rest.openOrders({ account: this.who.account, market_id: '1' })).orders.length > 0,

@@ -125,6 +125,11 @@ export class BotMetrics {
   private readonly mode = this.gauge('trading_mode', '1 for the current trading mode (trading, degraded, stopped)', [
     'mode',
   ]);
+  private readonly unprotected = this.gauge(
+    'position_unprotected',
+    '1 while a protected strategy holds a position without an active stop on the venue past protection.grace_ms (an emulated stop counts as none)',
+    ['strategy', 'market'],
+  );
   private readonly killSwitch = this.gauge(
     'kill_switch_tripped',
     '1 while a kill switch is tripped: the account one (scope=account) or a strategy budget one',
@@ -270,6 +275,7 @@ export class BotMetrics {
       this.requoteLatencyP99,
       this.requotes,
       this.actionsPerRequote,
+      this.unprotected,
     ])
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
@@ -293,6 +299,8 @@ export class BotMetrics {
       else this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
+    for (const p of status.protection?.positions ?? [])
+      this.unprotected.set({ strategy: p.strategy, market: String(p.marketId) }, p.unprotected ? 1 : 0);
     this.countSinceLastScrape(status);
     this.setFleetSeries(status);
   }
