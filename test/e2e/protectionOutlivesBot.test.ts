@@ -38,10 +38,12 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
     running.push(sim.run);
     const keys = testKeys();
     const account = keys.account.address;
-    const config = writeProtectedMakerConfig(dir, sim, '{ stop_loss_bps: 50 }');
-    // setup funds the account, registers the signer and (--jwt) grants the OperatorHub the budget the stop spends.
-    const setup = await spawnPerpbot(['setup', '--config', config, '--jwt', '--budget', '100000'], keys.env, 90_000);
+    const config = writeProtectedMakerConfig(dir, sim, '{ stop_loss_bps: 50 }', 'control: { port: 0 }');
+    // setup funds the account, registers the signer and, for a config with protection:, grants the
+    // OperatorHub the budget the venue pays the stop's execution from.
+    const setup = await spawnPerpbot(['setup', '--config', config, '--budget', '100000'], keys.env, 90_000);
     expect(setup.code, setup.stderr).toBe(0);
+    expect(setup.stdout).toMatch(/operator hub 0x[0-9a-fA-F]{40} approved for 100000 USD/);
 
     const first = startPerpbotIn(['start', '--config', config], REPO_ROOT, keys.env);
     running.push(first);
@@ -73,6 +75,11 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
     const long = !position.startsWith('-');
     const [stop] = await activeTpsl(sim.rest, account);
     if (stop === undefined) throw new Error('the stop went away');
+    // perpbot status shows the protection the running bot keeps.
+    const status = await spawnPerpbot(['status', '--config', config], keys.env, 60_000);
+    expect(status.stdout).toMatch(
+      /protect {2}market-maker market 1: protected: stop_loss (SELL|BUY) 0\.001 @ [\d.]+ on mark \(accepted\)/,
+    );
 
     first.child.kill('SIGKILL');
     await first.exited;

@@ -54,10 +54,14 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const level = logLevelFlag(args);
   const config = await loadCliConfig(args, io);
-  // A config that trades with JWTs needs the login and the allowance whether or not --jwt is given.
-  const jwt = booleanFlag(args, 'jwt') || config.auth.mode === 'jwt';
+  // A config that trades with JWTs needs the login and the allowance whether or not --jwt is given;
+  // one with protection: needs the allowance too (the venue pays its TP/SL executions from it).
+  const protectedConfig = config.strategies.some((s) => s.protection !== undefined);
+  const jwt = booleanFlag(args, 'jwt') || config.auth.mode === 'jwt' || protectedConfig;
   if (!jwt && (stringFlag(args, 'budget') !== undefined || stringFlag(args, 'allowance-days') !== undefined)) {
-    throw new CliUsageError('--budget and --allowance-days apply only with --jwt (or auth.mode: jwt)');
+    throw new CliUsageError(
+      '--budget and --allowance-days apply only with --jwt (or auth.mode: jwt, or a strategy with protection:)',
+    );
   }
   const venue = remoteVenue(config, 'setup');
   const { account, signer } = await loadCliKeys(config, io);
