@@ -55,6 +55,8 @@ describe('protection when the venue refuses TP/SL orders (runBot on the simulato
     expect(status.protection.positions).toMatchObject([{ unprotected: true, emulated: true }]);
     expect(status.protection.orders).toMatchObject([{ state: 'emulated', role: 'stop_loss' }]);
     expect(status.ready.warnings.join('\n')).toMatch(/position of probe on market 1 unprotected/);
+    // The allowance was granted outside perpbot setup: the watchdog cannot vouch for it.
+    expect(status.ready.warnings.join('\n')).toMatch(/TP\/SL budget: no OperatorHub allowance journaled/);
 
     // The mark through the stop: the bot closes the position itself.
     h.sim.controls.setMark(1, multiplyDecimals(entry, '0.99'));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareDecimals, multiplyDecimals, negateDecimal } from '../../src/core/decimal.js';
+import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../src/core/decimal.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { readAllTpslOrders } from '../../src/venue/rest/tpslPages.js';
 import { testKeys } from '../runtime/cli/cliTestSupport.js';
@@ -51,40 +51,65 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
       throw new Error(`the bot did not start: ${first.output().slice(-3000)}`, { cause: e });
     });
 
-    // A position at the maker's max inventory (it quotes only the side that reduces it), and the
+    // A position at (or past, by a partial fill) the maker's max inventory, so it quotes only the side that reduces it, and the
     // venue's list holds one stop-loss of exactly its size on the closing side.
     let position = '0';
-    await until(async () => {
-      position = await signedPosition(sim.rest, account);
-      if (position === '0') return false;
-      const long = !position.startsWith('-');
-      const size = long ? position : negateDecimal(position);
-      const open = (await sim.rest.openOrders({ account, market_id: '1' })).orders;
-      const stops = await activeTpsl(sim.rest, account);
-      return (
-        size === '0.001' &&
-        open.every((o) => o.side === (long ? 1 : 0)) &&
-        stops.length === 1 &&
-        stops[0]?.stop_type === 'STOP_LOSS' &&
-        stops[0].side === (long ? 'SELL' : 'BUY') &&
-        compareDecimals(stops[0].size, size) === 0
-      );
-    }, 150_000).catch((e: unknown) => {
-      throw new Error(`no protected position: position ${position}; ${first.output().slice(-3000)}`, { cause: e });
-    });
-    const long = !position.startsWith('-');
-    const [stop] = await activeTpsl(sim.rest, account);
-    if (stop === undefined) throw new Error('the stop went away');
-    // perpbot status shows the protection the running bot keeps.
-    const status = await spawnPerpbot(['status', '--config', config], keys.env, 60_000);
-    expect(status.stdout).toMatch(
-      /protect {2}market-maker market 1: protected: stop_loss (SELL|BUY) 0\.001 @ [\d.]+ on mark \(accepted\)/,
-    );
+    const protectedAtMax = (): Promise<void> =>
+      until(async () => {
+        position = await signedPosition(sim.rest, account);
+        if (position === '0') return false;
+        const long = !position.startsWith('-');
+        const size = long ? position : negateDecimal(position);
+        const open = (await sim.rest.openOrders({ account, market_id: '1' })).orders;
+        const stops = await activeTpsl(sim.rest, account);
+        return (
+          compareDecimals(size, '0.001') >= 0 &&
+          open.every((o) => o.side === (long ? 1 : 0)) &&
+          stops.length === 1 &&
+          stops[0]?.stop_type === 'STOP_LOSS' &&
+          stops[0].side === (long ? 'SELL' : 'BUY') &&
+          compareDecimals(stops[0].size, size) === 0
+        );
+      }, 150_000).catch((e: unknown) => {
+        throw new Error(`no protected position: position ${position}; ${first.output().slice(-3000)}`, { cause: e });
+      });
+    await protectedAtMax();
+    // perpbot status shows the protection the running bot keeps: a stop of the position it shows
+    // (the maker still trades its reducing side, so a snapshot taken mid-resize is read again).
+    let shown: { stop: string | undefined; position: string | undefined; out: string } = {
+      stop: undefined,
+      position: undefined,
+      out: '',
+    };
+    for (let i = 0; i < 5 && (shown.stop === undefined || shown.stop !== shown.position); i++) {
+      const out = (await spawnPerpbot(['status', '--config', config], keys.env, 60_000)).stdout;
+      shown = {
+        out,
+        stop: /protect {2}market-maker market 1: protected: stop_loss (?:SELL|BUY) ([\d.]+) @ [\d.]+ on mark \(accepted\)/.exec(
+          out,
+        )?.[1],
+        position: /^1 +(?:buy|sell) +-?([\d.]+) /m.exec(out)?.[1],
+      };
+    }
+    expect(shown.stop, shown.out).toBe(shown.position);
+    // setup journaled the allowance: enough for the stop, far from expiring.
+    expect(shown.out).not.toContain('TP/SL budget');
 
+    // Killed at once once it holds a protected position again (the maker traded on meanwhile).
+    await protectedAtMax();
     first.child.kill('SIGKILL');
     await first.exited;
-    // The bot is gone; the stop is not.
-    expect((await activeTpsl(sim.rest, account)).map((s) => s.order_id)).toEqual([stop.order_id]);
+    // The bot is gone; its stop is not: one stop-loss of the position's size.
+    const left = await activeTpsl(sim.rest, account);
+    const [stop] = left;
+    if (stop === undefined || left.length !== 1)
+      throw new Error(`not one stop after the kill: ${JSON.stringify(left)}`);
+    const held = await signedPosition(sim.rest, account);
+    const long = !held.startsWith('-');
+    const heldSize = long ? held : negateDecimal(held);
+    expect(stop).toMatchObject({ stop_type: 'STOP_LOSS', side: long ? 'SELL' : 'BUY' });
+    // Equal, unless the simulator's taker hit the dead bot's reducing quote since (the venue clips the execution).
+    expect(compareDecimals(stop.size, heldSize)).toBeGreaterThanOrEqual(0);
 
     // The mark through the stop (2% beyond it): the venue triggers it and closes the position.
     const through = multiplyDecimals(stop.stop_price, long ? '0.98' : '1.02');
@@ -96,7 +121,9 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
     expect(moved.status).toBe(200);
     await until(async () => (await signedPosition(sim.rest, account)) === '0', 30_000);
     const executed = (await readAllTpslOrders(sim.rest, { account })).orders.find((o) => o.order_id === stop.order_id);
-    expect(executed).toMatchObject({ status: 'TPSL_ORDER_STATUS_SUCCESS', filled_size: '0.001' });
+    expect(executed).toMatchObject({ status: 'TPSL_ORDER_STATUS_SUCCESS' });
+    const closed = executed?.filled_size ?? '';
+    expect(compareDecimals(closed, '0')).toBe(1);
 
     // A new start reads the stop and its fill back and gives the fill to the strategy.
     const second = startPerpbotIn(['start', '--config', config], REPO_ROOT, keys.env);
@@ -126,7 +153,7 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
         .prepare('SELECT strategy, size, source FROM fills WHERE order_id = ?')
         .all(execution?.orderId ?? '') as { strategy: string; size: string; source: string }[];
       expect(fills.map((f) => f.strategy)).toEqual(fills.map(() => 'market-maker'));
-      expect(fills.reduce((sum, f) => sum + Number(f.size), 0)).toBeCloseTo(0.001, 9);
+      expect(fills.map((f) => f.size).reduce((a, b) => addDecimals(a, b), '0')).toBe(closed);
     } finally {
       journal.close();
     }

@@ -15,6 +15,7 @@ import type { Config } from '../config/configSchema.js';
 import type { Journal } from '../journal/journal.js';
 import { tickEvery } from '../operations/control/tickEvery.js';
 import { TpslJournal } from './tpslJournal.js';
+import { budgetWarning, latestOperatorAllowance, spentSinceWei } from './operatorAllowance.js';
 import type { ProtectionStatus } from '../operations/control/botStatus.js';
 import { isLiveTpsl } from '../../engine/protection/tpslState.js';
 
@@ -127,8 +128,12 @@ export class BotProtection {
   /** The status's view: each protected position (unprotected past `protection.grace_ms`?), the live TP/SL orders. */
   status(): ProtectionStatus {
     const unprotected = this.keeper.unprotected(this.o.config.protection.grace_ms);
+    const db = this.o.journal.db;
+    const allowance = latestOperatorAllowance(db, this.o.account);
+    const spent = allowance === undefined ? 0n : spentSinceWei(db, this.o.account, allowance.atMs);
     return {
       venueRefusal: this.keeper.refusal ?? null,
+      budgetWarning: budgetWarning(allowance, spent, this.keeper.orders.all(), this.o.clock.now()) ?? null,
       positions: this.keeper.protections.map((p) => {
         const bare = unprotected.find((u) => u.strategy === p.strategy && u.marketId === p.marketId);
         return {

@@ -156,6 +156,7 @@ class PolledAlerts {
   private readonly tripped = new Map<string, boolean>();
   private readonly statuses = new Map<string, string>();
   private readonly unprotected = new Set<string>();
+  private budget: string | null = null;
 
   constructor(
     private readonly sink: AlertSink,
@@ -191,7 +192,12 @@ class PolledAlerts {
 
   /** A protected position left without its venue stops past the grace, once; and when it is protected again. */
   private pollProtection(): void {
-    for (const p of this.sources.protection?.()?.positions ?? []) {
+    const protection = this.sources.protection?.() ?? null;
+    const budget = protection?.budgetWarning ?? null;
+    if (budget !== null && budget !== this.budget)
+      this.sink.send({ event: 'position_unprotected', text: `TP/SL budget: ${budget}`, details: { budget } });
+    this.budget = budget;
+    for (const p of protection?.positions ?? []) {
       const key = `${p.strategy}/${p.marketId}`;
       const was = this.unprotected.has(key);
       if (p.unprotected && !was) {

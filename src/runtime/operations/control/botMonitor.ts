@@ -348,5 +348,6 @@ function protectionWarnings(protection: ProtectionStatus | null): string[] {
         `position of ${p.strategy} on market ${p.marketId} unprotected: no active stop on the venue${p.emulated ? ' (emulated by this process only)' : ''}`,
     );
   if (protection.venueRefusal !== null) warnings.push(`TP/SL emulated: ${protection.venueRefusal}`);
+  if (protection.budgetWarning !== null) warnings.push(`TP/SL budget: ${protection.budgetWarning}`);
   return warnings;
 }

@@ -87,6 +87,8 @@ export interface BotStatus {
 export interface ProtectionStatus {
   /** Why the venue refuses TP/SL orders (the stops are emulated by this process), or null. */
   readonly venueRefusal: string | null;
+  /** What is wrong with the OperatorHub budget the executions spend (none, expiring, too low), or null. */
+  readonly budgetWarning: string | null;
   readonly positions: readonly ProtectedPositionStatus[];
   readonly orders: readonly TpslOrderStatus[];
 }

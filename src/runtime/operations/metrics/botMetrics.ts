@@ -130,6 +130,11 @@ export class BotMetrics {
     '1 while a protected strategy holds a position without an active stop on the venue past protection.grace_ms (an emulated stop counts as none)',
     ['strategy', 'market'],
   );
+  private readonly budgetLow = this.gauge(
+    'protection_budget_low',
+    '1 while the OperatorHub budget the TP/SL executions spend is missing, expires within a day, or is below what the open stops need',
+    [],
+  );
   private readonly killSwitch = this.gauge(
     'kill_switch_tripped',
     '1 while a kill switch is tripped: the account one (scope=account) or a strategy budget one',
@@ -299,10 +304,17 @@ export class BotMetrics {
       else this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
-    for (const p of status.protection?.positions ?? [])
-      this.unprotected.set({ strategy: p.strategy, market: String(p.marketId) }, p.unprotected ? 1 : 0);
+    this.setProtection(status);
     this.countSinceLastScrape(status);
     this.setFleetSeries(status);
+  }
+
+  /** The protection watchdog's gauges: each protected position unprotected or not, and the budget. */
+  private setProtection(status: BotStatus): void {
+    const budget = status.protection?.budgetWarning;
+    if (budget !== undefined) this.budgetLow.set(budget === null ? 0 : 1);
+    for (const p of status.protection?.positions ?? [])
+      this.unprotected.set({ strategy: p.strategy, market: String(p.marketId) }, p.unprotected ? 1 : 0);
   }
 
   /** The loss limits and the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */
