@@ -91,6 +91,21 @@ export class ProtectionKeeper {
     );
     this.orders.restore(o.restored);
     this.markets = new Set(o.protections.map((p) => p.marketId));
+    this.dropEmulated(o.restored);
+  }
+
+  /**
+   * Emulated stops of a previous run protected nothing while the bot was away: said at start, and
+   * ended, so this run asks the venue again (it may accept TP/SL orders now).
+   */
+  private dropEmulated(restored: readonly TpslOrder[]): void {
+    const emulated = restored.filter((o) => o.state === 'emulated');
+    if (emulated.length === 0) return;
+    this.o.log.error(
+      { emulated: emulated.map((o) => ({ tpsl: o.id, strategy: o.strategy, market: o.marketId, reason: o.reason })) },
+      'TP/SL EMULATED in the last run: the venue refused TP/SL orders, so those positions were unprotected while the bot was away; asking the venue again',
+    );
+    for (const order of emulated) this.orders.apply(order.id, { type: 'cancel_sent' }, this.o.clock.now());
   }
 
   /** Why the venue refuses TP/SL orders (the legs are emulated), or undefined. */

@@ -254,4 +254,28 @@ describe('ProtectionKeeper: the venue TP/SL equal to the position', () => {
     refused.keeper.unprotected(0);
     expect(refused.keeper.unprotected(0)).toMatchObject([{ strategy: 'mm', emulated: true }]);
   });
+
+  it('at start, says the last run emulated its stops and asks the venue again', async () => {
+    const emulated: TpslOrder = {
+      id: 'tpsl-old',
+      strategy: 'mm',
+      marketId: 1,
+      role: 'stop_loss',
+      side: 'SELL',
+      size: '0.001',
+      stopPrice: '63680',
+      trigger: 'mark',
+      state: 'emulated',
+      reason: 'blocked',
+      filledSize: '0',
+      createdMs: 1,
+      updatedMs: 1,
+    };
+    const t = setup({ restored: [emulated] });
+    expect(t.keeper.orders.get('tpsl-old')?.state).toBe('cancelled');
+    t.setPosition(long('0.001'));
+    await t.keeper.sync();
+    expect(t.venue.active().map((r) => r.size)).toEqual(['0.001']);
+    expect(t.keeper.refusal).toBeUndefined();
+  });
 });
