@@ -33,6 +33,8 @@ Options:
   --tpsl-lag-ms <n>             time from a TP/SL's trigger to its execution (default ${DEFAULT_SIM_OPTIONS.tpslLagMs})
   --admin                       serve the test controls to loopback clients: POST /_sim/mark
                                 {"market_id":1,"price":"64000"} sets a market's mark (default off)
+  --refuse-tpsl                 refuse every TP/SL placement, as the venue's page says it may
+                                ("blocked pending signature verification") (default off)
   -h, --help                    this text
 `;
 
@@ -64,6 +66,7 @@ export function parseSimCliArgs(argv: readonly string[]): SimCliCommand {
       'wire-departure': { type: 'string', multiple: true },
       'tpsl-lag-ms': { type: 'string' },
       admin: { type: 'boolean' },
+      'refuse-tpsl': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -122,6 +125,7 @@ function simOptionsOf(values: CliValues): StartSimOptions {
   if (host !== undefined) options.host = host;
   if (values['deterministic-ids'] === true) options.deterministicIds = true;
   if (values['admin'] === true) options.admin = true;
+  if (values['refuse-tpsl'] === true) options.refuseTpsl = true;
   const departures = values['wire-departure'];
   if (Array.isArray(departures)) options.wireDepartures = checkWireDepartures(departures, '--wire-departure');
   const selectors = text(values, 'selectors');

@@ -78,6 +78,8 @@ export interface SimOptions {
   readonly tpslLagMs: number;
   /** Serve the test controls under `/_sim/` (loopback clients only); off unless asked for. */
   readonly admin: boolean;
+  /** Refuse every TP/SL placement (DOC: placement "blocked pending signature verification"). */
+  readonly refuseTpsl: boolean;
 }
 
 /** What one mined block or action carries. */

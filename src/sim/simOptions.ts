@@ -34,6 +34,8 @@ export interface StartSimOptions {
   readonly tpslLagMs?: number;
   /** Serve the test controls (`POST /_sim/mark`) to loopback clients; default false. */
   readonly admin?: boolean;
+  /** Refuse every TP/SL placement, as the venue's page says it may ("blocked pending signature verification"). */
+  readonly refuseTpsl?: boolean;
 }
 
 export const DEFAULT_SIM_OPTIONS = Object.freeze({
@@ -79,6 +81,7 @@ export function resolveSimOptions(input: StartSimOptions = {}): SimOptions {
     wireDepartures: checkWireDepartures(input.wireDepartures ?? [], 'wireDepartures'),
     tpslLagMs: checkWhole(input.tpslLagMs ?? DEFAULT_SIM_OPTIONS.tpslLagMs, 'tpslLagMs', 3_600_000),
     admin: input.admin === true,
+    refuseTpsl: input.refuseTpsl === true,
   });
 }
 

@@ -42,6 +42,7 @@ describe('parseSimCliArgs', () => {
       '--tpsl-lag-ms',
       '1500',
       '--admin',
+      '--refuse-tpsl',
     ]);
     expect(command.help).toBe(false);
     if (command.help) return;
@@ -57,6 +58,7 @@ describe('parseSimCliArgs', () => {
       deterministicIds: true,
       tpslLagMs: 1500,
       admin: true,
+      refuseTpsl: true,
     });
     expect(options.faults).toEqual({
       latencyMs: 5,
@@ -107,7 +109,7 @@ describe('parseSimCliArgs', () => {
   it('leaves the test controls off and the TP/SL lag at 500 ms unless asked, and refuses a bad lag', () => {
     const command = parseSimCliArgs([]);
     if (command.help) throw new Error('help');
-    expect(resolveSimOptions(command.options)).toMatchObject({ admin: false, tpslLagMs: 500 });
+    expect(resolveSimOptions(command.options)).toMatchObject({ admin: false, tpslLagMs: 500, refuseTpsl: false });
     expect(() => parseSimCliArgs(['--tpsl-lag-ms', '-1'])).toThrow(/--tpsl-lag-ms/);
     expect(() => parseSimCliArgs(['--admin=yes'])).toThrow();
   });

@@ -50,6 +50,9 @@ export class OrderTracker {
   private readonly eventSubject = new Subject<OrderEvent>();
   /** Live orders a cancel of this process asked to go: their end is `cancelled`, not `expired`. */
   private readonly cancelAsked = new Set<string>();
+  /** Who owns a fill of an order not ours (a TP/SL's execution: see `ownUnknownFills`). */
+  private unknownFillOwner: (fill: FillRecord) => Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined = () =>
+    undefined;
   /** While a reconciliation is due: a snapshot does not close our orders it leaves out (see `holdSnapshotCloses`). */
   private snapshotClosesHeld = false;
   /** The versions a reconciliation inferred, with the cause (`infer`): the journal's source for them. */
@@ -189,13 +192,21 @@ export class OrderTracker {
       this.orders.intentOfOrderId(fill.order_id) ??
       adoptedIntent(this.recordsTarget, fill.client_order_id, fill.order_id);
     const order = intentId === undefined ? undefined : this.orders.get(intentId);
-    const tracked = trackedFill(fill, order);
+    const tracked = trackedFill(fill, order ?? this.unknownFillOwner(fill));
     // The one decision: counted before (by this run, another run, or from history) is not counted again.
     if (!this.fillLedger.record(tracked, origin)) return undefined;
     if (order !== undefined && !isTerminal(order.state))
       this.apply(order.intentId, { type: 'filled_by', fillSum: this.orders.addFill(order.intentId, fill.size) });
     this.fillEvents.next(tracked);
     return tracked;
+  }
+
+  /**
+   * Asked of each fill whose order is not one of ours: the venue's TP/SL executions are orders the
+   * OperatorHub sends for the account, and their fills belong to the strategy the TP/SL protects.
+   */
+  ownUnknownFills(owner: (fill: FillRecord) => Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined): void {
+    this.unknownFillOwner = owner;
   }
 
   onPositions(records: readonly PositionRecord[]): void {

@@ -38,6 +38,8 @@ import { bindUntilDeadline, type VenueWait } from './startup/untilDeadline.js';
 import { loadStrategies } from './wiring/loadStrategies.js';
 import { VenueExtras } from './wiring/venueExtras.js';
 import { FlightRecorder } from '../recording/flightRecorder.js';
+import { BotProtection } from '../protection/botProtection.js';
+import { journalTpslExecutions } from '../protection/tpslExecutions.js';
 
 export interface BotKeys {
   /** The account key is needed only in JWT mode (the login is signed by the main wallet). */
@@ -215,6 +217,15 @@ function journalOptions(run: BotRun): JournalForBotOptions {
     unknownOrders: config.reconcile.unknown_orders,
     adopter: (marketId) => config.strategies.find((s) => s.markets.includes(marketId))?.name,
     maxInFlightWaitMs: (config.auth.permit_deadline_seconds + 5) * 1000,
+    beforeStartReconciliation: (journal) =>
+      journalTpslExecutions({
+        journal,
+        rest: run.rest,
+        account: options.keys.account.address,
+        markets: run.markets,
+        log: run.engineLog,
+        atMs: run.clock.now(),
+      }),
     ...optionalWriteFault(options.env ?? {}, run.logger),
   };
 }
@@ -268,6 +279,17 @@ async function runOnJournal(
     journaled,
   });
   journal.attach(engine.conditions);
+  const protection = BotProtection.create({
+    config,
+    engine,
+    rest: run.rest,
+    account: options.keys.account.address,
+    signer: run.signing.signer,
+    context: () => run.signing.contextFrom(engine),
+    journal: journaled.journal,
+    clock: run.clock,
+    log: run.logger.child({ component: 'protection' }),
+  });
   const integrity = integrityWatch(run, journal);
   // A vanished or refusing journal is noticed within a second, and written again once it can be;
   // a journal damaged in place, within a minute.
@@ -294,7 +316,8 @@ async function runOnJournal(
     markets: run.markets,
   });
   const venue = await followVenue(run, engine, journaled);
-  await runStrategies(run, { engine, venue, hosted, freshness, journaled });
+  protection?.start(watchSignal);
+  await runStrategies(run, { engine, venue, hosted, freshness, journaled, protection });
   if (venue.stop.stoppedBy !== undefined) throw venue.stop.stoppedBy;
 }
 
@@ -378,11 +401,12 @@ interface StartedBot {
   readonly hosted: readonly HostedStrategy[];
   readonly freshness: FreshnessBudgets;
   readonly journaled: JournalForBot;
+  readonly protection: BotProtection | undefined;
 }
 
 /** Hosts the strategies and wires the service around them, runs until a stop, then shuts down. */
 async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
-  const { engine, venue, hosted, freshness, journaled } = started;
+  const { engine, venue, hosted, freshness, journaled, protection } = started;
   const { config, clock, logger, service } = run;
   const strategies = hostStrategies({
     config,
@@ -418,6 +442,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     markets: run.markets,
     signer: run.signing.signer.address,
     ...(busyPoll === undefined ? {} : { busyPoll }),
+    ...(protection === undefined ? {} : { protection: () => protection.status() }),
   });
   const bot: RunningBot = {
     engine,
@@ -436,6 +461,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
   } finally {
     busyPoll?.stop();
     await shutdownBot(bot, { config, clock, logger, stopping: () => service.stopping() });
+    await protection?.stop(config.shutdown.protection);
   }
 }
 

@@ -19,6 +19,7 @@ export function formatLiveStatus(record: ControlRecord, status: BotStatus): stri
       `foreign  ${foreign.fills} fills of orders this bot did not place: netPnl ${foreign.display?.pnl?.netPnl ?? '-'}`,
     );
   for (const warning of status.ready.warnings) out.push(`warning  ${warning}`);
+  out.push(...protectionLines(status));
   out.push('', ...positionLines(status), '', ...openOrderLines(status), '', 'strategies:', strategyTable(status), '');
   out.push(`streams  ${status.streams.map(streamText).join(', ')}`);
   return `${out.join('\n')}\n`;
@@ -120,4 +121,20 @@ function duration(seconds: number): string {
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
   return h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s}s` : `${s}s`;
+}
+
+/** The strategies' TP/SL orders on the venue (`protection:`), one line each; nothing when none is protected. */
+function protectionLines(status: BotStatus): string[] {
+  // Older bots' status has no `protection`.
+  const protection = (status as Partial<BotStatus>).protection ?? null;
+  if (protection === null) return [];
+  const lines = protection.positions.map((p) => {
+    const legs = protection.orders
+      .filter((o) => o.strategy === p.strategy && o.marketId === p.marketId)
+      .map((o) => `${o.role} ${o.side} ${o.size} @ ${o.stopPrice} on ${o.trigger} (${o.state})`);
+    const state = p.unprotected ? 'UNPROTECTED' : legs.length === 0 ? 'no position' : 'protected';
+    return `protect  ${p.strategy} market ${p.marketId}: ${state}${legs.length === 0 ? '' : `: ${legs.join(', ')}`}`;
+  });
+  if (protection.venueRefusal !== null) lines.push(`protect  EMULATED: ${protection.venueRefusal}`);
+  return lines;
 }

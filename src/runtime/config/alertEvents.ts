@@ -11,6 +11,7 @@ export const ALERT_EVENTS = [
   'feed_stale',
   'strategy_error',
   'unknown_outcome',
+  'position_unprotected',
   'fill',
 ] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];

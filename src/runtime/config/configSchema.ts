@@ -7,6 +7,7 @@ import { ALERT_EVENTS, DEFAULT_ALERT_EVENTS } from './alertEvents.js';
 import { decimal, filePath, flag, integer, millis, urlWithScheme } from './configFields.js';
 import type { DeepReadonly } from './deepFreeze.js';
 import { sweepSchema } from './sweepSchema.js';
+import { protectionKeeperSchema, protectionSchema, sharedProtectedMarkets } from './protectionSchema.js';
 
 /**
  * The shape of a perpbot YAML config. Every object is strict: an unknown key is an error, because
@@ -162,6 +163,8 @@ const strategySchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
   risk: strategyRiskSchema.optional(),
   on_error: z.enum(['cancel', 'keep']).default('cancel'),
+  // The venue's TP/SL orders kept equal to this strategy's position (protectionSchema.ts).
+  protection: protectionSchema.optional(),
   // Overrides the freshness budgets the strategy declares (ms per stream, see FRESHNESS_CHANNELS).
   freshness: z
     .strictObject({
@@ -186,6 +189,8 @@ const shutdownSchema = z.strictObject({
   timeout_ms: millis(600_000).default(10_000),
   // When every strategy has declared itself done: stop the bot (exit 0), or keep it running idle.
   when_all_done: z.enum(['stop', 'idle']).default('idle'),
+  // The strategies' TP/SL orders at exit: keep them protecting the positions (default), or cancel them.
+  protection: z.enum(['keep', 'cancel']).default('keep'),
 });
 
 const journalSchema = z.strictObject({
@@ -294,10 +299,17 @@ const sections = {
   alerts: alertsSchema.optional(),
   // `perpbot sweep`: the params to vary and how (src/runtime/config/sweepSchema.ts).
   sweep: sweepSchema.optional(),
+  protection: protectionKeeperSchema.prefault({}),
 };
 
 function uniqueStrategyNames(
-  config: { readonly strategies: readonly { readonly name: string }[] },
+  config: {
+    readonly strategies: readonly {
+      readonly name: string;
+      readonly markets: readonly number[];
+      readonly protection?: unknown;
+    }[];
+  },
   ctx: z.RefinementCtx,
 ): void {
   const seen = new Map<string, number>();
@@ -313,6 +325,14 @@ function uniqueStrategyNames(
     }
     seen.set(strategy.name, i);
   });
+  for (const shared of sharedProtectedMarkets(config.strategies)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['strategies'],
+      input: shared.strategies,
+      message: `market ${shared.marketId} is traded by ${shared.strategies.join(', ')}: a strategy with protection: must trade its markets alone (the venue's TP/SL closes the account's whole position there)`,
+    });
+  }
 }
 
 export const configSchema = z.strictObject(sections).superRefine(uniqueStrategyNames);

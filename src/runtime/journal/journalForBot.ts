@@ -34,6 +34,11 @@ export interface JournalForBotOptions {
   readonly settleMs?: number;
   /** Retries of a failed reconnect reconciliation; default `RECONNECT_RETRY` (reconnectReconciliation.ts). */
   readonly reconnectRetry?: ReconnectRetry;
+  /**
+   * Runs on the opened journal before the start's reconciliation (the TP/SL executions of the time
+   * away journaled as their strategies' orders, so the missed fills read next find their owner).
+   */
+  readonly beforeStartReconciliation?: (journal: Journal) => Promise<unknown>;
 }
 
 export interface ConnectionFeeds {

@@ -118,6 +118,22 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE orders SET state = 'submitted' WHERE state = 'pending'; -- state-rename: keep
   UPDATE order_states SET state = 'submitted' WHERE state = 'pending'; -- state-rename: keep
   `,
+  // The venue's TP/SL orders the protection keeper placed (src/engine/protection), each row their
+  // latest version: what a restart adopts, and how an execution's fill finds its strategy; and the
+  // OperatorHub allowances setup granted (approve-single), which the executions spend.
+  `
+  CREATE TABLE IF NOT EXISTS tpsl_orders (
+    id TEXT PRIMARY KEY, account TEXT NOT NULL, strategy TEXT NOT NULL, market_id INTEGER NOT NULL, role TEXT NOT NULL,
+    side TEXT NOT NULL, size TEXT NOT NULL, stop_price TEXT NOT NULL, trigger TEXT NOT NULL, state TEXT NOT NULL,
+    venue_id TEXT, filled_size TEXT NOT NULL, triggered_price TEXT, execution_tx TEXT, reason TEXT,
+    created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS tpsl_orders_state ON tpsl_orders (account, state);
+  CREATE TABLE IF NOT EXISTS operator_allowances (
+    id INTEGER PRIMARY KEY, account TEXT NOT NULL, operator TEXT NOT NULL, budget_wei TEXT NOT NULL,
+    expiry_s INTEGER NOT NULL, tx_hash TEXT, at_ms INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Brings the file to the newest schema, each step in its own transaction. */

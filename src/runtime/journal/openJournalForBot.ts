@@ -12,6 +12,7 @@ import { reconcileAtStart } from './reconcileAtStart.js';
  */
 export async function openJournalForBot(o: JournalForBotOptions): Promise<JournalForBot> {
   const journal = openJournal(o.path, o.writeFault === undefined ? {} : { writeFault: o.writeFault });
+  await o.beforeStartReconciliation?.(journal);
   const startReport = await reconcileAtStart(o, journal);
   return new BotJournal(o, journal, startReport);
 }

@@ -32,6 +32,8 @@ function placeTpsl(runtime: SimRuntime, request: SimRequest): SimResponse {
   const signed = authorize(runtime, body, 'PlaceTpslOrder', (signature) =>
     placeTpslSignedBy(runtime.signingContext, body, signature),
   );
+  if (runtime.options.refuseTpsl)
+    throw new SimRefusal(400, 'FailedPrecondition', 'TP/SL order placement is blocked pending signature verification');
   const placed = runtime.tpsl.placedBy(signed.digest);
   if (placed !== undefined) {
     throw new SimRefusal(

@@ -75,6 +75,7 @@ describe('loadConfig', () => {
       positions: 'keep',
       timeout_ms: 10_000,
       when_all_done: 'idle',
+      protection: 'keep',
     });
     expect(config.busy_poll).toEqual({ enabled: false, window_ms: 50 });
     expect(config.recorder).toEqual({ enabled: false, max_disk_mb: 2048, segment_mb: 32, segment_minutes: 60 });
@@ -240,7 +241,7 @@ describe('loadConfig', () => {
   it('lists the allowed keys when an unknown key is not close to any of them', async () => {
     const error = await failure(stringify(withValue(base(), 'shutdown.whatever', 1)));
     expect(error.message).toBe(
-      'config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, positions, timeout_ms, when_all_done)',
+      'config error at shutdown.whatever: unknown key "whatever" (allowed here: open_orders, positions, timeout_ms, when_all_done, protection)',
     );
   });
 

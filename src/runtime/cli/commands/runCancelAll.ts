@@ -10,7 +10,8 @@ import {
   remoteVenue,
   selectorsOf,
 } from '../cliContext.js';
-import { integerFlag } from '../parseCommandArgs.js';
+import { booleanFlag, integerFlag } from '../parseCommandArgs.js';
+import { cancelAllTpsl } from '../../protection/cancelAllTpsl.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
 
@@ -21,12 +22,14 @@ export async function runCancelAll(args: ParsedArgs, io: CliIo): Promise<number>
   const venue = remoteVenue(config, 'cancel-all');
   const { account, signer } = await loadCliKeys(config, io);
   const log = createCliLogger(config, io.stderr);
+  const rest = createCliRestClient(config, venue.restUrl, log);
+  const markets = market === undefined ? configuredMarkets(config) : [market];
   const outcomes = await cancelAllMarkets({
-    rest: createCliRestClient(config, venue.restUrl, log),
+    rest,
     wait: cliVenueWait(config, io, log),
     account: account.address,
     signer,
-    markets: market === undefined ? configuredMarkets(config) : [market],
+    markets,
     selectors: selectorsOf(config),
     clock: io.clock,
     deadlineSeconds: config.auth.permit_deadline_seconds,
@@ -43,5 +46,15 @@ export async function runCancelAll(args: ParsedArgs, io: CliIo): Promise<number>
   }
   const failure = cancelAllFailure(outcomes);
   if (failure !== undefined) throw failure;
-  return 0;
+  if (!booleanFlag(args, 'protection')) return 0;
+  const tpsl = await cancelAllTpsl({ rest, account: account.address, signer, markets, clock: io.clock });
+  for (const t of tpsl) {
+    const count = t.cancelled === undefined ? '' : ` (${t.cancelled} cancelled)`;
+    io.stdout.write(
+      t.ok
+        ? `market ${t.marketId}: TP/SL cancel-all done${count}\n`
+        : `market ${t.marketId}: TP/SL cancel-all FAILED: ${t.error instanceof Error ? t.error.message : 'refused'}\n`,
+    );
+  }
+  return tpsl.every((t) => t.ok) ? 0 : 1;
 }

@@ -17,6 +17,8 @@ import { booleanFlag, integerFlag, stringFlag } from '../parseCommandArgs.js';
 import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './flagDefaults.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
+import { openJournal } from '../../journal/openJournal.js';
+import { recordOperatorAllowance } from '../../protection/operatorAllowance.js';
 
 const FAUCET_TEXT: Readonly<Record<SetupResult['faucet'], string>> = {
   deposited: 'faucet paid 1000 USDC',
@@ -54,10 +56,14 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const level = logLevelFlag(args);
   const config = await loadCliConfig(args, io);
-  // A config that trades with JWTs needs the login and the allowance whether or not --jwt is given.
-  const jwt = booleanFlag(args, 'jwt') || config.auth.mode === 'jwt';
+  // A config that trades with JWTs needs the login and the allowance whether or not --jwt is given;
+  // one with protection: needs the allowance too (the venue pays its TP/SL executions from it).
+  const protectedConfig = config.strategies.some((s) => s.protection !== undefined);
+  const jwt = booleanFlag(args, 'jwt') || config.auth.mode === 'jwt' || protectedConfig;
   if (!jwt && (stringFlag(args, 'budget') !== undefined || stringFlag(args, 'allowance-days') !== undefined)) {
-    throw new CliUsageError('--budget and --allowance-days apply only with --jwt (or auth.mode: jwt)');
+    throw new CliUsageError(
+      '--budget and --allowance-days apply only with --jwt (or auth.mode: jwt, or a strategy with protection:)',
+    );
   }
   const venue = remoteVenue(config, 'setup');
   const { account, signer } = await loadCliKeys(config, io);
@@ -89,6 +95,18 @@ export async function runSetup(args: ParsedArgs, io: CliIo): Promise<number> {
     signal: io.shutdown,
     wait: cliVenueWait(config, io, log),
   });
+  if (result.jwt !== undefined) journalAllowance(resolve(io.cwd, config.journal.path), result, io.clock.now());
   io.stdout.write(summary(result));
   return 0;
+}
+
+/** The allowance granted, journaled: the bot's watchdog judges its TP/SL budget and expiry by it. */
+function journalAllowance(path: string, result: SetupResult, atMs: number): void {
+  if (result.jwt === undefined) return;
+  const journal = openJournal(path);
+  try {
+    recordOperatorAllowance(journal.db, result.account, result.jwt.approval, atMs);
+  } finally {
+    journal.close();
+  }
 }

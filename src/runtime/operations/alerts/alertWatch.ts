@@ -5,6 +5,7 @@ import type { TrackedFill } from '../../../engine/tracking/orderTracker.js';
 import type { ConnectionState } from '../../../venue/ws/connectionState.js';
 import { describeStale, type FreshnessChange } from '../../freshness/freshnessBudgets.js';
 import type { Alert } from './webhookAlerts.js';
+import type { ProtectionStatus } from '../control/botStatus.js';
 
 export interface AlertSink {
   send(alert: Alert): void;
@@ -23,6 +24,8 @@ export interface AlertSources {
     readonly reason?: string;
   }[];
   readonly strategyStatuses: () => ReadonlyMap<string, string>;
+  /** The protection keeper's view (null or absent: no strategy is protected), read on every poll. */
+  readonly protection?: () => ProtectionStatus | null;
 }
 
 export interface AlertWatch {
@@ -152,13 +155,16 @@ function fillAlert(f: TrackedFill): Alert {
 class PolledAlerts {
   private readonly tripped = new Map<string, boolean>();
   private readonly statuses = new Map<string, string>();
+  private readonly unprotected = new Set<string>();
+  private budget: string | null = null;
 
   constructor(
     private readonly sink: AlertSink,
-    private readonly sources: Pick<AlertSources, 'killSwitches' | 'strategyStatuses'>,
+    private readonly sources: Pick<AlertSources, 'killSwitches' | 'strategyStatuses' | 'protection'>,
   ) {}
 
   poll(): void {
+    this.pollProtection();
     for (const k of this.sources.killSwitches()) {
       const was = this.tripped.get(k.scope) === true;
       const name = k.scope === 'account' ? 'kill switch' : `strategy ${k.scope} kill switch`;
@@ -181,6 +187,34 @@ class PolledAlerts {
           details: { strategy: name },
         });
       this.statuses.set(name, status);
+    }
+  }
+
+  /** A protected position left without its venue stops past the grace, once; and when it is protected again. */
+  private pollProtection(): void {
+    const protection = this.sources.protection?.() ?? null;
+    const budget = protection?.budgetWarning ?? null;
+    if (budget !== null && budget !== this.budget)
+      this.sink.send({ event: 'position_unprotected', text: `TP/SL budget: ${budget}`, details: { budget } });
+    this.budget = budget;
+    for (const p of protection?.positions ?? []) {
+      const key = `${p.strategy}/${p.marketId}`;
+      const was = this.unprotected.has(key);
+      if (p.unprotected && !was) {
+        this.unprotected.add(key);
+        this.sink.send({
+          event: 'position_unprotected',
+          text: `position of ${p.strategy} on market ${p.marketId} has no active stop on the venue${p.emulated ? ': the venue refuses TP/SL orders, the stop is emulated by this process and dies with it' : ''}`,
+          details: { strategy: p.strategy, marketId: p.marketId, emulated: p.emulated },
+        });
+      } else if (!p.unprotected && was) {
+        this.unprotected.delete(key);
+        this.sink.send({
+          event: 'position_unprotected',
+          text: `position of ${p.strategy} on market ${p.marketId} protected again`,
+          details: { strategy: p.strategy, marketId: p.marketId, protected: true },
+        });
+      }
     }
   }
 }

@@ -18,6 +18,7 @@ import type {
   QuoteUptimeView,
   StrategyStatusView,
   StreamStatus,
+  ProtectionStatus,
 } from './botStatus.js';
 import { EquityHistory, type EquityPoint } from './equityHistory.js';
 import { moneyStatus, pnlWithDisplay } from './moneyStatus.js';
@@ -76,6 +77,8 @@ export interface BotMonitorOptions {
   readonly lossLimits: { readonly account: string; strategy(name: string): string };
   /** The journal's state (the bot's ResilientEngineJournal satisfies it). */
   readonly journal: JournalState;
+  /** The protection keeper's view, when a strategy is protected. */
+  readonly protection?: (() => ProtectionStatus) | undefined;
 }
 
 /** What the monitor reads of the journal. */
@@ -172,7 +175,8 @@ export class BotMonitor {
       this.strategy(s.name, s.markets, trading.mode === 'halted', uptime),
     );
     const killSwitch = engine.killSwitch;
-    const warnings = strategies.flatMap(warningsOf);
+    const protection = this.options.protection?.() ?? null;
+    const warnings = [...strategies.flatMap(warningsOf), ...protectionWarnings(protection)];
     return {
       version: 1,
       seq: ++this.seq,
@@ -213,6 +217,7 @@ export class BotMonitor {
       strategies,
       streams: this.streams(),
       display: money.display,
+      protection,
     };
   }
 
@@ -331,4 +336,18 @@ function openOrderStatus(o: TrackedOrder, places: number | undefined): OrderStat
     orderIdShort: o.orderId === undefined ? null : shortId(o.orderId),
     display: { price: price(o.price, places) },
   };
+}
+
+/** A readiness warning per protected position the venue does not protect, and for a venue refusing TP/SL. */
+function protectionWarnings(protection: ProtectionStatus | null): string[] {
+  if (protection === null) return [];
+  const warnings = protection.positions
+    .filter((p) => p.unprotected)
+    .map(
+      (p) =>
+        `position of ${p.strategy} on market ${p.marketId} unprotected: no active stop on the venue${p.emulated ? ' (emulated by this process only)' : ''}`,
+    );
+  if (protection.venueRefusal !== null) warnings.push(`TP/SL emulated: ${protection.venueRefusal}`);
+  if (protection.budgetWarning !== null) warnings.push(`TP/SL budget: ${protection.budgetWarning}`);
+  return warnings;
 }

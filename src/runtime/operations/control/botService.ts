@@ -31,6 +31,7 @@ import { controlFileFor, removeControlFile, writeControlFile } from './controlFi
 import { startControlServer, type ControlServer } from './controlServer.js';
 import { loadControlToken } from './controlToken.js';
 import { tickEvery } from './tickEvery.js';
+import type { ProtectionStatus } from './botStatus.js';
 
 export interface BotServiceOptions {
   readonly config: Config;
@@ -63,6 +64,8 @@ export interface WiredBot {
   readonly signer: string;
   /** The bot's busy poll (`busy_poll:` on); absent when off. */
   readonly busyPoll?: BusyPoll;
+  /** The protection keeper's view (`protection:`), when a strategy is protected. */
+  readonly protection?: (() => ProtectionStatus) | undefined;
 }
 
 const TICK_MS = 250;
@@ -178,7 +181,11 @@ export class BotService {
           freshness$: bot.freshness.changes$,
         }),
       );
-    if (this.alerts !== undefined) this.watch = watchForAlerts(this.alerts, alertSourcesOf(bot));
+    if (this.alerts !== undefined)
+      this.watch = watchForAlerts(
+        this.alerts,
+        alertSourcesOf(bot, () => monitor.status().protection),
+      );
     this.control?.attach(monitor, bot.engine);
     this.ticker = this.tick(bot.freshness, monitor);
   }
@@ -201,6 +208,7 @@ export class BotService {
       busyPoll: () => bot.busyPoll?.current ?? 'stopped',
       lossLimits: lossLimitsOf(this.options.config),
       journal: this.journal,
+      protection: bot.protection,
     });
   }
 
@@ -316,7 +324,7 @@ function logFreshnessChanges(changes$: Observable<FreshnessChange>, logger: Logg
 }
 
 /** What the alerts watch: the engine's state, the connection, freshness, outcomes, fills, every kill switch. */
-function alertSourcesOf(bot: WiredBot): AlertSources {
+function alertSourcesOf(bot: WiredBot, protection: () => ProtectionStatus | null): AlertSources {
   return {
     tradingState$: bot.engine.tradingState$,
     connection$: bot.ws.connectionState$,
@@ -328,5 +336,6 @@ function alertSourcesOf(bot: WiredBot): AlertSources {
       ...bot.strategies.map((s) => ({ scope: s.name, tripped: false, ...bot.execution.killSwitch(s.name) })),
     ],
     strategyStatuses: bot.strategyStatuses,
+    protection,
   };
 }

@@ -75,6 +75,44 @@ export interface BotStatus {
   readonly streams: readonly StreamStatus[];
   /** The account's money figures as screens show them: one statement that adds up to the last digit. */
   readonly display: AccountDisplay;
+  /** The strategies' TP/SL orders on the venue (`protection:`); null when no strategy is protected. */
+  readonly protection: ProtectionStatus | null;
+}
+
+/**
+ * The protection keeper's view (src/engine/protection): each protected position, whether the
+ * venue holds its stops (an emulated stop does not count: it dies with the process), and the
+ * live TP/SL orders.
+ */
+export interface ProtectionStatus {
+  /** Why the venue refuses TP/SL orders (the stops are emulated by this process), or null. */
+  readonly venueRefusal: string | null;
+  /** What is wrong with the OperatorHub budget the executions spend (none, expiring, too low), or null. */
+  readonly budgetWarning: string | null;
+  readonly positions: readonly ProtectedPositionStatus[];
+  readonly orders: readonly TpslOrderStatus[];
+}
+
+export interface ProtectedPositionStatus {
+  readonly strategy: string;
+  readonly marketId: number;
+  /** A position without its venue stops for longer than `protection.grace_ms`. */
+  readonly unprotected: boolean;
+  readonly unprotectedSinceMs: number | null;
+  readonly emulated: boolean;
+}
+
+export interface TpslOrderStatus {
+  readonly id: string;
+  readonly venueId: string | null;
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly role: 'stop_loss' | 'take_profit';
+  readonly side: 'BUY' | 'SELL';
+  readonly size: string;
+  readonly stopPrice: string;
+  readonly trigger: 'mark' | 'last';
+  readonly state: string;
 }
 
 /** Whether the journal takes writes; while it does not, records wait in memory and in the fallback file. */

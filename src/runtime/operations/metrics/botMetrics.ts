@@ -125,6 +125,16 @@ export class BotMetrics {
   private readonly mode = this.gauge('trading_mode', '1 for the current trading mode (trading, degraded, stopped)', [
     'mode',
   ]);
+  private readonly unprotected = this.gauge(
+    'position_unprotected',
+    '1 while a protected strategy holds a position without an active stop on the venue past protection.grace_ms (an emulated stop counts as none)',
+    ['strategy', 'market'],
+  );
+  private readonly budgetLow = this.gauge(
+    'protection_budget_low',
+    '1 while the OperatorHub budget the TP/SL executions spend is missing, expires within a day, or is below what the open stops need',
+    [],
+  );
   private readonly killSwitch = this.gauge(
     'kill_switch_tripped',
     '1 while a kill switch is tripped: the account one (scope=account) or a strategy budget one',
@@ -270,6 +280,7 @@ export class BotMetrics {
       this.requoteLatencyP99,
       this.requotes,
       this.actionsPerRequote,
+      this.unprotected,
     ])
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
@@ -293,8 +304,17 @@ export class BotMetrics {
       else this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
+    this.setProtection(status);
     this.countSinceLastScrape(status);
     this.setFleetSeries(status);
+  }
+
+  /** The protection watchdog's gauges: each protected position unprotected or not, and the budget. */
+  private setProtection(status: BotStatus): void {
+    const budget = status.protection?.budgetWarning;
+    if (budget !== undefined) this.budgetLow.set(budget === null ? 0 : 1);
+    for (const p of status.protection?.positions ?? [])
+      this.unprotected.set({ strategy: p.strategy, market: String(p.marketId) }, p.unprotected ? 1 : 0);
   }
 
   /** The loss limits and the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */

@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../src/core/decimal.js';
+import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { readAllTpslOrders } from '../../src/venue/rest/tpslPages.js';
+import { testKeys } from '../runtime/cli/cliTestSupport.js';
+import { until } from './support/journalBot.js';
+import {
+  activeTpsl,
+  signedPosition,
+  startExternalSim,
+  stopGracefully,
+  writeProtectedMakerConfig,
+} from './support/protectionBot.js';
+import { REPO_ROOT, spawnPerpbot, startPerpbotIn, type RunningPerpbot } from './support/spawnPerpbot.js';
+
+/**
+ * The headline of protection: the venue's stop-loss keeps protecting the position while the bot
+ * is dead. The bundled market maker with `protection: {stop_loss_bps: 50}` on an external
+ * `perpbot sim --admin`; once it holds a position the venue holds a stop of its size; the bot is
+ * killed with SIGKILL; the test moves the mark through the stop; the venue closes the position
+ * with nobody running; a new `perpbot start` reads the stop and its fill back and gives the fill
+ * to the strategy; `perpbot reconcile` finds no difference and `perpbot history` counts it.
+ */
+describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start spawned)', () => {
+  const running: RunningPerpbot[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'perpbot-protect-'));
+  afterAll(async () => {
+    for (const run of running) if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    await Promise.all(running.map((r) => r.exited));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('closes the position on the venue while the bot is dead; the restart attributes the fill to the strategy', async () => {
+    const sim = await startExternalSim(['--admin', '--block-ms', '200', '--tpsl-lag-ms', '200']);
+    running.push(sim.run);
+    const keys = testKeys();
+    const account = keys.account.address;
+    const config = writeProtectedMakerConfig(dir, sim, '{ stop_loss_bps: 50 }', 'control: { port: 0 }');
+    // setup funds the account, registers the signer and, for a config with protection:, grants the
+    // OperatorHub the budget the venue pays the stop's execution from.
+    const setup = await spawnPerpbot(['setup', '--config', config, '--budget', '100000'], keys.env, 90_000);
+    expect(setup.code, setup.stderr).toBe(0);
+    expect(setup.stdout).toMatch(/operator hub 0x[0-9a-fA-F]{40} approved for 100000 USD/);
+
+    const first = startPerpbotIn(['start', '--config', config], REPO_ROOT, keys.env);
+    running.push(first);
+    await until(() => first.output().includes('"msg":"bot running"'), 90_000).catch((e: unknown) => {
+      throw new Error(`the bot did not start: ${first.output().slice(-3000)}`, { cause: e });
+    });
+
+    // A position at (or past, by a partial fill) the maker's max inventory, so it quotes only the side that reduces it, and the
+    // venue's list holds one stop-loss of exactly its size on the closing side.
+    let position = '0';
+    const protectedAtMax = (): Promise<void> =>
+      until(async () => {
+        position = await signedPosition(sim.rest, account);
+        if (position === '0') return false;
+        const long = !position.startsWith('-');
+        const size = long ? position : negateDecimal(position);
+        const open = (await sim.rest.openOrders({ account, market_id: '1' })).orders;
+        const stops = await activeTpsl(sim.rest, account);
+        return (
+          compareDecimals(size, '0.001') >= 0 &&
+          open.every((o) => o.side === (long ? 1 : 0)) &&
+          stops.length === 1 &&
+          stops[0]?.stop_type === 'STOP_LOSS' &&
+          stops[0].side === (long ? 'SELL' : 'BUY') &&
+          compareDecimals(stops[0].size, size) === 0
+        );
+      }, 150_000).catch((e: unknown) => {
+        throw new Error(`no protected position: position ${position}; ${first.output().slice(-3000)}`, { cause: e });
+      });
+    await protectedAtMax();
+    // perpbot status shows the protection the running bot keeps: a stop of the position it shows
+    // (the maker still trades its reducing side, so a snapshot taken mid-resize is read again).
+    let shown: { stop: string | undefined; position: string | undefined; out: string } = {
+      stop: undefined,
+      position: undefined,
+      out: '',
+    };
+    for (let i = 0; i < 5 && (shown.stop === undefined || shown.stop !== shown.position); i++) {
+      const out = (await spawnPerpbot(['status', '--config', config], keys.env, 60_000)).stdout;
+      shown = {
+        out,
+        stop: /protect {2}market-maker market 1: protected: stop_loss (?:SELL|BUY) ([\d.]+) @ [\d.]+ on mark \(accepted\)/.exec(
+          out,
+        )?.[1],
+        position: /^1 +(?:buy|sell) +-?([\d.]+) /m.exec(out)?.[1],
+      };
+    }
+    expect(shown.stop, shown.out).toBe(shown.position);
+    // setup journaled the allowance: enough for the stop, far from expiring.
+    expect(shown.out).not.toContain('TP/SL budget');
+
+    // Killed at once once it holds a protected position again (the maker traded on meanwhile).
+    await protectedAtMax();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The bot is gone; its stop is not: one stop-loss of the position's size.
+    const left = await activeTpsl(sim.rest, account);
+    const [stop] = left;
+    if (stop === undefined || left.length !== 1)
+      throw new Error(`not one stop after the kill: ${JSON.stringify(left)}`);
+    const held = await signedPosition(sim.rest, account);
+    const long = !held.startsWith('-');
+    const heldSize = long ? held : negateDecimal(held);
+    expect(stop).toMatchObject({ stop_type: 'STOP_LOSS', side: long ? 'SELL' : 'BUY' });
+    // Equal, unless the simulator's taker hit the dead bot's reducing quote since (the venue clips the execution).
+    expect(compareDecimals(stop.size, heldSize)).toBeGreaterThanOrEqual(0);
+
+    // The mark through the stop (2% beyond it): the venue triggers it and closes the position.
+    const through = multiplyDecimals(stop.stop_price, long ? '0.98' : '1.02');
+    const moved = await fetch(`${sim.restUrl}/_sim/mark`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ market_id: 1, price: through }),
+    });
+    expect(moved.status).toBe(200);
+    await until(async () => (await signedPosition(sim.rest, account)) === '0', 30_000);
+    const executed = (await readAllTpslOrders(sim.rest, { account })).orders.find((o) => o.order_id === stop.order_id);
+    expect(executed).toMatchObject({ status: 'TPSL_ORDER_STATUS_SUCCESS' });
+    const closed = executed?.filled_size ?? '';
+    expect(compareDecimals(closed, '0')).toBe(1);
+
+    // A new start reads the stop and its fill back and gives the fill to the strategy.
+    const second = startPerpbotIn(['start', '--config', config], REPO_ROOT, keys.env);
+    running.push(second);
+    await until(() => second.output().includes('"msg":"bot running"'), 90_000).catch((e: unknown) => {
+      throw new Error(`the restart did not start: ${second.output().slice(-3000)}`, { cause: e });
+    });
+    expect(second.output()).toMatch(
+      /stop-loss executed on the venue while the bot was away: its fill goes to market-maker/,
+    );
+    await stopGracefully(second);
+
+    const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    try {
+      const row = journal.db.prepare('SELECT * FROM tpsl_orders WHERE venue_id = ?').get(stop.order_id) as
+        { id: string; state: string; strategy: string } | undefined;
+      expect(row).toMatchObject({ state: 'executed', strategy: 'market-maker' });
+      const execution = journal.orderByOrderId(
+        (
+          journal.db.prepare('SELECT order_id FROM orders WHERE intent_id = ?').get(`${row?.id}.execution`) as {
+            order_id: string;
+          }
+        ).order_id,
+      );
+      expect(execution).toMatchObject({ strategy: 'market-maker', state: 'filled', side: long ? 'sell' : 'buy' });
+      const fills = journal.db
+        .prepare('SELECT strategy, size, source FROM fills WHERE order_id = ?')
+        .all(execution?.orderId ?? '') as { strategy: string; size: string; source: string }[];
+      expect(fills.map((f) => f.strategy)).toEqual(fills.map(() => 'market-maker'));
+      expect(fills.map((f) => f.size).reduce((a, b) => addDecimals(a, b), '0')).toBe(closed);
+    } finally {
+      journal.close();
+    }
+
+    const reconcile = await spawnPerpbot(['reconcile', '--config', config], keys.env, 90_000);
+    expect(reconcile.stdout + reconcile.stderr).toContain('no differences: the journal matches the venue');
+    expect(reconcile.code).toBe(0);
+
+    const history = await spawnPerpbot(['history', '--config', config, '--json'], keys.env, 60_000);
+    expect(history.code, history.stderr).toBe(0);
+    const parsed = JSON.parse(history.stdout) as {
+      fills: { orderId: string; strategy?: string }[];
+      pnl: { strategy: string; fills: number }[];
+    };
+    // Every fill is the strategy's, the stop's among them: its PnL counts it.
+    expect(parsed.pnl.map((p) => p.strategy)).toEqual(['market-maker']);
+    expect(parsed.pnl[0]?.fills).toBe(parsed.fills.length);
+    await stopGracefully(sim.run);
+  }, 420_000);
+});
