@@ -37,16 +37,7 @@ export function isInferredCorrection(cause: InferenceCause, from: OrderState, to
 
 /** The order an inferred event makes (undefined: the event does not apply); the table then judges the move. */
 export function nextOfInferred(order: TrackedOrder | undefined, event: InferredOrderEvent): TrackedOrder | undefined {
-  if (order === undefined)
-    return event.type === 'found_resting' && event.order !== undefined
-      ? trackedOrder(
-          event.order,
-          'open',
-          '0',
-          event.orderId,
-          event.restingOrderId ?? restingIdFromOrderId(event.orderId),
-        )
-      : undefined;
+  if (order === undefined) return firstOfInferred(event);
   switch (event.type) {
     case 'history_recorded':
       return historyRecorded(order, event);
@@ -68,6 +59,27 @@ export function nextOfInferred(order: TrackedOrder | undefined, event: InferredO
     case 'position_judged':
       return positionJudged(order, event.verdict);
   }
+}
+
+/** An order unknown to us that the venue lists (open orders) or records (history) with its spec. */
+function firstOfInferred(event: InferredOrderEvent): TrackedOrder | undefined {
+  if (event.type === 'found_resting' && event.order !== undefined)
+    return trackedOrder(
+      event.order,
+      'open',
+      '0',
+      event.orderId,
+      event.restingOrderId ?? restingIdFromOrderId(event.orderId),
+    );
+  if (event.type === 'history_recorded' && event.order !== undefined)
+    return trackedOrder(
+      event.order,
+      stateOfRecord(event.status, event.filledSize),
+      event.filledSize,
+      event.orderId,
+      event.restingOrderId ?? restingIdFromOrderId(event.orderId),
+    );
+  return undefined;
 }
 
 /**

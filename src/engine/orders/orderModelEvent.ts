@@ -26,7 +26,10 @@ export type InferenceCause =
  * journal records what it makes of them.
  */
 export type InferredOrderEvent =
-  /** "Closed per order history" (or still resting there): the venue's record of the order. */
+  /**
+   * "Closed per order history" (or still resting there): the venue's record of the order; `order`,
+   * for one unknown to us that the venue placed for us (a TP/SL's execution while the bot was away).
+   */
   | {
       readonly type: 'history_recorded';
       readonly cause: 'order_history';
@@ -34,6 +37,7 @@ export type InferredOrderEvent =
       readonly filledSize: string;
       readonly orderId: string;
       readonly restingOrderId?: bigint | undefined;
+      readonly order?: OrderSpec | undefined;
     }
   /** "Filled per trade history": the order's fills journaled so far add up to `fillSum`. */
   | { readonly type: 'fills_counted'; readonly cause: 'trade_history' | 'journaled_fills'; readonly fillSum: string }

@@ -1,5 +1,5 @@
 import { compareDecimals } from '../../core/decimal.js';
-import type { TpslOrder } from './tpslOrder.js';
+import type { TpslOrder } from '../orders/tpslOrder.js';
 
 /**
  * The venue's trigger rule (venue-tpsl.md, its trading pages), for the stops the engine emulates:

@@ -1,41 +1,22 @@
 import type { Clock } from '../../core/clock.js';
 import { compareDecimals } from '../../core/decimal.js';
 import type { Logger } from '../../core/logger.js';
-import type { TpslOrderRecord } from '../../venue/schemas/restTpsl.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
-import { VenueError } from '../../venue/venueError.js';
-import type { TpslOrderRequest } from '../../venue/rest/tpslClient.js';
+import type { TpslOrder, TpslRole, TpslTrigger } from '../orders/tpslOrder.js';
+import { isLiveTpsl } from '../orders/tpslState.js';
+import { ClosingPositions } from './closingPositions.js';
 import { emulatedStopFires } from './emulatedTrigger.js';
-import { wantedLegs, type ProtectedPosition, type ProtectionSpec, type WantedLeg } from './protectionLegs.js';
+import type { ProtectedMarket } from './protectedMarket.js';
+import { wantedLegs, type ProtectedPosition, type WantedLeg } from './protectionLegs.js';
+import { ProtectionWatchdog, type UnprotectedPosition } from './protectionWatchdog.js';
 import { TpslFillClaims, type FillOwner } from './tpslFillClaims.js';
-import { stopTypeOf, type TpslOrder, type TpslRole, type TpslTrigger } from './tpslOrder.js';
+import { TpslLegActions, type TpslVenue } from './tpslLegActions.js';
 import { TpslOrders, type TpslStore } from './tpslOrders.js';
-import { isLiveTpsl, isVenueProtecting } from './tpslState.js';
 import { applyVenueList } from './tpslVenueList.js';
 
-/** The venue's TP/SL calls the keeper makes (a `TpslClient` of the account, signed by the session signer). */
-export interface TpslVenue {
-  place(order: TpslOrderRequest): Promise<{ readonly order_id: string }>;
-  cancel(venueId: string): Promise<unknown>;
-  /** Every TP/SL order of the account: both stop types, every status. */
-  listAll(): Promise<readonly TpslOrderRecord[]>;
-}
-
-/** A protected position the venue does not protect (see `ProtectionKeeper.unprotected`). */
-export interface UnprotectedPosition {
-  readonly strategy: string;
-  readonly marketId: number;
-  readonly sinceMs: number;
-  /** The venue refuses TP/SL orders: the stops are emulated by this process. */
-  readonly emulated: boolean;
-}
-
-/** One strategy's protection of one market. */
-export interface ProtectedMarket {
-  readonly strategy: string;
-  readonly marketId: number;
-  readonly spec: ProtectionSpec;
-}
+export type { ProtectedMarket } from './protectedMarket.js';
+export type { UnprotectedPosition } from './protectionWatchdog.js';
+export type { TpslVenue } from './tpslLegActions.js';
 
 export interface ProtectionKeeperOptions {
   readonly venue: TpslVenue;
@@ -57,8 +38,6 @@ export interface ProtectionKeeperOptions {
   readonly venueReadEveryMs?: number;
 }
 
-const STOP_PRICE_OPTION = { mark: 'MARK_PRICE', last: 'LAST_TRADED_PRICE' } as const;
-
 /**
  * Keeps the venue's TP/SL orders equal to each protected position: a leg of the position's size
  * at its stop price for each configured role, replaced (placed first, then the old one cancelled:
@@ -72,17 +51,13 @@ export class ProtectionKeeper {
   readonly orders: TpslOrders;
   private readonly claims = new TpslFillClaims();
   private readonly markets: ReadonlySet<number>;
+  private readonly legs: TpslLegActions;
+  private readonly watchdog: ProtectionWatchdog;
+  private readonly closingAfterFire: ClosingPositions;
   private running: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   private lastVenueReadMs: number | undefined;
   private venueReadWanted = true;
-  private venueRefusal: string | undefined;
-  private readonly foreignSeen = new Set<string>();
-  private seq = 0;
-  /** Protected positions without their venue legs, since when (the watchdog's grace). */
-  private readonly bareSince = new Map<string, number>();
-  /** Protected markets whose emulated stop fired, since when (see `closing`). */
-  private readonly closingSince = new Map<string, { readonly sinceMs: number; readonly size: string }>();
   private stopped = false;
 
   constructor(private readonly o: ProtectionKeeperOptions) {
@@ -91,6 +66,17 @@ export class ProtectionKeeper {
     );
     this.orders.restore(o.restored);
     this.markets = new Set(o.protections.map((p) => p.marketId));
+    this.legs = new TpslLegActions({
+      venue: o.venue,
+      orders: this.orders,
+      clock: o.clock,
+      log: o.log,
+      wantVenueRead: () => {
+        this.venueReadWanted = true;
+      },
+    });
+    this.watchdog = new ProtectionWatchdog({ ...o, orders: this.orders });
+    this.closingAfterFire = new ClosingPositions((marketId) => o.position(marketId), o.clock);
     this.dropEmulated(o.restored);
   }
 
@@ -110,7 +96,7 @@ export class ProtectionKeeper {
 
   /** Why the venue refuses TP/SL orders (the legs are emulated), or undefined. */
   get refusal(): string | undefined {
-    return this.venueRefusal;
+    return this.legs.refusal;
   }
 
   get protections(): readonly ProtectedMarket[] {
@@ -149,33 +135,7 @@ export class ProtectionKeeper {
    * `graceMs` later it is unprotected; before, it is being protected.
    */
   unprotected(graceMs: number): UnprotectedPosition[] {
-    const now = this.o.clock.now();
-    const out: UnprotectedPosition[] = [];
-    for (const p of this.o.protections) {
-      const key = `${p.strategy}/${p.marketId}`;
-      const position = this.o.position(p.marketId);
-      const legs = (p.spec.stopLossBps === undefined ? 0 : 1) + (p.spec.takeProfitBps === undefined ? 0 : 1);
-      const held = new Set(
-        this.orders
-          .all()
-          .filter((o) => o.strategy === p.strategy && o.marketId === p.marketId && isVenueProtecting(o.state))
-          .map((o) => o.role),
-      );
-      if (position === undefined || held.size >= legs) {
-        this.bareSince.delete(key);
-        continue;
-      }
-      const since = this.bareSince.get(key) ?? now;
-      this.bareSince.set(key, since);
-      if (now - since >= graceMs)
-        out.push({
-          strategy: p.strategy,
-          marketId: p.marketId,
-          sinceMs: since,
-          emulated: this.venueRefusal !== undefined,
-        });
-    }
-    return out;
+    return this.watchdog.unprotected(graceMs, this.legs.refusal !== undefined);
   }
 
   /** Stops the passes; `cancel` also cancels every live TP/SL of ours (`keep` leaves them protecting). */
@@ -183,7 +143,7 @@ export class ProtectionKeeper {
     this.stopped = true;
     await this.running;
     if (mode === 'keep') return;
-    for (const order of this.orders.all().filter((o) => isLiveTpsl(o.state))) await this.cancel(order, why);
+    for (const order of this.orders.all().filter((o) => isLiveTpsl(o.state))) await this.legs.cancel(order, why);
   }
 
   /** Passes again after `stop` (the kill switch was reset). */
@@ -211,16 +171,17 @@ export class ProtectionKeeper {
     this.lastVenueReadMs = this.o.clock.now();
     const outcome = applyVenueList(this.orders, records, this.markets, this.o.clock.now());
     for (const fired of outcome.fired) {
-      this.holdAfterFire(fired.strategy, fired.marketId);
+      this.closingAfterFire.hold(fired.strategy, fired.marketId);
       this.o.log.warn(
         { tpsl: fired.id, strategy: fired.strategy, market: fired.marketId, role: fired.role, state: fired.state },
         `${fired.role === 'stop_loss' ? 'stop-loss' : 'take-profit'} ${fired.state} on the venue`,
       );
       for (const sibling of this.orders.live(fired.strategy, fired.marketId))
-        if (sibling.role !== fired.role && sibling.state !== 'triggered') await this.cancel(sibling, 'its pair fired');
+        if (sibling.role !== fired.role && sibling.state !== 'triggered')
+          await this.legs.cancel(sibling, 'its pair fired');
     }
-    for (const stray of outcome.strays) await this.cancelStray(stray);
-    for (const record of outcome.foreign) this.noteForeign(record);
+    for (const stray of outcome.strays) await this.legs.cancelStray(stray);
+    for (const record of outcome.foreign) this.legs.noteForeign(record);
   }
 
   /** One protected market: each role's leg as the position needs it now. */
@@ -249,97 +210,15 @@ export class ProtectionKeeper {
     if (live.some((o) => o.state === 'triggered')) return;
     if (wanted !== undefined)
       for (const order of live) if (order.state === 'emulated' && (await this.fireIfReached(protection, order))) return;
-    if (this.closing(protection)) return;
+    if (this.closingAfterFire.closing(protection.strategy, protection.marketId)) return;
     const current = this.orders.live(protection.strategy, protection.marketId, role);
     const same = wanted === undefined ? undefined : current.find((o) => matches(o, wanted));
-    const kept = wanted !== undefined && same === undefined ? await this.place(protection, wanted) : same;
+    const kept = wanted !== undefined && same === undefined ? await this.legs.place(protection, wanted) : same;
     // A placement without a definite answer may rest on the venue: the old leg stays until the list says.
     if (kept?.state === 'placing') return;
     for (const order of current)
       if (order !== kept && order.state !== 'cancelling')
-        await this.cancel(order, wanted === undefined ? 'position flat' : 'resized');
-  }
-
-  /**
-   * After a leg fired (on the venue, or emulated), the position it closes is on its way out: no
-   * new leg for it until the position moved from what it was then (the execution's fill reached
-   * the positions feed) or 10 s passed.
-   */
-  private closing(protection: ProtectedMarket): boolean {
-    const key = `${protection.strategy}/${protection.marketId}`;
-    const held = this.closingSince.get(key);
-    if (held === undefined) return false;
-    const size = this.o.position(protection.marketId)?.size;
-    if (size !== undefined && size === held.size && this.o.clock.now() - held.sinceMs < 10_000) return true;
-    this.closingSince.delete(key);
-    return false;
-  }
-
-  private holdAfterFire(strategy: string, marketId: number): void {
-    const size = this.o.position(marketId)?.size;
-    if (size !== undefined) this.closingSince.set(`${strategy}/${marketId}`, { sinceMs: this.o.clock.now(), size });
-  }
-
-  private async place(protection: ProtectedMarket, leg: WantedLeg): Promise<TpslOrder> {
-    const now = this.o.clock.now();
-    const order = this.orders.add({
-      id: `tpsl-${now.toString(36)}-${(this.seq++).toString(36)}`,
-      strategy: protection.strategy,
-      marketId: protection.marketId,
-      role: leg.role,
-      side: leg.side,
-      size: leg.size,
-      stopPrice: leg.stopPrice,
-      trigger: protection.spec.trigger,
-      state: 'placing',
-      filledSize: '0',
-      createdMs: now,
-      updatedMs: now,
-    });
-    if (this.venueRefusal !== undefined) return this.emulate(order, this.venueRefusal);
-    try {
-      const answer = await this.o.venue.place({
-        marketId: order.marketId,
-        side: order.side,
-        size: order.size,
-        stopType: stopTypeOf(order.role),
-        stopPrice: order.stopPrice,
-        stopPriceOption: STOP_PRICE_OPTION[order.trigger],
-      });
-      this.logPlaced(order);
-      return this.orders.apply(order.id, { type: 'placed', venueId: answer.order_id }, this.o.clock.now()) ?? order;
-    } catch (error) {
-      return this.placeFailed(order, error);
-    }
-  }
-
-  private placeFailed(order: TpslOrder, error: unknown): TpslOrder {
-    if (!isDefiniteRefusal(error)) {
-      // No definite answer: the next read of the list adopts it, or ends it as never placed.
-      this.venueReadWanted = true;
-      this.o.log.warn(
-        { err: error, tpsl: order.id },
-        'TP/SL placement without a definite answer; the venue list decides',
-      );
-      return order;
-    }
-    this.venueRefusal = `the venue refused a TP/SL order: ${error.reason}`;
-    return this.emulate(order, this.venueRefusal);
-  }
-
-  private emulate(order: TpslOrder, reason: string): TpslOrder {
-    this.o.log.error(
-      {
-        tpsl: order.id,
-        strategy: order.strategy,
-        market: order.marketId,
-        role: order.role,
-        stopPrice: order.stopPrice,
-        reason,
-      },
-      'TP/SL EMULATED: the venue refuses TP/SL orders, so this stop is watched by this process only and does NOT outlive it; the position counts as unprotected',
-    );
-    return this.orders.apply(order.id, { type: 'emulate', reason }, this.o.clock.now()) ?? order;
+        await this.legs.cancel(order, wanted === undefined ? 'position flat' : 'resized');
   }
 
   /** Whether the emulated stop fired now (its close sent, its pair cancelled). */
@@ -351,61 +230,11 @@ export class ProtectionKeeper {
       { tpsl: order.id, price, stopPrice: order.stopPrice },
       `emulated ${order.role} fired: closing the position`,
     );
-    this.holdAfterFire(protection.strategy, protection.marketId);
+    this.closingAfterFire.hold(protection.strategy, protection.marketId);
     if (fired !== undefined) await this.o.closePosition(protection, fired);
     for (const sibling of this.orders.live(order.strategy, order.marketId))
-      if (sibling.role !== order.role) await this.cancel(sibling, 'its pair fired');
+      if (sibling.role !== order.role) await this.legs.cancel(sibling, 'its pair fired');
     return true;
-  }
-
-  private async cancel(order: TpslOrder, why: string): Promise<void> {
-    const atMs = this.o.clock.now();
-    if (order.state === 'placing' || order.state === 'emulated' || order.venueId === undefined) {
-      this.orders.apply(order.id, { type: 'cancel_sent' }, atMs);
-      return;
-    }
-    if (order.state !== 'accepted') return;
-    this.orders.apply(order.id, { type: 'cancel_sent' }, atMs);
-    try {
-      await this.o.venue.cancel(order.venueId);
-      this.o.log.info({ tpsl: order.id, venueId: order.venueId, why }, 'TP/SL cancel sent');
-    } catch (error) {
-      this.o.log.warn({ err: error, tpsl: order.id, why }, 'TP/SL cancel failed; the venue list decides');
-    }
-    this.venueReadWanted = true;
-  }
-
-  private async cancelStray(record: TpslOrderRecord): Promise<void> {
-    this.o.log.warn(
-      { venueId: record.order_id },
-      'a TP/SL of ours the engine had ended is still on the venue: cancelling it',
-    );
-    await this.o.venue
-      .cancel(record.order_id)
-      .catch((err: unknown) => this.o.log.warn({ err }, 'stray TP/SL cancel failed'));
-  }
-
-  private noteForeign(record: TpslOrderRecord): void {
-    if (this.foreignSeen.has(record.order_id)) return;
-    this.foreignSeen.add(record.order_id);
-    this.o.log.warn(
-      { venueId: record.order_id, market: record.market_id, stopType: record.stop_type, size: record.size },
-      'a TP/SL on the venue that this bot did not place: left alone',
-    );
-  }
-
-  private logPlaced(order: TpslOrder): void {
-    this.o.log.info(
-      {
-        tpsl: order.id,
-        strategy: order.strategy,
-        market: order.marketId,
-        role: order.role,
-        size: order.size,
-        stopPrice: order.stopPrice,
-      },
-      'TP/SL placed',
-    );
   }
 }
 
@@ -415,9 +244,4 @@ function matches(order: TpslOrder, leg: WantedLeg): boolean {
     compareDecimals(order.size, leg.size) === 0 &&
     compareDecimals(order.stopPrice, leg.stopPrice) === 0
   );
-}
-
-/** A definite refusal (a 4xx other than a rate limit): the venue will not hold this order. */
-function isDefiniteRefusal(error: unknown): error is VenueError {
-  return error instanceof VenueError && error.httpStatus >= 400 && error.httpStatus < 500 && error.httpStatus !== 429;
 }

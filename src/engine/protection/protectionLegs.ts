@@ -8,7 +8,7 @@ import {
 } from '../../core/decimal.js';
 import type { Rounding } from '../../core/decimal.js';
 import type { TpslSide } from '../../venue/schemas/tpslNames.js';
-import type { TpslRole, TpslTrigger } from './tpslOrder.js';
+import type { TpslRole, TpslTrigger } from '../orders/tpslOrder.js';
 
 /** A strategy's protection (its `protection:` block): distances from the average entry, in basis points. */
 export interface ProtectionSpec {

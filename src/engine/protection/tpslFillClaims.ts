@@ -1,12 +1,9 @@
 import { addDecimals, compareDecimals, decimalToFixed, negateDecimal } from '../../core/decimal.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
-import type { TpslOrder } from './tpslOrder.js';
+import type { TpslOrder } from '../orders/tpslOrder.js';
+import type { FillOwner } from '../tracking/trackedFill.js';
 
-/** The owner of a fill the order model has no order for: the TP/SL whose execution it is. */
-export interface FillOwner {
-  readonly intentId: string;
-  readonly strategy: string;
-}
+export type { FillOwner } from '../tracking/trackedFill.js';
 
 /**
  * Which TP/SL of ours a fill of an unknown order is the execution of. The venue's execution is a

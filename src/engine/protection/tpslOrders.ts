@@ -1,7 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
-import type { TpslOrder, TpslRole } from './tpslOrder.js';
-import { isLiveTpsl, isTerminalTpsl } from './tpslState.js';
-import { applyTpslEvent, type RefusedTpslMove, type TpslEvent } from './tpslStateMachine.js';
+import type { TpslOrder, TpslRole } from '../orders/tpslOrder.js';
+import { isLiveTpsl, isTerminalTpsl } from '../orders/tpslState.js';
+import { applyTpslEvent, type RefusedTpslMove, type TpslEvent } from '../orders/tpslStateMachine.js';
 
 /** Where TP/SL orders are kept durably (the journal's `tpsl_orders`): every version, written before it is acted on. */
 export interface TpslStore {

@@ -1,8 +1,8 @@
 import { compareDecimals } from '../../core/decimal.js';
 import { isActiveTpsl, type TpslOrderRecord } from '../../venue/schemas/restTpsl.js';
-import { roleOf, type TpslOrder } from './tpslOrder.js';
+import { roleOf, type TpslOrder } from '../orders/tpslOrder.js';
 import type { TpslOrders } from './tpslOrders.js';
-import { isTerminalTpsl } from './tpslState.js';
+import { isTerminalTpsl } from '../orders/tpslState.js';
 
 /** What a read of the venue's whole TP/SL list changed. */
 export interface VenueListOutcome {

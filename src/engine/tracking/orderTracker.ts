@@ -22,7 +22,7 @@ import type { MarginMode } from '../intents/intents.js';
 import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
-import { trackedFill, type TrackedFill } from './trackedFill.js';
+import { trackedFill, type FillOwner, type TrackedFill } from './trackedFill.js';
 import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 import { adoptedIntent, applyOrderRecord, closeUnlisted, type OrderRecordsTarget } from './venueOrderRecords.js';
 
@@ -51,8 +51,7 @@ export class OrderTracker {
   /** Live orders a cancel of this process asked to go: their end is `cancelled`, not `expired`. */
   private readonly cancelAsked = new Set<string>();
   /** Who owns a fill of an order not ours (a TP/SL's execution: see `ownUnknownFills`). */
-  private unknownFillOwner: (fill: FillRecord) => Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined = () =>
-    undefined;
+  private unknownFillOwner: (fill: FillRecord) => FillOwner | undefined = () => undefined;
   /** While a reconciliation is due: a snapshot does not close our orders it leaves out (see `holdSnapshotCloses`). */
   private snapshotClosesHeld = false;
   /** The versions a reconciliation inferred, with the cause (`infer`): the journal's source for them. */
@@ -201,11 +200,8 @@ export class OrderTracker {
     return tracked;
   }
 
-  /**
-   * Asked of each fill whose order is not one of ours: the venue's TP/SL executions are orders the
-   * OperatorHub sends for the account, and their fills belong to the strategy the TP/SL protects.
-   */
-  ownUnknownFills(owner: (fill: FillRecord) => Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined): void {
+  /** Asked of each fill not of our orders: a TP/SL execution (the OperatorHub sends it) is its strategy's. */
+  ownUnknownFills(owner: (fill: FillRecord) => FillOwner | undefined): void {
     this.unknownFillOwner = owner;
   }
 

@@ -17,10 +17,10 @@ export interface TrackedFill {
 }
 
 /** A venue fill as the engine and the journal keep it, with the intent and strategy of its order when known. */
-export function trackedFill(
-  fill: FillRecord,
-  order: Pick<TrackedOrder, 'intentId' | 'strategy'> | undefined,
-): TrackedFill {
+/** Whose a fill is: its order's intent and strategy (or, for a TP/SL's execution, the protecting strategy's). */
+export type FillOwner = Pick<TrackedOrder, 'intentId' | 'strategy'>;
+
+export function trackedFill(fill: FillRecord, order: FillOwner | undefined): TrackedFill {
   return {
     id: fill.id,
     marketId: fill.market_id,

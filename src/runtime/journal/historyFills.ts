@@ -9,7 +9,7 @@ import { applyToJournal, journaledFillSum } from './journalOrderEvents.js';
 import type { Difference } from './reconciliationReport.js';
 
 /** "Closed per order history": the record as the event the order model applies. */
-export function historyRecorded(record: OrderHistoryRecord): InferredOrderEvent {
+export function historyRecorded(record: OrderHistoryRecord): Extract<InferredOrderEvent, { type: 'history_recorded' }> {
   return {
     type: 'history_recorded',
     cause: 'order_history',

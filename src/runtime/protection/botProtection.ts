@@ -17,7 +17,7 @@ import { tickEvery } from '../operations/control/tickEvery.js';
 import { TpslJournal } from './tpslJournal.js';
 import { budgetWarning, latestOperatorAllowance, spentSinceWei } from './operatorAllowance.js';
 import type { ProtectionStatus } from '../operations/control/botStatus.js';
-import { isLiveTpsl } from '../../engine/protection/tpslState.js';
+import { isLiveTpsl } from '../../engine/orders/tpslState.js';
 
 export interface BotProtectionOptions {
   readonly config: Config;

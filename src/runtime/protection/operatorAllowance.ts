@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { decimalToWei, weiToDecimal } from '../../core/decimal.js';
-import type { TpslOrder } from '../../engine/protection/tpslOrder.js';
-import { isVenueProtecting } from '../../engine/protection/tpslState.js';
+import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
+import { isVenueProtecting } from '../../engine/orders/tpslState.js';
 
 /** The OperatorHub allowance as setup granted it (approve-single), journaled. */
 export interface OperatorAllowance {

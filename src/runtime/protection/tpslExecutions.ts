@@ -1,6 +1,8 @@
 import type { Logger } from '../../core/logger.js';
 import { TpslOrders } from '../../engine/protection/tpslOrders.js';
-import type { TpslOrder } from '../../engine/protection/tpslOrder.js';
+import { applyOrderEvent } from '../../engine/orders/orderStateMachine.js';
+import type { TrackedOrder } from '../../engine/orders/trackedOrder.js';
+import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
 import { applyVenueList } from '../../engine/protection/tpslVenueList.js';
 import { orderHistoryRecords } from '../../venue/rest/historyPages.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
@@ -8,6 +10,7 @@ import { readAllTpslOrders } from '../../venue/rest/tpslPages.js';
 import type { TpslOrderRecord } from '../../venue/schemas/restTpsl.js';
 import type { OrderHistoryRecord } from '../../venue/schemas/restHistory.js';
 import type { Journal } from '../journal/journal.js';
+import { historyRecorded } from '../journal/historyFills.js';
 import { TpslJournal } from './tpslJournal.js';
 
 /** Orders in history are read back this far before the earliest trigger (clock skew, the lag). */
@@ -50,22 +53,8 @@ export async function journalTpslExecutions(o: {
       );
       continue;
     }
-    o.journal.recordOrder(
-      o.account,
-      {
-        intentId: `${order.id}.execution`,
-        strategy: order.strategy,
-        marketId: order.marketId,
-        side: order.side === 'SELL' ? 'sell' : 'buy',
-        size: execution.size,
-        price: execution.avg_price ?? execution.price,
-        orderId: execution.id.toLowerCase(),
-        state: 'filled',
-        filledSize: execution.filled_size,
-      },
-      'tpsl',
-      o.atMs,
-    );
+    const recorded = executionOrder(order, execution);
+    if (recorded !== undefined) o.journal.recordOrder(o.account, recorded, 'tpsl', o.atMs);
     o.log.warn(
       {
         tpsl: order.id,
@@ -79,6 +68,26 @@ export async function journalTpslExecutions(o: {
     );
   }
   return executed;
+}
+
+/**
+ * The execution as an order of the strategy the TP/SL protected: the order model's first version
+ * of an order the venue placed for us, as its history records it.
+ */
+function executionOrder(order: TpslOrder, execution: OrderHistoryRecord): TrackedOrder | undefined {
+  const applied = applyOrderEvent(undefined, {
+    ...historyRecorded(execution),
+    order: {
+      intentId: `${order.id}.execution`,
+      strategy: order.strategy,
+      marketId: order.marketId,
+      side: order.side === 'SELL' ? 'sell' : 'buy',
+      size: execution.size,
+      price: execution.avg_price ?? execution.price,
+      orderId: execution.id.toLowerCase(),
+    },
+  });
+  return applied.kind === 'moved' ? applied.order : undefined;
 }
 
 /** The account's orders in history by transaction hash, back to the earliest trigger of `executed`. */

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { TpslOrder } from '../../engine/protection/tpslOrder.js';
+import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
 import type { TpslStore } from '../../engine/protection/tpslOrders.js';
-import type { TpslState } from '../../engine/protection/tpslState.js';
+import type { TpslState } from '../../engine/orders/tpslState.js';
 
 interface TpslRow {
   id: string;

@@ -3,7 +3,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { ProtectedPosition } from '../../../src/engine/protection/protectionLegs.js';
 import { ProtectionKeeper, type TpslVenue } from '../../../src/engine/protection/protectionKeeper.js';
-import type { TpslOrder } from '../../../src/engine/protection/tpslOrder.js';
+import type { TpslOrder } from '../../../src/engine/orders/tpslOrder.js';
 import type { TpslOrderRequest } from '../../../src/venue/rest/tpslClient.js';
 import type { TpslOrderRecord } from '../../../src/venue/schemas/restTpsl.js';
 import type { TpslStatus } from '../../../src/venue/schemas/tpslNames.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TpslOrder } from '../../../src/engine/protection/tpslOrder.js';
+import type { TpslOrder } from '../../../src/engine/orders/tpslOrder.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 import {
   budgetWarning,

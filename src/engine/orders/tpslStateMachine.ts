@@ -59,6 +59,17 @@ const RANK: Readonly<Record<TpslState, number>> = {
   refused: 4,
 };
 
+/** A TP/SL order as the keeper decides it: everything but what the state machine keeps. */
+export type TpslSpec = Omit<
+  TpslOrder,
+  'state' | 'filledSize' | 'venueId' | 'triggeredPrice' | 'executionTx' | 'reason' | 'updatedMs'
+>;
+
+/** A new TP/SL order: `placing` (journaled before its place request is sent), nothing filled. */
+export function newTpslOrder(spec: TpslSpec): TpslOrder {
+  return { ...spec, state: 'placing', filledSize: '0', updatedMs: spec.createdMs };
+}
+
 /**
  * The TP/SL state table: which event moves which state where. A terminal order never moves; a
  * venue record moves an order only forward (ACCEPTED → TRIGGERED → SUCCESS, or → CANCELLED), so a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TpslOrder } from '../../../src/engine/protection/tpslOrder.js';
-import { applyTpslEvent, type TpslEvent } from '../../../src/engine/protection/tpslStateMachine.js';
-import type { TpslState } from '../../../src/engine/protection/tpslState.js';
+import type { TpslOrder } from '../../../src/engine/orders/tpslOrder.js';
+import { applyTpslEvent, type TpslEvent } from '../../../src/engine/orders/tpslStateMachine.js';
+import type { TpslState } from '../../../src/engine/orders/tpslState.js';
 
 const base: TpslOrder = {
   id: 'tpsl-1',

@@ -1,0 +1,150 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { TpslOrderRequest } from '../../venue/rest/tpslClient.js';
+import type { TpslOrderRecord } from '../../venue/schemas/restTpsl.js';
+import { VenueError } from '../../venue/venueError.js';
+import { stopTypeOf, type TpslOrder } from '../orders/tpslOrder.js';
+import { newTpslOrder } from '../orders/tpslStateMachine.js';
+import type { ProtectedMarket } from './protectedMarket.js';
+import type { WantedLeg } from './protectionLegs.js';
+import type { TpslOrders } from './tpslOrders.js';
+
+/** The venue's TP/SL calls the keeper makes (a `TpslClient` of the account, signed by the session signer). */
+export interface TpslVenue {
+  place(order: TpslOrderRequest): Promise<{ readonly order_id: string }>;
+  cancel(venueId: string): Promise<unknown>;
+  /** Every TP/SL order of the account: both stop types, every status. */
+  listAll(): Promise<readonly TpslOrderRecord[]>;
+}
+
+const STOP_PRICE_OPTION = { mark: 'MARK_PRICE', last: 'LAST_TRADED_PRICE' } as const;
+
+/**
+ * What the keeper does to one leg on the venue: place it (journaled first, then sent), emulate it
+ * once the venue refused TP/SL orders, cancel it, and cancel a stray. Each outcome is an event of
+ * the TP/SL order's state machine; an answer that is not definite leaves the decision to the
+ * venue's next list (`wantVenueRead`).
+ */
+export class TpslLegActions {
+  private venueRefusal: string | undefined;
+  private readonly foreignSeen = new Set<string>();
+  private seq = 0;
+
+  constructor(
+    private readonly o: {
+      readonly venue: TpslVenue;
+      readonly orders: TpslOrders;
+      readonly clock: Clock;
+      readonly log: Logger;
+      wantVenueRead(): void;
+    },
+  ) {}
+
+  /** Why the venue refuses TP/SL orders (new legs are emulated), or undefined. */
+  get refusal(): string | undefined {
+    return this.venueRefusal;
+  }
+
+  async place(protection: ProtectedMarket, leg: WantedLeg): Promise<TpslOrder> {
+    const now = this.o.clock.now();
+    const order = this.o.orders.add(
+      newTpslOrder({
+        id: `tpsl-${now.toString(36)}-${(this.seq++).toString(36)}`,
+        strategy: protection.strategy,
+        marketId: protection.marketId,
+        role: leg.role,
+        side: leg.side,
+        size: leg.size,
+        stopPrice: leg.stopPrice,
+        trigger: protection.spec.trigger,
+        createdMs: now,
+      }),
+    );
+    if (this.venueRefusal !== undefined) return this.emulate(order, this.venueRefusal);
+    try {
+      const answer = await this.o.venue.place({
+        marketId: order.marketId,
+        side: order.side,
+        size: order.size,
+        stopType: stopTypeOf(order.role),
+        stopPrice: order.stopPrice,
+        stopPriceOption: STOP_PRICE_OPTION[order.trigger],
+      });
+      this.logPlaced(order);
+      return this.o.orders.apply(order.id, { type: 'placed', venueId: answer.order_id }, this.o.clock.now()) ?? order;
+    } catch (error) {
+      return this.placeFailed(order, error);
+    }
+  }
+
+  async cancel(order: TpslOrder, why: string): Promise<void> {
+    const atMs = this.o.clock.now();
+    if (order.state === 'placing' || order.state === 'emulated' || order.venueId === undefined) {
+      this.o.orders.apply(order.id, { type: 'cancel_sent' }, atMs);
+      return;
+    }
+    if (order.state !== 'accepted') return;
+    this.o.orders.apply(order.id, { type: 'cancel_sent' }, atMs);
+    try {
+      await this.o.venue.cancel(order.venueId);
+      this.o.log.info({ tpsl: order.id, venueId: order.venueId, why }, 'TP/SL cancel sent');
+    } catch (error) {
+      this.o.log.warn({ err: error, tpsl: order.id, why }, 'TP/SL cancel failed; the venue list decides');
+    }
+    this.o.wantVenueRead();
+  }
+
+  /** A TP/SL of ours the engine had ended that the venue still holds. */
+  async cancelStray(record: TpslOrderRecord): Promise<void> {
+    this.o.log.warn(
+      { venueId: record.order_id },
+      'a TP/SL of ours the engine had ended is still on the venue: cancelling it',
+    );
+    await this.o.venue
+      .cancel(record.order_id)
+      .catch((err: unknown) => this.o.log.warn({ err }, 'stray TP/SL cancel failed'));
+  }
+
+  /** A TP/SL on the venue this bot did not place: said once, left alone. */
+  noteForeign(record: TpslOrderRecord): void {
+    if (this.foreignSeen.has(record.order_id)) return;
+    this.foreignSeen.add(record.order_id);
+    this.o.log.warn(
+      { venueId: record.order_id, market: record.market_id, stopType: record.stop_type, size: record.size },
+      'a TP/SL on the venue that this bot did not place: left alone',
+    );
+  }
+
+  private placeFailed(order: TpslOrder, error: unknown): TpslOrder {
+    if (!isDefiniteRefusal(error)) {
+      // No definite answer: the next read of the list adopts it, or ends it as never placed.
+      this.o.wantVenueRead();
+      this.o.log.warn(
+        { err: error, tpsl: order.id },
+        'TP/SL placement without a definite answer; the venue list decides',
+      );
+      return order;
+    }
+    this.venueRefusal = `the venue refused a TP/SL order: ${error.reason}`;
+    return this.emulate(order, this.venueRefusal);
+  }
+
+  private emulate(order: TpslOrder, reason: string): TpslOrder {
+    const { id, strategy, marketId, role, stopPrice } = order;
+    this.o.log.error(
+      { tpsl: id, strategy, market: marketId, role, stopPrice, reason },
+      'TP/SL EMULATED: the venue refuses TP/SL orders, so this stop is watched by this process only and does NOT outlive it; the position counts as unprotected',
+    );
+    return this.o.orders.apply(order.id, { type: 'emulate', reason }, this.o.clock.now()) ?? order;
+  }
+
+  private logPlaced(order: TpslOrder): void {
+    const { id, strategy, marketId, role, size, stopPrice } = order;
+    this.o.log.info({ tpsl: id, strategy, market: marketId, role, size, stopPrice }, 'TP/SL placed');
+  }
+}
+
+/** A definite refusal (a 4xx other than a rate limit): the venue will not hold this order. */
+function isDefiniteRefusal(error: unknown): error is VenueError {
+  return error instanceof VenueError && error.httpStatus >= 400 && error.httpStatus < 500 && error.httpStatus !== 429;
+}
