@@ -51,13 +51,16 @@ describe('the Grafana fleet board', () => {
     }
   });
 
-  it('shows what a desk watches: PnL and drawdown, positions, orders, latency histograms, reconnects, degraded time, alerts', () => {
+  it('shows what a desk watches: PnL and drawdown, positions, orders, protection, latency histograms, reconnects, degraded time, alerts', () => {
     const read = new Set(queries.flatMap((q) => metricNamesIn(q.expr)));
     for (const name of [
       'perpbot_pnl_usdc',
       'perpbot_equity_usdc',
       'perpbot_position_size',
       'perpbot_open_orders',
+      'perpbot_position_unprotected',
+      'perpbot_tpsl_orders',
+      'perpbot_protection_budget_low',
       'perpbot_tick_to_trade_seconds_bucket',
       'perpbot_rest_request_duration_seconds_bucket',
       'perpbot_reconnects_total',

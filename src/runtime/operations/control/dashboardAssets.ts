@@ -20,6 +20,8 @@ const THEME = fileURLToPath(new URL('../theme.css', import.meta.url));
 const ASSETS: Readonly<Record<string, { readonly file: () => string; readonly contentType: string }>> = {
   '/': { file: () => own('index.html'), contentType: 'text/html; charset=utf-8' },
   '/assets/dashboard.js': { file: () => own('dashboard.js'), contentType: 'text/javascript; charset=utf-8' },
+  '/assets/dom.js': { file: () => own('dom.js'), contentType: 'text/javascript; charset=utf-8' },
+  '/assets/protection.js': { file: () => own('protection.js'), contentType: 'text/javascript; charset=utf-8' },
   '/assets/theme.css': { file: () => THEME, contentType: 'text/css; charset=utf-8' },
   '/assets/dashboard.css': { file: () => own('dashboard.css'), contentType: 'text/css; charset=utf-8' },
   '/assets/uPlot.iife.min.js': {

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { IntentKind } from '../../../engine/intents/intents.js';
 import type { BotStatus, PnlStatus, StrategyStatusView } from '../control/botStatus.js';
 import { FleetGauges, type BotIdentity } from './fleetGauges.js';
+import { ProtectionGauges } from './protectionGauges.js';
 
 const PREFIX = 'perpbot_';
 
@@ -125,16 +126,6 @@ export class BotMetrics {
   private readonly mode = this.gauge('trading_mode', '1 for the current trading mode (trading, degraded, stopped)', [
     'mode',
   ]);
-  private readonly unprotected = this.gauge(
-    'position_unprotected',
-    '1 while a protected strategy holds a position without an active stop on the venue past protection.grace_ms (an emulated stop counts as none)',
-    ['strategy', 'market'],
-  );
-  private readonly budgetLow = this.gauge(
-    'protection_budget_low',
-    '1 while the OperatorHub budget the TP/SL executions spend is missing, expires within a day, or is below what the open stops need',
-    [],
-  );
   private readonly killSwitch = this.gauge(
     'kill_switch_tripped',
     '1 while a kill switch is tripped: the account one (scope=account) or a strategy budget one',
@@ -237,6 +228,7 @@ export class BotMetrics {
     ['strategy', 'market'],
   );
   private readonly fleet = new FleetGauges(this.registry, PREFIX);
+  private readonly protection = new ProtectionGauges(this.registry, PREFIX);
   private reported = { reconnects: 0, degradedMs: 0 };
 
   constructor() {
@@ -280,7 +272,6 @@ export class BotMetrics {
       this.requoteLatencyP99,
       this.requotes,
       this.actionsPerRequote,
-      this.unprotected,
     ])
       g.reset();
     this.ready.set(status.ready.ready ? 1 : 0);
@@ -304,17 +295,9 @@ export class BotMetrics {
       else this.openOrders.inc({ strategy: o.strategy, market: String(o.marketId) });
     // Zero for a strategy with nothing queued, so a graph shows the wait ending.
     for (const s of status.strategies) this.queuedOrders.inc({ strategy: s.name }, 0);
-    this.setProtection(status);
+    this.protection.set(status.protection);
     this.countSinceLastScrape(status);
     this.setFleetSeries(status);
-  }
-
-  /** The protection watchdog's gauges: each protected position unprotected or not, and the budget. */
-  private setProtection(status: BotStatus): void {
-    const budget = status.protection?.budgetWarning;
-    if (budget !== undefined) this.budgetLow.set(budget === null ? 0 : 1);
-    for (const p of status.protection?.positions ?? [])
-      this.unprotected.set({ strategy: p.strategy, market: String(p.marketId) }, p.unprotected ? 1 : 0);
   }
 
   /** The loss limits and the journal's state, and each strategy's unknown-outcome counters at 0 from the start. */

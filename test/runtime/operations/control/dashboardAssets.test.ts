@@ -16,6 +16,8 @@ describe('dashboardAsset', () => {
     expect(assets.sort()).toEqual([
       '/assets/dashboard.css',
       '/assets/dashboard.js',
+      '/assets/dom.js',
+      '/assets/protection.js',
       '/assets/theme.css',
       '/assets/uPlot.iife.min.js',
       '/assets/uPlot.min.css',

@@ -12,6 +12,7 @@ import { promtool } from '../../../deploy/support/promtool.js';
 
 const ORDER_ID = '0x00000000000000000000000000000000000000000000000000000000000a11ce';
 const FILL_ID = 'fill-7731';
+const TPSL_ID = 'run1-tpsl-3';
 const PRICES = ['64987.5', '64990.25', '65001.75'];
 const ACCOUNT = '0x1111111111111111111111111111111111111111';
 
@@ -67,6 +68,25 @@ function busyStatus(): BotStatus {
     connection: { status: 'authenticated', reconnects: 1 },
     degraded: { totalMs: 2500 },
     busyPoll: 'off',
+    protection: {
+      venueRefusal: null,
+      budgetWarning: 'expires within a day',
+      positions: [{ strategy: 'mm', marketId: 1, unprotected: false, unprotectedSinceMs: null, emulated: false }],
+      orders: [
+        {
+          id: TPSL_ID,
+          venueId: ORDER_ID,
+          strategy: 'mm',
+          marketId: 1,
+          role: 'stop_loss',
+          side: 'SELL',
+          size: '0.002',
+          stopPrice: PRICES[0],
+          trigger: 'mark',
+          state: 'accepted',
+        },
+      ],
+    },
   } as unknown as BotStatus;
 }
 
@@ -151,7 +171,7 @@ describe('the metrics follow the Prometheus conventions', () => {
 
   it('labels stay bounded: no order id, fill id, intent id or price in any label value', async () => {
     const samples = parsePrometheus(await exercisedMetrics());
-    const unbounded = [ORDER_ID, 'a11ce', FILL_ID, 'run1-mm-17', 'run1-mm-18', ...PRICES];
+    const unbounded = [ORDER_ID, 'a11ce', FILL_ID, TPSL_ID, 'run1-mm-17', 'run1-mm-18', ...PRICES];
     for (const sample of samples)
       for (const [label, value] of Object.entries(sample.labels)) {
         expect(unbounded, `${sample.name}{${label}="${value}"}`).not.toContain(value);

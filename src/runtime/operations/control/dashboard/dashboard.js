@@ -7,47 +7,10 @@
   'use strict';
 
   const MAX_POINTS = 3600;
-  const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
-  const setText = (id, text) => {
-    const el = byTestId(id);
-    if (el !== null) el.textContent = text;
-    return el;
-  };
+  const { byTestId, setText, show, time, cell, fill } = window.perpbotDom;
   const signClass = (value) =>
     value === null || value === undefined ? '' : value.startsWith('-') ? 'neg' : /^0*(\.0*)?$/.test(value) ? '' : 'pos';
-  const show = (value) => (value === null || value === undefined ? '–' : String(value));
-  const time = (ms) => new Date(ms).toISOString().slice(11, 19);
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-
-  function cell(text, options = {}) {
-    const td = document.createElement('td');
-    td.textContent = show(text);
-    if (options.num) td.className = 'num';
-    if (options.cls) td.classList.add(options.cls);
-    if (options.field) td.dataset.field = options.field;
-    if (options.title) td.title = options.title;
-    return td;
-  }
-
-  function fill(tbodyId, rows, columns, emptyText) {
-    const tbody = byTestId(tbodyId);
-    const out = [];
-    for (const row of rows) {
-      const tr = document.createElement('tr');
-      tr.dataset[row.key[0]] = row.key[1];
-      for (const c of columns(row.value)) tr.appendChild(c);
-      out.push(tr);
-    }
-    if (out.length === 0) {
-      const tr = document.createElement('tr');
-      const td = cell(emptyText);
-      td.className = 'empty';
-      td.colSpan = tbody.closest('table').querySelectorAll('thead th').length;
-      tr.appendChild(td);
-      out.push(tr);
-    }
-    tbody.replaceChildren(...out);
-  }
 
   function badge(id, text, tone) {
     const el = setText(id, text);
@@ -259,6 +222,8 @@
       ],
       'none',
     );
+
+    window.perpbotProtection.render(status);
 
     if (status.generatedAtMs - lastPointMs >= 1000) {
       addPoint(status.generatedAtMs, status.equity, status.pnl && status.pnl.netPnl);
