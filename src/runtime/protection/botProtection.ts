@@ -4,13 +4,11 @@ import type { Clock } from '../../core/clock.js';
 import { detach } from '../../core/detach.js';
 import type { Logger } from '../../core/logger.js';
 import type { Engine } from '../../engine/engine.js';
-import { closePosition } from '../../engine/intents/intentBuilders.js';
-import type { ProtectedPosition } from '../../engine/protection/protectionLegs.js';
-import { ProtectionKeeper, type ProtectedMarket, type TpslVenue } from '../../engine/protection/protectionKeeper.js';
+import type { ProtectedMarket, ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
+import { engineKeeper, passOnEngineEvents, tpslVenueOf } from './engineKeeper.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { TpslClient } from '../../venue/rest/tpslClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { Journal } from '../journal/journal.js';
 import { tickEvery } from '../operations/control/tickEvery.js';
@@ -55,30 +53,15 @@ export class BotProtection {
     const store = new TpslJournal(o.journal.db, o.account);
     const restored = store.live();
     this.restoredCount = restored.length;
-    this.keeper = new ProtectionKeeper({
-      venue: lazyVenue(o),
+    this.keeper = engineKeeper({
+      engine,
+      venue: tpslVenueOf(o),
       store,
       restored,
-      protections: () => engine.protections.current(),
-      position: (marketId) => positionOf(engine, marketId),
-      stepPrice: (marketId) => engine.market(marketId)?.config.step_price,
-      // The engine follows the mark; a stop on the last trade is emulated on the mark too (docs/spec-gaps).
-      watchedPrice: (marketId) => engine.market(marketId)?.mark_price,
-      closePosition: async (protection, order) => {
-        await engine.execute(
-          closePosition({
-            intentId: `${order.id}.close`,
-            strategy: protection.strategy,
-            marketId: protection.marketId,
-          }),
-        );
-      },
       clock: o.clock,
       log: o.log,
-      venueReadEveryMs: o.config.protection.venue_read_ms,
+      venueReadEveryMs: config.protection.venue_read_ms,
     });
-    // Before any fill flows: an execution's fill belongs to the protected strategy.
-    engine.tracker.ownUnknownFills((fill) => this.keeper.claimFill(fill));
   }
 
   /** Starts the passes (after the engine started and reconciled); the first one reads the venue's list. */
@@ -89,10 +72,7 @@ export class BotProtection {
         {},
         'TP/SL orders of a previous run are journaled but no strategy has protection: they are only followed',
       );
-    this.subscriptions.add(engine.reconnects$.subscribe(() => this.keeper.onReconnect()));
-    // A strategy protected, changed or ended a protection: its legs follow at once.
-    this.subscriptions.add(engine.protections.changes$.subscribe(() => detach(this.keeper.sync(), () => undefined)));
-    this.subscriptions.add(engine.fills$.subscribe(() => detach(this.keeper.sync(), () => undefined)));
+    this.subscriptions.add(passOnEngineEvents(this.keeper, engine));
     detach(this.keeper.sync(true), (err) => log.warn({ err }, 'the first protection pass failed; trying again'));
     detach(
       tickEvery(
@@ -205,29 +185,4 @@ function tradersOf(config: Config): Map<number, string[]> {
   const traders = new Map<number, string[]>();
   for (const s of config.strategies) for (const m of s.markets) traders.set(m, [...(traders.get(m) ?? []), s.name]);
   return traders;
-}
-
-/** The account's position in the market (the venue's positions feed), with its average entry. */
-function positionOf(engine: Engine, marketId: number): ProtectedPosition | undefined {
-  const position = engine.tracker.position(marketId);
-  if (position === undefined || position.avgEntryPrice === undefined) return undefined;
-  return { side: position.side, size: position.size, avgEntryPrice: position.avgEntryPrice };
-}
-
-/** The TP/SL client, made on first use: its signing domain is the started engine's. */
-function lazyVenue(o: BotProtectionOptions): TpslVenue {
-  let client: TpslClient | undefined;
-  const get = (): TpslClient =>
-    (client ??= new TpslClient({
-      rest: o.rest,
-      context: o.context(),
-      signer: o.signer,
-      account: o.account,
-      clock: o.clock,
-    }));
-  return {
-    place: (order) => get().place(order),
-    cancel: (venueId) => get().cancel(venueId),
-    listAll: async () => (await get().listAll()).orders,
-  };
 }
