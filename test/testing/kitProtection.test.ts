@@ -5,18 +5,22 @@ import { defineStrategy } from '../../src/strategy/index.js';
 import { StrategyTest } from '../../src/testing/index.js';
 
 /**
- * Rests a bracketed bid (0.003 at 59900, stop-loss 50 bps, take-profit 100 bps); after
+ * Rests a bracketed bid (0.003 at 59900, stop-loss `stop_loss_bps`, take-profit 100 bps); after
  * `cancel_after_ms` cancels the entry, after `unprotect_after_ms` turns the protection off.
  */
 const bracketed = defineStrategy({
   name: 'bracketed',
   description: 'one bracketed bid',
-  params: z.object({ cancel_after_ms: z.number().optional(), unprotect_after_ms: z.number().optional() }),
+  params: z.object({
+    stop_loss_bps: z.number().default(50),
+    cancel_after_ms: z.number().optional(),
+    unprotect_after_ms: z.number().optional(),
+  }),
   run: (ctx) => {
     const entry = ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '0.003', price: '59900', postOnly: true });
-    const { cancel_after_ms, unprotect_after_ms } = ctx.params;
+    const { stop_loss_bps, cancel_after_ms, unprotect_after_ms } = ctx.params;
     return merge(
-      of(ctx.intents.bracket({ entry, stopLossBps: 50, takeProfitBps: 100 })),
+      of(ctx.intents.bracket({ entry, stopLossBps: stop_loss_bps, takeProfitBps: 100 })),
       cancel_after_ms === undefined
         ? of()
         : timer(cancel_after_ms, ctx.clock.scheduler).pipe(
@@ -106,6 +110,28 @@ describe('the strategy test kit: protect and bracket keep real TP/SL on the simu
     await t.advance(1_000);
     expect(t.state.position(1)?.size).toBe('0.002');
     expect(legs(t)).toEqual([['STOP_LOSS', 'SELL', '0.002', '59400']]);
+    await t.stop();
+  });
+
+  it('a bracket refused for its protection places nothing: the refusal names the field, its value and what to send', async () => {
+    const t = new StrategyTest(bracketed, { params: { stop_loss_bps: 0 } });
+    await started(t);
+    await t.advance(500);
+    const [bracket] = t.intentsOf('bracket');
+    const outcome = t.outcomes.find((o) => o.intentId === bracket?.intentId);
+    expect(outcome).toMatchObject({
+      type: 'refused',
+      refusal: {
+        rule: 'protection',
+        value: '0',
+        reason: 'stopLossBps must be a whole number of basis points from 1 to 9999',
+        hints: ['e.g. stopLossBps: 50 is 0.5% from the average entry'],
+      },
+    });
+    // The entry never ran: no outcome of it, nothing on the venue, nothing protected.
+    expect(t.outcomes.filter((o) => o.intentId === bracket?.entry.intentId)).toEqual([]);
+    expect(t.venueOrders(1)).toEqual([]);
+    expect(t.protection.inForce()).toEqual([]);
     await t.stop();
   });
 });
