@@ -15,7 +15,7 @@ import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js
 import { InProcessBot } from '../runtime/inProcess/inProcessBot.js';
 import { kitMarkets } from './kitMarkets.js';
 import { DEFAULT_RISK, type KitLevels, type StrategyTestOptions } from './kitOptions.js';
-import { KitProtection } from './kitProtection.js';
+import { InProcessProtection } from '../runtime/inProcess/inProcessProtection.js';
 import { InProcessVenue, type ScriptedLevel } from '../runtime/inProcess/inProcessVenue.js';
 import { VirtualTime } from './virtualTime.js';
 
@@ -41,7 +41,7 @@ export class StrategyTest<P = unknown> {
    * The strategy's protection (`protect`, `bracket`, the `protection` option): the bot's keeper on
    * the simulator's TP/SL orders; `venueOrders()` lists those active, `inForce()` what protects.
    */
-  readonly protection: KitProtection;
+  readonly protection: InProcessProtection;
   private readonly bot: InProcessBot;
   private readonly host: StrategyHost;
   private readonly storageMap: Map<string, unknown>;
@@ -77,7 +77,7 @@ export class StrategyTest<P = unknown> {
       log,
       onError,
     });
-    this.protection = new KitProtection({
+    this.protection = new InProcessProtection({
       strategy: this.name,
       bot: this.bot,
       venue: this.venue,

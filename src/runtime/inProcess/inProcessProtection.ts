@@ -1,15 +1,15 @@
 import { Subscription } from 'rxjs';
-import { detach } from '../core/detach.js';
-import type { HostLogger } from '../strategy/strategyHost.js';
-import type { ProtectionFields } from '../engine/intents/intents.js';
-import type { ProtectedMarket, ProtectionKeeper } from '../engine/protection/protectionKeeper.js';
-import type { TpslOrder } from '../engine/orders/tpslOrder.js';
-import type { InProcessBot } from '../runtime/inProcess/inProcessBot.js';
-import type { InProcessVenue } from '../runtime/inProcess/inProcessVenue.js';
-import type { SimTpslOrder } from '../sim/tpsl/simTpslOrder.js';
-import type { VirtualTime } from '../runtime/inProcess/virtualTime.js';
-import { tickEvery } from '../runtime/operations/control/tickEvery.js';
-import { engineKeeper, passOnEngineEvents } from '../runtime/protection/engineKeeper.js';
+import { detach } from '../../core/detach.js';
+import type { HostLogger } from '../../strategy/strategyHost.js';
+import type { ProtectionFields } from '../../engine/intents/intents.js';
+import type { ProtectedMarket, ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
+import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
+import type { InProcessBot } from './inProcessBot.js';
+import type { InProcessVenue } from './inProcessVenue.js';
+import type { SimTpslOrder } from '../../sim/tpsl/simTpslOrder.js';
+import type { VirtualTime } from './virtualTime.js';
+import { tickEvery } from '../operations/control/tickEvery.js';
+import { engineKeeper, passOnEngineEvents } from '../protection/engineKeeper.js';
 
 /** As the bot: a pass every 200 ms; the venue's list read every 2 s unless something asks sooner. */
 const PASS_EVERY_MS = 200;
@@ -18,13 +18,13 @@ const KIT_BUDGET_WEI = 10n ** 30n;
 const TEN_YEARS_S = 10 * 365 * 24 * 3600;
 
 /**
- * The bot's protection in the kit: the runtime's keeper (`engineKeeper`) on the in-process
+ * The bot's protection in process (the strategy test kit's): the runtime's keeper (`engineKeeper`) on the in-process
  * simulator's TP/SL orders, so a strategy's `protect` and `bracket` intents (or the kit's
  * `protection` option, as the YAML's) place, resize, fire and cancel real TP/SL in virtual time.
  * Its passes start with the first protection: a kit whose strategy never protects runs no timer
  * more. The account's OperatorHub budget is granted at start, so a triggered TP/SL executes.
  */
-export class KitProtection {
+export class InProcessProtection {
   readonly keeper: ProtectionKeeper;
   private readonly subscriptions = new Subscription();
   private readonly passes = new AbortController();
