@@ -21,6 +21,7 @@ import type { Intent } from './intents/intents.js';
 import type { SessionLedger } from './ledger/sessionLedger.js';
 import { openNonceAllocator } from './nonces/openNonceAllocator.js';
 import type { OrderEvent } from './orders/orderEvent.js';
+import type { StrategyProtections } from './protection/strategyProtections.js';
 import type { Quoting } from './quoting/quoting.js';
 import type { SendHold } from './sending/sendWithPolicy.js';
 import type { StopCause } from './stopping/tradingStoppedError.js';
@@ -68,6 +69,8 @@ export class Engine {
   readonly tradingState$: Observable<TradingState>;
   /** Replacements and quote targets (`replace`, `quote` intents), and quote uptime (`quoting.uptime`). */
   readonly quoting: Quoting;
+  /** Which strategy protects which market: the config's `protection:`, overridden by `protect`/`bracket` intents. */
+  readonly protections: StrategyProtections;
   private readonly parts: EngineParts;
 
   constructor(private readonly options: EngineOptions) {
@@ -86,6 +89,7 @@ export class Engine {
     this.actions$ = parts.pipeline.actions$;
     this.admissions$ = parts.admissions.asObservable();
     this.quoting = parts.quoting;
+    this.protections = parts.protections;
   }
 
   get signingContext(): SigningContext | undefined {

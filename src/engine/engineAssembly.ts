@@ -17,6 +17,7 @@ import { lossView, SessionLedger } from './ledger/sessionLedger.js';
 import type { NonceAllocator } from './nonces/nonceAllocator.js';
 import { IntentPipeline } from './pipeline/intentPipeline.js';
 import { StageDeps } from './pipeline/stageDeps.js';
+import { StrategyProtections } from './protection/strategyProtections.js';
 import { Quoting } from './quoting/quoting.js';
 import { cancelEveryMarket, cancelOrdersOf, type OrderCancelsDeps } from './stopping/orderCancels.js';
 import { openingRefusal, stoppingRefusal } from './stopping/openingRefusal.js';
@@ -51,6 +52,8 @@ export interface EngineParts {
   readonly following: VenueFollowing;
   readonly pipeline: IntentPipeline;
   readonly quoting: Quoting;
+  /** Which strategy protects which market (the config's, and what strategies asked at run time). */
+  readonly protections: StrategyProtections;
   /** Every action the account's admission lets through, as it does (see `Engine.admissions$`). */
   readonly admissions: Subject<ActionAdmission>;
   setMark(marketId: number, markPrice: string): void;
@@ -188,6 +191,10 @@ function pipelineOf(p: Building, options: EngineOptions): void {
     admitNow: (intent, state) => p.admission.admitNow(intent, state),
     onSignerNotAuthorized: (error) => p.signerRefusal.onRefused(error),
   });
+  p.protections = new StrategyProtections({
+    marketKnown: (marketId) => p.venue.market(marketId) !== undefined,
+    now: () => clock.now(),
+  });
   p.pipeline = new IntentPipeline({
     tracker: p.tracker,
     journal: options.journal ?? NO_JOURNAL,
@@ -196,6 +203,7 @@ function pipelineOf(p: Building, options: EngineOptions): void {
     clientOrderIds: new ClientOrderIds(clock.now(), config.nonces.slot, config.nonces.slots),
     signal: p.abort.signal,
     quoting: () => p.quoting,
+    protections: p.protections,
     withdraw: (intentId) => p.admission.withdraw(intentId),
     refusal: stopping,
     stageDeps: () => stages.get(),

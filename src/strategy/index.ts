@@ -128,6 +128,10 @@ export type {
   QuoteIntent,
   QuoteOrder,
   QuoteTolerance,
+  ProtectIntent,
+  BracketIntent,
+  ProtectionFields,
+  ProtectionTrigger,
   Side,
   TimeInForce,
 } from '../engine/intents/intents.js';

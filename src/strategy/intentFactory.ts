@@ -1,10 +1,12 @@
 import {
   adjustIsolatedMargin,
+  bracket,
   cancel,
   cancelAll,
   closePosition,
   placeLimit,
   placeMarket,
+  protect,
   quote,
   replace,
   setLeverage,
@@ -12,11 +14,13 @@ import {
 } from '../engine/intents/intentBuilders.js';
 import type {
   AdjustIsolatedMarginIntent,
+  BracketIntent,
   CancelAllIntent,
   CancelIntent,
   ClosePositionIntent,
   PlaceLimitIntent,
   PlaceMarketIntent,
+  ProtectIntent,
   QuoteIntent,
   ReplaceIntent,
   SetLeverageIntent,
@@ -43,6 +47,15 @@ export interface IntentFactory {
   replace(fields: Draft<ReplaceIntent>): ReplaceIntent;
   /** The orders it wants resting on a market, declared whole: the engine keeps, moves, places, cancels to get there. */
   quote(fields: Draft<QuoteIntent>): QuoteIntent;
+  /**
+   * Protects its position in a market with the venue's TP/SL orders (distances from the average
+   * entry), kept equal to the position by the engine; overrides its `protection:` there while set.
+   */
+  protect(fields: Draft<ProtectIntent>): ProtectIntent;
+  /** Stops protecting its position in a market (its TP/SL orders are cancelled): `protect` with `off: true`. */
+  unprotect(fields: { readonly marketId: number }): ProtectIntent;
+  /** An entry (built with `placeLimit` or `placeMarket`) and the protection of what it fills, in its market. */
+  bracket(fields: Omit<Draft<BracketIntent>, 'marketId'>): BracketIntent;
 }
 
 export function createIntentFactory(strategy: string, runId: string): IntentFactory {
@@ -62,5 +75,8 @@ export function createIntentFactory(strategy: string, runId: string): IntentFact
     adjustIsolatedMargin: (f) => adjustIsolatedMargin(stamp(f)),
     replace: (f) => replace(stamp(f)),
     quote: (f) => quote(stamp(f)),
+    protect: (f) => protect(stamp(f)),
+    unprotect: (f) => protect(stamp({ marketId: f.marketId, off: true })),
+    bracket: (f) => bracket(stamp(f)),
   };
 }

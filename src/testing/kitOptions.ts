@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProtectionFields } from '../engine/intents/intents.js';
 import type { RiskLimits } from '../runtime/config/configSchema.js';
 import type { BookLevel } from '../strategy/strategyViews.js';
 import type { KitMarket } from './kitMarkets.js';
@@ -51,6 +52,11 @@ export interface StrategyTestOptions<P> {
   readonly stopTimeoutMs?: number;
   /** Also print log lines (default: only recorded in `logs`). */
   readonly printLogs?: boolean;
+  /**
+   * The strategy's `protection:` in the config (its markets, these distances from the average
+   * entry): the venue's TP/SL kept equal to its position, as for a strategy that asks itself.
+   */
+  readonly protection?: ProtectionFields;
 }
 
 /** Book levels as `[price, quantity]` pairs or level objects. */

@@ -15,6 +15,7 @@ import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js
 import { InProcessBot } from '../runtime/inProcess/inProcessBot.js';
 import { kitMarkets } from './kitMarkets.js';
 import { DEFAULT_RISK, type KitLevels, type StrategyTestOptions } from './kitOptions.js';
+import { InProcessProtection } from '../runtime/inProcess/inProcessProtection.js';
 import { InProcessVenue, type ScriptedLevel } from '../runtime/inProcess/inProcessVenue.js';
 import { VirtualTime } from './virtualTime.js';
 
@@ -36,6 +37,11 @@ export class StrategyTest<P = unknown> {
   readonly time: VirtualTime;
   /** The simulator behind the kit: its runtime, exchange and controls. */
   readonly venue: InProcessVenue;
+  /**
+   * The strategy's protection (`protect`, `bracket`, the `protection` option): the bot's keeper on
+   * the simulator's TP/SL orders; `venueOrders()` lists those active, `inForce()` what protects.
+   */
+  readonly protection: InProcessProtection;
   private readonly bot: InProcessBot;
   private readonly host: StrategyHost;
   private readonly storageMap: Map<string, unknown>;
@@ -68,6 +74,14 @@ export class StrategyTest<P = unknown> {
       budget,
       balance: options.balance ?? '100000',
       latencyMs: () => this.latencyMs,
+      log,
+      onError,
+    });
+    this.protection = new InProcessProtection({
+      strategy: this.name,
+      bot: this.bot,
+      venue: this.venue,
+      time: this.time,
       log,
       onError,
     });
@@ -122,6 +136,7 @@ export class StrategyTest<P = unknown> {
   /** Starts the bot (account funded, session key registered, engine reconciled), then the strategy. */
   async start(): Promise<this> {
     await this.time.untilSettled(this.bot.start());
+    this.protection.start(this.options.markets ?? [1], this.options.protection);
     this.latencyMs = this.options.latencyMs ?? 0;
     const blockMs = this.options.blockMs ?? 0;
     if (blockMs > 0) detach(this.venue.produceBlocks(blockMs, this.blocks.signal), (e) => this.errors.push(e));
@@ -257,6 +272,7 @@ export class StrategyTest<P = unknown> {
     // The stop timeout runs on virtual time: let it pass in steps until the host has stopped.
     await this.time.untilSettled(this.host.stop(), (this.options.stopTimeoutMs ?? 10_000) + 1);
     this.blocks.abort();
+    await this.time.untilSettled(this.protection.stop());
     await this.time.untilSettled(this.bot.stop());
   }
 

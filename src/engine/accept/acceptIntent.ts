@@ -31,6 +31,8 @@ export function acceptIntent(intent: Intent, deps: AcceptDeps): IntentOutcome | 
     case 'setMarginMode':
     case 'adjustIsolatedMargin':
     case 'quote':
+    case 'protect':
+    case 'bracket':
       return undefined;
   }
 }

@@ -45,8 +45,10 @@ export function queuedOrderOf(
     case 'adjustIsolatedMargin':
     case 'replace':
     case 'quote':
+    case 'protect':
+    case 'bracket':
       // A replace's order is its replacement placement's (`Quoting.arrivedReplace`); a quote
-      // places through intents of its own.
+      // places through intents of its own, and so does a bracket (its entry).
       return undefined;
   }
 }

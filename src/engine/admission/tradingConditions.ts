@@ -233,7 +233,11 @@ function reducesRisk(intent: Intent, config: DegradedConfig): boolean {
     case 'adjustIsolatedMargin':
     case 'replace':
     case 'quote':
+    case 'bracket':
       return false;
+    case 'protect':
+      // It places nothing itself: the keeper's TP/SL orders only ever close the position.
+      return true;
   }
 }
 

@@ -108,7 +108,10 @@ function checkOnMarket(
       return { ok: true, action: checkAdjustIsolatedMargin(intent, config), intent };
     case 'replace':
     case 'quote':
-      // The engine turns these into placements and cancels before any check (engine/quoting).
+    case 'protect':
+    case 'bracket':
+      // The engine turns these into placements and cancels before any check (engine/quoting), or
+      // keeps them as protections (engine/protection); a bracket's entry is checked as its own.
       return refuse('intent', intent.kind, `a ${intent.kind} intent is not an action: the engine runs it`);
     default:
       // Unreachable for typed callers; plugins are plain JS at runtime.

@@ -1,10 +1,12 @@
 import type {
   AdjustIsolatedMarginIntent,
+  BracketIntent,
   CancelAllIntent,
   CancelIntent,
   ClosePositionIntent,
   PlaceLimitIntent,
   PlaceMarketIntent,
+  ProtectIntent,
   QuoteIntent,
   ReplaceIntent,
   SetLeverageIntent,
@@ -58,4 +60,13 @@ export function replace(fields: Omit<ReplaceIntent, 'kind'>): ReplaceIntent {
 
 export function quote(fields: Omit<QuoteIntent, 'kind'>): QuoteIntent {
   return { ...fields, kind: 'quote' };
+}
+
+export function protect(fields: Omit<ProtectIntent, 'kind'>): ProtectIntent {
+  return { ...fields, kind: 'protect' };
+}
+
+/** A bracket in the entry's market. */
+export function bracket(fields: Omit<BracketIntent, 'kind' | 'marketId'>): BracketIntent {
+  return { ...fields, marketId: fields.entry.marketId, kind: 'bracket' };
 }

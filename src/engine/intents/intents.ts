@@ -173,6 +173,45 @@ export interface QuoteIntent extends IntentBase {
 
 export type PlaceIntent = PlaceLimitIntent | PlaceMarketIntent;
 
+/** What the venue's TP/SL trigger watches: the mark (oracle) price, or the last traded price. */
+export type ProtectionTrigger = 'mark' | 'last';
+
+/** The distances of a protection's legs from the position's average entry. */
+export interface ProtectionFields {
+  /** Stop-loss distance from the average entry, whole basis points 1 to 9999. */
+  readonly stopLossBps?: number;
+  /** Take-profit distance from the average entry, whole basis points 1 to 9999. */
+  readonly takeProfitBps?: number;
+  /** Absent: the mark. */
+  readonly trigger?: ProtectionTrigger;
+}
+
+/**
+ * Turns on, changes or turns off the protection of the strategy's position in a market: the
+ * venue's TP/SL orders the engine keeps equal to the position (see the YAML's `protection:`),
+ * which they outlive. While set it overrides the strategy's `protection:` for that market; `off`
+ * leaves the market unprotected (its legs are cancelled) until the strategy protects it again.
+ * Accepted at once; the legs follow the position from the engine's next protection pass.
+ */
+export interface ProtectIntent extends IntentBase, ProtectionFields {
+  readonly kind: 'protect';
+  /** True: stop protecting (no leg fields with it). */
+  readonly off?: boolean;
+}
+
+/**
+ * An entry and its protection: protects the strategy's position in the entry's market (as a
+ * `protect` intent) and places the entry, so the TP/SL legs are sized to what actually filled:
+ * none while nothing did, the filled part of a partial fill, none after an unfilled entry is
+ * cancelled. The bracket's outcome is its protection's; the entry has its own intent id, outcome
+ * and order events. Refused whole (nothing placed) when the protection or the entry's shape is.
+ */
+export interface BracketIntent extends IntentBase, ProtectionFields {
+  readonly kind: 'bracket';
+  /** The entry: a placement of the same strategy and market, not reduce-only. */
+  readonly entry: PlaceIntent;
+}
+
 export type Intent =
   | PlaceLimitIntent
   | PlaceMarketIntent
@@ -183,7 +222,9 @@ export type Intent =
   | SetMarginModeIntent
   | AdjustIsolatedMarginIntent
   | ReplaceIntent
-  | QuoteIntent;
+  | QuoteIntent
+  | ProtectIntent
+  | BracketIntent;
 
 export type IntentKind = Intent['kind'];
 

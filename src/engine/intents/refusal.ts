@@ -48,6 +48,8 @@ export type RefusalRule =
   | 'replacement_not_placed'
   /** A quote target the engine cannot take (an unknown market, a price or size off its grid). */
   | 'quote_target'
+  /** A protect or bracket intent the engine cannot take (its distances, trigger, market or entry). */
+  | 'protection'
   // guards
   | 'kill_switch'
   | 'max_order_notional'

@@ -1,11 +1,12 @@
 import type { StopTypeName, TpslSide } from '../../venue/schemas/tpslNames.js';
+import type { ProtectionTrigger } from '../intents/intents.js';
 import type { TpslState } from './tpslState.js';
 
 /** Which leg of the protection: the stop-loss or the take-profit. */
 export type TpslRole = 'stop_loss' | 'take_profit';
 
-/** What the trigger watches: the mark (oracle) or the last traded price. */
-export type TpslTrigger = 'mark' | 'last';
+/** What the trigger watches: the mark (oracle) or the last traded price (a protection's `trigger`). */
+export type TpslTrigger = ProtectionTrigger;
 
 /**
  * One TP/SL order of the engine, as the protection keeper, the journal, status and metrics read

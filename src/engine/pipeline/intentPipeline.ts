@@ -1,6 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import { detach } from '../../core/detach.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import { acceptIntent, type AcceptDeps } from '../accept/acceptIntent.js';
 import { cancelledWhileQueued } from '../accept/cancelledWhileQueued.js';
@@ -10,8 +11,10 @@ import type { IntentOutcome } from '../intents/intentOutcome.js';
 import {
   isPlaceIntent,
   placesAnOrder,
+  type BracketIntent,
   type Intent,
   type PlaceLimitIntent,
+  type ProtectIntent,
   type QuoteIntent,
   type ReplaceIntent,
 } from '../intents/intents.js';
@@ -31,6 +34,11 @@ export interface PipelineQuoting {
   replace(intent: ReplaceIntent): Promise<IntentOutcome>;
 }
 
+/** The strategies' protections' part (`StrategyProtections`): a protect intent is taken at once. */
+export interface PipelineProtections {
+  protect(intent: ProtectIntent | BracketIntent): IntentOutcome;
+}
+
 export interface IntentPipelineOptions {
   readonly tracker: OrderTracker;
   readonly journal: EngineJournal;
@@ -40,6 +48,7 @@ export interface IntentPipelineOptions {
   /** The engine stops: every wait ends. */
   readonly signal: AbortSignal;
   quoting(): PipelineQuoting;
+  readonly protections: PipelineProtections;
   /** Takes a queued intent out of admission (it answers `cancelled_queued`). */
   withdraw(intentId: string): void;
   /** Refused before anything else: the engine stops, or the venue refused our signer. */
@@ -121,11 +130,29 @@ export class IntentPipeline {
     this.outcomeSubject.complete();
   }
 
-  /** A quote target is taken at once; a replace runs its pair; every other intent runs to its action. */
+  /**
+   * A quote target and a protection are taken at once; a replace runs its pair; a bracket is its
+   * protection and its entry; every other intent runs to its action.
+   */
   private runKind(intent: Intent, quoting: PipelineQuoting, hold: SendHold | undefined): Promise<IntentOutcome> {
     if (intent.kind === 'quote') return Promise.resolve(quoting.quote(intent));
     if (intent.kind === 'replace') return quoting.replace(intent);
+    if (intent.kind === 'protect') return Promise.resolve(this.o.protections.protect(intent));
+    if (intent.kind === 'bracket') return Promise.resolve(this.bracket(intent));
     return this.run(intent, hold);
+  }
+
+  /**
+   * The protection first, so the entry's first fill is already protected; then the entry, an
+   * intent of its own (its outcome and order events under its id). A refused protection places nothing.
+   */
+  private bracket(intent: BracketIntent): IntentOutcome {
+    const outcome = this.o.protections.protect(intent);
+    if (outcome.type === 'accepted')
+      detach(this.execute(intent.entry), (err) =>
+        this.o.log.error({ err, intentId: intent.entry.intentId }, "a bracket's entry ended without an outcome"),
+      );
+    return outcome;
   }
 
   /**

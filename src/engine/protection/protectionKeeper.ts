@@ -23,7 +23,8 @@ export interface ProtectionKeeperOptions {
   readonly store: TpslStore;
   /** Live TP/SL orders a previous run journaled. */
   readonly restored: readonly TpslOrder[];
-  readonly protections: readonly ProtectedMarket[];
+  /** The protections in force now (the config's and what strategies asked: `StrategyProtections`), read every pass. */
+  protections(): readonly ProtectedMarket[];
   /** The position a protection covers (the account's in that market), undefined when flat or not known. */
   position(marketId: number): ProtectedPosition | undefined;
   /** The market's price grid (`step_price`). */
@@ -50,7 +51,8 @@ export interface ProtectionKeeperOptions {
 export class ProtectionKeeper {
   readonly orders: TpslOrders;
   private readonly claims = new TpslFillClaims();
-  private readonly markets: ReadonlySet<number>;
+  /** The protections of the last pass, by `strategy/market`: one no longer in force has its legs cancelled. */
+  private readonly kept = new Map<string, ProtectedMarket>();
   private readonly legs: TpslLegActions;
   private readonly watchdog: ProtectionWatchdog;
   private readonly closingAfterFire: ClosingPositions;
@@ -65,7 +67,6 @@ export class ProtectionKeeper {
       o.log.warn({ tpsl: order.id, ...refusal }, `TP/SL change refused: ${refusal.reason}`),
     );
     this.orders.restore(o.restored);
-    this.markets = new Set(o.protections.map((p) => p.marketId));
     this.legs = new TpslLegActions({
       venue: o.venue,
       orders: this.orders,
@@ -100,7 +101,7 @@ export class ProtectionKeeper {
   }
 
   get protections(): readonly ProtectedMarket[] {
-    return this.o.protections;
+    return this.o.protections();
   }
 
   /** One pass now (reading the venue's list when due or `readVenue`); resolves when it is done. */
@@ -157,19 +158,48 @@ export class ProtectionKeeper {
   }
 
   private async pass(): Promise<void> {
-    if (this.stopped) return;
+    const protections = this.o.protections();
+    if (this.stopped || this.idle(protections)) return;
     const now = this.o.clock.now();
     const due = this.lastVenueReadMs === undefined || now - this.lastVenueReadMs >= (this.o.venueReadEveryMs ?? 2000);
-    if (this.venueReadWanted || due) await this.readVenue();
-    for (const protection of this.o.protections) await this.keep(protection);
+    if (this.venueReadWanted || due) await this.readVenue(protections);
+    for (const protection of protections) await this.keep(protection);
+    await this.release(protections);
     this.orders.prune(now);
   }
 
-  private async readVenue(): Promise<void> {
+  /** Nothing protected, nothing to end and no order to follow: no pass, and no read of the venue's list. */
+  private idle(protections: readonly ProtectedMarket[]): boolean {
+    return (
+      protections.length === 0 &&
+      this.kept.size === 0 &&
+      !this.orders.all().some((o) => isLiveTpsl(o.state) || o.state === 'cancelling')
+    );
+  }
+
+  /**
+   * Cancels the legs of a protection no longer in force (its strategy turned it off). Only one
+   * this run kept: a leg a previous run left for a protection not (yet) asked again is followed,
+   * not cancelled, so the position stays protected while its strategy starts.
+   */
+  private async release(protections: readonly ProtectedMarket[]): Promise<void> {
+    const now = new Set(protections.map((p) => keyOf(p.strategy, p.marketId)));
+    for (const [key, protection] of this.kept) {
+      if (now.has(key)) continue;
+      const live = this.orders.live(protection.strategy, protection.marketId);
+      for (const order of live) if (order.state !== 'triggered') await this.legs.cancel(order, 'protection off');
+      if (live.length === 0) this.kept.delete(key);
+    }
+    for (const p of protections) this.kept.set(keyOf(p.strategy, p.marketId), p);
+  }
+
+  private async readVenue(protections: readonly ProtectedMarket[]): Promise<void> {
     this.venueReadWanted = false;
     const records = await this.o.venue.listAll();
     this.lastVenueReadMs = this.o.clock.now();
-    const outcome = applyVenueList(this.orders, records, this.markets, this.o.clock.now());
+    // The protected markets, and those of every order of ours (a previous run's, or one being ended).
+    const markets = new Set([...protections.map((p) => p.marketId), ...this.orders.all().map((o) => o.marketId)]);
+    const outcome = applyVenueList(this.orders, records, markets, this.o.clock.now());
     for (const fired of outcome.fired) {
       this.closingAfterFire.hold(fired.strategy, fired.marketId);
       this.o.log.warn(
@@ -212,7 +242,8 @@ export class ProtectionKeeper {
       for (const order of live) if (order.state === 'emulated' && (await this.fireIfReached(protection, order))) return;
     if (this.closingAfterFire.closing(protection.strategy, protection.marketId)) return;
     const current = this.orders.live(protection.strategy, protection.marketId, role);
-    const same = wanted === undefined ? undefined : current.find((o) => matches(o, wanted));
+    const trigger = protection.spec.trigger;
+    const same = wanted === undefined ? undefined : current.find((o) => matches(o, wanted, trigger));
     const kept = wanted !== undefined && same === undefined ? await this.legs.place(protection, wanted) : same;
     // A placement without a definite answer may rest on the venue: the old leg stays until the list says.
     if (kept?.state === 'placing') return;
@@ -238,8 +269,13 @@ export class ProtectionKeeper {
   }
 }
 
-function matches(order: TpslOrder, leg: WantedLeg): boolean {
+function keyOf(strategy: string, marketId: number): string {
+  return `${strategy}/${marketId}`;
+}
+
+function matches(order: TpslOrder, leg: WantedLeg, trigger: TpslTrigger): boolean {
   return (
+    order.trigger === trigger &&
     order.side === leg.side &&
     compareDecimals(order.size, leg.size) === 0 &&
     compareDecimals(order.stopPrice, leg.stopPrice) === 0

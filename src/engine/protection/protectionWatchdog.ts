@@ -24,7 +24,7 @@ export class ProtectionWatchdog {
 
   constructor(
     private readonly o: {
-      readonly protections: readonly ProtectedMarket[];
+      protections(): readonly ProtectedMarket[];
       readonly orders: TpslOrders;
       position(marketId: number): ProtectedPosition | undefined;
       readonly clock: Clock;
@@ -35,7 +35,7 @@ export class ProtectionWatchdog {
   unprotected(graceMs: number, emulated: boolean): UnprotectedPosition[] {
     const now = this.o.clock.now();
     const out: UnprotectedPosition[] = [];
-    for (const p of this.o.protections) {
+    for (const p of this.o.protections()) {
       const key = `${p.strategy}/${p.marketId}`;
       if (this.o.position(p.marketId) === undefined || this.heldLegs(p) >= legCount(p)) {
         this.bareSince.delete(key);

@@ -279,7 +279,7 @@ async function runOnJournal(
     journaled,
   });
   journal.attach(engine.conditions);
-  const protection = BotProtection.create({
+  const protection = new BotProtection({
     config,
     engine,
     rest: run.rest,
@@ -316,7 +316,7 @@ async function runOnJournal(
     markets: run.markets,
   });
   const venue = await followVenue(run, engine, journaled);
-  protection?.start(watchSignal);
+  protection.start(watchSignal);
   await runStrategies(run, { engine, venue, hosted, freshness, journaled, protection });
   if (venue.stop.stoppedBy !== undefined) throw venue.stop.stoppedBy;
 }
@@ -401,7 +401,7 @@ interface StartedBot {
   readonly hosted: readonly HostedStrategy[];
   readonly freshness: FreshnessBudgets;
   readonly journaled: JournalForBot;
-  readonly protection: BotProtection | undefined;
+  readonly protection: BotProtection;
 }
 
 /** Hosts the strategies and wires the service around them, runs until a stop, then shuts down. */
@@ -442,7 +442,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     markets: run.markets,
     signer: run.signing.signer.address,
     ...(busyPoll === undefined ? {} : { busyPoll }),
-    ...(protection === undefined ? {} : { protection: () => protection.status() }),
+    protection: () => protection.status(),
   });
   const bot: RunningBot = {
     engine,
@@ -461,7 +461,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
   } finally {
     busyPoll?.stop();
     await shutdownBot(bot, { config, clock, logger, stopping: () => service.stopping() });
-    await protection?.stop(config.shutdown.protection);
+    await protection.stop(config.shutdown.protection);
   }
 }
 

@@ -140,14 +140,17 @@ export function opensRisk(intent: Intent): boolean {
     case 'cancel':
     case 'cancelAll':
     case 'closePosition':
+    case 'protect':
+      // A protection's TP/SL orders only ever close the position.
       return false;
     case 'setLeverage':
     case 'setMarginMode':
     case 'adjustIsolatedMargin':
     case 'replace':
     case 'quote':
+    case 'bracket':
       // A replacement opens a new order (its reduce-only flag is the old order's, not known here);
-      // a quote target's actions are judged one by one as they go.
+      // a quote target's actions, and a bracket's entry, are judged one by one as they go.
       return true;
   }
 }

@@ -1,6 +1,8 @@
 import type { Subscription } from 'rxjs';
 import type { Address } from '../../core/address.js';
+import { PerpbotError } from '../../core/perpbotError.js';
 import { Engine } from '../../engine/engine.js';
+import type { TpslVenue } from '../../engine/protection/tpslLegActions.js';
 import { withEngineDefaults } from '../../engine/engineConfig.js';
 import { venueSender } from '../../engine/sending/actionSender.js';
 import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
@@ -20,6 +22,7 @@ import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
 import { venueRestLimiter } from '../../venue/rest/slidingWindowLimiter.js';
 import { readVenueSigning } from '../../venue/venueInfo.js';
+import { tpslVenueOf } from '../protection/engineKeeper.js';
 import type { InProcessVenue } from './inProcessVenue.js';
 import { SimChannels } from './simChannels.js';
 import { simSender } from './simSender.js';
@@ -125,6 +128,25 @@ export class InProcessBot {
       account: channels.channel('account'),
       oracle: channels.channel('oracle', { marketIds: o.markets }),
       connection: channels.connection$,
+    });
+  }
+
+  /** The account's TP/SL calls on the simulator, signed by the session key (once started). */
+  tpslVenue(): TpslVenue {
+    return tpslVenueOf({
+      rest: this.rest,
+      account: this.account,
+      signer: fastPrivateKeySigner(KIT_SIGNER_KEY),
+      context: () => {
+        const context = this.engine.signingContext;
+        if (context === undefined)
+          throw new PerpbotError('a TP/SL call before the kit bot started', {
+            code: 'ENGINE_NOT_STARTED',
+            hints: ['start the kit first (strategyTest(...) starts it)'],
+          });
+        return context;
+      },
+      clock: this.o.time,
     });
   }
 

@@ -4,13 +4,11 @@ import type { Clock } from '../../core/clock.js';
 import { detach } from '../../core/detach.js';
 import type { Logger } from '../../core/logger.js';
 import type { Engine } from '../../engine/engine.js';
-import { closePosition } from '../../engine/intents/intentBuilders.js';
-import type { ProtectedPosition } from '../../engine/protection/protectionLegs.js';
-import { ProtectionKeeper, type ProtectedMarket, type TpslVenue } from '../../engine/protection/protectionKeeper.js';
+import type { ProtectedMarket, ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
+import { engineKeeper, passOnEngineEvents, tpslVenueOf } from './engineKeeper.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { TpslClient } from '../../venue/rest/tpslClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { Journal } from '../journal/journal.js';
 import { tickEvery } from '../operations/control/tickEvery.js';
@@ -36,67 +34,45 @@ export interface BotProtectionOptions {
 const PASS_EVERY_MS = 200;
 
 /**
- * The running bot's protection: the strategies' `protection:` blocks kept as the venue's TP/SL
- * orders by a `ProtectionKeeper` (src/engine/protection), journaled in `tpsl_orders`, the fills
- * of their executions owned by the protected strategy, passes every 200 ms, on every fill and
- * after every reconnect. Undefined when no strategy is protected and the journal holds no live
- * TP/SL order.
+ * The running bot's protection: the strategies' protections (their `protection:` blocks, and what
+ * they ask at run time with `protect` and `bracket` intents: `engine.protections`) kept as the
+ * venue's TP/SL orders by a `ProtectionKeeper` (src/engine/protection), journaled in
+ * `tpsl_orders`, the fills of their executions owned by the protected strategy, passes every
+ * 200 ms, on every fill, on every change of a protection and after every reconnect. Every bot has
+ * one (any strategy may ask for protection); it idles, reading nothing, while nothing is protected.
  */
 export class BotProtection {
   readonly keeper: ProtectionKeeper;
   private readonly subscriptions = new Subscription();
+  private readonly restoredCount: number;
   private stopping = false;
 
-  static create(o: BotProtectionOptions): BotProtection | undefined {
-    const protections = protectedMarkets(o.config);
+  constructor(private readonly o: BotProtectionOptions) {
+    const { engine, config } = o;
+    engine.protections.configure(protectedMarkets(config), tradersOf(config));
     const store = new TpslJournal(o.journal.db, o.account);
     const restored = store.live();
-    if (protections.length === 0 && restored.length === 0) return undefined;
-    return new BotProtection(o, protections, store);
-  }
-
-  private constructor(
-    private readonly o: BotProtectionOptions,
-    protections: readonly ProtectedMarket[],
-    store: TpslJournal,
-  ) {
-    const { engine } = o;
-    this.keeper = new ProtectionKeeper({
-      venue: lazyVenue(o),
+    this.restoredCount = restored.length;
+    this.keeper = engineKeeper({
+      engine,
+      venue: tpslVenueOf(o),
       store,
-      restored: store.live(),
-      protections,
-      position: (marketId) => positionOf(engine, marketId),
-      stepPrice: (marketId) => engine.market(marketId)?.config.step_price,
-      // The engine follows the mark; a stop on the last trade is emulated on the mark too (docs/spec-gaps).
-      watchedPrice: (marketId) => engine.market(marketId)?.mark_price,
-      closePosition: async (protection, order) => {
-        await engine.execute(
-          closePosition({
-            intentId: `${order.id}.close`,
-            strategy: protection.strategy,
-            marketId: protection.marketId,
-          }),
-        );
-      },
+      restored,
       clock: o.clock,
       log: o.log,
-      venueReadEveryMs: o.config.protection.venue_read_ms,
+      venueReadEveryMs: config.protection.venue_read_ms,
     });
-    // Before any fill flows: an execution's fill belongs to the protected strategy.
-    engine.tracker.ownUnknownFills((fill) => this.keeper.claimFill(fill));
   }
 
   /** Starts the passes (after the engine started and reconciled); the first one reads the venue's list. */
   start(signal: AbortSignal): void {
     const { engine, log, clock } = this.o;
-    if (this.keeper.protections.length === 0)
+    if (this.keeper.protections.length === 0 && this.restoredCount > 0)
       log.warn(
         {},
         'TP/SL orders of a previous run are journaled but no strategy has protection: they are only followed',
       );
-    this.subscriptions.add(engine.reconnects$.subscribe(() => this.keeper.onReconnect()));
-    this.subscriptions.add(engine.fills$.subscribe(() => detach(this.keeper.sync(), () => undefined)));
+    this.subscriptions.add(passOnEngineEvents(this.keeper, engine));
     detach(this.keeper.sync(true), (err) => log.warn({ err }, 'the first protection pass failed; trying again'));
     detach(
       tickEvery(
@@ -125,8 +101,12 @@ export class BotProtection {
     detach(this.keeper.sync(), () => undefined);
   }
 
-  /** The status's view: each protected position (unprotected past `protection.grace_ms`?), the live TP/SL orders. */
-  status(): ProtectionStatus {
+  /**
+   * The status's view: each protected position (unprotected past `protection.grace_ms`?), the live
+   * TP/SL orders; null while no strategy was ever protected and no TP/SL order is known.
+   */
+  status(): ProtectionStatus | null {
+    if (!this.inUse) return null;
     const unprotected = this.keeper.unprotected(this.o.config.protection.grace_ms);
     const db = this.o.journal.db;
     const allowance = latestOperatorAllowance(db, this.o.account);
@@ -162,11 +142,19 @@ export class BotProtection {
     };
   }
 
+  /** A strategy is or was protected in this run, or a TP/SL order is known. */
+  private get inUse(): boolean {
+    return (
+      this.keeper.protections.length > 0 || this.o.engine.protections.anyAsked || this.keeper.orders.all().length > 0
+    );
+  }
+
   /** At exit, after the strategies and the engine stopped: keep the TP/SL orders on the venue, or cancel them. */
   async stop(mode: 'keep' | 'cancel'): Promise<void> {
     this.stopping = true;
     this.subscriptions.unsubscribe();
     await this.keeper.stop(mode);
+    if (!this.inUse) return;
     this.o.log.info(
       { mode, live: this.keeper.orders.all().filter((o) => o.state === 'accepted' || o.state === 'triggered').length },
       mode === 'keep'
@@ -192,27 +180,9 @@ function protectedMarkets(config: Config): ProtectedMarket[] {
   );
 }
 
-/** The account's position in the market (the venue's positions feed), with its average entry. */
-function positionOf(engine: Engine, marketId: number): ProtectedPosition | undefined {
-  const position = engine.tracker.position(marketId);
-  if (position === undefined || position.avgEntryPrice === undefined) return undefined;
-  return { side: position.side, size: position.size, avgEntryPrice: position.avgEntryPrice };
-}
-
-/** The TP/SL client, made on first use: its signing domain is the started engine's. */
-function lazyVenue(o: BotProtectionOptions): TpslVenue {
-  let client: TpslClient | undefined;
-  const get = (): TpslClient =>
-    (client ??= new TpslClient({
-      rest: o.rest,
-      context: o.context(),
-      signer: o.signer,
-      account: o.account,
-      clock: o.clock,
-    }));
-  return {
-    place: (order) => get().place(order),
-    cancel: (venueId) => get().cancel(venueId),
-    listAll: async () => (await get().listAll()).orders,
-  };
+/** Which strategies trade each market: a strategy protects only a market it trades alone. */
+function tradersOf(config: Config): Map<number, string[]> {
+  const traders = new Map<number, string[]>();
+  for (const s of config.strategies) for (const m of s.markets) traders.set(m, [...(traders.get(m) ?? []), s.name]);
+  return traders;
 }

@@ -33,8 +33,10 @@ export class ProtectionOnSim {
   static async start(o: { quiet: boolean; blockMs: number; refuseTpsl?: boolean }): Promise<ProtectionOnSim> {
     const dir = mkdtempSync(join(tmpdir(), 'perpbot-protect-'));
     mkdirSync(join(dir, 'strategies'), { recursive: true });
-    const target = new URL('./restingProbeStrategy.ts', import.meta.url).pathname;
-    writeFileSync(join(dir, 'strategies', 'restingProbe.ts'), `export { default } from ${JSON.stringify(target)};\n`);
+    for (const probe of ['restingProbe', 'bracketProbe']) {
+      const target = new URL(`./${probe}Strategy.ts`, import.meta.url).pathname;
+      writeFileSync(join(dir, 'strategies', `${probe}.ts`), `export { default } from ${JSON.stringify(target)};\n`);
+    }
     const sim = await startSim({
       port: 0,
       blockMs: o.blockMs,
@@ -55,17 +57,20 @@ export class ProtectionOnSim {
     return join(this.dir, 'journal.sqlite');
   }
 
-  /** The config the bot runs (also what a spawned CLI command reads). */
-  config(params: string, protection: string, extra = ''): string {
+  /**
+   * The config the bot runs (also what a spawned CLI command reads): the strategy `probe` of
+   * `module` (the resting probe unless given), with `protection` unless it is empty.
+   */
+  config(params: string, protection: string, extra = '', module = 'strategies/restingProbe.ts'): string {
     return `
 venue: { profile: sim, rest_url: ${this.sim.restUrl}, ws_url: ${this.sim.wsUrl} }
 risk: { max_order_notional: "1000000", max_position_per_market: "10000000", max_open_orders: 50, kill_switch: { max_loss: "100000" } }
 strategies:
   - name: probe
-    module: strategies/restingProbe.ts
+    module: ${module}
     markets: [1]
     params: ${params}
-    protection: ${protection}
+${protection === '' ? '' : `    protection: ${protection}`}
 logging: { level: info, pretty: false }
 journal: { path: ${JSON.stringify(this.journalPath)} }
 ${extra}
@@ -79,8 +84,9 @@ ${extra}
     params: string,
     protection: string,
     extra = 'protection: { venue_read_ms: 500 }',
+    module?: string,
   ): Promise<JournalBot> {
-    this.bot = await startBotOnSim(this.sim, this.who, this.config(params, protection, extra), this.dir, {
+    this.bot = await startBotOnSim(this.sim, this.who, this.config(params, protection, extra, module), this.dir, {
       onControlServer: (url) => (this.controlUrl = url),
     });
     await until(

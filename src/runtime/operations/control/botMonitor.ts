@@ -78,7 +78,7 @@ export interface BotMonitorOptions {
   /** The journal's state (the bot's ResilientEngineJournal satisfies it). */
   readonly journal: JournalState;
   /** The protection keeper's view, when a strategy is protected. */
-  readonly protection?: (() => ProtectionStatus) | undefined;
+  readonly protection?: (() => ProtectionStatus | null) | undefined;
 }
 
 /** What the monitor reads of the journal. */

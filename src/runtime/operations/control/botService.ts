@@ -65,7 +65,7 @@ export interface WiredBot {
   /** The bot's busy poll (`busy_poll:` on); absent when off. */
   readonly busyPoll?: BusyPoll;
   /** The protection keeper's view (`protection:`), when a strategy is protected. */
-  readonly protection?: (() => ProtectionStatus) | undefined;
+  readonly protection?: (() => ProtectionStatus | null) | undefined;
 }
 
 const TICK_MS = 250;

@@ -36,6 +36,8 @@ const INTENT_KINDS = Object.keys({
   adjustIsolatedMargin: true,
   replace: true,
   quote: true,
+  protect: true,
+  bracket: true,
 } satisfies Record<IntentKind, true>) as IntentKind[];
 
 /**
