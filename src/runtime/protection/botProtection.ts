@@ -1,23 +1,19 @@
-import { Subscription } from 'rxjs';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import { detach } from '../../core/detach.js';
 import type { Logger } from '../../core/logger.js';
 import type { Engine } from '../../engine/engine.js';
-import { closePosition } from '../../engine/intents/intentBuilders.js';
-import type { ProtectedPosition } from '../../engine/protection/protectionLegs.js';
-import { ProtectionKeeper, type ProtectedMarket, type TpslVenue } from '../../engine/protection/protectionKeeper.js';
+import type { ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { TpslClient } from '../../venue/rest/tpslClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { Journal } from '../journal/journal.js';
-import { tickEvery } from '../operations/control/tickEvery.js';
 import { TpslJournal } from './tpslJournal.js';
 import { budgetWarning, latestOperatorAllowance, spentSinceWei } from './operatorAllowance.js';
 import type { ProtectionStatus } from '../operations/control/botStatus.js';
 import { isLiveTpsl } from '../../engine/orders/tpslState.js';
+import { ProtectionPasses, protectedMarkets } from './protectionPasses.js';
+import { tpslVenueClient } from './tpslVenueClient.js';
 
 export interface BotProtectionOptions {
   readonly config: Config;
@@ -32,97 +28,48 @@ export interface BotProtectionOptions {
   readonly log: Logger;
 }
 
-/** How often the keeper compares the positions with their TP/SL orders (in memory; the venue is read less often). */
-const PASS_EVERY_MS = 200;
-
 /**
  * The running bot's protection: the strategies' `protection:` blocks kept as the venue's TP/SL
- * orders by a `ProtectionKeeper` (src/engine/protection), journaled in `tpsl_orders`, the fills
- * of their executions owned by the protected strategy, passes every 200 ms, on every fill and
- * after every reconnect. Undefined when no strategy is protected and the journal holds no live
- * TP/SL order.
+ * orders by the keeper's passes (`ProtectionPasses`), journaled in `tpsl_orders`, and the status's
+ * view of them with the OperatorHub budget. Undefined when no strategy is protected and the
+ * journal holds no live TP/SL order.
  */
 export class BotProtection {
-  readonly keeper: ProtectionKeeper;
-  private readonly subscriptions = new Subscription();
-  private stopping = false;
+  private readonly passes: ProtectionPasses;
 
   static create(o: BotProtectionOptions): BotProtection | undefined {
-    const protections = protectedMarkets(o.config);
     const store = new TpslJournal(o.journal.db, o.account);
-    const restored = store.live();
-    if (protections.length === 0 && restored.length === 0) return undefined;
-    return new BotProtection(o, protections, store);
+    if (protectedMarkets(o.config).length === 0 && store.live().length === 0) return undefined;
+    return new BotProtection(o, store);
   }
 
   private constructor(
     private readonly o: BotProtectionOptions,
-    protections: readonly ProtectedMarket[],
     store: TpslJournal,
   ) {
-    const { engine } = o;
-    this.keeper = new ProtectionKeeper({
-      venue: lazyVenue(o),
+    this.passes = new ProtectionPasses({
+      config: o.config,
+      engine: o.engine,
+      venue: tpslVenueClient(o),
       store,
       restored: store.live(),
-      protections,
-      position: (marketId) => positionOf(engine, marketId),
-      stepPrice: (marketId) => engine.market(marketId)?.config.step_price,
-      // The engine follows the mark; a stop on the last trade is emulated on the mark too (docs/spec-gaps).
-      watchedPrice: (marketId) => engine.market(marketId)?.mark_price,
-      closePosition: async (protection, order) => {
-        await engine.execute(
-          closePosition({
-            intentId: `${order.id}.close`,
-            strategy: protection.strategy,
-            marketId: protection.marketId,
-          }),
-        );
-      },
       clock: o.clock,
       log: o.log,
-      venueReadEveryMs: o.config.protection.venue_read_ms,
     });
-    // Before any fill flows: an execution's fill belongs to the protected strategy.
-    engine.tracker.ownUnknownFills((fill) => this.keeper.claimFill(fill));
+  }
+
+  get keeper(): ProtectionKeeper {
+    return this.passes.keeper;
   }
 
   /** Starts the passes (after the engine started and reconciled); the first one reads the venue's list. */
   start(signal: AbortSignal): void {
-    const { engine, log, clock } = this.o;
     if (this.keeper.protections.length === 0)
-      log.warn(
+      this.o.log.warn(
         {},
         'TP/SL orders of a previous run are journaled but no strategy has protection: they are only followed',
       );
-    this.subscriptions.add(engine.reconnects$.subscribe(() => this.keeper.onReconnect()));
-    this.subscriptions.add(engine.fills$.subscribe(() => detach(this.keeper.sync(), () => undefined)));
-    detach(this.keeper.sync(true), (err) => log.warn({ err }, 'the first protection pass failed; trying again'));
-    detach(
-      tickEvery(
-        clock,
-        PASS_EVERY_MS,
-        signal,
-        () => this.tick(),
-        (err) => log.warn({ err }, 'protection pass failed'),
-      ),
-      (err) => log.warn({ err }, 'protection passes ended'),
-    );
-  }
-
-  /** One tick: the kill switch's choice (`protection.on_kill_switch`), then a pass. */
-  private tick(): void {
-    const { engine, config, log } = this.o;
-    const tripped = engine.killSwitch.tripped && config.protection.on_kill_switch === 'cancel';
-    if (tripped && !this.keeper.halted) {
-      log.warn({}, 'kill switch tripped: cancelling the TP/SL orders (protection.on_kill_switch: cancel)');
-      detach(this.keeper.stop('cancel', 'kill switch'), (err) =>
-        log.warn({ err }, 'TP/SL cancel on the kill switch failed'),
-      );
-      return;
-    }
-    if (!tripped && this.keeper.halted && !this.stopping) this.keeper.resume();
-    detach(this.keeper.sync(), () => undefined);
+    this.passes.start(signal);
   }
 
   /** The status's view: each protected position (unprotected past `protection.grace_ms`?), the live TP/SL orders. */
@@ -164,9 +111,7 @@ export class BotProtection {
 
   /** At exit, after the strategies and the engine stopped: keep the TP/SL orders on the venue, or cancel them. */
   async stop(mode: 'keep' | 'cancel'): Promise<void> {
-    this.stopping = true;
-    this.subscriptions.unsubscribe();
-    await this.keeper.stop(mode);
+    await this.passes.stop(mode);
     this.o.log.info(
       { mode, live: this.keeper.orders.all().filter((o) => o.state === 'accepted' || o.state === 'triggered').length },
       mode === 'keep'
@@ -174,45 +119,4 @@ export class BotProtection {
         : 'TP/SL orders cancelled',
     );
   }
-}
-
-function protectedMarkets(config: Config): ProtectedMarket[] {
-  return config.strategies.flatMap((s) =>
-    s.protection === undefined
-      ? []
-      : s.markets.map((marketId) => ({
-          strategy: s.name,
-          marketId,
-          spec: {
-            stopLossBps: s.protection?.stop_loss_bps,
-            takeProfitBps: s.protection?.take_profit_bps,
-            trigger: s.protection?.trigger ?? 'mark',
-          },
-        })),
-  );
-}
-
-/** The account's position in the market (the venue's positions feed), with its average entry. */
-function positionOf(engine: Engine, marketId: number): ProtectedPosition | undefined {
-  const position = engine.tracker.position(marketId);
-  if (position === undefined || position.avgEntryPrice === undefined) return undefined;
-  return { side: position.side, size: position.size, avgEntryPrice: position.avgEntryPrice };
-}
-
-/** The TP/SL client, made on first use: its signing domain is the started engine's. */
-function lazyVenue(o: BotProtectionOptions): TpslVenue {
-  let client: TpslClient | undefined;
-  const get = (): TpslClient =>
-    (client ??= new TpslClient({
-      rest: o.rest,
-      context: o.context(),
-      signer: o.signer,
-      account: o.account,
-      clock: o.clock,
-    }));
-  return {
-    place: (order) => get().place(order),
-    cancel: (venueId) => get().cancel(venueId),
-    listAll: async () => (await get().listAll()).orders,
-  };
 }
