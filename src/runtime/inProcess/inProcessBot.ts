@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { Address } from '../../core/address.js';
+import { PerpbotError } from '../../core/perpbotError.js';
 import { Engine } from '../../engine/engine.js';
 import { withEngineDefaults } from '../../engine/engineConfig.js';
 import { venueSender } from '../../engine/sending/actionSender.js';
@@ -7,7 +8,6 @@ import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../protocol/selectors.js';
 import type { RiskLimits } from '../config/configSchema.js';
-import { PerpbotError } from '../../core/perpbotError.js';
 import { approveOperator } from '../account/approveOperator.js';
 import { registerSigner } from '../account/registerSigner.js';
 import { budgetedExecution, type BudgetedExecution } from '../bot/wiring/budgetedExecution.js';
@@ -144,7 +144,10 @@ export class InProcessBot {
   private async grantOperator(budget: string, validForSeconds: number): Promise<void> {
     const { context, operatorHub } = await readVenueSigning(this.rest);
     if (operatorHub === undefined)
-      throw new PerpbotError('the simulator publishes no operator_hub address', { code: 'INVALID_VALUE' });
+      throw new PerpbotError('the simulator publishes no operator_hub address: the OperatorHub cannot be granted', {
+        code: 'INVALID_VALUE',
+        hints: ['run without `operator` (no TP/SL executes), or a simulator whose system config names it'],
+      });
     await approveOperator({
       rest: this.rest,
       context,

@@ -35,7 +35,8 @@ export interface ReplaySessionOptions {
  * One replay's machinery, wired as the strategy test kit wires a bot: the simulator's exchange in
  * virtual time with its market driven by the recording (`DrivenMarket`), the real engine on it
  * (`InProcessBot`: REST answered in-process, the simulator's own channel frames), and the runtime's
- * strategy host with every configured strategy behind its own budget, as `perpbot start` hosts them.
+ * strategy host with every configured strategy behind its own budget, as `perpbot start` hosts them,
+ * and the protected strategies' TP/SL orders kept on its simulator (`ReplayProtection`).
  */
 export class ReplaySession {
   readonly time: VirtualTime;
