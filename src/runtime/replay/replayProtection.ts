@@ -86,10 +86,13 @@ export class ReplayProtection {
 
   /** After the strategies stopped: the orders kept or cancelled (`shutdown.protection`), then the record closed. */
   async stop(mode: 'keep' | 'cancel'): Promise<void> {
-    await this.passes.stop(mode);
-    // The venue's answer to the shutdown's cancels, so the report ends on it (a live bot reads it at its next start).
-    if (mode === 'cancel') await this.passes.keeper.readVenueOnce();
-    this.running.abort();
-    this.stops.close();
+    try {
+      await this.passes.stop(mode);
+      // The venue's answer to the shutdown's cancels, so the report ends on it (a live bot reads it at its next start).
+      if (mode === 'cancel') await this.passes.keeper.readVenueOnce();
+    } finally {
+      this.running.abort();
+      this.stops.close();
+    }
   }
 }
