@@ -169,6 +169,15 @@ export class SimRuntime implements SimContext {
     return stamp;
   }
 
+  /**
+   * The TP/SL orders judged now, between blocks (a replay, whose blocks are its recorded oracle
+   * frames: a recorded trade may reach a stop, and an execution falls due, in between). A trigger
+   * is stamped as a transaction of its own.
+   */
+  watchTpsl(): void {
+    this.tpslWatcher.between(this.clock.now(), () => this.recordAction([]));
+  }
+
   complete(): void {
     this.subject.complete();
   }

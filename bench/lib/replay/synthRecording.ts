@@ -63,7 +63,8 @@ export async function synthRecording(dir: string, hours: number, rates: FrameRat
   return writer.framesWritten;
 }
 
-type Level = readonly [ticks: number, steps: number];
+/** A book level in market 1's units: price in ticks (0.1), size in steps (0.00001). */
+export type Level = readonly [ticks: number, steps: number];
 
 /**
  * The book around the mid: levels already shown keep their size, new ones get a random size, and
@@ -97,7 +98,7 @@ function levelsAround(
 }
 
 /** The levels of `next` that differ from `before`, and those of `before` gone (quantity 0). */
-function diff(before: readonly Level[], next: readonly Level[]): Level[] {
+export function diff(before: readonly Level[], next: readonly Level[]): Level[] {
   const was = new Map(before);
   const now = new Map(next);
   const out: Level[] = next.filter(([ticks, steps]) => was.get(ticks) !== steps);
@@ -122,7 +123,13 @@ const price = (ticks: number): string => (ticks / 10).toFixed(1);
 const size = (steps: number): string => (steps / 100_000).toFixed(5);
 const ns = (t: number): string => `${t}000000`;
 
-function bookFrame(type: 'snapshot' | 'update', bids: readonly Level[], asks: readonly Level[], t: number): string {
+/** An orderbook frame of market 1 as the venue sends it (venue-wire.md §3). */
+export function bookFrame(
+  type: 'snapshot' | 'update',
+  bids: readonly Level[],
+  asks: readonly Level[],
+  t: number,
+): string {
   const levels = (side: readonly Level[]) =>
     side.map(([ticks, steps]) => ({ price: price(ticks), quantity: size(steps), order_count: steps > 0 ? 1 : 0 }));
   return JSON.stringify({
@@ -138,7 +145,8 @@ function bookFrame(type: 'snapshot' | 'update', bids: readonly Level[], asks: re
   });
 }
 
-function oracleFrame(midTicks: number, t: number): string {
+/** An oracle frame of market 1: mark and index at `midTicks`, integer wei on the wire. */
+export function oracleFrame(midTicks: number, t: number): string {
   const wei = `${BigInt(midTicks) * 10n ** 17n}`;
   return JSON.stringify({
     channel: 'oracle',
@@ -152,7 +160,8 @@ function oracleFrame(midTicks: number, t: number): string {
   });
 }
 
-function tradeFrame(id: number, ticks: number, steps: number, buyAggressor: boolean, t: number): string {
+/** A trades frame of market 1: one trade of `steps` at `ticks`. */
+export function tradeFrame(id: number, ticks: number, steps: number, buyAggressor: boolean, t: number): string {
   return JSON.stringify({
     channel: 'trades',
     type: 'update',

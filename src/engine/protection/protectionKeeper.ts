@@ -147,6 +147,12 @@ export class ProtectionKeeper {
     for (const order of this.orders.all().filter((o) => isLiveTpsl(o.state))) await this.legs.cancel(order, why);
   }
 
+  /** One read of the venue's list after `stop`: what became of the last cancels (a replay's report ends on it). */
+  async readVenueOnce(): Promise<void> {
+    await this.running;
+    await this.readVenue(this.o.protections());
+  }
+
   /** Passes again after `stop` (the kill switch was reset). */
   resume(): void {
     this.stopped = false;

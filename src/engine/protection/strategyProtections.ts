@@ -29,6 +29,8 @@ export class StrategyProtections {
   >();
   private readonly changed = new Subject<void>();
   readonly changes$: Observable<void> = this.changed.asObservable();
+  /** Why no keeper runs for these protections (see `keptByNobody`), or undefined. */
+  private unkept: { readonly why: string; readonly fix: string } | undefined;
 
   constructor(private readonly o: StrategyProtectionsOptions) {}
 
@@ -40,6 +42,14 @@ export class StrategyProtections {
     this.configured = configured;
     this.traders = traders;
     this.changed.next();
+  }
+
+  /**
+   * No keeper follows these protections (a replay of a config without `protection:`): each
+   * protect intent is refused saying so, never accepted and left without TP/SL orders.
+   */
+  keptByNobody(why: string, fix: string): void {
+    this.unkept = { why, fix };
   }
 
   /** The protections in force: one per protected strategy and market. */
@@ -59,7 +69,7 @@ export class StrategyProtections {
     const { intentId, strategy, kind, marketId } = intent;
     const atMs = this.o.now();
     const asked = askedProtection(intent, this.o.marketKnown(marketId));
-    const refused = 'rule' in asked ? asked : this.sharedMarket(strategy, marketId);
+    const refused = 'rule' in asked ? asked : (this.unkeptRefusal(marketId) ?? this.sharedMarket(strategy, marketId));
     if (refused !== undefined) return { intentId, strategy, kind, marketId, atMs, type: 'refused', refusal: refused };
     this.set(strategy, marketId, 'spec' in asked ? asked.spec : undefined);
     return { intentId, strategy, kind, marketId, atMs, type: 'accepted' };
@@ -71,6 +81,10 @@ export class StrategyProtections {
       spec === undefined ? { strategy, marketId } : { strategy, marketId, spec },
     );
     this.changed.next();
+  }
+
+  private unkeptRefusal(marketId: number): Refusal | undefined {
+    return this.unkept === undefined ? undefined : refusal('protection', marketId, this.unkept.why, this.unkept.fix);
   }
 
   private sharedMarket(strategy: string, marketId: number): Refusal | undefined {

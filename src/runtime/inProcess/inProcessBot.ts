@@ -9,6 +9,7 @@ import type { SyncDigestSigner } from '../../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../../protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../protocol/selectors.js';
 import type { RiskLimits } from '../config/configSchema.js';
+import { approveOperator } from '../account/approveOperator.js';
 import { registerSigner } from '../account/registerSigner.js';
 import { budgetedExecution, type BudgetedExecution } from '../bot/wiring/budgetedExecution.js';
 import { guardLimitsOf } from '../bot/wiring/engineConfigFromConfig.js';
@@ -22,7 +23,7 @@ import { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
 import { createRestClient, type RestClient } from '../../venue/rest/restClient.js';
 import { venueRestLimiter } from '../../venue/rest/slidingWindowLimiter.js';
 import { readVenueSigning } from '../../venue/venueInfo.js';
-import { tpslVenueOf } from '../protection/engineKeeper.js';
+import { tpslVenueClient } from '../protection/tpslVenueClient.js';
 import type { InProcessVenue } from './inProcessVenue.js';
 import { SimChannels } from './simChannels.js';
 import { simSender } from './simSender.js';
@@ -51,6 +52,11 @@ export interface InProcessBotOptions {
    * signs nothing, for a simulator that trusts the account's permits (`replaySigner.ts`).
    */
   readonly engineSigner?: (signer: Address) => SyncDigestSigner;
+  /**
+   * An OperatorHub budget (USD) the account grants before the engine starts, as `perpbot setup`
+   * does: what the venue's TP/SL executions spend. None by default.
+   */
+  readonly operator?: { readonly budget: string; readonly validForSeconds: number };
 }
 
 function engineSigner(o: InProcessBotOptions): SyncDigestSigner {
@@ -67,6 +73,8 @@ function engineSigner(o: InProcessBotOptions): SyncDigestSigner {
  */
 export class InProcessBot {
   readonly account: Address;
+  /** The session key the engine signs with (what a TP/SL client of the account signs with too). */
+  readonly sessionSigner: SyncDigestSigner;
   readonly engine: Engine;
   readonly rest: RestClient;
   readonly channels: SimChannels;
@@ -84,9 +92,10 @@ export class InProcessBot {
       rateLimit: venueRestLimiter(o.time),
       clock: o.time,
     });
+    this.sessionSigner = engineSigner(o);
     this.engine = new Engine({
       account: this.account,
-      signer: engineSigner(o),
+      signer: this.sessionSigner,
       rest: this.rest,
       sender: venueSender(this.rest),
       config: withEngineDefaults({ guards: guardLimitsOf(o.risk) }),
@@ -117,6 +126,8 @@ export class InProcessBot {
       clock: o.time,
       message: 'perpbot test kit session key',
     });
+    // Before the engine reads the nonce state: the grant spends a nonce pair of the account.
+    if (o.operator !== undefined) await this.grantOperator(o.operator.budget, o.operator.validForSeconds);
     await this.engine.start();
     // Before the engine's: a fill's venue time is known when the engine's fill event is built.
     this.subscriptions.push(this.extras.follow(this.channels));
@@ -133,7 +144,7 @@ export class InProcessBot {
 
   /** The account's TP/SL calls on the simulator, signed by the session key (once started). */
   tpslVenue(): TpslVenue {
-    return tpslVenueOf({
+    return tpslVenueClient({
       rest: this.rest,
       account: this.account,
       signer: fastPrivateKeySigner(KIT_SIGNER_KEY),
@@ -146,6 +157,25 @@ export class InProcessBot {
           });
         return context;
       },
+      clock: this.o.time,
+    });
+  }
+
+  /** Approve-single, signed by the account key: the OperatorHub may spend `budget` USD for `validForSeconds`. */
+  private async grantOperator(budget: string, validForSeconds: number): Promise<void> {
+    const { context, operatorHub } = await readVenueSigning(this.rest);
+    if (operatorHub === undefined)
+      throw new PerpbotError('the simulator publishes no operator_hub address: the OperatorHub cannot be granted', {
+        code: 'INVALID_VALUE',
+        hints: ['run without `operator` (no TP/SL executes), or a simulator whose system config names it'],
+      });
+    await approveOperator({
+      rest: this.rest,
+      context,
+      account: fastPrivateKeySigner(KIT_ACCOUNT_KEY),
+      operator: operatorHub,
+      budget,
+      validForSeconds,
       clock: this.o.time,
     });
   }

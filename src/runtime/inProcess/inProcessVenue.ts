@@ -99,6 +99,22 @@ export class InProcessVenue {
     }
   }
 
+  /**
+   * Judges the TP/SL orders every `everyMs` of virtual time until `signal` aborts, between the
+   * blocks (a replay mines one only at each recorded oracle frame): an execution falls due after
+   * its lag, not at the next frame. Nothing is stamped while nothing fires.
+   */
+  async watchTpsl(everyMs: number, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        await this.o.time.sleep(everyMs, signal);
+      } catch {
+        return;
+      }
+      this.runtime.watchTpsl();
+    }
+  }
+
   /** The oracle's mark and index move to `price`; a block carries it to the oracle channel. */
   mark(marketId: number, price: string): void {
     this.controls.setMark(marketId, price);

@@ -1,17 +1,15 @@
-import { Subscription } from 'rxjs';
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import { detach } from '../../core/detach.js';
 import type { Logger } from '../../core/logger.js';
 import type { Engine } from '../../engine/engine.js';
-import type { ProtectedMarket, ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
-import { engineKeeper, passOnEngineEvents, tpslVenueOf } from './engineKeeper.js';
+import type { ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
+import { ProtectionPasses } from './protectionPasses.js';
+import { tpslVenueClient } from './tpslVenueClient.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { Config } from '../config/configSchema.js';
 import type { Journal } from '../journal/journal.js';
-import { tickEvery } from '../operations/control/tickEvery.js';
 import { TpslJournal } from './tpslJournal.js';
 import { budgetWarning, latestOperatorAllowance, spentSinceWei } from './operatorAllowance.js';
 import type { ProtectionStatus } from '../operations/control/botStatus.js';
@@ -30,9 +28,6 @@ export interface BotProtectionOptions {
   readonly log: Logger;
 }
 
-/** How often the keeper compares the positions with their TP/SL orders (in memory; the venue is read less often). */
-const PASS_EVERY_MS = 200;
-
 /**
  * The running bot's protection: the strategies' protections (their `protection:` blocks, and what
  * they ask at run time with `protect` and `bracket` intents: `engine.protections`) kept as the
@@ -42,63 +37,36 @@ const PASS_EVERY_MS = 200;
  * one (any strategy may ask for protection); it idles, reading nothing, while nothing is protected.
  */
 export class BotProtection {
-  readonly keeper: ProtectionKeeper;
-  private readonly subscriptions = new Subscription();
+  private readonly passes: ProtectionPasses;
   private readonly restoredCount: number;
-  private stopping = false;
 
   constructor(private readonly o: BotProtectionOptions) {
-    const { engine, config } = o;
-    engine.protections.configure(protectedMarkets(config), tradersOf(config));
     const store = new TpslJournal(o.journal.db, o.account);
     const restored = store.live();
     this.restoredCount = restored.length;
-    this.keeper = engineKeeper({
-      engine,
-      venue: tpslVenueOf(o),
+    this.passes = new ProtectionPasses({
+      config: o.config,
+      engine: o.engine,
+      venue: tpslVenueClient(o),
       store,
       restored,
       clock: o.clock,
       log: o.log,
-      venueReadEveryMs: config.protection.venue_read_ms,
     });
+  }
+
+  get keeper(): ProtectionKeeper {
+    return this.passes.keeper;
   }
 
   /** Starts the passes (after the engine started and reconciled); the first one reads the venue's list. */
   start(signal: AbortSignal): void {
-    const { engine, log, clock } = this.o;
     if (this.keeper.protections.length === 0 && this.restoredCount > 0)
-      log.warn(
+      this.o.log.warn(
         {},
         'TP/SL orders of a previous run are journaled but no strategy has protection: they are only followed',
       );
-    this.subscriptions.add(passOnEngineEvents(this.keeper, engine));
-    detach(this.keeper.sync(true), (err) => log.warn({ err }, 'the first protection pass failed; trying again'));
-    detach(
-      tickEvery(
-        clock,
-        PASS_EVERY_MS,
-        signal,
-        () => this.tick(),
-        (err) => log.warn({ err }, 'protection pass failed'),
-      ),
-      (err) => log.warn({ err }, 'protection passes ended'),
-    );
-  }
-
-  /** One tick: the kill switch's choice (`protection.on_kill_switch`), then a pass. */
-  private tick(): void {
-    const { engine, config, log } = this.o;
-    const tripped = engine.killSwitch.tripped && config.protection.on_kill_switch === 'cancel';
-    if (tripped && !this.keeper.halted) {
-      log.warn({}, 'kill switch tripped: cancelling the TP/SL orders (protection.on_kill_switch: cancel)');
-      detach(this.keeper.stop('cancel', 'kill switch'), (err) =>
-        log.warn({ err }, 'TP/SL cancel on the kill switch failed'),
-      );
-      return;
-    }
-    if (!tripped && this.keeper.halted && !this.stopping) this.keeper.resume();
-    detach(this.keeper.sync(), () => undefined);
+    this.passes.start(signal);
   }
 
   /**
@@ -151,9 +119,7 @@ export class BotProtection {
 
   /** At exit, after the strategies and the engine stopped: keep the TP/SL orders on the venue, or cancel them. */
   async stop(mode: 'keep' | 'cancel'): Promise<void> {
-    this.stopping = true;
-    this.subscriptions.unsubscribe();
-    await this.keeper.stop(mode);
+    await this.passes.stop(mode);
     if (!this.inUse) return;
     this.o.log.info(
       { mode, live: this.keeper.orders.all().filter((o) => o.state === 'accepted' || o.state === 'triggered').length },
@@ -162,27 +128,4 @@ export class BotProtection {
         : 'TP/SL orders cancelled',
     );
   }
-}
-
-function protectedMarkets(config: Config): ProtectedMarket[] {
-  return config.strategies.flatMap((s) =>
-    s.protection === undefined
-      ? []
-      : s.markets.map((marketId) => ({
-          strategy: s.name,
-          marketId,
-          spec: {
-            stopLossBps: s.protection?.stop_loss_bps,
-            takeProfitBps: s.protection?.take_profit_bps,
-            trigger: s.protection?.trigger ?? 'mark',
-          },
-        })),
-  );
-}
-
-/** Which strategies trade each market: a strategy protects only a market it trades alone. */
-function tradersOf(config: Config): Map<number, string[]> {
-  const traders = new Map<number, string[]>();
-  for (const s of config.strategies) for (const m of s.markets) traders.set(m, [...(traders.get(m) ?? []), s.name]);
-  return traders;
 }

@@ -1,5 +1,4 @@
 import { Subscription } from 'rxjs';
-import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { detach } from '../../core/detach.js';
 import type { Logger } from '../../core/logger.js';
@@ -9,10 +8,6 @@ import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
 import type { ProtectedPosition } from '../../engine/protection/protectionLegs.js';
 import { ProtectionKeeper, type TpslVenue } from '../../engine/protection/protectionKeeper.js';
 import type { TpslStore } from '../../engine/protection/tpslOrders.js';
-import type { SignerLike } from '../../protocol/digestSigner.js';
-import type { SigningContext } from '../../protocol/signingContext.js';
-import type { RestClient } from '../../venue/rest/restClient.js';
-import { TpslClient } from '../../venue/rest/tpslClient.js';
 
 export interface EngineKeeperOptions {
   readonly engine: Engine;
@@ -62,30 +57,6 @@ export function passOnEngineEvents(keeper: ProtectionKeeper, engine: Engine): Su
   subscriptions.add(engine.protections.changes$.subscribe(() => detach(keeper.sync(), () => undefined)));
   subscriptions.add(engine.fills$.subscribe(() => detach(keeper.sync(), () => undefined)));
   return subscriptions;
-}
-
-/** The account's TP/SL calls, signed by the session signer; made on first use (the started engine's domain). */
-export function tpslVenueOf(o: {
-  readonly rest: RestClient;
-  readonly account: Address;
-  readonly signer: SignerLike & { readonly address: Address };
-  readonly context: () => SigningContext;
-  readonly clock: Clock;
-}): TpslVenue {
-  let client: TpslClient | undefined;
-  const get = (): TpslClient =>
-    (client ??= new TpslClient({
-      rest: o.rest,
-      context: o.context(),
-      signer: o.signer,
-      account: o.account,
-      clock: o.clock,
-    }));
-  return {
-    place: (order) => get().place(order),
-    cancel: (venueId) => get().cancel(venueId),
-    listAll: async () => (await get().listAll()).orders,
-  };
 }
 
 /** The account's position in the market (the venue's positions feed), with its average entry. */

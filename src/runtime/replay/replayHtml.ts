@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { pnlDisplay, usdc } from '../operations/control/statusDisplay.js';
 import { escapeHtml, inlineable, jsonForScript, sharedPageAssets, signClass, utc } from './pageParts.js';
 import type { ReplayReport } from './replayReport.js';
+import { stopsPanels } from './replayStopsHtml.js';
 
 /** The page's own script and styles (copied beside the compiled code by tools/buildPackage.mjs). */
 const own = (name: string): string => fileURLToPath(new URL(`./page/${name}`, import.meta.url));
@@ -145,7 +146,7 @@ ${header(report)}
 ${totalsTable(report.totals)}
 ${strategiesTable(report.strategies)}
 </div>
-${plots(report)}
+${stopsPanels(report.strategies)}${plots(report)}
 </main>
 <script type="application/json" id="replay-report">${jsonForScript(report)}</script>
 <script>${uplotJs}</script>

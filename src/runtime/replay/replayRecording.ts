@@ -101,6 +101,8 @@ export async function replayFrames(source: ReplayFrameSource, o: ReplayRunOption
       module: s.module,
       markets: [...s.markets],
       quoteUptime: uptime.filter((u) => u.strategy === s.name).map(({ strategy: _strategy, ...rest }) => rest),
+      // Only a protected strategy has the key: a replay without protection writes the bytes it did.
+      ...(s.protection === undefined || session.stops === undefined ? {} : { stops: session.stops.of(s.name) }),
     })),
     totals,
     series,

@@ -10,7 +10,10 @@ import { decodeServerFrame } from '../../venue/ws/decodeServerFrame.js';
 import type { Config } from '../config/configSchema.js';
 import { effectiveRisk } from '../config/effectiveRisk.js';
 import { budgetedExecution, type BudgetedExecution } from '../bot/wiring/budgetedExecution.js';
+import { protectedMarkets } from '../protection/protectionPasses.js';
+import { REPLAY_OPERATOR_GRANT, ReplayProtection } from './replayProtection.js';
 import { placeholderSigner } from './replaySigner.js';
+import type { ReplayStopsTape } from './replayStopsTape.js';
 
 export interface ReplaySessionOptions {
   readonly config: Config;
@@ -32,26 +35,31 @@ export interface ReplaySessionOptions {
  * One replay's machinery, wired as the strategy test kit wires a bot: the simulator's exchange in
  * virtual time with its market driven by the recording (`DrivenMarket`), the real engine on it
  * (`InProcessBot`: REST answered in-process, the simulator's own channel frames), and the runtime's
- * strategy host with every configured strategy behind its own budget, as `perpbot start` hosts them.
+ * strategy host with every configured strategy behind its own budget, as `perpbot start` hosts them,
+ * and the protected strategies' TP/SL orders kept on its simulator (`ReplayProtection`).
  */
 export class ReplaySession {
   readonly time: VirtualTime;
   readonly driven: DrivenMarket;
   readonly bot: InProcessBot;
+  /** The protected strategies' TP/SL orders as the replay goes (undefined: no strategy has `protection:`). */
+  readonly stops: ReplayStopsTape | undefined;
+  private readonly venue: InProcessVenue;
+  private readonly protection: ReplayProtection | undefined;
   private readonly execution: BudgetedExecution;
   private readonly host: StrategyHost;
   private hostStart: Promise<void> | undefined;
 
   constructor(private readonly o: ReplaySessionOptions) {
     this.time = new VirtualTime(o.startMs);
-    const venue = new InProcessVenue({
+    const venue = (this.venue = new InProcessVenue({
       time: this.time,
       markets: o.markets,
       feesBps: { maker: o.makerFeeBps, taker: o.takerFeeBps },
       restRequestsPer10s: 500,
       deterministicIds: true,
       onError: o.onError,
-    });
+    }));
     // The client's own decoder (its fast paths), as the bot reads the same frames.
     this.driven = new DrivenMarket(venue.runtime, decodeServerFrame);
     this.bot = new InProcessBot({
@@ -65,10 +73,18 @@ export class ReplaySession {
       log: o.log,
       onError: o.onError,
       engineSigner: placeholderSigner,
+      ...(protectedMarkets(o.config).length === 0 ? {} : { operator: REPLAY_OPERATOR_GRANT }),
     });
     // A replay's speed, not a wire: the simulator does not recover the account's permits, so the
     // engine's session key signs nothing (replaySigner.ts); every other check of a permit runs.
     venue.trustSignaturesOf(this.bot.account);
+    this.protection = ReplayProtection.create(o.config, this.bot, this.time, o.log);
+    if (this.protection === undefined)
+      this.bot.engine.protections.keptByNobody(
+        'this replay keeps no TP/SL orders: no strategy of its config has protection:',
+        'give the strategy a protection: block in the config to replay its stops',
+      );
+    this.stops = this.protection?.stops;
     this.execution = budgetedExecution({
       engine: this.bot.engine,
       budgets: new Map(o.config.strategies.map((s) => [s.name, effectiveRisk(o.config.risk, s)])),
@@ -84,6 +100,7 @@ export class ReplaySession {
   /** The bot starts (funded, key registered, engine reconciled); the strategies wait for a mark and a book. */
   async start(): Promise<void> {
     await this.time.untilSettled(this.bot.start(), 60_000);
+    this.protection?.start(this.venue);
     this.hostStart = this.host.start();
     this.hostStart.catch(this.o.onError);
     await this.time.settle();
@@ -92,6 +109,9 @@ export class ReplaySession {
   /** Stops the strategies as a shutdown does (their orders cancelled, onStop answered), then the bot. */
   async stop(): Promise<void> {
     await this.time.untilSettled(this.host.stop(), this.o.config.shutdown.timeout_ms + 1_000);
+    // As a live bot's exit: the TP/SL orders kept on the venue or cancelled (`shutdown.protection`).
+    if (this.protection !== undefined)
+      await this.time.untilSettled(this.protection.stop(this.o.config.shutdown.protection), 60_000);
     this.execution.close();
     await this.time.untilSettled(this.bot.stop(), 60_000);
     this.driven.close();

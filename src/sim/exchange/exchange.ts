@@ -353,6 +353,16 @@ export class Exchange {
     return this.specs.get(marketId);
   }
 
+  /**
+   * A trade printed outside this exchange's matching (a recording's, driving a replay) is the
+   * market's last traded price, as the venue's own would be: what a TP/SL on the last trade
+   * watches and the market's `last_price`. Off the grid, it is taken down to a tick.
+   */
+  printedTrade(marketId: number, priceWei: bigint): void {
+    const market = this.spec(marketId);
+    this.lastTradeTicks.set(marketId, Number(priceWei / market.tickWei));
+  }
+
   /** What a TP/SL watches, in wei: the mark, and the last trade's price (undefined before any trade). */
   watchedPrices(marketId: number): { readonly markWei: bigint; readonly lastTradeWei: bigint | undefined } {
     const market = this.spec(marketId);

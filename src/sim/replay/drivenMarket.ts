@@ -155,7 +155,10 @@ export class DrivenMarket {
       this.fillQueue(market, trade, t);
       const marketId = market.spec.marketId;
       this.runtime.recordAction([{ type: 'trade', market_id: marketId, trade: tradeRecord(trade, marketId, t) }]);
+      this.runtime.exchange.printedTrade(marketId, decimalToWei(trade.price, 'trade price', 'down'));
     }
+    // A recorded trade may reach a stop on the last price: judged now, not at the next oracle frame.
+    if (any) this.runtime.watchTpsl();
     return any ? 'trades' : message.trades.length > 0 ? 'foreign' : 'ignored';
   }
 

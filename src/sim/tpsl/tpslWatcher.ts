@@ -40,22 +40,34 @@ export class TpslWatcher {
   constructor(private readonly deps: TpslWatcherDeps) {}
 
   onBlock(block: BlockStamp): void {
+    this.judge(block.timestampMs, () => block);
+  }
+
+  /**
+   * Between blocks, at `nowMs`: a replay's blocks are its recorded oracle frames, so a recorded
+   * trade and the execution lag are judged as they come. A trigger is then a transaction of its
+   * own (`stamp` mines it); nothing is stamped while nothing fires.
+   */
+  between(nowMs: number, stamp: () => BlockStamp): void {
+    this.judge(nowMs, stamp);
+  }
+
+  private judge(nowMs: number, stamp: () => BlockStamp): void {
     for (const order of [...this.deps.book.active()]) {
-      if (order.status === 'TPSL_ORDER_STATUS_ACCEPTED') this.trigger(order, block);
-      if (order.status === 'TPSL_ORDER_STATUS_TRIGGERED' && (order.dueAtMs ?? 0) <= block.timestampMs)
-        this.execute(order, block.timestampMs);
+      if (order.status === 'TPSL_ORDER_STATUS_ACCEPTED') this.trigger(order, nowMs, stamp);
+      if (order.status === 'TPSL_ORDER_STATUS_TRIGGERED' && (order.dueAtMs ?? 0) <= nowMs) this.execute(order, nowMs);
     }
   }
 
-  private trigger(order: SimTpslOrder, block: BlockStamp): void {
+  private trigger(order: SimTpslOrder, nowMs: number, stamp: () => BlockStamp): void {
     const prices = this.deps.exchange.watchedPrices(order.marketId);
     const price = order.stopPriceOption === 'MARK_PRICE' ? prices.markWei : prices.lastTradeWei;
     if (price === undefined || !fires(order, order.stopPriceWei, price)) return;
     order.status = 'TPSL_ORDER_STATUS_TRIGGERED';
-    order.triggeredAtMs = block.timestampMs;
+    order.triggeredAtMs = nowMs;
     order.triggeredPrice = weiToDecimal(price);
-    order.triggerTxHash = block.txHash;
-    order.dueAtMs = block.timestampMs + this.deps.lagMs();
+    order.triggerTxHash = stamp().txHash;
+    order.dueAtMs = nowMs + this.deps.lagMs();
   }
 
   private execute(order: SimTpslOrder, nowMs: number): void {

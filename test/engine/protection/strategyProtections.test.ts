@@ -30,6 +30,18 @@ function refusalOf(outcome: IntentOutcome): { rule: string; value: string; reaso
 }
 
 describe('StrategyProtections: what a strategy asks overrides its config for that market', () => {
+  it('kept by nobody (a replay without protection:): a protect intent is refused saying why, and nothing is in force', () => {
+    const p = new StrategyProtections({ marketKnown: (id) => MARKETS.has(id), now: () => 1_000 });
+    p.keptByNobody('this replay keeps no TP/SL orders', 'give the strategy a protection: block');
+    expect(refusalOf(p.protect(ask({ stopLossBps: 40 })))).toEqual({
+      rule: 'protection',
+      value: '1',
+      reason: 'this replay keeps no TP/SL orders',
+    });
+    expect(p.current()).toEqual([]);
+    expect(p.anyAsked).toBe(false);
+  });
+
   it('starts with the config; protect changes it; off ends it (the config does not come back); protect again restores it', () => {
     const p = protections();
     expect(p.current()).toEqual([

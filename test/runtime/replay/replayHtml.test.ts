@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderReplayHtml, shownTotals } from '../../../src/runtime/replay/replayHtml.js';
-import type { ReplayReport } from '../../../src/runtime/replay/replayReport.js';
+import type { ReplayReport, ReplayStop, ReplayStops } from '../../../src/runtime/replay/replayReport.js';
 import { replayReportFixture } from './replayReportFixture.js';
 
 const HOSTILE = `</script><script>alert("x")</script><!-- <img src=x onerror=alert(1)> & 'q' \u2028`;
@@ -84,6 +84,76 @@ describe('renderReplayHtml', () => {
     expect(html).not.toMatch(/\b(src|href)=|url\(/i);
     expect(html).toContain('var uPlot=function');
     expect(html).toMatch(/<style>\.uplot/);
+  });
+
+  it("draws a protected strategy's stops: what fired, at which price, its fill and realised PnL; none without protection", () => {
+    const report = replayReportFixture({ steps: 10 });
+    expect(renderReplayHtml(report)).not.toContain('data-testid="stops"');
+    const base: ReplayStop = {
+      id: 'tpsl-a-0',
+      venueId: 'tpsl-1',
+      marketId: 1,
+      role: 'stop_loss',
+      side: 'sell',
+      size: '0.001',
+      stopPrice: '64792.1',
+      trigger: 'mark',
+      state: 'executed',
+      placedT: Date.UTC(2026, 5, 1, 0, 0, 2),
+      endT: Date.UTC(2026, 5, 1, 0, 0, 14, 100),
+      triggeredPrice: '64792',
+      filledSize: '0.001',
+      realisedPnl: '-0.2475',
+      fees: '0.03236975',
+      fills: [
+        {
+          t: Date.UTC(2026, 5, 1, 0, 0, 14, 100),
+          price: '64739.5',
+          size: '0.001',
+          fee: '0.03236975',
+          realisedPnl: '-0.2475',
+        },
+      ],
+      reason: null,
+    };
+    const resized: ReplayStop = {
+      ...base,
+      id: 'tpsl-a-1',
+      state: 'cancelled',
+      triggeredPrice: null,
+      filledSize: '0',
+      realisedPnl: '0',
+      fees: '0',
+      fills: [],
+    };
+    const held: ReplayStop = { ...resized, id: 'tpsl-a-2', state: 'accepted', endT: null, reason: '<b>' };
+    const stops: ReplayStops = {
+      placed: 3,
+      triggered: 1,
+      executed: 1,
+      cancelled: 1,
+      refused: 0,
+      executedSize: '0.001',
+      realisedPnl: '-0.2475',
+      fees: '0.03236975',
+      orders: [base, resized, held],
+    };
+    const [first] = report.strategies;
+    const html = renderReplayHtml({ ...report, strategies: [{ ...first!, stops }] });
+    const panel = html.slice(
+      html.indexOf('data-testid="stops"'),
+      html.indexOf('</section>', html.indexOf('data-testid="stops"')),
+    );
+    expect(panel).toContain(`data-strategy="${first!.name}"`);
+    expect(panel).toContain('3 placed · 1 fired · 1 executed (0.001) · 1 cancelled (1 not listed');
+    // The executed one and the one held at the end; the resize's cancel is counted, not listed.
+    expect([...panel.matchAll(/data-stop="([^"]+)"/g)].map((m) => m[1])).toEqual(['tpsl-a-0', 'tpsl-a-2']);
+    expect(panel).toContain('<td class="num" data-field="triggeredPrice">64792</td>');
+    expect(panel).toContain('<td>00:00:14.100</td>');
+    expect(panel).toContain('<td class="num neg" title="-0.2475" data-field="realisedPnl">-0.247500</td>');
+    expect(panel).toContain('<td class="num" title="0.03236975" data-field="fees">0.032370</td>');
+    expect(panel).toContain('<td data-field="state" title="&#60;b&#62;">accepted</td>');
+    expect(embeddedReport(html)).toMatchObject({ strategies: [{ stops }] });
   });
 
   it('plots equity, then every market the report names: its mark and fills, and its position if it held one', () => {

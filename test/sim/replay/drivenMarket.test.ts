@@ -195,6 +195,37 @@ describe('DrivenMarket', () => {
     expect(events.some((e) => e.type === 'oracle')).toBe(true);
   });
 
+  it("a recorded trade is the market's last price: a stop on the last price fires at once, one on the mark does not", () => {
+    const { runtime, market } = driven();
+    expect(runtime.exchange.watchedPrices(1).lastTradeWei).toBeUndefined();
+    const stop = (option: 'MARK_PRICE' | 'LAST_TRADED_PRICE', signed: string) =>
+      runtime.tpsl.place(
+        {
+          account: BOT,
+          marketId: 1,
+          side: 'SELL',
+          size: '0.001',
+          sizePercentBps: 0,
+          stopType: 'STOP_LOSS',
+          orderType: 'MARKET',
+          stopPrice: '99',
+          stopPriceWei: 99n * 10n ** 18n,
+          limitPrice: '0',
+          limitTicks: 0,
+          stopPriceOption: option,
+          tif: 'IOC',
+          createdAtMs: T0,
+        },
+        signed,
+      );
+    const onLast = stop('LAST_TRADED_PRICE', 'a');
+    const onMark = stop('MARK_PRICE', 'b');
+    market.driveFrame(trade('98.5', '0.5', 0), T0 + 10);
+    expect(runtime.exchange.watchedPrices(1).lastTradeWei).toBe(985n * 10n ** 17n);
+    expect(onLast).toMatchObject({ status: 'TPSL_ORDER_STATUS_TRIGGERED', triggeredPrice: '98.5', triggeredAtMs: T0 });
+    expect(onMark.status).toBe('TPSL_ORDER_STATUS_ACCEPTED');
+  });
+
   it('republishes recorded trades and ignores what it does not drive', () => {
     const { market, events } = driven();
     expect(market.driveFrame(trade('100', '0.5', 1), T0)).toBe('trades');

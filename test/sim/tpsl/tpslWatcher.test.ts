@@ -118,6 +118,35 @@ describe('TpslWatcher', () => {
     });
   });
 
+  it('between blocks: judged at the time given, a trigger stamped as its own transaction, nothing stamped while nothing fires', () => {
+    const r = rig(500);
+    const sl = r.book.place(order(), 'a');
+    r.exchange.placeOrder(CAROL, limit(0, 590_000, 500), T0);
+    let stamps = 0;
+    const stamp = (): BlockStamp => {
+      stamps += 1;
+      return { blockNumber: 7, timestampMs: T0 + 250, txHash: `0x${'c'.repeat(64)}` };
+    };
+    r.watcher.between(T0 + 200, stamp);
+    expect(stamps).toBe(0);
+    r.exchange.setMark(1, '59500');
+    r.watcher.between(T0 + 250, stamp);
+    expect(stamps).toBe(1);
+    expect(sl).toMatchObject({
+      status: 'TPSL_ORDER_STATUS_TRIGGERED',
+      triggeredAtMs: T0 + 250,
+      triggeredPrice: '59500',
+      triggerTxHash: `0x${'c'.repeat(64)}`,
+    });
+    // The lag runs from the trigger's time, whatever the next block's.
+    r.watcher.between(T0 + 749, stamp);
+    expect(sl.status).toBe('TPSL_ORDER_STATUS_TRIGGERED');
+    r.watcher.between(T0 + 750, stamp);
+    expect(sl).toMatchObject({ status: 'TPSL_ORDER_STATUS_SUCCESS', filledSize: '0.001' });
+    expect(position(r)).toBe('0');
+    expect(stamps).toBe(1);
+  });
+
   it('executes a share of the position (size_percent_bps), and a LIMIT as a resting reduce-only limit order', () => {
     const r = rig(0);
     const half = r.book.place(

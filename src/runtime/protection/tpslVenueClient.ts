@@ -1,0 +1,34 @@
+import type { Address } from '../../core/address.js';
+import type { Clock } from '../../core/clock.js';
+import type { TpslVenue } from '../../engine/protection/protectionKeeper.js';
+import type { SignerLike } from '../../protocol/digestSigner.js';
+import type { SigningContext } from '../../protocol/signingContext.js';
+import type { RestClient } from '../../venue/rest/restClient.js';
+import { TpslClient } from '../../venue/rest/tpslClient.js';
+
+export interface TpslVenueClientOptions {
+  readonly rest: RestClient;
+  readonly account: Address;
+  readonly signer: SignerLike & { readonly address: Address };
+  /** The venue's signing domain, known once the engine started. */
+  readonly context: () => SigningContext;
+  readonly clock: Clock;
+}
+
+/** The keeper's venue: the TP/SL client, made on first use (its signing domain is the started engine's). */
+export function tpslVenueClient(o: TpslVenueClientOptions): TpslVenue {
+  let client: TpslClient | undefined;
+  const get = (): TpslClient =>
+    (client ??= new TpslClient({
+      rest: o.rest,
+      context: o.context(),
+      signer: o.signer,
+      account: o.account,
+      clock: o.clock,
+    }));
+  return {
+    place: (order) => get().place(order),
+    cancel: (venueId) => get().cancel(venueId),
+    listAll: async () => (await get().listAll()).orders,
+  };
+}
