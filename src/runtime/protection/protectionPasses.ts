@@ -28,8 +28,8 @@ const PASS_EVERY_MS = 200;
  * The strategies' protections (their `protection:` blocks, and what they ask at run time:
  * `engine.protections`) kept as the venue's TP/SL orders by the engine's keeper (`engineKeeper`):
  * passes every 200 ms on the given clock, on every fill, every change of a protection and after
- * every reconnect, and the kill switch's choice (`protection.on_kill_switch`). The live bot (`BotProtection`, with its journal) and a
- * replay (on virtual time) run the same passes.
+ * every reconnect, and the kill switch's choice (`protection.on_kill_switch`). The live bot
+ * (`BotProtection`, with its journal) and a replay (on virtual time) run the same passes.
  */
 export class ProtectionPasses {
   readonly keeper: ProtectionKeeper;
