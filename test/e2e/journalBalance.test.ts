@@ -7,6 +7,7 @@ import type { Journal } from '../../src/runtime/journal/journal.js';
 import { openJournal } from '../../src/runtime/journal/openJournal.js';
 import { reconcileWithVenue } from '../../src/runtime/journal/reconcileWithVenue.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { readVenueSnapshotWithNonces } from '../../src/venue/state/venueSnapshot.js';
 import { fundedAccount } from './support/simAccount.js';
 
 describe('reconciliation compares the cross-margin balance with the journal', () => {
@@ -61,5 +62,24 @@ describe('reconciliation compares the cross-margin balance with the journal', ()
     expect(applied.balance.change).toBe('250');
     expect(journal.latestBalance(who.account)).toMatchObject({ balance: await venue(), source: 'cli' });
     expect((await reconcile(false, 'cli')).balance.change).toBe('0');
+  }, 15_000);
+
+  it("stamps a snapshot read before it began (a reconnect's shared read) with when it was read", async () => {
+    const who = await fundedAccount(sim);
+    const read = await readVenueSnapshotWithNonces(who.rest, { account: who.account, markets: [1] });
+    const readAtMs = systemClock.now() - 5_000;
+    const report = await reconcileWithVenue({
+      journal,
+      rest: who.rest,
+      account: who.account,
+      markets: [1],
+      clock: systemClock,
+      trigger: 'reconnect',
+      unknownOrders: 'leave',
+      apply: true,
+      snapshot: { ...read, readAtMs },
+    });
+    expect(report.atMs).toBe(readAtMs);
+    expect(journal.latestBalance(who.account)).toMatchObject({ balance: read.balance, atMs: readAtMs });
   }, 15_000);
 });

@@ -63,7 +63,10 @@ export class VenueFollowing {
       conditions: o.conditions,
       clock: o.clock,
       signal: o.signal,
-      readVenue: (markets) => readVenueSnapshotWithNonces(o.rest, { account: o.account, markets }),
+      readVenue: async (markets) => {
+        const readAtMs = o.clock.now();
+        return { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
+      },
     });
   }
 

@@ -25,8 +25,11 @@ import { reviewVenueOpenOrders } from './reviewVenueOpenOrders.js';
  * orders, then the snapshots.
  */
 export async function reconcileWithVenue(o: ReconcileOptions): Promise<ReconciliationReport> {
-  const atMs = o.clock.now();
-  const run = new ReconciliationRun(o, await readReconciliationInputs(o), atMs);
+  const startedMs = o.clock.now();
+  const inputs = await readReconciliationInputs(o);
+  // A snapshot read before this began (the reconnect's shared read): what it shows held from its read on.
+  const atMs = Math.min(startedMs, inputs.venue.readAtMs ?? startedMs);
+  const run = new ReconciliationRun(o, inputs, atMs);
   resolveInFlightIntents(run);
   resolveLeftOrders(run);
   recoverMissedFills(run);

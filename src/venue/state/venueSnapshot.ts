@@ -33,6 +33,12 @@ export interface VenueSnapshot {
   readonly balance: string;
   /** The account's nonce state (GET /v1/nonce-state), when read with it (`readVenueSnapshotWithNonces`). */
   readonly nonceState?: NonceState;
+  /**
+   * When the read began, on the reader's clock (ms), when the reader kept it: a snapshot shared by
+   * several reconcilers is older than each of their starts, and what they journal of it is stamped
+   * with when it was read.
+   */
+  readonly readAtMs?: number;
 }
 
 /**
