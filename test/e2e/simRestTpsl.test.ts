@@ -3,6 +3,7 @@ import type { Hex } from 'viem';
 import { ManualClock } from '../../src/core/clock.js';
 import { isPerpbotError } from '../../src/core/perpbotError.js';
 import { approveOperator } from '../../src/runtime/account/approveOperator.js';
+import { tpslVenueClient } from '../../src/runtime/protection/tpslVenueClient.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { TpslClient } from '../../src/venue/rest/tpslClient.js';
 import type { TpslOrderRecord } from '../../src/venue/schemas/restTpsl.js';
@@ -146,6 +147,36 @@ describe('TP/SL orders on the simulator', () => {
     expect((again as VenueError).message).toMatch(/is TPSL_ORDER_STATUS_CANCELLED: it is finished; only an ACCEPTED/);
     const unknown = await tpsl.cancel('tpsl-0').catch((e: unknown) => e);
     expect((unknown as VenueError).httpStatus).toBe(404);
+  });
+
+  it("the keeper's bounded list: every active order however old, and of the ended ones those created since the time asked", async () => {
+    const { trader, tpsl } = await longTrader();
+    const venue = tpslVenueClient({
+      rest,
+      account: trader.address,
+      signer: trader.signer,
+      context: () => context,
+      clock,
+    });
+    const oldActive = await tpsl.place({ ...STOP, stopType: 'STOP_LOSS', stopPrice: '50000' });
+    const oldEnded = await tpsl.place({ ...STOP, stopType: 'STOP_LOSS', stopPrice: '51000' });
+    await tpsl.cancel(oldEnded.order_id);
+    await clock.advance(3_600_000);
+    const sinceMs = clock.now();
+    const newEnded = await tpsl.place({ ...STOP, stopType: 'TAKE_PROFIT', stopPrice: '90000' });
+    await tpsl.cancel(newEnded.order_id);
+    const newActive = await tpsl.place({ ...STOP, stopType: 'TAKE_PROFIT', stopPrice: '91000' });
+
+    const bounded = new Map((await venue.listAll(sinceMs)).map((r) => [r.order_id, r.status]));
+    expect(bounded.get(oldActive.order_id)).toBe('TPSL_ORDER_STATUS_ACCEPTED');
+    expect(bounded.has(oldEnded.order_id)).toBe(false);
+    expect(bounded.get(newEnded.order_id)).toBe('TPSL_ORDER_STATUS_CANCELLED');
+    expect(bounded.get(newActive.order_id)).toBe('TPSL_ORDER_STATUS_ACCEPTED');
+    // Without a time, every order of the account.
+    const all = new Set((await venue.listAll()).map((r) => r.order_id));
+    expect([oldActive, oldEnded, newEnded, newActive].every((o) => all.has(o.order_id))).toBe(true);
+    await tpsl.cancel(oldActive.order_id);
+    await tpsl.cancel(newActive.order_id);
   });
 
   it('POST /_sim/mark (--admin) drives a take-profit of a short through its stop; it fires on the mark', async () => {

@@ -13,8 +13,12 @@ import type { TpslOrders } from './tpslOrders.js';
 export interface TpslVenue {
   place(order: TpslOrderRequest): Promise<{ readonly order_id: string }>;
   cancel(venueId: string): Promise<unknown>;
-  /** Every TP/SL order of the account: both stop types, every status. */
-  listAll(): Promise<readonly TpslOrderRecord[]>;
+  /**
+   * The account's TP/SL orders, both stop types: every active one (ACCEPTED or TRIGGERED), and of
+   * the ended ones those created at or after `sinceMs` (every one when undefined). A bot that runs
+   * for days ends thousands; reading them all every pass would grow without bound.
+   */
+  listAll(sinceMs?: number): Promise<readonly TpslOrderRecord[]>;
 }
 
 const STOP_PRICE_OPTION = { mark: 'MARK_PRICE', last: 'LAST_TRADED_PRICE' } as const;

@@ -17,6 +17,8 @@ export class FakeTpslVenue implements TpslVenue {
   cancels: string[] = [];
   /** Reads of the whole list. */
   lists = 0;
+  /** The `sinceMs` of each list read. */
+  readonly sinces: (number | undefined)[] = [];
 
   place(order: TpslOrderRequest): Promise<{ order_id: string }> {
     if (this.refuse !== undefined)
@@ -41,8 +43,9 @@ export class FakeTpslVenue implements TpslVenue {
     return Promise.resolve({ success: true });
   }
 
-  listAll(): Promise<readonly TpslOrderRecord[]> {
+  listAll(sinceMs?: number): Promise<readonly TpslOrderRecord[]> {
     this.lists++;
+    this.sinces.push(sinceMs);
     return Promise.resolve(this.records.map((r) => ({ ...r })));
   }
 

@@ -28,6 +28,28 @@ describe('ProtectionKeeper: the venue TP/SL equal to the position', () => {
     expect([...firsts.values()]).toEqual(['placing', 'placing']);
   });
 
+  it("reads the venue's ended orders only back to its oldest live order (less a minute), every active one always", async () => {
+    const t = setup();
+    const start = t.clock.now();
+    await t.keeper.sync(true);
+    // Nothing live: the list's ended part starts a minute back.
+    expect(t.venue.sinces.at(-1)).toBe(start - 60_000);
+    t.setPosition(long('0.001'));
+    await t.keeper.sync();
+    await t.clock.advance(3_600_000);
+    await t.keeper.sync(true);
+    // The stop placed an hour ago is still live: the read reaches back to it.
+    expect(t.venue.sinces.at(-1)).toBe(start - 60_000);
+    t.setPosition(undefined);
+    // Flat: the stop's cancel is sent; the next read still reaches back to it (cancelling, not yet
+    // ended) and sees it cancelled; the read after that no longer needs to.
+    await t.keeper.sync(true);
+    await t.keeper.sync(true);
+    expect(t.venue.sinces.at(-1)).toBe(start - 60_000);
+    await t.keeper.sync(true);
+    expect(t.venue.sinces.at(-1)).toBe(t.clock.now() - 60_000);
+  });
+
   it('a flip replaces the SELL legs with BUY legs', async () => {
     const t = setup({ takeProfitBps: 100 });
     t.setPosition(long('0.002'));
