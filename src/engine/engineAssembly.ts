@@ -137,7 +137,7 @@ function admissionOf(p: Building, options: EngineOptions): void {
     log,
     maxWaitMs: options.maxGuardWaitMs ?? 30_000,
     inFlight: p.inFlight,
-    openOrders: (strategy) => p.tracker.openOrders({ strategy }),
+    ordersOnVenue: (strategy) => p.tracker.orderCounts.onVenue(strategy),
     markOf: (marketId) => p.venue.markOf(marketId),
     bookOf: (strategy) => p.ledger.bookOf(strategy),
     cancelOrdersOf: (strategy) => p.cancelOrdersOf(strategy),

@@ -7,7 +7,6 @@ import type { Intent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
 import type { AccountState } from '../tracking/accountState.js';
 import type { TrackedFill } from '../tracking/orderTracker.js';
-import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 import { AdmissionGate, type Admission } from './admissionGate.js';
 import { budgetVerdict } from './budgetVerdict.js';
 import { lossView, type StrategyBook } from '../ledger/sessionLedger.js';
@@ -27,8 +26,8 @@ export interface BudgetsDeps {
   readonly log: Pick<Logger, 'error'>;
   readonly maxWaitMs: number;
   readonly inFlight: InFlightActions;
-  /** The strategy's live orders (the engine's order model). */
-  openOrders(strategy: string): readonly TrackedOrder[];
+  /** The strategy's orders resting or of unknown fate, per market (the tracker's counts). */
+  ordersOnVenue(strategy: string): Map<number, number>;
   /** The engine's mark of a market: the one place marks come from. */
   markOf(marketId: number): string | undefined;
   /** A strategy's share of the engine's one ledger of fills and PnL. */
@@ -122,11 +121,7 @@ export class StrategyBudgets {
     // Resting (and unknown) orders; those admitted and in flight are counted by the in-flight
     // count, and those still queued are not orders on the venue yet.
     const accountState = (): AccountState => {
-      const openOrders = new Map<number, number>();
-      for (const order of deps.openOrders(name))
-        if (isResting(order.state) || order.state === 'unknown')
-          openOrders.set(order.marketId, (openOrders.get(order.marketId) ?? 0) + 1);
-      return { positions: book.positions(), marginModes: new Map(), openOrders };
+      return { positions: book.positions(), marginModes: new Map(), openOrders: deps.ordersOnVenue(name) };
     };
     const gate = new AdmissionGate({
       name: `strategy ${name}`,

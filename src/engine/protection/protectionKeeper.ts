@@ -3,7 +3,7 @@ import { compareDecimals } from '../../core/decimal.js';
 import type { Logger } from '../../core/logger.js';
 import type { FillRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { TpslOrder, TpslRole, TpslTrigger } from '../orders/tpslOrder.js';
-import { isLiveTpsl, isTerminalTpsl } from '../orders/tpslState.js';
+import { isLiveTpsl } from '../orders/tpslState.js';
 import { ClosingPositions } from './closingPositions.js';
 import { emulatedStopFires } from './emulatedTrigger.js';
 import type { ProtectedMarket } from './protectedMarket.js';
@@ -12,14 +12,11 @@ import { ProtectionWatchdog, type UnprotectedPosition } from './protectionWatchd
 import { TpslFillClaims, type FillOwner } from './tpslFillClaims.js';
 import { TpslLegActions, type TpslVenue } from './tpslLegActions.js';
 import { TpslOrders, type TpslStore } from './tpslOrders.js';
-import { applyVenueList } from './tpslVenueList.js';
+import { applyVenueList, listSinceMs } from './tpslVenueList.js';
 
 export type { ProtectedMarket } from './protectedMarket.js';
 export type { UnprotectedPosition } from './protectionWatchdog.js';
 export type { TpslVenue } from './tpslLegActions.js';
-
-/** How much earlier than our oldest live order the venue's list is read (the venue's clock may differ). */
-const LIST_SKEW_MS = 60_000;
 
 export interface ProtectionKeeperOptions {
   readonly venue: TpslVenue;
@@ -204,7 +201,7 @@ export class ProtectionKeeper {
 
   private async readVenue(protections: readonly ProtectedMarket[]): Promise<void> {
     this.venueReadWanted = false;
-    const records = await this.o.venue.listAll(this.listSinceMs());
+    const records = await this.o.venue.listAll(listSinceMs(this.orders.all(), this.o.clock.now()));
     this.lastVenueReadMs = this.o.clock.now();
     // The protected markets, and those of every order of ours (a previous run's, or one being ended).
     const markets = new Set([...protections.map((p) => p.marketId), ...this.orders.all().map((o) => o.marketId)]);
@@ -221,16 +218,6 @@ export class ProtectionKeeper {
     }
     for (const stray of outcome.strays) await this.legs.cancelStray(stray);
     for (const record of outcome.foreign) this.legs.noteForeign(record);
-  }
-
-  /**
-   * How far back the list must reach for the ended orders: to the oldest order still live here
-   * (less a minute of clock skew), so each of ours is judged by its record; active ones are always read.
-   */
-  private listSinceMs(): number {
-    const live = this.orders.all().filter((o) => !isTerminalTpsl(o.state));
-    const oldest = live.reduce((min, o) => Math.min(min, o.createdMs), this.o.clock.now());
-    return oldest - LIST_SKEW_MS;
   }
 
   /** One protected market: each role's leg as the position needs it now. */

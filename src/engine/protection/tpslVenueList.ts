@@ -86,3 +86,17 @@ function adoptable(orders: TpslOrders, record: TpslOrderRecord): TpslOrder | und
     );
   return matches.length === 1 ? matches[0] : undefined;
 }
+
+/** How much earlier than our oldest live order the venue's list is read (the venue's clock may differ). */
+const LIST_SKEW_MS = 60_000;
+
+/**
+ * How far back a read of the list must reach for the ended orders: to the oldest order still live
+ * here (less a minute of clock skew), so each of ours is judged by its record; active ones are
+ * always read.
+ */
+export function listSinceMs(orders: readonly TpslOrder[], nowMs: number): number {
+  let oldest = nowMs;
+  for (const o of orders) if (!isTerminalTpsl(o.state)) oldest = Math.min(oldest, o.createdMs);
+  return oldest - LIST_SKEW_MS;
+}

@@ -1,6 +1,7 @@
 import type { Intent } from '../intents/intents.js';
+import type { WantedOrderCount } from '../tracking/strategyOrderCounts.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { isResting, isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
+import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 import { gridUnits } from './gridUnits.js';
 import type { KeptTarget } from './quoteKeeper.js';
 
@@ -137,13 +138,13 @@ export class QuoteUptime {
    * the exact one a requote waits for (every wanted order at its price, within tolerance).
    */
   private coverage(strategy: string, marketId: number): { coverage: QuoteCoverage; exact: QuoteCoverage } {
-    const orders = this.deps.tracker.openOrders({ strategy, marketId }).filter((o) => o.market !== true);
     const target = this.deps.target(strategy, marketId);
     const grid = this.deps.grid(marketId);
     if (target === undefined || grid === undefined) {
-      const own = ownCoverage(orders, this.deps.tracker);
+      const own = ownCoverage(this.deps.tracker.orderCounts.wanted(strategy, marketId));
       return { coverage: own, exact: own };
     }
+    const orders = this.deps.tracker.openOrders({ strategy, marketId }).filter((o) => o.market !== true);
     const resting = restingQuotes(orders, grid.tick, (id) => this.deps.isMoving(id));
     return { coverage: targetCoverage(target, resting, true), exact: targetCoverage(target, resting, false) };
   }
@@ -194,11 +195,9 @@ function targetCoverage(target: KeptTarget, restingNow: readonly RestingQuote[],
 }
 
 /** Without a target: every live limit order the strategy has not asked to cancel is wanted, held once it rests. */
-function ownCoverage(orders: readonly TrackedOrder[], tracker: OrderTracker): QuoteCoverage {
-  const wanted = orders.filter((o) => !isTerminal(o.state) && !tracker.cancelRequested(o.intentId));
-  if (wanted.length === 0) return 'idle';
-  const held = wanted.filter((o) => isResting(o.state)).length;
-  return held === wanted.length ? 'full' : held === 0 ? 'none' : 'partial';
+function ownCoverage({ wanted, held }: WantedOrderCount): QuoteCoverage {
+  if (wanted === 0) return 'idle';
+  return held === wanted ? 'full' : held === 0 ? 'none' : 'partial';
 }
 
 function viewOf(key: string, book: Book, now: number): QuoteUptimeView {

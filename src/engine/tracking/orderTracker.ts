@@ -22,6 +22,7 @@ import type { MarginMode } from '../intents/intents.js';
 import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
+import { AskedCancels, StrategyOrderCounts } from './strategyOrderCounts.js';
 import { trackedFill, type FillOwner, type TrackedFill } from './trackedFill.js';
 import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 import { adoptedIntent, applyOrderRecord, closeUnlisted, type OrderRecordsTarget } from './venueOrderRecords.js';
@@ -48,8 +49,9 @@ export class OrderTracker {
   private readonly orderChanges = new Subject<TrackedOrder>();
   private readonly fillEvents = new Subject<TrackedFill>();
   private readonly eventSubject = new Subject<OrderEvent>();
-  /** Live orders a cancel of this process asked to go: their end is `cancelled`, not `expired`. */
-  private readonly cancelAsked = new Set<string>();
+  /** Per strategy and market: wanted, resting and on-venue counts, read by budgets and quote uptime. */
+  readonly orderCounts = new StrategyOrderCounts();
+  private readonly cancelAsked = new AskedCancels(this.orderCounts);
   /** Who owns a fill of an order not ours (a TP/SL's execution: see `ownUnknownFills`). */
   private unknownFillOwner: (fill: FillRecord) => FillOwner | undefined = () => undefined;
   /** While a reconciliation is due: a snapshot does not close our orders it leaves out (see `holdSnapshotCloses`). */
@@ -99,7 +101,7 @@ export class OrderTracker {
   requestCancel(intentId: string): boolean {
     const order = this.orders.get(intentId);
     if (order === undefined || isTerminal(order.state)) return false;
-    this.cancelAsked.add(intentId);
+    this.cancelAsked.add(intentId, order);
     if (order.state !== 'queued') return false;
     this.apply(intentId, { type: 'cancelled_while_queued' });
     return true;
@@ -108,7 +110,7 @@ export class OrderTracker {
   /** A cancel asked for the order was never sent (its hold said no): the order is not on its way out. */
   cancelDropped(orderId: string): void {
     const intentId = this.orders.intentOfOrderId(orderId);
-    if (intentId !== undefined) this.cancelAsked.delete(intentId);
+    if (intentId !== undefined) this.cancelAsked.delete(intentId, this.orders.get(intentId));
   }
 
   /** Whether a cancel of this process asked the (still live) order to go. */
@@ -139,7 +141,7 @@ export class OrderTracker {
       return;
     }
     const order = this.orders.get(intentId);
-    if (order !== undefined && !isTerminal(order.state)) this.cancelAsked.add(intentId);
+    if (order !== undefined && !isTerminal(order.state)) this.cancelAsked.add(intentId, order);
     this.apply(intentId, { type: 'cancel_accepted' });
   }
 
@@ -233,12 +235,10 @@ export class OrderTracker {
 
   /** Orders not finished: `queued`, in flight (`submitted`), `unknown`, or resting; each with its `state`. */
   openOrders(filter: { strategy?: string; marketId?: number } = {}): TrackedOrder[] {
-    return [...this.orders.open()].filter(
-      (o) =>
-        !isTerminal(o.state) &&
-        (filter.strategy === undefined || o.strategy === filter.strategy) &&
-        (filter.marketId === undefined || o.marketId === filter.marketId),
-    );
+    const out: TrackedOrder[] = [];
+    for (const o of this.orders.open())
+      if ((filter.strategy ?? o.strategy) === o.strategy && (filter.marketId ?? o.marketId) === o.marketId) out.push(o);
+    return out;
   }
 
   /** Open orders on the venue that this process did not place. */
@@ -281,11 +281,12 @@ export class OrderTracker {
     const order = applied.order;
     this.orders.put(order);
     this.restingCounts.onChange(before, order);
+    this.orderCounts.onChange(before, order, this.cancelAsked.has(intentId));
     if (before !== undefined && before.state === order.state && before.filledSize === order.filledSize) return applied;
     const inferred = inferenceCauseOf(event);
     if (inferred !== undefined) this.inferredCauses.set(order, inferred);
     const cancelRequested = this.cancelAsked.has(intentId);
-    if (isTerminal(order.state)) this.cancelAsked.delete(intentId);
+    if (isTerminal(order.state)) this.cancelAsked.delete(intentId, undefined);
     if (this.eventSubject.observed) {
       const cause = event.type === 'send_ended' ? event.cause : undefined;
       const context = { atMs: this.now(), cancelRequested, cause };

@@ -51,7 +51,7 @@ function pipeline(accountRate: number) {
         log: { error() {} },
         maxWaitMs: 30_000,
         inFlight,
-        openOrders: () => [],
+        ordersOnVenue: () => new Map(),
         markOf: () => '100',
         bookOf: (strategy) => new SessionLedger(() => '100').bookOf(strategy),
         cancelOrdersOf: async () => undefined,

@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { InFlightActions, type InFlightTicket } from '../../../src/engine/admission/inFlightActions.js';
 import type { Admission } from '../../../src/engine/admission/admissionGate.js';
 import { StrategyBudgets } from '../../../src/engine/admission/strategyBudgets.js';
+import { isResting } from '../../../src/engine/orders/trackedOrder.js';
 import { cancelAll, closePosition, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../../src/engine/intents/intents.js';
@@ -46,7 +47,13 @@ function harness(budgets: Record<string, Partial<RiskLimits>>, maxWaitMs = 30_00
       log: { error: (_obj: unknown, msg?: string) => void errors.push(msg ?? '') },
       maxWaitMs,
       inFlight,
-      openOrders: (strategy) => open.filter((o) => o.strategy === strategy),
+      ordersOnVenue: (strategy) => {
+        const counts = new Map<number, number>();
+        for (const o of open)
+          if (o.strategy === strategy && (isResting(o.state) || o.state === 'unknown'))
+            counts.set(o.marketId, (counts.get(o.marketId) ?? 0) + 1);
+        return counts;
+      },
       markOf: (id) => mark.get(id),
       bookOf: (strategy) => ledger.bookOf(strategy),
       cancelOrdersOf: async (strategy) => void cancelledFor.push(strategy),

@@ -1,0 +1,104 @@
+import { isResting, isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
+
+/** A strategy's live limit orders in one market: those it still wants, and how many of them rest. */
+export interface WantedOrderCount {
+  readonly wanted: number;
+  readonly held: number;
+}
+
+interface Counts {
+  wanted: number;
+  held: number;
+  /** Resting or unknown: what the strategy's budget counts as its orders on the venue. */
+  onVenue: number;
+}
+
+const NONE: WantedOrderCount = { wanted: 0, held: 0 };
+
+/**
+ * Per strategy and market, counts kept as each order changes (and as a cancel is asked or
+ * dropped), so what every intent and every order event reads (the strategy budget's open orders,
+ * the quote uptime's coverage) never walks the open orders: with thousands open, the walks made
+ * each intent cost more than signing it.
+ */
+export class StrategyOrderCounts {
+  private readonly byKey = new Map<string, Counts>();
+  private readonly marketsOf = new Map<string, Set<number>>();
+
+  /** The order moved from `before` (undefined: new) to `after`; `asked`: a cancel of ours asked it to go. */
+  onChange(before: TrackedOrder | undefined, after: TrackedOrder, asked: boolean): void {
+    if (before !== undefined) this.add(before, asked, -1);
+    this.add(after, asked, 1);
+  }
+
+  /** A cancel of ours was asked for the order (`asked`), or the one asked was dropped. */
+  onAsked(order: TrackedOrder | undefined, asked: boolean): void {
+    if (order === undefined) return;
+    this.add(order, !asked, -1);
+    this.add(order, asked, 1);
+  }
+
+  /** The live limit orders the strategy wants in the market (no cancel asked), and how many rest. */
+  wanted(strategy: string, marketId: number): WantedOrderCount {
+    const counts = this.byKey.get(keyOf(strategy, marketId));
+    return counts === undefined ? NONE : { wanted: counts.wanted, held: counts.held };
+  }
+
+  /** The strategy's orders resting or of unknown fate, per market. */
+  onVenue(strategy: string): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const marketId of this.marketsOf.get(strategy) ?? []) {
+      const n = this.byKey.get(keyOf(strategy, marketId))?.onVenue ?? 0;
+      if (n > 0) out.set(marketId, n);
+    }
+    return out;
+  }
+
+  private add(order: TrackedOrder, asked: boolean, sign: 1 | -1): void {
+    if (isTerminal(order.state)) return;
+    const key = keyOf(order.strategy, order.marketId);
+    let counts = this.byKey.get(key);
+    if (counts === undefined) {
+      counts = { wanted: 0, held: 0, onVenue: 0 };
+      this.byKey.set(key, counts);
+      const markets = this.marketsOf.get(order.strategy) ?? new Set<number>();
+      markets.add(order.marketId);
+      this.marketsOf.set(order.strategy, markets);
+    }
+    const resting = isResting(order.state);
+    if (resting || order.state === 'unknown') counts.onVenue += sign;
+    if (order.market === true || asked) return;
+    counts.wanted += sign;
+    if (resting) counts.held += sign;
+  }
+}
+
+function keyOf(strategy: string, marketId: number): string {
+  return `${strategy}\u0000${marketId}`;
+}
+
+/**
+ * The live orders a cancel of this process asked to go (their end is `cancelled`, not `expired`),
+ * kept with the counts: an order asked to go is no longer wanted.
+ */
+export class AskedCancels {
+  private readonly asked = new Set<string>();
+
+  constructor(private readonly counts: StrategyOrderCounts) {}
+
+  has(intentId: string): boolean {
+    return this.asked.has(intentId);
+  }
+
+  add(intentId: string, order: TrackedOrder | undefined): void {
+    if (this.asked.has(intentId)) return;
+    this.asked.add(intentId);
+    this.counts.onAsked(order, true);
+  }
+
+  /** The cancel was dropped (`order` live: wanted again), or the order ended (`order` undefined). */
+  delete(intentId: string, order: TrackedOrder | undefined): void {
+    if (!this.asked.delete(intentId)) return;
+    this.counts.onAsked(order, false);
+  }
+}
