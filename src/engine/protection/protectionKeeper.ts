@@ -216,6 +216,7 @@ export class ProtectionKeeper {
         if (sibling.role !== fired.role && sibling.state !== 'triggered')
           await this.legs.cancel(sibling, 'its pair fired');
     }
+    await this.legs.resendCancels(records);
     for (const stray of outcome.strays) await this.legs.cancelStray(stray);
     for (const record of outcome.foreign) this.legs.noteForeign(record);
   }

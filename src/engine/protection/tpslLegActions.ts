@@ -22,6 +22,8 @@ export interface TpslVenue {
 }
 
 const STOP_PRICE_OPTION = { mark: 'MARK_PRICE', last: 'LAST_TRADED_PRICE' } as const;
+/** How long a cancel sent may take to show in the venue's list before it is sent again. */
+const CANCEL_RESEND_MS = 2_000;
 
 /**
  * What the keeper does to one leg on the venue: place it (journaled first, then sent), emulate it
@@ -31,6 +33,8 @@ const STOP_PRICE_OPTION = { mark: 'MARK_PRICE', last: 'LAST_TRADED_PRICE' } as c
  */
 export class TpslLegActions {
   private venueRefusal: string | undefined;
+  /** When each cancel was last sent, by the order's id: one the venue still lists ACCEPTED is sent again. */
+  private readonly cancelSentMs = new Map<string, number>();
   private readonly foreignSeen = new Set<string>();
   private seq = 0;
 
@@ -89,11 +93,33 @@ export class TpslLegActions {
     }
     if (order.state !== 'accepted') return;
     this.o.orders.apply(order.id, { type: 'cancel_sent' }, atMs);
+    await this.sendCancel(order.id, order.venueId, why);
+  }
+
+  /**
+   * Cancels sent that did not land (a failed request, an answer lost): each order of ours still
+   * `cancelling` that the venue's list shows ACCEPTED `CANCEL_RESEND_MS` after its cancel was sent
+   * gets it again. Without this a failed cancel left the order on the venue, and `cancelling` here, for good.
+   */
+  async resendCancels(records: readonly TpslOrderRecord[]): Promise<void> {
+    const accepted = new Set(records.filter((r) => r.status === 'TPSL_ORDER_STATUS_ACCEPTED').map((r) => r.order_id));
+    const now = this.o.clock.now();
+    for (const order of this.o.orders.all()) {
+      if (order.state !== 'cancelling' || order.venueId === undefined || !accepted.has(order.venueId)) continue;
+      if (now - (this.cancelSentMs.get(order.id) ?? 0) < CANCEL_RESEND_MS) continue;
+      await this.sendCancel(order.id, order.venueId, 'its cancel did not land');
+    }
+    for (const id of this.cancelSentMs.keys())
+      if (this.o.orders.get(id)?.state !== 'cancelling') this.cancelSentMs.delete(id);
+  }
+
+  private async sendCancel(id: string, venueId: string, why: string): Promise<void> {
+    this.cancelSentMs.set(id, this.o.clock.now());
     try {
-      await this.o.venue.cancel(order.venueId);
-      this.o.log.info({ tpsl: order.id, venueId: order.venueId, why }, 'TP/SL cancel sent');
+      await this.o.venue.cancel(venueId);
+      this.o.log.info({ tpsl: id, venueId, why }, 'TP/SL cancel sent');
     } catch (error) {
-      this.o.log.warn({ err: error, tpsl: order.id, why }, 'TP/SL cancel failed; the venue list decides');
+      this.o.log.warn({ err: error, tpsl: id, why }, 'TP/SL cancel failed; sent again while the venue lists it');
     }
     this.o.wantVenueRead();
   }

@@ -36,8 +36,15 @@ export class FakeTpslVenue implements TpslVenue {
     return Promise.resolve({ order_id: id });
   }
 
+  /** How many of the next cancels fail (the request lost: nothing cancelled). */
+  failCancels = 0;
+
   cancel(venueId: string): Promise<unknown> {
     this.cancels.push(venueId);
+    if (this.failCancels > 0) {
+      this.failCancels--;
+      return Promise.reject(new VenueError({ httpStatus: 503, rawBody: '{"message":"unavailable"}' }));
+    }
     const r = this.records.find((x) => x.order_id === venueId);
     if (r?.status === 'TPSL_ORDER_STATUS_ACCEPTED') this.set(venueId, 'TPSL_ORDER_STATUS_CANCELLED');
     return Promise.resolve({ success: true });

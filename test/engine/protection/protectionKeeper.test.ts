@@ -50,6 +50,29 @@ describe('ProtectionKeeper: the venue TP/SL equal to the position', () => {
     expect(t.venue.sinces.at(-1)).toBe(t.clock.now() - 60_000);
   });
 
+  it('a cancel that failed is sent again while the venue lists the order ACCEPTED, until it lands', async () => {
+    const t = setup();
+    t.setPosition(long('0.001'));
+    await t.keeper.sync();
+    t.venue.failCancels = 1;
+    t.setPosition(long('0.002'));
+    await t.keeper.sync();
+    // The resize placed the new stop; the old one's cancel failed: it stays on the venue meanwhile.
+    expect(t.venue.cancels).toEqual(['tpsl-v1']);
+    expect(t.venue.active().map((r) => r.order_id)).toEqual(['tpsl-v1', 'tpsl-v2']);
+    await t.keeper.sync(true);
+    expect(t.venue.cancels).toEqual(['tpsl-v1']);
+    await t.clock.advance(2_000);
+    await t.keeper.sync(true);
+    expect(t.venue.cancels).toEqual(['tpsl-v1', 'tpsl-v1']);
+    await t.keeper.sync(true);
+    expect(t.venue.active().map((r) => r.order_id)).toEqual(['tpsl-v2']);
+    expect(t.keeper.orders.all().map((o) => [o.venueId, o.state])).toEqual([
+      ['tpsl-v1', 'cancelled'],
+      ['tpsl-v2', 'accepted'],
+    ]);
+  });
+
   it('a flip replaces the SELL legs with BUY legs', async () => {
     const t = setup({ takeProfitBps: 100 });
     t.setPosition(long('0.002'));
