@@ -21,6 +21,8 @@ import { fundedAccount, grantAllowance, type SimAccount } from './simAccount.js'
 export class ProtectionOnSim {
   bot: JournalBot | undefined;
   private seq = 0;
+  /** The block number when the last `take` was answered. */
+  private takenAtBlock = 0;
 
   private constructor(
     readonly sim: RunningSim,
@@ -116,10 +118,23 @@ ${extra}
       }),
     );
     expect(outcome.type).toBe('accepted');
+    this.takenAtBlock = this.sim.controls.state().blockNumber;
     return Date.now();
   }
 
   /** Waits for the venue's active TP/SL orders to satisfy `check`; the milliseconds it took from `since`. */
+  /**
+   * How many of the simulator's blocks were mined from the last `take`'s answer until the venue's
+   * stops pass `check`. The bot and the simulator share this process's event loop, so a machine
+   * too busy to run either delays both: a count of blocks is what "within one block" means, where
+   * wall time on a loaded machine is not.
+   */
+  async blocksUntilStops(check: (stops: TpslOrderRecord[]) => boolean): Promise<number> {
+    const from = this.takenAtBlock;
+    await this.stopsWithin(Date.now(), check);
+    return this.sim.controls.state().blockNumber - from;
+  }
+
   async stopsWithin(since: number, check: (stops: TpslOrderRecord[]) => boolean): Promise<number> {
     let stops: TpslOrderRecord[] = [];
     await until(async () => check((stops = await activeTpsl(this.who.rest, this.who.account))), 10_000).catch(
