@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './tools/longestFirstSequencer.js';
 
 /**
  * Module loading, not the tests, was most of the run (import 213 s of 380 s): each file in a fresh
@@ -16,6 +17,7 @@ export default defineConfig({
     // simulator (the e2e project alone: 273 s of wall time for 263 CPU-seconds with two workers,
     // 228 s with four): a third worker fills those waits.
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
