@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ProtectionFields } from '../engine/intents/intents.js';
-import type { RiskLimits } from '../runtime/config/configSchema.js';
+import type { RiskLimits } from '../engine/guards/riskLimits.js';
 import type { BookLevel } from '../strategy/strategyViews.js';
 import type { KitMarket } from './kitMarkets.js';
 

@@ -32,4 +32,4 @@ export function recordingLogger(
 }
 
 // The kit's storage is the runtime's in-process one (a replay's strategies keep state in it too).
-export { memoryStorage } from '../runtime/inProcess/memoryStorage.js';
+export { memoryStorage } from '../inProcess/memoryStorage.js';

@@ -4,7 +4,7 @@ import { PerpbotError } from '../core/perpbotError.js';
 import type { IntentOutcome } from '../engine/intents/intentOutcome.js';
 import type { QuoteUptimeView } from '../engine/quoting/quoteUptime.js';
 import type { Intent, IntentKind, Side } from '../engine/intents/intents.js';
-import { effectiveRisk } from '../runtime/config/effectiveRisk.js';
+import { effectiveRisk } from '../engine/guards/riskLimits.js';
 import type { SimFaults } from '../sim/simContext.js';
 import type { OrderEvent } from '../strategy/orderEvents.js';
 import type { StrategyDefinition } from '../strategy/strategyDefinition.js';
@@ -12,11 +12,11 @@ import { StrategyHost, type HostLogger, type StrategyStatus } from '../strategy/
 import type { PnlView, StateSnapshot } from '../strategy/strategyViews.js';
 import type { OrderRecord } from '../sim/exchange/exchangeRecords.js';
 import { memoryStorage, recordingLogger, type KitLogLine } from './kitSupport.js';
-import { InProcessBot } from '../runtime/inProcess/inProcessBot.js';
+import { InProcessBot } from '../inProcess/inProcessBot.js';
 import { kitMarkets } from './kitMarkets.js';
 import { DEFAULT_RISK, type KitLevels, type StrategyTestOptions } from './kitOptions.js';
-import { InProcessProtection } from '../runtime/inProcess/inProcessProtection.js';
-import { InProcessVenue, type ScriptedLevel } from '../runtime/inProcess/inProcessVenue.js';
+import { InProcessProtection } from '../inProcess/inProcessProtection.js';
+import { InProcessVenue, type ScriptedLevel } from '../inProcess/inProcessVenue.js';
 import { VirtualTime } from './virtualTime.js';
 
 /**

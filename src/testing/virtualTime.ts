@@ -1,2 +1,2 @@
 // The kit's virtual time is the runtime's (a flight replay runs on it too).
-export { VirtualTime } from '../runtime/inProcess/virtualTime.js';
+export { VirtualTime } from '../inProcess/virtualTime.js';

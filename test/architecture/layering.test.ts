@@ -3,15 +3,18 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layers point one way: core → protocol → venue → engine → strategy → runtime. The simulator
- * uses core, protocol and the venue's schemas only, never the engine. The test kit (src/testing)
- * may use anything (it runs the runtime's wiring on the simulator) and is used by nothing in src/. This test reads every
- * import in src/ and strategies/ and fails on one that points the wrong way.
+ * The layers point one way: core → protocol → venue → engine → strategy → inProcess → runtime.
+ * The simulator uses core, protocol and the venue's schemas only, never the engine. inProcess is
+ * the bot in one process on the simulator (the in-process venue, its channels and sender, virtual
+ * time): the test kit and the replay both run it, so it uses the simulator and every layer below
+ * it, never the runtime. The test kit (src/testing) uses inProcess and the layers below, never the
+ * runtime, and is used by nothing in src/. This test reads every import in src/ and strategies/
+ * and fails on one that points the wrong way.
  */
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const SRC = join(ROOT, 'src');
 
-const ORDER = ['core', 'protocol', 'venue', 'engine', 'strategy', 'runtime'] as const;
+const ORDER = ['core', 'protocol', 'venue', 'engine', 'strategy', 'inProcess', 'runtime'] as const;
 type Layer = (typeof ORDER)[number] | 'sim' | 'testing' | 'index';
 
 function layerOf(file: string): Layer | 'strategies' | undefined {
@@ -36,10 +39,10 @@ function allowed(from: Layer | 'strategies', to: string): boolean {
       (toLayer === 'venue' && target[1] === 'schemas')
     );
   }
-  // The public test kit sits on top: it runs the runtime's wiring against the simulator, and nothing in src/ uses it.
-  if (from === 'testing') return true;
+  // The public test kit sits on top of the in-process bot, beside the runtime: nothing in src/ uses it.
+  if (from === 'testing') return toLayer !== 'runtime';
   if (toLayer === 'testing') return false;
-  if (toLayer === 'sim') return from === 'runtime';
+  if (toLayer === 'sim') return from === 'runtime' || from === 'inProcess';
   const a = ORDER.indexOf(from);
   const b = ORDER.indexOf(toLayer as (typeof ORDER)[number]);
   return a >= 0 && b >= 0 && b <= a;
@@ -85,6 +88,12 @@ describe('layering', () => {
     expect(allowed('strategies', join(SRC, 'strategy/index.js'))).toBe(true);
     expect(allowed('testing', join(SRC, 'strategy/strategyHost.js'))).toBe(true);
     expect(allowed('testing', join(SRC, 'sim/simRuntime.js'))).toBe(true);
+    expect(allowed('testing', join(SRC, 'inProcess/inProcessBot.js'))).toBe(true);
+    expect(allowed('testing', join(SRC, 'runtime/config/configSchema.js'))).toBe(false);
+    expect(allowed('inProcess', join(SRC, 'sim/simRuntime.js'))).toBe(true);
+    expect(allowed('inProcess', join(SRC, 'runtime/config/configSchema.js'))).toBe(false);
+    expect(allowed('runtime', join(SRC, 'inProcess/inProcessBot.js'))).toBe(true);
+    expect(allowed('engine', join(SRC, 'inProcess/inProcessBot.js'))).toBe(false);
     expect(allowed('runtime', join(SRC, 'testing/index.js'))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { approveOperator, type OperatorApproval } from './approveOperator.js';
+import { approveOperator, type OperatorApproval } from '../../engine/account/approveOperator.js';
 import { loginAccount } from './loginAccount.js';
 import { SetupError } from './setupError.js';
 import { signalOf, type JwtSetupOptions, type SetupRun } from './setupRun.js';

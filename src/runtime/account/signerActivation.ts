@@ -1,4 +1,4 @@
-import { registerSigner, ONE_YEAR_SECONDS } from './registerSigner.js';
+import { registerSigner, ONE_YEAR_SECONDS } from '../../engine/account/registerSigner.js';
 import { SetupError } from './setupError.js';
 import { signalOf, type SetupRun } from './setupRun.js';
 import { confirmSignerStatus, readSignerStatus, SESSION_KEY_ACTIVE, SESSION_KEY_REVOKED } from './signerStatus.js';

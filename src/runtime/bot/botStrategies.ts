@@ -7,15 +7,15 @@ import { StrategyHost, type HostedStrategy } from '../../strategy/strategyHost.j
 import { OrderBookFeed, type OrderbookSource } from '../../venue/orderbook/orderBookFeed.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
-import { effectiveRisk } from '../config/effectiveRisk.js';
+import { effectiveRisk } from '../../engine/guards/riskLimits.js';
 import type { FreshnessBudgets } from '../freshness/freshnessBudgets.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import { logIntentOutcome } from '../operations/logging/logIntentOutcome.js';
 import { HaltedRefusalLog } from '../operations/logging/haltedRefusalLog.js';
-import { budgetedExecution, type BudgetedExecution } from './wiring/budgetedExecution.js';
-import { stateSnapshot } from './wiring/stateSnapshot.js';
-import { strategyStreams } from './wiring/strategyStreams.js';
-import type { VenueExtras } from './wiring/venueExtras.js';
+import { budgetedExecution, type BudgetedExecution } from '../../strategy/wiring/budgetedExecution.js';
+import { stateSnapshot } from '../../strategy/wiring/stateSnapshot.js';
+import { strategyStreams } from '../../strategy/wiring/strategyStreams.js';
+import type { VenueExtras } from '../../strategy/wiring/venueExtras.js';
 
 export interface BotStrategiesOptions {
   readonly config: Config;

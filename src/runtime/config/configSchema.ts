@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_BUSY_POLL_WINDOW_MS } from '../../core/busyPoll.js';
+import type { RiskLimits, StrategyRiskLimits } from '../../engine/guards/riskLimits.js';
 import type { SelectorProfile } from '../../protocol/selectors.js';
 import { DEFAULT_BLOCK_MS } from '../../sim/simDefaults.js';
 import type { FreshnessChannel } from '../../strategy/strategyDefinition.js';
@@ -137,6 +138,9 @@ export const riskSchema = z.strictObject({
 // position and PnL of its own fills (the engine's strategy budgets, engine/admission). The global
 // limits still bind the account.
 export const strategyRiskSchema = z.strictObject(riskFields).partial();
+// The engine reads the limits in this shape (engine/guards/riskLimits.ts): the schemas must produce it.
+riskSchema satisfies z.ZodType<RiskLimits>;
+strategyRiskSchema satisfies z.ZodType<StrategyRiskLimits>;
 
 // A module is a path under strategies/ (resolved from the working directory) or a package name.
 const MODULE_PATH = /^(?:\.\/)?strategies\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.(?:ts|js|mts|mjs)$/;
@@ -347,8 +351,6 @@ export const nonTradingConfigSchema = z
 
 /** A validated config; deeply frozen at runtime, deeply readonly in types. */
 export type Config = DeepReadonly<z.output<typeof configSchema>>;
-export type RiskLimits = Config['risk'];
 /** What a command that never trades reads: every section but `risk:`. */
 export type NonTradingConfig = Omit<Config, 'risk'>;
-export type StrategyConfig = Config['strategies'][number];
 export type ControlConfig = NonNullable<Config['control']>;

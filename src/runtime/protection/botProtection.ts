@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
 import { ProtectionPasses } from './protectionPasses.js';
-import { tpslVenueClient } from './tpslVenueClient.js';
+import { tpslVenueClient } from '../../engine/protection/tpslVenueClient.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';

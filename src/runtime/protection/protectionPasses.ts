@@ -7,8 +7,8 @@ import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
 import type { ProtectedMarket, ProtectionKeeper, TpslVenue } from '../../engine/protection/protectionKeeper.js';
 import type { TpslStore } from '../../engine/protection/tpslOrders.js';
 import type { Config } from '../config/configSchema.js';
-import { tickEvery } from '../operations/control/tickEvery.js';
-import { engineKeeper, passOnEngineEvents } from './engineKeeper.js';
+import { tickEvery } from '../../core/tickEvery.js';
+import { engineKeeper, passOnEngineEvents } from '../../engine/protection/engineKeeper.js';
 
 export interface ProtectionPassesOptions {
   readonly config: Config;

@@ -3,10 +3,10 @@ import { detach } from '../../core/detach.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { HostLogger } from '../../strategy/strategyHost.js';
 import type { Config } from '../config/configSchema.js';
-import type { InProcessBot } from '../inProcess/inProcessBot.js';
-import type { InProcessVenue } from '../inProcess/inProcessVenue.js';
+import type { InProcessBot } from '../../inProcess/inProcessBot.js';
+import type { InProcessVenue } from '../../inProcess/inProcessVenue.js';
 import { ProtectionPasses, protectedMarkets } from '../protection/protectionPasses.js';
-import { tpslVenueClient } from '../protection/tpslVenueClient.js';
+import { tpslVenueClient } from '../../engine/protection/tpslVenueClient.js';
 import { ReplayStopsTape } from './replayStopsTape.js';
 
 /**

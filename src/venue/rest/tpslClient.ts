@@ -35,7 +35,7 @@ export type TpslOrderRequest = Omit<TpslOrderSpec, 'account' | 'deadline'>;
  * One account's TP/SL orders on the venue: signs with the session signer (deadline now +
  * `validForSeconds`) and sends. The venue keeps and executes them when the bot is gone, spending
  * the OperatorHub budget granted by approve-single (`approveOperator` in
- * src/runtime/account/approveOperator.ts). A caller with its own resend policy signs with
+ * src/engine/account/approveOperator.ts). A caller with its own resend policy signs with
  * `placeBody` and sends the same body again (no nonce: the venue refuses a second copy).
  */
 export class TpslClient {

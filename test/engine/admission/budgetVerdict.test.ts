@@ -5,7 +5,7 @@ import type { GuardState, GuardVerdict } from '../../../src/engine/guards/guardS
 import { ARMED_KILL_SWITCH, tripKillSwitch } from '../../../src/engine/guards/killSwitch.js';
 import { cancelAll, closePosition, placeLimit, placeMarket } from '../../../src/engine/intents/intentBuilders.js';
 import { budgetVerdict } from '../../../src/engine/admission/budgetVerdict.js';
-import { budgetGuardConfig } from '../../../src/runtime/bot/wiring/engineConfigFromConfig.js';
+import { budgetGuardConfig } from '../../../src/engine/guards/riskLimits.js';
 
 const NOW = 1_700_000_000_000;
 const budget = {

@@ -9,8 +9,8 @@ import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js
 import type { Intent } from '../../../src/engine/intents/intents.js';
 import { refusal } from '../../../src/engine/intents/refusal.js';
 import type { TrackedOrder } from '../../../src/engine/tracking/orderTracker.js';
-import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
-import { budgetGuardConfig } from '../../../src/runtime/bot/wiring/engineConfigFromConfig.js';
+import type { RiskLimits } from '../../../src/engine/guards/riskLimits.js';
+import { budgetGuardConfig } from '../../../src/engine/guards/riskLimits.js';
 import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
 
 const GLOBAL: RiskLimits = {

@@ -9,7 +9,7 @@ import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { parseNonceState } from '../../../src/engine/nonces/noncePair.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
 import { faucetDeposit } from '../../../src/runtime/account/faucetDeposit.js';
-import { registerSigner } from '../../../src/runtime/account/registerSigner.js';
+import { registerSigner } from '../../../src/engine/account/registerSigner.js';
 import { revokeSigner } from '../../../src/runtime/account/revokeSigner.js';
 import { setupAccount, type SetupAccountOptions } from '../../../src/runtime/account/setupAccount.js';
 import { SetupError } from '../../../src/runtime/account/setupError.js';

@@ -9,7 +9,7 @@ import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { cancelAllMarkets } from '../../../src/runtime/cli/cancelAllMarkets.js';
 import { runCli } from '../../../src/runtime/cli/runCli.js';
 import { openJournal } from '../../../src/runtime/journal/openJournal.js';
-import { registerSigner } from '../../../src/runtime/account/registerSigner.js';
+import { registerSigner } from '../../../src/engine/account/registerSigner.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';
 import { memoryIo, placeLimit, testKeys, writeSimConfig, type TestKeys } from './cliTestSupport.js';

@@ -1,5 +1,6 @@
-import { withEngineDefaults, type EngineConfig, type GuardConfig } from '../../../engine/engineConfig.js';
-import type { Config, RiskLimits } from '../../config/configSchema.js';
+import { withEngineDefaults, type EngineConfig } from '../../../engine/engineConfig.js';
+import { guardLimitsOf } from '../../../engine/guards/riskLimits.js';
+import type { Config } from '../../config/configSchema.js';
 
 /** The one mapping from the YAML config onto the engine's knobs. */
 export function engineConfigFromConfig(config: Config): EngineConfig {
@@ -19,21 +20,4 @@ export function engineConfigFromConfig(config: Config): EngineConfig {
       onMaxOutage: config.degraded.on_max_outage,
     },
   });
-}
-
-/** A `risk:` block (global, or a strategy's effective budget) as the engine's guard limits. */
-export function guardLimitsOf(risk: RiskLimits): Partial<GuardConfig> {
-  return {
-    maxOrderNotional: risk.max_order_notional,
-    maxPositionNotional: risk.max_position_per_market,
-    maxOpenOrders: risk.max_open_orders,
-    actionsPerSecond: risk.max_actions_per_second,
-    actionBurst: risk.max_actions_per_second,
-    killSwitchMaxLoss: risk.kill_switch.max_loss,
-  };
-}
-
-/** A strategy's effective budget as guard limits (the engine's defaults for knobs it has none of). */
-export function budgetGuardConfig(budget: RiskLimits): GuardConfig {
-  return withEngineDefaults({ guards: { ...guardLimitsOf(budget), maxPositionNotionalByMarket: {} } }).guards;
 }

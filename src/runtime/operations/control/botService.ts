@@ -12,7 +12,7 @@ import type { VenueWsClient } from '../../../venue/ws/venueWsClient.js';
 import { watchForAlerts, type AlertSources, type AlertWatch } from '../alerts/alertWatch.js';
 import { WebhookAlerts } from '../alerts/webhookAlerts.js';
 import type { Config } from '../../config/configSchema.js';
-import { effectiveRisk } from '../../config/effectiveRisk.js';
+import { effectiveRisk } from '../../../engine/guards/riskLimits.js';
 import { perpbotVersion } from '../../perpbotVersion.js';
 import { FeedClock } from '../../freshness/feedClock.js';
 import { followFeeds } from '../../freshness/followFeeds.js';
@@ -30,7 +30,7 @@ import { BotMonitor, type BotMonitorOptions, type JournalState, type MonitoredBu
 import { controlFileFor, removeControlFile, writeControlFile } from './controlFile.js';
 import { startControlServer, type ControlServer } from './controlServer.js';
 import { loadControlToken } from './controlToken.js';
-import { tickEvery } from './tickEvery.js';
+import { tickEvery } from '../../../core/tickEvery.js';
 import type { ProtectionStatus } from './botStatus.js';
 
 export interface BotServiceOptions {

@@ -1,4 +1,4 @@
-import type { VirtualTime } from '../../inProcess/virtualTime.js';
+import type { VirtualTime } from '../../../inProcess/virtualTime.js';
 import type { FlightRun } from './readFlight.js';
 
 type FlightRecord = FlightRun['records'][number];

@@ -3,7 +3,7 @@ import type { Intent } from '../../../engine/intents/intents.js';
 import type { Config } from '../../config/configSchema.js';
 import type { Logger } from '../../operations/logging/createLogger.js';
 import type { FrameRecord, RecordingRecord } from '../../recording/recordingRecords.js';
-import { VirtualTime } from '../../inProcess/virtualTime.js';
+import { VirtualTime } from '../../../inProcess/virtualTime.js';
 import { canonicalIntent } from './canonicalIntent.js';
 import { BOT_SOURCE } from '../../recording/flightRecorder.js';
 import { admissionPoints } from './admissionPoints.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualTime } from '../../../../src/runtime/inProcess/virtualTime.js';
+import { VirtualTime } from '../../../../src/inProcess/virtualTime.js';
 import type { FlightRun } from '../../../../src/runtime/replay/flight/readFlight.js';
 import { recordKey, ReplayCursor } from '../../../../src/runtime/replay/flight/replayCursor.js';
 import { frame, T0 } from './flightFixture.js';

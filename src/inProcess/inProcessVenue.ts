@@ -1,15 +1,15 @@
-import { parseAddress, type Address } from '../../core/address.js';
-import { countUnits } from '../../core/decimal.js';
-import { PerpbotError } from '../../core/perpbotError.js';
-import type { Side } from '../../engine/intents/intents.js';
-import type { MarketDefinition } from '../../sim/exchange/markets.js';
-import type { OrderRecord, PlaceOrderParams } from '../../sim/exchange/exchangeRecords.js';
-import { isExchangeRefusal } from '../../sim/exchange/exchangeRefusal.js';
-import { createSimAnswerer, type SimRequestAnswerer } from '../../sim/rest/simRestServer.js';
-import type { SimControls } from '../../sim/simContext.js';
-import { createSimControls } from '../../sim/simControls.js';
-import { resolveSimOptions } from '../../sim/simOptions.js';
-import { SimRuntime } from '../../sim/simRuntime.js';
+import { parseAddress, type Address } from '../core/address.js';
+import { countUnits } from '../core/decimal.js';
+import { PerpbotError } from '../core/perpbotError.js';
+import type { Side } from '../engine/intents/intents.js';
+import type { MarketDefinition } from '../sim/exchange/markets.js';
+import type { OrderRecord, PlaceOrderParams } from '../sim/exchange/exchangeRecords.js';
+import { isExchangeRefusal } from '../sim/exchange/exchangeRefusal.js';
+import { createSimAnswerer, type SimRequestAnswerer } from '../sim/rest/simRestServer.js';
+import type { SimControls } from '../sim/simContext.js';
+import { createSimControls } from '../sim/simControls.js';
+import { resolveSimOptions } from '../sim/simOptions.js';
+import { SimRuntime } from '../sim/simRuntime.js';
 import type { VirtualTime } from './virtualTime.js';
 
 export interface InProcessVenueOptions {

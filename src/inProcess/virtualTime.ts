@@ -1,6 +1,6 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
-import type { Clock } from '../../core/clock.js';
-import { abortError } from '../../core/abortError.js';
+import type { Clock } from '../core/clock.js';
+import { abortError } from '../core/abortError.js';
 
 interface Entry {
   readonly at: number;

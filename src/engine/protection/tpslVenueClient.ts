@@ -1,6 +1,6 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
-import type { TpslVenue } from '../../engine/protection/protectionKeeper.js';
+import type { TpslVenue } from './protectionKeeper.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';

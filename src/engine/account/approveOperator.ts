@@ -6,7 +6,7 @@ import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import { signTypedStruct } from '../../protocol/typedSignatures.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { OneShotNonces, type NonceReservations } from '../../engine/nonces/oneShotNonces.js';
+import { OneShotNonces, type NonceReservations } from '../nonces/oneShotNonces.js';
 
 export interface OperatorApproval {
   readonly operator: Address;

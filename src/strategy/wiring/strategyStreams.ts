@@ -1,12 +1,12 @@
 import { filter, from, map, mergeMap, type Observable } from 'rxjs';
-import type { Clock } from '../../../core/clock.js';
-import type { Engine } from '../../../engine/engine.js';
-import type { TrackedFill } from '../../../engine/tracking/orderTracker.js';
-import type { StrategyStreams } from '../../../strategy/strategyContext.js';
-import type { FillView, MarkPrice, TradeView } from '../../../strategy/strategyViews.js';
-import type { OrderBookFeed } from '../../../venue/orderbook/orderBookFeed.js';
-import type { OracleMessage, TradesMessage } from '../../../venue/schemas/wsFrames.js';
-import type { VenueWsClient } from '../../../venue/ws/venueWsClient.js';
+import type { Clock } from '../../core/clock.js';
+import type { Engine } from '../../engine/engine.js';
+import type { TrackedFill } from '../../engine/tracking/orderTracker.js';
+import type { StrategyStreams } from '../strategyContext.js';
+import type { FillView, MarkPrice, TradeView } from '../strategyViews.js';
+import type { OrderBookFeed } from '../../venue/orderbook/orderBookFeed.js';
+import type { OracleMessage, TradesMessage } from '../../venue/schemas/wsFrames.js';
+import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import { positionSnapshotOf, toOpenOrderSnapshot } from './stateSnapshot.js';
 import type { VenueExtras } from './venueExtras.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from './clock.js';
 
 /**
  * Calls `tick` every `everyMs` on the injected clock until `signal` aborts (so tests drive it in

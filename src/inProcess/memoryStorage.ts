@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { StrategyStorage } from '../../strategy/strategyContext.js';
+import type { StrategyStorage } from '../strategy/strategyContext.js';
 
 /** Storage in a map, with the journal's round trip through JSON and the schema check on load. */
 export function memoryStorage(map: Map<string, unknown>): StrategyStorage {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RiskLimits } from '../../../src/runtime/config/configSchema.js';
-import { effectiveRisk } from '../../../src/runtime/config/effectiveRisk.js';
+import { effectiveRisk, type RiskLimits } from '../../../src/engine/guards/riskLimits.js';
 
 const global: RiskLimits = {
   max_order_notional: '1000',

@@ -2,12 +2,12 @@ import { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { detach } from '../../core/detach.js';
 import type { Logger } from '../../core/logger.js';
-import type { Engine } from '../../engine/engine.js';
-import { closePosition } from '../../engine/intents/intentBuilders.js';
-import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
-import type { ProtectedPosition } from '../../engine/protection/protectionLegs.js';
-import { ProtectionKeeper, type TpslVenue } from '../../engine/protection/protectionKeeper.js';
-import type { TpslStore } from '../../engine/protection/tpslOrders.js';
+import type { Engine } from '../engine.js';
+import { closePosition } from '../intents/intentBuilders.js';
+import type { TpslOrder } from '../orders/tpslOrder.js';
+import type { ProtectedPosition } from './protectionLegs.js';
+import { ProtectionKeeper, type TpslVenue } from './protectionKeeper.js';
+import type { TpslStore } from './tpslOrders.js';
 
 export interface EngineKeeperOptions {
   readonly engine: Engine;

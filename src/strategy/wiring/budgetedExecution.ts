@@ -1,14 +1,13 @@
 import { merge, Subject } from 'rxjs';
-import type { Clock } from '../../../core/clock.js';
-import type { Engine } from '../../../engine/engine.js';
-import type { GuardVerdict } from '../../../engine/guards/guardState.js';
-import type { KillSwitchState } from '../../../engine/guards/killSwitch.js';
-import type { IntentOutcome } from '../../../engine/intents/intentOutcome.js';
-import type { Intent } from '../../../engine/intents/intents.js';
-import { refusal } from '../../../engine/intents/refusal.js';
-import type { ExecutionPort } from '../../../strategy/strategyHost.js';
-import type { RiskLimits } from '../../config/configSchema.js';
-import { budgetGuardConfig } from './engineConfigFromConfig.js';
+import type { Clock } from '../../core/clock.js';
+import type { Engine } from '../../engine/engine.js';
+import type { GuardVerdict } from '../../engine/guards/guardState.js';
+import type { KillSwitchState } from '../../engine/guards/killSwitch.js';
+import type { IntentOutcome } from '../../engine/intents/intentOutcome.js';
+import type { Intent } from '../../engine/intents/intents.js';
+import { refusal } from '../../engine/intents/refusal.js';
+import type { ExecutionPort } from '../strategyHost.js';
+import { budgetGuardConfig, type RiskLimits } from '../../engine/guards/riskLimits.js';
 
 /** What the port needs of the engine (the Engine satisfies it). */
 export type BudgetedEngine = Pick<

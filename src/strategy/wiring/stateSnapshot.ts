@@ -1,15 +1,15 @@
-import { compareDecimals, isDecimalString, negateDecimal } from '../../../core/decimal.js';
-import type { Engine } from '../../../engine/engine.js';
-import { unrealisedPnlOf } from '../../../engine/ledger/averageEntry.js';
-import { isTerminal } from '../../../engine/orders/orderState.js';
-import type { TrackedOrder, TrackedPosition } from '../../../engine/tracking/orderTracker.js';
+import { compareDecimals, isDecimalString, negateDecimal } from '../../core/decimal.js';
+import type { Engine } from '../../engine/engine.js';
+import { unrealisedPnlOf } from '../../engine/ledger/averageEntry.js';
+import { isTerminal } from '../../engine/orders/orderState.js';
+import type { TrackedOrder, TrackedPosition } from '../../engine/tracking/orderTracker.js';
 import type {
   FundingView,
   OpenOrderSnapshot,
   OpenOrderState,
   PositionSnapshot,
   StateSnapshot,
-} from '../../../strategy/strategyViews.js';
+} from '../strategyViews.js';
 import type { PositionExtras } from './venueExtras.js';
 
 /** The engine's tracked (live) order as a strategy sees it, its state named as the strategy guide does. */

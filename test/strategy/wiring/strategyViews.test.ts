@@ -1,13 +1,13 @@
 import { firstValueFrom, Subject, toArray, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/core/clock.js';
-import type { Engine } from '../../../../src/engine/engine.js';
-import type { TrackedFill } from '../../../../src/engine/tracking/orderTracker.js';
-import { fundingOf, stateSnapshot, toPositionSnapshot } from '../../../../src/runtime/bot/wiring/stateSnapshot.js';
-import { strategyStreams } from '../../../../src/runtime/bot/wiring/strategyStreams.js';
-import { VenueExtras } from '../../../../src/runtime/bot/wiring/venueExtras.js';
-import type { OrderBookFeed } from '../../../../src/venue/orderbook/orderBookFeed.js';
-import type { VenueWsClient } from '../../../../src/venue/ws/venueWsClient.js';
+import { ManualClock } from '../../../src/core/clock.js';
+import type { Engine } from '../../../src/engine/engine.js';
+import type { TrackedFill } from '../../../src/engine/tracking/orderTracker.js';
+import { fundingOf, stateSnapshot, toPositionSnapshot } from '../../../src/strategy/wiring/stateSnapshot.js';
+import { strategyStreams } from '../../../src/strategy/wiring/strategyStreams.js';
+import { VenueExtras } from '../../../src/strategy/wiring/venueExtras.js';
+import type { OrderBookFeed } from '../../../src/venue/orderbook/orderBookFeed.js';
+import type { VenueWsClient } from '../../../src/venue/ws/venueWsClient.js';
 
 describe('positions as strategies see them', () => {
   it('carry a signed size, the mark, unrealised PnL from the average entry, and the venue liquidation price', () => {

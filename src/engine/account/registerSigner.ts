@@ -5,7 +5,7 @@ import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import { signTypedStruct } from '../../protocol/typedSignatures.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import { OneShotNonces, type NonceReservations } from '../../engine/nonces/oneShotNonces.js';
+import { OneShotNonces, type NonceReservations } from '../nonces/oneShotNonces.js';
 
 /** The free-text `message` of RegisterSigner; the venue only checks that sent equals signed. */
 export const REGISTER_SIGNER_MESSAGE = 'perpbot session key';

@@ -1,16 +1,16 @@
 import { BehaviorSubject, Observable, type Subscription } from 'rxjs';
 import type { WebSocket } from 'ws';
-import type { Address } from '../../core/address.js';
-import type { Clock } from '../../core/clock.js';
-import type { ConnectionStatusView } from '../../engine/admission/followConnection.js';
-import type { SimRuntime } from '../../sim/simRuntime.js';
-import { SimEventBatcher } from '../../sim/ws/simEventBatcher.js';
-import { SimWsConnection } from '../../sim/ws/simWsConnection.js';
-import { SimWsHub } from '../../sim/ws/simWsHub.js';
-import type { ChannelMessages } from '../../venue/schemas/wsFrames.js';
-import type { ChannelName } from '../../venue/schemas/wsFramesFields.js';
-import { ChannelRegistry, type ChannelSink } from '../../venue/ws/channelRegistry.js';
-import { decodeServerFrame, decodeServerValue, type DecodedServerFrame } from '../../venue/ws/decodeServerFrame.js';
+import type { Address } from '../core/address.js';
+import type { Clock } from '../core/clock.js';
+import type { ConnectionStatusView } from '../engine/admission/followConnection.js';
+import type { SimRuntime } from '../sim/simRuntime.js';
+import { SimEventBatcher } from '../sim/ws/simEventBatcher.js';
+import { SimWsConnection } from '../sim/ws/simWsConnection.js';
+import { SimWsHub } from '../sim/ws/simWsHub.js';
+import type { ChannelMessages } from '../venue/schemas/wsFrames.js';
+import type { ChannelName } from '../venue/schemas/wsFramesFields.js';
+import { ChannelRegistry, type ChannelSink } from '../venue/ws/channelRegistry.js';
+import { decodeServerFrame, decodeServerValue, type DecodedServerFrame } from '../venue/ws/decodeServerFrame.js';
 
 export interface SimChannelsOptions {
   readonly runtime: SimRuntime;

@@ -1,6 +1,6 @@
 import { catchError, EMPTY, Subscription } from 'rxjs';
-import { isDecimalString } from '../../../core/decimal.js';
-import type { VenueWsClient } from '../../../venue/ws/venueWsClient.js';
+import { isDecimalString } from '../../core/decimal.js';
+import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 
 /** Where the extras are read from (the venue WebSocket client). */
 export type VenueExtrasSource = Pick<VenueWsClient, 'channel'>;

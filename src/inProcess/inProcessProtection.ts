@@ -1,15 +1,15 @@
 import { Subscription } from 'rxjs';
-import { detach } from '../../core/detach.js';
-import type { HostLogger } from '../../strategy/strategyHost.js';
-import type { ProtectionFields } from '../../engine/intents/intents.js';
-import type { ProtectedMarket, ProtectionKeeper } from '../../engine/protection/protectionKeeper.js';
-import type { TpslOrder } from '../../engine/orders/tpslOrder.js';
+import { detach } from '../core/detach.js';
+import type { HostLogger } from '../strategy/strategyHost.js';
+import type { ProtectionFields } from '../engine/intents/intents.js';
+import type { ProtectedMarket, ProtectionKeeper } from '../engine/protection/protectionKeeper.js';
+import type { TpslOrder } from '../engine/orders/tpslOrder.js';
 import type { InProcessBot } from './inProcessBot.js';
 import type { InProcessVenue } from './inProcessVenue.js';
-import type { SimTpslOrder } from '../../sim/tpsl/simTpslOrder.js';
+import type { SimTpslOrder } from '../sim/tpsl/simTpslOrder.js';
 import type { VirtualTime } from './virtualTime.js';
-import { tickEvery } from '../operations/control/tickEvery.js';
-import { engineKeeper, passOnEngineEvents } from '../protection/engineKeeper.js';
+import { tickEvery } from '../core/tickEvery.js';
+import { engineKeeper, passOnEngineEvents } from '../engine/protection/engineKeeper.js';
 
 /** As the bot: a pass every 200 ms; the venue's list read every 2 s unless something asks sooner. */
 const PASS_EVERY_MS = 200;

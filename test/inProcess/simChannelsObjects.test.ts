@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStrategies } from '../../../src/runtime/bot/wiring/loadStrategies.js';
-import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
-import { replayRecording } from '../../../src/runtime/replay/replayRecording.js';
-import { SimWsConnection } from '../../../src/sim/ws/simWsConnection.js';
-import { recordingLogger } from '../../../src/testing/kitSupport.js';
-import { decodeServerFrame, decodeServerValue } from '../../../src/venue/ws/decodeServerFrame.js';
-import { recordSimInProcess } from '../../e2e/support/recordSimInProcess.js';
+import { loadStrategies } from '../../src/runtime/bot/wiring/loadStrategies.js';
+import { loadConfig } from '../../src/runtime/config/loadConfig.js';
+import { replayRecording } from '../../src/runtime/replay/replayRecording.js';
+import { SimWsConnection } from '../../src/sim/ws/simWsConnection.js';
+import { recordingLogger } from '../../src/testing/kitSupport.js';
+import { decodeServerFrame, decodeServerValue } from '../../src/venue/ws/decodeServerFrame.js';
+import { recordSimInProcess } from '../e2e/support/recordSimInProcess.js';
 
 /**
  * In process the simulator hands the bot its frames as the objects it builds, with no JSON between
