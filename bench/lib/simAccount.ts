@@ -5,7 +5,7 @@ import { fastPrivateKeySigner } from '../../src/protocol/nativeSigner.js';
 import type { SyncDigestSigner } from '../../src/protocol/digestSigner.js';
 import type { SigningContext } from '../../src/protocol/signingContext.js';
 import { readVenueSigning } from '../../src/venue/venueInfo.js';
-import { registerSigner } from '../../src/runtime/account/registerSigner.js';
+import { registerSigner } from '../../src/engine/account/registerSigner.js';
 import type { RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 
