@@ -42,45 +42,46 @@ export function orderbookChecksum(bids: readonly ChecksumLevel[], asks: readonly
 export interface WireChecksumLevel {
   readonly priceWeiText: string;
   readonly quantityWeiText: string;
+  /** `priceWeiText:quantityWeiText`, when the level keeps it (a decoded level does, once worked out). */
+  readonly checksumText?: string;
 }
 
 /**
  * The checksum over levels that already hold their wei texts, as the client's decoded levels do
  * (cached per level): the same text without converting each level again, which the client would
- * pay on every update of a deep book.
+ * pay on every update of a deep book. A level that stands from one update to the next keeps its
+ * `price:quantity` text, so each update joins one text per level.
  */
 export function orderbookChecksumOfWire(
   bids: readonly WireChecksumLevel[],
   asks: readonly WireChecksumLevel[],
 ): number {
-  return orderbookChecksumVia(bids, asks, priceWeiTextOf, quantityWeiTextOf);
+  return orderbookChecksumOfPairs(bids, asks, pairTextOf);
 }
 
 /**
- * The checksum over levels of any shape whose wei texts `priceWeiText` and `quantityWeiText` give:
- * the simulator checksums its whole book on every update, and an object per level to hand it to
- * `orderbookChecksumOfWire` was a third of that cost.
+ * The checksum over one `priceWei:quantityWei` text per level (what the simulator's publisher keeps
+ * for each level it published): the same text as `orderbookChecksumText`, since the level's two
+ * parts are joined by the same ":" as everything else.
  */
-export function orderbookChecksumVia<L>(
+export function orderbookChecksumOfPairs<L>(
   bids: readonly L[],
   asks: readonly L[],
-  priceWeiText: (level: L) => string,
-  quantityWeiText: (level: L) => string,
+  pairText: (level: L) => string,
 ): number {
-  // One join, not a string grown part by part: it runs on every book frame, on both sides.
   const parts: string[] = [];
   const depth = Math.max(bids.length, asks.length);
   for (let i = 0; i < depth; i++) {
     const bid = bids[i];
     const ask = asks[i];
-    if (bid !== undefined) parts.push(priceWeiText(bid), quantityWeiText(bid));
-    if (ask !== undefined) parts.push(priceWeiText(ask), quantityWeiText(ask));
+    if (bid !== undefined) parts.push(pairText(bid));
+    if (ask !== undefined) parts.push(pairText(ask));
   }
   return crc32(parts.join(':')) >>> 0;
 }
 
-const priceWeiTextOf = (level: WireChecksumLevel): string => level.priceWeiText;
-const quantityWeiTextOf = (level: WireChecksumLevel): string => level.quantityWeiText;
+const pairTextOf = (level: WireChecksumLevel): string =>
+  level.checksumText ?? `${level.priceWeiText}:${level.quantityWeiText}`;
 
 function weiLevel(level: ChecksumLevel, field: string): WireChecksumLevel {
   const [priceWeiText, quantityWeiText] = levelParts(level, field);

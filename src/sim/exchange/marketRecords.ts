@@ -22,9 +22,6 @@ export interface LevelTexts {
   quantity(steps: bigint): string;
   priceWei(ticks: number): string;
   quantityWei(steps: bigint): string;
-  /** `priceWei` and `quantityWei` of a level: what the orderbook checksum reads of each. */
-  readonly levelPriceWei: (this: void, level: TickLevel) => string;
-  readonly levelQuantityWei: (this: void, level: TickLevel) => string;
 }
 
 /**
@@ -47,8 +44,6 @@ export function levelTexts(market: MarketSpec): LevelTexts {
       quantity: bySteps(remembered((steps: bigint | number) => multiplyUnits(BigInt(steps), stepSize))),
       priceWei,
       quantityWei,
-      levelPriceWei: (level) => priceWei(level.priceTicks),
-      levelQuantityWei: (level) => quantityWei(level.steps),
     };
     levelTextsByMarket.set(market, texts);
   }

@@ -6,13 +6,13 @@ import { reverted } from './exchangeRefusal.js';
 import { fillRecord, tradeRecord, type ExecutionPrint } from './executionRecords.js';
 import { notionalWei, type MarketSpec } from './markets.js';
 import { fillableSteps, matchOrder, type MatchContext, type MatchStop } from './matchOrder.js';
-import { orderIdHex, wideOrderId } from './orderIds.js';
+import { wideOrderId } from './orderIds.js';
 import type { OrderBook } from './orderBook.js';
 import type { OrderStore } from './orderStore.js';
 import type { CheckedOrder } from './placeOrderChecks.js';
 import { reducibleSteps } from './positionMath.js';
 import type { SimIdBases } from './simIdBases.js';
-import { remainingSteps, toOrderRecord, type SimOrder } from './simOrder.js';
+import { newSimOrder, remainingSteps, toOrderRecord, type SimOrder } from './simOrder.js';
 
 export interface OrderEntryDeps {
   readonly store: OrderStore;
@@ -105,26 +105,7 @@ export class OrderEntry {
   /** The new order, with the next sequence (and so the next order id). */
   private newOrder(account: Address, checked: CheckedOrder, sizeSteps: number, nowMs: number): SimOrder {
     this.sequence += 1n;
-    const wide = wideOrderId(this.sequence, checked.side);
-    return {
-      sequence: this.sequence,
-      wide,
-      orderId: orderIdHex(wide),
-      account,
-      marketId: checked.marketId,
-      side: checked.side,
-      sizeSteps,
-      priceTicks: checked.priceTicks,
-      orderType: checked.orderType,
-      timeInForce: checked.timeInForce,
-      postOnly: checked.postOnly,
-      reduceOnly: checked.reduceOnly,
-      stpMode: checked.stpMode,
-      ...(checked.clientOrderId === undefined ? {} : { clientOrderId: checked.clientOrderId }),
-      ...(checked.ttlSeconds === undefined ? {} : { expiresAtMs: nowMs + checked.ttlSeconds * 1000 }),
-      filledSteps: 0,
-      status: 'ORDER_STATUS_OPEN',
-    };
+    return newSimOrder(this.sequence, wideOrderId(this.sequence, checked.side), account, checked, sizeSteps, nowMs);
   }
 
   /** After the walk: filled; resting when a GTC or GTT limit order no longer crosses; else cancelled. */

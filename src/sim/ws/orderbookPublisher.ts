@@ -1,4 +1,4 @@
-import { orderbookChecksumVia } from '../../protocol/orderbookChecksum.js';
+import { orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import type { TickBook } from '../exchange/exchange.js';
 import { decimalLevel, levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
@@ -21,7 +21,7 @@ export interface BookFrameMeta {
  * decimals on every update was most of a replay's publishing cost.
  */
 export class OrderbookPublisher {
-  private readonly published = new Map<number, TickBook>();
+  private readonly published = new Map<number, PublishedBook>();
 
   /**
    * Publishes `book`: the levels that changed since the last publication, or undefined when
@@ -30,24 +30,25 @@ export class OrderbookPublisher {
   update(book: TickBook, meta: BookFrameMeta): CanonicalOrderbookFrame | undefined {
     const marketId = book.market.marketId;
     const previous = this.published.get(marketId);
-    this.published.set(marketId, book);
-    const bids = changedLevels(previous?.bids ?? [], book.bids, (a, b) => a > b);
-    const asks = changedLevels(previous?.asks ?? [], book.asks, (a, b) => a < b);
-    if (bids.length === 0 && asks.length === 0) return undefined;
     const texts = levelTexts(book.market);
-    // The client checks the same CRC32 code over the same wei texts (venue-wire.md §3).
-    const checksum = orderbookChecksumVia(book.bids, book.asks, texts.levelPriceWei, texts.levelQuantityWei);
+    const bids = diffSide(previous?.book.bids ?? [], previous?.bidPairs ?? [], book.bids, texts, (a, b) => a > b);
+    const asks = diffSide(previous?.book.asks ?? [], previous?.askPairs ?? [], book.asks, texts, (a, b) => a < b);
+    this.published.set(marketId, { book, bidPairs: bids.pairs, askPairs: asks.pairs });
+    if (bids.changed.length === 0 && asks.changed.length === 0) return undefined;
+    // The client checks the same CRC32 code over the same wei texts (venue-wire.md §3); a level
+    // that stands keeps its text from one update to the next.
+    const checksum = orderbookChecksumOfPairs(bids.pairs, asks.pairs, samePair);
     return {
       method: 'update',
       type: 'update',
-      ...body(marketId, decimalLevels(bids, texts), decimalLevels(asks, texts), meta),
+      ...body(marketId, decimalLevels(bids.changed, texts), decimalLevels(asks.changed, texts), meta),
       checksum,
     };
   }
 
   /** The whole book as last published. */
   snapshot(marketId: number, meta: BookFrameMeta): CanonicalOrderbookFrame {
-    const book = this.published.get(marketId);
+    const book = this.published.get(marketId)?.book;
     const texts = book === undefined ? undefined : levelTexts(book.market);
     const side = (levels: readonly TickLevel[] | undefined): CanonicalBookLevel[] =>
       levels === undefined || texts === undefined ? [] : decimalLevels(levels, texts);
@@ -60,36 +61,55 @@ export class OrderbookPublisher {
   }
 }
 
+/** A book as last published, with each level's `priceWei:quantityWei` text (the checksum's), side by side. */
+interface PublishedBook {
+  readonly book: TickBook;
+  readonly bidPairs: readonly string[];
+  readonly askPairs: readonly string[];
+}
+
 /**
  * The levels of `next` that are new or changed (size or order count), and those of `previous`
- * gone (size 0, no orders), best first. Both sides are best first (`better` orders two prices),
- * so one walk over both finds them in book order.
+ * gone (size 0, no orders), best first; and the checksum text of each level of `next`, kept from
+ * `previous` where the level's price and size stand. Both sides are best first (`better` orders
+ * two prices), so one walk over both finds them in book order.
  */
-function changedLevels(
+function diffSide(
   previous: readonly TickLevel[],
+  previousPairs: readonly string[],
   next: readonly TickLevel[],
+  texts: LevelTexts,
   better: (a: number, b: number) => boolean,
-): TickLevel[] {
-  const out: TickLevel[] = [];
+): { changed: TickLevel[]; pairs: string[] } {
+  const changed: TickLevel[] = [];
+  const pairs = new Array<string>(next.length);
   let i = 0;
   let j = 0;
   while (i < previous.length || j < next.length) {
     const was = previous[i];
     const now = next[j];
     if (was !== undefined && now !== undefined && was.priceTicks === now.priceTicks) {
-      if (was.steps !== now.steps || was.orderCount !== now.orderCount) out.push(now);
+      if (was.steps !== now.steps || was.orderCount !== now.orderCount) changed.push(now);
+      pairs[j] = was.steps === now.steps ? previousPairs[i]! : pairText(now, texts);
       i++;
       j++;
     } else if (now !== undefined && (was === undefined || better(now.priceTicks, was.priceTicks))) {
-      out.push(now);
+      changed.push(now);
+      pairs[j] = pairText(now, texts);
       j++;
     } else if (was !== undefined) {
-      out.push({ priceTicks: was.priceTicks, steps: 0n, orderCount: 0 });
+      changed.push({ priceTicks: was.priceTicks, steps: 0n, orderCount: 0 });
       i++;
     }
   }
-  return out;
+  return { changed, pairs };
 }
+
+function pairText(level: TickLevel, texts: LevelTexts): string {
+  return `${texts.priceWei(level.priceTicks)}:${texts.quantityWei(level.steps)}`;
+}
+
+const samePair = (pair: string): string => pair;
 
 /** Levels as the wire carries them: canonical decimals (a gone level's quantity "0"). */
 function decimalLevels(levels: readonly TickLevel[], texts: LevelTexts): CanonicalBookLevel[] {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { VenueError } from '../venueError.js';
 import { VenueTransportError } from '../venueTransportError.js';
+import { fastAnswerDecoder } from './fastAnswers.js';
 import { HttpTimeout, nodeHttpSend, type HttpAnswer } from './nodeHttpClient.js';
 import { parseRetryAfter } from './retryAfter.js';
 import type { RequestLimiter } from './slidingWindowLimiter.js';
@@ -234,6 +235,10 @@ function parseAnswer<S extends z.ZodType>(
       cause: error,
     });
   }
+  // The order actions' answers are read by hand (fastAnswers.ts); zod reads any other, and names
+  // the field of an answer the hand decoder refused.
+  const fast = fastAnswerDecoder(request.responseSchema)?.(json);
+  if (fast !== undefined) return fast as z.output<S>;
   const parsed = request.responseSchema.safeParse(json);
   if (!parsed.success) {
     onDecodeFailure?.(failureFromZod(`rest:${request.endpoint}`, parsed.error, json), json);

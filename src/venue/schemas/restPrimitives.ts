@@ -28,7 +28,8 @@ export const nonNegativeDecimalStringSchema = decimalStringSchema.refine((value)
   error: 'expected a non-negative decimal string',
 });
 
-const UNSIGNED_INTEGER_TEXT = /^\d+$/;
+/** The patterns the hand-checked answer decoders share with these schemas (`fastAnswers.ts`). */
+export const UNSIGNED_INTEGER_TEXT = /^\d+$/;
 const SIGNED_INTEGER_TEXT = /^-?\d+$/;
 
 /** A base-10 unsigned integer carried as a string, range-checked to `bits`, output as bigint. */
@@ -144,11 +145,13 @@ export const safeUintLooseSchema = z.union([
     .refine(Number.isSafeInteger, { error: 'expected a safe integer' }),
 ]);
 
+export const ID_STRING_PATTERN = /^(0|[1-9]\d*)$/;
+
 /** A numeric identifier carried as a string ("1"); stays a string, canonical (no leading zeros). */
 export const idStringSchema = z
   .string()
   // abort: checks after it (a range) only ever see a numeric string.
-  .regex(/^(0|[1-9]\d*)$/, { error: 'expected a numeric id string without leading zeros', abort: true });
+  .regex(ID_STRING_PATTERN, { error: 'expected a numeric id string without leading zeros', abort: true });
 
 /** A numeric id that may arrive as a number or a string; output is the canonical string. */
 export const idLooseSchema = z.union([
@@ -200,9 +203,9 @@ export const base64SignatureSchema = z.string().refine(
 );
 
 /** Transaction hash; empty when the venue had nothing to send (e.g. signer already active). */
-export const txHashSchema = z
-  .string()
-  .regex(/^(0x[0-9a-fA-F]{64})?$/, { error: 'expected a 0x-prefixed 32-byte hash or ""' });
+export const TX_HASH_PATTERN = /^(0x[0-9a-fA-F]{64})?$/;
+export const txHashSchema = z.string().regex(TX_HASH_PATTERN, { error: 'expected a 0x-prefixed 32-byte hash or ""' });
 
 /** Hex identifier with or without 0x (order ids). */
-export const hexIdSchema = z.string().regex(/^(0x)?[0-9a-fA-F]+$/, { error: 'expected a hex string' });
+export const HEX_ID_PATTERN = /^(0x)?[0-9a-fA-F]+$/;
+export const hexIdSchema = z.string().regex(HEX_ID_PATTERN, { error: 'expected a hex string' });

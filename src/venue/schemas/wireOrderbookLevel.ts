@@ -34,6 +34,7 @@ export class WireOrderbookLevel implements OrderbookLevel {
   #quantity: string | undefined;
   #priceWei: bigint | undefined;
   #quantityWei: bigint | undefined;
+  #checksumText: string | undefined;
 
   constructor(
     private readonly wirePrice: string,
@@ -47,6 +48,11 @@ export class WireOrderbookLevel implements OrderbookLevel {
 
   get quantityWeiText(): string {
     return (this.#quantityWeiText ??= decimalTextToWeiText(this.wireQuantity));
+  }
+
+  /** What the checksum covers of this level (`priceWeiText:quantityWeiText`), kept while it stands in the book. */
+  get checksumText(): string {
+    return (this.#checksumText ??= `${this.priceWeiText}:${this.quantityWeiText}`);
   }
 
   /** Canonical: "063220.50" reads "63220.5". */

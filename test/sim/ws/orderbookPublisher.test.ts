@@ -4,7 +4,7 @@ import { decimalToWei } from '../../../src/core/decimal.js';
 import type { TickBook } from '../../../src/sim/exchange/exchange.js';
 import { compileMarket, DEFAULT_MARKETS } from '../../../src/sim/exchange/markets.js';
 import { ALICE, BOB, T0, limit, quietExchange } from '../exchange/exchangeFixture.js';
-import { orderbookChecksumOfWire } from '../../../src/protocol/orderbookChecksum.js';
+import { orderbookChecksum, orderbookChecksumOfWire } from '../../../src/protocol/orderbookChecksum.js';
 import { OrderbookPublisher } from '../../../src/sim/ws/orderbookPublisher.js';
 import { LocalOrderBook } from '../../../src/venue/orderbook/localOrderBook.js';
 import { orderbookFrameSchema } from '../../../src/venue/schemas/wsFramesOrderbook.js';
@@ -143,6 +143,8 @@ describe('OrderbookPublisher', () => {
             expect(local.apply(orderbookFrameSchema.parse(frame))).toEqual({ kind: 'applied' });
           }
           const expected = orderbookFrameSchema.parse(publisher.snapshot(1, meta));
+          // The checksum kept per standing level is the rule's, worked out again from the whole book.
+          if (frame?.type === 'update') expect(frame.checksum).toBe(orderbookChecksum(expected.bids, expected.asks));
           const view = (levels: readonly { price: string; quantity: string }[]): string[][] =>
             levels.map((l) => [l.price, l.quantity]);
           expect(view(local.bids())).toEqual(view(expected.bids));
