@@ -4,7 +4,7 @@
  * own open orders sampled every 100 ms from the first time both rest. Its limit is 100 %; its
  * baseline the old path in the same run: the market maker as it was bundled before quote targets,
  * cancel and place on every requote (test/e2e/support/legacyMakerStrategy.ts). QUOTE_UPTIME_MS sets
- * each run's length (default 30 s; 2 s at smoke scale).
+ * each run's length (default 30 s; 1 s at smoke scale).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,7 +82,7 @@ async function sampleMaker(module: string, runMs: number): Promise<MakerRun> {
 export const quoteUptime: FigureBench = {
   name: 'quote_uptime',
   async run(scale: BenchScale): Promise<Figure> {
-    const runMs = scale === 'smoke' ? 2_000 : Number(process.env['QUOTE_UPTIME_MS'] ?? 30_000);
+    const runMs = scale === 'smoke' ? 1_000 : Number(process.env['QUOTE_UPTIME_MS'] ?? 30_000);
     const bundled = await sampleMaker('strategies/marketMaker.ts', runMs);
     const legacy = await sampleMaker('test/e2e/support/legacyMakerStrategy.ts', runMs);
     const pct = (share: number) => Number((100 * share).toFixed(1));

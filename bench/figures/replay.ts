@@ -13,8 +13,8 @@ import { timedReplay } from '../lib/replay/timedReplay.js';
  * second, about twice the simulator's default (docs/operations.md, recording size).
  */
 const RATES: FrameRates = { book: 10, oracle: 5, trades: 5 };
-/** One hour; the smoke run replays two minutes of the same recording's kind. */
-const HOURS = { full: 1, smoke: 2 / 60 } as const;
+/** One hour; the smoke run replays thirty seconds of the same recording's kind. */
+const HOURS = { full: 1, smoke: 0.5 / 60 } as const;
 const TARGET_SPEEDUP = 1_000;
 const REPO = join(import.meta.dirname, '..', '..');
 

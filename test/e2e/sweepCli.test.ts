@@ -25,6 +25,8 @@ const VARIANTS = [
   { id: 'v3', spread_bps: 8, requote_bps: 3 },
   { id: 'v4', spread_bps: 8, requote_bps: 6 },
 ] as const;
+/** Train on 40 s, test on the next 20 s, step 40 s: two windows in the recording's two minutes. */
+const WALK = ['--train', '40s', '--test', '20s', '--step', '40s'];
 
 describe('perpbot sweep (spawned)', () => {
   let dir: string;
@@ -153,7 +155,8 @@ describe('perpbot sweep (spawned)', () => {
   it('walk-forward: each window ranks on its train span and shows the test span beside', async () => {
     const out = join(dir, 'walk');
     const run = await spawnPerpbot(
-      ['sweep', rec, '--params', 'spread_bps=4,8', '--train', '40s', '--test', '20s', '--step', '40s', '--out', out],
+      // One worker: the windows are what this test is about (the whole sweep above runs on two).
+      ['sweep', rec, '--params', 'spread_bps=4,8', ...WALK, '--workers', '1', '--out', out],
       {},
       90_000,
     );

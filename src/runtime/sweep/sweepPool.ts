@@ -6,17 +6,16 @@ import type { SweepJobContext, SweepJobInput, SweepJobOutput } from './sweepJob.
 /** What a worker thread starts with: the job context without its logger (each makes its own). */
 export type WorkerContext = Omit<SweepJobContext, 'log'>;
 
+/** Why a replay failed, in a form a worker thread can post. */
+export interface JobError {
+  readonly message: string;
+  readonly code: string | undefined;
+  readonly stack: string | undefined;
+}
+
 export type WorkerAnswer =
   | { readonly type: 'done'; readonly output: SweepJobOutput }
-  | {
-      readonly type: 'failed';
-      readonly key: string;
-      readonly error: {
-        readonly message: string;
-        readonly code: string | undefined;
-        readonly stack: string | undefined;
-      };
-    };
+  | { readonly type: 'failed'; readonly key: string; readonly error: JobError };
 
 /**
  * Runs a sweep's replays on worker threads, one replay per thread at a time, handing out the next
@@ -50,7 +49,7 @@ export async function runOnWorkers(
       for (const worker of workers) {
         worker.on('message', (answer: WorkerAnswer) => {
           running--;
-          if (answer.type === 'failed') return reject(jobFailed(answer));
+          if (answer.type === 'failed') return reject(jobFailed(answer.key, answer.error));
           try {
             onDone(answer.output);
           } catch (error) {
@@ -71,17 +70,23 @@ export async function runOnWorkers(
   }
 }
 
-function jobFailed(answer: Extract<WorkerAnswer, { type: 'failed' }>): PerpbotError {
-  const error = new PerpbotError(`sweep replay ${answer.key} failed: ${answer.error.message}`, {
+export function jobFailed(key: string, cause: JobError): PerpbotError {
+  const error = new PerpbotError(`sweep replay ${key} failed: ${cause.message}`, {
     code: 'SWEEP_FAILED',
-    details: { job: answer.key, ...(answer.error.code === undefined ? {} : { cause: answer.error.code }) },
+    details: { job: key, ...(cause.code === undefined ? {} : { cause: cause.code }) },
     hints: ['the results finished before it are in the study: fix the cause and run the same command to go on'],
   });
-  if (answer.error.stack !== undefined) error.stack = `${error.stack ?? ''}\nworker: ${answer.error.stack}`;
+  if (cause.stack !== undefined) error.stack = `${error.stack ?? ''}\nreplay: ${cause.stack}`;
   return error;
 }
 
-function abortedBy(signal: AbortSignal): Error {
+export function describeJobError(error: unknown): JobError {
+  if (!(error instanceof Error)) return { message: String(error), code: undefined, stack: undefined };
+  const code = (error as { code?: unknown }).code;
+  return { message: error.message, code: typeof code === 'string' ? code : undefined, stack: error.stack };
+}
+
+export function abortedBy(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('interrupted');
 }
 

@@ -10,6 +10,7 @@ import type { SweepSection } from '../config/sweepSchema.js';
 import { loadSharedFrames, type RecordingExtent } from '../replay/sharedFrames.js';
 import type { SweepJobInput, SweepJobOutput } from './sweepJob.js';
 import { studyRecordings, studySpans, sweepJobs, inShard, type Shard, type SweepJob } from './sweepPlan.js';
+import { runInThread } from './sweepInThread.js';
 import { runOnWorkers, type WorkerContext } from './sweepPool.js';
 import { sweepVariants, type Variant } from './sweepVariants.js';
 import { appendResult, openStudy, writeStudy, type StudyHeader, type StudyResult } from './studyFile.js';
@@ -97,7 +98,9 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
     replayedMs += output.spanMs;
     o.progress(progressLine(ran.length, pending.length, result, output));
   };
-  if (pending.length > 0) await runOnWorkers(context, pending.map(jobInput), o.workers, onDone, o.signal);
+  const inputs = pending.map(jobInput);
+  if (Math.min(o.workers, inputs.length) === 1) await runInThread(context, inputs, onDone, o.signal);
+  else if (inputs.length > 0) await runOnWorkers(context, inputs, o.workers, onDone, o.signal);
   const results = jobs.flatMap((j) => done.get(j.key) ?? []);
   if (results.length === jobs.length) writeStudy(studyPath, header, results);
   const used = process.cpuUsage(cpu);

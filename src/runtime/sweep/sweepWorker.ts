@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../operations/logging/createLogger.js';
 import { runSweepJob, type SweepJobContext, type SweepJobInput } from './sweepJob.js';
-import type { WorkerAnswer, WorkerContext } from './sweepPool.js';
+import { describeJobError, type WorkerAnswer, type WorkerContext } from './sweepPool.js';
 
 // A worker thread inherits no loader hooks, and importing tsx registers its hooks on the main thread
 // only: a strategy written in TypeScript needs tsx's loader registered here, in this thread (in a
@@ -26,12 +26,6 @@ parentPort?.on('message', (job: SweepJobInput) => {
   runSweepJob(context, job).then(
     (output) => parentPort?.postMessage({ type: 'done', output } satisfies WorkerAnswer),
     (error: unknown) =>
-      parentPort?.postMessage({ type: 'failed', key: job.key, error: describe(error) } satisfies WorkerAnswer),
+      parentPort?.postMessage({ type: 'failed', key: job.key, error: describeJobError(error) } satisfies WorkerAnswer),
   );
 });
-
-function describe(error: unknown): { message: string; code: string | undefined; stack: string | undefined } {
-  if (!(error instanceof Error)) return { message: String(error), code: undefined, stack: undefined };
-  const code = (error as { code?: unknown }).code;
-  return { message: error.message, code: typeof code === 'string' ? code : undefined, stack: error.stack };
-}
