@@ -13,6 +13,8 @@ const REEXPORTED = [
   'fillCountingTaker.ts',
   'legacyMakerStrategy.ts',
   'serviceProbeStrategy.ts',
+  // cliStart.test.ts starts it through npm start's command line.
+  'faultyStrategy.ts',
 ]
   .map((name) => join(import.meta.dirname, name))
   // flightVerifyLive.test.ts re-exports the repository's market maker too.
