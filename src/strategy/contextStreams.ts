@@ -1,7 +1,8 @@
 import { concat, connectable, defer, Observable, of, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ContextStreams, StrategyStreams } from './strategyContext.js';
 import { candlesFrom, toTopOfBook } from './marketData.js';
-import { inStrategyScope, outsideStrategyScope, type StrategyScope } from './strategyScope.js';
+import { outsideStrategyScope, type StrategyScope } from './strategyScope.js';
+import { inStrategyScope } from './strategyScopeStreams.js';
 
 /**
  * The runtime's mark and book streams held for the host's life with their latest value replayed,

@@ -12,13 +12,8 @@ import type { StrategyContext, StrategyLogger, StrategyStorage, StrategyStreams 
 import type { StrategyDefinition } from './strategyDefinition.js';
 import { parseStrategyParams } from './strategyParams.js';
 import { marketsReady } from './strategyReadiness.js';
-import {
-  containStrategyErrors,
-  inStrategyScope,
-  outsideStrategyScope,
-  runInStrategyScope,
-  type StrategyScope,
-} from './strategyScope.js';
+import { outsideStrategyScope, runInStrategyScope, type StrategyScope } from './strategyScope.js';
+import { containStrategyErrors, inStrategyScope } from './strategyScopeStreams.js';
 import type { OrderEvent } from './orderEvents.js';
 import type { PnlView, StateSnapshot, TradingStateView } from './strategyViews.js';
 import { detach } from '../core/detach.js';

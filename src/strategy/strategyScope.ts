@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { config, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 
 /**
  * Whose code is running: the host runs each strategy's hooks, and delivers every value of the
@@ -8,7 +7,9 @@ import { config, Observable, type MonoTypeOperatorFunction, type Subscription } 
  * returned Observable: RxJS reports it later, from a timer, through `config.onUnhandledError`,
  * and a throw in a strategy's timer or promise becomes an uncaught exception or an
  * unhandled rejection. Node carries the scope into those timers and promises, so whoever catches such an
- * error can still tell which strategy it came from (`failCurrentStrategy`).
+ * error can still tell which strategy it came from (`failCurrentStrategy`). The same through RxJS:
+ * strategyScopeStreams.ts (apart, so that what only asks whose code runs, such as the CLI's fatal
+ * error handler, loads no RxJS).
  */
 export interface StrategyScope {
   readonly strategy: string;
@@ -44,46 +45,4 @@ export function failCurrentStrategy(error: unknown): boolean {
   if (scope === undefined) return false;
   scope.fail(error);
   return true;
-}
-
-/**
- * A stream as one strategy sees it: subscribed upstream outside the strategy's scope (a shared
- * source's connection and timers belong to no strategy), every notification delivered inside it,
- * and every subscription owned by `owner` so that stopping the strategy ends them all, including
- * those it made itself and never returned.
- */
-export function inStrategyScope<T>(scope: StrategyScope, owner: Subscription): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const upstream = outsideStrategyScope(() =>
-        source.subscribe({
-          next: (value) => scopes.run(scope, () => subscriber.next(value)),
-          error: (error: unknown) => scopes.run(scope, () => subscriber.error(error)),
-          complete: () => scopes.run(scope, () => subscriber.complete()),
-        }),
-      );
-      owner.add(upstream);
-      return () => {
-        owner.remove(upstream);
-        upstream.unsubscribe();
-      };
-    });
-}
-
-let contained = false;
-
-/**
- * Routes errors RxJS reports from subscriber callbacks to the strategy they came from; any other
- * goes on to the handler installed before (the runtime's fatal-error handler) or, with none, is
- * thrown as RxJS does by default. Installed once per process; harmless outside a strategy.
- */
-export function containStrategyErrors(): void {
-  if (contained) return;
-  contained = true;
-  const previous = config.onUnhandledError;
-  config.onUnhandledError = (error: unknown) => {
-    if (failCurrentStrategy(error)) return;
-    if (previous !== null) previous(error);
-    else throw error;
-  };
 }

@@ -6,13 +6,6 @@ import { ACCOUNT_KEY_ENV } from '../account/keys/loadVenueKeys.js';
 import type { CliIo } from './cliIo.js';
 import { CliUsageError } from './cliUsageError.js';
 
-/** The `--account ADDRESS` flag of the read-only commands: they need an address, never a key. */
-export const ACCOUNT_FLAG = {
-  type: 'string',
-  value: 'ADDRESS',
-  description: 'look at this account instead of the configured account key (needs no key)',
-} as const;
-
 /**
  * The account a read-only command looks at: `--account` when given, else the address of the
  * configured account key (PERPBOT_ACCOUNT_KEY or keys.account_key_file), which is read only for it.

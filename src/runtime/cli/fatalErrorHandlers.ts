@@ -1,4 +1,6 @@
-import { config } from 'rxjs';
+// The config object itself, not the package's index: the same module the index (and so every
+// subscriber) reads, without loading all of RxJS into commands that never subscribe to anything.
+import { config } from 'rxjs/internal/config';
 import { failCurrentStrategy } from '../../strategy/strategyScope.js';
 import { redactText } from '../../core/redactor.js';
 

@@ -1,4 +1,4 @@
-import { ACCOUNT_FLAG } from '../accountFlag.js';
+import { ACCOUNT_FLAG } from '../accountFlagSpec.js';
 import { CONFIG_FLAGS, type CommandSpec } from '../commandSpec.js';
 
 export const statusCommand: CommandSpec = {

@@ -1,7 +1,12 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type * as TypeScript from 'typescript';
+import { cachingCompilerHost } from './parsedSourceFiles.js';
+
+// Required, not imported: TypeScript is CommonJS, and an `import` of it has Node scan all of
+// typescript.js (9 MB) for its export names first, about a second of CPU on every check.
+const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
 
 export interface TypeCheckResult {
   readonly ok: boolean;
@@ -19,7 +24,7 @@ export interface TypeCheckResult {
  * bundler does (package `exports` with their `types`); Node's own types (console, timers,
  * process) where they can be found (`nodeTypes`), since a strategy runs on Node.
  */
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
+const DEFAULT_OPTIONS: TypeScript.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -36,7 +41,7 @@ const DEFAULT_OPTIONS: ts.CompilerOptions = {
  * The default settings with Node's types when `@types/node` resolves from the strategy's folder
  * or from perpbot's own (a package project has them through its own dependencies, or not at all).
  */
-function withNodeTypes(options: ts.CompilerOptions, from: string): ts.CompilerOptions {
+function withNodeTypes(options: TypeScript.CompilerOptions, from: string): TypeScript.CompilerOptions {
   for (const base of [from, PERPBOT_SOURCES]) {
     try {
       const manifest = createRequire(join(base, 'noop.js')).resolve('@types/node/package.json');
@@ -48,11 +53,8 @@ function withNodeTypes(options: ts.CompilerOptions, from: string): ts.CompilerOp
   return options;
 }
 
-/**
- * The program of the last check: a second check in the same process (the tests, an editor
- * integration) reuses its parsed files instead of reading the whole of perpbot again.
- */
-let lastProgram: ts.Program | undefined;
+/** The program of the last check: a second check in the same process reuses its module resolutions. */
+let lastProgram: TypeScript.Program | undefined;
 
 /** perpbot's own sources (src/ in the repository, dist/ when installed): checked by perpbot's CI, not here. */
 const PERPBOT_SOURCES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..') + sep;
@@ -91,7 +93,7 @@ function packageNameIn(dir: string): string | undefined {
  * sources and declaration files are read for their types but not checked again, so a check takes
  * seconds, not the time to type-check the whole framework.
  */
-function userDiagnostics(program: ts.Program): readonly ts.Diagnostic[] {
+function userDiagnostics(program: TypeScript.Program): readonly TypeScript.Diagnostic[] {
   const own = program
     .getSourceFiles()
     .filter((f) => !f.isDeclarationFile && !isPerpbotSource(f.fileName))
@@ -120,9 +122,11 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
       };
     options = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(tsconfig)).options;
   }
+  const programOptions = { ...options, noEmit: true, incremental: false };
   const program = ts.createProgram({
     rootNames: [file],
-    options: { ...options, noEmit: true, incremental: false },
+    options: programOptions,
+    host: cachingCompilerHost(ts, programOptions),
     ...(lastProgram === undefined ? {} : { oldProgram: lastProgram }),
   });
   lastProgram = program;
@@ -136,7 +140,7 @@ export function typeCheckStrategy(file: string): TypeCheckResult {
   };
 }
 
-function format(diagnostics: readonly ts.Diagnostic[]): string {
+function format(diagnostics: readonly TypeScript.Diagnostic[]): string {
   return ts.formatDiagnostics(diagnostics, {
     getCanonicalFileName: (f) => f,
     getCurrentDirectory: () => process.cwd(),
