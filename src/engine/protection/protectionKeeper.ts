@@ -250,7 +250,12 @@ export class ProtectionKeeper {
     if (this.closingAfterFire.closing(protection.strategy, protection.marketId)) return;
     const current = this.orders.live(protection.strategy, protection.marketId, role);
     const trigger = protection.spec.trigger;
-    const same = wanted === undefined ? undefined : current.find((o) => matches(o, wanted, trigger));
+    // An emulated leg is kept while the venue's refusal stands; after it, the venue is asked again.
+    const venueAsked = this.legs.refusal === undefined;
+    const same =
+      wanted === undefined
+        ? undefined
+        : current.find((o) => matches(o, wanted, trigger) && !(venueAsked && o.state === 'emulated'));
     const kept = wanted !== undefined && same === undefined ? await this.legs.place(protection, wanted) : same;
     // A placement without a definite answer may rest on the venue: the old leg stays until the list says.
     if (kept?.state === 'placing') return;

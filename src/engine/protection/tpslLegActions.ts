@@ -24,6 +24,12 @@ export interface TpslVenue {
 const STOP_PRICE_OPTION = { mark: 'MARK_PRICE', last: 'LAST_TRADED_PRICE' } as const;
 /** How long a cancel sent may take to show in the venue's list before it is sent again. */
 const CANCEL_RESEND_MS = 2_000;
+/**
+ * How long the venue's refusal of a TP/SL placement stands before it is asked again: a refusal
+ * may be of that one order (a field, a signature, the budget) or pass by itself, and a process
+ * that stopped asking for good would leave its positions unprotected past its own end.
+ */
+export const ASK_VENUE_AGAIN_MS = 60_000;
 
 /**
  * What the keeper does to one leg on the venue: place it (journaled first, then sent), emulate it
@@ -32,7 +38,7 @@ const CANCEL_RESEND_MS = 2_000;
  * venue's next list (`wantVenueRead`).
  */
 export class TpslLegActions {
-  private venueRefusal: string | undefined;
+  private venueRefusal: { readonly reason: string; readonly atMs: number } | undefined;
   /** When each cancel was last sent, by the order's id: one the venue still lists ACCEPTED is sent again. */
   private readonly cancelSentMs = new Map<string, number>();
   private readonly foreignSeen = new Set<string>();
@@ -48,9 +54,12 @@ export class TpslLegActions {
     },
   ) {}
 
-  /** Why the venue refuses TP/SL orders (new legs are emulated), or undefined. */
+  /** Why the venue refuses TP/SL orders (new legs are emulated), or undefined once it is to be asked again. */
   get refusal(): string | undefined {
-    return this.venueRefusal;
+    const refused = this.venueRefusal;
+    if (refused === undefined || this.o.clock.now() - refused.atMs < ASK_VENUE_AGAIN_MS) return refused?.reason;
+    this.venueRefusal = undefined;
+    return undefined;
   }
 
   async place(protection: ProtectedMarket, leg: WantedLeg): Promise<TpslOrder> {
@@ -68,7 +77,8 @@ export class TpslLegActions {
         createdMs: now,
       }),
     );
-    if (this.venueRefusal !== undefined) return this.emulate(order, this.venueRefusal);
+    const refusal = this.refusal;
+    if (refusal !== undefined) return this.emulate(order, refusal);
     try {
       const answer = await this.o.venue.place({
         marketId: order.marketId,
@@ -155,15 +165,16 @@ export class TpslLegActions {
       );
       return order;
     }
-    this.venueRefusal = `the venue refused a TP/SL order: ${error.reason}`;
-    return this.emulate(order, this.venueRefusal);
+    const reason = `the venue refused a TP/SL order: ${error.reason}`;
+    this.venueRefusal = { reason, atMs: this.o.clock.now() };
+    return this.emulate(order, reason);
   }
 
   private emulate(order: TpslOrder, reason: string): TpslOrder {
     const { id, strategy, marketId, role, stopPrice } = order;
     this.o.log.error(
       { tpsl: id, strategy, market: marketId, role, stopPrice, reason },
-      'TP/SL EMULATED: the venue refuses TP/SL orders, so this stop is watched by this process only and does NOT outlive it; the position counts as unprotected',
+      `TP/SL EMULATED: the venue refuses TP/SL orders, so this stop is watched by this process only and does NOT outlive it; the position counts as unprotected (the venue is asked again in ${ASK_VENUE_AGAIN_MS / 1000} s)`,
     );
     return this.o.orders.apply(order.id, { type: 'emulate', reason }, this.o.clock.now()) ?? order;
   }

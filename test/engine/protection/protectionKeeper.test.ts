@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TpslOrder } from '../../../src/engine/orders/tpslOrder.js';
+import { ASK_VENUE_AGAIN_MS } from '../../../src/engine/protection/tpslLegActions.js';
 import { long, setup } from './keeperFixture.js';
 
 describe('ProtectionKeeper: the venue TP/SL equal to the position', () => {
@@ -177,6 +178,24 @@ describe('ProtectionKeeper: the venue TP/SL equal to the position', () => {
     await t.keeper.sync();
     expect(t.closes).toHaveLength(1);
     expect(t.keeper.orders.all().map((o) => o.state)).toEqual(['executed']);
+  });
+
+  it('asks the venue again a minute after a refusal: the emulated stop is replaced by the venue one', async () => {
+    const t = setup();
+    t.venue.refuse = 'signature: invalid value';
+    t.setPosition(long('0.001'));
+    await t.keeper.sync();
+    expect(t.keeper.orders.all().map((o) => o.state)).toEqual(['emulated']);
+    t.venue.refuse = undefined;
+    // Within the minute the refusal stands: nothing is sent.
+    await t.clock.advance(ASK_VENUE_AGAIN_MS - 1_000);
+    await t.keeper.sync(true);
+    expect(t.venue.placed).toBe(0);
+    await t.clock.advance(1_000);
+    await t.keeper.sync(true);
+    expect(t.keeper.refusal).toBeUndefined();
+    expect(t.venue.active().map((r) => [r.stop_type, r.size])).toEqual([['STOP_LOSS', '0.001']]);
+    expect(t.keeper.orders.all().map((o) => o.state)).toEqual(['cancelled', 'accepted']);
   });
 
   it('stop(keep) leaves the stops on the venue; stop(cancel) cancels them', async () => {
