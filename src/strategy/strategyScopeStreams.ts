@@ -25,20 +25,23 @@ export function inStrategyScope<T>(scope: StrategyScope, owner: Subscription): M
     });
 }
 
-let contained = false;
+/** The handler this module installed, and so whether it is still the one in force. */
+let installed: ((error: unknown) => void) | undefined;
 
 /**
  * Routes errors RxJS reports from subscriber callbacks to the strategy they came from; any other
  * goes on to the handler installed before (the runtime's fatal-error handler) or, with none, is
- * thrown as RxJS does by default. Installed once per process; harmless outside a strategy.
+ * thrown as RxJS does by default. Each host's start installs it unless it is still in force (code
+ * that replaced RxJS's handler since would otherwise take the strategies' errors with it);
+ * harmless outside a strategy.
  */
 export function containStrategyErrors(): void {
-  if (contained) return;
-  contained = true;
+  if (installed !== undefined && config.onUnhandledError === installed) return;
   const previous = config.onUnhandledError;
-  config.onUnhandledError = (error: unknown) => {
+  installed = (error: unknown) => {
     if (failCurrentStrategy(error)) return;
     if (previous !== null) previous(error);
     else throw error;
   };
+  config.onUnhandledError = installed;
 }
