@@ -115,7 +115,8 @@ journal: { path: ${JSON.stringify(join(DIR, 'journal.sqlite'))} }
     });
     clearTimeout(safety);
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(signal.signal.aborted).toBe(false);
+    // Its last lines say where it stopped when the bot did not stop by itself.
+    expect(signal.signal.aborted, lines.slice(-40).join('\n')).toBe(false);
     expect(logged.find((l) => l['msg'] === 'probe: run subscribed')).toMatchObject({ sawMarkAndBookAtOnce: true });
     expect((logged.find((l) => l['msg'] === 'probe: run subscribed')?.['bookLevels'] as number) > 0).toBe(true);
     // The market order may take one maker level or several: from when the strategy listens (queued
