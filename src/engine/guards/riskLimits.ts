@@ -18,7 +18,10 @@ export interface RiskLimits {
 export type StrategyRiskLimits = { readonly [K in keyof RiskLimits]?: RiskLimits[K] | undefined };
 
 /** A strategy's own budget, field by field, falling back to the global limits it does not set. */
-export function effectiveRisk(global: RiskLimits, strategy: { readonly risk?: StrategyRiskLimits | undefined }): RiskLimits {
+export function effectiveRisk(
+  global: RiskLimits,
+  strategy: { readonly risk?: StrategyRiskLimits | undefined },
+): RiskLimits {
   const own = strategy.risk;
   if (own === undefined) return global;
   return Object.freeze({
