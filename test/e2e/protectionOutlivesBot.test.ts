@@ -24,6 +24,9 @@ import { REPO_ROOT, spawnPerpbot, startPerpbotIn, type RunningPerpbot } from './
  * with nobody running; a new `perpbot start` reads the stop and its fill back and gives the fill
  * to the strategy; `perpbot reconcile` finds no difference and `perpbot history` counts it.
  */
+// Market 1's size step on the simulator: an open order's size_steps times this is its size.
+const MARKET_1_STEP = '0.00001';
+
 describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start spawned)', () => {
   const running: RunningPerpbot[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'perpbot-protect-'));
@@ -62,9 +65,13 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
         const size = long ? position : negateDecimal(position);
         const open = (await sim.rest.openOrders({ account, market_id: '1' })).orders;
         const stops = await activeTpsl(sim.rest, account);
+        // Its resting quotes no larger than the position together: the simulator's taker may fill them
+        // while the bot is dead, which must reduce the position the stop protects, never flip it.
+        const quoted = multiplyDecimals(String(open.reduce((n, o) => n + o.size_steps, 0)), MARKET_1_STEP);
         return (
           compareDecimals(size, '0.001') >= 0 &&
           open.every((o) => o.side === (long ? 1 : 0)) &&
+          compareDecimals(quoted, size) <= 0 &&
           stops.length === 1 &&
           stops[0]?.stop_type === 'STOP_LOSS' &&
           stops[0].side === (long ? 'SELL' : 'BUY') &&
