@@ -57,9 +57,7 @@ export class TpslLegActions {
   /** Why the venue refuses TP/SL orders (new legs are emulated), or undefined once it is to be asked again. */
   get refusal(): string | undefined {
     const refused = this.venueRefusal;
-    if (refused === undefined || this.o.clock.now() - refused.atMs < ASK_VENUE_AGAIN_MS) return refused?.reason;
-    this.venueRefusal = undefined;
-    return undefined;
+    return refused !== undefined && this.o.clock.now() - refused.atMs < ASK_VENUE_AGAIN_MS ? refused.reason : undefined;
   }
 
   async place(protection: ProtectedMarket, leg: WantedLeg): Promise<TpslOrder> {

@@ -51,8 +51,6 @@ export default async function warmTypeCache(): Promise<void> {
     });
     if (!(await checkTogether(missing, dir, cache)))
       for (const file of missing) await check(relative(dir, file), dir, env, quiet);
-    // The repository's own strategies, started from the repository root.
-    await check('strategies/marketMaker.ts', REPO_ROOT, env, quiet);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
