@@ -1,7 +1,7 @@
 import { systemClock } from '../../src/core/clock.js';
 import type { ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../src/engine/config/engineConfig.js';
 import type { EngineJournal } from '../../src/engine/tracking/engineJournal.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { PlaceLimitIntent } from '../../src/engine/intents/intents.js';

@@ -23,7 +23,7 @@ import { openNonceAllocator } from './nonces/openNonceAllocator.js';
 import type { OrderEvent } from './orders/orderEvent.js';
 import type { StrategyProtections } from './protection/strategyProtections.js';
 import type { Quoting } from './quoting/quoting.js';
-import type { SendHold } from './sending/sendWithPolicy.js';
+import type { SendHold } from './nonces/nonceStage.js';
 import type { StopCause } from './stopping/tradingStoppedError.js';
 import type { OrderTracker, TrackedFill, TrackedOrder } from './tracking/orderTracker.js';
 

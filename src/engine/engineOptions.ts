@@ -5,7 +5,7 @@ import type { SignerLike } from '../protocol/digestSigner.js';
 import type { SelectorTable } from '../protocol/selectors.js';
 import type { RestClient } from '../venue/rest/restClient.js';
 import type { BudgetsConfig } from './admission/strategyBudgets.js';
-import type { EngineConfig } from './engineConfig.js';
+import type { EngineConfig } from './config/engineConfig.js';
 import type { Intent } from './intents/intents.js';
 import type { NoncePair } from './nonces/noncePair.js';
 import type { ActionSender } from './sending/actionSender.js';

@@ -1,5 +1,5 @@
 export { Engine, type EngineOptions } from './engine.js';
-export { withEngineDefaults } from './engineConfig.js';
+export { withEngineDefaults } from './config/engineConfig.js';
 export { dryRunSender, venueSender } from './sending/actionSender.js';
 export { JwtSession } from './sending/jwtSession.js';
 export { FeedLostError } from './connection/feedLostError.js';

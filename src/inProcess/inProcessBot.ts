@@ -3,7 +3,7 @@ import type { Address } from '../core/address.js';
 import { PerpbotError } from '../core/perpbotError.js';
 import { Engine } from '../engine/engine.js';
 import type { TpslVenue } from '../engine/protection/tpslLegActions.js';
-import { withEngineDefaults } from '../engine/engineConfig.js';
+import { withEngineDefaults } from '../engine/config/engineConfig.js';
 import { venueSender } from '../engine/sending/actionSender.js';
 import type { SyncDigestSigner } from '../protocol/digestSigner.js';
 import { fastPrivateKeySigner } from '../protocol/nativeSigner.js';

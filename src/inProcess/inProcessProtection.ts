@@ -9,7 +9,7 @@ import type { InProcessVenue } from './inProcessVenue.js';
 import type { SimTpslOrder } from '../sim/tpsl/simTpslOrder.js';
 import type { VirtualTime } from './virtualTime.js';
 import { tickEvery } from '../core/tickEvery.js';
-import { engineKeeper, passOnEngineEvents } from '../engine/protection/engineKeeper.js';
+import { engineKeeper, passOnEngineEvents } from '../engine/engineKeeper.js';
 
 /** As the bot: a pass every 200 ms; the venue's list read every 2 s unless something asks sooner. */
 const PASS_EVERY_MS = 200;

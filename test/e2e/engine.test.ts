@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { Engine } from '../../src/engine/engine.js';
 import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../src/engine/config/engineConfig.js';
 import {
   adjustIsolatedMargin,
   placeLimit,

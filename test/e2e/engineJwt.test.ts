@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { venueSender, type ActionSender, type BearerSource } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../src/engine/config/engineConfig.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { JwtSession } from '../../src/engine/sending/jwtSession.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';

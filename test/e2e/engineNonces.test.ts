@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, unixSeconds, type Clock } from '../../src/core/clock.js';
 import { dryRunSender, venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import type { NonceConfig } from '../../src/engine/engineConfig.js';
+import type { NonceConfig } from '../../src/engine/config/engineConfig.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import { noncePairKey, type NoncePair } from '../../src/engine/nonces/noncePair.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { venueSender, type ActionSender } from '../../src/engine/sending/actionSender.js';
-import type { GuardConfig } from '../../src/engine/engineConfig.js';
+import type { GuardConfig } from '../../src/engine/config/engineConfig.js';
 import { placeLimit, placeMarket, setLeverage } from '../../src/engine/intents/intentBuilders.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { SignedRequest } from '../../src/engine/signing/signedRequest.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { venueSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../src/engine/config/engineConfig.js';
 import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../src/engine/intents/intents.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';

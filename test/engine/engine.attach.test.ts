@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { dryRunSender } from '../../src/engine/sending/actionSender.js';
 import { Engine, type EngineFeeds } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../src/engine/config/engineConfig.js';
 import { FeedLostError } from '../../src/engine/connection/feedLostError.js';
 import type { TradingStoppedError } from '../../src/engine/stopping/tradingStoppedError.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';

@@ -83,15 +83,30 @@ describe('engine structure (issue 35: the engine as a pipeline of stages)', () =
     expect(long).toEqual([]);
   });
 
-  it('has a folder per stage an intent passes, in order, and the pipeline that runs them', () => {
-    for (const stage of ['accept', 'checks', 'admission', 'nonces', 'signing', 'sending', 'tracking', 'pipeline'])
-      expect(statSync(join(ENGINE, stage)).isDirectory(), stage).toBe(true);
+  it('runs each stage once, in order, each entry from its own folder, and releases in-flight in one place', () => {
     const runStages = readFileSync(join(ENGINE, 'pipeline/runStages.ts'), 'utf8');
-    const order = ['preTradeChecks(', 'deps.admit(', 'nonceFor(', 'signWith(', 'sendWithPolicy(', 'trackSendResult('];
-    const at = order.map((call) => runStages.indexOf(call));
-    expect(at.every((i) => i > 0)).toBe(true);
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
-    // The admission's in-flight ticket is released in one place.
+    const body = runStages.slice(runStages.indexOf('export function runStages('));
+    const stages = [
+      ['checkStage', 'checks/checkStage'],
+      ['admissionStage', 'admission/admissionStage'],
+      ['nonceStage', 'nonces/nonceStage'],
+      ['signStage', 'signing/signAction'],
+      ['sendWithPolicy', 'sending/sendWithPolicy'],
+      ['trackStage', 'pipeline/trackStage'],
+    ] as const;
+    const calls = stages.map(([entry]) => [...body.matchAll(new RegExp(`\\b${entry}\\(`, 'g'))].map((m) => m.index));
+    expect(calls.map((c) => c.length)).toEqual(stages.map(() => 1));
+    const at = calls.map((c) => c[0] ?? -1);
+    // The track stage is called first in the text (it takes what the others reached): the others in order.
+    const ways = at.slice(0, -1);
+    expect([...ways].sort((a, b) => a - b)).toEqual(ways);
+    for (const [entry, file] of stages) {
+      const from = new RegExp(
+        `import \\{[^}]*\\b${entry}\\b[^}]*\\} from '\\.\\.?/(?:\\.\\./)?${file.replace('pipeline/', '')}\\.js'`,
+      );
+      expect(from.test(runStages), `${entry} from ${file}`).toBe(true);
+      expect(statSync(join(ENGINE, `${file}.ts`)).isFile()).toBe(true);
+    }
     expect(runStages.match(/\.settled\(\)/g)).toHaveLength(1);
   });
 
@@ -103,6 +118,6 @@ describe('engine structure (issue 35: the engine as a pipeline of stages)', () =
 
   it('builds "cancelled while queued" in one place', () => {
     const builders = files(ENGINE).filter((file) => /refusal\(\s*'cancelled_queued'/.test(readFileSync(file, 'utf8')));
-    expect(builders.map((file) => relative(SRC, file))).toEqual(['engine/accept/cancelledWhileQueued.ts']);
+    expect(builders.map((file) => relative(SRC, file))).toEqual(['engine/intents/cancelledWhileQueued.ts']);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { dryRunSender } from '../../src/engine/sending/actionSender.js';
 import { Engine } from '../../src/engine/engine.js';
-import { withEngineDefaults } from '../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../src/engine/config/engineConfig.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
 import type { RestClient } from '../../src/venue/rest/restClient.js';
 

@@ -1,5 +1,6 @@
 import type { Address } from '../../../src/core/address.js';
-import { buildSignedRequest, type ResolvedAction } from '../../../src/engine/signing/signedRequest.js';
+import { buildSignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import type { WireOrder } from '../../../src/engine/checks/wireAction.js';
 import type { SyncDigestSigner } from '../../../src/protocol/digestSigner.js';
 import { OrderType, Side, StpMode, TimeInForce } from '../../../src/protocol/enums.js';

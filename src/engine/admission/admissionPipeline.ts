@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Intent } from '../intents/intents.js';
-import { cancelledWhileQueued } from '../accept/cancelledWhileQueued.js';
+import { cancelledWhileQueued } from '../intents/cancelledWhileQueued.js';
 import type { AccountState } from '../tracking/accountState.js';
 import type { AdmissionGate, Admission } from './admissionGate.js';
 import type { InFlightTicket } from './inFlightActions.js';

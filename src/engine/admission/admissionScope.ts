@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import type { GuardState, GuardVerdict } from '../guards/guardState.js';
 import type { KillSwitchState } from '../guards/killSwitch.js';
 import type { Intent } from '../intents/intents.js';

@@ -1,4 +1,4 @@
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import { checkActionRate } from '../guards/actionRateLimit.js';
 import { ALLOW, refused, type Guard, type GuardState, type GuardVerdict } from '../guards/guardState.js';
 import { checkKillSwitch } from '../guards/killSwitch.js';

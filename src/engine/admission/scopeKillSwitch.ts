@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import {
   ARMED_KILL_SWITCH,
   resetKillSwitch,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import type { GuardVerdict } from '../guards/guardState.js';
 import type { KillSwitchState } from '../guards/killSwitch.js';
 import type { Intent } from '../intents/intents.js';

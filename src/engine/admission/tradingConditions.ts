@@ -1,6 +1,6 @@
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
-import type { DegradedConfig } from '../engineConfig.js';
+import type { DegradedConfig } from '../config/engineConfig.js';
 import { ALLOW, refused, type GuardVerdict } from '../guards/guardState.js';
 import type { Intent } from '../intents/intents.js';
 import { refusal } from '../intents/refusal.js';

@@ -1,7 +1,7 @@
 import { decimalToFixed, isDecimalString } from '../../core/decimal.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { checkInt } from '../../core/integerRange.js';
-import type { PreTradeConfig } from '../engineConfig.js';
+import type { PreTradeConfig } from '../config/engineConfig.js';
 import type { AdjustIsolatedMarginIntent, SetLeverageIntent, SetMarginModeIntent } from '../intents/intents.js';
 import type { MarketRules } from './marketRules.js';
 import { refuse } from '../intents/refusal.js';

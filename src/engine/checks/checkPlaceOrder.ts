@@ -1,7 +1,7 @@
 import type { FixedPoint } from '../../core/decimal.js';
 import { uintMax } from '../../core/integerRange.js';
 import { openPosition, type AccountState } from '../tracking/accountState.js';
-import type { PreTradeConfig } from '../engineConfig.js';
+import type { PreTradeConfig } from '../config/engineConfig.js';
 import {
   oppositeSide,
   type ClosePositionIntent,

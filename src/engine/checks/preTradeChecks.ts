@@ -1,7 +1,7 @@
 import type { AccountState } from '../tracking/accountState.js';
 import { checkAdjustIsolatedMargin, checkSetLeverage, checkSetMarginMode } from './checkAccountAction.js';
 import { checkClosePosition, checkPlaceLimit, checkPlaceMarket, type CheckedPlacement } from './checkPlaceOrder.js';
-import type { PreTradeConfig } from '../engineConfig.js';
+import type { PreTradeConfig } from '../config/engineConfig.js';
 import type { Intent, PlaceLimitIntent, PlaceMarketIntent } from '../intents/intents.js';
 import { marketRules, type MarketRules } from './marketRules.js';
 import { rememberDecimal } from './parsedDecimal.js';

@@ -71,3 +71,16 @@ export type WireAction =
   | { readonly action: 'updateMarginMode'; readonly market_id: number; readonly margin_mode: MarginModeCode }
   /** int128 fixed-point at `isolatedMarginDecimals` */
   | { readonly action: 'updateIsolatedMargin'; readonly market_id: number; readonly amount: bigint };
+
+/**
+ * A checked wire action whose cancel target has been resolved to the venue's ids: the cancel hash
+ * commits to `resting_order_id`, while the body carries the `order_id` string.
+ */
+export type ResolvedAction =
+  | Exclude<WireAction, { action: 'cancelOrder' }>
+  | {
+      readonly action: 'cancelOrder';
+      readonly market_id: number;
+      readonly order_id: string;
+      readonly resting_order_id: bigint;
+    };

@@ -2,7 +2,7 @@ import { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import { OutageWatch } from '../admission/outageWatch.js';
 import type { TradingConditions, TradingState } from '../admission/tradingConditions.js';
-import type { DegradedConfig } from '../engineConfig.js';
+import type { DegradedConfig } from '../config/engineConfig.js';
 import type { TradingStop } from '../stopping/tradingStop.js';
 import type { Logger } from '../../core/logger.js';
 

@@ -7,7 +7,7 @@ import type { RestClient } from '../../venue/rest/restClient.js';
 import { readVenueSnapshot, readVenueSnapshotWithNonces, type VenueSnapshot } from '../../venue/state/venueSnapshot.js';
 import { followConnection, type ConnectionStatusView } from '../admission/followConnection.js';
 import type { TradingConditions } from '../admission/tradingConditions.js';
-import type { DegradedConfig } from '../engineConfig.js';
+import type { DegradedConfig } from '../config/engineConfig.js';
 import type { TradingStop } from '../stopping/tradingStop.js';
 import type { TradingStoppedError } from '../stopping/tradingStoppedError.js';
 import { orderRecordsOf, positionRecordsOf } from '../tracking/snapshotRecords.js';

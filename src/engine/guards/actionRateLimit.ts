@@ -1,4 +1,4 @@
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import { ALLOW, type GuardState, type GuardVerdict, type TokenBucketState } from './guardState.js';
 
 export type { TokenBucketState } from './guardState.js';

@@ -1,4 +1,4 @@
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import type { Intent } from '../intents/intents.js';
 import { checkActionRate } from './actionRateLimit.js';
 import { ALLOW, type Guard, type GuardState, type GuardVerdict } from './guardState.js';

@@ -1,5 +1,5 @@
 import type { AccountState } from '../tracking/accountState.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import type { Intent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
 

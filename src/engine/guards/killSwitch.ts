@@ -1,5 +1,5 @@
 import { addDecimals, compareDecimals } from '../../core/decimal.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import { isRiskReducing, type Intent } from '../intents/intents.js';
 import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict, type KillSwitchState } from './guardState.js';

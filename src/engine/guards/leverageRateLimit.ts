@@ -1,4 +1,4 @@
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import type { Intent } from '../intents/intents.js';
 import { ALLOW, type GuardState, type GuardVerdict } from './guardState.js';
 

@@ -1,5 +1,5 @@
 import { countIn } from '../tracking/accountState.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import type { Intent } from '../intents/intents.js';
 import { refusal } from '../intents/refusal.js';
 import { ALLOW, refused, type GuardState, type GuardVerdict } from './guardState.js';

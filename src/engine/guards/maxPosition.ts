@@ -1,5 +1,5 @@
 import { parsedDecimal } from '../checks/parsedDecimal.js';
-import type { GuardConfig } from '../engineConfig.js';
+import type { GuardConfig } from '../config/engineConfig.js';
 import { absFixed, compareFixed, fixedText } from '../checks/fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents/intents.js';
 import { refusal } from '../intents/refusal.js';

@@ -1,4 +1,4 @@
-import { withEngineDefaults, type GuardConfig } from '../engineConfig.js';
+import { withEngineDefaults, type GuardConfig } from '../config/engineConfig.js';
 
 /**
  * The risk limits as a user writes them (the config's `risk:` section, a strategy's own budget,

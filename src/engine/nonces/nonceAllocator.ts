@@ -1,7 +1,7 @@
 import { abortError } from '../../core/abortError.js';
 import { InvalidValueError } from '../../core/invalidValueError.js';
 import { PerpbotError } from '../../core/perpbotError.js';
-import type { NonceConfig } from '../engineConfig.js';
+import type { NonceConfig } from '../config/engineConfig.js';
 import { WaitQueue } from './waitQueue.js';
 import {
   compareNoncePairs,

@@ -1,6 +1,6 @@
 import type { Address } from '../../core/address.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
-import type { NonceConfig } from '../engineConfig.js';
+import type { NonceConfig } from '../config/engineConfig.js';
 import { NonceAllocator } from './nonceAllocator.js';
 import { parseNonceState, type NoncePair } from './noncePair.js';
 

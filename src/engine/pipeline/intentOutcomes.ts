@@ -1,9 +1,9 @@
 import { PerpbotError } from '../../core/perpbotError.js';
 import { VenueError } from '../../venue/venueError.js';
 import type { SendReceipt } from '../sending/actionSender.js';
-import { finishedCancelTarget } from '../sending/finishedCancelTarget.js';
+import { finishedCancelTarget } from './finishedCancelTarget.js';
 import type { SendResult } from '../sending/sendResult.js';
-import type { ResolvedAction } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 import type { AcceptedOutcome, IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';

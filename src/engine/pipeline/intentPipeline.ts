@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import { detach } from '../../core/detach.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import { acceptIntent, type AcceptDeps } from '../accept/acceptIntent.js';
-import { cancelledWhileQueued } from '../accept/cancelledWhileQueued.js';
+import { cancelledWhileQueued } from '../intents/cancelledWhileQueued.js';
 import { EarlierCancels } from '../accept/earlierCancels.js';
 import type { ClientOrderIds } from '../intents/clientOrderIds.js';
 import type { IntentOutcome } from '../intents/intentOutcome.js';
@@ -19,7 +19,7 @@ import {
   type ReplaceIntent,
 } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
-import type { SendHold } from '../sending/sendWithPolicy.js';
+import type { SendHold } from '../nonces/nonceStage.js';
 import type { EngineJournal } from '../tracking/engineJournal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { PipelineDeps } from './pipelineDeps.js';

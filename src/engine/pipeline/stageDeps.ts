@@ -8,7 +8,7 @@ import type { SigningContext } from '../../protocol/signingContext.js';
 import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { MarketView } from '../checks/marketView.js';
-import type { EngineConfig } from '../engineConfig.js';
+import type { EngineConfig } from '../config/engineConfig.js';
 import type { NonceAllocator } from '../nonces/nonceAllocator.js';
 import { parseNonceState } from '../nonces/noncePair.js';
 import type { ActionSender } from '../sending/actionSender.js';

@@ -7,7 +7,7 @@ import { isTerminalOrderEvent } from '../orders/orderEvent.js';
 import { queuedOrderOf } from '../accept/queuedOrder.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import type { TrackedOrder } from '../orders/trackedOrder.js';
-import type { SendHold } from '../sending/sendWithPolicy.js';
+import type { SendHold } from '../nonces/nonceStage.js';
 import { LivePlacements } from './livePlacements.js';
 import { marginCoversBoth } from './marginCoversBoth.js';
 import { QuoteKeeper } from './quoteKeeper.js';

@@ -4,7 +4,7 @@ import type { Intent, PlaceLimitIntent, ReplaceIntent, ReplaceMode } from '../in
 import { refusal, type Refusal } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
 import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
-import type { SendHold } from '../sending/sendWithPolicy.js';
+import type { SendHold } from '../nonces/nonceStage.js';
 import type { LivePlacements } from './livePlacements.js';
 
 /** What a replacement needs of the engine. */

@@ -3,7 +3,8 @@ import { IntentFailedError } from './sendDeps.js';
 import type { Intent } from '../intents/intents.js';
 import { classifyLanding } from './landingPolicy.js';
 import type { SendResult } from './sendResult.js';
-import type { ResolvedAction, SignedRequest } from '../signing/signedRequest.js';
+import type { SignedRequest } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 
 /**
  * After an ambiguous answer: reads whether the first send took effect and lets the retry policy

@@ -9,7 +9,7 @@ import { readAllOpenOrders } from '../../venue/rest/readAllOpenOrders.js';
 import type { OpenOrder } from '../../venue/schemas/restOrders.js';
 import { readVenuePosition } from '../../venue/state/venuePosition.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { ResolvedAction } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 
 /**
  * What the venue's state shows about an action whose first send may have executed unseen (a

@@ -1,7 +1,7 @@
 import { faultVerdict, requestFailureOf } from '../../venue/rest/requestFaults.js';
 import { VenueError } from '../../venue/venueError.js';
 import { VenueTransportError } from '../../venue/venueTransportError.js';
-import type { RetryConfig } from '../engineConfig.js';
+import type { RetryConfig } from '../config/engineConfig.js';
 import type { NonceFate } from '../nonces/nonceAllocator.js';
 
 /**

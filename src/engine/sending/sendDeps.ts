@@ -1,12 +1,12 @@
 import type { Logger } from '../../core/logger.js';
 import { PerpbotError } from '../../core/perpbotError.js';
 import type { ActionSender } from './actionSender.js';
-import type { EngineConfig } from '../engineConfig.js';
+import type { EngineConfig } from '../config/engineConfig.js';
 import type { Intent } from '../intents/intents.js';
 import type { LandingEvidence } from './landingEvidence.js';
 import type { NonceState } from '../nonces/noncePair.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { ResolvedAction } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 import type { SigningDeps } from '../signing/signingDeps.js';
 
 /** What the send stage needs from the engine: the signing, the sender, its venue reads and its reactions. */

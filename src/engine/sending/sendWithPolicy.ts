@@ -8,18 +8,11 @@ import type { Intent } from '../intents/intents.js';
 import type { NonceFate } from '../nonces/nonceAllocator.js';
 import { classifyFailure, type RetryDecision } from './retryPolicy.js';
 import { signAction } from '../signing/signAction.js';
-import type { ResolvedAction, SignedRequest } from '../signing/signedRequest.js';
-import type { Refusal } from '../intents/refusal.js';
+import type { SignedRequest } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 import type { SendResult } from './sendResult.js';
 
 export type { SendResult } from './sendResult.js';
-
-/**
- * What a held send waits for before it is signed: undefined to sign and send, or why not (then
- * nothing is signed or sent). One action of a replacement is checked and admitted beside the other,
- * and signed and sent the moment the other's answer allows it.
- */
-export type SendHold = Promise<Refusal | undefined>;
 
 /** A failure after which the action may still have executed: the order's state is unknown, not failed. */
 export function isUnconfirmed(error: unknown): boolean {
@@ -48,7 +41,7 @@ export function sendWithPolicy(
   action: ResolvedAction,
   deps: SendDeps,
   signal?: AbortSignal,
-  first?: SignedRequest,
+  first?: SignedRequest | Promise<SignedRequest>,
 ): Promise<SendResult> {
   return new PolicySend(intent, action, deps, signal).run(first);
 }
@@ -82,10 +75,10 @@ class PolicySend {
     this.journaled = deps.journal !== NO_JOURNAL;
   }
 
-  async run(first: SignedRequest | undefined): Promise<SendResult> {
+  async run(first: SignedRequest | Promise<SignedRequest> | undefined): Promise<SendResult> {
     const { deps, signal } = this;
     const sendOptions = signal === undefined ? {} : { signal };
-    for (let signed = first; ; signed = undefined) {
+    for (let signed: SignedRequest | Promise<SignedRequest> | undefined = first; ; signed = undefined) {
       const signing = signed ?? signAction(this.intent.intentId, this.action, deps, signal);
       const request = signing instanceof Promise ? await signing : signing;
       // Sends of these exact bytes that got no definite answer: only after one of those can a nonce

@@ -3,7 +3,8 @@ import { unixSeconds } from '../../core/clock.js';
 import { nonceFor } from '../nonces/nonceFor.js';
 import type { NonceAllocator } from '../nonces/nonceAllocator.js';
 import type { NoncePair } from '../nonces/noncePair.js';
-import { signRequest, type ResolvedAction, type SignedRequest } from './signedRequest.js';
+import { signRequest, type SignedRequest } from './signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 import type { SigningDeps } from './signingDeps.js';
 
 /**
@@ -18,8 +19,8 @@ export function signAction(
 ): SignedRequest | Promise<SignedRequest> {
   const nonce = deps.auth.mode === 'jwt' ? undefined : nonceFor(deps.auth.allocator, signal);
   return nonce instanceof Promise
-    ? nonce.then((pair) => signWith(pair, intentId, action, deps))
-    : signWith(nonce, intentId, action, deps);
+    ? nonce.then((pair) => signStage(pair, intentId, action, deps))
+    : signStage(nonce, intentId, action, deps);
 }
 
 /**
@@ -27,7 +28,7 @@ export function signAction(
  * (recorded in the journal before it is signed) or the session's JWT. A pair that never got
  * signed is reported back as not consumed.
  */
-export function signWith(
+export function signStage(
   nonce: NoncePair | undefined,
   intentId: string,
   action: ResolvedAction,

@@ -25,20 +25,7 @@ import type {
   CancelOrderRequestWire,
   PlaceOrderRequestWire,
 } from '../../venue/schemas/restOrders.js';
-import type { WireAction, WireOrder } from '../checks/wireAction.js';
-
-/**
- * A checked wire action whose cancel target has been resolved to the venue's ids: the cancel hash
- * commits to `resting_order_id`, while the body carries the `order_id` string.
- */
-export type ResolvedAction =
-  | Exclude<WireAction, { action: 'cancelOrder' }>
-  | {
-      readonly action: 'cancelOrder';
-      readonly market_id: number;
-      readonly order_id: string;
-      readonly resting_order_id: bigint;
-    };
+import type { ResolvedAction, WireOrder } from '../checks/wireAction.js';
 
 export type Endpoint = ResolvedAction['action'];
 

@@ -1,5 +1,5 @@
 import type { TradingConditions } from '../admission/tradingConditions.js';
-import type { EngineConfig } from '../engineConfig.js';
+import type { EngineConfig } from '../config/engineConfig.js';
 import type { KillSwitchState } from '../guards/killSwitch.js';
 import type { Intent } from '../intents/intents.js';
 import { refusal, type Refusal } from '../intents/refusal.js';

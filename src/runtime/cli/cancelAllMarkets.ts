@@ -1,7 +1,7 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import { PerpbotError } from '../../core/perpbotError.js';
-import type { NonceConfig } from '../../engine/engineConfig.js';
+import type { NonceConfig } from '../../engine/config/engineConfig.js';
 import { OneShotNonces, type NonceReservations } from '../../engine/nonces/oneShotNonces.js';
 import { readVenueSigning } from '../../venue/venueInfo.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';

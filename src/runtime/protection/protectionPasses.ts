@@ -8,7 +8,7 @@ import type { ProtectedMarket, ProtectionKeeper, TpslVenue } from '../../engine/
 import type { TpslStore } from '../../engine/protection/tpslOrders.js';
 import type { Config } from '../config/configSchema.js';
 import { tickEvery } from '../../core/tickEvery.js';
-import { engineKeeper, passOnEngineEvents } from '../../engine/protection/engineKeeper.js';
+import { engineKeeper, passOnEngineEvents } from '../../engine/engineKeeper.js';
 
 export interface ProtectionPassesOptions {
   readonly config: Config;

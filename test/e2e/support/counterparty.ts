@@ -1,6 +1,6 @@
 import { systemClock } from '../../../src/core/clock.js';
 import { Engine } from '../../../src/engine/engine.js';
-import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { venueSender } from '../../../src/engine/sending/actionSender.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';

@@ -6,7 +6,7 @@ import {
   type GuardConfig,
   type NonceConfig,
   type RetryConfig,
-} from '../../../src/engine/engineConfig.js';
+} from '../../../src/engine/config/engineConfig.js';
 import type { EngineJournal } from '../../../src/engine/tracking/engineJournal.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { RestClient } from '../../../src/venue/rest/restClient.js';

@@ -6,7 +6,7 @@
 import { systemClock } from '../../../src/core/clock.js';
 import { venueSender } from '../../../src/engine/sending/actionSender.js';
 import { Engine } from '../../../src/engine/engine.js';
-import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';

@@ -4,7 +4,7 @@ import type { AccountState } from '../../../src/engine/tracking/accountState.js'
 import { AdmissionGate, type AdmissionScope } from '../../../src/engine/admission/admissionGate.js';
 import { InFlightActions, type InFlightTicket } from '../../../src/engine/admission/inFlightActions.js';
 import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
-import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/config/engineConfig.js';
 import { cancel, placeLimit, setLeverage } from '../../../src/engine/intents/intentBuilders.js';
 import type { Refusal } from '../../../src/engine/intents/refusal.js';
 

@@ -4,7 +4,7 @@ import { AdmissionGate, type Admission } from '../../../src/engine/admission/adm
 import { AdmissionPipeline, LONG_WAIT_MS } from '../../../src/engine/admission/admissionPipeline.js';
 import { InFlightActions } from '../../../src/engine/admission/inFlightActions.js';
 import { StrategyBudgets } from '../../../src/engine/admission/strategyBudgets.js';
-import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/config/engineConfig.js';
 import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { AccountState } from '../../../src/engine/tracking/accountState.js';
 import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { followConnection } from '../../../src/engine/admission/followConnection.js';
 import { OutageWatch } from '../../../src/engine/admission/outageWatch.js';
 import { TradingConditions, type TradingState } from '../../../src/engine/admission/tradingConditions.js';
-import { DEFAULT_ENGINE_CONFIG, type DegradedConfig } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG, type DegradedConfig } from '../../../src/engine/config/engineConfig.js';
 import {
   cancel,
   cancelAll,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_ACCOUNT_STATE, type AccountState } from '../../../src/engine/tracking/accountState.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/config/engineConfig.js';
 import {
   adjustIsolatedMargin,
   cancel,

@@ -1,5 +1,5 @@
 import type { PositionView } from '../../../src/engine/tracking/accountState.js';
-import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG, type GuardConfig } from '../../../src/engine/config/engineConfig.js';
 import { fullBucket } from '../../../src/engine/guards/actionRateLimit.js';
 import type { GuardState, GuardVerdict } from '../../../src/engine/guards/guardState.js';
 import { ARMED_KILL_SWITCH } from '../../../src/engine/guards/killSwitch.js';

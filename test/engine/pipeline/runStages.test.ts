@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
-import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { ActionSender } from '../../../src/engine/sending/actionSender.js';
 import type { PipelineDeps } from '../../../src/engine/pipeline/pipelineDeps.js';
 import { runStages } from '../../../src/engine/pipeline/runStages.js';
-import { finishedCancelTarget } from '../../../src/engine/sending/finishedCancelTarget.js';
+import { finishedCancelTarget } from '../../../src/engine/pipeline/finishedCancelTarget.js';
 import type { SignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';

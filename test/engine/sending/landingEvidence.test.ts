@@ -6,7 +6,7 @@ import {
   type LandingReader,
 } from '../../../src/engine/sending/landingEvidence.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
-import type { ResolvedAction } from '../../../src/engine/signing/signedRequest.js';
+import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import type { OrderHistoryRecord } from '../../../src/venue/schemas/restHistory.js';
 import type { OpenOrder } from '../../../src/venue/schemas/restOrders.js';
 

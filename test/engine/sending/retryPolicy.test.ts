@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/config/engineConfig.js';
 import { classifyFailure, type FailureContext, type RetryAction } from '../../../src/engine/sending/retryPolicy.js';
 import { VenueError } from '../../../src/venue/venueError.js';
 import { VenueTransportError } from '../../../src/venue/venueTransportError.js';

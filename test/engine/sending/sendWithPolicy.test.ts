@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unixSeconds, type Clock } from '../../../src/core/clock.js';
 import type { ActionSender, SendReceipt } from '../../../src/engine/sending/actionSender.js';
-import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import type { SendDeps } from '../../../src/engine/sending/sendDeps.js';
 import {
@@ -18,7 +18,8 @@ import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { noncePairKey } from '../../../src/engine/nonces/noncePair.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { isUnconfirmed, sendWithPolicy } from '../../../src/engine/sending/sendWithPolicy.js';
-import type { ResolvedAction, SignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import type { SignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import { MAX_LANDING_RESIGNS } from '../../../src/engine/sending/landingPolicy.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
-import { withEngineDefaults } from '../../../src/engine/engineConfig.js';
+import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import type { SendDeps } from '../../../src/engine/sending/sendDeps.js';
 import { signAction } from '../../../src/engine/signing/signAction.js';
-import type { ResolvedAction } from '../../../src/engine/signing/signedRequest.js';
+import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import type { DigestSigner } from '../../../src/protocol/digestSigner.js';

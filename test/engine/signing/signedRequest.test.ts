@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { venueSender, type ActionEndpoints } from '../../../src/engine/sending/actionSender.js';
-import {
-  buildSignedRequest,
-  type ResolvedAction,
-  type SignedRequest,
-} from '../../../src/engine/signing/signedRequest.js';
+import { buildSignedRequest, type SignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { isCheckedBody } from '../../../src/venue/rest/actionBodies.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { TradingConditions } from '../../../src/engine/admission/tradingConditions.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/engineConfig.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/config/engineConfig.js';
 import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import { JOURNAL_RECONCILER, ReconcilerGate } from '../../../src/runtime/journal/reconcilerGate.js';
 

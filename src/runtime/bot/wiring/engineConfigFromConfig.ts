@@ -1,4 +1,4 @@
-import { withEngineDefaults, type EngineConfig } from '../../../engine/engineConfig.js';
+import { withEngineDefaults, type EngineConfig } from '../../../engine/config/engineConfig.js';
 import { guardLimitsOf } from '../../../engine/guards/riskLimits.js';
 import type { Config } from '../../config/configSchema.js';
 

@@ -1,5 +1,5 @@
-import type { Intent } from '../intents/intents.js';
-import { refusal, type Refusal } from '../intents/refusal.js';
+import type { Intent } from './intents.js';
+import { refusal, type Refusal } from './refusal.js';
 
 /**
  * The one refusal of a placement cancelled before it left the queue: while it waited for its

@@ -1,8 +1,8 @@
 import { VenueError } from '../../venue/venueError.js';
-import { IntentFailedError } from './sendDeps.js';
+import { IntentFailedError } from '../sending/sendDeps.js';
 import type { Intent } from '../intents/intents.js';
 import { refusal, type Refusal } from '../intents/refusal.js';
-import type { ResolvedAction } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 
 /**
  * A cancel the venue answered `OrderNotFound`: the order was no longer open when the cancel

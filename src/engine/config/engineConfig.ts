@@ -1,6 +1,6 @@
-import { isDecimalString } from '../core/decimal.js';
-import { InvalidValueError } from '../core/invalidValueError.js';
-import type { StpMode } from './intents/intents.js';
+import { isDecimalString } from '../../core/decimal.js';
+import { InvalidValueError } from '../../core/invalidValueError.js';
+import type { StpMode } from '../intents/intents.js';
 
 /**
  * Every engine knob in one place, as plain interfaces with defaults. The runtime maps YAML onto

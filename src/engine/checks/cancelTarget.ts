@@ -1,7 +1,6 @@
 import { refusal, type Refusal } from '../intents/refusal.js';
-import type { WireAction } from '../checks/wireAction.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import type { ResolvedAction } from './signedRequest.js';
+import type { ResolvedAction, WireAction } from './wireAction.js';
 
 export interface CancelLookup {
   readonly tracker: OrderTracker;

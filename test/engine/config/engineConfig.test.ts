@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENGINE_CONFIG, withEngineDefaults, type EngineConfigInput } from '../../src/engine/engineConfig.js';
+import {
+  DEFAULT_ENGINE_CONFIG,
+  withEngineDefaults,
+  type EngineConfigInput,
+} from '../../../src/engine/config/engineConfig.js';
 
 describe('engine config', () => {
   it('fills every section from the defaults and keeps what was given', () => {

@@ -1,54 +1,46 @@
+import type { Clock } from '../../core/clock.js';
+import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent } from '../intents/intents.js';
 import type { Refusal } from '../intents/refusal.js';
 import type { SendReceipt } from '../sending/actionSender.js';
 import type { SendResult } from '../sending/sendResult.js';
 import { isUnconfirmed } from '../sending/sendWithPolicy.js';
-import type { ResolvedAction } from '../signing/signedRequest.js';
+import type { ResolvedAction } from '../checks/wireAction.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { errorSummary } from './intentOutcomes.js';
+import { errorSummary, outcomeOf, refusedOutcome } from './intentOutcomes.js';
+
+/** What reached the track stage: the action's send result, or the refusal that ended its way before. */
+export type Reached =
+  | { readonly refusal: Refusal; readonly orderEnded?: true }
+  | { readonly action: ResolvedAction; readonly result: SendResult };
 
 /**
- * The track stage: what each step of an intent's way means for the one order model. A placement
- * becomes `submitted` just before it is signed, ends `refused`, `failed` or `unknown` when it does
- * not land, and is `placed` (a cancel `cancelled`, a margin mode set) when the venue accepts it.
+ * The track stage, the last: what the intent's way means for the one order model and its one
+ * terminal outcome. A placement refused before it was sent ends `refused`; one that was sent ends
+ * `placed`, `failed` or `unknown` by the send's result (a cancel `cancelled`, a margin mode set).
  */
-
-/**
- * The placement is about to be signed and sent: in flight in the order model, with its size and
- * price as checked. False when the order was cancelled while it was queued: it must not go.
- */
-export function trackSubmitted(
+export function trackStage(
   intent: Intent,
-  action: Extract<ResolvedAction, { action: 'placeOrder' }>,
-  tracker: OrderTracker,
-): boolean {
-  if (tracker.order(intent.intentId)?.state === 'cancelled') return false;
-  const order: Parameters<OrderTracker['submitted']>[0] = {
-    intentId: intent.intentId,
-    strategy: intent.strategy,
-    marketId: intent.marketId,
-    side: action.order.side === 0 ? 'buy' : 'sell',
-    size: action.size,
-    price: action.price,
-  };
-  const clientOrderId = action.order.client_order_id;
-  tracker.submitted(clientOrderId === undefined ? order : Object.assign(order, { clientOrderId }));
-  return true;
+  reached: Reached,
+  deps: { tracker: OrderTracker; clock: Clock },
+): IntentOutcome {
+  const atMs = deps.clock.now();
+  if ('refusal' in reached) {
+    if (reached.orderEnded !== true) trackRefused(intent, reached.refusal, deps.tracker);
+    return refusedOutcome(intent, reached.refusal, atMs);
+  }
+  trackSendResult(intent, reached.action, reached.result, deps.tracker);
+  return outcomeOf(intent, reached.action, reached.result, atMs);
 }
 
 /** A placement (a close too) refused before it was sent: its order ends `refused`. */
-export function trackRefused(intent: Intent, r: Refusal, tracker: OrderTracker): void {
+function trackRefused(intent: Intent, r: Refusal, tracker: OrderTracker): void {
   if (intent.kind === 'placeLimit' || intent.kind === 'placeMarket' || intent.kind === 'closePosition')
     tracker.settle(intent.intentId, 'refused', { code: r.rule, reason: r.reason, by: 'checks' });
 }
 
 /** What the send's result means for the tracker: the accepted action's effect, or a placement that did not land. */
-export function trackSendResult(
-  intent: Intent,
-  action: ResolvedAction,
-  result: SendResult,
-  tracker: OrderTracker,
-): void {
+function trackSendResult(intent: Intent, action: ResolvedAction, result: SendResult, tracker: OrderTracker): void {
   if (result.type === 'accepted') onAccepted(action, result.receipt, intent, tracker);
   else if (result.type === 'withheld') {
     if (action.action === 'cancelOrder') tracker.cancelDropped(action.order_id);

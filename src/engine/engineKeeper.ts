@@ -1,13 +1,13 @@
 import { Subscription } from 'rxjs';
-import type { Clock } from '../../core/clock.js';
-import { detach } from '../../core/detach.js';
-import type { Logger } from '../../core/logger.js';
-import type { Engine } from '../engine.js';
-import { closePosition } from '../intents/intentBuilders.js';
-import type { TpslOrder } from '../orders/tpslOrder.js';
-import type { ProtectedPosition } from './protectionLegs.js';
-import { ProtectionKeeper, type TpslVenue } from './protectionKeeper.js';
-import type { TpslStore } from './tpslOrders.js';
+import type { Clock } from '../core/clock.js';
+import { detach } from '../core/detach.js';
+import type { Logger } from '../core/logger.js';
+import type { Engine } from './engine.js';
+import { closePosition } from './intents/intentBuilders.js';
+import type { TpslOrder } from './orders/tpslOrder.js';
+import type { ProtectedPosition } from './protection/protectionLegs.js';
+import { ProtectionKeeper, type TpslVenue } from './protection/protectionKeeper.js';
+import type { TpslStore } from './protection/tpslOrders.js';
 
 export interface EngineKeeperOptions {
   readonly engine: Engine;
