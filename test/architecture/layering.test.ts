@@ -3,18 +3,20 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layers point one way: core → protocol → venue → engine → strategy → inProcess → runtime.
+ * The layers point one way: core → protocol → venue → engine → strategy → journal → inProcess → runtime.
  * The simulator uses core, protocol and the venue's schemas only, never the engine. inProcess is
  * the bot in one process on the simulator (the in-process venue, its channels and sender, virtual
  * time): the test kit and the replay both run it, so it uses the simulator and every layer below
  * it, never the runtime. The test kit (src/testing) uses inProcess and the layers below, never the
- * runtime, and is used by nothing in src/. This test reads every import in src/ and strategies/
- * and fails on one that points the wrong way.
+ * runtime, and is used by nothing in src/. The journal is the order model's persistence: it records
+ * what the engine's model emits and keeps the strategies' storage, so it sits above the strategy
+ * layer and below what runs a bot. This test reads every import in src/ and strategies/ and fails
+ * on one that points the wrong way.
  */
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const SRC = join(ROOT, 'src');
 
-const ORDER = ['core', 'protocol', 'venue', 'engine', 'strategy', 'inProcess', 'runtime'] as const;
+const ORDER = ['core', 'protocol', 'venue', 'engine', 'strategy', 'journal', 'inProcess', 'runtime'] as const;
 type Layer = (typeof ORDER)[number] | 'sim' | 'testing' | 'index';
 
 function layerOf(file: string): Layer | 'strategies' | undefined {
@@ -95,5 +97,8 @@ describe('layering', () => {
     expect(allowed('runtime', join(SRC, 'inProcess/inProcessBot.js'))).toBe(true);
     expect(allowed('engine', join(SRC, 'inProcess/inProcessBot.js'))).toBe(false);
     expect(allowed('runtime', join(SRC, 'testing/index.js'))).toBe(false);
+    expect(allowed('journal', join(SRC, 'engine/tracking/engineJournal.js'))).toBe(true);
+    expect(allowed('engine', join(SRC, 'journal/journal.js'))).toBe(false);
+    expect(allowed('journal', join(SRC, 'runtime/operations/control/statusDisplay.js'))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { spawnPerpbot } from './support/spawnPerpbot.js';
 
 describe('perpbot start on a journal damaged between runs (spawned)', () => {

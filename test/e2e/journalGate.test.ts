@@ -11,7 +11,7 @@ import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import type { Intent } from '../../src/engine/intents/intents.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
-import { openJournalForBot } from '../../src/runtime/journal/openJournalForBot.js';
+import { openJournalForBot } from '../../src/journal/openJournalForBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../src/venue/rest/restClient.js';
 import { until } from './support/journalBot.js';

@@ -11,8 +11,8 @@ import type { IntentOutcome } from '../../src/engine/intents/intentOutcome.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { compareNoncePairs } from '../../src/engine/nonces/noncePair.js';
 import { SPEC_SELECTORS } from '../../src/protocol/selectors.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
-import { openJournalForBot } from '../../src/runtime/journal/openJournalForBot.js';
+import { openJournal } from '../../src/journal/openJournal.js';
+import { openJournalForBot } from '../../src/journal/openJournalForBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { fundedAccount } from './support/simAccount.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDecimals, compareDecimals, negateDecimal } from '../../src/core/decimal.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
 import { startCounterparty } from './support/counterparty.js';

@@ -6,8 +6,8 @@ import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '.
 import type { Engine } from '../../src/engine/engine.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { PnlView } from '../../src/engine/ledger/pnlView.js';
-import { journalPnl } from '../../src/runtime/journal/journalPnl.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { journalPnl } from '../../src/journal/journalPnl.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { engineOnSim } from './support/engineOnSim.js';
 import { until } from './support/journalBot.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../src/core/decimal.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { readAllTpslOrders } from '../../src/venue/rest/tpslPages.js';
 import { testKeys } from '../runtime/cli/cliTestSupport.js';
 import { until } from './support/journalBot.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { multiplyDecimals } from '../../src/core/decimal.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { until } from './support/journalBot.js';
 import { activeTpsl, signedPosition } from './support/protectionBot.js';
 import { onGrid, oneStop, ProtectionOnSim } from './support/protectionOnSim.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { runCli } from '../../src/runtime/cli/runCli.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { memoryIo } from '../runtime/cli/cliTestSupport.js';
 import { until } from './support/journalBot.js';

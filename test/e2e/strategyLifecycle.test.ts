@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/runtime/config/loadConfig.js';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import { createLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { runBot } from '../../src/runtime/bot/runBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openJournal } from '../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startBotOnSim, until, type JournalBot } from './support/journalBot.js';

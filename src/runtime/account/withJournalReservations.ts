@@ -1,10 +1,10 @@
 import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import type { NonceReservations } from '../../engine/nonces/oneShotNonces.js';
-import { journalEngineHooks } from '../journal/journalEngineHooks.js';
-import type { Journal } from '../journal/journal.js';
-import { acquireJournalLock } from '../journal/journalLock.js';
-import { openJournal } from '../journal/openJournal.js';
+import { journalEngineHooks } from '../../journal/journalEngineHooks.js';
+import type { Journal } from '../../journal/journal.js';
+import { acquireJournalLock } from '../../journal/journalLock.js';
+import { openJournal } from '../../journal/openJournal.js';
 
 /**
  * Runs a one-shot command (cancel-all, setup, revoke-signer) with the bot's journal as its nonce

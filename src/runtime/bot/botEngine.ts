@@ -7,7 +7,7 @@ import { SELECTOR_PROFILES } from '../../protocol/selectors.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { VenueWsClient } from '../../venue/ws/venueWsClient.js';
 import type { Config } from '../config/configSchema.js';
-import type { JournalForBot } from '../journal/journalForBot.js';
+import type { JournalForBot } from '../../journal/journalForBot.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import type { VenueWait } from './startup/untilDeadline.js';
 import { engineConfigFromConfig } from './wiring/engineConfigFromConfig.js';

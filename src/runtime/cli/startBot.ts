@@ -3,7 +3,7 @@ import type { Address } from '../../core/address.js';
 import type { Clock } from '../../core/clock.js';
 import type { RunningSim } from '../../sim/startSim.js';
 import type { Config } from '../config/configSchema.js';
-import { holdJournal } from '../journal/holdJournal.js';
+import { holdJournal } from '../../journal/holdJournal.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import { runBot, type BotKeys, type RunBotOptions } from '../bot/runBot.js';
 import { SetupError } from '../account/setupError.js';

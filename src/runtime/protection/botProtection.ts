@@ -9,7 +9,7 @@ import type { SignerLike } from '../../protocol/digestSigner.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { RestClient } from '../../venue/rest/restClient.js';
 import type { Config } from '../config/configSchema.js';
-import type { Journal } from '../journal/journal.js';
+import type { Journal } from '../../journal/journal.js';
 import { TpslJournal } from './tpslJournal.js';
 import { budgetWarning, latestOperatorAllowance, spentSinceWei } from './operatorAllowance.js';
 import type { ProtectionStatus } from '../operations/control/botStatus.js';

@@ -9,8 +9,8 @@ import type { RestClient } from '../../venue/rest/restClient.js';
 import { readAllTpslOrders } from '../../venue/rest/tpslPages.js';
 import type { TpslOrderRecord } from '../../venue/schemas/restTpsl.js';
 import type { OrderHistoryRecord } from '../../venue/schemas/restHistory.js';
-import type { Journal } from '../journal/journal.js';
-import { historyRecorded } from '../journal/historyFills.js';
+import type { Journal } from '../../journal/journal.js';
+import { historyRecorded } from '../../journal/historyFills.js';
 import { TpslJournal } from './tpslJournal.js';
 
 /** Orders in history are read back this far before the earliest trigger (clock skew, the lag). */

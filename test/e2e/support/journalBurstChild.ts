@@ -10,7 +10,7 @@ import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
-import { openJournalForBot } from '../../../src/runtime/journal/openJournalForBot.js';
+import { openJournalForBot } from '../../../src/journal/openJournalForBot.js';
 import { createRestClient } from '../../../src/venue/rest/restClient.js';
 
 const env = (name: string): string => {

@@ -7,7 +7,7 @@ import { ManualClock, type Clock } from '../../../src/core/clock.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { parseNonceState } from '../../../src/engine/nonces/noncePair.js';
-import { openJournal } from '../../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../../src/journal/openJournal.js';
 import { faucetDeposit } from '../../../src/runtime/account/faucetDeposit.js';
 import { registerSigner } from '../../../src/engine/account/registerSigner.js';
 import { revokeSigner } from '../../../src/runtime/account/revokeSigner.js';

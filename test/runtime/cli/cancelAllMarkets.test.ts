@@ -8,7 +8,7 @@ import { readVenueSigning } from '../../../src/venue/venueInfo.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { cancelAllMarkets } from '../../../src/runtime/cli/cancelAllMarkets.js';
 import { runCli } from '../../../src/runtime/cli/runCli.js';
-import { openJournal } from '../../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../../src/journal/openJournal.js';
 import { registerSigner } from '../../../src/engine/account/registerSigner.js';
 import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { createRestClient, type RestClient } from '../../../src/venue/rest/restClient.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TpslOrder } from '../../../src/engine/orders/tpslOrder.js';
-import { openJournal } from '../../../src/runtime/journal/openJournal.js';
+import { openJournal } from '../../../src/journal/openJournal.js';
 import {
   budgetWarning,
   latestOperatorAllowance,

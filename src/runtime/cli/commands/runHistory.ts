@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { JournalError } from '../../journal/journalError.js';
-import { formatJournalHistory, readJournalHistory } from '../../journal/journalHistory.js';
-import { openJournal } from '../../journal/openJournal.js';
+import { JournalError } from '../../../journal/journalError.js';
+import { readJournalHistory } from '../../../journal/journalHistory.js';
+import { formatJournalHistory } from '../journalHistoryText.js';
+import { openJournal } from '../../../journal/openJournal.js';
 import { loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { Journal } from '../../journal/journal.js';
-import { acquireJournalLock } from '../../journal/journalLock.js';
-import { openJournal } from '../../journal/openJournal.js';
-import { reconcileWithVenue } from '../../journal/reconcileWithVenue.js';
-import { describeBalance, describeDifference } from '../../journal/reconciliationReport.js';
+import type { Journal } from '../../../journal/journal.js';
+import { acquireJournalLock } from '../../../journal/journalLock.js';
+import { openJournal } from '../../../journal/openJournal.js';
+import { reconcileWithVenue } from '../../../journal/reconcileWithVenue.js';
+import { describeBalance, describeDifference } from '../../../journal/reconciliationReport.js';
 import { accountOf } from '../accountFlag.js';
 import {
   cliVenueWait,

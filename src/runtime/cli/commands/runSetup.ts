@@ -17,7 +17,7 @@ import { booleanFlag, integerFlag, stringFlag } from '../parseCommandArgs.js';
 import { DEFAULT_ALLOWANCE_DAYS, DEFAULT_BUDGET_USD } from './flagDefaults.js';
 import type { CliIo } from '../cliIo.js';
 import type { ParsedArgs } from '../commandSpec.js';
-import { openJournal } from '../../journal/openJournal.js';
+import { openJournal } from '../../../journal/openJournal.js';
 import { recordOperatorAllowance } from '../../protection/operatorAllowance.js';
 
 const FAUCET_TEXT: Readonly<Record<SetupResult['faucet'], string>> = {

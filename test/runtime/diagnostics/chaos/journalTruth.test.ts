@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJournalTruth } from '../../../../src/runtime/diagnostics/chaos/journalTruth.js';
-import { migrate } from '../../../../src/runtime/journal/journalMigrations.js';
+import { migrate } from '../../../../src/journal/journalMigrations.js';
 
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

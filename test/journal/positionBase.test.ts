@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Journal } from '../../src/journal/journal.js';
+import { openJournal } from '../../src/journal/openJournal.js';
+import { BASE_POSITION_SOURCE, expectedPosition, signedPosition } from '../../src/journal/positionBase.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000AA';
+const fill = (id: string, side: 'buy' | 'sell', size: string, marketId = 1) => ({
+  id,
+  marketId,
+  orderId: '0xabc',
+  side,
+  price: '100',
+  size,
+});
+
+describe('signedPosition', () => {
+  it('makes a short negative and leaves a long or a flat position as it is', () => {
+    expect(signedPosition('sell', '0.5')).toBe('-0.5');
+    expect(signedPosition('buy', '0.5')).toBe('0.5');
+    expect(signedPosition('sell', '0')).toBe('0');
+    expect(signedPosition('sell', '0.000')).toBe('0.000');
+  });
+});
+
+describe('expectedPosition', () => {
+  let dir: string;
+  let journal: Journal;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-position-base-'));
+    journal = openJournal(join(dir, 'journal.sqlite'));
+  });
+  afterEach(() => {
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is undefined while the market has no base snapshot (a snapshot of another source is no base)', () => {
+    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, 'positions', 1_000);
+    expect(expectedPosition(journal, ACCOUNT, 1)).toBeUndefined();
+  });
+
+  it('is the latest base plus the fills of its market journaled after it, signed', () => {
+    journal.recordFill(ACCOUNT, fill('before', 'buy', '5'), 'venue', 1_000);
+    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'sell', size: '0.5' }, BASE_POSITION_SOURCE, 2_000);
+    journal.recordFill(ACCOUNT, fill('f1', 'buy', '0.2'), 'venue', 3_000);
+    journal.recordFill(ACCOUNT, fill('f2', 'sell', '0.1'), 'history', 3_001);
+    journal.recordFill(ACCOUNT, fill('other-market', 'buy', '7', 2), 'venue', 3_002);
+    expect(expectedPosition(journal, ACCOUNT, 1)).toBe('-0.4');
+    expect(expectedPosition(journal, ACCOUNT, 2)).toBeUndefined();
+  });
+});

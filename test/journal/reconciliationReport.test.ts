@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { describeBalance } from '../../src/journal/reconciliationReport.js';
+
+describe('describeBalance', () => {
+  const at = Date.UTC(2026, 0, 2, 3, 4, 5);
+
+  it('says when there is no earlier snapshot to compare with', () => {
+    expect(describeBalance({ venue: '1000' })).toBe('balance 1000 USDC (no earlier snapshot in the journal)');
+  });
+
+  it('signs the change since the journaled snapshot', () => {
+    expect(describeBalance({ venue: '1250', journaled: '1000', journaledAtMs: at, change: '250' })).toBe(
+      'balance 1250 USDC: +250 since the journaled 1000 at 2026-01-02T03:04:05.000Z',
+    );
+    expect(describeBalance({ venue: '-3', journaled: '2', journaledAtMs: at, change: '-5' })).toBe(
+      'balance -3 USDC: -5 since the journaled 2 at 2026-01-02T03:04:05.000Z',
+    );
+    expect(describeBalance({ venue: '2', journaled: '2', journaledAtMs: at, change: '0' })).toBe(
+      'balance 2 USDC: 0 since the journaled 2 at 2026-01-02T03:04:05.000Z',
+    );
+  });
+});
