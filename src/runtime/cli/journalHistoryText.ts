@@ -3,19 +3,9 @@ import type { JournalHistory } from '../../journal/journalHistory.js';
 import type { JournalPnlRow } from '../../journal/journalPnl.js';
 import type { JournalFill } from '../../journal/journalRows.js';
 import { pnlDisplay } from '../operations/control/statusDisplay.js';
+import { formatTable as table } from './formatStatus.js';
 
 /** `perpbot history`'s text: the journal's recent orders and fills as tables, and each strategy's PnL. */
-/** Left-aligned columns separated by two spaces; the header row first. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}
-
 const time = (ms: number): string =>
   new Date(ms)
     .toISOString()

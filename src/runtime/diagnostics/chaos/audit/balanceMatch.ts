@@ -1,4 +1,5 @@
 import { addDecimals, compareDecimals, negateDecimal } from '../../../../core/decimal.js';
+import { toPlaces, USDC_PLACES } from '../../../../core/displayDecimal.js';
 import type { BotEvent } from '../botTimeline.js';
 import type { VenueFill } from '../venueTruth.js';
 import type { InvariantResult } from './invariant.js';
@@ -38,11 +39,13 @@ export function balanceMatch(
   }
   const ok = heldInWindow.some((b) => compareDecimals(b, journal.balance) === 0);
   const then = heldInWindow.length === 1 ? heldInWindow[0] : heldInWindow.join(' or ');
+  // On screen at the venue's USDC precision; the detail of a failure and the JSON keep the exact values.
+  const usdc = (value: string): string => toPlaces(value, USDC_PLACES);
   return {
     id: 'balance_match',
     title: 'balance, journal = venue',
     ok,
-    measured: `${journal.balance} (venue then ${then ?? '?'}, now ${venueBalance})`,
+    measured: `${usdc(journal.balance)} USDC (venue then ${heldInWindow.map(usdc).join(' or ')}, now ${usdc(venueBalance)})`,
     ...(ok
       ? {}
       : {

@@ -16,7 +16,24 @@ describe('balanceMatch', () => {
   it('holds when the snapshot is what the venue held when it was taken, later fills aside', () => {
     const result = balanceMatch({ balance: '999.99', atMs: 1_000 }, '1001.16', fills, [reconciledAt(1_200)]);
     expect(result.ok).toBe(true);
-    expect(result.measured).toBe('999.99 (venue then 999.99, now 1001.16)');
+    expect(result.measured).toBe('999.990000 USDC (venue then 999.990000, now 1001.160000)');
+  });
+
+  it("shows the balances at the venue's USDC precision, and keeps the exact values in the data and a failure's detail", () => {
+    const exact = [fill(500, '0', '0.010000000000000004')];
+    const result = balanceMatch(
+      { balance: '999.989999999999999996', atMs: 1_000 },
+      '999.989999999999999996',
+      exact,
+      [],
+    );
+    expect(result.ok).toBe(true);
+    expect(result.measured).toBe('999.990000 USDC (venue then 999.990000, now 999.990000)');
+    expect(result.data['journal']).toBe('999.989999999999999996');
+    const off = balanceMatch({ balance: '999.989999999999999995', atMs: 1_000 }, '999.989999999999999996', exact, []);
+    expect(off.ok).toBe(false);
+    expect(off.detail).toContain('999.989999999999999995');
+    expect(off.detail).toContain('(999.989999999999999996)');
   });
 
   it('holds when a fill landed between the start of the reconciliation and its read of the balance', () => {
