@@ -1,3 +1,5 @@
+import { addDecimals, compareDecimals, negateDecimal } from '../core/decimal.js';
+import { toPlaces, USDC_PLACES } from '../core/displayDecimal.js';
 /**
  * What a reconciliation found: every difference between the journal and the venue, and what was
  * done about it. Logged, stored in the journal and printed by `perpbot reconcile`.
@@ -140,10 +142,17 @@ export function describeDifference(d: Difference): string {
   }
 }
 
+/**
+ * The balance line at the venue's USDC precision (the report's JSON keeps the exact values); the
+ * change shown is the difference of the two figures shown, so the line adds up on screen.
+ */
 export function describeBalance(b: BalanceComparison): string {
+  const venue = toPlaces(b.venue, USDC_PLACES);
   if (b.journaled === undefined || b.change === undefined)
-    return `balance ${b.venue} USDC (no earlier snapshot in the journal)`;
+    return `balance ${venue} USDC (no earlier snapshot in the journal)`;
+  const journaled = toPlaces(b.journaled, USDC_PLACES);
   const since = b.journaledAtMs === undefined ? '' : ` at ${new Date(b.journaledAtMs).toISOString()}`;
-  const change = b.change.startsWith('-') || b.change === '0' ? b.change : `+${b.change}`;
-  return `balance ${b.venue} USDC: ${change} since the journaled ${b.journaled}${since}`;
+  const change = toPlaces(addDecimals(venue, negateDecimal(journaled)), USDC_PLACES);
+  const signed = change.startsWith('-') || compareDecimals(change, '0') === 0 ? change : `+${change}`;
+  return `balance ${venue} USDC: ${signed} since the journaled ${journaled}${since}`;
 }

@@ -63,7 +63,7 @@ describe('perpbot history and perpbot reconcile', () => {
     const clean = (await cli(['reconcile', '--config', configPath])).stdout;
     expect(clean).toContain('no differences');
     // The bot's start journaled a balance snapshot; nothing has moved the money since.
-    expect(clean).toMatch(/^balance \S+ USDC: 0 since the journaled \S+ at \d{4}-/m);
+    expect(clean).toMatch(/^balance \d+\.\d{6} USDC: 0\.000000 since the journaled \d+\.\d{6} at \d{4}-/m);
 
     // An order placed outside the bot: reported, and (without --apply) nothing written.
     const rest = createRestClient({ baseUrl: sim.restUrl, timeoutMs: 5_000 });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { decimalToWei } from '../../../core/decimal.js';
+import { toPlaces, USDC_PLACES } from '../../../core/displayDecimal.js';
 import { setupAccount, type SetupResult } from '../../account/setupAccount.js';
 import {
   cliVenueWait,
@@ -29,7 +30,7 @@ const FAUCET_TEXT: Readonly<Record<SetupResult['faucet'], string>> = {
 
 function summary(result: SetupResult): string {
   const lines = [
-    `account  ${result.account}  ${FAUCET_TEXT[result.faucet]}; balance ${result.registration.balance} USDC`,
+    `account  ${result.account}  ${FAUCET_TEXT[result.faucet]}; balance ${toPlaces(result.registration.balance, USDC_PLACES)} USDC`,
     `signer   ${result.signer}  Active (${result.signerRegistration === 'registered' ? `registered, tx ${result.transactionHash ?? '-'}` : 'already registered'})`,
   ];
   if (result.jwt !== undefined) {
