@@ -85,7 +85,7 @@ describe('engine structure (issue 35: the engine as a pipeline of stages)', () =
 
   it('runs each stage once, in order, each entry from its own folder, and releases in-flight in one place', () => {
     const runStages = readFileSync(join(ENGINE, 'pipeline/runStages.ts'), 'utf8');
-    const body = runStages.slice(runStages.indexOf('export function runStages('));
+    const body = runStages.slice(runStages.search(/export (async )?function runStages\(/));
     const stages = [
       ['checkStage', 'checks/checkStage'],
       ['admissionStage', 'admission/admissionStage'],

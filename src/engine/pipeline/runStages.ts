@@ -15,13 +15,13 @@ import { trackStage, type Reached } from './trackStage.js';
  * and the one terminal outcome). A stage that refuses ends the way there, and the track stage takes
  * its refusal. The admission's in-flight ticket is released in one place, the `finally` below.
  */
-export function runStages(
+export async function runStages(
   intent: Intent,
   deps: PipelineDeps,
   signal?: AbortSignal,
   hold?: SendHold,
 ): Promise<IntentOutcome> {
-  return throughStages(intent, deps, signal, hold).then((reached) => trackStage(intent, reached, deps));
+  return trackStage(intent, await throughStages(intent, deps, signal, hold), deps);
 }
 
 /** Synchronous up to the socket when nothing has to be waited for: no microtask hop on an order's way out. */
