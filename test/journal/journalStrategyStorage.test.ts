@@ -2,10 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../src/core/clock.js';
 import type { Journal } from '../../src/journal/journal.js';
-import {
-  journalStrategyStorage,
-  MAX_STRATEGY_STATE_BYTES,
-} from '../../src/journal/journalStrategyStorage.js';
+import { journalStrategyStorage, MAX_STRATEGY_STATE_BYTES } from '../../src/journal/journalStrategyStorage.js';
 import { openJournal } from '../../src/journal/openJournal.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000aa';
