@@ -20,9 +20,10 @@ import type {
 import { bookSnapshot, marketRecord } from './marketRecords.js';
 import { compileMarkets, DEFAULT_MARKETS, type MarketDefinition, type MarketSpec } from './markets.js';
 import { OraclePrices } from './oraclePrices.js';
-import { OrderEntry, type UnmatchedLevel } from './orderEntry.js';
+import { OrderEntry } from './orderEntry.js';
 import type { TickLevel } from './orderBook.js';
 import { OrderStore } from './orderStore.js';
+import { RecordedLayer, type RecordedLevelChange } from './recordedLayer.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
 import { checkIdBases, COUNTING_FROM_ONE, type SimIdBases } from './simIdBases.js';
@@ -64,7 +65,7 @@ export interface ExchangeOptions {
   readonly idBases?: SimIdBases;
 }
 
-export type { SyntheticMakersConfig, UnmatchedLevel };
+export type { RecordedLevelChange, SyntheticMakersConfig };
 
 export type { ActionResult, CancelAllResult, PlaceOrderResult };
 
@@ -89,6 +90,7 @@ export class Exchange {
   private readonly store: OrderStore;
   private readonly ledger: AccountLedger;
   private readonly entry: OrderEntry;
+  private readonly recorded: RecordedLayer;
   private readonly lastTradeTicks = new Map<number, number>();
   private readonly makers: SyntheticMakers | undefined;
   private readonly liquidator: Liquidator | undefined;
@@ -134,6 +136,10 @@ export class Exchange {
       takerFeeBps,
       onTrade: (marketId, ticks) => this.lastTradeTicks.set(marketId, ticks),
       ids: checkIdBases(options.idBases ?? COUNTING_FROM_ONE),
+    });
+    this.recorded = new RecordedLayer({
+      store: this.store,
+      numbered: (account, checked, sizeSteps, nowMs) => this.entry.newOrder(account, checked, sizeSteps, nowMs),
     });
     this.history = new AccountHistory({
       market: (id) => this.spec(id),
@@ -228,31 +234,21 @@ export class Exchange {
   }
 
   /**
-   * Driven liquidity (`src/sim/replay`): each level is shown by one unmatched order of `account`.
-   * A level with `restingId` (the order that showed it) is shown again with `sizeSteps` left, in
-   * place (0 withdraws it; an order already consumed whole is shown anew); one without rests a new
-   * order, without matching. Returns the resting id showing each level (undefined: withdrawn).
+   * Driven liquidity (`src/sim/replay`): the changed levels of a market's recorded book, each shown
+   * by one unmatched order of `account` (`RecordedLayer`): in place while that order is open, with
+   * `steps` left (0 withdraws it); rested anew, without matching, otherwise.
    */
-  showUnmatched(
+  showRecorded(
     account: Address,
-    levels: readonly (UnmatchedLevel & { readonly restingId: bigint | undefined })[],
+    marketId: number,
+    levels: readonly RecordedLevelChange[],
     nowMs: number,
-  ): ActionResult & { readonly shown: readonly (bigint | undefined)[] } {
+  ): ActionResult {
     const address = this.registered(account);
+    this.spec(marketId);
     const events = new EventCollector();
-    const shown = levels.map((level) => {
-      this.spec(level.marketId);
-      const known = level.restingId === undefined ? undefined : this.store.bySequenceId(level.restingId);
-      const open = known?.account === address && known.status === 'ORDER_STATUS_OPEN' ? known : undefined;
-      if (level.sizeSteps <= 0) {
-        if (open !== undefined) this.entry.withdraw(open, events);
-        return undefined;
-      }
-      if (open === undefined) return this.entry.restUnmatched(address, level, nowMs, events).sequence;
-      this.entry.resizeUnmatched(open, level.sizeSteps, events);
-      return open.sequence;
-    });
-    return { shown, events: this.flush(events) };
+    this.recorded.show(address, marketId, levels, nowMs, events);
+    return { events: this.flush(events) };
   }
 
   /**
