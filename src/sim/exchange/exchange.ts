@@ -79,6 +79,14 @@ export interface TickBook {
 }
 
 /**
+ * A market's book levels that changed since a reader last read them, best first, a level gone
+ * with 0 steps and no orders; or, when `whole`, every level (see `Exchange.bookChanges`).
+ */
+export interface TickBookChanges extends TickBook {
+  readonly whole: boolean;
+}
+
+/**
  * The simulator's exchange core: pure, deterministic and synchronous. No I/O, no timers, no
  * clock: time and block numbers come in as arguments. Every mutating call returns the events it
  * produced; refusals throw `ExchangeRefusal` whose `text` is the venue's error text, and leave
@@ -414,6 +422,22 @@ export class Exchange {
     const market = this.spec(marketId);
     const book = this.store.book(marketId);
     return { market, bids: book.levels(0), asks: book.levels(1) };
+  }
+
+  /**
+   * The levels of the market's book that changed since `reader` last asked (a level may be listed
+   * that changed and changed back); the whole book, and following `reader` from now on, the first
+   * time, on `restart`, or once the reader fell too far behind (`ChangedTicks`).
+   */
+  bookChanges(marketId: number, reader: object, restart: boolean): TickBookChanges {
+    const market = this.spec(marketId);
+    const book = this.store.book(marketId);
+    const taken = restart ? undefined : book.changed.take(reader);
+    if (taken === undefined) {
+      book.changed.follow(reader);
+      return { market, whole: true, bids: book.levels(0), asks: book.levels(1) };
+    }
+    return { market, whole: false, bids: book.levelsAt(0, taken[0]), asks: book.levelsAt(1, taken[1]) };
   }
 
   /** Market records as GET /v1/markets shows them. */

@@ -68,6 +68,7 @@ export class RecordedLayer {
         orders.set(key, order);
       } else {
         open.sizeSteps = open.filledSteps + level.steps;
+        book.resized(open);
       }
       events.touchBook(marketId);
     }
