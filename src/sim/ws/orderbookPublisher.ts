@@ -1,4 +1,4 @@
-import { orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
+import { checksumPairText, orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import type { Exchange, TickBook } from '../exchange/exchange.js';
 import { decimalLevel, levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
@@ -195,7 +195,7 @@ function diffSide(
 }
 
 function pairText(level: TickLevel, texts: LevelTexts): string {
-  return `${texts.priceWei(level.priceTicks)}:${texts.quantityWei(level.steps)}`;
+  return checksumPairText(texts.priceWei(level.priceTicks), texts.quantityWei(level.steps));
 }
 
 const samePair = (pair: string): string => pair;

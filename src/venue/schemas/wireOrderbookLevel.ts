@@ -1,5 +1,6 @@
 import { BoundedMap } from '../../core/boundedMap.js';
 import { decimalTextToWeiText, weiTextToDecimal } from '../../core/decimal.js';
+import { checksumPairText } from '../../protocol/orderbookChecksum.js';
 
 /** One level of a decoded book, as the local book, the checksum and strategies read it. */
 export interface OrderbookLevel {
@@ -53,7 +54,7 @@ export class WireOrderbookLevel implements OrderbookLevel {
 
   /** What the checksum covers of this level (`priceWeiText:quantityWeiText`), kept while it stands in the book. */
   get checksumText(): string {
-    return (this.#checksumText ??= `${this.priceWeiText}:${this.quantityWeiText}`);
+    return (this.#checksumText ??= checksumPairText(this.priceWeiText, this.quantityWeiText));
   }
 
   /** Canonical: "063220.50" reads "63220.5". */
