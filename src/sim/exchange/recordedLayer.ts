@@ -70,8 +70,8 @@ export class RecordedLayer {
         open.sizeSteps = open.filledSteps + level.steps;
         book.resized(open);
       }
-      events.touchBook(marketId);
     }
+    if (levels.length > 0) events.touchBook(marketId);
   }
 }
 
