@@ -133,6 +133,15 @@ export class Engine {
     return this.parts.venue.market(marketId);
   }
 
+  /**
+   * The market's live mark, as `market(id)?.mark_price` reads it, without a copy of the market's
+   * record (`market` makes one after every mark; the strategies' position views read the mark on
+   * every message).
+   */
+  markOf(marketId: number): string | undefined {
+    return this.parts.venue.markOf(marketId);
+  }
+
   markets(): readonly Market[] {
     return this.parts.venue.markets();
   }

@@ -83,6 +83,18 @@ export function orderbookChecksumOfPairs<L>(
 const pairTextOf = (level: WireChecksumLevel): string =>
   level.checksumText ?? `${level.priceWeiText}:${level.quantityWeiText}`;
 
+/**
+ * One level's `priceWei:quantityWei` text, for a level that keeps it while it stands: the checksum
+ * joins it on every update of the book. Made flat once here: V8 keeps a joined text of this length
+ * as a rope of its parts, and joining ropes read them again on every join (the join of a 40-level
+ * book's texts took 3 to 5 us as ropes, 1 to 2 us flat). Reading a character flattens it in place.
+ */
+export function checksumPairText(priceWeiText: string, quantityWeiText: string): string {
+  const text = `${priceWeiText}:${quantityWeiText}`;
+  text.charCodeAt(0);
+  return text;
+}
+
 function weiLevel(level: ChecksumLevel, field: string): WireChecksumLevel {
   const [priceWeiText, quantityWeiText] = levelParts(level, field);
   return { priceWeiText, quantityWeiText };

@@ -127,6 +127,18 @@ describe('weiTextToDecimal', () => {
   });
 });
 
+describe('parseDecimal remembered', () => {
+  it('gives a text parsed before the same value, and refuses a refused one again', () => {
+    expect(parseDecimal('-12.50', 'x')).toEqual({ units: -1250n, scale: 2 });
+    expect(parseDecimal('-12.50', 'x')).toEqual({ units: -1250n, scale: 2 });
+    expect(() => parseDecimal('1e3', 'x')).toThrow(/a decimal string/);
+    expect(() => parseDecimal('1e3', 'x')).toThrow(/a decimal string/);
+    // Past the bound the remembered texts start again, and still parse alike.
+    for (let i = 0; i < 12_000; i++) expect(parseDecimal(`${i}.5`, 'x').units).toBe(BigInt(i) * 10n + 5n);
+    expect(parseDecimal('-12.50', 'x')).toEqual({ units: -1250n, scale: 2 });
+  });
+});
+
 describe('fixedToDecimal', () => {
   it('writes every value at every scale as the bigint divided by 10^scale, canonically', () => {
     // The reference: the value's digits split at the scale by bigint division, trailing zeros dropped.

@@ -134,10 +134,9 @@ export class QuoteKeeper {
   private send(kept: KeptTarget, plan: QuotePlan, opening: boolean): number {
     const { intent } = kept;
     const { strategy, marketId } = intent;
-    const id = (): string => `${intent.intentId}.${++kept.sent}`;
     for (const live of plan.cancel) {
       this.retiring.add(live);
-      this.run(cancel({ intentId: id(), strategy, marketId, target: { intentId: live } }));
+      this.run(cancel({ intentId: nextActionId(kept), strategy, marketId, target: { intentId: live } }));
     }
     let actions = plan.cancel.length;
     if (!opening) return actions;
@@ -147,12 +146,17 @@ export class QuoteKeeper {
       this.moving.add(r.live);
       const target = { intentId: r.live };
       const mode = intent.mode === undefined ? {} : { mode: intent.mode };
-      this.run(replace({ ...orderTerms(order), ...mode, intentId: id(), strategy, marketId, target }), r.live);
+      this.run(
+        replace({ ...orderTerms(order), ...mode, intentId: nextActionId(kept), strategy, marketId, target }),
+        r.live,
+      );
       actions += 2;
     }
     for (const index of plan.place) {
       const order = intent.orders[index] as QuoteOrder;
-      this.run(placeLimit({ ...orderTerms(order), side: order.side, intentId: id(), strategy, marketId }));
+      this.run(
+        placeLimit({ ...orderTerms(order), side: order.side, intentId: nextActionId(kept), strategy, marketId }),
+      );
       actions += 1;
     }
     return actions;
@@ -187,6 +191,14 @@ export class QuoteKeeper {
 
 /** A replacement refused for these left its slot empty with nothing on its way: plan the target again. */
 const REPLAN_AFTER: ReadonlySet<RefusalRule> = new Set(['replace_target_finished', 'replace_cancel_failed']);
+
+/**
+ * The next action's intent id of a target (`<quote id>.<n>`). A module function, not a closure made
+ * in `send`: tsx names every closure it makes (a `__name` call on each send).
+ */
+function nextActionId(kept: KeptTarget): string {
+  return `${kept.intent.intentId}.${++kept.sent}`;
+}
 
 function keyOf(strategy: string, marketId: number): string {
   return `${strategy}\u0000${marketId}`;

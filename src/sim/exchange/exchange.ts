@@ -20,9 +20,10 @@ import type {
 import { bookSnapshot, marketRecord } from './marketRecords.js';
 import { compileMarkets, DEFAULT_MARKETS, type MarketDefinition, type MarketSpec } from './markets.js';
 import { OraclePrices } from './oraclePrices.js';
-import { OrderEntry, type UnmatchedLevel } from './orderEntry.js';
+import { OrderEntry } from './orderEntry.js';
 import type { TickLevel } from './orderBook.js';
 import { OrderStore } from './orderStore.js';
+import { RecordedLayer, type RecordedLevelChange } from './recordedLayer.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
 import { toOrderRecord } from './simOrder.js';
 import { checkIdBases, COUNTING_FROM_ONE, type SimIdBases } from './simIdBases.js';
@@ -64,7 +65,7 @@ export interface ExchangeOptions {
   readonly idBases?: SimIdBases;
 }
 
-export type { SyntheticMakersConfig, UnmatchedLevel };
+export type { RecordedLevelChange, SyntheticMakersConfig };
 
 export type { ActionResult, CancelAllResult, PlaceOrderResult };
 
@@ -75,6 +76,14 @@ export interface TickBook {
   readonly market: MarketSpec;
   readonly bids: readonly TickLevel[];
   readonly asks: readonly TickLevel[];
+}
+
+/**
+ * A market's book levels that changed since a reader last read them, best first, a level gone
+ * with 0 steps and no orders; or, when `whole`, every level (see `Exchange.bookChanges`).
+ */
+export interface TickBookChanges extends TickBook {
+  readonly whole: boolean;
 }
 
 /**
@@ -89,6 +98,7 @@ export class Exchange {
   private readonly store: OrderStore;
   private readonly ledger: AccountLedger;
   private readonly entry: OrderEntry;
+  private readonly recorded: RecordedLayer;
   private readonly lastTradeTicks = new Map<number, number>();
   private readonly makers: SyntheticMakers | undefined;
   private readonly liquidator: Liquidator | undefined;
@@ -134,6 +144,10 @@ export class Exchange {
       takerFeeBps,
       onTrade: (marketId, ticks) => this.lastTradeTicks.set(marketId, ticks),
       ids: checkIdBases(options.idBases ?? COUNTING_FROM_ONE),
+    });
+    this.recorded = new RecordedLayer({
+      store: this.store,
+      numbered: (account, checked, sizeSteps, nowMs) => this.entry.newOrder(account, checked, sizeSteps, nowMs),
     });
     this.history = new AccountHistory({
       market: (id) => this.spec(id),
@@ -228,31 +242,21 @@ export class Exchange {
   }
 
   /**
-   * Driven liquidity (`src/sim/replay`): each level is shown by one unmatched order of `account`.
-   * A level with `restingId` (the order that showed it) is shown again with `sizeSteps` left, in
-   * place (0 withdraws it; an order already consumed whole is shown anew); one without rests a new
-   * order, without matching. Returns the resting id showing each level (undefined: withdrawn).
+   * Driven liquidity (`src/sim/replay`): the changed levels of a market's recorded book, each shown
+   * by one unmatched order of `account` (`RecordedLayer`): in place while that order is open, with
+   * `steps` left (0 withdraws it); rested anew, without matching, otherwise.
    */
-  showUnmatched(
+  showRecorded(
     account: Address,
-    levels: readonly (UnmatchedLevel & { readonly restingId: bigint | undefined })[],
+    marketId: number,
+    levels: readonly RecordedLevelChange[],
     nowMs: number,
-  ): ActionResult & { readonly shown: readonly (bigint | undefined)[] } {
+  ): ActionResult {
     const address = this.registered(account);
+    this.spec(marketId);
     const events = new EventCollector();
-    const shown = levels.map((level) => {
-      this.spec(level.marketId);
-      const known = level.restingId === undefined ? undefined : this.store.bySequenceId(level.restingId);
-      const open = known?.account === address && known.status === 'ORDER_STATUS_OPEN' ? known : undefined;
-      if (level.sizeSteps <= 0) {
-        if (open !== undefined) this.entry.withdraw(open, events);
-        return undefined;
-      }
-      if (open === undefined) return this.entry.restUnmatched(address, level, nowMs, events).sequence;
-      this.entry.resizeUnmatched(open, level.sizeSteps, events);
-      return open.sequence;
-    });
-    return { shown, events: this.flush(events) };
+    this.recorded.show(address, marketId, levels, nowMs, events);
+    return { events: this.flush(events) };
   }
 
   /**
@@ -418,6 +422,22 @@ export class Exchange {
     const market = this.spec(marketId);
     const book = this.store.book(marketId);
     return { market, bids: book.levels(0), asks: book.levels(1) };
+  }
+
+  /**
+   * The levels of the market's book that changed since `reader` last asked (a level may be listed
+   * that changed and changed back); the whole book, and following `reader` from now on, the first
+   * time, on `restart`, or once the reader fell too far behind (`ChangedTicks`).
+   */
+  bookChanges(marketId: number, reader: object, restart: boolean): TickBookChanges {
+    const market = this.spec(marketId);
+    const book = this.store.book(marketId);
+    const taken = restart ? undefined : book.changed.take(reader);
+    if (taken === undefined) {
+      book.changed.follow(reader);
+      return { market, whole: true, bids: book.levels(0), asks: book.levels(1) };
+    }
+    return { market, whole: false, bids: book.levelsAt(0, taken[0]), asks: book.levelsAt(1, taken[1]) };
   }
 
   /** Market records as GET /v1/markets shows them. */

@@ -1,3 +1,4 @@
+import { ChangedTicks } from './changedTicks.js';
 import { remainingSteps, type SimOrder } from './simOrder.js';
 
 /** An aggregated level in the exchange's units: price in ticks, size in steps. */
@@ -52,6 +53,19 @@ class BookSide {
     }
   }
 
+  /** The level at `price`, or one of 0 steps and no orders where none rests. */
+  levelAt(price: number): TickLevel {
+    const queue = this.queues.get(price);
+    return queue === undefined
+      ? { priceTicks: price, steps: 0n, orderCount: 0 }
+      : { priceTicks: price, steps: stepsOf(queue), orderCount: queue.length };
+  }
+
+  /** Best first. */
+  sortBest(prices: number[]): number[] {
+    return prices.sort(this.descending ? (a, b) => b - a : (a, b) => a - b);
+  }
+
   levels(depth: number): TickLevel[] {
     const out: TickLevel[] = [];
     for (const price of this.prices) {
@@ -91,16 +105,31 @@ export class OrderBook {
   private readonly bids = new BookSide(true);
   private readonly asks = new BookSide(false);
   private expiring = 0;
+  /** The levels each reader (the orderbook channel's publishers) has not seen change. */
+  readonly changed = new ChangedTicks();
 
   add(order: SimOrder): void {
     this.side(order.side).add(order);
     if (order.expiresAtMs !== undefined) this.expiring += 1;
+    this.changed.touch(order.side, order.priceTicks);
   }
 
   remove(order: SimOrder): boolean {
     const removed = this.side(order.side).remove(order);
     if (removed && order.expiresAtMs !== undefined) this.expiring -= 1;
+    if (removed) this.changed.touch(order.side, order.priceTicks);
     return removed;
+  }
+
+  /** An order's remaining size changed in place (a fill, a recorded level resized): its level changed if it rests. */
+  resized(order: SimOrder): void {
+    this.changed.touch(order.side, order.priceTicks);
+  }
+
+  /** The levels at `prices` on `side`, best first (0 steps and no orders where none rests). */
+  levelsAt(side: 0 | 1, prices: number[]): TickLevel[] {
+    const bookSide = this.side(side);
+    return bookSide.sortBest(prices).map((price) => bookSide.levelAt(price));
   }
 
   /** Resting orders that carry a GTT expiry; the expiry sweep skips a book that has none. */

@@ -26,14 +26,6 @@ export interface OrderEntryDeps {
   readonly ids: SimIdBases;
 }
 
-/** Liquidity rested without matching: one level of a recorded book. */
-export interface UnmatchedLevel {
-  readonly marketId: number;
-  readonly side: 0 | 1;
-  readonly priceTicks: number;
-  readonly sizeSteps: number;
-}
-
 /**
  * Order placement, matching, fills and cancels: the stateful venue rules (reduce-only,
  * post-only, margin), then the matching walk, then what happens to the remainder.
@@ -103,7 +95,7 @@ export class OrderEntry {
   }
 
   /** The new order, with the next sequence (and so the next order id). */
-  private newOrder(account: Address, checked: CheckedOrder, sizeSteps: number, nowMs: number): SimOrder {
+  newOrder(account: Address, checked: CheckedOrder, sizeSteps: number, nowMs: number): SimOrder {
     this.sequence += 1n;
     return newSimOrder(this.sequence, wideOrderId(this.sequence, checked.side), account, checked, sizeSteps, nowMs);
   }
@@ -124,43 +116,6 @@ export class OrderEntry {
     } else {
       this.finish(order, 'ORDER_STATUS_CANCELLED', market, events);
     }
-  }
-
-  /**
-   * Rests liquidity as given, with no matching, margin or post-only check and no order event: a
-   * level of a recorded book (`src/sim/replay`), which may even cross the bot's own orders, since
-   * in the recording nobody traded with them.
-   */
-  restUnmatched(account: Address, level: UnmatchedLevel, nowMs: number, events: EventCollector): SimOrder {
-    const checked: CheckedOrder = {
-      marketId: level.marketId,
-      sizeSteps: level.sizeSteps,
-      priceTicks: level.priceTicks,
-      side: level.side,
-      postOnly: false,
-      reduceOnly: false,
-      stpMode: 0,
-      orderType: 1,
-      timeInForce: 0,
-    };
-    const order = this.newOrder(account, checked, level.sizeSteps, nowMs);
-    this.deps.store.track(order);
-    this.deps.store.rest(order);
-    events.touchBook(level.marketId);
-    return order;
-  }
-
-  /** Unmatched liquidity shows `remainingSteps` again, in place (what a taker consumed of it is back). */
-  resizeUnmatched(order: SimOrder, remainingSteps: number, events: EventCollector): void {
-    this.deps.store.resize(order, order.filledSteps + remainingSteps);
-    events.touchBook(order.marketId);
-  }
-
-  /** Takes unmatched liquidity out of the book without an order event (a recorded level replaced). */
-  withdraw(order: SimOrder, events: EventCollector): void {
-    order.status = 'ORDER_STATUS_CANCELLED';
-    this.deps.store.retire(order);
-    events.touchBook(order.marketId);
   }
 
   /**

@@ -69,15 +69,7 @@ export class OrderStore {
     if (tracked) open.margin.adjust(order, -1);
     order.filledSteps += steps;
     if (tracked) open.margin.adjust(order, 1);
-  }
-
-  /** A resting order's size changes in place (a driven level's new size); its margin sums move with it. */
-  resize(order: SimOrder, sizeSteps: number): void {
-    const open = this.openByAccount.get(order.account)?.get(order.marketId);
-    const tracked = open !== undefined && open.orders.has(order);
-    if (tracked) open.margin.adjust(order, -1);
-    order.sizeSteps = sizeSteps;
-    if (tracked) open.margin.adjust(order, 1);
+    this.book(order.marketId).resized(order);
   }
 
   /** Takes a filled or cancelled order out of the book and the open index. */

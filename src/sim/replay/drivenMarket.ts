@@ -30,12 +30,10 @@ export type DrivenFrameDecoder = (raw: string) => DecodedFrame;
 /** Frames driven so far, by what they did. */
 export type DrivenCounts = Record<DrivenFrameKind, number>;
 
-/** A market the recording drives: its grid, its recorded book, the exchange orders showing it, our queue. */
+/** A market the recording drives: its grid, its recorded book, our queue. */
 interface DrivenBook {
   readonly spec: MarketSpec;
   readonly book: RecordedBook;
-  /** The resting id of the book account's order showing each level, by `levelKey`. */
-  readonly levels: Map<number, bigint>;
   /** Our resting orders by resting id, with their place in the recorded queue. */
   readonly queue: Map<bigint, QueuedOrder>;
 }
@@ -74,7 +72,6 @@ export class DrivenMarket {
       this.markets.set(spec.marketId, {
         spec,
         book: new RecordedBook(spec.tickWei, spec.stepWei),
-        levels: new Map(),
         queue: new Map(),
       });
     }
@@ -128,21 +125,9 @@ export class DrivenMarket {
     return 'book';
   }
 
-  /** The book account's orders show the changed levels (in place where a level was shown before). */
+  /** The book account's orders show the changed levels (the exchange keeps which order shows which level). */
   private showLevels(market: DrivenBook, changes: readonly LevelChange[], t: number): void {
-    const levels = changes.map((change) => ({
-      marketId: market.spec.marketId,
-      side: change.side,
-      priceTicks: change.priceTicks,
-      sizeSteps: change.steps,
-      restingId: market.levels.get(levelKey(change.side, change.priceTicks)),
-    }));
-    const result = this.runtime.exchange.showUnmatched(DRIVEN_ACCOUNTS.book, levels, t);
-    result.shown.forEach((id, i) => {
-      const key = levelKey(levels[i]!.side, levels[i]!.priceTicks);
-      if (id === undefined) market.levels.delete(key);
-      else market.levels.set(key, id);
-    });
+    const result = this.runtime.exchange.showRecorded(DRIVEN_ACCOUNTS.book, market.spec.marketId, changes, t);
     this.runtime.recordAction(result.events);
   }
 
@@ -244,11 +229,6 @@ function decodeWithSchemas(raw: string): DecodedFrame {
   if (schema === undefined) return { kind: 'channel', message: { channel: String(channel) } };
   const parsed = schema.safeParse(json);
   return parsed.success ? { kind: 'channel', message: parsed.data } : { kind: 'malformed' };
-}
-
-/** One number per level: bids at even keys, asks at odd ones. */
-function levelKey(side: 0 | 1, priceTicks: number): number {
-  return priceTicks * 2 + side;
 }
 
 /** A recorded trade as the trades channel publishes it again (its time: when it was received). */

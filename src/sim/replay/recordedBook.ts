@@ -1,3 +1,5 @@
+import { BoundedMap } from '../../core/boundedMap.js';
+
 /** One level of a recorded book on the market's grid; 0 steps: the level is gone. */
 export interface LevelChange {
   readonly side: 0 | 1;
@@ -5,16 +7,21 @@ export interface LevelChange {
   readonly steps: number;
 }
 
-/** A recorded level as the wire decoder gives it: exact wei price and quantity. */
+/** A recorded level as the wire decoder gives it: its price as canonical integer wei text, its exact wei quantity. */
 export interface RecordedLevel {
-  readonly priceWei: bigint;
+  readonly priceWeiText: string;
   readonly quantityWei: bigint;
 }
 
-/** One side: each recorded price's quantity, and what they add up to on each tick of the grid. */
+/**
+ * One side: each recorded price's quantity (keyed by its wei text: a Map hashes a string much
+ * faster than a bigint), what they add up to on each tick of the grid, and the tick of each
+ * recorded price (a book repeats a few hundred prices; remembered within a bound).
+ */
 interface RecordedSide {
-  readonly quantities: Map<bigint, bigint>;
+  readonly quantities: Map<string, bigint>;
   readonly ticks: Map<number, bigint>;
+  readonly tickOf: BoundedMap<string, number>;
 }
 
 /**
@@ -75,15 +82,21 @@ export class RecordedBook {
 
   /** Applies the levels; the tick of each, in order (a tick once per level that landed on it). */
   private apply(side: 0 | 1, levels: readonly RecordedLevel[]): number[] {
-    const { quantities, ticks } = this.sides[side];
+    const { quantities, ticks, tickOf } = this.sides[side];
     const touched: number[] = new Array<number>(levels.length);
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i]!;
-      const tick = this.ticksOf(side, level.priceWei);
+      const price = level.priceWeiText;
+      let tick = tickOf.get(price);
+      if (tick === undefined) {
+        tick = this.ticksOf(side, BigInt(price));
+        tickOf.set(price, tick);
+      }
       touched[i] = tick;
-      const total = (ticks.get(tick) ?? 0n) - (quantities.get(level.priceWei) ?? 0n) + level.quantityWei;
-      if (level.quantityWei > 0n) quantities.set(level.priceWei, level.quantityWei);
-      else quantities.delete(level.priceWei);
+      const quantity = level.quantityWei;
+      const total = (ticks.get(tick) ?? 0n) - (quantities.get(price) ?? 0n) + quantity;
+      if (quantity > 0n) quantities.set(price, quantity);
+      else quantities.delete(price);
       if (total > 0n) ticks.set(tick, total);
       else ticks.delete(tick);
     }
@@ -102,6 +115,9 @@ export class RecordedBook {
   }
 }
 
+/** Distinct recorded prices a side remembers the tick of before it starts again. */
+const MAX_REMEMBERED_PRICES = 10_000;
+
 function emptySide(): RecordedSide {
-  return { quantities: new Map(), ticks: new Map() };
+  return { quantities: new Map(), ticks: new Map(), tickOf: new BoundedMap(MAX_REMEMBERED_PRICES) };
 }

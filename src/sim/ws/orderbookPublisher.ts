@@ -1,7 +1,8 @@
-import { orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
+import { checksumPairText, orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
-import type { TickBook } from '../exchange/exchange.js';
+import type { Exchange, TickBook } from '../exchange/exchange.js';
 import { decimalLevel, levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
+import type { MarketSpec } from '../exchange/markets.js';
 import type { TickLevel } from '../exchange/orderBook.js';
 
 /** Where a book frame sits in the chain: the orderbook envelope always carries all three. */
@@ -28,27 +29,35 @@ export class OrderbookPublisher {
    * nothing did. Call it before `snapshot` so that existing subscribers stay in step.
    */
   update(book: TickBook, meta: BookFrameMeta): CanonicalOrderbookFrame | undefined {
-    const marketId = book.market.marketId;
-    const previous = this.published.get(marketId);
+    const previous = this.published.get(book.market.marketId);
     const texts = levelTexts(book.market);
-    const bids = diffSide(previous?.book.bids ?? [], previous?.bidPairs ?? [], book.bids, texts, (a, b) => a > b);
-    const asks = diffSide(previous?.book.asks ?? [], previous?.askPairs ?? [], book.asks, texts, (a, b) => a < b);
-    this.published.set(marketId, { book, bidPairs: bids.pairs, askPairs: asks.pairs });
-    if (bids.changed.length === 0 && asks.changed.length === 0) return undefined;
-    // The client checks the same CRC32 code over the same wei texts (venue-wire.md §3); a level
-    // that stands keeps its text from one update to the next.
-    const checksum = orderbookChecksumOfPairs(bids.pairs, asks.pairs, samePair);
-    return {
-      method: 'update',
-      type: 'update',
-      ...body(marketId, decimalLevels(bids.changed, texts), decimalLevels(asks.changed, texts), meta),
-      checksum,
-    };
+    const bids = diffSide(previous?.bids ?? [], previous?.bidPairs ?? [], book.bids, texts, (a, b) => a > b);
+    const asks = diffSide(previous?.asks ?? [], previous?.askPairs ?? [], book.asks, texts, (a, b) => a < b);
+    return this.publish(book.market, { ...bids, levels: book.bids }, { ...asks, levels: book.asks }, meta);
+  }
+
+  /**
+   * As `update`, reading from the exchange only the levels that changed since this publisher last
+   * read the market (the whole book the first time, or after `forget`): the same frames, without
+   * building and walking the whole book on every change.
+   */
+  updateFrom(
+    exchange: Pick<Exchange, 'bookChanges'>,
+    marketId: number,
+    meta: BookFrameMeta,
+  ): CanonicalOrderbookFrame | undefined {
+    const previous = this.published.get(marketId);
+    const changes = exchange.bookChanges(marketId, this, previous === undefined);
+    if (previous === undefined || changes.whole) return this.update(changes, meta);
+    const texts = levelTexts(changes.market);
+    const bids = mergeSide(previous.bids, previous.bidPairs, changes.bids, texts, (a, b) => a > b);
+    const asks = mergeSide(previous.asks, previous.askPairs, changes.asks, texts, (a, b) => a < b);
+    return this.publish(changes.market, bids, asks, meta);
   }
 
   /** The whole book as last published. */
   snapshot(marketId: number, meta: BookFrameMeta): CanonicalOrderbookFrame {
-    const book = this.published.get(marketId)?.book;
+    const book = this.published.get(marketId);
     const texts = book === undefined ? undefined : levelTexts(book.market);
     const side = (levels: readonly TickLevel[] | undefined): CanonicalBookLevel[] =>
       levels === undefined || texts === undefined ? [] : decimalLevels(levels, texts);
@@ -59,13 +68,93 @@ export class OrderbookPublisher {
   forget(marketId: number): void {
     this.published.delete(marketId);
   }
+
+  /** Keeps the book as now published; the update frame of its changed levels, or undefined when none changed. */
+  private publish(
+    market: MarketSpec,
+    bids: PublishedSide,
+    asks: PublishedSide,
+    meta: BookFrameMeta,
+  ): CanonicalOrderbookFrame | undefined {
+    const marketId = market.marketId;
+    this.published.set(marketId, {
+      market,
+      bids: bids.levels,
+      asks: asks.levels,
+      bidPairs: bids.pairs,
+      askPairs: asks.pairs,
+    });
+    if (bids.changed.length === 0 && asks.changed.length === 0) return undefined;
+    // The client checks the same CRC32 code over the same wei texts (venue-wire.md §3); a level
+    // that stands keeps its text from one update to the next.
+    const checksum = orderbookChecksumOfPairs(bids.pairs, asks.pairs, samePair);
+    const texts = levelTexts(market);
+    return {
+      method: 'update',
+      type: 'update',
+      ...body(marketId, decimalLevels(bids.changed, texts), decimalLevels(asks.changed, texts), meta),
+      checksum,
+    };
+  }
 }
 
 /** A book as last published, with each level's `priceWei:quantityWei` text (the checksum's), side by side. */
 interface PublishedBook {
-  readonly book: TickBook;
+  readonly market: MarketSpec;
+  readonly bids: readonly TickLevel[];
+  readonly asks: readonly TickLevel[];
   readonly bidPairs: readonly string[];
   readonly askPairs: readonly string[];
+}
+
+/** One side as now published (best first, with each level's checksum text) and its levels that changed. */
+interface PublishedSide {
+  readonly changed: TickLevel[];
+  readonly levels: readonly TickLevel[];
+  readonly pairs: readonly string[];
+}
+
+/**
+ * One side as published before with `changes` (levels at changed prices, best first; 0 steps and
+ * no orders where none rests now) applied: the levels new, changed or gone, best first as
+ * `diffSide` finds them, and the side now with its checksum texts. A listed level that stands as
+ * published (it changed and changed back) is no change.
+ */
+function mergeSide(
+  previous: readonly TickLevel[],
+  previousPairs: readonly string[],
+  changes: readonly TickLevel[],
+  texts: LevelTexts,
+  better: (a: number, b: number) => boolean,
+): PublishedSide {
+  const changed: TickLevel[] = [];
+  const levels: TickLevel[] = [];
+  const pairs: string[] = [];
+  let i = 0;
+  for (const now of changes) {
+    while (i < previous.length && better(previous[i]!.priceTicks, now.priceTicks)) {
+      levels.push(previous[i]!);
+      pairs.push(previousPairs[i++]!);
+    }
+    const was = previous[i]?.priceTicks === now.priceTicks ? previous[i++] : undefined;
+    const gone = now.orderCount === 0;
+    if (was === undefined) {
+      if (gone) continue;
+      changed.push(now);
+    } else if (gone) {
+      changed.push(now);
+      continue;
+    } else if (was.steps !== now.steps || was.orderCount !== now.orderCount) {
+      changed.push(now);
+    }
+    levels.push(now);
+    pairs.push(was !== undefined && was.steps === now.steps ? previousPairs[i - 1]! : pairText(now, texts));
+  }
+  while (i < previous.length) {
+    levels.push(previous[i]!);
+    pairs.push(previousPairs[i++]!);
+  }
+  return { changed, levels, pairs };
 }
 
 /**
@@ -106,7 +195,7 @@ function diffSide(
 }
 
 function pairText(level: TickLevel, texts: LevelTexts): string {
-  return `${texts.priceWei(level.priceTicks)}:${texts.quantityWei(level.steps)}`;
+  return checksumPairText(texts.priceWei(level.priceTicks), texts.quantityWei(level.steps));
 }
 
 const samePair = (pair: string): string => pair;

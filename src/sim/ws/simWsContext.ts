@@ -4,7 +4,7 @@ import type { SimChain, SimContext } from '../simContext.js';
 /** The exchange reads the WebSocket server makes (snapshots, books, oracle prices). */
 export type SimWsExchange = Pick<
   Exchange,
-  'markets' | 'bookTicks' | 'openOrders' | 'positions' | 'balance' | 'oraclePrices'
+  'markets' | 'bookChanges' | 'openOrders' | 'positions' | 'balance' | 'oraclePrices'
 >;
 
 /** The chain checks behind auth_v2 and the JWT `auth` method. */

@@ -205,7 +205,7 @@ export class SimWsHub {
       this.books.forget(marketId);
       return;
     }
-    const update = this.books.update(this.ctx.exchange.bookTicks(marketId), meta);
+    const update = this.books.updateFrom(this.ctx.exchange, marketId, meta);
     if (update === undefined) return;
     sendToAll(watchers, departedOrderbookFrame(update, this.departures));
   }

@@ -63,11 +63,11 @@ export interface SnapshotExtras {
 
 /** A tracked position of the engine with its mark and the venue's extras. */
 export function positionSnapshotOf(
-  engine: Pick<Engine, 'market'>,
+  engine: Pick<Engine, 'markOf'>,
   p: TrackedPosition,
   extras?: SnapshotExtras,
 ): PositionSnapshot {
-  return toPositionSnapshot(p, engine.market(p.marketId)?.mark_price, extras?.position(p.marketId));
+  return toPositionSnapshot(p, engine.markOf(p.marketId), extras?.position(p.marketId));
 }
 
 /** Funding fields where the venue's market record carries them (venue-facts: not in the spec's record). */

@@ -1,4 +1,6 @@
+import { BoundedMap } from '../../core/boundedMap.js';
 import { decimalTextToWeiText, weiTextToDecimal } from '../../core/decimal.js';
+import { checksumPairText } from '../../protocol/orderbookChecksum.js';
 
 /** One level of a decoded book, as the local book, the checksum and strategies read it. */
 export interface OrderbookLevel {
@@ -43,16 +45,16 @@ export class WireOrderbookLevel implements OrderbookLevel {
   ) {}
 
   get priceWeiText(): string {
-    return (this.#priceWeiText ??= decimalTextToWeiText(this.wirePrice));
+    return (this.#priceWeiText ??= weiTextOf(this.wirePrice));
   }
 
   get quantityWeiText(): string {
-    return (this.#quantityWeiText ??= decimalTextToWeiText(this.wireQuantity));
+    return (this.#quantityWeiText ??= weiTextOf(this.wireQuantity));
   }
 
   /** What the checksum covers of this level (`priceWeiText:quantityWeiText`), kept while it stands in the book. */
   get checksumText(): string {
-    return (this.#checksumText ??= `${this.priceWeiText}:${this.quantityWeiText}`);
+    return (this.#checksumText ??= checksumPairText(this.priceWeiText, this.quantityWeiText));
   }
 
   /** Canonical: "063220.50" reads "63220.5". */
@@ -81,6 +83,22 @@ export class WireOrderbookLevel implements OrderbookLevel {
   toJSON(): { price: string; quantity: string; orderCount: number } {
     return { price: this.price, quantity: this.quantity, orderCount: this.orderCount };
   }
+}
+
+/**
+ * Wei texts of the decimals that levels carry, remembered: a book repeats a few hundred prices
+ * and sizes from one update to the next, and every level of every update is converted (a replay
+ * converts each recorded level twice: the driven market's and the bot's).
+ */
+const weiTexts = new BoundedMap<string, string>(10_000);
+
+function weiTextOf(decimal: string): string {
+  let wei = weiTexts.get(decimal);
+  if (wei === undefined) {
+    wei = decimalTextToWeiText(decimal);
+    weiTexts.set(decimal, wei);
+  }
+  return wei;
 }
 
 /** Orders canonical non-negative integer strings numerically without converting them. */

@@ -6,7 +6,7 @@ const TICK = WEI / 10n; // 0.1
 const STEP = WEI / 1000n; // 0.001
 
 const level = (price: string, quantity: string) => ({
-  priceWei: BigInt(Math.round(Number(price) * 100)) * (WEI / 100n),
+  priceWeiText: (BigInt(Math.round(Number(price) * 100)) * (WEI / 100n)).toString(),
   quantityWei: BigInt(Math.round(Number(quantity) * 1_000_000)) * (WEI / 1_000_000n),
 });
 
@@ -19,6 +19,16 @@ describe('RecordedBook', () => {
       { side: 1, priceTicks: 1002, steps: 1000 },
     ]);
     expect(book.displayed(0, 1000)).toBe(2);
+  });
+
+  it('one off-grid price, seen again, still rounds down as a bid and up as an ask', () => {
+    const book = new RecordedBook(TICK, STEP);
+    book.replace([level('100.05', '0.001')], []);
+    const changes = book.replace([level('100.05', '0.002')], [level('100.05', '0.003')]);
+    expect(changes).toEqual([
+      { side: 0, priceTicks: 1000, steps: 2 },
+      { side: 1, priceTicks: 1001, steps: 3 },
+    ]);
   });
 
   it('adds up recorded prices that land on one tick, and an update of one of them keeps the other', () => {

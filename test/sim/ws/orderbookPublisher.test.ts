@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decimalToWei } from '../../../src/core/decimal.js';
 import type { TickBook } from '../../../src/sim/exchange/exchange.js';
 import { compileMarket, DEFAULT_MARKETS } from '../../../src/sim/exchange/markets.js';
-import { ALICE, BOB, T0, limit, quietExchange } from '../exchange/exchangeFixture.js';
+import { ALICE, BOB, CAROL, T0, limit, market as marketOrder, quietExchange } from '../exchange/exchangeFixture.js';
 import { orderbookChecksum, orderbookChecksumOfWire } from '../../../src/protocol/orderbookChecksum.js';
 import { OrderbookPublisher } from '../../../src/sim/ws/orderbookPublisher.js';
 import { LocalOrderBook } from '../../../src/venue/orderbook/localOrderBook.js';
@@ -150,6 +150,54 @@ describe('OrderbookPublisher', () => {
           expect(view(local.bids())).toEqual(view(expected.bids));
           expect(view(local.asks())).toEqual(view(expected.asks));
         }
+      }),
+    );
+  });
+
+  it('reading only the changed levels from the exchange publishes the frames a diff of the whole book does', () => {
+    const price = fc.integer({ min: 998, max: 1003 });
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('rest' as const), side: fc.constantFrom(0 as const, 1 as const), price }),
+      fc.record({ kind: fc.constant('take' as const), side: fc.constantFrom(0 as const, 1 as const) }),
+      fc.record({ kind: fc.constant('cancel' as const), nth: fc.nat() }),
+      fc.record({
+        kind: fc.constant('show' as const),
+        side: fc.constantFrom(0 as const, 1 as const),
+        price,
+        steps: fc.constantFrom(0, 20, 35),
+      }),
+      fc.record({ kind: fc.constant('forget' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const ex = quietExchange();
+        const whole = new OrderbookPublisher();
+        const changed = new OrderbookPublisher();
+        // A second reader of the same exchange takes nothing from the first.
+        const other = new OrderbookPublisher();
+        const open: bigint[] = [];
+        for (const o of ops) {
+          try {
+            if (o.kind === 'rest') {
+              const placed = ex.placeOrder(BOB, limit(o.side, o.side === 0 ? o.price - 3 : o.price + 3, 25), T0);
+              open.push(BigInt(placed.order.resting_order_id));
+            } else if (o.kind === 'take') {
+              ex.placeOrder(CAROL, marketOrder(o.side, o.side === 0 ? 1010 : 990, 30), T0);
+            } else if (o.kind === 'cancel' && open.length > 0) {
+              ex.cancelOrder(BOB, 1, open.splice(o.nth % open.length, 1)[0]!);
+            } else if (o.kind === 'show') {
+              ex.showRecorded(ALICE, 1, [{ side: o.side, priceTicks: o.price, steps: o.steps }], T0);
+            } else if (o.kind === 'forget') {
+              whole.forget(1);
+              changed.forget(1);
+            }
+          } catch {
+            // A refused order (filled or cancelled already) changes nothing.
+          }
+          expect(changed.updateFrom(ex, 1, meta)).toEqual(whole.update(ex.bookTicks(1), meta));
+          expect(changed.snapshot(1, meta)).toEqual(whole.snapshot(1, meta));
+        }
+        expect(other.updateFrom(ex, 1, meta)).toEqual(new OrderbookPublisher().update(ex.bookTicks(1), meta));
       }),
     );
   });

@@ -75,6 +75,7 @@ describe('strategy streams from the venue', () => {
   const engine = {
     fills$: fills,
     market: () => ({ mark_price: '100' }),
+    markOf: () => '100',
     tracker: { position: () => ({ marketId: 1, side: 'buy', size: '1', avgEntryPrice: '90' }) },
   } as unknown as Engine;
   const clock = new ManualClock(42_000);

@@ -37,6 +37,21 @@ describe('WireOrderbookLevel', () => {
     );
   });
 
+  it('reads a decimal seen before (its wei text remembered) as it read it the first time', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('63220.5', '0063220.50', '0.00068', '0', '1.000'), { maxLength: 30 }),
+        (texts) => {
+          for (const text of texts) {
+            const level = new WireOrderbookLevel(text, text, 1);
+            expect(level.priceWeiText).toBe(decimalToWei(text, 'price').toString());
+            expect(level.quantityWeiText).toBe(level.priceWeiText);
+          }
+        },
+      ),
+    );
+  });
+
   it('keys two spellings of one price alike, and treats any spelling of zero as a deletion', () => {
     expect(new WireOrderbookLevel('63220', '1', 1).priceWeiText).toBe(
       new WireOrderbookLevel('63220.000', '1', 1).priceWeiText,
