@@ -10,6 +10,7 @@ import { runBot } from '../../src/runtime/bot/runBot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { isFlatPosition } from '../../src/venue/schemas/restAccount.js';
 import { fundedAccount } from './support/simAccount.js';
+import { until } from './support/journalBot.js';
 
 /**
  * The strategy lifecycle on the simulator: run() starts with a mark and a book already there, a
@@ -97,6 +98,12 @@ journal: { path: ${JSON.stringify(join(DIR, 'journal.sqlite'))} }
 `,
       env: {},
     });
+    // The synthetic makers quote from their first blocks: under load a bot could subscribe before,
+    // and its strategy would start on an empty book, which is the venue's, not the bot's, doing.
+    await until(() => {
+      const book = sim.context.exchange.book(1);
+      return book.bids.length > 0 && book.asks.length > 0;
+    }, 10_000);
     const lines: string[] = [];
     const signal = new AbortController();
     const safety = setTimeout(() => signal.abort(), 25_000);
