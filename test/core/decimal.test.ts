@@ -133,6 +133,9 @@ describe('parseDecimal remembered', () => {
     expect(parseDecimal('-12.50', 'x')).toEqual({ units: -1250n, scale: 2 });
     expect(() => parseDecimal('1e3', 'x')).toThrow(/a decimal string/);
     expect(() => parseDecimal('1e3', 'x')).toThrow(/a decimal string/);
+    // One object per text, shared by every reader: frozen, so no reader can change another's value.
+    expect(parseDecimal('-12.50', 'x')).toBe(parseDecimal('-12.50', 'y'));
+    expect(Object.isFrozen(parseDecimal('-12.50', 'x'))).toBe(true);
     // Past the bound the remembered texts start again, and still parse alike.
     for (let i = 0; i < 12_000; i++) expect(parseDecimal(`${i}.5`, 'x').units).toBe(BigInt(i) * 10n + 5n);
     expect(parseDecimal('-12.50', 'x')).toEqual({ units: -1250n, scale: 2 });
