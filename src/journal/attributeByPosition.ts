@@ -1,7 +1,7 @@
 import { addDecimals, decimalToFixed, negateDecimal } from '../core/decimal.js';
 import { reconciledFillId } from './journal.js';
 import { attributeFills, type Attribution, type AttributionCandidate } from './fillAttribution.js';
-import { expectedPosition } from './positionBase.js';
+import { explainablePositions } from './positionBase.js';
 import type { Candidate, ReconciliationRun } from './reconciliationRun.js';
 
 const SCALE = 18;
@@ -21,7 +21,7 @@ export function attributeByPosition(run: ReconciliationRun): void {
 
 function attributeMarket(run: ReconciliationRun, marketId: number, venue: string): void {
   const inMarket = run.candidates.filter((c) => c.order.marketId === marketId);
-  const expected = expectedPosition(run.options.journal, run.options.account, marketId);
+  const expected = expectedAtRead(run, marketId, venue);
   const unexplained =
     expected === undefined
       ? undefined
@@ -49,6 +49,18 @@ function attributeMarket(run: ReconciliationRun, marketId: number, venue: string
         (run.inputs.history.available ? '' : ` (${run.inferred})`),
     });
   }
+}
+
+/**
+ * What the journal expects the venue's position read to show: the count that matches it when one
+ * does (fills the live feed journaled after the read began may or may not be in it), else
+ * everything journaled.
+ */
+function expectedAtRead(run: ReconciliationRun, marketId: number, venue: string): string | undefined {
+  const positions = explainablePositions(run.options.journal, run.options.account, marketId, run.atMs);
+  if (positions === undefined) return undefined;
+  const held = decimalToFixed(venue, SCALE, 'position');
+  return positions.find((p) => decimalToFixed(p, SCALE, 'position') === held) ?? positions[positions.length - 1];
 }
 
 function attributionCandidate(c: Candidate): AttributionCandidate {

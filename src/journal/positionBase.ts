@@ -16,12 +16,35 @@ export function signedPosition(side: Side, size: string): string {
  * it, as a signed decimal; undefined while the market has no base.
  */
 export function expectedPosition(journal: Journal, account: string, marketId: number): string | undefined {
+  const positions = explainablePositions(journal, account, marketId, Number.POSITIVE_INFINITY);
+  return positions === undefined ? undefined : positions[positions.length - 1];
+}
+
+/**
+ * The positions that explain a venue position read at `readAtMs`: the base plus the fills
+ * journaled by then (the venue held those when it answered), then that plus each fill journaled
+ * since, one at a time in journal order. A read that began before the live feed journaled a fill
+ * may hold it or not (the fill can reach the venue's book before the read's answer and the journal
+ * after), so any of these is the journal's count; the last is all it has. Undefined while the
+ * market has no base.
+ */
+export function explainablePositions(
+  journal: Journal,
+  account: string,
+  marketId: number,
+  readAtMs: number,
+): readonly string[] | undefined {
   const base = journal.latestPosition(account, marketId, BASE_POSITION_SOURCE);
   if (base === undefined) return undefined;
   let signed = signedPosition(base.side, base.size);
-  for (const fill of journal.fillsAfter(account, marketId, base.fillSeq))
+  const positions: string[] = [];
+  for (const fill of journal.fillsAfter(account, marketId, base.fillSeq)) {
+    if (fill.atMs > readAtMs && positions.length === 0) positions.push(signed);
     signed = addDecimals(signed, fill.side === 'sell' ? negateDecimal(fill.size) : fill.size);
-  return signed;
+    if (fill.atMs > readAtMs) positions.push(signed);
+  }
+  if (positions.length === 0) positions.push(signed);
+  return positions;
 }
 
 /** The venue's position as the journal writes it (its margin mode as the digit the venue sent). */

@@ -42,10 +42,15 @@ export async function reviewVenueOpenOrders(run: ReconciliationRun): Promise<voi
   }
 }
 
-/** A journaled order of this account: "resting on the venue", an event the order model applies to it. */
+/**
+ * A journaled order of this account: "resting on the venue", an event the order model applies to
+ * it; unless the journal learned of the order after the read began (the live feed filled or
+ * cancelled it meanwhile), when the read is older than what it would correct.
+ */
 function reopenIfKnown(run: ReconciliationRun, v: OpenOrder): boolean {
   const known = run.options.journal.orderByOrderId(v.order_id);
   if (known === undefined || known.account !== run.options.account.toLowerCase()) return false;
+  if (known.updatedMs > run.atMs) return true;
   run.applyEvent(storedOrder(known), restingEvent(v));
   return true;
 }

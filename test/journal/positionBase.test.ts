@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/journal/journal.js';
 import { openJournal } from '../../src/journal/openJournal.js';
-import { BASE_POSITION_SOURCE, expectedPosition, signedPosition } from '../../src/journal/positionBase.js';
+import { BASE_POSITION_SOURCE, expectedPosition, explainablePositions, signedPosition } from '../../src/journal/positionBase.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000AA';
 const fill = (id: string, side: 'buy' | 'sell', size: string, marketId = 1) => ({
@@ -50,5 +50,18 @@ describe('expectedPosition', () => {
     journal.recordFill(ACCOUNT, fill('other-market', 'buy', '7', 2), 'venue', 3_002);
     expect(expectedPosition(journal, ACCOUNT, 1)).toBe('-0.4');
     expect(expectedPosition(journal, ACCOUNT, 2)).toBeUndefined();
+  });
+
+  it('explains a read that began before the live feed journaled fills by any first few of those fills', () => {
+    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, BASE_POSITION_SOURCE, 1_000);
+    journal.recordFill(ACCOUNT, fill('held', 'buy', '0.5'), 'venue', 2_000);
+    journal.recordFill(ACCOUNT, fill('late-1', 'sell', '0.2'), 'venue', 3_001);
+    journal.recordFill(ACCOUNT, fill('late-2', 'sell', '0.3'), 'venue', 3_002);
+    // read at 3_000: the venue held the base and 'held'; maybe late-1, maybe both
+    expect(explainablePositions(journal, ACCOUNT, 1, 3_000)).toEqual(['1.5', '1.3', '1']);
+    expect(explainablePositions(journal, ACCOUNT, 1, 5_000)).toEqual(['1']);
+    expect(explainablePositions(journal, ACCOUNT, 1, 1_500)).toEqual(['1', '1.5', '1.3', '1']);
+    expect(explainablePositions(journal, ACCOUNT, 2, 3_000)).toBeUndefined();
+    expect(expectedPosition(journal, ACCOUNT, 1)).toBe('1');
   });
 });
