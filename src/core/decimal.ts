@@ -25,15 +25,36 @@ export function isDecimalString(text: unknown): text is string {
 /** Parses "12.340" into { units: 12340n, scale: 3 }. Refuses exponents, spaces, "", "1.", ".5". */
 export function parseDecimal(text: unknown, field: string): FixedPoint {
   if (typeof text !== 'string') throw new InvalidValueError(field, text, 'a decimal string such as "12.5"');
-  let parsed = parsedDecimals.get(text);
-  if (parsed !== undefined) return parsed;
-  const scanned = scanDecimal(text);
-  if (scanned === undefined)
+  const parsed = decimalOrUndefined(text);
+  if (parsed === undefined)
     throw new InvalidValueError(field, text, 'a decimal string such as "12.5" (no exponent, no spaces)');
-  // Frozen: every later reader of this text shares the object, so none may change it.
-  parsed = Object.freeze(scanned);
-  parsedDecimals.set(text, parsed);
   return parsed;
+}
+
+/** `parseDecimal`'s value, or undefined for anything but a decimal string (for checks that refuse by their own rule). */
+export function decimalOrUndefined(text: unknown): FixedPoint | undefined {
+  if (typeof text !== 'string') return undefined;
+  const known = parsedDecimals.get(text);
+  if (known !== undefined) return known;
+  const scanned = scanDecimal(text);
+  return scanned === undefined ? undefined : remember(text, scanned);
+}
+
+/**
+ * Records a decimal text with the exact value it was formatted from, so that whoever reads the
+ * text next finds it parsed: the pre-trade checks do this for an order's snapped size and price,
+ * which the guards read right after. The value must equal the text's (any scale).
+ */
+export function rememberDecimal(text: string, value: FixedPoint): void {
+  // A text seen before is already there with an equal value (the common case: recurring prices).
+  if (!parsedDecimals.has(text)) remember(text, value);
+}
+
+function remember(text: string, value: FixedPoint): FixedPoint {
+  // Frozen: every later reader of this text shares the object, so none may change it.
+  const frozen = Object.freeze(value);
+  parsedDecimals.set(text, frozen);
+  return frozen;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FixedPoint } from '../../core/decimal.js';
+import { type FixedPoint, parseDecimal } from '../../core/decimal.js';
 import { uintMax } from '../../core/integerRange.js';
 import { openPosition, type AccountState } from '../tracking/accountState.js';
 import type { PreTradeConfig } from '../config/engineConfig.js';
@@ -14,7 +14,6 @@ import { compareFixed } from './fixedPoint.js';
 import type { MarketRules } from './marketRules.js';
 import type { MarketView } from './marketView.js';
 import { snapPrice, snapSize } from './orderGrid.js';
-import { parsedDecimal } from './parsedDecimal.js';
 import { refuse } from '../intents/refusal.js';
 import { slippageBound } from './slippageBound.js';
 import {
@@ -186,7 +185,7 @@ function checkReduces(side: Side, size: string, exact: FixedPoint, marketId: num
       `reduce-only ${side} would grow the ${position.side} position; it must be on the opposite side`,
     );
   }
-  if (compareFixed(exact, parsedDecimal(position.size, 'position size')) > 0) {
+  if (compareFixed(exact, parseDecimal(position.size, 'position size')) > 0) {
     refuse(
       'reduce_only',
       size,

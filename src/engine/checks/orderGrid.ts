@@ -1,8 +1,7 @@
-import { divideRounded, type FixedPoint, type Rounding } from '../../core/decimal.js';
+import { decimalOrUndefined, divideRounded, type FixedPoint, type Rounding } from '../../core/decimal.js';
 import { MAX_PRICE_TICKS, MAX_SIZE_STEPS } from '../../protocol/orderQuantities.js';
 import { compareFixed, fixedText, unitsAt } from './fixedPoint.js';
 import type { MarketRules } from './marketRules.js';
-import { decimalOrUndefined } from './parsedDecimal.js';
 import { refuse } from '../intents/refusal.js';
 
 /**

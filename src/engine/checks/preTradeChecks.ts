@@ -4,7 +4,7 @@ import { checkClosePosition, checkPlaceLimit, checkPlaceMarket, type CheckedPlac
 import type { PreTradeConfig } from '../config/engineConfig.js';
 import type { Intent, PlaceLimitIntent, PlaceMarketIntent } from '../intents/intents.js';
 import { marketRules, type MarketRules } from './marketRules.js';
-import { rememberDecimal } from './parsedDecimal.js';
+import { rememberDecimal } from '../../core/decimal.js';
 import { isMarketTradable, type MarketView } from './marketView.js';
 import type { Refusal } from '../intents/refusal.js';
 import { refuse, ThrownRefusal } from '../intents/refusal.js';

@@ -1,10 +1,9 @@
-import { divideRounded, pow10, type FixedPoint } from '../../core/decimal.js';
+import { decimalOrUndefined, divideRounded, type FixedPoint, pow10 } from '../../core/decimal.js';
 import { uintMax } from '../../core/integerRange.js';
 import type { Side } from '../intents/intents.js';
 import { refuse } from '../intents/refusal.js';
 import { compareFixed, fixedText } from './fixedPoint.js';
 import type { MarketRules } from './marketRules.js';
-import { decimalOrUndefined } from './parsedDecimal.js';
 
 /**
  * The price_ticks of a market order: the worst price it may trade at, derived from the mark and a

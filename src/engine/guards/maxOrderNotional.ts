@@ -1,4 +1,4 @@
-import { parsedDecimal } from '../checks/parsedDecimal.js';
+import { parseDecimal } from '../../core/decimal.js';
 import type { GuardConfig } from '../config/engineConfig.js';
 import { compareFixed, fixedText } from '../checks/fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents/intents.js';
@@ -20,8 +20,8 @@ export function checkMaxOrderNotional(state: GuardState, intent: Intent, config:
       ),
     );
   }
-  const value = notional(parsedDecimal(intent.size, 'value'), price);
-  if (compareFixed(value, parsedDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
+  const value = notional(parseDecimal(intent.size, 'value'), price);
+  if (compareFixed(value, parseDecimal(config.maxOrderNotional, 'value')) <= 0) return ALLOW;
   const text = fixedText(value);
   return refused(
     refusal(

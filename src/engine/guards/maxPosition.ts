@@ -1,4 +1,4 @@
-import { parsedDecimal } from '../checks/parsedDecimal.js';
+import { parseDecimal } from '../../core/decimal.js';
 import type { GuardConfig } from '../config/engineConfig.js';
 import { absFixed, compareFixed, fixedText } from '../checks/fixedPoint.js';
 import { isPlaceIntent, type Intent } from '../intents/intents.js';
@@ -26,9 +26,9 @@ export function checkMaxPosition(state: GuardState, intent: Intent, config: Guar
   }
   const after = absFixed(positionAfter(state, intent));
   const value = notional(after, price);
-  if (compareFixed(value, parsedDecimal(limit, 'value')) <= 0) return ALLOW;
+  if (compareFixed(value, parseDecimal(limit, 'value')) <= 0) return ALLOW;
   const current = state.positions.get(intent.marketId);
-  if (current !== undefined && compareFixed(after, parsedDecimal(current.size, 'value')) < 0) return ALLOW;
+  if (current !== undefined && compareFixed(after, parseDecimal(current.size, 'value')) < 0) return ALLOW;
   const text = fixedText(value);
   return refused(
     refusal(

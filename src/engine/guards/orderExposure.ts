@@ -1,5 +1,4 @@
-import type { FixedPoint } from '../../core/decimal.js';
-import { parsedDecimal } from '../checks/parsedDecimal.js';
+import { type FixedPoint, parseDecimal } from '../../core/decimal.js';
 import { addFixed, multiplyFixed, negateFixed } from '../checks/fixedPoint.js';
 import type { PlaceIntent } from '../intents/intents.js';
 import type { GuardState } from './guardState.js';
@@ -17,15 +16,15 @@ export function valuationPrice(state: GuardState, intent: PlaceIntent): string |
 }
 
 export function notional(size: FixedPoint, price: string): FixedPoint {
-  return multiplyFixed(size, parsedDecimal(price, 'value'));
+  return multiplyFixed(size, parseDecimal(price, 'value'));
 }
 
 /** Signed position after the order fills completely: long positive, short negative. */
 export function positionAfter(state: GuardState, intent: PlaceIntent): FixedPoint {
   const position = state.positions.get(intent.marketId);
-  const size = parsedDecimal(intent.size, 'size');
+  const size = parseDecimal(intent.size, 'size');
   const delta = intent.side === 'buy' ? size : negateFixed(size);
   if (position === undefined) return delta;
-  const current = parsedDecimal(position.size, 'position size');
+  const current = parseDecimal(position.size, 'position size');
   return addFixed(position.side === 'buy' ? current : negateFixed(current), delta);
 }

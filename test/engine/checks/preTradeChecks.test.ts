@@ -13,7 +13,7 @@ import {
 } from '../../../src/engine/intents/intentBuilders.js';
 import type { Intent } from '../../../src/engine/intents/intents.js';
 import type { MarketView } from '../../../src/engine/checks/marketView.js';
-import { parsedDecimal } from '../../../src/engine/checks/parsedDecimal.js';
+import { parseDecimal } from '../../../src/core/decimal.js';
 import { preTradeChecks } from '../../../src/engine/checks/preTradeChecks.js';
 import type { RefusalRule } from '../../../src/engine/intents/refusal.js';
 
@@ -257,8 +257,8 @@ describe('preTradeChecks: the decimals the guards read next', () => {
     );
     if (!verdict.ok || verdict.intent.kind !== 'placeLimit') throw new Error('expected a passing limit order');
     expect(verdict.intent).toMatchObject({ size: '0.00123', price: '12345' });
-    expect(parsedDecimal(verdict.intent.price, 'price')).toEqual({ units: 123450n, scale: 1 });
-    expect(parsedDecimal(verdict.intent.size, 'size')).toEqual({ units: 123n, scale: 5 });
+    expect(parseDecimal(verdict.intent.price, 'price')).toEqual({ units: 123450n, scale: 1 });
+    expect(parseDecimal(verdict.intent.size, 'size')).toEqual({ units: 123n, scale: 5 });
   });
 });
 
