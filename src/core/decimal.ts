@@ -31,7 +31,7 @@ export function parseDecimal(text: unknown, field: string): FixedPoint {
   return parsed;
 }
 
-/** `parseDecimal`'s value, or undefined for anything but a decimal string (for checks that refuse by their own rule). */
+/** `parseDecimal`'s value, or undefined for anything but a decimal string: for checks with their own rule. */
 export function decimalOrUndefined(text: unknown): FixedPoint | undefined {
   if (typeof text !== 'string') return undefined;
   const known = parsedDecimals.get(text);
