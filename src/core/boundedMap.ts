@@ -11,6 +11,18 @@ export class BoundedMap<K, V> extends Map<K, V> {
       throw new RangeError(`a BoundedMap needs a limit of at least 1 entry, got ${limit}`);
   }
 
+  /**
+   * The value remembered for `key`, else `compute(key)`, remembered. `compute` takes the key so a
+   * hot caller passes a module function and makes no closure per call.
+   */
+  remember(key: K, compute: (key: K) => V): V {
+    const known = this.get(key);
+    if (known !== undefined) return known;
+    const value = compute(key);
+    this.set(key, value);
+    return value;
+  }
+
   override set(key: K, value: V): this {
     if (this.size >= this.limit && !this.has(key)) this.clear();
     return super.set(key, value);

@@ -16,13 +16,8 @@ export function isHexAddress(value: string): boolean {
  */
 export function checksumAddress(value: string): Address {
   if (!isHexAddress(value)) throw new RangeError(`not a 0x address of 40 hex digits: ${JSON.stringify(value)}`);
-  const lower = value.slice(2).toLowerCase();
-  const known = CHECKSUMMED.get(lower);
-  if (known !== undefined) return known;
-  const checksummed = eip55(lower);
   // A few accounts recur (every recorded trade names its two): remembered, as viem's getAddress does.
-  CHECKSUMMED.set(lower, checksummed);
-  return checksummed;
+  return CHECKSUMMED.remember(value.slice(2).toLowerCase(), eip55);
 }
 
 const CHECKSUMMED = new BoundedMap<string, Address>(4096);

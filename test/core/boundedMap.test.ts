@@ -31,4 +31,19 @@ describe('BoundedMap', () => {
     expect(() => new BoundedMap(0)).toThrow(/at least 1 entry, got 0/);
     expect(() => new BoundedMap(Number.NaN)).toThrow(RangeError);
   });
+
+  it('remembers a computed value: computed once per key while it is kept, again after the map forgot it', () => {
+    const map = new BoundedMap<string, string>(2);
+    const computed: string[] = [];
+    const upper = (key: string) => {
+      computed.push(key);
+      return key.toUpperCase();
+    };
+    expect(map.remember('a', upper)).toBe('A');
+    expect(map.remember('a', upper)).toBe('A');
+    expect(map.remember('b', upper)).toBe('B');
+    expect(map.remember('c', upper)).toBe('C'); // the third key: everything forgotten first
+    expect(map.remember('a', upper)).toBe('A');
+    expect(computed).toEqual(['a', 'b', 'c', 'a']);
+  });
 });

@@ -101,13 +101,12 @@ export function recoverSigner(digest: Uint8Array, signature: PermitSignature, ex
  */
 function addressHexOf(uncompressed: Uint8Array): string {
   const key = Buffer.from(uncompressed.buffer, uncompressed.byteOffset, uncompressed.byteLength).toString('latin1');
-  let hex = keyAddresses.get(key);
-  if (hex === undefined) {
-    const hash = keccak256(uncompressed.subarray(1));
-    hex = Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
-    keyAddresses.set(key, hex);
-  }
-  return hex;
+  return keyAddresses.get(key) ?? keyAddresses.remember(key, () => addressHexOfKey(uncompressed));
+}
+
+function addressHexOfKey(uncompressed: Uint8Array): string {
+  const hash = keccak256(uncompressed.subarray(1));
+  return Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
 }
 
 const keyAddresses = new BoundedMap<string, string>(10_000);

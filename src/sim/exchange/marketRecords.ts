@@ -59,14 +59,7 @@ const MAX_SAFE_STEPS = BigInt(Number.MAX_SAFE_INTEGER);
 
 function remembered<K>(compute: (key: K) => string): (key: K) => string {
   const known = new BoundedMap<K, string>(MAX_LEVEL_TEXTS);
-  return (key) => {
-    let text = known.get(key);
-    if (text === undefined) {
-      text = compute(key);
-      known.set(key, text);
-    }
-    return text;
-  };
+  return (key) => known.remember(key, compute);
 }
 
 /** A market as GET /v1/markets shows it; `last_price` is the mark until the first trade. */

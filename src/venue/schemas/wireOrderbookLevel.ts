@@ -93,12 +93,7 @@ export class WireOrderbookLevel implements OrderbookLevel {
 const weiTexts = new BoundedMap<string, string>(10_000);
 
 function weiTextOf(decimal: string): string {
-  let wei = weiTexts.get(decimal);
-  if (wei === undefined) {
-    wei = decimalTextToWeiText(decimal);
-    weiTexts.set(decimal, wei);
-  }
-  return wei;
+  return weiTexts.remember(decimal, decimalTextToWeiText);
 }
 
 /** Orders canonical non-negative integer strings numerically without converting them. */
