@@ -1,53 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/core/clock.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { attributeByPosition } from '../../src/journal/attributeByPosition.js';
-import type { Journal } from '../../src/journal/journal.js';
-import { openJournal } from '../../src/journal/openJournal.js';
 import { BASE_POSITION_SOURCE } from '../../src/journal/positionBase.js';
-import type { ReconcileOptions } from '../../src/journal/reconcileOptions.js';
-import type { ReconciliationInputs } from '../../src/journal/reconciliationInputs.js';
-import { ReconciliationRun } from '../../src/journal/reconciliationRun.js';
+import { reconciliationRunOf } from './support/reconciliationRunOf.js';
+import { useTempJournal } from './support/tempJournal.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000aa';
 const READ_AT_MS = 3_000;
 
 describe('attributeByPosition', () => {
-  let dir: string;
-  let journal: Journal;
+  const temp = useTempJournal('attribute');
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-attribute-'));
-    journal = openJournal(join(dir, 'journal.sqlite'));
+    const { journal } = temp;
     journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, BASE_POSITION_SOURCE, 1_000);
     journal.recordFill(ACCOUNT, fillOf('held', 'buy', '0.5'), 'venue', 2_000);
     // Journaled by the live feed after the reconnect's read began.
     journal.recordFill(ACCOUNT, fillOf('late', 'sell', '0.2'), 'venue', READ_AT_MS + 5);
   });
-  afterEach(() => {
-    journal.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const judge = (venueSignedSize: string) => {
-    const options = {
-      journal,
-      account: ACCOUNT,
-      trigger: 'reconnect',
-      apply: true,
-      clock: new ManualClock(READ_AT_MS),
-    };
-    const inputs = {
-      markets: [1],
-      venue: { positions: new Map([[1, { marketId: 1, signedSize: venueSignedSize }]]) },
-      history: { available: true, fills: [] },
-    };
-    const run = new ReconciliationRun(
-      options as unknown as ReconcileOptions,
-      inputs as unknown as ReconciliationInputs,
-      READ_AT_MS,
-    );
+    const positions = new Map([[1, { marketId: 1, signedSize: venueSignedSize }]]);
+    const run = reconciliationRunOf(temp.journal, ACCOUNT, { markets: [1], venue: { positions } }, READ_AT_MS);
     attributeByPosition(run);
     return run.differences;
   };

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Journal } from '../../src/journal/journal.js';
-import { openJournal } from '../../src/journal/openJournal.js';
-import { BASE_POSITION_SOURCE, expectedPosition, explainablePositions, signedPosition } from '../../src/journal/positionBase.js';
+import { describe, expect, it } from 'vitest';
+import {
+  BASE_POSITION_SOURCE,
+  expectedPosition,
+  explainablePositions,
+  signedPosition,
+} from '../../src/journal/positionBase.js';
+import { useTempJournal } from './support/tempJournal.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000AA';
 const fill = (id: string, side: 'buy' | 'sell', size: string, marketId = 1) => ({
@@ -26,42 +27,33 @@ describe('signedPosition', () => {
 });
 
 describe('expectedPosition', () => {
-  let dir: string;
-  let journal: Journal;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-position-base-'));
-    journal = openJournal(join(dir, 'journal.sqlite'));
-  });
-  afterEach(() => {
-    journal.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const temp = useTempJournal('position-base');
 
   it('is undefined while the market has no base snapshot (a snapshot of another source is no base)', () => {
-    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, 'positions', 1_000);
-    expect(expectedPosition(journal, ACCOUNT, 1)).toBeUndefined();
+    temp.journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, 'positions', 1_000);
+    expect(expectedPosition(temp.journal, ACCOUNT, 1)).toBeUndefined();
   });
 
   it('is the latest base plus the fills of its market journaled after it, signed', () => {
-    journal.recordFill(ACCOUNT, fill('before', 'buy', '5'), 'venue', 1_000);
-    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'sell', size: '0.5' }, BASE_POSITION_SOURCE, 2_000);
-    journal.recordFill(ACCOUNT, fill('f1', 'buy', '0.2'), 'venue', 3_000);
-    journal.recordFill(ACCOUNT, fill('f2', 'sell', '0.1'), 'history', 3_001);
-    journal.recordFill(ACCOUNT, fill('other-market', 'buy', '7', 2), 'venue', 3_002);
-    expect(expectedPosition(journal, ACCOUNT, 1)).toBe('-0.4');
-    expect(expectedPosition(journal, ACCOUNT, 2)).toBeUndefined();
+    temp.journal.recordFill(ACCOUNT, fill('before', 'buy', '5'), 'venue', 1_000);
+    temp.journal.recordPosition(ACCOUNT, { marketId: 1, side: 'sell', size: '0.5' }, BASE_POSITION_SOURCE, 2_000);
+    temp.journal.recordFill(ACCOUNT, fill('f1', 'buy', '0.2'), 'venue', 3_000);
+    temp.journal.recordFill(ACCOUNT, fill('f2', 'sell', '0.1'), 'history', 3_001);
+    temp.journal.recordFill(ACCOUNT, fill('other-market', 'buy', '7', 2), 'venue', 3_002);
+    expect(expectedPosition(temp.journal, ACCOUNT, 1)).toBe('-0.4');
+    expect(expectedPosition(temp.journal, ACCOUNT, 2)).toBeUndefined();
   });
 
   it('explains a read that began before the live feed journaled fills by any first few of those fills', () => {
-    journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, BASE_POSITION_SOURCE, 1_000);
-    journal.recordFill(ACCOUNT, fill('held', 'buy', '0.5'), 'venue', 2_000);
-    journal.recordFill(ACCOUNT, fill('late-1', 'sell', '0.2'), 'venue', 3_001);
-    journal.recordFill(ACCOUNT, fill('late-2', 'sell', '0.3'), 'venue', 3_002);
+    temp.journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, BASE_POSITION_SOURCE, 1_000);
+    temp.journal.recordFill(ACCOUNT, fill('held', 'buy', '0.5'), 'venue', 2_000);
+    temp.journal.recordFill(ACCOUNT, fill('late-1', 'sell', '0.2'), 'venue', 3_001);
+    temp.journal.recordFill(ACCOUNT, fill('late-2', 'sell', '0.3'), 'venue', 3_002);
     // read at 3_000: the venue held the base and 'held'; maybe late-1, maybe both
-    expect(explainablePositions(journal, ACCOUNT, 1, 3_000)).toEqual(['1.5', '1.3', '1']);
-    expect(explainablePositions(journal, ACCOUNT, 1, 5_000)).toEqual(['1']);
-    expect(explainablePositions(journal, ACCOUNT, 1, 1_500)).toEqual(['1', '1.5', '1.3', '1']);
-    expect(explainablePositions(journal, ACCOUNT, 2, 3_000)).toBeUndefined();
-    expect(expectedPosition(journal, ACCOUNT, 1)).toBe('1');
+    expect(explainablePositions(temp.journal, ACCOUNT, 1, 3_000)).toEqual(['1.5', '1.3', '1']);
+    expect(explainablePositions(temp.journal, ACCOUNT, 1, 5_000)).toEqual(['1']);
+    expect(explainablePositions(temp.journal, ACCOUNT, 1, 1_500)).toEqual(['1', '1.5', '1.3', '1']);
+    expect(explainablePositions(temp.journal, ACCOUNT, 2, 3_000)).toBeUndefined();
+    expect(expectedPosition(temp.journal, ACCOUNT, 1)).toBe('1');
   });
 });
