@@ -1,4 +1,5 @@
 import type { OrderState } from '../engine/tracking/orderTracker.js';
+import type { StoredOrder } from '../engine/orders/storedOrder.js';
 import type { Side } from '../engine/intents/intents.js';
 import { optionalTextColumn, textColumn, type Row } from './sqliteRow.js';
 
@@ -6,19 +7,8 @@ import { optionalTextColumn, textColumn, type Row } from './sqliteRow.js';
  * What the journal hands back: plain, JSON-safe records (ids and money as strings), so the CLI can
  * print them and a later run can rebuild from them.
  */
-export interface JournalOrder {
-  readonly intentId: string;
+export interface JournalOrder extends StoredOrder {
   readonly account: string;
-  readonly strategy: string;
-  readonly marketId: number;
-  readonly side: Side;
-  readonly size: string;
-  readonly price: string;
-  readonly clientOrderId?: string;
-  readonly orderId?: string;
-  readonly restingOrderId?: string;
-  readonly state: OrderState;
-  readonly filledSize: string;
   readonly updatedMs: number;
 }
 

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkStage, type CheckStageDeps } from '../../../src/engine/checks/checkStage.js';
-import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/config/engineConfig.js';
 import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
+import { btcMarketView } from './support/btcMarketView.js';
 
-const btc: MarketView = {
-  market_id: '1',
-  mark_price: '65000.5',
-  active: true,
-  post_only: false,
-  reduce_only: false,
-  config: { step_size: '0.00001', step_price: '0.1', min_order_size: '0.00015', max_leverage: '50', unlocked: true },
-};
+const btc = btcMarketView;
 const ORDER_ID = '0x00000000000000f2aa';
 
 function deps(lookups: string[], found?: bigint): CheckStageDeps {

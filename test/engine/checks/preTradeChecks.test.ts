@@ -16,15 +16,9 @@ import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { parseDecimal } from '../../../src/core/decimal.js';
 import { preTradeChecks } from '../../../src/engine/checks/preTradeChecks.js';
 import type { RefusalRule } from '../../../src/engine/intents/refusal.js';
+import { btcMarketView } from './support/btcMarketView.js';
 
-const btc: MarketView = {
-  market_id: '1',
-  mark_price: '65000.5',
-  active: true,
-  post_only: false,
-  reduce_only: false,
-  config: { step_size: '0.00001', step_price: '0.1', min_order_size: '0.00015', max_leverage: '50', unlocked: true },
-};
+const btc = btcMarketView;
 const config = DEFAULT_ENGINE_CONFIG.preTrade;
 const base = { intentId: 'i-1', strategy: 'test', marketId: 1 } as const;
 const longPosition: AccountState = {
