@@ -20,6 +20,7 @@ import { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
 import { fastDecodeOrders } from './fastDecodeOrders.js';
 import { fastDecodePositions } from './fastDecodePositions.js';
 import { fastDecodeTrades } from './fastDecodeTrades.js';
+import { scanHotFrame } from './scanHotFrame.js';
 
 export type DecodedServerFrame =
   | { readonly kind: 'channel'; readonly message: ChannelMessage }
@@ -36,6 +37,10 @@ const CONTROL = 'ws:control';
  * field that departed (`failure`, for the drift monitor) and the same in words (`reason`).
  */
 export function decodeServerFrame(text: string): DecodedServerFrame {
+  // The hot frames in the venue's own spelling are read from the text; the rest, and anything
+  // the scanner does not read exactly, are parsed and decoded below, as they always were.
+  const hot = scanHotFrame(text);
+  if (hot !== undefined) return { kind: 'channel', message: hot };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
