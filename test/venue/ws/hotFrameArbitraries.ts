@@ -28,6 +28,13 @@ const wei: Rule<string> = {
   valid: fc.oneof(
     { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 24n }).map(String), weight: 60 },
     { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 78n - 1n }).map(String), weight: 20 },
+    // Prices as the venue sends them: a few significant digits, then zeros.
+    {
+      arbitrary: fc
+        .tuple(fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.nat({ max: 24 }))
+        .map(([n, zeros]) => `${n}${'0'.repeat(zeros)}`),
+      weight: 20,
+    },
     // WEI_PATTERN allows leading zeros; the decoded decimal drops them.
     { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 20n }).map((n) => `000${n}`), weight: 3 },
   ),
