@@ -12,25 +12,34 @@ import { scanOrderbookData } from './scanOrderbookData.js';
  * and the simulator send it).
  */
 export function scanEnvelopeField(cursor: FrameTextCursor, key: string, fields: HotFrameFields): boolean {
-  const read = ENVELOPE_READERS.get(key);
-  return read !== undefined && read(cursor, fields);
+  // A switch compares the key with each name (length first), cheaper than hashing it for a Map.
+  switch (key) {
+    case 'channel':
+      return readChannel(cursor, fields);
+    case 'type':
+      return readType(cursor, fields);
+    case 'method':
+      return readMethod(cursor, fields);
+    case 'market_id':
+      return readMarketId(cursor, fields);
+    case 'data':
+      return readData(cursor, fields);
+    case 'level_count':
+      return (fields.levelCount = onceUint(cursor, fields.levelCount)) !== NOT_READ;
+    case 'checksum':
+      return (fields.checksum = onceChecksum(cursor, fields.checksum)) !== NOT_READ;
+    case 'block_number':
+      return (fields.blockNumber = onceUint(cursor, fields.blockNumber)) !== NOT_READ;
+    case 'log_index':
+      return (fields.logIndex = onceUint(cursor, fields.logIndex)) !== NOT_READ;
+    case 'tx_hash':
+      return readTxHash(cursor, fields);
+    case 'worker_timestamp':
+      return readWorkerTimestamp(cursor, fields);
+    default:
+      return false;
+  }
 }
-
-type FieldReader = (cursor: FrameTextCursor, fields: HotFrameFields) => boolean;
-
-const ENVELOPE_READERS = new Map<string, FieldReader>([
-  ['channel', readChannel],
-  ['type', readType],
-  ['method', readMethod],
-  ['market_id', readMarketId],
-  ['data', readData],
-  ['level_count', (cursor, fields) => (fields.levelCount = onceUint(cursor, fields.levelCount)) !== NOT_READ],
-  ['checksum', (cursor, fields) => (fields.checksum = onceChecksum(cursor, fields.checksum)) !== NOT_READ],
-  ['block_number', (cursor, fields) => (fields.blockNumber = onceUint(cursor, fields.blockNumber)) !== NOT_READ],
-  ['log_index', (cursor, fields) => (fields.logIndex = onceUint(cursor, fields.logIndex)) !== NOT_READ],
-  ['tx_hash', readTxHash],
-  ['worker_timestamp', readWorkerTimestamp],
-]);
 
 function readChannel(cursor: FrameTextCursor, fields: HotFrameFields): boolean {
   if (fields.channel !== undefined) return false;

@@ -9,7 +9,6 @@ import { scanEnvelopeField } from './scanEnvelopeField.js';
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /**
  * The two hot frames, orderbook and oracle data, decoded straight from their text: one pass over
@@ -26,8 +25,8 @@ export function scanHotFrame(text: string): OrderbookMessage | OracleMessage | u
   const fields = new HotFrameFields();
   if (!cursor.takeChar(OPEN_BRACE)) return undefined;
   do {
-    const key = cursor.plainString();
-    if (key === undefined || !cursor.takeChar(COLON) || !scanEnvelopeField(cursor, key, fields)) return undefined;
+    const key = cursor.key();
+    if (key === undefined || !scanEnvelopeField(cursor, key, fields)) return undefined;
   } while (cursor.takeChar(COMMA));
   if (!cursor.takeChar(CLOSE_BRACE) || !cursor.atEnd()) return undefined;
   return fields.channel === 'orderbook' ? toOrderbook(fields) : toOracle(fields);

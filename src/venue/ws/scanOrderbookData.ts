@@ -9,7 +9,6 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /**
  * An orderbook frame's `data` (`market_id?`, `bids`, `asks`, `checksum?`, in any order, each
@@ -18,8 +17,8 @@ const COLON = 0x3a;
 export function scanOrderbookData(cursor: FrameTextCursor, fields: HotFrameFields): boolean {
   if (!cursor.takeChar(OPEN_BRACE)) return false;
   do {
-    const key = cursor.plainString();
-    if (key === undefined || !cursor.takeChar(COLON) || !readDataField(cursor, key, fields)) return false;
+    const key = cursor.key();
+    if (key === undefined || !readDataField(cursor, key, fields)) return false;
   } while (cursor.takeChar(COMMA));
   return cursor.takeChar(CLOSE_BRACE);
 }
