@@ -31,14 +31,16 @@ const DATA_TYPES = new Set<unknown>(['snapshot', 'update']);
 const CONTROL = 'ws:control';
 
 /**
- * Classifies and decodes one text frame. Channel data (a `channel` and a snapshot/update `type`)
- * goes through the channel's fast decoder (zod where it has none); anything else must be a
- * control frame. Never throws: a frame that fits nothing is reported as malformed, with the first
- * field that departed (`failure`, for the drift monitor) and the same in words (`reason`).
+ * Classifies and decodes one text frame. Orderbook and oracle frames in the venue's plain
+ * spelling are read straight from the text (`scanHotFrame`, with the same result); every other
+ * frame is parsed, and channel data (a `channel` and a snapshot/update `type`) goes through the
+ * channel's fast decoder (zod where it has none); anything else must be a control frame. Never
+ * throws: a frame that fits nothing is reported as malformed, with the first field that departed
+ * (`failure`, for the drift monitor) and the same in words (`reason`).
  */
 export function decodeServerFrame(text: string): DecodedServerFrame {
-  // The hot frames in the venue's own spelling are read from the text; the rest, and anything
-  // the scanner does not read exactly, are parsed and decoded the JSON.parse way, as always.
+  // The scanner answers undefined for anything it does not read exactly, refused or not: the
+  // JSON.parse way then decides, as it always did.
   const hot = scanHotFrame(text);
   if (hot !== undefined) return { kind: 'channel', message: hot };
   return decodeFrameByParse(text);

@@ -1,7 +1,7 @@
+import { weiDigitsToDecimal } from '../../core/decimal.js';
 import { MARKET_ID_MAX } from '../schemas/wsFramesFields.js';
 import type { OraclePrice } from '../schemas/wsFramesOracle.js';
 import { type FrameTextCursor, NOT_READ } from './frameTextCursor.js';
-import { weiDigitsToDecimal } from '../../core/decimal.js';
 import { oraclePrice } from './fastDecodeOracle.js';
 import type { HotFrameFields } from './hotFrameFields.js';
 

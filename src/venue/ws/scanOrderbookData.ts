@@ -64,7 +64,10 @@ const ZERO = 0x30;
  * A list of levels, each in the one spelling `LEVEL` checks (another order or another key goes
  * the JSON.parse way). The decimals are checked as `bookDecimalSchema` checks them, so the level's
  * lazy conversions cannot fail. Once a level is checked, its parts are where the pattern puts
- * them: the decimals end at the next quote, the count at the closing brace.
+ * them: the decimals end at the next quote, the count at the closing brace. A decimal of 13
+ * characters or more is a slice that keeps the frame's text alive (V8's sliced strings) while
+ * the level stands or its wei text is remembered (at most 10,000, `wireOrderbookLevel.ts`); the
+ * venue's are shorter ("63218.5", "1.317053"), so few frames are kept, and never without bound.
  */
 function scanLevels(cursor: FrameTextCursor): OrderbookLevel[] | undefined {
   const { text } = cursor;
