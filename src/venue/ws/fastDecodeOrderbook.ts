@@ -94,7 +94,7 @@ function decodeChecks(
   return { checksum: outer ?? inner, levelCount };
 }
 
-export function isChecksum(value: unknown): value is number {
+function isChecksum(value: unknown): value is number {
   return isNonNegativeInt(value) && value <= UINT32_MAX;
 }
 
