@@ -227,16 +227,27 @@ export function weiToDecimal(wei: string | bigint, field = 'wei'): string {
  * path of market data, where BigInt round trips dominate. The caller has checked `^\d+$`.
  */
 export function weiTextToDecimal(wei: string): string {
-  let start = 0;
-  while (start < wei.length - 1 && wei.charCodeAt(start) === 48) start++;
-  const digits = start === 0 ? wei : wei.slice(start);
-  const cut = digits.length - WEI_DECIMALS;
-  const whole = cut > 0 ? digits.slice(0, cut) : '0';
-  let fraction = cut > 0 ? digits.slice(cut) : digits.padStart(WEI_DECIMALS, '0');
-  let end = fraction.length;
-  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
-  fraction = fraction.slice(0, end);
-  return fraction.length > 0 ? `${whole}.${fraction}` : whole;
+  return weiDigitsToDecimal(wei, 0, wei.length);
+}
+
+/**
+ * `weiTextToDecimal` of `text.slice(start, end)`, read in place: the oracle's prices are
+ * converted straight from the frame's text, without a string per price first. The caller has
+ * checked that the range is digits, at least one.
+ */
+export function weiDigitsToDecimal(text: string, start: number, end: number): string {
+  let first = start;
+  while (first < end - 1 && text.charCodeAt(first) === 48) first++;
+  const point = end - WEI_DECIMALS;
+  let last = end;
+  if (point > first) {
+    while (last > point && text.charCodeAt(last - 1) === 48) last--;
+    const whole = text.slice(first, point);
+    return last === point ? whole : `${whole}.${text.slice(point, last)}`;
+  }
+  while (last > first && text.charCodeAt(last - 1) === 48) last--;
+  if (last === first) return '0';
+  return `0.${WEI_ZEROS.slice(0, first - point)}${text.slice(first, last)}`;
 }
 
 const WEI_ZEROS = '0'.repeat(WEI_DECIMALS);

@@ -105,6 +105,26 @@ describe('weiTextToDecimal', () => {
     expect(weiTextToDecimal('65000500000000000000000')).toBe('65000.5');
   });
 
+  it('weiDigitsToDecimal reads the same digits in place, inside a longer text', async () => {
+    const fc = (await import('fast-check')).default;
+    const { weiDigitsToDecimal, weiTextToDecimal } = await import('../../src/core/decimal.js');
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^\d{1,40}$/),
+        fc.string({ maxLength: 4 }),
+        fc.string({ maxLength: 4 }),
+        (wei, before, after) => {
+          const text = `${before}${wei}${after}`;
+          expect(weiDigitsToDecimal(text, before.length, before.length + wei.length)).toBe(weiTextToDecimal(wei));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(weiDigitsToDecimal('"65000500000000000000000"', 1, 24)).toBe('65000.5');
+    expect(weiDigitsToDecimal('x100000000000000000000y', 1, 22)).toBe('100');
+    expect(weiDigitsToDecimal('x000100000000000000000y', 1, 22)).toBe('0.1');
+  });
+
   it('parseDecimal accepts exactly what its pattern accepts, with the same value', () => {
     const pattern = /^(-)?(\d+)(?:\.(\d+))?$/;
     const text = fc.string({

@@ -59,11 +59,13 @@ export class WireOrderbookLevel implements OrderbookLevel {
 
   /** Canonical: "063220.50" reads "63220.5". */
   get price(): string {
-    return (this.#price ??= weiTextToDecimal(this.priceWeiText));
+    return (this.#price ??= isCanonical(this.wirePrice) ? this.wirePrice : weiTextToDecimal(this.priceWeiText));
   }
 
   get quantity(): string {
-    return (this.#quantity ??= weiTextToDecimal(this.quantityWeiText));
+    return (this.#quantity ??= isCanonical(this.wireQuantity)
+      ? this.wireQuantity
+      : weiTextToDecimal(this.quantityWeiText));
   }
 
   get priceWei(): bigint {
@@ -94,6 +96,17 @@ const weiTexts = new BoundedMap<string, string>(10_000);
 
 function weiTextOf(decimal: string): string {
   return weiTexts.remember(decimal, decimalTextToWeiText);
+}
+
+/**
+ * Whether a wire decimal (already checked: digits, maybe a point and digits) is already in the
+ * form the conversion through wei gives: no leading zero before the point, no trailing zero after
+ * it. The venue sends its levels so ("63218.5", "0.004744"), and a strategy reads the top of the
+ * book on every update: those reads skip two conversions.
+ */
+function isCanonical(decimal: string): boolean {
+  if (decimal.charCodeAt(0) === 48 && decimal.length > 1 && decimal.charCodeAt(1) !== 46) return false;
+  return decimal.indexOf('.') < 0 || decimal.charCodeAt(decimal.length - 1) !== 48;
 }
 
 /** Orders canonical non-negative integer strings numerically without converting them. */

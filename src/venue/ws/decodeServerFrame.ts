@@ -20,6 +20,7 @@ import { fastDecodeOrderbook } from './fastDecodeOrderbook.js';
 import { fastDecodeOrders } from './fastDecodeOrders.js';
 import { fastDecodePositions } from './fastDecodePositions.js';
 import { fastDecodeTrades } from './fastDecodeTrades.js';
+import { scanHotFrame } from './scanHotFrame.js';
 
 export type DecodedServerFrame =
   | { readonly kind: 'channel'; readonly message: ChannelMessage }
@@ -30,12 +31,26 @@ const DATA_TYPES = new Set<unknown>(['snapshot', 'update']);
 const CONTROL = 'ws:control';
 
 /**
- * Classifies and decodes one text frame. Channel data (a `channel` and a snapshot/update `type`)
- * goes through the channel's fast decoder (zod where it has none); anything else must be a
- * control frame. Never throws: a frame that fits nothing is reported as malformed, with the first
- * field that departed (`failure`, for the drift monitor) and the same in words (`reason`).
+ * Classifies and decodes one text frame. Orderbook and oracle frames in the venue's plain
+ * spelling are read straight from the text (`scanHotFrame`, with the same result); every other
+ * frame is parsed, and channel data (a `channel` and a snapshot/update `type`) goes through the
+ * channel's fast decoder (zod where it has none); anything else must be a control frame. Never
+ * throws: a frame that fits nothing is reported as malformed, with the first field that departed
+ * (`failure`, for the drift monitor) and the same in words (`reason`).
  */
 export function decodeServerFrame(text: string): DecodedServerFrame {
+  // The scanner answers undefined for anything it does not read exactly, refused or not: the
+  // JSON.parse way then decides, as it always did.
+  const hot = scanHotFrame(text);
+  if (hot !== undefined) return { kind: 'channel', message: hot };
+  return decodeFrameByParse(text);
+}
+
+/**
+ * The JSON.parse way: `JSON.parse`, then `decodeServerValue`. Every frame the scanner does not
+ * read goes this way; the tests hold the scanner to it.
+ */
+export function decodeFrameByParse(text: string): DecodedServerFrame {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

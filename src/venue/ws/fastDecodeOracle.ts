@@ -25,16 +25,19 @@ export function fastDecodeOracle(frame: unknown): OracleMessage | undefined {
   if (!isTimestamp(timestamp) || !isJsonObject(rawPrices)) return undefined;
   const prices = decodePrices(rawPrices);
   if (prices === undefined) return undefined;
-  return {
-    workerTimestamp: BigInt(workerTimestamp),
-    channel: 'oracle',
-    type: 'update',
-    prices,
-    timestamp,
-    txHash,
-    blockNumber,
-    logIndex,
-  };
+  return oracleMessage(BigInt(workerTimestamp), prices, timestamp, txHash, blockNumber, logIndex);
+}
+
+/** The decoded message, its keys in one order whoever decoded the frame (this decoder or `scanHotFrame`). */
+export function oracleMessage(
+  workerTimestamp: bigint,
+  prices: Map<number, OraclePrice>,
+  timestamp: number,
+  txHash: string,
+  blockNumber: number,
+  logIndex: number,
+): OracleMessage {
+  return { workerTimestamp, channel: 'oracle', type: 'update', prices, timestamp, txHash, blockNumber, logIndex };
 }
 
 /** An object on the oracle channel, of type update, with no market id (null or absent). */
@@ -76,9 +79,17 @@ function decodePrice(raw: unknown): OraclePrice | undefined {
   const { index_price: index, mark_price: mark } = raw;
   if (index !== undefined && !isWeiString(index)) return undefined;
   if (mark !== undefined && !isWeiString(mark)) return undefined;
+  return oraclePrice(
+    index === undefined ? undefined : weiStringToDecimal(index),
+    mark === undefined ? undefined : weiStringToDecimal(mark),
+  );
+}
+
+/** One market's decoded prices, in one key order whoever decoded them; absent stays absent. */
+export function oraclePrice(indexPrice: string | undefined, markPrice: string | undefined): OraclePrice {
   // Assigned, not spread: spreading conditional objects cost more than the rest of the decode.
   const decoded: { indexPrice?: string; markPrice?: string } = {};
-  if (index !== undefined) decoded.indexPrice = weiStringToDecimal(index);
-  if (mark !== undefined) decoded.markPrice = weiStringToDecimal(mark);
+  if (indexPrice !== undefined) decoded.indexPrice = indexPrice;
+  if (markPrice !== undefined) decoded.markPrice = markPrice;
   return decoded;
 }

@@ -1,5 +1,6 @@
 import { UINT32_MAX } from '../schemas/wsFramesFields.js';
 import { WireOrderbookLevel } from '../schemas/wireOrderbookLevel.js';
+import type { FrameType } from '../schemas/wsFramesEnvelope.js';
 import type { OrderbookLevel, OrderbookMessage } from '../schemas/wsFramesOrderbook.js';
 import {
   decodeEnvelopeMeta,
@@ -28,19 +29,52 @@ export function fastDecodeOrderbook(frame: unknown): OrderbookMessage | undefine
   if (bids === undefined || asks === undefined) return undefined;
   const meta = decodeEnvelopeMeta(frame);
   if (meta === undefined) return undefined;
-  const message: { -readonly [K in keyof OrderbookMessage]: OrderbookMessage[K] } = {
+  return orderbookMessage({
     workerTimestamp: meta.workerTimestamp,
-    channel: 'orderbook',
     type,
     marketId,
     bids,
     asks,
+    blockNumber: meta.blockNumber,
+    logIndex: meta.logIndex,
+    txHash: meta.txHash,
+    checksum: checks.checksum,
+    levelCount: checks.levelCount,
+  });
+}
+
+/** What an orderbook message is made of, checked; an optional part the frame lacked is undefined. */
+export interface OrderbookParts {
+  readonly workerTimestamp: bigint;
+  readonly type: FrameType;
+  readonly marketId: number;
+  readonly bids: OrderbookLevel[];
+  readonly asks: OrderbookLevel[];
+  readonly blockNumber: number | undefined;
+  readonly logIndex: number | undefined;
+  readonly txHash: string | undefined;
+  readonly checksum: number | undefined;
+  readonly levelCount: number | undefined;
+}
+
+/**
+ * The decoded message, its keys in one order whoever decoded the frame (this decoder or the
+ * text scanner, `scanHotFrame`): absent parts stay absent, not undefined.
+ */
+export function orderbookMessage(parts: OrderbookParts): OrderbookMessage {
+  const message: { -readonly [K in keyof OrderbookMessage]: OrderbookMessage[K] } = {
+    workerTimestamp: parts.workerTimestamp,
+    channel: 'orderbook',
+    type: parts.type,
+    marketId: parts.marketId,
+    bids: parts.bids,
+    asks: parts.asks,
   };
-  if (meta.blockNumber !== undefined) message.blockNumber = meta.blockNumber;
-  if (meta.logIndex !== undefined) message.logIndex = meta.logIndex;
-  if (meta.txHash !== undefined) message.txHash = meta.txHash;
-  if (checks.checksum !== undefined) message.checksum = checks.checksum;
-  if (checks.levelCount !== undefined) message.levelCount = checks.levelCount;
+  if (parts.blockNumber !== undefined) message.blockNumber = parts.blockNumber;
+  if (parts.logIndex !== undefined) message.logIndex = parts.logIndex;
+  if (parts.txHash !== undefined) message.txHash = parts.txHash;
+  if (parts.checksum !== undefined) message.checksum = parts.checksum;
+  if (parts.levelCount !== undefined) message.levelCount = parts.levelCount;
   return message;
 }
 

@@ -64,7 +64,7 @@ export function jsonWithBigints(value: unknown): string | undefined {
  * `toStrictEqual` does not compare. Not JSON text: a record keeps the hostile values it was sent,
  * nested deeper than JSON.stringify can recurse.
  */
-function keyOrder(value: unknown, depth = 4): unknown {
+export function keyOrder(value: unknown, depth = 4): unknown {
   if (depth === 0 || typeof value !== 'object' || value === null) return null;
   if (Array.isArray(value)) return value.map((item) => keyOrder(item, depth - 1));
   return Object.keys(value).map((key) => [key, keyOrder((value as Record<string, unknown>)[key], depth - 1)]);
