@@ -6,7 +6,9 @@ import { ADMIN_PREFIX, answerAdmin } from './adminRoutes.js';
 import { isSimRefusal, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
-import { readJsonBody, type BodyResult } from './readJsonBody.js';
+import type { BodyResult } from './readJsonBody.js';
+import { answerText } from './answerText.js';
+import { NodeSimHttpRequest } from './nodeSimHttpRequest.js';
 import { requestTarget } from './requestTarget.js';
 import { noteRefusedAction } from './refusedActions.js';
 import { findRoute } from './routeTable.js';
@@ -73,24 +75,13 @@ export function createSimRequestListener(
   runtime: SimRuntime,
   onInternalError: (error: unknown) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const answer = createSimAnswerer(runtime, onInternalError);
+  const handler = new SimRequestHandler(runtime, onInternalError);
   // The answerer turns every failure into an answer; a promise rejection here is a bug, reported as one.
   return (req, res) => {
     detach(
-      answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId)),
+      handler.answer(new NodeSimHttpRequest(req)).then((answer) => send(res, answer)),
       onInternalError,
     );
-  };
-}
-
-function httpRequestOf(req: IncomingMessage): SimHttpRequest {
-  return {
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    ip: req.socket.remoteAddress ?? 'unknown',
-    authorization: req.headers.authorization,
-    readBody: (limit) => readJsonBody(req, limit),
-    discardBody: () => drain(req),
   };
 }
 
@@ -235,27 +226,18 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1] ?? '';
 }
 
-function drain(req: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => {
-    req.resume();
-    req.on('end', resolve);
-    req.on('error', () => resolve());
-    req.on('close', () => resolve());
-  });
-}
-
-/** The answer's body as the server writes it: the envelope with its `request_id`. */
-export function answerText(response: SimResponse, requestId: string): string {
-  return JSON.stringify({ ...response.body, request_id: requestId });
-}
-
-function send(res: ServerResponse, response: SimResponse, requestId: string): void {
+function send(res: ServerResponse, answer: SimAnswer): void {
   if (res.headersSent || res.destroyed) return;
-  const text = answerText(response, requestId);
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
+  const { response } = answer;
+  const text = answerText(response, answer.requestId);
+  const length = Buffer.byteLength(text);
+  res.writeHead(
+    response.status,
+    response.headers === undefined
+      ? { 'content-type': JSON_TYPE, 'content-length': length }
+      : { ...response.headers, 'content-type': JSON_TYPE, 'content-length': length },
+  );
   res.end(text);
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
