@@ -85,15 +85,25 @@ function isScalar(bytes: Uint8Array, offset: number): boolean {
  * The address that signed `digest`, checksummed, when it is `expected`: then `expected` itself
  * (already checksummed by the body schema) is returned and no checksum is computed. Otherwise the
  * recovered address, checksummed, as `recoverAddress` gives it (it goes into the revert text).
+ * The key is recovered into one reused buffer; a key already seen to be `expected`'s is known by
+ * its bytes (an address is a function of the key), without hashing it to an address again.
  */
 export function recoverSigner(digest: Uint8Array, signature: PermitSignature, expected: Address): Address {
   const native = loadNativeSecp256k1();
   if (native === null) return recoverAddress(digest, parseBase64Signature(signature.text, FIELD));
-  const uncompressed = native.ecdsaRecover(signature.rs, signature.yParity, digest, false);
+  const uncompressed = native.ecdsaRecover(signature.rs, signature.yParity, digest, false, RECOVERED);
+  if (signerKeys.get(expected)?.equals(uncompressed) === true) return expected;
   const hex = addressHexOf(uncompressed);
-  if (hex === expected.slice(2).toLowerCase()) return expected;
-  return checksumAddress(`0x${hex}`);
+  if (hex !== expected.slice(2).toLowerCase()) return checksumAddress(`0x${hex}`);
+  signerKeys.set(expected, Buffer.from(uncompressed));
+  return expected;
 }
+
+/** The output of every recovery (its bytes are copied by whatever keeps them). */
+const RECOVERED = new Uint8Array(65);
+
+/** The uncompressed public key of each signer address a recovery has matched, bounded. */
+const signerKeys = new BoundedMap<string, Buffer>(10_000);
 
 /**
  * The lowercase hex address of an uncompressed public key: the last 20 bytes of keccak(x ‖ y).

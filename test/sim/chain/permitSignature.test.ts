@@ -100,4 +100,28 @@ describe('permit signature fast path', () => {
       { numRuns: 200 },
     );
   });
+
+  it('tells a key it has matched before from another, whichever signer is expected, time after time', () => {
+    const keys = [3n, 5n, N - 2n];
+    const signers = keys.map((key) => {
+      const digest = keccak256(Uint8Array.from([Number(key % 256n)]));
+      const signed = secp256k1.sign(digest, key);
+      return recoverAddress(digest, { r: signed.r, s: signed.s, yParity: signed.recovery as 0 | 1 });
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(2), fc.nat(2), fc.uint8Array({ minLength: 1, maxLength: 8 })), { minLength: 10 }),
+        (steps) => {
+          for (const [signs, expects, message] of steps) {
+            const digest = keccak256(message);
+            const signed = secp256k1.sign(digest, keys[signs]!);
+            const text = toBase64Compact({ r: signed.r, s: signed.s, yParity: signed.recovery as 0 | 1 });
+            // The signer's own address whenever it signed; the one expected is returned only then.
+            expect(recoverSigner(digest, decodePermitSignature(text), signers[expects]!)).toBe(signers[signs]);
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
 });
