@@ -43,7 +43,7 @@ const strayRequest: fc.Arbitrary<PermitRequest> = fc
       fc.constant('0xzz' as const),
     ),
   )
-  .map(([request, key, value]) => ({ ...request, [key]: value }) as unknown as PermitRequest);
+  .map(([request, key, value]): PermitRequest => ({ ...request, [key]: value }));
 
 describe('permitDigest', () => {
   it('writes the same digest as the general struct hash for every permit in range', () => {
