@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { readJsonBody, type BodyResult } from './readJsonBody.js';
-import type { SimHttpRequest } from './simRestServer.js';
+import type { SimHttpRequest } from './simHttpRequest.js';
 
 /**
  * A node:http request as the simulator's handler takes it. A class, so each request costs one

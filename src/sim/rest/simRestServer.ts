@@ -6,9 +6,9 @@ import { ADMIN_PREFIX, answerAdmin } from './adminRoutes.js';
 import { isSimRefusal, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
-import type { BodyResult } from './readJsonBody.js';
 import { answerText } from './answerText.js';
 import { NodeSimHttpRequest } from './nodeSimHttpRequest.js';
+import type { SimHttpRequest } from './simHttpRequest.js';
 import { requestTarget } from './requestTarget.js';
 import { noteRefusedAction } from './refusedActions.js';
 import { findRoute } from './routeTable.js';
@@ -29,20 +29,6 @@ export function errorResponse(error: unknown): SimResponse {
   }
   if (error instanceof InvalidValueError) return refusalBody(new SimRefusal(400, 'InvalidArgument', error.message));
   return refusalBody(new SimRefusal(500, 'Internal', 'internal error'));
-}
-
-/** One HTTP request as the simulator takes it, whatever carried it (node:http, or a caller in the same process). */
-export interface SimHttpRequest {
-  readonly method: string;
-  /** The request target: path and query. */
-  readonly url: string;
-  /** The client's IP, for the per-IP rate limit. */
-  readonly ip: string;
-  readonly authorization: string | undefined;
-  /** Reads the body, refusing one over `limit` bytes (called for a POST only). */
-  readBody(limit: number): Promise<BodyResult>;
-  /** Discards a body that will not be read. */
-  discardBody(): Promise<void>;
 }
 
 export interface SimAnswer {
