@@ -1,7 +1,8 @@
 import type { Clock } from '../core/clock.js';
 import type { DirectSender } from '../venue/rest/restExchange.js';
 import { parseJsonBodyText } from '../sim/rest/readJsonBody.js';
-import { answerText, type SimRequestAnswerer } from '../sim/rest/simRestServer.js';
+import { answerText } from '../sim/rest/answerText.js';
+import type { SimRequestAnswerer } from '../sim/rest/simRestServer.js';
 
 export interface SimSenderOptions {
   readonly answer: SimRequestAnswerer;

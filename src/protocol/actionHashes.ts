@@ -11,10 +11,15 @@ import { SPEC_SELECTORS, selectorWord, type SelectorTable } from './selectors.js
 export type Hex32 = `0x${string}`;
 
 function hashWords(selector: string, write: (buf: Uint8Array) => void, operandCount: number): Hex32 {
+  return toHex(hashWordBytes(selector, write, operandCount));
+}
+
+/** The hash as its 32 bytes: what a permit's struct hash takes, with no hex text made and read back. */
+function hashWordBytes(selector: string, write: (buf: Uint8Array) => void, operandCount: number): Uint8Array {
   const buf = new Uint8Array((operandCount + 1) * WORD);
   buf.set(selectorWord(selector), 0);
   write(buf);
-  return toHex(keccak256(buf));
+  return keccak256(buf);
 }
 
 export interface PlaceOrderHashInput {
@@ -44,13 +49,18 @@ export function placeOrderHeaderFlags(input: Omit<PlaceOrderHashInput, 'orderWor
  * when > 0], uint64 clientOrderId, uint16 ttlUnits. Absent optionals are zero words.
  */
 export function placeOrderHash(input: PlaceOrderHashInput, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
+  return toHex(placeOrderHashBytes(input, selectors));
+}
+
+/** `placeOrderHash` as its 32 bytes. */
+export function placeOrderHashBytes(input: PlaceOrderHashInput, selectors: SelectorTable = SPEC_SELECTORS): Uint8Array {
   const builderId = checkUint(input.builderId ?? 0, 16, 'builder_id');
   const feeBps = checkUint(input.builderFeeBps ?? 0, 16, 'builder_fee_bps');
   const clientOrderId = checkUint(input.clientOrderId ?? 0n, 64, 'client_order_id');
   const ttl = checkUint(input.ttlUnits ?? 0, 16, 'ttl_units');
   const withFee = feeBps > 0n;
   const header = placeOrderHeaderFlags(input);
-  return hashWords(
+  return hashWordBytes(
     selectors.placeOrder,
     (buf) => {
       let o = WORD;
@@ -71,7 +81,16 @@ export function cancelOrderHash(
   restingOrderId: bigint,
   selectors: SelectorTable = SPEC_SELECTORS,
 ): Hex32 {
-  return hashWords(
+  return toHex(cancelOrderHashBytes(marketId, restingOrderId, selectors));
+}
+
+/** `cancelOrderHash` as its 32 bytes. */
+export function cancelOrderHashBytes(
+  marketId: bigint | number,
+  restingOrderId: bigint,
+  selectors: SelectorTable = SPEC_SELECTORS,
+): Uint8Array {
+  return hashWordBytes(
     selectors.cancelOrder,
     (buf) => {
       writeCheckedUint(buf, WORD, marketId, 256, 'market_id');

@@ -13,7 +13,8 @@ import { keccak_256 } from '@noble/hashes/sha3';
  */
 interface NativeKeccakState {
   initialize(rate: number, capacity: number): void;
-  absorb(data: Buffer): void;
+  /** Any byte view: the addon reads it through N-API's buffer info, which takes every Uint8Array. */
+  absorb(data: Uint8Array): void;
   squeeze(length: number): Buffer;
 }
 
@@ -34,7 +35,7 @@ function loadNative(): NativeKeccakState | null {
 }
 
 /** keccak-256 (rate 1088, capacity 512, the original Keccak padding the sponge applies itself). */
-function digestWith(state: NativeKeccakState, data: Buffer): Buffer {
+function digestWith(state: NativeKeccakState, data: Uint8Array): Buffer {
   state.initialize(1088, 512);
   state.absorb(data);
   return state.squeeze(32);
@@ -48,6 +49,8 @@ export const keccak256: (data: Uint8Array) => Uint8Array =
   native === null
     ? keccak_256
     : (data) => {
-        const out = digestWith(native, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        // The input goes as it is (no Buffer view made per digest); the output is handed out as a
+        // plain Uint8Array view, whose slice copies as a Uint8Array's does (a Buffer's would not).
+        const out = digestWith(native, data);
         return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       };

@@ -7,7 +7,14 @@ import { createRequire } from 'node:module';
  */
 export interface NativeSecp256k1 {
   ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-  ecdsaRecover(signature: Uint8Array, recid: number, message: Uint8Array, compressed: boolean): Uint8Array;
+  /** Writes the key into `output` when given (33 or 65 bytes, as `compressed` asks) and returns it. */
+  ecdsaRecover(
+    signature: Uint8Array,
+    recid: number,
+    message: Uint8Array,
+    compressed: boolean,
+    output?: Uint8Array,
+  ): Uint8Array;
   privateKeyVerify(privateKey: Uint8Array): boolean;
 }
 

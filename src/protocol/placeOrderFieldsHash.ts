@@ -1,4 +1,4 @@
-import { placeOrderHash, HEADER_CLIENT_ORDER_ID, HEADER_PERMIT, HEADER_TTL, type Hex32 } from './actionHashes.js';
+import { placeOrderHashBytes, HEADER_CLIENT_ORDER_ID, HEADER_PERMIT, HEADER_TTL, type Hex32 } from './actionHashes.js';
 import { WORD, toHex } from './abiWords.js';
 import { keccak256 } from './keccak.js';
 import { packOrderWord, type OrderWordFields } from './orderWord.js';
@@ -65,6 +65,11 @@ function optionalWordsFit(f: PlaceOrderFields): boolean {
 }
 
 export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
+  return toHex(placeOrderFieldsHashBytes(f, selectors));
+}
+
+/** `placeOrderFieldsHash` as its 32 bytes (what a permit's struct hash takes). */
+export function placeOrderFieldsHashBytes(f: PlaceOrderFields, selectors: SelectorTable = SPEC_SELECTORS): Uint8Array {
   if (!fastPathApplies(f)) return slowPath(f, selectors);
   const clientOrderId = f.clientOrderId ?? 0n;
   const ttl = f.ttlUnits ?? 0;
@@ -95,10 +100,10 @@ export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTab
   // builderId: a zero word.
   view.setBigUint64(5 * WORD - 8, clientOrderId);
   view.setUint16(6 * WORD - 2, ttl);
-  return toHex(keccak256(buf));
+  return keccak256(buf);
 }
 
-function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Hex32 {
+function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Uint8Array {
   const orderWord = packOrderWord({
     marketId: f.marketId,
     sizeSteps: BigInt(f.sizeSteps),
@@ -113,5 +118,5 @@ function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Hex32 {
   const input: { orderWord: bigint; clientOrderId?: bigint; ttlUnits?: number } = { orderWord };
   if (f.clientOrderId !== undefined) input.clientOrderId = f.clientOrderId;
   if (f.ttlUnits !== undefined) input.ttlUnits = f.ttlUnits;
-  return placeOrderHash(input, selectors);
+  return placeOrderHashBytes(input, selectors);
 }

@@ -123,7 +123,7 @@ export interface RevokeSignerMessage {
 export interface VerifyWitnessMessage {
   readonly account: Address;
   readonly target: Address;
-  readonly hash: `0x${string}`;
+  readonly hash: `0x${string}` | Uint8Array;
   readonly nonceAnchor: bigint | number;
   readonly nonceBitmap: number;
   readonly deadline: number | bigint;

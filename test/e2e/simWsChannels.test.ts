@@ -135,6 +135,50 @@ describe('orderbook channel', () => {
   });
 });
 
+describe('orderbook channel with no connection open', () => {
+  it('a book that changed while nobody was connected reaches the next subscriber whole, then in consistent updates', async () => {
+    await client.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } },
+      isAck('orderbook'),
+    );
+    sim.place(alice.address, { side: 0, price_ticks: 649_000, size_steps: 100 });
+    await client.next((f) => f['channel'] === 'orderbook' && f['type'] === 'update');
+    client.close();
+    await client.closed;
+    await waitFor(() => sim.ws.connectionCount() === 0);
+    // Published to nobody: the level grows, another appears, one goes.
+    sim.place(alice.address, { side: 0, price_ticks: 649_000, size_steps: 40 });
+    sim.place(bob.address, { side: 1, price_ticks: 652_000, size_steps: 20 });
+    sim.place(alice.address, { side: 0, price_ticks: 647_000, size_steps: 20 });
+    sim.act(() => sim.exchange.cancelAll(bob.address, 1));
+
+    client = await FrameRecorder.connect(sim.url);
+    await client.request(
+      { method: 'subscribe', params: { channel: 'orderbook', market_ids: [1] } },
+      isAck('orderbook'),
+    );
+    const snapshot = await client.next((f) => f['channel'] === 'orderbook' && f['type'] === 'snapshot');
+    const data = snapshot['data'] as { bids: Level[]; asks: Level[] };
+    expect(data.bids.map((l) => [l.price, l.quantity])).toEqual([
+      ['64900', '0.0014'],
+      ['64700', '0.0002'],
+    ]);
+    expect(data.asks).toEqual([]);
+    sim.place(bob.address, { side: 1, price_ticks: 653_000, size_steps: 30 });
+    const update = await client.next((f) => f['channel'] === 'orderbook' && f['type'] === 'update');
+    // Only the change since the snapshot, and a checksum over the book the client now holds.
+    expect(update['data']).toMatchObject({ bids: [], asks: [{ price: '65300', quantity: '0.0003', order_count: 1 }] });
+    const bids = new Map(data.bids.map((l) => [l.price, l]));
+    const asks = new Map([['65300', { price: '65300', quantity: '0.0003', order_count: 1 }]]);
+    expect(update['checksum']).toBe(orderbookChecksum(sorted(bids, true), sorted(asks, false)));
+  });
+});
+
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(done()).toBe(true);
+}
+
 async function authenticateAlice(): Promise<void> {
   sim.chain.signers.activate(alice.address, aliceSession.address);
   const nonce = sim.chain.issueLoginNonce(alice.address);

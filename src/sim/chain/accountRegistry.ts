@@ -1,4 +1,5 @@
 import type { Address } from '../../core/address.js';
+import { addressKey } from '../../core/addressKey.js';
 
 /**
  * Accounts become registered by their first collateral deposit, but the venue only sees them once
@@ -21,27 +22,27 @@ export class AccountRegistry {
   }
 
   hasUsedFaucet(account: Address): boolean {
-    return this.depositedAt.has(account.toLowerCase());
+    return this.depositedAt.has(addressKey(account));
   }
 
   recordDeposit(account: Address, nowMs: number): void {
-    const key = account.toLowerCase();
+    const key = addressKey(account);
     if (!this.depositedAt.has(key)) this.depositedAt.set(key, nowMs);
     if (!this.registeredAt.has(key)) this.registeredAt.set(key, nowMs + this.lagMs);
   }
 
   /** Registers at once (test control). */
   registerNow(account: Address, nowMs: number): void {
-    this.registeredAt.set(account.toLowerCase(), nowMs);
+    this.registeredAt.set(addressKey(account), nowMs);
   }
 
   isRegistered(account: Address, nowMs: number): boolean {
-    const at = this.registeredAt.get(account.toLowerCase());
+    const at = this.registeredAt.get(addressKey(account));
     return at !== undefined && nowMs >= at;
   }
 
   /** Has any on-chain state (deposited, indexed or not). */
   isKnown(account: Address): boolean {
-    return this.registeredAt.has(account.toLowerCase());
+    return this.registeredAt.has(addressKey(account));
   }
 }

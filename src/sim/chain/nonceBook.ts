@@ -1,4 +1,5 @@
 import type { Address } from '../../core/address.js';
+import { addressKey } from '../../core/addressKey.js';
 import { revertedWith, type SimRefusal } from '../simRefusal.js';
 
 /** Highest bit index the contract accepts in an anchor; 208 and above revert. */
@@ -23,7 +24,7 @@ export class NonceBook {
   private readonly states = new Map<string, NonceState>();
 
   state(account: Address): NonceState {
-    return this.states.get(account.toLowerCase()) ?? EMPTY;
+    return this.states.get(addressKey(account)) ?? EMPTY;
   }
 
   /** The revert the contract would raise for (anchor, bit), or undefined when the pair is usable. */
@@ -49,7 +50,7 @@ export class NonceBook {
     if (problem !== undefined) throw problem;
     const state = this.state(account);
     const base = anchor === state.anchor ? state : { anchor, bitmap: 0n, currentIndex: 0 };
-    this.states.set(account.toLowerCase(), {
+    this.states.set(addressKey(account), {
       anchor,
       bitmap: base.bitmap | (1n << BigInt(bit)),
       currentIndex: Math.max(base.currentIndex, bit + 1),

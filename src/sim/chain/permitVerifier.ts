@@ -23,8 +23,8 @@ const ACCOUNT_ACTIONS: ReadonlySet<PermitAction> = new Set([
 export interface PermitCheck {
   readonly action: PermitAction;
   readonly permit: Permit;
-  /** Recomputed from the sent body: a body that differs from what was signed changes it. */
-  readonly actionHash: Hex32;
+  /** Recomputed from the sent body: a body that differs from what was signed changes it. As hex or its 32 bytes. */
+  readonly actionHash: Hex32 | Uint8Array;
   readonly nowSeconds: number;
 }
 

@@ -1,4 +1,5 @@
 import type { Address } from '../../core/address.js';
+import { addressKey } from '../../core/addressKey.js';
 import type { SignerStatus } from '../simContext.js';
 
 export const SIGNER_ACTIVE = 1;
@@ -11,11 +12,12 @@ export function signerStatusDescription(status: SignerStatus): string {
 
 /** Session keys registered on-chain per account: Active (1) or Revoked (3). */
 export class SignerRegistry {
-  private readonly statuses = new Map<string, SignerStatus>();
+  /** Account key, then signer key: no joined key text made (and hashed) per lookup. */
+  private readonly statuses = new Map<string, Map<string, SignerStatus>>();
   private readonly trusted = new Set<string>();
 
   status(account: Address, signer: Address): SignerStatus {
-    return this.statuses.get(key(account, signer)) ?? 0;
+    return this.statuses.get(addressKey(account))?.get(addressKey(signer)) ?? 0;
   }
 
   isActive(account: Address, signer: Address): boolean {
@@ -23,11 +25,21 @@ export class SignerRegistry {
   }
 
   activate(account: Address, signer: Address): void {
-    this.statuses.set(key(account, signer), SIGNER_ACTIVE);
+    this.set(account, signer, SIGNER_ACTIVE);
   }
 
   revoke(account: Address, signer: Address): void {
-    this.statuses.set(key(account, signer), SIGNER_REVOKED);
+    this.set(account, signer, SIGNER_REVOKED);
+  }
+
+  private set(account: Address, signer: Address, status: SignerStatus): void {
+    const accountKey = addressKey(account);
+    let signers = this.statuses.get(accountKey);
+    if (signers === undefined) {
+      signers = new Map();
+      this.statuses.set(accountKey, signers);
+    }
+    signers.set(addressKey(signer), status);
   }
 
   /**
@@ -36,14 +48,10 @@ export class SignerRegistry {
    * (the bot still signs each one; every other check of the permit still runs).
    */
   trustSignaturesOf(account: Address): void {
-    this.trusted.add(account.toLowerCase());
+    this.trusted.add(addressKey(account));
   }
 
   trustsSignaturesOf(account: Address): boolean {
-    return this.trusted.size > 0 && this.trusted.has(account.toLowerCase());
+    return this.trusted.size > 0 && this.trusted.has(addressKey(account));
   }
-}
-
-function key(account: Address, signer: Address): string {
-  return `${account.toLowerCase()}:${signer.toLowerCase()}`;
 }

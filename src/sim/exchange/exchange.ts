@@ -25,7 +25,7 @@ import type { TickLevel } from './orderBook.js';
 import { OrderStore } from './orderStore.js';
 import { RecordedLayer, type RecordedLevelChange } from './recordedLayer.js';
 import { checkPlaceOrder } from './placeOrderChecks.js';
-import { toOrderRecord } from './simOrder.js';
+import { toOrderRecord, type SimOrder } from './simOrder.js';
 import { checkIdBases, COUNTING_FROM_ONE, type SimIdBases } from './simIdBases.js';
 import { Liquidator } from './liquidation.js';
 import {
@@ -202,7 +202,7 @@ export class Exchange {
     const order = this.entry.place(address, checked, nowMs, events);
     const market = this.spec(order.marketId);
     return {
-      order: toOrderRecord(order, market),
+      order: lastRecordOf(events, order) ?? toOrderRecord(order, market),
       filled_quantity: multiplyUnits(BigInt(order.filledSteps), market.definition.config.step_size),
       filled_percent: Math.floor((order.filledSteps * 100) / order.sizeSteps),
       events: this.flush(events),
@@ -527,4 +527,18 @@ export class Exchange {
     }
     return address;
   }
+}
+
+/**
+ * The record of the order's last order event: a placement always ends with one (resting,
+ * filled or cancelled), built from the order's final state, so its answer takes that record
+ * rather than building the same one again.
+ */
+function lastRecordOf(events: EventCollector, order: SimOrder): OrderRecord | undefined {
+  const list = events.events;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const event = list[i];
+    if (event?.type === 'order' && event.order.order_id === order.orderId) return event.order;
+  }
+  return undefined;
 }

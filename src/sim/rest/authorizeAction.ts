@@ -25,7 +25,7 @@ export function runAuthorizedAction<R extends { readonly events: readonly Exchan
   request: SimRequest,
   action: PermitAction,
   permit: Permit | undefined,
-  actionHash: () => Hex32,
+  actionHash: () => Hex32 | Uint8Array,
   execute: (who: AuthorizedAction) => R,
 ): { result: R; stamp: BlockStamp; who: AuthorizedAction } {
   const chain = runtime.chainState;
@@ -42,7 +42,7 @@ function authorize(
   request: SimRequest,
   action: PermitAction,
   permit: Permit | undefined,
-  actionHash: () => Hex32,
+  actionHash: () => Hex32 | Uint8Array,
 ): AuthorizedAction {
   const chain = runtime.chainState;
   if (permit !== undefined) {

@@ -1,5 +1,8 @@
-import { cancelAllOrdersHash, cancelOrderHash, placeOrderHash } from '../../protocol/actionHashes.js';
+import { cancelAllOrdersHash, cancelOrderHashBytes, placeOrderHashBytes } from '../../protocol/actionHashes.js';
 import { packOrderWord } from '../../protocol/orderWord.js';
+import { placeOrderFieldsHashBytes } from '../../protocol/placeOrderFieldsHash.js';
+import type { SelectorTable } from '../../protocol/selectors.js';
+import type { PlaceOrderRequest } from '../../venue/schemas/restOrders.js';
 import {
   cancelAllAcceptSchema,
   cancelOrderAcceptSchema,
@@ -42,23 +45,13 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
     ...(body.ttl_units === undefined ? {} : { ttl_units: body.ttl_units }),
   };
   // The closures are written inline: a named one (`const hash = ...`) gets a naming wrapper per
-  // request under tsx, which `npm run sim` runs through.
+  // request under tsx, which `npm run sim` runs through. The hash is bytes, as the permit's struct takes it.
   const { result, stamp } = runAuthorizedAction(
     runtime,
     request,
     'PlaceOrder',
     body.permit,
-    () =>
-      placeOrderHash(
-        {
-          orderWord,
-          ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
-          ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
-          ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
-          ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
-        },
-        runtime.options.selectors,
-      ),
+    () => placeActionHash(body, orderWord, runtime.options.selectors),
     (who) => runtime.exchange.placeOrder(who.account, params, runtime.clock.now()),
   );
   return ok({
@@ -73,6 +66,42 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
         ? 'order placed'
         : `order ${result.order.status.slice(13).toLowerCase()}`,
   });
+}
+
+/**
+ * The placeOrder action hash of a body: from its numbers when it names no builder (no bigint
+ * packing; `placeOrderFieldsHashBytes` is held bit-identical to the general path by its test),
+ * else through the packed order word.
+ */
+function placeActionHash(body: PlaceOrderRequest, orderWord: bigint, selectors: SelectorTable): Uint8Array {
+  if (body.builder_id === undefined && body.builder_fee_bps === undefined) {
+    return placeOrderFieldsHashBytes(
+      {
+        marketId: body.market_id,
+        sizeSteps: body.size_steps,
+        priceTicks: body.price_ticks,
+        side: body.side,
+        postOnly: body.post_only,
+        reduceOnly: body.reduce_only,
+        stpMode: body.stp_mode,
+        orderType: body.order_type,
+        timeInForce: body.time_in_force,
+        ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
+        ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
+      },
+      selectors,
+    );
+  }
+  return placeOrderHashBytes(
+    {
+      orderWord,
+      ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
+      ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
+      ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
+      ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
+    },
+    selectors,
+  );
 }
 
 /**
@@ -108,7 +137,7 @@ function cancelOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
     request,
     'CancelOrder',
     body.permit,
-    () => cancelOrderHash(body.market_id, restingOrderId, runtime.options.selectors),
+    () => cancelOrderHashBytes(body.market_id, restingOrderId, runtime.options.selectors),
     (who) => runtime.exchange.cancelOrder(who.account, body.market_id, restingOrderId),
   );
   return ok({ success: true, tx_hash: stamp.txHash, block_number: stamp.blockNumber });

@@ -49,11 +49,31 @@ function matchSegments(want: readonly string[], got: readonly string[]): Record<
   return params;
 }
 
+/**
+ * For each static pattern, every route that matches that exact path, in table order (static
+ * routes of that pattern and any `:name` route whose segments take it): a static path, what
+ * every trading request asks for, is found by one lookup rather than a walk of the table. Any
+ * other path can only match a `:name` route.
+ */
+const BY_STATIC_PATH: ReadonlyMap<string, readonly CompiledRoute[]> = new Map(
+  COMPILED_ROUTES.filter((c) => c.segments === undefined).map((c) => {
+    const path = c.route.pattern;
+    return [path, COMPILED_ROUTES.filter((other) => matchesPath(other, path))];
+  }),
+);
+const PATTERNED_ROUTES = COMPILED_ROUTES.filter((c) => c.segments !== undefined);
+
+function matchesPath(compiled: CompiledRoute, path: string): boolean {
+  return compiled.segments === undefined
+    ? compiled.route.pattern === path
+    : matchSegments(compiled.segments, path.split('/')) !== undefined;
+}
+
 /** Finds the route: the first whose pattern and method match, else whether the path is known at all. */
 export function findRoute(method: string, path: string): Matched | 'wrong-method' | undefined {
   let pathKnown = false;
   let got: readonly string[] | undefined;
-  for (const compiled of COMPILED_ROUTES) {
+  for (const compiled of BY_STATIC_PATH.get(path) ?? PATTERNED_ROUTES) {
     let params: Record<string, string> | undefined;
     if (compiled.segments === undefined) {
       if (path !== compiled.route.pattern) continue;

@@ -6,7 +6,9 @@ import { ADMIN_PREFIX, answerAdmin } from './adminRoutes.js';
 import { isSimRefusal, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
-import { readJsonBody, type BodyResult } from './readJsonBody.js';
+import { answerText } from './answerText.js';
+import { NodeSimHttpRequest } from './nodeSimHttpRequest.js';
+import type { SimHttpRequest } from './simHttpRequest.js';
 import { requestTarget } from './requestTarget.js';
 import { noteRefusedAction } from './refusedActions.js';
 import { findRoute } from './routeTable.js';
@@ -27,20 +29,6 @@ export function errorResponse(error: unknown): SimResponse {
   }
   if (error instanceof InvalidValueError) return refusalBody(new SimRefusal(400, 'InvalidArgument', error.message));
   return refusalBody(new SimRefusal(500, 'Internal', 'internal error'));
-}
-
-/** One HTTP request as the simulator takes it, whatever carried it (node:http, or a caller in the same process). */
-export interface SimHttpRequest {
-  readonly method: string;
-  /** The request target: path and query. */
-  readonly url: string;
-  /** The client's IP, for the per-IP rate limit. */
-  readonly ip: string;
-  readonly authorization: string | undefined;
-  /** Reads the body, refusing one over `limit` bytes (called for a POST only). */
-  readBody(limit: number): Promise<BodyResult>;
-  /** Discards a body that will not be read. */
-  discardBody(): Promise<void>;
 }
 
 export interface SimAnswer {
@@ -73,24 +61,13 @@ export function createSimRequestListener(
   runtime: SimRuntime,
   onInternalError: (error: unknown) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const answer = createSimAnswerer(runtime, onInternalError);
+  const handler = new SimRequestHandler(runtime, onInternalError);
   // The answerer turns every failure into an answer; a promise rejection here is a bug, reported as one.
   return (req, res) => {
     detach(
-      answer(httpRequestOf(req)).then(({ response, requestId }) => send(res, response, requestId)),
+      handler.answer(new NodeSimHttpRequest(req)).then((answer) => send(res, answer)),
       onInternalError,
     );
-  };
-}
-
-function httpRequestOf(req: IncomingMessage): SimHttpRequest {
-  return {
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    ip: req.socket.remoteAddress ?? 'unknown',
-    authorization: req.headers.authorization,
-    readBody: (limit) => readJsonBody(req, limit),
-    discardBody: () => drain(req),
   };
 }
 
@@ -235,27 +212,18 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1] ?? '';
 }
 
-function drain(req: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => {
-    req.resume();
-    req.on('end', resolve);
-    req.on('error', () => resolve());
-    req.on('close', () => resolve());
-  });
-}
-
-/** The answer's body as the server writes it: the envelope with its `request_id`. */
-export function answerText(response: SimResponse, requestId: string): string {
-  return JSON.stringify({ ...response.body, request_id: requestId });
-}
-
-function send(res: ServerResponse, response: SimResponse, requestId: string): void {
+function send(res: ServerResponse, answer: SimAnswer): void {
   if (res.headersSent || res.destroyed) return;
-  const text = answerText(response, requestId);
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
+  const { response } = answer;
+  const text = answerText(response, answer.requestId);
+  const length = Buffer.byteLength(text);
+  res.writeHead(
+    response.status,
+    response.headers === undefined
+      ? { 'content-type': JSON_TYPE, 'content-length': length }
+      : { ...response.headers, 'content-type': JSON_TYPE, 'content-length': length },
+  );
   res.end(text);
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';

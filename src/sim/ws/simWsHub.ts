@@ -144,6 +144,10 @@ export class SimWsHub {
   }
 
   private publishBatch(batch: ExchangeBatch): void {
+    if (this.connections.size === 0) {
+      this.forgetBooks(batch);
+      return;
+    }
     const meta = frameMeta(this.ctx.clock, batch.stamp);
     const dirtyBooks = new Set<number>();
     const orders = new Map<string, OrderRecord[]>();
@@ -187,6 +191,15 @@ export class SimWsHub {
       this.sendFiltered(account, 'positions', list, (kept) => positionsFrame('update', kept, meta));
     for (const [account, balance] of balances)
       this.toAccount(account, 'account', (c) => c.subscriptions.has('account'), accountFrame('update', balance, meta));
+  }
+
+  /**
+   * A batch nobody can receive (no connection at all: a simulator serving REST only, as under
+   * sim_throughput's load) builds no frames; its books are forgotten, as `publishBook` forgets a
+   * book nobody watches, so the next subscriber starts from the whole book all the same.
+   */
+  private forgetBooks(batch: ExchangeBatch): void {
+    for (const event of batch.events) if (event.type === 'book') this.books.forget(event.market_id);
   }
 
   /** A revoked session key's connections are closed: their authentication no longer holds. */

@@ -184,13 +184,33 @@ export const hexSignatureSchema = z
   .string()
   .regex(/^0x[0-9a-fA-F]{130}$/, { error: 'expected a 0x-prefixed hex signature of 65 bytes' });
 
-const BASE64_TEXT = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** Decoded length of standard padded base64, or undefined when the text is not base64. */
+/**
+ * Decoded length of standard padded base64, or undefined when the text is not base64: a length
+ * divisible by four, one or more characters of the alphabet, then at most two `=` (the pattern
+ * `^[A-Za-z0-9+/]+={0,2}$`, checked character by character: every signed request's signature
+ * passes here, and the pattern was a noticeable share of a request's checks).
+ */
 export function base64ByteLength(text: string): number | undefined {
-  if (text.length % 4 !== 0 || !BASE64_TEXT.test(text)) return undefined;
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  return (text.length / 4) * 3 - padding;
+  const length = text.length;
+  if (length % 4 !== 0 || length === 0) return undefined;
+  let padding = 0;
+  while (padding < 2 && text.charCodeAt(length - 1 - padding) === EQUALS_SIGN) padding += 1;
+  const end = length - padding;
+  for (let i = 0; i < end; i++) if (!isBase64Char(text.charCodeAt(i))) return undefined;
+  return (length / 4) * 3 - padding;
+}
+
+const EQUALS_SIGN = 0x3d;
+
+/** A-Z, a-z, 0-9, + and /. */
+function isBase64Char(code: number): boolean {
+  return (
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2b ||
+    code === 0x2f
+  );
 }
 
 /** Standard base64 of a 64-byte EIP-2098 compact signature or a 65-byte r+s+v signature. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Exchange } from '../../../src/sim/exchange/exchange.js';
-import { ALICE, BOB, T0, limit, ofType, quietExchange } from './exchangeFixture.js';
+import { ALICE, BOB, CAROL, T0, limit, market, ofType, quietExchange } from './exchangeFixture.js';
 
 describe('events', () => {
   it('a block starts with the oracle update carrying every market in wei, as oraclePrices() reads it', () => {
@@ -76,5 +76,37 @@ describe('events', () => {
     ]);
     expect(ofType(taker.events, 'trade').map((e) => e.trade.id)).toEqual(['1', '2']);
     expect(ofType(taker.events, 'fill').map((e) => e.fill.id)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it("a placement's answer is the record of its order as it ended, whichever way it ended", () => {
+    const ex = quietExchange();
+    const placements = [
+      () => ex.placeOrder(ALICE, limit(0, 640_000, 20), T0), // rests
+      () => ex.placeOrder(BOB, limit(1, 660_000, 20, { client_order_id: 9n }), T0), // rests
+      () => ex.placeOrder(BOB, limit(1, 640_000, 15), T0), // fills whole against Alice's bid
+      () => ex.placeOrder(CAROL, limit(1, 639_000, 30, { time_in_force: 3 }), T0), // IOC: fills 5, rest cancelled
+      () => ex.placeOrder(ALICE, limit(0, 670_000, 20, { post_only: true }), T0 + 1), // would cross: refused
+      () => ex.placeOrder(CAROL, market(0, 700_000, 15), T0 + 2), // market order: fills against Bob's ask
+      () => ex.placeOrder(ALICE, limit(0, 600_000, 20, { time_in_force: 2 }), T0 + 3), // FOK, nothing to take: cancelled
+    ];
+    let answered = 0;
+    const refusals: string[] = [];
+    for (const place of placements) {
+      let result;
+      try {
+        result = place();
+      } catch (error) {
+        refusals.push((error as Error).message);
+        continue;
+      }
+      answered += 1;
+      const order = result.order;
+      // The same record the order reads give once the placement is over, and its last order event.
+      expect(order).toEqual(ex.order(order.order_id));
+      const own = result.events.filter((e) => e.type === 'order' && e.order.order_id === order.order_id);
+      expect(own.at(-1)).toMatchObject({ order });
+    }
+    expect(refusals).toEqual([expect.stringMatching(/PostOnlyWouldCross/)]);
+    expect(answered).toBe(6);
   });
 });

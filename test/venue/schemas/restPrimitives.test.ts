@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addressSchema,
@@ -91,5 +92,30 @@ describe('integers as JSON numbers or strings (venue-wire.md §4.4)', () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toMatch(/past 2\^53.*as a string/);
     expect(uintStringLooseSchema(64).parse(String(2n ** 53n + 1n))).toBe(2n ** 53n + 1n);
+  });
+});
+
+describe('base64ByteLength', () => {
+  /** The pattern it was written from. */
+  const byPattern = (text: string): number | undefined => {
+    if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return undefined;
+    return (text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+  };
+
+  it('answers as the pattern does for any text, base64 or nearly', () => {
+    const char = fc.constantFrom(...'AZaz09+/=-_ .\u00e9\u0000'.split(''), 'Q', 'w');
+    const nearly = fc.array(char, { maxLength: 16 }).map((c) => c.join(''));
+    const encoded = fc.uint8Array({ maxLength: 70 }).map((b) => Buffer.from(b).toString('base64'));
+    const mangled = fc
+      .tuple(encoded, fc.nat(), char)
+      .map(([t, at, c]) => (t.length === 0 ? t : `${t.slice(0, at % t.length)}${c}${t.slice((at % t.length) + 1)}`));
+    fc.assert(
+      fc.property(fc.oneof(nearly, encoded, mangled, fc.string()), (text) => {
+        expect(base64ByteLength(text)).toBe(byPattern(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of ['', '====', 'A===', 'AA==', 'AAA=', 'AAAA', '=AAA', 'A=AA'])
+      expect(base64ByteLength(text)).toBe(byPattern(text));
   });
 });
