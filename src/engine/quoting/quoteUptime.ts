@@ -139,7 +139,8 @@ export class QuoteUptime {
    */
   private coverage(strategy: string, marketId: number): { coverage: QuoteCoverage; exact: QuoteCoverage } {
     const target = this.deps.target(strategy, marketId);
-    const grid = this.deps.grid(marketId);
+    // Only a target needs the grid: reading the market record copies it after every mark move.
+    const grid = target === undefined ? undefined : this.deps.grid(marketId);
     if (target === undefined || grid === undefined) {
       const own = ownCoverage(this.deps.tracker.orderCounts.wanted(strategy, marketId));
       return { coverage: own, exact: own };
