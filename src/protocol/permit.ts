@@ -2,8 +2,9 @@ import type { Address } from '../core/address.js';
 import { checkRange, checkUint } from '../core/integerRange.js';
 import { toDigestSigner, type SignerLike } from './digestSigner.js';
 import { toBase64Compact, toBase64Full, type Signature } from './signature.js';
-import { typedDigest, type SigningContext } from './signingContext.js';
+import type { SigningContext } from './signingContext.js';
 import type { Hex32 } from './actionHashes.js';
+import { verifyWitnessDigest } from './verifyWitnessDigest.js';
 
 /**
  * The permit path (spec "Permit path"): the signer key signs VerifyWitness over an action hash,
@@ -11,7 +12,8 @@ import type { Hex32 } from './actionHashes.js';
  */
 export interface PermitRequest {
   readonly account: Address;
-  readonly actionHash: Hex32;
+  /** As hex, or its 32 bytes (the engine has them from hashing the action). */
+  readonly actionHash: Hex32 | Uint8Array;
   readonly nonceAnchor: bigint;
   readonly nonceBitmap: number;
   /** uint32 unix seconds. */
@@ -34,14 +36,7 @@ export const MAX_NONCE_ANCHOR = (1n << 48n) - 1n;
 export const MAX_NONCE_BITMAP_INDEX = 207;
 
 export function permitDigest(context: SigningContext, request: PermitRequest): Uint8Array {
-  return typedDigest(context, 'VerifyWitness', {
-    account: request.account,
-    target: context.router,
-    hash: request.actionHash,
-    nonceAnchor: request.nonceAnchor,
-    nonceBitmap: request.nonceBitmap,
-    deadline: request.deadline,
-  });
+  return verifyWitnessDigest(context, request);
 }
 
 /** Signs a permit and returns the wire object; the signature is base64 (64-byte compact by default). */
@@ -69,7 +64,13 @@ export function signPermitNow(
   const bit = Number(checkRange(request.nonceBitmap, 0n, BigInt(MAX_NONCE_BITMAP_INDEX), 'nonce_bitmap_index'));
   const deadline = Number(checkUint(request.deadline, 32, 'deadline'));
   const digestSigner = toDigestSigner(signer);
-  const digest = permitDigest(context, request);
+  const digest = verifyWitnessDigest(context, {
+    account: request.account,
+    actionHash: request.actionHash,
+    nonceAnchor: anchor,
+    nonceBitmap: bit,
+    deadline,
+  });
   const signature = digestSigner.signDigest(digest);
   if (isThenable(signature))
     return Promise.resolve(signature).then((sig) =>

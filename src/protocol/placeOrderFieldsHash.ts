@@ -1,5 +1,5 @@
 import { placeOrderHash, HEADER_CLIENT_ORDER_ID, HEADER_PERMIT, HEADER_TTL, type Hex32 } from './actionHashes.js';
-import { WORD, toHex } from './abiWords.js';
+import { WORD, hexBytes, toHex } from './abiWords.js';
 import { keccak256 } from './keccak.js';
 import { packOrderWord, type OrderWordFields } from './orderWord.js';
 import { selectorWord, SPEC_SELECTORS, type SelectorTable } from './selectors.js';
@@ -65,7 +65,12 @@ function optionalWordsFit(f: PlaceOrderFields): boolean {
 }
 
 export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTable = SPEC_SELECTORS): Hex32 {
-  if (!fastPathApplies(f)) return slowPath(f, selectors);
+  return toHex(placeOrderFieldsDigest(f, selectors));
+}
+
+/** `placeOrderFieldsHash` as its 32 bytes: what the permit signs, with no hex round trip. */
+export function placeOrderFieldsDigest(f: PlaceOrderFields, selectors: SelectorTable = SPEC_SELECTORS): Uint8Array {
+  if (!fastPathApplies(f)) return hexBytes(slowPath(f, selectors), WORD, 'placeOrder action hash');
   const clientOrderId = f.clientOrderId ?? 0n;
   const ttl = f.ttlUnits ?? 0;
   // selector, header, orderData, builderId (0), clientOrderId, ttlUnits: no builder fee word.
@@ -95,7 +100,7 @@ export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTab
   // builderId: a zero word.
   view.setBigUint64(5 * WORD - 8, clientOrderId);
   view.setUint16(6 * WORD - 2, ttl);
-  return toHex(keccak256(buf));
+  return keccak256(buf);
 }
 
 function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Hex32 {
