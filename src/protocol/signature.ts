@@ -33,6 +33,37 @@ function bytesToBigint(bytes: Uint8Array): bigint {
   return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') || '0'}`);
 }
 
+/** The big-endian 32-byte word at `offset` as a bigint, four 64-bit reads (no hex text). */
+function wordToBigint(bytes: Uint8Array, offset: number): bigint {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset + offset, WORD_BYTES);
+  return (
+    (view.readBigUInt64BE(0) << 192n) |
+    (view.readBigUInt64BE(8) << 128n) |
+    (view.readBigUInt64BE(16) << 64n) |
+    view.readBigUInt64BE(24)
+  );
+}
+
+const WORD_BYTES = 32;
+
+/**
+ * The 64 bytes r ‖ s of each signature made from them (`signatureOfRs`), so that its encodings
+ * copy the bytes instead of writing the two scalars back out (every permit on the order path).
+ */
+const rsBytesOf = new WeakMap<Signature, Uint8Array>();
+
+/**
+ * A signature from a signer's 64 bytes r ‖ s (libsecp256k1's compact output) and recovery bit:
+ * frozen, and its encodings reuse the bytes. The bytes are the signature's from here on: the
+ * caller hands over a fresh array and never changes it.
+ */
+export function signatureOfRs(rs: Uint8Array, yParity: 0 | 1): Signature {
+  if (rs.length !== 2 * WORD_BYTES) throw new InvalidValueError('signature', `${rs.length} bytes`, 'r ‖ s, 64 bytes');
+  const sig: Signature = Object.freeze({ r: wordToBigint(rs, 0), s: wordToBigint(rs, WORD_BYTES), yParity });
+  rsBytesOf.set(sig, rs);
+  return sig;
+}
+
 /**
  * Writes a scalar as a 32-byte big-endian word straight into `out` (one hex string, no
  * intermediate arrays: a permit's signature is encoded on every order's way out). A value wider
@@ -47,18 +78,33 @@ function writeWord32(out: Buffer, offset: number, value: bigint): void {
   out.write(hex.padStart(64, '0'), offset, 32, 'hex');
 }
 
+/** r ‖ s into the first 64 bytes of `out`: the signer's bytes when it gave them, else the scalars written out. */
+function writeRs(out: Buffer, sig: Signature): void {
+  const rs = rsBytesOf.get(sig);
+  if (rs !== undefined) {
+    out.set(rs, 0);
+    return;
+  }
+  writeWord32(out, 0, sig.r);
+  writeWord32(out, 32, sig.s);
+}
+
 /** r ‖ s ‖ v into a Buffer, v = 27 + yParity. */
 function bytes65(sig: Signature): Buffer {
   const out = Buffer.alloc(65);
-  writeWord32(out, 0, sig.r);
-  writeWord32(out, 32, sig.s);
+  writeRs(out, sig);
   out[64] = 27 + sig.yParity;
   return out;
 }
 
-/** r ‖ yParityAndS into a Buffer. */
+/** r ‖ yParityAndS into a Buffer: the top bit of s (always clear in a low-s signature) carries v. */
 function bytes64(sig: Signature): Buffer {
   const out = Buffer.alloc(64);
+  if (rsBytesOf.has(sig)) {
+    writeRs(out, sig);
+    if (sig.yParity === 1) out[32]! |= 0x80;
+    return out;
+  }
   writeWord32(out, 0, sig.r);
   writeWord32(out, 32, sig.yParity === 1 ? sig.s | TOP_BIT : sig.s);
   return out;
