@@ -47,10 +47,17 @@ function wordToBigint(bytes: Uint8Array, offset: number): bigint {
 const WORD_BYTES = 32;
 
 /**
- * The 64 bytes r ‖ s of each signature made from them (`signatureOfRs`), so that its encodings
- * copy the bytes instead of writing the two scalars back out (every permit on the order path).
+ * The last signature made from a signer's bytes (`signatureOfRs`) and those 64 bytes r ‖ s: its
+ * encodings copy the bytes instead of writing the two scalars back out (a permit is encoded right
+ * after it is signed, on every order's way out). One slot, not a WeakMap: an entry per signature
+ * cost more than it saved, and any other signature simply takes the general path.
  */
-const rsBytesOf = new WeakMap<Signature, Uint8Array>();
+let lastFromRs: Signature | undefined;
+let lastRs: Uint8Array | undefined;
+
+function rsBytesOf(sig: Signature): Uint8Array | undefined {
+  return sig === lastFromRs ? lastRs : undefined;
+}
 
 /**
  * A signature from a signer's 64 bytes r ‖ s (libsecp256k1's compact output) and recovery bit:
@@ -60,7 +67,8 @@ const rsBytesOf = new WeakMap<Signature, Uint8Array>();
 export function signatureOfRs(rs: Uint8Array, yParity: 0 | 1): Signature {
   if (rs.length !== 2 * WORD_BYTES) throw new InvalidValueError('signature', `${rs.length} bytes`, 'r ‖ s, 64 bytes');
   const sig: Signature = Object.freeze({ r: wordToBigint(rs, 0), s: wordToBigint(rs, WORD_BYTES), yParity });
-  rsBytesOf.set(sig, rs);
+  lastFromRs = sig;
+  lastRs = rs;
   return sig;
 }
 
@@ -80,7 +88,7 @@ function writeWord32(out: Buffer, offset: number, value: bigint): void {
 
 /** r ‖ s into the first 64 bytes of `out`: the signer's bytes when it gave them, else the scalars written out. */
 function writeRs(out: Buffer, sig: Signature): void {
-  const rs = rsBytesOf.get(sig);
+  const rs = rsBytesOf(sig);
   if (rs !== undefined) {
     out.set(rs, 0);
     return;
@@ -100,7 +108,7 @@ function bytes65(sig: Signature): Buffer {
 /** r ‖ yParityAndS into a Buffer: the top bit of s (always clear in a low-s signature) carries v. */
 function bytes64(sig: Signature): Buffer {
   const out = Buffer.alloc(64);
-  if (rsBytesOf.has(sig)) {
+  if (rsBytesOf(sig) !== undefined) {
     writeRs(out, sig);
     if (sig.yParity === 1) out[32]! |= 0x80;
     return out;

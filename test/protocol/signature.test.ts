@@ -57,6 +57,11 @@ describe('signature encodings', () => {
       { numRuns: 150 },
     );
     expect(() => signatureOfRs(new Uint8Array(65), 0)).toThrow(/signature: invalid value "65 bytes"/);
+    // An earlier one, encoded after a later one was made, encodes the same.
+    const first = signer.signDigest(new Uint8Array(32).fill(1));
+    const earlier = signatureOfRs(new Uint8Array(signatureBytes64({ ...first, yParity: 0 })), first.yParity);
+    signatureOfRs(new Uint8Array(signatureBytes64({ ...first, r: first.r - 1n, yParity: 0 })), 0);
+    expect(toBase64Compact(earlier)).toBe(toBase64Compact({ ...first }));
   });
 
   it('sets the top bit of s in the compact form exactly when v is 28', () => {
