@@ -96,11 +96,24 @@ const bid = (intentId: string) =>
   placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '60000' });
 
 describe('IntentPipeline.execute', () => {
-  it("hands a placement's signed request to the sender within the call, no microtask later", async () => {
+  it('sends a placement once the current turn is over: a cancel of it in the same turn takes it out, nothing sent', async () => {
+    const { pipeline, tracker, sent } = pipelineWith();
+    const placed = pipeline.execute(bid('p-1'));
+    expect(sent).toEqual([]);
+    const cancelled = pipeline.execute(
+      cancel({ intentId: 'c-1', strategy: 's', marketId: 1, target: { intentId: 'p-1' } }),
+    );
+
+    expect(await cancelled).toMatchObject({ intentId: 'c-1', type: 'accepted' });
+    expect(await placed).toMatchObject({ intentId: 'p-1', type: 'refused', refusal: { rule: 'cancelled_queued' } });
+    expect(tracker.order('p-1')?.state).toBe('cancelled');
+    expect(sent).toEqual([]);
+  });
+
+  it('sends a placement with nothing before it on its own', async () => {
     const { pipeline, sent, answers } = pipelineWith();
     const outcome = pipeline.execute(bid('p-1'));
-
-    // Nothing was awaited yet: the request is already with the sender.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((r) => r.endpoint)).toEqual(['placeOrder']);
     expect(sent[0]?.body).toMatchObject({ market_id: 1, size_steps: 200, price_ticks: 600_000, side: 0 });
     answers[0]?.({ orderId: ORDER_ID });
