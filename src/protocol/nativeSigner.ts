@@ -2,16 +2,12 @@ import { addressOfPrivateKey } from './privateKeys.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { hexBytes } from './abiWords.js';
 import { privateKeySigner, type SyncDigestSigner } from './digestSigner.js';
-import type { Signature } from './signature.js';
+import { signatureOfRs, type Signature } from './signature.js';
 import { loadNativeSecp256k1 } from './nativeSecp256k1.js';
 
 /** Whether signing (and recovery) run on native libsecp256k1 here. */
 export function nativeSignerAvailable(): boolean {
   return loadNativeSecp256k1() !== null;
-}
-
-function bytesToBigint(bytes: Uint8Array): bigint {
-  return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`);
 }
 
 /**
@@ -32,11 +28,8 @@ export function fastPrivateKeySigner(privateKey: `0x${string}`): SyncDigestSigne
     address,
     signDigest(digest: Uint8Array): Signature {
       const { signature, recid } = lib.ecdsaSign(digest, key);
-      return {
-        r: bytesToBigint(signature.subarray(0, 32)),
-        s: bytesToBigint(signature.subarray(32, 64)),
-        yParity: recid === 1 ? 1 : 0,
-      };
+      // A fresh 64-byte r ‖ s per call: the permit's encoding copies it rather than the scalars.
+      return signatureOfRs(signature, recid === 1 ? 1 : 0);
     },
     toJSON: () => ({ address, implementation: 'libsecp256k1' }),
   });

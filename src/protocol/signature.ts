@@ -33,6 +33,45 @@ function bytesToBigint(bytes: Uint8Array): bigint {
   return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') || '0'}`);
 }
 
+/** The big-endian 32-byte word at `offset` as a bigint, four 64-bit reads (no hex text). */
+function wordToBigint(bytes: Uint8Array, offset: number): bigint {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset + offset, WORD_BYTES);
+  return (
+    (view.readBigUInt64BE(0) << 192n) |
+    (view.readBigUInt64BE(8) << 128n) |
+    (view.readBigUInt64BE(16) << 64n) |
+    view.readBigUInt64BE(24)
+  );
+}
+
+const WORD_BYTES = 32;
+
+/**
+ * The last signature made from a signer's bytes (`signatureOfRs`) and those 64 bytes r ‖ s: its
+ * encodings copy the bytes instead of writing the two scalars back out (a permit is encoded right
+ * after it is signed, on every order's way out). One slot, not a WeakMap: an entry per signature
+ * cost more than it saved, and any other signature simply takes the general path.
+ */
+let lastFromRs: Signature | undefined;
+let lastRs: Uint8Array | undefined;
+
+function rsBytesOf(sig: Signature): Uint8Array | undefined {
+  return sig === lastFromRs ? lastRs : undefined;
+}
+
+/**
+ * A signature from a signer's 64 bytes r ‖ s (libsecp256k1's compact output) and recovery bit:
+ * frozen, and its encodings reuse the bytes. The bytes are the signature's from here on: the
+ * caller hands over a fresh array and never changes it.
+ */
+export function signatureOfRs(rs: Uint8Array, yParity: 0 | 1): Signature {
+  if (rs.length !== 2 * WORD_BYTES) throw new InvalidValueError('signature', `${rs.length} bytes`, 'r ‖ s, 64 bytes');
+  const sig: Signature = Object.freeze({ r: wordToBigint(rs, 0), s: wordToBigint(rs, WORD_BYTES), yParity });
+  lastFromRs = sig;
+  lastRs = rs;
+  return sig;
+}
+
 /**
  * Writes a scalar as a 32-byte big-endian word straight into `out` (one hex string, no
  * intermediate arrays: a permit's signature is encoded on every order's way out). A value wider
@@ -47,18 +86,33 @@ function writeWord32(out: Buffer, offset: number, value: bigint): void {
   out.write(hex.padStart(64, '0'), offset, 32, 'hex');
 }
 
+/** r ‖ s into the first 64 bytes of `out`: the signer's bytes when it gave them, else the scalars written out. */
+function writeRs(out: Buffer, sig: Signature): void {
+  const rs = rsBytesOf(sig);
+  if (rs !== undefined) {
+    out.set(rs, 0);
+    return;
+  }
+  writeWord32(out, 0, sig.r);
+  writeWord32(out, 32, sig.s);
+}
+
 /** r ‖ s ‖ v into a Buffer, v = 27 + yParity. */
 function bytes65(sig: Signature): Buffer {
   const out = Buffer.alloc(65);
-  writeWord32(out, 0, sig.r);
-  writeWord32(out, 32, sig.s);
+  writeRs(out, sig);
   out[64] = 27 + sig.yParity;
   return out;
 }
 
-/** r ‖ yParityAndS into a Buffer. */
+/** r ‖ yParityAndS into a Buffer: the top bit of s (always clear in a low-s signature) carries v. */
 function bytes64(sig: Signature): Buffer {
   const out = Buffer.alloc(64);
+  if (rsBytesOf(sig) !== undefined) {
+    writeRs(out, sig);
+    if (sig.yParity === 1) out[32]! |= 0x80;
+    return out;
+  }
   writeWord32(out, 0, sig.r);
   writeWord32(out, 32, sig.yParity === 1 ? sig.s | TOP_BIT : sig.s);
   return out;

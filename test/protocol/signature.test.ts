@@ -8,6 +8,7 @@ import {
   parseHexSignature,
   recoverAddress,
   signatureBytes64,
+  signatureOfRs,
   toBase64Compact,
   toBase64Full,
   toHex65,
@@ -36,6 +37,31 @@ describe('signature encodings', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("encodes a signature made from a signer's r ‖ s bytes exactly as one made from its scalars", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (digest) => {
+        const plain = signer.signDigest(digest);
+        const rs = new Uint8Array(signatureBytes64({ ...plain, yParity: 0 }));
+        const fromBytes = signatureOfRs(rs, plain.yParity);
+        expect(fromBytes).toEqual(plain);
+        expect(Object.isFrozen(fromBytes)).toBe(true);
+        expect(toBase64Compact(fromBytes)).toBe(toBase64Compact({ ...plain }));
+        expect(toBase64Full(fromBytes)).toBe(toBase64Full({ ...plain }));
+        expect(toHex65(fromBytes)).toBe(toHex65({ ...plain }));
+        // The bytes are copied into each encoding, never changed.
+        expect(signatureBytes64(fromBytes)[32]! & 0x80).toBe(plain.yParity === 1 ? 0x80 : 0);
+        expect(rs[32]! & 0x80).toBe(0);
+      }),
+      { numRuns: 150 },
+    );
+    expect(() => signatureOfRs(new Uint8Array(65), 0)).toThrow(/signature: invalid value "65 bytes"/);
+    // An earlier one, encoded after a later one was made, encodes the same.
+    const first = signer.signDigest(new Uint8Array(32).fill(1));
+    const earlier = signatureOfRs(new Uint8Array(signatureBytes64({ ...first, yParity: 0 })), first.yParity);
+    signatureOfRs(new Uint8Array(signatureBytes64({ ...first, r: first.r - 1n, yParity: 0 })), 0);
+    expect(toBase64Compact(earlier)).toBe(toBase64Compact({ ...first }));
   });
 
   it('sets the top bit of s in the compact form exactly when v is 28', () => {

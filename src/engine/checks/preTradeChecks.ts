@@ -161,12 +161,24 @@ function snappedLimit(intent: PlaceLimitIntent, action: CheckedPlacement['action
   // Without rounding fields to drop, a plain copy (a rest pattern costs far more per intent).
   if (!Object.hasOwn(intent, 'sizeRounding') && !Object.hasOwn(intent, 'priceRounding'))
     return { ...intent, size: action.size, price: action.price };
-  const { sizeRounding: _size, priceRounding: _price, ...rest } = intent;
-  return { ...rest, size: action.size, price: action.price };
+  return withoutRounding(intent, action.size, action.price);
+}
+
+/**
+ * The intent's own fields but its rounding choices, with the snapped size (and price): one loop,
+ * about half of a rest pattern and a spread, which build two objects.
+ */
+function withoutRounding<T extends PlaceLimitIntent | PlaceMarketIntent>(intent: T, size: string, price?: string): T {
+  const out: Record<string, unknown> = {};
+  const fields = intent as unknown as Readonly<Record<string, unknown>>;
+  for (const key in fields)
+    if (key !== 'sizeRounding' && key !== 'priceRounding' && Object.hasOwn(fields, key)) out[key] = fields[key];
+  out['size'] = size;
+  if (price !== undefined) out['price'] = price;
+  return out as unknown as T;
 }
 
 function snappedMarket(intent: PlaceMarketIntent, action: CheckedPlacement['action']): PlaceMarketIntent {
   if (!Object.hasOwn(intent, 'sizeRounding')) return { ...intent, size: action.size };
-  const { sizeRounding: _size, ...rest } = intent;
-  return { ...rest, size: action.size };
+  return withoutRounding(intent, action.size);
 }

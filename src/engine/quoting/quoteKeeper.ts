@@ -8,6 +8,7 @@ import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 import { gridUnits } from './gridUnits.js';
 import type { LivePlacements } from './livePlacements.js';
 import { planQuotes, type LiveQuote, type QuotePlan, type WantedQuote } from './quotePlan.js';
+import { StrategyMarketMap } from '../tracking/strategyMarketMap.js';
 
 /** What the keeper needs of the engine. */
 export interface QuoteKeeperDeps {
@@ -43,7 +44,7 @@ export interface KeptTarget {
  * open (degraded, halted, stopped) only the cancels go, and the target is refused with the reason.
  */
 export class QuoteKeeper {
-  private readonly targets = new Map<string, KeptTarget>();
+  private readonly targets = new StrategyMarketMap<KeptTarget>();
   private readonly retiring = new Set<string>();
   /** Orders being moved by a replacement: they stand for their wanted order until they are off the book. */
   private readonly moving = new Set<string>();
@@ -52,7 +53,7 @@ export class QuoteKeeper {
 
   /** The latest target of a strategy on a market. */
   target(strategy: string, marketId: number): KeptTarget | undefined {
-    return this.targets.get(keyOf(strategy, marketId));
+    return this.targets.get(strategy, marketId);
   }
 
   /** Every target held, by strategy and market. */
@@ -65,8 +66,8 @@ export class QuoteKeeper {
    * more is sent for them (a replacement refused meanwhile plans nothing again).
    */
   forget(strategy?: string): void {
-    for (const [key, target] of this.targets)
-      if (strategy === undefined || target.intent.strategy === strategy) this.targets.delete(key);
+    for (const { strategy: of, marketId } of this.targets.entries())
+      if (strategy === undefined || of === strategy) this.targets.delete(of, marketId);
   }
 
   /** The order ended: nothing retires it any longer. */
@@ -87,7 +88,7 @@ export class QuoteKeeper {
     const wanted = wantedOf(intent, market);
     if (!Array.isArray(wanted)) return this.outcome(intent, wanted);
     const target: KeptTarget = { intent, wanted, actions: 0, sent: 0 };
-    this.targets.set(keyOf(intent.strategy, intent.marketId), target);
+    this.targets.set(intent.strategy, intent.marketId, target);
     return this.outcome(intent, this.converge(target, market));
   }
 
@@ -107,7 +108,7 @@ export class QuoteKeeper {
    * that would cross would only cross again).
    */
   private replan(strategy: string, marketId: number): void {
-    const target = this.targets.get(keyOf(strategy, marketId));
+    const target = this.targets.get(strategy, marketId);
     const market = this.deps.market(marketId);
     if (target !== undefined && market !== undefined) this.converge(target, market);
   }
@@ -198,10 +199,6 @@ const REPLAN_AFTER: ReadonlySet<RefusalRule> = new Set(['replace_target_finished
  */
 function nextActionId(kept: KeptTarget): string {
   return `${kept.intent.intentId}.${++kept.sent}`;
-}
-
-function keyOf(strategy: string, marketId: number): string {
-  return `${strategy}\u0000${marketId}`;
 }
 
 /** Orders a target may keep or move: limit orders on their way or resting (not one sent without an answer). */

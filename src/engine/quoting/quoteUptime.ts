@@ -4,6 +4,7 @@ import type { OrderTracker } from '../tracking/orderTracker.js';
 import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
 import { gridUnits } from './gridUnits.js';
 import type { KeptTarget } from './quoteKeeper.js';
+import { StrategyMarketMap, type StrategyMarketEntry } from '../tracking/strategyMarketMap.js';
 
 /** Whether the venue holds what a strategy wants on a market, at one moment. */
 export type QuoteCoverage = 'full' | 'partial' | 'none' | 'idle';
@@ -65,7 +66,7 @@ interface Book {
  * until it did and how many actions it took.
  */
 export class QuoteUptime {
-  private readonly books = new Map<string, Book>();
+  private readonly books = new StrategyMarketMap<Book>();
 
   constructor(private readonly deps: QuoteUptimeDeps) {}
 
@@ -104,19 +105,18 @@ export class QuoteUptime {
   acted(intent: Intent): void {
     const actions = intent.kind === 'cancel' || intent.kind === 'cancelAll' ? 1 : 0;
     if (actions === 0 || this.deps.target(intent.strategy, intent.marketId) !== undefined) return;
-    const book = this.books.get(keyOf(intent.strategy, intent.marketId));
+    const book = this.books.get(intent.strategy, intent.marketId);
     if (book?.requoteSinceMs !== undefined) book.actionsInRequote += actions;
   }
 
   /** Every strategy and market seen, with its figures up to now. */
   views(): QuoteUptimeView[] {
     const now = this.deps.now();
-    return [...this.books.entries()].map(([key, book]) => viewOf(key, book, now));
+    return [...this.books.entries()].map((entry) => viewOf(entry, now));
   }
 
   private bookOf(strategy: string, marketId: number): Book {
-    const key = keyOf(strategy, marketId);
-    let book = this.books.get(key);
+    let book = this.books.get(strategy, marketId);
     if (book === undefined) {
       book = {
         coverage: 'idle',
@@ -128,7 +128,7 @@ export class QuoteUptime {
         actions: 0,
         latencies: [],
       };
-      this.books.set(key, book);
+      this.books.set(strategy, marketId, book);
     }
     return book;
   }
@@ -139,7 +139,8 @@ export class QuoteUptime {
    */
   private coverage(strategy: string, marketId: number): { coverage: QuoteCoverage; exact: QuoteCoverage } {
     const target = this.deps.target(strategy, marketId);
-    const grid = this.deps.grid(marketId);
+    // Only a target needs the grid: reading the market record copies it after every mark move.
+    const grid = target === undefined ? undefined : this.deps.grid(marketId);
     if (target === undefined || grid === undefined) {
       const own = ownCoverage(this.deps.tracker.orderCounts.wanted(strategy, marketId));
       return { coverage: own, exact: own };
@@ -200,15 +201,14 @@ function ownCoverage({ wanted, held }: WantedOrderCount): QuoteCoverage {
   return held === wanted ? 'full' : held === 0 ? 'none' : 'partial';
 }
 
-function viewOf(key: string, book: Book, now: number): QuoteUptimeView {
-  const [strategy, market] = key.split('\u0000') as [string, string];
+function viewOf({ strategy, marketId, value: book }: StrategyMarketEntry<Book>, now: number): QuoteUptimeView {
   const ms = { ...book.ms, [book.coverage]: book.ms[book.coverage] + (now - book.sinceMs) };
   const wantedMs = ms.full + ms.partial + ms.none;
   const share = (part: number): number | null => (wantedMs === 0 ? null : part / wantedMs);
   const sorted = [...book.latencies].sort((a, b) => a - b);
   return {
     strategy,
-    marketId: Number(market),
+    marketId,
     wantedMs,
     heldMs: ms.full,
     uptime: share(ms.full),
@@ -228,8 +228,4 @@ function percentile(sorted: readonly number[], p: number): number | null {
 
 function abs(n: bigint): bigint {
   return n < 0n ? -n : n;
-}
-
-function keyOf(strategy: string, marketId: number): string {
-  return `${strategy}\u0000${marketId}`;
 }

@@ -9,7 +9,12 @@ import {
   type Hex32,
 } from '../../protocol/actionHashes.js';
 import type { SignerLike } from '../../protocol/digestSigner.js';
-import { placeOrderFieldsHash, type PlaceOrderFields } from '../../protocol/placeOrderFieldsHash.js';
+import { toHex } from '../../protocol/abiWords.js';
+import {
+  placeOrderFieldsHashBytes,
+  placeOrderFieldsHash,
+  type PlaceOrderFields,
+} from '../../protocol/placeOrderFieldsHash.js';
 import { signPermitNow, type PermitSignatureEncoding, type PermitWire } from '../../protocol/permit.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
@@ -69,25 +74,8 @@ export type SignedRequestFor<E extends Endpoint> = Extract<SignedRequest, { read
 /** The action hash the venue recomputes from the body (spec "Action hashes"). */
 export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): Hex32 {
   switch (action.action) {
-    case 'placeOrder': {
-      // Straight from the fields (no bigint order word on the order path); bit-identical to
-      // placeOrderHash({ orderWord: orderWordOf(order), clientOrderId, ttlUnits }).
-      const o = action.order;
-      const fields: { -readonly [K in keyof PlaceOrderFields]: PlaceOrderFields[K] } = {
-        marketId: o.market_id,
-        sizeSteps: o.size_steps,
-        priceTicks: o.price_ticks,
-        side: o.side,
-        postOnly: o.post_only,
-        reduceOnly: o.reduce_only,
-        stpMode: o.stp_mode,
-        orderType: o.order_type,
-        timeInForce: o.time_in_force,
-      };
-      if (o.client_order_id !== undefined) fields.clientOrderId = o.client_order_id;
-      if (o.ttl_units !== undefined) fields.ttlUnits = o.ttl_units;
-      return placeOrderFieldsHash(fields, selectors);
-    }
+    case 'placeOrder':
+      return placeOrderFieldsHash(placeOrderFieldsOf(action.order), selectors);
     case 'cancelOrder':
       return cancelOrderHash(action.market_id, action.resting_order_id, selectors);
     case 'cancelAllOrders':
@@ -99,6 +87,27 @@ export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): 
     case 'updateIsolatedMargin':
       return updateIsolatedMarginHash(action.market_id, action.amount, selectors);
   }
+}
+
+/**
+ * The placeOrder hash's fields, straight from the order (no bigint order word on the order path);
+ * bit-identical to placeOrderHash({ orderWord: orderWordOf(order), clientOrderId, ttlUnits }).
+ */
+function placeOrderFieldsOf(o: WireOrder): PlaceOrderFields {
+  const fields: { -readonly [K in keyof PlaceOrderFields]: PlaceOrderFields[K] } = {
+    marketId: o.market_id,
+    sizeSteps: o.size_steps,
+    priceTicks: o.price_ticks,
+    side: o.side,
+    postOnly: o.post_only,
+    reduceOnly: o.reduce_only,
+    stpMode: o.stp_mode,
+    orderType: o.order_type,
+    timeInForce: o.time_in_force,
+  };
+  if (o.client_order_id !== undefined) fields.clientOrderId = o.client_order_id;
+  if (o.ttl_units !== undefined) fields.ttlUnits = o.ttl_units;
+  return fields;
 }
 
 /** The permit and what it used, on a request authorised by a permit. */
@@ -131,14 +140,17 @@ export function signRequest(
   auth: Authorization,
   selectors: SelectorTable,
 ): SignedRequest | Promise<SignedRequest> {
-  const actionHash = actionHashOf(action, selectors);
+  // An order's hash as bytes, signed as they are; its hex for the request's record.
+  const hashed =
+    action.action === 'placeOrder' ? placeOrderFieldsHashBytes(placeOrderFieldsOf(action.order), selectors) : undefined;
+  const actionHash = hashed === undefined ? actionHashOf(action, selectors) : toHex(hashed);
   if (auth.mode === 'jwt') return requestOf(action, undefined, actionHash);
   const permit = signPermitNow(
     auth.context,
     auth.signer,
     {
       account: auth.account,
-      actionHash,
+      actionHash: hashed ?? actionHash,
       nonceAnchor: auth.nonce.anchor,
       nonceBitmap: auth.nonce.bit,
       deadline: auth.deadline,

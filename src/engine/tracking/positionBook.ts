@@ -17,8 +17,16 @@ export interface TrackedPosition extends PositionView {
 export class PositionBook {
   private readonly positions = new Map<number, TrackedPosition>();
   private readonly marginModes = new Map<number, MarginMode>();
+  /**
+   * The copies handed out for decisions, made on the first ask after a change and shared until
+   * the next: every intent's checks ask for both, and positions change far less often than that.
+   */
+  private positionsCopy: ReadonlyMap<number, TrackedPosition> | undefined;
+  private marginModesCopy: ReadonlyMap<number, MarginMode> | undefined;
 
   onPositions(records: readonly PositionRecord[]): void {
+    this.positionsCopy = undefined;
+    this.marginModesCopy = undefined;
     for (const record of records) {
       const mode = marginModeOf(record.margin_mode);
       if (mode !== undefined) this.marginModes.set(record.market_id, mode);
@@ -39,6 +47,7 @@ export class PositionBook {
   }
 
   setMarginMode(marketId: number, mode: MarginMode): void {
+    this.marginModesCopy = undefined;
     this.marginModes.set(marketId, mode);
   }
 
@@ -50,13 +59,13 @@ export class PositionBook {
     return [...this.positions.values()];
   }
 
-  /** Copies for one decision's account state. */
-  positionsNow(): Map<number, TrackedPosition> {
-    return new Map(this.positions);
+  /** A copy for one decision's account state (read-only: later decisions may share it). */
+  positionsNow(): ReadonlyMap<number, TrackedPosition> {
+    return (this.positionsCopy ??= new Map(this.positions));
   }
 
-  marginModesNow(): Map<number, MarginMode> {
-    return new Map(this.marginModes);
+  marginModesNow(): ReadonlyMap<number, MarginMode> {
+    return (this.marginModesCopy ??= new Map(this.marginModes));
   }
 }
 

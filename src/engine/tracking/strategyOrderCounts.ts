@@ -1,3 +1,4 @@
+import { StrategyMarketMap } from './strategyMarketMap.js';
 import { isResting, isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
 
 /** A strategy's live limit orders in one market: those it still wants, and how many of them rest. */
@@ -22,8 +23,7 @@ const NONE: WantedOrderCount = { wanted: 0, held: 0 };
  * each intent cost more than signing it.
  */
 export class StrategyOrderCounts {
-  private readonly byKey = new Map<string, Counts>();
-  private readonly marketsOf = new Map<string, Set<number>>();
+  private readonly counts = new StrategyMarketMap<Counts>();
 
   /** The order moved from `before` (undefined: new) to `after`; `asked`: a cancel of ours asked it to go. */
   onChange(before: TrackedOrder | undefined, after: TrackedOrder, asked: boolean): void {
@@ -40,15 +40,15 @@ export class StrategyOrderCounts {
 
   /** The live limit orders the strategy wants in the market (no cancel asked), and how many rest. */
   wanted(strategy: string, marketId: number): WantedOrderCount {
-    const counts = this.byKey.get(keyOf(strategy, marketId));
+    const counts = this.counts.get(strategy, marketId);
     return counts === undefined ? NONE : { wanted: counts.wanted, held: counts.held };
   }
 
   /** The strategy's orders resting or of unknown fate, per market. */
   onVenue(strategy: string): Map<number, number> {
     const out = new Map<number, number>();
-    for (const marketId of this.marketsOf.get(strategy) ?? []) {
-      const n = this.byKey.get(keyOf(strategy, marketId))?.onVenue ?? 0;
+    for (const marketId of this.counts.marketIds(strategy)) {
+      const n = this.counts.get(strategy, marketId)?.onVenue ?? 0;
       if (n > 0) out.set(marketId, n);
     }
     return out;
@@ -56,14 +56,10 @@ export class StrategyOrderCounts {
 
   private add(order: TrackedOrder, asked: boolean, sign: 1 | -1): void {
     if (isTerminal(order.state)) return;
-    const key = keyOf(order.strategy, order.marketId);
-    let counts = this.byKey.get(key);
+    let counts = this.counts.get(order.strategy, order.marketId);
     if (counts === undefined) {
       counts = { wanted: 0, held: 0, onVenue: 0 };
-      this.byKey.set(key, counts);
-      const markets = this.marketsOf.get(order.strategy) ?? new Set<number>();
-      markets.add(order.marketId);
-      this.marketsOf.set(order.strategy, markets);
+      this.counts.set(order.strategy, order.marketId, counts);
     }
     const resting = isResting(order.state);
     if (resting || order.state === 'unknown') counts.onVenue += sign;
@@ -71,10 +67,6 @@ export class StrategyOrderCounts {
     counts.wanted += sign;
     if (resting) counts.held += sign;
   }
-}
-
-function keyOf(strategy: string, marketId: number): string {
-  return `${strategy}\u0000${marketId}`;
 }
 
 /**

@@ -33,7 +33,11 @@ export function strategyStreams(
   return {
     book: (marketId) => books.book$(marketId).pipe(map((v) => ({ marketId: v.marketId, bids: v.bids, asks: v.asks }))),
     mark: (marketId): Observable<MarkPrice> =>
-      ws.channel('oracle', { marketIds: [marketId] }).pipe(mergeMap((m) => markOf(m, marketId))),
+      // map and filter, not mergeMap: no inner subscription per oracle frame on a mark's way to the strategy.
+      ws.channel('oracle', { marketIds: [marketId] }).pipe(
+        map((m) => markOf(m, marketId)),
+        filter((mark): mark is MarkPrice => mark !== undefined),
+      ),
     trades: (marketId): Observable<TradeView> =>
       ws.channel('trades', { marketIds: [marketId] }).pipe(mergeMap((m) => from(tradesOf(m, marketId)))),
     fills: (): Observable<FillView> =>
@@ -56,17 +60,14 @@ export function strategyStreams(
 }
 
 /** The market's mark in one oracle update: none when the update has no mark for it. */
-function markOf(m: OracleMessage, marketId: number): MarkPrice[] {
+function markOf(m: OracleMessage, marketId: number): MarkPrice | undefined {
   const price = m.prices.get(marketId);
-  if (price?.markPrice === undefined) return [];
-  return [
-    {
-      marketId,
-      markPrice: price.markPrice,
-      ...(price.indexPrice === undefined ? {} : { indexPrice: price.indexPrice }),
-      blockNumber: m.blockNumber,
-    },
-  ];
+  if (price?.markPrice === undefined) return undefined;
+  const index = price.indexPrice;
+  // Two literals, not a spread of a conditional object per mark; the keys in the same order.
+  return index === undefined
+    ? { marketId, markPrice: price.markPrice, blockNumber: m.blockNumber }
+    : { marketId, markPrice: price.markPrice, indexPrice: index, blockNumber: m.blockNumber };
 }
 
 /** The market's trades in one trades message, each with its aggressor and the message's time. */

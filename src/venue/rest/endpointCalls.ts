@@ -51,8 +51,12 @@ export async function postData<S extends DataResponse>(
   return answer.data;
 }
 
-/** A trading action: authorised by exactly one of its permit or a JWT bearer, checked before sending. */
-export async function postTradingAction<S extends DataResponse>(
+/**
+ * A trading action: authorised by exactly one of its permit or a JWT bearer, checked before sending
+ * (a refusal rejects). Not an async function: that would wrap `postData`'s promise in one more, on
+ * every order's way to the socket.
+ */
+export function postTradingAction<S extends DataResponse>(
   transport: RestTransport,
   path: string,
   requestSchema: z.ZodType,
@@ -61,6 +65,10 @@ export async function postTradingAction<S extends DataResponse>(
   permit: unknown,
   options: RestCallOptions | undefined,
 ): Promise<z.output<S>['data']> {
-  checkTradingAuth(`POST ${path}`, permit, options);
+  try {
+    checkTradingAuth(`POST ${path}`, permit, options);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return postData(transport, path, requestSchema, responseSchema, body, options);
 }

@@ -180,24 +180,35 @@ export function createRestTransport(options: RestClientOptions): RestTransport {
   const base = options.baseUrl.replace(/\/+$/, '');
   const shared = sharedHeaderSets(options.userAgent);
 
+  const exchangeOf = <S extends z.ZodType>(request: RestRequest<S>): ExchangeRequest<S> => {
+    checkRequestBody(request);
+    const url = buildUrl(base, request.path, request.query);
+    return {
+      method: request.method,
+      endpoint: request.endpoint,
+      url,
+      path: url.slice(base.length),
+      headers: headersFor(request, options.userAgent, shared),
+      body: request.body,
+      responseSchema: request.responseSchema,
+      timeoutMs: request.options?.timeoutMs ?? options.timeoutMs,
+      signal: request.options?.signal,
+    };
+  };
+
   return {
-    async request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
-      checkRequestBody(request);
-      const signal = request.options?.signal;
-      const url = buildUrl(base, request.path, request.query);
-      const exchange: ExchangeRequest<S> = {
-        method: request.method,
-        endpoint: request.endpoint,
-        url,
-        path: url.slice(base.length),
-        headers: headersFor(request, options.userAgent, shared),
-        body: request.body,
-        responseSchema: request.responseSchema,
-        timeoutMs: request.options?.timeoutMs ?? options.timeoutMs,
-        signal,
-      };
+    // Not an async function: a refused request rejects, and a POST's promise is exchangeOnce's own
+    // rather than one more wrapped around it on every order's way to the socket.
+    request<S extends z.ZodType>(request: RestRequest<S>): Promise<z.output<S>> {
+      let exchange: ExchangeRequest<S>;
+      try {
+        exchange = exchangeOf(request);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
       // A POST goes once, from this call (no closure to build per action).
       if (request.method !== 'GET') return exchangeOnce(exchange, deps);
+      const signal = exchange.signal;
       return retryRead(() => exchangeOnce(exchange, deps), {
         endpoint: request.endpoint,
         deadlineMs: request.options?.deadlineMs ?? options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuoteOrder } from '../../../src/strategy/index.js';
+import { QuoteUptime } from '../../../src/engine/quoting/quoteUptime.js';
+import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { drivenKit } from './drivenKit.js';
 
 async function kit(latencyMs: number) {
@@ -64,5 +66,27 @@ describe('quote uptime', () => {
     expect(view!.requotes).toBe(1);
     expect(view!.requoteLatencyMs.p50).toBe(50);
     expect(view!.actionsPerRequote).toBe(1);
+  });
+
+  it('reads no market grid for a strategy without a target (a market record is copied after every mark move)', () => {
+    const tracker = new OrderTracker(() => 1_000);
+    let gridReads = 0;
+    const uptime = new QuoteUptime({
+      tracker,
+      now: () => 1_000,
+      target: () => undefined,
+      isMoving: () => false,
+      grid: () => {
+        gridReads++;
+        return { tick: '0.1', step: '0.00001' };
+      },
+    });
+    tracker.submitted({ intentId: 'p-1', strategy: 's', marketId: 1, side: 'buy', size: '0.01', price: '99' });
+    uptime.touched('s', 1, { actions: 1 });
+    tracker.placed('p-1', '0x00000000000000f2aa');
+    uptime.touched('s', 1);
+
+    expect(gridReads).toBe(0);
+    expect(uptime.views()).toMatchObject([{ strategy: 's', marketId: 1, requotes: 1 }]);
   });
 });

@@ -40,4 +40,22 @@ describe('PositionBook', () => {
     expect(judged.get(1)?.size).toBe('1');
     expect(book.positionsNow().size).toBe(0);
   });
+
+  it('shares one copy between decisions until the positions or a margin mode change', () => {
+    const book = new PositionBook();
+    book.onPositions([position(1, '1', { margin_mode: 0 })]);
+    const positions = book.positionsNow();
+    const modes = book.marginModesNow();
+    expect(book.positionsNow()).toBe(positions);
+    expect(book.marginModesNow()).toBe(modes);
+
+    book.setMarginMode(1, 'isolated');
+    expect(book.positionsNow()).toBe(positions);
+    expect(modes.get(1)).toBe('cross');
+    expect(book.marginModesNow().get(1)).toBe('isolated');
+
+    book.onPositions([position(1, '2')]);
+    expect(positions.get(1)?.size).toBe('1');
+    expect(book.positionsNow().get(1)?.size).toBe('2');
+  });
 });

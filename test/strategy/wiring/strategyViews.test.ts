@@ -144,3 +144,30 @@ describe('strategy streams from the venue', () => {
     });
   });
 });
+
+describe('the mark stream from the oracle channel', () => {
+  const oracle = new Subject<unknown>();
+  const ws = { channel: () => oracle } as unknown as VenueWsClient;
+  const streams = strategyStreams(ws, {} as OrderBookFeed, {} as Engine);
+  const update = (blockNumber: number, prices: [number, { markPrice?: string; indexPrice?: string }][]) =>
+    oracle.next({ channel: 'oracle', type: 'update', blockNumber, prices: new Map(prices) });
+
+  it("gives the market's mark of each update, with its index when sent, and skips updates without one", async () => {
+    const seen = firstValueFrom(streams.mark(1).pipe(take(3), toArray()));
+    update(7, [
+      [1, { markPrice: '100.5', indexPrice: '100.4' }],
+      [2, { markPrice: '3' }],
+    ]);
+    update(8, [[2, { markPrice: '3.1' }]]);
+    update(9, [[1, { indexPrice: '100.6' }]]);
+    update(10, [[1, { markPrice: '100.7' }]]);
+    update(11, [[1, { markPrice: '100.8', indexPrice: '100.9' }]]);
+    const marks = await seen;
+    expect(marks).toEqual([
+      { marketId: 1, markPrice: '100.5', indexPrice: '100.4', blockNumber: 7 },
+      { marketId: 1, markPrice: '100.7', blockNumber: 10 },
+      { marketId: 1, markPrice: '100.8', indexPrice: '100.9', blockNumber: 11 },
+    ]);
+    expect(marks[1]).not.toHaveProperty('indexPrice');
+  });
+});

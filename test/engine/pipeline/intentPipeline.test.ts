@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src/core/clock.js';
+import type { MarketView } from '../../../src/engine/checks/marketView.js';
+import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
+import { ClientOrderIds } from '../../../src/engine/intents/clientOrderIds.js';
+import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
+import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
+import { IntentPipeline, type PipelineQuoting } from '../../../src/engine/pipeline/intentPipeline.js';
+import type { PipelineDeps } from '../../../src/engine/pipeline/pipelineDeps.js';
+import type { ActionSender, SendReceipt } from '../../../src/engine/sending/actionSender.js';
+import type { SignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
+import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
+import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
+import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
+import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000a1';
+const ORDER_ID = '0x00000000000000f2aa';
+const btc: MarketView = {
+  market_id: '1',
+  mark_price: '65000.5',
+  active: true,
+  post_only: false,
+  reduce_only: false,
+  config: { step_size: '0.00001', step_price: '0.1', min_order_size: '0.00015', max_leverage: '50', unlocked: true },
+};
+const clock: Clock = { now: () => 1_700_000_000_000, sleep: async () => undefined };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const quoting: PipelineQuoting = {
+  acted: () => undefined,
+  arrived: () => undefined,
+  arrivedReplace: () => undefined,
+  quote: () => {
+    throw new Error('no quotes here');
+  },
+  replace: () => Promise.reject(new Error('no replacements here')),
+};
+
+/** A pipeline whose admission answers at once and whose sender records each request and answers when told. */
+function pipelineWith() {
+  const tracker = new OrderTracker();
+  const sent: SignedRequest[] = [];
+  const answers: ((receipt: SendReceipt) => void)[] = [];
+  const sender: ActionSender = {
+    send(request) {
+      sent.push(request);
+      return new Promise((resolve) => answers.push(resolve));
+    },
+  };
+  const deps: PipelineDeps = {
+    account: ACCOUNT,
+    config: withEngineDefaults({}),
+    selectors: SPEC_SELECTORS,
+    auth: {
+      mode: 'permit',
+      context: () => context,
+      signer: fastPrivateKeySigner(SIGNER_KEY),
+      allocator: new NonceAllocator(ACCOUNT, { anchor: 10n, bitmap: 0n }),
+    },
+    sender,
+    tracker,
+    clock,
+    log: silent,
+    journal: NO_JOURNAL,
+    market: (id) => (id === 1 ? btc : undefined),
+    admit: async () => undefined,
+    admitNow: () => ({ settled: () => undefined }),
+    readNonceState: async () => ({ anchor: 10n, bitmap: 0n }),
+    lookupRestingId: async () => undefined,
+    readLandingEvidence: async () => ({ kind: 'cannot_tell', detail: 'no venue in this test' }),
+    onSignerNotAuthorized: () => undefined,
+    permitDeadlineSeconds: 60,
+  };
+  const pipeline = new IntentPipeline({
+    tracker,
+    journal: NO_JOURNAL,
+    clock,
+    log: silent,
+    clientOrderIds: new ClientOrderIds(1_700_000_000_000, 0, 1),
+    signal: new AbortController().signal,
+    quoting: () => quoting,
+    protections: {
+      protect: () => {
+        throw new Error('no protections here');
+      },
+    },
+    withdraw: () => undefined,
+    refusal: () => undefined,
+    stageDeps: () => deps,
+  });
+  return { pipeline, tracker, sent, answers };
+}
+
+const bid = (intentId: string) =>
+  placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '60000' });
+
+describe('IntentPipeline.execute', () => {
+  it('sends a placement once the current turn is over: a cancel of it in the same turn takes it out, nothing sent', async () => {
+    const { pipeline, tracker, sent } = pipelineWith();
+    const placed = pipeline.execute(bid('p-1'));
+    expect(sent).toEqual([]);
+    const cancelled = pipeline.execute(
+      cancel({ intentId: 'c-1', strategy: 's', marketId: 1, target: { intentId: 'p-1' } }),
+    );
+
+    expect(await cancelled).toMatchObject({ intentId: 'c-1', type: 'accepted' });
+    expect(await placed).toMatchObject({ intentId: 'p-1', type: 'refused', refusal: { rule: 'cancelled_queued' } });
+    expect(tracker.order('p-1')?.state).toBe('cancelled');
+    expect(sent).toEqual([]);
+  });
+
+  it('sends a placement with nothing before it on its own', async () => {
+    const { pipeline, sent, answers } = pipelineWith();
+    const outcome = pipeline.execute(bid('p-1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((r) => r.endpoint)).toEqual(['placeOrder']);
+    expect(sent[0]?.body).toMatchObject({ market_id: 1, size_steps: 200, price_ticks: 600_000, side: 0 });
+    answers[0]?.({ orderId: ORDER_ID });
+    expect(await outcome).toMatchObject({ intentId: 'p-1', type: 'accepted' });
+  });
+
+  it("holds a placement behind its strategy's earlier cancel until the cancel has its outcome", async () => {
+    const { pipeline, tracker, sent, answers } = pipelineWith();
+    tracker.submitted({ intentId: 'm-1', strategy: 's', marketId: 1, side: 'buy', size: '0.002', price: '59000' });
+    tracker.placed('m-1', ORDER_ID);
+
+    const cancelled = pipeline.execute(
+      cancel({ intentId: 'c-1', strategy: 's', marketId: 1, target: { intentId: 'm-1' } }),
+    );
+    const placed = pipeline.execute(bid('p-2'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((r) => r.endpoint)).toEqual(['cancelOrder']);
+
+    answers[0]?.({});
+    expect(await cancelled).toMatchObject({ intentId: 'c-1', type: 'accepted' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((r) => r.endpoint)).toEqual(['cancelOrder', 'placeOrder']);
+    answers[1]?.({ orderId: '0x00000000000000f2ab' });
+    expect(await placed).toMatchObject({ intentId: 'p-2', type: 'accepted' });
+  });
+});
