@@ -74,7 +74,7 @@ function generalDigest(context: SigningContext, f: VerifyWitnessFields): Uint8Ar
   return typedDigest(context, 'VerifyWitness', {
     account: f.account,
     target: context.router,
-    hash: f.actionHash as Hex32,
+    hash: f.actionHash,
     nonceAnchor: f.nonceAnchor,
     nonceBitmap: f.nonceBitmap,
     deadline: f.deadline,

@@ -9,7 +9,7 @@ function generalDigest(f: VerifyWitnessFields): Uint8Array {
   return typedDigest(context, 'VerifyWitness', {
     account: f.account,
     target: context.router,
-    hash: f.actionHash as `0x${string}`,
+    hash: f.actionHash,
     nonceAnchor: f.nonceAnchor,
     nonceBitmap: f.nonceBitmap,
     deadline: f.deadline,
