@@ -57,7 +57,7 @@ function inRange(f: VerifyWitnessFields): boolean {
  * (test/protocol/verifyWitnessDigest.test.ts compares the two on random permits).
  */
 export function verifyWitnessDigest(context: SigningContext, f: VerifyWitnessFields): Uint8Array {
-  if (!inRange(f)) return generalDigest(context, f);
+  if (!inRange(f)) return verifyWitnessDigestOfStruct(context, f);
   writeAddressWord(words, ACCOUNT, f.account, 'VerifyWitness.account');
   writeAddressWord(words, TARGET, context.router, 'VerifyWitness.target');
   writeBytes32Word(words, HASH, f.actionHash, 'VerifyWitness.hash');
@@ -70,7 +70,8 @@ export function verifyWitnessDigest(context: SigningContext, f: VerifyWitnessFie
   return eip712Digest(context.separator, keccak256(words));
 }
 
-function generalDigest(context: SigningContext, f: VerifyWitnessFields): Uint8Array {
+/** The same digest through the general struct hash (every field by name, bigint words): the reference. */
+export function verifyWitnessDigestOfStruct(context: SigningContext, f: VerifyWitnessFields): Uint8Array {
   return typedDigest(context, 'VerifyWitness', {
     account: f.account,
     target: context.router,

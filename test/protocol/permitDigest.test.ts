@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Address } from '../../src/core/address.js';
 import { permitDigest, type PermitRequest } from '../../src/protocol/permit.js';
-import { typedDigest } from '../../src/protocol/signingContext.js';
+import { verifyWitnessDigestOfStruct } from '../../src/protocol/verifyWitnessDigest.js';
 import { arbAddress, arbBit, arbBytes32, arbUint, CONTEXT } from './fixtures.js';
 
 /** The digest, or the text of what refused it: both paths must answer the same either way. */
@@ -14,17 +14,7 @@ function outcome(digest: (request: PermitRequest) => Uint8Array, request: Permit
   }
 }
 
-/** The digest through the general struct hash: the reference the written-in-place one is held to. */
-function genericPermitDigest(context: typeof CONTEXT, request: PermitRequest): Uint8Array {
-  return typedDigest(context, 'VerifyWitness', {
-    account: request.account,
-    target: context.router,
-    hash: request.actionHash,
-    nonceAnchor: request.nonceAnchor,
-    nonceBitmap: request.nonceBitmap,
-    deadline: request.deadline,
-  });
-}
+const genericPermitDigest = verifyWitnessDigestOfStruct;
 
 const anyValue = fc.oneof(
   fc.integer(),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
-import type { MarketView } from '../../../src/engine/checks/marketView.js';
 import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { ClientOrderIds } from '../../../src/engine/intents/clientOrderIds.js';
 import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
@@ -14,17 +13,11 @@ import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
+import { btcMarketView } from '../checks/support/btcMarketView.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
 const ORDER_ID = '0x00000000000000f2aa';
-const btc: MarketView = {
-  market_id: '1',
-  mark_price: '65000.5',
-  active: true,
-  post_only: false,
-  reduce_only: false,
-  config: { step_size: '0.00001', step_price: '0.1', min_order_size: '0.00015', max_leverage: '50', unlocked: true },
-};
+const btc = btcMarketView;
 const clock: Clock = { now: () => 1_700_000_000_000, sleep: async () => undefined };
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const quoting: PipelineQuoting = {
