@@ -1,7 +1,12 @@
-import { addDecimals, decimalToFixed, negateDecimal } from '../core/decimal.js';
+import { addDecimals, decimalToFixed, fixedToDecimal, negateDecimal } from '../core/decimal.js';
 import { reconciledFillId } from './journal.js';
-import { attributeFills, type Attribution, type AttributionCandidate } from './fillAttribution.js';
-import { explainablePositions } from './positionBase.js';
+import {
+  attributeFills,
+  MAX_ATTRIBUTION_CANDIDATES,
+  type Attribution,
+  type AttributionCandidate,
+} from './fillAttribution.js';
+import { journalCountAtRead } from './positionBase.js';
 import type { Candidate, ReconciliationRun } from './reconciliationRun.js';
 
 const SCALE = 18;
@@ -52,15 +57,21 @@ function attributeMarket(run: ReconciliationRun, marketId: number, venue: string
 }
 
 /**
- * What the journal expects the venue's position read to show: the count that matches it when one
- * does (fills the live feed journaled after the read began may or may not be in it), else
- * everything journaled.
+ * What the journal expects the venue's position read to show: the venue's own figure when the
+ * fills journaled by the read's start and some choice of those journaled since add up to it (the
+ * same search that attributes orders, over the later fills), else everything journaled.
  */
 function expectedAtRead(run: ReconciliationRun, marketId: number, venue: string): string | undefined {
-  const positions = explainablePositions(run.options.journal, run.options.account, marketId, run.atMs);
-  if (positions === undefined) return undefined;
-  const held = decimalToFixed(venue, SCALE, 'position');
-  return positions.find((p) => decimalToFixed(p, SCALE, 'position') === held) ?? positions[positions.length - 1];
+  const count = journalCountAtRead(run.options.journal, run.options.account, marketId, run.atMs);
+  if (count === undefined) return undefined;
+  const signed = count.later.map((f) => ({
+    key: f.fillId,
+    signedRemainder: decimalToFixed(f.signedSize, SCALE, 'fill'),
+  }));
+  const all = signed.reduce((sum, f) => sum + f.signedRemainder, decimalToFixed(count.atRead, SCALE, 'position'));
+  if (signed.length === 0 || signed.length > MAX_ATTRIBUTION_CANDIDATES) return fixedToDecimal(all, SCALE);
+  const move = decimalToFixed(venue, SCALE, 'position') - decimalToFixed(count.atRead, SCALE, 'position');
+  return attributeFills(signed, move).kind === 'none' ? fixedToDecimal(all, SCALE) : venue;
 }
 
 function attributionCandidate(c: Candidate): AttributionCandidate {

@@ -16,35 +16,39 @@ export function signedPosition(side: Side, size: string): string {
  * it, as a signed decimal; undefined while the market has no base.
  */
 export function expectedPosition(journal: Journal, account: string, marketId: number): string | undefined {
-  const positions = explainablePositions(journal, account, marketId, Number.POSITIVE_INFINITY);
-  return positions === undefined ? undefined : positions[positions.length - 1];
+  const count = journalCountAtRead(journal, account, marketId, Number.POSITIVE_INFINITY);
+  return count?.atRead;
 }
 
-/**
- * The positions that explain a venue position read at `readAtMs`: the base plus the fills
- * journaled by then (the venue held those when it answered), then that plus each fill journaled
- * since, one at a time in journal order. A read that began before the live feed journaled a fill
- * may hold it or not (the fill can reach the venue's book before the read's answer and the journal
- * after), so any of these is the journal's count; the last is all it has. Undefined while the
- * market has no base.
- */
-export function explainablePositions(
+/** The journal's count of a market's position as a venue read at some moment may hold it. */
+export interface CountAtRead {
+  /** The base plus the fills journaled by the read's start: the venue held those when it answered. */
+  readonly atRead: string;
+  /**
+   * The fills journaled since, each as its signed size: a read that began before the journal had
+   * them may hold any of them (a live fill can reach the venue's book before the read's answer and
+   * the journal after; a fill the history recovers is journaled after the read, in any order).
+   */
+  readonly later: readonly { readonly fillId: string; readonly signedSize: string }[];
+}
+
+/** The journal's count for a venue read begun at `readAtMs`; undefined while the market has no base. */
+export function journalCountAtRead(
   journal: Journal,
   account: string,
   marketId: number,
   readAtMs: number,
-): readonly string[] | undefined {
+): CountAtRead | undefined {
   const base = journal.latestPosition(account, marketId, BASE_POSITION_SOURCE);
   if (base === undefined) return undefined;
-  let signed = signedPosition(base.side, base.size);
-  const positions: string[] = [];
+  let atRead = signedPosition(base.side, base.size);
+  const later: { fillId: string; signedSize: string }[] = [];
   for (const fill of journal.fillsAfter(account, marketId, base.fillSeq)) {
-    if (fill.atMs > readAtMs && positions.length === 0) positions.push(signed);
-    signed = addDecimals(signed, fill.side === 'sell' ? negateDecimal(fill.size) : fill.size);
-    if (fill.atMs > readAtMs) positions.push(signed);
+    const signedSize = fill.side === 'sell' ? negateDecimal(fill.size) : fill.size;
+    if (fill.atMs > readAtMs) later.push({ fillId: fill.fillId, signedSize });
+    else atRead = addDecimals(atRead, signedSize);
   }
-  if (positions.length === 0) positions.push(signed);
-  return positions;
+  return { atRead, later };
 }
 
 /** The venue's position as the journal writes it (its margin mode as the digit the venue sent). */

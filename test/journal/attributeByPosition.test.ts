@@ -29,6 +29,14 @@ describe('attributeByPosition', () => {
     expect(judge('1.3')).toEqual([]);
   });
 
+  it('finds nothing unexplained when the read holds fills journaled after it but not one journaled before them', () => {
+    // The reconciliation's history read journals fills the channel missed after the live feed's 'late'.
+    temp.journal.recordFill(ACCOUNT, fillOf('recovered', 'sell', '0.4'), 'history', READ_AT_MS + 9);
+    expect(judge('1.1')).toEqual([]);
+    expect(judge('0.9')).toEqual([]);
+    expect(judge('1.0')).toEqual([expect.objectContaining({ type: 'position_unexplained', expected: '0.9' })]);
+  });
+
   it('reports a position no count of the journaled fills explains, against everything journaled', () => {
     expect(judge('1.4')).toEqual([
       expect.objectContaining({ type: 'position_unexplained', marketId: 1, expected: '1.3', venue: '1.4' }),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BASE_POSITION_SOURCE,
   expectedPosition,
-  explainablePositions,
+  journalCountAtRead,
   signedPosition,
 } from '../../src/journal/positionBase.js';
 import { useTempJournal } from './support/tempJournal.js';
@@ -44,16 +44,23 @@ describe('expectedPosition', () => {
     expect(expectedPosition(temp.journal, ACCOUNT, 2)).toBeUndefined();
   });
 
-  it('explains a read that began before the live feed journaled fills by any first few of those fills', () => {
+  it("counts the fills journaled by a read's start, and lists those journaled since", () => {
     temp.journal.recordPosition(ACCOUNT, { marketId: 1, side: 'buy', size: '1' }, BASE_POSITION_SOURCE, 1_000);
     temp.journal.recordFill(ACCOUNT, fill('held', 'buy', '0.5'), 'venue', 2_000);
     temp.journal.recordFill(ACCOUNT, fill('late-1', 'sell', '0.2'), 'venue', 3_001);
     temp.journal.recordFill(ACCOUNT, fill('late-2', 'sell', '0.3'), 'venue', 3_002);
-    // read at 3_000: the venue held the base and 'held'; maybe late-1, maybe both
-    expect(explainablePositions(temp.journal, ACCOUNT, 1, 3_000)).toEqual(['1.5', '1.3', '1']);
-    expect(explainablePositions(temp.journal, ACCOUNT, 1, 5_000)).toEqual(['1']);
-    expect(explainablePositions(temp.journal, ACCOUNT, 1, 1_500)).toEqual(['1', '1.5', '1.3', '1']);
-    expect(explainablePositions(temp.journal, ACCOUNT, 2, 3_000)).toBeUndefined();
+    // read at 3_000: the venue held the base and 'held'; maybe late-1, late-2, both or neither
+    const later = [
+      { fillId: 'late-1', signedSize: '-0.2' },
+      { fillId: 'late-2', signedSize: '-0.3' },
+    ];
+    expect(journalCountAtRead(temp.journal, ACCOUNT, 1, 3_000)).toEqual({ atRead: '1.5', later });
+    expect(journalCountAtRead(temp.journal, ACCOUNT, 1, 5_000)).toEqual({ atRead: '1', later: [] });
+    expect(journalCountAtRead(temp.journal, ACCOUNT, 1, 1_500)).toEqual({
+      atRead: '1',
+      later: [{ fillId: 'held', signedSize: '0.5' }, ...later],
+    });
+    expect(journalCountAtRead(temp.journal, ACCOUNT, 2, 3_000)).toBeUndefined();
     expect(expectedPosition(temp.journal, ACCOUNT, 1)).toBe('1');
   });
 });
