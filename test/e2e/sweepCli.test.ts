@@ -18,6 +18,8 @@ import { REPO_ROOT, spawnPerpbot, startPerpbotIn } from './support/spawnPerpbot.
  * figures side by side.
  */
 const GRID = 'spread_bps=4,8;requote_bps=3,6';
+/** The same grid in the command line the issue names: one --param a param. */
+const GRID_PARAMS = ['--param', 'spread_bps=4,8', '--param', 'requote_bps=3,6'];
 /** The grid's variants in study order: the first param varies slowest. */
 const VARIANTS = [
   { id: 'v1', spread_bps: 4, requote_bps: 3 },
@@ -40,7 +42,17 @@ describe('perpbot sweep (spawned)', () => {
     const recorded = await recordSimInProcess({ dir: rec, markets: [1], minutes: 2, seed: 3, blockMs: 250 });
     expect(recorded.frames).toBeGreaterThan(400);
     const run = await spawnPerpbot(
-      ['sweep', rec, '--params', GRID, '--workers', '2', '--out', join(dir, 'whole')],
+      [
+        'sweep',
+        rec,
+        '--config',
+        join(REPO_ROOT, 'config', 'default.yaml'),
+        ...GRID_PARAMS,
+        '--out',
+        join(dir, 'whole'),
+        '--workers',
+        '2',
+      ],
       {},
       90_000,
     );
@@ -75,7 +87,12 @@ describe('perpbot sweep (spawned)', () => {
           const single = await spawnPerpbot(['replay', rec, '--config', path, '--out', join(dir, `replay-${v.id}`)]);
           expect(single.code).toBe(0);
           const expected = await readFile(join(dir, `replay-${v.id}`, 'report.json'), 'utf8');
-          expect(await readFile(join(dir, 'whole', 'reports', `${v.id}.r1.full.json`), 'utf8')).toBe(expected);
+          const variant = join(dir, 'whole', 'variants', v.id);
+          expect(await readFile(join(variant, 'report.json'), 'utf8')).toBe(expected);
+          expect(JSON.parse(await readFile(join(variant, 'params.json'), 'utf8'))).toEqual({
+            spread_bps: v.spread_bps,
+            requote_bps: v.requote_bps,
+          });
         }),
       );
     // best.yaml is the config with the chosen variant's params, and no sweep section.
@@ -99,7 +116,7 @@ describe('perpbot sweep (spawned)', () => {
     );
     expect(one?.code).toBe(0);
     expect(two?.code).toBe(0);
-    expect(readdirSync(join(dir, 'shard1', 'reports')).sort()).toEqual(['v1.r1.full.json', 'v3.r1.full.json']);
+    expect(readdirSync(join(dir, 'shard1', 'variants')).sort()).toEqual(['v1', 'v3']);
     const merged = await spawnPerpbot([
       'sweep',
       'merge',

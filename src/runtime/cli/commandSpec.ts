@@ -6,6 +6,8 @@ export interface FlagSpec {
   /** Placeholder in help, e.g. FILE. */
   readonly value?: string;
   readonly description: string;
+  /** A string flag that may be given more than once: its values in order (`--param a=1 --param b=2`). */
+  readonly multiple?: boolean;
 }
 
 export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
@@ -13,6 +15,8 @@ export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
 export interface ParsedArgs {
   readonly flags: FlagValues;
   readonly positionals: readonly string[];
+  /** The values of each `multiple` flag given, in order. */
+  readonly repeated?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

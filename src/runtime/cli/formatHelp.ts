@@ -5,7 +5,7 @@ export function formatCommandHelp(spec: CommandSpec): string {
   const flags = { ...spec.flags, ...COMMON_FLAGS };
   const rows = Object.entries(flags).map(([name, flag]) => {
     const names = `${flag.short === undefined ? '    ' : `-${flag.short}, `}--${name}${flag.value === undefined ? '' : ` ${flag.value}`}`;
-    return [names, flag.description] as const;
+    return [names, flag.multiple === true ? `${flag.description} (repeatable)` : flag.description] as const;
   });
   const width = Math.max(...rows.map(([names]) => names.length)) + 2;
   const lines = [`Usage: ${spec.usage}`, '', spec.summary];

@@ -24,36 +24,13 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     throw new CliUsageError(`perpbot ${spec.name}: ${error instanceof Error ? error.message : String(error)}`, help);
   }
   const flags: Record<string, string | boolean | undefined> = {};
+  const repeated: Record<string, string[]> = {};
   const positionals: string[] = [];
   for (const token of parsed.tokens) {
-    if (token.kind === 'positional') {
-      positionals.push(token.value);
-      continue;
-    }
-    if (token.kind !== 'option') continue;
-    const flag = all[token.name];
-    if (flag === undefined) {
-      const suggestion = closestName(token.name, Object.keys(all));
-      throw new CliUsageError(`perpbot ${spec.name}: unknown option ${token.rawName}`, [
-        ...(suggestion === undefined ? [] : [`did you mean --${suggestion}?`]),
-        ...help,
-      ]);
-    }
-    if (flag.type === 'string') {
-      if (token.value === undefined || token.value === '') {
-        throw new CliUsageError(
-          `perpbot ${spec.name}: ${token.rawName} needs a value (${token.rawName} ${flag.value ?? 'VALUE'})`,
-          help,
-        );
-      }
-      flags[token.name] = token.value;
-    } else {
-      if (token.value !== undefined)
-        throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} takes no value`, help);
-      flags[token.name] = true;
-    }
+    if (token.kind === 'positional') positionals.push(token.value);
+    else if (token.kind === 'option') readOption(spec, all, token, flags, repeated);
   }
-  if (flags['help'] === true) return { flags, positionals };
+  if (flags['help'] === true) return { flags, positionals, repeated };
   const expected = spec.positionals ?? [];
   if (positionals.length > expected.length && spec.variadic !== true) {
     throw new CliUsageError(
@@ -66,12 +43,50 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
       `usage: ${spec.usage}`,
     ]);
   }
-  return { flags, positionals };
+  return { flags, positionals, repeated };
+}
+
+type OptionToken = { readonly name: string; readonly rawName: string; readonly value?: string | undefined };
+
+/** One option's value into `flags` (or `repeated`, for a flag given more than once), or the mistake in our words. */
+function readOption(
+  spec: CommandSpec,
+  all: Readonly<Record<string, FlagSpec>>,
+  token: OptionToken,
+  flags: Record<string, string | boolean | undefined>,
+  repeated: Record<string, string[]>,
+): void {
+  const help = [`run perpbot ${spec.name} --help`];
+  const flag = all[token.name];
+  if (flag === undefined) {
+    const suggestion = closestName(token.name, Object.keys(all));
+    throw new CliUsageError(`perpbot ${spec.name}: unknown option ${token.rawName}`, [
+      ...(suggestion === undefined ? [] : [`did you mean --${suggestion}?`]),
+      ...help,
+    ]);
+  }
+  if (flag.type === 'boolean') {
+    if (token.value !== undefined) throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} takes no value`, help);
+    flags[token.name] = true;
+    return;
+  }
+  if (token.value === undefined || token.value === '')
+    throw new CliUsageError(
+      `perpbot ${spec.name}: ${token.rawName} needs a value (${token.rawName} ${flag.value ?? 'VALUE'})`,
+      help,
+    );
+  if (flag.multiple === true) (repeated[token.name] ??= []).push(token.value);
+  else flags[token.name] = token.value;
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const value = args.flags[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** Every value of a flag given more than once (`multiple`), in order; empty when absent. */
+export function stringsFlag(args: ParsedArgs, name: string): readonly string[] {
+  return args.repeated?.[name] ?? [];
 }
 
 export function booleanFlag(args: ParsedArgs, name: string): boolean {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { PerpbotError } from '../../core/perpbotError.js';
 import { inShard, sweepJobs } from './sweepPlan.js';
 import { readStudy, writeStudy, type Study, type StudyHeader, type StudyResult } from './studyFile.js';
+import { writeVariantParams } from './variantFiles.js';
 
 export interface MergedStudy {
   readonly study: Study;
@@ -16,8 +17,9 @@ export interface MergedStudy {
 /**
  * `perpbot sweep merge`: the studies of `--shard 1/n` to `n/n` of one sweep (their directories or
  * study files) joined into the study the unsharded sweep writes, byte for byte, with the replays'
- * reports copied beside it. Refused: studies of different sweeps, a shard missing or given twice,
- * or a shard that has not finished (run it again: it goes on where it stopped).
+ * reports copied beside it and each variant's params.json written (variantFiles.ts). Refused:
+ * studies of different sweeps, a shard missing or given twice, or a shard that has not finished
+ * (run it again: it goes on where it stopped).
  */
 export function mergeStudies(shards: readonly string[], out: string): MergedStudy {
   const studies = shards.map((s) => {
@@ -38,7 +40,7 @@ export function mergeStudies(shards: readonly string[], out: string): MergedStud
       );
     for (const job of own) results.set(job.key, { result: study.results.get(job.key)!, dir });
   }
-  mkdirSync(join(out, 'reports'), { recursive: true });
+  writeVariantParams(out, header.variants);
   let copied = 0;
   let missing = 0;
   const ordered = jobs.map((j) => results.get(j.key)!);
@@ -52,6 +54,7 @@ export function mergeStudies(shards: readonly string[], out: string): MergedStud
       throw mergeError(`${from} is not the report its study names (its sha256 differs)`, [
         'merge the shards as their sweeps left them',
       ]);
+    mkdirSync(dirname(join(out, result.report)), { recursive: true });
     copyFileSync(from, join(out, result.report));
     copied++;
   }

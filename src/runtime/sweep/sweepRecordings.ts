@@ -14,6 +14,7 @@ import { runInThread } from './sweepInThread.js';
 import { runOnWorkers, type WorkerContext } from './sweepPool.js';
 import { sweepVariants, type Variant } from './sweepVariants.js';
 import { appendResult, openStudy, writeStudy, type StudyHeader, type StudyResult } from './studyFile.js';
+import { variantReportPath, writeVariantParams } from './variantFiles.js';
 
 /** The most frame text a sweep keeps in shared memory; past it each worker streams the recordings from disk. */
 const SHARED_FRAMES_BYTES = 1024 ** 3;
@@ -27,7 +28,7 @@ export interface SweepOptions {
   /** The sweep section with the command's flags applied. */
   readonly section: SweepSection;
   readonly cwd: string;
-  /** The study's directory: study.jsonl and reports/. */
+  /** The study's directory: study.jsonl and variants/ (variantFiles.ts). */
   readonly out: string;
   readonly shard: Shard | undefined;
   /** Discard a study already in `out`. */
@@ -75,9 +76,10 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
     variants,
     loaded.map((l) => l.extent),
   );
-  mkdirSync(join(o.out, 'reports'), { recursive: true });
+  mkdirSync(o.out, { recursive: true });
   const studyPath = join(o.out, 'study.jsonl');
   const done = openStudy(studyPath, header, o.fresh);
+  writeVariantParams(o.out, variants.filter((_, i) => inShard(i, o.shard)));
   const jobs = sweepJobs(variants, header.recordings, header.spans).filter((j) => inShard(j.variantIndex, o.shard));
   const pending = jobs.filter((j) => !done.has(j.key));
   o.progress(
@@ -92,7 +94,7 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
   const ran: string[] = [];
   let replayedMs = 0;
   const onDone = (output: SweepJobOutput): void => {
-    const result = keep(o.out, studyPath, jobs, output);
+    const result = keep(o.out, studyPath, jobs, header.spans.length, output);
     done.set(result.job, result);
     ran.push(result.job);
     replayedMs += output.spanMs;
@@ -130,10 +132,16 @@ async function loadRecordings(paths: readonly string[]) {
 }
 
 /** The report on disk first, then its line in the study: a result the study names always has its report. */
-function keep(out: string, studyPath: string, jobs: readonly SweepJob[], output: SweepJobOutput): StudyResult {
+function keep(
+  out: string,
+  studyPath: string,
+  jobs: readonly SweepJob[],
+  spansPerVariant: number,
+  output: SweepJobOutput,
+): StudyResult {
   const job = jobs.find((j) => j.key === output.key);
   if (job === undefined) throw new RangeError(`a worker answered for ${output.key}, which this sweep never asked for`);
-  const report = `reports/${job.variant.id}.${job.span.recording}.${job.span.id}.json`;
+  const report = variantReportPath(job.variant.id, job.span, spansPerVariant);
   writeFileSync(join(out, report), output.report);
   const result: StudyResult = {
     type: 'result',

@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { paramsFlag, shardFlag, sweepSectionOf } from '../../../src/runtime/cli/commands/sweepFlags.js';
 import { loadConfig } from '../../../src/runtime/config/loadConfig.js';
 import type { ParsedArgs } from '../../../src/runtime/cli/commandSpec.js';
+import { parseCommandArgs } from '../../../src/runtime/cli/parseCommandArgs.js';
+import { sweepCommand } from '../../../src/runtime/cli/commands/sweepCommand.js';
 
 const args = (flags: Record<string, string>): ParsedArgs => ({ flags, positionals: ['rec'] });
 const config = await loadConfig({ path: 'config/default.yaml', env: {}, acknowledgeMainnet: false });
 
 describe('perpbot sweep flags', () => {
-  it('--params: each value takes the type the param has in the config (a quoted size stays a decimal string)', () => {
-    const params = paramsFlag('spread_bps=2,4;size=0.001,0.002;post_only=true,false;requote_bps=1..5:2', {
+  it('--param: each value takes the type the param has in the config (a quoted size stays a decimal string)', () => {
+    const params = paramsFlag(['spread_bps=2,4', 'size=0.001,0.002', 'post_only=true,false', 'requote_bps=1..5:2'], {
       spread_bps: 4,
       size: '0.001',
       post_only: true,
@@ -20,12 +22,33 @@ describe('perpbot sweep flags', () => {
       post_only: [true, false],
       requote_bps: { min: 1, max: 5, step: 2 },
     });
-    expect(paramsFlag('size=0.001..0.003:0.001', { size: '0.001' })).toEqual({
+    expect(paramsFlag(['size=0.001..0.003:0.001'], { size: '0.001' })).toEqual({
       size: { min: '0.001', max: '0.003', step: '0.001' },
     });
     // Left to the strategy's default: read as a number, a boolean, or text.
-    expect(paramsFlag('a=1.5;b=true;c=fast', {})).toEqual({ a: [1.5], b: [true], c: ['fast'] });
-    expect(() => paramsFlag('spread_bps', {})).toThrow(/--params: cannot read "spread_bps"; expected name=values/);
+    expect(paramsFlag(['a=1.5', 'b=true', 'c=fast'], {})).toEqual({ a: [1.5], b: [true], c: ['fast'] });
+    expect(() => paramsFlag(['spread_bps'], {})).toThrow(/--param: cannot read "spread_bps"; expected name=values/);
+    expect(() => paramsFlag(['spread_bps=2', 'spread_bps=4'], {})).toThrow(/--param: spread_bps is given twice/);
+  });
+
+  it('--param is given once per param, in the command line the issue names, and goes with --params', () => {
+    const parsed = parseCommandArgs(sweepCommand, [
+      'rec',
+      '--param',
+      'spread_bps=2,4',
+      '--param=requote_bps=2..6:2',
+      '--params',
+      'size=0.001,0.002',
+      '--out',
+      'out',
+    ]);
+    expect(parsed.repeated).toEqual({ param: ['spread_bps=2,4', 'requote_bps=2..6:2'] });
+    expect(sweepSectionOf(config, parsed).params).toEqual({
+      spread_bps: [2, 4],
+      requote_bps: { min: 2, max: 6, step: 2 },
+      size: ['0.001', '0.002'],
+    });
+    expect(() => parseCommandArgs(sweepCommand, ['rec', '--param'])).toThrow(/--param needs a value/);
   });
 
   it('--shard I/N with 1 <= I <= N', () => {

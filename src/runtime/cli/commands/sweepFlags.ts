@@ -12,7 +12,7 @@ import { sweptStrategy } from '../../sweep/sweepRecordings.js';
 import type { Shard } from '../../sweep/sweepPlan.js';
 import { CliUsageError } from '../cliUsageError.js';
 import type { ParsedArgs } from '../commandSpec.js';
-import { integerFlag, stringFlag } from '../parseCommandArgs.js';
+import { integerFlag, stringFlag, stringsFlag } from '../parseCommandArgs.js';
 
 /**
  * The sweep to run: the config's `sweep:` section with the command's flags over it (a flag wins
@@ -35,15 +35,18 @@ export function sweepSectionOf(config: Config, args: ParsedArgs): SweepSection {
   };
 }
 
-/** `--params`, read against the swept strategy's configured params, or the section's `params:`. */
+/**
+ * `--param` (each one param) and `--params` (several, `;` apart), read against the swept strategy's
+ * configured params, or the section's `params:` when neither is given.
+ */
 function paramsOf(config: Config, args: ParsedArgs, strategy: string | undefined): SweepSection['params'] {
-  const text = stringFlag(args, 'params');
-  if (text !== undefined) return paramsFlag(text, config.strategies[sweptStrategy(config, strategy)]!.params);
+  const parts = [...stringsFlag(args, 'param'), ...(stringFlag(args, 'params')?.split(';') ?? [])];
+  if (parts.length > 0) return paramsFlag(parts, config.strategies[sweptStrategy(config, strategy)]!.params);
   if (config.sweep !== undefined) return config.sweep.params;
   throw new CliUsageError(
-    'perpbot sweep: nothing to sweep: the config has no sweep: section and no --params was given',
+    'perpbot sweep: nothing to sweep: the config has no sweep: section and no --param was given',
     [
-      'e.g. --params "spread_bps=2,4,8;requote_bps=2..6:2", or a sweep: section (docs/strategy-guide.md, "Searching parameters")',
+      'e.g. --param spread_bps=2,4,8 --param requote_bps=2..6:2, or a sweep: section (docs/strategy-guide.md, "Searching parameters")',
     ],
   );
 }
@@ -121,19 +124,27 @@ function durationFlag(args: ParsedArgs, name: string): number | undefined {
 }
 
 /**
- * `--params "spread_bps=2,4,8;requote_bps=2..6:2"`: each param a list or a range (`min..max` or
- * `min..max:step`). A value takes the type the param has in the config (a quoted size stays a
- * decimal string), or reads as a number or true/false when the config leaves it to its default.
+ * The params to vary, one `name=values` each (`--param spread_bps=2,4,8`, or a part of `--params
+ * "spread_bps=2,4,8;requote_bps=2..6:2"`): a list or a range (`min..max` or `min..max:step`). A value
+ * takes the type the param has in the config (a quoted size stays a decimal string), or reads as a
+ * number or true/false when the config leaves it to its default. A param named twice is refused.
  */
-export function paramsFlag(text: string, configured: Readonly<Record<string, unknown>>): Record<string, ParamSpace> {
+export function paramsFlag(
+  parts: readonly string[],
+  configured: Readonly<Record<string, unknown>>,
+): Record<string, ParamSpace> {
   const out: Record<string, ParamSpace> = {};
-  for (const part of text.split(';').filter((p) => p.trim() !== '')) {
+  for (const part of parts.filter((p) => p.trim() !== '')) {
     const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$/.exec(part);
     if (match === null)
-      throw new CliUsageError(`--params: cannot read ${JSON.stringify(part.trim())}; expected name=values`, [
-        'e.g. --params "spread_bps=2,4,8;size=0.001,0.002;requote_bps=2..6:2"',
+      throw new CliUsageError(`--param: cannot read ${JSON.stringify(part.trim())}; expected name=values`, [
+        'e.g. --param spread_bps=2,4,8 --param size=0.001,0.002 --param requote_bps=2..6:2',
       ]);
     const [, name, values] = match as unknown as [string, string, string];
+    if (name in out)
+      throw new CliUsageError(`--param: ${name} is given twice`, [
+        `list all its values once: --param ${name}=a,b,c`,
+      ]);
     const kind = typeof configured[name];
     const range = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/.exec(values);
     if (range !== null) {
@@ -142,7 +153,7 @@ export function paramsFlag(text: string, configured: Readonly<Record<string, unk
       out[name] = { min: bound(range[1])!, max: bound(range[2])!, ...(step === undefined ? {} : { step }) };
     } else out[name] = values.split(',').map((v) => typed(v.trim(), kind));
   }
-  if (Object.keys(out).length === 0) throw new CliUsageError('--params: no param given');
+  if (Object.keys(out).length === 0) throw new CliUsageError('--param: no param given');
   return out;
 }
 
@@ -152,7 +163,7 @@ function typed(text: string, kind: string): ParamValue {
     return text === 'true';
   if (kind === 'number' || /^-?\d+(\.\d+)?$/.test(text)) {
     const value = Number(text);
-    if (!Number.isFinite(value)) throw new CliUsageError(`--params: ${JSON.stringify(text)} is not a number`);
+    if (!Number.isFinite(value)) throw new CliUsageError(`--param: ${JSON.stringify(text)} is not a number`);
     return value;
   }
   return text;
