@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { recordSimInProcess } from './support/recordSimInProcess.js';
 import { REPO_ROOT, spawnPerpbot, startPerpbotIn } from './support/spawnPerpbot.js';
@@ -195,9 +195,38 @@ describe('perpbot sweep (spawned)', () => {
     expect(window1?.[2]).toBe(metrics.get(`${window1?.[1]}/r1/0s-40s`));
     expect(window1?.[3]).toBe(metrics.get(`${window1?.[1]}/r1/40s-1m`));
     expect(run.stdout).toMatch(/walk-forward: the picks made net -?[\d.]+ in sample, -?[\d.]+ out of sample/);
+    // A variant replayed over several spans keeps one report per span in its folder.
+    expect(existsSync(join(out, 'variants', window1![1]!, 'report.r1.0s-40s.json'))).toBe(true);
     const page = await readFile(join(out, 'report.html'), 'utf8');
     expect(page).toContain('data-window="1"');
     expect(page).toContain('data-window="2"');
     expect(page).toContain('out of sample');
+  }, 120_000);
+
+  it('on a terminal, a progress bar with the time left stays under the result lines', async () => {
+    // `script` (util-linux) runs the CLI on a pseudo-terminal, as a user at a shell sees it.
+    const out = join(dir, 'tty');
+    const command = [
+      process.execPath,
+      inject('perpbotMain'),
+      'sweep',
+      rec,
+      ...GRID_PARAMS,
+      '--workers',
+      '1',
+      '--out',
+      out,
+    ]
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
+      cwd: REPO_ROOT,
+      timeout: 90_000,
+    });
+    expect(stdout).toMatch(/\[-{24}\] 0\/4 {2}0% {2}elapsed 0:\d\d {2}ETA --/);
+    expect(stdout).toMatch(/\[#{6}-{18}\] 1\/4 {2}25% {2}elapsed \d+:\d\d {2}ETA \d+:\d\d/);
+    expect(stdout).toMatch(/\[#{24}\] 4\/4 {2}100%/);
+    // The bar is wiped before the summary, which reads as it does off a terminal.
+    expect(stdout).toContain('\r\x1b[Kswept 4 replay(s)');
   }, 120_000);
 });

@@ -38,6 +38,8 @@ export interface SweepOptions {
   readonly signal: AbortSignal;
   /** One line per replay finished, and what the sweep is doing. */
   readonly progress: (line: string) => void;
+  /** Replays finished of those this run has to do, at its start and after each (a progress bar). */
+  readonly advanced?: (done: number, of: number) => void;
 }
 
 export interface SweepRun {
@@ -99,7 +101,9 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
     ran.push(result.job);
     replayedMs += output.spanMs;
     o.progress(progressLine(ran.length, pending.length, result, output));
+    o.advanced?.(ran.length, pending.length);
   };
+  o.advanced?.(0, pending.length);
   const inputs = pending.map(jobInput);
   if (Math.min(o.workers, inputs.length) === 1) await runInThread(context, inputs, onDone, o.signal);
   else if (inputs.length > 0) await runOnWorkers(context, inputs, o.workers, onDone, o.signal);

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { tickEvery } from '../../../core/tickEvery.js';
 import { readStudy } from '../../sweep/studyFile.js';
+import { SweepProgressDisplay } from '../../sweep/sweepProgress.js';
 import { formatSweepSummary, writeSweepOutputs } from '../../sweep/sweepOutputs.js';
-import { sweepRecordings, type SweepRun } from '../../sweep/sweepRecordings.js';
+import { sweepRecordings, type SweepOptions, type SweepRun } from '../../sweep/sweepRecordings.js';
 import { configPathOf, loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import { CliUsageError } from '../cliUsageError.js';
@@ -27,6 +29,7 @@ export async function runSweep(args: ParsedArgs, io: CliIo): Promise<number> {
   const section = sweepSectionOf(config, args);
   const first = recordings[0]!;
   const out = resolve(io.cwd, stringFlag(args, 'out') ?? join(dirname(first), `${basename(first)}.sweep`));
+  const progress = progressOn(io);
   let run: SweepRun;
   try {
     run = await sweepRecordings({
@@ -40,15 +43,18 @@ export async function runSweep(args: ParsedArgs, io: CliIo): Promise<number> {
       fresh: booleanFlag(args, 'fresh'),
       workers: workerCount(section),
       signal: io.shutdown,
-      progress: (line) => io.stderr.write(`${line}\n`),
+      progress: progress.line,
+      advanced: progress.advanced,
     });
   } catch (error) {
+    progress.stop();
     if (io.shutdown.aborted && existsSync(join(out, 'study.jsonl'))) {
       const done = readStudy(join(out, 'study.jsonl')).results.size;
       io.stderr.write(`sweep interrupted with ${done} result(s) in ${out}: run the same command again to go on\n`);
     }
     throw error;
   }
+  progress.stop();
   const study = readStudy(run.studyPath);
   const outputs = writeSweepOutputs(out, study);
   const speed = run.wallMs > 0 ? `, ${Math.round(run.replayedMs / run.wallMs)}x real time together` : '';
@@ -59,4 +65,32 @@ export async function runSweep(args: ParsedArgs, io: CliIo): Promise<number> {
   const failed = run.results.filter((r) => r.metrics.failures > 0).length;
   if (failed > 0) io.stderr.write(`${failed} replay(s) had failures inside the replay machinery: see their reports\n`);
   return failed > 0 ? 1 : 0;
+}
+
+interface SweepProgress {
+  readonly line: (text: string) => void;
+  readonly advanced: NonNullable<SweepOptions['advanced']>;
+  readonly stop: () => void;
+}
+
+/** The sweep's lines on stderr; on a terminal its bar too, redrawn each second (elapsed and ETA move). */
+function progressOn(io: CliIo): SweepProgress {
+  const tty = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+  const display = new SweepProgressDisplay(io.stderr, tty);
+  const startedMs = io.clock.now();
+  let advance = { done: 0, of: 0 };
+  const redraw = (): void => display.advance({ ...advance, elapsedMs: io.clock.now() - startedMs });
+  const ticking = new AbortController();
+  if (tty) tickEvery(io.clock, 1_000, ticking.signal, redraw, () => undefined).catch(() => undefined);
+  return {
+    line: (text) => display.line(text),
+    advanced: (done, of) => {
+      advance = { done, of };
+      redraw();
+    },
+    stop: () => {
+      ticking.abort();
+      display.done();
+    },
+  };
 }
