@@ -3,9 +3,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseDocument } from 'yaml';
+import { launchChromium } from './support/chromium.js';
 import { recordSimInProcess } from './support/recordSimInProcess.js';
 import { REPO_ROOT, spawnPerpbot, startPerpbotIn } from './support/spawnPerpbot.js';
 
@@ -138,6 +140,33 @@ describe('perpbot sweep (spawned)', () => {
       { cwd: REPO_ROOT },
     );
     expect(stdout).toContain('3 of 3 plots drawn');
+    // The heatmap of the objective over the two params, as a browser shows it: each cell the
+    // net PnL of the variant at that point, as the study holds it.
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(join(dir, 'merged', 'report.html')).href);
+      const heatmap = page.locator('table.heatmap:visible');
+      expect(await heatmap.getAttribute('data-x')).toBe('spread_bps');
+      const shown = await heatmap
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+      const net = new Map(
+        study
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => JSON.parse(l) as { variant: string; metrics: { netPnl: string } })
+          .map((r) => [r.variant, r.metrics.netPnl]),
+      );
+      // Rows requote 3, 6; columns spread 4, 8 (v1 4/3, v2 4/6, v3 8/3, v4 8/6).
+      expect(shown).toEqual([
+        ['3', net.get('v1'), net.get('v3')],
+        ['6', net.get('v2'), net.get('v4')],
+      ]);
+    } finally {
+      await browser.close();
+    }
   }, 120_000);
 
   it('killed half-way and started again, finishes with the same study and runs no variant twice', async () => {

@@ -66,7 +66,8 @@ function readOption(
     ]);
   }
   if (flag.type === 'boolean') {
-    if (token.value !== undefined) throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} takes no value`, help);
+    if (token.value !== undefined)
+      throw new CliUsageError(`perpbot ${spec.name}: ${token.rawName} takes no value`, help);
     flags[token.name] = true;
     return;
   }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { SweepObjective } from '../config/sweepSchema.js';
 import { escapeHtml, inlineable, jsonForScript, sharedPageAssets, signClass, utc } from '../replay/pageParts.js';
+import { heatmapPanel } from './sweepHeatmap.js';
 import type { SweepMetrics } from './sweepMetrics.js';
 import { metricValue, type RankedEntry } from './sweepRanking.js';
 import type { SweepSummary, WindowEntry, WindowSummary } from './sweepSummary.js';
@@ -200,7 +201,8 @@ function plotPanels(summary: SweepSummary, equityCount: number): { params: strin
  * A sweep's study as one self-contained page: the ranking (and with walk-forward each window's
  * in-sample and out-of-sample figures side by side) as HTML, readable with scripts off, and the
  * plots the page's script draws from the figures it carries: the objective against each param,
- * the top variants' equity, and in-sample against out-of-sample. The same study gives the same bytes.
+ * the top variants' equity, and in-sample against out-of-sample; and the objective over two params
+ * as a heatmap table (sweepHeatmap.ts). The same study gives the same bytes.
  */
 export function renderSweepHtml(summary: SweepSummary, equity: readonly VariantEquity[]): string {
   const { uplotCss, uplotJs, themeCss } = sharedPageAssets();
@@ -222,6 +224,7 @@ ${pageHeader(summary)}
 <main>
 ${chosenPanel(summary)}
 ${summary.windows.length === 0 ? rankingTable(summary) : ''}
+${heatmapPanel(summary.ranking, Object.keys(summary.header.variants[0]?.params ?? {}), summary.header.objective, OBJECTIVE_LABEL[summary.header.objective])}
 <div class="columns">
 ${plots.params}
 </div>

@@ -20,6 +20,11 @@ export function parseConstraint(text: string): SweepConstraint {
 /** Which way is better for each figure. */
 const LOWER_IS_BETTER: ReadonlySet<SweepMetricName> = new Set(['max_drawdown', 'fees']);
 
+/** Whether less of the figure is better (a drawdown, fees). */
+export function lowerIsBetter(metric: SweepMetricName): boolean {
+  return LOWER_IS_BETTER.has(metric);
+}
+
 /** A figure by its sweep name: money as exact decimal strings, counts and ratios as numbers, null when absent. */
 export function metricValue(metrics: SweepMetrics, name: SweepMetricName): string | number | null {
   switch (name) {

@@ -78,10 +78,7 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
     variants,
     loaded.map((l) => l.extent),
   );
-  mkdirSync(o.out, { recursive: true });
-  const studyPath = join(o.out, 'study.jsonl');
-  const done = openStudy(studyPath, header, o.fresh);
-  writeVariantParams(o.out, variants.filter((_, i) => inShard(i, o.shard)));
+  const { studyPath, done } = studyIn(o, header);
   const jobs = sweepJobs(variants, header.recordings, header.spans).filter((j) => inShard(j.variantIndex, o.shard));
   const pending = jobs.filter((j) => !done.has(j.key));
   o.progress(
@@ -121,6 +118,18 @@ export async function sweepRecordings(o: SweepOptions): Promise<SweepRun> {
     cpuMs: (used.user + used.system) / 1_000,
     replayedMs,
   };
+}
+
+/** The study in `out`, continued or begun, and the params of each variant of this shard beside it. */
+function studyIn(o: SweepOptions, header: StudyHeader): { studyPath: string; done: Map<string, StudyResult> } {
+  mkdirSync(o.out, { recursive: true });
+  const studyPath = join(o.out, 'study.jsonl');
+  const done = openStudy(studyPath, header, o.fresh);
+  writeVariantParams(
+    o.out,
+    header.variants.filter((_, i) => inShard(i, o.shard)),
+  );
+  return { studyPath, done };
 }
 
 /** Each recording once, into shared memory while all of them fit in SHARED_FRAMES_BYTES together. */

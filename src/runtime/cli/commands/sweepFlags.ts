@@ -142,9 +142,7 @@ export function paramsFlag(
       ]);
     const [, name, values] = match as unknown as [string, string, string];
     if (name in out)
-      throw new CliUsageError(`--param: ${name} is given twice`, [
-        `list all its values once: --param ${name}=a,b,c`,
-      ]);
+      throw new CliUsageError(`--param: ${name} is given twice`, [`list all its values once: --param ${name}=a,b,c`]);
     const kind = typeof configured[name];
     const range = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/.exec(values);
     if (range !== null) {

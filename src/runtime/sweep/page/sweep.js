@@ -102,6 +102,12 @@
     );
   }
 
+  // The heatmap's pair of params: every pair is in the page, one shown.
+  for (const select of document.querySelectorAll('[data-heatmap-pairs]')) {
+    const tables = select.closest('section').querySelectorAll('table.heatmap');
+    select.addEventListener('change', () => tables.forEach((t, i) => (t.hidden = String(i) !== select.value)));
+  }
+
   const DRAW = { param, equity, 'is-oos': isOos };
   for (const el of document.querySelectorAll('[data-plot]')) DRAW[el.dataset.plot](el);
   document.body.dataset.plots = String(drawn);
