@@ -10,7 +10,6 @@ import {
   cancelOrderAcceptSchema,
   placeOrderAcceptSchema,
 } from '../../venue/schemas/restAcceptedBodies.js';
-import type { PlaceOrderParams } from '../exchange/exchangeRecords.js';
 import { invalidArgument, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
@@ -24,19 +23,6 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   const fields = placeOrderFieldsOf(body);
   // The order word's fields are range-checked (the schema checked the rest) before any key work is done.
   checkOrderWordFields(fields);
-  const params: PlaceOrderParams = {
-    market_id: body.market_id,
-    size_steps: body.size_steps,
-    price_ticks: body.price_ticks,
-    side: body.side,
-    post_only: body.post_only,
-    reduce_only: body.reduce_only,
-    stp_mode: body.stp_mode,
-    order_type: body.order_type,
-    time_in_force: body.time_in_force,
-    ...(body.client_order_id === undefined ? {} : { client_order_id: body.client_order_id }),
-    ...(body.ttl_units === undefined ? {} : { ttl_units: body.ttl_units }),
-  };
   // The closures are written inline: a named one (`const hash = ...`) gets a naming wrapper per
   // request under tsx, which `npm run sim` runs through. The hash is bytes, as the permit's struct takes it.
   const { result, stamp } = runAuthorizedAction(
@@ -45,7 +31,7 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
     'PlaceOrder',
     body.permit,
     () => placeOrderFieldsHashBytes(fields, runtime.options.selectors),
-    (who) => runtime.exchange.placeOrder(who.account, params, runtime.clock.now()),
+    (who) => runtime.exchange.placeOrder(who.account, body, runtime.clock.now()),
   );
   return ok({
     order_id: result.order.order_id,
