@@ -12,13 +12,14 @@
  * The base is exported with `git archive` into a temporary directory that shares this checkout's
  * node_modules.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exportCommit } from './lib/exportCommit.js';
+import { pairRatiosText, upperMedian } from './lib/pairedRuns.js';
 import { synthRecording } from './lib/replay/synthRecording.js';
 
 const { values } = parseArgs({
@@ -52,24 +53,10 @@ async function contender(name: string, dir: string): Promise<Contender> {
   };
 }
 
-/** The base commit's files in a temporary directory beside this checkout's node_modules. */
-function exportCommit(commit: string, into: string): string {
-  const dir = join(into, 'base');
-  mkdirSync(dir);
-  const archive = execFileSync('git', ['archive', commit], { cwd: root, maxBuffer: 1 << 30 });
-  execFileSync('tar', ['-x', '-C', dir], { input: archive });
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-}
-
 async function main(base: string): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'perpbot-compare-replays-'));
   try {
-    const contenders = [await contender(base, exportCommit(base, scratch)), await contender('checkout', root)];
+    const contenders = [await contender(base, exportCommit(root, base, scratch)), await contender('checkout', root)];
     const rec = join(scratch, 'rec');
     const frames = await synthRecording(rec, minutes / 60, { book: 10, oracle: 5, trades: 5 });
     const cpu: number[][] = [[], []];
@@ -80,11 +67,9 @@ async function main(base: string): Promise<void> {
         console.log(`round ${round} ${c.name}: report sha256 ${sha256}, CPU ${(cpuMs / 1000).toFixed(2)} s`);
       }
     }
-    const ratios = cpu[1]!.map((ms, i) => ms / cpu[0]![i]!);
     console.log(
-      `${minutes} min, ${frames} frames; CPU median ${(median(cpu[0]!) / 1000).toFixed(2)} s (${base}) and ` +
-        `${(median(cpu[1]!) / 1000).toFixed(2)} s (checkout); checkout/base per pair ` +
-        `${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(3)}`,
+      `${minutes} min, ${frames} frames; CPU median ${(upperMedian(cpu[0]!) / 1000).toFixed(2)} s (${base}) and ` +
+        `${(upperMedian(cpu[1]!) / 1000).toFixed(2)} s (checkout); ${pairRatiosText(cpu[0]!, cpu[1]!)}`,
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
