@@ -3,8 +3,8 @@
  * a shared machine the CPU time of one replay moves by a third from run to run, far more than a
  * step worth a few percent, so single figures (or runs of one code, then the other) cannot tell
  * them apart. Here both checkouts' modules are loaded side by side and their replays of one
- * synthetic recording alternate, so a change of load falls on both of a pair; the paired ratios
- * and their median are the figure. Each report's sha256 is printed and must not differ. Not a
+ * synthetic recording alternate (the base first in even rounds, the checkout first in odd ones),
+ * so a change of load falls on both of a pair; the paired ratios and their median are the figure. Each report's sha256 is printed and must not differ. Not a
  * figure of `npm run bench`:
  *
  *   node --import tsx bench/compareReplays.ts --base <commit> [--rounds 8] [--minutes 15]
@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { exportCommit } from './lib/exportCommit.js';
-import { pairRatiosText, upperMedian } from './lib/pairedRuns.js';
+import { pairOrder, pairRatiosText, upperMedian } from './lib/pairedRuns.js';
 import { synthRecording } from './lib/replay/synthRecording.js';
 
 const { values } = parseArgs({
@@ -61,7 +61,8 @@ async function main(base: string): Promise<void> {
     const frames = await synthRecording(rec, minutes / 60, { book: 10, oracle: 5, trades: 5 });
     const cpu: number[][] = [[], []];
     for (let round = 0; round < rounds; round++) {
-      for (const [k, c] of contenders.entries()) {
+      for (const k of pairOrder(round, 0, 1)) {
+        const c = contenders[k]!;
         const { sha256, cpuMs } = await c.replay(rec);
         cpu[k]!.push(cpuMs);
         console.log(`round ${round} ${c.name}: report sha256 ${sha256}, CPU ${(cpuMs / 1000).toFixed(2)} s`);
