@@ -3,8 +3,8 @@
  * a shared machine the CPU time of one replay moves by a third from run to run, far more than a
  * step worth a few percent, so single figures (or runs of one code, then the other) cannot tell
  * them apart. Here both checkouts' modules are loaded side by side and their replays of one
- * synthetic recording alternate, so a change of load falls on both of a pair; the paired ratios
- * and their median are the figure. Each report's sha256 is printed and must not differ. Not a
+ * synthetic recording alternate (the base first in even rounds, the checkout first in odd ones),
+ * so a change of load falls on both of a pair; the paired ratios and their median are the figure. Each report's sha256 is printed and must not differ. Not a
  * figure of `npm run bench`:
  *
  *   node --import tsx bench/compareReplays.ts --base <commit> [--rounds 8] [--minutes 15]
@@ -12,13 +12,14 @@
  * The base is exported with `git archive` into a temporary directory that shares this checkout's
  * node_modules.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exportCommit } from './lib/exportCommit.js';
+import { pairOrder, pairRatiosText, upperMedian } from './lib/pairedRuns.js';
 import { synthRecording } from './lib/replay/synthRecording.js';
 
 const { values } = parseArgs({
@@ -52,39 +53,24 @@ async function contender(name: string, dir: string): Promise<Contender> {
   };
 }
 
-/** The base commit's files in a temporary directory beside this checkout's node_modules. */
-function exportCommit(commit: string, into: string): string {
-  const dir = join(into, 'base');
-  mkdirSync(dir);
-  const archive = execFileSync('git', ['archive', commit], { cwd: root, maxBuffer: 1 << 30 });
-  execFileSync('tar', ['-x', '-C', dir], { input: archive });
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-}
-
 async function main(base: string): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'perpbot-compare-replays-'));
   try {
-    const contenders = [await contender(base, exportCommit(base, scratch)), await contender('checkout', root)];
+    const contenders = [await contender(base, exportCommit(root, base, scratch)), await contender('checkout', root)];
     const rec = join(scratch, 'rec');
     const frames = await synthRecording(rec, minutes / 60, { book: 10, oracle: 5, trades: 5 });
     const cpu: number[][] = [[], []];
     for (let round = 0; round < rounds; round++) {
-      for (const [k, c] of contenders.entries()) {
+      for (const k of pairOrder(round, 0, 1)) {
+        const c = contenders[k]!;
         const { sha256, cpuMs } = await c.replay(rec);
         cpu[k]!.push(cpuMs);
         console.log(`round ${round} ${c.name}: report sha256 ${sha256}, CPU ${(cpuMs / 1000).toFixed(2)} s`);
       }
     }
-    const ratios = cpu[1]!.map((ms, i) => ms / cpu[0]![i]!);
     console.log(
-      `${minutes} min, ${frames} frames; CPU median ${(median(cpu[0]!) / 1000).toFixed(2)} s (${base}) and ` +
-        `${(median(cpu[1]!) / 1000).toFixed(2)} s (checkout); checkout/base per pair ` +
-        `${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(3)}`,
+      `${minutes} min, ${frames} frames; CPU median ${(upperMedian(cpu[0]!) / 1000).toFixed(2)} s (${base}) and ` +
+        `${(upperMedian(cpu[1]!) / 1000).toFixed(2)} s (checkout); ${pairRatiosText(cpu[0]!, cpu[1]!)}`,
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });

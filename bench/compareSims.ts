@@ -13,12 +13,13 @@
  * The first round of each only warms it up. The base is exported with `git archive` into a
  * temporary directory that shares this checkout's node_modules.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exportCommit } from './lib/exportCommit.js';
+import { pairOrder, pairRatiosText, upperMedian } from './lib/pairedRuns.js';
 import { startListeningProcess, type ListeningProcess } from './lib/simProcess.js';
 import type { LoadRequest } from './lib/throughput/loadJob.js';
 import { prepareLoadAccount } from './lib/throughput/loadAccount.js';
@@ -75,36 +76,22 @@ async function runRound(c: Contender, round: number): Promise<void> {
     c.cpuUsPerRequest.push(((after - before) * 1000) / result.requests);
 }
 
-/** The base commit's files in a temporary directory beside this checkout's node_modules. */
-function exportCommit(commit: string, into: string): string {
-  const dir = join(into, 'base');
-  mkdirSync(dir);
-  const archive = execFileSync('git', ['archive', commit], { cwd: root, maxBuffer: 1 << 30 });
-  execFileSync('tar', ['-x', '-C', dir], { input: archive });
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-function median(list: readonly number[]): number {
-  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
-}
-
 async function main(base: string): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'perpbot-compare-sims-'));
   const contenders: Contender[] = [];
   try {
-    contenders.push(await contender(base, exportCommit(base, scratch)), await contender('checkout', root));
+    contenders.push(await contender(base, exportCommit(root, base, scratch)), await contender('checkout', root));
     const [a, b] = contenders as [Contender, Contender];
     for (let round = 0; round <= rounds; round++) {
-      for (const c of round % 2 === 0 ? [a, b] : [b, a]) await runRound(c, round);
+      for (const c of pairOrder(round, a, b)) await runRound(c, round);
     }
     const show = (list: readonly number[]) => list.map((v) => v.toFixed(0)).join(' ');
-    const ratios = b.cpuUsPerRequest.map((us, i) => us / (a.cpuUsPerRequest[i] ?? Number.NaN));
-    console.log(`${a.name}: CPU us/request ${show(a.cpuUsPerRequest)}, median ${median(a.cpuUsPerRequest).toFixed(1)}`);
-    console.log(`${b.name}: CPU us/request ${show(b.cpuUsPerRequest)}, median ${median(b.cpuUsPerRequest).toFixed(1)}`);
+    for (const c of [a, b])
+      console.log(
+        `${c.name}: CPU us/request ${show(c.cpuUsPerRequest)}, median ${upperMedian(c.cpuUsPerRequest).toFixed(1)}`,
+      );
     console.log(
-      `checkout/base per pair ${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(3)} ` +
-        `(${rounds} rounds of ${pairs * 2} requests each)`,
+      `${pairRatiosText(a.cpuUsPerRequest, b.cpuUsPerRequest)} (${rounds} rounds of ${pairs * 2} requests each)`,
     );
   } finally {
     for (const c of contenders) await c.process.stop();

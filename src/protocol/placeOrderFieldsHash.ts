@@ -1,4 +1,11 @@
-import { placeOrderHashBytes, HEADER_CLIENT_ORDER_ID, HEADER_PERMIT, HEADER_TTL, type Hex32 } from './actionHashes.js';
+import {
+  placeOrderHashBytes,
+  HEADER_CLIENT_ORDER_ID,
+  HEADER_PERMIT,
+  HEADER_TTL,
+  type Hex32,
+  type PlaceOrderHashInput,
+} from './actionHashes.js';
 import { WORD, toHex } from './abiWords.js';
 import { keccak256 } from './keccak.js';
 import { packOrderWord, type OrderWordFields } from './orderWord.js';
@@ -7,10 +14,11 @@ import { selectorWord, SPEC_SELECTORS, type SelectorTable } from './selectors.js
 /**
  * The placeOrder action hash straight from an order's fields, as `placeOrderHash({ orderWord:
  * packOrderWord(...) })` computes it, for the order path: when every field is a small number in
- * range (the engine's checked orders always are) the words are written with number arithmetic
- * and one DataView, without the dozen bigint allocations of packing and writing the uint88 word;
- * anything else goes through the general functions, which refuse it with their usual errors.
- * Bit-identical (test/protocol/placeOrderFieldsHash.test.ts compares them on random orders).
+ * range and no builder is named (the engine's checked orders always are) the words are written
+ * with number arithmetic and one DataView, without the dozen bigint allocations of packing and
+ * writing the uint88 word; anything else goes through the general functions, which refuse it with
+ * their usual errors. Bit-identical (test/protocol/placeOrderFieldsHash.test.ts compares them on
+ * random orders).
  */
 export interface PlaceOrderFields {
   readonly marketId: number;
@@ -22,6 +30,8 @@ export interface PlaceOrderFields {
   readonly stpMode: number;
   readonly orderType: number;
   readonly timeInForce: number;
+  readonly builderId?: number;
+  readonly builderFeeBps?: number;
   readonly clientOrderId?: bigint;
   readonly ttlUnits?: number;
 }
@@ -38,7 +48,15 @@ function isUint(value: unknown, max: number): value is number {
 }
 
 function fastPathApplies(f: PlaceOrderFields): boolean {
-  return orderWordFieldsFit(f) && optionalWordsFit(f);
+  return orderWordFieldsFit(f) && optionalWordsFit(f) && namesNoBuilder(f);
+}
+
+/**
+ * Range-checks the fields packed into the order word as `packOrderWord` does, with its errors,
+ * without packing it when they fit: a caller can refuse an order before any key work is done.
+ */
+export function checkOrderWordFields(f: PlaceOrderFields): void {
+  if (!orderWordFieldsFit(f)) packOrderWord(orderWordFieldsOf(f));
 }
 
 /** The fields packed into the uint88 order word are small numbers within their ranges. */
@@ -53,6 +71,11 @@ function orderWordFieldsFit(f: PlaceOrderFields): boolean {
     (f.orderType === 0 || f.orderType === 1) &&
     (f.timeInForce === 0 || f.timeInForce === 1 || f.timeInForce === 2 || f.timeInForce === 3)
   );
+}
+
+/** A zero builder id and fee are written as if absent: no header bit, a zero word, no fee word. */
+function namesNoBuilder(f: PlaceOrderFields): boolean {
+  return (f.builderId === undefined || f.builderId === 0) && (f.builderFeeBps === undefined || f.builderFeeBps === 0);
 }
 
 /** The client order id and time to live, when given, fit their uint64 and uint16 words. */
@@ -104,7 +127,19 @@ export function placeOrderFieldsHashBytes(f: PlaceOrderFields, selectors: Select
 }
 
 function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Uint8Array {
-  const orderWord = packOrderWord({
+  const input: { -readonly [K in keyof PlaceOrderHashInput]: PlaceOrderHashInput[K] } = {
+    orderWord: packOrderWord(orderWordFieldsOf(f)),
+  };
+  if (f.builderId !== undefined) input.builderId = f.builderId;
+  if (f.builderFeeBps !== undefined) input.builderFeeBps = f.builderFeeBps;
+  if (f.clientOrderId !== undefined) input.clientOrderId = f.clientOrderId;
+  if (f.ttlUnits !== undefined) input.ttlUnits = f.ttlUnits;
+  return placeOrderHashBytes(input, selectors);
+}
+
+/** The order word's fields as `packOrderWord` takes them, its checks left to it. */
+function orderWordFieldsOf(f: PlaceOrderFields): OrderWordFields {
+  return {
     marketId: f.marketId,
     sizeSteps: BigInt(f.sizeSteps),
     priceTicks: BigInt(f.priceTicks),
@@ -114,9 +149,5 @@ function slowPath(f: PlaceOrderFields, selectors: SelectorTable): Uint8Array {
     stpMode: f.stpMode as OrderWordFields['stpMode'],
     orderType: f.orderType as OrderWordFields['orderType'],
     timeInForce: f.timeInForce as OrderWordFields['timeInForce'],
-  });
-  const input: { orderWord: bigint; clientOrderId?: bigint; ttlUnits?: number } = { orderWord };
-  if (f.clientOrderId !== undefined) input.clientOrderId = f.clientOrderId;
-  if (f.ttlUnits !== undefined) input.ttlUnits = f.ttlUnits;
-  return placeOrderHashBytes(input, selectors);
+  };
 }

@@ -6,7 +6,10 @@ import type { Address } from '../../core/address.js';
  * wraps them in envelopes. Shapes follow venue-facts; see docs/spec-gaps/simulator.md ("Simulator exchange core").
  */
 
-/** Place params as decoded from the wire (POST /v1/orders/place), before any venue rule. */
+/**
+ * Place params as decoded from the wire (POST /v1/orders/place), before any venue rule: a parsed
+ * place body is one as it is (an optional it leaves undefined is absent).
+ */
 export interface PlaceOrderParams {
   readonly market_id: number;
   readonly size_steps: number;
@@ -22,9 +25,9 @@ export interface PlaceOrderParams {
   /** 0 GTC, 1 GTT, 2 FOK, 3 IOC. */
   readonly time_in_force: number;
   /** uint64; absent or 0 means none. */
-  readonly client_order_id?: bigint;
+  readonly client_order_id?: bigint | undefined;
   /** GTT lifetime in seconds (uint16, at least 1); only with GTT. */
-  readonly ttl_units?: number;
+  readonly ttl_units?: number | undefined;
 }
 
 export type OrderStatus = 'ORDER_STATUS_OPEN' | 'ORDER_STATUS_FILLED' | 'ORDER_STATUS_CANCELLED';

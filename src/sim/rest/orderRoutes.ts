@@ -1,14 +1,15 @@
-import { cancelAllOrdersHash, cancelOrderHashBytes, placeOrderHashBytes } from '../../protocol/actionHashes.js';
-import { packOrderWord } from '../../protocol/orderWord.js';
-import { placeOrderFieldsHashBytes } from '../../protocol/placeOrderFieldsHash.js';
-import type { SelectorTable } from '../../protocol/selectors.js';
+import { cancelAllOrdersHash, cancelOrderHashBytes } from '../../protocol/actionHashes.js';
+import {
+  checkOrderWordFields,
+  placeOrderFieldsHashBytes,
+  type PlaceOrderFields,
+} from '../../protocol/placeOrderFieldsHash.js';
 import type { PlaceOrderRequest } from '../../venue/schemas/restOrders.js';
 import {
   cancelAllAcceptSchema,
   cancelOrderAcceptSchema,
   placeOrderAcceptSchema,
 } from '../../venue/schemas/restAcceptedBodies.js';
-import type { PlaceOrderParams } from '../exchange/exchangeRecords.js';
 import { invalidArgument, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { runAuthorizedAction } from './authorizeAction.js';
@@ -19,31 +20,9 @@ import { ok, type SimRequest, type SimResponse, type SimRoute } from './simRoute
 function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   // The schema decides (and words the refusal) whenever the fast check does not accept outright.
   const body = fastPlaceOrderBody(request.body) ?? parseInput(placeOrderAcceptSchema, request.body, 'body');
-  // Packing range-checks every field the signature commits to before any key work is done.
-  const orderWord = packOrderWord({
-    marketId: body.market_id,
-    sizeSteps: BigInt(body.size_steps),
-    priceTicks: BigInt(body.price_ticks),
-    side: body.side,
-    postOnly: body.post_only,
-    reduceOnly: body.reduce_only,
-    stpMode: body.stp_mode,
-    orderType: body.order_type,
-    timeInForce: body.time_in_force,
-  });
-  const params: PlaceOrderParams = {
-    market_id: body.market_id,
-    size_steps: body.size_steps,
-    price_ticks: body.price_ticks,
-    side: body.side,
-    post_only: body.post_only,
-    reduce_only: body.reduce_only,
-    stp_mode: body.stp_mode,
-    order_type: body.order_type,
-    time_in_force: body.time_in_force,
-    ...(body.client_order_id === undefined ? {} : { client_order_id: body.client_order_id }),
-    ...(body.ttl_units === undefined ? {} : { ttl_units: body.ttl_units }),
-  };
+  const fields = placeOrderFieldsOf(body);
+  // The order word's fields are range-checked (the schema checked the rest) before any key work is done.
+  checkOrderWordFields(fields);
   // The closures are written inline: a named one (`const hash = ...`) gets a naming wrapper per
   // request under tsx, which `npm run sim` runs through. The hash is bytes, as the permit's struct takes it.
   const { result, stamp } = runAuthorizedAction(
@@ -51,8 +30,8 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
     request,
     'PlaceOrder',
     body.permit,
-    () => placeActionHash(body, orderWord, runtime.options.selectors),
-    (who) => runtime.exchange.placeOrder(who.account, params, runtime.clock.now()),
+    () => placeOrderFieldsHashBytes(fields, runtime.options.selectors),
+    (who) => runtime.exchange.placeOrder(who.account, body, runtime.clock.now()),
   );
   return ok({
     order_id: result.order.order_id,
@@ -68,40 +47,23 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
   });
 }
 
-/**
- * The placeOrder action hash of a body: from its numbers when it names no builder (no bigint
- * packing; `placeOrderFieldsHashBytes` is held bit-identical to the general path by its test),
- * else through the packed order word.
- */
-function placeActionHash(body: PlaceOrderRequest, orderWord: bigint, selectors: SelectorTable): Uint8Array {
-  if (body.builder_id === undefined && body.builder_fee_bps === undefined) {
-    return placeOrderFieldsHashBytes(
-      {
-        marketId: body.market_id,
-        sizeSteps: body.size_steps,
-        priceTicks: body.price_ticks,
-        side: body.side,
-        postOnly: body.post_only,
-        reduceOnly: body.reduce_only,
-        stpMode: body.stp_mode,
-        orderType: body.order_type,
-        timeInForce: body.time_in_force,
-        ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
-        ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
-      },
-      selectors,
-    );
-  }
-  return placeOrderHashBytes(
-    {
-      orderWord,
-      ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
-      ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
-      ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
-      ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
-    },
-    selectors,
-  );
+/** The fields of a place body its action hash commits to, under the hash's names. */
+function placeOrderFieldsOf(body: PlaceOrderRequest): PlaceOrderFields {
+  return {
+    marketId: body.market_id,
+    sizeSteps: body.size_steps,
+    priceTicks: body.price_ticks,
+    side: body.side,
+    postOnly: body.post_only,
+    reduceOnly: body.reduce_only,
+    stpMode: body.stp_mode,
+    orderType: body.order_type,
+    timeInForce: body.time_in_force,
+    ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
+    ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
+    ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
+    ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
+  };
 }
 
 /**

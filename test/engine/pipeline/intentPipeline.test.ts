@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/clock.js';
-import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
+import { silentLogger } from '../../../src/core/logger.js';
 import { ClientOrderIds } from '../../../src/engine/intents/clientOrderIds.js';
 import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
-import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
 import { IntentPipeline, type PipelineQuoting } from '../../../src/engine/pipeline/intentPipeline.js';
-import type { PipelineDeps } from '../../../src/engine/pipeline/pipelineDeps.js';
 import type { ActionSender, SendReceipt } from '../../../src/engine/sending/actionSender.js';
 import type { SignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
-import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
-import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
-import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
 import { btcMarketView } from '../checks/support/btcMarketView.js';
+import { fixedClock, ORDER_ID, pipelineDepsWith } from './support/pipelineDepsWith.js';
 
-const ACCOUNT = '0x00000000000000000000000000000000000000a1';
-const ORDER_ID = '0x00000000000000f2aa';
-const btc = btcMarketView;
-const clock: Clock = { now: () => 1_700_000_000_000, sleep: async () => undefined };
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const quoting: PipelineQuoting = {
   acted: () => undefined,
   arrived: () => undefined,
@@ -41,35 +31,17 @@ function pipelineWith() {
       return new Promise((resolve) => answers.push(resolve));
     },
   };
-  const deps: PipelineDeps = {
-    account: ACCOUNT,
-    config: withEngineDefaults({}),
-    selectors: SPEC_SELECTORS,
-    auth: {
-      mode: 'permit',
-      context: () => context,
-      signer: fastPrivateKeySigner(SIGNER_KEY),
-      allocator: new NonceAllocator(ACCOUNT, { anchor: 10n, bitmap: 0n }),
-    },
+  const deps = pipelineDepsWith({
     sender,
     tracker,
-    clock,
-    log: silent,
-    journal: NO_JOURNAL,
-    market: (id) => (id === 1 ? btc : undefined),
-    admit: async () => undefined,
+    market: (id) => (id === 1 ? btcMarketView : undefined),
     admitNow: () => ({ settled: () => undefined }),
-    readNonceState: async () => ({ anchor: 10n, bitmap: 0n }),
-    lookupRestingId: async () => undefined,
-    readLandingEvidence: async () => ({ kind: 'cannot_tell', detail: 'no venue in this test' }),
-    onSignerNotAuthorized: () => undefined,
-    permitDeadlineSeconds: 60,
-  };
+  });
   const pipeline = new IntentPipeline({
     tracker,
     journal: NO_JOURNAL,
-    clock,
-    log: silent,
+    clock: fixedClock,
+    log: silentLogger,
     clientOrderIds: new ClientOrderIds(1_700_000_000_000, 0, 1),
     signal: new AbortController().signal,
     quoting: () => quoting,

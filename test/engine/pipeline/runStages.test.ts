@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/clock.js';
 import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
 import { cancel, placeLimit } from '../../../src/engine/intents/intentBuilders.js';
 import type { ActionSender } from '../../../src/engine/sending/actionSender.js';
-import type { PipelineDeps } from '../../../src/engine/pipeline/pipelineDeps.js';
 import { runStages } from '../../../src/engine/pipeline/runStages.js';
 import { finishedCancelTarget } from '../../../src/engine/pipeline/finishedCancelTarget.js';
 import type { SignedRequest } from '../../../src/engine/signing/signedRequest.js';
-import { NonceAllocator } from '../../../src/engine/nonces/nonceAllocator.js';
-import { NO_JOURNAL } from '../../../src/engine/tracking/engineJournal.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
-import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
-import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import { VenueError } from '../../../src/venue/venueError.js';
-import { CONTEXT as context, SIGNER_KEY } from '../../protocol/fixtures.js';
-
-const ACCOUNT = '0x00000000000000000000000000000000000000a1';
-/** Wide id 0xf2 in its first 8 bytes: resting id 0x79 (121). */
-const ORDER_ID = '0x00000000000000f2aa';
-const signer = fastPrivateKeySigner(SIGNER_KEY);
+import { ORDER_ID, pipelineDepsWith } from './support/pipelineDepsWith.js';
 
 function cancelRevert(errorName: string): VenueError {
   return new VenueError({
@@ -29,8 +18,6 @@ function cancelRevert(errorName: string): VenueError {
     endpoint: 'POST /v1/orders/cancel',
   });
 }
-
-const fixedClock: Clock = { now: () => 1_700_000_000_000, sleep: async () => undefined };
 
 /** An engine's executor whose tracker holds order `m-1` open in market 1, and a venue that answers `answer`. */
 function executorWith(answer: () => Error) {
@@ -44,29 +31,7 @@ function executorWith(answer: () => Error) {
       throw answer();
     },
   };
-  const deps: PipelineDeps = {
-    account: ACCOUNT,
-    config: withEngineDefaults({}),
-    selectors: SPEC_SELECTORS,
-    auth: {
-      mode: 'permit',
-      context: () => context,
-      signer,
-      allocator: new NonceAllocator(ACCOUNT, { anchor: 10n, bitmap: 0n }),
-    },
-    sender,
-    tracker,
-    clock: fixedClock,
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    journal: NO_JOURNAL,
-    market: () => undefined,
-    admit: async () => undefined,
-    readNonceState: async () => ({ anchor: 10n, bitmap: 0n }),
-    lookupRestingId: async () => undefined,
-    readLandingEvidence: async () => ({ kind: 'cannot_tell', detail: 'no venue in this test' }),
-    onSignerNotAuthorized: () => undefined,
-    permitDeadlineSeconds: 60,
-  };
+  const deps = pipelineDepsWith({ sender, tracker });
   return { deps, tracker, sent };
 }
 
