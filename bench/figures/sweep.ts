@@ -46,7 +46,7 @@ export const sweep: FigureBench = {
       const swept = await runPerpbot(['sweep', rec, '--params', grid, '--out', join(dir, 'sweep')]);
       await replays(half, variants.length);
       for (let i = 0; i < variants.length; i++)
-        await sameReport(join(dir, `replay-v${i + 1}`, 'report.json'), join(dir, 'sweep', 'reports', `v${i + 1}.r1.full.json`));
+        await sameReport(join(dir, `replay-v${i + 1}`, 'report.json'), join(dir, 'sweep', 'variants', `v${i + 1}`, 'report.json'));
       const spanMs = size.hours * 3_600_000 * variants.length;
       const value = spanMs / swept.wallMs;
       const baseline = spanMs / sequentialMs;

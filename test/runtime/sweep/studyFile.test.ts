@@ -57,7 +57,7 @@ const result = (variant: string): StudyResult => ({
     quoteUptime: null,
     failures: 0,
   },
-  report: `reports/${variant}.r1.full.json`,
+  report: `variants/${variant}/report.json`,
   reportSha256: 'aa',
 });
 
