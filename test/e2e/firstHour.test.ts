@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
@@ -75,6 +75,15 @@ beforeAll(() => {
   mkdirSync(join(dir, 'strategies'));
   // The project's own dependencies (rxjs, zod), as after `npm install perpbot`.
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  // A module that throws at import: its start shows why, and record, which never trades, never loads it.
+  // It throws before anything else (so its type check reads no perpbot types and takes no time).
+  write(
+    'strategies/throws.ts',
+    `const settings: Record<string, string> = {};
+if (settings['feed'] === undefined) throw new Error('throws.ts needs a feed setting');
+export default settings;
+`,
+  );
 });
 afterAll(async () => {
   for (const cli of running) {
@@ -84,8 +93,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the first hour of a new user', () => {
-  it('start refuses a strategy with a type error (size: 0.001), naming the problem as perpbot check does', async () => {
+// Concurrent: each step is a command of its own on files of its own, and most of their time is a
+// strategy's type check or a bot's start; one after another they were the suite's longest file.
+describe.concurrent('the first hour of a new user', () => {
+  it('start refuses a strategy with a type error (size: 0.001), naming the problem as perpbot check does', async ({
+    expect,
+  }) => {
     write(
       'strategies/typo.ts',
       `import { map } from 'rxjs';
@@ -116,15 +129,7 @@ export default defineStrategy({
     expect(start.stderr).toContain('perpbot check strategies/typo.ts reports the same');
   }, 60_000);
 
-  it('start says why a strategy module threw at import, without --verbose', async () => {
-    // It throws before anything else (so its type check reads no perpbot types and takes no time).
-    write(
-      'strategies/throws.ts',
-      `const settings: Record<string, string> = {};
-if (settings['feed'] === undefined) throw new Error('throws.ts needs a feed setting');
-export default settings;
-`,
-    );
+  it('start says why a strategy module threw at import, without --verbose', async ({ expect }) => {
     write('throws.yaml', configFor('strategies/throws.ts').replace('params: { size: "0.001" }', 'params: {}'));
     const start = await perpbot(['start', '--config', 'throws.yaml']);
     expect(start.code).toBe(1);
@@ -133,7 +138,7 @@ export default settings;
     );
   }, 60_000);
 
-  it('record runs without a risk: section (it never trades)', async () => {
+  it('record runs without a risk: section (it never trades)', async ({ expect }) => {
     write(
       'record.yaml',
       `venue: { profile: sim }
@@ -151,7 +156,7 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
     expect(readdirSync(join(dir, 'rec')).some((f) => f.endsWith('.jsonl.gz'))).toBe(true);
   }, 60_000);
 
-  it('a config error names the default config where this project has it', async () => {
+  it('a config error names the default config where this project has it', async ({ expect }) => {
     write('typo-key.yaml', configFor('strategies/typo.ts').replace('max_open_orders', 'max_open_order'));
     const status = await perpbot(['status', '--config', 'typo-key.yaml']);
     expect(status.code).toBe(1);
@@ -160,7 +165,9 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
     expect(existsSync(isAbsolute(named!) ? named! : resolve(dir, named!)), `${named} from ${dir}`).toBe(true);
   }, 60_000);
 
-  it("perpbot sim's default block is the embedded simulator's and the one docs/operations.md gives", async () => {
+  it("perpbot sim's default block is the embedded simulator's and the one docs/operations.md gives", async ({
+    expect,
+  }) => {
     const help = await perpbot(['sim', '--help']);
     const simDefault = Number(/--block-ms <n>.*\(default (\d+)\)/.exec(help.stdout + help.stderr)?.[1]);
     const embedded = (
@@ -182,7 +189,7 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       await sim.close();
     });
 
-    it('moves its bid with the mark, keeping one bid 10 bps under it', async () => {
+    it('moves its bid with the mark, keeping one bid 10 bps under it', async ({ expect }) => {
       const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
       const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
       write('strategies/mine.ts', snippet.replace(/^ {3}/gm, '').replace("'../src/strategy/index.js'", STRATEGY_INDEX));
@@ -221,7 +228,9 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
     }, 90_000);
   });
 
-  it('the package ships the operations guide and deploy/, and every link in its guides leads to a shipped file', async () => {
+  it('the package ships the operations guide and deploy/, and every link in its guides leads to a shipped file', async ({
+    expect,
+  }) => {
     const pack = await new Promise<string>((done, fail) =>
       execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT }, (error, stdout) =>
         error === null ? done(stdout) : fail(new Error('npm pack --dry-run failed', { cause: error })),
