@@ -45,7 +45,8 @@ function perpbot(args: readonly string[], env: Record<string, string> = {}): Pro
     execFile(
       process.execPath,
       [inject('perpbotMain'), ...args],
-      { cwd: dir, env: { ...base, ...env }, timeout: 60_000 },
+      // The type checks of the steps that run side by side share the two cores: a margin for a loaded machine.
+      { cwd: dir, env: { ...base, ...env }, timeout: 90_000 },
       (error, stdout, stderr) =>
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
@@ -127,7 +128,7 @@ export default defineStrategy({
       /strategies\/typo\.ts\(11,\d+\): error TS2322: Type 'number' is not assignable to type 'string'\./,
     );
     expect(start.stderr).toContain('perpbot check strategies/typo.ts reports the same');
-  }, 60_000);
+  }, 90_000);
 
   it('start says why a strategy module threw at import, without --verbose', async ({ expect }) => {
     write('throws.yaml', configFor('strategies/throws.ts').replace('params: { size: "0.001" }', 'params: {}'));
@@ -136,7 +137,7 @@ export default defineStrategy({
     expect(start.stderr).toMatch(
       /^perpbot: strategy module "strategies\/throws\.ts" \(strategies\[0\]\.module\) failed to load: Error: throws\.ts needs a feed setting/,
     );
-  }, 60_000);
+  }, 90_000);
 
   it('record runs without a risk: section (it never trades)', async ({ expect }) => {
     write(
@@ -201,7 +202,8 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       });
       running.push(bot);
       const bids = async () => (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
-      await until(async () => (await bids()).length === 1, 60_000).catch((error: unknown) => {
+      // Its start type-checks the strategy beside the other steps' checks.
+      await until(async () => (await bids()).length === 1, 80_000).catch((error: unknown) => {
         throw new Error(`no bid: ${bot.output().slice(-2000)}`, { cause: error });
       });
       const first = (await bids())[0]!;
@@ -225,7 +227,7 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       const price = moved.price_ticks * tick;
       expect(price).toBeGreaterThan(Number(higher) * 0.995);
       expect(price).toBeLessThan(Number(higher) * 1.002);
-    }, 90_000);
+    }, 120_000);
   });
 
   it('the package ships the operations guide and deploy/, and every link in its guides leads to a shipped file', async ({
