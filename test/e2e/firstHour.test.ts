@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
@@ -45,7 +45,8 @@ function perpbot(args: readonly string[], env: Record<string, string> = {}): Pro
     execFile(
       process.execPath,
       [inject('perpbotMain'), ...args],
-      { cwd: dir, env: { ...base, ...env }, timeout: 60_000 },
+      // The type checks of the steps that run side by side share the two cores: a margin for a loaded machine.
+      { cwd: dir, env: { ...base, ...env }, timeout: 90_000 },
       (error, stdout, stderr) =>
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
@@ -75,6 +76,15 @@ beforeAll(() => {
   mkdirSync(join(dir, 'strategies'));
   // The project's own dependencies (rxjs, zod), as after `npm install perpbot`.
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  // A module that throws at import: its start shows why, and record, which never trades, never loads it.
+  // It throws before anything else (so its type check reads no perpbot types and takes no time).
+  write(
+    'strategies/throws.ts',
+    `const settings: Record<string, string> = {};
+if (settings['feed'] === undefined) throw new Error('throws.ts needs a feed setting');
+export default settings;
+`,
+  );
 });
 afterAll(async () => {
   for (const cli of running) {
@@ -84,8 +94,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the first hour of a new user', () => {
-  it('start refuses a strategy with a type error (size: 0.001), naming the problem as perpbot check does', async () => {
+// Concurrent: each step is a command of its own on files of its own, and most of their time is a
+// strategy's type check or a bot's start; one after another they were the suite's longest file.
+describe.concurrent('the first hour of a new user', () => {
+  it('start refuses a strategy with a type error (size: 0.001), naming the problem as perpbot check does', async ({
+    expect,
+  }) => {
     write(
       'strategies/typo.ts',
       `import { map } from 'rxjs';
@@ -114,26 +128,18 @@ export default defineStrategy({
       /strategies\/typo\.ts\(11,\d+\): error TS2322: Type 'number' is not assignable to type 'string'\./,
     );
     expect(start.stderr).toContain('perpbot check strategies/typo.ts reports the same');
-  }, 60_000);
+  }, 90_000);
 
-  it('start says why a strategy module threw at import, without --verbose', async () => {
-    // It throws before anything else (so its type check reads no perpbot types and takes no time).
-    write(
-      'strategies/throws.ts',
-      `const settings: Record<string, string> = {};
-if (settings['feed'] === undefined) throw new Error('throws.ts needs a feed setting');
-export default settings;
-`,
-    );
+  it('start says why a strategy module threw at import, without --verbose', async ({ expect }) => {
     write('throws.yaml', configFor('strategies/throws.ts').replace('params: { size: "0.001" }', 'params: {}'));
     const start = await perpbot(['start', '--config', 'throws.yaml']);
     expect(start.code).toBe(1);
     expect(start.stderr).toMatch(
       /^perpbot: strategy module "strategies\/throws\.ts" \(strategies\[0\]\.module\) failed to load: Error: throws\.ts needs a feed setting/,
     );
-  }, 60_000);
+  }, 90_000);
 
-  it('record runs without a risk: section (it never trades)', async () => {
+  it('record runs without a risk: section (it never trades)', async ({ expect }) => {
     write(
       'record.yaml',
       `venue: { profile: sim }
@@ -151,7 +157,7 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
     expect(readdirSync(join(dir, 'rec')).some((f) => f.endsWith('.jsonl.gz'))).toBe(true);
   }, 60_000);
 
-  it('a config error names the default config where this project has it', async () => {
+  it('a config error names the default config where this project has it', async ({ expect }) => {
     write('typo-key.yaml', configFor('strategies/typo.ts').replace('max_open_orders', 'max_open_order'));
     const status = await perpbot(['status', '--config', 'typo-key.yaml']);
     expect(status.code).toBe(1);
@@ -160,7 +166,9 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
     expect(existsSync(isAbsolute(named!) ? named! : resolve(dir, named!)), `${named} from ${dir}`).toBe(true);
   }, 60_000);
 
-  it("perpbot sim's default block is the embedded simulator's and the one docs/operations.md gives", async () => {
+  it("perpbot sim's default block is the embedded simulator's and the one docs/operations.md gives", async ({
+    expect,
+  }) => {
     const help = await perpbot(['sim', '--help']);
     const simDefault = Number(/--block-ms <n>.*\(default (\d+)\)/.exec(help.stdout + help.stderr)?.[1]);
     const embedded = (
@@ -182,7 +190,7 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       await sim.close();
     });
 
-    it('moves its bid with the mark, keeping one bid 10 bps under it', async () => {
+    it('moves its bid with the mark, keeping one bid 10 bps under it', async ({ expect }) => {
       const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
       const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
       write('strategies/mine.ts', snippet.replace(/^ {3}/gm, '').replace("'../src/strategy/index.js'", STRATEGY_INDEX));
@@ -194,7 +202,8 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       });
       running.push(bot);
       const bids = async () => (await who.rest.openOrders({ account: who.account, market_id: '1' })).orders;
-      await until(async () => (await bids()).length === 1, 60_000).catch((error: unknown) => {
+      // Its start type-checks the strategy beside the other steps' checks.
+      await until(async () => (await bids()).length === 1, 80_000).catch((error: unknown) => {
         throw new Error(`no bid: ${bot.output().slice(-2000)}`, { cause: error });
       });
       const first = (await bids())[0]!;
@@ -218,10 +227,12 @@ journal: { path: ${JSON.stringify(join(dir, 'record', 'journal.sqlite'))} }
       const price = moved.price_ticks * tick;
       expect(price).toBeGreaterThan(Number(higher) * 0.995);
       expect(price).toBeLessThan(Number(higher) * 1.002);
-    }, 90_000);
+    }, 120_000);
   });
 
-  it('the package ships the operations guide and deploy/, and every link in its guides leads to a shipped file', async () => {
+  it('the package ships the operations guide and deploy/, and every link in its guides leads to a shipped file', async ({
+    expect,
+  }) => {
     const pack = await new Promise<string>((done, fail) =>
       execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT }, (error, stdout) =>
         error === null ? done(stdout) : fail(new Error('npm pack --dry-run failed', { cause: error })),

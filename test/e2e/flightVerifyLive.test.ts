@@ -103,7 +103,8 @@ describe('flight recordings made on the wall clock replay true with --verify', (
 
   // Whether the strategies' inputs came in the recorded order is reported, not required: frames of
   // one socket read reach the live bot back to back (ws's default), the replay settles between them.
-  it.each([
+  // The two replays side by side, as their flights were recorded.
+  it.concurrent.each([
     { name: 'bundled', inputsInOrder: false },
     { name: 'legacy', inputsInOrder: false },
   ])(
