@@ -1,3 +1,4 @@
+import type { PnlSnapshot } from '../guards/killSwitch.js';
 import type { Side } from '../intents/intents.js';
 import type { PositionView } from '../tracking/accountState.js';
 import { applyFill, FLAT, fromWad, markToWad, toWad, unrealisedWei, type AverageEntry } from './averageEntry.js';
@@ -116,6 +117,22 @@ export class PnlLedger {
       fromWad(net),
       unpriced,
     );
+  }
+
+  /**
+   * What a kill switch judges, in wei: realised net of fees, and the open positions at
+   * `markOf`; undefined while a market with an open position has no mark (a loss is never judged
+   * on part of the book). The view's figures without their decimal strings: it is asked at every mark.
+   */
+  loss(markOf: MarkOf): PnlSnapshot | undefined {
+    let unrealised = 0n;
+    for (const [marketId, book] of this.books) {
+      if (book.size === 0n) continue;
+      const mark = markOf(marketId);
+      if (mark === undefined) return undefined;
+      unrealised += unrealisedWei(book, markToWad(mark));
+    }
+    return { realisedWei: this.realisedWei - this.feesWei, unrealisedWei: unrealised };
   }
 
   /** Applies a signed size at a price to the market's position; returns what it realised. */
