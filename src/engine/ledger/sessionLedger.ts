@@ -82,6 +82,11 @@ export class SessionLedger {
     return this.account.loss(this.markOf);
   }
 
+  /** The account's `netPnl` in wei (`PnlLedger.netWei`): what the replay's equity adds to its opening balance. */
+  accountNetWei(): bigint {
+    return this.account.netWei(this.markOf);
+  }
+
   /** One strategy's PnL on its own fills (flat and zero before its first fill). */
   strategyPnl(strategy: string): PnlView {
     return (this.strategies.get(strategy) ?? EMPTY).view(this.markOf);
