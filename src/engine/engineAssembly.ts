@@ -13,7 +13,7 @@ import type { EngineOptions } from './engineOptions.js';
 import { CloseBeforeSwitch } from './guards/closeBeforeSwitch.js';
 import { ClientOrderIds } from './intents/clientOrderIds.js';
 import type { Intent } from './intents/intents.js';
-import { lossView, SessionLedger } from './ledger/sessionLedger.js';
+import { SessionLedger } from './ledger/sessionLedger.js';
 import type { NonceAllocator } from './nonces/nonceAllocator.js';
 import { IntentPipeline } from './pipeline/intentPipeline.js';
 import { StageDeps } from './pipeline/stageDeps.js';
@@ -227,7 +227,7 @@ function pipelineOf(p: Building, options: EngineOptions): void {
 
 /** The account's kill switch judges the ledger's account figure: fills and fees, at the marks. */
 function checkLoss(p: Building): void {
-  const pnl = lossView(p.ledger.accountPnl());
+  const pnl = p.ledger.accountLoss();
   if (pnl !== undefined) p.gate.watchPnl(pnl);
 }
 

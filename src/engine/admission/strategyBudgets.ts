@@ -9,7 +9,7 @@ import type { AccountState } from '../tracking/accountState.js';
 import type { TrackedFill } from '../tracking/orderTracker.js';
 import { AdmissionGate, type Admission } from './admissionGate.js';
 import { budgetVerdict } from './budgetVerdict.js';
-import { lossView, type StrategyBook } from '../ledger/sessionLedger.js';
+import type { StrategyBook } from '../ledger/sessionLedger.js';
 import type { InFlightActions } from './inFlightActions.js';
 
 /** The strategies' budgets, as the engine takes them (`EngineOptions.budgets`, `Engine.useBudgets`). */
@@ -109,7 +109,7 @@ export class StrategyBudgets {
   }
 
   private revalue(budget: Budget): void {
-    const pnl = lossView(budget.book.pnl());
+    const pnl = budget.book.loss();
     if (pnl !== undefined) budget.gate.watchPnl(pnl);
   }
 

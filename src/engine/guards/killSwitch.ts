@@ -1,4 +1,4 @@
-import { addDecimals, compareDecimals } from '../../core/decimal.js';
+import { parseDecimal, pow10, WEI_DECIMALS, weiToDecimal } from '../../core/decimal.js';
 import type { GuardConfig } from '../config/engineConfig.js';
 import { isRiskReducing, type Intent } from '../intents/intents.js';
 import { refusal } from '../intents/refusal.js';
@@ -28,22 +28,35 @@ export function resetKillSwitch(): KillSwitchState {
   return ARMED_KILL_SWITCH;
 }
 
+/**
+ * A PnL as the kill switch judges it, in USDC wei (18 decimals, the ledger's scale): kept as
+ * bigints, so judging it at every mark parses and formats nothing. Losses are negative.
+ */
 export interface PnlSnapshot {
-  /** USDC decimal strings; losses are negative. */
-  readonly realized: string;
-  readonly unrealized: string;
+  /** Realised PnL net of fees (a fee is a realised cost). */
+  readonly realisedWei: bigint;
+  /** The open positions' PnL at the marks. */
+  readonly unrealisedWei: bigint;
 }
 
-/** Trips when realized + unrealized PnL is at or below -maxLoss. */
+/** Trips when realised + unrealised PnL is at or below -maxLoss. */
 export function watchLoss(
   state: KillSwitchState,
   pnl: PnlSnapshot,
   config: GuardConfig,
   nowMs: number,
 ): KillSwitchTransition {
-  const total = addDecimals(pnl.realized, pnl.unrealized, 'PnL');
-  if (compareDecimals(total, `-${config.killSwitchMaxLoss}`) > 0) return { state, justTripped: false };
-  return tripKillSwitch(state, `loss limit reached: PnL ${total} <= -${config.killSwitchMaxLoss}`, nowMs);
+  const total = pnl.realisedWei + pnl.unrealisedWei;
+  if (!reachesLoss(total, config.killSwitchMaxLoss)) return { state, justTripped: false };
+  const reason = `loss limit reached: PnL ${weiToDecimal(total)} <= -${config.killSwitchMaxLoss}`;
+  return tripKillSwitch(state, reason, nowMs);
+}
+
+/** Whether `totalWei` is at or below -maxLoss, exactly: a limit finer than a wei is compared at its own scale. */
+function reachesLoss(totalWei: bigint, maxLoss: string): boolean {
+  const limit = parseDecimal(maxLoss, 'guards.killSwitchMaxLoss');
+  if (limit.scale <= WEI_DECIMALS) return totalWei <= -limit.units * pow10(WEI_DECIMALS - limit.scale);
+  return totalWei * pow10(limit.scale - WEI_DECIMALS) <= -limit.units;
 }
 
 export function checkKillSwitch(state: GuardState, intent: Intent): GuardVerdict {

@@ -52,15 +52,6 @@ export function equityOf(balance: string, pnl: PnlView): string | null {
   return pnl.unpricedMarkets.length > 0 ? null : addDecimals(balance, pnl.unrealisedPnl, 'equity');
 }
 
-/**
- * The balance as the ledger books it: the opening balance plus realisedPnl − fees. It is the
- * venue's where only fills move the balance (a replay's simulator), without waiting on the
- * venue's balance frame after each fill.
- */
-export function bookedBalance(openingBalance: string, pnl: PnlView): string {
-  return addDecimals(openingBalance, minus(pnl.realisedPnl, pnl.fees), 'booked balance');
-}
-
 function minus(a: string, b: string): string {
   return addDecimals(a, negateDecimal(b), 'balance change');
 }

@@ -1,3 +1,4 @@
+import type { PnlSnapshot } from '../guards/killSwitch.js';
 import type { Side } from '../intents/intents.js';
 import type { PositionView } from '../tracking/accountState.js';
 import { applyFill, FLAT, fromWad, markToWad, toWad, unrealisedWei, type AverageEntry } from './averageEntry.js';
@@ -100,14 +101,8 @@ export class PnlLedger {
 
   /** The figures now, valuing open positions at `markOf` (a market without a mark is listed unpriced). */
   view(markOf: MarkOf): PnlView {
-    let unrealised = 0n;
     const unpriced: number[] = [];
-    for (const [marketId, book] of this.books) {
-      if (book.size === 0n) continue;
-      const mark = markOf(marketId);
-      if (mark === undefined) unpriced.push(marketId);
-      else unrealised += unrealisedWei(book, markToWad(mark));
-    }
+    const unrealised = this.unrealised(markOf, unpriced);
     const net = this.realisedWei + unrealised - this.feesWei;
     return new PnlFigures(
       fromWad(this.realisedWei),
@@ -116,6 +111,35 @@ export class PnlLedger {
       fromWad(net),
       unpriced,
     );
+  }
+
+  /** The view's `netPnl` in wei (the markets without a mark left out, as there), without the view's strings. */
+  netWei(markOf: MarkOf): bigint {
+    return this.realisedWei + this.unrealised(markOf) - this.feesWei;
+  }
+
+  /**
+   * What a kill switch judges, in wei: realised net of fees, and the open positions at
+   * `markOf`; undefined while a market with an open position has no mark (a loss is never judged
+   * on part of the book). The view's figures without their decimal strings: it is asked at every mark.
+   */
+  loss(markOf: MarkOf): PnlSnapshot | undefined {
+    const unpriced: number[] = [];
+    const unrealised = this.unrealised(markOf, unpriced);
+    if (unpriced.length > 0) return undefined;
+    return { realisedWei: this.realisedWei - this.feesWei, unrealisedWei: unrealised };
+  }
+
+  /** The open positions valued at `markOf`, wei; those of markets without a mark go to `unpriced` instead. */
+  private unrealised(markOf: MarkOf, unpriced?: number[]): bigint {
+    let unrealised = 0n;
+    for (const [marketId, book] of this.books) {
+      if (book.size === 0n) continue;
+      const mark = markOf(marketId);
+      if (mark === undefined) unpriced?.push(marketId);
+      else unrealised += unrealisedWei(book, markToWad(mark));
+    }
+    return unrealised;
   }
 
   /** Applies a signed size at a price to the market's position; returns what it realised. */

@@ -1,4 +1,3 @@
-import { addDecimals, negateDecimal } from '../../core/decimal.js';
 import type { PnlSnapshot } from '../guards/killSwitch.js';
 import type { PositionView } from '../tracking/accountState.js';
 import type { Side } from '../intents/intents.js';
@@ -23,6 +22,8 @@ export interface OpeningPosition {
 /** One strategy's share of the ledger, as its budget (positions, kill switch) and its views read it. */
 export interface StrategyBook {
   pnl(): PnlView;
+  /** What its kill switch judges (`PnlLedger.loss`). */
+  loss(): PnlSnapshot | undefined;
   /** Its net position per market from its own fills (absolute size and a side). */
   positions(): ReadonlyMap<number, PositionView>;
 }
@@ -76,6 +77,16 @@ export class SessionLedger {
     return this.account.view(this.markOf);
   }
 
+  /** What the account's kill switch judges: the account's PnL net of fees, in wei (`PnlLedger.loss`). */
+  accountLoss(): PnlSnapshot | undefined {
+    return this.account.loss(this.markOf);
+  }
+
+  /** The account's `netPnl` in wei (`PnlLedger.netWei`): what the replay's equity adds to its opening balance. */
+  accountNetWei(): bigint {
+    return this.account.netWei(this.markOf);
+  }
+
   /** One strategy's PnL on its own fills (flat and zero before its first fill). */
   strategyPnl(strategy: string): PnlView {
     return (this.strategies.get(strategy) ?? EMPTY).view(this.markOf);
@@ -116,7 +127,11 @@ export class SessionLedger {
 
   /** A strategy's share, read live. */
   bookOf(strategy: string): StrategyBook {
-    return { pnl: () => this.strategyPnl(strategy), positions: () => this.strategyPositions(strategy) };
+    return {
+      pnl: () => this.strategyPnl(strategy),
+      loss: () => (this.strategies.get(strategy) ?? EMPTY).loss(this.markOf),
+      positions: () => this.strategyPositions(strategy),
+    };
   }
 
   private ledgerOf(strategy: string): PnlLedger {
@@ -130,12 +145,3 @@ export class SessionLedger {
 }
 
 const EMPTY = new PnlLedger();
-
-/**
- * What a kill switch judges of a PnL view: net of fees (a fee is a realized cost). Undefined while
- * a market with an open position has no mark: a loss is never judged on part of the book.
- */
-export function lossView(view: PnlView): PnlSnapshot | undefined {
-  if (view.unpricedMarkets.length > 0) return undefined;
-  return { realized: addDecimals(view.realisedPnl, negateDecimal(view.fees)), unrealized: view.unrealisedPnl };
-}

@@ -7,8 +7,15 @@ import type { PlaceLimitIntent } from '../intents/intents.js';
  */
 export class LivePlacements {
   private readonly byIntent = new Map<string, PlaceLimitIntent>();
+  private changes = 0;
+
+  /** Moves with every placement remembered or forgotten: what was read with them is then stale. */
+  get revision(): number {
+    return this.changes;
+  }
 
   remember(intent: PlaceLimitIntent): void {
+    this.changes++;
     this.byIntent.set(intent.intentId, intent);
   }
 
@@ -17,6 +24,7 @@ export class LivePlacements {
   }
 
   forget(intentId: string): void {
+    this.changes++;
     this.byIntent.delete(intentId);
   }
 

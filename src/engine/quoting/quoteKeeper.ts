@@ -4,11 +4,12 @@ import type { IntentOutcome } from '../intents/intentOutcome.js';
 import type { Intent, QuoteIntent, QuoteOrder } from '../intents/intents.js';
 import { refusal, type Refusal, type RefusalRule } from '../intents/refusal.js';
 import type { OrderTracker } from '../tracking/orderTracker.js';
-import { isResting, type TrackedOrder } from '../orders/trackedOrder.js';
-import { gridUnits } from './gridUnits.js';
 import type { LivePlacements } from './livePlacements.js';
-import { planQuotes, type LiveQuote, type QuotePlan, type WantedQuote } from './quotePlan.js';
+import { LiveQuotes } from './liveQuotes.js';
+import type { QuotePlan, WantedQuote } from './quotePlan.js';
+import { RetiringOrders } from './retiringOrders.js';
 import { StrategyMarketMap } from '../tracking/strategyMarketMap.js';
+import { wantedOf, type CountedTarget, type QuoteGrid } from './wantedQuotes.js';
 
 /** What the keeper needs of the engine. */
 export interface QuoteKeeperDeps {
@@ -25,8 +26,7 @@ export interface QuoteKeeperDeps {
 }
 
 /** A target as the keeper holds it, with what it took to reach. */
-export interface KeptTarget {
-  readonly intent: QuoteIntent;
+export interface KeptTarget extends CountedTarget {
   /** Each wanted order on the grid, in the target's order. */
   readonly wanted: readonly WantedQuote[];
   /** The actions it sent (a replacement counts two: its place and its cancel). */
@@ -45,11 +45,13 @@ export interface KeptTarget {
  */
 export class QuoteKeeper {
   private readonly targets = new StrategyMarketMap<KeptTarget>();
-  private readonly retiring = new Set<string>();
-  /** Orders being moved by a replacement: they stand for their wanted order until they are off the book. */
-  private readonly moving = new Set<string>();
+  private readonly retiring = new RetiringOrders();
+  /** The live orders each target is planned against, read again only once they changed. */
+  readonly live: LiveQuotes;
 
-  constructor(private readonly deps: QuoteKeeperDeps) {}
+  constructor(private readonly deps: QuoteKeeperDeps) {
+    this.live = new LiveQuotes({ tracker: deps.tracker, placements: deps.placements, retiring: this.retiring });
+  }
 
   /** The latest target of a strategy on a market. */
   target(strategy: string, marketId: number): KeptTarget | undefined {
@@ -68,34 +70,35 @@ export class QuoteKeeper {
   forget(strategy?: string): void {
     for (const { strategy: of, marketId } of this.targets.entries())
       if (strategy === undefined || of === strategy) this.targets.delete(of, marketId);
+    this.live.forget(strategy);
   }
 
   /** The order ended: nothing retires it any longer. */
   ended(intentId: string): void {
-    this.retiring.delete(intentId);
-    this.moving.delete(intentId);
+    this.retiring.release(intentId);
   }
 
   /** Whether a replacement is moving this order (it still rests until its cancel lands). */
   isMoving(intentId: string): boolean {
-    return this.moving.has(intentId);
+    return this.retiring.isMoving(intentId);
   }
 
   /** Takes a target, sends what it takes, and answers the quote intent. */
   take(intent: QuoteIntent): IntentOutcome {
     const market = this.deps.market(intent.marketId);
     if (market === undefined) return this.outcome(intent, refusal('market_id', intent.marketId, 'no such market'));
-    const wanted = wantedOf(intent, market);
-    if (!Array.isArray(wanted)) return this.outcome(intent, wanted);
-    const target: KeptTarget = { intent, wanted, actions: 0, sent: 0 };
+    const grid = gridOf(market);
+    const wanted = wantedOf(intent, grid, this.targets.get(intent.strategy, intent.marketId));
+    if ('rule' in wanted) return this.outcome(intent, wanted);
+    const target: KeptTarget = { intent, grid, wanted, actions: 0, sent: 0 };
     this.targets.set(intent.strategy, intent.marketId, target);
-    return this.outcome(intent, this.converge(target, market));
+    return this.outcome(intent, this.converge(target, grid));
   }
 
   /** Plans the target against what is live now and sends the plan; the reason opening is refused, if it is. */
-  private converge(target: KeptTarget, market: MarketView): Refusal | undefined {
+  private converge(target: KeptTarget, grid: QuoteGrid): Refusal | undefined {
     const { intent } = target;
-    const plan = planQuotes(target.wanted, this.liveQuotes(intent, market));
+    const plan = this.live.plan(intent.strategy, intent.marketId, grid, target.wanted);
     const blocked = this.deps.notTrading(intent.strategy, intent);
     target.actions += this.send(target, plan, blocked === undefined);
     return blocked;
@@ -110,25 +113,7 @@ export class QuoteKeeper {
   private replan(strategy: string, marketId: number): void {
     const target = this.targets.get(strategy, marketId);
     const market = this.deps.market(marketId);
-    if (target !== undefined && market !== undefined) this.converge(target, market);
-  }
-
-  /** The strategy's live limit orders in the market that a target may keep or move. */
-  private liveQuotes(intent: QuoteIntent, market: MarketView): LiveQuote[] {
-    const { tracker, placements } = this.deps;
-    const tick = market.config.step_price;
-    const step = market.config.step_size;
-    const out: LiveQuote[] = [];
-    for (const o of tracker.openOrders({ strategy: intent.strategy, marketId: intent.marketId })) {
-      if (!offered(o) || this.retiring.has(o.intentId) || tracker.cancelRequested(o.intentId)) continue;
-      const placed = placements.get(o.intentId);
-      const ticks = gridUnits(placed?.price ?? o.price, tick, placed?.priceRounding ?? 'nearest');
-      const left = gridUnits(o.size, step, placed?.sizeRounding ?? 'nearest');
-      const filled = gridUnits(o.filledSize, step, 'nearest');
-      if (ticks === undefined || left === undefined || filled === undefined) continue;
-      out.push({ intentId: o.intentId, side: o.side, ticks, remainingSteps: left - filled });
-    }
-    return out;
+    if (target !== undefined && market !== undefined) this.converge(target, gridOf(market));
   }
 
   /** Sends the plan's actions (only its cancels when the strategy may not open); returns how many went. */
@@ -136,15 +121,14 @@ export class QuoteKeeper {
     const { intent } = kept;
     const { strategy, marketId } = intent;
     for (const live of plan.cancel) {
-      this.retiring.add(live);
+      this.retiring.retire(live, false);
       this.run(cancel({ intentId: nextActionId(kept), strategy, marketId, target: { intentId: live } }));
     }
     let actions = plan.cancel.length;
     if (!opening) return actions;
     for (const r of plan.replace) {
       const order = intent.orders[r.wanted] as QuoteOrder;
-      this.retiring.add(r.live);
-      this.moving.add(r.live);
+      this.retiring.retire(r.live, true);
       const target = { intentId: r.live };
       const mode = intent.mode === undefined ? {} : { mode: intent.mode };
       this.run(
@@ -171,10 +155,7 @@ export class QuoteKeeper {
     this.deps.execute(action).then(
       (outcome) => {
         if (replacing === undefined) return;
-        if (!this.deps.tracker.cancelRequested(replacing)) {
-          this.retiring.delete(replacing);
-          this.moving.delete(replacing);
-        }
+        if (!this.deps.tracker.cancelRequested(replacing)) this.retiring.release(replacing);
         if (outcome.type === 'refused' && REPLAN_AFTER.has(outcome.refusal.rule))
           this.replan(action.strategy, action.marketId);
       },
@@ -201,44 +182,9 @@ function nextActionId(kept: KeptTarget): string {
   return `${kept.intent.intentId}.${++kept.sent}`;
 }
 
-/** Orders a target may keep or move: limit orders on their way or resting (not one sent without an answer). */
-function offered(o: TrackedOrder): boolean {
-  return o.market !== true && (o.state === 'queued' || o.state === 'submitted' || isResting(o.state));
-}
-
-/** The target's orders on the market's grid, or the first that is not on it (a price off the tick with no rounding). */
-function wantedOf(intent: QuoteIntent, market: MarketView): WantedQuote[] | Refusal {
-  const { step_price: tick, step_size: step } = market.config;
-  const out: WantedQuote[] = [];
-  for (const [index, o] of intent.orders.entries()) {
-    const ticks = gridUnits(o.price, tick, o.priceRounding);
-    const steps = gridUnits(o.size, step, o.sizeRounding);
-    if (ticks === undefined || ticks <= 0n) return offGrid(index, 'price', o.price, tick);
-    if (steps === undefined || steps <= 0n) return offGrid(index, 'size', o.size, step);
-    const keepPartial = intent.tolerance?.partial === true;
-    out.push({ index, side: o.side, ticks, steps, toleranceTicks: toleranceTicks(intent, ticks), keepPartial });
-  }
-  return out;
-}
-
-function offGrid(index: number, field: 'price' | 'size', value: string, unit: string): Refusal {
-  const rounding = field === 'price' ? 'priceRounding' : 'sizeRounding';
-  const grid = field === 'price' ? 'tick' : 'step';
-  return refusal(
-    'quote_target',
-    value,
-    `orders[${index}].${field} is not a positive ${field} on the ${grid} ${unit}`,
-    `name ${rounding} to snap it`,
-  );
-}
-
-/** The larger of the target's tolerances, in whole ticks (bps of the wanted price, rounded down). */
-function toleranceTicks(intent: QuoteIntent, ticks: bigint): bigint {
-  const byTicks = BigInt(Math.max(0, Math.floor(intent.tolerance?.ticks ?? 0)));
-  const bps = intent.tolerance?.bps ?? 0;
-  // ticks × bps / 10 000, in hundredths of a bp so a fractional bps setting counts.
-  const byBps = bps > 0 ? (ticks * BigInt(Math.floor(bps * 100))) / 1_000_000n : 0n;
-  return byTicks > byBps ? byTicks : byBps;
+/** The market's price tick and size step, as a target's orders are counted on them. */
+function gridOf(market: MarketView): QuoteGrid {
+  return { tick: market.config.step_price, step: market.config.step_size };
 }
 
 /** A wanted order's terms as a limit intent or a replacement takes them (the side is the placement's). */

@@ -41,6 +41,11 @@ export interface QuoteUptimeDeps {
   isMoving(intentId: string): boolean;
   /** The market's price tick and size step. */
   grid(marketId: number): { readonly tick: string; readonly step: string } | undefined;
+  /**
+   * A number that moves whenever the strategy's live orders in the market change, or the orders a
+   * replacement moves do (`LiveQuotes.revision`): the resting orders read at one are read again only after it moved.
+   */
+  revision(strategy: string, marketId: number): number;
 }
 
 const LATENCIES_KEPT = 1000;
@@ -67,6 +72,8 @@ interface Book {
  */
 export class QuoteUptime {
   private readonly books = new StrategyMarketMap<Book>();
+  /** Per strategy and market, the resting orders last read and their coverage of the last wanted orders. */
+  private readonly reads = new StrategyMarketMap<RestingRead>();
 
   constructor(private readonly deps: QuoteUptimeDeps) {}
 
@@ -145,10 +152,42 @@ export class QuoteUptime {
       const own = ownCoverage(this.deps.tracker.orderCounts.wanted(strategy, marketId));
       return { coverage: own, exact: own };
     }
-    const orders = this.deps.tracker.openOrders({ strategy, marketId }).filter((o) => o.market !== true);
-    const resting = restingQuotes(orders, grid.tick, (id) => this.deps.isMoving(id));
-    return { coverage: targetCoverage(target, resting, true), exact: targetCoverage(target, resting, false) };
+    const read = this.restingRead(strategy, marketId, grid.tick);
+    if (read.covered?.wanted !== target.wanted) {
+      const { resting } = read;
+      const coverage = {
+        coverage: targetCoverage(target, resting, true),
+        exact: targetCoverage(target, resting, false),
+      };
+      read.covered = { wanted: target.wanted, coverage };
+    }
+    return read.covered.coverage;
   }
+
+  /**
+   * The strategy's resting orders in the market, read again only once they (or the orders being
+   * moved) changed: every mark's target and every order event asks for the coverage.
+   */
+  private restingRead(strategy: string, marketId: number, tick: string): RestingRead {
+    const revision = this.deps.revision(strategy, marketId);
+    const known = this.reads.get(strategy, marketId);
+    if (known?.revision === revision && known.tick === tick) return known;
+    const orders = this.deps.tracker.openOrders({ strategy, marketId }).filter((o) => o.market !== true);
+    const read: RestingRead = { revision, tick, resting: restingQuotes(orders, tick, (id) => this.deps.isMoving(id)) };
+    this.reads.set(strategy, marketId, read);
+    return read;
+  }
+}
+
+/** A strategy's resting orders in a market at one revision, and their coverage of the wanted orders last asked. */
+interface RestingRead {
+  readonly revision: number;
+  readonly tick: string;
+  readonly resting: readonly RestingQuote[];
+  covered?: {
+    readonly wanted: KeptTarget['wanted'];
+    readonly coverage: { readonly coverage: QuoteCoverage; readonly exact: QuoteCoverage };
+  };
 }
 
 /** A resting order as the coverage reads it: its side, its price in ticks, whether a replacement moves it. */

@@ -61,6 +61,7 @@ export class Quoting {
         const config = deps.market(marketId)?.config;
         return config === undefined ? undefined : { tick: config.step_price, step: config.step_size };
       },
+      revision: (strategy, marketId) => this.keeper.live.revision(strategy, marketId),
     });
     this.subscription = deps.tracker.events$.subscribe((e) => {
       if (isTerminalOrderEvent(e)) {

@@ -12,6 +12,8 @@ interface Counts {
   held: number;
   /** Resting or unknown: what the strategy's budget counts as its orders on the venue. */
   onVenue: number;
+  /** Counts every change of a live order (or of a cancel asked of one): see `revision`. */
+  changes: number;
 }
 
 const NONE: WantedOrderCount = { wanted: 0, held: 0 };
@@ -44,6 +46,16 @@ export class StrategyOrderCounts {
     return counts === undefined ? NONE : { wanted: counts.wanted, held: counts.held };
   }
 
+  /**
+   * A number that moves whenever a live order of the strategy in the market changes at all (its
+   * state, terms or fills, a cancel asked or dropped, an order new or ended), and only then: what
+   * a reader of the open orders compares to reuse what it made of them (the quote keeper's plan
+   * of a target, the uptime's coverage), rather than walk them again on every mark.
+   */
+  revision(strategy: string, marketId: number): number {
+    return this.counts.get(strategy, marketId)?.changes ?? 0;
+  }
+
   /** The strategy's orders resting or of unknown fate, per market. */
   onVenue(strategy: string): Map<number, number> {
     const out = new Map<number, number>();
@@ -58,9 +70,10 @@ export class StrategyOrderCounts {
     if (isTerminal(order.state)) return;
     let counts = this.counts.get(order.strategy, order.marketId);
     if (counts === undefined) {
-      counts = { wanted: 0, held: 0, onVenue: 0 };
+      counts = { wanted: 0, held: 0, onVenue: 0, changes: 0 };
       this.counts.set(order.strategy, order.marketId, counts);
     }
+    counts.changes++;
     const resting = isResting(order.state);
     if (resting || order.state === 'unknown') counts.onVenue += sign;
     if (order.market === true || asked) return;

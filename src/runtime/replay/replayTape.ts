@@ -1,8 +1,8 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
-import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
+import { addDecimals, multiplyDecimals, negateDecimal } from '../../core/decimal.js';
 import type { Engine } from '../../engine/engine.js';
-import { bookedBalance, equityOf } from '../../engine/ledger/accountValuation.js';
+import { BookedEquity } from '../../engine/ledger/bookedEquity.js';
 import type { ReplayFill, ReplayReport } from './replayReport.js';
 
 type Series = ReplayReport['series'];
@@ -21,16 +21,19 @@ export class ReplayTape {
   private readonly fills: ReplayFill[] = [];
   private orders = 0;
   private volume = '0';
-  private peak: string | undefined;
-  private maxDrawdown = '0';
+  /** Equity as the ledger books it, in fixed point (`BookedEquity`), and its peak and deepest fall so far. */
+  private readonly booked: BookedEquity;
+  private peak: bigint | undefined;
+  private maxDrawdown = 0n;
   private readonly subscriptions: Subscription[] = [];
 
   constructor(
     private readonly engine: Engine,
     private readonly clock: Clock,
     private readonly markets: readonly number[],
-    private readonly balance: string,
+    balance: string,
   ) {
+    this.booked = new BookedEquity(balance);
     this.subscriptions.push(
       engine.fills$.subscribe((fill) => {
         this.fills.push({
@@ -55,7 +58,7 @@ export class ReplayTape {
   sample(): void {
     const t = this.clock.now();
     const value = this.equityNow();
-    this.equity.push({ t, value });
+    this.equity.push({ t, value: this.booked.text(value) });
     this.judgeDrawdown(value);
     const positions = this.engine.ledger.accountPositions();
     for (const marketId of this.markets) {
@@ -80,28 +83,26 @@ export class ReplayTape {
         realisedPnl: pnl.realisedPnl,
         unrealisedPnl: pnl.unrealisedPnl,
         netPnl: pnl.netPnl,
-        maxDrawdown: this.maxDrawdown,
+        maxDrawdown: this.booked.text(this.maxDrawdown),
       },
       series: { equity: this.equity, position: this.position, price: this.price, fills: this.fills },
     };
   }
 
   /**
-   * Equity as the live bot values it (accountValuation.ts), on the balance the ledger books: the
-   * replay's simulator moves the balance by fills and fees only, and the booked one does not lag a
-   * fill until the balance frame. Until every market has a mark, the marked ones count (an
-   * unmarked one at its entry), as the report's totals do.
+   * Equity as the live bot values it (accountValuation.ts), on the balance the ledger books
+   * (`BookedEquity`): the replay's simulator moves the balance by fills and fees only, and the
+   * booked one does not lag a fill until the balance frame. Until every market has a mark, the
+   * marked ones count (an unmarked one at its entry), as the report's totals do.
    */
-  private equityNow(): string {
-    const pnl = this.engine.ledger.accountPnl();
-    const balance = bookedBalance(this.balance, pnl);
-    return equityOf(balance, pnl) ?? addDecimals(balance, pnl.unrealisedPnl);
+  private equityNow(): bigint {
+    return this.booked.units(this.engine.ledger);
   }
 
   /** The largest fall of equity from its highest point so far. */
-  private judgeDrawdown(value: string): void {
-    if (this.peak === undefined || compareDecimals(value, this.peak) > 0) this.peak = value;
-    const drawdown = addDecimals(this.peak, negateDecimal(value));
-    if (compareDecimals(drawdown, this.maxDrawdown) > 0) this.maxDrawdown = drawdown;
+  private judgeDrawdown(value: bigint): void {
+    if (this.peak === undefined || value > this.peak) this.peak = value;
+    const drawdown = this.peak - value;
+    if (drawdown > this.maxDrawdown) this.maxDrawdown = drawdown;
   }
 }

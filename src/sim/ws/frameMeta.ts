@@ -12,9 +12,11 @@ export function frameMeta(
   clock: Clock,
   where: { readonly blockNumber?: number; readonly txHash?: string } = {},
 ): FrameMeta {
-  return {
+  // Keys set one by one, in this order, not conditional spreads: every published batch makes one.
+  const meta: { -readonly [K in keyof FrameMeta]: FrameMeta[K] } = {
     worker_timestamp: (BigInt(clock.now()) * 1_000_000n).toString(),
-    ...(where.blockNumber === undefined ? {} : { block_number: where.blockNumber }),
-    ...(where.txHash === undefined ? {} : { tx_hash: where.txHash }),
   };
+  if (where.blockNumber !== undefined) meta.block_number = where.blockNumber;
+  if (where.txHash !== undefined) meta.tx_hash = where.txHash;
+  return meta;
 }

@@ -44,16 +44,21 @@ export function toPositionSnapshot(p: TrackedPosition, mark?: string, extras?: P
     mark !== undefined && p.avgEntryPrice !== undefined
       ? unrealisedPnlOf(signedSize, p.avgEntryPrice, mark)
       : extras?.unrealizedPnl;
-  return {
+  // Keys set one by one, in this order, not conditional spreads: a strategy may read it at every mark.
+  const snapshot: { -readonly [K in keyof PositionSnapshot]: PositionSnapshot[K] } = {
     marketId: p.marketId,
     side: p.side,
     size: p.size,
     signedSize,
-    ...(p.avgEntryPrice === undefined ? {} : { avgEntryPrice: p.avgEntryPrice }),
-    ...(mark === undefined ? {} : { markPrice: mark }),
-    ...(unrealisedPnl === undefined ? {} : { unrealisedPnl, unrealizedPnl: unrealisedPnl }),
-    ...(extras?.liquidationPrice === undefined ? {} : { liquidationPrice: extras.liquidationPrice }),
   };
+  if (p.avgEntryPrice !== undefined) snapshot.avgEntryPrice = p.avgEntryPrice;
+  if (mark !== undefined) snapshot.markPrice = mark;
+  if (unrealisedPnl !== undefined) {
+    snapshot.unrealisedPnl = unrealisedPnl;
+    snapshot.unrealizedPnl = unrealisedPnl;
+  }
+  if (extras?.liquidationPrice !== undefined) snapshot.liquidationPrice = extras.liquidationPrice;
+  return snapshot;
 }
 
 /** What the snapshot reads besides the engine (the runtime's VenueExtras). */

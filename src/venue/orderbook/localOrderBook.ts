@@ -49,10 +49,9 @@ export class LocalOrderBook {
     }
     this.sortedBids = withLevels(this.sortedBids, message.bids, HIGHEST_FIRST);
     this.sortedAsks = withLevels(this.sortedAsks, message.asks, LOWEST_FIRST);
-    this.last = {
-      workerTimestamp: message.workerTimestamp,
-      ...(message.blockNumber === undefined ? {} : { blockNumber: message.blockNumber }),
-    };
+    // Not a conditional spread: this runs on every update.
+    this.last = { workerTimestamp: message.workerTimestamp };
+    if (message.blockNumber !== undefined) this.last.blockNumber = message.blockNumber;
     if (message.checksum !== undefined && this.checksum !== undefined) {
       const actual = this.checksum(this.sortedBids, this.sortedAsks);
       if (actual !== message.checksum) {

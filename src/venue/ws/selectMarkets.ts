@@ -1,5 +1,5 @@
 import type { ChannelMessage } from '../schemas/wsFrames.js';
-import type { OraclePrice } from '../schemas/wsFramesOracle.js';
+import type { OracleMessage, OraclePrice } from '../schemas/wsFramesOracle.js';
 
 /**
  * The part of a channel message a subscriber filtered to `marketIds` should see, or undefined
@@ -9,11 +9,8 @@ import type { OraclePrice } from '../schemas/wsFramesOracle.js';
  */
 export function selectMarkets(message: ChannelMessage, marketIds: ReadonlySet<number>): ChannelMessage | undefined {
   switch (message.channel) {
-    case 'oracle': {
-      const prices = new Map<number, OraclePrice>();
-      for (const [id, price] of message.prices) if (marketIds.has(id)) prices.set(id, price);
-      return prices.size === 0 ? undefined : { ...message, prices };
-    }
+    case 'oracle':
+      return selectOracle(message, marketIds);
     case 'orderbook':
       return concerns(message.marketId, marketIds) ? message : undefined;
     case 'trades': {
@@ -38,6 +35,22 @@ export function selectMarkets(message: ChannelMessage, marketIds: ReadonlySet<nu
     case 'account':
       return message;
   }
+}
+
+/**
+ * Every market of the oracle message wanted (a bot on the markets the venue prices): the message
+ * itself, not a copy per subscriber of every oracle frame.
+ */
+function selectOracle(message: OracleMessage, marketIds: ReadonlySet<number>): OracleMessage | undefined {
+  if (everyMarketWanted(message.prices, marketIds)) return message.prices.size === 0 ? undefined : message;
+  const prices = new Map<number, OraclePrice>();
+  for (const [id, price] of message.prices) if (marketIds.has(id)) prices.set(id, price);
+  return prices.size === 0 ? undefined : { ...message, prices };
+}
+
+function everyMarketWanted(prices: ReadonlyMap<number, unknown>, marketIds: ReadonlySet<number>): boolean {
+  for (const id of prices.keys()) if (!marketIds.has(id)) return false;
+  return true;
 }
 
 /** A message about one market (or none named) concerns the subscriber when it names a wanted market or none. */

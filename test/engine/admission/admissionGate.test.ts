@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
+import { decimalToWei } from '../../../src/core/decimal.js';
 import type { AccountState } from '../../../src/engine/tracking/accountState.js';
 import { AdmissionGate, type AdmissionScope } from '../../../src/engine/admission/admissionGate.js';
 import { InFlightActions, type InFlightTicket } from '../../../src/engine/admission/inFlightActions.js';
@@ -16,6 +17,11 @@ const config: GuardConfig = {
   maxOrderNotional: '1000000',
   maxPositionNotional: '1000000',
 };
+/** A PnL as the kill switch reads it, from USDC decimals. */
+const pnl = (realised: string, unrealised: string) => ({
+  realisedWei: decimalToWei(realised, 'realised'),
+  unrealisedWei: decimalToWei(unrealised, 'unrealised'),
+});
 const bid = (intentId: string) =>
   placeLimit({ intentId, strategy: 's', marketId: 1, side: 'buy', size: '1', price: '100' });
 
@@ -96,9 +102,9 @@ describe('AdmissionGate.watchPnl', () => {
     const clock = new ManualClock();
     const trips: string[] = [];
     const g = watcher(clock, trips);
-    g.watchPnl({ realized: '-150', unrealized: '0' });
+    g.watchPnl(pnl('-150', '0'));
     await clock.advance(10);
-    g.watchPnl({ realized: '0', unrealized: '0' });
+    g.watchPnl(pnl('0', '0'));
     await clock.advance(1_000);
     expect(g.killSwitch.tripped).toBe(false);
     expect(trips).toEqual([]);
@@ -108,13 +114,13 @@ describe('AdmissionGate.watchPnl', () => {
     const clock = new ManualClock();
     const trips: string[] = [];
     const g = watcher(clock, trips);
-    g.watchPnl({ realized: '-120', unrealized: '0' });
+    g.watchPnl(pnl('-120', '0'));
     await clock.advance(499);
     expect(g.killSwitch.tripped).toBe(false);
-    g.watchPnl({ realized: '-130', unrealized: '-5' });
+    g.watchPnl(pnl('-130', '-5'));
     await clock.advance(1);
     expect(g.killSwitch).toMatchObject({ tripped: true, reason: 'loss limit reached: PnL -135 <= -100' });
-    g.watchPnl({ realized: '-140', unrealized: '0' });
+    g.watchPnl(pnl('-140', '0'));
     await clock.advance(1_000);
     expect(trips).toHaveLength(1);
   });
@@ -128,10 +134,10 @@ describe('AdmissionGate.watchPnl', () => {
       maxWaitMs: 1,
       onKillSwitchTripped: (r) => trips.push(r),
     });
-    immediate.watchPnl({ realized: '-100', unrealized: '0' });
+    immediate.watchPnl(pnl('-100', '0'));
     expect(immediate.killSwitch.tripped).toBe(true);
     const disposed = watcher(clock, trips);
-    disposed.watchPnl({ realized: '-200', unrealized: '0' });
+    disposed.watchPnl(pnl('-200', '0'));
     disposed.dispose();
     await clock.advance(1_000);
     expect(disposed.killSwitch.tripped).toBe(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decimalToWei } from '../../../src/core/decimal.js';
 import {
   ARMED_KILL_SWITCH,
   checkKillSwitch,
@@ -20,6 +21,11 @@ import type { Intent } from '../../../src/engine/intents/intents.js';
 import { base, guardState, limits, NOW, outcome } from './guardFixture.js';
 
 const tripped = tripKillSwitch(ARMED_KILL_SWITCH, 'manual', NOW).state;
+/** A PnL as the kill switch reads it, from USDC decimals. */
+const pnl = (realised: string, unrealised: string) => ({
+  realisedWei: decimalToWei(realised, 'realised'),
+  unrealisedWei: decimalToWei(unrealised, 'unrealised'),
+});
 
 describe('kill switch', () => {
   it.each<[Intent, string]>([
@@ -50,15 +56,30 @@ describe('kill switch', () => {
     ['0', '0', false],
     ['-50.000001', '0', true],
   ])('realized %s + unrealized %s trips at a loss of 50: %s', (realized, unrealized, trips) => {
-    const transition = watchLoss(ARMED_KILL_SWITCH, { realized, unrealized }, limits, NOW);
+    const transition = watchLoss(ARMED_KILL_SWITCH, pnl(realized, unrealized), limits, NOW);
     expect(transition.justTripped).toBe(trips);
     expect(transition.state.tripped).toBe(trips);
     if (trips) expect(transition.state.reason).toMatch(/loss limit/);
   });
 
+  it('says the PnL and the limit it reached, as decimals', () => {
+    expect(watchLoss(ARMED_KILL_SWITCH, pnl('-50.000001', '0.25'), limits, NOW).state.reason).toBeUndefined();
+    expect(watchLoss(ARMED_KILL_SWITCH, pnl('-50.25', '0.2'), limits, NOW).state.reason).toBe(
+      'loss limit reached: PnL -50.05 <= -50',
+    );
+  });
+
+  it('judges a limit finer than a wei exactly', () => {
+    const fine = { ...limits, killSwitchMaxLoss: '0.0000000000000000005' };
+    expect(watchLoss(ARMED_KILL_SWITCH, pnl('0', '0'), fine, NOW).justTripped).toBe(false);
+    expect(watchLoss(ARMED_KILL_SWITCH, pnl('-0.000000000000000001', '0'), fine, NOW).state.reason).toBe(
+      'loss limit reached: PnL -0.000000000000000001 <= -0.0000000000000000005',
+    );
+  });
+
   it('stays tripped after the loss recovers, until reset', () => {
-    const down = watchLoss(ARMED_KILL_SWITCH, { realized: '-60', unrealized: '0' }, limits, NOW).state;
-    const recovered = watchLoss(down, { realized: '10', unrealized: '0' }, limits, NOW + 1000);
+    const down = watchLoss(ARMED_KILL_SWITCH, pnl('-60', '0'), limits, NOW).state;
+    const recovered = watchLoss(down, pnl('10', '0'), limits, NOW + 1000);
     expect(recovered).toEqual({ state: down, justTripped: false });
   });
 });

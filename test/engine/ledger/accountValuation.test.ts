@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bookedBalance, equityOf, valueAccount } from '../../../src/engine/ledger/accountValuation.js';
+import { addDecimals, negateDecimal } from '../../../src/core/decimal.js';
+import { equityOf, valueAccount } from '../../../src/engine/ledger/accountValuation.js';
+import { BookedEquity } from '../../../src/engine/ledger/bookedEquity.js';
 import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
 
 const marks = new Map<number, string>();
@@ -42,14 +45,51 @@ describe('the account valued one way', () => {
     expect(valueAccount(l, '10').equity).toBe('20');
   });
 
-  it('gives a replay the balance the ledger books, and equity on it', () => {
+  it('gives a replay equity on the balance the ledger books', () => {
     marks.set(1, '99');
     const l = ledger();
     l.onFill({ marketId: 1, side: 'buy', price: '100', size: '1', fee: '0.05' });
-    const pnl = l.accountPnl();
-    expect(bookedBalance('1000', pnl)).toBe('999.95');
-    expect(equityOf(bookedBalance('1000', pnl), pnl)).toBe('998.95');
+    const booked = new BookedEquity('1000');
+    // 1000 − 0.05 of fees, and 1 long from 100 at 99.
+    expect(booked.text(booked.units(l))).toBe('998.95');
+    expect(equityOf('999.95', l.accountPnl())).toBe('998.95');
     marks.clear();
+    // Unmarked, the position counts at its entry.
+    expect(booked.text(booked.units(l))).toBe('999.95');
     expect(equityOf('1000', l.accountPnl())).toBeNull();
+    // A balance finer than a wei is kept to its last digit.
+    const fine = new BookedEquity('1000.0000000000000000001');
+    expect(fine.text(fine.units(l))).toBe('999.9500000000000000001');
+  });
+
+  it('books equity as the balance plus realisedPnl − fees plus the marked positions’ unrealisedPnl, to the wei', () => {
+    const fill = fc.record({
+      marketId: fc.constantFrom(1, 2),
+      buy: fc.boolean(),
+      size: fc.integer({ min: 1, max: 5_000 }),
+      price: fc.integer({ min: 90_000, max: 110_000 }),
+      fee: fc.integer({ min: -50, max: 500 }),
+    });
+    const marked = fc.option(fc.integer({ min: 90_000, max: 110_000 }));
+    fc.assert(
+      fc.property(fc.array(fill, { maxLength: 10 }), marked, marked, (fills, mark1, mark2) => {
+        marks.clear();
+        if (mark1 !== null) marks.set(1, (mark1 / 1000).toString());
+        if (mark2 !== null) marks.set(2, (mark2 / 1000).toString());
+        const l = ledger();
+        for (const f of fills)
+          l.onFill({
+            marketId: f.marketId,
+            side: f.buy ? 'buy' : 'sell',
+            size: (f.size / 1000).toString(),
+            price: (f.price / 1000).toString(),
+            fee: (f.fee / 10_000).toString(),
+          });
+        const pnl = l.accountPnl();
+        const balance = addDecimals('25000.5', addDecimals(pnl.realisedPnl, negateDecimal(pnl.fees)));
+        const booked = new BookedEquity('25000.5');
+        expect(booked.text(booked.units(l))).toBe(addDecimals(balance, pnl.unrealisedPnl));
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { weiToDecimal } from '../../../src/core/decimal.js';
+import { decimalToWei, weiToDecimal } from '../../../src/core/decimal.js';
 import { PnlLedger } from '../../../src/engine/ledger/pnlLedger.js';
 import { compileMarkets, DEFAULT_MARKETS } from '../../../src/sim/exchange/markets.js';
 import { applyFillToPosition, unrealizedPnlWei } from '../../../src/sim/exchange/positionMath.js';
@@ -121,6 +121,43 @@ describe('PnL ledger (average entry, the venue’s valuation)', () => {
           const view = ledger.view(() => weiToDecimal(markWei));
           expect(view.realisedPnl).toBe(weiToDecimal(realisedWei));
           expect(view.unrealisedPnl).toBe(weiToDecimal(unrealizedPnlWei(spec, position, markWei)));
+        },
+      ),
+    );
+  });
+
+  it("gives a kill switch the view's figures in wei: realised net of fees, unrealised at the marks", () => {
+    const fill = fc.record({
+      marketId: fc.constantFrom(1, 2),
+      buy: fc.boolean(),
+      size: fc.integer({ min: 1, max: 5_000 }),
+      price: fc.integer({ min: 90_000, max: 110_000 }),
+      fee: fc.integer({ min: -50, max: 500 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fill, { maxLength: 12 }),
+        fc.option(fc.integer({ min: 90_000, max: 110_000 })),
+        (fills, m) => {
+          const ledger = new PnlLedger();
+          for (const f of fills)
+            ledger.onFill({
+              marketId: f.marketId,
+              side: f.buy ? 'buy' : 'sell',
+              size: (f.size / 1000).toString(),
+              price: (f.price / 1000).toString(),
+              fee: (f.fee / 10_000).toString(),
+            });
+          // Market 2 has a mark only when market 1 has one too; none at all when `m` is null.
+          const markOf = (id: number) => (m === null ? undefined : ((m + id) / 1000).toString());
+          const view = ledger.view(markOf);
+          const loss = ledger.loss(markOf);
+          if (view.unpricedMarkets.length > 0) expect(loss).toBeUndefined();
+          else
+            expect(loss).toEqual({
+              realisedWei: decimalToWei(view.realisedPnl, 'realised') - decimalToWei(view.fees, 'fees'),
+              unrealisedWei: decimalToWei(view.unrealisedPnl, 'unrealised'),
+            });
         },
       ),
     );

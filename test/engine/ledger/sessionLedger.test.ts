@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDecimals } from '../../../src/core/decimal.js';
-import { lossView, SessionLedger, type AttributedFill } from '../../../src/engine/ledger/sessionLedger.js';
+import { SessionLedger, type AttributedFill } from '../../../src/engine/ledger/sessionLedger.js';
 
 const marks = new Map<number, string>();
 const ledgerAt = (mark: Record<number, string>) => {
@@ -89,8 +89,12 @@ describe('the session ledger', () => {
     const ledger = ledgerAt({});
     ledger.onFill(fill('mm', 'buy', '1', '100', '0.5'));
     expect(ledger.strategyPnl('mm').unpricedMarkets).toEqual([1]);
-    expect(lossView(ledger.strategyPnl('mm'))).toBeUndefined();
+    expect(ledger.bookOf('mm').loss()).toBeUndefined();
+    expect(ledger.accountLoss()).toBeUndefined();
     marks.set(1, '97');
-    expect(lossView(ledger.strategyPnl('mm'))).toEqual({ realized: '-0.5', unrealized: '-3' });
+    const wei = 10n ** 18n;
+    expect(ledger.bookOf('mm').loss()).toEqual({ realisedWei: -wei / 2n, unrealisedWei: -3n * wei });
+    expect(ledger.accountLoss()).toEqual({ realisedWei: -wei / 2n, unrealisedWei: -3n * wei });
+    expect(ledger.bookOf('nobody').loss()).toEqual({ realisedWei: 0n, unrealisedWei: 0n });
   });
 });

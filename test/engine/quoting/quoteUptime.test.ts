@@ -80,6 +80,7 @@ describe('quote uptime', () => {
         gridReads++;
         return { tick: '0.1', step: '0.00001' };
       },
+      revision: (strategy, marketId) => tracker.orderCounts.revision(strategy, marketId),
     });
     tracker.submitted({ intentId: 'p-1', strategy: 's', marketId: 1, side: 'buy', size: '0.01', price: '99' });
     uptime.touched('s', 1, { actions: 1 });

@@ -99,6 +99,34 @@ describe('StrategyOrderCounts (kept by the tracker as orders change)', () => {
     );
   });
 
+  it('moves its revision whenever an open order of the strategy and market changes, or a cancel asked of one', () => {
+    /** What a reader of the pair's open orders can see of them. */
+    const seen = (tracker: OrderTracker, strategy: string, marketId: number): string =>
+      JSON.stringify(
+        tracker
+          .openOrders({ strategy, marketId })
+          .map((o) => [o.intentId, o.state, o.price, o.size, o.filledSize, tracker.cancelRequested(o.intentId)]),
+      );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const tracker = new OrderTracker();
+        for (const s of steps) {
+          const pairs = ['a', 'b'].flatMap((strategy) => [1, 2].map((marketId) => ({ strategy, marketId })));
+          const before = pairs.map(({ strategy, marketId }) => ({
+            seen: seen(tracker, strategy, marketId),
+            revision: tracker.orderCounts.revision(strategy, marketId),
+          }));
+          run(tracker, s);
+          pairs.forEach(({ strategy, marketId }, i) => {
+            if (seen(tracker, strategy, marketId) !== before[i]!.seen)
+              expect(tracker.orderCounts.revision(strategy, marketId)).not.toBe(before[i]!.revision);
+          });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('an order asked to cancel is no longer wanted; the cancel dropped, it is again', () => {
     const tracker = new OrderTracker();
     tracker.queued({ intentId: 'i-1', strategy: 'a', marketId: 1, side: 'buy', size: '1', price: '10' });

@@ -17,6 +17,14 @@ describe('selectMarkets', () => {
     expect(selectMarkets(message, new Set([7]))).toBeUndefined();
   });
 
+  it('hands on an oracle message whose markets are all wanted as it is, and an empty one to nobody', () => {
+    const message = channelFrameSchemas.oracle.parse(
+      oracleFrame(5, { '1': { mark_price: '1' }, '3': { mark_price: '3' } }),
+    );
+    expect(selectMarkets(message, ids)).toBe(message);
+    expect(selectMarkets(channelFrameSchemas.oracle.parse(oracleFrame(6, {})), ids)).toBeUndefined();
+  });
+
   it('filters trades, orders, positions and fills by market', () => {
     expect(selectMarkets(channelFrameSchemas.trades.parse(tradeFrame(2, 'x')), ids)).toBeUndefined();
     expect(selectMarkets(channelFrameSchemas.trades.parse(tradeFrame(3, 'y')), ids)).toMatchObject({
