@@ -4,6 +4,7 @@ import { addDecimals, negateDecimal } from '../../../src/core/decimal.js';
 import { equityOf, valueAccount } from '../../../src/engine/ledger/accountValuation.js';
 import { BookedEquity } from '../../../src/engine/ledger/bookedEquity.js';
 import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
+import { ledgerFillArbitrary } from './support/ledgerFillArbitrary.js';
 
 const marks = new Map<number, string>();
 const ledger = (): SessionLedger => new SessionLedger((id) => marks.get(id));
@@ -63,13 +64,7 @@ describe('the account valued one way', () => {
   });
 
   it('books equity as the balance plus realisedPnl − fees plus the marked positions’ unrealisedPnl, to the wei', () => {
-    const fill = fc.record({
-      marketId: fc.constantFrom(1, 2),
-      buy: fc.boolean(),
-      size: fc.integer({ min: 1, max: 5_000 }),
-      price: fc.integer({ min: 90_000, max: 110_000 }),
-      fee: fc.integer({ min: -50, max: 500 }),
-    });
+    const fill = ledgerFillArbitrary;
     const marked = fc.option(fc.integer({ min: 90_000, max: 110_000 }));
     fc.assert(
       fc.property(fc.array(fill, { maxLength: 10 }), marked, marked, (fills, mark1, mark2) => {

@@ -4,6 +4,7 @@ import { decimalToWei, weiToDecimal } from '../../../src/core/decimal.js';
 import { PnlLedger } from '../../../src/engine/ledger/pnlLedger.js';
 import { compileMarkets, DEFAULT_MARKETS } from '../../../src/sim/exchange/markets.js';
 import { applyFillToPosition, unrealizedPnlWei } from '../../../src/sim/exchange/positionMath.js';
+import { ledgerFillArbitrary } from './support/ledgerFillArbitrary.js';
 
 const marks = (m: Record<number, string>) => (id: number) => m[id];
 
@@ -127,13 +128,7 @@ describe('PnL ledger (average entry, the venue’s valuation)', () => {
   });
 
   it("gives a kill switch the view's figures in wei: realised net of fees, unrealised at the marks", () => {
-    const fill = fc.record({
-      marketId: fc.constantFrom(1, 2),
-      buy: fc.boolean(),
-      size: fc.integer({ min: 1, max: 5_000 }),
-      price: fc.integer({ min: 90_000, max: 110_000 }),
-      fee: fc.integer({ min: -50, max: 500 }),
-    });
+    const fill = ledgerFillArbitrary;
     fc.assert(
       fc.property(
         fc.array(fill, { maxLength: 12 }),

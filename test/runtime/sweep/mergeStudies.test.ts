@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mergeStudies } from '../../../src/runtime/sweep/mergeStudies.js';
 import { writeStudy, type StudyHeader, type StudyResult } from '../../../src/runtime/sweep/studyFile.js';
 import { variantReportPath } from '../../../src/runtime/sweep/variantFiles.js';
+import { sweepMetricsOf } from './support/sweepMetricsOf.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -42,17 +43,7 @@ function shard(index: number, count: number, variants: readonly string[], over: 
       variant,
       recording: 'r1',
       span: 'full',
-      metrics: {
-        netPnl: '1',
-        maxDrawdown: '0',
-        volume: '0',
-        fees: '0',
-        fills: 1,
-        orders: 1,
-        sharpe: null,
-        quoteUptime: null,
-        failures: 0,
-      },
+      metrics: sweepMetricsOf('1', '0'),
       report,
       reportSha256: createHash('sha256').update(text).digest('hex'),
     };

@@ -10,6 +10,7 @@ import {
   type StudyHeader,
   type StudyResult,
 } from '../../../src/runtime/sweep/studyFile.js';
+import { sweepMetricsOf } from './support/sweepMetricsOf.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,17 +47,7 @@ const result = (variant: string): StudyResult => ({
   variant,
   recording: 'r1',
   span: 'full',
-  metrics: {
-    netPnl: '1',
-    maxDrawdown: '0',
-    volume: '0',
-    fees: '0',
-    fills: 1,
-    orders: 1,
-    sharpe: null,
-    quoteUptime: null,
-    failures: 0,
-  },
+  metrics: sweepMetricsOf('1', '0'),
   report: `variants/${variant}/report.json`,
   reportSha256: 'aa',
 });

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { heatmapPanel } from '../../../src/runtime/sweep/sweepHeatmap.js';
 import type { SweepMetrics } from '../../../src/runtime/sweep/sweepMetrics.js';
+import { sweepMetricsOf } from './support/sweepMetricsOf.js';
 import { rankEntries, parseConstraint } from '../../../src/runtime/sweep/sweepRanking.js';
 import type { Variant } from '../../../src/runtime/sweep/sweepVariants.js';
 
-const m = (netPnl: string, maxDrawdown = '1'): SweepMetrics => ({
-  netPnl,
-  maxDrawdown,
-  volume: '0',
-  fees: '0',
-  fills: 1,
-  orders: 1,
-  sharpe: null,
-  quoteUptime: null,
-  failures: 0,
-});
+const m = sweepMetricsOf;
 
 /** A 2 x 2 grid of spread and requote, each point twice over a third param (size). */
 function ranked(constraints: readonly string[] = []) {

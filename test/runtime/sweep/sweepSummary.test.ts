@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepMetrics } from '../../../src/runtime/sweep/sweepMetrics.js';
+import { sweepMetricsOf } from './support/sweepMetricsOf.js';
 import { renderSweepHtml } from '../../../src/runtime/sweep/sweepHtml.js';
 import { summarizeStudy } from '../../../src/runtime/sweep/sweepSummary.js';
 import type { Study, StudyHeader, StudyResult } from '../../../src/runtime/sweep/studyFile.js';
 
 const HOSTILE = 'mm</script><script>window.injected = 1</script>';
 
-const m = (netPnl: string, maxDrawdown = '1'): SweepMetrics => ({
-  netPnl,
-  maxDrawdown,
-  volume: '0',
-  fees: '0',
-  fills: 1,
-  orders: 1,
-  sharpe: null,
-  quoteUptime: null,
-  failures: 0,
-});
+const m = sweepMetricsOf;
 
 function study(header: Partial<StudyHeader>, results: [string, SweepMetrics][]): Study {
   const full: StudyHeader = {
