@@ -4,7 +4,7 @@ import { addDecimals, negateDecimal } from '../../../src/core/decimal.js';
 import { equityOf, valueAccount } from '../../../src/engine/ledger/accountValuation.js';
 import { BookedEquity } from '../../../src/engine/ledger/bookedEquity.js';
 import { SessionLedger } from '../../../src/engine/ledger/sessionLedger.js';
-import { ledgerFillArbitrary } from './support/ledgerFillArbitrary.js';
+import { ledgerFillArbitrary, ledgerFillOf } from './support/ledgerFillArbitrary.js';
 
 const marks = new Map<number, string>();
 const ledger = (): SessionLedger => new SessionLedger((id) => marks.get(id));
@@ -72,14 +72,7 @@ describe('the account valued one way', () => {
         if (mark1 !== null) marks.set(1, (mark1 / 1000).toString());
         if (mark2 !== null) marks.set(2, (mark2 / 1000).toString());
         const l = ledger();
-        for (const f of fills)
-          l.onFill({
-            marketId: f.marketId,
-            side: f.buy ? 'buy' : 'sell',
-            size: (f.size / 1000).toString(),
-            price: (f.price / 1000).toString(),
-            fee: (f.fee / 10_000).toString(),
-          });
+        for (const f of fills) l.onFill(ledgerFillOf(f));
         const pnl = l.accountPnl();
         const balance = addDecimals('25000.5', addDecimals(pnl.realisedPnl, negateDecimal(pnl.fees)));
         const booked = new BookedEquity('25000.5');

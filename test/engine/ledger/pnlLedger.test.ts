@@ -4,7 +4,7 @@ import { decimalToWei, weiToDecimal } from '../../../src/core/decimal.js';
 import { PnlLedger } from '../../../src/engine/ledger/pnlLedger.js';
 import { compileMarkets, DEFAULT_MARKETS } from '../../../src/sim/exchange/markets.js';
 import { applyFillToPosition, unrealizedPnlWei } from '../../../src/sim/exchange/positionMath.js';
-import { ledgerFillArbitrary } from './support/ledgerFillArbitrary.js';
+import { ledgerFillArbitrary, ledgerFillOf } from './support/ledgerFillArbitrary.js';
 
 const marks = (m: Record<number, string>) => (id: number) => m[id];
 
@@ -135,14 +135,7 @@ describe('PnL ledger (average entry, the venue’s valuation)', () => {
         fc.option(fc.integer({ min: 90_000, max: 110_000 })),
         (fills, m) => {
           const ledger = new PnlLedger();
-          for (const f of fills)
-            ledger.onFill({
-              marketId: f.marketId,
-              side: f.buy ? 'buy' : 'sell',
-              size: (f.size / 1000).toString(),
-              price: (f.price / 1000).toString(),
-              fee: (f.fee / 10_000).toString(),
-            });
+          for (const f of fills) ledger.onFill(ledgerFillOf(f));
           // Market 2 has a mark only when market 1 has one too; none at all when `m` is null.
           const markOf = (id: number) => (m === null ? undefined : ((m + id) / 1000).toString());
           const view = ledger.view(markOf);
