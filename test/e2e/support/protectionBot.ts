@@ -19,7 +19,10 @@ export async function startExternalSim(
   return { run, restUrl, wsUrl, rest: createRestClient({ baseUrl: restUrl, timeoutMs: 10_000, rateLimit: false }) };
 }
 
-/** A config of the bundled market maker on market 1 of an external simulator, with `protection`. */
+/**
+ * A config of the bundled market maker on market 1 of an external simulator, with `protection`. Its max
+ * inventory is more than one quote, so at the limit its one reducing quote is smaller than the position.
+ */
 export function writeProtectedMakerConfig(
   dir: string,
   sim: { restUrl: string; wsUrl: string },
@@ -40,7 +43,7 @@ strategies:
   - name: market-maker
     module: strategies/marketMaker.ts
     markets: [1]
-    params: { size: "0.001", spread_bps: 4, requote_bps: 3, max_inventory: "0.001", skew_bps: 2, post_only: true }
+    params: { size: "0.001", spread_bps: 4, requote_bps: 3, max_inventory: "0.0015", skew_bps: 2, post_only: true }
     protection: ${protection}
 logging: { level: info, pretty: false }
 journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
