@@ -1,8 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import type { DirectSender } from '../venue/rest/restExchange.js';
-import { parseJsonBodyText } from '../sim/rest/readJsonBody.js';
+import { copyAsJson, type JsonCopy } from '../core/jsonCopy.js';
+import type { DirectAnswer, DirectRequest, DirectSender } from '../venue/rest/restExchange.js';
+import { parseJsonBodyText, type BodyResult } from '../sim/rest/readJsonBody.js';
 import { answerText } from '../sim/rest/answerText.js';
-import type { SimRequestAnswerer } from '../sim/rest/simRestServer.js';
+import type { SimHttpRequest } from '../sim/rest/simHttpRequest.js';
+import type { SimAnswer, SimRequestAnswerer } from '../sim/rest/simRestServer.js';
 
 export interface SimSenderOptions {
   readonly answer: SimRequestAnswerer;
@@ -16,41 +18,91 @@ const KIT_IP = '127.0.0.1';
 
 /**
  * The REST client's direct sender to the simulator's own request handling (routing, the per-IP
- * rate limit, body parsing, handlers, envelopes) in this process, so the bot's REST client (its
+ * rate limit, body checks, handlers, envelopes) in this process, so the bot's REST client (its
  * limiter, schemas and error classification) runs unchanged, with the wire's latency in virtual
- * time. No fetch shapes between them: a `fetch` here cost a URL, an abort controller, a timer and
- * a `Response`-like answer per request, about 2 % of a replay.
+ * time. No fetch shapes between them, and no JSON text where a value does: the body and a 2xx
+ * answer cross as the values their texts would parse to (`copyAsJson`), which the simulator's
+ * body checks and the client's schemas read as they read a parsed text.
  */
 export function simSender(o: SimSenderOptions): DirectSender {
-  const delay = async (signal: AbortSignal | undefined): Promise<void> => {
-    const ms = o.latencyMs();
-    if (ms > 0) await o.clock.sleep(ms, signal);
-  };
-  return async (request) => {
-    // The body stays text: its trip through UTF-8 bytes and back changed nothing but the time.
-    const body = request.body ?? '';
-    await delay(request.signal);
-    const { response, requestId } = await o.answer({
-      method: request.method,
-      url: request.path,
-      ip: KIT_IP,
-      authorization: headerOf(request.headers, 'authorization'),
-      readBody: (limit) => Promise.resolve(parseJsonBodyText(body, limit)),
-      discardBody: () => Promise.resolve(),
-    });
-    await delay(request.signal);
-    request.signal?.throwIfAborted();
-    return {
-      status: response.status,
-      text: answerText(response, requestId),
-      retryAfter: headerOf(response.headers, 'retry-after') ?? null,
-    };
-  };
+  return (request) => send(o, request);
+}
+
+async function send(o: SimSenderOptions, request: DirectRequest): Promise<DirectAnswer> {
+  await delay(o, request.signal);
+  const answer = await o.answer(new DirectSimRequest(request));
+  await delay(o, request.signal);
+  request.signal?.throwIfAborted();
+  return answerOf(answer);
+}
+
+async function delay(o: SimSenderOptions, signal: AbortSignal | undefined): Promise<void> {
+  const ms = o.latencyMs();
+  if (ms > 0) await o.clock.sleep(ms, signal);
+}
+
+/**
+ * The answer as the client reads it: a 2xx as the value of its text (the envelope with its
+ * `request_id` last, as `answerText` writes it), any other answer, or a body only its text
+ * writes, as that text.
+ */
+function answerOf({ response, requestId }: SimAnswer): DirectAnswer {
+  const retryAfter = headerOf(response.headers, 'retry-after') ?? null;
+  const { status } = response;
+  // A body naming `request_id` itself keeps that key's place in the text: the text's way.
+  const copy =
+    status >= 200 && status <= 299 && !Object.hasOwn(response.body, 'request_id')
+      ? copyAsJson(response.body)
+      : undefined;
+  if (copy === undefined || !isRecord(copy.value)) return { status, text: answerText(response, requestId), retryAfter };
+  // The copy is fresh: `request_id` goes last, as in `{ ...body, request_id }`.
+  copy.value['request_id'] = requestId;
+  return { status, json: copy.value, retryAfter };
+}
+
+/** One request as the simulator's handling reads it: a class, so no closure is made per request. */
+class DirectSimRequest implements SimHttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly ip = KIT_IP;
+  readonly authorization: string | undefined;
+  private readonly body: JsonCopy | string | undefined;
+
+  constructor(request: DirectRequest) {
+    this.method = request.method;
+    this.url = request.path;
+    this.authorization = headerOf(request.headers, 'authorization');
+    this.body = request.body;
+  }
+
+  readBody(limit: number): Promise<BodyResult> {
+    return Promise.resolve(bodyResult(this.body, limit));
+  }
+
+  discardBody(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * What the simulator's body checks make of the body: a JSON object whose text is surely within the
+ * limit is taken as it is (its checks could only accept it); anything else goes through them as
+ * its text.
+ */
+function bodyResult(body: JsonCopy | string | undefined, limit: number): BodyResult {
+  if (body === undefined) return parseJsonBodyText('', limit);
+  if (typeof body === 'string') return parseJsonBodyText(body, limit);
+  if (body.maxBytes <= limit && isRecord(body.value)) return { ok: true, value: body.value };
+  return parseJsonBodyText(JSON.stringify(body.value), limit);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A header by its lower-case name. */
 function headerOf(headers: Readonly<Record<string, string>> | undefined, name: string): string | undefined {
   if (headers === undefined) return undefined;
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  for (const key in headers) if (key.toLowerCase() === name) return headers[key];
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { copyAsJson, type JsonCopy } from '../../core/jsonCopy.js';
 import { VenueError } from '../venueError.js';
 import { VenueTransportError } from '../venueTransportError.js';
 import { fastAnswerDecoder } from './fastAnswers.js';
@@ -40,22 +41,40 @@ export interface ObservedExchange {
 
 export type RestExchangeObserver = (exchange: ObservedExchange) => void;
 
-/** A request as a sender that is not HTTP reads it: the body as the JSON text HTTP would carry. */
+/**
+ * A request as a sender that is not HTTP reads it. The body is the value its JSON text would carry
+ * (`copyAsJson`: a fresh copy, with a bound of the text's bytes), or that text when the value is
+ * one only `JSON.stringify` can write.
+ */
 export interface DirectRequest {
   readonly method: 'GET' | 'POST';
   /** Path and query, after the client's base address. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
+  readonly body: JsonCopy | string | undefined;
   readonly signal: AbortSignal | undefined;
 }
 
 /**
- * A venue answering in this process (the simulator in a replay): the answer's status and text, with
- * no URL, fetch `Request` and `Response`, abort controller or timer per request. A throw is a
- * transport failure (`Aborted` when the caller's signal is, else `ConnectionFailed`).
+ * A direct sender's answer: its text as HTTP carries it, or (a 2xx only) the value that text
+ * parses to, a fresh plain JSON value the client's schemas read as they read a parsed text.
  */
-export type DirectSender = (request: DirectRequest) => Promise<HttpAnswer>;
+export type DirectAnswer = HttpAnswer | JsonAnswer;
+
+export interface JsonAnswer {
+  readonly status: number;
+  /** Equal to `JSON.parse` of the answer's text; a fresh copy the sender keeps nothing of. */
+  readonly json: unknown;
+  readonly retryAfter: string | null;
+}
+
+/**
+ * A venue answering in this process (the simulator in a replay): the answer's status and its text
+ * or value, with no URL, fetch `Request` and `Response`, abort controller, timer or JSON text per
+ * request. A throw is a transport failure (`Aborted` when the caller's signal is, else
+ * `ConnectionFailed`).
+ */
+export type DirectSender = (request: DirectRequest) => Promise<DirectAnswer>;
 
 export interface ExchangeDeps {
   /** A fetch to send through (tests, proxies); undefined: the lean node:http client (`nodeHttpClient.ts`). */
@@ -84,21 +103,28 @@ export async function exchangeOnce<S extends z.ZodType>(
   // leave without a detour through the microtask queue.
   if (deps.limiter === false) checkNotAborted(request);
   else await takeToken(request, deps.limiter);
-  const { status, text, retryAfter } =
+  const answer =
     deps.onExchange === undefined ? await send(request, deps) : await sendObserved(request, deps, deps.onExchange);
+  const { status, retryAfter } = answer;
   if (status < 200 || status > 299) {
     const retryAfterMs = parseRetryAfter(retryAfter, deps.now());
     throw new VenueError({
       httpStatus: status,
-      rawBody: text,
+      rawBody: answerTextOf(answer),
       endpoint: request.endpoint,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
-  return parseAnswer(request, status, text, deps.onDecodeFailure);
+  if ('json' in answer) return decodeAnswer(request, answer.json, deps.onDecodeFailure);
+  return parseAnswer(request, status, answer.text, deps.onDecodeFailure);
 }
 
-function send(request: ExchangeRequest<z.ZodType>, deps: ExchangeDeps): Promise<HttpAnswer> {
+/** The answer's text: as it came, or written from the value a direct sender handed over. */
+function answerTextOf(answer: DirectAnswer): string {
+  return 'json' in answer ? JSON.stringify(answer.json) : answer.text;
+}
+
+function send(request: ExchangeRequest<z.ZodType>, deps: ExchangeDeps): Promise<DirectAnswer> {
   if (deps.direct !== undefined) return directText(request, deps.direct);
   return deps.fetch === undefined ? httpText(request) : fetchText(request, deps.fetch);
 }
@@ -108,7 +134,7 @@ async function sendObserved(
   request: ExchangeRequest<z.ZodType>,
   deps: ExchangeDeps,
   observe: RestExchangeObserver,
-): Promise<HttpAnswer> {
+): Promise<DirectAnswer> {
   const url = new URL(request.url);
   const sent = {
     method: request.method,
@@ -118,7 +144,7 @@ async function sendObserved(
   };
   try {
     const answer = await send(request, deps);
-    observe({ ...sent, status: answer.status, answer: answer.text });
+    observe({ ...sent, status: answer.status, answer: answerTextOf(answer) });
     return answer;
   } catch (error) {
     const failure = error instanceof VenueTransportError ? error.kind : 'ConnectionFailed';
@@ -172,21 +198,27 @@ async function httpText(request: ExchangeRequest<z.ZodType>): Promise<HttpAnswer
 
 /**
  * Through a venue in this process. No timer: the answer comes within the sender's own (virtual)
- * latency, and the caller's signal is handed to the sender, which stops on it.
+ * latency, and the caller's signal is handed to the sender, which stops on it. The body goes as
+ * the value its text would carry; one only `JSON.stringify` can write goes as that text (and a
+ * body it cannot write fails here, as over HTTP).
  */
-async function directText(request: ExchangeRequest<z.ZodType>, direct: DirectSender): Promise<HttpAnswer> {
+async function directText(request: ExchangeRequest<z.ZodType>, direct: DirectSender): Promise<DirectAnswer> {
   try {
     return await direct({
       method: request.method,
       path: request.path,
       headers: request.headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.body === undefined ? undefined : directBody(request.body),
       signal: request.signal,
     });
   } catch (error) {
     const kind = request.signal?.aborted === true ? 'Aborted' : 'ConnectionFailed';
     throw new VenueTransportError({ kind, endpoint: request.endpoint, timeoutMs: request.timeoutMs, cause: error });
   }
+}
+
+function directBody(body: unknown): JsonCopy | string | undefined {
+  return copyAsJson(body) ?? JSON.stringify(body);
 }
 
 async function fetchText(request: ExchangeRequest<z.ZodType>, doFetch: typeof fetch): Promise<HttpAnswer> {
@@ -222,7 +254,6 @@ function parseAnswer<S extends z.ZodType>(
   text: string,
   onDecodeFailure: WireDecodeFailureSink | undefined,
 ): z.output<S> {
-  const executed = request.method === 'POST';
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -231,10 +262,19 @@ function parseAnswer<S extends z.ZodType>(
       endpoint: request.endpoint,
       direction: 'response',
       issues: [{ path: '', message: `not JSON (HTTP ${status}, ${text.length} bytes)` }],
-      executed,
+      executed: request.method === 'POST',
       cause: error,
     });
   }
+  return decodeAnswer(request, json, onDecodeFailure);
+}
+
+/** A 2xx answer's JSON value read by the request's schema. */
+function decodeAnswer<S extends z.ZodType>(
+  request: ExchangeRequest<S>,
+  json: unknown,
+  onDecodeFailure: WireDecodeFailureSink | undefined,
+): z.output<S> {
   // The order actions' answers are read by hand (fastAnswers.ts); zod reads any other, and names
   // the field of an answer the hand decoder refused.
   const fast = fastAnswerDecoder(request.responseSchema)?.(json);
@@ -246,7 +286,7 @@ function parseAnswer<S extends z.ZodType>(
       endpoint: request.endpoint,
       direction: 'response',
       issues: schemaIssues(parsed.error),
-      executed,
+      executed: request.method === 'POST',
     });
   }
   return parsed.data;

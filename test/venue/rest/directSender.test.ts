@@ -32,6 +32,24 @@ describe('a REST client with a direct sender (a venue in this process)', () => {
     expect(Object.keys(seen[0]!.headers).length).toBeGreaterThan(0);
   });
 
+  it('decodes an answer handed over as its value as it decodes the text, and tells an observer the text', async () => {
+    const observed: string[] = [];
+    const rest = createRestClient({
+      baseUrl: 'http://venue.invalid/',
+      timeoutMs: 1_000,
+      rateLimit: false,
+      readDeadlineMs: 0,
+      direct: () => Promise.resolve({ status: 200, json: JSON.parse(NONCE_ANSWER) as unknown, retryAfter: null }),
+      onExchange: (exchange) => observed.push(exchange.answer),
+    });
+    expect(await rest.nonceState(ACCOUNT)).toEqual(
+      await clientOf(() => Promise.resolve({ status: 200, text: NONCE_ANSWER, retryAfter: null })).nonceState(ACCOUNT),
+    );
+    expect(observed).toEqual([NONCE_ANSWER]);
+    const refused = clientOf(() => Promise.resolve({ status: 400, json: { error: 'no' }, retryAfter: null }));
+    await expect(refused.nonceState(ACCOUNT)).rejects.toMatchObject({ httpStatus: 400, rawBody: '{"error":"no"}' });
+  });
+
   it("turns a refusal into the venue's error with its Retry-After, as over HTTP", async () => {
     const rest = clientOf(() =>
       Promise.resolve({ status: 429, text: JSON.stringify({ error: 'slow down' }), retryAfter: '2' }),
