@@ -16,12 +16,8 @@ export class EarlierCancels {
       cancels = new Set();
       this.running.set(intent.strategy, cancels);
     }
-    const held = cancels;
-    held.add(run);
-    const done = (): void => {
-      held.delete(run);
-      if (held.size === 0 && this.running.get(intent.strategy) === held) this.running.delete(intent.strategy);
-    };
+    cancels.add(run);
+    const done = releaseOnSettle(this.running, intent.strategy, cancels, run);
     run.then(done, done);
   }
 
@@ -35,4 +31,21 @@ export class EarlierCancels {
     const cancels = this.running.get(strategy);
     if (cancels !== undefined) await Promise.allSettled([...cancels]);
   }
+}
+
+/**
+ * What forgets a cancel's run once it settles (and the strategy's set once empty). Made by a
+ * module function: a closure bound to a name is wrapped in a naming call under tsx on every
+ * cancel.
+ */
+function releaseOnSettle(
+  running: Map<string, Set<Promise<IntentOutcome>>>,
+  strategy: string,
+  held: Set<Promise<IntentOutcome>>,
+  run: Promise<IntentOutcome>,
+): () => void {
+  return () => {
+    held.delete(run);
+    if (held.size === 0 && running.get(strategy) === held) running.delete(strategy);
+  };
 }

@@ -12,7 +12,7 @@ import { LivePlacements } from './livePlacements.js';
 import { marginCoversBoth } from './marginCoversBoth.js';
 import { QuoteKeeper } from './quoteKeeper.js';
 import { QuoteUptime } from './quoteUptime.js';
-import { replacementOf, replaceTarget, runReplace } from './replaceOrder.js';
+import { replacementOf, replaceTarget, runReplace, type ReplaceDeps } from './replaceOrder.js';
 
 /** What replacements and quote targets need of the engine. */
 export interface QuotingDeps {
@@ -42,7 +42,28 @@ export class Quoting {
   private readonly replacements = new Map<string, { placement: PlaceLimitIntent; old?: TrackedOrder }>();
   private readonly subscription: Subscription;
 
+  /**
+   * What a replace runs on, made once: a set of closures made per replace cost each its function
+   * object and, under tsx (which `perpbot replay` runs through), a naming call per closure.
+   */
+  private readonly replaceDeps: ReplaceDeps;
+
   constructor(private readonly deps: QuotingDeps) {
+    const { tracker } = deps;
+    this.replaceDeps = {
+      tracker,
+      placements: this.placements,
+      execute: (i, hold) => deps.execute(i, hold),
+      place: (p, hold) => deps.place(p, hold),
+      marginCoversBoth: (p) =>
+        marginCoversBoth(p, {
+          balance: tracker.currentBalance(),
+          orders: tracker.openOrders(),
+          positions: tracker.allPositions(),
+          markOf: (id) => deps.market(id)?.mark_price,
+        }),
+      now: () => deps.now(),
+    };
     this.keeper = new QuoteKeeper({
       tracker: deps.tracker,
       placements: this.placements,
@@ -105,21 +126,7 @@ export class Quoting {
     this.replacements.delete(intent.intentId);
     if (taken === undefined) throw new Error(`replace ${intent.intentId} was not taken first`);
     if (taken.old === undefined) return { ...(await this.deps.place(taken.placement)), kind: 'replace' };
-    const { tracker } = this.deps;
-    return runReplace(intent, taken.placement, taken.old, {
-      tracker,
-      placements: this.placements,
-      execute: (i, hold) => this.deps.execute(i, hold),
-      place: (p, hold) => this.deps.place(p, hold),
-      marginCoversBoth: (p) =>
-        marginCoversBoth(p, {
-          balance: tracker.currentBalance(),
-          orders: tracker.openOrders(),
-          positions: tracker.allPositions(),
-          markOf: (id) => this.deps.market(id)?.mark_price,
-        }),
-      now: () => this.deps.now(),
-    });
+    return runReplace(intent, taken.placement, taken.old, this.replaceDeps);
   }
 
   /** A quote target: taken at once (its actions go on their own). */

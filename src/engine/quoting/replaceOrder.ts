@@ -97,34 +97,47 @@ export async function runReplace(
   old: TrackedOrder,
   deps: ReplaceDeps,
 ): Promise<IntentOutcome> {
-  const cancelOld = (hold?: SendHold): Promise<IntentOutcome> =>
-    deps.execute(
-      cancelIntent({
-        intentId: `${intent.intentId}.cancel`,
-        strategy: intent.strategy,
-        marketId: old.marketId,
-        target: { intentId: old.intentId },
-      }),
-      hold,
-    );
   if (replaceModeOf(intent.mode, () => deps.marginCoversBoth(placement)) === 'make_before_break') {
     let placedThen: (outcome: IntentOutcome) => void = () => undefined;
     const placed = new Promise<IntentOutcome>((resolve) => (placedThen = resolve));
     // A new order refused or failed leaves the old one resting: better than an empty level.
-    const cancelled = cancelOld(placed.then((outcome) => refusalAfterPlace(outcome, old)));
+    const cancelled = cancelOld(
+      intent,
+      old,
+      deps,
+      placed.then((outcome) => refusalAfterPlace(outcome, old)),
+    );
     // Held by nothing: the new order goes first, not behind the strategy's cancels (its own among them).
     const outcome = await deps.place(placement, Promise.resolve(undefined));
     placedThen(outcome);
     await cancelled;
     return asReplace(outcome);
   }
-  const cancelled = cancelOld();
+  const cancelled = cancelOld(intent, old, deps);
   const outcome = await deps.place(
     placement,
     cancelled.then((c) => refusalAfterCancel(c, deps.tracker.order(old.intentId))),
   );
   await cancelled;
   return asReplace(outcome);
+}
+
+/** The old order's cancel, sent when `hold` allows (a module function: no closure per replace). */
+function cancelOld(
+  intent: ReplaceIntent,
+  old: TrackedOrder,
+  deps: ReplaceDeps,
+  hold?: SendHold,
+): Promise<IntentOutcome> {
+  return deps.execute(
+    cancelIntent({
+      intentId: `${intent.intentId}.cancel`,
+      strategy: intent.strategy,
+      marketId: old.marketId,
+      target: { intentId: old.intentId },
+    }),
+    hold,
+  );
 }
 
 /** Why the old order's cancel must not go after the new order's placement; undefined once the venue took it. */
