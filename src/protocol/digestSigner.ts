@@ -12,6 +12,11 @@ import { parseHexSignature, type Signature } from './signature.js';
  */
 export interface DigestSigner {
   readonly address: Address;
+  /**
+   * True for a signer whose answer does not depend on the digest (a replay's placeholder, whose
+   * permits no one recovers): a permit's digest is not worked out for it, and it is handed none.
+   */
+  readonly ignoresDigest?: boolean;
   signDigest(digest: Uint8Array): Signature | Promise<Signature>;
 }
 

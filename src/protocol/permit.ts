@@ -64,13 +64,16 @@ export function signPermitNow(
   const bit = Number(checkRange(request.nonceBitmap, 0n, BigInt(MAX_NONCE_BITMAP_INDEX), 'nonce_bitmap_index'));
   const deadline = Number(checkUint(request.deadline, 32, 'deadline'));
   const digestSigner = toDigestSigner(signer);
-  const digest = verifyWitnessDigest(context, {
-    account: request.account,
-    actionHash: request.actionHash,
-    nonceAnchor: anchor,
-    nonceBitmap: bit,
-    deadline,
-  });
+  const digest =
+    digestSigner.ignoresDigest === true
+      ? NO_DIGEST
+      : verifyWitnessDigest(context, {
+          account: request.account,
+          actionHash: request.actionHash,
+          nonceAnchor: anchor,
+          nonceBitmap: bit,
+          deadline,
+        });
   const signature = digestSigner.signDigest(digest);
   if (isThenable(signature))
     return Promise.resolve(signature).then((sig) =>
@@ -78,6 +81,9 @@ export function signPermitNow(
     );
   return permitWire(request.account, digestSigner.address, anchor, bit, deadline, signature, encoding);
 }
+
+/** What a signer that ignores the digest is handed: two keccak digests and their ABI words saved per permit. */
+const NO_DIGEST = new Uint8Array(32);
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown }).then === 'function';
@@ -98,6 +104,18 @@ export function permitWire(
     nonce_anchor: nonceAnchor.toString(),
     nonce_bitmap_index: nonceBitmap,
     deadline,
-    signature: encoding === 'compact64' ? toBase64Compact(signature) : toBase64Full(signature),
+    signature: signatureText(signature, encoding),
   };
+}
+
+/** The last frozen signature encoded, and its text: a replay's placeholder signs every permit with the same one. */
+let lastEncoded:
+  { readonly signature: Signature; readonly encoding: PermitSignatureEncoding; readonly text: string } | undefined;
+
+/** The signature's base64 text; a frozen signature's is remembered (it cannot change). */
+function signatureText(signature: Signature, encoding: PermitSignatureEncoding): string {
+  if (lastEncoded?.signature === signature && lastEncoded.encoding === encoding) return lastEncoded.text;
+  const text = encoding === 'compact64' ? toBase64Compact(signature) : toBase64Full(signature);
+  if (Object.isFrozen(signature)) lastEncoded = { signature, encoding, text };
+  return text;
 }

@@ -23,8 +23,11 @@ const ACCOUNT_ACTIONS: ReadonlySet<PermitAction> = new Set([
 export interface PermitCheck {
   readonly action: PermitAction;
   readonly permit: Permit;
-  /** Recomputed from the sent body: a body that differs from what was signed changes it. As hex or its 32 bytes. */
-  readonly actionHash: Hex32 | Uint8Array;
+  /**
+   * Recomputed from the sent body: a body that differs from what was signed changes it. As hex or
+   * its 32 bytes; worked out only when a signature is recovered (a trusted account's is not).
+   */
+  readonly actionHash: () => Hex32 | Uint8Array;
   readonly nowSeconds: number;
 }
 
@@ -50,12 +53,18 @@ export function verifyPermit(
   if (indexProblem !== undefined) throw indexProblem;
 
   const signature = decodePermitSignature(permit.signature);
-  const recovered = signers.trustsSignaturesOf(permit.account)
-    ? permit.signer
-    : recoverWitness(context, check, permit.nonce_anchor, signature);
+  // A trusted account's permits are taken as signed by the signer they name: nothing is
+  // recovered, so the action's hash is not worked out unless the signer turns out not Active.
+  const actionHash = signers.trustsSignaturesOf(permit.account) ? undefined : check.actionHash();
+  const recovered =
+    actionHash === undefined
+      ? permit.signer
+      : recoverWitness(context, permit, actionHash, permit.nonce_anchor, signature);
   const authorised = sameAddress(recovered, permit.signer) && signers.isActive(permit.account, recovered);
   if (!authorised) {
-    if (signedOtherAnchor(context, nonces, signers, check, signature)) throw revertedWith(action, 'InvalidNonceAnchor');
+    const hash = actionHash ?? check.actionHash();
+    if (signedOtherAnchor(context, nonces, signers, permit, hash, signature))
+      throw revertedWith(action, 'InvalidNonceAnchor');
     // The live venue checks the account actions' permit_params before the chain and words a
     // signature that recovers to another key so (venue-wire.md §4.14); the client reads it as
     // SignerNotAuthorized all the same.
@@ -70,18 +79,19 @@ export function verifyPermit(
 
 function recoverWitness(
   context: SigningContext,
-  check: PermitCheck,
+  permit: Permit,
+  actionHash: Hex32 | Uint8Array,
   anchor: bigint,
   signature: PermitSignature,
 ): Address {
   const digest = permitDigest(context, {
-    account: check.permit.account,
-    actionHash: check.actionHash,
+    account: permit.account,
+    actionHash,
     nonceAnchor: anchor,
-    nonceBitmap: check.permit.nonce_bitmap_index,
-    deadline: check.permit.deadline,
+    nonceBitmap: permit.nonce_bitmap_index,
+    deadline: permit.deadline,
   });
-  return recoverSigner(digest, signature, check.permit.signer);
+  return recoverSigner(digest, signature, permit.signer);
 }
 
 /**
@@ -93,14 +103,15 @@ function signedOtherAnchor(
   context: SigningContext,
   nonces: NonceBook,
   signers: SignerRegistry,
-  check: PermitCheck,
+  permit: Permit,
+  actionHash: Hex32 | Uint8Array,
   signature: PermitSignature,
 ): boolean {
-  const current = nonces.state(check.permit.account).anchor;
+  const current = nonces.state(permit.account).anchor;
   for (const anchor of [current, current + 1n]) {
-    if (anchor === check.permit.nonce_anchor) continue;
-    const recovered = recoverWitness(context, check, anchor, signature);
-    if (sameAddress(recovered, check.permit.signer) && signers.isActive(check.permit.account, recovered)) return true;
+    if (anchor === permit.nonce_anchor) continue;
+    const recovered = recoverWitness(context, permit, actionHash, anchor, signature);
+    if (sameAddress(recovered, permit.signer) && signers.isActive(permit.account, recovered)) return true;
   }
   return false;
 }

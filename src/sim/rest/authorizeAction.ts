@@ -50,7 +50,7 @@ function authorize(
     verifyPermit(runtime.signingContext, chain.nonces, chain.signers, {
       action,
       permit,
-      actionHash: actionHash(),
+      actionHash,
       nowSeconds: runtime.nowSeconds(),
     });
     return { account: permit.account, path: 'permit' };

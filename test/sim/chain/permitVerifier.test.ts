@@ -43,12 +43,19 @@ function setup(): { nonces: NonceBook; signers: SignerRegistry } {
   return { nonces: new NonceBook(), signers };
 }
 
+/** How many times the last `check` worked out the action's hash. */
+let hashed = 0;
+
 function check(state: ReturnType<typeof setup>, p: Awaited<ReturnType<typeof permit>>): string | undefined {
+  hashed = 0;
   try {
     verifyPermit(context, state.nonces, state.signers, {
       action: 'CancelAllOrders',
       permit: p,
-      actionHash: hash,
+      actionHash: () => {
+        hashed += 1;
+        return hash;
+      },
       nowSeconds: NOW,
     });
     return undefined;
@@ -91,6 +98,10 @@ describe('verifyPermit', () => {
     expect(
       check(state, await permit({ routerOverride: '0x00000000000000000000000000000000000000d4' })),
     ).toBeUndefined();
+    // Nothing recovered, so the action's hash is not worked out; an untrusted account's is.
+    expect(hashed).toBe(0);
+    expect(check(setup(), await permit())).toBeUndefined();
+    expect(hashed).toBe(1);
     state.signers.revoke(account, key.address);
     expect(check(state, await permit())).toBe(
       `FailedPrecondition: CancelAllOrders reverted: SignerNotAuthorized(${key.address})`,
