@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { venueSender, type ActionEndpoints } from '../../../src/engine/sending/actionSender.js';
-import { buildSignedRequest, type SignedRequest } from '../../../src/engine/signing/signedRequest.js';
+import { actionHashOf, buildSignedRequest, type SignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
@@ -49,6 +49,22 @@ const ACTIONS: readonly ResolvedAction[] = [
 ];
 
 describe('buildSignedRequest', () => {
+  it("with a signer that ignores the digest (a replay's placeholder): the same request, its action hash worked out when read", async () => {
+    const signature = Object.freeze({ r: 1n, s: 1n, yParity: 0 as const });
+    const placeholder = { address: signer.address, ignoresDigest: true, signDigest: () => signature };
+    // The same signature from a signer that reads the digest: the only difference is what is worked out.
+    const reading = { address: signer.address, signDigest: () => signature };
+    for (const action of ACTIONS) {
+      const unread = await buildSignedRequest(action, { ...permitAuth, signer: placeholder }, SPEC_SELECTORS);
+      const read = await buildSignedRequest(action, { ...permitAuth, signer: reading }, SPEC_SELECTORS);
+      expect(Object.getOwnPropertyDescriptor(unread, 'actionHash')?.get).toBeTypeOf('function');
+      expect(Object.keys(unread)).toEqual(Object.keys(read));
+      expect(unread).toEqual(read);
+      expect(unread.actionHash).toBe(actionHashOf(action, SPEC_SELECTORS));
+      expect(isCheckedBody(unread.body)).toBe(true);
+    }
+  });
+
   it("gives each endpoint its own body, in the spec's field order with the permit last", async () => {
     const keys: Record<string, string[]> = {};
     for (const action of ACTIONS) {
