@@ -1,5 +1,5 @@
-import { crc32 } from 'node:zlib';
 import { decimalToWei } from '../core/decimal.js';
+import { CRC32_START, crc32Append, crc32Byte, crc32Part, crc32Result, type Crc32Part } from './crc32Parts.js';
 
 /** A book level as exact decimal strings (what REST and the decoded WebSocket levels carry). */
 export interface ChecksumLevel {
@@ -42,8 +42,8 @@ export function orderbookChecksum(bids: readonly ChecksumLevel[], asks: readonly
 export interface WireChecksumLevel {
   readonly priceWeiText: string;
   readonly quantityWeiText: string;
-  /** `priceWeiText:quantityWeiText`, when the level keeps it (a decoded level does, once worked out). */
-  readonly checksumText?: string;
+  /** `priceWeiText:quantityWeiText` as a CRC part, when the level keeps it (a decoded level does, once worked out). */
+  readonly checksumPart?: Crc32Part;
 }
 
 /**
@@ -56,32 +56,42 @@ export function orderbookChecksumOfWire(
   bids: readonly WireChecksumLevel[],
   asks: readonly WireChecksumLevel[],
 ): number {
-  return orderbookChecksumOfPairs(bids, asks, pairTextOf);
+  return orderbookChecksumOfPairs(bids, asks, pairPartOf);
 }
 
 /**
  * The checksum over one `priceWei:quantityWei` text per level (what the simulator's publisher keeps
- * for each level it published): the same text as `orderbookChecksumText`, since the level's two
- * parts are joined by the same ":" as everything else.
+ * for each level it published), each as a CRC part (`checksumPair`): the CRC of the same text as
+ * `orderbookChecksumText`, since the level's two parts are joined by the same ":" as everything
+ * else, folded part by part instead of joined (`crc32Parts.ts`).
  */
 export function orderbookChecksumOfPairs<L>(
   bids: readonly L[],
   asks: readonly L[],
-  pairText: (level: L) => string,
+  pairOf: (level: L) => Crc32Part,
 ): number {
-  const parts: string[] = [];
+  let register = CRC32_START;
+  let first = true;
   const depth = Math.max(bids.length, asks.length);
   for (let i = 0; i < depth; i++) {
     const bid = bids[i];
     const ask = asks[i];
-    if (bid !== undefined) parts.push(pairText(bid));
-    if (ask !== undefined) parts.push(pairText(ask));
+    if (bid !== undefined) {
+      register = crc32Append(first ? register : crc32Byte(register, COLON), pairOf(bid));
+      first = false;
+    }
+    if (ask !== undefined) {
+      register = crc32Append(first ? register : crc32Byte(register, COLON), pairOf(ask));
+      first = false;
+    }
   }
-  return crc32(parts.join(':')) >>> 0;
+  return crc32Result(register);
 }
 
-const pairTextOf = (level: WireChecksumLevel): string =>
-  level.checksumText ?? `${level.priceWeiText}:${level.quantityWeiText}`;
+const COLON = 0x3a;
+
+const pairPartOf = (level: WireChecksumLevel): Crc32Part =>
+  level.checksumPart ?? checksumPair(level.priceWeiText, level.quantityWeiText);
 
 /**
  * One level's `priceWei:quantityWei` text, for a level that keeps it while it stands: the checksum
@@ -93,6 +103,11 @@ export function checksumPairText(priceWeiText: string, quantityWeiText: string):
   const text = `${priceWeiText}:${quantityWeiText}`;
   text.charCodeAt(0);
   return text;
+}
+
+/** One level's `priceWei:quantityWei` text as a CRC part: what a level keeps while it stands. */
+export function checksumPair(priceWeiText: string, quantityWeiText: string): Crc32Part {
+  return crc32Part(checksumPairText(priceWeiText, quantityWeiText));
 }
 
 function weiLevel(level: ChecksumLevel, field: string): WireChecksumLevel {

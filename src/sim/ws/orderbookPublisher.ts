@@ -1,4 +1,5 @@
-import { checksumPairText, orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
+import type { Crc32Part } from '../../protocol/crc32Parts.js';
+import { checksumPair, orderbookChecksumOfPairs } from '../../protocol/orderbookChecksum.js';
 import type { CanonicalBookLevel, CanonicalOrderbookFrame } from '../../venue/schemas/wsWireCanonical.js';
 import type { Exchange, TickBook } from '../exchange/exchange.js';
 import { decimalLevel, levelTexts, type LevelTexts } from '../exchange/marketRecords.js';
@@ -98,20 +99,20 @@ export class OrderbookPublisher {
   }
 }
 
-/** A book as last published, with each level's `priceWei:quantityWei` text (the checksum's), side by side. */
+/** A book as last published, with each level's `priceWei:quantityWei` text as the checksum's CRC part, side by side. */
 interface PublishedBook {
   readonly market: MarketSpec;
   readonly bids: readonly TickLevel[];
   readonly asks: readonly TickLevel[];
-  readonly bidPairs: readonly string[];
-  readonly askPairs: readonly string[];
+  readonly bidPairs: readonly Crc32Part[];
+  readonly askPairs: readonly Crc32Part[];
 }
 
-/** One side as now published (best first, with each level's checksum text) and its levels that changed. */
+/** One side as now published (best first, with each level's checksum part) and its levels that changed. */
 interface PublishedSide {
   readonly changed: TickLevel[];
   readonly levels: readonly TickLevel[];
-  readonly pairs: readonly string[];
+  readonly pairs: readonly Crc32Part[];
 }
 
 /**
@@ -122,14 +123,14 @@ interface PublishedSide {
  */
 function mergeSide(
   previous: readonly TickLevel[],
-  previousPairs: readonly string[],
+  previousPairs: readonly Crc32Part[],
   changes: readonly TickLevel[],
   texts: LevelTexts,
   better: (a: number, b: number) => boolean,
 ): PublishedSide {
   const changed: TickLevel[] = [];
   const levels: TickLevel[] = [];
-  const pairs: string[] = [];
+  const pairs: Crc32Part[] = [];
   let i = 0;
   for (const now of changes) {
     while (i < previous.length && better(previous[i]!.priceTicks, now.priceTicks)) {
@@ -165,13 +166,13 @@ function mergeSide(
  */
 function diffSide(
   previous: readonly TickLevel[],
-  previousPairs: readonly string[],
+  previousPairs: readonly Crc32Part[],
   next: readonly TickLevel[],
   texts: LevelTexts,
   better: (a: number, b: number) => boolean,
-): { changed: TickLevel[]; pairs: string[] } {
+): { changed: TickLevel[]; pairs: Crc32Part[] } {
   const changed: TickLevel[] = [];
-  const pairs = new Array<string>(next.length);
+  const pairs = new Array<Crc32Part>(next.length);
   let i = 0;
   let j = 0;
   while (i < previous.length || j < next.length) {
@@ -194,11 +195,11 @@ function diffSide(
   return { changed, pairs };
 }
 
-function pairText(level: TickLevel, texts: LevelTexts): string {
-  return checksumPairText(texts.priceWei(level.priceTicks), texts.quantityWei(level.steps));
+function pairText(level: TickLevel, texts: LevelTexts): Crc32Part {
+  return checksumPair(texts.priceWei(level.priceTicks), texts.quantityWei(level.steps));
 }
 
-const samePair = (pair: string): string => pair;
+const samePair = (pair: Crc32Part): Crc32Part => pair;
 
 /** Levels as the wire carries them: canonical decimals (a gone level's quantity "0"). */
 function decimalLevels(levels: readonly TickLevel[], texts: LevelTexts): CanonicalBookLevel[] {

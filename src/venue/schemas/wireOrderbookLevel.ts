@@ -1,6 +1,7 @@
 import { BoundedMap } from '../../core/boundedMap.js';
 import { decimalTextToWeiText, weiTextToDecimal } from '../../core/decimal.js';
-import { checksumPairText } from '../../protocol/orderbookChecksum.js';
+import type { Crc32Part } from '../../protocol/crc32Parts.js';
+import { checksumPair } from '../../protocol/orderbookChecksum.js';
 
 /** One level of a decoded book, as the local book, the checksum and strategies read it. */
 export interface OrderbookLevel {
@@ -36,7 +37,7 @@ export class WireOrderbookLevel implements OrderbookLevel {
   #quantity: string | undefined;
   #priceWei: bigint | undefined;
   #quantityWei: bigint | undefined;
-  #checksumText: string | undefined;
+  #checksumPart: Crc32Part | undefined;
 
   constructor(
     private readonly wirePrice: string,
@@ -52,9 +53,9 @@ export class WireOrderbookLevel implements OrderbookLevel {
     return (this.#quantityWeiText ??= weiTextOf(this.wireQuantity));
   }
 
-  /** What the checksum covers of this level (`priceWeiText:quantityWeiText`), kept while it stands in the book. */
-  get checksumText(): string {
-    return (this.#checksumText ??= checksumPairText(this.priceWeiText, this.quantityWeiText));
+  /** What the checksum covers of this level (`priceWei:quantityWei`, a CRC part), kept while it stands in the book. */
+  get checksumPart(): Crc32Part {
+    return (this.#checksumPart ??= checksumPair(this.priceWeiText, this.quantityWeiText));
   }
 
   /** Canonical: "063220.50" reads "63220.5". */
