@@ -29,16 +29,13 @@ export function simSender(o: SimSenderOptions): DirectSender {
 }
 
 async function send(o: SimSenderOptions, request: DirectRequest): Promise<DirectAnswer> {
-  await delay(o, request.signal);
+  const there = o.latencyMs();
+  if (there > 0) await o.clock.sleep(there, request.signal);
   const answer = await o.answer(new DirectSimRequest(request));
-  await delay(o, request.signal);
+  const back = o.latencyMs();
+  if (back > 0) await o.clock.sleep(back, request.signal);
   request.signal?.throwIfAborted();
   return answerOf(answer);
-}
-
-async function delay(o: SimSenderOptions, signal: AbortSignal | undefined): Promise<void> {
-  const ms = o.latencyMs();
-  if (ms > 0) await o.clock.sleep(ms, signal);
 }
 
 /**

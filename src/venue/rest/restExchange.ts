@@ -102,7 +102,9 @@ export async function exchangeOnce<S extends z.ZodType>(
   // Without a limiter there is nothing to wait for: checked in this tick, so the request's bytes
   // leave without a detour through the microtask queue.
   if (deps.limiter === false) checkNotAborted(request);
-  else await takeToken(request, deps.limiter);
+  // A token there is now is taken in this tick too (an aborted request takes the way that refuses it).
+  else if (request.signal?.aborted === true || deps.limiter.takeNow?.() !== true)
+    await takeToken(request, deps.limiter);
   const answer =
     deps.onExchange === undefined ? await send(request, deps) : await sendObserved(request, deps, deps.onExchange);
   const { status, retryAfter } = answer;

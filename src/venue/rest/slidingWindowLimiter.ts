@@ -5,6 +5,12 @@ import { InvalidValueError } from '../../core/invalidValueError.js';
 export interface RequestLimiter {
   /** Resolves when the request may be sent; rejects with the signal's reason when aborted. */
   take(signal?: AbortSignal): Promise<void>;
+  /**
+   * Takes a grant when the request may be sent now, as `take` would have granted it, and says so;
+   * false, taking nothing, when it would have to wait (then `take`). Saves a request that need not
+   * wait its trip through two promises.
+   */
+  takeNow?(): boolean;
 }
 
 /**
@@ -34,16 +40,20 @@ export class SlidingWindowLimiter implements RequestLimiter {
 
   /** When a request arriving now would be granted (ms on the clock). */
   private schedule(): number {
-    const now = this.clock.now();
-    // The slot this request takes last held the grant `limit` requests ago.
-    const earliest = this.grants[this.next]! + this.windowMs;
-    const previous =
-      this.count === 0 ? Number.NEGATIVE_INFINITY : this.grants[(this.next + this.limit - 1) % this.limit]!;
-    const at = Math.max(now, earliest, previous);
+    const at = this.grantAt(this.clock.now());
     this.grants[this.next] = at;
     this.next = (this.next + 1) % this.limit;
     this.count++;
     return at;
+  }
+
+  /** The grant a request arriving at `now` would take, without taking it. */
+  private grantAt(now: number): number {
+    // The slot this request takes last held the grant `limit` requests ago.
+    const earliest = this.grants[this.next]! + this.windowMs;
+    const previous =
+      this.count === 0 ? Number.NEGATIVE_INFINITY : this.grants[(this.next + this.limit - 1) % this.limit]!;
+    return Math.max(now, earliest, previous);
   }
 
   async take(signal?: AbortSignal): Promise<void> {
@@ -51,6 +61,13 @@ export class SlidingWindowLimiter implements RequestLimiter {
     const at = this.schedule();
     const wait = at - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait, signal);
+  }
+
+  takeNow(): boolean {
+    const now = this.clock.now();
+    if (this.grantAt(now) > now) return false;
+    this.schedule();
+    return true;
   }
 }
 

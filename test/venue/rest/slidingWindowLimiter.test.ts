@@ -3,17 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { SlidingWindowLimiter } from '../../../src/venue/rest/slidingWindowLimiter.js';
 
+/** When each arrival is granted; with `now`, a request tries `takeNow` first, as the REST client does. */
 async function grantTimes(
   limiter: SlidingWindowLimiter,
   clock: ManualClock,
   arrivals: readonly number[],
+  now: readonly boolean[] = [],
 ): Promise<number[]> {
   const granted: number[] = [];
   const start = clock.now();
   const pending: Promise<void>[] = [];
-  for (const at of arrivals) {
+  for (const [i, at] of arrivals.entries()) {
     if (clock.now() - start < at) await clock.advance(at - (clock.now() - start));
-    pending.push(limiter.take().then(() => void granted.push(clock.now() - start)));
+    if (now[i] === true && limiter.takeNow()) granted[i] = clock.now() - start;
+    else pending.push(limiter.take().then(() => void (granted[i] = clock.now() - start)));
   }
   await clock.advance(1_000_000);
   await Promise.all(pending);
@@ -42,6 +45,30 @@ describe('SlidingWindowLimiter', () => {
             if (i > 0) expect(granted[i]!).toBeGreaterThanOrEqual(granted[i - 1]!);
             if (i >= limit) expect(granted[i]! - granted[i - limit]!).toBeGreaterThanOrEqual(1000);
           }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('grants with takeNow exactly what take would grant at once, and takes nothing when it would wait', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(3000), fc.boolean()), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (steps, limit) => {
+          let t = 0;
+          const arrivals = steps.map(([g]) => (t += g % 400));
+          const clock = new ManualClock(0);
+          const viaTake = await grantTimes(new SlidingWindowLimiter(limit, 1000, clock), clock, arrivals);
+          const mixedClock = new ManualClock(0);
+          const mixed = await grantTimes(
+            new SlidingWindowLimiter(limit, 1000, mixedClock),
+            mixedClock,
+            arrivals,
+            steps.map(([, now]) => now),
+          );
+          expect(mixed).toEqual(viaTake);
         },
       ),
       { numRuns: 200 },
