@@ -31,6 +31,7 @@ import type {
   PlaceOrderRequestWire,
 } from '../../venue/schemas/restOrders.js';
 import type { ResolvedAction, WireOrder } from '../checks/wireAction.js';
+import { UnreadHashRequest } from './unreadHashRequest.js';
 
 export type Endpoint = ResolvedAction['action'];
 
@@ -54,7 +55,7 @@ export interface JwtAuthorization {
 export type Authorization = PermitAuthorization | JwtAuthorization;
 
 /** The exact body for one endpoint, and what was used to authorise it (to report its fate). */
-interface SignedRequestOf<E extends Endpoint> {
+export interface SignedRequestOf<E extends Endpoint> {
   readonly endpoint: E;
   /** Built by `requestOf` from range-checked values and marked `checkedBody`: sent without a second parse. */
   readonly body: Readonly<ActionRequestBodies[E]>;
@@ -111,7 +112,7 @@ function placeOrderFieldsOf(o: WireOrder): PlaceOrderFields {
 }
 
 /** The permit and what it used, on a request authorised by a permit. */
-interface PermitParts {
+export interface PermitParts {
   readonly permit: PermitWire;
   readonly nonce: NoncePair;
   readonly deadline: number;
@@ -267,33 +268,6 @@ function finish<E extends Endpoint>(
   return signed === undefined
     ? { endpoint, body, actionHash: hash }
     : { endpoint, body, nonce: signed.nonce, deadline: signed.deadline, actionHash: hash };
-}
-
-/**
- * A permit's request whose action hash is worked out when first read. A class, its hash a getter
- * of its prototype: an own accessor (`Object.defineProperty` on the record) cost about 6 µs an
- * action in a replay, against a plain object's shape.
- */
-class UnreadHashRequest<E extends Endpoint> implements SignedRequestOf<E> {
-  readonly nonce: NoncePair;
-  readonly deadline: number;
-  readonly #hashOf: () => Hex32;
-  #hash: Hex32 | undefined;
-
-  constructor(
-    readonly endpoint: E,
-    readonly body: ActionRequestBodies[E],
-    signed: PermitParts,
-    hashOf: () => Hex32,
-  ) {
-    this.nonce = signed.nonce;
-    this.deadline = signed.deadline;
-    this.#hashOf = hashOf;
-  }
-
-  get actionHash(): Hex32 {
-    return (this.#hash ??= this.#hashOf());
-  }
 }
 
 function placeOrderBody(o: WireOrder, permit: PermitWire | undefined): PlaceOrderRequestWire {
