@@ -34,7 +34,7 @@ import type { ResolvedAction, WireOrder } from '../checks/wireAction.js';
 import type { Endpoint, PermitParts, SignedRequestOf } from './signedRequestShape.js';
 import { UnreadHashRequest } from './unreadHashRequest.js';
 
-export type { Endpoint, PermitParts, SignedRequestOf } from './signedRequestShape.js';
+export type { Endpoint, SignedRequestOf } from './signedRequestShape.js';
 
 /** Permit authorisation: one (anchor, bit) and a deadline, signed by the session key. */
 export interface PermitAuthorization {
