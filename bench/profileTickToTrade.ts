@@ -61,12 +61,10 @@ session.disconnect();
 writeFileSync(join(out, 'tick.cpuprofile'), JSON.stringify(profile));
 // performance.now() (the stamps) to the profiler's clock, the monotonic one of process.hrtime, in µs.
 const clockOffsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
-const windowsUs = readings.samples.map(
-  (s): readonly [number, number] => [
-    s.arrivalAt * 1000 + clockOffsetUs,
-    (s.arrivalAt + s.totalMs) * 1000 + clockOffsetUs,
-  ],
-);
+const windowsUs = readings.samples.map((s): readonly [number, number] => [
+  s.arrivalAt * 1000 + clockOffsetUs,
+  (s.arrivalAt + s.totalMs) * 1000 + clockOffsetUs,
+]);
 const summary = summariseCpuProfile(profile, values.path === true ? { root, windowsUs } : { root });
 writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
 

@@ -119,7 +119,8 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
       bot.child.kill('SIGKILL');
       await bot.exited;
       dead = await protectedState();
-      if (dead === undefined && attempt === 4) throw new Error('four kills, each mid-requote: no protected position left');
+      if (dead === undefined && attempt === 4)
+        throw new Error('four kills, each mid-requote: no protected position left');
     }
     // The bot is gone; its stop is not: one stop-loss of the position's size.
     const { stop, long } = dead;
