@@ -12,6 +12,8 @@ export interface CpuProfile {
   }[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
+  /** When profiling started, µs on the profiler's clock (the monotonic clock of `process.hrtime`). */
+  readonly startTime?: number;
 }
 
 export interface ProfileEntry {
@@ -38,6 +40,11 @@ export interface SummaryOptions {
   readonly root?: string;
   /** Skip the samples of the first `fromMs` of the profile (start-up, warm-up). */
   readonly fromMs?: number;
+  /**
+   * Only the samples taken inside these spans, µs on the profiler's clock (`startTime`'s), in
+   * ascending order and apart: e.g. each cycle's way from a frame to its order's write.
+   */
+  readonly windowsUs?: readonly (readonly [number, number])[];
 }
 
 export function summariseCpuProfile(profile: CpuProfile, options: SummaryOptions = {}): ProfileSummary {
@@ -74,11 +81,19 @@ export function summariseCpuProfile(profile: CpuProfile, options: SummaryOptions
   let sampled = 0;
   let idle = 0;
   let at = 0;
+  const windows = options.windowsUs;
+  let window = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const id = profile.samples[i]!;
     const us = profile.timeDeltas[i] ?? 0;
     at += us;
     if (at < fromUs) continue;
+    if (windows !== undefined) {
+      const takenAt = (profile.startTime ?? 0) + at;
+      while (window < windows.length && windows[window]![1] < takenAt) window++;
+      if (window === windows.length) break;
+      if (takenAt < windows[window]![0]) continue;
+    }
     sampled += us;
     const key = keyOf.get(id) ?? '?';
     if (key === '(idle)') {

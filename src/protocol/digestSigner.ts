@@ -25,6 +25,25 @@ export interface SyncDigestSigner extends DigestSigner {
   signDigest(digest: Uint8Array): Signature;
 }
 
+/** A signature as libsecp256k1 gives it: the 64 bytes r ‖ s and the recovery bit. */
+export interface SignatureRs {
+  readonly rs: Uint8Array;
+  readonly yParity: 0 | 1;
+}
+
+/**
+ * A synchronous signer that can also answer with its signature's bytes (`signDigestRs`, the
+ * same signature as `signDigest`): a permit is encoded from them directly, with no scalars
+ * turned into bigints and back on every order's way out.
+ */
+export interface RsDigestSigner extends SyncDigestSigner {
+  signDigestRs(digest: Uint8Array): SignatureRs;
+}
+
+export function givesRs(signer: DigestSigner): signer is RsDigestSigner {
+  return typeof (signer as Partial<RsDigestSigner>).signDigestRs === 'function';
+}
+
 /** What a viem local account offers: `sign({ hash })` returning 65-byte hex. */
 export interface ViemStyleAccount {
   readonly address: Address;

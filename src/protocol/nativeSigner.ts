@@ -1,7 +1,7 @@
 import { addressOfPrivateKey } from './privateKeys.js';
 import { InvalidValueError } from '../core/invalidValueError.js';
 import { hexBytes } from './abiWords.js';
-import { privateKeySigner, type SyncDigestSigner } from './digestSigner.js';
+import { privateKeySigner, type SignatureRs, type SyncDigestSigner } from './digestSigner.js';
 import { signatureOfRs, type Signature } from './signature.js';
 import { loadNativeSecp256k1 } from './nativeSecp256k1.js';
 
@@ -30,6 +30,10 @@ export function fastPrivateKeySigner(privateKey: `0x${string}`): SyncDigestSigne
       const { signature, recid } = lib.ecdsaSign(digest, key);
       // A fresh 64-byte r ‖ s per call: the permit's encoding copies it rather than the scalars.
       return signatureOfRs(signature, recid === 1 ? 1 : 0);
+    },
+    signDigestRs(digest: Uint8Array): SignatureRs {
+      const { signature, recid } = lib.ecdsaSign(digest, key);
+      return { rs: signature, yParity: recid === 1 ? 1 : 0 };
     },
     toJSON: () => ({ address, implementation: 'libsecp256k1' }),
   });

@@ -1,7 +1,7 @@
 import type { Address } from '../core/address.js';
 import { checkRange, checkUint } from '../core/integerRange.js';
-import { toDigestSigner, type SignerLike } from './digestSigner.js';
-import { toBase64Compact, toBase64Full, type Signature } from './signature.js';
+import { givesRs, toDigestSigner, type SignerLike } from './digestSigner.js';
+import { base64CompactOfRs, base64FullOfRs, toBase64Compact, toBase64Full, type Signature } from './signature.js';
 import type { SigningContext } from './signingContext.js';
 import type { Hex32 } from './actionHashes.js';
 import { verifyWitnessDigest } from './verifyWitnessDigest.js';
@@ -74,6 +74,12 @@ export function signPermitNow(
           nonceBitmap: bit,
           deadline,
         });
+  if (givesRs(digestSigner)) {
+    // The signature's bytes straight into its encoding: the same text as through `Signature`.
+    const { rs, yParity } = digestSigner.signDigestRs(digest);
+    const text = encoding === 'compact64' ? base64CompactOfRs(rs, yParity) : base64FullOfRs(rs, yParity);
+    return encodedPermitWire(request.account, digestSigner.address, anchor, bit, deadline, text);
+  }
   const signature = digestSigner.signDigest(digest);
   if (isThenable(signature))
     return Promise.resolve(signature).then((sig) =>
@@ -98,13 +104,24 @@ export function permitWire(
   signature: Signature,
   encoding: PermitSignatureEncoding,
 ): PermitWire {
+  return encodedPermitWire(account, signer, nonceAnchor, nonceBitmap, deadline, signatureText(signature, encoding));
+}
+
+function encodedPermitWire(
+  account: Address,
+  signer: Address,
+  nonceAnchor: bigint,
+  nonceBitmap: number,
+  deadline: number,
+  signature: string,
+): PermitWire {
   return {
     account,
     signer,
     nonce_anchor: nonceAnchor.toString(),
     nonce_bitmap_index: nonceBitmap,
     deadline,
-    signature: signatureText(signature, encoding),
+    signature,
   };
 }
 

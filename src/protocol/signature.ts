@@ -65,11 +65,16 @@ function rsBytesOf(sig: Signature): Uint8Array | undefined {
  * caller hands over a fresh array and never changes it.
  */
 export function signatureOfRs(rs: Uint8Array, yParity: 0 | 1): Signature {
-  if (rs.length !== 2 * WORD_BYTES) throw new InvalidValueError('signature', `${rs.length} bytes`, 'r ‖ s, 64 bytes');
+  checkedRs(rs);
   const sig: Signature = Object.freeze({ r: wordToBigint(rs, 0), s: wordToBigint(rs, WORD_BYTES), yParity });
   lastFromRs = sig;
   lastRs = rs;
   return sig;
+}
+
+function checkedRs(rs: Uint8Array): Uint8Array {
+  if (rs.length !== 2 * WORD_BYTES) throw new InvalidValueError('signature', `${rs.length} bytes`, 'r ‖ s, 64 bytes');
+  return rs;
 }
 
 /**
@@ -133,6 +138,25 @@ export function toBase64Compact(sig: Signature): string {
 
 export function toBase64Full(sig: Signature): string {
   return bytes65(sig).toString('base64');
+}
+
+/**
+ * `toBase64Compact(signatureOfRs(rs, yParity))`, without the two scalars read into bigints: a
+ * permit signed with a signer's bytes (`signDigestRs`) needs only its encoding.
+ */
+export function base64CompactOfRs(rs: Uint8Array, yParity: 0 | 1): string {
+  const out = Buffer.alloc(64);
+  out.set(checkedRs(rs), 0);
+  if (yParity === 1) out[32]! |= 0x80;
+  return out.toString('base64');
+}
+
+/** `toBase64Full(signatureOfRs(rs, yParity))`, the same way. */
+export function base64FullOfRs(rs: Uint8Array, yParity: 0 | 1): string {
+  const out = Buffer.alloc(65);
+  out.set(checkedRs(rs), 0);
+  out[64] = 27 + yParity;
+  return out.toString('base64');
 }
 
 /** Decodes 64 or 65 raw signature bytes; v may be 27/28 or 0/1. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastPrivateKeySigner, nativeSignerAvailable } from '../../src/protocol/nativeSigner.js';
 import { privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { signatureOfRs } from '../../src/protocol/signature.js';
 import { SIGNER_KEY } from './fixtures.js';
 
 describe('fastPrivateKeySigner', () => {
@@ -18,6 +19,20 @@ describe('fastPrivateKeySigner', () => {
         expect(fast.signDigest(digest)).toEqual(reference.signDigest(digest));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('gives the same signature as its bytes (signDigestRs), a fresh array each time', () => {
+    const fast = fastPrivateKeySigner(SIGNER_KEY) as ReturnType<typeof fastPrivateKeySigner> & {
+      signDigestRs(digest: Uint8Array): { rs: Uint8Array; yParity: 0 | 1 };
+    };
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (digest) => {
+        const { rs, yParity } = fast.signDigestRs(digest);
+        expect(signatureOfRs(rs, yParity)).toEqual(fast.signDigest(digest));
+        expect(fast.signDigestRs(digest).rs).not.toBe(rs);
+      }),
+      { numRuns: 200 },
     );
   });
 

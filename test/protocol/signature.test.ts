@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { recoverAddress as viemRecover, toHex } from 'viem';
-import { privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { givesRs, privateKeySigner } from '../../src/protocol/digestSigner.js';
+import { fastPrivateKeySigner } from '../../src/protocol/nativeSigner.js';
 import {
+  base64CompactOfRs,
+  base64FullOfRs,
   parseBase64Signature,
   parseHexSignature,
   recoverAddress,
@@ -14,7 +17,7 @@ import {
   toHex65,
 } from '../../src/protocol/signature.js';
 import { createSigningContext } from '../../src/protocol/signingContext.js';
-import { permitDigest, signPermit } from '../../src/protocol/permit.js';
+import { permitDigest, signPermit, signPermitNow } from '../../src/protocol/permit.js';
 import { recoverTypedStructSigner } from '../../src/protocol/typedSignatures.js';
 import { ACCOUNT_KEY, DOMAIN, ROUTER, SIGNER_KEY } from './fixtures.js';
 
@@ -62,6 +65,20 @@ describe('signature encodings', () => {
     const earlier = signatureOfRs(new Uint8Array(signatureBytes64({ ...first, yParity: 0 })), first.yParity);
     signatureOfRs(new Uint8Array(signatureBytes64({ ...first, r: first.r - 1n, yParity: 0 })), 0);
     expect(toBase64Compact(earlier)).toBe(toBase64Compact({ ...first }));
+  });
+
+  it("encodes a signer's r ‖ s bytes without a Signature exactly as through one", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 64, maxLength: 64 }), fc.constantFrom<0 | 1>(0, 1), (rs, yParity) => {
+        const copy = Uint8Array.from(rs);
+        expect(base64CompactOfRs(rs, yParity)).toBe(toBase64Compact(signatureOfRs(Uint8Array.from(rs), yParity)));
+        expect(base64FullOfRs(rs, yParity)).toBe(toBase64Full(signatureOfRs(Uint8Array.from(rs), yParity)));
+        expect(rs).toEqual(copy);
+      }),
+      { numRuns: 300 },
+    );
+    for (const encode of [base64CompactOfRs, base64FullOfRs])
+      expect(() => encode(new Uint8Array(65), 0)).toThrow(/signature: invalid value "65 bytes"/);
   });
 
   it('sets the top bit of s in the compact form exactly when v is 28', () => {
@@ -125,6 +142,30 @@ describe('permits', () => {
         recoverTypedStructSigner(context, 'VerifyWitness', { ...base, hash: base.actionHash, target: ROUTER }, sig),
       ).toBe(signer.address);
     }
+  });
+
+  it("signed with a signer's bytes (signDigestRs), is the permit signed through its Signature", () => {
+    const native = fastPrivateKeySigner(SIGNER_KEY);
+    expect(givesRs(native)).toBe(true);
+    // The same key without signDigestRs: the general way, through a Signature.
+    const general = { address: native.address, signDigest: (digest: Uint8Array) => native.signDigest(digest) };
+    expect(givesRs(general)).toBe(false);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.bigInt({ min: 0n, max: (1n << 48n) - 1n }),
+        fc.integer({ min: 0, max: 207 }),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.constantFrom('compact64' as const, 'full65' as const),
+        (hash, nonceAnchor, nonceBitmap, deadline, encoding) => {
+          const request = { account, actionHash: hash, nonceAnchor, nonceBitmap, deadline };
+          const fast = signPermitNow(context, native, request, encoding);
+          expect(fast).toEqual(signPermitNow(context, general, request, encoding));
+          expect(fast).toEqual(signPermitNow(context, signer, request, encoding));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it.each([

@@ -54,6 +54,8 @@ export interface TickSample {
   readonly toStrategyMs: number;
   /** Frame bytes at the client to the engine handing the signed request to its sender, ms. */
   readonly toSenderMs: number;
+  /** When the frame's bytes reached the client (performance.now() ms): to line a CPU profile up with the cycle. */
+  readonly arrivalAt: number;
 }
 
 export interface TickToTradeReadings {
@@ -189,7 +191,12 @@ export async function measureTickToTrade(
       JSON.parse(frames[i]!);
       who.signer.signDigest(digests[i & 255]!);
       limitSamples.push(performance.now() - limitStarted);
-      samples.push({ totalMs: writeAt - arrivalAt, toStrategyMs: markAt - arrivalAt, toSenderMs: sendAt - arrivalAt });
+      samples.push({
+        totalMs: writeAt - arrivalAt,
+        toStrategyMs: markAt - arrivalAt,
+        toSenderMs: sendAt - arrivalAt,
+        arrivalAt,
+      });
       if (stamps.chunks > 1) split++;
       if (stamps.writes > 1) severalWrites++;
     }

@@ -1,4 +1,5 @@
 import { addDecimals, compareDecimals, negateDecimal } from '../../core/decimal.js';
+import { remainingSize } from './remainingSize.js';
 import { isAwaitingVenue, type OrderState, type TrackedOrder } from './trackedOrder.js';
 import type { OrderEvent, OrderEventType } from './orderEvent.js';
 import type { OrderEndCause } from './orderModelEvent.js';
@@ -108,22 +109,9 @@ function event(order: TrackedOrder, type: OrderEventType, atMs: number, filledSi
   if (order.market !== true) built['price'] = order.price;
   if (order.orderId !== undefined) built['orderId'] = order.orderId;
   built['filledSize'] = filledSize;
-  built['remainingSize'] = remainingOf(order.size, filledSize);
+  built['remainingSize'] = remainingSize(order.size, filledSize);
   built['atMs'] = atMs;
   return built as unknown as OrderEvent;
-}
-
-/**
- * size − filled, never below zero. A refused intent may carry a size that is not a decimal at all
- * (that is why it was refused): its event shows the size as sent instead of throwing.
- */
-function remainingOf(size: string, filled: string): string {
-  try {
-    const remaining = addDecimals(size, negateDecimal(filled));
-    return compareDecimals(remaining, '0') < 0 ? '0' : remaining;
-  } catch {
-    return size;
-  }
 }
 
 function larger(a: string, b: string): string {

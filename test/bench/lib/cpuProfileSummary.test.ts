@@ -34,6 +34,23 @@ describe('summariseCpuProfile', () => {
     expect(summary.byFile[0]).toEqual({ file: 'node_modules/secp256k1/lib/index.js', selfMs: 2, selfPct: 50 });
   });
 
+  it('keeps only the samples taken inside the windows, on the profile clock', () => {
+    // Samples at 101, 102, 103, 104, 105 and 108 ms after the clock's zero.
+    const timed = { ...profile, startTime: 100_000 };
+    const summary = summariseCpuProfile(timed, {
+      root: '/repo/',
+      windowsUs: [
+        [101_500, 103_000],
+        [104_000, 104_000],
+        [107_000, 109_000],
+      ],
+    });
+    // 102 (recover), 103 (hash), 104 (handle), 108 (idle): the first recover and the idle at 105 are outside.
+    expect(summary).toMatchObject({ sampledMs: 6, idleMs: 3, busyMs: 3 });
+    expect(summary.bySelf.find((e) => e.name.startsWith('recover'))).toMatchObject({ selfMs: 1 });
+    expect(summary.bySelf.find((e) => e.name.startsWith('handle'))).toMatchObject({ selfMs: 1, totalMs: 3 });
+  });
+
   it('leaves out the samples before fromMs', () => {
     const summary = summariseCpuProfile(profile, { root: '/repo/', fromMs: 3 });
     expect(summary).toMatchObject({ sampledMs: 6, busyMs: 2 });
