@@ -31,9 +31,10 @@ import type {
   PlaceOrderRequestWire,
 } from '../../venue/schemas/restOrders.js';
 import type { ResolvedAction, WireOrder } from '../checks/wireAction.js';
+import type { Endpoint, PermitParts, SignedRequestOf } from './signedRequestOf.js';
 import { UnreadHashRequest } from './unreadHashRequest.js';
 
-export type Endpoint = ResolvedAction['action'];
+export type { Endpoint, SignedRequestOf };
 
 /** Permit authorisation: one (anchor, bit) and a deadline, signed by the session key. */
 export interface PermitAuthorization {
@@ -53,18 +54,6 @@ export interface JwtAuthorization {
 }
 
 export type Authorization = PermitAuthorization | JwtAuthorization;
-
-/** The exact body for one endpoint, and what was used to authorise it (to report its fate). */
-export interface SignedRequestOf<E extends Endpoint> {
-  readonly endpoint: E;
-  /** Built by `requestOf` from range-checked values and marked `checkedBody`: sent without a second parse. */
-  readonly body: Readonly<ActionRequestBodies[E]>;
-  /** The permit's nonce pair; absent on the JWT path. */
-  readonly nonce?: NoncePair;
-  /** The permit's deadline (uint32 unix seconds); absent on the JWT path. */
-  readonly deadline?: number;
-  readonly actionHash: Hex32;
-}
 
 /** One signed action, discriminated by its endpoint: `switch (request.endpoint)` narrows the body. */
 export type SignedRequest = { [E in Endpoint]: SignedRequestOf<E> }[Endpoint];
@@ -109,13 +98,6 @@ function placeOrderFieldsOf(o: WireOrder): PlaceOrderFields {
   if (o.client_order_id !== undefined) fields.clientOrderId = o.client_order_id;
   if (o.ttl_units !== undefined) fields.ttlUnits = o.ttl_units;
   return fields;
-}
-
-/** The permit and what it used, on a request authorised by a permit. */
-export interface PermitParts {
-  readonly permit: PermitWire;
-  readonly nonce: NoncePair;
-  readonly deadline: number;
 }
 
 export async function buildSignedRequest<A extends ResolvedAction>(

@@ -1,7 +1,7 @@
 import type { Hex32 } from '../../protocol/actionHashes.js';
 import type { ActionRequestBodies } from '../../venue/rest/actionBodies.js';
 import type { NoncePair } from '../nonces/noncePair.js';
-import type { Endpoint, PermitParts, SignedRequestOf } from './signedRequest.js';
+import type { Endpoint, PermitParts, SignedRequestOf } from './signedRequestOf.js';
 
 /**
  * A permit's request whose action hash is worked out when first read. A class, its hash a getter
