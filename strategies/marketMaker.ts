@@ -145,7 +145,7 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, marketId: number):
     // Degraded or halted, opening is refused anyway: the next mark after trading resumes quotes again.
     if (lastMark === undefined || ctx.tradingState().mode !== 'trading') return EMPTY;
     const wanted = computeQuotes(lastMark, signedInventory(ctx.state.position(marketId)), p);
-    const tick = ctx.state.market(marketId)?.config.step_price;
+    const tick = ctx.state.marketConfig(marketId)?.step_price;
     const quotes = p.post_only && tick !== undefined ? keepOffTheTouch(wanted, touch, tick) : wanted;
     ctx.log.debug({ marketId, mark: lastMark, ...quotes }, 'quote target');
     return of(

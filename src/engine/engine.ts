@@ -133,6 +133,11 @@ export class Engine {
     return this.parts.venue.market(marketId);
   }
 
+  /** The market's config, as `market(id)?.config` reads it, without a copy of the market's record. */
+  marketConfig(marketId: number): MarketView['config'] | undefined {
+    return this.parts.venue.marketConfig(marketId);
+  }
+
   /**
    * The market's live mark, as `market(id)?.mark_price` reads it, without a copy of the market's
    * record (`market` makes one after every mark; the strategies' position views read the mark on

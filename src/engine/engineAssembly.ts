@@ -192,7 +192,7 @@ function pipelineOf(p: Building, options: EngineOptions): void {
     onSignerNotAuthorized: (error) => p.signerRefusal.onRefused(error),
   });
   p.protections = new StrategyProtections({
-    marketKnown: (marketId) => p.venue.market(marketId) !== undefined,
+    marketKnown: (marketId) => p.venue.checkedMarket(marketId) !== undefined,
     now: () => clock.now(),
   });
   p.pipeline = new IntentPipeline({
@@ -211,7 +211,8 @@ function pipelineOf(p: Building, options: EngineOptions): void {
   });
   p.quoting = new Quoting({
     tracker: p.tracker,
-    market: (marketId) => p.venue.market(marketId),
+    // Read at once for the grid and the mark, never kept: the live view, not a copy per mark move.
+    market: (marketId) => p.venue.checkedMarket(marketId),
     execute: (intent, hold) => p.pipeline.execute(intent, hold),
     place: (placement, hold) => p.pipeline.run(placement, hold),
     cancelQueued: (intentId) => p.pipeline.cancelQueued(intentId),

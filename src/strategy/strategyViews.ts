@@ -131,6 +131,12 @@ export type { PnlView } from '../engine/ledger/pnlView.js';
 export interface StateSnapshot {
   markets(): readonly MarketView[];
   market(marketId: number): MarketView | undefined;
+  /**
+   * The market's config (`config.step_price` the tick, `step_size`, `min_order_size`), as
+   * `market(id)?.config` gives it, without a copy of the market's record (`market` copies it after
+   * every mark move): for a strategy that reads its grid at every mark.
+   */
+  marketConfig(marketId: number): MarketView['config'] | undefined;
   position(marketId: number): PositionSnapshot | undefined;
   openOrders(marketId?: number): readonly OpenOrderSnapshot[];
   /** Cross-margin balance in USDC (may be negative). */

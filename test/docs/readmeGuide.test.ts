@@ -54,6 +54,7 @@ describe('README guide', () => {
       state: {
         markets: () => [],
         market: () => undefined,
+        marketConfig: () => undefined,
         position: () => undefined,
         openOrders: () => [],
         balance: () => '1000',

@@ -24,7 +24,7 @@ function quoting(params: Record<string, unknown> = {}) {
     },
     state: {
       position: () => undefined,
-      market: () => ({ config: { step_price: '1' } }),
+      marketConfig: () => ({ step_price: '1' }),
       openOrders: () => [],
     },
     tradingState: () => trading.value,

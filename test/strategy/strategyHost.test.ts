@@ -58,6 +58,7 @@ function harness() {
   const state: StateSnapshot = {
     markets: () => [],
     market: () => undefined,
+    marketConfig: () => undefined,
     position: () => undefined,
     openOrders: () => [],
     balance: () => '1000',

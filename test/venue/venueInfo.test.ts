@@ -170,6 +170,25 @@ describe('VenueInfo', () => {
     expect(record?.mark_price).toBe('100');
   });
 
+  it("gives a market's config as its record read then carries it, across marks and refreshes", async () => {
+    const { state, rest } = fakeVenue();
+    const venue = new VenueInfo(rest);
+    expect(venue.marketConfig(1)).toBeUndefined();
+    await venue.refreshMarkets();
+    const config = venue.marketConfig(1);
+    expect(config).toBe(venue.market(1)?.config);
+
+    venue.setMark(1, '101.5');
+    expect(venue.marketConfig(1)).toBe(config);
+    expect(venue.market(1)?.config).toBe(config);
+    expect(venue.marketConfig(9)).toBeUndefined();
+
+    state.markets = [{ ...market(1, '120'), config: { ...market(1, '120').config, step_price: '0.5' } }];
+    await venue.refreshMarkets();
+    expect(venue.marketConfig(1)?.step_price).toBe('0.5');
+    expect(venue.marketConfig(1)).toBe(venue.market(1)?.config);
+  });
+
   it("gives the checks one view per market that carries the live mark without copying, and the record's rules", async () => {
     const { state, rest } = fakeVenue();
     const venue = new VenueInfo(rest);

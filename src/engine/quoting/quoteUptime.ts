@@ -166,22 +166,38 @@ export class QuoteUptime {
 
   /**
    * The strategy's resting orders in the market, read again only once they (or the orders being
-   * moved) changed: every mark's target and every order event asks for the coverage.
+   * moved) changed: every mark's target and every order event asks for the coverage. Most order
+   * events (queued, submitted, an answer) leave what rests as it was: the read then keeps its
+   * coverage of the wanted orders, at the new revision.
    */
   private restingRead(strategy: string, marketId: number, tick: string): RestingRead {
     const revision = this.deps.revision(strategy, marketId);
     const known = this.reads.get(strategy, marketId);
     if (known?.revision === revision && known.tick === tick) return known;
-    const orders = this.deps.tracker.openOrders({ strategy, marketId }).filter((o) => o.market !== true);
-    const read: RestingRead = { revision, tick, resting: restingQuotes(orders, tick, (id) => this.deps.isMoving(id)) };
+    const resting = this.restingQuotes(strategy, marketId, tick);
+    if (known?.tick === tick && sameQuotes(known.resting, resting)) {
+      known.revision = revision;
+      return known;
+    }
+    const read: RestingRead = { revision, tick, resting };
     this.reads.set(strategy, marketId, read);
     return read;
+  }
+
+  /** The strategy's resting limit orders in the market as the coverage reads them, in the tracker's order. */
+  private restingQuotes(strategy: string, marketId: number, tick: string): RestingQuote[] {
+    const out: RestingQuote[] = [];
+    for (const o of this.deps.tracker.openOrders({ strategy, marketId })) {
+      if (o.market === true || !isResting(o.state)) continue;
+      out.push({ side: o.side, ticks: gridUnits(o.price, tick, 'nearest'), moving: this.deps.isMoving(o.intentId) });
+    }
+    return out;
   }
 }
 
 /** A strategy's resting orders in a market at one revision, and their coverage of the wanted orders last asked. */
 interface RestingRead {
-  readonly revision: number;
+  revision: number;
   readonly tick: string;
   readonly resting: readonly RestingQuote[];
   covered?: {
@@ -197,18 +213,15 @@ interface RestingQuote {
   readonly moving: boolean;
 }
 
-function restingQuotes(
-  orders: readonly TrackedOrder[],
-  tick: string,
-  isMoving: (intentId: string) => boolean,
-): RestingQuote[] {
-  return orders
-    .filter((o) => isResting(o.state))
-    .map((o): RestingQuote => ({
-      side: o.side,
-      ticks: gridUnits(o.price, tick, 'nearest'),
-      moving: isMoving(o.intentId),
-    }));
+/** Whether two reads of resting orders are the same quotes in the same order (so cover alike). */
+function sameQuotes(a: readonly RestingQuote[], b: readonly RestingQuote[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as RestingQuote;
+    const y = b[i] as RestingQuote;
+    if (x.side !== y.side || x.ticks !== y.ticks || x.moving !== y.moving) return false;
+  }
+  return true;
 }
 
 /**

@@ -65,7 +65,7 @@ export class ReplayTape {
       const held = positions.get(marketId);
       const size = held === undefined ? '0' : held.side === 'buy' ? held.size : negateDecimal(held.size);
       this.position.push({ t, marketId, size });
-      const mark = this.engine.market(marketId)?.mark_price;
+      const mark = this.engine.markOf(marketId);
       if (mark !== undefined) this.price.push({ t, marketId, mark });
     }
   }

@@ -153,18 +153,25 @@ export class AccountLedger {
       const equityWei = position.isolatedWei + this.unrealizedWei(address, marketId);
       return { equityWei, marginWei: before, marginAfterWei: after };
     }
-    const cross = this.crossPool(address);
+    const cross = this.crossPool(address, { marketId, marginWei: before });
     return { equityWei: cross.equityWei, marginWei: cross.marginWei, marginAfterWei: cross.marginWei - before + after };
   }
 
-  crossPool(address: Address): { equityWei: bigint; marginWei: bigint } {
+  /**
+   * Equity and initial margin of the account's cross pool. `known`: one market's margin the caller
+   * just worked out from the same state (`pool`'s "before"), not worked out again.
+   */
+  crossPool(
+    address: Address,
+    known?: { readonly marketId: number; readonly marginWei: bigint },
+  ): { equityWei: bigint; marginWei: bigint } {
     const account = this.account(address);
     let equityWei = account.crossWei;
     let marginWei = 0n;
     for (const [marketId, position] of account.positions) {
       if (position.marginMode !== 0) continue;
       equityWei += this.unrealizedWei(address, marketId);
-      marginWei += this.marketMarginWei(address, marketId);
+      marginWei += marketId === known?.marketId ? known.marginWei : this.marketMarginWei(address, marketId);
     }
     return { equityWei, marginWei };
   }

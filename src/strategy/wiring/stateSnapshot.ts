@@ -102,6 +102,7 @@ export function stateSnapshot(engine: Engine, extras?: SnapshotExtras): StateSna
   return {
     markets: () => engine.markets(),
     market: (marketId) => engine.market(marketId),
+    marketConfig: (marketId) => engine.marketConfig(marketId),
     position: (marketId) => {
       const p = engine.tracker.position(marketId);
       return p === undefined ? undefined : positionSnapshotOf(engine, p, extras);

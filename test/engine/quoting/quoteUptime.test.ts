@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuoteOrder } from '../../../src/strategy/index.js';
+import type { KeptTarget } from '../../../src/engine/quoting/quoteKeeper.js';
 import { QuoteUptime } from '../../../src/engine/quoting/quoteUptime.js';
 import { OrderTracker } from '../../../src/engine/tracking/orderTracker.js';
 import { drivenKit } from './drivenKit.js';
@@ -89,5 +90,44 @@ describe('quote uptime', () => {
 
     expect(gridReads).toBe(0);
     expect(uptime.views()).toMatchObject([{ strategy: 's', marketId: 1, requotes: 1 }]);
+  });
+  it('follows what rests through order events that leave it as it was and through ones that change it', () => {
+    let now = 1_000;
+    const tracker = new OrderTracker(() => now);
+    const wants = (side: 'buy' | 'sell', ticks: bigint) =>
+      ({
+        wanted: [{ index: 0, side, ticks, steps: 100n, toleranceTicks: 0n }],
+        actions: 0,
+        sent: 0,
+      }) as unknown as KeptTarget;
+    let target = wants('buy', 990n);
+    const uptime = new QuoteUptime({
+      tracker,
+      now: () => now,
+      target: () => target,
+      isMoving: () => false,
+      grid: () => ({ tick: '0.1', step: '0.0001' }),
+      revision: (strategy, marketId) => tracker.orderCounts.revision(strategy, marketId),
+    });
+    const at = (ms: number, change: () => void) => {
+      now = ms;
+      change();
+      uptime.touched('s', 1);
+    };
+    at(1_000, () =>
+      tracker.submitted({ intentId: 'b', strategy: 's', marketId: 1, side: 'buy', size: '0.01', price: '99' }),
+    );
+    at(1_010, () => tracker.placed('b', '0x00000000000000000b'));
+    // Another order on its way: nothing more rests, the bid still holds the target.
+    at(1_020, () =>
+      tracker.submitted({ intentId: 'a', strategy: 's', marketId: 1, side: 'sell', size: '0.01', price: '101' }),
+    );
+    at(1_030, () => tracker.placed('a', '0x00000000000000000a'));
+    at(1_040, () => tracker.cancelled('0x00000000000000000b'));
+    // The target moves to the ask that rests, with no order event.
+    at(1_050, () => (target = wants('sell', 1010n)));
+    now = 1_100;
+
+    expect(uptime.views()).toMatchObject([{ wantedMs: 100, heldMs: 80, uptime: 0.8 }]);
   });
 });

@@ -40,6 +40,25 @@ describe('initial margin on orders', () => {
     expect(ex.placeOrder(DAVE, limit(1, 660_000, 50), T0).order.status).toBe('ORDER_STATUS_OPEN');
   });
 
+  it("adds the other markets' margin to the cross pool's: an order refused in market 2 needs what market 1's orders hold too", () => {
+    const amountsOf = (text: string) => /InsufficientMargin\((\d+),(\d+)\)/.exec(text)?.slice(1).map(BigInt);
+    // Market 2 alone (mark 3,200): 1,000 steps rest, 2,500 more would need more than the equity.
+    const alone = smallAccount();
+    alone.placeOrder(DAVE, limit(0, 320_000, 1000, { market_id: 2 }), T0);
+    const [needAlone] = amountsOf(
+      refusalText(() => alone.placeOrder(DAVE, limit(0, 320_000, 2500, { market_id: 2 }), T0)),
+    )!;
+    // With 300 steps of buys resting in market 1 too: 195 USDC of notional, 19.5 of margin more.
+    const both = smallAccount();
+    both.placeOrder(DAVE, limit(0, 650_000, 300), T0);
+    both.placeOrder(DAVE, limit(0, 320_000, 1000, { market_id: 2 }), T0);
+    const [need, equity] = amountsOf(
+      refusalText(() => both.placeOrder(DAVE, limit(0, 320_000, 2500, { market_id: 2 }), T0)),
+    )!;
+    expect(need).toBe(needAlone! + (195n * WEI) / 10n);
+    expect(equity).toBe(100n * WEI);
+  });
+
   it('values a buy above the mark at its limit price', () => {
     const ex = smallAccount();
     // 1500 steps at 70,000 = 1,050 notional → 105 > 100, though at the mark it would be 97.5.
