@@ -140,7 +140,14 @@ describe('a tripped kill switch is a trading state everyone sees: halted', () =>
     ]);
 
     expect((await post('reset')).status).toBe(200);
-    await until(async () => JSON.stringify(await seen()) === JSON.stringify(trading), 1_000);
+    // The second is the trip's promise; trading again is asked for within five, as the reads of one
+    // look (three HTTP reads and the page) took more than a second on a loaded CI machine.
+    let last: Seen | undefined;
+    await until(async () => JSON.stringify((last = await seen())) === JSON.stringify(trading), 5_000).catch(
+      (e: unknown) => {
+        throw new Error(`not trading again within 5 s of the reset: ${JSON.stringify(last)}`, { cause: e });
+      },
+    );
     const unlogged = lines
       .map((l) => JSON.parse(l) as { msg?: string; refusedUnlogged?: number })
       .find((l) => l.msg === 'intents refused while halted, not logged');

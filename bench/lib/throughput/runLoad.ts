@@ -20,7 +20,9 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       let result: LoadResult | undefined;
       child.once('message', (message) => (result = message as LoadResult));
       child.once('error', reject);
-      child.once('exit', (code) => {
+      // 'close', not 'exit': the IPC channel is one of the child's stdio, and its last message (the
+      // result) may be read after 'exit' has fired on a loaded machine.
+      child.once('close', (code) => {
         if (result !== undefined) resolve(result);
         else
           reject(
