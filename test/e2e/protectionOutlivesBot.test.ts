@@ -38,7 +38,7 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
   });
 
   it('closes the position on the venue while the bot is dead; the restart attributes the fill to the strategy', async () => {
-    const sim = await startExternalSim(['--admin', '--block-ms', '200', '--tpsl-lag-ms', '200']);
+    const sim = await startExternalSim(['--admin', '--block-ms', '100', '--tpsl-lag-ms', '200']);
     running.push(sim.run);
     const keys = testKeys();
     const account = keys.account.address;
