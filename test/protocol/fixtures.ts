@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { getAddress, type Address } from 'viem';
 import { parseDomain } from '../../src/protocol/domain.js';
 import { createSigningContext } from '../../src/protocol/signingContext.js';
+import type { VerifyWitnessFields } from '../../src/protocol/verifyWitnessDigest.js';
 
 /** Fixed, publicly known test keys (the first two of the standard development mnemonic). */
 export const ACCOUNT_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -37,3 +38,12 @@ export function arbUint(bits: number, min = 0n): fc.Arbitrary<bigint> {
 export const arbBit: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, 1, 206, 207), fc.integer({ min: 0, max: 207 }));
 
 export const arbText: fc.Arbitrary<string> = fc.oneof(fc.constant(''), fc.string(), fc.string({ unit: 'grapheme' }));
+
+/** A permit's fields, each across its whole range (what a permit request and the witness digest take). */
+export const arbPermitFields: fc.Arbitrary<VerifyWitnessFields> = fc.record({
+  account: arbAddress,
+  actionHash: arbBytes32,
+  nonceAnchor: arbUint(48),
+  nonceBitmap: arbBit,
+  deadline: arbUint(32).map(Number),
+});

@@ -3,15 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { permitDigest, signPermitNow, type PermitRequest, type PermitWire } from '../../src/protocol/permit.js';
 import { toBase64Compact, toBase64Full, type Signature } from '../../src/protocol/signature.js';
 import { placeholderSigner } from '../../src/runtime/replay/replaySigner.js';
-import { arbAddress, arbBit, arbBytes32, arbUint, CONTEXT } from './fixtures.js';
+import { arbPermitFields, CONTEXT } from './fixtures.js';
 
-const request: fc.Arbitrary<PermitRequest> = fc.record({
-  account: arbAddress,
-  actionHash: arbBytes32,
-  nonceAnchor: arbUint(48),
-  nonceBitmap: arbBit,
-  deadline: arbUint(32).map(Number),
-});
+const request: fc.Arbitrary<PermitRequest> = arbPermitFields;
 
 const SIGNER = '0x00000000000000000000000000000000000000a1';
 

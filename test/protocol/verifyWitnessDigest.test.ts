@@ -5,17 +5,11 @@ import {
   verifyWitnessDigestOfStruct,
   type VerifyWitnessFields,
 } from '../../src/protocol/verifyWitnessDigest.js';
-import { arbAddress, arbBit, arbBytes32, arbUint, CONTEXT as context, ROUTER } from './fixtures.js';
+import { arbPermitFields, CONTEXT as context, ROUTER } from './fixtures.js';
 
 const generalDigest = (f: VerifyWitnessFields) => verifyWitnessDigestOfStruct(context, f);
 
-const arbFields: fc.Arbitrary<VerifyWitnessFields> = fc.record({
-  account: arbAddress,
-  actionHash: arbBytes32,
-  nonceAnchor: arbUint(48),
-  nonceBitmap: arbBit,
-  deadline: arbUint(32).map(Number),
-});
+const arbFields: fc.Arbitrary<VerifyWitnessFields> = arbPermitFields;
 
 const hexText = (text: string): `0x${string}` => text as `0x${string}`;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
