@@ -36,6 +36,44 @@ export interface PlaceOrderFields {
   readonly ttlUnits?: number;
 }
 
+/** An order's fields as a place body carries them (the venue's names): the engine's order, the simulator's body. */
+export interface PlaceOrderWireFields {
+  readonly market_id: number;
+  readonly size_steps: number;
+  readonly price_ticks: number;
+  readonly side: number;
+  readonly post_only: boolean;
+  readonly reduce_only: boolean;
+  readonly stp_mode: number;
+  readonly order_type: number;
+  readonly time_in_force: number;
+  readonly builder_id?: number | undefined;
+  readonly builder_fee_bps?: number | undefined;
+  readonly client_order_id?: bigint | undefined;
+  readonly ttl_units?: number | undefined;
+}
+
+/** The fields a place body's action hash commits to, under the hash's names; each optional one only when set. */
+export function placeOrderFieldsOf(o: PlaceOrderWireFields): PlaceOrderFields {
+  // Key by key, not a conditional spread per optional field: this runs for every order the engine signs.
+  const fields: { -readonly [K in keyof PlaceOrderFields]: PlaceOrderFields[K] } = {
+    marketId: o.market_id,
+    sizeSteps: o.size_steps,
+    priceTicks: o.price_ticks,
+    side: o.side,
+    postOnly: o.post_only,
+    reduceOnly: o.reduce_only,
+    stpMode: o.stp_mode,
+    orderType: o.order_type,
+    timeInForce: o.time_in_force,
+  };
+  if (o.builder_id !== undefined) fields.builderId = o.builder_id;
+  if (o.builder_fee_bps !== undefined) fields.builderFeeBps = o.builder_fee_bps;
+  if (o.client_order_id !== undefined) fields.clientOrderId = o.client_order_id;
+  if (o.ttl_units !== undefined) fields.ttlUnits = o.ttl_units;
+  return fields;
+}
+
 const UINT16 = 0xffff;
 const UINT24 = 0xff_ffff;
 const UINT32 = 0xffff_ffff;

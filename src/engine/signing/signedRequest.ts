@@ -13,7 +13,7 @@ import { toHex } from '../../protocol/abiWords.js';
 import {
   placeOrderFieldsHashBytes,
   placeOrderFieldsHash,
-  type PlaceOrderFields,
+  placeOrderFieldsOf,
 } from '../../protocol/placeOrderFieldsHash.js';
 import { signPermitNow, type PermitSignatureEncoding, type PermitWire } from '../../protocol/permit.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
@@ -77,27 +77,6 @@ export function actionHashOf(action: ResolvedAction, selectors: SelectorTable): 
     case 'updateIsolatedMargin':
       return updateIsolatedMarginHash(action.market_id, action.amount, selectors);
   }
-}
-
-/**
- * The placeOrder hash's fields, straight from the order (no bigint order word on the order path);
- * bit-identical to placeOrderHash({ orderWord: orderWordOf(order), clientOrderId, ttlUnits }).
- */
-function placeOrderFieldsOf(o: WireOrder): PlaceOrderFields {
-  const fields: { -readonly [K in keyof PlaceOrderFields]: PlaceOrderFields[K] } = {
-    marketId: o.market_id,
-    sizeSteps: o.size_steps,
-    priceTicks: o.price_ticks,
-    side: o.side,
-    postOnly: o.post_only,
-    reduceOnly: o.reduce_only,
-    stpMode: o.stp_mode,
-    orderType: o.order_type,
-    timeInForce: o.time_in_force,
-  };
-  if (o.client_order_id !== undefined) fields.clientOrderId = o.client_order_id;
-  if (o.ttl_units !== undefined) fields.ttlUnits = o.ttl_units;
-  return fields;
 }
 
 export async function buildSignedRequest<A extends ResolvedAction>(

@@ -2,9 +2,8 @@ import { cancelAllOrdersHash, cancelOrderHashBytes } from '../../protocol/action
 import {
   checkOrderWordFields,
   placeOrderFieldsHashBytes,
-  type PlaceOrderFields,
+  placeOrderFieldsOf,
 } from '../../protocol/placeOrderFieldsHash.js';
-import type { PlaceOrderRequest } from '../../venue/schemas/restOrders.js';
 import {
   cancelAllAcceptSchema,
   cancelOrderAcceptSchema,
@@ -45,25 +44,6 @@ function placeOrder(runtime: SimRuntime, request: SimRequest): SimResponse {
         ? 'order placed'
         : `order ${result.order.status.slice(13).toLowerCase()}`,
   });
-}
-
-/** The fields of a place body its action hash commits to, under the hash's names. */
-function placeOrderFieldsOf(body: PlaceOrderRequest): PlaceOrderFields {
-  return {
-    marketId: body.market_id,
-    sizeSteps: body.size_steps,
-    priceTicks: body.price_ticks,
-    side: body.side,
-    postOnly: body.post_only,
-    reduceOnly: body.reduce_only,
-    stpMode: body.stp_mode,
-    orderType: body.order_type,
-    timeInForce: body.time_in_force,
-    ...(body.builder_id === undefined ? {} : { builderId: body.builder_id }),
-    ...(body.builder_fee_bps === undefined ? {} : { builderFeeBps: body.builder_fee_bps }),
-    ...(body.client_order_id === undefined ? {} : { clientOrderId: body.client_order_id }),
-    ...(body.ttl_units === undefined ? {} : { ttlUnits: body.ttl_units }),
-  };
 }
 
 /**
