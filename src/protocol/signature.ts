@@ -91,35 +91,38 @@ function writeWord32(out: Buffer, offset: number, value: bigint): void {
   out.write(hex.padStart(64, '0'), offset, 32, 'hex');
 }
 
-/** r ‖ s into the first 64 bytes of `out`: the signer's bytes when it gave them, else the scalars written out. */
-function writeRs(out: Buffer, sig: Signature): void {
+/** r ‖ s ‖ v into a Buffer, v = 27 + yParity: the signer's bytes when it gave them, else the scalars written out. */
+function bytes65(sig: Signature): Buffer {
   const rs = rsBytesOf(sig);
-  if (rs !== undefined) {
-    out.set(rs, 0);
-    return;
-  }
+  if (rs !== undefined) return bytes65OfRs(rs, sig.yParity);
+  const out = Buffer.alloc(65);
   writeWord32(out, 0, sig.r);
   writeWord32(out, 32, sig.s);
-}
-
-/** r ‖ s ‖ v into a Buffer, v = 27 + yParity. */
-function bytes65(sig: Signature): Buffer {
-  const out = Buffer.alloc(65);
-  writeRs(out, sig);
   out[64] = 27 + sig.yParity;
   return out;
 }
 
 /** r ‖ yParityAndS into a Buffer: the top bit of s (always clear in a low-s signature) carries v. */
 function bytes64(sig: Signature): Buffer {
+  const rs = rsBytesOf(sig);
+  if (rs !== undefined) return bytes64OfRs(rs, sig.yParity);
   const out = Buffer.alloc(64);
-  if (rsBytesOf(sig) !== undefined) {
-    writeRs(out, sig);
-    if (sig.yParity === 1) out[32]! |= 0x80;
-    return out;
-  }
   writeWord32(out, 0, sig.r);
   writeWord32(out, 32, sig.yParity === 1 ? sig.s | TOP_BIT : sig.s);
+  return out;
+}
+
+function bytes65OfRs(rs: Uint8Array, yParity: 0 | 1): Buffer {
+  const out = Buffer.alloc(65);
+  out.set(rs, 0);
+  out[64] = 27 + yParity;
+  return out;
+}
+
+function bytes64OfRs(rs: Uint8Array, yParity: 0 | 1): Buffer {
+  const out = Buffer.alloc(64);
+  out.set(rs, 0);
+  if (yParity === 1) out[32]! |= 0x80;
   return out;
 }
 
@@ -145,18 +148,12 @@ export function toBase64Full(sig: Signature): string {
  * permit signed with a signer's bytes (`signDigestRs`) needs only its encoding.
  */
 export function base64CompactOfRs(rs: Uint8Array, yParity: 0 | 1): string {
-  const out = Buffer.alloc(64);
-  out.set(checkedRs(rs), 0);
-  if (yParity === 1) out[32]! |= 0x80;
-  return out.toString('base64');
+  return bytes64OfRs(checkedRs(rs), yParity).toString('base64');
 }
 
 /** `toBase64Full(signatureOfRs(rs, yParity))`, the same way. */
 export function base64FullOfRs(rs: Uint8Array, yParity: 0 | 1): string {
-  const out = Buffer.alloc(65);
-  out.set(checkedRs(rs), 0);
-  out[64] = 27 + yParity;
-  return out.toString('base64');
+  return bytes65OfRs(checkedRs(rs), yParity).toString('base64');
 }
 
 /** Decodes 64 or 65 raw signature bytes; v may be 27/28 or 0/1. */
