@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { copyAsJson, type JsonCopy } from '../core/jsonCopy.js';
+import { isJsonObject } from '../core/jsonObject.js';
 import type { DirectAnswer, DirectRequest, DirectSender } from '../venue/rest/restExchange.js';
 import { parseJsonBodyText, type BodyResult } from '../sim/rest/readJsonBody.js';
 import { answerText } from '../sim/rest/answerText.js';
@@ -51,7 +52,8 @@ function answerOf({ response, requestId }: SimAnswer): DirectAnswer {
     status >= 200 && status <= 299 && !Object.hasOwn(response.body, 'request_id')
       ? copyAsJson(response.body)
       : undefined;
-  if (copy === undefined || !isRecord(copy.value)) return { status, text: answerText(response, requestId), retryAfter };
+  if (copy === undefined || !isJsonObject(copy.value))
+    return { status, text: answerText(response, requestId), retryAfter };
   // The copy is fresh: `request_id` goes last, as in `{ ...body, request_id }`.
   copy.value['request_id'] = requestId;
   return { status, json: copy.value, retryAfter };
@@ -89,12 +91,8 @@ class DirectSimRequest implements SimHttpRequest {
 function bodyResult(body: JsonCopy | string | undefined, limit: number): BodyResult {
   if (body === undefined) return parseJsonBodyText('', limit);
   if (typeof body === 'string') return parseJsonBodyText(body, limit);
-  if (body.maxBytes <= limit && isRecord(body.value)) return { ok: true, value: body.value };
+  if (body.maxBytes <= limit && isJsonObject(body.value)) return { ok: true, value: body.value };
   return parseJsonBodyText(JSON.stringify(body.value), limit);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A header by its lower-case name. */

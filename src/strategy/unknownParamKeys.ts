@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { closestName } from '../core/closestName.js';
+import { isJsonObject } from '../core/jsonObject.js';
 import { unwrapSchema } from '../core/zodUnwrap.js';
 
 /** A key of a strategy's params that its schema does not know. */
@@ -26,7 +27,7 @@ export function unknownParamKeys(
   const node = unwrapSchema(schema);
   if (node instanceof z.ZodArray && Array.isArray(input))
     return input.flatMap((item: unknown, i) => unknownParamKeys(node.element, item, [...path, i]));
-  if (!(node instanceof z.ZodObject) || !isPlainObject(input)) return [];
+  if (!(node instanceof z.ZodObject) || !isJsonObject(input)) return [];
   const shape: Readonly<Record<string, z.core.$ZodType | undefined>> = node.shape;
   const allowed = Object.keys(shape);
   const found: UnknownParamKey[] = [];
@@ -41,10 +42,6 @@ export function unknownParamKeys(
 function unknownKey(path: readonly (string | number)[], key: string, allowed: readonly string[]): UnknownParamKey {
   const suggestion = closestName(key, allowed);
   return suggestion === undefined ? { path, allowed } : { path, allowed, suggestion };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** "unknown key "spred_bps" (did you mean "spread_bps"?)", or the keys allowed there. */

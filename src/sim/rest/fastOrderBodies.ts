@@ -1,5 +1,6 @@
 import { parseAddress, type Address } from '../../core/address.js';
 import { uintMax } from '../../core/integerRange.js';
+import { isJsonObject } from '../../core/jsonObject.js';
 import type { Permit } from '../../venue/schemas/restPermit.js';
 import { base64ByteLength } from '../../venue/schemas/restPrimitives.js';
 import type { CancelOrderRequest, PlaceOrderRequest } from '../../venue/schemas/restOrders.js';
@@ -36,7 +37,7 @@ const HEX_ID = /^(0x)?[0-9a-fA-F]+$/;
 
 /** The place body as `placeOrderRequestSchema` parses it, or undefined: ask the schema. */
 export function fastPlaceOrderBody(input: unknown): PlaceOrderRequest | undefined {
-  if (!isObject(input)) return undefined;
+  if (!isJsonObject(input)) return undefined;
   const marketId = input['market_id'];
   const sizeSteps = input['size_steps'];
   const priceTicks = input['price_ticks'];
@@ -83,7 +84,7 @@ export function fastPlaceOrderBody(input: unknown): PlaceOrderRequest | undefine
 
 /** The cancel body as `cancelOrderRequestSchema` parses it, or undefined: ask the schema. */
 export function fastCancelOrderBody(input: unknown): CancelOrderRequest | undefined {
-  if (!isObject(input)) return undefined;
+  if (!isJsonObject(input)) return undefined;
   const marketId = input['market_id'];
   const orderId = input['order_id'];
   const market = uintOf(marketId, UINT16);
@@ -111,7 +112,7 @@ function optional(input: Body, out: Body, key: string, parse: FieldValue): boole
 }
 
 function permitValue(value: unknown): unknown {
-  if (!isObject(value)) return NO;
+  if (!isJsonObject(value)) return NO;
   const account = addressValue(value['account']);
   const signer = addressValue(value['signer']);
   const bit = uintOf(value['nonce_bitmap_index'], UINT8);
@@ -159,10 +160,6 @@ function bigUintOf(value: unknown, max: bigint): bigint | undefined {
 
 function isUint(value: unknown, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
-}
-
-function isObject(value: unknown): value is Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Checksummed forms of the address texts seen (a client sends the same two over and over), bounded. */

@@ -1,4 +1,5 @@
 import { isDecimalString } from '../../core/decimal.js';
+import { isJsonObject, type JsonObject } from '../../core/jsonObject.js';
 import { actionReceiptResponseSchema } from '../schemas/restActionReceipt.js';
 import { placeOrderResponseSchema } from '../schemas/restOrders.js';
 import {
@@ -16,7 +17,6 @@ import {
  * `test/venue/rest/fastAnswers.test.ts` holds each equal to its schema.
  */
 
-type JsonObject = Record<string, unknown>;
 /** Refused: the schema would refuse too. */
 const NO = Symbol('refused');
 type Decoded<T> = T | typeof NO;
@@ -33,7 +33,7 @@ const FAST_ANSWERS = new Map<unknown, (json: unknown) => unknown>([
 
 /** successEnvelope: `{data, request_id?}`, unknown keys dropped. */
 function envelope(json: unknown, data: (value: unknown) => Decoded<JsonObject>): JsonObject | undefined {
-  if (!isObject(json)) return undefined;
+  if (!isJsonObject(json)) return undefined;
   const decoded = data(json['data']);
   if (decoded === NO) return undefined;
   const out: JsonObject = { data: decoded };
@@ -42,7 +42,7 @@ function envelope(json: unknown, data: (value: unknown) => Decoded<JsonObject>):
 
 /** placeOrderDataSchema, in its keys' order. */
 function placeOrderData(value: unknown): Decoded<JsonObject> {
-  if (!isObject(value)) return NO;
+  if (!isJsonObject(value)) return NO;
   const orderId = value['order_id'];
   if (typeof orderId !== 'string' || !HEX_ID_PATTERN.test(orderId)) return NO;
   const out: JsonObject = { order_id: orderId };
@@ -58,7 +58,7 @@ function placeOrderData(value: unknown): Decoded<JsonObject> {
 
 /** actionReceiptDataSchema: every key required. */
 function actionReceiptData(value: unknown): Decoded<JsonObject> {
-  if (!isObject(value)) return NO;
+  if (!isJsonObject(value)) return NO;
   const success = value['success'];
   const txHash = txHashOf(value['tx_hash']);
   const block = safeUintLooseOf(value['block_number']);
@@ -86,10 +86,6 @@ function optional(
   if (decoded === NO) return false;
   out[key] = decoded;
   return true;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const stringOf = (value: unknown): Decoded<string> => (typeof value === 'string' ? value : NO);

@@ -1,4 +1,5 @@
 import { normalizeDecimal, weiTextToDecimal } from '../../core/decimal.js';
+import { isJsonObject, type JsonObject } from '../../core/jsonObject.js';
 import type { EnvelopeMeta, FrameType } from '../schemas/wsFramesEnvelope.js';
 import {
   type ChannelName,
@@ -15,12 +16,7 @@ import {
  * (same regexes, same bounds); `test/venue/ws/fastDecode.test.ts` holds them equal.
  */
 
-export type JsonObject = Record<string, unknown>;
-
-/** z.object accepts non-null, non-array objects. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject, type JsonObject } from '../../core/jsonObject.js';
 
 /** z.number().int().min(0): a safe integer >= 0. */
 export function isNonNegativeInt(value: unknown): value is number {
