@@ -149,7 +149,7 @@ function mergeSide(
       changed.push(now);
     }
     levels.push(now);
-    pairs.push(was !== undefined && was.steps === now.steps ? previousPairs[i - 1]! : pairText(now, texts));
+    pairs.push(was !== undefined && was.steps === now.steps ? previousPairs[i - 1]! : pairPart(now, texts));
   }
   while (i < previous.length) {
     levels.push(previous[i]!);
@@ -180,12 +180,12 @@ function diffSide(
     const now = next[j];
     if (was !== undefined && now !== undefined && was.priceTicks === now.priceTicks) {
       if (was.steps !== now.steps || was.orderCount !== now.orderCount) changed.push(now);
-      pairs[j] = was.steps === now.steps ? previousPairs[i]! : pairText(now, texts);
+      pairs[j] = was.steps === now.steps ? previousPairs[i]! : pairPart(now, texts);
       i++;
       j++;
     } else if (now !== undefined && (was === undefined || better(now.priceTicks, was.priceTicks))) {
       changed.push(now);
-      pairs[j] = pairText(now, texts);
+      pairs[j] = pairPart(now, texts);
       j++;
     } else if (was !== undefined) {
       changed.push({ priceTicks: was.priceTicks, steps: 0n, orderCount: 0 });
@@ -195,7 +195,7 @@ function diffSide(
   return { changed, pairs };
 }
 
-function pairText(level: TickLevel, texts: LevelTexts): Crc32Part {
+function pairPart(level: TickLevel, texts: LevelTexts): Crc32Part {
   return checksumPair(texts.priceWei(level.priceTicks), texts.quantityWei(level.steps));
 }
 
