@@ -5,8 +5,10 @@
  * The difference of their CPU times is what its actions cost (the engine's stages, the request
  * into the in-process simulator, the matching, the frames back, the tracker and the ledger), per
  * action over its placements and as many cancels (each placement but the first few replaces a
- * quote). The first round warms the JIT and is not counted. Prints the medians of the counted
- * rounds; `--root` runs another checkout's modules (a base exported by `git archive`). Not a
+ * quote). A third run each round gives the replay's floor: the same strategies reading nothing
+ * and sending nothing (no channel of theirs is published; the engine still follows the marks and
+ * its account), what the replay costs before any strategy's work. The first round warms the JIT
+ * and is not counted. Prints the medians of the counted rounds; `--root` runs another checkout's modules (a base exported by `git archive`). Not a
  * figure of `npm run bench`:
  *
  *   node --import tsx bench/replayActionCost.ts [--rounds 4] [--minutes 15] [--root <dir>]
@@ -17,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { filter } from 'rxjs';
+import { EMPTY, filter } from 'rxjs';
 import type { HostedStrategy } from '../src/strategy/strategyHost.js';
 import { upperMedian } from './lib/pairedRuns.js';
 import { synthRecording } from './lib/replay/synthRecording.js';
@@ -41,18 +43,25 @@ const dropped: readonly HostedStrategy[] = hosted.map((h) => ({
   ...h,
   definition: { ...h.definition, run: (ctx) => h.definition.run(ctx).pipe(filter(() => false)) },
 }));
+/** The same strategies reading nothing: the replay's floor. */
+const idle: readonly HostedStrategy[] = hosted.map((h) => ({
+  ...h,
+  definition: { ...h.definition, run: () => EMPTY },
+}));
+const runs = { trading: hosted, dropped, idle } as const;
 
 const scratch = mkdtempSync(join(tmpdir(), 'perpbot-action-cost-'));
 try {
   const rec = join(scratch, 'rec');
   await synthRecording(rec, minutes / 60, { book: 10, oracle: 5, trades: 5 });
-  const cpu = { trading: [] as number[], dropped: [] as number[] };
+  const cpu = { trading: [] as number[], dropped: [] as number[], idle: [] as number[] };
   let actions = 0;
   for (let round = 0; round <= rounds; round++) {
     // The pair's order alternates, so a change of load falls on both.
-    const order = round % 2 === 0 ? (['trading', 'dropped'] as const) : (['dropped', 'trading'] as const);
+    const order =
+      round % 2 === 0 ? (['trading', 'dropped', 'idle'] as const) : (['idle', 'dropped', 'trading'] as const);
     for (const kind of order) {
-      const { report, cpuMs } = await timedReplay(rec, config, kind === 'trading' ? hosted : dropped);
+      const { report, cpuMs } = await timedReplay(rec, config, runs[kind]);
       if (kind === 'trading') actions = 2 * report.totals.orders;
       const sha256 = createHash('sha256').update(replayReportText(report)).digest('hex');
       console.log(`round ${round} ${kind}: CPU ${(cpuMs / 1000).toFixed(2)} s, report sha256 ${sha256.slice(0, 8)}`);
@@ -60,10 +69,12 @@ try {
     }
   }
   const trading = upperMedian(cpu.trading);
-  const idle = upperMedian(cpu.dropped);
+  const quiet = upperMedian(cpu.dropped);
+  const floor = upperMedian(cpu.idle);
   console.log(
-    `${minutes} min: CPU median ${(trading / 1000).toFixed(2)} s trading, ${(idle / 1000).toFixed(2)} s intents dropped; ` +
-      `${actions} actions, ${(((trading - idle) * 1000) / actions).toFixed(0)} us each`,
+    `${minutes} min: CPU median ${(trading / 1000).toFixed(2)} s trading, ${(quiet / 1000).toFixed(2)} s intents dropped, ` +
+      `${(floor / 1000).toFixed(2)} s reading nothing (the floor: ${Math.round((minutes * 60_000) / floor)}x real time if wall time were CPU time); ` +
+      `${actions} actions, ${(((trading - quiet) * 1000) / actions).toFixed(0)} us each`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
