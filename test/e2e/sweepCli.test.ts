@@ -50,11 +50,13 @@ interface WholeSweep {
 function perpbotOnTerminal(args: readonly string[]): Promise<{ code: number | null; output: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
   const command = [process.execPath, inject('perpbotMain'), ...args].map((a) => `'${a}'`).join(' ');
-  return new Promise((done) => {
-    execFile('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env, timeout: TEST_MS }, (error, stdout) =>
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, output: stdout }),
-    );
-  });
+  return promisify(execFile)('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env, timeout: TEST_MS }).then(
+    ({ stdout }) => ({ code: 0, output: stdout }),
+    (error: { code?: unknown; stdout?: string }) => ({
+      code: typeof error.code === 'number' ? error.code : null,
+      output: error.stdout ?? '',
+    }),
+  );
 }
 
 // Concurrent: every test reads the one recording and runs CLI processes of its own, and each waits
