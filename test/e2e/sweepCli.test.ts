@@ -59,9 +59,9 @@ function perpbotOnTerminal(args: readonly string[]): Promise<{ code: number | nu
   );
 }
 
-// Concurrent: every test reads the one recording and runs CLI processes of its own, and each waits
-// for the whole sweep (started once, beside them) only where it compares with it. One after
-// another, this file was a minute of processes started in turn.
+// Concurrent: every test reads the one recording (the walk-forward its longer one) and runs CLI
+// processes of its own, and each waits for the whole sweep (started once, beside them) only where
+// it compares with it. One after another, this file was a minute of processes started in turn.
 describe.concurrent('perpbot sweep (spawned)', () => {
   let dir: string;
   let rec: string;
