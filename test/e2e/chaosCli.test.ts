@@ -44,6 +44,10 @@ describe('perpbot chaos (its command line spawned, default config and faults)', 
         '8000',
         '--max-reconnect-ms',
         '10000',
+        // The account registered at once (not a fault: the simulator's 2 s deposit-to-registered lag
+        // held the set-up 3.6 s before the bot's first start, none of it under faults).
+        '--registration-lag-ms',
+        '0',
         '--json',
         jsonPath,
         '--dir',

@@ -24,6 +24,9 @@ describe('perpbot start on a journal damaged between runs (spawned)', () => {
         '  - { name: mm, module: strategies/marketMaker.ts, markets: [1], params: { size: "0.001", spread_bps: 20, max_inventory: "0.01" } }',
         'logging: { level: info, pretty: false }',
         `journal: { path: ${JSON.stringify(journal)} }`,
+        // The embedded simulator registers the signer at once: the default 2 s lag held the start
+        // that reaches the journal check 3.5 s in the setup's retries, which no test here is about.
+        'sim: { registration_lag_ms: 0 }',
         '',
       ].join('\n'),
     );

@@ -38,7 +38,16 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
   });
 
   it('closes the position on the venue while the bot is dead; the restart attributes the fill to the strategy', async () => {
-    const sim = await startExternalSim(['--admin', '--block-ms', '100', '--tpsl-lag-ms', '200']);
+    // No registration lag: the default 2 s held setup 3.5 s in its retries, which this test is not about.
+    const sim = await startExternalSim([
+      '--admin',
+      '--block-ms',
+      '100',
+      '--tpsl-lag-ms',
+      '200',
+      '--registration-lag-ms',
+      '0',
+    ]);
     running.push(sim.run);
     const keys = testKeys();
     const account = keys.account.address;

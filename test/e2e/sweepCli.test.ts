@@ -12,12 +12,14 @@ import { recordSimInProcess } from './support/recordSimInProcess.js';
 import { REPO_ROOT, spawnPerpbot, startPerpbotIn } from './support/spawnPerpbot.js';
 
 /**
- * `perpbot sweep` as a user runs it, on two minutes recorded from the simulator: a 2 x 2 grid of
+ * `perpbot sweep` as a user runs it, on a minute recorded from the simulator: a 2 x 2 grid of
  * the bundled market maker's params gives four results whose reports are, byte for byte, those of
  * four single `perpbot replay` runs of the same variants; two shards merged give the unsharded
  * study; a sweep killed half-way and started again finishes with the same study, running only what
- * it had not finished; and a walk-forward sweep shows each window's in-sample and out-of-sample
- * figures side by side.
+ * it had not finished; a walk-forward sweep shows each window's in-sample and out-of-sample
+ * figures side by side (on two minutes, for windows with fills in and out of sample); and on a
+ * terminal a progress bar stands under the result lines. One minute, not two, for the grid: every
+ * variant fills in it, and each of the file's seventeen-odd replays of it costs a fifth less CPU.
  */
 const GRID = 'spread_bps=4,8;requote_bps=3,6';
 /** The same grid in the command line the issue names: one --param a param. */
@@ -29,7 +31,7 @@ const VARIANTS = [
   { id: 'v3', spread_bps: 8, requote_bps: 3 },
   { id: 'v4', spread_bps: 8, requote_bps: 6 },
 ] as const;
-/** Train on 40 s, test on the next 20 s, step 40 s: two windows in the recording's two minutes. */
+/** Train on 40 s, test on the next 20 s, step 40 s: two windows in the longer recording's two minutes. */
 const WALK = ['--train', '40s', '--test', '20s', '--step', '40s'];
 /** A test's budget: its CLI runs share the two cores with each other and with the suite's other files. */
 const TEST_MS = 180_000;
@@ -37,36 +39,65 @@ const TEST_MS = 180_000;
 /** The unsharded, uninterrupted sweep every other run is compared with. */
 interface WholeSweep {
   readonly study: string;
-  readonly summary: string;
+  /** What the terminal showed: stderr's lines and progress bar, then stdout's summary. */
+  readonly terminal: string;
 }
 
-// Concurrent: every test reads the one recording and runs CLI processes of its own, and each waits
-// for the whole sweep (started once, beside them) only where it compares with it. One after
-// another, this file was a minute of processes started in turn.
+/**
+ * The CLI on a pseudo-terminal, as a user at a shell sees it (`script`, util-linux): stdout and
+ * stderr are the one terminal, so the run's output is both, in the order they were written.
+ */
+function perpbotOnTerminal(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PERPBOT_')));
+  const command = [process.execPath, inject('perpbotMain'), ...args].map((a) => `'${a}'`).join(' ');
+  return promisify(execFile)('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env, timeout: TEST_MS }).then(
+    ({ stdout }) => ({ code: 0, output: stdout }),
+    (error: { code?: unknown; stdout?: string }) => ({
+      code: typeof error.code === 'number' ? error.code : null,
+      output: error.stdout ?? '',
+    }),
+  );
+}
+
+// Concurrent: every test reads the one recording (the walk-forward its longer one) and runs CLI
+// processes of its own, and each waits for the whole sweep (started once, beside them) only where
+// it compares with it. One after another, this file was a minute of processes started in turn.
 describe.concurrent('perpbot sweep (spawned)', () => {
   let dir: string;
   let rec: string;
+  let twoMinutes: string;
   let whole: Promise<WholeSweep>;
 
-  /** The whole sweep on two workers, as a user runs it, in the command line the issue names. */
+  /**
+   * The whole sweep on two workers, as a user runs it at a terminal, in the command line the issue
+   * names. (Its progress bar is the last test's; one sweep serves both, a sweep fewer for the file.)
+   */
   async function sweepWhole(): Promise<WholeSweep> {
     const config = join(REPO_ROOT, 'config', 'default.yaml');
-    const run = await spawnPerpbot(
-      ['sweep', rec, '--config', config, ...GRID_PARAMS, '--out', join(dir, 'whole'), '--workers', '2'],
-      {},
-      TEST_MS,
-    );
-    expect(run.stderr).not.toMatch(/failure/);
+    const run = await perpbotOnTerminal([
+      'sweep',
+      rec,
+      '--config',
+      config,
+      ...GRID_PARAMS,
+      '--out',
+      join(dir, 'whole'),
+      '--workers',
+      '2',
+    ]);
+    expect(run.output).not.toMatch(/failure/);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/swept 4 replay\(s\)/);
-    return { study: await readFile(join(dir, 'whole', 'study.jsonl'), 'utf8'), summary: run.stdout };
+    expect(run.output).toMatch(/swept 4 replay\(s\)/);
+    return { study: await readFile(join(dir, 'whole', 'study.jsonl'), 'utf8'), terminal: run.output };
   }
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'perpbot-sweep-'));
     rec = join(dir, 'recording');
-    const recorded = await recordSimInProcess({ dir: rec, markets: [1], minutes: 2, seed: 3, blockMs: 250 });
+    const recorded = await recordSimInProcess({ dir: rec, markets: [1], minutes: 1, seed: 3, blockMs: 250 });
     expect(recorded.frames).toBeGreaterThan(400);
+    twoMinutes = join(dir, 'two-minutes');
+    await recordSimInProcess({ dir: twoMinutes, markets: [1], minutes: 2, seed: 3, blockMs: 250 });
     whole = sweepWhole();
     // Each test that compares awaits it and fails with its error; this keeps it from going unhandled first.
     whole.catch(() => undefined);
@@ -97,7 +128,7 @@ describe.concurrent('perpbot sweep (spawned)', () => {
           return readFile(join(dir, `replay-${v.id}`, 'report.json'), 'utf8');
         }),
       );
-      const { study, summary } = await whole;
+      const { study, terminal } = await whole;
       for (const [i, v] of VARIANTS.entries()) {
         const variant = join(dir, 'whole', 'variants', v.id);
         expect(await readFile(join(variant, 'report.json'), 'utf8')).toBe(singles[i]);
@@ -115,7 +146,7 @@ describe.concurrent('perpbot sweep (spawned)', () => {
       // best.yaml is the config with the chosen variant's params, and no sweep section.
       const best = parseDocument(await readFile(join(dir, 'whole', 'best.yaml'), 'utf8'));
       expect(best.has('sweep')).toBe(false);
-      const chosen = /chosen: (v\d) /.exec(summary)?.[1];
+      const chosen = /chosen: (v\d) /.exec(terminal)?.[1];
       const variant = VARIANTS.find((v) => v.id === chosen)!;
       expect(best.getIn(['strategies', 0, 'params', 'spread_bps'])).toBe(variant.spread_bps);
       expect(best.getIn(['strategies', 0, 'params', 'requote_bps'])).toBe(variant.requote_bps);
@@ -179,9 +210,17 @@ describe.concurrent('perpbot sweep (spawned)', () => {
               .filter((l) => l.startsWith('{"type":"result"'))
               .map((l) => (JSON.parse(l) as { job: string }).job)
           : [];
-      const deadline = Date.now() + 120_000;
-      while ((await results()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      first.child.kill('SIGKILL');
+      // Killed as it reports its second result (appended to the study before its line is written),
+      // not when a poll of the study finds it: a variant of a minute replays in a fraction of a second.
+      await new Promise<void>((done) => {
+        const killAtSecond = (): void => {
+          if (!first.output().includes('[2/4] ')) return;
+          first.child.kill('SIGKILL');
+          done();
+        };
+        first.child.stderr?.on('data', killAtSecond);
+        void first.exited.then(() => done());
+      });
       await first.exited;
       const before = await results();
       expect(before.length).toBeGreaterThanOrEqual(2);
@@ -204,7 +243,7 @@ describe.concurrent('perpbot sweep (spawned)', () => {
       const out = join(dir, 'walk');
       const run = await spawnPerpbot(
         // One worker: the windows are what this test is about (the whole sweep above runs on two).
-        ['sweep', rec, '--params', 'spread_bps=4,8', ...WALK, '--workers', '1', '--out', out],
+        ['sweep', twoMinutes, '--params', 'spread_bps=4,8', ...WALK, '--workers', '1', '--out', out],
         {},
         TEST_MS,
       );
@@ -241,30 +280,12 @@ describe.concurrent('perpbot sweep (spawned)', () => {
   it(
     'on a terminal, a progress bar with the time left stays under the result lines',
     async ({ expect }) => {
-      // `script` (util-linux) runs the CLI on a pseudo-terminal, as a user at a shell sees it.
-      const out = join(dir, 'tty');
-      const command = [
-        process.execPath,
-        inject('perpbotMain'),
-        'sweep',
-        rec,
-        ...GRID_PARAMS,
-        '--workers',
-        '1',
-        '--out',
-        out,
-      ]
-        .map((a) => `'${a}'`)
-        .join(' ');
-      const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
-        cwd: REPO_ROOT,
-        timeout: TEST_MS,
-      });
-      expect(stdout).toMatch(/\[-{24}\] 0\/4 {2}0% {2}elapsed 0:\d\d {2}ETA --/);
-      expect(stdout).toMatch(/\[#{6}-{18}\] 1\/4 {2}25% {2}elapsed \d+:\d\d {2}ETA \d+:\d\d/);
-      expect(stdout).toMatch(/\[#{24}\] 4\/4 {2}100%/);
+      const { terminal } = await whole;
+      expect(terminal).toMatch(/\[-{24}\] 0\/4 {2}0% {2}elapsed 0:\d\d {2}ETA --/);
+      expect(terminal).toMatch(/\[#{6}-{18}\] 1\/4 {2}25% {2}elapsed \d+:\d\d {2}ETA \d+:\d\d/);
+      expect(terminal).toMatch(/\[#{24}\] 4\/4 {2}100%/);
       // The bar is wiped before the summary, which reads as it does off a terminal.
-      expect(stdout).toContain('\r\x1b[Kswept 4 replay(s)');
+      expect(terminal).toContain('\r\x1b[Kswept 4 replay(s)');
     },
     TEST_MS,
   );
