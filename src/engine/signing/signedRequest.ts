@@ -103,17 +103,20 @@ export function signRequest(
   selectors: SelectorTable,
 ): SignedRequest | Promise<SignedRequest> {
   if (auth.mode === 'permit' && ignoresDigest(auth.signer)) return signUnread(action, auth, selectors);
-  // An order's hash as bytes, signed as they are; its hex for the request's record.
+  // An order's hash as bytes, signed as they are; its hex for the request's record, written when
+  // the record's hash is first read (a dry run's log): nothing on the order's way to the socket reads it.
   const hashed =
-    action.action === 'placeOrder' ? placeOrderFieldsHashBytes(placeOrderFieldsOf(action.order), selectors) : undefined;
-  const actionHash = hashed === undefined ? actionHashOf(action, selectors) : toHex(hashed);
+    action.action === 'placeOrder'
+      ? placeOrderFieldsHashBytes(placeOrderFieldsOf(action.order), selectors)
+      : actionHashOf(action, selectors);
+  const actionHash = typeof hashed === 'string' ? hashed : hexWhenRead(hashed);
   if (auth.mode === 'jwt') return requestOf(action, undefined, actionHash);
   const permit = signPermitNow(
     auth.context,
     auth.signer,
     {
       account: auth.account,
-      actionHash: hashed ?? actionHash,
+      actionHash: hashed,
       nonceAnchor: auth.nonce.anchor,
       nonceBitmap: auth.nonce.bit,
       deadline: auth.deadline,
@@ -122,6 +125,11 @@ export function signRequest(
   );
   if (permit instanceof Promise) return permit.then((p) => withPermit(action, p, auth, actionHash));
   return withPermit(action, permit, auth, actionHash);
+}
+
+/** The hash's hex, written when first asked for. */
+function hexWhenRead(hash: Uint8Array): () => Hex32 {
+  return () => toHex(hash);
 }
 
 /** Whether the signer's answer does not depend on the digest (a replay's placeholder). */
@@ -163,7 +171,7 @@ function withPermit(
   action: ResolvedAction,
   permit: PermitWire,
   auth: PermitAuthorization,
-  actionHash: Hex32,
+  actionHash: Hex32 | (() => Hex32),
 ): SignedRequest {
   // One array push: the redactor recognises the signature if the venue ever echoes it back.
   registerRecentSecret(permit.signature);
