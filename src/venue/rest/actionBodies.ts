@@ -30,7 +30,10 @@ const checkedBodies = new WeakMap<object, JsonWriter | undefined>();
 
 type JsonWriter = (body: object) => string;
 
-/** Marks `body` as built from checked values, written as `writeJson` writes it when given; it must not be changed afterwards. */
+/**
+ * Marks `body` as built from checked values, written as `writeJson` writes it when given; it must
+ * not be changed afterwards.
+ */
 export function checkedBody<B extends object>(body: B, writeJson?: (body: B) => string): B {
   checkedBodies.set(body, writeJson as JsonWriter | undefined);
   return body;
