@@ -45,7 +45,8 @@ async function loadWasm(): Promise<Digest | null> {
   }
 }
 
-function loadNative(): Digest | null {
+/** The native addon's keccak-256, or null when the addon does not load (exported for its test). */
+export function loadNativeKeccak(): Digest | null {
   try {
     const require = createRequire(import.meta.url);
     // The addon the package's `keccak/bindings` entry loads, found the way that entry finds it.
@@ -68,7 +69,7 @@ function loadNative(): Digest | null {
 }
 
 const wasm = await loadWasm();
-const native = wasm === null ? loadNative() : null;
+const native = wasm === null ? loadNativeKeccak() : null;
 
 export const keccakImplementation: 'wasm' | 'native' | 'noble' =
   wasm !== null ? 'wasm' : native !== null ? 'native' : 'noble';
