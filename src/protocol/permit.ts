@@ -125,6 +125,22 @@ function encodedPermitWire(
   };
 }
 
+/**
+ * `JSON.stringify` of a permit `encodedPermitWire` made, written for its keys in that function's
+ * order (side by side, a property test holds the texts equal): an order's body is written with it
+ * on the way to the socket. Strings through `JSON.stringify`, escaped as they would be.
+ */
+export function permitJson(
+  p: Readonly<Record<'account' | 'signer' | 'nonce_anchor' | 'signature', string>> &
+    Readonly<Record<'nonce_bitmap_index' | 'deadline', number>>,
+): string {
+  return (
+    `{"account":${JSON.stringify(p.account)},"signer":${JSON.stringify(p.signer)}` +
+    `,"nonce_anchor":${JSON.stringify(p.nonce_anchor)},"nonce_bitmap_index":${p.nonce_bitmap_index}` +
+    `,"deadline":${p.deadline},"signature":${JSON.stringify(p.signature)}}`
+  );
+}
+
 /** The last frozen signature encoded, and its text: a replay's placeholder signs every permit with the same one. */
 let lastEncoded:
   { readonly signature: Signature; readonly encoding: PermitSignatureEncoding; readonly text: string } | undefined;

@@ -129,15 +129,24 @@ export function placeOrderFieldsHash(f: PlaceOrderFields, selectors: SelectorTab
   return toHex(placeOrderFieldsHashBytes(f, selectors));
 }
 
+/**
+ * The fast path's six words: selector, header, orderData, builderId (0), clientOrderId, ttlUnits (no
+ * builder fee word). One buffer for every order, each call writing every byte a field can reach
+ * (the rest stay zero): the keccak copies its input, so nothing keeps it. A fresh 192-byte array
+ * per order was an off-heap allocation, cold between two frames; the native keccak's own `Buffer`
+ * per digest used to take that cost back (session 41), the WebAssembly keccak has none.
+ */
+const orderWords = new Uint8Array(6 * WORD);
+const orderView = new DataView(orderWords.buffer);
+
 /** `placeOrderFieldsHash` as its 32 bytes (what a permit's struct hash takes). */
 export function placeOrderFieldsHashBytes(f: PlaceOrderFields, selectors: SelectorTable = SPEC_SELECTORS): Uint8Array {
   if (!fastPathApplies(f)) return slowPath(f, selectors);
   const clientOrderId = f.clientOrderId ?? 0n;
   const ttl = f.ttlUnits ?? 0;
-  // selector, header, orderData, builderId (0), clientOrderId, ttlUnits: no builder fee word.
-  const buf = new Uint8Array(6 * WORD);
+  const buf = orderWords;
+  const view = orderView;
   buf.set(selectorWord(selectors.placeOrder), 0);
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   buf[2 * WORD - 1] =
     HEADER_PERMIT | (clientOrderId !== 0n ? HEADER_CLIENT_ORDER_ID : 0) | (ttl !== 0 ? HEADER_TTL : 0);
   // orderData (uint88) = marketId << 70 | sizeSteps << 38 | priceTicks << 14 | flags << 6 | version 1 << 1,

@@ -148,13 +148,26 @@ export function toBase64Full(sig: Signature): string {
  * permit signed with a signer's bytes (`signDigestRs`) needs only its encoding.
  */
 export function base64CompactOfRs(rs: Uint8Array, yParity: 0 | 1): string {
-  return bytes64OfRs(checkedRs(rs), yParity).toString('base64');
+  const out = scratch64;
+  out.set(checkedRs(rs), 0);
+  if (yParity === 1) out[32]! |= 0x80;
+  return out.toString('base64');
 }
 
 /** `toBase64Full(signatureOfRs(rs, yParity))`, the same way. */
 export function base64FullOfRs(rs: Uint8Array, yParity: 0 | 1): string {
-  return bytes65OfRs(checkedRs(rs), yParity).toString('base64');
+  const out = scratch65;
+  out.set(checkedRs(rs), 0);
+  out[64] = 27 + yParity;
+  return out.toString('base64');
 }
+
+/**
+ * The two encodings' bytes, every one rewritten per call and only read into the text: a fresh
+ * zero-filled Buffer per permit was an off-heap allocation on the order's way.
+ */
+const scratch64 = Buffer.alloc(64);
+const scratch65 = Buffer.alloc(65);
 
 /** Decodes 64 or 65 raw signature bytes; v may be 27/28 or 0/1. */
 export function signatureFromBytes(bytes: Uint8Array, field: string): Signature {

@@ -63,11 +63,20 @@ const PLANS = Object.fromEntries(
   ]),
 ) as unknown as Record<StructName, readonly FieldPlan[]>;
 
+/**
+ * `0x19 0x01 ‖ separator ‖ struct hash`, one buffer for every digest, both words rewritten each
+ * call: the keccak copies its input, and a fresh 66-byte array per permit was an off-heap
+ * allocation on the order path.
+ */
+const digestInput = new Uint8Array(2 + 2 * WORD);
+digestInput[0] = 0x19;
+digestInput[1] = 0x01;
+
 /** The EIP-712 digest: keccak(0x1901 ‖ domainSeparator ‖ structHash). */
 export function eip712Digest(separator: Uint8Array, hashOfStruct: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(2 + 2 * WORD);
-  buf[0] = 0x19;
-  buf[1] = 0x01;
+  const buf = digestInput;
+  // Both are keccak digests; anything shorter is zero-padded, as into a fresh array.
+  if (separator.length !== WORD || hashOfStruct.length !== WORD) buf.fill(0, 2);
   buf.set(separator, 2);
   buf.set(hashOfStruct, 2 + WORD);
   return keccak256(buf);

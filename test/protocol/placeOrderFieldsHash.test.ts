@@ -119,6 +119,17 @@ describe('placeOrderFieldsHash', () => {
     );
   });
 
+  it('owes nothing to the order hashed before (its words are written into one reused buffer)', () => {
+    fc.assert(
+      fc.property(validFields, validFields, fc.boolean(), (before, fields, rise) => {
+        const selectors = rise ? RISE_SELECTORS : SPEC_SELECTORS;
+        placeOrderFieldsHash(before, rise ? SPEC_SELECTORS : RISE_SELECTORS);
+        expect(placeOrderFieldsHash(fields, selectors)).toBe(generalHash(fields, selectors));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('refuses what the general path refuses, with the same error', () => {
     for (const fault of [...wordFaults, ...optionalFaults]) {
       const fields = { ...inRange, ...fault };

@@ -15,7 +15,7 @@ import {
   placeOrderFieldsHash,
   placeOrderFieldsOf,
 } from '../../protocol/placeOrderFieldsHash.js';
-import { signPermitNow, type PermitSignatureEncoding, type PermitWire } from '../../protocol/permit.js';
+import { permitJson, signPermitNow, type PermitSignatureEncoding, type PermitWire } from '../../protocol/permit.js';
 import type { SelectorTable } from '../../protocol/selectors.js';
 import type { SigningContext } from '../../protocol/signingContext.js';
 import type { NoncePair } from '../nonces/noncePair.js';
@@ -103,17 +103,20 @@ export function signRequest(
   selectors: SelectorTable,
 ): SignedRequest | Promise<SignedRequest> {
   if (auth.mode === 'permit' && ignoresDigest(auth.signer)) return signUnread(action, auth, selectors);
-  // An order's hash as bytes, signed as they are; its hex for the request's record.
+  // An order's hash as bytes, signed as they are; its hex for the request's record, written when
+  // the record's hash is first read (a dry run's log): nothing on the order's way to the socket reads it.
   const hashed =
-    action.action === 'placeOrder' ? placeOrderFieldsHashBytes(placeOrderFieldsOf(action.order), selectors) : undefined;
-  const actionHash = hashed === undefined ? actionHashOf(action, selectors) : toHex(hashed);
+    action.action === 'placeOrder'
+      ? placeOrderFieldsHashBytes(placeOrderFieldsOf(action.order), selectors)
+      : actionHashOf(action, selectors);
+  const actionHash = typeof hashed === 'string' ? hashed : hexWhenRead(hashed);
   if (auth.mode === 'jwt') return requestOf(action, undefined, actionHash);
   const permit = signPermitNow(
     auth.context,
     auth.signer,
     {
       account: auth.account,
-      actionHash: hashed ?? actionHash,
+      actionHash: hashed,
       nonceAnchor: auth.nonce.anchor,
       nonceBitmap: auth.nonce.bit,
       deadline: auth.deadline,
@@ -122,6 +125,11 @@ export function signRequest(
   );
   if (permit instanceof Promise) return permit.then((p) => withPermit(action, p, auth, actionHash));
   return withPermit(action, permit, auth, actionHash);
+}
+
+/** The hash's hex, written when first asked for. */
+function hexWhenRead(hash: Uint8Array): () => Hex32 {
+  return () => toHex(hash);
 }
 
 /** Whether the signer's answer does not depend on the digest (a replay's placeholder). */
@@ -163,7 +171,7 @@ function withPermit(
   action: ResolvedAction,
   permit: PermitWire,
   auth: PermitAuthorization,
-  actionHash: Hex32,
+  actionHash: Hex32 | (() => Hex32),
 ): SignedRequest {
   // One array push: the redactor recognises the signature if the venue ever echoes it back.
   registerRecentSecret(permit.signature);
@@ -183,7 +191,7 @@ function requestOf(
   const permit = signed?.permit;
   switch (action.action) {
     case 'placeOrder':
-      return finish('placeOrder', placeOrderBody(action.order, permit), signed, actionHash);
+      return finish('placeOrder', placeOrderBody(action.order, permit), signed, actionHash, placeOrderJson);
     case 'cancelOrder': {
       const body: CancelOrderRequestWire = { market_id: action.market_id, order_id: action.order_id };
       if (permit !== undefined) body.permit = permit;
@@ -221,8 +229,9 @@ function finish<E extends Endpoint>(
   body: ActionRequestBodies[E],
   signed: PermitParts | undefined,
   actionHash: Hex32 | (() => Hex32),
+  writeJson?: (body: ActionRequestBodies[E]) => string,
 ): SignedRequestOf<E> {
-  checkedBody(body);
+  checkedBody(body, writeJson);
   if (typeof actionHash === 'function' && signed !== undefined)
     return new UnreadHashRequest(endpoint, body, signed, actionHash);
   const hash = typeof actionHash === 'function' ? actionHash() : actionHash;
@@ -248,4 +257,21 @@ function placeOrderBody(o: WireOrder, permit: PermitWire | undefined): PlaceOrde
   if (o.ttl_units !== undefined) body.ttl_units = o.ttl_units;
   if (permit !== undefined) body.permit = permit;
   return body;
+}
+
+/**
+ * `JSON.stringify` of a `placeOrderBody` body, written for its keys in the order that function sets
+ * them (the two are kept side by side, and a property test holds the texts equal), the permit by
+ * its own maker's writer: the transport writes the body with it instead of walking the object.
+ * Strings go through `JSON.stringify`, so any text is escaped as it would be; the numbers are
+ * range-checked integers, whose JSON is their `String`.
+ */
+function placeOrderJson(b: PlaceOrderRequestWire): string {
+  let text =
+    `{"market_id":${b.market_id},"size_steps":${b.size_steps},"price_ticks":${b.price_ticks},"side":${b.side}` +
+    `,"post_only":${b.post_only},"reduce_only":${b.reduce_only},"stp_mode":${b.stp_mode}` +
+    `,"order_type":${b.order_type},"time_in_force":${b.time_in_force}`;
+  if (b.client_order_id !== undefined) text += `,"client_order_id":${JSON.stringify(b.client_order_id)}`;
+  if (b.ttl_units !== undefined) text += `,"ttl_units":${b.ttl_units}`;
+  return b.permit === undefined ? text + '}' : `${text},"permit":${permitJson(b.permit)}}`;
 }

@@ -20,15 +20,31 @@ export interface ActionRequestBodies {
  * requests): the transport sends them as they are. A second parse of the same data cost an order
  * about 15 µs on its way to the socket and could only agree. Every other body (a caller with its
  * own object) is still checked against its endpoint's schema before it leaves.
+ *
+ * A builder may also hand over the body's JSON writer: it made the object, so it alone knows its
+ * keys and their order, and its writer (a template for those keys) spares the generic
+ * `JSON.stringify` walk on the order's way to the socket (about 4 µs between two frames). The
+ * builder's tests hold the writer's text equal to `JSON.stringify` of the body.
  */
-const checkedBodies = new WeakSet<object>();
+const checkedBodies = new WeakMap<object, JsonWriter | undefined>();
 
-/** Marks `body` as built from checked values; it must not be changed afterwards. */
-export function checkedBody<B extends object>(body: B): B {
-  checkedBodies.add(body);
+type JsonWriter = (body: object) => string;
+
+/**
+ * Marks `body` as built from checked values, written as `writeJson` writes it when given; it must
+ * not be changed afterwards.
+ */
+export function checkedBody<B extends object>(body: B, writeJson?: (body: B) => string): B {
+  checkedBodies.set(body, writeJson as JsonWriter | undefined);
   return body;
 }
 
 export function isCheckedBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && checkedBodies.has(body);
+}
+
+/** The JSON text of a request body: its builder's writer's, else `JSON.stringify`'s. */
+export function bodyJson(body: unknown): string {
+  const write = typeof body === 'object' && body !== null ? checkedBodies.get(body) : undefined;
+  return write === undefined ? JSON.stringify(body) : write(body as object);
 }

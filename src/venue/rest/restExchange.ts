@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { copyAsJson, type JsonCopy } from '../../core/jsonCopy.js';
 import { VenueError } from '../venueError.js';
 import { VenueTransportError } from '../venueTransportError.js';
+import { bodyJson } from './actionBodies.js';
 import { fastAnswerDecoder } from './fastAnswers.js';
 import { HttpTimeout, nodeHttpSend, type HttpAnswer } from './nodeHttpClient.js';
 import { parseRetryAfter } from './retryAfter.js';
@@ -141,7 +142,7 @@ async function sendObserved(
   const sent = {
     method: request.method,
     path: `${url.pathname}${url.search}`,
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    ...(request.body === undefined ? {} : { body: bodyJson(request.body) }),
     sentAt: deps.now(),
   };
   try {
@@ -186,7 +187,7 @@ async function httpText(request: ExchangeRequest<z.ZodType>): Promise<HttpAnswer
       method: request.method,
       url: request.url,
       headers: request.headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.body === undefined ? undefined : bodyJson(request.body),
       timeoutMs: request.timeoutMs,
       signal: callerSignal,
     });
@@ -237,7 +238,7 @@ async function fetchText(request: ExchangeRequest<z.ZodType>, doFetch: typeof fe
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
-    if (request.body !== undefined) init.body = JSON.stringify(request.body);
+    if (request.body !== undefined) init.body = bodyJson(request.body);
     const response = await doFetch(request.url, init);
     return { status: response.status, text: await response.text(), retryAfter: response.headers.get('retry-after') };
   } catch (error) {

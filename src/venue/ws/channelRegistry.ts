@@ -7,6 +7,11 @@ export interface ChannelSink {
   readonly channel: ChannelName;
   /** undefined = all markets. */
   readonly marketIds: ReadonlySet<number> | undefined;
+  /**
+   * false for a consumer that reads only that a message came, not what it says (the oracle
+   * heartbeat): its markets then widen the wire subscription but not what is decoded.
+   */
+  readonly readsContent?: false;
   next(message: ChannelMessage): void;
   error(error: unknown): void;
   complete(): void;
@@ -19,8 +24,11 @@ export interface ChannelSink {
  */
 export class ChannelRegistry {
   private readonly byChannel = new Map<ChannelName, Set<ChannelSink>>();
+  /** `decodedMarkets` per channel, worked out once per change of the consumers (null: all markets). */
+  private readonly decoded = new Map<ChannelName, ReadonlySet<number> | null>();
 
   add(sink: ChannelSink): void {
+    this.decoded.delete(sink.channel);
     let sinks = this.byChannel.get(sink.channel);
     if (sinks === undefined) {
       sinks = new Set();
@@ -30,6 +38,7 @@ export class ChannelRegistry {
   }
 
   remove(sink: ChannelSink): void {
+    this.decoded.delete(sink.channel);
     const sinks = this.byChannel.get(sink.channel);
     if (sinks === undefined) return;
     sinks.delete(sink);
@@ -56,6 +65,21 @@ export class ChannelRegistry {
     return [...union].sort((a, b) => a - b);
   }
 
+  /**
+   * The markets whose messages on `channel` some consumer reads: the union of the reading
+   * consumers' filters, undefined when one of them wants all markets. Every consumer is narrowed to
+   * its own markets on delivery, so a message decoded for these markets only reaches each one
+   * as the whole message would. Asked on every frame: kept until the consumers change.
+   */
+  decodedMarkets(channel: ChannelName): ReadonlySet<number> | undefined {
+    let markets = this.decoded.get(channel);
+    if (markets === undefined) {
+      markets = readMarkets(this.byChannel.get(channel));
+      this.decoded.set(channel, markets);
+    }
+    return markets ?? undefined;
+  }
+
   deliver(message: ChannelMessage): void {
     const sinks = this.byChannel.get(message.channel);
     if (sinks === undefined) return;
@@ -70,12 +94,25 @@ export class ChannelRegistry {
     const sinks = this.byChannel.get(channel);
     if (sinks === undefined) return;
     this.byChannel.delete(channel);
+    this.decoded.delete(channel);
     for (const sink of sinks) sink.error(error);
   }
 
   completeAll(): void {
     const all = [...this.byChannel.values()].flatMap((s) => [...s]);
     this.byChannel.clear();
+    this.decoded.clear();
     for (const sink of all) sink.complete();
   }
+}
+
+/** The union of the reading consumers' markets; null when one of them wants all. */
+function readMarkets(sinks: ReadonlySet<ChannelSink> | undefined): ReadonlySet<number> | null {
+  const union = new Set<number>();
+  for (const sink of sinks ?? []) {
+    if (sink.readsContent === false) continue;
+    if (sink.marketIds === undefined) return null;
+    for (const id of sink.marketIds) union.add(id);
+  }
+  return union;
 }

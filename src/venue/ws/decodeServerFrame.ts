@@ -37,11 +37,16 @@ const CONTROL = 'ws:control';
  * channel's fast decoder (zod where it has none); anything else must be a control frame. Never
  * throws: a frame that fits nothing is reported as malformed, with the first field that departed
  * (`failure`, for the drift monitor) and the same in words (`reason`).
+ *
+ * `oracleMarkets`: the markets whose oracle prices any consumer reads (the channel registry's
+ * `decodedMarkets`). The scanner then converts only those markets' prices, and checks the others
+ * as strictly (a malformed price anywhere still refuses the frame); the JSON.parse way decodes
+ * them all. Either way each consumer, narrowed to its own markets on delivery, gets the same.
  */
-export function decodeServerFrame(text: string): DecodedServerFrame {
+export function decodeServerFrame(text: string, oracleMarkets?: ReadonlySet<number>): DecodedServerFrame {
   // The scanner answers undefined for anything it does not read exactly, refused or not: the
   // JSON.parse way then decides, as it always did.
-  const hot = scanHotFrame(text);
+  const hot = scanHotFrame(text, oracleMarkets);
   if (hot !== undefined) return { kind: 'channel', message: hot };
   return decodeFrameByParse(text);
 }

@@ -8,6 +8,12 @@ import type { OraclePrice } from '../schemas/wsFramesOracle.js';
  * that every frame's record has the same hidden class.
  */
 export class HotFrameFields {
+  /**
+   * @param oracleMarkets the markets whose oracle prices anyone reads (undefined: all). Another
+   *   market's prices are checked as strictly, and left out of `prices`.
+   */
+  constructor(readonly oracleMarkets: ReadonlySet<number> | undefined = undefined) {}
+
   channel: 'orderbook' | 'oracle' | undefined = undefined;
   type: FrameType | undefined = undefined;
   /** `method` (the venue repeats the type there): read to be skipped, remembered to refuse a repeat. */

@@ -19,10 +19,15 @@ const COMMA = 0x2c;
  * numbers written otherwise, a key twice, `data` before `channel`) answers undefined, and the
  * caller decodes the frame the JSON.parse way, which decides it as it always did. So undefined
  * means "not read here", never "malformed"; a frame is refused only by the JSON.parse way.
+ * `oracleMarkets` (when given) narrows an oracle frame's decoded prices to those markets, the
+ * others checked all the same (see `decodeServerFrame`).
  */
-export function scanHotFrame(text: string): OrderbookMessage | OracleMessage | undefined {
+export function scanHotFrame(
+  text: string,
+  oracleMarkets?: ReadonlySet<number>,
+): OrderbookMessage | OracleMessage | undefined {
   const cursor = new FrameTextCursor(text);
-  const fields = new HotFrameFields();
+  const fields = new HotFrameFields(oracleMarkets);
   if (!cursor.takeChar(OPEN_BRACE)) return undefined;
   do {
     const key = cursor.key();

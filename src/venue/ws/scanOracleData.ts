@@ -26,7 +26,7 @@ export function scanOracleData(cursor: FrameTextCursor, fields: HotFrameFields):
 function readDataField(cursor: FrameTextCursor, fields: HotFrameFields): boolean {
   if (cursor.take('"prices":')) {
     if (fields.prices !== undefined) return false;
-    fields.prices = scanPrices(cursor);
+    fields.prices = scanPrices(cursor, fields.oracleMarkets);
     return fields.prices !== undefined;
   }
   // z.number().min(0) takes any non-negative number; the scanner reads integers, the form sent.
@@ -38,9 +38,13 @@ function readDataField(cursor: FrameTextCursor, fields: HotFrameFields): boolean
 /**
  * `data.prices`, keyed by canonical market id. The keys must come in ascending order: an object's
  * integer keys are enumerated that way, so the fast decoder's Map is in that order whatever the
- * text's; keys sent in another order (or twice) go the JSON.parse way.
+ * text's; keys sent in another order (or twice) go the JSON.parse way. A market outside `wanted`
+ * (when given) is checked the same way and left out: no one would read its prices.
  */
-function scanPrices(cursor: FrameTextCursor): Map<number, OraclePrice> | undefined {
+function scanPrices(
+  cursor: FrameTextCursor,
+  wanted: ReadonlySet<number> | undefined,
+): Map<number, OraclePrice> | undefined {
   if (!cursor.takeChar(OPEN_BRACE)) return undefined;
   const prices = new Map<number, OraclePrice>();
   if (cursor.takeChar(CLOSE_BRACE)) return prices;
@@ -50,9 +54,13 @@ function scanPrices(cursor: FrameTextCursor): Map<number, OraclePrice> | undefin
     if (key === undefined || (key.length > 1 && key.charCodeAt(0) === ZERO)) return undefined;
     const marketId = Number(key);
     if (marketId > MARKET_ID_MAX || marketId <= previous || !cursor.takeChar(COLON)) return undefined;
-    const price = scanPrice(cursor);
-    if (price === undefined) return undefined;
-    prices.set(marketId, price);
+    if (wanted !== undefined && !wanted.has(marketId)) {
+      if (!skipPrice(cursor)) return undefined;
+    } else {
+      const price = scanPrice(cursor);
+      if (price === undefined) return undefined;
+      prices.set(marketId, price);
+    }
     previous = marketId;
   } while (cursor.takeChar(COMMA));
   return cursor.takeChar(CLOSE_BRACE) ? prices : undefined;
@@ -75,6 +83,14 @@ const FIRST_INDEX_AT = 16;
 const SECOND_INDEX_AT = 17;
 const SECOND_MARK_AT = 16;
 const LETTER_M = 0x6d;
+
+/** Past one market's prices in the spelling `scanPrice` reads, unconverted; false for any other. */
+function skipPrice(cursor: FrameTextCursor): boolean {
+  PRICE.lastIndex = cursor.pos;
+  if (!PRICE.test(cursor.text)) return false;
+  cursor.pos = PRICE.lastIndex;
+  return true;
+}
 
 /** `{ index_price?, mark_price? }` in the one spelling `PRICE` checks; undefined for any other. */
 function scanPrice(cursor: FrameTextCursor): OraclePrice | undefined {

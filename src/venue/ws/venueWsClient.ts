@@ -377,7 +377,7 @@ export class VenueWsClient {
         this.auth.start();
       }
     }
-    const decoded = decodeServerFrame(text);
+    const decoded = decodeServerFrame(text, this.registry.decodedMarkets('oracle'));
     switch (decoded.kind) {
       case 'malformed':
         this.counters.malformedFrames++;
@@ -465,6 +465,7 @@ export class VenueWsClient {
     return {
       channel: 'oracle',
       marketIds: undefined,
+      readsContent: false,
       next: () => undefined,
       error: (error) => {
         // Without oracle frames every connection would look stale: stop watching rather than

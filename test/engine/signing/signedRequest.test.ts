@@ -1,10 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { venueSender, type ActionEndpoints } from '../../../src/engine/sending/actionSender.js';
 import { actionHashOf, buildSignedRequest, type SignedRequest } from '../../../src/engine/signing/signedRequest.js';
 import type { ResolvedAction } from '../../../src/engine/checks/wireAction.js';
 import { fastPrivateKeySigner } from '../../../src/protocol/nativeSigner.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
-import { isCheckedBody } from '../../../src/venue/rest/actionBodies.js';
+import { bodyJson, isCheckedBody } from '../../../src/venue/rest/actionBodies.js';
 import type { ActionReceipt } from '../../../src/venue/schemas/restActionReceipt.js';
 import { CONTEXT, SIGNER_KEY } from '../../protocol/fixtures.js';
 
@@ -115,6 +116,54 @@ describe('buildSignedRequest', () => {
     for (const action of ACTIONS)
       expect(isCheckedBody((await buildSignedRequest(action, { mode: 'jwt' }, SPEC_SELECTORS)).body)).toBe(true);
     expect(isCheckedBody({ market_id: 3 })).toBe(false);
+  });
+
+  it("writes a place body's JSON as JSON.stringify does, with and without each optional field and the permit", async () => {
+    const order = fc.record(
+      {
+        market_id: fc.integer({ min: 0, max: 0xffff }),
+        size_steps: fc.integer({ min: 1, max: 0xffff_ffff }),
+        price_ticks: fc.integer({ min: 0, max: 0xff_ffff }),
+        side: fc.constantFrom(0 as const, 1 as const),
+        post_only: fc.boolean(),
+        reduce_only: fc.boolean(),
+        stp_mode: fc.constantFrom(0 as const, 1 as const, 2 as const),
+        order_type: fc.constantFrom(0 as const, 1 as const),
+        time_in_force: fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const),
+        client_order_id: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+        ttl_units: fc.integer({ min: 0, max: 0xffff }),
+      },
+      { requiredKeys: ['market_id', 'size_steps', 'price_ticks', 'side', 'post_only', 'reduce_only'] },
+    );
+    const auth = fc.oneof(
+      fc.constant({ mode: 'jwt' } as const),
+      fc.record({
+        anchor: fc.bigInt({ min: 0n, max: (1n << 48n) - 1n }),
+        bit: fc.integer({ min: 0, max: 207 }),
+        deadline: fc.integer({ min: 0, max: 0xffff_ffff }),
+        account: fc.uint8Array({ minLength: 20, maxLength: 20 }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(order, auth, async (fields, a) => {
+        const action = {
+          ...PLACE,
+          order: { stp_mode: 0, order_type: 1, time_in_force: 1, ...fields },
+        } satisfies ResolvedAction;
+        const authorization =
+          'mode' in a
+            ? a
+            : {
+                ...permitAuth,
+                account: `0x${Buffer.from(a.account).toString('hex')}` as const,
+                nonce: { anchor: a.anchor, bit: a.bit },
+                deadline: a.deadline,
+              };
+        const { body } = await buildSignedRequest(action, authorization, SPEC_SELECTORS);
+        expect(bodyJson(body)).toBe(JSON.stringify(body));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('on the JWT path carries no permit, nonce or deadline', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeFrameByParse, decodeServerFrame } from '../../../src/venue/ws/decodeServerFrame.js';
 import { scanHotFrame } from '../../../src/venue/ws/scanHotFrame.js';
+import { selectMarkets } from '../../../src/venue/ws/selectMarkets.js';
 import { editedFrameText, extraEntryFrameText, reorderedFrameText, respelledValueFrameText } from './frameTextEdits.js';
 import { arbitraryFrameText, mutatedFrameText } from './frameMutations.js';
 import { oracleFrame, orderbookFrame, type FrameMode } from './hotFrameArbitraries.js';
@@ -64,5 +65,62 @@ describe('scanHotFrame: the hot frames read from their text', () => {
     expect(seen.scanned).toBeGreaterThan(200);
     expect(seen.parsedAccepted).toBeGreaterThan(100);
     expect(seen.parsedRefused).toBeGreaterThan(200);
+  });
+});
+
+/** An oracle frame with the markets of its prices that some consumers read: a few of its own keys, perhaps another. */
+const oracleFrameAndMarkets: fc.Arbitrary<[string, Set<number>]> = fc
+  .oneof(oracleFrame('plain'), oracleFrame('valid'), oracleFrame('mutated'))
+  .chain((frame) => {
+    const data = frame['data'] as { prices?: unknown } | undefined;
+    const prices = typeof data?.prices === 'object' && data.prices !== null ? data.prices : {};
+    const keys = Object.keys(prices).map(Number).filter(Number.isInteger);
+    return fc.tuple(
+      fc.constant(JSON.stringify(frame)),
+      fc.tuple(fc.subarray(keys), fc.array(fc.integer({ min: 0, max: 70_000 }), { maxLength: 2 })),
+    );
+  })
+  .map(([text, [own, other]]) => [text, new Set([...own, ...other])]);
+
+describe("decodeServerFrame for the markets some consumer reads (the channel registry's decodedMarkets)", () => {
+  it('gives each consumer within those markets what the whole frame gives it, and refuses what the JSON.parse way refuses', () => {
+    const seen = { narrowed: 0, refused: 0 };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          { arbitrary: oracleFrameAndMarkets, weight: 4 },
+          {
+            arbitrary: fc.tuple(anyText, fc.constantFrom(new Set<number>(), new Set([1]), new Set([0, 2]))),
+            weight: 1,
+          },
+        ),
+        fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }),
+        ([text, wanted], picks) => {
+          const whole = decodeFrameByParse(text);
+          const decoded = decodeServerFrame(text, wanted);
+          if (whole.kind !== 'channel' || whole.message.channel !== 'oracle') {
+            if (whole.kind === 'malformed') seen.refused++;
+            expectSameDecoding(decoded, whole);
+            return;
+          }
+          expect(decoded.kind).toBe('channel');
+          if (decoded.kind !== 'channel' || decoded.message.channel !== 'oracle') return;
+          if (scanHotFrame(text) !== undefined) {
+            // Read by the scanner: only the wanted markets' prices were converted.
+            for (const id of decoded.message.prices.keys()) expect(wanted.has(id)).toBe(true);
+            if (decoded.message.prices.size < whole.message.prices.size) seen.narrowed++;
+          }
+          // Consumers of all those markets, and of some of them.
+          const ids = [...wanted];
+          const consumers = [wanted, new Set(ids.length === 0 ? [] : picks.map((i) => ids[i % ids.length]!))];
+          for (const markets of consumers) {
+            expect(selectMarkets(decoded.message, markets)).toStrictEqual(selectMarkets(whole.message, markets));
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(seen.narrowed).toBeGreaterThan(100);
+    expect(seen.refused).toBeGreaterThan(100);
   });
 });
