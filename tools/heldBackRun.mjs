@@ -1,8 +1,7 @@
 // Runs the checks (the typecheck, eslint, prettier, knip) as child processes with their output held
 // back, so several run at once without interleaving, and says what each found once all are done.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,19 +23,13 @@ export const CHECKS = {
   knip: [bin('knip'), ['--cache', '--cache-location', join(cache, 'knip')]],
 };
 
-/** Runs one check; `nice` lowers its priority (best effort) so it takes only the CPU others leave. */
-export function runCheck(name, { nice = 0 } = {}) {
+/** Runs one check, its output held back until it ends. */
+export function runCheck(name) {
   const [command, args] = CHECKS[name];
   mkdirSync(cache, { recursive: true });
   const started = performance.now();
   return new Promise((resolve) => {
-    const niceCommand = nice > 0 ? NICE.find((path) => existsSync(path)) : undefined;
-    // Through nice(1), every thread of the check starts at the lower priority: setPriority on a
-    // running child reaches its main thread only, and a compiler's GC threads went on at full priority.
-    const [file, argv] =
-      niceCommand === undefined ? [command, args] : [niceCommand, ['-n', String(nice), command, ...args]];
-    const child = spawn(file, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (nice > 0 && niceCommand === undefined) lowerPriority(child.pid, nice);
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -50,17 +43,6 @@ export function runCheck(name, { nice = 0 } = {}) {
       resolve({ name, ok, output: output.trim() });
     });
   });
-}
-
-const NICE = ['/usr/bin/nice', '/bin/nice'];
-
-function lowerPriority(pid, nice) {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, nice);
-  } catch {
-    // Not permitted or not supported: the check still runs, only at the usual priority.
-  }
 }
 
 /** What a failed check said, after everything else's output, where it is not lost among it. */
