@@ -129,6 +129,7 @@ type SimErrorCode = 'EXCHANGE_REFUSED' | 'SIM_REFUSED';
 /** The benchmarks' harness (bench/). */
 type BenchErrorCode =
   | 'BENCH_CAPTURE'
+  | 'BENCH_FIGURE_FAILED'
   | 'BENCH_FIGURE_RECORD'
   | 'BENCH_FRAME'
   | 'BENCH_LOAD_CLIENT'
