@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDecimals, compareDecimals, multiplyDecimals, negateDecimal } from '../../src/core/decimal.js';
 import { openJournal } from '../../src/journal/openJournal.js';
+import { roundToTick } from '../../src/strategy/marketGridMath.js';
 import { readAllTpslOrders } from '../../src/venue/rest/tpslPages.js';
 import type { TpslOrderRecord } from '../../src/venue/schemas/restTpsl.js';
 import { testKeys } from '../runtime/cli/cliTestSupport.js';
@@ -27,6 +28,8 @@ import { REPO_ROOT, spawnPerpbot, startPerpbotIn, type RunningPerpbot } from './
  */
 // Market 1's size step on the simulator: an open order's size_steps times this is its size.
 const MARKET_1_STEP = '0.00001';
+/** Moves of the mark toward the max inventory, in the whole test: 10 bps each, well inside the stop's 50. */
+const NUDGES = 3;
 
 describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start spawned)', () => {
   const running: RunningPerpbot[] = [];
@@ -91,9 +94,46 @@ describe('a stop-loss outlives the bot (perpbot sim --admin and perpbot start sp
         compareDecimals(stop.size, size) === 0;
       return protects ? { stop, held, long } : undefined;
     };
+    // The position reaches the max inventory when the simulator's taker happens to hit the same side
+    // twice, which took from 10 s to over 100 s. So while it is short of the max, the mark is moved
+    // 10 bps the way that grows it, at most NUDGES times in the whole test (far from the stop's 50 bps
+    // beyond the entry): the makers' fresh quotes around the new mark fill the quote the bot left on
+    // that side (the simulator's makers are plain GTC limits), as a real market moving would.
+    let nudges = 0;
+    let lastNudge = 0;
+    const nudgeTowardMax = async (): Promise<void> => {
+      if (nudges >= NUDGES || Date.now() - lastNudge < 2_000) return;
+      const held = await signedPosition(sim.rest, account);
+      const long = held !== '0' && !held.startsWith('-');
+      if (compareDecimals(long || held === '0' ? held : negateDecimal(held), '0.0015') >= 0) return;
+      // Only with the bot's quote resting on the side the move fills (a buy when long, else a sell).
+      const open = (await sim.rest.openOrders({ account, market_id: '1' })).orders;
+      if (!open.some((o) => o.side === (long ? 0 : 1))) return;
+      const market = (await sim.rest.markets()).markets.find((m) => Number(m.market_id) === 1);
+      if (market === undefined) return;
+      // Long: down, so the bot's bid is above the makers' asks; short or flat: up, through its ask.
+      const price = roundToTick(
+        multiplyDecimals(market.mark_price, long ? '0.999' : '1.001'),
+        market.config.step_price,
+        long ? 'down' : 'up',
+      );
+      await fetch(`${sim.restUrl}/_sim/mark`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ market_id: 1, price }),
+      });
+      nudges++;
+      lastNudge = Date.now();
+    };
     const protectedAtMax = (bot: RunningPerpbot): Promise<void> =>
-      until(async () => (await protectedState()) !== undefined, 150_000).catch((e: unknown) => {
-        throw new Error(`no protected position: ${bot.output().slice(-3000)}`, { cause: e });
+      until(async () => {
+        if ((await protectedState()) !== undefined) return true;
+        await nudgeTowardMax();
+        return false;
+      }, 150_000).catch((e: unknown) => {
+        throw new Error(`no protected position (${nudges} nudges of the mark): ${bot.output().slice(-3000)}`, {
+          cause: e,
+        });
       });
     await protectedAtMax(first);
     // perpbot status shows the protection the running bot keeps: a stop of the position it shows
