@@ -112,15 +112,13 @@ function bytes64(sig: Signature): Buffer {
   return out;
 }
 
-function bytes65OfRs(rs: Uint8Array, yParity: 0 | 1): Buffer {
-  const out = Buffer.alloc(65);
+function bytes65OfRs(rs: Uint8Array, yParity: 0 | 1, out: Buffer = Buffer.alloc(65)): Buffer {
   out.set(rs, 0);
   out[64] = 27 + yParity;
   return out;
 }
 
-function bytes64OfRs(rs: Uint8Array, yParity: 0 | 1): Buffer {
-  const out = Buffer.alloc(64);
+function bytes64OfRs(rs: Uint8Array, yParity: 0 | 1, out: Buffer = Buffer.alloc(64)): Buffer {
   out.set(rs, 0);
   if (yParity === 1) out[32]! |= 0x80;
   return out;
@@ -148,18 +146,12 @@ export function toBase64Full(sig: Signature): string {
  * permit signed with a signer's bytes (`signDigestRs`) needs only its encoding.
  */
 export function base64CompactOfRs(rs: Uint8Array, yParity: 0 | 1): string {
-  const out = scratch64;
-  out.set(checkedRs(rs), 0);
-  if (yParity === 1) out[32]! |= 0x80;
-  return out.toString('base64');
+  return bytes64OfRs(checkedRs(rs), yParity, scratch64).toString('base64');
 }
 
 /** `toBase64Full(signatureOfRs(rs, yParity))`, the same way. */
 export function base64FullOfRs(rs: Uint8Array, yParity: 0 | 1): string {
-  const out = scratch65;
-  out.set(checkedRs(rs), 0);
-  out[64] = 27 + yParity;
-  return out.toString('base64');
+  return bytes65OfRs(checkedRs(rs), yParity, scratch65).toString('base64');
 }
 
 /**

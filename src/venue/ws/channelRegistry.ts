@@ -56,13 +56,8 @@ export class ChannelRegistry {
   /** Sorted union of the consumers' markets; undefined when any consumer wants all markets. */
   requestedMarkets(channel: ChannelName): number[] | undefined {
     const sinks = this.byChannel.get(channel);
-    if (sinks === undefined) return undefined;
-    const union = new Set<number>();
-    for (const sink of sinks) {
-      if (sink.marketIds === undefined) return undefined;
-      for (const id of sink.marketIds) union.add(id);
-    }
-    return [...union].sort((a, b) => a - b);
+    const union = sinks === undefined ? null : unionOfMarkets(sinks);
+    return union === null ? undefined : [...union].sort((a, b) => a - b);
   }
 
   /**
@@ -74,7 +69,7 @@ export class ChannelRegistry {
   decodedMarkets(channel: ChannelName): ReadonlySet<number> | undefined {
     let markets = this.decoded.get(channel);
     if (markets === undefined) {
-      markets = readMarkets(this.byChannel.get(channel));
+      markets = unionOfMarkets([...(this.byChannel.get(channel) ?? [])].filter((s) => s.readsContent !== false));
       this.decoded.set(channel, markets);
     }
     return markets ?? undefined;
@@ -106,11 +101,10 @@ export class ChannelRegistry {
   }
 }
 
-/** The union of the reading consumers' markets; null when one of them wants all. */
-function readMarkets(sinks: ReadonlySet<ChannelSink> | undefined): ReadonlySet<number> | null {
+/** The union of the consumers' markets; null when one of them wants all. */
+function unionOfMarkets(sinks: Iterable<ChannelSink>): Set<number> | null {
   const union = new Set<number>();
-  for (const sink of sinks ?? []) {
-    if (sink.readsContent === false) continue;
+  for (const sink of sinks) {
     if (sink.marketIds === undefined) return null;
     for (const id of sink.marketIds) union.add(id);
   }
