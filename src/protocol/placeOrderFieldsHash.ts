@@ -41,15 +41,21 @@ export interface PlaceOrderWireFields {
   readonly market_id: number;
   readonly size_steps: number;
   readonly price_ticks: number;
+  /** 0 buy, 1 sell. */
   readonly side: number;
   readonly post_only: boolean;
   readonly reduce_only: boolean;
+  /** 0 ExpireMaker, 1 ExpireTaker, 2 ExpireBoth. */
   readonly stp_mode: number;
+  /** 0 market, 1 limit. */
   readonly order_type: number;
+  /** 0 GTC, 1 GTT, 2 FOK, 3 IOC. */
   readonly time_in_force: number;
   readonly builder_id?: number | undefined;
   readonly builder_fee_bps?: number | undefined;
+  /** uint64; absent or 0 means none. */
   readonly client_order_id?: bigint | undefined;
+  /** GTT lifetime in seconds (uint16, at least 1); only with GTT. */
   readonly ttl_units?: number | undefined;
 }
 

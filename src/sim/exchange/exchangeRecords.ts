@@ -1,4 +1,5 @@
 import type { Address } from '../../core/address.js';
+import type { PlaceOrderWireFields } from '../../protocol/placeOrderFieldsHash.js';
 
 /**
  * What the exchange core hands the server: records already in the venue's wire vocabulary
@@ -8,27 +9,10 @@ import type { Address } from '../../core/address.js';
 
 /**
  * Place params as decoded from the wire (POST /v1/orders/place), before any venue rule: a parsed
- * place body is one as it is (an optional it leaves undefined is absent).
+ * place body is one as it is (an optional it leaves undefined is absent). The fields an order's
+ * action hash commits to, but the builder's, which the simulator's place body does not carry.
  */
-export interface PlaceOrderParams {
-  readonly market_id: number;
-  readonly size_steps: number;
-  readonly price_ticks: number;
-  /** 0 buy, 1 sell. */
-  readonly side: number;
-  readonly post_only: boolean;
-  readonly reduce_only: boolean;
-  /** 0 ExpireMaker, 1 ExpireTaker, 2 ExpireBoth. */
-  readonly stp_mode: number;
-  /** 0 market, 1 limit. */
-  readonly order_type: number;
-  /** 0 GTC, 1 GTT, 2 FOK, 3 IOC. */
-  readonly time_in_force: number;
-  /** uint64; absent or 0 means none. */
-  readonly client_order_id?: bigint | undefined;
-  /** GTT lifetime in seconds (uint16, at least 1); only with GTT. */
-  readonly ttl_units?: number | undefined;
-}
+export type PlaceOrderParams = Omit<PlaceOrderWireFields, 'builder_id' | 'builder_fee_bps'>;
 
 export type OrderStatus = 'ORDER_STATUS_OPEN' | 'ORDER_STATUS_FILLED' | 'ORDER_STATUS_CANCELLED';
 
