@@ -50,8 +50,14 @@ function allowed(from: Layer | 'strategies', to: string): boolean {
   return a >= 0 && b >= 0 && b <= a;
 }
 
+/**
+ * The source files under `dir`. Hidden entries are left out: they are no module of ours but scratch
+ * copies other tests write beside the strategies for the time they run (strategyCommands'
+ * `.strategy-commands-*.ts`), which could vanish between this walk and its read.
+ */
 function* sourceFiles(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
+    if (name.startsWith('.')) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* sourceFiles(path);
     else if (/\.(ts|mts)$/.test(name)) yield path;
