@@ -9,6 +9,7 @@ import { journalFillLedger } from './journalFillLedger.js';
 import { journalStrategyStorage } from './journalStrategyStorage.js';
 import type { ConnectionFeeds, JournalForBot, JournalForBotOptions } from './journalForBot.js';
 import { reconcileCancel } from './reconcileCancel.js';
+import { reconcileForBot } from './reconcileForBot.js';
 import { ReconnectReconciliation } from './reconnectReconciliation.js';
 import type { ReconciliationReport } from './reconciliationReport.js';
 import { recordTrackerEvents } from './recordTrackerEvents.js';
@@ -88,6 +89,10 @@ export class BotJournal implements JournalForBot {
 
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport> {
     return this.reconnects.attempt(engine, closedSinceMs);
+  }
+
+  reconcileAtStop(engine: Engine): Promise<ReconciliationReport> {
+    return reconcileForBot(this.o, this.journal, 'stop', { engine });
   }
 
   close(): void {

@@ -72,5 +72,12 @@ export interface JournalForBot {
   storage(strategy: string): StrategyStorage;
   /** Runs the reconnect reconciliation once, now, as each of its attempts after a reconnect does. */
   reconcileNow(engine: Engine, closedSinceMs: number): Promise<ReconciliationReport>;
+  /**
+   * The run's last reconciliation, once the strategies stopped and the engine drained: the fills
+   * since the last one the journal holds (less the history margin) and the fate of every order it
+   * thinks open, read from the venue and journaled through the engine's tracker. A stalled stream
+   * loses frames without a reconnect, and a stop leaves no later reconnect to read them back.
+   */
+  reconcileAtStop(engine: Engine): Promise<ReconciliationReport>;
   close(): void;
 }

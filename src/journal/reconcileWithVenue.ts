@@ -1,3 +1,4 @@
+import { compareDecimals } from '../core/decimal.js';
 import { attributeByPosition } from './attributeByPosition.js';
 import { recoverHistoryFills } from './historyFills.js';
 import type { ReconcileOptions } from './reconcileOptions.js';
@@ -49,8 +50,8 @@ function recoverMissedFills(run: ReconciliationRun): void {
 }
 
 /**
- * When applying: the venue's positions as the new base (at start), the balance, the fill gaps the
- * history read closed, and the reconciliation itself.
+ * When applying: the venue's positions as the new base (at start) or as the run's last word (at a
+ * stop), the balance, the fill gaps the history read closed, and the reconciliation itself.
  */
 function journalSnapshots(run: ReconciliationRun): void {
   const { journal, account, trigger, apply } = run.options;
@@ -60,8 +61,31 @@ function journalSnapshots(run: ReconciliationRun): void {
     for (const position of venue.positions.values())
       journal.recordPosition(account, positionWriteOf(position), BASE_POSITION_SOURCE, run.atMs);
   }
+  if (trigger === 'stop') journalStopPositions(run);
   journal.recordBalance(account, balance.venue, trigger, run.atMs);
   // Every fill since the window's start is journaled now: the next start need not read back past it.
   if (history.available && fillsSinceMs !== undefined) journal.closeFillGaps(account, fillsSinceMs, run.atMs);
   journal.recordReconciliation(account, run.options.currentRunId, trigger, run.ok, run.differences, run.atMs);
+}
+
+/** Snapshots of this source are the venue's positions as the reconciliation at a stop read them. */
+export const STOP_POSITION_SOURCE = 'stop';
+
+/**
+ * At a stop, the venue's positions where the journal's latest snapshot differs: the positions
+ * channel's frames a stalled stream lost would otherwise leave the journal's last word stale. A
+ * snapshot the channel wrote after this reconciliation began is newer than the read and stays last.
+ */
+function journalStopPositions(run: ReconciliationRun): void {
+  const { journal, account } = run.options;
+  for (const position of run.inputs.venue.positions.values()) {
+    const latest = journal.latestPosition(account, position.marketId);
+    if (latest !== undefined && latest.atMs > run.atMs) continue;
+    const write = positionWriteOf(position);
+    const flat = compareDecimals(write.size, '0') === 0;
+    if (latest === undefined && flat) continue;
+    if (latest !== undefined && compareDecimals(latest.size, write.size) === 0 && (flat || latest.side === write.side))
+      continue;
+    journal.recordPosition(account, write, STOP_POSITION_SOURCE, run.atMs);
+  }
 }

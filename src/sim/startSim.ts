@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { answerParseFailure } from './rest/parseFailureAnswer.js';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../core/clock.js';
 import { createSimRequestListener } from './rest/simRestServer.js';
@@ -49,6 +50,7 @@ export async function startSim(config: StartSimConfig = {}): Promise<RunningSim>
   const runtime = new SimRuntime(options, clock, config.exchange);
   const server: Server = createServer(createSimRequestListener(runtime, onError));
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerParseFailure);
   // Nothing reads the controls before the server listens, so they may be attached after this.
   const wsTimers = config.wsTimers ?? systemClock;
   const webSocket: SimWebSocket = attachSimWebSocket(server, runtime, {

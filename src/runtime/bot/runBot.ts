@@ -451,6 +451,7 @@ async function runStrategies(run: BotRun, started: StartedBot): Promise<void> {
     subscriptions: venue.subscriptions,
     markets: run.markets,
     venue: { rest: run.rest, account: run.options.keys.account.address },
+    reconcileJournal: () => journaled.reconcileAtStop(engine),
   };
   try {
     await runUntilStopped(run, bot, {

@@ -8,6 +8,7 @@ import type { Config } from '../config/configSchema.js';
 import type { Logger } from '../operations/logging/createLogger.js';
 import type { BotStrategies } from './botStrategies.js';
 import { closePositionsAtExit } from './closePositionsAtExit.js';
+import { reconcileAtStop } from './reconcileAtStop.js';
 import { reportLeftOnVenue } from './reportLeftOnVenue.js';
 
 /** What a running bot is made of, as its shutdown takes it apart. */
@@ -20,13 +21,15 @@ export interface RunningBot {
   readonly markets: readonly number[];
   /** For the exit's report of what the venue still holds. */
   readonly venue: { readonly rest: RestClient; readonly account: string };
+  /** The journal's last reconciliation (`JournalForBot.reconcileAtStop`). */
+  readonly reconcileJournal: () => Promise<unknown>;
 }
 
 /**
  * Shuts down in order: /ready says stopping, the strategies stop, their budgets refuse what still
  * waits, the engine drains, open orders are cancelled or kept per `shutdown.open_orders`,
- * positions closed or kept per `shutdown.positions`, what the venue still holds is said, the
- * engine stops, the connection closes.
+ * positions closed or kept per `shutdown.positions`, the journal reconciled with the venue once
+ * more, what the venue still holds is said, the engine stops, the connection closes.
  */
 export async function shutdownBot(
   bot: RunningBot,
@@ -41,6 +44,7 @@ export async function shutdownBot(
   await Promise.race([engine.drain(), o.clock.sleep(timeoutMs)]);
   if (openOrders === 'cancel') await cancelEverything(engine, bot.markets, timeoutMs, o.clock, o.logger);
   if (positions === 'close') await closePositionsAtExit(engine, bot.markets, { timeoutMs, ...o });
+  await reconcileAtStop(bot.reconcileJournal, { timeoutMs, clock: o.clock, logger: o.logger });
   await reportLeftOnVenue(bot.venue.rest, bot.venue.account, bot.markets, o.logger);
   await engine.stop();
   bot.subscriptions.unsubscribe();

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import { openJournal } from '../../src/journal/openJournal.js';
+import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { startCounterparty } from './support/counterparty.js';
+import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
+import { fundedAccount } from './support/simAccount.js';
+
+/**
+ * A stream that stalls loses its frames (a stuck venue stream); the bot rides a short stall out
+ * without reconnecting, so no reconnect's reconciliation reads back over it. A stop right after
+ * must still leave the journal with every fill the venue made: the run has no later chance.
+ */
+describe('journal at a stop after a stall lost a fill frame', () => {
+  let sim: RunningSim;
+  let dir: string;
+  beforeEach(async () => {
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-stall-stop-'));
+    prepareProbeRoot(dir);
+  });
+  afterEach(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds the fill the stream never delivered, and the position the venue holds', async () => {
+    const bot = await fundedAccount(sim);
+    const { engine: other } = await startCounterparty(sim);
+    const run = await startJournalBot(sim, bot, dir);
+    let stopped = false;
+    try {
+      await until(
+        () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+      );
+      await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+
+      // The frames of this fill are discarded: the bot hears nothing of it before it stops.
+      sim.controls.stallStreams(true);
+      const taken = await other.execute(
+        placeLimit({
+          intentId: 'take',
+          strategy: 'x',
+          marketId: 1,
+          side: 'sell',
+          size: '0.0005',
+          price: '64000',
+          timeInForce: 'IOC',
+        }),
+      );
+      expect(taken.type).toBe('accepted');
+      const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
+      expect(venueFills).toHaveLength(1);
+      expect(run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open')).toHaveLength(2);
+
+      stopped = true;
+      await run.stop();
+    } finally {
+      if (!stopped) await run.stop();
+      sim.controls.stallStreams(false);
+    }
+
+    const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
+    const venuePosition = await bot.rest.position({ account: bot.account, market_id: '1' });
+    const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    try {
+      expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.price])).toEqual(
+        venueFills.map((f) => [f.id, f.size, f.price]),
+      );
+      expect(venuePosition.size).toBe('0.0005');
+      const row = journal.db
+        .prepare('SELECT side, size FROM positions WHERE market_id = 1 ORDER BY id DESC LIMIT 1')
+        .get() as { side: string; size: string } | undefined;
+      expect(row).toEqual({ side: 'buy', size: '0.0005' });
+      // The probe's order at 64000 is filled in the journal, not left resting.
+      const filledOrder = venueFills[0]!.order_id.toLowerCase();
+      expect(journal.liveOrders(bot.account).map((o) => o.orderId?.toLowerCase())).not.toContain(filledOrder);
+    } finally {
+      journal.close();
+    }
+  }, 40_000);
+});
