@@ -28,6 +28,11 @@ export interface EngineFeeds {
   readonly connection?: Observable<ConnectionStatusView>;
   /** Emits after each reconnect (once re-authenticated): the engine reconciles. For feeds without `connection`. */
   readonly reconnected?: Observable<unknown>;
+  /**
+   * Frames lost on a connection that stayed open (the WebSocket client's `framesLost$`): the
+   * engine reconciles the window from `sinceMs` as after a reconnect, since none follows.
+   */
+  readonly framesLost?: Observable<{ readonly sinceMs: number }>;
 }
 
 /** What the followed messages update. */

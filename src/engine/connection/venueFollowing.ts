@@ -106,6 +106,8 @@ export class VenueFollowing {
       setMark: (marketId, markPrice) => this.o.setMark(marketId, markPrice),
     });
     if (feeds.connection !== undefined) this.followConnection(feeds.connection);
+    if (feeds.framesLost !== undefined)
+      follower.follow('framesLost', feeds.framesLost, ({ sinceMs }) => this.framesLost(sinceMs));
     if (feeds.reconnected !== undefined) {
       follower.follow('reconnected', feeds.reconnected, () => {
         this.reconcile().catch((error: unknown) =>
@@ -113,6 +115,13 @@ export class VenueFollowing {
         );
       });
     }
+  }
+
+  /** Every reconciler covers the window of the lost frames, as after a reconnect (intents wait meanwhile). */
+  private framesLost(sinceMs: number): void {
+    detach(this.reconnectReconciler.reconnected(sinceMs), (err) =>
+      this.o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
+    );
   }
 
   /** See `Engine.addReconnectPart`. */

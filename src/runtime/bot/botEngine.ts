@@ -78,7 +78,7 @@ export async function startBotEngine(engine: Engine, o: EngineStart): Promise<vo
 /** The engine follows the venue's private feeds, the oracle of its markets and the connection. */
 export function attachVenueFeeds(
   engine: Engine,
-  ws: Pick<VenueWsClient, 'channel' | 'connectionState$'>,
+  ws: Pick<VenueWsClient, 'channel' | 'connectionState$' | 'framesLost$'>,
   markets: readonly number[],
   onStopped: NonNullable<EngineHooks['onStopped']>,
 ): void {
@@ -90,6 +90,7 @@ export function attachVenueFeeds(
       account: ws.channel('account'),
       oracle: ws.channel('oracle', { marketIds: markets }),
       connection: ws.connectionState$,
+      framesLost: ws.framesLost$,
     },
     { onStopped },
   );

@@ -1,4 +1,4 @@
-import { BehaviorSubject, Observable, share } from 'rxjs';
+import { BehaviorSubject, Observable, share, Subject } from 'rxjs';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { checkRange } from '../../core/integerRange.js';
 import { exponentialBackoff } from '../../core/withRetry.js';
@@ -24,6 +24,7 @@ import { channelRefusedError, clientClosedError, VenueWsError } from './venueWsE
 import { WireSubscriptions } from './wireSubscriptions.js';
 import { watchStaleness } from './watchStaleness.js';
 import { MAX_VENUE_FRAME_BYTES } from './maxFrameBytes.js';
+import { OracleBlockGaps, type FramesLost } from './oracleBlockGaps.js';
 import { OVERSIZED_FRAME_REASON, WsSession } from './wsSession.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
 import { detach } from '../../core/detach.js';
@@ -91,6 +92,13 @@ export interface ChannelOptions {
  */
 export class VenueWsClient {
   readonly connectionState$: Observable<ConnectionState>;
+  /**
+   * Frames lost on a connection that stayed open: the oracle's block numbers jumped (a stalled
+   * stream discards frames). What was lost is not resent, and no reconnect follows to reconcile it.
+   */
+  readonly framesLost$: Observable<FramesLost>;
+  private readonly framesLost = new Subject<FramesLost>();
+  private readonly blockGaps = new OracleBlockGaps();
   private readonly state = new BehaviorSubject<ConnectionState>({ status: 'connecting', connections: 0 });
   private readonly registry = new ChannelRegistry();
   private readonly shared = new Map<string, Observable<ChannelMessage>>();
@@ -138,6 +146,7 @@ export class VenueWsClient {
     });
     this.staleAfterMs = (options.blockMs ?? 1000) * (options.staleAfterBlocks ?? 5);
     this.connectionState$ = this.state.asObservable();
+    this.framesLost$ = this.framesLost.asObservable();
     this.auth = new SessionAuth({
       authenticator: options.authenticator,
       clock: this.clock,
@@ -249,6 +258,7 @@ export class VenueWsClient {
     this.registry.completeAll();
     this.state.next({ status: 'closed', reason: 'closed by client', connections: this.connections });
     this.state.complete();
+    this.framesLost.complete();
     return Promise.resolve();
   }
 
@@ -301,6 +311,7 @@ export class VenueWsClient {
     this.heardThisSession = false;
     this.authWanted = false;
     this.lastOracleAt = this.clock.now();
+    this.blockGaps.reset();
     this.setState('open');
     if (this.staleAfterMs > 0) {
       detach(
@@ -385,7 +396,7 @@ export class VenueWsClient {
         return;
       case 'channel':
         this.channelFramesThisSession++;
-        if (decoded.message.channel === 'oracle') this.lastOracleAt = this.clock.now();
+        if (decoded.message.channel === 'oracle') this.heardOracle(decoded.message.blockNumber);
         this.registry.deliver(decoded.message);
         return;
       case 'control':
@@ -461,6 +472,17 @@ export class VenueWsClient {
   }
 
   /** Oracle frames arrive once per block; the watchdog needs them even when no one else asks. */
+  private heardOracle(blockNumber: number): void {
+    this.lastOracleAt = this.clock.now();
+    const lost = this.blockGaps.note(blockNumber, this.lastOracleAt);
+    if (lost === undefined) return;
+    this.logger.warn(
+      { ...lost, connection: this.connections },
+      `the stream lost frames: no oracle frame for blocks ${lost.firstMissingBlock} to ${lost.lastMissingBlock}, on a connection that stayed open`,
+    );
+    this.framesLost.next(lost);
+  }
+
   private heartbeatSink(): ChannelSink {
     return {
       channel: 'oracle',

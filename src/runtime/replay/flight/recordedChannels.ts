@@ -1,9 +1,10 @@
-import { BehaviorSubject, Observable, share } from 'rxjs';
+import { BehaviorSubject, Observable, share, Subject } from 'rxjs';
 import type { ChannelMessages } from '../../../venue/schemas/wsFrames.js';
 import type { ChannelName } from '../../../venue/schemas/wsFramesFields.js';
 import { ChannelRegistry, type ChannelSink } from '../../../venue/ws/channelRegistry.js';
 import type { ConnectionState } from '../../../venue/ws/connectionState.js';
 import { decodeServerFrame } from '../../../venue/ws/decodeServerFrame.js';
+import { OracleBlockGaps, type FramesLost } from '../../../venue/ws/oracleBlockGaps.js';
 
 /**
  * The venue's WebSocket channels as a flight recording replays them: each recorded frame decoded
@@ -11,12 +12,17 @@ import { decodeServerFrame } from '../../../venue/ws/decodeServerFrame.js';
  * through the client's market filter (`ChannelRegistry`), one shared subscription per channel and
  * markets as the client keeps them; the connection's states are the recorded ones. Nothing is
  * sent: a recording cannot be asked for a fresh snapshot, so `resubscribe` does nothing (the
- * recorded bot's resubscribe brought its snapshot, and that frame is in the recording).
+ * recorded bot's resubscribe brought its snapshot, and that frame is in the recording). Frames
+ * lost on a connection are found as the client finds them (`OracleBlockGaps`), at the replay's time.
  */
 export class RecordedChannels {
   readonly connectionState$ = new BehaviorSubject<ConnectionState>({ status: 'connecting', connections: 0 });
+  readonly framesLost$ = new Subject<FramesLost>();
   private readonly registry = new ChannelRegistry();
   private readonly shared = new Map<string, Observable<unknown>>();
+  private readonly blockGaps = new OracleBlockGaps();
+
+  constructor(private readonly now: () => number) {}
 
   channel<C extends ChannelName>(
     name: C,
@@ -48,15 +54,22 @@ export class RecordedChannels {
   /** A recorded frame: channel messages go to their subscribers; acknowledgements and auth replies are dropped. */
   deliver(text: string): void {
     const decoded = decodeServerFrame(text);
-    if (decoded.kind === 'channel') this.registry.deliver(decoded.message);
+    if (decoded.kind !== 'channel') return;
+    if (decoded.message.channel === 'oracle') {
+      const lost = this.blockGaps.note(decoded.message.blockNumber, this.now());
+      if (lost !== undefined) this.framesLost$.next(lost);
+    }
+    this.registry.deliver(decoded.message);
   }
 
-  /** A recorded state of the connection. */
+  /** A recorded state of the connection; a new connection's first oracle frame follows nothing. */
   state(state: ConnectionState): void {
+    if (state.connections !== this.connectionState$.value.connections) this.blockGaps.reset();
     this.connectionState$.next(state);
   }
 
   close(): void {
+    this.framesLost$.complete();
     this.connectionState$.complete();
     this.registry.completeAll();
   }

@@ -91,7 +91,7 @@ export async function verifyFlight(o: VerifyFlightOptions): Promise<FlightVerdic
   const cursor = new ReplayCursor(flight.records, time);
   const inputs = new StrategyInputs();
   const rest = new RecordedRest();
-  const channels = new RecordedChannels();
+  const channels = new RecordedChannels(() => time.now());
   const bot = await ReplayBot.create({
     config: o.config,
     root: o.root,

@@ -11,23 +11,74 @@ import { fundedAccount } from './support/simAccount.js';
 
 /**
  * A stream that stalls loses its frames (a stuck venue stream); the bot rides a short stall out
- * without reconnecting, so no reconnect's reconciliation reads back over it. A stop right after
- * must still leave the journal with every fill the venue made: the run has no later chance.
+ * without reconnecting, so no reconnect's reconciliation reads back over it. The oracle's block
+ * numbers show the loss once the stream resumes; a stop during the stall must still leave the
+ * journal with every fill the venue made, since the run has no later chance.
  */
-describe('journal at a stop after a stall lost a fill frame', () => {
-  let sim: RunningSim;
+describe('journal across a stalled stream that lost a fill frame', () => {
+  let sim: RunningSim | undefined;
   let dir: string;
-  beforeEach(async () => {
-    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-stall-stop-'));
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'perpbot-journal-stall-'));
     prepareProbeRoot(dir);
   });
   afterEach(async () => {
-    await sim.close();
+    await sim?.close();
+    sim = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('holds the fill the stream never delivered, and the position the venue holds', async () => {
+  it('reads the lost fill from the venue once the stream resumes, without a reconnect', async () => {
+    // Blocks every 100 ms: the oracle frames whose numbers show the loss. No synthetic makers: the
+    // counterparty's sell meets the probe's bid, not a maker's above it.
+    const venue = await startSim({ port: 0, blockMs: 100, registrationLagMs: 0, exchange: { makers: false } });
+    sim = venue;
+    const bot = await fundedAccount(venue);
+    const { engine: other } = await startCounterparty(venue);
+    const run = await startJournalBot(venue, bot, dir);
+    const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    try {
+      await until(
+        () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+      );
+      await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+      const connected = run.lines.filter((l) => l.includes('"status":"authenticated"')).length;
+
+      venue.controls.stallStreams(true);
+      const taken = await other.execute(
+        placeLimit({
+          intentId: 'take',
+          strategy: 'x',
+          marketId: 1,
+          side: 'sell',
+          size: '0.0005',
+          price: '64000',
+          timeInForce: 'IOC',
+        }),
+      );
+      expect(taken.type).toBe('accepted');
+      const blockBefore = venue.context.chain.blockNumber;
+      await until(() => venue.context.chain.blockNumber >= blockBefore + 3);
+      venue.controls.stallStreams(false);
+
+      const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
+      expect(venueFills).toHaveLength(1);
+      await until(() => journal.recentFills(10).length === 1);
+      expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([
+        [venueFills[0]!.id, '0.0005', 'history'],
+      ]);
+      expect(run.lines.some((l) => l.includes('the stream lost frames: no oracle frame for blocks'))).toBe(true);
+      // The engine's model has the order filled, and no reconnect happened.
+      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
+      expect(run.lines.filter((l) => l.includes('"status":"authenticated"')).length).toBe(connected);
+    } finally {
+      journal.close();
+      await run.stop();
+    }
+  }, 40_000);
+
+  it('holds at a stop the fill the stream never delivered, and the position the venue holds', async () => {
+    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
     const bot = await fundedAccount(sim);
     const { engine: other } = await startCounterparty(sim);
     const run = await startJournalBot(sim, bot, dir);
