@@ -38,7 +38,8 @@ describe('OracleBlockGaps', () => {
           for (let b = lost?.firstMissingBlock ?? 1; b <= (lost?.lastMissingBlock ?? 0); b++) missing.add(b);
         });
         const highest: number[] = [];
-        for (const block of blocks) if (highest.length === 0 || block > highest[highest.length - 1]!) highest.push(block);
+        for (const block of blocks)
+          if (highest.length === 0 || block > highest[highest.length - 1]!) highest.push(block);
         const expected = new Set<number>();
         for (let i = 1; i < highest.length; i++)
           for (let b = highest[i - 1]! + 1; b < highest[i]!; b++) expected.add(b);
