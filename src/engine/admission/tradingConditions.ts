@@ -55,6 +55,11 @@ export class TradingConditions {
   private stoppedReason: string | undefined;
   private haltedReason: string | undefined;
   private readonly reconcilers = new Map<string, ReconcilerState>();
+  /**
+   * The reconcilers run for frames lost while the feeds stayed up: intents wait for them, but the
+   * engine is not degraded unless one fails (a feed loss ends this).
+   */
+  private quietRound = false;
   private readonly subject: BehaviorSubject<TradingState>;
   readonly state$: Observable<TradingState>;
 
@@ -88,6 +93,7 @@ export class TradingConditions {
   /** The private feeds are down (connection lost, authentication pending or failing). */
   feedDown(reason: string): void {
     this.feedDownReason = reason;
+    this.quietRound = false;
     this.publish();
   }
 
@@ -113,6 +119,14 @@ export class TradingConditions {
     if (this.journalDownReason === undefined) return;
     this.journalDownReason = undefined;
     this.publish();
+  }
+
+  /**
+   * A round of the reconcilers begins: after a reconnect, or (`quiet`) after frames were lost on a
+   * connection that stayed up, when the engine trading on meanwhile is no outage.
+   */
+  reconcileRound(o: { readonly quiet: boolean }): void {
+    this.quietRound = o.quiet && this.feedDownReason === undefined;
   }
 
   reconcileStarted(name: string): void {
@@ -186,7 +200,8 @@ export class TradingConditions {
   /** The feeds or the journal are down, or a reconciliation is not done. */
   private degraded(): boolean {
     if (this.feedDownReason !== undefined || this.journalDownReason !== undefined) return true;
-    for (const r of this.reconcilers.values()) if (r.phase !== 'done') return true;
+    for (const r of this.reconcilers.values())
+      if (r.phase === 'failed' || (r.phase !== 'done' && !this.quietRound)) return true;
     return false;
   }
 
@@ -199,7 +214,7 @@ export class TradingConditions {
     let reconciling = false;
     for (const [name, r] of this.reconcilers) {
       if (r.phase === 'running') reconciling = true;
-      if (r.phase === 'due' || r.phase === 'running')
+      if ((r.phase === 'due' || r.phase === 'running') && !this.quietRound)
         reasons.push(`${name} reconciliation after the reconnect not done yet`);
       if (r.phase === 'failed') reasons.push(r.reason);
     }

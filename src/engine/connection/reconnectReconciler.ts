@@ -78,11 +78,13 @@ export class ReconnectReconciler {
   }
 
   /**
-   * The connection is back after a loss at `lostAtMs`: every part reconciles the window since.
-   * Resolves once each part has succeeded, run out of attempts or been aborted (never rejects).
+   * The connection is back after a loss at `lostAtMs` (or, `framesLost`, it stayed up but frames
+   * since then were lost): every part reconciles the window since. Resolves once each part has
+   * succeeded, run out of attempts or been aborted (never rejects).
    */
-  async reconnected(lostAtMs: number): Promise<void> {
+  async reconnected(lostAtMs: number, o: { readonly framesLost?: boolean } = {}): Promise<void> {
     if (this.o.signal.aborted) return;
+    this.o.conditions.reconcileRound({ quiet: o.framesLost === true });
     const venue = new RoundSnapshot(() => this.o.readVenue(this.markets()));
     await Promise.all(this.entries.map((entry) => this.runPart(entry, lostAtMs, venue)));
   }

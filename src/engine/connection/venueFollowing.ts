@@ -117,9 +117,12 @@ export class VenueFollowing {
     }
   }
 
-  /** Every reconciler covers the window of the lost frames, as after a reconnect (intents wait meanwhile). */
+  /**
+   * Every reconciler covers the window of the lost frames, as after a reconnect: intents wait
+   * meanwhile, but the engine stays trading unless a part fails.
+   */
   private framesLost(sinceMs: number): void {
-    detach(this.reconnectReconciler.reconnected(sinceMs), (err) =>
+    detach(this.reconnectReconciler.reconnected(sinceMs, { framesLost: true }), (err) =>
       this.o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
     );
   }

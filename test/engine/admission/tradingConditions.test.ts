@@ -65,6 +65,45 @@ describe('TradingConditions', () => {
     ]);
   });
 
+  it('reconciling frames lost on a connection that stayed up: intents wait, the mode stays trading unless a part fails', () => {
+    const c = new TradingConditions(new ManualClock());
+    c.registerReconciler('engine');
+    c.registerReconciler('journal');
+    c.reconcileRound({ quiet: true });
+    c.reconcileStarted('engine');
+    c.reconcileStarted('journal');
+    expect(c.state).toMatchObject({ mode: 'trading', reasons: [], reconciling: true, degraded: false });
+    expect(c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded)).toMatchObject({ kind: 'wait' });
+    c.reconcileSucceeded('engine');
+    c.reconcileFailed('journal', 'reconciliation after a reconnect failed (HTTP 503)', ['the bot retries shortly']);
+    expect(c.state).toMatchObject({
+      mode: 'degraded',
+      reasons: ['reconciliation after a reconnect failed (HTTP 503)'],
+      reconciling: false,
+    });
+    expect(verdicts(c)).toEqual(['o:feed_down', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:feed_down']);
+    c.reconcileSucceeded('journal');
+    expect(c.state).toMatchObject({ mode: 'trading', reconciling: false });
+  });
+
+  it('a feed loss during a quiet round makes the next one an outage: due reconcilers hold the engine degraded', () => {
+    const c = new TradingConditions(new ManualClock());
+    c.registerReconciler('engine');
+    c.reconcileRound({ quiet: true });
+    c.reconcileStarted('engine');
+    c.feedDown('socket closed');
+    c.feedUp();
+    expect(c.state).toMatchObject({
+      mode: 'degraded',
+      reasons: ['engine reconciliation after the reconnect not done yet'],
+    });
+    expect(verdicts(c)).toEqual(['o:feed_down', 'r:allow', 'c:allow', 'ca:allow', 'cp:allow', 'l:feed_down']);
+    // Asked for a quiet round while the feeds are down: still an outage.
+    c.feedDown('socket closed');
+    c.reconcileRound({ quiet: true });
+    expect(c.state.mode).toBe('degraded');
+  });
+
   it('after the feeds come back, stays degraded until every reconciler succeeded; a running one makes intents wait; a failed one names its reason and hint', () => {
     const c = new TradingConditions(new ManualClock());
     c.registerReconciler('engine');
