@@ -2,12 +2,37 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startCounterparty } from './support/counterparty.js';
-import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
+import { prepareProbeRoot, startJournalBot, until, type JournalBot } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
+
+/** The probe's two bids rest and the private feeds are authenticated. */
+async function probeQuoting(run: JournalBot): Promise<void> {
+  await until(
+    () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
+  );
+  await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+}
+
+/** The counterparty sells into the probe's bid at 64000. */
+async function takeProbeBid(other: Engine): Promise<void> {
+  const taken = await other.execute(
+    placeLimit({
+      intentId: 'take',
+      strategy: 'x',
+      marketId: 1,
+      side: 'sell',
+      size: '0.0005',
+      price: '64000',
+      timeInForce: 'IOC',
+    }),
+  );
+  expect(taken.type).toBe('accepted');
+}
 
 /**
  * A stream that stalls loses its frames (a stuck venue stream); the bot rides a short stall out
@@ -38,25 +63,11 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     const run = await startJournalBot(venue, bot, dir);
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
     try {
-      await until(
-        () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
-      );
-      await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+      await probeQuoting(run);
       const connected = run.lines.filter((l) => l.includes('"status":"authenticated"')).length;
 
       venue.controls.stallStreams(true);
-      const taken = await other.execute(
-        placeLimit({
-          intentId: 'take',
-          strategy: 'x',
-          marketId: 1,
-          side: 'sell',
-          size: '0.0005',
-          price: '64000',
-          timeInForce: 'IOC',
-        }),
-      );
-      expect(taken.type).toBe('accepted');
+      await takeProbeBid(other);
       const blockBefore = venue.context.chain.blockNumber;
       await until(() => venue.context.chain.blockNumber >= blockBefore + 3);
       venue.controls.stallStreams(false);
@@ -84,25 +95,11 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     const run = await startJournalBot(sim, bot, dir);
     let stopped = false;
     try {
-      await until(
-        () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
-      );
-      await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+      await probeQuoting(run);
 
       // The frames of this fill are discarded: the bot hears nothing of it before it stops.
       sim.controls.stallStreams(true);
-      const taken = await other.execute(
-        placeLimit({
-          intentId: 'take',
-          strategy: 'x',
-          marketId: 1,
-          side: 'sell',
-          size: '0.0005',
-          price: '64000',
-          timeInForce: 'IOC',
-        }),
-      );
-      expect(taken.type).toBe('accepted');
+      await takeProbeBid(other);
       const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
       expect(venueFills).toHaveLength(1);
       expect(run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open')).toHaveLength(2);
