@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import type { ReconnectPart, ReconnectRetry } from '../engine/connection/reconnectReconciler.js';
+import type { ReconcileCause, ReconnectPart, ReconnectRetry } from '../engine/connection/reconnectReconciler.js';
 import type { RoundSnapshot } from '../engine/connection/roundSnapshot.js';
 import type { Journal } from './journal.js';
 import type { JournalForBotOptions } from './journalForBot.js';
@@ -23,6 +23,8 @@ export class ReconnectReconciliation {
   private unreconciledSince: number | undefined;
   /** Start of the window the latest reconnect's attempts cover. */
   private roundSince = 0;
+  /** What the latest round's reconciliations are journaled as. */
+  private roundTrigger: 'reconnect' | 'frames_lost' = 'reconnect';
   /** Counts the windows opened: an attempt that finishes after a newer one opened speaks only for its own. */
   private windows = 0;
   private readonly policy: ReconnectRetry;
@@ -42,9 +44,9 @@ export class ReconnectReconciliation {
       retry: this.policy,
       settleMs: this.o.settleMs ?? 100,
       log: this.o.log,
-      reconnected: (lostAtMs) => this.openWindow(lostAtMs),
+      reconnected: (lostAtMs, cause) => this.openWindow(lostAtMs, cause),
       markets: () => this.markets(),
-      attempt: (attempt, _round, venue) => this.attempt(engine, this.roundSince, attempt, venue),
+      attempt: (attempt, _round, venue) => this.attempt(engine, this.roundSince, attempt, venue, this.roundTrigger),
     };
   }
 
@@ -59,13 +61,14 @@ export class ReconnectReconciliation {
     closedSinceMs: number,
     attempt?: number,
     venue?: RoundSnapshot,
+    trigger: 'reconnect' | 'frames_lost' = 'reconnect',
   ): Promise<ReconciliationReport> {
     const window = this.windows;
     const gate = new ReconcilerGate(engine.conditions, this.policy.attempts);
     gate.running();
     try {
       const snapshot = await venue?.snapshot({ fresh: (attempt ?? 1) > 1 });
-      const report = await reconcileForBot(this.o, this.journal, 'reconnect', { closedSinceMs, engine, snapshot });
+      const report = await reconcileForBot(this.o, this.journal, trigger, { closedSinceMs, engine, snapshot });
       if (window === this.windows) {
         this.unreconciledSince = undefined;
         gate.succeeded();
@@ -106,7 +109,8 @@ export class ReconnectReconciliation {
   }
 
   /** A reconnect whose connection was lost at `lostAtMs`: the window its attempts cover. */
-  private openWindow(lostAtMs: number): void {
+  private openWindow(lostAtMs: number, cause: ReconcileCause): void {
+    this.roundTrigger = cause;
     // A drop while an earlier reconnect is still unreconciled: cover both windows.
     const since = Math.min(lostAtMs, this.unreconciledSince ?? lostAtMs);
     this.windows++;

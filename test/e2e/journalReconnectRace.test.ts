@@ -66,7 +66,7 @@ async function raceRig(sim: RunningSim, dir: string) {
     drop: (lostAtMs: number) => {
       engine.conditions.feedDown('connection lost');
       engine.conditions.feedUp();
-      part.reconnected?.(lostAtMs);
+      part.reconnected?.(lostAtMs, 'reconnect');
     },
     close: async () => {
       journal.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
+import type { Journal } from '../../src/journal/journal.js';
 import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { startCounterparty } from './support/counterparty.js';
@@ -16,6 +17,11 @@ async function probeQuoting(run: JournalBot): Promise<void> {
     () => run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open').length === 2,
   );
   await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
+}
+
+function reconciliations(journal: Journal, trigger: string): number {
+  const row = journal.db.prepare('SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = ?').get(trigger);
+  return (row as { n: number }).n;
 }
 
 /** The counterparty sells into the probe's bid at 64000. */
@@ -79,6 +85,9 @@ describe('journal across a stalled stream that lost a fill frame', () => {
         [venueFills[0]!.id, '0.0005', 'history'],
       ]);
       expect(run.lines.some((l) => l.includes('the stream lost frames: no oracle frame for blocks'))).toBe(true);
+      // Journaled as what it was, and the engine never left trading (intents waited for it).
+      await until(() => reconciliations(journal, 'frames_lost') > 0);
+      expect(run.lines.filter((l) => l.includes('trading degraded'))).toEqual([]);
       // The engine's model has the order filled, and no reconnect happened.
       await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
       expect(run.lines.filter((l) => l.includes('"status":"authenticated"')).length).toBe(connected);
@@ -118,6 +127,7 @@ describe('journal across a stalled stream that lost a fill frame', () => {
       expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.price])).toEqual(
         venueFills.map((f) => [f.id, f.size, f.price]),
       );
+      expect(reconciliations(journal, 'stop')).toBe(1);
       expect(venuePosition.size).toBe('0.0005');
       const row = journal.db
         .prepare('SELECT side, size FROM positions WHERE market_id = 1 ORDER BY id DESC LIMIT 1')

@@ -26,8 +26,11 @@ export interface ReconnectPart {
   /** Pause after the reconnect before the first attempt; none at all (not even a zero-length one) when absent. */
   readonly settleMs?: number;
   readonly log: Logger;
-  /** At the reconnect, before the settle pause: `lostAtMs` starts the window the attempts must cover. */
-  readonly reconnected?: (lostAtMs: number) => void;
+  /**
+   * At the reconnect, before the settle pause: `lostAtMs` starts the window the attempts must
+   * cover; `cause` says whether the connection was lost or only frames on it.
+   */
+  readonly reconnected?: (lostAtMs: number, cause: ReconcileCause) => void;
   /** Markets its reconciliation compares beside the engine's: the round's one read covers them too. */
   readonly markets?: () => readonly number[];
   /**
@@ -36,6 +39,9 @@ export interface ReconnectPart {
    */
   readonly attempt: (attempt: number, round: AbortSignal, venue: RoundSnapshot) => Promise<unknown>;
 }
+
+/** Why a round of reconciliation runs: the connection came back, or frames were lost on one that stayed up. */
+export type ReconcileCause = 'reconnect' | 'frames_lost';
 
 /** A part and the retries of its latest reconnect (aborted by a newer one, its removal and the engine's stop). */
 interface PartEntry {
@@ -84,9 +90,10 @@ export class ReconnectReconciler {
    */
   async reconnected(lostAtMs: number, o: { readonly framesLost?: boolean } = {}): Promise<void> {
     if (this.o.signal.aborted) return;
-    this.o.conditions.reconcileRound({ quiet: o.framesLost === true });
+    const cause: ReconcileCause = o.framesLost === true ? 'frames_lost' : 'reconnect';
+    this.o.conditions.reconcileRound({ quiet: cause === 'frames_lost' });
     const venue = new RoundSnapshot(() => this.o.readVenue(this.markets()));
-    await Promise.all(this.entries.map((entry) => this.runPart(entry, lostAtMs, venue)));
+    await Promise.all(this.entries.map((entry) => this.runPart(entry, { lostAtMs, cause }, venue)));
   }
 
   /** Every market a part compares, each once, in the order the parts name them. */
@@ -94,12 +101,16 @@ export class ReconnectReconciler {
     return [...new Set(this.entries.flatMap((e) => e.part.markets?.() ?? []))];
   }
 
-  private async runPart(entry: PartEntry, lostAtMs: number, venue: RoundSnapshot): Promise<void> {
+  private async runPart(
+    entry: PartEntry,
+    window: { readonly lostAtMs: number; readonly cause: ReconcileCause },
+    venue: RoundSnapshot,
+  ): Promise<void> {
     const { part } = entry;
     entry.round?.abort();
     const round = new AbortController();
     entry.round = round;
-    part.reconnected?.(lostAtMs);
+    part.reconnected?.(window.lostAtMs, window.cause);
     // Intents wait from now: the part counts as running through its settle pause.
     this.o.conditions.reconcileStarted(part.name);
     const { attempts } = part.retry;
