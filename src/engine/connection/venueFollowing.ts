@@ -15,6 +15,7 @@ import type { OrderTracker } from '../tracking/orderTracker.js';
 import { DegradedModeWatch } from './degradedModeWatch.js';
 import { FeedFollower, type EngineFeeds } from './feedFollower.js';
 import type { FeedLostError } from './feedLostError.js';
+import { LostFrameRounds } from './lostFrameRounds.js';
 import { ReconnectReconciler, type ReconnectPart } from './reconnectReconciler.js';
 import { SnapshotReconnectPart } from './snapshotReconnectPart.js';
 import { unlistedOrderFates } from './unlistedOrderFates.js';
@@ -56,6 +57,7 @@ export class VenueFollowing {
   /** See `Engine.reconnects$`. */
   readonly reconnects$: Observable<{ readonly lostAtMs: number }> = this.reconnectSubject.asObservable();
   private readonly reconnectReconciler: ReconnectReconciler;
+  private readonly lostFrameRounds: LostFrameRounds;
   private degradedWatch: DegradedModeWatch | undefined;
 
   constructor(private readonly o: VenueFollowingOptions) {
@@ -68,6 +70,10 @@ export class VenueFollowing {
         return { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
       },
     });
+    this.lostFrameRounds = new LostFrameRounds(
+      (sinceMs) => this.reconnectReconciler.reconnected(sinceMs, { framesLost: true }),
+      (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
+    );
   }
 
   /**
@@ -118,13 +124,11 @@ export class VenueFollowing {
   }
 
   /**
-   * Every reconciler covers the window of the lost frames, as after a reconnect: intents wait
-   * meanwhile, but the engine stays trading unless a part fails.
+   * Every reconciler covers the window of the lost frames, as after a reconnect (one round at a
+   * time): intents wait meanwhile, but the engine stays trading unless a part fails.
    */
   private framesLost(sinceMs: number): void {
-    detach(this.reconnectReconciler.reconnected(sinceMs, { framesLost: true }), (err) =>
-      this.o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
-    );
+    this.lostFrameRounds.lost(sinceMs);
   }
 
   /** See `Engine.addReconnectPart`. */
