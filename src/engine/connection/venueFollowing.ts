@@ -70,10 +70,12 @@ export class VenueFollowing {
         return { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
       },
     });
-    this.lostFrameRounds = new LostFrameRounds(
-      (sinceMs) => this.reconnectReconciler.reconnected(sinceMs, { framesLost: true }),
-      (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
-    );
+    this.lostFrameRounds = new LostFrameRounds({
+      round: (sinceMs) => this.reconnectReconciler.reconnected(sinceMs, { framesLost: true }),
+      clock: o.clock,
+      signal: o.signal,
+      onError: (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
+    });
   }
 
   /**

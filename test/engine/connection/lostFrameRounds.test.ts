@@ -1,61 +1,87 @@
 import { describe, expect, it } from 'vitest';
-import { LostFrameRounds } from '../../../src/engine/connection/lostFrameRounds.js';
+import { ManualClock } from '../../../src/core/clock.js';
+import { LOST_FRAME_ROUND_SPACING_MS, LostFrameRounds } from '../../../src/engine/connection/lostFrameRounds.js';
 
-/** Rounds that end when the test says so. */
+/** Rounds that end when the test says so, on a manual clock. */
 function controlledRounds() {
-  const started: number[] = [];
+  const clock = new ManualClock(0);
+  const stop = new AbortController();
+  const started: Array<{ since: number; atMs: number }> = [];
   const ends: Array<() => void> = [];
-  const rounds = new LostFrameRounds(
-    (sinceMs) =>
+  const rounds = new LostFrameRounds({
+    round: (since) =>
       new Promise<void>((end) => {
-        started.push(sinceMs);
+        started.push({ since, atMs: clock.now() });
         ends.push(end);
       }),
-    (error) => {
+    clock,
+    signal: stop.signal,
+    onError: (error) => {
       throw error;
     },
-  );
+  });
   const endNext = async (): Promise<void> => {
     ends.shift()?.();
-    await new Promise((r) => setImmediate(r));
+    await clock.advance(0);
   };
-  return { rounds, started, endNext };
+  return { rounds, started, endNext, clock, stop };
 }
 
 describe('LostFrameRounds', () => {
-  it('runs one round per loss when each ends before the next loss', async () => {
-    const { rounds, started, endNext } = controlledRounds();
+  it('runs one round per loss when each ends before the next loss, at once when the last began long enough ago', async () => {
+    const { rounds, started, endNext, clock } = controlledRounds();
     rounds.lost(1_000);
     await endNext();
+    await clock.advance(5_000);
     rounds.lost(5_000);
     await endNext();
-    expect(started).toEqual([1_000, 5_000]);
+    expect(started).toEqual([
+      { since: 1_000, atMs: 0 },
+      { since: 5_000, atMs: 5_000 },
+    ]);
   });
 
-  it('never aborts a running round: losses meanwhile make one more round, from the earliest of them', async () => {
-    const { rounds, started, endNext } = controlledRounds();
+  it('never aborts a running round: losses meanwhile make one more, from the earliest of them, a spacing after the last began', async () => {
+    const { rounds, started, endNext, clock } = controlledRounds();
     rounds.lost(1_000);
     rounds.lost(3_000);
     rounds.lost(2_000);
-    expect(started).toEqual([1_000]);
+    expect(started).toEqual([{ since: 1_000, atMs: 0 }]);
+    await clock.advance(100);
     await endNext();
-    expect(started).toEqual([1_000, 2_000]);
+    expect(started).toHaveLength(1);
+    // A loss during the wait is covered by the same round.
+    rounds.lost(1_500);
+    await clock.advance(LOST_FRAME_ROUND_SPACING_MS - 100);
+    expect(started).toEqual([
+      { since: 1_000, atMs: 0 },
+      { since: 1_500, atMs: LOST_FRAME_ROUND_SPACING_MS },
+    ]);
     await endNext();
-    expect(started).toEqual([1_000, 2_000]);
-    // Idle again: the next loss starts a round at once.
-    rounds.lost(9_000);
-    expect(started).toEqual([1_000, 2_000, 9_000]);
+    await clock.advance(10_000);
+    expect(started).toHaveLength(2);
   });
 
-  it('on a stream that loses frames at every block, each round ends and the next covers every loss meanwhile', async () => {
-    const { rounds, started, endNext } = controlledRounds();
-    for (let block = 0; block < 20; block++) {
+  it('on a stream that loses frames at every block, rounds follow each other a spacing apart and each ends', async () => {
+    const { rounds, started, endNext, clock } = controlledRounds();
+    for (let block = 0; block < 40; block++) {
       rounds.lost(block * 250);
+      await clock.advance(250);
       if (block % 4 === 3) await endNext();
     }
-    expect(started).toEqual([0, 250, 1_000, 2_000, 3_000, 4_000]);
+    // Ten seconds of losses: eleven rounds, a second apart (the last began as the losses ended).
+    expect(started.map((s) => s.atMs)).toEqual(Array.from({ length: 11 }, (_, i) => i * 1_000));
+    // Each covers from the first loss after the one before it began.
+    expect(started.map((s) => s.since)).toEqual([0, 250, ...Array.from({ length: 9 }, (_, i) => (i + 1) * 1_000)]);
+  });
+
+  it('starts no round after the engine stopped', async () => {
+    const { rounds, started, endNext, clock, stop } = controlledRounds();
+    rounds.lost(0);
+    rounds.lost(100);
     await endNext();
-    rounds.lost(10_000);
-    expect(started.at(-1)).toBe(10_000);
+    stop.abort();
+    await clock.advance(5_000);
+    expect(started).toHaveLength(1);
   });
 });
