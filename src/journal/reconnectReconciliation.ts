@@ -24,7 +24,7 @@ export class ReconnectReconciliation {
   /** Start of the window the latest reconnect's attempts cover. */
   private roundSince = 0;
   /** What the latest round's reconciliations are journaled as. */
-  private roundTrigger: 'reconnect' | 'frames_lost' = 'reconnect';
+  private roundTrigger: ReconcileCause = 'reconnect';
   /** Counts the windows opened: an attempt that finishes after a newer one opened speaks only for its own. */
   private windows = 0;
   private readonly policy: ReconnectRetry;
@@ -61,7 +61,7 @@ export class ReconnectReconciliation {
     closedSinceMs: number,
     attempt?: number,
     venue?: RoundSnapshot,
-    trigger: 'reconnect' | 'frames_lost' = 'reconnect',
+    trigger: ReconcileCause = 'reconnect',
   ): Promise<ReconciliationReport> {
     const window = this.windows;
     const gate = new ReconcilerGate(engine.conditions, this.policy.attempts);
