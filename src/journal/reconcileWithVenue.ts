@@ -69,7 +69,7 @@ function journalSnapshots(run: ReconciliationRun): void {
 }
 
 /** Snapshots of this source are the venue's positions as the reconciliation at a stop read them. */
-export const STOP_POSITION_SOURCE = 'stop';
+const STOP_POSITION_SOURCE = 'stop';
 
 /**
  * At a stop, the venue's positions where the journal's latest snapshot differs: the positions
