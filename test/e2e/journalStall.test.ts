@@ -19,6 +19,11 @@ async function probeQuoting(run: JournalBot): Promise<void> {
   await until(() => run.lines.some((l) => l.includes('"status":"authenticated"')));
 }
 
+async function blocksMined(venue: RunningSim, count: number): Promise<void> {
+  const from = venue.context.chain.blockNumber;
+  await until(() => venue.context.chain.blockNumber >= from + count);
+}
+
 function reconciliations(journal: Journal, trigger: string): number {
   const row = journal.db.prepare('SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = ?').get(trigger);
   return (row as { n: number }).n;
@@ -71,16 +76,19 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     try {
       await probeQuoting(run);
       const connected = run.lines.filter((l) => l.includes('"status":"authenticated"')).length;
+      // Blocks mined since the connection was authenticated: the bot has an oracle frame to count from.
+      await blocksMined(venue, 2);
 
       venue.controls.stallStreams(true);
       await takeProbeBid(other);
-      const blockBefore = venue.context.chain.blockNumber;
-      await until(() => venue.context.chain.blockNumber >= blockBefore + 3);
+      await blocksMined(venue, 3);
       venue.controls.stallStreams(false);
 
       const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
       expect(venueFills).toHaveLength(1);
-      await until(() => journal.recentFills(10).length === 1);
+      await until(() => journal.recentFills(10).length === 1, 20_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}\nthe bot's last lines:\n${run.lines.slice(-12).join('\n')}`);
+      });
       expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([
         [venueFills[0]!.id, '0.0005', 'history'],
       ]);
