@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { reconcileAtStop } from '../../../src/runtime/bot/reconcileAtStop.js';
+import { reconcileAtStop, STOP_RECONCILE_MAX_MS } from '../../../src/runtime/bot/reconcileAtStop.js';
 
 function logger() {
   const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
@@ -39,18 +39,32 @@ describe('reconcileAtStop', () => {
     const clock = new ManualClock();
     const log = logger();
     let done = false;
-    const stop = reconcileAtStop(() => new Promise(() => undefined), { timeoutMs: 5_000, clock, logger: log }).then(
+    const stop = reconcileAtStop(() => new Promise(() => undefined), { timeoutMs: 2_000, clock, logger: log }).then(
       () => (done = true),
     );
-    await clock.advance(4_999);
+    await clock.advance(1_999);
     expect(done).toBe(false);
     await clock.advance(1);
     await stop;
     expect(log.warnings.map((w) => [w.fields, w.msg])).toEqual([
       [
-        { timeoutMs: 5_000 },
-        'the reconciliation at the stop took longer than the shutdown timeout (shutdown.timeout_ms): the next start reads the fills it may have missed from the venue',
+        { limitMs: 2_000 },
+        'the reconciliation at the stop took longer than 2000 ms: the next start reads the fills it may have missed from the venue',
       ],
     ]);
+  });
+
+  it('waits no longer than STOP_RECONCILE_MAX_MS under a longer shutdown timeout', async () => {
+    const clock = new ManualClock();
+    const log = logger();
+    let done = false;
+    const stop = reconcileAtStop(() => new Promise(() => undefined), { timeoutMs: 60_000, clock, logger: log }).then(
+      () => (done = true),
+    );
+    await clock.advance(STOP_RECONCILE_MAX_MS - 1);
+    expect(done).toBe(false);
+    await clock.advance(1);
+    await stop;
+    expect(log.warnings[0]?.fields).toEqual({ limitMs: STOP_RECONCILE_MAX_MS });
   });
 });
