@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { JumpClock } from './support/jumpClock.js';
+import { flightMakerConfig } from './support/flightMakerConfig.js';
 import { startBotOnSim } from './support/journalBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { REPO_ROOT, spawnPerpbot } from './support/spawnPerpbot.js';
@@ -23,23 +24,7 @@ const BOT_MS = 180_000;
 const PACE_MS = 40;
 
 function configText(dir: string, spreadBps: number): string {
-  return `
-venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
-risk:
-  max_order_notional: "1000"
-  max_position_per_market: "5000"
-  max_open_orders: 20
-  max_actions_per_second: 5
-  kill_switch: { max_loss: "500" }
-strategies:
-  - name: market-maker
-    module: strategies/marketMaker.ts
-    markets: [1]
-    params: { size: "0.001", spread_bps: ${spreadBps}, requote_bps: 3, max_inventory: "0.01", skew_bps: 10, post_only: true }
-logging: { level: warn, pretty: false }
-journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
-recorder: { enabled: true }
-`;
+  return flightMakerConfig(dir, spreadBps);
 }
 
 describe('flight recorder: a 3-minute market-maker run replays with --verify', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { JumpClock } from './support/jumpClock.js';
+import { flightMakerConfig } from './support/flightMakerConfig.js';
 import { startBotOnSim } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
 import { REPO_ROOT, spawnPerpbot } from './support/spawnPerpbot.js';
@@ -23,24 +24,7 @@ const PACE_MS = 40;
 const STALLS_AT = [30, 60];
 
 function configText(dir: string): string {
-  return `
-venue: { profile: sim, rest_url: http://127.0.0.1:1, ws_url: ws://127.0.0.1:1/ws }
-risk:
-  max_order_notional: "1000"
-  max_position_per_market: "5000"
-  max_open_orders: 20
-  max_actions_per_second: 5
-  kill_switch: { max_loss: "500" }
-strategies:
-  - name: market-maker
-    module: strategies/marketMaker.ts
-    markets: [1]
-    params: { size: "0.001", spread_bps: 20, requote_bps: 3, max_inventory: "0.01", skew_bps: 10, post_only: true }
-logging: { level: warn, pretty: false }
-journal: { path: ${JSON.stringify(join(dir, 'journal.sqlite'))} }
-recorder: { enabled: true }
-sim: { block_ms: 1000 }
-`;
+  return flightMakerConfig(dir, 20, 'sim: { block_ms: 1000 }\n');
 }
 
 describe('flight recorder: a run whose stream stalled replays with --verify', () => {
