@@ -12,6 +12,7 @@ import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { FillRecord } from '../../src/venue/schemas/wsFramesPrivate.js';
 import { VenueError } from '../../src/venue/venueError.js';
 import { startFaultyRestProxy, type FaultyRestProxy } from './support/faultyRestProxy.js';
+import { sellInto } from './support/counterparty.js';
 import { engineOnSim } from './support/engineOnSim.js';
 import { journalBotConfig, prepareProbeRoot, startBotOnSim, startJournalBot, until } from './support/journalBot.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
@@ -147,21 +148,7 @@ describe('reconciliation reads the venue history (runBot on the simulator)', () 
     await run1.stop();
 
     // While the bot is stopped, the taker sells into the 64000 bid.
-    expect(
-      (
-        await other.execute(
-          placeLimit({
-            intentId: 'hit',
-            strategy: 'x',
-            marketId: 1,
-            side: 'sell',
-            size: '0.0005',
-            price: '64000',
-            timeInForce: 'IOC',
-          }),
-        )
-      ).type,
-    ).toBe('accepted');
+    expect((await sellInto(other)).type).toBe('accepted');
     await other.stop();
     const made = await venueFills(who);
     expect(made.map((f) => [f.order_id.toLowerCase(), f.size, f.price])).toEqual([

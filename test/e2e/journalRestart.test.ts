@@ -9,7 +9,7 @@ import { reconcileWithVenue } from '../../src/journal/reconcileWithVenue.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { placedState } from './support/journalProbeStrategy.js';
 import { prepareProbeRoot, startJournalBot, until } from './support/journalBot.js';
-import { startCounterparty } from './support/counterparty.js';
+import { sellInto, startCounterparty } from './support/counterparty.js';
 import { fundedAccount } from './support/simAccount.js';
 
 describe('journal across a restart (runBot on the simulator)', () => {
@@ -65,17 +65,7 @@ describe('journal across a restart (runBot on the simulator)', () => {
     await run1.stop();
 
     // While the bot is down, the counterparty sells into the 64000 bid.
-    const hit = await other.engine.execute(
-      placeLimit({
-        intentId: 'hit',
-        strategy: 'x',
-        marketId: 1,
-        side: 'sell',
-        size: '0.0005',
-        price: '64000',
-        timeInForce: 'IOC',
-      }),
-    );
+    const hit = await sellInto(other.engine);
     expect(hit.type).toBe('accepted');
     expect((await bot.rest.position({ account: bot.account, market_id: '1' })).size).toBe('0.0015');
 

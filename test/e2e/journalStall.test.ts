@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.js';
-import { placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { Journal } from '../../src/journal/journal.js';
 import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
-import { startCounterparty } from './support/counterparty.js';
+import { sellInto, startCounterparty } from './support/counterparty.js';
 import { prepareProbeRoot, startJournalBot, until, type JournalBot } from './support/journalBot.js';
 import { fundedAccount } from './support/simAccount.js';
 
@@ -27,22 +25,6 @@ async function blocksMined(venue: RunningSim, count: number): Promise<void> {
 function reconciliations(journal: Journal, trigger: string): number {
   const row = journal.db.prepare('SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = ?').get(trigger);
   return (row as { n: number }).n;
-}
-
-/** The counterparty sells into the probe's bid at 64000. */
-async function takeProbeBid(other: Engine): Promise<void> {
-  const taken = await other.execute(
-    placeLimit({
-      intentId: 'take',
-      strategy: 'x',
-      marketId: 1,
-      side: 'sell',
-      size: '0.0005',
-      price: '64000',
-      timeInForce: 'IOC',
-    }),
-  );
-  expect(taken.type).toBe('accepted');
 }
 
 /**
@@ -80,7 +62,7 @@ describe('journal across a stalled stream that lost a fill frame', () => {
       await blocksMined(venue, 2);
 
       venue.controls.stallStreams(true);
-      await takeProbeBid(other);
+      expect((await sellInto(other)).type).toBe('accepted');
       await blocksMined(venue, 3);
       venue.controls.stallStreams(false);
 
@@ -116,7 +98,7 @@ describe('journal across a stalled stream that lost a fill frame', () => {
 
       // The frames of this fill are discarded: the bot hears nothing of it before it stops.
       sim.controls.stallStreams(true);
-      await takeProbeBid(other);
+      expect((await sellInto(other)).type).toBe('accepted');
       const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
       expect(venueFills).toHaveLength(1);
       expect(run.engine.tracker.openOrders({ strategy: 'probe' }).filter((o) => o.state === 'open')).toHaveLength(2);

@@ -1,6 +1,8 @@
 import { systemClock } from '../../../src/core/clock.js';
 import { Engine } from '../../../src/engine/engine.js';
 import { withEngineDefaults } from '../../../src/engine/config/engineConfig.js';
+import { placeLimit } from '../../../src/engine/intents/intentBuilders.js';
+import type { IntentOutcome } from '../../../src/engine/intents/intentOutcome.js';
 import { venueSender } from '../../../src/engine/sending/actionSender.js';
 import { SPEC_SELECTORS } from '../../../src/protocol/selectors.js';
 import type { RunningSim } from '../../../src/sim/startSim.js';
@@ -27,4 +29,11 @@ export async function startCounterparty(sim: RunningSim): Promise<{ who: SimAcco
   });
   await engine.start();
   return { who, engine };
+}
+
+/** The counterparty sells `size` immediate-or-cancel into the bids at `price` or better (the probe's bid at 64000). */
+export function sellInto(engine: Engine, price = '64000', size = '0.0005'): Promise<IntentOutcome> {
+  return engine.execute(
+    placeLimit({ intentId: 'hit', strategy: 'x', marketId: 1, side: 'sell', size, price, timeInForce: 'IOC' }),
+  );
 }
