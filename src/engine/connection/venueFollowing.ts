@@ -57,6 +57,11 @@ export class VenueFollowing {
   /** See `Engine.reconnects$`. */
   readonly reconnects$: Observable<{ readonly lostAtMs: number }> = this.reconnectSubject.asObservable();
   private readonly reconnectReconciler: ReconnectReconciler;
+  /**
+   * Frames lost on a connection that stayed up: every reconciler covers their window, as after a
+   * reconnect, one round at a time; intents wait meanwhile, but the engine stays trading unless a
+   * part fails.
+   */
   private readonly lostFrameRounds: LostFrameRounds;
   private degradedWatch: DegradedModeWatch | undefined;
 
@@ -115,7 +120,7 @@ export class VenueFollowing {
     });
     if (feeds.connection !== undefined) this.followConnection(feeds.connection);
     if (feeds.framesLost !== undefined)
-      follower.follow('framesLost', feeds.framesLost, ({ sinceMs }) => this.framesLost(sinceMs));
+      follower.follow('framesLost', feeds.framesLost, ({ sinceMs }) => this.lostFrameRounds.lost(sinceMs));
     if (feeds.reconnected !== undefined) {
       follower.follow('reconnected', feeds.reconnected, () => {
         this.reconcile().catch((error: unknown) =>
@@ -123,14 +128,6 @@ export class VenueFollowing {
         );
       });
     }
-  }
-
-  /**
-   * Every reconciler covers the window of the lost frames, as after a reconnect (one round at a
-   * time): intents wait meanwhile, but the engine stays trading unless a part fails.
-   */
-  private framesLost(sinceMs: number): void {
-    this.lostFrameRounds.lost(sinceMs);
   }
 
   /** See `Engine.addReconnectPart`. */

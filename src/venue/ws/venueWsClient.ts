@@ -471,7 +471,7 @@ export class VenueWsClient {
     this.registry.fail(channel, channelRefusedError(channel, message, isPrivateChannel(channel)));
   }
 
-  /** Oracle frames arrive once per block; the watchdog needs them even when no one else asks. */
+  /** An oracle frame arrived: the staleness watch's clock, and the block count that finds lost frames. */
   private heardOracle(blockNumber: number): void {
     this.lastOracleAt = this.clock.now();
     const lost = this.blockGaps.note(blockNumber, this.lastOracleAt);
@@ -483,6 +483,7 @@ export class VenueWsClient {
     this.framesLost.next(lost);
   }
 
+  /** Oracle frames arrive once per block; the watchdog needs them even when no one else asks. */
   private heartbeatSink(): ChannelSink {
     return {
       channel: 'oracle',
