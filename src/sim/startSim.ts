@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { answerParseFailure } from './rest/parseFailureAnswer.js';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../core/clock.js';
+import { answerParseFailure } from './rest/parseFailureAnswer.js';
 import { createSimRequestListener } from './rest/simRestServer.js';
 import type { SimContext, SimControls } from './simContext.js';
 import { createSimControls } from './simControls.js';

@@ -1,5 +1,8 @@
 import type { SimResponse } from './simRoute.js';
 
+/** The content type of every answer the server writes. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * The answer's body as the server writes it: the envelope with its `request_id` last, the text
  * `JSON.stringify({ ...response.body, request_id })` gives. Written without that spread copy,

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { SimRefusal } from '../simRefusal.js';
+import { answerText, JSON_TYPE } from './answerText.js';
+import { errorResponse } from './simRestServer.js';
 
 /**
  * A request Node's HTTP parser refuses before any route sees it is answered as every refusal is,
@@ -15,10 +16,14 @@ export function answerParseFailure(error: Error & { readonly code?: string }, so
     return;
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const message = tooLarge
-    ? 'InvalidArgument: the request line and headers are over 16 KiB: shorten the query string'
-    : `InvalidArgument: the request could not be parsed as HTTP/1.1 (${error.code ?? 'malformed'})`;
-  const text = JSON.stringify({ error: { code: 'InvalidArgument', message }, request_id: 'sim-unparsed' });
+  const refusal = tooLarge
+    ? new SimRefusal(431, 'InvalidArgument', 'the request line and headers are over 16 KiB: shorten the query string')
+    : new SimRefusal(
+        400,
+        'InvalidArgument',
+        `the request could not be parsed as HTTP/1.1 (${error.code ?? 'malformed'})`,
+      );
+  const text = answerText(errorResponse(refusal), 'sim-unparsed');
   socket.end(
     `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
       `content-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,

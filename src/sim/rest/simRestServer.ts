@@ -6,7 +6,7 @@ import { ADMIN_PREFIX, answerAdmin } from './adminRoutes.js';
 import { isSimRefusal, SimRefusal } from '../simRefusal.js';
 import type { SimRuntime } from '../simRuntime.js';
 import { planFault, seededUniform, type FaultOutcome } from './faultPlan.js';
-import { answerText } from './answerText.js';
+import { answerText, JSON_TYPE } from './answerText.js';
 import { NodeSimHttpRequest } from './nodeSimHttpRequest.js';
 import type { SimHttpRequest } from './simHttpRequest.js';
 import { requestTarget } from './requestTarget.js';
@@ -225,5 +225,3 @@ function send(res: ServerResponse, answer: SimAnswer): void {
   );
   res.end(text);
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
