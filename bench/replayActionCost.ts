@@ -8,8 +8,8 @@
  * quote). A third run each round gives the replay's floor: the same strategies reading nothing
  * and sending nothing (no channel of theirs is published; the engine still follows the marks and
  * its account), what the replay costs before any strategy's work. The first round warms the JIT
- * and is not counted. Prints the medians of the counted rounds; `--root` runs another checkout's modules (a base exported by `git archive`). Not a
- * figure of `npm run bench`:
+ * and is not counted. Prints the medians of the counted rounds; `--root` runs another checkout's
+ * modules (a base exported by `git archive`). Not a figure of `npm run bench`:
  *
  *   node --import tsx bench/replayActionCost.ts [--rounds 4] [--minutes 15] [--root <dir>]
  */
