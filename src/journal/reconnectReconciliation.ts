@@ -110,7 +110,9 @@ export class ReconnectReconciliation {
 
   /** A reconnect whose connection was lost at `lostAtMs`: the window its attempts cover. */
   private openWindow(lostAtMs: number, cause: ReconcileCause): void {
-    this.roundTrigger = cause;
+    // Frames lost before a reconnect's window was reconciled: the round still covers that reconnect.
+    const reconnectPending = this.unreconciledSince !== undefined && this.roundTrigger === 'reconnect';
+    this.roundTrigger = reconnectPending ? 'reconnect' : cause;
     // A drop while an earlier reconnect is still unreconciled: cover both windows.
     const since = Math.min(lostAtMs, this.unreconciledSince ?? lostAtMs);
     this.windows++;

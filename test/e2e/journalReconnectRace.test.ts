@@ -8,6 +8,8 @@ import type { JournalForBotOptions } from '../../src/journal/journalForBot.js';
 import { createSilentLogger } from '../../src/runtime/operations/logging/createLogger.js';
 import { JOURNAL_RECONCILER } from '../../src/journal/reconcilerGate.js';
 import { ReconnectReconciliation } from '../../src/journal/reconnectReconciliation.js';
+import { RoundSnapshot } from '../../src/engine/connection/roundSnapshot.js';
+import { readVenueSnapshotWithNonces } from '../../src/venue/state/venueSnapshot.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import type { RestClient } from '../../src/venue/rest/restClient.js';
 import { fundedAccount } from './support/simAccount.js';
@@ -68,6 +70,18 @@ async function raceRig(sim: RunningSim, dir: string) {
       engine.conditions.feedUp();
       part.reconnected?.(lostAtMs, 'reconnect');
     },
+    /** Frames lost on the connection since `sinceMs`; then one attempt of the part, as the engine runs it. */
+    framesLost: (sinceMs: number) => part.reconnected?.(sinceMs, 'frames_lost'),
+    attemptPart: () =>
+      part.attempt(
+        1,
+        new AbortController().signal,
+        new RoundSnapshot(() => readVenueSnapshotWithNonces(who.rest, { account: who.account, markets: [1] })),
+      ),
+    triggers: () =>
+      (journal.db.prepare('SELECT trigger FROM reconciliations ORDER BY rowid').all() as { trigger: string }[]).map(
+        (r) => r.trigger,
+      ),
     close: async () => {
       journal.close();
       await engine.stop();
@@ -106,6 +120,23 @@ describe('journal: a reconnect reconciliation overtaken by a newer drop', () => 
     // The newer reconnect's attempt covers both windows; then trading resumes and the gap closes.
     await reconciliation.attempt(engine, firstLost, 1);
     expect(missingSince()).toBeUndefined();
+    expect(engine.conditions.state.mode).toBe('trading');
+    await close();
+  });
+
+  it('frames lost before the reconnect was reconciled: the round covers the reconnect window and is journaled as the reconnect', async () => {
+    const { engine, missingSince, drop, framesLost, attemptPart, triggers, close } = await raceRig(sim, dir);
+    const lost = Date.now() - 5_000;
+    drop(lost);
+    framesLost(Date.now() - 1_000);
+    expect(missingSince()).toBe(lost);
+    await attemptPart();
+    expect(missingSince()).toBeUndefined();
+    expect(triggers().at(-1)).toBe('reconnect');
+    // Reconciled: the next loss of frames is a round of its own.
+    framesLost(Date.now() - 500);
+    await attemptPart();
+    expect(triggers().at(-1)).toBe('frames_lost');
     expect(engine.conditions.state.mode).toBe('trading');
     await close();
   });

@@ -126,7 +126,10 @@ export class TradingConditions {
    * connection that stayed up, when the engine trading on meanwhile is no outage.
    */
   reconcileRound(o: { readonly quiet: boolean }): void {
-    this.quietRound = o.quiet && this.feedDownReason === undefined;
+    // Frames lost while the round after a reconnect still runs (or failed): the new round takes
+    // over that round's window, so it is still the outage's and stays loud until it succeeds.
+    const outageUnfinished = !this.quietRound && [...this.reconcilers.values()].some((r) => r.phase !== 'done');
+    this.quietRound = o.quiet && this.feedDownReason === undefined && !outageUnfinished;
   }
 
   reconcileStarted(name: string): void {

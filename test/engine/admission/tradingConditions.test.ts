@@ -104,6 +104,37 @@ describe('TradingConditions', () => {
     expect(c.state.mode).toBe('degraded');
   });
 
+  it('frames lost while the round after a reconnect is unfinished: the new round belongs to that outage and is loud until it succeeds', () => {
+    const c = new TradingConditions(new ManualClock());
+    c.registerReconciler('engine');
+    c.feedDown('socket closed');
+    c.feedUp();
+    c.reconcileRound({ quiet: false });
+    c.reconcileStarted('engine');
+    // A block gap on the new connection while the outage's round runs: it supersedes that round.
+    c.reconcileRound({ quiet: true });
+    c.reconcileStarted('engine');
+    expect(c.state).toMatchObject({
+      mode: 'degraded',
+      reasons: ['engine reconciliation after the reconnect not done yet'],
+      reconciling: true,
+    });
+    c.reconcileSucceeded('engine');
+    expect(c.state).toMatchObject({ mode: 'trading', reconciling: false });
+    // Once it is done, frames lost are a quiet round again; after a failed outage round they are not.
+    c.reconcileRound({ quiet: true });
+    c.reconcileStarted('engine');
+    expect(c.state.mode).toBe('trading');
+    c.reconcileSucceeded('engine');
+    c.feedDown('socket closed');
+    c.feedUp();
+    c.reconcileRound({ quiet: false });
+    c.reconcileFailed('engine', 'reconciliation after a reconnect failed (HTTP 503)');
+    c.reconcileRound({ quiet: true });
+    c.reconcileStarted('engine');
+    expect(c.state.mode).toBe('degraded');
+  });
+
   it('after the feeds come back, stays degraded until every reconciler succeeded; a running one makes intents wait; a failed one names its reason and hint', () => {
     const c = new TradingConditions(new ManualClock());
     c.registerReconciler('engine');
