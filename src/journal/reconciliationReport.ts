@@ -102,7 +102,7 @@ export interface BalanceComparison {
 }
 
 export interface ReconciliationReport {
-  readonly trigger: 'start' | 'reconnect' | 'frames_lost' | 'stop' | 'cli';
+  readonly trigger: 'start' | 'reconnect' | 'frames_lost' | 'stream_start' | 'stop' | 'cli';
   /** False when something is left unresolved that trading must not run over. */
   readonly ok: boolean;
   readonly differences: readonly Difference[];

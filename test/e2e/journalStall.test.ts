@@ -87,6 +87,48 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     }
   }, 40_000);
 
+  it("reads back a fill lost in a stall that began before the new connection's first oracle frame", async () => {
+    // Blocks only when the test mines them: the first oracle frame of a connection comes when it says.
+    const venue = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, exchange: { makers: false } });
+    sim = venue;
+    const bot = await fundedAccount(venue);
+    const { engine: other } = await startCounterparty(venue);
+    const run = await startJournalBot(venue, bot, dir);
+    const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    try {
+      await probeQuoting(run);
+      // The start-up read came before the first connection: once its blocks count, a round from that read.
+      venue.controls.advanceBlocks(1);
+      await until(() => reconciliations(journal, 'stream_start') === 1);
+
+      const authenticated = (): number => run.lines.filter((l) => l.includes('"status":"authenticated"')).length;
+      const before = authenticated();
+      venue.controls.dropAccountWebSockets(bot.account);
+      await until(() => authenticated() > before && reconciliations(journal, 'reconnect') === 1);
+      // The reconnect's round has read the venue; no oracle frame has come on the new connection yet.
+      venue.controls.stallStreams(true);
+      expect((await sellInto(other)).type).toBe('accepted');
+      venue.controls.stallStreams(false);
+      const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
+      expect(venueFills).toHaveLength(1);
+      expect(journal.recentFills(10)).toEqual([]);
+
+      // Its first oracle frame shows no gap (nothing before it to count from), but came after the read.
+      venue.controls.advanceBlocks(1);
+      await until(() => journal.recentFills(10).length === 1, 20_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}\nthe bot's last lines:\n${run.lines.slice(-12).join('\n')}`);
+      });
+      expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([
+        [venueFills[0]!.id, '0.0005', 'history'],
+      ]);
+      expect(reconciliations(journal, 'stream_start')).toBe(2);
+      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
+    } finally {
+      journal.close();
+      await run.stop();
+    }
+  }, 40_000);
+
   it('holds at a stop the fill the stream never delivered, and the position the venue holds', async () => {
     sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
     const bot = await fundedAccount(sim);

@@ -33,6 +33,12 @@ export interface EngineFeeds {
    * engine reconciles the window from `sinceMs` as after a reconnect, since none follows.
    */
   readonly framesLost?: Observable<{ readonly sinceMs: number }>;
+  /**
+   * When each connection's first oracle frame arrived (the WebSocket client's `streamCounted$`):
+   * frames lost before it show no gap, so the engine reconciles from its latest read unless that
+   * read came after.
+   */
+  readonly streamCounted?: Observable<number>;
 }
 
 /** What the followed messages update. */

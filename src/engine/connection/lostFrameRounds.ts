@@ -1,5 +1,9 @@
 import type { Clock } from '../../core/clock.js';
 import { detach } from '../../core/detach.js';
+import type { ReconcileCause } from './reconnectReconciler.js';
+
+/** The rounds run on a connection that stayed up. */
+export type QuietCause = Exclude<ReconcileCause, 'reconnect'>;
 
 /** Least time from one round's start to the next's: the REST reads of back-to-back rounds stay bounded. */
 export const LOST_FRAME_ROUND_SPACING_MS = 1_000;
@@ -14,11 +18,13 @@ export const LOST_FRAME_ROUND_SPACING_MS = 1_000;
 export class LostFrameRounds {
   private running = false;
   private pendingSinceMs: number | undefined;
+  /** A gap among the windows pending makes the round `frames_lost`; `stream_start` alone stays so. */
+  private pendingCause: QuietCause = 'stream_start';
 
   constructor(
     private readonly o: {
       /** One round from `sinceMs`: resolves when every part has succeeded, given up or been aborted. */
-      readonly round: (sinceMs: number) => Promise<void>;
+      readonly round: (sinceMs: number, cause: QuietCause) => Promise<void>;
       readonly clock: Clock;
       /** The engine's stop: no round starts after it. */
       readonly signal: AbortSignal;
@@ -26,8 +32,10 @@ export class LostFrameRounds {
     },
   ) {}
 
-  /** Frames since `sinceMs` were lost. */
-  lost(sinceMs: number): void {
+  /** Frames since `sinceMs` were lost (`stream_start`: may have been, before a connection's streams were counted). */
+  lost(sinceMs: number, cause: QuietCause = 'frames_lost'): void {
+    if (this.pendingSinceMs === undefined) this.pendingCause = cause;
+    else if (cause === 'frames_lost') this.pendingCause = cause;
     this.pendingSinceMs = Math.min(sinceMs, this.pendingSinceMs ?? sinceMs);
     if (this.running) return;
     this.running = true;
@@ -43,9 +51,10 @@ export class LostFrameRounds {
         if (wait > 0) await clock.sleep(wait, signal);
         // The earliest loss so far, those found during the wait included.
         const since = this.pendingSinceMs ?? Number.POSITIVE_INFINITY;
+        const cause = this.pendingCause;
         this.pendingSinceMs = undefined;
         startedMs = clock.now();
-        await this.o.round(since);
+        await this.o.round(since, cause);
       }
     } catch (error) {
       if (!signal.aborted) throw error;

@@ -40,8 +40,13 @@ export interface ReconnectPart {
   readonly attempt: (attempt: number, round: AbortSignal, venue: RoundSnapshot) => Promise<unknown>;
 }
 
-/** Why a round of reconciliation runs: the connection came back, or frames were lost on one that stayed up. */
-export type ReconcileCause = 'reconnect' | 'frames_lost';
+/**
+ * Why a round of reconciliation runs: the connection came back; frames were lost on one that
+ * stayed up; or a connection's streams began vouching for what happens only after the latest read
+ * of the venue (`StreamCoverage`: the start-up read before the first connection, a stall right
+ * after a reconnect).
+ */
+export type ReconcileCause = 'reconnect' | 'frames_lost' | 'stream_start';
 
 /** A part and the retries of its latest reconnect (aborted by a newer one, its removal and the engine's stop). */
 interface PartEntry {
@@ -84,14 +89,13 @@ export class ReconnectReconciler {
   }
 
   /**
-   * The connection is back after a loss at `lostAtMs` (or, `framesLost`, it stayed up but frames
-   * since then were lost): every part reconciles the window since. Resolves once each part has
-   * succeeded, run out of attempts or been aborted (never rejects).
+   * The connection is back after a loss at `lostAtMs` (or, another `cause`, it stayed up but what
+   * came since then may be missing): every part reconciles the window since. Resolves once each
+   * part has succeeded, run out of attempts or been aborted (never rejects).
    */
-  async reconnected(lostAtMs: number, o: { readonly framesLost?: boolean } = {}): Promise<void> {
+  async reconnected(lostAtMs: number, cause: ReconcileCause = 'reconnect'): Promise<void> {
     if (this.o.signal.aborted) return;
-    const cause: ReconcileCause = o.framesLost === true ? 'frames_lost' : 'reconnect';
-    this.o.conditions.reconcileRound({ quiet: cause === 'frames_lost' });
+    this.o.conditions.reconcileRound({ quiet: cause !== 'reconnect', background: cause === 'stream_start' });
     const venue = new RoundSnapshot(() => this.o.readVenue(this.markets()));
     await Promise.all(this.entries.map((entry) => this.runPart(entry, { lostAtMs, cause }, venue)));
   }

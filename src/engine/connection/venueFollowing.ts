@@ -16,8 +16,9 @@ import { DegradedModeWatch } from './degradedModeWatch.js';
 import { FeedFollower, type EngineFeeds } from './feedFollower.js';
 import type { FeedLostError } from './feedLostError.js';
 import { LostFrameRounds } from './lostFrameRounds.js';
-import { ReconnectReconciler, type ReconnectPart } from './reconnectReconciler.js';
+import { ReconnectReconciler, type ReconcileCause, type ReconnectPart } from './reconnectReconciler.js';
 import { SnapshotReconnectPart } from './snapshotReconnectPart.js';
+import { StreamCoverage } from './streamCoverage.js';
 import { unlistedOrderFates } from './unlistedOrderFates.js';
 
 export interface EngineHooks {
@@ -63,6 +64,8 @@ export class VenueFollowing {
    * part fails.
    */
   private readonly lostFrameRounds: LostFrameRounds;
+  /** Whether the streams vouch for what happened since the latest read; a round from that read when not. */
+  private readonly coverage: StreamCoverage;
   private degradedWatch: DegradedModeWatch | undefined;
 
   constructor(private readonly o: VenueFollowingOptions) {
@@ -72,15 +75,28 @@ export class VenueFollowing {
       signal: o.signal,
       readVenue: async (markets) => {
         const readAtMs = o.clock.now();
+        this.coverage.reading(readAtMs);
         return { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
       },
     });
     this.lostFrameRounds = new LostFrameRounds({
-      round: (sinceMs) => this.reconnectReconciler.reconnected(sinceMs, { framesLost: true }),
+      round: (sinceMs, cause) => this.round(sinceMs, cause),
       clock: o.clock,
       signal: o.signal,
       onError: (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
     });
+    this.coverage = new StreamCoverage((sinceMs) => {
+      o.log.info(
+        { sinceMs },
+        "the connection's streams vouch for what happens only from its first oracle frame: reconciling what came before",
+      );
+      this.lostFrameRounds.lost(sinceMs, 'stream_start');
+    });
+  }
+
+  /** A round of every reconciler over the window since `sinceMs`. */
+  private round(sinceMs: number, cause: ReconcileCause): Promise<void> {
+    return this.reconnectReconciler.reconnected(sinceMs, cause);
   }
 
   /**
@@ -90,6 +106,7 @@ export class VenueFollowing {
    */
   async reconcile(read?: VenueSnapshot): Promise<void> {
     const { rest, account, log, tracker } = this.o;
+    if (read === undefined) this.coverage.reading(this.o.clock.now());
     const snapshot = read ?? (await readVenueSnapshot(rest, { account, markets: this.o.markets() }));
     const orders = orderRecordsOf(snapshot);
     const fates = await unlistedOrderFates(rest, account, tracker.openOrders(), orders).catch((err: unknown) => {
@@ -121,6 +138,8 @@ export class VenueFollowing {
     if (feeds.connection !== undefined) this.followConnection(feeds.connection);
     if (feeds.framesLost !== undefined)
       follower.follow('framesLost', feeds.framesLost, ({ sinceMs }) => this.lostFrameRounds.lost(sinceMs));
+    if (feeds.streamCounted !== undefined)
+      follower.follow('streamCounted', feeds.streamCounted, (atMs) => this.coverage.counted(atMs));
     if (feeds.reconnected !== undefined) {
       follower.follow('reconnected', feeds.reconnected, () => {
         this.reconcile().catch((error: unknown) =>
@@ -158,13 +177,20 @@ export class VenueFollowing {
         () => {
           // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
           const lostAtMs = conditions.state.sinceMs;
-          detach(this.reconnectReconciler.reconnected(lostAtMs), (err) =>
+          detach(this.round(lostAtMs, 'reconnect'), (err) =>
             log.error({ err }, 'reconciliation after a reconnect failed; trading stays degraded'),
           );
           this.reconnectSubject.next({ lostAtMs });
         },
         () => this.o.tracker.holdSnapshotCloses(true),
       ),
+    );
+    // Beside followConnection (above), which starts the reconnect's round at each authentication but the first.
+    this.o.subscriptions.add(
+      connection.subscribe((state) => {
+        if (state.status === 'authenticated') this.coverage.authenticated(this.o.clock.now());
+        else if (state.status === 'reconnecting' || state.status === 'closed') this.coverage.lost();
+      }),
     );
     const watch = new DegradedModeWatch({
       conditions,

@@ -78,7 +78,7 @@ export async function startBotEngine(engine: Engine, o: EngineStart): Promise<vo
 /** The engine follows the venue's private feeds, the oracle of its markets and the connection. */
 export function attachVenueFeeds(
   engine: Engine,
-  ws: Pick<VenueWsClient, 'channel' | 'connectionState$' | 'framesLost$'>,
+  ws: Pick<VenueWsClient, 'channel' | 'connectionState$' | 'framesLost$' | 'streamCounted$'>,
   markets: readonly number[],
   onStopped: NonNullable<EngineHooks['onStopped']>,
 ): void {
@@ -91,6 +91,7 @@ export function attachVenueFeeds(
       oracle: ws.channel('oracle', { marketIds: markets }),
       connection: ws.connectionState$,
       framesLost: ws.framesLost$,
+      streamCounted: ws.streamCounted$,
     },
     { onStopped },
   );

@@ -22,6 +22,14 @@ export class OracleBlockGaps {
     this.lastBlock = undefined;
   }
 
+  /**
+   * Whether this connection's blocks are counted yet (an oracle frame came on it): until then a
+   * loss would show no gap, so what the venue sent before the first frame is no one's to vouch for.
+   */
+  get counting(): boolean {
+    return this.lastBlock !== undefined;
+  }
+
   /** The oracle frame of `blockNumber` arrived at `atMs`: the gap before it, if any. */
   note(blockNumber: number, atMs: number): FramesLost | undefined {
     const last = this.lastBlock;

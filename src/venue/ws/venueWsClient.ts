@@ -98,6 +98,13 @@ export class VenueWsClient {
    */
   readonly framesLost$: Observable<FramesLost>;
   private readonly framesLost = new Subject<FramesLost>();
+  /**
+   * When a connection's first oracle frame arrived (ms, the client's clock): from then on a loss
+   * shows as a gap in its blocks, while what came before on it (a stall right after connecting)
+   * would show none. The engine reconciles over that start unless it read the venue after it.
+   */
+  readonly streamCounted$: Observable<number>;
+  private readonly streamCounted = new Subject<number>();
   private readonly blockGaps = new OracleBlockGaps();
   private readonly state = new BehaviorSubject<ConnectionState>({ status: 'connecting', connections: 0 });
   private readonly registry = new ChannelRegistry();
@@ -147,6 +154,7 @@ export class VenueWsClient {
     this.staleAfterMs = (options.blockMs ?? 1000) * (options.staleAfterBlocks ?? 5);
     this.connectionState$ = this.state.asObservable();
     this.framesLost$ = this.framesLost.asObservable();
+    this.streamCounted$ = this.streamCounted.asObservable();
     this.auth = new SessionAuth({
       authenticator: options.authenticator,
       clock: this.clock,
@@ -259,6 +267,7 @@ export class VenueWsClient {
     this.state.next({ status: 'closed', reason: 'closed by client', connections: this.connections });
     this.state.complete();
     this.framesLost.complete();
+    this.streamCounted.complete();
     return Promise.resolve();
   }
 
@@ -471,10 +480,12 @@ export class VenueWsClient {
     this.registry.fail(channel, channelRefusedError(channel, message, isPrivateChannel(channel)));
   }
 
-  /** An oracle frame arrived: the staleness watch's clock, and the block count that finds lost frames. */
+  /** An oracle frame arrived: the staleness watch's clock; the blocks counted (from the first) find lost frames. */
   private heardOracle(blockNumber: number): void {
     this.lastOracleAt = this.clock.now();
+    const first = !this.blockGaps.counting;
     const lost = this.blockGaps.note(blockNumber, this.lastOracleAt);
+    if (first) this.streamCounted.next(this.lastOracleAt);
     if (lost === undefined) return;
     this.logger.warn(
       { ...lost, connection: this.connections },

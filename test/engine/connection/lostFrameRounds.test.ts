@@ -7,11 +7,13 @@ function controlledRounds() {
   const clock = new ManualClock(0);
   const stop = new AbortController();
   const started: Array<{ since: number; atMs: number }> = [];
+  const causes: string[] = [];
   const ends: Array<() => void> = [];
   const rounds = new LostFrameRounds({
-    round: (since) =>
+    round: (since, cause) =>
       new Promise<void>((end) => {
         started.push({ since, atMs: clock.now() });
+        causes.push(cause);
         ends.push(end);
       }),
     clock,
@@ -24,7 +26,7 @@ function controlledRounds() {
     ends.shift()?.();
     await clock.advance(0);
   };
-  return { rounds, started, endNext, clock, stop };
+  return { rounds, started, causes, endNext, clock, stop };
 }
 
 describe('LostFrameRounds', () => {
@@ -73,6 +75,22 @@ describe('LostFrameRounds', () => {
     expect(started.map((s) => s.atMs)).toEqual(Array.from({ length: 11 }, (_, i) => i * 1_000));
     // Each covers from the first loss after the one before it began.
     expect(started.map((s) => s.since)).toEqual([0, 250, ...Array.from({ length: 9 }, (_, i) => (i + 1) * 1_000)]);
+  });
+
+  it('names a round stream_start only when every window it covers is one; a lost frame among them makes it frames_lost', async () => {
+    const { rounds, started, causes, endNext, clock } = controlledRounds();
+    rounds.lost(1_000, 'stream_start');
+    rounds.lost(1_100, 'stream_start');
+    rounds.lost(1_200);
+    rounds.lost(1_300, 'stream_start');
+    await endNext();
+    await clock.advance(LOST_FRAME_ROUND_SPACING_MS);
+    await endNext();
+    await clock.advance(10_000);
+    rounds.lost(12_000, 'stream_start');
+    await endNext();
+    expect(started.map((r) => r.since)).toEqual([1_000, 1_100, 12_000]);
+    expect(causes).toEqual(['stream_start', 'frames_lost', 'stream_start']);
   });
 
   it('starts no round after the engine stopped', async () => {

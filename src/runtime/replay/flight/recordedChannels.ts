@@ -13,11 +13,14 @@ import { OracleBlockGaps, type FramesLost } from '../../../venue/ws/oracleBlockG
  * markets as the client keeps them; the connection's states are the recorded ones. Nothing is
  * sent: a recording cannot be asked for a fresh snapshot, so `resubscribe` does nothing (the
  * recorded bot's resubscribe brought its snapshot, and that frame is in the recording). Frames
- * lost on a connection are found as the client finds them (`OracleBlockGaps`), at the replay's time.
+ * lost on a connection are found as the client finds them (`OracleBlockGaps`), at the replay's time,
+ * and so is each connection's first oracle frame.
  */
 export class RecordedChannels {
   readonly connectionState$ = new BehaviorSubject<ConnectionState>({ status: 'connecting', connections: 0 });
   readonly framesLost$ = new Subject<FramesLost>();
+  /** A connection's first oracle frame, at the replay's time (see `VenueWsClient.streamCounted$`). */
+  readonly streamCounted$ = new Subject<number>();
   private readonly registry = new ChannelRegistry();
   private readonly shared = new Map<string, Observable<unknown>>();
   private readonly blockGaps = new OracleBlockGaps();
@@ -56,7 +59,9 @@ export class RecordedChannels {
     const decoded = decodeServerFrame(text);
     if (decoded.kind !== 'channel') return;
     if (decoded.message.channel === 'oracle') {
+      const first = !this.blockGaps.counting;
       const lost = this.blockGaps.note(decoded.message.blockNumber, this.now());
+      if (first) this.streamCounted$.next(this.now());
       if (lost !== undefined) this.framesLost$.next(lost);
     }
     this.registry.deliver(decoded.message);
@@ -70,6 +75,7 @@ export class RecordedChannels {
 
   close(): void {
     this.framesLost$.complete();
+    this.streamCounted$.complete();
     this.connectionState$.complete();
     this.registry.completeAll();
   }

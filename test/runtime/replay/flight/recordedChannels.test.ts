@@ -16,11 +16,13 @@ function oracleFrame(block: number): string {
 }
 
 describe('RecordedChannels', () => {
-  it('finds frames lost on a recorded connection as the client does, at the replay time, and not across a reconnect', () => {
+  it("finds frames lost on a recorded connection as the client does, at the replay time, and not across a reconnect; and when each connection's blocks began to count", () => {
     let now = 1_000;
     const channels = new RecordedChannels(() => now);
     const lost: FramesLost[] = [];
     channels.framesLost$.subscribe((l) => lost.push(l));
+    const counted: number[] = [];
+    channels.streamCounted$.subscribe((atMs) => counted.push(atMs));
     const marks: number[] = [];
     channels.channel('oracle').subscribe((m) => marks.push(m.blockNumber));
 
@@ -39,6 +41,8 @@ describe('RecordedChannels', () => {
     channels.deliver(oracleFrame(41));
     expect(lost).toHaveLength(1);
     expect(marks).toEqual([10, 11, 15, 40, 41]);
+    // Each connection's blocks counted from its first oracle frame, as the client reports it.
+    expect(counted).toEqual([1_000, 9_000]);
     channels.close();
   });
 });
