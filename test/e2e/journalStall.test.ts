@@ -46,15 +46,24 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reads the lost fill from the venue once the stream resumes, without a reconnect', async () => {
-    // Blocks every 100 ms: the oracle frames whose numbers show the loss. No synthetic makers: the
-    // counterparty's sell meets the probe's bid, not a maker's above it.
-    const venue = await startSim({ port: 0, blockMs: 100, registrationLagMs: 0, exchange: { makers: false } });
+  /**
+   * The probe bot, a counterparty and the journal read beside them, on a simulator mining a block
+   * every `blockMs` (0: when the test says). No synthetic makers: the counterparty's sell meets the
+   * probe's bid, not a maker's above it.
+   */
+  async function stallRig(blockMs: number) {
+    const venue = await startSim({ port: 0, blockMs, registrationLagMs: 0, exchange: { makers: false } });
     sim = venue;
     const bot = await fundedAccount(venue);
     const { engine: other } = await startCounterparty(venue);
     const run = await startJournalBot(venue, bot, dir);
     const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    return { venue, bot, other, run, journal };
+  }
+
+  it('reads the lost fill from the venue once the stream resumes, without a reconnect', async () => {
+    // Blocks every 100 ms: the oracle frames whose numbers show the loss.
+    const { venue, bot, other, run, journal } = await stallRig(100);
     try {
       await probeQuoting(run);
       const connected = run.lines.filter((l) => l.includes('"status":"authenticated"')).length;
@@ -89,12 +98,7 @@ describe('journal across a stalled stream that lost a fill frame', () => {
 
   it("reads back a fill lost in a stall that began before the new connection's first oracle frame", async () => {
     // Blocks only when the test mines them: the first oracle frame of a connection comes when it says.
-    const venue = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0, exchange: { makers: false } });
-    sim = venue;
-    const bot = await fundedAccount(venue);
-    const { engine: other } = await startCounterparty(venue);
-    const run = await startJournalBot(venue, bot, dir);
-    const journal = openJournal(join(dir, 'journal.sqlite'), { readonly: true });
+    const { venue, bot, other, run, journal } = await stallRig(0);
     try {
       await probeQuoting(run);
       // The start-up read came before the first connection: once its blocks count, a round from that read.

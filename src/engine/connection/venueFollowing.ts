@@ -86,7 +86,8 @@ export class VenueFollowing {
       onError: (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
     });
     this.coverage = new StreamCoverage((sinceMs) => {
-      o.log.info(
+      // Routine at every start (the journal logs the round's result): detail for debugging only.
+      o.log.debug(
         { sinceMs },
         "the connection's streams vouch for what happens only from its first oracle frame: reconciling what came before",
       );

@@ -6,6 +6,17 @@ function coverage() {
   return { rounds, c: new StreamCoverage((sinceMs) => rounds.push(sinceMs)) };
 }
 
+/** Past the start: the first connection counted, its round owed and taken; then it is lost. */
+function reconnecting() {
+  const { rounds, c } = coverage();
+  c.reading(1_000);
+  c.authenticated(1_100);
+  c.counted(1_200);
+  rounds.length = 0;
+  c.lost();
+  return { rounds, c };
+}
+
 describe('StreamCoverage', () => {
   it('first connection: once it is authenticated and counted, in either order, a round from the start-up read', () => {
     for (const counterFirst of [true, false]) {
@@ -23,12 +34,7 @@ describe('StreamCoverage', () => {
   });
 
   it("a later connection whose first oracle frame came before its authentication owes nothing: the reconnect's round reads after both", () => {
-    const { rounds, c } = coverage();
-    c.reading(1_000);
-    c.authenticated(1_100);
-    c.counted(1_200);
-    rounds.length = 0;
-    c.lost();
+    const { rounds, c } = reconnecting();
     c.counted(5_000);
     c.authenticated(5_100);
     c.reading(5_200);
@@ -36,12 +42,7 @@ describe('StreamCoverage', () => {
   });
 
   it('a later connection whose first oracle frame came after its authentication: a round from the authentication', () => {
-    const { rounds, c } = coverage();
-    c.reading(1_000);
-    c.authenticated(1_100);
-    c.counted(1_200);
-    rounds.length = 0;
-    c.lost();
+    const { rounds, c } = reconnecting();
     c.authenticated(9_000);
     c.reading(9_100);
     // A stall from before the first oracle frame: whatever it lost shows no gap.
