@@ -62,7 +62,8 @@ export class TradingConditions {
   private quietRound = false;
   /**
    * A quiet round no loss called for (`stream_start`: a connection's streams began vouching after
-   * the latest read): it reads back in case, and intents go on meanwhile; a failure still degrades.
+   * the latest read): it reads back in case, and intents go on meanwhile, through its retries too
+   * (nothing is known to be missing, so a venue failing its reads is no reason to stop opening).
    */
   private backgroundRound = false;
   private readonly subject: BehaviorSubject<TradingState>;
@@ -210,6 +211,7 @@ export class TradingConditions {
   /** The feeds or the journal are down, or a reconciliation is not done. */
   private degraded(): boolean {
     if (this.feedDownReason !== undefined || this.journalDownReason !== undefined) return true;
+    if (this.backgroundRound) return false;
     for (const r of this.reconcilers.values())
       if (r.phase === 'failed' || (r.phase !== 'done' && !this.quietRound)) return true;
     return false;
@@ -226,7 +228,7 @@ export class TradingConditions {
       if (r.phase === 'running' && !this.backgroundRound) reconciling = true;
       if ((r.phase === 'due' || r.phase === 'running') && !this.quietRound)
         reasons.push(`${name} reconciliation after the reconnect not done yet`);
-      if (r.phase === 'failed') reasons.push(r.reason);
+      if (r.phase === 'failed' && !this.backgroundRound) reasons.push(r.reason);
     }
     const mode: TradingMode =
       this.stoppedReason !== undefined
