@@ -16,7 +16,7 @@ import { DegradedModeWatch } from './degradedModeWatch.js';
 import { FeedFollower, type EngineFeeds } from './feedFollower.js';
 import type { FeedLostError } from './feedLostError.js';
 import { LostFrameRounds } from './lostFrameRounds.js';
-import { ReconnectReconciler, type ReconcileCause, type ReconnectPart } from './reconnectReconciler.js';
+import { ReconnectReconciler, type ReconnectPart } from './reconnectReconciler.js';
 import { SnapshotReconnectPart } from './snapshotReconnectPart.js';
 import { StreamCoverage } from './streamCoverage.js';
 import { unlistedOrderFates } from './unlistedOrderFates.js';
@@ -80,7 +80,7 @@ export class VenueFollowing {
       },
     });
     this.lostFrameRounds = new LostFrameRounds({
-      round: (sinceMs, cause) => this.round(sinceMs, cause),
+      round: (sinceMs, cause) => this.reconnectReconciler.reconnected(sinceMs, cause),
       clock: o.clock,
       signal: o.signal,
       onError: (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
@@ -93,11 +93,6 @@ export class VenueFollowing {
       );
       this.lostFrameRounds.lost(sinceMs, 'stream_start');
     });
-  }
-
-  /** A round of every reconciler over the window since `sinceMs`. */
-  private round(sinceMs: number, cause: ReconcileCause): Promise<void> {
-    return this.reconnectReconciler.reconnected(sinceMs, cause);
   }
 
   /**
@@ -178,7 +173,7 @@ export class VenueFollowing {
         () => {
           // Still degraded here (every reconciler is due), so sinceMs is when the loss began.
           const lostAtMs = conditions.state.sinceMs;
-          detach(this.round(lostAtMs, 'reconnect'), (err) =>
+          detach(this.reconnectReconciler.reconnected(lostAtMs), (err) =>
             log.error({ err }, 'reconciliation after a reconnect failed; trading stays degraded'),
           );
           this.reconnectSubject.next({ lostAtMs });
