@@ -67,8 +67,9 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     try {
       await probeQuoting(run);
       const connected = run.lines.filter((l) => l.includes('"status":"authenticated"')).length;
-      // Blocks mined since the connection was authenticated: the bot has an oracle frame to count from.
-      await blocksMined(venue, 2);
+      // The round the first connection owes ran: the bot had counted an oracle frame of this
+      // connection by then (mined blocks alone do not say the bot has read one), so a loss shows.
+      await until(() => reconciliations(journal, 'stream_start') === 1);
 
       venue.controls.stallStreams(true);
       expect((await sellInto(other)).type).toBe('accepted');
