@@ -70,11 +70,17 @@ describe('a tripped kill switch is a trading state everyone sees: halted', () =>
     bot = await startServiceBot(sim, who, dir, serviceBotConfig(dir, PROBE));
     const { url, lines } = bot;
     const page = await openDashboard(url);
-    const strategySees = (): string | undefined =>
-      lines
-        .map((l) => JSON.parse(l) as { msg?: string; mode?: string })
-        .filter((l) => l.msg === 'strategy trading state')
-        .at(-1)?.mode;
+    // Each poll reads only the log lines since the last: parsing the whole log at every poll made
+    // the poll itself slow under load, and its cost was counted in the second the views are given.
+    let linesRead = 0;
+    let lastSeenMode: string | undefined;
+    const strategySees = (): string | undefined => {
+      for (; linesRead < lines.length; linesRead++) {
+        const line = JSON.parse(lines[linesRead]!) as { msg?: string; mode?: string };
+        if (line.msg === 'strategy trading state') lastSeenMode = line.mode;
+      }
+      return lastSeenMode;
+    };
     const seen = async (): Promise<Seen> => {
       const status = (await (await fetch(`${url}/api/status`)).json()) as BotStatus;
       const samples = parsePrometheus(await (await fetch(`${url}/metrics`)).text());
