@@ -141,6 +141,47 @@ describe('VenueWsClient reconnects', () => {
     expect(oracle.events).toHaveLength(1);
   });
 
+  it("reports each connection's first oracle frame once (its blocks are counted from it), and a gap on it apart", async () => {
+    client = new VenueWsClient({
+      url: venue.url,
+      knownMarketIds: async () => [1],
+      clock,
+      blockMs: 100,
+      reconnect: { baseMs: 50, jitter: 0 },
+    });
+    const seen = states();
+    const counted: number[] = [];
+    const lost: number[] = [];
+    subscriptions.push(client.streamCounted$.subscribe((atMs) => counted.push(atMs)));
+    subscriptions.push(client.framesLost$.subscribe((l) => lost.push(l.firstMissingBlock)));
+    const oracle = record(client.channel('oracle', { marketIds: [1] }));
+    await venue.frameWith('subscribe', 'oracle');
+    const marks = async (blocks: number[]): Promise<void> => {
+      const seen = oracle.events.length + blocks.length;
+      for (const block of blocks) venue.push(oracleFrame(block, { '1': { mark_price: '1000000000000000000' } }));
+      while (oracle.events.length < seen) await new Promise((r) => setImmediate(r));
+    };
+    await clock.advance(100);
+    await marks([10, 11]);
+    await clock.advance(100);
+    await marks([14]);
+    expect(counted).toEqual([100]);
+    expect(lost).toEqual([12]);
+
+    venue.drop();
+    // The staleness watch sleeps too: advance once the reconnect's backoff has begun.
+    while (!seen.some((st) => st.status === 'reconnecting')) await new Promise((r) => setImmediate(r));
+    await clock.advance(50);
+    await venue.connectionCount(2);
+    await venue.nextFrame((f) => f.connection === 1 && f.frame.params.channel === 'oracle');
+    await clock.advance(200);
+    // A new connection counts afresh from its first frame, whatever its block.
+    await marks([40, 41]);
+    expect(counted).toHaveLength(2);
+    expect(counted[1]).toBe(clock.now());
+    expect(lost).toEqual([12]);
+  });
+
   it('stops watching staleness, instead of reconnecting forever, when the oracle heartbeat is refused', async () => {
     venue.respond = (seen, socket) => {
       if (seen.frame.method !== 'subscribe' || seen.frame.params.channel !== 'oracle') return false;
