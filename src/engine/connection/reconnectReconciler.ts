@@ -124,9 +124,11 @@ export class ReconnectReconciler {
     } catch (error) {
       // Aborted: superseded by a newer reconnect, removed, or the engine stopped. Else out of attempts.
       if (round.signal.aborted) return;
+      // A background round (stream_start) never paused trading: only the read-back is left undone.
+      const effect = window.cause === 'stream_start' ? 'trading goes on' : 'trading stays paused';
       part.log.error(
         { err: error, attempts },
-        `trading stays paused: ${part.label} failed ${attempts} times: the bot retries at the next reconnect`,
+        `${effect}: ${part.label} failed ${attempts} times: the bot retries at the next reconnect`,
       );
     } finally {
       if (entry.round === round) entry.round = undefined;
