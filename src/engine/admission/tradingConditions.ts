@@ -60,12 +60,6 @@ export class TradingConditions {
    * engine is not degraded unless one fails (a feed loss ends this).
    */
   private quietRound = false;
-  /**
-   * A quiet round no loss called for (`stream_start`: a connection's streams began vouching after
-   * the latest read): it reads back in case, and intents go on meanwhile, through its retries too
-   * (nothing is known to be missing, so a venue failing its reads is no reason to stop opening).
-   */
-  private backgroundRound = false;
   private readonly subject: BehaviorSubject<TradingState>;
   readonly state$: Observable<TradingState>;
 
@@ -100,7 +94,6 @@ export class TradingConditions {
   feedDown(reason: string): void {
     this.feedDownReason = reason;
     this.quietRound = false;
-    this.backgroundRound = false;
     this.publish();
   }
 
@@ -132,12 +125,11 @@ export class TradingConditions {
    * A round of the reconcilers begins: after a reconnect, or (`quiet`) after frames were lost on a
    * connection that stayed up, when the engine trading on meanwhile is no outage.
    */
-  reconcileRound(o: { readonly quiet: boolean; readonly background?: boolean }): void {
+  reconcileRound(o: { readonly quiet: boolean }): void {
     // Frames lost while the round after a reconnect still runs (or failed): the new round takes
     // over that round's window, so it is still the outage's and stays loud until it succeeds.
     const outageUnfinished = !this.quietRound && [...this.reconcilers.values()].some((r) => r.phase !== 'done');
     this.quietRound = o.quiet && this.feedDownReason === undefined && !outageUnfinished;
-    this.backgroundRound = this.quietRound && o.background === true;
   }
 
   reconcileStarted(name: string): void {
@@ -211,7 +203,6 @@ export class TradingConditions {
   /** The feeds or the journal are down, or a reconciliation is not done. */
   private degraded(): boolean {
     if (this.feedDownReason !== undefined || this.journalDownReason !== undefined) return true;
-    if (this.backgroundRound) return false;
     for (const r of this.reconcilers.values())
       if (r.phase === 'failed' || (r.phase !== 'done' && !this.quietRound)) return true;
     return false;
@@ -225,10 +216,10 @@ export class TradingConditions {
     if (this.journalDownReason !== undefined) reasons.push(`journal unwritable (${this.journalDownReason})`);
     let reconciling = false;
     for (const [name, r] of this.reconcilers) {
-      if (r.phase === 'running' && !this.backgroundRound) reconciling = true;
+      if (r.phase === 'running') reconciling = true;
       if ((r.phase === 'due' || r.phase === 'running') && !this.quietRound)
         reasons.push(`${name} reconciliation after the reconnect not done yet`);
-      if (r.phase === 'failed' && !this.backgroundRound) reasons.push(r.reason);
+      if (r.phase === 'failed') reasons.push(r.reason);
     }
     const mode: TradingMode =
       this.stoppedReason !== undefined

@@ -35,8 +35,8 @@ export interface EngineFeeds {
   readonly framesLost?: Observable<{ readonly sinceMs: number }>;
   /**
    * When each connection's first oracle frame arrived (the WebSocket client's `streamCounted$`):
-   * frames lost before it show no gap, so the engine reconciles what came before it where no read
-   * of the venue is sure to have come after (`StreamCoverage`).
+   * frames lost before it show no gap, so after a reconnect whose round may have read before it
+   * the engine reads back once more (`StreamCoverage`).
    */
   readonly streamCounted?: Observable<number>;
 }

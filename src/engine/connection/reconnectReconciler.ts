@@ -42,9 +42,8 @@ export interface ReconnectPart {
 
 /**
  * Why a round of reconciliation runs: the connection came back; frames were lost on one that
- * stayed up; or a connection's streams began vouching for what happens only after the latest read
- * of the venue (`StreamCoverage`: the start-up read before the first connection, a stall right
- * after a reconnect).
+ * stayed up; or a reconnected stream began vouching (its first oracle frame) only after the
+ * reconnect's round began (`StreamCoverage`: a stall right after a reconnect would show no gap).
  */
 export type ReconcileCause = 'reconnect' | 'frames_lost' | 'stream_start';
 
@@ -95,7 +94,7 @@ export class ReconnectReconciler {
    */
   async reconnected(lostAtMs: number, cause: ReconcileCause = 'reconnect'): Promise<void> {
     if (this.o.signal.aborted) return;
-    this.o.conditions.reconcileRound({ quiet: cause !== 'reconnect', background: cause === 'stream_start' });
+    this.o.conditions.reconcileRound({ quiet: cause !== 'reconnect' });
     const venue = new RoundSnapshot(() => this.o.readVenue(this.markets()));
     await Promise.all(this.entries.map((entry) => this.runPart(entry, { lostAtMs, cause }, venue)));
   }
@@ -124,11 +123,9 @@ export class ReconnectReconciler {
     } catch (error) {
       // Aborted: superseded by a newer reconnect, removed, or the engine stopped. Else out of attempts.
       if (round.signal.aborted) return;
-      // A background round (stream_start) never paused trading: only the read-back is left undone.
-      const effect = window.cause === 'stream_start' ? 'trading goes on' : 'trading stays paused';
       part.log.error(
         { err: error, attempts },
-        `${effect}: ${part.label} failed ${attempts} times: the bot retries at the next reconnect`,
+        `trading stays paused: ${part.label} failed ${attempts} times: the bot retries at the next reconnect`,
       );
     } finally {
       if (entry.round === round) entry.round = undefined;

@@ -64,7 +64,7 @@ export class VenueFollowing {
    * part fails.
    */
   private readonly lostFrameRounds: LostFrameRounds;
-  /** Whether the streams vouch for what happened since the latest read; a round from that read when not. */
+  /** Whether a reconnected stream vouches for what happened since the reconnect's read; a round when not. */
   private readonly coverage: StreamCoverage;
   private degradedWatch: DegradedModeWatch | undefined;
 
@@ -75,7 +75,6 @@ export class VenueFollowing {
       signal: o.signal,
       readVenue: async (markets) => {
         const readAtMs = o.clock.now();
-        this.coverage.reading(readAtMs);
         return { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
       },
     });
@@ -86,10 +85,9 @@ export class VenueFollowing {
       onError: (err) => o.log.error({ err }, 'reconciliation after lost frames failed; trading stays paused'),
     });
     this.coverage = new StreamCoverage((sinceMs) => {
-      // Routine at every start (the journal logs the round's result): detail for debugging only.
-      o.log.debug(
+      o.log.info(
         { sinceMs },
-        "the connection's streams vouch for what happens only from its first oracle frame: reconciling what came before",
+        "the reconnected stream's first oracle frame came after the reconnect's reconciliation began: reading back from the authentication",
       );
       this.lostFrameRounds.lost(sinceMs, 'stream_start');
     });
@@ -102,7 +100,6 @@ export class VenueFollowing {
    */
   async reconcile(read?: VenueSnapshot): Promise<void> {
     const { rest, account, log, tracker } = this.o;
-    if (read === undefined) this.coverage.reading(this.o.clock.now());
     const snapshot = read ?? (await readVenueSnapshot(rest, { account, markets: this.o.markets() }));
     const orders = orderRecordsOf(snapshot);
     const fates = await unlistedOrderFates(rest, account, tracker.openOrders(), orders).catch((err: unknown) => {
@@ -135,7 +132,7 @@ export class VenueFollowing {
     if (feeds.framesLost !== undefined)
       follower.follow('framesLost', feeds.framesLost, ({ sinceMs }) => this.lostFrameRounds.lost(sinceMs));
     if (feeds.streamCounted !== undefined)
-      follower.follow('streamCounted', feeds.streamCounted, (atMs) => this.coverage.counted(atMs));
+      follower.follow('streamCounted', feeds.streamCounted, () => this.coverage.counted());
     if (feeds.reconnected !== undefined) {
       follower.follow('reconnected', feeds.reconnected, () => {
         this.reconcile().catch((error: unknown) =>

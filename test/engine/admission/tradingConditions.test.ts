@@ -135,29 +135,6 @@ describe('TradingConditions', () => {
     expect(c.state.mode).toBe('degraded');
   });
 
-  it('a background round (no loss called for it) lets intents go, through its failures too; frames lost meanwhile make them wait', () => {
-    const c = new TradingConditions(new ManualClock());
-    c.registerReconciler('engine');
-    c.reconcileRound({ quiet: true, background: true });
-    c.reconcileStarted('engine');
-    expect(c.state).toMatchObject({ mode: 'trading', reasons: [], reconciling: false, degraded: false });
-    expect(c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded)).toMatchObject({ kind: 'allow' });
-    c.reconcileRound({ quiet: true });
-    c.reconcileStarted('engine');
-    expect(c.state).toMatchObject({ mode: 'trading', reconciling: true });
-    expect(c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded)).toMatchObject({ kind: 'wait' });
-    c.reconcileSucceeded('engine');
-    c.reconcileRound({ quiet: true, background: true });
-    c.reconcileStarted('engine');
-    c.reconcileFailed('engine', 'reconciliation after a reconnect failed (HTTP 503)');
-    expect(c.state).toMatchObject({ mode: 'trading', reasons: [], degraded: false });
-    expect(c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded)).toMatchObject({ kind: 'allow' });
-    // Frames lost meanwhile: a round of their own, which intents wait for.
-    c.reconcileRound({ quiet: true });
-    c.reconcileStarted('engine');
-    expect(c.verdict(opening, DEFAULT_ENGINE_CONFIG.degraded)).toMatchObject({ kind: 'wait' });
-  });
-
   it('after the feeds come back, stays degraded until every reconciler succeeded; a running one makes intents wait; a failed one names its reason and hint', () => {
     const c = new TradingConditions(new ManualClock());
     c.registerReconciler('engine');

@@ -150,22 +150,6 @@ describe('ReconnectReconciler', () => {
     ]);
   });
 
-  it('a background round (stream_start) out of attempts says trading goes on, and never held it', async () => {
-    const { clock, reconciler, conditions } = reconcilerSetup();
-    const events: string[] = [];
-    const { part, lines } = recordingPart('journal', 5, events);
-    reconciler.add(part);
-    const run = reconciler.reconnected(0, 'stream_start');
-    expect(conditions.state).toMatchObject({ mode: 'trading', reconciling: false });
-    await clock.advance(1_000);
-    await clock.advance(1_000);
-    await run;
-    expect(lines.at(-1)).toBe(
-      'trading goes on: journal reconciliation failed 3 times: the bot retries at the next reconnect',
-    );
-    expect(conditions.state).toMatchObject({ mode: 'trading', reasons: [] });
-  });
-
   it("aborts an older reconnect's settle pause and retries when a newer one comes, quietly", async () => {
     const { clock, reconciler, reconnect } = reconcilerSetup();
     const events: string[] = [];
