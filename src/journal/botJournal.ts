@@ -78,9 +78,8 @@ export class BotJournal implements JournalForBot {
         this.o.clock,
       ),
     );
-    // Before the start's cancels are awaited: a round the first connection owes (the streams vouch
-    // only from its first oracle frame) may run meanwhile, and must read the journal's history too.
-    // Removed (its retries aborted) when the journal closes.
+    // Before the start's cancels are awaited: a reconnect or lost frames meanwhile start a round,
+    // which must read the journal's history too. Removed (its retries aborted) when the journal closes.
     this.subscriptions.add(engine.addReconnectPart(this.reconnects.part(engine)));
     await Promise.all(this.startReport.toCancel.map((c) => engine.execute(reconcileCancel(c, this.o.clock.now()))));
   }
