@@ -8,36 +8,32 @@
  * it comes first, the round reads after it and owes nothing.
  *
  * Only the order of the connection's recorded events decides, never timers: a flight replay owes
- * the same rounds as the recorded bot did. The first connection is not followed: its start-up
- * read comes before it, and a round there would hold every start (docs/spec-gaps/runtime.md).
+ * the same rounds as the recorded bot did. The first connection is not followed (no reconnect's
+ * round starts with it): its start-up read comes before it, and a round there would hold every
+ * start (docs/spec-gaps/runtime.md).
  */
 export class StreamCoverage {
-  private everAuthenticated = false;
-  /** This connection's authentication followed a loss: the reconnect's round started with it. */
-  private reconnected = false;
-  private authenticatedMs: number | undefined;
+  /** When this connection's authentication started a reconnect's round; undefined: none did. */
+  private reconnectedMs: number | undefined;
   private countedYet = false;
 
   constructor(private readonly uncovered: (sinceMs: number) => void) {}
 
-  /** The connection is authenticated: its private channels carry what happens from now. */
-  authenticated(atMs: number): void {
-    if (this.authenticatedMs !== undefined) return;
-    this.authenticatedMs = atMs;
-    this.reconnected = this.everAuthenticated;
-    this.everAuthenticated = true;
+  /** The connection is authenticated after a loss: the reconnect's round starts now. */
+  reconnected(atMs: number): void {
+    this.reconnectedMs ??= atMs;
   }
 
   /** The connection's first oracle frame arrived: its blocks are counted from now. */
   counted(): void {
     if (this.countedYet) return;
     this.countedYet = true;
-    if (this.authenticatedMs !== undefined && this.reconnected) this.uncovered(this.authenticatedMs);
+    if (this.reconnectedMs !== undefined) this.uncovered(this.reconnectedMs);
   }
 
   /** The connection ended: the next one is neither authenticated nor counted yet. */
   lost(): void {
-    this.authenticatedMs = undefined;
+    this.reconnectedMs = undefined;
     this.countedYet = false;
   }
 }

@@ -174,15 +174,16 @@ export class VenueFollowing {
             log.error({ err }, 'reconciliation after a reconnect failed; trading stays degraded'),
           );
           this.reconnectSubject.next({ lostAtMs });
+          this.coverage.reconnected(this.o.clock.now());
         },
         () => this.o.tracker.holdSnapshotCloses(true),
       ),
     );
-    // Beside followConnection (above), which starts the reconnect's round at each authentication but the first.
+    // Every connection that ends, not only the first of an outage (followConnection's onLost): each
+    // new one counts its blocks afresh.
     this.o.subscriptions.add(
       connection.subscribe((state) => {
-        if (state.status === 'authenticated') this.coverage.authenticated(this.o.clock.now());
-        else if (state.status === 'reconnecting' || state.status === 'closed') this.coverage.lost();
+        if (state.status === 'reconnecting' || state.status === 'closed') this.coverage.lost();
       }),
     );
     const watch = new DegradedModeWatch({
