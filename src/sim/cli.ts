@@ -17,16 +17,19 @@ async function main(): Promise<number> {
     process.stdout.write(SIM_CLI_HELP);
     return 0;
   }
+  // Listening before the address is printed: whoever reads it may signal at once, and a SIGTERM
+  // that came before the listener would kill the process (exit 143) instead of closing the simulator.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const sim = await startSim({
     ...command.options,
     onError: (error) =>
       process.stderr.write(`sim: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
   });
   process.stdout.write(`perpbot-sim REST ${sim.restUrl} WS ${sim.wsUrl}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await sim.close();
   process.stdout.write('perpbot-sim stopped\n');
   return 0;
