@@ -162,7 +162,7 @@ export class Engine {
       slots: config.nonces,
       ...(restoredNonceHighWater === undefined ? {} : { restoredHighWater: restoredNonceHighWater }),
     });
-    await this.reconcile();
+    await this.parts.following.reconcileAtStart();
     // The session's opening positions and balance: what the account held before its first fill here.
     this.ledger.seed(this.tracker.allPositions(), this.tracker.currentBalance());
   }

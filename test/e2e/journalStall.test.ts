@@ -129,6 +129,40 @@ describe('journal across a stalled stream that lost a fill frame', () => {
     }
   }, 40_000);
 
+  it("reads back a fill lost before the first connection's first oracle frame, on a start that found orders resting", async () => {
+    // Blocks only when the test mines them: the first oracle frame of a connection comes when it says.
+    const { venue, bot, other, run: first, journal } = await stallRig(0);
+    let second: JournalBot | undefined;
+    try {
+      await probeQuoting(first);
+      // Stopped with its bids kept (shutdown.open_orders: keep): the next start reads them resting.
+      await first.stop();
+      second = await startJournalBot(venue, bot, dir);
+      await probeQuoting(second);
+      // Authenticated, and no oracle frame on this connection yet: a stall now loses what it carries unseen.
+      venue.controls.stallStreams(true);
+      expect((await sellInto(other)).type).toBe('accepted');
+      venue.controls.stallStreams(false);
+      const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
+      expect(venueFills).toHaveLength(1);
+      expect(journal.recentFills(10)).toEqual([]);
+
+      venue.controls.advanceBlocks(1);
+      const run = second;
+      await until(() => journal.recentFills(10).length === 1, 20_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}\nthe bot's last lines:\n${run.lines.slice(-12).join('\n')}`);
+      });
+      expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([
+        [venueFills[0]!.id, '0.0005', 'history'],
+      ]);
+      expect(reconciliations(journal, 'stream_start')).toBe(1);
+      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
+    } finally {
+      journal.close();
+      await (second ?? first).stop();
+    }
+  }, 40_000);
+
   it('holds at a stop the fill the stream never delivered, and the position the venue holds', async () => {
     sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
     const bot = await fundedAccount(sim);

@@ -87,10 +87,23 @@ export class VenueFollowing {
     this.coverage = new StreamCoverage((sinceMs) => {
       o.log.info(
         { sinceMs },
-        "the reconnected stream's first oracle frame came after the reconnect's reconciliation began: reading back from the authentication",
+        "the connection's streams began after the venue was last read: reading back from that read",
       );
       this.lostFrameRounds.lost(sinceMs, 'stream_start');
     });
+  }
+
+  /**
+   * The start's reconciliation. When it finds what can fill or change before the first
+   * connection's streams vouch for it (own or foreign orders resting, a position), a round from
+   * this read is owed once that connection is authenticated and counted (`StreamCoverage`).
+   */
+  async reconcileAtStart(): Promise<void> {
+    const readAtMs = this.o.clock.now();
+    await this.reconcile();
+    const { tracker } = this.o;
+    if (tracker.openOrders().length > 0 || tracker.foreignOrders().length > 0 || tracker.allPositions().length > 0)
+      this.coverage.startedWithHoldings(readAtMs);
   }
 
   /**
@@ -179,11 +192,12 @@ export class VenueFollowing {
         () => this.o.tracker.holdSnapshotCloses(true),
       ),
     );
-    // Every connection that ends, not only the first of an outage (followConnection's onLost): each
-    // new one counts its blocks afresh.
+    // Every connection, not only the first of an outage (followConnection's callbacks): each new one
+    // is authenticated and counts its blocks afresh.
     this.o.subscriptions.add(
       connection.subscribe((state) => {
-        if (state.status === 'reconnecting' || state.status === 'closed') this.coverage.lost();
+        if (state.status === 'authenticated') this.coverage.authenticated();
+        else if (state.status === 'reconnecting' || state.status === 'closed') this.coverage.lost();
       }),
     );
     const watch = new DegradedModeWatch({
