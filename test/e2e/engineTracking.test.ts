@@ -5,6 +5,7 @@ import { Engine } from '../../src/engine/engine.js';
 import { cancel, placeLimit } from '../../src/engine/intents/intentBuilders.js';
 import type { OrderState, TrackedFill } from '../../src/engine/tracking/orderTracker.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
+import { createRestClient } from '../../src/venue/rest/restClient.js';
 import type { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { engineOnSim } from './support/engineOnSim.js';
@@ -105,6 +106,48 @@ describe('engine order tracking from the venue feeds', () => {
 
     await Promise.all([engine.stop(), other.stop()]);
     await ws.close();
+  });
+
+  it('a reconciliation keeps open an order accepted while it read the venue (its read could not list it)', async () => {
+    const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
+    // The engine's reads go through this client: an open-orders answer, once taken, is held until the test lets it go.
+    let hold = false;
+    let taken!: () => void;
+    const readTaken = new Promise<void>((r) => (taken = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const rest = createRestClient({
+      baseUrl: sim.restUrl,
+      timeoutMs: 10_000,
+      rateLimit: false,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (hold && String(input instanceof Request ? input.url : input).includes('/v1/orders/open')) {
+          taken();
+          await released;
+        }
+        return response;
+      },
+    });
+    const engine = engineOnSim(maker, { rest });
+    const other = engineOnSim(taker);
+    await Promise.all([engine.start(), other.start()]);
+    // Filled on the venue while the engine (following no feed) still holds it open.
+    expect((await engine.execute(sell('m-before', '0.001'))).type).toBe('accepted');
+    expect((await other.execute(takeBuy('t-before', '0.001'))).type).toBe('accepted');
+
+    hold = true;
+    const reconciled = engine.reconcile();
+    await readTaken;
+    expect((await engine.execute(sell('m-during', '0.001'))).type).toBe('accepted');
+    release();
+    await reconciled;
+    // The read listed neither: the order accepted before it began has left the book (its history says filled),
+    // the one accepted after it began is still resting.
+    expect(engine.tracker.order('m-before')?.state).toBe('filled');
+    expect(engine.tracker.order('m-during')?.state).toBe('open');
+    expect((await maker.rest.openOrders({ account: maker.account, market_id: '1' })).orders).toHaveLength(1);
+    await Promise.all([engine.stop(), other.stop()]);
   });
 
   it('follows an order pending → open → cancelled, and the orders feed agrees', async () => {

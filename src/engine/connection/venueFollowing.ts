@@ -67,6 +67,8 @@ export class VenueFollowing {
   /** Whether a reconnected stream vouches for what happened since the reconnect's read; a round when not. */
   private readonly coverage: StreamCoverage;
   private degradedWatch: DegradedModeWatch | undefined;
+  /** The tracker's acceptance mark when each round's read began: the orders it could not list yet. */
+  private readonly readsFrom = new WeakMap<VenueSnapshot, number>();
 
   constructor(private readonly o: VenueFollowingOptions) {
     this.reconnectReconciler = new ReconnectReconciler({
@@ -75,7 +77,10 @@ export class VenueFollowing {
       signal: o.signal,
       readVenue: async (markets) => {
         const readAtMs = o.clock.now();
-        return { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
+        const readFrom = o.tracker.acceptanceMark();
+        const snapshot = { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
+        this.readsFrom.set(snapshot, readFrom);
+        return snapshot;
       },
     });
     this.lostFrameRounds = new LostFrameRounds({
@@ -113,7 +118,10 @@ export class VenueFollowing {
    */
   async reconcile(read?: VenueSnapshot): Promise<void> {
     const { rest, account, log, tracker } = this.o;
+    const mark = tracker.acceptanceMark();
     const snapshot = read ?? (await readVenueSnapshot(rest, { account, markets: this.o.markets() }));
+    // A placement answered while the venue was read may be missing from it, yet open.
+    const readFrom = read === undefined ? mark : this.readsFrom.get(read);
     const orders = orderRecordsOf(snapshot);
     const fates = await unlistedOrderFates(rest, account, tracker.openOrders(), orders).catch((err: unknown) => {
       log.warn({ err }, 'order history not read: orders that left the book while unobserved count as cancelled');
@@ -122,7 +130,7 @@ export class VenueFollowing {
     tracker.onPositions(positionRecordsOf(snapshot));
     tracker.onOrderRecords(fates, false);
     tracker.holdSnapshotCloses(false);
-    tracker.onOrderRecords(orders, true);
+    tracker.onOrderRecords(orders, true, readFrom);
     tracker.onBalance(snapshot.balance);
   }
 

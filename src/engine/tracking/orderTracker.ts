@@ -22,6 +22,7 @@ import type { MarginMode } from '../intents/intents.js';
 import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
+import { SnapshotCloses } from './snapshotCloses.js';
 import { AskedCancels, StrategyOrderCounts } from './strategyOrderCounts.js';
 import { trackedFill, type FillOwner, type TrackedFill } from './trackedFill.js';
 import { isTerminal, type TrackedOrder } from '../orders/trackedOrder.js';
@@ -54,8 +55,7 @@ export class OrderTracker {
   private readonly cancelAsked = new AskedCancels(this.orderCounts);
   /** Who owns a fill of an order not ours (a TP/SL's execution: see `ownUnknownFills`). */
   private unknownFillOwner: (fill: FillRecord) => FillOwner | undefined = () => undefined;
-  /** While a reconciliation is due: a snapshot does not close our orders it leaves out (see `holdSnapshotCloses`). */
-  private snapshotClosesHeld = false;
+  private readonly snapshotCloses = new SnapshotCloses();
   /** The versions a reconciliation inferred, with the cause (`infer`): the journal's source for them. */
   private readonly inferredCauses = new WeakMap<TrackedOrder, InferenceCause>();
   /** What the venue's order records move (`venueOrderRecords.ts`). */
@@ -121,7 +121,7 @@ export class OrderTracker {
   /** The venue accepted the placement and named the order. */
   placed(intentId: string, orderId: string): void {
     if (this.orders.get(intentId) === undefined) return;
-    this.apply(intentId, { type: 'accepted', orderId });
+    if (this.apply(intentId, { type: 'accepted', orderId }).kind === 'moved') this.snapshotCloses.accept(intentId);
     this.foreign.forget(orderId.toLowerCase());
   }
 
@@ -159,21 +159,21 @@ export class OrderTracker {
     return this.inferredCauses.get(order);
   }
 
-  /** Orders feed (WebSocket orders channel or REST open orders). A snapshot lists every open order. */
-  onOrderRecords(records: readonly OrderRecord[], snapshot: boolean): void {
+  /** Orders feed (WebSocket or REST); a snapshot read from `readFrom` (`acceptanceMark`) lists every open order. */
+  onOrderRecords(records: readonly OrderRecord[], snapshot: boolean, readFrom?: number): void {
     const listed = new Set<string>();
     for (const record of records) listed.add(applyOrderRecord(this.recordsTarget, record));
-    if (snapshot) closeUnlisted(this.recordsTarget, listed, this.snapshotClosesHeld);
+    if (snapshot) closeUnlisted(this.recordsTarget, listed, this.snapshotCloses.keepsOpen(readFrom));
   }
 
-  /**
-   * From a lost connection until the reconciliation that reads the order history: an order of ours
-   * a snapshot (the orders channel's, on resubscribing) no longer lists has left the book while
-   * its fills may not have been seen, so it is left resting for that reconciliation to tell filled
-   * from cancelled, rather than called cancelled now and filled later.
-   */
+  /** See `SnapshotCloses`: taken before the venue's open orders are read. */
+  acceptanceMark(): number {
+    return this.snapshotCloses.mark();
+  }
+
+  /** See `SnapshotCloses`: from a lost connection until the reconciliation that reads the order history. */
   holdSnapshotCloses(held: boolean): void {
-    this.snapshotClosesHeld = held;
+    this.snapshotCloses.held = held;
   }
 
   /**
@@ -286,6 +286,7 @@ export class OrderTracker {
     const inferred = inferenceCauseOf(event);
     if (inferred !== undefined) this.inferredCauses.set(order, inferred);
     const cancelRequested = this.cancelAsked.has(intentId);
+    if (isTerminal(order.state)) this.snapshotCloses.ended(intentId);
     if (isTerminal(order.state)) this.cancelAsked.delete(intentId, undefined);
     if (this.eventSubject.observed) {
       const cause = event.type === 'send_ended' ? event.cause : undefined;

@@ -32,10 +32,14 @@ export function applyOrderRecord(target: OrderRecordsTarget, record: OrderRecord
   return key;
 }
 
-/** After a snapshot of every open order: an order it no longer lists (ours, unless held; foreign) is not open. */
-export function closeUnlisted(target: OrderRecordsTarget, listed: ReadonlySet<string>, oursHeld: boolean): void {
-  for (const order of oursHeld ? [] : [...target.orders.open()]) {
-    if (order.orderId !== undefined && !listed.has(order.orderId.toLowerCase()))
+/** After a snapshot of every open order: one it no longer lists (ours unless it `keepsOpen`; foreign) is not open. */
+export function closeUnlisted(
+  target: OrderRecordsTarget,
+  listed: ReadonlySet<string>,
+  keepsOpen: (intentId: string) => boolean,
+): void {
+  for (const order of [...target.orders.open()]) {
+    if (order.orderId !== undefined && !listed.has(order.orderId.toLowerCase()) && !keepsOpen(order.intentId))
       target.apply(order.intentId, { type: 'left_book' });
   }
   target.foreign.keepOnly(listed);

@@ -116,6 +116,20 @@ describe('OrderTracker', () => {
     tracker.onOrderRecords([], true);
     expect(tracker.order('i-1')?.state).toBe('cancelled');
   });
+
+  it('a snapshot read before an order was accepted does not close it; one read after does', () => {
+    const tracker = tracked();
+    tracker.submitted({ intentId: 'i-2', strategy: 's', marketId: 1, side: 'sell', size: '0.001', price: '66100' });
+    tracker.placed('i-1', ORDER_ID);
+    const readFrom = tracker.acceptanceMark();
+    tracker.placed('i-2', '0x00000000000000f2bb');
+    expect(tracker.acceptanceMark()).toBe(readFrom + 1);
+    tracker.onOrderRecords([], true, readFrom);
+    expect(tracker.order('i-1')?.state).toBe('cancelled');
+    expect(tracker.order('i-2')?.state).toBe('open');
+    tracker.onOrderRecords([], true, tracker.acceptanceMark());
+    expect(tracker.order('i-2')?.state).toBe('cancelled');
+  });
 });
 
 describe('OrderTracker bounds', () => {
