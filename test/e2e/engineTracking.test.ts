@@ -150,6 +150,49 @@ describe('engine order tracking from the venue feeds', () => {
     await Promise.all([engine.stop(), other.stop()]);
   });
 
+  it('a reconciliation keeps the position the feed reported while it read the venue', async () => {
+    const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
+    // The engine's reads go through this client: a position answer, once taken, is held until the test lets it go.
+    let hold = false;
+    let taken!: () => void;
+    const readTaken = new Promise<void>((r) => (taken = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const rest = createRestClient({
+      baseUrl: sim.restUrl,
+      timeoutMs: 10_000,
+      rateLimit: false,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (hold && String(input instanceof Request ? input.url : input).includes('/v1/account/position')) {
+          taken();
+          await released;
+        }
+        return response;
+      },
+    });
+    const engine = engineOnSim(maker, { rest });
+    const other = engineOnSim(taker);
+    await Promise.all([engine.start(), other.start()]);
+    const ws = await attachedToWs(sim, maker, engine);
+    const sizeNow = () => engine.tracker.position(1)?.size ?? '0';
+    expect((await engine.execute(sell('m-1', '0.002'))).type).toBe('accepted');
+    expect((await other.execute(takeBuy('t-1', '0.001'))).type).toBe('accepted');
+    await vi.waitFor(() => expect(compareDecimals(sizeNow(), '0.001')).toBe(0));
+
+    hold = true;
+    const reconciled = engine.reconcile();
+    await readTaken;
+    // The venue answered 0.001; the feed then reports the next fill.
+    expect((await other.execute(takeBuy('t-2', '0.001'))).type).toBe('accepted');
+    await vi.waitFor(() => expect(compareDecimals(sizeNow(), '0.002')).toBe(0));
+    release();
+    await reconciled;
+    expect(compareDecimals(sizeNow(), '0.002')).toBe(0);
+    await Promise.all([engine.stop(), other.stop()]);
+    await ws.close();
+  });
+
   it('follows an order pending → open → cancelled, and the orders feed agrees', async () => {
     const maker = await fundedAccount(sim);
     const engine = engineOnSim(maker);

@@ -77,7 +77,7 @@ export class VenueFollowing {
       signal: o.signal,
       readVenue: async (markets) => {
         const readAtMs = o.clock.now();
-        const readFrom = o.tracker.acceptanceMark();
+        const readFrom = o.tracker.readMark();
         const snapshot = { ...(await readVenueSnapshotWithNonces(o.rest, { account: o.account, markets })), readAtMs };
         this.readsFrom.set(snapshot, readFrom);
         return snapshot;
@@ -118,20 +118,20 @@ export class VenueFollowing {
    */
   async reconcile(read?: VenueSnapshot): Promise<void> {
     const { rest, account, log, tracker } = this.o;
-    const mark = tracker.acceptanceMark();
+    const mark = tracker.readMark();
     const snapshot = read ?? (await readVenueSnapshot(rest, { account, markets: this.o.markets() }));
-    // A placement answered while the venue was read may be missing from it, yet open.
+    // What changed while the venue was read (a placement accepted, the feed's positions and balance) stays.
     const readFrom = read === undefined ? mark : this.readsFrom.get(read);
     const orders = orderRecordsOf(snapshot);
     const fates = await unlistedOrderFates(rest, account, tracker.openOrders(), orders).catch((err: unknown) => {
       log.warn({ err }, 'order history not read: orders that left the book while unobserved count as cancelled');
       return [];
     });
-    tracker.onPositions(positionRecordsOf(snapshot));
+    tracker.onPositions(positionRecordsOf(snapshot), readFrom);
     tracker.onOrderRecords(fates, false);
     tracker.holdSnapshotCloses(false);
     tracker.onOrderRecords(orders, true, readFrom);
-    tracker.onBalance(snapshot.balance);
+    tracker.onBalance(snapshot.balance, readFrom);
   }
 
   /** See `Engine.attach`. */

@@ -38,7 +38,9 @@ export async function cancelOrdersOf(strategy: string, deps: OrderCancelsDeps): 
   const markets = [...new Set(open.filter((o) => o.state !== 'queued').map((o) => o.marketId))];
   if (markets.length === 0) return;
   try {
-    deps.tracker.onPositions(await readVenuePositions(deps.rest, deps.account, markets));
+    // A fill the feed reported while the positions were read is newer than the read.
+    const readFrom = deps.tracker.readMark();
+    deps.tracker.onPositions(await readVenuePositions(deps.rest, deps.account, markets), readFrom);
   } catch (err) {
     deps.log.warn(
       { err, strategy, markets },

@@ -22,6 +22,7 @@ import type { MarginMode } from '../intents/intents.js';
 import { OrderRegistry } from './orderRegistry.js';
 import { PositionBook, type TrackedPosition } from './positionBook.js';
 import { RestingOrderCounts } from './restingOrderCounts.js';
+import { ReadMarks } from './readMarks.js';
 import { SnapshotCloses } from './snapshotCloses.js';
 import { AskedCancels, StrategyOrderCounts } from './strategyOrderCounts.js';
 import { trackedFill, type FillOwner, type TrackedFill } from './trackedFill.js';
@@ -44,9 +45,10 @@ export class OrderTracker {
   private readonly orders = new OrderRegistry();
   private readonly foreign = new ForeignOrders();
   private readonly restingCounts = new RestingOrderCounts();
-  private readonly positions = new PositionBook();
+  /** Marks taken before REST reads (`ReadMarks`): a read applies nothing it was too early to see. */
+  private readonly reads = new ReadMarks();
+  private readonly positions = new PositionBook(this.reads);
   private fillLedger: FillLedger = memoryFillLedger();
-  private balance: string | undefined;
   private readonly orderChanges = new Subject<TrackedOrder>();
   private readonly fillEvents = new Subject<TrackedFill>();
   private readonly eventSubject = new Subject<OrderEvent>();
@@ -55,7 +57,7 @@ export class OrderTracker {
   private readonly cancelAsked = new AskedCancels(this.orderCounts);
   /** Who owns a fill of an order not ours (a TP/SL's execution: see `ownUnknownFills`). */
   private unknownFillOwner: (fill: FillRecord) => FillOwner | undefined = () => undefined;
-  private readonly snapshotCloses = new SnapshotCloses();
+  private readonly snapshotCloses = new SnapshotCloses(this.reads);
   /** The versions a reconciliation inferred, with the cause (`infer`): the journal's source for them. */
   private readonly inferredCauses = new WeakMap<TrackedOrder, InferenceCause>();
   /** What the venue's order records move (`venueOrderRecords.ts`). */
@@ -75,10 +77,7 @@ export class OrderTracker {
   /** Every transition of every order of this process, in the order they happen: the one order model's events. */
   readonly events$: Observable<OrderEvent> = this.eventSubject.asObservable();
 
-  /**
-   * `now`: the engine clock, for the events' `atMs`; `onRefused`: told of a change the order state
-   * machine refused (`orderStateMachine.ts`), which is never written.
-   */
+  /** `now`: the events' clock (`atMs`); `onRefused`: told of a change the state machine refused (never written). */
   constructor(
     private readonly now: () => number = Date.now,
     private readonly onRefused: (refused: RefusedTransition, intentId: string) => void = () => undefined,
@@ -159,16 +158,16 @@ export class OrderTracker {
     return this.inferredCauses.get(order);
   }
 
-  /** Orders feed (WebSocket or REST); a snapshot read from `readFrom` (`acceptanceMark`) lists every open order. */
+  /** Orders feed (WebSocket or REST); a snapshot read from `readFrom` (`readMark`) lists every open order. */
   onOrderRecords(records: readonly OrderRecord[], snapshot: boolean, readFrom?: number): void {
     const listed = new Set<string>();
     for (const record of records) listed.add(applyOrderRecord(this.recordsTarget, record));
     if (snapshot) closeUnlisted(this.recordsTarget, listed, this.snapshotCloses.keepsOpen(readFrom));
   }
 
-  /** See `SnapshotCloses`: taken before the venue's open orders are read. */
-  acceptanceMark(): number {
-    return this.snapshotCloses.mark();
+  /** Taken before the venue is read, and given with what the read applies (`ReadMarks`). */
+  readMark(): number {
+    return this.reads.now();
   }
 
   /** See `SnapshotCloses`: from a lost connection until the reconciliation that reads the order history. */
@@ -207,16 +206,16 @@ export class OrderTracker {
     this.unknownFillOwner = owner;
   }
 
-  onPositions(records: readonly PositionRecord[]): void {
-    this.positions.onPositions(records);
+  onPositions(records: readonly PositionRecord[], readFrom?: number): void {
+    this.positions.onPositions(records, readFrom);
   }
 
   setMarginMode(marketId: number, mode: MarginMode): void {
     this.positions.setMarginMode(marketId, mode);
   }
 
-  onBalance(balance: string): void {
-    this.balance = balance;
+  onBalance(balance: string, readFrom?: number): void {
+    this.positions.onBalance(balance, readFrom);
   }
 
   order(intentId: string): TrackedOrder | undefined {
@@ -255,7 +254,7 @@ export class OrderTracker {
   }
 
   currentBalance(): string | undefined {
-    return this.balance;
+    return this.positions.balance;
   }
 
   /** The plain state the pre-trade checks and guards judge. */

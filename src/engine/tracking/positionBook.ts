@@ -2,6 +2,7 @@ import { compareDecimals } from '../../core/decimal.js';
 import type { PositionRecord } from '../../venue/schemas/wsFramesPrivate.js';
 import type { PositionView } from './accountState.js';
 import type { MarginMode, Side } from '../intents/intents.js';
+import { MarkedChanges, ReadMarks } from './readMarks.js';
 
 export interface TrackedPosition extends PositionView {
   readonly marketId: number;
@@ -10,13 +11,16 @@ export interface TrackedPosition extends PositionView {
 }
 
 /**
- * The account's open positions and margin modes per market, from the positions feed (WebSocket or
- * REST) and the margin-mode switches the engine made. A flat position is removed; the margin mode
- * of its market is kept.
+ * The account's open positions and margin modes per market, and its balance, from the live feeds
+ * and REST reads, and the margin-mode switches the engine made. A flat position is removed; the
+ * margin mode of its market is kept. A read applied with the mark taken before it began
+ * (`ReadMarks`) leaves what the feed set since as it is: the feed's is the newer.
  */
 export class PositionBook {
   private readonly positions = new Map<number, TrackedPosition>();
   private readonly marginModes = new Map<number, MarginMode>();
+  private readonly fed: MarkedChanges<number | 'balance'>;
+  private balanceNow: string | undefined;
   /**
    * The copies handed out for decisions, made on the first ask after a change and shared until
    * the next: every intent's checks ask for both, and positions change far less often than that.
@@ -24,10 +28,17 @@ export class PositionBook {
   private positionsCopy: ReadonlyMap<number, TrackedPosition> | undefined;
   private marginModesCopy: ReadonlyMap<number, MarginMode> | undefined;
 
-  onPositions(records: readonly PositionRecord[]): void {
+  constructor(marks: ReadMarks = new ReadMarks()) {
+    this.fed = new MarkedChanges(marks);
+  }
+
+  /** Positions from the feed, or (`readFrom`: the mark taken before it began) from a read. */
+  onPositions(records: readonly PositionRecord[], readFrom?: number): void {
     this.positionsCopy = undefined;
     this.marginModesCopy = undefined;
     for (const record of records) {
+      if (readFrom === undefined) this.fed.changed(record.market_id);
+      else if (this.fed.newerThan(record.market_id, readFrom)) continue;
       const mode = marginModeOf(record.margin_mode);
       if (mode !== undefined) this.marginModes.set(record.market_id, mode);
       const size = record.size.startsWith('-') ? record.size.slice(1) : record.size;
@@ -44,6 +55,17 @@ export class PositionBook {
         ...(mode === undefined ? {} : { marginMode: mode }),
       });
     }
+  }
+
+  /** The balance from the account feed, or (`readFrom`) from a read, as `onPositions`. */
+  onBalance(balance: string, readFrom?: number): void {
+    if (readFrom === undefined) this.fed.changed('balance');
+    else if (this.fed.newerThan('balance', readFrom)) return;
+    this.balanceNow = balance;
+  }
+
+  get balance(): string | undefined {
+    return this.balanceNow;
   }
 
   setMarginMode(marketId: number, mode: MarginMode): void {

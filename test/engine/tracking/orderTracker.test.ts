@@ -121,13 +121,13 @@ describe('OrderTracker', () => {
     const tracker = tracked();
     tracker.submitted({ intentId: 'i-2', strategy: 's', marketId: 1, side: 'sell', size: '0.001', price: '66100' });
     tracker.placed('i-1', ORDER_ID);
-    const readFrom = tracker.acceptanceMark();
+    const readFrom = tracker.readMark();
     tracker.placed('i-2', '0x00000000000000f2bb');
-    expect(tracker.acceptanceMark()).toBe(readFrom + 1);
+    expect(tracker.readMark()).toBe(readFrom + 1);
     tracker.onOrderRecords([], true, readFrom);
     expect(tracker.order('i-1')?.state).toBe('cancelled');
     expect(tracker.order('i-2')?.state).toBe('open');
-    tracker.onOrderRecords([], true, tracker.acceptanceMark());
+    tracker.onOrderRecords([], true, tracker.readMark());
     expect(tracker.order('i-2')?.state).toBe('cancelled');
   });
 });

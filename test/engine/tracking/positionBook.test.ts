@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PositionBook } from '../../../src/engine/tracking/positionBook.js';
+import { ReadMarks } from '../../../src/engine/tracking/readMarks.js';
 import type { PositionRecord } from '../../../src/venue/schemas/wsFramesPrivate.js';
 
 function position(marketId: number, size: string, extra: Partial<PositionRecord> = {}): PositionRecord {
@@ -30,6 +31,28 @@ describe('PositionBook', () => {
         [3, 'isolated'],
       ]),
     );
+  });
+
+  it('a read applies what the feed has not set since the read began: positions by market, and the balance', () => {
+    const marks = new ReadMarks();
+    const book = new PositionBook(marks);
+    book.onPositions([position(1, '1'), position(2, '3')]);
+    book.onBalance('100');
+    const readFrom = marks.now();
+    // While the read is on its way, the feed reports a fill in market 1 and the balance it left.
+    book.onPositions([position(1, '2')]);
+    book.onBalance('99.5');
+    book.onPositions([position(1, '1'), position(2, '4')], readFrom);
+    book.onBalance('100', readFrom);
+    expect(book.position(1)?.size).toBe('2');
+    expect(book.position(2)?.size).toBe('4');
+    expect(book.balance).toBe('99.5');
+    // A read begun after the feed's last word applies whole.
+    const later = marks.now();
+    book.onPositions([position(1, '0')], later);
+    book.onBalance('98', later);
+    expect(book.position(1)).toBeUndefined();
+    expect(book.balance).toBe('98');
   });
 
   it('hands out copies for a decision, so a later feed does not change what was judged', () => {
