@@ -10,6 +10,7 @@ import type { VenueWsClient } from '../../src/venue/ws/venueWsClient.js';
 import { fundedAccount, type SimAccount } from './support/simAccount.js';
 import { engineOnSim } from './support/engineOnSim.js';
 import { privateFeedsClient } from './support/engineOnSimWs.js';
+import { venueSender } from '../../src/engine/sending/actionSender.js';
 
 /** The maker's engine, following its orders, positions, fills and account over the venue's WebSocket. */
 async function attachedToWs(
@@ -148,6 +149,65 @@ describe('engine order tracking from the venue feeds', () => {
     expect(engine.tracker.order('m-during')?.state).toBe('open');
     expect((await maker.rest.openOrders({ account: maker.account, market_id: '1' })).orders).toHaveLength(1);
     await Promise.all([engine.stop(), other.stop()]);
+  });
+
+  it("a reconnect's round keeps open an order in flight at the loss that the venue accepted after the round read it", async () => {
+    const [maker] = [await fundedAccount(sim)];
+    let holdRead = false;
+    let taken!: () => void;
+    const readTaken = new Promise<void>((r) => (taken = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const urlOf = (input: Parameters<typeof fetch>[0]): string => String(input instanceof Request ? input.url : input);
+    // The round's reads: its open-orders answer is held once taken.
+    const rest = createRestClient({
+      baseUrl: sim.restUrl,
+      timeoutMs: 10_000,
+      rateLimit: false,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (holdRead && urlOf(input).includes('/v1/orders/open')) {
+          taken();
+          await released;
+        }
+        return response;
+      },
+    });
+    // The placement reaches the venue only once the round has read the open orders.
+    const sending = createRestClient({
+      baseUrl: sim.restUrl,
+      timeoutMs: 10_000,
+      rateLimit: false,
+      fetch: async (input, init) => {
+        if (urlOf(input).includes('/v1/orders/place')) await readTaken;
+        return fetch(input, init);
+      },
+    });
+    const engine = engineOnSim(maker, { rest, sender: venueSender(sending) });
+    await engine.start();
+    const ws = privateFeedsClient(sim, maker, engine);
+    engine.attach({
+      orders: ws.channel('orders'),
+      positions: ws.channel('positions'),
+      fills: ws.channel('fills'),
+      account: ws.channel('account'),
+      oracle: NEVER,
+      connection: ws.connectionState$,
+    });
+    await firstValueFrom(ws.channel('account'));
+    await vi.waitFor(() => expect(engine.conditions.state.mode).toBe('trading'));
+
+    holdRead = true;
+    const placing = engine.execute(sell('m-1', '0.001'));
+    sim.controls.dropAccountWebSockets(maker.account);
+    await readTaken;
+    expect((await placing).type).toBe('accepted');
+    release();
+    await vi.waitFor(() => expect(engine.conditions.state.mode).toBe('trading'));
+    expect(engine.tracker.order('m-1')?.state).toBe('open');
+    expect((await maker.rest.openOrders({ account: maker.account, market_id: '1' })).orders).toHaveLength(1);
+    await engine.stop();
+    await ws.close();
   });
 
   it('a reconciliation keeps the position the feed reported while it read the venue', async () => {
