@@ -17,7 +17,7 @@ async function attachedToWs(
   sim: RunningSim,
   who: SimAccount,
   engine: Engine,
-  options: { followReconnects?: boolean } = {},
+  options: { followReconnects?: boolean; connection?: boolean } = {},
 ): Promise<VenueWsClient> {
   const ws = privateFeedsClient(sim, who, engine);
   const fills = ws.channel('fills');
@@ -30,6 +30,8 @@ async function attachedToWs(
     oracle: NEVER,
     // As the runtime wires it: a new authenticated connection after the first one.
     reconnected: options.followReconnects === true ? reconnects(ws) : NEVER,
+    // The connection's states: degraded while down, a round of reconciliation when back.
+    ...(options.connection === true ? { connection: ws.connectionState$ } : {}),
   });
   // The account channel is subscribed last and starts with a snapshot: once it is here, every
   // earlier subscription (fills has no snapshot) is live on the venue.
@@ -61,6 +63,34 @@ const sell = (id: string, size: string) =>
   placeLimit({ intentId: id, strategy: 'mm', marketId: 1, side: 'sell', size, price: '66000', postOnly: true });
 const takeBuy = (id: string, size: string) =>
   placeLimit({ intentId: id, strategy: 'taker', marketId: 1, side: 'buy', size, price: '66000', timeInForce: 'IOC' });
+
+const urlOf = (input: Parameters<typeof fetch>[0]): string => String(input instanceof Request ? input.url : input);
+
+/**
+ * A REST client to the simulator whose answers to `path`, once `hold()` was called, are held until
+ * `release()`: `taken` resolves when the first is taken (the venue as it was at that moment).
+ */
+function heldAnswers(sim: RunningSim, path: string) {
+  let holding = false;
+  let taken!: () => void;
+  const answerTaken = new Promise<void>((r) => (taken = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const rest = createRestClient({
+    baseUrl: sim.restUrl,
+    timeoutMs: 10_000,
+    rateLimit: false,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (holding && urlOf(input).includes(path)) {
+        taken();
+        await released;
+      }
+      return response;
+    },
+  });
+  return { rest, taken: answerTaken, release, hold: () => (holding = true) };
+}
 
 describe('engine order tracking from the venue feeds', () => {
   let sim: RunningSim;
@@ -111,25 +141,8 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('a reconciliation keeps open an order accepted while it read the venue (its read could not list it)', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    // The engine's reads go through this client: an open-orders answer, once taken, is held until the test lets it go.
-    let hold = false;
-    let taken!: () => void;
-    const readTaken = new Promise<void>((r) => (taken = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    const rest = createRestClient({
-      baseUrl: sim.restUrl,
-      timeoutMs: 10_000,
-      rateLimit: false,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (hold && String(input instanceof Request ? input.url : input).includes('/v1/orders/open')) {
-          taken();
-          await released;
-        }
-        return response;
-      },
-    });
+    // The engine's reads: an open-orders answer, once taken, is held until the test lets it go.
+    const { rest, taken, release, hold } = heldAnswers(sim, '/v1/orders/open');
     const engine = engineOnSim(maker, { rest });
     const other = engineOnSim(taker);
     await Promise.all([engine.start(), other.start()]);
@@ -137,9 +150,9 @@ describe('engine order tracking from the venue feeds', () => {
     expect((await engine.execute(sell('m-before', '0.001'))).type).toBe('accepted');
     expect((await other.execute(takeBuy('t-before', '0.001'))).type).toBe('accepted');
 
-    hold = true;
+    hold();
     const reconciled = engine.reconcile();
-    await readTaken;
+    await taken;
     expect((await engine.execute(sell('m-during', '0.001'))).type).toBe('accepted');
     release();
     await reconciled;
@@ -153,54 +166,27 @@ describe('engine order tracking from the venue feeds', () => {
 
   it("a reconnect's round keeps open an order in flight at the loss that the venue accepted after the round read it", async () => {
     const [maker] = [await fundedAccount(sim)];
-    let holdRead = false;
-    let taken!: () => void;
-    const readTaken = new Promise<void>((r) => (taken = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    const urlOf = (input: Parameters<typeof fetch>[0]): string => String(input instanceof Request ? input.url : input);
     // The round's reads: its open-orders answer is held once taken.
-    const rest = createRestClient({
-      baseUrl: sim.restUrl,
-      timeoutMs: 10_000,
-      rateLimit: false,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (holdRead && urlOf(input).includes('/v1/orders/open')) {
-          taken();
-          await released;
-        }
-        return response;
-      },
-    });
+    const { rest, taken, release, hold } = heldAnswers(sim, '/v1/orders/open');
     // The placement reaches the venue only once the round has read the open orders.
     const sending = createRestClient({
       baseUrl: sim.restUrl,
       timeoutMs: 10_000,
       rateLimit: false,
       fetch: async (input, init) => {
-        if (urlOf(input).includes('/v1/orders/place')) await readTaken;
+        if (urlOf(input).includes('/v1/orders/place')) await taken;
         return fetch(input, init);
       },
     });
     const engine = engineOnSim(maker, { rest, sender: venueSender(sending) });
     await engine.start();
-    const ws = privateFeedsClient(sim, maker, engine);
-    engine.attach({
-      orders: ws.channel('orders'),
-      positions: ws.channel('positions'),
-      fills: ws.channel('fills'),
-      account: ws.channel('account'),
-      oracle: NEVER,
-      connection: ws.connectionState$,
-    });
-    await firstValueFrom(ws.channel('account'));
+    const ws = await attachedToWs(sim, maker, engine, { connection: true });
     await vi.waitFor(() => expect(engine.conditions.state.mode).toBe('trading'));
 
-    holdRead = true;
+    hold();
     const placing = engine.execute(sell('m-1', '0.001'));
     sim.controls.dropAccountWebSockets(maker.account);
-    await readTaken;
+    await taken;
     expect((await placing).type).toBe('accepted');
     release();
     await vi.waitFor(() => expect(engine.conditions.state.mode).toBe('trading'));
@@ -212,25 +198,8 @@ describe('engine order tracking from the venue feeds', () => {
 
   it('a reconciliation keeps the position the feed reported while it read the venue', async () => {
     const [maker, taker] = [await fundedAccount(sim), await fundedAccount(sim)];
-    // The engine's reads go through this client: a position answer, once taken, is held until the test lets it go.
-    let hold = false;
-    let taken!: () => void;
-    const readTaken = new Promise<void>((r) => (taken = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    const rest = createRestClient({
-      baseUrl: sim.restUrl,
-      timeoutMs: 10_000,
-      rateLimit: false,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (hold && String(input instanceof Request ? input.url : input).includes('/v1/account/position')) {
-          taken();
-          await released;
-        }
-        return response;
-      },
-    });
+    // The engine's reads: a position answer, once taken, is held until the test lets it go.
+    const { rest, taken, release, hold } = heldAnswers(sim, '/v1/account/position');
     const engine = engineOnSim(maker, { rest });
     const other = engineOnSim(taker);
     await Promise.all([engine.start(), other.start()]);
@@ -240,9 +209,9 @@ describe('engine order tracking from the venue feeds', () => {
     expect((await other.execute(takeBuy('t-1', '0.001'))).type).toBe('accepted');
     await vi.waitFor(() => expect(compareDecimals(sizeNow(), '0.001')).toBe(0));
 
-    hold = true;
+    hold();
     const reconciled = engine.reconcile();
-    await readTaken;
+    await taken;
     // The venue answered 0.001; the feed then reports the next fill.
     expect((await other.execute(takeBuy('t-2', '0.001'))).type).toBe('accepted');
     await vi.waitFor(() => expect(compareDecimals(sizeNow(), '0.002')).toBe(0));

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.js';
 import type { Journal } from '../../src/journal/journal.js';
 import { openJournal } from '../../src/journal/openJournal.js';
 import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { sellInto, startCounterparty } from './support/counterparty.js';
 import { prepareProbeRoot, startJournalBot, until, type JournalBot } from './support/journalBot.js';
-import { fundedAccount } from './support/simAccount.js';
+import { fundedAccount, type SimAccount } from './support/simAccount.js';
 
 /** The probe's two bids rest and the private feeds are authenticated. */
 async function probeQuoting(run: JournalBot): Promise<void> {
@@ -25,6 +26,34 @@ async function blocksMined(venue: RunningSim, count: number): Promise<void> {
 function reconciliations(journal: Journal, trigger: string): number {
   const row = journal.db.prepare('SELECT COUNT(*) AS n FROM reconciliations WHERE trigger = ?').get(trigger);
   return (row as { n: number }).n;
+}
+
+/**
+ * With no oracle frame on the bot's connection yet, a stall loses the fill of a sell into its bid;
+ * the venue's fill, the journal still without it.
+ */
+async function fillLostBeforeFirstOracleFrame(
+  venue: RunningSim,
+  rig: { bot: SimAccount; other: Engine; journal: Journal },
+) {
+  venue.controls.stallStreams(true);
+  expect((await sellInto(rig.other)).type).toBe('accepted');
+  venue.controls.stallStreams(false);
+  const venueFills = (await rig.bot.rest.tradeHistory({ account: rig.bot.account })).trades;
+  expect(venueFills).toHaveLength(1);
+  expect(rig.journal.recentFills(10)).toEqual([]);
+  return venueFills[0]!;
+}
+
+/** Once the connection's first oracle frame comes: the fill journaled from history by a `stream_start` round. */
+async function readBackAtFirstOracleFrame(venue: RunningSim, run: JournalBot, journal: Journal, fillId: string) {
+  venue.controls.advanceBlocks(1);
+  await until(() => journal.recentFills(10).length === 1, 20_000).catch((error: unknown) => {
+    throw new Error(`${String(error)}\nthe bot's last lines:\n${run.lines.slice(-12).join('\n')}`);
+  });
+  expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([[fillId, '0.0005', 'history']]);
+  expect(reconciliations(journal, 'stream_start')).toBe(1);
+  await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
 }
 
 /**
@@ -106,23 +135,9 @@ describe('journal across a stalled stream that lost a fill frame', () => {
       venue.controls.dropAccountWebSockets(bot.account);
       await until(() => authenticated() > before && reconciliations(journal, 'reconnect') === 1);
       // The reconnect's round has read the venue; no oracle frame has come on the new connection yet.
-      venue.controls.stallStreams(true);
-      expect((await sellInto(other)).type).toBe('accepted');
-      venue.controls.stallStreams(false);
-      const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
-      expect(venueFills).toHaveLength(1);
-      expect(journal.recentFills(10)).toEqual([]);
-
+      const lost = await fillLostBeforeFirstOracleFrame(venue, { bot, other, journal });
       // Its first oracle frame shows no gap (nothing before it to count from), but came after the read.
-      venue.controls.advanceBlocks(1);
-      await until(() => journal.recentFills(10).length === 1, 20_000).catch((error: unknown) => {
-        throw new Error(`${String(error)}\nthe bot's last lines:\n${run.lines.slice(-12).join('\n')}`);
-      });
-      expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([
-        [venueFills[0]!.id, '0.0005', 'history'],
-      ]);
-      expect(reconciliations(journal, 'stream_start')).toBe(1);
-      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
+      await readBackAtFirstOracleFrame(venue, run, journal, lost.id);
     } finally {
       journal.close();
       await run.stop();
@@ -140,23 +155,8 @@ describe('journal across a stalled stream that lost a fill frame', () => {
       second = await startJournalBot(venue, bot, dir);
       await probeQuoting(second);
       // Authenticated, and no oracle frame on this connection yet: a stall now loses what it carries unseen.
-      venue.controls.stallStreams(true);
-      expect((await sellInto(other)).type).toBe('accepted');
-      venue.controls.stallStreams(false);
-      const venueFills = (await bot.rest.tradeHistory({ account: bot.account })).trades;
-      expect(venueFills).toHaveLength(1);
-      expect(journal.recentFills(10)).toEqual([]);
-
-      venue.controls.advanceBlocks(1);
-      const run = second;
-      await until(() => journal.recentFills(10).length === 1, 20_000).catch((error: unknown) => {
-        throw new Error(`${String(error)}\nthe bot's last lines:\n${run.lines.slice(-12).join('\n')}`);
-      });
-      expect(journal.recentFills(10).map((f) => [f.fillId, f.size, f.source])).toEqual([
-        [venueFills[0]!.id, '0.0005', 'history'],
-      ]);
-      expect(reconciliations(journal, 'stream_start')).toBe(1);
-      await until(() => run.engine.tracker.openOrders({ strategy: 'probe' }).length === 1);
+      const lost = await fillLostBeforeFirstOracleFrame(venue, { bot, other, journal });
+      await readBackAtFirstOracleFrame(venue, second, journal, lost.id);
     } finally {
       journal.close();
       await (second ?? first).stop();
