@@ -118,10 +118,9 @@ export class VenueFollowing {
    */
   async reconcile(read?: VenueSnapshot): Promise<void> {
     const { rest, account, log, tracker } = this.o;
-    const mark = tracker.readMark();
+    // What changes while the venue is read (a placement accepted, the feed's positions and balance) stays.
+    const readFrom = read === undefined ? tracker.readMark() : this.readsFrom.get(read);
     const snapshot = read ?? (await readVenueSnapshot(rest, { account, markets: this.o.markets() }));
-    // What changed while the venue was read (a placement accepted, the feed's positions and balance) stays.
-    const readFrom = read === undefined ? mark : this.readsFrom.get(read);
     const orders = orderRecordsOf(snapshot);
     const fates = await unlistedOrderFates(rest, account, tracker.openOrders(), orders).catch((err: unknown) => {
       log.warn({ err }, 'order history not read: orders that left the book while unobserved count as cancelled');

@@ -45,7 +45,6 @@ export class OrderTracker {
   private readonly orders = new OrderRegistry();
   private readonly foreign = new ForeignOrders();
   private readonly restingCounts = new RestingOrderCounts();
-  /** Marks taken before REST reads (`ReadMarks`): a read applies nothing it was too early to see. */
   private readonly reads = new ReadMarks();
   private readonly positions = new PositionBook(this.reads);
   private fillLedger: FillLedger = memoryFillLedger();
@@ -285,8 +284,10 @@ export class OrderTracker {
     const inferred = inferenceCauseOf(event);
     if (inferred !== undefined) this.inferredCauses.set(order, inferred);
     const cancelRequested = this.cancelAsked.has(intentId);
-    if (isTerminal(order.state)) this.snapshotCloses.ended(intentId);
-    if (isTerminal(order.state)) this.cancelAsked.delete(intentId, undefined);
+    if (isTerminal(order.state)) {
+      this.snapshotCloses.ended(intentId);
+      this.cancelAsked.delete(intentId, undefined);
+    }
     if (this.eventSubject.observed) {
       const cause = event.type === 'send_ended' ? event.cause : undefined;
       const context = { atMs: this.now(), cancelRequested, cause };
