@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { printable } from '../../core/printable.js';
 import { MAX_VENUE_FRAME_BYTES } from '../../venue/ws/maxFrameBytes.js';
-import type { TransformOptions } from 'node:stream';
+import { pipeline, type TransformOptions } from 'node:stream';
 import { constants, createGunzip, type ZlibOptions } from 'node:zlib';
 import { RecordingError } from './recordingError.js';
 import { recordingRecordSchema, type FrameRecord, type RecordingRecord } from './recordingRecords.js';
@@ -89,10 +89,10 @@ async function* readSegmentChunks(
     highWaterMark: READ_AHEAD,
   };
   const lines = createGunzip(options);
-  // pipe() does not pass a read error on: without this a missing file would hang the reader.
-  createReadStream(path, { highWaterMark: 1024 * 1024 })
-    .on('error', (error) => lines.destroy(error))
-    .pipe(lines);
+  // pipeline() passes a read error on to `lines` (whose reader then throws it) and listens for it
+  // on both streams at once: a file gone before its open would otherwise raise an 'error' with no
+  // listener, an uncaught exception, while the reader is still waiting for its size.
+  pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), lines, ignore);
   const limits = { ...RECORDING_LIMITS, ...read.limits };
   let inflated = 0;
   let pending = '';
@@ -136,6 +136,9 @@ async function* readSegmentChunks(
     });
   }
 }
+
+/** The reader meets the pipeline's error itself, on `lines`. */
+function ignore(): void {}
 
 /** Inflated bytes buffered ahead of the reader. */
 const READ_AHEAD = 4 * 1024 * 1024;

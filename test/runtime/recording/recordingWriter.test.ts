@@ -135,6 +135,26 @@ describe('RecordingWriter and readRecording', () => {
     await expect(gone.next()).rejects.toThrow(/000004\.jsonl\.gz is not a readable recording segment.*ENOENT/);
   });
 
+  it('refuses segments gone before they open in their readers, never as an uncaught exception', async () => {
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): number => uncaught.push(error);
+    process.on('uncaughtException', listener);
+    try {
+      // The open's failure and the size read race; on the old code about one in twenty lost it.
+      const refusals: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        await readSegment(join(dir, `gone-${i}.jsonl.gz`))
+          .next()
+          .catch((error: unknown) => refusals.push(String(error)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(refusals.filter((r) => /gone-\d+\.jsonl\.gz is not a readable recording segment.*ENOENT/.test(r))).toHaveLength(100);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', listener);
+    }
+  });
+
   it('reads frame records as the schema does: extra fields dropped, a departing one refused with its line', async () => {
     const path = join(dir, 'rec-20270115T080000.000Z-000001.jsonl.gz');
     const lines = [

@@ -1,3 +1,4 @@
+import type { Observable, Subscription } from 'rxjs';
 import type { TradingState } from '../../../engine/admission/tradingConditions.js';
 import type { BotMetrics } from '../metrics/botMetrics.js';
 import type { BotMonitor } from './botMonitor.js';
@@ -9,6 +10,7 @@ import { startingReadiness } from './readiness.js';
 export interface KillSwitchTarget {
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
   readonly conditions: { readonly state: TradingState };
+  readonly tradingState$: Observable<TradingState>;
   tripKillSwitch(reason: string): void;
   resetKillSwitch(): void;
 }
@@ -25,6 +27,8 @@ export type KillSwitchAnswer =
 export class BotControl {
   private startingPhase = 'opening the journal and reconciling with the venue';
   private bot: { readonly monitor: BotMonitor; readonly engine: KillSwitchTarget } | undefined;
+  private readonly stateListeners = new Set<() => void>();
+  private stateWatch: Subscription | undefined;
 
   constructor(private readonly metrics: BotMetrics) {}
 
@@ -34,6 +38,19 @@ export class BotControl {
 
   attach(monitor: BotMonitor, engine: KillSwitchTarget): void {
     this.bot = { monitor, engine };
+    this.stateWatch?.unsubscribe();
+    this.stateWatch = engine.tradingState$.subscribe(() => {
+      for (const listener of this.stateListeners) listener();
+    });
+  }
+
+  /**
+   * Calls `listener` whenever the trading state changes (a trip, a reset, degraded and back), and
+   * once when the bot is attached; returns the call that stops it.
+   */
+  onTradingState(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   /** Undefined while the bot starts. */

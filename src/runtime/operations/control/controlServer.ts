@@ -261,17 +261,22 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /**
  * The dashboard's server-sent events: the equity history once on connect, then a status every
- * `everyMs` to every open page. One snapshot per tick serves all pages; the timer runs only while
- * a page is open.
+ * `everyMs` to every open page, and at once when the trading state changes (a tripped kill switch
+ * shows on the page as soon as on /api/status, not up to a tick later). One snapshot per push
+ * serves all pages; the timer runs only while a page is open.
  */
 class EventClients {
   private readonly clients = new Set<ServerResponse>();
   private timer: NodeJS.Timeout | undefined;
+  private pushQueued = false;
+  private readonly stopWatching: () => void;
 
   constructor(
     private readonly control: BotControl,
     private readonly everyMs: number,
-  ) {}
+  ) {
+    this.stopWatching = control.onTradingState(() => this.pushSoon());
+  }
 
   add(res: ServerResponse): void {
     // Set, not only written: the connection deadlines (controlConnections.ts) read it to let a stream live.
@@ -289,9 +294,20 @@ class EventClients {
   }
 
   close(): void {
+    this.stopWatching();
     this.stop();
     for (const res of this.clients) res.end();
     this.clients.clear();
+  }
+
+  /** After the turn that changed the state: one push however many changes it made. */
+  private pushSoon(): void {
+    if (this.pushQueued || this.clients.size === 0) return;
+    this.pushQueued = true;
+    setImmediate(() => {
+      this.pushQueued = false;
+      this.push();
+    });
   }
 
   private push(): void {

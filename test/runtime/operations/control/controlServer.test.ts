@@ -1,7 +1,10 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { BehaviorSubject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TradingState } from '../../../../src/engine/admission/tradingConditions.js';
 import { BotControl } from '../../../../src/runtime/operations/control/botControl.js';
+import type { BotMonitor } from '../../../../src/runtime/operations/control/botMonitor.js';
 import { startControlServer, type ControlServer } from '../../../../src/runtime/operations/control/controlServer.js';
 import { BotMetrics } from '../../../../src/runtime/operations/metrics/botMetrics.js';
 
@@ -161,6 +164,47 @@ describe('the control server answers only this machine', () => {
     expect(trip.status).toBe(503);
     // A GET never needs a content type.
     expect((await call(server.url, '/health', { host: '127.0.0.1', origin: 'http://evil.test' })).status).toBe(200);
+  });
+
+  it("pushes a status down the dashboard's event stream as soon as the trading state changes, not at the next tick", async () => {
+    const control = new BotControl(new BotMetrics());
+    const state$ = new BehaviorSubject<TradingState>({ mode: 'trading', reasons: [], sinceMs: 0, reconciling: false });
+    const monitor = { status: () => ({ mode: state$.value.mode }), equityHistory: () => [] };
+    control.attach(monitor as unknown as BotMonitor, {
+      killSwitch: { tripped: false },
+      conditions: { state: state$.value },
+      tradingState$: state$,
+      tripKillSwitch: () => undefined,
+      resetKillSwitch: () => undefined,
+    });
+    server = await startControlServer({
+      host: '127.0.0.1',
+      port: 0,
+      control,
+      token: undefined,
+      tokenSource: 'none',
+      log,
+      pushEveryMs: 600_000,
+    });
+    let text = '';
+    const req = request(`${server.url}/api/events`, { headers: { host: '127.0.0.1' } }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+    });
+    req.on('error', () => undefined);
+    req.end();
+    const modes = () => [...text.matchAll(/event: status\ndata: \{"mode":"(\w+)"/g)].map((m) => m[1]);
+    try {
+      await vi.waitFor(() => expect(modes()).toEqual(['trading']));
+      state$.next({ mode: 'halted', reasons: ['kill switch: drill'], sinceMs: 1, reconciling: false });
+      state$.next({ mode: 'halted', reasons: ['kill switch: drill', 'budget'], sinceMs: 1, reconciling: false });
+      // The tick is ten minutes away: only the change can have pushed it, once for the turn's two.
+      await vi.waitFor(() => expect(modes()).toEqual(['trading', 'halted']));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(modes()).toEqual(['trading', 'halted']);
+    } finally {
+      req.destroy();
+    }
   });
 
   it("keeps the dashboard's event stream open past the request deadline (only a stream lives on)", async () => {
