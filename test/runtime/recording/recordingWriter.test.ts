@@ -148,7 +148,9 @@ describe('RecordingWriter and readRecording', () => {
           .catch((error: unknown) => refusals.push(String(error)));
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(refusals.filter((r) => /gone-\d+\.jsonl\.gz is not a readable recording segment.*ENOENT/.test(r))).toHaveLength(100);
+      expect(
+        refusals.filter((r) => /gone-\d+\.jsonl\.gz is not a readable recording segment.*ENOENT/.test(r)),
+      ).toHaveLength(100);
       expect(uncaught).toEqual([]);
     } finally {
       process.off('uncaughtException', listener);
