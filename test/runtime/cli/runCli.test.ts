@@ -43,7 +43,7 @@ describe('runCli', () => {
     const m = memoryIo();
     expect(await runCli(['stauts'], m.io)).toBe(2);
     expect(m.stderr()).toBe(
-      'perpbot: unknown command "stauts" (did you mean status?; commands: start, setup, probe, record, replay, sweep, status, markets, cancel-all, revoke-signer, keys, sim, history, reconcile, chaos, new, check; run perpbot --help)\n',
+      'perpbot: unknown command "stauts" (did you mean status?; commands: start, setup, probe, record, replay, sweep, status, kill-switch, markets, cancel-all, revoke-signer, keys, sim, history, reconcile, chaos, new, check; run perpbot --help)\n',
     );
     expect(m.stdout()).toBe('');
   });

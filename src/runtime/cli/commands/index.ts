@@ -4,6 +4,7 @@ import { chaosCommand } from './chaosCommand.js';
 import { checkCommand } from './checkCommand.js';
 import { historyCommand } from './historyCommand.js';
 import { keysCommand } from './keysCommand.js';
+import { killSwitchCommand } from './killSwitchCommand.js';
 import { marketsCommand } from './marketsCommand.js';
 import { newCommand } from './newCommand.js';
 import { probeCommand } from './probeCommand.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   replayCommand,
   sweepCommand,
   statusCommand,
+  killSwitchCommand,
   marketsCommand,
   cancelAllCommand,
   revokeSignerCommand,

@@ -53,3 +53,19 @@ export function readControlFile(path: string): ControlRecord | undefined {
     return undefined;
   }
 }
+
+/** The record at `path` when its process still runs; undefined when missing, unreadable or stale. */
+export function liveControlRecord(path: string): ControlRecord | undefined {
+  const record = readControlFile(path);
+  return record !== undefined && processAlive(record.pid) ? record : undefined;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}

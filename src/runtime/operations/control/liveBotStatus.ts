@@ -1,5 +1,5 @@
 import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
-import { controlFileFor, readControlFile, type ControlRecord } from './controlFile.js';
+import { controlFileFor, liveControlRecord, type ControlRecord } from './controlFile.js';
 import type { BotStatus } from './botStatus.js';
 
 export type LiveBot =
@@ -17,8 +17,8 @@ export async function liveBotStatus(
   timeoutMs = 2_000,
   fetchImpl: typeof fetch = fetch,
 ): Promise<LiveBot | undefined> {
-  const record = readControlFile(controlFileFor(journalPath));
-  if (record === undefined || !processAlive(record.pid)) return undefined;
+  const record = liveControlRecord(controlFileFor(journalPath));
+  if (record === undefined) return undefined;
   try {
     const response = await fetchWithDeadline(
       `${record.url}/api/status`,
@@ -42,15 +42,5 @@ export async function liveBotStatus(
             : error.message
           : String(error),
     };
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return error instanceof Error && 'code' in error && error.code === 'EPERM';
   }
 }

@@ -1,0 +1,114 @@
+import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
+import { PerpbotError } from '../../../core/perpbotError.js';
+import { printable } from '../../../core/printable.js';
+
+export type KillSwitchAction = 'trip' | 'reset';
+
+/** What the control server answered to a trip or reset it carried out. */
+export interface KillSwitchDone {
+  readonly action: KillSwitchAction;
+  readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
+}
+
+export interface KillSwitchRequest {
+  /** The control server's base URL (`http://127.0.0.1:PORT`). */
+  readonly url: string;
+  readonly token: string;
+  readonly action: KillSwitchAction;
+  readonly reason?: string | undefined;
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * `POST /api/kill-switch` to a running bot, as an operator's client: the answer when the bot
+ * carried it out, else a KILL_SWITCH_FAILED error saying what the bot (or the network) said and
+ * what to do. The token goes in the header only; no error or hint repeats it.
+ */
+export async function requestKillSwitch(request: KillSwitchRequest): Promise<KillSwitchDone> {
+  const timeoutMs = request.timeoutMs ?? 5_000;
+  let answer: { readonly status: number; readonly text: string; readonly retryAfter: string | null };
+  try {
+    const response = await fetchWithDeadline(
+      `${request.url}/api/kill-switch`,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { authorization: `Bearer ${request.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          action: request.action,
+          ...(request.reason === undefined ? {} : { reason: request.reason }),
+        }),
+      },
+      { timeoutMs, maxBodyBytes: 64 * 1024, fetch: request.fetch },
+    );
+    answer = { status: response.status, text: response.text(), retryAfter: response.headers.get('retry-after') };
+  } catch (error) {
+    const why = unanswered(error, timeoutMs);
+    throw failed(request, `the bot at ${request.url} did not answer (${why})`, undefined, [
+      'is it running, and is this its control server? `perpbot status` shows where it listens',
+      ...TAKE_ORDERS_OFF,
+    ]);
+  }
+  if (answer.status === 200) return JSON.parse(answer.text) as KillSwitchDone;
+  throw refusal(request, answer);
+}
+
+/** Why there was no answer: the deadline, or the network's own code (ECONNREFUSED) or words beside fetch's. */
+function unanswered(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = typeof cause?.code === 'string' ? cause.code : cause?.message;
+  return typeof detail === 'string' ? `${error.message}: ${detail}` : error.message;
+}
+
+const TAKE_ORDERS_OFF = ['to take every order off the venue without the bot: perpbot cancel-all --config FILE'];
+
+function refusal(
+  request: KillSwitchRequest,
+  answer: { readonly status: number; readonly text: string; readonly retryAfter: string | null },
+): PerpbotError {
+  const said = serverError(answer.text);
+  const what = `the bot at ${request.url} refused the ${request.action} (HTTP ${answer.status}${said === undefined ? '' : `: ${said}`})`;
+  switch (answer.status) {
+    case 401:
+      return failed(request, what, answer.status, [
+        "the token is not the bot's: set PERPBOT_CONTROL_TOKEN (or control.token_env / control.token_file) as the bot has it",
+      ]);
+    case 403:
+      return failed(request, what, answer.status, [
+        'the bot started without a control token, so its kill switch cannot be reached over HTTP: stop it (SIGTERM) instead',
+        ...TAKE_ORDERS_OFF,
+      ]);
+    case 429:
+      return failed(request, what, answer.status, [
+        `too many failed attempts from this address: try again in ${answer.retryAfter ?? 'a few'} s with the right token`,
+      ]);
+    default:
+      return failed(request, what, answer.status, []);
+  }
+}
+
+/** The `error` of the server's JSON answer, printable; undefined when there is none. */
+function serverError(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    return typeof body.error === 'string' ? printable(body.error.slice(0, 300)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function failed(
+  request: KillSwitchRequest,
+  message: string,
+  httpStatus: number | undefined,
+  hints: string[],
+): PerpbotError {
+  return new PerpbotError(message, {
+    code: 'KILL_SWITCH_FAILED',
+    details: { url: request.url, action: request.action, ...(httpStatus === undefined ? {} : { httpStatus }) },
+    hints,
+  });
+}
