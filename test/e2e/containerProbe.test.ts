@@ -1,18 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import { until } from './support/journalBot.js';
-import {
-  CONTROL_TOKEN,
-  prepareServiceRoot,
-  serviceBotConfig,
-  startServiceBot,
-  type ServiceBot,
-} from './support/serviceBot.js';
-import { fundedAccount } from './support/simAccount.js';
+import { CONTROL_TOKEN, serviceBotOnSim, type ServiceBot, type ServiceBotOnSim } from './support/serviceBot.js';
 import { REPO_ROOT } from './support/spawnPerpbot.js';
 
 /**
@@ -37,27 +27,19 @@ function probe(url: string, env: Record<string, string>): Promise<{ code: number
 }
 
 describe('the container probe (deploy/docker/probe.mjs)', () => {
-  let sim: RunningSim;
-  let dir: string;
+  let service: ServiceBotOnSim;
   let bot: ServiceBot;
   let port: string;
 
   beforeAll(async () => {
-    sim = await startSim({ port: 0, blockMs: 0, registrationLagMs: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-probe-'));
-    prepareServiceRoot(dir);
-    const config = serviceBotConfig(dir, STRATEGY).replace(
-      'control: { port: 0 }',
-      'control: { host: 0.0.0.0, port: 0 }',
-    );
-    bot = await startServiceBot(sim, await fundedAccount(sim), dir, config);
+    service = await serviceBotOnSim(STRATEGY, {
+      blockMs: 0,
+      edit: (config) => config.replace('control: { port: 0 }', 'control: { host: 0.0.0.0, port: 0 }'),
+    });
+    bot = service.bot;
     port = new URL(bot.url).port;
   });
-  afterAll(async () => {
-    await bot?.stop();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => service?.close());
 
   it('passes /health and, once trading, /ready with the token from PERPBOT_CONTROL_TOKEN', async () => {
     expect(await probe(`http://127.0.0.1:${port}/health`, { PERPBOT_CONTROL_TOKEN: CONTROL_TOKEN })).toEqual({

@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotStatus } from '../../src/runtime/operations/control/botStatus.js';
-import { startSim, type RunningSim } from '../../src/sim/startSim.js';
 import {
   CONTROL_TOKEN,
-  prepareServiceRoot,
   serviceBotConfig,
-  startServiceBot,
+  serviceBotOnSim,
   type ServiceBot,
+  type ServiceBotOnSim,
 } from './support/serviceBot.js';
-import { fundedAccount } from './support/simAccount.js';
 import { spawnPerpbot } from './support/spawnPerpbot.js';
 
 const PROBE = `  - name: probe
@@ -26,25 +23,18 @@ const PROBE = `  - name: probe
  * carries the token.
  */
 describe('perpbot kill-switch (spawned, against a running bot)', () => {
-  let sim: RunningSim;
-  let dir: string;
+  let service: ServiceBotOnSim;
   let bot: ServiceBot;
+  let dir: string;
   let config: string;
 
   beforeAll(async () => {
-    sim = await startSim({ port: 0, blockMs: 50, registrationLagMs: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'perpbot-kill-switch-cli-'));
-    prepareServiceRoot(dir);
-    const text = serviceBotConfig(dir, PROBE);
+    service = await serviceBotOnSim(PROBE);
+    ({ bot, dir } = service);
     config = join(dir, 'bot.yaml');
-    writeFileSync(config, text);
-    bot = await startServiceBot(sim, await fundedAccount(sim), dir, text);
+    writeFileSync(config, service.config);
   }, 60_000);
-  afterAll(async () => {
-    await bot.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => service?.close());
 
   const mode = async (): Promise<string> => ((await (await fetch(`${bot.url}/api/status`)).json()) as BotStatus).mode;
   const noToken = (run: { stdout: string; stderr: string }): void =>

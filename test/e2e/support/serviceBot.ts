@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '../../../src/engine/engine.js';
-import type { RunningSim } from '../../../src/sim/startSim.js';
+import { startSim, type RunningSim } from '../../../src/sim/startSim.js';
 import { startBotOnSim } from './journalBot.js';
-import type { SimAccount } from './simAccount.js';
+import { fundedAccount, type SimAccount } from './simAccount.js';
 
 export const CONTROL_TOKEN = 'test-control-token-0123456789abcdef';
 
@@ -61,6 +62,33 @@ export async function startServiceBot(
     throw new Error('the control server did not report its URL');
   }
   return { ...bot, url, journal: join(dir, 'journal.sqlite') };
+}
+
+/** A service bot on a simulator of its own, in a fresh directory; `close` ends all three. */
+export interface ServiceBotOnSim {
+  readonly sim: RunningSim;
+  readonly dir: string;
+  readonly bot: ServiceBot;
+  /** The bot's config as it runs it. */
+  readonly config: string;
+  close(): Promise<void>;
+}
+
+export async function serviceBotOnSim(
+  strategies: string,
+  options: { readonly blockMs?: number; readonly edit?: (config: string) => string } = {},
+): Promise<ServiceBotOnSim> {
+  const sim = await startSim({ port: 0, blockMs: options.blockMs ?? 50, registrationLagMs: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'perpbot-service-'));
+  prepareServiceRoot(dir);
+  const config = (options.edit ?? ((c) => c))(serviceBotConfig(dir, strategies));
+  const bot = await startServiceBot(sim, await fundedAccount(sim), dir, config);
+  const close = async (): Promise<void> => {
+    await bot.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { sim, dir, bot, config, close };
 }
 
 /** Prometheus text exposition -> samples; throws on a line that is not valid exposition. */
