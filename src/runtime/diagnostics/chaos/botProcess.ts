@@ -59,6 +59,11 @@ export class BotProcess {
     });
     // Opened here with O_NOFOLLOW (a symlink at the log's path is refused): the stream takes the descriptor.
     const log = createWriteStream('', { fd: openSync(options.logPath, APPEND_NO_FOLLOW, 0o600) });
+    // A log that cannot be written (a full disk) is said once beside the bot's stderr; the bot and
+    // the run go on (unheard, the stream's 'error' would end this process).
+    log.once('error', (error) =>
+      this.stderrLines.push(`the bot's log ${options.logPath} could not be written (${error.message})`),
+    );
     let onReady: (ready: boolean) => void = () => {};
     this.ready = new Promise((resolve) => (onReady = resolve));
     const stdout = createInterface({ input: this.child.stdout! });
