@@ -82,6 +82,20 @@ describe('perpbot kill-switch (spawned, against a running bot)', () => {
     expect(await mode()).toBe('halted');
   });
 
+  it('trips with a mainnet config and no acknowledgement (a trip only stops), and resets only with it', async () => {
+    const mainnet = join(dir, 'mainnet.yaml');
+    // The venue's URLs are never called: the bot is reached at --url.
+    const venue = 'venue: { profile: mainnet, rest_url: https://127.0.0.1:1, ws_url: wss://127.0.0.1:1/ws }';
+    writeFileSync(mainnet, service.config.replace(/^venue: .*$/m, venue));
+    const env = { PERPBOT_CONTROL_TOKEN: CONTROL_TOKEN };
+    const trip = await spawnPerpbot(['kill-switch', 'trip', '--config', mainnet, '--url', bot.url], env);
+    expect(trip.code, trip.stderr).toBe(0);
+    const reset = await spawnPerpbot(['kill-switch', 'reset', '--config', mainnet, '--url', bot.url], env);
+    expect(reset.code).toBe(1);
+    expect(reset.stderr).toContain('--i-understand-mainnet');
+    expect(await mode()).toBe('halted');
+  });
+
   it('resets by --url with --json, and the bot trades again', async () => {
     const reset = await spawnPerpbot(['kill-switch', 'reset', '--url', bot.url, '--json'], {
       PERPBOT_CONTROL_TOKEN: CONTROL_TOKEN,

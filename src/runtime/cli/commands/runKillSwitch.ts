@@ -16,7 +16,11 @@ const DEFAULT_TOKEN_SOURCE = { token_env: 'PERPBOT_CONTROL_TOKEN' } as const;
 /** `perpbot kill-switch trip|reset`: the running bot's kill switch, through its control server. */
 export async function runKillSwitch(args: ParsedArgs, io: CliIo): Promise<number> {
   const action = actionOf(args.positionals[0]);
-  const config = await loadCliConfig(args, io);
+  // A trip only stops trading: it never waits for mainnet's acknowledgement (a reset does).
+  const config = await loadCliConfig(
+    action === 'trip' ? { ...args, flags: { ...args.flags, 'i-understand-mainnet': true } } : args,
+    io,
+  );
   const url = stringFlag(args, 'url') ?? recordedUrl(config, io);
   const token = await loadControlToken(
     { host: '127.0.0.1', port: 0, allowed_hosts: [], ...DEFAULT_TOKEN_SOURCE, ...config.control },
