@@ -160,7 +160,7 @@ describe('perpbot (spawned)', () => {
     expect(run?.code).toBe(2);
     expect(stderrLines(run ?? { code: null, stdout: '', stderr: '' })).toEqual([
       expect.stringMatching(
-        /^perpbot: unknown command "frobnicate" \(commands: start, setup, probe, record, replay, sweep, status, markets/,
+        /^perpbot: unknown command "frobnicate" \(commands: start, setup, probe, record, replay, sweep, status, kill-switch, markets/,
       ),
     ]);
   });
