@@ -1,14 +1,17 @@
 import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { printable } from '../../../core/printable.js';
+import { z } from 'zod';
 
 export type KillSwitchAction = 'trip' | 'reset';
 
+const doneSchema = z.object({
+  action: z.enum(['trip', 'reset']),
+  killSwitch: z.object({ tripped: z.boolean(), reason: z.string().optional() }),
+});
+
 /** What the control server answered to a trip or reset it carried out. */
-export interface KillSwitchDone {
-  readonly action: KillSwitchAction;
-  readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
-}
+export type KillSwitchDone = z.infer<typeof doneSchema>;
 
 export interface KillSwitchRequest {
   /** The control server's base URL (`http://127.0.0.1:PORT`). */
@@ -50,8 +53,23 @@ export async function requestKillSwitch(request: KillSwitchRequest): Promise<Kil
       ...TAKE_ORDERS_OFF,
     ]);
   }
-  if (answer.status === 200) return JSON.parse(answer.text) as KillSwitchDone;
-  throw refusal(request, answer);
+  if (answer.status !== 200) throw refusal(request, answer);
+  const done = doneSchema.safeParse(parsedOrUndefined(answer.text));
+  if (done.success) return done.data;
+  throw failed(
+    request,
+    `the answer of ${request.url} is not a perpbot control server's (HTTP 200, ${printable(answer.text.slice(0, 80))})`,
+    200,
+    ["is this the bot's control server? `perpbot status` shows where it listens"],
+  );
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why there was no answer: the deadline, or the network's own code (ECONNREFUSED) or words beside fetch's. */
@@ -92,12 +110,8 @@ function refusal(
 
 /** The `error` of the server's JSON answer, printable; undefined when there is none. */
 function serverError(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as { error?: unknown };
-    return typeof body.error === 'string' ? printable(body.error.slice(0, 300)) : undefined;
-  } catch {
-    return undefined;
-  }
+  const error = (parsedOrUndefined(text) as { error?: unknown } | undefined)?.error;
+  return typeof error === 'string' ? printable(error.slice(0, 300)) : undefined;
 }
 
 function failed(

@@ -63,6 +63,14 @@ describe('requestKillSwitch', () => {
     expect(text).not.toContain(TOKEN);
   });
 
+  it("refuses a 200 that is not a control server's answer, naming the URL", async () => {
+    const other = await answering(200, '<html>not a bot</html>');
+    await expect(requestKillSwitch({ url: other.url, token: TOKEN, action: 'trip' })).rejects.toMatchObject({
+      code: 'KILL_SWITCH_FAILED',
+      message: `the answer of ${other.url} is not a perpbot control server's (HTTP 200, "<html>not a bot</html>")`,
+    });
+  });
+
   it('says the bot did not answer, with the network code, and how to take the orders off without it', async () => {
     const bot = await answering(200, {});
     const closed = bot.url;
