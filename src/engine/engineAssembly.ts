@@ -121,10 +121,14 @@ function admissionOf(p: Building, options: EngineOptions): void {
     onAdmitted: (admission) => {
       if (p.admissions.observed) p.admissions.next(admission);
     },
-    onKillSwitchTripped: (reason) =>
+    onKillSwitchTripped: (reason) => {
+      // Every quote target goes with the orders, as a strategy's own trip takes its own: nothing is
+      // wanted until a strategy states a target again after the reset (the quote uptime counts no halt).
+      p.quoting.keeper.forget();
       detach(cancelEveryMarket(reason, cancels), (err) =>
         log.error({ err, reason }, 'kill switch: cancelling the orders failed; cancel them by hand'),
-      ),
+      );
+    },
   });
   p.admission = new AdmissionPipeline({ account: p.gate, clock, log, signal: p.abort.signal });
   p.cancelOrdersOf = (strategy) => {

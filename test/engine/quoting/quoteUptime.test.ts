@@ -57,6 +57,26 @@ describe('quote uptime', () => {
     expect((view!.missing ?? 0) + (view!.uptime ?? 0)).toBeCloseTo(1, 10);
   });
 
+  it("counts no wanted time while the account's kill switch holds the strategy (a strategy's own trip takes its targets already)", async () => {
+    const { t, emit } = await kit(10);
+    await emit((ctx) => [ctx.intents.quote({ marketId: 1, orders: quote('99', '101') })]);
+    await t.advance(1_000);
+    const before = t.quoteUptime()[0]!;
+    // The trip cancels the quotes: wanting them until the reset would count the whole halt as missing.
+    await t.tripKillSwitch('drill');
+    await t.advance(10_000);
+    const halted = t.quoteUptime()[0]!;
+    expect(halted.wantedMs - before.wantedMs).toBeLessThan(100);
+    expect(halted.uptime).toBeGreaterThan(0.9);
+    // After the reset the strategy's next target is wanted again, and held once it rests.
+    await t.resetKillSwitch();
+    await emit((ctx) => [ctx.intents.quote({ marketId: 1, orders: quote('99', '101') })]);
+    await t.advance(1_000);
+    const again = t.quoteUptime()[0]!;
+    expect(again.wantedMs - halted.wantedMs).toBeGreaterThan(900);
+    expect(again.requotes).toBe(before.requotes + 1);
+  });
+
   it('measures a strategy without a target from its own orders: an order waits to rest, then is held', async () => {
     const { t, emit } = await kit(25);
     await emit((ctx) => [ctx.intents.placeLimit({ marketId: 1, side: 'buy', size: '0.01', price: '99' })]);
