@@ -39,6 +39,18 @@ export interface DeadlineFetchOptions {
   readonly fetch?: typeof fetch | undefined;
 }
 
+/**
+ * Why an exchange got no answer, for a person: the deadline (`timeoutMs`), or fetch's words with
+ * the network's own code (ECONNREFUSED) or words beside them.
+ */
+export function whyNoAnswer(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = typeof cause?.code === 'string' ? cause.code : cause?.message;
+  return typeof detail === 'string' ? `${error.message}: ${detail}` : error.message;
+}
+
 export interface DeadlineAnswer {
   readonly status: number;
   readonly headers: Headers;

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BodyTooLargeError, DeadlineError, fetchWithDeadline } from '../../src/core/fetchWithDeadline.js';
+import { BodyTooLargeError, DeadlineError, fetchWithDeadline, whyNoAnswer } from '../../src/core/fetchWithDeadline.js';
 import { forceGc } from './support/forceGc.js';
 
 describe('fetchWithDeadline', () => {
@@ -86,5 +86,18 @@ describe('fetchWithDeadline', () => {
     await expect(fetchWithDeadline(`${url}streamed`, {}, { timeoutMs: 1_000, maxBodyBytes: 4_096 })).rejects.toThrow(
       'the body is larger than 4096 bytes',
     );
+  });
+});
+
+describe('whyNoAnswer', () => {
+  it("says the deadline, or fetch's words with the network's code or words beside them", () => {
+    expect(whyNoAnswer(new DeadlineError(250), 250)).toBe('no answer within 250 ms');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    expect(whyNoAnswer(new TypeError('fetch failed', { cause: refused }), 250)).toBe('fetch failed: ECONNREFUSED');
+    expect(whyNoAnswer(new TypeError('fetch failed', { cause: new Error('bad port') }), 250)).toBe(
+      'fetch failed: bad port',
+    );
+    expect(whyNoAnswer(new Error('socket hang up'), 250)).toBe('socket hang up');
+    expect(whyNoAnswer('down', 250)).toBe('down');
   });
 });

@@ -1,4 +1,4 @@
-import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
+import { fetchWithDeadline, whyNoAnswer } from '../../../core/fetchWithDeadline.js';
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { printable } from '../../../core/printable.js';
 import { z } from 'zod';
@@ -47,8 +47,7 @@ export async function requestKillSwitch(request: KillSwitchRequest): Promise<Kil
     );
     answer = { status: response.status, text: response.text(), retryAfter: response.headers.get('retry-after') };
   } catch (error) {
-    const why = unanswered(error, timeoutMs);
-    throw failed(request, `the bot at ${request.url} did not answer (${why})`, undefined, [
+    throw failed(request, `the bot at ${request.url} did not answer (${whyNoAnswer(error, timeoutMs)})`, undefined, [
       'is it running, and is this its control server? `perpbot status` shows where it listens',
       ...TAKE_ORDERS_OFF,
     ]);
@@ -70,15 +69,6 @@ function parsedOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Why there was no answer: the deadline, or the network's own code (ECONNREFUSED) or words beside fetch's. */
-function unanswered(error: unknown, timeoutMs: number): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = typeof cause?.code === 'string' ? cause.code : cause?.message;
-  return typeof detail === 'string' ? `${error.message}: ${detail}` : error.message;
 }
 
 const TAKE_ORDERS_OFF = ['to take every order off the venue without the bot: perpbot cancel-all --config FILE'];

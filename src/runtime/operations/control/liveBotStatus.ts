@@ -1,4 +1,4 @@
-import { fetchWithDeadline } from '../../../core/fetchWithDeadline.js';
+import { fetchWithDeadline, whyNoAnswer } from '../../../core/fetchWithDeadline.js';
 import { controlFileFor, liveControlRecord, type ControlRecord } from './controlFile.js';
 import type { BotStatus } from './botStatus.js';
 
@@ -32,15 +32,6 @@ export async function liveBotStatus(
       return { kind: 'silent', record, reason: `the bot is starting (${(body as { step: string }).step})` };
     return { kind: 'running', record, status: body };
   } catch (error) {
-    return {
-      kind: 'silent',
-      record,
-      reason:
-        error instanceof Error
-          ? error.name === 'TimeoutError'
-            ? `no answer within ${timeoutMs} ms`
-            : error.message
-          : String(error),
-    };
+    return { kind: 'silent', record, reason: whyNoAnswer(error, timeoutMs) };
   }
 }
