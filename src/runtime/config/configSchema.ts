@@ -245,11 +245,13 @@ const reconcileSchema = z.strictObject({ unknown_orders: z.enum(['adopt', 'cance
 // configured. Loopback by default; the kill-switch token comes from token_env or token_file, never
 // from this file.
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Where the kill switch's token is read from when the config names no other variable. */
+export const DEFAULT_CONTROL_TOKEN_ENV = 'PERPBOT_CONTROL_TOKEN';
 const controlSchema = z.strictObject({
   host: z.string().trim().min(1).default('127.0.0.1'),
   // 0 picks a free port (logged, and recorded beside the journal for `perpbot status`).
   port: integer(0, 65_535),
-  token_env: z.string().regex(ENV_NAME, 'expected an environment variable name').default('PERPBOT_CONTROL_TOKEN'),
+  token_env: z.string().regex(ENV_NAME, 'expected an environment variable name').default(DEFAULT_CONTROL_TOKEN_ENV),
   token_file: filePath().optional(),
   // Host names (besides 127.0.0.1, localhost and [::1]) the server answers: any other Host gets 421.
   allowed_hosts: z.array(z.string().trim().min(1)).default([]),

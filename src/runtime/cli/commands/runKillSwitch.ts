@@ -2,16 +2,14 @@ import { resolve } from 'node:path';
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { controlFileFor, liveControlRecord } from '../../operations/control/controlFile.js';
 import { loadControlToken } from '../../operations/control/controlToken.js';
-import { requestKillSwitch, type KillSwitchAction } from '../../operations/control/killSwitchRequest.js';
-import type { Config } from '../../config/configSchema.js';
+import type { KillSwitchAction } from '../../operations/control/botControl.js';
+import { requestKillSwitch } from '../../operations/control/killSwitchRequest.js';
+import { DEFAULT_CONTROL_TOKEN_ENV, type Config } from '../../config/configSchema.js';
 import { loadCliConfig } from '../cliContext.js';
 import type { CliIo } from '../cliIo.js';
 import { CliUsageError } from '../cliUsageError.js';
 import type { ParsedArgs } from '../commandSpec.js';
 import { booleanFlag, stringFlag } from '../parseCommandArgs.js';
-
-/** The control section's token settings when the config has none: the bot's own defaults. */
-const DEFAULT_TOKEN_SOURCE = { token_env: 'PERPBOT_CONTROL_TOKEN' } as const;
 
 /** `perpbot kill-switch trip|reset`: the running bot's kill switch, through its control server. */
 export async function runKillSwitch(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -22,19 +20,14 @@ export async function runKillSwitch(args: ParsedArgs, io: CliIo): Promise<number
     io,
   );
   const url = stringFlag(args, 'url') ?? recordedUrl(config, io);
-  const token = await loadControlToken(
-    { host: '127.0.0.1', port: 0, allowed_hosts: [], ...DEFAULT_TOKEN_SOURCE, ...config.control },
-    io.env,
-    io.cwd,
-  );
+  // Without a control section, where the bot's own defaults would read the token.
+  const tokenSource = config.control ?? { token_env: DEFAULT_CONTROL_TOKEN_ENV };
+  const token = await loadControlToken(tokenSource, io.env, io.cwd);
   if (token === undefined)
-    throw new PerpbotError(
-      `no control token: ${config.control?.token_env ?? DEFAULT_TOKEN_SOURCE.token_env} is not set`,
-      {
-        code: 'CONTROL_TOKEN',
-        hints: ["set it to the bot's token (or point control.token_file at a file holding it, chmod 600)"],
-      },
-    );
+    throw new PerpbotError(`no control token: ${tokenSource.token_env} is not set`, {
+      code: 'CONTROL_TOKEN',
+      hints: ["set it to the bot's token (or point control.token_file at a file holding it, chmod 600)"],
+    });
   const reason = stringFlag(args, 'reason');
   const done = await requestKillSwitch({ url, token, action, reason });
   if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify({ url, ...done }, null, 2)}\n`);

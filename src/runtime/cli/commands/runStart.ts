@@ -1,5 +1,5 @@
 import { isPerpbotError } from '../../../core/perpbotError.js';
-import type { Config } from '../../config/configSchema.js';
+import { DEFAULT_CONTROL_TOKEN_ENV, type Config } from '../../config/configSchema.js';
 import { basename, extname } from 'node:path';
 import { formatCliError } from '../formatCliError.js';
 import { configPathOf, createCliLogger, loadCliConfig, loadCliKeys, logLevelFlag } from '../cliContext.js';
@@ -25,7 +25,7 @@ export async function runStart(args: ParsedArgs, io: CliIo): Promise<number> {
           ...dryRun,
           control: {
             host: '127.0.0.1',
-            token_env: 'PERPBOT_CONTROL_TOKEN',
+            token_env: DEFAULT_CONTROL_TOKEN_ENV,
             allowed_hosts: [],
             ...dryRun.control,
             port: controlPort,

@@ -6,6 +6,9 @@ import type { BotStatus, Readiness } from './botStatus.js';
 import type { EquityPoint } from './equityHistory.js';
 import { startingReadiness } from './readiness.js';
 
+/** What an operator asks of the kill switch. */
+export type KillSwitchAction = 'trip' | 'reset';
+
 /** The engine's kill switch as the control server drives it (the Engine satisfies it). */
 export interface KillSwitchTarget {
   readonly killSwitch: { readonly tripped: boolean; readonly reason?: string };
@@ -79,7 +82,7 @@ export class BotControl {
    * refused once trading stopped for a definite reason: the bot is shutting down then, and the
    * switch is what keeps it from opening anything meanwhile.
    */
-  killSwitch(action: 'trip' | 'reset', reason: string): KillSwitchAnswer {
+  killSwitch(action: KillSwitchAction, reason: string): KillSwitchAnswer {
     const engine = this.bot?.engine;
     if (engine === undefined)
       return {

@@ -15,7 +15,7 @@ const MAX_TOKEN_FILE_BYTES = 4096;
  * token configured, and the endpoint refuses every request.
  */
 export async function loadControlToken(
-  control: ControlConfig,
+  control: Pick<ControlConfig, 'token_env' | 'token_file'>,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): Promise<string | undefined> {

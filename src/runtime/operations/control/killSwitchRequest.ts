@@ -2,8 +2,7 @@ import { fetchWithDeadline, whyNoAnswer } from '../../../core/fetchWithDeadline.
 import { PerpbotError } from '../../../core/perpbotError.js';
 import { printable } from '../../../core/printable.js';
 import { z } from 'zod';
-
-export type KillSwitchAction = 'trip' | 'reset';
+import type { KillSwitchAction } from './botControl.js';
 
 const doneSchema = z.object({
   action: z.enum(['trip', 'reset']),
